@@ -1,0 +1,177 @@
+"""The plain records ingestion hands to the rest of the pipeline: objects, rejections, logs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+# Kinds that have no namespace. An object of any other kind keeps its namespace, and a
+# namespaced object whose namespace the dump does not say gets "" plus a note, never "default".
+CLUSTER_SCOPED_KINDS = frozenset(
+    {
+        "Namespace", "Node", "PersistentVolume", "StorageClass", "CSIDriver", "CSINode",
+        "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "APIService",
+        "PriorityClass", "RuntimeClass", "MutatingWebhookConfiguration",
+        "ValidatingWebhookConfiguration", "ValidatingAdmissionPolicy",
+        "ValidatingAdmissionPolicyBinding", "VolumeAttachment", "IngressClass",
+        "PodSecurityPolicy", "ComponentStatus", "CertificateSigningRequest",
+        "FlowSchema", "PriorityLevelConfiguration", "GatewayClass", "ClusterVersion",
+        "ClusterOperator", "Machine", "MachineSet", "Infrastructure", "Network",
+        "SecurityContextConstraints", "Project", "ClusterIssuer", "NodeMetrics",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ObjectKey:
+    """Identity of an object: (group, kind, namespace, name); namespace is "" only when cluster-scoped.
+
+    >>> ObjectKey("apps", "Deployment", "kube-system", "coredns").id
+    'apps/Deployment/kube-system/coredns'
+    >>> ObjectKey("", "Node", "", "n1").id
+    'core/Node//n1'
+    """
+
+    group: str
+    kind: str
+    namespace: str
+    name: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.group or 'core'}/{self.kind}/{self.namespace}/{self.name}"
+
+    @classmethod
+    def parse(cls, text: str) -> ObjectKey:
+        """Read `group/kind/ns/name`, `kind/ns/name` or `kind/name` (cluster-scoped)."""
+        parts = text.split("/")
+        if len(parts) == 4:
+            group = "" if parts[0] == "core" else parts[0]
+            return cls(group, parts[1], parts[2], parts[3])
+        if len(parts) == 3:
+            return cls(group_of_kind(parts[0]), parts[0], parts[1], parts[2])
+        if len(parts) == 2:
+            return cls(group_of_kind(parts[0]), parts[0], "", parts[1])
+        raise ValueError(f"not an object key: {text!r} (want KIND/NAMESPACE/NAME)")
+
+
+# Well-known kinds to their API group, so a key typed by a user or a reference that carries
+# only a kind (volumes, env, ownerReferences) finds the same node as the object itself.
+KIND_GROUPS: dict[str, str] = {
+    "Deployment": "apps", "StatefulSet": "apps", "DaemonSet": "apps", "ReplicaSet": "apps",
+    "ControllerRevision": "apps", "Job": "batch", "CronJob": "batch",
+    "Ingress": "networking.k8s.io", "IngressClass": "networking.k8s.io",
+    "NetworkPolicy": "networking.k8s.io", "EndpointSlice": "discovery.k8s.io",
+    "HorizontalPodAutoscaler": "autoscaling", "PodDisruptionBudget": "policy",
+    "PodSecurityPolicy": "policy",
+    "Role": "rbac.authorization.k8s.io", "ClusterRole": "rbac.authorization.k8s.io",
+    "RoleBinding": "rbac.authorization.k8s.io", "ClusterRoleBinding": "rbac.authorization.k8s.io",
+    "StorageClass": "storage.k8s.io", "CSIDriver": "storage.k8s.io", "CSINode": "storage.k8s.io",
+    "VolumeAttachment": "storage.k8s.io", "PriorityClass": "scheduling.k8s.io",
+    "RuntimeClass": "node.k8s.io", "CustomResourceDefinition": "apiextensions.k8s.io",
+    "APIService": "apiregistration.k8s.io",
+    "MutatingWebhookConfiguration": "admissionregistration.k8s.io",
+    "ValidatingWebhookConfiguration": "admissionregistration.k8s.io",
+    "Lease": "coordination.k8s.io", "CertificateSigningRequest": "certificates.k8s.io",
+    "Gateway": "gateway.networking.k8s.io", "HTTPRoute": "gateway.networking.k8s.io",
+    "GatewayClass": "gateway.networking.k8s.io",
+}
+
+
+def group_of_kind(kind: str) -> str:
+    """API group of a well-known kind ("" for the core group and for kinds we do not know)."""
+    return KIND_GROUPS.get(kind, "")
+
+
+def group_of(api_version: str) -> str:
+    """The group part of an apiVersion: "apps/v1" -> "apps", "v1" -> ""."""
+    return api_version.rpartition("/")[0] if "/" in api_version else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where an object was read: file (with `archive!/member`), document index, 1-based line."""
+
+    source: str
+    format: str
+    document: int | None = None
+    line: int | None = None
+
+    @property
+    def location(self) -> str:
+        parts = []
+        if self.document is not None:
+            parts.append(f"document {self.document}")
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """Something read that could not become an object, with where and why."""
+
+    source: str
+    location: str
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"source": self.source, "location": self.location, "reason": self.reason}
+
+
+@dataclass(slots=True)
+class KubeObject:
+    """One Kubernetes object: identity, a typed partial view for the tables, and the full body.
+
+    The full body is kept as the raw JSON bytes where the object came from JSON (decoded only
+    when asked for) or as the dict a YAML/text parser built. Secret values are never in it.
+    """
+
+    key: ObjectKey
+    api_version: str
+    uid: str | None
+    view: Any  # a msgspec Struct from analyzer.model.views
+    provenance: Provenance
+    raw: bytes | memoryview | dict[str, Any] | None = None
+    duplicates: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return self.key.kind
+
+    @property
+    def namespace(self) -> str:
+        return self.key.namespace
+
+    @property
+    def name(self) -> str:
+        return self.key.name
+
+    def body(self) -> dict[str, Any]:
+        """The full object as a dict (decoded on demand from the raw bytes)."""
+        if isinstance(self.raw, dict):
+            return self.raw
+        if self.raw is None:
+            return {}
+        return orjson.loads(bytes(self.raw))
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecord:
+    """A captured container log, attached to its pod and container."""
+
+    namespace: str
+    pod: str
+    container: str
+    text: str
+    source: str
+    previous: bool = False
+
+    @property
+    def line_count(self) -> int:
+        if not self.text:
+            return 0
+        return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
