@@ -1,0 +1,213 @@
+"""JSON dump files: one document, or many concatenated (cluster-info dump), with log blocks.
+
+The fast path decodes a document's envelope only, keeping each List item as raw bytes
+(a zero-copy `msgspec.Raw`); items are then decoded straight into their typed views.
+Concatenated documents, `==== START logs ... ====` blocks and junk around them are split by
+lines first, since every whole-document parser fails on them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import msgspec
+
+from analyzer.ingest.records import LogRecord
+
+
+class Envelope(msgspec.Struct):
+    """A document's top level: a List's items as raw bytes, or a single object."""
+
+    kind: str | None = None
+    apiVersion: str | None = None
+    items: list[msgspec.Raw] | None = None
+    Items: list[msgspec.Raw] | None = None  # kubectl <= 1.13 lists
+
+
+ENVELOPE_DECODER = msgspec.json.Decoder(Envelope)
+_ANY_DECODER = msgspec.json.Decoder()
+
+_LOG_START = re.compile(rb"^==== START logs for container (\S+) of pod ([^/\s]+)/(\S+) ====$", re.M)
+_LOG_END_FMT = "==== END logs for container {c} of pod {ns}/{pod} ===="
+
+
+@dataclass(slots=True)
+class JsonDocument:
+    """One top-level JSON value of a file, with where it started."""
+
+    index: int
+    line: int
+    envelope: Envelope
+    raw: memoryview  # the document's bytes (for a single object, the object itself)
+
+
+@dataclass(slots=True)
+class Skipped:
+    """Text in a file that held no object (junk, a broken document)."""
+
+    line: int
+    reason: str
+
+
+@dataclass(slots=True)
+class JsonFile:
+    documents: list[JsonDocument]
+    logs: list[LogRecord]
+    skipped: list[Skipped]
+    broken: list[tuple[int, memoryview, str]]  # (line, bytes, error) of undecodable documents
+
+
+def looks_like_json(data: bytes) -> bool:
+    """Whether the first meaningful line of a file opens a JSON value."""
+    for line in data[:65536].splitlines():
+        s = line.strip()
+        if not s or s.startswith((b"#", b"$ ", b"> ", b"Warning:", b"%")):
+            continue
+        return s[:1] in (b"{", b"[")
+    return False
+
+
+def has_log_blocks(data: bytes) -> bool:
+    return _LOG_START.search(data) is not None
+
+
+def read_json_file(data: bytes, source: str) -> JsonFile:
+    """Split a JSON file into documents, log blocks and skipped text."""
+    mv = memoryview(data)
+    out = JsonFile([], [], [], [])
+    # Fast path: the file is exactly one JSON document.
+    try:
+        env = ENVELOPE_DECODER.decode(mv)
+        out.documents.append(JsonDocument(0, 1, env, mv))
+        return out
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        pass
+    regions = list(_split_logs(data, source, out))
+    index = 0
+    for start, end in regions:
+        for seg_start, seg_end in _segments(data, start, end):
+            index = _decode_segment(data, mv, seg_start, seg_end, index, out)
+    return out
+
+
+def _split_logs(data: bytes, source: str, out: JsonFile) -> Iterator[tuple[int, int]]:
+    """Yield the byte ranges outside log blocks; collect the log blocks as LogRecords."""
+    pos = 0
+    for m in _LOG_START.finditer(data):
+        if m.start() < pos:
+            continue
+        container, ns, pod = (g.decode("utf-8", "replace") for g in m.groups())
+        yield pos, m.start()
+        end_marker = _LOG_END_FMT.format(c=container, ns=ns, pod=pod).encode()
+        body_start = m.end() + 1
+        end = data.find(end_marker, body_start)
+        if end < 0:
+            # A block cut off by truncation, or the next START: keep what is there.
+            nxt = _LOG_START.search(data, body_start)
+            end = nxt.start() if nxt else len(data)
+            after = end
+            out.skipped.append(Skipped(_line_of(data, m.start()), f"log block of {ns}/{pod} {container} has no END marker"))
+        else:
+            after = data.find(b"\n", end)
+            after = len(data) if after < 0 else after + 1
+        text = data[body_start:end].decode("utf-8", "replace") if body_start < end else ""
+        out.logs.append(LogRecord(ns, pod, container, text, source))
+        pos = after
+    yield pos, len(data)
+
+
+_DOC_START = re.compile(rb"^[\[{]", re.M)
+_DOC_END = re.compile(rb"^[\]}]", re.M)
+
+
+def _segments(data: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Candidate documents: from a line opening at column 0 to the next such line."""
+    starts = [m.start() for m in _DOC_START.finditer(data, start, end)]
+    if not starts:
+        if data[start:end].strip():
+            yield start, end
+        return
+    if data[start:starts[0]].strip():
+        yield start, starts[0]
+    for i, s in enumerate(starts):
+        yield s, starts[i + 1] if i + 1 < len(starts) else end
+
+
+def _decode_segment(
+    data: bytes, mv: memoryview, start: int, end: int, index: int, out: JsonFile
+) -> int:
+    line = _line_of(data, start)
+    first = data[start:start + 1]
+    if first not in (b"{", b"["):
+        text = bytes(mv[start:min(end, start + 80)]).decode("utf-8", "replace").strip().splitlines()
+        out.skipped.append(Skipped(line, f"not JSON, skipped: {text[0][:60] if text else ''!r}"))
+        return index
+    # Try the whole segment, then each column-0 closing line from the last back: trailing
+    # junk (an extra "}", kubectl's warnings) is cut off; the longest valid prefix wins.
+    ends = [m.end() for m in _DOC_END.finditer(data, start, end)]
+    candidates = [end] + ends[::-1]
+    error = ""
+    for cand in candidates:
+        try:
+            env = ENVELOPE_DECODER.decode(mv[start:cand])
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            error = error or str(exc)
+            continue
+        out.documents.append(JsonDocument(index, line, env, mv[start:cand]))
+        rest = data[cand:end].strip()
+        if rest:
+            out.skipped.append(Skipped(_line_of(data, cand), f"junk after the JSON document skipped: {rest[:40]!r}"))
+        return index + 1
+    out.broken.append((line, mv[start:end], error))
+    return index + 1
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+_ITEM_OPEN = re.compile(rb"^(?P<indent>[ \t]+)\{[ \t]*$", re.M)
+
+
+def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview]], int]:
+    """Intact items of a broken pretty-printed List: (line offset, bytes) each, and how many broke.
+
+    kubectl indents every item of `items` the same, so an item is the text between a line
+    holding only `{` at that indent and the next line holding only `}` (or `},`) at it.
+    """
+    data = bytes(segment)
+    m = re.search(rb'^([ \t]*)"(?:items|Items)"\s*:\s*\[\s*$', data, re.M)
+    if not m:
+        return [], 1
+    first = _ITEM_OPEN.search(data, m.end())
+    if not first:
+        return [], 1
+    indent = first.group("indent")
+    open_rx = re.compile(rb"^" + re.escape(indent) + rb"\{[ \t]*$", re.M)
+    close_rx = re.compile(rb"^" + re.escape(indent) + rb"\},?[ \t]*$", re.M)
+    found: list[tuple[int, memoryview]] = []
+    broken = 0
+    pos = first.start()
+    while True:
+        o = open_rx.search(data, pos)
+        if not o:
+            break
+        c = close_rx.search(data, o.end())
+        nxt = open_rx.search(data, o.end())
+        if not c or (nxt and nxt.start() < c.start()):
+            broken += 1
+            if not nxt:
+                break
+            pos = nxt.start()
+            continue
+        item_end = c.start() + len(indent) + 1
+        chunk = segment[o.start() + len(indent):item_end]
+        try:
+            _ANY_DECODER.decode(chunk)
+            found.append((data.count(b"\n", 0, o.start()), chunk))
+        except msgspec.DecodeError:
+            broken += 1
+        pos = c.end()
+    return found, broken

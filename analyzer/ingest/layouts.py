@@ -1,0 +1,90 @@
+"""Archive layouts as data: where a support bundle, must-gather or cluster-info tree keeps what.
+
+A file's path tells which resource and namespace it holds; items that do not say their own
+kind (raw API lists, insights archives, old kubectl) take it from here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import yaml
+
+
+@dataclass(frozen=True, slots=True)
+class PathHint:
+    """What a file's path says about its content."""
+
+    format: str
+    kind: str | None = None
+    namespace: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogHint:
+    format: str
+    namespace: str | None
+    pod: str
+    container: str | None
+    previous: bool
+
+
+@cache
+def _layouts() -> dict:
+    text = resources.files("analyzer.ingest").joinpath("layouts.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    data["objects"] = [(r, re.compile(r["pattern"])) for r in data["objects"]]
+    data["logs"] = [(r, re.compile(r["pattern"])) for r in data["logs"]]
+    data["not_objects"] = [re.compile(p) for p in data["not_objects"]]
+    return data
+
+
+def kind_for_resource(resource: str) -> str | None:
+    """Kind named by a resource path segment: "replication-controllers" -> "ReplicationController".
+
+    >>> kind_for_resource("pods"), kind_for_resource("storage-classes"), kind_for_resource("x")
+    ('Pod', 'StorageClass', None)
+    """
+    return _layouts()["resources"].get(resource.lower())
+
+
+def object_hint(path: str) -> PathHint | None:
+    """The layout a file's path belongs to, with kind/namespace/name when the path says them.
+
+    >>> object_hint("bundle/cluster-resources/pods/kube-system.json")
+    PathHint(format='support-bundle', kind='Pod', namespace='kube-system', name=None)
+    >>> object_hint("dump/kube-system/daemonsets.json").kind
+    'DaemonSet'
+    """
+    for row, rx in _layouts()["objects"]:
+        m = rx.search(path)
+        if not m:
+            continue
+        g = m.groupdict()
+        kind = row.get("kind") or (kind_for_resource(g["res"]) if g.get("res") else None)
+        return PathHint(row["format"], kind, g.get("ns"), g.get("name"))
+    return None
+
+
+def log_hint(path: str) -> LogHint | None:
+    """Pod and container a log file's path names, or None if the path is not a known log.
+
+    >>> log_hint("cluster-resources/pods/logs/velero/velero-6996/velero-previous.log")
+    LogHint(format='support-bundle', namespace='velero', pod='velero-6996', container='velero', previous=True)
+    """
+    for row, rx in _layouts()["logs"]:
+        m = rx.search(path)
+        if m:
+            g = m.groupdict()
+            previous = bool(g.get("previous")) or g.get("which") == "previous"
+            return LogHint(row["format"], g.get("ns"), g["pod"], g.get("container"), previous)
+    return None
+
+
+def is_not_objects(path: str) -> bool:
+    """Whether a bundle file is known to hold something other than Kubernetes objects."""
+    return any(rx.search(path) for rx in _layouts()["not_objects"])

@@ -1,0 +1,235 @@
+"""Raw items (JSON bytes or parsed dicts) to KubeObjects: kind, identity, typed view, hygiene.
+
+This is the one place every object passes through, whatever format it came in, so Secret
+values are dropped here and legacy kubectl shapes are mapped onto the API shape here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+import orjson
+
+from analyzer.ingest.legacy import looks_legacy, modernize
+from analyzer.ingest.records import (
+    CLUSTER_SCOPED_KINDS,
+    KubeObject,
+    ObjectKey,
+    Provenance,
+    Rejection,
+    group_of,
+    group_of_kind,
+)
+from analyzer.model.views import ObjectView, json_decoder, view_from_dict
+
+# `"kind": "Pod"` before the object's "metadata" key: kubectl prints kind first (typed objects)
+# or sorted (unstructured), so a kind that appears later belongs to a nested object.
+_KIND_RX = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"')
+_META_RX = re.compile(rb'"metadata"\s*:')
+_APIV_RX = re.compile(rb'"apiVersion"\s*:\s*"([^"]+)"')
+_HEAD_BYTES = 4096
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+
+
+class Hints(msgspec.Struct, frozen=True):
+    """What the context says about an item: the List's kind, the file's path, the format."""
+
+    kind: str | None = None
+    api_version: str | None = None
+    namespace: str | None = None
+    name: str | None = None
+
+
+def list_item_kind(list_kind: str | None) -> str | None:
+    """Kind of the items of a typed list: "PodList" -> "Pod"; None for a plain "List"."""
+    if list_kind and list_kind.endswith("List") and list_kind != "List":
+        return list_kind[:-4]
+    return None
+
+
+def _peek_kind(raw: bytes | memoryview) -> tuple[str | None, str | None]:
+    head = bytes(raw[:_HEAD_BYTES])
+    meta = _META_RX.search(head)
+    limit = meta.start() if meta else len(head)
+    k = _KIND_RX.search(head, 0, limit)
+    a = _APIV_RX.search(head, 0, limit)
+    return (k.group(1).decode() if k else None, a.group(1).decode() if a else None)
+
+
+def object_from_json(
+    raw: bytes | memoryview, hints: Hints, provenance: Provenance
+) -> KubeObject | Rejection:
+    """Build an object from one item's JSON bytes, decoding only what the view needs."""
+    raw = memoryview(raw)
+    if looks_legacy_bytes(raw):
+        return _object_from_json_dict(raw, hints, provenance)
+    kind, api_version = _peek_kind(raw)
+    kind = kind or hints.kind
+    if kind is None or kind == "Secret":
+        # Unknown kind, or a Secret (its values must go before anything keeps them).
+        return _object_from_json_dict(raw, hints, provenance)
+    try:
+        view = json_decoder(kind).decode(raw)
+    except msgspec.ValidationError:
+        return _object_from_json_dict(raw, hints, provenance)
+    except msgspec.DecodeError as exc:
+        return _reject(provenance, f"invalid JSON ({exc})")
+    return _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
+
+
+def _object_from_json_dict(
+    raw: bytes | memoryview, hints: Hints, provenance: Provenance
+) -> KubeObject | Rejection:
+    try:
+        body = orjson.loads(bytes(raw))
+    except orjson.JSONDecodeError as exc:
+        return _reject(provenance, f"invalid JSON ({exc})")
+    return object_from_dict(body, hints, provenance)
+
+
+def looks_legacy_bytes(raw: bytes | memoryview) -> bool:
+    head = bytes(raw[:_HEAD_BYTES])
+    return _META_RX.search(head) is None and b'"name"' in head
+
+
+def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObject | Rejection:
+    """Build an object from an already-parsed item (YAML, pasted text, legacy JSON)."""
+    if not isinstance(body, dict):
+        return _reject(provenance, f"item is a {type(body).__name__}, not an object")
+    if looks_legacy(body):
+        body = modernize(body)
+    kind = body.get("kind") if isinstance(body.get("kind"), str) and body.get("kind") else None
+    kind = kind or hints.kind
+    if not kind:
+        return _reject(provenance, "object has no kind, and neither its list nor its path says it")
+    if kind == "Secret":
+        body = scrub_secret(body)
+    api_version = body.get("apiVersion") if isinstance(body.get("apiVersion"), str) else None
+    view, dropped = _convert_lenient(kind, body)
+    if view is None:
+        return _reject(provenance, f"{kind} does not fit the API shape ({dropped[-1]})")
+    obj = _finish(view, kind, api_version or hints.api_version or "", hints, provenance, body)
+    if isinstance(obj, KubeObject) and dropped:
+        obj.notes.extend(f"field ignored: {d}" for d in dropped)
+    return obj
+
+
+_PATH_RX = re.compile(r"at `\$((?:\.[^.`\[]+|\[\d+\])+)`")
+
+
+def _convert_lenient(kind: str, body: dict) -> tuple[ObjectView | None, list[str]]:
+    """Convert to the view; a field of the wrong type is dropped (and named) instead of the object."""
+    dropped: list[str] = []
+    work = body
+    for _ in range(20):
+        try:
+            return view_from_dict(kind, work), dropped
+        except msgspec.ValidationError as exc:
+            msg = str(exc)
+            dropped.append(msg)
+            m = _PATH_RX.search(msg)
+            if not m:
+                return None, dropped
+            if work is body:
+                work = orjson.loads(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS, default=str))
+            if not _delete_path(work, m.group(1)):
+                return None, dropped
+    return None, dropped
+
+
+def _delete_path(doc: Any, path: str) -> bool:
+    steps = re.findall(r"\.([^.\[]+)|\[(\d+)\]", path)
+    cur = doc
+    for i, (key, idx) in enumerate(steps):
+        last = i == len(steps) - 1
+        try:
+            if key:
+                if last:
+                    del cur[key]
+                    return True
+                cur = cur[key]
+            else:
+                if last:
+                    del cur[int(idx)]
+                    return True
+                cur = cur[int(idx)]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return False
+
+
+def _finish(
+    view: ObjectView,
+    kind: str,
+    api_version: str,
+    hints: Hints,
+    provenance: Provenance,
+    raw: Any,
+) -> KubeObject | Rejection:
+    meta = view.metadata
+    name = meta.name or hints.name or ""
+    if not name:
+        return _reject(provenance, f"{kind} has no metadata.name")
+    if kind in CLUSTER_SCOPED_KINDS:
+        namespace = ""
+    else:
+        namespace = meta.namespace or hints.namespace or ""
+    view.kind = kind
+    view.apiVersion = api_version
+    meta.name = name
+    meta.namespace = namespace or None
+    group = group_of(api_version) if api_version else group_of_kind(kind)
+    obj = KubeObject(
+        key=ObjectKey(group, kind, namespace, name),
+        api_version=api_version,
+        uid=meta.uid,
+        view=view,
+        provenance=provenance,
+        raw=raw,
+    )
+    if not namespace and kind not in CLUSTER_SCOPED_KINDS and kind != "Namespace":
+        obj.notes.append("namespace not stated by the dump")
+    return obj
+
+
+def _reject(provenance: Provenance, reason: str) -> Rejection:
+    return Rejection(provenance.source, provenance.location, reason)
+
+
+def scrub_secret(body: dict[str, Any]) -> dict[str, Any]:
+    """A Secret with every value replaced by its size in bytes; key names and type kept.
+
+    >>> scrub_secret({"kind": "Secret", "data": {"password": "aHVudGVyMg=="}})["data"]
+    {'password': '<redacted: 7 bytes>'}
+    """
+    import base64
+    import binascii
+
+    out = dict(body)
+    for field_name in ("data", "stringData"):
+        values = body.get(field_name)
+        if isinstance(values, dict):
+            scrubbed = {}
+            for k, v in values.items():
+                size = len(str(v)) if v is not None else 0
+                if field_name == "data" and isinstance(v, str):
+                    try:
+                        size = len(base64.b64decode(v, validate=False))
+                    except (binascii.Error, ValueError):
+                        pass
+                scrubbed[str(k)] = f"<redacted: {size} bytes>"
+            out[field_name] = scrubbed
+        elif values is not None:
+            out[field_name] = "<redacted>"
+    meta = body.get("metadata")
+    if isinstance(meta, dict):
+        meta = dict(meta)
+        ann = meta.get("annotations")
+        if isinstance(ann, dict) and LAST_APPLIED in ann:
+            ann = dict(ann)
+            ann[LAST_APPLIED] = "<redacted: last-applied configuration of a Secret>"
+            meta["annotations"] = ann
+        out["metadata"] = meta
+    return out
