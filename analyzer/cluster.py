@@ -1,0 +1,178 @@
+"""The Cluster: one dump, read once, with its tables, distribution, graph and findings on demand."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from datetime import datetime
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from analyzer.ingest import IngestResult, KubeObject, LogRecord, ingest
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+
+class Tables(Mapping[str, pd.DataFrame]):
+    """Table name -> DataFrame, built on first access; also `tables.pods` attribute access."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self._cluster = cluster
+        self._built: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self._built:
+            from analyzer.model import build_table, table_names
+
+            if name not in table_names():
+                raise KeyError(f"no table {name!r}; tables are: {', '.join(table_names())}")
+            self._built[name] = build_table(name, self._cluster)
+        return self._built[name]
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError as exc:
+            raise AttributeError(str(exc)) from None
+
+    def __iter__(self) -> Iterator[str]:
+        from analyzer.model import table_names
+
+        return iter(table_names())
+
+    def __len__(self) -> int:
+        from analyzer.model import table_names
+
+        return len(table_names())
+
+    def __dir__(self) -> list[str]:
+        from analyzer.model import table_names
+
+        return [*super().__dir__(), *table_names()]
+
+    def __repr__(self) -> str:
+        return f"<Tables: {', '.join(self)}>"
+
+
+class Cluster:
+    """One dump: what was read (`ingest`), typed tables, and the analyses built on them."""
+
+    def __init__(self, result: IngestResult, name: str | None = None) -> None:
+        self.ingest = result
+        self.name = name or _default_name(result)
+        self.tables = Tables(self)
+
+    # -- what was read -------------------------------------------------------------------
+
+    @property
+    def objects(self) -> list[KubeObject]:
+        return self.ingest.objects
+
+    def objects_of(self, *kinds: str) -> Iterator[KubeObject]:
+        """The objects of the given kinds, in dump order."""
+        wanted = set(kinds)
+        return (o for o in self.ingest.objects if o.kind in wanted)
+
+    @property
+    def logs(self) -> list[LogRecord]:
+        return self.ingest.logs
+
+    @cached_property
+    def capture_time(self) -> datetime | None:
+        return self.ingest.capture_time
+
+    def covers(self, kind: str) -> bool:
+        """Whether the dump collected this kind at all (so an absent object is really missing)."""
+        return self.ingest.covers(kind)
+
+    # -- analyses (each stage imported on first use) ------------------------------------
+
+    @cached_property
+    def distribution(self) -> Any:
+        from analyzer.distributions import detect_distribution
+
+        return detect_distribution(self)
+
+    @cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        from analyzer.graph import build_graph
+
+        return build_graph(self)
+
+    def impact(self, key: str) -> Any:
+        """Everything that depends on the object `key`, transitively, with the paths."""
+        from analyzer.graph import impact
+
+        return impact(self.graph, key)
+
+    def dependencies(self, key: str) -> Any:
+        """Everything the object `key` depends on, transitively, with the paths."""
+        from analyzer.graph import dependencies
+
+        return dependencies(self.graph, key)
+
+    @cached_property
+    def findings(self) -> pd.DataFrame:
+        from analyzer.findings import run_rules
+
+        return run_rules(self)
+
+    # -- export --------------------------------------------------------------------------
+
+    def to_parquet(self, directory: str | os.PathLike[str]) -> list[Path]:
+        """Write every table as `<directory>/<table>.parquet`; returns the files written."""
+        from analyzer.model.export import write_parquet
+
+        return write_parquet(self, Path(directory))
+
+    def summary(self) -> dict[str, Any]:
+        """The `kda inspect --format json` contract: counts, rejections, coverage, capture time."""
+        from analyzer.model.summary import summarize
+
+        return summarize(self)
+
+    def _repr_html_(self) -> str:
+        from analyzer.model.summary import summary_html
+
+        return summary_html(self)
+
+    def __repr__(self) -> str:
+        r = self.ingest
+        return (
+            f"<Cluster {self.name!r}: {len(r.objects)} objects, {len(r.rejections)} rejected, "
+            f"{len(r.logs)} logs>"
+        )
+
+
+def _default_name(result: IngestResult) -> str:
+    if len(result.inputs) == 1:
+        p = Path(result.inputs[0].split("!/")[0])
+        name = p.name
+        for suffix in (".gz", ".tgz", ".xz", ".tar", ".zip", ".json", ".yaml", ".yml", ".txt"):
+            name = name.removesuffix(suffix)
+        if name in ("cluster-info-dump", "dump", "") and p.parent.name:
+            name = p.parent.name
+        return name or "cluster"
+    return "cluster"
+
+
+def load(*inputs: Any, name: str | None = None) -> Cluster:
+    """Read dumps (paths, "-", bytes, text, or {path: content} maps) into one Cluster.
+
+    A `str` that is not an existing path and contains a newline is taken as dump text.
+    """
+    from analyzer.ingest.tree import MemoryTree
+
+    specs: list[Any] = []
+    for i, spec in enumerate(inputs):
+        if isinstance(spec, str) and "\n" in spec and not os.path.exists(spec):
+            specs.append(MemoryTree({"": spec}, name=f"<text {i}>"))
+        else:
+            specs.append(spec)
+    return Cluster(ingest(*specs), name=name)
