@@ -1,4 +1,4 @@
-"""kube-dump-analyzer: offline analysis of Kubernetes cluster dumps.
+r"""kube-dump-analyzer: offline analysis of Kubernetes cluster dumps.
 
 >>> import analyzer
 >>> c = analyzer.load("apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\n")
