@@ -1,0 +1,50 @@
+"""The `kda` command: thin; each subcommand is a module here that parses options and calls the API.
+
+Every module of this package that defines `register(app)` adds its commands; modules are
+registered in name order, so adding a command touches only its own file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import typer
+
+app = typer.Typer(
+    name="kda",
+    help="kube-dump-analyzer: analyse Kubernetes cluster dumps offline.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit."),
+) -> None:
+    """kube-dump-analyzer: analyse Kubernetes cluster dumps offline."""
+    if version:
+        from analyzer import __version__
+
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
+def _register_commands() -> None:
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_") or info.name == "common":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    """Entry point of the `kda` console script."""
+    app()

@@ -1,0 +1,50 @@
+"""What every command shares: reading inputs with a progress display, errors, output files."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from analyzer.cluster import Cluster
+from analyzer.errors import AnalyzerError
+from analyzer.ingest import ingest
+
+# Human messages go to stderr so stdout stays clean for JSON and table output.
+err_console = Console(stderr=True, highlight=False)
+
+EXIT_NOTHING_READ = 2
+EXIT_STRICT = 1
+
+
+def load_cluster(inputs: Sequence[str], name: str | None = None) -> Cluster:
+    """Read the inputs as one cluster; exit 2 with a message when nothing at all was read."""
+    try:
+        result = ingest(*inputs)
+    except AnalyzerError as exc:
+        fail(str(exc), EXIT_NOTHING_READ)
+    cluster = Cluster(result, name=name)
+    if not result.objects and not result.logs:
+        for r in result.rejections[:20]:
+            err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
+        fail("nothing could be read from " + ", ".join(inputs), EXIT_NOTHING_READ)
+    return cluster
+
+
+def fail(message: str, code: int = 1) -> None:
+    """Print an error for the user (no traceback) and exit."""
+    err_console.print(f"[bold red]error:[/bold red] {message}")
+    raise typer.Exit(code)
+
+
+def write_output(text: str, output: Path | None) -> None:
+    """Write text to a file, or to stdout when no file is given."""
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    err_console.print(f"wrote {output}")

@@ -1,0 +1,101 @@
+"""What a dump holds, as the `kda inspect` JSON contract, a short text, and a Jupyter summary."""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+
+def _distribution(cluster: Cluster) -> dict[str, Any] | None:
+    try:
+        return cluster.distribution.to_dict()
+    except ImportError:  # pragma: no cover - the stage is part of the package
+        return None
+
+
+def summarize(cluster: Cluster) -> dict[str, Any]:
+    """The stable JSON contract of `kda inspect --format json`."""
+    r = cluster.ingest
+    capture = cluster.capture_time
+    logs_by_ns = Counter(log.namespace for log in r.logs)
+    out: dict[str, Any] = {
+        "name": cluster.name,
+        "inputs": list(r.inputs),
+        "formats": r.formats,
+        "files": len(r.files),
+        "objects_read": r.objects_read,
+        "objects_total": len(r.objects),
+        "objects_by_kind": r.objects_by_kind,
+        "duplicates": r.duplicates,
+        "rejected": [x.to_dict() for x in r.rejections],
+        "skipped": [x.to_dict() for x in r.skipped],
+        "coverage": {"present": r.coverage_present, "absent": r.coverage_absent},
+        "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,
+        "server_version": r.server_version,
+        "logs": {"containers": len(r.logs), "by_namespace": dict(sorted(logs_by_ns.items()))},
+        "generic_tables": len(r.generic_tables),
+    }
+    dist = _distribution(cluster)
+    if dist is not None:
+        out["distribution"] = dist
+        try:
+            comp = cluster.tables["components"]
+            out["components"] = comp.astype(object).where(comp.notna(), None).to_dict("records")
+        except KeyError:
+            pass
+    return out
+
+
+def summary_text(cluster: Cluster) -> str:
+    """A short human summary for the terminal."""
+    s = summarize(cluster)
+    lines = [f"{s['name']}: {s['objects_total']} objects from {s['files']} files "
+             f"({', '.join(s['formats']) or 'no known format'})"]
+    if s.get("distribution"):
+        d = s["distribution"]
+        lines.append(f"distribution: {d['name']} (confidence {d['confidence']:.2f})")
+        for ev in d.get("evidence", [])[:5]:
+            lines.append(f"  - {ev['signal']}: {ev['value']} ({ev['object']})")
+    lines.append(f"capture time: {s['capture_time'] or 'unknown'}")
+    lines.append("objects by kind:")
+    for kind, n in s["objects_by_kind"].items():
+        lines.append(f"  {kind:<32} {n:>7}")
+    lines.append(f"read {s['objects_read']} = kept {s['objects_total']} + duplicates "
+                 f"{s['duplicates']} + rejected {len(s['rejected'])}")
+    if s["rejected"]:
+        lines.append(f"rejected ({len(s['rejected'])}):")
+        for rej in s["rejected"][:20]:
+            loc = f" [{rej['location']}]" if rej["location"] else ""
+            lines.append(f"  {rej['source']}{loc}: {rej['reason']}")
+        if len(s["rejected"]) > 20:
+            lines.append(f"  ... and {len(s['rejected']) - 20} more (see --format json)")
+    lines.append("coverage: present " + (", ".join(s["coverage"]["present"]) or "-"))
+    lines.append("          absent  " + (", ".join(s["coverage"]["absent"]) or "-"))
+    lines.append(f"logs: {s['logs']['containers']} container logs")
+    return "\n".join(lines) + "\n"
+
+
+def summary_html(cluster: Cluster) -> str:
+    """Compact HTML for Jupyter: counts by kind, distribution, coverage, rejections."""
+    s = summarize(cluster)
+    e = html.escape
+    rows = "".join(f"<tr><td>{e(k)}</td><td style='text-align:right'>{n}</td></tr>"
+                   for k, n in s["objects_by_kind"].items())
+    dist = s.get("distribution")
+    dist_html = (f"<p><b>Distribution:</b> {e(dist['name'])} "
+                 f"(confidence {dist['confidence']:.2f})</p>" if dist else "")
+    rej = s["rejected"]
+    rej_html = ""
+    if rej:
+        items = "".join(f"<li>{e(r['source'])} {e(r['location'])}: {e(r['reason'])}</li>" for r in rej[:10])
+        rej_html = f"<details><summary>{len(rej)} rejected</summary><ul>{items}</ul></details>"
+    return (
+        f"<div><p><b>{e(s['name'])}</b>: {s['objects_total']} objects, "
+        f"formats {e(', '.join(s['formats']))}, captured {e(str(s['capture_time']))}</p>"
+        f"{dist_html}<table><tr><th>kind</th><th>count</th></tr>{rows}</table>"
+        f"<p><b>Not covered:</b> {e(', '.join(s['coverage']['absent']) or 'nothing')}</p>{rej_html}</div>"
+    )
