@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -11,7 +11,7 @@ import typer
 from analyzer.cli.common import EXIT_STRICT, load_cluster, write_output
 
 
-class InspectFormat(str, Enum):
+class InspectFormat(StrEnum):
     text = "text"
     json = "json"
 
