@@ -29,7 +29,7 @@ def ingest(*inputs: Input) -> IngestResult:
             tree = _tree_for(spec, i)
         except InputError as exc:
             ing.result.inputs.append(exc.source)
-            ing._unreadable(exc.source, exc.reason)
+            ing.reject_input(exc.source, exc.reason)
             continue
         ing.add_tree(tree)
     return ing.result

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from analyzer.errors import InputError
-from analyzer.ingest import jsondocs, layouts, yamldocs
+from analyzer.ingest import jsondocs, layouts, wrappers, yamldocs
 from analyzer.ingest.objects import Hints, list_item_kind, object_from_dict, object_from_json
 from analyzer.ingest.records import KubeObject, LogRecord, Provenance, Rejection
 from analyzer.ingest.textcodec import decode_text
@@ -29,6 +29,8 @@ EXPECTED_KINDS = (
     "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding", "Event", "NetworkPolicy",
     "PodDisruptionBudget", "HorizontalPodAutoscaler", "PriorityClass",
 )
+
+_FRAME_UTF8 = "│".encode()
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
 _FORMAT_RANK = {"text table": 0, "describe": 1}
@@ -49,7 +51,16 @@ class IngestResult:
     """Everything read from the inputs, with exact accounting of what was and was not used."""
 
     objects: list[KubeObject] = field(default_factory=list)
+    # Every rejection, in reading order. It is the union of two kinds, kept apart for accounting:
+    #   object_rejections: one per object candidate that could not become an object (a broken
+    #     YAML/JSON document or List item, an item with no kind or name). Each counts once in
+    #     `objects_read`, so objects_read == len(objects) + duplicates + len(object_rejections).
+    #   input_rejections: whole inputs and files that could not be read (missing path, binary,
+    #     corrupt archive, not a dump) and pasted-text fragments the text parser could not read
+    #     (it cannot say how many objects a fragment held). These are not counted as objects.
     rejections: list[Rejection] = field(default_factory=list)
+    object_rejections: list[Rejection] = field(default_factory=list)
+    input_rejections: list[Rejection] = field(default_factory=list)
     logs: list[LogRecord] = field(default_factory=list)
     files: list[FileReport] = field(default_factory=list)
     skipped: list[Rejection] = field(default_factory=list)  # text/files that held no object
@@ -59,6 +70,7 @@ class IngestResult:
     objects_read: int = 0
     server_version: str | None = None
     inputs: list[str] = field(default_factory=list)
+    stated_capture_times: list[str] = field(default_factory=list)  # from bundle metadata files
 
     @property
     def formats(self) -> list[str]:
@@ -83,7 +95,14 @@ class IngestResult:
 
     @property
     def capture_time(self) -> datetime | None:
-        return estimate_capture_time(self.objects)
+        return estimate_capture_time(self.objects, self.stated_capture_times)
+
+    def accounting_holds(self) -> bool:
+        """Whether every object read is kept, a duplicate, or an object rejection (exactly once)."""
+        return (
+            self.objects_read == len(self.objects) + self.duplicates + len(self.object_rejections)
+            and len(self.rejections) == len(self.object_rejections) + len(self.input_rejections)
+        )
 
 
 @contextmanager
@@ -116,7 +135,7 @@ class Ingestor:
         with gc_paused():
             for entry, data in iter_entries(tree):
                 if isinstance(data, InputError):
-                    self._unreadable(entry.display, data.reason)
+                    self.reject_input(entry.display, data.reason)
                     continue
                 self.add_file(entry, data, depth)
 
@@ -124,16 +143,7 @@ class Ingestor:
         """Read one file by its content."""
         display = entry.display
         if is_archive(data):
-            if depth >= 3:
-                self._unreadable(display, "archive nested more than 3 deep; not opened")
-                return
-            try:
-                inner = tree_for_bytes(data, display)
-            except InputError as exc:
-                self._unreadable(display, exc.reason)
-                return
-            self.add_tree(inner, depth + 1)
-            self.result.inputs.pop()
+            self._add_archive(display, data, depth)
             return
         if not data.strip():
             self.result.files.append(FileReport(display, "empty"))
@@ -149,8 +159,51 @@ class Ingestor:
         try:
             data = _normalise_bytes(data, display)
         except InputError as exc:
-            self._reject_file(display, exc.reason)
+            self.reject_input(display, exc.reason)
             return
+        command = None
+        if _FRAME_UTF8 in data[:8192] or wrappers.looks_like_tool_output(data[:512]):
+            data, command = self._unwrap(display, data)
+        if self._add_content(display, data, hint, command):
+            return
+        if entry.path.endswith((".log", ".txt")) and hint is None:
+            self.result.files.append(FileReport(display, "ignored"))
+            self.result.skipped.append(Rejection(display, "", "plain text that is neither a dump nor a known log layout"))
+            return
+        self.reject_input(display, "not a Kubernetes dump: neither JSON, YAML objects, nor kubectl text")
+
+    def _add_archive(self, display: str, data: bytes, depth: int) -> None:
+        if depth >= 3:
+            self.reject_input(display, "archive nested more than 3 deep; not opened")
+            return
+        try:
+            inner = tree_for_bytes(data, display)
+        except InputError as exc:
+            self.reject_input(display, exc.reason)
+            return
+        self.add_tree(inner, depth + 1)
+        self.result.inputs.pop()
+
+    def _unwrap(self, display: str, data: bytes) -> tuple[bytes, str | None]:
+        """Remove a tool-call record or a terminal frame around the kubectl output."""
+        text = data.decode("utf-8", "replace")
+        command = None
+        unwrapped = wrappers.unwrap_tool_output(text)
+        if unwrapped is not None:
+            self.result.skipped.append(Rejection(
+                display, f"lines 1-{unwrapped.header_lines}", "tool-call header (HolmesGPT record), not Kubernetes objects"))
+            if unwrapped.trailer:
+                self.result.skipped.append(Rejection(display, "stderr", f"tool's stderr: {unwrapped.trailer[:80]!r}"))
+            text, command = unwrapped.body, unwrapped.command
+            if command and not (jsondocs.looks_like_json(text.encode()) or yamldocs.looks_like_yaml(text)):
+                text = unwrapped.body_with_prompt()
+        if wrappers.looks_framed(text):
+            self.result.skipped.append(Rejection(display, "", "terminal frame (k9s box-drawing │ and padding) removed"))
+            text = wrappers.strip_frame(text)
+        return text.encode("utf-8"), command
+
+    def _add_content(self, display: str, data: bytes, hint: layouts.PathHint | None, command: str | None) -> bool:
+        """Read text by what it is: JSON, YAML, or pasted kubectl text; False if none of these."""
         if jsondocs.looks_like_json(data):
             parsed = jsondocs.read_json_file(data, display)
             # A JSON preamble before pasted kubectl output (tool wrappers) is not a dump.
@@ -158,18 +211,12 @@ class Ingestor:
                 display, data.decode("utf-8", "replace")
             ):
                 self._add_json(display, parsed, hint)
-            return
+            return True
         text = data.decode("utf-8", "replace")
         if yamldocs.looks_like_yaml(text):
             self._add_yaml(display, text, hint)
-            return
-        if self._add_text(display, text):
-            return
-        if entry.path.endswith((".log", ".txt")) and log_hint is None and hint is None:
-            self.result.files.append(FileReport(display, "ignored"))
-            self.result.skipped.append(Rejection(display, "", "plain text that is neither a dump nor a known log layout"))
-            return
-        self._reject_file(display, "not a Kubernetes dump: neither JSON, YAML objects, nor kubectl text")
+            return True
+        return self._add_text(display, text)
 
     # -- formats ----------------------------------------------------------------------------
 
@@ -192,24 +239,38 @@ class Ingestor:
                 report.objects += self._keep(object_from_json(item, _hints(None, hint), prov))
             for _ in range(broken or (0 if items else 1)):
                 self.result.objects_read += 1
-                self.result.rejections.append(Rejection(display, f"line {line}", f"broken JSON document: {error}"))
+                self.reject_object(Rejection(display, f"line {line}", f"broken JSON document: {error}"))
 
     def _add_json_document(self, display: str, fmt: str, doc: jsondocs.JsonDocument, hint: layouts.PathHint | None) -> int:
         env = doc.envelope
-        items = env.items if env.items is not None else env.Items
+        items = env.list_items()
         if items is None:
             prov = Provenance(display, fmt, doc.index, doc.line)
             return self._keep(object_from_json(doc.raw, _hints(None, hint), prov))
-        item_kind = list_item_kind(env.kind) or (hint.kind if hint else None)
+        h = self._list_hints(env.kind, env.apiVersion, env.list_self_link(), hint)
+        kept = 0
+        # The first item gets the document's line; the others share one provenance (a List of
+        # 20,000 pods need not hold 20,000 equal records), their index is in any rejection.
+        first = Provenance(display, fmt, doc.index, doc.line)
+        rest = Provenance(display, fmt, doc.index, None)
+        for i, raw in enumerate(items):
+            kept += self._keep(object_from_json(raw, h, rest if i else first), item_index=i)
+        return kept
+
+    def _list_hints(self, list_kind: Any, api_version: Any, self_link: Any, hint: layouts.PathHint | None) -> Hints:
+        """What a List says about its items: their kind from the List's kind, path or selfLink."""
+        item_kind = list_item_kind(list_kind if isinstance(list_kind, str) else None)
+        link = layouts.parse_self_link(self_link) if isinstance(self_link, str) else None
+        namespace = hint.namespace if hint else None
+        if not item_kind and hint and hint.kind:
+            item_kind, api_version = hint.kind, None
+        elif not item_kind and link is not None:
+            item_kind, api_version = link.kind, link.api_version
+            namespace = namespace or link.namespace
         if item_kind:
             self.result.collected_kinds.add(item_kind)
-        h = Hints(kind=item_kind, api_version=env.apiVersion if item_kind else None,
-                  namespace=hint.namespace if hint else None)
-        kept = 0
-        for i, raw in enumerate(items):
-            prov = Provenance(display, fmt, doc.index, doc.line if i == 0 else None)
-            kept += self._keep(object_from_json(raw, h, prov), item_index=i)
-        return kept
+        return Hints(kind=item_kind, api_version=api_version if item_kind and isinstance(api_version, str) else None,
+                     namespace=namespace)
 
     def _add_yaml(self, display: str, text: str, hint: layouts.PathHint | None) -> None:
         parsed = yamldocs.read_yaml_file(text)
@@ -220,24 +281,24 @@ class Ingestor:
             self.result.skipped.append(Rejection(display, f"line {s.line}", s.reason))
         for index, line, error in parsed.broken:
             self.result.objects_read += 1
-            self.result.rejections.append(Rejection(display, f"document {index}, line {line}", error))
+            self.reject_object(Rejection(display, f"document {index}, line {line}", error))
         for doc in parsed.documents:
+            # A top-level sequence (`- apiVersion: ...`, as some bundles write) is a list of objects.
             values = doc.value if isinstance(doc.value, list) else [doc.value]
             for value in values:
                 report.objects += self._add_value(display, fmt, doc.index, doc.line, value, hint)
 
     def _add_value(self, display: str, fmt: str, index: int, line: int, value: Any, hint: layouts.PathHint | None) -> int:
-        if isinstance(value, dict) and isinstance(value.get("items", value.get("Items")), list):
-            items = value.get("items", value.get("Items"))
-            item_kind = list_item_kind(value.get("kind")) or (hint.kind if hint else None)
-            if item_kind:
-                self.result.collected_kinds.add(item_kind)
-            h = Hints(kind=item_kind, api_version=value.get("apiVersion") if item_kind else None,
-                      namespace=hint.namespace if hint else None)
+        items = _yaml_list_items(value)
+        if items is not None:
+            meta = value.get("metadata")
+            link = value.get("selfLink") or (meta.get("selfLink") if isinstance(meta, dict) else None)
+            h = self._list_hints(value.get("kind"), value.get("apiVersion"), link, hint)
+            first = Provenance(display, fmt, index, line)
+            rest = Provenance(display, fmt, index, None)
             kept = 0
             for i, item in enumerate(items):
-                prov = Provenance(display, fmt, index, line if i == 0 else None)
-                kept += self._keep(object_from_dict(item, h, prov), item_index=i)
+                kept += self._keep(object_from_dict(item, h, rest if i else first), item_index=i)
             return kept
         prov = Provenance(display, fmt, index, line)
         return self._keep(object_from_dict(value, _hints(None, hint), prov))
@@ -256,8 +317,8 @@ class Ingestor:
             prov = Provenance(display, obj.origin, None, obj.line)
             report.objects += self._keep(object_from_dict(obj.body, Hints(), prov))
         for rej in parsed.rejections:
-            self.result.objects_read += 1
-            self.result.rejections.append(rej)
+            # A fragment of text the parser could not read: not countable as objects.
+            self._record_input_rejection(rej)
         self.result.generic_tables.extend(parsed.tables)
         return True
 
@@ -265,7 +326,7 @@ class Ingestor:
         try:
             text = decode_text(data, display)
         except InputError as exc:
-            self._reject_file(display, exc.reason)
+            self.reject_input(display, exc.reason)
             return
         report = FileReport(display, f"{hint.format} logs", logs=0)
         self.result.files.append(report)
@@ -283,13 +344,13 @@ class Ingestor:
         report.logs += 1
 
     def _add_side_file(self, entry: Entry, data: bytes, display: str) -> None:
+        """A bundle file that holds facts about the dump, not objects: read what it says."""
         self.result.files.append(FileReport(display, "ignored"))
-        if entry.path.endswith("cluster_version.json"):
-            try:
-                doc = msgspec.json.decode(data)
-                self.result.server_version = doc.get("string") or (doc.get("info") or {}).get("gitVersion")
-            except (msgspec.DecodeError, AttributeError):
-                pass
+        facts = _side_file_facts(entry.path, data)
+        if facts.get("server_version") and not self.result.server_version:
+            self.result.server_version = facts["server_version"]
+        if facts.get("created"):
+            self.result.stated_capture_times.append(facts["created"])
         self.result.skipped.append(Rejection(display, "", "bundle metadata, not Kubernetes objects"))
 
     # -- bookkeeping ------------------------------------------------------------------------
@@ -303,45 +364,100 @@ class Ingestor:
         if isinstance(obj, Rejection):
             if item_index is not None:
                 obj = Rejection(obj.source, _join(obj.location, f"item {item_index}"), obj.reason)
-            res.rejections.append(obj)
+            self.reject_object(obj)
             return 0
-        if item_index is not None and obj.provenance.line is None:
-            obj.provenance = Provenance(obj.provenance.source, obj.provenance.format,
-                                        obj.provenance.document, None)
-        slot = None
-        if obj.uid and obj.uid in self._by_uid:
-            slot = self._by_uid[obj.uid]
-        elif obj.key in self._by_key:
-            slot = self._by_key[obj.key]
+        slot = self._by_key.get(obj.key)
+        if slot is None and obj.uid:
+            slot = self._by_uid.get(obj.uid)
+            if slot is not None and not _same_object(res.objects[slot], obj):
+                # One uid on two different objects: hand-edited copies, kept apart and noted.
+                obj.notes.append(f"uid also used by {res.objects[slot].key.id}")
+                slot = None
         if slot is not None:
             res.duplicates += 1
             old = res.objects[slot]
             if _rank(obj) > _rank(old):
                 obj.duplicates = old.duplicates + 1
                 res.objects[slot] = obj
+                self._by_key[obj.key] = slot
             else:
                 old.duplicates += 1
-            if obj.uid:
-                self._by_uid[obj.uid] = slot
             return 0
         slot = len(res.objects)
         res.objects.append(obj)
-        if obj.uid:
+        if obj.uid and obj.uid not in self._by_uid:
             self._by_uid[obj.uid] = slot
         self._by_key[obj.key] = slot
         return 1
 
-    def _unreadable(self, display: str, reason: str) -> None:
-        self.result.files.append(FileReport(display, "unreadable"))
-        self.result.rejections.append(Rejection(display, "", reason))
+    def reject_object(self, rejection: Rejection) -> None:
+        """Record an object candidate that could not become an object (counted in objects_read)."""
+        self.result.rejections.append(rejection)
+        self.result.object_rejections.append(rejection)
 
-    def _reject_file(self, display: str, reason: str) -> None:
+    def reject_input(self, display: str, reason: str) -> None:
+        """Record an input or file that could not be read at all (not counted as objects)."""
         self.result.files.append(FileReport(display, "unreadable"))
-        self.result.rejections.append(Rejection(display, "", reason))
+        self._record_input_rejection(Rejection(display, "", reason))
+
+    def _record_input_rejection(self, rejection: Rejection) -> None:
+        self.result.rejections.append(rejection)
+        self.result.input_rejections.append(rejection)
+
+
+def _same_object(a: KubeObject, b: KubeObject) -> bool:
+    """Whether two objects with one uid are one object: same kind and name, and no two namespaces."""
+    return (
+        a.kind == b.kind and a.name == b.name
+        and (a.namespace == b.namespace or not a.namespace or not b.namespace)
+    )
+
+
+def _yaml_list_items(value: Any) -> list | None:
+    """The items of a parsed List (an empty list for Go's `items: null`), or None if not a List."""
+    if not isinstance(value, dict):
+        return None
+    for key in ("items", "Items"):
+        if key in value:
+            items = value[key]
+            if isinstance(items, list):
+                return items
+            kind = value.get("kind")
+            if items is None and (kind is None or (isinstance(kind, str) and kind.endswith("List"))):
+                return []
+    return None
+
+
+def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
+    """Server version and creation time stated by bundle metadata files, where they say them."""
+    facts: dict[str, str] = {}
+    try:
+        if path.endswith(".json"):
+            doc = msgspec.json.decode(data)
+        elif path.endswith(".yaml"):
+            doc = yamldocs.parse_yaml_document(data.decode("utf-8", "replace"))
+        else:
+            return facts
+    except (msgspec.DecodeError, yamldocs.YamlDocumentError, UnicodeError):
+        return facts
+    if not isinstance(doc, dict):
+        return facts
+    if path.endswith("cluster_version.json"):
+        info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
+        version = doc.get("string") or info.get("gitVersion")
+        if isinstance(version, str):
+            facts["server_version"] = version
+    # support-bundle-kit metadata.yaml: kubernetesversion, bundlecreatedat
+    if isinstance(doc.get("kubernetesversion"), str):
+        facts["server_version"] = doc["kubernetesversion"]
+    created = doc.get("bundlecreatedat")
+    if isinstance(created, str) and _TS_RX.match(created):
+        facts["created"] = created
+    return facts
 
 
 def _is_object_like(env: jsondocs.Envelope) -> bool:
-    return bool(env.kind) or env.items is not None or env.Items is not None
+    return bool(env.kind) or env.list_items() is not None
 
 
 def _rank(obj: KubeObject) -> int:
@@ -370,9 +486,10 @@ def _normalise_bytes(data: bytes, display: str) -> bytes:
 _TS_RX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 
 
-def estimate_capture_time(objects: Iterable[KubeObject]) -> datetime | None:
-    """Newest timestamp the dump holds: node heartbeats, events, managedFields, creations."""
-    best = ""
+def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> datetime | None:
+    """Newest timestamp the dump holds: bundle creation time where a bundle states it, node
+    heartbeats, events, managedFields, creations."""
+    best = max((ts for ts in stated if _TS_RX.match(ts)), default="")
     for obj in objects:
         v = obj.view
         meta = v.metadata

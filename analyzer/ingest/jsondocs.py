@@ -17,16 +17,44 @@ import msgspec
 from analyzer.ingest.records import LogRecord
 
 
+class ListMeta(msgspec.Struct):
+    selfLink: str | None = None
+
+
 class Envelope(msgspec.Struct):
     """A document's top level: a List's items as raw bytes, or a single object."""
 
     kind: str | None = None
     apiVersion: str | None = None
-    items: list[msgspec.Raw] | None = None
-    Items: list[msgspec.Raw] | None = None  # kubectl <= 1.13 lists
+    # UNSET when the key is absent; `"items": null` is how Go prints an empty list.
+    items: list[msgspec.Raw] | None | msgspec.UnsetType = msgspec.UNSET
+    Items: list[msgspec.Raw] | None | msgspec.UnsetType = msgspec.UNSET  # kubectl <= 1.13
+    selfLink: str | None = None  # kubectl 1.9 lists: flattened ListMeta
+    metadata: msgspec.Raw = msgspec.Raw()  # (msgspec cannot decode `Raw | None`)
+
+    def list_items(self) -> list[msgspec.Raw] | None:
+        """The items if this document is a List (an empty list for `items: null`), else None."""
+        for items in (self.items, self.Items):
+            if isinstance(items, list):
+                return items
+            if items is None and (self.kind is None or self.kind.endswith("List")):
+                return []
+        return None
+
+    def list_self_link(self) -> str | None:
+        """The List's API path, from kubectl 1.9's flattened form or from `metadata.selfLink`."""
+        if self.selfLink:
+            return self.selfLink
+        if len(self.metadata):
+            try:
+                return _LIST_META_DECODER.decode(self.metadata).selfLink
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                return None
+        return None
 
 
 ENVELOPE_DECODER = msgspec.json.Decoder(Envelope)
+_LIST_META_DECODER = msgspec.json.Decoder(ListMeta)
 _ANY_DECODER = msgspec.json.Decoder()
 
 _LOG_START = re.compile(rb"^==== START logs for container (\S+) of pod ([^/\s]+)/(\S+) ====$", re.M)

@@ -52,6 +52,47 @@ def kind_for_resource(resource: str) -> str | None:
     return _layouts()["resources"].get(resource.lower())
 
 
+# An API path: /api/v1[/namespaces/NS]/RESOURCE[/NAME] or /apis/GROUP/VERSION[/namespaces/NS]/...
+_SELF_LINK = re.compile(
+    r"^/(?:api/(?P<core>v[0-9a-z]+)|apis/(?P<group>[^/]+)/(?P<version>[^/]+))"
+    r"(?:/namespaces/(?P<ns>[^/]+))?/(?P<res>[^/]+)(?:/(?P<name>[^/]+))?/?$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SelfLink:
+    """What an API path (`metadata.selfLink` of old dumps) says about an object or a list."""
+
+    kind: str
+    api_version: str
+    namespace: str | None
+    name: str | None
+
+
+def parse_self_link(link: str | None) -> SelfLink | None:
+    """Kind, apiVersion, namespace and name an API path names; None if it is not one we know.
+
+    kubectl 1.9 dumps carry no kind at all, only these paths.
+
+    >>> parse_self_link("/api/v1/namespaces/kube-system/pods/coredns-1")
+    SelfLink(kind='Pod', api_version='v1', namespace='kube-system', name='coredns-1')
+    >>> parse_self_link("/apis/extensions/v1beta1/namespaces/default/deployments").kind
+    'Deployment'
+    >>> parse_self_link("/api/v1/namespaces/kube-system").kind, parse_self_link("/x") is None
+    ('Namespace', True)
+    """
+    if not link:
+        return None
+    m = _SELF_LINK.match(link)
+    if not m:
+        return None
+    kind = kind_for_resource(m["res"])
+    if kind is None:
+        return None
+    api_version = m["core"] or f"{m['group']}/{m['version']}"
+    return SelfLink(kind, api_version, m["ns"], m["name"])
+
+
 def object_hint(path: str) -> PathHint | None:
     """The layout a file's path belongs to, with kind/namespace/name when the path says them.
 

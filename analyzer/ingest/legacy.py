@@ -65,6 +65,11 @@ def _modernize_value(value: Any, parent_key: str) -> Any:
                 out.update({sk: sv for sk, sv in nv.items() if sv is not None})
                 continue
             out[nk] = nv
+        if "Spec" in value and "metadata" not in out:
+            # an embedded object (a pod template) with its metadata flattened, like the top level
+            meta = {k: out.pop(k) for k in _META_KEYS if k in out}
+            if meta:
+                out = {"metadata": meta, **out}
         return out
     if isinstance(value, list):
         return [_modernize_value(v, parent_key) for v in value]

@@ -12,9 +12,11 @@ from typing import Any
 import msgspec
 import orjson
 
+from analyzer.ingest.layouts import parse_self_link
 from analyzer.ingest.legacy import looks_legacy, modernize
 from analyzer.ingest.records import (
     CLUSTER_SCOPED_KINDS,
+    KIND_GROUPS,
     KubeObject,
     ObjectKey,
     Provenance,
@@ -103,6 +105,12 @@ def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObj
     kind = body.get("kind") if isinstance(body.get("kind"), str) and body.get("kind") else None
     kind = kind or hints.kind
     if not kind:
+        # Old dumps name neither kind nor apiVersion; their selfLink is the object's API path.
+        link = parse_self_link(_self_link_of(body))
+        if link is not None:
+            kind = link.kind
+            hints = Hints(kind, link.api_version, hints.namespace or link.namespace, hints.name)
+    if not kind:
         return _reject(provenance, "object has no kind, and neither its list nor its path says it")
     if kind == "Secret":
         body = scrub_secret(body)
@@ -160,6 +168,17 @@ def _delete_path(doc: Any, path: str) -> bool:
     return False
 
 
+def _self_link_of(body: dict[str, Any]) -> str | None:
+    meta = body.get("metadata")
+    link = meta.get("selfLink") if isinstance(meta, dict) else None
+    return link if isinstance(link, str) else None
+
+
+# Groups that old clusters served well-known kinds from; keyed under today's group so that one
+# object has one identity whichever version of kubectl printed it.
+_RETIRED_GROUPS = frozenset({"extensions"})
+
+
 def _finish(
     view: ObjectView,
     kind: str,
@@ -172,15 +191,14 @@ def _finish(
     name = meta.name or hints.name or ""
     if not name:
         return _reject(provenance, f"{kind} has no metadata.name")
-    if kind in CLUSTER_SCOPED_KINDS:
-        namespace = ""
-    else:
-        namespace = meta.namespace or hints.namespace or ""
+    namespace = "" if kind in CLUSTER_SCOPED_KINDS else meta.namespace or hints.namespace or ""
     view.kind = kind
     view.apiVersion = api_version
     meta.name = name
     meta.namespace = namespace or None
     group = group_of(api_version) if api_version else group_of_kind(kind)
+    if group in _RETIRED_GROUPS and kind in KIND_GROUPS:
+        group = KIND_GROUPS[kind]
     obj = KubeObject(
         key=ObjectKey(group, kind, namespace, name),
         api_version=api_version,
@@ -206,6 +224,7 @@ def scrub_secret(body: dict[str, Any]) -> dict[str, Any]:
     """
     import base64
     import binascii
+    import contextlib
 
     out = dict(body)
     for field_name in ("data", "stringData"):
@@ -215,10 +234,8 @@ def scrub_secret(body: dict[str, Any]) -> dict[str, Any]:
             for k, v in values.items():
                 size = len(str(v)) if v is not None else 0
                 if field_name == "data" and isinstance(v, str):
-                    try:
+                    with contextlib.suppress(binascii.Error, ValueError):
                         size = len(base64.b64decode(v, validate=False))
-                    except (binascii.Error, ValueError):
-                        pass
                 scrubbed[str(k)] = f"<redacted: {size} bytes>"
             out[field_name] = scrubbed
         elif values is not None:

@@ -42,9 +42,20 @@ class YamlFile:
     broken: list[tuple[int, int, str]]  # (document index, line, error)
 
 
+# A Kubernetes top-level key, at the start of a line, of a top-level sequence item (`- kind:`,
+# as support bundles write custom resources), or indented (YAML pasted into an issue or a doc).
+_K8S_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:apiVersion|kind|items|metadata):(?:[ \t]|$)", re.M)
+
+
 def looks_like_yaml(text: str) -> bool:
-    """Whether a file reads as a Kubernetes YAML document (an apiVersion/kind/items key)."""
-    return re.search(r"^(?:apiVersion|kind|items|metadata):", text[:200000], re.M) is not None
+    """Whether a file reads as a Kubernetes YAML document (an apiVersion/kind/items key).
+
+    >>> looks_like_yaml("- apiVersion: v1\\n  kind: Pod\\n"), looks_like_yaml("    kind: Pod\\n")
+    (True, True)
+    >>> looks_like_yaml("NAME   READY   STATUS\\n"), looks_like_yaml("kind of a note: x\\n")
+    (False, False)
+    """
+    return _K8S_KEY.search(text, 0, 200000) is not None
 
 
 def parse_yaml_document(text: str) -> Any:
@@ -103,14 +114,39 @@ def read_yaml_file(text: str) -> YamlFile:
         try:
             value = parse_yaml_document(piece)
         except YamlDocumentError as exc:
-            where = start_line + (exc.line - 1 if exc.line else 0)
-            out.broken.append((index, where, str(exc)))
-            index += 1
-            continue
+            value = _parse_repaired(piece, start_line, out)
+            if value is _BROKEN:
+                where = start_line + (exc.line - 1 if exc.line else 0)
+                out.broken.append((index, where, str(exc)))
+                index += 1
+                continue
         if value is not None:
             out.documents.append(YamlDocument(index, start_line, value))
         index += 1
     return out
+
+
+# troubleshoot's redactor writes `***HIDDEN***` unquoted, which YAML reads as a broken alias.
+_REDACTED = re.compile(r"(?<=: )(\*\*\*HIDDEN\*\*\*[^\n#]*?)[ \t]*$|(?<=- )(\*\*\*HIDDEN\*\*\*[^\n#]*?)[ \t]*$", re.M)
+_BROKEN = object()
+
+
+def _parse_repaired(piece: str, start_line: int, out: YamlFile) -> Any:
+    """Parse a document after quoting the redaction markers bundles leave in it; _BROKEN if
+    there are none or it still does not parse.
+
+    >>> _parse_repaired("a: ***HIDDEN***:10000\\n", 1, YamlFile([], [], []))
+    {'a': '***HIDDEN***:10000'}
+    """
+    if "***HIDDEN***" not in piece:
+        return _BROKEN
+    repaired = _REDACTED.sub(lambda m: "'" + (m.group(1) or m.group(2)).replace("'", "''") + "'", piece)
+    try:
+        value = parse_yaml_document(repaired)
+    except YamlDocumentError:
+        return _BROKEN
+    out.skipped.append(Skipped(start_line, "redaction markers (***HIDDEN***) quoted so the document parses"))
+    return value
 
 
 def _skip_leading_junk(text: str, out: YamlFile) -> str:
