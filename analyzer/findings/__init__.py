@@ -1,0 +1,50 @@
+"""Findings: offline checks over a Cluster, one rule per file, each verdict carrying its evidence.
+
+`run_rules(cluster)` returns the `cluster.findings` DataFrame; `list_rules()` lists the rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
+from analyzer.findings.render import message, to_frame, to_records
+from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+__all__ = [
+    "Evidence", "Finding", "Rule", "RuleError", "RuleMeta", "collect_findings", "list_rules",
+    "message", "run_rules", "to_records",
+]
+
+
+def collect_findings(cluster: Cluster, rule_ids: list[str] | None = None) -> list[Finding]:
+    """Every finding of the chosen rules (all by default), in a stable order."""
+    findings: list[Finding] = []
+    for rule in select_rules(rule_ids):
+        findings += run_rule(rule, cluster)
+    return sorted(findings, key=lambda f: f.sort_key)
+
+
+def run_rules(cluster: Cluster, rule_ids: list[str] | None = None) -> pd.DataFrame:
+    """The findings of the chosen rules (all by default) as a DataFrame, one row per finding."""
+    return to_frame(collect_findings(cluster, rule_ids), _metas())
+
+
+def list_rules() -> pd.DataFrame:
+    """Every registered rule: id, title, severity, category, requires, distributions."""
+    rows = [{
+        "id": r.meta.id, "title": r.meta.title, "severity": r.meta.severity,
+        "category": r.meta.category, "requires": ", ".join(r.meta.requires),
+        "distributions": ", ".join(r.meta.distributions), "remediation": r.meta.remediation,
+    } for r in load_rules()]
+    return pd.DataFrame(rows, columns=["id", "title", "severity", "category", "requires",
+                                       "distributions", "remediation"]).astype("string")
+
+
+def _metas() -> dict[str, RuleMeta]:
+    return {r.meta.id: r.meta for r in load_rules()}

@@ -1,0 +1,56 @@
+"""Events read the same way whichever API shape they came in (core/v1 or events.k8s.io/v1)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from analyzer.findings.facts import parse_time
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest.records import KubeObject
+
+
+@dataclass(frozen=True, slots=True)
+class EventFact:
+    """One event: what it is about, why, how often, and when it was last seen."""
+
+    event: KubeObject
+    type: str
+    reason: str
+    message: str
+    kind: str
+    namespace: str
+    name: str
+    count: int
+    last_seen: datetime | None
+
+
+def event_fact(obj: KubeObject) -> EventFact:
+    """The facts of an Event object, from either API shape."""
+    v = obj.view
+    about = v.involvedObject or v.regarding
+    series = v.series
+    when = (v.lastTimestamp or (series.lastObservedTime if series else None) or v.eventTime
+            or v.deprecatedLastTimestamp or v.firstTimestamp or v.metadata.creationTimestamp)
+    count = v.count or (series.count if series else None) or v.deprecatedCount or 1
+    return EventFact(
+        event=obj, type=v.type or "", reason=v.reason or "", message=(v.message or v.note or "").strip(),
+        kind=(about.kind if about else None) or "", name=(about.name if about else None) or "",
+        namespace=(about.namespace if about else None) or (obj.namespace or ""),
+        count=int(count), last_seen=parse_time(when),
+    )
+
+
+def events_by_object(cluster: Cluster) -> dict[tuple[str, str, str], list[EventFact]]:
+    """(kind, namespace, name) -> its events, newest last."""
+    index: dict[tuple[str, str, str], list[EventFact]] = defaultdict(list)
+    for obj in cluster.objects_of("Event"):
+        fact = event_fact(obj)
+        index[(fact.kind, fact.namespace, fact.name)].append(fact)
+    for facts in index.values():
+        facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
+    return index

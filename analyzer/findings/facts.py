@@ -1,0 +1,200 @@
+"""Small readers the rules share: evidence from an object, containers of a pod, times, selectors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from analyzer.findings.types import Evidence
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest.records import KubeObject
+
+# Namespaces that belong to the platform: host access and the like are their job, so checks
+# that would only be noise there skip them.
+SYSTEM_NAMESPACES = frozenset({
+    "kube-system", "kube-public", "kube-node-lease", "calico-system", "calico-apiserver",
+    "tigera-operator", "kube-flannel", "gatekeeper-system", "cattle-system",
+    "cattle-fleet-system", "cattle-monitoring-system", "longhorn-system", "metallb-system",
+    "local-path-storage", "amazon-cloudwatch", "gke-managed-system", "gmp-system",
+    "harvester-system",
+})
+SYSTEM_NAMESPACE_PREFIXES = ("openshift-", "kube-", "cattle-")
+
+
+def is_system_namespace(namespace: str) -> bool:
+    """Whether a namespace belongs to the platform rather than to applications.
+
+    >>> is_system_namespace("kube-system"), is_system_namespace("openshift-dns"), is_system_namespace("shop")
+    (True, True, False)
+    """
+    return namespace in SYSTEM_NAMESPACES or namespace.startswith(SYSTEM_NAMESPACE_PREFIXES)
+
+
+def ev(obj: KubeObject, field: str, seen: Any, expected: Any = None) -> Evidence:
+    """Evidence read from `obj` at `field`, located by the object's provenance."""
+    return Evidence(field=field, seen=seen, expected=expected,
+                    source=obj.provenance.source, line=obj.provenance.line)
+
+
+def pod_containers(pod: KubeObject, *types: str) -> Iterator[tuple[str, Any, Any]]:
+    """(container_type, spec, status) of a pod's containers; types among init/container/ephemeral.
+
+    A status without a spec (a pasted table knows only statuses) comes with spec None, and the
+    other way round.
+    """
+    spec, status = pod.view.spec, pod.view.status
+    groups = (
+        ("init", spec.initContainers, status.initContainerStatuses),
+        ("container", spec.containers, status.containerStatuses),
+        ("ephemeral", spec.ephemeralContainers, status.ephemeralContainerStatuses),
+    )
+    for ctype, specs, statuses in groups:
+        if types and ctype not in types:
+            continue
+        by_name = {s.name: s for s in statuses or ()}
+        seen: set[str] = set()
+        for c in specs or ():
+            seen.add(c.name)
+            yield ctype, c, by_name.get(c.name)
+        for s in statuses or ():
+            if s.name not in seen:
+                yield ctype, None, s
+
+
+def container_path(ctype: str, name: str, status: bool = False) -> str:
+    """The API field path of a container (or its status), for evidence."""
+    if status:
+        base = {"init": "initContainerStatuses", "ephemeral": "ephemeralContainerStatuses"}
+        return f"status.{base.get(ctype, 'containerStatuses')}[name={name}]"
+    base = {"init": "initContainers", "ephemeral": "ephemeralContainers"}
+    return f"spec.{base.get(ctype, 'containers')}[name={name}]"
+
+
+def knows_container_specs(pod: KubeObject) -> bool:
+    """Whether the dump holds the pod's container specs (a pasted table or describe may not)."""
+    return bool(pod.view.spec.containers) and all(c.image for c in pod.view.spec.containers)
+
+
+def parse_time(value: str | None) -> datetime | None:
+    """An RFC 3339 timestamp as an aware datetime, or None when absent or unreadable.
+
+    >>> parse_time("2021-04-11T14:33:30Z").isoformat()
+    '2021-04-11T14:33:30+00:00'
+    """
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def age_text(delta: timedelta | None) -> str:
+    """A short human age like kubectl's ("45s", "12m", "3h", "5d"); "unknown age" when None.
+
+    >>> age_text(timedelta(hours=50)), age_text(None)
+    ('2d2h', 'unknown age')
+    """
+    if delta is None:
+        return "unknown age"
+    seconds = max(int(delta.total_seconds()), 0)
+    if seconds < 120:
+        return f"{seconds}s"
+    if seconds < 7200:
+        return f"{seconds // 60}m"
+    if seconds < 86400:
+        return f"{seconds // 3600}h"
+    days, hours = divmod(seconds // 3600, 24)
+    return f"{days}d{hours}h" if hours and days < 10 else f"{days}d"
+
+
+def age_at_capture(cluster: Cluster, when: datetime | None) -> timedelta | None:
+    """How long before the capture time something happened (None if either is unknown)."""
+    capture = cluster.capture_time
+    if capture is None or when is None:
+        return None
+    return capture - when
+
+
+def selector_matches(selector: dict[str, Any] | None, labels: dict[str, Any] | None) -> bool:
+    """Whether a label selector (a plain map, or matchLabels/matchExpressions) selects labels.
+
+    An empty or absent selector selects nothing here: rules only ask about real selectors.
+
+    >>> selector_matches({"app": "web"}, {"app": "web", "tier": "x"})
+    True
+    >>> selector_matches({"matchExpressions": [{"key": "app", "operator": "In", "values": ["a"]}]}, {"app": "b"})
+    False
+    """
+    if not selector:
+        return False
+    labels = labels or {}
+    if "matchLabels" in selector or "matchExpressions" in selector:
+        match_labels = selector.get("matchLabels") or {}
+        expressions = selector.get("matchExpressions") or []
+    else:
+        match_labels, expressions = selector, []
+    if not match_labels and not expressions:
+        return False
+    if any(str(labels.get(k)) != str(v) for k, v in match_labels.items()):
+        return False
+    for expr in expressions:
+        key, op, values = expr.get("key"), expr.get("operator"), [str(v) for v in expr.get("values") or ()]
+        present = key in labels
+        if (op == "In" and not (present and str(labels[key]) in values)) \
+                or (op == "NotIn" and present and str(labels[key]) in values) \
+                or (op == "Exists" and not present) or (op == "DoesNotExist" and present):
+            return False
+    return True
+
+
+def owner(obj: KubeObject) -> tuple[str, str] | None:
+    """(kind, name) of the controlling owner reference, if any."""
+    refs = obj.view.metadata.ownerReferences or ()
+    for ref in refs:
+        if ref.controller:
+            return ref.kind, ref.name
+    return (refs[0].kind, refs[0].name) if refs else None
+
+
+def is_static_pod(pod: KubeObject) -> bool:
+    """A mirror pod of a kubelet static manifest (annotation, or owned by its Node)."""
+    annotations = pod.view.metadata.annotations or {}
+    if "kubernetes.io/config.mirror" in annotations:
+        return True
+    own = owner(pod)
+    return own is not None and own[0] == "Node"
+
+
+def is_terminal(pod: KubeObject) -> bool:
+    """A pod that finished (Succeeded/Failed): its containers are not expected to run."""
+    return pod.view.status.phase in ("Succeeded", "Failed")
+
+
+def text_status(obj: KubeObject) -> str | None:
+    """The STATUS column of a pasted `kubectl get` row, when the object came from one."""
+    text = obj.view.text
+    return text.status if text is not None else None
+
+
+def waiting_containers(pod: KubeObject, reasons: frozenset[str], *types: str) -> list[Evidence]:
+    """Evidence for each container of `pod` waiting with one of `reasons`.
+
+    Falls back to a pasted table's STATUS column when the pod carries no container statuses.
+    """
+    found = []
+    for ctype, _spec, status in pod_containers(pod, *types):
+        state = status.state if status else None
+        waiting = state.waiting if state else None
+        if waiting and waiting.reason in reasons:
+            found.append(ev(pod, container_path(ctype, status.name, status=True) + ".state.waiting.reason",
+                            waiting.reason, "running"))
+    if not found and not pod.view.status.containerStatuses:
+        status_col = text_status(pod)
+        if status_col and status_col.split(":")[-1] in reasons and (
+                "init" in types or not status_col.startswith("Init:") or not types):
+            found.append(ev(pod, "STATUS column", status_col, "Running"))
+    return found

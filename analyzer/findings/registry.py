@@ -1,0 +1,107 @@
+"""The rule registry: finds one rule per file under `rules/`, validates it, and runs them."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from functools import cache
+from typing import TYPE_CHECKING
+
+from analyzer.findings.types import CATEGORIES, SEVERITIES, Finding, Rule, RuleMeta
+from analyzer.ingest.records import CLUSTER_SCOPED_KINDS, KIND_GROUPS
+from analyzer.model.schema import TABLE_SPECS
+from analyzer.model.views import VIEW_BY_KIND
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+RULES_PACKAGE = "analyzer.findings.rules"
+_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
+_FIELD = re.compile(r"{(\w+)")
+# Kinds a rule may require: every kind the ingestion knows by name.
+KNOWN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | CLUSTER_SCOPED_KINDS
+KNOWN_DISTRIBUTIONS = frozenset({
+    "aks", "eks", "oke", "gke", "kubeadm", "k3s", "rke2", "openshift", "kind", "minikube",
+    "docker-desktop", "microk8s", "doks", "vanilla",
+})
+# Facts every finding has for its message template without the rule passing them.
+_OBJECT_FIELDS = {"kind", "namespace", "name", "object"}
+
+
+class RuleError(Exception):
+    """A rule file is wrong (duplicate id, unknown kind or table, bad severity): a bug, not input."""
+
+
+def validate(meta: RuleMeta, module: str) -> None:
+    """Raise RuleError naming the rule file if its metadata is not sound."""
+    problems = []
+    if not _ID.match(meta.id):
+        problems.append(f"id {meta.id!r} is not lower-case words joined by '-'")
+    if meta.severity not in SEVERITIES:
+        problems.append(f"severity {meta.severity!r} not in {SEVERITIES}")
+    if meta.category not in CATEGORIES:
+        problems.append(f"category {meta.category!r} not in {CATEGORIES}")
+    problems += [f"requires unknown kind {k!r}" for k in meta.requires if k not in KNOWN_KINDS]
+    problems += [f"reads unknown table {t!r}" for t in meta.tables if t not in TABLE_SPECS]
+    problems += [f"unknown distribution {d!r}" for d in meta.distributions
+                 if d not in KNOWN_DISTRIBUTIONS]
+    if not meta.title or not meta.message or not meta.remediation:
+        problems.append("title, message and remediation must all be given")
+    if problems:
+        raise RuleError(f"{module}: " + "; ".join(problems))
+
+
+@cache
+def load_rules() -> tuple[Rule, ...]:
+    """Every rule under analyzer/findings/rules/, validated, sorted by id."""
+    package = importlib.import_module(RULES_PACKAGE)
+    rules: dict[str, Rule] = {}
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        name = f"{RULES_PACKAGE}.{info.name}"
+        module = importlib.import_module(name)
+        meta, check = getattr(module, "RULE", None), getattr(module, "check", None)
+        if not isinstance(meta, RuleMeta) or not callable(check):
+            raise RuleError(f"{name}: a rule file defines RULE = RuleMeta(...) and check(cluster)")
+        validate(meta, name)
+        if meta.id in rules:
+            raise RuleError(f"{name}: duplicate rule id {meta.id!r} (also in {rules[meta.id].module})")
+        rules[meta.id] = Rule(meta, check, name)
+    return tuple(rules[k] for k in sorted(rules))
+
+
+def distribution_name(cluster: Cluster) -> str | None:
+    """The detected distribution's name, or None while detection is unavailable."""
+    try:
+        return getattr(cluster.distribution, "name", None)
+    except ImportError:
+        return None
+
+
+def run_rule(rule: Rule, cluster: Cluster) -> list[Finding]:
+    """One rule over a cluster: not applicable when its kinds or distribution do not fit."""
+    meta = rule.meta
+    missing = [k for k in meta.requires if not cluster.covers(k)]
+    if missing:
+        return [meta.not_applicable(f"the dump did not collect {', '.join(missing)}",
+                                    missing=", ".join(missing))]
+    if meta.distributions:
+        dist = distribution_name(cluster)
+        if dist not in meta.distributions:
+            return [meta.not_applicable(
+                f"applies to {', '.join(meta.distributions)}; this dump is {dist or 'undetected'}")]
+    return sorted(rule.check(cluster), key=lambda f: f.sort_key)
+
+
+def select_rules(rule_ids: list[str] | tuple[str, ...] | None = None) -> tuple[Rule, ...]:
+    """The registered rules, or only those named (KeyError naming an unknown id)."""
+    rules = load_rules()
+    if not rule_ids:
+        return rules
+    by_id = {r.meta.id: r for r in rules}
+    unknown = [r for r in rule_ids if r not in by_id]
+    if unknown:
+        raise KeyError(f"unknown rule id(s): {', '.join(unknown)}")
+    return tuple(by_id[r] for r in rule_ids)

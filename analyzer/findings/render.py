@@ -1,0 +1,188 @@
+"""Findings into words and files: message templates, text, JSON, Markdown and SARIF 2.1.0."""
+
+from __future__ import annotations
+
+import json
+import string
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pandas as pd
+
+from analyzer.findings.types import SEVERITIES, Finding, Rule, RuleMeta
+
+COLUMNS = ("rule", "severity", "status", "category", "kind", "namespace", "name", "message",
+           "evidence", "remediation", "source")
+
+
+class _Facts(dict):
+    """Template values: a fact the template names but the finding lacks shows as '?'."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def object_ref(kind: str, namespace: str, name: str) -> str:
+    """ "Pod shop/web-1", "Node n1", or "" for a finding on the whole dump."""
+    if not kind:
+        return ""
+    return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
+
+
+def message(finding: Finding, meta: RuleMeta) -> str:
+    """The finding's sentence, from its rule's template and its facts."""
+    if finding.status == "not_applicable":
+        return f"Not applicable: {finding.facts.get('reason', 'the dump lacks what this rule needs')}"
+    values = _Facts(finding.facts)
+    values.update(kind=finding.kind, namespace=finding.namespace or "-", name=finding.name,
+                  object=object_ref(finding.kind, finding.namespace, finding.name))
+    return string.Formatter().vformat(meta.message, (), values)
+
+
+def to_records(findings: Iterable[Finding], metas: dict[str, RuleMeta]) -> list[dict[str, Any]]:
+    """Findings as JSON-safe dicts (the `kda findings --format json` contract)."""
+    out = []
+    for f in findings:
+        out.append({
+            "rule": f.rule, "title": metas[f.rule].title, "severity": f.severity,
+            "status": f.status, "category": f.category,
+            "object": {"kind": f.kind, "namespace": f.namespace, "name": f.name},
+            "message": message(f, metas[f.rule]),
+            "evidence": [e.to_dict() for e in f.evidence],
+            "facts": {k: _plain(v) for k, v in sorted(f.facts.items())},
+            "remediation": f.remediation, "source": f.source,
+        })
+    return out
+
+
+def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta]) -> pd.DataFrame:
+    """Findings as the `cluster.findings` DataFrame (evidence as a JSON string)."""
+    rows = [{
+        "rule": f.rule, "severity": f.severity, "status": f.status, "category": f.category,
+        "kind": f.kind, "namespace": f.namespace, "name": f.name,
+        "message": message(f, metas[f.rule]),
+        "evidence": json.dumps([e.to_dict() for e in f.evidence], sort_keys=True, default=str),
+        "remediation": f.remediation, "source": f.source,
+    } for f in findings]
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame = frame.astype({c: "string" for c in COLUMNS})
+    frame["severity"] = frame["severity"].astype(pd.CategoricalDtype(list(SEVERITIES), ordered=True))
+    return frame
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return str(value)
+
+
+def as_json(records: list[dict[str, Any]]) -> str:
+    return json.dumps(records, indent=2, sort_keys=True, default=str)
+
+
+def as_text(records: list[dict[str, Any]]) -> str:
+    """One line per finding, grouped by severity, then a count; evidence indented below."""
+    lines: list[str] = []
+    fails = [r for r in records if r["status"] == "fail"]
+    for sev in SEVERITIES:
+        group = [r for r in fails if r["severity"] == sev]
+        if not group:
+            continue
+        lines.append(f"{sev.upper()} ({len(group)})")
+        for r in group:
+            lines.append(f"  [{r['rule']}] {r['message']}")
+            for e in r["evidence"]:
+                where = f"  ({e['source']}:{e['line']})" if e["source"] and e["line"] else (
+                    f"  ({e['source']})" if e["source"] else "")
+                expected = f", expected {e['expected']}" if e["expected"] not in (None, "") else ""
+                lines.append(f"      {e['field']} = {e['seen']}{expected}{where}")
+        lines.append("")
+    na = sorted({(r["rule"], r["message"]) for r in records if r["status"] == "not_applicable"})
+    if na:
+        lines.append(f"NOT APPLICABLE ({len(na)} rules)")
+        lines += [f"  [{rule}] {msg.removeprefix('Not applicable: ')}" for rule, msg in na]
+        lines.append("")
+    counts = Counter(r["severity"] for r in fails)
+    lines.append("findings: " + ", ".join(f"{counts.get(s, 0)} {s}" for s in SEVERITIES)
+                 + f"; {len(na)} rules not applicable")
+    return "\n".join(lines)
+
+
+def _md_cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def as_markdown(records: list[dict[str, Any]]) -> str:
+    """A Markdown report: a table of failures, then the rules that could not apply."""
+    fails = [r for r in records if r["status"] == "fail"]
+    out = ["# Findings", ""]
+    counts = Counter(r["severity"] for r in fails)
+    out.append(", ".join(f"**{counts.get(s, 0)}** {s}" for s in SEVERITIES))
+    out.append("")
+    if fails:
+        out += ["| severity | rule | object | message | evidence |", "|---|---|---|---|---|"]
+        for r in fails:
+            o = r["object"]
+            evidence = "; ".join(f"`{e['field']}` = {e['seen']}" for e in r["evidence"])
+            out.append("| " + " | ".join(_md_cell(x) for x in (
+                r["severity"], r["rule"], object_ref(o["kind"], o["namespace"], o["name"]),
+                r["message"], evidence)) + " |")
+        out.append("")
+    na = sorted({(r["rule"], r["message"]) for r in records if r["status"] == "not_applicable"})
+    if na:
+        out += ["## Not applicable to this dump", ""]
+        out += [f"- `{rule}`: {_md_cell(msg.removeprefix('Not applicable: '))}" for rule, msg in na]
+        out.append("")
+    return "\n".join(out)
+
+
+_SARIF_LEVEL = {"critical": "error", "warning": "warning", "info": "note"}
+
+
+def as_sarif(records: list[dict[str, Any]], rules: Sequence[Rule], version: str) -> str:
+    """SARIF 2.1.0: one run, every rule as a reportingDescriptor, failures as results."""
+    descriptors = [{
+        "id": r.meta.id, "name": r.meta.id, "shortDescription": {"text": r.meta.title},
+        "help": {"text": r.meta.remediation},
+        "defaultConfiguration": {"level": _SARIF_LEVEL[r.meta.severity]},
+        "properties": {"category": r.meta.category, "severity": r.meta.severity},
+    } for r in rules]
+    index = {r.meta.id: i for i, r in enumerate(rules)}
+    results = []
+    for rec in records:
+        if rec["status"] != "fail":
+            continue
+        result: dict[str, Any] = {
+            "ruleId": rec["rule"], "ruleIndex": index[rec["rule"]],
+            "level": _SARIF_LEVEL[rec["severity"]], "message": {"text": rec["message"]},
+            "properties": {"object": rec["object"], "evidence": rec["evidence"]},
+        }
+        located = [e for e in rec["evidence"] if e["source"]]
+        if located:
+            region = {"startLine": located[0]["line"]} if located[0]["line"] else None
+            physical: dict[str, Any] = {"artifactLocation": {"uri": located[0]["source"]}}
+            if region:
+                physical["region"] = region
+            result["locations"] = [{"physicalLocation": physical}]
+        o = rec["object"]
+        if o["kind"]:
+            result.setdefault("locations", [{}])[0]["logicalLocations"] = [{
+                "name": o["name"], "kind": o["kind"],
+                "fullyQualifiedName": "/".join(x for x in (o["kind"], o["namespace"], o["name"]) if x),
+            }]
+        results.append(result)
+    sarif = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "kube-dump-analyzer", "version": version,
+                                "informationUri": "https://github.com/kube-dump-analyzer",
+                                "rules": descriptors}},
+            "results": results,
+        }],
+    }
+    return json.dumps(sarif, indent=2, sort_keys=True, default=str)

@@ -1,0 +1,1 @@
+"""The rules: one per file, each with RULE = RuleMeta(...) and check(cluster)."""

@@ -1,0 +1,67 @@
+"""Pending pods that no node's taints allow: every node carries a taint the pod does not tolerate."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import ev
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="node-taints-unschedulable", title="Taints leave a pod nowhere to run", severity="critical",
+    category="nodes", requires=("Node", "Pod"),
+    message="Pod {namespace}/{name} is unscheduled and every eligible node has a taint it does not tolerate ({taints})",
+    remediation="Add the matching toleration to the workload, remove the taint from some nodes, or add a node pool without it.",
+)
+BLOCKING = ("NoSchedule", "NoExecute")
+
+
+def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
+    """Whether any toleration matches the taint (key, value, effect; Exists without key = all).
+
+    >>> from analyzer.model.views import Taint
+    >>> tolerates([{"operator": "Exists"}], Taint(key="a", effect="NoSchedule"))
+    True
+    >>> tolerates([{"key": "a", "value": "x", "effect": "NoSchedule"}], Taint(key="a", value="y", effect="NoSchedule"))
+    False
+    """
+    for t in tolerations:
+        if t.get("effect") and t.get("effect") != taint.effect:
+            continue
+        if t.get("operator") == "Exists":
+            if not t.get("key") or t.get("key") == taint.key:
+                return True
+        elif t.get("key") == taint.key and str(t.get("value") or "") == str(taint.value or ""):
+            return True
+    return False
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    nodes = [n for n in cluster.objects_of("Node") if not n.view.spec.unschedulable]
+    if not nodes:
+        return
+    for pod in cluster.objects_of("Pod"):
+        spec = pod.view.spec
+        if pod.view.status.phase != "Pending" or spec.nodeName:
+            continue
+        selector = spec.nodeSelector or {}
+        eligible = [n for n in nodes if all(str((n.view.metadata.labels or {}).get(k)) == str(v)
+                                            for k, v in selector.items())]
+        if not eligible:
+            continue
+        blocking = {}
+        for node in eligible:
+            untolerated = [t for t in node.view.spec.taints or ()
+                           if t.effect in BLOCKING and not tolerates(spec.tolerations or [], t)]
+            if not untolerated:
+                break
+            blocking[node.name] = untolerated
+        else:
+            taints = sorted({f"{t.key}{'=' + t.value if t.value else ''}:{t.effect}"
+                             for ts in blocking.values() for t in ts})
+            evidence = [ev(node, "spec.taints", ", ".join(f"{t.key}:{t.effect}" for t in blocking[node.name]),
+                           "a taint the pod tolerates") for node in eligible]
+            yield RULE.fail(pod, ev(pod, "spec.tolerations", spec.tolerations or [], "tolerations for " + ", ".join(taints)),
+                            *evidence, taints=", ".join(taints))

@@ -1,0 +1,29 @@
+"""Containers restarting in a loop (CrashLoopBackOff)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import waiting_containers
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-crashloop", title="Container in CrashLoopBackOff", severity="critical",
+    category="workloads", requires=("Pod",),
+    message="Pod {namespace}/{name} has {count} container(s) in CrashLoopBackOff ({containers}), {restarts} restarts",
+    remediation="Read the previous container log (kubectl logs --previous) and the last exit code; fix the crash cause (config, dependency, OOM, probe).",
+)
+REASONS = frozenset({"CrashLoopBackOff"})
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    for pod in cluster.objects_of("Pod"):
+        evidence = waiting_containers(pod, REASONS, "container")
+        if evidence:
+            names = [e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field]
+            statuses = pod.view.status.containerStatuses or ()
+            restarts = sum(s.restartCount or 0 for s in statuses) or (
+                pod.view.text.restarts if pod.view.text else 0) or 0
+            yield RULE.fail(pod, *evidence, count=len(evidence),
+                            containers=", ".join(names) or "from the STATUS column", restarts=restarts)

@@ -1,0 +1,31 @@
+"""Images that cannot be pulled (ImagePullBackOff, ErrImagePull, InvalidImageName)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import pod_containers, waiting_containers
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-image-pull", title="Image cannot be pulled", severity="critical",
+    category="workloads", requires=("Pod",),
+    message="Pod {namespace}/{name} cannot pull image(s) {images} ({reasons})",
+    remediation="Check the image name and tag exist, the registry is reachable from the nodes, and imagePullSecrets grant access.",
+)
+REASONS = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull",
+                     "RegistryUnavailable"})
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    for pod in cluster.objects_of("Pod"):
+        evidence = waiting_containers(pod, REASONS)
+        if not evidence:
+            continue
+        failing = {e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field}
+        images = sorted({(spec.image if spec else status.image) or "?"
+                         for _t, spec, status in pod_containers(pod)
+                         if (spec or status).name in failing}) or ["?"]
+        yield RULE.fail(pod, *evidence, images=", ".join(images),
+                        reasons=", ".join(sorted({str(e.seen) for e in evidence})))

@@ -1,0 +1,33 @@
+"""Running pods whose containers are not ready (and no crash or pull error explains it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import container_path, ev, pod_containers
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-not-ready", title="Running pod not ready", severity="warning",
+    category="workloads", requires=("Pod",),
+    message="Pod {namespace}/{name} is Running but {not_ready} of {total} containers are not ready ({containers})",
+    remediation="Check the readiness probe and the container log; a pod that is not ready receives no Service traffic.",
+)
+# Containers waiting for these reasons are already reported by pod-crashloop / pod-image-pull.
+EXPLAINED = frozenset({"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "InvalidImageName"})
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    for pod in cluster.objects_of("Pod"):
+        if pod.view.status.phase != "Running" or pod.view.metadata.deletionTimestamp:
+            continue
+        statuses = [(t, s) for t, _c, s in pod_containers(pod, "container") if s is not None]
+        not_ready = [(t, s) for t, s in statuses if s.ready is False]
+        explained = any(s.state and s.state.waiting and s.state.waiting.reason in EXPLAINED
+                        for _t, s in statuses)
+        if not_ready and not explained:
+            yield RULE.fail(pod, *(ev(pod, f"{container_path(t, s.name, True)}.ready", False, True)
+                                   for t, s in not_ready),
+                            not_ready=len(not_ready), total=len(statuses),
+                            containers=", ".join(s.name for _t, s in not_ready))

@@ -1,0 +1,38 @@
+"""Containers killed for exceeding their memory limit (OOMKilled)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import container_path, ev, pod_containers, text_status
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-oomkilled", title="Container OOMKilled", severity="warning",
+    category="workloads", requires=("Pod",),
+    message="Pod {namespace}/{name}: container(s) {containers} were OOMKilled (memory limit {limits})",
+    remediation="Raise the container's memory limit or reduce its memory use; check for leaks in the previous log.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    for pod in cluster.objects_of("Pod"):
+        evidence, names, limits = [], [], []
+        for ctype, spec, status in pod_containers(pod):
+            if status is None:
+                continue
+            for which, state in (("state", status.state), ("lastState", status.lastState)):
+                term = state.terminated if state else None
+                if term and term.reason == "OOMKilled":
+                    evidence.append(ev(pod, f"{container_path(ctype, status.name, True)}.{which}.terminated.reason",
+                                       "OOMKilled", "no OOM kill"))
+                    names.append(status.name)
+                    res = spec.resources if spec else None
+                    limits.append(str((res.limits or {}).get("memory", "none")) if res else "none")
+                    break
+        if not evidence and text_status(pod) == "OOMKilled":
+            evidence.append(ev(pod, "STATUS column", "OOMKilled", "Running"))
+            names, limits = ["?"], ["?"]
+        if evidence:
+            yield RULE.fail(pod, *evidence, containers=", ".join(names), limits=", ".join(limits))

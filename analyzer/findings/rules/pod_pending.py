@@ -1,0 +1,45 @@
+"""Pods the scheduler could not place, with the scheduler's own reason."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.events import events_by_object
+from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-pending", title="Pod pending, not scheduled", severity="critical",
+    category="workloads", requires=("Pod",),
+    message="Pod {namespace}/{name} is Pending and not scheduled: {reason} ({reason_source})",
+    remediation="Act on the scheduler's reason: free or add capacity, relax nodeSelector/affinity, add tolerations, or bind the pending volume.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    events = events_by_object(cluster) if cluster.covers("Event") else {}
+    for pod in cluster.objects_of("Pod"):
+        status = pod.view.status
+        pending = status.phase == "Pending" or (status.phase is None and text_status(pod) == "Pending")
+        if not pending or pod.view.spec.nodeName:
+            continue
+        evidence = [ev(pod, "status.phase", "Pending", "Running")]
+        reason, source = None, None
+        for cond in status.conditions or ():
+            if cond.type == "PodScheduled" and cond.status == "False" and cond.message:
+                reason, source = cond.message, "PodScheduled condition"
+                evidence.append(ev(pod, "status.conditions[type=PodScheduled].message", cond.message))
+        failed = [e for e in events.get(("Pod", pod.namespace, pod.name), ()) if e.reason == "FailedScheduling"]
+        if failed:
+            last = failed[-1]
+            age = age_text(age_at_capture(cluster, last.last_seen))
+            evidence.append(ev(last.event, "Event.message (FailedScheduling)", last.message))
+            if reason is None:
+                reason, source = last.message, f"FailedScheduling event, {age} before capture"
+            else:
+                source += f"; last FailedScheduling event {age} before capture"
+        if reason is None:
+            reason = "no reason recorded"
+            source = "events not collected" if not cluster.covers("Event") else "no scheduler condition or event"
+        yield RULE.fail(pod, *evidence, reason=reason, reason_source=source)

@@ -1,0 +1,40 @@
+"""Containers that restarted shortly before the dump was captured."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    container_path,
+    ev,
+    parse_time,
+    pod_containers,
+)
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-recent-restart", title="Container restarted within the hour before capture",
+    severity="info", category="workloads", requires=("Pod",),
+    message="Pod {namespace}/{name}: container {container} last terminated {age} before capture ({reason}, exit code {exit_code})",
+    remediation="A recent restart is often the incident itself: read the previous log and the events around that time.",
+)
+WINDOW = timedelta(hours=1)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    if cluster.capture_time is None:
+        yield RULE.not_applicable("the dump's capture time is unknown")
+        return
+    for pod in cluster.objects_of("Pod"):
+        for ctype, _spec, status in pod_containers(pod):
+            last = status.lastState.terminated if status and status.lastState else None
+            age = age_at_capture(cluster, parse_time(last.finishedAt if last else None))
+            if last and age is not None and timedelta(0) <= age <= WINDOW:
+                yield RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.lastState.terminated.finishedAt",
+                                        last.finishedAt, f"more than {age_text(WINDOW)} before capture"),
+                                container=status.name, age=age_text(age), reason=last.reason or "?",
+                                exit_code=last.exitCode if last.exitCode is not None else "?")

@@ -1,0 +1,119 @@
+"""What a finding is: facts about one object (rule, severity, status, evidence), never prose."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest.records import KubeObject
+
+Severity = Literal["critical", "warning", "info"]
+Status = Literal["fail", "not_applicable"]
+
+SEVERITIES: tuple[str, ...] = ("critical", "warning", "info")
+CATEGORIES: tuple[str, ...] = (
+    "workloads", "nodes", "networking", "references", "configuration", "deprecations",
+    "cluster", "events",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One fact a finding rests on: which field, what it held, what was expected, and where."""
+
+    field: str
+    seen: Any
+    expected: Any = None
+    source: str | None = None
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "field": self.field, "seen": self.seen, "expected": self.expected,
+            "source": self.source, "line": self.line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One rule's verdict on one object (or, when not applicable, on the whole dump)."""
+
+    rule: str
+    severity: Severity
+    category: str
+    status: Status
+    kind: str
+    namespace: str
+    name: str
+    evidence: tuple[Evidence, ...] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    remediation: str = ""
+
+    @property
+    def source(self) -> str:
+        """The file (and line) of the first evidence that names one."""
+        for ev in self.evidence:
+            if ev.source:
+                return f"{ev.source}:{ev.line}" if ev.line else ev.source
+        return ""
+
+    @property
+    def sort_key(self) -> tuple[int, str, str, str, str, str]:
+        return (SEVERITIES.index(self.severity), self.rule, self.kind, self.namespace,
+                self.name, repr(sorted(self.facts.items(), key=lambda kv: kv[0])))
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMeta:
+    """A rule's metadata, declared beside its logic in the rule's own file.
+
+    `requires`: kinds the dump must have COLLECTED for the rule to apply (else not applicable).
+    `tables`: model tables the rule reads (validated against the schema at registration).
+    `distributions`: the distributions it applies to (empty = all).
+    `message`: a str.format template over the finding's facts plus kind, namespace and name.
+    """
+
+    id: str
+    title: str
+    severity: Severity
+    category: str
+    message: str
+    remediation: str
+    requires: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+    distributions: tuple[str, ...] = ()
+
+    def fail(self, obj: KubeObject | None = None, *evidence: Evidence,
+             kind: str | None = None, namespace: str | None = None, name: str | None = None,
+             **facts: Any) -> Finding:
+        """A failing finding on `obj` (or on the kind/namespace/name given) with its facts."""
+        return Finding(
+            rule=self.id, severity=self.severity, category=self.category, status="fail",
+            kind=kind if kind is not None else (obj.kind if obj else ""),
+            namespace=namespace if namespace is not None else (obj.namespace if obj else ""),
+            name=name if name is not None else (obj.name if obj else ""),
+            evidence=tuple(evidence), facts=facts, remediation=self.remediation,
+        )
+
+    def not_applicable(self, reason: str, **facts: Any) -> Finding:
+        """The rule could not tell on this dump, and says why (never a pass, never an alarm)."""
+        return Finding(
+            rule=self.id, severity=self.severity, category=self.category,
+            status="not_applicable", kind="", namespace="", name="",
+            facts={"reason": reason, **facts}, remediation="",
+        )
+
+
+CheckFn = Callable[["Cluster"], Iterable[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A registered rule: its metadata and its check, from one file under `findings/rules/`."""
+
+    meta: RuleMeta
+    check: CheckFn
+    module: str
