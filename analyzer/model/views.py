@@ -194,6 +194,7 @@ class StateDetail(Struct):
     reason: str | None = None
     message: str | None = None
     exitCode: int | None = None
+    signal: int | None = None
     startedAt: str | None = None
     finishedAt: str | None = None
 
@@ -342,7 +343,8 @@ class WorkloadStatus(Struct):
     numberUnavailable: int | None = None
     numberMisscheduled: int | None = None
     updatedNumberScheduled: int | None = None
-    active: int | None = None
+    # An int for Jobs; a list of Job references for CronJobs.
+    active: int | list[Any] | None = None
     succeeded: int | None = None
     failed: int | None = None
     startTime: str | None = None

@@ -1,0 +1,30 @@
+"""The model: typed pandas tables built from the ingested objects, one builder per kind family.
+
+Ingestion imports `analyzer.model.views`, so this package imports nothing heavy at load time;
+the registry and the builders load on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from analyzer.cluster import Cluster
+
+__all__ = ["build_table", "table_names"]
+
+
+def table_names() -> list[str]:
+    """Every table name that can be built, in a stable order."""
+    from analyzer.model.registry import table_names as names
+
+    return names()
+
+
+def build_table(name: str, cluster: Cluster) -> pd.DataFrame:
+    """Table `name` of the cluster (built once per cluster, together with its family)."""
+    from analyzer.model.registry import build_table as build
+
+    return build(name, cluster)

@@ -1,0 +1,92 @@
+"""Column lists -> a typed DataFrame: the one place where the declared dtypes are applied."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analyzer.model.schema import TABLE_SPECS, TableSpec
+
+DATETIME = "datetime64[ns, UTC]"
+TIMEDELTA = "timedelta64[ns]"
+
+Columns = Mapping[str, Sequence[Any] | np.ndarray | pd.Series]
+
+
+class TableSchemaError(ValueError):
+    """A builder produced columns other than its table's declared ones (a bug, not bad input)."""
+
+
+def _cast(values: Any, dtype: str) -> Any:
+    if dtype == "str":
+        return pd.array(values, dtype="string")
+    if dtype == "category":
+        return pd.Categorical(values)
+    if dtype == "int":
+        return pd.array(values, dtype="Int64")
+    if dtype == "float":
+        return np.asarray(values, dtype="float64")
+    if dtype == "bool":
+        return pd.array(values, dtype="boolean")
+    if dtype == "datetime":
+        if isinstance(values, pd.Series) and isinstance(values.dtype, pd.DatetimeTZDtype):
+            return values.astype(DATETIME).array
+        # One vectorised parse per column; a malformed timestamp becomes NaT, never an error.
+        parsed = pd.to_datetime(pd.Series(values, dtype=object), utc=True, format="ISO8601",
+                                errors="coerce")
+        return parsed.astype(DATETIME).array
+    if dtype == "timedelta":
+        return pd.to_timedelta(pd.Series(values, dtype=object), unit="s").astype(TIMEDELTA).array
+    if dtype == "object":
+        out = np.empty(len(values), dtype=object)
+        out[:] = list(values)
+        return out
+    raise TableSchemaError(f"unknown dtype {dtype!r}")
+
+
+def to_frame(
+    name: str,
+    columns: Columns,
+    capture_time: datetime | None = None,
+    sort_by: Sequence[str] = (),
+    age_from: str = "created",
+) -> pd.DataFrame:
+    """Build table `name` from column values, cast to its declared dtypes and sorted stably.
+
+    An `age` column holds the age in seconds a pasted table states (None when it does not);
+    where that is missing, age is the capture time minus the `age_from` column.
+
+    Examples:
+        >>> df = to_frame("rejections", {"source": ["b", "a"], "location": ["", "line 3"],
+        ...                              "reason": ["x", "y"]}, sort_by=["source"])
+        >>> df.to_dict("list"), str(df["reason"].dtype)
+        ({'source': ['a', 'b'], 'location': ['line 3', ''], 'reason': ['y', 'x']}, 'string')
+    """
+    spec: TableSpec = TABLE_SPECS[name]
+    declared = spec.column_names
+    if set(columns) != set(declared):
+        missing = sorted(set(declared) - set(columns))
+        extra = sorted(set(columns) - set(declared))
+        raise TableSchemaError(f"table {name}: missing columns {missing}, undeclared {extra}")
+    lengths = {len(columns[c]) for c in declared}
+    if len(lengths) > 1:
+        raise TableSchemaError(f"table {name}: columns of different lengths {sorted(lengths)}")
+    data = {c.name: _cast(columns[c.name], c.dtype) for c in spec.columns}
+    df = pd.DataFrame(data, columns=declared)
+    if "age" in data and age_from in data and capture_time is not None:
+        # Ages from the capture time, vectorised; a stated (pasted) age wins.
+        computed = pd.Timestamp(capture_time).tz_convert("UTC") - df[age_from]
+        df["age"] = df["age"].fillna(computed).astype(TIMEDELTA)
+    if sort_by and len(df) > 1:
+        df = df.sort_values(list(sort_by), kind="stable", na_position="first",
+                            ignore_index=True)
+    return df
+
+
+def empty_columns(name: str) -> dict[str, list[Any]]:
+    """A fresh dict of empty column lists for table `name`, in declared order."""
+    return {c: [] for c in TABLE_SPECS[name].column_names}

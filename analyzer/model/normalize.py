@@ -1,0 +1,149 @@
+"""Small normalizers the table builders share: owners, selectors, conditions, joined lists."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from analyzer.ingest.records import KubeObject
+from analyzer.model.views import Condition, Meta, OwnerRef
+
+
+def joined(items: Iterable[Any]) -> str | None:
+    """Comma-separated text of the non-empty items; None when there are none.
+
+    Examples:
+        >>> joined(["a", None, "b"]), joined([])
+        ('a,b', None)
+    """
+    text = ",".join(str(i) for i in items if i is not None and i != "")
+    return text or None
+
+
+def pairs(mapping: Mapping[str, Any] | None) -> str | None:
+    """A map as sorted `k=v` pairs, comma-separated; None when empty.
+
+    Examples:
+        >>> pairs({"tier": "web", "app": "shop"})
+        'app=shop,tier=web'
+    """
+    if not mapping:
+        return None
+    return ",".join(f"{k}={'' if v is None else v}" for k, v in sorted(mapping.items()))
+
+
+def selector_text(selector: Mapping[str, Any] | None) -> str | None:
+    """A LabelSelector (or a ReplicationController's plain map) as kubectl writes it.
+
+    Examples:
+        >>> selector_text({"matchLabels": {"app": "web"},
+        ...                "matchExpressions": [{"key": "tier", "operator": "In",
+        ...                                      "values": ["a", "b"]},
+        ...                                     {"key": "canary", "operator": "DoesNotExist"}]})
+        'app=web,tier in (a,b),!canary'
+        >>> selector_text({"app": "web"})
+        'app=web'
+        >>> selector_text({})
+    """
+    if not selector:
+        return None
+    if "matchLabels" not in selector and "matchExpressions" not in selector:
+        return pairs(selector)
+    parts = []
+    if labels := selector.get("matchLabels"):
+        parts.append(pairs(labels))
+    for expr in selector.get("matchExpressions") or []:
+        key, op = expr.get("key", ""), expr.get("operator", "")
+        values = ",".join(str(v) for v in expr.get("values") or [])
+        if op == "Exists":
+            parts.append(key)
+        elif op == "DoesNotExist":
+            parts.append(f"!{key}")
+        else:
+            parts.append(f"{key} {op.lower()} ({values})")
+    return joined(parts)
+
+
+def controller_of(meta: Meta) -> OwnerRef | None:
+    """The controlling owner reference (or the only one, for dumps that omit `controller`).
+
+    Examples:
+        >>> controller_of(Meta(ownerReferences=[OwnerRef(kind="ReplicaSet", name="web-1")])).name
+        'web-1'
+    """
+    refs = meta.ownerReferences
+    if not refs:
+        return None
+    for ref in refs:
+        if ref.controller:
+            return ref
+    if len(refs) == 1 and refs[0].controller is None:
+        return refs[0]
+    return None
+
+
+def find_condition(conditions: list[Condition] | None, kind: str) -> Condition | None:
+    """The condition of the given type, if present."""
+    for cond in conditions or ():
+        if cond.type == kind:
+            return cond
+    return None
+
+
+def condition_true(conditions: list[Condition] | None, kind: str) -> bool | None:
+    """Whether the condition is True (None when it is absent)."""
+    cond = find_condition(conditions, kind)
+    return None if cond is None else cond.status == "True"
+
+
+def conditions_text(conditions: list[Condition] | None) -> str | None:
+    """Conditions as TYPE=STATUS, comma-separated.
+
+    Examples:
+        >>> conditions_text([Condition(type="Ready", status="True"),
+        ...                  Condition(type="DiskPressure", status="False")])
+        'Ready=True,DiskPressure=False'
+    """
+    return joined(f"{c.type}={c.status}" for c in conditions or ())
+
+
+def source_of(obj: KubeObject) -> str:
+    """Where the object was read: `file:line`, or the file and document index."""
+    p = obj.provenance
+    if p.line is not None:
+        return f"{p.source}:{p.line}"
+    if p.document is not None:
+        return f"{p.source} (document {p.document})"
+    return p.source
+
+
+def ready_counts(text: str | None) -> tuple[int | None, int | None]:
+    """A READY cell ("1/2") as (ready, total).
+
+    Examples:
+        >>> ready_counts("1/2"), ready_counts(None), ready_counts("x")
+        ((1, 2), (None, None), (None, None))
+    """
+    if not text:
+        return None, None
+    ready, sep, total = text.partition("/")
+    if not sep or not ready.strip().isdigit() or not total.strip().isdigit():
+        return None, None
+    return int(ready), int(total)
+
+
+def newest(timestamps: Iterable[str | None]) -> str | None:
+    """The newest of RFC 3339 timestamps (they sort as text within one format).
+
+    Examples:
+        >>> newest(["2024-01-02T00:00:00Z", None, "2024-03-01T00:00:00Z"])
+        '2024-03-01T00:00:00Z'
+    """
+    present = [t for t in timestamps if t]
+    return max(present) if present else None
+
+
+def text_age(obj_view: Any) -> float | None:
+    """The AGE in seconds a pasted table stated for the object (None otherwise)."""
+    facts = getattr(obj_view, "text", None)
+    return None if facts is None else facts.age_seconds

@@ -1,0 +1,1 @@
+"""Table builders, one module per kind family; each `build(cluster)` returns its tables."""

@@ -1,0 +1,120 @@
+"""Tables about every object whatever its kind: objects, namespaces, labels, annotations, owners."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from analyzer.ingest.records import group_of
+from analyzer.model.credentials import mask_annotation
+from analyzer.model.frame import empty_columns, to_frame
+from analyzer.model.normalize import controller_of, source_of, text_age
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+MAX_ANNOTATION_CHARS = 1000
+
+
+def annotation_value(key: str, value: object) -> str:
+    """What the annotations table shows for one annotation.
+
+    Examples:
+        >>> annotation_value(LAST_APPLIED, '{"kind":"Secret","data":{"pw":"aHVudGVyMg=="}}')
+        '<last-applied: 46 bytes>'
+        >>> annotation_value("example.com/conn", "Server=x;Password=y")
+        '<masked>'
+        >>> len(annotation_value("example.com/long", "x" * 5000))
+        1000
+    """
+    text = "" if value is None else value if isinstance(value, str) else str(value)
+    if key == LAST_APPLIED:
+        # It repeats the whole object, Secret data included: only its size is worth showing.
+        return f"<last-applied: {len(text.encode())} bytes>"
+    return mask_annotation(key, text)[:MAX_ANNOTATION_CHARS]
+
+
+def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+    """objects, namespaces, labels, annotations and owner_refs in one pass over all objects."""
+    objects = empty_columns("objects")
+    labels = empty_columns("labels")
+    annotations = empty_columns("annotations")
+    owners = empty_columns("owner_refs")
+    objects_per_ns: Counter[str] = Counter()
+    pods_per_ns: Counter[str] = Counter()
+    listed = {}
+
+    for obj in cluster.objects:
+        meta = obj.view.metadata
+        kind, ns, name = obj.kind, obj.namespace, obj.name
+        owner = controller_of(meta)
+        objects["key"].append(obj.key.id)
+        objects["group"].append(obj.key.group or group_of(obj.api_version))
+        objects["kind"].append(kind)
+        objects["api_version"].append(obj.api_version or None)
+        objects["namespace"].append(ns)
+        objects["name"].append(name)
+        objects["uid"].append(obj.uid)
+        objects["created"].append(meta.creationTimestamp)
+        objects["age"].append(text_age(obj.view))
+        objects["deleting"].append(meta.deletionTimestamp is not None)
+        objects["owner_kind"].append(owner.kind if owner else None)
+        objects["owner_name"].append(owner.name if owner else None)
+        objects["label_count"].append(len(meta.labels or ()))
+        objects["format"].append(obj.provenance.format)
+        objects["source"].append(source_of(obj))
+        objects["duplicates"].append(obj.duplicates)
+
+        if ns:
+            objects_per_ns[ns] += 1
+            if kind == "Pod":
+                pods_per_ns[ns] += 1
+        if kind == "Namespace":
+            listed[name] = obj
+
+        for key, value in (meta.labels or {}).items():
+            labels["kind"].append(kind)
+            labels["namespace"].append(ns)
+            labels["name"].append(name)
+            labels["key"].append(key)
+            labels["value"].append(None if value is None else str(value))
+        for key, value in (meta.annotations or {}).items():
+            annotations["kind"].append(kind)
+            annotations["namespace"].append(ns)
+            annotations["name"].append(name)
+            annotations["key"].append(key)
+            annotations["value"].append(annotation_value(key, value))
+        for ref in meta.ownerReferences or ():
+            owners["kind"].append(kind)
+            owners["namespace"].append(ns)
+            owners["name"].append(name)
+            owners["owner_kind"].append(ref.kind or None)
+            owners["owner_name"].append(ref.name or None)
+            owners["owner_uid"].append(ref.uid)
+            owners["controller"].append(ref.controller)
+
+    namespaces = empty_columns("namespaces")
+    for name in sorted(set(listed) | set(objects_per_ns)):
+        obj = listed.get(name)
+        view = obj.view if obj else None
+        namespaces["name"].append(name)
+        namespaces["uid"].append(obj.uid if obj else None)
+        namespaces["created"].append(view.metadata.creationTimestamp if view else None)
+        namespaces["age"].append(text_age(view) if view else None)
+        namespaces["phase"].append(getattr(getattr(view, "status", None), "phase", None))
+        namespaces["listed"].append(obj is not None)
+        namespaces["pods"].append(pods_per_ns[name])
+        namespaces["objects"].append(objects_per_ns[name])
+
+    capture = cluster.capture_time
+    return {
+        "objects": to_frame("objects", objects, capture, ["kind", "namespace", "name"]),
+        "namespaces": to_frame("namespaces", namespaces, capture, ["name"]),
+        "labels": to_frame("labels", labels, capture, ["kind", "namespace", "name", "key"]),
+        "annotations": to_frame("annotations", annotations, capture,
+                                ["kind", "namespace", "name", "key"]),
+        "owner_refs": to_frame("owner_refs", owners, capture, ["kind", "namespace", "name"]),
+    }

@@ -1,0 +1,338 @@
+"""Pods, their containers, container env and volumes, built in one pass over the pod views."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from analyzer.model.credentials import is_sensitive_env
+from analyzer.model.frame import empty_columns, to_frame
+from analyzer.model.images import split_image
+from analyzer.model.normalize import (
+    condition_true,
+    controller_of,
+    find_condition,
+    joined,
+    newest,
+    pairs,
+    ready_counts,
+    source_of,
+    text_age,
+)
+from analyzer.model.podstatus import pod_status
+from analyzer.model.quantities import quantities
+from analyzer.model.views import Container, ContainerState, ContainerStatus, PodView
+from analyzer.model.volumes import volume_rows
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")
+MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
+_NO_STATUS = ContainerStatus()
+
+
+def toleration_text(tol: dict[str, Any]) -> str:
+    """A toleration as key[=value][:effect], or ALL for `operator: Exists` without a key.
+
+    Examples:
+        >>> toleration_text({"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"})
+        'node-role.kubernetes.io/master:NoSchedule'
+        >>> toleration_text({"operator": "Exists"})
+        'ALL'
+    """
+    key = tol.get("key") or ""
+    text = key or ("ALL" if tol.get("operator") == "Exists" else "")
+    if tol.get("value"):
+        text += f"={tol['value']}"
+    if tol.get("effect"):
+        text += f":{tol['effect']}"
+    return text
+
+
+def ports_text(container: Container) -> str | None:
+    """Container ports as [name:]port/protocol, comma-separated."""
+    return joined(
+        f"{p.name + ':' if p.name else ''}{p.containerPort}/{p.protocol or 'TCP'}"
+        for p in container.ports or ()
+    )
+
+
+def _state(state: ContainerState | None) -> tuple[str | None, Any]:
+    if state is None:
+        return None, None
+    if state.waiting is not None:
+        return "waiting", state.waiting
+    if state.running is not None:
+        return "running", state.running
+    if state.terminated is not None:
+        return "terminated", state.terminated
+    return None, None
+
+
+def _owner_maps(cluster: Cluster) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """(kind, namespace, name) of ReplicaSets and Jobs -> their controller (Deployment, CronJob)."""
+    out = {}
+    for obj in cluster.objects_of("ReplicaSet", "Job"):
+        owner = controller_of(obj.view.metadata)
+        if owner is not None and owner.kind:
+            out[(obj.kind, obj.namespace, obj.name)] = (owner.kind, owner.name)
+    return out
+
+
+def _workload(kind: str | None, name: str | None, ns: str, labels: dict[str, Any] | None,
+              parents: dict[tuple[str, str, str], tuple[str, str]]) -> tuple[Any, Any]:
+    if kind in ("ReplicaSet", "Job") and name:
+        parent = parents.get((kind, ns, name))
+        if parent is not None:
+            return parent
+        # The ReplicaSet is not in the dump: its name is <deployment>-<pod-template-hash>.
+        pth = (labels or {}).get("pod-template-hash")
+        if kind == "ReplicaSet" and pth and name.endswith(f"-{pth}"):
+            return "Deployment", name[: -len(pth) - 1]
+    return kind, name
+
+
+class _Builder:
+    """Accumulates the four tables' columns while walking the pods once."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.pods = empty_columns("pods")
+        self.containers = empty_columns("containers")
+        self.env = empty_columns("container_env")
+        self.volumes = empty_columns("volumes")
+        self.parents = _owner_maps(cluster)
+
+    def add_pod(self, obj: Any) -> None:
+        view: PodView = obj.view
+        meta, spec, status = view.metadata, view.spec, view.status
+        ns, name = obj.namespace, obj.name
+        facts = view.text
+        owner = controller_of(meta)
+        owner_kind = owner.kind if owner else None
+        owner_name = owner.name if owner else None
+        workload_kind, workload_name = _workload(owner_kind, owner_name, ns, meta.labels,
+                                                 self.parents)
+        kstatus, restarts = pod_status(view)
+        statuses = status.containerStatuses or []
+        n_containers = len(spec.containers or ()) or len(statuses) or None
+        n_ready = sum(1 for cs in statuses if cs.ready) if statuses else None
+        ready = condition_true(status.conditions, "Ready")
+        if ready is None and statuses:
+            ready = all(cs.ready for cs in statuses)
+        if facts is not None:
+            # A pasted table says READY/STATUS/RESTARTS directly.
+            text_ready, text_total = ready_counts(facts.ready)
+            if text_total is not None:
+                n_ready, n_containers = text_ready, text_total
+                ready = text_ready == text_total
+            kstatus = facts.status or kstatus
+            if facts.restarts is not None:
+                restarts = facts.restarts
+        elif not statuses and status.phase is None:
+            restarts = None
+        scheduled_cond = find_condition(status.conditions, "PodScheduled")
+        last_finished: list[str | None] = []
+
+        for ctype, containers, ctype_statuses in (
+            ("init", spec.initContainers, status.initContainerStatuses),
+            ("container", spec.containers, statuses),
+            ("ephemeral", spec.ephemeralContainers, status.ephemeralContainerStatuses),
+        ):
+            by_name = {cs.name: cs for cs in ctype_statuses or ()}
+            for c in containers or ():
+                cs = by_name.get(c.name, _NO_STATUS)
+                self.add_container(ns, name, ctype, c, cs, spec)
+                last = cs.lastState.terminated if cs.lastState else None
+                if last is not None:
+                    last_finished.append(last.finishedAt)
+
+        p = self.pods
+        p["namespace"].append(ns)
+        p["name"].append(name)
+        p["uid"].append(obj.uid)
+        p["created"].append(meta.creationTimestamp)
+        p["age"].append(text_age(view))
+        p["phase"].append(status.phase)
+        p["status"].append(kstatus)
+        p["reason"].append(status.reason)
+        p["node"].append(spec.nodeName)
+        p["pod_ip"].append(status.podIP)
+        p["pod_ips"].append(joined(ip.ip for ip in status.podIPs or ()))
+        p["host_ip"].append(status.hostIP)
+        p["qos_class"].append(status.qosClass)
+        p["priority_class"].append(spec.priorityClassName)
+        p["priority"].append(spec.priority)
+        p["service_account"].append(spec.serviceAccountName or spec.serviceAccount)
+        p["host_network"].append(spec.hostNetwork)
+        p["host_pid"].append(spec.hostPID)
+        p["host_ipc"].append(spec.hostIPC)
+        p["containers"].append(n_containers)
+        p["containers_ready"].append(n_ready)
+        p["ready"].append(ready)
+        p["restarts"].append(restarts)
+        p["last_restart"].append(newest(last_finished))
+        p["start_time"].append(status.startTime)
+        p["owner_kind"].append(owner_kind)
+        p["owner_name"].append(owner_name)
+        p["workload_kind"].append(workload_kind)
+        p["workload_name"].append(workload_name)
+        p["static"].append(MIRROR_ANNOTATION in (meta.annotations or ()) or owner_kind == "Node")
+        p["scheduled"].append(None if scheduled_cond is None else scheduled_cond.status == "True")
+        p["unschedulable_message"].append(
+            scheduled_cond.message if scheduled_cond is not None
+            and scheduled_cond.status == "False" else None)
+        p["node_selector"].append(pairs(spec.nodeSelector))
+        p["tolerations"].append(joined(toleration_text(t) for t in spec.tolerations or ()
+                                       if isinstance(t, dict)))
+        p["runtime_class"].append(spec.runtimeClassName)
+        p["deleting"].append(meta.deletionTimestamp is not None)
+        p["source"].append(source_of(obj))
+
+        self.add_volumes(ns, name, spec)
+
+    def add_container(self, ns: str, pod: str, ctype: str, c: Container,
+                      cs: ContainerStatus, spec: Any) -> None:
+        image = split_image(c.image)
+        unreadable: list[str] = []
+        res = c.resources
+        cpu_req, mem_req, eph_req = quantities(res.requests if res else None, RESOURCE_NAMES,
+                                               "requests", unreadable)
+        cpu_lim, mem_lim, eph_lim = quantities(res.limits if res else None, RESOURCE_NAMES,
+                                               "limits", unreadable)
+        sc = c.securityContext
+        psc = spec.securityContext
+        run_as_user = sc.runAsUser if sc and sc.runAsUser is not None else (
+            psc.runAsUser if psc else None)
+        non_root = sc.runAsNonRoot if sc and sc.runAsNonRoot is not None else (
+            psc.runAsNonRoot if psc else None)
+        state, detail = _state(cs.state)
+        last = cs.lastState.terminated if cs.lastState else None
+
+        k = self.containers
+        k["namespace"].append(ns)
+        k["pod"].append(pod)
+        k["name"].append(c.name)
+        k["container_type"].append(ctype)
+        k["image"].append(c.image)
+        k["registry"].append(image.registry)
+        k["repository"].append(image.repository)
+        k["tag"].append(image.tag)
+        k["digest"].append(image.digest)
+        k["image_id"].append(cs.imageID or None)
+        k["cpu_request"].append(cpu_req)
+        k["cpu_limit"].append(cpu_lim)
+        k["memory_request"].append(mem_req)
+        k["memory_limit"].append(mem_lim)
+        k["ephemeral_storage_request"].append(eph_req)
+        k["ephemeral_storage_limit"].append(eph_lim)
+        k["resources_raw"].append(",".join(unreadable) or None)
+        k["ports"].append(ports_text(c))
+        k["liveness_probe"].append(c.livenessProbe is not None)
+        k["readiness_probe"].append(c.readinessProbe is not None)
+        k["startup_probe"].append(c.startupProbe is not None)
+        k["privileged"].append(sc.privileged if sc else None)
+        k["run_as_user"].append(run_as_user)
+        k["run_as_non_root"].append(non_root)
+        k["allow_privilege_escalation"].append(sc.allowPrivilegeEscalation if sc else None)
+        k["read_only_root_fs"].append(sc.readOnlyRootFilesystem if sc else None)
+        k["capabilities_add"].append(
+            joined(sc.capabilities.add or ()) if sc and sc.capabilities else None)
+        k["image_pull_policy"].append(c.imagePullPolicy)
+        k["ready"].append(cs.ready)
+        k["started"].append(cs.started)
+        k["restarts"].append(cs.restartCount)
+        k["state"].append(state)
+        k["state_reason"].append(detail.reason if detail else None)
+        k["state_message"].append(detail.message if detail else None)
+        k["exit_code"].append(detail.exitCode if state == "terminated" else None)
+        k["last_state_reason"].append(last.reason if last else None)
+        k["last_exit_code"].append(last.exitCode if last else None)
+        k["last_finished"].append(last.finishedAt if last else None)
+        k["started_at"].append(detail.startedAt if state == "running" else None)
+        k["env_count"].append(len(c.env or ()) + len(c.envFrom or ()))
+
+        if c.env or c.envFrom:
+            self.add_env(ns, pod, ctype, c)
+
+    def add_env(self, ns: str, pod: str, ctype: str, c: Container) -> None:
+        e = self.env
+        rows: list[tuple[Any, ...]] = []
+        for var in c.env or ():
+            src = var.valueFrom
+            if src is None:
+                rows.append((var.name, "value", None, None, None,
+                             is_sensitive_env(var.name, var.value)))
+            elif src.configMapKeyRef is not None or src.secretKeyRef is not None:
+                ref = src.configMapKeyRef or src.secretKeyRef
+                kind = "configMapKeyRef" if src.configMapKeyRef is not None else "secretKeyRef"
+                rows.append((var.name, kind, ref.name, ref.key, ref.optional, False))
+            elif src.fieldRef is not None:
+                rows.append((var.name, "fieldRef", None, src.fieldRef.get("fieldPath"), None,
+                             False))
+            elif src.resourceFieldRef is not None:
+                rows.append((var.name, "resourceFieldRef", src.resourceFieldRef.get("containerName"),
+                             src.resourceFieldRef.get("resource"), None, False))
+            else:
+                rows.append((var.name, None, None, None, None, False))
+        for ef in c.envFrom or ():
+            ref = ef.configMapRef or ef.secretRef
+            kind = "configMapRef" if ef.configMapRef is not None else (
+                "secretRef" if ef.secretRef is not None else None)
+            rows.append((ef.prefix, kind, ref.name if ref else None, None,
+                         ref.optional if ref else None, False))
+        for var_name, kind, ref_name, ref_key, optional, sensitive in rows:
+            e["namespace"].append(ns)
+            e["pod"].append(pod)
+            e["container"].append(c.name)
+            e["container_type"].append(ctype)
+            e["name"].append(var_name)
+            e["source"].append(kind)
+            e["ref_name"].append(ref_name)
+            e["ref_key"].append(ref_key)
+            e["optional"].append(optional)
+            e["sensitive"].append(sensitive)
+
+    def add_volumes(self, ns: str, pod: str, spec: Any) -> None:
+        if not spec.volumes:
+            return
+        # Read-only per volume: True if every mount of it is read-only, False if any is not.
+        mounts: dict[str, bool] = {}
+        for group in (spec.initContainers, spec.containers, spec.ephemeralContainers):
+            for c in group or ():
+                for m in c.volumeMounts or ():
+                    mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
+        v = self.volumes
+        for volume in spec.volumes:
+            if not isinstance(volume, dict):
+                continue
+            for row in volume_rows(pod, volume, mounts.get(volume.get("name") or "")):
+                v["namespace"].append(ns)
+                v["pod"].append(pod)
+                v["name"].append(row.name)
+                v["type"].append(row.type)
+                v["ref_kind"].append(row.ref_kind)
+                v["ref_name"].append(row.ref_name)
+                v["optional"].append(row.optional)
+                v["host_path"].append(row.host_path)
+                v["read_only"].append(row.read_only)
+                v["detail"].append(row.detail)
+
+
+def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+    """pods, containers, container_env and volumes from one walk over the Pod objects."""
+    b = _Builder(cluster)
+    for obj in cluster.objects_of("Pod"):
+        b.add_pod(obj)
+    capture = cluster.capture_time
+    return {
+        "pods": to_frame("pods", b.pods, capture, ["namespace", "name"]),
+        "containers": to_frame("containers", b.containers, capture, ["namespace", "pod"]),
+        "container_env": to_frame("container_env", b.env, capture, ["namespace", "pod"]),
+        "volumes": to_frame("volumes", b.volumes, capture, ["namespace", "pod"]),
+    }
+
+
+
