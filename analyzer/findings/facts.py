@@ -198,3 +198,18 @@ def waiting_containers(pod: KubeObject, reasons: frozenset[str], *types: str) ->
                 "init" in types or not status_col.startswith("Init:") or not types):
             found.append(ev(pod, "STATUS column", status_col, "Running"))
     return found
+
+
+def pods_by_namespace(cluster: Cluster) -> dict[str, list[KubeObject]]:
+    """Namespace -> its pods, in dump order."""
+    index: dict[str, list[KubeObject]] = {}
+    for pod in cluster.objects_of("Pod"):
+        index.setdefault(pod.namespace, []).append(pod)
+    return index
+
+
+def selected_pods(service: KubeObject, pods: dict[str, list[KubeObject]]) -> list[KubeObject]:
+    """The live (not finished) pods a Service's selector matches, in its own namespace only."""
+    selector = service.view.spec.selector
+    return [p for p in pods.get(service.namespace, ())
+            if not is_terminal(p) and selector_matches(selector, p.view.metadata.labels)]

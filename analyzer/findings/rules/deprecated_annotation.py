@@ -1,0 +1,61 @@
+"""Objects carrying annotations Kubernetes replaced by fields (e.g. the critical-pod annotation)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import yaml
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import ev, owner
+from analyzer.findings.types import Finding, RuleMeta
+from analyzer.findings.versions import DATA
+
+RULE = RuleMeta(
+    id="deprecated-annotation", title="Deprecated annotation", severity="info",
+    category="configuration",
+    message="{kind} {namespace}/{name} uses annotation {annotation} ({note}); use {replacement}",
+    remediation="Replace the annotation by the field that superseded it; the annotation has no effect on current clusters.",
+)
+# Pod templates carry the same annotations as their pods; the controllers are reported, not
+# every pod they made.
+KINDS = ("Pod", "Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob", "Ingress")
+
+
+@cache
+def deprecated() -> list[dict[str, Any]]:
+    return yaml.safe_load((DATA / "deprecated_annotations.yaml").read_text(encoding="utf-8"))
+
+
+def match(key: str) -> dict[str, Any] | None:
+    """The deprecated-annotation row for an annotation key, if any.
+
+    >>> match("scheduler.alpha.kubernetes.io/critical-pod")["replacement"][:17]
+    'priorityClassName'
+    """
+    for row in deprecated():
+        if key == row.get("key") or (row.get("key_prefix") and key.startswith(row["key_prefix"])):
+            return row
+    return None
+
+
+def annotation_sources(obj: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    yield "metadata.annotations", obj.view.metadata.annotations or {}
+    template = getattr(obj.view.spec, "template", None) if obj.kind != "Pod" and obj.kind != "Ingress" else None
+    if template is not None:
+        yield "spec.template.metadata.annotations", template.metadata.annotations or {}
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    for obj in cluster.objects_of(*KINDS):
+        controller = owner(obj)
+        if obj.kind in ("Pod", "ReplicaSet") and controller and cluster.covers(controller[0]):
+            continue  # reported on the controller that stamps it
+        for where, values in annotation_sources(obj):
+            for key in sorted(values):
+                row = match(key)
+                if row:
+                    yield RULE.fail(obj, ev(obj, f"{where}[{key}]", values[key], "not set"),
+                                    annotation=key, note=row["note"], replacement=row["replacement"])

@@ -1,0 +1,49 @@
+"""Ingress backends naming a Service the namespace does not have."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from analyzer.cluster import Cluster
+from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.facts import ev
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="ingress-missing-service", title="Ingress routes to a missing Service", severity="critical",
+    category="networking", requires=("Ingress", "Service"),
+    message="Ingress {namespace}/{name} routes {host}{path} to Service {service}, which does not exist in {namespace}",
+    remediation="Create the Service or fix the backend's service name; the controller answers 503 for this path.",
+)
+
+
+def backends(spec: dict[str, Any]) -> Iterator[tuple[str, str, str, str]]:
+    """(field path, host, path, service name) of every backend, in both API shapes.
+
+    >>> list(backends({"rules": [{"host": "a", "http": {"paths": [{"path": "/", "backend": {"serviceName": "s"}}]}}]}))
+    [('spec.rules[0].http.paths[0].backend', 'a', '/', 's')]
+    """
+    default = spec.get("defaultBackend") or spec.get("backend")
+    if default:
+        name = (default.get("service") or {}).get("name") or default.get("serviceName")
+        if name:
+            yield "spec.defaultBackend", "*", "", name
+    for i, rule in enumerate(spec.get("rules") or ()):
+        for j, path in enumerate(((rule.get("http") or {}).get("paths")) or ()):
+            backend = path.get("backend") or {}
+            name = (backend.get("service") or {}).get("name") or backend.get("serviceName")
+            if name:
+                yield f"spec.rules[{i}].http.paths[{j}].backend", rule.get("host") or "*", path.get("path") or "/", name
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    coverage = namespace_coverage(cluster, "Service")
+    services = {(s.namespace, s.name) for s in cluster.objects_of("Service")}
+    for ing in cluster.objects_of("Ingress"):
+        if not coverage.covers(ing.namespace):
+            continue
+        for field, host, path, service in backends(ing.view.spec or {}):
+            if (ing.namespace, service) not in services:
+                yield RULE.fail(ing, ev(ing, field, service, f"a Service in {ing.namespace}"),
+                                host=host, path=path, service=service)

@@ -1,0 +1,27 @@
+"""Application pods mounting paths of the node's filesystem (hostPath)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import ev, is_system_namespace
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-host-path", title="hostPath volume outside system namespaces", severity="warning",
+    category="configuration", requires=("Pod",),
+    message="Pod {namespace}/{name} mounts host path(s) {paths}",
+    remediation="Use a PersistentVolumeClaim, emptyDir or ConfigMap instead; hostPath ties the pod to a node and exposes its files.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    for pod in cluster.objects_of("Pod"):
+        if is_system_namespace(pod.namespace):
+            continue
+        found = [(i, v["hostPath"].get("path", "?")) for i, v in enumerate(pod.view.spec.volumes or ())
+                 if isinstance(v.get("hostPath"), dict)]
+        if found:
+            yield RULE.fail(pod, *(ev(pod, f"spec.volumes[{i}].hostPath.path", p, "no hostPath") for i, p in found),
+                            paths=", ".join(p for _i, p in found))

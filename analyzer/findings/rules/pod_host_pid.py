@@ -1,0 +1,26 @@
+"""Application pods sharing the host's PID/IPC namespace."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import ev, is_system_namespace
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-host-pid", title="hostPID or hostIPC outside system namespaces", severity="warning",
+    category="configuration", requires=("Pod",),
+    message="Pod {namespace}/{name} sets {fields} outside the system namespaces",
+    remediation="Remove hostPID/hostIPC: they let the pod see and signal every process on the node.",
+)
+FIELDS = ("hostPID", "hostIPC")
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    for pod in cluster.objects_of("Pod"):
+        if is_system_namespace(pod.namespace):
+            continue
+        on = [f for f in FIELDS if getattr(pod.view.spec, f)]
+        if on:
+            yield RULE.fail(pod, *(ev(pod, f"spec.{f}", True, False) for f in on), fields=", ".join(on))

@@ -1,0 +1,20 @@
+"""Pods referring to a ConfigMap that the dump does not hold, where the dump collected ConfigMaps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.references import missing_references
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="ref-missing-configmap", title="Pod refers to a missing ConfigMap", severity="critical",
+    category="references", requires=("Pod", "ConfigMap"),
+    message="Pod {namespace}/{name} refers to ConfigMap {ref_name}, which is not in the dump although ConfigMaps were collected ({where})",
+    remediation="Create the ConfigMap (or mark the reference optional); the pod cannot start while a required ConfigMap is missing.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    yield from missing_references(cluster, RULE, "ConfigMap")

@@ -1,0 +1,23 @@
+"""Pods referring to a PriorityClass that the dump does not hold, where the dump collected PriorityClasses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.references import missing_references
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="ref-missing-priorityclass", title="Pod refers to a missing PriorityClass", severity="warning",
+    category="references", requires=("Pod", "PriorityClass"),
+    message="Pod {namespace}/{name} refers to PriorityClass {ref_name}, which is not in the dump although PriorityClasses were collected ({where})",
+    remediation="Create the PriorityClass; new pods naming a missing class are rejected at admission.",
+)
+
+# Built into every API server, never listed as objects in some dumps.
+BUILTIN = frozenset({"system-cluster-critical", "system-node-critical"})
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    yield from missing_references(cluster, RULE, "PriorityClass", BUILTIN)

@@ -1,0 +1,20 @@
+"""Pods referring to a PersistentVolumeClaim that the dump does not hold, where the dump collected PersistentVolumeClaims."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.references import missing_references
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="ref-missing-pvc", title="Pod refers to a missing PersistentVolumeClaim", severity="critical",
+    category="references", requires=("Pod", "PersistentVolumeClaim"),
+    message="Pod {namespace}/{name} refers to PersistentVolumeClaim {ref_name}, which is not in the dump although PersistentVolumeClaims were collected ({where})",
+    remediation="Create the PersistentVolumeClaim; the pod stays Pending until its claim exists and binds.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    yield from missing_references(cluster, RULE, "PersistentVolumeClaim")

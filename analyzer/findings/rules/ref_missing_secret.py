@@ -1,0 +1,20 @@
+"""Pods referring to a Secret that the dump does not hold, where the dump collected Secrets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.references import missing_references
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="ref-missing-secret", title="Pod refers to a missing Secret", severity="critical",
+    category="references", requires=("Pod", "Secret"),
+    message="Pod {namespace}/{name} refers to Secret {ref_name}, which is not in the dump although Secrets were collected ({where})",
+    remediation="Create the Secret (or mark the reference optional); pods fail with CreateContainerConfigError or cannot mount/pull without it.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    yield from missing_references(cluster, RULE, "Secret")

@@ -1,0 +1,20 @@
+"""Pods referring to a ServiceAccount that the dump does not hold, where the dump collected ServiceAccounts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.references import missing_references
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="ref-missing-serviceaccount", title="Pod refers to a missing ServiceAccount", severity="critical",
+    category="references", requires=("Pod", "ServiceAccount"),
+    message="Pod {namespace}/{name} refers to ServiceAccount {ref_name}, which is not in the dump although ServiceAccounts were collected ({where})",
+    remediation="Create the ServiceAccount in the pod's namespace; the API server rejects new pods that name a missing one.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    yield from missing_references(cluster, RULE, "ServiceAccount")

@@ -1,0 +1,30 @@
+"""Services whose selector matches no running pod (in namespaces whose pods the dump holds)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.facts import ev, pods_by_namespace, selected_pods
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="service-no-pods", title="Service selector matches no pod", severity="warning",
+    category="networking", requires=("Service", "Pod"),
+    message="Service {namespace}/{name} selects {selector} but no live pod in {namespace} has those labels",
+    remediation="Fix the selector or the pod labels (a typo or a renamed app label is the usual cause), or scale the workload up.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    coverage = namespace_coverage(cluster, "Pod")
+    pods = pods_by_namespace(cluster)
+    for svc in cluster.objects_of("Service"):
+        spec = svc.view.spec
+        if not spec.selector or spec.type == "ExternalName" or not coverage.covers(svc.namespace):
+            continue
+        if not selected_pods(svc, pods):
+            selector = ",".join(f"{k}={v}" for k, v in sorted(spec.selector.items()))
+            yield RULE.fail(svc, ev(svc, "spec.selector", selector, "labels of at least one pod"),
+                            selector=selector)

@@ -1,0 +1,63 @@
+"""Services with pods behind them but no ready endpoint address."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.facts import ev, pods_by_namespace, selected_pods
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="service-no-ready-endpoints", title="Service has no ready endpoints", severity="critical",
+    category="networking", requires=("Service",),
+    message="Service {namespace}/{name} has no ready endpoint ({not_ready} not-ready address(es) in {source}); traffic to it fails",
+    remediation="The selected pods are not ready: see their readiness probes and the pod findings; a Service without ready endpoints refuses connections.",
+)
+
+
+def ready_addresses(cluster: Cluster) -> dict[tuple[str, str], tuple[int, int, object, str]]:
+    """(namespace, service) -> (ready, not ready, the object, its kind) from Endpoints or slices."""
+    out: dict[tuple[str, str], tuple[int, int, object, str]] = {}
+    for obj in cluster.objects_of("Endpoints"):
+        ready = sum(len(s.addresses or ()) for s in obj.view.subsets or ())
+        not_ready = sum(len(s.notReadyAddresses or ()) for s in obj.view.subsets or ())
+        out[(obj.namespace, obj.name)] = (ready, not_ready, obj, "Endpoints")
+    for obj in cluster.objects_of("EndpointSlice"):
+        service = (obj.view.metadata.labels or {}).get("kubernetes.io/service-name")
+        if not service:
+            continue
+        ready = sum(1 for e in obj.view.endpoints or () if not e.conditions or e.conditions.ready is not False)
+        not_ready = sum(1 for e in obj.view.endpoints or () if e.conditions and e.conditions.ready is False)
+        prev = out.get((obj.namespace, service))
+        if prev is None or prev[3] == "EndpointSlice":
+            r0, n0 = (prev[0], prev[1]) if prev else (0, 0)
+            out[(obj.namespace, service)] = (r0 + ready, n0 + not_ready, obj, "EndpointSlice")
+    return out
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    if not (cluster.covers("Endpoints") or cluster.covers("EndpointSlice")):
+        yield RULE.not_applicable("the dump did not collect Endpoints or EndpointSlices", missing="Endpoints, EndpointSlice")
+        return
+    kind = "Endpoints" if cluster.covers("Endpoints") else "EndpointSlice"
+    coverage = namespace_coverage(cluster, kind)
+    pod_coverage = namespace_coverage(cluster, "Pod")
+    pods = pods_by_namespace(cluster)
+    addresses = ready_addresses(cluster)
+    for svc in cluster.objects_of("Service"):
+        spec = svc.view.spec
+        if not spec.selector or spec.type == "ExternalName" or not coverage.covers(svc.namespace):
+            continue
+        # No pod at all is service-no-pods' finding; here pods exist but none is ready.
+        if pod_coverage.covers(svc.namespace) and not selected_pods(svc, pods):
+            continue
+        ready, not_ready, obj, source = addresses.get((svc.namespace, svc.name), (0, 0, None, kind))
+        if ready == 0:
+            evidence = [ev(svc, "spec.selector", spec.selector, "pods with ready endpoints")]
+            if obj is not None:
+                evidence.append(ev(obj, "subsets[].addresses" if source == "Endpoints"
+                                   else "endpoints[].conditions.ready", 0, ">= 1 ready address"))
+            yield RULE.fail(svc, *evidence, not_ready=not_ready,
+                            source=f"{source} {svc.namespace}/{obj.name}" if obj is not None else f"no {source} object")
