@@ -1,0 +1,63 @@
+"""`mounts`: pod volumes (and projected sources) to the ConfigMaps, Secrets and claims they mount."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyzer.graph.context import GraphContext
+from analyzer.graph.relations import Relation
+
+RELATION = Relation(
+    name="mounts",
+    source="Pod, and workloads/CronJobs through their pod template",
+    target="ConfigMap, Secret, PersistentVolumeClaim",
+    description="spec.volumes (configMap, secret, persistentVolumeClaim, projected sources, "
+    "secret refs of csi/cephfs/rbd/... volumes, generic ephemeral claims); pod -> object.",
+)
+
+# Volume source -> (kind, field holding the name). Secret references of driver volumes too:
+# a missing one keeps the pod in ContainerCreating just as a missing configMap does.
+VOLUME_REFERENCES: dict[str, tuple[str, str]] = {
+    "configMap": ("ConfigMap", "name"),
+    "secret": ("Secret", "secretName"),
+    "persistentVolumeClaim": ("PersistentVolumeClaim", "claimName"),
+    "azureFile": ("Secret", "secretName"),
+}
+SECRET_REF_VOLUMES = ("csi", "cephfs", "rbd", "flexVolume", "iscsi", "scaleIO", "storageos")
+PROJECTED_SOURCES = {"configMap": "ConfigMap", "secret": "Secret"}
+
+
+def build(ctx: GraphContext) -> None:
+    """Add holder -> ConfigMap/Secret/PVC for every volume reference of every pod spec."""
+    for held in ctx.pod_specs:
+        ns = held.obj.namespace
+        for volume in held.spec.volumes or ():
+            for kind, name, optional, via in _references(volume, held.obj.name if held.is_pod else None):
+                ctx.edge(held.node, ctx.ref(kind, ns, name), RELATION.name, via=via, optional=optional)
+
+
+def _references(volume: dict[str, Any], pod_name: str | None) -> list[tuple[str, str, bool, str]]:
+    """(kind, name, optional, via) of everything one volume refers to."""
+    vname = volume.get("name", "")
+    found: list[tuple[str, str, bool, str]] = []
+    for source, (kind, field) in VOLUME_REFERENCES.items():
+        src = volume.get(source)
+        if isinstance(src, dict) and src.get(field):
+            found.append((kind, src[field], bool(src.get("optional")), f"volume {vname}"))
+    for source in SECRET_REF_VOLUMES:
+        src = volume.get(source)
+        if isinstance(src, dict):
+            ref = src.get("nodePublishSecretRef") or src.get("secretRef") or {}
+            if isinstance(ref, dict) and ref.get("name"):
+                found.append(("Secret", ref["name"], False, f"volume {vname}"))
+    projected = volume.get("projected")
+    if isinstance(projected, dict):
+        for src in projected.get("sources") or ():
+            for key, kind in PROJECTED_SOURCES.items():
+                ref = src.get(key) if isinstance(src, dict) else None
+                if isinstance(ref, dict) and ref.get("name"):
+                    found.append((kind, ref["name"], bool(ref.get("optional")), f"projected volume {vname}"))
+    # A generic ephemeral volume's claim is named <pod>-<volume> (only a real pod has one).
+    if pod_name and isinstance(volume.get("ephemeral"), dict):
+        found.append(("PersistentVolumeClaim", f"{pod_name}-{vname}", False, f"ephemeral volume {vname}"))
+    return found

@@ -1,0 +1,23 @@
+"""`scheduled_on`: a pod to the node it was bound to."""
+
+from __future__ import annotations
+
+from analyzer.graph.context import GraphContext
+from analyzer.graph.relations import Relation
+
+RELATION = Relation(
+    name="scheduled_on",
+    source="Pod",
+    target="Node",
+    description="spec.nodeName; pod -> node. Pods bound to a node that is deleted are "
+    "garbage-collected (PodGC), so the pod goes with its node.",
+    cascade=True,
+)
+
+
+def build(ctx: GraphContext) -> None:
+    """Add pod -> node for every pod with a nodeName."""
+    for pod in ctx.objects("Pod"):
+        node_name = pod.view.spec.nodeName
+        if node_name:
+            ctx.edge(ctx.node_of(pod), ctx.ref("Node", "", node_name), RELATION.name, via="spec.nodeName")

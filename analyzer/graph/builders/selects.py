@@ -1,0 +1,51 @@
+"""`selects`: label selectors over pods (namespace-scoped) and an HPA's scale target."""
+
+from __future__ import annotations
+
+from analyzer.graph.context import GraphContext
+from analyzer.graph.relations import Relation
+
+RELATION = Relation(
+    name="selects",
+    source="Service, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, ReplicationController, "
+    "PodDisruptionBudget, NetworkPolicy, HorizontalPodAutoscaler",
+    target="Pod (HPA: its scaleTargetRef)",
+    description="A label selector matched against the pods of the selector's own namespace "
+    "only; selector -> pod. An HPA points at the workload it scales.",
+)
+
+# Kinds whose spec.selector is a LabelSelector over pods.
+_WORKLOADS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job")
+
+
+def build(ctx: GraphContext) -> None:
+    """Add selector -> pod for each kind's selector, and HPA -> scale target."""
+    pods = ctx.pod_labels
+    for svc in ctx.objects("Service"):
+        src = ctx.node_of(svc)
+        for pod in pods.match_map(svc.namespace, svc.view.spec.selector):
+            ctx.edge(src, pod, RELATION.name, via="spec.selector")
+    for rc in ctx.objects("ReplicationController"):
+        src = ctx.node_of(rc)
+        for pod in pods.match_map(rc.namespace, rc.view.spec.selector):
+            ctx.edge(src, pod, RELATION.name, via="spec.selector")
+    for wl in ctx.objects(*_WORKLOADS):
+        src = ctx.node_of(wl)
+        for pod in pods.match(wl.namespace, wl.view.spec.selector):
+            ctx.edge(src, pod, RELATION.name, via="spec.selector")
+    for pdb in ctx.objects("PodDisruptionBudget"):
+        spec = pdb.view.spec or {}
+        # policy/v1 reads an empty selector as "every pod"; policy/v1beta1 as "none".
+        every = not pdb.api_version.endswith("v1beta1")
+        src = ctx.node_of(pdb)
+        for pod in pods.match(pdb.namespace, spec.get("selector"), empty_matches_all=every):
+            ctx.edge(src, pod, RELATION.name, via="spec.selector")
+    for np in ctx.objects("NetworkPolicy"):
+        spec = np.view.spec or {}
+        src = ctx.node_of(np)
+        for pod in pods.match(np.namespace, spec.get("podSelector"), empty_matches_all=True):
+            ctx.edge(src, pod, RELATION.name, via="spec.podSelector")
+    for hpa in ctx.objects("HorizontalPodAutoscaler"):
+        target = (hpa.view.spec or {}).get("scaleTargetRef") or {}
+        node = ctx.ref(target.get("kind", ""), hpa.namespace, target.get("name", ""), target.get("apiVersion", ""))
+        ctx.edge(ctx.node_of(hpa), node, RELATION.name, via="spec.scaleTargetRef")

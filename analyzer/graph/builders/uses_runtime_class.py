@@ -1,0 +1,21 @@
+"""`uses_runtime_class`: a pod to the RuntimeClass its spec names."""
+
+from __future__ import annotations
+
+from analyzer.graph.context import GraphContext
+from analyzer.graph.relations import Relation
+
+RELATION = Relation(
+    name="uses_runtime_class",
+    source="Pod, and workloads/CronJobs through their pod template",
+    target="RuntimeClass (cluster-scoped)",
+    description="spec.runtimeClassName; pod -> class (gVisor, Kata, Windows handlers...).",
+)
+
+
+def build(ctx: GraphContext) -> None:
+    """Add holder -> RuntimeClass."""
+    for held in ctx.pod_specs:
+        if held.spec.runtimeClassName:
+            node = ctx.ref("RuntimeClass", "", held.spec.runtimeClassName)
+            ctx.edge(held.node, node, RELATION.name, via="spec.runtimeClassName")

@@ -1,0 +1,29 @@
+"""`uses_tls_secret`: an Ingress or a Gateway listener to the Secret holding its certificate."""
+
+from __future__ import annotations
+
+from analyzer.graph.context import GraphContext
+from analyzer.graph.relations import Relation
+
+RELATION = Relation(
+    name="uses_tls_secret",
+    source="Ingress, Gateway",
+    target="Secret",
+    description="Ingress spec.tls[].secretName, Gateway spec.listeners[].tls.certificateRefs[]; "
+    "holder -> secret. Without it the controller serves a default certificate or drops the host.",
+)
+
+
+def build(ctx: GraphContext) -> None:
+    """Add Ingress/Gateway -> Secret for every TLS certificate reference."""
+    for ing in ctx.objects("Ingress"):
+        for tls in (ing.view.spec or {}).get("tls") or ():
+            if tls.get("secretName"):
+                node = ctx.ref("Secret", ing.namespace, tls["secretName"])
+                ctx.edge(ctx.node_of(ing), node, RELATION.name, via="spec.tls")
+    for gw in ctx.objects("Gateway"):
+        for listener in (gw.body().get("spec") or {}).get("listeners") or ():
+            for ref in (listener.get("tls") or {}).get("certificateRefs") or ():
+                ns = ref.get("namespace") or gw.namespace
+                node = ctx.ref(ref.get("kind") or "Secret", ns, ref.get("name", ""), group=ref.get("group", ""))
+                ctx.edge(ctx.node_of(gw), node, RELATION.name, via=f"listener {listener.get('name', '')}")

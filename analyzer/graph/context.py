@@ -1,0 +1,220 @@
+"""The state the edge builders share: objects indexed by kind and name, nodes, deduplicated edges."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import networkx as nx
+
+from analyzer.graph.selectors import LabelIndex
+from analyzer.ingest.records import CLUSTER_SCOPED_KINDS, KubeObject, group_of, group_of_kind
+from analyzer.model.views import PodSpec
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+PRESENT, MISSING, NOT_COLLECTED = "present", "missing", "not_collected"
+
+# Every node carries every one of these, always a str, so GraphML/GEXF writers accept them.
+NODE_ATTRIBUTES = ("kind", "group", "namespace", "name", "state", "uid", "created", "phase", "role", "type")
+
+# Kinds that nothing depends on and that depend on nothing: records, not parts of the system.
+UNRELATED_KINDS = frozenset({"Event"})
+
+# Workload kinds whose spec.template is a pod template.
+TEMPLATE_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job")
+
+
+@dataclass(frozen=True, slots=True)
+class PodSpecOf:
+    """A pod spec and the object that holds it (a Pod, or a workload's pod template)."""
+
+    obj: KubeObject
+    node: str
+    spec: PodSpec
+    is_pod: bool
+
+
+class GraphContext:
+    """Indexes the cluster's objects once; builders resolve references and add edges through it."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.nodes: dict[str, dict[str, str]] = {}
+        self.edges: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._by_kind: dict[str, list[KubeObject]] = defaultdict(list)
+        self._ids: dict[int, str] = {}
+        self._by_name: dict[tuple[str, str, str], str] = {}
+        self._by_uid: dict[str, str] = {}
+        self._covered: dict[str, bool] = {}
+        self._namespaces_of: dict[str, set[str]] = defaultdict(set)
+        for obj in cluster.objects:
+            if obj.kind in UNRELATED_KINDS:
+                continue
+            node = obj.key.id
+            self._by_kind[obj.kind].append(obj)
+            self._namespaces_of[obj.kind].add(obj.namespace)
+            self._ids[id(obj)] = node
+            self._by_name.setdefault((obj.kind, obj.namespace, obj.name), node)
+            if obj.uid:
+                self._by_uid.setdefault(obj.uid, node)
+            if node not in self.nodes:
+                self.nodes[node] = _present_attributes(obj)
+
+    # -- lookups --------------------------------------------------------------------------
+
+    def objects(self, *kinds: str) -> Iterator[KubeObject]:
+        """The objects of the given kinds, kind by kind, in dump order."""
+        for kind in kinds:
+            yield from self._by_kind.get(kind, ())
+
+    def all_objects(self) -> Iterator[KubeObject]:
+        """Every object that is a node of the graph, kind by kind."""
+        for objects in self._by_kind.values():
+            yield from objects
+
+    def node_of(self, obj: KubeObject) -> str:
+        """The node id of an object of the dump."""
+        return self._ids[id(obj)]
+
+    def by_uid(self, uid: str | None) -> str | None:
+        """The node of the object with this uid, if the dump has it."""
+        return self._by_uid.get(uid) if uid else None
+
+    def exists(self, kind: str, namespace: str, name: str) -> bool:
+        """Whether the dump holds this object (placeholders do not count)."""
+        node = self._by_name.get((kind, namespace, name))
+        return node is not None and self.nodes[node]["state"] == PRESENT
+
+    def covers(self, kind: str, namespace: str = "") -> bool:
+        """Whether the dump collected `kind` (in `namespace`): missing vs not collected.
+
+        Dumps collect per namespace (a support bundle's `configmaps/<ns>.json`, a trimmed
+        bundle, a cluster-info dump of some namespaces), and ingestion records coverage per
+        kind only. So a kind the dump holds in some namespaces but not in this one counts as
+        not collected here; a kind collected with no object at all counts as collected.
+        """
+        if kind not in self._covered:
+            self._covered[kind] = self.cluster.covers(kind)
+        if not self._covered[kind]:
+            return False
+        seen = self._namespaces_of.get(kind)
+        return not namespace or not seen or namespace in seen
+
+    def ref(self, kind: str, namespace: str, name: str, api_version: str = "", group: str | None = None) -> str | None:
+        """The node a reference names; a placeholder node (missing / not_collected) if absent.
+
+        Objects are found by (kind, namespace, name) whatever their group, so an old
+        `extensions/v1beta1` Deployment is the one its ReplicaSets' ownerReferences name.
+        """
+        if not kind or not name:
+            return None
+        if kind in CLUSTER_SCOPED_KINDS:
+            namespace = ""
+        found = self._by_name.get((kind, namespace, name))
+        if found is not None:
+            return found
+        if group is None:
+            group = group_of(api_version) if api_version else group_of_kind(kind)
+        node = f"{group or 'core'}/{kind}/{namespace}/{name}"
+        if node not in self.nodes:
+            state = MISSING if self.covers(kind, namespace) else NOT_COLLECTED
+            self.nodes[node] = _attributes(kind, group, namespace, name, state)
+            self._by_name[(kind, namespace, name)] = node
+        return node
+
+    # -- edges ----------------------------------------------------------------------------
+
+    def edge(self, source: str | None, target: str | None, relation: str, via: str = "", optional: bool = False) -> None:
+        """Add one edge; the same (source, target, relation) is kept once (required wins)."""
+        if source is None or target is None or source == target:
+            return
+        key = (source, target, relation)
+        found = self.edges.get(key)
+        if found is None:
+            self.edges[key] = {"relation": relation, "via": via, "optional": optional}
+        elif found["optional"] and not optional:
+            found["optional"] = False
+            found["via"] = via
+
+    # -- shared derived indexes -----------------------------------------------------------
+
+    @cached_property
+    def pod_labels(self) -> LabelIndex:
+        """Pods' labels, for matching selectors namespace by namespace."""
+        return LabelIndex(
+            (self.node_of(p), p.namespace, p.view.metadata.labels) for p in self.objects("Pod")
+        )
+
+    @cached_property
+    def pod_specs(self) -> list[PodSpecOf]:
+        """Every pod spec of the dump: Pods' own, workloads' templates, CronJobs' job templates."""
+        specs: list[PodSpecOf] = []
+        for pod in self.objects("Pod"):
+            # A pasted `kubectl get pods` row has no spec: nothing is known it references.
+            if pod.view.text is not None and not pod.view.spec.containers:
+                continue
+            specs.append(PodSpecOf(pod, self.node_of(pod), pod.view.spec, True))
+        for obj in self.objects(*TEMPLATE_KINDS):
+            template = obj.view.spec.template
+            if template is not None and template.spec.containers:
+                specs.append(PodSpecOf(obj, self.node_of(obj), template.spec, False))
+        for obj in self.objects("CronJob"):
+            job_template = obj.view.spec.jobTemplate
+            raw = ((job_template.spec or {}).get("template") or {}).get("spec") if job_template else None
+            if isinstance(raw, dict) and raw.get("containers"):
+                spec = msgspec.convert(raw, PodSpec, strict=False)
+                specs.append(PodSpecOf(obj, self.node_of(obj), spec, False))
+        return specs
+
+    def to_graph(self) -> nx.MultiDiGraph:
+        """The finished graph: nodes and edges sorted by id, so the same dump gives the same graph."""
+        graph = nx.MultiDiGraph()
+        graph.graph["collected_kinds"] = ",".join(sorted(self.cluster.ingest.coverage_present))
+        graph.add_nodes_from(sorted(self.nodes.items()))
+        graph.add_edges_from(
+            (s, t, rel, attrs) for (s, t, rel), attrs in sorted(self.edges.items())
+        )
+        return graph
+
+
+def _attributes(kind: str, group: str, namespace: str, name: str, state: str) -> dict[str, str]:
+    return {
+        "kind": kind, "group": group or "core", "namespace": namespace, "name": name,
+        "state": state, "uid": "", "created": "", "phase": "", "role": "", "type": "",
+    }
+
+
+def _present_attributes(obj: KubeObject) -> dict[str, str]:
+    attrs = _attributes(obj.kind, obj.key.group, obj.namespace, obj.name, PRESENT)
+    meta = obj.view.metadata
+    attrs["uid"] = obj.uid or ""
+    attrs["created"] = meta.creationTimestamp or ""
+    status = getattr(obj.view, "status", None)
+    phase = getattr(status, "phase", None)
+    if phase is None and obj.view.text is not None:
+        phase = obj.view.text.status
+    attrs["phase"] = str(phase or "")
+    if obj.kind == "Node":
+        attrs["role"] = node_roles(meta.labels or {})
+    # Secret and Service types (a Secret's type says whether anything should mount it).
+    kind_type = getattr(obj.view, "type", None) or getattr(getattr(obj.view, "spec", None), "type", None)
+    attrs["type"] = kind_type if isinstance(kind_type, str) else ""
+    return attrs
+
+
+def node_roles(labels: dict[str, Any]) -> str:
+    """A node's roles from its labels, comma-separated (as `kubectl get nodes` shows them).
+
+    >>> node_roles({"node-role.kubernetes.io/control-plane": "", "kubernetes.io/role": "master"})
+    'control-plane,master'
+    """
+    roles = {k.split("/", 1)[1] for k in labels if k.startswith("node-role.kubernetes.io/")}
+    if labels.get("kubernetes.io/role"):
+        roles.add(str(labels["kubernetes.io/role"]))
+    return ",".join(sorted(r for r in roles if r))

@@ -1,0 +1,390 @@
+"""Questions asked of the graph: impact, dependencies, orphans, dangling references, and views."""
+
+from __future__ import annotations
+
+import difflib
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import cache
+from importlib import resources
+from typing import Literal, NamedTuple
+
+import networkx as nx
+import pandas as pd
+import yaml
+
+from analyzer.errors import UnknownObjectError
+from analyzer.graph.builders import relations
+from analyzer.graph.context import MISSING, PRESENT
+from analyzer.graph.relations import Relation
+
+DELETED, DEGRADED, REQUIRED = "deleted", "degraded", "required"
+
+# An edge whose relation this version does not know (a graph read back from a file written
+# by another version) is read as "source depends on target", the common case.
+_UNKNOWN = Relation(name="unknown", source="", target="", description="unknown relation")
+
+# Short names kubectl accepts, so `--impact cm/kube-system/coredns` works.
+KIND_ALIASES = {
+    "po": "pod", "svc": "service", "deploy": "deployment", "ds": "daemonset",
+    "sts": "statefulset", "rs": "replicaset", "rc": "replicationcontroller", "cj": "cronjob",
+    "cm": "configmap", "sa": "serviceaccount", "pvc": "persistentvolumeclaim",
+    "pv": "persistentvolume", "sc": "storageclass", "ns": "namespace", "no": "node",
+    "ep": "endpoints", "ing": "ingress", "hpa": "horizontalpodautoscaler",
+    "pdb": "poddisruptionbudget", "netpol": "networkpolicy", "crd": "customresourcedefinition",
+    "pc": "priorityclass",
+}
+
+DEFAULT_ORPHAN_KINDS = ("ConfigMap", "Secret", "ServiceAccount", "PersistentVolumeClaim")
+
+# Kinds folded into their top controller by collapse_pods.
+COLLAPSED_KINDS = frozenset({"Pod", "ReplicaSet", "Job", "ControllerRevision"})
+
+
+class Step(NamedTuple):
+    """One step of a path: the node reached, the relation of the edge, whether it was followed
+    in its own direction (False: against it, e.g. from a ConfigMap back to the pod mounting it)."""
+
+    node: str
+    relation: str
+    forward: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Affected:
+    """One node a query reached, what happens to it, and one shortest path from the start."""
+
+    node: str
+    kind: str
+    namespace: str
+    name: str
+    state: str
+    effect: str
+    path: tuple[Step, ...]
+
+    @property
+    def depth(self) -> int:
+        return len(self.path) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """The answer to impact() or dependencies(): the nodes reached from `root`, nearest first."""
+
+    root: str
+    query: Literal["impact", "dependencies"]
+    affected: tuple[Affected, ...]
+
+    def __iter__(self) -> Iterator[Affected]:
+        return iter(self.affected)
+
+    def __len__(self) -> int:
+        return len(self.affected)
+
+    def __contains__(self, node: object) -> bool:
+        return any(a.node == node for a in self.affected)
+
+    @property
+    def nodes(self) -> list[str]:
+        return [a.node for a in self.affected]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per node reached: node, kind, namespace, name, state, effect, depth, path."""
+        rows = [
+            {
+                "node": a.node, "kind": a.kind, "namespace": a.namespace, "name": a.name,
+                "state": a.state, "effect": a.effect, "depth": a.depth, "path": format_path(a.path),
+            }
+            for a in self.affected
+        ]
+        columns = ["node", "kind", "namespace", "name", "state", "effect", "depth", "path"]
+        return pd.DataFrame(rows, columns=columns)
+
+    def text(self) -> str:
+        """A readable listing, one line per node with the path that reaches it."""
+        title = "impact of" if self.query == "impact" else "dependencies of"
+        lines = [f"{title} {self.root}: {len(self)} objects"]
+        lines += [f"  {a.effect:9} {format_path(a.path)}" for a in self.affected]
+        return "\n".join(lines)
+
+
+def format_path(path: tuple[Step, ...]) -> str:
+    """`a -rel-> b <-rel- c`: arrows point the way each edge points in the graph."""
+    parts = [path[0].node] if path else []
+    for step in path[1:]:
+        arrow = f" -{step.relation}-> " if step.forward else f" <-{step.relation}- "
+        parts.append(arrow + step.node)
+    return "".join(parts)
+
+
+# -- keys ------------------------------------------------------------------------------
+
+
+def resolve_key(graph: nx.MultiDiGraph, key: str) -> str:
+    """The node id for `group/kind/ns/name`, `KIND/NS/NAME` or `KIND/NAME` (kind case-insensitive).
+
+    Raises UnknownObjectError, naming the closest ids, when no node matches.
+    """
+    if key in graph:
+        return key
+    parts = key.strip().strip("/").split("/")
+    if len(parts) == 4:
+        full = "/".join(["core" if parts[0] in ("", "v1") else parts[0], *parts[1:]])
+        if full in graph:
+            return full
+        parts = parts[1:]
+    candidates: list[str] = []
+    if len(parts) in (2, 3):
+        kind = _kind_word(KIND_ALIASES.get(parts[0].lower(), parts[0]))
+        name = parts[-1]
+        namespace = parts[1] if len(parts) == 3 else None
+        for node, attrs in graph.nodes(data=True):
+            if attrs.get("name") != name or _kind_word(str(attrs.get("kind", ""))) != kind:
+                continue
+            if namespace is None or attrs.get("namespace") == namespace:
+                candidates.append(node)
+        # KIND/NAME means cluster-scoped, or a namespaced object whose name is unique.
+        if namespace is None and len(candidates) > 1:
+            scoped = [n for n in candidates if graph.nodes[n].get("namespace") == ""]
+            candidates = scoped or candidates
+    if len(candidates) == 1:
+        return candidates[0]
+    if len(candidates) > 1:
+        raise UnknownObjectError(f"{key!r} is ambiguous: it matches {', '.join(sorted(candidates))}")
+    raise UnknownObjectError(_unknown_message(graph, key))
+
+
+def _kind_word(kind: str) -> str:
+    """A kind as users type it, normalised: "Pods", "pod" and "Pod" are the same word."""
+    return kind.lower().removesuffix("s")
+
+
+def _short(node: str, attrs: dict) -> str:
+    ns = attrs.get("namespace", "")
+    return f"{attrs.get('kind')}/{ns}/{attrs.get('name')}" if ns else f"{attrs.get('kind')}/{attrs.get('name')}"
+
+
+def _unknown_message(graph: nx.MultiDiGraph, key: str) -> str:
+    shorts = {_short(n, a): n for n, a in graph.nodes(data=True)}
+    close = difflib.get_close_matches(key, list(shorts), n=5, cutoff=0.5)
+    hint = f"; closest: {', '.join(close)}" if close else ""
+    return f"no object {key!r} in the graph (want KIND/NAMESPACE/NAME or KIND/NAME){hint}"
+
+
+# -- traversals ------------------------------------------------------------------------
+
+
+def _edges(graph: nx.MultiDiGraph, node: str) -> Iterator[tuple[str, str, Relation, bool]]:
+    """(neighbour, relation name, its Relation, edge leaves `node`) for every edge of the node."""
+    specs = relations()
+    for _, target, rel in graph.out_edges(node, data="relation"):
+        yield target, rel, specs.get(rel, _UNKNOWN), True
+    for source, _, rel in graph.in_edges(node, data="relation"):
+        yield source, rel, specs.get(rel, _UNKNOWN), False
+
+
+def impact(graph: nx.MultiDiGraph, key: str) -> Reach:
+    """What breaks if `key` goes: everything that depends on it, transitively, with one path each.
+
+    The object itself is deleted; what is garbage-collected with it (owned objects, pods of a
+    deleted node) is `deleted` too, everything depending on a deleted or degraded object is
+    `degraded` (pods mounting a ConfigMap, then their controllers, Services selecting them...).
+    """
+    root = resolve_key(graph, key)
+    effect = {root: DELETED}
+    paths: dict[str, tuple[Step, ...]] = {root: (Step(root, "", True),)}
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        gone = effect[node] == DELETED
+        for other, name, rel, outgoing in _edges(graph, node):
+            other_depends = (rel.dependent == "target") == outgoing
+            if other_depends:
+                new = DELETED if rel.cascade and gone else DEGRADED
+            elif rel.mutual:
+                new = DEGRADED  # the owner of a failing object is degraded
+            else:
+                continue
+            known = effect.get(other)
+            if known is None or (known == DEGRADED and new == DELETED):
+                effect[other] = new
+                paths[other] = (*paths[node], Step(other, name, outgoing))
+                queue.append(other)
+    return _reach(graph, root, "impact", effect, paths)
+
+
+def dependencies(graph: nx.MultiDiGraph, key: str) -> Reach:
+    """What `key` needs, transitively, with one path each: what it references, its owners, and
+    for a controller what it owns (never the siblings of an object reached through its owner)."""
+    root = resolve_key(graph, key)
+    descend = {root: True}
+    paths: dict[str, tuple[Step, ...]] = {root: (Step(root, "", True),)}
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        for other, name, rel, outgoing in _edges(graph, node):
+            node_depends = (rel.dependent == "source") == outgoing
+            if node_depends:
+                # Up to an owner: from there, never back down to the owner's other objects.
+                may = descend[node] and not rel.mutual
+            elif rel.mutual and descend[node]:
+                may = True  # a controller needs what it owns
+            else:
+                continue
+            known = descend.get(other)
+            if known is None or (not known and may):
+                descend[other] = may
+                paths[other] = (*paths[node], Step(other, name, outgoing))
+                queue.append(other)
+    return _reach(graph, root, "dependencies", {n: REQUIRED for n in descend}, paths)
+
+
+def _reach(graph: nx.MultiDiGraph, root: str, query: Literal["impact", "dependencies"],
+           effect: dict[str, str], paths: dict[str, tuple[Step, ...]]) -> Reach:
+    affected = []
+    for node, path in paths.items():
+        if node == root:
+            continue
+        a = graph.nodes[node]
+        affected.append(Affected(node, str(a.get("kind", "")), str(a.get("namespace", "")),
+                                 str(a.get("name", "")), str(a.get("state", "")), effect[node], path))
+    affected.sort(key=lambda a: (a.depth, a.node))
+    return Reach(root, query, tuple(affected))
+
+
+# -- orphans and dangling references ---------------------------------------------------
+
+
+@cache
+def _expected_unused() -> tuple[list[dict[str, str]], frozenset[str]]:
+    text = resources.files("analyzer.graph").joinpath("orphans.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    return data["names"], frozenset(data["secret_types"])
+
+
+def _expected(attrs: dict) -> bool:
+    names, secret_types = _expected_unused()
+    if attrs.get("kind") == "Secret" and attrs.get("type") in secret_types:
+        return True
+    for entry in names:
+        if entry["kind"] != attrs.get("kind"):
+            continue
+        if "namespace" in entry and entry["namespace"] != attrs.get("namespace"):
+            continue
+        if fnmatchcase(str(attrs.get("name", "")), entry["name"]):
+            return True
+    return False
+
+
+def _used(graph: nx.MultiDiGraph, node: str) -> bool:
+    """Whether some edge makes another object depend on this one."""
+    return any((rel.dependent == "target") == outgoing for _, _, rel, outgoing in _edges(graph, node))
+
+
+def orphans(graph: nx.MultiDiGraph, kinds: tuple[str, ...] = DEFAULT_ORPHAN_KINDS) -> pd.DataFrame:
+    """Objects of `kinds` that nothing uses (skipping ones unused by design, see orphans.yaml).
+
+    Empty when the dump did not collect Pods: without them nothing can be called unused.
+    """
+    columns = ["node", "kind", "namespace", "name", "created"]
+    collected = set(str(graph.graph.get("collected_kinds", "")).split(","))
+    if "Pod" not in collected:
+        return pd.DataFrame([], columns=columns)
+    wanted = set(kinds)
+    rows = [
+        {c: (node if c == "node" else attrs.get(c, "")) for c in columns}
+        for node, attrs in graph.nodes(data=True)
+        if attrs.get("kind") in wanted and attrs.get("state") == PRESENT
+        and not _expected(attrs) and not _used(graph, node)
+    ]
+    return pd.DataFrame(sorted(rows, key=lambda r: r["node"]), columns=columns)
+
+
+def dangling(graph: nx.MultiDiGraph) -> pd.DataFrame:
+    """References to objects that the dump should hold (their kind was collected) but does not.
+
+    One row per reference: referrer, relation, via, optional, and the missing object.
+    References to kinds the dump never collected (`not_collected`) are not dangling.
+    """
+    columns = ["referrer", "relation", "via", "optional", "missing", "kind", "namespace", "name"]
+    rows = []
+    for node, attrs in graph.nodes(data=True):
+        if attrs.get("state") != MISSING:
+            continue
+        for source, target, data in [*graph.in_edges(node, data=True), *graph.out_edges(node, data=True)]:
+            rows.append({
+                "referrer": source if target == node else target,
+                "relation": data.get("relation", ""), "via": data.get("via", ""),
+                "optional": bool(data.get("optional", False)), "missing": node,
+                "kind": attrs.get("kind", ""), "namespace": attrs.get("namespace", ""),
+                "name": attrs.get("name", ""),
+            })
+    rows.sort(key=lambda r: (r["missing"], r["referrer"], r["relation"]))
+    return pd.DataFrame(rows, columns=columns)
+
+
+# -- views -----------------------------------------------------------------------------
+
+
+def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A smaller graph for diagrams: pods, ReplicaSets, Jobs and ControllerRevisions folded into
+    their top controller (pod -> ReplicaSet -> Deployment), with a `count` of what was folded
+    (`pods` of them pods) on nodes and a `count` of merged edges on edges."""
+    into = {node: _top_owner(graph, node) for node, kind in graph.nodes(data="kind") if kind in COLLAPSED_KINDS}
+    collapsed = nx.MultiDiGraph()
+    collapsed.graph.update(graph.graph)
+    for node, attrs in graph.nodes(data=True):
+        if into.get(node, node) == node:
+            collapsed.add_node(node, **attrs, count=1, pods=int(attrs.get("kind") == "Pod"))
+    for node, top in into.items():
+        if top != node:
+            collapsed.nodes[top]["count"] += 1
+            collapsed.nodes[top]["pods"] += int(graph.nodes[node].get("kind") == "Pod")
+    merged: dict[tuple[str, str, str], dict] = {}
+    for source, target, data in graph.edges(data=True):
+        s, t = into.get(source, source), into.get(target, target)
+        if s == t:
+            continue
+        rel = data.get("relation", "")
+        key = (s, t, rel)
+        if key in merged:
+            merged[key]["count"] += 1
+            merged[key]["optional"] = merged[key]["optional"] and bool(data.get("optional", False))
+        else:
+            merged[key] = {"relation": rel, "via": data.get("via", ""),
+                           "optional": bool(data.get("optional", False)), "count": 1}
+    collapsed.add_edges_from((s, t, rel, attrs) for (s, t, rel), attrs in sorted(merged.items()))
+    return collapsed
+
+
+def _top_owner(graph: nx.MultiDiGraph, node: str) -> str:
+    seen = {node}
+    current = node
+    while True:
+        owners = sorted(
+            (data.get("via") != "controller", s)
+            for s, _, data in graph.in_edges(current, data=True) if data.get("relation") == "owns"
+        )
+        if not owners or owners[0][1] in seen:
+            return current
+        current = owners[0][1]
+        seen.add(current)
+
+
+def namespace_subgraph(graph: nx.MultiDiGraph, namespace: str) -> nx.MultiDiGraph:
+    """The objects of one namespace, plus the cluster-scoped objects they touch."""
+    inside = {n for n, ns in graph.nodes(data="namespace") if ns == namespace}
+    touched = {
+        other
+        for node in inside
+        for other in (*graph.successors(node), *graph.predecessors(node))
+        if graph.nodes[other].get("namespace") == ""
+    }
+    return graph.subgraph(inside | touched).copy()
+
+
+def reach_subgraph(graph: nx.MultiDiGraph, reach: Reach) -> nx.MultiDiGraph:
+    """The subgraph of a query's answer: its root, the nodes reached, and the edges among them."""
+    return graph.subgraph({reach.root, *reach.nodes}).copy()

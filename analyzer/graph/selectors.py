@@ -1,0 +1,91 @@
+"""Label selectors matched through an inverted index of pod labels, one namespace at a time."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+class LabelIndex:
+    """Labels of one kind's objects, indexed by (namespace, key, value) and (namespace, key).
+
+    >>> idx = LabelIndex([("a", "ns1", {"app": "web"}), ("b", "ns2", {"app": "web"})])
+    >>> idx.match("ns1", {"matchLabels": {"app": "web"}})
+    ['a']
+    >>> idx.match("ns1", {"matchExpressions": [{"key": "app", "operator": "NotIn", "values": ["web"]}]})
+    []
+    """
+
+    def __init__(self, items: Iterable[tuple[str, str, Mapping[str, Any] | None]]) -> None:
+        self._by_pair: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+        self._by_key: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self._by_ns: dict[str, list[str]] = defaultdict(list)
+        self._labels: dict[str, Mapping[str, Any]] = {}
+        for node, namespace, labels in items:
+            labels = labels or {}
+            self._labels[node] = labels
+            self._by_ns[namespace].append(node)
+            for k, v in labels.items():
+                self._by_pair[(namespace, k, str(v))].append(node)
+                self._by_key[(namespace, k)].append(node)
+
+    def match(self, namespace: str, selector: Mapping[str, Any] | None, empty_matches_all: bool = False) -> list[str]:
+        """Nodes in `namespace` whose labels satisfy a LabelSelector (matchLabels/matchExpressions).
+
+        An empty selector matches every object only where the API says so (`empty_matches_all`:
+        NetworkPolicy podSelector, PodDisruptionBudget in policy/v1); an absent one matches nothing.
+        """
+        if selector is None:
+            return []
+        match_labels = selector.get("matchLabels") or {}
+        expressions = selector.get("matchExpressions") or []
+        if not match_labels and not expressions:
+            return list(self._by_ns.get(namespace, ())) if empty_matches_all else []
+        return self._filter(namespace, match_labels, expressions)
+
+    def match_map(self, namespace: str, selector: Mapping[str, Any] | None) -> list[str]:
+        """Nodes matching a plain map selector (Service, ReplicationController); empty matches none."""
+        if not selector:
+            return []
+        return self._filter(namespace, selector, [])
+
+    def _filter(self, namespace: str, match_labels: Mapping[str, Any], expressions: list[Any]) -> list[str]:
+        candidates: list[str] | None = None
+        # Start from the narrowest posting list, then check the rest label by label.
+        for k, v in match_labels.items():
+            posting = self._by_pair.get((namespace, k, str(v)), [])
+            if candidates is None or len(posting) < len(candidates):
+                candidates = posting
+            if not candidates:
+                return []
+        for expr in expressions:
+            if expr.get("operator") in ("In", "Exists"):
+                posting = self._by_key.get((namespace, expr.get("key", "")), [])
+                if candidates is None or len(posting) < len(candidates):
+                    candidates = posting
+        if candidates is None:
+            candidates = self._by_ns.get(namespace, [])
+        return [n for n in candidates if _satisfies(self._labels[n], match_labels, expressions)]
+
+
+def _satisfies(labels: Mapping[str, Any], match_labels: Mapping[str, Any], expressions: list[Any]) -> bool:
+    for k, v in match_labels.items():
+        if k not in labels or str(labels[k]) != str(v):
+            return False
+    for expr in expressions:
+        key = expr.get("key", "")
+        op = expr.get("operator")
+        values = {str(v) for v in expr.get("values") or ()}
+        present = key in labels
+        if op == "In" and not (present and str(labels[key]) in values):
+            return False
+        if op == "NotIn" and present and str(labels[key]) in values:
+            return False
+        if op == "Exists" and not present:
+            return False
+        if op == "DoesNotExist" and present:
+            return False
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return False  # an operator the API does not have selects nothing
+    return True
