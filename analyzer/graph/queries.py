@@ -168,7 +168,15 @@ def _short(node: str, attrs: dict) -> str:
 
 def _unknown_message(graph: nx.MultiDiGraph, key: str) -> str:
     shorts = {_short(n, a): n for n, a in graph.nodes(data=True)}
-    close = difflib.get_close_matches(key, list(shorts), n=5, cutoff=0.5)
+    kinds = {_kind_word(str(a.get("kind", ""))): str(a.get("kind", "")) for _, a in graph.nodes(data=True)}
+    parts = key.strip("/").split("/")
+    if len(parts) == 4:
+        parts = parts[1:]
+    # Spell the kind as the graph does ("ds" -> "DaemonSet") before comparing strings.
+    kind = kinds.get(_kind_word(KIND_ALIASES.get(parts[0].lower(), parts[0])), parts[0])
+    wanted = "/".join([kind, *parts[1:]])
+    same_kind = [s for s in shorts if s.startswith(kind + "/")]
+    close = difflib.get_close_matches(wanted, same_kind, n=5, cutoff=0.3) or difflib.get_close_matches(wanted, list(shorts), n=5, cutoff=0.5)
     hint = f"; closest: {', '.join(close)}" if close else ""
     return f"no object {key!r} in the graph (want KIND/NAMESPACE/NAME or KIND/NAME){hint}"
 
