@@ -31,6 +31,9 @@ EXPECTED_KINDS = (
 )
 
 _FRAME_UTF8 = "│".encode()
+_LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
+# What a file can turn out to be that is no dump format: listed in `files`, not in `formats`.
+_NOT_FORMATS = frozenset({"ignored", "unreadable", "empty"})
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
 _FORMAT_RANK = {"text table": 0, "describe": 1}
@@ -74,7 +77,7 @@ class IngestResult:
 
     @property
     def formats(self) -> list[str]:
-        return sorted({f.format for f in self.files if f.format not in ("ignored", "unreadable")})
+        return sorted({f.format for f in self.files if f.format not in _NOT_FORMATS})
 
     @property
     def objects_by_kind(self) -> dict[str, int]:
@@ -125,6 +128,7 @@ class Ingestor:
         self.result = IngestResult()
         self._by_uid: dict[str, int] = {}
         self._by_key: dict[Any, int] = {}
+        self._logs: dict[tuple[str, str, bool], int] = {}
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -323,6 +327,12 @@ class Ingestor:
         return True
 
     def _add_log_file(self, display: str, data: bytes, hint: layouts.LogHint) -> None:
+        if _LINK_STUB.match(data):
+            # troubleshoot's all-logs/ entries are links to cluster-resources/pods/logs/; an
+            # archive copied without links leaves the link's target path as the file's text.
+            self.result.files.append(FileReport(display, "ignored"))
+            self.result.skipped.append(Rejection(display, "", f"link to {data.strip().decode('utf-8', 'replace')}; the log is read there"))
+            return
         try:
             text = decode_text(data, display)
         except InputError as exc:
@@ -356,6 +366,17 @@ class Ingestor:
     # -- bookkeeping ------------------------------------------------------------------------
 
     def _add_log(self, log: LogRecord) -> None:
+        """Attach a log; the same container's log seen twice (a link and its target) is kept once."""
+        key = (log.pod, log.container, log.previous)
+        slot = self._logs.get(key)
+        if slot is not None:
+            old = self.result.logs[slot]
+            if not old.namespace or not log.namespace or old.namespace == log.namespace:
+                if not old.namespace and log.namespace:
+                    self.result.logs[slot] = log
+                self.result.skipped.append(Rejection(log.source, "", f"same log as {old.source}; kept once"))
+                return
+        self._logs[key] = len(self.result.logs)
         self.result.logs.append(log)
 
     def _keep(self, obj: KubeObject | Rejection, item_index: int | None = None) -> int:

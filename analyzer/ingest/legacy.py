@@ -29,6 +29,8 @@ _SPECIAL = {
     "ExternalIPs": "externalIPs", "ImageID": "imageID", "ContainerID": "containerID",
     "MachineID": "machineID", "SystemUUID": "systemUUID", "BootID": "bootID",
     "ExternalID": "externalID", "LoadBalancerIP": "loadBalancerIP", "TTY": "tty",
+    "OSImage": "osImage", "PodCIDRs": "podCIDRs", "DNSPolicy": "dnsPolicy",
+    "DNSConfig": "dnsConfig", "FSGroup": "fsGroup",
 }
 
 

@@ -108,6 +108,10 @@ def read_yaml_file(text: str) -> YamlFile:
             not ln.strip() or ln.lstrip().startswith("#") for ln in piece.splitlines()
         ):
             continue
+        # The document starts at its first non-blank line (blank lines stand for removed junk).
+        lead = len(piece) - len(piece.lstrip("\n"))
+        start_line += lead
+        piece = piece[lead:]
         piece, cut = _strip_trailing_junk(piece)
         if cut:
             out.skipped.append(Skipped(start_line + piece.count("\n"), f"not YAML, skipped: {cut[:60]!r}"))
