@@ -1,0 +1,142 @@
+"""The component catalog (catalog.yaml): which system workload is which component, and its role.
+
+A catalog entry names a component, the workload-name patterns and image patterns it goes by, its
+role (dns, cni, csi, ...), the distributions it belongs to (none: generic) and whether losing it
+breaks the cluster. Matching prefers the most specific pattern, so `coredns-autoscaler` is the
+autoscaler and not CoreDNS.
+
+Examples:
+    >>> entry = CatalogEntry("coredns", ("coredns", "kube-dns"), (), "dns", (), True, "")
+    >>> auto = CatalogEntry("coredns-autoscaler", ("coredns-autoscaler",), (), "autoscaler", (), False, "")
+    >>> catalog = Catalog((entry, auto))
+    >>> catalog.match("coredns-autoscaler", ()).name, catalog.match("coredns", ()).name
+    ('coredns-autoscaler', 'coredns')
+    >>> catalog.match("metrics-server", ()) is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
+ROLES = (
+    "dns", "cni", "csi", "kube-proxy", "control-plane", "api-tunnel", "metrics", "autoscaler",
+    "cloud-controller", "ingress", "logging-monitoring", "device-plugin", "storage",
+    "network-policy", "security", "addon-manager", "operator", "other",
+)
+_REGEX_CHARS = re.compile(r"[\\^$*+?()\[\]{}|]")
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """One known component: its name patterns, image patterns, role and where it belongs."""
+
+    name: str
+    match: tuple[str, ...]
+    images: tuple[str, ...]
+    role: str
+    distributions: tuple[str, ...]
+    critical: bool
+    description: str
+
+    @property
+    def distribution_specific(self) -> bool:
+        return bool(self.distributions)
+
+
+def _name_score(pattern: str, names: tuple[str, ...]) -> tuple[int, int] | None:
+    """How specifically a pattern names a workload: exact > regex > `pattern-` prefix, then length."""
+    best: tuple[int, int] | None = None
+    for name in names:
+        if _REGEX_CHARS.search(pattern):
+            score = (1, len(pattern)) if re.match(pattern, name) else None
+        elif name == pattern:
+            score = (3, len(pattern))
+        elif name.startswith(pattern + "-"):
+            score = (0, len(pattern))
+        else:
+            score = None
+        if score and (best is None or score > best):
+            best = score
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """All catalog entries, with matching by workload name (and image as a fallback)."""
+
+    entries: tuple[CatalogEntry, ...]
+
+    def match(self, name: str, images: tuple[str, ...], base: str | None = None) -> CatalogEntry | None:
+        """The entry that most specifically names this workload (`base`: its name less suffixes)."""
+        names = (base, name) if base and base != name else (name,)
+        best: tuple[tuple[int, int], int] | None = None
+        found: CatalogEntry | None = None
+        for i, entry in enumerate(self.entries):
+            for pattern in entry.match:
+                score = _name_score(pattern, names)
+                if score and (best is None or (score, -i) > best):
+                    best, found = (score, -i), entry
+        if found is not None:
+            return found
+        for entry in self.entries:
+            for pattern in entry.images:
+                if any(re.search(pattern, image) for image in images):
+                    return entry
+        return None
+
+    def by_name(self, name: str) -> CatalogEntry | None:
+        """The entry with this canonical name."""
+        return next((e for e in self.entries if e.name == name), None)
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)
+
+
+def _rows(data: Any) -> list[Any]:
+    # The file is a list of entries, or a mapping holding that list (under `components`).
+    if isinstance(data, dict):
+        for key in ("components", "catalog", "entries"):
+            if isinstance(data.get(key), list):
+                return data[key]
+        return []
+    return data if isinstance(data, list) else []
+
+
+@cache
+def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
+    """Read and check catalog.yaml (unknown roles and bad patterns fail here, naming the entry)."""
+    if not path.exists():
+        return Catalog(())
+    entries = []
+    for i, row in enumerate(_rows(yaml.safe_load(path.read_text(encoding="utf-8")))):
+        where = f"{path.name}: entry {i + 1}"
+        if not isinstance(row, dict) or not row.get("name"):
+            raise ValueError(f"{where}: needs a name")
+        if row.get("role") not in ROLES:
+            raise ValueError(f"{where} ({row['name']}): unknown role {row.get('role')!r}")
+        match = _strings(row.get("match")) or (str(row["name"]),)
+        images = _strings(row.get("images") or row.get("image"))
+        for pattern in (*[m for m in match if _REGEX_CHARS.search(m)], *images):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{where} ({row['name']}): pattern {pattern!r}: {exc}") from exc
+        entries.append(CatalogEntry(
+            name=str(row["name"]), match=match, images=images, role=row["role"],
+            distributions=_strings(row.get("distributions")), critical=bool(row.get("critical")),
+            description=str(row.get("description") or ""),
+        ))
+    return Catalog(tuple(entries))

@@ -1,0 +1,172 @@
+"""Facts about how the cluster is built: control plane, CNI, DNS, kube-proxy mode, CSI, add-ons.
+
+Each fact comes from the classified components (catalog roles) and the few objects that say it
+outright (the kube-proxy and CoreDNS ConfigMaps, the DNS Service, CSIDriver objects). A fact the
+dump cannot tell is "unknown" or empty, never guessed.
+
+Examples:
+    >>> proxy_mode_from_config("apiVersion: kubeproxy.config.k8s.io/v1alpha1\\nmode: ipvs\\n")
+    'ipvs'
+    >>> proxy_mode_from_config('kind: KubeProxyConfiguration\\nmode: ""\\n')
+    'iptables'
+    >>> proxy_mode_from_args(["--v=2", "--proxy-mode=ipvs"])
+    'ipvs'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from analyzer.distributions.catalog import CatalogEntry
+from analyzer.distributions.profiles import Profiles
+from analyzer.distributions.result import ControlPlane, Distribution
+from analyzer.distributions.workloads import ComponentWorkload
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest import KubeObject
+
+Classified = list[tuple[ComponentWorkload, CatalogEntry | None]]
+# kube-proxy's default mode on Linux when its configuration leaves `mode` empty.
+DEFAULT_PROXY_MODE = "iptables"
+
+
+def _find(cluster: Cluster, kind: str, ref: str) -> KubeObject | None:
+    ns, _, name = ref.partition("/")
+    return next((o for o in cluster.objects_of(kind) if o.namespace == ns and o.name == name), None)
+
+
+def _names_with_role(classified: Classified, role: str) -> list[str]:
+    return sorted({e.name for _, e in classified if e is not None and e.role == role})
+
+
+def control_plane(cluster: Cluster, dist: Distribution, classified: Classified,
+                  profiles: Profiles) -> ControlPlane:
+    """Managed or self-hosted: are control-plane pods visible, and what does the distribution say?"""
+    visible = sorted(
+        {oid for w, e in classified if w.kind == "StaticPod" or (e is not None and e.role == "control-plane")
+         for oid in w.objects if profiles.control_plane_pods.search(oid.rsplit("/", 1)[-1])}
+    )
+    if visible:
+        shown = ", ".join(v.rsplit("/", 1)[-1] for v in visible[:4])
+        more = f" and {len(visible) - 4} more" if len(visible) > 4 else ""
+        return ControlPlane("self-hosted", [f"control-plane pods visible: {shown}{more}"])
+    profile = profiles.distributions.get(dist.name)
+    if profile is None:
+        return ControlPlane("unknown", ["no control-plane pods seen and the distribution is not known"])
+    evidence = [f"{dist.name} runs a {profile.control_plane} control plane"]
+    if cluster.covers("Pod"):
+        evidence.insert(0, "no control-plane pods in kube-system")
+    return ControlPlane(profile.control_plane, evidence)
+
+
+def cni(cluster: Cluster, classified: Classified, profiles: Profiles) -> list[str]:
+    """CNI components running, else the CNIs whose annotations are on the nodes."""
+    found = _names_with_role(classified, "cni")
+    if found:
+        return found
+    seen: set[str] = set()
+    for node in cluster.objects_of("Node"):
+        for key in node.view.metadata.annotations or {}:
+            for prefix, name in profiles.cni_node_annotations.items():
+                if key.startswith(prefix):
+                    seen.add(name)
+    return sorted(seen)
+
+
+def dns(cluster: Cluster, classified: Classified, profiles: Profiles) -> dict[str, Any]:
+    """Cluster DNS: provider (CoreDNS/kube-dns), its Service IP, and the Corefile when collected."""
+    providers = _names_with_role(classified, "dns")
+    service_ip = service = None
+    for ref in profiles.dns_services:
+        svc = _find(cluster, "Service", ref)
+        if svc is not None:
+            service, service_ip = ref, svc.view.spec.clusterIP
+            break
+    corefile = configmap = None
+    for ref in profiles.dns_configmaps:
+        cm = _find(cluster, "ConfigMap", ref)
+        if cm is not None and cm.view.data and "Corefile" in cm.view.data:
+            configmap, corefile = ref, cm.view.data["Corefile"]
+            break
+    provider = providers[0] if len(providers) == 1 else (", ".join(providers) or None)
+    if provider is None and corefile is not None:
+        provider = "coredns"
+    return {"provider": provider, "service": service, "service_ip": service_ip,
+            "configmap": configmap, "corefile": corefile,
+            "corefile_collected": cluster.covers("ConfigMap")}
+
+
+def proxy_mode_from_config(text: str) -> str | None:
+    """The `mode` of a KubeProxyConfiguration document (empty means the iptables default)."""
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(doc, dict) or "mode" not in doc:
+        return None
+    return str(doc["mode"] or DEFAULT_PROXY_MODE)
+
+
+def proxy_mode_from_args(args: list[str]) -> str | None:
+    """The `--proxy-mode` flag of kube-proxy's command line."""
+    for i, arg in enumerate(args):
+        if arg.startswith("--proxy-mode="):
+            return arg.split("=", 1)[1] or DEFAULT_PROXY_MODE
+        if arg == "--proxy-mode" and i + 1 < len(args):
+            return args[i + 1]
+    return None
+
+
+def kube_proxy_mode(cluster: Cluster, classified: Classified) -> str:
+    """kube-proxy's mode from its ConfigMap (`config.conf`), else its flags, else "unknown"."""
+    cm = _find(cluster, "ConfigMap", "kube-system/kube-proxy")
+    if cm is not None:
+        for key, value in sorted((cm.view.data or {}).items()):
+            if key.endswith((".conf", ".yaml")) and isinstance(value, str):
+                mode = proxy_mode_from_config(value)
+                if mode:
+                    return mode
+    wanted = {oid for w, e in classified if e is not None and e.role == "kube-proxy" for oid in w.objects}
+    for obj in sorted((o for o in cluster.objects if o.key.id in wanted), key=lambda o: o.key.id):
+        spec = _pod_spec(obj)
+        for c in (spec.containers or ()) if spec is not None else ():
+            mode = proxy_mode_from_args([*(c.command or ()), *(c.args or ())])
+            if mode:
+                return mode
+    return "unknown"
+
+
+def _pod_spec(obj: KubeObject) -> Any:
+    if obj.kind == "Pod":
+        return obj.view.spec
+    template = getattr(obj.view.spec, "template", None)
+    return template.spec if template is not None else None
+
+
+def csi_drivers(cluster: Cluster, classified: Classified) -> list[str]:
+    """CSI driver names (CSIDriver objects, CSI StorageClass provisioners and PVs), else CSI components."""
+    drivers = {o.name for o in cluster.objects_of("CSIDriver")}
+    for sc in cluster.objects_of("StorageClass"):
+        provisioner = sc.view.provisioner or ""
+        if "csi" in provisioner:
+            drivers.add(provisioner)
+    for pv in cluster.objects_of("PersistentVolume"):
+        csi = pv.view.spec.csi or {}
+        if csi.get("driver"):
+            drivers.add(csi["driver"])
+    return sorted(drivers) or _names_with_role(classified, "csi")
+
+
+def fill_facts(cluster: Cluster, dist: Distribution, classified: Classified, profiles: Profiles) -> None:
+    """Add the cluster facts to a detection result."""
+    dist.control_plane = control_plane(cluster, dist, classified, profiles)
+    dist.cni = cni(cluster, classified, profiles)
+    dist.dns = dns(cluster, classified, profiles)
+    dist.kube_proxy_mode = kube_proxy_mode(cluster, classified)
+    dist.csi_drivers = csi_drivers(cluster, classified)
+    dist.api_tunnel = _names_with_role(classified, "api-tunnel")
+    dist.metrics = _names_with_role(classified, "metrics")
+    dist.autoscalers = _names_with_role(classified, "autoscaler")

@@ -1,0 +1,104 @@
+"""The `components` table: every system workload, classified by the catalog (unknown ones kept).
+
+Examples:
+    >>> image_tag("mcr.microsoft.com/oss/kubernetes/coredns:v1.9.4")
+    'v1.9.4'
+    >>> image_tag("localhost:5000/kube-proxy@sha256:abcd") is None
+    True
+    >>> image_tag("k8s.gcr.io/etcd:3.4.9-1@sha256:abcd")
+    '3.4.9-1'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
+from analyzer.distributions.profiles import load_profiles
+from analyzer.distributions.workloads import ComponentWorkload, component_workloads
+from analyzer.model.schema import Column, TableSpec
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+UNKNOWN_ROLE = "unknown"
+COMPONENTS_SPEC = TableSpec("components", "System-namespace workloads classified by the component catalog.", tuple(
+    Column(*c) for c in (
+        ("namespace", "category", "Namespace"),
+        ("name", "str", "Workload name (a static pod's component name without its node suffix)"),
+        ("kind", "category", "Deployment | DaemonSet | StatefulSet | ReplicaSet | ReplicationController | StaticPod | Pod"),
+        ("component", "category", "Catalog component name (missing when the catalog does not know it)"),
+        ("role", "category", "dns | cni | csi | kube-proxy | control-plane | api-tunnel | ... | unknown"),
+        ("distribution_specific", "bool", "The component belongs to particular distributions"),
+        ("distributions", "str", "Those distributions, comma-separated"),
+        ("critical", "bool", "Losing it breaks the cluster"),
+        ("images", "str", "Container images, comma-separated"),
+        ("version", "str", "Tag of the main container's image"),
+        ("desired", "int", "Pods wanted (replicas, desiredNumberScheduled, or pods seen)"),
+        ("ready", "int", "Pods ready"),
+        ("host_network", "bool", "Pod template hostNetwork"),
+        ("priority_class", "category", "Pod template priorityClassName"),
+        ("healthy", "bool", "ready >= desired (missing when either is unknown)"),
+        ("inferred", "bool", "Built from its pods or ReplicaSet because the controller was not collected"),
+        ("objects", "str", "Ids of the objects it was read from, comma-separated"),
+    )
+))
+# Schema dtypes (analyzer/model/schema.py) -> pandas dtypes.
+_PANDAS_DTYPES = {"str": "string", "category": "category", "int": "Int64", "bool": "boolean"}
+
+
+def image_tag(image: str) -> str | None:
+    """The tag of an image reference (None when it has only a digest or nothing)."""
+    ref = image.split("@", 1)[0]
+    last = ref.rsplit("/", 1)[-1]
+    return last.rsplit(":", 1)[1] if ":" in last else None
+
+
+def main_image(w: ComponentWorkload, entry: CatalogEntry | None) -> str | None:
+    """The image of the container named like the workload or component, else the first."""
+    if not w.images:
+        return None
+    wanted = {w.name, entry.name if entry else w.name}
+    for name, image in zip(w.containers, w.images, strict=False):
+        if name in wanted:
+            return image
+    return w.images[0]
+
+
+def classify(workloads: list[ComponentWorkload], catalog: Catalog) -> list[tuple[ComponentWorkload, CatalogEntry | None]]:
+    """Each workload with the catalog entry that names it (None: an unknown component)."""
+    return [(w, catalog.match(w.name, tuple(w.images))) for w in workloads]
+
+
+def _healthy(w: ComponentWorkload) -> bool | None:
+    if w.desired is None or w.ready is None:
+        return None
+    return w.ready >= w.desired
+
+
+def _row(w: ComponentWorkload, entry: CatalogEntry | None) -> dict[str, Any]:
+    image = main_image(w, entry)
+    return {
+        "namespace": w.namespace, "name": w.name, "kind": w.kind,
+        "component": entry.name if entry else None,
+        "role": entry.role if entry else UNKNOWN_ROLE,
+        "distribution_specific": entry.distribution_specific if entry else None,
+        "distributions": ",".join(entry.distributions) if entry else None,
+        "critical": entry.critical if entry else None,
+        "images": ",".join(w.images) or None,
+        "version": image_tag(image) if image else None,
+        "desired": w.desired, "ready": w.ready,
+        "host_network": w.host_network, "priority_class": w.priority_class,
+        "healthy": _healthy(w), "inferred": w.inferred,
+        "objects": ",".join(w.objects) or None,
+    }
+
+
+def build_components_table(cluster: Cluster) -> pd.DataFrame:
+    """One row per system-namespace workload: component, role, images, version, replicas, health."""
+    rows = [_row(w, e) for w, e in classify(component_workloads(cluster, load_profiles()), load_catalog())]
+    columns = COMPONENTS_SPEC.columns
+    frame = pd.DataFrame({c.name: [r[c.name] for r in rows] for c in columns})
+    return frame.astype({c.name: _PANDAS_DTYPES[c.dtype] for c in columns})

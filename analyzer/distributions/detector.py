@@ -1,0 +1,236 @@
+"""Score fingerprints against a dump's observations and name its distribution, with the evidence.
+
+Each matched fingerprint row is a hit. A distribution's score is the sum, over its signal types
+and the kinds of object they were seen on, of the best weight matched: a signal type counts once
+per object kind, so a thousand nodes with the same label do not outweigh one decisive signal.
+False friends are handled here, from profiles.yaml: a distribution built on another (kind on
+kubeadm) counts its base's hits as support; visible control-plane pods contradict a managed
+distribution (kubeadm or RKE2 on AWS carry `aws://` provider IDs but are not EKS); nodes of a
+virtual cluster show their host, so the API server's own version decides when they disagree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from analyzer.distributions.fingerprints import Fingerprint, load_fingerprints
+from analyzer.distributions.observations import SERVER_VERSION_KIND, Observation, observe
+from analyzer.distributions.profiles import Profiles, load_profiles
+from analyzer.distributions.result import Distribution, Evidence, NodeVerdict, RunnerUp
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+# Below this score nothing is convincing: the answer is `unknown`.
+MIN_SCORE = 4.0
+# A node counts towards `mixed` only when its own evidence is this strong (a decisive signal).
+MIXED_NODE_SCORE = 8.0
+# What visible control-plane pods take off a managed distribution's score.
+CONTRADICTION_WEIGHT = 10.0
+# Score at which confidence reaches about 70% before the margin over the runner-up is applied.
+CONFIDENCE_SCALE = 8.0
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A fingerprint row that matched one observation."""
+
+    fingerprint: Fingerprint
+    observation: Observation
+
+
+@dataclass(slots=True)
+class Tally:
+    """One distribution's score and the evidence that made it."""
+
+    score: float = 0.0
+    evidence: list[Evidence] = field(default_factory=list)
+
+
+def match(fingerprints: Iterable[Fingerprint], observations: Iterable[Observation]) -> list[Hit]:
+    """Every (fingerprint, observation) pair that matches, fingerprints in file order."""
+    by_channel: dict[str, list[Observation]] = defaultdict(list)
+    for ob in observations:
+        by_channel[ob.channel].append(ob)
+    for obs in by_channel.values():
+        obs.sort(key=lambda o: (o.value, o.kind, o.node or ""))
+    return [Hit(fp, ob) for fp in fingerprints for ob in by_channel.get(fp.channel, ()) if fp.matches(ob.value)]
+
+
+def tally(hits: Iterable[Hit]) -> dict[str, Tally]:
+    """Score per distribution: the best weight per (signal type, object kind), summed."""
+    groups: dict[tuple[str, str, str], list[Hit]] = defaultdict(list)
+    for hit in hits:
+        fp = hit.fingerprint
+        groups[(fp.distribution, fp.signal, hit.observation.kind)].append(hit)
+    out: dict[str, Tally] = defaultdict(Tally)
+    for (dist, signal, _kind), group in sorted(groups.items()):
+        best = min(group, key=lambda h: (-h.fingerprint.weight, h.fingerprint.index, h.observation.value))
+        objects = sorted({o for h in group for o in h.observation.objects})
+        shown = sorted(best.observation.objects)[0]
+        value = best.observation.value
+        out[dist].score += best.fingerprint.weight
+        out[dist].evidence.append(Evidence(
+            signal=signal, object=shown, value=value if len(value) <= 200 else value[:197] + "...",
+            weight=best.fingerprint.weight, distribution=dist, note=best.fingerprint.note,
+            count=len(objects),
+        ))
+    for t in out.values():
+        t.evidence.sort(key=lambda e: (-e.weight, e.signal, e.object))
+    return dict(out)
+
+
+def _confidence(score: float, rival: float) -> float:
+    strength = 1.0 - math.exp(-score / CONFIDENCE_SCALE)
+    margin = (score - rival) / score if score > 0 else 0.0
+    return round(strength * (0.5 + 0.5 * margin), 2)
+
+
+@dataclass(slots=True)
+class Ranking:
+    """Candidates ordered best first, each with its combined score and evidence."""
+
+    order: list[str]
+    tallies: dict[str, Tally]
+
+    def rival_of(self, name: str, profiles: Profiles) -> tuple[str, float] | None:
+        """The best candidate that is a real alternative (not the winner's base)."""
+        base = profiles.distributions[name].based_on if name in profiles.distributions else None
+        for other in self.order:
+            if other not in (name, base) and self.tallies[other].score > 0:
+                return other, self.tallies[other].score
+        return None
+
+
+def rank(tallies: dict[str, Tally], profiles: Profiles, contradicted: list[Evidence]) -> Ranking:
+    """Combine base support and contradictions into final scores and order the candidates."""
+    combined: dict[str, Tally] = {}
+    for name, t in tallies.items():
+        combined[name] = Tally(t.score, list(t.evidence))
+    for name, t in tallies.items():
+        base = profiles.distributions[name].based_on
+        # A derived distribution with its own convincing evidence takes its base's hits as support.
+        if base and t.score >= MIN_SCORE and base in tallies:
+            combined[name].score += tallies[base].score
+            combined[name].evidence.extend(tallies[base].evidence)
+    for ev in contradicted:
+        if ev.distribution in combined:
+            combined[ev.distribution].score = max(0.0, combined[ev.distribution].score + ev.weight)
+            combined[ev.distribution].evidence.append(ev)
+
+    def order_key(name: str) -> tuple[float, int, str]:
+        # Ties go to the more specific distribution (kind over kubeadm), then by name.
+        derived = 0 if profiles.distributions[name].based_on else 1
+        return (-combined[name].score, derived, name)
+
+    return Ranking(sorted(combined, key=order_key), combined)
+
+
+def _node_verdicts(hits: list[Hit], profiles: Profiles) -> dict[str, NodeVerdict]:
+    """What each node's own evidence says (a pod's nodeName speaks for its node too)."""
+    by_node: dict[str, list[Hit]] = defaultdict(list)
+    for hit in hits:
+        if hit.observation.node:
+            by_node[hit.observation.node].append(hit)
+    out: dict[str, NodeVerdict] = {}
+    for node, node_hits in sorted(by_node.items()):
+        ranking = rank(tally(node_hits), profiles, [])
+        best = ranking.order[0]
+        t = ranking.tallies[best]
+        if t.score < MIN_SCORE:
+            out[node] = NodeVerdict("unknown", 0.0, t.evidence, t.score)
+            continue
+        rival = ranking.rival_of(best, profiles)
+        out[node] = NodeVerdict(best, _confidence(t.score, rival[1] if rival else 0.0), t.evidence, t.score)
+    return out
+
+
+def _mixed_families(per_node: dict[str, NodeVerdict], profiles: Profiles) -> dict[str, list[str]]:
+    """Distribution family -> nodes decisively of it (more than one family means `mixed`)."""
+    families: dict[str, list[str]] = defaultdict(list)
+    for node, verdict in sorted(per_node.items()):
+        if verdict.name != "unknown" and verdict.score >= MIXED_NODE_SCORE:
+            families[profiles.family(verdict.name)].append(node)
+    return dict(families)
+
+
+def _control_plane_contradictions(cluster: Cluster, profiles: Profiles) -> list[Evidence]:
+    """Negative evidence against managed distributions: control-plane pods are visible."""
+    pods = sorted(o.key.id for o in cluster.objects_of("Pod")
+                  if o.namespace == "kube-system" and profiles.control_plane_pods.search(o.name))
+    if not pods:
+        return []
+    return [
+        Evidence(signal="control_plane_pods_visible", object=pods[0], value=pods[0].rsplit("/", 1)[-1],
+                 weight=-CONTRADICTION_WEIGHT, distribution=name,
+                 note="static control-plane pods are visible, so the control plane is not managed",
+                 count=len(pods))
+        for name, p in sorted(profiles.distributions.items()) if p.control_plane == "managed"
+    ]
+
+
+def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) -> Distribution:
+    """Name the cluster's distribution from its fingerprints, with evidence, runner-up and per-node verdicts."""
+    profiles = load_profiles()
+    obs = observe(cluster, profiles)
+    rows = load_fingerprints() if fingerprints is None else fingerprints
+    hits = [h for h in match(rows, obs) if h.observation.node not in obs.virtual_nodes]
+    notes: list[str] = []
+    if obs.virtual_nodes:
+        notes.append(f"{len(obs.virtual_nodes)} placeholder node(s) of a virtual cluster (vcluster) ignored")
+
+    per_node = _node_verdicts(hits, profiles)
+    families = _mixed_families(per_node, profiles)
+    cluster_hits = hits
+    server = [h for h in hits if h.observation.kind == SERVER_VERSION_KIND]
+    if server:
+        server_family = profiles.family(rank(tally(server), profiles, []).order[0])
+        node_families = set(families)
+        if node_families and server_family not in node_families:
+            # The API server is one distribution and the nodes another: a virtual cluster whose
+            # synced nodes show their host. The API server is the cluster we are looking at.
+            notes.append(f"nodes look like {', '.join(sorted(node_families))} but the API server is "
+                         f"{server_family}: node evidence taken as the host's (virtual cluster)")
+            cluster_hits = [h for h in hits if not h.observation.node]
+            families = {}
+
+    contradictions = _control_plane_contradictions(cluster, profiles)
+    ranking = rank(tally(cluster_hits), profiles, contradictions)
+    scores = {n: round(ranking.tallies[n].score, 2) for n in ranking.order if ranking.tallies[n].score > 0}
+
+    if len(families) > 1:
+        # Nodes of several clusters in one input: say so, with each node's verdict.
+        evidence = [e for fam in sorted(families) for e in per_node[families[fam][0]].evidence]
+        confs = [per_node[n].confidence for nodes in families.values() for n in nodes]
+        notes.append("nodes of several distributions: " + "; ".join(
+            f"{fam}: {', '.join(nodes)}" for fam, nodes in sorted(families.items())))
+        top = ranking.order[0]
+        return Distribution(
+            name="mixed", confidence=round(sum(confs) / len(confs), 2), evidence=evidence,
+            runner_up=RunnerUp(top, scores.get(top, 0.0)), scores=scores, per_node=per_node,
+            notes=notes,
+        )
+
+    if not ranking.order or ranking.tallies[ranking.order[0]].score < MIN_SCORE:
+        best = ranking.order[0] if ranking.order else None
+        evidence = ranking.tallies[best].evidence if best else []
+        return Distribution(
+            name="unknown", confidence=0.0, evidence=evidence,
+            runner_up=RunnerUp(best, scores.get(best, 0.0)) if best and scores.get(best) else None,
+            scores=scores, per_node=per_node, notes=notes,
+        )
+
+    winner = ranking.order[0]
+    score = ranking.tallies[winner].score
+    rival = ranking.rival_of(winner, profiles)
+    evidence = sorted(ranking.tallies[winner].evidence,
+                      key=lambda e: (e.distribution != winner, -e.weight, e.signal, e.object))
+    return Distribution(
+        name=winner, confidence=_confidence(score, rival[1] if rival else 0.0), evidence=evidence,
+        runner_up=RunnerUp(rival[0], round(rival[1], 2)) if rival else None, scores=scores,
+        per_node=per_node, notes=notes,
+    )

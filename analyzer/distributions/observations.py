@@ -1,0 +1,158 @@
+"""What a dump shows that fingerprints can match: one flat list of observations per channel.
+
+Reading the typed views only (Node labels, providerID, versions; system workload names and images;
+ConfigMap names; API groups; namespaces), so detection works on any partial dump, pasted text too.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from analyzer.distributions.profiles import Profiles
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest import KubeObject
+
+WORKLOAD_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob",
+                  "ReplicationController")
+SERVER_VERSION = "server version"
+SERVER_VERSION_KIND = "Version"
+
+
+@dataclass(slots=True)
+class Observation:
+    """One distinct value seen on a channel, from one kind of object, about one node (or none)."""
+
+    channel: str
+    value: str
+    kind: str
+    node: str | None
+    objects: list[str] = field(default_factory=list)
+
+
+class Observations:
+    """Observations grouped by channel, each distinct (value, kind, node) once with its objects."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple[str, str, str, str | None], Observation] = {}
+        self.virtual_nodes: set[str] = set()
+
+    def add(self, channel: str, value: str | None, obj: str, kind: str, node: str | None) -> None:
+        if not value:
+            return
+        key = (channel, value, kind, node)
+        seen = self._by_key.get(key)
+        if seen is None:
+            seen = self._by_key[key] = Observation(channel, value, kind, node)
+        seen.objects.append(obj)
+
+    def by_channel(self) -> dict[str, list[Observation]]:
+        """Observations per channel, in a stable order."""
+        out: dict[str, list[Observation]] = defaultdict(list)
+        for key in sorted(self._by_key, key=lambda k: (k[0], k[1], k[2], k[3] or "")):
+            out[key[0]].append(self._by_key[key])
+        return out
+
+    def __iter__(self) -> Iterator[Observation]:
+        return iter(self._by_key.values())
+
+
+def _labels(meta: Any) -> dict[str, Any]:
+    return (meta.labels or {}) if meta is not None else {}
+
+
+def _images(spec: Any) -> Iterator[str]:
+    for group in (spec.containers, spec.initContainers):
+        for c in group or ():
+            if c.image:
+                yield c.image
+
+
+def _observe_node(obs: Observations, node: KubeObject, profiles: Profiles) -> None:
+    v, name, oid = node.view, node.name, node.key.id
+    labels = _labels(v.metadata)
+    if any(k in labels for k in profiles.virtual_node_labels):
+        # A placeholder node of a virtual cluster: nothing on it tells the distribution.
+        obs.virtual_nodes.add(name)
+        return
+    obs.add("node_name", name, oid, "Node", name)
+    obs.add("provider_id", v.spec.providerID, oid, "Node", name)
+    for key, value in labels.items():
+        obs.add("node_label_key", key, oid, "Node", name)
+        obs.add("node_label", f"{key}={'' if value is None else value}", oid, "Node", name)
+    if v.text is not None and v.text.roles:
+        # A pasted table says the roles only in its ROLES column.
+        for role in v.text.roles.split(","):
+            if role.strip() and role.strip() != "<none>":
+                key = f"node-role.kubernetes.io/{role.strip()}"
+                obs.add("node_label_key", key, oid, "Node", name)
+                obs.add("node_label", f"{key}=", oid, "Node", name)
+    for key in (v.metadata.annotations or {}):
+        obs.add("node_annotation_key", key, oid, "Node", name)
+    info = v.status.nodeInfo
+    if info is not None:
+        obs.add("version", info.kubeletVersion, oid, "Node", name)
+        obs.add("version", info.kubeProxyVersion, oid, "Node", name)
+        obs.add("os_image", info.osImage, oid, "Node", name)
+
+
+def _observe_workload(obs: Observations, o: KubeObject, profiles: Profiles) -> None:
+    oid, ns = o.key.id, o.namespace
+    if o.kind == "Pod":
+        spec = o.view.spec
+        if spec.nodeName:
+            # The same fact as the Node's own name, so it scores as one (kind "Node").
+            obs.add("node_name", spec.nodeName, oid, "Node", spec.nodeName)
+    if not profiles.is_system_namespace(ns):
+        return
+    obs.add("workload_name", o.name, oid, o.kind, None)
+    spec = None
+    if o.kind == "Pod":
+        spec = o.view.spec
+    elif getattr(o.view.spec, "template", None) is not None:
+        spec = o.view.spec.template.spec
+    if spec is not None:
+        for image in _images(spec):
+            obs.add("image", image, oid, o.kind, None)
+
+
+def observe(cluster: Cluster, profiles: Profiles) -> Observations:
+    """Every observation detection can score, from the cluster's typed views."""
+    obs = Observations()
+    namespaces: set[str] = set()
+    first_of_group: dict[str, str] = {}  # API group -> the first object of it (by id)
+    for o in cluster.objects:
+        kind = o.kind
+        if o.namespace:
+            namespaces.add(o.namespace)
+        if o.key.group:
+            oid = o.key.id
+            seen = first_of_group.get(o.key.group)
+            if seen is None or oid < seen:
+                first_of_group[o.key.group] = oid
+        if kind == "Node":
+            _observe_node(obs, o, profiles)
+        elif kind == "Pod" or kind in WORKLOAD_KINDS:
+            _observe_workload(obs, o, profiles)
+        elif kind == "ConfigMap" and profiles.is_system_namespace(o.namespace):
+            obs.add("configmap_name", o.name, o.key.id, kind, None)
+        elif kind == "Namespace":
+            namespaces.add(o.name)
+        elif kind == "CustomResourceDefinition":
+            group = (o.view.spec or {}).get("group") or o.name.partition(".")[2]
+            obs.add("api_group", group, o.key.id, kind, None)
+        elif kind == "APIService":
+            # APIService names are <version>.<group>; the core group's are just <version>.
+            obs.add("api_group", o.name.partition(".")[2], o.key.id, kind, None)
+    for ns in sorted(namespaces):
+        obs.add("namespace", ns, f"core/Namespace//{ns}", "Namespace", None)
+    for group, oid in sorted(first_of_group.items()):
+        obs.add("api_group", group, oid, "object", None)
+    version = cluster.ingest.server_version
+    if version:
+        obs.add("version", version, SERVER_VERSION, SERVER_VERSION_KIND, None)
+    return obs

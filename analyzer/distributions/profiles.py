@@ -1,0 +1,74 @@
+"""The distributions the detector knows (profiles.yaml): control-plane kind, base, system namespaces."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+PROFILES_FILE = Path(__file__).with_name("profiles.yaml")
+CONTROL_PLANE_KINDS = ("managed", "self-hosted")
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """One distribution: its title, how its control plane runs, the distribution it is built on."""
+
+    name: str
+    title: str
+    control_plane: str
+    based_on: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Profiles:
+    """Every known distribution, plus what marks system namespaces and virtual clusters."""
+
+    distributions: dict[str, Profile]
+    system_namespace_names: frozenset[str]
+    system_namespace_prefixes: tuple[str, ...]
+    virtual_node_labels: tuple[str, ...]
+    control_plane_pods: re.Pattern[str]
+    cni_node_annotations: dict[str, str]
+    dns_services: tuple[str, ...]
+    dns_configmaps: tuple[str, ...]
+
+    def is_system_namespace(self, namespace: str) -> bool:
+        """Whether workloads in this namespace are cluster components rather than applications."""
+        return namespace in self.system_namespace_names or namespace.startswith(
+            self.system_namespace_prefixes
+        )
+
+    def family(self, name: str) -> str:
+        """The distribution a name is built on, or the name itself (kind -> kubeadm)."""
+        profile = self.distributions.get(name)
+        return profile.based_on if profile and profile.based_on else name
+
+
+@cache
+def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
+    """Read and check profiles.yaml."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    dists: dict[str, Profile] = {}
+    for name, row in (data.get("distributions") or {}).items():
+        if row.get("control_plane") not in CONTROL_PLANE_KINDS:
+            raise ValueError(f"{path.name}: distribution {name!r}: control_plane must be one of "
+                             f"{CONTROL_PLANE_KINDS}, not {row.get('control_plane')!r}")
+        dists[name] = Profile(name, row.get("title", name), row["control_plane"], row.get("based_on"))
+    for profile in dists.values():
+        if profile.based_on and profile.based_on not in dists:
+            raise ValueError(f"{path.name}: {profile.name} is based on unknown {profile.based_on!r}")
+    ns = data.get("system_namespaces") or {}
+    return Profiles(
+        distributions=dists,
+        system_namespace_names=frozenset(ns.get("names") or ()),
+        system_namespace_prefixes=tuple(ns.get("prefixes") or ()),
+        virtual_node_labels=tuple(data.get("virtual_node_labels") or ()),
+        control_plane_pods=re.compile(data.get("control_plane_pods") or "(?!)"),
+        cni_node_annotations=dict(data.get("cni_node_annotations") or {}),
+        dns_services=tuple(data.get("dns_services") or ()),
+        dns_configmaps=tuple(data.get("dns_configmaps") or ()),
+    )

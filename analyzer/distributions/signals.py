@@ -1,0 +1,120 @@
+"""Signal types: what part of a dump each fingerprint row looks at, and how its pattern matches.
+
+One small function per signal type turns a fingerprint pattern into a predicate over observed
+values; SIGNALS registers each with the observation channel it reads (see observations.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Matcher = Callable[[str], bool]
+
+
+def provider_id_prefix(pattern: str) -> Matcher:
+    """spec.providerID starts with the pattern (`azure://`, `aws://`, `oci://`)."""
+    return lambda value: value.startswith(pattern)
+
+
+def node_label_key_prefix(pattern: str) -> Matcher:
+    """A node label key starts with the pattern (`kubernetes.azure.com/`)."""
+    return lambda key: key.startswith(pattern)
+
+
+def node_label(pattern: str) -> Matcher:
+    """A node label `key=value` equals the pattern; a pattern without `=` names the key alone."""
+    if "=" in pattern:
+        return lambda pair: pair == pattern
+    return lambda pair: pair.partition("=")[0] == pattern
+
+
+def node_annotation_key_prefix(pattern: str) -> Matcher:
+    """A node annotation key starts with the pattern (`kubeadm.alpha.kubernetes.io/`)."""
+    return lambda key: key.startswith(pattern)
+
+
+def _search(pattern: str) -> Matcher:
+    regex = re.compile(pattern)
+    return lambda value: regex.search(value) is not None
+
+
+def _fullmatch(pattern: str) -> Matcher:
+    regex = re.compile(pattern)
+    return lambda value: regex.fullmatch(value) is not None
+
+
+def kubelet_version_regex(pattern: str) -> Matcher:
+    """A kubelet, kube-proxy or API server version matches (`-eks-`, `\\+k3s`)."""
+    return _search(pattern)
+
+
+def os_image_regex(pattern: str) -> Matcher:
+    """A node's OS image matches (`AKSUbuntu`, `Bottlerocket`, `Container-Optimized OS`)."""
+    return _search(pattern)
+
+
+def node_name_regex(pattern: str) -> Matcher:
+    """A node name (of a Node, or a pod's spec.nodeName) matches (`^aks-`, `^minikube$`)."""
+    return _search(pattern)
+
+
+def workload_name(pattern: str) -> Matcher:
+    """A workload or pod name in a system namespace matches (`^aws-node`, `^kube-apiserver-`)."""
+    return _search(pattern)
+
+
+def configmap_name(pattern: str) -> Matcher:
+    """A ConfigMap name in a system namespace is the pattern (a regex, whole name)."""
+    return _fullmatch(pattern)
+
+
+def api_group(pattern: str) -> Matcher:
+    """An API group served or used is the pattern, ends with `.pattern`, or fully matches it."""
+    regex = re.compile(pattern)
+    return lambda group: (group == pattern or group.endswith("." + pattern)
+                          or regex.fullmatch(group) is not None)
+
+
+def image_registry_regex(pattern: str) -> Matcher:
+    """An image of a system workload matches (`^mcr\\.microsoft\\.com/oss/kubernetes/`)."""
+    return _search(pattern)
+
+
+def namespace_name(pattern: str) -> Matcher:
+    """A namespace name is the pattern (a regex, whole name)."""
+    return _fullmatch(pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class SignalType:
+    """A signal type: the observation channel it reads and how its pattern becomes a matcher."""
+
+    name: str
+    channel: str
+    compile: Callable[[str], Matcher]
+
+
+def _signal(fn: Callable[[str], Matcher], channel: str) -> SignalType:
+    return SignalType(fn.__name__, channel, fn)
+
+
+# The one place signal types are registered; fingerprints.yaml may use only these names.
+SIGNALS: dict[str, SignalType] = {
+    s.name: s
+    for s in (
+        _signal(provider_id_prefix, "provider_id"),
+        _signal(node_label_key_prefix, "node_label_key"),
+        _signal(node_label, "node_label"),
+        _signal(node_annotation_key_prefix, "node_annotation_key"),
+        _signal(kubelet_version_regex, "version"),
+        _signal(os_image_regex, "os_image"),
+        _signal(node_name_regex, "node_name"),
+        _signal(workload_name, "workload_name"),
+        _signal(configmap_name, "configmap_name"),
+        _signal(api_group, "api_group"),
+        _signal(image_registry_regex, "image"),
+        _signal(namespace_name, "namespace"),
+    )
+}
