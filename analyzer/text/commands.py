@@ -1,0 +1,157 @@
+"""Recognise shell prompt lines that run kubectl and read what the command asked for."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+# What may stand before `kubectl` on a prompt line: nothing, or a short prompt ending in $ # > %
+# (`$ `, `# `, `root@host:~# `, `controlplane $ `, `# controlplane$ `, `[root@m ~]# `, `PS C:\> `).
+_PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|)\s*$")
+_TOOL = re.compile(r"(?:^|(?<=\s)|(?<=[$#>%]))(kubectl|oc|k)\s+(?=\S)")
+# Flags that take a value when written apart from it (`-n kube-system`).
+_VALUE_FLAGS = frozenset(
+    {
+        "-n", "--namespace", "-o", "--output", "-l", "--selector", "--context", "--kubeconfig",
+        "--cluster", "--user", "-c", "--container", "--field-selector", "--sort-by", "-f",
+        "--filename", "--template", "-L", "--label-columns", "--server", "-s", "--token",
+        "--as", "--request-timeout", "--chunk-size", "--since", "--tail", "--revision",
+    }
+)
+# `k` is a common alias of kubectl, but only trusted before these verbs.
+_ALIAS_VERBS = frozenset({"get", "describe", "top", "lineage"})
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A kubectl command line: the verb, what it names, and the flags that shape its output."""
+
+    text: str
+    verb: str
+    resources: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    namespace: str | None = None
+    all_namespaces: bool = False
+    output: str | None = None
+    show_labels: bool = False
+    no_headers: bool = False
+    piped: str | None = None  # the command after the first `|`
+    redirected: bool = False  # stdout went to a file, so nothing was printed
+    flags: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def wide(self) -> bool:
+        return self.output == "wide"
+
+    @property
+    def prints_table(self) -> bool:
+        """True when the output is a kubectl table (not YAML/JSON/name/jsonpath)."""
+        return self.verb in ("get", "top", "lineage") and not self.redirected and (
+            self.output in (None, "wide") or (self.output or "").startswith("custom-columns")
+        )
+
+
+def command_in(line: str) -> Command | None:
+    """The kubectl command a prompt line runs, or None when the line is no such prompt.
+
+    >>> command_in("root@host:~# kubectl get pods -A -o wide").all_namespaces
+    True
+    >>> command_in("PS C:\\\\> kubectl -n kube-system get po").namespace
+    'kube-system'
+    >>> command_in("3 kubectl set image deployment/x") is None
+    True
+    """
+    for match in _TOOL.finditer(line):
+        if not _PROMPT.match(line[: match.start()]):
+            continue
+        command = parse_command(line[match.start() :])
+        if command and (match.group(1) != "k" or command.verb in _ALIAS_VERBS):
+            return command
+    return None
+
+
+def parse_command(text: str) -> Command | None:
+    """Read a `kubectl ...` command string (as typed, or as a tool's recorded invocation).
+
+    >>> c = parse_command("kubectl get --show-labels -o wide pod web-1 -n default | grep web")
+    >>> (c.verb, c.resources, c.names, c.namespace, c.output, c.show_labels, c.piped)
+    ('get', ('pod',), ('web-1',), 'default', 'wide', True, 'grep web')
+    >>> parse_command("kubectl get daemonset.apps/kube-proxy -n kube-system -o=yaml").resources
+    ('daemonset.apps',)
+    """
+    main, piped, redirected = _split_pipeline(text.strip())
+    try:
+        tokens = shlex.split(main, comments=True)
+    except ValueError:
+        tokens = main.split()
+    if not tokens or tokens[0] not in ("kubectl", "oc", "k"):
+        return None
+    flags: dict[str, str] = {}
+    positional: list[str] = []
+    items = iter(tokens[1:])
+    for token in items:
+        if token == "--":
+            break
+        if token.startswith("-") and len(token) > 1:
+            name, eq, value = token.partition("=")
+            if not eq and name in _VALUE_FLAGS:
+                value = next(items, "")
+            elif not eq and re.fullmatch(r"-[nol]\S+", token):
+                name, value = token[:2], token[2:]  # -nkube-system, -owide
+            flags[_long(name)] = value if (eq or value) else "true"
+        else:
+            positional.append(token)
+    if not positional:
+        return None
+    verb, args = positional[0], positional[1:]
+    if verb in ("rollout", "auth", "config", "certificate") and args:
+        verb, args = f"{verb} {args[0]}", args[1:]
+    resources: list[str] = []
+    names: list[str] = []
+    if args:
+        first, *rest = args
+        if "/" in first:  # get pod/web-1 deploy/x
+            for arg in args:
+                resource, _, name = arg.partition("/")
+                resources.append(resource)
+                names.append(name)
+        else:
+            resources = [part for part in first.split(",") if part]
+            names = rest
+    return Command(
+        text=text.strip(),
+        verb=verb,
+        resources=tuple(resources),
+        names=tuple(names),
+        namespace=flags.get("--namespace"),
+        all_namespaces="--all-namespaces" in flags,
+        output=flags.get("--output"),
+        show_labels="--show-labels" in flags,
+        no_headers="--no-headers" in flags,
+        piped=piped,
+        redirected=redirected,
+        flags=flags,
+    )
+
+
+_LONG = {"-n": "--namespace", "-o": "--output", "-A": "--all-namespaces", "-l": "--selector"}
+
+
+def _long(flag: str) -> str:
+    return _LONG.get(flag, flag)
+
+
+def _split_pipeline(text: str) -> tuple[str, str | None, bool]:
+    """Cut `cmd | grep x` and `cmd > file` outside quotes: (command, piped command, redirected)."""
+    quote = ""
+    for i, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "|":
+            return text[:i].strip(), text[i + 1 :].strip() or None, False
+        elif char == ">" and (i == 0 or text[i - 1] != "2"):
+            return text[:i].strip(), None, True
+    return text, None, False

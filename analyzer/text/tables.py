@@ -1,0 +1,312 @@
+"""Read `kubectl get` tables: find where one starts and ends, split its rows, and build objects.
+
+A table's kind comes from the `kind/` prefix of its names (`kubectl get all`, `kubectl lineage`),
+else from its header (kinds.yaml), else the table is kept as a GenericTable. The namespace comes
+from the NAMESPACE column, else from the command's `-n`; never assumed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from analyzer.ingest.records import Rejection
+from analyzer.text.catalog import Catalog, HeaderMatch, KindInfo
+from analyzer.text.columns import (
+    TREE_GLYPHS,
+    Layout,
+    read_header,
+    split_aligned,
+    split_by_runs,
+    split_by_shape,
+    split_tabs,
+)
+from analyzer.text.commands import Command, command_in
+from analyzer.text.lines import Line, is_comment, tool_call
+from analyzer.text.rows import READERS, RowContext
+from analyzer.text.rows.common import NAME, apply_fields, common_facts, new_body, split_name
+from analyzer.text.types import TEXT_FACTS_KEY, GenericTable, TextObject
+from analyzer.text.values import cell, labels
+
+TABLE_ORIGIN = "text table"
+# Owner kinds whose children `kubectl lineage` draws under them are owned by them.
+_OWNER_KINDS = frozenset({"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob",
+                          "ReplicationController"})
+_WRAPPER_MARKERS = frozenset({"stdout:", "stderr:"})
+_PRINTABLE = re.compile(r"^[\x21-\x7e]+$")
+
+
+@dataclass(slots=True)
+class RawRow:
+    """One row as read: its line, header -> cell text (None when blank), columns it lacks."""
+
+    line: int
+    cells: dict[str, str | None]
+    missing: tuple[str, ...] = ()
+    depth: int = 0  # where the name starts past tree glyphs (`kubectl lineage` nesting)
+
+
+@dataclass(slots=True)
+class TableBlock:
+    """A table found in the text: header, rows, the command that printed it, where it ends."""
+
+    layout: Layout
+    line: int
+    rows: list[RawRow]
+    end: int  # index of the first line after the table
+    command: Command | None
+    match: HeaderMatch | None = None
+
+
+@dataclass(slots=True)
+class TableResult:
+    """What one table became."""
+
+    objects: list[TextObject] = field(default_factory=list)
+    table: GenericTable | None = None
+    rejections: list[Rejection] = field(default_factory=list)
+
+
+def table_at(lines: list[Line], start: int, catalog: Catalog,
+             command: Command | None) -> TableBlock | None:
+    """The table whose header is at lines[start], or None when no table starts there."""
+    layout = read_header(lines[start].text, catalog)
+    if layout is None:
+        return None
+    match = catalog.match_header(list(layout.columns))
+    if match is None and layout.columns[0] not in ("NAME", "NAMESPACE") and command is None:
+        return None  # an all-capitals line in prose, not a header
+    generic = match is None
+    rows: list[RawRow] = []
+    index = start + 1
+    while index < len(lines):
+        text = lines[index].text
+        if not text.strip():
+            after = _next_filled(lines, index)
+            # A table may go on after a blank line (someone split it); only a row aligned
+            # exactly as the header says continues it.
+            if after is None or _stops_table(lines[after].text, catalog):
+                break
+            row = _row(lines[after], layout, catalog, generic)
+            if row is None:
+                break
+            rows.append(row)
+            index = after + 1
+            continue
+        if is_comment(text) and command_in(text) is None:
+            index += 1  # someone's note between rows
+            continue
+        if _stops_table(text, catalog):
+            break
+        row = _row(lines[index], layout, catalog, generic)
+        if row is None:
+            break
+        rows.append(row)
+        index += 1
+    if not rows:
+        return None
+    return TableBlock(layout, lines[start].no, rows, index, command, match)
+
+
+def headerless_at(lines: list[Line], start: int, catalog: Catalog,
+                  command: Command) -> TableBlock | None:
+    """Rows a `| grep` (or `--no-headers`) left without their header, laid out as the command's."""
+    info = single_kind(command, catalog)
+    if info is None:
+        return None
+    columns = catalog.header_for(info, command.wide, command.all_namespaces, command.show_labels)
+    layout = Layout(tuple(columns), None, "collapsed")
+    rows: list[RawRow] = []
+    index = start
+    while index < len(lines) and lines[index].text.strip():
+        if _stops_table(lines[index].text, catalog):
+            break
+        row = _headerless_row(lines[index], layout, catalog)
+        if row is None:
+            break
+        rows.append(row)
+        index += 1
+    if not rows:
+        return None
+    return TableBlock(layout, lines[start].no, rows, index, command,
+                      catalog.match_header(columns))
+
+
+def single_kind(command: Command, catalog: Catalog) -> KindInfo | None:
+    """The one kind a command lists, when it lists exactly one that the catalog knows."""
+    if len(command.resources) != 1:
+        return None
+    return catalog.for_resource(command.resources[0])
+
+
+def _next_filled(lines: list[Line], index: int) -> int | None:
+    for after in range(index, min(index + 3, len(lines))):
+        if lines[after].text.strip():
+            return after
+    return None
+
+
+def _stops_table(text: str, catalog: Catalog) -> bool:
+    """Lines that end a table: prompts, tool metadata, wrapper markers, a new header."""
+    if text.strip() in _WRAPPER_MARKERS or command_in(text) or tool_call(text):
+        return True
+    layout = read_header(text, catalog)
+    return layout is not None and (
+        catalog.match_header(list(layout.columns)) is not None
+        or layout.columns[0] in ("NAME", "NAMESPACE")
+    )
+
+
+def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow | None:
+    """A row under this header, or None when the line is not one (prose, misaligned text)."""
+    text = line.text
+    stripped = text.lstrip(" ")
+    if text[:1].isspace() and not (stripped and stripped[0] in TREE_GLYPHS):
+        return None  # indented text that is not a lineage tree row
+    if layout.mode == "aligned":
+        assert layout.starts is not None
+        cells, aligned = split_aligned(text, layout.starts)
+        if not aligned:
+            return None  # kubectl never lets a cell stray from its column
+    elif layout.mode == "tabs":
+        cells = split_tabs(text, len(layout.columns))
+    else:
+        cells = split_by_shape(text, layout.columns, catalog)
+        if cells is None and generic:
+            words = text.split()
+            if len(words) < min(2, len(layout.columns)):
+                return None
+            width = len(layout.columns)
+            cells = [*words[: width - 1], " ".join(words[width - 1 :])] if len(words) >= width \
+                else [*words, *[None] * (width - len(words))]
+        if cells is None:
+            return None
+    row = _checked_row(line.no, layout.columns, cells, catalog, generic)
+    if row is not None:
+        row.depth = len(text) - len(text.lstrip(TREE_GLYPHS))
+    return row
+
+
+def _headerless_row(line: Line, layout: Layout, catalog: Catalog) -> RawRow | None:
+    if line.text[:1].isspace():
+        return None
+    cells: list[str | None] | None = split_by_runs(line.text, len(layout.columns))  # type: ignore[assignment]
+    if cells is None:
+        cells = split_by_shape(line.text, layout.columns, catalog)
+    if cells is None:
+        return None
+    return _checked_row(line.no, layout.columns, cells, catalog, generic=False)
+
+
+def _checked_row(no: int, columns: tuple[str, ...], cells: list[str | None],
+                 catalog: Catalog, generic: bool) -> RawRow | None:
+    """A row whose name (or first cell) looks like one, with the trailing columns it lacks."""
+    by_column = dict(zip(columns, cells, strict=True))
+    if generic and not _PRINTABLE.match((cells[0] or "").lstrip(TREE_GLYPHS)):
+        return None  # kubectl's first cells are plain ASCII words; this is prose
+    if "NAME" in by_column:
+        name_cell = by_column["NAME"]
+        if not name_cell or not NAME.match(split_name(name_cell)[1]):
+            return None
+        if "NAMESPACE" in by_column and not NAME.match(by_column["NAMESPACE"] or ""):
+            return None
+    else:
+        first = cells[0]
+        if not first or not catalog.shape(columns[0]).pattern.fullmatch(first) and first not in (
+            "<unknown>", "<invalid>"
+        ):
+            return None
+    missing: list[str] = []
+    for column, value in reversed(list(zip(columns, cells, strict=True))):
+        if value is not None:
+            break
+        if not catalog.shape(column).empty:
+            missing.append(column)
+    return RawRow(no, by_column, tuple(reversed(missing)))
+
+
+def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult:
+    """Objects from a table's rows when their kind is known, else one GenericTable."""
+    result = TableResult()
+    kinds = [_prefix_kind(row, catalog) for row in block.rows]
+    if all(kinds):
+        per_row: list[tuple[KindInfo, str | None]] = kinds  # type: ignore[assignment]
+    elif block.match is not None:
+        per_row = [(block.match.info, None)] * len(block.rows)
+    else:
+        result.table = GenericTable(
+            header=list(block.layout.columns),
+            rows=[{col: cell(value) for col, value in row.cells.items()} for row in block.rows],
+            line=block.line,
+            command=block.command.text if block.command else None,
+        )
+        return result
+    lineage: list[tuple[int, dict[str, Any]]] = []
+    for row, (info, group) in zip(block.rows, per_row, strict=True):
+        obj = _row_object(row, info, group, block.command, catalog)
+        if block.command is not None and block.command.verb == "lineage":
+            _link_to_parent(obj.body, row, lineage, catalog)
+        result.objects.append(obj)
+        if row.missing:
+            result.rejections.append(Rejection(
+                source, f"line {row.line}",
+                f"row of {info.kind} '{obj.name}' is cut short: no {', '.join(row.missing)}",
+            ))
+    return result
+
+
+def _prefix_kind(row: RawRow, catalog: Catalog) -> tuple[KindInfo, str | None] | None:
+    raw = row.cells.get("NAME")
+    prefix = split_name(raw)[0] if raw else None
+    if not prefix:
+        return None
+    info = catalog.for_resource(prefix)
+    if info is None:
+        return None
+    group = prefix.split(".", 1)[1] if "." in prefix else None
+    return info, group
+
+
+def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command | None,
+                catalog: Catalog) -> TextObject:
+    cells = row.cells
+    _, name, is_default = split_name(cells["NAME"]) if cells.get("NAME") else (None, None, False)
+    namespace = cell(cells.get("NAMESPACE"))
+    if namespace is None and command is not None and not command.all_namespaces:
+        namespace = command.namespace
+    if not info.namespaced:
+        namespace = None
+    body = new_body(catalog.api_version(info, group), info.kind, name)
+    if namespace:
+        body["metadata"]["namespace"] = namespace
+    if row_labels := labels(cells.get("LABELS")):
+        body["metadata"]["labels"] = row_labels
+    facts = common_facts(cells)
+    if is_default:
+        facts["default"] = True
+    apply_fields(body, info, cells)
+    reader = READERS.get(info.kind)
+    if reader is not None:
+        reader(body, cells, facts, RowContext(catalog, namespace, row.line))
+    body[TEXT_FACTS_KEY] = facts
+    return TextObject(body=body, line=row.line, origin=TABLE_ORIGIN)
+
+
+def _link_to_parent(body: dict[str, Any], row: RawRow, stack: list[tuple[int, dict[str, Any]]],
+                    catalog: Catalog) -> None:
+    """Tie a `kubectl lineage` row to the row it is drawn under (its owner, or what an event is about)."""
+    depth = row.depth
+    while stack and stack[-1][0] >= depth:
+        stack.pop()
+    if stack:
+        parent = stack[-1][1]
+        ref = {"apiVersion": parent["apiVersion"], "kind": parent["kind"],
+               "name": parent["metadata"].get("name", "")}
+        if body["kind"] == "Event":
+            if namespace := parent["metadata"].get("namespace"):
+                ref["namespace"] = namespace
+            body["involvedObject"] = dict(sorted(ref.items()))
+        elif parent["kind"] in _OWNER_KINDS:
+            body["metadata"]["ownerReferences"] = [ref]
+    stack.append((depth, body))

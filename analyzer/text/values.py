@@ -1,0 +1,169 @@
+"""Small readers for the cell and field values kubectl prints: ages, restarts, labels, dates, ports."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+# kubectl prints these where a value is absent; they never mean a real value.
+MISSING_MARKERS = frozenset({"", "<none>", "<unknown>", "<nil>", "<unset>"})
+
+_AGE = re.compile(r"^(?:(\d+)y)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$")
+_AGE_UNITS = (365 * 86400, 86400, 3600, 60, 1)
+_RESTARTS = re.compile(r"^(\d+)(?:\s*\((\S+) ago\))?$")
+_PORT = re.compile(r"^(\d+)(?::(\d+))?/([A-Z]+)$")
+
+
+def cell(text: str | None) -> str | None:
+    """A table cell or field value with kubectl's "absent" markers turned into None.
+
+    >>> cell("<none>") is None, cell(" 10.0.0.1 ")
+    (True, '10.0.0.1')
+    """
+    if text is None:
+        return None
+    text = text.strip()
+    return None if text in MISSING_MARKERS else text
+
+
+def age_seconds(text: str | None) -> float | None:
+    """Seconds in a kubectl age (`7d2h`, `3m43s`, `2y45d`); None for `<invalid>` or anything else.
+
+    >>> age_seconds("7d2h"), age_seconds("3m43s"), age_seconds("2y45d"), age_seconds("<invalid>")
+    (612000.0, 223.0, 66960000.0, None)
+    """
+    text = cell(text)
+    if not text:
+        return None
+    match = _AGE.match(text)
+    if not match or not any(match.groups()):
+        return None
+    return float(sum(float(part) * unit for part, unit in zip(match.groups(), _AGE_UNITS, strict=True) if part))
+
+
+def restarts(text: str | None) -> tuple[int | None, float | None]:
+    """The restart count and how long ago the last restart was, from `3 (12h ago)`.
+
+    >>> restarts("3 (12h ago)"), restarts("0"), restarts("x")
+    ((3, 43200.0), (0, None), (None, None))
+    """
+    text = cell(text)
+    match = _RESTARTS.match(text) if text else None
+    if not match:
+        return None, None
+    return int(match.group(1)), age_seconds(match.group(2))
+
+
+def integer(text: str | None) -> int | None:
+    """An integer cell, or None when it is absent or not a number.
+
+    >>> integer("3"), integer("<none>"), integer("3/3")
+    (3, None, None)
+    """
+    text = cell(text)
+    if text is None or not re.fullmatch(r"-?\d+", text):
+        return None
+    return int(text)
+
+
+def boolean(text: str | None) -> bool | None:
+    """`true`/`false` in any case, else None.
+
+    >>> boolean("True"), boolean("false"), boolean("maybe")
+    (True, False, None)
+    """
+    text = (cell(text) or "").lower()
+    return {"true": True, "false": False}.get(text)
+
+
+def fraction(text: str | None) -> tuple[int, int] | None:
+    """The two numbers of a READY-style `2/3` cell.
+
+    >>> fraction("2/3"), fraction("-")
+    ((2, 3), None)
+    """
+    text = cell(text)
+    match = re.fullmatch(r"(\d+)/(\d+)", text or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def labels(text: str | None) -> dict[str, str] | None:
+    """Labels (or a selector) written `a=b,c=d`; None when absent or not in that form.
+
+    >>> labels("app=web,tier="), labels("<none>")
+    ({'app': 'web', 'tier': ''}, None)
+    """
+    text = cell(text)
+    if not text:
+        return None
+    pairs = [part.split("=", 1) for part in text.split(",")]
+    if any(len(pair) != 2 or not pair[0] or " " in pair[0] for pair in pairs):
+        return None
+    return {key: value for key, value in pairs}
+
+
+def csv(text: str | None) -> list[str]:
+    """A comma-separated cell as a list, empty when absent.
+
+    >>> csv("nginx,sidecar"), csv("<none>")
+    (['nginx', 'sidecar'], [])
+    """
+    text = cell(text)
+    return [part.strip() for part in text.split(",") if part.strip()] if text else []
+
+
+def describe_time(text: str | None) -> str | None:
+    """A describe timestamp (`Mon, 23 Aug 2025 15:02:32 +0300`) as the API's RFC 3339 UTC form.
+
+    >>> describe_time("Thu, 13 Feb 2020 10:23:14 +0100")
+    '2020-02-13T09:23:14Z'
+    """
+    text = cell(text)
+    if not text:
+        return None
+    for layout in ("%a, %d %b %Y %H:%M:%S %z", "%d %b %Y %H:%M:%S %z", "%Y-%m-%dT%H:%M:%S%z"):
+        try:
+            moment = datetime.strptime(text.replace("Z", "+0000"), layout)
+        except ValueError:
+            continue
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return None
+
+
+def service_ports(text: str | None) -> list[dict[str, object]] | None:
+    """A service PORT(S) cell (`53/UDP,8080:31592/TCP`) as API `spec.ports`; None if unreadable.
+
+    >>> service_ports("53/UDP,8080:31592/TCP")
+    [{'port': 53, 'protocol': 'UDP'}, {'port': 8080, 'protocol': 'TCP', 'nodePort': 31592}]
+    """
+    ports: list[dict[str, object]] = []
+    for part in csv(text):
+        match = _PORT.match(part)
+        if not match:
+            return None
+        port: dict[str, object] = {"port": int(match.group(1)), "protocol": match.group(3)}
+        if match.group(2):
+            port["nodePort"] = int(match.group(2))
+        ports.append(port)
+    return ports or None
+
+
+def int_or_string(text: str) -> int | str:
+    """A port or percentage the API keeps as int-or-string.
+
+    >>> int_or_string("8080"), int_or_string("http"), int_or_string("25%")
+    (8080, 'http', '25%')
+    """
+    return int(text) if re.fullmatch(r"\d+", text) else text
+
+
+def set_path(body: dict, path: str, value: object) -> None:
+    """Set a dotted path in a nested dict, creating the dicts on the way.
+
+    >>> body = {}; set_path(body, "spec.template.spec.nodeName", "n1"); body
+    {'spec': {'template': {'spec': {'nodeName': 'n1'}}}}
+    """
+    *parents, last = path.split(".")
+    for part in parents:
+        body = body.setdefault(part, {})
+    body[last] = value
