@@ -29,7 +29,7 @@ _SPECIAL = {
     "ExternalIPs": "externalIPs", "ImageID": "imageID", "ContainerID": "containerID",
     "MachineID": "machineID", "SystemUUID": "systemUUID", "BootID": "bootID",
     "ExternalID": "externalID", "LoadBalancerIP": "loadBalancerIP", "TTY": "tty",
-    "OSImage": "osImage", "PodCIDRs": "podCIDRs", "DNSPolicy": "dnsPolicy",
+    "OSImage": "osImage", "DNSPolicy": "dnsPolicy",
     "DNSConfig": "dnsConfig", "FSGroup": "fsGroup",
 }
 

@@ -15,6 +15,7 @@ from conftest import REALDATA
 
 from analyzer.ingest import IngestResult, ingest
 
+
 @dataclass(frozen=True)
 class Expected:
     """What one realdata directory must give (structured objects only; see `text_files`)."""
