@@ -63,6 +63,15 @@ class TextFacts(Struct):
     columns: dict[str, Any] | None = None
     requests: dict[str, Any] | None = None
     limits: dict[str, Any] | None = None
+    data_count: int | None = None  # DATA of a ConfigMap/Secret row
+    secrets_count: int | None = None  # SECRETS of a ServiceAccount row
+    data_bytes: dict[str, Any] | None = None  # describe secret: key -> size (never the value)
+    binary_data_bytes: dict[str, Any] | None = None  # describe configmap: binary key -> size
+    active: int | None = None  # ACTIVE of a CronJob row
+    last_schedule_ago_seconds: float | None = None
+    first_seen_ago_seconds: float | None = None  # events: how long before the capture
+    last_seen_ago_seconds: float | None = None
+    default: bool | None = None  # "(default)" after a StorageClass/IngressClass name
 
 
 class ObjectView(Struct, kw_only=True):
@@ -345,6 +354,7 @@ class WorkloadStatus(Struct):
     updatedNumberScheduled: int | None = None
     # An int for Jobs; a list of Job references for CronJobs.
     active: int | list[Any] | None = None
+    ready: int | None = None  # Jobs: pods ready
     succeeded: int | None = None
     failed: int | None = None
     startTime: str | None = None

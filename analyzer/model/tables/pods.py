@@ -122,6 +122,8 @@ class _Builder:
         ready = condition_true(status.conditions, "Ready")
         if ready is None and statuses:
             ready = all(cs.ready for cs in statuses)
+        if not statuses and not status.initContainerStatuses and status.phase is None:
+            restarts = None  # nothing says how the pod runs (a manifest, a partial paste)
         if facts is not None:
             # A pasted table says READY/STATUS/RESTARTS directly.
             text_ready, text_total = ready_counts(facts.ready)
@@ -131,8 +133,6 @@ class _Builder:
             kstatus = facts.status or kstatus
             if facts.restarts is not None:
                 restarts = facts.restarts
-        elif not statuses and status.phase is None:
-            restarts = None
         scheduled_cond = find_condition(status.conditions, "PodScheduled")
         last_finished: list[str | None] = []
 
