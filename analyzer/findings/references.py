@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from analyzer.findings.coverage import namespace_coverage
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -71,26 +70,47 @@ def pod_references(pod: KubeObject) -> Iterator[Reference]:
         yield Reference("PriorityClass", spec.priorityClassName, "spec.priorityClassName")
 
 
+# The graph relations through which an object refers to each kind.
+RELATIONS: dict[str, tuple[str, ...]] = {
+    "ConfigMap": ("mounts", "reads"),
+    "Secret": ("mounts", "reads", "pulls_with", "uses_tls_secret"),
+    "PersistentVolumeClaim": ("mounts",),
+    "ServiceAccount": ("runs_as",),
+    "PriorityClass": ("uses_priority_class",),
+}
+
+
 def missing_references(cluster: Cluster, rule: RuleMeta, kind: str,
                        builtin: frozenset[str] = frozenset()) -> Iterator[Finding]:
-    """Findings for pods referring (not optionally) to a `kind` object the dump lacks, only in
-    namespaces where the dump collected that kind; pods whose namespace it did not, are skipped."""
-    from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
+    """Findings for objects whose required reference to a `kind` is a `missing` graph node.
 
-    scoped = kind in CLUSTER_SCOPED_KINDS
-    coverage = namespace_coverage(cluster, kind)
-    present = {(o.namespace, o.name) for o in cluster.objects_of(kind)}
-    for pod in cluster.objects_of("Pod"):
-        namespace = "" if scoped else pod.namespace
-        if not scoped and not coverage.covers(namespace):
+    The graph marks a reference `missing` only where the dump collected that kind (in that
+    namespace) and `not_collected` elsewhere, so nothing is said about what was not collected.
+    A pod is not reported when its controller already is, for the same missing object.
+    """
+    graph = cluster.graph
+    relations = RELATIONS[kind]
+    by_source: dict[str, dict[str, list[str]]] = {}
+    for source, target, data in graph.edges(data=True):
+        node = graph.nodes[target]
+        if (data.get("relation") in relations and node.get("kind") == kind
+                and node.get("state") == "missing" and not data.get("optional")
+                and node.get("name") not in builtin):
+            by_source.setdefault(source, {}).setdefault(target, []).append(
+                f"{data.get('relation')}: {data.get('via') or kind}")
+    objects = {o.key.id: o for o in cluster.objects}
+    for source in sorted(by_source):
+        obj = objects.get(source)
+        if obj is None:
             continue
-        seen: set[str] = set()
-        refs = [r for r in pod_references(pod) if r.kind == kind and not r.optional
-                and r.name not in builtin and (namespace, r.name) not in present]
-        for ref in refs:
-            if ref.name in seen:
-                continue
-            seen.add(ref.name)
-            fields = [r.field for r in refs if r.name == ref.name]
-            yield rule.fail(pod, *(ev(pod, f, ref.name, f"an existing {kind}") for f in fields),
-                            ref_kind=kind, ref_name=ref.name, where=", ".join(fields))
+        owners = {u for u, _v, d in graph.in_edges(source, data=True) if d.get("relation") == "owns"}
+        for target, vias in sorted(by_source[source].items()):
+            if any(target in by_source.get(o, {}) for o in owners):
+                continue  # the controller's template carries the same reference: reported there
+            name = graph.nodes[target]["name"]
+            fields = [r.field for r in pod_references(obj) if r.kind == kind and r.name == name] \
+                if obj.kind == "Pod" else []
+            evidence = [ev(obj, f, name, f"an existing {kind}") for f in fields] or \
+                [ev(obj, via, name, f"an existing {kind}") for via in vias]
+            yield rule.fail(obj, *evidence, ref_kind=kind, ref_name=name,
+                            where=", ".join(e.field for e in evidence))

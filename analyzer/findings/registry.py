@@ -18,15 +18,12 @@ if TYPE_CHECKING:
 
 RULES_PACKAGE = "analyzer.findings.rules"
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
-_FIELD = re.compile(r"{(\w+)")
 # Kinds a rule may require: every kind the ingestion knows by name.
 KNOWN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | CLUSTER_SCOPED_KINDS
 KNOWN_DISTRIBUTIONS = frozenset({
     "aks", "eks", "oke", "gke", "kubeadm", "k3s", "rke2", "openshift", "kind", "minikube",
     "docker-desktop", "microk8s", "doks", "vanilla",
 })
-# Facts every finding has for its message template without the rule passing them.
-_OBJECT_FIELDS = {"kind", "namespace", "name", "object"}
 
 
 class RuleError(Exception):
@@ -72,14 +69,6 @@ def load_rules() -> tuple[Rule, ...]:
     return tuple(rules[k] for k in sorted(rules))
 
 
-def distribution_name(cluster: Cluster) -> str | None:
-    """The detected distribution's name, or None while detection is unavailable."""
-    try:
-        return getattr(cluster.distribution, "name", None)
-    except ImportError:
-        return None
-
-
 def run_rule(rule: Rule, cluster: Cluster) -> list[Finding]:
     """One rule over a cluster: not applicable when its kinds or distribution do not fit."""
     meta = rule.meta
@@ -88,6 +77,8 @@ def run_rule(rule: Rule, cluster: Cluster) -> list[Finding]:
         return [meta.not_applicable(f"the dump did not collect {', '.join(missing)}",
                                     missing=", ".join(missing))]
     if meta.distributions:
+        from analyzer.findings.components import distribution_name
+
         dist = distribution_name(cluster)
         if dist not in meta.distributions:
             return [meta.not_applicable(

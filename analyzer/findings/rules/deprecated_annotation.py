@@ -16,7 +16,7 @@ from analyzer.findings.versions import DATA
 RULE = RuleMeta(
     id="deprecated-annotation", title="Deprecated annotation", severity="info",
     category="configuration",
-    message="{kind} {namespace}/{name} uses annotation {annotation} ({note}); use {replacement}",
+    message="{object} uses annotation {annotation} ({note}); use {replacement}",
     remediation="Replace the annotation by the field that superseded it; the annotation has no effect on current clusters.",
 )
 # Pod templates carry the same annotations as their pods; the controllers are reported, not

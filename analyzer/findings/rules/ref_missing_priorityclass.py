@@ -1,4 +1,4 @@
-"""Pods referring to a PriorityClass that the dump does not hold, where the dump collected PriorityClasses."""
+"""Objects referring to a PriorityClass the dump does not hold, where the dump collected PriorityClasses (graph: state missing)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from analyzer.findings.references import missing_references
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
-    id="ref-missing-priorityclass", title="Pod refers to a missing PriorityClass", severity="warning",
-    category="references", requires=("Pod", "PriorityClass"),
-    message="Pod {namespace}/{name} refers to PriorityClass {ref_name}, which is not in the dump although PriorityClasses were collected ({where})",
+    id="ref-missing-priorityclass", title="Refers to a missing PriorityClass", severity="warning",
+    category="references", requires=("PriorityClass",),
+    message="{object} refers to PriorityClass {ref_name}, which is not in the dump although PriorityClasses were collected ({where})",
     remediation="Create the PriorityClass; new pods naming a missing class are rejected at admission.",
 )
 

@@ -1,4 +1,4 @@
-"""Pods referring to a PersistentVolumeClaim that the dump does not hold, where the dump collected PersistentVolumeClaims."""
+"""Objects referring to a PersistentVolumeClaim the dump does not hold, where the dump collected PersistentVolumeClaims (graph: state missing)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from analyzer.findings.references import missing_references
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
-    id="ref-missing-pvc", title="Pod refers to a missing PersistentVolumeClaim", severity="critical",
-    category="references", requires=("Pod", "PersistentVolumeClaim"),
-    message="Pod {namespace}/{name} refers to PersistentVolumeClaim {ref_name}, which is not in the dump although PersistentVolumeClaims were collected ({where})",
+    id="ref-missing-pvc", title="Refers to a missing PersistentVolumeClaim", severity="critical",
+    category="references", requires=("PersistentVolumeClaim",),
+    message="{object} refers to PersistentVolumeClaim {ref_name}, which is not in the dump although PersistentVolumeClaims were collected ({where})",
     remediation="Create the PersistentVolumeClaim; the pod stays Pending until its claim exists and binds.",
 )
 

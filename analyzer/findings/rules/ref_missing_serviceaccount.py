@@ -1,4 +1,4 @@
-"""Pods referring to a ServiceAccount that the dump does not hold, where the dump collected ServiceAccounts."""
+"""Objects referring to a ServiceAccount the dump does not hold, where the dump collected ServiceAccounts (graph: state missing)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from analyzer.findings.references import missing_references
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
-    id="ref-missing-serviceaccount", title="Pod refers to a missing ServiceAccount", severity="critical",
-    category="references", requires=("Pod", "ServiceAccount"),
-    message="Pod {namespace}/{name} refers to ServiceAccount {ref_name}, which is not in the dump although ServiceAccounts were collected ({where})",
+    id="ref-missing-serviceaccount", title="Refers to a missing ServiceAccount", severity="critical",
+    category="references", requires=("ServiceAccount",),
+    message="{object} refers to ServiceAccount {ref_name}, which is not in the dump although ServiceAccounts were collected ({where})",
     remediation="Create the ServiceAccount in the pod's namespace; the API server rejects new pods that name a missing one.",
 )
 

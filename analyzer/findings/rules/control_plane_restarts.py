@@ -1,0 +1,51 @@
+"""Control-plane static pods (API server, etcd, scheduler, controller manager) that keep restarting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="control-plane-restarts", title="Control-plane component restarting", severity="warning",
+    category="cluster", requires=("Pod",),
+    message="Control-plane pod {namespace}/{name} ({component}) restarted {restarts} times (last: {last_reason})",
+    remediation="Read the component's previous log; etcd restarts often mean slow disks or lost quorum, API server restarts failing etcd or certificates.",
+)
+COMPONENTS = ("kube-apiserver", "etcd", "kube-scheduler", "kube-controller-manager", "cloud-controller-manager")
+THRESHOLD = 3
+
+
+def component_of(pod_name: str, labels: dict) -> str | None:
+    """The control-plane component a static pod runs (its `component` label, else its name).
+
+    >>> component_of("etcd-master-1", {}), component_of("web-1", {})
+    ('etcd', None)
+    """
+    label = labels.get("component")
+    if label in COMPONENTS:
+        return label
+    return next((c for c in COMPONENTS if pod_name.startswith(c + "-")), None)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    for pod in cluster.objects_of("Pod"):
+        if pod.namespace != "kube-system":
+            continue
+        component = component_of(pod.name, pod.view.metadata.labels or {})
+        if component is None or not (is_static_pod(pod) or pod.view.text is not None):
+            continue
+        statuses = [(t, s) for t, _c, s in pod_containers(pod, "container") if s is not None]
+        restarts = sum(s.restartCount or 0 for _t, s in statuses)
+        if not statuses and pod.view.text is not None:
+            restarts = pod.view.text.restarts or 0
+        if restarts < THRESHOLD:
+            continue
+        evidence = [ev(pod, f"{container_path(t, s.name, True)}.restartCount", s.restartCount, f"< {THRESHOLD}")
+                    for t, s in statuses if s.restartCount] or [ev(pod, "RESTARTS column", restarts, f"< {THRESHOLD}")]
+        last = next((s.lastState.terminated for _t, s in statuses
+                     if s.lastState and s.lastState.terminated), None)
+        last_reason = f"{last.reason or '?'} exit {last.exitCode}" if last else "unknown"
+        yield RULE.fail(pod, *evidence, component=component, restarts=restarts, last_reason=last_reason)

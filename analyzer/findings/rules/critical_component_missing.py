@@ -1,0 +1,49 @@
+"""Roles a distribution cannot work without (DNS, CNI, kube-proxy, API tunnel, metrics) that no
+system workload of the dump fills."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.components import (
+    ComponentsUnavailable,
+    components,
+    distribution_name,
+    expected_roles,
+)
+from analyzer.findings.types import Evidence, Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="critical-component-missing", title="Critical system component missing", severity="critical",
+    category="cluster",
+    message="No {role} component runs in the system namespaces of this {distribution} cluster (found roles: {found})",
+    remediation="Reinstall or re-enable the add-on that fills this role (for managed clusters, the provider's add-on); without it DNS, pod networking or API access fails.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    dist = distribution_name(cluster)
+    expected = expected_roles().get(dist or "")
+    if not expected:
+        yield RULE.not_applicable(f"no expected components are known for distribution {dist or 'undetected'}")
+        return
+    try:
+        table = components(cluster)
+    except ComponentsUnavailable as exc:
+        yield RULE.not_applicable(str(exc))
+        return
+    system = table[table["namespace"].astype("string") == "kube-system"]
+    if system.empty:
+        yield RULE.not_applicable("the dump holds no kube-system workloads")
+        return
+    roles = set(table["role"].astype("string").dropna())
+    if roles <= {"unknown"}:
+        yield RULE.not_applicable("the component catalog classified no component")
+        return
+    found = ", ".join(sorted(roles - {"unknown"}))
+    for role in expected:
+        if role not in roles:
+            yield RULE.fail(None, Evidence("components.role", found, role),
+                            kind="Component", namespace="kube-system", name=role,
+                            role=role, distribution=dist, found=found)

@@ -1,0 +1,33 @@
+"""Kernel OOM kills on nodes (from events), with how long before the capture they last fired."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.events import event_fact
+from analyzer.findings.facts import age_at_capture, age_text, ev
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="events-node-oom", title="Kernel OOM kills on nodes", severity="warning",
+    category="events", requires=("Event",),
+    message="{object}: {reason} {count} time(s), last {age} before capture: {last_message}",
+    remediation="The node ran out of memory: set memory requests/limits close to real use and reserve memory for the system (kubeReserved/systemReserved).",
+)
+REASONS = frozenset({"OOMKilling", "SystemOOM"})
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    latest: dict[tuple[str, str, str], list] = {}
+    for obj in cluster.objects_of("Event"):
+        fact = event_fact(obj)
+        if fact.reason in REASONS:
+            latest.setdefault((fact.kind, fact.namespace, fact.name), []).append(fact)
+    for (kind, namespace, name), facts in sorted(latest.items()):
+        facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
+        last = facts[-1]
+        yield RULE.fail(None, ev(last.event, "reason", last.reason, "no such event"),
+                        kind=kind, namespace=namespace, name=name, reason=last.reason,
+                        count=sum(f.count for f in facts),
+                        age=age_text(age_at_capture(cluster, last.last_seen)), last_message=last.message[:300])
