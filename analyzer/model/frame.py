@@ -25,7 +25,11 @@ def _cast(values: Any, dtype: str) -> Any:
     if dtype == "str":
         return pd.array(values, dtype="string")
     if dtype == "category":
-        return pd.Categorical(values)
+        cat = pd.Categorical(values)
+        if len(cat.categories) == 0:
+            # No value at all: keep string categories so files and concatenations stay typed.
+            return pd.Categorical(cat, categories=pd.Index([], dtype="str"))
+        return cat
     if dtype == "int":
         return pd.array(values, dtype="Int64")
     if dtype == "float":

@@ -2,11 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
-from analyzer.ingest.records import KubeObject
+from analyzer.ingest.records import KubeObject, group_of_kind
 from analyzer.model.views import Condition, Meta, OwnerRef
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+# Groups a built-in kind has been served from besides its current one (old dumps).
+_FORMER_GROUPS: dict[str, frozenset[str]] = {
+    "Event": frozenset({"events.k8s.io"}),
+    "Deployment": frozenset({"extensions"}), "DaemonSet": frozenset({"extensions"}),
+    "ReplicaSet": frozenset({"extensions"}), "Ingress": frozenset({"extensions"}),
+    "NetworkPolicy": frozenset({"extensions"}),
+}
+
+
+def is_builtin(obj: KubeObject) -> bool:
+    """Whether the object is the built-in kind its name says, not a same-named custom resource
+    (longhorn.io's Node, a Knative Service, ...).
+
+    Examples:
+        >>> from analyzer.ingest.records import ObjectKey
+        >>> is_builtin(KubeObject(ObjectKey("longhorn.io", "Node", "", "n1"), "", None, None, None))
+        False
+    """
+    group = obj.key.group
+    return group == group_of_kind(obj.kind) or group in _FORMER_GROUPS.get(obj.kind, ())
+
+
+def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:
+    """The objects of these built-in kinds, in dump order, without same-named custom resources."""
+    return (o for o in cluster.objects_of(*kinds) if is_builtin(o))
 
 
 def joined(items: Iterable[Any]) -> str | None:

@@ -123,7 +123,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("containers", "int", "Number of (regular) containers"),
         ("containers_ready", "int", "Ready containers"),
         ("ready", "bool", "All containers ready (Ready condition)"),
-        ("restarts", "int", "Sum of container restarts"),
+        ("restarts", "int", "Container restarts as kubectl's RESTARTS counts them (init containers while initialising)"),
         ("last_restart", "datetime", "Newest lastState.terminated.finishedAt"),
         ("start_time", "datetime", "status.startTime"),
         ("owner_kind", "category", "Controlling owner kind"),
@@ -236,7 +236,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("node_port", "int", "nodePort"),
     ),
     _t(
-        "endpoints", "One row per address of Endpoints and EndpointSlices.",
+        "endpoints", "One row per address of Endpoints and EndpointSlices (one row without ip for an object with no address).",
         ("kind", "category", "Endpoints | EndpointSlice"), _NS,
         ("name", "str", "Endpoints/EndpointSlice name"),
         ("service", "str", "Service it belongs to (Endpoints name, or kubernetes.io/service-name)"),
@@ -246,7 +246,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("ports", "str", "Ports as [name:]port/protocol, comma-separated"),
     ),
     _t(
-        "ingresses", "One row per Ingress rule path and backend (and one for a default backend).",
+        "ingresses", "One row per Ingress rule path and backend (and one for a default backend; one empty row for an Ingress with neither).",
         _NS, ("ingress", "str", "Ingress name"),
         ("ingress_class", "category", "spec.ingressClassName or the kubernetes.io/ingress.class annotation"),
         ("host", "str", "Rule host"), ("path", "str", "Path"), ("path_type", "category", "pathType"),
@@ -312,7 +312,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("default", "bool", "Marked as the default class"),
     ),
     _t(
-        "rbac_bindings", "One row per subject of each RoleBinding and ClusterRoleBinding.",
+        "rbac_bindings", "One row per subject of each RoleBinding and ClusterRoleBinding (one row without subject for a binding with none).",
         ("kind", "category", "RoleBinding | ClusterRoleBinding"), _NS, ("name", "str", "Binding name"),
         ("role_kind", "category", "roleRef kind"), ("role_name", "str", "roleRef name"),
         ("subject_kind", "category", "User | Group | ServiceAccount"), ("subject_name", "str", "Subject name"),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import joined, source_of, text_age
+from analyzer.model.normalize import builtin_objects, joined, source_of, text_age
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -42,7 +42,7 @@ def _stated_count(view: Any) -> int | None:
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """configmaps and secrets."""
     cm = empty_columns("configmaps")
-    for obj in cluster.objects_of("ConfigMap"):
+    for obj in builtin_objects(cluster, "ConfigMap"):
         view = obj.view
         data = view.data or {}
         binary = view.binaryData or {}
@@ -62,7 +62,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         cm["source"].append(source_of(obj))
 
     sec = empty_columns("secrets")
-    for obj in cluster.objects_of("Secret"):
+    for obj in builtin_objects(cluster, "Secret"):
         view = obj.view
         # Only the key names are read; ingestion already replaced the values by their sizes.
         stated_sizes = (view.text.data_bytes if view.text else None) or {}

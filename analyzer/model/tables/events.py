@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
+from analyzer.model.normalize import builtin_objects
 from analyzer.model.views import EventView
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """The events table; age counts from last_seen (or the age a pasted event states)."""
     e = empty_columns("events")
-    for obj in cluster.objects_of("Event"):
+    for obj in builtin_objects(cluster, "Event"):
         view: EventView = obj.view
         involved = view.involvedObject or view.regarding
         series = view.series

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import joined
+from analyzer.model.normalize import builtin_objects, joined
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -77,7 +77,7 @@ def _tls_for(tls: list[Any], host: str | None) -> tuple[bool, str | None]:
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """The ingresses table; an Ingress without rules or backend still gets one row."""
     g = empty_columns("ingresses")
-    for obj in cluster.objects_of("Ingress"):
+    for obj in builtin_objects(cluster, "Ingress"):
         view = obj.view
         spec = view.spec or {}
         status = view.status or {}

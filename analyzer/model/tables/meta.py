@@ -10,7 +10,7 @@ import pandas as pd
 from analyzer.ingest.records import group_of
 from analyzer.model.credentials import mask_annotation
 from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import controller_of, source_of, text_age
+from analyzer.model.normalize import controller_of, is_builtin, source_of, text_age
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -70,9 +70,9 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
 
         if ns:
             objects_per_ns[ns] += 1
-            if kind == "Pod":
+            if kind == "Pod" and is_builtin(obj):
                 pods_per_ns[ns] += 1
-        if kind == "Namespace":
+        if kind == "Namespace" and is_builtin(obj):
             listed[name] = obj
 
         for key, value in (meta.labels or {}).items():

@@ -8,6 +8,7 @@ import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import (
+    builtin_objects,
     condition_true,
     conditions_text,
     find_condition,
@@ -59,7 +60,7 @@ def taint_text(taint: Taint) -> str:
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """The nodes table."""
     n = empty_columns("nodes")
-    for obj in cluster.objects_of("Node"):
+    for obj in builtin_objects(cluster, "Node"):
         view: NodeView = obj.view
         meta, spec, status = view.metadata, view.spec, view.status
         labels = meta.labels or {}

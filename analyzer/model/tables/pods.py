@@ -10,6 +10,7 @@ from analyzer.model.credentials import is_sensitive_env
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.images import split_image
 from analyzer.model.normalize import (
+    builtin_objects,
     condition_true,
     controller_of,
     find_condition,
@@ -74,7 +75,7 @@ def _state(state: ContainerState | None) -> tuple[str | None, Any]:
 def _owner_maps(cluster: Cluster) -> dict[tuple[str, str, str], tuple[str, str]]:
     """(kind, namespace, name) of ReplicaSets and Jobs -> their controller (Deployment, CronJob)."""
     out = {}
-    for obj in cluster.objects_of("ReplicaSet", "Job"):
+    for obj in builtin_objects(cluster, "ReplicaSet", "Job"):
         owner = controller_of(obj.view.metadata)
         if owner is not None and owner.kind:
             out[(obj.kind, obj.namespace, obj.name)] = (owner.kind, owner.name)
@@ -324,7 +325,7 @@ class _Builder:
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """pods, containers, container_env and volumes from one walk over the Pod objects."""
     b = _Builder(cluster)
-    for obj in cluster.objects_of("Pod"):
+    for obj in builtin_objects(cluster, "Pod"):
         b.add_pod(obj)
     capture = cluster.capture_time
     return {

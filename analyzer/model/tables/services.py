@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import joined, pairs, source_of, text_age
+from analyzer.model.normalize import builtin_objects, joined, pairs, source_of, text_age
 from analyzer.model.views import EndpointPort, ServicePort, ServiceView
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def _endpoint_rows(cluster: Cluster) -> dict[str, list[Any]]:
         e["target_name"].append(target.name if target else None)
         e["ports"].append(ports)
 
-    for obj in cluster.objects_of("Endpoints", "EndpointSlice"):
+    for obj in builtin_objects(cluster, "Endpoints", "EndpointSlice"):
         view = obj.view
         rows_before = len(e["ip"])
         if obj.kind == "Endpoints":
@@ -82,7 +82,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """services, service_ports and endpoints."""
     s = empty_columns("services")
     sp = empty_columns("service_ports")
-    for obj in cluster.objects_of("Service"):
+    for obj in builtin_objects(cluster, "Service"):
         view: ServiceView = obj.view
         spec = view.spec
         lb = view.status.loadBalancer if view.status else None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import joined, source_of, text_age
+from analyzer.model.normalize import builtin_objects, joined, source_of, text_age
 from analyzer.model.quantities import parse_quantity
 from analyzer.model.views import PersistentVolumeView
 
@@ -29,7 +29,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """pvcs, pvs and storage_classes."""
     capture = cluster.capture_time
     c = empty_columns("pvcs")
-    for obj in cluster.objects_of("PersistentVolumeClaim"):
+    for obj in builtin_objects(cluster, "PersistentVolumeClaim"):
         view = obj.view
         spec, status = view.spec, view.status
         requests = spec.resources.requests if spec.resources else None
@@ -47,7 +47,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         c["source"].append(source_of(obj))
 
     v = empty_columns("pvs")
-    for obj in cluster.objects_of("PersistentVolume"):
+    for obj in builtin_objects(cluster, "PersistentVolume"):
         view = obj.view
         spec = view.spec
         claim = spec.claimRef
@@ -67,7 +67,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         v["source"].append(source_of(obj))
 
     s = empty_columns("storage_classes")
-    for obj in cluster.objects_of("StorageClass"):
+    for obj in builtin_objects(cluster, "StorageClass"):
         view = obj.view
         annotations = view.metadata.annotations or {}
         default = any(str(annotations.get(a, "")).lower() == "true"

@@ -9,6 +9,7 @@ import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import (
+    builtin_objects,
     conditions_text,
     controller_of,
     joined,
@@ -112,7 +113,7 @@ def _template_fields(spec: PodSpec | dict[str, Any] | None) -> tuple[Any, Any, A
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """The workloads table."""
     w = empty_columns("workloads")
-    for obj in cluster.objects_of(*WORKLOAD_KINDS):
+    for obj in builtin_objects(cluster, *WORKLOAD_KINDS):
         view: WorkloadView = obj.view
         meta, spec, st = view.metadata, view.spec, view.status
         kind = obj.kind
