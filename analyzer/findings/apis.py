@@ -13,6 +13,11 @@ if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+# Where an apiVersion was read, in words: a served version only says how the dump was fetched,
+# the other two say what a manifest or a client really used.
+SERVED = "the served apiVersion"
+APPLIED = "the last-applied-configuration annotation"
+MANAGED = "managedFields"
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +25,7 @@ class ApiUse:
     """One place an object names a removed API: the field that said so, and details."""
 
     field: str
-    source: str  # served | last-applied | managedFields
+    source: str  # one of SOURCES' values
     api: RemovedApi
     detail: str
 
@@ -37,7 +42,7 @@ def removed_api_uses(obj: KubeObject) -> Iterator[ApiUse]:
         seen.add((source, api.api_version))
         return ApiUse(field, source, api, detail)
 
-    if (u := use("apiVersion", "served", obj.api_version, "the apiVersion the dump was read with")):
+    if (u := use("apiVersion", SERVED, obj.api_version, "the apiVersion the dump was read with")):
         yield u
     annotations = obj.view.metadata.annotations or {}
     if LAST_APPLIED in annotations:
@@ -46,10 +51,10 @@ def removed_api_uses(obj: KubeObject) -> Iterator[ApiUse]:
         except (TypeError, ValueError):
             applied = None
         if isinstance(applied, dict) and (u := use(
-                f"metadata.annotations[{LAST_APPLIED}].apiVersion", "last-applied",
+                f"metadata.annotations[{LAST_APPLIED}].apiVersion", APPLIED,
                 applied.get("apiVersion"), "the manifest last applied with kubectl apply")):
             yield u
     for i, entry in enumerate(obj.view.metadata.managedFields or ()):
-        if (u := use(f"metadata.managedFields[{i}].apiVersion", "managedFields", entry.apiVersion,
+        if (u := use(f"metadata.managedFields[{i}].apiVersion", MANAGED, entry.apiVersion,
                      f"written by {entry.manager or '?'} ({entry.operation or '?'}) at {entry.time or '?'}")):
             yield u

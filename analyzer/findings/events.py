@@ -38,7 +38,8 @@ def event_fact(obj: KubeObject) -> EventFact:
             or v.deprecatedLastTimestamp or v.firstTimestamp or v.metadata.creationTimestamp)
     count = v.count or (series.count if series else None) or v.deprecatedCount or 1
     return EventFact(
-        event=obj, type=v.type or "", reason=v.reason or "", message=(v.message or v.note or "").strip(),
+        event=obj, type=v.type or "", reason=v.reason or "",
+        message=" ".join((v.message or v.note or "").split()),  # one line, even for probe output
         kind=(about.kind if about else None) or "", name=(about.name if about else None) or "",
         namespace=(about.namespace if about else None) or (obj.namespace or ""),
         count=int(count), last_seen=parse_time(when),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.apis import removed_api_uses
+from analyzer.findings.apis import SERVED, removed_api_uses
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import cluster_version, removed_apis
@@ -23,7 +23,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
     kinds = sorted({kind for _api, kind in removed_apis()})
     for obj in cluster.objects_of(*kinds):
         for use in removed_api_uses(obj):
-            if version is not None and version.version[:2] >= use.api.removed_in and use.source != "served":
+            if version is not None and version.version[:2] >= use.api.removed_in and use.source != SERVED:
                 continue  # api-removed-in-cluster reports it
             evidence = [ev(obj, use.field, use.api.api_version, use.api.replacement)]
             if version is not None:

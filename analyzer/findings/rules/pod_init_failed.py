@@ -14,7 +14,8 @@ RULE = RuleMeta(
     message="Pod {namespace}/{name}: init container {container} failed ({reason}, exit code {exit_code})",
     remediation="Read the init container's log (kubectl logs -c <init>); it usually waits on a dependency or a migration that failed.",
 )
-WAITING = frozenset({"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "CreateContainerConfigError"})
+WAITING = frozenset({"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "CreateContainerConfigError",
+                     "CreateContainerError", "RunContainerError", "InvalidImageName"})
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:

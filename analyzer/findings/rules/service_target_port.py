@@ -1,4 +1,4 @@
-"""Service targetPorts that no selected container exposes."""
+"""Service targetPorts naming a port that no selected container declares (certainly broken)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from analyzer.findings.facts import ev, knows_container_specs, pods_by_namespace
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
-    id="service-target-port", title="Service targetPort not exposed by its pods", severity="warning",
+    id="service-target-port", title="Service targetPort names a port its pods do not have", severity="critical",
     category="networking", requires=("Service", "Pod"),
     message="Service {namespace}/{name} port {port} targets {target}, which none of its {pods} selected pod(s) declare ({declared})",
-    remediation="Point targetPort at a port the containers declare (by number or by name), or declare the port in the pod template.",
+    remediation="Name a port the containers declare, or declare that port name in the pod template; a named targetPort that resolves to nothing gets no endpoints.",
 )
 
 
@@ -27,23 +27,18 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         selected = [p for p in selected_pods(svc, pods) if knows_container_specs(p)]
         if not selected:
             continue
-        names, numbers, every_container_declares = set(), set(), True
+        names, numbers = set(), set()
         for pod in selected:
             for c in pod.view.spec.containers or ():
-                if not c.ports:
-                    every_container_declares = False
                 for p in c.ports or ():
                     numbers.add(p.containerPort)
                     if p.name:
                         names.add(p.name)
         for i, port in enumerate(spec.ports or ()):
             target = port.targetPort if port.targetPort is not None else port.port
-            if isinstance(target, str) and not target.isdigit():
-                exposed = target in names  # a named port must be declared: this is certain
-            elif every_container_declares:
-                exposed = int(target) in numbers
-            else:
-                continue  # a container without declared ports may listen anywhere: cannot tell
+            if not isinstance(target, str) or target.isdigit():
+                continue  # numbers: service-target-port-undeclared (containers may listen undeclared)
+            exposed = target in names  # a named targetPort resolves only through declared ports
             if not exposed:
                 declared = ", ".join(sorted({*map(str, numbers), *names})) or "no ports"
                 yield RULE.fail(svc, ev(svc, f"spec.ports[{i}].targetPort", target, declared),
