@@ -31,6 +31,8 @@ MIN_SCORE = 4.0
 MIXED_NODE_SCORE = 8.0
 # What visible control-plane pods take off a managed distribution's score.
 CONTRADICTION_WEIGHT = 10.0
+# How sure `vanilla` is: it rests on the absence of every mark, which a partial dump can fake.
+VANILLA_CONFIDENCE = 0.5
 # Score at which confidence reaches about 70% before the margin over the runner-up is applied.
 CONFIDENCE_SCALE = 8.0
 
@@ -173,6 +175,29 @@ def _control_plane_contradictions(cluster: Cluster, profiles: Profiles) -> list[
     ]
 
 
+def _plain_upstream(cluster: Cluster, hits: list[Hit], virtual: set[str]) -> list[Evidence] | None:
+    """Evidence for `vanilla`: full node objects and kube-system pods, and no mark of any distribution.
+
+    Only a dump that shows enough can say "nothing special": API-read nodes (labels and
+    annotations complete) and the kube-system pods; a fragment stays `unknown`.
+    """
+    if hits or virtual:
+        return None
+    nodes = sorted(o.key.id for o in cluster.objects_of("Node")
+                   if o.view.text is None and o.view.status.nodeInfo is not None)
+    system_pods = sorted(o.key.id for o in cluster.objects_of("Pod") if o.namespace == "kube-system")
+    if not nodes or not system_pods:
+        return None
+    return [
+        Evidence(signal="no_distribution_marks", object=nodes[0], weight=0.0, distribution="vanilla",
+                 value="no provider ID, distribution label, annotation or version suffix on any node",
+                 note="upstream binaries installed without a distribution", count=len(nodes)),
+        Evidence(signal="no_distribution_workloads", object=system_pods[0], weight=0.0,
+                 distribution="vanilla", value="no distribution-specific kube-system workload",
+                 note="kube-system holds only generic add-ons", count=len(system_pods)),
+    ]
+
+
 def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) -> Distribution:
     """Name the cluster's distribution from its fingerprints, with evidence, runner-up and per-node verdicts."""
     profiles = load_profiles()
@@ -216,6 +241,10 @@ def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) 
         )
 
     if not ranking.order or ranking.tallies[ranking.order[0]].score < MIN_SCORE:
+        plain = _plain_upstream(cluster, hits, obs.virtual_nodes)
+        if plain is not None:
+            return Distribution(name="vanilla", confidence=VANILLA_CONFIDENCE, evidence=plain,
+                                scores=scores, per_node=per_node, notes=notes)
         best = ranking.order[0] if ranking.order else None
         evidence = ranking.tallies[best].evidence if best else []
         return Distribution(

@@ -148,7 +148,7 @@ def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
     if owner is None:
         if v.text is not None:  # a pasted table shows no owners: read them from the name
             kind, name = guess_from_pod_name(pod.name, node)
-            return kind, name, kind != "Pod"
+            return kind, name, kind not in ("Pod", "StaticPod")
         return "Pod", pod.name, False
     if owner.kind == "ReplicaSet":
         if (ns, owner.name) in rs_owner:

@@ -1,0 +1,118 @@
+"""Cluster facts: control plane, CNI, DNS, kube-proxy mode, CSI drivers, add-ons.
+
+Fixtures are in-memory dumps (dumps.py); the Corefile is the AKS one of seed 000
+(shared/seeds/000_38c768ac0fe26b54.txt, shortened), the kube-proxy config.conf the kubeadm one
+of seed 003 (its `mode` field). The catalog here is a small synthetic one, so these tests do not
+depend on catalog.yaml's content.
+"""
+
+from __future__ import annotations
+
+from analyzer.distributions.catalog import Catalog, CatalogEntry
+from analyzer.distributions.cluster_facts import fill_facts
+from analyzer.distributions.components import classify
+from analyzer.distributions.profiles import load_profiles
+from analyzer.distributions.result import Distribution
+from analyzer.distributions.workloads import component_workloads
+
+from .dumps import configmap, load, node, pod, service, workload
+
+CATALOG = Catalog((
+    CatalogEntry("coredns", ("coredns",), (), "dns", (), True, "cluster DNS"),
+    CatalogEntry("kube-proxy", ("kube-proxy",), (), "kube-proxy", (), True, "service proxy"),
+    CatalogEntry("konnectivity-agent", ("konnectivity-agent",), (), "api-tunnel", ("aks",), True, "tunnel"),
+    CatalogEntry("metrics-server", ("metrics-server",), (), "metrics", (), False, "metrics API"),
+    CatalogEntry("coredns-autoscaler", ("coredns-autoscaler",), (), "autoscaler", ("aks",), False, "scales DNS"),
+    CatalogEntry("csi-azuredisk-node", ("csi-azuredisk-node",), (), "csi", ("aks",), True, "Azure Disk CSI"),
+    CatalogEntry("kube-apiserver", ("kube-apiserver",), (), "control-plane", (), True, "API server"),
+))
+COREFILE = """.:53 {
+    errors
+    ready
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+      pods insecure
+      fallthrough in-addr.arpa ip6.arpa
+    }
+    forward . /etc/resolv.conf
+    import custom/*.override
+}
+import custom/*.server
+"""
+KUBE_PROXY_CONF = """apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clusterCIDR: 10.244.0.0/16
+mode: "{mode}"
+"""
+
+
+def _facts(cluster, name: str = "aks") -> Distribution:
+    dist = Distribution(name=name, confidence=0.9)
+    fill_facts(cluster, dist, classify(component_workloads(cluster, load_profiles()), CATALOG), load_profiles())
+    return dist
+
+
+def _aks_kube_system(*extra):
+    return load(
+        node("aks-nodepool1-12345678-vmss000000",
+             annotations={"projectcalico.org/IPv4Address": "10.224.0.4/16"}),
+        workload("Deployment", "kube-system", "coredns", image="mcr.microsoft.com/oss/kubernetes/coredns:v1.9.4", replicas=2, ready=2),
+        workload("Deployment", "kube-system", "coredns-autoscaler", image="mcr.microsoft.com/oss/kubernetes/autoscaler/cluster-proportional-autoscaler:1.8.5"),
+        workload("Deployment", "kube-system", "konnectivity-agent", image="mcr.microsoft.com/oss/kubernetes/apiserver-network-proxy/agent:v0.0.33", replicas=2, ready=2),
+        workload("Deployment", "kube-system", "metrics-server", image="mcr.microsoft.com/oss/kubernetes/metrics-server:v0.6.3"),
+        workload("DaemonSet", "kube-system", "csi-azuredisk-node", image="mcr.microsoft.com/oss/kubernetes-csi/azuredisk-csi:v1.28.3", replicas=3, ready=3),
+        workload("DaemonSet", "kube-system", "kube-proxy", image="mcr.microsoft.com/oss/kubernetes/kube-proxy:v1.29.7", replicas=3, ready=3),
+        service("kube-system", "kube-dns", "10.0.0.10"),
+        configmap("kube-system", "coredns", {"Corefile": COREFILE}),
+        pod("kube-system", "coredns-69c47794-6xnlq", owner=("ReplicaSet", "coredns-69c47794"),
+            labels={"pod-template-hash": "69c47794"}),
+        *extra,
+    )
+
+
+def test_dns_addons_and_managed_control_plane() -> None:
+    cluster = _aks_kube_system()
+    dist = _facts(cluster)
+    assert dist.dns == {"provider": "coredns", "service": "kube-system/kube-dns", "service_ip": "10.0.0.10",
+                        "configmap": "kube-system/coredns", "corefile": COREFILE, "corefile_collected": True}
+    assert (dist.api_tunnel, dist.metrics, dist.autoscalers) == (
+        ["konnectivity-agent"], ["metrics-server"], ["coredns-autoscaler"])
+    assert dist.csi_drivers == ["csi-azuredisk-node"]  # no CSIDriver objects: the CSI components
+    assert dist.control_plane.kind == "managed"
+    assert dist.control_plane.evidence == ["no control-plane pods in kube-system",
+                                           "aks runs a managed control plane"]
+    assert [w.name for w in component_workloads(cluster, load_profiles())].count("coredns") == 1
+    # No CNI pods here: the CNI comes from the annotations it writes on nodes.
+    assert dist.cni == ["calico"]
+
+
+def test_kube_proxy_mode_from_configmap_then_flags() -> None:
+    cm = configmap("kube-system", "kube-proxy", {"config.conf": KUBE_PROXY_CONF.format(mode="ipvs")})
+    assert _facts(_aks_kube_system(cm)).kube_proxy_mode == "ipvs"
+    cm = configmap("kube-system", "kube-proxy", {"config.conf": KUBE_PROXY_CONF.format(mode="")})
+    assert _facts(_aks_kube_system(cm)).kube_proxy_mode == "iptables"  # empty mode: the default
+    assert _facts(_aks_kube_system()).kube_proxy_mode == "unknown"
+    flagged = load(workload("DaemonSet", "kube-system", "kube-proxy", image="registry.k8s.io/kube-proxy:v1.29.3",
+                            args=["--proxy-mode=ipvs"]))
+    assert _facts(flagged).kube_proxy_mode == "ipvs"
+
+
+def test_visible_control_plane_pods_make_it_self_hosted() -> None:
+    cluster = load(*(pod("kube-system", f"kube-apiserver-cp{i}", node_name=f"cp{i}", mirror=True) for i in (1, 2)))
+    dist = _facts(cluster, name="kubeadm")
+    assert dist.control_plane.kind == "self-hosted"
+    assert dist.control_plane.evidence == ["control-plane pods visible: kube-apiserver-cp1, kube-apiserver-cp2"]
+
+
+def test_csi_drivers_from_csidriver_objects_and_storage_classes() -> None:
+    sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "gp3"},
+          "provisioner": "ebs.csi.aws.com"}
+    driver = {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": "efs.csi.aws.com"}}
+    legacy = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "gp2"},
+              "provisioner": "kubernetes.io/aws-ebs"}
+    assert _facts(load(sc, driver, legacy), name="eks").csi_drivers == ["ebs.csi.aws.com", "efs.csi.aws.com"]
+
+
+def test_nothing_collected_says_unknown() -> None:
+    dist = _facts(load(pod("default", "web")), name="unknown")
+    assert (dist.cni, dist.kube_proxy_mode, dist.dns["provider"], dist.dns["service_ip"]) == ([], "unknown", None, None)
+    assert dist.control_plane.kind == "unknown"

@@ -1,0 +1,93 @@
+"""System workloads: one row per component, from controllers, static pods, bare pods or pasted text.
+
+Fixtures are in-memory dumps (dumps.py) and the `kubectl get pods -A -o wide` block of seed 001
+(kubeadm on AWS, shared/seeds/001_bdd863a7ce4b57a1.txt), read as pasted text.
+"""
+
+from __future__ import annotations
+
+from conftest import SEEDS
+
+import analyzer
+from analyzer.distributions.profiles import load_profiles
+from analyzer.distributions.workloads import component_workloads
+
+from .dumps import load, pod, workload
+
+
+def _rows(cluster):
+    return [(w.namespace, w.kind, w.name, w.desired, w.ready, w.inferred)
+            for w in component_workloads(cluster, load_profiles())]
+
+
+def test_controllers_stand_for_their_replicasets_and_pods() -> None:
+    rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+          "metadata": {"name": "coredns-69c47794", "namespace": "kube-system",
+                       "ownerReferences": [{"kind": "Deployment", "name": "coredns", "controller": True}]},
+          "spec": {"replicas": 2}, "status": {"replicas": 2, "readyReplicas": 2}}
+    cluster = load(
+        workload("Deployment", "kube-system", "coredns", image="registry.k8s.io/coredns/coredns:v1.11.1",
+                 replicas=2, ready=2),
+        rs,
+        pod("kube-system", "coredns-69c47794-6xnlq", owner=("ReplicaSet", "coredns-69c47794")),
+        workload("DaemonSet", "kube-system", "kube-proxy", image="registry.k8s.io/kube-proxy:v1.29.3",
+                 replicas=3, ready=2),
+        workload("Deployment", "default", "web", image="nginx"),  # an application: not a component
+    )
+    assert _rows(cluster) == [
+        ("kube-system", "Deployment", "coredns", 2, 2, False),
+        ("kube-system", "DaemonSet", "kube-proxy", 3, 2, False),
+    ]
+
+
+def test_missing_controllers_are_inferred_from_replicasets_and_pods() -> None:
+    rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+          "metadata": {"name": "metrics-server-774f99dbf4", "namespace": "kube-system",
+                       "ownerReferences": [{"kind": "Deployment", "name": "metrics-server", "controller": True}]},
+          "spec": {"replicas": 1, "template": {"spec": {"containers": [
+              {"name": "metrics-server", "image": "registry.k8s.io/metrics-server/metrics-server:v0.7.1"}]}}},
+          "status": {"replicas": 1}}
+    cluster = load(
+        rs,
+        pod("kube-system", "aws-node-x7k2p", owner=("DaemonSet", "aws-node")),
+        pod("kube-system", "aws-node-9fj3q", owner=("DaemonSet", "aws-node"), ready=False),
+        pod("kube-system", "ebs-csi-controller-5d8f8b7c9-abcde", owner=("ReplicaSet", "ebs-csi-controller-5d8f8b7c9"),
+            labels={"pod-template-hash": "5d8f8b7c9"}),
+    )
+    assert _rows(cluster) == [
+        ("kube-system", "DaemonSet", "aws-node", 2, 1, True),
+        ("kube-system", "Deployment", "ebs-csi-controller", 1, 1, True),
+        ("kube-system", "Deployment", "metrics-server", 1, 0, True),
+    ]
+
+
+def test_static_pods_are_one_row_per_component_and_bare_pods_are_kept() -> None:
+    cluster = load(
+        *(pod("kube-system", f"etcd-cp{i}", node_name=f"cp{i}", mirror=True, ready=i != 3) for i in (1, 2, 3)),
+        pod("kube-system", "debug-shell"),
+    )
+    assert _rows(cluster) == [
+        ("kube-system", "Pod", "debug-shell", 1, 1, False),
+        ("kube-system", "StaticPod", "etcd", 3, 2, False),
+    ]
+
+
+def test_pasted_pod_tables_are_grouped_by_name() -> None:
+    seed = (SEEDS / "001_bdd863a7ce4b57a1.txt").read_text(encoding="utf-8")
+    pasted = seed[seed.index("# kubectl get pods -A -o wide"):seed.index("# kubectl get svc -A")]
+    assert _rows(analyzer.load(pasted)) == [
+        ("kube-system", "Deployment", "calico-kube-controllers", 1, 1, True),
+        ("kube-system", "DaemonSet", "calico-node", 4, 4, True),
+        ("kube-system", "Deployment", "coredns", 2, 2, True),
+        ("kube-system", "StaticPod", "etcd", 2, 2, False),
+        ("kube-system", "StaticPod", "kube-apiserver", 2, 2, False),
+        ("kube-system", "StaticPod", "kube-controller-manager", 2, 2, False),
+        ("kube-system", "DaemonSet", "kube-proxy", 4, 4, True),
+        ("kube-system", "StaticPod", "kube-scheduler", 2, 2, False),
+    ]
+
+
+def test_completed_job_pods_count_as_ready() -> None:
+    cluster = load(pod("kube-system", "helm-install-traefik-abcde", owner=("Job", "helm-install-traefik"),
+                       phase="Succeeded", ready=False))
+    assert _rows(cluster) == [("kube-system", "Job", "helm-install-traefik", 1, 1, True)]
