@@ -87,14 +87,30 @@ class JsonFile:
     broken: list[tuple[int, memoryview, str]]  # (line, bytes, error) of undecodable documents
 
 
+# A line that opens a JSON document the way kubectl prints one: `{` or `[` at column 0, alone
+# or followed by a quoted key / a nested value (JSON Lines, compact output).
+_JSON_OPENER = re.compile(rb'^(?:[{\[][ \t]*$|\{[ \t]*"|\[[ \t]*[{\["])', re.M)
+
+
 def looks_like_json(data: bytes) -> bool:
-    """Whether the first meaningful line of a file opens a JSON value."""
-    for line in data[:65536].splitlines():
+    """Whether a file holds JSON documents: its first meaningful line opens one, or a line near
+    the top does after some prose (`here is the output:`).
+
+    >>> looks_like_json(b'$ kubectl get pods -o json\\n{\\n'), looks_like_json(b'note:\\n{\\n')
+    (True, True)
+    >>> looks_like_json(b'apiVersion: v1\\nkind: Pod\\n'), looks_like_json(b'[INFO] started\\n')
+    (False, False)
+    """
+    head = data[:65536]
+    for line in head.splitlines():
         s = line.strip()
         if not s or s.startswith((b"#", b"$ ", b"> ", b"Warning:", b"%")):
             continue
-        return s[:1] in (b"{", b"[")
-    return False
+        if s[:1] in (b"{", b"[") and _JSON_OPENER.match(line.lstrip()):
+            return True
+        break
+    m = _JSON_OPENER.search(head, 0, 4096)
+    return m is not None
 
 
 def has_log_blocks(data: bytes) -> bool:
@@ -110,7 +126,7 @@ def read_json_file(data: bytes, source: str) -> JsonFile:
         env = ENVELOPE_DECODER.decode(mv)
         out.documents.append(JsonDocument(0, 1, env, mv))
         return out
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         pass
     regions = list(_split_logs(data, source, out))
     index = 0
@@ -183,13 +199,26 @@ def _decode_segment(
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             error = error or str(exc)
             continue
+        except RecursionError:
+            error = error or TOO_DEEP
+            continue
         out.documents.append(JsonDocument(index, line, env, mv[start:cand]))
         rest = data[cand:end].strip()
         if rest:
             out.skipped.append(Skipped(_line_of(data, cand), f"junk after the JSON document skipped: {rest[:40]!r}"))
         return index + 1
+    if end - start < _STRAY_MAX and b'"' not in data[start:end]:
+        # a stray brace or bracket (an extra `{` typed before the document) holds no object
+        text = data[start:end].decode("utf-8", "replace").strip()
+        out.skipped.append(Skipped(line, f"not JSON, skipped: {text[:60]!r}"))
+        return index
     out.broken.append((line, mv[start:end], error))
     return index + 1
+
+
+# A segment this short without a quoted key is a stray brace, not a document that broke.
+_STRAY_MAX = 16
+TOO_DEEP = "nested deeper than any Kubernetes object; not read"
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -235,7 +264,7 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview]], in
         try:
             _ANY_DECODER.decode(chunk)
             found.append((data.count(b"\n", 0, o.start()), chunk))
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             broken += 1
         pos = c.end()
     return found, broken

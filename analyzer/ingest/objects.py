@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from analyzer.ingest.jsondocs import TOO_DEEP
 from analyzer.ingest.layouts import parse_self_link
 from analyzer.ingest.legacy import looks_legacy, modernize
 from analyzer.ingest.records import (
@@ -78,6 +79,8 @@ def object_from_json(
         return _object_from_json_dict(raw, hints, provenance)
     except msgspec.DecodeError as exc:
         return _reject(provenance, f"invalid JSON ({exc})")
+    except RecursionError:
+        return _reject(provenance, TOO_DEEP)
     return _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
 
 
@@ -87,7 +90,8 @@ def _object_from_json_dict(
     try:
         body = orjson.loads(bytes(raw))
     except orjson.JSONDecodeError as exc:
-        return _reject(provenance, f"invalid JSON ({exc})")
+        # orjson refuses nesting past 1024 levels with this same error type
+        return _reject(provenance, TOO_DEEP if "recursion" in str(exc) else f"invalid JSON ({exc})")
     return object_from_dict(body, hints, provenance)
 
 
@@ -115,7 +119,10 @@ def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObj
     if kind == "Secret":
         body = scrub_secret(body)
     api_version = body.get("apiVersion") if isinstance(body.get("apiVersion"), str) else None
-    view, dropped = _convert_lenient(kind, body)
+    try:
+        view, dropped = _convert_lenient(kind, body)
+    except RecursionError:
+        return _reject(provenance, TOO_DEEP)
     if view is None:
         return _reject(provenance, f"{kind} does not fit the API shape ({dropped[-1]})")
     obj = _finish(view, kind, api_version or hints.api_version or "", hints, provenance, body)

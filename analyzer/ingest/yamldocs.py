@@ -8,6 +8,7 @@ skipped and reported.
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,9 +18,52 @@ from analyzer.ingest.jsondocs import Skipped
 
 _DOC_SEP = re.compile(r"^---[ \t]*(?:#.*)?$|^\.\.\.[ \t]*$", re.M)
 _PROMPT = re.compile(r"^(?:\S*[$#>%] )?(?:kubectl|oc|k|kubecolor)\s.*$|^Warning: .*$|^\$ .*$|^PS [^>]*> .*$")
-_YAML_START = re.compile(r"^(?:[A-Za-z_\"'][^:]*:(?:\s|$)|- |#|---|%)")
+# A line that can start a YAML document: a plain key (no spaces: "here is the output:" is prose),
+# a quoted key, a sequence item, a comment, a directive or a document marker.
+_YAML_START = re.compile(r"""^(?:(?:[A-Za-z_][\w.\-/]*|"[^"]*"|'[^']*'):(?:\s|$)|-(?:\s|$)|#|---|%|\.\.\.)""")
 # More aliases than any kubectl output has: beyond this a document is refused, not expanded.
 MAX_ALIASES = 1000
+
+
+# Beyond this many values once aliases are expanded, a document is refused: shared references
+# cost nothing to parse, but every later walk (tables, JSON export) would expand them.
+MAX_EXPANDED_NODES = 2_000_000
+_ANCHOR = re.compile(r"(?:^|[\s:\[{,])&[^\s,\[\]{}]+", re.M)
+_ALIAS = re.compile(r"(?:^|[\s\[{,])\*[^\s,\]}]+")
+# Flow collections nested far deeper than any Kubernetes object (kubectl prints none at all):
+# openers separated only by blanks, and, in documents small enough to scan, openers with keys.
+_DEEP_FLOW = re.compile(r"[\[{](?:[ \t\n]*[\[{]){63}")
+_DEEP_KEYED_FLOW = re.compile(r"(?:[\[{][^\[\]{}\n]{0,40}){64}")
+_DEEP_SCAN_MAX = 4 * 1024 * 1024
+NESTED_TOO_DEEP = "flow collections nested more than 64 deep; not parsed"
+
+
+def expanded_size(value: Any, limit: int) -> int:
+    """How many values a parsed document holds once its shared (aliased) parts are expanded.
+
+    Counts each container once per reference, memoised by identity, so it runs in time linear
+    in the distinct values; stops early past `limit`.
+
+    >>> a = ["x"] * 10; b = [a] * 10
+    >>> expanded_size({"b": b}, 10**6)
+    112
+    """
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, (dict, list)) or (not done and id(node) in sizes):
+            continue
+        children = node.values() if isinstance(node, dict) else node
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if isinstance(c, (dict, list)) and id(c) not in sizes)
+            continue
+        total = 1
+        for c in children:
+            total += sizes.get(id(c), 1) if isinstance(c, (dict, list)) else 1
+        sizes[id(node)] = min(total, limit + 1)
+    return sizes.get(id(value), 1)
 
 
 class YamlDocumentError(Exception):
@@ -60,8 +104,15 @@ def looks_like_yaml(text: str) -> bool:
 
 def parse_yaml_document(text: str) -> Any:
     """Parse one YAML document with a compiled safe loader (never the pure-Python one)."""
-    if text.count("*") and len(re.findall(r"(?:^|[\s\[{,])\*[^\s,\]}]+", text)) > MAX_ALIASES:
+    anchored = "&" in text and _ANCHOR.search(text) is not None
+    if anchored and len(_ALIAS.findall(text)) > MAX_ALIASES:
         raise YamlDocumentError(f"more than {MAX_ALIASES} aliases (alias bomb?); not expanded", None)
+    deep = _DEEP_FLOW.search(text) if "[" in text or "{" in text else None
+    if deep is None and len(text) <= _DEEP_SCAN_MAX and ("[" in text or "{" in text):
+        deep = _DEEP_KEYED_FLOW.search(text)
+    if deep is not None:
+        # The compiled loader recurses in C per nesting level: far enough, it overflows the stack.
+        raise YamlDocumentError(NESTED_TOO_DEEP, text.count("\n", 0, deep.start()) + 1)
     try:
         from analyzer.ingest.yamlfast import load_yaml_documents
     except ImportError:  # pragma: no cover - only while yamlfast is absent
@@ -80,6 +131,11 @@ def parse_yaml_document(text: str) -> Any:
         line = getattr(exc, "line", None)
         raise YamlDocumentError(str(exc).splitlines()[0][:200], line) from None
     docs = [d for d in docs if d is not None]
+    if anchored:
+        for d in docs:
+            if expanded_size(d, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+                raise YamlDocumentError(
+                    f"aliases expand past {MAX_EXPANDED_NODES:,} values (alias bomb?); not expanded", None)
     if len(docs) > 1:
         return docs
     return docs[0] if docs else None
@@ -94,6 +150,10 @@ def read_yaml_file(text: str) -> YamlFile:
     """Split a YAML stream into documents and parse each; broken ones are listed, not raised."""
     out = YamlFile([], [], [])
     text = _skip_leading_junk(text, out)
+    first = text.lstrip("\n")[:1]
+    if first in (" ", "\t"):
+        # YAML pasted indented (in an issue, a doc, an email): the same lines, dedented.
+        text = textwrap.dedent(text)
     pieces: list[tuple[int, str]] = []
     pos = 0
     line = 1
@@ -159,7 +219,7 @@ def _skip_leading_junk(text: str, out: YamlFile) -> str:
     for i, ln in enumerate(lines[:50]):
         if not ln.strip():
             continue
-        if _PROMPT.match(ln) or not _YAML_START.match(ln):
+        if _PROMPT.match(ln) or not (ln[:1].isspace() or _YAML_START.match(ln)):
             out.skipped.append(Skipped(i + 1, f"not YAML, skipped: {ln[:60]!r}"))
             drop = i + 1
             continue
@@ -171,8 +231,24 @@ def _skip_leading_junk(text: str, out: YamlFile) -> str:
 
 
 def _strip_trailing_junk(piece: str) -> tuple[str, str]:
-    lines = piece.rstrip("\n").split("\n")
+    """Cut prompt lines and prose after a document (`Error from server ...`, a sign-off).
+
+    Only the tail is looked at, so a document of hundreds of MB is not split into lines.
+    A line at column 0 that is neither a key, an item, a comment nor a marker cannot belong
+    to the document: continuation lines of a top-level value are indented.
+    """
+    end = len(piece)
+    while end and piece[end - 1] == "\n":
+        end -= 1
     cut: list[str] = []
-    while lines and _PROMPT.match(lines[-1]):
-        cut.insert(0, lines.pop())
-    return ("\n".join(lines) + "\n", "\n".join(cut)) if cut else (piece, "")
+    while end > 0:
+        nl = piece.rfind("\n", 0, end)
+        last = piece[nl + 1:end]
+        if last.strip() and (_PROMPT.match(last) or not (last[:1].isspace() or _YAML_START.match(last))):
+            cut.insert(0, last)
+            end = max(nl, 0)
+        elif not last.strip() and cut:
+            end = max(nl, 0)
+        else:
+            break
+    return (piece[:end] + "\n", "\n".join(cut)) if cut else (piece, "")
