@@ -209,8 +209,14 @@ def impact(graph: nx.MultiDiGraph, key: str) -> Reach:
         gone = effect[node] == DELETED
         for other, name, rel, outgoing in _edges(graph, node):
             other_depends = (rel.dependent == "target") == outgoing
-            if other_depends:
-                new = DELETED if rel.cascade and gone else DEGRADED
+            if other_depends and rel.cascade:
+                # Only a deleted object takes its owned objects (or its node's pods) with it; a
+                # degraded ReplicaSet does not harm its other pods.
+                if not gone:
+                    continue
+                new = DELETED
+            elif other_depends:
+                new = DEGRADED
             elif rel.mutual:
                 new = DEGRADED  # the owner of a failing object is degraded
             else:
@@ -224,8 +230,8 @@ def impact(graph: nx.MultiDiGraph, key: str) -> Reach:
 
 
 def dependencies(graph: nx.MultiDiGraph, key: str) -> Reach:
-    """What `key` needs, transitively, with one path each: what it references, its owners, and
-    for a controller what it owns (never the siblings of an object reached through its owner)."""
+    """What `key` needs, transitively, with one path each: what it references and their needs,
+    its owners up to the top (not what they need besides), and for a controller what it owns."""
     root = resolve_key(graph, key)
     descend = {root: True}
     paths: dict[str, tuple[Step, ...]] = {root: (Step(root, "", True),)}
@@ -234,10 +240,11 @@ def dependencies(graph: nx.MultiDiGraph, key: str) -> Reach:
         node = queue.popleft()
         for other, name, rel, outgoing in _edges(graph, node):
             node_depends = (rel.dependent == "source") == outgoing
+            if not descend[node] and not (node_depends and rel.mutual):
+                continue  # above the start, only further owners: not the owner's other needs
             if node_depends:
-                # Up to an owner: from there, never back down to the owner's other objects.
-                may = descend[node] and not rel.mutual
-            elif rel.mutual and descend[node]:
+                may = descend[node] and not rel.mutual  # up to an owner ends the way down
+            elif rel.mutual:
                 may = True  # a controller needs what it owns
             else:
                 continue
