@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from analyzer.distributions.catalog import CatalogEntry
+from analyzer.distributions.objects import builtin_objects
 from analyzer.distributions.profiles import Profiles
 from analyzer.distributions.result import ControlPlane, Distribution
 from analyzer.distributions.workloads import ComponentWorkload
@@ -35,7 +36,7 @@ DEFAULT_PROXY_MODE = "iptables"
 
 def _find(cluster: Cluster, kind: str, ref: str) -> KubeObject | None:
     ns, _, name = ref.partition("/")
-    return next((o for o in cluster.objects_of(kind) if o.namespace == ns and o.name == name), None)
+    return next((o for o in builtin_objects(cluster, kind) if o.namespace == ns and o.name == name), None)
 
 
 def _names_with_role(classified: Classified, role: str) -> list[str]:
@@ -68,7 +69,7 @@ def cni(cluster: Cluster, classified: Classified, profiles: Profiles) -> list[st
     if found:
         return found
     seen: set[str] = set()
-    for node in cluster.objects_of("Node"):
+    for node in builtin_objects(cluster, "Node"):
         for key in node.view.metadata.annotations or {}:
             for prefix, name in profiles.cni_node_annotations.items():
                 if key.startswith(prefix):
@@ -130,7 +131,8 @@ def kube_proxy_mode(cluster: Cluster, classified: Classified) -> str:
                 if mode:
                     return mode
     wanted = {oid for w, e in classified if e is not None and e.role == "kube-proxy" for oid in w.objects}
-    for obj in sorted((o for o in cluster.objects if o.key.id in wanted), key=lambda o: o.key.id):
+    kinds = {oid.split("/")[1] for oid in wanted}
+    for obj in sorted((o for o in builtin_objects(cluster, *kinds) if o.key.id in wanted), key=lambda o: o.key.id):
         spec = _pod_spec(obj)
         for c in (spec.containers or ()) if spec is not None else ():
             mode = proxy_mode_from_args([*(c.command or ()), *(c.args or ())])
@@ -148,12 +150,12 @@ def _pod_spec(obj: KubeObject) -> Any:
 
 def csi_drivers(cluster: Cluster, classified: Classified) -> list[str]:
     """CSI driver names (CSIDriver objects, CSI StorageClass provisioners and PVs), else CSI components."""
-    drivers = {o.name for o in cluster.objects_of("CSIDriver")}
-    for sc in cluster.objects_of("StorageClass"):
+    drivers = {o.name for o in builtin_objects(cluster, "CSIDriver")}
+    for sc in builtin_objects(cluster, "StorageClass"):
         provisioner = sc.view.provisioner or ""
         if "csi" in provisioner:
             drivers.add(provisioner)
-    for pv in cluster.objects_of("PersistentVolume"):
+    for pv in builtin_objects(cluster, "PersistentVolume"):
         csi = pv.view.spec.csi or {}
         if csi.get("driver"):
             drivers.add(csi["driver"])

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from analyzer.distributions.fingerprints import Fingerprint, load_fingerprints
+from analyzer.distributions.objects import builtin_objects
 from analyzer.distributions.observations import SERVER_VERSION_KIND, Observation, observe
 from analyzer.distributions.profiles import Profiles, load_profiles
 from analyzer.distributions.result import Distribution, Evidence, NodeVerdict, RunnerUp
@@ -162,7 +163,7 @@ def _mixed_families(per_node: dict[str, NodeVerdict], profiles: Profiles) -> dic
 
 def _control_plane_contradictions(cluster: Cluster, profiles: Profiles) -> list[Evidence]:
     """Negative evidence against managed distributions: control-plane pods are visible."""
-    pods = sorted(o.key.id for o in cluster.objects_of("Pod")
+    pods = sorted(o.key.id for o in builtin_objects(cluster, "Pod")
                   if o.namespace == "kube-system" and profiles.control_plane_pods.search(o.name))
     if not pods:
         return []
@@ -183,9 +184,9 @@ def _plain_upstream(cluster: Cluster, hits: list[Hit], virtual: set[str]) -> lis
     """
     if hits or virtual:
         return None
-    nodes = sorted(o.key.id for o in cluster.objects_of("Node")
+    nodes = sorted(o.key.id for o in builtin_objects(cluster, "Node")
                    if o.view.text is None and o.view.status.nodeInfo is not None)
-    system_pods = sorted(o.key.id for o in cluster.objects_of("Pod") if o.namespace == "kube-system")
+    system_pods = sorted(o.key.id for o in builtin_objects(cluster, "Pod") if o.namespace == "kube-system")
     if not nodes or not system_pods:
         return None
     return [
@@ -202,7 +203,7 @@ def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) 
     """Name the cluster's distribution from its fingerprints, with evidence, runner-up and per-node verdicts."""
     profiles = load_profiles()
     obs = observe(cluster, profiles)
-    rows = load_fingerprints() if fingerprints is None else fingerprints
+    rows = tuple(load_fingerprints() if fingerprints is None else fingerprints)
     hits = [h for h in match(rows, obs) if h.observation.node not in obs.virtual_nodes]
     notes: list[str] = []
     if obs.virtual_nodes:
@@ -241,7 +242,8 @@ def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) 
         )
 
     if not ranking.order or ranking.tallies[ranking.order[0]].score < MIN_SCORE:
-        plain = _plain_upstream(cluster, hits, obs.virtual_nodes)
+        # "No mark of any distribution" means something only when there are marks to look for.
+        plain = _plain_upstream(cluster, hits, obs.virtual_nodes) if rows else None
         if plain is not None:
             return Distribution(name="vanilla", confidence=VANILLA_CONFIDENCE, evidence=plain,
                                 scores=scores, per_node=per_node, notes=notes)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from analyzer.distributions.objects import is_builtin_group
 from analyzer.distributions.profiles import Profiles
 
 if TYPE_CHECKING:
@@ -134,6 +135,8 @@ def observe(cluster: Cluster, profiles: Profiles) -> Observations:
             seen = first_of_group.get(o.key.group)
             if seen is None or oid < seen:
                 first_of_group[o.key.group] = oid
+            if not is_builtin_group(o.key.group):
+                continue  # a custom resource, even one named like a built-in kind
         if kind == "Node":
             _observe_node(obs, o, profiles)
         elif kind == "Pod" or kind in WORKLOAD_KINDS:

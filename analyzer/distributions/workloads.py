@@ -23,6 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from analyzer.distributions.objects import is_builtin_group
 from analyzer.distributions.profiles import Profiles
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ def component_workloads(cluster: Cluster, profiles: Profiles) -> list[ComponentW
     rows: list[ComponentWorkload] = []
     pods: list[KubeObject] = []
     for o in cluster.objects:
-        if not profiles.is_system_namespace(o.namespace):
+        if not profiles.is_system_namespace(o.namespace) or not is_builtin_group(o.key.group):
             continue
         if o.kind in CONTROLLER_KINDS:
             present.add((o.kind, o.namespace, o.name))

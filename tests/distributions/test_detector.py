@@ -130,3 +130,13 @@ def test_bad_fingerprint_rows_fail_when_loaded(tmp_path) -> None:
     path.write_text(yaml.safe_dump([{"distribution": "eks", "signal": "workload_name", "pattern": "(", "weight": 1}]))
     with pytest.raises(ValueError, match="row 1: pattern '\\('"):
         load_fingerprints(path)
+
+
+def test_custom_resources_named_like_built_in_kinds_are_not_nodes(fingerprints) -> None:
+    # Longhorn's nodes.longhorn.io objects are kind `Node` too (as in the kURL bundle of realdata).
+    longhorn_node = {"apiVersion": "longhorn.io/v1beta1", "kind": "Node",
+                     "metadata": {"name": "n1", "namespace": "longhorn-system",
+                                  "labels": {"microk8s.io/cluster": "true"}},
+                     "spec": {"providerID": "digitalocean://1"}}
+    dist = detect(load(longhorn_node), fingerprints)
+    assert (dist.name, dist.scores, dist.per_node) == ("unknown", {}, {})
