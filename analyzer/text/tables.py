@@ -23,6 +23,7 @@ from analyzer.text.columns import (
     split_tabs,
 )
 from analyzer.text.commands import Command, command_in
+from analyzer.text.custom_columns import column_paths, set_json_path
 from analyzer.text.lines import Line, is_comment, tool_call
 from analyzer.text.rows import READERS, RowContext
 from analyzer.text.rows.common import NAME, apply_fields, common_facts, new_body, split_name
@@ -203,6 +204,8 @@ def _checked_row(no: int, columns: tuple[str, ...], cells: list[str | None],
                  catalog: Catalog, generic: bool) -> RawRow | None:
     """A row whose name (or first cell) looks like one, with the trailing columns it lacks."""
     by_column = dict(zip(columns, cells, strict=True))
+    if len(columns) > 1 and sum(1 for value in cells if value) < 2:
+        return None  # every kubectl row has a name and at least an age: one word is prose
     if generic and not _PRINTABLE.match((cells[0] or "").lstrip(TREE_GLYPHS)):
         return None  # kubectl's first cells are plain ASCII words; this is prose
     if "NAME" in by_column:
@@ -234,6 +237,9 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
         per_row: list[tuple[KindInfo, str | None]] = kinds  # type: ignore[assignment]
     elif block.match is not None:
         per_row = [(block.match.info, None)] * len(block.rows)
+    elif (custom := _custom_column_objects(block, catalog)) is not None:
+        result.objects = custom
+        return result
     else:
         result.table = GenericTable(
             header=list(block.layout.columns),
@@ -254,6 +260,31 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
                 f"row of {info.kind} '{obj.name}' is cut short: no {', '.join(row.missing)}",
             ))
     return result
+
+
+def _custom_column_objects(block: TableBlock, catalog: Catalog) -> list[TextObject] | None:
+    """Objects from a `-o custom-columns=...` table, when each column names a settable field."""
+    command = block.command
+    paths = column_paths(command)
+    info = single_kind(command, catalog) if command else None
+    if not paths or info is None or tuple(paths) != block.layout.columns:
+        return None
+    objects = []
+    for row in block.rows:
+        body = new_body(info.api_version, info.kind, None)
+        for header, path in paths.items():
+            if (value := cell(row.cells.get(header))) is not None:
+                set_json_path(body, path, value)
+        if not body["metadata"].get("name"):
+            return None  # without names these rows cannot be objects; keep the table
+        if info.namespaced and command.namespace and not command.all_namespaces:
+            body["metadata"].setdefault("namespace", command.namespace)
+        elif not info.namespaced:
+            body["metadata"].pop("namespace", None)
+        body[TEXT_FACTS_KEY] = {"columns": {k: v for k, v in row.cells.items() if v is not None},
+                                "custom_columns": True}
+        objects.append(TextObject(body=body, line=row.line, origin=TABLE_ORIGIN))
+    return objects
 
 
 def _prefix_kind(row: RawRow, catalog: Catalog) -> tuple[KindInfo, str | None] | None:
