@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 RULES_PACKAGE = "analyzer.findings.rules"
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
 # Kinds a rule may require: every kind the ingestion knows by name.
-KNOWN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | CLUSTER_SCOPED_KINDS
+KNOWN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | CLUSTER_SCOPED_KINDS | {
+    "CSIStorageCapacity", "LimitRange", "ResourceQuota", "PodTemplate", "ControllerRevision",
+}
 KNOWN_DISTRIBUTIONS = frozenset({
     "aks", "eks", "oke", "gke", "kubeadm", "k3s", "rke2", "openshift", "kind", "minikube",
     "docker-desktop", "microk8s", "doks", "vanilla",
@@ -39,7 +41,8 @@ def validate(meta: RuleMeta, module: str) -> None:
         problems.append(f"severity {meta.severity!r} not in {SEVERITIES}")
     if meta.category not in CATEGORIES:
         problems.append(f"category {meta.category!r} not in {CATEGORIES}")
-    problems += [f"requires unknown kind {k!r}" for k in meta.requires if k not in KNOWN_KINDS]
+    problems += [f"requires unknown kind {k!r}" for k in (*meta.requires, *meta.requires_any)
+                 if k not in KNOWN_KINDS]
     problems += [f"reads unknown table {t!r}" for t in meta.tables if t not in TABLE_SPECS]
     problems += [f"unknown distribution {d!r}" for d in meta.distributions
                  if d not in KNOWN_DISTRIBUTIONS]
@@ -76,6 +79,9 @@ def run_rule(rule: Rule, cluster: Cluster) -> list[Finding]:
     if missing:
         return [meta.not_applicable(f"the dump did not collect {', '.join(missing)}",
                                     missing=", ".join(missing))]
+    if meta.requires_any and not any(cluster.covers(k) for k in meta.requires_any):
+        return [meta.not_applicable(f"the dump collected none of {', '.join(meta.requires_any)}",
+                                    missing=", ".join(meta.requires_any))]
     if meta.distributions:
         from analyzer.findings.components import distribution_name
 

@@ -70,7 +70,8 @@ class Finding:
 class RuleMeta:
     """A rule's metadata, declared beside its logic in the rule's own file.
 
-    `requires`: kinds the dump must have COLLECTED for the rule to apply (else not applicable).
+    `requires`: kinds the dump must have COLLECTED for the rule to apply (else not applicable);
+    `requires_any`: at least one of these kinds must have been collected.
     `tables`: model tables the rule reads (validated against the schema at registration).
     `distributions`: the distributions it applies to (empty = all).
     `message`: a str.format template over the finding's facts plus kind, namespace and name.
@@ -83,6 +84,7 @@ class RuleMeta:
     message: str
     remediation: str
     requires: tuple[str, ...] = ()
+    requires_any: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     distributions: tuple[str, ...] = ()
 

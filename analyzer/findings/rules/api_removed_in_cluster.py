@@ -10,9 +10,12 @@ from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import cluster_version, removed_apis
 
+# Every kind some removed API served.
+KINDS = tuple(sorted({kind for _api, kind in removed_apis()}))
+
 RULE = RuleMeta(
     id="api-removed-in-cluster", title="Uses an API this cluster version has removed", severity="warning",
-    category="deprecations",
+    category="deprecations", requires_any=KINDS,
     message="{object}: {source} says {api_version} ({detail}); removed in {removed_in}, the cluster runs {cluster}. Use {replacement}",
     remediation="Update the manifest, chart or client that writes this object to the replacement API; re-applying the old manifest will fail on this cluster.",
 )
@@ -23,8 +26,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
     if version is None:
         yield RULE.not_applicable("the cluster's version is not in the dump")
         return
-    kinds = sorted({kind for _api, kind in removed_apis()})
-    for obj in cluster.objects_of(*kinds):
+    for obj in cluster.objects_of(*KINDS):
         for use in removed_api_uses(obj):
             # The served version cannot be removed in the cluster that served it: a contradiction
             # means the version is a lower bound from kubelets; say nothing rather than guess.

@@ -10,9 +10,12 @@ from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import cluster_version, removed_apis
 
+# Every kind some removed API served.
+KINDS = tuple(sorted({kind for _api, kind in removed_apis()}))
+
 RULE = RuleMeta(
     id="api-removed-in-later-version", title="Uses an API removed in a later version", severity="warning",
-    category="deprecations",
+    category="deprecations", requires_any=KINDS,
     message="{object}: {source} says {api_version} ({detail}); removed in {removed_in} (cluster runs {cluster}). Migrate to {replacement} before upgrading",
     remediation="Migrate the manifests and clients to the replacement API before upgrading to the version that removes it (tools: kubectl convert, pluto).",
 )
@@ -20,8 +23,7 @@ RULE = RuleMeta(
 
 def check(cluster: Cluster) -> Iterator[Finding]:
     version = cluster_version(cluster)
-    kinds = sorted({kind for _api, kind in removed_apis()})
-    for obj in cluster.objects_of(*kinds):
+    for obj in cluster.objects_of(*KINDS):
         for use in removed_api_uses(obj):
             if version is not None and version.version[:2] >= use.api.removed_in and use.source != SERVED:
                 continue  # api-removed-in-cluster reports it

@@ -13,7 +13,7 @@ from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
     id="critical-component-unhealthy", title="Critical system component unhealthy", severity="critical",
-    category="cluster",
+    category="cluster", requires_any=("Pod", "Deployment", "DaemonSet", "StatefulSet"),
     message="Critical {role} component {component} ({object}) has {ready} of {desired} pods ready",
     remediation="Fix this component first: the cluster's DNS, networking or API access depends on it. Read its pods' findings and logs.",
 )

@@ -13,15 +13,16 @@ from analyzer.findings.facts import ev, owner
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
 
-RULE = RuleMeta(
-    id="deprecated-annotation", title="Deprecated annotation", severity="info",
-    category="configuration",
-    message="{object} uses annotation {annotation} ({note}); use {replacement}",
-    remediation="Replace the annotation by the field that superseded it; the annotation has no effect on current clusters.",
-)
 # Pod templates carry the same annotations as their pods; the controllers are reported, not
 # every pod they made.
 KINDS = ("Pod", "Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob", "Ingress")
+
+RULE = RuleMeta(
+    id="deprecated-annotation", title="Deprecated annotation", severity="info",
+    category="configuration", requires_any=KINDS,
+    message="{object} uses annotation {annotation} ({note}); use {replacement}",
+    remediation="Replace the annotation by the field that superseded it; the annotation has no effect on current clusters.",
+)
 
 
 @cache

@@ -12,6 +12,7 @@ from analyzer.findings.types import Finding, RuleMeta
 RULE = RuleMeta(
     id="service-no-ready-endpoints", title="Service has no ready endpoints", severity="critical",
     category="networking", requires=("Service",),
+    requires_any=("Endpoints", "EndpointSlice"),
     message="Service {namespace}/{name} has no ready endpoint ({not_ready} not-ready address(es) in {source}); traffic to it fails",
     remediation="The selected pods are not ready: see their readiness probes and the pod findings; a Service without ready endpoints refuses connections.",
 )
@@ -38,9 +39,6 @@ def ready_addresses(cluster: Cluster) -> dict[tuple[str, str], tuple[int, int, o
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    if not (cluster.covers("Endpoints") or cluster.covers("EndpointSlice")):
-        yield RULE.not_applicable("the dump did not collect Endpoints or EndpointSlices", missing="Endpoints, EndpointSlice")
-        return
     kind = "Endpoints" if cluster.covers("Endpoints") else "EndpointSlice"
     coverage = namespace_coverage(cluster, kind)
     pod_coverage = namespace_coverage(cluster, "Pod")

@@ -1,0 +1,99 @@
+"""Every rule against its case file: tiny objects that must fail, pass, or be not applicable.
+
+Case files live in tests/findings/cases/<rule id>.yaml:
+
+    rule: pod-crashloop
+    cases:
+      - name: what the case shows
+        expect: fail | pass | not_applicable
+        objects: [ ...Kubernetes objects... ]     # loaded as one `kind: List` file
+        collected: [ConfigMap]                     # kinds collected with no object (empty lists)
+        findings: [Pod/default/web]                # fail: exactly these objects (Kind/ns/name)
+        facts: {restarts: 7}                       # fail: facts of the first finding
+        message_contains: "CrashLoopBackOff"       # fail: words of the first finding's message
+        distribution: eks                          # pretend detection said so
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import yaml
+
+import analyzer
+from analyzer.findings import message
+from analyzer.findings.registry import load_rules, run_rule
+
+CASES = Path(__file__).parent / "cases"
+RULES = {r.meta.id: r for r in load_rules()}
+
+
+def _load_cases() -> list[Any]:
+    params = []
+    for path in sorted(CASES.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for case in doc["cases"]:
+            params.append(pytest.param(doc["rule"], case, id=f"{doc['rule']}: {case['name']}"))
+    return params
+
+
+def cluster_of(case: dict[str, Any]) -> analyzer.Cluster:
+    """The case's objects as a dump: one List file, plus an empty list per collected kind."""
+    files = {"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List",
+                                             "items": case.get("objects") or []})}
+    for kind in case.get("collected") or ():
+        files[f"{kind.lower()}s.yaml"] = f"apiVersion: v1\nkind: {kind}List\nitems: []\n"
+    cluster = analyzer.load(files)
+    assert not cluster.ingest.rejections, cluster.ingest.rejections
+    if "distribution" in case:
+        cluster.__dict__["distribution"] = SimpleNamespace(name=case["distribution"])
+    return cluster
+
+
+def object_id(finding: Any) -> str:
+    return "/".join(x for x in (finding.kind, finding.namespace, finding.name) if x)
+
+
+def test_every_rule_has_a_case_file_with_each_outcome() -> None:
+    files = {p.stem for p in CASES.glob("*.yaml")}
+    assert files == set(RULES), f"without cases: {set(RULES) - files}; unknown: {files - set(RULES)}"
+    for path in CASES.glob("*.yaml"):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert doc["rule"] == path.stem
+        outcomes = {c["expect"] for c in doc["cases"]}
+        assert outcomes == {"fail", "pass", "not_applicable"}, f"{path.name}: has only {outcomes}"
+
+
+@pytest.mark.parametrize(("rule_id", "case"), _load_cases())
+def test_rule_case(rule_id: str, case: dict[str, Any]) -> None:
+    rule = RULES[rule_id]
+    if case.get("needs_catalog"):
+        from analyzer.distributions import load_catalog
+
+        try:
+            if not load_catalog().entries:
+                pytest.skip("the component catalog has no entries yet")
+        except FileNotFoundError:
+            pytest.skip("the component catalog file does not exist yet")
+    findings = run_rule(rule, cluster_of(case))
+    statuses = {f.status for f in findings}
+    if case["expect"] == "pass":
+        assert findings == [], [message(f, rule.meta) for f in findings]
+    elif case["expect"] == "not_applicable":
+        assert statuses == {"not_applicable"} and len(findings) == 1, findings
+        assert message(findings[0], rule.meta).startswith("Not applicable: ")
+    else:
+        assert statuses == {"fail"}, findings
+        assert sorted(object_id(f) for f in findings) == sorted(case["findings"])
+        first = findings[0]
+        for key, value in (case.get("facts") or {}).items():
+            assert first.facts.get(key) == value, (key, first.facts)
+        text = message(first, rule.meta)
+        assert "?" not in text.split(), text  # every fact the template names was given
+        if "message_contains" in case:
+            assert case["message_contains"] in text, text
+        assert first.evidence and all(e.field for e in first.evidence)
+        assert first.evidence[0].source and first.evidence[0].source.endswith(".yaml")
