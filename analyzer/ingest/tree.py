@@ -239,9 +239,10 @@ def _is_tar(data: bytes) -> bool:
 
 
 def _decompress(data: bytes, kind: str, display: str) -> bytes:
-    opener = {"gzip": gzip.GzipFile, "xz": lzma.LZMAFile, "bzip2": bz2.BZ2File}[kind]
+    src = io.BytesIO(data)
     try:
-        with opener(fileobj=io.BytesIO(data)) as f:  # type: ignore[call-arg]
+        f = gzip.GzipFile(fileobj=src) if kind == "gzip" else lzma.LZMAFile(src) if kind == "xz" else bz2.BZ2File(src)  # noqa: SIM115
+        with f:
             return _bounded_read(f, MAX_MEMBER_BYTES, display)
     except (OSError, EOFError, lzma.LZMAError, zlib_error()) as exc:
         raise InputError(display, f"corrupt {kind} data ({exc})") from exc

@@ -180,7 +180,9 @@ def read_yaml_file(text: str) -> YamlFile:
         except YamlDocumentError as exc:
             value = _parse_repaired(piece, start_line, out)
             if value is _BROKEN:
-                where = start_line + (exc.line - 1 if exc.line else 0)
+                # The parser may notice the problem at the end marker: keep it inside the document.
+                last_line = start_line + max(piece.count("\n") - 1, 0)
+                where = min(start_line + (exc.line - 1 if exc.line else 0), last_line)
                 out.broken.append((index, where, str(exc)))
                 index += 1
                 continue
