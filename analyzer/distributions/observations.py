@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 WORKLOAD_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob",
                   "ReplicationController")
+WORKLOAD = "Workload"
 SERVER_VERSION = "server version"
 SERVER_VERSION_KIND = "Version"
 
@@ -110,7 +111,8 @@ def _observe_workload(obs: Observations, o: KubeObject, profiles: Profiles) -> N
             obs.add("node_name", spec.nodeName, oid, "Node", spec.nodeName)
     if not profiles.is_system_namespace(ns):
         return
-    obs.add("workload_name", o.name, oid, o.kind, None)
+    # A DaemonSet and its pods are one component: names and images score once as "Workload".
+    obs.add("workload_name", o.name, oid, WORKLOAD, None)
     spec = None
     if o.kind == "Pod":
         spec = o.view.spec
@@ -118,7 +120,7 @@ def _observe_workload(obs: Observations, o: KubeObject, profiles: Profiles) -> N
         spec = o.view.spec.template.spec
     if spec is not None:
         for image in _images(spec):
-            obs.add("image", image, oid, o.kind, None)
+            obs.add("image", image, oid, WORKLOAD, None)
 
 
 def observe(cluster: Cluster, profiles: Profiles) -> Observations:
