@@ -1,0 +1,123 @@
+"""False friends, on small in-memory dumps scored with the real fingerprints (fingerprints.yaml).
+
+Each dump is built the way such a cluster really looks (node labels, annotations, provider IDs,
+kubelet versions and kube-system pods as the distributions set them: kubeadm's cri-socket
+annotation and mirror pods as in realdata/kubeadm, RKE2's as in realdata/rke2, kind's provider ID
+and node names as in realdata/kind, k3s's version suffix as in realdata/k3s).
+"""
+
+from __future__ import annotations
+
+from conftest import SEEDS
+
+import analyzer
+from analyzer.distributions import detect_distribution
+
+from .dumps import load, node, pod
+
+KUBEADM_NODE = {"kubeadm.alpha.kubernetes.io/cri-socket": "unix:///var/run/containerd/containerd.sock",
+                "node.alpha.kubernetes.io/ttl": "0"}
+CONTROL_PLANE = {"node-role.kubernetes.io/control-plane": ""}
+AWS_LABELS = {"topology.kubernetes.io/region": "us-east-1", "topology.kubernetes.io/zone": "us-east-1a",
+              "node.kubernetes.io/instance-type": "m5.large"}
+
+
+def _static_pods(node_name: str, version: str) -> list[dict]:
+    return [pod("kube-system", f"{c}-{node_name}", node_name=node_name, mirror=True, host_network=True,
+                image=f"registry.k8s.io/{c}:{version}", container=c)
+            for c in ("kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd")]
+
+
+def test_kubeadm_on_aws_is_not_eks() -> None:
+    cluster = load(
+        node("ip-10-20-15-204", provider_id="aws:///us-east-1a/i-0a1b2c3d4e5f60001",
+             labels={**AWS_LABELS, **CONTROL_PLANE}, annotations=KUBEADM_NODE, os_image="Amazon Linux 2"),
+        node("ip-10-20-14-27", provider_id="aws:///us-east-1a/i-0a1b2c3d4e5f60002",
+             labels=AWS_LABELS, annotations=KUBEADM_NODE, os_image="Amazon Linux 2"),
+        *_static_pods("ip-10-20-15-204", "v1.29.3"),
+        pod("kube-system", "calico-node-6jsqs", node_name="ip-10-20-14-27", owner=("DaemonSet", "calico-node"),
+            image="docker.io/calico/node:v3.27.0"),
+    )
+    dist = detect_distribution(cluster)
+    assert dist.name == "kubeadm"
+    assert dist.scores.get("eks", 0.0) < dist.scores["kubeadm"]
+    assert {e.signal for e in dist.evidence_for("kubeadm")} >= {"node_annotation_key_prefix", "workload_name"}
+    assert dist.control_plane.kind == "self-hosted"
+
+
+def test_rke2_on_aws_is_not_eks() -> None:
+    rke2 = {"rke2.io/hostname": "ip-10-0-1-5", "rke2.io/internal-ip": "10.0.1.5",
+            "rke2.io/node-config-hash": "ABCDEF", "node.alpha.kubernetes.io/ttl": "0"}
+    cluster = load(
+        node("ip-10-0-1-5", provider_id="aws:///us-east-1a/i-0abcdef0123456789", kubelet="v1.28.10+rke2r1",
+             labels={**AWS_LABELS, **CONTROL_PLANE, "node-role.kubernetes.io/etcd": "true"}, annotations=rke2),
+        *_static_pods("ip-10-0-1-5", "v1.28.10-rke2r1-build20240514"),
+        pod("kube-system", "rke2-canal-8x7kq", node_name="ip-10-0-1-5", owner=("DaemonSet", "rke2-canal"),
+            image="rancher/hardened-calico:v3.27.3-build20240423"),
+        server_version="v1.28.10+rke2r1",
+    )
+    dist = detect_distribution(cluster)
+    assert dist.name == "rke2"
+    assert any(e.signal == "kubelet_version_regex" and "+rke2" in e.value for e in dist.evidence)
+    assert dist.runner_up is None or dist.runner_up.name != "eks"
+
+
+def test_kind_has_kubeadm_annotations_and_static_pods_but_is_kind() -> None:
+    cluster = load(
+        node("kind-control-plane", provider_id="kind://docker/kind/kind-control-plane",
+             labels=CONTROL_PLANE, annotations=KUBEADM_NODE, os_image="Debian GNU/Linux 12 (bookworm)"),
+        *_static_pods("kind-control-plane", "v1.29.2"),
+        pod("kube-system", "kindnet-x2k4d", node_name="kind-control-plane", owner=("DaemonSet", "kindnet"),
+            image="docker.io/kindest/kindnetd:v20240202-8f1494ea"),
+    )
+    dist = detect_distribution(cluster)
+    assert dist.name == "kind"
+    assert dist.evidence[0].distribution == "kind"
+    assert dist.runner_up is None or dist.runner_up.name != "kubeadm"
+    assert dist.confidence >= 0.6
+
+
+def test_minikube_has_kubeadm_annotations_but_is_minikube() -> None:
+    cluster = load(
+        node("minikube", labels={**CONTROL_PLANE, "minikube.k8s.io/name": "minikube",
+                                 "minikube.k8s.io/version": "v1.32.0"},
+             annotations=KUBEADM_NODE, os_image="Buildroot 2023.02.9"),
+        *_static_pods("minikube", "v1.28.3"),
+        pod("kube-system", "storage-provisioner", node_name="minikube",
+            image="gcr.io/k8s-minikube/storage-provisioner:v5"),
+    )
+    dist = detect_distribution(cluster)
+    assert dist.name == "minikube"
+    assert dist.runner_up is None or dist.runner_up.name != "kubeadm"
+
+
+def test_virtual_cluster_on_eks_is_the_virtual_clusters_distribution() -> None:
+    # vcluster (k3s inside) syncing a real EKS node: the node shows its host; the API server is k3s.
+    eks_node = node("ip-192-168-12-34.ec2.internal", provider_id="aws:///us-east-1a/i-0fedcba9876543210",
+                    kubelet="v1.30.4-eks-a737599",
+                    labels={**AWS_LABELS, "eks.amazonaws.com/nodegroup": "ng-1",
+                            "eks.amazonaws.com/capacityType": "ON_DEMAND"})
+    fake = node("fake-node-1", labels={"vcluster.loft.sh/fake-node": "true"})
+    dist = detect_distribution(load(eks_node, fake, server_version="v1.30.2+k3s2"))
+    assert dist.name == "k3s"
+    assert dist.per_node["ip-192-168-12-34.ec2.internal"].name == "eks"
+    assert any("virtual cluster" in note for note in dist.notes)
+
+
+def test_lone_application_pod_is_unknown() -> None:
+    dist = detect_distribution(load(pod("default", "web-7d4b9c8f5-x2k4d", node_name="worker-1")))
+    assert (dist.name, dist.confidence) == ("unknown", 0.0)
+
+
+def test_pasted_kubeadm_on_aws_tables_are_not_eks() -> None:
+    # Seed 001 (shared/seeds/001_bdd863a7ce4b57a1.txt): kubeadm on EC2 with Amazon Linux 2 nodes,
+    # pasted as `kubectl get nodes -o wide` and `kubectl get pods -A -o wide`.
+    seed = (SEEDS / "001_bdd863a7ce4b57a1.txt").read_text(encoding="utf-8")
+    nodes = seed[seed.index("# kubectl get nodes -o wide"):seed.index("# kubectl get pods -A -o wide")]
+    pods = seed[seed.index("# kubectl get pods -A -o wide"):seed.index("# kubectl get svc -A")]
+    assert detect_distribution(analyzer.load(nodes)).name != "eks"
+    dist = detect_distribution(analyzer.load(nodes + pods))
+    assert dist.name == "kubeadm"
+    assert any(e.signal == "workload_name" and e.value.startswith("kube-apiserver-") for e in dist.evidence)
+    assert dist.control_plane.kind == "self-hosted"
+    assert dist.cni == ["calico"] or dist.cni == ["calico-node"]
