@@ -134,14 +134,15 @@ class Ingestor:
 
     def add_tree(self, tree: DumpTree, depth: int = 0) -> None:
         self.result.inputs.append(tree.name)
-        for path, reason in getattr(tree, "skipped", []):
-            self.result.skipped.append(Rejection(path, "", reason))
         with gc_paused():
             for entry, data in iter_entries(tree):
                 if isinstance(data, InputError):
                     self.reject_input(entry.display, data.reason)
                     continue
                 self.add_file(entry, data, depth)
+        # after the walk: a folder learns what it skips while listing its files
+        for path, reason in getattr(tree, "skipped", []):
+            self.result.skipped.append(Rejection(path, "", reason))
 
     def add_file(self, entry: Entry, data: bytes, depth: int = 0) -> None:
         """Read one file by its content."""

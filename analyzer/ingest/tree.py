@@ -90,6 +90,9 @@ class DirectoryTree(DumpTree):
         out: list[Entry] = []
         for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
             dirnames.sort()
+            for dn in dirnames:
+                if (Path(dirpath) / dn).is_symlink():
+                    self.skipped.append((str(Path(dirpath) / dn), "symlinked folder, not followed"))
             for fn in sorted(filenames):
                 p = Path(dirpath) / fn
                 rel = p.relative_to(self.root).as_posix()

@@ -1,0 +1,123 @@
+"""`kda inspect`: the text and JSON forms, exit codes, and no traceback for any input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REALDATA
+from typer.testing import CliRunner
+
+from analyzer.cli import app
+
+runner = CliRunner()
+# `kubectl get pod -o yaml` shape, and the same with a second, broken document after it.
+POD_YAML = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n  namespace: shop\n  uid: u1\n"
+BROKEN_SECOND = POD_YAML + "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: [oops\n"
+
+
+def run(*args: str, stdin: bytes | None = None):
+    result = runner.invoke(app, list(args), input=stdin)
+    # typer reports its own Exit as SystemExit; anything else escaped as a traceback
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_json_contract(tmp_path: Path) -> None:
+    path = tmp_path / "pods.yaml"
+    path.write_text(BROKEN_SECOND + "---\n" + POD_YAML)
+    result = run("inspect", "--format", "json", str(path))
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    assert doc["objects_total"] == 1
+    assert doc["objects_by_kind"] == {"Pod": 1}
+    assert doc["duplicates"] == 1
+    assert doc["formats"] == ["kubectl-yaml"]
+    assert doc["coverage"]["present"] == ["Pod"] and "ConfigMap" in doc["coverage"]["absent"]
+    assert doc["capture_time"] is None  # no timestamps in this dump
+    [rej] = doc["rejected"]
+    assert set(rej) == {"source", "location", "reason"}
+    assert rej["source"] == str(path) and rej["location"].startswith("document 1")
+    assert doc["rejected_objects"] == 1 and doc["rejected_inputs"] == 0
+    assert doc["objects_read"] == doc["objects_total"] + doc["duplicates"] + doc["rejected_objects"]
+
+
+def test_text_summary_of_a_real_dump() -> None:
+    result = run("inspect", str(REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump"))
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "47 objects" in out and "cluster-info-dump" in out
+    assert "capture time: 2021-04-11T14:33:30Z" in out
+    assert "logs: 35 container logs" in out
+
+
+def test_strict_exits_1_on_any_rejection(tmp_path: Path) -> None:
+    path = tmp_path / "pods.yaml"
+    path.write_text(BROKEN_SECOND)
+    assert run("inspect", str(path)).exit_code == 0
+    assert run("inspect", "--strict", str(path)).exit_code == 1
+    clean = tmp_path / "clean.yaml"
+    clean.write_text(POD_YAML)
+    assert run("inspect", "--strict", str(clean)).exit_code == 0
+
+
+def test_nothing_read_exits_2(tmp_path: Path) -> None:
+    missing = run("inspect", str(tmp_path / "nope"))
+    assert missing.exit_code == 2
+    assert "no such file or folder" in " ".join(missing.output.split())  # rich wraps lines
+    junk = tmp_path / "notes.md"
+    junk.write_text("we restarted the nodes on monday, see attached\n")
+    assert run("inspect", str(junk)).exit_code == 2
+
+
+def test_one_missing_input_among_good_ones_still_exits_0(tmp_path: Path) -> None:
+    good = tmp_path / "pod.yaml"
+    good.write_text(POD_YAML)
+    result = run("inspect", "-f", "json", str(tmp_path / "nope"), str(good))
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["rejected_inputs"] == 1
+
+
+def test_stdin() -> None:
+    result = run("inspect", "-f", "json", "-", stdin=POD_YAML.encode())
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["objects_by_kind"] == {"Pod": 1}
+
+
+HOSTILE = {
+    "binary": os.urandom(4096).replace(b"\x1f\x8b", b"xx").replace(b"PK", b"xx"),
+    "empty": b"",
+    "deep-json": b"[" * 100_000 + b"]" * 100_000,
+    "deep-yaml": b"kind: Pod\nspec: " + b"[" * 100_000 + b"]" * 100_000,
+    "python-tag": b"kind: Pod\nmetadata: !!python/object/apply:os.system ['true']\n",
+    "corrupt-gzip": gzip.compress(POD_YAML.encode())[:30],
+    "half-json": b'{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ',
+    "utf16-no-bom": POD_YAML.encode("utf-16-le"),
+    "only-prompt": b"$ kubectl get pods\nNo resources found in default namespace.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_no_traceback_for_any_input(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(HOSTILE[name])
+    for fmt in ("text", "json"):
+        result = run("inspect", "-f", fmt, str(path))
+        assert result.exit_code in (0, 2)
+
+
+def test_kda_process_on_a_pipe_prints_no_traceback() -> None:
+    # The installed console script, as a user runs it: `cat x | kda inspect -`.
+    proc = subprocess.run(
+        [sys.executable, "-m", "analyzer", "inspect", "-"],
+        input=b"\x00\x01garbage" * 100, capture_output=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 2
+    assert b"Traceback" not in proc.stderr + proc.stdout
+    assert b"binary data" in proc.stderr

@@ -1,0 +1,230 @@
+"""Hostile and broken input: nothing executed, nothing written or read outside, nothing crashes.
+
+Each fixture is built inline; the comment on each says which attack or accident it stands for.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import stat
+import tarfile
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from analyzer.ingest import IngestResult, ingest, ingest_text, tree
+
+POD_YAML = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: x\n"
+
+
+def keys(r: IngestResult) -> list[str]:
+    return sorted(o.key.id for o in r.objects)
+
+
+# -- YAML tags and aliases -----------------------------------------------------------------
+
+
+def test_python_tags_are_never_executed(tmp_path: Path) -> None:
+    # The classic PyYAML exploit: a !!python/object/apply tag that runs a command.
+    marker = tmp_path / "pwned"
+    text = (f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: evil\n  namespace: x\n"
+            f"data: !!python/object/apply:os.system ['touch {marker}']\n---\n").encode() + POD_YAML
+    r = ingest(text)
+    assert not marker.exists()
+    assert keys(r) == ["core/Pod/x/a"]  # the next document is still read
+    [rej] = r.object_rejections
+    assert "python/object" in rej.reason and rej.location.startswith("document 0")
+    assert r.accounting_holds()
+
+
+def test_python_name_tag_is_refused() -> None:
+    # !!python/name resolves a Python object by import path.
+    r = ingest_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: evil\ndata: !!python/name:os.system\n")
+    assert not r.objects and "python/name" in r.object_rejections[0].reason
+
+
+BILLION_LAUGHS = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lol\n  namespace: x\ndata:\n" + "".join(
+    [f"  l0: &l0 [{', '.join(['lol'] * 9)}]\n"]
+    + [f"  l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 10)]
+)
+
+
+def test_alias_bomb_is_bounded_and_rejected() -> None:
+    # "Billion laughs": 10 levels of 9 aliases expand to 9**10 strings.
+    start = time.perf_counter()
+    r = ingest_text(BILLION_LAUGHS)
+    assert time.perf_counter() - start < 5
+    assert not r.objects
+    [rej] = r.object_rejections
+    assert "alias bomb" in rej.reason
+
+
+def test_many_aliases_are_refused_before_parsing() -> None:
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\nanchor: &a v\nrefs:\n" + "- *a\n" * 1500
+    r = ingest_text(text)
+    assert not r.objects and "more than 1000 aliases" in r.object_rejections[0].reason
+
+
+def test_a_few_aliases_are_fine() -> None:
+    # Hand-written manifests do use anchors for shared blocks.
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  namespace: y\n  labels: &l {app: web}\n"
+            "  annotations: *l\n")
+    r = ingest_text(text)
+    assert r.objects[0].view.metadata.annotations == {"app": "web"}
+
+
+# -- nesting, huge values, binary --------------------------------------------------------
+
+
+def test_deeply_nested_json_is_rejected_not_crashed() -> None:
+    r = ingest_text('{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"}, "spec": '
+                    + "[" * 100_000 + "]" * 100_000 + "}")
+    assert not r.objects and r.accounting_holds()
+    assert "nested deeper" in r.object_rejections[0].reason
+
+
+def test_bare_deep_json_array_is_rejected() -> None:
+    r = ingest_text("[" * 100_000 + "]" * 100_000)
+    assert not r.objects and len(r.object_rejections) == 1 and r.accounting_holds()
+
+
+def test_deeply_nested_yaml_flow_is_rejected_not_crashed() -> None:
+    # libyaml's compiled composer recurses in C: 30,000 levels overflow the stack (segfault).
+    r = ingest_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert not r.objects
+    assert "nested more than 64 deep" in r.object_rejections[0].reason
+    r = ingest_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec: " + "{a: " * 30_000 + "1" + "}" * 30_000 + "\n")
+    assert not r.objects and "nested more than 64 deep" in r.object_rejections[0].reason
+
+
+def test_huge_string_value_is_read() -> None:
+    # A ConfigMap holding a 20 MB blob (a dashboard JSON, a CA bundle): large, not hostile.
+    blob = "x" * 20_000_000
+    r = ingest_text('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "big", "namespace": "x"},'
+                    ' "data": {"blob": "' + blob + '"}}')
+    assert keys(r) == ["core/ConfigMap/x/big"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        os.urandom(64 * 1024),  # a screenshot or an encrypted file attached by mistake
+        b"\x00\x01\x02\x03" * 4096,  # NUL-heavy binary
+        bytes(range(1, 32)) * 2000,  # control characters, no NUL
+    ],
+)
+def test_binary_junk_is_rejected_with_a_reason(data: bytes) -> None:
+    if data[:2] in (b"\x1f\x8b", b"PK", b"BZ") or data[:6] == b"\xfd7zXZ\x00":
+        data = b"\x00" + data  # keep the random bytes from looking like an archive
+    r = ingest(data)
+    assert not r.objects and r.accounting_holds()
+    [rej] = r.input_rejections
+    assert "binary data" in rej.reason
+
+
+# -- decompression bombs -----------------------------------------------------------------
+
+
+def test_gzip_bomb_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 50 MB of zeros compress to ~50 KB; with a 1 MiB bound nothing past it is inflated.
+    monkeypatch.setattr(tree, "MAX_MEMBER_BYTES", 1024 * 1024)
+    path = tmp_path / "dump.json.gz"
+    path.write_bytes(gzip.compress(b"0" * 50_000_000))
+    r = ingest(path)
+    assert not r.objects
+    [rej] = r.input_rejections
+    assert rej.source == str(path) and "decompression bomb" in rej.reason
+
+
+def test_tar_member_bomb_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tree, "MAX_MEMBER_BYTES", 1024 * 1024)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        big = b"0" * 5_000_000
+        info = tarfile.TarInfo("bomb.json")
+        info.size = len(big)
+        tar.addfile(info, io.BytesIO(big))
+    path = tmp_path / "bomb.tar.gz"
+    path.write_bytes(gzip.compress(buf.getvalue()))
+    r = ingest(path)
+    assert not r.objects and "decompression bomb" in r.input_rejections[0].reason
+
+
+def test_zip_member_bomb_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tree, "MAX_MEMBER_BYTES", 1024 * 1024)
+    path = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("bomb.json", b"0" * 5_000_000)
+        zf.writestr("pod.yaml", POD_YAML)
+    r = ingest(path)
+    assert keys(r) == ["core/Pod/x/a"]  # the other member is still read
+    assert any("decompression bomb" in x.reason for x in r.input_rejections)
+
+
+# -- paths and links leaving the dump -------------------------------------------------------
+
+
+def _tar_with(members: list[tarfile.TarInfo], data: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for info in members:
+            content = data.get(info.name)
+            if content is not None:
+                info.size = len(content)
+                tar.addfile(info, io.BytesIO(content))
+            else:
+                tar.addfile(info)
+    return buf.getvalue()
+
+
+def test_tar_members_leaving_the_archive_are_never_read_or_written(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.yaml"
+    outside.write_bytes(POD_YAML.replace(b"name: a", b"name: secret-outside"))
+    link = tarfile.TarInfo("bundle/link.yaml")
+    link.type, link.linkname = tarfile.SYMTYPE, str(outside)
+    hard = tarfile.TarInfo("bundle/hard.yaml")
+    hard.type, hard.linkname = tarfile.LNKTYPE, "../../outside.yaml"
+    members = [tarfile.TarInfo("../escape.yaml"), tarfile.TarInfo("/abs/escape.yaml"), link, hard,
+               tarfile.TarInfo("bundle/pod.yaml")]
+    data = {"../escape.yaml": POD_YAML, "/abs/escape.yaml": POD_YAML, "bundle/pod.yaml": POD_YAML}
+    archive = tmp_path / "evil.tar"
+    archive.write_bytes(_tar_with(members, data))
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    r = ingest(archive)
+    assert keys(r) == ["core/Pod/x/a"]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing extracted anywhere
+    reasons = sorted(s.reason for s in r.skipped)
+    assert reasons == ["link in archive, not followed"] * 2 + ["member path leaves the archive; not read"] * 2
+
+
+def test_zip_members_leaving_the_archive_and_symlinks_are_skipped(tmp_path: Path) -> None:
+    archive = tmp_path / "evil.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("../../escape.yaml", POD_YAML)
+        zf.writestr("/abs.yaml", POD_YAML)
+        sym = zipfile.ZipInfo("bundle/link.yaml")
+        sym.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(sym, "/etc/passwd")
+        zf.writestr("bundle/pod.yaml", POD_YAML)
+    r = ingest(archive)
+    assert keys(r) == ["core/Pod/x/a"]
+    assert sorted(s.reason for s in r.skipped) == (
+        ["link in archive, not followed"] + ["member path leaves the archive; not read"] * 2)
+
+
+def test_folder_symlinks_leading_outside_are_not_followed(tmp_path: Path) -> None:
+    secret = tmp_path / "elsewhere"
+    secret.mkdir()
+    (secret / "pod.yaml").write_bytes(POD_YAML.replace(b"name: a", b"name: secret-outside"))
+    dump = tmp_path / "dump"
+    dump.mkdir()
+    (dump / "pod.yaml").write_bytes(POD_YAML)
+    (dump / "link.yaml").symlink_to(secret / "pod.yaml")
+    (dump / "linked-folder").symlink_to(secret, target_is_directory=True)
+    r = ingest(dump)
+    assert keys(r) == ["core/Pod/x/a"]
+    assert any("symlink pointing outside" in s.reason for s in r.skipped)
