@@ -49,7 +49,7 @@ class GraphContext:
         self.edges: dict[tuple[str, str, str], dict[str, Any]] = {}
         self._by_kind: dict[str, list[KubeObject]] = defaultdict(list)
         self._ids: dict[int, str] = {}
-        self._by_name: dict[tuple[str, str, str], str] = {}
+        self._by_name: dict[tuple[str, str, str], list[str]] = defaultdict(list)
         self._by_uid: dict[str, str] = {}
         self._covered: dict[str, bool] = {}
         self._namespaces_of: dict[str, set[str]] = defaultdict(set)
@@ -60,7 +60,7 @@ class GraphContext:
             self._by_kind[obj.kind].append(obj)
             self._namespaces_of[obj.kind].add(obj.namespace)
             self._ids[id(obj)] = node
-            self._by_name.setdefault((obj.kind, obj.namespace, obj.name), node)
+            self._by_name[(obj.kind, obj.namespace, obj.name)].append(node)
             if obj.uid:
                 self._by_uid.setdefault(obj.uid, node)
             if node not in self.nodes:
@@ -88,8 +88,7 @@ class GraphContext:
 
     def exists(self, kind: str, namespace: str, name: str) -> bool:
         """Whether the dump holds this object (placeholders do not count)."""
-        node = self._by_name.get((kind, namespace, name))
-        return node is not None and self.nodes[node]["state"] == PRESENT
+        return any(self.nodes[n]["state"] == PRESENT for n in self._by_name.get((kind, namespace, name), ()))
 
     def covers(self, kind: str, namespace: str = "") -> bool:
         """Whether the dump collected `kind` (in `namespace`): missing vs not collected.
@@ -116,16 +115,19 @@ class GraphContext:
             return None
         if kind in CLUSTER_SCOPED_KINDS:
             namespace = ""
-        found = self._by_name.get((kind, namespace, name))
-        if found is not None:
-            return found
         if group is None:
             group = group_of(api_version) if api_version else group_of_kind(kind)
+        found = self._by_name.get((kind, namespace, name))
+        if found:
+            # Two groups can share a kind (core Node and longhorn.io Node): prefer the group
+            # the reference says, else the first object of the dump.
+            wanted = group or "core"
+            return next((n for n in found if n.split("/", 1)[0] == wanted), found[0])
         node = f"{group or 'core'}/{kind}/{namespace}/{name}"
         if node not in self.nodes:
             state = MISSING if self.covers(kind, namespace) else NOT_COLLECTED
             self.nodes[node] = _attributes(kind, group, namespace, name, state)
-            self._by_name[(kind, namespace, name)] = node
+            self._by_name[(kind, namespace, name)].append(node)
         return node
 
     # -- edges ----------------------------------------------------------------------------

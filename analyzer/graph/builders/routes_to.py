@@ -33,14 +33,13 @@ def build(ctx: GraphContext) -> None:
         service = (eps.view.metadata.labels or {}).get(SERVICE_NAME_LABEL)
         if service:
             ctx.edge(ctx.ref("Service", eps.namespace, service), src, RELATION.name, via=SERVICE_NAME_LABEL)
-    endpoints_collected = ctx.covers("Endpoints")
     for svc in ctx.objects("Service"):
         spec = svc.view.spec
         # The endpoints controller keeps an Endpoints object for every Service with a selector;
         # without one, an Endpoints object exists only if someone wrote it.
         expected = bool(spec.selector) and spec.type != "ExternalName"
         exists = ctx.exists("Endpoints", svc.namespace, svc.name)
-        if exists or (expected and endpoints_collected):
+        if exists or (expected and ctx.covers("Endpoints", svc.namespace)):
             ctx.edge(ctx.node_of(svc), ctx.ref("Endpoints", svc.namespace, svc.name), RELATION.name, via="same name")
 
 
