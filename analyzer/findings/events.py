@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from analyzer.findings.facts import parse_time
+from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -37,11 +38,14 @@ def event_fact(obj: KubeObject) -> EventFact:
     when = (v.lastTimestamp or (series.lastObservedTime if series else None) or v.eventTime
             or v.deprecatedLastTimestamp or v.firstTimestamp or v.metadata.creationTimestamp)
     count = v.count or (series.count if series else None) or v.deprecatedCount or 1
+    kind = (about.kind if about else None) or ""
+    # Events about cluster-scoped objects (Nodes) live in some namespace; the object has none.
+    namespace = "" if kind in CLUSTER_SCOPED_KINDS else (
+        (about.namespace if about else None) or (obj.namespace or ""))
     return EventFact(
         event=obj, type=v.type or "", reason=v.reason or "",
         message=" ".join((v.message or v.note or "").split()),  # one line, even for probe output
-        kind=(about.kind if about else None) or "", name=(about.name if about else None) or "",
-        namespace=(about.namespace if about else None) or (obj.namespace or ""),
+        kind=kind, name=(about.name if about else None) or "", namespace=namespace,
         count=int(count), last_seen=parse_time(when),
     )
 

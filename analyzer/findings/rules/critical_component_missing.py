@@ -42,8 +42,11 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         yield RULE.not_applicable("the component catalog classified no component")
         return
     found = ", ".join(sorted(roles - {"unknown"}))
+    # Where we looked: the files holding kube-system workloads.
+    looked = sorted({o.provenance.source for o in cluster.objects_of("Deployment", "DaemonSet", "StatefulSet", "Pod")
+                     if o.namespace == "kube-system"})
     for role in expected:
         if role not in roles:
-            yield RULE.fail(None, Evidence("components.role", found, role),
+            yield RULE.fail(None, Evidence("components.role (kube-system workloads)", found, role, looked[0] if looked else None),
                             kind="Component", namespace="kube-system", name=role,
                             role=role, distribution=dist, found=found)
