@@ -31,14 +31,18 @@ def sorted_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return out
 
 
+# networkx's generators leave out the XML declaration that a file on disk should start with.
+XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>'
+
+
 def to_graphml(graph: nx.MultiDiGraph) -> str:
     """GraphML (Gephi, Cytoscape, yEd); attributes are plain strings, ints and booleans."""
-    return "\n".join(nx.generate_graphml(graph, prettyprint=True)) + "\n"
+    return "\n".join([XML_DECLARATION, *nx.generate_graphml(graph, prettyprint=True)]) + "\n"
 
 
 def to_gexf(graph: nx.MultiDiGraph) -> str:
     """GEXF 1.2 (Gephi)."""
-    return "\n".join(nx.generate_gexf(graph, prettyprint=True)) + "\n"
+    return "\n".join([XML_DECLARATION, *nx.generate_gexf(graph, prettyprint=True)]) + "\n"
 
 
 def to_json(graph: nx.MultiDiGraph) -> str:
