@@ -64,10 +64,12 @@ def control_plane(cluster: Cluster, dist: Distribution, classified: Classified,
 
 
 def cni(cluster: Cluster, classified: Classified, profiles: Profiles) -> list[str]:
-    """CNI components running, else the CNIs whose annotations are on the nodes."""
-    found = _names_with_role(classified, "cni")
+    """The CNIs whose components run, else those whose annotations are on the nodes."""
+    found = {profiles.cni_of_component.get(e.name if e else w.name) or profiles.cni_of_component.get(w.name)
+             for w, e in classified}
+    found.discard(None)
     if found:
-        return found
+        return sorted(found)
     seen: set[str] = set()
     for node in builtin_objects(cluster, "Node"):
         for key in node.view.metadata.annotations or {}:

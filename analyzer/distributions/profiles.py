@@ -33,6 +33,7 @@ class Profiles:
     virtual_node_labels: tuple[str, ...]
     control_plane_pods: re.Pattern[str]
     cni_node_annotations: dict[str, str]
+    cni_of_component: dict[str, str]
     dns_services: tuple[str, ...]
     dns_configmaps: tuple[str, ...]
 
@@ -69,6 +70,8 @@ def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
         virtual_node_labels=tuple(data.get("virtual_node_labels") or ()),
         control_plane_pods=re.compile(data.get("control_plane_pods") or "(?!)"),
         cni_node_annotations=dict(data.get("cni_node_annotations") or {}),
+        cni_of_component={part: cni for cni, parts in (data.get("cni_components") or {}).items()
+                          for part in parts},
         dns_services=tuple(data.get("dns_services") or ()),
         dns_configmaps=tuple(data.get("dns_configmaps") or ()),
     )

@@ -120,4 +120,4 @@ def test_pasted_kubeadm_on_aws_tables_are_not_eks() -> None:
     assert dist.name == "kubeadm"
     assert any(e.signal == "workload_name" and e.value.startswith("kube-apiserver-") for e in dist.evidence)
     assert dist.control_plane.kind == "self-hosted"
-    assert dist.cni == ["calico"] or dist.cni == ["calico-node"]
+    assert dist.cni == ["calico"]
