@@ -55,6 +55,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
                 f"describe of Node begins mid-text without its Name; named '{name}' from its "
                 "Lease holder"))
     info = catalog.kinds.get(kind or "")
+    if info is None:
+        info = _declared_kind(root)  # custom resources print their `API Version` and `Kind`
     if info is None or not name:
         what = f"describe of '{name}'" if name else "describe without a Name"
         why = "its kind could not be told" if info is None else "it has no name"
@@ -95,6 +97,15 @@ def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str |
     if any(line.text in _DATA_HEADINGS for line in lines):
         return "Secret" if "Type" in keys else "ConfigMap"
     return describe_layout().kind_of(keys)
+
+
+def _declared_kind(root: Entry) -> KindInfo | None:
+    """The kind a describe states itself (`API Version:` and `Kind:` of custom resources)."""
+    kind, version = cell(root.child_value("Kind")), cell(root.child_value("API Version"))
+    if not kind or not version:
+        return None
+    return KindInfo(kind=kind, api_version=version, names=(), headers=(), fields={},
+                    describe_ends=("Events",))
 
 
 def _leading_tail(lines: list[Line]) -> list[Line]:
@@ -151,7 +162,8 @@ def _stopped_in(root: Entry, info: KindInfo, block: DescribeBlock, catalog: Cata
 def _read_fields(root: Entry, body: dict[str, Any], facts: dict[str, Any],
                  ctx: DescribeContext) -> list[TextObject]:
     """A kind with no reader of its own: keep its other top-level fields as text facts."""
-    skip = {"Name", "Namespace", "Labels", "Annotations", "CreationTimestamp", "Events"}
+    skip = {"Name", "Namespace", "Labels", "Annotations", "CreationTimestamp", "Events",
+            "API Version", "Kind"}
     fields = {e.key: e.value for e in root.children if e.key not in skip and cell(e.value)}
     if fields:
         facts["fields"] = fields

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from analyzer.text.commands import command_in
-from analyzer.text.describe.layout import DescribeLayout
+from analyzer.text.describe.layout import DescribeLayout, describe_layout
 from analyzer.text.describe.tree import KEY_LINE
 from analyzer.text.lines import Line, tool_call
 
@@ -17,6 +17,9 @@ _MARKERS = frozenset({"stdout:", "stderr:"})
 _DATA_HEADINGS = frozenset({"Data", "BinaryData"})
 _EVENT_TYPES = frozenset({"Normal", "Warning"})
 _COMMENT = re.compile(r"\s+#\s.*$")
+# Lines a Namespace describe prints without a colon.
+_NOTES = frozenset({"No resource quota.", "No LimitRange resource.", "Resource Quotas",
+                    "Resource Limits"})
 
 
 @dataclass(slots=True)
@@ -63,15 +66,20 @@ def _stops(text: str) -> bool:
 
 
 def _is_collapsed(lines: list[Line], start: int) -> bool:
-    """True when no line of the describe is indented (kubectl always indents nested fields)."""
-    seen = 0
+    """True when no line is indented yet some line is no `Key: value` (a lost continuation).
+
+    kubectl indents nested fields and continuation lines; a describe of only top-level fields
+    reads the same either way.
+    """
+    unindented_value = False
     for line in lines[start + 1 : start + 80]:
         if not line.text.strip() or _stops(line.text):
             break
         if line.text[:1].isspace():
             return False
-        seen += 1
-    return seen > 0
+        if KEY_LINE.match(line.text) is None:
+            unindented_value = True
+    return unindented_value
 
 
 def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeBlock:
@@ -84,24 +92,28 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
         text = lines[index].text
         if _stops(text):
             break
+        if data:  # free text (a ConfigMap's values) runs to Events or the next heading
+            if not (text.startswith("Events:") or _heading_at(lines, index)):
+                index += 1
+                continue
+            data = False
         if not text.strip():
             after = next((k for k in range(index + 1, len(lines)) if lines[k].text.strip()), None)
-            if after is not None and lines[after].text[:1].isspace() and not events_done:
-                index = after  # a blank line inside Args or a Command
-                continue
-            break
-        if data and not text.startswith("Events:"):
-            index += 1
+            if after is None or events_done or not _goes_on_after_blank(lines, after):
+                break
+            index = after
             continue
-        data = False
         if text[:1].isspace():
             if events_done:
                 break
             index += 1
             continue
-        if text in _DATA_HEADINGS and index + 1 < len(lines) and lines[index + 1].text.startswith("===="):
+        if _heading_at(lines, index):
             data = True
             index += 2
+            continue
+        if text in _NOTES:
+            index += 1
             continue
         match = KEY_LINE.match(text)
         if events_seen or match is None or not _DESCRIBE_KEY.match(match.group("key")):
@@ -115,6 +127,26 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
     block = DescribeBlock(lines[start:index], index, False, headless)
     _take_cut_line(lines, block)
     return block
+
+
+def _heading_at(lines: list[Line], index: int) -> bool:
+    """A `Data` / `BinaryData` heading with its `====` rule under it."""
+    return lines[index].text in _DATA_HEADINGS and index + 1 < len(lines) and \
+        lines[index + 1].text.startswith("====")
+
+
+def _goes_on_after_blank(lines: list[Line], index: int) -> bool:
+    """Whether a describe goes on at lines[index] after a blank line.
+
+    kubectl leaves blank lines inside free text (Args), before a Secret's `Type:` and `Data`, and
+    before a Namespace's quota notes; a new `Name:` starts the next describe instead.
+    """
+    text = lines[index].text
+    if text[:1].isspace() or _heading_at(lines, index) or text in _NOTES:
+        return True
+    match = KEY_LINE.match(text)
+    key = match.group("key") if match else None
+    return key is not None and key != "Name" and key in describe_layout().all_top
 
 
 def _take_cut_line(lines: list[Line], block: DescribeBlock) -> None:

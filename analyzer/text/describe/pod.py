@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from analyzer.text.describe.context import DescribeContext
@@ -22,6 +23,9 @@ def read_pod(root: Entry, body: dict[str, Any], facts: dict[str, Any],
         spec["nodeName"] = node
     if (priority := integer(root.child_value("Priority"))) is not None:
         spec["priority"] = priority
+    grace = re.fullmatch(r"(\d+)s", cell(root.child_value("Termination Grace Period")) or "")
+    if grace:
+        spec["terminationGracePeriodSeconds"] = int(grace.group(1))
     if spec:
         body["spec"] = spec
     if owner := owner_reference(root.child_value("Controlled By"), ctx.catalog):
@@ -82,7 +86,8 @@ def set_template(body: dict[str, Any], root: Entry) -> None:
     if (entry := template.child("Annotations")) and (found := key_values(entry.values, ":")):
         set_path(body, "spec.template.metadata.annotations", found)
     if spec := pod_spec(template):
-        set_path(body, "spec.template.spec", spec)
+        # Merge: a DaemonSet's Node-Selector may already be in the template spec.
+        body.setdefault("spec", {}).setdefault("template", {}).setdefault("spec", {}).update(spec)
 
 
 READERS = {"Pod": read_pod}

@@ -11,8 +11,9 @@ from analyzer.text.values import boolean, cell, describe_time, int_or_string, in
 
 _PORT = re.compile(r"^(\d+)/([A-Z]+)$")
 _MOUNT = re.compile(r"^(?P<path>\S.*?) from (?P<volume>\S+) \((?P<opts>[^)]*)\)$")
-_FIELD_REF = re.compile(r"^\((?P<version>v\d+\w*):(?P<path>[^)]+)\)$")
-_RESOURCE_REF = re.compile(r"^(?P<resource>(?:limits|requests)\.[\w.-]+)(?: \(.*\))?$")
+# kubectl writes references as `<resolved value> (<reference>)`; the value may be empty.
+_FIELD_REF = re.compile(r"^(?:.*? )?\((?P<version>v\d+\w*):(?P<path>[^)]+)\)$")
+_RESOURCE_REF = re.compile(r"^(?:.*? )?\((?P<resource>(?:limits|requests)\.[\w.-]+)\)$")
 _KEY_REF = re.compile(
     r"^<set to the key '(?P<key>[^']*)' (?:in|of) (?P<kind>secret|config map) '(?P<name>[^']*)'>"
     r"(?:\s+Optional: (?P<optional>\w+))?$"
@@ -89,6 +90,8 @@ def env_var(name: str, value: str) -> dict[str, Any]:
 
     >>> env_var("NODE_NAME", "(v1:spec.nodeName)")
     {'name': 'NODE_NAME', 'valueFrom': {'fieldRef': {'apiVersion': 'v1', 'fieldPath': 'spec.nodeName'}}}
+    >>> env_var("GOMAXPROCS", "1 (limits.cpu)")
+    {'name': 'GOMAXPROCS', 'valueFrom': {'resourceFieldRef': {'resource': 'limits.cpu'}}}
     >>> env_var("PASSWORD", "<set to the key 'pw' in secret 'db'>  Optional: false")
     {'name': 'PASSWORD', 'valueFrom': {'secretKeyRef': {'key': 'pw', 'name': 'db', 'optional': False}}}
     """
