@@ -53,14 +53,14 @@ def validate(meta: RuleMeta, module: str) -> None:
 
 
 @cache
-def load_rules() -> tuple[Rule, ...]:
-    """Every rule under analyzer/findings/rules/, validated, sorted by id."""
-    package = importlib.import_module(RULES_PACKAGE)
+def load_rules(package_name: str = RULES_PACKAGE) -> tuple[Rule, ...]:
+    """Every rule of a rules package (one per module), validated, sorted by id."""
+    package = importlib.import_module(package_name)
     rules: dict[str, Rule] = {}
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
-        name = f"{RULES_PACKAGE}.{info.name}"
+        name = f"{package_name}.{info.name}"
         module = importlib.import_module(name)
         meta, check = getattr(module, "RULE", None), getattr(module, "check", None)
         if not isinstance(meta, RuleMeta) or not callable(check):

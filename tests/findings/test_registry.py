@@ -1,0 +1,79 @@
+"""The registry validates rules when it loads them: ids, severities, categories, kinds, tables."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from analyzer.findings import list_rules
+from analyzer.findings.registry import RuleError, load_rules, select_rules, validate
+from analyzer.findings.types import CATEGORIES, RuleMeta
+
+GOOD = dict(id="pod-good", title="t", severity="warning", category="workloads", message="m {name}",
+            remediation="r", requires=("Pod",))
+
+
+def test_the_shipped_rules_load_and_cover_every_category() -> None:
+    rules = load_rules()
+    assert len(rules) >= 40
+    assert {r.meta.category for r in rules} == set(CATEGORIES)
+    assert [r.meta.id for r in rules] == sorted(r.meta.id for r in rules)
+
+
+@pytest.mark.parametrize(("change", "complaint"), [
+    ({"severity": "high"}, "severity 'high'"),
+    ({"category": "misc"}, "category 'misc'"),
+    ({"requires": ("Poddd",)}, "unknown kind 'Poddd'"),
+    ({"requires_any": ("Widget",)}, "unknown kind 'Widget'"),
+    ({"tables": ("podz",)}, "unknown table 'podz'"),
+    ({"distributions": ("aks", "azure")}, "unknown distribution 'azure'"),
+    ({"id": "Pod_Good"}, "id 'Pod_Good'"),
+    ({"remediation": ""}, "remediation"),
+])
+def test_validation_names_the_problem_and_the_file(change: dict, complaint: str) -> None:
+    with pytest.raises(RuleError, match="rules.some_file") as err:
+        validate(RuleMeta(**{**GOOD, **change}), "rules.some_file")
+    assert complaint in str(err.value)
+
+
+def _write_rules_package(tmp_path, name: str, files: dict[str, str]) -> None:
+    pkg = tmp_path / name
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for fname, body in files.items():
+        (pkg / fname).write_text(textwrap.dedent(body))
+
+
+RULE_FILE = """
+from analyzer.findings.types import RuleMeta
+RULE = RuleMeta(id="{id}", title="t", severity="info", category="cluster", message="m", remediation="r")
+def check(cluster):
+    return []
+"""
+
+
+def test_duplicate_ids_fail_at_load(tmp_path, monkeypatch) -> None:
+    _write_rules_package(tmp_path, "dup_rules", {"a.py": RULE_FILE.format(id="same-id"),
+                                                 "b.py": RULE_FILE.format(id="same-id")})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(RuleError, match="dup_rules.b: duplicate rule id 'same-id'"):
+        load_rules("dup_rules")
+
+
+def test_a_file_without_rule_or_check_fails_at_load(tmp_path, monkeypatch) -> None:
+    _write_rules_package(tmp_path, "bare_rules", {"a.py": "X = 1\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(RuleError, match="bare_rules.a: a rule file defines RULE"):
+        load_rules("bare_rules")
+
+
+def test_unknown_rule_ids_are_refused() -> None:
+    with pytest.raises(KeyError, match="nope"):
+        select_rules(["pod-crashloop", "nope"])
+
+
+def test_list_rules_has_one_row_per_rule() -> None:
+    table = list_rules()
+    assert list(table.columns[:4]) == ["id", "title", "severity", "category"]
+    assert len(table) == len(load_rules()) and table["id"].is_unique
