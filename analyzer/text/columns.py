@@ -42,8 +42,8 @@ def read_header(line: str, catalog: Catalog, mixed_case: bool = False) -> Layout
     True
     """
     text = line.rstrip()
-    if not text or text[0].isspace():
-        return None
+    if not text[:1].isupper():
+        return None  # every header starts with a capital; most rows do not
     word = _MIXED_WORD if mixed_case else _HEADER_WORD
     if "\t" in text:
         names = [part.strip() for part in re.split(r"\t+", text) if part.strip()]

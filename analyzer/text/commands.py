@@ -38,6 +38,7 @@ class Command:
     no_headers: bool = False
     piped: str | None = None  # the command after the first `|`
     redirected: bool = False  # stdout went to a file, so nothing was printed
+    label_columns: tuple[str, ...] = ()  # `-L key` label keys kubectl adds as columns
     flags: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -79,6 +80,8 @@ def parse_command(text: str) -> Command | None:
     ('get', ('pod',), ('web-1',), 'default', 'wide', True, 'grep web')
     >>> parse_command("kubectl get daemonset.apps/kube-proxy -n kube-system -o=yaml").resources
     ('daemonset.apps',)
+    >>> parse_command("kubectl get nodes -L topology.kubernetes.io/zone,agentpool -L x").label_columns
+    ('topology.kubernetes.io/zone', 'agentpool', 'x')
     """
     main, piped, redirected = _split_pipeline(text.strip())
     try:
@@ -88,6 +91,7 @@ def parse_command(text: str) -> Command | None:
     if not tokens or tokens[0] not in ("kubectl", "oc", "k"):
         return None
     flags: dict[str, str] = {}
+    label_keys: list[str] = []
     positional: list[str] = []
     items = iter(tokens[1:])
     for token in items:
@@ -100,6 +104,8 @@ def parse_command(text: str) -> Command | None:
             elif not eq and re.fullmatch(r"-[nol]\S+", token):
                 name, value = token[:2], token[2:]  # -nkube-system, -owide
             flags[_long(name)] = value if (eq or value) else "true"
+            if _long(name) == "--label-columns":
+                label_keys += [key for key in value.split(",") if key]
         else:
             positional.append(token)
     if not positional:
@@ -128,6 +134,7 @@ def parse_command(text: str) -> Command | None:
         all_namespaces="--all-namespaces" in flags,
         output=flags.get("--output"),
         show_labels="--show-labels" in flags,
+        label_columns=tuple(label_keys),
         no_headers="--no-headers" in flags,
         piped=piped,
         redirected=redirected,
@@ -135,7 +142,17 @@ def parse_command(text: str) -> Command | None:
     )
 
 
-_LONG = {"-n": "--namespace", "-o": "--output", "-A": "--all-namespaces", "-l": "--selector"}
+_LONG = {"-n": "--namespace", "-o": "--output", "-A": "--all-namespaces", "-l": "--selector",
+         "-L": "--label-columns"}
+
+
+def label_column_header(key: str) -> str:
+    """The column kubectl prints for `-L key`: the key's last path part in capitals.
+
+    >>> label_column_header("topology.kubernetes.io/zone")
+    'ZONE'
+    """
+    return key.rsplit("/", 1)[-1].upper()
 
 
 def _long(flag: str) -> str:

@@ -22,7 +22,7 @@ from analyzer.text.columns import (
     split_by_shape,
     split_tabs,
 )
-from analyzer.text.commands import Command, command_in
+from analyzer.text.commands import Command, command_in, label_column_header
 from analyzer.text.custom_columns import column_paths, set_json_path
 from analyzer.text.lines import Line, is_comment, tool_call
 from analyzer.text.rows import READERS, RowContext
@@ -58,6 +58,7 @@ class TableBlock:
     end: int  # index of the first line after the table
     command: Command | None
     match: HeaderMatch | None = None
+    label_columns: dict[str, str] = field(default_factory=dict)  # `-L` column -> label key
 
 
 @dataclass(slots=True)
@@ -75,7 +76,7 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
     layout = read_header(lines[start].text, catalog)
     if layout is None:
         return None
-    match = catalog.match_header(list(layout.columns))
+    match, label_columns = _match_with_label_columns(layout, catalog, command)
     if match is None and layout.columns[0] not in ("NAME", "NAMESPACE") and command is None:
         return None  # an all-capitals line in prose, not a header
     generic = match is None
@@ -107,7 +108,23 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
         index += 1
     if not rows:
         return None
-    return TableBlock(layout, lines[start].no, rows, index, command, match)
+    return TableBlock(layout, lines[start].no, rows, index, command, match, label_columns)
+
+
+def _match_with_label_columns(layout: Layout, catalog: Catalog, command: Command | None,
+                              ) -> tuple[HeaderMatch | None, dict[str, str]]:
+    """A known header, allowing the label columns `-L key` adds after it: (match, header -> key)."""
+    columns = list(layout.columns)
+    match = catalog.match_header(columns)
+    if match is not None or command is None or not command.label_columns:
+        return match, {}
+    added = {label_column_header(key): key for key in command.label_columns}
+    trailing = [c for c in columns if c == catalog.labels_column]
+    core = [c for c in columns if c != catalog.labels_column]
+    count = len(added)
+    if len(core) <= count or tuple(core[-count:]) != tuple(added):
+        return None, {}
+    return catalog.match_header(core[:-count] + trailing), added
 
 
 def headerless_at(lines: list[Line], start: int, catalog: Catalog,
@@ -250,7 +267,7 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
         return result
     lineage: list[tuple[int, dict[str, Any]]] = []
     for row, (info, group) in zip(block.rows, per_row, strict=True):
-        obj = _row_object(row, info, group, block.command, catalog)
+        obj = _row_object(row, info, group, block.command, catalog, block.label_columns)
         if block.command is not None and block.command.verb == "lineage":
             _link_to_parent(obj.body, row, lineage, catalog)
         result.objects.append(obj)
@@ -300,7 +317,7 @@ def _prefix_kind(row: RawRow, catalog: Catalog) -> tuple[KindInfo, str | None] |
 
 
 def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command | None,
-                catalog: Catalog) -> TextObject:
+                catalog: Catalog, label_columns: dict[str, str]) -> TextObject:
     cells = row.cells
     _, name, is_default = split_name(cells["NAME"]) if cells.get("NAME") else (None, None, False)
     namespace = cell(cells.get("NAMESPACE"))
@@ -311,8 +328,12 @@ def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command
     body = new_body(catalog.api_version(info, group), info.kind, name)
     if namespace:
         body["metadata"]["namespace"] = namespace
-    if row_labels := labels(cells.get("LABELS")):
-        body["metadata"]["labels"] = row_labels
+    row_labels = labels(cells.get("LABELS")) or {}
+    for header, key in label_columns.items():
+        if (value := cell(cells.get(header))) is not None:
+            row_labels[key] = value
+    if row_labels:
+        body["metadata"]["labels"] = dict(sorted(row_labels.items()))
     facts = common_facts(cells)
     if is_default:
         facts["default"] = True

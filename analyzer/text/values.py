@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from functools import lru_cache
 
 # kubectl prints these where a value is absent; they never mean a real value.
 MISSING_MARKERS = frozenset({"", "<none>", "<unknown>", "<nil>", "<unset>"})
@@ -26,6 +27,7 @@ def cell(text: str | None) -> str | None:
     return None if text in MISSING_MARKERS else text
 
 
+@lru_cache(maxsize=4096)  # a table repeats few distinct ages over many rows
 def age_seconds(text: str | None) -> float | None:
     """Seconds in a kubectl age (`7d2h`, `3m43s`, `2y45d`); None for `<invalid>` or anything else.
 
