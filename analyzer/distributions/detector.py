@@ -26,8 +26,13 @@ from analyzer.distributions.result import Distribution, Evidence, NodeVerdict, R
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
 
-# Below this score nothing is convincing: the answer is `unknown`.
-MIN_SCORE = 4.0
+# Below this score nothing is convincing: the answer is `unknown`. A single hint of weight 3 (a
+# kind-style node name, a static kube-apiserver pod in a pasted table) names a candidate, with a
+# confidence of about 0.3 that says how little it rests on; weights 1-2 never do on their own.
+MIN_SCORE = 3.0
+# A distribution built on another takes its base's hits as support only when its own evidence is
+# this strong (something only it writes), so a kind-style node name on a kubeadm cluster stays a hint.
+SUPPORT_SCORE = 6.0
 # A node counts towards `mixed` only when its own evidence is this strong (a decisive signal).
 MIXED_NODE_SCORE = 8.0
 # What visible control-plane pods take off a managed distribution's score.
@@ -64,26 +69,35 @@ def match(fingerprints: Iterable[Fingerprint], observations: Iterable[Observatio
     return [Hit(fp, ob) for fp in fingerprints for ob in by_channel.get(fp.channel, ()) if fp.matches(ob.value)]
 
 
+def _evidence(hits: list[Hit], counted: bool) -> Evidence:
+    """One evidence row for the hits of one fingerprint: its first object, and how many there were."""
+    fp = hits[0].fingerprint
+    first = min(hits, key=lambda h: min(h.observation.objects))
+    value = first.observation.value
+    objects = {o for h in hits for o in h.observation.objects}
+    return Evidence(
+        signal=fp.signal, object=min(first.observation.objects),
+        value=value if len(value) <= 200 else value[:197] + "...",
+        weight=fp.weight, distribution=fp.distribution, note=fp.note, count=len(objects), counted=counted,
+    )
+
+
 def tally(hits: Iterable[Hit]) -> dict[str, Tally]:
-    """Score per distribution: the best weight per (signal type, object kind), summed."""
-    groups: dict[tuple[str, str, str], list[Hit]] = defaultdict(list)
+    """Score per distribution: the best weight per (signal type, object kind), summed.
+
+    Every fingerprint row that matched is evidence; only the best of its group counts.
+    """
+    groups: dict[tuple[str, str, str], dict[int, list[Hit]]] = defaultdict(lambda: defaultdict(list))
     for hit in hits:
         fp = hit.fingerprint
-        groups[(fp.distribution, fp.signal, hit.observation.kind)].append(hit)
+        groups[(fp.distribution, fp.signal, hit.observation.kind)][fp.index].append(hit)
     out: dict[str, Tally] = defaultdict(Tally)
-    for (dist, signal, _kind), group in sorted(groups.items()):
-        best = min(group, key=lambda h: (-h.fingerprint.weight, h.fingerprint.index, h.observation.value))
-        objects = sorted({o for h in group for o in h.observation.objects})
-        shown = sorted(best.observation.objects)[0]
-        value = best.observation.value
-        out[dist].score += best.fingerprint.weight
-        out[dist].evidence.append(Evidence(
-            signal=signal, object=shown, value=value if len(value) <= 200 else value[:197] + "...",
-            weight=best.fingerprint.weight, distribution=dist, note=best.fingerprint.note,
-            count=len(objects),
-        ))
+    for (dist, _signal, _kind), by_row in sorted(groups.items()):
+        rows = sorted(by_row.values(), key=lambda hs: (-hs[0].fingerprint.weight, hs[0].fingerprint.index))
+        out[dist].score += rows[0][0].fingerprint.weight
+        out[dist].evidence.extend(_evidence(hs, counted=i == 0) for i, hs in enumerate(rows))
     for t in out.values():
-        t.evidence.sort(key=lambda e: (-e.weight, e.signal, e.object))
+        t.evidence.sort(key=lambda e: (not e.counted, -e.weight, e.signal, e.object))
     return dict(out)
 
 
@@ -117,7 +131,7 @@ def rank(tallies: dict[str, Tally], profiles: Profiles, contradicted: list[Evide
     for name, t in tallies.items():
         base = profiles.distributions[name].based_on
         # A derived distribution with its own convincing evidence takes its base's hits as support.
-        if base and t.score >= MIN_SCORE and base in tallies:
+        if base and t.score >= SUPPORT_SCORE and base in tallies:
             combined[name].score += tallies[base].score
             combined[name].evidence.extend(tallies[base].evidence)
     for ev in contradicted:
@@ -259,7 +273,7 @@ def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) 
     score = ranking.tallies[winner].score
     rival = ranking.rival_of(winner, profiles)
     evidence = sorted(ranking.tallies[winner].evidence,
-                      key=lambda e: (e.distribution != winner, -e.weight, e.signal, e.object))
+                      key=lambda e: (e.distribution != winner, not e.counted, -e.weight, e.signal, e.object))
     return Distribution(
         name=winner, confidence=_confidence(score, rival[1] if rival else 0.0), evidence=evidence,
         runner_up=RunnerUp(rival[0], round(rival[1], 2)) if rival else None, scores=scores,

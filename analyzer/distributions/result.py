@@ -17,12 +17,13 @@ class Evidence:
     distribution: str
     note: str = ""
     count: int = 1  # how many objects showed the same signal (only the first is named)
+    counted: bool = True  # False: a weaker row of a signal type that already counted
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "signal": self.signal, "object": self.object, "value": self.value,
             "weight": self.weight, "distribution": self.distribution, "note": self.note,
-            "count": self.count,
+            "count": self.count, "counted": self.counted,
         }
 
 

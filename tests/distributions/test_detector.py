@@ -18,11 +18,12 @@ from .dumps import configmap, load, node, pod
 ROWS = [
     {"distribution": "eks", "signal": "provider_id_prefix", "pattern": "aws://", "weight": 4, "note": "AWS instance"},
     {"distribution": "eks", "signal": "kubelet_version_regex", "pattern": "-eks-", "weight": 10, "note": "EKS build"},
-    {"distribution": "aks", "signal": "node_label_key_prefix", "pattern": "kubernetes.azure.com/", "weight": 3, "note": "AKS label"},
+    {"distribution": "aks", "signal": "node_label_key_prefix", "pattern": "kubernetes.azure.com/", "weight": 2, "note": "AKS label"},
     {"distribution": "aks", "signal": "configmap_name", "pattern": "overlay-upgrade-data", "weight": 8, "note": "AKS overlay"},
     {"distribution": "kubeadm", "signal": "node_annotation_key_prefix", "pattern": "kubeadm.alpha.kubernetes.io/", "weight": 4, "note": "kubeadm join"},
     {"distribution": "kubeadm", "signal": "workload_name", "pattern": "^kube-apiserver-", "weight": 4, "note": "static pod"},
     {"distribution": "kind", "signal": "provider_id_prefix", "pattern": "kind://", "weight": 10, "note": "kind node"},
+    {"distribution": "kind", "signal": "node_name_regex", "pattern": "-(control-plane|worker[0-9]*)$", "weight": 3, "note": "kind node name"},
     {"distribution": "k3s", "signal": "kubelet_version_regex", "pattern": r"\+k3s", "weight": 10, "note": "k3s build"},
     {"distribution": "doks", "signal": "provider_id_prefix", "pattern": "digitalocean://", "weight": 10, "note": "droplet"},
     {"distribution": "microk8s", "signal": "node_label_key_prefix", "pattern": "microk8s.io/", "weight": 10, "note": "microk8s"},
@@ -40,11 +41,11 @@ def test_a_signal_type_counts_once_per_object_kind(fingerprints) -> None:
     # 50 nodes with the same weak AKS label score it once; a decisive ConfigMap adds its own type.
     nodes = [node(f"n{i}", labels={"kubernetes.azure.com/role": "agent"}) for i in range(50)]
     dist = detect(load(*nodes), fingerprints)
-    assert dist.scores == {"aks": 3.0}
-    assert dist.name == "unknown"  # 3 < MIN_SCORE: one weak label is not convincing
+    assert dist.scores == {"aks": 2.0}
+    assert dist.name == "unknown"  # 2 < MIN_SCORE: one weak label is not convincing
     assert dist.evidence[0].count == 50 and dist.evidence[0].object == "core/Node//n0"
     dist = detect(load(*nodes, configmap("kube-system", "overlay-upgrade-data")), fingerprints)
-    assert dist.name == "aks" and dist.scores == {"aks": 11.0}
+    assert dist.name == "aks" and dist.scores == {"aks": 10.0}
     assert [(e.signal, e.value) for e in dist.evidence] == [
         ("configmap_name", "overlay-upgrade-data"),
         ("node_label_key_prefix", "kubernetes.azure.com/role"),
@@ -81,10 +82,22 @@ def test_a_distribution_built_on_another_takes_its_signals_as_support(fingerprin
     assert dist.name == "kind"
     assert dist.runner_up is None  # kubeadm is what kind is built on, not an alternative
     assert [(e.distribution, e.signal) for e in dist.evidence] == [
-        ("kind", "provider_id_prefix"),
+        ("kind", "provider_id_prefix"), ("kind", "node_name_regex"),
         ("kubeadm", "node_annotation_key_prefix"), ("kubeadm", "workload_name"),
     ]
-    assert dist.scores == {"kind": 18.0, "kubeadm": 8.0}
+    assert dist.scores == {"kind": 21.0, "kubeadm": 8.0}
+
+
+def test_a_weak_hint_of_a_derived_distribution_does_not_borrow_its_base(fingerprints) -> None:
+    # A kubeadm cluster whose worker is called k8s-worker2 (realdata/kubeadm/cka-3c97) is not kind.
+    annotations = {"kubeadm.alpha.kubernetes.io/cri-socket": "/var/run/dockershim.sock"}
+    dist = detect(load(node("k8s-worker2", annotations=annotations), node("k8s-worker1", annotations=annotations)),
+                  fingerprints)
+    assert (dist.name, dist.scores) == ("kubeadm", {"kubeadm": 4.0, "kind": 3.0})
+    assert dist.per_node["k8s-worker2"].name == "kubeadm"
+    # Alone, the same hint names kind, with the low confidence one weak hint deserves.
+    alone = detect(load(pod("default", "web", node_name="kind-control-plane")), fingerprints)
+    assert alone.name == "kind" and alone.confidence < 0.4
 
 
 def test_visible_control_plane_pods_contradict_a_managed_distribution(fingerprints) -> None:
