@@ -5,30 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import (
-    container_path,
-    ev,
-    is_system_namespace,
-    is_terminal,
-    knows_container_specs,
-    pod_containers,
-)
+from analyzer.findings.containers import TABLES, judged_containers, pod_index
+from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="container-no-memory-limit", title="Container without a memory limit", severity="info",
-    category="configuration", requires=("Pod",),
+    category="configuration", requires=("Pod",), tables=TABLES,
     message="Pod {namespace}/{name}: container {container} has no memory limit",
     remediation="Set a memory limit (memory is not compressible: without a limit a leaking container pushes the node into MemoryPressure).",
 )
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
-        if is_system_namespace(pod.namespace) or not knows_container_specs(pod) or is_terminal(pod):
-            continue
-        for ctype, spec, _status in pod_containers(pod, "container"):
-            limits = (spec.resources.limits if spec and spec.resources else None) or {}
-            if spec is not None and "memory" not in limits:
-                yield RULE.fail(pod, ev(pod, f"{container_path(ctype, spec.name)}.resources.limits.memory",
-                                        None, "a memory limit"), container=spec.name)
+    pods = pod_index(cluster)
+    rows = judged_containers(cluster)
+    for row in rows[rows["memory_limit"].isna()].itertuples(index=False):
+        pod = pods[(row.namespace, row.pod)]
+        yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.resources.limits.memory",
+                                None, "a memory limit"), container=row.name)

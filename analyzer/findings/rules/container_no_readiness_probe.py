@@ -5,32 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import (
-    container_path,
-    ev,
-    is_system_namespace,
-    is_terminal,
-    knows_container_specs,
-    owner,
-    pod_containers,
-)
+from analyzer.findings.containers import TABLES, judged_containers, pod_index
+from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="container-no-readiness-probe", title="Container without a readiness probe", severity="info",
-    category="configuration", requires=("Pod",),
+    category="configuration", requires=("Pod",), tables=TABLES,
     message="Pod {namespace}/{name}: container {container} has no readiness probe",
     remediation="Add a readinessProbe so the Service only sends traffic to containers that can answer.",
 )
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
-        if is_system_namespace(pod.namespace) or not knows_container_specs(pod) or is_terminal(pod):
-            continue
-        if (owner(pod) or ("", ""))[0] == "Job":  # run-to-completion pods need no probes
-            continue
-        for ctype, spec, _status in pod_containers(pod, "container"):
-            if spec is not None and spec.readinessProbe is None:
-                yield RULE.fail(pod, ev(pod, f"{container_path(ctype, spec.name)}.readinessProbe", None, "a probe"),
-                                container=spec.name)
+    pods = pod_index(cluster)
+    rows = judged_containers(cluster)
+    # Run-to-completion pods (Jobs) need no probes.
+    no_probe = rows["readiness_probe"].eq(False).fillna(False)
+    rows = rows[no_probe & rows["owner_kind"].astype("string").ne("Job").fillna(True)]
+    for row in rows.itertuples(index=False):
+        pod = pods[(row.namespace, row.pod)]
+        yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.readinessProbe", None, "a probe"),
+                        container=row.name)

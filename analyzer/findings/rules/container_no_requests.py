@@ -4,37 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pandas as pd
+
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import (
-    container_path,
-    ev,
-    is_system_namespace,
-    is_terminal,
-    knows_container_specs,
-    pod_containers,
-)
+from analyzer.findings.containers import TABLES, judged_containers, pod_index
+from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="container-no-requests", title="Container without resource requests", severity="warning",
-    category="configuration", requires=("Pod",),
+    category="configuration", requires=("Pod",), tables=TABLES,
     message="Pod {namespace}/{name}: container {container} has no {missing} request",
     remediation="Set cpu and memory requests close to the container's real usage; without them the pod is BestEffort/Burstable and the first to be evicted.",
 )
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
-        if is_system_namespace(pod.namespace) or not knows_container_specs(pod) or is_terminal(pod):
-            continue
-        for ctype, spec, _status in pod_containers(pod, "container"):
-            if spec is None:
-                continue
-            requests = (spec.resources.requests if spec.resources else None) or {}
-            limits = (spec.resources.limits if spec.resources else None) or {}
-            # A limit without a request defaults the request to the limit.
-            missing = [r for r in ("cpu", "memory") if r not in requests and r not in limits]
-            if missing:
-                yield RULE.fail(pod, ev(pod, f"{container_path(ctype, spec.name)}.resources.requests",
-                                        requests or None, "cpu and memory"),
-                                container=spec.name, missing=" and ".join(missing))
+    pods = pod_index(cluster)
+    for row in judged_containers(cluster).itertuples(index=False):
+        # A limit without a request defaults the request to the limit.
+        missing = [r for r, req, lim in (("cpu", row.cpu_request, row.cpu_limit),
+                                          ("memory", row.memory_request, row.memory_limit))
+                   if pd.isna(req) and pd.isna(lim)]
+        if missing:
+            pod = pods[(row.namespace, row.pod)]
+            yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.resources.requests",
+                                    None, "cpu and memory"),
+                            container=row.name, missing=" and ".join(missing))

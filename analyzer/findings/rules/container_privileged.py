@@ -5,23 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import container_path, ev, is_system_namespace, pod_containers
+from analyzer.findings.containers import TABLES, judged_containers, pod_index
+from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="container-privileged", title="Privileged container outside system namespaces", severity="warning",
-    category="configuration", requires=("Pod",),
+    category="configuration", requires=("Pod",), tables=TABLES,
     message="Pod {namespace}/{name}: container {container} runs privileged",
     remediation="Drop privileged: true; grant only the capabilities the container needs (securityContext.capabilities.add).",
 )
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
-        if is_system_namespace(pod.namespace):
-            continue
-        for ctype, spec, _status in pod_containers(pod):
-            sc = spec.securityContext if spec else None
-            if sc and sc.privileged:
-                yield RULE.fail(pod, ev(pod, f"{container_path(ctype, spec.name)}.securityContext.privileged", True, False),
-                                container=spec.name)
+    pods = pod_index(cluster)
+    rows = judged_containers(cluster, types=("init", "container", "ephemeral"), finished=True)
+    for row in rows[rows["privileged"].fillna(False).astype(bool)].itertuples(index=False):
+        pod = pods[(row.namespace, row.pod)]
+        yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.securityContext.privileged", True, False),
+                        container=row.name)

@@ -1,0 +1,38 @@
+"""Containers as the configuration rules read them: the model's `containers` table, joined with
+the few pod columns that decide whether a container is worth judging."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from analyzer.findings.facts import is_system_namespace
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest.records import KubeObject
+
+TABLES = ("containers", "pods")
+
+
+def judged_containers(cluster: Cluster, types: tuple[str, ...] = ("container",),
+                      system: bool = False, finished: bool = False) -> pd.DataFrame:
+    """Containers whose spec the dump holds (pasted tables know only names), of the given types;
+    without system namespaces unless `system`, without finished pods unless `finished`."""
+    containers = cluster.tables["containers"]
+    pods = cluster.tables["pods"][["namespace", "name", "phase", "owner_kind"]].rename(columns={"name": "pod"})
+    rows = containers[containers["container_type"].isin(types) & containers["image"].notna()]
+    rows = rows.merge(pods.astype({"namespace": "string"}), how="left",
+                      left_on=[rows["namespace"].astype("string"), "pod"], right_on=["namespace", "pod"],
+                      suffixes=("", "_pod"))
+    if not system:
+        rows = rows[~rows["namespace"].astype("string").map(is_system_namespace).astype(bool)]
+    if not finished:
+        rows = rows[~rows["phase"].isin(["Succeeded", "Failed"])]
+    return rows.sort_values(["namespace", "pod", "container_type", "name"], kind="stable")
+
+
+def pod_index(cluster: Cluster) -> dict[tuple[str, str], KubeObject]:
+    """(namespace, name) -> Pod object, to locate a table row's evidence in the dump."""
+    return {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
