@@ -3196,9 +3196,7 @@ def build_oke() -> Cluster:
         )
         node_names.append(ip)
 
-    coredns_data = {"Corefile": COREFILE_UPSTREAM.replace("    loadbalance\n}\n", "    loadbalance\n    import custom/*.override\n}\nimport custom/*.server\n")}
-    cluster.add_configmap("kube-system", "coredns", coredns_data, created, labels={"k8s-app": "kube-dns"})
-    cluster.add_configmap("kube-system", "coredns-custom", None, created, labels={"k8s-app": "kube-dns"})
+    cluster.add_configmap("kube-system", "coredns", {"Corefile": COREFILE_UPSTREAM}, created)
     cluster.add_configmap("kube-system", "kube-dns-autoscaler", {
         "linear": '{"coresPerReplica":256,"min":1,"nodesPerReplica":16,"preventSinglePointFailure":true}'},
         created + timedelta(minutes=1), manager="cluster-proportional-autoscaler")
@@ -3308,9 +3306,7 @@ def build_oke() -> Cluster:
     }, ds_plans(), created, annotations=critical, pod_annotations=critical, selector={"oke-app": "proxymux-client-ds"})
 
     cluster.add_deployment("kube-system", "coredns", {"k8s-app": "kube-dns", "kubernetes.io/name": "CoreDNS"},
-                           coredns_spec(f"{OCIR}/oke-public-coredns:v1.10.1",
-                                        extra_volumes=[cm_volume("custom-config-volume", "coredns-custom", optional=True)],
-                                        extra_mounts=[mount("custom-config-volume", "/etc/coredns/custom", read_only=True)]),
+                           coredns_spec(f"{OCIR}/oke-public-coredns:v1.10.1"),
                            [PodPlan(n) for n in node_names], created, selector={"k8s-app": "kube-dns"})
     cluster.add_deployment("kube-system", "kube-dns-autoscaler", {"k8s-app": "kube-dns-autoscaler"}, {
         "containers": [ctr("autoscaler", f"{OCIR}/oke-public-cluster-proportional-autoscaler-amd64:1.8.6",
@@ -3441,14 +3437,15 @@ def build_oke_billing(cluster: Cluster, nodes: list[str], created: datetime) -> 
 
 
 # ---------------------------------------------------------------------------------------------
-# kubeadm: one control-plane node and two workers on EC2 without a cloud provider, Calico (seeds 001, 003, 004)
+# kubeadm: one control-plane node and two workers on EC2 (no cloud controller), Calico (seeds 001, 003, 004)
 # ---------------------------------------------------------------------------------------------
 
 KUBEADM_VERSION = "v1.29.3"
 K8S_REGISTRY = "registry.k8s.io"
-KUBEADM_NODES = (("kube-master-node1", "10.20.15.204", "192.168.0.0/24", "192.168.57.", 129),
-                 ("kube-worker-node1", "10.20.14.27", "192.168.1.0/24", "192.168.61.", 65),
-                 ("kube-worker-node2", "10.20.15.49", "192.168.2.0/24", "192.168.122.", 193))
+# name, IP, podCIDR, Calico block prefix, first pod IP, EC2 instance (kubelet --provider-id)
+KUBEADM_NODES = (("kube-master-node1", "10.20.15.204", "192.168.0.0/24", "192.168.57.", 129, "i-07c1d2e3f4a5b6c71"),
+                 ("kube-worker-node1", "10.20.14.27", "192.168.1.0/24", "192.168.61.", 65, "i-07c1d2e3f4a5b6c72"),
+                 ("kube-worker-node2", "10.20.15.49", "192.168.2.0/24", "192.168.122.", 193, "i-07c1d2e3f4a5b6c73"))
 
 
 def kubeadm_static_pods(cluster: Cluster, node: str, ip: str, created: datetime) -> None:
@@ -3573,11 +3570,13 @@ def build_kubeadm() -> Cluster:
     add_default_namespaces(cluster, created, [])
     node_names = []
     cordoned_at = ago(hours=5, minutes=12)
-    for index, (name, ip, cidr, prefix, first_ip) in enumerate(KUBEADM_NODES):
+    for index, (name, ip, cidr, prefix, first_ip, instance) in enumerate(KUBEADM_NODES):
         node_created = created + timedelta(seconds=2) if index == 0 else created + timedelta(minutes=6 + index)
         labels = {"beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
                   "kubernetes.io/hostname": name, "kubernetes.io/os": "linux"}
-        spec: Obj = {"podCIDR": cidr, "podCIDRs": [cidr]}
+        # The bootstrap script passes --provider-id to the kubelet (for cluster-autoscaler), so these
+        # self-hosted nodes carry the same aws:/// IDs as EKS nodes: a false friend.
+        spec: Obj = {"podCIDR": cidr, "podCIDRs": [cidr], "providerID": f"aws:///us-east-1a/{instance}"}
         if index == 0:
             labels.update({"node-role.kubernetes.io/control-plane": "",
                            "node.kubernetes.io/exclude-from-external-load-balancers": ""})
