@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Names whose literal value is probably a credential (env vars: DB_PASSWORD, API_KEY, ...).
 _CREDENTIAL_NAME_RX = re.compile(
@@ -60,7 +61,12 @@ def is_sensitive_env(name: str, value: object) -> bool:
     """
     if value is None or value == "":
         return False
-    text = value if isinstance(value, str) else str(value)
+    return _sensitive(name, value if isinstance(value, str) else str(value))
+
+
+@lru_cache(maxsize=65536)
+def _sensitive(name: str, text: str) -> bool:
+    # Cached: pods of one controller repeat the same env, thousands of times in a big dump.
     return bool(_CREDENTIAL_NAME_RX.search(name)) or looks_like_credential_value(text)
 
 
@@ -75,6 +81,11 @@ def mask_annotation(key: str, value: str) -> str:
         >>> mask_annotation("cert-manager.io/secret-name", "tls-cert")
         'tls-cert'
     """
-    if value and (_ANNOTATION_KEY_RX.search(key) or looks_like_credential_value(value)):
+    if value and _masked_annotation(key, value):
         return MASKED
     return value
+
+
+@lru_cache(maxsize=65536)
+def _masked_annotation(key: str, value: str) -> bool:
+    return bool(_ANNOTATION_KEY_RX.search(key)) or looks_like_credential_value(value)

@@ -8,6 +8,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from pandas.arrays import ArrowStringArray
 
 from analyzer.model.schema import TABLE_SPECS, TableSpec
 
@@ -21,15 +24,43 @@ class TableSchemaError(ValueError):
     """A builder produced columns other than its table's declared ones (a bug, not bad input)."""
 
 
-def _cast(values: Any, dtype: str) -> Any:
-    if dtype == "str":
-        return pd.array(values, dtype="string")
-    if dtype == "category":
+def _arrow_strings(values: Any) -> pa.Array | None:
+    """The values as an Arrow string array, or None when they are not all str/None."""
+    if isinstance(values, pd.Series | pd.api.extensions.ExtensionArray | np.ndarray):
+        return None
+    try:
+        return pa.array(values, type=pa.large_string())
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+
+
+def _categorical(values: Any) -> pd.Categorical:
+    """A categorical with lexically sorted categories (so sorting by it sorts by text)."""
+    arrow = _arrow_strings(values)
+    if arrow is None:
         cat = pd.Categorical(values)
         if len(cat.categories) == 0:
             # No value at all: keep string categories so files and concatenations stay typed.
             return pd.Categorical(cat, categories=pd.Index([], dtype="str"))
         return cat
+    # Dictionary-encoding in Arrow is several times faster than pandas' factorize of a list.
+    encoded = arrow.dictionary_encode()
+    dictionary = encoded.dictionary
+    order = pc.sort_indices(dictionary).to_numpy()
+    rank = np.empty(len(order) + 1, dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    rank[-1] = -1  # missing values
+    codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False)
+    categories = pd.Index(dictionary.take(pa.array(order)).to_pylist(), dtype="str")
+    return pd.Categorical.from_codes(rank[codes], categories=categories)
+
+
+def _cast(values: Any, dtype: str) -> Any:
+    if dtype == "str":
+        arrow = _arrow_strings(values)
+        return pd.array(values, dtype="string") if arrow is None else ArrowStringArray(arrow)
+    if dtype == "category":
+        return _categorical(values)
     if dtype == "int":
         return pd.array(values, dtype="Int64")
     if dtype == "float":
@@ -86,9 +117,39 @@ def to_frame(
         computed = pd.Timestamp(capture_time).tz_convert("UTC") - df[age_from]
         df["age"] = df["age"].fillna(computed).astype(TIMEDELTA)
     if sort_by and len(df) > 1:
-        df = df.sort_values(list(sort_by), kind="stable", na_position="first",
-                            ignore_index=True)
+        df = df.take(_stable_order(df, sort_by)).reset_index(drop=True)
     return df
+
+
+def _sort_key(series: pd.Series) -> np.ndarray:
+    """Integers that order like the column, missing values first."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return series.cat.codes.to_numpy()  # categories are sorted, missing is -1
+    if isinstance(series.dtype, pd.DatetimeTZDtype):
+        return series.to_numpy(dtype="datetime64[ns]").view("int64")  # NaT is the minimum
+    codes, _ = pd.factorize(series, sort=True, use_na_sentinel=True)
+    return codes
+
+
+def _stable_order(df: pd.DataFrame, sort_by: Sequence[str]) -> np.ndarray:
+    # np.lexsort is stable and sorts by the last key first.
+    return np.lexsort([_sort_key(df[c]) for c in reversed(sort_by)])
+
+
+def columns_from_rows(name: str, rows: list[tuple[Any, ...]]) -> dict[str, Sequence[Any]]:
+    """Columns of table `name` from row tuples holding its columns in declared order.
+
+    Examples:
+        >>> columns_from_rows("rejections", [("f.json", "line 3", "bad"), ("g", "", "worse")])
+        {'source': ('f.json', 'g'), 'location': ('line 3', ''), 'reason': ('bad', 'worse')}
+    """
+    declared = TABLE_SPECS[name].column_names
+    if rows and len(rows[0]) != len(declared):
+        raise TableSchemaError(f"table {name}: rows of {len(rows[0])} values, "
+                               f"{len(declared)} columns declared")
+    if not rows:
+        return {c: [] for c in declared}
+    return dict(zip(declared, zip(*rows, strict=True), strict=True))
 
 
 def empty_columns(name: str) -> dict[str, list[Any]]:

@@ -75,18 +75,23 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         if kind == "Namespace" and is_builtin(obj):
             listed[name] = obj
 
-        for key, value in (meta.labels or {}).items():
-            labels["kind"].append(kind)
-            labels["namespace"].append(ns)
-            labels["name"].append(name)
-            labels["key"].append(key)
-            labels["value"].append(None if value is None else str(value))
-        for key, value in (meta.annotations or {}).items():
-            annotations["kind"].append(kind)
-            annotations["namespace"].append(ns)
-            annotations["name"].append(name)
-            annotations["key"].append(key)
-            annotations["value"].append(annotation_value(key, value))
+        # Long form by whole-object extends: there are ~10 labels per object.
+        if meta.labels:
+            n = len(meta.labels)
+            labels["kind"].extend([kind] * n)
+            labels["namespace"].extend([ns] * n)
+            labels["name"].extend([name] * n)
+            labels["key"].extend(meta.labels)
+            labels["value"].extend(v if isinstance(v, str) or v is None else str(v)
+                                   for v in meta.labels.values())
+        if meta.annotations:
+            n = len(meta.annotations)
+            annotations["kind"].extend([kind] * n)
+            annotations["namespace"].extend([ns] * n)
+            annotations["name"].extend([name] * n)
+            annotations["key"].extend(meta.annotations)
+            annotations["value"].extend(annotation_value(k, v)
+                                        for k, v in meta.annotations.items())
         for ref in meta.ownerReferences or ():
             owners["kind"].append(kind)
             owners["namespace"].append(ns)

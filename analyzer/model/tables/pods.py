@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.model.credentials import is_sensitive_env
-from analyzer.model.frame import empty_columns, to_frame
+from analyzer.model.frame import columns_from_rows, empty_columns, to_frame
 from analyzer.model.images import split_image
 from analyzer.model.normalize import (
     builtin_objects,
@@ -102,8 +102,9 @@ class _Builder:
         self.cluster = cluster
         self.pods = empty_columns("pods")
         self.containers = empty_columns("containers")
-        self.env = empty_columns("container_env")
-        self.volumes = empty_columns("volumes")
+        # The long tables are kept as row tuples in declared column order (cheaper per row).
+        self.env_rows: list[tuple[Any, ...]] = []
+        self.volume_rows: list[tuple[Any, ...]] = []
         self.parents = _owner_maps(cluster)
 
     def add_pod(self, obj: Any) -> None:
@@ -259,7 +260,7 @@ class _Builder:
             self.add_env(ns, pod, ctype, c)
 
     def add_env(self, ns: str, pod: str, ctype: str, c: Container) -> None:
-        e = self.env
+        # (name, source, ref_name, ref_key, optional, sensitive): container_env's own columns
         rows: list[tuple[Any, ...]] = []
         for var in c.env or ():
             src = var.valueFrom
@@ -284,17 +285,7 @@ class _Builder:
                 "secretRef" if ef.secretRef is not None else None)
             rows.append((ef.prefix, kind, ref.name if ref else None, None,
                          ref.optional if ref else None, False))
-        for var_name, kind, ref_name, ref_key, optional, sensitive in rows:
-            e["namespace"].append(ns)
-            e["pod"].append(pod)
-            e["container"].append(c.name)
-            e["container_type"].append(ctype)
-            e["name"].append(var_name)
-            e["source"].append(kind)
-            e["ref_name"].append(ref_name)
-            e["ref_key"].append(ref_key)
-            e["optional"].append(optional)
-            e["sensitive"].append(sensitive)
+        self.env_rows.extend((ns, pod, c.name, ctype, *row) for row in rows)
 
     def add_volumes(self, ns: str, pod: str, spec: Any) -> None:
         if not spec.volumes:
@@ -305,21 +296,13 @@ class _Builder:
             for c in group or ():
                 for m in c.volumeMounts or ():
                     mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
-        v = self.volumes
         for volume in spec.volumes:
             if not isinstance(volume, dict):
                 continue
-            for row in volume_rows(pod, volume, mounts.get(volume.get("name") or "")):
-                v["namespace"].append(ns)
-                v["pod"].append(pod)
-                v["name"].append(row.name)
-                v["type"].append(row.type)
-                v["ref_kind"].append(row.ref_kind)
-                v["ref_name"].append(row.ref_name)
-                v["optional"].append(row.optional)
-                v["host_path"].append(row.host_path)
-                v["read_only"].append(row.read_only)
-                v["detail"].append(row.detail)
+            # VolumeRow holds the volumes table's columns after namespace and pod, in order.
+            self.volume_rows.extend(
+                (ns, pod, *row)
+                for row in volume_rows(pod, volume, mounts.get(volume.get("name") or "")))
 
 
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
@@ -331,8 +314,10 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     return {
         "pods": to_frame("pods", b.pods, capture, ["namespace", "name"]),
         "containers": to_frame("containers", b.containers, capture, ["namespace", "pod"]),
-        "container_env": to_frame("container_env", b.env, capture, ["namespace", "pod"]),
-        "volumes": to_frame("volumes", b.volumes, capture, ["namespace", "pod"]),
+        "container_env": to_frame("container_env", columns_from_rows("container_env", b.env_rows),
+                                  capture, ["namespace", "pod"]),
+        "volumes": to_frame("volumes", columns_from_rows("volumes", b.volume_rows), capture,
+                            ["namespace", "pod"]),
     }
 
 
