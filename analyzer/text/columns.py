@@ -34,11 +34,12 @@ class Layout:
 def read_header(line: str, catalog: Catalog, mixed_case: bool = False) -> Layout | None:
     """The layout of a header line, or None when the line is not a table header.
 
-    >>> read_header("NAME   READY   NOMINATED NODE", catalog_for_doctest()).columns
+    >>> from analyzer.text.catalog import catalog
+    >>> read_header("NAME   READY   NOMINATED NODE", catalog()).columns
     ('NAME', 'READY', 'NOMINATED NODE')
-    >>> read_header("NAME READY NOMINATED NODE", catalog_for_doctest()).mode
+    >>> read_header("NAME READY NOMINATED NODE", catalog()).mode
     'collapsed'
-    >>> read_header("Name of the thing", catalog_for_doctest()) is None
+    >>> read_header("Name of the thing", catalog()) is None
     True
     """
     text = line.rstrip()
@@ -118,17 +119,18 @@ def _column_at(position: int, starts: tuple[int, ...]) -> int:
 
 
 def split_tabs(line: str, width: int) -> list[str | None]:
-    """Cells of a tab-separated row, padded with None to the header's width.
+    """Cells of a tab-separated row: None for missing ones, extra ones joined into the last.
 
-    >>> split_tabs("a\\tb", 3)
-    ['a', 'b', None]
+    >>> split_tabs("a\\tb", 3), split_tabs("a\\tb\\tc d\\te", 3)
+    (['a', 'b', None], ['a', 'b', 'c d\\te'])
     """
-    cells: list[str | None] = [part.strip() for part in line.split("\t")]
-    cells = [c for c in cells if c != ""] if len(cells) > width else cells
-    return (cells + [None] * width)[:width] if len(cells) <= width else [
-        *cells[: width - 1],
-        "\t".join(c or "" for c in cells[width - 1 :]),
-    ]
+    parts = [part.strip() for part in line.split("\t")]
+    if len(parts) > width:
+        parts = [part for part in parts if part]  # runs of tabs used for alignment
+    if len(parts) > width:
+        parts = [*parts[: width - 1], "\t".join(parts[width - 1 :])]
+    cells: list[str | None] = [part or None for part in parts]
+    return cells + [None] * (width - len(cells))
 
 
 def split_by_shape(line: str, columns: tuple[str, ...], catalog: Catalog) -> list[str | None] | None:
@@ -136,9 +138,10 @@ def split_by_shape(line: str, columns: tuple[str, ...], catalog: Catalog) -> lis
 
     Returns None when the words cannot be laid out under these columns.
 
+    >>> from analyzer.text.catalog import catalog
     >>> cols = ("NAME", "STATUS", "ROLES", "AGE", "VERSION", "OS-IMAGE", "KERNEL-VERSION")
     >>> split_by_shape("n1 Ready <none> 49m v1.19.0 Ubuntu 18.04.5 LTS 4.15.0-122-generic",
-    ...                cols, catalog_for_doctest())
+    ...                cols, catalog())
     ['n1', 'Ready', '<none>', '49m', 'v1.19.0', 'Ubuntu 18.04.5 LTS', '4.15.0-122-generic']
     """
     words = line.split()
@@ -188,10 +191,3 @@ def _layout_words(words: tuple[str, ...], shapes: tuple[CellShape, ...]) -> list
         cells.append(" ".join(words[position : position + take]) if take else None)
         position += take
     return cells
-
-
-def catalog_for_doctest() -> Catalog:
-    """The packaged catalog (a short name for the doctests above)."""
-    from analyzer.text.catalog import catalog
-
-    return catalog()

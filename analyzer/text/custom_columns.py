@@ -24,10 +24,11 @@ _INTEGER_FIELDS = frozenset({
 def column_paths(command: Command | None) -> dict[str, str] | None:
     """Header -> JSON path of a `custom-columns` command, when every path can be set back.
 
-    >>> column_paths(parse_command_for_doctest(
+    >>> from analyzer.text.commands import parse_command
+    >>> column_paths(parse_command(
     ...     "kubectl get pods -o custom-columns=POD:.metadata.name,IMG:.spec.containers[0].image"))
     {'POD': '.metadata.name', 'IMG': '.spec.containers[0].image'}
-    >>> column_paths(parse_command_for_doctest("kubectl get pods -o custom-columns=X:.spec.containers[*].image"))
+    >>> column_paths(parse_command("kubectl get pods -o custom-columns=X:.spec.containers[*].image"))
     """
     output = command.output if command else None
     if not output or not output.startswith("custom-columns="):
@@ -39,6 +40,27 @@ def column_paths(command: Command | None) -> dict[str, str] | None:
             return None
         paths[header] = path
     return paths
+
+
+def secret_value_columns(command: Command | None) -> frozenset[str]:
+    """Headers of `custom-columns` that print a Secret's values (`PW:.data.password`).
+
+    >>> from analyzer.text.commands import parse_command
+    >>> sorted(secret_value_columns(parse_command(
+    ...     "kubectl get secret -o custom-columns=NAME:.metadata.name,PW:.data.password")))
+    ['PW']
+    """
+    output = command.output if command else None
+    if not output or not output.startswith("custom-columns=") or not any(
+        resource.split(".")[0].lower() in ("secret", "secrets") for resource in command.resources
+    ):
+        return frozenset()
+    found = set()
+    for spec in output.split("=", 1)[1].split(","):
+        header, _, path = spec.partition(":")
+        if ".data" in path or "stringData" in path:
+            found.add(header)
+    return frozenset(found)
 
 
 def set_json_path(body: dict[str, Any], path: str, value: str) -> None:
@@ -64,12 +86,3 @@ def set_json_path(body: dict[str, Any], path: str, value: str) -> None:
             items[int(index)] = value
             return
         target = items[int(index)]
-
-
-def parse_command_for_doctest(text: str) -> Command:
-    """A parsed command, for the examples above."""
-    from analyzer.text.commands import parse_command
-
-    command = parse_command(text)
-    assert command is not None
-    return command

@@ -23,7 +23,7 @@ from analyzer.text.columns import (
     split_tabs,
 )
 from analyzer.text.commands import Command, command_in, label_column_header
-from analyzer.text.custom_columns import column_paths, set_json_path
+from analyzer.text.custom_columns import column_paths, secret_value_columns, set_json_path
 from analyzer.text.lines import Line, is_comment, tool_call
 from analyzer.text.rows import READERS, RowContext
 from analyzer.text.rows.common import NAME, apply_fields, common_facts, new_body, split_name
@@ -209,7 +209,8 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
 def _headerless_row(line: Line, layout: Layout, catalog: Catalog) -> RawRow | None:
     if line.text[:1].isspace():
         return None
-    cells: list[str | None] | None = split_by_runs(line.text, len(layout.columns))  # type: ignore[assignment]
+    runs = split_by_runs(line.text, len(layout.columns))
+    cells: list[str | None] | None = list(runs) if runs is not None else None
     if cells is None:
         cells = split_by_shape(line.text, layout.columns, catalog)
     if cells is None:
@@ -249,6 +250,8 @@ def _checked_row(no: int, columns: tuple[str, ...], cells: list[str | None],
 def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult:
     """Objects from a table's rows when their kind is known, else one GenericTable."""
     result = TableResult()
+    if hidden := secret_value_columns(block.command):
+        _drop_columns(block, hidden)  # Secret values are never kept, not even as raw cells
     kinds = [_prefix_kind(row, catalog) for row in block.rows]
     if all(kinds):
         per_row: list[tuple[KindInfo, str | None]] = kinds  # type: ignore[assignment]
@@ -279,11 +282,20 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
     return result
 
 
+def _drop_columns(block: TableBlock, hidden: frozenset[str]) -> None:
+    block.layout = Layout(tuple(c for c in block.layout.columns if c not in hidden), None,
+                          block.layout.mode)
+    for row in block.rows:
+        row.cells = {k: v for k, v in row.cells.items() if k not in hidden}
+
+
 def _custom_column_objects(block: TableBlock, catalog: Catalog) -> list[TextObject] | None:
     """Objects from a `-o custom-columns=...` table, when each column names a settable field."""
     command = block.command
     paths = column_paths(command)
     info = single_kind(command, catalog) if command else None
+    if paths:
+        paths = {header: path for header, path in paths.items() if header in block.layout.columns}
     if not paths or info is None or tuple(paths) != block.layout.columns:
         return None
     objects = []

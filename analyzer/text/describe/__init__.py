@@ -8,6 +8,7 @@ saying where it stopped.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from analyzer.ingest.records import Rejection
@@ -95,7 +96,10 @@ def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str |
     keys = {m.group("key") for line in lines
             if not line.text[:1].isspace() and (m := KEY_LINE.match(line.text))}
     if any(line.text in _DATA_HEADINGS for line in lines):
-        return "Secret" if "Type" in keys else "ConfigMap"
+        # A Secret shows only sizes (`password:  16 bytes`); never read one as a ConfigMap.
+        data = config.data_section(lines, "Data")
+        sizes_only = bool(data) and all(re.fullmatch(r"\d+ bytes", v.strip()) for v in data.values())
+        return "Secret" if "Type" in keys or sizes_only else "ConfigMap"
     return describe_layout().kind_of(keys)
 
 

@@ -192,7 +192,7 @@ def reindent(lines: list[Line], kind: str, layout: DescribeLayout) -> list[Line]
     >>> lines = [Line(1, "Name: web"), Line(2, "Labels: a=b"), Line(3, "c=d"), Line(4, "IPs:"),
     ...          Line(5, "IP: 10.0.0.1"), Line(6, "Containers:"), Line(7, "app:"),
     ...          Line(8, "Image: nginx"), Line(9, "Limits:"), Line(10, "cpu: 1")]
-    >>> [line.text for line in reindent(lines, "Pod", describe_layout_for_doctest())]
+    >>> [line.text for line in reindent(lines, "Pod", describe_layout())]
     ['Name:  web', 'Labels:  a=b', '         c=d', 'IPs:', '  IP:  10.0.0.1', 'Containers:', '  app:', '    Image:  nginx', '    Limits:', '      cpu: 1']
     """
     top = layout.top.get(kind, ())
@@ -241,10 +241,3 @@ def reindent(lines: list[Line], kind: str, layout: DescribeLayout) -> list[Line]
 
 def _field(no: int, indent: int, key: str, value: str) -> Line:
     return Line(no, " " * indent + (f"{key}:  {value}" if value else f"{key}:"))
-
-
-def describe_layout_for_doctest() -> DescribeLayout:
-    """The packaged describe layout, for the example above."""
-    from analyzer.text.describe.layout import describe_layout
-
-    return describe_layout()

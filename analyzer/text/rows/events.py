@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from analyzer.text.catalog import Catalog
 from analyzer.text.rows.context import RowContext
 from analyzer.text.values import age_seconds, cell, set_path
 
@@ -51,7 +50,8 @@ def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[s
                ctx: RowContext | None) -> None:
     """Fill an Event from its row; its name is NAME in wide output, else made from the line.
 
-    >>> ctx = RowContext(catalog_for_doctest(), "web", 7)
+    >>> from analyzer.text.catalog import catalog
+    >>> ctx = RowContext(catalog(), "web", 7)
     >>> body = {"metadata": {}}
     >>> read_event(body, {"LAST SEEN": "3m", "OBJECT": "pod/web-1", "MESSAGE": "Back-off"}, {}, ctx)
     >>> body["metadata"], body["involvedObject"]
@@ -87,13 +87,6 @@ def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[s
         facts[GENERATED_NAME] = True
     if namespace:
         set_path(body, "metadata.namespace", namespace)
-
-
-def catalog_for_doctest() -> Catalog:
-    """The packaged catalog, for the examples above."""
-    from analyzer.text.catalog import catalog
-
-    return catalog()
 
 
 READERS = {"Event": read_event}
