@@ -1867,13 +1867,13 @@ def add_extension_apiserver_authentication(cluster: Cluster, created: datetime) 
 
 
 def add_default_namespaces(cluster: Cluster, created: datetime, extra: Iterable[tuple[str, datetime]]) -> None:
-    for name in ("default", "kube-node-lease", "kube-public", "kube-system"):
-        cluster.add_namespace(name, created)
-    for name, when in extra:
-        cluster.add_namespace(name, when)
-    for name in cluster.namespaces():
-        add_root_ca(cluster, name, created + timedelta(seconds=15) if name in (
-            "default", "kube-node-lease", "kube-public", "kube-system") else dict(extra)[name])
+    """The four namespaces every cluster starts with, the application ones, and their CA bundles."""
+    when = {name: created for name in ("default", "kube-node-lease", "kube-public", "kube-system")}
+    when.update(extra)
+    for name, made in when.items():
+        cluster.add_namespace(name, made)
+        # kube-controller-manager publishes kube-root-ca.crt into each namespace shortly after it exists
+        add_root_ca(cluster, name, made + timedelta(seconds=15))
 
 
 def kube_dns_service_ports() -> list[Obj]:
@@ -2115,8 +2115,8 @@ def build_aks() -> Cluster:
                                                                  "namespace": "kube-system"}}))
 
     # kube-system DaemonSets (seed 000: `kubectl get all -n kube-system`)
-    def ds_plans(restarts_on: dict[str, int] | None = None) -> list[PodPlan]:
-        return [PodPlan(n, {}) for n in node_names]
+    def ds_plans() -> list[PodPlan]:
+        return [PodPlan(n) for n in node_names]
 
     cluster.add_daemonset("kube-system", "azure-ip-masq-agent",
                           {**addon_labels, "component": "azure-ip-masq-agent", "kubernetes.io/cluster-service": "true",
