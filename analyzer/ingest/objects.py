@@ -27,12 +27,6 @@ from analyzer.ingest.records import (
 )
 from analyzer.model.views import ObjectView, json_decoder, view_from_dict
 
-# `"kind": "Pod"` before the object's "metadata" key: kubectl prints kind first (typed objects)
-# or sorted (unstructured), so a kind that appears later belongs to a nested object.
-_KIND_RX = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"')
-_META_RX = re.compile(rb'"metadata"\s*:')
-_APIV_RX = re.compile(rb'"apiVersion"\s*:\s*"([^"]+)"')
-_HEAD_BYTES = 4096
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
@@ -52,13 +46,71 @@ def list_item_kind(list_kind: str | None) -> str | None:
     return None
 
 
-def _peek_kind(raw: bytes | memoryview) -> tuple[str | None, str | None]:
-    head = bytes(raw[:_HEAD_BYTES])
-    meta = _META_RX.search(head)
-    limit = meta.start() if meta else len(head)
-    k = _KIND_RX.search(head, 0, limit)
-    a = _APIV_RX.search(head, 0, limit)
-    return (k.group(1).decode() if k else None, a.group(1).decode() if a else None)
+class _Head(msgspec.Struct):
+    """The top-level keys that say what an item is (for JSON not pretty-printed)."""
+
+    kind: str | None = None
+    apiVersion: str | None = None
+    metadata: msgspec.Raw = msgspec.Raw()
+    name: msgspec.Raw = msgspec.Raw()
+    Spec: msgspec.Raw = msgspec.Raw()
+    Status: msgspec.Raw = msgspec.Raw()
+
+
+_HEAD_DECODER = msgspec.json.Decoder(_Head)
+_TOP_KEY_RX: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def _top_key_rx(indent: bytes) -> re.Pattern[bytes]:
+    rx = _TOP_KEY_RX.get(indent)
+    if rx is None:
+        # A top-level key is a line with exactly the item's first indentation; nested keys are
+        # deeper, and JSON strings cannot hold a raw newline, so nothing else matches.
+        rx = _TOP_KEY_RX[indent] = re.compile(
+            rb"\n" + re.escape(indent) + rb'"(kind|apiVersion|metadata|name|[A-Z]\w*)"\s*:\s*(?:"([^"\\]*)")?')
+    return rx
+
+
+def peek_item(raw: memoryview) -> tuple[str | None, str | None, bool]:
+    """An item's own kind and apiVersion, and whether it is in an old kubectl shape.
+
+    kubectl prints unstructured objects with sorted keys, so an Event's `involvedObject.kind`
+    comes before its own `kind`: only top-level keys count. For pretty-printed JSON they are
+    found by indentation, without decoding; compact JSON is decoded for its top-level keys.
+
+    >>> peek_item(memoryview(b'{\\n  "involvedObject": {\\n    "kind": "Pod"\\n  },\\n  "kind": "Event",\\n  "metadata": {}\\n}'))
+    ('Event', None, False)
+    >>> peek_item(memoryview(b'{"name": "n1", "Spec": {}}'))
+    (None, None, True)
+    """
+    head = bytes(raw[:256])
+    i = 1
+    while head[i:i + 1] in (b" ", b"\t", b"\r"):
+        i += 1
+    if head[:1] == b"{" and head[i:i + 1] == b"\n":
+        j = i + 1
+        while head[j:j + 1] in (b" ", b"\t"):
+            j += 1
+        found: dict[bytes, bytes | None] = {}
+        legacy_marker = False
+        for m in _top_key_rx(head[i + 1:j]).finditer(raw):
+            key = m.group(1)
+            if key in (b"kind", b"apiVersion", b"metadata"):
+                found.setdefault(key, m.group(2))
+                if len(found) == 3:
+                    break
+            else:
+                legacy_marker = True
+        kind, api = found.get(b"kind"), found.get(b"apiVersion")
+        # A flattened `name` or a Capitalised key before kind/apiVersion/metadata were all seen:
+        # the dict path maps old shapes (and is merely slower for anything else odd).
+        return (kind.decode() if kind else None, api.decode() if api else None, legacy_marker)
+    try:
+        h = _HEAD_DECODER.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None, None, True  # the dict path reports what is wrong with it
+    legacy = (not len(h.metadata) and len(h.name) > 0) or len(h.Spec) > 0 or len(h.Status) > 0
+    return h.kind, h.apiVersion, legacy
 
 
 def object_from_json(
@@ -66,9 +118,9 @@ def object_from_json(
 ) -> KubeObject | Rejection:
     """Build an object from one item's JSON bytes, decoding only what the view needs."""
     raw = memoryview(raw)
-    if looks_legacy_bytes(raw):
+    kind, api_version, legacy = peek_item(raw)
+    if legacy:
         return _object_from_json_dict(raw, hints, provenance)
-    kind, api_version = _peek_kind(raw)
     kind = kind or hints.kind
     if kind is None or kind == "Secret":
         # Unknown kind, or a Secret (its values must go before anything keeps them).
@@ -93,11 +145,6 @@ def _object_from_json_dict(
         # orjson refuses nesting past 1024 levels with this same error type
         return _reject(provenance, TOO_DEEP if "recursion" in str(exc) else f"invalid JSON ({exc})")
     return object_from_dict(body, hints, provenance)
-
-
-def looks_legacy_bytes(raw: bytes | memoryview) -> bool:
-    head = bytes(raw[:_HEAD_BYTES])
-    return _META_RX.search(head) is None and b'"name"' in head
 
 
 def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObject | Rejection:

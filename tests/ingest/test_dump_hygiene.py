@@ -215,3 +215,16 @@ def test_secret_values_never_survive_json_ingestion() -> None:
               "data": {"password": "aHVudGVyMg=="}}
     r = ingest_text(json.dumps({"kind": "List", "items": [secret]}))
     assert "aHVudGVyMg" not in json.dumps(r.objects[0].body())
+
+
+def test_sorted_keys_event_is_an_event_not_its_involved_object() -> None:
+    # `kubectl get events -o json` prints unstructured objects with sorted keys, so
+    # involvedObject (with its own "kind": "Pod") comes before the Event's "kind".
+    event = {"apiVersion": "v1", "count": 3, "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": "web-1"},
+             "kind": "Event", "metadata": {"name": "web-1.17a", "namespace": "shop"}, "reason": "BackOff"}
+    pretty = json.dumps({"apiVersion": "v1", "items": [event], "kind": "List"}, indent=4, sort_keys=True)
+    compact = json.dumps(event, sort_keys=True)
+    for text in (pretty, compact):
+        r = ingest_text(text)
+        assert names(r) == ["core/Event/shop/web-1.17a"]
+        assert r.objects[0].view.reason == "BackOff"

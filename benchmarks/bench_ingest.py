@@ -1,0 +1,194 @@
+"""Ingest benchmark: MB/s and peak memory of the naive path, the parser alone, and the project.
+
+    python benchmarks/bench_ingest.py                     # 2,000 and 20,000 pods, JSON and YAML
+    python benchmarks/bench_ingest.py --pods 2000 --formats json
+
+Each measurement runs in a fresh subprocess, so its peak RSS (`resource.getrusage`) is its own;
+tracemalloc would slow the parsers down several times. MB/s is the dump's size over the wall
+time from reading the file to the last table built (interpreter start and imports excluded).
+Peak memory is reported as the growth of the RSS over the process's RSS before reading, and
+as that growth relative to the input size (the target for JSON is at most 1.5x).
+Missing dumps are generated with generate_dump.py into benchmarks/data/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+
+# What each path does; the worker functions below are the measured code.
+PATHS: dict[str, dict[str, str]] = {
+    "json": {
+        "naive": "orjson.loads, GC on + pods table from dicts",
+        "parser-orjson": "orjson.loads, GC paused",
+        "parser-envelope": "msgspec envelope, items as raw bytes",
+        "project": "analyzer.load + every table",
+    },
+    "yaml": {
+        "naive": "yaml CSafeLoader, GC on + pods table from dicts",
+        "parser": "analyzer YAML loader (yamlfast if present), GC paused",
+        "project": "analyzer.load + every table",
+    },
+}
+
+
+def _rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _peak_rss_bytes() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
+
+
+def _pods_table_from_dicts(doc: object):
+    """What a straightforward script does: walk the dicts, one row per pod, one DataFrame."""
+    import pandas as pd
+
+    items = doc.get("items", []) if isinstance(doc, dict) else []
+    rows = []
+    for item in items:
+        if item.get("kind") != "Pod":
+            continue
+        meta, spec, status = item.get("metadata", {}), item.get("spec", {}), item.get("status", {})
+        statuses = status.get("containerStatuses") or []
+        rows.append({
+            "namespace": meta.get("namespace"), "name": meta.get("name"), "uid": meta.get("uid"),
+            "node": spec.get("nodeName"), "phase": status.get("phase"),
+            "pod_ip": status.get("podIP"), "created": meta.get("creationTimestamp"),
+            "restarts": sum(c.get("restartCount", 0) for c in statuses),
+            "containers": len(spec.get("containers") or []),
+        })
+    df = pd.DataFrame(rows)
+    df["created"] = pd.to_datetime(df["created"], utc=True, format="ISO8601")
+    return df
+
+
+def _work(fmt: str, path_name: str, dump: Path) -> str:
+    """Run one path on one dump; returns a one-line description of what it produced."""
+    import gc
+
+    if path_name == "project":
+        import analyzer
+        from analyzer.model import table_names
+
+        cluster = analyzer.load(dump)
+        rows = sum(len(cluster.tables[name]) for name in table_names())
+        return f"{len(cluster.objects)} objects, {rows} table rows"
+    data = dump.read_bytes()
+    if fmt == "json":
+        if path_name == "naive":
+            import orjson
+
+            doc = orjson.loads(data)
+            return f"{len(_pods_table_from_dicts(doc))} pod rows"
+        gc.disable()
+        try:
+            if path_name == "parser-orjson":
+                import orjson
+
+                doc = orjson.loads(data)
+                return f"{len(doc.get('items', []))} items"
+            from analyzer.ingest.jsondocs import ENVELOPE_DECODER
+
+            env = ENVELOPE_DECODER.decode(data)
+            return f"{len(env.list_items() or [])} raw items"
+        finally:
+            gc.enable()
+    text = data.decode("utf-8")
+    del data
+    if path_name == "naive":
+        import yaml
+
+        doc = yaml.load(text, Loader=yaml.CSafeLoader)
+        return f"{len(_pods_table_from_dicts(doc))} pod rows"
+    from analyzer.ingest.yamldocs import parse_yaml_document
+
+    gc.disable()
+    try:
+        doc = parse_yaml_document(text)
+    finally:
+        gc.enable()
+    return f"{len(doc.get('items', []))} items"
+
+
+def worker(fmt: str, path_name: str, dump: Path) -> None:
+    """Measure one path in this (fresh) process; print one JSON line."""
+    # Import what every path imports before the baseline, so the numbers are the work's own.
+    import msgspec  # noqa: F401
+    import orjson  # noqa: F401
+    import pandas  # noqa: F401
+    import yaml  # noqa: F401
+
+    import analyzer.cluster  # noqa: F401
+    import analyzer.ingest  # noqa: F401
+    import analyzer.model  # noqa: F401
+
+    base = _rss_bytes()
+    start = time.perf_counter()
+    produced = _work(fmt, path_name, dump)
+    elapsed = time.perf_counter() - start
+    peak = _peak_rss_bytes()
+    print(json.dumps({"seconds": elapsed, "peak": peak, "base": base, "produced": produced}))
+
+
+def measure(fmt: str, path_name: str, dump: Path) -> dict:
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", fmt, path_name, str(dump)],
+        capture_output=True, text=True, check=False, cwd=HERE.parent,
+    )
+    if proc.returncode != 0:
+        return {"error": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def ensure_dump(pods: int, fmt: str) -> Path:
+    path = DATA / f"pods-{pods}.{fmt}"
+    if not path.exists():
+        sys.path.insert(0, str(HERE))
+        from generate_dump import write_dump
+
+        print(f"generating {path} ...", flush=True)
+        write_dump(path, pods, fmt=fmt)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pods", default="2000,20000", help="comma-separated pod counts")
+    parser.add_argument("--formats", default="json,yaml", help="comma-separated: json, yaml")
+    parser.add_argument("--worker", nargs=3, metavar=("FORMAT", "PATH", "DUMP"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        worker(args.worker[0], args.worker[1], Path(args.worker[2]))
+        return 0
+    print(f"{'dump':<18} {'path':<16} {'MB':>7} {'s':>7} {'MB/s':>7} {'peak MB':>8} {'+RSS MB':>8} "
+          f"{'x input':>7}  what")
+    for fmt in args.formats.split(","):
+        for pods in (int(p) for p in args.pods.split(",")):
+            dump = ensure_dump(pods, fmt)
+            size = dump.stat().st_size
+            for path_name, what in PATHS[fmt].items():
+                m = measure(fmt, path_name, dump)
+                if "error" in m:
+                    print(f"{dump.name:<18} {path_name:<16} error: {m['error']}")
+                    continue
+                grown = m["peak"] - m["base"]
+                print(f"{dump.name:<18} {path_name:<16} {size / 1e6:>7.1f} {m['seconds']:>7.2f} "
+                      f"{size / 1e6 / m['seconds']:>7.1f} {m['peak'] / 1e6:>8.0f} {grown / 1e6:>8.0f} "
+                      f"{grown / size:>7.2f}  {what} ({m['produced']})", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
