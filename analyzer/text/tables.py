@@ -260,6 +260,8 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
     elif (custom := _custom_column_objects(block, catalog)) is not None:
         result.objects = custom
         return result
+    elif (info := _kind_from_command(block, catalog)) is not None:
+        per_row = [(info, None)] * len(block.rows)
     else:
         result.table = GenericTable(
             header=list(block.layout.columns),
@@ -280,6 +282,16 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
                 f"row of {info.kind} '{obj.name}' is cut short: no {', '.join(row.missing)}",
             ))
     return result
+
+
+def _kind_from_command(block: TableBlock, catalog: Catalog) -> KindInfo | None:
+    """The kind `kubectl get <kind>` lists, for a header of another kubectl version than ours."""
+    command = block.command
+    if command is None or command.verb != "get" or (command.output or "").startswith("custom"):
+        return None
+    if "NAME" not in block.layout.columns:
+        return None
+    return single_kind(command, catalog)
 
 
 def _drop_columns(block: TableBlock, hidden: frozenset[str]) -> None:
