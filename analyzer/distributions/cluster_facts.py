@@ -59,7 +59,9 @@ def control_plane(cluster: Cluster, dist: Distribution, classified: Classified,
         return ControlPlane("unknown", ["no control-plane pods seen and the distribution is not known"])
     evidence = [f"{dist.name} runs a {profile.control_plane} control plane"]
     if cluster.covers("Pod"):
-        evidence.insert(0, "no control-plane pods in kube-system")
+        seen = ("no control-plane pods in kube-system" if profile.control_plane == "managed" else
+                "no control-plane pods in kube-system: its components run outside pods here")
+        evidence.insert(0, seen)
     return ControlPlane(profile.control_plane, evidence)
 
 

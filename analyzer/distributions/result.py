@@ -48,8 +48,10 @@ class NodeVerdict:
     score: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
+        # Kept short: a cluster can have thousands of nodes; the full rows are on the object.
         return {"name": self.name, "confidence": self.confidence, "score": self.score,
-                "evidence": [e.to_dict() for e in self.evidence]}
+                "evidence": [{"signal": e.signal, "value": e.value, "distribution": e.distribution}
+                             for e in self.evidence if e.counted]}
 
 
 @dataclass(frozen=True, slots=True)
