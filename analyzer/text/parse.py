@@ -11,7 +11,8 @@ from analyzer.text.describe import read_describe
 from analyzer.text.describe.blocks import block_at, describe_starts, fragment_starts
 from analyzer.text.describe.layout import describe_layout
 from analyzer.text.lines import Line, has_box_drawing, split_lines, tool_call
-from analyzer.text.tables import TableBlock, build_table, headerless_at, table_at
+from analyzer.text.table_objects import build_table
+from analyzer.text.tables import TableBlock, headerless_at, table_at
 from analyzer.text.types import TextParse
 
 _STRUCTURED_OUTPUTS = ("yaml", "json", "jsonpath", "go-template", "name")
