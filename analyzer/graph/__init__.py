@@ -7,6 +7,7 @@ that kind and `not_collected` when it did not; objects of the dump are `present`
 
 from __future__ import annotations
 
+import gc
 from typing import TYPE_CHECKING
 
 from analyzer.graph.builders import builders, relations
@@ -39,7 +40,15 @@ __all__ = [
 
 def build_graph(cluster: Cluster) -> nx.MultiDiGraph:
     """The dependency graph of a cluster: every object, every reference, one edge per relation."""
-    ctx = GraphContext(cluster)
-    for builder in builders():
-        builder.build(ctx)
-    return ctx.to_graph()
+    # The graph's dicts hold no reference cycles; with a big dump in memory, the collector's
+    # full passes over it would cost more than the building (as in ingestion).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        ctx = GraphContext(cluster)
+        for builder in builders():
+            builder.build(ctx)
+        return ctx.to_graph()
+    finally:
+        if enabled:
+            gc.enable()

@@ -175,13 +175,25 @@ class GraphContext:
         return specs
 
     def to_graph(self) -> nx.MultiDiGraph:
-        """The finished graph: nodes and edges sorted by id, so the same dump gives the same graph."""
+        """The finished graph, nodes and edges in sorted order (the same dump, the same graph)."""
         graph = nx.MultiDiGraph()
         graph.graph["collected_kinds"] = ",".join(sorted(self.cluster.ingest.coverage_present))
-        graph.add_nodes_from(sorted(self.nodes.items()))
-        graph.add_edges_from(
-            (s, t, rel, attrs) for (s, t, rel), attrs in sorted(self.edges.items())
-        )
+        # Filled the way add_nodes_from/add_edges_from fill networkx's storage (`_node`, `_succ`,
+        # `_pred` and the dict factories), minus their per-edge overhead: 190,000 edges in a
+        # fraction of a second instead of seconds. tests/graph/test_graph_context.py checks
+        # that the result equals the one the public methods build.
+        succ, pred, node_attrs = graph._succ, graph._pred, graph._node
+        for node in sorted(self.nodes):
+            succ[node] = graph.adjlist_inner_dict_factory()
+            pred[node] = graph.adjlist_inner_dict_factory()
+            node_attrs[node] = self.nodes[node]
+        for key in sorted(self.edges):
+            source, target, relation = key
+            keydict = succ[source].get(target)
+            if keydict is None:
+                keydict = succ[source][target] = pred[target][source] = graph.edge_key_dict_factory()
+            keydict[relation] = self.edges[key]
+        nx._clear_cache(graph)
         return graph
 
 

@@ -23,7 +23,7 @@ VOLUME_REFERENCES: dict[str, tuple[str, str]] = {
     "persistentVolumeClaim": ("PersistentVolumeClaim", "claimName"),
     "azureFile": ("Secret", "secretName"),
 }
-SECRET_REF_VOLUMES = ("csi", "cephfs", "rbd", "flexVolume", "iscsi", "scaleIO", "storageos")
+SECRET_REF_VOLUMES = frozenset({"csi", "cephfs", "rbd", "flexVolume", "iscsi", "scaleIO", "storageos"})
 PROJECTED_SOURCES = {"configMap": "ConfigMap", "secret": "Secret"}
 
 
@@ -40,24 +40,25 @@ def _references(volume: dict[str, Any], pod_name: str | None) -> list[tuple[str,
     """(kind, name, optional, via) of everything one volume refers to."""
     vname = volume.get("name", "")
     found: list[tuple[str, str, bool, str]] = []
-    for source, (kind, field) in VOLUME_REFERENCES.items():
-        src = volume.get(source)
-        if isinstance(src, dict) and src.get(field):
-            found.append((kind, src[field], bool(src.get("optional")), f"volume {vname}"))
-    for source in SECRET_REF_VOLUMES:
-        src = volume.get(source)
-        if isinstance(src, dict):
+    # A volume has one source key besides its name; look only at the keys it has.
+    for source, src in volume.items():
+        if not isinstance(src, dict):
+            continue
+        if source in VOLUME_REFERENCES:
+            kind, field = VOLUME_REFERENCES[source]
+            if src.get(field):
+                found.append((kind, src[field], bool(src.get("optional")), f"volume {vname}"))
+        elif source in SECRET_REF_VOLUMES:
             ref = src.get("nodePublishSecretRef") or src.get("secretRef") or {}
             if isinstance(ref, dict) and ref.get("name"):
                 found.append(("Secret", ref["name"], False, f"volume {vname}"))
-    projected = volume.get("projected")
-    if isinstance(projected, dict):
-        for src in projected.get("sources") or ():
-            for key, kind in PROJECTED_SOURCES.items():
-                ref = src.get(key) if isinstance(src, dict) else None
-                if isinstance(ref, dict) and ref.get("name"):
-                    found.append((kind, ref["name"], bool(ref.get("optional")), f"projected volume {vname}"))
-    # A generic ephemeral volume's claim is named <pod>-<volume> (only a real pod has one).
-    if pod_name and isinstance(volume.get("ephemeral"), dict):
-        found.append(("PersistentVolumeClaim", f"{pod_name}-{vname}", False, f"ephemeral volume {vname}"))
+        elif source == "projected":
+            for item in src.get("sources") or ():
+                for key, kind in PROJECTED_SOURCES.items():
+                    ref = item.get(key) if isinstance(item, dict) else None
+                    if isinstance(ref, dict) and ref.get("name"):
+                        found.append((kind, ref["name"], bool(ref.get("optional")), f"projected volume {vname}"))
+        elif source == "ephemeral" and pod_name:
+            # A generic ephemeral volume's claim is named <pod>-<volume> (only a real pod has one).
+            found.append(("PersistentVolumeClaim", f"{pod_name}-{vname}", False, f"ephemeral volume {vname}"))
     return found
