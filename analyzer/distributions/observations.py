@@ -6,7 +6,6 @@ ConfigMap names; API groups; namespaces), so detection works on any partial dump
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -51,13 +50,6 @@ class Observations:
         if seen is None:
             seen = self._by_key[key] = Observation(channel, value, kind, node)
         seen.objects.append(obj)
-
-    def by_channel(self) -> dict[str, list[Observation]]:
-        """Observations per channel, in a stable order."""
-        out: dict[str, list[Observation]] = defaultdict(list)
-        for key in sorted(self._by_key, key=lambda k: (k[0], k[1], k[2], k[3] or "")):
-            out[key[0]].append(self._by_key[key])
-        return out
 
     def __iter__(self) -> Iterator[Observation]:
         return iter(self._by_key.values())

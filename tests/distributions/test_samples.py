@@ -29,6 +29,7 @@ SEED_ROLES = {
     "coredns": "dns", "coredns-autoscaler": "autoscaler", "metrics-server": "metrics",
     "kube-proxy": "kube-proxy", "kube-apiserver": "control-plane", "kube-controller-manager": "control-plane",
     "kube-scheduler": "control-plane", "etcd": "control-plane", "calico-node": "cni",
+    "calico-kube-controllers": "cni",
     "proxymux-client": "api-tunnel", "kube-flannel-ds": "cni", "kube-dns-autoscaler": "autoscaler",
     "weave-net": "cni", "aws-node": "cni",
 }
@@ -44,6 +45,7 @@ EXPECTED = {
     "kubeadm": ("kubeadm", [(("node_annotation_key_prefix",), r"^kubeadm\.alpha"),
                             (("workload_name",), r"^kube-apiserver-")],
                 {"kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd", "calico-node",
+                 "calico-kube-controllers",
                  "coredns", "kube-proxy"}),
 }
 DNS_IPS = {"aks": "10.0.0.10", "eks": "172.20.0.10", "oke": "10.96.0.10", "kubeadm": "10.96.0.10"}
