@@ -42,15 +42,14 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
     result = TableResult()
     if hidden := secret_value_columns(block.command):
         _drop_columns(block, hidden)  # Secret values are never kept, not even as raw cells
-    kinds = [_prefix_kind(row, catalog) for row in block.rows]
-    if all(kinds):
-        per_row: list[tuple[KindInfo, str | None]] = kinds  # type: ignore[assignment]
-    elif block.match is not None:
-        per_row = [(block.match.info, None)] * len(block.rows)
+    prefixed = [_prefix_kind(row, catalog) for row in block.rows]
+    per_row: list[tuple[KindInfo, str | None]] = []
+    if all(prefixed):
+        per_row = [kind for kind in prefixed if kind is not None]
     elif (custom := _custom_column_objects(block, catalog)) is not None:
         result.objects = custom
         return result
-    elif (info := _kind_from_command(block, catalog)) is not None:
+    elif (info := _table_kind(block, catalog)) is not None:
         per_row = [(info, None)] * len(block.rows)
     else:
         result.table = GenericTable(
@@ -74,14 +73,29 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
     return result
 
 
-def _kind_from_command(block: TableBlock, catalog: Catalog) -> KindInfo | None:
-    """The kind `kubectl get <kind>` lists, for a header of another kubectl version than ours."""
+def _table_kind(block: TableBlock, catalog: Catalog) -> KindInfo | None:
+    """The kind of a table's rows: its header's, or the one `kubectl get <kind>` named.
+
+    A command that names one kind decides when the header is one of that kind's (ReplicaSet and
+    ReplicationController print the same) or matches no kind (another kubectl version's columns).
+    A header of another known kind wins over a command that may belong to earlier output; a
+    command naming a kind the catalog does not know (a custom resource) keeps the table as is.
+    """
     command = block.command
-    if command is None or command.verb != "get" or (command.output or "").startswith("custom"):
+    header_kind = block.match.info if block.match else None
+    if command is not None and (command.output or "").startswith("custom-columns"):
+        return None  # columns of the user's choosing; only their JSON paths give them meaning
+    if command is None or command.verb != "get" or len(command.resources) != 1 \
+            or command.resources[0] == "all":
+        return header_kind
+    named = single_kind(command, catalog)
+    if named is None:
         return None
-    if "NAME" not in block.layout.columns:
-        return None
-    return single_kind(command, catalog)
+    if header_kind is None:
+        return named if "NAME" in block.layout.columns else None
+    stripped = tuple(c for c in block.layout.columns
+                     if c not in (catalog.namespace_column, catalog.labels_column))
+    return named if stripped in named.headers else header_kind
 
 
 def _drop_columns(block: TableBlock, hidden: frozenset[str]) -> None:
