@@ -22,6 +22,7 @@ from analyzer.distributions.objects import builtin_objects
 from analyzer.distributions.observations import SERVER_VERSION_KIND, Observation, observe
 from analyzer.distributions.profiles import Profiles, load_profiles
 from analyzer.distributions.result import Distribution, Evidence, NodeVerdict, RunnerUp
+from analyzer.distributions.workloads import is_static_pod
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -178,7 +179,8 @@ def _mixed_families(per_node: dict[str, NodeVerdict], profiles: Profiles) -> dic
 def _control_plane_contradictions(cluster: Cluster, profiles: Profiles) -> list[Evidence]:
     """Negative evidence against managed distributions: control-plane pods are visible."""
     pods = sorted(o.key.id for o in builtin_objects(cluster, "Pod")
-                  if o.namespace == "kube-system" and profiles.control_plane_pods.search(o.name))
+                  if o.namespace == "kube-system" and profiles.control_plane_pods.search(o.name)
+                  and is_static_pod(o))
     if not pods:
         return []
     return [

@@ -107,6 +107,18 @@ def pod_ready(pod: KubeObject) -> bool | None:
     return None
 
 
+def is_static_pod(pod: KubeObject) -> bool:
+    """Whether a pod is the mirror of a static manifest (or, pasted without owners, named like one)."""
+    v = pod.view
+    owner = _controller_owner(v.metadata)
+    if MIRROR_ANNOTATION in (v.metadata.annotations or {}) or (owner is not None and owner.kind == "Node"):
+        return True
+    if v.text is None:
+        return False
+    node = v.spec.nodeName
+    return node is None or pod.name.endswith("-" + node)
+
+
 def _from_controller(o: KubeObject) -> ComponentWorkload:
     v = o.view
     w = ComponentWorkload(o.namespace, o.name, o.kind, objects=[o.key.id])

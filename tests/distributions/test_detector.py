@@ -111,6 +111,11 @@ def test_visible_control_plane_pods_contradict_a_managed_distribution(fingerprin
     assert "eks" not in dist.scores  # 4 - 10, floored at 0
     without_pods = detect(load(node("ip-10-0-0-1", provider_id="aws:///us-east-1a/i-0abc")), fingerprints)
     assert (without_pods.name, without_pods.scores) == ("eks", {"eks": 4.0})
+    # A Deployment's pod that is merely named like a control-plane component is not one.
+    backup = pod("kube-system", "etcd-backup-7d4f9c8b5-x2k4d", node_name="ip-10-0-0-1",
+                 owner=("ReplicaSet", "etcd-backup-7d4f9c8b5"))
+    with_backup = detect(load(node("ip-10-0-0-1", provider_id="aws:///us-east-1a/i-0abc"), backup), fingerprints)
+    assert (with_backup.name, with_backup.scores["eks"]) == ("eks", 4.0)
 
 
 def test_virtual_cluster_nodes_show_their_host(fingerprints) -> None:
