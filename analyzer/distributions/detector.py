@@ -247,8 +247,8 @@ def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) 
     if len(families) > 1:
         # Nodes of several clusters in one input: say so, with each node's verdict.
         # Each family's strongest row first, so a short listing names every distribution present.
-        rows = [per_node[families[fam][0]].evidence for fam in sorted(families)]
-        evidence = [r[0] for r in rows if r] + [e for r in rows for e in r[1:]]
+        by_family = [per_node[families[fam][0]].evidence for fam in sorted(families)]
+        evidence = [r[0] for r in by_family if r] + [e for r in by_family for e in r[1:]]
         confs = [per_node[n].confidence for nodes in families.values() for n in nodes]
         notes.append("nodes of several distributions: " + "; ".join(
             f"{fam}: {', '.join(nodes)}" for fam, nodes in sorted(families.items())))
