@@ -12,6 +12,7 @@ import msgspec
 import networkx as nx
 
 from analyzer.graph.selectors import LabelIndex
+from analyzer.graph.shapes import mapping
 from analyzer.ingest.records import CLUSTER_SCOPED_KINDS, KubeObject, group_of, group_of_kind
 from analyzer.model.views import PodSpec
 
@@ -168,9 +169,12 @@ class GraphContext:
                 specs.append(PodSpecOf(obj, self.node_of(obj), template.spec, False))
         for obj in self.objects("CronJob"):
             job_template = obj.view.spec.jobTemplate
-            raw = ((job_template.spec or {}).get("template") or {}).get("spec") if job_template else None
-            if isinstance(raw, dict) and raw.get("containers"):
-                spec = msgspec.convert(raw, PodSpec, strict=False)
+            raw = mapping(mapping(mapping(job_template.spec if job_template else None).get("template")).get("spec"))
+            if raw.get("containers"):
+                try:
+                    spec = msgspec.convert(raw, PodSpec, strict=False)
+                except msgspec.ValidationError:
+                    continue  # a template no API server would have stored: nothing to read
                 specs.append(PodSpecOf(obj, self.node_of(obj), spec, False))
         return specs
 

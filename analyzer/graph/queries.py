@@ -20,7 +20,7 @@ from analyzer.graph.builders import relations
 from analyzer.graph.context import MISSING, PRESENT
 from analyzer.graph.relations import Relation
 
-DELETED, DEGRADED, REQUIRED = "deleted", "degraded", "required"
+DELETED, DEGRADED, REQUIRED, OPTIONAL = "deleted", "degraded", "required", "optional"
 
 # An edge whose relation this version does not know (a graph read back from a file written
 # by another version) is read as "source depends on target", the common case.
@@ -184,13 +184,23 @@ def _unknown_message(graph: nx.MultiDiGraph, key: str) -> str:
 # -- traversals ------------------------------------------------------------------------
 
 
-def _edges(graph: nx.MultiDiGraph, node: str) -> Iterator[tuple[str, str, Relation, bool]]:
-    """(neighbour, relation name, its Relation, edge leaves `node`) for every edge of the node."""
+class _Edge(NamedTuple):
+    other: str  # the node at the other end
+    name: str  # the relation's name
+    relation: Relation
+    outgoing: bool  # the edge leaves the node asked about
+    optional: bool  # the reference is marked optional in the API (optional: true)
+
+
+def _edges(graph: nx.MultiDiGraph, node: str) -> Iterator[_Edge]:
+    """Every edge of the node, seen from the node."""
     specs = relations()
-    for _, target, rel in graph.out_edges(node, data="relation"):
-        yield target, rel, specs.get(rel, _UNKNOWN), True
-    for source, _, rel in graph.in_edges(node, data="relation"):
-        yield source, rel, specs.get(rel, _UNKNOWN), False
+    for _, target, data in graph.out_edges(node, data=True):
+        rel = data.get("relation", "")
+        yield _Edge(target, rel, specs.get(rel, _UNKNOWN), True, bool(data.get("optional", False)))
+    for source, _, data in graph.in_edges(node, data=True):
+        rel = data.get("relation", "")
+        yield _Edge(source, rel, specs.get(rel, _UNKNOWN), False, bool(data.get("optional", False)))
 
 
 def impact(graph: nx.MultiDiGraph, key: str) -> Reach:
@@ -207,8 +217,10 @@ def impact(graph: nx.MultiDiGraph, key: str) -> Reach:
     while queue:
         node = queue.popleft()
         gone = effect[node] == DELETED
-        for other, name, rel, outgoing in _edges(graph, node):
+        for other, name, rel, outgoing, optional in _edges(graph, node):
             other_depends = (rel.dependent == "target") == outgoing
+            if other_depends and optional:
+                continue  # an optional reference: its holder works without the object
             if other_depends and rel.cascade:
                 # Only a deleted object takes its owned objects (or its node's pods) with it; a
                 # degraded ReplicaSet does not harm its other pods.
@@ -234,11 +246,12 @@ def dependencies(graph: nx.MultiDiGraph, key: str) -> Reach:
     its owners up to the top (not what they need besides), and for a controller what it owns."""
     root = resolve_key(graph, key)
     descend = {root: True}
+    effect = {root: REQUIRED}
     paths: dict[str, tuple[Step, ...]] = {root: (Step(root, "", True),)}
     queue = deque([root])
     while queue:
         node = queue.popleft()
-        for other, name, rel, outgoing in _edges(graph, node):
+        for other, name, rel, outgoing, optional in _edges(graph, node):
             node_depends = (rel.dependent == "source") == outgoing
             if not descend[node] and not (node_depends and rel.mutual):
                 continue  # above the start, only further owners: not the owner's other needs
@@ -251,9 +264,10 @@ def dependencies(graph: nx.MultiDiGraph, key: str) -> Reach:
             known = descend.get(other)
             if known is None or (not known and may):
                 descend[other] = may
+                effect[other] = OPTIONAL if optional or effect[node] == OPTIONAL else REQUIRED
                 paths[other] = (*paths[node], Step(other, name, outgoing))
                 queue.append(other)
-    return _reach(graph, root, "dependencies", {n: REQUIRED for n in descend}, paths)
+    return _reach(graph, root, "dependencies", effect, paths)
 
 
 def _reach(graph: nx.MultiDiGraph, root: str, query: Literal["impact", "dependencies"],
@@ -295,10 +309,10 @@ def _expected(attrs: dict) -> bool:
 
 def _used(graph: nx.MultiDiGraph, node: str) -> bool:
     """Whether some edge makes another object depend on this one."""
-    return any((rel.dependent == "target") == outgoing for _, _, rel, outgoing in _edges(graph, node))
+    return any((e.relation.dependent == "target") == e.outgoing for e in _edges(graph, node))
 
 
-def orphans(graph: nx.MultiDiGraph, kinds: tuple[str, ...] = DEFAULT_ORPHAN_KINDS) -> pd.DataFrame:
+def orphans(graph: nx.MultiDiGraph, kinds: str | tuple[str, ...] = DEFAULT_ORPHAN_KINDS) -> pd.DataFrame:
     """Objects of `kinds` that nothing uses (skipping ones unused by design, see orphans.yaml).
 
     Empty when the dump did not collect Pods: without them nothing can be called unused.
@@ -307,7 +321,7 @@ def orphans(graph: nx.MultiDiGraph, kinds: tuple[str, ...] = DEFAULT_ORPHAN_KIND
     collected = set(str(graph.graph.get("collected_kinds", "")).split(","))
     if "Pod" not in collected:
         return pd.DataFrame([], columns=columns)
-    wanted = set(kinds)
+    wanted = {kinds} if isinstance(kinds, str) else set(kinds)
     rows = [
         {c: (node if c == "node" else attrs.get(c, "")) for c in columns}
         for node, attrs in graph.nodes(data=True)

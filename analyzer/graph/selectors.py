@@ -36,17 +36,19 @@ class LabelIndex:
         An empty selector matches every object only where the API says so (`empty_matches_all`:
         NetworkPolicy podSelector, PodDisruptionBudget in policy/v1); an absent one matches nothing.
         """
-        if selector is None:
+        if not isinstance(selector, Mapping):
             return []
         match_labels = selector.get("matchLabels") or {}
-        expressions = selector.get("matchExpressions") or []
+        expressions = [e for e in selector.get("matchExpressions") or () if isinstance(e, Mapping)]
+        if not isinstance(match_labels, Mapping):
+            return []  # a selector the API would have refused selects nothing
         if not match_labels and not expressions:
             return list(self._by_ns.get(namespace, ())) if empty_matches_all else []
         return self._filter(namespace, match_labels, expressions)
 
     def match_map(self, namespace: str, selector: Mapping[str, Any] | None) -> list[str]:
         """Nodes matching a plain map selector (Service, ReplicationController); empty matches none."""
-        if not selector:
+        if not selector or not isinstance(selector, Mapping):
             return []
         return self._filter(namespace, selector, [])
 
@@ -76,7 +78,8 @@ def _satisfies(labels: Mapping[str, Any], match_labels: Mapping[str, Any], expre
     for expr in expressions:
         key = expr.get("key", "")
         op = expr.get("operator")
-        values = {str(v) for v in expr.get("values") or ()}
+        raw_values = expr.get("values") or ()
+        values = {str(v) for v in raw_values} if isinstance(raw_values, list) else set()
         present = key in labels
         if op == "In" and not (present and str(labels[key]) in values):
             return False

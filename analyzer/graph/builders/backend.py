@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.graph.shapes import mapping, mappings, text
 
 RELATION = Relation(
     name="backend",
@@ -22,9 +23,9 @@ def build(ctx: GraphContext) -> None:
         if spec is None:  # kinds without a view of their own: read the full body
             spec = route.body().get("spec")
         src = ctx.node_of(route)
-        for rule in (spec or {}).get("rules") or ():
-            for ref in rule.get("backendRefs") or ():
-                kind = ref.get("kind") or "Service"
-                group = ref.get("group", "")
-                ns = ref.get("namespace") or route.namespace
-                ctx.edge(src, ctx.ref(kind, ns, ref.get("name", ""), group=group), RELATION.name, via="backendRefs")
+        for rule in mappings(mapping(spec).get("rules")):
+            for ref in mappings(rule.get("backendRefs")):
+                kind = text(ref.get("kind")) or "Service"
+                ns = text(ref.get("namespace")) or route.namespace
+                node = ctx.ref(kind, ns, text(ref.get("name")), group=text(ref.get("group")))
+                ctx.edge(src, node, RELATION.name, via="backendRefs")

@@ -7,6 +7,7 @@ from typing import Any
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.graph.shapes import mapping, mappings, text
 
 RELATION = Relation(
     name="exposes",
@@ -21,7 +22,7 @@ def build(ctx: GraphContext) -> None:
     """Add ingress -> Service for every backend."""
     for ing in ctx.objects("Ingress"):
         src = ctx.node_of(ing)
-        for service, via in ingress_backends(ing.view.spec or {}):
+        for service, via in ingress_backends(mapping(ing.view.spec)):
             ctx.edge(src, ctx.ref("Service", ing.namespace, service), RELATION.name, via=via)
 
 
@@ -31,19 +32,19 @@ def ingress_backends(spec: dict[str, Any]) -> Iterator[tuple[str, str]]:
     >>> list(ingress_backends({"rules": [{"host": "a", "http": {"paths": [{"path": "/", "backend": {"serviceName": "web"}}]}}]}))
     [('web', 'rule a /')]
     """
-    default = spec.get("defaultBackend") or spec.get("backend")
-    if isinstance(default, dict) and _service(default):
+    default = mapping(spec.get("defaultBackend") or spec.get("backend"))
+    if _service(default):
         yield _service(default), "default backend"
-    for rule in spec.get("rules") or ():
-        host = rule.get("host") or "*"
-        for path in (rule.get("http") or {}).get("paths") or ():
-            name = _service(path.get("backend") or {})
+    for rule in mappings(spec.get("rules")):
+        host = text(rule.get("host")) or "*"
+        for path in mappings(mapping(rule.get("http")).get("paths")):
+            name = _service(mapping(path.get("backend")))
             if name:
-                yield name, f"rule {host} {path.get('path') or '/'}"
+                yield name, f"rule {host} {text(path.get('path')) or '/'}"
 
 
 def _service(backend: dict[str, Any]) -> str:
     service = backend.get("service")
     if isinstance(service, dict):
-        return service.get("name") or ""
-    return backend.get("serviceName") or ""
+        return text(service.get("name"))
+    return text(backend.get("serviceName"))

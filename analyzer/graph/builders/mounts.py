@@ -6,6 +6,7 @@ from typing import Any
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.graph.shapes import mapping, mappings, text
 
 RELATION = Relation(
     name="mounts",
@@ -31,14 +32,14 @@ def build(ctx: GraphContext) -> None:
     """Add holder -> ConfigMap/Secret/PVC for every volume reference of every pod spec."""
     for held in ctx.pod_specs:
         ns = held.obj.namespace
-        for volume in held.spec.volumes or ():
+        for volume in mappings(held.spec.volumes):
             for kind, name, optional, via in _references(volume, held.obj.name if held.is_pod else None):
                 ctx.edge(held.node, ctx.ref(kind, ns, name), RELATION.name, via=via, optional=optional)
 
 
 def _references(volume: dict[str, Any], pod_name: str | None) -> list[tuple[str, str, bool, str]]:
     """(kind, name, optional, via) of everything one volume refers to."""
-    vname = volume.get("name", "")
+    vname = text(volume.get("name"))
     found: list[tuple[str, str, bool, str]] = []
     # A volume has one source key besides its name; look only at the keys it has.
     for source, src in volume.items():
@@ -46,17 +47,17 @@ def _references(volume: dict[str, Any], pod_name: str | None) -> list[tuple[str,
             continue
         if source in VOLUME_REFERENCES:
             kind, field = VOLUME_REFERENCES[source]
-            if src.get(field):
+            if text(src.get(field)):
                 found.append((kind, src[field], bool(src.get("optional")), f"volume {vname}"))
         elif source in SECRET_REF_VOLUMES:
-            ref = src.get("nodePublishSecretRef") or src.get("secretRef") or {}
-            if isinstance(ref, dict) and ref.get("name"):
+            ref = mapping(src.get("nodePublishSecretRef") or src.get("secretRef"))
+            if text(ref.get("name")):
                 found.append(("Secret", ref["name"], False, f"volume {vname}"))
         elif source == "projected":
-            for item in src.get("sources") or ():
+            for item in mappings(src.get("sources")):
                 for key, kind in PROJECTED_SOURCES.items():
-                    ref = item.get(key) if isinstance(item, dict) else None
-                    if isinstance(ref, dict) and ref.get("name"):
+                    ref = mapping(item.get(key))
+                    if text(ref.get("name")):
                         found.append((kind, ref["name"], bool(ref.get("optional")), f"projected volume {vname}"))
         elif source == "ephemeral" and pod_name:
             # A generic ephemeral volume's claim is named <pod>-<volume> (only a real pod has one).

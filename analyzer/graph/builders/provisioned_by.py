@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.graph.shapes import text
 
 RELATION = Relation(
     name="provisioned_by",
@@ -22,7 +23,7 @@ def build(ctx: GraphContext) -> None:
         name = obj.view.spec.storageClassName
         via = "spec.storageClassName"
         if name is None:
-            name = (obj.view.metadata.annotations or {}).get(BETA_ANNOTATION)
+            name = text((obj.view.metadata.annotations or {}).get(BETA_ANNOTATION))
             via = BETA_ANNOTATION
         if name:
             ctx.edge(ctx.node_of(obj), ctx.ref("StorageClass", "", name), RELATION.name, via=via)

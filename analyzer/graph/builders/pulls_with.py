@@ -10,8 +10,8 @@ RELATION = Relation(
     source="Pod (and pod templates), ServiceAccount",
     target="Secret",
     description="spec.imagePullSecrets of a pod, imagePullSecrets of a ServiceAccount "
-    "(added to every pod that runs as it); holder -> secret. Optional: a pull without it "
-    "may still work for public images.",
+    "(added to every pod that runs as it); holder -> secret. Without it, pulls from a private "
+    "registry fail (ImagePullBackOff).",
 )
 
 
@@ -21,9 +21,9 @@ def build(ctx: GraphContext) -> None:
         for ref in held.spec.imagePullSecrets or ():
             if ref.name:
                 node = ctx.ref("Secret", held.obj.namespace, ref.name)
-                ctx.edge(held.node, node, RELATION.name, via="spec.imagePullSecrets", optional=True)
+                ctx.edge(held.node, node, RELATION.name, via="spec.imagePullSecrets")
     for sa in ctx.objects("ServiceAccount"):
         for ref in sa.view.imagePullSecrets or ():
             if ref.name:
                 node = ctx.ref("Secret", sa.namespace, ref.name)
-                ctx.edge(ctx.node_of(sa), node, RELATION.name, via="imagePullSecrets", optional=True)
+                ctx.edge(ctx.node_of(sa), node, RELATION.name, via="imagePullSecrets")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.graph.shapes import text
 
 RELATION = Relation(
     name="routes_to",
@@ -30,7 +31,7 @@ def build(ctx: GraphContext) -> None:
             cond = endpoint.conditions
             ready = cond is None or cond.ready is None or cond.ready
             _target(ctx, src, eps.namespace, endpoint.targetRef, "ready" if ready else "not ready")
-        service = (eps.view.metadata.labels or {}).get(SERVICE_NAME_LABEL)
+        service = text((eps.view.metadata.labels or {}).get(SERVICE_NAME_LABEL))
         if service:
             ctx.edge(ctx.ref("Service", eps.namespace, service), src, RELATION.name, via=SERVICE_NAME_LABEL)
     for svc in ctx.objects("Service"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.graph.shapes import mapping, text
 
 RELATION = Relation(
     name="selects",
@@ -34,18 +35,18 @@ def build(ctx: GraphContext) -> None:
         for pod in pods.match(wl.namespace, wl.view.spec.selector):
             ctx.edge(src, pod, RELATION.name, via="spec.selector")
     for pdb in ctx.objects("PodDisruptionBudget"):
-        spec = pdb.view.spec or {}
+        spec = mapping(pdb.view.spec)
         # policy/v1 reads an empty selector as "every pod"; policy/v1beta1 as "none".
         every = not pdb.api_version.endswith("v1beta1")
         src = ctx.node_of(pdb)
         for pod in pods.match(pdb.namespace, spec.get("selector"), empty_matches_all=every):
             ctx.edge(src, pod, RELATION.name, via="spec.selector")
     for np in ctx.objects("NetworkPolicy"):
-        spec = np.view.spec or {}
+        spec = mapping(np.view.spec)
         src = ctx.node_of(np)
         for pod in pods.match(np.namespace, spec.get("podSelector"), empty_matches_all=True):
             ctx.edge(src, pod, RELATION.name, via="spec.podSelector")
     for hpa in ctx.objects("HorizontalPodAutoscaler"):
-        target = (hpa.view.spec or {}).get("scaleTargetRef") or {}
-        node = ctx.ref(target.get("kind", ""), hpa.namespace, target.get("name", ""), target.get("apiVersion", ""))
+        target = mapping(mapping(hpa.view.spec).get("scaleTargetRef"))
+        node = ctx.ref(text(target.get("kind")), hpa.namespace, text(target.get("name")), text(target.get("apiVersion")))
         ctx.edge(ctx.node_of(hpa), node, RELATION.name, via="spec.scaleTargetRef")

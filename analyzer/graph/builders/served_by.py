@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.graph.shapes import mapping, mappings, text
 
 RELATION = Relation(
     name="served_by",
@@ -19,18 +20,18 @@ RELATION = Relation(
 def build(ctx: GraphContext) -> None:
     """Add APIService/webhook configuration/CRD -> Service."""
     for api in ctx.objects("APIService"):
-        service = (api.view.spec or {}).get("service")
+        service = mapping(api.view.spec).get("service")
         _add(ctx, ctx.node_of(api), service, "spec.service")
     for config in ctx.objects("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"):
-        for hook in config.view.webhooks or ():
-            service = (hook.get("clientConfig") or {}).get("service")
-            _add(ctx, ctx.node_of(config), service, f"webhook {hook.get('name', '')}")
+        for hook in mappings(config.view.webhooks):
+            service = mapping(hook.get("clientConfig")).get("service")
+            _add(ctx, ctx.node_of(config), service, f"webhook {text(hook.get('name'))}")
     for crd in ctx.objects("CustomResourceDefinition"):
-        webhook = ((crd.view.spec or {}).get("conversion") or {}).get("webhook") or {}
-        service = (webhook.get("clientConfig") or {}).get("service")
+        webhook = mapping(mapping(mapping(crd.view.spec).get("conversion")).get("webhook"))
+        service = mapping(webhook.get("clientConfig")).get("service")
         _add(ctx, ctx.node_of(crd), service, "conversion webhook")
 
 
 def _add(ctx: GraphContext, src: str, service: object, via: str) -> None:
-    if isinstance(service, dict) and service.get("name"):
-        ctx.edge(src, ctx.ref("Service", service.get("namespace") or "", service["name"]), RELATION.name, via=via)
+    if isinstance(service, dict) and text(service.get("name")):
+        ctx.edge(src, ctx.ref("Service", text(service.get("namespace")), service["name"]), RELATION.name, via=via)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.graph.shapes import mapping, mappings, text
 
 RELATION = Relation(
     name="uses_tls_secret",
@@ -17,13 +18,13 @@ RELATION = Relation(
 def build(ctx: GraphContext) -> None:
     """Add Ingress/Gateway -> Secret for every TLS certificate reference."""
     for ing in ctx.objects("Ingress"):
-        for tls in (ing.view.spec or {}).get("tls") or ():
-            if tls.get("secretName"):
+        for tls in mappings(mapping(ing.view.spec).get("tls")):
+            if text(tls.get("secretName")):
                 node = ctx.ref("Secret", ing.namespace, tls["secretName"])
                 ctx.edge(ctx.node_of(ing), node, RELATION.name, via="spec.tls")
     for gw in ctx.objects("Gateway"):
-        for listener in (gw.body().get("spec") or {}).get("listeners") or ():
-            for ref in (listener.get("tls") or {}).get("certificateRefs") or ():
-                ns = ref.get("namespace") or gw.namespace
-                node = ctx.ref(ref.get("kind") or "Secret", ns, ref.get("name", ""), group=ref.get("group", ""))
-                ctx.edge(ctx.node_of(gw), node, RELATION.name, via=f"listener {listener.get('name', '')}")
+        for listener in mappings(mapping(gw.body().get("spec")).get("listeners")):
+            for ref in mappings(mapping(listener.get("tls")).get("certificateRefs")):
+                ns = text(ref.get("namespace")) or gw.namespace
+                node = ctx.ref(text(ref.get("kind")) or "Secret", ns, text(ref.get("name")), group=text(ref.get("group")))
+                ctx.edge(ctx.node_of(gw), node, RELATION.name, via=f"listener {text(listener.get('name'))}")
