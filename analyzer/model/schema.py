@@ -91,6 +91,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("cpu_allocatable", "float", "status.allocatable.cpu in cores"),
         ("memory_allocatable", "float", "status.allocatable.memory in bytes"),
         ("pods_allocatable", "float", "status.allocatable.pods"),
+        ("resources_raw", "str", "Capacity/allocatable quantities that could not be parsed, as name=raw"),
         ("ready", "category", "Ready condition status (True/False/Unknown)"),
         ("memory_pressure", "bool", "MemoryPressure condition is True"),
         ("disk_pressure", "bool", "DiskPressure condition is True"),
@@ -291,6 +292,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("volume", "str", "spec.volumeName"), ("access_modes", "str", "Access modes, comma-separated"),
         ("requested_bytes", "float", "resources.requests.storage in bytes"),
         ("capacity_bytes", "float", "status.capacity.storage in bytes"),
+        ("resources_raw", "str", "Storage quantities that could not be parsed, as name=raw"),
         _SOURCE,
     ),
     _t(
@@ -298,6 +300,7 @@ TABLES: tuple[TableSpec, ...] = (
         _NAME, _UID, _CREATED, _AGE,
         ("phase", "category", "status.phase"), ("storage_class", "category", "spec.storageClassName"),
         ("capacity_bytes", "float", "spec.capacity.storage in bytes"),
+        ("resources_raw", "str", "Storage quantity that could not be parsed, as name=raw"),
         ("claim_namespace", "str", "claimRef namespace"), ("claim_name", "str", "claimRef name"),
         ("reclaim_policy", "category", "persistentVolumeReclaimPolicy"),
         ("access_modes", "str", "Access modes, comma-separated"),

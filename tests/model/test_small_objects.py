@@ -149,3 +149,17 @@ def test_pasted_kubectl_get_pods() -> None:
     assert web["age"] == pd.Timedelta(hours=2)
     assert pd.isna(web["uid"]) and pd.isna(web["created"])
     assert by(pods, name="coredns-5d78c9869d-abcde")["age"] == pd.Timedelta(days=3)
+
+
+def test_node_quantities_stay_visible_when_unreadable() -> None:
+    # Hand-written Node in the API shape; "lots" is not a quantity, "3800m" and "15Gi" are.
+    node = by(analyzer.load(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1, labels: {kubernetes.io/role: agent}}\n"
+        "spec: {providerID: 'azure:///subscriptions/x/virtualMachineScaleSets/vmss/virtualMachines/0',"
+        " taints: [{key: dedicated, value: gpu, effect: NoSchedule}]}\n"
+        "status: {capacity: {cpu: '4', memory: lots, pods: '110'},"
+        " allocatable: {cpu: 3800m, memory: 15Gi}}\n").tables.nodes, name="n1")
+    assert (node["cpu_capacity"], node["cpu_allocatable"]) == (4.0, 3.8)
+    assert math.isnan(node["memory_capacity"]) and node["memory_allocatable"] == 15 * 2**30
+    assert node["resources_raw"] == "capacity.memory=lots"
+    assert node["roles"] == "agent" and node["taints"] == "dedicated=gpu:NoSchedule"

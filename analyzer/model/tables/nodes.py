@@ -17,7 +17,7 @@ from analyzer.model.normalize import (
     source_of,
     text_age,
 )
-from analyzer.model.quantities import parse_quantity
+from analyzer.model.quantities import quantities
 from analyzer.model.views import NodeView, Taint
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 ROLE_PREFIX = "node-role.kubernetes.io/"
 CONTROL_PLANE_ROLES = frozenset({"control-plane", "master"})
+CAPACITY_NAMES = ("cpu", "memory", "pods", "ephemeral-storage")
 
 
 def _label(labels: dict[str, Any], *keys: str) -> Any:
@@ -101,13 +102,18 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         n["runtime_name"].append(runtime.partition("://")[0] if runtime else None)
         n["kubelet_version"].append(info.kubeletVersion if info else None)
         n["kube_proxy_version"].append(info.kubeProxyVersion if info else None)
-        n["cpu_capacity"].append(parse_quantity(capacity.get("cpu")))
-        n["memory_capacity"].append(parse_quantity(capacity.get("memory")))
-        n["pods_capacity"].append(parse_quantity(capacity.get("pods")))
-        n["ephemeral_storage_capacity"].append(parse_quantity(capacity.get("ephemeral-storage")))
-        n["cpu_allocatable"].append(parse_quantity(allocatable.get("cpu")))
-        n["memory_allocatable"].append(parse_quantity(allocatable.get("memory")))
-        n["pods_allocatable"].append(parse_quantity(allocatable.get("pods")))
+        unreadable: list[str] = []
+        cpu, memory, pods, storage = quantities(capacity, CAPACITY_NAMES, "capacity", unreadable)
+        cpu_alloc, memory_alloc, pods_alloc = quantities(allocatable, CAPACITY_NAMES[:3],
+                                                         "allocatable", unreadable)
+        n["cpu_capacity"].append(cpu)
+        n["memory_capacity"].append(memory)
+        n["pods_capacity"].append(pods)
+        n["ephemeral_storage_capacity"].append(storage)
+        n["cpu_allocatable"].append(cpu_alloc)
+        n["memory_allocatable"].append(memory_alloc)
+        n["pods_allocatable"].append(pods_alloc)
+        n["resources_raw"].append(",".join(unreadable) or None)
         n["ready"].append(ready.status if ready else _text_ready(view))
         n["memory_pressure"].append(condition_true(conditions, "MemoryPressure"))
         n["disk_pressure"].append(condition_true(conditions, "DiskPressure"))

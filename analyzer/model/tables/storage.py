@@ -8,7 +8,7 @@ import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import builtin_objects, joined, source_of, text_age
-from analyzer.model.quantities import parse_quantity
+from analyzer.model.quantities import quantities
 from analyzer.model.views import PersistentVolumeView
 
 if TYPE_CHECKING:
@@ -18,6 +18,7 @@ DEFAULT_CLASS_ANNOTATIONS = ("storageclass.kubernetes.io/is-default-class",
                              "storageclass.beta.kubernetes.io/is-default-class")
 # PV source fields the view reads, in the order they are looked for.
 VOLUME_TYPES = ("csi", "hostPath", "nfs", "local")
+STORAGE = ("storage",)
 
 
 def volume_type(view: PersistentVolumeView) -> str | None:
@@ -42,8 +43,12 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         c["storage_class"].append(spec.storageClassName)
         c["volume"].append(spec.volumeName or None)
         c["access_modes"].append(joined(spec.accessModes or ()))
-        c["requested_bytes"].append(parse_quantity((requests or {}).get("storage")))
-        c["capacity_bytes"].append(parse_quantity((status.capacity or {}).get("storage")))
+        unreadable: list[str] = []
+        requested, = quantities(requests, STORAGE, "requests", unreadable)
+        capacity, = quantities(status.capacity, STORAGE, "capacity", unreadable)
+        c["requested_bytes"].append(requested)
+        c["capacity_bytes"].append(capacity)
+        c["resources_raw"].append(",".join(unreadable) or None)
         c["source"].append(source_of(obj))
 
     v = empty_columns("pvs")
@@ -57,7 +62,10 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         v["age"].append(text_age(view))
         v["phase"].append(view.status.phase)
         v["storage_class"].append(spec.storageClassName)
-        v["capacity_bytes"].append(parse_quantity((spec.capacity or {}).get("storage")))
+        unreadable = []
+        capacity, = quantities(spec.capacity, STORAGE, "capacity", unreadable)
+        v["capacity_bytes"].append(capacity)
+        v["resources_raw"].append(",".join(unreadable) or None)
         v["claim_namespace"].append(claim.namespace if claim else None)
         v["claim_name"].append(claim.name if claim else None)
         v["reclaim_policy"].append(spec.persistentVolumeReclaimPolicy)
