@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 CONTROLLER_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "ReplicationController")
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
+# Owners that only garbage-collect a pod (OpenShift's installer pods belong to a ConfigMap): the pod
+# is its own workload, as if it had no owner.
+NON_CONTROLLER_OWNERS = frozenset({"ConfigMap", "Secret", "Service", "PersistentVolumeClaim"})
 # Suffixes controllers add to pod names: <rs-hash>-<5 chars> (Deployment), <5 chars> (DaemonSet),
 # <ordinal> (StatefulSet).
 _DEPLOYMENT_POD = re.compile(r"^(?P<base>.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$")
@@ -158,6 +161,8 @@ def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
     if MIRROR_ANNOTATION in annotations or (owner is not None and owner.kind == "Node"):
         kind, name = guess_from_pod_name(pod.name, node)
         return "StaticPod", (name if kind == "StaticPod" else pod.name), False
+    if owner is not None and owner.kind in NON_CONTROLLER_OWNERS:
+        return "Pod", pod.name, False
     if owner is None:
         if v.text is not None:  # a pasted table shows no owners: read them from the name
             kind, name = guess_from_pod_name(pod.name, node)

@@ -91,3 +91,14 @@ def test_completed_job_pods_count_as_ready() -> None:
     cluster = load(pod("kube-system", "helm-install-traefik-abcde", owner=("Job", "helm-install-traefik"),
                        phase="Succeeded", ready=False))
     assert _rows(cluster) == [("kube-system", "Job", "helm-install-traefik", 1, 1, True)]
+
+
+def test_pods_owned_by_a_configmap_are_their_own_workload() -> None:
+    # OpenShift's static-pod installer pods are owned by a revision ConfigMap
+    # (realdata/openshift/must-gather-clean-aws, openshift-etcd).
+    installer = pod("openshift-etcd", "installer-3-ip-10-0-187-218.ec2.internal", phase="Succeeded",
+                    node_name="ip-10-0-187-218.ec2.internal", ready=False)
+    installer["metadata"]["ownerReferences"] = [{"apiVersion": "v1", "kind": "ConfigMap",
+                                                 "name": "revision-status-3", "uid": "u1"}]
+    assert _rows(load(installer)) == [
+        ("openshift-etcd", "Pod", "installer-3-ip-10-0-187-218.ec2.internal", 1, 1, False)]
