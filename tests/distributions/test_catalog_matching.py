@@ -1,0 +1,54 @@
+"""Matching workload names to catalog components: the most specific pattern wins.
+
+Names are real ones: RKE2 and k3s kube-system workloads (realdata/rke2, realdata/k3s), the AKS and
+OKE seeds (000, 002), the kubeadm/kind/OpenShift dumps. Roles, not component names, are asserted
+so the catalog's naming can evolve.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
+
+CASES = [
+    ("coredns", "dns"), ("rke2-coredns-rke2-coredns", "dns"),
+    ("coredns-autoscaler", "autoscaler"), ("kube-dns-autoscaler", "autoscaler"),
+    ("rke2-coredns-rke2-coredns-autoscaler", "autoscaler"),
+    ("csi-azuredisk-node", "csi"), ("csi-azuredisk-node-win", "csi"),
+    ("kube-flannel-ds", "cni"), ("calico-node", "cni"), ("rke2-canal", "cni"), ("kindnet", "cni"),
+    ("svclb-traefik-8ea5448e", "ingress"), ("traefik", "ingress"),
+    ("helm-install-traefik", "addon-manager"),
+    ("konnectivity-agent", "api-tunnel"), ("proxymux-client", "api-tunnel"),
+    ("kube-apiserver", "control-plane"), ("etcd", "control-plane"),
+    ("kube-proxy", "kube-proxy"), ("metrics-server", "metrics"), ("rke2-metrics-server", "metrics"),
+]
+
+
+@pytest.mark.parametrize(("name", "role"), CASES)
+def test_real_names_get_their_role(name: str, role: str) -> None:
+    entry = load_catalog().match(name, ())
+    assert entry is not None and entry.role == role, (name, entry)
+
+
+def test_unknown_names_match_nothing() -> None:
+    assert load_catalog().match("supportbundle-manager-bundle-o3n28", ()) is None
+
+
+def test_images_name_a_component_when_its_name_does_not() -> None:
+    catalog = Catalog((
+        CatalogEntry("coredns", ("coredns",), (r"/coredns(/coredns)?:",), "dns", (), True, ""),
+        CatalogEntry("coredns-autoscaler", ("coredns-autoscaler",), (), "autoscaler", (), False, ""),
+    ))
+    assert catalog.match("cluster-dns", ("registry.k8s.io/coredns/coredns:v1.11.1",)).name == "coredns"
+    # A name match beats an image match, and the longer exact name beats the prefix.
+    assert catalog.match("coredns-autoscaler", ("registry.k8s.io/coredns/coredns:v1.11.1",)).name == "coredns-autoscaler"
+    assert catalog.match("coredns-custom", ()).name == "coredns"  # `coredns-` prefix
+    assert catalog.match("mycoredns", ()) is None
+
+
+def test_bad_catalog_entries_fail_when_loaded(tmp_path) -> None:
+    path = tmp_path / "catalog.yaml"
+    path.write_text("components:\n  - {name: x, match: [x], role: wizardry}\n")
+    with pytest.raises(ValueError, match=r"entry 1 \(x\): unknown role 'wizardry'"):
+        load_catalog(path)
