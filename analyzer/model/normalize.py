@@ -38,6 +38,26 @@ def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:
     return (o for o in cluster.objects_of(*kinds) if is_builtin(o))
 
 
+def as_dict(value: Any) -> dict[str, Any]:
+    """The value if it is a mapping, else {} (free-form fields of a hand-edited dump vary).
+
+    Examples:
+        >>> as_dict({"a": 1}), as_dict("oops"), as_dict(None)
+        ({'a': 1}, {}, {})
+    """
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """The value if it is a list, else [].
+
+    Examples:
+        >>> as_list([1]), as_list({"a": 1}), as_list(7)
+        ([1], [], [])
+    """
+    return value if isinstance(value, list) else []
+
+
 def joined(items: Iterable[Any]) -> str | None:
     """Comma-separated text of the non-empty items; None when there are none.
 
@@ -58,6 +78,8 @@ def pairs(mapping: Mapping[str, Any] | None) -> str | None:
     """
     if not mapping:
         return None
+    if not isinstance(mapping, Mapping):
+        return str(mapping)
     return ",".join(f"{k}={'' if v is None else v}" for k, v in sorted(mapping.items()))
 
 
@@ -76,14 +98,17 @@ def selector_text(selector: Mapping[str, Any] | None) -> str | None:
     """
     if not selector:
         return None
+    if not isinstance(selector, Mapping):
+        return str(selector)
     if "matchLabels" not in selector and "matchExpressions" not in selector:
         return pairs(selector)
     parts = []
     if labels := selector.get("matchLabels"):
         parts.append(pairs(labels))
-    for expr in selector.get("matchExpressions") or []:
-        key, op = expr.get("key", ""), expr.get("operator", "")
-        values = ",".join(str(v) for v in expr.get("values") or [])
+    for expr in as_list(selector.get("matchExpressions")):
+        expr = as_dict(expr)
+        key, op = expr.get("key", ""), str(expr.get("operator", ""))
+        values = ",".join(str(v) for v in as_list(expr.get("values")))
         if op == "Exists":
             parts.append(key)
         elif op == "DoesNotExist":

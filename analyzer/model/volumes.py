@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from analyzer.model.normalize import as_list
+
 
 class VolumeRow(NamedTuple):
     name: str
@@ -75,7 +77,7 @@ def volume_rows(pod_name: str, volume: dict[str, Any], mounted_read_only: bool |
     read_only = spec.get("readOnly") if spec.get("readOnly") is not None else mounted_read_only
     if kind == "projected":
         rows = []
-        for source in spec.get("sources") or [{}]:
+        for source in as_list(spec.get("sources")) or [{}]:
             src_kind = next(iter(source), None) if isinstance(source, dict) else None
             src = source.get(src_kind) if src_kind else None
             src = src if isinstance(src, dict) else {}

@@ -163,3 +163,17 @@ def test_node_quantities_stay_visible_when_unreadable() -> None:
     assert math.isnan(node["memory_capacity"]) and node["memory_allocatable"] == 15 * 2**30
     assert node["resources_raw"] == "capacity.memory=lots"
     assert node["roles"] == "agent" and node["taints"] == "dedicated=gpu:NoSchedule"
+
+
+def test_malformed_free_form_fields_do_not_break_tables() -> None:
+    cluster = analyzer.load(DATA / "malformed.yaml")
+    for name in cluster.tables:
+        cluster.tables[name]  # noqa: B018 - building is the test
+    ing = cluster.tables.ingresses
+    assert by(ing, ingress="broken")["service"] == "web"
+    assert pd.isna(by(ing, ingress="broken-rules", host="a.example.com")["service"])
+    cron = by(cluster.tables.workloads, name="cj")
+    assert cron["current"] == 2 and pd.isna(cron["images"])
+    assert by(cluster.tables.workloads, name="d")["selector"] == "just-text,k in ()"
+    assert by(cluster.tables.containers, pod="p")["resources_raw"] == "requests.cpu=lots"
+    assert set(cluster.tables.volumes["name"]) == {"v", "w", "e"}

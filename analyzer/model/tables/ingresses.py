@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import builtin_objects, joined
+from analyzer.model.normalize import as_dict, as_list, builtin_objects, joined
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -37,9 +37,8 @@ def backend_of(backend: Any) -> Backend:
         return Backend(None, None, None, None)
     if isinstance(backend.get("service"), dict):
         svc = backend["service"]
-        port = svc.get("port") or {}
-        number = port.get("number") if isinstance(port, dict) else None
-        name = port.get("name") if isinstance(port, dict) else None
+        port = as_dict(svc.get("port"))
+        number, name = port.get("number"), port.get("name")
         port_text = str(number) if number is not None else name
         return Backend(svc.get("name"), port_text, None, None)
     if isinstance(backend.get("resource"), dict):
@@ -68,7 +67,7 @@ def _tls_for(tls: list[Any], host: str | None) -> tuple[bool, str | None]:
     for entry in tls:
         if not isinstance(entry, dict):
             continue
-        hosts = entry.get("hosts") or []
+        hosts = as_list(entry.get("hosts"))
         if any(host_matches(h, host) for h in hosts if isinstance(h, str)):
             return True, entry.get("secretName")
     return False, None
@@ -79,23 +78,23 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     g = empty_columns("ingresses")
     for obj in builtin_objects(cluster, "Ingress"):
         view = obj.view
-        spec = view.spec or {}
-        status = view.status or {}
+        spec = as_dict(view.spec)
+        status = as_dict(view.status)
         annotations = view.metadata.annotations or {}
         ingress_class = spec.get("ingressClassName") or annotations.get(CLASS_ANNOTATION)
-        lb = (status.get("loadBalancer") or {}).get("ingress") or []
+        lb = as_list(as_dict(status.get("loadBalancer")).get("ingress"))
         load_balancer = joined(i.get("ip") or i.get("hostname") for i in lb if isinstance(i, dict))
-        tls = spec.get("tls") or []
+        tls = as_list(spec.get("tls"))
 
         rows: list[tuple[Any, Any, Any, Backend]] = []
         default = spec.get("defaultBackend") or spec.get("backend")
         if default:
             rows.append((None, None, None, backend_of(default)))
-        for rule in spec.get("rules") or ():
+        for rule in as_list(spec.get("rules")):
             if not isinstance(rule, dict):
                 continue
             host = rule.get("host")
-            paths = ((rule.get("http") or {}).get("paths")) or []
+            paths = as_list(as_dict(rule.get("http")).get("paths"))
             if not paths:
                 rows.append((host, None, None, Backend(None, None, None, None)))
             for p in paths:

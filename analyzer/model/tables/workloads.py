@@ -9,6 +9,8 @@ import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import (
+    as_dict,
+    as_list,
     builtin_objects,
     conditions_text,
     controller_of,
@@ -91,8 +93,8 @@ def failed_condition(conditions: list[Condition] | None) -> str | None:
 def _template_spec(kind: str, view: WorkloadView) -> PodSpec | dict[str, Any] | None:
     if kind == "CronJob":
         job_spec = view.spec.jobTemplate.spec if view.spec.jobTemplate else None
-        template = (job_spec or {}).get("template") or {}
-        return template.get("spec") if isinstance(template, dict) else None
+        spec = as_dict(as_dict(job_spec).get("template")).get("spec")
+        return spec if isinstance(spec, dict) else None
     return view.spec.template.spec if view.spec.template else None
 
 
@@ -101,7 +103,7 @@ def _template_fields(spec: PodSpec | dict[str, Any] | None) -> tuple[Any, Any, A
     if spec is None:
         return None, None, None, None
     if isinstance(spec, dict):  # a CronJob's template is read as a plain dict
-        containers = spec.get("containers") or []
+        containers = as_list(spec.get("containers"))
         images = joined(c.get("image") for c in containers if isinstance(c, dict))
         return (images, spec.get("serviceAccountName") or spec.get("serviceAccount"),
                 spec.get("hostNetwork"), spec.get("priorityClassName"))
