@@ -111,13 +111,16 @@ class IngestResult:
 @contextmanager
 def gc_paused():
     """Pause the cyclic garbage collector: parsed documents hold no cycles, and on big inputs
-    repeated full collections cost more than the parse itself."""
+    repeated full collections cost more than the parse itself. On the way out, what was built
+    is frozen (moved out of the collector's generations): it lives as long as the dump, and
+    otherwise the first collection after re-enabling walks every object once more."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was:
+            gc.freeze()
             gc.enable()
 
 
@@ -150,7 +153,7 @@ class Ingestor:
         if is_archive(data):
             self._add_archive(display, data, depth)
             return
-        if not data.strip():
+        if not data or data.isspace():  # (strip() would copy a 600 MB file to learn this)
             self.result.files.append(FileReport(display, "empty"))
             return
         hint = layouts.object_hint(entry.path) if entry.path else None

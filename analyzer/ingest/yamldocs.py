@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,22 @@ import yaml
 
 from analyzer.ingest.jsondocs import Skipped
 
-_DOC_SEP = re.compile(r"^---[ \t]*(?:#.*)?$|^\.\.\.[ \t]*$", re.M)
+# A document marker line: `---` (optionally with a comment) or `...`, at column 0.
+_DOC_SEP = re.compile(r"---[ \t]*(?:#[^\n]*)?(?=\n|$)|\.\.\.[ \t]*(?=\n|$)")
+
+
+_SEP_CANDIDATE = re.compile(r"\n(?:---|\.\.\.)")
+
+
+def _separators(text: str) -> Iterator[re.Match[str]]:
+    """Document marker lines in order. Candidates are found by a literal search (a multiline
+    `^` regex tries every line of a 250 MB dump), then checked where they stand."""
+    starts = [0] if text.startswith(("---", "...")) else []
+    starts.extend(c.start() + 1 for c in _SEP_CANDIDATE.finditer(text))
+    for i in starts:
+        m = _DOC_SEP.match(text, i)
+        if m is not None:
+            yield m
 _PROMPT = re.compile(r"^(?:\S*[$#>%] )?(?:kubectl|oc|k|kubecolor)\s.*$|^Warning: .*$|^\$ .*$|^PS [^>]*> .*$")
 # A line that can start a YAML document: a plain key (no spaces: "here is the output:" is prose),
 # a quoted key, a sequence item, a comment, a directive or a document marker.
@@ -28,14 +44,54 @@ MAX_ALIASES = 1000
 # Beyond this many values once aliases are expanded, a document is refused: shared references
 # cost nothing to parse, but every later walk (tables, JSON export) would expand them.
 MAX_EXPANDED_NODES = 2_000_000
-_ANCHOR = re.compile(r"(?:^|[\s:\[{,])&[^\s,\[\]{}]+", re.M)
+_AMPERSAND = re.compile("&")
 _ALIAS = re.compile(r"(?:^|[\s\[{,])\*[^\s,\]}]+")
-# Flow collections nested far deeper than any Kubernetes object (kubectl prints none at all):
-# openers separated only by blanks, and, in documents small enough to scan, openers with keys.
-_DEEP_FLOW = re.compile(r"[\[{](?:[ \t\n]*[\[{]){63}")
-_DEEP_KEYED_FLOW = re.compile(r"(?:[\[{][^\[\]{}\n]{0,40}){64}")
-_DEEP_SCAN_MAX = 4 * 1024 * 1024
-NESTED_TOO_DEEP = "flow collections nested more than 64 deep; not parsed"
+# The compiled loader recurses in C once per nesting level and overflows the stack near 30,000
+# levels; no Kubernetes object comes near this bound. Brackets inside quoted strings count
+# too (the bound is far above what any JSON-in-an-annotation reaches).
+MAX_BRACKET_DEPTH = 5000
+NESTED_TOO_DEEP = f"brackets nested more than {MAX_BRACKET_DEPTH:,} deep; not parsed"
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_BRACKET_STEP = None  # numpy lookup table, built on first use
+
+
+def has_anchor(text: str) -> bool:
+    """Whether a document defines a YAML anchor (`&name` as a value, not `a&b` in a URL).
+
+    >>> has_anchor("a: &x [1]\\nb: *x\\n"), has_anchor("url: http://h/?a=1&b=2\\n")
+    (True, False)
+    """
+    for m in _AMPERSAND.finditer(text):
+        i = m.start()
+        nxt = text[i + 1:i + 2]
+        if (i == 0 or text[i - 1] in " \t\n[{,") and (nxt.isalnum() or nxt in ("_", "-")):
+            return True
+    return False
+
+
+def bracket_depth_exceeds(text: str, limit: int = MAX_BRACKET_DEPTH) -> int | None:
+    """The offset in the text's brackets-only form where nesting passes `limit`, or None.
+
+    Cheap for ordinary documents: fewer brackets than the limit cannot nest past it; otherwise
+    the brackets are extracted at C speed and their running depth summed with numpy.
+
+    >>> bracket_depth_exceeds("[" * 10 + "]" * 10, 5), bracket_depth_exceeds("[[]][[]]", 5)
+    (5, None)
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    global _BRACKET_STEP
+    import numpy as np
+
+    if _BRACKET_STEP is None:
+        step = np.zeros(256, dtype=np.int8)
+        step[ord("[")] = step[ord("{")] = 1
+        step[ord("]")] = step[ord("}")] = -1
+        _BRACKET_STEP = step
+    brackets = text.encode("utf-8", "replace").translate(None, _NOT_BRACKETS)
+    depth = np.cumsum(_BRACKET_STEP[np.frombuffer(brackets, dtype=np.uint8)], dtype=np.int64)
+    over = np.flatnonzero(depth > limit)
+    return int(over[0]) if len(over) else None
 
 
 def expanded_size(value: Any, limit: int) -> int:
@@ -104,15 +160,11 @@ def looks_like_yaml(text: str) -> bool:
 
 def parse_yaml_document(text: str) -> Any:
     """Parse one YAML document with a compiled safe loader (never the pure-Python one)."""
-    anchored = "&" in text and _ANCHOR.search(text) is not None
+    anchored = "&" in text and "*" in text and has_anchor(text)
     if anchored and len(_ALIAS.findall(text)) > MAX_ALIASES:
         raise YamlDocumentError(f"more than {MAX_ALIASES} aliases (alias bomb?); not expanded", None)
-    deep = _DEEP_FLOW.search(text) if "[" in text or "{" in text else None
-    if deep is None and len(text) <= _DEEP_SCAN_MAX and ("[" in text or "{" in text):
-        deep = _DEEP_KEYED_FLOW.search(text)
-    if deep is not None:
-        # The compiled loader recurses in C per nesting level: far enough, it overflows the stack.
-        raise YamlDocumentError(NESTED_TOO_DEEP, text.count("\n", 0, deep.start()) + 1)
+    if bracket_depth_exceeds(text) is not None:
+        raise YamlDocumentError(NESTED_TOO_DEEP, None)
     try:
         from analyzer.ingest.yamlfast import load_yaml_documents
     except ImportError:  # pragma: no cover - only while yamlfast is absent
@@ -150,14 +202,14 @@ def read_yaml_file(text: str) -> YamlFile:
     """Split a YAML stream into documents and parse each; broken ones are listed, not raised."""
     out = YamlFile([], [], [])
     text = _skip_leading_junk(text, out)
-    first = text.lstrip("\n")[:1]
-    if first in (" ", "\t"):
+    lead = re.match(r"\n*", text)
+    if text[lead.end():lead.end() + 1] in (" ", "\t"):
         # YAML pasted indented (in an issue, a doc, an email): the same lines, dedented.
         text = textwrap.dedent(text)
     pieces: list[tuple[int, str]] = []
     pos = 0
     line = 1
-    for m in _DOC_SEP.finditer(text):
+    for m in _separators(text):
         pieces.append((line, text[pos:m.start()]))
         line += text.count("\n", pos, m.end()) + 1
         pos = m.end() + 1
