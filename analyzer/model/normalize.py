@@ -106,7 +106,8 @@ def selector_text(selector: Mapping[str, Any] | None) -> str | None:
     if labels := selector.get("matchLabels"):
         parts.append(pairs(labels))
     for expr in as_list(selector.get("matchExpressions")):
-        expr = as_dict(expr)
+        if not isinstance(expr, dict):
+            continue
         key, op = expr.get("key", ""), str(expr.get("operator", ""))
         values = ",".join(str(v) for v in as_list(expr.get("values")))
         if op == "Exists":
