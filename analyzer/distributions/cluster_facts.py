@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from analyzer.distributions.catalog import CatalogEntry
-from analyzer.distributions.objects import builtin_objects
+from analyzer.distributions.objects import builtin_objects, find
 from analyzer.distributions.profiles import Profiles
 from analyzer.distributions.result import ControlPlane, Distribution
 from analyzer.distributions.workloads import ComponentWorkload
@@ -36,7 +36,7 @@ DEFAULT_PROXY_MODE = "iptables"
 
 def _find(cluster: Cluster, kind: str, ref: str) -> KubeObject | None:
     ns, _, name = ref.partition("/")
-    return next((o for o in builtin_objects(cluster, kind) if o.namespace == ns and o.name == name), None)
+    return find(cluster, kind, ns, name)
 
 
 def _names_with_role(classified: Classified, role: str) -> list[str]:

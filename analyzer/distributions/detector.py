@@ -62,12 +62,16 @@ class Tally:
 
 def match(fingerprints: Iterable[Fingerprint], observations: Iterable[Observation]) -> list[Hit]:
     """Every (fingerprint, observation) pair that matches, fingerprints in file order."""
-    by_channel: dict[str, list[Observation]] = defaultdict(list)
+    # Each distinct value is matched once per fingerprint, however many nodes or pods show it.
+    by_value: dict[str, dict[str, list[Observation]]] = defaultdict(lambda: defaultdict(list))
     for ob in observations:
-        by_channel[ob.channel].append(ob)
-    for obs in by_channel.values():
-        obs.sort(key=lambda o: (o.value, o.kind, o.node or ""))
-    return [Hit(fp, ob) for fp in fingerprints for ob in by_channel.get(fp.channel, ()) if fp.matches(ob.value)]
+        by_value[ob.channel][ob.value].append(ob)
+    hits: list[Hit] = []
+    for fp in fingerprints:
+        values = by_value.get(fp.channel, {})
+        for value in sorted(v for v in values if fp.matches(v)):
+            hits.extend(Hit(fp, ob) for ob in sorted(values[value], key=lambda o: (o.kind, o.node or "")))
+    return hits
 
 
 def _evidence(hits: list[Hit], counted: bool) -> Evidence:

@@ -8,12 +8,18 @@ Examples:
 
 from __future__ import annotations
 
+import weakref
+from collections import defaultdict
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
     from analyzer.ingest import KubeObject
+
+# Cluster -> its built-in objects by kind, made once: detection asks for a few kinds many times,
+# and a dump can hold hundreds of thousands of objects.
+_BY_KIND: weakref.WeakKeyDictionary[Cluster, dict[str, list[KubeObject]]] = weakref.WeakKeyDictionary()
 
 
 def is_builtin_group(group: str) -> bool:
@@ -25,6 +31,23 @@ def is_builtin_group(group: str) -> bool:
     return "." not in group or group.endswith(".k8s.io")
 
 
+def _by_kind(cluster: Cluster) -> dict[str, list[KubeObject]]:
+    index = _BY_KIND.get(cluster)
+    if index is None:
+        index = defaultdict(list)
+        for o in cluster.objects:
+            if is_builtin_group(o.key.group):
+                index[o.key.kind].append(o)
+        _BY_KIND[cluster] = index
+    return index
+
+
 def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:
-    """The cluster's built-in objects of these kinds, in dump order."""
-    return (o for o in cluster.objects_of(*kinds) if is_builtin_group(o.key.group))
+    """The cluster's built-in objects of these kinds (each kind in dump order)."""
+    index = _by_kind(cluster)
+    return (o for kind in kinds for o in index.get(kind, ()))
+
+
+def find(cluster: Cluster, kind: str, namespace: str, name: str) -> KubeObject | None:
+    """The built-in object of this kind, namespace and name, if the dump has it."""
+    return next((o for o in _by_kind(cluster).get(kind, ()) if o.namespace == namespace and o.name == name), None)

@@ -16,6 +16,7 @@ from analyzer.distributions.profiles import Profiles
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
     from analyzer.ingest import KubeObject
+    from analyzer.ingest.records import ObjectKey
 
 WORKLOAD_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob",
                   "ReplicationController")
@@ -94,19 +95,20 @@ def _observe_node(obs: Observations, node: KubeObject, profiles: Profiles) -> No
         obs.add("os_image", info.osImage, oid, "Node", name)
 
 
-def _observe_workload(obs: Observations, o: KubeObject, profiles: Profiles) -> None:
-    oid, ns = o.key.id, o.namespace
-    if o.kind == "Pod":
+def _observe_workload(obs: Observations, o: KubeObject, system: bool) -> None:
+    key = o.key
+    oid, kind = key.id, key.kind
+    if kind == "Pod":
         spec = o.view.spec
         if spec.nodeName:
             # The same fact as the Node's own name, so it scores as one (kind "Node").
             obs.add("node_name", spec.nodeName, oid, "Node", spec.nodeName)
-    if not profiles.is_system_namespace(ns):
+    if not system:
         return
     # A DaemonSet and its pods are one component: names and images score once as "Workload".
-    obs.add("workload_name", o.name, oid, WORKLOAD, None)
+    obs.add("workload_name", key.name, oid, WORKLOAD, None)
     spec = None
-    if o.kind == "Pod":
+    if kind == "Pod":
         spec = o.view.spec
     elif getattr(o.view.spec, "template", None) is not None:
         spec = o.view.spec.template.spec
@@ -118,37 +120,39 @@ def _observe_workload(obs: Observations, o: KubeObject, profiles: Profiles) -> N
 def observe(cluster: Cluster, profiles: Profiles) -> Observations:
     """Every observation detection can score, from the cluster's typed views."""
     obs = Observations()
-    namespaces: set[str] = set()
-    first_of_group: dict[str, str] = {}  # API group -> the first object of it (by id)
+    namespaces: dict[str, bool] = {}  # namespace -> is a system namespace
+    first_of_group: dict[str, ObjectKey] = {}  # API group -> its first object
     for o in cluster.objects:
-        kind = o.kind
-        if o.namespace:
-            namespaces.add(o.namespace)
-        if o.key.group:
-            oid = o.key.id
-            seen = first_of_group.get(o.key.group)
-            if seen is None or oid < seen:
-                first_of_group[o.key.group] = oid
-            if not is_builtin_group(o.key.group):
+        key = o.key
+        kind, ns, group = key.kind, key.namespace, key.group
+        system = namespaces.get(ns)
+        if system is None:
+            system = namespaces[ns] = profiles.is_system_namespace(ns)
+        if group:
+            seen = first_of_group.get(group)
+            if seen is None or key < seen:
+                first_of_group[group] = key
+            if not is_builtin_group(group):
                 continue  # a custom resource, even one named like a built-in kind
         if kind == "Node":
             _observe_node(obs, o, profiles)
         elif kind == "Pod" or kind in WORKLOAD_KINDS:
-            _observe_workload(obs, o, profiles)
-        elif kind == "ConfigMap" and profiles.is_system_namespace(o.namespace):
-            obs.add("configmap_name", o.name, o.key.id, kind, None)
+            _observe_workload(obs, o, system)
+        elif kind == "ConfigMap" and system:
+            obs.add("configmap_name", key.name, key.id, kind, None)
         elif kind == "Namespace":
-            namespaces.add(o.name)
+            namespaces.setdefault(key.name, profiles.is_system_namespace(key.name))
         elif kind == "CustomResourceDefinition":
-            group = (o.view.spec or {}).get("group") or o.name.partition(".")[2]
-            obs.add("api_group", group, o.key.id, kind, None)
+            crd_group = (o.view.spec or {}).get("group") or key.name.partition(".")[2]
+            obs.add("api_group", crd_group, key.id, kind, None)
         elif kind == "APIService":
             # APIService names are <version>.<group>; the core group's are just <version>.
-            obs.add("api_group", o.name.partition(".")[2], o.key.id, kind, None)
+            obs.add("api_group", key.name.partition(".")[2], key.id, kind, None)
+    namespaces.pop("", None)
     for ns in sorted(namespaces):
         obs.add("namespace", ns, f"core/Namespace//{ns}", "Namespace", None)
-    for group, oid in sorted(first_of_group.items()):
-        obs.add("api_group", group, oid, "object", None)
+    for group, first in sorted(first_of_group.items()):
+        obs.add("api_group", group, first.id, "object", None)
     version = cluster.ingest.server_version
     if version:
         obs.add("version", version, SERVER_VERSION, SERVER_VERSION_KIND, None)
