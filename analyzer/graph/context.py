@@ -52,16 +52,21 @@ class GraphContext:
         self._ids: dict[int, str] = {}
         self._by_name: dict[tuple[str, str, str], list[str]] = defaultdict(list)
         self._by_uid: dict[str, str] = {}
-        self._covered: dict[str, bool] = {}
         self._namespaces_of: dict[str, set[str]] = defaultdict(set)
+        # IngestResult.covers() scans every object for a kind it holds none of; the kinds seen
+        # here and the collected kinds answer the same question without the scan.
+        self._collected = set(cluster.ingest.collected_kinds)
         for obj in cluster.objects:
-            if obj.kind in UNRELATED_KINDS:
+            key = obj.key
+            kind = key.kind
+            self._collected.add(kind)
+            if kind in UNRELATED_KINDS:
                 continue
-            node = obj.key.id
-            self._by_kind[obj.kind].append(obj)
-            self._namespaces_of[obj.kind].add(obj.namespace)
+            node = key.id
+            self._by_kind[kind].append(obj)
+            self._namespaces_of[kind].add(key.namespace)
             self._ids[id(obj)] = node
-            self._by_name[(obj.kind, obj.namespace, obj.name)].append(node)
+            self._by_name[(kind, key.namespace, key.name)].append(node)
             if obj.uid:
                 self._by_uid.setdefault(obj.uid, node)
             if node not in self.nodes:
@@ -99,9 +104,7 @@ class GraphContext:
         kind only. So a kind the dump holds in some namespaces but not in this one counts as
         not collected here; a kind collected with no object at all counts as collected.
         """
-        if kind not in self._covered:
-            self._covered[kind] = self.cluster.covers(kind)
-        if not self._covered[kind]:
+        if kind not in self._collected:
             return False
         seen = self._namespaces_of.get(kind)
         return not namespace or not seen or namespace in seen
@@ -116,9 +119,11 @@ class GraphContext:
             return None
         if kind in CLUSTER_SCOPED_KINDS:
             namespace = ""
+        found = self._by_name.get((kind, namespace, name))
+        if found and len(found) == 1:
+            return found[0]
         if group is None:
             group = group_of(api_version) if api_version else group_of_kind(kind)
-        found = self._by_name.get((kind, namespace, name))
         if found:
             # Two groups can share a kind (core Node and longhorn.io Node): prefer the group
             # the reference says, else the first object of the dump.
@@ -187,18 +192,23 @@ class GraphContext:
         # fraction of a second instead of seconds. tests/graph/test_graph_context.py checks
         # that the result equals the one the public methods build.
         succ, pred, node_attrs = graph._succ, graph._pred, graph._node
+        new_adjacency, new_keydict = graph.adjlist_inner_dict_factory, graph.edge_key_dict_factory
         for node in sorted(self.nodes):
-            succ[node] = graph.adjlist_inner_dict_factory()
-            pred[node] = graph.adjlist_inner_dict_factory()
+            succ[node] = new_adjacency()
+            pred[node] = new_adjacency()
             node_attrs[node] = self.nodes[node]
-        for key in sorted(self.edges):
-            source, target, relation = key
-            keydict = succ[source].get(target)
+        for (source, target, relation), attrs in sorted(self.edges.items(), key=_edge_order):
+            out = succ[source]
+            keydict = out.get(target)
             if keydict is None:
-                keydict = succ[source][target] = pred[target][source] = graph.edge_key_dict_factory()
-            keydict[relation] = self.edges[key]
+                keydict = out[target] = pred[target][source] = new_keydict()
+            keydict[relation] = attrs
         nx._clear_cache(graph)
         return graph
+
+
+def _edge_order(item: tuple[tuple[str, str, str], Any]) -> tuple[str, str, str]:
+    return item[0]
 
 
 def _attributes(kind: str, group: str, namespace: str, name: str, state: str) -> dict[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from functools import cached_property
 from typing import Any
 
 
@@ -19,7 +20,6 @@ class LabelIndex:
 
     def __init__(self, items: Iterable[tuple[str, str, Mapping[str, Any] | None]]) -> None:
         self._by_pair: dict[tuple[str, str, str], list[str]] = defaultdict(list)
-        self._by_key: dict[tuple[str, str], list[str]] = defaultdict(list)
         self._by_ns: dict[str, list[str]] = defaultdict(list)
         self._labels: dict[str, Mapping[str, Any]] = {}
         for node, namespace, labels in items:
@@ -27,8 +27,15 @@ class LabelIndex:
             self._labels[node] = labels
             self._by_ns[namespace].append(node)
             for k, v in labels.items():
-                self._by_pair[(namespace, k, str(v))].append(node)
-                self._by_key[(namespace, k)].append(node)
+                self._by_pair[(namespace, k, v if isinstance(v, str) else str(v))].append(node)
+
+    @cached_property
+    def _by_key(self) -> dict[tuple[str, str], list[str]]:
+        """(namespace, label key) -> nodes; only `In`/`Exists` expressions need it."""
+        by_key: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for (namespace, k, _), nodes in self._by_pair.items():
+            by_key[(namespace, k)].extend(nodes)
+        return by_key
 
     def match(self, namespace: str, selector: Mapping[str, Any] | None, empty_matches_all: bool = False) -> list[str]:
         """Nodes in `namespace` whose labels satisfy a LabelSelector (matchLabels/matchExpressions).

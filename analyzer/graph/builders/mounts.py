@@ -32,8 +32,9 @@ def build(ctx: GraphContext) -> None:
     """Add holder -> ConfigMap/Secret/PVC for every volume reference of every pod spec."""
     for held in ctx.pod_specs:
         ns = held.obj.namespace
+        pod_name = held.obj.name if held.is_pod else None
         for volume in mappings(held.spec.volumes):
-            for kind, name, optional, via in _references(volume, held.obj.name if held.is_pod else None):
+            for kind, name, optional, via in _references(volume, pod_name):
                 ctx.edge(held.node, ctx.ref(kind, ns, name), RELATION.name, via=via, optional=optional)
 
 
@@ -43,22 +44,24 @@ def _references(volume: dict[str, Any], pod_name: str | None) -> list[tuple[str,
     found: list[tuple[str, str, bool, str]] = []
     # A volume has one source key besides its name; look only at the keys it has.
     for source, src in volume.items():
-        if not isinstance(src, dict):
+        if source == "name" or not isinstance(src, dict):
             continue
         if source in VOLUME_REFERENCES:
             kind, field = VOLUME_REFERENCES[source]
-            if text(src.get(field)):
-                found.append((kind, src[field], bool(src.get("optional")), f"volume {vname}"))
+            name = src.get(field)
+            if name and isinstance(name, str):
+                found.append((kind, name, bool(src.get("optional")), f"volume {vname}"))
+        elif source == "projected":
+            for item in mappings(src.get("sources")):
+                for key, ref in item.items():
+                    kind = PROJECTED_SOURCES.get(key)
+                    name = ref.get("name") if kind and isinstance(ref, dict) else None
+                    if name and isinstance(name, str):
+                        found.append((kind, name, bool(ref.get("optional")), f"projected volume {vname}"))
         elif source in SECRET_REF_VOLUMES:
             ref = mapping(src.get("nodePublishSecretRef") or src.get("secretRef"))
             if text(ref.get("name")):
                 found.append(("Secret", ref["name"], False, f"volume {vname}"))
-        elif source == "projected":
-            for item in mappings(src.get("sources")):
-                for key, kind in PROJECTED_SOURCES.items():
-                    ref = mapping(item.get(key))
-                    if text(ref.get("name")):
-                        found.append((kind, ref["name"], bool(ref.get("optional")), f"projected volume {vname}"))
         elif source == "ephemeral" and pod_name:
             # A generic ephemeral volume's claim is named <pod>-<volume> (only a real pod has one).
             found.append(("PersistentVolumeClaim", f"{pod_name}-{vname}", False, f"ephemeral volume {vname}"))
