@@ -142,6 +142,14 @@ def worker(fmt: str, path_name: str, dump: Path) -> None:
     print(json.dumps({"seconds": elapsed, "peak": peak, "base": base, "produced": produced}))
 
 
+def _has_fast_yaml() -> bool:
+    try:
+        import analyzer.ingest.yamlfast  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def measure(fmt: str, path_name: str, dump: Path) -> dict:
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--worker", fmt, path_name, str(dump)],
@@ -167,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pods", default="2000,20000", help="comma-separated pod counts")
     parser.add_argument("--formats", default="json,yaml", help="comma-separated: json, yaml")
+    parser.add_argument("--max-naive-yaml-mb", type=float, default=64.0,
+                        help="skip paths that use CSafeLoader above this size (~0.5-2 MB/s, ~35x memory)")
     parser.add_argument("--worker", nargs=3, metavar=("FORMAT", "PATH", "DUMP"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -179,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
             dump = ensure_dump(pods, fmt)
             size = dump.stat().st_size
             for path_name, what in PATHS[fmt].items():
+                slow = path_name == "naive" or not _has_fast_yaml()
+                if fmt == "yaml" and slow and size / 1e6 > args.max_naive_yaml_mb:
+                    print(f"{dump.name:<18} {path_name:<16} skipped: CSafeLoader on {size / 1e6:.0f} MB "
+                          f"(> --max-naive-yaml-mb) would take ~{size / 1e6 / 0.5 / 60:.0f} min", flush=True)
+                    continue
                 m = measure(fmt, path_name, dump)
                 if "error" in m:
                     print(f"{dump.name:<18} {path_name:<16} error: {m['error']}")

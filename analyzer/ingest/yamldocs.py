@@ -142,20 +142,34 @@ class YamlFile:
     broken: list[tuple[int, int, str]]  # (document index, line, error)
 
 
-# A Kubernetes top-level key, at the start of a line, of a top-level sequence item (`- kind:`,
-# as support bundles write custom resources), or indented (YAML pasted into an issue or a doc).
-_K8S_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:apiVersion|kind|items|metadata):(?:[ \t]|$)", re.M)
+# A Kubernetes top-level key at the start of a line, or of a top-level sequence item
+# (`- kind:`, as support bundles write custom resources).
+_K8S_KEY = re.compile(r"^(?:-[ \t]+)?(?:apiVersion|kind|items|metadata):(?:[ \t]|$)", re.M)
+_FIRST_LINE = re.compile(r"^(?:[ \t]*(?:#[^\n]*)?\n)*([ \t]*)\S", re.M)
 
 
 def looks_like_yaml(text: str) -> bool:
     """Whether a file reads as a Kubernetes YAML document (an apiVersion/kind/items key).
 
+    A document pasted indented (in an issue, a doc, an email) counts when its first line is
+    indented and a key stands at that indentation; an indented `kind:` deep inside something
+    else (code, prose) does not.
+
     >>> looks_like_yaml("- apiVersion: v1\\n  kind: Pod\\n"), looks_like_yaml("    kind: Pod\\n")
     (True, True)
     >>> looks_like_yaml("NAME   READY   STATUS\\n"), looks_like_yaml("kind of a note: x\\n")
     (False, False)
+    >>> looks_like_yaml('# a script\\ndef f():\\n    kind: 1\\n')
+    False
     """
-    return _K8S_KEY.search(text, 0, 200000) is not None
+    head = text[:200000]
+    if _K8S_KEY.search(head) is not None:
+        return True
+    first = _FIRST_LINE.match(head)
+    if first is None or not first.group(1):
+        return False
+    indent = re.escape(first.group(1))
+    return re.search(rf"^{indent}(?:-[ \t]+)?(?:apiVersion|kind|items|metadata):(?:[ \t]|$)", head, re.M) is not None
 
 
 def parse_yaml_document(text: str) -> Any:
