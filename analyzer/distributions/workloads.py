@@ -152,7 +152,7 @@ def _controller_owner(meta: Any) -> Any:
 
 
 def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
-               rs_owner: dict[tuple[str, str], str | None]) -> tuple[str, str, bool] | None:
+               rs_owner: dict[tuple[str, str], str | None], jobs: set[tuple[str, str]]) -> tuple[str, str, bool] | None:
     """(kind, name, inferred) of the workload a system pod stands for; None when its controller is listed."""
     v, ns = pod.view, pod.namespace
     node = v.spec.nodeName
@@ -178,6 +178,8 @@ def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
                 return None
             return "Deployment", deployment, True
         return "ReplicaSet", owner.name, True
+    if owner.kind == "Job":  # a Job's pods are its row (the Job says no more than they do)
+        return "Job", owner.name, (ns, owner.name) not in jobs
     if (owner.kind, ns, owner.name) in present:
         return None
     return owner.kind, owner.name, True
@@ -187,7 +189,8 @@ def component_workloads(cluster: Cluster, profiles: Profiles) -> list[ComponentW
     """Every component workload of the system namespaces, sorted by namespace, name, kind."""
     present: set[tuple[str, str, str]] = set()
     rs_owner: dict[tuple[str, str], str | None] = {}
-    orphaned: dict[tuple[str, str], list[KubeObject]] = defaultdict(list)
+    jobs: set[tuple[str, str]] = set()
+    orphaned: dict[tuple[str, str, str], list[KubeObject]] = defaultdict(list)
     rows: list[ComponentWorkload] = []
     pods: list[KubeObject] = []
     for o in cluster.objects:
@@ -199,23 +202,24 @@ def component_workloads(cluster: Cluster, profiles: Profiles) -> list[ComponentW
             if o.kind == "ReplicaSet":
                 rs_owner[(o.namespace, o.name)] = owner.name if owner and owner.kind == "Deployment" else None
                 if owner is not None:
-                    if owner.kind == "Deployment":
-                        orphaned[(o.namespace, owner.name)].append(o)
-                    continue  # its owner is the component
+                    orphaned[(o.namespace, owner.kind, owner.name)].append(o)
+                    continue  # its owner (a Deployment, an Argo Rollout, ...) is the component
             rows.append(_from_controller(o))
+        elif o.kind == "Job":
+            jobs.add((o.namespace, o.name))
         elif o.kind == "Pod":
             pods.append(o)
-    for (ns, deployment), replica_sets in orphaned.items():
-        if ("Deployment", ns, deployment) not in present:
-            # The Deployment was not collected: its current ReplicaSet stands for it.
+    for (ns, owner_kind, owner_name), replica_sets in orphaned.items():
+        if (owner_kind, ns, owner_name) not in present:
+            # The owner was not collected (or is a custom resource): its current ReplicaSet stands for it.
             current = max(replica_sets, key=lambda r: (r.view.spec.replicas or 0, r.name))
             w = _from_controller(current)
-            w.kind, w.name, w.inferred = "Deployment", deployment, True
+            w.kind, w.name, w.inferred = owner_kind, owner_name, True
             w.objects = sorted(r.key.id for r in replica_sets)
             rows.append(w)
     groups: dict[tuple[str, str, str, bool], list[KubeObject]] = defaultdict(list)
     for pod in pods:
-        group = _pod_group(pod, present, rs_owner)
+        group = _pod_group(pod, present, rs_owner, jobs)
         if group is not None:
             groups[(pod.namespace, *group)].append(pod)
     for (ns, kind, name, inferred), members in groups.items():

@@ -102,3 +102,19 @@ def test_pods_owned_by_a_configmap_are_their_own_workload() -> None:
                                                  "name": "revision-status-3", "uid": "u1"}]
     assert _rows(load(installer)) == [
         ("openshift-etcd", "Pod", "installer-3-ip-10-0-187-218.ec2.internal", 1, 1, False)]
+
+
+def test_replicasets_of_custom_owners_are_kept() -> None:
+    # An Argo Rollout owns its ReplicaSets directly; the Rollout (a custom resource) is the component.
+    rs = {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+          "metadata": {"name": "gatekeeper-audit-5d8f8b7c9", "namespace": "gatekeeper-system",
+                       "ownerReferences": [{"kind": "Rollout", "name": "gatekeeper-audit", "controller": True}]},
+          "spec": {"replicas": 1}, "status": {"replicas": 1, "readyReplicas": 1}}
+    job = {"apiVersion": "batch/v1", "kind": "Job",
+           "metadata": {"name": "helm-install-traefik", "namespace": "kube-system"}, "spec": {}}
+    cluster = load(rs, job, pod("kube-system", "helm-install-traefik-abcde", owner=("Job", "helm-install-traefik"),
+                                phase="Succeeded"))
+    assert _rows(cluster) == [
+        ("gatekeeper-system", "Rollout", "gatekeeper-audit", 1, 1, True),
+        ("kube-system", "Job", "helm-install-traefik", 1, 1, False),
+    ]
