@@ -256,6 +256,8 @@ class Ingestor:
             prov = Provenance(display, fmt, doc.index, doc.line)
             return self._keep(object_from_json(doc.raw, _hints(None, hint), prov))
         h = self._list_hints(env.kind, env.apiVersion, env.list_self_link(), hint)
+        if list_item_kind(env.kind) and isinstance(env.items, list) and h.api_version:
+            h = Hints(h.kind, h.api_version, h.namespace, h.name, typed=True)
         kept = 0
         # The first item gets the document's line; the others share one provenance (a List of
         # 20,000 pods need not hold 20,000 equal records), their index is in any rejection.

@@ -37,6 +37,9 @@ class Hints(msgspec.Struct, frozen=True):
     api_version: str | None = None
     namespace: str | None = None
     name: str | None = None
+    # The items of a typed List (`kind: PodList`, lowercase `items`): each is of the List's
+    # kind and in today's shape, so their kind need not be looked for in their bytes.
+    typed: bool = False
 
 
 def list_item_kind(list_kind: str | None) -> str | None:
@@ -118,7 +121,10 @@ def object_from_json(
 ) -> KubeObject | Rejection:
     """Build an object from one item's JSON bytes, decoding only what the view needs."""
     raw = memoryview(raw)
-    kind, api_version, legacy = peek_item(raw)
+    if hints.typed:
+        kind, api_version, legacy = hints.kind, hints.api_version, False
+    else:
+        kind, api_version, legacy = peek_item(raw)
     if legacy:
         return _object_from_json_dict(raw, hints, provenance)
     kind = kind or hints.kind

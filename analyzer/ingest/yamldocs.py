@@ -193,9 +193,12 @@ def parse_yaml_document(text: str) -> Any:
         raise YamlDocumentError(_yaml_message(exc), mark.line + 1 if mark else None) from None
     except RecursionError:
         raise YamlDocumentError("nesting too deep", None) from None
-    except Exception as exc:  # a fast parser's own error type
+    except Exception as exc:  # a fast parser's own error type (yamlfast.YamlError)
         line = getattr(exc, "line", None)
-        raise YamlDocumentError(str(exc).splitlines()[0][:200], line) from None
+        message = (getattr(exc, "message", None) or str(exc) or type(exc).__name__).splitlines()[0][:200]
+        if not any(w in message for w in ("alias", "nested")):  # refusals are not invalid YAML
+            message = f"invalid YAML: {message}"
+        raise YamlDocumentError(message, line) from None
     docs = [d for d in docs if d is not None]
     if anchored:
         for d in docs:
