@@ -1,0 +1,170 @@
+"""What to replace: the words that identify a customer, learned from the dump before rewriting.
+
+Node names, host and domain names, cluster, resource-group, compartment and project names,
+account and subscription ids (and, on request, namespace and object names) are learned first,
+so that every later occurrence, in any file, log line or event message, gets the same pseudonym.
+Words the analysis itself reads (every word of the analyzer's code and data), the dump's own keys,
+and the words of public domains are never learned: joins, detection and parsing stay intact.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from analyzer.ingest.collect import IngestResult
+from analyzer.redact.patterns import (
+    AWS_PUBLIC_ACCOUNTS,
+    HOSTNAME,
+    IPV4,
+    LEARNED_IDS,
+    UUID,
+    is_already_redacted,
+)
+from analyzer.redact.pseudonyms import Pseudonyms
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+_LETTERS = re.compile(r"[A-Za-z]+")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_UUID = re.compile(rf"^{UUID}$")
+
+# Namespaces whose object names are the platform's, never a customer's (with --names).
+_SYSTEM_NAMESPACE = re.compile(
+    r"^(?:kube-|openshift|calico-|tigera-|cattle-|istio-|gatekeeper-|cert-manager$|ingress-nginx$|gmp-|gke-|"
+    r"azure-|aws-|amazon-|oci-|local-path-storage$|kubernetes-dashboard$|flux-system$|longhorn-system$|"
+    r"metallb-system$|harvester-|fleet-|rancher-|default$)")
+
+
+@cache
+def _domains() -> dict[str, tuple[str, ...]]:
+    data = yaml.safe_load((Path(__file__).with_name("domains.yaml")).read_text(encoding="utf-8"))
+    return {"keep": tuple(data["keep"]), "provider": tuple(data["provider"])}
+
+
+@cache
+def base_vocabulary() -> frozenset[str]:
+    """Words never pseudonymised: the analyzer's own code and data, public domains, vocabulary.yaml."""
+    words: set[str] = set()
+    for path in sorted(_PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".yaml", ".yml", ".json", ".txt") and path.is_file():
+            words.update(w.lower() for w in _LETTERS.findall(path.read_text(encoding="utf-8", errors="replace")))
+    domains = _domains()
+    for domain in (*domains["keep"], *domains["provider"]):
+        words.update(w.lower() for w in _LETTERS.findall(domain))
+    vocab = yaml.safe_load(Path(__file__).with_name("vocabulary.yaml").read_text(encoding="utf-8"))
+    for group in vocab.values():
+        words.update(str(w).lower() for w in group)
+    return frozenset(words)
+
+
+def domain_class(host: str) -> tuple[str, int]:
+    """("keep" | "provider" | "other", number of trailing labels to keep) for a hostname."""
+    host = host.lower().rstrip(".")
+    best = ("other", 1)
+    best_len = 0
+    for cls in ("keep", "provider"):
+        for suffix in _domains()[cls]:
+            if (host == suffix or host.endswith("." + suffix)) and len(suffix) > best_len:
+                best, best_len = (cls, suffix.count(".") + 1), len(suffix)
+    return best
+
+
+class Learner:
+    """Collects identifying words (by category) and whole ids (UUIDs) from texts and objects."""
+
+    def __init__(self, pseudonyms: Pseudonyms, names: bool = False) -> None:
+        self.pseudonyms = pseudonyms
+        self.names = names
+        self.words: dict[str, str] = {}  # lowercased word -> category
+        self.terms: dict[str, str] = {}  # whole id (UUID) -> category
+
+    def learn_name(self, name: str, category: str) -> None:
+        """Learn the identifying words of a name (its known words, short words and IPs stay)."""
+        if not name or is_already_redacted(name):
+            return
+        name = IPV4.sub(" ", name)
+        for word in _WORD.findall(name):
+            if self.pseudonyms.word(word) != word:
+                self.words.setdefault(word.lower(), category)
+
+    def learn_host(self, host: str, category: str = "hostname") -> None:
+        """Learn a hostname's identifying labels: none for public domains, left of a cloud suffix."""
+        cls, keep = domain_class(host)
+        if cls == "keep":
+            return
+        labels = host.rstrip(".").split(".")
+        for label in labels[: max(len(labels) - keep, 0)]:
+            self.learn_name(label, category)
+
+    def learn_text(self, text: str) -> None:
+        """Learn from raw text: ids in known places, and every hostname."""
+        for category, rx in LEARNED_IDS:
+            for m in rx.finditer(text):
+                value = m.group("id")
+                if category == "aws-account" and value in AWS_PUBLIC_ACCOUNTS:
+                    continue
+                if _UUID.match(value):
+                    self.terms.setdefault(value.lower(), category)
+                    continue
+                self.learn_name(value, category)
+        for m in HOSTNAME.finditer(text):
+            self.learn_host(m.group("host"))
+
+    def learn_objects(self, result: IngestResult) -> None:
+        """Learn node and host names (and, with names=True, namespace and object names)."""
+        for obj in result.objects:
+            view = obj.view
+            if obj.kind == "Node":
+                self.learn_name(obj.name, "node")
+                status = getattr(view, "status", None)
+                for address in getattr(status, "addresses", None) or ():
+                    if getattr(address, "type", None) in ("Hostname", "InternalDNS", "ExternalDNS"):
+                        self.learn_name(getattr(address, "address", "") or "", "node")
+            elif obj.kind == "Pod":
+                spec = getattr(view, "spec", None)
+                node = getattr(spec, "nodeName", None)
+                if node:
+                    self.learn_name(node, "node")
+            if self.names:
+                self._learn_object_names(obj)
+
+    def _learn_object_names(self, obj: Any) -> None:
+        if obj.kind == "Namespace":
+            if not _SYSTEM_NAMESPACE.match(obj.name):
+                self.learn_name(obj.name, "namespace")
+            return
+        if obj.namespace and not _SYSTEM_NAMESPACE.match(obj.namespace):
+            self.learn_name(obj.namespace, "namespace")
+            if obj.kind not in ("Pod", "ReplicaSet", "Event", "EndpointSlice", "ControllerRevision", "Job"):
+                self.learn_name(obj.name, "object-name")
+
+
+def dump_vocabulary(result: IngestResult) -> set[str]:
+    """The dump's own structural words: keys of every object, kinds and API versions."""
+    words: set[str] = set()
+    seen_keys: set[str] = set()
+    for obj in result.objects:
+        words.update(w.lower() for w in _LETTERS.findall(obj.kind))
+        words.update(w.lower() for w in _LETTERS.findall(obj.api_version))
+        _collect_keys(obj.body(), seen_keys, 0)
+    for key in seen_keys:
+        words.update(w.lower() for w in _LETTERS.findall(key))
+    return words
+
+
+def _collect_keys(value: Any, out: set[str], depth: int) -> None:
+    if depth > 64:
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str) and "/" not in k and "." not in k:
+                # plain field names; label and annotation keys (with / or .) say who wrote them
+                out.add(k)
+            _collect_keys(v, out, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _collect_keys(v, out, depth + 1)

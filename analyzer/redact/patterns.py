@@ -1,0 +1,175 @@
+"""Recognisers: credentials in text, redaction already done by others, and the ids a dump leaks.
+
+Every pattern here works on raw text of any format (YAML, kubectl JSON, JSON escaped inside a
+last-applied annotation, logs), so one set of patterns serves both `kda redact` and the masking
+that output stages apply to single values.
+"""
+
+from __future__ import annotations
+
+import re
+
+# What a masked credential becomes. Plain ASCII with no YAML indicator, so it is a valid plain
+# scalar, a valid JSON string body and a valid command-line word.
+MASK = "<redacted>"
+
+# -- redaction already done by others ---------------------------------------------------------
+
+# troubleshoot (`***HIDDEN***`, tokenised `***TOKEN_...***`), must-gather-clean
+# (`x-ipv4-0000000001-x`, `x-fqdn-0000000001-x`, ...), and ids overwritten with x's.
+ALREADY_REDACTED = re.compile(
+    r"\*\*\*HIDDEN\*\*\*"
+    r"|\*\*\*TOKEN_[A-Za-z0-9_]*\*\*\*"
+    r"|\bx-[a-z0-9]+-\d{6,}-x\b"
+    r"|\bx{6,}\b"
+    r"|<redacted(?:: [^>\n]*)?>"
+)
+
+
+def is_already_redacted(value: str) -> bool:
+    """Whether a value is (or holds) a placeholder left by a redaction tool, not a real value.
+
+    >>> is_already_redacted("***HIDDEN***"), is_already_redacted("x-ipv4-0000000001-x")
+    (True, True)
+    >>> is_already_redacted("10.0.0.1")
+    False
+    """
+    return ALREADY_REDACTED.search(value) is not None
+
+
+# -- credentials -------------------------------------------------------------------------------
+
+# Names of env vars, flags and keys whose values are credentials.
+SENSITIVE_NAME = re.compile(
+    r"(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key"
+    r"|private[_-]?key|credential|auth[_-]?key|client[_-]?secret|conn(?:ection)?[_-]?str(?:ing)?"
+    r"|account[_-]?key|sas[_-]?key|shared[_-]?access[_-]?key)"
+)
+
+# Values that are references or placeholders, never masked: `$(VAR)`, `${VAR}`, booleans, empty.
+_NOT_A_VALUE = re.compile(r"^(?:\$\(.*\)|\$\{.*\}|true|false|null|none|\s*|<redacted.*>|\*\*\*.*\*\*\*)$", re.I)
+
+_Q = r'\\*"?'  # an optional quote, possibly escaped (JSON inside a JSON string)
+# A credential value: up to a quote, space or separator; never a size ("password: 7 bytes").
+_VALUE = r"(?P<secret>[^\s\"'\\;,&{}\[\]<>][^\s\"'\\;,&{}\[\]]*+)(?![ \t]+bytes\b)(?P<post>)"
+
+# Each pattern keeps groups "pre" and "post" and masks group "secret".
+CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("private-key", re.compile(
+        r"(?P<pre>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<secret>.*?)(?P<post>-----END [A-Z0-9 ]*PRIVATE KEY-----)",
+        re.S)),
+    ("jwt", re.compile(
+        r"(?P<pre>)(?P<secret>\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})(?P<post>)")),
+    ("bearer", re.compile(r"(?P<pre>(?i:\b(?:bearer|basic)[ \t]+))(?P<secret>[A-Za-z0-9._~+/-]{8,}=*)(?P<post>)")),
+    ("url-password", re.compile(
+        r"(?P<pre>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s\"'\\]+:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
+    ("cloud-key", re.compile(
+        r"(?P<pre>)(?P<secret>\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}\b"
+        r"|\bxox[abprs]-[A-Za-z0-9-]{10,}\b|\bglpat-[A-Za-z0-9_-]{20,}\b)(?P<post>)")),
+    # NAME=VALUE / "name": "value" / --name=value, where NAME says it is a credential. Words that
+    # are unambiguous take `:` or `=`; "secret" and "token" alone are everyday words in logs
+    # ("failed to list *core.Secret: timeout"), so they count with `=` or inside a compound name
+    # (`client_secret:`, `authToken:`, `--token=`).
+    ("key-value", re.compile(
+        r"(?P<pre>(?<![A-Za-z0-9])[A-Za-z0-9_-]*?(?i:pass(?:word|wd|phrase)?|pwd|api[_-]?key|apikey"
+        r"|access[_-]?key|secret[_-]?key|client[_-]?secret|account[_-]?key|shared[_-]?access[_-]?key|private[_-]?key)"
+        + _Q + r"[ \t]*[=:][ \t]*" + _Q + r")" + _VALUE)),
+    ("key-value", re.compile(
+        r"(?P<pre>(?:(?<![A-Za-z0-9.*])(?:[A-Za-z0-9]+[_-]|[a-z0-9]+(?=[A-Z]))(?i:secret|token)" + _Q + r"[ \t]*[=:]"
+        r"|(?<![A-Za-z0-9.*])(?:--)?(?i:secret|token)[ \t]*=)[ \t]*" + _Q + r")" + _VALUE)),
+    # env entries: {"name": "DB_PASSWORD", "value": "..."} in JSON (plain or escaped) and YAML.
+    ("env", re.compile(
+        r"(?P<pre>" + _Q + r"name" + _Q + r"[ \t]*:[ \t]*" + _Q
+        + r"(?P<name>[A-Za-z0-9_.-]*(?i:pass|pwd|secret|token|api_?key|apikey|access_?key|private_?key"
+        r"|credential|conn(?:ection)?_?str)[A-Za-z0-9_.-]*)"
+        + _Q + r"[ \t]*,?[ \t]*\n?[ \t-]*" + _Q + r"value" + _Q + r"[ \t]*:[ \t]*" + _Q + r")"
+        r"(?P<secret>[^\"\\\n]+?)(?P<post>" + _Q + r"[ \t]*(?:[,}\n]|$))")),
+)
+
+
+def mask_credentials(text: str) -> tuple[str, int]:
+    """Text with every credential-looking value replaced by MASK, and how many were masked.
+
+    >>> mask_credentials("postgres://app:hunter2@db:5432/x")
+    ('postgres://app:<redacted>@db:5432/x', 1)
+    >>> mask_credentials('--token=abc123def ok')[0]
+    '--token=<redacted> ok'
+    """
+    total = 0
+    for _name, rx in CREDENTIAL_PATTERNS:
+        text, n = _mask_one(rx, text)
+        total += n
+    return text, total
+
+
+def _mask_one(rx: re.Pattern[str], text: str) -> tuple[str, int]:
+    count = 0
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal count
+        secret = m.group("secret")
+        if _NOT_A_VALUE.match(secret) or is_already_redacted(secret):
+            return m.group(0)
+        count += 1
+        return m.group("pre") + MASK + m.group("post")
+
+    return rx.sub(sub, text), count
+
+
+def looks_sensitive_name(name: str) -> bool:
+    """Whether an env var, flag or key name says its value is a credential.
+
+    >>> looks_sensitive_name("DB_PASSWORD"), looks_sensitive_name("LOG_LEVEL")
+    (True, False)
+    """
+    return SENSITIVE_NAME.search(name) is not None
+
+
+# -- ids a dump leaks ---------------------------------------------------------------------------
+
+_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+IPV4 = re.compile(rf"(?<![\w.])(?P<ip>{_OCTET}(?:\.{_OCTET}){{3}})(?:/(?P<bits>3[0-2]|[12]?\d))?(?![\w]|\.\d)")
+# Hostnames that spell an IPv4 with dashes: ip-10-0-1-5 (EC2), ec2-54-1-2-3 (EC2 public DNS).
+DASHED_IPV4 = re.compile(rf"(?<![A-Za-z0-9])(?P<prefix>ip|ec2)-(?P<ip>{_OCTET}(?:-{_OCTET}){{3}})(?![0-9])")
+IPV6 = re.compile(r"(?<![\w:.])(?P<ip>(?:[0-9a-fA-F]{1,4}:){2,7}[0-9a-fA-F]{0,4}|::(?:[0-9a-fA-F]{1,4}:){0,6}[0-9a-fA-F]{1,4})"
+                  r"(?:/(?P<bits>12[0-8]|1[01]\d|[1-9]?\d))?(?![\w:])")
+
+# Cloud ids with a fixed shape: the unique part is replaced, the shape kept.
+OCID = re.compile(r"\b(?P<pre>ocid1\.[a-z0-9_]+\.oc[0-9]+\.[a-z0-9-]*\.)(?P<unique>[a-z0-9]{20,})\b")
+AWS_INSTANCE_ID = re.compile(r"(?<![A-Za-z0-9-])(?P<pre>i-)(?P<unique>[0-9a-f]{8}(?:[0-9a-f]{9})?)(?![A-Za-z0-9-])")
+UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+# Patterns that name an account, a group or a cluster; what they capture is replaced everywhere.
+LEARNED_IDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("azure-subscription", re.compile(rf"(?i)/subscriptions/(?P<id>{UUID})")),
+    ("azure-subscription", re.compile(
+        rf"(?i)(?:subscriptionId|tenantId|aadClientId|clientId|userAssignedIdentityID|objectId)\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>{UUID})")),
+    ("azure-resource-group", re.compile(r"(?i)/resourceGroups/(?P<id>[A-Za-z0-9_.()-]+)")),
+    ("azure-resource-group", re.compile(r"(?i)resourceGroup\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>[A-Za-z0-9_.()-]+)")),
+    ("aws-account", re.compile(r"\barn:aws[a-z-]*:[a-z0-9-]*:[a-z0-9-]*:(?P<id>\d{12}):")),
+    ("aws-account", re.compile(r"(?<![\d.])(?P<id>\d{12})\.dkr\.ecr\.")),
+    ("gcp-project", re.compile(r"\bgce://(?P<id>[a-z][a-z0-9-]{4,28}[a-z0-9])/")),
+    ("gcp-project", re.compile(r"\bprojects/(?P<id>[a-z][a-z0-9-]{4,28}[a-z0-9])/")),
+    ("cluster-name", re.compile(r"(?i)--cluster-name[= ](?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
+    ("cluster-name", re.compile(r"(?i)\bclusterName\\*\"?[ \t]*:[ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
+    ("cluster-name", re.compile(
+        r"(?:alpha\.eksctl\.io/cluster-name|eks\.amazonaws\.com/cluster-name|cluster\.x-k8s\.io/cluster-name"
+        r"|kubernetes\.azure\.com/cluster-name)\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
+    ("cluster-name", re.compile(r"(?<![A-Za-z0-9])MC_(?P<id>[A-Za-z0-9_.()-]+?_[A-Za-z0-9-]+)_[a-z]+[0-9]?(?![A-Za-z0-9_])")),
+    ("oci-compartment", re.compile(r"node\.info/compartment\.name\\*\"?[ \t]*:[ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
+)
+
+# AWS accounts that publish EKS add-on images: public, and the detection reads their registries.
+AWS_PUBLIC_ACCOUNTS = frozenset({
+    "602401143452", "800184023465", "558608220178", "918309763551", "961992271922", "900889452093",
+    "013241004608", "151742754352", "296578399912", "590381155156", "066635153087", "877085696533",
+    "763104351884", "381492149422", "499154658826", "309221049525",
+})
+
+# A hostname: dot-separated labels ending in a top-level domain people use for hosts.
+HOSTNAME = re.compile(
+    r"(?<![\w.-])(?P<host>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+    r"(?i:com|net|org|io|dev|cloud|internal|local|lan|corp|intra|app|ai|co|biz|info|us|uk|de|fr|nl|eu|ca|au|in|jp"
+    r"|cn|br|ch|se|no|dk|fi|es|it|pl|be|at|ie|nz|sg|kr|ru|gov|edu|mil|int|tech|site|online|xyz|me|tv))"
+    r"(?![\w-]|\.[A-Za-z0-9])"
+)

@@ -1,0 +1,103 @@
+"""The replacement pass over one text: credentials masked, ids, addresses and learned words swapped.
+
+It works on raw text whatever its format, so YAML, kubectl JSON, JSON escaped inside
+annotations, logs and pasted kubectl output are all rewritten alike, and every occurrence of a
+value gets the same pseudonym wherever it is.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from analyzer.redact.learn import Learner
+from analyzer.redact.patterns import (
+    AWS_INSTANCE_ID,
+    DASHED_IPV4,
+    IPV4,
+    IPV6,
+    OCID,
+    is_already_redacted,
+    mask_credentials,
+)
+from analyzer.redact.pseudonyms import Pseudonyms
+
+
+def _alternation(words: list[str]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    ordered = sorted(words, key=lambda w: (-len(w), w))
+    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(re.escape(w) for w in ordered) + r")(?![A-Za-z0-9])", re.I)
+
+
+class Replacer:
+    """Rewrites texts and path names with one set of pseudonyms."""
+
+    def __init__(self, pseudonyms: Pseudonyms, learner: Learner) -> None:
+        self.p = pseudonyms
+        self.word_category = dict(learner.words)
+        self.term_category = dict(learner.terms)
+        self._words = _alternation(list(self.word_category))
+        self._terms = _alternation(list(self.term_category))
+
+    def text(self, text: str) -> str:
+        """A file's text with every credential masked and every identifying value replaced."""
+        text, masked = mask_credentials(text)
+        if masked:
+            self.p.counts["credential"] += masked
+        return self.names(text)
+
+    def names(self, text: str) -> str:
+        """Ids, addresses and learned words replaced (no credential masking: for paths too)."""
+        p = self.p
+        text = OCID.sub(lambda m: m.group("pre") + p.record("oci-ocid", m.group("unique"), p.word(m.group("unique"), force=True)), text)
+        text = AWS_INSTANCE_ID.sub(
+            lambda m: m.group("pre") + p.record("aws-instance-id", m.group("unique"), p.word(m.group("unique"), force=True)), text)
+        if self._terms is not None:
+            text = self._terms.sub(self._term, text)
+        text = DASHED_IPV4.sub(self._dashed_ip, text)
+        text = IPV4.sub(self._ipv4, text)
+        if ":" in text:
+            text = IPV6.sub(self._ipv6, text)
+        if self._words is not None:
+            text = self._words.sub(self._word, text)
+        return text
+
+    def _term(self, m: re.Match[str]) -> str:
+        value = m.group(0)
+        return self.p.record(self.term_category.get(value.lower(), "id"), value, self.p.text(value, force=True))
+
+    def _word(self, m: re.Match[str]) -> str:
+        value = m.group(0)
+        return self.p.record(self.word_category.get(value.lower(), "name"), value, self.p.word(value))
+
+    def _dashed_ip(self, m: re.Match[str]) -> str:
+        dotted = m.group("ip").replace("-", ".")
+        mapped = self.p.ipv4(dotted)
+        self.p.record("ip", dotted, mapped)
+        return f"{m.group('prefix')}-{mapped.replace('.', '-')}"
+
+    def _ipv4(self, m: re.Match[str]) -> str:
+        address, bits = m.group("ip"), m.group("bits")
+        if bits is None:
+            return self.p.record("ip", address, self.p.ipv4(address))
+        network = ipaddress.IPv4Address(address)
+        host_bits = int(network) & ((1 << (32 - int(bits))) - 1)
+        mapped = self.p.ipv4(address) if host_bits else self.p.ipv4_network(address, int(bits))
+        self.p.record("ip", address, mapped)
+        return f"{mapped}/{bits}"
+
+    def _ipv6(self, m: re.Match[str]) -> str:
+        address, bits = m.group("ip"), m.group("bits")
+        if is_already_redacted(address):
+            return m.group(0)
+        try:
+            ip = ipaddress.IPv6Address(address)
+        except ValueError:
+            return m.group(0)
+        if address.count(":") < 2 or (address.replace(":", "").isdigit() and "::" not in address):
+            return m.group(0)  # times (12:30:00) and port lists are not addresses
+        network = bits is not None and int(ip) & ((1 << (128 - int(bits))) - 1) == 0
+        mapped = self.p.ipv6(address, int(bits) if network else None)
+        self.p.record("ip", address, mapped)
+        return mapped + (f"/{bits}" if bits is not None else "")
