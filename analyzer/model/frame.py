@@ -55,6 +55,19 @@ def _categorical(values: Any) -> pd.Categorical:
     return pd.Categorical.from_codes(rank[codes], categories=categories)
 
 
+def cast_column(values: Any, dtype: str) -> Any:
+    """Values as the pandas array of a schema dtype (arrays already of that dtype pass through).
+
+    Builders cast an object-level column once and `take` it for long tables, instead of
+    repeating the same strings per row.
+    """
+    if dtype == "category" and isinstance(values, pd.Categorical):
+        return values
+    if dtype == "str" and isinstance(values, ArrowStringArray):
+        return values
+    return _cast(values, dtype)
+
+
 def _cast(values: Any, dtype: str) -> Any:
     if dtype == "str":
         arrow = _arrow_strings(values)
@@ -110,7 +123,7 @@ def to_frame(
     lengths = {len(columns[c]) for c in declared}
     if len(lengths) > 1:
         raise TableSchemaError(f"table {name}: columns of different lengths {sorted(lengths)}")
-    data = {c.name: _cast(columns[c.name], c.dtype) for c in spec.columns}
+    data = {c.name: cast_column(columns[c.name], c.dtype) for c in spec.columns}
     df = pd.DataFrame(data, columns=declared)
     if "age" in data and age_from in data and capture_time is not None:
         # Ages from the capture time, vectorised; a stated (pasted) age wins.
@@ -136,14 +149,18 @@ def _stable_order(df: pd.DataFrame, sort_by: Sequence[str]) -> np.ndarray:
     return np.lexsort([_sort_key(df[c]) for c in reversed(sort_by)])
 
 
-def columns_from_rows(name: str, rows: list[tuple[Any, ...]]) -> dict[str, Sequence[Any]]:
-    """Columns of table `name` from row tuples holding its columns in declared order.
+def columns_from_rows(name: str, rows: list[tuple[Any, ...]], first: int = 0
+                      ) -> dict[str, Sequence[Any]]:
+    """Columns of table `name` from row tuples holding its columns in declared order, from
+    the `first` declared column on (the builder supplies the ones before it).
 
     Examples:
         >>> columns_from_rows("rejections", [("f.json", "line 3", "bad"), ("g", "", "worse")])
         {'source': ('f.json', 'g'), 'location': ('line 3', ''), 'reason': ('bad', 'worse')}
+        >>> columns_from_rows("rejections", [("line 3", "bad")], first=1)
+        {'location': ('line 3',), 'reason': ('bad',)}
     """
-    declared = TABLE_SPECS[name].column_names
+    declared = TABLE_SPECS[name].column_names[first:]
     if rows and len(rows[0]) != len(declared):
         raise TableSchemaError(f"table {name}: rows of {len(rows[0])} values, "
                                f"{len(declared)} columns declared")

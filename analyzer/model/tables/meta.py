@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
 from analyzer.ingest.records import group_of
 from analyzer.model.credentials import mask_annotation
-from analyzer.model.frame import empty_columns, to_frame
+from analyzer.model.frame import cast_column, empty_columns, to_frame
 from analyzer.model.normalize import controller_of, is_builtin, source_of, text_age
 
 if TYPE_CHECKING:
@@ -47,7 +48,10 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     pods_per_ns: Counter[str] = Counter()
     listed = {}
 
-    for obj in cluster.objects:
+    label_of: list[int] = []
+    annotation_of: list[int] = []
+    owner_of: list[int] = []
+    for i, obj in enumerate(cluster.objects):
         meta = obj.view.metadata
         kind, ns, name = obj.kind, obj.namespace, obj.name
         owner = controller_of(meta)
@@ -75,27 +79,20 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         if kind == "Namespace" and is_builtin(obj):
             listed[name] = obj
 
-        # Long form by whole-object extends: there are ~10 labels per object.
+        # Long form by whole-object extends (~10 labels per object); the rows point back to
+        # their object by index, and kind/namespace/name are taken from the objects columns.
         if meta.labels:
-            n = len(meta.labels)
-            labels["kind"].extend([kind] * n)
-            labels["namespace"].extend([ns] * n)
-            labels["name"].extend([name] * n)
+            label_of.extend([i] * len(meta.labels))
             labels["key"].extend(meta.labels)
             labels["value"].extend(v if isinstance(v, str) or v is None else str(v)
                                    for v in meta.labels.values())
         if meta.annotations:
-            n = len(meta.annotations)
-            annotations["kind"].extend([kind] * n)
-            annotations["namespace"].extend([ns] * n)
-            annotations["name"].extend([name] * n)
+            annotation_of.extend([i] * len(meta.annotations))
             annotations["key"].extend(meta.annotations)
             annotations["value"].extend(annotation_value(k, v)
                                         for k, v in meta.annotations.items())
         for ref in meta.ownerReferences or ():
-            owners["kind"].append(kind)
-            owners["namespace"].append(ns)
-            owners["name"].append(name)
+            owner_of.append(i)
             owners["owner_kind"].append(ref.kind or None)
             owners["owner_name"].append(ref.name or None)
             owners["owner_uid"].append(ref.uid)
@@ -113,6 +110,14 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         namespaces["listed"].append(obj is not None)
         namespaces["pods"].append(pods_per_ns[name])
         namespaces["objects"].append(objects_per_ns[name])
+
+    # Cast the identity columns once; the long tables take them by object index.
+    identity = {c: cast_column(objects[c], dtype)
+                for c, dtype in (("kind", "category"), ("namespace", "category"), ("name", "str"))}
+    objects.update(identity)
+    for table, rows_of in ((labels, label_of), (annotations, annotation_of), (owners, owner_of)):
+        index = np.asarray(rows_of, dtype=np.intp)
+        table.update({c: values.take(index) for c, values in identity.items()})
 
     capture = cluster.capture_time
     return {

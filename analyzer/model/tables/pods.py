@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from analyzer.model.credentials import is_sensitive_env
-from analyzer.model.frame import columns_from_rows, empty_columns, to_frame
+from analyzer.model.frame import cast_column, columns_from_rows, empty_columns, to_frame
 from analyzer.model.images import split_image
 from analyzer.model.normalize import (
     builtin_objects,
@@ -102,12 +103,18 @@ class _Builder:
         self.cluster = cluster
         self.pods = empty_columns("pods")
         self.containers = empty_columns("containers")
-        # The long tables are kept as row tuples in declared column order (cheaper per row).
+        # The long tables are kept as row tuples in declared column order (cheaper per row),
+        # without namespace and pod: rows point to their pod by index (see `_take_pod`).
         self.env_rows: list[tuple[Any, ...]] = []
         self.volume_rows: list[tuple[Any, ...]] = []
+        self.env_of: list[int] = []
+        self.volume_of: list[int] = []
+        self.container_of: list[int] = []
+        self.pod_index = -1
         self.parents = _owner_maps(cluster)
 
     def add_pod(self, obj: Any) -> None:
+        self.pod_index += 1
         view: PodView = obj.view
         meta, spec, status = view.metadata, view.spec, view.status
         ns, name = obj.namespace, obj.name
@@ -214,8 +221,7 @@ class _Builder:
         last = cs.lastState.terminated if cs.lastState else None
 
         k = self.containers
-        k["namespace"].append(ns)
-        k["pod"].append(pod)
+        self.container_of.append(self.pod_index)
         k["name"].append(c.name)
         k["container_type"].append(ctype)
         k["image"].append(c.image)
@@ -285,7 +291,8 @@ class _Builder:
                 "secretRef" if ef.secretRef is not None else None)
             rows.append((ef.prefix, kind, ref.name if ref else None, None,
                          ref.optional if ref else None, False))
-        self.env_rows.extend((ns, pod, c.name, ctype, *row) for row in rows)
+        self.env_rows.extend((c.name, ctype, *row) for row in rows)
+        self.env_of.extend([self.pod_index] * len(rows))
 
     def add_volumes(self, ns: str, pod: str, spec: Any) -> None:
         if not spec.volumes:
@@ -300,9 +307,9 @@ class _Builder:
             if not isinstance(volume, dict):
                 continue
             # VolumeRow holds the volumes table's columns after namespace and pod, in order.
-            self.volume_rows.extend(
-                (ns, pod, *row)
-                for row in volume_rows(pod, volume, mounts.get(volume.get("name") or "")))
+            found = volume_rows(pod, volume, mounts.get(volume.get("name") or ""))
+            self.volume_rows.extend(found)
+            self.volume_of.extend([self.pod_index] * len(found))
 
 
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
@@ -310,14 +317,24 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     b = _Builder(cluster)
     for obj in builtin_objects(cluster, "Pod"):
         b.add_pod(obj)
+    # namespace and pod of the long tables are taken, by pod index, from the pods columns.
+    namespace = cast_column(b.pods["namespace"], "category")
+    name = cast_column(b.pods["name"], "str")
+    b.pods.update(namespace=namespace, name=name)
+
+    def with_pod(columns: dict[str, Any], pod_of: list[int]) -> dict[str, Any]:
+        index = np.asarray(pod_of, dtype=np.intp)
+        return {**columns, "namespace": namespace.take(index), "pod": name.take(index)}
+
     capture = cluster.capture_time
+    containers = with_pod(b.containers, b.container_of)
+    env = with_pod(columns_from_rows("container_env", b.env_rows, first=2), b.env_of)
+    volumes = with_pod(columns_from_rows("volumes", b.volume_rows, first=2), b.volume_of)
     return {
         "pods": to_frame("pods", b.pods, capture, ["namespace", "name"]),
-        "containers": to_frame("containers", b.containers, capture, ["namespace", "pod"]),
-        "container_env": to_frame("container_env", columns_from_rows("container_env", b.env_rows),
-                                  capture, ["namespace", "pod"]),
-        "volumes": to_frame("volumes", columns_from_rows("volumes", b.volume_rows), capture,
-                            ["namespace", "pod"]),
+        "containers": to_frame("containers", containers, capture, ["namespace", "pod"]),
+        "container_env": to_frame("container_env", env, capture, ["namespace", "pod"]),
+        "volumes": to_frame("volumes", volumes, capture, ["namespace", "pod"]),
     }
 
 
