@@ -50,9 +50,12 @@ def annotation_sources(obj: Any) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
+    covered: dict[str, bool] = {}  # cluster.covers scans the objects: ask once per kind
     for obj in cluster.objects_of(*KINDS):
         controller = owner(obj)
-        if obj.kind in ("Pod", "ReplicaSet") and controller and cluster.covers(controller[0]):
+        if controller and controller[0] not in covered:
+            covered[controller[0]] = cluster.covers(controller[0])
+        if obj.kind in ("Pod", "ReplicaSet") and controller and covered[controller[0]]:
             continue  # reported on the controller that stamps it
         for where, values in annotation_sources(obj):
             for key in sorted(values):

@@ -18,7 +18,8 @@ RULE = RuleMeta(
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    events = events_by_object(cluster) if cluster.covers("Event") else {}
+    events_collected = cluster.covers("Event")
+    events = events_by_object(cluster) if events_collected else {}
     for pod in cluster.objects_of("Pod"):
         status = pod.view.status
         pending = status.phase == "Pending" or (status.phase is None and text_status(pod) == "Pending")
@@ -41,5 +42,5 @@ def check(cluster: Cluster) -> Iterator[Finding]:
                 source += f"; last FailedScheduling event {age} before capture"
         if reason is None:
             reason = "no reason recorded"
-            source = "events not collected" if not cluster.covers("Event") else "no scheduler condition or event"
+            source = "events not collected" if not events_collected else "no scheduler condition or event"
         yield RULE.fail(pod, *evidence, reason=reason, reason_source=source)

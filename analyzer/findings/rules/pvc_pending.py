@@ -18,7 +18,8 @@ RULE = RuleMeta(
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    events = events_by_object(cluster) if cluster.covers("Event") else {}
+    events_collected = cluster.covers("Event")
+    events = events_by_object(cluster) if events_collected else {}
     for pvc in cluster.objects_of("PersistentVolumeClaim"):
         if pvc.view.status.phase != "Pending":
             continue
@@ -30,5 +31,5 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             evidence.append(ev(last.event, f"Event.message ({last.reason})", last.message))
             reason = f"{last.reason}: {last.message} ({age_text(age_at_capture(cluster, last.last_seen))} before capture)"
         else:
-            reason = "no event recorded" if cluster.covers("Event") else "events not collected"
+            reason = "no event recorded" if events_collected else "events not collected"
         yield RULE.fail(pvc, *evidence, storage_class=pvc.view.spec.storageClassName or "default", reason=reason)
