@@ -77,3 +77,32 @@ def test_list_rules_has_one_row_per_rule() -> None:
     table = list_rules()
     assert list(table.columns[:4]) == ["id", "title", "severity", "category"]
     assert len(table) == len(load_rules()) and table["id"].is_unique
+
+
+DIST_RULE_FILE = """
+from analyzer.findings.types import RuleMeta
+RULE = RuleMeta(id="aks-only", title="t", severity="info", category="cluster", message="m {name}",
+                remediation="r", requires=("Node",), distributions=("aks",))
+def check(cluster):
+    return [RULE.fail(n) for n in cluster.objects_of("Node")]
+"""
+# A node as `kubectl get node -o yaml` prints it, trimmed (hand-written).
+NODE = "apiVersion: v1\nkind: Node\nmetadata:\n  name: aks-nodepool1-0\n"
+
+
+@pytest.mark.parametrize(("detected", "expected"), [("aks", "fail"), ("eks", "not_applicable")])
+def test_distribution_specific_rules_apply_only_there(tmp_path, monkeypatch, detected, expected) -> None:
+    from types import SimpleNamespace
+
+    import analyzer
+    from analyzer.findings.registry import run_rule
+
+    _write_rules_package(tmp_path, f"dist_rules_{detected}", {"a.py": DIST_RULE_FILE})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (rule,) = load_rules(f"dist_rules_{detected}")
+    cluster = analyzer.load({"node.yaml": NODE})
+    cluster.__dict__["distribution"] = SimpleNamespace(name=detected)
+    (finding,) = run_rule(rule, cluster)
+    assert finding.status == expected
+    if expected == "not_applicable":
+        assert finding.facts["reason"] == "applies to aks; this dump is eks"
