@@ -21,6 +21,8 @@ from analyzer.ingest.jsondocs import Skipped
 _DOC_SEP = re.compile(r"---[ \t]*(?:#[^\n]*)?(?=\n|$)|\.\.\.[ \t]*(?=\n|$)")
 
 
+# A line holding something other than blanks and a comment.
+_CONTENT_LINE = re.compile(r"^[ \t]*[^#\s]", re.M)
 _SEP_CANDIDATE = re.compile(r"\n(?:---|\.\.\.)")
 
 
@@ -233,9 +235,7 @@ def read_yaml_file(text: str) -> YamlFile:
     pieces.append((line, text[pos:]))
     index = 0
     for start_line, piece in pieces:
-        if not piece.strip() or all(
-            not ln.strip() or ln.lstrip().startswith("#") for ln in piece.splitlines()
-        ):
+        if _CONTENT_LINE.search(piece) is None:  # only blank and comment lines
             continue
         # The document starts at its first non-blank line (blank lines stand for removed junk).
         lead = len(piece) - len(piece.lstrip("\n"))
