@@ -8,6 +8,7 @@ import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.images import split_image
+from analyzer.model.normalize import joined
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -40,5 +41,5 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         i["digest"].append(ref.digest)
         i["containers"].append(uses[image])
         i["pods"].append(len(pods[image]))
-        i["namespaces"].append(",".join(sorted(namespaces[image])))
+        i["namespaces"].append(joined(sorted(namespaces[image])))
     return {"images": to_frame("images", i, cluster.capture_time, ["image"])}
