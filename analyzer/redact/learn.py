@@ -31,6 +31,7 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 _LETTERS = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _UUID = re.compile(rf"^{UUID}$")
+_AKS_NODE_GROUP = re.compile(r"(?i)^MC_(?P<group>.+)_(?P<cluster>[^_]+)_(?P<region>[a-z]+[0-9]?)$")
 
 # Namespaces whose object names are the platform's, never a customer's (with --names).
 _SYSTEM_NAMESPACE = re.compile(
@@ -91,6 +92,17 @@ class Learner:
             if self.pseudonyms.word(word) != word:
                 self.words.setdefault(word.lower(), category)
 
+    def learn_term(self, value: str, category: str) -> None:
+        """Learn a whole id (account, subscription, cluster or group name): replaced as one string,
+        every word of it, wherever it appears. A single known word ("kubernetes", the default
+        cluster name) is no id: replacing it everywhere would rewrite the dump's own vocabulary."""
+        if not value or is_already_redacted(value):
+            return
+        words = _WORD.findall(value)
+        if not words or (len(words) == 1 and self.pseudonyms.word(words[0]) == words[0] and not _UUID.match(value)):
+            return
+        self.terms.setdefault(value.lower(), category)
+
     def learn_host(self, host: str, category: str = "hostname") -> None:
         """Learn a hostname's identifying labels: none for public domains, left of a cloud suffix."""
         cls, keep = domain_class(host)
@@ -107,10 +119,16 @@ class Learner:
                 value = m.group("id")
                 if category == "aws-account" and value in AWS_PUBLIC_ACCOUNTS:
                     continue
-                if _UUID.match(value):
-                    self.terms.setdefault(value.lower(), category)
-                    continue
-                self.learn_name(value, category)
+                managed = _AKS_NODE_GROUP.match(value)
+                if managed:  # MC_<rg>_<cluster>_<region>: the shape stays, the names go
+                    self.learn_term(managed.group("group"), "azure-resource-group")
+                    self.learn_term(managed.group("cluster"), "cluster-name")
+                elif category == "cluster-name" and "_" in value:  # <rg>_<cluster> from MC_ labels
+                    group, _, cluster = value.rpartition("_")
+                    self.learn_term(group, "azure-resource-group")
+                    self.learn_term(cluster, category)
+                else:
+                    self.learn_term(value, category)
         for m in HOSTNAME.finditer(text):
             self.learn_host(m.group("host"))
 

@@ -47,7 +47,7 @@ SENSITIVE_NAME = re.compile(
 )
 
 # Values that are references or placeholders, never masked: `$(VAR)`, `${VAR}`, booleans, empty.
-_NOT_A_VALUE = re.compile(r"^(?:\$\(.*\)|\$\{.*\}|true|false|null|none|\s*|<redacted.*>|\*\*\*.*\*\*\*)$", re.I)
+_NOT_A_VALUE = re.compile(r"^(?:/[\w./-]*|\$\(.*\)|\$\{.*\}|true|false|null|none|\s*|<redacted.*>|\*\*\*.*\*\*\*)$", re.I)
 
 _Q = r'\\*"?'  # an optional quote, possibly escaped (JSON inside a JSON string)
 # A credential value: up to a quote, space or separator; never a size ("password: 7 bytes").

@@ -83,7 +83,7 @@ class Pseudonyms:
             if (candidate != low and (candidate, hexish) not in self._taken
                     and candidate not in self.vocabulary and candidate not in _YAML_SPECIAL):
                 return candidate
-        raise RuntimeError(f"no free pseudonym for a word of {len(low)} characters")  # pragma: no cover
+        return candidate  # every shape of this length taken (tiny words only): a shared pseudonym
 
     def needs_pseudonym(self, run: str) -> bool:
         """Whether a letter or digit run identifies something (not a known word, not short)."""
@@ -97,6 +97,8 @@ class Pseudonyms:
         `force` replaces every run (ids whose every character is unique to someone).
         """
         hexish = len(word) > 1 and set(word.lower()) <= _HEX and not word.isdigit() and not word.isalpha()
+        if force:
+            return self._run(word, hexish) if word else word
         return _RUN.sub(lambda m: self._run(m.group(0), hexish) if force or self.needs_pseudonym(m.group(0)) else m.group(0), word)
 
     def text(self, value: str, force: bool = False) -> str:

@@ -116,8 +116,9 @@ def compression_of(data: bytes) -> str | None:
 
 
 def _decompress(kind: str, data: bytes) -> bytes:
-    opener = {"gzip": gzip.GzipFile, "xz": lzma.LZMAFile, "bzip2": bz2.BZ2File}[kind]
-    with opener(io.BytesIO(data)) as f:
+    src = io.BytesIO(data)
+    stream = gzip.GzipFile(fileobj=src) if kind == "gzip" else lzma.LZMAFile(src) if kind == "xz" else bz2.BZ2File(src)  # noqa: SIM115
+    with stream as f:
         out = f.read(MAX_MEMBER_BYTES + 1)
     if len(out) > MAX_MEMBER_BYTES:
         raise RedactError(f"compressed data inflates past {MAX_MEMBER_BYTES // 1024**2} MiB; not redacted")
