@@ -1,0 +1,189 @@
+"""Running a fleet on Dask: hash every dump, skip what the manifest has, analyse the rest.
+
+Each dump is one Dask task (`process_dump`), so the scheduler spreads them over the workers and
+a failing dump fails only its own task. The driver keeps the manifest and writes the report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analyzer.fleet import dataset
+from analyzer.fleet.identity import content_hash, dump_name
+from analyzer.fleet.progress import FleetProgress
+from analyzer.fleet.task import DumpResult, failed, process_dump
+
+# The manifest is rewritten at most this often while results arrive (and always at the end),
+# so an interrupted run keeps most of its work without rewriting it per dump.
+MANIFEST_EVERY_SECONDS = 2.0
+
+
+@dataclass
+class FleetResult:
+    """What a fleet run did: the dumps it analysed, skipped (already done) and that failed."""
+
+    out: Path
+    processed: list[DumpResult] = field(default_factory=list)
+    skipped: list[DumpResult] = field(default_factory=list)
+    failed: list[DumpResult] = field(default_factory=list)
+    report: dict[str, Any] = field(default_factory=dict)
+    files: list[Path] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> list[DumpResult]:
+        """Dumps analysed successfully in this run."""
+        return [r for r in self.processed if r.ok]
+
+    def __repr__(self) -> str:
+        return (f"<FleetResult {self.out}: {len(self.ok)} analysed, {len(self.skipped)} skipped, "
+                f"{len(self.failed)} failed in {self.seconds:.1f}s>")
+
+
+@contextlib.contextmanager
+def connect(client: Any = None, scheduler: str | None = None,
+            workers: int | None = None) -> Iterator[Any]:
+    """A Dask client: the one given, one for `scheduler`'s address, or a new LocalCluster."""
+    if client is not None:
+        yield client
+        return
+    from distributed import Client, LocalCluster
+
+    if scheduler in (None, "", "local"):
+        n = workers or os.cpu_count() or 1
+        # Processes, one thread each: ingestion and pandas hold the GIL most of the time.
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as local:
+            yield local
+    else:
+        with Client(scheduler) as remote:
+            yield remote
+
+
+def _unique_paths(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
+    seen: dict[str, None] = {}
+    for p in paths:
+        seen.setdefault(os.path.abspath(os.fspath(p)), None)
+    return list(seen)
+
+
+def _partitions_present(out: Path, entry: dict[str, Any]) -> bool:
+    """Whether every partition a done dump wrote is still on disk."""
+    return all((dataset.partition_dir(out, table, entry["dump_id"]) / dataset.PART_FILE).is_file()
+               for table, n in entry.get("rows", {}).items() if n)
+
+
+def _result_of(future: Any, path: str) -> DumpResult:
+    try:
+        return future.result()
+    except Exception as exc:  # the worker died (KilledWorker), was cancelled, or lost
+        return failed(path, dump_name(path), exc)
+
+
+class _Manifest:
+    """The manifest being updated as results come in, written now and then and at the end."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.data = dataset.read_manifest(out)
+        self._written = time.monotonic()
+
+    def done(self, digest: str) -> dict[str, Any] | None:
+        return self.data["dumps"].get(digest)
+
+    def add_path(self, digest: str, path: str) -> None:
+        entry = self.data["dumps"][digest]
+        entry["paths"] = sorted({*entry.get("paths", []), path})
+        self.data["failures"].pop(path, None)
+
+    def record(self, result: DumpResult) -> None:
+        if result.ok and result.content_hash:
+            old = self.data["dumps"].get(result.content_hash)
+            if old and old.get("dump_id") != result.dump_id:
+                dataset.remove_dump(self.out, old["dump_id"])
+            paths = {*(old or {}).get("paths", []), result.path}
+            self.data["dumps"][result.content_hash] = {**result.to_dict(), "paths": sorted(paths)}
+            self.data["failures"].pop(result.path, None)
+        else:
+            self.data["failures"][result.path] = result.to_dict()
+        if time.monotonic() - self._written > MANIFEST_EVERY_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        dataset.write_manifest(self.out, self.data)
+        self._written = time.monotonic()
+
+
+def run(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], client: Any = None,
+        scheduler: str | None = None, workers: int | None = None, force: bool = False,
+        progress: bool = True) -> FleetResult:
+    """Analyse many dumps on Dask into a Parquet dataset and a fleet report under `out`."""
+    from distributed import as_completed
+
+    from analyzer.fleet.report import build_report, write_report
+
+    started = time.perf_counter()
+    out_dir = dataset.prepare_output(Path(out))
+    manifest = _Manifest(out_dir)
+    result = FleetResult(out=out_dir)
+    todo = _unique_paths(paths)
+    with connect(client, scheduler, workers) as dask, FleetProgress(progress) as bar:
+        try:
+            bar.phase("hashing", len(todo))
+            hashes = dask.map(content_hash, todo, pure=False)
+            path_of = {f.key: p for f, p in zip(hashes, todo, strict=True)}
+            digest_of: dict[str, str] = {}
+            for future in as_completed(hashes):
+                path = path_of[future.key]
+                try:
+                    digest_of[path] = future.result()
+                except Exception as exc:
+                    bad = failed(path, dump_name(path), exc)
+                    result.failed.append(bad)
+                    manifest.record(bad)
+                bar.advance("hashing", Path(path).name, ok=path in digest_of)
+            submitted: dict[str, str] = {}  # content hash -> path analysing it
+            for path in todo:  # input order, so the first path of identical dumps names them
+                digest = digest_of.get(path)
+                if digest is None:
+                    continue
+                entry = manifest.done(digest)
+                if digest in submitted or (entry and not force and _partitions_present(out_dir, entry)):
+                    if entry and digest not in submitted:
+                        manifest.add_path(digest, path)
+                        result.skipped.append(DumpResult.from_dict(entry))
+                    continue
+                submitted[digest] = path
+            bar.phase("analysing", len(submitted))
+            futures = [dask.submit(process_dump, path, os.fspath(out_dir), content_hash=digest,
+                                   name=dump_name(path), pure=False)
+                       for digest, path in submitted.items()]
+            path_of = {f.key: p for f, p in zip(futures, submitted.values(), strict=True)}
+            for future in as_completed(futures):
+                done = _result_of(future, path_of[future.key])
+                future.release()
+                manifest.record(done)
+                (result.processed if done.ok else result.failed).append(done)
+                bar.advance("analysing", done.name, ok=done.ok)
+            # Identical copies under other paths join the dump that was analysed.
+            for path, digest in digest_of.items():
+                if submitted.get(digest) not in (None, path) and manifest.done(digest):
+                    manifest.add_path(digest, path)
+        finally:
+            manifest.flush()
+    result.processed.sort(key=lambda r: r.path)
+    result.failed.sort(key=lambda r: r.path)
+    result.skipped.sort(key=lambda r: r.path)
+    entries = list(manifest.data["dumps"].values())
+    result.files.append(dataset.write_dumps_table(out_dir, entries))
+    result.report = build_report(manifest.data)
+    result.files.extend(write_report(out_dir, result.report))
+    result.files.append(out_dir / dataset.MANIFEST_FILE)
+    result.seconds = round(time.perf_counter() - started, 3)
+    return result
