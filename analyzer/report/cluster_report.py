@@ -1,0 +1,71 @@
+"""One cluster's report: its facts and diagrams written as report.html, report.md (+ SVGs), report.json."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from analyzer.report.render import Diagram, draw, render_page, write_diagrams
+from analyzer.report.sections import cluster_facts
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+FORMATS = ("html", "json")
+
+
+@dataclass(slots=True)
+class ReportFiles:
+    """What a cluster's report wrote, and the facts it was written from."""
+
+    name: str
+    directory: Path
+    html: Path | None = None
+    markdown: Path | None = None
+    json: Path | None = None
+    images: list[Path] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def files(self) -> list[Path]:
+        return [p for p in (self.html, self.markdown, self.json, *self.images) if p is not None]
+
+
+def cluster_diagrams(cluster: Cluster, namespace: str = "kube-system") -> list[Diagram]:
+    """The report's diagrams: the namespace's dependencies, nodes and pods, findings."""
+    from analyzer.report import diagrams
+
+    return [
+        draw(f"dependencies-{namespace}", f"Dependencies in namespace {namespace}",
+             lambda: diagrams.dependency_diagram(cluster, namespace)),
+        draw("nodes", "Pods per node, and nodes by kubelet and runtime",
+             lambda: diagrams.node_distribution(cluster)),
+        draw("findings", "Failed checks by severity and category",
+             lambda: diagrams.findings_by_severity(cluster)),
+    ]
+
+
+def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[str, ...] = ("html",),
+                          facts: dict[str, Any] | None = None) -> ReportFiles:
+    """Write the report of one cluster into `outdir` (created): HTML+Markdown and/or JSON."""
+    unknown = set(formats) - set(FORMATS)
+    if unknown:
+        raise ValueError(f"unknown report format(s): {', '.join(sorted(unknown))}")
+    directory = Path(outdir)
+    directory.mkdir(parents=True, exist_ok=True)
+    facts = facts if facts is not None else cluster_facts(cluster)
+    files = ReportFiles(cluster.name, directory, facts=facts)
+    if "html" in formats:
+        drawn = cluster_diagrams(cluster)
+        files.html = directory / "report.html"
+        files.html.write_text(render_page("cluster.html.j2", r=facts, diagrams=drawn), encoding="utf-8")
+        files.markdown = directory / "report.md"
+        files.markdown.write_text(render_page("cluster.md.j2", r=facts, diagrams=drawn), encoding="utf-8")
+        files.images = write_diagrams(drawn, directory)
+    if "json" in formats:
+        files.json = directory / "report.json"
+        files.json.write_text(json.dumps(facts, indent=2, sort_keys=True, default=str) + "\n",
+                              encoding="utf-8")
+    return files

@@ -1,0 +1,406 @@
+"""Report diagrams as matplotlib Figures (no pyplot state), and their deterministic SVG/PNG bytes.
+
+Every diagram takes dump strings as plain text: math parsing is off, so a `$` in a name stays a `$`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import matplotlib
+from matplotlib.collections import LineCollection
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import MaxNLocator
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from analyzer.cluster import Cluster
+
+# Fixed fonts and no math text, so the same dump draws the same picture on every machine.
+STYLE = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "text.parse_math": False,
+    "svg.hashsalt": "kube-dump-analyzer",
+    "svg.fonttype": "path",
+    "axes.titlesize": 11,
+    "axes.titleweight": "bold",
+}
+
+# Columns of the dependency diagram, left to right: what runs where, what controls it, what it uses.
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("Nodes", frozenset({"Node"})),
+    ("Pods", frozenset({"Pod"})),
+    ("ReplicaSets and Jobs", frozenset({"ReplicaSet", "Job", "ControllerRevision"})),
+    ("Controllers", frozenset({"Deployment", "DaemonSet", "StatefulSet", "CronJob",
+                               "ReplicationController", "HorizontalPodAutoscaler",
+                               "PodDisruptionBudget"})),
+    ("Services and network", frozenset({"Service", "Endpoints", "EndpointSlice", "Ingress",
+                                        "IngressClass", "NetworkPolicy", "HTTPRoute",
+                                        "Gateway", "APIService"})),
+    ("Configuration, storage, identity", frozenset()),  # everything else
+)
+# Kinds that are records rather than parts of the system: left out of the picture.
+SKIPPED_KINDS = frozenset({"Namespace", "Event"})
+
+KIND_COLOURS = {
+    "Node": "#7f7f7f", "Pod": "#4c78a8", "ReplicaSet": "#9ecae9", "Job": "#9ecae9",
+    "ControllerRevision": "#9ecae9", "Deployment": "#54a24b", "DaemonSet": "#88d27a",
+    "StatefulSet": "#2f7d32", "CronJob": "#b5e3a8", "ReplicationController": "#54a24b",
+    "Service": "#f58518", "Endpoints": "#ffbf79", "EndpointSlice": "#ffbf79", "Ingress": "#e45756",
+    "ConfigMap": "#b279a2", "Secret": "#d6a5c9", "ServiceAccount": "#72b7b2",
+    "PersistentVolumeClaim": "#9d755d", "PersistentVolume": "#bcaa99", "StorageClass": "#d8c8b8",
+    "PriorityClass": "#eeca3b",
+}
+OTHER_COLOUR = "#bab0ac"
+STATE_EDGE = {"present": "#333333", "missing": "#d62728", "not_collected": "#999999"}
+SEVERITY_COLOURS = {"critical": "#d62728", "warning": "#ff9f1c", "info": "#4c78a8"}
+
+MAX_PER_LAYER = 24  # beyond this a column shows its busiest objects and one "+N more" box
+COLLAPSE_PODS_ABOVE = 40  # pods in the namespace beyond which they are folded into controllers
+LABEL_CHARS = 40
+
+
+@contextmanager
+def _style() -> Iterator[None]:
+    with matplotlib.rc_context(STYLE):
+        yield
+
+
+def _short(text: str, limit: int = LABEL_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def figure_svg(fig: Figure) -> str:
+    """The figure as SVG text, byte-identical for the same figure (no date, fixed id salt)."""
+    buf = io.StringIO()
+    with _style():
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    return buf.getvalue()
+
+
+def figure_png(fig: Figure, dpi: int = 110) -> bytes:
+    """The figure as PNG bytes (no software/date metadata)."""
+    buf = io.BytesIO()
+    with _style():
+        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None}, bbox_inches="tight")
+    return buf.getvalue()
+
+
+def _message_figure(title: str, message: str) -> Figure:
+    fig = Figure(figsize=(6, 1.4))
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    ax.set_title(title)
+    ax.text(0.5, 0.4, message, ha="center", va="center", color="#555555")
+    return fig
+
+
+# -- dependency diagram --------------------------------------------------------------------
+
+
+def _layer_of(kind: str) -> int:
+    for i, (_, kinds) in enumerate(LAYERS):
+        if kind in kinds:
+            return i
+    return len(LAYERS) - 1
+
+
+def _label(attrs: dict[str, Any]) -> str:
+    kind, name = attrs.get("kind", ""), attrs.get("name", "")
+    label = f"{kind} {_short(name, LABEL_CHARS - len(kind) - 1)}"
+    pods = attrs.get("pods", 0)
+    if attrs.get("count", 1) > 1 and pods:
+        label += f"  ({pods} pod{'s' if pods != 1 else ''})"
+    if attrs.get("state") in ("missing", "not_collected"):
+        label += f"  [{attrs['state'].replace('_', ' ')}]"
+    return label
+
+
+def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiGraph, bool]:
+    from analyzer.graph import collapse_pods, namespace_subgraph
+
+    sub = namespace_subgraph(graph, namespace)
+    sub.remove_nodes_from([n for n, k in sub.nodes(data="kind") if k in SKIPPED_KINDS])
+    pods = sum(1 for _, k in sub.nodes(data="kind") if k == "Pod")
+    if pods > COLLAPSE_PODS_ABOVE:
+        return collapse_pods(sub), True
+    return sub, False
+
+
+def _order_layers(sub: nx.MultiDiGraph) -> list[list[str]]:
+    """Objects per column, ordered so that linked objects sit at similar heights."""
+    layers: list[list[str]] = [[] for _ in LAYERS]
+    for node, kind in sub.nodes(data="kind"):
+        layers[_layer_of(kind)].append(node)
+    neighbours: dict[str, set[str]] = defaultdict(set)
+    for s, t in sub.edges():
+        neighbours[s].add(t)
+        neighbours[t].add(s)
+    position: dict[str, float] = {}
+    # Controllers first (by kind and name), then each other column by the mean height of the
+    # neighbours already placed: a one-pass barycentre ordering, cheap and stable.
+    anchor = 3
+    order = [anchor, 2, 1, 0, 4, 5]
+    for idx in order:
+        col = layers[idx]
+
+        def key(node: str) -> tuple[float, str, str]:
+            placed = [position[n] for n in neighbours[node] if n in position]
+            centre = sum(placed) / len(placed) if placed else float("inf")
+            return (centre, sub.nodes[node].get("kind", ""), sub.nodes[node].get("name", ""))
+
+        col.sort(key=key if idx != anchor else (lambda n: ("", sub.nodes[n].get("kind", ""),
+                                                           sub.nodes[n].get("name", ""))))
+        for i, node in enumerate(col):
+            position[node] = i / max(len(col) - 1, 1)
+    return layers
+
+
+def _fold(col: list[str], sub: nx.MultiDiGraph, column: int) -> tuple[list[str], dict[str, str]]:
+    """Keep the busiest MAX_PER_LAYER-1 objects of a long column; the rest map to one box."""
+    if len(col) <= MAX_PER_LAYER:
+        return col, {}
+    ranked = sorted(col, key=lambda n: (-sub.degree(n), -sub.nodes[n].get("count", 1), n))
+    kept = set(ranked[: MAX_PER_LAYER - 1])
+    more = f"__more__{column}"
+    folded = {n: more for n in col if n not in kept}
+    return [n for n in col if n in kept] + [more], folded
+
+
+def dependency_diagram(cluster: Cluster, namespace: str = "kube-system") -> Figure:
+    """A layered picture of a namespace: nodes -> pods -> controllers -> services/configs."""
+    with _style():
+        return _dependency_figure(cluster.graph, namespace, cluster.name)
+
+
+def graph_diagram(graph: nx.MultiDiGraph, namespace: str, title: str = "") -> Figure:
+    """The dependency diagram of a namespace drawn from a graph (for graphs built elsewhere)."""
+    with _style():
+        return _dependency_figure(graph, namespace, title)
+
+
+def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Figure:
+    heading = f"{title + ': ' if title else ''}namespace {namespace}"
+    sub, collapsed = _namespace_view(graph, namespace)
+    if not any(ns == namespace for _, ns in sub.nodes(data="namespace")):
+        return _message_figure(heading, f"no objects in namespace {namespace}")
+    layers = _order_layers(sub)
+    boxes: list[list[str]] = []
+    folded: dict[str, str] = {}
+    more_counts: dict[str, Counter[str]] = {}
+    for i, col in enumerate(layers):
+        kept, fold = _fold(col, sub, i)
+        boxes.append(kept)
+        folded.update(fold)
+        if fold:
+            more_counts[f"__more__{i}"] = Counter(sub.nodes[n]["kind"] for n in fold)
+    rows = max(max(len(c) for c in boxes), 4)
+    col_width, row_height = 3.2, 0.30
+    fig = Figure(figsize=(col_width * len(LAYERS), row_height * rows + 1.6))
+    ax = fig.add_axes((0.0, 0.0, 1.0, 0.92))
+    ax.set_xlim(-0.1, len(LAYERS) * col_width)
+    ax.set_ylim(rows + 0.3, -1.0)
+    ax.set_axis_off()
+    objects = sum(1 for _, ns in sub.nodes(data="namespace") if ns == namespace)
+    note = "; pods folded into their controllers" if collapsed else ""
+    fig.suptitle(f"{heading} ({objects} objects{note})", fontsize=11, fontweight="bold", y=0.985)
+
+    box_w = col_width * 0.86
+    where: dict[str, tuple[float, float]] = {}
+    for i, col in enumerate(boxes):
+        x = i * col_width + 0.05
+        ax.text(x, -0.55, LAYERS[i][0], fontweight="bold", fontsize=9, va="center")
+        offset = (rows - len(col)) / 2
+        for j, node in enumerate(col):
+            y = offset + j
+            where[node] = (x, y)
+            if node in more_counts:
+                kinds = ", ".join(f"{n} {k}" for k, n in sorted(more_counts[node].items()))
+                ax.add_patch(Rectangle((x, y - 0.38), box_w, 0.76, facecolor="#f0f0f0",
+                                       edgecolor="#999999", linestyle="--", linewidth=0.8))
+                ax.text(x + 0.08, y, _short(f"+ {kinds} more", LABEL_CHARS + 6), va="center",
+                        fontsize=8, color="#333333")
+                continue
+            attrs = sub.nodes[node]
+            state = attrs.get("state", "present")
+            ax.add_patch(Rectangle(
+                (x, y - 0.38), box_w, 0.76,
+                facecolor=KIND_COLOURS.get(attrs.get("kind", ""), OTHER_COLOUR),
+                edgecolor=STATE_EDGE.get(state, "#333333"),
+                linewidth=1.6 if state == "missing" else 0.6,
+                linestyle="-" if state == "present" else "--",
+                alpha=0.9 if state == "present" else 0.35,
+            ))
+            ax.text(x + 0.08, y, _label(attrs), va="center", fontsize=8, color="#111111")
+
+    segments: set[tuple[tuple[float, float], tuple[float, float]]] = set()
+    for s, t in sub.edges():
+        s, t = folded.get(s, s), folded.get(t, t)
+        if s == t or s not in where or t not in where:
+            continue
+        (xs, ys), (xt, yt) = where[s], where[t]
+        if xs > xt:  # draw every edge left to right, from a box's right side to the other's left
+            (xs, ys), (xt, yt) = (xt, yt), (xs, ys)
+        if xs == xt:
+            continue  # same column (Service -> Endpoints): the boxes sit side by side already
+        segments.add(((xs + box_w, ys), (xt, yt)))
+    ax.add_collection(LineCollection(sorted(segments), colors="#555555", linewidths=0.5,
+                                     alpha=0.45, zorder=0))
+
+    kinds = sorted({sub.nodes[n].get("kind", "") for c in boxes for n in c if n in sub.nodes})
+    handles = [Patch(facecolor=KIND_COLOURS.get(k, OTHER_COLOUR), edgecolor="#333333", label=k)
+               for k in kinds]
+    handles.append(Patch(facecolor="white", edgecolor=STATE_EDGE["missing"], linestyle="--",
+                         label="referenced but missing"))
+    fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 8), fontsize=7.5,
+               frameon=False, bbox_to_anchor=(0.5, -0.01))
+    return fig
+
+
+# -- charts --------------------------------------------------------------------------------
+
+
+def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
+    """Pods per node (ready / not ready), and nodes per kubelet version and runtime."""
+    with _style():
+        nodes, pods = cluster.tables["nodes"], cluster.tables["pods"]
+        if nodes.empty and pods.empty:
+            return _message_figure("Nodes and pods", "no nodes or pods in this dump")
+        placed = pods[pods["node"].notna()]
+        ready = placed["ready"].fillna(False).astype(bool)
+        per_node = (placed.assign(is_ready=ready.to_numpy())
+                    .groupby("node", observed=True)["is_ready"].agg(["sum", "count"]))
+        # Busiest first, then by name: ties must not depend on the groupby's order.
+        per_node = per_node.loc[sorted(per_node.index, key=lambda n: (-per_node.at[n, "count"], n))]
+        shown = per_node.head(top)
+        fig = Figure(figsize=(11, 1.4 + 0.24 * max(len(shown), 4)))
+        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+        labels = [_short(str(n), 28) for n in shown.index]
+        ys = range(len(shown))
+        left.barh(ys, shown["sum"], color="#54a24b", label="ready")
+        left.barh(ys, shown["count"] - shown["sum"], left=shown["sum"], color="#e45756",
+                  label="not ready")
+        left.set_yticks(list(ys), labels, fontsize=7)
+        left.invert_yaxis()
+        unplaced = int(pods["node"].isna().sum())
+        more = f", {len(per_node) - top} more nodes" if len(per_node) > top else ""
+        left.set_title(f"Pods per node ({unplaced} not scheduled{more})")
+        left.legend(loc="lower right", fontsize=7, frameon=False)
+        if not len(shown):
+            left.text(0.5, 0.5, "no scheduled pods", ha="center", transform=left.transAxes)
+
+        if nodes.empty:
+            right.set_axis_off()
+            right.text(0.5, 0.5, "no Node objects in this dump", ha="center")
+        else:
+            versions = Counter(
+                f"{v or '?'} / {r or '?'}"
+                for v, r in zip(nodes["kubelet_version"].astype("string").fillna(""),
+                                nodes["runtime_name"].astype("string").fillna(""), strict=True))
+            items = sorted(versions.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
+            right.barh(range(len(items)), [n for _, n in items], color="#4c78a8")
+            right.set_yticks(range(len(items)), [_short(k, 34) for k, _ in items], fontsize=7)
+            right.invert_yaxis()
+            right.set_title(f"Nodes by kubelet / runtime ({len(nodes)} nodes)")
+        for ax in (left, right):
+            ax.spines[["top", "right"]].set_visible(False)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        fig.tight_layout()
+        return fig
+
+
+def findings_by_severity(cluster: Cluster) -> Figure:
+    """Failed findings per severity, stacked by category; not-applicable rules counted aside."""
+    with _style():
+        return findings_chart(cluster.findings, cluster.name)
+
+
+def findings_chart(findings: Any, title: str = "") -> Figure:
+    """The findings-by-severity chart from a findings DataFrame."""
+    with _style():
+        failed = findings[findings["status"] == "fail"]
+        skipped = int((findings["status"] == "not_applicable").sum())
+        heading = f"{title + ': ' if title else ''}findings by severity"
+        if failed.empty:
+            return _message_figure(heading, f"no failed checks ({skipped} not applicable to this dump)")
+        severities = ["critical", "warning", "info"]
+        categories = sorted({str(c) for c in failed["category"].dropna()})
+        counts = Counter((str(s), str(c)) for s, c in zip(failed["severity"], failed["category"], strict=True))
+        fig = Figure(figsize=(8, 2.6))
+        ax = fig.add_subplot()
+        palette = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#72b7b2", "#eeca3b", "#9d755d",
+                   "#ff9da6", "#bab0ac", "#e45756"]
+        base = [0] * len(severities)
+        for i, cat in enumerate(categories):
+            values = [counts.get((s, cat), 0) for s in severities]
+            ax.barh(severities, values, left=base, color=palette[i % len(palette)], label=cat)
+            base = [b + v for b, v in zip(base, values, strict=True)]
+        for y, total in enumerate(base):
+            ax.text(total + 0.1, y, str(total), va="center", fontsize=8,
+                    color=SEVERITY_COLOURS[severities[y]], fontweight="bold")
+        ax.invert_yaxis()
+        ax.set_xlabel("failed checks")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_title(f"{heading} ({skipped} rules not applicable)")
+        ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        ax.spines[["top", "right"]].set_visible(False)
+        fig.tight_layout()
+        return fig
+
+
+def component_matrix(clusters: Sequence[Cluster]) -> Figure:
+    """Components (by role) x clusters: version in each cell, colour by health, blank if absent."""
+    with _style():
+        return component_matrix_from_rows(
+            [(c.name, c.distribution.name, c.tables["components"]) for c in clusters])
+
+
+def component_matrix_from_rows(columns: Sequence[tuple[str, str, Any]]) -> Figure:
+    """The component matrix from (cluster name, distribution, components table) triples."""
+    with _style():
+        cells: dict[tuple[str, str], dict[str, dict[str, Any]]] = defaultdict(dict)
+        for name, _, comp in columns:
+            for row in comp.astype(object).where(comp.notna(), None).to_dict("records"):
+                component = row["component"] or row["name"]
+                cells[(str(row["role"]), str(component))][name] = row
+        rows = sorted(cells)
+        if not rows:
+            return _message_figure("Components", "no system components in these dumps")
+        names = [n for n, _, _ in columns]
+        fig = Figure(figsize=(3.2 + 1.7 * len(names), 0.9 + 0.26 * (len(rows) + 2)))
+        ax = fig.add_subplot()
+        ax.set_xlim(0, len(names))
+        ax.set_ylim(len(rows), 0)
+        for y, key in enumerate(rows):
+            for x, name in enumerate(names):
+                row = cells[key].get(name)
+                if row is None:
+                    colour, text = "#ffffff", "—"
+                elif row["healthy"] is None:
+                    colour, text = "#e8e8e8", row["version"] or "?"
+                else:
+                    colour = "#b7e4b0" if row["healthy"] else "#f7b2a9"
+                    text = row["version"] or "?"
+                ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#cccccc",
+                                       linewidth=0.5))
+                ax.text(x + 0.5, y + 0.5, _short(str(text), 20), ha="center", va="center",
+                        fontsize=6.5)
+        ax.set_yticks([y + 0.5 for y in range(len(rows))],
+                      [_short(f"{role}: {comp}", 42) for role, comp in rows], fontsize=7)
+        ax.set_xticks([x + 0.5 for x in range(len(names))],
+                      [f"{_short(n, 18)}\n({d})" for n, d, _ in columns], fontsize=7.5)
+        ax.xaxis.tick_top()
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.set_title("Components by role (cell: image version; green healthy, red not, "
+                     "grey unknown)", fontsize=9, pad=28)
+        fig.tight_layout()
+        return fig
