@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 import networkx as nx
@@ -31,8 +30,7 @@ UNRELATED_KINDS = frozenset({"Event"})
 TEMPLATE_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job")
 
 
-@dataclass(frozen=True, slots=True)
-class PodSpecOf:
+class PodSpecOf(NamedTuple):
     """A pod spec and the object that holds it (a Pod, or a workload's pod template)."""
 
     obj: KubeObject
@@ -47,7 +45,8 @@ class GraphContext:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.nodes: dict[str, dict[str, str]] = {}
-        self.edges: dict[tuple[str, str, str], dict[str, Any]] = {}
+        # source -> target -> relation -> attributes: the shape networkx keeps its edges in.
+        self.adjacency: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
         self._by_kind: dict[str, list[KubeObject]] = defaultdict(list)
         self._ids: dict[int, str] = {}
         self._by_name: dict[tuple[str, str, str], list[str]] = defaultdict(list)
@@ -142,13 +141,42 @@ class GraphContext:
         """Add one edge; the same (source, target, relation) is kept once (required wins)."""
         if source is None or target is None or source == target:
             return
-        key = (source, target, relation)
-        found = self.edges.get(key)
+        try:
+            relations = self.adjacency[source][target]
+        except KeyError:
+            relations = self.adjacency.setdefault(source, {}).setdefault(target, {})
+        found = relations.get(relation)
         if found is None:
-            self.edges[key] = {"relation": relation, "via": via, "optional": optional}
+            relations[relation] = {"relation": relation, "via": via, "optional": optional}
         elif found["optional"] and not optional:
             found["optional"] = False
             found["via"] = via
+
+    def edges_to(self, source: str, targets: list[str], relation: str, via: str) -> None:
+        """Add source -> each target (a selector's matches): `edge` without a call per target."""
+        out = self.adjacency.setdefault(source, {})
+        for target in targets:
+            if target == source:
+                continue
+            relations = out.get(target)
+            if relations is None:
+                relations = out[target] = {}
+            found = relations.get(relation)
+            if found is None:
+                relations[relation] = {"relation": relation, "via": via, "optional": False}
+            elif found["optional"]:
+                found["optional"] = False
+                found["via"] = via
+
+    @property
+    def edges(self) -> dict[tuple[str, str, str], dict[str, Any]]:
+        """(source, target, relation) -> attributes, for every edge added."""
+        return {
+            (source, target, relation): attrs
+            for source, targets in self.adjacency.items()
+            for target, relations in targets.items()
+            for relation, attrs in relations.items()
+        }
 
     # -- shared derived indexes -----------------------------------------------------------
 
@@ -156,8 +184,23 @@ class GraphContext:
     def pod_labels(self) -> LabelIndex:
         """Pods' labels, for matching selectors namespace by namespace."""
         return LabelIndex(
-            (self.node_of(p), p.namespace, p.view.metadata.labels) for p in self.objects("Pod")
+            ((self.node_of(p), p.key.namespace, p.view.metadata.labels) for p in self.objects("Pod")),
+            keys=self.selector_keys,
         )
+
+    @cached_property
+    def selector_keys(self) -> frozenset[str]:
+        """The label keys any selector of the dump names: the only ones worth indexing."""
+        keys: set[str] = set()
+        for obj in self.objects("Service", "ReplicationController"):
+            keys.update(mapping(obj.view.spec.selector))
+        for obj in self.objects("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job"):
+            _add_selector_keys(keys, obj.view.spec.selector)
+        for obj in self.objects("PodDisruptionBudget"):
+            _add_selector_keys(keys, mapping(obj.view.spec).get("selector"))
+        for obj in self.objects("NetworkPolicy"):
+            _add_selector_keys(keys, mapping(obj.view.spec).get("podSelector"))
+        return frozenset(keys)
 
     @cached_property
     def pod_specs(self) -> list[PodSpecOf]:
@@ -184,31 +227,32 @@ class GraphContext:
         return specs
 
     def to_graph(self) -> nx.MultiDiGraph:
-        """The finished graph, nodes and edges in sorted order (the same dump, the same graph)."""
+        """The finished graph: nodes sorted, edges in the order added (the same dump, the same graph)."""
         graph = nx.MultiDiGraph()
         graph.graph["collected_kinds"] = ",".join(sorted(self.cluster.ingest.coverage_present))
         # Filled the way add_nodes_from/add_edges_from fill networkx's storage (`_node`, `_succ`,
-        # `_pred` and the dict factories), minus their per-edge overhead: 190,000 edges in a
-        # fraction of a second instead of seconds. tests/graph/test_graph_context.py checks
+        # `_pred`: the per-pair key dicts shared by both), minus their per-edge overhead:
+        # 190,000 edges in a fraction of a second instead of seconds. tests/graph/test_graph_context.py checks
         # that the result equals the one the public methods build.
+        # Edges keep the order the builders added them in (dump order, builder by builder).
         succ, pred, node_attrs = graph._succ, graph._pred, graph._node
-        new_adjacency, new_keydict = graph.adjlist_inner_dict_factory, graph.edge_key_dict_factory
+        new_adjacency = graph.adjlist_inner_dict_factory
         for node in sorted(self.nodes):
             succ[node] = new_adjacency()
             pred[node] = new_adjacency()
             node_attrs[node] = self.nodes[node]
-        for (source, target, relation), attrs in sorted(self.edges.items(), key=_edge_order):
-            out = succ[source]
-            keydict = out.get(target)
-            if keydict is None:
-                keydict = out[target] = pred[target][source] = new_keydict()
-            keydict[relation] = attrs
+        for source, targets in self.adjacency.items():
+            succ[source].update(targets)
+            for target, keydict in targets.items():
+                pred[target][source] = keydict
         nx._clear_cache(graph)
         return graph
 
 
-def _edge_order(item: tuple[tuple[str, str, str], Any]) -> tuple[str, str, str]:
-    return item[0]
+def _add_selector_keys(keys: set[str], selector: Any) -> None:
+    selector = mapping(selector)
+    keys.update(mapping(selector.get("matchLabels")))
+    keys.update(e["key"] for e in selector.get("matchExpressions") or () if isinstance(e, dict) and isinstance(e.get("key"), str))
 
 
 def _attributes(kind: str, group: str, namespace: str, name: str, state: str) -> dict[str, str]:
@@ -219,21 +263,21 @@ def _attributes(kind: str, group: str, namespace: str, name: str, state: str) ->
 
 
 def _present_attributes(obj: KubeObject) -> dict[str, str]:
-    attrs = _attributes(obj.kind, obj.key.group, obj.namespace, obj.name, PRESENT)
-    meta = obj.view.metadata
-    attrs["uid"] = obj.uid or ""
-    attrs["created"] = meta.creationTimestamp or ""
-    status = getattr(obj.view, "status", None)
+    key, view = obj.key, obj.view
+    meta = view.metadata
+    status = getattr(view, "status", None)
     phase = getattr(status, "phase", None)
-    if phase is None and obj.view.text is not None:
-        phase = obj.view.text.status
-    attrs["phase"] = str(phase or "")
-    if obj.kind == "Node":
-        attrs["role"] = node_roles(meta.labels or {})
+    if phase is None and view.text is not None:
+        phase = view.text.status
     # Secret and Service types (a Secret's type says whether anything should mount it).
-    kind_type = getattr(obj.view, "type", None) or getattr(getattr(obj.view, "spec", None), "type", None)
-    attrs["type"] = kind_type if isinstance(kind_type, str) else ""
-    return attrs
+    kind_type = getattr(view, "type", None) or getattr(getattr(view, "spec", None), "type", None)
+    return {
+        "kind": key.kind, "group": key.group or "core", "namespace": key.namespace,
+        "name": key.name, "state": PRESENT, "uid": obj.uid or "",
+        "created": meta.creationTimestamp or "", "phase": str(phase or ""),
+        "role": node_roles(meta.labels or {}) if key.kind == "Node" else "",
+        "type": kind_type if isinstance(kind_type, str) else "",
+    }
 
 
 def node_roles(labels: dict[str, Any]) -> str:

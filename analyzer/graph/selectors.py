@@ -18,16 +18,20 @@ class LabelIndex:
     []
     """
 
-    def __init__(self, items: Iterable[tuple[str, str, Mapping[str, Any] | None]]) -> None:
+    def __init__(self, items: Iterable[tuple[str, str, Mapping[str, Any] | None]], keys: frozenset[str] | None = None) -> None:
+        """Index (node, namespace, labels) items; with `keys`, only labels with those keys (the
+        keys selectors use) go into the index, the rest are still checked for NotIn/DoesNotExist."""
         self._by_pair: dict[tuple[str, str, str], list[str]] = defaultdict(list)
         self._by_ns: dict[str, list[str]] = defaultdict(list)
         self._labels: dict[str, Mapping[str, Any]] = {}
+        self._keys = keys
         for node, namespace, labels in items:
             labels = labels or {}
             self._labels[node] = labels
             self._by_ns[namespace].append(node)
             for k, v in labels.items():
-                self._by_pair[(namespace, k, v if isinstance(v, str) else str(v))].append(node)
+                if keys is None or k in keys:
+                    self._by_pair[(namespace, k, v if isinstance(v, str) else str(v))].append(node)
 
     @cached_property
     def _by_key(self) -> dict[tuple[str, str], list[str]]:
@@ -60,6 +64,14 @@ class LabelIndex:
         return self._filter(namespace, selector, [])
 
     def _filter(self, namespace: str, match_labels: Mapping[str, Any], expressions: list[Any]) -> list[str]:
+        wanted = {*match_labels, *(e.get("key") for e in expressions)}
+        if self._keys is not None and not wanted <= self._keys:
+            # A key left out of the index: check every object of the namespace.
+            return [n for n in self._by_ns.get(namespace, ()) if _satisfies(self._labels[n], match_labels, expressions)]
+        if len(match_labels) == 1 and not expressions:
+            # One label: its posting list is the answer.
+            ((k, v),) = match_labels.items()
+            return list(self._by_pair.get((namespace, k, v if isinstance(v, str) else str(v)), ()))
         candidates: list[str] | None = None
         # Start from the narrowest posting list, then check the rest label by label.
         for k, v in match_labels.items():

@@ -28,4 +28,4 @@ def build(ctx: GraphContext) -> None:
                 kind = text(ref.get("kind")) or "Service"
                 ns = text(ref.get("namespace")) or route.namespace
                 node = ctx.ref(kind, ns, text(ref.get("name")), group=text(ref.get("group")))
-                ctx.edge(src, node, RELATION.name, via="backendRefs")
+                ctx.edge(src, node, RELATION.name, "backendRefs")

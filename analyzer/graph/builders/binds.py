@@ -18,4 +18,4 @@ def build(ctx: GraphContext) -> None:
     for binding in ctx.objects("RoleBinding", "ClusterRoleBinding"):
         ref = binding.view.roleRef
         if ref is not None and ref.kind and ref.name:
-            ctx.edge(ctx.node_of(binding), ctx.ref(ref.kind, binding.namespace, ref.name), RELATION.name, via="roleRef")
+            ctx.edge(ctx.node_of(binding), ctx.ref(ref.kind, binding.namespace, ref.name), RELATION.name, "roleRef")

@@ -19,9 +19,9 @@ def build(ctx: GraphContext) -> None:
     for pvc in ctx.objects("PersistentVolumeClaim"):
         if pvc.view.spec.volumeName:
             node = ctx.ref("PersistentVolume", "", pvc.view.spec.volumeName)
-            ctx.edge(ctx.node_of(pvc), node, RELATION.name, via="spec.volumeName")
+            ctx.edge(ctx.node_of(pvc), node, RELATION.name, "spec.volumeName")
     for pv in ctx.objects("PersistentVolume"):
         ref = pv.view.spec.claimRef
         if ref is not None and ref.name and (ref.kind or "PersistentVolumeClaim") == "PersistentVolumeClaim":
             claim = ctx.ref("PersistentVolumeClaim", ref.namespace or "", ref.name)
-            ctx.edge(claim, ctx.node_of(pv), RELATION.name, via="claimRef")
+            ctx.edge(claim, ctx.node_of(pv), RELATION.name, "claimRef")

@@ -23,7 +23,7 @@ def build(ctx: GraphContext) -> None:
     for ing in ctx.objects("Ingress"):
         src = ctx.node_of(ing)
         for service, via in ingress_backends(mapping(ing.view.spec)):
-            ctx.edge(src, ctx.ref("Service", ing.namespace, service), RELATION.name, via=via)
+            ctx.edge(src, ctx.ref("Service", ing.namespace, service), RELATION.name, via)
 
 
 def ingress_backends(spec: dict[str, Any]) -> Iterator[tuple[str, str]]:

@@ -28,4 +28,4 @@ def build(ctx: GraphContext) -> None:
                 node = ctx.ref(subject.kind, "", subject.name or "", group=RBAC_GROUP)
             else:
                 continue
-            ctx.edge(src, node, RELATION.name, via="subjects")
+            ctx.edge(src, node, RELATION.name, "subjects")

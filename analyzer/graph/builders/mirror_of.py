@@ -23,7 +23,7 @@ def build(ctx: GraphContext) -> None:
         meta = pod.view.metadata
         owner = next((r.name for r in meta.ownerReferences or () if r.kind == "Node" and r.name), None)
         if owner:
-            ctx.edge(ctx.node_of(pod), ctx.ref("Node", "", owner), RELATION.name, via="ownerReferences")
+            ctx.edge(ctx.node_of(pod), ctx.ref("Node", "", owner), RELATION.name, "ownerReferences")
         elif MIRROR_ANNOTATION in (meta.annotations or {}) and pod.view.spec.nodeName:
             node = ctx.ref("Node", "", pod.view.spec.nodeName)
-            ctx.edge(ctx.node_of(pod), node, RELATION.name, via=MIRROR_ANNOTATION)
+            ctx.edge(ctx.node_of(pod), node, RELATION.name, MIRROR_ANNOTATION)

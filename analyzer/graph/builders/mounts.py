@@ -6,7 +6,7 @@ from typing import Any
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
-from analyzer.graph.shapes import mapping, mappings, text
+from analyzer.graph.shapes import mapping, text
 
 RELATION = Relation(
     name="mounts",
@@ -30,17 +30,29 @@ PROJECTED_SOURCES = {"configMap": "ConfigMap", "secret": "Secret"}
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> ConfigMap/Secret/PVC for every volume reference of every pod spec."""
+    edge, ref, relation = ctx.edge, ctx.ref, RELATION.name
     for held in ctx.pod_specs:
-        ns = held.obj.namespace
-        pod_name = held.obj.name if held.is_pod else None
-        for volume in mappings(held.spec.volumes):
-            for kind, name, optional, via in _references(volume, pod_name):
-                ctx.edge(held.node, ctx.ref(kind, ns, name), RELATION.name, via=via, optional=optional)
+        volumes = held.spec.volumes
+        if not volumes:
+            continue
+        ns = held.obj.key.namespace
+        pod_name = held.obj.key.name if held.is_pod else None
+        for volume in volumes:
+            if isinstance(volume, dict):
+                for kind, name, optional, via in references(volume, pod_name):
+                    edge(held.node, ref(kind, ns, name), relation, via, optional)
 
 
-def _references(volume: dict[str, Any], pod_name: str | None) -> list[tuple[str, str, bool, str]]:
-    """(kind, name, optional, via) of everything one volume refers to."""
-    vname = text(volume.get("name"))
+def references(volume: dict[str, Any], pod_name: str | None = None) -> list[tuple[str, str, bool, str]]:
+    """(kind, name, optional, via) of everything one volume refers to.
+
+    >>> references({"name": "cfg", "configMap": {"name": "settings", "optional": True}})
+    [('ConfigMap', 'settings', True, 'volume cfg')]
+    >>> references({"name": "tok", "projected": {"sources": [{"serviceAccountToken": {}}, {"secret": {"name": "s"}}]}})
+    [('Secret', 's', False, 'projected volume tok')]
+    """
+    vname = volume.get("name")
+    vname = vname if isinstance(vname, str) else ""
     found: list[tuple[str, str, bool, str]] = []
     # A volume has one source key besides its name; look only at the keys it has.
     for source, src in volume.items():
@@ -52,8 +64,9 @@ def _references(volume: dict[str, Any], pod_name: str | None) -> list[tuple[str,
             if name and isinstance(name, str):
                 found.append((kind, name, bool(src.get("optional")), f"volume {vname}"))
         elif source == "projected":
-            for item in mappings(src.get("sources")):
-                for key, ref in item.items():
+            sources = src.get("sources")
+            for item in sources if isinstance(sources, list) else ():
+                for key, ref in item.items() if isinstance(item, dict) else ():
                     kind = PROJECTED_SOURCES.get(key)
                     name = ref.get("name") if kind and isinstance(ref, dict) else None
                     if name and isinstance(name, str):

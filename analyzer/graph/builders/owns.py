@@ -28,4 +28,4 @@ def build(ctx: GraphContext) -> None:
             if obj.kind == "Pod" and ref.kind == "Node":
                 continue
             owner = ctx.by_uid(ref.uid) or ctx.ref(ref.kind, obj.namespace, ref.name, ref.apiVersion)
-            ctx.edge(owner, owned, RELATION.name, via="controller" if ref.controller else "owner")
+            ctx.edge(owner, owned, RELATION.name, "controller" if ref.controller else "owner")

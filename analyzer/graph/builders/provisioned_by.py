@@ -26,4 +26,4 @@ def build(ctx: GraphContext) -> None:
             name = text((obj.view.metadata.annotations or {}).get(BETA_ANNOTATION))
             via = BETA_ANNOTATION
         if name:
-            ctx.edge(ctx.node_of(obj), ctx.ref("StorageClass", "", name), RELATION.name, via=via)
+            ctx.edge(ctx.node_of(obj), ctx.ref("StorageClass", "", name), RELATION.name, via)

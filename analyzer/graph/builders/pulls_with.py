@@ -21,9 +21,9 @@ def build(ctx: GraphContext) -> None:
         for ref in held.spec.imagePullSecrets or ():
             if ref.name:
                 node = ctx.ref("Secret", held.obj.namespace, ref.name)
-                ctx.edge(held.node, node, RELATION.name, via="spec.imagePullSecrets")
+                ctx.edge(held.node, node, RELATION.name, "spec.imagePullSecrets")
     for sa in ctx.objects("ServiceAccount"):
         for ref in sa.view.imagePullSecrets or ():
             if ref.name:
                 node = ctx.ref("Secret", sa.namespace, ref.name)
-                ctx.edge(ctx.node_of(sa), node, RELATION.name, via="imagePullSecrets")
+                ctx.edge(ctx.node_of(sa), node, RELATION.name, "imagePullSecrets")

@@ -33,7 +33,7 @@ def build(ctx: GraphContext) -> None:
             _target(ctx, src, eps.namespace, endpoint.targetRef, "ready" if ready else "not ready")
         service = text((eps.view.metadata.labels or {}).get(SERVICE_NAME_LABEL))
         if service:
-            ctx.edge(ctx.ref("Service", eps.namespace, service), src, RELATION.name, via=SERVICE_NAME_LABEL)
+            ctx.edge(ctx.ref("Service", eps.namespace, service), src, RELATION.name, SERVICE_NAME_LABEL)
     for svc in ctx.objects("Service"):
         spec = svc.view.spec
         # The endpoints controller keeps an Endpoints object for every Service with a selector;
@@ -41,11 +41,11 @@ def build(ctx: GraphContext) -> None:
         expected = bool(spec.selector) and spec.type != "ExternalName"
         exists = ctx.exists("Endpoints", svc.namespace, svc.name)
         if exists or (expected and ctx.covers("Endpoints", svc.namespace)):
-            ctx.edge(ctx.node_of(svc), ctx.ref("Endpoints", svc.namespace, svc.name), RELATION.name, via="same name")
+            ctx.edge(ctx.node_of(svc), ctx.ref("Endpoints", svc.namespace, svc.name), RELATION.name, "same name")
 
 
 def _target(ctx: GraphContext, src: str, namespace: str, ref: object, via: str) -> None:
     if ref is None or not getattr(ref, "name", None):
         return
     ns = getattr(ref, "namespace", None) or namespace
-    ctx.edge(src, ctx.ref(getattr(ref, "kind", None) or "Pod", ns, ref.name), RELATION.name, via=via)
+    ctx.edge(src, ctx.ref(getattr(ref, "kind", None) or "Pod", ns, ref.name), RELATION.name, via)

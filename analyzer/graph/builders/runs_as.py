@@ -20,4 +20,4 @@ def build(ctx: GraphContext) -> None:
         name = held.spec.serviceAccountName or held.spec.serviceAccount
         via = "spec.serviceAccountName" if name else "default"
         node = ctx.ref("ServiceAccount", held.obj.namespace, name or "default")
-        ctx.edge(held.node, node, RELATION.name, via=via)
+        ctx.edge(held.node, node, RELATION.name, via)

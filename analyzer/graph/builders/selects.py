@@ -22,31 +22,23 @@ _WORKLOADS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job")
 def build(ctx: GraphContext) -> None:
     """Add selector -> pod for each kind's selector, and HPA -> scale target."""
     pods = ctx.pod_labels
-    for svc in ctx.objects("Service"):
-        src = ctx.node_of(svc)
-        for pod in pods.match_map(svc.namespace, svc.view.spec.selector):
-            ctx.edge(src, pod, RELATION.name, via="spec.selector")
-    for rc in ctx.objects("ReplicationController"):
-        src = ctx.node_of(rc)
-        for pod in pods.match_map(rc.namespace, rc.view.spec.selector):
-            ctx.edge(src, pod, RELATION.name, via="spec.selector")
+    for obj in ctx.objects("Service", "ReplicationController"):
+        matched = pods.match_map(obj.namespace, obj.view.spec.selector)
+        ctx.edges_to(ctx.node_of(obj), matched, RELATION.name, "spec.selector")
     for wl in ctx.objects(*_WORKLOADS):
-        src = ctx.node_of(wl)
-        for pod in pods.match(wl.namespace, wl.view.spec.selector):
-            ctx.edge(src, pod, RELATION.name, via="spec.selector")
+        matched = pods.match(wl.namespace, wl.view.spec.selector)
+        ctx.edges_to(ctx.node_of(wl), matched, RELATION.name, "spec.selector")
     for pdb in ctx.objects("PodDisruptionBudget"):
         spec = mapping(pdb.view.spec)
         # policy/v1 reads an empty selector as "every pod"; policy/v1beta1 as "none".
         every = not pdb.api_version.endswith("v1beta1")
-        src = ctx.node_of(pdb)
-        for pod in pods.match(pdb.namespace, spec.get("selector"), empty_matches_all=every):
-            ctx.edge(src, pod, RELATION.name, via="spec.selector")
+        matched = pods.match(pdb.namespace, spec.get("selector"), empty_matches_all=every)
+        ctx.edges_to(ctx.node_of(pdb), matched, RELATION.name, "spec.selector")
     for np in ctx.objects("NetworkPolicy"):
         spec = mapping(np.view.spec)
-        src = ctx.node_of(np)
-        for pod in pods.match(np.namespace, spec.get("podSelector"), empty_matches_all=True):
-            ctx.edge(src, pod, RELATION.name, via="spec.podSelector")
+        matched = pods.match(np.namespace, spec.get("podSelector"), empty_matches_all=True)
+        ctx.edges_to(ctx.node_of(np), matched, RELATION.name, "spec.podSelector")
     for hpa in ctx.objects("HorizontalPodAutoscaler"):
         target = mapping(mapping(hpa.view.spec).get("scaleTargetRef"))
         node = ctx.ref(text(target.get("kind")), hpa.namespace, text(target.get("name")), text(target.get("apiVersion")))
-        ctx.edge(ctx.node_of(hpa), node, RELATION.name, via="spec.scaleTargetRef")
+        ctx.edge(ctx.node_of(hpa), node, RELATION.name, "spec.scaleTargetRef")

@@ -34,4 +34,4 @@ def build(ctx: GraphContext) -> None:
 
 def _add(ctx: GraphContext, src: str, service: object, via: str) -> None:
     if isinstance(service, dict) and text(service.get("name")):
-        ctx.edge(src, ctx.ref("Service", text(service.get("namespace")), service["name"]), RELATION.name, via=via)
+        ctx.edge(src, ctx.ref("Service", text(service.get("namespace")), service["name"]), RELATION.name, via)

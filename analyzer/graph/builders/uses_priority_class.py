@@ -19,4 +19,4 @@ def build(ctx: GraphContext) -> None:
     for held in ctx.pod_specs:
         if held.spec.priorityClassName:
             node = ctx.ref("PriorityClass", "", held.spec.priorityClassName)
-            ctx.edge(held.node, node, RELATION.name, via="spec.priorityClassName")
+            ctx.edge(held.node, node, RELATION.name, "spec.priorityClassName")

@@ -18,4 +18,4 @@ def build(ctx: GraphContext) -> None:
     for held in ctx.pod_specs:
         if held.spec.runtimeClassName:
             node = ctx.ref("RuntimeClass", "", held.spec.runtimeClassName)
-            ctx.edge(held.node, node, RELATION.name, via="spec.runtimeClassName")
+            ctx.edge(held.node, node, RELATION.name, "spec.runtimeClassName")

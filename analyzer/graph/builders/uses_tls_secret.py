@@ -21,10 +21,10 @@ def build(ctx: GraphContext) -> None:
         for tls in mappings(mapping(ing.view.spec).get("tls")):
             if text(tls.get("secretName")):
                 node = ctx.ref("Secret", ing.namespace, tls["secretName"])
-                ctx.edge(ctx.node_of(ing), node, RELATION.name, via="spec.tls")
+                ctx.edge(ctx.node_of(ing), node, RELATION.name, "spec.tls")
     for gw in ctx.objects("Gateway"):
         for listener in mappings(mapping(gw.body().get("spec")).get("listeners")):
             for ref in mappings(mapping(listener.get("tls")).get("certificateRefs")):
                 ns = text(ref.get("namespace")) or gw.namespace
                 node = ctx.ref(text(ref.get("kind")) or "Secret", ns, text(ref.get("name")), group=text(ref.get("group")))
-                ctx.edge(ctx.node_of(gw), node, RELATION.name, via=f"listener {text(listener.get('name'))}")
+                ctx.edge(ctx.node_of(gw), node, RELATION.name, f"listener {text(listener.get('name'))}")
