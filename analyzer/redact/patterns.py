@@ -60,7 +60,10 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.S)),
     ("jwt", re.compile(
         r"(?P<pre>)(?P<secret>\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})(?P<post>)")),
-    ("bearer", re.compile(r"(?P<pre>(?i:\b(?:bearer|basic)[ \t]+))(?P<secret>[A-Za-z0-9._~+/-]{8,}=*)(?P<post>)")),
+    # a token after Bearer/Basic has digits or mixed case ("basic authentication" is prose)
+    ("bearer", re.compile(r"(?P<pre>(?i:\b(?:bearer|basic)[ \t]+))"
+                          r"(?P<secret>(?=[A-Za-z._~+/-]*[0-9+/]|[a-z._~-]*[A-Z][A-Za-z._~-]*[a-z]|[A-Z._~-]*[a-z][A-Za-z._~-]*[A-Z])"
+                          r"[A-Za-z0-9._~+/-]{8,}=*)(?P<post>)")),
     ("url-password", re.compile(
         r"(?P<pre>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s\"'\\]+:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
     ("cloud-key", re.compile(
@@ -71,7 +74,7 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # ("failed to list *core.Secret: timeout"), so they count with `=` or inside a compound name
     # (`client_secret:`, `authToken:`, `--token=`).
     ("key-value", re.compile(
-        r"(?P<pre>(?<![A-Za-z0-9])[A-Za-z0-9_-]*?(?i:pass(?:word|wd|phrase)?|pwd|api[_-]?key|apikey"
+        r"(?P<pre>(?<![A-Za-z0-9])[A-Za-z0-9_-]*?(?i:pass(?:word|wd|phrase)|pwd|api[_-]?key|apikey"
         r"|access[_-]?key|secret[_-]?key|client[_-]?secret|account[_-]?key|shared[_-]?access[_-]?key|private[_-]?key)"
         + _Q + r"[ \t]*[=:][ \t]*" + _Q + r")" + _VALUE)),
     ("key-value", re.compile(

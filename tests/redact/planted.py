@@ -1,0 +1,135 @@
+"""A small dump with secrets planted everywhere a real one leaks them (written for these tests).
+
+Each planted value is unique and long enough that finding it anywhere in an output means a leak.
+The shapes copy kubectl's: `get -o yaml` Lists (sample_dumps/aks/), a Secret applied with
+`kubectl apply` (last-applied annotation holds its data), and a cluster-info dump directory
+(`<ns>/<pod>/logs.txt`, as `kubectl cluster-info dump --output-directory` writes).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import yaml
+
+# The values that must never appear in any output, by where they were planted.
+PLANTED = {
+    "secret-data": "s3cr3t-data-Zq8wLm2",
+    "secret-string-data": "s3cr3t-stringdata-Vt5pKx",
+    "secret-last-applied": "s3cr3t-applied-Hy7nRc4",
+    "env-password": "envP4ss-Wd9qLr3",
+    "args-token": "argT0ken-Mv2xPq8",
+    "annotation-connection-string": "annP4ss-Kj3wZt6",
+    "log-password": "logP4ss-Qn7vBx1",
+    "event-bearer": "evtBearer9Tk4Lm2Zx8",
+    "configmap-connection-string": "cmP4ss-Rb6yHs3",
+}
+
+_APPLIED_SECRET = {
+    "apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+    "metadata": {"name": "db-credentials", "namespace": "shop"},
+    "data": {"password": base64.b64encode(PLANTED["secret-last-applied"].encode()).decode()},
+    "stringData": {"token": PLANTED["secret-last-applied"]},
+}
+
+
+def _secret() -> dict:
+    return {
+        "apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+        "metadata": {
+            "name": "db-credentials", "namespace": "shop", "uid": "8d6b2c1e-0000-4000-8000-000000000001",
+            "annotations": {"kubectl.kubernetes.io/last-applied-configuration": json.dumps(_APPLIED_SECRET) + "\n"},
+        },
+        "data": {"password": base64.b64encode(PLANTED["secret-data"].encode()).decode()},
+        "stringData": {"api-token": PLANTED["secret-string-data"]},
+    }
+
+
+def _deployment() -> dict:
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {
+            "name": "checkout", "namespace": "shop", "uid": "8d6b2c1e-0000-4000-8000-000000000002",
+            "annotations": {"example.com/database": f"postgres://app:{PLANTED['annotation-connection-string']}@db.shop:5432/orders"},
+        },
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": {"app": "checkout"}},
+            "template": {
+                "metadata": {"labels": {"app": "checkout"}},
+                "spec": {"containers": [{
+                    "name": "app", "image": "registry.example.com/shop/checkout:1.4.2",
+                    "args": ["--listen=:8080", f"--token={PLANTED['args-token']}"],
+                    "env": [
+                        {"name": "DB_PASSWORD", "value": PLANTED["env-password"]},
+                        {"name": "LOG_LEVEL", "value": "info"},
+                    ],
+                }]},
+            },
+        },
+    }
+
+
+def _pod() -> dict:
+    template = _deployment()["spec"]["template"]
+    return {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "checkout-6d4cf56db6-abcde", "namespace": "shop",
+                     "uid": "8d6b2c1e-0000-4000-8000-000000000003", "labels": {"app": "checkout"}},
+        "spec": {**template["spec"], "nodeName": "worker-contoso-01"},
+        "status": {"phase": "Running", "podIP": "10.244.1.7", "hostIP": "10.0.0.4"},
+    }
+
+
+def _configmap() -> dict:
+    return {
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "checkout-config", "namespace": "shop", "uid": "8d6b2c1e-0000-4000-8000-000000000004"},
+        "data": {"DATABASE_URL": f"Server=db.shop;User Id=app;Password={PLANTED['configmap-connection-string']};"},
+    }
+
+
+def _event() -> dict:
+    return {
+        "apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "checkout.17a", "namespace": "shop", "uid": "8d6b2c1e-0000-4000-8000-000000000005"},
+        "involvedObject": {"kind": "Pod", "name": "checkout-6d4cf56db6-abcde", "namespace": "shop"},
+        "reason": "Unhealthy", "type": "Warning", "count": 3,
+        "message": f"Readiness probe failed: GET /ready with Authorization: Bearer {PLANTED['event-bearer']} returned 401",
+        "lastTimestamp": "2024-09-15T11:59:00Z",
+    }
+
+
+def _node() -> dict:
+    return {
+        "apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": "worker-contoso-01", "uid": "8d6b2c1e-0000-4000-8000-000000000006",
+                     "labels": {"kubernetes.io/hostname": "worker-contoso-01"}},
+        "status": {"addresses": [{"type": "InternalIP", "address": "10.0.0.4"},
+                                 {"type": "Hostname", "address": "worker-contoso-01"}]},
+    }
+
+
+def write_planted_dump(root: Path) -> Path:
+    """Write the planted dump as a folder under `root` and return it."""
+    dump = root / "planted-dump"
+    (dump / "shop" / "checkout-6d4cf56db6-abcde").mkdir(parents=True)
+    items = [_node(), _secret(), _deployment(), _pod(), _configmap(), _event()]
+    (dump / "objects.yaml").write_text(
+        yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": items}, sort_keys=True), encoding="utf-8")
+    (dump / "shop" / "checkout-6d4cf56db6-abcde" / "logs.txt").write_text(
+        "==== START logs for container app of pod shop/checkout-6d4cf56db6-abcde ====\n"
+        f"connecting to postgres://app:{PLANTED['log-password']}@db.shop:5432/orders\n"
+        "==== END logs for container app of pod shop/checkout-6d4cf56db6-abcde ====\n", encoding="utf-8")
+    return dump
+
+
+def leaks(text: str) -> list[str]:
+    """Which planted values a text contains (as they are, or base64-encoded as Secret data is)."""
+    found = []
+    for where, value in PLANTED.items():
+        if value in text or base64.b64encode(value.encode()).decode() in text:
+            found.append(where)
+    return found

@@ -1,0 +1,84 @@
+"""Planted secrets appear in no output of any command (each command is one row of COMMANDS)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from analyzer.cli import app
+
+from .planted import PLANTED, leaks, write_planted_dump
+
+# (id, argv) — {dump} is the planted dump, {out} a fresh folder whose files are read too.
+# A command that has not landed yet is skipped; adding one is adding a row.
+COMMANDS = [
+    ("inspect-json", ["inspect", "{dump}", "--format", "json"]),
+    ("inspect-text", ["inspect", "{dump}"]),
+    ("tables-csv", ["tables", "{dump}", "--table", "all", "--format", "csv", "--output", "{out}"]),
+    ("tables-json", ["tables", "{dump}", "--table", "all", "--format", "json", "--output", "{out}"]),
+    ("tables-markdown", ["tables", "{dump}", "--table", "all", "--format", "markdown", "--output", "{out}"]),
+    ("graph-json", ["graph", "{dump}", "--format", "json"]),
+    ("graph-graphml", ["graph", "{dump}", "--format", "graphml"]),
+    ("graph-gexf", ["graph", "{dump}", "--format", "gexf"]),
+    ("findings-json", ["findings", "{dump}", "--format", "json"]),
+    ("findings-sarif", ["findings", "{dump}", "--format", "sarif"]),
+    ("findings-text", ["findings", "{dump}"]),
+    ("report-html", ["report", "{dump}", "--output", "{out}"]),
+    ("report-markdown", ["report", "{dump}", "--format", "markdown", "--output", "{out}"]),
+    ("redact", ["redact", "{dump}", "--output", "{out}/copy"]),
+]
+
+# Leaks found by this test in stages owned by others, until they mask with
+# analyzer.redact.mask_sensitive: (command id prefix) -> planted values still shown. Any OTHER
+# leak fails; these are reported as expected failures so the gap stays visible.
+KNOWN_LEAKS = {
+    "tables": {"event-bearer"},  # model: events table `message` column not masked
+    "findings": {"event-bearer"},  # findings: event messages quoted as evidence, not masked
+}
+
+
+def _registered() -> set[str]:
+    names = set()
+    for command in app.registered_commands:
+        names.add(command.name or (command.callback.__name__ if command.callback else ""))
+    return names
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_planted_dump(tmp_path_factory.mktemp("planted"))
+
+
+def _everything_written(out: Path) -> str:
+    texts = []
+    for path in sorted(out.rglob("*")):
+        if path.is_file() and path.suffix != ".parquet":
+            texts.append(path.name + "\n" + path.read_bytes().decode("utf-8", "replace"))
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize(("name", "argv"), COMMANDS, ids=[c[0] for c in COMMANDS])
+def test_no_planted_secret_in_output(name: str, argv: list[str], planted: Path, tmp_path: Path) -> None:
+    if argv[0] not in _registered():
+        pytest.skip(f"`kda {argv[0]}` has not landed yet")
+    out = tmp_path / "out"
+    out.mkdir()
+    args = [a.replace("{dump}", str(planted)).replace("{out}", str(out)) for a in argv]
+    result = CliRunner().invoke(app, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code in (0, 1, 3), f"kda {' '.join(argv)} failed ({result.exit_code}): {result.output[-500:]}"
+    written = result.stdout + "\n" + result.stderr + "\n" + _everything_written(out)
+    assert written.strip(), "the command wrote nothing to check"
+    found = set(leaks(written))
+    known = KNOWN_LEAKS.get(name.split("-")[0], set())
+    assert found <= known, f"kda {' '.join(argv)} shows planted secrets: {sorted(found)}"
+    if found:
+        pytest.xfail(f"known leak, owned by the {argv[0]} stage: {sorted(found)}")
+
+
+def test_the_planted_dump_really_holds_every_secret(planted: Path) -> None:
+    # Guard against a test that cannot fail: the raw dump leaks all of them.
+    raw = "\n".join(p.read_text(encoding="utf-8") for p in sorted(planted.rglob("*")) if p.is_file())
+    assert sorted(leaks(raw)) == sorted(PLANTED)
