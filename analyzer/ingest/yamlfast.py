@@ -1,0 +1,395 @@
+"""YAML loading for dumps: exactly what PyYAML's CSafeLoader returns, at the speed of a Rust parser where that is provably the same.
+
+The fast parser is ryaml (serde_yaml on unsafe-libyaml, a translation of libyaml 0.2.5, the
+same scanner and parser CSafeLoader runs). The two differ only in how plain scalars are
+typed (ryaml reads YAML 1.2, PyYAML YAML 1.1), in tags, aliases, merge keys and a few limits
+(duplicate keys, integers beyond 64 bits, nesting beyond 128), where ryaml raises. So a
+cheap scan looks at every place a plain scalar can start; a unit of text where YAML 1.1 and
+1.2 could read one differently, or that uses a tag, anchor, alias, merge key or explicit key,
+goes to CSafeLoader, and so does anything ryaml refuses. A kubectl `List` is cut into its
+items first, so one odd item does not send a whole dump down the slow path.
+
+`tests/ingest/test_yamlfast.py` checks the result against CSafeLoader on real dumps,
+generated dumps, fuzzed documents and the known traps.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gc
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import ryaml
+import yaml
+from yaml.events import CollectionEndEvent, CollectionStartEvent
+
+__all__ = [
+    "YamlError",
+    "iter_yaml_documents",
+    "load_yaml_documents",
+    "load_yaml_documents_bytes",
+]
+
+# CSafeLoader's composer recurses in C and crashes the interpreter somewhere past 20,000
+# levels; nothing real nests past a few dozen, so deeper input is refused.
+MAX_NESTING = 1000
+# A document whose aliases expand it past this many nodes (and 100x its own size) is refused:
+# that is a "billion laughs" document, which expands to far more than memory holds.
+MAX_ALIAS_EXPANSION = 1_000_000
+
+
+class YamlError(ValueError):
+    """Invalid (or refused) YAML, with the 1-based line where the problem is, when known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"{message} (line {line})")
+        self.message = message
+        self.line = line
+
+
+# -- the scan: places where a plain scalar could be read differently by YAML 1.1 and 1.2 --
+
+# A plain scalar ends at a comment, the line end, a flow indicator, or ": " (a key).
+_END = r"(?=[ \t]*+(?:[,\]}\#]|\r?\n|\r?\Z)|:(?:[ \t\r\n]|\Z))"
+# Numbers both read alike (checked by the tests): plain decimal ints and decimals.
+_SAME_NUMBER = r"-?(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,17})?"
+# Everything YAML 1.1 (PyYAML) or 1.2 (ryaml) may read as a number or a timestamp: a superset.
+_TYPED = r"""(?:
+    [-+]?0[bB][0-1_]+ | [-+]?0[oO][0-7_]+ | [-+]?0[xX][0-9a-fA-F_]+
+  | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?
+  | [-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9_]+)?
+  | [-+]?\.?(?:inf|Inf|INF|nan|NaN|NAN|infinity|Infinity|INFINITY)
+  | [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}
+    (?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?
+)"""
+# What may follow a place where a node starts and needs CSafeLoader: tags, anchors, aliases,
+# explicit keys, merge keys, YAML 1.1 booleans and `=`, and numbers outside _SAME_NUMBER.
+_RISKY_NODE = (
+    r"(?=[!&*?<=yYnNoO0-9+.-])(?:"
+    r"[!&*] | \?(?=[ \t\r\n]|\Z) | <<"
+    r" | (?:=|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)" + _END
+    + r" | (?=[-+.0-9])(?!" + _SAME_NUMBER + _END + r")(?=" + _TYPED + _END + r")"
+    r")"
+)
+# Where a node can start: after "key: ", after "- ", at a line start, after a flow indicator,
+# and right after the colon of a quoted key. One literal prefix per pattern keeps the regex
+# engine on its fast path (see benchmarks/bench_yaml_parsers.py).
+_NODE_STARTS = [
+    re.compile(prefix + _RISKY_NODE, re.X)
+    for prefix in (r"\A[ ]*+", r"\n[ ]*+", r":[ ]++", r"-[ ]++", r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+", r"\":[ ]*+", r"':[ ]*+")
+]
+# Tabs (separators the node-start patterns do not follow), line breaks only YAML 1.1 knows,
+# a BOM past the start, a lone CR, and characters libyaml rejects.
+_ODD_CHARACTER = re.compile(
+    "[\t\x85\u2028\u2029\ufeff]|\r(?!\n)|[^\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+_PRINTABLE_ASCII = b"\n\r" + bytes(range(0x20, 0x7F))
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def _needs_safe_loader(text: str) -> bool:
+    """True when `text` uses something the fast parser could read differently."""
+    if text.isascii():
+        raw = text.encode("ascii")
+        if raw.translate(None, _PRINTABLE_ASCII) or (b"\r" in raw and _LONE_CR.search(raw)):
+            return True
+    elif _ODD_CHARACTER.search(text):
+        return True
+    return any(pattern.search(text) for pattern in _NODE_STARTS)
+
+
+# -- the stream: documents, and kubectl Lists cut into items --
+
+_MARKER = re.compile(r"---(?=[ \t\r\n]|\Z)")  # a marker when it starts a line
+_MARKER_LINE = re.compile(r"---[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)")
+_DOCUMENT_END = re.compile(r"\.\.\.(?=[ \t\r\n]|\Z)")
+_BLANK = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:#[^\n]*)?\Z")
+
+
+def _segments(text: str) -> list[tuple[int, str, bool]] | None:
+    """Split a stream at `---` lines: (first line, text, explicit); None if not that simple."""
+    if (
+        text.startswith("%") or "\n%" in text or "\ufeff" in text
+        or any(m.start() == 0 or text[m.start() - 1] == "\n" for m in _DOCUMENT_END.finditer(text))
+    ):
+        return None  # directives, "..." ends, or BOMs between documents: CSafeLoader reads it
+    segments: list[tuple[int, str, bool]] = []
+    position, line, explicit = 0, 1, False
+    for marker in _MARKER.finditer(text):
+        start = marker.start()
+        if start and text[start - 1] != "\n":
+            continue
+        segments.append((line, text[position:start], explicit))
+        line += text.count("\n", position, start)
+        end = _MARKER_LINE.match(text, start)
+        if end is None:
+            return None  # "--- value": content on the marker line
+        position = end.end()
+        line += text.count("\n", start, position)
+        explicit = True
+    segments.append((line, text[position:], explicit))
+    return segments
+
+
+_ITEMS_KEY = "\nitems:\n"
+_TOP_LEVEL_LINE = re.compile(r"\n(?![ #\r\n]|-(?:[ \r\n]|\Z))")
+_ITEM_START = re.compile(r"\n-(?=[ \r\n])")
+
+
+def _split_list(segment: str) -> tuple[str, list[tuple[int, str]]] | None:
+    """A kubectl `List` as its other keys (`items: []`) and its items (line offset, text).
+
+    Every line at column 0 that starts with "- " below `items:` begins an item of that one
+    indentless sequence. Anything else at column 0 between the first and the last item (a
+    stray key, a quoted scalar carried onto such a line) makes a piece fail to parse, and the
+    caller then reads the document whole, so the pieces are only looked for, not proven here.
+    """
+    at = segment.find(_ITEMS_KEY)
+    if at < 0 or segment.find(_ITEMS_KEY, at + 1) >= 0 or segment.startswith("items:"):
+        return None
+    body = at + len(_ITEMS_KEY)
+    if not segment.startswith("- ", body):
+        return None
+    last_item = max(segment.rfind("\n- "), segment.rfind("\n-\n"), segment.rfind("\n-\r\n"), body - 1)
+    after = _TOP_LEVEL_LINE.search(segment, last_item + 1)
+    end = after.start() + 1 if after else len(segment)
+    region = segment[body:end]
+    starts = [0] + [m.start() + 1 for m in _ITEM_START.finditer(region)]
+    items = []
+    line = segment.count("\n", 0, body)
+    for first, nxt in zip(starts, starts[1:] + [len(region)], strict=True):
+        items.append((line, region[first:nxt]))
+        line += region.count("\n", first, nxt)
+    skeleton = segment[: at + len(_ITEMS_KEY) - 1] + " []\n" + segment[end:]
+    return skeleton, items
+
+
+# -- loading one unit of text --
+
+
+def _safe_load(text: str, first_line: int) -> Any:
+    """CSafeLoader, after the guards it needs; errors become YamlError with absolute lines."""
+    _check_nesting(text, first_line)
+    try:
+        value = yaml.load(text, Loader=yaml.CSafeLoader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        message = "; ".join(part for part in (error.context, error.problem) if part) or str(error)
+        raise YamlError(message, first_line + mark.line if mark else None) from None
+    except yaml.reader.ReaderError as error:
+        line = first_line + text.count("\n", 0, error.position)
+        raise YamlError(f"{error.reason}: character {error.character!r}", line) from None
+    except (yaml.YAMLError, ValueError, OverflowError, TypeError) as error:
+        # PyYAML raises plain ValueError for impossible dates such as 2001-13-45.
+        raise YamlError(f"invalid value: {error}", first_line) from None
+    if "*" in text:
+        _check_aliases(value, len(text), first_line)
+    return value
+
+
+def _check_nesting(text: str, first_line: int) -> None:
+    # Every level of nesting needs one of these characters, so few of them means shallow.
+    if sum(text.count(c) for c in "[{-?:") <= MAX_NESTING:
+        return
+    loader = yaml.CSafeLoader(text)
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise YamlError(f"nested more than {MAX_NESTING} levels deep", first_line + event.start_mark.line)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # the load reports the syntax error itself
+    finally:
+        loader.dispose()
+
+
+def _check_aliases(value: Any, size: int, first_line: int) -> None:
+    """Refuse alias bombs and self-referencing documents (both come only from aliases)."""
+    expanded: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    on_path: set[int] = set()
+    limit = max(MAX_ALIAS_EXPANSION, 100 * size)
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, dict | list):
+            continue
+        key = id(node)
+        children = list(node.keys()) + list(node.values()) if isinstance(node, dict) else node
+        if done:
+            on_path.discard(key)
+            # Strings count by length: one long string behind many aliases is a bomb too.
+            total = 1 + sum(expanded.get(id(c), len(c) if isinstance(c, str) else 1) for c in children)
+            if total > limit:
+                raise YamlError(f"aliases expand the document past {limit:,} nodes", first_line)
+            expanded[key] = total
+            continue
+        if key in on_path:
+            raise YamlError("an alias refers to a node that contains it", first_line)
+        if key in expanded:
+            continue
+        on_path.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in children)
+
+
+def _load_unit(text: str, first_line: int) -> Any:
+    """One document, or one List item, through the fast parser when that is safe."""
+    if _needs_safe_loader(text):
+        return _safe_load(text, first_line)
+    try:
+        return ryaml.loads(text)
+    except (ValueError, TypeError, OverflowError, RecursionError):
+        # ryaml refuses duplicate keys, integers past 64 bits, nesting past 128, bad syntax.
+        return _safe_load(text, first_line)
+
+
+class _Whole(Exception):
+    """A List piece did not parse as a piece: read the document whole instead."""
+
+
+def _load_list(pieces: tuple[str, list[tuple[int, str]]], first_line: int) -> Any:
+    skeleton, items = pieces
+    try:
+        document = _load_unit(skeleton, first_line)
+        values = []
+        for offset, item_text in items:
+            value = _load_unit(item_text, first_line + offset)
+            if not isinstance(value, list) or len(value) != 1:
+                raise _Whole
+            values.append(value[0])
+    except (YamlError, _Whole):
+        raise _Whole from None
+    if not isinstance(document, dict) or document.get("items") != []:
+        raise _Whole
+    document["items"] = values
+    return document
+
+
+def _load_document(text: str, first_line: int) -> Any:
+    pieces = _split_list(text)
+    if pieces is not None:
+        try:
+            return _load_list(pieces, first_line)
+        except _Whole:
+            pass
+    return _load_unit(text, first_line)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    # Parsing builds millions of containers and no cycles; collections would only cost time.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _iter_safe_stream(text: str) -> Iterator[tuple[int, int, Any]]:
+    """Documents of a stream the splitter leaves alone, read by CSafeLoader alone."""
+    try:
+        _check_nesting(text, 1)
+    except YamlError as error:
+        yield 0, error.line or 1, error
+        return
+    loader = yaml.CSafeLoader(text)
+    index = 0
+    try:
+        while True:
+            try:
+                with _gc_paused():
+                    if not loader.check_node():
+                        return
+                    node = loader.get_node()
+                    line = node.start_mark.line + 1
+                    value = loader.construct_document(node)
+            except (yaml.YAMLError, ValueError, OverflowError, TypeError) as error:
+                mark = getattr(error, "problem_mark", None)
+                yield index, (mark.line + 1 if mark else 1), _as_error(error)
+                return
+            if "*" in text:
+                try:
+                    _check_aliases(value, len(text), line)
+                except YamlError as error:
+                    yield index, line, error
+                    return
+            yield index, line, value
+            index += 1
+    finally:
+        loader.dispose()
+
+
+def _as_error(error: Exception) -> YamlError:
+    if isinstance(error, yaml.MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
+        message = "; ".join(part for part in (error.context, error.problem) if part) or str(error)
+        return YamlError(message, mark.line + 1 if mark else None)
+    return YamlError(f"invalid value: {error}")
+
+
+def iter_yaml_documents(text: str) -> Iterator[tuple[int, int, Any]]:
+    """Yield (document index, first line, value or YamlError) for each document of a stream.
+
+    A broken document yields its YamlError and the next documents are still read, when the
+    stream can be cut at its `---` lines; otherwise reading stops at the first error.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    segments = _segments(text)
+    if segments is None:
+        yield from _iter_safe_stream(text)
+        return
+    index = 0
+    for first_line, segment, explicit in segments:
+        if _BLANK.match(segment):
+            if explicit:
+                yield index, first_line, None
+                index += 1
+            continue
+        try:
+            with _gc_paused():
+                value: Any = _load_document(segment, first_line)
+        except YamlError as error:
+            value = error
+        yield index, first_line, value
+        index += 1
+
+
+def load_yaml_documents(text: str) -> list[Any]:
+    """All documents of a YAML stream, as `list(yaml.load_all(text, Loader=yaml.CSafeLoader))`.
+
+    Raises YamlError (with the line) for invalid YAML, a refused alias bomb or excessive nesting.
+
+    >>> load_yaml_documents("a: 1\\n---\\nb: [on, '0755', 0755]\\n")
+    [{'a': 1}, {'b': [True, '0755', 493]}]
+    """
+    documents = []
+    for _, _, value in iter_yaml_documents(text):
+        if isinstance(value, YamlError):
+            raise value
+        documents.append(value)
+    return documents
+
+
+def load_yaml_documents_bytes(data: bytes) -> list[Any]:
+    """load_yaml_documents for raw file bytes: UTF-8, or UTF-16 with a BOM (PowerShell `>`)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    else:
+        encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise YamlError(f"not valid {encoding.upper().removesuffix('-SIG')} at byte {error.start}", line) from None
+    return load_yaml_documents(text)
