@@ -64,8 +64,12 @@ def _dot_quote(value: Any) -> str:
     return f'"{text}"'
 
 
+# Node attributes whose names Graphviz reads itself (`group` straightens edges between members).
+_DOT_RENAMED = {"group": "api_group"}
+
+
 def _dot_attrs(attrs: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={_dot_quote(v)}" for k, v in sorted(attrs.items()))
+    return ", ".join(f"{_DOT_RENAMED.get(k, k)}={_dot_quote(v)}" for k, v in sorted(attrs.items()))
 
 
 def to_dot(graph: nx.MultiDiGraph) -> str:
