@@ -22,6 +22,8 @@ pulls_with           source
 routes_to            source
 exposes              source
 backend              source
+attached_to          source
+uses_class           source
 uses_tls_secret      source
 claims               source
 provisioned_by       source

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 # Build order matters only for readability of debugging output: edges are sorted at the end.
 BUILDER_MODULES = (
     "owns", "selects", "scheduled_on", "mirror_of", "mounts", "reads", "runs_as",
-    "pulls_with", "routes_to", "exposes", "backend", "uses_tls_secret", "claims",
-    "provisioned_by", "binds", "grants", "served_by", "uses_priority_class",
-    "uses_runtime_class",
+    "pulls_with", "routes_to", "exposes", "backend", "attached_to", "uses_class",
+    "uses_tls_secret", "claims", "provisioned_by", "binds", "grants", "served_by",
+    "uses_priority_class", "uses_runtime_class",
 )
 
 
