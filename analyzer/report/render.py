@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, Undefined, select_autoescape
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -60,7 +60,8 @@ def environment(kind: str) -> Environment:
     """The Jinja environment for "html" (autoescape on) or "md" (every value md-escaped)."""
     options: dict[str, Any] = {
         "loader": PackageLoader("analyzer.report", "templates"),
-        "undefined": StrictUndefined,
+        # A fact a stage did not provide prints empty rather than failing the whole report.
+        "undefined": Undefined,
         "keep_trailing_newline": True,
         "trim_blocks": True,
         "lstrip_blocks": True,

@@ -1,0 +1,202 @@
+"""Many dumps in one call: expand the inputs, report each (a failure is recorded and skipped),
+then compare them all. Same inputs, same output bytes.
+
+What counts as a dump: a folder, an archive (.tar, .tar.gz, .tgz, .tar.xz, .txz, .tar.bz2, .tbz2,
+.zip, .gz, .xz, .bz2) or a dump file (.json, .yaml, .yml, .txt, .log). Other files (README.md,
+scripts) and names starting with "." or "_" (`_generate.py`, `__pycache__`) are skipped quietly
+when they come from a glob or a folder listing; named explicitly, they are read anyway.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from analyzer.errors import AnalyzerError
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.report.cluster_report import ReportFiles
+
+DUMP_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".zip",
+                 ".gz", ".xz", ".bz2", ".json", ".yaml", ".yml", ".txt", ".log")
+SEVERITY_RANK = {"info": 0, "warning": 1, "critical": 2}
+EXIT_OK, EXIT_FAIL_ON, EXIT_UNREADABLE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+@dataclass(slots=True)
+class DumpFailure:
+    """A dump that gave no report: which input, and why."""
+
+    input: str
+    reason: str
+    internal: bool = False  # our failure, not the input's
+
+    def to_dict(self) -> dict[str, str]:
+        return {"input": self.input, "reason": self.reason}
+
+
+@dataclass(slots=True)
+class BatchResult:
+    """What a batch wrote: one report per readable dump, the failures, the comparison files."""
+
+    reports: list[ReportFiles] = field(default_factory=list)
+    failures: list[DumpFailure] = field(default_factory=list)
+    comparison: list[Path] = field(default_factory=list)
+    fail_on_hits: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        """0; 2 if a dump could not be read at all; 3 on an internal error; 1 for --fail-on."""
+        if any(not f.internal for f in self.failures):
+            return EXIT_UNREADABLE
+        if self.failures:
+            return EXIT_INTERNAL
+        return EXIT_FAIL_ON if self.fail_on_hits else EXIT_OK
+
+
+def is_dump_path(path: Path) -> bool:
+    """Whether a path found by a glob is a dump by the rule above (folder, archive, dump file)."""
+    if path.name.startswith((".", "_")):
+        return False
+    if path.is_dir():
+        return True
+    return path.is_file() and path.name.lower().endswith(DUMP_SUFFIXES)
+
+
+def expand_inputs(inputs: Sequence[str]) -> list[str]:
+    """The dumps the arguments name: globs expanded (sorted), non-dumps among them dropped,
+    explicit paths kept as given (a missing one fails later with its own message)."""
+    out: list[str] = []
+    for arg in inputs:
+        if arg != "-" and glob.has_magic(arg):
+            out += [m for m in sorted(glob.glob(arg)) if is_dump_path(Path(m))]
+        elif arg != "-" and Path(arg).is_file() and not is_dump_path(Path(arg)) and _shell_expanded(arg, inputs):
+            continue  # `kda report sample_dumps/*`: the shell expanded the glob into README.md too
+        else:
+            out.append(arg)
+    return list(dict.fromkeys(out))
+
+
+def _shell_expanded(arg: str, inputs: Sequence[str]) -> bool:
+    """A non-dump file next to other inputs from the same folder came from a shell glob."""
+    parent = os.path.dirname(os.path.normpath(arg))
+    return sum(os.path.dirname(os.path.normpath(a)) == parent for a in inputs) > 1
+
+
+def slug(text: str) -> str:
+    """A file-name-safe id: lower case, runs of other characters as '-'.
+
+    >>> slug("Cluster Info (prod).tar.gz")
+    'cluster-info-prod'
+    """
+    name = text
+    for suffix in sorted(DUMP_SUFFIXES, key=len, reverse=True):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return re.sub(r"[^a-z0-9._]+", "-", name.lower()).strip("-.") or "dump"
+
+
+def dump_ids(inputs: Sequence[str]) -> list[str]:
+    """A stable, unique id per input: its name's slug, with parent folders added on a clash.
+
+    >>> dump_ids(["a/dump", "b/dump", "aks"])
+    ['a-dump', 'b-dump', 'aks']
+    """
+    parts = [[p for p in Path(i).parts if p not in ("/", ".", "..")] or ["stdin"] for i in inputs]
+    depth = [1] * len(inputs)
+    ids = [slug(p[-1]) for p in parts]
+    for _ in range(8):
+        clashes = {i for i in ids if ids.count(i) > 1}
+        if not clashes:
+            break
+        for n, i in enumerate(ids):
+            if i in clashes and depth[n] < len(parts[n]):
+                depth[n] += 1
+                ids[n] = slug("-".join(parts[n][-depth[n]:]))
+    seen: dict[str, int] = {}
+    for n, i in enumerate(ids):  # identical paths after all: number them in input order
+        seen[i] = seen.get(i, 0) + 1
+        if ids.count(i) > 1:
+            ids[n] = f"{i}-{seen[i]}"
+    return ids
+
+
+def _load(spec: str) -> Cluster:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest import ingest
+
+    if spec != "-" and not os.path.exists(spec):
+        raise AnalyzerError(f"{spec}: no such file or folder")
+    result = ingest(spec)
+    if not result.objects and not result.logs:
+        reasons = "; ".join(f"{r.source} {r.location}: {r.reason}".strip() for r in result.rejections[:3])
+        raise AnalyzerError(f"{spec}: nothing could be read" + (f" ({reasons})" if reasons else ""))
+    return Cluster(result)
+
+
+def _fail_on_hits(cluster: Cluster, fail_on: str | None) -> int:
+    if fail_on is None:
+        return 0
+    f = cluster.findings
+    failed = f[f["status"] == "fail"]
+    threshold = SEVERITY_RANK[fail_on]
+    return int(sum(SEVERITY_RANK.get(str(s), 0) >= threshold for s in failed["severity"]))
+
+
+def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = None,
+              progress: bool = True, formats: tuple[str, ...] = ("html",)) -> BatchResult:
+    """Report every dump the inputs name into `outdir/<dump-id>/`, and compare them when 2+."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from analyzer.report.cluster_report import render_cluster_report
+    from analyzer.report.comparison import render_comparison
+
+    if fail_on is not None and fail_on not in SEVERITY_RANK:
+        raise ValueError(f"fail_on must be one of {', '.join(SEVERITY_RANK)}, not {fail_on!r}")
+    specs = expand_inputs(inputs)
+    ids = dump_ids(specs)
+    outdir = Path(outdir)
+    result = BatchResult()
+    loaded: list[tuple[str, Cluster]] = []
+    console = Console(stderr=True, highlight=False)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), console=console, disable=not progress, transient=True)
+    with bar:
+        task = bar.add_task("reporting", total=len(specs))
+        for spec, dump_id in zip(specs, ids, strict=True):
+            bar.update(task, description=f"reporting {dump_id}")
+            try:
+                cluster = _load(spec)
+                cluster.name = dump_id
+                result.reports.append(render_cluster_report(cluster, outdir / dump_id, formats))
+                result.fail_on_hits += _fail_on_hits(cluster, fail_on)
+                loaded.append((dump_id, cluster))
+            except AnalyzerError as exc:
+                result.failures.append(DumpFailure(spec, str(exc)))
+                console.print(f"[red]skipped[/red] {spec}: {exc}")
+            except Exception as exc:  # our bug on one dump: report it, keep going with the rest
+                result.failures.append(DumpFailure(spec, f"internal error: {type(exc).__name__}: {exc}", True))
+                console.print(f"[red]internal error[/red] on {spec}: {type(exc).__name__}: {exc}")
+            bar.advance(task)
+    if len(loaded) >= 2:
+        result.comparison = render_comparison([c for _, c in loaded], outdir, ids=[i for i, _ in loaded],
+                                              failures=[f.to_dict() for f in result.failures],
+                                              formats=formats)
+    return result
+
+
+def summary_lines(result: BatchResult) -> list[str]:
+    """One line per report written and per failure, for the terminal."""
+    lines: list[Any] = [f"wrote {r.html or r.json}" for r in result.reports]
+    if result.comparison:
+        lines.append(f"wrote {result.comparison[0]}")
+    lines += [f"failed {f.input}: {f.reason}" for f in result.failures]
+    return lines
