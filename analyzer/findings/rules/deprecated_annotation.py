@@ -57,9 +57,12 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             covered[controller[0]] = cluster.covers(controller[0])
         if obj.kind in ("Pod", "ReplicaSet") and controller and covered[controller[0]]:
             continue  # reported on the controller that stamps it
+        # One finding per annotation, with each place it was set as evidence.
+        places: dict[str, list] = {}
         for where, values in annotation_sources(obj):
             for key in sorted(values):
-                row = match(key)
-                if row:
-                    yield RULE.fail(obj, ev(obj, f"{where}[{key}]", values[key], "not set"),
-                                    annotation=key, note=row["note"], replacement=row["replacement"])
+                if match(key):
+                    places.setdefault(key, []).append(ev(obj, f"{where}[{key}]", values[key], "not set"))
+        for key, evidence in sorted(places.items()):
+            row = match(key)
+            yield RULE.fail(obj, *evidence, annotation=key, note=row["note"], replacement=row["replacement"])
