@@ -52,6 +52,7 @@ def fleet(
         err_console.print(f"[red]failed[/red] {bad.path}: {bad.error_type}: {bad.error}")
     err_console.print(
         f"{len(result.ok)} analysed, {len(result.skipped)} skipped (already done), "
+        f"{len(result.duplicates)} identical copies, "
         f"{len(result.failed)} failed in {result.seconds:.1f}s; dataset of "
         f"{result.report['dumps']} dump(s) in {output} (fleet.html, fleet.json, tables/)")
     if result.failed:

@@ -1,8 +1,10 @@
 """Fleet scale: many dumps analysed on Dask into one Parquet dataset and a fleet report.
 
->>> from analyzer.fleet import run                                   # doctest: +SKIP
->>> result = run(["dumps/a.tar.gz", "dumps/b"], "fleet-out", scheduler="local", workers=2)
->>> import pandas as pd; pd.read_parquet("fleet-out/tables/pods")    # every dump's pods
+Usage (a LocalCluster of 2 worker processes; `client=` takes an existing Client)::
+
+    from analyzer.fleet import run
+    result = run(["dumps/a.tar.gz", "dumps/b"], "fleet-out", scheduler="local", workers=2)
+    pods = pandas.read_parquet("fleet-out/tables/pods")   # every dump's pods, with dump_id
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ class FleetResult:
     processed: list[DumpResult] = field(default_factory=list)
     skipped: list[DumpResult] = field(default_factory=list)
     failed: list[DumpResult] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)  # same bytes as another input analysed now
     report: dict[str, Any] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
     seconds: float = 0.0
@@ -154,12 +155,13 @@ def run(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], cl
                 if digest is None:
                     continue
                 entry = manifest.done(digest)
-                if digest in submitted or (entry and not force and _partitions_present(out_dir, entry)):
-                    if entry and digest not in submitted:
-                        manifest.add_path(digest, path)
-                        result.skipped.append(DumpResult.from_dict(entry))
-                    continue
-                submitted[digest] = path
+                if digest in submitted:
+                    result.duplicates.append(path)
+                elif entry and not force and _partitions_present(out_dir, entry):
+                    manifest.add_path(digest, path)
+                    result.skipped.append(DumpResult.from_dict({**entry, "path": path}))
+                else:
+                    submitted[digest] = path
             bar.phase("analysing", len(submitted))
             futures = [dask.submit(process_dump, path, os.fspath(out_dir), content_hash=digest,
                                    name=dump_name(path), pure=False)
@@ -172,14 +174,15 @@ def run(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], cl
                 (result.processed if done.ok else result.failed).append(done)
                 bar.advance("analysing", done.name, ok=done.ok)
             # Identical copies under other paths join the dump that was analysed.
-            for path, digest in digest_of.items():
-                if submitted.get(digest) not in (None, path) and manifest.done(digest):
-                    manifest.add_path(digest, path)
+            for path in result.duplicates:
+                if manifest.done(digest_of[path]):
+                    manifest.add_path(digest_of[path], path)
         finally:
             manifest.flush()
     result.processed.sort(key=lambda r: r.path)
     result.failed.sort(key=lambda r: r.path)
     result.skipped.sort(key=lambda r: r.path)
+    result.duplicates.sort()
     entries = list(manifest.data["dumps"].values())
     result.files.append(dataset.write_dumps_table(out_dir, entries))
     result.report = build_report(manifest.data)
