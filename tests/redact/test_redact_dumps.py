@@ -1,0 +1,156 @@
+"""Redacted copies of sample and real dumps read like the originals: same objects, distribution,
+graph, logs and layout, and none of the replaced values left in them."""
+
+from __future__ import annotations
+
+import codecs
+import re
+import tarfile
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+from conftest import REALDATA, ROOT, SAMPLE_DUMPS
+
+import analyzer
+from analyzer.redact import redact_dump
+
+# Sample dumps (AKS/EKS/OKE/kubeadm, each a different form), the kubeadm sample as a .tar.gz, and
+# real dumps of other forms: support bundle, cluster-info dump, must-gather, UTF-16 PowerShell
+# capture, k3s support bundle (REALDATA/SOURCES.md says where each came from).
+DUMPS = {
+    "sample-aks": SAMPLE_DUMPS / "aks",
+    "sample-eks": SAMPLE_DUMPS / "eks",
+    "sample-oke": SAMPLE_DUMPS / "oke",
+    "sample-kubeadm": SAMPLE_DUMPS / "kubeadm",
+    "sample-kubeadm-tar-gz": ROOT / "tests" / "data" / "archives" / "kubeadm-dump.tar.gz",
+    "kurl-support-bundle": REALDATA / "kubeadm" / "sbctl-kurl-supportbundle",
+    "cka-cluster-info-dump": REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump",
+    "must-gather-clean-aws": REALDATA / "openshift" / "must-gather-clean-aws",
+    "minikube-utf16": REALDATA / "minikube" / "bits-assignment-group11",
+    "k3s-support-bundle": REALDATA / "k3s" / "troubleshoot-testdata-supportbundle",
+}
+KEY = b"test key"
+
+
+@cache
+def _redacted(name: str, names: bool = True) -> tuple[analyzer.Cluster, analyzer.Cluster, Path, dict]:
+    src = DUMPS[name]
+    if not src.exists():
+        pytest.skip(f"{src} is not here")
+    out = Path(_tmp()) / f"{name}-{int(names)}" / src.name
+    report = redact_dump(src, out, names=names, key=KEY)
+    return analyzer.load(str(src)), analyzer.load(str(out)), out, report.to_dict()
+
+
+@cache
+def _tmp() -> str:
+    import tempfile
+
+    return tempfile.mkdtemp(prefix="kda-redact-test-")
+
+
+def _relations(cluster: analyzer.Cluster) -> Counter:
+    return Counter(d.get("relation") for _, _, d in cluster.graph.edges(data=True))
+
+
+def _text_files(root: Path) -> dict[str, str]:
+    if root.is_file():
+        if tarfile.is_tarfile(root):
+            with tarfile.open(root) as tar:
+                return {m.name: tar.extractfile(m).read().decode("utf-8", "replace") for m in tar if m.isfile()}
+        return {root.name: root.read_bytes().decode("utf-16" if root.read_bytes()[:2] == codecs.BOM_UTF16_LE else "utf-8", "replace")}
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and not p.is_symlink():
+            data = p.read_bytes()
+            out[p.relative_to(root).as_posix()] = data.decode("utf-16" if data[:2] == codecs.BOM_UTF16_LE else "utf-8", "replace")
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(DUMPS))
+def test_same_objects_logs_distribution_and_graph(name: str) -> None:
+    before, after, _, _ = _redacted(name)
+    assert after.summary()["objects_by_kind"] == before.summary()["objects_by_kind"]
+    assert len(after.logs) == len(before.logs)
+    assert after.distribution.name == before.distribution.name
+    # every join (pod -> node, service -> pods, owner, mounts, ...) still finds its other end
+    assert _relations(after) == _relations(before)
+    assert len(after.ingest.rejections) == len(before.ingest.rejections)
+
+
+@pytest.mark.parametrize("name", sorted(DUMPS))
+def test_node_facts_detection_reads_are_kept(name: str) -> None:
+    before, after, _, _ = _redacted(name)
+
+    def facts(cluster: analyzer.Cluster) -> tuple:
+        schemes, label_keys = [], set()
+        for node in cluster.objects_of("Node"):
+            provider = node.view.spec.providerID if node.view.spec else None
+            schemes.append(provider.split("://")[0] if provider else None)
+            label_keys |= set(node.view.metadata.labels or {})
+        return sorted(schemes, key=str), sorted(label_keys)
+
+    assert facts(after) == facts(before)
+
+
+@pytest.mark.parametrize("name", sorted(DUMPS))
+def test_replaced_values_are_gone(name: str) -> None:
+    before, after, out, report = _redacted(name)
+    texts = "\n".join(_text_files(out).values())
+    private_ips = {a.address for n in before.objects_of("Node") for a in (n.view.status.addresses or ())
+                   if n.view.status and a.type == "InternalIP" and a.address
+                   and a.address.startswith(("10.", "172.", "192.168."))}
+    renamed_nodes = {n.name for n in before.objects_of("Node")} - {n.name for n in after.objects_of("Node")}
+    assert [v for v in private_ips | renamed_nodes if re.search(rf"(?<![\w.-]){re.escape(v)}(?![\w-])", texts)] == []
+    if name == "kurl-support-bundle":
+        # troubleshoot already hid its addresses (***HIDDEN***): only hostnames were left to replace
+        assert not private_ips and set(report["replacements"]) == {"hostname"}
+    else:
+        assert private_ips | renamed_nodes
+
+
+@pytest.mark.parametrize("name", sorted(DUMPS))
+def test_same_layout_file_by_file(name: str) -> None:
+    _, _, out, report = _redacted(name)
+    original, redacted = _text_files(DUMPS[name]), _text_files(out)
+    assert len(redacted) == len(original) - len(report["dropped"])
+    # each file keeps its line count (no Secrets in these dumps, so nothing is re-serialised)
+    assert sorted(t.count("\n") for t in redacted.values()) == sorted(
+        t.count("\n") for p, t in original.items() if p not in report["dropped"])
+
+
+def test_utf16_capture_stays_utf16() -> None:
+    _, _, out, _ = _redacted("minikube-utf16")
+    src = DUMPS["minikube-utf16"] / "cluster-dump.txt"
+    assert (out / "cluster-dump.txt").read_bytes()[:2] == src.read_bytes()[:2] == codecs.BOM_UTF16_LE
+
+
+def test_archive_stays_a_gzipped_tar_with_the_same_members() -> None:
+    _, _, out, _ = _redacted("sample-kubeadm-tar-gz")
+    assert out.read_bytes()[:2] == b"\x1f\x8b"
+    with tarfile.open(DUMPS["sample-kubeadm-tar-gz"]) as a, tarfile.open(out) as b:
+        assert len(a.getmembers()) == len(b.getmembers())
+
+
+def test_cloud_ids_keep_their_shape() -> None:
+    before, after, _, report = _redacted("sample-aks")
+    ids = [n.view.spec.providerID for n in after.objects_of("Node")]
+    assert all(i.startswith("azure:///subscriptions/") and "/resourceGroups/mc_" in i for i in ids)
+    assert {n.view.spec.providerID for n in before.objects_of("Node")}.isdisjoint(ids)
+    assert {"azure-subscription", "azure-resource-group", "cluster-name"} <= set(report["replacements"])
+    labels = [n.view.metadata.labels["kubernetes.azure.com/cluster"] for n in after.objects_of("Node")]
+    assert all(v.startswith("MC_") and v.endswith("_eastus") for v in labels)
+    oke_ids = [n.view.spec.providerID for n in _redacted("sample-oke")[1].objects_of("Node")]
+    assert all(i.startswith("oci://ocid1.instance.oc1.") for i in oke_ids)
+
+
+def test_same_key_same_bytes(tmp_path: Path) -> None:
+    src = DUMPS["sample-kubeadm"]
+    redact_dump(src, tmp_path / "a", key=KEY)
+    redact_dump(src, tmp_path / "b", key=KEY)
+    redact_dump(src, tmp_path / "c", key=b"another key")
+    a, b, c = (_text_files(tmp_path / x) for x in "abc")
+    assert a == b
+    assert a != c
