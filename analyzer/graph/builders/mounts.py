@@ -6,14 +6,16 @@ from typing import Any
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
-from analyzer.graph.shapes import mapping, text
+from analyzer.graph.shapes import mapping, mappings, text
 
 RELATION = Relation(
     name="mounts",
     source="Pod, and workloads/CronJobs through their pod template",
     target="ConfigMap, Secret, PersistentVolumeClaim",
     description="spec.volumes (configMap, secret, persistentVolumeClaim, projected sources, "
-    "secret refs of csi/cephfs/rbd/... volumes, generic ephemeral claims); pod -> object.",
+    "secret refs of csi/cephfs/rbd/... volumes, generic ephemeral claims); pod -> object. "
+    "A StatefulSet also mounts the claims its volumeClaimTemplates made "
+    "(<template>-<statefulset>-<ordinal>) that the dump holds, even while scaled to zero.",
 )
 
 # Volume source -> (kind, field holding the name). Secret references of driver volumes too:
@@ -41,6 +43,25 @@ def build(ctx: GraphContext) -> None:
             if isinstance(volume, dict):
                 for kind, name, optional, via in references(volume, pod_name):
                     edge(held.node, ref(kind, ns, name), relation, via, optional)
+    _statefulset_claims(ctx)
+
+
+def _statefulset_claims(ctx: GraphContext) -> None:
+    # Claims by (namespace, name without its -<ordinal>): one lookup per template.
+    claims: dict[tuple[str, str], list[str]] = {}
+    for pvc in ctx.objects("PersistentVolumeClaim"):
+        base, _, ordinal = pvc.name.rpartition("-")
+        if base and ordinal.isdigit():
+            claims.setdefault((pvc.namespace, base), []).append(pvc.name)
+    if not claims:
+        return
+    for sts in ctx.objects("StatefulSet"):
+        templates = mappings(mapping(sts.body().get("spec")).get("volumeClaimTemplates"))
+        for template in templates:
+            base = f"{text(mapping(template.get('metadata')).get('name'))}-{sts.name}"
+            for name in claims.get((sts.namespace, base), ()):
+                node = ctx.ref("PersistentVolumeClaim", sts.namespace, name)
+                ctx.edge(ctx.node_of(sts), node, RELATION.name, "volumeClaimTemplates")
 
 
 def references(volume: dict[str, Any], pod_name: str | None = None) -> list[tuple[str, str, bool, str]]:
