@@ -26,9 +26,9 @@ _REDACTED = re.compile(r"^<redacted")
 
 def scrub_text(text: str, path: str = "") -> tuple[str, int]:
     """Text with the values of every Secret it holds removed, and how many Secrets that was."""
-    if "Secret" not in text:
-        return text, 0
     secret_path = "secret" in path.lower()
+    if "Secret" not in text and not secret_path:
+        return text, 0
     if _JSON_START.search(text) and text.lstrip()[:1] in "{[":
         return _scrub_json(text, secret_path)
     return _scrub_yaml(text, secret_path)

@@ -1,0 +1,84 @@
+"""Credential masking and recognisers of earlier redaction, on values written for these tests
+(shapes from kubectl describe, kubectl JSON, last-applied annotations and real log lines)."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.redact import is_already_redacted, mask_sensitive
+from analyzer.redact.masking import mask_named_value
+from analyzer.redact.patterns import mask_credentials
+
+MASKED = [
+    ("postgres://app:hunter2@db:5432/orders", "postgres://app:<redacted>@db:5432/orders"),
+    ("Server=db;User Id=sa;Password=hunter2;", "Server=db;User Id=sa;Password=<redacted>;"),
+    ("--token=abc123def", "--token=<redacted>"),
+    ("--oidc-client-secret=s3cr3tvalue", "--oidc-client-secret=<redacted>"),
+    ('"client_secret": "abc"', '"client_secret": "<redacted>"'),
+    ("      DB_PASSWORD:  hunter2", "      DB_PASSWORD:  <redacted>"),  # kubectl describe pod env
+    ("authToken: xyz123", "authToken: <redacted>"),
+    ("Authorization: Bearer abcDEF123456", "Authorization: Bearer <redacted>"),
+    ("Basic dXNlcjpwYXNz", "Basic <redacted>"),
+    ("AccountKey=q1w2e3r4t5==;EndpointSuffix=core.windows.net", "AccountKey=<redacted>;EndpointSuffix=core.windows.net"),
+    ("key AKIAIOSFODNN7EXAMPLE here", "key <redacted> here"),
+    ("eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW0ifQ.c2lnbmF0dXJlLXBhcnQ", "<redacted>"),
+    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
+     "-----BEGIN RSA PRIVATE KEY-----<redacted>-----END RSA PRIVATE KEY-----"),
+    # env entries: YAML, kubectl JSON, and JSON escaped inside a last-applied annotation
+    ("- name: API_TOKEN\n  value: abc123\n", "- name: API_TOKEN\n  value: <redacted>\n"),
+    ('"name": "DB_PASS",\n            "value": "s3cr3t"\n', '"name": "DB_PASS",\n            "value": "<redacted>"\n'),
+    ('{\\"name\\":\\"DB_PASSWORD\\",\\"value\\":\\"hunter2\\"}', '{\\"name\\":\\"DB_PASSWORD\\",\\"value\\":\\"<redacted>\\"}'),
+]
+
+# Everyday text that names credentials without holding one (seen in real dumps' logs and CRDs).
+KEPT = [
+    "failed to list *core.Secret: etcdserver: request timed out",
+    "auth: simple token is not cryptographically signed",
+    "BasicAuth holds the HTTP basic authentication configuration.",
+    "IptablesMarkPass:0x20000",
+    "password: 12 bytes",  # kubectl describe secret
+    "secretName: default-token-x7k2p",
+    "automountServiceAccountToken: true",
+    "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n",
+    "AZURE_CREDENTIAL_FILE=/etc/kubernetes/azure.json",
+    "password: ***HIDDEN***",
+    "password=$(DB_PASSWORD)",
+    "Bearer token is invalid",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), MASKED)
+def test_credentials_are_masked(text: str, expected: str) -> None:
+    assert mask_sensitive(text) == expected
+    assert mask_credentials(text)[1] >= 1
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_prose_and_references_are_kept(text: str) -> None:
+    assert mask_sensitive(text) == text
+
+
+def test_masking_is_idempotent() -> None:
+    for text, _ in MASKED:
+        once = mask_sensitive(text)
+        assert mask_sensitive(once) == once
+
+
+def test_named_values() -> None:
+    assert mask_named_value("DB_PASSWORD", "hunter2") == "<redacted>"
+    assert mask_named_value("DB_PASSWORD", "$(FROM_SECRET)") == "$(FROM_SECRET)"
+    assert mask_named_value("LOG_LEVEL", "debug") == "debug"
+    assert mask_named_value("DATABASE_URL", "mysql://u:pw@h/db") == "mysql://u:<redacted>@h/db"
+
+
+@pytest.mark.parametrize("value", [
+    "***HIDDEN***", "--public-addr=***HIDDEN***", "***TOKEN_REDACTED_1A2B***", "x-ipv4-0000000001-x",
+    "x-fqdn-0000000042-x", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "<redacted: 7 bytes>",
+])
+def test_earlier_redaction_is_recognised(value: str) -> None:
+    assert is_already_redacted(value)
+
+
+@pytest.mark.parametrize("value", ["10.0.0.1", "box", "ip-10-0-1-5.ec2.internal", "maxx", "x-ray"])
+def test_real_values_are_not_taken_for_redaction(value: str) -> None:
+    assert not is_already_redacted(value)
