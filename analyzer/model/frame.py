@@ -83,6 +83,14 @@ def _cast(values: Any, dtype: str) -> Any:
     if dtype == "datetime":
         if isinstance(values, pd.Series) and isinstance(values.dtype, pd.DatetimeTZDtype):
             return values.astype(DATETIME).array
+        arrow = _arrow_strings(values)
+        if arrow is not None:
+            try:
+                # Arrow's RFC 3339 cast is ~10x faster than pandas' and exact on valid input.
+                cast = arrow.cast(pa.timestamp("ns", tz="UTC"))
+                return pd.array(cast.to_pandas()).astype(DATETIME)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                pass  # some value is malformed or has no zone: let pandas coerce it
         # One vectorised parse per column; a malformed timestamp becomes NaT, never an error.
         parsed = pd.to_datetime(pd.Series(values, dtype=object), utc=True, format="ISO8601",
                                 errors="coerce")

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from analyzer.model.normalize import as_list
 
-
-class VolumeRow(NamedTuple):
-    name: str
-    type: str | None
-    ref_kind: str | None
-    ref_name: str | None
-    optional: bool | None
-    host_path: str | None
-    read_only: bool | None
-    detail: str | None
+# What each row tuple holds: the volumes table's columns after namespace and pod. Rows are
+# plain tuples because a pod has ~5 volumes and a big dump ~100,000 pods' worth of them.
+VOLUME_FIELDS = ("name", "type", "ref_kind", "ref_name", "optional", "host_path", "read_only",
+                 "detail")
+VolumeRow = tuple[Any, ...]
+_NO_SPEC: dict[str, Any] = {}
 
 
 # volume type -> (referenced kind, field holding the name); types that refer to an object.
@@ -56,43 +52,54 @@ def _detail(kind: str, spec: dict[str, Any]) -> str | None:
 
 def volume_rows(pod_name: str, volume: dict[str, Any], mounted_read_only: bool | None
                 ) -> list[VolumeRow]:
-    """Rows for one pod volume; `mounted_read_only` says whether every mount of it is read-only.
+    """Rows (VOLUME_FIELDS) for one pod volume; `mounted_read_only` says whether every mount of
+    it is read-only.
 
     Examples:
-        >>> volume_rows("web-0", {"name": "data", "persistentVolumeClaim": {"claimName": "d"}}, None)
-        [VolumeRow(name='data', type='persistentVolumeClaim', ref_kind='PersistentVolumeClaim', ref_name='d', optional=None, host_path=None, read_only=None, detail=None)]
-        >>> [r.ref_kind for r in volume_rows("p", {"name": "kube-api-access", "projected": {
+        >>> def show(rows):
+        ...     return [{k: v for k, v in zip(VOLUME_FIELDS, r) if v is not None} for r in rows]
+        >>> show(volume_rows("web-0", {"name": "data", "persistentVolumeClaim": {"claimName": "d"}}, None))
+        [{'name': 'data', 'type': 'persistentVolumeClaim', 'ref_kind': 'PersistentVolumeClaim', 'ref_name': 'd'}]
+        >>> show(volume_rows("p", {"name": "kube-api-access", "projected": {
         ...     "sources": [{"serviceAccountToken": {"path": "token"}},
-        ...                 {"configMap": {"name": "kube-root-ca.crt"}}]}}, True)]
-        ['ServiceAccount token', 'ConfigMap']
-        >>> volume_rows("p", {"name": "cache", "emptyDir": {"medium": "Memory"}}, False)[0].detail
-        'medium=Memory'
-        >>> volume_rows("web-0", {"name": "scratch", "ephemeral": {}}, None)[0].ref_name
+        ...                 {"configMap": {"name": "kube-root-ca.crt"}}]}}, True))
+        [{'name': 'kube-api-access', 'type': 'projected', 'ref_kind': 'ServiceAccount token', 'read_only': True, 'detail': 'source=serviceAccountToken'}, {'name': 'kube-api-access', 'type': 'projected', 'ref_kind': 'ConfigMap', 'ref_name': 'kube-root-ca.crt', 'read_only': True, 'detail': 'source=configMap'}]
+        >>> show(volume_rows("p", {"name": "cache", "emptyDir": {"medium": "Memory"}}, False))
+        [{'name': 'cache', 'type': 'emptyDir', 'read_only': False, 'detail': 'medium=Memory'}]
+        >>> show(volume_rows("web-0", {"name": "scratch", "ephemeral": {}}, None))[0]["ref_name"]
         'web-0-scratch'
     """
     name = volume.get("name") or ""
-    kind = next((k for k in volume if k != "name"), None)
-    spec = volume.get(kind) if kind else None
-    spec = spec if isinstance(spec, dict) else {}
-    read_only = spec.get("readOnly") if spec.get("readOnly") is not None else mounted_read_only
+    kind = None
+    for key in volume:
+        if key != "name":
+            kind = key
+            break
+    spec = volume.get(kind) if kind is not None else None
+    if not isinstance(spec, dict):
+        spec = _NO_SPEC
+    read_only = spec.get("readOnly")
+    if read_only is None:
+        read_only = mounted_read_only
     if kind == "projected":
         rows = []
-        for source in as_list(spec.get("sources")) or [{}]:
-            src_kind = next(iter(source), None) if isinstance(source, dict) else None
-            src = source.get(src_kind) if src_kind else None
-            src = src if isinstance(src, dict) else {}
-            rows.append(VolumeRow(
-                name, kind, _PROJECTED.get(src_kind or "", src_kind) or None,
-                src.get("name"), src.get("optional"), None, read_only,
-                f"source={src_kind}" if src_kind else None))
+        for source in as_list(spec.get("sources")) or [_NO_SPEC]:
+            src_kind, src = None, _NO_SPEC
+            if isinstance(source, dict) and source:
+                src_kind = next(iter(source))
+                src = source[src_kind] if isinstance(source[src_kind], dict) else _NO_SPEC
+            rows.append((name, kind, _PROJECTED.get(src_kind, src_kind) or None, src.get("name"),
+                         src.get("optional"), None, read_only,
+                         f"source={src_kind}" if src_kind else None))
         return rows
     ref_kind = ref_name = None
-    if kind in _REFERENCES:
-        ref_kind, field = _REFERENCES[kind]
+    reference = _REFERENCES.get(kind)
+    if reference is not None:
+        ref_kind, field = reference
         ref_name = spec.get(field)
     elif kind == "ephemeral":
         # A generic ephemeral volume's claim is named <pod>-<volume> by the controller.
         ref_kind, ref_name = "PersistentVolumeClaim", f"{pod_name}-{name}"
     host_path = spec.get("path") if kind == "hostPath" else None
-    return [VolumeRow(name, kind, ref_kind, ref_name, spec.get("optional"), host_path,
-                      read_only, _detail(kind or "", spec))]
+    detail = _detail(kind, spec) if spec and (kind in _DETAIL_FIELDS or kind == "nfs") else None
+    return [(name, kind, ref_kind, ref_name, spec.get("optional"), host_path, read_only, detail)]

@@ -266,33 +266,39 @@ class _Builder:
             self.add_env(ns, pod, ctype, c)
 
     def add_env(self, ns: str, pod: str, ctype: str, c: Container) -> None:
-        # (name, source, ref_name, ref_key, optional, sensitive): container_env's own columns
-        rows: list[tuple[Any, ...]] = []
+        # Row tuples: container_env's columns after namespace and pod, in declared order.
+        rows = self.env_rows
+        before = len(rows)
+        cname = c.name
         for var in c.env or ():
             src = var.valueFrom
             if src is None:
-                rows.append((var.name, "value", None, None, None,
+                rows.append((cname, ctype, var.name, "value", None, None, None,
                              is_sensitive_env(var.name, var.value)))
-            elif src.configMapKeyRef is not None or src.secretKeyRef is not None:
-                ref = src.configMapKeyRef or src.secretKeyRef
-                kind = "configMapKeyRef" if src.configMapKeyRef is not None else "secretKeyRef"
-                rows.append((var.name, kind, ref.name, ref.key, ref.optional, False))
+            elif src.configMapKeyRef is not None:
+                ref = src.configMapKeyRef
+                rows.append((cname, ctype, var.name, "configMapKeyRef", ref.name, ref.key,
+                             ref.optional, False))
+            elif src.secretKeyRef is not None:
+                ref = src.secretKeyRef
+                rows.append((cname, ctype, var.name, "secretKeyRef", ref.name, ref.key,
+                             ref.optional, False))
             elif src.fieldRef is not None:
-                rows.append((var.name, "fieldRef", None, src.fieldRef.get("fieldPath"), None,
-                             False))
+                rows.append((cname, ctype, var.name, "fieldRef", None,
+                             src.fieldRef.get("fieldPath"), None, False))
             elif src.resourceFieldRef is not None:
-                rows.append((var.name, "resourceFieldRef", src.resourceFieldRef.get("containerName"),
-                             src.resourceFieldRef.get("resource"), None, False))
+                res = src.resourceFieldRef
+                rows.append((cname, ctype, var.name, "resourceFieldRef", res.get("containerName"),
+                             res.get("resource"), None, False))
             else:
-                rows.append((var.name, None, None, None, None, False))
+                rows.append((cname, ctype, var.name, None, None, None, None, False))
         for ef in c.envFrom or ():
             ref = ef.configMapRef or ef.secretRef
             kind = "configMapRef" if ef.configMapRef is not None else (
                 "secretRef" if ef.secretRef is not None else None)
-            rows.append((ef.prefix, kind, ref.name if ref else None, None,
+            rows.append((cname, ctype, ef.prefix, kind, ref.name if ref else None, None,
                          ref.optional if ref else None, False))
-        self.env_rows.extend((c.name, ctype, *row) for row in rows)
-        self.env_of.extend([self.pod_index] * len(rows))
+        self.env_of.extend([self.pod_index] * (len(rows) - before))
 
     def add_volumes(self, ns: str, pod: str, spec: Any) -> None:
         if not spec.volumes:
@@ -306,7 +312,7 @@ class _Builder:
         for volume in spec.volumes:
             if not isinstance(volume, dict):
                 continue
-            # VolumeRow holds the volumes table's columns after namespace and pod, in order.
+            # Row tuples hold the volumes table's columns after namespace and pod (VOLUME_FIELDS).
             found = volume_rows(pod, volume, mounts.get(volume.get("name") or ""))
             self.volume_rows.extend(found)
             self.volume_of.extend([self.pod_index] * len(found))
