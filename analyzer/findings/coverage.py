@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,27 +14,40 @@ if TYPE_CHECKING:
 class NamespaceCoverage:
     """Where a kind was collected: every namespace (a cluster-wide list) or only some.
 
-    A kind counts as collected for a namespace when the dump holds an object of that kind there,
-    or when one file held that kind from several namespaces (an all-namespaces list, which
-    covers the namespaces where it found nothing too).
+    `listed`: the kind came in a listing (a typed List, or a file or pasted table holding
+    several objects), not only as single objects: a lone `get pod x -o yaml` says nothing about
+    what else exists. A listed kind counts as collected for a namespace when the dump holds an object
+    of that kind there, or when one file held it from several namespaces (an all-namespaces
+    list, which covers the namespaces where it found nothing too).
     """
 
     kind: str
     collected: bool
+    listed: bool
     all_namespaces: bool
     namespaces: frozenset[str]
 
     def covers(self, namespace: str) -> bool:
-        return self.collected and (self.all_namespaces or namespace in self.namespaces)
+        return self.collected and self.listed and (self.all_namespaces or namespace in self.namespaces)
 
 
 def namespace_coverage(cluster: Cluster, kind: str) -> NamespaceCoverage:
     """How far the dump collected `kind`, namespace by namespace."""
     if not cluster.covers(kind):
-        return NamespaceCoverage(kind, False, False, frozenset())
+        return NamespaceCoverage(kind, False, False, False, frozenset())
     per_file: dict[str, set[str]] = defaultdict(set)
     for obj in cluster.objects_of(kind):
         per_file[obj.provenance.source].add(obj.namespace)
+    listed = kind in cluster.ingest.collected_kinds
+    if not listed:  # a file holding several objects is a listing (a List, a table, a dump)
+        sizes = Counter(o.provenance.source for o in cluster.objects)
+        listed = any(sizes[source] > 1 for source in per_file)
     namespaces = frozenset(ns for nss in per_file.values() for ns in nss)
     all_namespaces = any(len(nss) > 1 for nss in per_file.values())
-    return NamespaceCoverage(kind, True, all_namespaces, namespaces)
+    return NamespaceCoverage(kind, True, listed, all_namespaces, namespaces)
+
+
+def not_listed_reason(coverage: NamespaceCoverage) -> str:
+    """Why absence of `coverage.kind` objects means nothing in this dump."""
+    return (f"the dump holds {coverage.kind} objects only one by one, not as a listing, "
+            f"so a {coverage.kind} it lacks may still exist")

@@ -8,6 +8,7 @@ Case files live in tests/findings/cases/<rule id>.yaml:
         expect: fail | pass | not_applicable
         objects: [ ...Kubernetes objects... ]     # loaded as one `kind: List` file
         collected: [ConfigMap]                     # kinds collected with no object (empty lists)
+        one_per_file: true                         # each object alone in its own file instead
         findings: [Pod/default/web]                # fail: exactly these objects (Kind/ns/name)
         facts: {restarts: 7}                       # fail: facts of the first finding
         message_contains: "CrashLoopBackOff"       # fail: words of the first finding's message
@@ -41,9 +42,13 @@ def _load_cases() -> list[Any]:
 
 
 def cluster_of(case: dict[str, Any]) -> analyzer.Cluster:
-    """The case's objects as a dump: one List file, plus an empty list per collected kind."""
-    files = {"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List",
-                                             "items": case.get("objects") or []})}
+    """The case's objects as a dump: one List file (or one file per object), plus an empty list
+    per collected kind."""
+    objects = case.get("objects") or []
+    if case.get("one_per_file"):
+        files = {f"object-{i}.yaml": yaml.safe_dump(obj) for i, obj in enumerate(objects)}
+    else:
+        files = {"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": objects})}
     for kind in case.get("collected") or ():
         files[f"{kind.lower()}s.yaml"] = f"apiVersion: v1\nkind: {kind}List\nitems: []\n"
     cluster = analyzer.load(files)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from analyzer.cluster import Cluster
-from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -39,6 +39,9 @@ def backends(spec: dict[str, Any]) -> Iterator[tuple[str, str, str, str]]:
 
 def check(cluster: Cluster) -> Iterator[Finding]:
     coverage = namespace_coverage(cluster, "Service")
+    if not coverage.listed:
+        yield RULE.not_applicable(not_listed_reason(coverage))
+        return
     services = {(s.namespace, s.name) for s in cluster.objects_of("Service")}
     for ing in cluster.objects_of("Ingress"):
         if not coverage.covers(ing.namespace):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.facts import ev, pods_by_namespace, selected_pods
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -19,6 +19,9 @@ RULE = RuleMeta(
 
 def check(cluster: Cluster) -> Iterator[Finding]:
     coverage = namespace_coverage(cluster, "Pod")
+    if not coverage.listed:
+        yield RULE.not_applicable(not_listed_reason(coverage))
+        return
     pods = pods_by_namespace(cluster)
     for svc in cluster.objects_of("Service"):
         spec = svc.view.spec

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.facts import ev, pods_by_namespace, selected_pods
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -41,6 +41,9 @@ def ready_addresses(cluster: Cluster) -> dict[tuple[str, str], tuple[int, int, o
 def check(cluster: Cluster) -> Iterator[Finding]:
     kind = "Endpoints" if cluster.covers("Endpoints") else "EndpointSlice"
     coverage = namespace_coverage(cluster, kind)
+    if not coverage.listed:
+        yield RULE.not_applicable(not_listed_reason(coverage))
+        return
     pod_coverage = namespace_coverage(cluster, "Pod")
     pods = pods_by_namespace(cluster)
     addresses = ready_addresses(cluster)
