@@ -29,7 +29,8 @@ cannot be parsed are NaN, and their text is kept in a `*_raw` column. Secret val
 any table. Rows are sorted (namespace, name, ...), so the same dump gives the same tables.
 
 Ages are the dump's capture time (the newest timestamp in it) minus the creation time, or the
-AGE a pasted table shows. The `components` table (the distribution's kube-system components)
+AGE a pasted table shows. In JSON exports timestamps are ISO 8601 (UTC, `Z`) and durations
+ISO 8601 durations (`P3DT4H`); Parquet keeps the types. The `components` table (the distribution's kube-system components)
 is built by the distributions stage and documented there.
 
 Column types:

@@ -104,7 +104,7 @@ class _Builder:
         self.pods = empty_columns("pods")
         self.containers = empty_columns("containers")
         # The long tables are kept as row tuples in declared column order (cheaper per row),
-        # without namespace and pod: rows point to their pod by index (see `_take_pod`).
+        # without namespace and pod: rows point to their pod by index (see `build`).
         self.env_rows: list[tuple[Any, ...]] = []
         self.volume_rows: list[tuple[Any, ...]] = []
         self.env_of: list[int] = []
@@ -153,7 +153,7 @@ class _Builder:
             by_name = {cs.name: cs for cs in ctype_statuses or ()}
             for c in containers or ():
                 cs = by_name.get(c.name, _NO_STATUS)
-                self.add_container(ns, name, ctype, c, cs, spec)
+                self.add_container(ctype, c, cs, spec)
                 last = cs.lastState.terminated if cs.lastState else None
                 if last is not None:
                     last_finished.append(last.finishedAt)
@@ -200,9 +200,9 @@ class _Builder:
         p["deleting"].append(meta.deletionTimestamp is not None)
         p["source"].append(source_of(obj))
 
-        self.add_volumes(ns, name, spec)
+        self.add_volumes(name, spec)
 
-    def add_container(self, ns: str, pod: str, ctype: str, c: Container,
+    def add_container(self, ctype: str, c: Container,
                       cs: ContainerStatus, spec: Any) -> None:
         image = split_image(c.image)
         unreadable: list[str] = []
@@ -263,9 +263,9 @@ class _Builder:
         k["env_count"].append(len(c.env or ()) + len(c.envFrom or ()))
 
         if c.env or c.envFrom:
-            self.add_env(ns, pod, ctype, c)
+            self.add_env(ctype, c)
 
-    def add_env(self, ns: str, pod: str, ctype: str, c: Container) -> None:
+    def add_env(self, ctype: str, c: Container) -> None:
         # Row tuples: container_env's columns after namespace and pod, in declared order.
         rows = self.env_rows
         before = len(rows)
@@ -300,7 +300,7 @@ class _Builder:
                          ref.optional if ref else None, False))
         self.env_of.extend([self.pod_index] * (len(rows) - before))
 
-    def add_volumes(self, ns: str, pod: str, spec: Any) -> None:
+    def add_volumes(self, pod: str, spec: Any) -> None:
         if not spec.volumes:
             return
         # Read-only per volume: True if every mount of it is read-only, False if any is not.
