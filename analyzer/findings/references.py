@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -88,6 +89,10 @@ def missing_references(cluster: Cluster, rule: RuleMeta, kind: str,
     namespace) and `not_collected` elsewhere, so nothing is said about what was not collected.
     A pod is not reported when its controller already is, for the same missing object.
     """
+    coverage = namespace_coverage(cluster, kind)
+    if not coverage.listed:
+        yield rule.not_applicable(not_listed_reason(coverage))
+        return
     graph = cluster.graph
     relations = RELATIONS[kind]
     by_source: dict[str, dict[str, list[str]]] = {}
