@@ -38,7 +38,9 @@ def _plain(value: Any) -> Any:
     if isinstance(value, pd.Timedelta):
         return _age(value)
     if hasattr(value, "item"):  # numpy scalars
-        return value.item()
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # 4 CPUs, 110 pods: not 4.0, 110.0
     return value
 
 
@@ -130,6 +132,11 @@ def nodes_section(cluster: Cluster) -> dict[str, Any]:
     }
 
 
+def _spaced(joined: str | None) -> str | None:
+    """A comma-joined list as the page shows it, so a long list of images can wrap."""
+    return joined.replace(",", ", ") if joined else joined
+
+
 def _counts(frame: pd.DataFrame, column: str) -> list[tuple[str, int]]:
     values = frame[column].astype("string").fillna("unknown")
     return sorted(Counter(values).items(), key=lambda kv: (-kv[1], kv[0]))
@@ -144,6 +151,8 @@ def components_section(cluster: Cluster) -> dict[str, Any]:
     comp = cluster.tables["components"]
     comp = comp.sort_values(["role", "name"], key=lambda s: s.astype("string"), kind="stable")
     rows = records(comp, COMPONENT_COLUMNS, limit=None)
+    for row in rows:
+        row["images"] = _spaced(row["images"])
     roles: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         roles.setdefault(str(row["role"]), []).append(row)
@@ -171,7 +180,7 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
     return {
         "total": len(w), "unhealthy": int(unhealthy.fillna(False).sum()),
         "by_kind": _counts(w, "kind"),
-        "rows": [dict(r, healthy=h) for r, h in zip(
+        "rows": [dict(r, healthy=h, images=_spaced(r["images"])) for r, h in zip(
             records(ordered, WORKLOAD_COLUMNS), ordered["_healthy"].head(MAX_ROWS).tolist(), strict=True)],
         "pods": len(pods), "pod_status": sorted(Counter(status).items(), key=lambda kv: (-kv[1], kv[0])),
         "restarting": records(
