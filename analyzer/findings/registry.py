@@ -80,8 +80,9 @@ def run_rule(rule: Rule, cluster: Cluster) -> list[Finding]:
         return [meta.not_applicable(f"the dump did not collect {', '.join(missing)}",
                                     missing=", ".join(missing))]
     if meta.requires_any and not any(cluster.covers(k) for k in meta.requires_any):
-        return [meta.not_applicable(f"the dump collected none of {', '.join(meta.requires_any)}",
-                                    missing=", ".join(meta.requires_any))]
+        kinds = list(meta.requires_any)
+        named = ", ".join(kinds) if len(kinds) <= 5 else f"{', '.join(kinds[:4])} or {len(kinds) - 4} other kinds"
+        return [meta.not_applicable(f"the dump collected none of {named}", missing=", ".join(kinds))]
     if meta.distributions:
         from analyzer.findings.components import distribution_name
 
