@@ -130,7 +130,7 @@ def _segments(text: str) -> list[tuple[int, str, bool]] | None:
         position = end.end()
         line += text.count("\n", start, position)
         explicit = True
-    segments.append((line, text[position:], explicit))
+    segments.append((line, text[position:] if position else text, explicit))
     return segments
 
 

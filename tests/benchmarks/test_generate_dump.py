@@ -1,0 +1,141 @@
+"""The benchmark dump generator: realistic content, the same objects in JSON and YAML, deterministic."""
+
+from __future__ import annotations
+
+import collections
+import doctest
+import importlib
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+from conftest import ROOT
+
+
+def bench_module(name: str) -> ModuleType:
+    """A module of benchmarks/ (a folder of scripts, not a package)."""
+    folder = str(ROOT / "benchmarks")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(name)
+
+
+generate_dump = bench_module("generate_dump")
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+
+
+@pytest.fixture(scope="module")
+def dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A 400-pod, 25-node cluster written in both formats (generated here, seed 3)."""
+    folder = tmp_path_factory.mktemp("dumps")
+    paths = {fmt: folder / f"pods-400.{fmt}" for fmt in ("json", "yaml")}
+    for fmt, path in paths.items():
+        generate_dump.write_dump(path, pods=400, nodes=25, fmt=fmt, seed=3)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def items(dumps: dict[str, Path]) -> list[dict[str, Any]]:
+    return json.loads(dumps["json"].read_bytes())["items"]
+
+
+def test_json_and_yaml_hold_the_same_objects(dumps: dict[str, Path]) -> None:
+    from_json = json.loads(dumps["json"].read_bytes())
+    from_yaml = yaml.load(dumps["yaml"].read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    assert from_json == from_yaml
+    assert from_json["kind"] == "List" and from_json["metadata"] == {"resourceVersion": ""}
+
+
+def test_every_table_has_rows(items: list[dict[str, Any]]) -> None:
+    kinds = collections.Counter(item["kind"] for item in items)
+    assert kinds["Pod"] == 400 and kinds["Node"] == 25
+    for kind in ("Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "Service", "ConfigMap", "Event", "Namespace"):
+        assert kinds[kind] > 0, kind
+
+
+def test_pods_look_like_a_real_cluster(items: list[dict[str, Any]]) -> None:
+    pods = [i for i in items if i["kind"] == "Pod"]
+    owners = collections.Counter(p["metadata"].get("ownerReferences", [{"kind": None}])[0]["kind"] for p in pods)
+    assert {"ReplicaSet", "DaemonSet", "StatefulSet", "Node"} <= set(owners)
+    assert all(p["metadata"]["managedFields"] for p in pods)
+    assert any(LAST_APPLIED in p["metadata"].get("annotations", {}) for p in pods)
+    assert {len(p["spec"]["containers"]) for p in pods} >= {1, 2}
+    statuses = [s for p in pods for s in p["status"].get("containerStatuses", [])]
+    assert any(s["lastState"].get("terminated", {}).get("reason") == "OOMKilled" for s in statuses)
+    assert any(s["state"].get("waiting", {}).get("reason") == "CrashLoopBackOff" for s in statuses)
+    assert any(s["restartCount"] > 0 for s in statuses)
+    assert {p["status"]["phase"] for p in pods} >= {"Running", "Pending"}
+    volumes = {key for p in pods for v in p["spec"].get("volumes", []) for key in v if key != "name"}
+    assert {"configMap", "secret", "projected", "persistentVolumeClaim", "hostPath", "emptyDir"} <= volumes
+    env_sources = {key for p in pods for c in p["spec"]["containers"] for e in c.get("env", []) for key in e.get("valueFrom", {})}
+    assert {"fieldRef", "secretKeyRef"} <= env_sources
+
+
+def test_pods_point_at_objects_that_exist(items: list[dict[str, Any]]) -> None:
+    uids = {i["metadata"]["uid"] for i in items}
+    pods = [i for i in items if i["kind"] == "Pod"]
+    references = [r for p in pods for r in p["metadata"].get("ownerReferences", [])]
+    assert references and all(r["uid"] in uids for r in references)
+    nodes = {i["metadata"]["name"] for i in items if i["kind"] == "Node"}
+    assert {p["spec"]["nodeName"] for p in pods if "nodeName" in p["spec"]} <= nodes
+
+
+def test_pod_size_is_that_of_real_dumps(dumps: dict[str, Path], items: list[dict[str, Any]]) -> None:
+    # Real pods with managedFields are 15-35 KB as items of a 4-space `kubectl get -o json` List.
+    kubectl_json = bench_module("kubectl_json")
+    sizes = [len(kubectl_json.dumps(i, depth=2)) for i in items if i["kind"] == "Pod"]
+    assert 20_000 < sum(sizes) / len(sizes) < 36_000
+
+
+def test_json_is_formatted_as_kubectl(dumps: dict[str, Path]) -> None:
+    text = dumps["json"].read_text(encoding="utf-8")
+    assert text.startswith('{\n    "apiVersion": "v1",\n    "items": [\n        {\n            "apiVersion": ')
+    assert text.endswith('\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n')
+    assert all((len(line) - len(line.lstrip(" "))) % 4 == 0 for line in text.splitlines())
+
+
+def test_yaml_is_formatted_as_kubectl(dumps: dict[str, Path]) -> None:
+    text = dumps["yaml"].read_text(encoding="utf-8")
+    assert text.startswith("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n")
+    assert text.endswith('kind: List\nmetadata:\n  resourceVersion: ""\n')
+    assert '    creationTimestamp: "20' in text  # timestamps quoted
+    assert "\n      kubectl.kubernetes.io/last-applied-configuration: |\n" in text
+    assert "\n      ports:\n      - containerPort: " in text  # sequences not indented under their key
+
+
+def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path: Path, dumps: dict[str, Path]) -> None:
+    again = tmp_path / "again.yaml"
+    generate_dump.write_dump(again, pods=400, nodes=25, fmt="yaml", seed=3)
+    assert again.read_bytes() == dumps["yaml"].read_bytes()
+    other = tmp_path / "other.yaml"
+    generate_dump.write_dump(other, pods=400, nodes=25, fmt="yaml", seed=4)
+    assert other.read_bytes() != dumps["yaml"].read_bytes()
+
+
+def test_command_line_prints_the_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "data" / "pods-20.json"
+    assert generate_dump.main(["--pods", "20", "--nodes", "3", "--format", "json", "-o", str(target)]) == 0
+    assert f"{target.stat().st_size:,} bytes" in capsys.readouterr().out
+
+
+def test_unknown_format_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="format must be one of"):
+        generate_dump.write_dump(tmp_path / "x", pods=1, fmt="xml")
+
+
+def test_zero_pods_still_writes_a_valid_list(tmp_path: Path) -> None:
+    path = tmp_path / "empty.yaml"
+    generate_dump.write_dump(path, pods=0, nodes=1, fmt="yaml")
+    document = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    assert [i["kind"] for i in document["items"]] == ["Node", "ConfigMap", "ConfigMap", "ConfigMap", "ConfigMap",
+                                                      "Namespace", "Namespace", "Namespace", "Namespace"]
+
+
+def test_docstring_examples() -> None:
+    for name in ("synthetic_fields",):
+        result = doctest.testmod(bench_module(name))
+        assert result.attempted > 0 and result.failed == 0
