@@ -10,14 +10,17 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 from kubectl_json import write_list as write_json_list
 from kubectl_yaml import KubectlYamlWriter
-from synthetic_cluster import generate_objects
+from synthetic_cluster import KIND_ORDER, generate_objects
 
 FORMATS = ("json", "yaml")
 _BUFFER = 8 * 1024 * 1024
+# kubectl's plural resource names for the kinds the generator writes.
+RESOURCE_KINDS = {kind.lower() + ("es" if kind.endswith("s") else "s"): kind for kind in KIND_ORDER}
 
 
 def default_nodes(pods: int) -> int:
@@ -25,12 +28,21 @@ def default_nodes(pods: int) -> int:
     return max(3, pods // 20)
 
 
-def write_dump(path: Path, pods: int, nodes: int | None = None, fmt: str = "json", seed: int = 1) -> int:
-    """Write the dump to `path` (parents created); returns its size in bytes."""
+def write_dump(path: Path, pods: int, nodes: int | None = None, fmt: str = "json", seed: int = 1,
+               kinds: Collection[str] | None = None) -> int:
+    """Write the dump to `path` (parents created); returns its size in bytes.
+
+    `kinds` (e.g. {"Pod", "Node"}) keeps only those kinds, like `kubectl get pods,nodes`.
+    """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    unknown = set(kinds or ()) - set(KIND_ORDER)
+    if unknown:
+        raise ValueError(f"unknown kinds {sorted(unknown)}; the generator writes {', '.join(KIND_ORDER)}")
     path.parent.mkdir(parents=True, exist_ok=True)
     objects = generate_objects(pods, nodes if nodes is not None else default_nodes(pods), seed)
+    if kinds:
+        objects = (obj for obj in objects if obj["kind"] in kinds)
     if fmt == "json":
         with path.open("wb", buffering=_BUFFER) as stream:
             write_json_list(objects, stream)
@@ -47,10 +59,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=None, help="number of Nodes (default: pods / 20)")
     parser.add_argument("--format", choices=FORMATS, default="json")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", default="", help="only these resources, e.g. pods,nodes (default: all of "
+                        + ",".join(RESOURCE_KINDS) + ")")
     parser.add_argument("-o", "--output", type=Path, required=True)
     args = parser.parse_args(argv)
+    names = [name.strip().lower() for name in args.kinds.split(",") if name.strip()]
+    unknown = [name for name in names if name not in RESOURCE_KINDS]
+    if unknown:
+        parser.error(f"unknown resources {', '.join(unknown)}; choose from {', '.join(RESOURCE_KINDS)}")
     started = time.perf_counter()
-    size = write_dump(args.output, args.pods, args.nodes, args.format, args.seed)
+    size = write_dump(args.output, args.pods, args.nodes, args.format, args.seed, {RESOURCE_KINDS[n] for n in names} or None)
     elapsed = time.perf_counter() - started
     print(f"wrote {args.output}: {size:,} bytes ({size / 1e6:.1f} MB), {args.format}, "
           f"{args.pods} pods, in {elapsed:.1f} s ({size / 1e6 / elapsed:.1f} MB/s)")

@@ -139,3 +139,13 @@ def test_docstring_examples() -> None:
     for name in ("synthetic_fields",):
         result = doctest.testmod(bench_module(name))
         assert result.attempted > 0 and result.failed == 0
+
+
+def test_kinds_keep_only_those_resources(tmp_path: Path) -> None:
+    # Like `kubectl get pods,nodes -A -o json`, the shape parsers.md measured.
+    target = tmp_path / "pods-nodes.json"
+    assert generate_dump.main(["--pods", "30", "--nodes", "4", "--kinds", "pods,nodes", "-o", str(target)]) == 0
+    kinds = collections.Counter(i["kind"] for i in json.loads(target.read_bytes())["items"])
+    assert kinds == {"Pod": 30, "Node": 4}
+    with pytest.raises(SystemExit):
+        generate_dump.main(["--pods", "1", "--kinds", "pod", "-o", str(target)])
