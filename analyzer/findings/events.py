@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from analyzer.findings.facts import parse_time
+from analyzer.findings.facts import age_text, ago, parse_time
 from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ class EventFact:
     name: str
     count: int
     last_seen: datetime | None
+    # A pasted `kubectl describe` gives ages ("2m (x49 over 12m)"), not timestamps.
+    last_seen_ago: timedelta | None = None
 
 
 def event_fact(obj: KubeObject) -> EventFact:
@@ -47,7 +49,16 @@ def event_fact(obj: KubeObject) -> EventFact:
         message=" ".join((v.message or v.note or "").split()),  # one line, even for probe output
         kind=kind, name=(about.name if about else None) or "", namespace=namespace,
         count=int(count), last_seen=parse_time(when),
+        last_seen_ago=timedelta(seconds=v.text.last_seen_ago_seconds)
+        if v.text is not None and v.text.last_seen_ago_seconds is not None else None,
     )
+
+
+def event_ago(cluster: Cluster, fact: EventFact) -> str:
+    """How long before the capture the event last fired, from its timestamp or its pasted age."""
+    if fact.last_seen is None and fact.last_seen_ago is not None:
+        return f"{age_text(fact.last_seen_ago)} before capture"
+    return ago(cluster, fact.last_seen)
 
 
 def events_by_object(cluster: Cluster) -> dict[tuple[str, str, str], list[EventFact]]:

@@ -119,6 +119,14 @@ def age_at_capture(cluster: Cluster, when: datetime | None) -> timedelta | None:
     return capture - when
 
 
+def ago(cluster: Cluster, when: datetime | None) -> str:
+    """ "12m before capture", or why the age cannot be told."""
+    if when is None:
+        return "at an unknown time"
+    age = age_at_capture(cluster, when)
+    return f"{age_text(age)} before capture" if age is not None else f"at {when.isoformat()} (capture time unknown)"
+
+
 def selector_matches(selector: dict[str, Any] | None, labels: dict[str, Any] | None) -> bool:
     """Whether a label selector (a plain map, or matchLabels/matchExpressions) selects labels.
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.events import event_fact
-from analyzer.findings.facts import age_at_capture, age_text, ev
+from analyzer.findings.events import event_ago, event_fact
+from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="events-failed-create", title="Controllers or kubelets failing to create pods", severity="warning",
     category="events", requires=("Event",),
-    message="{object}: {reason} {count} time(s), last {age} before capture: {last_message}",
+    message="{object}: {reason} {count} time(s), last {age}: {last_message}",
     remediation="Read the message: quota exceeded, an admission webhook denying, a missing ServiceAccount, or (sandbox) a broken CNI on the node.",
 )
 REASONS = frozenset({"FailedCreate", "FailedCreatePodSandBox"})
@@ -30,4 +30,4 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         yield RULE.fail(None, ev(last.event, "reason", last.reason, "no such event"),
                         kind=kind, namespace=namespace, name=name, reason=last.reason,
                         count=sum(f.count for f in facts),
-                        age=age_text(age_at_capture(cluster, last.last_seen)), last_message=last.message[:300])
+                        age=event_ago(cluster, last), last_message=last.message[:300])

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.events import event_fact
-from analyzer.findings.facts import age_at_capture, age_text, ev
+from analyzer.findings.events import event_ago, event_fact
+from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="events-warning-summary", title="Warning events", severity="info",
     category="events", requires=("Event",),
-    message="{reason} on {object}: {count} time(s), last {age} before capture: {last_message}",
+    message="{reason} on {object}: {count} time(s), last {age}: {last_message}",
     remediation="Read the events in time order around the incident; reasons with many repeats point at the failing component.",
 )
 
@@ -26,8 +26,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
     for (reason, kind, namespace, name), facts in sorted(groups.items()):
         facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
         last = facts[-1]
-        age = age_at_capture(cluster, last.last_seen)
         yield RULE.fail(None, ev(last.event, "reason", reason, "Normal events only"),
                         kind=kind, namespace=namespace, name=name, reason=reason,
-                        count=sum(f.count for f in facts), age=age_text(age),
+                        count=sum(f.count for f in facts), age=event_ago(cluster, last),
                         last_message=last.message[:300])

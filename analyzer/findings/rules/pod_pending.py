@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.events import events_by_object
-from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
+from analyzer.findings.events import event_ago, events_by_object
+from analyzer.findings.facts import ev, text_status
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -34,12 +34,12 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         failed = [e for e in events.get(("Pod", pod.namespace, pod.name), ()) if e.reason == "FailedScheduling"]
         if failed:
             last = failed[-1]
-            age = age_text(age_at_capture(cluster, last.last_seen))
+            age = event_ago(cluster, last)
             evidence.append(ev(last.event, "Event.message (FailedScheduling)", last.message))
             if reason is None:
-                reason, source = last.message, f"FailedScheduling event, {age} before capture"
+                reason, source = last.message, f"FailedScheduling event, {age}"
             else:
-                source += f"; last FailedScheduling event {age} before capture"
+                source += f"; last FailedScheduling event {age}"
         if reason is None:
             reason = "no reason recorded"
             source = "events not collected" if not events_collected else "no scheduler condition or event"

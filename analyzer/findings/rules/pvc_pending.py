@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.events import events_by_object
-from analyzer.findings.facts import age_at_capture, age_text, ev
+from analyzer.findings.events import event_ago, events_by_object
+from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -29,7 +29,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         if warnings:
             last = warnings[-1]
             evidence.append(ev(last.event, f"Event.message ({last.reason})", last.message))
-            reason = f"{last.reason}: {last.message} ({age_text(age_at_capture(cluster, last.last_seen))} before capture)"
+            reason = f"{last.reason}: {last.message} ({event_ago(cluster, last)})"
         else:
             reason = "no event recorded" if events_collected else "events not collected"
         yield RULE.fail(pvc, *evidence, storage_class=pvc.view.spec.storageClassName or "default", reason=reason)
