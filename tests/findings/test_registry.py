@@ -45,6 +45,7 @@ def _write_rules_package(tmp_path, name: str, files: dict[str, str]) -> None:
         (pkg / fname).write_text(textwrap.dedent(body))
 
 
+# A minimal rule file, written into a temporary rules package by the tests below.
 RULE_FILE = """
 from analyzer.findings.types import RuleMeta
 RULE = RuleMeta(id="{id}", title="t", severity="info", category="cluster", message="m", remediation="r")
@@ -79,6 +80,7 @@ def test_list_rules_has_one_row_per_rule() -> None:
     assert len(table) == len(load_rules()) and table["id"].is_unique
 
 
+# A rule that applies to AKS only, written into a temporary rules package.
 DIST_RULE_FILE = """
 from analyzer.findings.types import RuleMeta
 RULE = RuleMeta(id="aks-only", title="t", severity="info", category="cluster", message="m {name}",
