@@ -120,12 +120,14 @@ def dump_ids(inputs: Sequence[str]) -> list[str]:
             if i in clashes and depth[n] < len(parts[n]):
                 depth[n] += 1
                 ids[n] = slug("-".join(parts[n][-depth[n]:]))
+    # Still equal (the same path twice, spelled differently): number them in input order.
+    totals = {i: ids.count(i) for i in ids}
     seen: dict[str, int] = {}
-    for n, i in enumerate(ids):  # identical paths after all: number them in input order
+    numbered = []
+    for i in ids:
         seen[i] = seen.get(i, 0) + 1
-        if ids.count(i) > 1:
-            ids[n] = f"{i}-{seen[i]}"
-    return ids
+        numbered.append(f"{i}-{seen[i]}" if totals[i] > 1 else i)
+    return numbered
 
 
 def _load(spec: str) -> Cluster:

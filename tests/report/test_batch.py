@@ -1,0 +1,113 @@
+"""Batches: which inputs are dumps, stable ids, failed dumps skipped, same bytes twice, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLE_DUMPS
+from typer.testing import CliRunner
+
+from analyzer.cli import app
+from analyzer.report.batch import BatchResult, dump_ids, expand_inputs, run_batch
+
+SAMPLES = ("aks", "eks", "kubeadm", "oke")
+
+
+def test_a_glob_of_sample_dumps_skips_the_readme_and_the_generator() -> None:
+    found = expand_inputs([str(SAMPLE_DUMPS / "*")])
+    assert [Path(p).name for p in found] == list(SAMPLES)
+
+
+def test_a_shell_expanded_glob_skips_non_dump_files_too() -> None:
+    # What `kda report sample_dumps/*` receives from the shell.
+    args = sorted(str(p) for p in SAMPLE_DUMPS.iterdir())
+    assert [Path(p).name for p in expand_inputs(args)] == list(SAMPLES)
+
+
+def test_an_explicit_file_is_read_whatever_its_name(tmp_path: Path) -> None:
+    notes = tmp_path / "pods.dump"
+    notes.write_text("{}", encoding="utf-8")
+    assert expand_inputs([str(notes)]) == [str(notes)]
+
+
+def test_ids_are_unique_when_names_clash() -> None:
+    assert dump_ids(["x/prod/dump.tar.gz", "y/prod/dump.tar.gz", "z/dump.zip"]) == [
+        "x-prod-dump", "y-prod-dump", "z-dump"]
+    assert dump_ids(["same", "same"]) == ["same-1", "same-2"]
+
+
+def test_a_failed_dump_is_reported_and_the_rest_still_rendered(
+        sample_reports: tuple[Path, BatchResult], tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("this is not a dump {", encoding="utf-8")
+    out = tmp_path / "out"
+    result = run_batch([str(SAMPLE_DUMPS / "oke"), str(garbage), str(tmp_path / "missing"),
+                        str(SAMPLE_DUMPS / "kubeadm")], out, progress=False)
+    assert [r.name for r in result.reports] == ["oke", "kubeadm"]
+    assert [Path(f.input).name for f in result.failures] == ["garbage.json", "missing"]
+    assert result.exit_code == 2
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "garbage.json" in index and "nothing could be read" in index
+    assert json.loads((out / "comparison.json").read_text())["failures"][1]["reason"].endswith(
+        "no such file or folder")
+
+
+def test_same_input_same_bytes(sample_reports: tuple[Path, BatchResult], tmp_path: Path) -> None:
+    first, _ = sample_reports
+    run_batch([str(SAMPLE_DUMPS / "*")], tmp_path, progress=False)
+    a = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    b = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert a == b and len(a) == 4 * 5 + 4
+    for rel in a:
+        assert (first / rel).read_bytes() == (tmp_path / rel).read_bytes(), rel
+
+
+def test_the_sample_batch_writes_every_page(sample_reports: tuple[Path, BatchResult]) -> None:
+    out, result = sample_reports
+    assert result.exit_code == 0 and not result.failures
+    for name in SAMPLES:
+        assert (out / name / "report.html").stat().st_size > 10_000
+        md = (out / name / "report.md").read_text(encoding="utf-8")
+        assert md.startswith(f"# Cluster report: {name}\n")
+        assert "](dependencies-kube-system.svg)" in md and (out / name / "dependencies-kube-system.svg").exists()
+    comparison = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
+    assert [c["distribution"] for c in comparison["clusters"]] == ["aks", "eks", "kubeadm", "oke"]
+    assert comparison["overview"]["oke"]["api_tunnel"] == "proxymux-client"
+    assert {ip for ip in (o["dns_service_ip"] for o in comparison["overview"].values())} == {
+        "10.0.0.10", "172.20.0.10", "10.96.0.10"}
+    assert comparison["overview"]["kubeadm"]["control_plane"] == "self-hosted"
+
+
+def test_fail_on_critical_exits_1_and_fail_on_is_checked(tmp_path: Path) -> None:
+    result = run_batch([str(SAMPLE_DUMPS / "eks")], tmp_path, fail_on="critical", progress=False)
+    assert result.fail_on_hits > 0 and result.exit_code == 1
+    assert not (tmp_path / "index.html").exists()  # one dump: no comparison
+    with pytest.raises(ValueError, match="fail_on"):
+        run_batch([str(SAMPLE_DUMPS / "eks")], tmp_path, fail_on="fatal", progress=False)
+
+
+def test_cli_report_json_and_exit_codes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["report", str(SAMPLE_DUMPS / "aks"), str(SAMPLE_DUMPS / "oke"),
+                              "-o", str(tmp_path), "--format", "json", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    facts = json.loads((tmp_path / "oke" / "report.json").read_text(encoding="utf-8"))
+    assert facts["distribution"]["name"] == "oke" and facts["nodes"]["total"] == 3
+    assert (tmp_path / "comparison.json").exists() and not (tmp_path / "index.html").exists()
+    res = runner.invoke(app, ["report", str(tmp_path / "nope"), "-o", str(tmp_path / "o2"),
+                              "--no-progress"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_cli_diagram_svg_png_and_bad_suffix(tmp_path: Path) -> None:
+    runner = CliRunner()
+    svg, png = tmp_path / "d.svg", tmp_path / "d.png"
+    assert runner.invoke(app, ["diagram", str(SAMPLE_DUMPS / "oke"), "-o", str(svg)]).exit_code == 0
+    assert svg.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    res = runner.invoke(app, ["diagram", str(SAMPLE_DUMPS / "oke"), "-o", str(png), "-n", "billing",
+                              "--chart", "dependencies"])
+    assert res.exit_code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    res = runner.invoke(app, ["diagram", str(SAMPLE_DUMPS / "oke"), "-o", str(tmp_path / "d.pdf")])
+    assert res.exit_code == 2
