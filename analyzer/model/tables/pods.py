@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,15 +42,24 @@ def toleration_text(tol: dict[str, Any]) -> str:
     Examples:
         >>> toleration_text({"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"})
         'node-role.kubernetes.io/master:NoSchedule'
-        >>> toleration_text({"operator": "Exists"})
-        'ALL'
+        >>> toleration_text({"operator": "Exists"}), toleration_text({"key": ["odd"]})
+        ('ALL', "['odd']")
     """
-    key = tol.get("key") or ""
-    text = key or ("ALL" if tol.get("operator") == "Exists" else "")
-    if tol.get("value"):
-        text += f"={tol['value']}"
-    if tol.get("effect"):
-        text += f":{tol['effect']}"
+    fields = (tol.get("key"), tol.get("operator"), tol.get("value"), tol.get("effect"))
+    try:
+        return _toleration_text(*fields)
+    except TypeError:  # an unhashable value in a hand-edited dump: not cacheable
+        return _toleration_text.__wrapped__(*fields)
+
+
+@lru_cache(maxsize=4096)
+def _toleration_text(key: Any, operator: Any, value: Any, effect: Any) -> str:
+    # Cached: every pod carries the same few default tolerations.
+    text = str(key) if key else ("ALL" if operator == "Exists" else "")
+    if value:
+        text += f"={value}"
+    if effect:
+        text += f":{effect}"
     return text
 
 
