@@ -77,9 +77,11 @@ def domain_class(host: str) -> tuple[str, int]:
 class Learner:
     """Collects identifying words (by category) and whole ids (UUIDs) from texts and objects."""
 
-    def __init__(self, pseudonyms: Pseudonyms, names: bool = False) -> None:
+    def __init__(self, pseudonyms: Pseudonyms, names: bool = False, structural: frozenset[str] = frozenset()) -> None:
         self.pseudonyms = pseudonyms
         self.names = names
+        # the dump's field names and kinds: a name made of one of them is never replaced whole
+        self.structural = structural
         self.words: dict[str, str] = {}  # lowercased word -> category
         self.terms: dict[str, str] = {}  # whole id (UUID) -> category
 
@@ -92,14 +94,16 @@ class Learner:
             if self.pseudonyms.word(word) != word:
                 self.words.setdefault(word.lower(), category)
 
-    def learn_term(self, value: str, category: str) -> None:
+    def learn_term(self, value: str, category: str, known_too: bool = False) -> None:
         """Learn a whole id (account, subscription, cluster or group name): replaced as one string,
         every word of it, wherever it appears. A single known word ("kubernetes", the default
         cluster name) is no id: replacing it everywhere would rewrite the dump's own vocabulary."""
         if not value or is_already_redacted(value):
             return
         words = _WORD.findall(value)
-        if not words or (len(words) == 1 and self.pseudonyms.word(words[0]) == words[0] and not _UUID.match(value)):
+        if not words or any(w.lower() in self.structural for w in words if len(words) == 1):
+            return
+        if len(words) == 1 and not known_too and self.pseudonyms.word(words[0]) == words[0] and not _UUID.match(value):
             return
         self.terms.setdefault(value.lower(), category)
 
@@ -151,17 +155,19 @@ class Learner:
                 self._learn_object_names(obj)
 
     def _learn_object_names(self, obj: Any) -> None:
+        # Names are replaced whole wherever they appear (a pod's name carries its Deployment's);
+        # a namespace is replaced even when it is a common word, since the user asked for it.
         if obj.kind == "Namespace":
             if not _SYSTEM_NAMESPACE.match(obj.name):
-                self.learn_name(obj.name, "namespace")
+                self.learn_term(obj.name, "namespace", known_too=True)
             return
         if obj.namespace and not _SYSTEM_NAMESPACE.match(obj.namespace):
-            self.learn_name(obj.namespace, "namespace")
+            self.learn_term(obj.namespace, "namespace", known_too=True)
             if obj.kind not in ("Pod", "ReplicaSet", "Event", "EndpointSlice", "ControllerRevision", "Job"):
-                self.learn_name(obj.name, "object-name")
+                self.learn_term(obj.name, "object-name")
 
 
-def dump_vocabulary(result: IngestResult) -> set[str]:
+def dump_vocabulary(result: IngestResult) -> frozenset[str]:
     """The dump's own structural words: keys of every object, kinds and API versions."""
     words: set[str] = set()
     seen_keys: set[str] = set()
@@ -171,7 +177,7 @@ def dump_vocabulary(result: IngestResult) -> set[str]:
         _collect_keys(obj.body(), seen_keys, 0)
     for key in seen_keys:
         words.update(w.lower() for w in _LETTERS.findall(key))
-    return words
+    return frozenset(words)
 
 
 def _collect_keys(value: Any, out: set[str], depth: int) -> None:

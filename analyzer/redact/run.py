@@ -35,8 +35,9 @@ class Redaction:
             raise RedactError(f"{src}: no such file or folder")
         self.src = src
         result = ingest(str(src))
-        self.pseudonyms = Pseudonyms(key, base_vocabulary() | frozenset(dump_vocabulary(result)))
-        learner = Learner(self.pseudonyms, names)
+        structural = dump_vocabulary(result)
+        self.pseudonyms = Pseudonyms(key, base_vocabulary() | structural)
+        learner = Learner(self.pseudonyms, names, structural)
         learner.learn_objects(result)
         for path, data in iter_input_files(src):
             learner.learn_text(path)
