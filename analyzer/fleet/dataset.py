@@ -122,8 +122,8 @@ def to_arrow(df: pd.DataFrame, table: str, distribution: str) -> pa.Table:
         raise ValueError(f"table {table} already has column(s) {sorted(clash)}; "
                          "the fleet dataset adds them")
     declared = _declared_dtypes(table)
-    columns = {str(c): _arrow_column(df[c], _schema_dtype(df[c], declared.get(str(c))))
-               for c in df.columns}
+    columns = {str(c): _arrow_column(s, _schema_dtype(s, declared.get(str(c))))
+               for c, s in df.items()}
     columns[TAG_COLUMN] = pa.array([distribution] * len(df), type=pa.string())
     return pa.table(columns)
 
