@@ -123,15 +123,17 @@ def _label(attrs: dict[str, Any]) -> str:
     return label
 
 
-def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiGraph, bool]:
+def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiGraph, int, bool]:
+    """The namespace's subgraph (pods folded when many), its object count, whether folded."""
     from analyzer.graph import collapse_pods, namespace_subgraph
 
     sub = namespace_subgraph(graph, namespace)
     sub.remove_nodes_from([n for n, k in sub.nodes(data="kind") if k in SKIPPED_KINDS])
+    objects = sum(1 for _, ns in sub.nodes(data="namespace") if ns == namespace)
     pods = sum(1 for _, k in sub.nodes(data="kind") if k == "Pod")
     if pods > COLLAPSE_PODS_ABOVE:
-        return collapse_pods(sub), True
-    return sub, False
+        return collapse_pods(sub), objects, True
+    return sub, objects, False
 
 
 def _order_layers(sub: nx.MultiDiGraph) -> list[list[str]]:
@@ -188,8 +190,8 @@ def graph_diagram(graph: nx.MultiDiGraph, namespace: str, title: str = "") -> Fi
 
 def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Figure:
     heading = f"{title + ': ' if title else ''}namespace {namespace}"
-    sub, collapsed = _namespace_view(graph, namespace)
-    if not any(ns == namespace for _, ns in sub.nodes(data="namespace")):
+    sub, objects, collapsed = _namespace_view(graph, namespace)
+    if not objects:
         return _message_figure(heading, f"no objects in namespace {namespace}")
     layers = _order_layers(sub)
     boxes: list[list[str]] = []
@@ -202,20 +204,21 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
         if fold:
             more_counts[f"__more__{i}"] = Counter(sub.nodes[n]["kind"] for n in fold)
     rows = max(max(len(c) for c in boxes), 4)
+    shown = [i for i, col in enumerate(boxes) if col]  # empty columns (all pods folded) left out
     col_width, row_height = 3.2, 0.30
-    fig = Figure(figsize=(col_width * len(LAYERS), row_height * rows + 1.6))
+    fig = Figure(figsize=(max(col_width * len(shown), 8), row_height * rows + 1.6))
     ax = fig.add_axes((0.0, 0.0, 1.0, 0.92))
-    ax.set_xlim(-0.1, len(LAYERS) * col_width)
+    ax.set_xlim(-0.1, max(len(shown) * col_width, 8))
     ax.set_ylim(rows + 0.3, -1.0)
     ax.set_axis_off()
-    objects = sum(1 for _, ns in sub.nodes(data="namespace") if ns == namespace)
     note = "; pods folded into their controllers" if collapsed else ""
     fig.suptitle(f"{heading} ({objects} objects{note})", fontsize=11, fontweight="bold", y=0.985)
 
     box_w = col_width * 0.86
     where: dict[str, tuple[float, float]] = {}
-    for i, col in enumerate(boxes):
-        x = i * col_width + 0.05
+    for column, i in enumerate(shown):
+        col = boxes[i]
+        x = column * col_width + 0.05
         ax.text(x, -0.55, LAYERS[i][0], fontweight="bold", fontsize=9, va="center")
         offset = (rows - len(col)) / 2
         for j, node in enumerate(col):
