@@ -52,8 +52,9 @@ class YamlError(ValueError):
 
 # -- the scan: places where a plain scalar could be read differently by YAML 1.1 and 1.2 --
 
-# A plain scalar ends at a comment, the line end, a flow indicator, or ": " (a key).
-_END = r"(?=[ \t]*+(?:[,\]}\#]|\r?\n|\r?\Z)|:(?:[ \t\r\n]|\Z))"
+# A plain scalar ends at a comment, the line end, a flow indicator, or ": " (a key, also
+# after spaces: `yes : x` has the key yes).
+_END = r"(?=[ \t]*+(?:[,\]}\#]|\r?\n|\r?\Z|:(?:[ \t\r\n]|\Z)))"
 # Numbers both read alike (checked by the tests): plain decimal ints and decimals.
 _SAME_NUMBER = r"-?(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,17})?"
 # Everything YAML 1.1 (PyYAML) or 1.2 (ryaml) may read as a number or a timestamp: a superset.

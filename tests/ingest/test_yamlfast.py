@@ -177,9 +177,12 @@ PLAIN_LINES = st.lists(
 
 
 @FUZZ
-@given(lines=PLAIN_LINES)
-def test_hand_written_plain_scalars(lines: list[tuple[str, str, str]]) -> None:
-    text = "".join(f"{indent}{key}: {value}\n" if not key.startswith(("- ", "? ")) else f"{indent}{key}{value}\n" for indent, key, value in lines)
+@given(lines=PLAIN_LINES, colon=st.sampled_from([": ", " : ", ":  ", " :\n  "]))
+def test_hand_written_plain_scalars(lines: list[tuple[str, str, str]], colon: str) -> None:
+    text = "".join(
+        f"{indent}{key}{value}\n" if key.startswith(("- ", "? ")) else f"{indent}{key}{colon}{value}\n"
+        for indent, key, value in lines
+    )
     assert_same_as_reference(text)
 
 
@@ -227,6 +230,7 @@ TRAPS = [
     ("a: b\r\nc: d\r\n", [{"a": "b", "c": "d"}]),
     ("items: [on, '0755', 0755]\n", [{"items": [True, "0755", 493]}]),
     ('{"replicas":3,"on":yes}\n', [{"replicas": 3, "on": True}]),
+    ("yes : x\n0755 :\n", [{True: "x", 493: None}]),  # spaces before a key's colon
 ]
 
 
@@ -326,7 +330,7 @@ def test_bytes_not_utf8_says_where() -> None:
 @pytest.mark.parametrize("text", [
     "a: yes\n", "a: 0755\n", "- 1_0\n", "a: 2001-12-14\n", "a: &x 1\n", "a: *x\n", "a: !t 1\n", "<<: {}\n",
     "? a\n", "a: [x, on]\n", "{a: 1e3}\n", '{"a":-.5}\n', "a:\tb\n", "a: b\u2028c\n", "a: b\rc\n", "a: =\n",
-    "yes: 1\n", "a:\n  - 1:20\n", "a: +1\n", "a: 00\n",
+    "yes: 1\n", "a:\n  - 1:20\n", "a: +1\n", "a: 00\n", "on : 1\n", "[0755 ]\n",
 ])
 def test_scan_sends_each_trap_to_the_safe_loader(text: str) -> None:
     assert yamlfast._needs_safe_loader(text)
