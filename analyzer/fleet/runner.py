@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.fleet import dataset
-from analyzer.fleet.identity import content_hash, dump_name
+from analyzer.fleet.identity import content_hash, dump_id, dump_name
 from analyzer.fleet.progress import FleetProgress
 from analyzer.fleet.task import DumpResult, failed, process_dump
 
@@ -80,11 +80,12 @@ def _partitions_present(out: Path, entry: dict[str, Any]) -> bool:
                for table, n in entry.get("rows", {}).items() if n)
 
 
-def _result_of(future: Any, path: str) -> DumpResult:
+def _result_of(future: Any, path: str, digest: str) -> DumpResult:
     try:
         return future.result()
     except Exception as exc:  # the worker died (KilledWorker), was cancelled, or lost
-        return failed(path, dump_name(path), exc)
+        name = dump_name(path)
+        return failed(path, name, exc, content_hash=digest, dump_id=dump_id(name, digest))
 
 
 class _Manifest:
@@ -112,6 +113,10 @@ class _Manifest:
             self.data["dumps"][result.content_hash] = {**result.to_dict(), "paths": sorted(paths)}
             self.data["failures"].pop(result.path, None)
         else:
+            # A failed dump is not in the dataset, whatever an earlier run left of it.
+            old = self.data["dumps"].pop(result.content_hash, None) if result.content_hash else None
+            for ident in {result.dump_id, (old or {}).get("dump_id")} - {None}:
+                dataset.remove_dump(self.out, ident)
             self.data["failures"][result.path] = result.to_dict()
         if time.monotonic() - self._written > MANIFEST_EVERY_SECONDS:
             self.flush()
@@ -166,9 +171,10 @@ def run(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], cl
             futures = [dask.submit(process_dump, path, os.fspath(out_dir), content_hash=digest,
                                    name=dump_name(path), pure=False)
                        for digest, path in submitted.items()]
-            path_of = {f.key: p for f, p in zip(futures, submitted.values(), strict=True)}
+            job_of = {f.key: job for f, job in zip(futures, submitted.items(), strict=True)}
             for future in as_completed(futures):
-                done = _result_of(future, path_of[future.key])
+                digest, path = job_of[future.key]
+                done = _result_of(future, path, digest)
                 future.release()
                 manifest.record(done)
                 (result.processed if done.ok else result.failed).append(done)
