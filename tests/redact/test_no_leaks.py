@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
+import orjson
 import pytest
 from typer.testing import CliRunner
 
 from analyzer.cli import app
+from analyzer.ingest import ingest
 
 from .planted import PLANTED, leaks, write_planted_dump
 
@@ -83,3 +86,15 @@ def test_the_planted_dump_really_holds_every_secret(planted: Path) -> None:
     # Guard against a test that cannot fail: the raw dump leaks all of them.
     raw = "\n".join(p.read_text(encoding="utf-8") for p in sorted(planted.rglob("*")) if p.is_file())
     assert sorted(leaks(raw)) == sorted(PLANTED)
+
+
+def test_ingestion_keeps_no_secret_value(planted: Path) -> None:
+    # Secret data, stringData and the copy in last-applied are gone from every body and view:
+    # nothing downstream can show what ingestion never kept.
+    secret_plants = {"secret-data", "secret-string-data", "secret-last-applied"}
+    result = ingest(str(planted))
+    secret = next(o for o in result.objects if o.kind == "Secret")
+    assert sorted(secret.body()["data"]) == ["password"]  # key names are kept
+    for obj in result.objects:
+        text = orjson.dumps(obj.body(), default=str).decode() + msgspec.json.encode(obj.view).decode()
+        assert set(leaks(text)) & secret_plants == set(), obj.key.id

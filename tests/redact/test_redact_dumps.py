@@ -80,6 +80,12 @@ def test_same_objects_logs_distribution_and_graph(name: str) -> None:
     assert len(after.ingest.rejections) == len(before.ingest.rejections)
 
 
+@pytest.mark.parametrize("name", ["sample-aks", "sample-eks", "sample-oke", "sample-kubeadm", "must-gather-clean-aws"])
+def test_same_findings(name: str) -> None:
+    before, after, _, _ = _redacted(name)
+    assert Counter(after.findings["rule"]) == Counter(before.findings["rule"])
+
+
 @pytest.mark.parametrize("name", sorted(DUMPS))
 def test_node_facts_detection_reads_are_kept(name: str) -> None:
     before, after, _, _ = _redacted(name)
