@@ -152,6 +152,14 @@ class GraphContext:
             found["optional"] = False
             found["via"] = via
 
+    def link(self, source: str, kind: str, namespace: str, name: str, relation: str, via: str = "", optional: bool = False) -> None:
+        """`edge(source, ref(kind, namespace, name), ...)` in one call (the hot path of builders)."""
+        if not name:
+            return
+        found = self._by_name.get((kind, "" if kind in CLUSTER_SCOPED_KINDS else namespace, name))
+        target = found[0] if found and len(found) == 1 else self.ref(kind, namespace, name)
+        self.edge(source, target, relation, via, optional)
+
     def edges_to(self, source: str, targets: list[str], relation: str, via: str) -> None:
         """Add source -> each target (a selector's matches): `edge` without a call per target."""
         out = self.adjacency.setdefault(source, {})

@@ -32,7 +32,7 @@ PROJECTED_SOURCES = {"configMap": "ConfigMap", "secret": "Secret"}
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> ConfigMap/Secret/PVC for every volume reference of every pod spec."""
-    edge, ref, relation = ctx.edge, ctx.ref, RELATION.name
+    link, relation = ctx.link, RELATION.name
     for held in ctx.pod_specs:
         volumes = held.spec.volumes
         if not volumes:
@@ -42,7 +42,7 @@ def build(ctx: GraphContext) -> None:
         for volume in volumes:
             if isinstance(volume, dict):
                 for kind, name, optional, via in references(volume, pod_name):
-                    edge(held.node, ref(kind, ns, name), relation, via, optional)
+                    link(held.node, kind, ns, name, relation, via, optional)
     _statefulset_claims(ctx)
 
 

@@ -27,9 +27,9 @@ def build(ctx: GraphContext) -> None:
                 for kind, ref in (("ConfigMap", source.configMapKeyRef), ("Secret", source.secretKeyRef)):
                     if ref is not None and ref.name:
                         via = f"env {env.name} of {container.name}"
-                        ctx.edge(held.node, ctx.ref(kind, ns, ref.name), RELATION.name, via, bool(ref.optional))
+                        ctx.link(held.node, kind, ns, ref.name, RELATION.name, via, bool(ref.optional))
             for env_from in container.envFrom or ():
                 for kind, ref in (("ConfigMap", env_from.configMapRef), ("Secret", env_from.secretRef)):
                     if ref is not None and ref.name:
                         via = f"envFrom of {container.name}"
-                        ctx.edge(held.node, ctx.ref(kind, ns, ref.name), RELATION.name, via, bool(ref.optional))
+                        ctx.link(held.node, kind, ns, ref.name, RELATION.name, via, bool(ref.optional))

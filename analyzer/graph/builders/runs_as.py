@@ -19,5 +19,4 @@ def build(ctx: GraphContext) -> None:
     for held in ctx.pod_specs:
         name = held.spec.serviceAccountName or held.spec.serviceAccount
         via = "spec.serviceAccountName" if name else "default"
-        node = ctx.ref("ServiceAccount", held.obj.namespace, name or "default")
-        ctx.edge(held.node, node, RELATION.name, via)
+        ctx.link(held.node, "ServiceAccount", held.obj.key.namespace, name or "default", RELATION.name, via)

@@ -20,4 +20,4 @@ def build(ctx: GraphContext) -> None:
     for pod in ctx.objects("Pod"):
         node_name = pod.view.spec.nodeName
         if node_name:
-            ctx.edge(ctx.node_of(pod), ctx.ref("Node", "", node_name), RELATION.name, "spec.nodeName")
+            ctx.link(ctx.node_of(pod), "Node", "", node_name, RELATION.name, "spec.nodeName")
