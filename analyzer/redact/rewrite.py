@@ -166,7 +166,11 @@ def rewrite_archive(data: bytes, rewrite_file: FileRewrite, rewrite_path: PathRe
         if compression_of(inner) == "tar":
             return _compress(kind, _rewrite_tar(inner, rewrite_file, rewrite_path, tally, depth))
         new = rewrite_file("", inner, depth)
-        return _compress(kind, new if new is not None else b"")
+        if new is None:
+            tally.dropped.append("(compressed content: not text)")
+            return _compress(kind, b"")
+        tally.files += 1
+        return _compress(kind, new)
     if kind == "tar":
         return _rewrite_tar(data, rewrite_file, rewrite_path, tally, depth)
     if kind == "zip":
@@ -197,6 +201,7 @@ def _rewrite_tar(data: bytes, rewrite_file: FileRewrite, rewrite_path: PathRewri
                 continue
             info.size = len(new)
             dst.addfile(info, io.BytesIO(new))
+            tally.files += 1
     return out.getvalue()
 
 
@@ -220,6 +225,7 @@ def _rewrite_zip(data: bytes, rewrite_file: FileRewrite, rewrite_path: PathRewri
                 tally.dropped.append(info.filename)
                 continue
             dst.writestr(new_info, new)
+            tally.files += 1
     return out.getvalue()
 
 

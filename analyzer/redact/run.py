@@ -91,9 +91,9 @@ class Redaction:
                 new = self.rewrite_file(self.src.name, data, 0)
                 if new is None:
                     raise RedactError(f"{self.src}: not a text file; nothing to redact")
+                self.tally.files += 1
             dst.parent.mkdir(parents=True, exist_ok=True)
             dst.write_bytes(new)
-            self.tally.files += 1
         p = self.pseudonyms
         return RedactionReport(
             input=str(self.src), output=str(dst), files=self.tally.files, secrets_scrubbed=self.secrets,

@@ -160,3 +160,25 @@ def test_same_key_same_bytes(tmp_path: Path) -> None:
     a, b, c = (_text_files(tmp_path / x) for x in "abc")
     assert a == b
     assert a != c
+
+
+def test_zip_stays_a_zip_and_a_lone_gzip_stays_gzip(tmp_path: Path) -> None:
+    import gzip
+    import zipfile
+
+    # a zip of the AKS sample (as a support engineer would attach it), and one gzipped file
+    src = tmp_path / "aks.zip"
+    with zipfile.ZipFile(src, "w") as zf:
+        for p in sorted((SAMPLE_DUMPS / "aks").iterdir()):
+            zf.write(p, f"aks/{p.name}")
+    report = redact_dump(src, tmp_path / "out.zip", key=KEY)
+    assert report.files == 7 and zipfile.is_zipfile(tmp_path / "out.zip")
+    before, after = analyzer.load(str(src)), analyzer.load(str(tmp_path / "out.zip"))
+    assert after.summary()["objects_by_kind"] == before.summary()["objects_by_kind"]
+    assert after.distribution.name == "aks"
+    lone = tmp_path / "nodes.json.gz"
+    lone.write_bytes(gzip.compress((SAMPLE_DUMPS / "kubeadm" / "nodes.json").read_bytes()))
+    redact_dump(lone, tmp_path / "nodes-out.json.gz", key=KEY)
+    out = gzip.decompress((tmp_path / "nodes-out.json.gz").read_bytes()).decode()
+    assert out.count("\n") == (SAMPLE_DUMPS / "kubeadm" / "nodes.json").read_text().count("\n")
+    assert analyzer.load(str(tmp_path / "nodes-out.json.gz")).summary()["objects_by_kind"] == {"Node": 3}
