@@ -55,6 +55,7 @@ class GraphContext:
         # IngestResult.covers() scans every object for a kind it holds none of; the kinds seen
         # here and the collected kinds answer the same question without the scan.
         self._collected = set(cluster.ingest.collected_kinds)
+        self._scopes = collected_scopes(cluster)
         for obj in cluster.objects:
             key = obj.key
             kind = key.kind
@@ -100,13 +101,20 @@ class GraphContext:
 
         Dumps collect per namespace (a support bundle's `configmaps/<ns>.json`, a trimmed
         bundle, a cluster-info dump of some namespaces), and ingestion records coverage per
-        kind only. So a kind the dump holds in some namespaces but not in this one counts as
-        not collected here; a kind collected with no object at all counts as collected.
+        kind only. Where file paths name the namespace of a list, those namespaces were
+        collected (even when their list is empty); otherwise a kind the dump holds in some
+        namespaces but not in this one counts as not collected here, and a kind collected
+        with no object at all counts as collected everywhere.
         """
         if kind not in self._collected:
             return False
         seen = self._namespaces_of.get(kind)
-        return not namespace or not seen or namespace in seen
+        if not namespace or (seen and namespace in seen):
+            return True
+        scopes = self._scopes.get(kind)
+        if scopes:  # file paths say which namespaces' lists the dump holds (None: all)
+            return None in scopes or namespace in scopes
+        return not seen
 
     def ref(self, kind: str, namespace: str, name: str, api_version: str = "", group: str | None = None) -> str | None:
         """The node a reference names; a placeholder node (missing / not_collected) if absent.
@@ -255,6 +263,22 @@ class GraphContext:
                 pred[target][source] = keydict
         nx._clear_cache(graph)
         return graph
+
+
+def collected_scopes(cluster: Cluster) -> dict[str, set[str | None]]:
+    """Kind -> the namespaces whose list of it a file path names (None: a cluster-wide list).
+
+    Read from the paths of the files ingestion read (`cluster-resources/pods/<ns>.json`,
+    `yamls/namespaced/<ns>/v1/pods.yaml`, ...), through ingestion's own layout table.
+    """
+    from analyzer.ingest.layouts import object_hint
+
+    scopes: dict[str, set[str | None]] = defaultdict(set)
+    for report in cluster.ingest.files:
+        hint = object_hint(report.source)
+        if hint is not None and hint.kind and hint.name is None:
+            scopes[hint.kind].add(hint.namespace)
+    return scopes
 
 
 def _add_selector_keys(keys: set[str], selector: Any) -> None:

@@ -59,3 +59,19 @@ items:
     ctx = GraphContext(dump)
     assert ctx.ref("Node", "", "n1") == "core/Node//n1"
     assert ctx.ref("Node", "", "n1", api_version="longhorn.io/v1beta1").startswith("longhorn.io/Node/")
+
+
+def test_namespaces_named_by_file_paths_were_collected_even_when_their_list_is_empty():
+    # A support bundle (troubleshoot layout) that collected ConfigMaps of `app` only, and that
+    # list is empty; written for this test after cluster-resources/ in shared/realdata.
+    pod = """{"apiVersion": "v1", "kind": "PodList", "items": [
+      {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "%s", "namespace": "%s"},
+       "spec": {"containers": [{"name": "c"}], "volumes": [{"name": "v", "configMap": {"name": "settings"}}]}}]}"""
+    bundle = {
+        "bundle/cluster-resources/configmaps/app.json": '{"apiVersion": "v1", "kind": "ConfigMapList", "items": []}',
+        "bundle/cluster-resources/pods/app.json": pod % ("web", "app"),
+        "bundle/cluster-resources/pods/other.json": pod % ("api", "other"),
+    }
+    graph = analyzer.load(bundle).graph
+    assert graph.nodes["core/ConfigMap/app/settings"]["state"] == "missing"
+    assert graph.nodes["core/ConfigMap/other/settings"]["state"] == "not_collected"

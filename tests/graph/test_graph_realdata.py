@@ -90,15 +90,13 @@ def test_bundle_that_collected_configmaps_of_some_namespaces_only_calls_none_mis
     assert {t.split("/")[0] for _, t, r in g.edges(data="relation") if r == "scheduled_on"} == {"core"}
 
 
-def test_harvester_bundle_dangling_reference():
-    # The only reference called missing: pod kube-vip-cloud-provider-0 is owned by a StatefulSet
-    # of harvester-system, and the bundle's statefulsets.yaml (kube-system) is an empty list, so
-    # StatefulSets count as collected. Ingestion records coverage per kind, not per namespace.
+def test_harvester_bundle_calls_nothing_missing_that_its_paths_did_not_collect():
+    # Pod kube-vip-cloud-provider-0 (harvester-system) is owned by a StatefulSet; the bundle has
+    # yamls/namespaced/kube-system/apps/v1/statefulsets.yaml only, an empty list, so
+    # StatefulSets were collected for kube-system alone: the owner is not_collected.
     path = REALDATA / "rke2/support-bundle-kit-harvester"
     if not path.exists():
         pytest.skip("shared realdata not beside the repo")
-    frame = dangling(analyzer.load(path).graph)
-    assert frame[["referrer", "relation", "missing"]].values.tolist() == [[
-        "core/Pod/harvester-system/kube-vip-cloud-provider-0", "owns",
-        "apps/StatefulSet/harvester-system/kube-vip-cloud-provider",
-    ]]
+    g = analyzer.load(path).graph
+    assert g.nodes["apps/StatefulSet/harvester-system/kube-vip-cloud-provider"]["state"] == "not_collected"
+    assert dangling(g).empty
