@@ -21,7 +21,9 @@ Input = str | os.PathLike[str] | bytes | Mapping[str, bytes | str] | DumpTree
 def ingest(*inputs: Input) -> IngestResult:
     """Read every input (path, "-" for stdin, bytes, {path: content} map, or tree) into one result.
 
-    A path that does not exist is recorded as a rejection; nothing stops the other inputs.
+    A path that does not exist is recorded as an input rejection; nothing stops the other
+    inputs. The result's accounting holds exactly (`IngestResult.accounting_holds()`):
+    objects_read == len(objects) + duplicates + len(object_rejections).
     """
     ing = Ingestor()
     for i, spec in enumerate(inputs):
