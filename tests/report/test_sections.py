@@ -1,0 +1,86 @@
+"""The report's facts: what each section says about the sample dumps, and 'not available'
+instead of a crash when a stage fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLE_DUMPS
+
+import analyzer
+from analyzer.cluster import Cluster
+from analyzer.report import cluster_facts, render_cluster_report
+from analyzer.report.render import md_code, md_escape
+
+
+@pytest.fixture(scope="module")
+def eks() -> Cluster:
+    return analyzer.load(str(SAMPLE_DUMPS / "eks"))
+
+
+def test_read_section_counts_what_ingestion_read(eks: Cluster) -> None:
+    read = cluster_facts(eks)["read"]
+    assert read["available"] and read["formats"] == ["cluster-info-dump"]
+    assert read["objects_total"] == len(eks.objects) and read["logs"] == len(eks.logs)
+    assert "ConfigMap" in read["coverage_absent"]
+    assert read["capture_time"].startswith("2024-09-15T")
+
+
+def test_nodes_workloads_services_and_findings_of_the_eks_sample(eks: Cluster) -> None:
+    facts = cluster_facts(eks)
+    nodes = facts["nodes"]
+    assert nodes["total"] == 3 and dict(nodes["ready"]) == {"True": 2, "Unknown": 1}
+    assert {r["kubelet_version"] for r in nodes["rows"]} == {"v1.30.4-eks-a737599"}
+    assert nodes["rows"][0]["cpu_capacity"] == 2  # integral floats shown as integers
+    w = facts["workloads"]
+    unhealthy = [r["name"] for r in w["rows"] if not r["healthy"]]
+    assert unhealthy[:4] == ["aws-node", "ebs-csi-node", "eks-pod-identity-agent", "kube-proxy"]
+    assert "api" in unhealthy and "ledger-db" not in unhealthy
+    assert w["unhealthy"] == len(unhealthy)
+    assert dict(facts["services"]["by_type"]) == {"ClusterIP": 4, "LoadBalancer": 1}
+    f = facts["findings"]
+    failed = eks.findings[eks.findings["status"] == "fail"]
+    assert f["total"] == len(failed)
+    assert dict(f["counts"])["critical"] == int((failed["severity"] == "critical").sum())
+    critical = next(items for sev, items, _ in f["by_severity"] if sev == "critical")
+    assert {"node-not-ready", "pod-crashloop", "pod-image-pull"} <= {x["rule"] for x in critical}
+    assert all(isinstance(x["evidence"], list) for x in critical)
+    roles = dict(facts["components"]["roles"])
+    assert [c["name"] for c in roles["cni"]] == ["aws-node"]
+
+
+class _BrokenFindings(Cluster):
+    """A cluster whose findings stage fails (as a half-finished stage might)."""
+
+    @property
+    def findings(self):  # type: ignore[override]
+        raise RuntimeError("findings stage exploded")
+
+
+def test_a_failing_stage_gives_a_not_available_section(tmp_path: Path) -> None:
+    cluster = _BrokenFindings(analyzer.load(str(SAMPLE_DUMPS / "kubeadm")).ingest, name="kubeadm")
+    facts = cluster_facts(cluster)
+    assert facts["findings"] == {"available": False, "reason": "RuntimeError: findings stage exploded"}
+    assert facts["nodes"]["available"]
+    files = render_cluster_report(cluster, tmp_path, formats=("html",))
+    page = files.html.read_text(encoding="utf-8")
+    assert "Not available for this dump: RuntimeError: findings stage exploded" in page
+    assert "Failed checks by severity and category: not available (RuntimeError: findings stage exploded)" in page
+    assert "Not available for this dump: RuntimeError" in files.markdown.read_text(encoding="utf-8")
+
+
+def test_a_dump_without_nodes_says_they_were_not_collected(tmp_path: Path) -> None:
+    # A single pasted Pod (written here): no Node kind collected.
+    cluster = analyzer.load("apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\n")
+    facts = cluster_facts(cluster)
+    assert facts["nodes"]["collected"] is False
+    page = render_cluster_report(cluster, tmp_path).html.read_text(encoding="utf-8")
+    assert "This dump did not collect Nodes." in page
+
+
+def test_markdown_escaping() -> None:
+    assert md_escape("a|b *c* [d](e) <i>") == r"a\|b \*c\* \[d\](e) &lt;i&gt;"
+    assert md_escape("two\nlines") == "two lines"
+    assert md_escape(None) == "–" and md_escape(True) == "yes"
+    assert md_code("x ~~~ y") == "~~~~\nx ~~~ y\n~~~~"
