@@ -415,5 +415,13 @@ def namespace_subgraph(graph: nx.MultiDiGraph, namespace: str) -> nx.MultiDiGrap
 
 
 def reach_subgraph(graph: nx.MultiDiGraph, reach: Reach) -> nx.MultiDiGraph:
-    """The subgraph of a query's answer: its root, the nodes reached, and the edges among them."""
-    return graph.subgraph({reach.root, *reach.nodes}).copy()
+    """The subgraph of a query's answer: its root, the nodes reached, and the edges among them.
+
+    Nodes also carry `effect` (deleted/degraded, required/optional; `start` for the root) and
+    `depth` (steps from the root), so a diagram can colour what a loss does.
+    """
+    sub = graph.subgraph({reach.root, *reach.nodes}).copy()
+    sub.nodes[reach.root].update(effect="start", depth=0)
+    for a in reach:
+        sub.nodes[a.node].update(effect=a.effect, depth=a.depth)
+    return sub

@@ -195,3 +195,6 @@ def test_reach_subgraph_holds_the_root_and_what_it_reaches(graph):
     sub = reach_subgraph(graph, reach)
     assert set(sub.nodes) == {DS, PROXY_A, PROXY_B}
     assert sub.number_of_edges() == 4  # owns and selects, to each pod
+    assert sub.nodes[DS]["effect"] == "start" and sub.nodes[PROXY_A]["effect"] == "deleted"
+    assert sub.nodes[PROXY_A]["depth"] == 1
+    assert "effect" not in graph.nodes[DS]  # the whole graph is left as it was
