@@ -141,10 +141,12 @@ def _priority_classes(c: Cluster) -> dict[str, Any]:
 
 def _findings(clusters: Keyed) -> list[dict[str, Any]]:
     cells: dict[tuple[str, str], dict[str, Any]] = {}
+    broken = []
     for name, c in clusters:
         try:
             f = c.findings
-        except Exception:
+        except Exception:  # that cluster's column shows "?" rather than passing every rule
+            broken.append(name)
             continue
         for (rule, severity, status), n in Counter(
                 zip(f["rule"].astype(str), f["severity"].astype(str), f["status"].astype(str),
@@ -155,7 +157,8 @@ def _findings(clusters: Keyed) -> list[dict[str, Any]]:
             elif status == "not_applicable":
                 cell["not_applicable"] = True
     order = {"critical": 0, "warning": 1, "info": 2}
-    return [{"rule": rule, "severity": sev, "cells": cells[(rule, sev)]}
+    return [{"rule": rule, "severity": sev,
+             "cells": {**cells[(rule, sev)], **{n: {"fail": None, "not_applicable": False} for n in broken}}}
             for rule, sev in sorted(cells, key=lambda k: (order.get(k[1], 9), k[0]))
             if any(v["fail"] for v in cells[(rule, sev)].values())]
 
