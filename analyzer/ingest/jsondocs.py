@@ -48,7 +48,7 @@ class Envelope(msgspec.Struct):
         if len(self.metadata):
             try:
                 return _LIST_META_DECODER.decode(self.metadata).selfLink
-            except (msgspec.DecodeError, msgspec.ValidationError):
+            except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
                 return None
         return None
 
@@ -126,7 +126,7 @@ def read_json_file(data: bytes, source: str) -> JsonFile:
         env = ENVELOPE_DECODER.decode(mv)
         out.documents.append(JsonDocument(0, 1, env, mv))
         return out
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         pass
     regions = list(_split_logs(data, source, out))
     index = 0
@@ -196,7 +196,8 @@ def _decode_segment(
     for cand in candidates:
         try:
             env = ENVELOPE_DECODER.decode(mv[start:cand])
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
+            # (msgspec raises UnicodeDecodeError for bytes that are not UTF-8 inside strings)
             error = error or str(exc)
             continue
         except RecursionError:
@@ -264,7 +265,7 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview]], in
         try:
             _ANY_DECODER.decode(chunk)
             found.append((data.count(b"\n", 0, o.start()), chunk))
-        except (msgspec.DecodeError, RecursionError):
+        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
             broken += 1
         pos = c.end()
     return found, broken

@@ -6,6 +6,7 @@ values are dropped here and legacy kubectl shapes are mapped onto the API shape 
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -110,7 +111,7 @@ def peek_item(raw: memoryview) -> tuple[str | None, str | None, bool]:
         return (kind.decode() if kind else None, api.decode() if api else None, legacy_marker)
     try:
         h = _HEAD_DECODER.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         return None, None, True  # the dict path reports what is wrong with it
     legacy = (not len(h.metadata) and len(h.name) > 0) or len(h.Spec) > 0 or len(h.Status) > 0
     return h.kind, h.apiVersion, legacy
@@ -137,6 +138,8 @@ def object_from_json(
         return _object_from_json_dict(raw, hints, provenance)
     except msgspec.DecodeError as exc:
         return _reject(provenance, f"invalid JSON ({exc})")
+    except UnicodeDecodeError as exc:
+        return _reject(provenance, f"invalid JSON (not UTF-8 at byte {exc.start})")
     except RecursionError:
         return _reject(provenance, TOO_DEEP)
     return _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
@@ -201,7 +204,10 @@ def _convert_lenient(kind: str, body: dict) -> tuple[ObjectView | None, list[str
             if not m:
                 return None, dropped
             if work is body:
-                work = orjson.loads(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS, default=str))
+                try:  # a private copy to delete from
+                    work = orjson.loads(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS, default=str))
+                except (orjson.JSONEncodeError, TypeError):  # e.g. an integer past 64 bits
+                    work = copy.deepcopy(body)
             if not _delete_path(work, m.group(1)):
                 return None, dropped
     return None, dropped

@@ -75,12 +75,12 @@ _RISKY_NODE = (
     + r" | (?=[-+.0-9])(?!" + _SAME_NUMBER + _END + r")(?=" + _TYPED + _END + r")"
     r")"
 )
-# Where a node can start: after "key: ", after "- ", at a line start, after a flow indicator,
-# and right after the colon of a quoted key. One literal prefix per pattern keeps the regex
-# engine on its fast path (see benchmarks/bench_yaml_parsers.py).
+# Where a node can start: at a line start, after "- ", after a flow indicator, and after a
+# colon, with or without spaces (in a flow, `{"key" :value}` has a value right after ":").
+# One literal prefix per pattern keeps the regex engine on its fast path.
 _NODE_STARTS = [
     re.compile(prefix + _RISKY_NODE, re.X)
-    for prefix in (r"\A[ ]*+", r"\n[ ]*+", r":[ ]++", r"-[ ]++", r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+", r"\":[ ]*+", r"':[ ]*+")
+    for prefix in (r"\A[ ]*+", r"\n[ ]*+", r":[ ]*+", r"-[ ]++", r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+")
 ]
 # Tabs (separators the node-start patterns do not follow), line breaks only YAML 1.1 knows,
 # a BOM past the start, a lone CR, and characters libyaml rejects.

@@ -228,3 +228,51 @@ def test_folder_symlinks_leading_outside_are_not_followed(tmp_path: Path) -> Non
     r = ingest(dump)
     assert keys(r) == ["core/Pod/x/a"]
     assert any("symlink pointing outside" in s.reason for s in r.skipped)
+
+
+def test_invalid_utf8_inside_a_json_string_is_rejected_not_raised() -> None:
+    # Found by mutating realdata files: a stray 0xFF inside a string of an otherwise good List.
+    data = b'{"kind": "PodList", "apiVersion": "v1", "items": [{"metadata": {"name": "a\xff", "namespace": "x"}}]}'
+    r = ingest(data)
+    assert not r.objects and r.accounting_holds()
+    assert r.object_rejections
+
+
+def test_integer_past_64_bits_does_not_crash_the_lenient_conversion() -> None:
+    # A YAML field of the wrong type holding an integer no JSON encoder takes.
+    text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: x\nspec:\n  nodeName: 123456789012345678901234567890\n"
+    r = ingest_text(text)
+    assert r.accounting_holds() and r.objects_read == 1
+    [pod] = r.objects  # kept, the field dropped and named
+    assert pod.view.spec.nodeName is None
+    assert any("spec.nodeName" in n for n in pod.notes)
+
+
+def test_mutated_real_files_never_raise() -> None:
+    # A small deterministic fuzz: bytes deleted, inserted (braces, markers, NULs, tags, frames,
+    # log headers, tool headers) and cut, on small realdata files. Every outcome must be
+    # objects or rejections, with the accounting exact.
+    import random
+
+    from conftest import REALDATA
+
+    rng = random.Random(20240917)
+    files = sorted(p for p in REALDATA.rglob("*") if p.is_file() and p.suffix in (".json", ".yaml", ".txt")
+                   and p.stat().st_size < 30_000)
+    inserts = [b"{", b"}", b"[", b"]", b"\n", b"---\n", b'"', b":", b"&a ", b"*a", b"\x00", b"\xff\xfe", b"- ",
+               b"!!python/name:os.system", b"99999999999999999999999999", b"\t", b"? ", b"<<: ", b"|\n",
+               "│".encode(), b"==== START logs for container c of pod a/b ====\n", b'{"tool_name": "x"}\n']
+    for _ in range(150):
+        path = rng.choice(files)
+        data = bytearray(path.read_bytes())
+        for _ in range(rng.randint(1, 6)):
+            pos = rng.randrange(len(data)) if data else 0
+            op = rng.random()
+            if op < 0.3:
+                del data[pos:pos + rng.randint(1, 200)]
+            elif op < 0.7:
+                data[pos:pos] = rng.choice(inserts)
+            else:
+                del data[pos:]
+        r = ingest({path.relative_to(REALDATA).as_posix(): bytes(data)})
+        assert r.accounting_holds(), path
