@@ -125,10 +125,16 @@ def _label(attrs: dict[str, Any]) -> str:
 
 def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiGraph, int, bool]:
     """The namespace's subgraph (pods folded when many), its object count, whether folded."""
-    from analyzer.graph import collapse_pods, namespace_subgraph
+    from analyzer.graph import collapse_pods
 
-    sub = namespace_subgraph(graph, namespace)
-    sub.remove_nodes_from([n for n, k in sub.nodes(data="kind") if k in SKIPPED_KINDS])
+    # As graph.namespace_subgraph, but a view without Namespace/Event nodes: no copy of a big graph.
+    inside = {n for n, a in graph.nodes(data=True)
+              if a.get("namespace") == namespace and a.get("kind") not in SKIPPED_KINDS}
+    touched = {other for node in inside
+               for other in (*graph.successors(node), *graph.predecessors(node))
+               if graph.nodes[other].get("namespace") == ""
+               and graph.nodes[other].get("kind") not in SKIPPED_KINDS}
+    sub = graph.subgraph(inside | touched)
     objects = sum(1 for _, ns in sub.nodes(data="namespace") if ns == namespace)
     pods = sum(1 for _, k in sub.nodes(data="kind") if k == "Pod")
     if pods > COLLAPSE_PODS_ABOVE:
