@@ -22,6 +22,8 @@ from analyzer.redact.patterns import (
 )
 from analyzer.redact.pseudonyms import Pseudonyms
 
+_COLUMN_GAP = re.compile(r"( {2,})")
+
 
 def _alternation(words: list[str]) -> re.Pattern[str] | None:
     if not words:
@@ -45,7 +47,44 @@ class Replacer:
         text, masked = mask_credentials(text)
         if masked:
             self.p.counts["credential"] += masked
-        return self.names(text)
+        return self.aligned(text)
+
+    def aligned(self, text: str) -> str:
+        """`names` over a text, keeping every column of kubectl's tables where it was.
+
+        A pseudonym can be longer or shorter than its original (an IP address, above all);
+        pasted `kubectl get` output is read by column position, so the spaces after a changed
+        value shrink or grow to keep the next column at its place.
+        """
+        new = self.names(text)
+        if new == text or "  " not in text:
+            return new
+        counted = self.p.counts.copy()  # the whole-text pass counted every replacement once
+        old_lines, new_lines = text.split("\n"), new.split("\n")
+        if len(old_lines) != len(new_lines):  # pragma: no cover - pseudonyms hold no newline
+            return new
+        for i, (old, changed) in enumerate(zip(old_lines, new_lines, strict=True)):
+            if old != changed and len(old) != len(changed) and "  " in old.strip():
+                new_lines[i] = self._aligned_line(old)
+        self.p.counts = counted
+        return "\n".join(new_lines)
+
+    def _aligned_line(self, line: str) -> str:
+        parts = _COLUMN_GAP.split(line)
+        out: list[str] = []
+        shift = 0  # how far the output runs ahead of the original so far
+        for i, part in enumerate(parts):
+            if i % 2 == 0:
+                replaced = self.names(part) if part else part
+                shift += len(replaced) - len(part)
+                out.append(replaced)
+            elif i == 1 and not parts[0]:
+                out.append(part)  # indentation
+            else:
+                width = max(2, len(part) - shift)
+                shift += width - len(part)
+                out.append(" " * width)
+        return "".join(out)
 
     def names(self, text: str) -> str:
         """Ids, addresses and learned words replaced (no credential masking: for paths too)."""

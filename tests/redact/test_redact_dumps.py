@@ -18,7 +18,7 @@ from analyzer.redact import redact_dump
 
 # Sample dumps (AKS/EKS/OKE/kubeadm, each a different form), the kubeadm sample as a .tar.gz, and
 # real dumps of other forms: support bundle, cluster-info dump, must-gather, UTF-16 PowerShell
-# capture, k3s support bundle (REALDATA/SOURCES.md says where each came from).
+# capture, k3s support bundle, pasted kubectl tables (REALDATA/SOURCES.md says where each came from).
 DUMPS = {
     "sample-aks": SAMPLE_DUMPS / "aks",
     "sample-eks": SAMPLE_DUMPS / "eks",
@@ -30,6 +30,8 @@ DUMPS = {
     "must-gather-clean-aws": REALDATA / "openshift" / "must-gather-clean-aws",
     "minikube-utf16": REALDATA / "minikube" / "bits-assignment-group11",
     "k3s-support-bundle": REALDATA / "k3s" / "troubleshoot-testdata-supportbundle",
+    # pasted `kubectl get -o wide` tables: read by column position, so columns must stay put
+    "eks-pasted-tables": REALDATA / "eks" / "holmesgpt-fixtures",
 }
 KEY = b"test key"
 
