@@ -186,6 +186,30 @@ def test_hand_written_plain_scalars(lines: list[tuple[str, str, str]], colon: st
     assert_same_as_reference(text)
 
 
+SPACE = st.sampled_from(["", " ", "  "])
+FLOW_KEYS = st.sampled_from([*PLAIN_WORDS, '"q"', "'s k'", '""'])
+FLOW = st.recursive(
+    st.sampled_from(PLAIN_WORDS),
+    lambda inner: st.builds(
+        lambda open_, items, close: open_ + ",".join(items) + close,
+        SPACE.map(lambda s: "[" + s), st.lists(st.builds(str.__add__, SPACE, inner), max_size=3), SPACE.map(lambda s: s + "]"),
+    )
+    | st.builds(
+        lambda pairs: "{" + ", ".join(pairs) + "}",
+        st.lists(st.builds(lambda k, a, b, v: f"{k}{a}:{b}{v}", FLOW_KEYS, SPACE, SPACE, inner), max_size=3),
+    ),
+    max_leaves=8,
+)
+
+
+@FUZZ
+@given(flow=FLOW, key=st.sampled_from(["k", "on", "'q'"]), colon=st.sampled_from([": ", " : ", ":\n  "]))
+def test_flow_collections_with_any_spacing(flow: str, key: str, colon: str) -> None:
+    # YAML written by hand: `{"key" :value}`, `[ on ,0755]`, flows as values or whole documents.
+    assert_same_as_reference(flow + "\n")
+    assert_same_as_reference(f"{key}{colon}{flow}\n")
+
+
 @FUZZ
 @given(document=DOCUMENTS)
 def test_fast_path_alone_agrees_whenever_the_scan_lets_it(document: object) -> None:
@@ -231,6 +255,7 @@ TRAPS = [
     ("items: [on, '0755', 0755]\n", [{"items": [True, "0755", 493]}]),
     ('{"replicas":3,"on":yes}\n', [{"replicas": 3, "on": True}]),
     ("yes : x\n0755 :\n", [{True: "x", 493: None}]),  # spaces before a key's colon
+    ("{\"q\" :off, 'k':0755}\n", [{"q": False, "k": 493}]),  # a flow value right after the colon
 ]
 
 
