@@ -12,9 +12,16 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.ingest import IngestResult, KubeObject, LogRecord, ingest
+from analyzer.ingest.records import KIND_GROUPS
+from analyzer.model.views import VIEW_BY_KIND
 
 if TYPE_CHECKING:
     import networkx as nx
+
+# Kinds the API server itself serves; objects of these kinds from another group are CRs.
+BUILTIN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | frozenset(
+    {"LimitRange", "ResourceQuota", "ReplicationController", "ComponentStatus", "PodTemplate"}
+)
 
 
 class Tables(Mapping[str, pd.DataFrame]):
@@ -74,10 +81,19 @@ class Cluster:
     def objects(self) -> list[KubeObject]:
         return self.ingest.objects
 
-    def objects_of(self, *kinds: str) -> Iterator[KubeObject]:
-        """The objects of the given kinds, in dump order."""
+    def objects_of(self, *kinds: str, custom: bool = False) -> Iterator[KubeObject]:
+        """The objects of the given kinds, in dump order.
+
+        A custom resource named like a built-in kind (longhorn.io's `Node`, a Knative
+        `Service`) is not that kind: it is left out unless `custom=True`.
+        """
+        from analyzer.model.normalize import is_builtin
+
         wanted = set(kinds)
-        return (o for o in self.ingest.objects if o.kind in wanted)
+        return (
+            o for o in self.ingest.objects
+            if o.kind in wanted and (custom or o.kind not in BUILTIN_KINDS or is_builtin(o))
+        )
 
     @property
     def logs(self) -> list[LogRecord]:
