@@ -30,8 +30,9 @@ any table. Rows are sorted (namespace, name, ...), so the same dump gives the sa
 
 Ages are the dump's capture time (the newest timestamp in it) minus the creation time, or the
 AGE a pasted table shows. In JSON exports timestamps are ISO 8601 (UTC, `Z`) and durations
-ISO 8601 durations (`P3DT4H`); Parquet keeps the types. The `components` table (the distribution's kube-system components)
-is built by the distributions stage and documented there.
+ISO 8601 durations (`P3DT4H`); Parquet keeps the types. The `components` table (the
+distribution's kube-system components) is built by the distributions stage, which declares its
+columns; it is listed last.
 
 Column types:
 
@@ -42,13 +43,20 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _all_tables() -> list:
+    from analyzer.distributions.components import COMPONENTS_SPEC
+
+    return [*TABLES, COMPONENTS_SPEC]
+
+
 def render_docs() -> str:
     """docs/tables.md: every table with its columns, types and meanings."""
+    tables = _all_tables()
     parts = [_HEADER]
     parts += [f"- **{name}**: {doc}\n" for name, doc in DTYPE_DOCS.items()]
     parts.append("\nTables: " + ", ".join(f"[{t.name}](#{t.name})"
-                                          for t in TABLES) + ".\n")
-    for table in TABLES:
+                                          for t in tables) + ".\n")
+    for table in tables:
         parts.append(f"\n## {table.name}\n\n{table.doc}\n\n")
         parts.append("| column | type | meaning |\n|---|---|---|\n")
         parts += [f"| `{c.name}` | {c.dtype} | {_cell(c.doc)} |\n" for c in table.columns]
