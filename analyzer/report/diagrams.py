@@ -220,7 +220,7 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
     note = "; pods folded into their controllers" if collapsed else ""
     fig.suptitle(f"{heading} ({objects} objects{note})", fontsize=11, fontweight="bold", y=0.985)
 
-    box_w = col_width * 0.86
+    box_w = col_width * 0.92
     where: dict[str, tuple[float, float]] = {}
     for column, i in enumerate(shown):
         col = boxes[i]
