@@ -157,13 +157,13 @@ def _split_list(segment: str) -> tuple[str, list[tuple[int, str]]] | None:
     last_item = max(segment.rfind("\n- "), segment.rfind("\n-\n"), segment.rfind("\n-\r\n"), body - 1)
     after = _TOP_LEVEL_LINE.search(segment, last_item + 1)
     end = after.start() + 1 if after else len(segment)
-    region = segment[body:end]
-    starts = [0] + [m.start() + 1 for m in _ITEM_START.finditer(region)]
+    # Sliced straight from the segment: no copy of the whole region (dumps run to gigabytes).
+    starts = [body] + [m.start() + 1 for m in _ITEM_START.finditer(segment, body, end)]
     items = []
     line = segment.count("\n", 0, body)
-    for first, nxt in zip(starts, starts[1:] + [len(region)], strict=True):
-        items.append((line, region[first:nxt]))
-        line += region.count("\n", first, nxt)
+    for first, nxt in zip(starts, starts[1:] + [end], strict=True):
+        items.append((line, segment[first:nxt]))
+        line += segment.count("\n", first, nxt)
     skeleton = segment[: at + len(_ITEMS_KEY) - 1] + " []\n" + segment[end:]
     return skeleton, items
 
