@@ -126,12 +126,70 @@ class _Manifest:
         self._written = time.monotonic()
 
 
+def _hash_all(dask: Any, todo: list[str], bar: FleetProgress, result: FleetResult,
+              manifest: _Manifest) -> dict[str, str]:
+    """Phase 1: the content hash of every input, one task each; path -> hash."""
+    from distributed import as_completed
+
+    bar.phase("hashing", len(todo))
+    futures = dask.map(content_hash, todo, pure=False)
+    path_of = {f.key: p for f, p in zip(futures, todo, strict=True)}
+    digest_of: dict[str, str] = {}
+    for future in as_completed(futures):
+        path = path_of[future.key]
+        try:
+            digest_of[path] = future.result()
+        except Exception as exc:  # missing or unreadable input: recorded, the run goes on
+            bad = failed(path, dump_name(path), exc)
+            result.failed.append(bad)
+            manifest.record(bad)
+        bar.advance("hashing", Path(path).name, ok=path in digest_of)
+    return digest_of
+
+
+def _plan(todo: list[str], digest_of: dict[str, str], manifest: _Manifest, force: bool,
+          result: FleetResult) -> dict[str, str]:
+    """Which inputs to analyse (hash -> path): not done yet, or forced; the rest are skipped."""
+    submitted: dict[str, str] = {}
+    for path in todo:  # input order, so the first path of identical dumps names them
+        digest = digest_of.get(path)
+        if digest is None:
+            continue
+        entry = manifest.done(digest)
+        if digest in submitted:
+            result.duplicates.append(path)
+        elif entry and not force and _partitions_present(manifest.out, entry):
+            manifest.add_path(digest, path)
+            result.skipped.append(DumpResult.from_dict({**entry, "path": path}))
+        else:
+            submitted[digest] = path
+    return submitted
+
+
+def _analyse_all(dask: Any, submitted: dict[str, str], bar: FleetProgress,
+                 result: FleetResult, manifest: _Manifest) -> None:
+    """Phase 2: one `process_dump` task per dump, recorded as each one completes."""
+    from distributed import as_completed
+
+    bar.phase("analysing", len(submitted))
+    out = os.fspath(manifest.out)
+    futures = [dask.submit(process_dump, path, out, content_hash=digest, name=dump_name(path),
+                           pure=False)
+               for digest, path in submitted.items()]
+    job_of = {f.key: job for f, job in zip(futures, submitted.items(), strict=True)}
+    for future in as_completed(futures):
+        digest, path = job_of[future.key]
+        done = _result_of(future, path, digest)
+        future.release()
+        manifest.record(done)
+        (result.processed if done.ok else result.failed).append(done)
+        bar.advance("analysing", done.name, ok=done.ok)
+
+
 def run(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], client: Any = None,
         scheduler: str | None = None, workers: int | None = None, force: bool = False,
         progress: bool = True) -> FleetResult:
     """Analyse many dumps on Dask into a Parquet dataset and a fleet report under `out`."""
-    from distributed import as_completed
-
     from analyzer.fleet.report import build_report, write_report
 
     started = time.perf_counter()
@@ -141,56 +199,19 @@ def run(paths: Sequence[str | os.PathLike[str]], out: str | os.PathLike[str], cl
     todo = _unique_paths(paths)
     with connect(client, scheduler, workers) as dask, FleetProgress(progress) as bar:
         try:
-            bar.phase("hashing", len(todo))
-            hashes = dask.map(content_hash, todo, pure=False)
-            path_of = {f.key: p for f, p in zip(hashes, todo, strict=True)}
-            digest_of: dict[str, str] = {}
-            for future in as_completed(hashes):
-                path = path_of[future.key]
-                try:
-                    digest_of[path] = future.result()
-                except Exception as exc:
-                    bad = failed(path, dump_name(path), exc)
-                    result.failed.append(bad)
-                    manifest.record(bad)
-                bar.advance("hashing", Path(path).name, ok=path in digest_of)
-            submitted: dict[str, str] = {}  # content hash -> path analysing it
-            for path in todo:  # input order, so the first path of identical dumps names them
-                digest = digest_of.get(path)
-                if digest is None:
-                    continue
-                entry = manifest.done(digest)
-                if digest in submitted:
-                    result.duplicates.append(path)
-                elif entry and not force and _partitions_present(out_dir, entry):
-                    manifest.add_path(digest, path)
-                    result.skipped.append(DumpResult.from_dict({**entry, "path": path}))
-                else:
-                    submitted[digest] = path
-            bar.phase("analysing", len(submitted))
-            futures = [dask.submit(process_dump, path, os.fspath(out_dir), content_hash=digest,
-                                   name=dump_name(path), pure=False)
-                       for digest, path in submitted.items()]
-            job_of = {f.key: job for f, job in zip(futures, submitted.items(), strict=True)}
-            for future in as_completed(futures):
-                digest, path = job_of[future.key]
-                done = _result_of(future, path, digest)
-                future.release()
-                manifest.record(done)
-                (result.processed if done.ok else result.failed).append(done)
-                bar.advance("analysing", done.name, ok=done.ok)
+            digest_of = _hash_all(dask, todo, bar, result, manifest)
+            _analyse_all(dask, _plan(todo, digest_of, manifest, force, result), bar, result,
+                         manifest)
             # Identical copies under other paths join the dump that was analysed.
             for path in result.duplicates:
                 if manifest.done(digest_of[path]):
                     manifest.add_path(digest_of[path], path)
         finally:
             manifest.flush()
-    result.processed.sort(key=lambda r: r.path)
-    result.failed.sort(key=lambda r: r.path)
-    result.skipped.sort(key=lambda r: r.path)
+    for done in (result.processed, result.failed, result.skipped):
+        done.sort(key=lambda r: r.path)
     result.duplicates.sort()
-    entries = list(manifest.data["dumps"].values())
-    result.files.append(dataset.write_dumps_table(out_dir, entries))
+    result.files.append(dataset.write_dumps_table(out_dir, manifest.data["dumps"].values()))
     result.report = build_report(manifest.data)
     result.files.extend(write_report(out_dir, result.report))
     result.files.append(out_dir / dataset.MANIFEST_FILE)
