@@ -83,3 +83,9 @@ def test_report_files_are_deterministic(tmp_path: Path) -> None:
 def test_minor_version_of_distribution_suffixes() -> None:
     assert [minor_version(v) for v in ("v1.28.2", "v1.24.4+k3s1", "1.30", "latest")] == [
         "v1.28", "v1.24", "v1.30", "unknown"]
+
+
+def test_a_fleet_where_every_dump_failed() -> None:
+    report = build_report({**MANIFEST, "dumps": {}})
+    assert (report["dumps"], report["failed"], report["distributions"]) == (0, 1, {})
+    assert "0 dump(s) analysed, 1 failed" in render_html(report)
