@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 # A fixed "now" keeps dumps identical across runs; every age is counted back from it.
 NOW = datetime(2024, 5, 20, 10, 0, 0, tzinfo=UTC)
@@ -15,6 +15,12 @@ _SAFE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 def timestamp(seconds_ago: int) -> str:
     """RFC 3339 time `seconds_ago` before NOW, as the API server writes it."""
     return (NOW - timedelta(seconds=seconds_ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def local_timestamp(seconds_ago: int, utc_offset_hours: int = 2) -> str:
+    """Time with an offset, as `kubectl rollout restart` writes kubectl.kubernetes.io/restartedAt."""
+    local = (NOW - timedelta(seconds=seconds_ago)).astimezone(timezone(timedelta(hours=utc_offset_hours)))
+    return local.replace(microsecond=0).isoformat()
 
 
 class Ids:

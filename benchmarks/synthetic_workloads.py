@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from synthetic_ids import Ids
+from synthetic_ids import Ids, local_timestamp
 from synthetic_pods import (
     LAST_APPLIED,
     NodeSlot,
@@ -256,7 +256,7 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
         "prometheus.io/scrape": "true",
     }
     if rng.random() < 0.3:
-        template_annotations["kubectl.kubernetes.io/restartedAt"] = "2024-05-1{}T0{}:1{}:4{}+02:00".format(*[rng.randint(0, 9) for _ in range(4)])
+        template_annotations["kubectl.kubernetes.io/restartedAt"] = local_timestamp(rng.randint(3600, 30 * 86_400))
     manifest = {
         "apiVersion": "apps/v1", "kind": kind,
         "metadata": {"annotations": {}, "labels": labels, "name": name, "namespace": namespace},
