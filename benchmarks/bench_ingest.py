@@ -175,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pods", default="2000,20000", help="comma-separated pod counts")
     parser.add_argument("--formats", default="json,yaml", help="comma-separated: json, yaml")
+    parser.add_argument("--paths", default="", help="comma-separated subset of the paths (default: all)")
     parser.add_argument("--max-naive-yaml-mb", type=float, default=64.0,
                         help="skip paths that use CSafeLoader above this size (~0.5-2 MB/s, ~35x memory)")
     parser.add_argument("--worker", nargs=3, metavar=("FORMAT", "PATH", "DUMP"), help=argparse.SUPPRESS)
@@ -189,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
             dump = ensure_dump(pods, fmt)
             size = dump.stat().st_size
             for path_name, what in PATHS[fmt].items():
+                if args.paths and path_name not in args.paths.split(","):
+                    continue
                 slow = path_name == "naive" or not _has_fast_yaml()
                 if fmt == "yaml" and slow and size / 1e6 > args.max_naive_yaml_mb:
                     print(f"{dump.name:<18} {path_name:<16} skipped: CSafeLoader on {size / 1e6:.0f} MB "
