@@ -98,8 +98,8 @@ class Learner:
         """Learn a whole id (account, subscription, cluster or group name): replaced as one string,
         every word of it, wherever it appears. A single known word ("kubernetes", the default
         cluster name) is no id: replacing it everywhere would rewrite the dump's own vocabulary."""
-        if not value or is_already_redacted(value):
-            return
+        if len(value) < 3 or is_already_redacted(value):
+            return  # one or two letters are everywhere (and in every escape sequence)
         words = _WORD.findall(value)
         if not words or any(w.lower() in self.structural for w in words if len(words) == 1):
             return

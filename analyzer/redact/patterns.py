@@ -130,11 +130,16 @@ def looks_sensitive_name(name: str) -> bool:
 
 # -- ids a dump leaks ---------------------------------------------------------------------------
 
+# Where a replaced value may start: after no letter or digit, or right after a newline or tab
+# escape inside a JSON string ("...\n10.0.0.5 GET /"), but never after a bare backslash, where
+# changing the first letter would change the escape itself.
+START = r"(?:(?<![A-Za-z0-9\\])|(?<=\\[nrt]))"
+
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-IPV4 = re.compile(rf"(?<![\w.])(?P<ip>{_OCTET}(?:\.{_OCTET}){{3}})(?:/(?P<bits>3[0-2]|[12]?\d))?(?![\w]|\.\d)")
+IPV4 = re.compile(rf"(?:(?<![\w.\\])|(?<=\\[nrt]))(?P<ip>{_OCTET}(?:\.{_OCTET}){{3}})(?:/(?P<bits>3[0-2]|[12]?\d))?(?![\w]|\.\d)")
 # Hostnames that spell an IPv4 with dashes: ip-10-0-1-5 (EC2), ec2-54-1-2-3 (EC2 public DNS).
-DASHED_IPV4 = re.compile(rf"(?<![A-Za-z0-9])(?P<prefix>ip|ec2)-(?P<ip>{_OCTET}(?:-{_OCTET}){{3}})(?![0-9])")
-IPV6 = re.compile(r"(?<![\w:.])(?P<ip>(?:[0-9a-fA-F]{1,4}:){2,7}[0-9a-fA-F]{0,4}|::(?:[0-9a-fA-F]{1,4}:){0,6}[0-9a-fA-F]{1,4})"
+DASHED_IPV4 = re.compile(rf"{START}(?P<prefix>ip|ec2)-(?P<ip>{_OCTET}(?:-{_OCTET}){{3}})(?![0-9])")
+IPV6 = re.compile(r"(?<![\w:.\\])(?P<ip>(?:[0-9a-fA-F]{1,4}:){2,7}[0-9a-fA-F]{0,4}|::(?:[0-9a-fA-F]{1,4}:){0,6}[0-9a-fA-F]{1,4})"
                   r"(?:/(?P<bits>12[0-8]|1[01]\d|[1-9]?\d))?(?![\w:])")
 
 # Cloud ids with a fixed shape: the unique part is replaced, the shape kept.
@@ -171,7 +176,7 @@ AWS_PUBLIC_ACCOUNTS = frozenset({
 
 # A hostname: dot-separated labels ending in a top-level domain people use for hosts.
 HOSTNAME = re.compile(
-    r"(?<![\w.-])(?P<host>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
+    r"(?:(?<![\w.\\-])|(?<=\\[nrt]))(?P<host>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
     r"(?i:com|net|org|io|dev|cloud|internal|local|lan|corp|intra|app|ai|co|biz|info|us|uk|de|fr|nl|eu|ca|au|in|jp"
     r"|cn|br|ch|se|no|dk|fi|es|it|pl|be|at|ie|nz|sg|kr|ru|gov|edu|mil|int|tech|site|online|xyz|me|tv))"
     r"(?![\w-]|\.[A-Za-z0-9])"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from analyzer.redact.columns import realign
 from analyzer.redact.learn import Learner
 from analyzer.redact.patterns import (
     AWS_INSTANCE_ID,
@@ -17,6 +18,7 @@ from analyzer.redact.patterns import (
     IPV4,
     IPV6,
     OCID,
+    START,
     is_already_redacted,
     mask_credentials,
 )
@@ -25,11 +27,23 @@ from analyzer.redact.pseudonyms import Pseudonyms
 _COLUMN_GAP = re.compile(r"( {2,})")
 
 
+def _blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """(first, end) of each run of non-blank lines: one pasted table at most each."""
+    out, first = [], None
+    for i, line in enumerate([*lines, ""]):
+        if line.strip() and first is None:
+            first = i
+        elif not line.strip() and first is not None:
+            out.append((first, i))
+            first = None
+    return out
+
+
 def _alternation(words: list[str]) -> re.Pattern[str] | None:
     if not words:
         return None
     ordered = sorted(words, key=lambda w: (-len(w), w))
-    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(re.escape(w) for w in ordered) + r")(?![A-Za-z0-9])", re.I)
+    return re.compile(START + r"(?:" + "|".join(re.escape(w) for w in ordered) + r")(?![A-Za-z0-9])", re.I)
 
 
 class Replacer:
@@ -63,8 +77,16 @@ class Replacer:
         old_lines, new_lines = text.split("\n"), new.split("\n")
         if len(old_lines) != len(new_lines):  # pragma: no cover - pseudonyms hold no newline
             return new
+        done: set[int] = set()
+        for first, last in _blocks(old_lines):
+            block = old_lines[first:last]
+            if any(len(o) != len(n) for o, n in zip(block, new_lines[first:last], strict=True)):
+                table = realign(block, self.names)
+                if table is not None:
+                    new_lines[first:last] = table
+                    done.update(range(first, last))
         for i, (old, changed) in enumerate(zip(old_lines, new_lines, strict=True)):
-            if old != changed and len(old) != len(changed) and "  " in old.strip():
+            if i not in done and len(old) != len(changed) and "  " in old.strip():
                 new_lines[i] = self._aligned_line(old)
         self.p.counts = counted
         return "\n".join(new_lines)

@@ -164,3 +164,15 @@ def test_redacted_copy_reads_like_the_original(docs: list, form: str) -> None:
 @pytest.mark.parametrize("text", ["Spec: {}\nmetadata: [abc]\n", '{"Spec": {}, "metadata": "x"}'])
 def test_old_shape_item_with_metadata_that_is_no_mapping(text: str) -> None:
     _assert_accounted(ingest({"dump.yaml": text}))
+
+
+def test_json_escapes_survive_short_names(tmp_path: Path) -> None:
+    # Found by test_redacted_copy_reads_like_the_original: a one-letter namespace "N" was replaced
+    # everywhere, including the `n` of a `\n` escape, which broke the JSON.
+    src = tmp_path / "dump"
+    src.mkdir()
+    doc = {"kind": "List", "items": [{"kind": "Pod", "data": {"\n": None, "t": "a\tb\nnode-17"},
+                                      "metadata": {"name": "0", "namespace": "N"}}]}
+    (src / "objects.json").write_text(json.dumps(doc, indent=4), encoding="utf-8")
+    redact_dump(src, tmp_path / "out", key=b"k", names=True)
+    assert ingest(str(tmp_path / "out")).objects_by_kind == {"Pod": 1}

@@ -1,0 +1,59 @@
+"""The replacement pass on texts written for these tests: same value, same pseudonym, anywhere."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from analyzer.redact.learn import Learner, base_vocabulary
+from analyzer.redact.pseudonyms import Pseudonyms
+from analyzer.redact.replace import Replacer
+
+
+@pytest.fixture
+def replacer() -> Replacer:
+    p = Pseudonyms(b"k", base_vocabulary())
+    learner = Learner(p)
+    learner.learn_name("worker-contoso-01", "node")
+    learner.learn_text("api.fabrikam.com resourceGroups/rg-fabrikam-prod/x --cluster-name=fabrikam-prod")
+    return Replacer(p, learner)
+
+
+def test_a_value_gets_one_pseudonym_everywhere(replacer: Replacer) -> None:
+    out = replacer.text(
+        'nodeName: worker-contoso-01\n"msg": "scheduled on worker-contoso-01"\nkube-apiserver-worker-contoso-01\n')
+    node = out.split("\n")[0].split(": ")[1]
+    assert node != "worker-contoso-01" and node.startswith("worker-") and node.endswith("-01")
+    assert out.count(node) == 3 and "contoso" not in out
+
+
+def test_ips_in_logs_escaped_json_and_cidrs(replacer: Replacer) -> None:
+    out = replacer.text('"log": "start\\n10.1.2.3 GET /\\n" podCIDR: 10.244.1.0/24 pod 10.244.1.7 ip-10-1-2-3')
+    assert "10.1.2.3" not in out and "10-1-2-3" not in out
+    cidr = next(w for w in out.split() if w.endswith("/24"))
+    assert ipaddress.ip_address(out.split()[-2]) in ipaddress.ip_network(cidr)
+    mapped = ipaddress.ip_address(out.split("\\n")[1].split()[0])
+    assert out.split()[-1] == "ip-" + str(mapped).replace(".", "-")
+
+
+def test_cloud_and_cluster_names(replacer: Replacer) -> None:
+    out = replacer.text("fabrikam-prod MC_rg-fabrikam-prod_fabrikam-prod_westeurope api.fabrikam.com i-0abc12345def67890")
+    assert "fabrikam" not in out
+    assert out.split()[1].startswith("MC_") and out.split()[1].endswith("_westeurope")
+    assert out.split()[2].endswith(".com") and out.split()[3].startswith("i-")
+
+
+def test_earlier_redaction_and_public_names_stay(replacer: Replacer) -> None:
+    text = "***HIDDEN*** x-ipv4-0000000001-x registry.k8s.io/pause:3.9 kubernetes.io/hostname 127.0.0.1"
+    assert replacer.text(text) == text
+
+
+def test_table_columns_stay_in_place(replacer: Replacer) -> None:
+    # pasted `kubectl get nodes -o wide`: read by column position
+    table = ("NAME                STATUS   INTERNAL-IP   EXTERNAL-IP\n"
+             "worker-contoso-01   Ready    10.0.0.4      52.10.1.2\n")
+    header, row = replacer.text(table).split("\n")[:2]
+    for column in ("STATUS", "INTERNAL-IP", "EXTERNAL-IP"):
+        start = header.index(column)
+        assert row[start] != " " and row[start - 1] == " "
