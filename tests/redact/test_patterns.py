@@ -82,3 +82,8 @@ def test_earlier_redaction_is_recognised(value: str) -> None:
 @pytest.mark.parametrize("value", ["10.0.0.1", "box", "ip-10-0-1-5.ec2.internal", "maxx", "x-ray"])
 def test_real_values_are_not_taken_for_redaction(value: str) -> None:
     assert not is_already_redacted(value)
+
+
+def test_show_sensitive_opts_out() -> None:
+    assert mask_sensitive("--token=abc123def", show_sensitive=True) == "--token=abc123def"
+    assert mask_named_value("DB_PASSWORD", "hunter2", show_sensitive=True) == "hunter2"
