@@ -57,7 +57,13 @@ ENVELOPE_DECODER = msgspec.json.Decoder(Envelope)
 _LIST_META_DECODER = msgspec.json.Decoder(ListMeta)
 _ANY_DECODER = msgspec.json.Decoder()
 
-_LOG_START = re.compile(rb"^==== START logs for container (\S+) of pod ([^/\s]+)/(\S+) ====$", re.M)
+# Without a leading `^` the pattern starts with a literal, which the regex engine finds at
+# memory speed; that a match starts a line is checked after.
+_LOG_START = re.compile(rb"==== START logs for container (\S+) of pod ([^/\s]+)/(\S+) ====(?=\r?\n|$)")
+
+
+def _log_starts(data: bytes) -> list[re.Match[bytes]]:
+    return [m for m in _LOG_START.finditer(data) if m.start() == 0 or data[m.start() - 1:m.start()] == b"\n"]
 _LOG_END_FMT = "==== END logs for container {c} of pod {ns}/{pod} ===="
 
 
@@ -114,7 +120,7 @@ def looks_like_json(data: bytes) -> bool:
 
 
 def has_log_blocks(data: bytes) -> bool:
-    return _LOG_START.search(data) is not None
+    return bool(_log_starts(data))
 
 
 def read_json_file(data: bytes, source: str) -> JsonFile:
@@ -128,31 +134,34 @@ def read_json_file(data: bytes, source: str) -> JsonFile:
         return out
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         pass
-    regions = list(_split_logs(data, source, out))
+    lines = LineCounter(data)
+    regions = list(_split_logs(data, source, out, LineCounter(data)))
     index = 0
     for start, end in regions:
         for seg_start, seg_end in _segments(data, start, end):
-            index = _decode_segment(data, mv, seg_start, seg_end, index, out)
+            index = _decode_segment(data, mv, seg_start, seg_end, index, out, lines)
     return out
 
 
-def _split_logs(data: bytes, source: str, out: JsonFile) -> Iterator[tuple[int, int]]:
+def _split_logs(data: bytes, source: str, out: JsonFile, lines: LineCounter) -> Iterator[tuple[int, int]]:
     """Yield the byte ranges outside log blocks; collect the log blocks as LogRecords."""
     pos = 0
-    for m in _LOG_START.finditer(data):
+    starts = _log_starts(data)
+    for i, m in enumerate(starts):
         if m.start() < pos:
             continue
         container, ns, pod = (g.decode("utf-8", "replace") for g in m.groups())
         yield pos, m.start()
         end_marker = _LOG_END_FMT.format(c=container, ns=ns, pod=pod).encode()
         body_start = m.end() + 1
-        end = data.find(end_marker, body_start)
+        # The END marker is looked for only up to the next START (not to the end of the file
+        # for every block that lacks one).
+        limit = starts[i + 1].start() if i + 1 < len(starts) else len(data)
+        end = data.find(end_marker, body_start, limit)
         if end < 0:
             # A block cut off by truncation, or the next START: keep what is there.
-            nxt = _LOG_START.search(data, body_start)
-            end = nxt.start() if nxt else len(data)
-            after = end
-            out.skipped.append(Skipped(_line_of(data, m.start()), f"log block of {ns}/{pod} {container} has no END marker"))
+            end = after = limit
+            out.skipped.append(Skipped(lines.at(m.start()), f"log block of {ns}/{pod} {container} has no END marker"))
         else:
             after = data.find(b"\n", end)
             after = len(data) if after < 0 else after + 1
@@ -162,27 +171,35 @@ def _split_logs(data: bytes, source: str, out: JsonFile) -> Iterator[tuple[int, 
     yield pos, len(data)
 
 
-_DOC_START = re.compile(rb"^[\[{]", re.M)
-_DOC_END = re.compile(rb"^[\]}]", re.M)
+# Lines opening / closing a document at column 0. Searched as "newline + brace" (a literal
+# first byte) rather than a multiline `^`, which the regex engine tries at every line.
+_DOC_START = re.compile(rb"\n[\[{]")
+_DOC_END = re.compile(rb"\n[\]}]")
+_NON_SPACE = re.compile(rb"\S")
+# How many closing lines from each side of a segment are tried as its document's end.
+_MAX_END_CANDIDATES = 4
 
 
 def _segments(data: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Candidate documents: from a line opening at column 0 to the next such line."""
-    starts = [m.start() for m in _DOC_START.finditer(data, start, end)]
+    starts = [m.start() + 1 for m in _DOC_START.finditer(data, max(start - 1, 0), end)]
+    if start == 0 and data[:1] in (b"{", b"["):
+        starts.insert(0, 0)
+    starts = [s for s in starts if s >= start]
     if not starts:
-        if data[start:end].strip():
+        if _NON_SPACE.search(data, start, end):
             yield start, end
         return
-    if data[start:starts[0]].strip():
+    if _NON_SPACE.search(data, start, starts[0]):
         yield start, starts[0]
     for i, s in enumerate(starts):
         yield s, starts[i + 1] if i + 1 < len(starts) else end
 
 
 def _decode_segment(
-    data: bytes, mv: memoryview, start: int, end: int, index: int, out: JsonFile
+    data: bytes, mv: memoryview, start: int, end: int, index: int, out: JsonFile, lines: LineCounter
 ) -> int:
-    line = _line_of(data, start)
+    line = lines.at(start)
     first = data[start:start + 1]
     if first not in (b"{", b"["):
         text = bytes(mv[start:min(end, start + 80)]).decode("utf-8", "replace").strip().splitlines()
@@ -190,8 +207,14 @@ def _decode_segment(
         return index
     # Try the whole segment, then each column-0 closing line from the last back: trailing
     # junk (an extra "}", kubectl's warnings) is cut off; the longest valid prefix wins.
+    # Tried: the first and the last few closing lines, and the end of the first line (JSON
+    # Lines); a bounded number, so junk of many "}" lines costs no quadratic time.
     ends = [m.end() for m in _DOC_END.finditer(data, start, end)]
-    candidates = [end] + ends[::-1]
+    first_line_end = data.find(b"\n", start, end)
+    picked = {end, *ends[:_MAX_END_CANDIDATES], *ends[-_MAX_END_CANDIDATES:]}
+    if first_line_end > start:
+        picked.add(first_line_end)
+    candidates = sorted(picked, reverse=True)
     error = ""
     for cand in candidates:
         try:
@@ -204,9 +227,10 @@ def _decode_segment(
             error = error or TOO_DEEP
             continue
         out.documents.append(JsonDocument(index, line, env, mv[start:cand]))
-        rest = data[cand:end].strip()
-        if rest:
-            out.skipped.append(Skipped(_line_of(data, cand), f"junk after the JSON document skipped: {rest[:40]!r}"))
+        junk = _NON_SPACE.search(data, cand, end)
+        if junk:
+            rest = data[junk.start():min(end, junk.start() + 40)].strip()
+            out.skipped.append(Skipped(lines.at(junk.start()), f"junk after the JSON document skipped: {rest!r}"))
         return index + 1
     if end - start < _STRAY_MAX and b'"' not in data[start:end]:
         # a stray brace or bracket (an extra `{` typed before the document) holds no object
@@ -222,8 +246,25 @@ _STRAY_MAX = 16
 TOO_DEEP = "nested deeper than any Kubernetes object; not read"
 
 
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
+class LineCounter:
+    """1-based line numbers of byte offsets, counted on from the last offset asked about
+    (offsets come in increasing order while a file is split, so each byte is counted once).
+
+    >>> lines = LineCounter(b"a\\nb\\nc\\n"); lines.at(0), lines.at(2), lines.at(4), lines.at(1)
+    (1, 2, 3, 1)
+    """
+
+    def __init__(self, data: bytes | memoryview) -> None:
+        self.data = data
+        self.offset = 0
+        self.line = 1
+
+    def at(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 1
+        self.line += self.data.count(b"\n", self.offset, offset)
+        self.offset = offset
+        return self.line
 
 
 _ITEM_OPEN = re.compile(rb"^(?P<indent>[ \t]+)\{[ \t]*$", re.M)
@@ -246,6 +287,7 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview]], in
     open_rx = re.compile(rb"^" + re.escape(indent) + rb"\{[ \t]*$", re.M)
     close_rx = re.compile(rb"^" + re.escape(indent) + rb"\},?[ \t]*$", re.M)
     found: list[tuple[int, memoryview]] = []
+    lines = LineCounter(data)
     broken = 0
     pos = first.start()
     while True:
@@ -264,7 +306,7 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview]], in
         chunk = segment[o.start() + len(indent):item_end]
         try:
             _ANY_DECODER.decode(chunk)
-            found.append((data.count(b"\n", 0, o.start()), chunk))
+            found.append((lines.at(o.start()) - 1, chunk))
         except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
             broken += 1
         pos = c.end()
