@@ -294,9 +294,9 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview]], in
         o = open_rx.search(data, pos)
         if not o:
             break
-        c = close_rx.search(data, o.end())
         nxt = open_rx.search(data, o.end())
-        if not c or (nxt and nxt.start() < c.start()):
+        c = close_rx.search(data, o.end(), nxt.start() if nxt else len(data))
+        if not c:
             broken += 1
             if not nxt:
                 break
