@@ -62,6 +62,7 @@ def base_vocabulary() -> frozenset[str]:
     return frozenset(words)
 
 
+@cache
 def domain_class(host: str) -> tuple[str, int]:
     """("keep" | "provider" | "other", number of trailing labels to keep) for a hostname."""
     host = host.lower().rstrip(".")
@@ -118,7 +119,10 @@ class Learner:
 
     def learn_text(self, text: str) -> None:
         """Learn from raw text: ids in known places, and every hostname."""
-        for category, rx in LEARNED_IDS:
+        low = text.lower()
+        for category, needles, rx in LEARNED_IDS:
+            if not any(n in low for n in needles):
+                continue
             for m in rx.finditer(text):
                 value = m.group("id")
                 if category == "aws-account" and value in AWS_PUBLIC_ACCOUNTS:
@@ -133,8 +137,8 @@ class Learner:
                     self.learn_term(cluster, category)
                 else:
                     self.learn_term(value, category)
-        for m in HOSTNAME.finditer(text):
-            self.learn_host(m.group("host"))
+        for host in {m.group("host") for m in HOSTNAME.finditer(text)}:
+            self.learn_host(host)
 
     def learn_objects(self, result: IngestResult) -> None:
         """Learn node and host names (and, with names=True, namespace and object names)."""

@@ -53,41 +53,51 @@ _Q = r'\\*"?'  # an optional quote, possibly escaped (JSON inside a JSON string)
 # A credential value: up to a quote, space or separator; never a size ("password: 7 bytes").
 _VALUE = r"(?P<secret>[^\s\"'\\;,&{}\[\]<>][^\s\"'\\;,&{}\[\]]*+)(?![ \t]+bytes\b)(?P<post>)"
 
-# Each pattern keeps groups "pre" and "post" and masks group "secret".
-CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("private-key", re.compile(
+# Each pattern keeps groups "pre" and "post" and masks group "secret". Each row also names the
+# lowercase words one of which a text must hold for the pattern to be run at all (dumps are large;
+# most texts hold no credential, and `in` is far faster than a regex scan). Patterns start at
+# their keyword where they can, for the same reason.
+CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("private-key", ("private key",), re.compile(
         r"(?P<pre>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<secret>.*?)(?P<post>-----END [A-Z0-9 ]*PRIVATE KEY-----)",
         re.S)),
-    ("jwt", re.compile(
-        r"(?P<pre>)(?P<secret>\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})(?P<post>)")),
+    ("jwt", ("eyj",), re.compile(
+        r"(?P<pre>)(?P<secret>eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})(?P<post>)")),
     # a token after Bearer/Basic has digits or mixed case ("basic authentication" is prose)
-    ("bearer", re.compile(r"(?P<pre>(?i:\b(?:bearer|basic)[ \t]+))"
-                          r"(?P<secret>(?=[A-Za-z._~+/-]*[0-9+/]|[a-z._~-]*[A-Z][A-Za-z._~-]*[a-z]|[A-Z._~-]*[a-z][A-Za-z._~-]*[A-Z])"
-                          r"[A-Za-z0-9._~+/-]{8,}=*)(?P<post>)")),
-    ("url-password", re.compile(
-        r"(?P<pre>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s\"'\\]+:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
-    ("cloud-key", re.compile(
+    ("bearer", ("bearer", "basic"), re.compile(
+        r"(?P<pre>(?i:\b(?:bearer|basic)[ \t]+))"
+        r"(?P<secret>(?=[A-Za-z._~+/-]*[0-9+/]|[a-z._~-]*[A-Z][A-Za-z._~-]*[a-z]|[A-Z._~-]*[a-z][A-Za-z._~-]*[A-Z])"
+        r"[A-Za-z0-9._~+/-]{8,}=*)(?P<post>)")),
+    ("url-password", ("://",), re.compile(r"(?P<pre>://[^:/@\s\"'\\]+:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
+    ("cloud-key", ("akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "glpat-"), re.compile(
         r"(?P<pre>)(?P<secret>\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}\b"
         r"|\bxox[abprs]-[A-Za-z0-9-]{10,}\b|\bglpat-[A-Za-z0-9_-]{20,}\b)(?P<post>)")),
     # NAME=VALUE / "name": "value" / --name=value, where NAME says it is a credential. Words that
     # are unambiguous take `:` or `=`; "secret" and "token" alone are everyday words in logs
     # ("failed to list *core.Secret: timeout"), so they count with `=` or inside a compound name
     # (`client_secret:`, `authToken:`, `--token=`).
-    ("key-value", re.compile(
-        r"(?P<pre>(?<![A-Za-z0-9])[A-Za-z0-9_-]*?(?i:pass(?:word|wd|phrase)|pwd|api[_-]?key|apikey"
+    # (the two key-value rows are matched against the lower-cased text, see LOWERCASE_PATTERNS)
+    ("key-value", ("pass", "pwd", "key", "secret"), re.compile(
+        r"(?P<pre>(?:pass(?:word|wd|phrase)|pwd|api[_-]?key|apikey"
         r"|access[_-]?key|secret[_-]?key|client[_-]?secret|account[_-]?key|shared[_-]?access[_-]?key|private[_-]?key)"
         + _Q + r"[ \t]*[=:][ \t]*" + _Q + r")" + _VALUE)),
-    ("key-value", re.compile(
-        r"(?P<pre>(?:(?<![A-Za-z0-9.*])(?:[A-Za-z0-9]+[_-]|[a-z0-9]+(?=[A-Z]))(?i:secret|token)" + _Q + r"[ \t]*[=:]"
-        r"|(?<![A-Za-z0-9.*])(?:--)?(?i:secret|token)[ \t]*=)[ \t]*" + _Q + r")" + _VALUE)),
+    ("key-value", ("secret", "token"), re.compile(
+        r"(?P<pre>(?:secret|token)(?:(?<=[a-z0-9]secret)|(?<=[a-z0-9]token)|(?<=[a-z0-9][_-]secret)"
+        r"|(?<=[a-z0-9][_-]token))" + _Q + r"[ \t]*[=:][ \t]*" + _Q + r")" + _VALUE)),
+    ("key-value", ("secret=", "token=", "secret =", "token ="), re.compile(
+        r"(?P<pre>(?:secret|token)(?<![a-z0-9.*]secret)(?<![a-z0-9.*]token)[ \t]*=[ \t]*" + _Q + r")" + _VALUE)),
     # env entries: {"name": "DB_PASSWORD", "value": "..."} in JSON (plain or escaped) and YAML.
-    ("env", re.compile(
-        r"(?P<pre>" + _Q + r"name" + _Q + r"[ \t]*:[ \t]*" + _Q
+    ("env", ("pass", "pwd", "secret", "token", "key", "credential", "conn"), re.compile(
+        r"(?P<pre>name" + _Q + r"[ \t]*:[ \t]*" + _Q
         + r"(?P<name>[A-Za-z0-9_.-]*(?i:pass|pwd|secret|token|api_?key|apikey|access_?key|private_?key"
         r"|credential|conn(?:ection)?_?str)[A-Za-z0-9_.-]*)"
         + _Q + r"[ \t]*,?[ \t]*\n?[ \t-]*" + _Q + r"value" + _Q + r"[ \t]*:[ \t]*" + _Q + r")"
         r"(?P<secret>[^\"\\\n]+?)(?P<post>" + _Q + r"[ \t]*(?:[,}\n]|$))")),
 )
+
+
+# Rows whose regex runs on the lower-cased text (a case-insensitive scan is several times slower).
+LOWERCASE_PATTERNS = frozenset({"key-value"})
 
 
 def mask_credentials(text: str) -> tuple[str, int]:
@@ -99,10 +109,36 @@ def mask_credentials(text: str) -> tuple[str, int]:
     '--token=<redacted> ok'
     """
     total = 0
-    for _name, rx in CREDENTIAL_PATTERNS:
-        text, n = _mask_one(rx, text)
-        total += n
+    low = text.lower()
+    for name, needles, rx in CREDENTIAL_PATTERNS:
+        if any(n in low for n in needles):
+            if name in LOWERCASE_PATTERNS and len(low) == len(text):
+                text, n = _mask_spans(rx, text, low)
+            else:
+                text, n = _mask_one(rx, text)
+            if n:
+                low = text.lower()
+            total += n
     return text, total
+
+
+def _mask_spans(rx: re.Pattern[str], text: str, low: str) -> tuple[str, int]:
+    """Mask what `rx` finds in the lower-cased `low`, in `text` (same length, same places)."""
+    pieces: list[str] = []
+    done = count = 0
+    for m in rx.finditer(low):
+        start, end = m.span("secret")
+        secret = text[start:end]
+        if _NOT_A_VALUE.match(secret) or is_already_redacted(secret):
+            continue
+        pieces.append(text[done:start])
+        pieces.append(MASK)
+        done = end
+        count += 1
+    if not count:
+        return text, 0
+    pieces.append(text[done:])
+    return "".join(pieces), count
 
 
 def _mask_one(rx: re.Pattern[str], text: str) -> tuple[str, int]:
@@ -143,28 +179,34 @@ IPV6 = re.compile(r"(?<![\w:.\\])(?P<ip>(?:[0-9a-fA-F]{1,4}:){2,7}[0-9a-fA-F]{0,
                   r"(?:/(?P<bits>12[0-8]|1[01]\d|[1-9]?\d))?(?![\w:])")
 
 # Cloud ids with a fixed shape: the unique part is replaced, the shape kept.
-OCID = re.compile(r"\b(?P<pre>ocid1\.[a-z0-9_]+\.oc[0-9]+\.[a-z0-9-]*\.)(?P<unique>[a-z0-9]{20,})\b")
-AWS_INSTANCE_ID = re.compile(r"(?<![A-Za-z0-9-])(?P<pre>i-)(?P<unique>[0-9a-f]{8}(?:[0-9a-f]{9})?)(?![A-Za-z0-9-])")
+OCID = re.compile(r"(?P<pre>ocid1\.(?<![A-Za-z0-9]ocid1\.)[a-z0-9_]+\.oc[0-9]+\.[a-z0-9-]*\.)(?P<unique>[a-z0-9]{20,})\b")
+AWS_INSTANCE_ID = re.compile(r"(?P<pre>i-)(?<![A-Za-z0-9-]i-)(?P<unique>[0-9a-f]{8}(?:[0-9a-f]{9})?)(?![A-Za-z0-9-])")
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 # Patterns that name an account, a group or a cluster; what they capture is replaced everywhere.
-LEARNED_IDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("azure-subscription", re.compile(rf"(?i)/subscriptions/(?P<id>{UUID})")),
-    ("azure-subscription", re.compile(
-        rf"(?i)(?:subscriptionId|tenantId|aadClientId|clientId|userAssignedIdentityID|objectId)\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>{UUID})")),
-    ("azure-resource-group", re.compile(r"(?i)/resourceGroups/(?P<id>[A-Za-z0-9_.()-]+)")),
-    ("azure-resource-group", re.compile(r"(?i)resourceGroup\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>[A-Za-z0-9_.()-]+)")),
-    ("aws-account", re.compile(r"\barn:aws[a-z-]*:[a-z0-9-]*:[a-z0-9-]*:(?P<id>\d{12}):")),
-    ("aws-account", re.compile(r"(?<![\d.])(?P<id>\d{12})\.dkr\.ecr\.")),
-    ("gcp-project", re.compile(r"\bgce://(?P<id>[a-z][a-z0-9-]{4,28}[a-z0-9])/")),
-    ("gcp-project", re.compile(r"\bprojects/(?P<id>[a-z][a-z0-9-]{4,28}[a-z0-9])/")),
-    ("cluster-name", re.compile(r"(?i)--cluster-name[= ](?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
-    ("cluster-name", re.compile(r"(?i)\bclusterName\\*\"?[ \t]*:[ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
-    ("cluster-name", re.compile(
+# The middle column: lowercase words one of which a text must hold for the pattern to run.
+LEARNED_IDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("azure-subscription", ("/subscriptions/",), re.compile(rf"(?i)/subscriptions/(?P<id>{UUID})")),
+    ("azure-subscription", ("subscriptionid", "tenantid", "clientid", "userassignedidentityid", "objectid"), re.compile(
+        rf"(?:subscriptionId|tenantId|aadClientId|clientId|userAssignedIdentityID|objectId)\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>{UUID})",
+        re.I)),
+    ("azure-resource-group", ("/resourcegroups/",), re.compile(r"(?i)/resourceGroups/(?P<id>[A-Za-z0-9_.()-]+)")),
+    ("azure-resource-group", ("resourcegroup",), re.compile(
+        r"(?i)resourceGroup\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>[A-Za-z0-9_.()-]+)")),
+    ("aws-account", ("arn:aws",), re.compile(r"arn:aws[a-z-]*:[a-z0-9-]*:[a-z0-9-]*:(?P<id>\d{12}):")),
+    ("aws-account", (".dkr.ecr.",), re.compile(r"(?<![\d.])(?P<id>\d{12})\.dkr\.ecr\.")),
+    ("gcp-project", ("gce://",), re.compile(r"gce://(?P<id>[a-z][a-z0-9-]{4,28}[a-z0-9])/")),
+    ("gcp-project", ("projects/",), re.compile(r"(?<![A-Za-z0-9])projects/(?P<id>[a-z][a-z0-9-]{4,28}[a-z0-9])/")),
+    ("cluster-name", ("--cluster-name",), re.compile(r"(?i)--cluster-name[= ](?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
+    ("cluster-name", ("clustername",), re.compile(
+        r"(?i)(?<![A-Za-z0-9])clusterName\\*\"?[ \t]*:[ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
+    ("cluster-name", ("cluster-name",), re.compile(
         r"(?:alpha\.eksctl\.io/cluster-name|eks\.amazonaws\.com/cluster-name|cluster\.x-k8s\.io/cluster-name"
         r"|kubernetes\.azure\.com/cluster-name)\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
-    ("cluster-name", re.compile(r"(?<![A-Za-z0-9])MC_(?P<id>[A-Za-z0-9_.()-]+?_[A-Za-z0-9-]+)_[a-z]+[0-9]?(?![A-Za-z0-9_])")),
-    ("oci-compartment", re.compile(r"node\.info/compartment\.name\\*\"?[ \t]*:[ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
+    ("cluster-name", ("mc_",), re.compile(
+        r"(?<![A-Za-z0-9])MC_(?P<id>[A-Za-z0-9_.()-]+?_[A-Za-z0-9-]+)_[a-z]+[0-9]?(?![A-Za-z0-9_])")),
+    ("oci-compartment", ("compartment.name",), re.compile(
+        r"node\.info/compartment\.name\\*\"?[ \t]*:[ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
 )
 
 # AWS accounts that publish EKS add-on images: public, and the detection reads their registries.

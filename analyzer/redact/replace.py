@@ -25,6 +25,32 @@ from analyzer.redact.patterns import (
 from analyzer.redact.pseudonyms import Pseudonyms
 
 _COLUMN_GAP = re.compile(r"( {2,})")
+# Cheap scans that find where a slower, exact pattern may match (a digit class is found fast;
+# a pattern that starts with a look-behind is tried at every position).
+_IPV4_CANDIDATE = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d")
+_IPV6_FULL = re.compile(r"[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}:")
+
+
+def _scan_sub(candidate: re.Pattern[str], exact: re.Pattern[str], repl, text: str) -> str:
+    """`exact.sub(repl, text)`, trying `exact` only where `candidate` matches."""
+    pieces: list[str] = []
+    done = 0
+    pos = 0
+    while True:
+        c = candidate.search(text, pos)
+        if c is None:
+            break
+        m = exact.match(text, c.start())
+        if m is None or m.start() < done:
+            pos = c.start() + 1
+            continue
+        pieces.append(text[done:m.start()])
+        pieces.append(repl(m))
+        done = pos = m.end()
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:
@@ -110,15 +136,19 @@ class Replacer:
 
     def names(self, text: str) -> str:
         """Ids, addresses and learned words replaced (no credential masking: for paths too)."""
+        # Each pass runs only where a cheap test says it can match: dumps are large.
         p = self.p
-        text = OCID.sub(lambda m: m.group("pre") + p.record("oci-ocid", m.group("unique"), p.word(m.group("unique"), force=True)), text)
-        text = AWS_INSTANCE_ID.sub(
-            lambda m: m.group("pre") + p.record("aws-instance-id", m.group("unique"), p.word(m.group("unique"), force=True)), text)
+        if "ocid1." in text:
+            text = OCID.sub(lambda m: m.group("pre") + p.record("oci-ocid", m.group("unique"), p.word(m.group("unique"), force=True)), text)
+        if "i-" in text:
+            text = AWS_INSTANCE_ID.sub(
+                lambda m: m.group("pre") + p.record("aws-instance-id", m.group("unique"), p.word(m.group("unique"), force=True)), text)
         if self._terms is not None:
             text = self._terms.sub(self._term, text)
-        text = DASHED_IPV4.sub(self._dashed_ip, text)
-        text = IPV4.sub(self._ipv4, text)
-        if ":" in text:
+        if "ip-" in text or "ec2-" in text:
+            text = DASHED_IPV4.sub(self._dashed_ip, text)
+        text = _scan_sub(_IPV4_CANDIDATE, IPV4, self._ipv4, text)
+        if "::" in text or _IPV6_FULL.search(text):
             text = IPV6.sub(self._ipv6, text)
         if self._words is not None:
             text = self._words.sub(self._word, text)
