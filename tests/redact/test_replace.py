@@ -57,3 +57,15 @@ def test_table_columns_stay_in_place(replacer: Replacer) -> None:
     for column in ("STATUS", "INTERNAL-IP", "EXTERNAL-IP"):
         start = header.index(column)
         assert row[start] != " " and row[start - 1] == " "
+
+
+def test_the_dumps_own_words_are_never_learned() -> None:
+    # a node named after field names, a cluster named "kind" (kind's default) or "kubernetes"
+    # (kubeadm's): replacing those words everywhere would rewrite `"kind": "Pod"` itself
+    p = Pseudonyms(b"k", base_vocabulary() | {"spec", "data"})
+    learner = Learner(p, structural=frozenset({"spec", "data", "kind"}))
+    learner.learn_name("spec-data-01", "node")
+    learner.learn_text("clusterName: kind\n--cluster-name=kubernetes\n")
+    assert learner.words == {} and learner.terms == {}
+    text = '{"kind": "Pod", "spec": {"nodeName": "spec-data-01"}, "data": {}}'
+    assert Replacer(p, learner).text(text) == text
