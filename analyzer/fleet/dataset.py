@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
+import uuid
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -131,8 +131,9 @@ def to_arrow(df: pd.DataFrame, table: str, distribution: str) -> pa.Table:
 def _atomic_write(write: Any, target: Path) -> None:
     """Write through a temporary file in the same folder, then rename: readers never see half."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
-    os.close(fd)
+    # A unique name, created by the writer itself so the umask applies (mkstemp would make the
+    # dataset readable by its owner only); the dot keeps readers from picking it up.
+    tmp = str(target.parent / f".tmp-{os.getpid()}-{uuid.uuid4().hex}")
     try:
         write(tmp)
         os.replace(tmp, target)
