@@ -51,7 +51,7 @@ _NOT_A_VALUE = re.compile(r"^(?:/[\w./-]*|\$\(.*\)|\$\{.*\}|true|false|null|none
 
 _Q = r'\\*"?'  # an optional quote, possibly escaped (JSON inside a JSON string)
 # A credential value: up to a quote, space or separator; never a size ("password: 7 bytes").
-_VALUE = r"(?P<secret>[^\s\"'\\;,&{}\[\]<>][^\s\"'\\;,&{}\[\]]*+)(?![ \t]+bytes\b)(?P<post>)"
+_VALUE = r"(?P<secret>[^\s\"'\\;,&{}\[\]<>(][^\s\"'\\;,&{}\[\]]*+)(?![ \t]+bytes\b)(?P<post>)"
 
 # Each pattern keeps groups "pre" and "post" and masks group "secret". Each row also names the
 # lowercase words one of which a text must hold for the pattern to be run at all (dumps are large;

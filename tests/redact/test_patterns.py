@@ -87,3 +87,9 @@ def test_real_values_are_not_taken_for_redaction(value: str) -> None:
 def test_show_sensitive_opts_out() -> None:
     assert mask_sensitive("--token=abc123def", show_sensitive=True) == "--token=abc123def"
     assert mask_named_value("DB_PASSWORD", "hunter2", show_sensitive=True) == "hunter2"
+
+
+def test_go_struct_dumps_are_not_credentials() -> None:
+    # kube-proxy logs print Go structs (realdata/minikube/multi-k8s-ciobotaru)
+    text = 'DeprecatedServiceAccount:"kube-proxy", AutomountServiceAccountToken:(*bool)(nil), NodeName:""'
+    assert mask_sensitive(text) == text
