@@ -90,10 +90,9 @@ class Ingestor:
         except InputError as exc:
             self.reject_input(display, exc.reason)
             return
-        command = None
         if _FRAME_UTF8 in data[:8192] or wrappers.looks_like_tool_output(data[:512]):
-            data, command = self._unwrap(display, data)
-        if self._add_content(display, data, hint, command):
+            data = self._unwrap(display, data)
+        if self._add_content(display, data, hint):
             return
         if entry.path.endswith((".log", ".txt")) and hint is None:
             self.result.files.append(FileReport(display, "ignored"))
@@ -113,25 +112,25 @@ class Ingestor:
         self.add_tree(inner, depth + 1)
         self.result.inputs.pop()
 
-    def _unwrap(self, display: str, data: bytes) -> tuple[bytes, str | None]:
+    def _unwrap(self, display: str, data: bytes) -> bytes:
         """Remove a tool-call record or a terminal frame around the kubectl output."""
         text = data.decode("utf-8", "replace")
-        command = None
         unwrapped = wrappers.unwrap_tool_output(text)
         if unwrapped is not None:
             self.result.skipped.append(Rejection(
                 display, f"lines 1-{unwrapped.header_lines}", "tool-call header (HolmesGPT record), not Kubernetes objects"))
             if unwrapped.trailer:
                 self.result.skipped.append(Rejection(display, "stderr", f"tool's stderr: {unwrapped.trailer[:80]!r}"))
-            text, command = unwrapped.body, unwrapped.command
-            if command and not (jsondocs.looks_like_json(text.encode()) or yamldocs.looks_like_yaml(text)):
+            text = unwrapped.body
+            # The command as a prompt line tells the text parser what the table holds.
+            if unwrapped.command and not (jsondocs.looks_like_json(text.encode()) or yamldocs.looks_like_yaml(text)):
                 text = unwrapped.body_with_prompt()
         if wrappers.looks_framed(text):
             self.result.skipped.append(Rejection(display, "", "terminal frame (k9s box-drawing │ and padding) removed"))
             text = wrappers.strip_frame(text)
-        return text.encode("utf-8"), command
+        return text.encode("utf-8")
 
-    def _add_content(self, display: str, data: bytes, hint: layouts.PathHint | None, command: str | None) -> bool:
+    def _add_content(self, display: str, data: bytes, hint: layouts.PathHint | None) -> bool:
         """Read text by what it is: JSON, YAML, or pasted kubectl text; False if none of these."""
         if jsondocs.looks_like_json(data):
             parsed = jsondocs.read_json_file(data, display)
