@@ -167,12 +167,16 @@ def test_rerun_skips_done_dumps_and_force_redoes_them(first_run, client, dumps) 
 def test_cli_on_an_existing_scheduler(client, dumps, tmp_path: Path) -> None:
     first = next(iter(dumps.values()))
     corrupt = first.parent / "corrupt.tar.gz"
-    res = CliRunner().invoke(app, ["fleet", str(first), str(corrupt), "-o", str(tmp_path / "o"),
-                                   "--scheduler", client.scheduler.address, "-q"])
+    args = ["fleet", str(first), str(corrupt), "-o", str(tmp_path / "o"),
+            "--scheduler", client.scheduler.address, "-q"]
+    res = CliRunner().invoke(app, args)
     assert res.exit_code == 1, res.output  # 1: some dump failed
     assert "1 analysed, 0 skipped" in res.output and "corrupt.tar.gz" in res.output
     assert {p.name for p in (tmp_path / "o").iterdir()} >= {
         "tables", "findings", "dumps.parquet", "manifest.json", "fleet.json", "fleet.html"}
+    assert "0 analysed, 1 skipped" in CliRunner().invoke(app, args[:2] + args[3:]).output
+    res = CliRunner().invoke(app, [*args[:2], *args[3:], "--force"])
+    assert res.exit_code == 0 and "1 analysed, 0 skipped" in res.output, res.output
 
 
 def test_cli_usage_errors(tmp_path: Path) -> None:
