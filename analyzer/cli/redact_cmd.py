@@ -46,7 +46,10 @@ def redact(
         lines = [f"redacted copy: {report.output} ({report.files} files)",
                  f"  secrets scrubbed: {report.secrets_scrubbed}"]
         for category, count in data["replacements"].items():
-            lines.append(f"  {category}: {count} replacements of {data['distinct'].get(category, 0)} values")
+            if category == "credential":  # masked values are never kept, so never counted apart
+                lines.append(f"  {category}: {count} masked")
+            else:
+                lines.append(f"  {category}: {count} replacements of {data['distinct'].get(category, 0)} values")
         for path in data["dropped"]:
             lines.append(f"  left out (not text, cannot be checked): {path}")
         write_output("\n".join(lines), None)

@@ -81,4 +81,5 @@ def test_binary_files_are_left_out_and_listed(tmp_path: Path) -> None:
     (dump / "core.bin").write_bytes(b"\x00\x01\x02secret-in-binary\x00" * 50)
     result = _run(str(dump), "-o", str(tmp_path / "copy"))
     assert result.exit_code == 0 and "left out" in result.output and "core.bin" in result.output
+    assert "secrets scrubbed: 1" in result.output and "masked" in result.output
     assert not (tmp_path / "copy" / "core.bin").exists()
