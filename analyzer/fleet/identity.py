@@ -42,13 +42,13 @@ def content_hash(path: str | os.PathLike[str]) -> str:
 
     Examples:
         >>> import tempfile
-        >>> d = Path(tempfile.mkdtemp())
-        >>> _ = (d / "pods.yaml").write_text("kind: Pod\\n")
-        >>> content_hash(d) == content_hash(d)
-        True
-        >>> h = content_hash(d); _ = (d / "pods.yaml").write_text("kind: Pod \\n")
-        >>> content_hash(d) == h
-        False
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     d = Path(tmp)
+        ...     _ = (d / "pods.yaml").write_text("kind: Pod\\n")
+        ...     before = content_hash(d)
+        ...     _ = (d / "pods.yaml").write_text("kind: Pod \\n")
+        ...     (before == content_hash(d), len(before))
+        (False, 64)
     """
     digest = hashlib.sha256(HASH_SCHEME)
     for relative, file in dump_files(Path(path)):
