@@ -65,6 +65,15 @@ _HEAD_DECODER = msgspec.json.Decoder(_Head)
 _TOP_KEY_RX: dict[bytes, re.Pattern[bytes]] = {}
 
 
+# `{`, then apiVersion and kind as the first two keys (sorted keys, as kubectl prints
+# unstructured objects; or kind first, as it prints typed ones), on their own lines.
+_COMMON_HEAD = re.compile(
+    rb'\{[ \t]*\r?\n(?P<ind>[ \t]+)(?:'
+    rb'"apiVersion": "(?P<a1>[^"\\]+)",\r?\n(?P=ind)"kind": "(?P<k1>[^"\\]+)",'
+    rb'|"kind": "(?P<k2>[^"\\]+)",\r?\n(?P=ind)"apiVersion": "(?P<a2>[^"\\]+)",)'
+)
+
+
 def _top_key_rx(indent: bytes) -> re.Pattern[bytes]:
     rx = _TOP_KEY_RX.get(indent)
     if rx is None:
@@ -88,6 +97,10 @@ def peek_item(raw: memoryview) -> tuple[str | None, str | None, bool]:
     (None, None, True)
     """
     head = bytes(raw[:256])
+    m = _COMMON_HEAD.match(head)
+    if m is not None:  # most objects: apiVersion and kind are the first two keys
+        api, kind = (m["a1"], m["k1"]) if m["a1"] is not None else (m["a2"], m["k2"])
+        return kind.decode(), api.decode(), False
     i = 1
     while head[i:i + 1] in (b" ", b"\t", b"\r"):
         i += 1
