@@ -19,6 +19,7 @@ import yaml
 from analyzer.ingest.collect import IngestResult
 from analyzer.redact.patterns import (
     AWS_PUBLIC_ACCOUNTS,
+    EMAIL,
     HOSTNAME,
     IPV4,
     LEARNED_IDS,
@@ -139,6 +140,11 @@ class Learner:
                     self.learn_term(value, category)
         for host in {m.group("host") for m in HOSTNAME.finditer(text)}:
             self.learn_host(host)
+        if "@" in text:
+            for m in EMAIL.finditer(text):
+                if domain_class(m.group("domain"))[0] != "keep":
+                    self.learn_term(m.group("local"), "email", known_too=True)
+                    self.learn_host(m.group("domain"), "email")
 
     def learn_objects(self, result: IngestResult) -> None:
         """Learn node and host names (and, with names=True, namespace and object names)."""

@@ -209,6 +209,9 @@ LEARNED_IDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"node\.info/compartment\.name\\*\"?[ \t]*:[ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
 )
 
+# An e-mail address: its local part names a person, its domain a company.
+EMAIL = re.compile(r"(?<![A-Za-z0-9._%+-])(?P<local>[A-Za-z0-9][A-Za-z0-9._%+-]{1,63})@(?P<domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b")
+
 # AWS accounts that publish EKS add-on images: public, and the detection reads their registries.
 AWS_PUBLIC_ACCOUNTS = frozenset({
     "602401143452", "800184023465", "558608220178", "918309763551", "961992271922", "900889452093",

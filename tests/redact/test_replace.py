@@ -69,3 +69,13 @@ def test_the_dumps_own_words_are_never_learned() -> None:
     assert learner.words == {} and learner.terms == {}
     text = '{"kind": "Pod", "spec": {"nodeName": "spec-data-01"}, "data": {}}'
     assert Replacer(p, learner).text(text) == text
+
+
+def test_email_addresses() -> None:
+    p = Pseudonyms(b"k", base_vocabulary())
+    learner = Learner(p)
+    text = "owner: jane.doe@contoso-corp.com\nimage: nginx@sha256:abc\nsupport: help@example.com\n"
+    learner.learn_text(text)
+    out = Replacer(p, learner).text(text)
+    assert "jane" not in out and "contoso" not in out and out.splitlines()[0].endswith(".com")
+    assert "nginx@sha256:abc" in out and "help@example.com" in out
