@@ -30,11 +30,13 @@ PATHS: dict[str, dict[str, str]] = {
         "naive": "orjson.loads, GC on + pods table from dicts",
         "parser-orjson": "orjson.loads, GC paused",
         "parser-envelope": "msgspec envelope, items as raw bytes",
+        "ingest": "analyzer.ingest alone (objects with typed views)",
         "project": "analyzer.load + every table",
     },
     "yaml": {
         "naive": "yaml CSafeLoader, GC on + pods table from dicts",
         "parser": "analyzer YAML loader (yamlfast if present), GC paused",
+        "ingest": "analyzer.ingest alone (objects with typed views)",
         "project": "analyzer.load + every table",
     },
 }
@@ -78,6 +80,11 @@ def _work(fmt: str, path_name: str, dump: Path) -> str:
     """Run one path on one dump; returns a one-line description of what it produced."""
     import gc
 
+    if path_name == "ingest":
+        from analyzer.ingest import ingest
+
+        result = ingest(dump)
+        return f"{len(result.objects)} objects"
     if path_name == "project":
         import analyzer
         from analyzer.model import table_names
