@@ -205,6 +205,12 @@ LEARNED_IDS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         r"|kubernetes\.azure\.com/cluster-name)\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
     ("cluster-name", ("mc_",), re.compile(
         r"(?<![A-Za-z0-9])MC_(?P<id>[A-Za-z0-9_.()-]+?_[A-Za-z0-9-]+)_[a-z]+[0-9]?(?![A-Za-z0-9_])")),
+    ("node-pool", ("nodegroup", "nodepool", "agentpool"), re.compile(
+        r"(?:eks\.amazonaws\.com/nodegroup|alpha\.eksctl\.io/nodegroup-name|cloud\.google\.com/gke-nodepool"
+        r"|karpenter\.sh/nodepool|kubernetes\.azure\.com/agentpool|(?<![\w./-])agentpool)\\*\"?[ \t]*[:=][ \t]*\\*\"?"
+        r"(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
+    ("cluster-name", ("cloud-provider-aws",), re.compile(
+        r"k8s\.io/cloud-provider-aws\\*\"?[ \t]*[:=][ \t]*\\*\"?(?P<id>[0-9a-f]{16,})")),
     ("oci-compartment", ("compartment.name",), re.compile(
         r"node\.info/compartment\.name\\*\"?[ \t]*:[ \t]*\\*\"?(?P<id>[A-Za-z0-9][A-Za-z0-9_.-]*)")),
 )
