@@ -13,6 +13,7 @@ from analyzer.cli.common import err_console, fail, write_output
 from analyzer.errors import AnalyzerError
 
 EXIT_REDACT_FAILED = 2
+EXIT_INTERNAL = 3
 
 
 def redact(
@@ -38,6 +39,10 @@ def redact(
         return
     except OSError as exc:
         fail(f"{exc.filename or input}: {exc.strerror or exc}", EXIT_REDACT_FAILED)
+        return
+    except Exception as exc:  # a failure of ours: one line, never a traceback, nothing half-shared
+        fail(f"internal error redacting {input}: {type(exc).__name__}: {exc} (no copy written; please report it)",
+             EXIT_INTERNAL)
         return
     data = report.to_dict()
     if json_report:

@@ -58,11 +58,22 @@ def redact_dump(
     used, so nobody can recompute them. `map_file` receives original -> pseudonym as JSON: it
     undoes the redaction, so it is as sensitive as the dump itself.
     """
+    import shutil
+
     from analyzer.redact.run import Redaction
 
     src, dst = Path(input), Path(output)
     redaction = Redaction(src, names=names, key=key if key is not None else os.urandom(32))
-    report = redaction.write(dst)
+    existed = dst.exists()
+    try:
+        report = redaction.write(dst)
+    except Exception:
+        # never leave a half-written copy behind: it could be shared before anyone notices
+        if not existed and dst.is_dir():
+            shutil.rmtree(dst, ignore_errors=True)
+        elif not existed and dst.exists():
+            dst.unlink()
+        raise
     if map_file is not None:
         Path(map_file).parent.mkdir(parents=True, exist_ok=True)
         mapping = {cat: dict(sorted(values.items())) for cat, values in sorted(redaction.pseudonyms.mapping.items())}

@@ -83,3 +83,14 @@ def test_binary_files_are_left_out_and_listed(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "left out" in result.output and "core.bin" in result.output
     assert "secrets scrubbed: 1" in result.output and "masked" in result.output
     assert not (tmp_path / "copy" / "core.bin").exists()
+
+
+def test_an_internal_failure_is_one_line_and_leaves_no_copy(tmp_path: Path) -> None:
+    # an old-shape item whose metadata is a list crashes ingestion today (see test_fuzz.py)
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "x.yaml").write_text("Spec: {}\nmetadata: [abc]\n")
+    result = _run(str(src), "-o", str(tmp_path / "out"))
+    assert result.exit_code in (0, 3) and "Traceback" not in result.output
+    if result.exit_code == 3:
+        assert "internal error" in result.output and not (tmp_path / "out").exists()
