@@ -98,3 +98,18 @@ def test_ingestion_keeps_no_secret_value(planted: Path) -> None:
     for obj in result.objects:
         text = orjson.dumps(obj.body(), default=str).decode() + msgspec.json.encode(obj.view).decode()
         assert set(leaks(text)) & secret_plants == set(), obj.key.id
+
+
+def test_parquet_export_has_no_secret(planted: Path, tmp_path: Path) -> None:
+    import pandas as pd
+
+    import analyzer
+
+    analyzer.load(str(planted)).to_parquet(tmp_path / "parquet")
+    files = sorted((tmp_path / "parquet").rglob("*.parquet"))
+    assert files
+    text = "\n".join(pd.read_parquet(f).to_csv() for f in files)
+    found = set(leaks(text))
+    assert found <= KNOWN_LEAKS["tables"], sorted(found)
+    if found:
+        pytest.xfail(f"known leak, owned by the model stage: {sorted(found)}")
