@@ -101,6 +101,10 @@ class DirectoryTree(DumpTree):
                     if not target.is_relative_to(root_real) or not target.is_file():
                         self.skipped.append((str(p), "symlink pointing outside the dump, not read"))
                         continue
+                elif not p.is_file():
+                    # a FIFO, socket or device inside the folder: reading it could block forever
+                    self.skipped.append((str(p), "not a regular file, not read"))
+                    continue
                 out.append(Entry(rel, str(p)))
         return out
 
@@ -282,6 +286,13 @@ def open_input(spec: str | os.PathLike[str]) -> DumpTree:
         raise InputError(str(path), "no such file or folder")
     if path.is_dir():
         return DirectoryTree(path)
+    if not path.is_file():
+        # A pipe (`kda inspect <(kubectl get pods -o yaml)`) or a device: read once, bounded.
+        try:
+            with open(path, "rb") as f:
+                return tree_for_bytes(_bounded_read(f, MAX_MEMBER_BYTES, str(path)), str(path))
+        except OSError as exc:
+            raise InputError(str(path), f"cannot be read ({exc.strerror})") from exc
     try:
         with open(path, "rb") as f:
             head = f.read(512)

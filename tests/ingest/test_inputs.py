@@ -232,3 +232,33 @@ def test_cluster_info_stdout_log_blocks() -> None:
     assert [(g.pod, g.container, g.text) for g in r.logs] == [("p", "c", "hello\n")]
     assert r.formats == ["cluster-info-dump"]
     assert r.covers("Service") and not r.covers("ConfigMap")
+
+
+def test_process_substitution_pipe_is_read_whole(tmp_path: Path) -> None:
+    # `kda inspect <(kubectl get pod a -o yaml)` hands over /dev/fd/N, a pipe readable once.
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    payload = b"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: x\n" + b"# padding\n" * 200
+
+    def writer() -> None:
+        with open(fifo, "wb") as f:
+            f.write(payload)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    r = ingest(fifo)
+    thread.join(timeout=10)
+    assert keys(r) == ["core/Pod/x/a"]
+
+
+def test_fifo_inside_a_folder_is_skipped_not_read(tmp_path: Path) -> None:
+    import os
+
+    (tmp_path / "pod.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: x\n")
+    os.mkfifo(tmp_path / "stuck")  # nobody writes: reading it would block forever
+    r = ingest(tmp_path)
+    assert keys(r) == ["core/Pod/x/a"]
+    assert any(s.reason == "not a regular file, not read" for s in r.skipped)
