@@ -67,6 +67,8 @@ class Ingestor:
         # after the walk: a folder learns what it skips while listing its files
         for path, reason in getattr(tree, "skipped", []):
             self.result.skipped.append(Rejection(path, "", reason))
+        for exc in getattr(tree, "refused", []):  # archive members refused while reading it
+            self.reject_input(exc.source, exc.reason)
 
     def add_file(self, entry: Entry, data: bytes, depth: int = 0) -> None:
         """Read one file by its content."""

@@ -147,6 +147,7 @@ class TarTree(DumpTree):
     def __init__(self, data_or_path: Path | bytes, name: str) -> None:
         self.name = name
         self.skipped: list[tuple[str, str]] = []
+        self.refused: list[InputError] = []  # members that inflate past the bound
         self._members: dict[str, bytes] = {}
         try:
             fileobj = (
@@ -169,7 +170,11 @@ class TarTree(DumpTree):
                     f = tar.extractfile(member)
                     if f is None:
                         continue
-                    data = _bounded_read(f, MAX_MEMBER_BYTES, f"{name}!/{path}")
+                    try:
+                        data = _bounded_read(f, MAX_MEMBER_BYTES, f"{name}!/{path}")
+                    except InputError as exc:  # one bomb costs only itself
+                        self.refused.append(exc)
+                        continue
                     total += len(data)
                     if total > MAX_ARCHIVE_BYTES:
                         raise InputError(name, "archive inflates past its size bound; not read further")

@@ -144,14 +144,22 @@ def test_tar_member_bomb_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(tree, "MAX_MEMBER_BYTES", 1024 * 1024)
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
-        big = b"0" * 5_000_000
-        info = tarfile.TarInfo("bomb.json")
-        info.size = len(big)
-        tar.addfile(info, io.BytesIO(big))
+        for name, content in (("bomb.json", b"0" * 5_000_000), ("pod.yaml", POD_YAML)):
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tar.addfile(info, io.BytesIO(content))
     path = tmp_path / "bomb.tar.gz"
     path.write_bytes(gzip.compress(buf.getvalue()))
-    r = ingest(path)
-    assert not r.objects and "decompression bomb" in r.input_rejections[0].reason
+    # the whole tar inflates past the bound too: refused as a whole
+    [rej] = ingest(path).input_rejections
+    assert "decompression bomb" in rej.reason
+    # an uncompressed tar: only the member past the bound is refused, the others are read
+    plain = tmp_path / "bomb.tar"
+    plain.write_bytes(buf.getvalue())
+    r = ingest(plain)
+    assert keys(r) == ["core/Pod/x/a"]
+    [rej] = r.input_rejections
+    assert rej.source == f"{plain}!/bomb.json" and "decompression bomb" in rej.reason
 
 
 def test_zip_member_bomb_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
