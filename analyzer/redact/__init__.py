@@ -31,6 +31,7 @@ class RedactionReport:
     distinct: dict[str, int] = field(default_factory=dict)  # category -> distinct values
     dropped: list[str] = field(default_factory=list)  # files that are not text, left out
     links_skipped: list[str] = field(default_factory=list)
+    rewritten_by_value: int = 0  # JSON files the text pass would have broken, rewritten parsed
     map_file: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,6 +42,7 @@ class RedactionReport:
             "replacements": dict(sorted(self.replacements.items())),
             "distinct": dict(sorted(self.distinct.items())),
             "dropped": sorted(self.dropped), "links_skipped": sorted(self.links_skipped),
+            "rewritten_by_value": self.rewritten_by_value,
             "map_file": self.map_file,
         }
 

@@ -50,8 +50,9 @@ SENSITIVE_NAME = re.compile(
 _NOT_A_VALUE = re.compile(r"^(?:/[\w./-]*|\$\(.*\)|\$\{.*\}|true|false|null|none|\s*|<redacted.*>|\*\*\*.*\*\*\*)$", re.I)
 
 _Q = r'\\*"?'  # an optional quote, possibly escaped (JSON inside a JSON string)
-# A credential value: up to a quote, space or separator; never a size ("password: 7 bytes").
-_VALUE = r"(?P<secret>[^\s\"'\\;,&{}\[\]<>(][^\s\"'\\;,&{}\[\]]*+)(?![ \t]+bytes\b)(?P<post>)"
+# A credential value: up to a quote, space or separator; never a size ("password: 7 bytes"), and
+# never starting with `:` or `=` (then the quote before it closed a key: `"TOKEN=": null`).
+_VALUE = r"(?P<secret>[^\s\"'\\;,&{}\[\]<>(:=][^\s\"'\\;,&{}\[\]]*+)(?![ \t]+bytes\b)(?P<post>)"
 
 # Each pattern keeps groups "pre" and "post" and masks group "secret". Each row also names the
 # lowercase words one of which a text must hold for the pattern to be run at all (dumps are large;
@@ -59,8 +60,8 @@ _VALUE = r"(?P<secret>[^\s\"'\\;,&{}\[\]<>(][^\s\"'\\;,&{}\[\]]*+)(?![ \t]+bytes
 # their keyword where they can, for the same reason.
 CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ("private-key", ("private key",), re.compile(
-        r"(?P<pre>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<secret>.*?)(?P<post>-----END [A-Z0-9 ]*PRIVATE KEY-----)",
-        re.S)),
+        # never across a quote: the key's body is one string (its newlines escaped in JSON)
+        r"(?P<pre>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<secret>[^\"]*?)(?P<post>-----END [A-Z0-9 ]*PRIVATE KEY-----)")),
     ("jwt", ("eyj",), re.compile(
         r"(?P<pre>)(?P<secret>eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})(?P<post>)")),
     # a token after Bearer/Basic has digits or mixed case ("basic authentication" is prose)

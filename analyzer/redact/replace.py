@@ -17,9 +17,11 @@ from analyzer.redact.patterns import (
     DASHED_IPV4,
     IPV4,
     IPV6,
+    MASK,
     OCID,
     START,
     is_already_redacted,
+    looks_sensitive_name,
     mask_credentials,
 )
 from analyzer.redact.pseudonyms import Pseudonyms
@@ -88,6 +90,22 @@ class Replacer:
         if masked:
             self.p.counts["credential"] += masked
         return self.aligned(text)
+
+    def value(self, value: object) -> object:
+        """A parsed document rewritten string by string (the fallback when text rewriting would
+        not keep a JSON file valid): keys get names replaced, values are masked and replaced too."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        if isinstance(value, dict):
+            out = {self.names(k) if isinstance(k, str) else k: self.value(v) for k, v in value.items()}
+            name, literal = value.get("name"), value.get("value")
+            if isinstance(name, str) and isinstance(literal, str) and looks_sensitive_name(name) and literal:
+                out[self.names("value")] = MASK  # an env entry {"name": "DB_PASSWORD", "value": ...}
+                self.p.counts["credential"] += 1
+            return out
+        return value
 
     def aligned(self, text: str) -> str:
         """`names` over a text, keeping every column of kubectl's tables where it was.

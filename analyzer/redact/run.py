@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import lzma
 import tarfile
 import zipfile
 from pathlib import Path
+
+import orjson
 
 from analyzer.ingest import ingest
 from analyzer.redact.learn import Learner, base_vocabulary, dump_vocabulary
@@ -47,6 +50,7 @@ class Redaction:
         self.replacer = Replacer(self.pseudonyms, learner)
         self.tally = Tally()
         self.secrets = 0
+        self.fallbacks = 0  # JSON files rewritten value by value
 
     def rewrite_path(self, path: str) -> str:
         """A file's path inside the dump with the same replacements as its content."""
@@ -68,7 +72,28 @@ class Redaction:
             return None
         scrubbed, secrets = scrub_text(text.text, path)
         self.secrets += secrets
-        return encode(text, self.replacer.text(scrubbed))
+        return encode(text, self._checked(scrubbed, self.replacer.text(scrubbed)))
+
+    def _checked(self, before: str, after: str) -> str:
+        """The rewritten text, or, if it broke a JSON document the original was, the document
+        rewritten value by value (same indentation)."""
+        if before.lstrip()[:1] not in ("{", "[") or after is before:
+            return after
+        try:
+            original = orjson.loads(before)
+        except orjson.JSONDecodeError:
+            return after  # not one JSON document (a cluster-info dump, or broken already)
+        try:
+            orjson.loads(after)
+            return after
+        except orjson.JSONDecodeError:
+            self.fallbacks += 1
+            rewritten = self.replacer.value(original)
+            nl = before.find("\n")
+            indent = len(before[nl + 1:]) - len(before[nl + 1:].lstrip(" ")) if nl >= 0 else 0
+            dumped = json.dumps(rewritten, ensure_ascii=False, indent=indent or None,
+                                separators=None if indent else (",", ":"))
+            return dumped + ("\n" if before.endswith("\n") else "")
 
     def write(self, dst: Path):  # -> RedactionReport (imported lazily: the package imports us)
         """Write the redacted copy to `dst` (which must not exist or be an empty folder)."""
@@ -99,4 +124,5 @@ class Redaction:
             input=str(self.src), output=str(dst), files=self.tally.files, secrets_scrubbed=self.secrets,
             replacements=dict(p.counts), distinct={c: len(v) for c, v in p.mapping.items()},
             dropped=list(self.tally.dropped), links_skipped=list(self.tally.links_skipped),
+            rewritten_by_value=self.fallbacks,
         )

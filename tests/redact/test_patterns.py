@@ -93,3 +93,15 @@ def test_go_struct_dumps_are_not_credentials() -> None:
     # kube-proxy logs print Go structs (realdata/minikube/multi-k8s-ciobotaru)
     text = 'DeprecatedServiceAccount:"kube-proxy", AutomountServiceAccountToken:(*bool)(nil), NodeName:""'
     assert mask_sensitive(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    # found by test_fuzz.py: masking must never reach across a JSON string's quotes
+    '{"spec": {"TOKEN=": null}}',
+    '{"password:": "abc", "n": 1}',
+    '{"a": "-----BEGIN RSA PRIVATE KEY-----", "b": 1, "c": "-----END RSA PRIVATE KEY-----"}',
+])
+def test_masking_keeps_json_valid(text: str) -> None:
+    import json
+
+    json.loads(mask_sensitive(text))

@@ -79,3 +79,20 @@ def test_email_addresses() -> None:
     out = Replacer(p, learner).text(text)
     assert "jane" not in out and "contoso" not in out and out.splitlines()[0].endswith(".com")
     assert "nginx@sha256:abc" in out and "help@example.com" in out
+
+
+def test_a_json_file_the_text_pass_would_break_is_rewritten_value_by_value(tmp_path) -> None:
+    import json
+
+    from analyzer.redact.run import Redaction
+
+    doc = {"kind": "Pod", "metadata": {"name": "p"}, "spec": {"nodeName": "10.0.0.9",
+           "containers": [{"env": [{"name": "DB_PASSWORD", "value": "hunter2"}]}]}}
+    before = json.dumps(doc, indent=4) + "\n"
+    (tmp_path / "pod.json").write_text(before)
+    redaction = Redaction(tmp_path, names=False, key=b"k")
+    out = redaction._checked(before, '{"broken": ')  # as if the text pass had broken it
+    parsed = json.loads(out)
+    assert redaction.fallbacks == 1 and out.splitlines()[1].startswith("    \"")
+    assert parsed["spec"]["containers"][0]["env"][0]["value"] == "<redacted>"
+    assert parsed["spec"]["nodeName"] != "10.0.0.9" and parsed["metadata"]["name"] == "p"
