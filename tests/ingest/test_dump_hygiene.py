@@ -47,6 +47,9 @@ ONE = ["core/Pod/shop/web-1"]
         ("utf16le crlf json", codecs.BOM_UTF16_LE + POD_LIST_JSON.replace("\n", "\r\n").encode("utf-16-le"), BOTH),
         ("utf16be crlf yaml", codecs.BOM_UTF16_BE + POD_YAML.replace("\n", "\r\n").encode("utf-16-be"), ONE),
         ("crlf yaml", POD_YAML.replace("\n", "\r\n").encode(), ONE),
+        # `Out-File -Encoding unicode` without a BOM, or a BOM lost when the file was cut.
+        ("utf16le no bom", POD_YAML.encode("utf-16-le"), ONE),
+        ("utf16be no bom crlf", POD_YAML.replace("\n", "\r\n").encode("utf-16-be"), ONE),
         # JSON Lines: one compact object per line (kubectl get -o json | jq -c '.items[]').
         ("json lines", (json.dumps(POD_A) + "\n" + json.dumps(POD_B) + "\n").encode(), BOTH),
         # A single object, as `kubectl get pod web-1 -o json` prints it.
