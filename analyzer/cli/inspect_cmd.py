@@ -21,11 +21,7 @@ class InspectFormat(StrEnum):
 
 def inspect_summary(cluster: Any) -> dict[str, Any]:
     """The JSON contract, with the split of rejections into object-level and input-level ones."""
-    summary = cluster.summary()
-    result = cluster.ingest
-    summary.setdefault("rejected_objects", len(result.object_rejections))
-    summary.setdefault("rejected_inputs", len(result.input_rejections))
-    return summary
+    return cluster.summary()
 
 
 def inspect(

@@ -32,6 +32,8 @@ def summarize(cluster: Cluster) -> dict[str, Any]:
         "objects_by_kind": r.objects_by_kind,
         "duplicates": r.duplicates,
         "rejected": [x.to_dict() for x in r.rejections],
+        "rejected_objects": len(r.object_rejections),
+        "rejected_inputs": len(r.input_rejections),
         "skipped": [x.to_dict() for x in r.skipped],
         "coverage": {"present": r.coverage_present, "absent": r.coverage_absent},
         "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,
@@ -64,8 +66,9 @@ def summary_text(cluster: Cluster) -> str:
     lines.append("objects by kind:")
     for kind, n in s["objects_by_kind"].items():
         lines.append(f"  {kind:<32} {n:>7}")
-    lines.append(f"read {s['objects_read']} = kept {s['objects_total']} + duplicates "
-                 f"{s['duplicates']} + rejected {len(s['rejected'])}")
+    lines.append(f"objects read {s['objects_read']} = kept {s['objects_total']} + duplicates "
+                 f"{s['duplicates']} + rejected {s['rejected_objects']}"
+                 + (f" (and {s['rejected_inputs']} files or inputs not read)" if s["rejected_inputs"] else ""))
     if s["rejected"]:
         lines.append(f"rejected ({len(s['rejected'])}):")
         for rej in s["rejected"][:20]:
