@@ -14,7 +14,7 @@ from analyzer.errors import AnalyzerError
 from analyzer.ingest import ingest
 
 # Human messages go to stderr so stdout stays clean for JSON and table output.
-err_console = Console(stderr=True, highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_NOTHING_READ = 2
 EXIT_STRICT = 1
