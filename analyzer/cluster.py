@@ -87,13 +87,29 @@ class Cluster:
         A custom resource named like a built-in kind (longhorn.io's `Node`, a Knative
         `Service`) is not that kind: it is left out unless `custom=True`.
         """
+        index = self._all_by_kind if custom else self._by_kind
+        if len(kinds) == 1:
+            return iter(index.get(kinds[0], ()))
+        wanted = set(kinds)
+        keep = set(map(id, (o for k in wanted for o in index.get(k, ()))))
+        return (o for o in self.ingest.objects if id(o) in keep)
+
+    @cached_property
+    def _all_by_kind(self) -> dict[str, list[KubeObject]]:
+        # Every stage asks for objects by kind, many times: index them once, in dump order.
+        index: dict[str, list[KubeObject]] = {}
+        for obj in self.ingest.objects:
+            index.setdefault(obj.kind, []).append(obj)
+        return index
+
+    @cached_property
+    def _by_kind(self) -> dict[str, list[KubeObject]]:
         from analyzer.model.normalize import is_builtin
 
-        wanted = set(kinds)
-        return (
-            o for o in self.ingest.objects
-            if o.kind in wanted and (custom or o.kind not in BUILTIN_KINDS or is_builtin(o))
-        )
+        return {
+            kind: objs if kind not in BUILTIN_KINDS else [o for o in objs if is_builtin(o)]
+            for kind, objs in self._all_by_kind.items()
+        }
 
     @property
     def logs(self) -> list[LogRecord]:
@@ -105,7 +121,7 @@ class Cluster:
 
     def covers(self, kind: str) -> bool:
         """Whether the dump collected this kind at all (so an absent object is really missing)."""
-        return self.ingest.covers(kind)
+        return kind in self.ingest.collected_kinds or kind in self._all_by_kind
 
     # -- analyses (each stage imported on first use) ------------------------------------
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.types import Evidence
+from analyzer.ingest.records import KubeObject
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
-    from analyzer.ingest.records import KubeObject
 
 # Namespaces that belong to the platform: host access and the like are their job, so checks
 # that would only be noise there skip them.
@@ -208,16 +209,45 @@ def waiting_containers(pod: KubeObject, reasons: frozenset[str], *types: str) ->
     return found
 
 
-def pods_by_namespace(cluster: Cluster) -> dict[str, list[KubeObject]]:
-    """Namespace -> its pods, in dump order."""
-    index: dict[str, list[KubeObject]] = {}
-    for pod in cluster.objects_of("Pod"):
-        index.setdefault(pod.namespace, []).append(pod)
+class PodsByNamespace(dict[str, list[KubeObject]]):
+    """Namespace -> its pods, with a per-namespace label index so a Service's selector is
+    matched against the few pods that carry its labels, not against every pod."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._label_index: dict[str, dict[tuple[str, str], list[KubeObject]]] = {}
+
+    def with_label(self, namespace: str, key: str, value: Any) -> list[KubeObject]:
+        index = self._label_index.get(namespace)
+        if index is None:
+            index = self._label_index[namespace] = {}
+            for pod in self.get(namespace, ()):
+                for k, v in (pod.view.metadata.labels or {}).items():
+                    index.setdefault((k, str(v)), []).append(pod)
+        return index.get((key, str(value)), [])
+
+
+_PODS_BY_NAMESPACE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def pods_by_namespace(cluster: Cluster) -> PodsByNamespace:
+    """Namespace -> its pods, in dump order (built once per cluster, shared by the rules)."""
+    index = _PODS_BY_NAMESPACE.get(cluster)
+    if index is None:
+        index = PodsByNamespace()
+        for pod in cluster.objects_of("Pod"):
+            index.setdefault(pod.namespace, []).append(pod)
+        _PODS_BY_NAMESPACE[cluster] = index
     return index
 
 
 def selected_pods(service: KubeObject, pods: dict[str, list[KubeObject]]) -> list[KubeObject]:
     """The live (not finished) pods a Service's selector matches, in its own namespace only."""
     selector = service.view.spec.selector
-    return [p for p in pods.get(service.namespace, ())
+    candidates = pods.get(service.namespace, ())
+    plain = selector and "matchLabels" not in selector and "matchExpressions" not in selector
+    if plain and isinstance(pods, PodsByNamespace):
+        # The pods carrying the selector's rarest label are the only ones that can match.
+        candidates = min((pods.with_label(service.namespace, k, v) for k, v in selector.items()), key=len)
+    return [p for p in candidates
             if not is_terminal(p) and selector_matches(selector, p.view.metadata.labels)]
