@@ -14,6 +14,7 @@ from analyzer.errors import AnalyzerError
 
 EXIT_REDACT_FAILED = 2
 EXIT_INTERNAL = 3
+EXIT_DIFFERENT = 1  # the copy was written, but does not read like the original
 
 
 def redact(
@@ -28,6 +29,9 @@ def redact(
 ) -> None:
     """Write a redacted copy: Secret values dropped, credentials masked, IPs, host/node/domain
     names, cloud ids and cluster names replaced by consistent pseudonyms, same format and layout.
+
+    The copy is read back: exit 1 (with a warning) if it does not hold the same objects and logs.
+    Exit 2: input missing or output taken; 3: internal error (no copy left behind).
     """
     from analyzer.redact import redact_dump
 
@@ -58,10 +62,14 @@ def redact(
         for path in data["dropped"]:
             lines.append(f"  left out (not text, cannot be checked): {path}")
         write_output("\n".join(lines), None)
+    for kind, (before, after) in data["differences"].items():
+        err_console.print(f"[yellow]warning:[/yellow] the copy reads {after} {kind} where the original has {before}")
     if map_file is not None:
         err_console.print(f"[yellow]warning:[/yellow] {map_file} maps pseudonyms back to the real values: "
                           "keep it as private as the original dump")
         os.chmod(map_file, 0o600)
+    if data["differences"]:
+        raise typer.Exit(EXIT_DIFFERENT)
 
 
 def register(app: typer.Typer) -> None:

@@ -32,6 +32,8 @@ class RedactionReport:
     dropped: list[str] = field(default_factory=list)  # files that are not text, left out
     links_skipped: list[str] = field(default_factory=list)
     rewritten_by_value: int = 0  # JSON files the text pass would have broken, rewritten parsed
+    # the copy read back: kind -> [objects in the original, in the copy] where they differ
+    differences: dict[str, list[int]] = field(default_factory=dict)
     map_file: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,7 +44,7 @@ class RedactionReport:
             "replacements": dict(sorted(self.replacements.items())),
             "distinct": dict(sorted(self.distinct.items())),
             "dropped": sorted(self.dropped), "links_skipped": sorted(self.links_skipped),
-            "rewritten_by_value": self.rewritten_by_value,
+            "rewritten_by_value": self.rewritten_by_value, "differences": self.differences,
             "map_file": self.map_file,
         }
 

@@ -38,6 +38,8 @@ class Redaction:
             raise RedactError(f"{src}: no such file or folder")
         self.src = src
         result = ingest(str(src))
+        self.objects_by_kind = result.objects_by_kind
+        self.log_count = len(result.logs)
         structural = dump_vocabulary(result)
         self.pseudonyms = Pseudonyms(key, base_vocabulary() | structural)
         learner = Learner(self.pseudonyms, names, structural)
@@ -120,9 +122,17 @@ class Redaction:
             dst.parent.mkdir(parents=True, exist_ok=True)
             dst.write_bytes(new)
         p = self.pseudonyms
+        copy = ingest(str(dst))
+        differences = {
+            kind: [self.objects_by_kind.get(kind, 0), copy.objects_by_kind.get(kind, 0)]
+            for kind in sorted(set(self.objects_by_kind) | set(copy.objects_by_kind))
+            if self.objects_by_kind.get(kind, 0) != copy.objects_by_kind.get(kind, 0)
+        }
+        if len(copy.logs) != self.log_count:
+            differences["(logs)"] = [self.log_count, len(copy.logs)]
         return RedactionReport(
             input=str(self.src), output=str(dst), files=self.tally.files, secrets_scrubbed=self.secrets,
             replacements=dict(p.counts), distinct={c: len(v) for c, v in p.mapping.items()},
             dropped=list(self.tally.dropped), links_skipped=list(self.tally.links_skipped),
-            rewritten_by_value=self.fallbacks,
+            rewritten_by_value=self.fallbacks, differences=differences,
         )

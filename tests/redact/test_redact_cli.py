@@ -24,7 +24,7 @@ def test_report_and_map_file(tmp_path: Path) -> None:
     result = _run(str(dump), "-o", str(out), "--map", str(mapping), "--key", "k", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["secrets_scrubbed"] == 1
+    assert report["secrets_scrubbed"] == 1 and report["differences"] == {}
     assert report["replacements"]["credential"] >= 5
     assert report["replacements"]["node"] >= 3 and report["distinct"]["node"] == 1
     assert "keep it as private" in result.stderr
@@ -94,3 +94,14 @@ def test_an_internal_failure_is_one_line_and_leaves_no_copy(tmp_path: Path) -> N
     assert result.exit_code in (0, 3) and "Traceback" not in result.output
     if result.exit_code == 3:
         assert "internal error" in result.output and not (tmp_path / "out").exists()
+
+
+def test_a_copy_that_reads_differently_is_reported(tmp_path: Path, monkeypatch) -> None:
+    # simulate a rewrite that loses objects: the read-back check must say so (exit 1)
+    import analyzer.redact.run as run
+
+    dump = write_planted_dump(tmp_path)
+    monkeypatch.setattr(run, "scrub_text", lambda text, path="": ("", 0) if path.endswith(".yaml") else (text, 0))
+    result = _run(str(dump), "-o", str(tmp_path / "copy"))
+    output = " ".join(result.output.split())
+    assert result.exit_code == 1 and "the copy reads 0 Secret where the original has 1" in output

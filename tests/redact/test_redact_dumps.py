@@ -73,8 +73,9 @@ def _text_files(root: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("name", sorted(DUMPS))
 def test_same_objects_logs_distribution_and_graph(name: str) -> None:
-    before, after, _, _ = _redacted(name)
+    before, after, _, report = _redacted(name)
     assert after.summary()["objects_by_kind"] == before.summary()["objects_by_kind"]
+    assert report["differences"] == {}
     assert len(after.logs) == len(before.logs)
     assert after.distribution.name == before.distribution.name
     # every join (pod -> node, service -> pods, owner, mounts, ...) still finds its other end
