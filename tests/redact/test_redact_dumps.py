@@ -185,3 +185,14 @@ def test_zip_stays_a_zip_and_a_lone_gzip_stays_gzip(tmp_path: Path) -> None:
     out = gzip.decompress((tmp_path / "nodes-out.json.gz").read_bytes()).decode()
     assert out.count("\n") == (SAMPLE_DUMPS / "kubeadm" / "nodes.json").read_text().count("\n")
     assert analyzer.load(str(tmp_path / "nodes-out.json.gz")).summary()["objects_by_kind"] == {"Node": 3}
+
+
+def test_one_key_gives_one_pseudonym_across_dumps(tmp_path: Path) -> None:
+    # two captures of one cluster (here: the AKS sample and its nodes file alone), one key:
+    # the redacted copies still compare node by node
+    whole, part = SAMPLE_DUMPS / "aks", SAMPLE_DUMPS / "aks" / "nodes.yaml"
+    redact_dump(whole, tmp_path / "whole", key=KEY)
+    redact_dump(part, tmp_path / "nodes.yaml", key=KEY)
+    names = [sorted(n.name for n in analyzer.load(str(p)).objects_of("Node")) for p in (tmp_path / "whole", tmp_path / "nodes.yaml")]
+    assert names[0] == names[1]
+    assert set(names[0]).isdisjoint(n.name for n in analyzer.load(str(whole)).objects_of("Node"))
