@@ -77,6 +77,8 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         "duplicates": r.duplicates,
         "objects_by_kind": [{"kind": k, "count": n} for k, n in sorted(r.objects_by_kind.items())],
         "rejections_total": len(r.rejections),
+        "rejected_objects": len(r.object_rejections),
+        "rejected_inputs": len(r.input_rejections),
         "rejections": [x.to_dict() for x in r.rejections[:MAX_ROWS]],
         "skipped_total": len(r.skipped),
         "skipped": [x.to_dict() for x in r.skipped[:MAX_ROWS]],
