@@ -64,9 +64,12 @@ def redact_dump(
     """
     import shutil
 
+    from analyzer.redact.rewrite import RedactError
     from analyzer.redact.run import Redaction
 
     src, dst = Path(input), Path(output)
+    if map_file is not None and Path(map_file).resolve().is_relative_to(dst.resolve()):
+        raise RedactError(f"{map_file}: inside the redacted copy; the map undoes the redaction, keep it apart")
     redaction = Redaction(src, names=names, key=key if key is not None else os.urandom(32))
     existed = dst.exists()
     try:

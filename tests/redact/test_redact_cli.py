@@ -70,6 +70,7 @@ def test_refusals_are_one_line_errors(tmp_path: Path) -> None:
         ((str(tmp_path / "nope"), "-o", str(tmp_path / "x")), "no such file or folder"),
         ((str(dump), "-o", str(tmp_path / "taken")), "already exists"),
         ((str(dump), "-o", str(dump / "copy")), "inside the input"),
+        ((str(dump), "-o", str(tmp_path / "c"), "--map", str(tmp_path / "c" / "map.json")), "inside the redacted copy"),
     ]:
         result = _run(*args)
         output = " ".join(result.output.split())  # the console wraps long lines
