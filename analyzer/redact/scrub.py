@@ -30,8 +30,39 @@ def scrub_text(text: str, path: str = "") -> tuple[str, int]:
     if "Secret" not in text and not secret_path:
         return text, 0
     if _JSON_START.search(text) and text.lstrip()[:1] in "{[":
-        return _scrub_json(text, secret_path)
-    return _scrub_yaml(text, secret_path)
+        text, count = _scrub_json(text, secret_path)
+    else:
+        text, count = _scrub_yaml(text, secret_path)
+    # what no document parse reaches: a Secret as one line of JSON in any text (the
+    # last-applied annotation under `kubectl describe secret`, a log line, pasted output)
+    text, inline = _scrub_inline_json(text)
+    return text, count + inline
+
+
+_INLINE_SECRET = re.compile(r'^.*\\*"kind\\*"\s*:\s*\\*"Secret\\*".*$', re.M)
+_INLINE_DATA = re.compile(r'(\\*"(?:data|stringData)\\*"\s*:\s*\{)([^{}]*)(\})')
+_INLINE_VALUE = re.compile(r'(\\*"[^"\\]*\\*"\s*:\s*)(\\*")((?:[^"\\]|\\[^"])*)(\\*")')
+
+
+def _scrub_inline_json(text: str) -> tuple[str, int]:
+    """Every one-line JSON Secret's data and stringData values replaced by `<redacted>`."""
+    if '"Secret' not in text and '\\"Secret' not in text:
+        return text, 0
+    count = 0
+
+    def values(m: re.Match[str]) -> str:
+        return m.group(1) + _INLINE_VALUE.sub(
+            lambda v: v.group(0) if v.group(3).startswith("<redacted") else v.group(1) + v.group(2) + "<redacted>" + v.group(4),
+            m.group(2)) + m.group(3)
+
+    def line(m: re.Match[str]) -> str:
+        nonlocal count
+        new = _INLINE_DATA.sub(values, m.group(0))
+        if new != m.group(0):
+            count += 1
+        return new
+
+    return _INLINE_SECRET.sub(line, text), count
 
 
 # -- the structure ---------------------------------------------------------------------------

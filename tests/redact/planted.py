@@ -25,6 +25,7 @@ PLANTED = {
     "log-password": "logP4ss-Qn7vBx1",
     "event-bearer": "evtBearer9Tk4Lm2Zx8",
     "configmap-connection-string": "cmP4ss-Rb6yHs3",
+    "describe-last-applied": "dscrApplied-Pw4nXq7",
 }
 
 _APPLIED_SECRET = {
@@ -119,6 +120,14 @@ def write_planted_dump(root: Path) -> Path:
     items = [_node(), _secret(), _deployment(), _pod(), _configmap(), _event()]
     (dump / "objects.yaml").write_text(
         yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": items}, sort_keys=True), encoding="utf-8")
+    # `kubectl describe secret` as pasted into a ticket: last-applied JSON on its own line
+    applied = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "api-keys", "namespace": "shop"},
+               "data": {"key": base64.b64encode(PLANTED["describe-last-applied"].encode()).decode()}}
+    (dump / "describe-secret.txt").write_text(
+        "Name:         api-keys\nNamespace:    shop\nLabels:       <none>\n"
+        "Annotations:  kubectl.kubernetes.io/last-applied-configuration:\n"
+        f"                {json.dumps(applied, separators=(',', ':'))}\n\n"
+        "Type:  Opaque\n\nData\n====\nkey:  19 bytes\n", encoding="utf-8")
     (dump / "shop" / "checkout-6d4cf56db6-abcde" / "logs.txt").write_text(
         "==== START logs for container app of pod shop/checkout-6d4cf56db6-abcde ====\n"
         f"connecting to postgres://app:{PLANTED['log-password']}@db.shop:5432/orders\n"

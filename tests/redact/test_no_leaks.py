@@ -36,8 +36,11 @@ COMMANDS = [
 # Leaks found by this test in stages owned by others, until they mask with
 # analyzer.redact.mask_sensitive: (command id prefix) -> planted values still shown. Any OTHER
 # leak fails; these are reported as expected failures so the gap stays visible.
+# "describe-last-applied": the text stage reads the JSON line under a multi-line annotation of
+# `kubectl describe secret` as a separate annotation (key '{"apiVersion"'), so the Secret's data
+# reaches the body; ingest's scrub_secret drops only the last-applied key itself.
 KNOWN_LEAKS = {
-    "tables": {"event-bearer"},  # model: events table `message` column not masked
+    "tables": {"event-bearer", "describe-last-applied"},  # model: events.message not masked; annotations
     "findings": {"event-bearer"},  # findings: event messages quoted as evidence, not masked
     "report": {"event-bearer"},  # report: shows the findings' evidence and events as they are
 }
@@ -93,11 +96,15 @@ def test_ingestion_keeps_no_secret_value(planted: Path) -> None:
     # nothing downstream can show what ingestion never kept.
     secret_plants = {"secret-data", "secret-string-data", "secret-last-applied"}
     result = ingest(str(planted))
-    secret = next(o for o in result.objects if o.kind == "Secret")
+    secret = next(o for o in result.objects if o.kind == "Secret" and o.name == "db-credentials")
     assert sorted(secret.body()["data"]) == ["password"]  # key names are kept
+    found = set()
     for obj in result.objects:
         text = orjson.dumps(obj.body(), default=str).decode() + msgspec.json.encode(obj.view).decode()
-        assert set(leaks(text)) & secret_plants == set(), obj.key.id
+        found |= set(leaks(text)) & (secret_plants | {"describe-last-applied"})
+    assert found <= {"describe-last-applied"}, sorted(found)
+    if found:
+        pytest.xfail("known leak (text stage, describe annotations; see KNOWN_LEAKS)")
 
 
 def test_parquet_export_has_no_secret(planted: Path, tmp_path: Path) -> None:

@@ -84,3 +84,19 @@ def test_scrubbed_text_is_left_as_it_is() -> None:
 def test_text_without_secrets_is_not_touched() -> None:
     text = "kind: ConfigMap\n# secretive comment\ndata:\n  a: b\n"
     assert scrub_text(text) == (text, 0)
+
+
+def test_a_secret_as_one_line_of_json_in_any_text() -> None:
+    # `kubectl describe secret` prints the last-applied JSON on its own line (kubectl 1.2x);
+    # kubectl JSON output holds it escaped inside a string
+    describe = ("Name:         db\nNamespace:    shop\nAnnotations:  kubectl.kubernetes.io/last-applied-configuration:\n"
+                f'                {{"apiVersion":"v1","data":{{"api-token":"{VALUE}"}},"kind":"Secret",'
+                '"metadata":{"name":"db"},"stringData":{"k":"plain-planted"}}\n\nType:  Opaque\n\nData\n====\n'
+                "api-token:  15 bytes\n")
+    out, count = scrub_text(describe)
+    assert count == 1 and _clean(out) and out.endswith("api-token:  15 bytes\n")
+    escaped = json.dumps({"metadata": {"annotations": {"kubectl.kubernetes.io/last-applied-configuration": json.dumps(
+        {"kind": "Secret", "data": {"p": VALUE}})}}, "kind": "Event"}, indent=4)
+    assert _clean(scrub_text(escaped)[0])
+    once, _ = scrub_text(json.dumps(SECRET, separators=(",", ":")))
+    assert "<redacted: 15 bytes>" in once  # sizes written by the document pass are kept
