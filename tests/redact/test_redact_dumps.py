@@ -36,21 +36,21 @@ DUMPS = {
 KEY = b"test key"
 
 
-@cache
-def _redacted(name: str, names: bool = True) -> tuple[analyzer.Cluster, analyzer.Cluster, Path, dict]:
-    src = DUMPS[name]
-    if not src.exists():
-        pytest.skip(f"{src} is not here")
-    out = Path(_tmp()) / f"{name}-{int(names)}" / src.name
-    report = redact_dump(src, out, names=names, key=KEY)
-    return analyzer.load(str(src)), analyzer.load(str(out)), out, report.to_dict()
+@pytest.fixture(scope="module")
+def redacted(tmp_path_factory: pytest.TempPathFactory):
+    """name -> (original cluster, redacted cluster, redacted path, report dict), each made once."""
+    root = tmp_path_factory.mktemp("redacted")
 
+    @cache
+    def make(name: str) -> tuple[analyzer.Cluster, analyzer.Cluster, Path, dict]:
+        src = DUMPS[name]
+        if not src.exists():
+            pytest.skip(f"{src} is not here")
+        out = root / name / src.name
+        report = redact_dump(src, out, names=True, key=KEY)
+        return analyzer.load(str(src)), analyzer.load(str(out)), out, report.to_dict()
 
-@cache
-def _tmp() -> str:
-    import tempfile
-
-    return tempfile.mkdtemp(prefix="kda-redact-test-")
+    return make
 
 
 def _relations(cluster: analyzer.Cluster) -> Counter:
@@ -72,8 +72,8 @@ def _text_files(root: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("name", sorted(DUMPS))
-def test_same_objects_logs_distribution_and_graph(name: str) -> None:
-    before, after, _, report = _redacted(name)
+def test_same_objects_logs_distribution_and_graph(name: str, redacted) -> None:
+    before, after, _, report = redacted(name)
     assert after.summary()["objects_by_kind"] == before.summary()["objects_by_kind"]
     assert report["differences"] == {}
     assert len(after.logs) == len(before.logs)
@@ -84,14 +84,14 @@ def test_same_objects_logs_distribution_and_graph(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["sample-aks", "sample-eks", "sample-oke", "sample-kubeadm", "must-gather-clean-aws"])
-def test_same_findings(name: str) -> None:
-    before, after, _, _ = _redacted(name)
+def test_same_findings(name: str, redacted) -> None:
+    before, after, _, _ = redacted(name)
     assert Counter(after.findings["rule"]) == Counter(before.findings["rule"])
 
 
 @pytest.mark.parametrize("name", sorted(DUMPS))
-def test_node_facts_detection_reads_are_kept(name: str) -> None:
-    before, after, _, _ = _redacted(name)
+def test_node_facts_detection_reads_are_kept(name: str, redacted) -> None:
+    before, after, _, _ = redacted(name)
 
     def facts(cluster: analyzer.Cluster) -> tuple:
         schemes, label_keys = [], set()
@@ -105,8 +105,8 @@ def test_node_facts_detection_reads_are_kept(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(DUMPS))
-def test_replaced_values_are_gone(name: str) -> None:
-    before, after, out, report = _redacted(name)
+def test_replaced_values_are_gone(name: str, redacted) -> None:
+    before, after, out, report = redacted(name)
     texts = "\n".join(_text_files(out).values())
     private_ips = {a.address for n in before.objects_of("Node") for a in (n.view.status.addresses or ())
                    if n.view.status and a.type == "InternalIP" and a.address
@@ -121,8 +121,8 @@ def test_replaced_values_are_gone(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(DUMPS))
-def test_same_layout_file_by_file(name: str) -> None:
-    _, _, out, report = _redacted(name)
+def test_same_layout_file_by_file(name: str, redacted) -> None:
+    _, _, out, report = redacted(name)
     original, redacted = _text_files(DUMPS[name]), _text_files(out)
     assert len(redacted) == len(original) - len(report["dropped"])
     # each file keeps its line count (no Secrets in these dumps, so nothing is re-serialised)
@@ -130,28 +130,28 @@ def test_same_layout_file_by_file(name: str) -> None:
         t.count("\n") for p, t in original.items() if p not in report["dropped"])
 
 
-def test_utf16_capture_stays_utf16() -> None:
-    _, _, out, _ = _redacted("minikube-utf16")
+def test_utf16_capture_stays_utf16(redacted) -> None:
+    _, _, out, _ = redacted("minikube-utf16")
     src = DUMPS["minikube-utf16"] / "cluster-dump.txt"
     assert (out / "cluster-dump.txt").read_bytes()[:2] == src.read_bytes()[:2] == codecs.BOM_UTF16_LE
 
 
-def test_archive_stays_a_gzipped_tar_with_the_same_members() -> None:
-    _, _, out, _ = _redacted("sample-kubeadm-tar-gz")
+def test_archive_stays_a_gzipped_tar_with_the_same_members(redacted) -> None:
+    _, _, out, _ = redacted("sample-kubeadm-tar-gz")
     assert out.read_bytes()[:2] == b"\x1f\x8b"
     with tarfile.open(DUMPS["sample-kubeadm-tar-gz"]) as a, tarfile.open(out) as b:
         assert len(a.getmembers()) == len(b.getmembers())
 
 
-def test_cloud_ids_keep_their_shape() -> None:
-    before, after, _, report = _redacted("sample-aks")
+def test_cloud_ids_keep_their_shape(redacted) -> None:
+    before, after, _, report = redacted("sample-aks")
     ids = [n.view.spec.providerID for n in after.objects_of("Node")]
     assert all(i.startswith("azure:///subscriptions/") and "/resourceGroups/mc_" in i for i in ids)
     assert {n.view.spec.providerID for n in before.objects_of("Node")}.isdisjoint(ids)
     assert {"azure-subscription", "azure-resource-group", "cluster-name"} <= set(report["replacements"])
     labels = [n.view.metadata.labels["kubernetes.azure.com/cluster"] for n in after.objects_of("Node")]
     assert all(v.startswith("MC_") and v.endswith("_eastus") for v in labels)
-    oke_ids = [n.view.spec.providerID for n in _redacted("sample-oke")[1].objects_of("Node")]
+    oke_ids = [n.view.spec.providerID for n in redacted("sample-oke")[1].objects_of("Node")]
     assert all(i.startswith("oci://ocid1.instance.oc1.") for i in oke_ids)
 
 
