@@ -12,6 +12,7 @@ from analyzer.redact.pseudonyms import Pseudonyms
 
 @pytest.fixture
 def p() -> Pseudonyms:
+    # a fixed key and a small vocabulary; every input below is written for these tests
     return Pseudonyms(b"k", frozenset({"aks", "vmss", "node", "pool"}))
 
 

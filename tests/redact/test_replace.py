@@ -96,3 +96,18 @@ def test_a_json_file_the_text_pass_would_break_is_rewritten_value_by_value(tmp_p
     assert redaction.fallbacks == 1 and out.splitlines()[1].startswith("    \"")
     assert parsed["spec"]["containers"][0]["env"][0]["value"] == "<redacted>"
     assert parsed["spec"]["nodeName"] != "10.0.0.9" and parsed["metadata"]["name"] == "p"
+
+
+def test_nothing_the_detection_reads_is_ever_learned() -> None:
+    # every fingerprint of analyzer/distributions/fingerprints.yaml (label keys, API groups,
+    # registries, names) must read the same after redaction, whatever dump it sits in
+    import yaml
+    from conftest import ROOT
+
+    rows = yaml.safe_load((ROOT / "analyzer" / "distributions" / "fingerprints.yaml").read_text())["fingerprints"]
+    p = Pseudonyms(b"k", base_vocabulary())
+    learner = Learner(p, names=True)
+    for row in rows:
+        learner.learn_text(str(row["pattern"]))
+        learner.learn_host(str(row["pattern"]).split("/")[0])
+    assert learner.words == {} and learner.terms == {}
