@@ -64,6 +64,16 @@ def base_vocabulary() -> frozenset[str]:
 
 
 @cache
+def component_vocabulary() -> frozenset[str]:
+    """Words of the component catalogue and distribution fingerprints (what names components)."""
+    words: set[str] = set()
+    for folder in ("distributions", "findings"):
+        for path in sorted((_PACKAGE / folder).rglob("*.yaml")):
+            words.update(w.lower() for w in _LETTERS.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return frozenset(words)
+
+
+@cache
 def domain_class(host: str) -> tuple[str, int]:
     """("keep" | "provider" | "other", number of trailing labels to keep) for a hostname."""
     host = host.lower().rstrip(".")
@@ -173,7 +183,11 @@ class Learner:
             return
         if obj.namespace and not _SYSTEM_NAMESPACE.match(obj.namespace):
             self.learn_term(obj.namespace, "namespace", known_too=True)
-            if obj.kind not in ("Pod", "ReplicaSet", "Event", "EndpointSlice", "ControllerRevision", "Job"):
+            words = _WORD.findall(obj.name)
+            # a name made only of words the analysis knows (metrics-server, cert-manager-webhook)
+            # names a component, not a customer: the component catalogue must still find it
+            if obj.kind not in ("Pod", "ReplicaSet", "Event", "EndpointSlice", "ControllerRevision", "Job") and not all(
+                    w.lower() in component_vocabulary() or w.isdigit() for w in words):
                 self.learn_term(obj.name, "object-name")
 
 

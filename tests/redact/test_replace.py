@@ -111,3 +111,16 @@ def test_nothing_the_detection_reads_is_ever_learned() -> None:
         learner.learn_text(str(row["pattern"]))
         learner.learn_host(str(row["pattern"]).split("/")[0])
     assert learner.words == {} and learner.terms == {}
+
+
+def test_names_option_keeps_component_names() -> None:
+    # --names: a customer's app is renamed, a known component keeps the name the catalogue reads
+    from analyzer.ingest import ingest
+
+    docs = "\n---\n".join(
+        f"apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}, namespace: shop}}" for name in ("metrics-server", "orderbook-sync"))
+    p = Pseudonyms(b"k", base_vocabulary())
+    learner = Learner(p, names=True)
+    learner.learn_objects(ingest({"d.yaml": docs}))
+    out = Replacer(p, learner).text("metrics-server orderbook-sync shop")
+    assert out.startswith("metrics-server ") and "orderbook" not in out and "shop" not in out
