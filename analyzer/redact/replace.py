@@ -102,7 +102,7 @@ class Replacer:
             out = {self.names(k) if isinstance(k, str) else k: self.value(v) for k, v in value.items()}
             name, literal = value.get("name"), value.get("value")
             if isinstance(name, str) and isinstance(literal, str) and looks_sensitive_name(name) and literal:
-                out[self.names("value")] = MASK  # an env entry {"name": "DB_PASSWORD", "value": ...}
+                out["value"] = MASK  # an env entry {"name": "DB_PASSWORD", "value": ...}
                 self.p.counts["credential"] += 1
             return out
         return value
