@@ -5,13 +5,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
 from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta
+from analyzer.redact.masking import mask_sensitive
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -22,12 +24,39 @@ __all__ = [
 ]
 
 
-def collect_findings(cluster: Cluster, rule_ids: list[str] | None = None) -> list[Finding]:
-    """Every finding of the chosen rules (all by default), in a stable order."""
+def collect_findings(
+    cluster: Cluster, rule_ids: list[str] | None = None, show_sensitive: bool = False
+) -> list[Finding]:
+    """Every finding of the chosen rules (all by default), in a stable order.
+
+    Facts and evidence quote the dump (event messages, args, annotations): credential-looking
+    parts of them are masked unless `show_sensitive`.
+    """
     findings: list[Finding] = []
     for rule in select_rules(rule_ids):
         findings += run_rule(rule, cluster)
+    if not show_sensitive:
+        findings = [_masked(f) for f in findings]
     return sorted(findings, key=lambda f: f.sort_key)
+
+
+def _mask_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return mask_sensitive(value)
+    if isinstance(value, list | tuple):
+        return type(value)(_mask_value(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _mask_value(v) for k, v in value.items()}
+    return value
+
+
+def _masked(finding: Finding) -> Finding:
+    evidence = tuple(
+        replace(e, seen=_mask_value(e.seen), expected=_mask_value(e.expected))
+        for e in finding.evidence
+    )
+    facts = {k: _mask_value(v) for k, v in finding.facts.items()}
+    return replace(finding, evidence=evidence, facts=facts)
 
 
 def run_rules(cluster: Cluster, rule_ids: list[str] | None = None) -> pd.DataFrame:

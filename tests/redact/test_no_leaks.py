@@ -40,9 +40,7 @@ COMMANDS = [
 # `kubectl describe secret` as a separate annotation (key '{"apiVersion"'), so the Secret's data
 # reaches the body; ingest's scrub_secret drops only the last-applied key itself.
 KNOWN_LEAKS = {
-    "tables": {"event-bearer", "describe-last-applied"},  # model: events.message not masked; annotations
-    "findings": {"event-bearer"},  # findings: event messages quoted as evidence, not masked
-    "report": {"event-bearer"},  # report: shows the findings' evidence and events as they are
+    "tables": {"describe-last-applied"},  # pasted `describe secret`: last-applied read as an annotation
 }
 
 

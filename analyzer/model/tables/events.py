@@ -9,6 +9,7 @@ import pandas as pd
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import builtin_objects
 from analyzer.model.views import EventView
+from analyzer.redact.masking import mask_sensitive
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -27,7 +28,9 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         e["name"].append(obj.name)
         e["type"].append(view.type)
         e["reason"].append(view.reason)
-        e["message"].append(view.message or view.note)
+        # Messages quote what failed, sometimes with a token or password in it.
+        message = view.message or view.note
+        e["message"].append(mask_sensitive(message) if message else message)
         e["object_kind"].append(involved.kind if involved else None)
         e["object_namespace"].append(involved.namespace if involved else None)
         e["object_name"].append(involved.name if involved else None)
