@@ -323,9 +323,32 @@ def scrub_secret(body: dict[str, Any]) -> dict[str, Any]:
     if isinstance(meta, dict):
         meta = dict(meta)
         ann = meta.get("annotations")
-        if isinstance(ann, dict) and LAST_APPLIED in ann:
-            ann = dict(ann)
-            ann[LAST_APPLIED] = "<redacted: last-applied configuration of a Secret>"
-            meta["annotations"] = ann
+        if isinstance(ann, dict):
+            meta["annotations"] = _scrub_secret_annotations(ann)
         out["metadata"] = meta
+    return out
+
+
+_SECRET_COPY = re.compile(r'"(?:data|stringData)"\s*:|^\s*[{\[]')
+
+
+def _scrub_secret_annotations(ann: dict[str, Any]) -> dict[str, Any]:
+    """A Secret's annotations without any copy of its values.
+
+    Besides last-applied itself, a pasted `describe secret` can split last-applied's JSON into
+    an annotation of its own: any key or value that looks like a serialised object goes too.
+
+    >>> _scrub_secret_annotations({"a": "b", '{"data":{"k":"djE="}}': ""})
+    {'a': 'b', '<redacted annotation 1>': '<redacted: a copy of the Secret>'}
+    """
+    out: dict[str, Any] = {}
+    dropped = 0
+    for key, value in ann.items():
+        if key == LAST_APPLIED:
+            out[key] = "<redacted: last-applied configuration of a Secret>"
+        elif _SECRET_COPY.search(str(key)) or _SECRET_COPY.search(str(value or "")):
+            dropped += 1
+            out[f"<redacted annotation {dropped}>"] = "<redacted: a copy of the Secret>"
+        else:
+            out[key] = value
     return out

@@ -33,15 +33,6 @@ COMMANDS = [
     ("redact", ["redact", "{dump}", "--output", "{out}/copy"]),
 ]
 
-# Leaks found by this test in stages owned by others, until they mask with
-# analyzer.redact.mask_sensitive: (command id prefix) -> planted values still shown. Any OTHER
-# leak fails; these are reported as expected failures so the gap stays visible.
-# "describe-last-applied": the text stage reads the JSON line under a multi-line annotation of
-# `kubectl describe secret` as a separate annotation (key '{"apiVersion"'), so the Secret's data
-# reaches the body; ingest's scrub_secret drops only the last-applied key itself.
-KNOWN_LEAKS = {
-    "tables": {"describe-last-applied"},  # pasted `describe secret`: last-applied read as an annotation
-}
 
 
 def _registered() -> set[str]:
@@ -66,8 +57,7 @@ def _everything_written(out: Path) -> str:
 
 @pytest.mark.parametrize(("name", "argv"), COMMANDS, ids=[c[0] for c in COMMANDS])
 def test_no_planted_secret_in_output(name: str, argv: list[str], planted: Path, tmp_path: Path) -> None:
-    if argv[0] not in _registered():
-        pytest.skip(f"`kda {argv[0]}` has not landed yet")
+    assert argv[0] in _registered(), f"`kda {argv[0]}` is not a command"
     out = tmp_path / "out"
     out.mkdir()
     args = [a.replace("{dump}", str(planted)).replace("{out}", str(out)) for a in argv]
@@ -76,11 +66,8 @@ def test_no_planted_secret_in_output(name: str, argv: list[str], planted: Path, 
     assert result.exit_code in (0, 1, 3), f"kda {' '.join(argv)} failed ({result.exit_code}): {result.output[-500:]}"
     written = result.stdout + "\n" + result.stderr + "\n" + _everything_written(out)
     assert written.strip(), "the command wrote nothing to check"
-    found = set(leaks(written))
-    known = KNOWN_LEAKS.get(name.split("-")[0], set())
-    assert found <= known, f"kda {' '.join(argv)} shows planted secrets: {sorted(found)}"
-    if found:
-        pytest.xfail(f"known leak, owned by the {argv[0]} stage: {sorted(found)}")
+    found = sorted(leaks(written))
+    assert not found, f"kda {' '.join(argv)} shows planted secrets: {found}"
 
 
 def test_the_planted_dump_really_holds_every_secret(planted: Path) -> None:
@@ -100,9 +87,7 @@ def test_ingestion_keeps_no_secret_value(planted: Path) -> None:
     for obj in result.objects:
         text = orjson.dumps(obj.body(), default=str).decode() + msgspec.json.encode(obj.view).decode()
         found |= set(leaks(text)) & (secret_plants | {"describe-last-applied"})
-    assert found <= {"describe-last-applied"}, sorted(found)
-    if found:
-        pytest.xfail("known leak (text stage, describe annotations; see KNOWN_LEAKS)")
+    assert not found, sorted(found)
 
 
 def test_parquet_export_has_no_secret(planted: Path, tmp_path: Path) -> None:
@@ -114,7 +99,4 @@ def test_parquet_export_has_no_secret(planted: Path, tmp_path: Path) -> None:
     files = sorted((tmp_path / "parquet").rglob("*.parquet"))
     assert files
     text = "\n".join(pd.read_parquet(f).to_csv() for f in files)
-    found = set(leaks(text))
-    assert found <= KNOWN_LEAKS["tables"], sorted(found)
-    if found:
-        pytest.xfail(f"known leak, owned by the model stage: {sorted(found)}")
+    assert not leaks(text)
