@@ -63,7 +63,12 @@ class Ingestor:
                 if isinstance(data, InputError):
                     self.reject_input(entry.display, data.reason)
                     continue
-                self.add_file(entry, data, depth)
+                try:
+                    self.add_file(entry, data, depth)
+                except Exception as exc:  # noqa: BLE001 - one file's bug must not lose the rest
+                    # What the file gave before the failure stays; the rest of it is refused.
+                    self.reject_input(entry.display, f"internal error while reading this file "
+                                      f"({type(exc).__name__}: {exc}); please report it")
         # after the walk: a folder learns what it skips while listing its files
         for path, reason in getattr(tree, "skipped", []):
             self.result.skipped.append(Rejection(path, "", reason))

@@ -86,7 +86,8 @@ def modernize(body: dict[str, Any]) -> dict[str, Any]:
     {'metadata': {'name': 'n1', 'uid': 'u'}, 'spec': {'providerID': 'aws:///x'}, 'status': {'nodeInfo': {'kubeletVersion': 'v1.9.1'}}}
     """
     out: dict[str, Any] = {}
-    meta = dict(body.get("metadata") or {})
+    stated = body.get("metadata")
+    meta = dict(stated) if isinstance(stated, dict) else {}
     for key, value in body.items():
         if key in _META_KEYS and "metadata" not in body:
             meta[key] = value
