@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import ev
+from analyzer.findings.replicas import short_of_ready
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -17,20 +17,4 @@ RULE = RuleMeta(
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    for obj in cluster.objects_of("Deployment"):
-        s = obj.view.status
-        if obj.view.text is not None and not (s.observedGeneration or s.replicas or s.desiredNumberScheduled):
-            text = obj.view.text  # a pasted table: READY column like "1/3"
-            ready_col = (text.ready or "").split("/")
-            if len(ready_col) == 2 and ready_col[0].isdigit() and ready_col[1].isdigit() \
-                    and int(ready_col[0]) < int(ready_col[1]):
-                yield RULE.fail(obj, ev(obj, "READY column", text.ready, f"{ready_col[1]}/{ready_col[1]}"),
-                                ready=int(ready_col[0]), desired=int(ready_col[1]), detail="")
-            continue
-        desired = obj.view.spec.replicas if obj.view.spec.replicas is not None else 1
-        ready = s.readyReplicas or 0
-        if desired and ready < desired:
-            cond = next((c for c in s.conditions or () if c.status == "False" or c.type == "ReplicaFailure"), None)
-            detail = f" ({cond.type}: {cond.message})" if cond and cond.message else ""
-            yield RULE.fail(obj, ev(obj, "status.readyReplicas", ready, f"{desired} (spec.replicas)"),
-                            ready=ready, desired=desired, detail=detail)
+    return short_of_ready(cluster, RULE, "Deployment")

@@ -1,0 +1,51 @@
+"""Controllers short of ready pods: the one check the Deployment, StatefulSet and DaemonSet
+rules share, with where each kind keeps its desired and ready counts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import ev
+from analyzer.findings.types import Finding, RuleMeta
+from analyzer.ingest.records import KubeObject
+
+
+def _counts(obj: KubeObject) -> tuple[int | None, int, str, str]:
+    """(desired, ready, ready field, desired field) as the kind's status states them."""
+    spec, status = obj.view.spec, obj.view.status
+    if obj.kind == "DaemonSet":
+        return (status.desiredNumberScheduled, status.numberReady or 0,
+                "status.numberReady", "status.desiredNumberScheduled")
+    desired = spec.replicas if spec.replicas is not None else 1  # the API's default
+    return desired, status.readyReplicas or 0, "status.readyReplicas", "spec.replicas"
+
+
+def _ready_column(ready: str | None) -> tuple[int, int] | None:
+    """(ready, desired) of a pasted `kubectl get` READY cell such as "1/3"."""
+    parts = (ready or "").split("/")
+    if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
+        return int(parts[0]), int(parts[1])
+    return None
+
+
+def short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Finding]:
+    """A finding for each controller of `kind` with fewer ready pods than it wants."""
+    for obj in cluster.objects_of(kind):
+        status, text = obj.view.status, obj.view.text
+        if text is not None and not (status.observedGeneration or status.replicas
+                                     or status.desiredNumberScheduled):
+            # A pasted table row: its READY column is all the dump says.
+            pasted = _ready_column(text.ready)
+            if pasted and pasted[0] < pasted[1]:
+                ready, desired = pasted
+                yield rule.fail(obj, ev(obj, "READY column", text.ready, f"{desired}/{desired}"),
+                                ready=ready, desired=desired, detail="")
+            continue
+        desired, ready, ready_field, desired_field = _counts(obj)
+        if desired and ready < desired:
+            cond = next((c for c in status.conditions or ()
+                         if c.status == "False" or c.type == "ReplicaFailure"), None)
+            detail = f" ({cond.type}: {cond.message})" if cond and cond.message else ""
+            yield rule.fail(obj, ev(obj, ready_field, ready, f"{desired} ({desired_field})"),
+                            ready=ready, desired=desired, detail=detail)
