@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from analyzer.findings.facts import age_text, ago, parse_time
+from analyzer.findings.facts import age_text, ago, ev, parse_time
 from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
+    from analyzer.findings.types import Finding, RuleMeta
     from analyzer.ingest.records import KubeObject
 
 
@@ -70,3 +72,20 @@ def events_by_object(cluster: Cluster) -> dict[tuple[str, str, str], list[EventF
     for facts in index.values():
         facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
     return index
+
+
+def findings_for_reasons(cluster: Cluster, rule: RuleMeta, reasons: frozenset[str]) -> Iterator[Finding]:
+    """One finding per object whose events carry one of `reasons`: the newest such event, the
+    total count, and how long before the capture it last fired."""
+    latest: dict[tuple[str, str, str], list[EventFact]] = {}
+    for obj in cluster.objects_of("Event"):
+        fact = event_fact(obj)
+        if fact.reason in reasons:
+            latest.setdefault((fact.kind, fact.namespace, fact.name), []).append(fact)
+    for (kind, namespace, name), facts in sorted(latest.items()):
+        facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
+        last = facts[-1]
+        yield rule.fail(None, ev(last.event, "reason", last.reason, "no such event"),
+                        kind=kind, namespace=namespace, name=name, reason=last.reason,
+                        count=sum(f.count for f in facts),
+                        age=event_ago(cluster, last), last_message=last.message[:300])

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.events import event_ago, event_fact
-from analyzer.findings.facts import ev
+from analyzer.findings.events import findings_for_reasons
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -19,15 +18,4 @@ REASONS = frozenset({"FailedCreate", "FailedCreatePodSandBox"})
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    latest: dict[tuple[str, str, str], list] = {}
-    for obj in cluster.objects_of("Event"):
-        fact = event_fact(obj)
-        if fact.reason in REASONS:
-            latest.setdefault((fact.kind, fact.namespace, fact.name), []).append(fact)
-    for (kind, namespace, name), facts in sorted(latest.items()):
-        facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
-        last = facts[-1]
-        yield RULE.fail(None, ev(last.event, "reason", last.reason, "no such event"),
-                        kind=kind, namespace=namespace, name=name, reason=last.reason,
-                        count=sum(f.count for f in facts),
-                        age=event_ago(cluster, last), last_message=last.message[:300])
+    return findings_for_reasons(cluster, RULE, REASONS)
