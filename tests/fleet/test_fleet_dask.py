@@ -14,6 +14,7 @@ import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import distributed
 import pandas as pd
 import pytest
 from conftest import REALDATA, SAMPLE_DUMPS
@@ -23,8 +24,6 @@ import analyzer
 from analyzer.cli import app
 from analyzer.fleet import dataset, dump_name, run
 from analyzer.model import table_names
-
-distributed = pytest.importorskip("distributed")
 
 # Real dumps (see ../shared/realdata/SOURCES.md): a kubeadm cluster-info dump, a k3s support
 # bundle, and a minikube cluster-info dump; read in place (hashing and reading never write).

@@ -55,8 +55,6 @@ def test_every_real_dump_builds_queries_and_exports(path):
 
 def test_sample_oke_dump_proxymux_client_impact_is_its_pods():
     path = SAMPLE_DUMPS / "oke"
-    if not path.exists():
-        pytest.skip("sample_dumps/oke not generated")
     cluster = analyzer.load(path)
     pods = {
         o.key.id for o in cluster.objects_of("Pod")

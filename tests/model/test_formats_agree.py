@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-import pytest
 from conftest import ROOT
 
 import analyzer
@@ -16,7 +15,6 @@ import analyzer
 GENERATOR = ROOT / "benchmarks" / "generate_dump.py"
 
 
-@pytest.mark.skipif(not GENERATOR.exists(), reason="benchmarks/generate_dump.py not present")
 def test_json_and_yaml_dumps_give_the_same_tables(tmp_path: Path) -> None:
     # Realistic generated dumps (benchmarks/generate_dump.py, seed 1), 60 pods on 3 nodes.
     dumps = {}

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import nbclient
 import nbformat
 import pytest
-from conftest import ROOT, SAMPLE_DUMPS
-
-nbclient = pytest.importorskip("nbclient")
+from conftest import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
@@ -36,7 +35,6 @@ def _text(nb: nbformat.NotebookNode) -> str:
     return "\n".join(parts)
 
 
-@pytest.mark.skipif(not (SAMPLE_DUMPS / "oke").exists(), reason="sample_dumps/ not generated")
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_runs_top_to_bottom(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
