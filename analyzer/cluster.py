@@ -70,9 +70,14 @@ class Tables(Mapping[str, pd.DataFrame]):
 class Cluster:
     """One dump: what was read (`ingest`), typed tables, and the analyses built on them."""
 
-    def __init__(self, result: IngestResult, name: str | None = None) -> None:
+    def __init__(
+        self, result: IngestResult, name: str | None = None, show_sensitive: bool = False
+    ) -> None:
         self.ingest = result
         self.name = name or _default_name(result)
+        # Credential-looking values (event messages, annotations, findings' evidence) are
+        # masked in every output unless this is set. Secret data is never kept at all.
+        self.show_sensitive = show_sensitive
         self.tables = Tables(self)
 
     # -- what was read -------------------------------------------------------------------
@@ -194,7 +199,7 @@ def _default_name(result: IngestResult) -> str:
     return "cluster"
 
 
-def load(*inputs: Any, name: str | None = None) -> Cluster:
+def load(*inputs: Any, name: str | None = None, show_sensitive: bool = False) -> Cluster:
     """Read dumps (paths, "-", bytes, text, or {path: content} maps) into one Cluster.
 
     A `str` that is not an existing path and contains a newline is taken as dump text.
@@ -207,4 +212,4 @@ def load(*inputs: Any, name: str | None = None) -> Cluster:
             specs.append(MemoryTree({"": spec}, name=f"<text {i}>"))
         else:
             specs.append(spec)
-    return Cluster(ingest(*specs), name=name)
+    return Cluster(ingest(*specs), name=name, show_sensitive=show_sensitive)

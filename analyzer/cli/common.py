@@ -20,18 +20,26 @@ EXIT_NOTHING_READ = 2
 EXIT_STRICT = 1
 
 
-def load_cluster(inputs: Sequence[str], name: str | None = None) -> Cluster:
+def load_cluster(
+    inputs: Sequence[str], name: str | None = None, show_sensitive: bool = False
+) -> Cluster:
     """Read the inputs as one cluster; exit 2 with a message when nothing at all was read."""
     try:
         result = ingest(*inputs)
     except AnalyzerError as exc:
         fail(str(exc), EXIT_NOTHING_READ)
-    cluster = Cluster(result, name=name)
+    cluster = Cluster(result, name=name, show_sensitive=show_sensitive)
     if not result.objects and not result.logs:
         for r in result.rejections[:20]:
             err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
         fail("nothing could be read from " + ", ".join(inputs), EXIT_NOTHING_READ)
     return cluster
+
+
+SHOW_SENSITIVE_HELP = (
+    "Show credential-looking values (tokens, passwords in event messages, annotations, "
+    "evidence) instead of masking them. Secret data is never shown: it is not kept."
+)
 
 
 def fail(message: str, code: int = 1) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.common import fail, load_cluster, write_output
+from analyzer.cli.common import SHOW_SENSITIVE_HELP, fail, load_cluster, write_output
 
 
 class FindingsFormat(StrEnum):
@@ -48,6 +48,7 @@ def findings(
     fail_on: Annotated[FailOn | None, typer.Option("--fail-on", help=f"Exit {EXIT_FINDINGS} if a failing finding is at least this severe.")] = None,
     show_not_applicable: Annotated[bool, typer.Option("--not-applicable/--no-not-applicable", help="List the rules that could not apply.")] = True,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
     """Run the checks over a dump: what is wrong, where, and the evidence for it."""
     from analyzer import __version__
@@ -59,8 +60,8 @@ def findings(
         rules = select_rules(rule)
     except KeyError as exc:
         fail(f"{exc.args[0]}; see `kda rules`")
-    cluster = load_cluster(inputs)
-    found = collect_findings(cluster, [r.meta.id for r in rules])
+    cluster = load_cluster(inputs, show_sensitive=show_sensitive)
+    found = collect_findings(cluster, [r.meta.id for r in rules], show_sensitive=show_sensitive)
     wanted = {s.value for s in severity} if severity else None
     kept = [f for f in found if (wanted is None or f.severity in wanted)
             and (show_not_applicable or f.status == "fail")]

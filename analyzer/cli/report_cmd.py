@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.common import err_console, fail, load_cluster
+from analyzer.cli.common import SHOW_SENSITIVE_HELP, err_console, fail, load_cluster
 
 
 class ReportFormat(StrEnum):
@@ -33,6 +33,7 @@ def report(
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="html (HTML + Markdown) or json")] = ReportFormat.html,
     fail_on: Annotated[FailOn | None, typer.Option("--fail-on", help="Exit 1 if a check fails at this severity or above.")] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+    show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
     """Write DIR/<dump-id>/report.html + report.md (or report.json) per dump; with two or more
     dumps also DIR/index.html, DIR/comparison.md and DIR/comparison.json.
@@ -49,7 +50,7 @@ def report(
 
     try:
         result = run_batch(inputs, output, fail_on=fail_on.value if fail_on else None,
-                           progress=progress, formats=(format.value,))
+                           progress=progress, formats=(format.value,), show_sensitive=show_sensitive)
     except OSError as exc:  # the output folder cannot be written
         fail(f"{output}: {exc.strerror or exc}", 2)
     for line in summary_lines(result):

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.common import err_console, fail, load_cluster, write_output
+from analyzer.cli.common import SHOW_SENSITIVE_HELP, err_console, fail, load_cluster, write_output
 
 EXIT_USAGE = 2
 
@@ -40,6 +40,7 @@ def tables(
         "--output", "-o", help="Directory to write <table>.<ext> files into.")] = None,
     docs: Annotated[bool, typer.Option(
         "--docs", help="Print the tables' documentation (docs/tables.md) and exit.")] = False,
+    show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
     """Write the typed tables of a dump (one table to stdout, or files into a directory)."""
     from analyzer.model import table_names
@@ -55,7 +56,7 @@ def tables(
     names = table_names()
     if table is not None and table != "all" and table not in names:
         fail(f"no table {table!r}; tables are: all, {', '.join(names)}", EXIT_USAGE)
-    cluster = load_cluster(inputs)
+    cluster = load_cluster(inputs, show_sensitive=show_sensitive)
     if table is None:
         write_output(_overview(cluster), None)
         return

@@ -61,7 +61,8 @@ def _masked(finding: Finding) -> Finding:
 
 def run_rules(cluster: Cluster, rule_ids: list[str] | None = None) -> pd.DataFrame:
     """The findings of the chosen rules (all by default) as a DataFrame, one row per finding."""
-    return to_frame(collect_findings(cluster, rule_ids), _metas())
+    show = getattr(cluster, "show_sensitive", False)
+    return to_frame(collect_findings(cluster, rule_ids, show_sensitive=show), _metas())
 
 
 def list_rules() -> pd.DataFrame:

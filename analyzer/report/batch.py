@@ -130,7 +130,7 @@ def dump_ids(inputs: Sequence[str]) -> list[str]:
     return numbered
 
 
-def _load(spec: str) -> Cluster:
+def _load(spec: str, show_sensitive: bool = False) -> Cluster:
     from analyzer.cluster import Cluster
     from analyzer.ingest import ingest
 
@@ -140,7 +140,7 @@ def _load(spec: str) -> Cluster:
     if not result.objects and not result.logs:
         reasons = "; ".join(f"{r.source} {r.location}: {r.reason}".strip() for r in result.rejections[:3])
         raise AnalyzerError(f"{spec}: nothing could be read" + (f" ({reasons})" if reasons else ""))
-    return Cluster(result)
+    return Cluster(result, show_sensitive=show_sensitive)
 
 
 def _fail_on_hits(cluster: Cluster, fail_on: str | None) -> int:
@@ -153,7 +153,8 @@ def _fail_on_hits(cluster: Cluster, fail_on: str | None) -> int:
 
 
 def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = None,
-              progress: bool = True, formats: tuple[str, ...] = ("html",)) -> BatchResult:
+              progress: bool = True, formats: tuple[str, ...] = ("html",),
+              show_sensitive: bool = False) -> BatchResult:
     """Report every dump the inputs name into `outdir/<dump-id>/`, and compare them when 2+."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -176,7 +177,7 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
         for spec, dump_id in zip(specs, ids, strict=True):
             bar.update(task, description=f"reporting {dump_id}")
             try:
-                cluster = _load(spec)
+                cluster = _load(spec, show_sensitive)
                 cluster.name = dump_id
                 result.reports.append(render_cluster_report(cluster, outdir / dump_id, formats))
                 result.fail_on_hits += _fail_on_hits(cluster, fail_on)
