@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from typing import Any
 
 # Sub-unit suffixes divide (0.1 is not exact in binary, so 100 * 1e-6 would drift).
@@ -49,9 +48,23 @@ def parse_quantity(value: Any) -> float:
     return math.nan
 
 
-@lru_cache(maxsize=4096)
+# A dump repeats the same few dozen quantities thousands of times: each text is parsed once.
+# The memo is bounded so a hostile dump of unique quantities cannot grow it without end.
+_PARSED: dict[str, float] = {}
+_PARSED_MAX = 65536
+
+
 def _parse_text(text: str) -> float:
-    # Cached: a dump repeats the same few dozen quantities thousands of times.
+    value = _PARSED.get(text)
+    if value is None:
+        value = _parse_uncached(text)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[text] = value
+    return value
+
+
+def _parse_uncached(text: str) -> float:
     m = _QUANTITY_RX.fullmatch(text.strip())
     if m is None:
         return math.nan
@@ -88,3 +101,40 @@ def quantities(resources: dict[str, Any] | None, names: tuple[str, ...],
             unreadable.append(f"{prefix}.{name}={raw}")
         out.append(value)
     return out
+
+
+# (names, request texts, limit texts) -> resource_quantities' answer: the containers of one
+# workload repeat the same requests and limits, so each combination is read once.
+_RESOURCES: dict[tuple[Any, ...], tuple[tuple[float, ...], tuple[float, ...], str | None]] = {}
+
+
+def resource_quantities(requests: dict[str, Any] | None, limits: dict[str, Any] | None,
+                        names: tuple[str, ...]
+                        ) -> tuple[tuple[float, ...], tuple[float, ...], str | None]:
+    """The named requests and limits as numbers, and the unreadable ones as comma-separated
+    `requests.name=raw` text (None when all could be read).
+
+    Examples:
+        >>> resource_quantities({"cpu": "250m"}, {"memory": "64Mx"}, ("cpu", "memory"))
+        ((0.25, nan), (nan, nan), 'limits.memory=64Mx')
+        >>> resource_quantities(None, {"cpu": 2}, ("cpu",))
+        ((nan,), (2.0,), None)
+    """
+    wanted = (tuple(requests.get(n) for n in names) if requests else None,
+              tuple(limits.get(n) for n in names) if limits else None)
+    # Only texts are memoised: True == 1 as a dict key, yet only 1 is a quantity.
+    cacheable = all(r is None or type(r) is str for part in wanted if part for r in part)
+    key = (names, *wanted)
+    if cacheable:
+        hit = _RESOURCES.get(key)
+        if hit is not None:
+            return hit
+    unreadable: list[str] = []
+    found = (tuple(quantities(requests, names, "requests", unreadable)),
+             tuple(quantities(limits, names, "limits", unreadable)),
+             ",".join(unreadable) or None)
+    if cacheable:
+        if len(_RESOURCES) >= _PARSED_MAX:
+            _RESOURCES.clear()
+        _RESOURCES[key] = found
+    return found

@@ -10,7 +10,7 @@ import pandas as pd
 
 from analyzer.ingest.records import group_of
 from analyzer.model.credentials import mask_annotation
-from analyzer.model.frame import cast_column, empty_columns, to_frame
+from analyzer.model.frame import cast_column, columns_from_rows, empty_columns, to_frame
 from analyzer.model.normalize import controller_of, is_builtin, source_of, text_age
 
 if TYPE_CHECKING:
@@ -40,37 +40,34 @@ def annotation_value(key: str, value: object) -> str:
 
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """objects, namespaces, labels, annotations and owner_refs in one pass over all objects."""
-    objects = empty_columns("objects")
+    object_rows: list[tuple[object, ...]] = []
     labels = empty_columns("labels")
     annotations = empty_columns("annotations")
     owners = empty_columns("owner_refs")
     objects_per_ns: Counter[str] = Counter()
     pods_per_ns: Counter[str] = Counter()
     listed = {}
+    # (key, value) -> annotation_value: the pods of one workload repeat their annotations.
+    shown: dict[tuple[str, str], str] = {}
 
     label_of: list[int] = []
     annotation_of: list[int] = []
     owner_of: list[int] = []
+    label_values = labels["value"]
     for i, obj in enumerate(cluster.objects):
         meta = obj.view.metadata
-        kind, ns, name = obj.kind, obj.namespace, obj.name
+        key = obj.key
+        kind, ns, name = key.kind, key.namespace, key.name
         owner = controller_of(meta)
-        objects["key"].append(obj.key.id)
-        objects["group"].append(obj.key.group or group_of(obj.api_version))
-        objects["kind"].append(kind)
-        objects["api_version"].append(obj.api_version or None)
-        objects["namespace"].append(ns)
-        objects["name"].append(name)
-        objects["uid"].append(obj.uid)
-        objects["created"].append(meta.creationTimestamp)
-        objects["age"].append(text_age(obj.view))
-        objects["deleting"].append(meta.deletionTimestamp is not None)
-        objects["owner_kind"].append(owner.kind if owner else None)
-        objects["owner_name"].append(owner.name if owner else None)
-        objects["label_count"].append(len(meta.labels or ()))
-        objects["format"].append(obj.provenance.format)
-        objects["source"].append(source_of(obj))
-        objects["duplicates"].append(obj.duplicates)
+        meta_labels = meta.labels
+        # One row tuple: the objects table's columns in declared order.
+        object_rows.append((
+            key.id, key.group or group_of(obj.api_version), kind, obj.api_version or None,
+            ns, name, obj.uid, meta.creationTimestamp, text_age(obj.view),
+            meta.deletionTimestamp is not None,
+            owner.kind if owner else None, owner.name if owner else None,
+            len(meta_labels or ()), obj.provenance.format, source_of(obj), obj.duplicates,
+        ))
 
         if ns:
             objects_per_ns[ns] += 1
@@ -81,22 +78,32 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
 
         # Long form by whole-object extends (~10 labels per object); the rows point back to
         # their object by index, and kind/namespace/name are taken from the objects columns.
-        if meta.labels:
-            label_of.extend([i] * len(meta.labels))
-            labels["key"].extend(meta.labels)
-            labels["value"].extend(v if isinstance(v, str) or v is None else str(v)
-                                   for v in meta.labels.values())
+        if meta_labels:
+            label_of.extend([i] * len(meta_labels))
+            labels["key"].extend(meta_labels)
+            label_values.extend(meta_labels.values())  # non-text values made text below
         if meta.annotations:
             annotation_of.extend([i] * len(meta.annotations))
             annotations["key"].extend(meta.annotations)
-            annotations["value"].extend(annotation_value(k, v)
-                                        for k, v in meta.annotations.items())
+            values = annotations["value"]
+            for k, v in meta.annotations.items():
+                if type(v) is str:
+                    text = shown.get((k, v))
+                    if text is None:
+                        text = shown[(k, v)] = annotation_value(k, v)
+                    values.append(text)
+                else:
+                    values.append(annotation_value(k, v))
         for ref in meta.ownerReferences or ():
             owner_of.append(i)
             owners["owner_kind"].append(ref.kind or None)
             owners["owner_name"].append(ref.name or None)
             owners["owner_uid"].append(ref.uid)
             owners["controller"].append(ref.controller)
+    objects = columns_from_rows("objects", object_rows)
+    if not set(map(type, label_values)) <= {str, type(None)}:
+        labels["value"] = [v if isinstance(v, str) or v is None else str(v)
+                           for v in label_values]
 
     namespaces = empty_columns("namespaces")
     for name in sorted(set(listed) | set(objects_per_ns)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -9,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.model.credentials import is_sensitive_env
-from analyzer.model.frame import cast_column, columns_from_rows, empty_columns, to_frame
+from analyzer.model.frame import cast_column, columns_from_rows, to_frame
 from analyzer.model.images import split_image
 from analyzer.model.normalize import (
     builtin_objects,
@@ -24,7 +25,7 @@ from analyzer.model.normalize import (
     text_age,
 )
 from analyzer.model.podstatus import pod_status
-from analyzer.model.quantities import quantities
+from analyzer.model.quantities import resource_quantities
 from analyzer.model.views import Container, ContainerState, ContainerStatus, PodView
 from analyzer.model.volumes import volume_rows
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 _NO_STATUS = ContainerStatus()
+_NO_RESOURCES = ((math.nan,) * 3, (math.nan,) * 3, None)
 
 
 def toleration_text(tol: dict[str, Any]) -> str:
@@ -65,10 +67,11 @@ def _toleration_text(key: Any, operator: Any, value: Any, effect: Any) -> str:
 
 def ports_text(container: Container) -> str | None:
     """Container ports as [name:]port/protocol, comma-separated."""
-    return joined(
+    # Each item is non-empty, so this is `joined` without its filtering.
+    return ",".join([
         f"{p.name + ':' if p.name else ''}{p.containerPort}/{p.protocol or 'TCP'}"
         for p in container.ports or ()
-    )
+    ]) or None
 
 
 def _state(state: ContainerState | None) -> tuple[str | None, Any]:
@@ -111,8 +114,8 @@ class _Builder:
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
-        self.pods = empty_columns("pods")
-        self.containers = empty_columns("containers")
+        self.pod_rows: list[tuple[Any, ...]] = []
+        self.container_rows: list[tuple[Any, ...]] = []
         # The long tables are kept as row tuples in declared column order (cheaper per row),
         # without namespace and pod: rows point to their pod by index (see `build`).
         self.env_rows: list[tuple[Any, ...]] = []
@@ -168,111 +171,76 @@ class _Builder:
                 if last is not None:
                     last_finished.append(last.finishedAt)
 
-        p = self.pods
-        p["namespace"].append(ns)
-        p["name"].append(name)
-        p["uid"].append(obj.uid)
-        p["created"].append(meta.creationTimestamp)
-        p["age"].append(text_age(view))
-        p["phase"].append(status.phase)
-        p["status"].append(kstatus)
-        p["reason"].append(status.reason)
-        p["node"].append(spec.nodeName)
-        p["pod_ip"].append(status.podIP)
-        p["pod_ips"].append(joined(ip.ip for ip in status.podIPs or ()))
-        p["host_ip"].append(status.hostIP)
-        p["qos_class"].append(status.qosClass)
-        p["priority_class"].append(spec.priorityClassName)
-        p["priority"].append(spec.priority)
-        p["service_account"].append(spec.serviceAccountName or spec.serviceAccount)
-        p["host_network"].append(spec.hostNetwork)
-        p["host_pid"].append(spec.hostPID)
-        p["host_ipc"].append(spec.hostIPC)
-        p["containers"].append(n_containers)
-        p["containers_ready"].append(n_ready)
-        p["ready"].append(ready)
-        p["restarts"].append(restarts)
-        p["last_restart"].append(newest(last_finished))
-        p["start_time"].append(status.startTime)
-        p["owner_kind"].append(owner_kind)
-        p["owner_name"].append(owner_name)
-        p["workload_kind"].append(workload_kind)
-        p["workload_name"].append(workload_name)
-        p["static"].append(MIRROR_ANNOTATION in (meta.annotations or ()) or owner_kind == "Node")
-        p["scheduled"].append(None if scheduled_cond is None else scheduled_cond.status == "True")
-        p["unschedulable_message"].append(
+        tolerations = spec.tolerations
+        # One row tuple: the pods table's columns in declared order.
+        self.pod_rows.append((
+            ns, name, obj.uid, meta.creationTimestamp, text_age(view), status.phase, kstatus,
+            status.reason, spec.nodeName, status.podIP,
+            joined(ip.ip for ip in status.podIPs) if status.podIPs else None,
+            status.hostIP, status.qosClass, spec.priorityClassName, spec.priority,
+            spec.serviceAccountName or spec.serviceAccount,
+            spec.hostNetwork, spec.hostPID, spec.hostIPC,
+            n_containers, n_ready, ready, restarts,
+            newest(last_finished) if last_finished else None, status.startTime,
+            owner_kind, owner_name, workload_kind, workload_name,
+            MIRROR_ANNOTATION in (meta.annotations or ()) or owner_kind == "Node",
+            None if scheduled_cond is None else scheduled_cond.status == "True",
             scheduled_cond.message if scheduled_cond is not None
-            and scheduled_cond.status == "False" else None)
-        p["node_selector"].append(pairs(spec.nodeSelector))
-        p["tolerations"].append(joined(toleration_text(t) for t in spec.tolerations or ()
-                                       if isinstance(t, dict)))
-        p["runtime_class"].append(spec.runtimeClassName)
-        p["deleting"].append(meta.deletionTimestamp is not None)
-        p["source"].append(source_of(obj))
+            and scheduled_cond.status == "False" else None,
+            pairs(spec.nodeSelector),
+            joined(toleration_text(t) for t in tolerations if isinstance(t, dict))
+            if tolerations else None,
+            spec.runtimeClassName, meta.deletionTimestamp is not None, source_of(obj),
+        ))
 
         self.add_volumes(name, spec)
 
     def add_container(self, ctype: str, c: Container,
                       cs: ContainerStatus, spec: Any) -> None:
         image = split_image(c.image)
-        unreadable: list[str] = []
         res = c.resources
-        cpu_req, mem_req, eph_req = quantities(res.requests if res else None, RESOURCE_NAMES,
-                                               "requests", unreadable)
-        cpu_lim, mem_lim, eph_lim = quantities(res.limits if res else None, RESOURCE_NAMES,
-                                               "limits", unreadable)
+        requests, limits, unreadable = (
+            resource_quantities(res.requests, res.limits, RESOURCE_NAMES) if res else _NO_RESOURCES)
         sc = c.securityContext
         psc = spec.securityContext
-        run_as_user = sc.runAsUser if sc and sc.runAsUser is not None else (
-            psc.runAsUser if psc else None)
-        non_root = sc.runAsNonRoot if sc and sc.runAsNonRoot is not None else (
-            psc.runAsNonRoot if psc else None)
+        if sc is not None:
+            run_as_user = sc.runAsUser if sc.runAsUser is not None else (
+                psc.runAsUser if psc else None)
+            non_root = sc.runAsNonRoot if sc.runAsNonRoot is not None else (
+                psc.runAsNonRoot if psc else None)
+            capabilities = sc.capabilities
+            caps = joined(capabilities.add or ()) if capabilities else None
+        else:
+            run_as_user = psc.runAsUser if psc else None
+            non_root = psc.runAsNonRoot if psc else None
+            caps = None
         state, detail = _state(cs.state)
-        last = cs.lastState.terminated if cs.lastState else None
+        last_state = cs.lastState
+        last = last_state.terminated if last_state else None
+        ports = c.ports
+        env, env_from = c.env, c.envFrom
 
-        k = self.containers
         self.container_of.append(self.pod_index)
-        k["name"].append(c.name)
-        k["container_type"].append(ctype)
-        k["image"].append(c.image)
-        k["registry"].append(image.registry)
-        k["repository"].append(image.repository)
-        k["tag"].append(image.tag)
-        k["digest"].append(image.digest)
-        k["image_id"].append(cs.imageID or None)
-        k["cpu_request"].append(cpu_req)
-        k["cpu_limit"].append(cpu_lim)
-        k["memory_request"].append(mem_req)
-        k["memory_limit"].append(mem_lim)
-        k["ephemeral_storage_request"].append(eph_req)
-        k["ephemeral_storage_limit"].append(eph_lim)
-        k["resources_raw"].append(",".join(unreadable) or None)
-        k["ports"].append(ports_text(c))
-        k["liveness_probe"].append(c.livenessProbe is not None)
-        k["readiness_probe"].append(c.readinessProbe is not None)
-        k["startup_probe"].append(c.startupProbe is not None)
-        k["privileged"].append(sc.privileged if sc else None)
-        k["run_as_user"].append(run_as_user)
-        k["run_as_non_root"].append(non_root)
-        k["allow_privilege_escalation"].append(sc.allowPrivilegeEscalation if sc else None)
-        k["read_only_root_fs"].append(sc.readOnlyRootFilesystem if sc else None)
-        k["capabilities_add"].append(
-            joined(sc.capabilities.add or ()) if sc and sc.capabilities else None)
-        k["image_pull_policy"].append(c.imagePullPolicy)
-        k["ready"].append(cs.ready)
-        k["started"].append(cs.started)
-        k["restarts"].append(cs.restartCount)
-        k["state"].append(state)
-        k["state_reason"].append(detail.reason if detail else None)
-        k["state_message"].append(detail.message if detail else None)
-        k["exit_code"].append(detail.exitCode if state == "terminated" else None)
-        k["last_state_reason"].append(last.reason if last else None)
-        k["last_exit_code"].append(last.exitCode if last else None)
-        k["last_finished"].append(last.finishedAt if last else None)
-        k["started_at"].append(detail.startedAt if state == "running" else None)
-        k["env_count"].append(len(c.env or ()) + len(c.envFrom or ()))
-
-        if c.env or c.envFrom:
+        # One row tuple: the containers table's columns after namespace and pod, in order.
+        self.container_rows.append((
+            c.name, ctype, c.image, image.registry, image.repository, image.tag, image.digest,
+            cs.imageID or None,
+            requests[0], limits[0], requests[1], limits[1], requests[2], limits[2], unreadable,
+            ports_text(c) if ports else None,
+            c.livenessProbe is not None, c.readinessProbe is not None,
+            c.startupProbe is not None,
+            sc.privileged if sc else None, run_as_user, non_root,
+            sc.allowPrivilegeEscalation if sc else None,
+            sc.readOnlyRootFilesystem if sc else None,
+            caps, c.imagePullPolicy, cs.ready, cs.started, cs.restartCount,
+            state, detail.reason if detail else None, detail.message if detail else None,
+            detail.exitCode if state == "terminated" else None,
+            last.reason if last else None, last.exitCode if last else None,
+            last.finishedAt if last else None,
+            detail.startedAt if state == "running" else None,
+            len(env or ()) + len(env_from or ()),
+        ))
+        if env or env_from:
             self.add_env(ctype, c)
 
     def add_env(self, ctype: str, c: Container) -> None:
@@ -334,20 +302,22 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     for obj in builtin_objects(cluster, "Pod"):
         b.add_pod(obj)
     # namespace and pod of the long tables are taken, by pod index, from the pods columns.
-    namespace = cast_column(b.pods["namespace"], "category")
-    name = cast_column(b.pods["name"], "str")
-    b.pods.update(namespace=namespace, name=name)
+    pods = columns_from_rows("pods", b.pod_rows)
+    namespace = cast_column(pods["namespace"], "category")
+    name = cast_column(pods["name"], "str")
+    pods.update(namespace=namespace, name=name)
 
     def with_pod(columns: dict[str, Any], pod_of: list[int]) -> dict[str, Any]:
         index = np.asarray(pod_of, dtype=np.intp)
         return {**columns, "namespace": namespace.take(index), "pod": name.take(index)}
 
     capture = cluster.capture_time
-    containers = with_pod(b.containers, b.container_of)
+    containers = with_pod(columns_from_rows("containers", b.container_rows, first=2),
+                          b.container_of)
     env = with_pod(columns_from_rows("container_env", b.env_rows, first=2), b.env_of)
     volumes = with_pod(columns_from_rows("volumes", b.volume_rows, first=2), b.volume_of)
     return {
-        "pods": to_frame("pods", b.pods, capture, ["namespace", "name"]),
+        "pods": to_frame("pods", pods, capture, ["namespace", "name"]),
         "containers": to_frame("containers", containers, capture, ["namespace", "pod"]),
         "container_env": to_frame("container_env", env, capture, ["namespace", "pod"]),
         "volumes": to_frame("volumes", volumes, capture, ["namespace", "pod"]),
