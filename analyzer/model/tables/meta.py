@@ -10,7 +10,14 @@ import pandas as pd
 
 from analyzer.ingest.records import group_of
 from analyzer.model.credentials import mask_annotation
-from analyzer.model.frame import cast_column, columns_from_rows, empty_columns, to_frame
+from analyzer.model.frame import (
+    cast_column,
+    child_order,
+    columns_from_rows,
+    dense_rank,
+    empty_columns,
+    to_frame,
+)
 from analyzer.model.normalize import controller_of, is_builtin, source_of, text_age
 
 if TYPE_CHECKING:
@@ -118,20 +125,33 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         namespaces["pods"].append(pods_per_ns[name])
         namespaces["objects"].append(objects_per_ns[name])
 
-    # Cast the identity columns once; the long tables take them by object index.
+    # Cast the identity columns once; the long tables take them by object index, and are
+    # sorted by their object's rank (worked out once) instead of comparing the strings again.
     identity = {c: cast_column(objects[c], dtype)
                 for c, dtype in (("kind", "category"), ("namespace", "category"), ("name", "str"))}
     objects.update(identity)
-    for table, rows_of in ((labels, label_of), (annotations, annotation_of), (owners, owner_of)):
+    object_rank = dense_rank(list(identity.values()))
+    orders = {}
+    for table_name, table, rows_of in (("labels", labels, label_of),
+                                       ("annotations", annotations, annotation_of),
+                                       ("owner_refs", owners, owner_of)):
         index = np.asarray(rows_of, dtype=np.intp)
         table.update({c: values.take(index) for c, values in identity.items()})
+        then = ()
+        if "key" in table:
+            table["key"] = cast_column(table["key"], "str")
+            then = (table["key"],)
+        orders[table_name] = child_order(object_rank, index, *then)
 
     capture = cluster.capture_time
+    by_object = ["kind", "namespace", "name"]
     return {
-        "objects": to_frame("objects", objects, capture, ["kind", "namespace", "name"]),
+        "objects": to_frame("objects", objects, capture, by_object),
         "namespaces": to_frame("namespaces", namespaces, capture, ["name"]),
-        "labels": to_frame("labels", labels, capture, ["kind", "namespace", "name", "key"]),
-        "annotations": to_frame("annotations", annotations, capture,
-                                ["kind", "namespace", "name", "key"]),
-        "owner_refs": to_frame("owner_refs", owners, capture, ["kind", "namespace", "name"]),
+        "labels": to_frame("labels", labels, capture, [*by_object, "key"],
+                           order=orders["labels"]),
+        "annotations": to_frame("annotations", annotations, capture, [*by_object, "key"],
+                                order=orders["annotations"]),
+        "owner_refs": to_frame("owner_refs", owners, capture, by_object,
+                               order=orders["owner_refs"]),
     }

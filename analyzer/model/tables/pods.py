@@ -6,11 +6,12 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import numpy as np
 import pandas as pd
 
 from analyzer.model.credentials import is_sensitive_env
-from analyzer.model.frame import cast_column, columns_from_rows, to_frame
+from analyzer.model.frame import cast_column, child_order, columns_from_rows, dense_rank, to_frame
 from analyzer.model.images import split_image
 from analyzer.model.normalize import (
     builtin_objects,
@@ -35,6 +36,15 @@ if TYPE_CHECKING:
 RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 _NO_STATUS = ContainerStatus()
+_ENCODE = msgspec.msgpack.Encoder().encode
+
+
+def _memo_key(value: Any) -> bytes | None:
+    """The value's msgpack encoding as a memo key, or None when it has none (a huge int)."""
+    try:
+        return _ENCODE(value)
+    except (OverflowError, TypeError, msgspec.EncodeError):
+        return None
 _NO_RESOURCES = ((math.nan,) * 3, (math.nan,) * 3, None)
 
 
@@ -120,7 +130,10 @@ class _Builder:
         # without namespace and pod: rows point to their pod by index (see `build`).
         self.env_rows: list[tuple[Any, ...]] = []
         self.volume_rows: list[tuple[Any, ...]] = []
-        self.env_of: list[int] = []
+        self.env_container: list[int] = []
+        # Encoded volume or env list -> its rows: pods of one workload repeat them.
+        self.volume_memo: dict[tuple[bytes, bool | None], list[tuple[Any, ...]]] = {}
+        self.env_memo: dict[bytes, tuple[tuple[Any, ...], ...]] = {}
         self.volume_of: list[int] = []
         self.container_of: list[int] = []
         self.pod_index = -1
@@ -129,6 +142,9 @@ class _Builder:
     def add_pod(self, obj: Any) -> None:
         self.pod_index += 1
         view: PodView = obj.view
+        # Read from JSON bytes: the view holds JSON types only, so equal msgpack encodings
+        # mean equal values and the memos below are exact (YAML may hold dates, sets, ...).
+        plain = isinstance(obj.raw, bytes | memoryview)
         meta, spec, status = view.metadata, view.spec, view.status
         ns, name = obj.namespace, obj.name
         facts = view.text
@@ -166,7 +182,7 @@ class _Builder:
             by_name = {cs.name: cs for cs in ctype_statuses or ()}
             for c in containers or ():
                 cs = by_name.get(c.name, _NO_STATUS)
-                self.add_container(ctype, c, cs, spec)
+                self.add_container(ctype, c, cs, spec, plain)
                 last = cs.lastState.terminated if cs.lastState else None
                 if last is not None:
                     last_finished.append(last.finishedAt)
@@ -193,10 +209,10 @@ class _Builder:
             spec.runtimeClassName, meta.deletionTimestamp is not None, source_of(obj),
         ))
 
-        self.add_volumes(name, spec)
+        self.add_volumes(name, spec, plain)
 
     def add_container(self, ctype: str, c: Container,
-                      cs: ContainerStatus, spec: Any) -> None:
+                      cs: ContainerStatus, spec: Any, plain: bool) -> None:
         image = split_image(c.image)
         res = c.resources
         requests, limits, unreadable = (
@@ -241,44 +257,53 @@ class _Builder:
             len(env or ()) + len(env_from or ()),
         ))
         if env or env_from:
-            self.add_env(ctype, c)
+            self.add_env(c, plain)
 
-    def add_env(self, ctype: str, c: Container) -> None:
-        # Row tuples: container_env's columns after namespace and pod, in declared order.
-        rows = self.env_rows
-        before = len(rows)
-        cname = c.name
+    def add_env(self, c: Container, plain: bool) -> None:
+        key = _memo_key((c.env, c.envFrom)) if plain else None
+        found = self.env_memo.get(key) if key is not None else None
+        if found is None:
+            found = self.env_rows_of(c)
+            if key is not None:
+                self.env_memo[key] = found
+        self.env_rows.extend(found)
+        self.env_container.extend([len(self.container_of) - 1] * len(found))
+
+    @staticmethod
+    def env_rows_of(c: Container) -> tuple[tuple[Any, ...], ...]:
+        """Row tuples: container_env's columns after namespace, pod, container and its type."""
+        rows: list[tuple[Any, ...]] = []
         for var in c.env or ():
             src = var.valueFrom
             if src is None:
-                rows.append((cname, ctype, var.name, "value", None, None, None,
+                rows.append((var.name, "value", None, None, None,
                              is_sensitive_env(var.name, var.value)))
             elif src.configMapKeyRef is not None:
                 ref = src.configMapKeyRef
-                rows.append((cname, ctype, var.name, "configMapKeyRef", ref.name, ref.key,
+                rows.append((var.name, "configMapKeyRef", ref.name, ref.key,
                              ref.optional, False))
             elif src.secretKeyRef is not None:
                 ref = src.secretKeyRef
-                rows.append((cname, ctype, var.name, "secretKeyRef", ref.name, ref.key,
+                rows.append((var.name, "secretKeyRef", ref.name, ref.key,
                              ref.optional, False))
             elif src.fieldRef is not None:
-                rows.append((cname, ctype, var.name, "fieldRef", None,
+                rows.append((var.name, "fieldRef", None,
                              src.fieldRef.get("fieldPath"), None, False))
             elif src.resourceFieldRef is not None:
                 res = src.resourceFieldRef
-                rows.append((cname, ctype, var.name, "resourceFieldRef", res.get("containerName"),
+                rows.append((var.name, "resourceFieldRef", res.get("containerName"),
                              res.get("resource"), None, False))
             else:
-                rows.append((cname, ctype, var.name, None, None, None, None, False))
+                rows.append((var.name, None, None, None, None, False))
         for ef in c.envFrom or ():
             ref = ef.configMapRef or ef.secretRef
             kind = "configMapRef" if ef.configMapRef is not None else (
                 "secretRef" if ef.secretRef is not None else None)
-            rows.append((cname, ctype, ef.prefix, kind, ref.name if ref else None, None,
+            rows.append((ef.prefix, kind, ref.name if ref else None, None,
                          ref.optional if ref else None, False))
-        self.env_of.extend([self.pod_index] * (len(rows) - before))
+        return tuple(rows)
 
-    def add_volumes(self, pod: str, spec: Any) -> None:
+    def add_volumes(self, pod: str, spec: Any, plain: bool) -> None:
         if not spec.volumes:
             return
         # Read-only per volume: True if every mount of it is read-only, False if any is not.
@@ -287,11 +312,22 @@ class _Builder:
             for c in group or ():
                 for m in c.volumeMounts or ():
                     mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
+        memo = self.volume_memo
         for volume in spec.volumes:
             if not isinstance(volume, dict):
                 continue
+            read_only = mounts.get(volume.get("name") or "")
             # Row tuples hold the volumes table's columns after namespace and pod (VOLUME_FIELDS).
-            found = volume_rows(pod, volume, mounts.get(volume.get("name") or ""))
+            encoded = _memo_key(volume) if plain else None
+            if encoded is not None:
+                key = (encoded, read_only)
+                found = memo.get(key)
+                if found is None:
+                    found = volume_rows(pod, volume, read_only)
+                    if b"ephemeral" not in encoded:  # the only rows that name their pod
+                        memo[key] = found
+            else:
+                found = volume_rows(pod, volume, read_only)
             self.volume_rows.extend(found)
             self.volume_of.extend([self.pod_index] * len(found))
 
@@ -307,20 +343,35 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     name = cast_column(pods["name"], "str")
     pods.update(namespace=namespace, name=name)
 
-    def with_pod(columns: dict[str, Any], pod_of: list[int]) -> dict[str, Any]:
-        index = np.asarray(pod_of, dtype=np.intp)
-        return {**columns, "namespace": namespace.take(index), "pod": name.take(index)}
+    pod_rank = dense_rank([namespace, name])
+
+    def with_pod(columns: dict[str, Any], pod_of: np.ndarray) -> dict[str, Any]:
+        return {**columns, "namespace": namespace.take(pod_of), "pod": name.take(pod_of)}
 
     capture = cluster.capture_time
+    container_of = np.asarray(b.container_of, dtype=np.intp)
     containers = with_pod(columns_from_rows("containers", b.container_rows, first=2),
-                          b.container_of)
-    env = with_pod(columns_from_rows("container_env", b.env_rows, first=2), b.env_of)
-    volumes = with_pod(columns_from_rows("volumes", b.volume_rows, first=2), b.volume_of)
+                          container_of)
+    # Env rows point to their container: its name and type are taken from the containers.
+    env_container = np.asarray(b.env_container, dtype=np.intp)
+    env_pod = container_of[env_container]
+    container_name = cast_column(containers["name"], "str")
+    container_type = cast_column(containers["container_type"], "category")
+    containers.update(name=container_name, container_type=container_type)
+    env = with_pod(columns_from_rows("container_env", b.env_rows, first=4), env_pod)
+    env.update(container=container_name.take(env_container),
+               container_type=container_type.take(env_container).remove_unused_categories())
+    volume_of = np.asarray(b.volume_of, dtype=np.intp)
+    volumes = with_pod(columns_from_rows("volumes", b.volume_rows, first=2), volume_of)
+    by_pod = ["namespace", "pod"]
     return {
         "pods": to_frame("pods", pods, capture, ["namespace", "name"]),
-        "containers": to_frame("containers", containers, capture, ["namespace", "pod"]),
-        "container_env": to_frame("container_env", env, capture, ["namespace", "pod"]),
-        "volumes": to_frame("volumes", volumes, capture, ["namespace", "pod"]),
+        "containers": to_frame("containers", containers, capture, by_pod,
+                               order=child_order(pod_rank, container_of)),
+        "container_env": to_frame("container_env", env, capture, by_pod,
+                                  order=child_order(pod_rank, env_pod)),
+        "volumes": to_frame("volumes", volumes, capture, by_pod,
+                            order=child_order(pod_rank, volume_of)),
     }
 
 
