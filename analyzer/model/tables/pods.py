@@ -27,6 +27,7 @@ from analyzer.model.normalize import (
 )
 from analyzer.model.podstatus import pod_status
 from analyzer.model.quantities import resource_quantities
+from analyzer.model.rowpool import RowPool
 from analyzer.model.views import Container, ContainerState, ContainerStatus, PodView
 from analyzer.model.volumes import volume_rows
 
@@ -128,12 +129,11 @@ class _Builder:
         self.container_rows: list[tuple[Any, ...]] = []
         # The long tables are kept as row tuples in declared column order (cheaper per row),
         # without namespace and pod: rows point to their pod by index (see `build`).
-        self.env_rows: list[tuple[Any, ...]] = []
-        self.volume_rows: list[tuple[Any, ...]] = []
+        # Env and volume rows are pooled: the pods of one workload repeat them, so a group keyed
+        # by its msgpack encoding is stored once (see RowPool).
+        self.env_rows = RowPool("container_env", first=4)
+        self.volume_rows = RowPool("volumes", first=2)
         self.env_container: list[int] = []
-        # Encoded volume or env list -> its rows: pods of one workload repeat them.
-        self.volume_memo: dict[tuple[bytes, bool | None], list[tuple[Any, ...]]] = {}
-        self.env_memo: dict[bytes, tuple[tuple[Any, ...], ...]] = {}
         self.volume_of: list[int] = []
         self.container_of: list[int] = []
         self.pod_index = -1
@@ -261,13 +261,11 @@ class _Builder:
 
     def add_env(self, c: Container, plain: bool) -> None:
         key = _memo_key((c.env, c.envFrom)) if plain else None
-        found = self.env_memo.get(key) if key is not None else None
-        if found is None:
-            found = self.env_rows_of(c)
-            if key is not None:
-                self.env_memo[key] = found
-        self.env_rows.extend(found)
-        self.env_container.extend([len(self.container_of) - 1] * len(found))
+        if key is not None:
+            added = self.env_rows.add_group(key, lambda: self.env_rows_of(c))
+        else:
+            added = self.env_rows.add_rows(self.env_rows_of(c))
+        self.env_container.extend([len(self.container_of) - 1] * added)
 
     @staticmethod
     def env_rows_of(c: Container) -> tuple[tuple[Any, ...], ...]:
@@ -312,24 +310,19 @@ class _Builder:
             for c in group or ():
                 for m in c.volumeMounts or ():
                     mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
-        memo = self.volume_memo
+        pool = self.volume_rows
         for volume in spec.volumes:
             if not isinstance(volume, dict):
                 continue
             read_only = mounts.get(volume.get("name") or "")
             # Row tuples hold the volumes table's columns after namespace and pod (VOLUME_FIELDS).
             encoded = _memo_key(volume) if plain else None
-            if encoded is not None:
-                key = (encoded, read_only)
-                found = memo.get(key)
-                if found is None:
-                    found = volume_rows(pod, volume, read_only)
-                    if b"ephemeral" not in encoded:  # the only rows that name their pod
-                        memo[key] = found
+            if encoded is not None and b"ephemeral" not in encoded:  # those rows name the pod
+                added = pool.add_group((encoded, read_only),
+                                       lambda v=volume, r=read_only: volume_rows(pod, v, r))
             else:
-                found = volume_rows(pod, volume, read_only)
-            self.volume_rows.extend(found)
-            self.volume_of.extend([self.pod_index] * len(found))
+                added = pool.add_rows(volume_rows(pod, volume, read_only))
+            self.volume_of.extend([self.pod_index] * added)
 
 
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
@@ -358,11 +351,11 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     container_name = cast_column(containers["name"], "str")
     container_type = cast_column(containers["container_type"], "category")
     containers.update(name=container_name, container_type=container_type)
-    env = with_pod(columns_from_rows("container_env", b.env_rows, first=4), env_pod)
+    env = with_pod(b.env_rows.columns(), env_pod)
     env.update(container=container_name.take(env_container),
                container_type=container_type.take(env_container).remove_unused_categories())
     volume_of = np.asarray(b.volume_of, dtype=np.intp)
-    volumes = with_pod(columns_from_rows("volumes", b.volume_rows, first=2), volume_of)
+    volumes = with_pod(b.volume_rows.columns(), volume_of)
     by_pod = ["namespace", "pod"]
     return {
         "pods": to_frame("pods", pods, capture, ["namespace", "name"]),
