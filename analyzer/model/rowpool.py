@@ -10,10 +10,29 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from analyzer.model.frame import cast_column, columns_from_rows
 from analyzer.model.schema import TABLE_SPECS
+
+_ENCODE = msgspec.msgpack.Encoder().encode
+
+
+def memo_key(value: Any) -> bytes | None:
+    """The value's msgpack encoding as a group key, or None when it has none (a huge int).
+
+    Only for values decoded from JSON: there equal encodings mean equal values, while YAML
+    can hold dates or sets that encode like strings or lists.
+
+    Examples:
+        >>> memo_key({"a": [1, True]}) == memo_key({"a": [1, 1]}), memo_key(10**30)
+        (False, None)
+    """
+    try:
+        return _ENCODE(value)
+    except (OverflowError, TypeError, msgspec.EncodeError):
+        return None
 
 
 class RowPool:

@@ -19,6 +19,7 @@ from analyzer.model.frame import (
     to_frame,
 )
 from analyzer.model.normalize import controller_of, is_builtin, source_of, text_age
+from analyzer.model.rowpool import RowPool, memo_key
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -45,11 +46,31 @@ def annotation_value(key: str, value: object) -> str:
     return mask_annotation(key, text)[:MAX_ANNOTATION_CHARS]
 
 
+def _label_rows(labels: dict[str, object]) -> list[tuple[str, str | None]]:
+    return [(k, v if isinstance(v, str) or v is None else str(v)) for k, v in labels.items()]
+
+
+def _annotation_rows(annotations: dict[str, object], shown: dict[tuple[str, str], str]
+                     ) -> list[tuple[str, str]]:
+    rows = []
+    for k, v in annotations.items():
+        if type(v) is str:
+            text = shown.get((k, v))
+            if text is None:
+                text = shown[(k, v)] = annotation_value(k, v)
+        else:
+            text = annotation_value(k, v)
+        rows.append((k, text))
+    return rows
+
+
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """objects, namespaces, labels, annotations and owner_refs in one pass over all objects."""
     object_rows: list[tuple[object, ...]] = []
-    labels = empty_columns("labels")
-    annotations = empty_columns("annotations")
+    # Labels and annotations are pooled: a group repeated by the pods of one workload is
+    # stored once (keyed by its msgpack encoding, for objects read from JSON).
+    label_pool = RowPool("labels", first=3)
+    annotation_pool = RowPool("annotations", first=3)
     owners = empty_columns("owner_refs")
     objects_per_ns: Counter[str] = Counter()
     pods_per_ns: Counter[str] = Counter()
@@ -60,7 +81,6 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     label_of: list[int] = []
     annotation_of: list[int] = []
     owner_of: list[int] = []
-    label_values = labels["value"]
     for i, obj in enumerate(cluster.objects):
         meta = obj.view.metadata
         key = obj.key
@@ -85,22 +105,23 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
 
         # Long form by whole-object extends (~10 labels per object); the rows point back to
         # their object by index, and kind/namespace/name are taken from the objects columns.
+        plain = isinstance(obj.raw, bytes | memoryview)
         if meta_labels:
-            label_of.extend([i] * len(meta_labels))
-            labels["key"].extend(meta_labels)
-            label_values.extend(meta_labels.values())  # non-text values made text below
+            group = memo_key(meta_labels) if plain else None
+            if group is not None:
+                added = label_pool.add_group(group, lambda m=meta_labels: _label_rows(m))
+            else:
+                added = label_pool.add_rows(_label_rows(meta_labels))
+            label_of.extend([i] * added)
         if meta.annotations:
-            annotation_of.extend([i] * len(meta.annotations))
-            annotations["key"].extend(meta.annotations)
-            values = annotations["value"]
-            for k, v in meta.annotations.items():
-                if type(v) is str:
-                    text = shown.get((k, v))
-                    if text is None:
-                        text = shown[(k, v)] = annotation_value(k, v)
-                    values.append(text)
-                else:
-                    values.append(annotation_value(k, v))
+            notes = meta.annotations
+            group = memo_key(notes) if plain else None
+            if group is not None:
+                added = annotation_pool.add_group(
+                    group, lambda m=notes: _annotation_rows(m, shown))
+            else:
+                added = annotation_pool.add_rows(_annotation_rows(notes, shown))
+            annotation_of.extend([i] * added)
         for ref in meta.ownerReferences or ():
             owner_of.append(i)
             owners["owner_kind"].append(ref.kind or None)
@@ -108,9 +129,8 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
             owners["owner_uid"].append(ref.uid)
             owners["controller"].append(ref.controller)
     objects = columns_from_rows("objects", object_rows)
-    if not set(map(type, label_values)) <= {str, type(None)}:
-        labels["value"] = [v if isinstance(v, str) or v is None else str(v)
-                           for v in label_values]
+    labels = label_pool.columns()
+    annotations = annotation_pool.columns()
 
     namespaces = empty_columns("namespaces")
     for name in sorted(set(listed) | set(objects_per_ns)):

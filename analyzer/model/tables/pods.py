@@ -6,7 +6,6 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 import numpy as np
 import pandas as pd
 
@@ -27,7 +26,7 @@ from analyzer.model.normalize import (
 )
 from analyzer.model.podstatus import pod_status
 from analyzer.model.quantities import resource_quantities
-from analyzer.model.rowpool import RowPool
+from analyzer.model.rowpool import RowPool, memo_key
 from analyzer.model.views import Container, ContainerState, ContainerStatus, PodView
 from analyzer.model.volumes import volume_rows
 
@@ -37,15 +36,6 @@ if TYPE_CHECKING:
 RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 _NO_STATUS = ContainerStatus()
-_ENCODE = msgspec.msgpack.Encoder().encode
-
-
-def _memo_key(value: Any) -> bytes | None:
-    """The value's msgpack encoding as a memo key, or None when it has none (a huge int)."""
-    try:
-        return _ENCODE(value)
-    except (OverflowError, TypeError, msgspec.EncodeError):
-        return None
 _NO_RESOURCES = ((math.nan,) * 3, (math.nan,) * 3, None)
 
 
@@ -260,7 +250,7 @@ class _Builder:
             self.add_env(c, plain)
 
     def add_env(self, c: Container, plain: bool) -> None:
-        key = _memo_key((c.env, c.envFrom)) if plain else None
+        key = memo_key((c.env, c.envFrom)) if plain else None
         if key is not None:
             added = self.env_rows.add_group(key, lambda: self.env_rows_of(c))
         else:
@@ -316,7 +306,7 @@ class _Builder:
                 continue
             read_only = mounts.get(volume.get("name") or "")
             # Row tuples hold the volumes table's columns after namespace and pod (VOLUME_FIELDS).
-            encoded = _memo_key(volume) if plain else None
+            encoded = memo_key(volume) if plain else None
             if encoded is not None and b"ephemeral" not in encoded:  # those rows name the pod
                 added = pool.add_group((encoded, read_only),
                                        lambda v=volume, r=read_only: volume_rows(pod, v, r))
