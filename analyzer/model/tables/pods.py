@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 _NO_STATUS = ContainerStatus()
+_UNSEEN = object()
 _NO_RESOURCES = ((math.nan,) * 3, (math.nan,) * 3, None)
 
 
@@ -124,6 +125,9 @@ class _Builder:
         self.env_rows = RowPool("container_env", first=4)
         self.volume_rows = RowPool("volumes", first=2)
         self.env_container: list[int] = []
+        # msgpack encoding (of a JSON-read pod's part) -> what it comes out as.
+        self.toleration_memo: dict[bytes, str | None] = {}
+        self.resource_memo: dict[bytes, tuple[Any, ...]] = {}
         self.volume_of: list[int] = []
         self.container_of: list[int] = []
         self.pod_index = -1
@@ -194,8 +198,7 @@ class _Builder:
             scheduled_cond.message if scheduled_cond is not None
             and scheduled_cond.status == "False" else None,
             pairs(spec.nodeSelector),
-            joined(toleration_text(t) for t in tolerations if isinstance(t, dict))
-            if tolerations else None,
+            self.tolerations_text(tolerations, plain) if tolerations else None,
             spec.runtimeClassName, meta.deletionTimestamp is not None, source_of(obj),
         ))
 
@@ -206,7 +209,7 @@ class _Builder:
         image = split_image(c.image)
         res = c.resources
         requests, limits, unreadable = (
-            resource_quantities(res.requests, res.limits, RESOURCE_NAMES) if res else _NO_RESOURCES)
+            self.resources(res, plain) if res else _NO_RESOURCES)
         sc = c.securityContext
         psc = spec.securityContext
         if sc is not None:
@@ -248,6 +251,27 @@ class _Builder:
         ))
         if env or env_from:
             self.add_env(c, plain)
+
+    def tolerations_text(self, tolerations: list[Any], plain: bool) -> str | None:
+        """The pod's tolerations as text, once per distinct list (see `plain` in add_pod)."""
+        key = memo_key(tolerations) if plain else None
+        text = self.toleration_memo.get(key, _UNSEEN) if key is not None else _UNSEEN
+        if text is _UNSEEN:
+            text = joined(toleration_text(t) for t in tolerations if isinstance(t, dict))
+            if key is not None:
+                self.toleration_memo[key] = text
+        return text
+
+    def resources(self, res: Any, plain: bool
+                  ) -> tuple[tuple[float, ...], tuple[float, ...], str | None]:
+        """A container's requests, limits and unreadable quantities, once per distinct set."""
+        key = memo_key(res) if plain else None
+        found = self.resource_memo.get(key) if key is not None else None
+        if found is None:
+            found = resource_quantities(res.requests, res.limits, RESOURCE_NAMES)
+            if key is not None:
+                self.resource_memo[key] = found
+        return found
 
     def add_env(self, c: Container, plain: bool) -> None:
         key = memo_key((c.env, c.envFrom)) if plain else None
