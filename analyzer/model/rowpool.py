@@ -54,7 +54,7 @@ class RowPool:
         self.first = first
         self.rows: list[tuple[Any, ...]] = []
         self.ids: list[int] = []
-        self._groups: dict[Hashable, range] = {}
+        self.groups: dict[Hashable, range] = {}
 
     def add_rows(self, rows: Sequence[tuple[Any, ...]]) -> int:
         """Append rows that are not shared; returns how many."""
@@ -67,13 +67,18 @@ class RowPool:
                   make: Callable[[], Sequence[tuple[Any, ...]]]) -> int:
         """Append the rows of group `key` (made by `make` the first time); returns how many.
         The key must determine the rows exactly."""
-        stored = self._groups.get(key)
+        stored = self.groups.get(key)
         if stored is None:
-            start = len(self.rows)
-            self.rows.extend(make())
-            stored = self._groups[key] = range(start, len(self.rows))
+            stored = self.groups[key] = self.store(make())
         self.ids.extend(stored)
         return len(stored)
+
+    def store(self, rows: Sequence[tuple[Any, ...]]) -> range:
+        """Keep rows without placing them in the table; their row numbers, for `ids`.
+        (`add_group` inlined by a hot loop: `groups[key] = store(rows)`, `ids.extend(...)`.)"""
+        start = len(self.rows)
+        self.rows.extend(rows)
+        return range(start, len(self.rows))
 
     def __len__(self) -> int:
         return len(self.ids)

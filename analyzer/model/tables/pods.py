@@ -140,7 +140,8 @@ class _Builder:
         # mean equal values and the memos below are exact (YAML may hold dates, sets, ...).
         plain = isinstance(obj.raw, bytes | memoryview)
         meta, spec, status = view.metadata, view.spec, view.status
-        ns, name = obj.namespace, obj.name
+        key = obj.key
+        ns, name = key.namespace, key.name
         facts = view.text
         owner = controller_of(meta)
         owner_kind = owner.kind if owner else None
@@ -173,8 +174,10 @@ class _Builder:
             ("container", spec.containers, statuses),
             ("ephemeral", spec.ephemeralContainers, status.ephemeralContainerStatuses),
         ):
+            if not containers:
+                continue
             by_name = {cs.name: cs for cs in ctype_statuses or ()}
-            for c in containers or ():
+            for c in containers:
                 cs = by_name.get(c.name, _NO_STATUS)
                 self.add_container(ctype, c, cs, spec, plain)
                 last = cs.lastState.terminated if cs.lastState else None
@@ -325,6 +328,8 @@ class _Builder:
                 for m in c.volumeMounts or ():
                     mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
         pool = self.volume_rows
+        groups, ids = pool.groups, pool.ids
+        before = len(ids)
         for volume in spec.volumes:
             if not isinstance(volume, dict):
                 continue
@@ -332,11 +337,14 @@ class _Builder:
             # Row tuples hold the volumes table's columns after namespace and pod (VOLUME_FIELDS).
             encoded = memo_key(volume) if plain else None
             if encoded is not None and b"ephemeral" not in encoded:  # those rows name the pod
-                added = pool.add_group((encoded, read_only),
-                                       lambda v=volume, r=read_only: volume_rows(pod, v, r))
+                key = (encoded, read_only)
+                stored = groups.get(key)
+                if stored is None:
+                    stored = groups[key] = pool.store(volume_rows(pod, volume, read_only))
+                ids.extend(stored)
             else:
-                added = pool.add_rows(volume_rows(pod, volume, read_only))
-            self.volume_of.extend([self.pod_index] * added)
+                pool.add_rows(volume_rows(pod, volume, read_only))
+        self.volume_of.extend([self.pod_index] * (len(ids) - before))
 
 
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
