@@ -123,7 +123,8 @@ class _Builder:
         # Env and volume rows are pooled: the pods of one workload repeat them, so a group keyed
         # by its msgpack encoding is stored once (see RowPool).
         self.env_rows = RowPool("container_env", first=4)
-        self.volume_rows = RowPool("volumes", first=2)
+        self.volume_rows = RowPool("volumes", first=3)  # the name is kept apart
+        self.volume_names: list[str] = []
         self.env_container: list[int] = []
         # msgpack encoding (of a JSON-read pod's part) -> what it comes out as.
         self.toleration_memo: dict[bytes, str | None] = {}
@@ -328,22 +329,35 @@ class _Builder:
                 for m in c.volumeMounts or ():
                     mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
         pool = self.volume_rows
-        groups, ids = pool.groups, pool.ids
+        groups, ids, names = pool.groups, pool.ids, self.volume_names
         before = len(ids)
         for volume in spec.volumes:
             if not isinstance(volume, dict):
                 continue
-            read_only = mounts.get(volume.get("name") or "")
-            # Row tuples hold the volumes table's columns after namespace and pod (VOLUME_FIELDS).
-            encoded = memo_key(volume) if plain else None
-            if encoded is not None and b"ephemeral" not in encoded:  # those rows name the pod
-                key = (encoded, read_only)
+            name = volume.get("name") or ""
+            read_only = mounts.get(name)
+            # The rows of a volume but for its name follow from its type, the type's spec and
+            # read_only (except an ephemeral volume's, which name the pod): pods of a workload
+            # share them, even their kube-api-access-<random> projected volume.
+            kind = None
+            for field in volume:
+                if field != "name":
+                    kind = field
+                    break
+            encoded = (memo_key(volume[kind]) if plain and kind is not None
+                       and kind != "ephemeral" else None)
+            if encoded is not None:
+                key = (kind, encoded, read_only)
                 stored = groups.get(key)
                 if stored is None:
-                    stored = groups[key] = pool.store(volume_rows(pod, volume, read_only))
+                    stored = groups[key] = pool.store(
+                        [row[1:] for row in volume_rows(pod, volume, read_only)])
                 ids.extend(stored)
+                names.extend([name] * len(stored))
             else:
-                pool.add_rows(volume_rows(pod, volume, read_only))
+                rows = volume_rows(pod, volume, read_only)
+                pool.add_rows([row[1:] for row in rows])
+                names.extend([row[0] for row in rows])
         self.volume_of.extend([self.pod_index] * (len(ids) - before))
 
 
@@ -377,7 +391,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     env.update(container=container_name.take(env_container),
                container_type=container_type.take(env_container).remove_unused_categories())
     volume_of = np.asarray(b.volume_of, dtype=np.intp)
-    volumes = with_pod(b.volume_rows.columns(), volume_of)
+    volumes = with_pod({"name": b.volume_names, **b.volume_rows.columns()}, volume_of)
     by_pod = ["namespace", "pod"]
     return {
         "pods": to_frame("pods", pods, capture, ["namespace", "name"]),
