@@ -91,10 +91,11 @@ def _state(state: ContainerState | None) -> tuple[str | None, Any]:
 def _owner_maps(cluster: Cluster) -> dict[tuple[str, str, str], tuple[str, str]]:
     """(kind, namespace, name) of ReplicaSets and Jobs -> their controller (Deployment, CronJob)."""
     out = {}
-    for obj in builtin_objects(cluster, "ReplicaSet", "Job"):
-        owner = controller_of(obj.view.metadata)
-        if owner is not None and owner.kind:
-            out[(obj.kind, obj.namespace, obj.name)] = (owner.kind, owner.name)
+    for kind in ("ReplicaSet", "Job"):  # one kind at a time: no walk over every object
+        for obj in builtin_objects(cluster, kind):
+            owner = controller_of(obj.view.metadata)
+            if owner is not None and owner.kind:
+                out[(obj.kind, obj.namespace, obj.name)] = (owner.kind, owner.name)
     return out
 
 
