@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from analyzer.ingest.records import KubeObject, group_of_kind
+from analyzer.ingest.records import KIND_GROUPS, KubeObject
 from analyzer.model.views import Condition, Meta, OwnerRef
 
 if TYPE_CHECKING:
@@ -29,8 +29,9 @@ def is_builtin(obj: KubeObject) -> bool:
         >>> is_builtin(KubeObject(ObjectKey("longhorn.io", "Node", "", "n1"), "", None, None, None))
         False
     """
-    group = obj.key.group
-    return group == group_of_kind(obj.kind) or group in _FORMER_GROUPS.get(obj.kind, ())
+    key = obj.key  # read directly: this runs for every object, often twice
+    group, kind = key.group, key.kind
+    return group == KIND_GROUPS.get(kind, "") or group in _FORMER_GROUPS.get(kind, ())
 
 
 def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:

@@ -71,7 +71,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     # stored once (keyed by its msgpack encoding, for objects read from JSON).
     label_pool = RowPool("labels", first=3)
     annotation_pool = RowPool("annotations", first=3)
-    owners = empty_columns("owner_refs")
+    owner_rows: list[tuple[object, ...]] = []  # owner_refs' columns after kind/namespace/name
     objects_per_ns: Counter[str] = Counter()
     pods_per_ns: Counter[str] = Counter()
     listed = {}
@@ -122,14 +122,13 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
             else:
                 added = annotation_pool.add_rows(_annotation_rows(notes, shown))
             annotation_of.extend([i] * added)
-        for ref in meta.ownerReferences or ():
-            owner_of.append(i)
-            owners["owner_kind"].append(ref.kind or None)
-            owners["owner_name"].append(ref.name or None)
-            owners["owner_uid"].append(ref.uid)
-            owners["controller"].append(ref.controller)
+        if meta.ownerReferences:
+            for ref in meta.ownerReferences:
+                owner_of.append(i)
+                owner_rows.append((ref.kind or None, ref.name or None, ref.uid, ref.controller))
     objects = columns_from_rows("objects", object_rows)
     labels = label_pool.columns()
+    owners = columns_from_rows("owner_refs", owner_rows, first=3)
     annotations = annotation_pool.columns()
 
     namespaces = empty_columns("namespaces")
