@@ -34,17 +34,20 @@ COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize("argv", [
-    ["tables", "{dump}", "--table", "events", "--format", "json"],
-    ["findings", "{dump}", "--format", "json"],
+@pytest.mark.parametrize(("argv", "plant"), [
+    (["tables", "{dump}", "--table", "events", "--format", "json"], "event-bearer"),
+    (["tables", "{dump}", "--table", "annotations", "--format", "json"], "annotation-connection-string"),
+    (["findings", "{dump}", "--format", "json"], "event-bearer"),
 ])
-def test_show_sensitive_opts_out_of_masking_but_never_shows_secret_data(planted: Path, argv: list[str]) -> None:
+def test_show_sensitive_opts_out_of_masking_but_never_shows_secret_data(
+    planted: Path, argv: list[str], plant: str
+) -> None:
     args = [a.replace("{dump}", str(planted)) for a in argv]
     masked = CliRunner().invoke(app, args)
     shown = CliRunner().invoke(app, [*args, "--show-sensitive"])
     assert masked.exit_code in (0, 1, 3) and shown.exit_code in (0, 1, 3), shown.output[-300:]
-    assert "event-bearer" not in leaks(masked.stdout)
-    assert "event-bearer" in leaks(shown.stdout)  # the event's bearer token, asked for
+    assert plant not in leaks(masked.stdout)
+    assert plant in leaks(shown.stdout)  # the credential-looking value, asked for
     assert not {"secret-data", "secret-string-data", "secret-last-applied"} & set(leaks(shown.stdout))
 
 

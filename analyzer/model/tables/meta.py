@@ -28,8 +28,8 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 MAX_ANNOTATION_CHARS = 1000
 
 
-def annotation_value(key: str, value: object) -> str:
-    """What the annotations table shows for one annotation.
+def annotation_value(key: str, value: object, show_sensitive: bool = False) -> str:
+    """What the annotations table shows for one annotation (credentials masked unless asked).
 
     Examples:
         >>> annotation_value(LAST_APPLIED, '{"kind":"Secret","data":{"pw":"aHVudGVyMg=="}}')
@@ -43,23 +43,24 @@ def annotation_value(key: str, value: object) -> str:
     if key == LAST_APPLIED:
         # It repeats the whole object, Secret data included: only its size is worth showing.
         return f"<last-applied: {len(text.encode())} bytes>"
-    return mask_annotation(key, text)[:MAX_ANNOTATION_CHARS]
+    shown = text if show_sensitive else mask_annotation(key, text)
+    return shown[:MAX_ANNOTATION_CHARS]
 
 
 def _label_rows(labels: dict[str, object]) -> list[tuple[str, str | None]]:
     return [(k, v if isinstance(v, str) or v is None else str(v)) for k, v in labels.items()]
 
 
-def _annotation_rows(annotations: dict[str, object], shown: dict[tuple[str, str], str]
-                     ) -> list[tuple[str, str]]:
+def _annotation_rows(annotations: dict[str, object], shown: dict[tuple[str, str], str],
+                     show_sensitive: bool = False) -> list[tuple[str, str]]:
     rows = []
     for k, v in annotations.items():
         if type(v) is str:
             text = shown.get((k, v))
             if text is None:
-                text = shown[(k, v)] = annotation_value(k, v)
+                text = shown[(k, v)] = annotation_value(k, v, show_sensitive)
         else:
-            text = annotation_value(k, v)
+            text = annotation_value(k, v, show_sensitive)
         rows.append((k, text))
     return rows
 
@@ -77,6 +78,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     listed = {}
     # (key, value) -> annotation_value: the pods of one workload repeat their annotations.
     shown: dict[tuple[str, str], str] = {}
+    show_sensitive = getattr(cluster, "show_sensitive", False)
 
     label_of: list[int] = []
     annotation_of: list[int] = []
@@ -118,9 +120,9 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
             group = memo_key(notes) if plain else None
             if group is not None:
                 added = annotation_pool.add_group(
-                    group, lambda m=notes: _annotation_rows(m, shown))
+                    group, lambda m=notes: _annotation_rows(m, shown, show_sensitive))
             else:
-                added = annotation_pool.add_rows(_annotation_rows(notes, shown))
+                added = annotation_pool.add_rows(_annotation_rows(notes, shown, show_sensitive))
             annotation_of.extend([i] * added)
         if meta.ownerReferences:
             for ref in meta.ownerReferences:
