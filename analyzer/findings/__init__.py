@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -40,9 +41,15 @@ def collect_findings(
     return sorted(findings, key=lambda f: f.sort_key)
 
 
+@lru_cache(maxsize=65536)
+def _mask_text(text: str) -> str:
+    # Findings repeat the same facts (images, reasons) thousands of times: mask each once.
+    return mask_sensitive(text)
+
+
 def _mask_value(value: Any) -> Any:
     if isinstance(value, str):
-        return mask_sensitive(value)
+        return _mask_text(value)
     if isinstance(value, list | tuple):
         return type(value)(_mask_value(v) for v in value)
     if isinstance(value, dict):
@@ -51,12 +58,18 @@ def _mask_value(value: Any) -> Any:
 
 
 def _masked(finding: Finding) -> Finding:
-    evidence = tuple(
-        replace(e, seen=_mask_value(e.seen), expected=_mask_value(e.expected))
-        for e in finding.evidence
-    )
+    evidence = tuple(_masked_evidence(e) for e in finding.evidence)
     facts = {k: _mask_value(v) for k, v in finding.facts.items()}
+    if facts == finding.facts and all(a is b for a, b in zip(evidence, finding.evidence, strict=True)):
+        return finding  # nothing to mask: most findings quote no credential
     return replace(finding, evidence=evidence, facts=facts)
+
+
+def _masked_evidence(e: Evidence) -> Evidence:
+    seen, expected = _mask_value(e.seen), _mask_value(e.expected)
+    if seen == e.seen and expected == e.expected:
+        return e
+    return replace(e, seen=seen, expected=expected)
 
 
 def run_rules(cluster: Cluster, rule_ids: list[str] | None = None) -> pd.DataFrame:
