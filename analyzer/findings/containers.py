@@ -3,6 +3,7 @@ the few pod columns that decide whether a container is worth judging."""
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -16,10 +17,24 @@ if TYPE_CHECKING:
 TABLES = ("containers", "pods")
 
 
+# Several rules ask for the same selection of the same cluster: join once per cluster.
+_JUDGED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_POD_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def judged_containers(cluster: Cluster, types: tuple[str, ...] = ("container",),
                       system: bool = False, finished: bool = False) -> pd.DataFrame:
     """Containers whose spec the dump holds (pasted tables know only names), of the given types;
     without system namespaces unless `system`, without finished pods unless `finished`."""
+    cache = _JUDGED.setdefault(cluster, {})
+    key = (tuple(types), system, finished)
+    if key not in cache:
+        cache[key] = _judged_containers(cluster, types, system, finished)
+    return cache[key]
+
+
+def _judged_containers(cluster: Cluster, types: tuple[str, ...], system: bool,
+                       finished: bool) -> pd.DataFrame:
     containers = cluster.tables["containers"]
     pods = cluster.tables["pods"][["namespace", "name", "phase", "owner_kind"]].rename(columns={"name": "pod"})
     rows = containers[containers["container_type"].isin(types) & containers["image"].notna()]
@@ -35,4 +50,7 @@ def judged_containers(cluster: Cluster, types: tuple[str, ...] = ("container",),
 
 def pod_index(cluster: Cluster) -> dict[tuple[str, str], KubeObject]:
     """(namespace, name) -> Pod object, to locate a table row's evidence in the dump."""
-    return {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
+    index = _POD_INDEX.get(cluster)
+    if index is None:
+        index = _POD_INDEX[cluster] = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
+    return index
