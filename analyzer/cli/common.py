@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from enum import StrEnum
 from pathlib import Path
 
 import typer
@@ -34,6 +35,13 @@ def load_cluster(
             err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
         fail("nothing could be read from " + ", ".join(inputs), EXIT_NOTHING_READ)
     return cluster
+
+
+class FailOn(StrEnum):
+    """How severe a failing finding must be for `--fail-on` to fail the command."""
+
+    warning = "warning"
+    critical = "critical"
 
 
 SHOW_SENSITIVE_HELP = (

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.common import SHOW_SENSITIVE_HELP, fail, load_cluster, write_output
+from analyzer.cli.common import SHOW_SENSITIVE_HELP, FailOn, fail, load_cluster, write_output
 
 
 class FindingsFormat(StrEnum):
@@ -28,11 +28,6 @@ class Severity(StrEnum):
     critical = "critical"
     warning = "warning"
     info = "info"
-
-
-class FailOn(StrEnum):
-    warning = "warning"
-    critical = "critical"
 
 
 # Exit code when --fail-on is met, distinct from "nothing could be read" (2).

@@ -8,17 +8,12 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cli.common import SHOW_SENSITIVE_HELP, err_console, fail, load_cluster
+from analyzer.cli.common import SHOW_SENSITIVE_HELP, FailOn, err_console, fail, load_cluster
 
 
 class ReportFormat(StrEnum):
     html = "html"
     json = "json"
-
-
-class FailOn(StrEnum):
-    warning = "warning"
-    critical = "critical"
 
 
 class Chart(StrEnum):
