@@ -1,13 +1,15 @@
 """YAML loading for dumps: exactly what PyYAML's CSafeLoader returns, at the speed of a Rust parser where that is provably the same.
 
-The fast parser is ryaml (serde_yaml on unsafe-libyaml, a translation of libyaml 0.2.5, the
-same scanner and parser CSafeLoader runs). The two differ only in how plain scalars are
-typed (ryaml reads YAML 1.2, PyYAML YAML 1.1), in tags, aliases, merge keys and a few limits
-(duplicate keys, integers beyond 64 bits, nesting beyond 128), where ryaml raises. So a
-cheap scan looks at every place a plain scalar can start; a unit of text where YAML 1.1 and
-1.2 could read one differently, or that uses a tag, anchor, alias, merge key or explicit key,
-goes to CSafeLoader, and so does anything ryaml refuses. A kubectl `List` is cut into its
-items first, so one odd item does not send a whole dump down the slow path.
+The fast parser is yaml-rs (saphyr, a Rust YAML parser), about 10x CSafeLoader. The two
+differ only in how plain scalars are typed (yaml-rs mixes YAML 1.2 with some 1.1 rules, and
+reads `_` as a digit separator even in `_1`), in tags, aliases, merge keys, collections used
+as keys (tuples for yaml-rs, an error for PyYAML) and duplicate keys (yaml-rs raises). So a
+cheap scan looks at every place a plain scalar can start; a unit of text where the two could
+read one differently, or that uses a tag, anchor, alias, merge key, explicit or collection
+key, goes to CSafeLoader, and so does anything yaml-rs refuses. yaml-rs recurses without a
+limit on block nesting (it overflows the stack near 10,000 levels), so text that could nest
+deeply goes to CSafeLoader too, which checks the depth first. A kubectl `List` is cut into
+its items first, so one odd item does not send a whole dump down the slow path.
 
 `tests/ingest/test_yamlfast.py` checks the result against CSafeLoader on real dumps,
 generated dumps, fuzzed documents and the known traps.
@@ -22,8 +24,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import ryaml
+import msgspec
 import yaml
+import yaml_rs
 from yaml.events import CollectionEndEvent, CollectionStartEvent
 
 __all__ = [
@@ -57,7 +60,7 @@ class YamlError(ValueError):
 _END = r"(?=[ \t]*+(?:[,\]}\#]|\r?\n|\r?\Z|:(?:[ \t\r\n]|\Z)))"
 # Numbers both read alike (checked by the tests): plain decimal ints and decimals.
 _SAME_NUMBER = r"-?(?:0|[1-9][0-9]{0,17})(?:\.[0-9]{1,17})?"
-# Everything YAML 1.1 (PyYAML) or 1.2 (ryaml) may read as a number or a timestamp: a superset.
+# Everything YAML 1.1 (PyYAML) or yaml-rs may read as a number or a timestamp: a superset.
 _TYPED = r"""(?:
     [-+]?0[bB][0-1_]+ | [-+]?0[oO][0-7_]+ | [-+]?0[xX][0-9a-fA-F_]+
   | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?
@@ -67,20 +70,26 @@ _TYPED = r"""(?:
     (?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?
 )"""
 # What may follow a place where a node starts and needs CSafeLoader: tags, anchors, aliases,
-# explicit keys, merge keys, YAML 1.1 booleans and `=`, and numbers outside _SAME_NUMBER.
+# explicit keys, merge keys, YAML 1.1 booleans and `=`, numbers outside _SAME_NUMBER, and
+# underscores that yaml-rs skips as digit separators (`_1`, `-_1`, `._1` are strings to PyYAML),
+# and an empty key (`- : a`: YAML 1.2 only; kubectl prints `:8080` plain, which both read alike).
 _RISKY_NODE = (
-    r"(?=[!&*?<=yYnNoO0-9+.-])(?:"
-    r"[!&*] | \?(?=[ \t\r\n]|\Z) | <<"
+    r"(?=[!&*?<=yYnNoO0-9+._:-])(?:"
+    r"[!&*] | \?(?=[ \t\r\n]|\Z) | << | [-+]?\.?_ | :(?=[ \t\r\n,\]}]|\Z)"
     r" | (?:=|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)" + _END
     + r" | (?=[-+.0-9])(?!" + _SAME_NUMBER + _END + r")(?=" + _TYPED + _END + r")"
     r")"
 )
-# Where a node can start: at a line start, after "- ", after a flow indicator, and after a
-# colon, with or without spaces (in a flow, `{"key" :value}` has a value right after ":").
-# One literal prefix per pattern keeps the regex engine on its fast path.
-_NODE_STARTS = [
-    re.compile(prefix + _RISKY_NODE, re.X)
-    for prefix in (r"\A[ ]*+", r"\n[ ]*+", r":[ ]*+", r"-[ ]++", r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+")
+# Where a node can start: at a line start, after "- ", and after a colon, with or without
+# spaces (in a flow, `{"key" :value}` has a value right after ":"); in a flow, also after
+# `[`, `{` and `,`, where indicators that start no plain scalar (`[|]`, `{?}`, `{:x}`) are
+# refused or read otherwise by YAML 1.1. One literal prefix per pattern keeps the regex
+# engine on its fast path.
+_BLOCK_NODE_STARTS = [
+    re.compile(prefix + _RISKY_NODE, re.X) for prefix in (r"\A[ ]*+", r"\n[ ]*+", r":[ ]*+", r"-[ ]++")
+]
+_FLOW_NODE_STARTS = [
+    re.compile(prefix + r"(?:[|>?:] | " + _RISKY_NODE + ")", re.X) for prefix in (r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+")
 ]
 # Tabs (separators the node-start patterns do not follow), line breaks only YAML 1.1 knows,
 # a BOM past the start, a lone CR, and characters libyaml rejects.
@@ -89,17 +98,98 @@ _ODD_CHARACTER = re.compile(
 )
 _PRINTABLE_ASCII = b"\n\r" + bytes(range(0x20, 0x7F))
 _LONE_CR = re.compile(rb"\r(?!\n)")
+# Block nesting grows by at most two levels per column of a line's indentation and `- `/`? `
+# prefixes, and flow nesting is capped by yaml-rs at 256: short prefixes bound the depth.
+_DEEP_PREFIX = re.compile(r"\n[ ?:-]{200}")
+_DEEP_PREFIX_FIRST = re.compile(r"[ ?:-]{200}")
+# A block scalar header; its content must start on the next line, indented deeper.
+_BLOCK_SCALARS = [re.compile(c + r"[-+0-9]*[ ]*(?:#[^\n]*)?(?:\n|\Z)") for c in (r"\|", ">")]
+_SPACES = re.compile(" *")
+# An empty flow collection used as a key (`[]: a`), which needs no other flow to be there.
+_EMPTY_FLOW_KEYS = (re.compile(r"\[\][ ]*:"), re.compile(r"\{\}[ ]*:"))
+# A flow collection used as a key (`[a, b]: c`, `- {a: 1}: c`): an implicit key is on one
+# line, and the collection opens where a node starts before the `]:`/`}:` that ends the key.
+_FLOW_KEY_END = re.compile(r"[\]}][ ]*:")
+_FLOW_KEY_START = re.compile(r"(?:^[ ]*(?:[-?][ ]+)*|:[ ]+|[\[{,][ ]*)[\[{]", re.M)
+# A key with an empty value right before a flow indicator (`{a:}`, `[a:, b]`, `{a:?}`), and an
+# indicator right before one (`{a: >}`): YAML 1.2 reads them, YAML 1.1 refuses them.
+_COLON_BEFORE_FLOW_END = re.compile(r":[,\]}?]")
+_INDICATORS_BEFORE_FLOW_END = [re.compile(c + r"[ ]*[,\]}]") for c in (r"\|", ">", r"\?")]
+# Where a non-empty flow collection may open (see _may_open_flow); one literal prefix each.
+_FLOW_OPENS = [re.compile(prefix + r"(?![\]}])") for prefix in (r" \{", r"\n\{", r" \[", r"\n\[")]
 
 
-def _needs_safe_loader(text: str) -> bool:
-    """True when `text` uses something the fast parser could read differently."""
+def _needs_safe_loader(text: str, flow: bool | None = None) -> bool:
+    """True when `text` uses something the fast parser could read differently.
+
+    Tabs and odd characters, scalars the two YAML versions type differently, tags, anchors,
+    aliases, merge keys, empty block scalars and deep nesting go to CSafeLoader; what only a
+    flow collection can hold is looked for only where a flow collection may open (`flow`,
+    worked out here unless given).
+    """
     if text.isascii():
         raw = text.encode("ascii")
         if raw.translate(None, _PRINTABLE_ASCII) or (b"\r" in raw and _LONE_CR.search(raw)):
             return True
     elif _ODD_CHARACTER.search(text):
         return True
-    return any(pattern.search(text) for pattern in _NODE_STARTS)
+    if (
+        any(pattern.search(text) for pattern in _BLOCK_NODE_STARTS)
+        or _DEEP_PREFIX.search(text) is not None
+        or _DEEP_PREFIX_FIRST.match(text) is not None
+        or any(pattern.search(text) for pattern in _EMPTY_FLOW_KEYS)
+        or _has_empty_block_scalar(text)
+    ):
+        return True
+    if not (_may_open_flow(text) if flow is None else flow):
+        return False
+    return (
+        any(pattern.search(text) for pattern in _FLOW_NODE_STARTS)
+        or _COLON_BEFORE_FLOW_END.search(text) is not None
+        or any(pattern.search(text) for pattern in _INDICATORS_BEFORE_FLOW_END)
+        or _has_flow_collection_key(text)
+    )
+
+
+def _may_open_flow(text: str) -> bool:
+    """Whether a non-empty flow collection may open in `text`. In a block it opens where a
+    node starts, after a space or a line break (`a: [x]`, `- {a: 1}`); one inside a flow
+    comes after the outer one. kubectl's managedFields keys (`k:{"uid":"..."}`) and its empty
+    `[]` and `{}` values are no such place.
+
+    >>> _may_open_flow('k:{"uid":"x"}: {}\\n'), _may_open_flow("a: [x]\\n")
+    (False, True)
+    """
+    return text.startswith(("[", "{")) or any(pattern.search(text) for pattern in _FLOW_OPENS)
+
+
+def _has_flow_collection_key(text: str) -> bool:
+    """Whether a flow collection is used as an implicit key on some line (`[a]: b`)."""
+    for end in _FLOW_KEY_END.finditer(text):
+        line_start = text.rfind("\n", 0, end.start()) + 1
+        if _FLOW_KEY_START.search(text, line_start, end.start()):
+            return True
+    return False
+
+
+def _has_empty_block_scalar(text: str) -> bool:
+    """Whether a block scalar (`|`, `>`) may have no content: yaml-rs reads that as "\\n"
+    where YAML says "" (and PyYAML agrees). Its content must start on the very next line,
+    deeper than the line of its header; a blank line there is left to CSafeLoader too."""
+    headers = (header for pattern in _BLOCK_SCALARS for header in pattern.finditer(text))
+    for header in headers:
+        at = header.start()
+        if at and text[at - 1] not in " \n":
+            continue  # inside a plain scalar (`a|b`), not a header
+        line_start = text.rfind("\n", 0, at) + 1
+        indent = _SPACES.match(text, line_start).end() - line_start
+        after = header.end()
+        line_end = text.find("\n", after)
+        first = text[after:line_end if line_end >= 0 else len(text)]
+        content = first.lstrip(" ")
+        if not content.strip() or len(first) - len(content) <= indent:
+            return True
+    return False
 
 
 # -- the stream: documents, and kubectl Lists cut into items --
@@ -243,13 +333,40 @@ def _check_aliases(value: Any, size: int, first_line: int) -> None:
 
 def _load_unit(text: str, first_line: int) -> Any:
     """One document, or one List item, through the fast parser when that is safe."""
-    if _needs_safe_loader(text):
+    flow = _may_open_flow(text)
+    if _needs_safe_loader(text, flow):
         return _safe_load(text, first_line)
     try:
-        return ryaml.loads(text)
+        value = yaml_rs.loads(text, parse_datetime=False)  # kubectl quotes its timestamps
     except (ValueError, TypeError, OverflowError, RecursionError):
-        # ryaml refuses duplicate keys, integers past 64 bits, nesting past 128, bad syntax.
+        # yaml-rs refuses duplicate keys, flows nested past 256 and bad syntax; CSafeLoader
+        # then keeps the last of duplicate keys, or says where the syntax is wrong.
         return _safe_load(text, first_line)
+    # A collection as a key with no value (`{[a]}`, `{x, {a: 1}}`) is found only in the result.
+    if flow and _has_collection_key(value):
+        return _safe_load(text, first_line)  # which refuses the unhashable key, as PyYAML does
+    return value
+
+
+def _has_collection_key(value: Any) -> bool:
+    """Whether a parsed value has a mapping key that is a collection (a tuple or frozenset)."""
+    try:
+        # Fast and in C: JSON takes string and number keys only; anything else is looked at.
+        msgspec.json.encode(value)
+        return False
+    except (TypeError, OverflowError, msgspec.EncodeError):
+        pass
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if type(node) is dict:
+            for key in node:
+                if type(key) in (tuple, frozenset):
+                    return True
+            stack.extend(node.values())
+        elif type(node) is list:
+            stack.extend(node)
+    return False
 
 
 class _Whole(Exception):

@@ -6,13 +6,14 @@ which sees types (1, 1.0, True), key order, NaN and -0.0.
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from pathlib import Path
 
 import pytest
-import ryaml
 import yaml
+import yaml_rs
 from conftest import REALDATA, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -213,16 +214,27 @@ def test_flow_collections_with_any_spacing(flow: str, key: str, colon: str) -> N
 @FUZZ
 @given(document=DOCUMENTS)
 def test_fast_path_alone_agrees_whenever_the_scan_lets_it(document: object) -> None:
-    # The claim the module rests on: text the scan passes is read by ryaml exactly as by
-    # CSafeLoader, or ryaml refuses it (and CSafeLoader gets it).
+    # The claim the module rests on: text the scan passes is read by yaml-rs exactly as by
+    # CSafeLoader, or yaml-rs refuses it (and CSafeLoader gets it).
     for text in (yaml.safe_dump(document), yaml.safe_dump(document, default_flow_style=True)):
         if yamlfast._needs_safe_loader(text):
             continue
         try:
-            fast = repr(ryaml.loads(text))
+            fast = repr(yaml_rs.loads(text, parse_datetime=False))
         except ValueError:
             continue
         assert ("ok", f"[{fast}]") == reference(text)
+
+
+def test_every_short_scalar_of_numbers_and_indicators_reads_alike() -> None:
+    # Exhaustive where fuzzing is thin: yaml-rs and PyYAML disagree on number-like text
+    # (`_1`, `1e3`, `0o17`, `1:20`) and on what YAML 1.2 allows in flows (`{a:}`, `{[a]}`),
+    # so every text of up to 3 such characters, in five places, is compared.
+    alphabet = "_0.+-e1x:[]{}, "
+    scalars = ["".join(p) for n in (1, 2, 3) for p in itertools.product(alphabet, repeat=n)]
+    for scalar in scalars:
+        for text in (f"a: {scalar}\n", f"{scalar}: a\n", f"- [{scalar}]\n", f"{{{scalar}}}\n", f"- {scalar}\n"):
+            assert_same_as_reference(text)
 
 
 # -- (d) the known traps ---------------------------------------------------------------------
@@ -248,7 +260,7 @@ TRAPS = [
     ("a: ~\nb: null\nc:\nd: NULL\n", [{"a": None, "b": None, "c": None, "d": None}]),
     ("a: .inf\nb: -.Inf\nc: .NaN\n", [{"a": float("inf"), "b": float("-inf"), "c": float("nan")}]),
     ("2: two\ntrue: t\n~: n\n1.5: f\n", [{2: "two", True: "t", None: "n", 1.5: "f"}]),
-    ("dup: 1\ndup: 2\n", [{"dup": 2}]),  # ryaml refuses duplicates; CSafeLoader keeps the last
+    ("dup: 1\ndup: 2\n", [{"dup": 2}]),  # yaml-rs refuses duplicates; CSafeLoader keeps the last
     ("a: !!str 5\nb: !!int '7'\n", [{"a": "5", "b": 7}]),
     ("k: 'it''s'\nd: \"tab\\there \\u263a \\x41\"\n", [{"k": "it's", "d": "tab\there \u263a A"}]),
     ("a: b\r\nc: d\r\n", [{"a": "b", "c": "d"}]),
@@ -271,9 +283,9 @@ def test_trap(text: str, expected: list[object]) -> None:
     "a: 1\n b: 2\n",  # bad indentation
     "a: @x\n",  # reserved indicator
     "a: \x07\n",  # control character
-    "[a, b]: c\n",  # unhashable key (ryaml refuses too)
+    "[a, b]: c\n",  # unhashable key (yaml-rs would make a tuple)
     "a: 2001-13-45\n",  # a timestamp with no such date: PyYAML raises ValueError
-    "a: !foo 1\n",  # unknown tag: ryaml would ignore it
+    "a: !foo 1\n",  # unknown tag: yaml-rs would ignore it
     "a: 1\n...\nb: 2\n",  # content after a document end marker
 ])
 def test_invalid_yaml_raises_yaml_error(text: str) -> None:
@@ -312,7 +324,9 @@ def test_recursive_alias_is_refused() -> None:
         load_yaml_documents("&a [*a]\n")
 
 
-@pytest.mark.parametrize("text", ["[" * 50_000 + "]" * 50_000, "- " * 50_000 + "x\n"])
+@pytest.mark.parametrize("text", [
+    "[" * 50_000 + "]" * 50_000, "- " * 50_000 + "x\n", "".join(" " * i + "a:\n" for i in range(1500)),
+])
 def test_deep_nesting_is_refused_not_a_crash(text: str) -> None:
     # CSafeLoader alone crashes the interpreter (C stack overflow) past ~20,000 levels.
     with pytest.raises(YamlError, match="nested more than"):
@@ -356,6 +370,12 @@ def test_bytes_not_utf8_says_where() -> None:
     "a: yes\n", "a: 0755\n", "- 1_0\n", "a: 2001-12-14\n", "a: &x 1\n", "a: *x\n", "a: !t 1\n", "<<: {}\n",
     "? a\n", "a: [x, on]\n", "{a: 1e3}\n", '{"a":-.5}\n', "a:\tb\n", "a: b\u2028c\n", "a: b\rc\n", "a: =\n",
     "yes: 1\n", "a:\n  - 1:20\n", "a: +1\n", "a: 00\n", "on : 1\n", "[0755 ]\n",
+    # yaml-rs reads these as numbers; PyYAML as strings
+    "a: _1\n", "a: -_5\n", "a: ._1\n", "a: +._0\n", "_0E9: x\n", "- __1\n",
+    # collections as keys: tuples for yaml-rs, an error for PyYAML
+    "[a, b]: c\n", "- [a]: b\n", "a: {[x]: 1}\n", "{ a: 1, {b: 2}: 3 }\n", "a:\n  - [x]: 1\n", "{\n  [a]: b\n}\n",
+    # nesting deep enough to overflow yaml-rs's stack
+    "- " * 150 + "x\n", " " * 200 + "a: 1\n",
 ])
 def test_scan_sends_each_trap_to_the_safe_loader(text: str) -> None:
     assert yamlfast._needs_safe_loader(text)
@@ -364,7 +384,8 @@ def test_scan_sends_each_trap_to_the_safe_loader(text: str) -> None:
 @pytest.mark.parametrize("text", [
     'a: "yes"\n', "a: 'on'\n", "a: 12\n", "a: -3\n", "a: 0.5\n", "a: 1.30.6\n", "a: 10.20.0.15\n", "a: 100m\n",
     'a: "2024-05-20T10:00:00Z"\n', "a: true\nb: null\nc: ~\n", "a: x on\n", "a: |\n  {\"a\":1,\"b\":null}\n",
-    "a: {}\nb: []\n", "k:{\"uid\":\"x\"}: {}\n", "- --flag=on\n",
+    "a: {}\nb: []\n", "k:{\"uid\":\"x\"}: {}\n", "- --flag=on\n", "a: x_1\n", "a: '_1'\n",
+    "f:k:{\"containerPort\":80,\"protocol\":\"TCP\"}: {}\n", "a: '[{\"b\":1}]'\n",
 ])
 def test_scan_lets_kubectl_output_through(text: str) -> None:
     assert not yamlfast._needs_safe_loader(text)
