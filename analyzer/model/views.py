@@ -149,6 +149,40 @@ class VolumeMount(Struct):
     subPath: str | None = None
 
 
+class HTTPGetAction(Struct):
+    path: str | None = None
+    port: int | str | None = None
+    host: str | None = None
+    scheme: str | None = None
+
+
+class PortAction(Struct):
+    """tcpSocket and grpc: a port (a number, or a container port's name for tcpSocket)."""
+
+    port: int | str | None = None
+    host: str | None = None
+    service: str | None = None
+
+
+class ExecAction(Struct):
+    command: list[str] | None = None
+
+
+class Probe(Struct):
+    """A liveness, readiness or startup probe: its check and its timing. (Typed, because a
+    probe as a dict costs more than the rest of a container to decode.)"""
+
+    httpGet: HTTPGetAction | None = None
+    tcpSocket: PortAction | None = None
+    grpc: PortAction | None = None
+    exec: ExecAction | None = None
+    initialDelaySeconds: int | None = None
+    periodSeconds: int | None = None
+    timeoutSeconds: int | None = None
+    successThreshold: int | None = None
+    failureThreshold: int | None = None
+
+
 class Container(Struct):
     name: str = ""
     image: str | None = None
@@ -159,9 +193,9 @@ class Container(Struct):
     env: list[EnvVar] | None = None
     envFrom: list[EnvFromSource] | None = None
     resources: Resources | None = None
-    livenessProbe: Any = None
-    readinessProbe: Any = None
-    startupProbe: Any = None
+    livenessProbe: Probe | None = None
+    readinessProbe: Probe | None = None
+    startupProbe: Probe | None = None
     securityContext: SecurityContext | None = None
     volumeMounts: list[VolumeMount] | None = None
 
