@@ -20,9 +20,20 @@ from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS
     IngestResult,
 )
 from analyzer.ingest.textcodec import decode_text
-from analyzer.ingest.tree import DumpTree, Entry, is_archive, iter_entries, tree_for_bytes
+from analyzer.ingest.tree import (
+    DumpTree,
+    Entry,
+    MappedFile,
+    is_archive,
+    iter_entries,
+    tree_for_bytes,
+)
 
 _FRAME_UTF8 = "│".encode()
+_NOT_SPACE = re.compile(rb"\S")
+# While the items of a mapped file are decoded, the pages behind them are given back to the
+# system in steps of this many bytes.
+_RELEASE_STEP = 64 * 1024**2
 _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
@@ -53,6 +64,7 @@ class Ingestor:
         self._by_uid: dict[str, int] = {}
         self._by_key: dict[Any, int] = {}
         self._logs: dict[tuple[str, str, bool], int] = {}
+        self._mapped: MappedFile | None = None  # the mapped file being read, if any
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -75,13 +87,16 @@ class Ingestor:
         for exc in getattr(tree, "refused", []):  # archive members refused while reading it
             self.reject_input(exc.source, exc.reason)
 
-    def add_file(self, entry: Entry, data: bytes, depth: int = 0) -> None:
+    def add_file(self, entry: Entry, data: bytes | MappedFile, depth: int = 0) -> None:
         """Read one file by its content."""
+        if isinstance(data, MappedFile):
+            self._add_mapped_file(entry, data, depth)
+            return
         display = entry.display
         if is_archive(data):
             self._add_archive(display, data, depth)
             return
-        if not data or data.isspace():  # (strip() would copy a 600 MB file to learn this)
+        if _NOT_SPACE.search(data) is None:  # (strip() would copy a 600 MB file to learn this)
             self.result.files.append(FileReport(display, "empty"))
             return
         hint = layouts.object_hint(entry.path) if entry.path else None
@@ -106,6 +121,31 @@ class Ingestor:
             self.result.skipped.append(Rejection(display, "", "plain text that is neither a dump nor a known log layout"))
             return
         self.reject_input(display, "not a Kubernetes dump: neither JSON, YAML objects, nor kubectl text")
+
+    def _add_mapped_file(self, entry: Entry, mapped: MappedFile, depth: int) -> None:
+        """A large file: one plain JSON document of objects is parsed in place from its
+        mapping, and its objects' raw bytes stay there; anything else is read into memory."""
+        data = mapped.map
+        parsed = None
+        if (
+            not (entry.path and (layouts.log_hint(entry.path) or layouts.is_not_objects(entry.path)))
+            and not is_archive(data[:512])
+            and data[:3] != b"\xef\xbb\xbf" and data[:2] not in (b"\xff\xfe", b"\xfe\xff")
+            and b"\x00" not in data[:4096]
+            and _FRAME_UTF8 not in data[:8192]
+            and not wrappers.looks_like_tool_output(data[:512])
+            and jsondocs.looks_like_json(data)
+        ):
+            parsed = jsondocs.read_single_document(data)
+        if parsed is None or not _is_object_like(parsed.documents[0].envelope):
+            self.add_file(entry, data[:], depth)
+            return
+        hint = layouts.object_hint(entry.path) if entry.path else None
+        self._mapped = mapped
+        try:
+            self._add_json(entry.display, parsed, hint)
+        finally:
+            self._mapped = None
 
     def _add_archive(self, display: str, data: bytes, depth: int) -> None:
         if depth >= 3:
@@ -190,8 +230,17 @@ class Ingestor:
         # 20,000 pods need not hold 20,000 equal records), their index is in any rejection.
         first = Provenance(display, fmt, doc.index, doc.line)
         rest = Provenance(display, fmt, doc.index, None)
+        mapped = self._mapped if doc.raw.obj is getattr(self._mapped, "map", None) else None
+        # Items lie in order in the file, so the bytes before item i are at least the sum of
+        # the sizes of the items before it: their pages can go once those items are decoded.
+        decoded = released = 0
         for i, raw in enumerate(items):
             kept += self._keep(object_from_json(raw, h, rest if i else first), item_index=i)
+            if mapped is not None:
+                decoded += len(raw)
+                if decoded - released >= _RELEASE_STEP:
+                    mapped.release(decoded)
+                    released = decoded
         return kept
 
     def _list_hints(self, list_kind: Any, api_version: Any, self_link: Any, hint: layouts.PathHint | None) -> Hints:
@@ -320,6 +369,8 @@ class Ingestor:
                 obj = Rejection(obj.source, _join(obj.location, f"item {item_index}"), obj.reason)
             self.reject_object(obj)
             return 0
+        if self._mapped is not None and isinstance(obj.raw, memoryview):
+            obj.mapped = self._mapped
         slot = self._by_key.get(obj.key)
         if slot is None and obj.uid:
             slot = self._by_uid.get(obj.uid)

@@ -8,6 +8,7 @@ lines first, since every whole-document parser fails on them.
 
 from __future__ import annotations
 
+import mmap
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -123,17 +124,24 @@ def has_log_blocks(data: bytes) -> bool:
     return bool(_log_starts(data))
 
 
-def read_json_file(data: bytes, source: str) -> JsonFile:
-    """Split a JSON file into documents, log blocks and skipped text."""
+def read_single_document(data: bytes | memoryview | mmap.mmap) -> JsonFile | None:
+    """The file as exactly one JSON document (the fast path: items stay slices of `data`),
+    or None if it is not that."""
     mv = memoryview(data)
-    out = JsonFile([], [], [], [])
-    # Fast path: the file is exactly one JSON document.
     try:
         env = ENVELOPE_DECODER.decode(mv)
-        out.documents.append(JsonDocument(0, 1, env, mv))
-        return out
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
-        pass
+        return None
+    return JsonFile([JsonDocument(0, 1, env, mv)], [], [], [])
+
+
+def read_json_file(data: bytes, source: str) -> JsonFile:
+    """Split a JSON file into documents, log blocks and skipped text."""
+    single = read_single_document(data)
+    if single is not None:
+        return single
+    mv = memoryview(data)
+    out = JsonFile([], [], [], [])
     lines = LineCounter(data)
     regions = list(_split_logs(data, source, out, LineCounter(data)))
     index = 0

@@ -127,6 +127,7 @@ class KubeObject:
 
     The full body is kept as the raw JSON bytes where the object came from JSON (decoded only
     when asked for) or as the dict a YAML/text parser built. Secret values are never in it.
+    Raw bytes of a large file are a slice of its mapping (`mapped`), checked before reading.
     """
 
     key: ObjectKey
@@ -137,6 +138,7 @@ class KubeObject:
     raw: bytes | memoryview | dict[str, Any] | None = None
     duplicates: int = 0
     notes: list[str] = field(default_factory=list)
+    mapped: Any = None  # the tree.MappedFile that `raw` is a slice of, if any
 
     @property
     def kind(self) -> str:
@@ -156,7 +158,9 @@ class KubeObject:
             return self.raw
         if self.raw is None:
             return {}
-        return orjson.loads(bytes(self.raw))
+        if self.mapped is not None:
+            self.mapped.check_unchanged()
+        return orjson.loads(self.raw)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ import bz2
 import gzip
 import io
 import lzma
+import mmap
 import os
 import tarfile
 import zipfile
@@ -25,6 +26,62 @@ from analyzer.errors import InputError
 MAX_MEMBER_BYTES = 2 * 1024**3
 MAX_ARCHIVE_BYTES = 8 * 1024**3
 MAX_MEMBERS = 200_000
+# Files at least this big are mapped rather than read: a 700 MB dump then costs no copy of
+# itself in the process's own memory, only pages of the page cache, which the ingester
+# gives back as it goes (see MappedFile).
+MAP_AT_BYTES = 32 * 1024**2
+
+
+class MappedFile:
+    """A large file mapped read-only, for zero-copy parsing (`map` is the buffer).
+
+    The objects read from it keep their raw bytes as slices of the map and decode them only
+    when asked; `check_unchanged` is called first, because reading a mapped file that was
+    truncated since kills the process (SIGBUS) instead of raising an error.
+    """
+
+    def __init__(self, path: Path, display: str) -> None:
+        self.path = path
+        self.display = display
+        with open(path, "rb") as f:
+            stat = os.fstat(f.fileno())
+            self.map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        self._identity = _identity(stat)
+        self._released = 0
+
+    def __len__(self) -> int:
+        return len(self.map)
+
+    def check_unchanged(self) -> None:
+        """Raise InputError if the file is no longer the one that was mapped."""
+        try:
+            same = _identity(os.stat(self.path)) == self._identity
+        except OSError:
+            same = False
+        if not same:
+            raise InputError(self.display, "the file changed or went away after it was loaded; load the dump again")
+
+    def release(self, upto: int) -> None:
+        """Let the first `upto` bytes' pages go from this process's memory: they stay in the
+        file (and the page cache) and come back on the next read of them."""
+        upto -= upto % mmap.PAGESIZE
+        if upto > self._released and hasattr(self.map, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
+            self.map.madvise(mmap.MADV_DONTNEED, 0, upto)
+            self._released = upto
+
+
+def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def read_file(path: Path, display: str) -> bytes | MappedFile:
+    """A file's bytes, or its mapping when it is large (see MAP_AT_BYTES)."""
+    if path.stat().st_size >= max(MAP_AT_BYTES, 1):
+        try:
+            return MappedFile(path, display)
+        except (OSError, ValueError):  # a file system that cannot map: read it
+            pass
+    return path.read_bytes()
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,14 +93,15 @@ class Entry:
 
 
 class DumpTree:
-    """A dump as a set of files: `entries()` lists them, `read()` returns one's bytes."""
+    """A dump as a set of files: `entries()` lists them, `read()` returns one's bytes (or, for
+    a large file on disk, its MappedFile)."""
 
     name: str
 
     def entries(self) -> list[Entry]:
         raise NotImplementedError
 
-    def read(self, entry: Entry) -> bytes:
+    def read(self, entry: Entry) -> bytes | MappedFile:
         raise NotImplementedError
 
 
@@ -73,8 +131,8 @@ class FileTree(DumpTree):
     def entries(self) -> list[Entry]:
         return [Entry("", self.name)]
 
-    def read(self, entry: Entry) -> bytes:
-        return self.path.read_bytes()
+    def read(self, entry: Entry) -> bytes | MappedFile:
+        return read_file(self.path, entry.display)
 
 
 class DirectoryTree(DumpTree):
@@ -108,8 +166,8 @@ class DirectoryTree(DumpTree):
                 out.append(Entry(rel, str(p)))
         return out
 
-    def read(self, entry: Entry) -> bytes:
-        return (self.root / entry.path).read_bytes()
+    def read(self, entry: Entry) -> bytes | MappedFile:
+        return read_file(self.root / entry.path, entry.display)
 
 
 def _bounded_read(stream: io.BufferedIOBase, limit: int, display: str) -> bytes:
@@ -308,7 +366,7 @@ def open_input(spec: str | os.PathLike[str]) -> DumpTree:
     return FileTree(path)
 
 
-def iter_entries(tree: DumpTree) -> Iterator[tuple[Entry, bytes | InputError]]:
+def iter_entries(tree: DumpTree) -> Iterator[tuple[Entry, bytes | MappedFile | InputError]]:
     """Each entry with its bytes, or the error that kept it from being read."""
     for entry in tree.entries():
         try:
