@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -117,12 +118,13 @@ def to_frame(
     capture_time: datetime | None = None,
     sort_by: Sequence[str] = (),
     age_from: str = "created",
-    order: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """Build table `name` from column values, cast to its declared dtypes and sorted stably.
+    """Build table `name` from column values, cast to its declared dtypes and sorted stably
+    by the `sort_by` columns.
 
-    `order`, when given, is the stable order of the rows by `sort_by` already worked out by
-    the builder (see `child_order`), so long tables need not compare their strings again.
+    Builders of big tables put the rows in order themselves, before casting (`dense_rank`,
+    `child_order`, `in_order`), and pass no `sort_by`: long tables then need not compare their
+    strings again, nor take every cast column once more.
 
     An `age` column holds the age in seconds a pasted table states (None when it does not);
     where that is missing, age is the capture time minus the `age_from` column.
@@ -149,8 +151,7 @@ def to_frame(
         computed = pd.Timestamp(capture_time).tz_convert("UTC") - df[age_from]
         df["age"] = df["age"].fillna(computed).astype(TIMEDELTA)
     if sort_by and len(df) > 1:
-        df = df.take(_stable_order(df, sort_by) if order is None else order
-                     ).reset_index(drop=True)
+        df = df.take(_stable_order(df, sort_by)).reset_index(drop=True)
     return df
 
 
@@ -162,7 +163,7 @@ def dense_rank(columns: Sequence[Any]) -> np.ndarray:
         ...             cast_column(["x", "y", "x", "x"], "str")]).tolist()
         [2, 1, 2, 0]
     """
-    keys = [_sort_key(pd.Series(c, copy=False)) for c in columns]
+    keys = [sort_key(c) for c in columns]
     n = len(keys[0]) if keys else 0
     if n == 0:
         return np.zeros(0, dtype=np.intp)
@@ -176,24 +177,33 @@ def dense_rank(columns: Sequence[Any]) -> np.ndarray:
     return rank
 
 
-def child_order(parent_rank: np.ndarray, parent_of: np.ndarray, *then: Any) -> np.ndarray:
+def child_order(parent_rank: np.ndarray, parent_of: np.ndarray, *then: np.ndarray
+                ) -> np.ndarray:
     """The stable order of a long table's rows sorted by their parent's columns (as ranked by
-    `dense_rank`), then by the (cast) columns `then` of the rows themselves.
+    `dense_rank`), then by the rows' own columns, given as their `sort_key`s `then`.
 
     Examples:
         >>> child_order(np.array([1, 0]), np.array([0, 1, 0, 1]),
-        ...             cast_column(["b", "z", "a", "y"], "str")).tolist()
+        ...             sort_key(cast_column(["b", "z", "a", "y"], "str"))).tolist()
         [3, 1, 2, 0]
     """
-    keys = [_sort_key(pd.Series(c, copy=False)) for c in reversed(then)]
     parents = parent_rank[parent_of]
-    if not keys:
+    if not then:
         return np.argsort(parents, kind="stable")
-    return np.lexsort([*keys, parents])
+    return np.lexsort([*reversed(then), parents])
+
+
+def sort_key(values: Any) -> np.ndarray:
+    """Integers that order like a cast column, missing values first.
+
+    Examples:
+        >>> sort_key(cast_column(["b", None, "a", "b"], "str")).tolist()
+        [1, -1, 0, 1]
+    """
+    return _sort_key(pd.Series(values, copy=False))
 
 
 def _sort_key(series: pd.Series) -> np.ndarray:
-    """Integers that order like the column, missing values first."""
     if isinstance(series.dtype, pd.CategoricalDtype):
         return series.cat.codes.to_numpy()  # categories are sorted, missing is -1
     if isinstance(series.dtype, pd.DatetimeTZDtype):
@@ -207,7 +217,7 @@ def _stable_order(df: pd.DataFrame, sort_by: Sequence[str]) -> np.ndarray:
     return np.lexsort([_sort_key(df[c]) for c in reversed(sort_by)])
 
 
-def columns_from_rows(name: str, rows: list[tuple[Any, ...]], first: int = 0
+def columns_from_rows(name: str, rows: Sequence[tuple[Any, ...]], first: int = 0
                       ) -> dict[str, Sequence[Any]]:
     """Columns of table `name` from row tuples holding its columns in declared order, from
     the `first` declared column on (the builder supplies the ones before it).
@@ -225,6 +235,31 @@ def columns_from_rows(name: str, rows: list[tuple[Any, ...]], first: int = 0
     if not rows:
         return {c: [] for c in declared}
     return dict(zip(declared, zip(*rows, strict=True), strict=True))
+
+
+def in_order(values: Sequence[Any], order: np.ndarray) -> Sequence[Any]:
+    """The items of a list or tuple (row tuples, a column of Python values) at positions
+    `order`: reordering before casting spares taking every cast column again.
+
+    Examples:
+        >>> in_order(["a", "b", "c"], np.array([2, 0])), in_order(["a"], np.array([0]))
+        (('c', 'a'), ['a'])
+    """
+    if len(order) < 2:  # itemgetter of one index returns the item itself, of none fails
+        return [values[i] for i in order]
+    return itemgetter(*order.tolist())(values)
+
+
+def positions(order: np.ndarray) -> np.ndarray:
+    """Where each row lands when the rows are put in `order` (the inverse permutation).
+
+    Examples:
+        >>> positions(np.array([2, 0, 1])).tolist()
+        [1, 2, 0]
+    """
+    where = np.empty(len(order), dtype=np.intp)
+    where[order] = np.arange(len(order), dtype=np.intp)
+    return where
 
 
 def empty_columns(name: str) -> dict[str, list[Any]]:

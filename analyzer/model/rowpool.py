@@ -36,59 +36,99 @@ def memo_key(value: Any) -> bytes | None:
 
 
 class RowPool:
-    """Row tuples of table `name` (its columns from the `first` declared one on), in order,
-    where a group of rows added under a key already seen is stored only once.
+    """Row tuples of table `name` (its columns from the `first` declared one on), as a sequence
+    of groups of rows, each group placed for one parent (the object or container the rows
+    belong to). A group added under a key already seen is stored only once.
+
+    Per placed group only its number and parent are recorded, not per row: the table's row
+    numbers are worked out with numpy at the end (`layout`).
 
     Examples:
         >>> pool = RowPool("rejections")
-        >>> pool.add_group("k", lambda: [("a", "1", "x"), ("b", "2", "y")])
+        >>> pool.add_group("k", lambda: [("a", "1", "x"), ("b", "2", "y")], parent=7)
         2
-        >>> pool.add_group("k", lambda: [("never", "made", "")]), pool.add_rows([("c", "3", "z")])
-        (2, 1)
+        >>> pool.add_group("k", lambda: [("never", "made", "")], parent=8)
+        2
+        >>> pool.add_rows([("c", "3", "z")], parent=9), len(pool)
+        (1, 5)
         >>> {c: list(v) for c, v in pool.columns().items()}["source"]
         ['a', 'b', 'a', 'b', 'c']
+        >>> pool.parent_of().tolist()
+        [7, 7, 8, 8, 9]
     """
 
     def __init__(self, name: str, first: int = 0) -> None:
         self.name = name
         self.first = first
-        self.rows: list[tuple[Any, ...]] = []
-        self.ids: list[int] = []
-        self.groups: dict[Hashable, range] = {}
+        self.rows: list[tuple[Any, ...]] = []  # the distinct rows, group after group
+        self.groups: dict[Hashable, int] = {}  # key -> group number
+        self.starts: list[int] = []  # group number -> its first row in `rows`
+        self.sizes: list[int] = []  # group number -> its number of rows
+        self.placed: list[int] = []  # the table's groups, in order
+        self.parents: list[int] = []  # the parent of each placed group
+        self.length = 0
 
-    def add_rows(self, rows: Sequence[tuple[Any, ...]]) -> int:
-        """Append rows that are not shared; returns how many."""
-        start = len(self.rows)
+    def add_group(self, key: Hashable, make: Callable[[], Sequence[tuple[Any, ...]]],
+                  parent: int) -> int:
+        """Place the rows of group `key` (made by `make` the first time) for `parent`;
+        returns how many. The key must determine the rows exactly."""
+        group = self.groups.get(key)
+        if group is None:
+            group = self.groups[key] = self.store(make())
+        return self.place(group, parent)
+
+    def add_rows(self, rows: Sequence[tuple[Any, ...]], parent: int) -> int:
+        """Place rows that are not shared for `parent`; returns how many."""
+        return self.place(self.store(rows), parent)
+
+    def store(self, rows: Sequence[tuple[Any, ...]]) -> int:
+        """Keep rows as a new group without placing it; returns the group number.
+        (`add_group` inlined by a hot loop: `groups[key] = store(rows)`, then `place`.)"""
+        self.starts.append(len(self.rows))
+        self.sizes.append(len(rows))
         self.rows.extend(rows)
-        self.ids.extend(range(start, len(self.rows)))
-        return len(rows)
+        return len(self.sizes) - 1
 
-    def add_group(self, key: Hashable,
-                  make: Callable[[], Sequence[tuple[Any, ...]]]) -> int:
-        """Append the rows of group `key` (made by `make` the first time); returns how many.
-        The key must determine the rows exactly."""
-        stored = self.groups.get(key)
-        if stored is None:
-            stored = self.groups[key] = self.store(make())
-        self.ids.extend(stored)
-        return len(stored)
-
-    def store(self, rows: Sequence[tuple[Any, ...]]) -> range:
-        """Keep rows without placing them in the table; their row numbers, for `ids`.
-        (`add_group` inlined by a hot loop: `groups[key] = store(rows)`, `ids.extend(...)`.)"""
-        start = len(self.rows)
-        self.rows.extend(rows)
-        return range(start, len(self.rows))
+    def place(self, group: int, parent: int) -> int:
+        """Append stored group `group` to the table, for `parent`; returns its number of rows."""
+        size = self.sizes[group]
+        self.placed.append(group)
+        self.parents.append(parent)
+        self.length += size
+        return size
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return self.length
 
-    def columns(self) -> dict[str, Any]:
-        """The table's columns (from `first` on), cast to their declared dtypes, in row order."""
+    def layout(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per table row: its index in `rows`, and the index of its placed group."""
+        placed = np.asarray(self.placed, dtype=np.intp)
+        sizes = np.asarray(self.sizes, dtype=np.intp)[placed]
+        placement = np.repeat(np.arange(len(placed), dtype=np.intp), sizes)
+        # Row k of a placement starting at table row s is stored at start + (k - s).
+        first_row = np.cumsum(sizes) - sizes
+        shift = np.asarray(self.starts, dtype=np.intp)[placed] - first_row
+        ids = np.arange(len(placement), dtype=np.intp) + shift[placement]
+        return ids, placement
+
+    def parent_of(self) -> np.ndarray:
+        """Per table row, its parent."""
+        _, placement = self.layout()
+        return np.asarray(self.parents, dtype=np.intp)[placement]
+
+    def distinct_columns(self) -> dict[str, Any]:
+        """The columns of the distinct rows (`rows`), cast to their declared dtypes."""
         dtypes = {c.name: c.dtype for c in TABLE_SPECS[self.name].columns}
-        ids = np.asarray(self.ids, dtype=np.intp)
-        out = {}
-        for column, values in columns_from_rows(self.name, self.rows, self.first).items():
-            cast = cast_column(values, dtypes[column])
-            out[column] = cast[ids] if isinstance(cast, np.ndarray) else cast.take(ids)
-        return out
+        return {column: cast_column(values, dtypes[column])
+                for column, values in columns_from_rows(self.name, self.rows, self.first).items()}
+
+    def columns(self, order: np.ndarray | None = None) -> dict[str, Any]:
+        """The table's columns (from `first` on), cast to their declared dtypes, in row order
+        or, when given, in `order` (row numbers)."""
+        ids, _ = self.layout()
+        return take_rows(self.distinct_columns(), ids if order is None else ids[order])
+
+
+def take_rows(columns: dict[str, Any], rows: np.ndarray) -> dict[str, Any]:
+    """Each cast column's values at `rows`."""
+    return {c: v[rows] if isinstance(v, np.ndarray) else v.take(rows) for c, v in columns.items()}

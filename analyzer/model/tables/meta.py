@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -16,10 +16,12 @@ from analyzer.model.frame import (
     columns_from_rows,
     dense_rank,
     empty_columns,
+    in_order,
+    sort_key,
     to_frame,
 )
 from analyzer.model.normalize import controller_of, is_builtin, source_of, text_age
-from analyzer.model.rowpool import RowPool, memo_key
+from analyzer.model.rowpool import RowPool, memo_key, take_rows
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -73,6 +75,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     label_pool = RowPool("labels", first=3)
     annotation_pool = RowPool("annotations", first=3)
     owner_rows: list[tuple[object, ...]] = []  # owner_refs' columns after kind/namespace/name
+    owner_of: list[int] = []
     objects_per_ns: Counter[str] = Counter()
     pods_per_ns: Counter[str] = Counter()
     listed = {}
@@ -80,9 +83,6 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     shown: dict[tuple[str, str], str] = {}
     show_sensitive = getattr(cluster, "show_sensitive", False)
 
-    label_of: list[int] = []
-    annotation_of: list[int] = []
-    owner_of: list[int] = []
     for i, obj in enumerate(cluster.objects):
         meta = obj.view.metadata
         key = obj.key
@@ -105,33 +105,55 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         if kind == "Namespace" and is_builtin(obj):
             listed[name] = obj
 
-        # Long form by whole-object extends (~10 labels per object); the rows point back to
-        # their object by index, and kind/namespace/name are taken from the objects columns.
+        # Long form by whole groups (~10 labels per object); the rows point back to their
+        # object by index, and kind/namespace/name are taken from the objects columns.
         plain = isinstance(obj.raw, bytes | memoryview)
         if meta_labels:
             group = memo_key(meta_labels) if plain else None
             if group is not None:
-                added = label_pool.add_group(group, lambda m=meta_labels: _label_rows(m))
+                label_pool.add_group(group, lambda m=meta_labels: _label_rows(m), i)
             else:
-                added = label_pool.add_rows(_label_rows(meta_labels))
-            label_of.extend([i] * added)
+                label_pool.add_rows(_label_rows(meta_labels), i)
         if meta.annotations:
             notes = meta.annotations
             group = memo_key(notes) if plain else None
             if group is not None:
-                added = annotation_pool.add_group(
-                    group, lambda m=notes: _annotation_rows(m, shown, show_sensitive))
+                annotation_pool.add_group(
+                    group, lambda m=notes: _annotation_rows(m, shown, show_sensitive), i)
             else:
-                added = annotation_pool.add_rows(_annotation_rows(notes, shown, show_sensitive))
-            annotation_of.extend([i] * added)
+                annotation_pool.add_rows(_annotation_rows(notes, shown, show_sensitive), i)
         if meta.ownerReferences:
             for ref in meta.ownerReferences:
                 owner_of.append(i)
                 owner_rows.append((ref.kind or None, ref.name or None, ref.uid, ref.controller))
-    objects = columns_from_rows("objects", object_rows)
-    labels = label_pool.columns()
-    owners = columns_from_rows("owner_refs", owner_rows, first=3)
-    annotations = annotation_pool.columns()
+
+    # The identity columns are cast once: the objects are ranked by them, and the long tables
+    # take them by object index and are sorted by their object's rank, so no string is
+    # compared twice. Every table is put in order before it is framed (no sort there).
+    identity_columns = (("kind", 2, "category"), ("namespace", 4, "category"), ("name", 5, "str"))
+    identity = {c: cast_column([row[at] for row in object_rows], dtype)
+                for c, at, dtype in identity_columns}
+    object_rank = dense_rank(list(identity.values()))
+    object_order = np.argsort(object_rank, kind="stable")
+    objects = columns_from_rows("objects", in_order(object_rows, object_order))
+    objects.update(take_rows(identity, object_order))
+
+    def with_identity(columns: dict[str, Any], object_of: np.ndarray) -> dict[str, Any]:
+        return {**columns, **take_rows(identity, object_of)}
+
+    long_tables = {}
+    for table_name, pool in (("labels", label_pool), ("annotations", annotation_pool)):
+        ids, placement = pool.layout()
+        object_of = np.asarray(pool.parents, dtype=np.intp)[placement]
+        distinct = pool.distinct_columns()
+        order = child_order(object_rank, object_of, sort_key(distinct["key"])[ids])
+        long_tables[table_name] = with_identity(take_rows(distinct, ids[order]),
+                                                object_of[order])
+    owner_of_array = np.asarray(owner_of, dtype=np.intp)
+    order = child_order(object_rank, owner_of_array)
+    long_tables["owner_refs"] = with_identity(
+        columns_from_rows("owner_refs", in_order(owner_rows, order), first=3),
+        owner_of_array[order])
 
     namespaces = empty_columns("namespaces")
     for name in sorted(set(listed) | set(objects_per_ns)):
@@ -146,33 +168,11 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         namespaces["pods"].append(pods_per_ns[name])
         namespaces["objects"].append(objects_per_ns[name])
 
-    # Cast the identity columns once; the long tables take them by object index, and are
-    # sorted by their object's rank (worked out once) instead of comparing the strings again.
-    identity = {c: cast_column(objects[c], dtype)
-                for c, dtype in (("kind", "category"), ("namespace", "category"), ("name", "str"))}
-    objects.update(identity)
-    object_rank = dense_rank(list(identity.values()))
-    orders = {}
-    for table_name, table, rows_of in (("labels", labels, label_of),
-                                       ("annotations", annotations, annotation_of),
-                                       ("owner_refs", owners, owner_of)):
-        index = np.asarray(rows_of, dtype=np.intp)
-        table.update({c: values.take(index) for c, values in identity.items()})
-        then = ()
-        if "key" in table:
-            table["key"] = cast_column(table["key"], "str")
-            then = (table["key"],)
-        orders[table_name] = child_order(object_rank, index, *then)
-
     capture = cluster.capture_time
-    by_object = ["kind", "namespace", "name"]
+    # Sorted above: objects, owner_refs by kind/namespace/name, labels and annotations then
+    # by key.
     return {
-        "objects": to_frame("objects", objects, capture, by_object),
+        "objects": to_frame("objects", objects, capture),
         "namespaces": to_frame("namespaces", namespaces, capture, ["name"]),
-        "labels": to_frame("labels", labels, capture, [*by_object, "key"],
-                           order=orders["labels"]),
-        "annotations": to_frame("annotations", annotations, capture, [*by_object, "key"],
-                                order=orders["annotations"]),
-        "owner_refs": to_frame("owner_refs", owners, capture, by_object,
-                               order=orders["owner_refs"]),
+        **{name: to_frame(name, columns, capture) for name, columns in long_tables.items()},
     }

@@ -10,7 +10,15 @@ import numpy as np
 import pandas as pd
 
 from analyzer.model.credentials import is_sensitive_env
-from analyzer.model.frame import cast_column, child_order, columns_from_rows, dense_rank, to_frame
+from analyzer.model.frame import (
+    cast_column,
+    child_order,
+    columns_from_rows,
+    dense_rank,
+    in_order,
+    positions,
+    to_frame,
+)
 from analyzer.model.images import split_image
 from analyzer.model.normalize import (
     builtin_objects,
@@ -26,7 +34,7 @@ from analyzer.model.normalize import (
 )
 from analyzer.model.podstatus import pod_status
 from analyzer.model.quantities import resource_quantities
-from analyzer.model.rowpool import RowPool, memo_key
+from analyzer.model.rowpool import RowPool, memo_key, take_rows
 from analyzer.model.views import Container, ContainerState, ContainerStatus, PodView
 from analyzer.model.volumes import volume_rows
 
@@ -123,14 +131,14 @@ class _Builder:
         # without namespace and pod: rows point to their pod by index (see `build`).
         # Env and volume rows are pooled: the pods of one workload repeat them, so a group keyed
         # by its msgpack encoding is stored once (see RowPool).
+        # Env rows are placed per container, volume rows per pod; a volume's name is kept
+        # apart (one per placed group), as is its type, spec and read-only state.
         self.env_rows = RowPool("container_env", first=4)
-        self.volume_rows = RowPool("volumes", first=3)  # the name is kept apart
+        self.volume_rows = RowPool("volumes", first=3)
         self.volume_names: list[str] = []
-        self.env_container: list[int] = []
         # msgpack encoding (of a JSON-read pod's part) -> what it comes out as.
         self.toleration_memo: dict[bytes, str | None] = {}
         self.resource_memo: dict[bytes, tuple[Any, ...]] = {}
-        self.volume_of: list[int] = []
         self.container_of: list[int] = []
         self.pod_index = -1
         self.parents = _owner_maps(cluster)
@@ -280,11 +288,11 @@ class _Builder:
 
     def add_env(self, c: Container, plain: bool) -> None:
         key = memo_key((c.env, c.envFrom)) if plain else None
+        container = len(self.container_of) - 1
         if key is not None:
-            added = self.env_rows.add_group(key, lambda: self.env_rows_of(c))
+            self.env_rows.add_group(key, lambda: self.env_rows_of(c), container)
         else:
-            added = self.env_rows.add_rows(self.env_rows_of(c))
-        self.env_container.extend([len(self.container_of) - 1] * added)
+            self.env_rows.add_rows(self.env_rows_of(c), container)
 
     @staticmethod
     def env_rows_of(c: Container) -> tuple[tuple[Any, ...], ...]:
@@ -330,8 +338,7 @@ class _Builder:
                 for m in c.volumeMounts or ():
                     mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
         pool = self.volume_rows
-        groups, ids, names = pool.groups, pool.ids, self.volume_names
-        before = len(ids)
+        groups, names, pod_index = pool.groups, self.volume_names, self.pod_index
         for volume in spec.volumes:
             if not isinstance(volume, dict):
                 continue
@@ -349,17 +356,15 @@ class _Builder:
                        and kind != "ephemeral" else None)
             if encoded is not None:
                 key = (kind, encoded, read_only)
-                stored = groups.get(key)
-                if stored is None:
-                    stored = groups[key] = pool.store(
+                group = groups.get(key)
+                if group is None:
+                    group = groups[key] = pool.store(
                         [row[1:] for row in volume_rows(pod, volume, read_only)])
-                ids.extend(stored)
-                names.extend([name] * len(stored))
+                pool.place(group, pod_index)
             else:
-                rows = volume_rows(pod, volume, read_only)
-                pool.add_rows([row[1:] for row in rows])
-                names.extend([row[0] for row in rows])
-        self.volume_of.extend([self.pod_index] * (len(ids) - before))
+                pool.add_rows([row[1:] for row in volume_rows(pod, volume, read_only)],
+                              pod_index)
+            names.append(name)
 
 
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
@@ -367,42 +372,49 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     b = _Builder(cluster)
     for obj in builtin_objects(cluster, "Pod"):
         b.add_pod(obj)
-    # namespace and pod of the long tables are taken, by pod index, from the pods columns.
-    pods = columns_from_rows("pods", b.pod_rows)
-    namespace = cast_column(pods["namespace"], "category")
-    name = cast_column(pods["name"], "str")
-    pods.update(namespace=namespace, name=name)
-
+    capture = cluster.capture_time
+    # Every table is put in order here, before it is framed: pods by namespace and name, the
+    # others by their pod's rank (stably). Row tuples are reordered before they become
+    # columns, pooled columns are taken once, so no cast column is taken twice.
+    namespace = cast_column([row[0] for row in b.pod_rows], "category")
+    name = cast_column([row[1] for row in b.pod_rows], "str")
     pod_rank = dense_rank([namespace, name])
+    pod_order = np.argsort(pod_rank, kind="stable")
+    pods = columns_from_rows("pods", in_order(b.pod_rows, pod_order))
+    pods.update(namespace=namespace.take(pod_order), name=name.take(pod_order))
 
     def with_pod(columns: dict[str, Any], pod_of: np.ndarray) -> dict[str, Any]:
         return {**columns, "namespace": namespace.take(pod_of), "pod": name.take(pod_of)}
 
-    capture = cluster.capture_time
     container_of = np.asarray(b.container_of, dtype=np.intp)
-    containers = with_pod(columns_from_rows("containers", b.container_rows, first=2),
-                          container_of)
-    # Env rows point to their container: its name and type are taken from the containers.
-    env_container = np.asarray(b.env_container, dtype=np.intp)
-    env_pod = container_of[env_container]
+    container_order = child_order(pod_rank, container_of)
+    containers = with_pod(
+        columns_from_rows("containers", in_order(b.container_rows, container_order), first=2),
+        container_of[container_order])
     container_name = cast_column(containers["name"], "str")
     container_type = cast_column(containers["container_type"], "category")
     containers.update(name=container_name, container_type=container_type)
-    env = with_pod(b.env_rows.columns(), env_pod)
-    env.update(container=container_name.take(env_container),
-               container_type=container_type.take(env_container).remove_unused_categories())
-    volume_of = np.asarray(b.volume_of, dtype=np.intp)
-    volumes = with_pod({"name": b.volume_names, **b.volume_rows.columns()}, volume_of)
-    by_pod = ["namespace", "pod"]
+
+    # Env rows point to their container (by walk index): its name, type and pod are theirs.
+    env_ids, env_placement = b.env_rows.layout()
+    env_container = np.asarray(b.env_rows.parents, dtype=np.intp)[env_placement]
+    env_pod = container_of[env_container]
+    env_order = child_order(pod_rank, env_pod)
+    env_container_row = positions(container_order)[env_container[env_order]]
+    env = with_pod(take_rows(b.env_rows.distinct_columns(), env_ids[env_order]),
+                   env_pod[env_order])
+    env.update(container=container_name.take(env_container_row),
+               container_type=container_type.take(env_container_row).remove_unused_categories())
+
+    volume_ids, volume_placement = b.volume_rows.layout()
+    volume_pod = np.asarray(b.volume_rows.parents, dtype=np.intp)[volume_placement]
+    volume_order = child_order(pod_rank, volume_pod)
+    volumes = with_pod(take_rows(b.volume_rows.distinct_columns(), volume_ids[volume_order]),
+                       volume_pod[volume_order])
+    volumes["name"] = cast_column(b.volume_names, "str").take(volume_placement[volume_order])
     return {
-        "pods": to_frame("pods", pods, capture, ["namespace", "name"]),
-        "containers": to_frame("containers", containers, capture, by_pod,
-                               order=child_order(pod_rank, container_of)),
-        "container_env": to_frame("container_env", env, capture, by_pod,
-                                  order=child_order(pod_rank, env_pod)),
-        "volumes": to_frame("volumes", volumes, capture, by_pod,
-                            order=child_order(pod_rank, volume_of)),
+        "pods": to_frame("pods", pods, capture),
+        "containers": to_frame("containers", containers, capture),
+        "container_env": to_frame("container_env", env, capture),
+        "volumes": to_frame("volumes", volumes, capture),
     }
-
-
-
