@@ -87,6 +87,9 @@ def _run(name: str, path: str, queue: multiprocessing.Queue) -> None:
         started = time.perf_counter()
         document = reader(text)
         elapsed = time.perf_counter() - started
+    except ImportError as exc:  # ryaml is compared only when the `bench` extra is installed
+        queue.put(exc.name)
+        return
     finally:
         gc.enable()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -111,8 +114,12 @@ def main(argv: list[str] | None = None) -> int:
         queue: multiprocessing.Queue = context.Queue()
         process = context.Process(target=_run, args=(name, str(path), queue))
         process.start()
-        elapsed, peak_mb, digest = queue.get()
+        result = queue.get()
         process.join()
+        if isinstance(result, str):
+            print(f"{name:40} not installed ({result}: pip install -e '.[bench]')", flush=True)
+            continue
+        elapsed, peak_mb, digest = result
         print(f"{name:40} {elapsed:8.1f} {size_mb / elapsed:7.1f} {peak_mb:12.0f}  {digest}", flush=True)
     return 0
 
