@@ -228,13 +228,23 @@ def columns_from_rows(name: str, rows: Sequence[tuple[Any, ...]], first: int = 0
         >>> columns_from_rows("rejections", [("line 3", "bad")], first=1)
         {'location': ('line 3',), 'reason': ('bad',)}
     """
-    declared = TABLE_SPECS[name].column_names[first:]
-    if rows and len(rows[0]) != len(declared):
-        raise TableSchemaError(f"table {name}: rows of {len(rows[0])} values, "
-                               f"{len(declared)} columns declared")
+    return columns_of(rows, TABLE_SPECS[name].column_names[first:], name)
+
+
+def columns_of(rows: Sequence[tuple[Any, ...]], names: Sequence[str], table: str = ""
+               ) -> dict[str, Sequence[Any]]:
+    """Columns `names` from row tuples holding them in that order (of table `table`).
+
+    Examples:
+        >>> columns_of([(1, "a"), (2, "b")], ("n", "s")), columns_of([], ("n",))
+        ({'n': (1, 2), 's': ('a', 'b')}, {'n': []})
+    """
+    if rows and len(rows[0]) != len(names):
+        raise TableSchemaError(f"table {table}: rows of {len(rows[0])} values, "
+                               f"{len(names)} columns declared")
     if not rows:
-        return {c: [] for c in declared}
-    return dict(zip(declared, zip(*rows, strict=True), strict=True))
+        return {c: [] for c in names}
+    return dict(zip(names, zip(*rows, strict=True), strict=True))
 
 
 def in_order(values: Sequence[Any], order: np.ndarray) -> Sequence[Any]:

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from analyzer.model.frame import cast_column, columns_from_rows
+from analyzer.model.frame import cast_column, columns_of
 from analyzer.model.schema import TABLE_SPECS
 
 _ENCODE = msgspec.msgpack.Encoder().encode
@@ -36,9 +36,10 @@ def memo_key(value: Any) -> bytes | None:
 
 
 class RowPool:
-    """Row tuples of table `name` (its columns from the `first` declared one on), as a sequence
-    of groups of rows, each group placed for one parent (the object or container the rows
-    belong to). A group added under a key already seen is stored only once.
+    """Row tuples of table `name` (its columns from the `first` declared one on, or the named
+    `columns`), as a sequence of groups of rows, each group placed for one parent (the object,
+    pod or container the rows belong to). A group added under a key already seen is stored
+    only once.
 
     Per placed group only its number and parent are recorded, not per row: the table's row
     numbers are worked out with numpy at the end (`layout`).
@@ -57,16 +58,18 @@ class RowPool:
         [7, 7, 8, 8, 9]
     """
 
-    def __init__(self, name: str, first: int = 0) -> None:
+    def __init__(self, name: str, first: int = 0, columns: Sequence[str] | None = None
+                 ) -> None:
         self.name = name
-        self.first = first
+        # The columns the row tuples hold: the declared ones from `first` on, unless named.
+        self.column_names = (TABLE_SPECS[name].column_names[first:] if columns is None
+                             else columns)
         self.rows: list[tuple[Any, ...]] = []  # the distinct rows, group after group
         self.groups: dict[Hashable, int] = {}  # key -> group number
         self.starts: list[int] = []  # group number -> its first row in `rows`
         self.sizes: list[int] = []  # group number -> its number of rows
         self.placed: list[int] = []  # the table's groups, in order
         self.parents: list[int] = []  # the parent of each placed group
-        self.length = 0
 
     def add_group(self, key: Hashable, make: Callable[[], Sequence[tuple[Any, ...]]],
                   parent: int) -> int:
@@ -83,7 +86,7 @@ class RowPool:
 
     def store(self, rows: Sequence[tuple[Any, ...]]) -> int:
         """Keep rows as a new group without placing it; returns the group number.
-        (`add_group` inlined by a hot loop: `groups[key] = store(rows)`, then `place`.)"""
+        (A builder with its own keys: `store` once, then `place` each time.)"""
         self.starts.append(len(self.rows))
         self.sizes.append(len(rows))
         self.rows.extend(rows)
@@ -91,14 +94,13 @@ class RowPool:
 
     def place(self, group: int, parent: int) -> int:
         """Append stored group `group` to the table, for `parent`; returns its number of rows."""
-        size = self.sizes[group]
         self.placed.append(group)
         self.parents.append(parent)
-        self.length += size
-        return size
+        return self.sizes[group]
 
     def __len__(self) -> int:
-        return self.length
+        sizes = self.sizes
+        return sum(sizes[group] for group in self.placed)
 
     def layout(self) -> tuple[np.ndarray, np.ndarray]:
         """Per table row: its index in `rows`, and the index of its placed group."""
@@ -119,8 +121,8 @@ class RowPool:
     def distinct_columns(self) -> dict[str, Any]:
         """The columns of the distinct rows (`rows`), cast to their declared dtypes."""
         dtypes = {c.name: c.dtype for c in TABLE_SPECS[self.name].columns}
-        return {column: cast_column(values, dtypes[column])
-                for column, values in columns_from_rows(self.name, self.rows, self.first).items()}
+        return {column: cast_column(values, dtypes[column]) for column, values
+                in columns_of(self.rows, self.column_names, self.name).items()}
 
     def columns(self, order: np.ndarray | None = None) -> dict[str, Any]:
         """The table's columns (from `first` on), cast to their declared dtypes, in row order

@@ -14,6 +14,7 @@ from analyzer.model.frame import (
     cast_column,
     child_order,
     columns_from_rows,
+    columns_of,
     dense_rank,
     in_order,
     positions,
@@ -35,7 +36,13 @@ from analyzer.model.normalize import (
 from analyzer.model.podstatus import pod_status
 from analyzer.model.quantities import resource_quantities
 from analyzer.model.rowpool import RowPool, memo_key, take_rows
-from analyzer.model.views import Container, ContainerState, ContainerStatus, PodView
+from analyzer.model.views import (
+    Container,
+    ContainerState,
+    ContainerStatus,
+    PodSecurityContext,
+    PodView,
+)
 from analyzer.model.volumes import volume_rows
 
 if TYPE_CHECKING:
@@ -96,6 +103,53 @@ def _state(state: ContainerState | None) -> tuple[str | None, Any]:
     return None, None
 
 
+# The containers table's columns that follow from the container's spec, its type and the
+# pod's securityContext: the pods of one workload share them, so they are pooled (RowPool).
+CONTAINER_SPEC_COLUMNS = (
+    "name", "container_type", "image", "registry", "repository", "tag", "digest",
+    "cpu_request", "cpu_limit", "memory_request", "memory_limit",
+    "ephemeral_storage_request", "ephemeral_storage_limit", "resources_raw", "ports",
+    "liveness_probe", "readiness_probe", "startup_probe", "privileged", "run_as_user",
+    "run_as_non_root", "allow_privilege_escalation", "read_only_root_fs", "capabilities_add",
+    "image_pull_policy", "env_count",
+)
+# The columns that say how the container runs: one row tuple per container.
+CONTAINER_STATE_COLUMNS = (
+    "image_id", "ready", "started", "restarts", "state", "state_reason", "state_message",
+    "exit_code", "last_state_reason", "last_exit_code", "last_finished", "started_at",
+)
+
+
+def container_spec_row(ctype: str, c: Container, psc: PodSecurityContext | None
+                       ) -> tuple[Any, ...]:
+    """The container's CONTAINER_SPEC_COLUMNS, in that order."""
+    image = split_image(c.image)
+    res = c.resources
+    requests, limits, unreadable = (
+        resource_quantities(res.requests, res.limits, RESOURCE_NAMES) if res else _NO_RESOURCES)
+    sc = c.securityContext
+    if sc is not None:
+        run_as_user = sc.runAsUser if sc.runAsUser is not None else (
+            psc.runAsUser if psc else None)
+        non_root = sc.runAsNonRoot if sc.runAsNonRoot is not None else (
+            psc.runAsNonRoot if psc else None)
+        capabilities = sc.capabilities
+        caps = joined(capabilities.add or ()) if capabilities else None
+    else:
+        run_as_user = psc.runAsUser if psc else None
+        non_root = psc.runAsNonRoot if psc else None
+        caps = None
+    return (
+        c.name, ctype, c.image, image.registry, image.repository, image.tag, image.digest,
+        requests[0], limits[0], requests[1], limits[1], requests[2], limits[2], unreadable,
+        ports_text(c) if c.ports else None,
+        c.livenessProbe is not None, c.readinessProbe is not None, c.startupProbe is not None,
+        sc.privileged if sc else None, run_as_user, non_root,
+        sc.allowPrivilegeEscalation if sc else None, sc.readOnlyRootFilesystem if sc else None,
+        caps, c.imagePullPolicy, len(c.env or ()) + len(c.envFrom or ()),
+    )
+
+
 def _owner_maps(cluster: Cluster) -> dict[tuple[str, str, str], tuple[str, str]]:
     """(kind, namespace, name) of ReplicaSets and Jobs -> their controller (Deployment, CronJob)."""
     out = {}
@@ -126,20 +180,19 @@ class _Builder:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self.pod_rows: list[tuple[Any, ...]] = []
-        self.container_rows: list[tuple[Any, ...]] = []
-        # The long tables are kept as row tuples in declared column order (cheaper per row),
-        # without namespace and pod: rows point to their pod by index (see `build`).
-        # Env and volume rows are pooled: the pods of one workload repeat them, so a group keyed
-        # by its msgpack encoding is stored once (see RowPool).
-        # Env rows are placed per container, volume rows per pod; a volume's name is kept
-        # apart (one per placed group), as is its type, spec and read-only state.
+        # The long tables are kept as row tuples (cheaper per row), without namespace and pod:
+        # rows point to their pod by index (see `build`). What the pods of one workload repeat
+        # is pooled, a group keyed by its msgpack encoding stored once (see RowPool): the
+        # containers' spec columns (placed per pod), env rows (placed per container) and
+        # volume rows (placed per pod, a volume's name kept apart: one per placed group).
+        self.container_specs = RowPool("containers", columns=CONTAINER_SPEC_COLUMNS)
+        self.container_states: list[tuple[Any, ...]] = []
         self.env_rows = RowPool("container_env", first=4)
         self.volume_rows = RowPool("volumes", first=3)
         self.volume_names: list[str] = []
         # msgpack encoding (of a JSON-read pod's part) -> what it comes out as.
         self.toleration_memo: dict[bytes, str | None] = {}
-        self.resource_memo: dict[bytes, tuple[Any, ...]] = {}
-        self.container_of: list[int] = []
+        self.container_memo: dict[bytes, tuple[int, int | None]] = {}
         self.pod_index = -1
         self.parents = _owner_maps(cluster)
 
@@ -189,7 +242,7 @@ class _Builder:
             by_name = {cs.name: cs for cs in ctype_statuses or ()}
             for c in containers:
                 cs = by_name.get(c.name, _NO_STATUS)
-                self.add_container(ctype, c, cs, spec, plain)
+                self.add_container(ctype, c, cs, spec.securityContext, plain)
                 last = cs.lastState.terminated if cs.lastState else None
                 if last is not None:
                     last_finished.append(last.finishedAt)
@@ -217,53 +270,36 @@ class _Builder:
 
         self.add_volumes(name, spec, plain)
 
-    def add_container(self, ctype: str, c: Container,
-                      cs: ContainerStatus, spec: Any, plain: bool) -> None:
-        image = split_image(c.image)
-        res = c.resources
-        requests, limits, unreadable = (
-            self.resources(res, plain) if res else _NO_RESOURCES)
-        sc = c.securityContext
-        psc = spec.securityContext
-        if sc is not None:
-            run_as_user = sc.runAsUser if sc.runAsUser is not None else (
-                psc.runAsUser if psc else None)
-            non_root = sc.runAsNonRoot if sc.runAsNonRoot is not None else (
-                psc.runAsNonRoot if psc else None)
-            capabilities = sc.capabilities
-            caps = joined(capabilities.add or ()) if capabilities else None
-        else:
-            run_as_user = psc.runAsUser if psc else None
-            non_root = psc.runAsNonRoot if psc else None
-            caps = None
+    def add_container(self, ctype: str, c: Container, cs: ContainerStatus,
+                      psc: PodSecurityContext | None, plain: bool) -> None:
+        # Everything the spec columns and env rows follow from (see `plain` in add_pod).
+        key = memo_key((ctype, c.name, c.image, c.imagePullPolicy, c.resources, c.ports,
+                        c.securityContext, psc, c.env, c.envFrom, c.livenessProbe is None,
+                        c.readinessProbe is None, c.startupProbe is None)) if plain else None
+        stored = self.container_memo.get(key) if key is not None else None
+        if stored is None:
+            env = self.env_rows_of(c) if c.env or c.envFrom else None
+            stored = (self.container_specs.store([container_spec_row(ctype, c, psc)]),
+                      None if env is None else self.env_rows.store(env))
+            if key is not None:
+                self.container_memo[key] = stored
+        spec_group, env_group = stored
+        if env_group is not None:
+            self.env_rows.place(env_group, len(self.container_states))
+        self.container_specs.place(spec_group, self.pod_index)
+
         state, detail = _state(cs.state)
         last_state = cs.lastState
         last = last_state.terminated if last_state else None
-        ports = c.ports
-        env, env_from = c.env, c.envFrom
-
-        self.container_of.append(self.pod_index)
-        # One row tuple: the containers table's columns after namespace and pod, in order.
-        self.container_rows.append((
-            c.name, ctype, c.image, image.registry, image.repository, image.tag, image.digest,
-            cs.imageID or None,
-            requests[0], limits[0], requests[1], limits[1], requests[2], limits[2], unreadable,
-            ports_text(c) if ports else None,
-            c.livenessProbe is not None, c.readinessProbe is not None,
-            c.startupProbe is not None,
-            sc.privileged if sc else None, run_as_user, non_root,
-            sc.allowPrivilegeEscalation if sc else None,
-            sc.readOnlyRootFilesystem if sc else None,
-            caps, c.imagePullPolicy, cs.ready, cs.started, cs.restartCount,
+        # One row tuple: CONTAINER_STATE_COLUMNS in order.
+        self.container_states.append((
+            cs.imageID or None, cs.ready, cs.started, cs.restartCount,
             state, detail.reason if detail else None, detail.message if detail else None,
             detail.exitCode if state == "terminated" else None,
             last.reason if last else None, last.exitCode if last else None,
             last.finishedAt if last else None,
             detail.startedAt if state == "running" else None,
-            len(env or ()) + len(env_from or ()),
         ))
-        if env or env_from:
-            self.add_env(c, plain)
 
     def tolerations_text(self, tolerations: list[Any], plain: bool) -> str | None:
         """The pod's tolerations as text, once per distinct list (see `plain` in add_pod)."""
@@ -274,25 +310,6 @@ class _Builder:
             if key is not None:
                 self.toleration_memo[key] = text
         return text
-
-    def resources(self, res: Any, plain: bool
-                  ) -> tuple[tuple[float, ...], tuple[float, ...], str | None]:
-        """A container's requests, limits and unreadable quantities, once per distinct set."""
-        key = memo_key(res) if plain else None
-        found = self.resource_memo.get(key) if key is not None else None
-        if found is None:
-            found = resource_quantities(res.requests, res.limits, RESOURCE_NAMES)
-            if key is not None:
-                self.resource_memo[key] = found
-        return found
-
-    def add_env(self, c: Container, plain: bool) -> None:
-        key = memo_key((c.env, c.envFrom)) if plain else None
-        container = len(self.container_of) - 1
-        if key is not None:
-            self.env_rows.add_group(key, lambda: self.env_rows_of(c), container)
-        else:
-            self.env_rows.add_rows(self.env_rows_of(c), container)
 
     @staticmethod
     def env_rows_of(c: Container) -> tuple[tuple[Any, ...], ...]:
@@ -386,14 +403,15 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     def with_pod(columns: dict[str, Any], pod_of: np.ndarray) -> dict[str, Any]:
         return {**columns, "namespace": namespace.take(pod_of), "pod": name.take(pod_of)}
 
-    container_of = np.asarray(b.container_of, dtype=np.intp)
+    # One spec group is placed per container, for its pod.
+    spec_ids, _ = b.container_specs.layout()
+    container_of = np.asarray(b.container_specs.parents, dtype=np.intp)
     container_order = child_order(pod_rank, container_of)
     containers = with_pod(
-        columns_from_rows("containers", in_order(b.container_rows, container_order), first=2),
+        {**take_rows(b.container_specs.distinct_columns(), spec_ids[container_order]),
+         **columns_of(in_order(b.container_states, container_order), CONTAINER_STATE_COLUMNS)},
         container_of[container_order])
-    container_name = cast_column(containers["name"], "str")
-    container_type = cast_column(containers["container_type"], "category")
-    containers.update(name=container_name, container_type=container_type)
+    container_name, container_type = containers["name"], containers["container_type"]
 
     # Env rows point to their container (by walk index): its name, type and pod are theirs.
     env_ids, env_placement = b.env_rows.layout()
