@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from analyzer.cluster import BUILTIN_KINDS
 from analyzer.ingest.records import KIND_GROUPS, KubeObject
 from analyzer.model.views import Condition, Meta, OwnerRef
 
@@ -36,7 +37,10 @@ def is_builtin(obj: KubeObject) -> bool:
 
 def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:
     """The objects of these built-in kinds, in dump order, without same-named custom resources."""
-    return (o for o in cluster.objects_of(*kinds) if is_builtin(o))
+    objects = cluster.objects_of(*kinds)
+    if all(kind in BUILTIN_KINDS for kind in kinds):
+        return objects  # the cluster's index of built-in kinds leaves custom resources out
+    return (o for o in objects if is_builtin(o))
 
 
 def as_dict(value: Any) -> dict[str, Any]:
@@ -144,6 +148,23 @@ def find_condition(conditions: list[Condition] | None, kind: str) -> Condition |
         if cond.type == kind:
             return cond
     return None
+
+
+def find_conditions(conditions: list[Condition] | None, *kinds: str
+                    ) -> tuple[Condition | None, ...]:
+    """The first condition of each of these types (None where absent), in one pass.
+
+    Examples:
+        >>> ready, scheduled = find_conditions([Condition(type="Ready", status="True")],
+        ...                                    "Ready", "PodScheduled")
+        >>> ready.status, scheduled
+        ('True', None)
+    """
+    found: dict[str, Condition | None] = dict.fromkeys(kinds)
+    for cond in conditions or ():
+        if found.get(cond.type, cond) is None:
+            found[cond.type] = cond
+    return tuple(found.values())
 
 
 def condition_true(conditions: list[Condition] | None, kind: str) -> bool | None:

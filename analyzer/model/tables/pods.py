@@ -23,9 +23,8 @@ from analyzer.model.frame import (
 from analyzer.model.images import split_image
 from analyzer.model.normalize import (
     builtin_objects,
-    condition_true,
     controller_of,
-    find_condition,
+    find_conditions,
     joined,
     newest,
     pairs,
@@ -215,7 +214,8 @@ class _Builder:
         statuses = status.containerStatuses or []
         n_containers = len(spec.containers or ()) or len(statuses) or None
         n_ready = sum(1 for cs in statuses if cs.ready) if statuses else None
-        ready = condition_true(status.conditions, "Ready")
+        ready_cond, scheduled_cond = find_conditions(status.conditions, "Ready", "PodScheduled")
+        ready = None if ready_cond is None else ready_cond.status == "True"
         if ready is None and statuses:
             ready = all(cs.ready for cs in statuses)
         if not statuses and not status.initContainerStatuses and status.phase is None:
@@ -229,7 +229,6 @@ class _Builder:
             kstatus = facts.status or kstatus
             if facts.restarts is not None:
                 restarts = facts.restarts
-        scheduled_cond = find_condition(status.conditions, "PodScheduled")
         last_finished: list[str | None] = []
 
         for ctype, containers, ctype_statuses in (
@@ -356,6 +355,7 @@ class _Builder:
                     mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
         pool = self.volume_rows
         groups, names, pod_index = pool.groups, self.volume_names, self.pod_index
+        placed, parents = pool.placed, pool.parents  # pool.place, inlined: runs per volume
         for volume in spec.volumes:
             if not isinstance(volume, dict):
                 continue
@@ -377,7 +377,8 @@ class _Builder:
                 if group is None:
                     group = groups[key] = pool.store(
                         [row[1:] for row in volume_rows(pod, volume, read_only)])
-                pool.place(group, pod_index)
+                placed.append(group)
+                parents.append(pod_index)
             else:
                 pool.add_rows([row[1:] for row in volume_rows(pod, volume, read_only)],
                               pod_index)
