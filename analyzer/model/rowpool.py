@@ -46,9 +46,9 @@ class RowPool:
 
     Examples:
         >>> pool = RowPool("rejections")
-        >>> pool.add_group("k", lambda: [("a", "1", "x"), ("b", "2", "y")], parent=7)
+        >>> pool.add_group("k", list, [("a", "1", "x"), ("b", "2", "y")], parent=7)
         2
-        >>> pool.add_group("k", lambda: [("never", "made", "")], parent=8)
+        >>> pool.add_group("k", list, [("never", "made", "")], parent=8)
         2
         >>> pool.add_rows([("c", "3", "z")], parent=9), len(pool)
         (1, 5)
@@ -71,13 +71,16 @@ class RowPool:
         self.placed: list[int] = []  # the table's groups, in order
         self.parents: list[int] = []  # the parent of each placed group
 
-    def add_group(self, key: Hashable, make: Callable[[], Sequence[tuple[Any, ...]]],
-                  parent: int) -> int:
-        """Place the rows of group `key` (made by `make` the first time) for `parent`;
-        returns how many. The key must determine the rows exactly."""
-        group = self.groups.get(key)
+    def add_group(self, key: Hashable | None, make: Callable[[Any], Sequence[tuple[Any, ...]]],
+                  value: Any, parent: int) -> int:
+        """Place the rows `make(value)` for `parent`; returns how many. Under a key already
+        seen, the rows stored then are placed again (so the key must determine the rows);
+        a key of None shares nothing."""
+        group = self.groups.get(key) if key is not None else None
         if group is None:
-            group = self.groups[key] = self.store(make())
+            group = self.store(make(value))
+            if key is not None:
+                self.groups[key] = group
         return self.place(group, parent)
 
     def add_rows(self, rows: Sequence[tuple[Any, ...]], parent: int) -> int:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from pandas.arrays import ArrowStringArray
 
 from analyzer.ingest.records import group_of
 from analyzer.model.credentials import mask_annotation
@@ -20,7 +25,7 @@ from analyzer.model.frame import (
     sort_key,
     to_frame,
 )
-from analyzer.model.normalize import controller_of, is_builtin, source_of, text_age
+from analyzer.model.normalize import builtin_objects, controller_of, source_of, text_age
 from analyzer.model.rowpool import RowPool, memo_key, take_rows
 
 if TYPE_CHECKING:
@@ -67,6 +72,47 @@ def _annotation_rows(annotations: dict[str, object], shown: dict[tuple[str, str]
     return rows
 
 
+def _object_ids(groups: Sequence[str | None], kind: pd.Categorical, namespace: pd.Categorical,
+                name: ArrowStringArray) -> Any:
+    """ObjectKey.id of each object, `{group or 'core'}/{kind}/{namespace}/{name}`, from its
+    cast columns (one Arrow join instead of a Python f-string per object)."""
+    parts = [pa.array(values).cast(pa.large_string()) for values in (kind, namespace, name)]
+    try:
+        group = pc.fill_null(pa.array(groups, type=pa.large_string()), "")
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        group = None
+    if group is None or any(part.null_count for part in parts):
+        # Not all text (a hand-made key): the f-string's own rendering.
+        return [f"{g or 'core'}/{k}/{ns}/{n}" for g, k, ns, n
+                in zip(groups, kind, namespace, name, strict=True)]
+    group = pc.if_else(pc.equal(group, ""), pa.scalar("core", pa.large_string()), group)
+    joined = pc.binary_join_element_wise(group, *parts, pa.scalar("/", pa.large_string()))
+    return ArrowStringArray(joined)
+
+
+def _namespace_columns(cluster: Cluster, namespace: pd.Categorical) -> dict[str, list[Any]]:
+    """The namespaces table: those listed and those any object names, with their counts."""
+    listed = {obj.name: obj for obj in builtin_objects(cluster, "Namespace")}
+    per_ns = np.bincount(namespace.codes[namespace.codes >= 0],
+                         minlength=len(namespace.categories))
+    objects_per_ns = {ns: int(n) for ns, n in zip(namespace.categories, per_ns, strict=True)
+                      if ns and n}
+    pods_per_ns = Counter(obj.namespace for obj in builtin_objects(cluster, "Pod"))
+    columns = empty_columns("namespaces")
+    for name in sorted(set(listed) | set(objects_per_ns)):
+        obj = listed.get(name)
+        view = obj.view if obj else None
+        columns["name"].append(name)
+        columns["uid"].append(obj.uid if obj else None)
+        columns["created"].append(view.metadata.creationTimestamp if view else None)
+        columns["age"].append(text_age(view) if view else None)
+        columns["phase"].append(getattr(getattr(view, "status", None), "phase", None))
+        columns["listed"].append(obj is not None)
+        columns["pods"].append(pods_per_ns[name])
+        columns["objects"].append(objects_per_ns.get(name, 0))
+    return columns
+
+
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """objects, namespaces, labels, annotations and owner_refs in one pass over all objects."""
     object_rows: list[tuple[object, ...]] = []
@@ -76,52 +122,36 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     annotation_pool = RowPool("annotations", first=3)
     owner_rows: list[tuple[object, ...]] = []  # owner_refs' columns after kind/namespace/name
     owner_of: list[int] = []
-    objects_per_ns: Counter[str] = Counter()
-    pods_per_ns: Counter[str] = Counter()
-    listed = {}
     # (key, value) -> annotation_value: the pods of one workload repeat their annotations.
     shown: dict[tuple[str, str], str] = {}
     show_sensitive = getattr(cluster, "show_sensitive", False)
+    annotation_rows = partial(_annotation_rows, shown=shown, show_sensitive=show_sensitive)
 
     for i, obj in enumerate(cluster.objects):
         meta = obj.view.metadata
         key = obj.key
-        kind, ns, name = key.kind, key.namespace, key.name
         owner = controller_of(meta)
         meta_labels = meta.labels
-        # One row tuple: the objects table's columns in declared order.
+        # One row tuple: the objects table's columns in declared order, but for the key
+        # column's: it holds key.group, the ids are joined after the walk (`_object_ids`).
         object_rows.append((
-            key.id, key.group or group_of(obj.api_version), kind, obj.api_version or None,
-            ns, name, obj.uid, meta.creationTimestamp, text_age(obj.view),
+            key.group, key.group or group_of(obj.api_version), key.kind, obj.api_version or None,
+            key.namespace, key.name, obj.uid, meta.creationTimestamp, text_age(obj.view),
             meta.deletionTimestamp is not None,
             owner.kind if owner else None, owner.name if owner else None,
             len(meta_labels or ()), obj.provenance.format, source_of(obj), obj.duplicates,
         ))
 
-        if ns:
-            objects_per_ns[ns] += 1
-            if kind == "Pod" and is_builtin(obj):
-                pods_per_ns[ns] += 1
-        if kind == "Namespace" and is_builtin(obj):
-            listed[name] = obj
-
         # Long form by whole groups (~10 labels per object); the rows point back to their
         # object by index, and kind/namespace/name are taken from the objects columns.
         plain = isinstance(obj.raw, bytes | memoryview)
         if meta_labels:
-            group = memo_key(meta_labels) if plain else None
-            if group is not None:
-                label_pool.add_group(group, lambda m=meta_labels: _label_rows(m), i)
-            else:
-                label_pool.add_rows(_label_rows(meta_labels), i)
+            label_pool.add_group(memo_key(meta_labels) if plain else None,
+                                 _label_rows, meta_labels, i)
         if meta.annotations:
             notes = meta.annotations
-            group = memo_key(notes) if plain else None
-            if group is not None:
-                annotation_pool.add_group(
-                    group, lambda m=notes: _annotation_rows(m, shown, show_sensitive), i)
-            else:
-                annotation_pool.add_rows(_annotation_rows(notes, shown, show_sensitive), i)
+            annotation_pool.add_group(memo_key(notes) if plain else None,
+                                      annotation_rows, notes, i)
         if meta.ownerReferences:
             for ref in meta.ownerReferences:
                 owner_of.append(i)
@@ -137,6 +167,8 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     object_order = np.argsort(object_rank, kind="stable")
     objects = columns_from_rows("objects", in_order(object_rows, object_order))
     objects.update(take_rows(identity, object_order))
+    objects["key"] = _object_ids(objects["key"], objects["kind"], objects["namespace"],
+                                 objects["name"])
 
     def with_identity(columns: dict[str, Any], object_of: np.ndarray) -> dict[str, Any]:
         return {**columns, **take_rows(identity, object_of)}
@@ -155,18 +187,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         columns_from_rows("owner_refs", in_order(owner_rows, order), first=3),
         owner_of_array[order])
 
-    namespaces = empty_columns("namespaces")
-    for name in sorted(set(listed) | set(objects_per_ns)):
-        obj = listed.get(name)
-        view = obj.view if obj else None
-        namespaces["name"].append(name)
-        namespaces["uid"].append(obj.uid if obj else None)
-        namespaces["created"].append(view.metadata.creationTimestamp if view else None)
-        namespaces["age"].append(text_age(view) if view else None)
-        namespaces["phase"].append(getattr(getattr(view, "status", None), "phase", None))
-        namespaces["listed"].append(obj is not None)
-        namespaces["pods"].append(pods_per_ns[name])
-        namespaces["objects"].append(objects_per_ns[name])
+    namespaces = _namespace_columns(cluster, identity["namespace"])
 
     capture = cluster.capture_time
     # Sorted above: objects, owner_refs by kind/namespace/name, labels and annotations then
