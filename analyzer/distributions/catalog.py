@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from analyzer.safeyaml import load_yaml
 
 CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
 ROLES = (
@@ -121,7 +121,7 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
     if not path.exists():
         return Catalog(())
     entries = []
-    for i, row in enumerate(_rows(yaml.safe_load(path.read_text(encoding="utf-8")))):
+    for i, row in enumerate(_rows(load_yaml(path.read_text(encoding="utf-8")))):
         where = f"{path.name}: entry {i + 1}"
         if not isinstance(row, dict) or not row.get("name"):
             raise ValueError(f"{where}: needs a name")

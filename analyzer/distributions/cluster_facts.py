@@ -24,6 +24,7 @@ from analyzer.distributions.objects import builtin_objects, find
 from analyzer.distributions.profiles import Profiles
 from analyzer.distributions.result import ControlPlane, Distribution
 from analyzer.distributions.workloads import ComponentWorkload
+from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -107,7 +108,7 @@ def dns(cluster: Cluster, classified: Classified, profiles: Profiles) -> dict[st
 def proxy_mode_from_config(text: str) -> str | None:
     """The `mode` of a KubeProxyConfiguration document (empty means the iptables default)."""
     try:
-        doc = yaml.safe_load(text)
+        doc = load_yaml(text)
     except yaml.YAMLError:
         return None
     if not isinstance(doc, dict) or "mode" not in doc:

@@ -7,10 +7,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from analyzer.distributions.profiles import load_profiles
 from analyzer.distributions.signals import SIGNALS, Matcher
+from analyzer.safeyaml import load_yaml
 
 FINGERPRINTS_FILE = Path(__file__).with_name("fingerprints.yaml")
 
@@ -48,7 +47,7 @@ def load_fingerprints(path: Path = FINGERPRINTS_FILE) -> tuple[Fingerprint, ...]
     if not path.exists():
         return ()
     known = load_profiles().distributions
-    rows = _rows(yaml.safe_load(path.read_text(encoding="utf-8")))
+    rows = _rows(load_yaml(path.read_text(encoding="utf-8")))
     out: list[Fingerprint] = []
     for i, row in enumerate(rows):
         where = f"{path.name}: row {i + 1}"

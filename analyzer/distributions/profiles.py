@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
+from analyzer.safeyaml import load_yaml
 
 PROFILES_FILE = Path(__file__).with_name("profiles.yaml")
 CONTROL_PLANE_KINDS = ("managed", "self-hosted")
@@ -52,7 +52,7 @@ class Profiles:
 @cache
 def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
     """Read and check profiles.yaml."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = load_yaml(path.read_text(encoding="utf-8")) or {}
     dists: dict[str, Profile] = {}
     for name, row in (data.get("distributions") or {}).items():
         if row.get("control_plane") not in CONTROL_PLANE_KINDS:

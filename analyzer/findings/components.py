@@ -6,9 +6,9 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 import pandas as pd
-import yaml
 
 from analyzer.findings.versions import DATA
+from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -41,5 +41,5 @@ def distribution_name(cluster: Cluster) -> str | None:
 @cache
 def expected_roles() -> dict[str, tuple[str, ...]]:
     """Distribution -> roles it cannot work without, from data/expected_components.yaml."""
-    raw = yaml.safe_load((DATA / "expected_components.yaml").read_text(encoding="utf-8"))
+    raw = load_yaml((DATA / "expected_components.yaml").read_text(encoding="utf-8"))
     return {str(k): tuple(v) for k, v in raw.items()}

@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
+from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -77,7 +77,7 @@ def _is_control_plane(node: Any) -> bool:
 @cache
 def end_of_life_dates() -> dict[str, date]:
     """Minor version ("1.24") -> upstream end-of-support date, from data/kubernetes_eol.yaml."""
-    raw = yaml.safe_load((DATA / "kubernetes_eol.yaml").read_text(encoding="utf-8"))
+    raw = load_yaml((DATA / "kubernetes_eol.yaml").read_text(encoding="utf-8"))
     return {str(k): date.fromisoformat(str(v)) for k, v in raw.items()}
 
 
@@ -92,7 +92,7 @@ class RemovedApi:
 @cache
 def removed_apis() -> dict[tuple[str, str], RemovedApi]:
     """(apiVersion, kind) -> when it was removed, from data/removed_apis.yaml."""
-    raw = yaml.safe_load((DATA / "removed_apis.yaml").read_text(encoding="utf-8"))
+    raw = load_yaml((DATA / "removed_apis.yaml").read_text(encoding="utf-8"))
     table: dict[tuple[str, str], RemovedApi] = {}
     for row in raw:
         major, minor = (int(x) for x in str(row["removed_in"]).split("."))

@@ -13,12 +13,12 @@ from typing import Literal, NamedTuple
 
 import networkx as nx
 import pandas as pd
-import yaml
 
 from analyzer.errors import UnknownObjectError
 from analyzer.graph.builders import relations
 from analyzer.graph.context import MISSING, PRESENT
 from analyzer.graph.relations import Relation
+from analyzer.safeyaml import load_yaml
 
 DELETED, DEGRADED, REQUIRED, OPTIONAL = "deleted", "degraded", "required", "optional"
 
@@ -289,7 +289,7 @@ def _reach(graph: nx.MultiDiGraph, root: str, query: Literal["impact", "dependen
 @cache
 def _expected_unused() -> tuple[list[dict[str, str]], frozenset[str]]:
     text = resources.files("analyzer.graph").joinpath("orphans.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data = load_yaml(text)
     return data["names"], frozenset(data["secret_types"])
 
 

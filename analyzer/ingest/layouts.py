@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import yaml
+from analyzer.safeyaml import load_yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class LogHint:
 @cache
 def _layouts() -> dict:
     text = resources.files("analyzer.ingest").joinpath("layouts.yaml").read_text("utf-8")
-    data = yaml.safe_load(text)
+    data = load_yaml(text)
     data["objects"] = [(r, re.compile(r["pattern"])) for r in data["objects"]]
     data["logs"] = [(r, re.compile(r["pattern"])) for r in data["logs"]]
     data["not_objects"] = [re.compile(p) for p in data["not_objects"]]

@@ -14,8 +14,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from analyzer.ingest.collect import IngestResult
 from analyzer.redact.patterns import (
     AWS_PUBLIC_ACCOUNTS,
@@ -27,6 +25,7 @@ from analyzer.redact.patterns import (
     is_already_redacted,
 )
 from analyzer.redact.pseudonyms import Pseudonyms
+from analyzer.safeyaml import load_yaml
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _LETTERS = re.compile(r"[A-Za-z]+")
@@ -43,7 +42,7 @@ _SYSTEM_NAMESPACE = re.compile(
 
 @cache
 def _domains() -> dict[str, tuple[str, ...]]:
-    data = yaml.safe_load((Path(__file__).with_name("domains.yaml")).read_text(encoding="utf-8"))
+    data = load_yaml((Path(__file__).with_name("domains.yaml")).read_text(encoding="utf-8"))
     return {"keep": tuple(data["keep"]), "provider": tuple(data["provider"])}
 
 
@@ -57,7 +56,7 @@ def base_vocabulary() -> frozenset[str]:
     domains = _domains()
     for domain in (*domains["keep"], *domains["provider"]):
         words.update(w.lower() for w in _LETTERS.findall(domain))
-    vocab = yaml.safe_load(Path(__file__).with_name("vocabulary.yaml").read_text(encoding="utf-8"))
+    vocab = load_yaml(Path(__file__).with_name("vocabulary.yaml").read_text(encoding="utf-8"))
     for group in vocab.values():
         words.update(str(w).lower() for w in group)
     return frozenset(words)

@@ -8,9 +8,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
+from analyzer.safeyaml import load_yaml
 
 CONVERTERS = frozenset({"str", "int", "bool", "labels", "csv"})
 
@@ -157,4 +156,4 @@ def _shape(name: str, raw: dict[str, Any]) -> CellShape:
 def catalog() -> Catalog:
     """The packaged catalog, loaded and checked once."""
     text = resources.files("analyzer.text").joinpath("kinds.yaml").read_text(encoding="utf-8")
-    return Catalog(yaml.safe_load(text))
+    return Catalog(load_yaml(text))

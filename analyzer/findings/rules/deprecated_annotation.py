@@ -6,12 +6,11 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-import yaml
-
 from analyzer.cluster import Cluster
 from analyzer.findings.facts import ev, owner
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
+from analyzer.safeyaml import load_yaml
 
 # Pod templates carry the same annotations as their pods; the controllers are reported, not
 # every pod they made.
@@ -27,7 +26,7 @@ RULE = RuleMeta(
 
 @cache
 def deprecated() -> list[dict[str, Any]]:
-    return yaml.safe_load((DATA / "deprecated_annotations.yaml").read_text(encoding="utf-8"))
+    return load_yaml((DATA / "deprecated_annotations.yaml").read_text(encoding="utf-8"))
 
 
 def match(key: str) -> dict[str, Any] | None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import yaml
+from analyzer.safeyaml import load_yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class DescribeLayout:
 def describe_layout() -> DescribeLayout:
     """The packaged layout.yaml, loaded and checked once."""
     text = resources.files("analyzer.text.describe").joinpath("layout.yaml").read_text("utf-8")
-    data = yaml.safe_load(text)
+    data = load_yaml(text)
     kinds = data["kinds"]
     for kind, raw in kinds.items():
         if missing := set(raw["identify"]) - set(raw["top"]):
