@@ -73,23 +73,26 @@ _TYPED = r"""(?:
 # explicit keys, merge keys, YAML 1.1 booleans and `=`, numbers outside _SAME_NUMBER, and
 # underscores that yaml-rs skips as digit separators (`_1`, `-_1`, `._1` are strings to PyYAML),
 # and an empty key (`- : a`: YAML 1.2 only; kubectl prints `:8080` plain, which both read alike).
+# (A `- ` there is a sequence entry, whose own node the `- ` pattern looks at.)
 _RISKY_NODE = (
-    r"(?=[!&*?<=yYnNoO0-9+._:-])(?:"
+    r"(?=[!&*?<=yYnNoO0-9+._:]|-(?![ \t\r\n]))(?:"
     r"[!&*] | \?(?=[ \t\r\n]|\Z) | << | [-+]?\.?_ | :(?=[ \t\r\n,\]}]|\Z)"
     r" | (?:=|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)" + _END
     + r" | (?=[-+.0-9])(?!" + _SAME_NUMBER + _END + r")(?=" + _TYPED + _END + r")"
     r")"
 )
-# Where a node can start: at a line start, after "- ", and after a colon, with or without
-# spaces (in a flow, `{"key" :value}` has a value right after ":"); in a flow, also after
+# Where a node can start: at a line start, after "- ", and after ": " (in a flow, also right
+# after ":", as in `{"key":value}`); in a flow, also after
 # `[`, `{` and `,`, where indicators that start no plain scalar (`[|]`, `{?}`, `{:x}`) are
 # refused or read otherwise by YAML 1.1. One literal prefix per pattern keeps the regex
 # engine on its fast path.
 _BLOCK_NODE_STARTS = [
-    re.compile(prefix + _RISKY_NODE, re.X) for prefix in (r"\A[ ]*+", r"\n[ ]*+", r":[ ]*+", r"-[ ]++")
+    re.compile(prefix + _RISKY_NODE, re.X) for prefix in (r"\A[ ]*+", r"\n[ ]*+", r":[ ]++", r"-[ ]++")
 ]
 _FLOW_NODE_STARTS = [
-    re.compile(prefix + r"(?:[|>?:] | " + _RISKY_NODE + ")", re.X) for prefix in (r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+")
+    re.compile(prefix + r"(?:[|>?:] | " + _RISKY_NODE + ")", re.X)
+    # (`{"a":yes}`: in a flow a value may follow ":" at once; in a block it follows ": ")
+    for prefix in (r":[ ]*+", r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+")
 ]
 # Tabs (separators the node-start patterns do not follow), line breaks only YAML 1.1 knows,
 # a BOM past the start, a lone CR, and characters libyaml rejects.

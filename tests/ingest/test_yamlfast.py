@@ -229,11 +229,12 @@ def test_fast_path_alone_agrees_whenever_the_scan_lets_it(document: object) -> N
 def test_every_short_scalar_of_numbers_and_indicators_reads_alike() -> None:
     # Exhaustive where fuzzing is thin: yaml-rs and PyYAML disagree on number-like text
     # (`_1`, `1e3`, `0o17`, `1:20`) and on what YAML 1.2 allows in flows (`{a:}`, `{[a]}`),
-    # so every text of up to 3 such characters, in five places, is compared.
+    # so every text of up to 3 such characters, in eight places, is compared.
     alphabet = "_0.+-e1x:[]{}, "
     scalars = ["".join(p) for n in (1, 2, 3) for p in itertools.product(alphabet, repeat=n)]
     for scalar in scalars:
-        for text in (f"a: {scalar}\n", f"{scalar}: a\n", f"- [{scalar}]\n", f"{{{scalar}}}\n", f"- {scalar}\n"):
+        for text in (f"a: {scalar}\n", f"{scalar}: a\n", f"- [{scalar}]\n", f"{{{scalar}}}\n", f"- {scalar}\n",
+                     f'{{"k":{scalar}}}\n', f'"k":{scalar}\n', f"a: |\n{scalar}\n"):
             assert_same_as_reference(text)
 
 
