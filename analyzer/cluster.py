@@ -109,12 +109,18 @@ class Cluster:
 
     @cached_property
     def _by_kind(self) -> dict[str, list[KubeObject]]:
-        from analyzer.model.normalize import is_builtin
+        from analyzer.model.normalize import is_builtin_group
 
-        return {
-            kind: objs if kind not in BUILTIN_KINDS else [o for o in objs if is_builtin(o)]
-            for kind, objs in self._all_by_kind.items()
-        }
+        index = {}
+        for kind, objs in self._all_by_kind.items():
+            if kind in BUILTIN_KINDS:
+                # Decided per group, not per object: a kind's objects share one or two groups.
+                groups = {o.key.group for o in objs}
+                builtin = {g for g in groups if is_builtin_group(kind, g)}
+                if builtin != groups:
+                    objs = [o for o in objs if o.key.group in builtin]
+            index[kind] = objs
+        return index
 
     @property
     def logs(self) -> list[LogRecord]:

@@ -31,7 +31,16 @@ def is_builtin(obj: KubeObject) -> bool:
         False
     """
     key = obj.key  # read directly: this runs for every object, often twice
-    group, kind = key.group, key.kind
+    return is_builtin_group(key.kind, key.group)
+
+
+def is_builtin_group(kind: str, group: str) -> bool:
+    """Whether `group` serves the built-in `kind` (its current group or a former one).
+
+    Examples:
+        >>> is_builtin_group("Deployment", "extensions"), is_builtin_group("Node", "longhorn.io")
+        (True, False)
+    """
     return group == KIND_GROUPS.get(kind, "") or group in _FORMER_GROUPS.get(kind, ())
 
 
