@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analyzer.graph.context import GraphContext
+from analyzer.graph.context import GraphContext, Reference
 from analyzer.graph.relations import Relation
 from analyzer.graph.shapes import mapping, mappings, text
 
@@ -28,22 +28,28 @@ VOLUME_REFERENCES: dict[str, tuple[str, str]] = {
 }
 SECRET_REF_VOLUMES = frozenset({"csi", "cephfs", "rbd", "flexVolume", "iscsi", "scaleIO", "storageos"})
 PROJECTED_SOURCES = {"configMap": "ConfigMap", "secret": "Secret"}
+REFERRING_SOURCES = frozenset({*VOLUME_REFERENCES, *SECRET_REF_VOLUMES, "projected", "ephemeral"})
 
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> ConfigMap/Secret/PVC for every volume reference of every pod spec."""
-    link, relation = ctx.link, RELATION.name
+    relation = RELATION.name
     for held in ctx.pod_specs:
         volumes = held.spec.volumes
-        if not volumes:
-            continue
-        ns = held.obj.key.namespace
-        pod_name = held.obj.key.name if held.is_pod else None
-        for volume in volumes:
-            if isinstance(volume, dict):
-                for kind, name, optional, via in references(volume, pod_name):
-                    link(held.node, kind, ns, name, relation, via, optional)
+        if volumes:
+            pod_name = held.name if held.is_pod else None
+            ctx.links(held.node, held.namespace, spec_references(volumes, pod_name), relation)
     _statefulset_claims(ctx)
+
+
+def spec_references(volumes: list[Any], pod_name: str | None = None) -> list[Reference]:
+    """`references` of every volume of a pod spec, in order."""
+    found: list[Reference] = []
+    for volume in volumes:
+        # Most volumes (emptyDir, hostPath, downwardAPI) refer to nothing: skip them unread.
+        if isinstance(volume, dict) and not REFERRING_SOURCES.isdisjoint(volume):
+            found += references(volume, pod_name)
+    return found
 
 
 def _statefulset_claims(ctx: GraphContext) -> None:
@@ -64,7 +70,7 @@ def _statefulset_claims(ctx: GraphContext) -> None:
                 ctx.edge(ctx.node_of(sts), node, RELATION.name, "volumeClaimTemplates")
 
 
-def references(volume: dict[str, Any], pod_name: str | None = None) -> list[tuple[str, str, bool, str]]:
+def references(volume: dict[str, Any], pod_name: str | None = None) -> list[Reference]:
     """(kind, name, optional, via) of everything one volume refers to.
 
     >>> references({"name": "cfg", "configMap": {"name": "settings", "optional": True}})
@@ -74,7 +80,7 @@ def references(volume: dict[str, Any], pod_name: str | None = None) -> list[tupl
     """
     vname = volume.get("name")
     vname = vname if isinstance(vname, str) else ""
-    found: list[tuple[str, str, bool, str]] = []
+    found: list[Reference] = []
     # A volume has one source key besides its name; look only at the keys it has.
     for source, src in volume.items():
         if source == "name" or not isinstance(src, dict):

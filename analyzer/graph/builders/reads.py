@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from analyzer.graph.context import GraphContext
+from analyzer.graph.context import GraphContext, Reference
 from analyzer.graph.relations import Relation
+from analyzer.model.views import PodSpec
 
 RELATION = Relation(
     name="reads",
@@ -17,19 +18,25 @@ RELATION = Relation(
 def build(ctx: GraphContext) -> None:
     """Add holder -> ConfigMap/Secret for every env and envFrom reference."""
     for held in ctx.pod_specs:
-        ns = held.obj.namespace
-        spec = held.spec
-        for container in (*(spec.containers or ()), *(spec.initContainers or ()), *(spec.ephemeralContainers or ())):
+        refs = env_references(held.spec)
+        if refs:
+            ctx.links(held.node, held.namespace, refs, RELATION.name)
+
+
+def env_references(spec: PodSpec) -> list[Reference]:
+    """(kind, name, optional, via) of every env and envFrom reference of a pod spec, in order."""
+    found: list[Reference] = []
+    for containers in (spec.containers, spec.initContainers, spec.ephemeralContainers):
+        for container in containers or ():
             for env in container.env or ():
                 source = env.valueFrom
                 if source is None:
                     continue
                 for kind, ref in (("ConfigMap", source.configMapKeyRef), ("Secret", source.secretKeyRef)):
                     if ref is not None and ref.name:
-                        via = f"env {env.name} of {container.name}"
-                        ctx.link(held.node, kind, ns, ref.name, RELATION.name, via, bool(ref.optional))
+                        found.append((kind, ref.name, bool(ref.optional), f"env {env.name} of {container.name}"))
             for env_from in container.envFrom or ():
                 for kind, ref in (("ConfigMap", env_from.configMapRef), ("Secret", env_from.secretRef)):
                     if ref is not None and ref.name:
-                        via = f"envFrom of {container.name}"
-                        ctx.link(held.node, kind, ns, ref.name, RELATION.name, via, bool(ref.optional))
+                        found.append((kind, ref.name, bool(ref.optional), f"envFrom of {container.name}"))
+    return found

@@ -19,4 +19,4 @@ def build(ctx: GraphContext) -> None:
     for held in ctx.pod_specs:
         name = held.spec.serviceAccountName or held.spec.serviceAccount
         via = "spec.serviceAccountName" if name else "default"
-        ctx.link(held.node, "ServiceAccount", held.obj.key.namespace, name or "default", RELATION.name, via)
+        ctx.link(held.node, "ServiceAccount", held.namespace, name or "default", RELATION.name, via)
