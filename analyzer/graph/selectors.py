@@ -25,13 +25,15 @@ class LabelIndex:
         self._by_ns: dict[str, list[str]] = defaultdict(list)
         self._labels: dict[str, Mapping[str, Any]] = {}
         self._keys = keys
+        self._posting_sets: dict[tuple[str, str, str], set[str]] = {}  # made when a selector needs one
         for node, namespace, labels in items:
             labels = labels or {}
             self._labels[node] = labels
             self._by_ns[namespace].append(node)
-            for k, v in labels.items():
-                if keys is None or k in keys:
-                    self._by_pair[(namespace, k, v if isinstance(v, str) else str(v))].append(node)
+            # Posting lists fill in object order whatever order one object's keys come in.
+            for k in labels if keys is None else keys.intersection(labels):
+                v = labels[k]
+                self._by_pair[(namespace, k, v if isinstance(v, str) else str(v))].append(node)
 
     @cached_property
     def _by_key(self) -> dict[tuple[str, str], list[str]]:
@@ -68,10 +70,8 @@ class LabelIndex:
         if self._keys is not None and not wanted <= self._keys:
             # A key left out of the index: check every object of the namespace.
             return [n for n in self._by_ns.get(namespace, ()) if _satisfies(self._labels[n], match_labels, expressions)]
-        if len(match_labels) == 1 and not expressions:
-            # One label: its posting list is the answer.
-            ((k, v),) = match_labels.items()
-            return list(self._by_pair.get((namespace, k, v if isinstance(v, str) else str(v)), ()))
+        if match_labels and not expressions:
+            return self._in_every_posting(namespace, match_labels)
         candidates: list[str] | None = None
         # Start from the narrowest posting list, then check the rest label by label.
         for k, v in match_labels.items():
@@ -88,6 +88,21 @@ class LabelIndex:
         if candidates is None:
             candidates = self._by_ns.get(namespace, [])
         return [n for n in candidates if _satisfies(self._labels[n], match_labels, expressions)]
+
+    def _in_every_posting(self, namespace: str, match_labels: Mapping[str, Any]) -> list[str]:
+        """Nodes with every label of `match_labels` (all indexed): the narrowest posting list,
+        in its order, less the nodes missing from another label's posting list."""
+        keys = [(namespace, k, str(v)) for k, v in match_labels.items()]
+        keys.sort(key=lambda key: len(self._by_pair.get(key, ())))  # stable: the first narrowest
+        matched = list(self._by_pair.get(keys[0], ()))
+        for key in keys[1:]:
+            if not matched:
+                break
+            members = self._posting_sets.get(key)
+            if members is None:  # selectors of a Service, its Deployment and ReplicaSets share these
+                members = self._posting_sets[key] = set(self._by_pair.get(key, ()))
+            matched = [n for n in matched if n in members]
+        return matched
 
 
 def _satisfies(labels: Mapping[str, Any], match_labels: Mapping[str, Any], expressions: list[Any]) -> bool:

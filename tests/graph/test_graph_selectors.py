@@ -41,3 +41,11 @@ def test_empty_selector_matches_all_only_when_asked_and_never_across_namespaces(
     assert index.match("app", None, empty_matches_all=True) == []
     assert index.match_map("other", {"app": "web"}) == ["web-x"]
     assert index.match_map("app", {}) == []
+
+
+def test_several_labels_match_in_object_order_and_compare_as_text():
+    pods = [("c", "ns", {"app": "web", "v": 1}), ("a", "ns", {"app": "web", "v": "1"}), ("b", "ns", {"v": "1"})]
+    index = LabelIndex(pods)
+    assert index.match_map("ns", {"app": "web", "v": "1"}) == ["c", "a"]
+    assert index.match_map("ns", {"v": 1, "app": "web"}) == ["c", "a"]
+    assert index.match("ns", {"matchLabels": {"app": "web", "v": "2"}}) == []
