@@ -55,6 +55,7 @@ class GraphContext:
         # source -> target -> relation -> attributes: the shape networkx keeps its edges in.
         self.adjacency: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
         self._by_kind: dict[str, list[KubeObject]] = defaultdict(list)
+        self._nodes_by_kind: dict[str, list[str]] = defaultdict(list)  # in step with _by_kind
         self._ids: dict[int, str] = {}
         self._by_name: dict[tuple[str, str, str], list[str]] = defaultdict(list)
         self._by_uid: dict[str, str] = {}
@@ -71,6 +72,7 @@ class GraphContext:
                 continue
             node = key.id
             self._by_kind[kind].append(obj)
+            self._nodes_by_kind[kind].append(node)
             self._namespaces_of[kind].add(key.namespace)
             self._ids[id(obj)] = node
             self._by_name[(kind, key.namespace, key.name)].append(node)
@@ -85,6 +87,20 @@ class GraphContext:
         """The objects of the given kinds, kind by kind, in dump order."""
         for kind in kinds:
             yield from self._by_kind.get(kind, ())
+
+    def with_nodes(self, *kinds: str) -> Iterator[tuple[str, KubeObject]]:
+        """(node, object) of the given kinds, kind by kind, in dump order.
+
+        `objects` plus `node_of` without a lookup by id() per object: builders walking every
+        pod pay for each object they reach.
+        """
+        for kind in kinds:
+            yield from zip(self._nodes_by_kind.get(kind, ()), self._by_kind.get(kind, ()), strict=True)
+
+    def all_with_nodes(self) -> Iterator[tuple[str, KubeObject]]:
+        """(node, object) of every object that is a node of the graph, kind by kind."""
+        for kind, objects in self._by_kind.items():
+            yield from zip(self._nodes_by_kind[kind], objects, strict=True)
 
     def all_objects(self) -> Iterator[KubeObject]:
         """Every object that is a node of the graph, kind by kind."""
@@ -217,7 +233,7 @@ class GraphContext:
     def pod_labels(self) -> LabelIndex:
         """Pods' labels, for matching selectors namespace by namespace."""
         return LabelIndex(
-            ((self.node_of(p), p.key.namespace, p.view.metadata.labels) for p in self.objects("Pod")),
+            ((node, p.key.namespace, p.view.metadata.labels) for node, p in self.with_nodes("Pod")),
             keys=self.selector_keys,
         )
 
@@ -239,15 +255,15 @@ class GraphContext:
     def pod_specs(self) -> list[PodSpecOf]:
         """Every pod spec of the dump: Pods' own, workloads' templates, CronJobs' job templates."""
         specs: list[PodSpecOf] = []
-        for pod in self.objects("Pod"):
+        for node, pod in self.with_nodes("Pod"):
             # A pasted `kubectl get pods` row has no spec: nothing is known it references.
             if pod.view.text is not None and not pod.view.spec.containers:
                 continue
-            specs.append(PodSpecOf(pod, self.node_of(pod), pod.view.spec, True, pod.key.namespace, pod.key.name))
-        for obj in self.objects(*TEMPLATE_KINDS):
+            specs.append(PodSpecOf(pod, node, pod.view.spec, True, pod.key.namespace, pod.key.name))
+        for node, obj in self.with_nodes(*TEMPLATE_KINDS):
             template = obj.view.spec.template
             if template is not None and template.spec.containers:
-                specs.append(PodSpecOf(obj, self.node_of(obj), template.spec, False, obj.key.namespace, obj.key.name))
+                specs.append(PodSpecOf(obj, node, template.spec, False, obj.key.namespace, obj.key.name))
         for obj in self.objects("CronJob"):
             job_template = obj.view.spec.jobTemplate
             raw = mapping(mapping(mapping(job_template.spec if job_template else None).get("template")).get("spec"))

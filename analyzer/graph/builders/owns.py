@@ -19,13 +19,13 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add owner -> owned for every ownerReference (a pod's Node owner is `mirror_of`)."""
-    for obj in ctx.all_objects():
+    for owned, obj in ctx.all_with_nodes():
         refs = obj.view.metadata.ownerReferences
         if not refs:
             continue
-        owned = ctx.node_of(obj)
+        is_pod = obj.key.kind == "Pod"
         for ref in refs:
-            if obj.kind == "Pod" and ref.kind == "Node":
+            if is_pod and ref.kind == "Node":
                 continue
             owner = ctx.by_uid(ref.uid) or ctx.ref(ref.kind, obj.namespace, ref.name, ref.apiVersion)
             ctx.edge(owner, owned, RELATION.name, "controller" if ref.controller else "owner")

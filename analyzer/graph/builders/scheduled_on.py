@@ -17,7 +17,7 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add pod -> node for every pod with a nodeName."""
-    for pod in ctx.objects("Pod"):
+    for node, pod in ctx.with_nodes("Pod"):
         node_name = pod.view.spec.nodeName
         if node_name:
-            ctx.link(ctx.node_of(pod), "Node", "", node_name, RELATION.name, "spec.nodeName")
+            ctx.link(node, "Node", "", node_name, RELATION.name, "spec.nodeName")

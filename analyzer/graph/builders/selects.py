@@ -22,12 +22,12 @@ _WORKLOADS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job")
 def build(ctx: GraphContext) -> None:
     """Add selector -> pod for each kind's selector, and HPA -> scale target."""
     pods = ctx.pod_labels
-    for obj in ctx.objects("Service", "ReplicationController"):
-        matched = pods.match_map(obj.namespace, obj.view.spec.selector)
-        ctx.edges_to(ctx.node_of(obj), matched, RELATION.name, "spec.selector")
-    for wl in ctx.objects(*_WORKLOADS):
-        matched = pods.match(wl.namespace, wl.view.spec.selector)
-        ctx.edges_to(ctx.node_of(wl), matched, RELATION.name, "spec.selector")
+    for node, obj in ctx.with_nodes("Service", "ReplicationController"):
+        matched = pods.match_map(obj.key.namespace, obj.view.spec.selector)
+        ctx.edges_to(node, matched, RELATION.name, "spec.selector")
+    for node, wl in ctx.with_nodes(*_WORKLOADS):
+        matched = pods.match(wl.key.namespace, wl.view.spec.selector)
+        ctx.edges_to(node, matched, RELATION.name, "spec.selector")
     for pdb in ctx.objects("PodDisruptionBudget"):
         spec = mapping(pdb.view.spec)
         # policy/v1 reads an empty selector as "every pod"; policy/v1beta1 as "none".
