@@ -56,7 +56,6 @@ class GraphContext:
         self.adjacency: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
         self._by_kind: dict[str, list[KubeObject]] = defaultdict(list)
         self._nodes_by_kind: dict[str, list[str]] = defaultdict(list)  # in step with _by_kind
-        self._ids: dict[int, str] = {}
         self._by_name: dict[tuple[str, str, str], list[str]] = defaultdict(list)
         self._by_uid: dict[str, str] = {}
         self._namespaces_of: dict[str, set[str]] = defaultdict(set)
@@ -74,7 +73,6 @@ class GraphContext:
             self._by_kind[kind].append(obj)
             self._nodes_by_kind[kind].append(node)
             self._namespaces_of[kind].add(key.namespace)
-            self._ids[id(obj)] = node
             self._by_name[(kind, key.namespace, key.name)].append(node)
             if obj.uid:
                 self._by_uid.setdefault(obj.uid, node)
@@ -109,7 +107,16 @@ class GraphContext:
 
     def node_of(self, obj: KubeObject) -> str:
         """The node id of an object of the dump."""
-        return self._ids[id(obj)]
+        return self._nodes_by_id[id(obj)]
+
+    @cached_property
+    def _nodes_by_id(self) -> dict[int, str]:
+        # Made when a builder first asks, in one pass per kind: most go through with_nodes.
+        return {
+            id(obj): node
+            for kind, objects in self._by_kind.items()
+            for obj, node in zip(objects, self._nodes_by_kind[kind], strict=True)
+        }
 
     def by_uid(self, uid: str | None) -> str | None:
         """The node of the object with this uid, if the dump has it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.model.views import OwnerRef
 
 RELATION = Relation(
     name="mirror_of",
@@ -19,11 +20,17 @@ MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 
 def build(ctx: GraphContext) -> None:
     """Add pod -> node for mirror pods (annotation, or a Node in ownerReferences)."""
-    for pod in ctx.objects("Pod"):
+    for node, pod in ctx.with_nodes("Pod"):
         meta = pod.view.metadata
-        owner = next((r.name for r in meta.ownerReferences or () if r.kind == "Node" and r.name), None)
+        owner = _node_owner(meta.ownerReferences) if meta.ownerReferences else None
         if owner:
-            ctx.edge(ctx.node_of(pod), ctx.ref("Node", "", owner), RELATION.name, "ownerReferences")
-        elif MIRROR_ANNOTATION in (meta.annotations or {}) and pod.view.spec.nodeName:
-            node = ctx.ref("Node", "", pod.view.spec.nodeName)
-            ctx.edge(ctx.node_of(pod), node, RELATION.name, MIRROR_ANNOTATION)
+            ctx.edge(node, ctx.ref("Node", "", owner), RELATION.name, "ownerReferences")
+        elif meta.annotations and MIRROR_ANNOTATION in meta.annotations and pod.view.spec.nodeName:
+            ctx.edge(node, ctx.ref("Node", "", pod.view.spec.nodeName), RELATION.name, MIRROR_ANNOTATION)
+
+
+def _node_owner(refs: list[OwnerRef]) -> str | None:
+    for ref in refs:
+        if ref.kind == "Node" and ref.name:
+            return ref.name
+    return None
