@@ -30,10 +30,9 @@ class LabelIndex:
             labels = labels or {}
             self._labels[node] = labels
             self._by_ns[namespace].append(node)
-            # Posting lists fill in object order whatever order one object's keys come in.
-            for k in labels if keys is None else keys.intersection(labels):
-                v = labels[k]
-                self._by_pair[(namespace, k, v if isinstance(v, str) else str(v))].append(node)
+            for k, v in labels.items():
+                if keys is None or k in keys:
+                    self._by_pair[(namespace, k, v if isinstance(v, str) else str(v))].append(node)
 
     @cached_property
     def _by_key(self) -> dict[tuple[str, str], list[str]]:
