@@ -90,10 +90,12 @@ _BLOCK_NODE_STARTS = [
     re.compile(prefix + _RISKY_NODE, re.X) for prefix in (r"\A[ ]*+", r"\n[ ]*+", r":[ ]++", r"-[ ]++")
 ]
 _FLOW_NODE_STARTS = [
-    re.compile(prefix + r"(?:[|>?:] | " + _RISKY_NODE + ")", re.X)
-    # (`{"a":yes}`: in a flow a value may follow ":" at once; in a block it follows ": ")
-    for prefix in (r":[ ]*+", r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+")
+    re.compile(prefix + r"(?:[|>?:] | " + _RISKY_NODE + ")", re.X) for prefix in (r"\[[ ]*+", r"\{[ ]*+", r",[ ]*+")
 ]
+# A value in a flow mapping: right after ":" (`{"a":yes}`), and a plain one may not start
+# with ":" or "?" there (`{"k": :x}`), though in a block it may (kubectl prints `:8080`
+# plain), so this one is looked for only on the lines of a flow (see _flow_regions).
+_FLOW_VALUE_START = re.compile(r":[ ]*+(?:[?:] | " + _RISKY_NODE + ")", re.X)
 # Tabs (separators the node-start patterns do not follow), line breaks only YAML 1.1 knows,
 # a BOM past the start, a lone CR, and characters libyaml rejects.
 _ODD_CHARACTER = re.compile(
@@ -148,6 +150,7 @@ def _needs_safe_loader(text: str, flow: bool | None = None) -> bool:
         return False
     return (
         any(pattern.search(text) for pattern in _FLOW_NODE_STARTS)
+        or any(_FLOW_VALUE_START.search(text, start, end) for start, end in _flow_regions(text))
         or _COLON_BEFORE_FLOW_END.search(text) is not None
         or any(pattern.search(text) for pattern in _INDICATORS_BEFORE_FLOW_END)
         or _has_flow_collection_key(text)
@@ -164,6 +167,33 @@ def _may_open_flow(text: str) -> bool:
     (False, True)
     """
     return text.startswith(("[", "{")) or any(pattern.search(text) for pattern in _FLOW_OPENS)
+
+
+def _flow_regions(text: str) -> Iterator[tuple[int, int]]:
+    """The lines each flow collection may span: from the line where one may open to the line
+    where the brackets counted from there balance (JSON in a block scalar is one line).
+    Brackets inside quoted strings count too, so a multi-line flow whose strings hold more
+    closing than opening brackets is cut short: a value of its later lines that starts with
+    ":" is then read as yaml-rs reads it (a string) where PyYAML refuses the document."""
+    opens = [m.start() for pattern in _FLOW_OPENS for m in pattern.finditer(text)]
+    if text.startswith(("[", "{")):
+        opens.append(0)
+    covered = -1
+    for at in sorted(opens):
+        if at < covered:
+            continue
+        start = end = text.rfind("\n", 0, at) + 1
+        depth = 0
+        while end < len(text):
+            line_end = text.find("\n", end)
+            line_end = len(text) if line_end < 0 else line_end + 1
+            depth += (text.count("[", end, line_end) + text.count("{", end, line_end)
+                      - text.count("]", end, line_end) - text.count("}", end, line_end))
+            end = line_end
+            if depth <= 0:
+                break
+        covered = end
+        yield start, end
 
 
 def _has_flow_collection_key(text: str) -> bool:
@@ -345,31 +375,44 @@ def _load_unit(text: str, first_line: int) -> Any:
         # yaml-rs refuses duplicate keys, flows nested past 256 and bad syntax; CSafeLoader
         # then keeps the last of duplicate keys, or says where the syntax is wrong.
         return _safe_load(text, first_line)
-    # A collection as a key with no value (`{[a]}`, `{x, {a: 1}}`) is found only in the result.
-    if flow and _has_collection_key(value):
-        return _safe_load(text, first_line)  # which refuses the unhashable key, as PyYAML does
+    if flow and _flow_reads_otherwise(value):
+        return _safe_load(text, first_line)  # which refuses these, as PyYAML does
     return value
+
+
+def _flow_reads_otherwise(value: Any) -> bool:
+    """What the scan cannot see in a flow, seen in yaml-rs's result: a collection as a key
+    with no value (`{[a]}`, `{x, {a: 1}}`: a tuple or frozenset key), and a block scalar
+    indicator starting a value (`{a: |\n  x}`, `{"k":>x}`: a plain "| x" to yaml-rs, an
+    error to PyYAML). A string that merely starts with `|` or `>` is sent too (rare)."""
+    try:
+        # Fast and in C: JSON takes string and number keys only; anything else is looked at.
+        encoded = msgspec.json.encode(value)
+    except (TypeError, OverflowError, msgspec.EncodeError):
+        return _has_collection_key(value) or _has_string_starting(value, ("|", ">"))
+    return b'"|' in encoded or b'">' in encoded
 
 
 def _has_collection_key(value: Any) -> bool:
     """Whether a parsed value has a mapping key that is a collection (a tuple or frozenset)."""
-    try:
-        # Fast and in C: JSON takes string and number keys only; anything else is looked at.
-        msgspec.json.encode(value)
-        return False
-    except (TypeError, OverflowError, msgspec.EncodeError):
-        pass
+    return any(type(key) in (tuple, frozenset) for node in _walk(value) if type(node) is dict for key in node)
+
+
+def _has_string_starting(value: Any, prefixes: tuple[str, ...]) -> bool:
+    return any(type(node) is str and node.startswith(prefixes) for node in _walk(value))
+
+
+def _walk(value: Any) -> Iterator[Any]:
+    """Every node of a parsed value, dict keys included."""
     stack = [value]
     while stack:
         node = stack.pop()
+        yield node
         if type(node) is dict:
-            for key in node:
-                if type(key) in (tuple, frozenset):
-                    return True
+            stack.extend(node)
             stack.extend(node.values())
         elif type(node) is list:
             stack.extend(node)
-    return False
 
 
 class _Whole(Exception):
