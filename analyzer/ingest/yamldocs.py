@@ -179,12 +179,13 @@ def parse_yaml_document(text: str) -> Any:
     anchored = "&" in text and "*" in text and has_anchor(text)
     if anchored and len(_ALIAS.findall(text)) > MAX_ALIASES:
         raise YamlDocumentError(f"more than {MAX_ALIASES} aliases (alias bomb?); not expanded", None)
-    if bracket_depth_exceeds(text) is not None:
-        raise YamlDocumentError(NESTED_TOO_DEEP, None)
     try:
         from analyzer.ingest.yamlfast import load_yaml_documents
     except ImportError:  # pragma: no cover - only while yamlfast is absent
         load_yaml_documents = None
+    # yamlfast bounds nesting itself (and costs no second pass over the text for it)
+    if load_yaml_documents is None and bracket_depth_exceeds(text) is not None:
+        raise YamlDocumentError(NESTED_TOO_DEEP, None)
     try:
         if load_yaml_documents is not None:
             docs = load_yaml_documents(text)
