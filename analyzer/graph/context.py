@@ -186,8 +186,11 @@ class GraphContext:
 
     def link(self, source: str, kind: str, namespace: str, name: str, relation: str, via: str = "", optional: bool = False) -> None:
         """`edge(source, ref(kind, namespace, name), ...)` in one call (the hot path of builders)."""
-        if name:
-            self.links(source, namespace, ((kind, name, optional, via),), relation)
+        if not name:
+            return
+        found = self._by_name.get((kind, "" if kind in CLUSTER_SCOPED_KINDS else namespace, name))
+        target = found[0] if found and len(found) == 1 else self.ref(kind, namespace, name)
+        self.edge(source, target, relation, via, optional)
 
     def links(self, source: str, namespace: str, refs: Iterable[Reference], relation: str) -> None:
         """`link` for each (kind, name, optional, via) one object refers to, in one call.

@@ -19,9 +19,7 @@ def build(ctx: GraphContext) -> None:
     """Add holder -> Secret for each image pull secret."""
     for held in ctx.pod_specs:
         for ref in held.spec.imagePullSecrets or ():
-            if ref.name:
-                node = ctx.ref("Secret", held.namespace, ref.name)
-                ctx.edge(held.node, node, RELATION.name, "spec.imagePullSecrets")
+            ctx.link(held.node, "Secret", held.namespace, ref.name, RELATION.name, "spec.imagePullSecrets")
     for sa in ctx.objects("ServiceAccount"):
         for ref in sa.view.imagePullSecrets or ():
             if ref.name:

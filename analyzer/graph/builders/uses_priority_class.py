@@ -17,6 +17,6 @@ RELATION = Relation(
 def build(ctx: GraphContext) -> None:
     """Add holder -> PriorityClass."""
     for held in ctx.pod_specs:
-        if held.spec.priorityClassName:
-            node = ctx.ref("PriorityClass", "", held.spec.priorityClassName)
-            ctx.edge(held.node, node, RELATION.name, "spec.priorityClassName")
+        name = held.spec.priorityClassName
+        if name:
+            ctx.link(held.node, "PriorityClass", "", name, RELATION.name, "spec.priorityClassName")

@@ -16,6 +16,6 @@ RELATION = Relation(
 def build(ctx: GraphContext) -> None:
     """Add holder -> RuntimeClass."""
     for held in ctx.pod_specs:
-        if held.spec.runtimeClassName:
-            node = ctx.ref("RuntimeClass", "", held.spec.runtimeClassName)
-            ctx.edge(held.node, node, RELATION.name, "spec.runtimeClassName")
+        name = held.spec.runtimeClassName
+        if name:
+            ctx.link(held.node, "RuntimeClass", "", name, RELATION.name, "spec.runtimeClassName")
