@@ -5,8 +5,9 @@ differ only in how plain scalars are typed (yaml-rs mixes YAML 1.2 with some 1.1
 reads `_` as a digit separator even in `_1`), in tags, aliases, merge keys, collections used
 as keys (tuples for yaml-rs, an error for PyYAML) and duplicate keys (yaml-rs raises). So a
 cheap scan looks at every place a plain scalar can start; a unit of text where the two could
-read one differently, or that uses a tag, anchor, alias, merge key, explicit or collection
-key, goes to CSafeLoader, and so does anything yaml-rs refuses. yaml-rs recurses without a
+read one differently, or that uses a tag, anchor, alias, merge key or explicit key, goes to
+CSafeLoader, and so does anything yaml-rs refuses. Where a flow collection may open, yaml-rs's
+result is looked at too (collections as keys, block scalar indicators inside a flow). yaml-rs recurses without a
 limit on block nesting (it overflows the stack near 10,000 levels), so text that could nest
 deeply goes to CSafeLoader too, which checks the depth first. A kubectl `List` is cut into
 its items first, so one odd item does not send a whole dump down the slow path.
@@ -112,10 +113,6 @@ _BLOCK_SCALARS = [re.compile(c + r"[-+0-9]*[ ]*(?:#[^\n]*)?(?:\n|\Z)") for c in 
 _SPACES = re.compile(" *")
 # An empty flow collection used as a key (`[]: a`), which needs no other flow to be there.
 _EMPTY_FLOW_KEYS = (re.compile(r"\[\][ ]*:"), re.compile(r"\{\}[ ]*:"))
-# A flow collection used as a key (`[a, b]: c`, `- {a: 1}: c`): an implicit key is on one
-# line, and the collection opens where a node starts before the `]:`/`}:` that ends the key.
-_FLOW_KEY_END = re.compile(r"[\]}][ ]*:")
-_FLOW_KEY_START = re.compile(r"(?:^[ ]*(?:[-?][ ]+)*|:[ ]+|[\[{,][ ]*)[\[{]", re.M)
 # A key with an empty value right before a flow indicator (`{a:}`, `[a:, b]`, `{a:?}`), and an
 # indicator right before one (`{a: >}`): YAML 1.2 reads them, YAML 1.1 refuses them.
 _COLON_BEFORE_FLOW_END = re.compile(r":[,\]}?]")
@@ -153,7 +150,6 @@ def _needs_safe_loader(text: str, flow: bool | None = None) -> bool:
         or any(_FLOW_VALUE_START.search(text, start, end) for start, end in _flow_regions(text))
         or _COLON_BEFORE_FLOW_END.search(text) is not None
         or any(pattern.search(text) for pattern in _INDICATORS_BEFORE_FLOW_END)
-        or _has_flow_collection_key(text)
     )
 
 
@@ -194,15 +190,6 @@ def _flow_regions(text: str) -> Iterator[tuple[int, int]]:
                 break
         covered = end
         yield start, end
-
-
-def _has_flow_collection_key(text: str) -> bool:
-    """Whether a flow collection is used as an implicit key on some line (`[a]: b`)."""
-    for end in _FLOW_KEY_END.finditer(text):
-        line_start = text.rfind("\n", 0, end.start()) + 1
-        if _FLOW_KEY_START.search(text, line_start, end.start()):
-            return True
-    return False
 
 
 def _has_empty_block_scalar(text: str) -> bool:
@@ -382,7 +369,7 @@ def _load_unit(text: str, first_line: int) -> Any:
 
 def _flow_reads_otherwise(value: Any) -> bool:
     """What the scan cannot see in a flow, seen in yaml-rs's result: a collection as a key
-    with no value (`{[a]}`, `{x, {a: 1}}`: a tuple or frozenset key), and a block scalar
+    (`[a]: b`, `{[a]}`, `{x, {a: 1}}`: a tuple or frozenset key), and a block scalar
     indicator starting a value (`{a: |\n  x}`, `{"k":>x}`: a plain "| x" to yaml-rs, an
     error to PyYAML). A string that merely starts with `|` or `>` is sent too (rare)."""
     try:

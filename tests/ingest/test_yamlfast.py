@@ -373,13 +373,24 @@ def test_bytes_not_utf8_says_where() -> None:
     "yes: 1\n", "a:\n  - 1:20\n", "a: +1\n", "a: 00\n", "on : 1\n", "[0755 ]\n",
     # yaml-rs reads these as numbers; PyYAML as strings
     "a: _1\n", "a: -_5\n", "a: ._1\n", "a: +._0\n", "_0E9: x\n", "- __1\n",
-    # collections as keys: tuples for yaml-rs, an error for PyYAML
-    "[a, b]: c\n", "- [a]: b\n", "a: {[x]: 1}\n", "{ a: 1, {b: 2}: 3 }\n", "a:\n  - [x]: 1\n", "{\n  [a]: b\n}\n",
     # nesting deep enough to overflow yaml-rs's stack
     "- " * 150 + "x\n", " " * 200 + "a: 1\n",
 ])
 def test_scan_sends_each_trap_to_the_safe_loader(text: str) -> None:
     assert yamlfast._needs_safe_loader(text)
+
+
+@pytest.mark.parametrize("text", [
+    "[a, b]: c\n", "- [a]: b\n", "a: {[x]: 1}\n", "{ a: 1, {b: 2}: 3 }\n", "a:\n  - [x]: 1\n", "{\n  [a]: b\n}\n",
+    "{[a]}\n", "a: {x, {b: 1}}\n", "{a: |\n  x}\n", '{"k":>x}\n',
+])
+def test_what_yaml_rs_reads_in_a_flow_and_pyyaml_refuses_goes_to_the_safe_loader(
+    text: str, safe_loader_calls: list[str]
+) -> None:
+    # Collections as keys (tuples to yaml-rs) and block scalar indicators inside a flow are
+    # found in yaml-rs's result, and CSafeLoader then refuses the text.
+    assert ours(text) == reference(text) == ("error", None)
+    assert safe_loader_calls
 
 
 @pytest.mark.parametrize("text", [
