@@ -63,21 +63,27 @@ class GraphContext:
         # here and the collected kinds answer the same question without the scan.
         self._collected = set(cluster.ingest.collected_kinds)
         self._scopes = collected_scopes(cluster)
-        for obj in cluster.objects:
+        self._index(cluster.objects)
+
+    def _index(self, objects: list[KubeObject]) -> None:
+        # Locals, not attributes, in a loop run once per object of the dump.
+        nodes, by_name, by_uid, collected = self.nodes, self._by_name, self._by_uid, self._collected
+        by_kind, nodes_by_kind, namespaces_of = self._by_kind, self._nodes_by_kind, self._namespaces_of
+        for obj in objects:
             key = obj.key
             kind = key.kind
-            self._collected.add(kind)
+            collected.add(kind)
             if kind in UNRELATED_KINDS:
                 continue
             node = key.id
-            self._by_kind[kind].append(obj)
-            self._nodes_by_kind[kind].append(node)
-            self._namespaces_of[kind].add(key.namespace)
-            self._by_name[(kind, key.namespace, key.name)].append(node)
+            by_kind[kind].append(obj)
+            nodes_by_kind[kind].append(node)
+            namespaces_of[kind].add(key.namespace)
+            by_name[(kind, key.namespace, key.name)].append(node)
             if obj.uid:
-                self._by_uid.setdefault(obj.uid, node)
-            if node not in self.nodes:
-                self.nodes[node] = _present_attributes(obj)
+                by_uid.setdefault(obj.uid, node)
+            if node not in nodes:
+                nodes[node] = _present_attributes(obj)
 
     # -- lookups --------------------------------------------------------------------------
 
