@@ -272,9 +272,10 @@ class Ingestor:
             # A top-level sequence (`- apiVersion: ...`, as some bundles write) is a list of objects.
             values = doc.value if isinstance(doc.value, list) else [doc.value]
             for value in values:
-                report.objects += self._add_value(display, fmt, doc.index, doc.line, value, hint)
+                report.objects += self._add_value(display, fmt, doc.index, doc.line, value, hint, doc.json_types)
 
-    def _add_value(self, display: str, fmt: str, index: int, line: int, value: Any, hint: layouts.PathHint | None) -> int:
+    def _add_value(self, display: str, fmt: str, index: int, line: int, value: Any, hint: layouts.PathHint | None,
+                   json_types: bool = False) -> int:
         items = _yaml_list_items(value)
         if items is not None:
             meta = value.get("metadata")
@@ -284,10 +285,10 @@ class Ingestor:
             rest = Provenance(display, fmt, index, None)
             kept = 0
             for i, item in enumerate(items):
-                kept += self._keep(object_from_dict(item, h, rest if i else first), item_index=i)
+                kept += self._keep(_json_typed(object_from_dict(item, h, rest if i else first), json_types), item_index=i)
             return kept
         prov = Provenance(display, fmt, index, line)
-        return self._keep(object_from_dict(value, _hints(None, hint), prov))
+        return self._keep(_json_typed(object_from_dict(value, _hints(None, hint), prov), json_types))
 
     def _add_text(self, display: str, text: str) -> bool:
         try:
@@ -408,6 +409,13 @@ class Ingestor:
     def _record_input_rejection(self, rejection: Rejection) -> None:
         self.result.rejections.append(rejection)
         self.result.input_rejections.append(rejection)
+
+
+def _json_typed(obj: KubeObject | Rejection, json_types: bool) -> KubeObject | Rejection:
+    """Mark an object read from YAML by the fast parser alone as holding JSON's types only."""
+    if json_types and isinstance(obj, KubeObject):
+        obj.json_types = True
+    return obj
 
 
 def _same_object(a: KubeObject, b: KubeObject) -> bool:

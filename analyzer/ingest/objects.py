@@ -285,6 +285,7 @@ def _finish(
         view=view,
         provenance=provenance,
         raw=raw,
+        json_types=isinstance(raw, bytes | memoryview),
     )
     if not namespace and kind not in CLUSTER_SCOPED_KINDS and kind != "Namespace":
         obj.notes.append("namespace not stated by the dump")

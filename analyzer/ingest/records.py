@@ -139,6 +139,9 @@ class KubeObject:
     duplicates: int = 0
     notes: list[str] = field(default_factory=list)
     mapped: Any = None  # the tree.MappedFile that `raw` is a slice of, if any
+    # Its body holds JSON's types only (read from JSON, or from YAML by the fast parser): no
+    # dates, sets or bytes, so equal encodings of its parts mean equal values.
+    json_types: bool = False
 
     @property
     def kind(self) -> str:

@@ -135,6 +135,9 @@ class YamlDocument:
     index: int
     line: int
     value: Any
+    # Read by the fast parser alone: JSON's types only (no dates, sets or bytes), so equal
+    # encodings of its parts mean equal values (the tables pool repeated parts on that).
+    json_types: bool = False
 
 
 @dataclass(slots=True)
@@ -245,6 +248,7 @@ def read_yaml_file(text: str) -> YamlFile:
         piece, cut = _strip_trailing_junk(piece)
         if cut:
             out.skipped.append(Skipped(start_line + piece.count("\n"), f"not YAML, skipped: {cut[:60]!r}"))
+        slow_before = _safe_loader_units()
         try:
             value = parse_yaml_document(piece)
         except YamlDocumentError as exc:
@@ -257,9 +261,19 @@ def read_yaml_file(text: str) -> YamlFile:
                 index += 1
                 continue
         if value is not None:
-            out.documents.append(YamlDocument(index, start_line, value))
+            json_types = slow_before is not None and _safe_loader_units() == slow_before
+            out.documents.append(YamlDocument(index, start_line, value, json_types))
         index += 1
     return out
+
+
+def _safe_loader_units() -> int | None:
+    """yamlfast's count of texts read by CSafeLoader (None without yamlfast: all were)."""
+    try:
+        from analyzer.ingest.yamlfast import safe_loader_units
+    except ImportError:  # pragma: no cover - only while yamlfast is absent
+        return None
+    return safe_loader_units()
 
 
 # troubleshoot's redactor writes `***HIDDEN***` unquoted, which YAML reads as a broken alias.

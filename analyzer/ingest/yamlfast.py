@@ -21,6 +21,7 @@ from __future__ import annotations
 import codecs
 import gc
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -32,6 +33,7 @@ from yaml.events import CollectionEndEvent, CollectionStartEvent
 
 __all__ = [
     "YamlError",
+    "safe_loader_units",
     "iter_yaml_documents",
     "load_yaml_documents",
     "load_yaml_documents_bytes",
@@ -281,8 +283,23 @@ def _split_list(segment: str) -> tuple[str, list[tuple[int, str]]] | None:
 # -- loading one unit of text --
 
 
+_SAFE_LOADS = threading.local()
+
+
+def safe_loader_units() -> int:
+    """How many units of text this thread has given to CSafeLoader so far. What yaml-rs read
+    instead holds JSON's types only (no dates, sets or bytes): a caller that sees this count
+    unchanged over a document knows that of it."""
+    return getattr(_SAFE_LOADS, "count", 0)
+
+
+def _count_safe_load() -> None:
+    _SAFE_LOADS.count = safe_loader_units() + 1
+
+
 def _safe_load(text: str, first_line: int) -> Any:
     """CSafeLoader, after the guards it needs; errors become YamlError with absolute lines."""
+    _count_safe_load()
     _check_nesting(text, first_line)
     try:
         value = yaml.load(text, Loader=yaml.CSafeLoader)
@@ -453,6 +470,7 @@ def _iter_safe_stream(text: str) -> Iterator[tuple[int, int, Any]]:
     except YamlError as error:
         yield 0, error.line or 1, error
         return
+    _count_safe_load()
     loader = yaml.CSafeLoader(text)
     index = 0
     try:

@@ -144,7 +144,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
 
         # Long form by whole groups (~10 labels per object); the rows point back to their
         # object by index, and kind/namespace/name are taken from the objects columns.
-        plain = isinstance(obj.raw, bytes | memoryview)
+        plain = obj.json_types
         if meta_labels:
             label_pool.add_group(memo_key(meta_labels) if plain else None,
                                  _label_rows, meta_labels, i)

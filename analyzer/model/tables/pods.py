@@ -198,9 +198,10 @@ class _Builder:
     def add_pod(self, obj: Any) -> None:
         self.pod_index += 1
         view: PodView = obj.view
-        # Read from JSON bytes: the view holds JSON types only, so equal msgpack encodings
-        # mean equal values and the memos below are exact (YAML may hold dates, sets, ...).
-        plain = isinstance(obj.raw, bytes | memoryview)
+        # Read from JSON (or from YAML by the fast parser): the view holds JSON types only, so
+        # equal msgpack encodings mean equal values and the memos below are exact (CSafeLoader's
+        # YAML may hold dates, sets, ...).
+        plain = obj.json_types
         meta, spec, status = view.metadata, view.spec, view.status
         key = obj.key
         ns, name = key.namespace, key.name
