@@ -4,14 +4,16 @@ the few pod columns that decide whether a container is worth judging."""
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from analyzer.findings.facts import is_system_namespace
+from analyzer.findings.facts import container_path, ev, is_system_namespace
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
+    from analyzer.findings.types import Finding, RuleMeta
     from analyzer.ingest.records import KubeObject
 
 TABLES = ("containers", "pods")
@@ -54,3 +56,17 @@ def pod_index(cluster: Cluster) -> dict[tuple[str, str], KubeObject]:
     if index is None:
         index = _POD_INDEX[cluster] = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
     return index
+
+
+def containers_without_probe(cluster: Cluster, rule: RuleMeta, column: str, field: str) -> Iterator[Finding]:
+    """A finding of `rule` per long-running container whose probe column `column` is False
+    (the probe's spec field is `field`, e.g. livenessProbe). Run-to-completion pods (Jobs)
+    need no probes."""
+    pods = pod_index(cluster)
+    rows = judged_containers(cluster)
+    no_probe = rows[column].eq(False).fillna(False)
+    rows = rows[no_probe & rows["owner_kind"].astype("string").ne("Job").fillna(True)]
+    for row in rows.itertuples(index=False):
+        pod = pods[(row.namespace, row.pod)]
+        yield rule.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.{field}", None, "a probe"),
+                        container=row.name)

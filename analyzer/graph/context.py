@@ -106,11 +106,6 @@ class GraphContext:
         for kind, objects in self._by_kind.items():
             yield from zip(self._nodes_by_kind[kind], objects, strict=True)
 
-    def all_objects(self) -> Iterator[KubeObject]:
-        """Every object that is a node of the graph, kind by kind."""
-        for objects in self._by_kind.values():
-            yield from objects
-
     def node_of(self, obj: KubeObject) -> str:
         """The node id of an object of the dump."""
         return self._nodes_by_id[id(obj)]

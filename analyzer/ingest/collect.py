@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import mmap
 import re
 from contextlib import contextmanager
 from typing import Any
@@ -112,7 +113,7 @@ class Ingestor:
         except InputError as exc:
             self.reject_input(display, exc.reason)
             return
-        if _FRAME_UTF8 in data[:8192] or wrappers.looks_like_tool_output(data[:512]):
+        if _is_wrapped(data):
             data = self._unwrap(display, data)
         if self._add_content(display, data, hint):
             return
@@ -130,10 +131,8 @@ class Ingestor:
         if (
             not (entry.path and (layouts.log_hint(entry.path) or layouts.is_not_objects(entry.path)))
             and not is_archive(data[:512])
-            and data[:3] != b"\xef\xbb\xbf" and data[:2] not in (b"\xff\xfe", b"\xfe\xff")
-            and b"\x00" not in data[:4096]
-            and _FRAME_UTF8 not in data[:8192]
-            and not wrappers.looks_like_tool_output(data[:512])
+            and not _foreign_encoding(data)
+            and not _is_wrapped(data)
             and jsondocs.looks_like_json(data)
         ):
             parsed = jsondocs.read_single_document(data)
@@ -230,7 +229,7 @@ class Ingestor:
         # 20,000 pods need not hold 20,000 equal records), their index is in any rejection.
         first = Provenance(display, fmt, doc.index, doc.line)
         rest = Provenance(display, fmt, doc.index, None)
-        mapped = self._mapped if doc.raw.obj is getattr(self._mapped, "map", None) else None
+        mapped = self._mapped  # (set only while the one document of a mapped file is read)
         # Items lie in order in the file, so the bytes before item i are at least the sum of
         # the sizes of the items before it: their pages can go once those items are decoded.
         decoded = released = 0
@@ -487,9 +486,19 @@ def _hints(kind: str | None, hint: layouts.PathHint | None) -> Hints:
     return Hints(kind=kind or hint.kind, namespace=hint.namespace, name=hint.name)
 
 
+def _foreign_encoding(data: bytes | mmap.mmap) -> bool:
+    """A BOM, or UTF-16 (NUL bytes) near the start: the text must be decoded first."""
+    return data[:3] == b"\xef\xbb\xbf" or data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4096]
+
+
+def _is_wrapped(data: bytes | mmap.mmap) -> bool:
+    """A terminal frame (k9s) or a tool-call record (HolmesGPT) around kubectl's output."""
+    return _FRAME_UTF8 in data[:8192] or wrappers.looks_like_tool_output(data[:512])
+
+
 def _normalise_bytes(data: bytes, display: str) -> bytes:
     """UTF-8 bytes with "\\n" line ends; plain UTF-8 input is passed through without a copy."""
-    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or b"\r" in data[:65536] or b"\x00" in data[:4096]:
+    if _foreign_encoding(data) or b"\r" in data[:65536]:
         return decode_text(data, display).encode("utf-8")
     if b"\r" in data:
         return data.replace(b"\r\n", b"\n")

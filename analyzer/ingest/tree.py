@@ -49,9 +49,6 @@ class MappedFile:
         self._identity = _identity(stat)
         self._released = 0
 
-    def __len__(self) -> int:
-        return len(self.map)
-
     def check_unchanged(self) -> None:
         """Raise InputError if the file is no longer the one that was mapped."""
         try:

@@ -99,7 +99,7 @@ def test_files_that_are_not_one_plain_json_document_are_read_as_before(
     assert read["objects"]
 
 
-def test_empty_and_small_files_are_read_not_mapped(tmp_path: Path, map_everything: None) -> None:
+def test_an_empty_file_is_read_not_mapped(tmp_path: Path, map_everything: None) -> None:
     empty = tmp_path / "empty.json"
     empty.write_bytes(b"")
     assert tree.read_file(empty, "empty.json") == b""  # (an empty file cannot be mapped)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.containers import TABLES, judged_containers, pod_index
-from analyzer.findings.facts import container_path, ev
+from analyzer.findings.containers import TABLES, containers_without_probe
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -18,12 +17,4 @@ RULE = RuleMeta(
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    pods = pod_index(cluster)
-    rows = judged_containers(cluster)
-    # Run-to-completion pods (Jobs) need no probes.
-    no_probe = rows["readiness_probe"].eq(False).fillna(False)
-    rows = rows[no_probe & rows["owner_kind"].astype("string").ne("Job").fillna(True)]
-    for row in rows.itertuples(index=False):
-        pod = pods[(row.namespace, row.pod)]
-        yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.readinessProbe", None, "a probe"),
-                        container=row.name)
+    return containers_without_probe(cluster, RULE, "readiness_probe", "readinessProbe")
