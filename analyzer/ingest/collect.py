@@ -12,8 +12,14 @@ import msgspec
 
 from analyzer.errors import InputError
 from analyzer.ingest import jsondocs, layouts, wrappers, yamldocs
-from analyzer.ingest.objects import Hints, list_item_kind, object_from_dict, object_from_json
-from analyzer.ingest.records import KubeObject, LogRecord, Provenance, Rejection
+from analyzer.ingest.objects import (
+    Hints,
+    list_item_kind,
+    object_from_dict,
+    object_from_json,
+    object_from_parts,
+)
+from analyzer.ingest.records import KubeObject, LazyRaw, LogRecord, Provenance, Rejection
 from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS, IngestResult
     EXPECTED_KINDS,
     TIMESTAMP_RX,
@@ -29,6 +35,7 @@ from analyzer.ingest.tree import (
     iter_entries,
     tree_for_bytes,
 )
+from analyzer.model.viewparts import large_parts_size
 
 _FRAME_UTF8 = "│".encode()
 _NOT_SPACE = re.compile(rb"\S")
@@ -230,6 +237,9 @@ class Ingestor:
         first = Provenance(display, fmt, doc.index, doc.line)
         rest = Provenance(display, fmt, doc.index, None)
         mapped = self._mapped  # (set only while the one document of a mapped file is read)
+        parts = env.item_parts() if isinstance(env, jsondocs.PartsEnvelope) else None
+        if parts is not None:
+            return self._add_item_parts(doc, parts, h, first, rest)
         # Items lie in order in the file, so the bytes before item i are at least the sum of
         # the sizes of the items before it: their pages can go once those items are decoded.
         decoded = released = 0
@@ -240,6 +250,35 @@ class Ingestor:
                 if decoded - released >= _RELEASE_STEP:
                     mapped.release(decoded)
                     released = decoded
+        return kept
+
+    def _add_item_parts(
+        self, doc: jsondocs.JsonDocument, parts: list, h: Hints, first: Provenance, rest: Provenance
+    ) -> int:
+        """A List read in one scan (see jsondocs): views from the items' parts."""
+        mapped = self._mapped
+        if mapped is not None:
+            # The scan touched every page; only the parts still to decode are read again.
+            mapped.release()
+        raws = jsondocs.ListItems(doc.raw)
+        kept = 0
+        decoded = released = 0
+        for i, item in enumerate(parts):
+            prov = rest if i else first
+            lazy = LazyRaw(raws, i)
+            obj = object_from_parts(item, h, prov, lazy)
+            if obj is None:
+                obj = object_from_json(lazy.resolve(), h, prov)
+            kept += self._keep(obj, item_index=i)
+            if mapped is not None:
+                # Items lie in order in the file: the bytes before the next item are at least
+                # as many as the large parts of the items so far hold, and their pages can go.
+                decoded += large_parts_size(item)
+                if decoded - released >= _RELEASE_STEP:
+                    mapped.release(decoded)
+                    released = decoded
+        if mapped is not None:
+            mapped.release()
         return kept
 
     def _list_hints(self, list_kind: Any, api_version: Any, self_link: Any, hint: layouts.PathHint | None) -> Hints:
@@ -369,7 +408,7 @@ class Ingestor:
                 obj = Rejection(obj.source, _join(obj.location, f"item {item_index}"), obj.reason)
             self.reject_object(obj)
             return 0
-        if self._mapped is not None and isinstance(obj.raw, memoryview):
+        if self._mapped is not None and isinstance(obj.raw, memoryview | LazyRaw):
             obj.mapped = self._mapped
         slot = self._by_key.get(obj.key)
         if slot is None and obj.uid:

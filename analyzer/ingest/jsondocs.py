@@ -1,7 +1,10 @@
 """JSON dump files: one document, or many concatenated (cluster-info dump), with log blocks.
 
-The fast path decodes a document's envelope only, keeping each List item as raw bytes
-(a zero-copy `msgspec.Raw`); items are then decoded straight into their typed views.
+The fast path reads a List in one scan: each item's metadata decoded, its other top-level
+parts kept as zero-copy raw slices (`analyzer.model.viewparts.ItemParts`), from which the
+item's view is assembled. An item's own raw bytes are found only if something asks for them
+(`ListItems`). Where that one scan cannot type the items, the envelope is decoded with each
+item as raw bytes (a zero-copy `msgspec.Raw`), and items are decoded one by one.
 Concatenated documents, `==== START logs ... ====` blocks and junk around them are split by
 lines first, since every whole-document parser fails on them.
 """
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 import msgspec
 
 from analyzer.ingest.records import LogRecord
+from analyzer.model.viewparts import ItemParts
 
 
 class ListMeta(msgspec.Struct):
@@ -54,7 +58,19 @@ class Envelope(msgspec.Struct):
         return None
 
 
+class PartsEnvelope(Envelope):
+    """A List whose items are read in the same scan as their parts (see the module docstring)."""
+
+    items: list[ItemParts] | None | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+
+    def item_parts(self) -> list[ItemParts] | None:
+        """The items' parts, if this is a List with `items` and nothing of an old shape."""
+        return self.items if isinstance(self.items, list) and self.Items is msgspec.UNSET else None
+
+
 ENVELOPE_DECODER = msgspec.json.Decoder(Envelope)
+# Lenient like the views' decoders: the metadata it decodes becomes the views' metadata.
+_PARTS_DECODER = msgspec.json.Decoder(PartsEnvelope, strict=False)
 _LIST_META_DECODER = msgspec.json.Decoder(ListMeta)
 _ANY_DECODER = msgspec.json.Decoder()
 
@@ -74,8 +90,41 @@ class JsonDocument:
 
     index: int
     line: int
-    envelope: Envelope
+    envelope: Envelope  # a PartsEnvelope when its List was read in one scan
     raw: memoryview  # the document's bytes (for a single object, the object itself)
+
+
+class ListItems:
+    """The raw bytes of a List document's items, found on first use: a List read in one scan
+    did not need them, and most of its objects are never asked for their whole body."""
+
+    __slots__ = ("_document", "_items")
+
+    def __init__(self, document: memoryview) -> None:
+        self._document = document
+        self._items: list[msgspec.Raw] | None = None
+
+    def item(self, index: int) -> memoryview:
+        if self._items is None:
+            # The document decoded once already, so this cannot fail.
+            self._items = ENVELOPE_DECODER.decode(self._document).list_items() or []
+        return memoryview(self._items[index])
+
+
+def decode_document(data: memoryview) -> Envelope:
+    """One JSON document: a List in one scan if its items fit `ItemParts`, else its envelope.
+
+    Raises what msgspec raises for bytes that are not one JSON document.
+    """
+    try:
+        return _PARTS_DECODER.decode(data)
+    except msgspec.DecodeError as exc:
+        if "trailing characters" in str(exc):
+            raise  # several documents: the envelope decoder fails on them too
+    except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        pass
+    # An item that does not fit (an unusual type, nesting, bytes) is read by itself
+    return ENVELOPE_DECODER.decode(data)
 
 
 @dataclass(slots=True)
@@ -129,7 +178,7 @@ def read_single_document(data: bytes | memoryview | mmap.mmap) -> JsonFile | Non
     or None if it is not that."""
     mv = memoryview(data)
     try:
-        env = ENVELOPE_DECODER.decode(mv)
+        env = decode_document(mv)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         return None
     return JsonFile([JsonDocument(0, 1, env, mv)], [], [], [])
@@ -226,7 +275,7 @@ def _decode_segment(
     error = ""
     for cand in candidates:
         try:
-            env = ENVELOPE_DECODER.decode(mv[start:cand])
+            env = decode_document(mv[start:cand])
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
             # (msgspec raises UnicodeDecodeError for bytes that are not UTF-8 inside strings)
             error = error or str(exc)

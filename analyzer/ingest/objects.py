@@ -20,12 +20,14 @@ from analyzer.ingest.records import (
     CLUSTER_SCOPED_KINDS,
     KIND_GROUPS,
     KubeObject,
+    LazyRaw,
     ObjectKey,
     Provenance,
     Rejection,
     group_of,
     group_of_kind,
 )
+from analyzer.model.viewparts import is_legacy, view_from_parts
 from analyzer.model.views import ObjectView, json_decoder, view_from_dict
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -158,6 +160,28 @@ def object_from_json(
     return _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
 
 
+def object_from_parts(parts: Any, hints: Hints, provenance: Provenance, raw: LazyRaw) -> KubeObject | Rejection | None:
+    """Build an object from an item read in one scan with its List (`viewparts.ItemParts`).
+
+    None where the item needs more than its parts: an old kubectl shape, no kind, a Secret
+    (scrubbed from its whole body), a part that does not fit its view. The caller then reads
+    the item's raw bytes with `object_from_json`, which decides as it always does.
+    """
+    if hints.typed:
+        kind, api_version = hints.kind, hints.api_version
+    else:
+        if is_legacy(parts):
+            return None
+        kind, api_version = parts.kind or hints.kind, parts.apiVersion
+    if kind is None or kind == "Secret":
+        return None
+    try:
+        view = view_from_parts(kind, parts)
+    except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        return None
+    return _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
+
+
 def _object_from_json_dict(
     raw: bytes | memoryview, hints: Hints, provenance: Provenance
 ) -> KubeObject | Rejection:
@@ -285,7 +309,7 @@ def _finish(
         view=view,
         provenance=provenance,
         raw=raw,
-        json_types=isinstance(raw, bytes | memoryview),
+        json_types=isinstance(raw, bytes | memoryview | LazyRaw),
     )
     if not namespace and kind not in CLUSTER_SCOPED_KINDS and kind != "Namespace":
         obj.notes.append("namespace not stated by the dump")

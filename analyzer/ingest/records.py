@@ -121,6 +121,17 @@ class Rejection:
         return {"source": self.source, "location": self.location, "reason": self.reason}
 
 
+@dataclass(frozen=True, slots=True)
+class LazyRaw:
+    """Raw bytes looked up when first needed: item `index` of a List read in one scan."""
+
+    items: Any  # jsondocs.ListItems
+    index: int
+
+    def resolve(self) -> memoryview:
+        return self.items.item(self.index)
+
+
 @dataclass(slots=True)
 class KubeObject:
     """One Kubernetes object: identity, a typed partial view for the tables, and the full body.
@@ -135,7 +146,7 @@ class KubeObject:
     uid: str | None
     view: Any  # a msgspec Struct from analyzer.model.views
     provenance: Provenance
-    raw: bytes | memoryview | dict[str, Any] | None = None
+    raw: bytes | memoryview | LazyRaw | dict[str, Any] | None = None
     duplicates: int = 0
     notes: list[str] = field(default_factory=list)
     mapped: Any = None  # the tree.MappedFile that `raw` is a slice of, if any
@@ -163,6 +174,8 @@ class KubeObject:
             return {}
         if self.mapped is not None:
             self.mapped.check_unchanged()
+        if isinstance(self.raw, LazyRaw):
+            return orjson.loads(self.raw.resolve())
         return orjson.loads(self.raw)
 
 

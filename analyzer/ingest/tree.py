@@ -47,7 +47,6 @@ class MappedFile:
             stat = os.fstat(f.fileno())
             self.map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         self._identity = _identity(stat)
-        self._released = 0
 
     def check_unchanged(self) -> None:
         """Raise InputError if the file is no longer the one that was mapped."""
@@ -58,13 +57,13 @@ class MappedFile:
         if not same:
             raise InputError(self.display, "the file changed or went away after it was loaded; load the dump again")
 
-    def release(self, upto: int) -> None:
-        """Let the first `upto` bytes' pages go from this process's memory: they stay in the
-        file (and the page cache) and come back on the next read of them."""
-        upto -= upto % mmap.PAGESIZE
-        if upto > self._released and hasattr(self.map, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
+    def release(self, upto: int | None = None) -> None:
+        """Let the pages of the first `upto` bytes (all by default) go from this process's
+        memory: they stay in the file (and the page cache) and come back on the next read."""
+        # A prefix goes in whole pages only: the kernel rounds a length up to the next page.
+        upto = len(self.map) if upto is None else min(upto - upto % mmap.PAGESIZE, len(self.map))
+        if upto > 0 and hasattr(self.map, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
             self.map.madvise(mmap.MADV_DONTNEED, 0, upto)
-            self._released = upto
 
 
 def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:

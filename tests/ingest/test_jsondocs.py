@@ -1,0 +1,136 @@
+"""A JSON List is read in one scan (items as parts) and gives exactly what reading it item by
+item gives; items the parts cannot carry are read by themselves.
+
+Fixtures: every JSON file of `shared/realdata` (real kubectl, cluster-info dump and bundle
+output) and of the bundled sample dumps; small hand-written Lists for the items that need
+their own bytes (Secrets, old kubectl shapes, fields of an unexpected type, broken UTF-8).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+from conftest import REALDATA, SAMPLE_DUMPS
+
+from analyzer.ingest import ingest, jsondocs
+from analyzer.ingest.records import LazyRaw
+
+from .test_mapped import snapshot
+
+JSON_FILES = sorted(
+    p for root in (REALDATA, SAMPLE_DUMPS) for p in root.rglob("*")
+    if p.is_file() and p.suffix == ".json"
+)
+
+
+@pytest.fixture
+def item_by_item(monkeypatch: pytest.MonkeyPatch):
+    """Ingestion as it was before the one-scan read: envelope first, then each item."""
+    def ingest_item_by_item(path: Path):
+        with monkeypatch.context() as m:
+            m.setattr(jsondocs, "decode_document", jsondocs.ENVELOPE_DECODER.decode)
+            return ingest(path)
+    return ingest_item_by_item
+
+
+def _write_list(tmp_path: Path, items: list, raw_items: list[bytes] = ()) -> Path:
+    text = json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=4)
+    for raw in raw_items:  # spliced in as bytes: what json.dumps cannot write
+        text = text.replace('"@@RAW@@"', raw.decode("latin-1"), 1)
+    path = tmp_path / "dump.json"
+    path.write_bytes(text.encode("latin-1"))
+    return path
+
+
+def _pod(name: str, **extra) -> dict:
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "ns", "uid": f"u-{name}"},
+            "spec": {"nodeName": "n1", "containers": [{"name": "c", "image": "nginx:1.25"}]},
+            "status": {"phase": "Running"}, **extra}
+
+
+@pytest.mark.skipif(not JSON_FILES, reason="no JSON fixtures")
+@pytest.mark.parametrize("path", JSON_FILES, ids=lambda p: str(p.relative_to(p.parents[2])))
+def test_real_json_reads_the_same_in_one_scan(path: Path, item_by_item) -> None:
+    assert snapshot(ingest(path)) == snapshot(item_by_item(path))
+
+
+def test_a_list_of_usual_objects_is_read_in_one_scan(tmp_path: Path) -> None:
+    path = _write_list(tmp_path, [_pod("a"), _pod("b")])
+    result = ingest(path)
+    assert [o.name for o in result.objects] == ["a", "b"]
+    assert all(isinstance(o.raw, LazyRaw) for o in result.objects)
+    assert result.objects[1].body() == _pod("b")
+    assert result.objects[0].view.spec.nodeName == "n1"
+
+
+@pytest.mark.parametrize("odd_item", [
+    # a Secret: its values go before anything keeps them, so it is read whole and scrubbed
+    {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "ns"},
+     "type": "Opaque", "data": {"password": "aHVudGVyMg=="}},
+    # kubectl 1.9: metadata flattened, fields Capitalised
+    {"name": "old", "namespace": "ns", "Spec": {"NodeName": "n1"}, "Status": {"Phase": "Running"}},
+    # a part of an unexpected type: that field is dropped and named, the object kept
+    _pod("odd-spec", spec=None),
+    _pod("odd-status", status={"phase": "Running", "containerStatuses": "not a list"}),
+    # no kind of its own and none from the List
+    {"apiVersion": "v1", "metadata": {"name": "nameless-kind"}},
+], ids=["secret", "kubectl-1.9", "null-spec", "wrong-type", "no-kind"])
+def test_items_the_parts_cannot_carry_are_read_by_themselves(tmp_path: Path, item_by_item, odd_item: dict) -> None:
+    path = _write_list(tmp_path, [_pod("a"), odd_item, _pod("b")])
+    one_scan = ingest(path)
+    assert snapshot(one_scan) == snapshot(item_by_item(path))
+    assert one_scan.objects_read == 3
+    assert "aHVudGVyMg==" not in repr(snapshot(one_scan))
+
+
+@pytest.mark.parametrize(("raw", "error"), [
+    (b'{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "bad-\xff-bytes", "namespace": "ns"}}',
+     UnicodeDecodeError),
+    (b'{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big", "labels": {"a": 1e999}}}',
+     msgspec.ValidationError),
+    (b'{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "deep", "labels": {"a": '
+     + b"[" * 2000 + b"]" * 2000 + b"}}}", RecursionError),
+], ids=["not-utf8", "number-out-of-range", "deep-label"])
+def test_a_list_whose_metadata_does_not_decode_is_read_item_by_item(
+    tmp_path: Path, item_by_item, raw: bytes, error: type[Exception]
+) -> None:
+    path = _write_list(tmp_path, [_pod("a"), "@@RAW@@", _pod("b")], [raw])
+    with pytest.raises(error):
+        jsondocs._PARTS_DECODER.decode(path.read_bytes())
+    one_scan = ingest(path)
+    assert snapshot(one_scan) == snapshot(item_by_item(path))
+    assert {"a", "b"} <= {o.name for o in one_scan.objects}
+
+
+def test_item_bytes_are_found_once_per_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write_list(tmp_path, [_pod(str(i)) for i in range(5)])
+    result = ingest(path)
+    calls = []
+    real = jsondocs.ENVELOPE_DECODER
+
+    class Counting:
+        def decode(self, data):
+            calls.append(len(data))
+            return real.decode(data)
+
+    monkeypatch.setattr(jsondocs, "ENVELOPE_DECODER", Counting())
+    assert [o.body()["metadata"]["name"] for o in result.objects] == [str(i) for i in range(5)]
+    assert len(calls) == 1
+
+
+def test_concatenated_documents_are_each_read_in_one_scan(tmp_path: Path) -> None:
+    docs = [{"apiVersion": "v1", "kind": "PodList", "items": [_pod(f"{d}-{i}") for i in range(2)]} for d in "ab"]
+    path = tmp_path / "dump.json"
+    path.write_text("\n".join(json.dumps(d, indent=4) for d in docs) + "\n")
+    result = ingest(path)
+    assert [o.name for o in result.objects] == ["a-0", "a-1", "b-0", "b-1"]
+    assert all(isinstance(o.raw, LazyRaw) for o in result.objects)
+    assert result.objects[3].body()["metadata"]["name"] == "b-1"
+
+
+def test_decode_document_names_trailing_text_as_json_does() -> None:
+    with pytest.raises(msgspec.DecodeError, match="trailing"):
+        jsondocs.decode_document(memoryview(b'{"kind": "List", "items": []}\n{"kind": "List"}'))
