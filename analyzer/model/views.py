@@ -356,6 +356,14 @@ class JobTemplate(Struct):
     spec: dict[str, Any] | None = None
 
 
+class ClaimTemplateMeta(Struct):
+    name: str | None = None
+
+
+class ClaimTemplate(Struct):
+    metadata: ClaimTemplateMeta = field(default_factory=ClaimTemplateMeta)
+
+
 class WorkloadSpec(Struct):
     replicas: int | None = None
     # A LabelSelector ({matchLabels, matchExpressions}) or, for a ReplicationController, a map.
@@ -369,6 +377,8 @@ class WorkloadSpec(Struct):
     schedule: str | None = None
     suspend: bool | None = None
     jobTemplate: JobTemplate | None = None
+    # StatefulSets: the claims a pod gets are named <template>-<statefulset>-<ordinal>.
+    volumeClaimTemplates: list[ClaimTemplate] | None = None
 
 
 class WorkloadStatus(Struct):

@@ -6,7 +6,7 @@ from typing import Any
 
 from analyzer.graph.context import GraphContext, Reference
 from analyzer.graph.relations import Relation
-from analyzer.graph.shapes import mapping, mappings, text
+from analyzer.graph.shapes import mapping, text
 
 RELATION = Relation(
     name="mounts",
@@ -62,9 +62,9 @@ def _statefulset_claims(ctx: GraphContext) -> None:
     if not claims:
         return
     for sts in ctx.objects("StatefulSet"):
-        templates = mappings(mapping(sts.body().get("spec")).get("volumeClaimTemplates"))
-        for template in templates:
-            base = f"{text(mapping(template.get('metadata')).get('name'))}-{sts.name}"
+        # (from the view: the body of an object read from a JSON List is found on demand)
+        for template in sts.view.spec.volumeClaimTemplates or ():
+            base = f"{template.metadata.name or ''}-{sts.name}"
             for name in claims.get((sts.namespace, base), ()):
                 node = ctx.ref("PersistentVolumeClaim", sts.namespace, name)
                 ctx.edge(ctx.node_of(sts), node, RELATION.name, "volumeClaimTemplates")
