@@ -10,11 +10,12 @@ are derived from `VIEW_BY_KIND`, so a field added to a view is picked up here.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import msgspec
 
-from analyzer.model.views import VIEW_BY_KIND, Meta, ObjectView, TextFacts, view_type
+from analyzer.model.views import VIEW_BY_KIND, Meta, ObjectView, TextFacts
 
 # Top-level fields every view has and ItemParts decodes itself.
 _COMMON = ("apiVersion", "kind", "metadata", "text")
@@ -23,23 +24,29 @@ _COMMON = ("apiVersion", "kind", "metadata", "text")
 LEGACY_KEYS = ("name", "Spec", "Status")
 
 
-def _part_fields() -> dict[type[ObjectView], list[tuple[str, str, msgspec.json.Decoder]]]:
-    """view class -> (view attribute, ItemParts attribute, decoder of the part) of its parts."""
-    out = {}
-    for view in {ObjectView, *VIEW_BY_KIND.values()}:
-        out[view] = [
-            (f.name, f"x_{f.encode_name}", msgspec.json.Decoder(f.type, strict=False))
-            for f in msgspec.structs.fields(view)
-            if f.name not in _COMMON
-        ]
-    return out
+class _Assembly(NamedTuple):
+    """How one view is made from parts: its class, its parts' raw values, their decoders."""
+
+    view: type[ObjectView]
+    raws: Callable[[Any], tuple[msgspec.Raw, ...]]
+    decoders: tuple[tuple[str, msgspec.json.Decoder], ...]  # (view attribute, decoder), in order
 
 
-_PARTS_OF = _part_fields()
+def _assembly(view: type[ObjectView]) -> _Assembly:
+    fields = [f for f in msgspec.structs.fields(view) if f.name not in _COMMON]
+    getter = operator.attrgetter(*(f"x_{f.encode_name}" for f in fields)) if fields else None
+    raws = (lambda _: ()) if getter is None else getter if len(fields) > 1 else (lambda p: (getter(p),))
+    return _Assembly(view, raws, tuple((f.name, msgspec.json.Decoder(f.type, strict=False)) for f in fields))
+
+
+_ASSEMBLIES = {view: _assembly(view) for view in {ObjectView, *VIEW_BY_KIND.values()}}
+_ASSEMBLY_BY_KIND = {kind: _ASSEMBLIES[view] for kind, view in VIEW_BY_KIND.items()}
+_GENERIC = _ASSEMBLIES[ObjectView]
 
 
 def _item_parts_type() -> type[msgspec.Struct]:
-    keys = sorted({attr[2:] for parts in _PARTS_OF.values() for _, attr, _ in parts} | set(LEGACY_KEYS))
+    keys = {f.encode_name for view in _ASSEMBLIES for f in msgspec.structs.fields(view) if f.name not in _COMMON}
+    keys = sorted(keys | set(LEGACY_KEYS))
     fields: list[tuple[str, Any, Any]] = [
         ("apiVersion", str, ""),
         ("kind", str, ""),
@@ -62,18 +69,18 @@ def large_parts_size(parts: Any) -> int:
     return sum(map(len, _LARGE_PARTS(parts)))
 
 
+_LEGACY_PARTS = operator.attrgetter(*(f"x_{key}" for key in LEGACY_KEYS))
+
+
 def is_legacy(parts: Any) -> bool:
     """Whether the item has a key only old kubectl shapes have."""
-    return any(len(getattr(parts, f"x_{key}")) for key in LEGACY_KEYS)
+    return any(_LEGACY_PARTS(parts))
 
 
 def view_from_parts(kind: str, parts: Any) -> ObjectView:
     """The kind's view from the item's parts (raises msgspec.ValidationError as decoding would)."""
-    view = view_type(kind)
-    values: dict[str, Any] = {}
-    for attr, part, decoder in _PARTS_OF[view]:
-        raw = getattr(parts, part)
-        if raw:
-            values[attr] = decoder.decode(raw)
-    return view(apiVersion=parts.apiVersion, kind=parts.kind, metadata=parts.metadata,
-                text=parts.text, **values)
+    how = _ASSEMBLY_BY_KIND.get(kind, _GENERIC)
+    values = {attr: decoder.decode(raw)
+              for (attr, decoder), raw in zip(how.decoders, how.raws(parts), strict=True) if raw}
+    return how.view(apiVersion=parts.apiVersion, kind=parts.kind, metadata=parts.metadata,
+                    text=parts.text, **values)

@@ -212,10 +212,9 @@ class PodSpec(Struct):
     containers: list[Container] | None = None
     initContainers: list[Container] | None = None
     ephemeralContainers: list[Container] | None = None
-    # Volumes, tolerations and affinity are small; their many shapes stay plain dicts.
+    # Volumes and tolerations are small; their many shapes stay plain dicts.
     volumes: list[dict[str, Any]] | None = None
     tolerations: list[dict[str, Any]] | None = None
-    affinity: dict[str, Any] | None = None
     nodeSelector: dict[str, Any] | None = None
     serviceAccountName: str | None = None
     serviceAccount: str | None = None
