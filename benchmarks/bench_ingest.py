@@ -229,6 +229,12 @@ def main(argv: list[str] | None = None) -> int:
             if "naive" in seconds and "project" in seconds:
                 print(f"{dump.name:<18} project is {seconds['naive'] / seconds['project']:.1f}x the naive path"
                       f"{f' (medians of {args.repeat} rounds)' if args.repeat > 1 else ''}", flush=True)
+                # The naive path's time swings most with the machine (its page faults); the
+                # ratio within each round shows the spread.
+                ratios = [n["seconds"] / p["seconds"] for n, p in zip(runs["naive"], runs["project"], strict=True)
+                          if "error" not in n and "error" not in p]
+                if len(ratios) > 1:
+                    print(f"{dump.name:<18} per round: {' '.join(f'{r:.1f}x' for r in ratios)}", flush=True)
     return 0
 
 

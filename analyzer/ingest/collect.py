@@ -257,9 +257,6 @@ class Ingestor:
     ) -> int:
         """A List read in one scan (see jsondocs): views from the items' parts."""
         mapped = self._mapped
-        if mapped is not None:
-            # The scan touched every page; only the parts still to decode are read again.
-            mapped.release()
         raws = jsondocs.ListItems(doc.raw)
         kept = 0
         decoded = released = 0
@@ -271,8 +268,10 @@ class Ingestor:
                 obj = object_from_json(lazy.resolve(), h, prov)
             kept += self._keep(obj, item_index=i)
             if mapped is not None:
-                # Items lie in order in the file: the bytes before the next item are at least
-                # as many as the large parts of the items so far hold, and their pages can go.
+                # The scan touched every page. Items lie in order in the file: the bytes before
+                # the next item are at least as many as the large parts of the items so far
+                # hold, and their pages can go (releasing all at once first would cost more:
+                # the parts still to decode would be read back in).
                 decoded += large_parts_size(item)
                 if decoded - released >= _RELEASE_STEP:
                     mapped.release(decoded)
