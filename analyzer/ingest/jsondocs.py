@@ -123,7 +123,8 @@ def decode_document(data: memoryview) -> Envelope:
             raise  # several documents: the envelope decoder fails on them too
     except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         pass
-    # An item that does not fit (an unusual type, nesting, bytes) is read by itself
+    # Metadata that does not fit (a value of an unusual type, deep nesting, bytes that are not
+    # UTF-8) in some item: the items are read one by one, and each is judged by itself.
     return ENVELOPE_DECODER.decode(data)
 
 

@@ -137,7 +137,8 @@ class KubeObject:
     """One Kubernetes object: identity, a typed partial view for the tables, and the full body.
 
     The full body is kept as the raw JSON bytes where the object came from JSON (decoded only
-    when asked for) or as the dict a YAML/text parser built. Secret values are never in it.
+    when asked for; for an item of a List read in one scan, even its bytes are looked up only
+    then, see `LazyRaw`) or as the dict a YAML/text parser built. Secret values are never in it.
     Raw bytes of a large file are a slice of its mapping (`mapped`), checked before reading.
     """
 
