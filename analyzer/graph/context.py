@@ -183,7 +183,10 @@ class GraphContext:
         out = self.adjacency.get(source)
         if out is None:
             out = self.adjacency[source] = {}
-        _add_edge(out, target, relation, via, optional)
+        if target not in out:  # (the common case of `_add_edge`, without the call)
+            out[target] = {relation: {"relation": relation, "via": via, "optional": optional}}
+        else:
+            _add_edge(out, target, relation, via, optional)
 
     def link(self, source: str, kind: str, namespace: str, name: str, relation: str, via: str = "", optional: bool = False) -> None:
         """`edge(source, ref(kind, namespace, name), ...)` in one call (the hot path of builders)."""
@@ -210,7 +213,10 @@ class GraphContext:
                 continue
             if out is None:  # made with the first edge, as `edge` does: sources stay in edge order
                 out = self.adjacency[source] = {}
-            _add_edge(out, target, relation, via, optional)
+            if target not in out:  # (as in `edge`)
+                out[target] = {relation: {"relation": relation, "via": via, "optional": optional}}
+            else:
+                _add_edge(out, target, relation, via, optional)
 
     def edges_to(self, source: str, targets: list[str], relation: str, via: str) -> None:
         """Add source -> each target (a selector's matches): `edge` without a call per target."""
