@@ -3,7 +3,8 @@ item gives; items the parts cannot carry are read by themselves.
 
 Fixtures: every JSON file of `shared/realdata` (real kubectl, cluster-info dump and bundle
 output) and of the bundled sample dumps; small hand-written Lists for the items that need
-their own bytes (Secrets, old kubectl shapes, fields of an unexpected type, broken UTF-8).
+their own bytes (Secrets, old kubectl shapes, fields of an unexpected type, broken UTF-8);
+generated Lists of pods whose kind and fields hypothesis replaces with odd values.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 import msgspec
 import pytest
 from conftest import REALDATA, SAMPLE_DUMPS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analyzer.ingest import ingest, jsondocs
 from analyzer.ingest.records import LazyRaw
@@ -134,3 +137,45 @@ def test_concatenated_documents_are_each_read_in_one_scan(tmp_path: Path) -> Non
 def test_decode_document_names_trailing_text_as_json_does() -> None:
     with pytest.raises(msgspec.DecodeError, match="trailing"):
         jsondocs.decode_document(memoryview(b'{"kind": "List", "items": []}\n{"kind": "List"}'))
+
+
+# Values a hand-edited or unusual dump may put anywhere: every JSON type, and the wrong one.
+_ODD_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["", "x", "1", "true", "Running"]),
+    st.lists(st.sampled_from(["a", 1, None]), max_size=2),
+    st.dictionaries(st.sampled_from(["name", "a"]), st.sampled_from(["n", 1]), max_size=2),
+)
+_ITEM_KINDS = st.sampled_from(["Pod", "Node", "Service", "Deployment", "Event", "ConfigMap", "Secret",
+                               "Namespace", "PersistentVolumeClaim", "RoleBinding", "Widget", "", None])
+_PATHS = st.sampled_from([
+    ("spec",), ("status",), ("metadata", "labels"), ("metadata", "annotations"), ("metadata", "name"),
+    ("metadata", "ownerReferences"), ("spec", "containers"), ("spec", "nodeName"), ("status", "phase"),
+    ("data",), ("type",), ("subsets",), ("roleRef",), ("involvedObject",), ("count",), ("name",), ("Spec",),
+])
+
+
+@st.composite
+def _odd_item(draw) -> object:
+    if draw(st.integers(0, 9)) == 0:
+        return draw(_ODD_VALUES)  # not an object at all
+    kind = draw(_ITEM_KINDS)
+    item = _pod(draw(st.sampled_from(["a", "b", "c"])))
+    if kind is None:
+        del item["kind"]
+    else:
+        item["kind"] = kind
+    for path in draw(st.lists(_PATHS, max_size=3)):
+        parent = item
+        for step in path[:-1]:
+            parent = parent.setdefault(step, {}) if isinstance(parent.get(step, {}), dict) else {}
+        parent[path[-1]] = draw(_ODD_VALUES)
+    return item
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(items=st.lists(_odd_item(), max_size=5), list_kind=st.sampled_from(["List", "PodList"]))
+def test_any_list_reads_the_same_in_one_scan(tmp_path_factory, item_by_item, items: list, list_kind: str) -> None:
+    # Whatever a List holds, reading it in one scan changes nothing a reader of the result sees.
+    path = tmp_path_factory.mktemp("odd") / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": list_kind, "items": items}, indent=4))
+    assert snapshot(ingest(path)) == snapshot(item_by_item(path))
