@@ -35,13 +35,15 @@ from analyzer.ingest.tree import (
     iter_entries,
     tree_for_bytes,
 )
-from analyzer.model.viewparts import large_parts_size
+from analyzer.model.viewparts import located_part
 
 _FRAME_UTF8 = "│".encode()
 _NOT_SPACE = re.compile(rb"\S")
 # While the items of a mapped file are decoded, the pages behind them are given back to the
 # system in steps of this many bytes.
-_RELEASE_STEP = 64 * 1024**2
+_RELEASE_STEP = 16 * 1024**2
+# How often (in items) a List read in one scan looks up where in the file it has got to.
+_LOCATE_EVERY = 256
 _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
@@ -258,8 +260,7 @@ class Ingestor:
         """A List read in one scan (see jsondocs): views from the items' parts."""
         mapped = self._mapped
         raws = jsondocs.ListItems(doc.raw)
-        kept = 0
-        decoded = released = 0
+        kept = released = 0
         for i, item in enumerate(parts):
             prov = rest if i else first
             lazy = LazyRaw(raws, i)
@@ -267,15 +268,15 @@ class Ingestor:
             if obj is None:
                 obj = object_from_json(lazy.resolve(), h, prov)
             kept += self._keep(obj, item_index=i)
-            if mapped is not None:
-                # The scan touched every page. Items lie in order in the file: the bytes before
-                # the next item are at least as many as the large parts of the items so far
-                # hold, and their pages can go (releasing all at once first would cost more:
-                # the parts still to decode would be read back in).
-                decoded += large_parts_size(item)
-                if decoded - released >= _RELEASE_STEP:
-                    mapped.release(decoded)
-                    released = decoded
+            if mapped is not None and not i % _LOCATE_EVERY:
+                # The scan touched every page; the pages before the item being read can go as
+                # it goes (all at once first would cost more: the parts still to decode would
+                # be read back in).
+                part = located_part(item)
+                at = mapped.offset_of(part) if part is not None else None
+                if at is not None and at - released >= _RELEASE_STEP:
+                    mapped.release(at)
+                    released = at
         if mapped is not None:
             mapped.release()
         return kept

@@ -18,8 +18,12 @@ import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from analyzer.errors import InputError
+
+if TYPE_CHECKING:
+    import msgspec
 
 # Bounds against decompression bombs: no single member, and no archive in total, may inflate
 # past these. A dump of 20,000 pods is ~600 MB of JSON; real bundles are far smaller.
@@ -47,6 +51,7 @@ class MappedFile:
             stat = os.fstat(f.fileno())
             self.map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         self._identity = _identity(stat)
+        self._base: int | None = None  # the map's address, for offset_of
 
     def check_unchanged(self) -> None:
         """Raise InputError if the file is no longer the one that was mapped."""
@@ -56,6 +61,18 @@ class MappedFile:
             same = False
         if not same:
             raise InputError(self.display, "the file changed or went away after it was loaded; load the dump again")
+
+    def offset_of(self, part: msgspec.Raw | memoryview) -> int | None:
+        """Where in the file a zero-copy slice of the map starts (a `msgspec.Raw` decoded from
+        it), or None for anything else."""
+        import numpy as np  # (only large files get here; numpy comes with pandas)
+
+        if not len(part):
+            return None
+        if self._base is None:
+            self._base = np.frombuffer(self.map, np.uint8).ctypes.data
+        start = np.frombuffer(part, np.uint8).ctypes.data - self._base
+        return start if 0 <= start < len(self.map) else None
 
     def release(self, upto: int | None = None) -> None:
         """Let the pages of the first `upto` bytes (all by default) go from this process's

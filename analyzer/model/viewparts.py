@@ -64,9 +64,12 @@ ItemParts = _item_parts_type()
 _LARGE_PARTS = operator.attrgetter("x_spec", "x_status", "x_data")
 
 
-def large_parts_size(parts: Any) -> int:
-    """Bytes of the item's largest parts (spec, status, data): at most the item's own size."""
-    return sum(map(len, _LARGE_PARTS(parts)))
+def located_part(parts: Any) -> msgspec.Raw | None:
+    """One of the item's large raw parts (spec, status or data), to tell where the item lies."""
+    for raw in _LARGE_PARTS(parts):
+        if raw:
+            return raw
+    return None
 
 
 _LEGACY_PARTS = operator.attrgetter(*(f"x_{key}" for key in LEGACY_KEYS))

@@ -121,3 +121,14 @@ def test_a_mapped_file_is_mapped_read_only(tmp_path: Path, map_everything: None)
     with pytest.raises(TypeError):
         mapped.map[0:1] = b"x"
     assert isinstance(mapped.map, mmap.mmap)
+
+
+def test_a_raw_slice_of_the_map_is_located_in_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_bytes(b'{"items": [{"spec": {"nodeName": "n1"}}]}')
+    mapped = tree.MappedFile(path, "a.json")
+    items = msgspec.json.decode(memoryview(mapped.map), type=dict[str, list[dict[str, msgspec.Raw]]])
+    spec = items["items"][0]["spec"]
+    assert mapped.offset_of(spec) == path.read_bytes().index(b'{"nodeName"')
+    assert mapped.offset_of(msgspec.Raw(b'{"nodeName": "n1"}')) is None  # not from the map
+    assert mapped.offset_of(msgspec.Raw()) is None

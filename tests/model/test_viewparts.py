@@ -13,7 +13,7 @@ from analyzer.model.viewparts import (
     LEGACY_KEYS,
     ItemParts,
     is_legacy,
-    large_parts_size,
+    located_part,
     view_from_parts,
 )
 from analyzer.model.views import VIEW_BY_KIND, json_decoder
@@ -63,7 +63,7 @@ def test_old_kubectl_shapes_are_told_apart(raw: bytes, legacy: bool) -> None:
     assert is_legacy(_PARTS.decode(raw)) is legacy
 
 
-def test_large_parts_are_no_larger_than_their_item() -> None:
-    raw = (b'{"kind": "Pod", "metadata": {"name": "p", "annotations": {"a": "b"}},'
-           b' "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}}')
-    assert large_parts_size(_PARTS.decode(raw)) == len(b'{"nodeName": "n1"}') + len(b'{"phase": "Running"}')
+def test_an_item_is_located_by_its_first_large_part() -> None:
+    with_spec = _PARTS.decode(b'{"kind": "Pod", "metadata": {"name": "p"}, "status": {"phase": "Running"}}')
+    assert bytes(located_part(with_spec)) == b'{"phase": "Running"}'
+    assert located_part(_PARTS.decode(b'{"kind": "Namespace", "metadata": {"name": "n"}}')) is None
