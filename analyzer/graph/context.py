@@ -308,7 +308,7 @@ class GraphContext:
             pred[node] = new_adjacency()
             node_attrs[node] = self.nodes[node]
         for source, targets in self.adjacency.items():
-            succ[source].update(targets)
+            succ[source] = targets  # (the builders' dict itself: keeps the sorted node order)
             for target, keydict in targets.items():
                 pred[target][source] = keydict
         nx._clear_cache(graph)
