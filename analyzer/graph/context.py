@@ -56,7 +56,11 @@ class GraphContext:
         self.adjacency: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
         self._by_kind: dict[str, list[KubeObject]] = defaultdict(list)
         self._nodes_by_kind: dict[str, list[str]] = defaultdict(list)  # in step with _by_kind
-        self._by_name: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+        # (kind, namespace, name) -> its node; None when several nodes share the name (two
+        # groups of one kind), all of which `_same_named` holds. One lookup finds the target
+        # of most references, without a list to read through.
+        self._named: dict[tuple[str, str, str], str | None] = {}
+        self._same_named: dict[tuple[str, str, str], list[str]] = {}
         self._by_uid: dict[str, str] = {}
         self._namespaces_of: dict[str, set[str]] = defaultdict(set)
         # IngestResult.covers() scans every object for a kind it holds none of; the kinds seen
@@ -67,7 +71,7 @@ class GraphContext:
 
     def _index(self, objects: list[KubeObject]) -> None:
         # Locals, not attributes, in a loop run once per object of the dump.
-        nodes, by_name, by_uid, collected = self.nodes, self._by_name, self._by_uid, self._collected
+        nodes, named, by_uid, collected = self.nodes, self._named, self._by_uid, self._collected
         by_kind, nodes_by_kind, namespaces_of = self._by_kind, self._nodes_by_kind, self._namespaces_of
         for obj in objects:
             key = obj.key
@@ -79,11 +83,21 @@ class GraphContext:
             by_kind[kind].append(obj)
             nodes_by_kind[kind].append(node)
             namespaces_of[kind].add(key.namespace)
-            by_name[(kind, key.namespace, key.name)].append(node)
+            name_key = (kind, key.namespace, key.name)
+            if named.setdefault(name_key, node) is not node:
+                self._name_again(name_key, node)
             if obj.uid:
                 by_uid.setdefault(obj.uid, node)
             if node not in nodes:
                 nodes[node] = _present_attributes(obj)
+
+    def _name_again(self, name_key: tuple[str, str, str], node: str) -> None:
+        # Another node of a name already indexed: lookups by name go through `ref` from now on.
+        same = self._same_named.get(name_key)
+        if same is None:
+            same = self._same_named[name_key] = [self._named[name_key]]
+        same.append(node)
+        self._named[name_key] = None
 
     # -- lookups --------------------------------------------------------------------------
 
@@ -125,7 +139,10 @@ class GraphContext:
 
     def exists(self, kind: str, namespace: str, name: str) -> bool:
         """Whether the dump holds this object (placeholders do not count)."""
-        return any(self.nodes[n]["state"] == PRESENT for n in self._by_name.get((kind, namespace, name), ()))
+        name_key = (kind, namespace, name)
+        node = self._named.get(name_key)
+        found = [node] if node is not None else self._same_named.get(name_key, ())
+        return any(self.nodes[n]["state"] == PRESENT for n in found)
 
     def covers(self, kind: str, namespace: str = "") -> bool:
         """Whether the dump collected `kind` (in `namespace`): missing vs not collected.
@@ -157,9 +174,10 @@ class GraphContext:
             return None
         if kind in CLUSTER_SCOPED_KINDS:
             namespace = ""
-        found = self._by_name.get((kind, namespace, name))
-        if found and len(found) == 1:
-            return found[0]
+        node = self._named.get((kind, namespace, name))
+        if node is not None:
+            return node
+        found = self._same_named.get((kind, namespace, name))
         if group is None:
             group = group_of(api_version) if api_version else group_of_kind(kind)
         if found:
@@ -171,7 +189,7 @@ class GraphContext:
         if node not in self.nodes:
             state = MISSING if self.covers(kind, namespace) else NOT_COLLECTED
             self.nodes[node] = _attributes(kind, group, namespace, name, state)
-            self._by_name[(kind, namespace, name)].append(node)
+            self._named[(kind, namespace, name)] = node
         return node
 
     # -- edges ----------------------------------------------------------------------------
@@ -188,27 +206,45 @@ class GraphContext:
         else:
             _add_edge(out, target, relation, via, optional)
 
-    def link(self, source: str, kind: str, namespace: str, name: str, relation: str, via: str = "", optional: bool = False) -> None:
-        """`edge(source, ref(kind, namespace, name), ...)` in one call (the hot path of builders)."""
-        if not name:
-            return
-        found = self._by_name.get((kind, "" if kind in CLUSTER_SCOPED_KINDS else namespace, name))
-        target = found[0] if found and len(found) == 1 else self.ref(kind, namespace, name)
-        self.edge(source, target, relation, via, optional)
+    def link_each(self, kind: str, relation: str, refs: Iterable[tuple[str, str, str, str]]) -> None:
+        """Add source -> the `kind` object named, for each (source, namespace, name, via).
+
+        For builders with a reference or two per pod (its node, account, priority class): one
+        call per builder instead of one per pod, and the kind's scope looked up once. A
+        reference without a name adds nothing.
+        """
+        adjacency, named = self.adjacency, self._named
+        cluster_scoped = kind in CLUSTER_SCOPED_KINDS
+        for source, namespace, name, via in refs:
+            if not name:
+                continue
+            target = named.get((kind, "" if cluster_scoped else namespace, name))
+            if target is None:
+                target = self.ref(kind, namespace, name)
+            if target is None or target == source:
+                continue
+            out = adjacency.get(source)
+            if out is None:
+                out = adjacency[source] = {}
+            if target not in out:  # (as in `edge`)
+                out[target] = {relation: {"relation": relation, "via": via, "optional": False}}
+            else:
+                _add_edge(out, target, relation, via, False)
 
     def links(self, source: str, namespace: str, refs: Iterable[Reference], relation: str) -> None:
-        """`link` for each (kind, name, optional, via) one object refers to, in one call.
+        """Add source -> each (kind, name, optional, via) one object refers to, in one call.
 
         Pod specs refer to objects of their own namespace by hundreds of thousands; one call
         per spec instead of per reference keeps the graph's build time a small part of parsing.
         """
         out = self.adjacency.get(source)
-        by_name = self._by_name
+        named = self._named
         for kind, name, optional, via in refs:
             if not name:
                 continue
-            found = by_name.get((kind, "" if kind in CLUSTER_SCOPED_KINDS else namespace, name))
-            target = found[0] if found and len(found) == 1 else self.ref(kind, namespace, name)
+            target = named.get((kind, "" if kind in CLUSTER_SCOPED_KINDS else namespace, name))
+            if target is None:
+                target = self.ref(kind, namespace, name)
             if target is None or target == source:
                 continue
             if out is None:  # made with the first edge, as `edge` does: sources stay in edge order
@@ -221,15 +257,18 @@ class GraphContext:
     def edges_to(self, source: str, targets: list[str], relation: str, via: str) -> None:
         """Add source -> each target (a selector's matches): `edge` without a call per target."""
         out = self.adjacency.setdefault(source, {})
+        # One edge's attributes, copied for each: a copy is made faster than a dict display.
+        attributes = {"relation": relation, "via": via, "optional": False}
         for target in targets:
             if target == source:
                 continue
             relations = out.get(target)
-            if relations is None:
-                relations = out[target] = {}
+            if relations is None:  # (the common case, as in `edge`)
+                out[target] = {relation: attributes.copy()}
+                continue
             found = relations.get(relation)
             if found is None:
-                relations[relation] = {"relation": relation, "via": via, "optional": False}
+                relations[relation] = attributes.copy()
             elif found["optional"]:
                 found["optional"] = False
                 found["via"] = via
@@ -303,12 +342,13 @@ class GraphContext:
         # builders added them in (builder by builder, dump order).
         succ, pred, node_attrs = graph._succ, graph._pred, graph._node
         new_adjacency = graph.adjlist_inner_dict_factory
-        for node in sorted(self.nodes):
-            succ[node] = new_adjacency()
+        adjacency, nodes = self.adjacency, self.nodes
+        for node in sorted(nodes):
+            targets = adjacency.get(node)  # (the builders' dict itself, where the node has edges)
+            succ[node] = new_adjacency() if targets is None else targets
             pred[node] = new_adjacency()
-            node_attrs[node] = self.nodes[node]
-        for source, targets in self.adjacency.items():
-            succ[source] = targets  # (the builders' dict itself: keeps the sorted node order)
+            node_attrs[node] = nodes[node]
+        for source, targets in adjacency.items():
             for target, keydict in targets.items():
                 pred[target][source] = keydict
         nx._clear_cache(graph)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from analyzer.graph.context import GraphContext
+from collections.abc import Iterator
+
+from analyzer.graph.context import GraphContext, PodSpecOf
 from analyzer.graph.relations import Relation
 
 RELATION = Relation(
@@ -16,7 +18,13 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> ServiceAccount for every pod spec."""
-    for held in ctx.pod_specs:
+    ctx.link_each("ServiceAccount", RELATION.name, _accounts(ctx.pod_specs))
+
+
+def _accounts(specs: list[PodSpecOf]) -> Iterator[tuple[str, str, str, str]]:
+    for held in specs:
         name = held.spec.serviceAccountName or held.spec.serviceAccount
-        via = "spec.serviceAccountName" if name else "default"
-        ctx.link(held.node, "ServiceAccount", held.namespace, name or "default", RELATION.name, via)
+        if name:
+            yield held.node, held.namespace, name, "spec.serviceAccountName"
+        else:
+            yield held.node, held.namespace, "default", "default"

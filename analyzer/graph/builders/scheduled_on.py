@@ -17,7 +17,5 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add pod -> node for every pod with a nodeName."""
-    for node, pod in ctx.with_nodes("Pod"):
-        node_name = pod.view.spec.nodeName
-        if node_name:
-            ctx.link(node, "Node", "", node_name, RELATION.name, "spec.nodeName")
+    pods = ((node, "", pod.view.spec.nodeName, "spec.nodeName") for node, pod in ctx.with_nodes("Pod"))
+    ctx.link_each("Node", RELATION.name, pods)

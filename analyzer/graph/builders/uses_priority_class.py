@@ -16,7 +16,9 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> PriorityClass."""
-    for held in ctx.pod_specs:
-        name = held.spec.priorityClassName
-        if name:
-            ctx.link(held.node, "PriorityClass", "", name, RELATION.name, "spec.priorityClassName")
+    pods = (
+        (held.node, "", held.spec.priorityClassName, "spec.priorityClassName")
+        for held in ctx.pod_specs
+        if held.spec.priorityClassName
+    )
+    ctx.link_each("PriorityClass", RELATION.name, pods)

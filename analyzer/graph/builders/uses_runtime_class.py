@@ -15,7 +15,9 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> RuntimeClass."""
-    for held in ctx.pod_specs:
-        name = held.spec.runtimeClassName
-        if name:
-            ctx.link(held.node, "RuntimeClass", "", name, RELATION.name, "spec.runtimeClassName")
+    pods = (
+        (held.node, "", held.spec.runtimeClassName, "spec.runtimeClassName")
+        for held in ctx.pod_specs
+        if held.spec.runtimeClassName
+    )
+    ctx.link_each("RuntimeClass", RELATION.name, pods)
