@@ -311,11 +311,14 @@ class GraphContext:
     def pod_specs(self) -> list[PodSpecOf]:
         """Every pod spec of the dump: Pods' own, workloads' templates, CronJobs' job templates."""
         specs: list[PodSpecOf] = []
+        # One per pod: made as a plain tuple is (the NamedTuple's __new__ is a Python function).
+        new_spec = tuple.__new__
         for node, pod in self.with_nodes("Pod"):
+            view, key = pod.view, pod.key
             # A pasted `kubectl get pods` row has no spec: nothing is known it references.
-            if pod.view.text is not None and not pod.view.spec.containers:
+            if view.text is not None and not view.spec.containers:
                 continue
-            specs.append(PodSpecOf(pod, node, pod.view.spec, True, pod.key.namespace, pod.key.name))
+            specs.append(new_spec(PodSpecOf, (pod, node, view.spec, True, key.namespace, key.name)))
         for node, obj in self.with_nodes(*TEMPLATE_KINDS):
             template = obj.view.spec.template
             if template is not None and template.spec.containers:

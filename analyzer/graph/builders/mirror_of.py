@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
-from analyzer.model.views import OwnerRef
 
 RELATION = Relation(
     name="mirror_of",
@@ -22,15 +21,12 @@ def build(ctx: GraphContext) -> None:
     """Add pod -> node for mirror pods (annotation, or a Node in ownerReferences)."""
     for node, pod in ctx.with_nodes("Pod"):
         meta = pod.view.metadata
-        owner = _node_owner(meta.ownerReferences) if meta.ownerReferences else None
+        owner = None
+        for ref in meta.ownerReferences or ():  # (inline: most pods have an owner to look at)
+            if ref.kind == "Node" and ref.name:
+                owner = ref.name
+                break
         if owner:
             ctx.edge(node, ctx.ref("Node", "", owner), RELATION.name, "ownerReferences")
         elif meta.annotations and MIRROR_ANNOTATION in meta.annotations and pod.view.spec.nodeName:
             ctx.edge(node, ctx.ref("Node", "", pod.view.spec.nodeName), RELATION.name, MIRROR_ANNOTATION)
-
-
-def _node_owner(refs: list[OwnerRef]) -> str | None:
-    for ref in refs:
-        if ref.kind == "Node" and ref.name:
-            return ref.name
-    return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext, Reference
 from analyzer.graph.relations import Relation
-from analyzer.model.views import PodSpec
+from analyzer.model.views import KeyRef, NameRef, PodSpec
 
 RELATION = Relation(
     name="reads",
@@ -30,13 +30,16 @@ def env_references(spec: PodSpec) -> list[Reference]:
         for container in containers or ():
             for env in container.env or ():
                 source = env.valueFrom
-                if source is None:
-                    continue
-                for kind, ref in (("ConfigMap", source.configMapKeyRef), ("Secret", source.secretKeyRef)):
-                    if ref is not None and ref.name:
-                        found.append((kind, ref.name, bool(ref.optional), f"env {env.name} of {container.name}"))
+                # Most sources are field refs (a Struct is true): skip them before making anything.
+                if source is not None and (source.configMapKeyRef or source.secretKeyRef):
+                    _add_refs(found, source.configMapKeyRef, source.secretKeyRef, f"env {env.name} of {container.name}")
             for env_from in container.envFrom or ():
-                for kind, ref in (("ConfigMap", env_from.configMapRef), ("Secret", env_from.secretRef)):
-                    if ref is not None and ref.name:
-                        found.append((kind, ref.name, bool(ref.optional), f"envFrom of {container.name}"))
+                _add_refs(found, env_from.configMapRef, env_from.secretRef, f"envFrom of {container.name}")
     return found
+
+
+def _add_refs(found: list[Reference], config_map: KeyRef | NameRef | None, secret: KeyRef | NameRef | None, via: str) -> None:
+    if config_map is not None and config_map.name:
+        found.append(("ConfigMap", config_map.name, bool(config_map.optional), via))
+    if secret is not None and secret.name:
+        found.append(("Secret", secret.name, bool(secret.optional), via))
