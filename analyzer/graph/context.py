@@ -72,17 +72,23 @@ class GraphContext:
     def _index(self, objects: list[KubeObject]) -> None:
         # Locals, not attributes, in a loop run once per object of the dump.
         nodes, named, by_uid, collected = self.nodes, self._named, self._by_uid, self._collected
-        by_kind, nodes_by_kind, namespaces_of = self._by_kind, self._nodes_by_kind, self._namespaces_of
+        last_kind, related = None, False
         for obj in objects:
             key = obj.key
             kind = key.kind
-            collected.add(kind)
-            if kind in UNRELATED_KINDS:
+            if kind != last_kind:
+                # Dumps list objects kind by kind: the kind's lists are looked up when it changes.
+                last_kind, related = kind, kind not in UNRELATED_KINDS
+                collected.add(kind)
+                if related:
+                    add_object, add_node = self._by_kind[kind].append, self._nodes_by_kind[kind].append
+                    add_namespace = self._namespaces_of[kind].add
+            if not related:
                 continue
             node = key.id
-            by_kind[kind].append(obj)
-            nodes_by_kind[kind].append(node)
-            namespaces_of[kind].add(key.namespace)
+            add_object(obj)
+            add_node(node)
+            add_namespace(key.namespace)
             name_key = (kind, key.namespace, key.name)
             if named.setdefault(name_key, node) is not node:
                 self._name_again(name_key, node)
@@ -215,6 +221,9 @@ class GraphContext:
         """
         adjacency, named = self.adjacency, self._named
         cluster_scoped = kind in CLUSTER_SCOPED_KINDS
+        # A builder says the same `via` for pod after pod: its attributes are made once and
+        # copied (a copy is made faster than a dict display).
+        last_via, attributes = None, {}
         for source, namespace, name, via in refs:
             if not name:
                 continue
@@ -227,7 +236,9 @@ class GraphContext:
             if out is None:
                 out = adjacency[source] = {}
             if target not in out:  # (as in `edge`)
-                out[target] = {relation: {"relation": relation, "via": via, "optional": False}}
+                if via is not last_via:
+                    last_via, attributes = via, {"relation": relation, "via": via, "optional": False}
+                out[target] = {relation: attributes.copy()}
             else:
                 _add_edge(out, target, relation, via, False)
 
