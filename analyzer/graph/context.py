@@ -322,7 +322,7 @@ class GraphContext:
     def pod_specs(self) -> list[PodSpecOf]:
         """Every pod spec of the dump: Pods' own, workloads' templates, CronJobs' job templates."""
         specs: list[PodSpecOf] = []
-        # One per pod: made as a plain tuple is (the NamedTuple's __new__ is a Python function).
+        # One per pod, so made the way a plain tuple is: the NamedTuple's __new__ is Python code.
         new_spec = tuple.__new__
         for node, pod in self.with_nodes("Pod"):
             view, key = pod.view, pod.key
