@@ -145,8 +145,11 @@ def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiG
 def _order_layers(sub: nx.MultiDiGraph) -> list[list[str]]:
     """Objects per column, ordered so that linked objects sit at similar heights."""
     layers: list[list[str]] = [[] for _ in LAYERS]
-    for node, kind in sub.nodes(data="kind"):
-        layers[_layer_of(kind)].append(node)
+    # Node by node in id order, and neighbours' heights summed in sorted order: a subgraph
+    # view lists its nodes in the order of a set (which differs from run to run), and a
+    # different order of ties or of a float sum would move boxes between two runs.
+    for node in sorted(sub.nodes):
+        layers[_layer_of(sub.nodes[node].get("kind"))].append(node)
     neighbours: dict[str, set[str]] = defaultdict(set)
     for s, t in sub.edges():
         neighbours[s].add(t)
@@ -160,7 +163,7 @@ def _order_layers(sub: nx.MultiDiGraph) -> list[list[str]]:
         col = layers[idx]
 
         def key(node: str) -> tuple[float, str, str]:
-            placed = [position[n] for n in neighbours[node] if n in position]
+            placed = sorted(position[n] for n in neighbours[node] if n in position)
             centre = sum(placed) / len(placed) if placed else float("inf")
             return (centre, sub.nodes[node].get("kind", ""), sub.nodes[node].get("name", ""))
 

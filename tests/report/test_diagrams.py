@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 
 import networkx as nx
 import pytest
-from conftest import SAMPLE_DUMPS
+from conftest import REALDATA, SAMPLE_DUMPS
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
@@ -97,6 +100,23 @@ def test_svg_is_deterministic_and_undated() -> None:
         assert a == b
         assert "<dc:date>" not in a
     assert figure_png(node_distribution(cluster)) == figure_png(node_distribution(again))
+
+
+# A real cluster-info dump whose kube-system diagram once came out differently from run to run
+# (a subgraph lists its nodes in set order, which depends on the string hash seed).
+_SEEDED_DUMP = REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump"
+_DRAW = ("import sys, analyzer; from analyzer.report.diagrams import dependency_diagram, figure_svg; "
+         "sys.stdout.write(figure_svg(dependency_diagram(analyzer.load(sys.argv[1]))))")
+
+
+@pytest.mark.skipif(not _SEEDED_DUMP.exists(), reason="shared/realdata not present")
+def test_svg_is_the_same_whatever_the_hash_seed() -> None:
+    svgs = {
+        subprocess.run([sys.executable, "-c", _DRAW, str(_SEEDED_DUMP)], capture_output=True, text=True,
+                       check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(svgs) == 1 and "<svg" in svgs.pop()
 
 
 def test_dollar_signs_and_markup_in_names_stay_plain_text() -> None:
