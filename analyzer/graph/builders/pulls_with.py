@@ -17,12 +17,12 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> Secret for each image pull secret."""
-    pods = (
+    refs = (
         (held.node, held.namespace, ref.name, "spec.imagePullSecrets")
         for held in ctx.pod_specs
         for ref in held.spec.imagePullSecrets or ()
     )
-    ctx.link_each("Secret", RELATION.name, pods)
+    ctx.link_each("Secret", RELATION.name, refs)
     for sa in ctx.objects("ServiceAccount"):
         for ref in sa.view.imagePullSecrets or ():
             if ref.name:

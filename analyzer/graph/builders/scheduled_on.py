@@ -17,5 +17,5 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add pod -> node for every pod with a nodeName."""
-    pods = ((node, "", pod.view.spec.nodeName, "spec.nodeName") for node, pod in ctx.with_nodes("Pod"))
-    ctx.link_each("Node", RELATION.name, pods)
+    refs = ((node, "", pod.view.spec.nodeName, "spec.nodeName") for node, pod in ctx.with_nodes("Pod"))
+    ctx.link_each("Node", RELATION.name, refs)

@@ -16,9 +16,9 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> PriorityClass."""
-    pods = (
+    refs = (
         (held.node, "", held.spec.priorityClassName, "spec.priorityClassName")
         for held in ctx.pod_specs
         if held.spec.priorityClassName
     )
-    ctx.link_each("PriorityClass", RELATION.name, pods)
+    ctx.link_each("PriorityClass", RELATION.name, refs)

@@ -15,9 +15,9 @@ RELATION = Relation(
 
 def build(ctx: GraphContext) -> None:
     """Add holder -> RuntimeClass."""
-    pods = (
+    refs = (
         (held.node, "", held.spec.runtimeClassName, "spec.runtimeClassName")
         for held in ctx.pod_specs
         if held.spec.runtimeClassName
     )
-    ctx.link_each("RuntimeClass", RELATION.name, pods)
+    ctx.link_each("RuntimeClass", RELATION.name, refs)
