@@ -238,10 +238,10 @@ class Ingestor:
         # 20,000 pods need not hold 20,000 equal records), their index is in any rejection.
         first = Provenance(display, fmt, doc.index, doc.line)
         rest = Provenance(display, fmt, doc.index, None)
-        mapped = self._mapped  # (set only while the one document of a mapped file is read)
         parts = env.item_parts() if isinstance(env, jsondocs.PartsEnvelope) else None
         if parts is not None:
             return self._add_item_parts(doc, parts, h, first, rest)
+        mapped = self._mapped  # (set only while the one document of a mapped file is read)
         # Items lie in order in the file, so the bytes before item i are at least the sum of
         # the sizes of the items before it: their pages can go once those items are decoded.
         decoded = released = 0

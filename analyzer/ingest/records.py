@@ -175,9 +175,7 @@ class KubeObject:
             return {}
         if self.mapped is not None:
             self.mapped.check_unchanged()
-        if isinstance(self.raw, LazyRaw):
-            return orjson.loads(self.raw.resolve())
-        return orjson.loads(self.raw)
+        return orjson.loads(self.raw.resolve() if isinstance(self.raw, LazyRaw) else self.raw)
 
 
 @dataclass(frozen=True, slots=True)
