@@ -336,6 +336,13 @@ def _check_nesting(text: str, first_line: int) -> None:
                     raise YamlError(f"nested more than {MAX_NESTING} levels deep", first_line + event.start_mark.line)
             elif isinstance(event, CollectionEndEvent):
                 depth -= 1
+    except yaml.MarkedYAMLError as error:
+        # The libyaml of PyYAML 6.0.4 on stops at its own limit, the same 1000 levels.
+        if error.problem and "maximum nesting depth" in error.problem:
+            mark = error.problem_mark
+            raise YamlError(f"nested more than {MAX_NESTING} levels deep",
+                            first_line + mark.line if mark else None) from None
+        return  # the load reports the syntax error itself
     except yaml.YAMLError:
         return  # the load reports the syntax error itself
     finally:
