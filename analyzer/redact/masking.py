@@ -14,9 +14,11 @@ stringData are never shown by any flag: ingestion drops them, so nothing downstr
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from analyzer.redact.patterns import (
     MASK,
-    is_already_redacted,
+    is_placeholder,
     looks_sensitive_name,
     mask_credentials,
 )
@@ -45,6 +47,46 @@ def mask_named_value(name: str, value: str, show_sensitive: bool = False) -> str
     """
     if show_sensitive:
         return value
-    if value and looks_sensitive_name(name) and not is_already_redacted(value) and not value.startswith("$("):
+    if value and looks_sensitive_name(name) and not is_placeholder(value):
         return MASK
     return mask_sensitive(value)
+
+
+def is_sensitive_env(name: str, value: object) -> bool:
+    """Whether `mask_named_value` would mask any of an env var's literal value: the tables
+    flag such variables (and never store their values).
+
+    >>> is_sensitive_env("DB_PASS", "x"), is_sensitive_env("PWD", "/app"), is_sensitive_env("PASSWORD", "")
+    (True, False, False)
+    >>> is_sensitive_env("DATABASE_URL", "mysql://root:pw@db/app"), is_sensitive_env("LOG_LEVEL", "debug")
+    (True, False)
+    """
+    if value is None or value == "":
+        return False
+    return _masks_named(name, value if isinstance(value, str) else str(value))
+
+
+@lru_cache(maxsize=65536)
+def _masks_named(name: str, text: str) -> bool:
+    # Cached: the pods of one controller repeat the same env, thousands of times in a big dump.
+    return mask_named_value(name, text) != text
+
+
+def mask_annotation(key: str, value: str, show_sensitive: bool = False) -> str:
+    """An annotation's value with its credentials masked, read together with its key (so
+    `example.com/api-key: abc` is masked while `cert-manager.io/secret-name: tls` is not:
+    "secret" and "token" in an annotation key usually name an object, not a value).
+
+    >>> mask_annotation("example.com/db", "postgres://app:hunter2@db/x")
+    'postgres://app:<redacted>@db/x'
+    >>> mask_annotation("example.com/api-key", "abc123"), mask_annotation("cert-manager.io/secret-name", "tls")
+    ('<redacted>', 'tls')
+    """
+    if not value or show_sensitive:
+        return value
+    prefix = f"{key}: "
+    masked, count = mask_credentials(prefix + value)
+    if not count:
+        return value
+    # A pattern that reached into the key (it never should) masks the whole value.
+    return masked[len(prefix):] if masked.startswith(prefix) else MASK

@@ -70,6 +70,8 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
         r"(?P<secret>(?=[A-Za-z._~+/-]*[0-9+/]|[a-z._~-]*[A-Z][A-Za-z._~-]*[a-z]|[A-Z._~-]*[a-z][A-Za-z._~-]*[A-Z])"
         r"[A-Za-z0-9._~+/-]{8,}=*)(?P<post>)")),
     ("url-password", ("://",), re.compile(r"(?P<pre>://[^:/@\s\"'\\]+:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
+    # an Azure shared access signature: the `sig` of a SAS URL or connection string grants access
+    ("sas-signature", ("sig=",), re.compile(r"(?P<pre>(?<![A-Za-z0-9_])sig=)" + _VALUE)),
     ("cloud-key", ("akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "glpat-"), re.compile(
         r"(?P<pre>)(?P<secret>\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}\b"
         r"|\bxox[abprs]-[A-Za-z0-9-]{10,}\b|\bglpat-[A-Za-z0-9_-]{20,}\b)(?P<post>)")),
@@ -123,6 +125,16 @@ def mask_credentials(text: str) -> tuple[str, int]:
     return text, total
 
 
+def is_placeholder(value: str) -> bool:
+    """Whether a value only stands for one (a path, a `$(VAR)` reference, a boolean, empty or
+    already redacted): a credential's name may carry it without it being a credential.
+
+    >>> is_placeholder("/etc/secret/pw"), is_placeholder("$(DB_PASSWORD)"), is_placeholder("hunter2")
+    (True, True, False)
+    """
+    return _NOT_A_VALUE.match(value) is not None or is_already_redacted(value)
+
+
 def _mask_spans(rx: re.Pattern[str], text: str, low: str) -> tuple[str, int]:
     """Mask what `rx` finds in the lower-cased `low`, in `text` (same length, same places)."""
     pieces: list[str] = []
@@ -130,7 +142,7 @@ def _mask_spans(rx: re.Pattern[str], text: str, low: str) -> tuple[str, int]:
     for m in rx.finditer(low):
         start, end = m.span("secret")
         secret = text[start:end]
-        if _NOT_A_VALUE.match(secret) or is_already_redacted(secret):
+        if is_placeholder(secret):
             continue
         pieces.append(text[done:start])
         pieces.append(MASK)
@@ -148,7 +160,7 @@ def _mask_one(rx: re.Pattern[str], text: str) -> tuple[str, int]:
     def sub(m: re.Match[str]) -> str:
         nonlocal count
         secret = m.group("secret")
-        if _NOT_A_VALUE.match(secret) or is_already_redacted(secret):
+        if is_placeholder(secret):
             return m.group(0)
         count += 1
         return m.group("pre") + MASK + m.group("post")

@@ -1,6 +1,6 @@
-"""Edge cases of the quantity parser, the image splitter and the credential checks (the main
-cases are the doctests in analyzer/model); values follow the API's quantity grammar and the
-container runtimes' reference rules."""
+"""Edge cases of the quantity parser and the image splitter (the main cases are the doctests in
+analyzer/model); values follow the API's quantity grammar and the container runtimes' reference
+rules."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import math
 
 import pytest
 
-from analyzer.model.credentials import is_sensitive_env, mask_annotation
 from analyzer.model.images import split_image
 from analyzer.model.quantities import parse_quantity
 
@@ -40,22 +39,3 @@ def test_unreadable_quantities_are_nan(raw) -> None:
 ])
 def test_image_references(image, parts) -> None:
     assert tuple(split_image(image)) == parts
-
-
-@pytest.mark.parametrize(("name", "value", "sensitive"), [
-    ("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI", True),
-    ("GITHUB_TOKEN", "ghp_x", True),
-    ("SMTP_PASS", "x", True),
-    ("PASSWORD", "", False),
-    ("JAVA_OPTS", "-Dspring.datasource.password=hunter2", True),
-    ("TLS_KEY", "-----BEGIN RSA PRIVATE KEY-----\nMII", True),
-    ("HOME", "/root", False),
-    ("KUBERNETES_SERVICE_HOST", "10.96.0.1", False),
-])
-def test_sensitive_env(name, value, sensitive) -> None:
-    assert is_sensitive_env(name, value) is sensitive
-
-
-def test_annotation_masking_leaves_ordinary_values() -> None:
-    assert mask_annotation("deployment.kubernetes.io/revision", "3") == "3"
-    assert mask_annotation("example.com/auth", "Bearer eyJhbGciOi") == "<masked>"

@@ -90,7 +90,7 @@ def test_no_secret_value_in_any_table(shop: Cluster) -> None:
 
 def test_annotations_masked_and_summarised(shop: Cluster) -> None:
     ann = shop.tables.annotations
-    assert by(ann, key="example.com/db")["value"] == "<masked>"
+    assert by(ann, key="example.com/db")["value"] == "postgres://app:<redacted>@db:5432/app"
     assert by(ann, key="kubectl.kubernetes.io/last-applied-configuration")["value"] == (
         "<last-applied: 14 bytes>")
 

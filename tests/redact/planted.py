@@ -26,6 +26,10 @@ PLANTED = {
     "event-bearer": "evtBearer9Tk4Lm2Zx8",
     "configmap-connection-string": "cmP4ss-Rb6yHs3",
     "describe-last-applied": "dscrApplied-Pw4nXq7",
+    # an Azure SAS URL's signature, and a GitHub token (an annotation of a name that says nothing)
+    "annotation-sas-signature": "annSasSig%2BKq7Wm2Xp",
+    "annotation-github-token": "ghp_annGitHub0Token1Xy2Zw3Vu4Ts5Rq6Pn",
+    "log-sas-signature": "logSasSig%3DTn4Bv8Hc",
 }
 
 _APPLIED_SECRET = {
@@ -53,7 +57,12 @@ def _deployment() -> dict:
         "apiVersion": "apps/v1", "kind": "Deployment",
         "metadata": {
             "name": "checkout", "namespace": "shop", "uid": "8d6b2c1e-0000-4000-8000-000000000002",
-            "annotations": {"example.com/database": f"postgres://app:{PLANTED['annotation-connection-string']}@db.shop:5432/orders"},
+            "annotations": {
+                "example.com/database": f"postgres://app:{PLANTED['annotation-connection-string']}@db.shop:5432/orders",
+                "example.com/backups": "https://contoso.blob.core.windows.net/backups?sv=2022-11-02&sp=rl"
+                                       f"&se=2030-01-01T00:00:00Z&sig={PLANTED['annotation-sas-signature']}",
+                "example.com/ci": PLANTED["annotation-github-token"],
+            },
         },
         "spec": {
             "replicas": 1,
@@ -131,6 +140,8 @@ def write_planted_dump(root: Path) -> Path:
     (dump / "shop" / "checkout-6d4cf56db6-abcde" / "logs.txt").write_text(
         "==== START logs for container app of pod shop/checkout-6d4cf56db6-abcde ====\n"
         f"connecting to postgres://app:{PLANTED['log-password']}@db.shop:5432/orders\n"
+        "uploading to https://contoso.blob.core.windows.net/backups/x.tar?sv=2022-11-02&sr=b"
+        f"&sig={PLANTED['log-sas-signature']}&se=2030-01-01\n"
         "==== END logs for container app of pod shop/checkout-6d4cf56db6-abcde ====\n", encoding="utf-8")
     return dump
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.redact import is_already_redacted, mask_sensitive
-from analyzer.redact.masking import mask_named_value
+from analyzer.redact.masking import is_sensitive_env, mask_annotation, mask_named_value
 from analyzer.redact.patterns import mask_credentials
 
 MASKED = [
@@ -28,6 +28,10 @@ MASKED = [
     ("- name: API_TOKEN\n  value: abc123\n", "- name: API_TOKEN\n  value: <redacted>\n"),
     ('"name": "DB_PASS",\n            "value": "s3cr3t"\n', '"name": "DB_PASS",\n            "value": "<redacted>"\n'),
     ('{\\"name\\":\\"DB_PASSWORD\\",\\"value\\":\\"hunter2\\"}', '{\\"name\\":\\"DB_PASSWORD\\",\\"value\\":\\"<redacted>\\"}'),
+    # an Azure SAS URL (its signature grants access) and a GitHub token
+    ("https://acct.blob.core.windows.net/c/x.tar?sv=2022-11-02&sr=b&sig=a1B2%2Bc3D%3D&se=2030-01-01",
+     "https://acct.blob.core.windows.net/c/x.tar?sv=2022-11-02&sr=b&sig=<redacted>&se=2030-01-01"),
+    ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "<redacted>"),
 ]
 
 # Everyday text that names credentials without holding one (seen in real dumps' logs and CRDs).
@@ -56,6 +60,40 @@ def test_credentials_are_masked(text: str, expected: str) -> None:
 @pytest.mark.parametrize("text", KEPT)
 def test_prose_and_references_are_kept(text: str) -> None:
     assert mask_sensitive(text) == text
+
+
+@pytest.mark.parametrize(("name", "value", "sensitive"), [
+    ("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI", True),
+    ("GITHUB_TOKEN", "ghp_x", True),
+    ("SMTP_PASS", "x", True),
+    ("PASSWORD", "", False),
+    ("DB_PASSWORD", "$(FROM_SECRET)", False),
+    ("JAVA_OPTS", "-Dspring.datasource.password=hunter2", True),
+    ("TLS_KEY", "-----BEGIN RSA PRIVATE KEY-----\nMII\n-----END RSA PRIVATE KEY-----", True),
+    ("BACKUP_URL", "https://a.blob.core.windows.net/b?sv=2022-11-02&sig=a1B2c3D4", True),
+    ("HOME", "/root", False),
+    ("PWD", "/app", False),
+    ("KUBERNETES_SERVICE_HOST", "10.96.0.1", False),
+    ("REPLICAS", 3, False),
+])
+def test_sensitive_env(name: str, value: object, sensitive: bool) -> None:
+    # what the container_env table flags: whatever mask_named_value would mask
+    assert is_sensitive_env(name, value) is sensitive
+
+
+@pytest.mark.parametrize(("key", "value", "shown"), [
+    ("deployment.kubernetes.io/revision", "3", "3"),
+    ("example.com/auth", "Bearer eyJhbGciOi", "Bearer <redacted>"),
+    ("example.com/api-key", "abc123", "<redacted>"),
+    ("example.com/ci", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "<redacted>"),
+    # "secret" and "token" in an annotation key name an object, not a value
+    ("cert-manager.io/secret-name", "tls-cert", "tls-cert"),
+    ("checksum/secret", "3f2a9c", "3f2a9c"),
+    ("vault.hashicorp.com/agent-inject-token", "true", "true"),
+])
+def test_annotations_are_read_with_their_key(key: str, value: str, shown: str) -> None:
+    assert mask_annotation(key, value) == shown
+    assert mask_annotation(key, value, show_sensitive=True) == value
 
 
 def test_masking_is_idempotent() -> None:

@@ -14,7 +14,6 @@ import pyarrow.compute as pc
 from pandas.arrays import ArrowStringArray
 
 from analyzer.ingest.records import group_of
-from analyzer.model.credentials import mask_annotation
 from analyzer.model.frame import (
     cast_column,
     child_order,
@@ -27,6 +26,7 @@ from analyzer.model.frame import (
 )
 from analyzer.model.normalize import builtin_objects, controller_of, source_of, text_age
 from analyzer.model.rowpool import RowPool, memo_key, take_rows
+from analyzer.redact.masking import mask_annotation
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -42,7 +42,7 @@ def annotation_value(key: str, value: object, show_sensitive: bool = False) -> s
         >>> annotation_value(LAST_APPLIED, '{"kind":"Secret","data":{"pw":"aHVudGVyMg=="}}')
         '<last-applied: 46 bytes>'
         >>> annotation_value("example.com/conn", "Server=x;Password=y")
-        '<masked>'
+        'Server=x;Password=<redacted>'
         >>> len(annotation_value("example.com/long", "x" * 5000))
         1000
     """

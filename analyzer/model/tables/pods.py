@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from analyzer.model.credentials import is_sensitive_env
 from analyzer.model.frame import (
     cast_column,
     child_order,
@@ -43,6 +42,7 @@ from analyzer.model.views import (
     PodView,
 )
 from analyzer.model.volumes import volume_rows
+from analyzer.redact.masking import is_sensitive_env
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
