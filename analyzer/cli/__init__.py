@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 
 import typer
 
@@ -45,6 +46,18 @@ def _register_commands() -> None:
 _register_commands()
 
 
+# What `kda` exits with when the system refuses a file the user named (an output folder that
+# cannot be created, a full disk, no permission): the user's to fix, so no traceback.
+EXIT_SYSTEM_REFUSED = 2
+
+
 def main() -> None:
     """Entry point of the `kda` console script."""
-    app()
+    try:
+        app()
+    except OSError as exc:
+        from analyzer.cli.common import err_console
+
+        where = f"{exc.filename}: " if exc.filename else ""
+        err_console.print(f"[bold red]error:[/bold red] {where}{exc.strerror or exc}", markup=True)
+        sys.exit(EXIT_SYSTEM_REFUSED)

@@ -46,8 +46,8 @@ def report(
     try:
         result = run_batch(inputs, output, fail_on=fail_on.value if fail_on else None,
                            progress=progress, formats=(format.value,), show_sensitive=show_sensitive)
-    except OSError as exc:  # the output folder cannot be written
-        fail(f"{output}: {exc.strerror or exc}", 2)
+    except OSError as exc:  # the output folder cannot be made or written
+        fail(f"{exc.filename or output}: {exc.strerror or exc}", 2)
     for line in summary_lines(result):
         err_console.print(line, markup=False)
     if not result.reports and not result.failures:

@@ -9,6 +9,7 @@ when they come from a glob or a folder listing; named explicitly, they are read 
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 import re
@@ -167,6 +168,11 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
     specs = expand_inputs(inputs)
     ids = dump_ids(specs)
     outdir = Path(outdir)
+    # The folder is made first: a place that cannot hold it fails the batch once, up front,
+    # instead of every dump in turn.
+    if outdir.exists() and not outdir.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "exists and is not a folder", str(outdir))
+    outdir.mkdir(parents=True, exist_ok=True)
     result = BatchResult()
     loaded: list[tuple[str, Cluster]] = []
     console = Console(stderr=True, highlight=False)
@@ -185,6 +191,11 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
             except AnalyzerError as exc:
                 result.failures.append(DumpFailure(spec, str(exc)))
                 console.print(f"[red]skipped[/red] {spec}: {exc}")
+            except OSError as exc:
+                if _inside(exc.filename, outdir):
+                    raise  # the output cannot be written (disk full, permissions): nor the next one
+                result.failures.append(DumpFailure(spec, f"internal error: {type(exc).__name__}: {exc}", True))
+                console.print(f"[red]internal error[/red] on {spec}: {type(exc).__name__}: {exc}")
             except Exception as exc:  # our bug on one dump: report it, keep going with the rest
                 result.failures.append(DumpFailure(spec, f"internal error: {type(exc).__name__}: {exc}", True))
                 console.print(f"[red]internal error[/red] on {spec}: {type(exc).__name__}: {exc}")
@@ -194,6 +205,16 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
                                               failures=[f.to_dict() for f in result.failures],
                                               formats=formats)
     return result
+
+
+def _inside(filename: object, folder: Path) -> bool:
+    """Whether an error's file name is in `folder` (or is it)."""
+    if not isinstance(filename, str | os.PathLike):
+        return False
+    try:
+        return Path(filename).resolve().is_relative_to(folder.resolve())
+    except (OSError, ValueError):
+        return False
 
 
 def summary_lines(result: BatchResult) -> list[str]:

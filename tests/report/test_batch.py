@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 from pathlib import Path
 
@@ -52,6 +53,32 @@ def test_a_failed_dump_is_reported_and_the_rest_still_rendered(
     assert "garbage.json" in index and "nothing could be read" in index
     assert json.loads((out / "comparison.json").read_text())["failures"][1]["reason"].endswith(
         "no such file or folder")
+
+
+def test_an_output_that_is_a_file_fails_the_batch_up_front(tmp_path: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("x", encoding="utf-8")
+    with pytest.raises(NotADirectoryError, match="not a folder"):
+        run_batch([str(SAMPLE_DUMPS / "eks")], taken, progress=False)
+
+
+def test_an_output_that_cannot_be_written_stops_the_batch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A full disk under the output folder stops everything; an OSError elsewhere is one dump's.
+    import analyzer.report.cluster_report as cluster_report
+
+    calls = []
+
+    def refuse(cluster, folder, formats):
+        calls.append(folder.name)
+        where = folder / "report.html" if len(calls) == 2 else tmp_path / "elsewhere"
+        raise OSError(errno.ENOSPC, "No space left on device", str(where))
+
+    monkeypatch.setattr(cluster_report, "render_cluster_report", refuse)
+    with pytest.raises(OSError, match="No space left"):
+        run_batch([str(SAMPLE_DUMPS / "aks"), str(SAMPLE_DUMPS / "eks"), str(SAMPLE_DUMPS / "oke")],
+                  tmp_path / "out", progress=False)
+    assert calls == ["aks", "eks"]  # aks was counted as an internal failure, eks stopped the batch
 
 
 def test_same_input_same_bytes(sample_reports: tuple[Path, BatchResult], tmp_path: Path) -> None:
