@@ -109,7 +109,7 @@ class Cluster:
 
     @cached_property
     def _by_kind(self) -> dict[str, list[KubeObject]]:
-        from analyzer.model.normalize import is_builtin_group
+        from analyzer.ingest.records import is_builtin_group
 
         index = {}
         for kind, objs in self._all_by_kind.items():

@@ -10,9 +10,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 import networkx as nx
 
+from analyzer.cluster import BUILTIN_KINDS
 from analyzer.graph.selectors import LabelIndex
 from analyzer.graph.shapes import mapping
-from analyzer.ingest.records import CLUSTER_SCOPED_KINDS, KubeObject, group_of, group_of_kind
+from analyzer.ingest.records import (
+    CLUSTER_SCOPED_KINDS,
+    KubeObject,
+    group_of,
+    group_of_kind,
+    is_builtin_group,
+    is_cluster_scoped,
+)
 from analyzer.model.views import PodSpec
 
 if TYPE_CHECKING:
@@ -72,13 +80,13 @@ class GraphContext:
     def _index(self, objects: list[KubeObject]) -> None:
         # Locals, not attributes, in a loop run once per object of the dump.
         nodes, named, by_uid, collected = self.nodes, self._named, self._by_uid, self._collected
-        last_kind, related = None, False
+        last_kind, related, builtin = None, False, False
         for obj in objects:
             key = obj.key
             kind = key.kind
             if kind != last_kind:
                 # Dumps list objects kind by kind: the kind's lists are looked up when it changes.
-                last_kind, related = kind, kind not in UNRELATED_KINDS
+                last_kind, related, builtin = kind, kind not in UNRELATED_KINDS, kind in BUILTIN_KINDS
                 collected.add(kind)
                 if related:
                     add_object, add_node = self._by_kind[kind].append, self._nodes_by_kind[kind].append
@@ -86,9 +94,16 @@ class GraphContext:
             if not related:
                 continue
             node = key.id
-            add_object(obj)
-            add_node(node)
-            add_namespace(key.namespace)
+            if builtin and not is_builtin_group(kind, key.group):
+                # A custom resource named like a built-in kind (longhorn.io's Node, Istio's
+                # Gateway): a node of the graph, not what the kind's builders read (as in
+                # Cluster.objects_of), so it is listed under its group.
+                self._by_kind[f"{key.group}/{kind}"].append(obj)
+                self._nodes_by_kind[f"{key.group}/{kind}"].append(node)
+            else:
+                add_object(obj)
+                add_node(node)
+                add_namespace(key.namespace)
             name_key = (kind, key.namespace, key.name)
             if named.setdefault(name_key, node) is not node:
                 self._name_again(name_key, node)
@@ -178,14 +193,14 @@ class GraphContext:
         """
         if not kind or not name:
             return None
-        if kind in CLUSTER_SCOPED_KINDS:
+        if group is None:
+            group = group_of(api_version) if api_version else group_of_kind(kind)
+        if is_cluster_scoped(kind, group):  # (a custom resource named like one has its own scope)
             namespace = ""
         node = self._named.get((kind, namespace, name))
         if node is not None:
             return node
         found = self._same_named.get((kind, namespace, name))
-        if group is None:
-            group = group_of(api_version) if api_version else group_of_kind(kind)
         if found:
             # Two groups can share a kind (core Node and longhorn.io Node): prefer the group
             # the reference says, else the first object of the dump.

@@ -17,7 +17,6 @@ from analyzer.ingest.jsondocs import TOO_DEEP
 from analyzer.ingest.layouts import parse_self_link
 from analyzer.ingest.legacy import looks_legacy, modernize
 from analyzer.ingest.records import (
-    CLUSTER_SCOPED_KINDS,
     KIND_GROUPS,
     KubeObject,
     LazyRaw,
@@ -26,6 +25,8 @@ from analyzer.ingest.records import (
     Rejection,
     group_of,
     group_of_kind,
+    is_builtin_group,
+    is_cluster_scoped,
 )
 from analyzer.model.viewparts import is_legacy, view_from_parts
 from analyzer.model.views import ObjectView, json_decoder, view_from_dict
@@ -132,6 +133,22 @@ def peek_item(raw: memoryview) -> tuple[str | None, str | None, bool]:
     return h.kind, h.apiVersion, legacy
 
 
+def view_kind(kind: str, api_version: str | None) -> str:
+    """The kind whose view reads an object: the object's own, except for a custom resource
+    named like a built-in kind (longhorn.io's Node, a Knative Service), which has fields of its
+    own and is read as any object ("": the generic view).
+
+    Examples:
+        >>> view_kind("Node", "v1"), view_kind("Node", "longhorn.io/v1beta2"), view_kind("Node", None)
+        ('Node', '', 'Node')
+        >>> view_kind("Deployment", "extensions/v1beta1"), view_kind("Service", "serving.knative.dev/v1")
+        ('Deployment', '')
+    """
+    if api_version and not is_builtin_group(kind, group_of(api_version)):
+        return ""
+    return kind
+
+
 def object_from_json(
     raw: bytes | memoryview, hints: Hints, provenance: Provenance
 ) -> KubeObject | Rejection:
@@ -148,7 +165,7 @@ def object_from_json(
         # Unknown kind, or a Secret (its values must go before anything keeps them).
         return _object_from_json_dict(raw, hints, provenance)
     try:
-        view = json_decoder(kind).decode(raw)
+        view = json_decoder(view_kind(kind, api_version or hints.api_version)).decode(raw)
     except msgspec.ValidationError:
         return _object_from_json_dict(raw, hints, provenance)
     except msgspec.DecodeError as exc:
@@ -176,7 +193,7 @@ def object_from_parts(parts: Any, hints: Hints, provenance: Provenance, raw: Laz
     if kind is None or kind == "Secret":
         return None
     try:
-        view = view_from_parts(kind, parts)
+        view = view_from_parts(view_kind(kind, api_version or hints.api_version), parts)
     except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         return None
     return _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
@@ -213,7 +230,7 @@ def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObj
         body = scrub_secret(body)
     api_version = body.get("apiVersion") if isinstance(body.get("apiVersion"), str) else None
     try:
-        view, dropped = _convert_lenient(kind, body)
+        view, dropped = _convert_lenient(view_kind(kind, api_version or hints.api_version), body)
     except RecursionError:
         return _reject(provenance, TOO_DEEP)
     if view is None:
@@ -294,14 +311,15 @@ def _finish(
     name = meta.name or hints.name or ""
     if not name:
         return _reject(provenance, f"{kind} has no metadata.name")
-    namespace = "" if kind in CLUSTER_SCOPED_KINDS else meta.namespace or hints.namespace or ""
+    group = group_of(api_version) if api_version else group_of_kind(kind)
+    if group in _RETIRED_GROUPS and kind in KIND_GROUPS:
+        group = KIND_GROUPS[kind]
+    cluster_scoped = is_cluster_scoped(kind, group)
+    namespace = "" if cluster_scoped else meta.namespace or hints.namespace or ""
     view.kind = kind
     view.apiVersion = api_version
     meta.name = name
     meta.namespace = namespace or None
-    group = group_of(api_version) if api_version else group_of_kind(kind)
-    if group in _RETIRED_GROUPS and kind in KIND_GROUPS:
-        group = KIND_GROUPS[kind]
     obj = KubeObject(
         key=ObjectKey(group, kind, namespace, name),
         api_version=api_version,
@@ -311,7 +329,7 @@ def _finish(
         raw=raw,
         json_types=isinstance(raw, bytes | memoryview | LazyRaw),
     )
-    if not namespace and kind not in CLUSTER_SCOPED_KINDS and kind != "Namespace":
+    if not namespace and not cluster_scoped and kind != "Namespace":
         obj.notes.append("namespace not stated by the dump")
     return obj
 

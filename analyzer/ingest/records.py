@@ -18,7 +18,7 @@ CLUSTER_SCOPED_KINDS = frozenset(
         "ValidatingAdmissionPolicyBinding", "VolumeAttachment", "IngressClass",
         "PodSecurityPolicy", "ComponentStatus", "CertificateSigningRequest",
         "FlowSchema", "PriorityLevelConfiguration", "GatewayClass", "ClusterVersion",
-        "ClusterOperator", "Machine", "MachineSet", "Infrastructure", "Network",
+        "ClusterOperator", "Infrastructure", "Network",
         "SecurityContextConstraints", "Project", "ClusterIssuer", "NodeMetrics",
     }
 )
@@ -78,6 +78,46 @@ KIND_GROUPS: dict[str, str] = {
     "Gateway": "gateway.networking.k8s.io", "HTTPRoute": "gateway.networking.k8s.io",
     "GatewayClass": "gateway.networking.k8s.io",
 }
+
+
+# Groups a built-in kind has been served from besides its current one (old dumps).
+_FORMER_GROUPS: dict[str, frozenset[str]] = {
+    "Event": frozenset({"events.k8s.io"}),
+    "Deployment": frozenset({"extensions"}), "DaemonSet": frozenset({"extensions"}),
+    "ReplicaSet": frozenset({"extensions"}), "Ingress": frozenset({"extensions"}),
+    "NetworkPolicy": frozenset({"extensions"}),
+}
+
+
+def is_builtin_group(kind: str, group: str) -> bool:
+    """Whether `group` serves the built-in `kind` (its current group or a former one).
+
+    Examples:
+        >>> is_builtin_group("Deployment", "extensions"), is_builtin_group("Node", "longhorn.io")
+        (True, False)
+    """
+    return group == KIND_GROUPS.get(kind, "") or group in _FORMER_GROUPS.get(kind, ())
+
+
+# Core kinds that are cluster-scoped and whose names custom resources reuse (longhorn.io's Node).
+_CORE_CLUSTER_SCOPED = frozenset({"Namespace", "Node", "PersistentVolume", "ComponentStatus"})
+
+
+def is_cluster_scoped(kind: str, group: str) -> bool:
+    """Whether objects of `kind` served from `group` have no namespace. A custom resource that
+    reuses a built-in kind's name has a scope of its own (longhorn.io's Nodes are namespaced).
+
+    Examples:
+        >>> is_cluster_scoped("Node", ""), is_cluster_scoped("Node", "longhorn.io")
+        (True, False)
+        >>> is_cluster_scoped("ClusterVersion", "config.openshift.io"), is_cluster_scoped("Pod", "")
+        (True, False)
+    """
+    if kind not in CLUSTER_SCOPED_KINDS:
+        return False
+    if kind in KIND_GROUPS or kind in _CORE_CLUSTER_SCOPED:
+        return is_builtin_group(kind, group)
+    return True
 
 
 def group_of_kind(kind: str) -> str:

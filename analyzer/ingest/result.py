@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from analyzer.ingest.records import KubeObject, LogRecord, Rejection
+from analyzer.ingest.records import KubeObject, LogRecord, Rejection, is_builtin_group
 
 # Kinds a support engineer expects a complete dump to have; coverage reports which of these
 # the dump did not collect, so later stages can tell "missing" from "not collected".
@@ -112,6 +112,8 @@ def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] =
             if mf.time and mf.time > best and TIMESTAMP_RX.match(mf.time):
                 best = mf.time
         kind = obj.kind
+        if not is_builtin_group(kind, obj.key.group):
+            continue  # a custom resource named like a built-in kind has fields of its own
         if kind == "Node":
             for c in v.status.conditions or ():
                 for ts in (c.lastHeartbeatTime, c.lastTransitionTime):

@@ -6,20 +6,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from analyzer.cluster import BUILTIN_KINDS
-from analyzer.ingest.records import KIND_GROUPS, KubeObject
+from analyzer.ingest.records import KubeObject, is_builtin_group
 from analyzer.model.views import Condition, Meta, OwnerRef
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
-
-# Groups a built-in kind has been served from besides its current one (old dumps).
-_FORMER_GROUPS: dict[str, frozenset[str]] = {
-    "Event": frozenset({"events.k8s.io"}),
-    "Deployment": frozenset({"extensions"}), "DaemonSet": frozenset({"extensions"}),
-    "ReplicaSet": frozenset({"extensions"}), "Ingress": frozenset({"extensions"}),
-    "NetworkPolicy": frozenset({"extensions"}),
-}
-
 
 def is_builtin(obj: KubeObject) -> bool:
     """Whether the object is the built-in kind its name says, not a same-named custom resource
@@ -32,16 +23,6 @@ def is_builtin(obj: KubeObject) -> bool:
     """
     key = obj.key  # read directly: this runs for every object, often twice
     return is_builtin_group(key.kind, key.group)
-
-
-def is_builtin_group(kind: str, group: str) -> bool:
-    """Whether `group` serves the built-in `kind` (its current group or a former one).
-
-    Examples:
-        >>> is_builtin_group("Deployment", "extensions"), is_builtin_group("Node", "longhorn.io")
-        (True, False)
-    """
-    return group == KIND_GROUPS.get(kind, "") or group in _FORMER_GROUPS.get(kind, ())
 
 
 def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:

@@ -58,7 +58,10 @@ items:
 """})
     ctx = GraphContext(dump)
     assert ctx.ref("Node", "", "n1") == "core/Node//n1"
-    assert ctx.ref("Node", "", "n1", api_version="longhorn.io/v1beta1").startswith("longhorn.io/Node/")
+    assert ctx.ref("Node", "longhorn-system", "n1") == "core/Node//n1"  # core Nodes have no namespace
+    # Longhorn's Node keeps its namespace: a reference to it says its group and namespace.
+    assert ctx.ref("Node", "longhorn-system", "n1", api_version="longhorn.io/v1beta1") == (
+        "longhorn.io/Node/longhorn-system/n1")
 
 
 def test_namespaces_named_by_file_paths_were_collected_even_when_their_list_is_empty():
