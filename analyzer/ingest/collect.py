@@ -340,7 +340,10 @@ class Ingestor:
         self.result.files.append(report)
         for obj in parsed.objects:
             prov = Provenance(display, obj.origin, None, obj.line)
-            report.objects += self._keep(object_from_dict(obj.body, Hints(), prov))
+            made = object_from_dict(obj.body, Hints(), prov)
+            if obj.notes and isinstance(made, KubeObject):
+                made.notes.extend(obj.notes)
+            report.objects += self._keep(made)
         for rej in parsed.rejections:
             # A fragment of text the parser could not read: not countable as objects.
             self._record_input_rejection(rej)

@@ -86,6 +86,14 @@ class IngestResult:
     def capture_time(self) -> datetime | None:
         return estimate_capture_time(self.objects, self.stated_capture_times)
 
+    @property
+    def object_notes(self) -> list[dict[str, str]]:
+        """What was noted on objects that were kept (a field of an impossible type ignored, a
+        uid shared by two objects, a namespace the dump did not state), one entry per note."""
+        return [{"source": o.provenance.source, "location": o.provenance.location,
+                 "object": o.key.id, "note": note}
+                for o in self.objects for note in o.notes]
+
     def accounting_holds(self) -> bool:
         """Whether every object read is kept, a duplicate, or an object rejection (exactly once)."""
         return (

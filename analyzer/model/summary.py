@@ -35,6 +35,7 @@ def summarize(cluster: Cluster) -> dict[str, Any]:
         "rejected_objects": len(r.object_rejections),
         "rejected_inputs": len(r.input_rejections),
         "skipped": [x.to_dict() for x in r.skipped],
+        "notes": r.object_notes,
         "coverage": {"present": r.coverage_present, "absent": r.coverage_absent},
         "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,
         "server_version": r.server_version,
@@ -68,18 +69,27 @@ def summary_text(cluster: Cluster) -> str:
         lines.append(f"  {kind:<32} {n:>7}")
     lines.append(f"objects read {s['objects_read']} = kept {s['objects_total']} + duplicates "
                  f"{s['duplicates']} + rejected {s['rejected_objects']}"
-                 + (f" (and {s['rejected_inputs']} files or inputs not read)" if s["rejected_inputs"] else ""))
-    if s["rejected"]:
-        lines.append(f"rejected ({len(s['rejected'])}):")
-        for rej in s["rejected"][:20]:
-            loc = f" [{rej['location']}]" if rej["location"] else ""
-            lines.append(f"  {rej['source']}{loc}: {rej['reason']}")
-        if len(s["rejected"]) > 20:
-            lines.append(f"  ... and {len(s['rejected']) - 20} more (see --format json)")
+                 + (f" (and {s['rejected_inputs']} inputs, files or passages of text not read)"
+                    if s["rejected_inputs"] else ""))
+    lines += _listing("rejected", [f"{_where(r)}: {r['reason']}" for r in s["rejected"]], 20)
+    lines += _listing("notes on objects kept",
+                      [f"{_where(n)} {n['object']}: {n['note']}" for n in s["notes"]], 10)
     lines.append("coverage: present " + (", ".join(s["coverage"]["present"]) or "-"))
     lines.append("          absent  " + (", ".join(s["coverage"]["absent"]) or "-"))
     lines.append(f"logs: {s['logs']['containers']} container logs")
     return "\n".join(lines) + "\n"
+
+
+def _where(entry: dict[str, Any]) -> str:
+    return entry["source"] + (f" [{entry['location']}]" if entry["location"] else "")
+
+
+def _listing(title: str, entries: list[str], limit: int) -> list[str]:
+    """A titled, indented list of at most `limit` entries (none at all when empty)."""
+    if not entries:
+        return []
+    more = [f"  ... and {len(entries) - limit} more (see --format json)"] if len(entries) > limit else []
+    return [f"{title} ({len(entries)}):", *(f"  {e}" for e in entries[:limit]), *more]
 
 
 def summary_html(cluster: Cluster) -> str:
@@ -96,6 +106,9 @@ def summary_html(cluster: Cluster) -> str:
     if rej:
         items = "".join(f"<li>{e(r['source'])} {e(r['location'])}: {e(r['reason'])}</li>" for r in rej[:10])
         rej_html = f"<details><summary>{len(rej)} rejected</summary><ul>{items}</ul></details>"
+    if s["notes"]:
+        items = "".join(f"<li>{e(n['object'])}: {e(n['note'])}</li>" for n in s["notes"][:10])
+        rej_html += f"<details><summary>{len(s['notes'])} notes on objects kept</summary><ul>{items}</ul></details>"
     return (
         f"<div><p><b>{e(s['name'])}</b>: {s['objects_total']} objects, "
         f"formats {e(', '.join(s['formats']))}, captured {e(str(s['capture_time']))}</p>"

@@ -82,6 +82,8 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         "rejections": [x.to_dict() for x in r.rejections[:MAX_ROWS]],
         "skipped_total": len(r.skipped),
         "skipped": [x.to_dict() for x in r.skipped[:MAX_ROWS]],
+        "notes_total": len(notes := r.object_notes),
+        "notes": notes[:MAX_ROWS],
         "coverage_present": list(r.coverage_present),
         "coverage_absent": list(r.coverage_absent),
         "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,

@@ -18,6 +18,7 @@ class TextObject:
     body: dict[str, Any]
     line: int
     origin: str  # "text table" or "describe"
+    notes: list[str] = field(default_factory=list)  # how it was read, where that was not plain
 
     @property
     def kind(self) -> str:

@@ -121,3 +121,17 @@ def test_kda_process_on_a_pipe_prints_no_traceback() -> None:
     assert proc.returncode == 2
     assert b"Traceback" not in proc.stderr + proc.stdout
     assert b"binary data" in proc.stderr
+
+
+def test_notes_on_objects_kept_are_shown(tmp_path: Path) -> None:
+    # A hand-edited Deployment whose replicas is a list: kept, with the field left out and said.
+    path = tmp_path / "deploy.yaml"
+    path.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"
+                    "spec:\n  replicas: [3]\n  selector: {matchLabels: {app: web}}\n")
+    doc = json.loads(run("inspect", "--format", "json", str(path)).stdout)
+    assert doc["objects_total"] == 1 and not doc["rejected"]
+    [note] = doc["notes"]
+    assert note["object"] == "apps/Deployment/shop/web" and note["source"] == str(path)
+    assert note["note"].startswith("field ignored") and "$.spec.replicas" in note["note"]
+    text = run("inspect", str(path)).stdout
+    assert "notes on objects kept (1):" in text and "apps/Deployment/shop/web: field ignored" in text

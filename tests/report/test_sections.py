@@ -27,6 +27,21 @@ def test_read_section_counts_what_ingestion_read(eks: Cluster) -> None:
     assert read["capture_time"].startswith("2024-09-15T")
 
 
+def test_notes_on_objects_kept_reach_both_reports(tmp_path: Path) -> None:
+    # Two hand-edited copies of one object under two names keep the uid they share (written
+    # for this test, after realdata/minikube/troubleshoot-analyze-files/events).
+    pod = "apiVersion: v1\nkind: Pod\nmetadata: {{name: {}, namespace: shop, uid: 7f0c}}\n"
+    cluster = analyzer.load({"a.yaml": pod.format("web-1"), "b.yaml": pod.format("web-2")})
+    read = cluster_facts(cluster)["read"]
+    assert read["notes_total"] == 1
+    assert read["notes"][0]["object"] == "core/Pod/shop/web-2"
+    assert read["notes"][0]["note"] == "uid also used by core/Pod/shop/web-1"
+    files = render_cluster_report(cluster, tmp_path, ("html",))
+    html = files.html.read_text(encoding="utf-8")
+    assert "Notes on objects kept (1)" in html and "uid also used by core/Pod/shop/web-1" in html
+    assert "Notes on objects kept (1)" in files.markdown.read_text(encoding="utf-8")
+
+
 def test_nodes_workloads_services_and_findings_of_the_eks_sample(eks: Cluster) -> None:
     facts = cluster_facts(eks)
     nodes = facts["nodes"]

@@ -1,4 +1,4 @@
-"""Check parsed text against YAML case files: paths into bodies, counts, rejections."""
+"""Check parsed text against YAML case files: paths into bodies, counts, rejections, notes."""
 
 from __future__ import annotations
 
@@ -45,6 +45,9 @@ def check_case(parsed: TextParse, case: dict[str, Any]) -> None:
                  and o.line == expected.get("line", o.line)]
         assert found, f"no {expected['kind']} {expected['name']!r} at line {expected.get('line')}"
         obj = found[0]
+        notes = expected.get("notes") or []
+        assert len(obj.notes) == len(notes) and all(
+            any(says in note for note in obj.notes) for says in notes), (expected["name"], obj.notes)
         for path, value in (expected.get("has") or {}).items():
             assert dig(obj.body, path) == value, (expected["name"], path, dig(obj.body, path))
         for path, prefix in (expected.get("starts") or {}).items():

@@ -46,15 +46,14 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     first_line = lines[0].no
     last_line = (block.cut_line or block.lines[-1]).no
     rejections: list[Rejection] = []
+    notes: list[str] = []
     meta = metadata(root)
     name = meta.get("name")
     if name is None and kind == "Node" and (lease := root.child("Lease")):
         name = cell(lease.child_value("HolderIdentity"))  # a node's lease is held in its name
         if name:
             meta = {"name": name, **meta}
-            rejections.append(Rejection(source, f"line {first_line}",
-                f"describe of Node begins mid-text without its Name; named '{name}' from its "
-                "Lease holder"))
+            notes.append("describe of Node begins mid-text without its Name; named from its Lease holder")
     info = catalog.kinds.get(kind or "")
     if info is None:
         info = _declared_kind(root)  # custom resources print their `API Version` and `Kind`
@@ -76,7 +75,7 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     found_events, events_cut = events(root.child("Events"), involved, meta.get("namespace"), catalog)
     if facts:
         body[TEXT_FACTS_KEY] = facts
-    objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN), *extra, *found_events]
+    objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN, notes=notes), *extra, *found_events]
     if stop := _stopped_in(root, info, block, catalog):
         cut = f" (its last line, '{block.cut_line.text}', is cut)" if block.cut_line else ""
         rejections.append(Rejection(source, f"line {last_line}",
