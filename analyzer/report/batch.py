@@ -191,12 +191,9 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
             except AnalyzerError as exc:
                 result.failures.append(DumpFailure(spec, str(exc)))
                 console.print(f"[red]skipped[/red] {spec}: {exc}")
-            except OSError as exc:
-                if _inside(exc.filename, outdir):
-                    raise  # the output cannot be written (disk full, permissions): nor the next one
-                result.failures.append(DumpFailure(spec, f"internal error: {type(exc).__name__}: {exc}", True))
-                console.print(f"[red]internal error[/red] on {spec}: {type(exc).__name__}: {exc}")
             except Exception as exc:  # our bug on one dump: report it, keep going with the rest
+                if isinstance(exc, OSError) and _inside(exc.filename, outdir):
+                    raise  # the output cannot be written (disk full, permissions): nor the next one
                 result.failures.append(DumpFailure(spec, f"internal error: {type(exc).__name__}: {exc}", True))
                 console.print(f"[red]internal error[/red] on {spec}: {type(exc).__name__}: {exc}")
             bar.advance(task)
