@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, InputError
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -136,11 +136,11 @@ def _load(spec: str, show_sensitive: bool = False) -> Cluster:
     from analyzer.ingest import ingest
 
     if spec != "-" and not os.path.exists(spec):
-        raise AnalyzerError(f"{spec}: no such file or folder")
+        raise InputError(spec, "no such file or folder")
     result = ingest(spec)
     if not result.objects and not result.logs:
         reasons = "; ".join(f"{r.source} {r.location}: {r.reason}".strip() for r in result.rejections[:3])
-        raise AnalyzerError(f"{spec}: nothing could be read" + (f" ({reasons})" if reasons else ""))
+        raise InputError(spec, "nothing could be read" + (f" ({reasons})" if reasons else ""))
     return Cluster(result, show_sensitive=show_sensitive)
 
 
@@ -188,14 +188,14 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
                 result.reports.append(render_cluster_report(cluster, outdir / dump_id, formats))
                 result.fail_on_hits += _fail_on_hits(cluster, fail_on)
                 loaded.append((dump_id, cluster))
+            # Failures are listed once, after the batch (summary_lines), each with its input.
             except AnalyzerError as exc:
-                result.failures.append(DumpFailure(spec, str(exc)))
-                console.print(f"[red]skipped[/red] {spec}: {exc}")
+                reason = exc.reason if isinstance(exc, InputError) and exc.source == spec else str(exc)
+                result.failures.append(DumpFailure(spec, reason))
             except Exception as exc:  # our bug on one dump: report it, keep going with the rest
                 if isinstance(exc, OSError) and _inside(exc.filename, outdir):
                     raise  # the output cannot be written (disk full, permissions): nor the next one
                 result.failures.append(DumpFailure(spec, f"internal error: {type(exc).__name__}: {exc}", True))
-                console.print(f"[red]internal error[/red] on {spec}: {type(exc).__name__}: {exc}")
             bar.advance(task)
     if len(loaded) >= 2:
         result.comparison = render_comparison([c for _, c in loaded], outdir, ids=[i for i, _ in loaded],

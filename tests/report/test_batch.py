@@ -48,6 +48,7 @@ def test_a_failed_dump_is_reported_and_the_rest_still_rendered(
                         str(SAMPLE_DUMPS / "kubeadm")], out, progress=False)
     assert [r.name for r in result.reports] == ["oke", "kubeadm"]
     assert [Path(f.input).name for f in result.failures] == ["garbage.json", "missing"]
+    assert result.failures[1].reason == "no such file or folder"  # the input is said once, beside it
     assert result.exit_code == 2
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "garbage.json" in index and "nothing could be read" in index
