@@ -80,13 +80,14 @@ class GraphContext:
     def _index(self, objects: list[KubeObject]) -> None:
         # Locals, not attributes, in a loop run once per object of the dump.
         nodes, named, by_uid, collected = self.nodes, self._named, self._by_uid, self._collected
-        last_kind, related, builtin = None, False, False
+        last_kind, related, builtin, builtin_group = None, False, False, ""
         for obj in objects:
             key = obj.key
             kind = key.kind
             if kind != last_kind:
                 # Dumps list objects kind by kind: the kind's lists are looked up when it changes.
                 last_kind, related, builtin = kind, kind not in UNRELATED_KINDS, kind in BUILTIN_KINDS
+                builtin_group = group_of_kind(kind)
                 collected.add(kind)
                 if related:
                     add_object, add_node = self._by_kind[kind].append, self._nodes_by_kind[kind].append
@@ -94,7 +95,7 @@ class GraphContext:
             if not related:
                 continue
             node = key.id
-            if builtin and not is_builtin_group(kind, key.group):
+            if builtin and key.group != builtin_group and not is_builtin_group(kind, key.group):
                 # A custom resource named like a built-in kind (longhorn.io's Node, Istio's
                 # Gateway): a node of the graph, not what the kind's builders read (as in
                 # Cluster.objects_of), so it is listed under its group.
@@ -193,14 +194,16 @@ class GraphContext:
         """
         if not kind or not name:
             return None
-        if group is None:
-            group = group_of(api_version) if api_version else group_of_kind(kind)
-        if is_cluster_scoped(kind, group):  # (a custom resource named like one has its own scope)
-            namespace = ""
+        if kind in CLUSTER_SCOPED_KINDS and (
+                (group is None and not api_version)  # a kind alone names the built-in kind
+                or is_cluster_scoped(kind, group if group is not None else group_of(api_version))):
+            namespace = ""  # (a custom resource named like such a kind has its own scope)
         node = self._named.get((kind, namespace, name))
         if node is not None:
             return node
         found = self._same_named.get((kind, namespace, name))
+        if group is None:
+            group = group_of(api_version) if api_version else group_of_kind(kind)
         if found:
             # Two groups can share a kind (core Node and longhorn.io Node): prefer the group
             # the reference says, else the first object of the dump.
