@@ -42,6 +42,26 @@ def _arrow_strings(values: Any) -> pa.Array | None:
         return None
 
 
+def _masked(values: Any, arrow_type: pa.DataType, fill: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """(data, mask) of a nullable int or bool column, when the values (a list or tuple) are
+    all of that Arrow type or None; None otherwise, and pandas converts them.
+
+    Arrow reads Python ints and bools about 3x faster than `pd.array`; inferring the type
+    (rather than asking for it) leaves every mixed case (1 and True, 1 and 2.0) to pandas.
+    Missing values' data is `fill`, as pandas sets it.
+    """
+    if not isinstance(values, list | tuple):
+        return None
+    try:
+        arrow = pa.array(values)
+    except (pa.ArrowException, ValueError, TypeError, OverflowError):
+        return None
+    if arrow.type != arrow_type:
+        return None
+    data = arrow.fill_null(fill).to_numpy(zero_copy_only=False, writable=True)
+    return data, arrow.is_null().to_numpy(zero_copy_only=False, writable=True)
+
+
 def _categorical(values: Any) -> pd.Categorical:
     """A categorical with lexically sorted categories (so sorting by it sorts by text)."""
     arrow = _arrow_strings(values)
@@ -83,11 +103,13 @@ def _cast(values: Any, dtype: str) -> Any:
     if dtype == "category":
         return _categorical(values)
     if dtype == "int":
-        return pd.array(values, dtype="Int64")
+        masked = _masked(values, pa.int64(), fill=1)
+        return pd.array(values, dtype="Int64") if masked is None else pd.arrays.IntegerArray(*masked)
     if dtype == "float":
         return np.asarray(values, dtype="float64")
     if dtype == "bool":
-        return pd.array(values, dtype="boolean")
+        masked = _masked(values, pa.bool_(), fill=False)
+        return pd.array(values, dtype="boolean") if masked is None else pd.arrays.BooleanArray(*masked)
     if dtype == "datetime":
         if isinstance(values, pd.Series) and isinstance(values.dtype, pd.DatetimeTZDtype):
             return values.astype(DATETIME).array
