@@ -23,21 +23,21 @@ from analyzer.model.images import split_image
 from analyzer.model.normalize import (
     builtin_objects,
     controller_of,
-    find_conditions,
     joined,
     newest,
     pairs,
     ready_counts,
     source_of,
-    text_age,
 )
 from analyzer.model.podstatus import pod_status
 from analyzer.model.quantities import resource_quantities
 from analyzer.model.rowpool import RowPool, memo_key, take_rows
 from analyzer.model.views import (
+    Condition,
     Container,
     ContainerState,
     ContainerStatus,
+    PodIP,
     PodSecurityContext,
     PodView,
 )
@@ -149,6 +149,30 @@ def container_spec_row(ctype: str, c: Container, psc: PodSecurityContext | None
     )
 
 
+def _ready_and_scheduled(conditions: list[Condition] | None
+                         ) -> tuple[Condition | None, Condition | None]:
+    """The first Ready and PodScheduled conditions: `find_conditions` unrolled for these two
+    (it runs per pod)."""
+    ready = scheduled = None
+    for cond in conditions or ():
+        kind = cond.type
+        if kind == "Ready":
+            if ready is None:
+                ready = cond
+        elif kind == "PodScheduled" and scheduled is None:
+            scheduled = cond
+    return ready, scheduled
+
+
+def _pod_ips_text(pod_ips: list[PodIP] | None) -> str | None:
+    """The pod's IPs, comma-separated (as `joined` writes them)."""
+    if not pod_ips:
+        return None
+    if len(pod_ips) == 1 and type(pod_ips[0].ip) is str:  # nearly every pod: one address
+        return pod_ips[0].ip or None
+    return joined(ip.ip for ip in pod_ips)
+
+
 def _owner_maps(cluster: Cluster) -> dict[tuple[str, str, str], tuple[str, str]]:
     """(kind, namespace, name) of ReplicaSets and Jobs -> their controller (Deployment, CronJob)."""
     out = {}
@@ -171,6 +195,20 @@ def _workload(kind: str | None, name: str | None, ns: str, labels: dict[str, Any
         if kind == "ReplicaSet" and pth and name.endswith(f"-{pth}"):
             return "Deployment", name[: -len(pth) - 1]
     return kind, name
+
+
+def _mounts_read_only(spec: Any) -> dict[str, bool]:
+    """Volume name -> True if every mount of it is read-only, False if any is not."""
+    mounts: dict[str, bool] = {}
+    for group in (spec.initContainers, spec.containers, spec.ephemeralContainers):
+        for c in group or ():
+            for m in c.volumeMounts or ():
+                name = m.name
+                if not m.readOnly:
+                    mounts[name] = False
+                elif name not in mounts:
+                    mounts[name] = True
+    return mounts
 
 
 class _Builder:
@@ -215,7 +253,7 @@ class _Builder:
         statuses = status.containerStatuses or []
         n_containers = len(spec.containers or ()) or len(statuses) or None
         n_ready = sum(1 for cs in statuses if cs.ready) if statuses else None
-        ready_cond, scheduled_cond = find_conditions(status.conditions, "Ready", "PodScheduled")
+        ready_cond, scheduled_cond = _ready_and_scheduled(status.conditions)
         ready = None if ready_cond is None else ready_cond.status == "True"
         if ready is None and statuses:
             ready = all(cs.ready for cs in statuses)
@@ -250,9 +288,9 @@ class _Builder:
         tolerations = spec.tolerations
         # One row tuple: the pods table's columns in declared order.
         self.pod_rows.append((
-            ns, name, obj.uid, meta.creationTimestamp, text_age(view), status.phase, kstatus,
-            status.reason, spec.nodeName, status.podIP,
-            joined(ip.ip for ip in status.podIPs) if status.podIPs else None,
+            ns, name, obj.uid, meta.creationTimestamp,
+            None if facts is None else facts.age_seconds, status.phase, kstatus,
+            status.reason, spec.nodeName, status.podIP, _pod_ips_text(status.podIPs),
             status.hostIP, status.qosClass, spec.priorityClassName, spec.priority,
             spec.serviceAccountName or spec.serviceAccount,
             spec.hostNetwork, spec.hostPID, spec.hostIPC,
@@ -284,9 +322,14 @@ class _Builder:
             if key is not None:
                 self.container_memo[key] = stored
         spec_group, env_group = stored
+        # RowPool.place, inlined: runs per container.
         if env_group is not None:
-            self.env_rows.place(env_group, len(self.container_states))
-        self.container_specs.place(spec_group, self.pod_index)
+            env_rows = self.env_rows
+            env_rows.placed.append(env_group)
+            env_rows.parents.append(len(self.container_states))
+        specs = self.container_specs
+        specs.placed.append(spec_group)
+        specs.parents.append(self.pod_index)
 
         state, detail = _state(cs.state)
         last_state = cs.lastState
@@ -346,18 +389,14 @@ class _Builder:
         return tuple(rows)
 
     def add_volumes(self, pod: str, spec: Any, plain: bool) -> None:
-        if not spec.volumes:
+        volumes = spec.volumes
+        if not volumes:
             return
-        # Read-only per volume: True if every mount of it is read-only, False if any is not.
-        mounts: dict[str, bool] = {}
-        for group in (spec.initContainers, spec.containers, spec.ephemeralContainers):
-            for c in group or ():
-                for m in c.volumeMounts or ():
-                    mounts[m.name] = mounts.get(m.name, True) and bool(m.readOnly)
+        mounts = _mounts_read_only(spec)
         pool = self.volume_rows
         groups, names, pod_index = pool.groups, self.volume_names, self.pod_index
         placed, parents = pool.placed, pool.parents  # pool.place, inlined: runs per volume
-        for volume in spec.volumes:
+        for volume in volumes:
             if not isinstance(volume, dict):
                 continue
             name = volume.get("name") or ""
