@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -13,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pandas.arrays import ArrowStringArray
 
-from analyzer.ingest.records import group_of
+from analyzer.ingest.records import group_of, is_builtin_group
 from analyzer.model.frame import (
     cast_column,
     child_order,
@@ -90,14 +89,35 @@ def _object_ids(groups: Sequence[str | None], kind: pd.Categorical, namespace: p
     return ArrowStringArray(joined)
 
 
-def _namespace_columns(cluster: Cluster, namespace: pd.Categorical) -> dict[str, list[Any]]:
-    """The namespaces table: those listed and those any object names, with their counts."""
+def _per_namespace(namespace: pd.Categorical, rows: np.ndarray | None = None) -> np.ndarray:
+    """How many of the objects (all, or those where `rows` is True) are in each namespace
+    category."""
+    codes = namespace.codes if rows is None else namespace.codes[rows]
+    return np.bincount(codes[codes >= 0], minlength=len(namespace.categories))
+
+
+def _builtin_pods(kind: pd.Categorical, key_group: pd.Categorical) -> np.ndarray:
+    """Per object, whether it is a built-in Pod (what `builtin_objects(cluster, "Pod")`
+    yields: a Pod whose key's group serves Pods), from the cast columns: no object is read
+    again."""
+    pod = kind.categories.get_indexer(["Pod"])[0]
+    if pod < 0:
+        return np.zeros(len(kind), dtype=bool)
+    # Per group category (and a last entry for a missing group): whether it serves Pods.
+    serves = np.array([is_builtin_group("Pod", g) for g in key_group.categories] + [False])
+    return (kind.codes == pod) & serves[key_group.codes]
+
+
+def _namespace_columns(cluster: Cluster, namespace: pd.Categorical, pods: np.ndarray
+                       ) -> dict[str, list[Any]]:
+    """The namespaces table: those listed and those any object names, with their counts
+    (`pods` says which objects are built-in Pods)."""
     listed = {obj.name: obj for obj in builtin_objects(cluster, "Namespace")}
-    per_ns = np.bincount(namespace.codes[namespace.codes >= 0],
-                         minlength=len(namespace.categories))
-    objects_per_ns = {ns: int(n) for ns, n in zip(namespace.categories, per_ns, strict=True)
+    objects_per_ns = {ns: int(n) for ns, n
+                      in zip(namespace.categories, _per_namespace(namespace), strict=True)
                       if ns and n}
-    pods_per_ns = Counter(obj.namespace for obj in builtin_objects(cluster, "Pod"))
+    pods_per_ns = {ns: int(n) for ns, n
+                   in zip(namespace.categories, _per_namespace(namespace, pods), strict=True)}
     columns = empty_columns("namespaces")
     for name in sorted(set(listed) | set(objects_per_ns)):
         obj = listed.get(name)
@@ -108,7 +128,7 @@ def _namespace_columns(cluster: Cluster, namespace: pd.Categorical) -> dict[str,
         columns["age"].append(text_age(view) if view else None)
         columns["phase"].append(getattr(getattr(view, "status", None), "phase", None))
         columns["listed"].append(obj is not None)
-        columns["pods"].append(pods_per_ns[name])
+        columns["pods"].append(pods_per_ns.get(name, 0))
         columns["objects"].append(objects_per_ns.get(name, 0))
     return columns
 
@@ -187,7 +207,9 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         columns_from_rows("owner_refs", in_order(owner_rows, order), first=3),
         owner_of_array[order])
 
-    namespaces = _namespace_columns(cluster, identity["namespace"])
+    key_group = cast_column([row[0] for row in object_rows], "category")
+    namespaces = _namespace_columns(cluster, identity["namespace"],
+                                    _builtin_pods(identity["kind"], key_group))
 
     capture = cluster.capture_time
     # Sorted above: objects, owner_refs by kind/namespace/name, labels and annotations then
