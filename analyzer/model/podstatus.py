@@ -60,9 +60,11 @@ def pod_status(view: PodView) -> tuple[str | None, int]:
     """
     status = view.status
     reason = status.reason or status.phase
-    init_statuses = status.initContainerStatuses or []
-    init_total = max(len(view.spec.initContainers or ()), len(init_statuses))
-    initializing, restarts = _init_status(init_statuses, init_total)
+    init_statuses = status.initContainerStatuses
+    initializing = None
+    if init_statuses:  # most pods have no init containers: nothing to work out then
+        init_total = max(len(view.spec.initContainers or ()), len(init_statuses))
+        initializing, restarts = _init_status(init_statuses, init_total)
     if initializing:
         reason = initializing
     else:

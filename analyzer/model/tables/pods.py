@@ -252,7 +252,7 @@ class _Builder:
         kstatus, restarts = pod_status(view)
         statuses = status.containerStatuses or []
         n_containers = len(spec.containers or ()) or len(statuses) or None
-        n_ready = sum(1 for cs in statuses if cs.ready) if statuses else None
+        n_ready = len([cs for cs in statuses if cs.ready]) if statuses else None
         ready_cond, scheduled_cond = _ready_and_scheduled(status.conditions)
         ready = None if ready_cond is None else ready_cond.status == "True"
         if ready is None and statuses:
