@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import builtin_objects
+from analyzer.model.normalize import builtin_objects_by_kind
 from analyzer.model.views import Subject
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """rbac_bindings; a binding without subjects still gets one row (with no subject)."""
     b = empty_columns("rbac_bindings")
-    for obj in builtin_objects(cluster, "RoleBinding", "ClusterRoleBinding"):
+    for obj in builtin_objects_by_kind(cluster, "RoleBinding", "ClusterRoleBinding"):
         view = obj.view
         role = view.roleRef
         for subject in view.subjects or [Subject()]:

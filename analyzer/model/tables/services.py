@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import builtin_objects, joined, pairs, source_of, text_age
+from analyzer.model.normalize import (
+    builtin_objects,
+    builtin_objects_by_kind,
+    joined,
+    pairs,
+    source_of,
+    text_age,
+)
 from analyzer.model.views import EndpointPort, ServicePort, ServiceView
 
 if TYPE_CHECKING:
@@ -50,7 +57,7 @@ def _endpoint_rows(cluster: Cluster) -> dict[str, list[Any]]:
         e["target_name"].append(target.name if target else None)
         e["ports"].append(ports)
 
-    for obj in builtin_objects(cluster, "Endpoints", "EndpointSlice"):
+    for obj in builtin_objects_by_kind(cluster, "Endpoints", "EndpointSlice"):
         view = obj.view
         rows_before = len(e["ip"])
         if obj.kind == "Endpoints":

@@ -11,7 +11,7 @@ from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import (
     as_dict,
     as_list,
-    builtin_objects,
+    builtin_objects_by_kind,
     conditions_text,
     controller_of,
     joined,
@@ -115,7 +115,7 @@ def _template_fields(spec: PodSpec | dict[str, Any] | None) -> tuple[Any, Any, A
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """The workloads table."""
     w = empty_columns("workloads")
-    for obj in builtin_objects(cluster, *WORKLOAD_KINDS):
+    for obj in builtin_objects_by_kind(cluster, *WORKLOAD_KINDS):
         view: WorkloadView = obj.view
         meta, spec, st = view.metadata, view.spec, view.status
         kind = obj.kind
