@@ -19,6 +19,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """The events table; age counts from last_seen (or the age a pasted event states)."""
     e = empty_columns("events")
     show = getattr(cluster, "show_sensitive", False)
+    shown: dict[str, str] = {}  # message -> as masked: a dump's events repeat their messages
     for obj in builtin_objects(cluster, "Event"):
         view: EventView = obj.view
         involved = view.involvedObject or view.regarding
@@ -31,7 +32,12 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         e["reason"].append(view.reason)
         # Messages quote what failed, sometimes with a token or password in it.
         message = view.message or view.note
-        e["message"].append(mask_sensitive(message, show) if message else message)
+        if message:
+            text = shown.get(message)
+            if text is None:
+                text = shown[message] = mask_sensitive(message, show)
+            message = text
+        e["message"].append(message)
         e["object_kind"].append(involved.kind if involved else None)
         e["object_namespace"].append(involved.namespace if involved else None)
         e["object_name"].append(involved.name if involved else None)
