@@ -147,11 +147,14 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     show_sensitive = getattr(cluster, "show_sensitive", False)
     annotation_rows = partial(_annotation_rows, shown=shown, show_sensitive=show_sensitive)
 
+    provenance = source = None
     for i, obj in enumerate(cluster.objects):
         meta = obj.view.metadata
         key = obj.key
         owner = controller_of(meta)
         meta_labels = meta.labels
+        if obj.provenance is not provenance:  # the objects of one document share theirs
+            provenance, source = obj.provenance, source_of(obj)
         # One row tuple: the objects table's columns in declared order, but for the key
         # column's: it holds key.group, the ids are joined after the walk (`_object_ids`).
         object_rows.append((
@@ -159,7 +162,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
             key.namespace, key.name, obj.uid, meta.creationTimestamp, text_age(obj.view),
             meta.deletionTimestamp is not None,
             owner.kind if owner else None, owner.name if owner else None,
-            len(meta_labels or ()), obj.provenance.format, source_of(obj), obj.duplicates,
+            len(meta_labels or ()), provenance.format, source, obj.duplicates,
         ))
 
         # Long form by whole groups (~10 labels per object); the rows point back to their

@@ -231,6 +231,9 @@ class _Builder:
         self.toleration_memo: dict[bytes, str | None] = {}
         self.container_memo: dict[bytes, tuple[int, int | None]] = {}
         self.pod_index = -1
+        # The last pod's provenance and its source text: the pods of one document share them.
+        self.provenance: Any = None
+        self.source: str | None = None
         self.parents = _owner_maps(cluster)
 
     def add_pod(self, obj: Any) -> None:
@@ -285,6 +288,8 @@ class _Builder:
                 if last is not None:
                     last_finished.append(last.finishedAt)
 
+        if obj.provenance is not self.provenance:
+            self.provenance, self.source = obj.provenance, source_of(obj)
         tolerations = spec.tolerations
         # One row tuple: the pods table's columns in declared order.
         self.pod_rows.append((
@@ -303,7 +308,7 @@ class _Builder:
             and scheduled_cond.status == "False" else None,
             pairs(spec.nodeSelector),
             self.tolerations_text(tolerations, plain) if tolerations else None,
-            spec.runtimeClassName, meta.deletionTimestamp is not None, source_of(obj),
+            spec.runtimeClassName, meta.deletionTimestamp is not None, self.source,
         ))
 
         self.add_volumes(name, spec, plain)
