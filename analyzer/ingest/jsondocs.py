@@ -224,7 +224,7 @@ def _split_logs(data: bytes, source: str, out: JsonFile, lines: LineCounter) -> 
             after = data.find(b"\n", end)
             after = len(data) if after < 0 else after + 1
         text = data[body_start:end].decode("utf-8", "replace") if body_start < end else ""
-        out.logs.append(LogRecord(ns, pod, container, text, source))
+        out.logs.append(LogRecord(ns, pod, container, text, source, line=lines.at(m.start()) + 1))
         pos = after
     yield pos, len(data)
 

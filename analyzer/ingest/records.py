@@ -228,6 +228,8 @@ class LogRecord:
     text: str
     source: str
     previous: bool = False
+    # The line of `source` where the log's text starts (a cluster-info dump holds many logs).
+    line: int = 1
 
     @property
     def line_count(self) -> int:

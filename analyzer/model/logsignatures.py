@@ -1,0 +1,249 @@
+"""Known log lines in container logs: the catalog (data/log_signatures.yaml) and one compiled matcher.
+
+`match_log(text)` yields every line of a log that a catalogued signature matches, with its
+line number; `container_log_matches(cluster)` does it for every captured log of a dump and
+says which matches are current (still coming at capture, or a crashed container's last words).
+
+Examples:
+    >>> [(m.signature.id, m.line) for m in match_log("starting\\nx509: certificate has expired or is not yet valid\\n")]
+    [('x509-certificate-expired', 2)]
+    >>> [m.signature.id for m in match_log(["ok", "E0101 10:00:00.1 dial tcp 10.0.0.1:443: i/o timeout"])]
+    ['io-timeout']
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from analyzer.safeyaml import load_yaml
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest.records import LogRecord
+
+CATALOG = Path(__file__).parent / "data" / "log_signatures.yaml"
+SEVERITIES = ("critical", "warning", "info")
+# A quoted line is cut to this many characters (some logs put a whole config on one line).
+QUOTE_CHARS = 300
+# How many last lines of a log count as "still happening at capture".
+TAIL_LINES = 10
+
+
+class SignatureCatalogError(Exception):
+    """The signature catalog is wrong (bad pattern, duplicate id): a bug in the package's data."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """One known log line: what it looks like and what it means."""
+
+    id: str
+    pattern: str
+    meaning: str
+    severity: str
+    components: tuple[str, ...] = ()
+    persistent: bool = True
+    dump_wide: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogMatch:
+    """A line of a log that a signature matched: its 1-based number in the text, and the line."""
+
+    signature: Signature
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerLogMatch:
+    """A match in one captured container log, located in its file, and whether it is current."""
+
+    log: LogRecord
+    match: LogMatch
+    current: bool
+
+    @property
+    def file_line(self) -> int:
+        """The line of the log's file (a cluster-info dump holds many logs in one file)."""
+        return self.log.line + self.match.line - 1
+
+
+class LogMatcher:
+    """All signatures compiled into one alternation: one scan of a text finds every match."""
+
+    def __init__(self, signatures: Iterable[Signature]) -> None:
+        self.signatures = tuple(signatures)
+        parts = []
+        for i, sig in enumerate(self.signatures):
+            try:
+                compiled = re.compile(sig.pattern)
+            except re.error as exc:
+                raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: bad pattern ({exc})") from None
+            if compiled.groupindex:
+                raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: named groups are not allowed")
+            parts.append(f"(?P<s{i}>{sig.pattern})")
+        self._regex = re.compile("|".join(parts) or r"(?!x)x", re.MULTILINE)
+
+    def matches(self, log: str | Iterable[str]) -> Iterator[LogMatch]:
+        """Every line of `log` (a text, or its lines) that a signature matches; one match per line."""
+        text = log if isinstance(log, str) else "\n".join(line.rstrip("\n") for line in log)
+        search = self._regex.search
+        pos, line, counted = 0, 1, 0
+        while (m := search(text, pos)) is not None:
+            start = text.rfind("\n", 0, m.start()) + 1
+            line += text.count("\n", counted, start)
+            end = text.find("\n", m.end())
+            end = len(text) if end < 0 else end
+            sig = self.signatures[int(m.lastgroup[1:])]  # type: ignore[index]
+            yield LogMatch(sig, line, text[start:end].rstrip("\r")[:QUOTE_CHARS])
+            counted, pos = start, end + 1
+            if pos > len(text):
+                break
+
+
+def _signature(raw: dict, index: int) -> Signature:
+    try:
+        sig = Signature(
+            id=str(raw["id"]), pattern=str(raw["pattern"]), meaning=str(raw["meaning"]),
+            severity=str(raw["severity"]), components=tuple(raw.get("components") or ()),
+            persistent=bool(raw.get("persistent", True)), dump_wide=bool(raw.get("dump_wide", False)),
+        )
+    except KeyError as exc:
+        raise SignatureCatalogError(f"{CATALOG.name}: entry {index} lacks {exc}") from None
+    if sig.severity not in SEVERITIES:
+        raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: severity {sig.severity!r} not in {SEVERITIES}")
+    return sig
+
+
+@cache
+def load_signatures() -> tuple[Signature, ...]:
+    """The catalog, validated (unique ids, known severities, patterns that compile)."""
+    raw = load_yaml(CATALOG.read_text(encoding="utf-8")) or []
+    sigs = tuple(_signature(r, i) for i, r in enumerate(raw))
+    ids = [s.id for s in sigs]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicated:
+        raise SignatureCatalogError(f"{CATALOG.name}: duplicate ids {duplicated}")
+    return sigs
+
+
+@cache
+def default_matcher() -> LogMatcher:
+    """The matcher of the package's catalog (compiled once per process)."""
+    return LogMatcher(load_signatures())
+
+
+def match_log(log: str | Iterable[str]) -> Iterator[LogMatch]:
+    """Every catalogued signature in a log text (or its lines): (signature, line number, line)."""
+    return default_matcher().matches(log)
+
+
+def _last_lines(text: str) -> int:
+    """How many lines the text has (a final newline does not open a line)."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+# Time stamps of log lines: RFC 3339 / ISO ("2022-12-21T09:43:10Z", "2021-04-11 12:07:00.467",
+# "2019/12/14 20:20:29", also inside time="..." or "ts":"...") and klog's "E1221 09:43:10.853025"
+# (no year: the capture's year is taken).
+_STAMP = re.compile(
+    r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[T ](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)"
+    r"|^[IWEF](?P<kmo>\d\d)(?P<kd>\d\d) (?P<kh>\d\d):(?P<kmi>\d\d):(?P<ks>\d\d)")
+# A repeated line is current when its last occurrence is this close to the capture time.
+CURRENT_WINDOW = timedelta(minutes=30)
+# Lines written this soon after a log's first line are start-up noise (a component that
+# starts before the API server or its permissions are ready retries, then recovers).
+STARTUP_GRACE = timedelta(minutes=5)
+# Without time stamps, a line is current when it is in the last lines and came this many times.
+MIN_REPEATS = 5
+
+
+def line_time(text: str, year: int) -> datetime | None:
+    """The time stamp a log line starts with (in its first 80 characters), as UTC.
+
+    >>> line_time("E1221 09:43:10.853025  1 reflector.go:138] x", 2022).isoformat()
+    '2022-12-21T09:43:10+00:00'
+    >>> line_time('time="2022-12-20T23:41:05Z" level=error', 2000).isoformat()
+    '2022-12-20T23:41:05+00:00'
+    """
+    m = _STAMP.search(text, 0, 80)
+    if m is None:
+        return None
+    try:
+        if m["y"]:
+            return datetime(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]),
+                            int(m["s"]), tzinfo=UTC)
+        return datetime(year, int(m["kmo"]), int(m["kd"]), int(m["kh"]), int(m["kmi"]),
+                        int(m["ks"]), tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def _first_time(text: str, year: int, lines: int = 20) -> datetime | None:
+    """The time stamp of the first of a log's first lines that has one (when it started)."""
+    pos = 0
+    for _ in range(lines):
+        end = text.find("\n", pos)
+        when = line_time(text[pos:end if end >= 0 else len(text)], year)
+        if when is not None or end < 0:
+            return when
+        pos = end + 1
+    return None
+
+
+def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime | None) -> list[bool]:
+    """For each match of one log, whether it describes the state at capture.
+
+    A non-persistent signature (an expired certificate, a full disk) always does. Others do
+    only while they keep coming: the signature's last line is among the log's last lines and
+    was written within CURRENT_WINDOW of the capture and more than STARTUP_GRACE after the
+    log began (or, without time stamps, the line came MIN_REPEATS times). Lines printed while a component started and then recovered are
+    history, and so is a previous container's log (it is evidence of why that one exited).
+    """
+    total = _last_lines(log.text)
+    last_of: dict[str, LogMatch] = {}
+    count: dict[str, int] = {}
+    for m in matches:
+        last_of[m.signature.id] = m
+        count[m.signature.id] = count.get(m.signature.id, 0) + 1
+    live: dict[str, bool] = {}
+    started = _first_time(log.text, capture.year) if capture is not None else None
+    for sig_id, last in last_of.items():
+        if log.previous or last.line <= total - TAIL_LINES:
+            live[sig_id] = False
+            continue
+        when = line_time(last.text, capture.year) if capture is not None else None
+        if when is not None and capture is not None:
+            after_startup = started is None or when - started > STARTUP_GRACE
+            live[sig_id] = abs(capture - when) <= CURRENT_WINDOW and after_startup
+        else:
+            live[sig_id] = count[sig_id] >= MIN_REPEATS
+    return [not m.signature.persistent or live[m.signature.id] for m in matches]
+
+
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def container_log_matches(cluster: Cluster) -> list[ContainerLogMatch]:
+    """Every signature match in every captured log of a dump (computed once per cluster)."""
+    found = _CACHE.get(cluster)
+    if found is None:
+        matcher = default_matcher()
+        found = []
+        for log in cluster.logs:
+            matches = list(matcher.matches(log.text))
+            if matches:
+                flags = current_matches(matches, log, cluster.capture_time)
+                found += [ContainerLogMatch(log, m, c) for m, c in zip(matches, flags, strict=True)]
+        _CACHE[cluster] = found
+    return found
