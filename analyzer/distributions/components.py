@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
+from analyzer.distributions.health import ComponentHealth, component_health
 from analyzer.distributions.profiles import load_profiles
 from analyzer.distributions.workloads import ComponentWorkload, component_workloads
 from analyzer.model.schema import Column, TableSpec
@@ -40,7 +41,11 @@ COMPONENTS_SPEC = TableSpec("components", "System-namespace workloads classified
         ("ready", "int", "Pods ready"),
         ("host_network", "bool", "Pod template hostNetwork"),
         ("priority_class", "category", "Pod template priorityClassName"),
-        ("healthy", "bool", "ready >= desired (missing when either is unknown)"),
+        ("healthy", "bool", "ready >= desired and no signal below (missing when readiness is unknown and no signal fired)"),
+        ("recent_restarts", "int", "Restarts of its containers that restarted many times, last within the hour before capture (a node-wide restart moment left out)"),
+        ("probe_failures", "int", "Probe failures (Unhealthy events) on its pods within the hour before capture"),
+        ("log_errors", "int", "Current warning/critical lines of the log signature catalog in its pods' logs"),
+        ("health_evidence", "str", "Why it is not healthy beyond readiness, with the evidence; '; '-separated"),
         ("inferred", "bool", "Built from its pods or ReplicaSet because the controller was not collected"),
         ("objects", "str", "Ids of the objects it was read from, comma-separated"),
     )
@@ -72,13 +77,15 @@ def classify(workloads: list[ComponentWorkload], catalog: Catalog) -> list[tuple
     return [(w, catalog.match(w.name, tuple(w.images))) for w in workloads]
 
 
-def _healthy(w: ComponentWorkload) -> bool | None:
+def _healthy(w: ComponentWorkload, health: ComponentHealth | None) -> bool | None:
+    if health is not None and not health.healthy:
+        return False
     if w.desired is None or w.ready is None:
         return None
     return w.ready >= w.desired
 
 
-def _row(w: ComponentWorkload, entry: CatalogEntry | None) -> dict[str, Any]:
+def _row(w: ComponentWorkload, entry: CatalogEntry | None, health: ComponentHealth | None = None) -> dict[str, Any]:
     image = main_image(w, entry)
     return {
         "namespace": w.namespace, "name": w.name, "kind": w.kind,
@@ -91,14 +98,22 @@ def _row(w: ComponentWorkload, entry: CatalogEntry | None) -> dict[str, Any]:
         "version": image_tag(image) if image else None,
         "desired": w.desired, "ready": w.ready,
         "host_network": w.host_network, "priority_class": w.priority_class,
-        "healthy": _healthy(w), "inferred": w.inferred,
+        "healthy": _healthy(w, health),
+        "recent_restarts": health.restarts if health else 0,
+        "probe_failures": health.probe_failures if health else 0,
+        "log_errors": health.log_errors if health else 0,
+        "health_evidence": "; ".join(health.evidence) if health and health.evidence else None,
+        "inferred": w.inferred,
         "objects": ",".join(w.objects) or None,
     }
 
 
 def build_components_table(cluster: Cluster) -> pd.DataFrame:
     """One row per system-namespace workload: component, role, images, version, replicas, health."""
-    rows = [_row(w, e) for w, e in classify(component_workloads(cluster, load_profiles()), load_catalog())]
+    workloads = component_workloads(cluster, load_profiles())
+    health = component_health(cluster, workloads)
+    rows = [_row(w, e, health.get((w.namespace, w.kind, w.name)))
+            for w, e in classify(workloads, load_catalog())]
     columns = COMPONENTS_SPEC.columns
     frame = pd.DataFrame({c.name: [r[c.name] for r in rows] for c in columns})
     return frame.astype({c.name: _PANDAS_DTYPES[c.dtype] for c in columns})

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.findings.logs import with_log_evidence
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
 from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta
@@ -36,6 +37,7 @@ def collect_findings(
     findings: list[Finding] = []
     for rule in select_rules(rule_ids):
         findings += run_rule(rule, cluster)
+    findings = with_log_evidence(findings, cluster)
     if not show_sensitive:
         findings = [_masked(f) for f in findings]
     return sorted(findings, key=lambda f: f.sort_key)

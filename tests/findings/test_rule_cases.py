@@ -13,6 +13,8 @@ Case files live in tests/findings/cases/<rule id>.yaml:
         facts: {restarts: 7}                       # fail: facts of the first finding
         message_contains: "CrashLoopBackOff"       # fail: words of the first finding's message
         distribution: eks                          # pretend detection said so
+        files: {cluster-info-dump.txt: "..."}      # more files of the dump, as text (logs)
+        severity: info                             # fail: the first finding's severity
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ def cluster_of(case: dict[str, Any]) -> analyzer.Cluster:
         files = {"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": objects})}
     for kind in case.get("collected") or ():
         files[f"{kind.lower()}s.yaml"] = f"apiVersion: v1\nkind: {kind}List\nitems: []\n"
+    files.update(case.get("files") or {})
     cluster = analyzer.load(files)
     assert not cluster.ingest.rejections, cluster.ingest.rejections
     if "distribution" in case:
@@ -98,7 +101,9 @@ def test_rule_case(rule_id: str, case: dict[str, Any]) -> None:
             assert first.facts.get(key) == value, (key, first.facts)
         text = message(first, rule.meta)
         assert "?" not in text.split(), text  # every fact the template names was given
+        if "severity" in case:
+            assert first.severity == case["severity"], (first.severity, first.facts)
         if "message_contains" in case:
             assert case["message_contains"] in text, text
         assert first.evidence and all(e.field for e in first.evidence)
-        assert first.evidence[0].source and first.evidence[0].source.endswith(".yaml")
+        assert first.evidence[0].source and first.evidence[0].source.endswith((".yaml", *(case.get("files") or ())))

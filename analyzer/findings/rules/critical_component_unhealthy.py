@@ -1,5 +1,6 @@
 """System components the catalog marks critical (DNS, CNI, kube-proxy, API tunnel, ...) that are
-short of ready pods."""
+short of ready pods, or that restart, fail their probes or log known errors while they look ready
+(the components table's health signals)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from analyzer.findings.types import Evidence, Finding, RuleMeta
 RULE = RuleMeta(
     id="critical-component-unhealthy", title="Critical system component unhealthy", severity="critical",
     category="cluster", requires_any=("Pod", "Deployment", "DaemonSet", "StatefulSet"),
-    message="Critical {role} component {component} ({object}) has {ready} of {desired} pods ready",
+    message="Critical {role} component {component} ({object}) is not healthy: {why}",
     remediation="Fix this component first: the cluster's DNS, networking or API access depends on it. Read its pods' findings and logs.",
 )
 
@@ -26,12 +27,31 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         yield RULE.not_applicable(str(exc))
         return
     objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
+    by_id = {o.key.id: o for o in cluster.objects}
+    signals = "health_evidence" in table
     for row in table.itertuples(index=False):
         if pd.isna(row.critical) or not row.critical or pd.isna(row.healthy) or row.healthy:
             continue
         obj = objects.get((row.kind, row.namespace, row.name))
+        if obj is None and row.objects and not pd.isna(row.objects):
+            obj = by_id.get(str(row.objects).split(",")[0])
         source = obj.provenance.source if obj else None
         line = obj.provenance.line if obj else None
-        yield RULE.fail(None, Evidence("ready pods", int(row.ready), int(row.desired), source, line),
+        known = not pd.isna(row.ready) and not pd.isna(row.desired)
+        short = known and int(row.ready) < int(row.desired)
+        evidence, why = [], []
+        if short or not signals:
+            evidence.append(Evidence("ready pods", _int(row.ready), _int(row.desired), source, line))
+            why.append(f"{_int(row.ready)} of {_int(row.desired)} pods ready")
+        reasons = str(row.health_evidence).split("; ") if signals and not pd.isna(row.health_evidence) else []
+        evidence += [Evidence("health", r, "no recent restarts, probe failures or error logs", source, line)
+                     for r in reasons]
+        why += [r.split(", e.g. ")[0] for r in reasons]
+        yield RULE.fail(None, *evidence,
                         kind=str(row.kind), namespace=str(row.namespace), name=str(row.name),
-                        role=row.role, component=row.component, ready=int(row.ready), desired=int(row.desired))
+                        role=row.role, component=row.component, ready=_int(row.ready), desired=_int(row.desired),
+                        why="; ".join(why))
+
+
+def _int(value: object) -> int | None:
+    return None if pd.isna(value) else int(value)

@@ -1,0 +1,199 @@
+"""Component health beyond "ready now": recent restarts, recent probe failures, error logs.
+
+A component whose pods are all ready can still be failing: it restarted many times in the
+last hour, the kubelet's probes keep failing, or its logs are full of known error lines.
+Each signal comes with the evidence a reader can check in the dump.
+
+Examples:
+    >>> ComponentHealth().healthy, ComponentHealth(restarts=6, evidence=["..."]).healthy
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from analyzer.model.logsignatures import container_log_matches
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.distributions.workloads import ComponentWorkload
+
+# "Recently": the last hour before the capture.
+RECENT = timedelta(hours=1)
+# A container restarting this many times (cumulative), last within RECENT, is restarting a lot.
+MANY_RESTARTS = 5
+# Terminations within this much of each other on one node are one node or runtime restart
+# (exit 255 / reason Unknown after a reboot): the component did not fail, its node did.
+SAME_MOMENT = timedelta(minutes=1)
+NODE_WIDE = 3
+AFTER_NODE_RESTART = timedelta(minutes=2)
+# Probe failures (Unhealthy events) that make a component unhealthy when they keep coming.
+PROBE_FAILURES = 3
+# Current error lines in its logs that make a component unhealthy.
+LOG_ERROR_LINES = 3
+
+
+@dataclass(slots=True)
+class ComponentHealth:
+    """The signals beyond readiness for one component, with their evidence as sentences."""
+
+    restarts: int = 0  # restarts of containers that restarted many times, last within RECENT
+    probe_failures: int = 0  # Unhealthy events seen within RECENT
+    log_errors: int = 0  # current warning/critical log lines
+    evidence: list[str] = field(default_factory=list)
+
+    @property
+    def healthy(self) -> bool:
+        return not self.evidence
+
+
+def _pod_keys(cluster: Cluster, workloads: list[ComponentWorkload]) -> dict[tuple[str, str], tuple[str, str, str]]:
+    """(namespace, pod) -> the component key (namespace, kind, name) the pod belongs to."""
+    by_workload: dict[tuple[str, str, str], tuple[str, str, str]] = {}
+    owner: dict[tuple[str, str], tuple[str, str, str]] = {}
+    for w in workloads:
+        key = (w.namespace, w.kind, w.name)
+        by_workload[key] = key
+        for obj_id in w.objects:
+            parts = obj_id.split("/")
+            if len(parts) == 4 and parts[1] == "Pod":
+                owner[(parts[2], parts[3])] = key
+    pods = cluster.tables["pods"]
+    if pods.empty:
+        return owner
+    for ns, name, wkind, wname in zip(pods["namespace"], pods["name"], pods["workload_kind"],
+                                      pods["workload_name"], strict=True):
+        if (ns, name) in owner or pd.isna(wkind):
+            continue
+        key = by_workload.get((ns, str(wkind), str(wname)))
+        if key is not None:
+            owner[(ns, name)] = key
+    return owner
+
+
+def _node_wide_moments(containers: pd.DataFrame, pods: pd.DataFrame) -> set[tuple[str, str, str]]:
+    """(namespace, pod, container) whose last termination was a node-wide moment, or came
+    within AFTER_NODE_RESTART of one (a component that starts before the API server is back
+    exits once: collateral of the node's restart, not a fault of its own)."""
+    node_of = dict(zip(zip(pods["namespace"], pods["name"], strict=True), pods["node"], strict=True))
+    by_node: dict[str, list[tuple[pd.Timestamp, tuple[str, str, str]]]] = defaultdict(list)
+    for ns, pod, name, finished in zip(containers["namespace"], containers["pod"], containers["name"],
+                                       containers["last_finished"], strict=True):
+        node = node_of.get((ns, pod))
+        if pd.isna(finished) or node is None or pd.isna(node):
+            continue
+        by_node[str(node)].append((finished, (ns, pod, name)))
+    wide: set[tuple[str, str, str]] = set()
+    for items in by_node.values():
+        times = sorted(items, key=lambda t: t[0])
+        moments = [t for t, _ in times if sum(1 for u, _ in times if abs(u - t) <= SAME_MOMENT) >= NODE_WIDE]
+        for t, key in times:
+            if any(timedelta(0) - SAME_MOMENT <= t - m <= AFTER_NODE_RESTART for m in moments):
+                wide.add(key)
+    return wide
+
+
+def component_health(cluster: Cluster, workloads: list[ComponentWorkload]) -> dict[tuple[str, str, str], ComponentHealth]:
+    """Component key (namespace, kind, name) -> its health signals (only components with a signal)."""
+    pod_key = _pod_keys(cluster, workloads)
+    health: dict[tuple[str, str, str], ComponentHealth] = defaultdict(ComponentHealth)
+    capture = cluster.capture_time
+    if capture is not None:
+        _restarts(cluster, pod_key, health, pd.Timestamp(capture))
+        _probe_failures(cluster, pod_key, health, pd.Timestamp(capture))
+    _log_errors(cluster, pod_key, health)
+    return dict(health)
+
+
+def _restarts(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:
+    containers, pods = cluster.tables["containers"], cluster.tables["pods"]
+    if containers.empty or "last_finished" not in containers:
+        return
+    wide = _node_wide_moments(containers, pods)
+    for ns, pod, name, restarts, finished, reason in zip(
+            containers["namespace"], containers["pod"], containers["name"], containers["restarts"],
+            containers["last_finished"], containers["last_state_reason"], strict=True):
+        key = pod_key.get((ns, pod))
+        if key is None or pd.isna(restarts) or restarts < MANY_RESTARTS or pd.isna(finished):
+            continue
+        if capture - finished > RECENT or (ns, pod, name) in wide or str(reason) == "Completed":
+            continue
+        h = health[key]
+        h.restarts += int(restarts)
+        h.evidence.append(f"container {pod}/{name} restarted {int(restarts)} times, last "
+                          f"{_minutes(capture - finished)} before capture ({reason})")
+
+
+def _probe_failures(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:
+    events = cluster.tables["events"]
+    if events.empty:
+        return
+    unhealthy = events[(events["reason"] == "Unhealthy") & (events["object_kind"] == "Pod")]
+    pods, containers = cluster.tables["pods"], cluster.tables["containers"]
+    ready = dict(zip(zip(pods["namespace"], pods["name"], strict=True), pods["ready"], strict=True))
+    started: dict[tuple[str, str], pd.Timestamp] = {}
+    if "started_at" in containers:
+        for ns, pod, at in zip(containers["namespace"], containers["pod"], containers["started_at"], strict=True):
+            if not pd.isna(at) and ((ns, pod) not in started or at > started[(ns, pod)]):
+                started[(ns, pod)] = at
+    seen: dict[tuple[str, str, str], list[tuple[int, str, pd.Timestamp]]] = defaultdict(list)
+    for ns, pod, count, first, last, message in zip(
+            unhealthy["object_namespace"], unhealthy["object_name"], unhealthy["count"],
+            unhealthy["first_seen"], unhealthy["last_seen"], unhealthy["message"], strict=True):
+        key = pod_key.get((ns, pod))
+        if key is None or pd.isna(last) or capture - last > RECENT:
+            continue
+        # Failures before the running container started concern one that is gone; a readiness
+        # failure of a pod that is ready now has passed.
+        if (ns, pod) in started and last < started[(ns, pod)]:
+            continue
+        if str(message).startswith("Readiness probe") and _true(ready.get((ns, pod))):
+            continue
+        # An event's count spans its whole life: only when it began within RECENT are all its
+        # repeats recent (sporadic failures over hours are not a failing component).
+        recent_count = 1 if pd.isna(count) or pd.isna(first) or capture - first > RECENT else int(count)
+        seen[key].append((recent_count, str(message), last))
+    for key, items in seen.items():
+        total = sum(c for c, _, _ in items)
+        if total < PROBE_FAILURES:
+            continue
+        _, message, last = max(items, key=lambda t: t[2])
+        h = health[key]
+        h.probe_failures = total
+        h.evidence.append(f"{total} probe failures (Unhealthy events) in the last hour, last "
+                          f"{_minutes(capture - last)} before capture: {message[:200]}")
+
+
+def _log_errors(cluster: Cluster, pod_key: dict, health: dict) -> None:
+    lines: dict[tuple[str, str, str], list] = defaultdict(list)
+    for m in container_log_matches(cluster):
+        sig = m.match.signature
+        if not m.current or sig.severity == "info" or sig.dump_wide:
+            continue
+        key = pod_key.get((m.log.namespace, m.log.pod))
+        if key is not None:
+            lines[key].append(m)
+    for key, matches in lines.items():
+        if len(matches) < LOG_ERROR_LINES:
+            continue
+        last = matches[-1]
+        h = health[key]
+        h.log_errors = len(matches)
+        h.evidence.append(f"{len(matches)} current error lines in its logs ({last.match.signature.id}: "
+                          f"{last.match.signature.meaning}), e.g. {last.log.source}:{last.file_line}: "
+                          f"{last.match.text[:200]}")
+
+
+def _true(value: object) -> bool:
+    return value is not None and not pd.isna(value) and bool(value)
+
+
+def _minutes(delta: pd.Timedelta) -> str:
+    minutes = max(int(delta.total_seconds() // 60), 0)
+    return f"{minutes}m" if minutes < 120 else f"{minutes // 60}h"

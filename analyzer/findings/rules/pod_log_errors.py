@@ -1,0 +1,43 @@
+"""Known error lines in a pod's container logs (the catalog in analyzer/model/data/log_signatures.yaml)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from analyzer.cluster import Cluster
+from analyzer.findings.logs import dump_wide_patterns, log_evidence, matches_by_pod, quoted
+from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="pod-log-errors", title="Known error lines in container logs", severity="warning",
+    category="workloads",
+    message="{object}: {lines} log line(s) match {signature} ({state}): {meaning}",
+    remediation="Read the quoted lines in context; the signature's meaning names the usual cause. Lines only from start-up or from a previous container are history unless they repeat.",
+)
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    if not cluster.logs:
+        yield RULE.not_applicable("the dump holds no container logs")
+        return
+    dump_wide = frozenset(p.signature_id for p in dump_wide_patterns(cluster))
+    for (namespace, pod), matches in sorted(matches_by_pod(cluster, dump_wide).items()):
+        current = [m for m in matches if m.current]
+        ranked = current or matches
+        # The most severe signature (ties: the one with most lines) names the finding.
+        counts: dict[str, int] = {}
+        for m in ranked:
+            counts[m.match.signature.id] = counts.get(m.match.signature.id, 0) + 1
+        top = min(ranked, key=lambda m: (SEVERITIES.index(m.match.signature.severity),
+                                         -counts[m.match.signature.id])).match.signature
+        severity = top.severity if current else "info"
+        evidence = [log_evidence(m) for m in quoted(ranked)[:5]]
+        finding = RULE.fail(
+            None, *evidence, kind="Pod", namespace=namespace, name=pod,
+            signature=top.id, meaning=top.meaning, lines=counts[top.id],
+            signatures=sorted({m.match.signature.id for m in matches}),
+            state="still coming at capture" if current else "history: start-up or a previous container",
+            current=bool(current),
+        )
+        yield replace(finding, severity=severity) if severity != finding.severity else finding
