@@ -34,6 +34,18 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
             "Pod/kube-system/calico-node-z5xmz", "Pod/kube-system/coredns-74ff55c5b-9rptk",
             "Pod/kube-system/coredns-74ff55c5b-p4jxh",
         ],
+        # Log lines, all history (info), read in the dump: the cka-* control plane logged
+        # "etcdserver: no leader" / "request timed out" around 22:58 on 04-07, days before the
+        # capture; the k8s-* scheduler and controller-manager got "connection refused" from
+        # 10.10.1.31:6443 during their first minute (11:58) only.
+        "pod-log-errors": [
+            "Pod/kube-system/etcd-cka-controller1", "Pod/kube-system/etcd-cka-controller2",
+            "Pod/kube-system/kube-apiserver-cka-controller1", "Pod/kube-system/kube-apiserver-cka-controller2",
+            "Pod/kube-system/kube-controller-manager-cka-controller1",
+            "Pod/kube-system/kube-controller-manager-cka-controller2",
+            "Pod/kube-system/kube-controller-manager-k8s-controller1", "Pod/kube-system/kube-proxy-7vz6c",
+            "Pod/kube-system/kube-scheduler-cka-controller1", "Pod/kube-system/kube-scheduler-k8s-controller1",
+        ],
     },
     # k3d cluster restarted many times (coredns/traefik/svclb 96 restarts, the provisioner and
     # metrics-server ~185); the only application pod runs nginx:latest and busybox:latest
@@ -51,6 +63,13 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
         "container-no-liveness-probe": [POD_NGINX, POD_NGINX],
         "container-no-readiness-probe": [POD_NGINX, POD_NGINX],
         "events-warning-summary": ["Pod/default/static-hi"],
+        # History (info): the previous containers' last words after the k3d restart at 09:42
+        # are "dial tcp 10.43.0.1:443: i/o timeout" (local-path-provisioner level=fatal,
+        # metrics-server panic, traefik); their current logs are clean.
+        "pod-log-errors": [
+            "Pod/kube-system/local-path-provisioner-7b7dc8d6f5-45btl",
+            "Pod/kube-system/metrics-server-668d979685-wttxd", "Pod/kube-system/traefik-7cd4fcff68-9blj6",
+        ],
     },
     # troubleshoot's analyzer fixtures, one namespace per failure: a CrashLoopBackOff pod, an
     # ErrImagePull pod (noimage.com/no-such-image), an init container that cannot run ("wge"

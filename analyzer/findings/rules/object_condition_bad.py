@@ -1,0 +1,74 @@
+"""Any object's status.conditions, custom resources included: a condition whose status means
+trouble by its polarity (data/condition_polarity.yaml), with its reason and message."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import cache
+
+from analyzer.cluster import Cluster
+from analyzer.findings.facts import ago, ev, parse_time
+from analyzer.findings.types import Finding, RuleMeta
+from analyzer.findings.versions import DATA
+from analyzer.ingest.records import is_builtin_group
+from analyzer.safeyaml import load_yaml
+
+RULE = RuleMeta(
+    id="object-condition-bad", title="Object condition reports a problem", severity="warning",
+    category="cluster",
+    message="{object}: condition {type}={status} ({polarity}) since {since}: {reason}: {condition_message}",
+    remediation="Read the condition's reason and message, then the controller or operator that owns the object (its logs and events); fix what it names.",
+)
+
+
+@cache
+def polarity() -> tuple[dict[str, tuple[str, str]], frozenset[str], frozenset[str]]:
+    """(type -> (bad status, severity), neutral types, covered kinds) from the data file."""
+    raw = load_yaml((DATA / "condition_polarity.yaml").read_text(encoding="utf-8"))
+    bad: dict[str, tuple[str, str]] = {}
+    for status, key in (("False", "bad_when_false"), ("True", "bad_when_true")):
+        for severity, types in (raw.get(key) or {}).items():
+            for t in types:
+                bad[str(t)] = (status, str(severity))
+    return bad, frozenset(map(str, raw.get("neutral") or ())), frozenset(map(str, raw.get("covered_kinds") or ()))
+
+
+def check(cluster: Cluster) -> Iterator[Finding]:
+    bad, neutral, covered = polarity()
+    with_status = 0
+    for obj in cluster.objects:
+        if obj.kind in covered and is_builtin_group(obj.kind, obj.key.group):
+            continue
+        status = obj.body().get("status")
+        with_status += isinstance(status, dict)
+        conditions = status.get("conditions") if isinstance(status, dict) else None
+        if not isinstance(conditions, list):
+            continue
+        for i, cond in enumerate(conditions):
+            if not isinstance(cond, dict) or not cond.get("type"):
+                continue
+            ctype, cstatus = str(cond["type"]), str(cond.get("status", ""))
+            if ctype in neutral:
+                continue
+            if ctype in bad:
+                bad_status, severity = bad[ctype]
+                # Unknown: the controller cannot tell, which for a must-be-True type is not fine.
+                failing = cstatus == bad_status or (bad_status == "False" and cstatus == "Unknown")
+                label = f"bad when {bad_status}"
+            else:
+                failing, severity, label = cstatus in ("False", "Unknown"), "info", "polarity unknown"
+            if not failing:
+                continue
+            finding = RULE.fail(
+                obj, ev(obj, f"status.conditions[{i}]", f"{ctype}={cstatus}",
+                        f"{ctype}={'True' if label == 'bad when False' else 'False'}" if ctype in bad else None),
+                type=ctype, status=cstatus, polarity=label,
+                reason=str(cond.get("reason") or "no reason"),
+                condition_message=str(cond.get("message") or "no message")[:500],
+                since=ago(cluster, parse_time(cond.get("lastTransitionTime"))),
+            )
+            yield replace(finding, severity=severity) if severity != finding.severity else finding
+    if not with_status:
+        yield RULE.not_applicable("the dump holds no object with a status besides those other rules read "
+                                  "(nodes, pods, workloads, ...)")
