@@ -166,6 +166,13 @@ class Cluster:
 
         return run_rules(self)
 
+    @cached_property
+    def incidents(self) -> pd.DataFrame:
+        """Findings that share a cause, grouped and ranked (most severe, widest reach first)."""
+        from analyzer.findings import run_incidents
+
+        return run_incidents(self)
+
     # -- export --------------------------------------------------------------------------
 
     def to_parquet(self, directory: str | os.PathLike[str]) -> list[Path]:

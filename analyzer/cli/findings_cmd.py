@@ -47,7 +47,7 @@ def findings(
 ) -> None:
     """Run the checks over a dump: what is wrong, where, and the evidence for it."""
     from analyzer import __version__
-    from analyzer.findings import collect_findings
+    from analyzer.findings import collect_findings, group_incidents
     from analyzer.findings.registry import load_rules, select_rules
     from analyzer.findings.render import as_json, as_markdown, as_sarif, as_text, to_records
 
@@ -60,15 +60,19 @@ def findings(
     wanted = {s.value for s in severity} if severity else None
     kept = [f for f in found if (wanted is None or f.severity in wanted)
             and (show_not_applicable or f.status == "fail")]
-    records = to_records(kept, {r.meta.id: r.meta for r in load_rules()})
+    # Incidents come from every finding the rules gave, whatever the filters keep in view.
+    metas = {r.meta.id: r.meta for r in load_rules()}
+    incidents = group_incidents(found, cluster)
+    records = to_records(kept, metas, incidents)
+    summaries = [inc.to_dict() for inc in incidents]
     if format is FindingsFormat.json:
         text = as_json(records)
     elif format is FindingsFormat.sarif:
-        text = as_sarif(records, rules, __version__)
+        text = as_sarif(records, rules, __version__, summaries)
     elif format is FindingsFormat.markdown:
-        text = as_markdown(records)
+        text = as_markdown(records, summaries)
     else:
-        text = as_text(records)
+        text = as_text(records, summaries)
     write_output(text, output)
     if fail_on is not None and any(f.status == "fail" and _RANK[f.severity] <= _RANK[fail_on.value]
                                    for f in kept):

@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.findings.incidents import Incident, group_incidents, incidents_frame
 from analyzer.findings.logs import with_log_evidence
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
@@ -21,8 +23,9 @@ if TYPE_CHECKING:
     from analyzer.cluster import Cluster
 
 __all__ = [
-    "Evidence", "Finding", "Rule", "RuleError", "RuleMeta", "collect_findings", "list_rules",
-    "message", "run_rules", "to_records",
+    "Evidence", "Finding", "Incident", "Rule", "RuleError", "RuleMeta", "collect_findings",
+    "findings_and_incidents", "group_incidents", "list_rules", "message", "run_incidents", "run_rules",
+    "to_records",
 ]
 
 
@@ -75,9 +78,32 @@ def _masked_evidence(e: Evidence) -> Evidence:
 
 
 def run_rules(cluster: Cluster, rule_ids: list[str] | None = None) -> pd.DataFrame:
-    """The findings of the chosen rules (all by default) as a DataFrame, one row per finding."""
-    show = getattr(cluster, "show_sensitive", False)
-    return to_frame(collect_findings(cluster, rule_ids, show_sensitive=show), _metas())
+    """The findings of the chosen rules (all by default) as a DataFrame, one row per finding,
+    with the incident each belongs to."""
+    if rule_ids is None:
+        findings, incidents = findings_and_incidents(cluster)
+    else:
+        show = getattr(cluster, "show_sensitive", False)
+        findings = collect_findings(cluster, rule_ids, show_sensitive=show)
+        incidents = group_incidents(findings, cluster)
+    return to_frame(findings, _metas(), incidents)
+
+
+_RESULTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def findings_and_incidents(cluster: Cluster) -> tuple[list[Finding], list[Incident]]:
+    """Every finding of a cluster and the incidents they group into (computed once per cluster)."""
+    found = _RESULTS.get(cluster)
+    if found is None:
+        findings = collect_findings(cluster, show_sensitive=getattr(cluster, "show_sensitive", False))
+        found = _RESULTS[cluster] = (findings, group_incidents(findings, cluster))
+    return found
+
+
+def run_incidents(cluster: Cluster) -> pd.DataFrame:
+    """The `cluster.incidents` DataFrame: findings that share a cause, ranked by severity and reach."""
+    return incidents_frame(findings_and_incidents(cluster)[1])
 
 
 def list_rules() -> pd.DataFrame:

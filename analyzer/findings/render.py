@@ -13,7 +13,9 @@ import pandas as pd
 from analyzer.findings.types import SEVERITIES, Finding, Rule, RuleMeta
 
 COLUMNS = ("rule", "severity", "status", "category", "kind", "namespace", "name", "message",
-           "evidence", "remediation", "source")
+           "evidence", "remediation", "source", "incident")
+# Incidents shown in full (with their findings) at the top of a text or Markdown listing.
+TOP_INCIDENTS = 3
 
 
 class _Facts(dict):
@@ -40,10 +42,22 @@ def message(finding: Finding, meta: RuleMeta) -> str:
     return string.Formatter().vformat(meta.message, (), values)
 
 
-def to_records(findings: Iterable[Finding], metas: dict[str, RuleMeta]) -> list[dict[str, Any]]:
-    """Findings as JSON-safe dicts (the `kda findings --format json` contract)."""
+def _incident_index(incidents: Iterable[Any]) -> dict[int, Any]:
+    return {id(f): inc for inc in incidents for f in inc.members}
+
+
+def to_records(findings: Iterable[Finding], metas: dict[str, RuleMeta],
+               incidents: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """Findings as JSON-safe dicts (the `kda findings --format json` contract).
+
+    Members of incidents come first, by incident rank; `incident` says which one (or null).
+    """
+    of = _incident_index(incidents)
     out = []
-    for f in findings:
+    findings = list(findings)
+    order = sorted(range(len(findings)), key=lambda i: (
+        of[id(findings[i])].rank if id(findings[i]) in of else float("inf"), i))
+    for f in (findings[i] for i in order):
         out.append({
             "rule": f.rule, "title": metas[f.rule].title, "severity": f.severity,
             "status": f.status, "category": f.category,
@@ -52,18 +66,22 @@ def to_records(findings: Iterable[Finding], metas: dict[str, RuleMeta]) -> list[
             "evidence": [e.to_dict() for e in f.evidence],
             "facts": {k: _plain(v) for k, v in sorted(f.facts.items())},
             "remediation": f.remediation, "source": f.source,
+            "incident": of[id(f)].summary() if id(f) in of else None,
         })
     return out
 
 
-def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta]) -> pd.DataFrame:
+def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta],
+             incidents: Sequence[Any] = ()) -> pd.DataFrame:
     """Findings as the `cluster.findings` DataFrame (evidence as a JSON string)."""
+    of = _incident_index(incidents)
     rows = [{
         "rule": f.rule, "severity": f.severity, "status": f.status, "category": f.category,
         "kind": f.kind, "namespace": f.namespace, "name": f.name,
         "message": message(f, metas[f.rule]),
         "evidence": json.dumps([e.to_dict() for e in f.evidence], sort_keys=True, default=str),
         "remediation": f.remediation, "source": f.source,
+        "incident": of[id(f)].id if id(f) in of else None,
     } for f in findings]
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
     frame = frame.astype({c: "string" for c in COLUMNS})
@@ -85,9 +103,59 @@ def as_json(records: list[dict[str, Any]]) -> str:
     return json.dumps(records, indent=2, sort_keys=True, default=str)
 
 
-def as_text(records: list[dict[str, Any]]) -> str:
-    """One line per finding, grouped by severity, then a count; evidence indented below."""
+def _hygiene_groups(records: list[dict[str, Any]]) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """(rule, title, records) of the failing hygiene findings, most frequent rule first."""
+    from analyzer.findings.incidents import is_hygiene_rule
+
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        if r["status"] == "fail" and r.get("incident") is None and is_hygiene_rule(r["rule"], r["category"]):
+            groups.setdefault(r["rule"], []).append(r)
+    return sorted(((rule, rs[0]["title"], rs) for rule, rs in groups.items()),
+                  key=lambda t: (SEVERITIES.index(t[2][0]["severity"]), -len(t[2]), t[0]))
+
+
+def _objects(rs: list[dict[str, Any]], limit: int = 4) -> str:
+    names = [object_ref(r["object"]["kind"], r["object"]["namespace"], r["object"]["name"]) or "(dump)" for r in rs]
+    unique = list(dict.fromkeys(names))
+    more = f", +{len(unique) - limit} more" if len(unique) > limit else ""
+    return ", ".join(unique[:limit]) + more
+
+
+def _incident_lines(incidents: Sequence[dict[str, Any]], records: list[dict[str, Any]]) -> list[str]:
+    by_incident: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        if r.get("incident"):
+            by_incident.setdefault(r["incident"]["id"], []).append(r)
+    lines = [f"WHAT IS WRONG ({len(incidents)} incident{'s' if len(incidents) != 1 else ''})"]
+    if not incidents:
+        lines.append("  nothing: no warning or critical finding about something broken now")
+    for inc in incidents[:TOP_INCIDENTS]:
+        lines.append(f"  {inc['rank']}. [{inc['severity']}] {inc['headline']}")
+        lines.append(f"     cause: {inc['cause']}; affects {inc['workloads']} workload(s); "
+                     f"{len(inc['findings'])} finding(s)")
+        for r in by_incident.get(inc["id"], [])[:8]:
+            lines.append(f"       - [{r['rule']}] {r['message']}")
+    rest = incidents[TOP_INCIDENTS:]
+    if rest:
+        lines.append("  also:")
+        lines += [f"  {inc['rank']}. [{inc['severity']}] {inc['headline']}" for inc in rest]
+    lines.append("")
+    return lines
+
+
+def as_text(records: list[dict[str, Any]], incidents: Sequence[dict[str, Any]] | None = None) -> str:
+    """What is wrong (incidents, top three in full), hygiene by rule, then every finding by
+    severity with its evidence, and a count."""
     lines: list[str] = []
+    if incidents is not None:
+        lines += _incident_lines(incidents, records)
+        hygiene = _hygiene_groups(records)
+        if hygiene:
+            lines.append(f"HYGIENE ({sum(len(rs) for _, _, rs in hygiene)} findings, by rule)")
+            lines += [f"  [{rule}] {title}: {len(rs)} ({_objects(rs)})" for rule, title, rs in hygiene]
+            lines.append("")
+        lines.append("ALL FINDINGS")
     fails = [r for r in records if r["status"] == "fail"]
     for sev in SEVERITIES:
         group = [r for r in fails if r["severity"] == sev]
@@ -117,14 +185,40 @@ def _md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def as_markdown(records: list[dict[str, Any]]) -> str:
-    """A Markdown report: a table of failures, then the rules that could not apply."""
+def what_is_wrong_markdown(incidents: Sequence[dict[str, Any]], level: int = 2) -> list[str]:
+    """The "What is wrong" section: incidents ranked, the top three with their findings."""
+    head = "#" * level
+    out = [f"{head} What is wrong", ""]
+    if not incidents:
+        return [*out, "Nothing: no warning or critical finding about something broken now.", ""]
+    for inc in incidents:
+        out.append(f"{inc['rank']}. **{inc['severity']}**: {_md_cell(inc['headline'])}")
+        if inc["rank"] <= TOP_INCIDENTS:
+            out.append(f"   - cause: {_md_cell(inc['cause'])}; affects {inc['workloads']} workload(s)")
+            for f in inc["findings"][:8]:
+                o = f["object"]
+                out.append(f"   - `{f['rule']}` on {_md_cell(object_ref(o['kind'], o['namespace'], o['name']) or 'the dump')}")
+    out.append("")
+    return out
+
+
+def as_markdown(records: list[dict[str, Any]], incidents: Sequence[dict[str, Any]] | None = None) -> str:
+    """A Markdown report: what is wrong, hygiene by rule, a table of failures, then the rules
+    that could not apply."""
     fails = [r for r in records if r["status"] == "fail"]
     out = ["# Findings", ""]
     counts = Counter(r["severity"] for r in fails)
     out.append(", ".join(f"**{counts.get(s, 0)}** {s}" for s in SEVERITIES))
     out.append("")
+    if incidents is not None:
+        out += what_is_wrong_markdown(incidents)
+        hygiene = _hygiene_groups(records)
+        if hygiene:
+            out += ["## Hygiene", "", "| rule | findings | objects |", "|---|---|---|"]
+            out += [f"| `{rule}` {_md_cell(title)} | {len(rs)} | {_md_cell(_objects(rs))} |" for rule, title, rs in hygiene]
+            out.append("")
     if fails:
+        out += ["## All findings", ""]
         out += ["| severity | rule | object | message | evidence |", "|---|---|---|---|---|"]
         for r in fails:
             o = r["object"]
@@ -144,7 +238,8 @@ def as_markdown(records: list[dict[str, Any]]) -> str:
 _SARIF_LEVEL = {"critical": "error", "warning": "warning", "info": "note"}
 
 
-def as_sarif(records: list[dict[str, Any]], rules: Sequence[Rule], version: str) -> str:
+def as_sarif(records: list[dict[str, Any]], rules: Sequence[Rule], version: str,
+             incidents: Sequence[dict[str, Any]] | None = None) -> str:
     """SARIF 2.1.0: one run, every rule as a reportingDescriptor, failures as results."""
     descriptors = [{
         "id": r.meta.id, "name": r.meta.id, "shortDescription": {"text": r.meta.title},
@@ -160,7 +255,8 @@ def as_sarif(records: list[dict[str, Any]], rules: Sequence[Rule], version: str)
         result: dict[str, Any] = {
             "ruleId": rec["rule"], "ruleIndex": index[rec["rule"]],
             "level": _SARIF_LEVEL[rec["severity"]], "message": {"text": rec["message"]},
-            "properties": {"object": rec["object"], "evidence": rec["evidence"]},
+            "properties": {"object": rec["object"], "evidence": rec["evidence"],
+                           "incident": rec.get("incident")},
         }
         located = [e for e in rec["evidence"] if e["source"]]
         if located:
@@ -183,6 +279,7 @@ def as_sarif(records: list[dict[str, Any]], rules: Sequence[Rule], version: str)
                                 "informationUri": "https://github.com/kube-dump-analyzer",
                                 "rules": descriptors}},
             "results": results,
+            "properties": {"incidents": list(incidents or [])},
         }],
     }
     return json.dumps(sarif, indent=2, sort_keys=True, default=str)

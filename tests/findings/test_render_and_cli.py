@@ -57,6 +57,10 @@ def test_json_contract() -> None:
     assert not_ready[0]["evidence"][0]["field"] == "status.conditions[type=Ready].status"
     na = [r for r in records if r["status"] == "not_applicable"]
     assert any(r["rule"] == "ref-missing-configmap" and "ConfigMap" in r["message"] for r in na)
+    # Incident members lead, each naming its incident; the rest say null.
+    assert records[0]["incident"]["id"] == "I1" and records[0]["incident"]["rank"] == 1
+    assert {r["rule"] for r in records if r["incident"]} == {"node-not-ready", "pod-pending"}
+    assert all(r["incident"] is None for r in na)
 
 
 def test_sarif_2_1_0() -> None:
@@ -67,7 +71,9 @@ def test_sarif_2_1_0() -> None:
     assert [r["id"] for r in driver["rules"]] == [r.meta.id for r in load_rules()]
     results = sarif["runs"][0]["results"]
     assert results and all(driver["rules"][r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
+    assert sarif["runs"][0]["properties"]["incidents"][0]["cause_rule"] == "node-not-ready"
     pending = next(r for r in results if r["ruleId"] == "pod-pending")
+    assert pending["properties"]["incident"]["id"] == "I1"
     assert pending["level"] == "error"
     location = pending["locations"][0]
     assert location["physicalLocation"]["artifactLocation"]["uri"].endswith("cluster-info-dump.json")
@@ -78,8 +84,12 @@ def test_markdown_and_text() -> None:
     md = run("findings", CKA, "--format", "markdown").output
     assert md.startswith("# Findings") and "| critical | node-not-ready | Node cka-controller1 |" in md
     assert "## Not applicable to this dump" in md
+    assert md.index("## What is wrong") < md.index("## Hygiene") < md.index("## All findings")
     text = run("findings", CKA).output
-    assert text.startswith("CRITICAL (5)") and "findings: 5 critical" in text
+    # What is wrong leads: the three NotReady nodes (one cause: "cni config uninitialized")
+    # with the coredns pods they keep pending; then hygiene by rule, then every finding.
+    assert text.startswith("WHAT IS WRONG (1 incident)\n  1. [critical] 3 nodes are NotReady")
+    assert "HYGIENE" in text and "\nCRITICAL (5)" in text and "findings: 5 critical" in text
 
 
 def test_severity_filter_and_fail_on() -> None:

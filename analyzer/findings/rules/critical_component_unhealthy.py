@@ -5,6 +5,7 @@ short of ready pods, or that restart, fail their probes or log known errors whil
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pandas as pd
 
@@ -47,10 +48,12 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         evidence += [Evidence("health", r, "no recent restarts, probe failures or error logs", source, line)
                      for r in reasons]
         why += [r.split(", e.g. ")[0] for r in reasons]
-        yield RULE.fail(None, *evidence,
+        finding = RULE.fail(None, *evidence,
                         kind=str(row.kind), namespace=str(row.namespace), name=str(row.name),
                         role=row.role, component=row.component, ready=_int(row.ready), desired=_int(row.desired),
                         why="; ".join(why))
+        # Ready but restarting, failing probes or logging errors: degraded, not down.
+        yield finding if short or not reasons else replace(finding, severity="warning")
 
 
 def _int(value: object) -> int | None:

@@ -1,0 +1,456 @@
+"""Incidents: findings that share a cause, grouped through the dependency graph and time.
+
+A NotReady node explains its pods' pending, terminating and not-ready states; a crashlooping
+pod explains its Deployment's unavailability and its Service's missing endpoints; one node
+restart explains many container restarts. Each incident has a headline, a severity, the
+number of workloads it affects and its member findings; incidents are ranked by severity,
+then reach. Hygiene findings (configuration, deprecations, versions) are never incidents.
+The grouping knowledge (hygiene rules, which rule names the cause, what a node explains) is
+data: data/incidents.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from analyzer.findings.facts import ago, parse_time
+from analyzer.findings.render import object_ref
+from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
+from analyzer.findings.versions import DATA
+from analyzer.safeyaml import load_yaml
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from analyzer.cluster import Cluster
+
+INCIDENT_COLUMNS = ("incident", "rank", "severity", "headline", "cause", "cause_rule", "workloads",
+                    "findings", "rules", "objects", "affected_workloads")
+# Kinds that count as a workload an incident affects.
+WORKLOAD_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob",
+                            "ReplicationController", "ReplicaSet", "StaticPod"})
+# The scheduler's words for "the nodes are not ready" in a pending pod's reason.
+_NOT_READY_TAINT = re.compile(r"node\.kubernetes\.io/(?:not-ready|unreachable)|node\(s\) (?:were|was) not ready")
+_CNI_NOT_READY = re.compile(r"(?i)\bcni\b|network plugin|NetworkPluginNotReady|NetworkUnavailable")
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """The grouping knowledge of data/incidents.yaml."""
+
+    hygiene_categories: frozenset[str]
+    hygiene_rules: frozenset[str]
+    cause_order: tuple[str, ...]
+    node_explains: frozenset[str]
+    node_causes: frozenset[str]
+    restart_rules: frozenset[str]
+    restart_window: timedelta
+    restart_min_pods: int
+    restart_after: timedelta
+
+
+@cache
+def grouping() -> Grouping:
+    """The grouping knowledge, read once."""
+    raw = load_yaml((DATA / "incidents.yaml").read_text(encoding="utf-8"))
+    return Grouping(
+        hygiene_categories=frozenset(raw["hygiene_categories"]), hygiene_rules=frozenset(raw["hygiene_rules"]),
+        cause_order=tuple(raw["cause_order"]), node_explains=frozenset(raw["node_explains"]),
+        node_causes=frozenset(raw["node_causes"]), restart_rules=frozenset(raw["restart_rules"]),
+        restart_window=timedelta(seconds=int(raw["restart_window_seconds"])),
+        restart_min_pods=int(raw["restart_min_pods"]),
+        restart_after=timedelta(seconds=int(raw["restart_after_seconds"])),
+    )
+
+
+def is_hygiene(finding: Finding) -> bool:
+    """A finding about configuration or upkeep, not about something broken now."""
+    return is_hygiene_rule(finding.rule, finding.category)
+
+
+def is_hygiene_rule(rule: str, category: str) -> bool:
+    """Whether a rule (of a category) is about configuration or upkeep."""
+    g = grouping()
+    return category in g.hygiene_categories or rule in g.hygiene_rules
+
+
+def is_problem(finding: Finding) -> bool:
+    """A failing warning or critical finding about something broken now: incident material."""
+    return finding.status == "fail" and finding.severity != "info" and not is_hygiene(finding)
+
+
+@dataclass(slots=True)
+class Incident:
+    """Findings that share one cause."""
+
+    id: str
+    rank: int
+    severity: str
+    headline: str
+    cause: str  # the object that is the cause ("Node n1"), or a moment ("Node n1 restart at ...")
+    cause_rule: str
+    members: list[Finding]
+    affected: list[str] = field(default_factory=list)  # workloads affected ("Deployment shop/web")
+
+    @property
+    def workloads(self) -> int:
+        return len(self.affected)
+
+    def summary(self) -> dict[str, Any]:
+        """What a finding's record says of its incident."""
+        return {"id": self.id, "rank": self.rank, "severity": self.severity, "headline": self.headline,
+                "cause": self.cause}
+
+    def to_dict(self, metas: dict[str, RuleMeta] | None = None) -> dict[str, Any]:
+        """JSON-safe form: the incident and its members as rule + object."""
+        return {
+            "id": self.id, "rank": self.rank, "severity": self.severity, "headline": self.headline,
+            "cause": self.cause, "cause_rule": self.cause_rule, "workloads": self.workloads,
+            "affected_workloads": list(self.affected),
+            "findings": [{"rule": f.rule, "severity": f.severity,
+                          "object": {"kind": f.kind, "namespace": f.namespace, "name": f.name}}
+                         for f in self.members],
+        }
+
+
+class _Union:
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def join(self, i: int, j: int) -> None:
+        a, b = self.find(i), self.find(j)
+        if a != b:
+            self.parent[max(a, b)] = min(a, b)
+
+
+class _Graph:
+    """The relations of the dependency graph that incidents follow, by (kind, namespace, name)."""
+
+    def __init__(self, graph: nx.MultiDiGraph) -> None:
+        self.g = graph
+        self.ids: dict[tuple[str, str, str], str] = {}
+        for node, attrs in graph.nodes(data=True):
+            self.ids.setdefault((str(attrs.get("kind", "")), str(attrs.get("namespace", "")),
+                                 str(attrs.get("name", ""))), node)
+
+    def ref(self, node: str) -> tuple[str, str, str]:
+        a = self.g.nodes[node]
+        return str(a.get("kind", "")), str(a.get("namespace", "")), str(a.get("name", ""))
+
+    def out(self, node: str, *relations: str) -> list[str]:
+        return [t for _, t, d in self.g.out_edges(node, data=True) if d.get("relation") in relations]
+
+    def into(self, node: str, *relations: str) -> list[str]:
+        return [s for s, _, d in self.g.in_edges(node, data=True) if d.get("relation") in relations]
+
+    def owners(self, node: str) -> list[str]:
+        """The owner chain upwards (ReplicaSet, then its Deployment)."""
+        chain, seen = [], {node}
+        current = node
+        while True:
+            up = [o for o in self.into(current, "owns") if o not in seen]
+            if not up:
+                return chain
+            current = up[0]
+            seen.add(current)
+            chain.append(current)
+
+    def pods_of(self, node: str, depth: int = 3) -> list[str]:
+        """Pods a controller owns, through its ReplicaSets."""
+        found, frontier = [], [node]
+        for _ in range(depth):
+            nxt = []
+            for n in frontier:
+                for child in self.out(n, "owns"):
+                    (found if self.ref(child)[0] == "Pod" else nxt).append(child)
+            frontier = nxt
+        return found
+
+    def node_of(self, pod: str) -> str | None:
+        nodes = self.out(pod, "scheduled_on", "mirror_of")
+        return nodes[0] if nodes else None
+
+    def pods_on(self, node: str) -> list[str]:
+        return self.into(node, "scheduled_on", "mirror_of")
+
+    def workload_of(self, node: str) -> str:
+        """The top controller of an object (itself when it has none), as "Kind ns/name"."""
+        top = node
+        for owner in self.owners(node):
+            if self.ref(owner)[0] in WORKLOAD_KINDS:
+                top = owner
+        return object_ref(*self.ref(top))
+
+
+def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incident]:
+    """The incidents of a dump's findings, ranked: most severe first, then widest reach."""
+    problems = [f for f in findings if is_problem(f)]
+    if not problems:
+        return []
+    g = grouping()
+    graph = _Graph(cluster.graph)
+    union = _Union(len(problems))
+    by_object: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        by_object[(f.kind, f.namespace, f.name)].append(i)
+    for members in by_object.values():
+        for i in members[1:]:
+            union.join(members[0], i)
+
+    def indexes_at(node: str) -> list[int]:
+        return by_object.get(graph.ref(node), [])
+
+    component_pods = _component_pods(problems, cluster, graph)
+    node_problem = {k: v for k, v in by_object.items() if k[0] == "Node"
+                    and any(problems[i].rule in g.node_causes for i in v)}
+    not_ready_nodes = [v[0] for k, v in node_problem.items()
+                       if any(problems[i].rule == "node-not-ready" for i in v)]
+    for i, f in enumerate(problems):
+        node_id = graph.ids.get((f.kind, f.namespace, f.name))
+        pods = component_pods.get(i, [])
+        if node_id is not None and f.kind != "Pod" and not pods:
+            pods = graph.pods_of(node_id)
+        if node_id is not None and f.kind == "Pod":
+            # its owners' findings (ReplicaSet, Deployment) share its cause
+            for owner in graph.owners(node_id):
+                for j in indexes_at(owner):
+                    union.join(i, j)
+        for pod in pods:
+            for j in indexes_at(pod):
+                union.join(i, j)
+        if node_id is not None and f.kind in ("Service",):
+            # a Service whose selected pods fail: the pods' cause explains it
+            for pod in graph.out(node_id, "selects") + [p for ep in graph.out(node_id, "routes_to")
+                                                        for p in graph.out(ep, "routes_to")]:
+                for j in indexes_at(pod):
+                    union.join(i, j)
+        if node_id is not None and f.kind in ("Ingress", "HTTPRoute", "GRPCRoute"):
+            for svc in graph.out(node_id, "exposes", "backend"):
+                for j in indexes_at(svc):
+                    union.join(i, j)
+        if f.rule in g.node_explains and (f.kind == "Pod" or pods):
+            for pod in ([node_id] if f.kind == "Pod" and node_id else []) + pods:
+                host = graph.node_of(pod)
+                if host is not None and graph.ref(host) in node_problem:
+                    union.join(i, node_problem[graph.ref(host)][0])
+            if f.rule == "pod-pending" and not_ready_nodes and _NOT_READY_TAINT.search(str(f.facts.get("reason", ""))):
+                union.join(i, not_ready_nodes[0])
+    _join_same_workload(problems, union, graph)
+    _join_same_node_cause(problems, union)
+    _join_cni_and_nodes(problems, union, cluster)
+    moments = _join_restart_moments(problems, union, cluster, graph, g)
+
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(problems)):
+        groups[union.find(i)].append(i)
+    incidents = [_incident([problems[i] for i in members], graph,
+                           next((moments[i] for i in members if i in moments), None), cluster)
+                 for members in groups.values()]
+    incidents.sort(key=lambda x: (SEVERITIES.index(x.severity), -x.workloads, -len(x.members), x.headline))
+    for rank, inc in enumerate(incidents, 1):
+        inc.rank, inc.id = rank, f"I{rank}"
+    return incidents
+
+
+def _component_pods(problems: list[Finding], cluster: Cluster, graph: _Graph) -> dict[int, list[str]]:
+    """Graph pods of the component findings (a StaticPod component names its mirror pods)."""
+    out: dict[int, list[str]] = {}
+    wanted = [i for i, f in enumerate(problems) if f.rule.startswith("critical-component")]
+    if not wanted:
+        return out
+    try:
+        table = cluster.tables["components"]
+    except KeyError:
+        return out
+    objects = {(str(r.kind), str(r.namespace), str(r.name)): str(r.objects)
+               for r in table.itertuples(index=False) if not pd.isna(r.objects)}
+    for i in wanted:
+        f = problems[i]
+        pods = []
+        for obj_id in objects.get((f.kind, f.namespace, f.name), "").split(","):
+            node = obj_id if obj_id in graph.g else None
+            if node is None:
+                continue
+            pods += [node] if graph.ref(node)[0] == "Pod" else graph.pods_of(node)
+        out[i] = pods
+    return out
+
+
+def _join_same_workload(problems: list[Finding], union: _Union, graph: _Graph) -> None:
+    """One rule failing on several pods of one workload is one problem of its pod template."""
+    by_key: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        node = graph.ids.get((f.kind, f.namespace, f.name)) if f.kind == "Pod" else None
+        if node is not None and graph.owners(node):
+            by_key[(f.rule, graph.workload_of(node))].append(i)
+    for members in by_key.values():
+        for i in members[1:]:
+            union.join(members[0], i)
+
+
+def _join_same_node_cause(problems: list[Finding], union: _Union) -> None:
+    """NotReady nodes that say the same thing (reason and message) are one incident."""
+    by_detail: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if f.rule == "node-not-ready":
+            by_detail[str(f.facts.get("detail", ""))].append(i)
+    for members in by_detail.values():
+        for i in members[1:]:
+            union.join(members[0], i)
+
+
+def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Cluster) -> None:
+    """Nodes NotReady because their network plugin is not ready, with an unhealthy CNI
+    component: the CNI is the cause."""
+    cni = [i for i, f in enumerate(problems) if f.rule.startswith("critical-component")
+           and f.facts.get("role") == "cni"]
+    if not cni:
+        return
+    for i, f in enumerate(problems):
+        if f.rule in ("node-not-ready", "node-network-unavailable") and _CNI_NOT_READY.search(str(f.facts.get("detail", ""))):
+            union.join(cni[0], i)
+
+
+@dataclass(frozen=True, slots=True)
+class RestartMoment:
+    """Containers of one node whose last termination fell within one window: the node or its
+    container runtime restarted then."""
+
+    node: str
+    at: datetime
+    pods: tuple[str, ...]
+
+
+def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Cluster, graph: _Graph,
+                          g: Grouping) -> dict[int, RestartMoment]:
+    """Restart findings grouped by node and time; returns the moment of each grouped finding."""
+    stamped: dict[str, list[tuple[datetime, int]]] = defaultdict(list)
+    pods = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
+    for i, f in enumerate(problems):
+        if f.rule not in g.restart_rules or f.kind != "Pod":
+            continue
+        pod = pods.get((f.namespace, f.name))
+        if pod is None or not pod.view.spec.nodeName:
+            continue
+        finished = [parse_time(s.lastState.terminated.finishedAt)
+                    for s in pod.view.status.containerStatuses or ()
+                    if s.lastState and s.lastState.terminated and s.lastState.terminated.finishedAt]
+        finished = [t for t in finished if t is not None]
+        if finished:
+            stamped[pod.view.spec.nodeName].append((max(finished), i))
+    moments: dict[int, RestartMoment] = {}
+    for node, items in stamped.items():
+        items.sort(key=lambda t: t[0])
+        cluster_start = 0
+        for k in range(1, len(items) + 1):
+            if k == len(items) or items[k][0] - items[cluster_start][0] > g.restart_window:
+                window = items[cluster_start:k]
+                objects = {(problems[i].namespace, problems[i].name) for _, i in window}
+                if len(objects) >= g.restart_min_pods:
+                    # Containers that exited soon after (they started before the API server
+                    # was back) restarted because of the same moment.
+                    followers = [(t, i) for t, i in items[k:] if t - window[-1][0] <= g.restart_after]
+                    window += followers
+                    objects |= {(problems[i].namespace, problems[i].name) for _, i in followers}
+                    moment = RestartMoment(node, window[0][0], tuple(sorted(f"{ns}/{n}" for ns, n in objects)))
+                    for _, i in window:
+                        union.join(window[0][1], i)
+                        moments[i] = moment
+                cluster_start = k
+    return moments
+
+
+def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | None,
+              cluster: Cluster) -> Incident:
+    g = grouping()
+    order = {r: k for k, r in enumerate(g.cause_order)}
+    members.sort(key=lambda f: f.sort_key)
+    severity = min((f.severity for f in members), key=SEVERITIES.index)
+    root = min(members, key=lambda f: (order.get(f.rule, len(order)), SEVERITIES.index(f.severity),
+                                       f.kind, f.namespace, f.name))
+    affected = _affected(members, graph)
+    if moment is not None and order.get("node-restart", 0) < order.get(root.rule, len(order)):
+        cause = f"Node {moment.node} restart at {moment.at.isoformat()}"
+        when = ago(cluster, moment.at)
+        headline = (f"Node {moment.node} (or its container runtime) restarted at {moment.at:%Y-%m-%d %H:%M}Z "
+                    f"({when}): {len(moment.pods)} pods restarted with it")
+        cause_rule = "node-restart"
+    else:
+        cause = object_ref(root.kind, root.namespace, root.name) or "the whole dump"
+        cause_rule = root.rule
+        headline = _headline(root, members, affected, cluster)
+    return Incident(id="", rank=0, severity=severity, headline=headline, cause=cause,
+                    cause_rule=cause_rule, members=members, affected=affected)
+
+
+def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
+    """The workloads the incident affects: of its objects, and of the pods on its nodes."""
+    found: set[str] = set()
+    for f in members:
+        node = graph.ids.get((f.kind, f.namespace, f.name))
+        if f.kind in WORKLOAD_KINDS:
+            found.add(object_ref(f.kind, f.namespace, f.name))
+        if node is None:
+            continue
+        kind = f.kind
+        if kind == "Pod":
+            found.add(graph.workload_of(node))
+        elif kind == "Node":
+            found.update(graph.workload_of(p) for p in graph.pods_on(node))
+        elif kind == "Service":
+            found.update(graph.workload_of(p) for p in graph.out(node, "selects"))
+    return sorted(found)
+
+
+def _headline(root: Finding, members: list[Finding], affected: list[str], cluster: Cluster) -> str:
+    from analyzer.findings import _metas
+    from analyzer.findings.render import message
+
+    others = Counter(f.rule for f in members if f is not root)
+    same_rule = others.pop(root.rule, 0)
+    if root.rule == "node-not-ready" and same_rule:
+        nodes = sorted(f.name for f in members if f.rule == root.rule)
+        named = ", ".join(nodes[:3]) + (f" and {len(nodes) - 3} more" if len(nodes) > 3 else "")
+        text = f"{len(nodes)} nodes are {root.facts.get('status', 'NotReady')} ({named}): {root.facts.get('detail', '')}"
+    else:
+        text = message(root, _metas()[root.rule])
+        if same_rule:
+            text = f"{text} (and {same_rule} more {root.rule})"
+    if others:
+        text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
+    return text
+
+
+def incident_of(incidents: Iterable[Incident]) -> dict[int, Incident]:
+    """id(finding) -> its incident, for the renderers."""
+    return {id(f): inc for inc in incidents for f in inc.members}
+
+
+def incidents_frame(incidents: Sequence[Incident]) -> pd.DataFrame:
+    """The `cluster.incidents` DataFrame: one row per incident, ranked."""
+    rows = [{
+        "incident": inc.id, "rank": inc.rank, "severity": inc.severity, "headline": inc.headline,
+        "cause": inc.cause, "cause_rule": inc.cause_rule, "workloads": inc.workloads,
+        "findings": len(inc.members), "rules": ", ".join(sorted({f.rule for f in inc.members})),
+        "objects": ", ".join(sorted({object_ref(f.kind, f.namespace, f.name) or "(dump)" for f in inc.members})),
+        "affected_workloads": ", ".join(inc.affected),
+    } for inc in incidents]
+    frame = pd.DataFrame(rows, columns=list(INCIDENT_COLUMNS))
+    frame = frame.astype({c: "string" for c in INCIDENT_COLUMNS if c not in ("rank", "workloads", "findings")})
+    frame = frame.astype({"rank": "Int64", "workloads": "Int64", "findings": "Int64"})
+    frame["severity"] = frame["severity"].astype(pd.CategoricalDtype(list(SEVERITIES), ordered=True))
+    return frame
