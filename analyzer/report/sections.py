@@ -227,7 +227,16 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     }
 
 
+def incidents_section(cluster: Cluster) -> dict[str, Any]:
+    """What is wrong: the incidents (findings sharing a cause), ranked by severity and reach."""
+    i = cluster.incidents
+    rows = records(i, ["incident", "rank", "severity", "headline", "cause", "workloads", "findings",
+                       "rules"], limit=None)
+    return {"total": len(rows), "top": rows[:3], "rest": rows[3:MAX_ROWS], "more": max(len(rows) - MAX_ROWS, 0)}
+
+
 SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
+    ("incidents", incidents_section),
     ("read", read_section),
     ("distribution", distribution_section),
     ("nodes", nodes_section),
