@@ -51,6 +51,7 @@ class Signature:
     components: tuple[str, ...] = ()
     persistent: bool = True
     dump_wide: bool = False
+    example: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,7 @@ def _signature(raw: dict, index: int) -> Signature:
             id=str(raw["id"]), pattern=str(raw["pattern"]), meaning=str(raw["meaning"]),
             severity=str(raw["severity"]), components=tuple(raw.get("components") or ()),
             persistent=bool(raw.get("persistent", True)), dump_wide=bool(raw.get("dump_wide", False)),
+            example=str(raw.get("example") or ""),
         )
     except KeyError as exc:
         raise SignatureCatalogError(f"{CATALOG.name}: entry {index} lacks {exc}") from None

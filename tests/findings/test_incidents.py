@@ -1,0 +1,177 @@
+"""Incidents: findings grouped by a shared cause (graph and time), ranked, and shown first."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+import yaml
+from conftest import REALDATA
+from typer.testing import CliRunner
+
+import analyzer
+from analyzer.cli import app
+from analyzer.findings import collect_findings, group_incidents
+from analyzer.findings.incidents import is_hygiene, is_problem
+
+runner = CliRunner()
+
+# The crashlooping pod of ../shared/realdata/minikube/troubleshoot-analyze-files
+# (pods/message-pod-crashloop-backoff.json: init-demo, command "wge" not found, exit 127,
+# CrashLoopBackOff, 4 restarts), trimmed, and given the owners a Deployment's pod has; the
+# Deployment, its ReplicaSet, the Service selecting it and its empty Endpoints are hand-written
+# as `kubectl get -o yaml` prints them for such a pod.
+CRASHING_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "web-6d4cf56db6-x2x9k", "namespace": "shop", "uid": "8d27f35a-4b45-4752-a5db-7985ea8b38bf",
+                 "labels": {"app": "web", "pod-template-hash": "6d4cf56db6"},
+                 "creationTimestamp": "2023-07-11T03:31:41Z",
+                 "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-6d4cf56db6",
+                                      "uid": "1b0e8a0c-0000-4000-8000-000000000001", "controller": True}]},
+    "spec": {"nodeName": "minikube", "containers": [{"name": "nginx", "image": "nginx", "command": ["wge", "-O", "/work-dir/index.html", "https://home.robusta.dev"]}]},
+    "status": {
+        "phase": "Running", "hostIP": "192.168.49.2", "podIP": "172.17.0.3", "startTime": "2023-07-11T03:31:41Z",
+        "conditions": [{"type": "Ready", "status": "False", "lastTransitionTime": "2023-07-11T03:31:41Z",
+                        "reason": "ContainersNotReady", "message": "containers with unready status: [nginx]"}],
+        "containerStatuses": [{
+            "name": "nginx", "ready": False, "restartCount": 4, "image": "nginx:latest", "started": False,
+            "state": {"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 1m20s restarting failed container=nginx"}},
+            "lastState": {"terminated": {"exitCode": 127, "reason": "ContainerCannotRun", "startedAt": "2023-07-11T03:33:15Z",
+                                         "finishedAt": "2023-07-11T03:33:15Z",
+                                         "message": "exec: \"wge\": executable file not found in $PATH: unknown"}}}],
+    },
+}
+OWNERS = [
+    {"apiVersion": "apps/v1", "kind": "Deployment",
+     "metadata": {"name": "web", "namespace": "shop", "uid": "1b0e8a0c-0000-4000-8000-000000000000", "generation": 1},
+     "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}},
+              "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "nginx", "image": "nginx"}]}}},
+     "status": {"observedGeneration": 1, "replicas": 1, "unavailableReplicas": 1,
+                "conditions": [{"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable",
+                                "message": "Deployment does not have minimum availability."}]}},
+    {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+     "metadata": {"name": "web-6d4cf56db6", "namespace": "shop", "uid": "1b0e8a0c-0000-4000-8000-000000000001",
+                  "labels": {"app": "web", "pod-template-hash": "6d4cf56db6"},
+                  "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web",
+                                       "uid": "1b0e8a0c-0000-4000-8000-000000000000", "controller": True}]},
+     "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web", "pod-template-hash": "6d4cf56db6"}},
+              "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "nginx", "image": "nginx"}]}}},
+     "status": {"replicas": 1, "observedGeneration": 1}},
+    {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "shop"},
+     "spec": {"selector": {"app": "web"}, "ports": [{"port": 80, "targetPort": 80}], "type": "ClusterIP", "clusterIP": "10.96.12.7"}},
+    {"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "web", "namespace": "shop"},
+     "subsets": [{"notReadyAddresses": [{"ip": "172.17.0.3", "targetRef": {"kind": "Pod", "namespace": "shop", "name": "web-6d4cf56db6-x2x9k"}}],
+                  "ports": [{"port": 80, "protocol": "TCP"}]}]},
+]
+# A pod of a different application that is fine (hygiene only: no requests).
+OTHER = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "api", "namespace": "shop", "labels": {"app": "api"}},
+         "spec": {"nodeName": "minikube", "containers": [{"name": "api", "image": "shop/api:1.0"}]},
+         "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+                    "containerStatuses": [{"name": "api", "ready": True, "restartCount": 0, "state": {"running": {"startedAt": "2023-07-11T03:00:00Z"}}}]}}
+
+
+def load(*objects) -> analyzer.Cluster:
+    return analyzer.load({"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": list(objects)})})
+
+
+def incidents_of(cluster):
+    return group_incidents(collect_findings(cluster), cluster)
+
+
+def test_a_crashlooping_pod_explains_its_deployment_and_its_service() -> None:
+    cluster = load(CRASHING_POD, *OWNERS, OTHER)
+    incidents = incidents_of(cluster)
+    assert len(incidents) == 1, [i.headline for i in incidents]
+    inc = incidents[0]
+    rules = {f.rule for f in inc.members}
+    assert {"pod-crashloop", "deployment-unavailable", "service-no-ready-endpoints"} <= rules
+    assert inc.cause_rule == "pod-crashloop" and inc.cause == "Pod shop/web-6d4cf56db6-x2x9k"
+    assert inc.severity == "critical" and inc.affected == ["Deployment shop/web"]
+    assert inc.headline.startswith("Pod shop/web-6d4cf56db6-x2x9k has 1 container(s) in CrashLoopBackOff")
+    # Hygiene (no requests, :latest) is never part of an incident.
+    assert not any(is_hygiene(f) for f in inc.members)
+    assert all(is_problem(f) for f in inc.members)
+
+
+def test_two_unrelated_failures_are_two_incidents_ranked_by_severity_then_reach() -> None:
+    stuck = copy.deepcopy(OTHER)
+    stuck["metadata"].update(name="batch", labels={"app": "batch"})
+    stuck["spec"] = {"containers": [{"name": "batch", "image": "shop/batch:1"}]}
+    stuck["status"] = {"phase": "Pending", "conditions": [{
+        "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+        "message": "0/1 nodes are available: 1 Insufficient memory."}]}
+    incidents = incidents_of(load(CRASHING_POD, *OWNERS, stuck))
+    assert [i.rank for i in incidents] == [1, 2]
+    assert {i.cause_rule for i in incidents} == {"pod-crashloop", "pod-pending"}
+    # Both are critical; the crashloop reaches a Deployment, the bare pending pod only itself.
+    assert incidents[0].cause_rule == "pod-crashloop" and incidents[0].workloads >= incidents[1].workloads
+
+
+def test_not_ready_nodes_explain_the_pods_they_keep_pending() -> None:
+    # Realdata: three cka-* nodes NotReady with "cni config uninitialized"; coredns pending on
+    # the not-ready taint (0/3 nodes available).
+    cluster = analyzer.load(str(REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump"))
+    incidents = incidents_of(cluster)
+    assert len(incidents) == 1
+    inc = incidents[0]
+    assert inc.cause_rule == "node-not-ready" and inc.severity == "critical"
+    assert sorted(f"{f.rule} {f.name}" for f in inc.members) == [
+        "node-not-ready cka-controller1", "node-not-ready cka-controller2", "node-not-ready cka-worker1",
+        "pod-pending coredns-74ff55c5b-9rptk", "pod-pending coredns-74ff55c5b-p4jxh"]
+    assert inc.headline.startswith("3 nodes are NotReady (cka-controller1, cka-controller2, cka-worker1)")
+    assert "cni config uninitialized" in inc.headline
+    # the workloads with pods on those nodes, and the pending coredns Deployment
+    assert "Deployment kube-system/coredns" in inc.affected and inc.workloads >= 5
+
+
+@pytest.mark.parametrize(("dump", "node", "pods"), [
+    # k3d node restarted: coredns, traefik, svclb and nginx exited 255 (Unknown) at 09:42:35;
+    # local-path-provisioner and metrics-server failed at 09:43:10 on the API server timeout.
+    ("k3s/troubleshoot-testdata-supportbundle", "k3d-mycluster-server-0", 6),
+    # minikube restarted at 05:11:55: the control plane's static pods and kube-proxy exited 255
+    # together; storage-provisioner exited 84 s later (API server not back yet).
+    ("minikube/bits-assignment-group11", "minikube", 5),
+])
+def test_one_node_restart_explains_many_restarts(dump: str, node: str, pods: int) -> None:
+    cluster = analyzer.load(str(REALDATA / dump))
+    restart = [i for i in incidents_of(cluster) if i.cause_rule == "node-restart"]
+    assert len(restart) == 1
+    inc = restart[0]
+    assert inc.cause.startswith(f"Node {node} restart at ")
+    assert f"{pods} pods restarted with it" in inc.headline
+    assert {f.rule for f in inc.members} <= {"pod-high-restarts", "pod-recent-restart", "control-plane-restarts"}
+
+
+def test_a_restart_of_its_own_is_not_folded_into_the_node_restart() -> None:
+    # bits: metrics-server exited (exit 2) at 05:16:06, four minutes after the node restart,
+    # while its liveness probe failed: its own problem.
+    cluster = analyzer.load(str(REALDATA / "minikube" / "bits-assignment-group11"))
+    own = [i for i in incidents_of(cluster) if i.cause.startswith("Pod kube-system/metrics-server-")]
+    assert len(own) == 1 and own[0].cause_rule == "pod-high-restarts"
+
+
+def test_cluster_incidents_frame_and_findings_column() -> None:
+    cluster = load(CRASHING_POD, *OWNERS, OTHER)
+    frame = cluster.incidents
+    assert list(frame.columns) == ["incident", "rank", "severity", "headline", "cause", "cause_rule",
+                                   "workloads", "findings", "rules", "objects", "affected_workloads"]
+    assert frame.iloc[0]["incident"] == "I1" and frame.iloc[0]["workloads"] == 1
+    findings = cluster.findings
+    members = findings[findings["incident"] == "I1"]
+    assert set(members["rule"]) >= {"pod-crashloop", "deployment-unavailable"}
+    hygiene = findings[findings["rule"] == "container-no-requests"]
+    assert hygiene["incident"].isna().all()
+
+
+def test_kda_findings_leads_with_what_is_wrong(tmp_path) -> None:
+    path = tmp_path / "objects.yaml"
+    path.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [CRASHING_POD, *OWNERS, OTHER]}))
+    text = runner.invoke(app, ["findings", str(path)]).output
+    assert text.startswith("WHAT IS WRONG (1 incident)\n  1. [critical] Pod shop/web-6d4cf56db6-x2x9k")
+    hygiene = text.index("HYGIENE")
+    assert "[container-no-requests]" in text[hygiene:text.index("ALL FINDINGS")]
+    records = json.loads(runner.invoke(app, ["findings", str(path), "-f", "json"]).output)
+    assert records[0]["incident"]["id"] == "I1" and records[0]["incident"]["cause"] == "Pod shop/web-6d4cf56db6-x2x9k"
+    md = runner.invoke(app, ["findings", str(path), "-f", "markdown"]).output
+    assert "## What is wrong\n\n1. **critical**: Pod shop/web-6d4cf56db6-x2x9k" in md

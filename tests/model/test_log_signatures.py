@@ -1,0 +1,82 @@
+"""The log signature catalog and its matcher: one compiled scan, line numbers, currency."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import REALDATA
+
+import analyzer
+from analyzer.model.logsignatures import (
+    LogMatcher,
+    Signature,
+    SignatureCatalogError,
+    container_log_matches,
+    load_signatures,
+    match_log,
+)
+
+SIGNATURES = load_signatures()
+
+
+@pytest.mark.parametrize("sig", SIGNATURES, ids=[s.id for s in SIGNATURES])
+def test_every_signature_matches_its_example_as_itself(sig: Signature) -> None:
+    assert sig.example, f"{sig.id}: give an example line"
+    found = list(match_log(sig.example))
+    assert [(m.signature.id, m.line) for m in found] == [(sig.id, 1)]
+    assert sig.meaning and sig.severity in ("critical", "warning", "info")
+
+
+def test_text_and_lines_give_the_same_matches_with_line_numbers() -> None:
+    lines = ["starting", SIGNATURES[1].example, "ok", "", SIGNATURES[2].example, "done"]
+    from_text = [(m.signature.id, m.line, m.text) for m in match_log("\n".join(lines) + "\n")]
+    from_lines = [(m.signature.id, m.line, m.text) for m in match_log(lines)]
+    assert from_text == from_lines == [(SIGNATURES[1].id, 2, lines[1]), (SIGNATURES[2].id, 5, lines[4])]
+
+
+def test_one_match_per_line_and_the_leftmost_signature_wins() -> None:
+    # A Request log error line also holds "i/o timeout": it is reported once, as what it is.
+    line = 'Request log error: Get "https://10.0.1.4:10250/containerLogs/a/b/c": dial tcp 10.0.1.4:10250: i/o timeout'
+    assert [m.signature.id for m in match_log(line)] == ["kubectl-request-log-error"]
+
+
+def test_calico_probing_for_its_tunnel_device_is_not_a_missing_interface() -> None:
+    # ../shared/realdata/kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump-2.json, calico-node-26mhc
+    line = ("2021-04-11 12:07:00.737 [INFO][58] felix/ipip_mgr.go 106: Failed to get IPIP tunnel device, "
+            "assuming it isn't present error=Link not found")
+    assert list(match_log(line)) == []
+
+
+def test_a_bad_catalog_entry_is_named() -> None:
+    with pytest.raises(SignatureCatalogError, match="broken"):
+        LogMatcher([Signature("broken", "([unclosed", "m", "warning")])
+    with pytest.raises(SignatureCatalogError, match="named groups"):
+        LogMatcher([Signature("grouped", "(?P<x>a)", "m", "warning")])
+
+
+def test_matches_point_at_the_line_of_the_dump_file() -> None:
+    # udacity: CoreDNS's upstream 10.0.2.3:53 times out until the capture; the match's
+    # file_line is the line of cluster-info-dump.txt that holds it.
+    dump = REALDATA / "k3s" / "udacity-nd064-cluster-info-dump"
+    cluster = analyzer.load(str(dump))
+    coredns = [m for m in container_log_matches(cluster) if m.log.pod.startswith("coredns-")]
+    assert coredns and {m.match.signature.id for m in coredns} >= {"coredns-upstream-unreachable"}
+    upstream = [m for m in coredns if m.match.signature.id == "coredns-upstream-unreachable"]
+    assert all(m.current for m in upstream)
+    file_lines = Path(upstream[-1].log.source).read_text(encoding="utf-8").splitlines()
+    assert file_lines[upstream[-1].file_line - 1] == upstream[-1].match.text
+    # Its connection errors of the first seconds after start (07:39) are not current.
+    early = [m for m in coredns if m.match.signature.id == "api-server-connection-refused"]
+    assert early and not any(m.current for m in early)
+
+
+def test_start_up_errors_and_previous_containers_are_history() -> None:
+    # minikube multi-k8s: the scheduler's RBAC errors while the API server bootstrapped
+    # (08:48:13-22, the log starts 08:48:09); k3s bundle: previous containers' last words.
+    mk = analyzer.load(str(REALDATA / "minikube" / "multi-k8s-cluster-info-dump"))
+    assert not any(m.current for m in container_log_matches(mk))
+    k3s = analyzer.load(str(REALDATA / "k3s" / "troubleshoot-testdata-supportbundle"))
+    previous = [m for m in container_log_matches(k3s) if m.log.previous]
+    assert previous and not any(m.current for m in previous)
+    assert {m.match.signature.id for m in previous} >= {"fatal-log", "go-panic", "io-timeout"}
