@@ -51,6 +51,7 @@ class Grouping:
     cause_order: tuple[str, ...]
     node_explains: frozenset[str]
     node_causes: frozenset[str]
+    own_causes: frozenset[str]
     restart_rules: frozenset[str]
     restart_window: timedelta
     restart_min_pods: int
@@ -64,7 +65,8 @@ def grouping() -> Grouping:
     return Grouping(
         hygiene_categories=frozenset(raw["hygiene_categories"]), hygiene_rules=frozenset(raw["hygiene_rules"]),
         cause_order=tuple(raw["cause_order"]), node_explains=frozenset(raw["node_explains"]),
-        node_causes=frozenset(raw["node_causes"]), restart_rules=frozenset(raw["restart_rules"]),
+        node_causes=frozenset(raw["node_causes"]), own_causes=frozenset(raw["own_causes"]),
+        restart_rules=frozenset(raw["restart_rules"]),
         restart_window=timedelta(seconds=int(raw["restart_window_seconds"])),
         restart_min_pods=int(raw["restart_min_pods"]),
         restart_after=timedelta(seconds=int(raw["restart_after_seconds"])),
@@ -219,6 +221,8 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
                     and any(problems[i].rule in g.node_causes for i in v)}
     not_ready_nodes = [v[0] for k, v in node_problem.items()
                        if any(problems[i].rule == "node-not-ready" for i in v)]
+    # A pod with a failure of its own (crash, image, configuration) is not explained by its node.
+    own_cause = {(f.kind, f.namespace, f.name) for f in problems if f.rule in g.own_causes}
     for i, f in enumerate(problems):
         node_id = graph.ids.get((f.kind, f.namespace, f.name))
         pods = component_pods.get(i, [])
@@ -242,8 +246,10 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
             for svc in graph.out(node_id, "exposes", "backend"):
                 for j in indexes_at(svc):
                     union.join(i, j)
-        if f.rule in g.node_explains and (f.kind == "Pod" or pods):
+        if f.rule in g.node_explains and (f.kind == "Pod" or pods) and (f.kind, f.namespace, f.name) not in own_cause:
             for pod in ([node_id] if f.kind == "Pod" and node_id else []) + pods:
+                if graph.ref(pod) in own_cause:
+                    continue
                 host = graph.node_of(pod)
                 if host is not None and graph.ref(host) in node_problem:
                     union.join(i, node_problem[graph.ref(host)][0])
@@ -333,12 +339,13 @@ class RestartMoment:
     node: str
     at: datetime
     pods: tuple[str, ...]
+    node_restart: bool  # most exited with 255/Unknown: the sandbox was lost, not the process
 
 
 def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Cluster, graph: _Graph,
                           g: Grouping) -> dict[int, RestartMoment]:
     """Restart findings grouped by node and time; returns the moment of each grouped finding."""
-    stamped: dict[str, list[tuple[datetime, int]]] = defaultdict(list)
+    stamped: dict[str, list[tuple[datetime, int, bool]]] = defaultdict(list)
     pods = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
     for i, f in enumerate(problems):
         if f.rule not in g.restart_rules or f.kind != "Pod":
@@ -346,31 +353,40 @@ def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Clust
         pod = pods.get((f.namespace, f.name))
         if pod is None or not pod.view.spec.nodeName:
             continue
-        finished = [parse_time(s.lastState.terminated.finishedAt)
-                    for s in pod.view.status.containerStatuses or ()
-                    if s.lastState and s.lastState.terminated and s.lastState.terminated.finishedAt]
-        finished = [t for t in finished if t is not None]
-        if finished:
-            stamped[pod.view.spec.nodeName].append((max(finished), i))
+        last = None
+        for st in pod.view.status.containerStatuses or ():
+            term = st.lastState.terminated if st.lastState else None
+            when = parse_time(term.finishedAt) if term else None
+            if when is not None and (last is None or when > last[0]):
+                last = (when, term)
+        if last is not None:
+            term = last[1]
+            # exit 255 / Unknown: the container did not exit, its sandbox went away (node or
+            # runtime restart)
+            sandbox_lost = term.exitCode == 255 or term.reason in ("Unknown", "ContainerStatusUnknown")
+            stamped[pod.view.spec.nodeName].append((last[0], i, sandbox_lost))
     moments: dict[int, RestartMoment] = {}
     for node, items in stamped.items():
         items.sort(key=lambda t: t[0])
-        cluster_start = 0
+        start = 0
         for k in range(1, len(items) + 1):
-            if k == len(items) or items[k][0] - items[cluster_start][0] > g.restart_window:
-                window = items[cluster_start:k]
-                objects = {(problems[i].namespace, problems[i].name) for _, i in window}
+            if k == len(items) or items[k][0] - items[start][0] > g.restart_window:
+                window = items[start:k]
+                objects = {(problems[i].namespace, problems[i].name) for _, i, _ in window}
                 if len(objects) >= g.restart_min_pods:
-                    # Containers that exited soon after (they started before the API server
-                    # was back) restarted because of the same moment.
-                    followers = [(t, i) for t, i in items[k:] if t - window[-1][0] <= g.restart_after]
-                    window += followers
-                    objects |= {(problems[i].namespace, problems[i].name) for _, i in followers}
-                    moment = RestartMoment(node, window[0][0], tuple(sorted(f"{ns}/{n}" for ns, n in objects)))
-                    for _, i in window:
+                    node_restart = sum(lost for _, _, lost in window) * 2 > len(window)
+                    if node_restart:
+                        # Containers that exited soon after (they started before the API
+                        # server was back) restarted because of the same moment.
+                        followers = [t for t in items[k:] if t[0] - window[-1][0] <= g.restart_after]
+                        window += followers
+                        objects |= {(problems[i].namespace, problems[i].name) for _, i, _ in followers}
+                    moment = RestartMoment(node, window[0][0], tuple(sorted(f"{ns}/{n}" for ns, n in objects)),
+                                           node_restart)
+                    for _, i, _ in window:
                         union.join(window[0][1], i)
                         moments[i] = moment
-                cluster_start = k
+                start = k
     return moments
 
 
@@ -383,12 +399,18 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     root = min(members, key=lambda f: (order.get(f.rule, len(order)), SEVERITIES.index(f.severity),
                                        f.kind, f.namespace, f.name))
     affected = _affected(members, graph)
-    if moment is not None and order.get("node-restart", 0) < order.get(root.rule, len(order)):
-        cause = f"Node {moment.node} restart at {moment.at.isoformat()}"
+    moment_rule = "node-restart" if moment is not None and moment.node_restart else "restarts-together"
+    if moment is not None and order.get(moment_rule, 0) < order.get(root.rule, len(order)):
+        cause = (f"Node {moment.node} restart at {moment.at.isoformat()}" if moment.node_restart
+                 else f"Node {moment.node} at {moment.at.isoformat()}")
         when = ago(cluster, moment.at)
-        headline = (f"Node {moment.node} (or its container runtime) restarted at {moment.at:%Y-%m-%d %H:%M}Z "
-                    f"({when}): {len(moment.pods)} pods restarted with it")
-        cause_rule = "node-restart"
+        if moment.node_restart:
+            headline = (f"Node {moment.node} (or its container runtime) restarted at {moment.at:%Y-%m-%d %H:%M}Z "
+                        f"({when}): {len(moment.pods)} pods restarted with it")
+        else:
+            headline = (f"{len(moment.pods)} pods on node {moment.node} restarted together at "
+                        f"{moment.at:%Y-%m-%d %H:%M}Z ({when}): {', '.join(moment.pods[:4])}")
+        cause_rule = "node-restart" if moment.node_restart else "restarts-together"
     else:
         cause = object_ref(root.kind, root.namespace, root.name) or "the whole dump"
         cause_rule = root.rule

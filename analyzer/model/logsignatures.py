@@ -52,6 +52,7 @@ class Signature:
     persistent: bool = True
     dump_wide: bool = False
     example: str = ""
+    dump_wide_severity: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +118,13 @@ def _signature(raw: dict, index: int) -> Signature:
             severity=str(raw["severity"]), components=tuple(raw.get("components") or ()),
             persistent=bool(raw.get("persistent", True)), dump_wide=bool(raw.get("dump_wide", False)),
             example=str(raw.get("example") or ""),
+            dump_wide_severity=str(raw.get("dump_wide_severity") or raw["severity"]),
         )
     except KeyError as exc:
         raise SignatureCatalogError(f"{CATALOG.name}: entry {index} lacks {exc}") from None
-    if sig.severity not in SEVERITIES:
-        raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: severity {sig.severity!r} not in {SEVERITIES}")
+    for severity in (sig.severity, sig.dump_wide_severity):
+        if severity not in SEVERITIES:
+            raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: severity {severity!r} not in {SEVERITIES}")
     return sig
 
 

@@ -28,4 +28,5 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         sig = signatures[pattern.signature_id]
         finding = RULE.fail(None, *(log_evidence(m) for m in pattern.examples), kind="", namespace="", name="",
                             signature=sig.id, meaning=sig.meaning, logs=pattern.logs, total_logs=pattern.total_logs)
-        yield replace(finding, severity=sig.severity) if sig.severity != finding.severity else finding
+        severity = sig.dump_wide_severity or sig.severity
+        yield replace(finding, severity=severity) if severity != finding.severity else finding
