@@ -24,6 +24,11 @@ from typing import TYPE_CHECKING
 
 from analyzer.safeyaml import load_yaml
 
+try:  # RE2 runs the alternation of every signature as one automaton: one pass over a log
+    import re2 as _engine
+except ImportError:  # pragma: no cover - declared dependency; Python's re gives the same matches, slower
+    _engine = re
+
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
     from analyzer.ingest.records import LogRecord
@@ -53,6 +58,7 @@ class Signature:
     dump_wide: bool = False
     example: str = ""
     dump_wide_severity: str = ""
+    unless: str = ""  # a line the pattern matches is not this signature when this also matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,36 +85,43 @@ class ContainerLogMatch:
 
 
 class LogMatcher:
-    """All signatures compiled into one alternation: one scan of a text finds every match."""
+    """All signatures compiled into one alternation (one RE2 automaton): one scan of a text
+    finds every match, whatever the number of signatures."""
 
     def __init__(self, signatures: Iterable[Signature]) -> None:
         self.signatures = tuple(signatures)
         parts = []
+        self._unless: dict[int, re.Pattern[str]] = {}
         for i, sig in enumerate(self.signatures):
             try:
                 compiled = re.compile(sig.pattern)
-            except re.error as exc:
+                _engine.compile(sig.pattern)
+                if sig.unless:
+                    self._unless[i] = re.compile(sig.unless)
+            except (re.error, _engine.error) as exc:
                 raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: bad pattern ({exc})") from None
             if compiled.groupindex:
                 raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: named groups are not allowed")
             parts.append(f"(?P<s{i}>{sig.pattern})")
-        self._regex = re.compile("|".join(parts) or r"(?!x)x", re.MULTILINE)
+        self._regex = _engine.compile("(?m)" + ("|".join(parts) or "[^\\s\\S]"))
 
     def matches(self, log: str | Iterable[str]) -> Iterator[LogMatch]:
         """Every line of `log` (a text, or its lines) that a signature matches; one match per line."""
         text = log if isinstance(log, str) else "\n".join(line.rstrip("\n") for line in log)
-        search = self._regex.search
-        pos, line, counted = 0, 1, 0
-        while (m := search(text, pos)) is not None:
+        line, counted, done = 1, 0, -1
+        for m in self._regex.finditer(text):
+            if m.start() <= done:
+                continue  # this line was reported already
             start = text.rfind("\n", 0, m.start()) + 1
-            line += text.count("\n", counted, start)
             end = text.find("\n", m.end())
             end = len(text) if end < 0 else end
-            sig = self.signatures[int(m.lastgroup[1:])]  # type: ignore[index]
-            yield LogMatch(sig, line, text[start:end].rstrip("\r")[:QUOTE_CHARS])
-            counted, pos = start, end + 1
-            if pos > len(text):
-                break
+            index = int(m.lastgroup[1:])  # type: ignore[index]
+            quoted = text[start:end].rstrip("\r")
+            if index in self._unless and self._unless[index].search(quoted):
+                continue
+            line += text.count("\n", counted, start)
+            counted, done = start, end
+            yield LogMatch(self.signatures[index], line, quoted[:QUOTE_CHARS])
 
 
 def _signature(raw: dict, index: int) -> Signature:
@@ -119,6 +132,7 @@ def _signature(raw: dict, index: int) -> Signature:
             persistent=bool(raw.get("persistent", True)), dump_wide=bool(raw.get("dump_wide", False)),
             example=str(raw.get("example") or ""),
             dump_wide_severity=str(raw.get("dump_wide_severity") or raw["severity"]),
+            unless=str(raw.get("unless") or ""),
         )
     except KeyError as exc:
         raise SignatureCatalogError(f"{CATALOG.name}: entry {index} lacks {exc}") from None
