@@ -23,19 +23,21 @@ RULE = RuleMeta(
 
 
 @cache
-def polarity() -> tuple[dict[str, tuple[str, str]], frozenset[str], frozenset[str]]:
-    """(type -> (bad status, severity), neutral types, covered kinds) from the data file."""
+def polarity() -> tuple[dict[str, tuple[str, str]], frozenset[str], frozenset[str], frozenset[str]]:
+    """(type -> (bad status, severity), neutral types, covered kinds, types whose Unknown means
+    in progress) from the data file."""
     raw = load_yaml((DATA / "condition_polarity.yaml").read_text(encoding="utf-8"))
     bad: dict[str, tuple[str, str]] = {}
     for status, key in (("False", "bad_when_false"), ("True", "bad_when_true")):
         for severity, types in (raw.get(key) or {}).items():
             for t in types:
                 bad[str(t)] = (status, str(severity))
-    return bad, frozenset(map(str, raw.get("neutral") or ())), frozenset(map(str, raw.get("covered_kinds") or ()))
+    return (bad, frozenset(map(str, raw.get("neutral") or ())), frozenset(map(str, raw.get("covered_kinds") or ())),
+            frozenset(map(str, raw.get("unknown_is_pending") or ())))
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    bad, neutral, covered = polarity()
+    bad, neutral, covered, pending = polarity()
     with_status = 0
     for obj in cluster.objects:
         if obj.kind in covered and is_builtin_group(obj.kind, obj.key.group):
@@ -54,7 +56,8 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             if ctype in bad:
                 bad_status, severity = bad[ctype]
                 # Unknown: the controller cannot tell, which for a must-be-True type is not fine.
-                failing = cstatus == bad_status or (bad_status == "False" and cstatus == "Unknown")
+                failing = cstatus == bad_status or (
+                    bad_status == "False" and cstatus == "Unknown" and ctype not in pending)
                 label = f"bad when {bad_status}"
             else:
                 failing, severity, label = cstatus in ("False", "Unknown"), "info", "polarity unknown"
