@@ -35,6 +35,8 @@ NODE_WIDE = 3
 AFTER_NODE_RESTART = timedelta(minutes=2)
 # Probe failures (Unhealthy events) that make a component unhealthy when they keep coming.
 PROBE_FAILURES = 3
+# Containers quoted per signal (the rest are counted).
+EVIDENCE_PER_SIGNAL = 3
 # Current error lines in its logs that make a component unhealthy.
 LOG_ERROR_LINES = 3
 
@@ -116,6 +118,7 @@ def _restarts(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timesta
     if containers.empty or "last_finished" not in containers:
         return
     wide = _node_wide_moments(containers, pods)
+    lines: dict[tuple[str, str, str], list[tuple[pd.Timestamp, str]]] = defaultdict(list)
     for ns, pod, name, restarts, finished, reason in zip(
             containers["namespace"], containers["pod"], containers["name"], containers["restarts"],
             containers["last_finished"], containers["last_state_reason"], strict=True):
@@ -124,10 +127,15 @@ def _restarts(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timesta
             continue
         if capture - finished > RECENT or (ns, pod, name) in wide or str(reason) == "Completed":
             continue
-        h = health[key]
-        h.restarts += int(restarts)
-        h.evidence.append(f"container {pod}/{name} restarted {int(restarts)} times, last "
-                          f"{_minutes(capture - finished)} before capture ({reason})")
+        health[key].restarts += int(restarts)
+        lines[key].append((finished, f"container {pod}/{name} restarted {int(restarts)} times, last "
+                                     f"{_minutes(capture - finished)} before capture ({reason})"))
+    for key, items in lines.items():
+        # the latest few, and how many there are (a DaemonSet can have hundreds)
+        items.sort(key=lambda t: t[0], reverse=True)
+        shown = "; ".join(text for _, text in items[:EVIDENCE_PER_SIGNAL])
+        more = f" (and {len(items) - EVIDENCE_PER_SIGNAL} more containers)" if len(items) > EVIDENCE_PER_SIGNAL else ""
+        health[key].evidence.append(shown + more)
 
 
 def _probe_failures(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:

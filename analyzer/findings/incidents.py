@@ -56,6 +56,7 @@ class Grouping:
     restart_window: timedelta
     restart_min_pods: int
     restart_after: timedelta
+    together_min_pods: int
 
 
 @cache
@@ -70,6 +71,7 @@ def grouping() -> Grouping:
         restart_window=timedelta(seconds=int(raw["restart_window_seconds"])),
         restart_min_pods=int(raw["restart_min_pods"]),
         restart_after=timedelta(seconds=int(raw["restart_after_seconds"])),
+        together_min_pods=int(raw["together_min_pods"]),
     )
 
 
@@ -258,7 +260,7 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
     _join_same_workload(problems, union, graph)
     _join_same_node_cause(problems, union)
     _join_cni_and_nodes(problems, union, cluster)
-    moments = _join_restart_moments(problems, union, cluster, graph, g)
+    moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
 
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(problems)):
@@ -266,7 +268,7 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
     incidents = [_incident([problems[i] for i in members], graph,
                            next((moments[i] for i in members if i in moments), None), cluster)
                  for members in groups.values()]
-    incidents.sort(key=lambda x: (SEVERITIES.index(x.severity), -x.workloads, -len(x.members), x.headline))
+    incidents.sort(key=lambda x: (SEVERITIES.index(x.severity), -x.workloads, -len(x.members), x.cause, x.headline))
     for rank, inc in enumerate(incidents, 1):
         inc.rank, inc.id = rank, f"I{rank}"
     return incidents
@@ -343,7 +345,7 @@ class RestartMoment:
 
 
 def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Cluster, graph: _Graph,
-                          g: Grouping) -> dict[int, RestartMoment]:
+                          g: Grouping, own_cause: set[tuple[str, str, str]]) -> dict[int, RestartMoment]:
     """Restart findings grouped by node and time; returns the moment of each grouped finding."""
     stamped: dict[str, list[tuple[datetime, int, bool]]] = defaultdict(list)
     pods = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
@@ -371,23 +373,33 @@ def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Clust
         start = 0
         for k in range(1, len(items) + 1):
             if k == len(items) or items[k][0] - items[start][0] > g.restart_window:
-                window = items[start:k]
-                objects = {(problems[i].namespace, problems[i].name) for _, i, _ in window}
-                if len(objects) >= g.restart_min_pods:
-                    node_restart = sum(lost for _, _, lost in window) * 2 > len(window)
-                    if node_restart:
-                        # Containers that exited soon after (they started before the API
-                        # server was back) restarted because of the same moment.
-                        followers = [t for t in items[k:] if t[0] - window[-1][0] <= g.restart_after]
-                        window += followers
-                        objects |= {(problems[i].namespace, problems[i].name) for _, i, _ in followers}
-                    moment = RestartMoment(node, window[0][0], tuple(sorted(f"{ns}/{n}" for ns, n in objects)),
-                                           node_restart)
-                    for _, i, _ in window:
-                        union.join(window[0][1], i)
-                        moments[i] = moment
+                _moment(items[start:k], items[k:], problems, union, moments, node, own_cause, g)
                 start = k
     return moments
+
+
+def _moment(window: list[tuple[datetime, int, bool]], later: list[tuple[datetime, int, bool]],
+            problems: list[Finding], union: _Union, moments: dict[int, RestartMoment], node: str,
+            own_cause: set[tuple[str, str, str]], g: Grouping) -> None:
+    """Restarts of one node within one window: a node restart when most lost their sandbox
+    (exit 255/Unknown); else restarts together only when enough pods without a failure of
+    their own (crashlooping pods restart on their own clock and meet by chance)."""
+    node_restart = sum(lost for _, _, lost in window) * 2 > len(window)
+    if node_restart:
+        # Containers that exited soon after (they started before the API server was back)
+        # restarted because of the same moment.
+        window = window + [t for t in later if t[0] - window[-1][0] <= g.restart_after]
+        minimum = g.restart_min_pods
+    else:
+        window = [t for t in window if (problems[t[1]].kind, problems[t[1]].namespace, problems[t[1]].name) not in own_cause]
+        minimum = g.together_min_pods
+    objects = {(problems[i].namespace, problems[i].name) for _, i, _ in window}
+    if len(objects) < minimum:
+        return
+    moment = RestartMoment(node, window[0][0], tuple(sorted(f"{ns}/{n}" for ns, n in objects)), node_restart)
+    for _, i, _ in window:
+        union.join(window[0][1], i)
+        moments[i] = moment
 
 
 def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | None,

@@ -76,11 +76,13 @@ def quoted(matches: list[ContainerLogMatch]) -> list[ContainerLogMatch]:
     return sorted(picked, key=lambda m: (not m.current, not m.log.previous, m.log.source, m.file_line))
 
 
-def evidence_for_pod(cluster: Cluster, namespace: str, pod: str, limit: int = 3) -> list[Evidence]:
+def evidence_for_pod(cluster: Cluster, namespace: str, pod: str, limit: int = 3,
+                     by_pod: dict[tuple[str, str], list[ContainerLogMatch]] | None = None) -> list[Evidence]:
     """Log lines that explain a pod's state: current matches, and a previous container's last
-    words (the lines it exited with); at most `limit`."""
-    dump_wide = {p.signature_id for p in dump_wide_patterns(cluster)}
-    matches = matches_by_pod(cluster, frozenset(dump_wide)).get((namespace, pod), [])
+    words (the lines it exited with); at most `limit`. `by_pod`: matches_by_pod, if at hand."""
+    if by_pod is None:
+        by_pod = matches_by_pod(cluster, frozenset(p.signature_id for p in dump_wide_patterns(cluster)))
+    matches = by_pod.get((namespace, pod), [])
     wanted = [m for m in matches if m.current or (m.log.previous and _last_words(m))]
     return [log_evidence(m) for m in quoted(wanted)[:limit]]
 
@@ -95,10 +97,11 @@ def with_log_evidence(findings: list[Finding], cluster: Cluster) -> list[Finding
     """Findings about a pod, with the log lines that explain it appended to their evidence."""
     if not cluster.logs:
         return findings
+    by_pod = matches_by_pod(cluster, frozenset(p.signature_id for p in dump_wide_patterns(cluster)))
     out = []
     for f in findings:
         if f.status == "fail" and f.kind == "Pod" and f.rule not in LOG_RULES and f.severity != "info":
-            extra = evidence_for_pod(cluster, f.namespace, f.name)
+            extra = evidence_for_pod(cluster, f.namespace, f.name, by_pod=by_pod)
             if extra:
                 f = replace(f, evidence=(*f.evidence, *extra))
         out.append(f)
