@@ -11,6 +11,7 @@ Examples:
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from analyzer.model.logsignatures import container_log_matches
+from analyzer.model.logsignatures import ContainerLogMatch, container_log_matches
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -49,6 +50,7 @@ class ComponentHealth:
     probe_failures: int = 0  # Unhealthy events seen within RECENT
     log_errors: int = 0  # current warning/critical log lines
     evidence: list[str] = field(default_factory=list)
+    log_matches: list[ContainerLogMatch] = field(default_factory=list)  # the current error lines
 
     @property
     def healthy(self) -> bool:
@@ -101,8 +103,30 @@ def _node_wide_moments(containers: pd.DataFrame, pods: pd.DataFrame) -> set[tupl
     return wide
 
 
+_HEALTH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def component_health(cluster: Cluster, workloads: list[ComponentWorkload]) -> dict[tuple[str, str, str], ComponentHealth]:
-    """Component key (namespace, kind, name) -> its health signals (only components with a signal)."""
+    """Component key (namespace, kind, name) -> its health signals (only components with a
+    signal); kept per cluster, so the rules can quote the log lines behind a verdict."""
+    known = _HEALTH.get(cluster)
+    if known is not None:
+        return known
+    _HEALTH[cluster] = found = _component_health(cluster, workloads)
+    return found
+
+
+def health_of(cluster: Cluster) -> dict[tuple[str, str, str], ComponentHealth]:
+    """The health signals of a cluster's components, as the components table was built with."""
+    if cluster not in _HEALTH:
+        from analyzer.distributions.profiles import load_profiles
+        from analyzer.distributions.workloads import component_workloads
+
+        component_health(cluster, component_workloads(cluster, load_profiles()))
+    return _HEALTH[cluster]
+
+
+def _component_health(cluster: Cluster, workloads: list[ComponentWorkload]) -> dict[tuple[str, str, str], ComponentHealth]:
     pod_key = _pod_keys(cluster, workloads)
     health: dict[tuple[str, str, str], ComponentHealth] = defaultdict(ComponentHealth)
     capture = cluster.capture_time
@@ -193,6 +217,7 @@ def _log_errors(cluster: Cluster, pod_key: dict, health: dict) -> None:
         last = matches[-1]
         h = health[key]
         h.log_errors = len(matches)
+        h.log_matches = matches
         h.evidence.append(f"{len(matches)} current error lines in its logs ({last.match.signature.id}: "
                           f"{last.match.signature.meaning}), e.g. {last.log.source}:{last.file_line}: "
                           f"{last.match.text[:200]}")

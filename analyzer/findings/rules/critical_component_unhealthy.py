@@ -10,7 +10,9 @@ from dataclasses import replace
 import pandas as pd
 
 from analyzer.cluster import Cluster
+from analyzer.distributions.health import health_of
 from analyzer.findings.components import ComponentsUnavailable, components
+from analyzer.findings.logs import log_evidence
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -30,6 +32,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
     objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
     by_id = {o.key.id: o for o in cluster.objects}
     signals = "health_evidence" in table
+    health = health_of(cluster) if signals else {}
     for row in table.itertuples(index=False):
         if pd.isna(row.critical) or not row.critical or pd.isna(row.healthy) or row.healthy:
             continue
@@ -47,6 +50,10 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         reasons = str(row.health_evidence).split("; ") if signals and not pd.isna(row.health_evidence) else []
         evidence += [Evidence("health", r, "no recent restarts, probe failures or error logs", source, line)
                      for r in reasons]
+        # the log lines behind a log verdict, quoted where they are in the dump
+        h = health.get((str(row.namespace), str(row.kind), str(row.name)))
+        if h is not None and h.log_matches:
+            evidence += [log_evidence(m) for m in h.log_matches[-2:]]
         why += [r.split(", e.g. ")[0] for r in reasons]
         finding = RULE.fail(None, *evidence,
                         kind=str(row.kind), namespace=str(row.namespace), name=str(row.name),
