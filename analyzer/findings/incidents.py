@@ -87,8 +87,10 @@ def is_hygiene_rule(rule: str, category: str) -> bool:
 
 
 def is_problem(finding: Finding) -> bool:
-    """A failing warning or critical finding about something broken now: incident material."""
-    return finding.status == "fail" and finding.severity != "info" and not is_hygiene(finding)
+    """A failing warning or critical finding about something broken now: incident material
+    (a finding marked resolved, where findings carry that mark, is history)."""
+    return (finding.status == "fail" and finding.severity != "info" and not is_hygiene(finding)
+            and not getattr(finding, "resolved", False))
 
 
 @dataclass(slots=True)

@@ -175,3 +175,50 @@ def test_kda_findings_leads_with_what_is_wrong(tmp_path) -> None:
     assert records[0]["incident"]["id"] == "I1" and records[0]["incident"]["cause"] == "Pod shop/web-6d4cf56db6-x2x9k"
     md = runner.invoke(app, ["findings", str(path), "-f", "markdown"]).output
     assert "## What is wrong\n\n1. **critical**: Pod shop/web-6d4cf56db6-x2x9k" in md
+
+
+def test_an_unreachable_node_explains_its_terminating_pod_and_the_deployment_short_of_it() -> None:
+    # Shapes of sample_dumps/eks (node ip-10-0-3-45 Ready=Unknown, "Kubelet stopped posting
+    # node status", taints unreachable): the pod on it is stuck Terminating, its Deployment is
+    # short of a ready pod; a second, healthy node keeps the other replica. (The deletion is
+    # 14 minutes old, after the node stopped reporting: past pod-stuck-terminating's 10 minutes.)
+    node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "ip-10-0-3-45.ec2.internal"},
+            "spec": {"taints": [{"key": "node.kubernetes.io/unreachable", "effect": "NoExecute",
+                                 "timeAdded": "2024-09-15T11:47:40Z"}]},
+            "status": {"conditions": [{"type": "Ready", "status": "Unknown", "reason": "NodeStatusUnknown",
+                                       "message": "Kubelet stopped posting node status.",
+                                       "lastHeartbeatTime": "2024-09-15T11:46:50Z",
+                                       "lastTransitionTime": "2024-09-15T11:47:40Z"}]}}
+    healthy = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "ip-10-0-1-12.ec2.internal"},
+               "status": {"conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady",
+                                          "lastHeartbeatTime": "2024-09-15T12:04:50Z",
+                                          "lastTransitionTime": "2024-09-01T08:00:00Z"}]}}
+    deployment = copy.deepcopy(OWNERS[0])
+    deployment["spec"]["replicas"] = 2
+    deployment["status"].update(replicas=2, readyReplicas=1, availableReplicas=1, unavailableReplicas=1)
+    replicaset = copy.deepcopy(OWNERS[1])
+    replicaset["spec"]["replicas"] = 2
+
+    def pod(name: str, node_name: str, ready: bool, deleting: bool) -> dict:
+        p = copy.deepcopy(OTHER)
+        p["metadata"].update(name=name, labels={"app": "web", "pod-template-hash": "6d4cf56db6"},
+                             ownerReferences=CRASHING_POD["metadata"]["ownerReferences"])
+        if deleting:
+            p["metadata"]["deletionTimestamp"] = "2024-09-15T11:50:10Z"
+            p["metadata"]["deletionGracePeriodSeconds"] = 30
+        p["spec"] = {"nodeName": node_name, "containers": [{"name": "web", "image": "shop/web:1.4.2"}]}
+        p["status"]["conditions"] = [{"type": "Ready", "status": "True" if ready else "False"}]
+        p["status"]["containerStatuses"][0].update(name="web", ready=ready)
+        return p
+
+    cluster = load(node, healthy, deployment, replicaset,
+                   pod("web-6d4cf56db6-aaaaa", "ip-10-0-3-45.ec2.internal", False, True),
+                   pod("web-6d4cf56db6-bbbbb", "ip-10-0-1-12.ec2.internal", True, False))
+    incidents = incidents_of(cluster)
+    node_incident = next(i for i in incidents if i.cause_rule == "node-not-ready")
+    rules = {(f.rule, f.name) for f in node_incident.members}
+    assert ("deployment-unavailable", "web") in rules
+    assert ("pod-stuck-terminating", "web-6d4cf56db6-aaaaa") in rules
+    assert node_incident.severity == "critical" and "Deployment shop/web" in node_incident.affected
+    # nothing about the healthy node's pod
+    assert not any(f.name == "web-6d4cf56db6-bbbbb" for f in node_incident.members)
