@@ -230,7 +230,8 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
     for i, f in enumerate(problems):
         node_id = graph.ids.get((f.kind, f.namespace, f.name))
         pods = component_pods.get(i, [])
-        if node_id is not None and f.kind != "Pod" and not pods:
+        if node_id is not None and f.kind not in ("Pod", "Node") and not pods:
+            # a controller's pods (a Node's own mirror pods are reached by node_explains only)
             pods = graph.pods_of(node_id)
         if node_id is not None and f.kind == "Pod":
             # its owners' findings (ReplicaSet, Deployment) share its cause
