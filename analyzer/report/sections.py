@@ -147,7 +147,8 @@ def _counts(frame: pd.DataFrame, column: str) -> list[tuple[str, int]]:
 
 
 COMPONENT_COLUMNS = ["role", "name", "kind", "component", "version", "desired", "ready", "healthy",
-                     "host_network", "priority_class", "distributions", "images", "inferred"]
+                     "host_network", "priority_class", "distributions", "images", "inferred",
+                     "health_evidence"]
 
 
 def components_section(cluster: Cluster) -> dict[str, Any]:
@@ -161,7 +162,9 @@ def components_section(cluster: Cluster) -> dict[str, Any]:
     for row in rows:
         roles.setdefault(str(row["role"]), []).append(row)
     return {"roles": sorted(roles.items()), "total": len(rows),
-            "unhealthy": sum(1 for r in rows if r["healthy"] is False)}
+            "unhealthy": sum(1 for r in rows if r["healthy"] is False),
+            # ready, yet restarting, failing probes or logging errors: why, with the evidence
+            "beyond_ready": [r for r in rows if r.get("health_evidence")]}
 
 
 WORKLOAD_COLUMNS = ["kind", "namespace", "name", "desired", "ready", "available", "images",
