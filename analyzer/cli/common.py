@@ -22,19 +22,37 @@ EXIT_STRICT = 1
 
 
 def load_cluster(
-    inputs: Sequence[str], name: str | None = None, show_sensitive: bool = False
+    inputs: Sequence[str], name: str | None = None, show_sensitive: bool = False,
+    json_output: bool = False,
 ) -> Cluster:
-    """Read the inputs as one cluster; exit 2 with a message when nothing at all was read."""
+    """Read the inputs as one cluster; exit 2 with a message when nothing at all was read.
+
+    With `json_output`, stdout still gets JSON then: the `kda inspect --format json` summary
+    (objects 0, every rejection with file, place and reason) with an "error" key, so that a
+    pipeline always has something to parse."""
     try:
         result = ingest(*inputs)
     except AnalyzerError as exc:
         fail(str(exc), EXIT_NOTHING_READ)
     cluster = Cluster(result, name=name, show_sensitive=show_sensitive)
     if not result.objects and not result.logs:
+        message = "nothing could be read from " + ", ".join(inputs)
+        if json_output:
+            write_json_summary(cluster, message)
         for r in result.rejections[:20]:
             err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
-        fail("nothing could be read from " + ", ".join(inputs), EXIT_NOTHING_READ)
+        fail(message, EXIT_NOTHING_READ)
     return cluster
+
+
+def write_json_summary(cluster: Cluster, error: str | None = None) -> None:
+    """The inspect JSON contract on stdout (with the error, when the command cannot go on)."""
+    import json
+
+    summary = cluster.summary()
+    if error is not None:
+        summary["error"] = error
+    write_output(json.dumps(summary, indent=2, sort_keys=True, default=str), None)
 
 
 class FailOn(StrEnum):

@@ -55,7 +55,7 @@ def findings(
         rules = select_rules(rule)
     except KeyError as exc:
         fail(f"{exc.args[0]}; see `kda rules`")
-    cluster = load_cluster(inputs, show_sensitive=show_sensitive)
+    cluster = load_cluster(inputs, show_sensitive=show_sensitive, json_output=format is FindingsFormat.json)
     found = collect_findings(cluster, [r.meta.id for r in rules], show_sensitive=show_sensitive)
     wanted = {s.value for s in severity} if severity else None
     kept = [f for f in found if (wanted is None or f.severity in wanted)

@@ -41,7 +41,7 @@ def graph(
 
     if impact and dependencies:
         fail("give --impact or --dependencies, not both", 2)
-    cluster = load_cluster(inputs)
+    cluster = load_cluster(inputs, json_output=format is GraphFormat.json)
     g = cluster.graph
     reach = None
     key = impact or dependencies

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.cli.common import EXIT_STRICT, err_console, load_cluster, write_output
+from analyzer.cli.common import EXIT_NOTHING_READ, EXIT_STRICT, err_console, write_output
 
 # A failure of ours on some input: reported in one line, never as a traceback.
 EXIT_INTERNAL = 3
@@ -31,13 +31,18 @@ def inspect(
 ) -> None:
     """Summarise what was read: formats, objects by kind, rejections, coverage, logs, distribution.
 
-    Exit codes: 0 something was read; 2 nothing at all could be read; 1 with --strict when
-    anything was rejected; 3 on an internal error (reported in one line, please file it).
+    The summary is printed whatever happens (with --format json, always one JSON document).
+    Exit codes: 0 objects were read; 2 no object could be read from the inputs; 1 with --strict
+    when anything was rejected (a file that looks like data among it); 3 on an internal error
+    (reported in one line, please file it).
     """
+    from analyzer.cluster import Cluster
+    from analyzer.ingest import ingest
     from analyzer.model.summary import summary_text
 
     try:
-        cluster = load_cluster(inputs)
+        result = ingest(*inputs)
+        cluster = Cluster(result)
         if format is InspectFormat.json:
             text = json.dumps(inspect_summary(cluster), indent=2, sort_keys=True, default=str)
         else:
@@ -49,7 +54,14 @@ def inspect(
                           f"{type(exc).__name__}: {exc}")
         raise typer.Exit(EXIT_INTERNAL) from None
     write_output(text, None)
-    if strict and cluster.ingest.rejections:
+    for warning in result.warnings:
+        err_console.print(f"[bold yellow]warning:[/bold yellow] {warning}", markup=True)
+    if not result.objects:
+        for r in result.rejections[:20]:
+            err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
+        err_console.print("[bold red]error:[/bold red] no object could be read from " + ", ".join(inputs))
+        raise typer.Exit(EXIT_NOTHING_READ)
+    if strict and result.rejections:
         raise typer.Exit(EXIT_STRICT)
 
 

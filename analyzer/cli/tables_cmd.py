@@ -56,7 +56,7 @@ def tables(
     names = table_names()
     if table is not None and table != "all" and table not in names:
         fail(f"no table {table!r}; tables are: all, {', '.join(names)}", EXIT_USAGE)
-    cluster = load_cluster(inputs, show_sensitive=show_sensitive)
+    cluster = load_cluster(inputs, show_sensitive=show_sensitive, json_output=format is TableFormat.json)
     if table is None:
         write_output(_overview(cluster), None)
         return

@@ -11,13 +11,14 @@ from typing import Any
 import msgspec
 
 from analyzer.errors import InputError
-from analyzer.ingest import jsondocs, layouts, wrappers, yamldocs
+from analyzer.ingest import datasniff, jsondocs, layouts, wrappers, yamldocs
 from analyzer.ingest.objects import (
     Hints,
     list_item_kind,
     object_from_dict,
     object_from_json,
     object_from_parts,
+    peek_item,
 )
 from analyzer.ingest.records import KubeObject, LazyRaw, LogRecord, Provenance, Rejection
 from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS, IngestResult
@@ -114,7 +115,9 @@ class Ingestor:
         if log_hint is not None:
             self._add_log_file(display, data, log_hint)
             return
-        if entry.path and layouts.is_not_objects(entry.path):
+        # A side file's path is only a guess: one that holds objects (a List, kubectl 1.8's
+        # `Items`) is read as any other file, never skipped as metadata.
+        if entry.path and layouts.is_not_objects(entry.path) and datasniff.data_shape(data) != datasniff.OBJECTS:
             self._add_side_file(entry, data, display)
             return
         try:
@@ -124,13 +127,31 @@ class Ingestor:
             return
         if _is_wrapped(data):
             data = self._unwrap(display, data)
+        if hint is not None and hint.kind:
+            self.result.hinted_files.setdefault(hint.kind, []).append(display)
+        read_before, rejected_before = self.result.objects_read, len(self.result.input_rejections)
         if self._add_content(display, data, hint):
+            if self.result.objects_read == read_before and len(self.result.input_rejections) == rejected_before:
+                self._check_yield(display, data, hint)
+            return
+        if datasniff.data_shape(data) == datasniff.OBJECTS:
+            self.reject_input(display, "looks like Kubernetes data (a List or objects) but could not be read "
+                              "as JSON, YAML or kubectl text")
             return
         if entry.path.endswith((".log", ".txt")) and hint is None:
             self.result.files.append(FileReport(display, "ignored"))
             self.result.skipped.append(Rejection(display, "", "plain text that is neither a dump nor a known log layout"))
             return
         self.reject_input(display, "not a Kubernetes dump: neither JSON, YAML objects, nor kubectl text")
+
+    def _check_yield(self, display: str, data: bytes, hint: layouts.PathHint | None) -> None:
+        """A file read without a single object candidate: an empty List is fine, but a file
+        that looks like objects and gave none is rejected, never passed over."""
+        if datasniff.data_shape(data) != datasniff.OBJECTS:
+            return
+        what = f"{hint.kind} " if hint is not None and hint.kind else ""
+        self._record_input_rejection(Rejection(
+            display, "", f"looks like Kubernetes {what}data (a List or objects) but no object could be read from it"))
 
     def _add_mapped_file(self, entry: Entry, mapped: MappedFile, depth: int) -> None:
         """A large file: one plain JSON document of objects is parsed in place from its
@@ -217,9 +238,15 @@ class Ingestor:
             report.objects += self._add_json_document(display, fmt, doc, hint)
         for line, raw, error in parsed.broken:
             items, broken = jsondocs.salvage_items(raw)
-            for offset, item in items:
+            for offset, item, list_kind in items:
                 prov = Provenance(display, fmt, None, line + offset)
-                report.objects += self._keep(object_from_json(item, _hints(None, hint), prov))
+                item_kind = list_item_kind(list_kind)
+                obj = object_from_json(item, _hints(item_kind, hint), prov)
+                if item_kind and isinstance(obj, KubeObject) and not (hint and hint.kind) \
+                        and peek_item(memoryview(item))[0] is None:
+                    obj.notes.append(f"kind not stated: {item_kind} taken from the {list_kind} named "
+                                     "before it in the damaged document")
+                report.objects += self._keep(obj)
             for _ in range(broken or (0 if items else 1)):
                 self.result.objects_read += 1
                 self.reject_object(Rejection(display, f"line {line}", f"broken JSON document: {error}"))
@@ -378,7 +405,8 @@ class Ingestor:
         report.logs += 1
 
     def _add_side_file(self, entry: Entry, data: bytes, display: str) -> None:
-        """A bundle file that holds facts about the dump, not objects: read what it says."""
+        """A bundle file that holds facts about the dump, not objects: read what it says.
+"""
         self.result.files.append(FileReport(display, "ignored"))
         facts = _side_file_facts(entry.path, data)
         if facts.get("server_version") and not self.result.server_version:

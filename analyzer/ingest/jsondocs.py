@@ -146,7 +146,8 @@ class JsonFile:
 
 # A line that opens a JSON document the way kubectl prints one: `{` or `[` at column 0, alone
 # or followed by a quoted key / a nested value (JSON Lines, compact output).
-_JSON_OPENER = re.compile(rb'^(?:[{\[][ \t]*$|\{[ \t]*"|\[[ \t]*[{\["])', re.M)
+# A brace typed twice (`{ {`, a hand edit) still opens one: its document is salvaged.
+_JSON_OPENER = re.compile(rb'^(?:[{\[][ \t]*$|\{[ \t]*["{]|\[[ \t]*[{\["])', re.M)
 
 
 def looks_like_json(data: bytes) -> bool:
@@ -328,13 +329,18 @@ class LineCounter:
 _ITEM_OPEN = re.compile(rb"^(?P<indent>[ \t]+)\{[ \t]*$", re.M)
 
 
-def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview]], int]:
-    """Intact items of a broken pretty-printed List: (line offset, bytes) each, and how many broke.
+_LIST_KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+List)"')
+
+
+def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview, str | None]], int]:
+    """Intact items of a broken pretty-printed List: (line offset, bytes, the List kind named
+    nearest before the item, if any) each, and how many broke.
 
     kubectl indents every item of `items` the same, so an item is the text between a line
     holding only `{` at that indent and the next line holding only `}` (or `},`) at it.
     """
     data = bytes(segment)
+    list_kinds = [(m.start(), m.group(1).decode()) for m in _LIST_KIND.finditer(data)]
     m = re.search(rb'^([ \t]*)"(?:items|Items)"\s*:\s*\[\s*$', data, re.M)
     if not m:
         return [], 1
@@ -364,7 +370,8 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview]], in
         chunk = segment[o.start() + len(indent):item_end]
         try:
             _ANY_DECODER.decode(chunk)
-            found.append((lines.at(o.start()) - 1, chunk))
+            named = [kind for at, kind in list_kinds if at < o.start()]
+            found.append((lines.at(o.start()) - 1, chunk, named[-1] if named else None))
         except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
             broken += 1
         pos = c.end()

@@ -16,6 +16,7 @@ import orjson
 from analyzer.ingest.jsondocs import TOO_DEEP
 from analyzer.ingest.layouts import parse_self_link
 from analyzer.ingest.legacy import looks_legacy, modernize
+from analyzer.ingest.shapes import kind_from_shape
 from analyzer.ingest.records import (
     KIND_GROUPS,
     KubeObject,
@@ -224,8 +225,13 @@ def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObj
         if link is not None:
             kind = link.kind
             hints = Hints(kind, link.api_version, hints.namespace or link.namespace, hints.name)
+    inferred = None
     if not kind:
-        return _reject(provenance, "object has no kind, and neither its list nor its path says it")
+        shaped = kind_from_shape(body)
+        if shaped is None:
+            return _reject(provenance, "object has no kind, and neither its list, its path nor its shape says it")
+        kind, fields = shaped
+        inferred = f"kind not stated: {kind} inferred from its shape ({fields})"
     if kind == "Secret":
         body = scrub_secret(body)
     api_version = body.get("apiVersion") if isinstance(body.get("apiVersion"), str) else None
@@ -238,6 +244,8 @@ def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObj
     obj = _finish(view, kind, api_version or hints.api_version or "", hints, provenance, body)
     if isinstance(obj, KubeObject) and dropped:
         obj.notes.extend(f"field ignored: {d}" for d in dropped)
+    if isinstance(obj, KubeObject) and inferred:
+        obj.notes.append(inferred)
     return obj
 
 

@@ -60,6 +60,9 @@ class IngestResult:
     server_version: str | None = None
     inputs: list[str] = field(default_factory=list)
     stated_capture_times: list[str] = field(default_factory=list)  # from bundle metadata files
+    # Files whose place in a layout names the kind they hold (nodes.json -> Node): the kind was
+    # collected even when none of it could be read.
+    hinted_files: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def formats(self) -> list[str]:
@@ -75,8 +78,32 @@ class IngestResult:
 
     @property
     def coverage_absent(self) -> list[str]:
-        present = set(self.coverage_present)
+        """Kinds the dump did not collect (a kind whose file was there is never one of them)."""
+        present = set(self.coverage_present) | set(self.hinted_files)
         return [k for k in EXPECTED_KINDS if k not in present]
+
+    @property
+    def coverage_unreadable(self) -> list[str]:
+        """Kinds whose files were there but of which nothing could be read."""
+        present = set(self.coverage_present)
+        return sorted(k for k in self.hinted_files if k not in present)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Loud messages: a layout that holds Nodes and Pods gave none of them."""
+        out: list[str] = []
+        by_kind = self.objects_by_kind
+        for kind in ("Node", "Pod"):
+            files = self.hinted_files.get(kind)
+            if not files or by_kind.get(kind):
+                continue
+            failed = {r.source for r in self.rejections}
+            named = ", ".join(sorted({f.rsplit("/", 1)[-1] for f in files}))
+            if any(f in failed for f in files) or any(r.source in files for r in self.object_rejections):
+                out.append(f"{named} was present but no {kind} could be read (see the rejections)")
+            elif kind == "Node":
+                out.append(f"{named} was present but held no {kind}")
+        return out
 
     def covers(self, kind: str) -> bool:
         """Whether the dump collected this kind at all (even if it holds none of it)."""

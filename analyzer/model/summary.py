@@ -36,7 +36,9 @@ def summarize(cluster: Cluster) -> dict[str, Any]:
         "rejected_inputs": len(r.input_rejections),
         "skipped": [x.to_dict() for x in r.skipped],
         "notes": r.object_notes,
-        "coverage": {"present": r.coverage_present, "absent": r.coverage_absent},
+        "coverage": {"present": r.coverage_present, "absent": r.coverage_absent,
+                     "unreadable": r.coverage_unreadable},
+        "warnings": r.warnings,
         "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,
         "server_version": r.server_version,
         "logs": {"containers": len(r.logs), "by_namespace": dict(sorted(logs_by_ns.items()))},
@@ -58,6 +60,7 @@ def summary_text(cluster: Cluster) -> str:
     s = summarize(cluster)
     lines = [f"{s['name']}: {s['objects_total']} objects from {s['files']} files "
              f"({', '.join(s['formats']) or 'no known format'})"]
+    lines += [f"WARNING: {w}" for w in s["warnings"]]
     if s.get("distribution"):
         d = s["distribution"]
         lines.append(f"distribution: {d['name']} (confidence {d['confidence']:.2f})")
@@ -76,6 +79,8 @@ def summary_text(cluster: Cluster) -> str:
                       [f"{_where(n)} {n['object']}: {n['note']}" for n in s["notes"]], 10)
     lines.append("coverage: present " + (", ".join(s["coverage"]["present"]) or "-"))
     lines.append("          absent  " + (", ".join(s["coverage"]["absent"]) or "-"))
+    if s["coverage"]["unreadable"]:
+        lines.append("          present but unreadable " + ", ".join(s["coverage"]["unreadable"]))
     lines.append(f"logs: {s['logs']['containers']} container logs")
     return "\n".join(lines) + "\n"
 

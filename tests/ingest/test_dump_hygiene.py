@@ -159,7 +159,7 @@ def test_item_without_kind_and_nothing_to_tell_it_is_rejected() -> None:
     r = ingest_text(json.dumps({"kind": "List", "items": [{"metadata": {"name": "a"}}]}))
     assert not r.objects
     assert r.accounting_holds()
-    assert r.object_rejections[0].reason == "object has no kind, and neither its list nor its path says it"
+    assert r.object_rejections[0].reason == "object has no kind, and neither its list, its path nor its shape says it"
     assert r.object_rejections[0].location.endswith("item 0")
 
 

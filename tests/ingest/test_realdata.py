@@ -8,7 +8,10 @@ from their path or selfLink here.
 
 from __future__ import annotations
 
+import os
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from conftest import REALDATA
@@ -370,9 +373,36 @@ def test_logs_are_attached_to_pod_and_container(rel: str, namespace: str, pod: s
     assert logs[0].line_count > 0
 
 
-def test_troubleshoot_all_logs_links_are_not_read_twice() -> None:
-    r = read("k3s/troubleshoot-testdata-supportbundle")
+def _all_logs_copy(tmp_path: Path, as_links: bool) -> Path:
+    """The k3s bundle copied with its all-logs/ entries as real symlinks or as link stubs
+    (a file holding the link's target path), whichever the shared copy does not hold."""
+    src = REALDATA / "k3s/troubleshoot-testdata-supportbundle"
+    dst = tmp_path / "bundle"
+    for p in sorted(src.rglob("*")):
+        if p.is_dir() and not p.is_symlink():
+            continue
+        rel = p.relative_to(src)
+        out = dst / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        target = os.readlink(p) if p.is_symlink() else None
+        if target is None and rel.parts[0] == "all-logs" and p.read_bytes().strip().startswith(b"../"):
+            target = p.read_text().strip()
+        if target is None:
+            shutil.copyfile(p, out)
+        elif as_links:
+            out.symlink_to(target)
+        else:
+            out.write_text(target + "\n")
+    return dst
+
+
+@pytest.mark.parametrize("as_links", [False, True], ids=["link-stubs", "symlinks"])
+def test_troubleshoot_all_logs_links_are_not_read_twice(tmp_path: Path, as_links: bool) -> None:
+    # The shared copy may hold all-logs/ as symlinks or as stubs; both layouts are read here.
+    r = ingest(_all_logs_copy(tmp_path, as_links))
+    assert r.accounting_holds()
     keys = [(g.namespace, g.pod, g.container, g.previous) for g in r.logs]
     assert len(keys) == len(set(keys)) == 19
     assert all(g.namespace for g in r.logs)
-    assert sum(s.reason.startswith("link to ") for s in r.skipped) == 18
+    reason = "same log as " if as_links else "link to "
+    assert sum(s.reason.startswith(reason) for s in r.skipped) == 18

@@ -1,0 +1,40 @@
+"""The kind of an object that does not say it, from its shape (a table of data, shapes.yaml)."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from analyzer.safeyaml import load_yaml
+
+
+@cache
+def _shapes() -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
+    text = resources.files("analyzer.ingest").joinpath("shapes.yaml").read_text("utf-8")
+    rows = load_yaml(text)["shapes"]
+    return tuple((row["kind"], tuple(tuple(p.split(".")) for p in row["all"])) for row in rows)
+
+
+def _has(body: Any, path: tuple[str, ...]) -> bool:
+    for step in path:
+        if not isinstance(body, dict) or body.get(step) is None:
+            return False
+        body = body[step]
+    return True
+
+
+def kind_from_shape(body: dict[str, Any]) -> tuple[str, str] | None:
+    """(kind, the fields that told it) for an API-shaped body, or None if no shape fits.
+
+    >>> kind_from_shape({"metadata": {"name": "n1"}, "status": {"nodeInfo": {}}})
+    ('Node', 'status.nodeInfo')
+    >>> kind_from_shape({"spec": {"containers": []}, "status": {"phase": "Running"}})
+    ('Pod', 'spec.containers, status.phase')
+    >>> kind_from_shape({"data": {"a": "b"}}) is None
+    True
+    """
+    for kind, paths in _shapes():
+        if all(_has(body, p) for p in paths):
+            return kind, ", ".join(".".join(p) for p in paths)
+    return None
