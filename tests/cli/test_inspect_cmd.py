@@ -135,3 +135,35 @@ def test_notes_on_objects_kept_are_shown(tmp_path: Path) -> None:
     assert note["note"].startswith("field ignored") and "$.spec.replicas" in note["note"]
     text = run("inspect", str(path)).stdout
     assert "notes on objects kept (1):" in text and "apps/Deployment/shop/web: field ignored" in text
+
+
+@pytest.mark.parametrize("command", [["inspect"], ["findings"], ["graph"], ["tables", "--table", "pods"]])
+def test_json_contract_holds_when_nothing_is_read(tmp_path: Path, command: list[str]) -> None:
+    junk = tmp_path / "notes.md"
+    junk.write_text("we restarted the nodes on monday, see attached\n")
+    result = run(*command, "--format", "json", str(junk), str(tmp_path / "nope"))
+    assert result.exit_code == 2
+    doc = json.loads(result.stdout)
+    assert doc["objects_total"] == 0 and doc["objects_read"] == 0
+    assert {(r["source"], r["location"]) for r in doc["rejected"]} == {(str(junk), ""), (str(tmp_path / "nope"), "")}
+    assert all(r["reason"] for r in doc["rejected"])
+
+
+def test_inspect_exits_2_when_only_logs_were_read_and_says_why(tmp_path: Path) -> None:
+    # A cluster-info tree whose nodes.json and pods.json are damaged past reading: the logs
+    # are read, no object is; the summary is still printed, and the loss is said out loud.
+    (tmp_path / "kube-system" / "web-1").mkdir(parents=True)
+    (tmp_path / "nodes.json").write_text('{"kind": "NodeList", "items": [[')
+    (tmp_path / "kube-system" / "pods.json").write_text('{"kind": "PodList", "items": [[')
+    (tmp_path / "kube-system" / "web-1" / "logs.txt").write_text(
+        "==== START logs for container web of pod kube-system/web-1 ====\nhello\n"
+        "==== END logs for container web of pod kube-system/web-1 ====\n")
+    result = run("inspect", "--format", "json", str(tmp_path))
+    assert result.exit_code == 2
+    doc = json.loads(result.stdout)
+    assert doc["logs"]["containers"] == 1
+    assert "nodes.json was present but no Node could be read (see the rejections)" in doc["warnings"]
+    assert "pods.json was present but no Pod could be read (see the rejections)" in doc["warnings"]
+    assert "Node" not in doc["coverage"]["absent"] and "Node" in doc["coverage"]["unreadable"]
+    text = run("inspect", str(tmp_path))
+    assert "WARNING: nodes.json was present but no Node could be read" in text.stdout

@@ -168,9 +168,26 @@ def test_data_looking_side_file_is_read_and_real_side_files_are_not() -> None:
     assert r.server_version == "v1.24.4+k3s1"
 
 
-def test_data_looking_file_that_yields_nothing_is_a_rejection() -> None:
-    # Objects in a form no reader takes (a List of Lists): rejected with its reason, not passed over.
-    r = ingest({"odd.json": b'{"Items": {"metadata": {"name": "x"}, "Spec": {}}}'})
-    assert r.accounting_holds()
-    assert not r.objects
-    assert [x.reason for x in r.rejections] != []
+def test_data_looking_file_that_no_reader_takes_is_a_rejection_not_ignored() -> None:
+    # A .txt holding a List damaged past salvage: once "plain text ... ignored", now rejected.
+    text = b'{"kind": "NodeList",, "items": [ {"metadata": {"name": "n1"}, "status": {}}\n'
+    r = ingest({"notes/nodes.txt": b"saved from the broken cluster:\n" + text})
+    assert r.accounting_holds() and not r.objects
+    assert r.input_rejections or r.object_rejections
+    assert not [s for s in r.skipped if "ignored" in s.reason or "plain text" in s.reason]
+
+
+@pytest.mark.parametrize(
+    ("data", "shape"),
+    [
+        (b'{"selfLink": "/api/v1/nodes", "Items": [{"name": "n1", "Spec": {}}]}', "objects"),
+        (b'{"kind": "PodList", "items": []}', "empty list"),
+        (b'[{"name": "", "versions": [{"groupVersion": "v1"}]}]', None),  # troubleshoot groups.json
+        (b'{"apiVersion": "troubleshoot.sh/v1beta2", "kind": "SupportBundle", "spec": {}}', None),
+        (b'{"kind": "NodeList",, "items": [ {\n', "objects"),  # damaged: judged by its marks
+    ],
+)
+def test_data_shape(data: bytes, shape: str | None) -> None:
+    from analyzer.ingest.datasniff import data_shape
+
+    assert data_shape(data) == shape
