@@ -86,6 +86,8 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         "notes": notes[:MAX_ROWS],
         "coverage_present": list(r.coverage_present),
         "coverage_absent": list(r.coverage_absent),
+        "coverage_unreadable": list(r.coverage_unreadable),
+        "warnings": list(r.warnings),
         "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,
         "server_version": _version_text(r.server_version),
         "logs": len(r.logs),
@@ -124,7 +126,10 @@ NODE_COLUMNS = ["name", "roles", "ready", "kubelet_version", "os_image", "kernel
 def nodes_section(cluster: Cluster) -> dict[str, Any]:
     """Nodes with versions, OS, runtime and capacity; totals per version."""
     if not cluster.covers("Node"):
-        return {"collected": False, "rows": [], "total": 0, "versions": [], "ready": []}
+        # nodes.json was there but unreadable: said so, never "did not collect Nodes"
+        unreadable = [w for w in cluster.ingest.warnings if " no Node " in w]
+        return {"collected": False, "rows": [], "total": 0, "versions": [], "ready": [],
+                "unreadable": unreadable[0] if unreadable else None}
     nodes = cluster.tables["nodes"].sort_values("name", kind="stable")
     rows = records(nodes, NODE_COLUMNS)
     for row in rows:

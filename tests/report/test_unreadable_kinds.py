@@ -1,0 +1,31 @@
+"""A report never says a dump 'did not collect Nodes' when its nodes.json was there but unreadable.
+
+Fixture: the kubectl 1.8 tree of tests/ingest/data (cut from a real kubectl 1.9 dump), with its
+nodes.json damaged here.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from analyzer.cli import app
+
+TREE = Path(__file__).parents[1] / "ingest" / "data" / "kubectl-1.8-tree" / "cluster-info"
+
+
+def test_report_says_nodes_json_was_unreadable(tmp_path: Path) -> None:
+    dump = tmp_path / "cluster-info"
+    shutil.copytree(TREE, dump)
+    nodes = dump / "nodes.json"
+    nodes.write_text(nodes.read_text().replace('"Items": [', '"Items": [[', 1))
+    result = CliRunner().invoke(app, ["report", str(dump), "-o", str(tmp_path / "out"), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "out" / "cluster-info" / "report.md").read_text()
+    html = (tmp_path / "out" / "cluster-info" / "report.html").read_text()
+    for page in (md, html):
+        assert "nodes.json was present but no Node could be read" in page
+        assert "did not collect Nodes" not in page
+    assert "- Present but unreadable: Node" in md
