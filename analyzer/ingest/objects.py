@@ -16,7 +16,6 @@ import orjson
 from analyzer.ingest.jsondocs import TOO_DEEP
 from analyzer.ingest.layouts import parse_self_link
 from analyzer.ingest.legacy import looks_legacy, modernize
-from analyzer.ingest.shapes import kind_from_shape
 from analyzer.ingest.records import (
     KIND_GROUPS,
     KubeObject,
@@ -29,6 +28,7 @@ from analyzer.ingest.records import (
     is_builtin_group,
     is_cluster_scoped,
 )
+from analyzer.ingest.shapes import kind_from_shape
 from analyzer.model.viewparts import is_legacy, view_from_parts
 from analyzer.model.views import ObjectView, json_decoder, view_from_dict
 
