@@ -26,7 +26,8 @@ ROLES = {
 }
 DISTRIBUTIONS = {
     "aks", "eks", "oke", "gke", "kubeadm", "k3s", "rke2", "openshift", "kind", "minikube",
-    "docker-desktop", "microk8s", "doks", "vanilla",
+    "docker-desktop", "microk8s", "doks", "vanilla", "lke", "talos", "kops", "eks-anywhere",
+    "rancher-desktop", "tkg",
 }
 SIGNALS = {
     "provider_id_prefix", "node_label_key_prefix", "node_label", "node_annotation_key_prefix",
@@ -202,7 +203,7 @@ def test_each_distribution_has_a_decisive_mark_except_kubeadm() -> None:
 def test_false_friends_weigh_less_than_decisive_marks() -> None:
     # aws:// is any EC2 instance; -eks- builds and eks.amazonaws.com/ labels are EKS only.
     assert _weight("eks", "provider_id_prefix", "aws://") < 8
-    assert _weight("eks", "provider_id_prefix", "aws://") < _weight("eks", "kubelet_version_regex", "-eks-")
+    assert _weight("eks", "provider_id_prefix", "aws://") < _weight("eks", "kubelet_version_regex", "-eks-(?![0-9]+-[0-9]+-[0-9]+$)")
     assert _weight("eks", "os_image_regex", "^Amazon Linux") <= 2
     # kubeadm's annotation and static pods appear on kind and minikube: their own marks outweigh them.
     kubeadm_marks = (_weight("kubeadm", "node_annotation_key_prefix", "kubeadm.alpha.kubernetes.io/")
