@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from analyzer.errors import InputError
-from analyzer.ingest import datasniff, jsondocs, layouts, wrappers, yamldocs
+from analyzer.ingest import datasniff, jsondocs, layouts, transcripts, wrappers, yamldocs
 from analyzer.ingest.objects import (
     Hints,
     list_item_kind,
@@ -72,6 +72,7 @@ class Ingestor:
 
     def __init__(self) -> None:
         self.result = IngestResult()
+        self._transcript: str | None = None  # the transcript being read: later sightings win
         self._by_uid: dict[str, int] = {}
         self._by_key: dict[Any, int] = {}
         self._logs: dict[tuple[str, str, bool], int] = {}
@@ -129,6 +130,8 @@ class Ingestor:
             data = self._unwrap(display, data)
         if hint is not None and hint.kind:
             self.result.hinted_files.setdefault(hint.kind, []).append(display)
+        if hint is None and transcripts.may_be_transcript(data) and self._add_transcript(display, data):
+            return
         read_before, rejected_before = self.result.objects_read, len(self.result.input_rejections)
         if self._add_content(display, data, hint):
             if self.result.objects_read == read_before and len(self.result.input_rejections) == rejected_before:
@@ -221,6 +224,135 @@ class Ingestor:
             self._add_yaml(display, text, hint)
             return True
         return self._add_text(display, text)
+
+    # -- transcripts ------------------------------------------------------------------------
+
+    def _add_transcript(self, display: str, data: bytes) -> bool:
+        """A terminal session, write-up, ticket or CI log: each block read by its command, every
+        other block named with its lines and why it was skipped. False if the text is not one."""
+        from analyzer.text.transcript import looks_like_transcript, split_transcript
+
+        text = data.decode("utf-8", "replace")
+        if not looks_like_transcript(text):
+            return False
+        split = split_transcript(text)
+        report = FileReport(display, "transcript")
+        self.result.files.append(report)
+        if split.unwrapped:
+            self.result.skipped.append(Rejection(display, "", "transcript: " + ", ".join(split.unwrapped)
+                                                 + " taken off the lines before reading"))
+        self._transcript = display
+        try:
+            for block in split.blocks:
+                before = len(self.result.files)
+                self._add_block(display, block, report)
+                # the readers' own file entries are this transcript's: one entry for the file
+                for extra in self.result.files[before:]:
+                    report.objects += extra.objects
+                    report.logs += extra.logs
+                del self.result.files[before:]
+        finally:
+            self._transcript = None
+        return True
+
+    def _add_block(self, display: str, block: Any, report: FileReport) -> None:
+        skip = self.result.skipped
+        out = [(ln.no, ln.text) for ln in block.output()]
+        shown = any(text.strip() for _, text in out)
+        if block.kind == "history":
+            skip.append(Rejection(display, block.span, "shell history listing: commands without their output"))
+            return
+        if block.kind == "command":
+            what = f"output of '{_short(block.command_text)}'" if shown else f"'{_short(block.command_text)}' (no output shown)"
+            skip.append(Rejection(display, block.span, f"{what}: not kubectl"))
+            return
+        if block.kind == "text":
+            self._add_text_block(display, block, out)
+            return
+        command = block.command
+        verb = command.verb if command else ""
+        if not shown:
+            skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': no output shown"))
+            return
+        if verb == "version":
+            version = transcripts.server_version("\n".join(t for _, t in out))
+            if version and not self.result.server_version:
+                self.result.server_version = version
+            skip.append(Rejection(display, block.span, f"kubectl version: server version {version} read" if version
+                                  else "kubectl version: no server version in its output"))
+            return
+        if verb == "logs":
+            target = transcripts.log_target(command.flags, command.names, command.resources)
+            if target is None:
+                skip.append(Rejection(display, block.span, f"output of '{_short(block.command_text)}': logs of "
+                                      "pods the command does not name one by one"))
+                return
+            text = "\n".join(t for _, t in out).strip("\n") + "\n"
+            self._add_log(LogRecord(target.namespace, target.pod, target.container, text, display, target.previous))
+            report.logs += 1
+            return
+        if verb == "cluster-info" and "dump" not in command.resources:
+            skip.append(Rejection(display, block.span, "kubectl cluster-info prints endpoints, no objects"))
+            return
+        reason = transcripts.no_objects_reason(verb)
+        if reason is not None:
+            skip.append(Rejection(display, block.span, f"{reason} ('{_short(block.command_text)}')"))
+            return
+        output = (command.output or "").split("=", 1)[0]
+        if output in ("json", "yaml") or verb == "cluster-info":
+            self._add_structured_block(display, block, out, "yaml" if output == "yaml" else "json")
+            return
+        if output in ("name", "jsonpath", "go-template", "custom-columns-file", "template"):
+            if output != "name" or not self._add_names(display, command, out):
+                skip.append(Rejection(display, block.span, f"output of '{_short(block.command_text)}' is "
+                                      f"{output}, which names no whole object"))
+            return
+        prompt = (block.first, "$ " + _normalised(block.command_text))
+        text = transcripts.placed(out, prompt)
+        if not self._add_text(display, text):
+            self._record_input_rejection(Rejection(display, block.span, f"output of '{_short(block.command_text)}' "
+                                                   "could not be read as a kubectl table or describe"))
+
+    def _add_text_block(self, display: str, block: Any, out: list[tuple[int, str]]) -> None:
+        """Lines no visible command produced: sniffed as a file would be, else skipped."""
+        body = "\n".join(t for _, t in out)
+        kind = transcripts.structured(body)
+        if kind is not None:
+            self._add_structured_block(display, block, out, kind)
+            return
+        if self._add_text(display, transcripts.placed(out)):
+            return
+        what = "code block" if block.fenced else "prose"
+        self.result.skipped.append(Rejection(display, block.span, f"{what}, not kubectl output"))
+
+    def _add_structured_block(self, display: str, block: Any, out: list[tuple[int, str]], kind: str) -> None:
+        text = transcripts.placed(out)
+        data = text.encode("utf-8")
+        read_before = self.result.objects_read
+        if kind == "json" or jsondocs.looks_like_json(data):
+            self._add_json(display, jsondocs.read_json_file(data, display), None)
+        else:
+            self._add_yaml(display, _dedented_yaml(text), None)
+        if self.result.objects_read == read_before and datasniff.data_shape(data) == datasniff.OBJECTS:
+            self.reject_object(Rejection(display, block.span, "output cut off or damaged: no object could be read"))
+            self.result.objects_read += 1
+
+    def _add_names(self, display: str, command: Any, out: list[tuple[int, str]]) -> bool:
+        """`kubectl get -o name`: one object per `kind/name` line, known by name only."""
+        from analyzer.text import catalog as text_catalog
+
+        kinds = text_catalog.catalog()
+        made = 0
+        for no, line in out:
+            resource, _, name = line.strip().partition("/")
+            info = kinds.for_resource(resource) if name else None
+            if info is None:
+                continue
+            body = {"apiVersion": info.api_version, "kind": info.kind, "metadata": {"name": name}}
+            if command.namespace and info.namespaced:
+                body["metadata"]["namespace"] = command.namespace
+            made += self._keep(object_from_dict(body, Hints(), Provenance(display, "text table", None, no)))
+        return made > 0
 
     # -- formats ----------------------------------------------------------------------------
 
@@ -451,6 +583,16 @@ class Ingestor:
         if slot is not None:
             res.duplicates += 1
             old = res.objects[slot]
+            if self._transcript is not None and old.provenance.source == self._transcript:
+                # the same object seen again later in one transcript: the later sighting is
+                # what the cluster was when the session ended
+                res.skipped.append(Rejection(old.provenance.source, old.provenance.location,
+                                             f"{old.key.id} superseded by its later sighting"
+                                             f" ({obj.provenance.location or 'later in the file'})"))
+                obj.duplicates = old.duplicates + 1
+                res.objects[slot] = obj
+                self._by_key[obj.key] = slot
+                return 0
             if _rank(obj) > _rank(old):
                 obj.duplicates = old.duplicates + 1
                 res.objects[slot] = obj
@@ -573,3 +715,22 @@ def _normalise_bytes(data: bytes, display: str) -> bytes:
     if b"\r" in data:
         return data.replace(b"\r\n", b"\n")
     return data
+
+
+def _short(command: str | None, limit: int = 80) -> str:
+    text = (command or "").strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _normalised(command: str | None) -> str:
+    from analyzer.text.transcript import normalise_command
+
+    return normalise_command(command or "")
+
+
+def _dedented_yaml(text: str) -> str:
+    """YAML pasted with a common indentation (a quoted or indented paste) moved back to column 0."""
+    rows = text.split("\n")
+    widths = [len(r) - len(r.lstrip(" ")) for r in rows if r.strip()]
+    cut = min(widths, default=0)
+    return "\n".join(r[cut:] if r.strip() else r for r in rows) if cut else text

@@ -213,7 +213,7 @@ def read(rel: str) -> IngestResult:
 
 def _pasted_text_sources(r: IngestResult) -> set[str]:
     """Files that were pasted kubectl text: read by the text stage, or skipped as plain text."""
-    return {f.source for f in r.files if f.format == "kubectl-text"} | {
+    return {f.source for f in r.files if f.format in ("kubectl-text", "transcript")} | {
         s.source for s in r.skipped if s.reason.startswith("plain text")
     }
 
@@ -259,7 +259,7 @@ def test_realdata_pasted_text_is_handed_to_the_text_stage(rel: str) -> None:
     r = read(rel)
     assert r.accounting_holds()
     assert len(_pasted_text_sources(r)) == EXPECTED[rel].text_files
-    parsed = {f.source for f in r.files if f.format == "kubectl-text"}
+    parsed = {f.source for f in r.files if f.format in ("kubectl-text", "transcript")}
     if not _text_stage_present():
         assert not parsed
     elif "holmesgpt" in rel:  # whole kubectl outputs once their tool-call header is removed

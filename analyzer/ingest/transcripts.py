@@ -1,0 +1,124 @@
+"""Transcripts (terminal sessions, markdown write-ups, tickets, CI logs): what each block gives.
+
+analyzer.text.transcript splits the file into blocks, each with the command that produced it;
+here a block is told how it is to be read (structured output, kubectl text, a log, a version,
+or nothing at all with the reason), and its lines are laid back at their own line numbers so
+that every object and rejection names the line of the file it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from analyzer.ingest.jsondocs import looks_like_json
+from analyzer.ingest.yamldocs import looks_like_yaml
+
+# Fast look at the head of a file: a kubectl command (not `kubectl.kubernetes.io/` keys), a
+# markdown fence, a CI step. Only a file with one of these is split into blocks.
+_HINT = re.compile(
+    rb"(?:^|[\s$#%>])(?:kubectl(?:\.exe)?|oc|k) +(?:-{1,2}[\w-]+(?:[ =]\S+)? +)*[a-z][a-z-]+(?:[ \r\n]|$)"
+    rb"|^\s*(?:```|~~~)|##\[group\]",
+    re.M,
+)
+_SERVER_VERSION = re.compile(
+    r"Server Version:\s*(?:version\.Info\{.*?GitVersion:\"(v[^\"]+)\"|(v\d[^\s,]*))"
+    r"|\"serverVersion\"\s*:\s*\{[^}]*?\"gitVersion\"\s*:\s*\"(v[^\"]+)\""
+    r"|serverVersion:\s*\n(?:\s+.*\n)*?\s+gitVersion:\s*(v\S+)",
+    re.S,
+)
+# Verbs whose output holds no object (what they print is a message, a prompt, a stream).
+_NO_OBJECTS = {
+    "apply": "prints what it changed", "create": "prints what it created", "delete": "prints what it deleted",
+    "edit": "opens an editor", "patch": "prints what it patched", "label": "prints what it labelled",
+    "annotate": "prints what it annotated", "scale": "prints what it scaled", "exec": "runs a command in a container",
+    "port-forward": "forwards a port", "proxy": "serves the API locally", "cp": "copies files",
+    "run": "prints what it started", "expose": "prints what it exposed", "cordon": "prints a message",
+    "uncordon": "prints a message", "drain": "prints what it evicted", "taint": "prints a message",
+    "set": "prints what it changed", "explain": "prints API documentation", "api-resources": "lists resource types",
+    "api-versions": "lists API versions", "auth can-i": "prints yes or no", "config": "prints kubeconfig settings",
+    "wait": "prints conditions met", "debug": "starts a debug container", "attach": "attaches to a container",
+    "rollout": "prints rollout messages", "autoscale": "prints what it created", "certificate": "prints a message",
+    "plugin": "lists plugins", "completion": "prints a shell script", "diff": "prints a diff", "kustomize": "prints manifests",
+    "replace": "prints what it replaced", "events": "is read as events",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LogTarget:
+    """Which container a `kubectl logs` command printed."""
+
+    namespace: str
+    pod: str
+    container: str
+    previous: bool
+
+
+def may_be_transcript(data: bytes) -> bool:
+    """A cheap look before the real one: never true for a JSON document, and a YAML dump only
+    when it names a kubectl command line (not a `kubectl.kubernetes.io/` key)."""
+    head = data[:65536]
+    first = head.lstrip()[:1]
+    return first not in (b"{", b"[") and _HINT.search(head) is not None
+
+
+def placed(lines: list[tuple[int, str]], prefix: tuple[int, str] | None = None) -> str:
+    """Text with each line at its own line number (other lines blank), so that a reader's
+    line numbers are the file's."""
+    rows = ([prefix] if prefix else []) + lines
+    if not rows:
+        return ""
+    last = max(no for no, _ in rows)
+    out = [""] * last
+    for no, text in rows:
+        out[no - 1] = text if not out[no - 1] else out[no - 1] + " " + text
+    return "\n".join(out) + "\n"
+
+
+def server_version(text: str) -> str | None:
+    """The server version `kubectl version` printed (plain, `--short`, old struct, -o json/yaml).
+
+    >>> server_version("Client Version: v1.28.2\\nServer Version: v1.27.3+k3s1\\n")
+    'v1.27.3+k3s1'
+    >>> server_version('Server Version: version.Info{Major:"1", Minor:"9", GitVersion:"v1.9.1", GitCommit:"x"}')
+    'v1.9.1'
+    """
+    m = _SERVER_VERSION.search(text)
+    if m is None:
+        return None
+    return next(g for g in m.groups() if g)
+
+
+def log_target(flags: dict[str, str], names: tuple[str, ...], resources: tuple[str, ...]) -> LogTarget | None:
+    """Pod and container of `kubectl logs POD [-c C] [-n NS] [-p]`; None for a selector or a
+    workload (`deploy/x`, `-l app=x`), whose pod the output does not name."""
+    if "--selector" in flags or not (names or resources):
+        return None
+    if resources and names:
+        if resources[0] not in ("pod", "pods", "po"):
+            return None
+        pod = names[0]
+        container = names[1] if len(names) > 1 else ""
+    else:
+        pod = resources[0]
+        container = names[0] if names else ""
+    container = flags.get("-c") or flags.get("--container") or container
+    previous = "--previous" in flags or "-p" in flags
+    return LogTarget(flags.get("--namespace", ""), pod, container, previous)
+
+
+def no_objects_reason(verb: str) -> str | None:
+    """Why the output of a kubectl verb holds no objects, or None when it may hold some."""
+    reason = _NO_OBJECTS.get(verb) or _NO_OBJECTS.get(verb.split()[0])
+    if verb == "events" or reason is None:
+        return None
+    return f"kubectl {verb} {reason}, no objects"
+
+
+def structured(text: str) -> str | None:
+    """"json" or "yaml" when text without a command is a JSON document or YAML objects."""
+    if looks_like_json(text.encode("utf-8")):
+        return "json"
+    if looks_like_yaml(text):
+        return "yaml"
+    return None

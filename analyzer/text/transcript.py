@@ -1,0 +1,344 @@
+"""Split a terminal transcript, a markdown write-up or a ticket into blocks, each with the command
+that produced it.
+
+What a transcript wraps around kubectl's output is taken off line by line first: CI timestamp
+prefixes (GitHub Actions, GitLab, Jenkins), `> ` quoting of tickets and e-mails, ANSI colours,
+markdown fences (which also end blocks). Then every line that runs a command behind a prompt
+(bash, zsh, fish, PowerShell, cmd), a bare `kubectl ...` line, a CI step (`##[group]Run ...`)
+or a `history` listing marks where a block starts. The ingest stage reads each block by its
+command (analyzer.ingest.transcripts); this module only finds them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from analyzer.text.commands import Command, parse_command
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+# CI log timestamps: GitHub Actions `2024-05-02T10:11:12.1234567Z `, GitLab's with a stream tag
+# (`... 00O `), Jenkins' timestamper `[2024-05-02T10:11:12.123Z] ` or `10:11:12 `.
+_CI_PREFIX = re.compile(
+    r"^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: \d\d[OE]\+?)?"
+    r"|\[\d\d:\d\d:\d\d(?:\.\d+)?\]|\d\d:\d\d:\d\d\.\d+)(?: |$)"
+)
+_QUOTE = re.compile(r"^(?:> ?)+")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+.#-]*)\s*$")
+_FENCE_ANYWHERE = re.compile(r"(`{3,}|~{3,})")
+_CI_STEP = re.compile(r"^##\[(?:group|command)\](?:Run )?(.*)$")
+_CI_NOISE = re.compile(r"^##\[(?:endgroup|section|debug|warning|error)\]")
+
+# Prompts a command may stand behind. Tried in order on the cleaned line; each leaves the
+# command text after it.
+_PROMPTS = [re.compile(p) for p in (
+    r"^PS [^>\n]{0,160}> ?",  # PowerShell: PS C:\Users\me>
+    r"^[A-Za-z]:\\[^>\n]{0,160}>",  # cmd: C:\Users\me>
+    r"^(?:\([^)\n]{1,40}\) ?)?(?:[\w.-]+@[\w.-]+)(?::[^$#%>\n]{0,100}|\s+[^$#%>\n]{0,100})?\s?[$#%>] ",  # bash/zsh/fish user@host
+    r"^\[[^\]\n]{1,100}\]\s?[$#%] ",  # [root@host dir]#
+    r"^(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",  # zsh themes: "➜  dir git:(main) ✗ "
+    r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
+    r"^[$#%] ",  # "$ ", "# ", "% "
+)]
+# A kubectl as typed: plain, an alias, a snap or k3s wrapper, the Windows binary, under sudo.
+_KUBECTL = re.compile(
+    r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k3s|minikube)[ .]kubectl(?:\s+--)?|kubectl(?:\.exe)?|oc(?:\.exe)?|k)(?=\s)"
+)
+_WORD = re.compile(r"^[A-Za-z][\w.+-]*(?=\s|$)")
+# Other programs whose commands end a kubectl block even without a prompt before them.
+_KNOWN_TOOLS = frozenset({
+    "helm", "terraform", "curl", "wget", "docker", "podman", "crictl", "ctr", "nerdctl", "aws", "az",
+    "gcloud", "eksctl", "minikube", "kind", "k3d", "talosctl", "microk8s", "systemctl", "journalctl",
+    "cat", "ls", "cd", "echo", "export", "grep", "git", "ssh", "ping", "dig", "nslookup", "watch",
+    "stern", "kubens", "kubectx", "jq", "yq", "sudo", "make", "ip", "iptables", "ps", "top", "free",
+    "df", "uname", "openssl", "nc", "telnet", "apt", "apt-get", "yum", "dnf", "snap", "brew", "vi",
+    "vim", "nano", "less", "tail", "head", "mkdir", "rm", "cp", "mv", "chmod", "kubeadm", "set",
+    "Get-Content", "Get-Service", "Invoke-WebRequest", "dir", "type", "cls", "clear", "history",
+    "kustomize", "argocd", "flux", "istioctl", "linkerd", "velero", "oci", "doctl", "linode-cli",
+})
+_HISTORY_LINE = re.compile(r"^\s*\d{1,6}\*?\s{1,4}(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+)?\S")
+
+
+@dataclass(slots=True)
+class TranscriptLine:
+    """One line of the file as it reads once its wrapping is taken off; `no` is 1-based."""
+
+    no: int
+    text: str
+
+
+@dataclass(slots=True)
+class Block:
+    """A run of lines with what produced it.
+
+    kind: "kubectl" (a kubectl command and its output), "command" (another program and its
+    output), "history" (a shell history listing), "text" (lines no visible command produced).
+    """
+
+    kind: str
+    lines: list[TranscriptLine]
+    command_text: str | None = None
+    command: Command | None = None
+    fenced: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def first(self) -> int:
+        return self.lines[0].no
+
+    @property
+    def last(self) -> int:
+        return self.lines[-1].no
+
+    @property
+    def span(self) -> str:
+        return f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
+
+    def output(self) -> list[TranscriptLine]:
+        """The lines after the command line (all lines of a block without one)."""
+        return self.lines[1:] if self.command_text is not None else self.lines
+
+
+@dataclass(slots=True)
+class Transcript:
+    """A file split into blocks, with what was taken off its lines to read them."""
+
+    blocks: list[Block]
+    unwrapped: list[str]  # what was taken off ("CI timestamps", "quoting", "markdown fences")
+
+
+def command_of_line(text: str) -> tuple[str, str] | None:
+    """("kubectl" | "command", the command as typed) if the line runs a command, else None.
+
+    >>> command_of_line("user@host:~$ kubectl --context prod -n web get pods")
+    ('kubectl', 'kubectl --context prod -n web get pods')
+    >>> command_of_line("PS C:\\\\Users\\\\me> kubectl.exe get nodes")
+    ('kubectl', 'kubectl.exe get nodes')
+    >>> command_of_line("➜  ~ microk8s kubectl get po -A")
+    ('kubectl', 'microk8s kubectl get po -A')
+    >>> command_of_line("$ helm list -A"), command_of_line("The pods were fine.")
+    (('command', 'helm list -A'), None)
+    """
+    stripped = text.strip()
+    if not stripped:
+        return None
+    for prompt in _PROMPTS:
+        m = prompt.match(stripped)
+        if m is None:
+            continue
+        rest = stripped[m.end():].strip()
+        if not rest:
+            return None
+        if stripped[0] in "➜❯λ→»" and not _KUBECTL.match(rest):
+            # a theme prompt shows the folder and git state before the command
+            words = rest.split(None, 3)
+            for skip in range(1, len(words)):
+                tail = rest.split(None, skip)[-1]
+                if _KUBECTL.match(tail):
+                    rest = tail
+                    break
+        if _KUBECTL.match(rest) and _parsed(rest) is not None:
+            return "kubectl", rest
+        # "# " is also a markdown heading and a shell comment: only a kubectl follows it here
+        if prompt.pattern == r"^[$#%] " and stripped[0] == "#":
+            return None
+        word = _WORD.match(rest)
+        if word and (prompt.pattern != r"^[$#%] " or len(rest) < 200):
+            return "command", rest
+        return None
+    if _KUBECTL.match(stripped) and not stripped.startswith("k ") and _parsed(stripped) is not None:
+        return "kubectl", stripped
+    if stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None and cmd.verb in ("get", "describe", "top", "logs"):
+        return "kubectl", stripped
+    return None
+
+
+def _parsed(text: str) -> Command | None:
+    return parse_command(normalise_command(text))
+
+
+def normalise_command(text: str) -> str:
+    """The command as plain `kubectl ...`: wrappers (sudo, microk8s, k3s, .exe) taken off.
+
+    >>> normalise_command("sudo k3s kubectl get nodes"), normalise_command("kubectl.exe get po")
+    ('kubectl get nodes', 'kubectl get po')
+    """
+    m = _KUBECTL.match(text.strip())
+    if m is None:
+        return text
+    tool = m.group(0).split()[-1] if m.group(0).split()[-1] != "--" else "kubectl"
+    tool = tool.removesuffix(".exe").rsplit(".", 1)[-1]
+    if tool not in ("kubectl", "oc", "k"):
+        tool = "kubectl"
+    return tool + text.strip()[m.end():]
+
+
+def looks_like_transcript(text: str) -> bool:
+    """Whether text is more than one kubectl output: two commands or more, fences around one,
+    quoted or CI-stamped commands, a history listing. (One pasted command with its output is
+    read as it always was.)"""
+    lines = text.splitlines()[:4000]
+    commands = 0
+    fenced = quoted = False
+    stamp = _stamped(lines)
+    for raw in lines:
+        line = _clean(raw, stamp)
+        if _FENCE_ANYWHERE.search(line):
+            fenced = True
+        if raw.lstrip().startswith(">"):
+            quoted = True
+        if _CI_STEP.match(line):
+            commands += 1
+            continue
+        found = command_of_line(line)
+        if found is not None:
+            commands += 1
+            if found[0] == "kubectl" and (fenced or quoted or stamp):
+                return True
+        if commands >= 2:
+            return True
+    return False
+
+
+def _stamped(lines: list[str]) -> bool:
+    """A CI log: most of its first lines start with a timestamp."""
+    sample = [ln for ln in lines[:300] if ln.strip()]
+    if len(sample) < 2:
+        return False
+    hits = sum(1 for ln in sample if _CI_PREFIX.match(_ANSI.sub("", ln)))
+    return hits * 2 >= len(sample)
+
+
+def _clean(raw: str, stamped: bool) -> str:
+    line = _ANSI.sub("", raw.rstrip("\r"))
+    if stamped:
+        line = _CI_PREFIX.sub("", line, count=1)
+    if line.startswith(">"):
+        line = _QUOTE.sub("", line, count=1)
+    return line
+
+
+def split_transcript(text: str) -> Transcript:
+    """The blocks of a transcript, in file order, every line in exactly one block or a fence."""
+    raw_lines = text.splitlines()
+    stamped = _stamped(raw_lines)
+    unwrapped: list[str] = ["CI timestamps"] if stamped else []
+    blocks: list[Block] = []
+    current: Block | None = None
+    in_fence = False
+    quoted = False
+
+    def close() -> None:
+        nonlocal current
+        if current is not None and current.lines:
+            blocks.append(current)
+        current = None
+
+    for no, raw in enumerate(raw_lines, start=1):
+        quoted = quoted or raw.lstrip().startswith(">") and not _PROMPTS[0].match(raw.lstrip())
+        line = _clean(raw, stamped)
+        fence = _FENCE.match(line)
+        if fence is None and (m := _FENCE_ANYWHERE.search(line)) is not None:
+            # a fence opened or closed on a line with text: the text before it is prose, the
+            # text after it (not a language tag) is the block's first line
+            before, after = line[:m.start()], line[m.end():]
+            tag = re.match(r"^[\w+.#-]*", after).group(0)
+            rest = after[len(tag):].strip() if tag and not after[len(tag):len(tag) + 1].strip() else after.strip()
+            if before.strip():
+                close()
+                current = Block("text", [TranscriptLine(no, before)])
+                close()
+            in_fence = not in_fence
+            close()
+            if "markdown fences" not in unwrapped:
+                unwrapped.append("markdown fences")
+            if in_fence and rest:
+                current = _start(no, rest, fenced=True)
+            continue
+        if fence is not None:
+            in_fence = not in_fence
+            close()
+            if "markdown fences" not in unwrapped:
+                unwrapped.append("markdown fences")
+            continue
+        if _CI_NOISE.match(line):
+            continue
+        step = _CI_STEP.match(line)
+        found = None
+        if step is not None:
+            cmd = step.group(1).strip()
+            found = ("kubectl", cmd) if _KUBECTL.match(cmd) and _parsed(cmd) else ("command", cmd)
+        else:
+            found = command_of_line(line)
+        if found is not None and not (current is not None and current.kind == "history" and _HISTORY_LINE.match(line)):
+            close()
+            current = _start(no, found[1], fenced=in_fence, kind=found[0])
+            if current.kind == "command" and (current.command_text or "").split()[:1] == ["history"]:
+                current.kind = "history"
+            continue
+        if current is None:
+            current = Block("text", [], fenced=in_fence)
+        elif current.kind == "text" and not line.strip() and not in_fence:
+            # prose is cut at blank lines, so each paragraph is accounted for on its own
+            close()
+            continue
+        current.lines.append(TranscriptLine(no, line))
+    close()
+    if quoted:
+        unwrapped.append("quoting")
+    return Transcript(_merge_history(blocks), unwrapped)
+
+
+_OUTPUT_FLAG = re.compile(r"(?:-o|--output)[ =]?(?:yaml|json)")
+_DOCUMENT_START = re.compile(r"\s*(?:[{\[]|apiVersion:|kind:|items:|---)")
+
+
+def split_glued_output(command_text: str) -> tuple[str, str | None]:
+    """A command whose YAML/JSON output starts on the prompt line: (command, first output line).
+
+    >>> split_glued_output("kubectl get pod web -o yamlapiVersion: v1")
+    ('kubectl get pod web -o yaml', 'apiVersion: v1')
+    >>> split_glued_output('kubectl get no n1 -o json {"apiVersion": "v1",')
+    ('kubectl get no n1 -o json', '{"apiVersion": "v1",')
+    >>> split_glued_output("kubectl get pods -o yaml")
+    ('kubectl get pods -o yaml', None)
+    """
+    flag = _OUTPUT_FLAG.search(command_text)
+    if flag is None:
+        return command_text, None
+    # the first place after the flag where a document starts (after the flag's own word)
+    for m in re.finditer(r"(?<=yaml)|(?<=json)|\s(?=\S)", command_text[flag.start():]):
+        at = flag.start() + m.end()
+        if at < flag.end():
+            continue
+        doc = _DOCUMENT_START.match(command_text, at)
+        if doc is not None and command_text[at:].strip():
+            return command_text[:at].rstrip(), command_text[at:].strip()
+    return command_text, None
+
+
+def _start(no: int, command_text: str, fenced: bool, kind: str | None = None) -> Block:
+    found = kind or (command_of_line(command_text) or ("command", command_text))[0]
+    glued = None
+    if found == "kubectl":
+        command_text, glued = split_glued_output(command_text)
+    block = Block(found, [TranscriptLine(no, command_text)], command_text=command_text, fenced=fenced)
+    if found == "kubectl":
+        block.command = _parsed(command_text)
+    if glued is not None:
+        block.lines.append(TranscriptLine(no, glued))
+        block.notes.append("output began on the prompt line")
+    return block
+
+
+def _merge_history(blocks: list[Block]) -> list[Block]:
+    """A run of numbered command lines (`history` output pasted without its own command) is one
+    history block, not a command per line."""
+    out: list[Block] = []
+    for block in blocks:
+        if block.kind == "text" and len(block.lines) >= 2 and all(
+            _HISTORY_LINE.match(ln.text) for ln in block.lines if ln.text.strip()
+        ) and any(command_of_line(re.sub(r"^\s*\d+\*?\s+", "", ln.text)) for ln in block.lines):
+            block.kind = "history"
+        out.append(block)
+    return out
