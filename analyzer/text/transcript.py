@@ -40,10 +40,22 @@ _PROMPTS = [re.compile(p) for p in (
     r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
     r"^[$#%] ",  # "$ ", "# ", "% "
 )]
+# What a zsh theme prompt shows between its arrow and the command: folders, git state.
+_THEME_STATE = re.compile(r"^(?:(?:~\S*|/\S*|\.{1,2}/?\S*|[\w.-]+/[\w./-]*|git:\([^)]*\)|\([^)]*\)|[✗✔±]|on|via|at)\s+)*")
 # A kubectl as typed: plain, an alias, a snap or k3s wrapper, the Windows binary, under sudo.
 _KUBECTL = re.compile(
     r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k3s|minikube)[ .]kubectl(?:\s+--)?|kubectl(?:\.exe)?|oc(?:\.exe)?|k)(?=\s)"
 )
+# kubectl's verbs (and common plugins'): a `# ` line or a line without a prompt runs kubectl
+# only with one of these (`# kubectl and helm ...` is a comment).
+_VERBS = frozenset({
+    "get", "describe", "logs", "top", "version", "cluster-info", "apply", "create", "delete", "edit",
+    "patch", "label", "annotate", "scale", "exec", "port-forward", "proxy", "cp", "run", "expose",
+    "cordon", "uncordon", "drain", "taint", "set", "explain", "api-resources", "api-versions", "auth",
+    "config", "wait", "debug", "attach", "rollout", "autoscale", "certificate", "plugin", "completion",
+    "diff", "kustomize", "replace", "events", "neat", "tree", "lineage", "ctx", "ns", "krew", "whoami",
+    "adm", "project", "projects", "new-app", "login", "status", "rsh", "image",
+})
 _WORD = re.compile(r"^[A-Za-z][\w.+-]*(?=\s|$)")
 # Other programs whose commands end a kubectl block even without a prompt before them.
 _KNOWN_TOOLS = frozenset({
@@ -129,24 +141,23 @@ def command_of_line(text: str) -> tuple[str, str] | None:
         rest = stripped[m.end():].strip()
         if not rest:
             return None
-        if stripped[0] in "➜❯λ→»" and not _KUBECTL.match(rest):
+        if stripped[0] in "➜❯λ→»":
             # a theme prompt shows the folder and git state before the command
-            words = rest.split(None, 3)
-            for skip in range(1, len(words)):
-                tail = rest.split(None, skip)[-1]
-                if _KUBECTL.match(tail):
-                    rest = tail
-                    break
-        if _KUBECTL.match(rest) and _parsed(rest) is not None:
+            rest = _THEME_STATE.sub("", rest)
+            if not rest:
+                return None
+        plain = prompt.pattern == r"^[$#%] " and stripped[0] == "#"
+        if _KUBECTL.match(rest) and (cmd := _parsed(rest)) is not None and (not plain or _known(cmd)):
             return "kubectl", rest
         # "# " is also a markdown heading and a shell comment: only a kubectl follows it here
-        if prompt.pattern == r"^[$#%] " and stripped[0] == "#":
+        if plain:
             return None
         word = _WORD.match(rest)
         if word and (prompt.pattern != r"^[$#%] " or len(rest) < 200):
             return "command", rest
         return None
-    if _KUBECTL.match(stripped) and not stripped.startswith("k ") and _parsed(stripped) is not None:
+    if _KUBECTL.match(stripped) and not stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None \
+            and _known(cmd):
         return "kubectl", stripped
     if stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None and cmd.verb in ("get", "describe", "top", "logs"):
         return "kubectl", stripped
@@ -155,6 +166,10 @@ def command_of_line(text: str) -> tuple[str, str] | None:
 
 def _parsed(text: str) -> Command | None:
     return parse_command(normalise_command(text))
+
+
+def _known(command: Command) -> bool:
+    return command.verb.split()[0] in _VERBS
 
 
 def normalise_command(text: str) -> str:
@@ -270,6 +285,12 @@ def split_transcript(text: str) -> Transcript:
             found = ("kubectl", cmd) if _KUBECTL.match(cmd) and _parsed(cmd) else ("command", cmd)
         else:
             found = command_of_line(line)
+        if found is None and _bare_prompt(line):
+            close()  # a prompt with nothing typed after it: the session's last line, or a pause
+            continue
+        if found is not None and current is not None and current.command_text == found[1] \
+                and len(current.lines) == 1 and step is None:
+            continue  # a CI step echoes its command on the next line
         if found is not None and not (current is not None and current.kind == "history" and _HISTORY_LINE.match(line)):
             close()
             current = _start(no, found[1], fenced=in_fence, kind=found[0])
@@ -315,6 +336,15 @@ def split_glued_output(command_text: str) -> tuple[str, str | None]:
         if doc is not None and command_text[at:].strip():
             return command_text[:at].rstrip(), command_text[at:].strip()
     return command_text, None
+
+
+def _bare_prompt(line: str) -> bool:
+    """A prompt with nothing typed after it (`user@host:~$`, `PS C:\\>`, `C:\\Users\\me>`)."""
+    stripped = line.strip()
+    if not stripped or stripped in ("$", "#", "%", ">"):
+        return stripped in ("$", "%")
+    return any((m := p.match(stripped + " ")) is not None and not stripped[m.end():].strip()
+               for p in _PROMPTS[:4])
 
 
 def _start(no: int, command_text: str, fenced: bool, kind: str | None = None) -> Block:
