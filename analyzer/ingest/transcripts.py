@@ -21,6 +21,7 @@ _HINT = re.compile(
     rb"|^\s*(?:```|~~~)|##\[group\]",
     re.M,
 )
+_JSON_START = re.compile(rb"\s*(?:\{|\[\s*(?:[\[{\]\"0-9-]|$))")
 _SERVER_VERSION = re.compile(
     r"Server Version:\s*(?:version\.Info\{.*?GitVersion:\"(v[^\"]+)\"|(v\d[^\s,]*))"
     r"|\"serverVersion\"\s*:\s*\{[^}]*?\"gitVersion\"\s*:\s*\"(v[^\"]+)\""
@@ -58,8 +59,7 @@ def may_be_transcript(data: bytes) -> bool:
     """A cheap look before the real one: never true for a JSON document, and a YAML dump only
     when it names a kubectl command line (not a `kubectl.kubernetes.io/` key)."""
     head = data[:65536]
-    first = head.lstrip()[:1]
-    return first not in (b"{", b"[") and _HINT.search(head) is not None
+    return _JSON_START.match(head) is None and _HINT.search(head) is not None
 
 
 def placed(lines: list[tuple[int, str]], prefix: tuple[int, str] | None = None) -> str:

@@ -285,6 +285,9 @@ def split_transcript(text: str) -> Transcript:
             found = ("kubectl", cmd) if _KUBECTL.match(cmd) and _parsed(cmd) else ("command", cmd)
         else:
             found = command_of_line(line)
+        if found is None and in_fence and (word := _WORD.match(line.strip())) and word.group(0) in _KNOWN_TOOLS \
+                and (current is None or current.kind != "history"):
+            found = ("command", line.strip())  # `helm list` alone on a line of a code block
         if found is None and _bare_prompt(line):
             close()  # a prompt with nothing typed after it: the session's last line, or a pause
             continue

@@ -1,0 +1,153 @@
+"""Transcripts read as a person reads them: nodes and pods at the counts a person would count,
+every other block skipped with its lines and reason, later sightings winning.
+
+Fixtures: tests/data/transcripts/ (hand-made; each file says how at its top, see its README).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from analyzer.ingest import IngestResult, ingest, ingest_text
+
+DATA = Path(__file__).parents[1] / "data" / "transcripts"
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What a person counts in a fixture."""
+
+    kinds: dict[str, int]
+    superseded: int
+    logs: int
+    server_version: str | None
+    skipped: tuple[str, ...]  # a piece of each skip reason, in file order (prose left out)
+    rejected: tuple[tuple[str, str], ...] = ()
+
+
+COUNTED = {
+    "bash-session.txt": Counted(
+        {"Node": 3, "Pod": 8}, superseded=3, logs=1, server_version="v1.29.3",
+        skipped=("kubectl version: server version v1.29.3 read", "output of 'helm list -A': not kubectl",
+                 "shell history listing", "superseded", "output of 'sudo systemctl status kubelet",
+                 "superseded", "superseded", "output of 'curl -s")),
+    "zsh-session.txt": Counted(
+        {"Node": 2, "Pod": 5, "PersistentVolumeClaim": 1}, superseded=2, logs=0, server_version=None,
+        skipped=("output of 'k9s --version': not kubectl", "superseded", "superseded")),
+    "powershell-session.txt": Counted(
+        {"Node": 3, "Pod": 6}, superseded=3, logs=0, server_version="v1.28.5",
+        skipped=("server version v1.28.5 read", "output of 'Get-Service -Name docker': not kubectl",
+                 "superseded", "superseded", "superseded")),
+    "postmortem.md": Counted(
+        {"Node": 2, "Pod": 3, "Service": 1}, superseded=0, logs=0, server_version=None,
+        skipped=("markdown fences taken off", "output of 'terraform plan -target=module.eks': not kubectl")),
+    "support-ticket.txt": Counted(
+        {"Node": 2, "Pod": 3}, superseded=0, logs=0, server_version=None,
+        skipped=("quoting taken off",),
+        rejected=(("line 28", "broken JSON document"),)),
+    "github-actions.log": Counted(
+        {"Node": 2, "Pod": 8, "Event": 2}, superseded=0, logs=0, server_version="v1.28.8+k3s1",
+        skipped=("CI timestamps taken off", "server version v1.28.8+k3s1 read",
+                 "output of 'terraform -chdir=infra apply -auto-approve': not kubectl")),
+}
+
+
+def _read(name: str) -> IngestResult:
+    return ingest(DATA / name)
+
+
+def test_every_fixture_is_counted() -> None:
+    assert sorted(p.name for p in DATA.iterdir() if p.name != "README.md") == sorted(COUNTED)
+
+
+@pytest.mark.parametrize("name", sorted(COUNTED))
+def test_transcript_counts(name: str) -> None:
+    exp = COUNTED[name]
+    r = _read(name)
+    assert r.accounting_holds()
+    assert r.objects_by_kind == dict(sorted(exp.kinds.items()))
+    assert r.duplicates == exp.superseded == sum("superseded" in s.reason for s in r.skipped)
+    assert len(r.logs) == exp.logs
+    assert r.server_version == exp.server_version
+    assert r.formats == ["transcript"]
+    reasons = [s.reason for s in r.skipped if "prose" not in s.reason]
+    assert len(reasons) == len(exp.skipped), reasons
+    for want, got in zip(exp.skipped, reasons, strict=True):
+        assert want in got
+    assert all(s.location for s in r.skipped if "taken off" not in s.reason)  # each names its lines
+    assert [(x.location, x.reason.split(":")[0]) for x in r.rejections] == list(exp.rejected)
+
+
+def test_latest_sighting_wins_and_names_the_earlier_lines() -> None:
+    r = _read("bash-session.txt")
+    web = next(o for o in r.objects if o.name == "web-7d9f8c6b5-x2k4q")
+    # the last table (restarts 15), not the YAML before it (restartCount 14)
+    assert web.provenance.format == "text table" and web.provenance.line == 93
+    assert web.duplicates == 2
+    earlier = [s.location for s in r.skipped if "web-7d9f8c6b5-x2k4q superseded" in s.reason]
+    assert earlier == ["line 23", "document 0, line 38"]
+
+
+def test_log_and_version_are_read_from_their_commands() -> None:
+    r = _read("bash-session.txt")
+    [log] = r.logs
+    assert (log.namespace, log.pod, log.container, log.previous) == ("shop", "web-7d9f8c6b5-x2k4q", "web", True)
+    assert "connection refused" in log.text and log.line_count == 2
+
+
+def test_yaml_glued_to_the_prompt_line_and_stripped_json_are_read() -> None:
+    pvc = next(o for o in _read("zsh-session.txt").objects if o.kind == "PersistentVolumeClaim")
+    assert pvc.name == "data-api-0" and pvc.namespace == "default"
+    svc = next(o for o in _read("postmortem.md").objects if o.kind == "Service")
+    assert svc.view.spec.clusterIP == "10.100.42.7" and svc.namespace == "web"
+
+
+def test_quoted_twice_and_cut_off() -> None:
+    r = _read("support-ticket.txt")
+    assert sorted(o.name for o in r.objects if o.kind == "Node") == ["10.0.10.5", "10.0.10.6"]  # "> > "
+    # the cut-off JSON is one rejection at its first line; api-1 is still known from the table
+    assert [x.location for x in r.object_rejections] == ["line 28"]
+    assert any(o.name == "api-1" for o in r.objects)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "command"),
+    [
+        ("root@cp-1:~# ", "kubectl get nodes"),
+        ("[root@node1 ~]# ", "kubectl get nodes"),
+        ("ops@box ~> ", "kubectl get nodes"),  # fish
+        ("❯ ", "kubectl get nodes"),
+        ("PS C:\\> ", "kubectl.exe get nodes"),
+        ("C:\\Users\\ops>", "kubectl get nodes"),
+        ("$ ", "oc get nodes"),
+        ("$ ", "sudo k3s kubectl get nodes"),
+        ("$ ", "kubectl --kubeconfig /etc/rancher/k3s/k3s.yaml --context default get nodes"),
+        ("", "k get no"),
+    ],
+)
+def test_prompts_and_command_forms(prompt: str, command: str) -> None:
+    table = "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   3d    v1.29.3\n"
+    text = f"{prompt}{command}\n{table}{prompt}helm version --short\nv3.14.4+g81c902a\n"
+    if not prompt:  # commands without prompts: as a code block of a write-up shows them
+        text = f"```\n{text}```\n"
+    r = ingest_text(text, "session.txt")
+    assert r.accounting_holds()
+    assert [o.key.id for o in r.objects] == ["core/Node//node-1"]
+    assert any("helm version" in s.reason for s in r.skipped)
+
+
+def test_a_single_pasted_command_is_read_as_before() -> None:
+    # one command and its output is no transcript: the kubectl text reader reads it
+    r = ingest_text("$ kubectl get nodes\nNAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   3d    v1.29.3\n")
+    assert r.formats == ["kubectl-text"] and len(r.objects) == 1
+
+
+def test_prose_and_markdown_headings_are_not_commands() -> None:
+    text = ("# kubectl and helm notes\n\nWe ran the usual checks.\n\n```\n$ kubectl get nodes\n"
+            "NAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   3d    v1.29.3\n```\n")
+    r = ingest_text(text, "notes.md")
+    assert [o.name for o in r.objects] == ["node-1"]
+    assert [s.location for s in r.skipped if "prose" in s.reason] == ["line 1", "line 3"]
