@@ -309,7 +309,12 @@ class Ingestor:
             return
         prompt = (block.first, "$ " + _normalised(block.command_text))
         text = transcripts.placed(out, prompt)
-        if not self._add_text(display, text):
+        read_before, tables_before = self.result.objects_read, len(self.result.generic_tables)
+        if self._add_text(display, text):
+            if self.result.objects_read == read_before and len(self.result.generic_tables) > tables_before:
+                skip.append(Rejection(display, block.span, f"output of '{_short(block.command_text)}' kept as a "
+                                      "table of a kind without objects (see generic tables)"))
+        else:
             self._record_input_rejection(Rejection(display, block.span, f"output of '{_short(block.command_text)}' "
                                                    "could not be read as a kubectl table or describe"))
 
