@@ -274,6 +274,11 @@ class Ingestor:
         if not shown:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': no output shown"))
             return
+        said = next((t.strip() for _, t in out if t.strip()), "")
+        if said.startswith(("No resources found", "Error from server", "error: ", "Unable to connect", "The connection to the server")) \
+                and sum(1 for _, t in out if t.strip()) <= 3:
+            skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' printed no objects: {_short(said)}"))
+            return
         if verb == "version":
             version = transcripts.server_version("\n".join(t for _, t in out))
             if version and not self.result.server_version:

@@ -151,3 +151,23 @@ def test_prose_and_markdown_headings_are_not_commands() -> None:
     r = ingest_text(text, "notes.md")
     assert [o.name for o in r.objects] == ["node-1"]
     assert [s.location for s in r.skipped if "prose" in s.reason] == ["line 1", "line 3"]
+
+
+def test_commands_that_printed_no_objects_are_named() -> None:
+    text = ("$ kubectl get pods -n web\nNo resources found in web namespace.\n"
+            "$ kubectl get pod x\nError from server (NotFound): pods \"x\" not found\n"
+            "$ kubectl top pods -n kube-system\nNAME                       CPU(cores)   MEMORY(bytes)\n"
+            "coredns-76f75df574-8xq2c   3m           14Mi\n"
+            "$ kubectl cluster-info\nKubernetes control plane is running at https://10.0.0.1:6443\n"
+            "$ kubectl apply -f web.yaml\ndeployment.apps/web configured\n"
+            "$ kubectl get deploy -n web -o name\ndeployment.apps/web\n")
+    r = ingest_text(text, "session.txt")
+    assert r.accounting_holds()
+    assert [o.key.id for o in r.objects] == ["apps/Deployment/web/web"]
+    assert [(s.location, s.reason.split(":")[0]) for s in r.skipped] == [
+        ("lines 1-2", "'kubectl get pods -n web' printed no objects"),
+        ("lines 3-4", "'kubectl get pod x' printed no objects"),
+        ("lines 5-7", "output of 'kubectl top pods -n kube-system' kept as a table of a kind without objects (see generic tables)"),
+        ("lines 8-9", "kubectl cluster-info prints endpoints, no objects"),
+        ("lines 10-11", "kubectl apply prints what it changed, no objects ('kubectl apply -f web.yaml')"),
+    ]
