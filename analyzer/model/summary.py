@@ -75,6 +75,7 @@ def summary_text(cluster: Cluster) -> str:
                  + (f" (and {s['rejected_inputs']} inputs, files or passages of text not read)"
                     if s["rejected_inputs"] else ""))
     lines += _listing("rejected", [f"{_where(r)}: {r['reason']}" for r in s["rejected"]], 20)
+    lines += _listing("skipped, holding no objects", [f"{_where(x)}: {x['reason']}" for x in s["skipped"]], 10)
     lines += _listing("notes on objects kept",
                       [f"{_where(n)} {n['object']}: {n['note']}" for n in s["notes"]], 10)
     lines.append("coverage: present " + (", ".join(s["coverage"]["present"]) or "-"))
