@@ -340,12 +340,26 @@ class Ingestor:
         data = text.encode("utf-8")
         read_before = self.result.objects_read
         if kind == "json" or jsondocs.looks_like_json(data):
+            rejected_before = len(self.result.object_rejections)
             self._add_json(display, jsondocs.read_json_file(data, display), None)
+            still_open = _open_brackets(text)
+            if still_open > 0:
+                self._say_cut_off(rejected_before, still_open)
         else:
             self._add_yaml(display, _dedented_yaml(text), None)
         if self.result.objects_read == read_before and datasniff.data_shape(data) == datasniff.OBJECTS:
             self.reject_object(Rejection(display, block.span, "output cut off or damaged: no object could be read"))
             self.result.objects_read += 1
+
+    def _say_cut_off(self, since: int, still_open: int) -> None:
+        """A paste that ends with brackets still open was cut off: its rejections say so."""
+        res = self.result
+        for i in range(since, len(res.object_rejections)):
+            old = res.object_rejections[i]
+            new = Rejection(old.source, old.location, f"cut off: the paste ends with {still_open} "
+                            f"bracket(s) still open ({old.reason})")
+            res.object_rejections[i] = new
+            res.rejections[res.rejections.index(old)] = new
 
     def _add_names(self, display: str, command: Any, out: list[tuple[int, str]]) -> bool:
         """`kubectl get -o name`: one object per `kind/name` line, known by name only."""
@@ -744,3 +758,15 @@ def _dedented_yaml(text: str) -> str:
     widths = [len(r) - len(r.lstrip(" ")) for r in rows if r.strip()]
     cut = min(widths, default=0)
     return "\n".join(r[cut:] if r.strip() else r for r in rows) if cut else text
+
+
+def _open_brackets(text: str) -> int:
+    """How many JSON brackets a text leaves open (brackets inside strings not counted)."""
+    depth = 0
+    for token in re.finditer(r'"(?:[^"\\]|\\.)*"|[{}\[\]]', text):
+        t = token.group(0)
+        if t in "{[":
+            depth += 1
+        elif t in "}]":
+            depth -= 1
+    return depth
