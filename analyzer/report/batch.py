@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import glob
+import json
 import os
 import re
 from collections.abc import Sequence
@@ -140,8 +141,27 @@ def _load(spec: str, show_sensitive: bool = False) -> Cluster:
     result = ingest(spec)
     if not result.objects and not result.logs:
         reasons = "; ".join(f"{r.source} {r.location}: {r.reason}".strip() for r in result.rejections[:3])
-        raise InputError(spec, "nothing could be read" + (f" ({reasons})" if reasons else ""))
+        raise NothingRead(spec, "nothing could be read" + (f" ({reasons})" if reasons else ""),
+                          Cluster(result, show_sensitive=show_sensitive))
     return Cluster(result, show_sensitive=show_sensitive)
+
+
+class NothingRead(InputError):
+    """A dump of which nothing could be read, with what its reading found (rejections, files)."""
+
+    def __init__(self, source: str, reason: str, cluster: Cluster) -> None:
+        super().__init__(source, reason)
+        self.cluster = cluster
+
+
+def _write_failure_json(exc: NothingRead, folder: Path, reason: str) -> None:
+    """--format json keeps its contract for an unreadable dump: report.json holds the inspect
+    summary (objects 0, every rejection with file, place and reason) and the error."""
+    summary = exc.cluster.summary()
+    summary["error"] = reason
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "report.json").write_text(json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n",
+                                        encoding="utf-8")
 
 
 def _fail_on_hits(cluster: Cluster, fail_on: str | None) -> int:
@@ -192,6 +212,8 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
             except AnalyzerError as exc:
                 reason = exc.reason if isinstance(exc, InputError) and exc.source == spec else str(exc)
                 result.failures.append(DumpFailure(spec, reason))
+                if isinstance(exc, NothingRead) and "json" in formats:
+                    _write_failure_json(exc, outdir / dump_id, reason)
             except Exception as exc:  # our bug on one dump: report it, keep going with the rest
                 if isinstance(exc, OSError) and _inside(exc.filename, outdir):
                     raise  # the output cannot be written (disk full, permissions): nor the next one

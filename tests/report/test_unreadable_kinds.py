@@ -6,6 +6,7 @@ nodes.json damaged here.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -29,3 +30,14 @@ def test_report_says_nodes_json_was_unreadable(tmp_path: Path) -> None:
         assert "nodes.json was present but no Node could be read" in page
         assert "did not collect Nodes" not in page
     assert "- Present but unreadable: Node" in md
+
+
+def test_report_json_of_an_unreadable_dump_keeps_the_contract(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("we restarted the nodes on monday, see attached\n")
+    result = CliRunner().invoke(app, ["report", str(junk), "-o", str(tmp_path / "out"), "--format", "json",
+                                      "--no-progress"])
+    assert result.exit_code == 2
+    doc = json.loads((tmp_path / "out" / "notes" / "report.json").read_text())
+    assert doc["objects_total"] == 0 and doc["error"].startswith("nothing could be read")
+    assert [(r["source"], r["location"]) for r in doc["rejected"]] == [(str(junk), "")]
