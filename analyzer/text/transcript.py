@@ -39,7 +39,9 @@ _PROMPTS = [re.compile(p) for p in (
     r"^(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",  # zsh themes: "➜  dir git:(main) ✗ "
     r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
     r"^[$#%] ",  # "$ ", "# ", "% "
+    r"^\+{1,3} ",  # a shell's xtrace (`set -x`), as CI logs and Jenkins show the commands they ran
 )]
+_XTRACE = r"^\+{1,3} "
 # What a zsh theme prompt shows between its arrow and the command: folders, git state.
 _THEME_STATE = re.compile(r"^(?:(?:~\S*|/\S*|\.{1,2}/?\S*|[\w.-]+/[\w./-]*|git:\([^)]*\)|\([^)]*\)|[✗✔±]|on|via|at)\s+)*")
 # A kubectl as typed: plain, an alias, a snap or k3s wrapper, the Windows binary, under sudo.
@@ -146,12 +148,14 @@ def command_of_line(text: str) -> tuple[str, str] | None:
             rest = _THEME_STATE.sub("", rest)
             if not rest:
                 return None
-        plain = prompt.pattern == r"^[$#%] " and stripped[0] == "#"
+        plain = (prompt.pattern == r"^[$#%] " and stripped[0] == "#") or prompt.pattern == _XTRACE
         if _KUBECTL.match(rest) and (cmd := _parsed(rest)) is not None and (not plain or _known(cmd)):
             return "kubectl", rest
-        # "# " is also a markdown heading and a shell comment: only a kubectl follows it here
+        # "# " is also a markdown heading and a shell comment, "+ " a diff's added line: only a
+        # kubectl or a well-known tool follows them here
         if plain:
-            return None
+            word = _WORD.match(rest)
+            return ("command", rest) if prompt.pattern == _XTRACE and word and word.group(0) in _KNOWN_TOOLS else None
         word = _WORD.match(rest)
         if word and (prompt.pattern != r"^[$#%] " or len(rest) < 200):
             return "command", rest

@@ -62,3 +62,24 @@ def test_quoting_is_taken_off_at_any_depth() -> None:
 )
 def test_looks_like_transcript(text: str, expected: bool) -> None:
     assert looks_like_transcript(text) is expected
+
+
+def test_gitlab_colours_and_jenkins_xtrace() -> None:
+    gitlab = ("\x1b[0KRunning with gitlab-runner 16.11.0\n"
+              "\x1b[32;1m$ kubectl get ns\x1b[0;m\n"
+              "NAME      STATUS   AGE\ndefault   Active   3d\n"
+              "\x1b[32;1m$ helm list -A\x1b[0;m\n"
+              "NAME   NAMESPACE   REVISION\n")
+    assert [(b.kind, b.command_text) for b in split_transcript(gitlab).blocks] == [
+        ("text", None), ("kubectl", "kubectl get ns"), ("command", "helm list -A")]
+    jenkins = ("[2024-05-02T10:11:12.123Z] + kubectl get ns\n"
+               "[2024-05-02T10:11:12.523Z] NAME      STATUS   AGE\n"
+               "[2024-05-02T10:11:12.524Z] default   Active   3d\n"
+               "[2024-05-02T10:11:13.001Z] + curl -s http://web\n"
+               "[2024-05-02T10:11:13.101Z] ok\n")
+    split = split_transcript(jenkins)
+    assert split.unwrapped == ["CI timestamps"]
+    assert [(b.kind, b.command_text) for b in split.blocks] == [
+        ("kubectl", "kubectl get ns"), ("command", "curl -s http://web")]
+    # a diff's added line of prose is not a command
+    assert [b.kind for b in split_transcript("+ kubectl krew-style plugins were added\n").blocks] == ["text"]
