@@ -115,8 +115,9 @@ def summary_html(cluster: Cluster) -> str:
     if s["notes"]:
         items = "".join(f"<li>{e(n['object'])}: {e(n['note'])}</li>" for n in s["notes"][:10])
         rej_html += f"<details><summary>{len(s['notes'])} notes on objects kept</summary><ul>{items}</ul></details>"
+    warn_html = "".join(f"<p><b>Warning:</b> {e(w)}</p>" for w in s["warnings"])
     return (
-        f"<div><p><b>{e(s['name'])}</b>: {s['objects_total']} objects, "
+        f"<div>{warn_html}<p><b>{e(s['name'])}</b>: {s['objects_total']} objects, "
         f"formats {e(', '.join(s['formats']))}, captured {e(str(s['capture_time']))}</p>"
         f"{dist_html}<table><tr><th>kind</th><th>count</th></tr>{rows}</table>"
         f"<p><b>Not covered:</b> {e(', '.join(s['coverage']['absent']) or 'nothing')}</p>{rej_html}</div>"
