@@ -98,11 +98,13 @@ class IngestResult:
             if not files or by_kind.get(kind):
                 continue
             failed = {r.source for r in self.rejections}
-            named = ", ".join(sorted({f.rsplit("/", 1)[-1] for f in files}))
-            if any(f in failed for f in files) or any(r.source in files for r in self.object_rejections):
-                out.append(f"{named} was present but no {kind} could be read (see the rejections)")
+            names = sorted({_tail(f) for f in files})
+            named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            verb = "was" if len(names) == 1 else "were"
+            if any(f in failed for f in files):
+                out.append(f"{named} {verb} present but no {kind} could be read (see the rejections)")
             elif kind == "Node":
-                out.append(f"{named} was present but held no {kind}")
+                out.append(f"{named} {verb} present but held no {kind}")
         return out
 
     def covers(self, kind: str) -> bool:
@@ -127,6 +129,12 @@ class IngestResult:
             self.objects_read == len(self.objects) + self.duplicates + len(self.object_rejections)
             and len(self.rejections) == len(self.object_rejections) + len(self.input_rejections)
         )
+
+
+def _tail(source: str) -> str:
+    """A file named as its layout names it: `nodes.json`, `pods/kube-system.json`."""
+    parts = source.replace("!/", "/").split("/")
+    return parts[-1] if parts[-1] in ("nodes.json", "pods.json") else "/".join(parts[-2:])
 
 
 # An RFC 3339 timestamp as the API prints it (a hand-edited "2025-08-2312:02:32Z" is not one).

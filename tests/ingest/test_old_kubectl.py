@@ -191,3 +191,16 @@ def test_data_shape(data: bytes, shape: str | None) -> None:
     from analyzer.ingest.datasniff import data_shape
 
     assert data_shape(data) == shape
+
+
+def test_warnings_name_the_layout_files_of_a_bundle() -> None:
+    r = ingest({
+        "bundle/cluster-resources/pods/default.json": b'{"kind": "PodList", "items": [[',
+        "bundle/cluster-resources/pods/kube-system.json": b'{"kind": "PodList", "items": [[1]]}',
+        "bundle/cluster-resources/nodes.json": b'{"kind": "NodeList", "items": []}',
+    })
+    assert r.accounting_holds()
+    assert r.warnings == [
+        "nodes.json was present but held no Node",
+        "pods/default.json, pods/kube-system.json were present but no Pod could be read (see the rejections)",
+    ]
