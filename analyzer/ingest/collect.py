@@ -6,7 +6,7 @@ import gc
 import mmap
 import re
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -37,6 +37,10 @@ from analyzer.ingest.tree import (
     tree_for_bytes,
 )
 from analyzer.model.viewparts import located_part
+
+if TYPE_CHECKING:
+    from analyzer.text.commands import Command
+    from analyzer.text.transcript import Block
 
 _FRAME_UTF8 = "│".encode()
 _NOT_SPACE = re.compile(rb"\S")
@@ -255,7 +259,7 @@ class Ingestor:
             self._transcript = None
         return True
 
-    def _add_block(self, display: str, block: Any, report: FileReport) -> None:
+    def _add_block(self, display: str, block: Block, report: FileReport) -> None:
         skip = self.result.skipped
         out = [(ln.no, ln.text) for ln in block.output()]
         shown = any(text.strip() for _, text in out)
@@ -266,11 +270,11 @@ class Ingestor:
             what = f"output of '{_short(block.command_text)}'" if shown else f"'{_short(block.command_text)}' (no output shown)"
             skip.append(Rejection(display, block.span, f"{what}: not kubectl"))
             return
-        if block.kind == "text":
+        command = block.command
+        if block.kind == "text" or command is None:
             self._add_text_block(display, block, out)
             return
-        command = block.command
-        verb = command.verb if command else ""
+        verb = command.verb
         if not shown:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': no output shown"))
             return
@@ -323,7 +327,7 @@ class Ingestor:
             self._record_input_rejection(Rejection(display, block.span, f"output of '{_short(block.command_text)}' "
                                                    "could not be read as a kubectl table or describe"))
 
-    def _add_text_block(self, display: str, block: Any, out: list[tuple[int, str]]) -> None:
+    def _add_text_block(self, display: str, block: Block, out: list[tuple[int, str]]) -> None:
         """Lines no visible command produced: sniffed as a file would be, else skipped."""
         body = "\n".join(t for _, t in out)
         kind = transcripts.structured(body)
@@ -335,7 +339,7 @@ class Ingestor:
         what = "code block" if block.fenced else "prose"
         self.result.skipped.append(Rejection(display, block.span, f"{what}, not kubectl output"))
 
-    def _add_structured_block(self, display: str, block: Any, out: list[tuple[int, str]], kind: str) -> None:
+    def _add_structured_block(self, display: str, block: Block, out: list[tuple[int, str]], kind: str) -> None:
         text = transcripts.placed(out)
         data = text.encode("utf-8")
         read_before = self.result.objects_read
@@ -361,7 +365,7 @@ class Ingestor:
             res.object_rejections[i] = new
             res.rejections[res.rejections.index(old)] = new
 
-    def _add_names(self, display: str, command: Any, out: list[tuple[int, str]]) -> bool:
+    def _add_names(self, display: str, command: Command, out: list[tuple[int, str]]) -> bool:
         """`kubectl get -o name`: one object per `kind/name` line, known by name only."""
         from analyzer.text import catalog as text_catalog
 
