@@ -15,7 +15,8 @@ from pathlib import Path
 
 from kubectl_json import write_list as write_json_list
 from kubectl_yaml import KubectlYamlWriter
-from synthetic_cluster import KIND_ORDER, generate_objects
+from synthetic_cluster import KIND_ORDER, generate_objects, shape_names
+from synthetic_cluster import default_nodes as shape_default_nodes
 
 FORMATS = ("json", "yaml")
 _BUFFER = 8 * 1024 * 1024
@@ -23,16 +24,17 @@ _BUFFER = 8 * 1024 * 1024
 RESOURCE_KINDS = {kind.lower() + ("es" if kind.endswith("s") else "s"): kind for kind in KIND_ORDER}
 
 
-def default_nodes(pods: int) -> int:
-    """A node count that gives ~20 pods per node, as in the benchmark clusters."""
-    return max(3, pods // 20)
+def default_nodes(pods: int, shape: str = "baseline") -> int:
+    """A node count that gives ~20 pods per node, as in the benchmark clusters (a shape may say otherwise)."""
+    return shape_default_nodes(pods, shape)
 
 
 def write_dump(path: Path, pods: int, nodes: int | None = None, fmt: str = "json", seed: int = 1,
-               kinds: Collection[str] | None = None) -> int:
+               kinds: Collection[str] | None = None, shape: str = "baseline") -> int:
     """Write the dump to `path` (parents created); returns its size in bytes.
 
-    `kinds` (e.g. {"Pod", "Node"}) keeps only those kinds, like `kubectl get pods,nodes`.
+    `kinds` (e.g. {"Pod", "Node"}) keeps only those kinds, like `kubectl get pods,nodes`;
+    `shape` is one of the catalog's shapes (`shapes:` in synthetic_catalog.yaml).
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -40,7 +42,7 @@ def write_dump(path: Path, pods: int, nodes: int | None = None, fmt: str = "json
     if unknown:
         raise ValueError(f"unknown kinds {sorted(unknown)}; the generator writes {', '.join(KIND_ORDER)}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    objects = generate_objects(pods, nodes if nodes is not None else default_nodes(pods), seed)
+    objects = generate_objects(pods, nodes if nodes is not None else default_nodes(pods, shape), seed, shape)
     if kinds:
         objects = (obj for obj in objects if obj["kind"] in kinds)
     if fmt == "json":
@@ -61,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default="", help="only these resources, e.g. pods,nodes (default: all of "
                         + ",".join(RESOURCE_KINDS) + ")")
+    parser.add_argument("--shape", choices=shape_names(), default="baseline",
+                        help="the shape of pod (synthetic_catalog.yaml `shapes:`; default: baseline)")
     parser.add_argument("-o", "--output", type=Path, required=True)
     args = parser.parse_args(argv)
     names = [name.strip().lower() for name in args.kinds.split(",") if name.strip()]
@@ -68,10 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown resources {', '.join(unknown)}; choose from {', '.join(RESOURCE_KINDS)}")
     started = time.perf_counter()
-    size = write_dump(args.output, args.pods, args.nodes, args.format, args.seed, {RESOURCE_KINDS[n] for n in names} or None)
+    size = write_dump(args.output, args.pods, args.nodes, args.format, args.seed, {RESOURCE_KINDS[n] for n in names} or None,
+                      args.shape)
     elapsed = time.perf_counter() - started
     print(f"wrote {args.output}: {size:,} bytes ({size / 1e6:.1f} MB), {args.format}, "
-          f"{args.pods} pods, in {elapsed:.1f} s ({size / 1e6 / elapsed:.1f} MB/s)")
+          f"{args.pods} pods, shape {args.shape}, in {elapsed:.1f} s ({size / 1e6 / elapsed:.1f} MB/s)")
     return 0
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import synthetic_shapes as shapes
 import yaml
 from synthetic_controllers import daemonset_object, deployment_objects, statefulset_object
 from synthetic_ids import Ids
@@ -49,6 +50,33 @@ def load_catalog(path: Path = CATALOG_PATH) -> dict[str, Any]:
         return yaml.safe_load(handle)
 
 
+def shape_names() -> list[str]:
+    """The shapes of the catalog, `baseline` first."""
+    return list(load_catalog()["shapes"])
+
+
+def shaped_catalog(catalog: dict[str, Any], shape: dict[str, Any]) -> dict[str, Any]:
+    """The catalog as a shape changes it: its node pools and DaemonSets."""
+    catalog = dict(catalog)
+    if "windows" in shape:
+        share = shape["windows"]
+        pools = [{**pool, "share": pool["share"] * (1 - share)} for pool in catalog["node_pools"]]
+        catalog["node_pools"] = [*pools, {**shape["windows_pool"], "share": share}]
+        catalog["daemonsets"] = [*catalog["daemonsets"],
+                                 *({**entry, "os": "windows"} for entry in shapes.WINDOWS_DAEMONSETS)]
+    node_share = shape.get("daemonset_node_share", {})
+    daemonsets = [{**entry, "node_share": node_share[entry["name"]]} if entry["name"] in node_share else entry
+                  for entry in catalog["daemonsets"]]
+    catalog["daemonsets"] = [*daemonsets, *shapes.extra_daemonsets(shape.get("extra_daemonsets", 0))]
+    return catalog
+
+
+def default_nodes(pods: int, shape: str = "baseline") -> int:
+    """A node count that gives ~20 pods per node, as in the benchmark clusters (or the shape's own)."""
+    per_node = load_catalog()["shapes"][shape].get("pods_per_node", 20)
+    return max(3, pods // per_node)
+
+
 @dataclass(slots=True)
 class NodePlan:
     """A node to write, with what its builder needs."""
@@ -61,6 +89,10 @@ class NodePlan:
     condition: str
     pod_cidr: str
     images: set[str] = field(default_factory=set)
+
+    @property
+    def os(self) -> str:
+        return self.pool.get("os", "linux")
 
 
 @dataclass(slots=True)
@@ -120,11 +152,13 @@ def _plan_workloads(ctx: Context, pods: int, nodes: list[NodePlan]) -> list[Work
             for entry in catalog["static_pods"]:
                 workloads.append(static_workload(ctx, entry, node.slot, node.age))
                 budget -= 1
+    daemonset_share = ctx.shape.get("daemonset_share", DAEMONSET_SHARE)
     for entry in catalog["daemonsets"]:
-        if nodes and pods - budget + len(nodes) <= DAEMONSET_SHARE * pods:
-            workloads.append(daemonset_workload(ctx, entry, len(nodes)))
+        count = len(_daemonset_nodes(nodes, entry.get("os", "linux"), entry.get("node_share", 1.0)))
+        if count and pods - budget + count <= daemonset_share * pods:
+            workloads.append(daemonset_workload(ctx, entry, count))
             taken.add((entry["namespace"], entry["name"]))
-            budget -= len(nodes)
+            budget -= count
     for entry in catalog["addons"]:
         if entry["replicas"] < budget * 0.05:
             workloads.append(addon_workload(ctx, entry))
@@ -158,22 +192,30 @@ def _plan_workloads(ctx: Context, pods: int, nodes: list[NodePlan]) -> list[Work
     return workloads
 
 
+def _daemonset_nodes(nodes: list[NodePlan], os_name: str, share: float) -> list[NodePlan]:
+    """The nodes a DaemonSet runs on: those of its OS, or the first share of them (a node selector)."""
+    eligible = [n for n in nodes if n.os == os_name]
+    return eligible if share >= 1.0 else eligible[:max(1, int(len(eligible) * share))]
+
+
 def _plan_pods(ctx: Context, workloads: list[Workload], nodes: list[NodePlan]) -> list[tuple[PodPlan, Workload]]:
     rng, ids = ctx.rng, ctx.ids
     workers = [n for n in nodes if not n.control_plane] or nodes
+    by_os = {"linux": [n for n in workers if n.os == "linux"], "windows": [n for n in workers if n.os == "windows"]}
     plans: list[tuple[PodPlan, Workload]] = []
     for w in workloads:
+        targets = _daemonset_nodes(nodes, w.os, w.node_share) if w.kind == "DaemonSet" else by_os[w.os] or workers
         for i in range(w.replicas):
             node: NodePlan | None
             if w.kind == "DaemonSet":
-                node = nodes[i]
+                node = targets[i]
                 state = pick_state(rng.random())
                 state = state if state in ("restarted", "crashloop") else "running"
             elif w.kind == "Node":
                 node = next(n for n in nodes if n.slot is w.static_node)
                 state = "restarted" if rng.random() < 0.2 else "running"
             else:
-                node = rng.choice(workers)
+                node = rng.choice(targets)
                 state = pick_state(rng.random())
             age_limit = min(w.owner_age or w.age, node.age)
             age = rng.randint(min(60, age_limit), age_limit)
@@ -197,26 +239,33 @@ def _plan_pods(ctx: Context, workloads: list[Workload], nodes: list[NodePlan]) -
     return plans
 
 
-def plan_cluster(pods: int, nodes: int, seed: int = 1) -> tuple[Context, ClusterPlan]:
+def plan_cluster(pods: int, nodes: int, seed: int = 1, shape: str = "baseline") -> tuple[Context, ClusterPlan]:
     """Decide nodes, workloads and pods (cheap); objects are built later, one at a time."""
     if pods < 0 or nodes < 1:
         raise ValueError("need at least one node and a non-negative number of pods")
+    catalog = load_catalog()
+    if shape not in catalog["shapes"]:
+        raise ValueError(f"unknown shape {shape!r}; the catalog has {', '.join(catalog['shapes'])}")
+    shape_entry = catalog["shapes"][shape]
     rng = random.Random(seed)
-    ctx = Context(rng, Ids(rng), load_catalog(), nodes)
+    ctx = Context(rng, Ids(rng), shaped_catalog(catalog, shape_entry), nodes, shape_entry)
     node_plans = _plan_nodes(ctx, nodes)
     workloads = _plan_workloads(ctx, pods, node_plans)
     pod_plans = _plan_pods(ctx, workloads, node_plans)
     return ctx, ClusterPlan(node_plans, workloads, pod_plans)
 
 
-def generate_objects(pods: int, nodes: int, seed: int = 1) -> Iterator[dict[str, Any]]:
+def generate_objects(pods: int, nodes: int, seed: int = 1, shape: str = "baseline") -> Iterator[dict[str, Any]]:
     """Yield the cluster's objects: Pods, Nodes, workloads, Services, ConfigMaps, Events, Namespaces."""
-    ctx, plan = plan_cluster(pods, nodes, seed)
+    ctx, plan = plan_cluster(pods, nodes, seed, shape)
+    cni_annotations = ctx.shape.get("cni_annotations", False)
     ids, rng = ctx.ids, ctx.rng
     ready: dict[int, int] = defaultdict(int)
     events: list[dict[str, Any]] = []
     for pod_plan, workload in plan.pods:
         pod = build_pod(pod_plan, ids, len(plan.nodes))
+        if cni_annotations:
+            shapes.cni_annotations(pod)
         if pod_plan.state in READY_STATES:
             ready[id(workload)] += 1
         if pod_plan.state != "running" or rng.random() < EVENT_SAMPLE_OF_HEALTHY:

@@ -17,6 +17,13 @@ DEFAULT_TOLERATIONS = [
     {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300},
 ]
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+CONTAINER_SECURITY = {
+    "allowPrivilegeEscalation": False,
+    "capabilities": {"drop": ["ALL"]},
+    "readOnlyRootFilesystem": True,
+    "runAsNonRoot": True,
+    "runAsUser": 10001,
+}
 
 
 @dataclass(slots=True)

@@ -7,8 +7,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import synthetic_shapes as shapes
 from synthetic_ids import Ids, local_timestamp
 from synthetic_pods import (
+    CONTAINER_SECURITY,
     LAST_APPLIED,
     NodeSlot,
     PodTemplate,
@@ -21,13 +23,6 @@ from synthetic_pods import (
     qos_class,
 )
 
-CONTAINER_SECURITY = {
-    "allowPrivilegeEscalation": False,
-    "capabilities": {"drop": ["ALL"]},
-    "readOnlyRootFilesystem": True,
-    "runAsNonRoot": True,
-    "runAsUser": 10001,
-}
 POD_SECURITY = {"fsGroup": 2000, "runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
 _SPEC_DEFAULTS = {
     "dnsPolicy": "ClusterFirst",
@@ -45,6 +40,7 @@ class Context:
     ids: Ids
     catalog: dict[str, Any]
     node_count: int
+    shape: dict[str, Any] = field(default_factory=dict)  # the catalog's entry of the dump's shape
 
 
 @dataclass(slots=True)
@@ -71,6 +67,8 @@ class Workload:
     team: str = ""
     static_node: NodeSlot | None = None
     config: dict[str, str] | None = None  # the app's ConfigMap data
+    os: str = "linux"  # the nodes it runs on
+    node_share: float = 1.0  # a DaemonSet's share of those nodes (its node selector)
 
 
 def _stable_hash(text: str, length: int) -> str:
@@ -213,6 +211,17 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
             sidecar, sidecar_volumes = _sidecar(ctx, entry, name)
             containers.append(sidecar)
             volumes += sidecar_volumes
+    shaped = ctx.shape
+    if "env" in shaped:
+        main["env"] = [*main["env"], *shapes.extra_env(ctx, name, team, namespace, environment, container_name, len(main["env"]))]
+    if shaped.get("long_command"):
+        main["command"], main["args"] = shapes.long_command(ctx, name, namespace)
+    if "volumes" in shaped:
+        more_volumes, more_mounts = shapes.extra_volumes(ctx, name, len(volumes))
+        volumes += more_volumes
+        main["volumeMounts"] = [*main["volumeMounts"], *more_mounts]
+    if "sidecars" in shaped:
+        containers += shapes.extra_sidecars(ctx, name)
     spec: dict[str, Any] = {
         "containers": containers,
         **_SPEC_DEFAULTS,
@@ -227,7 +236,9 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
              "weight": 100}]}}
     if rng.random() < 0.3:
         spec["imagePullSecrets"] = [{"name": "registry-credentials"}]
-    if rng.random() < 0.15:
+    if "init_containers" in shaped:
+        spec["initContainers"] = shapes.extra_init_containers(ctx, name, team, environment, version)
+    elif rng.random() < 0.15:
         spec["initContainers"] = [container(
             "wait-for-db", "docker.io/library/busybox:1.36.1",
             command=["sh", "-c", "until nc -z -w 2 $DB_HOST 5432; do echo waiting for database; sleep 2; done"],
@@ -257,6 +268,11 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
     }
     if rng.random() < 0.3:
         template_annotations["kubectl.kubernetes.io/restartedAt"] = local_timestamp(rng.randint(3600, 30 * 86_400))
+    if "annotations" in shaped:
+        template_annotations.update(shapes.extra_annotations(ctx, name, team, namespace, environment, len(template_annotations)))
+    os_name = "linux"
+    if "windows" in shaped and rng.random() < shaped["windows"]:
+        spec, os_name = shapes.windows_app(ctx, spec, name, team, version), "windows"
     manifest = {
         "apiVersion": "apps/v1", "kind": kind,
         "metadata": {"annotations": {}, "labels": labels, "name": name, "namespace": namespace},
@@ -272,7 +288,11 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
     pod_owner, owner_name, owner_uid, owner_age = _owners(ctx, kind, name, age, revision)
     hash_label = "pod-template-hash" if kind == "Deployment" else "controller-revision-hash"
     pod_labels = {**labels, hash_label: revision if kind == "Deployment" else f"{name}-{revision}"}
-    template = _template(ctx, labels=pod_labels, annotations=template_annotations, spec=spec, owner=pod_owner)
+    # A mesh's injector changes the pods, not the workload's template.
+    pod_spec, pod_annotations = spec, template_annotations
+    if "mesh" in shaped:
+        pod_spec, pod_annotations = shapes.inject_mesh(ctx, spec, template_annotations, name, namespace, name)
+    template = _template(ctx, labels=pod_labels, annotations=pod_annotations, spec=pod_spec, owner=pod_owner)
     config = {
         "application.yaml": (
             f"server:\n  port: {shape['ports'][0]['containerPort']}\n  shutdown: graceful\n"
@@ -289,7 +309,7 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
         applied_manifest=manifest if applied else None,
         ports=[{"name": p["name"], "port": 80 if i == 0 else p["containerPort"], "protocol": "TCP", "targetPort": p["name"]}
                for i, p in enumerate(shape["ports"])],
-        team=team, config=config,
+        team=team, config=config, os=os_name,
     )
 
 
@@ -400,8 +420,10 @@ def _host_path_volumes(paths: list[str]) -> tuple[list[dict[str, Any]], list[dic
 
 
 def daemonset_workload(ctx: Context, entry: dict[str, Any], node_count: int) -> Workload:
-    """A per-node agent (kube-proxy, CNI, exporters) from the catalog; one pod per node."""
+    """A per-node agent (kube-proxy, CNI, exporters) from the catalog; one pod per node it targets."""
     name, namespace = entry["name"], entry["namespace"]
+    if entry.get("os") == "windows":
+        return _windows_daemonset(ctx, entry, node_count)
     selector = {"k8s-app": name}
     labels = dict(selector)
     volumes, mounts = _host_path_volumes(entry["host_paths"])
@@ -452,6 +474,23 @@ def daemonset_workload(ctx: Context, entry: dict[str, Any], node_count: int) -> 
         kind="DaemonSet", namespace=namespace, name=name, uid=owner_uid, age=age, replicas=node_count,
         template=template, template_spec=spec, template_labels=labels, selector=selector, revision=revision,
         pod_owner=pod_owner, owner_name=owner_name, owner_uid=owner_uid, owner_age=owner_age,
+        node_share=entry.get("node_share", 1.0),
+    )
+
+
+def _windows_daemonset(ctx: Context, entry: dict[str, Any], node_count: int) -> Workload:
+    name, namespace = entry["name"], entry["namespace"]
+    selector = {"k8s-app": name}
+    spec = shapes.windows_daemonset_spec(entry)
+    age = ctx.catalog["cluster"]["age_seconds"] - ctx.rng.randint(600, 3600)
+    revision = _stable_hash(f"{namespace}/{name}", 10)
+    pod_owner, owner_name, owner_uid, owner_age = _owners(ctx, "DaemonSet", name, age, revision)
+    pod_labels = {**selector, "controller-revision-hash": revision, "pod-template-generation": "1"}
+    template = _template(ctx, labels=pod_labels, annotations={}, spec=spec, owner=pod_owner)
+    return Workload(
+        kind="DaemonSet", namespace=namespace, name=name, uid=owner_uid, age=age, replicas=node_count,
+        template=template, template_spec=spec, template_labels=dict(selector), selector=selector, revision=revision,
+        pod_owner=pod_owner, owner_name=owner_name, owner_uid=owner_uid, owner_age=owner_age, os="windows",
     )
 
 
