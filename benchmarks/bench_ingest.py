@@ -3,6 +3,11 @@
     python benchmarks/bench_ingest.py                     # 2,000 and 20,000 pods, JSON and YAML
     python benchmarks/bench_ingest.py --pods 2000 --formats json
     python benchmarks/bench_ingest.py --pods 20000 --formats json --paths naive,project --repeat 3
+    python benchmarks/bench_ingest.py --shapes all --pods 2000 --formats json --paths naive,project --repeat 3
+
+`--shapes` picks shapes of pod from synthetic_catalog.yaml (`all` for every one); the table at the
+end gives, per shape, the project's MB/s, its ratio to the naive path (medians of the rounds, both
+paths measured in turn in the same run) and its peak memory; the headline is the slowest shape.
 
 Each measurement runs in a fresh subprocess, so its peak RSS (`resource.getrusage`) is its own;
 tracemalloc would slow the parsers down several times. MB/s is the dump's size over the wall
@@ -168,15 +173,46 @@ def measure(fmt: str, path_name: str, dump: Path) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def ensure_dump(pods: int, fmt: str) -> Path:
-    path = DATA / f"pods-{pods}.{fmt}"
+def _catalog_shapes() -> list[str]:
+    sys.path.insert(0, str(HERE))
+    from synthetic_cluster import shape_names
+
+    return shape_names()
+
+
+def dump_path(pods: int, fmt: str, shape: str = "baseline") -> Path:
+    """Where the dump of a shape and size is kept (the baseline under its old name)."""
+    return DATA / (f"pods-{pods}.{fmt}" if shape == "baseline" else f"{shape}-{pods}.{fmt}")
+
+
+def ensure_dump(pods: int, fmt: str, shape: str = "baseline") -> Path:
+    path = dump_path(pods, fmt, shape)
     if not path.exists():
         sys.path.insert(0, str(HERE))
         from generate_dump import write_dump
 
         print(f"generating {path} ...", flush=True)
-        write_dump(path, pods, fmt=fmt)
+        write_dump(path, pods, fmt=fmt, shape=shape)
     return path
+
+
+def print_shape_table(summary: list[dict]) -> None:
+    """One row per shape and dump: the project's MB/s, the ratio to the naive path, peak memory."""
+    if not summary:
+        return
+    print()
+    print(f"{'shape':<18} {'dump':<26} {'MB':>7} {'naive MB/s':>10} {'project MB/s':>12} {'ratio':>6} "
+          f"{'rounds':>14} {'peak x input':>12}")
+    for row in summary:
+        rounds = " ".join(f"{r:.1f}" for r in row["ratios"]) or "-"
+        naive = f"{row['naive']:.1f}" if row["naive"] else "-"
+        ratio = f"{row['ratio']:.1f}x" if row["ratio"] else "-"
+        print(f"{row['shape']:<18} {row['dump']:<26} {row['mb']:>7.1f} {naive:>10} {row['project']:>12.1f} "
+              f"{ratio:>6} {rounds:>14} {row['peak']:>12.2f}")
+    slowest = min(summary, key=lambda row: row["project"])
+    print(f"headline (the slowest shape): {slowest['shape']} {slowest['dump']}: {slowest['project']:.1f} MB/s"
+          + (f", {slowest['ratio']:.1f}x the naive path" if slowest["ratio"] else "")
+          + f", peak {slowest['peak']:.2f}x the input")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -188,53 +224,76 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip paths that use CSafeLoader above this size (~0.5-2 MB/s, ~35x memory)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="measure each path this many times, in turn, and print the medians")
+    parser.add_argument("--shapes", default="baseline",
+                        help="comma-separated shapes of synthetic_catalog.yaml, or 'all' (default: baseline)")
+    parser.add_argument("--delete-dumps", action="store_true",
+                        help="delete each dump this run generated once it is measured (big shapes take GBs)")
     parser.add_argument("--worker", nargs=3, metavar=("FORMAT", "PATH", "DUMP"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         worker(args.worker[0], args.worker[1], Path(args.worker[2]))
         return 0
-    print(f"{'dump':<18} {'path':<16} {'MB':>7} {'s':>7} {'MB/s':>7} {'peak MB':>8} {'+RSS MB':>8} "
+    shapes = _catalog_shapes() if args.shapes == "all" else [s.strip() for s in args.shapes.split(",") if s.strip()]
+    unknown = set(shapes) - set(_catalog_shapes())
+    if unknown:
+        parser.error(f"unknown shapes {', '.join(sorted(unknown))}; the catalog has {', '.join(_catalog_shapes())}")
+    print(f"{'dump':<26} {'path':<16} {'MB':>7} {'s':>7} {'MB/s':>7} {'peak MB':>8} {'+RSS MB':>8} "
           f"{'x input':>7}  what")
-    for fmt in args.formats.split(","):
-        for pods in (int(p) for p in args.pods.split(",")):
-            dump = ensure_dump(pods, fmt)
-            size = dump.stat().st_size
-            chosen = []
-            for path_name in PATHS[fmt]:
-                if args.paths and path_name not in args.paths.split(","):
-                    continue
-                slow = path_name == "naive" or not _has_fast_yaml()
-                if fmt == "yaml" and slow and size / 1e6 > args.max_naive_yaml_mb:
-                    print(f"{dump.name:<18} {path_name:<16} skipped: CSafeLoader on {size / 1e6:.0f} MB "
-                          f"(> --max-naive-yaml-mb) would take ~{size / 1e6 / 0.5 / 60:.0f} min", flush=True)
-                    continue
-                chosen.append(path_name)
-            # Rounds of every path in turn: what else the machine does then weighs on all alike.
-            runs: dict[str, list[dict]] = {name: [] for name in chosen}
-            for _ in range(max(args.repeat, 1)):
-                for path_name in chosen:
-                    runs[path_name].append(measure(fmt, path_name, dump))
-            seconds = {}
+    summary: list[dict] = []
+    for fmt, pods, shape in ((f, int(p), s) for f in args.formats.split(",") for s in shapes
+                             for p in args.pods.split(",")):
+        existed = dump_path(pods, fmt, shape).exists()
+        dump = ensure_dump(pods, fmt, shape)
+        size = dump.stat().st_size
+        chosen = []
+        for path_name in PATHS[fmt]:
+            if args.paths and path_name not in args.paths.split(","):
+                continue
+            slow = path_name == "naive" or not _has_fast_yaml()
+            if fmt == "yaml" and slow and size / 1e6 > args.max_naive_yaml_mb:
+                print(f"{dump.name:<26} {path_name:<16} skipped: CSafeLoader on {size / 1e6:.0f} MB "
+                      f"(> --max-naive-yaml-mb) would take ~{size / 1e6 / 0.5 / 60:.0f} min", flush=True)
+                continue
+            chosen.append(path_name)
+        # Rounds of every path in turn: what else the machine does then weighs on all alike.
+        runs: dict[str, list[dict]] = {name: [] for name in chosen}
+        for _ in range(max(args.repeat, 1)):
             for path_name in chosen:
-                ok = [m for m in runs[path_name] if "error" not in m]
-                if not ok:
-                    print(f"{dump.name:<18} {path_name:<16} error: {runs[path_name][0]['error']}")
-                    continue
-                m = sorted(ok, key=lambda r: r["seconds"])[len(ok) // 2]  # the median run
-                seconds[path_name] = m["seconds"]
-                grown = max(r["peak"] - r["base"] for r in ok)
-                print(f"{dump.name:<18} {path_name:<16} {size / 1e6:>7.1f} {m['seconds']:>7.2f} "
-                      f"{size / 1e6 / m['seconds']:>7.1f} {m['peak'] / 1e6:>8.0f} {grown / 1e6:>8.0f} "
-                      f"{grown / size:>7.2f}  {PATHS[fmt][path_name]} ({m['produced']})", flush=True)
-            if "naive" in seconds and "project" in seconds:
-                print(f"{dump.name:<18} project is {seconds['naive'] / seconds['project']:.1f}x the naive path"
-                      f"{f' (medians of {args.repeat} rounds)' if args.repeat > 1 else ''}", flush=True)
-                # The naive path's time swings most with the machine (its page faults); the
-                # ratio within each round shows the spread.
-                ratios = [n["seconds"] / p["seconds"] for n, p in zip(runs["naive"], runs["project"], strict=True)
-                          if "error" not in n and "error" not in p]
-                if len(ratios) > 1:
-                    print(f"{dump.name:<18} per round: {' '.join(f'{r:.1f}x' for r in ratios)}", flush=True)
+                runs[path_name].append(measure(fmt, path_name, dump))
+        seconds: dict[str, float] = {}
+        growth: dict[str, float] = {}
+        for path_name in chosen:
+            ok = [m for m in runs[path_name] if "error" not in m]
+            if not ok:
+                print(f"{dump.name:<26} {path_name:<16} error: {runs[path_name][0]['error']}")
+                continue
+            m = sorted(ok, key=lambda r: r["seconds"])[len(ok) // 2]  # the median run
+            seconds[path_name] = m["seconds"]
+            grown = max(r["peak"] - r["base"] for r in ok)
+            growth[path_name] = grown / size
+            print(f"{dump.name:<26} {path_name:<16} {size / 1e6:>7.1f} {m['seconds']:>7.2f} "
+                  f"{size / 1e6 / m['seconds']:>7.1f} {m['peak'] / 1e6:>8.0f} {grown / 1e6:>8.0f} "
+                  f"{grown / size:>7.2f}  {PATHS[fmt][path_name]} ({m['produced']})", flush=True)
+        ratios: list[float] = []
+        if "naive" in seconds and "project" in seconds:
+            print(f"{dump.name:<26} project is {seconds['naive'] / seconds['project']:.1f}x the naive path"
+                  f"{f' (medians of {args.repeat} rounds)' if args.repeat > 1 else ''}", flush=True)
+            # The naive path's time swings most with the machine (its page faults); the
+            # ratio within each round shows the spread.
+            ratios = [n["seconds"] / p["seconds"] for n, p in zip(runs["naive"], runs["project"], strict=True)
+                      if "error" not in n and "error" not in p]
+            if len(ratios) > 1:
+                print(f"{dump.name:<26} per round: {' '.join(f'{r:.1f}x' for r in ratios)}", flush=True)
+        if "project" in seconds:
+            summary.append({
+                "shape": shape, "dump": dump.name, "mb": size / 1e6, "project": size / 1e6 / seconds["project"],
+                "naive": size / 1e6 / seconds["naive"] if "naive" in seconds else None,
+                "ratio": seconds["naive"] / seconds["project"] if "naive" in seconds else None,
+                "ratios": ratios, "peak": growth["project"],
+            })
+        if args.delete_dumps and not existed:
+            dump.unlink()
+    print_shape_table(summary)
     return 0
 
 

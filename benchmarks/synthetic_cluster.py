@@ -73,7 +73,7 @@ def shaped_catalog(catalog: dict[str, Any], shape: dict[str, Any]) -> dict[str, 
 
 def default_nodes(pods: int, shape: str = "baseline") -> int:
     """A node count that gives ~20 pods per node, as in the benchmark clusters (or the shape's own)."""
-    per_node = load_catalog()["shapes"][shape].get("pods_per_node", 20)
+    per_node = load_catalog()["shapes"].get(shape, {}).get("pods_per_node", 20)
     return max(3, pods // per_node)
 
 

@@ -102,6 +102,12 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
 # Rows whose regex runs on the lower-cased text (a case-insensitive scan is several times slower).
 LOWERCASE_PATTERNS = frozenset({"key-value"})
 
+# Every row's words in one compiled matcher, run once on the lower-cased text: most texts hold
+# none of them (a URL, a JSON config, an image name), and one scan tells so ~4x faster than a
+# test per word. Longer words first, so that where two start at one place the longer is found.
+_ANY_NEEDLE = re.compile("|".join(re.escape(needle) for needle in sorted(
+    {needle for _, needles, _ in CREDENTIAL_PATTERNS for needle in needles}, key=lambda n: (-len(n), n))))
+
 
 def mask_credentials(text: str) -> tuple[str, int]:
     """Text with every credential-looking value replaced by MASK, and how many were masked.
@@ -113,6 +119,8 @@ def mask_credentials(text: str) -> tuple[str, int]:
     """
     total = 0
     low = text.lower()
+    if _ANY_NEEDLE.search(low) is None:
+        return text, 0
     for name, needles, rx in CREDENTIAL_PATTERNS:
         if any(n in low for n in needles):
             if name in LOWERCASE_PATTERNS and len(low) == len(text):

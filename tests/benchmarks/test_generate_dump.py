@@ -149,3 +149,95 @@ def test_kinds_keep_only_those_resources(tmp_path: Path) -> None:
     assert kinds == {"Pod": 30, "Node": 4}
     with pytest.raises(SystemExit):
         generate_dump.main(["--pods", "1", "--kinds", "pod", "-o", str(target)])
+
+
+# -- shapes of pod (synthetic_catalog.yaml `shapes:`) -----------------------------------------------
+
+def _shape_items(tmp_path: Path, shape: str, pods: int = 300, nodes: int | None = 15) -> list[dict[str, Any]]:
+    path = tmp_path / f"{shape}.json"
+    generate_dump.write_dump(path, pods=pods, nodes=nodes, fmt="json", seed=5, shape=shape)
+    return json.loads(path.read_bytes())["items"]
+
+
+def _app_pods(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [i for i in items if i["kind"] == "Pod" and i["metadata"]["namespace"].endswith(("-prod", "-staging"))
+            and "app.kubernetes.io/part-of" in i["metadata"]["labels"]]
+
+
+def test_env_heavy_pods_carry_10_to_40_env_vars_a_third_from_references(tmp_path: Path) -> None:
+    pods = _app_pods(_shape_items(tmp_path, "env-heavy"))
+    mains = [p["spec"]["containers"][0] for p in pods]
+    counts = [len(c["env"]) for c in mains]
+    assert min(counts) >= 10 and max(counts) <= 40 + 15  # the app's own env, then drawn up to 10-40
+    env = [e for c in mains for e in c["env"]]
+    assert 0.25 < sum("valueFrom" in e for e in env) / len(env) < 0.45
+    values = [e["value"] for e in env if "value" in e]
+    assert any(v.startswith("{") for v in values) and any("://" in v for v in values)
+    assert any("Server=tcp:" in v for v in values)
+    assert all(len(c["args"]) >= 11 for c in mains)
+
+
+def test_env_heavy_credentials_are_flagged_by_the_tables(tmp_path: Path) -> None:
+    import analyzer
+
+    path = tmp_path / "env.json"
+    generate_dump.write_dump(path, pods=1500, nodes=40, fmt="json", seed=5, shape="env-heavy")
+    env = analyzer.load(path).tables.container_env
+    planted = env[env["name"].str.match(r"(UPSTREAM|LEGACY_DSN|S3_ACCESS|DEPLOY)_\d+$")]
+    assert len(planted) > 0 and planted["sensitive"].all()
+    urls = env[env["name"].str.match(r"ENDPOINT_\d+$")]
+    assert len(urls) > 0 and not urls["sensitive"].any()
+
+
+def test_volumes_heavy_pods_have_5_to_20_volumes_init_containers_and_sidecars(tmp_path: Path) -> None:
+    pods = _app_pods(_shape_items(tmp_path, "volumes-heavy"))
+    counts = [len(p["spec"]["volumes"]) for p in pods]
+    assert min(counts) >= 5 and max(counts) <= 20 + 8
+    assert all(p["spec"]["initContainers"] for p in pods)
+    assert all(len(p["spec"]["containers"]) >= 3 for p in pods)
+    assert sum(1 for p in pods for v in p["spec"]["volumes"] if "projected" in v) > 2 * len(pods)
+
+
+def test_annotations_heavy_pods_have_10_to_30_annotations_some_json(tmp_path: Path) -> None:
+    pods = _app_pods(_shape_items(tmp_path, "annotations-heavy"))
+    counts = [len(p["metadata"]["annotations"]) for p in pods]
+    assert min(counts) >= 10 and max(counts) <= 30 + 4  # and the CNI's three per pod
+    values = [v for p in pods for v in p["metadata"]["annotations"].values()]
+    assert sum(v.lstrip().startswith("{") for v in values) > len(pods)
+    ids = [p["metadata"]["annotations"].get("cni.projectcalico.org/containerID") for p in pods if p["status"].get("podIP")]
+    assert len(set(ids)) == len(ids)  # distinct on every pod
+
+
+@pytest.mark.parametrize(("shape", "proxy", "init"), [("istio", "istio-proxy", "istio-init"),
+                                                      ("linkerd", "linkerd-proxy", "linkerd-init")])
+def test_mesh_shapes_inject_every_app_pod(tmp_path: Path, shape: str, proxy: str, init: str) -> None:
+    items = _shape_items(tmp_path, shape)
+    pods = _app_pods(items)
+    assert pods and all(proxy in [c["name"] for c in p["spec"]["containers"]] for p in pods)
+    assert all(init in [c["name"] for c in p["spec"]["initContainers"]] for p in pods)
+    # the injector changes the pods, not the Deployments' templates
+    templates = [i["spec"]["template"]["spec"] for i in items if i["kind"] == "Deployment"]
+    assert templates and not any(proxy in [c["name"] for c in t["containers"]] for t in templates)
+
+
+def test_windows_shape_has_windows_nodes_and_pods_on_them(tmp_path: Path) -> None:
+    items = _shape_items(tmp_path, "windows")
+    nodes = {i["metadata"]["name"]: i for i in items if i["kind"] == "Node"}
+    windows = {n for n, i in nodes.items() if i["status"]["nodeInfo"]["operatingSystem"] == "windows"}
+    assert windows and all(nodes[n]["metadata"]["labels"]["kubernetes.io/os"] == "windows" for n in windows)
+    pods = [i for i in items if i["kind"] == "Pod" and i["spec"].get("nodeSelector", {}).get("kubernetes.io/os") == "windows"]
+    assert pods and all(p["spec"]["nodeName"] in windows for p in pods if "nodeName" in p["spec"])
+    linux = [i for i in items if i["kind"] == "Pod" and i["spec"].get("nodeSelector", {}).get("kubernetes.io/os") == "linux"]
+    assert all(p["spec"]["nodeName"] not in windows for p in linux if "nodeName" in p["spec"])
+    assert any(p["spec"]["securityContext"].get("windowsOptions", {}).get("hostProcess") for p in pods)
+
+
+def test_large_cluster_has_a_node_per_4_pods_and_20_daemonsets(tmp_path: Path) -> None:
+    items = _shape_items(tmp_path, "large-cluster", pods=800, nodes=None)
+    kinds = collections.Counter(i["kind"] for i in items)
+    assert kinds["Node"] == 200 and kinds["DaemonSet"] == 20
+
+
+def test_an_unknown_shape_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown shape"):
+        generate_dump.write_dump(tmp_path / "x.json", pods=1, shape="nope")
