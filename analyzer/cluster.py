@@ -9,14 +9,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from analyzer.ingest import IngestResult, KubeObject, LogRecord, ingest
 from analyzer.ingest.records import KIND_GROUPS
 from analyzer.model.views import VIEW_BY_KIND
 
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas as pd
 
 # Kinds the API server itself serves; objects of these kinds from another group are CRs.
 BUILTIN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | frozenset(
@@ -24,7 +23,7 @@ BUILTIN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | frozenset(
 )
 
 
-class Tables(Mapping[str, pd.DataFrame]):
+class Tables(Mapping[str, "pd.DataFrame"]):
     """Table name -> DataFrame, built on first access; also `tables.pods` attribute access."""
 
     def __init__(self, cluster: Cluster) -> None:

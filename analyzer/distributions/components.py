@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
-from analyzer.distributions.health import ComponentHealth, component_health
 from analyzer.distributions.profiles import load_profiles
 from analyzer.distributions.workloads import ComponentWorkload, component_workloads
 from analyzer.model.schema import Column, TableSpec
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from analyzer.cluster import Cluster
+    from analyzer.distributions.health import ComponentHealth
 
 UNKNOWN_ROLE = "unknown"
 COMPONENTS_SPEC = TableSpec("components", "System-namespace workloads classified by the component catalog.", tuple(
@@ -110,6 +110,12 @@ def _row(w: ComponentWorkload, entry: CatalogEntry | None, health: ComponentHeal
 
 def build_components_table(cluster: Cluster) -> pd.DataFrame:
     """One row per system-namespace workload: component, role, images, version, replicas, health."""
+    # Here, not at the top: detecting the distribution needs neither pandas nor the health
+    # checks (which use it).
+    import pandas as pd
+
+    from analyzer.distributions.health import component_health
+
     workloads = component_workloads(cluster, load_profiles())
     health = component_health(cluster, workloads)
     rows = [_row(w, e, health.get((w.namespace, w.kind, w.name)))

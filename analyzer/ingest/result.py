@@ -139,6 +139,8 @@ def _tail(source: str) -> str:
 
 # An RFC 3339 timestamp as the API prints it (a hand-edited "2025-08-2312:02:32Z" is not one).
 TIMESTAMP_RX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+# A whole timestamp that datetime.fromisoformat reads exactly as pandas does.
+_PLAIN_TIMESTAMP_RX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d:\d\d)$")
 
 
 def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> datetime | None:
@@ -169,6 +171,12 @@ def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] =
                     best = ts
     if not best:
         return None
+    if _PLAIN_TIMESTAMP_RX.match(best):
+        # What the API prints, read without pandas (whose import is most of `kda inspect`).
+        try:
+            return datetime.fromisoformat(best)
+        except ValueError:
+            pass  # not a date (a 30th of February): pandas says so as it always did
     import pandas as pd
 
     try:

@@ -17,8 +17,9 @@ def _distribution(cluster: Cluster) -> dict[str, Any] | None:
         return None
 
 
-def summarize(cluster: Cluster) -> dict[str, Any]:
-    """The stable JSON contract of `kda inspect --format json`."""
+def summarize(cluster: Cluster, components: bool = True) -> dict[str, Any]:
+    """The stable JSON contract of `kda inspect --format json` (without the components table
+    when not asked: the text and HTML summaries do not show it, and it needs pandas)."""
     r = cluster.ingest
     capture = cluster.capture_time
     logs_by_ns = Counter(log.namespace for log in r.logs)
@@ -47,6 +48,7 @@ def summarize(cluster: Cluster) -> dict[str, Any]:
     dist = _distribution(cluster)
     if dist is not None:
         out["distribution"] = dist
+    if dist is not None and components:
         try:
             comp = cluster.tables["components"]
             out["components"] = comp.astype(object).where(comp.notna(), None).to_dict("records")
@@ -57,7 +59,7 @@ def summarize(cluster: Cluster) -> dict[str, Any]:
 
 def summary_text(cluster: Cluster) -> str:
     """A short human summary for the terminal."""
-    s = summarize(cluster)
+    s = summarize(cluster, components=False)
     lines = [f"{s['name']}: {s['objects_total']} objects from {s['files']} files "
              f"({', '.join(s['formats']) or 'no known format'})"]
     lines += [f"WARNING: {w}" for w in s["warnings"]]
@@ -100,7 +102,7 @@ def _listing(title: str, entries: list[str], limit: int) -> list[str]:
 
 def summary_html(cluster: Cluster) -> str:
     """Compact HTML for Jupyter: counts by kind, distribution, coverage, rejections."""
-    s = summarize(cluster)
+    s = summarize(cluster, components=False)
     e = html.escape
     rows = "".join(f"<tr><td>{e(k)}</td><td style='text-align:right'>{n}</td></tr>"
                    for k, n in s["objects_by_kind"].items())
