@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -57,18 +56,41 @@ def _label_rows(labels: dict[str, object]) -> list[tuple[str, str | None]]:
     return [(k, v if isinstance(v, str) or v is None else str(v)) for k, v in labels.items()]
 
 
-def _annotation_rows(annotations: dict[str, object], shown: dict[tuple[str, str], str],
-                     show_sensitive: bool = False) -> list[tuple[str, str]]:
-    rows = []
-    for k, v in annotations.items():
-        if type(v) is str:
-            text = shown.get((k, v))
-            if text is None:
-                text = shown[(k, v)] = annotation_value(k, v, show_sensitive)
-        else:
-            text = annotation_value(k, v, show_sensitive)
-        rows.append((k, text))
-    return rows
+class _AnnotationRows:
+    """The annotations table's rows, each distinct (key, value) stored once as a row of its own
+    and placed for every object that has it; an object's whole set, when its encoding was seen
+    before, placed in one step. Pods whose annotations differ in a few (a CNI's per-pod address
+    and container id) still share the rest, and each distinct annotation is masked once."""
+
+    def __init__(self, pool: RowPool, show_sensitive: bool) -> None:
+        self.pool = pool
+        self.show_sensitive = show_sensitive
+        self.row_of: dict[tuple[str, str], int] = {}  # (key, value) -> its stored row (group)
+        self.rows_of: dict[bytes, list[int]] = {}  # an annotations dict's encoding -> its rows
+
+    def add(self, annotations: dict[str, object], key: bytes | None, parent: int) -> None:
+        rows = self.rows_of.get(key) if key is not None else None
+        if rows is None:
+            rows = self.rows(annotations)
+            if key is not None:
+                self.rows_of[key] = rows
+        pool = self.pool
+        pool.placed.extend(rows)
+        pool.parents.extend([parent] * len(rows))
+
+    def rows(self, annotations: dict[str, object]) -> list[int]:
+        row_of, store, show_sensitive = self.row_of, self.pool.store, self.show_sensitive
+        rows = []
+        for pair in annotations.items():
+            k, v = pair
+            if type(v) is str:
+                row = row_of.get(pair)
+                if row is None:
+                    row = row_of[pair] = store([(k, annotation_value(k, v, show_sensitive))])
+            else:
+                row = store([(k, annotation_value(k, v, show_sensitive))])
+            rows.append(row)
+        return rows
 
 
 def _object_ids(groups: Sequence[str | None], kind: pd.Categorical, namespace: pd.Categorical,
@@ -142,10 +164,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     annotation_pool = RowPool("annotations", first=3)
     owner_rows: list[tuple[object, ...]] = []  # owner_refs' columns after kind/namespace/name
     owner_of: list[int] = []
-    # (key, value) -> annotation_value: the pods of one workload repeat their annotations.
-    shown: dict[tuple[str, str], str] = {}
-    show_sensitive = getattr(cluster, "show_sensitive", False)
-    annotation_rows = partial(_annotation_rows, shown=shown, show_sensitive=show_sensitive)
+    annotation_rows = _AnnotationRows(annotation_pool, getattr(cluster, "show_sensitive", False))
 
     provenance = source = None
     for i, obj in enumerate(cluster.objects):
@@ -173,8 +192,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
                                  _label_rows, meta_labels, i)
         if meta.annotations:
             notes = meta.annotations
-            annotation_pool.add_group(memo_key(notes) if plain else None,
-                                      annotation_rows, notes, i)
+            annotation_rows.add(notes, memo_key(notes) if plain else None, i)
         if meta.ownerReferences:
             for ref in meta.ownerReferences:
                 owner_of.append(i)
