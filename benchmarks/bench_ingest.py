@@ -166,9 +166,13 @@ def _has_fast_yaml() -> bool:
 
 
 def measure(fmt: str, path_name: str, dump: Path) -> dict:
+    # Modules imported while a path runs load from bytecode, as in an installed package, even
+    # where the environment says not to write it (then every run would compile them again).
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(DATA / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--worker", fmt, path_name, str(dump)],
-        capture_output=True, text=True, check=False, cwd=HERE.parent,
+        capture_output=True, text=True, check=False, cwd=HERE.parent, env=env,
     )
     if proc.returncode != 0:
         return {"error": (proc.stderr.strip().splitlines() or ["failed"])[-1]}

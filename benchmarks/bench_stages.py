@@ -15,6 +15,7 @@ each stage's time is its own, as what it reads was built by the stages before it
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -26,7 +27,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from bench_ingest import ensure_dump  # noqa: E402
+from bench_ingest import DATA, ensure_dump  # noqa: E402
+
+# What is imported loads from bytecode, as in an installed package, even where the environment
+# says not to write it (else each stage's first import would compile its modules again).
+sys.dont_write_bytecode = False
+sys.pycache_prefix = str(DATA / "pycache")
 
 
 def _cpu() -> float:
@@ -68,8 +74,10 @@ def command(dump: Path, fmt: str) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as out:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
+        env = {**os.environ, "PYTHONPYCACHEPREFIX": sys.pycache_prefix}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         subprocess.run([str(kda), "report", str(dump), "-o", out, "--format", fmt, "--no-progress"],
-                       check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                       check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
