@@ -170,18 +170,57 @@ def _may_open_flow(text: str) -> bool:
     return text.startswith(("[", "{")) or any(pattern.search(text) for pattern in _FLOW_OPENS)
 
 
+# A block scalar's header line: `key: |` or `- key: >-` (a plain or quoted simple key, no tag,
+# anchor or explicit indentation); its key's column is the indentation plus the `- ` prefixes.
+_BLOCK_SCALAR_HEADER = re.compile(
+    r"^(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)"
+    r"(?:\"[^\"\\\n]*\"|'[^'\n]*'|[A-Za-z0-9_][A-Za-z0-9_./-]*):[ ]+[|>][-+]?[ ]*$",
+    re.M,
+)
+
+
+def _block_scalar_bodies(text: str) -> list[tuple[int, int]]:
+    r"""Where the contents of block scalars lie (start, end), as far as told for sure: the lines
+    after a header indented deeper than its key's column (blank lines inside included). Their
+    text is literal to both parsers: a flow bracket there opens nothing.
+
+    >>> text = "a: |\n  {\"arn\": \"x::1\"}\nb: 1\n"
+    >>> [text[s:e] for s, e in _block_scalar_bodies(text)]
+    ['  {"arn": "x::1"}\n']
+    """
+    if "|" not in text and ">" not in text:
+        return []
+    bodies = []
+    for header in _BLOCK_SCALAR_HEADER.finditer(text):
+        column = len(header["indent"]) + len(header["dashes"])
+        start = end = header.end() + 1
+        while end < len(text):
+            line_end = text.find("\n", end)
+            line_end = len(text) if line_end < 0 else line_end + 1
+            line = text[end:line_end]
+            if line.strip(" \r\n") and len(line) - len(line.lstrip(" ")) <= column:
+                break
+            end = line_end
+        if end > start:
+            bodies.append((start, end))
+    return bodies
+
+
 def _flow_regions(text: str) -> Iterator[tuple[int, int]]:
     """The lines each flow collection may span: from the line where one may open to the line
     where the brackets counted from there balance (JSON in a block scalar is one line).
     Brackets inside quoted strings count too, so a multi-line flow whose strings hold more
     closing than opening brackets is cut short: a value of its later lines that starts with
-    ":" is then read as yaml-rs reads it (a string) where PyYAML refuses the document."""
+    ":" is then read as yaml-rs reads it (a string) where PyYAML refuses the document. A
+    bracket in a block scalar's text opens nothing (an ARN's `::` in a last-applied JSON)."""
     opens = [m.start() for pattern in _FLOW_OPENS for m in pattern.finditer(text)]
     if text.startswith(("[", "{")):
         opens.append(0)
+    bodies = _block_scalar_bodies(text) if opens else []
     covered = -1
     for at in sorted(opens):
-        if at < covered:
+        bracket = at if text[at] in "[{" else at + 1  # an open's pattern starts before it
+        if at < covered or any(start <= bracket < end for start, end in bodies):
             continue
         start = end = text.rfind("\n", 0, at) + 1
         depth = 0

@@ -407,3 +407,24 @@ def test_what_yaml_rs_reads_in_a_flow_and_pyyaml_refuses_goes_to_the_safe_loader
 ])
 def test_scan_lets_kubectl_output_through(text: str) -> None:
     assert not yamlfast._needs_safe_loader(text)
+
+
+# A last-applied JSON holding an IAM role's ARN (`arn:aws:iam::123:role/x`, as EKS pods carry):
+# inside a block scalar its brackets open no flow and its `::` is no empty value.
+@pytest.mark.parametrize("text", [
+    'a: |\n  {"role":"arn:aws:iam::123456789012:role/x","b":[1]}\n',
+    '- metadata:\n    annotations:\n      x: |\n        {"r":"arn:aws:iam::1:role/y"}\n      z: "1"\n',
+    'a: |-\n  [{"k": ":x"}]\n\n  {"k": "?y"}\nb: 2\n',
+])
+def test_scan_lets_json_with_colons_in_block_scalars_through(text: str) -> None:
+    assert not yamlfast._needs_safe_loader(text)
+    assert ours(text) == reference(text)
+
+
+@pytest.mark.parametrize("text", [
+    "a: |\n  x\nb: {c: :d}\n",  # the flow comes after the block scalar ended
+    "- |\n  {a: :b}\n",  # a header without a key: not told for sure, so scanned as before
+    "a: |2\n   {b: :c}\n",  # an explicit indentation: likewise
+])
+def test_scan_still_sends_flows_outside_block_scalars_to_the_safe_loader(text: str) -> None:
+    assert yamlfast._needs_safe_loader(text)
