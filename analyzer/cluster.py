@@ -172,6 +172,13 @@ class Cluster:
 
         return run_incidents(self)
 
+    @cached_property
+    def timeline(self) -> pd.DataFrame:
+        """Every dated fact of the dump (and the spans grouping them), oldest first."""
+        from analyzer.timeline import build_timeline
+
+        return build_timeline(self)
+
     # -- export --------------------------------------------------------------------------
 
     def to_parquet(self, directory: str | os.PathLike[str]) -> list[Path]:

@@ -1,0 +1,123 @@
+"""Timeline: every dated fact of one dump, in time order, each with the source it was read from.
+
+`build_timeline(cluster)` is `cluster.timeline`: one row per fact (creations, deletions,
+condition transitions, container starts and terminations, events, taints, lease renewals)
+plus spans that group them (a node restarting, an install window). `select` narrows it the way
+`kda timeline --since/--namespace` does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from analyzer.timeline.facts import COLLECTORS, COLUMNS, MARK_SPAN, Rows, parse_times
+from analyzer.timeline.spans import Span, install_windows, node_restarts
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+__all__ = ["COLUMNS", "build_timeline", "parse_duration", "select"]
+
+_TEXT_COLUMNS = ("namespace", "name", "detail", "node", "source")
+_CATEGORY_COLUMNS = ("kind", "fact", "mark")
+
+
+def build_timeline(cluster: Cluster) -> pd.DataFrame:
+    """The dump's dated facts and spans, oldest first (ties in a stable order).
+
+    `frame.attrs` says what could not be placed: `undated` (ages stated relative to an unknown
+    capture time) and `unparsed` (times that are not RFC 3339).
+    """
+    from analyzer.model.normalize import builtin_objects
+
+    capture = cluster.capture_time
+    rows = Rows(capture, show_sensitive=getattr(cluster, "show_sensitive", False))
+    pod_nodes = {(o.namespace, o.name): o.view.spec.nodeName
+                 for o in builtin_objects(cluster, "Pod") if o.view.spec.nodeName}
+    for collect in COLLECTORS:
+        collect(cluster, rows, pod_nodes)
+    frame = _frame(rows)
+    unparsed = int(frame["time"].isna().sum())
+    frame = frame[frame["time"].notna()].reset_index(drop=True)
+    spans = node_restarts(frame, Counter(pod_nodes.values())) + install_windows(frame)
+    if spans:
+        frame = pd.concat([frame, _span_frame(spans)], ignore_index=True)
+    frame = _typed(frame)
+    frame = frame.sort_values(["time", "kind", "namespace", "name", "fact", "detail"],
+                              key=lambda c: c.astype("string") if c.name != "time" else c,
+                              kind="stable", na_position="last").reset_index(drop=True)
+    frame.attrs.update(undated=rows.undated, unparsed=unparsed,
+                       capture_time=capture.isoformat() if capture else None)
+    return frame
+
+
+def _frame(rows: Rows) -> pd.DataFrame:
+    data = dict(rows.columns)
+    data["time"] = parse_times(data["time"])
+    data["end"] = parse_times(data["end"])
+    return pd.DataFrame(data, columns=list(COLUMNS))
+
+
+def _span_frame(spans: list[Span]) -> pd.DataFrame:
+    return pd.DataFrame({
+        "time": pd.Series([s.start for s in spans], dtype="datetime64[ns, UTC]"),
+        "end": pd.Series([s.end for s in spans], dtype="datetime64[ns, UTC]"),
+        "kind": [s.kind for s in spans], "namespace": [s.namespace for s in spans],
+        "name": [s.name for s in spans], "fact": [s.fact for s in spans],
+        "detail": [s.detail for s in spans], "node": [s.node for s in spans],
+        "mark": [MARK_SPAN] * len(spans), "source": [s.source for s in spans],
+    }, columns=list(COLUMNS))
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    out = frame.copy()
+    for column in ("time", "end"):
+        out[column] = pd.Series(out[column], dtype="datetime64[ns, UTC]")
+    for column in _TEXT_COLUMNS:
+        out[column] = out[column].astype("string")
+    for column in _CATEGORY_COLUMNS:
+        out[column] = out[column].astype("string").fillna("").astype("category")
+    out["namespace"] = out["namespace"].fillna("")
+    out["name"] = out["name"].fillna("")
+    out["detail"] = out["detail"].fillna("")
+    return out
+
+
+def parse_duration(text: str) -> timedelta:
+    """A duration such as `90s`, `15m`, `6h`, `2d`, `1h30m` or `1w`.
+
+    Examples:
+        >>> parse_duration("1h30m"), parse_duration("2d")
+        (datetime.timedelta(seconds=5400), datetime.timedelta(days=2))
+    """
+    import re
+
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+    parts = re.findall(r"(\d+(?:\.\d+)?)\s*([smhdw])", text.strip().lower())
+    if not parts or re.sub(r"(\d+(?:\.\d+)?)\s*([smhdw])|\s", "", text.strip().lower()):
+        raise ValueError(f"not a duration: {text!r} (use e.g. 30m, 6h, 2d, 1h30m)")
+    return timedelta(seconds=sum(float(n) * units[u] for n, u in parts))
+
+
+def select(frame: pd.DataFrame, since: timedelta | None = None, namespace: str | None = None,
+           capture: datetime | None = None) -> pd.DataFrame:
+    """Rows that reach into the last `since` before `capture` and/or concern `namespace`.
+
+    A fact with an end (an event still repeating, a span) counts if its end is in the period.
+    """
+    keep = pd.Series(True, index=frame.index)
+    if since is not None:
+        if capture is None:
+            raise ValueError("the dump's capture time is unknown, so --since has nothing to count from")
+        start = pd.Timestamp(capture) - pd.Timedelta(since)
+        latest = frame["end"].where(frame["end"].notna(), frame["time"])
+        keep &= latest >= start
+    if namespace is not None:
+        keep &= frame["namespace"] == namespace
+    out = frame[keep].reset_index(drop=True)
+    out.attrs.update(frame.attrs)
+    return out

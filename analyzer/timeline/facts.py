@@ -1,0 +1,328 @@
+"""Dated facts of one dump, one collector per family (objects, pods, nodes, events, ...).
+
+Each collector walks the typed views of the objects it knows and adds rows to a `Rows`
+accumulator: a time (as the dump printed it), the object, the kind of fact, a detail and the
+source the fact was read from. Times are parsed once, for all rows, by `Rows.frame()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from analyzer.model.normalize import builtin_objects, source_of
+from analyzer.model.views import ObjectView
+from analyzer.redact.masking import mask_sensitive
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest import KubeObject
+
+# What a row means for the picture: the marks a reader scans for.
+MARK_RESTART = "restart"
+MARK_WARNING = "warning"
+MARK_TRANSITION = "transition"
+MARK_SPAN = "span"
+MARK_OTHER = ""
+
+COLUMNS = ("time", "end", "kind", "namespace", "name", "fact", "detail", "node", "mark", "source")
+
+# Kinds whose objects carry no dated status of their own beyond metadata: their bodies are
+# not decoded to look for conditions (a dump holds thousands of them).
+PLAIN_KINDS = frozenset({
+    "ConfigMap", "Secret", "ServiceAccount", "Role", "ClusterRole", "RoleBinding",
+    "ClusterRoleBinding", "Endpoints", "EndpointSlice", "Event", "ControllerRevision",
+    "PodTemplate", "LimitRange", "PriorityClass", "RuntimeClass", "StorageClass",
+    "IngressClass", "NetworkPolicy", "MutatingWebhookConfiguration",
+    "ValidatingWebhookConfiguration", "CSIDriver", "CSINode", "ComponentStatus",
+})
+# Conditions whose status "True" is the healthy one, so a False is a warning mark.
+GOOD_WHEN_TRUE = frozenset({
+    "Ready", "Available", "Established", "Synced", "ContainersReady", "Initialized",
+    "PodScheduled", "Progressing", "NamesAccepted", "Healthy", "Complete", "Succeeded",
+    "Bound", "Reconciled", "Upgradeable",
+})
+DETAIL_CHARS = 300
+
+
+@dataclass(slots=True)
+class Rows:
+    """Column lists of the timeline being collected, plus what could not be dated."""
+
+    capture: datetime | None
+    show_sensitive: bool = False
+    columns: dict[str, list[Any]] = field(default_factory=lambda: {c: [] for c in COLUMNS})
+    undated: int = 0  # facts stated only relative to an unknown capture time
+    _masked: dict[str, str] = field(default_factory=dict)
+
+    def add(self, time: Any, obj: KubeObject | None, fact: str, detail: str = "", *,
+            kind: str | None = None, namespace: str | None = None, name: str | None = None,
+            end: Any = None, node: str | None = None, mark: str = MARK_OTHER,
+            source: str | None = None) -> None:
+        """One dated fact; `time` is an RFC 3339 string, a datetime, or None (then skipped)."""
+        if time is None or time == "":
+            return
+        c = self.columns
+        c["time"].append(time)
+        c["end"].append(end)
+        c["kind"].append(kind if kind is not None else (obj.kind if obj is not None else ""))
+        c["namespace"].append(namespace if namespace is not None
+                              else (obj.namespace if obj is not None else ""))
+        c["name"].append(name if name is not None else (obj.name if obj is not None else ""))
+        c["fact"].append(fact)
+        c["detail"].append(self.mask(detail))
+        c["node"].append(node)
+        c["mark"].append(mark)
+        c["source"].append(source if source is not None else source_of(obj))
+
+    def ago(self, seconds: float | None) -> datetime | None:
+        """The time `seconds` before capture (a pasted table's AGE); None if it cannot be placed."""
+        if seconds is None:
+            return None
+        if self.capture is None:
+            self.undated += 1
+            return None
+        return self.capture - timedelta(seconds=float(seconds))
+
+    def mask(self, text: str) -> str:
+        """Detail text with credential-looking parts masked (messages quote what failed)."""
+        if not text:
+            return ""
+        if len(text) > DETAIL_CHARS:
+            text = text[: DETAIL_CHARS - 1] + "…"
+        masked = self._masked.get(text)
+        if masked is None:
+            masked = self._masked[text] = mask_sensitive(text, self.show_sensitive)
+        return masked
+
+
+Collector = Callable[["Cluster", Rows, dict[tuple[str, str], str]], None]
+
+
+def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node: str | None) -> None:
+    for c in conditions:
+        when = _get(c, "lastTransitionTime")
+        if not when:
+            continue
+        ctype, status = _get(c, "type") or "?", _get(c, "status")
+        reason, message = _get(c, "reason"), _get(c, "message")
+        detail = f"{ctype}={status}"
+        if reason or message:
+            detail += " (" + ": ".join(str(x) for x in (reason, message) if x) + ")"
+        rows.add(when, obj, "condition", detail, node=node, mark=_condition_mark(ctype, status))
+
+
+def _condition_mark(ctype: str, status: Any) -> str:
+    if ctype in GOOD_WHEN_TRUE and status == "False":
+        return MARK_WARNING
+    if ctype not in GOOD_WHEN_TRUE and status == "True" and ctype.endswith(
+            ("Pressure", "Unavailable", "Degraded", "Failed", "Failing", "Stalled")):
+        return MARK_WARNING
+    return MARK_TRANSITION
+
+
+def _get(value: Any, key: str) -> Any:
+    return value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+
+
+def metadata_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+    """Creation and deletion of every object (the AGE of a pasted row where that is all there is)."""
+    for obj in cluster.objects:
+        if obj.kind == "Event":
+            continue  # an Event's own creation is its first occurrence: the events collector
+        view = obj.view
+        meta = view.metadata
+        node = _node_of(obj, pod_nodes)
+        if meta.creationTimestamp:
+            rows.add(meta.creationTimestamp, obj, "created", node=node)
+        elif view.text is not None and view.text.age_seconds is not None:
+            rows.add(rows.ago(view.text.age_seconds), obj, "created",
+                     "from the AGE a pasted table shows", node=node)
+        if meta.deletionTimestamp:
+            rows.add(meta.deletionTimestamp, obj, "deletion requested",
+                     f"finalizers: {', '.join(meta.finalizers)}" if meta.finalizers else "",
+                     node=node, mark=MARK_TRANSITION)
+
+
+def pod_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+    """Pod start, condition transitions, and each container's start and terminations."""
+    for obj in builtin_objects(cluster, "Pod"):
+        view = obj.view
+        status = view.status
+        node = view.spec.nodeName or None
+        rows.add(status.startTime, obj, "pod started", node=node)
+        _condition_rows(rows, obj, status.conditions or (), node)
+        for group, statuses in (("init container", status.initContainerStatuses),
+                                ("container", status.containerStatuses),
+                                ("ephemeral container", status.ephemeralContainerStatuses)):
+            for cs in statuses or ():
+                _container_rows(rows, obj, f"{group} {cs.name}", cs, node)
+        facts = view.text
+        if facts is not None and facts.last_restart_ago_seconds is not None:
+            rows.add(rows.ago(facts.last_restart_ago_seconds), obj, "container restarted",
+                     f"last restart, from the RESTARTS column ({facts.restarts} restarts)",
+                     node=node, mark=MARK_RESTART)
+
+
+def _container_rows(rows: Rows, obj: KubeObject, label: str, cs: Any, node: str | None) -> None:
+    state, last = cs.state, cs.lastState
+    if state is not None:
+        if state.running is not None:
+            restarts = f" (restart {cs.restartCount})" if cs.restartCount else ""
+            rows.add(state.running.startedAt, obj, "container started", f"{label}{restarts}",
+                     node=node)
+        if state.terminated is not None:
+            t = state.terminated
+            rows.add(t.startedAt, obj, "container started", label, node=node)
+            rows.add(t.finishedAt, obj, "container terminated", _termination(label, t), node=node,
+                     mark=MARK_WARNING if t.exitCode not in (0, None) else MARK_OTHER)
+    if last is not None and last.terminated is not None:
+        t = last.terminated
+        rows.add(t.startedAt, obj, "container started", f"{label} (previous instance)", node=node)
+        rows.add(t.finishedAt, obj, "container terminated",
+                 _termination(label, t) + f"; restarted ({cs.restartCount or 0} restarts in all)",
+                 node=node, mark=MARK_RESTART)
+
+
+def _termination(label: str, t: Any) -> str:
+    parts = [label]
+    if t.reason:
+        parts.append(f"reason {t.reason}")
+    if t.exitCode is not None:
+        parts.append(f"exit code {t.exitCode}")
+    if t.signal:
+        parts.append(f"signal {t.signal}")
+    text = ", ".join(parts)
+    if t.message:
+        text += f": {' '.join(str(t.message).split())}"
+    return text
+
+
+def node_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+    """Node condition transitions, the newest heartbeat, and when each taint was added."""
+    for obj in builtin_objects(cluster, "Node"):
+        status = obj.view.status
+        conditions = status.conditions or ()
+        _condition_rows(rows, obj, conditions, obj.name)
+        beats = [c.lastHeartbeatTime for c in conditions if c.lastHeartbeatTime]
+        if beats:
+            rows.add(max(beats), obj, "heartbeat", "newest condition heartbeat", node=obj.name)
+        taints = obj.view.spec.taints or ()
+        if any(t.key for t in taints):
+            # timeAdded is not in the typed view (only NoExecute taints carry it): read the body
+            for t in (obj.body().get("spec") or {}).get("taints") or ():
+                if isinstance(t, dict) and t.get("timeAdded"):
+                    rows.add(t["timeAdded"], obj, "taint added",
+                             f"{t.get('key')}{'=' + str(t['value']) if t.get('value') else ''}:{t.get('effect')}",
+                             node=obj.name, mark=MARK_WARNING)
+
+
+WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController",
+                  "Job", "CronJob")
+
+
+def workload_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+    """Workload condition transitions; Job start and completion; a CronJob's last schedule."""
+    for obj in builtin_objects(cluster, *WORKLOAD_KINDS):
+        status = obj.view.status
+        _condition_rows(rows, obj, status.conditions or (), None)
+        rows.add(status.startTime, obj, "job started")
+        rows.add(status.completionTime, obj, "job completed", mark=MARK_TRANSITION)
+        rows.add(status.lastScheduleTime, obj, "last scheduled")
+
+
+def event_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+    """Every event: first occurrence, last occurrence (as `end`) and count."""
+    for obj in builtin_objects(cluster, "Event"):
+        v = obj.view
+        involved = v.involvedObject or v.regarding
+        first = v.firstTimestamp or v.eventTime or v.deprecatedFirstTimestamp
+        last = (v.lastTimestamp or (v.series.lastObservedTime if v.series else None)
+                or v.eventTime or v.deprecatedLastTimestamp)
+        facts = v.text
+        if not first and not last and facts is not None:
+            first = rows.ago(facts.first_seen_ago_seconds)
+            last = rows.ago(facts.last_seen_ago_seconds)
+        count = v.count or (v.series.count if v.series else None) or v.deprecatedCount
+        kind = (involved.kind if involved else None) or ""
+        ns = (involved.namespace if involved else None) or ""
+        name = (involved.name if involved else None) or ""
+        node = (name if kind == "Node" else pod_nodes.get((ns, name)) if kind == "Pod" else None)
+        if node is None and v.source is not None and v.source.host:
+            node = v.source.host
+        what = " ".join(x for x in (v.type or "", v.reason or "") if x)
+        times = f" x{count}" if count and count > 1 else ""
+        message = " ".join(str(v.message or v.note or "").split())
+        detail = f"{what}{times}: {message}" if message else f"{what}{times}"
+        if involved is not None and involved.fieldPath:
+            detail += f" [{involved.fieldPath}]"
+        rows.add(first or last, obj, "event", detail, kind=kind, namespace=ns, name=name,
+                 end=last if last and last != first else None, node=node,
+                 mark=MARK_WARNING if v.type == "Warning" else MARK_OTHER)
+
+
+def status_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+    """Conditions of every other object (custom resources too) and lease renewals."""
+    handled = {"Pod", "Node", "Event", *WORKLOAD_KINDS}
+    for obj in cluster.objects:
+        kind = obj.kind
+        if kind in PLAIN_KINDS or (kind in handled and _is_builtin_view(obj)):
+            continue
+        view = obj.view
+        status = getattr(view, "status", None)
+        if isinstance(status, dict):  # the small-dict views (HPA, PDB, APIService, CRD)
+            _dict_conditions(rows, obj, status)
+        elif status is not None:
+            _condition_rows(rows, obj, getattr(status, "conditions", None) or (), None)
+        elif type(view) is ObjectView and obj.raw is not None:
+            # a kind without a typed view (custom resources, Leases): read the body
+            body = obj.body()
+            if not isinstance(body, dict):
+                continue
+            _dict_conditions(rows, obj, body.get("status"))
+            if kind == "Lease":
+                _lease_rows(rows, obj, body.get("spec"))
+
+
+def _dict_conditions(rows: Rows, obj: KubeObject, status: Any) -> None:
+    if isinstance(status, dict) and isinstance(status.get("conditions"), list):
+        _condition_rows(rows, obj, (c for c in status["conditions"] if isinstance(c, dict)), None)
+
+
+def _lease_rows(rows: Rows, obj: KubeObject, spec: Any) -> None:
+    if not isinstance(spec, dict):
+        return
+    holder = spec.get("holderIdentity") or "?"
+    node = obj.name if obj.namespace == "kube-node-lease" else None
+    rows.add(spec.get("acquireTime"), obj, "lease acquired", f"by {holder}", node=node,
+             mark=MARK_TRANSITION)
+    rows.add(spec.get("renewTime"), obj, "lease renewed", f"by {holder}", node=node)
+
+
+def _is_builtin_view(obj: KubeObject) -> bool:
+    return type(obj.view) is not ObjectView
+
+
+def _node_of(obj: KubeObject, pod_nodes: dict[tuple[str, str], str]) -> str | None:
+    if obj.kind == "Node":
+        return obj.name
+    if obj.kind == "Pod":
+        return pod_nodes.get((obj.namespace, obj.name))
+    return None
+
+
+# The collectors, in the order their rows are gathered (the frame is sorted afterwards).
+COLLECTORS: tuple[Collector, ...] = (
+    metadata_facts, pod_facts, node_facts, workload_facts, event_facts, status_facts,
+)
+
+
+def parse_times(values: list[Any]) -> pd.Series:
+    """RFC 3339 strings and datetimes as UTC timestamps (NaT where a value is not a time)."""
+    text = [v.isoformat() if isinstance(v, datetime) else v for v in values]
+    return pd.Series(pd.to_datetime(pd.Series(text, dtype="object"), utc=True, format="ISO8601",
+                                    errors="coerce"), dtype="datetime64[ns, UTC]")
