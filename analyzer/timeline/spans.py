@@ -22,7 +22,7 @@ INSTALL_GAP = pd.Timedelta(minutes=5)
 INSTALL_MIN_OBJECTS = 10
 # Kinds that are created all the time by controllers: they do not make an install.
 CHURN_KINDS = frozenset({"Pod", "ReplicaSet", "Event", "Job", "Lease", "EndpointSlice",
-                         "Endpoints", "ControllerRevision"})
+                         "Endpoints", "ControllerRevision", "PodMetrics", "NodeMetrics"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,137 @@
+"""Diff: what changed between two dumps of one cluster (before and after an upgrade, an
+incident, a fix).
+
+`diff(old, new)` first checks that both are the same cluster (`same_cluster`), then compares
+objects field by field (volatile fields left out), versions, capacity, restarts and findings.
+Kinds that only one dump collected are "not comparable", never "removed".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from analyzer.diff.identity import DIFFERENT, same_cluster
+from analyzer.diff.objects import compare_objects, volatile
+from analyzer.diff.versions import compare_capacity, compare_versions, restarts_gained
+from analyzer.errors import AnalyzerError
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+__all__ = ["DifferentClusters", "DumpDiff", "REFUSE_CONFIDENCE", "diff", "same_cluster"]
+
+# "Clearly different clusters": a strong identity signal disagrees and none agrees.
+REFUSE_CONFIDENCE = 0.85
+
+
+class DifferentClusters(AnalyzerError):
+    """The two dumps are clearly of different clusters (pass force=True to compare anyway)."""
+
+    def __init__(self, verdict: dict[str, Any]) -> None:
+        said = "; ".join(f"{e['signal']}: {e['detail']}" for e in verdict["evidence"]
+                         if e["says"] == DIFFERENT)
+        super().__init__(f"the two dumps are of different clusters (confidence "
+                         f"{verdict['confidence']:.2f}): {said}")
+        self.verdict = verdict
+
+
+@dataclass(slots=True)
+class DumpDiff:
+    """Everything that differs between two dumps, as plain JSON-safe data (`to_dict`)."""
+
+    old: dict[str, Any]
+    new: dict[str, Any]
+    same_cluster: dict[str, Any]
+    added: list[dict[str, Any]] = field(default_factory=list)
+    removed: list[dict[str, Any]] = field(default_factory=list)
+    changed: list[dict[str, Any]] = field(default_factory=list)
+    unchanged: int = 0
+    compared_by_identity_only: int = 0
+    not_comparable: list[dict[str, Any]] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    volatile_fields: list[dict[str, str]] = field(default_factory=list)
+    versions: list[dict[str, Any]] = field(default_factory=list)
+    capacity: dict[str, Any] = field(default_factory=dict)
+    restarts: list[dict[str, Any]] = field(default_factory=list)
+    findings: dict[str, Any] = field(default_factory=dict)
+    forced: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `kda diff --format json` contract."""
+        return {
+            "old": self.old, "new": self.new, "same_cluster": self.same_cluster,
+            "forced": self.forced,
+            "added": self.added, "removed": self.removed, "changed": self.changed,
+            "unchanged": self.unchanged,
+            "compared_by_identity_only": self.compared_by_identity_only,
+            "not_comparable": self.not_comparable, "history": self.history,
+            "volatile_fields": self.volatile_fields, "versions": self.versions,
+            "capacity": self.capacity, "restarts": self.restarts, "findings": self.findings,
+        }
+
+    @property
+    def empty(self) -> bool:
+        """Nothing added, removed or changed, and no finding new or resolved."""
+        return not (self.added or self.removed or self.changed or self.findings.get("new")
+                    or self.findings.get("resolved"))
+
+
+def _about(c: Cluster) -> dict[str, Any]:
+    capture = c.capture_time
+    return {"name": c.name, "inputs": list(c.ingest.inputs), "formats": list(c.ingest.formats),
+            "objects": len(c.objects),
+            "capture_time": pd.Timestamp(capture).isoformat().replace("+00:00", "Z") if capture else None}
+
+
+def _failing(c: Cluster) -> tuple[dict[tuple[str, str, str, str], dict[str, Any]], set[str]]:
+    f = c.findings
+    failing = {}
+    for row in f[f["status"] == "fail"].itertuples(index=False):
+        key = (str(row.rule), str(row.kind), str(row.namespace), str(row.name))
+        failing.setdefault(key, {"rule": key[0], "severity": str(row.severity), "kind": key[1],
+                                 "namespace": key[2], "name": key[3], "message": str(row.message)})
+    not_applicable = {str(r) for r in f.loc[f["status"] == "not_applicable", "rule"]}
+    return failing, not_applicable
+
+
+def compare_findings(old: Cluster, new: Cluster) -> dict[str, Any]:
+    """Failing findings new in the second dump, resolved since the first, and still open.
+
+    A finding whose rule could not tell on one side is not "resolved": it is not comparable.
+    """
+    a, na_old = _failing(old)
+    b, na_new = _failing(new)
+    order = {"critical": 0, "warning": 1, "info": 2}
+
+    def ranked(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return sorted(items, key=lambda x: (order.get(x["severity"], 3), x["rule"], x["kind"],
+                                            x["namespace"], x["name"]))
+
+    new_items = [v for k, v in b.items() if k not in a and k[0] not in na_old]
+    resolved = [v for k, v in a.items() if k not in b and k[0] not in na_new]
+    uncomparable = [v for k, v in a.items() if k not in b and k[0] in na_new] + \
+                   [v for k, v in b.items() if k not in a and k[0] in na_old]
+    return {"new": ranked(new_items), "resolved": ranked(resolved),
+            "open": ranked([v for k, v in b.items() if k in a]),
+            "not_comparable": ranked(uncomparable)}
+
+
+def diff(old: Cluster, new: Cluster, force: bool = False) -> DumpDiff:
+    """Compare two dumps of one cluster; raises DifferentClusters when they are clearly not
+    (unless `force`)."""
+    verdict = same_cluster(old, new)
+    if verdict["verdict"] == DIFFERENT and verdict["confidence"] >= REFUSE_CONFIDENCE and not force:
+        raise DifferentClusters(verdict)
+    objects = compare_objects(old, new, show_sensitive=old.show_sensitive or new.show_sensitive)
+    return DumpDiff(
+        old=_about(old), new=_about(new), same_cluster=verdict, forced=force,
+        added=objects.added, removed=objects.removed, changed=objects.changed,
+        unchanged=objects.unchanged, compared_by_identity_only=objects.shallow,
+        not_comparable=objects.not_comparable, history=objects.history,
+        volatile_fields=volatile().as_list(), versions=compare_versions(old, new),
+        capacity=compare_capacity(old, new), restarts=restarts_gained(old, new),
+        findings=compare_findings(old, new),
+    )

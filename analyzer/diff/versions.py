@@ -1,0 +1,128 @@
+"""What a support engineer compares first across an upgrade: versions, node capacity, restarts."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+CAPACITY_COLUMNS = ("cpu_capacity", "memory_capacity", "pods_capacity", "ephemeral_storage_capacity",
+                    "cpu_allocatable", "memory_allocatable", "pods_allocatable")
+NODE_VERSION_COLUMNS = (("kubelet", "kubelet_version"), ("kube-proxy", "kube_proxy_version"),
+                        ("OS image", "os_image"), ("kernel", "kernel_version"),
+                        ("container runtime", "container_runtime"))
+
+
+def _counts(frame: pd.DataFrame, column: str) -> dict[str, int]:
+    if column not in frame.columns:
+        return {}
+    return dict(sorted(Counter(str(v) for v in frame[column] if not pd.isna(v)).items()))
+
+
+def _control_plane(c: Cluster) -> str | None:
+    from analyzer.findings.versions import cluster_version
+
+    found = cluster_version(c)
+    return f"{found.text} (from {found.field})" if found else None
+
+
+def _components(c: Cluster) -> dict[str, str]:
+    try:
+        table = c.tables["components"]
+    except Exception:  # a dump whose distribution cannot be told: no component table
+        return {}
+    out = {}
+    for row in table.itertuples(index=False):
+        label = f"{row.namespace}/{row.name}"
+        out[label] = str(row.images) if not pd.isna(row.images) else ""
+    return out
+
+
+def compare_versions(old: Cluster, new: Cluster) -> list[dict[str, Any]]:
+    """Control plane, node software (as counts of nodes per version) and system components'
+    images, each as {what, old, new, changed}."""
+    rows = []
+    a, b = _control_plane(old), _control_plane(new)
+    rows.append({"what": "control plane", "old": a, "new": b, "changed": a != b})
+    na, nb = old.tables["nodes"], new.tables["nodes"]
+    for label, column in NODE_VERSION_COLUMNS:
+        x, y = _counts(na, column), _counts(nb, column)
+        if x or y:
+            rows.append({"what": label, "old": _said(x), "new": _said(y), "changed": x != y})
+    ca, cb = _components(old), _components(new)
+    for name in sorted(ca.keys() | cb.keys()):
+        x, y = ca.get(name), cb.get(name)
+        if x != y:
+            rows.append({"what": f"component {name}", "old": x, "new": y, "changed": True})
+    return rows
+
+
+def _said(counts: dict[str, int]) -> str | None:
+    if not counts:
+        return None
+    return ", ".join(f"{v} ({n} node{'s' if n != 1 else ''})" for v, n in counts.items())
+
+
+def compare_capacity(old: Cluster, new: Cluster) -> dict[str, Any]:
+    """Totals of capacity and allocatable, and the nodes present in both whose numbers moved."""
+    na, nb = old.tables["nodes"], new.tables["nodes"]
+    totals = []
+    for column in CAPACITY_COLUMNS:
+        if column in na.columns and column in nb.columns:
+            x, y = _total(na[column]), _total(nb[column])
+            if x is not None or y is not None:
+                totals.append({"what": column, "old": x, "new": y, "changed": x != y})
+    nodes = []
+    if "name" in na.columns and "name" in nb.columns:
+        left = na.set_index("name")
+        right = nb.set_index("name")
+        for name in sorted(set(left.index) & set(right.index)):
+            for column in CAPACITY_COLUMNS:
+                if column in left.columns and column in right.columns:
+                    x, y = _value(left.at[name, column]), _value(right.at[name, column])
+                    if x != y:
+                        nodes.append({"node": str(name), "what": column, "old": x, "new": y})
+    return {"nodes_old": len(na), "nodes_new": len(nb), "totals": totals, "changed_nodes": nodes}
+
+
+def _total(series: pd.Series) -> float | None:
+    present = series.dropna()
+    if present.empty:
+        return None
+    return _value(present.sum())
+
+
+def _value(v: Any) -> float | int | None:
+    if v is None or pd.isna(v):
+        return None
+    v = float(v)
+    return int(v) if v.is_integer() else round(v, 3)
+
+
+def restarts_gained(old: Cluster, new: Cluster) -> list[dict[str, Any]]:
+    """Container restarts gained per pod between the two captures (pods in both dumps, by uid
+    where both have one: a pod recreated under the same name starts counting again)."""
+    pa, pb = old.tables["pods"], new.tables["pods"]
+    if pa.empty or pb.empty:
+        return []
+    left = {(r.namespace, r.name): r for r in pa.itertuples(index=False)}
+    out = []
+    for r in pb.itertuples(index=False):
+        before = left.get((r.namespace, r.name))
+        if before is None or pd.isna(r.restarts) or pd.isna(before.restarts):
+            continue
+        same_pod = pd.isna(r.uid) or pd.isna(before.uid) or r.uid == before.uid
+        if not same_pod:
+            continue
+        gained = int(r.restarts) - int(before.restarts)
+        if gained > 0:
+            out.append({"namespace": str(r.namespace), "name": str(r.name), "old": int(before.restarts),
+                        "new": int(r.restarts), "gained": gained,
+                        "last_restart": None if pd.isna(r.last_restart) else
+                        r.last_restart.isoformat().replace("+00:00", "Z")})
+    out.sort(key=lambda x: (-x["gained"], x["namespace"], x["name"]))
+    return out
