@@ -89,6 +89,11 @@ def _provider_groups(c: Cluster) -> set[str]:
     return {p.rsplit("/", 1)[0] for p in _provider_ids(c) if p.count("/") > 3}
 
 
+def _provider_schemes(c: Cluster) -> set[str]:
+    # azure, aws, gce, oci...: a cluster never moves to another cloud
+    return {p.split("://", 1)[0] for p in _provider_ids(c) if "://" in p}
+
+
 def _machine_ids(c: Cluster) -> set[str]:
     return _node_field(c, lambda v: (v.status.nodeInfo.machineID or v.status.nodeInfo.systemUUID)
                        if v.status.nodeInfo else None) - {"", "xxxx"}
@@ -112,43 +117,45 @@ def _cluster_names(c: Cluster) -> set[str]:
     return names
 
 
-# (name, reader, weight, strong): strong signals decide alone when they disagree.
-SIGNALS: tuple[tuple[str, Callable[[Cluster], set[str]], float, bool], ...] = (
-    ("kube-system namespace uid", _kube_system_uid, 1.0, True),
-    ("cluster CA certificate", _cluster_ca, 1.0, True),
-    ("OpenShift clusterID", _openshift_cluster_id, 1.0, True),
-    ("cluster name labels", _cluster_names, 0.8, True),
-    ("node providerIDs", _provider_ids, 0.6, False),
-    ("node pools (providerID prefixes)", _provider_groups, 0.5, False),
-    ("node machine ids", _machine_ids, 0.5, False),
-    ("node names", _node_names, 0.3, False),
+# (name, reader, weight, decides): a signal decides alone when it says "same" or "different"
+# as listed in `decides` ("both", "different" or ""); the others add up.
+SIGNALS: tuple[tuple[str, Callable[[Cluster], set[str]], float, str], ...] = (
+    ("kube-system namespace uid", _kube_system_uid, 1.0, "both"),
+    ("cluster CA certificate", _cluster_ca, 1.0, "both"),
+    ("OpenShift clusterID", _openshift_cluster_id, 1.0, "both"),
+    ("cluster name labels", _cluster_names, 0.8, "both"),
+    ("cloud provider (providerID scheme)", _provider_schemes, 0.2, "different"),
+    ("node providerIDs", _provider_ids, 0.6, ""),
+    ("node pools (providerID prefixes)", _provider_groups, 0.5, ""),
+    ("node machine ids", _machine_ids, 0.5, ""),
+    ("node names", _node_names, 0.3, ""),
 )
 
 
-def _compare(name: str, a: set[str], b: set[str], weight: float, strong: bool) -> Signal:
+def _compare(name: str, a: set[str], b: set[str], weight: float, decides: str) -> Signal:
     if not a or not b:
         missing = "either dump" if not a and not b else ("the old dump" if not a else "the new dump")
         return Signal(name, UNKNOWN, 0.0, f"not in {missing}")
     shared = a & b
     if shared:
-        if strong or len(shared) == len(a | b):
+        if decides == "both" or len(shared) == len(a | b):
             detail = f"equal: {', '.join(_short(x) for x in sorted(shared)[:3])}"
         else:
             detail = f"{len(shared)} of {len(a | b)} shared (e.g. {_short(sorted(shared)[0])})"
         return Signal(name, SAME, weight, detail)
     # Nodes come and go (an upgrade replaces every node): disjoint node facts count for less.
-    return Signal(name, DIFFERENT, weight if strong else weight / 2,
+    return Signal(name, DIFFERENT, 1.0 if decides else weight / 2,
                   f"none shared: old {', '.join(_short(x) for x in sorted(a)[:2])}; "
                   f"new {', '.join(_short(x) for x in sorted(b)[:2])}")
 
 
 def same_cluster(old: Cluster, new: Cluster) -> dict[str, Any]:
     """{verdict: same|different|unknown, confidence, evidence: [signals]} for two dumps."""
-    signals = [_compare(name, read(old), read(new), weight, strong)
-               for name, read, weight, strong in SIGNALS]
-    strong = {name for name, _, _, s in SIGNALS if s}
-    strong_same = [s for s in signals if s.name in strong and s.says == SAME]
-    strong_diff = [s for s in signals if s.name in strong and s.says == DIFFERENT]
+    signals = [_compare(name, read(old), read(new), weight, decides)
+               for name, read, weight, decides in SIGNALS]
+    decides = {name: d for name, _, _, d in SIGNALS}
+    strong_same = [s for s in signals if decides[s.name] == "both" and s.says == SAME]
+    strong_diff = [s for s in signals if decides[s.name] and s.says == DIFFERENT]
     for_same = sum(s.weight for s in signals if s.says == SAME)
     against = sum(s.weight for s in signals if s.says == DIFFERENT)
     if strong_diff and not strong_same:
