@@ -36,6 +36,7 @@ class ReportFiles:
 def cluster_diagrams(cluster: Cluster, namespace: str = "kube-system") -> list[Diagram]:
     """The report's diagrams: the namespace's dependencies, nodes and pods, findings."""
     from analyzer.report import diagrams
+    from analyzer.report.timeline import timeline_picture
 
     return [
         draw(f"dependencies-{namespace}", f"Dependencies in namespace {namespace}",
@@ -44,6 +45,8 @@ def cluster_diagrams(cluster: Cluster, namespace: str = "kube-system") -> list[D
              lambda: diagrams.node_distribution(cluster)),
         draw("findings", "Failed checks by severity and category",
              lambda: diagrams.findings_by_severity(cluster)),
+        draw("timeline", "Restarts, warnings and transitions before the capture",
+             lambda: timeline_picture(cluster)),
     ]
 
 

@@ -243,6 +243,13 @@ def incidents_section(cluster: Cluster) -> dict[str, Any]:
     return {"total": len(rows), "top": rows[:3], "rest": rows[3:MAX_ROWS], "more": max(len(rows) - MAX_ROWS, 0)}
 
 
+def timeline_section(cluster: Cluster) -> dict[str, Any]:
+    """What happened when: counts of dated facts, their spans, and the densest periods."""
+    from analyzer.report.timeline import timeline_section as build
+
+    return build(cluster)
+
+
 SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
     ("incidents", incidents_section),
     ("read", read_section),
@@ -252,6 +259,7 @@ SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
     ("workloads", workloads_section),
     ("services", services_section),
     ("findings", findings_section),
+    ("timeline", timeline_section),
 )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
 
 import pandas as pd
 
@@ -40,40 +42,48 @@ class Span:
     source: str
 
 
-def _runs(times: pd.Series, gap: pd.Timedelta) -> Iterator[pd.Index]:
-    """Index labels of `times` (sorted) split where consecutive times are more than `gap` apart."""
-    if times.empty:
-        return
-    breaks = times.diff().gt(gap).to_numpy().cumsum()
-    for _, part in times.groupby(breaks, sort=True):
-        yield part.index
+def _runs(times: list[pd.Timestamp], gap: pd.Timedelta) -> Iterator[range]:
+    """Positions of sorted `times` split where consecutive times are more than `gap` apart."""
+    first = 0
+    for i in range(1, len(times) + 1):
+        if i == len(times) or times[i] - times[i - 1] > gap:
+            yield range(first, i)
+            first = i
+
+
+def _sorted_rows(frame: pd.DataFrame, by: list[str]) -> list[tuple[Any, ...]]:
+    # plain tuples: a dump's thousands of short runs cost nothing, unlike a DataFrame slice each
+    part = frame.sort_values(by, kind="stable")
+    return list(part[["node", "time", "namespace", "name", "detail", "source", "kind"]]
+                .astype(object).itertuples(index=False, name=None))
 
 
 def node_restarts(frame: pd.DataFrame, pods_per_node: Counter[str]) -> list[Span]:
     """A node restarted at T: its pods' containers' last terminations share one moment."""
     ended = frame[(frame["fact"] == "container terminated") & (frame["mark"] == "restart")
                   & frame["node"].notna() & (frame["kind"] == "Pod")]
+    rows = _sorted_rows(ended, ["node", "time"])
     spans = []
-    for node, part in ended.groupby("node", sort=True):
-        times = part["time"].sort_values(kind="stable")
-        for labels in _runs(times, RESTART_GAP):
-            group = part.loc[labels]
-            pods = group[["namespace", "name"]].drop_duplicates()
-            needed = min(RESTART_MIN_PODS, max(2, pods_per_node.get(str(node), 0)))
+    for _, group_iter in groupby(rows, key=lambda r: r[0]):
+        node_rows = list(group_iter)
+        node = str(node_rows[0][0])
+        for run in _runs([r[1] for r in node_rows], RESTART_GAP):
+            group = [node_rows[i] for i in run]
+            pods = {(r[2], r[3]) for r in group}
+            needed = min(RESTART_MIN_PODS, max(2, pods_per_node.get(node, 0)))
             if len(pods) < needed:
                 continue
-            reasons = Counter(_reason(d) for d in group["detail"])
+            reasons = Counter(_reason(r[4]) for r in group)
             said = ", ".join(f"{r} x{n}" for r, n in sorted(reasons.items(), key=lambda x: (-x[1], x[0])))
-            start, end = group["time"].min(), group["time"].max()
-            namespaces = sorted(set(group["namespace"]))
+            start, end = group[0][1], group[-1][1]
+            namespaces = sorted({r[2] for r in group})
             spans.append(Span(
-                start, end, "Node", "", str(node), "node restarted",
+                start, end, "Node", "", node, "node restarted",
                 f"{len(group)} containers of {len(pods)} pods on node {node} stopped within "
                 f"{int((end - start).total_seconds())}s and were restarted: the node or its "
                 f"container runtime restarted (last terminations: {said}; namespaces: "
                 f"{', '.join(namespaces[:6])}{', ...' if len(namespaces) > 6 else ''})",
-                str(node),
-                f"{len(group)} container terminations, first read from {group['source'].iloc[0]}",
+                node, f"{len(group)} container terminations, first read from {group[0][5]}",
             ))
     return spans
 
@@ -90,16 +100,18 @@ def install_windows(frame: pd.DataFrame) -> list[Span]:
     created = frame[(frame["fact"] == "created") & ~frame["kind"].isin(CHURN_KINDS)]
     if created.empty:
         return []
-    times = created["time"].sort_values(kind="stable")
-    first = times.iloc[0]
+    rows = _sorted_rows(created, ["time"])
+    first = rows[0][1]
     spans = []
-    for labels in _runs(times, INSTALL_GAP):
-        group = created.loc[labels]
-        kinds = Counter(group["kind"])
-        if len(group) < INSTALL_MIN_OBJECTS or len(kinds) < 2:
+    for run in _runs([r[1] for r in rows], INSTALL_GAP):
+        if len(run) < INSTALL_MIN_OBJECTS:
             continue
-        start, end = group["time"].min(), group["time"].max()
-        namespaces = Counter(ns or "(cluster-scoped)" for ns in group["namespace"])
+        group = [rows[i] for i in run]
+        kinds = Counter(r[6] for r in group)
+        if len(kinds) < 2:
+            continue
+        start, end = group[0][1], group[-1][1]
+        namespaces = Counter(r[2] or "(cluster-scoped)" for r in group)
         top_ns, top_n = namespaces.most_common(1)[0]
         what = "cluster install" if start == first else "install"
         single = top_ns != "(cluster-scoped)" and top_n >= 0.8 * len(group)
@@ -111,8 +123,7 @@ def install_windows(frame: pd.DataFrame) -> list[Span]:
             f"{what}: {len(group)} objects created in "
             f"{_duration(end - start)} ({kinds_said}{', ...' if len(kinds) > 6 else ''}; "
             f"namespaces: {ns_said}{', ...' if len(namespaces) > 6 else ''})",
-            None,
-            f"{len(group)} creation timestamps, first read from {group['source'].iloc[0]}",
+            None, f"{len(group)} creation timestamps, first read from {group[0][5]}",
         ))
     return spans
 
