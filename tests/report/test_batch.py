@@ -87,7 +87,7 @@ def test_same_input_same_bytes(sample_reports: tuple[Path, BatchResult], tmp_pat
     run_batch([str(SAMPLE_DUMPS / "*")], tmp_path, progress=False)
     a = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
     b = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
-    assert a == b and len(a) == 4 * 5 + 4
+    assert a == b and len(a) == 4 * 6 + 4  # per dump: html, md, 3 diagrams and the timeline
     for rel in a:
         assert (first / rel).read_bytes() == (tmp_path / rel).read_bytes(), rel
 

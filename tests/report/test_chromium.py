@@ -72,7 +72,7 @@ def test_report_renders_in_chromium(browser, sample_reports, name: str) -> None:
         assert errors == []
         assert attempted == []
         drawn = _check_images(page)
-        assert drawn == (1 if name == "index" else 3)
+        assert drawn == (1 if name == "index" else 4)  # per cluster: 3 diagrams and the timeline
         assert page.eval_on_selector_all("script", "els => els.length") == 0
         # The page reads without JavaScript: the same text is in the served HTML.
         assert "Findings" in page.inner_text("body")
