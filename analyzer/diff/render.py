@@ -89,7 +89,7 @@ def as_text(d: dict[str, Any]) -> str:
         items = d["findings"][title]
         if items:
             out.append(f"\nFindings {title.replace('_', ' ')} ({len(items)}):")
-            out += [f"  [{f['severity']}] {f['rule']} {label(f)}: {f['message']}" for f in items[:ROWS_SHOWN]]
+            out += [f"  [{f['severity']}] {f['rule']}: {f['message']}" for f in items[:ROWS_SHOWN]]
     out.append("\nLeft out of the comparison (volatile): "
                + ", ".join(v["path"] for v in d["volatile_fields"]))
     if d["history"]:
@@ -145,7 +145,7 @@ def as_markdown(d: dict[str, Any]) -> str:
     for title in ("new", "resolved", "open", "not_comparable"):
         items = d["findings"][title]
         out += ["", f"### {title.replace('_', ' ').capitalize()} ({len(items)})", ""]
-        out += [f"- {f['severity']} **{md(f['rule'])}** {md(label(f))}: {md(f['message'])}" for f in items[:ROWS_SHOWN]]
+        out += [f"- {f['severity']} **{md(f['rule'])}**: {md(f['message'])}" for f in items[:ROWS_SHOWN]]
     out += ["", "## Left out of the comparison", ""]
     out += [f"- `{v['path']}`: {md(v['why'])}" for v in d["volatile_fields"]]
     out += [f"- {md(h['kind'])} objects compared by count only: {h['old']} -> {h['new']}" for h in d["history"]]
