@@ -90,9 +90,11 @@ def _failing(c: Cluster) -> tuple[dict[tuple[str, str, str, str], dict[str, Any]
     f = c.findings
     failing = {}
     for row in f[f["status"] == "fail"].itertuples(index=False):
-        key = (str(row.rule), str(row.kind), str(row.namespace), str(row.name))
+        # a finding about the whole cluster is named after the dump: two dumps, two names
+        name = "" if str(row.kind) == "Cluster" else str(row.name)
+        key = (str(row.rule), str(row.kind), str(row.namespace), name)
         failing.setdefault(key, {"rule": key[0], "severity": str(row.severity), "kind": key[1],
-                                 "namespace": key[2], "name": key[3], "message": str(row.message)})
+                                 "namespace": key[2], "name": str(row.name), "message": str(row.message)})
     not_applicable = {str(r) for r in f.loc[f["status"] == "not_applicable", "rule"]}
     return failing, not_applicable
 

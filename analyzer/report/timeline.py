@@ -62,10 +62,8 @@ def _rows(recent: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
     weight = recent["category"].map({"restart": 3, "warning": 2, "transition": 1}).astype(float)
     busy = weight.groupby(recent["row"]).sum().sort_values(ascending=False, kind="stable")
     ranked = sorted(busy.index, key=lambda r: (-busy[r], str(r)))
-    if len(ranked) <= MAX_ROWS:
-        shown = ranked
-    else:
-        shown = ranked[: MAX_ROWS - 1]
+    # one row is kept for the folded ones
+    shown = ranked if len(ranked) <= MAX_ROWS else ranked[: MAX_ROWS - 1]
     place = {r: r for r in shown}
     folded = [r for r in ranked if r not in place]
     other = ""
@@ -78,7 +76,7 @@ def _rows(recent: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
 
 
 def timeline_picture(cluster: Cluster) -> Figure:
-    """The last WINDOW before capture: marks per row and time bin, node restarts as bars."""
+    """The hours before capture: marks per row and time bin, node restarts as bars."""
     with _style():
         capture = cluster.capture_time
         if capture is None:
