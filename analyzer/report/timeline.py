@@ -40,9 +40,7 @@ def _marks(frame: pd.DataFrame) -> pd.DataFrame:
     # a creation or deletion is a transition too: a rollout, a rescheduling, a cleanup
     category = category.where(category != "", fact.map(
         lambda f: "transition" if f in ("created", "deletion requested") else "").astype("string"))
-    restarts = fact == "node restarted"
-    category = category.where(~restarts, "restart")
-    keep = category != ""
+    keep = category != ""  # spans are drawn as bars of their own, not counted as marks
     marked = frame[keep]
     moment = marked["end"].where(marked["end"].notna(), marked["time"])
     node = marked["node"].astype("string")
@@ -82,7 +80,8 @@ def timeline_picture(cluster: Cluster) -> Figure:
         if capture is None:
             return _message_figure("Timeline", "the capture time is unknown: nothing to place")
         end = pd.Timestamp(capture)
-        marks = _marks(cluster.timeline)
+        frame = cluster.timeline
+        marks = _marks(frame)
         window = choose_window(marks, end)
         start = end - window
         recent = marks[(marks["moment"] >= start) & (marks["moment"] <= end)]
@@ -110,7 +109,7 @@ def timeline_picture(cluster: Cluster) -> Figure:
                        alpha=0.8, linewidths=0)
             handles.append(Line2D([], [], color=colour, marker=marker, linestyle="",
                                   label=f"{label} ({int(part.sum())})"))
-        _draw_spans(ax, recent, place, index, start, window)
+        restarted = _draw_spans(ax, frame, place, index, start, end, window)
         ax.axvline(end.to_pydatetime(), color="#333333", linewidth=1.2, linestyle="--")
         ax.text(end.to_pydatetime(), -0.9, " capture", fontsize=7, va="bottom", ha="left",
                 color="#333333")
@@ -122,8 +121,9 @@ def timeline_picture(cluster: Cluster) -> Figure:
                       "(a bigger mark for more facts)")
         ax.set_title(f"Timeline: the {_hours(window)} before capture "
                      f"({len(recent)} fact{'s' if len(recent) != 1 else ''})")
-        if (recent["fact"] == "node restarted").any():
-            handles.append(Rectangle((0, 0), 1, 1, color="#d62728", alpha=0.18, label="node restarted"))
+        if restarted:
+            handles.append(Rectangle((0, 0), 1, 1, color="#d62728", alpha=0.18,
+                                     label=f"node restarted ({restarted})"))
             ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7,
                       frameon=False)
         fig.autofmt_xdate()
@@ -139,17 +139,24 @@ def choose_window(marks: pd.DataFrame, end: pd.Timestamp) -> pd.Timedelta:
     return WINDOWS[-1]
 
 
-def _draw_spans(ax: Any, recent: pd.DataFrame, place: dict[str, str], index: dict[str, int],
-                start: pd.Timestamp, window: pd.Timedelta) -> None:
-    spans = recent[recent["fact"] == "node restarted"]
+def _draw_spans(ax: Any, frame: pd.DataFrame, place: dict[str, str], index: dict[str, int],
+                start: pd.Timestamp, end: pd.Timestamp, window: pd.Timedelta) -> int:
+    """Node restarts in the window as bars on their node's row; returns how many."""
+    spans = frame[(frame["fact"] == "node restarted") & (frame["time"] <= end)
+                  & (frame["end"].fillna(frame["time"]) >= start)]
     minimum = window / 200  # a restart within seconds still shows as a bar
+    drawn = 0
     for row in spans.itertuples(index=False):
-        left = max(row.start, start)
-        right = max(row.end if not pd.isna(row.end) else row.start, left + minimum)
-        y = index[place[row.row]]
-        ax.add_patch(Rectangle((left.to_pydatetime(), y - 0.42),
+        where = place.get(str(row.node))
+        if where is None:
+            continue  # a node with no mark in the window gets no row of its own
+        left = max(row.time, start)
+        right = max(row.end if not pd.isna(row.end) else row.time, left + minimum)
+        ax.add_patch(Rectangle((left.to_pydatetime(), index[where] - 0.42),
                                (right - left).to_pytimedelta(), 0.84, color="#d62728",
                                alpha=0.18, linewidth=0))
+        drawn += 1
+    return drawn
 
 
 def _hours(delta: pd.Timedelta) -> str:

@@ -1,0 +1,251 @@
+"""cluster.timeline on small dumps written here (each test says what it plants) and on every
+real dump: facts, spans, sources, order, filters and formats."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import timedelta
+
+import pandas as pd
+import pytest
+from conftest import REALDATA, SAMPLE_DUMPS
+from typer.testing import CliRunner
+
+import analyzer
+from analyzer.cli import app
+from analyzer.timeline import parse_duration, select
+from analyzer.timeline.render import render
+
+runner = CliRunner()
+CASES = sorted(p.relative_to(REALDATA).as_posix() for p in REALDATA.glob("*/*") if p.is_dir()) \
+    if REALDATA.is_dir() else []
+
+
+def _dump(items: list[dict]) -> str:
+    return json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=1)
+
+
+def _node(name: str, **status: object) -> dict:
+    return {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": name, "uid": f"uid-{name}", "creationTimestamp": "2024-05-01T00:00:00Z"},
+            "spec": {"taints": [{"key": "node.kubernetes.io/unreachable", "effect": "NoExecute",
+                                 "timeAdded": "2024-05-20T09:40:00Z"}]},
+            "status": {"conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady",
+                                       "lastHeartbeatTime": "2024-05-20T10:00:00Z",
+                                       "lastTransitionTime": "2024-05-20T09:45:30Z"}], **status}}
+
+
+def _pod(name: str, node: str, finished: str, reason: str = "Unknown", ns: str = "shop") -> dict:
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": ns, "uid": f"uid-{name}",
+                         "creationTimestamp": "2024-05-19T00:00:00Z"},
+            "spec": {"nodeName": node, "containers": [{"name": "app", "image": "app:1"}]},
+            "status": {"phase": "Running", "startTime": "2024-05-19T00:00:05Z",
+                       "conditions": [{"type": "Ready", "status": "True",
+                                       "lastTransitionTime": "2024-05-20T09:46:00Z"}],
+                       "containerStatuses": [{
+                           "name": "app", "ready": True, "restartCount": 1,
+                           "state": {"running": {"startedAt": "2024-05-20T09:45:50Z"}},
+                           "lastState": {"terminated": {"reason": reason, "exitCode": 255,
+                                                        "startedAt": "2024-05-19T00:00:10Z",
+                                                        "finishedAt": finished}}}]}}
+
+
+def _event(name: str, ns: str, involved: dict, message: str, kind: str = "Warning") -> dict:
+    return {"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": name, "namespace": ns, "creationTimestamp": "2024-05-20T09:00:00Z"},
+            "involvedObject": involved, "type": kind, "reason": "BackOff", "message": message,
+            "count": 12, "firstTimestamp": "2024-05-20T09:00:00Z", "lastTimestamp": "2024-05-20T09:59:00Z"}
+
+
+@pytest.fixture(scope="module")
+def planted() -> analyzer.Cluster:
+    """Node n1 rebooted at 09:45 (four pods' containers ended within 20 s); n2's one pod ended
+    an hour apart from anything else; an event repeating until capture with a password in it;
+    a custom resource with a condition; a Lease; a Service being deleted."""
+    items = [_node("n1"), _node("n2")]
+    items += [_pod(f"web-{i}", "n1", f"2024-05-20T09:45:{10 + 5 * i:02d}Z") for i in range(4)]
+    items += [_pod("lonely", "n2", "2024-05-20T08:40:00Z", reason="Error")]
+    items.append(_event("web-0.1", "shop", {"kind": "Pod", "namespace": "shop", "name": "web-0"},
+                        "Back-off restarting; DB_PASSWORD=hunter2 in env"))
+    items.append({"apiVersion": "cert-manager.io/v1", "kind": "Certificate",
+                  "metadata": {"name": "tls", "namespace": "shop", "creationTimestamp": "2024-05-10T00:00:00Z"},
+                  "status": {"conditions": [{"type": "Ready", "status": "False", "reason": "Expired",
+                                             "lastTransitionTime": "2024-05-20T07:00:00Z"}]}})
+    items.append({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+                  "metadata": {"name": "n1", "namespace": "kube-node-lease"},
+                  "spec": {"holderIdentity": "n1", "renewTime": "2024-05-20T09:59:58.000000Z"}})
+    items.append({"apiVersion": "v1", "kind": "Service",
+                  "metadata": {"name": "old", "namespace": "shop", "creationTimestamp": "2024-05-01T00:00:00Z",
+                               "deletionTimestamp": "2024-05-20T09:50:00Z", "finalizers": ["x/y"]}})
+    return analyzer.load(_dump(items))
+
+
+def _facts(frame: pd.DataFrame, fact: str) -> pd.DataFrame:
+    return frame[frame["fact"] == fact]
+
+
+def test_every_kind_of_fact(planted: analyzer.Cluster) -> None:
+    t = planted.timeline
+    assert set(t["fact"]) >= {"created", "condition", "container started", "container terminated",
+                              "pod started", "event", "taint added", "lease renewed", "heartbeat",
+                              "deletion requested", "node restarted"}
+    cert = t[(t["kind"] == "Certificate") & (t["fact"] == "condition")]
+    assert list(cert["detail"]) == ["Ready=False (Expired)"] and list(cert["mark"]) == ["warning"]
+    ended = _facts(t, "container terminated").set_index("name")["detail"]
+    assert ended["web-0"] == "container app, reason Unknown, exit code 255; restarted (1 restarts in all)"
+    assert ended["lonely"].startswith("container app, reason Error")
+    taint = _facts(t, "taint added")
+    assert list(taint["detail"]) == ["node.kubernetes.io/unreachable:NoExecute"] * 2
+    deleted = _facts(t, "deletion requested")
+    assert list(deleted["name"]) == ["old"] and "x/y" in deleted.iloc[0]["detail"]
+
+
+def test_events_first_last_count_and_masked(planted: analyzer.Cluster) -> None:
+    event = _facts(planted.timeline, "event").iloc[0]
+    assert (event["kind"], event["namespace"], event["name"]) == ("Pod", "shop", "web-0")
+    assert event["time"] == pd.Timestamp("2024-05-20T09:00:00Z")
+    assert event["end"] == pd.Timestamp("2024-05-20T09:59:00Z")
+    assert "x12" in event["detail"] and "hunter2" not in event["detail"]
+    assert event["node"] == "n1" and event["mark"] == "warning"
+    shown = analyzer.load(_dump([_event("e", "shop", {"kind": "Pod", "namespace": "shop", "name": "p"},
+                                        "DB_PASSWORD=hunter2")]), show_sensitive=True)
+    assert "hunter2" in _facts(shown.timeline, "event").iloc[0]["detail"]
+
+
+def test_node_restart_is_one_span(planted: analyzer.Cluster) -> None:
+    spans = _facts(planted.timeline, "node restarted")
+    assert len(spans) == 1
+    span = spans.iloc[0]
+    assert (span["kind"], span["name"], span["node"]) == ("Node", "n1", "n1")
+    assert span["time"] == pd.Timestamp("2024-05-20T09:45:10Z")
+    assert span["end"] == pd.Timestamp("2024-05-20T09:45:25Z")
+    assert "4 containers of 4 pods" in span["detail"] and "Unknown x4" in span["detail"]
+    assert span["source"].startswith("4 container terminations")
+
+
+def test_terminations_apart_are_not_a_restart() -> None:
+    items = [_node("n1")] + [_pod(f"web-{i}", "n1", f"2024-05-20T0{i + 5}:00:00Z") for i in range(4)]
+    assert _facts(analyzer.load(_dump(items)).timeline, "node restarted").empty
+
+
+def test_install_window() -> None:
+    objects = [{"apiVersion": "v1", "kind": kind, "metadata": {
+        "name": f"{kind.lower()}-{i}", "namespace": "app",
+        "creationTimestamp": f"2024-05-20T09:{i:02d}:30Z"}}
+        for i in range(6) for kind in ("ConfigMap", "Service")]
+    objects.append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+        "name": "later", "namespace": "app", "creationTimestamp": "2024-05-20T12:00:00Z"}})
+    t = analyzer.load(_dump(objects)).timeline
+    windows = _facts(t, "install window")
+    assert len(windows) == 1
+    w = windows.iloc[0]
+    assert (w["kind"], w["name"]) == ("Namespace", "app")
+    assert (w["time"], w["end"]) == (pd.Timestamp("2024-05-20T09:00:30Z"), pd.Timestamp("2024-05-20T09:05:30Z"))
+    assert w["detail"].startswith("cluster install: 12 objects created in 5m00s")
+
+
+def test_since_and_namespace(planted: analyzer.Cluster) -> None:
+    t = planted.timeline
+    capture = planted.capture_time
+    recent = select(t, since=timedelta(minutes=20), capture=capture)
+    assert len(recent) < len(t)
+    start = pd.Timestamp(capture) - pd.Timedelta(minutes=20)
+    assert ((recent["end"].fillna(recent["time"])) >= start).all()
+    # the event began an hour before capture but repeated until 09:59: it is in the period
+    assert "event" in set(recent["fact"])
+    shop = select(t, namespace="shop")
+    assert set(shop["namespace"]) == {"shop"}
+    with pytest.raises(ValueError):
+        select(t, since=timedelta(hours=1), capture=None)
+
+
+def test_parse_duration() -> None:
+    assert parse_duration("90s") == timedelta(seconds=90)
+    assert parse_duration("1w") == timedelta(days=7)
+    for bad in ("", "6 hours", "abc", "5x"):
+        with pytest.raises(ValueError):
+            parse_duration(bad)
+
+
+def test_formats(planted: analyzer.Cluster) -> None:
+    t = planted.timeline
+    records = json.loads(render(t, "json"))
+    assert len(records) == len(t)
+    for r in records:
+        assert {"time", "object", "fact", "detail", "source"} <= set(r)
+        assert set(r["object"]) == {"kind", "namespace", "name"}
+    rows = list(csv.DictReader(io.StringIO(render(t, "csv"))))
+    assert len(rows) == len(t) and rows[0]["time"] == records[0]["time"]
+    text = render(t, "text")
+    assert text.splitlines()[-1].startswith(f"{len(t)} facts; captured ")
+    md = render(t, "markdown")
+    assert md.startswith("| time | until | object | fact | detail | source |")
+    assert len([line for line in md.splitlines() if line.startswith("| 20")]) == len(t)
+
+
+def test_cli(tmp_path) -> None:
+    dump = tmp_path / "dump.json"
+    dump.write_text(_dump([_node("n1")] + [_pod(f"web-{i}", "n1", f"2024-05-20T09:45:{i:02d}Z")
+                                          for i in range(3)]))
+    result = runner.invoke(app, ["timeline", str(dump), "--since", "30m", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    facts = {r["fact"] for r in json.loads(result.stdout)}
+    assert "node restarted" in facts and "created" not in facts  # created weeks ago
+    result = runner.invoke(app, ["timeline", str(dump), "--namespace", "nowhere"])
+    assert result.exit_code == 0 and result.stdout.startswith("0 facts")
+    bad = runner.invoke(app, ["timeline", str(dump), "--since", "soon"])
+    assert bad.exit_code == 1 and "not a duration" in bad.output and "Traceback" not in bad.output
+
+
+def test_pasted_table_without_capture_time() -> None:
+    """`kubectl get pods` text: ages only, no timestamp to count from: nothing placed, said so."""
+    text = ("NAME    READY   STATUS    RESTARTS   AGE\n"
+            "web-1   1/1     Running   0          5d\n"
+            "web-2   1/1     Running   0          3h\n")
+    cluster = analyzer.load(text)
+    assert cluster.capture_time is None and len(cluster.objects) == 2
+    t = cluster.timeline
+    assert t.empty and t.attrs["undated"] == 2
+    assert "2 facts stated only as ages, not placed" in render(t, "text")
+    result = runner.invoke(app, ["timeline", "-", "--since", "1h"], input=text)
+    assert result.exit_code == 1 and "capture time is unknown" in result.output
+
+
+def test_pasted_table_with_a_dated_dump() -> None:
+    """The same table beside a dump with timestamps: ages are placed from its capture time."""
+    text = ("NAME    READY   STATUS    RESTARTS   AGE\n"
+            "web-1   1/1     Running   0          5d\n")
+    node = json.dumps(_node("n1"), indent=1)
+    cluster = analyzer.load(text, node)
+    row = cluster.timeline[cluster.timeline["name"] == "web-1"].iloc[0]
+    assert row["fact"] == "created" and "AGE" in row["detail"]
+    assert row["time"] == pd.Timestamp(cluster.capture_time) - pd.Timedelta(days=5)
+
+
+def test_sample_dumps_every_form() -> None:
+    for sample in ("aks", "eks", "kubeadm", "oke"):
+        t = analyzer.load(str(SAMPLE_DUMPS / sample)).timeline
+        assert len(t) > 100 and t["time"].is_monotonic_increasing
+        assert (t["source"].str.len() > 0).all()
+
+
+@pytest.mark.skipif(not CASES, reason="no ../shared/realdata beside the repo")
+@pytest.mark.parametrize("case", CASES)
+def test_realdata_in_time_order_with_sources(case: str) -> None:
+    cluster = analyzer.load(str(REALDATA / case))
+    t = cluster.timeline
+    assert t["time"].notna().all() and t["time"].is_monotonic_increasing, case
+    assert t["source"].notna().all() and (t["source"].str.len() > 0).all(), case
+    assert set(t.columns) >= {"time", "kind", "namespace", "name", "fact", "detail", "source"}
+    ended = t["end"].notna()
+    assert (t.loc[ended, "end"] >= t.loc[ended, "time"]).all(), case
+    for r in json.loads(render(t, "json")):
+        assert r["time"] and r["source"] and r["fact"]
+    # every dated object shows its creation, from the file it was read from
+    created = t[t["fact"] == "created"]
+    dated = [o for o in cluster.objects if o.kind != "Event" and o.view.metadata.creationTimestamp
+             and o.view.metadata.creationTimestamp[:4].isdigit()]
+    assert len(created) >= len(dated) - t.attrs["unparsed"], case
