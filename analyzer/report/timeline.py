@@ -124,8 +124,8 @@ def timeline_picture(cluster: Cluster) -> Figure:
         if restarted:
             handles.append(Rectangle((0, 0), 1, 1, color="#d62728", alpha=0.18,
                                      label=f"node restarted ({restarted})"))
-            ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7,
-                      frameon=False)
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7,
+                  frameon=False)
         fig.autofmt_xdate()
         return fig
 

@@ -55,6 +55,12 @@ def test_picture_folds_rows_and_draws_capture() -> None:
     assert figure_svg(fig) == figure_svg(timeline_picture(_many_nodes(80)))  # same dump, same bytes
 
 
+def test_legend_without_node_restarts() -> None:
+    cluster = _many_nodes(1)
+    legend = [t.get_text() for t in timeline_picture(cluster).axes[0].get_legend().get_texts()]
+    assert legend == ["restarts (2)", "transitions (1)"]
+
+
 def test_window_widens_to_hold_what_happened() -> None:
     cluster = analyzer.load(str(SAMPLE_DUMPS / "kubeadm"))
     assert "before capture" in timeline_picture(cluster).axes[0].get_title()
