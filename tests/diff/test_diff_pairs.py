@@ -42,6 +42,12 @@ def _changed(result: dict, kind: str, namespace: str, name: str) -> dict[str, tu
     raise AssertionError(f"{kind} {namespace}/{name} not among the changed objects")
 
 
+def test_public_api() -> None:
+    assert analyzer.diff is diff
+    sample = analyzer.load(str(AKS))
+    assert analyzer.diff(sample, sample).empty
+
+
 def test_same_cluster_with_its_evidence(result: dict) -> None:
     verdict = result["same_cluster"]
     assert verdict["verdict"] == "same" and verdict["confidence"] >= 0.9
