@@ -3,10 +3,10 @@ that only one dump collected ("not comparable", never "removed")."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,12 +29,26 @@ class Volatile:
     paths: tuple[Steps, ...]
     reasons: tuple[str, ...]
     history_kinds: frozenset[str]
+    # the paths as a tree of steps ("*" for any step); a leaf (None) ends a volatile path
+    trie: dict[str, Any] = field(default_factory=dict)
 
     def covers(self, steps: Steps) -> bool:
-        """Whether a field path is one of the volatile fields (or below one)."""
-        for pattern in self.paths:
-            if len(steps) >= len(pattern) and all(p in ("*", s) for p, s in zip(pattern, steps, strict=False)):
+        """Whether a field path is one of the volatile fields (or below one).
+
+        Examples:
+            >>> v = volatile()
+            >>> v.covers(("status", "conditions", "[Ready]", "lastHeartbeatTime"))
+            True
+            >>> v.covers(("status", "conditions", "[Ready]", "status")), v.covers(("metadata",))
+            (False, False)
+        """
+        nodes = [self.trie]
+        for step in steps:
+            nodes = _descend(nodes, step)
+            if nodes is None:
                 return True
+            if not nodes:
+                return False
         return False
 
     def as_list(self) -> list[dict[str, str]]:
@@ -53,7 +67,29 @@ def volatile() -> Volatile:
             raise ValueError(f"{VOLATILE_FILE}: a path must be a list of steps: {entry!r}")
         paths.append(tuple(steps))
         reasons.append(str(entry.get("why", "")))
-    return Volatile(tuple(paths), tuple(reasons), frozenset(data.get("history_kinds") or ()))
+    trie: dict[str, Any] = {}
+    for steps in paths:
+        node = trie
+        for step in steps[:-1]:
+            node = node.setdefault(step, {})
+            if node is None:
+                break
+        else:
+            node[steps[-1]] = None
+    return Volatile(tuple(paths), tuple(reasons), frozenset(data.get("history_kinds") or ()), trie)
+
+
+def _descend(nodes: list[dict[str, Any]], step: str) -> list[dict[str, Any]] | None:
+    """The trie nodes one step further; None when a volatile path ends at this step."""
+    out = []
+    for node in nodes:
+        for key in (step, "*"):
+            if key in node:
+                child = node[key]
+                if child is None:
+                    return None
+                out.append(child)
+    return out
 
 
 def display_path(steps: Steps) -> str:
@@ -76,29 +112,78 @@ def display_path(steps: Steps) -> str:
     return out
 
 
-def flatten(value: Any, steps: Steps, out: dict[Steps, Any], skip: Volatile) -> None:
-    """Leaf values of a body by path, volatile fields left out.
-
-    A list of mappings that each have a distinct `name` (containers, ports, env) or `type`
-    (conditions) is keyed by it, so a reordering is no change and an item keeps its identity.
-    """
-    if steps and skip.covers(steps):
-        return
-    if isinstance(value, dict):
-        if not value:
-            out[steps] = {}
+def _leaves(value: Any, steps: Steps, out: list[tuple[Steps, Any]]) -> None:
+    """Every leaf under a value that one side does not have at all."""
+    if isinstance(value, dict) and value:
         for k, v in value.items():
-            flatten(v, (*steps, str(k)), out, skip)
-    elif isinstance(value, list):
-        if not value:
-            out[steps] = []
-            return
-        key = _item_key(value)
-        for i, item in enumerate(value):
-            label = f"[{item[key]}]" if key else f"[{i}]"
-            flatten(item, (*steps, label), out, skip)
+            _leaves(v, (*steps, str(k)), out)
+    elif isinstance(value, list) and value:
+        for label, item in _items(value):
+            _leaves(item, (*steps, label), out)
     else:
-        out[steps] = value
+        out.append((steps, value))
+
+
+def _items(items: list[Any]) -> list[tuple[str, Any]]:
+    """A list's items with their step: `[name]` (or `[type]`) where each has a distinct one,
+    so a reordering is no change and an item keeps its identity; else `[index]`."""
+    key = _item_key(items)
+    return [(f"[{item[key]}]" if key else f"[{i}]", item) for i, item in enumerate(items)]
+
+
+def _compare(a: Any, b: Any, steps: Steps, nodes: list[dict[str, Any]],
+             out: list[tuple[Steps, Any, Any]]) -> None:
+    """Differences between two values at `steps`, volatile subtrees (per `nodes`) left out."""
+    if _same(a, b):
+        return
+    if isinstance(a, dict) and isinstance(b, dict) and a and b:
+        for k in sorted(a.keys() | b.keys(), key=str):
+            _child(a.get(k, _MISSING), b.get(k, _MISSING), (*steps, str(k)), nodes, out)
+    elif isinstance(a, list) and isinstance(b, list) and a and b:
+        left, right = dict(_items(a)), dict(_items(b))
+        for label in [*left, *(x for x in right if x not in left)]:
+            _child(left.get(label, _MISSING), right.get(label, _MISSING), (*steps, label), nodes, out)
+    else:
+        out.append((steps, a, b))
+
+
+def _child(a: Any, b: Any, steps: Steps, nodes: list[dict[str, Any]],
+           out: list[tuple[Steps, Any, Any]]) -> None:
+    below = _descend(nodes, steps[-1]) if nodes else []
+    if below is None:
+        return  # a volatile field
+    if a is _MISSING or b is _MISSING:
+        present = b if a is _MISSING else a
+        leaves: list[tuple[Steps, Any]] = []
+        _leaves(present, steps, leaves)
+        for path, value in leaves:
+            if below and _volatile_below(below, path[len(steps):]):
+                continue
+            out.append((path, _MISSING, value) if a is _MISSING else (path, value, _MISSING))
+        return
+    _compare(a, b, steps, below, out)
+
+
+def _volatile_below(nodes: list[dict[str, Any]], rest: Steps) -> bool:
+    for step in rest:
+        nodes = _descend(nodes, step)
+        if nodes is None:
+            return True
+        if not nodes:
+            return False
+    return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as the API means it: 1 and 1.0 are one number, True is not 1, a YAML date is its
+    RFC 3339 text."""
+    if a is b:
+        return True
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, datetime) or isinstance(b, datetime):
+        return _plain(a) == _plain(b)
+    return a == b
 
 
 def _item_key(items: list[Any]) -> str | None:
@@ -167,9 +252,11 @@ def _body(obj: KubeObject) -> dict[str, Any] | None:
 
 
 def _plain(value: Any) -> Any:
-    """A leaf value as JSON data (a YAML date or odd scalar as its text)."""
+    """A leaf value as JSON data (a YAML date as RFC 3339, another odd scalar as its text)."""
     if value is None or isinstance(value, bool | int | float | str | list | dict):
         return value
+    if isinstance(value, datetime):
+        return value.isoformat().replace("+00:00", "Z")
     return str(value)
 
 
@@ -182,19 +269,17 @@ def field_changes(old: dict[str, Any], new: dict[str, Any], skip: Volatile,
         >>> field_changes({"metadata": {"resourceVersion": "1"}, "spec": {"replicas": 2}},
         ...               {"metadata": {"resourceVersion": "9"}, "spec": {"replicas": 3}}, v)
         [{'path': 'spec.replicas', 'old': 2, 'new': 3}]
+        >>> field_changes({"spec": {"ports": [{"name": "a", "port": 1}, {"name": "b", "port": 2}]}},
+        ...               {"spec": {"ports": [{"name": "b", "port": 2}, {"name": "a", "port": 1}]}}, v)
+        []
     """
-    a: dict[Steps, Any] = {}
-    b: dict[Steps, Any] = {}
-    flatten(old, (), a, skip)
-    flatten(new, (), b, skip)
-    changes = []
-    for steps in sorted(a.keys() | b.keys()):
-        before, after = a.get(steps, _MISSING), b.get(steps, _MISSING)
-        if before is _MISSING or after is _MISSING or _canonical(before) != _canonical(after):
-            changes.append({"path": display_path(steps),
-                            "old": None if before is _MISSING else _shown(before, show_sensitive),
-                            "new": None if after is _MISSING else _shown(after, show_sensitive)})
-    return changes
+    found: list[tuple[Steps, Any, Any]] = []
+    _compare(old, new, (), [skip.trie], found)
+    found.sort(key=lambda x: x[0])
+    return [{"path": display_path(steps),
+             "old": None if before is _MISSING else _shown(before, show_sensitive),
+             "new": None if after is _MISSING else _shown(after, show_sensitive)}
+            for steps, before, after in found]
 
 
 _MISSING = object()
@@ -204,13 +289,6 @@ def _shown(value: Any, show_sensitive: bool) -> Any:
     # env values and annotations quote passwords and tokens: masked unless asked for
     value = _plain(value)
     return mask_sensitive(value, show_sensitive) if isinstance(value, str) else value
-
-
-def _canonical(value: Any) -> str:
-    # 1 and 1.0, a YAML date and its text: equal as the API means them
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return json.dumps(_plain(value), sort_keys=True)
 
 
 def compare_objects(old: Cluster, new: Cluster, show_sensitive: bool = False) -> ObjectChanges:
