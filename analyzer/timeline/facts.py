@@ -276,6 +276,10 @@ def status_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], 
         status = getattr(view, "status", None)
         if isinstance(status, dict):  # the small-dict views (HPA, PDB, APIService, CRD)
             _dict_conditions(rows, obj, status)
+            if kind == "HorizontalPodAutoscaler" and status.get("lastScaleTime"):
+                rows.add(status["lastScaleTime"], obj, "scaled",
+                         f"to {status.get('desiredReplicas', '?')} replicas "
+                         f"(from {status.get('currentReplicas', '?')})", mark=MARK_TRANSITION)
         elif status is not None:
             _condition_rows(rows, obj, getattr(status, "conditions", None) or (), None)
         elif type(view) is ObjectView and obj.raw is not None:

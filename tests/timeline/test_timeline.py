@@ -225,6 +225,38 @@ def test_pasted_table_with_a_dated_dump() -> None:
     assert row["time"] == pd.Timestamp(cluster.capture_time) - pd.Timedelta(days=5)
 
 
+def test_hpa_scaled() -> None:
+    hpa = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+           "metadata": {"name": "web", "namespace": "shop"},
+           "status": {"lastScaleTime": "2024-05-20T09:30:00Z", "currentReplicas": 2, "desiredReplicas": 5}}
+    row = analyzer.load(_dump([hpa])).timeline.iloc[0]
+    assert (row["fact"], row["detail"]) == ("scaled", "to 5 replicas (from 2)")
+
+
+def test_one_cluster_in_two_forms_has_one_timeline(tmp_path) -> None:
+    """The AKS sample as a support bundle and as cluster-info dump stdout (tests/diff/forms.py):
+    the same facts, but for the kinds only the bundle collected."""
+    import sys
+
+    sys.path.insert(0, str(SAMPLE_DUMPS.parent / "tests" / "diff"))
+    try:
+        from forms import write_bundle, write_cluster_info_dump
+    finally:
+        sys.path.pop(0)
+
+    def facts(cluster: analyzer.Cluster) -> set[tuple]:
+        t = cluster.timeline
+        t = t[t["fact"] != "install window"]  # it counts what was collected, so it differs
+        return set(zip(t["time"], t["kind"].astype(str), t["namespace"], t["name"], t["fact"].astype(str),
+                       t["detail"], strict=True))
+
+    bundle = analyzer.load(str(write_bundle(tmp_path)))
+    stdout = analyzer.load(str(write_cluster_info_dump(tmp_path)))
+    only_bundle = facts(bundle) - facts(stdout)
+    assert facts(stdout) - facts(bundle) == set()
+    assert only_bundle and {kind for _, kind, *_ in only_bundle} <= {"ConfigMap", "Namespace", "Endpoints"}
+
+
 def test_sample_dumps_every_form() -> None:
     for sample in ("aks", "eks", "kubeadm", "oke"):
         t = analyzer.load(str(SAMPLE_DUMPS / sample)).timeline
