@@ -179,3 +179,23 @@ def test_pasted_text_against_its_structured_dump() -> None:
     assert d["compared_by_identity_only"] == len(cluster.tables.pods)
     assert {n["kind"] for n in d["not_comparable"]} >= {"Node", "Deployment", "Service"}
     json.dumps(d)  # plain data throughout
+
+
+@pytest.mark.parametrize("sample", ["aks", "eks", "kubeadm", "oke"])
+def test_sample_against_itself_and_without_one_kind(sample: str, tmp_path: Path) -> None:
+    """Every sample form against itself changes nothing; against its own Nodes alone, the kinds
+    left out are not comparable, never removed."""
+    cluster = analyzer.load(str(SAMPLE_DUMPS / sample))
+    d = diff(cluster, analyzer.load(str(SAMPLE_DUMPS / sample))).to_dict()
+    assert d["same_cluster"]["verdict"] == "same"
+    assert d["added"] == d["removed"] == d["changed"] == [] and d["not_comparable"] == []
+    services = [o for o in cluster.objects if o.kind == "Service"]
+    assert services
+    fewer = analyzer.load(json.dumps({"apiVersion": "v1", "kind": "List",
+                                      "items": [{**o.body(), "apiVersion": "v1", "kind": "Node"}
+                                                for o in cluster.objects if o.kind == "Node"]},
+                                     indent=1))
+    d = diff(cluster, fewer).to_dict()
+    assert d["same_cluster"]["verdict"] == "same"
+    assert d["removed"] == [] and d["changed"] == []
+    assert "Service" in {n["kind"] for n in d["not_comparable"]}
