@@ -117,11 +117,12 @@ def _cluster_names(c: Cluster) -> set[str]:
     return names
 
 
-# (name, reader, weight, decides): a signal decides alone when it says "same" or "different"
-# as listed in `decides` ("both", "different" or ""); the others add up.
+# (name, reader, weight, decides): a signal decides alone when what it says is in `decides`
+# ("both": same or different; "same"; "different"; "": never, it adds up with the others).
+# A cluster's CA can be rotated (AKS rotate-certs): two CAs do not make two clusters alone.
 SIGNALS: tuple[tuple[str, Callable[[Cluster], set[str]], float, str], ...] = (
     ("kube-system namespace uid", _kube_system_uid, 1.0, "both"),
-    ("cluster CA certificate", _cluster_ca, 1.0, "both"),
+    ("cluster CA certificate", _cluster_ca, 1.0, "same"),
     ("OpenShift clusterID", _openshift_cluster_id, 1.0, "both"),
     ("cluster name labels", _cluster_names, 0.8, "both"),
     ("cloud provider (providerID scheme)", _provider_schemes, 0.2, "different"),
@@ -138,13 +139,13 @@ def _compare(name: str, a: set[str], b: set[str], weight: float, decides: str) -
         return Signal(name, UNKNOWN, 0.0, f"not in {missing}")
     shared = a & b
     if shared:
-        if decides == "both" or len(shared) == len(a | b):
+        if decides in ("both", "same") or len(shared) == len(a | b):
             detail = f"equal: {', '.join(_short(x) for x in sorted(shared)[:3])}"
         else:
             detail = f"{len(shared)} of {len(a | b)} shared (e.g. {_short(sorted(shared)[0])})"
         return Signal(name, SAME, weight, detail)
     # Nodes come and go (an upgrade replaces every node): disjoint node facts count for less.
-    return Signal(name, DIFFERENT, 1.0 if decides else weight / 2,
+    return Signal(name, DIFFERENT, 1.0 if decides in ("both", "different") else weight / 2,
                   f"none shared: old {', '.join(_short(x) for x in sorted(a)[:2])}; "
                   f"new {', '.join(_short(x) for x in sorted(b)[:2])}")
 
@@ -154,8 +155,8 @@ def same_cluster(old: Cluster, new: Cluster) -> dict[str, Any]:
     signals = [_compare(name, read(old), read(new), weight, decides)
                for name, read, weight, decides in SIGNALS]
     decides = {name: d for name, _, _, d in SIGNALS}
-    strong_same = [s for s in signals if decides[s.name] == "both" and s.says == SAME]
-    strong_diff = [s for s in signals if decides[s.name] and s.says == DIFFERENT]
+    strong_same = [s for s in signals if decides[s.name] in ("both", "same") and s.says == SAME]
+    strong_diff = [s for s in signals if decides[s.name] in ("both", "different") and s.says == DIFFERENT]
     for_same = sum(s.weight for s in signals if s.says == SAME)
     against = sum(s.weight for s in signals if s.says == DIFFERENT)
     if strong_diff and not strong_same:
