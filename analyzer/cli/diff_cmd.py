@@ -52,6 +52,10 @@ def diff(
     if verdict["verdict"] != "same":
         err_console.print(f"[yellow]warning:[/yellow] same cluster? {verdict['verdict']} "
                           f"(confidence {verdict['confidence']:.2f}); read the evidence before the changes")
+    then, now = result.old["capture_time"], result.new["capture_time"]
+    if then and now and now < then:
+        err_console.print(f"[yellow]warning:[/yellow] NEW was captured ({now}) before OLD ({then}): "
+                          "added and removed read the other way round")
     text = render(result.to_dict(), format.value)
     if output is not None:
         output.mkdir(parents=True, exist_ok=True)

@@ -118,3 +118,22 @@ def test_html_in_chromium(after: Path, tmp_path: Path) -> None:
             assert "frontend:2.5.0" in body and "ConfigMap" in body
         finally:
             browser.close()
+
+
+def test_new_captured_before_old_is_said(tmp_path: Path) -> None:
+    def dump(name: str, heartbeat: str) -> Path:
+        node = {"apiVersion": "v1", "kind": "Node",
+                "metadata": {"name": "n1", "creationTimestamp": "2024-05-01T00:00:00Z"},
+                "spec": {"providerID": "aws:///us-east-1a/i-0abc"},
+                "status": {"conditions": [{"type": "Ready", "status": "True",
+                                           "lastHeartbeatTime": heartbeat,
+                                           "lastTransitionTime": "2024-05-01T00:01:00Z"}]}}
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(node, indent=1), encoding="utf-8")
+        return path
+
+    later, earlier = dump("later", "2024-05-20T10:00:00Z"), dump("earlier", "2024-05-20T09:00:00Z")
+    swapped = runner.invoke(app, ["diff", str(later), str(earlier)])
+    assert swapped.exit_code == 0 and "NEW was captured (2024-05-20T09:00:00Z) before OLD" in swapped.output
+    in_order = runner.invoke(app, ["diff", str(earlier), str(later)])
+    assert in_order.exit_code == 0 and "before OLD" not in in_order.output
