@@ -3,8 +3,8 @@
     python benchmarks/bench_report.py benchmarks/data/pods-20000.json
 
 The budget (issue 8): the report renders in at most 2x the dump's ingest time. Three numbers:
-ingest; the analyses the report reads (tables, distribution, graph, findings: other stages'
-cost, computed once per cluster and shared with every other consumer); and the rendering itself
+ingest; the analyses the report reads (tables, distribution, graph, findings, timeline: other
+stages' cost, computed once per cluster and shared with every other consumer); and the rendering itself
 (facts, diagrams, HTML, Markdown, JSON). Generate the dump first with generate_dump.py.
 """
 
@@ -44,11 +44,12 @@ def main() -> int:
     _timed("distribution", lambda: cluster.distribution, t)
     _timed("graph", lambda: cluster.graph, t)
     _timed("findings", lambda: cluster.findings, t)
+    _timed("timeline", lambda: cluster.timeline, t)
     with tempfile.TemporaryDirectory() as out:
         files = _timed("render (html+md+json)",
                        lambda: render_cluster_report(cluster, out, formats=("html", "json")), t)
         size = sum(p.stat().st_size for p in files.files)
-    analyses = t["tables"] + t["distribution"] + t["graph"] + t["findings"]
+    analyses = t["tables"] + t["distribution"] + t["graph"] + t["findings"] + t["timeline"]
     print(f"{len(cluster.objects)} objects; report files {size / 1e6:.1f} MB")
     print(f"render / ingest                {t['render (html+md+json)'] / t['ingest']:6.2f}x (budget 2x)")
     print(f"(analyses + render) / ingest   {(analyses + t['render (html+md+json)']) / t['ingest']:6.2f}x")

@@ -109,20 +109,25 @@ def restarts_gained(old: Cluster, new: Cluster) -> list[dict[str, Any]]:
     pa, pb = old.tables["pods"], new.tables["pods"]
     if pa.empty or pb.empty:
         return []
-    left = {(r.namespace, r.name): r for r in pa.itertuples(index=False)}
+    columns = ["namespace", "name", "uid", "restarts"]
+    before = {(ns, name): (uid, restarts) for ns, name, uid, restarts in
+              zip(*(pa[c].astype(object).where(pa[c].notna(), None).tolist() for c in columns),
+                  strict=True)}
+    last = pb["last_restart"]
     out = []
-    for r in pb.itertuples(index=False):
-        before = left.get((r.namespace, r.name))
-        if before is None or pd.isna(r.restarts) or pd.isna(before.restarts):
+    for ns, name, uid, restarts, when in zip(
+            *(pb[c].astype(object).where(pb[c].notna(), None).tolist() for c in columns),
+            last.astype(object).where(last.notna(), None).tolist(), strict=True):
+        seen = before.get((ns, name))
+        if seen is None or restarts is None or seen[1] is None:
             continue
-        same_pod = pd.isna(r.uid) or pd.isna(before.uid) or r.uid == before.uid
-        if not same_pod:
-            continue
-        gained = int(r.restarts) - int(before.restarts)
+        if uid is not None and seen[0] is not None and uid != seen[0]:
+            continue  # a pod recreated under the same name starts counting again
+        gained = int(restarts) - int(seen[1])
         if gained > 0:
-            out.append({"namespace": str(r.namespace), "name": str(r.name), "old": int(before.restarts),
-                        "new": int(r.restarts), "gained": gained,
-                        "last_restart": None if pd.isna(r.last_restart) else
-                        r.last_restart.isoformat().replace("+00:00", "Z")})
+            out.append({"namespace": str(ns), "name": str(name), "old": int(seen[1]),
+                        "new": int(restarts), "gained": gained,
+                        "last_restart": None if when is None else
+                        pd.Timestamp(when).isoformat().replace("+00:00", "Z")})
     out.sort(key=lambda x: (-x["gained"], x["namespace"], x["name"]))
     return out
