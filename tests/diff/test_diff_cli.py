@@ -21,7 +21,7 @@ runner = CliRunner()
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+HOSTILE = '<script>window.__pwned = 1</script> | col | <img src=x onerror="window.__pwned = 2">'
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +76,17 @@ def _hostile_pair(tmp_path: Path, after: Path) -> Path:
             w["metadata"].setdefault("annotations", {})["note"] = HOSTILE
     (hostile / "workloads.yaml").write_text(yaml.safe_dump(workloads), encoding="utf-8")
     return hostile
+
+
+def test_markdown_and_text_keep_dump_values_inert(after: Path, tmp_path: Path) -> None:
+    hostile = _hostile_pair(tmp_path, after)
+    md = runner.invoke(app, ["diff", str(AKS), str(hostile), "-f", "markdown"])
+    assert md.exit_code == 0
+    line = next(x for x in md.stdout.splitlines() if "annotations" in x and "note" in x)
+    assert "<script>" not in line and "&lt;script&gt;" in line
+    assert line.count(" | ") == 3  # the value's own characters never open another column
+    text = runner.invoke(app, ["diff", str(AKS), str(hostile)])
+    assert HOSTILE in text.stdout  # plain text shows it exactly, for a terminal
 
 
 @pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
