@@ -55,6 +55,12 @@ def _kube_system_uid(c: Cluster) -> set[str]:
     return {o.uid for o in c.objects_of("Namespace") if o.name == "kube-system" and o.uid}
 
 
+def _kubernetes_service_uid(c: Cluster) -> set[str]:
+    # the API server creates default/kubernetes when the cluster is first started
+    return {o.uid for o in c.objects_of("Service")
+            if o.name == "kubernetes" and o.namespace == "default" and o.uid}
+
+
 def _cluster_ca(c: Cluster) -> set[str]:
     cas = set()
     for o in c.objects_of("ConfigMap"):
@@ -122,6 +128,7 @@ def _cluster_names(c: Cluster) -> set[str]:
 # A cluster's CA can be rotated (AKS rotate-certs): two CAs do not make two clusters alone.
 SIGNALS: tuple[tuple[str, Callable[[Cluster], set[str]], float, str], ...] = (
     ("kube-system namespace uid", _kube_system_uid, 1.0, "both"),
+    ("default/kubernetes Service uid", _kubernetes_service_uid, 1.0, "both"),
     ("cluster CA certificate", _cluster_ca, 1.0, "same"),
     ("OpenShift clusterID", _openshift_cluster_id, 1.0, "both"),
     ("cluster name labels", _cluster_names, 0.8, "both"),
@@ -150,11 +157,31 @@ def _compare(name: str, a: set[str], b: set[str], weight: float, decides: str) -
                   f"new {', '.join(_short(x) for x in sorted(b)[:2])}")
 
 
+# Objects in both dumps (same kind, namespace, name) with a uid in each: at least this many
+# before their uids say anything (a uid is new when an object is created again).
+MIN_SHARED_OBJECTS = 5
+
+
+def _shared_uids(old: Cluster, new: Cluster) -> Signal:
+    name = "uids of objects in both dumps"
+    a = {(o.kind, o.namespace, o.name): o.uid for o in old.objects if o.uid and o.kind != "Event"}
+    b = {(o.kind, o.namespace, o.name): o.uid for o in new.objects if o.uid and o.kind != "Event"}
+    both = a.keys() & b.keys()
+    if len(both) < MIN_SHARED_OBJECTS:
+        return Signal(name, UNKNOWN, 0.0, f"only {len(both)} objects with a uid in both")
+    equal = sum(1 for k in both if a[k] == b[k])
+    if equal:
+        return Signal(name, SAME, 0.6, f"{equal} of {len(both)} objects in both keep their uid")
+    return Signal(name, DIFFERENT, 0.6, f"none of {len(both)} objects in both keeps its uid: "
+                                        "every one was created again")
+
+
 def same_cluster(old: Cluster, new: Cluster) -> dict[str, Any]:
     """{verdict: same|different|unknown, confidence, evidence: [signals]} for two dumps."""
     signals = [_compare(name, read(old), read(new), weight, decides)
                for name, read, weight, decides in SIGNALS]
-    decides = {name: d for name, _, _, d in SIGNALS}
+    signals.append(_shared_uids(old, new))
+    decides = {name: d for name, _, _, d in SIGNALS} | {"uids of objects in both dumps": ""}
     strong_same = [s for s in signals if decides[s.name] in ("both", "same") and s.says == SAME]
     strong_diff = [s for s in signals if decides[s.name] in ("both", "different") and s.says == DIFFERENT]
     for_same = sum(s.weight for s in signals if s.says == SAME)

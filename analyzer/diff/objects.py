@@ -338,7 +338,9 @@ def compare_objects(old: Cluster, new: Cluster, show_sensitive: bool = False) ->
                 continue
             changes = field_changes(bx, by, skip, show_sensitive)
             if changes:
-                out.changed.append({**ident.to_dict(), "fields": changes})
+                # the same name, a new uid: deleted and created again, not edited
+                recreated = bool(x.uid and y.uid and x.uid != y.uid)
+                out.changed.append({**ident.to_dict(), "recreated": recreated, "fields": changes})
             else:
                 out.unchanged += 1
     for kind in sorted(history_a.keys() | history_b.keys()):

@@ -65,7 +65,7 @@ def as_text(d: dict[str, Any]) -> str:
     if d["changed"]:
         out.append(f"\nChanged ({len(d['changed'])}):")
         for item in d["changed"][:ROWS_SHOWN]:
-            out.append(f"  {label(item)}")
+            out.append(f"  {label(item)}{' (recreated: a new uid)' if item.get('recreated') else ''}")
             for c in item["fields"][:FIELDS_SHOWN]:
                 out.append(f"    {c['path']}: {value_text(c['old'])} -> {value_text(c['new'])}")
             if len(item["fields"]) > FIELDS_SHOWN:
@@ -125,8 +125,9 @@ def as_markdown(d: dict[str, Any]) -> str:
     if d["changed"]:
         out += ["", f"## Changed ({len(d['changed'])})", "", "| object | field | old | new |", "|---|---|---|---|"]
         for item in d["changed"][:ROWS_SHOWN]:
+            name = md(label(item)) + (" (recreated: a new uid)" if item.get("recreated") else "")
             for c in item["fields"][:FIELDS_SHOWN]:
-                out.append(f"| {md(label(item))} | {md(c['path'])} | {md(value_text(c['old']))} | {md(value_text(c['new']))} |")
+                out.append(f"| {name} | {md(c['path'])} | {md(value_text(c['old']))} | {md(value_text(c['new']))} |")
             if len(item["fields"]) > FIELDS_SHOWN:
                 out.append(f"| {md(label(item))} | ... {len(item['fields']) - FIELDS_SHOWN} more fields | | |")
     out += ["", "## Versions", "", "| what | old | new |", "|---|---|---|"]

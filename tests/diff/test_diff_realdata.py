@@ -11,7 +11,7 @@ import pytest
 from conftest import REALDATA
 
 import analyzer
-from analyzer.diff import diff
+from analyzer.diff import DifferentClusters, diff
 from analyzer.redact import redact_dump
 
 pytestmark = pytest.mark.skipif(not REALDATA.is_dir(), reason="no ../shared/realdata beside the repo")
@@ -105,3 +105,24 @@ def test_redacted_copy_changes_only_pseudonymised_values(case: str, tmp_path: Pa
     # the same cluster's findings, named by their pseudonyms: none new, none resolved
     assert {(f["rule"], _pseudonymise(f["name"], mapping)) for f in d["findings"]["resolved"]} == \
         {(f["rule"], f["name"]) for f in d["findings"]["new"]}
+
+
+def test_a_cluster_created_again_is_another_cluster() -> None:
+    """Two cluster-info dumps of one CKA lab, three days apart: the cluster was built again
+    (new node names, new machine ids, the default/kubernetes Service with a new uid)."""
+    folder = REALDATA / "kubeadm/cka-3c97-cluster-info-dump"
+    old = analyzer.load(str(folder / "cluster-info-dump.json"))
+    new = analyzer.load(str(folder / "cluster-info-dump-2.json"))
+    with pytest.raises(DifferentClusters) as refused:
+        diff(old, new)
+    said = {e["signal"]: e["says"] for e in refused.value.verdict["evidence"]}
+    assert said["default/kubernetes Service uid"] == "different"
+    d = diff(old, new, force=True).to_dict()
+    changed = {(c["kind"], c["namespace"], c["name"]): c for c in d["changed"]}
+    proxy = changed[("DaemonSet", "kube-system", "kube-proxy")]
+    assert proxy["recreated"]
+    fields = {f["path"]: (f["old"], f["new"]) for f in proxy["fields"]}
+    assert fields["spec.template.spec.containers[kube-proxy].image"] == (
+        "k8s.gcr.io/kube-proxy:v1.20.5", "k8s.gcr.io/kube-proxy:v1.21.0")
+    versions = {v["what"]: v for v in d["versions"]}
+    assert versions["kubelet"]["changed"]
