@@ -24,10 +24,17 @@ def _counts(frame: pd.DataFrame, column: str) -> dict[str, int]:
 
 
 def _control_plane(c: Cluster) -> str | None:
-    from analyzer.findings.versions import cluster_version
-
-    found = cluster_version(c)
-    return f"{found.text} (from {found.field})" if found else None
+    """The API server's version as the dump records it; else the control-plane nodes'
+    kubelets (which match it in kubeadm-style clusters), said as such. A managed control
+    plane without a recorded version is not guessed from the workers' kubelets."""
+    if c.ingest.server_version:
+        return f"{c.ingest.server_version} (server version)"
+    nodes = c.tables["nodes"]
+    if nodes.empty or "kubelet_version" not in nodes.columns:
+        return None
+    plane = nodes[nodes["control_plane"].fillna(False).astype(bool)]
+    versions = sorted({str(v) for v in plane["kubelet_version"].dropna()})
+    return f"{', '.join(versions)} (control-plane kubelets)" if versions else None
 
 
 def _components(c: Cluster) -> dict[str, str]:
