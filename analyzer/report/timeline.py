@@ -28,6 +28,7 @@ BINS = 72  # time bins over the window (5 minutes over 6 hours)
 MAX_ROWS = 30  # rows drawn; the rest are folded into one
 PERIOD = pd.Timedelta(minutes=10)  # the densest-periods table counts facts per 10 minutes
 TOP_PERIODS = 10
+MAX_SPANS = 100  # spans listed in the report (newest first); `kda timeline` has them all
 CATEGORIES = (("restart", "restarts", "#d62728", "o"), ("warning", "warnings", "#ff9f1c", "s"),
               ("transition", "transitions", "#4c78a8", "^"))
 
@@ -201,10 +202,12 @@ def timeline_section(cluster: Cluster) -> dict[str, Any]:
                          if capture else None),
         "by_fact": [{"fact": str(f), "count": int(n)} for f, n in
                     sorted(frame["fact"].astype("string").value_counts().items())],
+        "spans_total": len(spans),
+        # the newest first: what led up to the capture
         "spans": [{"start": _iso(r.time), "end": _iso(r.end), "fact": str(r.fact),
                    "object": "/".join(x for x in (str(r.kind), str(r.namespace), str(r.name)) if x),
                    "detail": str(r.detail), "source": str(r.source)}
-                  for r in spans.itertuples(index=False)],
+                  for r in spans.iloc[::-1].head(MAX_SPANS).itertuples(index=False)],
         "densest": periods,
         "undated": int(frame.attrs.get("undated", 0)),
         "unparsed": int(frame.attrs.get("unparsed", 0)),

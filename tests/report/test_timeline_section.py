@@ -79,7 +79,18 @@ def test_section_data() -> None:
     assert busiest["start"] == "2024-05-20T09:30:00Z" and busiest["before_capture"] == "30m"
     assert busiest["restarts"] == 19  # node 0's other one ended at 08:00
     assert {s["fact"] for s in section["spans"]} == {"node restarted"}
+    assert section["spans_total"] == len(section["spans"]) == 9
     assert all(s["source"] for s in section["spans"])
+
+
+def test_spans_listed_are_capped_newest_first(monkeypatch) -> None:
+    from analyzer.report import timeline as section_module
+
+    monkeypatch.setattr(section_module, "MAX_SPANS", 4)
+    section = timeline_section(_many_nodes(10))
+    assert section["spans_total"] == 9 and len(section["spans"]) == 4
+    starts = [s["start"] for s in section["spans"]]
+    assert starts == sorted(starts, reverse=True)
 
 
 def test_report_facts_have_a_timeline() -> None:
