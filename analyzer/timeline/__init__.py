@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from analyzer.timeline.facts import COLLECTORS, COLUMNS, MARK_SPAN, Rows, parse_times
-from analyzer.timeline.spans import Span, install_windows, node_restarts
+from analyzer.timeline.spans import Span, during_install, install_windows, node_restarts
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -43,7 +43,8 @@ def build_timeline(cluster: Cluster) -> pd.DataFrame:
     frame = _frame(rows)
     unparsed = int(frame["time"].isna().sum())
     frame = frame[frame["time"].notna()].reset_index(drop=True)
-    spans = node_restarts(frame, Counter(pod_nodes.values())) + install_windows(frame)
+    installs = install_windows(frame)
+    spans = during_install(node_restarts(frame, Counter(pod_nodes.values())), installs) + installs
     if spans:
         frame = pd.concat([frame, _span_frame(spans)], ignore_index=True)
     frame = _typed(frame)

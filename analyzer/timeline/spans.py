@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Any
 
@@ -126,6 +126,29 @@ def install_windows(frame: pd.DataFrame) -> list[Span]:
             None, f"{len(group)} creation timestamps, first read from {group[0][5]}",
         ))
     return spans
+
+
+# A restart this close to an install window belongs to it (runtimes and kubelets are restarted
+# while a cluster or node is being set up).
+INSTALL_MARGIN = pd.Timedelta(minutes=5)
+
+
+def during_install(restarts: list[Span], installs: list[Span]) -> list[Span]:
+    """Node restarts that happened while the cluster (or a chart) was being installed say so."""
+    out = []
+    for span in restarts:
+        window = next((w for w in installs if w.start - INSTALL_MARGIN <= span.start
+                       and span.end <= w.end + INSTALL_MARGIN), None)
+        if window is not None:
+            what = "the cluster's install" if window.detail.startswith("cluster install") else "an install"
+            span = replace(span, detail=f"{span.detail}; during {what} ({_iso(window.start)} to "
+                                        f"{_iso(window.end)}): expected while it is set up")
+        out.append(span)
+    return out
+
+
+def _iso(ts: pd.Timestamp) -> str:
+    return ts.isoformat().replace("+00:00", "Z")
 
 
 def _duration(delta: pd.Timedelta) -> str:

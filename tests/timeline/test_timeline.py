@@ -147,6 +147,19 @@ def test_install_window() -> None:
     assert w["detail"].startswith("cluster install: 12 objects created in 5m00s")
 
 
+def test_restart_during_an_install_says_so(planted: analyzer.Cluster) -> None:
+    assert "during" not in _facts(planted.timeline, "node restarted").iloc[0]["detail"]
+    objects = [{"apiVersion": "v1", "kind": kind, "metadata": {
+        "name": f"{kind.lower()}-{i}", "namespace": "kube-system",
+        "creationTimestamp": f"2024-05-20T09:4{i}:00Z"}}
+        for i in range(6) for kind in ("ConfigMap", "Service")]
+    items = [_node("n1"), *objects] + [_pod(f"web-{i}", "n1", f"2024-05-20T09:45:{i:02d}Z") for i in range(3)]
+    span = _facts(analyzer.load(_dump(items)).timeline, "node restarted").iloc[0]
+    # the nodes are older than this burst of creations: an install, not the cluster's own
+    assert span["detail"].endswith("during an install (2024-05-20T09:40:00Z to "
+                                   "2024-05-20T09:45:00Z): expected while it is set up")
+
+
 def test_since_and_namespace(planted: analyzer.Cluster) -> None:
     t = planted.timeline
     capture = planted.capture_time
