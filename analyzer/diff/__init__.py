@@ -99,23 +99,40 @@ def _failing(c: Cluster) -> tuple[dict[tuple[str, str, str, str], dict[str, Any]
     return failing, not_applicable
 
 
-def compare_findings(old: Cluster, new: Cluster) -> dict[str, Any]:
+def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str]] | None = None
+                     ) -> dict[str, Any]:
     """Failing findings new in the second dump, resolved since the first, and still open.
 
-    A finding whose rule could not tell on one side is not "resolved": it is not comparable.
+    A finding is "resolved" only where the second dump could have shown it: its rule could
+    tell there, and its object is there or its kind was collected in full. Otherwise (a rule
+    not applicable, a kind not collected or only pasted) it is not comparable; the same holds
+    the other way round for "new". `gone_unknown` maps "old"/"new" to such kinds of that dump.
     """
     a, na_old = _failing(old)
     b, na_new = _failing(new)
+    unknown = gone_unknown or {"old": set(), "new": set()}
     order = {"critical": 0, "warning": 1, "info": 2}
 
     def ranked(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return sorted(items, key=lambda x: (order.get(x["severity"], 3), x["rule"], x["kind"],
                                             x["namespace"], x["name"]))
 
-    new_items = [v for k, v in b.items() if k not in a and k[0] not in na_old]
-    resolved = [v for k, v in a.items() if k not in b and k[0] not in na_new]
-    uncomparable = [v for k, v in a.items() if k not in b and k[0] in na_new] + \
-                   [v for k, v in b.items() if k not in a and k[0] in na_old]
+    def could_tell(key: tuple[str, str, str, str], cluster: Cluster, side: str,
+                   not_applicable: set[str]) -> bool:
+        rule, kind = key[0], key[1]
+        if rule in not_applicable:
+            return False
+        if kind in ("", "Cluster") or kind not in unknown[side]:
+            return kind in ("", "Cluster") or cluster.covers(kind)
+        return any(o.namespace == key[2] and o.name == key[3] for o in cluster.objects_of(kind))
+
+    new_items, resolved, uncomparable = [], [], []
+    for k, v in b.items():
+        if k not in a:
+            (new_items if could_tell(k, old, "old", na_old) else uncomparable).append(v)
+    for k, v in a.items():
+        if k not in b:
+            (resolved if could_tell(k, new, "new", na_new) else uncomparable).append(v)
     return {"new": ranked(new_items), "resolved": ranked(resolved),
             "open": ranked([v for k, v in b.items() if k in a]),
             "not_comparable": ranked(uncomparable)}
@@ -135,5 +152,5 @@ def diff(old: Cluster, new: Cluster, force: bool = False) -> DumpDiff:
         not_comparable=objects.not_comparable, history=objects.history,
         volatile_fields=volatile().as_list(), versions=compare_versions(old, new),
         capacity=compare_capacity(old, new), restarts=restarts_gained(old, new),
-        findings=compare_findings(old, new),
+        findings=compare_findings(old, new, {side: set(kinds) for side, kinds in objects.pasted.items()}),
     )

@@ -231,6 +231,8 @@ class ObjectChanges:
     history: list[dict[str, Any]] = field(default_factory=list)
     # objects whose bodies one side does not have (pasted text): compared by identity only
     shallow: int = 0
+    # side -> kinds it holds only as pasted text
+    pasted: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _index(cluster: Cluster, skip: Volatile) -> tuple[dict[Identity, KubeObject], Counter[str]]:
@@ -302,12 +304,20 @@ def _shown(value: Any, show_sensitive: bool) -> Any:
     return mask_sensitive(value, show_sensitive) if isinstance(value, str) else value
 
 
+def pasted_kinds(objects: dict[Identity, KubeObject]) -> set[str]:
+    """Kinds all of whose objects come from pasted text: a paste may hold only some rows, so an
+    object missing from it is not known to be gone."""
+    full = {i.kind for i, o in objects.items() if o.view.text is None}
+    return {i.kind for i in objects} - full
+
+
 def compare_objects(old: Cluster, new: Cluster, show_sensitive: bool = False) -> ObjectChanges:
-    """Added, removed and changed objects; kinds only one dump collected are not comparable."""
+    """Added, removed and changed objects; kinds only one dump collected are not comparable,
+    and neither are the objects a pasted table or describe of the other dump does not show."""
     skip = volatile()
     a, history_a = _index(old, skip)
     b, history_b = _index(new, skip)
-    out = ObjectChanges()
+    out = ObjectChanges(pasted={"old": sorted(pasted_kinds(a)), "new": sorted(pasted_kinds(b))})
     kinds = sorted({i.kind for i in a} | {i.kind for i in b})
     uncomparable = set()
     for kind in kinds:
@@ -320,14 +330,21 @@ def compare_objects(old: Cluster, new: Cluster, show_sensitive: bool = False) ->
         out.not_comparable.append({
             "kind": kind, "collected_in": only, "objects": count,
             "reason": f"only the {only} dump collected {kind}: its objects are neither added nor removed"})
+    unseen: Counter[tuple[str, str]] = Counter()  # (kind, side it is missing from) -> objects
     for ident in sorted(a.keys() | b.keys()):
         if ident.kind in uncomparable:
             continue
         x, y = a.get(ident), b.get(ident)
         if x is None:
-            out.added.append(ident.to_dict())
+            if ident.kind in out.pasted["old"]:
+                unseen[(ident.kind, "old")] += 1
+            else:
+                out.added.append(ident.to_dict())
         elif y is None:
-            out.removed.append(ident.to_dict())
+            if ident.kind in out.pasted["new"]:
+                unseen[(ident.kind, "new")] += 1
+            else:
+                out.removed.append(ident.to_dict())
         else:
             if _same_bytes(x, y):
                 out.unchanged += 1  # printed the same way, byte for byte: nothing to walk
@@ -343,6 +360,13 @@ def compare_objects(old: Cluster, new: Cluster, show_sensitive: bool = False) ->
                 out.changed.append({**ident.to_dict(), "recreated": recreated, "fields": changes})
             else:
                 out.unchanged += 1
+    for (kind, side), count in sorted(unseen.items()):
+        other = "new" if side == "old" else "old"
+        out.not_comparable.append({
+            "kind": kind, "collected_in": other, "objects": count,
+            "reason": f"the {side} dump has {kind} only as pasted text, which may show some rows: "
+                      f"{count} of the {other} dump's are not in it, neither "
+                      f"{'added' if side == 'old' else 'removed'} nor known to be"})
     for kind in sorted(history_a.keys() | history_b.keys()):
         out.history.append({"kind": kind, "old": history_a.get(kind, 0), "new": history_b.get(kind, 0)})
     return out

@@ -43,6 +43,10 @@ def summary_lines(d: dict[str, Any]) -> list[str]:
     ]
 
 
+def _nodes(count: int | None) -> str:
+    return "not collected" if count is None else str(count)
+
+
 def as_json(d: dict[str, Any]) -> str:
     return json.dumps(d, indent=2, sort_keys=True, ensure_ascii=False, default=str)
 
@@ -71,11 +75,11 @@ def as_text(d: dict[str, Any]) -> str:
             if len(item["fields"]) > FIELDS_SHOWN:
                 out.append(f"    ... {len(item['fields']) - FIELDS_SHOWN} more fields")
     changed_versions = [v for v in d["versions"] if v["changed"]]
-    out.append("\nVersions:" if changed_versions else "\nVersions: unchanged")
+    out.append("\nVersions:" if changed_versions else "\nVersions: unchanged (where both dumps say)")
     for v in changed_versions:
         out.append(f"  {v['what']}: {v['old'] or '(none)'} -> {v['new'] or '(none)'}")
     cap = d["capacity"]
-    out.append(f"\nNodes: {cap['nodes_old']} -> {cap['nodes_new']}")
+    out.append(f"\nNodes: {_nodes(cap['nodes_old'])} -> {_nodes(cap['nodes_new'])}")
     for t in cap["totals"]:
         if t["changed"]:
             out.append(f"  total {t['what']}: {value_text(t['old'])} -> {value_text(t['new'])}")
@@ -134,7 +138,8 @@ def as_markdown(d: dict[str, Any]) -> str:
     out += [f"| {md(v['what'])}{' (changed)' if v['changed'] else ''} | {md(value_text(v['old']))} | {md(value_text(v['new']))} |"
             for v in d["versions"]]
     cap = d["capacity"]
-    out += ["", f"## Capacity ({cap['nodes_old']} -> {cap['nodes_new']} nodes)", "", "| what | old | new |", "|---|---|---|"]
+    out += ["", f"## Capacity ({_nodes(cap['nodes_old'])} -> {_nodes(cap['nodes_new'])} nodes)", "",
+            "| what | old | new |", "|---|---|---|"]
     out += [f"| total {md(t['what'])} | {md(value_text(t['old']))} | {md(value_text(t['new']))} |" for t in cap["totals"]]
     out += [f"| node {md(n['node'])} {md(n['what'])} | {md(value_text(n['old']))} | {md(value_text(n['new']))} |"
             for n in cap["changed_nodes"][:ROWS_SHOWN]]

@@ -51,20 +51,24 @@ def _components(c: Cluster) -> dict[str, str]:
 
 def compare_versions(old: Cluster, new: Cluster) -> list[dict[str, Any]]:
     """Control plane, node software (as counts of nodes per version) and system components'
-    images, each as {what, old, new, changed}."""
+    images, each as {what, old, new, changed}; `changed` only where both dumps say (a dump
+    without Nodes has no kubelet version, not a removed one)."""
     rows = []
     a, b = _control_plane(old), _control_plane(new)
-    rows.append({"what": "control plane", "old": a, "new": b, "changed": a != b})
+    rows.append({"what": "control plane", "old": a, "new": b, "changed": bool(a and b and a != b)})
     na, nb = old.tables["nodes"], new.tables["nodes"]
     for label, column in NODE_VERSION_COLUMNS:
         x, y = _counts(na, column), _counts(nb, column)
         if x or y:
-            rows.append({"what": label, "old": _said(x), "new": _said(y), "changed": x != y})
+            rows.append({"what": label, "old": _said(x), "new": _said(y), "changed": bool(x and y and x != y)})
     ca, cb = _components(old), _components(new)
+    # a component is added or removed only where both dumps collected the controllers
+    whole = all(c.covers(k) for c in (old, new) for k in ("DaemonSet", "Deployment"))
     for name in sorted(ca.keys() | cb.keys()):
         x, y = ca.get(name), cb.get(name)
-        if x != y:
-            rows.append({"what": f"component {name}", "old": x, "new": y, "changed": True})
+        if x == y or (not whole and (not x or not y)):
+            continue
+        rows.append({"what": f"component {name}", "old": x or None, "new": y or None, "changed": True})
     return rows
 
 
@@ -82,7 +86,8 @@ def compare_capacity(old: Cluster, new: Cluster) -> dict[str, Any]:
         if column in na.columns and column in nb.columns:
             x, y = _total(na[column]), _total(nb[column])
             if x is not None or y is not None:
-                totals.append({"what": column, "old": x, "new": y, "changed": x != y})
+                totals.append({"what": column, "old": x, "new": y,
+                               "changed": x is not None and y is not None and x != y})
     nodes = []
     if "name" in na.columns and "name" in nb.columns:
         left = na.set_index("name")
@@ -93,7 +98,9 @@ def compare_capacity(old: Cluster, new: Cluster) -> dict[str, Any]:
                     x, y = _value(left.at[name, column]), _value(right.at[name, column])
                     if x != y:
                         nodes.append({"node": str(name), "what": column, "old": x, "new": y})
-    return {"nodes_old": len(na), "nodes_new": len(nb), "totals": totals, "changed_nodes": nodes}
+    return {"nodes_old": len(na) if old.covers("Node") else None,
+            "nodes_new": len(nb) if new.covers("Node") else None,
+            "totals": totals, "changed_nodes": nodes}
 
 
 def _total(series: pd.Series) -> float | None:

@@ -199,3 +199,23 @@ def test_sample_against_itself_and_without_one_kind(sample: str, tmp_path: Path)
     assert d["same_cluster"]["verdict"] == "same"
     assert d["removed"] == [] and d["changed"] == []
     assert "Service" in {n["kind"] for n in d["not_comparable"]}
+
+
+def test_a_few_pasted_rows_remove_nothing() -> None:
+    """Two rows of `kubectl get pods -A` pasted as the new dump: one pod the old dump lacks is
+    added; the old dump's other pods are not in the paste, which does not make them gone."""
+    text = ("NAMESPACE     NAME                      READY   STATUS    RESTARTS   AGE\n"
+            "kube-system   coredns-6qp2v7f9r-6psns   1/1     Running   0          5d\n"
+            "shop          web-new-7f9c-abcde        1/1     Running   0          2m\n")
+    cluster = analyzer.load(str(AKS))
+    d = diff(cluster, analyzer.load(text)).to_dict()
+    assert d["same_cluster"]["verdict"] == "unknown"
+    assert _ids(d["added"]) == {("Pod", "shop", "web-new-7f9c-abcde")}
+    assert d["removed"] == [] and d["changed"] == []
+    pods = next(n for n in d["not_comparable"] if n["kind"] == "Pod")
+    assert pods["objects"] == len(cluster.tables.pods) - 1 and "pasted text" in pods["reason"]
+    # the crashlooping pod is not in the paste: its findings are not resolved, only not comparable
+    assert d["findings"]["resolved"] == [] and d["findings"]["new"] == []
+    assert "pod-crashloop" in {f["rule"] for f in d["findings"]["not_comparable"]}
+    assert not any(v["changed"] for v in d["versions"])
+    assert d["capacity"]["nodes_new"] is None
