@@ -319,9 +319,34 @@ def _node_of(obj: KubeObject, pod_nodes: dict[tuple[str, str], str]) -> str | No
     return None
 
 
+def log_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+    """Log lines that match the log-signature catalog and carry a time stamp of their own.
+
+    klog's stamps have no year: the capture's is taken, so without a capture time they (and
+    lines without any stamp) are not dated facts.
+    """
+    from analyzer.model.logsignatures import container_log_matches, line_time
+
+    capture = cluster.capture_time
+    year = capture.year if capture is not None else 0  # year 0: a year-less stamp is not placed
+    for found in container_log_matches(cluster):
+        log, match = found.log, found.match
+        when = line_time(match.text, year)
+        if when is None:
+            continue
+        sig = match.signature
+        line = " ".join(match.text.split())
+        container = f"container {log.container}{' (previous instance)' if log.previous else ''}"
+        rows.add(when, None, "log line", f"{container}: {sig.id} ({sig.severity}): {sig.meaning}: {line}",
+                 kind="Pod", namespace=log.namespace, name=log.pod,
+                 node=pod_nodes.get((log.namespace, log.pod)),
+                 mark=MARK_WARNING if sig.severity in ("critical", "warning") else MARK_OTHER,
+                 source=f"{log.source}:{found.file_line}")
+
+
 # The collectors, in the order their rows are gathered (the frame is sorted afterwards).
 COLLECTORS: tuple[Collector, ...] = (
-    metadata_facts, pod_facts, node_facts, workload_facts, event_facts, status_facts,
+    metadata_facts, pod_facts, node_facts, workload_facts, event_facts, status_facts, log_facts,
 )
 
 

@@ -37,7 +37,8 @@ def _node(name: str, **status: object) -> dict:
                                        "lastTransitionTime": "2024-05-20T09:45:30Z"}], **status}}
 
 
-def _pod(name: str, node: str, finished: str, reason: str = "Unknown", ns: str = "shop") -> dict:
+def _pod(name: str, node: str, finished: str, reason: str = "Unknown", ns: str = "shop",
+         exit_code: int = 255) -> dict:
     return {"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": name, "namespace": ns, "uid": f"uid-{name}",
                          "creationTimestamp": "2024-05-19T00:00:00Z"},
@@ -48,7 +49,7 @@ def _pod(name: str, node: str, finished: str, reason: str = "Unknown", ns: str =
                        "containerStatuses": [{
                            "name": "app", "ready": True, "restartCount": 1,
                            "state": {"running": {"startedAt": "2024-05-20T09:45:50Z"}},
-                           "lastState": {"terminated": {"reason": reason, "exitCode": 255,
+                           "lastState": {"terminated": {"reason": reason, "exitCode": exit_code,
                                                         "startedAt": "2024-05-19T00:00:10Z",
                                                         "finishedAt": finished}}}]}}
 
@@ -124,6 +125,20 @@ def test_node_restart_is_one_span(planted: analyzer.Cluster) -> None:
     assert span["end"] == pd.Timestamp("2024-05-20T09:45:25Z")
     assert "4 containers of 4 pods" in span["detail"] and "Unknown x4" in span["detail"]
     assert span["source"].startswith("4 container terminations")
+
+
+def test_exiting_together_on_their_own_is_not_a_node_restart() -> None:
+    """Three pods' containers exit 1 within a minute (their database went away): one moment, a
+    shared cause, but their sandboxes were not lost."""
+    items = [_node("n1")] + [_pod(f"web-{i}", "n1", f"2024-05-20T09:45:{10 * i:02d}Z", reason="Error",
+                                  exit_code=1) for i in range(3)]
+    t = analyzer.load(_dump(items)).timeline
+    assert _facts(t, "node restarted").empty
+    together = _facts(t, "restarted together")
+    assert len(together) == 1 and "not a node restart" in together.iloc[0]["detail"]
+    # two of the node's three pods exiting together may be chance
+    two = analyzer.load(_dump([*items[:3], _pod("other", "n1", "2024-05-20T05:00:00Z")])).timeline
+    assert _facts(two, "restarted together").empty
 
 
 def test_terminations_apart_are_not_a_restart() -> None:
@@ -236,6 +251,27 @@ def test_pasted_table_with_a_dated_dump() -> None:
     row = cluster.timeline[cluster.timeline["name"] == "web-1"].iloc[0]
     assert row["fact"] == "created" and "AGE" in row["detail"]
     assert row["time"] == pd.Timestamp(cluster.capture_time) - pd.Timedelta(days=5)
+
+
+def test_log_lines_of_the_signature_catalog() -> None:
+    """A support bundle (troubleshoot layout) with one pod's log: a catalogued line with a time
+    stamp is a fact, located in its file; the same line without a stamp is not dated."""
+    pods = {"apiVersion": "v1", "kind": "PodList", "items": [{
+        "apiVersion": "v1", "kind": "Pod", "spec": {"nodeName": "n1"}, "status": {"phase": "Running"},
+        "metadata": {"name": "web-1", "namespace": "shop", "creationTimestamp": "2024-05-20T09:00:00Z"}}]}
+    log = ("2024-05-20T09:58:00Z starting\n"
+           "2024-05-20T09:59:00.5Z tls: x509: certificate has expired or is not yet valid\n"
+           "retrying: x509: certificate has expired or is not yet valid\n")
+    cluster = analyzer.load({"cluster-resources/pods/shop.json": json.dumps(pods, indent=1),
+                             "cluster-resources/pods/logs/shop/web-1/app.log": log})
+    lines = _facts(cluster.timeline, "log line")
+    assert len(lines) == 1
+    row = lines.iloc[0]
+    assert (row["kind"], row["namespace"], row["name"], row["node"]) == ("Pod", "shop", "web-1", "n1")
+    assert row["time"] == pd.Timestamp("2024-05-20T09:59:00Z")
+    assert row["detail"].startswith("container app: x509-certificate-expired (critical): ")
+    assert row["source"].endswith("cluster-resources/pods/logs/shop/web-1/app.log:2")
+    assert row["mark"] == "warning"
 
 
 def test_hpa_scaled() -> None:
