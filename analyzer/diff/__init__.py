@@ -57,6 +57,7 @@ class DumpDiff:
     capacity: dict[str, Any] = field(default_factory=dict)
     restarts: list[dict[str, Any]] = field(default_factory=list)
     findings: dict[str, Any] = field(default_factory=dict)
+    incidents: dict[str, Any] = field(default_factory=dict)
     forced: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,6 +71,7 @@ class DumpDiff:
             "not_comparable": self.not_comparable, "history": self.history,
             "volatile_fields": self.volatile_fields, "versions": self.versions,
             "capacity": self.capacity, "restarts": self.restarts, "findings": self.findings,
+            "incidents": self.incidents,
         }
 
     @property
@@ -138,6 +140,45 @@ def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str
             "not_comparable": ranked(uncomparable)}
 
 
+def _incidents(c: Cluster) -> list[dict[str, Any]]:
+    out = []
+    for row in c.incidents.itertuples(index=False):
+        cause = str(row.cause)
+        objects = {x for x in str(row.objects).split(", ") if x}
+        # an incident about the whole cluster is named after the dump: two dumps, two names
+        if cause.startswith("Cluster "):
+            objects = {"Cluster"}
+        out.append({"severity": str(row.severity), "headline": str(row.headline), "cause": cause,
+                    "cause_rule": str(row.cause_rule), "workloads": int(row.workloads),
+                    "findings": int(row.findings), "objects": sorted(objects or {cause})})
+    return out
+
+
+def compare_incidents(old: Cluster, new: Cluster) -> dict[str, list[dict[str, Any]]]:
+    """Incidents (findings grouped by cause) new in the second dump, resolved, still open.
+
+    Two incidents are one when they concern an object in common: the cause a dump can name
+    shifts with what it holds (without ConfigMaps, a missing ConfigMap is seen as its mount
+    failing), and the problem is the same. An open incident says what it was (`was`)."""
+    a, b = _incidents(old), _incidents(new)
+    order = {"critical": 0, "warning": 1, "info": 2}
+
+    def ranked(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return sorted(items, key=lambda x: (order.get(x["severity"], 3), -x["workloads"], x["cause"]))
+
+    matched: set[int] = set()
+    new_items, still = [], []
+    for x in b:
+        earlier = [k for k, y in enumerate(a) if set(y["objects"]) & set(x["objects"])]
+        if earlier:
+            matched.update(earlier)
+            still.append({**x, "was": [a[k]["headline"] for k in earlier]})
+        else:
+            new_items.append(x)
+    return {"new": ranked(new_items), "resolved": ranked([y for k, y in enumerate(a) if k not in matched]),
+            "open": ranked(still)}
+
+
 def diff(old: Cluster, new: Cluster, force: bool = False) -> DumpDiff:
     """Compare two dumps of one cluster; raises DifferentClusters when they are clearly not
     (unless `force`)."""
@@ -153,4 +194,5 @@ def diff(old: Cluster, new: Cluster, force: bool = False) -> DumpDiff:
         volatile_fields=volatile().as_list(), versions=compare_versions(old, new),
         capacity=compare_capacity(old, new), restarts=restarts_gained(old, new),
         findings=compare_findings(old, new, {side: set(kinds) for side, kinds in objects.pasted.items()}),
+        incidents=compare_incidents(old, new),
     )

@@ -32,13 +32,14 @@ def value_text(value: Any) -> str:
 
 def summary_lines(d: dict[str, Any]) -> list[str]:
     """The headline numbers of a diff, one line each."""
-    f = d["findings"]
+    f, i = d["findings"], d["incidents"]
     return [
         f"objects: {len(d['added'])} added, {len(d['removed'])} removed, {len(d['changed'])} changed, "
         f"{d['unchanged']} unchanged"
         + (f", {d['compared_by_identity_only']} compared by identity only (pasted text)"
            if d["compared_by_identity_only"] else ""),
         f"findings: {len(f['new'])} new, {len(f['resolved'])} resolved, {len(f['open'])} still open",
+        f"incidents: {len(i['new'])} new, {len(i['resolved'])} resolved, {len(i['open'])} still open",
         f"restarts gained: {sum(r['gained'] for r in d['restarts'])} in {len(d['restarts'])} pods",
     ]
 
@@ -89,6 +90,11 @@ def as_text(d: dict[str, Any]) -> str:
         out.append("\nRestarts gained between the captures:")
         out += [f"  {r['namespace']}/{r['name']}: +{r['gained']} ({r['old']} -> {r['new']})"
                 for r in d["restarts"][:ROWS_SHOWN]]
+    for title in ("new", "resolved", "open"):
+        items = d["incidents"][title]
+        if items:
+            out.append(f"\nIncidents {title} ({len(items)}):")
+            out += [f"  [{x['severity']}] {x['headline']}" for x in items[:ROWS_SHOWN]]
     for title in ("new", "resolved", "open", "not_comparable"):
         items = d["findings"][title]
         if items:
@@ -147,6 +153,11 @@ def as_markdown(d: dict[str, Any]) -> str:
         out += ["", "## Restarts gained", "", "| pod | before | after | gained |", "|---|---|---|---|"]
         out += [f"| {md(r['namespace'] + '/' + r['name'])} | {r['old']} | {r['new']} | {r['gained']} |"
                 for r in d["restarts"][:ROWS_SHOWN]]
+    out += ["", "## Incidents"]
+    for title in ("new", "resolved", "open"):
+        items = d["incidents"][title]
+        out += ["", f"### {title.capitalize()} ({len(items)})", ""]
+        out += [f"- {x['severity']}: {md(x['headline'])}" for x in items[:ROWS_SHOWN]]
     out += ["", "## Findings"]
     for title in ("new", "resolved", "open", "not_comparable"):
         items = d["findings"][title]

@@ -36,6 +36,7 @@ def test_json_contract(after: Path) -> None:
     assert {"same_cluster", "added", "removed", "changed", "not_comparable", "findings"} <= set(data)
     assert set(data["same_cluster"]) >= {"verdict", "confidence", "evidence"}
     assert set(data["findings"]) >= {"new", "resolved", "open"}
+    assert set(data["incidents"]) == {"new", "resolved", "open"}
     for item in data["added"] + data["removed"] + data["changed"]:
         assert {"kind", "namespace", "name"} <= set(item)
     for item in data["changed"]:
@@ -122,7 +123,7 @@ def test_html_in_chromium(after: Path, tmp_path: Path) -> None:
             assert page.eval_on_selector_all("script", "els => els.length") == 0
             body = page.inner_text("body")
             for heading in ("Same cluster?", "Added", "Removed", "Changed", "Versions",
-                            "Capacity and allocatable", "Restarts gained", "Findings",
+                            "Capacity and allocatable", "Restarts gained", "Incidents", "Findings",
                             "Left out of the comparison"):
                 assert heading in body
             assert HOSTILE in body  # shown as text, exactly as the dump holds it

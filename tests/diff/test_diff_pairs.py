@@ -106,6 +106,14 @@ def test_new_and_open_findings(result: dict) -> None:
     assert not ({(f["rule"], f["name"]) for f in result["findings"]["resolved"]} & still)
 
 
+def test_incidents(result: dict) -> None:
+    incidents = result["incidents"]
+    assert incidents["new"] == [] and incidents["resolved"] == []
+    cart = next(x for x in incidents["open"] if x["cause"] == "Pod shop/cart-6mvdgdjsd-nbbzw")
+    # the crashloop is fixed; what remains of the incident is its OOMKilled history
+    assert "OOMKilled" in cart["headline"] and any("CrashLoopBackOff" in w for w in cart["was"])
+
+
 def test_kind_not_collected_is_not_removed(result: dict) -> None:
     assert [(n["kind"], n["collected_in"], n["objects"]) for n in result["not_comparable"]] == [
         ("ConfigMap", "old", 13)]

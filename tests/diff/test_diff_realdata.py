@@ -34,6 +34,8 @@ def test_dump_against_itself(case: str) -> None:
     assert d["added"] == d["removed"] == d["changed"] == [], case
     assert d["not_comparable"] == []
     assert d["findings"]["new"] == d["findings"]["resolved"] == []
+    assert d["incidents"]["new"] == d["incidents"]["resolved"] == []
+    assert len(d["incidents"]["open"]) == len(a.incidents)
     assert d["restarts"] == []
     assert d["unchanged"] + d["compared_by_identity_only"] + sum(h["old"] for h in d["history"]) \
         == len({(o.key.group, o.kind, o.namespace, o.name) for o in a.objects})
