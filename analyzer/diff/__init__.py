@@ -11,11 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from analyzer.diff.identity import DIFFERENT, same_cluster
 from analyzer.diff.objects import compare_objects, volatile
-from analyzer.diff.versions import compare_capacity, compare_versions, restarts_gained
 from analyzer.errors import AnalyzerError
 
 if TYPE_CHECKING:
@@ -82,6 +79,8 @@ class DumpDiff:
 
 
 def _about(c: Cluster) -> dict[str, Any]:
+    import pandas as pd
+
     capture = c.capture_time
     return {"name": c.name, "inputs": list(c.ingest.inputs), "formats": list(c.ingest.formats),
             "objects": len(c.objects),
@@ -182,6 +181,9 @@ def compare_incidents(old: Cluster, new: Cluster) -> dict[str, list[dict[str, An
 def diff(old: Cluster, new: Cluster, force: bool = False) -> DumpDiff:
     """Compare two dumps of one cluster; raises DifferentClusters when they are clearly not
     (unless `force`)."""
+    # pandas comes with the comparison, not with `import analyzer` (kda inspect stays light)
+    from analyzer.diff.versions import compare_capacity, compare_versions, restarts_gained
+
     verdict = same_cluster(old, new)
     if verdict["verdict"] == DIFFERENT and verdict["confidence"] >= REFUSE_CONFIDENCE and not force:
         raise DifferentClusters(verdict)
