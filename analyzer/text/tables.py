@@ -167,7 +167,15 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
         assert layout.starts is not None
         cells, aligned = split_aligned(text, layout.starts)
         if not aligned:
-            return None  # kubectl never lets a cell stray from its column
+            # kubectl never lets a cell stray from its column, but a person editing a paste
+            # does (a name lengthened or cut by hand): read the row by its runs of text or by
+            # the shapes of its words before calling it the end of the table.
+            runs = split_by_runs(text, len(layout.columns))
+            realigned = list(runs) if runs is not None else split_by_shape(
+                text, layout.columns, catalog)
+            if realigned is None:
+                return None
+            cells = realigned
     elif layout.mode == "tabs":
         cells = split_tabs(text, len(layout.columns))
     else:
