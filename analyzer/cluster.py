@@ -221,14 +221,21 @@ def _default_name(result: IngestResult) -> str:
 def load(*inputs: Any, name: str | None = None, show_sensitive: bool = False) -> Cluster:
     """Read dumps (paths, "-", bytes, text, or {path: content} maps) into one Cluster.
 
-    A `str` that is not an existing path and contains a newline is taken as dump text.
+    A `str` that is not an existing path and contains a newline, or opens with `{` or `[` (one
+    line of JSON), is taken as dump text.
     """
     from analyzer.ingest.tree import MemoryTree
 
     specs: list[Any] = []
     for i, spec in enumerate(inputs):
-        if isinstance(spec, str) and "\n" in spec and not os.path.exists(spec):
+        if isinstance(spec, str) and _is_dump_text(spec) and not os.path.exists(spec):
             specs.append(MemoryTree({"": spec}, name=f"<text {i}>"))
         else:
             specs.append(spec)
     return Cluster(ingest(*specs), name=name, show_sensitive=show_sensitive)
+
+
+def _is_dump_text(spec: str) -> bool:
+    # A path never holds a newline, and no one names a dump file "{...": one line of JSON
+    # (`kubectl get -o json | jq -c`) is text, not a file name too long to open.
+    return "\n" in spec or spec.lstrip()[:1] in ("{", "[")
