@@ -124,3 +124,14 @@ def test_names_option_keeps_component_names() -> None:
     learner.learn_objects(ingest({"d.yaml": docs}))
     out = Replacer(p, learner).text("metrics-server orderbook-sync shop")
     assert out.startswith("metrics-server ") and "orderbook" not in out and "shop" not in out
+
+
+def test_public_projects_in_crd_text_stay() -> None:
+    # What CRDs carry in every dump (controller-gen's annotation key, RFC links in descriptions)
+    # names no customer: it must read the same after redaction.
+    text = ("controller-gen.kubebuilder.io/version: v0.11.1 "
+            "RFC 3339 (https://www.ietf.org/rfc/rfc3339.txt), https://json-schema.org/draft-07")
+    p = Pseudonyms(b"k", base_vocabulary())
+    learner = Learner(p)
+    learner.learn_text(text)
+    assert learner.words == {} and Replacer(p, learner).text(text) == text
