@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
 from analyzer.report.sections import cluster_facts
 
@@ -62,10 +63,13 @@ def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[s
     files = ReportFiles(cluster.name, directory, facts=facts)
     if "html" in formats:
         drawn = cluster_diagrams(cluster)
+        tables = cluster_tables(facts)
         files.html = directory / "report.html"
-        files.html.write_text(render_page("cluster.html.j2", r=facts, diagrams=drawn), encoding="utf-8")
+        files.html.write_text(render_page("cluster.html.j2", r=facts, t=tables, diagrams=drawn),
+                              encoding="utf-8")
         files.markdown = directory / "report.md"
-        files.markdown.write_text(render_page("cluster.md.j2", r=facts, diagrams=drawn), encoding="utf-8")
+        files.markdown.write_text(render_page("cluster.md.j2", r=facts, t=tables, diagrams=drawn),
+                                  encoding="utf-8")
         files.images = write_diagrams(drawn, directory)
     if "json" in formats:
         files.json = directory / "report.json"

@@ -76,6 +76,11 @@ def environment(kind: str) -> Environment:
         env.filters["md_code"] = md_code
         env.filters["md_link"] = md_link
         env.filters["raw"] = Raw  # a macro's output, already escaped value by value
+    from analyzer.report import tables
+
+    env.globals.update(render_table=tables.render_table, markdown_rows=tables.markdown_rows,
+                       export_command=tables.export_command, table_script=tables.script,
+                       MD_ROWS=tables.MD_ROWS)
     return env
 
 

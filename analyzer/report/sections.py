@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.report.tables import age_seconds
+
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
 
@@ -121,24 +123,50 @@ def distribution_section(cluster: Cluster) -> dict[str, Any]:
 NODE_COLUMNS = ["name", "roles", "ready", "kubelet_version", "os_image", "kernel_version",
                 "container_runtime", "cpu_capacity", "memory_capacity", "pods_capacity",
                 "instance_type", "zone", "unschedulable", "taints"]
+POOL_KEYS = ["instance_type", "os_image", "kubelet_version", "container_runtime"]
 
 
 def nodes_section(cluster: Cluster) -> dict[str, Any]:
-    """Nodes with versions, OS, runtime and capacity; totals per version."""
+    """Nodes grouped into pools (same instance type, OS, kubelet, runtime), then every node."""
     if not cluster.covers("Node"):
-        # nodes.json was there but unreadable: said so, never "did not collect Nodes"
-        unreadable = [w for w in cluster.ingest.warnings if " no Node " in w]
-        return {"collected": False, "rows": [], "total": 0, "versions": [], "ready": [],
-                "unreadable": unreadable[0] if unreadable else None}
+        return {"collected": False, "rows": [], "total": 0, "versions": [], "ready": [], "pools": []}
     nodes = cluster.tables["nodes"].sort_values("name", kind="stable")
-    rows = records(nodes, NODE_COLUMNS)
-    for row in rows:
+    rows = records(nodes, NODE_COLUMNS, limit=None)
+    for row, age in zip(rows, nodes["age"].tolist(), strict=True):
         row["memory_gib"] = round(row.pop("memory_capacity") / 2**30, 1) if row.get("memory_capacity") else None
+        row["age_seconds"] = age_seconds(age)
     return {
-        "collected": True, "rows": rows, "total": len(nodes),
+        "collected": True, "rows": rows, "total": len(nodes), "pools": node_pools(rows),
         "versions": _counts(nodes, "kubelet_version"), "ready": _counts(nodes, "ready"),
         "os_images": _counts(nodes, "os_image"), "runtimes": _counts(nodes, "container_runtime"),
     }
+
+
+def node_pools(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Nodes that share instance type, OS image, kubelet and runtime, as one pool each: its
+    size, Ready counts, zone spread, taints and roles; pools with nodes not Ready first."""
+    pools: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for row in rows:
+        pools.setdefault(tuple(str(row.get(k) or "unknown") for k in POOL_KEYS), []).append(row)
+    out = []
+    for key, members in pools.items():
+        ready = Counter(str(r.get("ready") or "unknown") for r in members)
+        taints = Counter(t.strip() for r in members for t in str(r.get("taints") or "").split(",")
+                         if t.strip())
+        out.append({
+            **dict(zip(POOL_KEYS, key, strict=True)), "nodes": len(members),
+            "ready": ready.get("True", 0), "not_ready": len(members) - ready.get("True", 0),
+            "ready_counts": _ordered(ready), "zones": _ordered(Counter(str(r.get("zone") or "none") for r in members)),
+            "taints": _ordered(taints),
+            "roles": _ordered(Counter(str(r.get("roles") or "none") for r in members)),
+            "cordoned": sum(1 for r in members if r.get("unschedulable")),
+            "first": members[0]["name"],
+        })
+    return sorted(out, key=lambda p: (-p["not_ready"], -p["nodes"], p["first"]))
+
+
+def _ordered(counter: Counter[str]) -> list[tuple[str, int]]:
+    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def _spaced(joined: str | None) -> str | None:
@@ -151,25 +179,36 @@ def _counts(frame: pd.DataFrame, column: str) -> list[tuple[str, int]]:
     return sorted(Counter(values).items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-COMPONENT_COLUMNS = ["role", "name", "kind", "component", "version", "desired", "ready", "healthy",
-                     "host_network", "priority_class", "distributions", "images", "inferred",
-                     "health_evidence"]
+COMPONENT_COLUMNS = ["role", "name", "kind", "namespace", "component", "version", "desired", "ready",
+                     "healthy", "host_network", "priority_class", "distributions", "images", "inferred"]
 
 
 def components_section(cluster: Cluster) -> dict[str, Any]:
-    """System components grouped by role (the catalog's roles; unknown ones kept)."""
+    """System components by role (the catalog's roles; unknown ones kept), unhealthy ones first."""
     comp = cluster.tables["components"]
     comp = comp.sort_values(["role", "name"], key=lambda s: s.astype("string"), kind="stable")
     rows = records(comp, COMPONENT_COLUMNS, limit=None)
     for row in rows:
         row["images"] = _spaced(row["images"])
+        row["health"] = _health(row["healthy"])
     roles: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         roles.setdefault(str(row["role"]), []).append(row)
-    return {"roles": sorted(roles.items()), "total": len(rows),
-            "unhealthy": sum(1 for r in rows if r["healthy"] is False),
-            # ready, yet restarting, failing probes or logging errors: why, with the evidence
-            "beyond_ready": [r for r in rows if r.get("health_evidence")]}
+    by_role = [{"role": role, "components": len(items),
+                "unhealthy": sum(1 for r in items if r["healthy"] is False),
+                "unknown": sum(1 for r in items if r["healthy"] is None),
+                "unhealthy_names": [r["name"] for r in items if r["healthy"] is False]}
+               for role, items in roles.items()]
+    by_role.sort(key=lambda r: (-r["unhealthy"], r["role"]))
+    # Not healthy first, then unknown, then healthy; by role and name within each.
+    rank = {False: 0, None: 1, True: 2}
+    ordered = sorted(rows, key=lambda r: rank[r["healthy"]])
+    return {"roles": sorted(roles.items()), "by_role": by_role, "rows": ordered, "total": len(rows),
+            "unhealthy": sum(1 for r in rows if r["healthy"] is False)}
+
+
+def _health(healthy: bool | None) -> str:
+    return "unknown" if healthy is None else ("ok" if healthy else "not healthy")
 
 
 WORKLOAD_COLUMNS = ["kind", "namespace", "name", "desired", "ready", "available", "images",
@@ -177,23 +216,27 @@ WORKLOAD_COLUMNS = ["kind", "namespace", "name", "desired", "ready", "available"
 
 
 def workloads_section(cluster: Cluster) -> dict[str, Any]:
-    """Workloads (ReplicaSets owned by Deployments left out) and pod health; unhealthy first."""
+    """Workloads (ReplicaSets owned by Deployments left out) by health and namespace; unhealthy first."""
     w = cluster.tables["workloads"]
     w = w[~((w["kind"] == "ReplicaSet") & w["owner_kind"].notna())]
     desired, ready = w["desired"].fillna(0), w["ready"].fillna(0)
-    unhealthy = (ready < desired) | w["failed_condition"].notna()
+    unhealthy = ((ready < desired) | w["failed_condition"].notna()).fillna(False).astype(bool)
     # False sorts first: the unhealthy workloads lead the table.
-    ordered = w.assign(_healthy=~unhealthy.fillna(False).astype(bool))
+    ordered = w.assign(_healthy=~unhealthy)
     ordered = ordered.sort_values(["_healthy", "namespace", "kind", "name"],
                                   key=lambda s: s.astype("string") if s.name != "_healthy" else s,
                                   kind="stable")
+    rows = [dict(r, healthy=h, health="ok" if h else "not healthy", images=_spaced(r["images"]),
+                 age_seconds=age_seconds(a))
+            for r, h, a in zip(records(ordered, WORKLOAD_COLUMNS, limit=None),
+                               ordered["_healthy"].tolist(), ordered["age"].tolist(), strict=True)]
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string")).fillna("unknown")
     return {
-        "total": len(w), "unhealthy": int(unhealthy.fillna(False).sum()),
+        "total": len(w), "unhealthy": int(unhealthy.sum()),
         "by_kind": _counts(w, "kind"),
-        "rows": [dict(r, healthy=h, images=_spaced(r["images"])) for r, h in zip(
-            records(ordered, WORKLOAD_COLUMNS), ordered["_healthy"].head(MAX_ROWS).tolist(), strict=True)],
+        "by_namespace": _workloads_by_namespace(w, unhealthy, pods, status),
+        "rows": rows,
         "pods": len(pods), "pod_status": sorted(Counter(status).items(), key=lambda kv: (-kv[1], kv[0])),
         "restarting": records(
             pods[pods["restarts"].fillna(0) > 0].sort_values(
@@ -201,6 +244,55 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
                 key=lambda s: s if s.name == "restarts" else s.astype("string"), kind="stable"),
             ["namespace", "name", "status", "restarts", "node"], limit=50),
     }
+
+
+def _workloads_by_namespace(w: pd.DataFrame, unhealthy: pd.Series, pods: pd.DataFrame,
+                            status: pd.Series) -> list[dict[str, Any]]:
+    """Per namespace: workloads, how many not healthy, pods, pods not running or not ready, restarts."""
+    per: dict[str, dict[str, Any]] = {}
+
+    def entry(ns: Any) -> dict[str, Any]:
+        key = "" if ns is None or ns != ns else str(ns)
+        return per.setdefault(key, {"namespace": key, "workloads": 0, "unhealthy": 0, "pods": 0,
+                                    "pods_not_ready": 0, "restarts": 0})
+
+    for ns, bad in zip(w["namespace"].astype(object).tolist(), unhealthy.tolist(), strict=True):
+        e = entry(ns)
+        e["workloads"] += 1
+        e["unhealthy"] += int(bad)
+    done = status.isin(["Completed", "Succeeded"]).to_numpy()
+    ready = pods["ready"].fillna(False).astype(bool).to_numpy()
+    restarts = pods["restarts"].fillna(0).astype(int).tolist()
+    for ns, ok, finished, n in zip(pods["namespace"].astype(object).tolist(), ready, done, restarts,
+                                   strict=True):
+        e = entry(ns)
+        e["pods"] += 1
+        e["pods_not_ready"] += int(not ok and not finished)
+        e["restarts"] += n
+    return sorted(per.values(), key=lambda e: (-e["unhealthy"], -e["pods_not_ready"], e["namespace"]))
+
+
+POD_COLUMNS = ["namespace", "name", "status", "restarts", "node", "pod_ip"]
+
+
+def pods_section(cluster: Cluster) -> dict[str, Any]:
+    """Every pod as kubectl get pods -o wide shows it; the ones not running or not ready first."""
+    pods = cluster.tables["pods"]
+    status = pods["status"].astype("string").fillna(pods["phase"].astype("string"))
+    healthy = (status.isin(["Running", "Completed", "Succeeded"]).fillna(False)
+               & (pods["ready"].fillna(False) | status.isin(["Completed", "Succeeded"]).fillna(False)))
+    ordered = pods.assign(_healthy=healthy.astype(bool), status=status)
+    ordered = ordered.sort_values(["_healthy", "namespace", "name"],
+                                  key=lambda s: s if s.name == "_healthy" else s.astype("string"),
+                                  kind="stable")
+    rows = records(ordered, POD_COLUMNS, limit=None)
+    ready = [f"{r}/{c}" if c == c and c is not None and c is not pd.NA else None
+             for r, c in zip(ordered["containers_ready"].fillna(0).astype(int).tolist(),
+                             ordered["containers"].astype(object).tolist(), strict=True)]
+    for row, rd, age in zip(rows, ready, ordered["age"].tolist(), strict=True):
+        row["ready"] = rd
+        row["age_seconds"] = age_seconds(age)
+    return {"total": len(rows), "not_healthy": int((~healthy.astype(bool)).sum()), "rows": rows}
 
 
 SERVICE_COLUMNS = ["namespace", "name", "type", "cluster_ip", "ports", "selector",
@@ -211,36 +303,136 @@ def services_section(cluster: Cluster) -> dict[str, Any]:
     """Services by type, and each with its IPs, ports and selector."""
     s = cluster.tables["services"]
     s = s.sort_values(["namespace", "name"], key=lambda c: c.astype("string"), kind="stable")
-    return {"total": len(s), "by_type": _counts(s, "type"), "rows": records(s, SERVICE_COLUMNS)}
+    return {"total": len(s), "by_type": _counts(s, "type"),
+            "rows": records(s, SERVICE_COLUMNS, limit=None)}
+
+
+SEVERITY_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
+FINDING_COLUMNS = ["severity", "rule", "category", "kind", "namespace", "name", "message"]
+EXAMPLES = 5  # objects named per rule in the summary
 
 
 def findings_section(cluster: Cluster) -> dict[str, Any]:
-    """Failed checks by severity with their evidence; rules that could not tell, apart."""
+    """Failed checks grouped by rule with counts (the worst first), every failed check as a row,
+    and the rules that could not tell apart."""
     f = cluster.findings
     failed = f[f["status"] == "fail"]
-    rows = records(failed, ["rule", "severity", "category", "kind", "namespace", "name",
-                            "message", "evidence", "remediation"], limit=None)
+    rows = records(failed, [*FINDING_COLUMNS, "evidence", "remediation"], limit=None)
+    rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        rules.setdefault((str(row["severity"]), str(row["rule"])), []).append(row)
+    by_rule = []
+    for (severity, rule), items in rules.items():
+        first = items[0]
+        by_rule.append({
+            "rule": rule, "severity": severity, "category": first["category"], "count": len(items),
+            "kinds": _ordered(Counter(str(x["kind"] or "cluster") for x in items)),
+            "namespaces": len({x["namespace"] for x in items if x["namespace"]}),
+            "message": first["message"], "remediation": first["remediation"],
+            "evidence": json.loads(first["evidence"]) if first.get("evidence") else [],
+            "examples": [{"kind": x["kind"], "namespace": x["namespace"], "name": x["name"],
+                          "link": object_link(x["kind"], x["namespace"], x["name"])}
+                         for x in items[:EXAMPLES]],
+        })
+    by_rule.sort(key=lambda r: (SEVERITY_ORDER.get(r["severity"], 9), -r["count"], r["rule"]))
     by_severity: dict[str, list[dict[str, Any]]] = {s: [] for s in SEVERITIES}
     for row in rows:
-        row["evidence"] = json.loads(row["evidence"]) if row.get("evidence") else []
         by_severity.setdefault(str(row["severity"]), []).append(row)
     skipped = f[f["status"] == "not_applicable"]
+    table = [{k: row[k] for k in FINDING_COLUMNS} for row in rows]
+    table.sort(key=lambda r: SEVERITY_ORDER.get(str(r["severity"]), 9))
     return {
         "total": len(rows),
         "counts": [(s, len(by_severity.get(s, []))) for s in by_severity],
-        "by_severity": [(s, items[:MAX_ROWS], len(items)) for s, items in by_severity.items()],
+        "by_rule": by_rule,
+        "by_severity": [(s, [_with_evidence(x) for x in items[:MAX_ROWS]], len(items))
+                        for s, items in by_severity.items()],
+        "rows": table,
         "not_applicable": records(skipped, ["rule", "message"], limit=None),
         "other_statuses": sorted(Counter(str(x) for x in f["status"]
                                          if x not in ("fail", "not_applicable")).items()),
     }
 
 
-def incidents_section(cluster: Cluster) -> dict[str, Any]:
-    """What is wrong: the incidents (findings sharing a cause), ranked by severity and reach."""
-    i = cluster.incidents
-    rows = records(i, ["incident", "rank", "severity", "headline", "cause", "workloads", "findings",
-                       "rules"], limit=None)
-    return {"total": len(rows), "top": rows[:3], "rest": rows[3:MAX_ROWS], "more": max(len(rows) - MAX_ROWS, 0)}
+def _with_evidence(row: dict[str, Any]) -> dict[str, Any]:
+    evidence = row.get("evidence")
+    return {**row, "evidence": json.loads(evidence) if isinstance(evidence, str) and evidence else (evidence or [])}
+
+
+# Kinds whose rows the report's tables hold, and the deep link that opens the row.
+LINKED_KINDS = {"Pod": "pod", "Node": "node", "Service": "service"}
+WORKLOAD_KINDS = frozenset({"Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job",
+                            "CronJob", "ReplicationController"})
+
+
+def object_link(kind: Any, namespace: Any, name: Any) -> str | None:
+    """The report's deep link of an object ("#pod/ns/name"), or None when no table holds it.
+
+    >>> object_link("Pod", "shop", "web-1"), object_link("Node", "", "n1"), object_link("Role", "a", "b")
+    ('#pod/shop/web-1', '#node/n1', None)
+    """
+    if not name:
+        return None
+    if kind == "Node":
+        return f"#node/{name}"
+    if kind in LINKED_KINDS:
+        return f"#{LINKED_KINDS[kind]}/{namespace or ''}/{name}"
+    if kind in WORKLOAD_KINDS:
+        return f"#workload/{kind}/{namespace or ''}/{name}"
+    return None
+
+
+TOP_PROBLEMS = 6
+
+
+def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[str, Any]:
+    """The top of the report: the incidents when the findings stage groups them, else the
+    failed rules at warning and above (from the findings section's facts), worst and most
+    widespread first, with their objects."""
+    incidents = _incidents(cluster)
+    if incidents is not None:
+        return {"source": "incidents", "problems": incidents[:TOP_PROBLEMS], "total": len(incidents)}
+    if not findings.get("available", True):
+        raise RuntimeError(findings["reason"])
+    serious = [r for r in findings["by_rule"] if r["severity"] in ("critical", "warning")]
+    items = [{"title": r["message"] if r["count"] == 1 else f"{r['rule']}: {r['count']} objects",
+              "rule": r["rule"], "severity": r["severity"], "count": r["count"],
+              "message": r["message"], "examples": r["examples"], "remediation": r["remediation"]}
+             for r in serious]
+    info = sum(r["count"] for r in findings["by_rule"] if r["severity"] == "info")
+    return {"source": "findings", "problems": items[:TOP_PROBLEMS], "total": len(items),
+            "failed": findings["total"], "info": info}
+
+
+def _incidents(cluster: Cluster) -> list[dict[str, Any]] | None:
+    """`cluster.incidents` (issue 16) as plain rows, or None while the cluster has none."""
+    incidents = getattr(cluster, "incidents", None)
+    if incidents is None:
+        return None
+    if isinstance(incidents, pd.DataFrame):
+        raw = incidents.astype(object).where(incidents.notna(), None).to_dict("records")
+    else:
+        raw = [i.to_dict() if hasattr(i, "to_dict") else dict(i) for i in incidents]
+    items = []
+    for inc in raw:
+        objects = inc.get("objects") or inc.get("evidence") or []
+        if isinstance(objects, str):
+            objects = json.loads(objects) if objects.startswith("[") else []
+        examples = []
+        for o in objects[:EXAMPLES]:
+            if isinstance(o, dict):
+                kind, ns, name = o.get("kind"), o.get("namespace"), o.get("name")
+            else:
+                kind, ns, name = None, None, str(o)
+            examples.append({"kind": kind, "namespace": ns, "name": name,
+                             "link": object_link(kind, ns, name)})
+        items.append({"title": str(inc.get("title") or inc.get("summary") or inc.get("name") or inc.get("id")),
+                      "rule": inc.get("rule") or ", ".join(inc.get("rules") or []) or None,
+                      "severity": str(inc.get("severity") or "warning"),
+                      "count": int(inc.get("count") or len(objects) or 1),
+                      "message": inc.get("message") or inc.get("cause") or inc.get("explanation"),
+                      "examples": examples, "remediation": inc.get("remediation")})
+    return items
 
 
 def timeline_section(cluster: Cluster) -> dict[str, Any]:
@@ -257,6 +449,7 @@ SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
     ("nodes", nodes_section),
     ("components", components_section),
     ("workloads", workloads_section),
+    ("pods", pods_section),
     ("services", services_section),
     ("findings", findings_section),
     ("timeline", timeline_section),
@@ -265,4 +458,6 @@ SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
 
 def cluster_facts(cluster: Cluster) -> dict[str, Any]:
     """Every section of a cluster's report, as JSON-safe data (the `report.json` contract)."""
-    return {"name": cluster.name, **{name: section(build, cluster) for name, build in SECTIONS}}
+    facts = {name: section(build, cluster) for name, build in SECTIONS}
+    wrong = section(lambda c: what_is_wrong_section(c, facts["findings"]), cluster)
+    return {"name": cluster.name, "what_is_wrong": wrong, **facts}
