@@ -330,9 +330,8 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
             "namespaces": len({x["namespace"] for x in items if x["namespace"]}),
             "message": first["message"], "remediation": first["remediation"],
             "evidence": json.loads(first["evidence"]) if first.get("evidence") else [],
-            "examples": [{"kind": x["kind"], "namespace": x["namespace"], "name": x["name"],
-                          "link": object_link(x["kind"], x["namespace"], x["name"])}
-                         for x in items[:EXAMPLES]],
+            "objects": len({(x["kind"], x["namespace"], x["name"]) for x in items}),
+            "examples": _examples(items),
         })
     by_rule.sort(key=lambda r: (SEVERITY_ORDER.get(r["severity"], 9), -r["count"], r["rule"]))
     by_severity: dict[str, list[dict[str, Any]]] = {s: [] for s in SEVERITIES}
@@ -352,6 +351,13 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
         "other_statuses": sorted(Counter(str(x) for x in f["status"]
                                          if x not in ("fail", "not_applicable")).items()),
     }
+
+
+def _examples(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first few distinct objects a rule failed on (one object can fail a rule twice)."""
+    seen = dict.fromkeys((x["kind"], x["namespace"], x["name"]) for x in items)
+    return [{"kind": k, "namespace": ns, "name": n, "link": object_link(k, ns, n)}
+            for k, ns, n in list(seen)[:EXAMPLES]]
 
 
 def _with_evidence(row: dict[str, Any]) -> dict[str, Any]:
