@@ -61,11 +61,12 @@ def report(
 def diagram(
     inputs: Annotated[list[str], typer.Argument(help="One dump (files, folder or archive).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="FILE.svg or FILE.png")],
-    namespace: Annotated[str, typer.Option("--namespace", "-n", help="Namespace of the dependency diagram.")] = "kube-system",
+    namespace: Annotated[str | None, typer.Option("--namespace", "-n", help="Namespace of the dependency diagram (default: kube-system, else the namespace of the CNI or DNS, else the openshift-* or system namespace with the most components).")] = None,
     chart: Annotated[Chart, typer.Option("--chart", help="dependencies, nodes or findings")] = Chart.dependencies,
 ) -> None:
     """Draw one diagram of a dump: the layered dependencies of a namespace (default), pods per
-    node, or findings by severity. Large namespaces are drawn with pods folded into controllers."""
+    node, or findings by severity. Large namespaces are drawn with pods folded into controllers.
+    When the namespace has nothing to draw, nothing is written and the exit code is 2."""
     from analyzer.report import diagrams
 
     suffix = output.suffix.lower()
@@ -73,7 +74,16 @@ def diagram(
         fail(f"{output}: the output must end in .svg or .png", 2)
     cluster = load_cluster(inputs)
     if chart is Chart.dependencies:
-        fig = diagrams.dependency_diagram(cluster, namespace)
+        if namespace is None:
+            choice = diagrams.system_namespace(cluster)
+            if choice.namespace is None:
+                fail(f"nothing to draw: {choice.why}; name one with --namespace", 2)
+            namespace = choice.namespace
+            err_console.print(f"namespace {namespace}: {choice.why}", markup=False)
+        try:
+            fig = diagrams.dependency_diagram(cluster, namespace)
+        except diagrams.NothingToDraw as exc:
+            fail(f"nothing to draw: {exc}; nothing written", 2)
     elif chart is Chart.nodes:
         fig = diagrams.node_distribution(cluster)
     else:

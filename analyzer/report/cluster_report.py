@@ -34,14 +34,29 @@ class ReportFiles:
         return [p for p in (self.html, self.markdown, self.json, *self.images) if p is not None]
 
 
-def cluster_diagrams(cluster: Cluster, namespace: str = "kube-system") -> list[Diagram]:
-    """The report's diagrams: the namespace's dependencies, nodes and pods, findings."""
+def cluster_diagrams(cluster: Cluster, namespace: str | None = None) -> list[Diagram]:
+    """The report's diagrams: the dependencies of a namespace (by default the one that best shows
+    the system components), nodes and pods, findings. One with nothing to draw is left out with
+    the reason."""
     from analyzer.report import diagrams
     from analyzer.report.timeline import timeline_picture
 
+    if namespace is None:
+        try:
+            choice = diagrams.system_namespace(cluster)
+        except Exception as exc:  # the graph failing must not lose the other diagrams
+            choice = diagrams.NamespaceChoice(None, f"{type(exc).__name__}: {exc}")
+    else:
+        choice = diagrams.NamespaceChoice(namespace, "asked for")
+    if choice.namespace is None:
+        first = Diagram("dependencies", "Dependencies of the system components", reason=choice.why)
+    else:
+        ns = choice.namespace
+        title = f"Dependencies in namespace {ns}" + (
+            f" ({choice.why})" if ns != "kube-system" and choice.why != "asked for" else "")
+        first = draw(f"dependencies-{ns}", title, lambda: diagrams.dependency_diagram(cluster, ns))
     return [
-        draw(f"dependencies-{namespace}", f"Dependencies in namespace {namespace}",
-             lambda: diagrams.dependency_diagram(cluster, namespace)),
+        first,
         draw("nodes", "Pods per node, and nodes by kubelet and runtime",
              lambda: diagrams.node_distribution(cluster)),
         draw("findings", "Failed checks by severity and category",

@@ -5,16 +5,22 @@ Every diagram takes dump strings as plain text: math parsing is off, so a `$` in
 
 from __future__ import annotations
 
+import html
 import io
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import matplotlib
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.textpath import TextToPath
 from matplotlib.ticker import MaxNLocator
 
 if TYPE_CHECKING:
@@ -77,12 +83,65 @@ def _short(text: str, limit: int = LABEL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+class NothingToDraw(ValueError):
+    """A diagram was asked of something with nothing in it (a namespace without objects)."""
+
+
+@cache
+def _text_width(text: str, size: float) -> float:
+    """Width in points of `text` set in the diagrams' font at `size` points."""
+    prop = FontProperties(family=STYLE["font.family"], size=size)
+    return TextToPath().get_text_width_height_descent(text, prop, ismath=False)[0]
+
+
+def fit_label(head: str, name: str, tail: str, width: float, size: float = 8) -> str:
+    """`head + name + tail` in at most `width` points: the name shortened in its middle (its
+    start and its distinguishing end kept, joined by '…') when the whole does not fit.
+
+    >>> fit_label("Pod ", "coredns-5d78c9869d-abcde", "", 400)
+    'Pod coredns-5d78c9869d-abcde'
+    >>> fit_label("Pod ", "calico-kube-controllers-5d78c9869d-abcde", "", 120)
+    'Pod calico-kube…869d-abcde'
+    """
+    if _text_width(head + name + tail, size) <= width:
+        return head + name + tail
+    low, high = 0, len(name) - 1  # characters of the name kept around the ellipsis
+    while low < high:
+        keep = (low + high + 1) // 2
+        if _text_width(head + _middle(name, keep) + tail, size) <= width:
+            low = keep
+        else:
+            high = keep - 1
+    return head + _middle(name, low) + tail
+
+
+def _middle(name: str, keep: int) -> str:
+    front = (keep + 1) // 2
+    return name[:front] + "…" + (name[len(name) - (keep - front):] if keep - front else "")
+
+
+def set_title(text: Any, full: str) -> None:
+    """Give a drawn label the full text it stands for: the SVG carries it as the label's <title>."""
+    fig = text.get_figure()
+    titles = fig.__dict__.setdefault("_kda_titles", {})
+    gid = f"kda-label-{len(titles)}"
+    text.set_gid(gid)
+    titles[gid] = full
+
+
 def figure_svg(fig: Figure) -> str:
-    """The figure as SVG text, byte-identical for the same figure (no date, fixed id salt)."""
+    """The figure as SVG text, byte-identical for the same figure (no date, fixed id salt).
+    A shortened label's full text is its group's <title> (a tooltip in a browser)."""
     buf = io.StringIO()
     with _style():
         fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    return buf.getvalue()
+    svg = buf.getvalue()
+    titles: dict[str, str] = fig.__dict__.get("_kda_titles", {})
+    if titles:
+        svg = re.sub(r'<g id="(kda-label-\d+)">',
+                     lambda m: f'{m.group(0)}<title>{html.escape(titles[m.group(1)])}</title>'
+                     if m.group(1) in titles else m.group(0), svg)
+    return svg
 
 
 def figure_png(fig: Figure, dpi: int = 110) -> bytes:
@@ -112,15 +171,21 @@ def _layer_of(kind: str) -> int:
     return len(LAYERS) - 1
 
 
-def _label(attrs: dict[str, Any]) -> str:
-    kind, name = attrs.get("kind", ""), attrs.get("name", "")
-    label = f"{kind} {_short(name, LABEL_CHARS - len(kind) - 1)}"
+def _label_parts(attrs: dict[str, Any]) -> tuple[str, str, str]:
+    """A box's label as (kind and space, name, suffix): only the name is ever shortened."""
+    kind, name = attrs.get("kind", ""), str(attrs.get("name", ""))
+    tail = ""
     pods = attrs.get("pods", 0)
     if attrs.get("count", 1) > 1 and pods:
-        label += f"  ({pods} pod{'s' if pods != 1 else ''})"
+        tail += f"  ({pods} pod{'s' if pods != 1 else ''})"
     if attrs.get("state") in ("missing", "not_collected"):
-        label += f"  [{attrs['state'].replace('_', ' ')}]"
-    return label
+        tail += f"  [{attrs['state'].replace('_', ' ')}]"
+    return f"{kind} ", name, tail
+
+
+def _label(attrs: dict[str, Any]) -> str:
+    head, name, tail = _label_parts(attrs)
+    return head + name + tail
 
 
 def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiGraph, int, bool]:
@@ -185,8 +250,57 @@ def _fold(col: list[str], sub: nx.MultiDiGraph, column: int) -> tuple[list[str],
     return [n for n in col if n in kept] + [more], folded
 
 
-def dependency_diagram(cluster: Cluster, namespace: str = "kube-system") -> Figure:
-    """A layered picture of a namespace: nodes -> pods -> controllers -> services/configs."""
+@dataclass(frozen=True, slots=True)
+class NamespaceChoice:
+    """The namespace that best shows a cluster's system components, and why it was chosen."""
+
+    namespace: str | None
+    why: str
+
+
+def drawable_objects(graph: nx.MultiDiGraph) -> Counter[str]:
+    """Objects per namespace that a dependency diagram would draw."""
+    return Counter(a["namespace"] for _, a in graph.nodes(data=True)
+                   if a.get("namespace") and a.get("kind") not in SKIPPED_KINDS)
+
+
+def system_namespace(cluster: Cluster) -> NamespaceChoice:
+    """The namespace to draw by default: kube-system when the dump has it; else the namespace
+    holding the detected CNI, then DNS; else the openshift-* (then any) namespace with the most
+    system components, then objects. None when no system namespace has anything to draw."""
+    objects = drawable_objects(cluster.graph)
+    if objects.get("kube-system"):
+        return NamespaceChoice("kube-system", "the system namespace")
+    try:
+        comp = cluster.tables["components"]
+        placed = list(zip(comp["namespace"].astype(str), comp["role"].astype(str), strict=True))
+    except Exception:  # no components table: fall back on the objects alone
+        placed = []
+    for role, what in (("cni", "the CNI"), ("dns", "the DNS")):
+        for ns in sorted({ns for ns, r in placed if r == role}):
+            if objects.get(ns):
+                return NamespaceChoice(ns, f"no kube-system in this dump; {ns} holds {what}")
+    components = Counter(ns for ns, _ in placed if objects.get(ns))
+    for label, candidates in (("openshift-*", [ns for ns in objects if ns.startswith("openshift-")]),
+                              ("system", list(components))):
+        if candidates:
+            ns = min(candidates, key=lambda n: (-components.get(n, 0), -objects[n], n))
+            return NamespaceChoice(ns, f"no kube-system in this dump; of the {label} namespaces, "
+                                       f"{ns} holds the most system components and objects")
+    busiest = ", ".join(ns for ns, _ in sorted(objects.items(), key=lambda kv: (-kv[1], kv[0]))[:5])
+    return NamespaceChoice(None, "this dump has no kube-system and no namespace of system "
+                                 "components with objects to draw" +
+                           (f" (namespaces with objects: {busiest})" if busiest else ""))
+
+
+def dependency_diagram(cluster: Cluster, namespace: str | None = None) -> Figure:
+    """A layered picture of a namespace: nodes -> pods -> controllers -> services/configs.
+    Without a namespace, the one `system_namespace` picks; NothingToDraw when it is empty."""
+    if namespace is None:
+        choice = system_namespace(cluster)
+        if choice.namespace is None:
+            raise NothingToDraw(choice.why)
+        namespace = choice.namespace
     with _style():
         return _dependency_figure(cluster.graph, namespace, cluster.name)
 
@@ -201,7 +315,7 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
     heading = f"{title + ': ' if title else ''}namespace {namespace}"
     sub, objects, collapsed = _namespace_view(graph, namespace)
     if not objects:
-        return _message_figure(heading, f"no objects in namespace {namespace}")
+        raise NothingToDraw(f"namespace {namespace} has no objects to draw in this dump")
     layers = _order_layers(sub)
     boxes: list[list[str]] = []
     folded: dict[str, str] = {}
@@ -224,6 +338,8 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
     fig.suptitle(f"{heading} ({objects} objects{note})", fontsize=11, fontweight="bold", y=0.985)
 
     box_w = col_width * 0.92
+    # Room for a label inside its box, in points: the box less the text's inset and a margin.
+    label_room = (box_w - 0.08) * 72 - 6
     where: dict[str, tuple[float, float]] = {}
     for column, i in enumerate(shown):
         col = boxes[i]
@@ -237,8 +353,10 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
                 kinds = ", ".join(f"{n} {k}" for k, n in sorted(more_counts[node].items()))
                 ax.add_patch(Rectangle((x, y - 0.38), box_w, 0.76, facecolor="#f0f0f0",
                                        edgecolor="#999999", linestyle="--", linewidth=0.8))
-                ax.text(x + 0.08, y, _short(f"+ {kinds} more", LABEL_CHARS + 6), va="center",
-                        fontsize=8, color="#333333")
+                full = f"+ {kinds} more"
+                label = ax.text(x + 0.08, y, fit_label("", full, "", label_room), va="center",
+                                fontsize=8, color="#333333")
+                set_title(label, full)
                 continue
             attrs = sub.nodes[node]
             state = attrs.get("state", "present")
@@ -250,7 +368,10 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
                 linestyle="-" if state == "present" else "--",
                 alpha=0.9 if state == "present" else 0.35,
             ))
-            ax.text(x + 0.08, y, _label(attrs), va="center", fontsize=8, color="#111111")
+            head, name, tail = _label_parts(attrs)
+            label = ax.text(x + 0.08, y, fit_label(head, name, tail, label_room), va="center",
+                            fontsize=8, color="#111111")
+            set_title(label, head + name + tail)
 
     segments: set[tuple[tuple[float, float], tuple[float, float]]] = set()
     for s, t in sub.edges():

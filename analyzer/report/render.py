@@ -120,8 +120,12 @@ def draw(diagram_id: str, title: str, build: Callable[[], Figure]) -> Diagram:
     """Draw one diagram to SVG; a failure is kept as the reason instead of raised."""
     from analyzer.report.diagrams import figure_svg
 
+    from analyzer.report.diagrams import NothingToDraw
+
     try:
         svg = figure_svg(build())
+    except NothingToDraw as exc:  # left out, and the page says why
+        return Diagram(diagram_id, title, reason=f"nothing to draw: {exc}")
     except Exception as exc:  # one diagram failing must not lose the report
         return Diagram(diagram_id, title, reason=f"{type(exc).__name__}: {exc}")
     width, height = _svg_size(svg)
