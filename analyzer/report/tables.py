@@ -181,7 +181,7 @@ def render_table(table: Table, dump: str = "") -> Markup:
     if table.namespace:
         attrs += Markup(' data-ns="{}"').format(keys.index(table.namespace))
     return Markup(
-        '<div class="kt"{attrs}>\n<p class="kt-note muted">{note}</p>\n'
+        '<div class="kt kt-data"{attrs}>\n<p class="kt-note muted">{note}</p>\n'
         '<table>{head}<tbody>\n{rows}\n</tbody></table>\n'
         '<script type="application/x-kda-rows">{data}</script>\n</div>').format(
         attrs=attrs, note=_help(table, dump), head=_head(columns),

@@ -48,11 +48,24 @@
     return new Response(stream).text().then(JSON.parse);
   }
 
+  // The header cell of each column: the last header row's cells, after the cells of earlier
+  // rows that span down to it (a comparison's "rule" column beside its grouped cluster names).
+  function headCells(table) {
+    var rows = table.tHead.rows, last = rows[rows.length - 1];
+    var spanning = [];
+    for (var r = 0; r < rows.length - 1; r++) {
+      Array.prototype.forEach.call(rows[r].cells, function (th) {
+        if (th.rowSpan > 1 && r + th.rowSpan >= rows.length) { spanning.push(th); }
+      });
+    }
+    return spanning.concat(Array.prototype.slice.call(last.cells));
+  }
+
   function Table(root, spec) {
     this.root = root;
     this.table = root.querySelector("table");
     this.tbody = this.table.tBodies[0];
-    this.heads = Array.prototype.slice.call(this.table.tHead.rows[this.table.tHead.rows.length - 1].cells);
+    this.heads = headCells(this.table);
     if (spec) {
       this.cols = spec.cols;
       var columns = spec.data.map(function (c) { return decodeColumn(c, spec.n); });
@@ -147,7 +160,7 @@
       th.setAttribute("tabindex", "0");
       th.setAttribute("title", "Sort by this column");
       var go = function () { self.sort(j); };
-      th.addEventListener("click", go);
+      th.addEventListener("click", function (e) { if (!e.target.closest("a")) { go(); } });
       th.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
     });
   };
