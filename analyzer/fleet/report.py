@@ -105,13 +105,49 @@ def build_report(manifest: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def fleet_tables(report: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's long tables: every dump, and each distribution's components."""
+    from analyzer.report.tables import Column, Table
+
+    tables = {"dumps": Table("dumps", [
+        Column("dump_id", "dump"), Column("distribution", "distribution"),
+        Column("kubernetes_version", "Kubernetes"), Column("objects", "objects", "num"),
+        Column("findings_failed", "failing findings", "num"), Column("paths", "paths", wrap=True)],
+        [{**d, "paths": ", ".join(d["paths"])} for d in report["dump_list"]],
+        link="dump", key=("dump_id",), what="dumps")}
+    for name, dist in report["distributions"].items():
+        tables[f"components-{name}"] = Table(f"components-{name}", [
+            Column("component", "component"), Column("role", "role"), Column("dumps", "dumps", "num"),
+            Column("share", "share %", "num"), Column("versions", "versions (dumps)", wrap=True)],
+            [{**c, "share": round(100 * c["share"]), "versions": ", ".join(
+                f"{v} ({n})" for v, n in c["versions"].items())} for c in dist["components"]],
+            what="components")
+    return tables
+
+
+def fleet_diagrams(report: Mapping[str, Any]) -> list[Any]:
+    """The page's pictures, drawn to SVG (a picture that cannot be drawn says why)."""
+    from analyzer.fleet import charts
+    from analyzer.report.render import draw
+
+    return [draw("versions", "Dumps by distribution and Kubernetes minor version",
+                 lambda: charts.version_heatmap(report)),
+            draw("component-versions", "Component versions across the dumps",
+                 lambda: charts.component_versions(report))]
+
+
 def render_html(report: Mapping[str, Any]) -> str:
-    """The report as one self-contained HTML page (every value escaped)."""
+    """The report as one self-contained HTML page (every value escaped; tables sort and filter
+    with the reports' inlined script; pictures inlined as SVG data URIs)."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    from analyzer.report.tables import render_table, script
 
     env = Environment(loader=PackageLoader("analyzer.fleet", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("fleet.html.j2").render(report=report)
+    return env.get_template("fleet.html.j2").render(
+        report=report, t=fleet_tables(report), diagrams=fleet_diagrams(report),
+        render_table=render_table, table_script=script)
 
 
 def write_report(out: Path, report: Mapping[str, Any]) -> Iterable[Path]:
