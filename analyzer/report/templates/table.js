@@ -1,5 +1,5 @@
 /* kube-dump-analyzer report tables: sort, filter, page and deep links, offline.
-   A table is <div class="kt"> holding a <table> and either a JSON block of every row (a large
+   A table is a div.kt holding a table and either a data block of every row (a large
    table, of which the page shows the first rows without scripts) or all its rows in the HTML.
    Dump values are only ever set as text (textContent), never parsed as markup. */
 (function () {
