@@ -338,8 +338,11 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
     fig.suptitle(f"{heading} ({objects} objects{note})", fontsize=11, fontweight="bold", y=0.985)
 
     box_w = col_width * 0.92
-    # Room for a label inside its box, in points: the box less the text's inset and a margin.
-    label_room = (box_w - 0.08) * 72 - 6
+    # Room for a label inside its box, in points: the box (data units drawn a little under an inch
+    # each) less the text's inset and a margin; and 6% kept for the raster renderer's hinting,
+    # which sets text a little wider than its outline measures.
+    inch_per_unit = fig.get_size_inches()[0] / (ax.get_xlim()[1] - ax.get_xlim()[0])
+    label_room = ((box_w - 0.08) * inch_per_unit * 72 - 6) * 0.94
     where: dict[str, tuple[float, float]] = {}
     for column, i in enumerate(shown):
         col = boxes[i]

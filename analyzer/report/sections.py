@@ -286,7 +286,7 @@ def pods_section(cluster: Cluster) -> dict[str, Any]:
                                   key=lambda s: s if s.name == "_healthy" else s.astype("string"),
                                   kind="stable")
     rows = records(ordered, POD_COLUMNS, limit=None)
-    ready = [f"{r}/{c}" if c == c and c is not None and c is not pd.NA else None
+    ready = [None if pd.isna(c) else f"{r}/{c}"
              for r, c in zip(ordered["containers_ready"].fillna(0).astype(int).tolist(),
                              ordered["containers"].astype(object).tolist(), strict=True)]
     for row, rd, age in zip(rows, ready, ordered["age"].tolist(), strict=True):

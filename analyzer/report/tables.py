@@ -55,11 +55,9 @@ class Table:
 
 def age_seconds(delta: Any) -> int | None:
     """A pandas Timedelta (or None/NaT) as whole seconds, for sorting ages as durations."""
-    if delta is None or delta != delta:  # NaT compares unequal to itself
-        return None
     try:
         return int(delta.total_seconds())
-    except (AttributeError, ValueError):
+    except (AttributeError, ValueError, TypeError):  # None, NaT, NA: no age
         return None
 
 

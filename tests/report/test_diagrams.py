@@ -10,15 +10,18 @@ import time
 import networkx as nx
 import pytest
 from conftest import REALDATA, SAMPLE_DUMPS
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 import analyzer
 from analyzer.report import diagrams
+from analyzer.report import cluster_diagrams, render_cluster_report
 from analyzer.report.diagrams import (
     LAYERS,
     MAX_PER_LAYER,
+    NothingToDraw,
     component_matrix,
     dependency_diagram,
     figure_png,
@@ -26,6 +29,7 @@ from analyzer.report.diagrams import (
     findings_by_severity,
     graph_diagram,
     node_distribution,
+    system_namespace,
 )
 
 
@@ -131,10 +135,111 @@ def test_dollar_signs_and_markup_in_names_stay_plain_text() -> None:
     assert all(not t.get_parse_math() for t in fig.axes[0].texts)
 
 
-def test_an_empty_namespace_says_so() -> None:
+def test_an_empty_namespace_is_not_drawn() -> None:
     cluster = analyzer.load(str(SAMPLE_DUMPS / "eks"))
-    fig = dependency_diagram(cluster, "no-such-namespace")
-    assert "no objects in namespace no-such-namespace" in [t.get_text() for t in fig.axes[0].texts]
+    with pytest.raises(NothingToDraw, match="namespace no-such-namespace has no objects"):
+        dependency_diagram(cluster, "no-such-namespace")
+
+
+def test_the_default_namespace_is_kube_system_when_the_dump_has_it() -> None:
+    cluster = analyzer.load(str(SAMPLE_DUMPS / "oke"))
+    assert system_namespace(cluster).namespace == "kube-system"
+
+
+def test_without_kube_system_the_cni_namespace_is_drawn() -> None:
+    # Written for this test: calico's operator layout (calico-system, tigera-operator), no kube-system.
+    text = """apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: calico-node, namespace: calico-system}
+  spec: {selector: {matchLabels: {k8s-app: calico-node}}, template: {metadata: {labels: {k8s-app: calico-node}}, spec: {containers: [{name: calico-node, image: "docker.io/calico/node:v3.27.3"}]}}}
+  status: {desiredNumberScheduled: 1, numberReady: 1}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: shop}
+  spec: {replicas: 3, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: nginx}]}}}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: a, namespace: shop}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: b, namespace: shop}
+"""
+    cluster = analyzer.load(text)
+    choice = system_namespace(cluster)
+    assert choice.namespace == "calico-system", choice
+    assert "CNI" in choice.why
+    labels = [t.get_text() for t in dependency_diagram(cluster).axes[0].texts]
+    assert "DaemonSet calico-node" in labels
+
+
+@pytest.mark.skipif(not (REALDATA / "openshift").exists(), reason="shared/realdata not present")
+def test_an_openshift_must_gather_draws_an_openshift_namespace(tmp_path) -> None:
+    # A real must-gather: no kube-system; its system components live in openshift-* namespaces.
+    cluster = analyzer.load(str(REALDATA / "openshift" / "must-gather-clean-aws"))
+    choice = system_namespace(cluster)
+    assert choice.namespace is not None and choice.namespace.startswith("openshift-")
+    fig = dependency_diagram(cluster)
+    assert f"namespace {choice.namespace}" in fig.texts[0].get_text()
+
+
+def test_a_dump_with_no_system_namespace_draws_nothing(tmp_path) -> None:
+    # One ConfigMap in an application namespace (written here): nothing of the system to draw.
+    cluster = analyzer.load("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: shop}\n")
+    choice = system_namespace(cluster)
+    assert choice.namespace is None and "namespaces with objects: shop" in choice.why
+    with pytest.raises(NothingToDraw):
+        dependency_diagram(cluster)
+    drawn = cluster_diagrams(cluster)
+    assert drawn[0].svg == "" and "no kube-system" in drawn[0].reason
+    report = render_cluster_report(cluster, tmp_path)
+    assert not list(tmp_path.glob("dependencies*.svg"))
+    page = report.html.read_text(encoding="utf-8")
+    assert "Dependencies of the system components: not available (this dump has no kube-system" in page
+
+
+def test_long_labels_fit_their_boxes_and_keep_the_full_name_as_title() -> None:
+    g = nx.MultiDiGraph()
+    long_name = "a-very-long-deployment-name-that-goes-on-and-on-and-on-for-ever-" + "x" * 30
+    dep = _node(g, "Deployment", "ns", long_name)
+    for i in range(3):
+        pod = _node(g, "Pod", "ns", f"{long_name}-5d4f8b7c9-{i:05d}", "core")
+        g.add_edge(dep, pod, key="owns", relation="owns", via="controller", optional=False)
+    cm = _node(g, "ConfigMap", "ns", "config-" + "y" * 80, "core")
+    g.add_edge(dep, cm, key="mounts", relation="mounts", via="volumes", optional=False)
+    fig = graph_diagram(g, "ns")
+    svg = figure_svg(fig)
+    ax = fig.axes[0]
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    boxes = {(round(b.get_x(), 3), round(b.get_y() + b.get_height() / 2, 3)): b for b in _boxes(fig)}
+    labels = [t for t in ax.texts if t.get_gid() and t.get_gid().startswith("kda-label-")]
+    assert len(labels) == 5
+    for text in labels:
+        x, y = text.get_position()
+        box = boxes[(round(x - 0.08, 3), round(y, 3))]
+        right = ax.transData.transform((box.get_x() + box.get_width(), y))[0]
+        assert text.get_window_extent(renderer).x1 <= right, text.get_text()
+        assert "…" in text.get_text()
+    # Shortened on screen, whole in the SVG: the label's group carries its full text as <title>.
+    assert f"<title>Deployment {long_name}</title>" in svg
+    assert f"<title>Pod {long_name}-5d4f8b7c9-00002</title>" in svg
+    # The distinguishing end of a pod's name survives the shortening.
+    assert any(t.get_text().endswith("-00002") for t in labels)
+
+
+def test_kda_diagram_writes_nothing_and_exits_2_when_there_is_nothing_to_draw(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from analyzer.cli import app
+
+    out = tmp_path / "d.svg"
+    result = CliRunner().invoke(app, ["diagram", str(SAMPLE_DUMPS / "eks"), "-n", "nope", "-o", str(out)])
+    assert result.exit_code == 2 and not out.exists()
+    assert "nothing to draw: namespace nope has no objects" in result.output
+    result = CliRunner().invoke(app, ["diagram", str(SAMPLE_DUMPS / "eks"), "-o", str(out)])
+    assert result.exit_code == 0 and out.read_text(encoding="utf-8").startswith("<?xml")
 
 
 def test_component_matrix_has_one_row_per_component_and_a_column_per_cluster() -> None:

@@ -1,0 +1,139 @@
+"""Summaries first: node pools, workloads by namespace, components with the unhealthy first,
+findings by rule, the What-is-wrong card; long tables capped in Markdown with the way to the rest."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLE_DUMPS
+
+import analyzer
+from analyzer.cluster import Cluster
+from analyzer.report import cluster_facts, render_cluster_report
+from analyzer.report.cluster_tables import cluster_tables
+from analyzer.report.sections import node_pools, object_link
+from analyzer.report.tables import MD_ROWS, Column, Table, render_table, table_json
+
+
+@pytest.fixture(scope="module")
+def eks() -> Cluster:
+    return analyzer.load(str(SAMPLE_DUMPS / "eks"))
+
+
+def _node(name: str, itype: str, ready: str, zone: str, taints: str | None = None) -> dict:
+    return {"name": name, "instance_type": itype, "os_image": "Ubuntu 22.04", "kubelet_version": "v1.29.4",
+            "container_runtime": "containerd://1.7", "ready": ready, "zone": zone, "taints": taints,
+            "roles": "worker", "unschedulable": False}
+
+
+def test_nodes_group_into_pools_with_ready_counts_zones_and_taints() -> None:
+    rows = [_node("a1", "m5", "True", "z1"), _node("a2", "m5", "True", "z2"),
+            _node("a3", "m5", "Unknown", "z2", "node.kubernetes.io/unreachable:NoSchedule"),
+            _node("b1", "c6", "True", "z1"), _node("b2", "c6", "True", "z1")]
+    pools = node_pools(rows)
+    assert [(p["instance_type"], p["nodes"], p["ready"], p["not_ready"]) for p in pools] == [
+        ("m5", 3, 2, 1), ("c6", 2, 2, 0)]  # the pool with a node not Ready first
+    assert pools[0]["zones"] == [("z2", 2), ("z1", 1)]
+    assert pools[0]["taints"] == [("node.kubernetes.io/unreachable:NoSchedule", 1)]
+
+
+def test_workloads_by_namespace_and_components_unhealthy_first(eks: Cluster) -> None:
+    facts = cluster_facts(eks)
+    by_ns = {e["namespace"]: e for e in facts["workloads"]["by_namespace"]}
+    pods = eks.tables["pods"]
+    for ns, entry in by_ns.items():
+        assert entry["pods"] == int((pods["namespace"].astype(str) == ns).sum())
+    assert sum(e["unhealthy"] for e in by_ns.values()) == facts["workloads"]["unhealthy"]
+    assert facts["workloads"]["by_namespace"][0]["unhealthy"] == max(e["unhealthy"] for e in by_ns.values())
+    comp = facts["components"]
+    health = [r["healthy"] for r in comp["rows"]]
+    assert health == sorted(health, key=lambda h: {False: 0, None: 1, True: 2}[h])
+    assert comp["by_role"][0]["unhealthy"] >= 1 and comp["by_role"][-1]["unhealthy"] == 0
+    assert sum(r["unhealthy"] for r in comp["by_role"]) == comp["unhealthy"] == 4
+
+
+def test_findings_by_rule_count_every_failed_check(eks: Cluster) -> None:
+    f = cluster_facts(eks)["findings"]
+    failed = eks.findings[eks.findings["status"] == "fail"]
+    assert sum(r["count"] for r in f["by_rule"]) == len(failed) == len(f["rows"])
+    counts = failed.groupby("rule").size().to_dict()
+    assert {r["rule"]: r["count"] for r in f["by_rule"]} == counts
+    order = [("critical", "warning", "info").index(r["severity"]) for r in f["by_rule"]]
+    assert order == sorted(order)
+
+
+def test_what_is_wrong_leads_with_the_worst_failed_rules(eks: Cluster) -> None:
+    wrong = cluster_facts(eks)["what_is_wrong"]
+    assert wrong["available"] and wrong["source"] == "findings"
+    severities = [p["severity"] for p in wrong["problems"]]
+    assert severities[0] == "critical" and "info" not in severities
+    node = next(p for p in wrong["problems"] if p["rule"] == "node-not-ready")
+    assert node["examples"] == [{"kind": "Node", "namespace": "", "name": "ip-10-0-3-45.ec2.internal",
+                                 "link": "#node/ip-10-0-3-45.ec2.internal"}]
+
+
+class _WithIncidents(Cluster):
+    """A cluster whose findings stage groups findings into incidents (issue 16's cluster.incidents)."""
+
+    @property
+    def incidents(self):  # type: ignore[override]
+        return [{"title": "Node ip-10-0-3-45 stopped reporting; its pods are stuck", "severity": "critical",
+                 "rules": ["node-not-ready", "pod-pending"],
+                 "objects": [{"kind": "Node", "namespace": "", "name": "ip-10-0-3-45.ec2.internal"},
+                             {"kind": "Pod", "namespace": "payments", "name": "report-builder"}]}]
+
+
+def test_what_is_wrong_shows_incidents_when_the_cluster_has_them(tmp_path: Path) -> None:
+    cluster = _WithIncidents(analyzer.load(str(SAMPLE_DUMPS / "eks")).ingest, name="eks")
+    wrong = cluster_facts(cluster)["what_is_wrong"]
+    assert wrong["source"] == "incidents" and wrong["total"] == 1
+    problem = wrong["problems"][0]
+    assert problem["rule"] == "node-not-ready, pod-pending" and problem["count"] == 2
+    assert [e["link"] for e in problem["examples"]] == ["#node/ip-10-0-3-45.ec2.internal",
+                                                        "#pod/payments/report-builder"]
+    page = render_cluster_report(cluster, tmp_path).html.read_text(encoding="utf-8")
+    assert "Node ip-10-0-3-45 stopped reporting; its pods are stuck" in page
+    assert '<a href="#pod/payments/report-builder">' in page
+
+
+def test_object_links_match_the_rows_the_tables_anchor(eks: Cluster) -> None:
+    facts = cluster_facts(eks)
+    tables = cluster_tables(facts)
+    page = render_table(tables["nodes"])  # 3 nodes: a short table, its rows carry their links as ids
+    for row in facts["nodes"]["rows"]:
+        assert f'id="{object_link("Node", "", row["name"])[1:]}"' in page
+    assert object_link("Deployment", "shop", "web") == "#workload/Deployment/shop/web"
+
+
+def test_markdown_caps_long_tables_and_says_how_to_get_them_whole(tmp_path: Path) -> None:
+    # 120 pods in one List, written here: more than the Markdown's cap, fewer than a page needs.
+    pods = "".join(f"- {{apiVersion: v1, kind: Pod, metadata: {{name: p{i:03d}, namespace: shop}}, "
+                   f"status: {{phase: Running}}}}\n" for i in range(120))
+    dump = tmp_path / "pods.yaml"
+    dump.write_text("apiVersion: v1\nkind: List\nitems:\n" + pods, encoding="utf-8")
+    files = render_cluster_report(analyzer.load(str(dump)), tmp_path / "out")
+    md = files.markdown.read_text(encoding="utf-8")
+    pods_part = md.split("## Pods", 1)[1].split("## Services", 1)[0]
+    assert len(re.findall(r"^\| shop \| p\d{3} ", pods_part, flags=re.M)) == MD_ROWS
+    assert (f"{120 - MD_ROWS} more pods left out (the first {MD_ROWS} of 120 are shown); the whole "
+            f"table: `kda tables {dump} --table pods --format csv`") in pods_part
+    html = files.html.read_text(encoding="utf-8")
+    assert f"120 pods; the first 20 are shown here." in html
+
+
+def test_the_rows_block_is_compact_and_deterministic() -> None:
+    rows = [{"ns": "a" if i % 2 else "b", "n": i, "name": f"pod-{i}"} for i in range(100)]
+    table = Table("x", [Column("ns", "ns"), Column("n", "n", "num"), Column("name", "name")], rows)
+    spec = json.loads(table_json(table))
+    # A column of few distinct values is stored once each, with a code per row.
+    assert spec["data"][0] == {"d": ["b", "a"], "c": [i % 2 for i in range(100)]}
+    assert spec["data"][2] == {"v": [f"pod-{i}" for i in range(100)]}
+    first, second = render_table(table), render_table(table)
+    assert first == second
+    block = re.search(r'<script type="application/x-kda-rows">([^<]+)</script>', first)[1]
+    assert json.loads(gzip.decompress(base64.b64decode(block))) == spec
