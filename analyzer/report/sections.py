@@ -220,7 +220,10 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
     w = cluster.tables["workloads"]
     w = w[~((w["kind"] == "ReplicaSet") & w["owner_kind"].notna())]
     desired, ready = w["desired"].fillna(0), w["ready"].fillna(0)
-    unhealthy = ((ready < desired) | w["failed_condition"].notna()).fillna(False).astype(bool)
+    # A Job's pods end when it completes: a Job (or CronJob) is unhealthy only by a failed condition.
+    runs_to_end = w["kind"].astype("string").isin(["Job", "CronJob"]).fillna(False).to_numpy()
+    short = (ready < desired).fillna(False).to_numpy() & ~runs_to_end
+    unhealthy = pd.Series(short, index=w.index) | w["failed_condition"].notna()
     # False sorts first: the unhealthy workloads lead the table.
     ordered = w.assign(_healthy=~unhealthy)
     ordered = ordered.sort_values(["_healthy", "namespace", "kind", "name"],

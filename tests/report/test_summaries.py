@@ -137,3 +137,26 @@ def test_the_rows_block_is_compact_and_deterministic() -> None:
     assert first == second
     block = re.search(r'<script type="application/x-kda-rows">([^<]+)</script>', first)[1]
     assert json.loads(gzip.decompress(base64.b64decode(block))) == spec
+
+
+def test_a_completed_job_is_healthy_and_a_failed_one_is_not() -> None:
+    # Two Jobs as kubectl shows them after they ran (written here, after realdata/rke2's
+    # helm-install Jobs): one Complete, one Failed; neither has ready pods any more.
+    jobs = """apiVersion: v1
+kind: List
+items:
+- apiVersion: batch/v1
+  kind: Job
+  metadata: {name: helm-install-canal, namespace: kube-system}
+  spec: {completions: 1, parallelism: 1}
+  status: {succeeded: 1, conditions: [{type: Complete, status: "True"}]}
+- apiVersion: batch/v1
+  kind: Job
+  metadata: {name: migrate, namespace: shop}
+  spec: {completions: 1, parallelism: 1, backoffLimit: 2}
+  status: {failed: 3, conditions: [{type: Failed, status: "True", reason: BackoffLimitExceeded}]}
+"""
+    w = cluster_facts(analyzer.load(jobs))["workloads"]
+    assert {r["name"]: r["health"] for r in w["rows"]} == {"migrate": "not healthy",
+                                                          "helm-install-canal": "ok"}
+    assert w["unhealthy"] == 1
