@@ -89,3 +89,29 @@ def test_a_fleet_where_every_dump_failed() -> None:
     report = build_report({**MANIFEST, "dumps": {}})
     assert (report["dumps"], report["failed"], report["distributions"]) == (0, 1, {})
     assert "0 dump(s) analysed, 1 failed" in render_html(report)
+
+
+def test_the_page_draws_versions_and_components_and_its_tables_sort() -> None:
+    from analyzer.fleet.charts import component_versions, version_heatmap
+    from analyzer.report.tables import script
+
+    report = build_report(MANIFEST)
+    heat = version_heatmap(report)
+    ax = heat.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["v1.29", "v1.30", "unknown"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["aks (3)", "eks (1)"]
+    assert sorted(t.get_text() for t in ax.texts) == ["1", "1", "2"]  # aks: 2 on v1.29, 1 unknown
+    bars = component_versions(report)
+    assert [t.get_text() for t in bars.axes[0].get_yticklabels()] == ["azure-cni", "aws-node", "coredns"]
+    page = render_html(report)
+    assert page.count('src="data:image/svg+xml;base64,') == 2
+    assert page.count("<script>") == 1 and script().strip() in page
+    assert 'id="t-dumps"' not in page  # 4 dumps: a short table, written whole
+
+
+def test_a_large_fleet_pages_its_dump_table() -> None:
+    manifest = {"dumps": {f"h{i}": _entry(f"d-{i:03d}", "aks", "v1.29.7", [], []) for i in range(60)},
+                "failures": {}}
+    page = render_html(build_report(manifest))
+    assert 'id="t-dumps"' in page and 'data-link="dump"' in page
+    assert "60 dumps; the first 20 are shown here" in page

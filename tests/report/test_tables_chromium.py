@@ -4,6 +4,7 @@ no console errors, no network requests."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -200,5 +201,49 @@ def test_hostile_strings_stay_text_in_the_script_built_rows(browser, tmp_path: P
         assert page.locator("img[src=x]").count() == 0
         assert page.evaluate("window.pwned") is None
         assert dialogs == [] and errors == [] and attempted == []
+    finally:
+        page.close()
+
+
+def test_the_comparison_page_sorts_and_filters_its_long_tables(browser, sample_reports) -> None:
+    out, _ = sample_reports
+    comparison = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
+    rows = comparison["components"]["rows"]
+    assert len(rows) > 20  # long enough to be made sortable
+    page, errors, attempted = _open(browser, (out / "index.html").as_uri())
+    try:
+        _ready(page)
+        cni = [r for r in rows if r["role"] == "cni"]
+        page.fill("#t-components input[type=search]", "cni:")
+        assert page.locator("#t-components tbody tr").count() == len(cni)
+        page.fill("#t-components input[type=search]", "")
+        page.locator("#t-components thead th").first.click()
+        page.locator("#t-components thead th").first.click()
+        firsts = page.eval_on_selector_all("#t-components tbody tr th", "els => els.map(e => e.textContent)")
+        labels = sorted((f"{r['role']}: {r['component']}" for r in rows), reverse=True)
+        assert firsts == labels[:len(firsts)]
+        assert errors == [] and attempted == []
+    finally:
+        page.close()
+
+
+def test_the_fleet_page_sorts_its_dumps_as_numbers(browser, tmp_path: Path) -> None:
+    from analyzer.fleet.report import build_report, write_report
+
+    # Hand-written manifest entries (shaped like analyzer/fleet/task.py's DumpResult.to_dict()).
+    dumps = {f"h{i}": {"dump_id": f"d-{i:03d}", "name": f"d-{i:03d}", "path": f"/d/{i}", "paths": [f"/d/{i}"],
+                       "distribution": "aks", "confidence": 0.9, "kubernetes_version": "v1.29.7",
+                       "objects": (i * 37) % 101, "components": [], "findings": []} for i in range(60)}
+    write_report(tmp_path, build_report({"dumps": dumps, "failures": {}}))
+    page, errors, attempted = _open(browser, (tmp_path / "fleet.html").as_uri())
+    try:
+        _ready(page)
+        page.locator("#t-dumps thead th", has_text="objects").click()
+        objects = [int(x) for x in _column(page, "dumps", "objects")]
+        assert objects == sorted((i * 37) % 101 for i in range(60))[:50]
+        page.goto((tmp_path / "fleet.html").as_uri() + "#dump/d-059")
+        _ready(page)
+        assert "d-059" in page.inner_text("#t-dumps tr.kt-hit")
+        assert errors == [] and attempted == []
     finally:
         page.close()
