@@ -25,9 +25,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from generate_dump import write_dump  # noqa: E402
+
 import analyzer  # noqa: E402
 from analyzer.report import render_cluster_report  # noqa: E402
-from generate_dump import write_dump  # noqa: E402
 
 BUDGET_BYTES = 3_000_000
 BUDGET_SECONDS = 2.0

@@ -62,6 +62,10 @@ def cluster_tables(facts: dict[str, Any]) -> dict[str, Table]:
             Column("images", "images", wrap=True), Column("failed_condition", "failed condition", wrap=True)],
             w["rows"], link="workload", key=("kind", "namespace", "name"), namespace="namespace",
             export="kda tables {dump} --table workloads --format csv", what="workloads")
+        out["restarting"] = Table("restarting", [
+            Column("namespace", "namespace"), Column("name", "name"), Column("status", "status"),
+            Column("restarts", "restarts", "num"), Column("node", "node")],
+            w["restarting"], namespace="namespace", what="pods")
         out["namespaces"] = Table("namespaces", [
             Column("namespace", "namespace"), Column("workloads", "workloads", "num"),
             Column("unhealthy", "not healthy", "num"), Column("pods", "pods", "num"),
@@ -99,6 +103,14 @@ def cluster_tables(facts: dict[str, Any]) -> dict[str, Table]:
     if read := _section(facts, "read"):
         out["kinds"] = Table("kinds", [Column("kind", "kind"), Column("count", "count", "num")],
                              read["objects_by_kind"], what="kinds")
+        out["rejections"] = Table("rejections", [
+            Column("source", "source", wrap=True), Column("location", "location"),
+            Column("reason", "reason", wrap=True)], read["rejections"], what="rejections",
+            export="kda inspect {dump} --format json")
+        out["notes"] = Table("notes", [
+            Column("source", "source", wrap=True), Column("location", "location"),
+            Column("object", "object"), Column("note", "note", wrap=True)], read["notes"],
+            what="notes", export="kda inspect {dump} --format json")
     if dist := _section(facts, "distribution"):
         out["evidence"] = Table("evidence", [
             Column("distribution", "distribution"), Column("signal", "signal"),

@@ -118,9 +118,7 @@ class Diagram:
 
 def draw(diagram_id: str, title: str, build: Callable[[], Figure]) -> Diagram:
     """Draw one diagram to SVG; a failure is kept as the reason instead of raised."""
-    from analyzer.report.diagrams import figure_svg
-
-    from analyzer.report.diagrams import NothingToDraw
+    from analyzer.report.diagrams import NothingToDraw, figure_svg
 
     try:
         svg = figure_svg(build())

@@ -347,8 +347,6 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
         "total": len(rows),
         "counts": [(s, len(by_severity.get(s, []))) for s in by_severity],
         "by_rule": by_rule,
-        "by_severity": [(s, [_with_evidence(x) for x in items[:MAX_ROWS]], len(items))
-                        for s, items in by_severity.items()],
         "rows": table,
         "not_applicable": records(skipped, ["rule", "message"], limit=None),
         "other_statuses": sorted(Counter(str(x) for x in f["status"]
@@ -361,11 +359,6 @@ def _examples(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     seen = dict.fromkeys((x["kind"], x["namespace"], x["name"]) for x in items)
     return [{"kind": k, "namespace": ns, "name": n, "link": object_link(k, ns, n)}
             for k, ns, n in list(seen)[:EXAMPLES]]
-
-
-def _with_evidence(row: dict[str, Any]) -> dict[str, Any]:
-    evidence = row.get("evidence")
-    return {**row, "evidence": json.loads(evidence) if isinstance(evidence, str) and evidence else (evidence or [])}
 
 
 # Kinds whose rows the report's tables hold, and the deep link that opens the row.

@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any
 
 import orjson
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 SMALL = 20  # a table of at most this many rows is plain HTML, written whole
 PREVIEW = 20  # rows of a large table written as HTML, for readers without scripts

@@ -16,8 +16,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 import analyzer
-from analyzer.report import diagrams
-from analyzer.report import cluster_diagrams, render_cluster_report
+from analyzer.report import cluster_diagrams, diagrams, render_cluster_report
 from analyzer.report.diagrams import (
     LAYERS,
     MAX_PER_LAYER,

@@ -123,7 +123,7 @@ def test_markdown_caps_long_tables_and_says_how_to_get_them_whole(tmp_path: Path
     assert (f"{120 - MD_ROWS} more pods left out (the first {MD_ROWS} of 120 are shown); the whole "
             f"table: `kda tables {dump} --table pods --format csv`") in pods_part
     html = files.html.read_text(encoding="utf-8")
-    assert f"120 pods; the first 20 are shown here." in html
+    assert "120 pods; the first 20 are shown here." in html
 
 
 def test_the_rows_block_is_compact_and_deterministic() -> None:
