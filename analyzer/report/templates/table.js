@@ -76,10 +76,13 @@
         this.rows[i] = row;
       }
       this.dom = null;
+      this.text = null;
     } else {
       // Rows written in the page (comparison tables, short tables): sort and filter the elements.
       this.cols = this.heads.map(function (th) { return { t: th.getAttribute("data-t") || "text" }; });
       this.dom = Array.prototype.slice.call(this.tbody.rows);
+      // The filter reads what the cells show, not the numbers they sort by.
+      this.text = this.dom.map(function (tr) { return tr.textContent.toLowerCase(); });
       var cols = this.cols;
       this.rows = this.dom.map(function (tr) {
         return Array.prototype.map.call(tr.cells, function (td, j) {
@@ -92,7 +95,6 @@
     this.key = (root.getAttribute("data-key") || "").split(",").filter(Boolean).map(Number);
     var ns = root.getAttribute("data-ns");
     this.ns = ns === null || ns === "" ? -1 : Number(ns);
-    this.text = null;
     this.order = null;
     this.view = this.rows.map(function (_, i) { return i; });
     this.page = 0;
