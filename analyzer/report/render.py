@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 # Characters that would turn a value into Markdown structure: tables, emphasis, links, code.
 _MD_SPECIAL = re.compile(r"([\\`*\[\]|])")
+MAX_SVG_BYTES = 500_000  # a diagram's SVG above this is embedded and written as PNG instead
 _SVG_SIZE = re.compile(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"')
 
 
@@ -110,6 +111,7 @@ class Diagram:
     title: str
     svg: str = ""
     reason: str = ""
+    png: bytes = field(default=b"", repr=False)  # instead of the SVG when that would be too big
     file: str = ""
     width: int = 0
     height: int = 0
@@ -121,7 +123,10 @@ def draw(diagram_id: str, title: str, build: Callable[[], Figure]) -> Diagram:
     from analyzer.report.diagrams import NothingToDraw, figure_svg
 
     try:
-        svg = figure_svg(build())
+        fig = build()
+        svg = figure_svg(fig)
+        if len(svg) > MAX_SVG_BYTES:  # a picture of very many shapes: a PNG of it stays small
+            return _as_png(diagram_id, title, fig, svg)
     except NothingToDraw as exc:  # left out, and the page says why
         return Diagram(diagram_id, title, reason=f"nothing to draw: {exc}")
     except Exception as exc:  # one diagram failing must not lose the report
@@ -130,6 +135,16 @@ def draw(diagram_id: str, title: str, build: Callable[[], Figure]) -> Diagram:
     encoded = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     return Diagram(diagram_id, title, svg=svg, file=f"{diagram_id}.svg", width=width,
                    height=height, data_uri=f"data:image/svg+xml;base64,{encoded}")
+
+
+def _as_png(diagram_id: str, title: str, fig: Figure, svg: str) -> Diagram:
+    from analyzer.report.diagrams import figure_png
+
+    png = figure_png(fig)
+    width, height = _svg_size(svg)
+    encoded = base64.b64encode(png).decode("ascii")
+    return Diagram(diagram_id, title, png=png, file=f"{diagram_id}.png", width=width, height=height,
+                   data_uri=f"data:image/png;base64,{encoded}")
 
 
 def _svg_size(svg: str) -> tuple[int, int]:
@@ -141,11 +156,16 @@ def _svg_size(svg: str) -> tuple[int, int]:
 
 
 def write_diagrams(diagrams: list[Diagram], directory: Path) -> list[Path]:
-    """Write each drawn diagram's SVG beside the Markdown page; returns the files written."""
+    """Write each drawn diagram (SVG, or PNG when its SVG is too big) beside the Markdown page;
+    returns the files written."""
     written = []
     for d in diagrams:
         if d.svg:
             path = directory / d.file
             path.write_text(d.svg, encoding="utf-8")
+            written.append(path)
+        elif d.png:
+            path = directory / d.file
+            path.write_bytes(d.png)
             written.append(path)
     return written
