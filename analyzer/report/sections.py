@@ -135,8 +135,11 @@ def nodes_section(cluster: Cluster) -> dict[str, Any]:
     for row, age in zip(rows, nodes["age"].tolist(), strict=True):
         row["memory_gib"] = round(row.pop("memory_capacity") / 2**30, 1) if row.get("memory_capacity") else None
         row["age_seconds"] = age_seconds(age)
+    pools = node_pools(rows)
+    for row in rows:
+        row["taints"] = _spaced(row["taints"])
     return {
-        "collected": True, "rows": rows, "total": len(nodes), "pools": node_pools(rows),
+        "collected": True, "rows": rows, "total": len(nodes), "pools": pools,
         "versions": _counts(nodes, "kubelet_version"), "ready": _counts(nodes, "ready"),
         "os_images": _counts(nodes, "os_image"), "runtimes": _counts(nodes, "container_runtime"),
     }

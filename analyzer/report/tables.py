@@ -169,7 +169,7 @@ def render_table(table: Table, dump: str = "") -> Markup:
     columns = table.columns
     if table.total <= SMALL:
         # Short tables are written whole; a deep link is the row's own id (no script needed).
-        return Markup("<table>{}<tbody>\n{}\n</tbody></table>").format(
+        return Markup('<div class="kt-scroll"><table class="kt-table">{}<tbody>\n{}\n</tbody></table></div>').format(
             _head(columns), _rows(table.rows, columns, table))
     keys = [c.key for c in columns]
     attrs = Markup(' id="t-{}"').format(table.id)
@@ -180,7 +180,7 @@ def render_table(table: Table, dump: str = "") -> Markup:
         attrs += Markup(' data-ns="{}"').format(keys.index(table.namespace))
     return Markup(
         '<div class="kt kt-data"{attrs}>\n<p class="kt-note muted">{note}</p>\n'
-        '<table>{head}<tbody>\n{rows}\n</tbody></table>\n'
+        '<table class="kt-table">{head}<tbody>\n{rows}\n</tbody></table>\n'
         '<script type="application/x-kda-rows">{data}</script>\n</div>').format(
         attrs=attrs, note=_help(table, dump), head=_head(columns),
         rows=_rows(table.rows[:PREVIEW], columns, table), data=table_block(table))
