@@ -388,6 +388,7 @@ def object_link(kind: Any, namespace: Any, name: Any) -> str | None:
 
 
 TOP_PROBLEMS = 6
+CLUSTER_WIDE = frozenset({"cluster", "nodes"})  # finding categories whose failures others follow from
 
 
 def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[str, Any]:
@@ -399,7 +400,11 @@ def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[st
         return {"source": "incidents", "problems": incidents[:TOP_PROBLEMS], "total": len(incidents)}
     if not findings.get("available", True):
         raise RuntimeError(findings["reason"])
-    serious = [r for r in findings["by_rule"] if r["severity"] in ("critical", "warning")]
+    # Worst first; within a severity, what breaks the cluster as a whole (nodes, its critical
+    # components) before what it breaks in turn (pods on those nodes), then the most widespread.
+    serious = sorted((r for r in findings["by_rule"] if r["severity"] in ("critical", "warning")),
+                     key=lambda r: (SEVERITY_ORDER[r["severity"]],
+                                    r["category"] not in CLUSTER_WIDE, -r["count"], r["rule"]))
     items = [{"title": r["message"] if r["count"] == 1 else f"{r['rule']}: {r['count']} objects",
               "rule": r["rule"], "severity": r["severity"], "count": r["count"],
               "message": r["message"], "examples": r["examples"], "remediation": r["remediation"]}
