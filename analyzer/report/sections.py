@@ -415,41 +415,53 @@ def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[st
 
 
 def _incidents(cluster: Cluster) -> list[dict[str, Any]] | None:
-    """`cluster.incidents` (issue 16) as plain rows, or None while the cluster has none."""
+    """`cluster.incidents` (findings that share a cause, ranked; issue 16) as the card's rows, or
+    None while the cluster has no such stage."""
     incidents = getattr(cluster, "incidents", None)
     if incidents is None:
         return None
     if isinstance(incidents, pd.DataFrame):
-        raw = incidents.astype(object).where(incidents.notna(), None).to_dict("records")
+        if "rank" in incidents.columns:
+            incidents = incidents.sort_values("rank", kind="stable")
+        raw = [{k: _plain(v) for k, v in row.items()}
+               for row in incidents.astype(object).to_dict("records")]
     else:
         raw = [i.to_dict() if hasattr(i, "to_dict") else dict(i) for i in incidents]
     items = []
     for inc in raw:
-        objects = inc.get("objects") or inc.get("evidence") or []
-        if isinstance(objects, str):
-            objects = json.loads(objects) if objects.startswith("[") else []
-        examples = []
-        for o in objects[:EXAMPLES]:
-            if isinstance(o, dict):
-                kind, ns, name = o.get("kind"), o.get("namespace"), o.get("name")
-            else:
-                kind, ns, name = None, None, str(o)
-            examples.append({"kind": kind, "namespace": ns, "name": name,
-                             "link": object_link(kind, ns, name)})
-        items.append({"title": str(inc.get("title") or inc.get("summary") or inc.get("name") or inc.get("id")),
-                      "rule": inc.get("rule") or ", ".join(inc.get("rules") or []) or None,
-                      "severity": str(inc.get("severity") or "warning"),
-                      "count": int(inc.get("count") or len(objects) or 1),
-                      "message": inc.get("message") or inc.get("cause") or inc.get("explanation"),
-                      "examples": examples, "remediation": inc.get("remediation")})
+        objects = _incident_objects(inc.get("objects"))
+        rules = inc.get("rules")
+        items.append({
+            "title": str(inc.get("headline") or inc.get("title") or inc.get("incident")),
+            "rule": ", ".join(rules) if isinstance(rules, list) else rules,
+            "severity": str(inc.get("severity") or "warning"),
+            "count": int(inc.get("findings") if isinstance(inc.get("findings"), int) else len(objects) or 1),
+            "cause": inc.get("cause"), "workloads": inc.get("workloads"),
+            "message": inc.get("message"),
+            "examples": [{**o, "link": object_link(o["kind"], o["namespace"], o["name"])}
+                         for o in objects[:EXAMPLES]],
+            "objects": len(objects), "remediation": inc.get("remediation")})
     return items
 
 
-def timeline_section(cluster: Cluster) -> dict[str, Any]:
-    """What happened when: counts of dated facts, their spans, and the densest periods."""
-    from analyzer.report.timeline import timeline_section as build
+def _incident_objects(objects: Any) -> list[dict[str, Any]]:
+    """An incident's objects: dicts as they are, or refs joined by ", " ("Pod shop/web-1",
+    "Node n1"; "(dump)" for a finding on the whole dump, left out).
 
-    return build(cluster)
+    >>> _incident_objects("Node n1, Pod shop/web-1, (dump)")
+    [{'kind': 'Node', 'namespace': '', 'name': 'n1'}, {'kind': 'Pod', 'namespace': 'shop', 'name': 'web-1'}]
+    """
+    if isinstance(objects, list):
+        return [{"kind": o.get("kind"), "namespace": o.get("namespace") or "", "name": o.get("name")}
+                for o in objects if isinstance(o, dict)]
+    out = []
+    for ref in str(objects or "").split(", "):
+        kind, _, rest = ref.partition(" ")
+        if not rest or ref.startswith("("):
+            continue
+        namespace, _, name = rest.rpartition("/")
+        out.append({"kind": kind, "namespace": namespace, "name": name})
+    return out
 
 
 SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (

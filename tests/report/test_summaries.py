@@ -78,27 +78,42 @@ def test_what_is_wrong_leads_with_the_worst_failed_rules(eks: Cluster) -> None:
 
 
 class _WithIncidents(Cluster):
-    """A cluster whose findings stage groups findings into incidents (issue 16's cluster.incidents)."""
+    """A cluster whose findings stage groups findings into incidents, shaped as issue 16's
+    `cluster.incidents` DataFrame (analyzer/findings/incidents.py on the findings-incidents branch)."""
 
     @property
     def incidents(self):  # type: ignore[override]
-        return [{"title": "Node ip-10-0-3-45 stopped reporting; its pods are stuck", "severity": "critical",
-                 "rules": ["node-not-ready", "pod-pending"],
-                 "objects": [{"kind": "Node", "namespace": "", "name": "ip-10-0-3-45.ec2.internal"},
-                             {"kind": "Pod", "namespace": "payments", "name": "report-builder"}]}]
+        import pandas as pd
+
+        return pd.DataFrame([
+            {"incident": "i2", "rank": 2, "severity": "warning", "headline": "api is short of pods",
+             "cause": "Deployment payments/api", "cause_rule": "deployment-unavailable", "workloads": 1,
+             "findings": 1, "rules": "deployment-unavailable", "objects": "Deployment payments/api",
+             "affected_workloads": "Deployment payments/api"},
+            {"incident": "i1", "rank": 1, "severity": "critical",
+             "headline": "Node ip-10-0-3-45 stopped reporting; its pods are stuck",
+             "cause": "Node ip-10-0-3-45.ec2.internal", "cause_rule": "node-not-ready", "workloads": 3,
+             "findings": 4, "rules": "node-not-ready, pod-pending",
+             "objects": "Node ip-10-0-3-45.ec2.internal, Pod payments/report-builder, (dump)",
+             "affected_workloads": "Deployment payments/report-builder"}])
 
 
 def test_what_is_wrong_shows_incidents_when_the_cluster_has_them(tmp_path: Path) -> None:
     cluster = _WithIncidents(analyzer.load(str(SAMPLE_DUMPS / "eks")).ingest, name="eks")
     wrong = cluster_facts(cluster)["what_is_wrong"]
-    assert wrong["source"] == "incidents" and wrong["total"] == 1
-    problem = wrong["problems"][0]
-    assert problem["rule"] == "node-not-ready, pod-pending" and problem["count"] == 2
+    assert wrong["source"] == "incidents" and wrong["total"] == 2
+    problem = wrong["problems"][0]  # by rank
+    assert problem["title"] == "Node ip-10-0-3-45 stopped reporting; its pods are stuck"
+    assert problem["rule"] == "node-not-ready, pod-pending" and problem["count"] == 4
     assert [e["link"] for e in problem["examples"]] == ["#node/ip-10-0-3-45.ec2.internal",
                                                         "#pod/payments/report-builder"]
-    page = render_cluster_report(cluster, tmp_path).html.read_text(encoding="utf-8")
+    files = render_cluster_report(cluster, tmp_path)
+    page = files.html.read_text(encoding="utf-8")
     assert "Node ip-10-0-3-45 stopped reporting; its pods are stuck" in page
+    assert "cause: Node ip-10-0-3-45.ec2.internal; 3 workloads affected; 4 findings" in page
     assert '<a href="#pod/payments/report-builder">' in page
+    md = files.markdown.read_text(encoding="utf-8")
+    assert "1. **critical** **Node ip-10-0-3-45 stopped reporting; its pods are stuck** (cause:" in md
 
 
 def test_object_links_match_the_rows_the_tables_anchor(eks: Cluster) -> None:
