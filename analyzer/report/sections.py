@@ -397,7 +397,9 @@ def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[st
     widespread first, with their objects."""
     incidents = _incidents(cluster)
     if incidents is not None:
-        return {"source": "incidents", "problems": incidents[:TOP_PROBLEMS], "total": len(incidents)}
+        return {"source": "incidents", "problems": incidents[:TOP_PROBLEMS], "total": len(incidents),
+                "rest": [{k: x[k] for k in ("severity", "title", "cause", "count")}
+                         for x in incidents[TOP_PROBLEMS:MAX_ROWS]]}
     if not findings.get("available", True):
         raise RuntimeError(findings["reason"])
     # Worst first; within a severity, what breaks the cluster as a whole (nodes, its critical

@@ -95,13 +95,18 @@ class _WithIncidents(Cluster):
              "cause": "Node ip-10-0-3-45.ec2.internal", "cause_rule": "node-not-ready", "workloads": 3,
              "findings": 4, "rules": "node-not-ready, pod-pending",
              "objects": "Node ip-10-0-3-45.ec2.internal, Pod payments/report-builder, (dump)",
-             "affected_workloads": "Deployment payments/report-builder"}])
+             "affected_workloads": "Deployment payments/report-builder"},
+            *({"incident": f"i{n}", "rank": n, "severity": "warning", "headline": f"minor trouble {n}",
+               "cause": f"Pod payments/p{n}", "cause_rule": "pod-high-restarts", "workloads": 0,
+               "findings": 1, "rules": "pod-high-restarts", "objects": f"Pod payments/p{n}",
+               "affected_workloads": ""} for n in range(3, 10))])
 
 
 def test_what_is_wrong_shows_incidents_when_the_cluster_has_them(tmp_path: Path) -> None:
     cluster = _WithIncidents(analyzer.load(str(SAMPLE_DUMPS / "eks")).ingest, name="eks")
     wrong = cluster_facts(cluster)["what_is_wrong"]
-    assert wrong["source"] == "incidents" and wrong["total"] == 2
+    assert wrong["source"] == "incidents" and wrong["total"] == 9
+    assert [x["title"] for x in wrong["rest"]] == ["minor trouble 7", "minor trouble 8", "minor trouble 9"]
     problem = wrong["problems"][0]  # by rank
     assert problem["title"] == "Node ip-10-0-3-45 stopped reporting; its pods are stuck"
     assert problem["rule"] == "node-not-ready, pod-pending" and problem["count"] == 4
@@ -112,8 +117,10 @@ def test_what_is_wrong_shows_incidents_when_the_cluster_has_them(tmp_path: Path)
     assert "Node ip-10-0-3-45 stopped reporting; its pods are stuck" in page
     assert "cause: Node ip-10-0-3-45.ec2.internal; 3 workloads affected; 4 findings" in page
     assert '<a href="#pod/payments/report-builder">' in page
+    assert "The other 3 incidents" in page and "minor trouble 9" in page
     md = files.markdown.read_text(encoding="utf-8")
     assert "1. **critical** **Node ip-10-0-3-45 stopped reporting; its pods are stuck** (cause:" in md
+    assert "9. warning: minor trouble 9 (cause: Pod payments/p9)" in md
 
 
 def test_object_links_match_the_rows_the_tables_anchor(eks: Cluster) -> None:
