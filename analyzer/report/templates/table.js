@@ -143,6 +143,7 @@
     }
     this.status = document.createElement("span");
     this.status.className = "kt-status";
+    this.status.setAttribute("aria-live", "polite");
     bar.appendChild(this.status);
     this.prev = document.createElement("button");
     this.prev.type = "button";
