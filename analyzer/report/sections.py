@@ -407,8 +407,8 @@ def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[st
     serious = sorted((r for r in findings["by_rule"] if r["severity"] in ("critical", "warning")),
                      key=lambda r: (SEVERITY_ORDER[r["severity"]],
                                     r["category"] not in CLUSTER_WIDE, -r["count"], r["rule"]))
-    items = [{"title": r["message"] if r["count"] == 1 else f"{r['rule']}: {r['count']} objects",
-              "rule": r["rule"], "severity": r["severity"], "count": r["count"],
+    items = [{"title": r["message"] if r["count"] == 1 else f"{r['rule']}: {r['objects']} objects",
+              "rule": r["rule"], "severity": r["severity"], "count": r["count"], "objects": r["objects"],
               "message": r["message"], "examples": r["examples"], "remediation": r["remediation"]}
              for r in serious]
     info = sum(r["count"] for r in findings["by_rule"] if r["severity"] == "info")

@@ -142,8 +142,8 @@ def test_a_deep_link_opens_the_row(browser, large) -> None:
         assert hit.is_visible() and hit.evaluate(
             "tr => { const r = tr.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
         # A link from the What-is-wrong card filters the findings table to that rule.
-        rule = facts["what_is_wrong"]["problems"][0]["rule"]
-        count = facts["what_is_wrong"]["problems"][0]["count"]
+        problem = next(p for p in facts["what_is_wrong"]["problems"] if p["count"] > len(p["examples"]))
+        rule, count = problem["rule"], problem["count"]
         page.click(f"#wrong a[href='#filter/findings/{rule}']")
         status = page.inner_text("#t-findings .kt-status")
         assert re.search(rf"of {count} matching", status), status
