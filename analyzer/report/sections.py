@@ -266,14 +266,12 @@ def _workloads_by_namespace(w: pd.DataFrame, unhealthy: pd.Series, pods: pd.Data
         e = entry(ns)
         e["workloads"] += 1
         e["unhealthy"] += int(bad)
-    done = status.isin(["Completed", "Succeeded"]).to_numpy()
-    ready = pods["ready"].fillna(False).astype(bool).to_numpy()
+    healthy = _pods_healthy(pods, status).tolist()
     restarts = pods["restarts"].fillna(0).astype(int).tolist()
-    for ns, ok, finished, n in zip(pods["namespace"].astype(object).tolist(), ready, done, restarts,
-                                   strict=True):
+    for ns, ok, n in zip(pods["namespace"].astype(object).tolist(), healthy, restarts, strict=True):
         e = entry(ns)
         e["pods"] += 1
-        e["pods_not_ready"] += int(not ok and not finished)
+        e["pods_not_ready"] += int(not ok)
         e["restarts"] += n
     return sorted(per.values(), key=lambda e: (-e["unhealthy"], -e["pods_not_ready"], e["namespace"]))
 
@@ -281,13 +279,19 @@ def _workloads_by_namespace(w: pd.DataFrame, unhealthy: pd.Series, pods: pd.Data
 POD_COLUMNS = ["namespace", "name", "status", "restarts", "node", "pod_ip"]
 
 
+def _pods_healthy(pods: pd.DataFrame, status: pd.Series) -> pd.Series:
+    """Pods running and ready, or completed: the rest are 'not running or not ready'."""
+    finished = status.isin(["Completed", "Succeeded"]).fillna(False).astype(bool)
+    running = status.eq("Running").fillna(False).astype(bool)
+    return finished | (running & pods["ready"].fillna(False).astype(bool))
+
+
 def pods_section(cluster: Cluster) -> dict[str, Any]:
     """Every pod as kubectl get pods -o wide shows it; the ones not running or not ready first."""
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string"))
-    healthy = (status.isin(["Running", "Completed", "Succeeded"]).fillna(False)
-               & (pods["ready"].fillna(False) | status.isin(["Completed", "Succeeded"]).fillna(False)))
-    ordered = pods.assign(_healthy=healthy.astype(bool), status=status)
+    healthy = _pods_healthy(pods, status)
+    ordered = pods.assign(_healthy=healthy, status=status)
     ordered = ordered.sort_values(["_healthy", "namespace", "name"],
                                   key=lambda s: s if s.name == "_healthy" else s.astype("string"),
                                   kind="stable")
@@ -298,7 +302,7 @@ def pods_section(cluster: Cluster) -> dict[str, Any]:
     for row, rd, age in zip(rows, ready, ordered["age"].tolist(), strict=True):
         row["ready"] = rd
         row["age_seconds"] = age_seconds(age)
-    return {"total": len(rows), "not_healthy": int((~healthy.astype(bool)).sum()), "rows": rows}
+    return {"total": len(rows), "not_healthy": int((~healthy).sum()), "rows": rows}
 
 
 SERVICE_COLUMNS = ["namespace", "name", "type", "cluster_ip", "ports", "selector",

@@ -48,6 +48,8 @@ def test_workloads_by_namespace_and_components_unhealthy_first(eks: Cluster) -> 
     pods = eks.tables["pods"]
     for ns, entry in by_ns.items():
         assert entry["pods"] == int((pods["namespace"].astype(str) == ns).sum())
+    # The namespaces' pods not ready add up to the Pods section's count.
+    assert sum(e["pods_not_ready"] for e in by_ns.values()) == facts["pods"]["not_healthy"] == 8
     assert sum(e["unhealthy"] for e in by_ns.values()) == facts["workloads"]["unhealthy"]
     assert facts["workloads"]["by_namespace"][0]["unhealthy"] == max(e["unhealthy"] for e in by_ns.values())
     comp = facts["components"]
