@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from analyzer.cli import app
 from analyzer.ingest import ingest
+from analyzer.report.tables import page_rows
 
 from .planted import PLANTED, leaks, write_planted_dump
 
@@ -68,7 +69,10 @@ def _everything_written(out: Path) -> str:
     texts = []
     for path in sorted(out.rglob("*")):
         if path.is_file() and path.suffix != ".parquet":
-            texts.append(path.name + "\n" + path.read_bytes().decode("utf-8", "replace"))
+            text = path.read_bytes().decode("utf-8", "replace")
+            texts.append(path.name + "\n" + text)
+            if path.suffix == ".html":  # a report's long tables are compressed blocks: read them too
+                texts += page_rows(text)
     return "\n".join(texts)
 
 
