@@ -114,7 +114,11 @@ def fleet_tables(report: Mapping[str, Any]) -> dict[str, Any]:
         Column("kubernetes_version", "Kubernetes"), Column("objects", "objects", "num"),
         Column("findings_failed", "failing findings", "num"), Column("paths", "paths", wrap=True)],
         [{**d, "paths": ", ".join(d["paths"])} for d in report["dump_list"]],
-        link="dump", key=("dump_id",), what="dumps")}
+        link="dump", key=("dump_id",), what="dumps"),
+        "failures": Table("failures", [
+            Column("name", "dump"), Column("path", "path", wrap=True),
+            Column("error_type", "error type"), Column("error", "error", wrap=True)],
+            report["failures"], what="dumps that failed")}
     for name, dist in report["distributions"].items():
         tables[f"components-{name}"] = Table(f"components-{name}", [
             Column("component", "component"), Column("role", "role"), Column("dumps", "dumps", "num"),
