@@ -92,7 +92,8 @@ def cluster_tables(facts: dict[str, Any]) -> dict[str, Table]:
         out["findings"] = Table("findings", [
             Column("severity", "severity", classes=SEVERITY), Column("rule", "rule"),
             Column("category", "category"), Column("kind", "kind"), Column("namespace", "namespace"),
-            Column("name", "name"), Column("message", "message", wrap=True)],
+            Column("name", "name"), Column("message", "message", wrap=True),
+            Column("incident", "incident")],
             f["rows"], namespace="namespace", what="failed checks",
             export="kda findings {dump} --format json")
         out["rules"] = Table("rules", [

@@ -183,7 +183,8 @@ def _counts(frame: pd.DataFrame, column: str) -> list[tuple[str, int]]:
 
 
 COMPONENT_COLUMNS = ["role", "name", "kind", "namespace", "component", "version", "desired", "ready",
-                     "healthy", "host_network", "priority_class", "distributions", "images", "inferred"]
+                     "healthy", "host_network", "priority_class", "distributions", "images", "inferred",
+                     "health_evidence"]
 
 
 def components_section(cluster: Cluster) -> dict[str, Any]:
@@ -207,7 +208,9 @@ def components_section(cluster: Cluster) -> dict[str, Any]:
     rank = {False: 0, None: 1, True: 2}
     ordered = sorted(rows, key=lambda r: rank[r["healthy"]])
     return {"roles": sorted(roles.items()), "by_role": by_role, "rows": ordered, "total": len(rows),
-            "unhealthy": sum(1 for r in rows if r["healthy"] is False)}
+            "unhealthy": sum(1 for r in rows if r["healthy"] is False),
+            # ready, yet restarting, failing probes or logging errors: why, with the evidence
+            "beyond_ready": [r for r in rows if r.get("health_evidence")]}
 
 
 def _health(healthy: bool | None) -> str:
@@ -318,7 +321,7 @@ def services_section(cluster: Cluster) -> dict[str, Any]:
 
 
 SEVERITY_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
-FINDING_COLUMNS = ["severity", "rule", "category", "kind", "namespace", "name", "message"]
+FINDING_COLUMNS = ["severity", "rule", "category", "kind", "namespace", "name", "message", "incident"]
 EXAMPLES = 5  # objects named per rule in the summary
 
 
@@ -328,6 +331,8 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     f = cluster.findings
     failed = f[f["status"] == "fail"]
     rows = records(failed, [*FINDING_COLUMNS, "evidence", "remediation"], limit=None)
+    for row in rows:
+        row.setdefault("incident", None)  # findings before the incidents stage carry none
     rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
         rules.setdefault((str(row["severity"]), str(row["rule"])), []).append(row)
@@ -399,7 +404,11 @@ def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[st
     """The top of the report: the incidents when the findings stage groups them, else the
     failed rules at warning and above (from the findings section's facts), worst and most
     widespread first, with their objects."""
-    incidents = _incidents(cluster)
+    try:
+        incidents = _incidents(cluster)
+        note = None
+    except Exception as exc:  # the incidents stage failing: the failed rules still show
+        incidents, note = None, f"incidents not available ({type(exc).__name__}: {exc}); failed rules instead"
     if incidents is not None:
         return {"source": "incidents", "problems": incidents[:TOP_PROBLEMS], "total": len(incidents),
                 "rest": [{k: x[k] for k in ("severity", "title", "cause", "count")}
@@ -417,7 +426,7 @@ def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[st
              for r in serious]
     info = sum(r["count"] for r in findings["by_rule"] if r["severity"] == "info")
     return {"source": "findings", "problems": items[:TOP_PROBLEMS], "total": len(items),
-            "failed": findings["total"], "info": info}
+            "failed": findings["total"], "info": info, "note": note}
 
 
 def _incidents(cluster: Cluster) -> list[dict[str, Any]] | None:
@@ -435,9 +444,13 @@ def _incidents(cluster: Cluster) -> list[dict[str, Any]] | None:
         raw = [i.to_dict() if hasattr(i, "to_dict") else dict(i) for i in incidents]
     items = []
     for inc in raw:
-        objects = _incident_objects(inc.get("objects"))
+        # The cause first among the objects to look at (the stage lists them by name).
+        cause = _incident_objects(inc.get("cause")) if isinstance(inc.get("cause"), str) else []
+        listed = _incident_objects(inc.get("objects"))
+        objects = cause + [o for o in listed if o not in cause]
         rules = inc.get("rules")
         items.append({
+            "id": inc.get("incident"),
             "title": str(inc.get("headline") or inc.get("title") or inc.get("incident")),
             "rule": ", ".join(rules) if isinstance(rules, list) else rules,
             "severity": str(inc.get("severity") or "warning"),
@@ -471,7 +484,6 @@ def _incident_objects(objects: Any) -> list[dict[str, Any]]:
 
 
 SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
-    ("incidents", incidents_section),
     ("read", read_section),
     ("distribution", distribution_section),
     ("nodes", nodes_section),

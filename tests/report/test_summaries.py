@@ -69,14 +69,38 @@ def test_findings_by_rule_count_every_failed_check(eks: Cluster) -> None:
     assert order == sorted(order)
 
 
-def test_what_is_wrong_leads_with_the_worst_failed_rules(eks: Cluster) -> None:
-    wrong = cluster_facts(eks)["what_is_wrong"]
+class _WithoutIncidents(Cluster):
+    """A cluster whose incidents stage fails: the card falls back on the failed rules."""
+
+    @property
+    def incidents(self):  # type: ignore[override]
+        raise RuntimeError("incidents stage exploded")
+
+
+def test_without_incidents_what_is_wrong_leads_with_the_worst_failed_rules() -> None:
+    cluster = _WithoutIncidents(analyzer.load(str(SAMPLE_DUMPS / "eks")).ingest, name="eks")
+    wrong = cluster_facts(cluster)["what_is_wrong"]
     assert wrong["available"] and wrong["source"] == "findings"
+    assert wrong["note"] == ("incidents not available (RuntimeError: incidents stage exploded); "
+                             "failed rules instead")
     severities = [p["severity"] for p in wrong["problems"]]
     assert severities[0] == "critical" and "info" not in severities
+    # Cluster-wide failures lead their severity: the node and the critical components first.
+    assert [p["rule"] for p in wrong["problems"][:2]] == ["critical-component-unhealthy", "node-not-ready"]
     node = next(p for p in wrong["problems"] if p["rule"] == "node-not-ready")
     assert node["examples"] == [{"kind": "Node", "namespace": "", "name": "ip-10-0-3-45.ec2.internal",
                                  "link": "#node/ip-10-0-3-45.ec2.internal"}]
+
+
+def test_what_is_wrong_shows_the_incidents_of_the_eks_sample(tmp_path: Path, eks: Cluster) -> None:
+    wrong = cluster_facts(eks)["what_is_wrong"]
+    assert wrong["source"] == "incidents" and wrong["total"] == len(eks.incidents)
+    first = wrong["problems"][0]
+    assert first["severity"] == "critical" and first["cause"] == "Node ip-10-0-3-45.ec2.internal"
+    # Its cause is the first object to look at, linked to the node's row.
+    assert first["examples"][0]["link"] == "#node/ip-10-0-3-45.ec2.internal"
+    page = render_cluster_report(eks, tmp_path).html.read_text(encoding="utf-8")
+    assert '<a href="#node/ip-10-0-3-45.ec2.internal">Node ip-10-0-3-45.ec2.internal</a>' in page
 
 
 class _WithIncidents(Cluster):

@@ -141,12 +141,13 @@ def test_a_deep_link_opens_the_row(browser, large) -> None:
         assert target["name"] in hit.inner_text()
         assert hit.is_visible() and hit.evaluate(
             "tr => { const r = tr.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
-        # A link from the What-is-wrong card filters the findings table to that rule.
-        problem = next(p for p in facts["what_is_wrong"]["problems"] if p["count"] > len(p["examples"]))
-        rule, count = problem["rule"], problem["count"]
-        page.click(f"#wrong a[href='#filter/findings/{rule}']")
+        # A link from the What-is-wrong card filters the findings table to that incident's findings.
+        problem = facts["what_is_wrong"]["problems"][0]
+        assert facts["what_is_wrong"]["source"] == "incidents"
+        page.click(f"#wrong a[href='#filter/findings/incident={problem['id']}']")
         status = page.inner_text("#t-findings .kt-status")
-        assert re.search(rf"of {count} matching", status), status
+        assert re.search(rf"of {problem['count']} matching", status), status
+        assert set(_column(page, "findings", "incident")) == {problem["id"]}
         assert errors == [] and attempted == []
     finally:
         page.close()

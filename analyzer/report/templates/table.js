@@ -197,8 +197,18 @@
     var ns = this.select ? this.select.value : "\u0000";
     var base = this.sorted || this.rows.map(function (_, i) { return i; });
     var self = this;
+    // "column=value" keeps the rows whose column shows exactly that value (incident=I1).
+    var exact = /^([a-z_]+)=(.*)$/.exec(q), col = -1;
+    if (exact) {
+      for (var j = 0; j < this.cols.length; j++) {
+        if (this.cols[j].k === exact[1] || this.heads[j].textContent.trim().toLowerCase() === exact[1]) { col = j; }
+      }
+    }
     this.view = base.filter(function (i) {
       if (ns !== "\u0000" && (self.rows[i][self.ns] || "") !== ns) { return false; }
+      if (col >= 0) {
+        return shown(self.rows[i][col], self.cols[col].t).toLowerCase() === exact[2];
+      }
       return !q || self.rowText(i).indexOf(q) >= 0;
     });
     this.render();
