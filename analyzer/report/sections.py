@@ -129,7 +129,10 @@ POOL_KEYS = ["instance_type", "os_image", "kubelet_version", "container_runtime"
 def nodes_section(cluster: Cluster) -> dict[str, Any]:
     """Nodes grouped into pools (same instance type, OS, kubelet, runtime), then every node."""
     if not cluster.covers("Node"):
-        return {"collected": False, "rows": [], "total": 0, "versions": [], "ready": [], "pools": []}
+        # nodes.json was there but unreadable: said so, never "did not collect Nodes"
+        unreadable = [w for w in cluster.ingest.warnings if " no Node " in w]
+        return {"collected": False, "rows": [], "total": 0, "versions": [], "ready": [], "pools": [],
+                "unreadable": unreadable[0] if unreadable else None}
     nodes = cluster.tables["nodes"].sort_values("name", kind="stable")
     rows = records(nodes, NODE_COLUMNS, limit=None)
     for row, age in zip(rows, nodes["age"].tolist(), strict=True):
