@@ -36,8 +36,8 @@ class ReportFiles:
 
 def cluster_diagrams(cluster: Cluster, namespace: str | None = None) -> list[Diagram]:
     """The report's diagrams: the dependencies of a namespace (by default the one that best shows
-    the system components), nodes and pods, findings. One with nothing to draw is left out with
-    the reason."""
+    the system components), nodes and pods, findings, the timeline. One with nothing to draw is
+    left out with the reason."""
     from analyzer.report import diagrams
     from analyzer.report.timeline import timeline_picture
 

@@ -101,6 +101,12 @@ def cluster_tables(facts: dict[str, Any]) -> dict[str, Table]:
             Column("category", "category"), Column("count", "failed", "num"),
             Column("namespaces", "namespaces", "num"), Column("message", "first message", wrap=True)],
             f["by_rule"], link="rule", key=("rule",), what="rules")
+    if (timeline := _section(facts, "timeline")) and timeline.get("spans"):
+        out["spans"] = Table("spans", [
+            Column("start", "start"), Column("end", "end"), Column("fact", "fact"),
+            Column("object", "object"), Column("detail", "detail", wrap=True),
+            Column("source", "source", wrap=True)], timeline["spans"], what="spans (newest first)",
+            export="kda timeline {dump}")
     if read := _section(facts, "read"):
         out["kinds"] = Table("kinds", [Column("kind", "kind"), Column("count", "count", "num")],
                              read["objects_by_kind"], what="kinds")

@@ -486,6 +486,13 @@ def _incident_objects(objects: Any) -> list[dict[str, Any]]:
     return out
 
 
+def timeline_section(cluster: Cluster) -> dict[str, Any]:
+    """What happened when: counts of dated facts, their spans, and the densest periods."""
+    from analyzer.report.timeline import timeline_section as build
+
+    return build(cluster)
+
+
 SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
     ("read", read_section),
     ("distribution", distribution_section),

@@ -74,7 +74,7 @@ def test_report_renders_in_chromium(browser, sample_reports, name: str) -> None:
         assert errors == []
         assert attempted == []
         drawn = _check_images(page)
-        assert drawn == (1 if name == "index" else 3)
+        assert drawn == (1 if name == "index" else 4)  # per cluster: 3 diagrams and the timeline
         # One script, the reports' own table script; no other code in the page.
         scripts = page.eval_on_selector_all("script:not([type])", "els => els.map(e => e.textContent)")
         assert [s.strip() for s in scripts] == [table_script().strip()]
