@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import networkx as nx
 import pytest
@@ -68,10 +67,8 @@ def _boxes(fig: Figure) -> list[Rectangle]:
 def test_ten_thousand_pods_still_give_a_legible_picture() -> None:
     graph = big_namespace()
     assert sum(1 for _, k in graph.nodes(data="kind") if k == "Pod") == 10_000
-    started = time.perf_counter()
     fig = graph_diagram(graph, "big", "synthetic")
     svg = figure_svg(fig)
-    elapsed = time.perf_counter() - started
     boxes = _boxes(fig)
     # Pods folded into their Deployments; every column capped with one "+N more" box.
     assert len(boxes) <= MAX_PER_LAYER * len(LAYERS)
@@ -82,7 +79,7 @@ def test_ten_thousand_pods_still_give_a_legible_picture() -> None:
     assert "pods folded into their controllers" in fig.texts[0].get_text()
     width, height = fig.get_size_inches()
     assert width <= 20 and height <= 10
-    assert len(svg) < 500_000 and elapsed < 60  # issue 22: no SVG over 500 KB
+    assert len(svg) < 500_000  # issue 22: no SVG over 500 KB (its time: benchmarks/bench_report.py)
 
 
 def test_small_namespaces_show_every_pod_and_their_nodes() -> None:
