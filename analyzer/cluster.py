@@ -127,7 +127,12 @@ class Cluster:
 
     @cached_property
     def capture_time(self) -> datetime | None:
-        return self.ingest.capture_time
+        return self.capture.time
+
+    @cached_property
+    def capture(self) -> Any:
+        """The capture estimate: time, the signal that gave it, confidence, periods (stitched)."""
+        return self.ingest.capture
 
     def covers(self, kind: str) -> bool:
         """Whether the dump collected this kind at all (so an absent object is really missing)."""

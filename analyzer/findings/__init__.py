@@ -14,6 +14,7 @@ import pandas as pd
 
 from analyzer.findings.incidents import Incident, group_incidents, incidents_frame
 from analyzer.findings.logs import with_log_evidence
+from analyzer.findings.managed import mark_managed
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
 from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta
@@ -41,6 +42,7 @@ def collect_findings(
     for rule in select_rules(rule_ids):
         findings += run_rule(rule, cluster)
     findings = with_log_evidence(findings, cluster)
+    findings = mark_managed(cluster, findings)
     if not show_sensitive:
         findings = [_masked(f) for f in findings]
     return sorted(findings, key=lambda f: f.sort_key)

@@ -60,7 +60,7 @@ def event_ago(cluster: Cluster, fact: EventFact) -> str:
     """How long before the capture the event last fired, from its timestamp or its pasted age."""
     if fact.last_seen is None and fact.last_seen_ago is not None:
         return f"{age_text(fact.last_seen_ago)} before capture"
-    return ago(cluster, fact.last_seen)
+    return ago(cluster, fact.last_seen, fact.event)
 
 
 def events_by_object(cluster: Cluster) -> dict[tuple[str, str, str], list[EventFact]]:

@@ -112,19 +112,30 @@ def age_text(delta: timedelta | None) -> str:
     return f"{days}d{hours}h" if hours and days < 10 else f"{days}d"
 
 
-def age_at_capture(cluster: Cluster, when: datetime | None) -> timedelta | None:
-    """How long before the capture time something happened (None if either is unknown)."""
-    capture = cluster.capture_time
+def capture_of(cluster: Cluster, obj: KubeObject | None = None) -> datetime | None:
+    """The capture time of `obj` (of the period its file was captured in, for a stitched dump),
+    or of the dump."""
+    if obj is None:
+        return cluster.capture_time
+    estimate = getattr(cluster, "capture", None)
+    return estimate.time_for(obj.provenance.source) if estimate is not None else cluster.capture_time
+
+
+def age_at_capture(cluster: Cluster, when: datetime | None,
+                   obj: KubeObject | None = None) -> timedelta | None:
+    """How long before the capture time (of `obj`'s file, in a stitched dump) something
+    happened (None if either is unknown)."""
+    capture = capture_of(cluster, obj)
     if capture is None or when is None:
         return None
     return capture - when
 
 
-def ago(cluster: Cluster, when: datetime | None) -> str:
+def ago(cluster: Cluster, when: datetime | None, obj: KubeObject | None = None) -> str:
     """ "12m before capture", or why the age cannot be told."""
     if when is None:
         return "at an unknown time"
-    age = age_at_capture(cluster, when)
+    age = age_at_capture(cluster, when, obj)
     return f"{age_text(age)} before capture" if age is not None else f"at {when.isoformat()} (capture time unknown)"
 
 

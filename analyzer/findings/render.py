@@ -13,7 +13,7 @@ import pandas as pd
 from analyzer.findings.types import SEVERITIES, Finding, Rule, RuleMeta
 
 COLUMNS = ("rule", "severity", "status", "category", "kind", "namespace", "name", "message",
-           "evidence", "remediation", "source", "incident")
+           "evidence", "remediation", "source", "incident", "managed", "resolved")
 # Incidents shown in full (with their findings) at the top of a text or Markdown listing.
 TOP_INCIDENTS = 3
 
@@ -39,7 +39,12 @@ def message(finding: Finding, meta: RuleMeta) -> str:
     values = _Facts(finding.facts)
     values.update(kind=finding.kind, namespace=finding.namespace or "-", name=finding.name,
                   object=object_ref(finding.kind, finding.namespace, finding.name))
-    return string.Formatter().vformat(meta.message, (), values)
+    text = string.Formatter().vformat(meta.message, (), values)
+    if finding.resolved:
+        text += f" [resolved: {finding.resolved}]"
+    if finding.managed:
+        text += f" [managed by the provider ({finding.managed}): raise it with them]"
+    return text
 
 
 def _incident_index(incidents: Iterable[Any]) -> dict[int, Any]:
@@ -67,6 +72,7 @@ def to_records(findings: Iterable[Finding], metas: dict[str, RuleMeta],
             "facts": {k: _plain(v) for k, v in sorted(f.facts.items())},
             "remediation": f.remediation, "source": f.source,
             "incident": of[id(f)].summary() if id(f) in of else None,
+            "managed": f.managed, "resolved": f.resolved,
         })
     return out
 
@@ -82,6 +88,7 @@ def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta],
         "evidence": json.dumps([e.to_dict() for e in f.evidence], sort_keys=True, default=str),
         "remediation": f.remediation, "source": f.source,
         "incident": of[id(f)].id if id(f) in of else None,
+        "managed": f.managed, "resolved": f.resolved,
     } for f in findings]
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
     frame = frame.astype({c: "string" for c in COLUMNS})

@@ -51,6 +51,19 @@ class Finding:
     evidence: tuple[Evidence, ...] = ()
     facts: Mapping[str, Any] = field(default_factory=dict)
     remediation: str = ""
+    # The provider-managed signal of the object ("label addonmanager.kubernetes.io/mode=
+    # Reconcile"): a hygiene finding on it is info, for the provider to act on.
+    managed: str = ""
+    # Why the problem is no longer current ("Ready since ...", "the pod is gone"): such a
+    # finding is info, kept as history.
+    resolved: str = ""
+
+    def as_info(self, *, resolved: str = "", managed: str = "") -> Finding:
+        """This finding demoted to info, saying why (resolved since, or provider-managed)."""
+        from dataclasses import replace
+
+        return replace(self, severity="info", resolved=resolved or self.resolved,
+                       managed=managed or self.managed)
 
     @property
     def source(self) -> str:

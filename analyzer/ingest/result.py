@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from analyzer.ingest.records import KubeObject, LogRecord, Rejection, is_builtin_group
@@ -113,7 +113,12 @@ class IngestResult:
 
     @property
     def capture_time(self) -> datetime | None:
-        return estimate_capture_time(self.objects, self.stated_capture_times)
+        return self.capture.time
+
+    @property
+    def capture(self) -> CaptureEstimate:
+        """The capture time with the signal that gave it, its confidence and its periods."""
+        return estimate_capture(self.objects, self.stated_capture_times)
 
     @property
     def object_notes(self) -> list[dict[str, str]]:
@@ -142,44 +147,226 @@ TIMESTAMP_RX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 # A whole timestamp that datetime.fromisoformat reads exactly as pandas does.
 _PLAIN_TIMESTAMP_RX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d:\d\d)$")
 
+# Every signal that carries time, and how much its newest value says about the moment of capture:
+# a heartbeat or lease is renewed every few seconds while the cluster runs ("high"); an event,
+# a container start or a condition change happened some time before ("medium"); a write or a
+# creation may be long before the capture ("low").
+SIGNAL_CONFIDENCE: dict[str, str] = {
+    "bundle metadata": "high", "node heartbeat": "high", "lease renewal": "high",
+    "event": "medium", "container state": "medium", "condition transition": "medium",
+    "taint timeAdded": "medium", "managedFields": "low", "creationTimestamp": "low",
+}
+_CONFIDENCE_ORDER = ("high", "medium", "low")
+# Signals renewed while a cluster runs: a dump whose renewals fall in two periods this far apart
+# was put together from captures of different times (or re-used).
+_LIVE_SIGNALS = frozenset({"node heartbeat", "lease renewal", "event"})
+STITCH_GAP = timedelta(days=2)
+# Status times cannot be newer than the capture: far newer than every heartbeat, they come from
+# a later capture than the heartbeats.
+_STATUS_SIGNALS = frozenset({"container state", "condition transition"})
+# A signal within this of the newest one backs the estimate up.
+_CORROBORATES = timedelta(minutes=15)
 
-def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> datetime | None:
-    """Newest timestamp the dump holds: bundle creation time where a bundle states it, node
-    heartbeats, events, managedFields, creations."""
-    best = max((ts for ts in stated if TIMESTAMP_RX.match(ts)), default="")
+
+@dataclass(frozen=True, slots=True)
+class CapturePeriod:
+    """A stretch of time that a dump's live signals (heartbeats, leases, events) fall in."""
+
+    start: datetime
+    end: datetime
+    signals: int
+    sources: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": _iso(self.start), "end": _iso(self.end), "signals": self.signals,
+                "sources": list(self.sources)}
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureEstimate:
+    """When the dump was taken: the newest time it holds, the signal that gave it, how far to
+    trust it, and the periods its live signals fall in (two or more: a stitched dump)."""
+
+    time: datetime | None
+    signal: str = ""
+    confidence: str = "none"  # high | medium | low | none
+    where: str = ""  # the object and field that gave the time
+    source: str = ""
+    periods: tuple[CapturePeriod, ...] = ()
+    signals: dict[str, str] = field(default_factory=dict)  # signal -> its newest timestamp
+
+    @property
+    def stitched(self) -> bool:
+        return len(self.periods) > 1
+
+    def time_for(self, source: str | None) -> datetime | None:
+        """The capture time of what was read from `source`: in a stitched dump, the end of the
+        period that file's signals fall in (else the dump's capture time)."""
+        if self.stitched and source:
+            for period in self.periods:
+                if source in period.sources:
+                    return period.end
+        return self.time
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"time": _iso(self.time), "signal": self.signal, "confidence": self.confidence,
+                "where": self.where, "source": self.source, "stitched": self.stitched,
+                "periods": [p.to_dict() for p in self.periods],
+                "signals": dict(sorted(self.signals.items()))}
+
+    def describe(self) -> str:
+        """One line: "2021-04-11T14:33:30Z (node heartbeat, high confidence)"."""
+        if self.time is None:
+            return "unknown (no timestamp in the dump)"
+        text = f"{_iso(self.time)} ({self.signal}, {self.confidence} confidence)"
+        if self.stitched:
+            spans = "; ".join(f"{_iso(p.start)} .. {_iso(p.end)}" for p in self.periods)
+            text += f"; stitched: live signals fall in {len(self.periods)} periods far apart ({spans})"
+        return text
+
+
+def _iso(when: datetime | None) -> str | None:
+    return when.isoformat().replace("+00:00", "Z") if when is not None else None
+
+
+def _parse(ts: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(ts[:19] + "+00:00") if ts.endswith("Z") or len(ts) == 19 \
+            else datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+class _Newest:
+    """The newest timestamp per signal, with where it was read; and the live signals' times."""
+
+    def __init__(self) -> None:
+        self.best: dict[str, tuple[str, str, str]] = {}  # signal -> (timestamp, field, source)
+        self.live: list[tuple[str, str]] = []  # (timestamp, source file)
+        self.status: list[tuple[str, str]] = []  # container and condition times, with source
+
+    def see(self, signal: str, ts: str | None, field: str, source: str = "") -> None:
+        if not ts or not isinstance(ts, str) or not TIMESTAMP_RX.match(ts):
+            return
+        current = self.best.get(signal)
+        if current is None or ts > current[0]:
+            self.best[signal] = (ts, field, source)
+        if signal in _LIVE_SIGNALS:
+            self.live.append((ts, source))
+        elif signal in _STATUS_SIGNALS:
+            self.status.append((ts, source))
+
+
+def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> CaptureEstimate:
+    """When the dump was taken, from every signal that carries time (a dump is never older than
+    its newest status timestamp), with the signal, a confidence and the periods of its live
+    signals."""
+    seen = _Newest()
+    for ts in stated:
+        seen.see("bundle metadata", ts, "bundle metadata")
     for obj in objects:
         v = obj.view
         meta = v.metadata
-        for ts in (meta.creationTimestamp,):
-            if ts and ts > best and TIMESTAMP_RX.match(ts):
-                best = ts
+        src = obj.provenance.source
+        ref = f"{obj.kind}/{obj.namespace + '/' if obj.namespace else ''}{obj.name}"
+        seen.see("creationTimestamp", meta.creationTimestamp, f"{ref} metadata.creationTimestamp", src)
         for mf in meta.managedFields or ():
-            if mf.time and mf.time > best and TIMESTAMP_RX.match(mf.time):
-                best = mf.time
+            seen.see("managedFields", mf.time, f"{ref} metadata.managedFields.time", src)
         kind = obj.kind
         if not is_builtin_group(kind, obj.key.group):
             continue  # a custom resource named like a built-in kind has fields of its own
         if kind == "Node":
+            newest = ""
             for c in v.status.conditions or ():
-                for ts in (c.lastHeartbeatTime, c.lastTransitionTime):
-                    if ts and ts > best and TIMESTAMP_RX.match(ts):
-                        best = ts
+                if c.lastHeartbeatTime and c.lastHeartbeatTime > newest:
+                    newest = c.lastHeartbeatTime
+                seen.see("condition transition", c.lastTransitionTime,
+                         f"{ref} status.conditions[{c.type}].lastTransitionTime", src)
+            # One heartbeat per node counts as a live signal (its conditions share it).
+            seen.see("node heartbeat", newest or None, f"{ref} status.conditions.lastHeartbeatTime", src)
+            for t in v.spec.taints or ():
+                seen.see("taint timeAdded", t.timeAdded, f"{ref} spec.taints[{t.key}].timeAdded", src)
         elif kind == "Event":
-            for ts in (v.lastTimestamp, v.eventTime, v.firstTimestamp,
-                       v.series.lastObservedTime if v.series else None):
-                if ts and ts > best and TIMESTAMP_RX.match(ts):
-                    best = ts
-    if not best:
-        return None
-    if _PLAIN_TIMESTAMP_RX.match(best):
-        # What the API prints, read without pandas (whose import is most of `kda inspect`).
-        try:
-            return datetime.fromisoformat(best)
-        except ValueError:
-            pass  # not a date (a 30th of February): pandas says so as it always did
-    import pandas as pd
+            last = max((ts for ts in (v.lastTimestamp, v.eventTime, v.deprecatedLastTimestamp,
+                                      v.series.lastObservedTime if v.series else None)
+                        if isinstance(ts, str) and TIMESTAMP_RX.match(ts)), default=None)
+            seen.see("event", last or v.firstTimestamp, f"{ref} lastTimestamp", src)
+        elif kind == "Pod":
+            status = v.status
+            for c in status.conditions or ():
+                seen.see("condition transition", c.lastTransitionTime,
+                         f"{ref} status.conditions[{c.type}].lastTransitionTime", src)
+            for group in (status.containerStatuses, status.initContainerStatuses):
+                for cs in group or ():
+                    for state in (cs.state, cs.lastState):
+                        for detail in (state.running, state.terminated) if state else ():
+                            if detail is not None:
+                                seen.see("container state", detail.finishedAt or detail.startedAt,
+                                         f"{ref} status.containerStatuses[{cs.name}]", src)
+        elif kind == "Lease":
+            spec = obj.body.get("spec") if isinstance(obj.body, dict) else None
+            if isinstance(spec, dict):
+                seen.see("lease renewal", spec.get("renewTime"), f"{ref} spec.renewTime", src)
+    return _estimate(seen)
 
-    try:
-        return pd.Timestamp(best).to_pydatetime()
-    except ValueError:
-        return None
+
+def _estimate(seen: _Newest) -> CaptureEstimate:
+    if not seen.best:
+        return CaptureEstimate(None)
+    signal, (ts, where, source) = max(seen.best.items(), key=lambda kv: (kv[1][0], kv[0]))
+    when = _parse(ts)
+    if when is None:
+        return CaptureEstimate(None)
+    # Named by the most trusted signal that agrees with the newest time (a heartbeat 30 s
+    # before an event names the capture better than the event does).
+    confidence = SIGNAL_CONFIDENCE[signal]
+    for other, (other_ts, other_where, other_source) in sorted(seen.best.items()):
+        other_when = _parse(other_ts)
+        if other_when is not None and when - other_when <= _CORROBORATES:
+            level = SIGNAL_CONFIDENCE[other]
+            if _CONFIDENCE_ORDER.index(level) < _CONFIDENCE_ORDER.index(confidence):
+                confidence, signal, where, source = level, other, other_where, other_source
+    return CaptureEstimate(
+        when, signal, confidence, where, source, periods=_periods(seen.live, seen.status),
+        signals={k: v[0] for k, v in seen.best.items()})
+
+
+def _period(group: list[tuple[datetime, str]]) -> CapturePeriod:
+    return CapturePeriod(group[0][0], group[-1][0], len(group),
+                         tuple(sorted({s for _t, s in group if s})))
+
+
+def _periods(live: list[tuple[str, str]], status: list[tuple[str, str]]) -> tuple[CapturePeriod, ...]:
+    """The periods a dump's live signals fall in: split where two neighbours are STITCH_GAP
+    apart and each side was read from files the other side was not (one file cannot be two
+    captures: a cluster that was stopped for days leaves old events in one dump). Status
+    times far newer than every live signal make a period of their own."""
+    times = sorted((when, src) for ts, src in live if (when := _parse(ts)) is not None)
+    if not times:
+        return ()
+    groups: list[list[tuple[datetime, str]]] = [[times[0]]]
+    for item in times[1:]:
+        if item[0] - groups[-1][-1][0] > STITCH_GAP:
+            groups.append([])
+        groups[-1].append(item)
+    merged: list[list[tuple[datetime, str]]] = [groups[0]]
+    for group in groups[1:]:
+        before = {s for g in merged for _t, s in g}
+        after = {s for _t, s in group}
+        if before & after:
+            merged[-1].extend(group)  # a file shared by both sides: one capture
+        else:
+            merged.append(group)
+    periods = [_period(g) for g in merged]
+    newest_live = times[-1][0]
+    later = sorted((when, src) for ts, src in status
+                   if (when := _parse(ts)) is not None and when - newest_live > STITCH_GAP)
+    if len(later) >= 2:
+        periods.append(_period(later))
+    return tuple(periods)
+
+
+def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> datetime | None:
+    """Newest timestamp the dump holds (see `estimate_capture` for the signal behind it)."""
+    return estimate_capture(objects, stated).time

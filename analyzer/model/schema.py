@@ -139,6 +139,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("runtime_class", "category", "spec.runtimeClassName"),
         ("deleting", "bool", "metadata.deletionTimestamp is set"),
         _SOURCE,
+        ("managed", "str", "Provider-managed signal (own label/annotation/namespace, else its controller's; see managed.yaml), empty when none"),
     ),
     _t(
         "containers", "One row per container of every pod: init, regular and ephemeral.",
@@ -215,6 +216,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("conditions", "str", "Conditions TYPE=STATUS, comma-separated"),
         ("failed_condition", "str", "Message of a Failed/ReplicaFailure/Progressing=False condition"),
         _SOURCE,
+        ("managed", "str", "Provider-managed signal (own label/annotation/namespace, else its controller's; see managed.yaml), empty when none"),
     ),
     _t(
         "services", "Services.",
@@ -228,6 +230,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("ports", "str", "Ports as port[:nodePort]/protocol->targetPort, comma-separated"),
         ("headless", "bool", "clusterIP None"),
         _SOURCE,
+        ("managed", "str", "Provider-managed signal (own label/annotation/namespace, else its controller's; see managed.yaml), empty when none"),
     ),
     _t(
         "service_ports", "One row per Service port.",

@@ -301,6 +301,7 @@ class Taint(Struct):
     key: str = ""
     value: str | None = None
     effect: str | None = None
+    timeAdded: str | None = None
 
 
 class NodeSpec(Struct):

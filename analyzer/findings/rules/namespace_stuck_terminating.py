@@ -19,5 +19,5 @@ RULE = RuleMeta(
 def check(cluster: Cluster) -> Iterator[Finding]:
     for ns in cluster.objects_of("Namespace"):
         if ns.view.status.phase == "Terminating":
-            age = age_at_capture(cluster, parse_time(ns.view.metadata.deletionTimestamp))
+            age = age_at_capture(cluster, parse_time(ns.view.metadata.deletionTimestamp), ns)
             yield RULE.fail(ns, ev(ns, "status.phase", "Terminating", "Active"), age=age_text(age))

@@ -20,7 +20,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
     for node in cluster.objects_of("Node"):
         for cond in node.view.status.conditions or ():
             if cond.type == "DiskPressure" and cond.status == "True":
-                since = age_at_capture(cluster, parse_time(cond.lastTransitionTime))
+                since = age_at_capture(cluster, parse_time(cond.lastTransitionTime), node)
                 yield RULE.fail(node, ev(node, "status.conditions[type=DiskPressure].status", "True", "False"),
                                 since=f"{age_text(since)} before capture" if since else "an unknown time",
                                 detail=": ".join(x for x in (cond.reason, cond.message) if x) or "no message")

@@ -20,7 +20,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
     for node in cluster.objects_of("Node"):
         ready = next((c for c in node.view.status.conditions or () if c.type == "Ready"), None)
         if ready is not None and ready.status != "True":
-            since = age_at_capture(cluster, parse_time(ready.lastTransitionTime))
+            since = age_at_capture(cluster, parse_time(ready.lastTransitionTime), node)
             yield RULE.fail(node, ev(node, "status.conditions[type=Ready].status", ready.status, "True"),
                             status="NotReady" if ready.status == "False" else f"Ready={ready.status}",
                             detail=": ".join(x for x in (ready.reason, ready.message) if x) or "no message",

@@ -24,7 +24,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         return
     for pod in cluster.objects_of("Pod"):
         meta = pod.view.metadata
-        age = age_at_capture(cluster, parse_time(meta.deletionTimestamp))
+        age = age_at_capture(cluster, parse_time(meta.deletionTimestamp), pod)
         if age is not None and age > GRACE:
             yield RULE.fail(pod, ev(pod, "metadata.deletionTimestamp", meta.deletionTimestamp,
                                     f"gone within {age_text(GRACE)}"),

@@ -20,6 +20,7 @@ from analyzer.model.frame import (
     to_frame,
 )
 from analyzer.model.images import split_image
+from analyzer.model.managed import managed_index
 from analyzer.model.normalize import (
     builtin_objects,
     controller_of,
@@ -235,6 +236,7 @@ class _Builder:
         self.provenance: Any = None
         self.source: str | None = None
         self.parents = _owner_maps(cluster)
+        self.managed = managed_index(cluster)
 
     def add_pod(self, obj: Any) -> None:
         self.pod_index += 1
@@ -309,6 +311,8 @@ class _Builder:
             pairs(spec.nodeSelector),
             self.tolerations_text(tolerations, plain) if tolerations else None,
             spec.runtimeClassName, meta.deletionTimestamp is not None, self.source,
+            self.managed.of(ns, meta.labels, meta.annotations,
+                            (owner_kind, owner_name) if owner_kind else None) or None,
         ))
 
         self.add_volumes(name, spec, plain)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
+from analyzer.model.managed import managed_index
 from analyzer.model.normalize import (
     builtin_objects,
     builtin_objects_by_kind,
@@ -89,6 +90,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """services, service_ports and endpoints."""
     s = empty_columns("services")
     sp = empty_columns("service_ports")
+    managed = managed_index(cluster)
     for obj in builtin_objects(cluster, "Service"):
         view: ServiceView = obj.view
         spec = view.spec
@@ -108,6 +110,8 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         s["ports"].append(joined(service_port_text(p) for p in spec.ports or ()))
         s["headless"].append(spec.clusterIP == "None" if spec.clusterIP is not None else None)
         s["source"].append(source_of(obj))
+        s["managed"].append(managed.of(obj.namespace, view.metadata.labels,
+                                       view.metadata.annotations, None) or None)
         for p in spec.ports or ():
             sp["namespace"].append(obj.namespace)
             sp["service"].append(obj.name)

@@ -8,6 +8,7 @@ import msgspec
 import pandas as pd
 
 from analyzer.model.frame import empty_columns, to_frame
+from analyzer.model.managed import managed_index
 from analyzer.model.normalize import (
     as_dict,
     as_list,
@@ -115,6 +116,7 @@ def _template_fields(spec: PodSpec | dict[str, Any] | None) -> tuple[Any, Any, A
 def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     """The workloads table."""
     w = empty_columns("workloads")
+    managed = managed_index(cluster)
     for obj in builtin_objects_by_kind(cluster, *WORKLOAD_KINDS):
         view: WorkloadView = obj.view
         meta, spec, st = view.metadata, view.spec, view.status
@@ -149,5 +151,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
         w["conditions"].append(conditions_text(st.conditions))
         w["failed_condition"].append(failed_condition(st.conditions))
         w["source"].append(source_of(obj))
+        w["managed"].append(managed.of(obj.namespace, meta.labels, meta.annotations,
+                                       (owner.kind, owner.name) if owner else None) or None)
     return {"workloads": to_frame("workloads", w, cluster.capture_time,
                                   ["kind", "namespace", "name"])}

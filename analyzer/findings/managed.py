@@ -1,0 +1,40 @@
+"""Findings about provider-managed objects: marked with the signal; hygiene ones become info."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from analyzer.findings.types import Finding
+from analyzer.model.managed import managed_of
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+
+# Categories of advice about how an object is written (probes, limits, tags, old APIs): for a
+# provider-managed object the provider writes it, so the finding is theirs to act on.
+HYGIENE_CATEGORIES = frozenset({"configuration", "deprecations"})
+
+
+def mark_managed(cluster: Cluster, findings: Iterable[Finding]) -> list[Finding]:
+    """Each finding with its object's managed signal; hygiene findings on managed objects info."""
+    out: list[Finding] = []
+    objects: dict[str, dict[tuple[str, str], object]] = {}
+    for f in findings:
+        if f.status != "fail" or not f.kind or f.managed:
+            out.append(f)
+            continue
+        by_name = objects.get(f.kind)
+        if by_name is None:
+            by_name = objects[f.kind] = {(o.namespace, o.name): o for o in cluster.objects_of(f.kind)}
+        obj = by_name.get((f.namespace, f.name))
+        signal = managed_of(cluster, obj) if obj is not None else ""  # type: ignore[arg-type]
+        if not signal:
+            out.append(f)
+        elif f.category in HYGIENE_CATEGORIES and f.severity != "info":
+            out.append(f.as_info(managed=signal))
+        else:
+            from dataclasses import replace
+
+            out.append(replace(f, managed=signal))
+    return out

@@ -1,0 +1,148 @@
+"""Which objects the distribution or its provider manages: signals read from managed.yaml.
+
+A pod carries the signal of its controller, since add-on managers label the DaemonSet or
+Deployment and not always its pod template.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from analyzer.safeyaml import load_yaml
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest.records import KubeObject
+
+DATA = Path(__file__).with_name("managed.yaml")
+CONTROLLER_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob")
+
+
+@dataclass(frozen=True, slots=True)
+class ManagedSignal:
+    """One signal from managed.yaml."""
+
+    where: str  # label | annotation | namespace
+    key: str
+    by: str
+    values: tuple[str, ...] = ()
+    contains: tuple[str, ...] = ()
+    prefix: tuple[str, ...] = ()
+
+    def matches(self, value: Any) -> bool:
+        text = str(value)
+        if self.values:
+            return text in self.values
+        if self.contains:
+            return any(c in text for c in self.contains)
+        if self.prefix:
+            return text.startswith(self.prefix)
+        return True
+
+
+@cache
+def managed_signals() -> tuple[ManagedSignal, ...]:
+    """The signals of managed.yaml, in file order."""
+    raw = load_yaml(DATA.read_text(encoding="utf-8"))
+    out = []
+    for row in raw["signals"]:
+        where = next(w for w in ("label", "annotation", "namespace_prefix") if w in row)
+        out.append(ManagedSignal(
+            where="namespace" if where == "namespace_prefix" else where, key=str(row[where]),
+            by=str(row["by"]), values=tuple(str(v) for v in row.get("values") or ()),
+            contains=tuple(str(v) for v in row.get("contains") or ()),
+            prefix=tuple(str(v) for v in row.get("prefix") or ())))
+    return tuple(out)
+
+
+@cache
+def _keys() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+    signals = managed_signals()
+    return (frozenset(s.key for s in signals if s.where == "label"),
+            frozenset(s.key for s in signals if s.where == "annotation"),
+            tuple(s.key for s in signals if s.where == "namespace"))
+
+
+def signal_of(namespace: str, labels: Mapping[str, Any] | None,
+              annotations: Mapping[str, Any] | None) -> str:
+    """The managed signal an object's own metadata shows, as text ('' when none).
+
+    >>> signal_of("kube-system", {"addonmanager.kubernetes.io/mode": "Reconcile"}, None)
+    'label addonmanager.kubernetes.io/mode=Reconcile (the cluster add-on manager)'
+    >>> signal_of("shop", {"app": "web"}, {}), signal_of("openshift-dns", None, None)
+    ('', 'namespace openshift-dns (an OpenShift operator)')
+    """
+    label_keys, annotation_keys, prefixes = _keys()
+    has_label = bool(labels) and not label_keys.isdisjoint(labels)  # type: ignore[arg-type]
+    has_annotation = bool(annotations) and not annotation_keys.isdisjoint(annotations)  # type: ignore[arg-type]
+    in_namespace = bool(namespace) and namespace.startswith(prefixes)
+    if not (has_label or has_annotation or in_namespace):
+        return ""
+    for s in managed_signals():
+        source = labels if s.where == "label" else annotations if s.where == "annotation" else None
+        if s.where == "namespace":
+            if namespace.startswith(s.key):
+                return f"namespace {namespace} ({s.by})"
+        elif source and s.key in source and s.matches(source[s.key]):
+            return f"{s.where} {s.key}={source[s.key]} ({s.by})"
+    return ""
+
+
+class ManagedIndex:
+    """(kind, namespace, name) -> signal for the controllers of a dump, and the lookup that
+    lets an object inherit its controller's signal."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.by_key: dict[tuple[str, str, str], str] = {}
+        owners: dict[tuple[str, str, str], tuple[str, str]] = {}
+        for obj in cluster.objects_of(*CONTROLLER_KINDS):
+            meta = obj.view.metadata
+            signal = signal_of(obj.namespace, meta.labels, meta.annotations)
+            key = (obj.kind, obj.namespace, obj.name)
+            if signal:
+                self.by_key[key] = signal
+            ref = _controller(meta)
+            if ref is not None:
+                owners[key] = ref
+        # A ReplicaSet (or a CronJob's Job) inherits from its owner.
+        for key, (kind, name) in owners.items():
+            if key not in self.by_key and (kind, key[1], name) in self.by_key:
+                self.by_key[key] = self.by_key[(kind, key[1], name)]
+
+    def of(self, namespace: str, labels: Mapping[str, Any] | None,
+           annotations: Mapping[str, Any] | None, owner: tuple[str, str] | None) -> str:
+        """The signal of an object: its own, else its controller's."""
+        own = signal_of(namespace, labels, annotations)
+        if own or owner is None:
+            return own
+        return self.by_key.get((owner[0], namespace, owner[1]), "")
+
+
+def _controller(meta: Any) -> tuple[str, str] | None:
+    refs = meta.ownerReferences or ()
+    for ref in refs:
+        if ref.controller:
+            return ref.kind, ref.name
+    return (refs[0].kind, refs[0].name) if refs else None
+
+
+_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def managed_index(cluster: Cluster) -> ManagedIndex:
+    """The cluster's ManagedIndex, built once."""
+    index = _INDEX.get(cluster)
+    if index is None:
+        index = _INDEX[cluster] = ManagedIndex(cluster)
+    return index
+
+
+def managed_of(cluster: Cluster, obj: KubeObject) -> str:
+    """The managed signal of one object (its own, else its controller's), '' when none."""
+    meta = obj.view.metadata
+    return managed_index(cluster).of(obj.namespace, meta.labels, meta.annotations, _controller(meta))
