@@ -13,9 +13,8 @@ if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-# Where an apiVersion was read, in words: a served version only says how the dump was fetched,
-# the other two say what a manifest or a client really used.
-SERVED = "the served apiVersion"
+# Where a removed apiVersion was claimed, in words (the version the dump was read with is no
+# claim: it only says how the dump was fetched).
 APPLIED = "the last-applied-configuration annotation"
 MANAGED = "managedFields"
 
@@ -28,33 +27,51 @@ class ApiUse:
     source: str  # one of SOURCES' values
     api: RemovedApi
     detail: str
+    # An applied manifest older than the live object (served at a current version): the
+    # annotation is a stale copy, not what the object is now.
+    stale: bool = False
 
 
-def removed_api_uses(obj: KubeObject) -> Iterator[ApiUse]:
-    """Each distinct (source, apiVersion) of `obj` that names a removed API for its kind."""
+def removed_api_uses(obj: KubeObject, cluster_version: tuple[int, ...] | None = None) -> Iterator[ApiUse]:
+    """Each distinct (source, apiVersion) of `obj` that claims a removed API for its kind.
+
+    The apiVersion the dump was read with is never a claim (it says how the dump was fetched).
+    A last-applied copy at another version than the live object, which is served at a current
+    one, is a stale applied manifest. A managedFields entry counts only where a newer version
+    of the kind already existed at the cluster's version (else its writer had no choice).
+    """
     table = removed_apis()
     seen: set[tuple[str, str]] = set()
 
-    def use(field: str, source: str, api_version: str | None, detail: str) -> ApiUse | None:
+    def use(field: str, source: str, api_version: str | None, detail: str,
+            stale: bool = False) -> ApiUse | None:
         api = table.get((api_version or "", obj.kind))
         if api is None or (source, api.api_version) in seen:
             return None
         seen.add((source, api.api_version))
-        return ApiUse(field, source, api, detail)
+        return ApiUse(field, source, api, detail, stale)
 
-    if (u := use("apiVersion", SERVED, obj.api_version, "the apiVersion the dump was read with")):
-        yield u
+    live = obj.api_version or ""
+    live_is_current = bool(live) and (live, obj.kind) not in table
     annotations = obj.view.metadata.annotations or {}
     if LAST_APPLIED in annotations:
         try:
             applied = json.loads(annotations[LAST_APPLIED])
         except (TypeError, ValueError):
             applied = None
-        if isinstance(applied, dict) and (u := use(
-                f"metadata.annotations[{LAST_APPLIED}].apiVersion", APPLIED,
-                applied.get("apiVersion"), "the manifest last applied with kubectl apply")):
-            yield u
+        if isinstance(applied, dict):
+            applied_version = applied.get("apiVersion")
+            stale = live_is_current and applied_version != live
+            detail = (f"a stale applied manifest: the live object is served at {live}" if stale
+                      else "the manifest last applied with kubectl apply")
+            if (u := use(f"metadata.annotations[{LAST_APPLIED}].apiVersion", APPLIED,
+                         applied_version, detail, stale)):
+                yield u
     for i, entry in enumerate(obj.view.metadata.managedFields or ()):
+        api = table.get((entry.apiVersion or "", obj.kind))
+        if api is None or cluster_version is None or api.newer_since is None \
+                or tuple(cluster_version[:2]) < api.newer_since:
+            continue  # no newer version to write with at this cluster's version (or unknown)
         if (u := use(f"metadata.managedFields[{i}].apiVersion", MANAGED, entry.apiVersion,
                      f"written by {entry.manager or '?'} ({entry.operation or '?'}) at {entry.time or '?'}")):
             yield u

@@ -87,6 +87,7 @@ class RemovedApi:
     kind: str
     removed_in: tuple[int, int]
     replacement: str
+    newer_since: tuple[int, int] | None = None  # first release serving a newer version
 
 
 @cache
@@ -96,7 +97,9 @@ def removed_apis() -> dict[tuple[str, str], RemovedApi]:
     table: dict[tuple[str, str], RemovedApi] = {}
     for row in raw:
         major, minor = (int(x) for x in str(row["removed_in"]).split("."))
+        since = row.get("newer_since")
+        newer = tuple(int(x) for x in str(since).split(".")) if since else None
         for kind in row["kinds"]:
             table[(row["api_version"], kind)] = RemovedApi(
-                row["api_version"], kind, (major, minor), row["replacement"])
+                row["api_version"], kind, (major, minor), row["replacement"], newer)  # type: ignore[arg-type]
     return table

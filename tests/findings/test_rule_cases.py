@@ -12,6 +12,9 @@ Case files live in tests/findings/cases/<rule id>.yaml:
         findings: [Pod/default/web]                # fail: exactly these objects (Kind/ns/name)
         facts: {restarts: 7}                       # fail: facts of the first finding
         message_contains: "CrashLoopBackOff"       # fail: words of the first finding's message
+        severity: info                             # fail: the first finding's severity (else the rule's)
+        resolved: "Ready since"                    # fail: words of why it is no longer current
+        managed: "addonmanager"                    # fail: words of its provider-managed signal
         distribution: eks                          # pretend detection said so
         files: {cluster-info-dump.txt: "..."}      # more files of the dump, as text (logs)
         severity: info                             # fail: the first finding's severity
@@ -28,6 +31,7 @@ import yaml
 
 import analyzer
 from analyzer.findings import message
+from analyzer.findings.managed import mark_managed
 from analyzer.findings.registry import load_rules, run_rule
 
 CASES = Path(__file__).parent / "cases"
@@ -86,7 +90,8 @@ def test_rule_case(rule_id: str, case: dict[str, Any]) -> None:
                 pytest.skip("the component catalog has no entries yet")
         except FileNotFoundError:
             pytest.skip("the component catalog file does not exist yet")
-    findings = run_rule(rule, cluster_of(case))
+    cluster = cluster_of(case)
+    findings = mark_managed(cluster, run_rule(rule, cluster))
     statuses = {f.status for f in findings}
     if case["expect"] == "pass":
         assert findings == [], [message(f, rule.meta) for f in findings]
@@ -105,5 +110,10 @@ def test_rule_case(rule_id: str, case: dict[str, Any]) -> None:
             assert first.severity == case["severity"], (first.severity, first.facts)
         if "message_contains" in case:
             assert case["message_contains"] in text, text
+        # A finding demoted to info says why: resolved since, or managed by the provider.
+        assert first.severity == case.get("severity", rule.meta.severity), first
+        for key in ("resolved", "managed"):
+            if key in case:
+                assert case[key] in getattr(first, key), (key, first)
         assert first.evidence and all(e.field for e in first.evidence)
         assert first.evidence[0].source and first.evidence[0].source.endswith((".yaml", *(case.get("files") or ())))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.apis import SERVED, removed_api_uses
+from analyzer.findings.apis import removed_api_uses
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import cluster_version, removed_apis
@@ -27,13 +27,12 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         yield RULE.not_applicable("the cluster's version is not in the dump")
         return
     for obj in cluster.objects_of(*KINDS):
-        for use in removed_api_uses(obj):
-            # The served version cannot be removed in the cluster that served it: a contradiction
-            # means the version is a lower bound from kubelets; say nothing rather than guess.
-            if use.source == SERVED or version.version[:2] < use.api.removed_in:
+        for use in removed_api_uses(obj, version.version):
+            if version.version[:2] < use.api.removed_in:
                 continue
             removed = f"{use.api.removed_in[0]}.{use.api.removed_in[1]}"
-            yield RULE.fail(obj, ev(obj, use.field, use.api.api_version, use.api.replacement),
+            finding = RULE.fail(obj, ev(obj, use.field, use.api.api_version, use.api.replacement),
                             Evidence(version.field, version.text, source=version.source),
                             source=use.source, api_version=use.api.api_version, detail=use.detail,
                             removed_in=removed, cluster=version.text, replacement=use.api.replacement)
+            yield finding.as_info() if use.stale else finding

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.apis import SERVED, removed_api_uses
+from analyzer.findings.apis import removed_api_uses
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import cluster_version, removed_apis
@@ -24,13 +24,14 @@ RULE = RuleMeta(
 def check(cluster: Cluster) -> Iterator[Finding]:
     version = cluster_version(cluster)
     for obj in cluster.objects_of(*KINDS):
-        for use in removed_api_uses(obj):
-            if version is not None and version.version[:2] >= use.api.removed_in and use.source != SERVED:
+        for use in removed_api_uses(obj, version.version if version else None):
+            if version is not None and version.version[:2] >= use.api.removed_in:
                 continue  # api-removed-in-cluster reports it
             evidence = [ev(obj, use.field, use.api.api_version, use.api.replacement)]
             if version is not None:
                 evidence.append(Evidence(version.field, version.text, source=version.source))
-            yield RULE.fail(obj, *evidence, source=use.source, api_version=use.api.api_version,
+            finding = RULE.fail(obj, *evidence, source=use.source, api_version=use.api.api_version,
                             detail=use.detail, removed_in=f"{use.api.removed_in[0]}.{use.api.removed_in[1]}",
                             cluster=version.text if version else "an unknown version",
                             replacement=use.api.replacement)
+            yield finding.as_info() if use.stale else finding
