@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from analyzer.findings.facts import age_text, ago, ev, parse_time
+from analyzer.findings.facts import age_at_capture, age_text, ago, ev, parse_time
 from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
 
 if TYPE_CHECKING:
@@ -32,6 +33,8 @@ class EventFact:
     last_seen: datetime | None
     # A pasted `kubectl describe` gives ages ("2m (x49 over 12m)"), not timestamps.
     last_seen_ago: timedelta | None = None
+    first_seen: datetime | None = None
+    uid: str = ""  # of the object the event is about, when the event names it
 
 
 def event_fact(obj: KubeObject) -> EventFact:
@@ -53,7 +56,159 @@ def event_fact(obj: KubeObject) -> EventFact:
         count=int(count), last_seen=parse_time(when),
         last_seen_ago=timedelta(seconds=v.text.last_seen_ago_seconds)
         if v.text is not None and v.text.last_seen_ago_seconds is not None else None,
+        first_seen=parse_time(v.firstTimestamp or v.deprecatedFirstTimestamp or v.eventTime or when),
+        uid=(about.uid if about else None) or "",
     )
+
+
+PROBES = (("liveness", "Liveness probe"), ("readiness", "Readiness probe"), ("startup", "Startup probe"))
+
+
+def probe_of(fact: EventFact) -> str:
+    """Which probe an Unhealthy/ProbeWarning event is about ('' for other events): liveness
+    and readiness failures are different stories.
+
+    >>> probe_of(EventFact(None, "Warning", "Unhealthy", "Readiness probe failed: 503", "Pod", "a", "b", 1, None))
+    'readiness'
+    """
+    if fact.reason not in ("Unhealthy", "ProbeWarning"):
+        return ""
+    return next((name for name, prefix in PROBES if fact.message.startswith(prefix)), "")
+
+
+@dataclass(frozen=True, slots=True)
+class EventGroup:
+    """Repeats of one story folded together: one object, one reason (one probe), with the
+    total count, the first and the last time."""
+
+    kind: str
+    namespace: str
+    name: str
+    reason: str
+    probe: str
+    facts: tuple[EventFact, ...]  # oldest first
+
+    @property
+    def last(self) -> EventFact:
+        return self.facts[-1]
+
+    @property
+    def count(self) -> int:
+        return sum(f.count for f in self.facts)
+
+    @property
+    def first_seen(self) -> datetime | None:
+        times = [f.first_seen or f.last_seen for f in self.facts if f.first_seen or f.last_seen]
+        return min(times) if times else None
+
+    @property
+    def label(self) -> str:
+        """The reason, with the probe where there is one: "Unhealthy (readiness probe)"."""
+        return f"{self.reason} ({self.probe} probe)" if self.probe else self.reason
+
+
+def _when(fact: EventFact) -> float:
+    return fact.last_seen.timestamp() if fact.last_seen else float("-inf")
+
+
+def fold_events(facts: list[EventFact]) -> list[EventGroup]:
+    """Events folded by object, reason and probe, in a stable order."""
+    groups: dict[tuple[str, str, str, str, str], list[EventFact]] = defaultdict(list)
+    for f in facts:
+        groups[(f.kind, f.namespace, f.name, f.reason, probe_of(f))].append(f)
+    return [EventGroup(*key, tuple(sorted(items, key=_when)))
+            for key, items in sorted(groups.items())]
+
+
+# How long after an object's creation its events belong to its start-up, and how recent an
+# event must be to count as still repeating at the capture.
+STARTUP = timedelta(minutes=5)
+RECENT = timedelta(hours=1)
+_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _object(cluster: Cluster, kind: str, namespace: str, name: str) -> KubeObject | None:
+    index = _INDEX.get(cluster)
+    if index is None:
+        index = _INDEX[cluster] = {}
+    by_name = index.get(kind)
+    if by_name is None:
+        by_name = index[kind] = {(o.namespace, o.name): o for o in cluster.objects_of(kind)}
+    return by_name.get((namespace, name))
+
+
+def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
+    """(healthy?, in words, since when) of an object as the dump shows it now; None when this
+    kind's health cannot be told."""
+    v = obj.view
+    kind = obj.kind
+    if kind == "Pod":
+        status = v.status
+        if status.phase == "Succeeded":
+            return True, "the pod completed", None
+        ready = next((c for c in status.conditions or () if c.type == "Ready"), None)
+        if ready is not None and ready.status == "True":
+            return True, "Ready", parse_time(ready.lastTransitionTime)
+        if status.phase in ("Failed", "Pending") or ready is not None:
+            return False, "not Ready", None
+        return None, "", None
+    if kind == "Node":
+        ready = next((c for c in v.status.conditions or () if c.type == "Ready"), None)
+        if ready is None:
+            return None, "", None
+        return ready.status == "True", "Ready" if ready.status == "True" else "not Ready", \
+            parse_time(ready.lastTransitionTime)
+    if kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController"):
+        from analyzer.model.tables.workloads import counts
+
+        desired, _current, ready, _available, _updated = counts(kind, v)
+        if desired is None or ready is None:
+            return None, "", None
+        if desired == 0:
+            return True, "scaled to 0", None
+        return ready >= desired, f"{ready} of {desired} ready", None
+    if kind == "PersistentVolumeClaim":
+        phase = v.status.phase
+        return (phase == "Bound", f"phase {phase}", None) if phase else (None, "", None)
+    return None, "", None
+
+
+def resolved_reason(cluster: Cluster, group: EventGroup) -> str:
+    """Why a group of warning events no longer describes the present ('' when it still may):
+    its object is gone or was re-created, is healthy since, or the events fired during its
+    start-up or termination, or they are old and nothing shows their object's state."""
+    last = group.last
+    when = last.last_seen
+    age = age_at_capture(cluster, when, last.event) if when else last.last_seen_ago
+    kind = group.kind
+    obj = _object(cluster, kind, group.namespace, group.name) if kind else None
+    if obj is None:
+        if kind and cluster.covers(kind) and last.event.view.text is None:
+            return f"the {kind} is no longer in the dump"
+        if age is not None and age > RECENT:
+            return f"last seen {age_text(age)} before capture, not repeating at capture"
+        return ""
+    if last.uid and obj.uid and last.uid != obj.uid:
+        return f"the {kind} was re-created since (another uid)"
+    healthy, words, since = health_now(obj)
+    meta = obj.view.metadata
+    deleted = parse_time(meta.deletionTimestamp)
+    if deleted is not None and when is not None and when >= deleted - timedelta(minutes=1):
+        return f"fired during the {kind}'s termination"
+    if healthy:
+        if since is not None and when is not None and when <= since:
+            return f"{words} since {ago(cluster, since, obj)}"
+        if since is None or (age is not None and age > RECENT):
+            return f"{words} now" + (f"; last seen {age_text(age)} before capture" if age is not None else "")
+        return ""
+    if healthy is False:
+        return ""
+    created = parse_time(meta.creationTimestamp)
+    if created is not None and when is not None and timedelta(0) <= when - created <= STARTUP:
+        return f"fired during the {kind}'s start-up"
+    if age is not None and age > RECENT:
+        return f"last seen {age_text(age)} before capture, not repeating at capture"
+    return ""
 
 
 def event_ago(cluster: Cluster, fact: EventFact) -> str:
@@ -74,18 +229,25 @@ def events_by_object(cluster: Cluster) -> dict[tuple[str, str, str], list[EventF
     return index
 
 
+def first_text(cluster: Cluster, group: EventGroup) -> str:
+    """ "first 3d before capture", or '' when the events give no first time."""
+    first = group.first_seen
+    if first is None or group.last.last_seen is None or first >= group.last.last_seen:
+        return ""
+    return f"first {ago(cluster, first, group.last.event)}, "
+
+
 def findings_for_reasons(cluster: Cluster, rule: RuleMeta, reasons: frozenset[str]) -> Iterator[Finding]:
-    """One finding per object whose events carry one of `reasons`: the newest such event, the
-    total count, and how long before the capture it last fired."""
-    latest: dict[tuple[str, str, str], list[EventFact]] = {}
-    for obj in cluster.objects_of("Event"):
-        fact = event_fact(obj)
-        if fact.reason in reasons:
-            latest.setdefault((fact.kind, fact.namespace, fact.name), []).append(fact)
-    for (kind, namespace, name), facts in sorted(latest.items()):
-        facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
-        last = facts[-1]
-        yield rule.fail(None, ev(last.event, "reason", last.reason, "no such event"),
-                        kind=kind, namespace=namespace, name=name, reason=last.reason,
-                        count=sum(f.count for f in facts),
-                        age=event_ago(cluster, last), last_message=last.message[:300])
+    """One finding per object and reason whose events carry one of `reasons`: the newest such
+    event, the total count, the first and the last time; info with the reason when the problem
+    is no longer current."""
+    facts = [f for obj in cluster.objects_of("Event") if (f := event_fact(obj)).reason in reasons]
+    for group in fold_events(facts):
+        last = group.last
+        finding = rule.fail(None, ev(last.event, "reason", last.reason, "no such event"),
+                            kind=group.kind, namespace=group.namespace, name=group.name,
+                            reason=group.label, count=group.count,
+                            first=first_text(cluster, group), age=event_ago(cluster, last),
+                            last_message=last.message[:300])
+        resolved = resolved_reason(cluster, group)
+        yield finding.as_info(resolved=resolved) if resolved else finding

@@ -11,7 +11,7 @@ from analyzer.findings.types import Finding, RuleMeta
 RULE = RuleMeta(
     id="events-failed-create", title="Controllers or kubelets failing to create pods", severity="warning",
     category="events", requires=("Event",),
-    message="{object}: {reason} {count} time(s), last {age}: {last_message}",
+    message="{object}: {reason} {count} time(s), {first}last {age}: {last_message}",
     remediation="Read the message: quota exceeded, an admission webhook denying, a missing ServiceAccount, or (sandbox) a broken CNI on the node.",
 )
 REASONS = frozenset({"FailedCreate", "FailedCreatePodSandBox"})

@@ -11,7 +11,7 @@ from analyzer.findings.types import Finding, RuleMeta
 RULE = RuleMeta(
     id="events-failed-mount", title="Volumes that failed to attach or mount", severity="warning",
     category="events", requires=("Event",),
-    message="{object}: {reason} {count} time(s), last {age}: {last_message}",
+    message="{object}: {reason} {count} time(s), {first}last {age}: {last_message}",
     remediation="Check the referenced ConfigMap/Secret/PVC exists, the CSI driver pods run on the node, and the volume is not attached to another node.",
 )
 REASONS = frozenset({"FailedMount", "FailedAttachVolume", "FailedMapVolume"})

@@ -11,7 +11,7 @@ from analyzer.findings.types import Finding, RuleMeta
 RULE = RuleMeta(
     id="events-node-oom", title="Kernel OOM kills on nodes", severity="warning",
     category="events", requires=("Event",),
-    message="{object}: {reason} {count} time(s), last {age}: {last_message}",
+    message="{object}: {reason} {count} time(s), {first}last {age}: {last_message}",
     remediation="The node ran out of memory: set memory requests/limits close to real use and reserve memory for the system (kubeReserved/systemReserved).",
 )
 REASONS = frozenset({"OOMKilling", "SystemOOM"})
