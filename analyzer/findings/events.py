@@ -198,7 +198,9 @@ def resolved_reason(cluster: Cluster, group: EventGroup) -> str:
     if healthy:
         if since is not None and when is not None and when <= since:
             return f"{words} since {ago(cluster, since, obj)}"
-        if since is None or (age is not None and age > RECENT):
+        # A node or pod Ready since before the event (or since an unknown time) had the event
+        # while Ready (an OOM kill, a probe blip): only time makes that history.
+        if (since is None and kind not in ("Node", "Pod")) or (age is not None and age > RECENT):
             return f"{words} now" + (f"; last seen {age_text(age)} before capture" if age is not None else "")
         return ""
     if healthy is False:

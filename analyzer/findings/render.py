@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from analyzer.findings.managed import HYGIENE_CATEGORIES
 from analyzer.findings.types import SEVERITIES, Finding, Rule, RuleMeta
 
 COLUMNS = ("rule", "severity", "status", "category", "kind", "namespace", "name", "message",
@@ -42,8 +43,10 @@ def message(finding: Finding, meta: RuleMeta) -> str:
     text = string.Formatter().vformat(meta.message, (), values)
     if finding.resolved:
         text += f" [resolved: {finding.resolved}]"
-    if finding.managed:
+    if finding.managed and finding.category in HYGIENE_CATEGORIES:
         text += f" [managed by the provider ({finding.managed}): raise it with them]"
+    elif finding.managed:
+        text += f" [provider-managed: {finding.managed}]"
     return text
 
 

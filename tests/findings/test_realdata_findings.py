@@ -31,7 +31,9 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
         "pod-pending": ["Pod/kube-system/coredns-74ff55c5b-9rptk", "Pod/kube-system/coredns-74ff55c5b-p4jxh"],
         "events-warning-summary": [
             "Pod/kube-system/calico-node-26mhc", "Pod/kube-system/calico-node-6g2nr",
-            "Pod/kube-system/calico-node-z5xmz", "Pod/kube-system/coredns-74ff55c5b-9rptk",
+            # calico-node-z5xmz: a liveness and a readiness failure, two stories
+            "Pod/kube-system/calico-node-z5xmz", "Pod/kube-system/calico-node-z5xmz",
+            "Pod/kube-system/coredns-74ff55c5b-9rptk",
             "Pod/kube-system/coredns-74ff55c5b-p4jxh",
         ],
         # Log lines, all history (info), read in the dump: the cka-* control plane logged
@@ -70,6 +72,8 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
             "Pod/kube-system/local-path-provisioner-7b7dc8d6f5-45btl",
             "Pod/kube-system/metrics-server-668d979685-wttxd", "Pod/kube-system/traefik-7cd4fcff68-9blj6",
         ],
+        # every container but two last ended at 2022-12-21T09:42:35Z (exit 255): k3d restarted
+        "node-restart": ["Node/k3d-mycluster-server-0"],
     },
     # troubleshoot's analyzer fixtures, one namespace per failure: a CrashLoopBackOff pod, an
     # ErrImagePull pod (noimage.com/no-such-image), an init container that cannot run ("wge"

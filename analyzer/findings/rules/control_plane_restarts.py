@@ -6,12 +6,13 @@ from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
 from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
+from analyzer.findings.restarts import container_restarts, history_reason, last_restart_text
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="control-plane-restarts", title="Control-plane component restarting", severity="warning",
     category="cluster", requires=("Pod",),
-    message="Control-plane pod {namespace}/{name} ({component}) restarted {restarts} times (last: {last_reason})",
+    message="Control-plane pod {namespace}/{name} ({component}) restarted {restarts} times (last: {last_reason}, {last})",
     remediation="Read the component's previous log; etcd restarts often mean slow disks or lost quorum, API server restarts failing etcd or certificates.",
 )
 COMPONENTS = ("kube-apiserver", "etcd", "kube-scheduler", "kube-controller-manager", "cloud-controller-manager")
@@ -31,6 +32,7 @@ def component_of(pod_name: str, labels: dict) -> str | None:
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
+    restarts = {id(r.status): r for r in container_restarts(cluster)}
     for pod in cluster.objects_of("Pod"):
         if pod.namespace != "kube-system":
             continue
@@ -38,14 +40,22 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         if component is None or not (is_static_pod(pod) or pod.view.text is not None):
             continue
         statuses = [(t, s) for t, _c, s in pod_containers(pod, "container") if s is not None]
-        restarts = sum(s.restartCount or 0 for _t, s in statuses)
+        restarts_total = sum(s.restartCount or 0 for _t, s in statuses)
         if not statuses and pod.view.text is not None:
-            restarts = pod.view.text.restarts or 0
-        if restarts < THRESHOLD:
+            restarts_total = pod.view.text.restarts or 0
+        if restarts_total < THRESHOLD:
             continue
         evidence = [ev(pod, f"{container_path(t, s.name, True)}.restartCount", s.restartCount, f"< {THRESHOLD}")
-                    for t, s in statuses if s.restartCount] or [ev(pod, "RESTARTS column", restarts, f"< {THRESHOLD}")]
+                    for t, s in statuses if s.restartCount] or [ev(pod, "RESTARTS column", restarts_total, f"< {THRESHOLD}")]
         last = next((s.lastState.terminated for _t, s in statuses
                      if s.lastState and s.lastState.terminated), None)
         last_reason = f"{last.reason or '?'} exit {last.exitCode}" if last else "unknown"
-        yield RULE.fail(pod, *evidence, component=component, restarts=restarts, last_reason=last_reason)
+        # The container restarted last speaks for the pod's restarts.
+        known = [restarts[id(s)] for _t, s in statuses if id(s) in restarts]
+        newest = max(known, key=lambda r: r.last_restart.timestamp() if r.last_restart else float("-inf"),
+                     default=None)
+        finding = RULE.fail(pod, *evidence, component=component, restarts=restarts_total,
+                            last_reason=last_reason,
+                            last=last_restart_text(cluster, newest) if newest else "at an unknown time")
+        history = history_reason(cluster, newest) if newest else ""
+        yield finding.as_info(resolved=history) if history else finding

@@ -6,18 +6,20 @@ from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
 from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
+from analyzer.findings.restarts import container_restarts, history_reason, last_restart_text
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="pod-high-restarts", title="Container restarted many times", severity="warning",
     category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name}: {restarts} restarts (container {container}; threshold {threshold})",
+    message="Pod {namespace}/{name}: {restarts} restarts (container {container}; threshold {threshold}), the last {last}",
     remediation="Look at the last termination reason and the previous log; restarts usually mean crashes, OOM kills or failing liveness probes.",
 )
 THRESHOLD = 5
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
+    restarts = {id(r.status): r for r in container_restarts(cluster)}
     for pod in cluster.objects_of("Pod"):
         if is_static_pod(pod):  # control-plane-restarts speaks for static pods
             continue
@@ -28,10 +30,15 @@ def check(cluster: Cluster) -> Iterator[Finding]:
                 worst = (ctype, status)
         if worst:
             ctype, status = worst
-            yield RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.restartCount",
-                                    status.restartCount, f"< {THRESHOLD}"),
-                            restarts=status.restartCount, container=status.name, threshold=THRESHOLD)
+            restart = restarts.get(id(status))
+            finding = RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.restartCount",
+                                        status.restartCount, f"< {THRESHOLD}"),
+                                restarts=status.restartCount, container=status.name, threshold=THRESHOLD,
+                                last=last_restart_text(cluster, restart) if restart else "at an unknown time")
+            history = history_reason(cluster, restart) if restart else ""
+            yield finding.as_info(resolved=history) if history else finding
         elif not pod.view.status.containerStatuses and pod.view.text is not None \
                 and (pod.view.text.restarts or 0) >= THRESHOLD:
             yield RULE.fail(pod, ev(pod, "RESTARTS column", pod.view.text.restarts, f"< {THRESHOLD}"),
-                            restarts=pod.view.text.restarts, container="?", threshold=THRESHOLD)
+                            restarts=pod.view.text.restarts, container="?", threshold=THRESHOLD,
+                            last="at a time the pasted table does not give")
