@@ -1,4 +1,6 @@
-"""Nodes whose kubelet is not Ready (or has stopped reporting: Unknown)."""
+"""Nodes whose kubelet is not Ready (or has stopped reporting: Unknown), however the dump shows it:
+the Ready condition, a not-ready/unreachable taint on a node without conditions, or pods the
+node controller marked NodeLost."""
 
 from __future__ import annotations
 
@@ -10,21 +12,67 @@ from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="node-not-ready", title="Node not Ready", severity="critical",
-    category="nodes", requires=("Node",),
+    category="nodes", requires_any=("Node", "Pod"),
     message="Node {name} is {status} ({detail}), for {since}",
     remediation="Check the kubelet and container runtime on the node (journalctl -u kubelet), its network to the API server, and its resources.",
 )
+# Taints the node lifecycle controller sets on a node that is not Ready or stopped reporting.
+NOT_READY_TAINTS = ("node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready")
+
+
+def _since(cluster: Cluster, node, when: str | None) -> str:
+    age = age_at_capture(cluster, parse_time(when), node)
+    return f"{age_text(age)} before capture" if age is not None else "an unknown time"
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
-    for node in cluster.objects_of("Node"):
-        ready = next((c for c in node.view.status.conditions or () if c.type == "Ready"), None)
+    if not cluster.covers("Node"):
+        # Without Node objects only pods can tell: NodeLost pods name their lost node.
+        yield from _lost_nodes(cluster, set(), {})
+        return
+    flagged: set[str] = set()
+    nodes = {n.name: n for n in cluster.objects_of("Node")}
+    for node in nodes.values():
+        conditions = node.view.status.conditions
+        ready = next((c for c in conditions or () if c.type == "Ready"), None)
+        taint = next((t for t in node.view.spec.taints or () if t.key in NOT_READY_TAINTS), None)
         if ready is not None and ready.status != "True":
-            since = age_at_capture(cluster, parse_time(ready.lastTransitionTime), node)
+            flagged.add(node.name)
             yield RULE.fail(node, ev(node, "status.conditions[type=Ready].status", ready.status, "True"),
                             status="NotReady" if ready.status == "False" else f"Ready={ready.status}",
                             detail=": ".join(x for x in (ready.reason, ready.message) if x) or "no message",
-                            since=f"{age_text(since)} before capture" if since else "an unknown time")
+                            since=_since(cluster, node, ready.lastTransitionTime))
+        elif ready is None and taint is not None:
+            # `conditions: null` but the node controller tainted it: the kubelet stopped reporting.
+            flagged.add(node.name)
+            yield RULE.fail(node, ev(node, f"spec.taints[key={taint.key}]", f"{taint.key}:{taint.effect}",
+                                     "no not-ready taint"),
+                            ev(node, "status.conditions", conditions, "a Ready condition"),
+                            status="NotReady", detail=f"no conditions reported; tainted {taint.key}:{taint.effect}",
+                            since=_since(cluster, node, taint.timeAdded))
         elif ready is None and (text_status(node) or "").startswith("NotReady"):
+            flagged.add(node.name)
             yield RULE.fail(node, ev(node, "STATUS column", text_status(node), "Ready"),
                             status=text_status(node), detail="from the STATUS column", since="an unknown time")
+    yield from _lost_nodes(cluster, flagged, nodes)
+
+
+def _lost_nodes(cluster: Cluster, flagged: set[str], nodes: dict) -> Iterator[Finding]:
+    """Nodes that pods were marked NodeLost on (and that no condition already flags), unless
+    the node reports Ready now."""
+    lost: dict[str, list] = {}
+    for pod in cluster.objects_of("Pod"):
+        node_name = pod.view.spec.nodeName
+        if pod.view.status.reason == "NodeLost" and node_name and node_name not in flagged:
+            lost.setdefault(node_name, []).append(pod)
+    for node_name, pods in sorted(lost.items()):
+        node = nodes.get(node_name)
+        ready = next((c for c in node.view.status.conditions or () if c.type == "Ready"), None) if node else None
+        if ready is not None and ready.status == "True":
+            continue  # the node came back; its pods' NodeLost is history
+        deleting = sum(1 for p in pods if p.view.metadata.deletionTimestamp)
+        yield RULE.fail(None, *(ev(p, "status.reason", "NodeLost", "a running pod") for p in pods[:5]),
+                        kind="Node", namespace="", name=node_name, status="NotReady",
+                        detail=f"{len(pods)} pod(s) on it marked NodeLost by the node controller"
+                        + (f", {deleting} of them terminating" if deleting else ""),
+                        since="an unknown time")
