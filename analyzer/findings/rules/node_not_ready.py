@@ -27,8 +27,10 @@ def _since(cluster: Cluster, node, when: str | None) -> str:
 
 def check(cluster: Cluster) -> Iterator[Finding]:
     if not cluster.covers("Node"):
-        # Without Node objects only pods can tell: NodeLost pods name their lost node.
-        yield from _lost_nodes(cluster, set(), {})
+        # Without Node objects only pods can tell: NodeLost pods name their lost node; without
+        # them the rule cannot tell.
+        lost = list(_lost_nodes(cluster, set(), {}))
+        yield from lost or [RULE.not_applicable("the dump did not collect Node", missing="Node")]
         return
     flagged: set[str] = set()
     nodes = {n.name: n for n in cluster.objects_of("Node")}
