@@ -147,6 +147,13 @@ class Cluster:
         return detect_distribution(self)
 
     @cached_property
+    def virtual(self) -> Any:
+        """Whether the dump is of a virtual cluster (vcluster and its like), with evidence."""
+        from analyzer.distributions.virtual import detect_virtual
+
+        return detect_virtual(self)
+
+    @cached_property
     def graph(self) -> nx.MultiDiGraph:
         from analyzer.graph import build_graph
 

@@ -83,6 +83,12 @@ def run_rule(rule: Rule, cluster: Cluster) -> list[Finding]:
         kinds = list(meta.requires_any)
         named = ", ".join(kinds) if len(kinds) <= 5 else f"{', '.join(kinds[:4])} or {len(kinds) - 4} other kinds"
         return [meta.not_applicable(f"the dump collected none of {named}", missing=", ".join(kinds))]
+    if meta.needs_host:
+        virtual = getattr(cluster, "virtual", None)
+        if virtual is not None and virtual.detected:
+            return [meta.not_applicable(
+                f"a virtual cluster ({virtual.name}): the host's CNI, kube-proxy and control plane "
+                "are not part of this dump", evidence="; ".join(virtual.evidence[:3]))]
     if meta.distributions:
         from analyzer.findings.components import distribution_name
 

@@ -88,6 +88,7 @@ class RuleMeta:
     `tables`: model tables the rule reads (validated against the schema at registration).
     `distributions`: the distributions it applies to (empty = all).
     `message`: a str.format template over the finding's facts plus kind, namespace and name.
+    `needs_host`: the rule reads host components, not applicable to a virtual cluster.
     """
 
     id: str
@@ -100,6 +101,9 @@ class RuleMeta:
     requires_any: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     distributions: tuple[str, ...] = ()
+    # The rule reads the host's components (CNI, kube-proxy, control-plane pods): a virtual
+    # cluster has none of its own, so there the rule does not apply.
+    needs_host: bool = False
 
     def fail(self, obj: KubeObject | None = None, *evidence: Evidence,
              kind: str | None = None, namespace: str | None = None, name: str | None = None,

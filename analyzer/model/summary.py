@@ -17,6 +17,13 @@ def _distribution(cluster: Cluster) -> dict[str, Any] | None:
         return None
 
 
+def _virtual(cluster: Cluster) -> dict[str, Any] | None:
+    try:
+        return cluster.virtual.to_dict()
+    except ImportError:  # pragma: no cover - the stage is part of the package
+        return None
+
+
 def summarize(cluster: Cluster, components: bool = True) -> dict[str, Any]:
     """The stable JSON contract of `kda inspect --format json` (without the components table
     when not asked: the text and HTML summaries do not show it, and it needs pandas)."""
@@ -41,6 +48,8 @@ def summarize(cluster: Cluster, components: bool = True) -> dict[str, Any]:
                      "unreadable": r.coverage_unreadable},
         "warnings": r.warnings,
         "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,
+        # Which signal gave the capture time, how far to trust it, and its periods (stitched).
+        "capture": cluster.capture.to_dict(),
         "server_version": r.server_version,
         "logs": {"containers": len(r.logs), "by_namespace": dict(sorted(logs_by_ns.items()))},
         "generic_tables": len(r.generic_tables),
@@ -48,6 +57,9 @@ def summarize(cluster: Cluster, components: bool = True) -> dict[str, Any]:
     dist = _distribution(cluster)
     if dist is not None:
         out["distribution"] = dist
+        virtual = _virtual(cluster)
+        if virtual is not None:
+            out["virtual_cluster"] = virtual
     if dist is not None and components:
         try:
             comp = cluster.tables["components"]
@@ -68,7 +80,13 @@ def summary_text(cluster: Cluster) -> str:
         lines.append(f"distribution: {d['name']} (confidence {d['confidence']:.2f})")
         for ev in d.get("evidence", [])[:5]:
             lines.append(f"  - {ev['signal']}: {ev['value']} ({ev['object']})")
-    lines.append(f"capture time: {s['capture_time'] or 'unknown'}")
+    virtual = s.get("virtual_cluster") or {}
+    if virtual.get("name"):
+        lines.append(f"virtual cluster: {virtual['name']} (its control plane runs in a host cluster)")
+        lines += [f"  - {e}" for e in virtual["evidence"][:5]]
+    lines.append(f"capture time: {cluster.capture.describe()}")
+    if cluster.capture.where:
+        lines.append(f"  from {cluster.capture.where}")
     lines.append("objects by kind:")
     for kind, n in s["objects_by_kind"].items():
         lines.append(f"  {kind:<32} {n:>7}")

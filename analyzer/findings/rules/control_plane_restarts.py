@@ -11,7 +11,7 @@ from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="control-plane-restarts", title="Control-plane component restarting", severity="warning",
-    category="cluster", requires=("Pod",),
+    category="cluster", requires=("Pod",), needs_host=True,
     message="Control-plane pod {namespace}/{name} ({component}) restarted {restarts} times (last: {last_reason}, {last})",
     remediation="Read the component's previous log; etcd restarts often mean slow disks or lost quorum, API server restarts failing etcd or certificates.",
 )

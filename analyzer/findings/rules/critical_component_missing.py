@@ -16,7 +16,7 @@ from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
     id="critical-component-missing", title="Critical system component missing", severity="critical",
-    category="cluster", requires=("Deployment", "DaemonSet"),
+    category="cluster", requires=("Deployment", "DaemonSet"), needs_host=True,
     message="No {role} component runs in the system namespaces of this {distribution} cluster (found roles: {found})",
     remediation="Reinstall or re-enable the add-on that fills this role (for managed clusters, the provider's add-on); without it DNS, pod networking or API access fails.",
 )
