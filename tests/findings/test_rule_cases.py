@@ -31,7 +31,7 @@ import yaml
 
 import analyzer
 from analyzer.findings import message
-from analyzer.findings.managed import mark_managed
+from analyzer.findings.managed import HYGIENE_CATEGORIES, mark_managed
 from analyzer.findings.registry import load_rules, run_rule
 
 CASES = Path(__file__).parent / "cases"
@@ -77,6 +77,13 @@ def test_every_rule_has_a_case_file_with_each_outcome() -> None:
         assert doc["rule"] == path.stem
         outcomes = {c["expect"] for c in doc["cases"]}
         assert outcomes == {"fail", "pass", "not_applicable"}, f"{path.name}: has only {outcomes}"
+        # Hygiene findings turn info on provider-managed objects, event findings once resolved:
+        # each such rule shows it in a case.
+        meta = RULES[doc["rule"]].meta
+        if meta.category in HYGIENE_CATEGORIES:
+            assert any("managed" in c for c in doc["cases"]), f"{path.name}: no managed case"
+        if meta.category == "events":
+            assert any("resolved" in c for c in doc["cases"]), f"{path.name}: no resolved case"
 
 
 @pytest.mark.parametrize(("rule_id", "case"), _load_cases())
