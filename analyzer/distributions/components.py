@@ -11,6 +11,7 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
@@ -61,15 +62,42 @@ def image_tag(image: str) -> str | None:
     return last.rsplit(":", 1)[1] if ":" in last else None
 
 
+# Helper containers that run beside a component's own container (CSI sidecars, proxies, probes):
+# their image tag is not the component's version.
+SIDECAR_CONTAINERS = frozenset({
+    "liveness-probe", "livenessprobe", "node-driver-registrar", "csi-provisioner", "csi-attacher",
+    "csi-resizer", "csi-snapshotter", "csi-node-driver-registrar", "kube-rbac-proxy", "istio-proxy",
+    "linkerd-proxy", "prometheus-to-sd", "config-reloader", "configmap-reload", "autoscaler",
+    "metrics-exporter", "exporter", "sidecar", "proxy-init", "install-cni", "upgrade-ipam",
+})
+
+
 def main_image(w: ComponentWorkload, entry: CatalogEntry | None) -> str | None:
-    """The image of the container named like the workload or component, else the first."""
+    """The image of the component's main container: the one whose image the catalog names, else
+    the one named like the workload or component, else the first that is not a known sidecar.
+
+    >>> w = ComponentWorkload("kube-system", "csi-azuredisk-node", "DaemonSet",
+    ...     images=["mcr.microsoft.com/oss/kubernetes-csi/livenessprobe:v2.10.0",
+    ...             "mcr.microsoft.com/oss/kubernetes-csi/azuredisk-csi:v1.28.3"],
+    ...     containers=["liveness-probe", "azuredisk"])
+    >>> main_image(w, None)
+    'mcr.microsoft.com/oss/kubernetes-csi/azuredisk-csi:v1.28.3'
+    """
     if not w.images:
         return None
+    pairs = list(zip(w.containers, w.images, strict=False))
+    if entry is not None:
+        for _name, image in pairs:
+            if any(re.search(pattern, image) for pattern in entry.images):
+                return image
     wanted = {w.name, entry.name if entry else w.name}
-    for name, image in zip(w.containers, w.images, strict=False):
+    for name, image in pairs:
         if name in wanted:
             return image
-    return w.images[0]
+    for name, image in pairs:
+        if name not in SIDECAR_CONTAINERS and name and (name in w.name or (entry and name in entry.name)):
+            return image
+    return next((image for name, image in pairs if name not in SIDECAR_CONTAINERS), w.images[0])
 
 
 def classify(workloads: list[ComponentWorkload], catalog: Catalog) -> list[tuple[ComponentWorkload, CatalogEntry | None]]:

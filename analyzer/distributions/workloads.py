@@ -36,9 +36,11 @@ MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 # is its own workload, as if it had no owner.
 NON_CONTROLLER_OWNERS = frozenset({"ConfigMap", "Secret", "Service", "PersistentVolumeClaim"})
 # Suffixes controllers add to pod names: <rs-hash>-<5 chars> (Deployment), <5 chars> (DaemonSet),
-# <ordinal> (StatefulSet).
-_DEPLOYMENT_POD = re.compile(r"^(?P<base>.+)-[a-z0-9]{6,10}-[a-z0-9]{5}$")
-_SHORT_SUFFIX_POD = re.compile(r"^(?P<base>.+)-[a-z0-9]{5}$")
+# <ordinal> (StatefulSet). Hashes and random suffixes are written in an alphabet without vowels
+# (so they never spell a word): a name part like "client" or "server" is no hash.
+_HASH_CHAR = "[b-df-hj-np-tv-z0-9]"
+_DEPLOYMENT_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}-{_HASH_CHAR}{{5}}$")
+_SHORT_SUFFIX_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{5}}$")
 _ORDINAL_POD = re.compile(r"^(?P<base>.+)-\d+$")
 
 
@@ -60,7 +62,15 @@ class ComponentWorkload:
 
 
 def guess_from_pod_name(name: str, node: str | None) -> tuple[str, str]:
-    """(workload kind, workload name) a pod name implies when its owners are not known."""
+    """(workload kind, workload name) a pod name implies when its owners are not known.
+
+    >>> guess_from_pod_name("coredns-6dcc67dcbc-pfrkk", None)
+    ('Deployment', 'coredns')
+    >>> guess_from_pod_name("proxymux-client-9xkfp", None), guess_from_pod_name("multi-client", None)
+    (('DaemonSet', 'proxymux-client'), ('Pod', 'multi-client'))
+    >>> guess_from_pod_name("konnectivity-agent-server-x7b2k", None)
+    ('DaemonSet', 'konnectivity-agent-server')
+    """
     if node and name.endswith("-" + node) and len(name) > len(node) + 1:
         return "StaticPod", name[: -len(node) - 1]
     for kind, pattern in (("Deployment", _DEPLOYMENT_POD), ("DaemonSet", _SHORT_SUFFIX_POD),
@@ -153,7 +163,8 @@ def _controller_owner(meta: Any) -> Any:
 
 def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
                rs_owner: dict[tuple[str, str], str | None], jobs: set[tuple[str, str]]) -> tuple[str, str, bool] | None:
-    """(kind, name, inferred) of the workload a system pod stands for; None when its controller is listed."""
+    """(kind, name, inferred) of the workload a system pod stands for; None when its controller
+    is listed, or when the pod is a finished task."""
     v, ns = pod.view, pod.namespace
     node = v.spec.nodeName
     annotations = v.metadata.annotations or {}
@@ -161,6 +172,10 @@ def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
     if MIRROR_ANNOTATION in annotations or (owner is not None and owner.kind == "Node"):
         kind, name = guess_from_pod_name(pod.name, node)
         return "StaticPod", (name if kind == "StaticPod" else pod.name), False
+    # A pod of no controller that ran to its end (OpenShift's installer and revision-pruner pods)
+    # is a task that ran, not a component that runs. (A Job's pods stay: the Job is the row.)
+    if v.status.phase in ("Succeeded", "Failed") and (owner is None or owner.kind in NON_CONTROLLER_OWNERS):
+        return None
     if owner is not None and owner.kind in NON_CONTROLLER_OWNERS:
         return "Pod", pod.name, False
     if owner is None:

@@ -91,6 +91,8 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         "coverage_unreadable": list(r.coverage_unreadable),
         "warnings": list(r.warnings),
         "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,
+        # The time with the signal that gave it, its confidence and, for a stitched dump, its periods.
+        "capture": cluster.capture.describe(),
         "server_version": _version_text(r.server_version),
         "logs": len(r.logs),
     }

@@ -96,12 +96,24 @@ def test_completed_job_pods_count_as_ready() -> None:
 def test_pods_owned_by_a_configmap_are_their_own_workload() -> None:
     # OpenShift's static-pod installer pods are owned by a revision ConfigMap
     # (realdata/openshift/must-gather-clean-aws, openshift-etcd).
-    installer = pod("openshift-etcd", "installer-3-ip-10-0-187-218.ec2.internal", phase="Succeeded",
-                    node_name="ip-10-0-187-218.ec2.internal", ready=False)
+    installer = pod("openshift-etcd", "installer-3-ip-10-0-187-218.ec2.internal", phase="Running",
+                    node_name="ip-10-0-187-218.ec2.internal", ready=True)
     installer["metadata"]["ownerReferences"] = [{"apiVersion": "v1", "kind": "ConfigMap",
                                                  "name": "revision-status-3", "uid": "u1"}]
     assert _rows(load(installer)) == [
         ("openshift-etcd", "Pod", "installer-3-ip-10-0-187-218.ec2.internal", 1, 1, False)]
+
+
+def test_completed_installer_and_pruner_pods_are_no_components() -> None:
+    # realdata/openshift/must-gather-clean-aws: installer-N-<node> and revision-pruner-N-<node>
+    # pods of openshift-etcd, owned by a revision ConfigMap, Succeeded.
+    pods = []
+    for name in ("installer-3-ip-10-0-187-218.ec2.internal", "revision-pruner-3-ip-10-0-187-218.ec2.internal"):
+        p = pod("openshift-etcd", name, phase="Succeeded", node_name="ip-10-0-187-218.ec2.internal", ready=False)
+        p["metadata"]["ownerReferences"] = [{"apiVersion": "v1", "kind": "ConfigMap",
+                                             "name": "revision-status-3", "uid": "u1"}]
+        pods.append(p)
+    assert _rows(load(*pods)) == []
 
 
 def test_replicasets_of_custom_owners_are_kept() -> None:

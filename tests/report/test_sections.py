@@ -99,3 +99,15 @@ def test_markdown_escaping() -> None:
     assert md_escape("two\nlines") == "two lines"
     assert md_escape(None) == "–" and md_escape(True) == "yes"
     assert md_code("x ~~~ y") == "~~~~\nx ~~~ y\n~~~~"
+
+
+def test_dns_and_kube_proxy_are_lines_of_their_own_and_capture_says_its_signal(sample_reports) -> None:
+    # They once ran together ("- DNS: ...- kube-proxy mode: ...") in report.md.
+    out, _result = sample_reports
+    for name in ("aks", "eks", "kubeadm", "oke"):
+        lines = (out / name / "report.md").read_text(encoding="utf-8").splitlines()
+        dns = [line for line in lines if line.startswith("- DNS: ")]
+        proxy = [line for line in lines if line.startswith("- kube-proxy mode: ")]
+        assert len(dns) == 1 and len(proxy) == 1 and "kube-proxy" not in dns[0], (name, dns)
+        capture = next(line for line in lines if line.startswith("- Capture time: "))
+        assert "confidence" in capture, capture
