@@ -9,7 +9,7 @@ from typing import Any
 from analyzer.cluster import Cluster
 from analyzer.findings.facts import ev, owner
 from analyzer.findings.types import Finding, RuleMeta
-from analyzer.findings.versions import DATA
+from analyzer.findings.versions import DATA, cluster_version, parse_version
 from analyzer.safeyaml import load_yaml
 
 # Pod templates carry the same annotations as their pods; the controllers are reported, not
@@ -49,6 +49,7 @@ def annotation_sources(obj: Any) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
+    version = cluster_version(cluster)
     covered: dict[str, bool] = {}  # cluster.covers scans the objects: ask once per kind
     for obj in cluster.objects_of(*KINDS):
         controller = owner(obj)
@@ -64,4 +65,9 @@ def check(cluster: Cluster) -> Iterator[Finding]:
                     places.setdefault(key, []).append(ev(obj, f"{where}[{key}]", values[key], "not set"))
         for key, evidence in sorted(places.items()):
             row = match(key)
-            yield RULE.fail(obj, *evidence, annotation=key, note=row["note"], replacement=row["replacement"])
+            since = parse_version(str(row.get("field_since") or ""))
+            if version is not None and since is not None and version.version[:2] < since[:2]:
+                continue  # the replacement field does not exist at this cluster's version
+            replacement = row["replacement"] + (f" (Kubernetes {since[0]}.{since[1]} or later)"
+                                                if since is not None and version is None else "")
+            yield RULE.fail(obj, *evidence, annotation=key, note=row["note"], replacement=replacement)
