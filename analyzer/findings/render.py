@@ -266,7 +266,8 @@ def as_sarif(records: list[dict[str, Any]], rules: Sequence[Rule], version: str,
             "ruleId": rec["rule"], "ruleIndex": index[rec["rule"]],
             "level": _SARIF_LEVEL[rec["severity"]], "message": {"text": rec["message"]},
             "properties": {"object": rec["object"], "evidence": rec["evidence"],
-                           "incident": rec.get("incident")},
+                           "incident": rec.get("incident"),
+                           "managed": rec.get("managed", ""), "resolved": rec.get("resolved", "")},
         }
         located = [e for e in rec["evidence"] if e["source"]]
         if located:

@@ -220,9 +220,18 @@ class CaptureEstimate:
             return "unknown (no timestamp in the dump)"
         text = f"{_iso(self.time)} ({self.signal}, {self.confidence} confidence)"
         if self.stitched:
-            spans = "; ".join(f"{_iso(p.start)} .. {_iso(p.end)}" for p in self.periods)
+            spans = "; ".join(f"{_iso(p.start)} .. {_iso(p.end)}{_files(p.sources)}" for p in self.periods)
             text += f"; stitched: live signals fall in {len(self.periods)} periods far apart ({spans})"
         return text
+
+
+def _files(sources: tuple[str, ...]) -> str:
+    """ " in cluster-info-dump.json" (at most two file names, then how many more)."""
+    names = sorted({s.split("!/")[-1].rsplit("/", 1)[-1] for s in sources})
+    if not names:
+        return ""
+    more = f" and {len(names) - 2} more" if len(names) > 2 else ""
+    return " in " + ", ".join(names[:2]) + more
 
 
 def _iso(when: datetime | None) -> str | None:
@@ -305,7 +314,8 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = ()) 
                                 seen.see("container state", detail.finishedAt or detail.startedAt,
                                          f"{ref} status.containerStatuses[{cs.name}]", src)
         elif kind == "Lease":
-            spec = obj.body.get("spec") if isinstance(obj.body, dict) else None
+            body = obj.body()
+            spec = body.get("spec") if isinstance(body, dict) else None
             if isinstance(spec, dict):
                 seen.see("lease renewal", spec.get("renewTime"), f"{ref} spec.renewTime", src)
     return _estimate(seen)

@@ -1,0 +1,80 @@
+"""The capture estimate: the newest time of every signal that carries time, the signal that gave
+it, a confidence, and the periods of a stitched dump."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from conftest import REALDATA
+
+import analyzer
+
+
+def _load(files: dict[str, list[dict]]) -> analyzer.Cluster:
+    return analyzer.load({name: yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": items})
+                          for name, items in files.items()})
+
+
+def _node(name: str, heartbeat: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "creationTimestamp": "2021-01-01T00:00:00Z"},
+            "status": {"conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": heartbeat,
+                                       "lastTransitionTime": "2021-01-01T00:01:00Z"}]}}
+
+
+def test_a_heartbeat_names_the_capture_with_high_confidence() -> None:
+    # Hand-written: a Pod created 30 s before the node's last heartbeat
+    cluster = _load({"a.yaml": [_node("n1", "2021-04-11T14:33:30Z"),
+                                {"apiVersion": "v1", "kind": "Pod",
+                                 "metadata": {"name": "p", "namespace": "d", "creationTimestamp": "2021-04-11T14:33:00Z"},
+                                 "spec": {"containers": [{"name": "c", "image": "x:1"}]}}]})
+    capture = cluster.capture
+    assert capture.time.isoformat() == "2021-04-11T14:33:30+00:00" == cluster.capture_time.isoformat()
+    assert (capture.signal, capture.confidence) == ("node heartbeat", "high")
+    assert not capture.stitched
+    assert cluster.summary()["capture"]["signal"] == "node heartbeat"
+
+
+def test_container_states_leases_and_taints_count() -> None:
+    # Hand-written: no heartbeat; a container finished later than anything else; a lease renewed.
+    cluster = _load({"a.yaml": [
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "d", "creationTimestamp": "2021-04-01T00:00:00Z"},
+         "spec": {"containers": [{"name": "c", "image": "x:1"}]},
+         "status": {"containerStatuses": [{"name": "c", "restartCount": 1, "state": {"running": {"startedAt": "2021-04-02T00:00:10Z"}},
+                                           "lastState": {"terminated": {"finishedAt": "2021-04-02T00:00:00Z"}}}]}},
+        {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "n1", "namespace": "kube-node-lease"},
+         "spec": {"renewTime": "2021-04-02T00:05:00.123456Z"}}]})
+    capture = cluster.capture
+    assert capture.time.isoformat() == "2021-04-02T00:05:00+00:00"
+    assert (capture.signal, capture.confidence) == ("lease renewal", "high")
+    assert capture.signals["container state"] == "2021-04-02T00:00:10Z"
+
+
+def test_a_stitched_dump_is_reported_with_both_periods_and_each_file_keeps_its_own_time() -> None:
+    # Two captures of the same cluster three days apart, one per file (as in
+    # realdata/kubeadm/cka-3c97-cluster-info-dump).
+    cluster = _load({"first.yaml": [_node("a1", "2021-04-08T12:38:36Z"), _node("a2", "2021-04-08T12:38:00Z")],
+                     "second.yaml": [_node("b1", "2021-04-11T14:33:30Z"), _node("b2", "2021-04-11T14:33:00Z")]})
+    capture = cluster.capture
+    assert capture.stitched and len(capture.periods) == 2
+    assert [p.end.isoformat() for p in capture.periods] == ["2021-04-08T12:38:36+00:00", "2021-04-11T14:33:30+00:00"]
+    assert "stitched" in capture.describe() and "first.yaml" in capture.describe()
+    first = next(o for o in cluster.objects if o.name == "a1")
+    assert capture.time_for(first.provenance.source).isoformat() == "2021-04-08T12:38:36+00:00"
+
+
+def test_one_file_with_old_events_is_one_capture() -> None:
+    # A cluster stopped for days keeps old events in one dump (realdata/minikube/bits-assignment-group11).
+    events = [{"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"e{i}", "namespace": "d"},
+               "involvedObject": {"kind": "Pod", "name": "p", "namespace": "d"}, "lastTimestamp": ts}
+              for i, ts in enumerate(["2022-07-25T22:25:00Z", "2022-07-25T22:53:26Z", "2022-07-31T05:18:00Z"])]
+    cluster = _load({"dump.yaml": [_node("minikube", "2022-07-31T05:17:51Z"), *events]})
+    assert not cluster.capture.stitched
+
+
+@pytest.mark.skipif(not REALDATA.exists(), reason="no realdata beside the checkout")
+def test_real_stitched_dumps() -> None:
+    cka = analyzer.load(str(REALDATA / "kubeadm/cka-3c97-cluster-info-dump")).capture
+    assert cka.stitched and cka.confidence == "high"
+    # Node heartbeats of 2021 beside pods edited in 2024: the sample was re-used
+    insights = analyzer.load(str(REALDATA / "openshift/insights-operator-archive-sample")).capture
+    assert insights.stitched and insights.periods[0].end.year == 2021
