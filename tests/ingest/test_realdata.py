@@ -105,12 +105,12 @@ EXPECTED: dict[str, Expected] = {
     ),
     "kind/k9s-testdata": Expected(
         kinds={'Pod': 1},
-        read=1, duplicates=0, logs=0, capture_time='2024-08-24T01:54:32Z',
+        read=1, duplicates=0, logs=0, capture_time='2024-08-24T01:54:39Z',  # the pod's Ready transition
         formats=('kubectl-json',),
     ),
     "kind/kubectl-neat": Expected(
         kinds={'Pod': 2},
-        read=4, duplicates=2, logs=0, capture_time='2020-05-29T15:59:37Z',
+        read=4, duplicates=2, logs=0, capture_time='2020-05-29T15:59:40Z',  # pod t2's Ready transition
         formats=('kubectl-json', 'kubectl-yaml'),
     ),
     "kind/troubleshoot-analyze-files": Expected(
@@ -146,12 +146,12 @@ EXPECTED: dict[str, Expected] = {
     ),
     "minikube/k9s-testdata": Expected(
         kinds={'Node': 1, 'Pod': 2},
-        read=5, duplicates=2, logs=0, capture_time='2020-01-21T00:06:31Z',
+        read=5, duplicates=2, logs=0, capture_time='2020-01-21T00:07:47Z',  # cilium-operator's Ready transition
         formats=('kubectl-json',),
     ),
     "minikube/kubectl-neat": Expected(
         kinds={'PersistentVolume': 1, 'Pod': 1, 'Service': 1},
-        read=5, duplicates=2, logs=0, capture_time='2019-04-24T20:12:14Z',
+        read=5, duplicates=2, logs=0, capture_time='2019-07-06T18:41:25Z',  # pod myapp's container start
         formats=('kubectl-json', 'kubectl-yaml'),
     ),
     "minikube/multi-k8s-cluster-info-dump": Expected(
@@ -166,7 +166,7 @@ EXPECTED: dict[str, Expected] = {
     ),
     "openshift/insights-operator-archive-sample": Expected(
         kinds={'ClusterOperator': 2, 'Machine': 1, 'Node': 2, 'PersistentVolume': 1, 'Pod': 6},
-        read=12, duplicates=0, logs=0, capture_time='2024-03-26T10:43:59Z',
+        read=12, duplicates=0, logs=0, capture_time='2024-04-27T09:54:24Z',  # vsystem's container state; the node heartbeats are of 2021 (stitched)
         formats=('insights-archive',),
     ),
     "openshift/must-gather-clean-aws": Expected(
