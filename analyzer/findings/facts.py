@@ -121,6 +121,16 @@ def capture_of(cluster: Cluster, obj: KubeObject | None = None) -> datetime | No
     return estimate.time_for(obj.provenance.source) if estimate is not None else cluster.capture_time
 
 
+def stitched_reason(cluster: Cluster) -> str:
+    """Why objects of this dump may not be compared with each other ('' when they may): it was
+    put together from captures of different times, maybe of different clusters."""
+    estimate = getattr(cluster, "capture", None)
+    if estimate is None or not getattr(estimate, "stitched", False):
+        return ""
+    return (f"the dump is stitched from {len(estimate.periods)} captures far apart in time, so its "
+            "nodes may belong to different clusters or moments")
+
+
 def age_at_capture(cluster: Cluster, when: datetime | None,
                    obj: KubeObject | None = None) -> timedelta | None:
     """How long before the capture time (of `obj`'s file, in a stitched dump) something

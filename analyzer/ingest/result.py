@@ -203,9 +203,9 @@ class CaptureEstimate:
         """The capture time of what was read from `source`: in a stitched dump, the end of the
         period that file's signals fall in (else the dump's capture time)."""
         if self.stitched and source:
-            for period in self.periods:
-                if source in period.sources:
-                    return period.end
+            holding = [p for p in self.periods if source in p.sources]
+            if len(holding) == 1:  # (a file of several periods has no one time)
+                return holding[0].end
         return self.time
 
     def to_dict(self) -> dict[str, Any]:
@@ -254,6 +254,7 @@ class _Newest:
         self.best: dict[str, tuple[str, str, str]] = {}  # signal -> (timestamp, field, source)
         self.live: list[tuple[str, str]] = []  # (timestamp, source file)
         self.status: list[tuple[str, str]] = []  # container and condition times, with source
+        self.ready_beats: list[tuple[str, str]] = []  # heartbeats of nodes that say Ready=True
 
     def see(self, signal: str, ts: str | None, field: str, source: str = "") -> None:
         if not ts or not isinstance(ts, str) or not TIMESTAMP_RX.match(ts):
@@ -294,6 +295,9 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = ()) 
                          f"{ref} status.conditions[{c.type}].lastTransitionTime", src)
             # One heartbeat per node counts as a live signal (its conditions share it).
             seen.see("node heartbeat", newest or None, f"{ref} status.conditions.lastHeartbeatTime", src)
+            if newest and TIMESTAMP_RX.match(newest) and any(
+                    c.type == "Ready" and c.status == "True" for c in v.status.conditions or ()):
+                seen.ready_beats.append((newest, src))
             for t in v.spec.taints or ():
                 seen.see("taint timeAdded", t.timeAdded, f"{ref} spec.taints[{t.key}].timeAdded", src)
         elif kind == "Event":
@@ -338,7 +342,7 @@ def _estimate(seen: _Newest) -> CaptureEstimate:
             if _CONFIDENCE_ORDER.index(level) < _CONFIDENCE_ORDER.index(confidence):
                 confidence, signal, where, source = level, other, other_where, other_source
     return CaptureEstimate(
-        when, signal, confidence, where, source, periods=_periods(seen.live, seen.status),
+        when, signal, confidence, where, source, periods=_periods(seen.live, seen.status, seen.ready_beats),
         signals={k: v[0] for k, v in seen.best.items()})
 
 
@@ -347,7 +351,8 @@ def _period(group: list[tuple[datetime, str]]) -> CapturePeriod:
                          tuple(sorted({s for _t, s in group if s})))
 
 
-def _periods(live: list[tuple[str, str]], status: list[tuple[str, str]]) -> tuple[CapturePeriod, ...]:
+def _periods(live: list[tuple[str, str]], status: list[tuple[str, str]],
+             ready_beats: list[tuple[str, str]] = ()) -> tuple[CapturePeriod, ...]:  # type: ignore[assignment]
     """The periods a dump's live signals fall in: split where two neighbours are STITCH_GAP
     apart and each side was read from files the other side was not (one file cannot be two
     captures: a cluster that was stopped for days leaves old events in one dump). Status
@@ -374,6 +379,21 @@ def _periods(live: list[tuple[str, str]], status: list[tuple[str, str]]) -> tupl
                    if (when := _parse(ts)) is not None and when - newest_live > STITCH_GAP)
     if len(later) >= 2:
         periods.append(_period(later))
+    if len(periods) == 1:
+        # Nodes that all say Ready=True cannot have heartbeats days apart in one capture (the
+        # node controller marks a silent node Unknown within a minute): a file put together
+        # from several captures.
+        beats = sorted((when, src) for ts, src in ready_beats if (when := _parse(ts)) is not None)
+        split: list[list[tuple[datetime, str]]] = [beats[:1]] if beats else []
+        for item in beats[1:]:
+            if item[0] - split[-1][-1][0] > STITCH_GAP:
+                split.append([])
+            split[-1].append(item)
+        if len(split) > 1:
+            periods = [_period(g) for g in split]
+            if newest_live > periods[-1].end:
+                last = periods[-1]
+                periods[-1] = CapturePeriod(last.start, newest_live, last.signals, last.sources)
     return tuple(periods)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import ev
+from analyzer.findings.facts import ev, stitched_reason
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import cluster_version, minor_text, parse_version
 
@@ -27,6 +27,9 @@ def allowed_lag(control_plane_minor: int) -> int:
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
+    if stitched_reason(cluster):
+        yield RULE.not_applicable(stitched_reason(cluster))
+        return
     cp = cluster_version(cluster)
     if cp is None or "newest node" in cp.field:
         yield RULE.not_applicable("the control plane's version is not in the dump (no server version, no control-plane node)")

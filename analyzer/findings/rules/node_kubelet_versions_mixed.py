@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import ev
+from analyzer.findings.facts import ev, stitched_reason
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import minor_text, parse_version
 
@@ -19,6 +19,9 @@ RULE = RuleMeta(
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
+    if stitched_reason(cluster):
+        yield RULE.not_applicable(stitched_reason(cluster))
+        return
     versions = {}
     for node in cluster.objects_of("Node"):
         info = node.view.status.nodeInfo

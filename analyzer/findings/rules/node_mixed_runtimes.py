@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import ev
+from analyzer.findings.facts import ev, stitched_reason
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -18,6 +18,9 @@ RULE = RuleMeta(
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
+    if stitched_reason(cluster):
+        yield RULE.not_applicable(stitched_reason(cluster))
+        return
     runtimes = {}
     for node in cluster.objects_of("Node"):
         info = node.view.status.nodeInfo
