@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
-from analyzer.findings.facts import ev, pods_by_namespace, selected_pods
+from analyzer.findings.facts import ev, pods_by_namespace, selected_pods, selector_matches
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -29,5 +29,21 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             continue
         if not selected_pods(svc, pods):
             selector = ",".join(f"{k}={v}" for k, v in sorted(spec.selector.items()))
-            yield RULE.fail(svc, ev(svc, "spec.selector", selector, "labels of at least one pod"),
-                            selector=selector)
+            finding = RULE.fail(svc, ev(svc, "spec.selector", selector, "labels of at least one pod"),
+                                selector=selector)
+            scaled = _scaled_to_zero(cluster, svc)
+            # A workload of these pods scaled to 0 on purpose: nothing to serve, nothing broken.
+            yield finding.as_info(resolved=f"{scaled} that makes these pods is scaled to 0") if scaled else finding
+
+
+def _scaled_to_zero(cluster: Cluster, svc) -> str:
+    """ "Deployment longhorn-ui" when a workload of the Service's namespace, whose pod template
+    the selector matches, asks for 0 replicas ('' when none does)."""
+    for obj in cluster.objects_of("Deployment", "StatefulSet", "ReplicaSet"):
+        if obj.namespace != svc.namespace or obj.view.spec.replicas != 0:
+            continue
+        template = getattr(obj.view.spec, "template", None)
+        labels = template.metadata.labels if template is not None else None
+        if labels and selector_matches(svc.view.spec.selector, labels):
+            return f"{obj.kind} {obj.name}"
+    return ""
