@@ -173,6 +173,23 @@ def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
     return None, "", None
 
 
+def _young_node(cluster: Cluster, obj: KubeObject, when: datetime | None) -> str:
+    """ "fired in node n1's first minutes" when the event came within STARTUP of the creation
+    of the object's node (a pod's node, or the node itself), or of the cluster's first node."""
+    if when is None:
+        return ""
+    nodes = list(cluster.objects_of("Node"))
+    node_name = obj.name if obj.kind == "Node" else getattr(obj.view.spec, "nodeName", None) if obj.kind == "Pod" else None
+    node = next((n for n in nodes if n.name == node_name), None) if node_name else None
+    node_created = parse_time(node.view.metadata.creationTimestamp) if node is not None else None
+    if node_created is not None and timedelta(0) <= when - node_created <= STARTUP:
+        return f"fired in node {node_name}'s first minutes"
+    first = min((t for n in nodes if (t := parse_time(n.view.metadata.creationTimestamp))), default=None)
+    if first is not None and timedelta(0) <= when - first <= STARTUP * 2:
+        return "fired in the cluster's first minutes"
+    return ""
+
+
 def resolved_reason(cluster: Cluster, group: EventGroup) -> str:
     """Why a group of warning events no longer describes the present ('' when it still may):
     its object is gone or was re-created, is healthy since, or the events fired during its
@@ -208,6 +225,9 @@ def resolved_reason(cluster: Cluster, group: EventGroup) -> str:
     created = parse_time(meta.creationTimestamp)
     if created is not None and when is not None and timedelta(0) <= when - created <= STARTUP:
         return f"fired during the {kind}'s start-up"
+    young = _young_node(cluster, obj, when)
+    if young:
+        return young
     if age is not None and age > RECENT:
         return f"last seen {age_text(age)} before capture, not repeating at capture"
     return ""
