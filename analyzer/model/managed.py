@@ -51,9 +51,10 @@ def managed_signals() -> tuple[ManagedSignal, ...]:
     raw = load_yaml(DATA.read_text(encoding="utf-8"))
     out = []
     for row in raw["signals"]:
-        where = next(w for w in ("label", "annotation", "namespace_prefix") if w in row)
+        where = next(w for w in ("label", "annotation", "namespace_prefix", "namespace") if w in row)
         out.append(ManagedSignal(
-            where="namespace" if where == "namespace_prefix" else where, key=str(row[where]),
+            where={"namespace_prefix": "namespace", "namespace": "namespace_exact"}.get(where, where),
+            key=str(row[where]),
             by=str(row["by"]), values=tuple(str(v) for v in row.get("values") or ()),
             contains=tuple(str(v) for v in row.get("contains") or ()),
             prefix=tuple(str(v) for v in row.get("prefix") or ())))
@@ -62,10 +63,12 @@ def managed_signals() -> tuple[ManagedSignal, ...]:
 
 @cache
 def _keys() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+    # (label keys, annotation keys, namespace prefixes and names: a cheap test before the walk)
     signals = managed_signals()
     return (frozenset(s.key for s in signals if s.where == "label"),
             frozenset(s.key for s in signals if s.where == "annotation"),
-            tuple(s.key for s in signals if s.where == "namespace"))
+            tuple(s.key for s in signals if s.where == "namespace")
+            + tuple(s.key for s in signals if s.where == "namespace_exact"))
 
 
 def signal_of(namespace: str, labels: Mapping[str, Any] | None,
@@ -87,6 +90,9 @@ def signal_of(namespace: str, labels: Mapping[str, Any] | None,
         source = labels if s.where == "label" else annotations if s.where == "annotation" else None
         if s.where == "namespace":
             if namespace.startswith(s.key):
+                return f"namespace {namespace} ({s.by})"
+        elif s.where == "namespace_exact":
+            if namespace == s.key:
                 return f"namespace {namespace} ({s.by})"
         elif source and s.key in source and s.matches(source[s.key]):
             return f"{s.where} {s.key}={source[s.key]} ({s.by})"
