@@ -32,8 +32,39 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             finding = RULE.fail(svc, ev(svc, "spec.selector", selector, "labels of at least one pod"),
                                 selector=selector)
             scaled = _scaled_to_zero(cluster, svc)
+            outside = _component_outside_pods(cluster, svc)
             # A workload of these pods scaled to 0 on purpose: nothing to serve, nothing broken.
-            yield finding.as_info(resolved=f"{scaled} that makes these pods is scaled to 0") if scaled else finding
+            if scaled:
+                yield finding.as_info(resolved=f"{scaled} that makes these pods is scaled to 0")
+            elif outside:
+                yield finding.as_info(resolved=outside)
+            else:
+                yield finding
+
+
+# Labels that select control-plane components (as monitoring charts' Services do).
+COMPONENT_LABELS = {"component": ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler"),
+                    "k8s-app": ("kube-proxy", "kube-controller-manager", "kube-scheduler", "etcd")}
+
+
+def _component_outside_pods(cluster: Cluster, svc) -> str:
+    """Why no pod can match a selector of a control-plane component ('' when some could): the
+    cluster runs that component outside pods (k3s's one server process, a managed control
+    plane), so a monitoring chart's Service for it finds nothing, by design."""
+    selector = svc.view.spec.selector or {}
+    named = [v for k, v in selector.items() if str(v) in COMPONENT_LABELS.get(k, ())]
+    if not named:
+        return ""
+    component = str(named[0])
+    if any(p.name.startswith(component) for p in cluster.objects_of("Pod") if p.namespace == "kube-system"):
+        return ""  # the component does run as pods here: the selector is wrong
+    try:
+        from analyzer.findings.components import distribution_name
+
+        dist = distribution_name(cluster) or "this cluster"
+    except ImportError:  # pragma: no cover - the stage is part of the package
+        dist = "this cluster"
+    return f"no {component} pod runs in kube-system: {dist} runs it outside pods, so nothing can match"
 
 
 def _scaled_to_zero(cluster: Cluster, svc) -> str:
