@@ -4,9 +4,10 @@ rules share, with where each kind keeps its desired and ready counts."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import ev
+from analyzer.findings.facts import age_at_capture, age_text, ev, parse_time
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
 
@@ -29,8 +30,33 @@ def _ready_column(ready: str | None) -> tuple[int, int] | None:
     return None
 
 
+# A controller younger than this at the capture is still rolling its first pods out.
+STARTING = timedelta(minutes=5)
+
+
+def _starting(cluster: Cluster, obj: KubeObject) -> str:
+    """ "created 19s before capture: still rolling out" for a controller that young ('' else)."""
+    text = obj.view.text
+    if text is not None and text.age_seconds is not None:
+        age: timedelta | None = timedelta(seconds=text.age_seconds)
+    else:
+        age = age_at_capture(cluster, parse_time(obj.view.metadata.creationTimestamp), obj)
+    if age is not None and timedelta(0) <= age < STARTING:
+        return f"created {age_text(age)} before capture: still rolling its pods out"
+    return ""
+
+
 def short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Finding]:
-    """A finding for each controller of `kind` with fewer ready pods than it wants."""
+    """A finding for each controller of `kind` with fewer ready pods than it wants; info when
+    the controller is only minutes old (its pods are still starting)."""
+    for finding in _short_of_ready(cluster, rule, kind):
+        obj = next((o for o in cluster.objects_of(kind)
+                    if o.namespace == finding.namespace and o.name == finding.name), None)
+        starting = _starting(cluster, obj) if obj is not None else ""
+        yield finding.as_info(resolved=starting) if starting else finding
+
+
+def _short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Finding]:
     for obj in cluster.objects_of(kind):
         status, text = obj.view.status, obj.view.text
         if text is not None and not (status.observedGeneration or status.replicas
