@@ -221,7 +221,7 @@ class CaptureEstimate:
         text = f"{_iso(self.time)} ({self.signal}, {self.confidence} confidence)"
         if self.stitched:
             spans = "; ".join(f"{_iso(p.start)} .. {_iso(p.end)}{_files(p.sources)}" for p in self.periods)
-            text += f"; stitched: live signals fall in {len(self.periods)} periods far apart ({spans})"
+            text += f"; stitched: its signals fall in {len(self.periods)} periods far apart ({spans})"
         return text
 
 
@@ -255,6 +255,7 @@ class _Newest:
         self.live: list[tuple[str, str]] = []  # (timestamp, source file)
         self.status: list[tuple[str, str]] = []  # container and condition times, with source
         self.ready_beats: list[tuple[str, str]] = []  # heartbeats of nodes that say Ready=True
+        self.writes: list[tuple[str, str]] = []  # creations and managedFields times, with source
 
     def see(self, signal: str, ts: str | None, field: str, source: str = "") -> None:
         if not ts or not isinstance(ts, str) or not TIMESTAMP_RX.match(ts):
@@ -266,6 +267,8 @@ class _Newest:
             self.live.append((ts, source))
         elif signal in _STATUS_SIGNALS:
             self.status.append((ts, source))
+        elif SIGNAL_CONFIDENCE[signal] == "low":
+            self.writes.append((ts, source))
 
 
 def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> CaptureEstimate:
@@ -328,22 +331,40 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = ()) 
 def _estimate(seen: _Newest) -> CaptureEstimate:
     if not seen.best:
         return CaptureEstimate(None)
-    signal, (ts, where, source) = max(seen.best.items(), key=lambda kv: (kv[1][0], kv[0]))
+    late = _late_writes(seen)
+    # Writes far newer than every status of the cluster come from files re-used later (a
+    # fixture refreshed years on): the status signals say when the cluster was captured.
+    trusted = {k: v for k, v in seen.best.items() if not late or SIGNAL_CONFIDENCE[k] != "low"}
+    signal, (ts, where, source) = max(trusted.items(), key=lambda kv: (kv[1][0], kv[0]))
     when = _parse(ts)
     if when is None:
         return CaptureEstimate(None)
     # Named by the most trusted signal that agrees with the newest time (a heartbeat 30 s
     # before an event names the capture better than the event does).
     confidence = SIGNAL_CONFIDENCE[signal]
-    for other, (other_ts, other_where, other_source) in sorted(seen.best.items()):
+    for other, (other_ts, other_where, other_source) in sorted(trusted.items()):
         other_when = _parse(other_ts)
         if other_when is not None and when - other_when <= _CORROBORATES:
             level = SIGNAL_CONFIDENCE[other]
             if _CONFIDENCE_ORDER.index(level) < _CONFIDENCE_ORDER.index(confidence):
                 confidence, signal, where, source = level, other, other_where, other_source
+    periods = _periods(seen.live, seen.status, seen.ready_beats)
+    if late:
+        periods = (*periods, _period(late)) if periods else (_period(late),)
     return CaptureEstimate(
-        when, signal, confidence, where, source, periods=_periods(seen.live, seen.status, seen.ready_beats),
+        when, signal, confidence, where, source, periods=periods,
         signals={k: v[0] for k, v in seen.best.items()})
+
+
+def _late_writes(seen: _Newest) -> list[tuple[datetime, str]]:
+    """Creations and writes more than STITCH_GAP newer than every status signal (a status can
+    only be older than its capture), when there are status signals to compare with."""
+    status = [_parse(ts) for k, (ts, _w, _s) in seen.best.items() if SIGNAL_CONFIDENCE[k] != "low"]
+    newest = max((t for t in status if t is not None), default=None)
+    if newest is None:
+        return []
+    return sorted((when, src) for ts, src in seen.writes
+                  if (when := _parse(ts)) is not None and when - newest > STITCH_GAP)
 
 
 def _period(group: list[tuple[datetime, str]]) -> CapturePeriod:

@@ -78,3 +78,16 @@ def test_real_stitched_dumps() -> None:
     # Node heartbeats of 2021 beside pods edited in 2024: the sample was re-used
     insights = analyzer.load(str(REALDATA / "openshift/insights-operator-archive-sample")).capture
     assert insights.stitched and insights.periods[0].end.year == 2021
+
+
+def test_writes_years_after_every_status_are_a_later_period_not_the_capture() -> None:
+    # As realdata/kubeadm/sbctl-kurl-supportbundle: heartbeats and container states of
+    # 2022-04-12, and a few ConfigMaps re-created on 2024-02-17 when the fixture was refreshed.
+    config = [{"apiVersion": "v1", "kind": "ConfigMap",
+               "metadata": {"name": f"c{i}", "namespace": "default", "creationTimestamp": "2024-02-17T06:16:47Z"}}
+              for i in range(2)]
+    cluster = _load({"nodes.yaml": [_node("n1", "2022-04-12T00:56:06Z")], "configmaps.yaml": config})
+    capture = cluster.capture
+    assert capture.time.isoformat() == "2022-04-12T00:56:06+00:00"
+    assert (capture.signal, capture.confidence) == ("node heartbeat", "high")
+    assert capture.stitched and capture.periods[-1].start.year == 2024
