@@ -248,84 +248,157 @@ def _parse(ts: str) -> datetime | None:
 
 
 class _Newest:
-    """The newest timestamp per signal, with where it was read; and the live signals' times."""
+    """The newest timestamp per signal, with the object and field it was read from; and the
+    times of the live signals (heartbeats, leases, events)."""
 
     def __init__(self) -> None:
-        self.best: dict[str, tuple[str, str, str]] = {}  # signal -> (timestamp, field, source)
+        # signal -> (timestamp, object or None, field)
+        self.best: dict[str, tuple[str, KubeObject | None, str]] = {}
         self.live: list[tuple[str, str]] = []  # (timestamp, source file)
-        self.status: list[tuple[str, str]] = []  # container and condition times, with source
         self.ready_beats: list[tuple[str, str]] = []  # heartbeats of nodes that say Ready=True
+        # Filled by a second walk, only when the maxima say a dump may be stitched:
+        self.status: list[tuple[str, str]] = []  # container and condition times, with source
         self.writes: list[tuple[str, str]] = []  # creations and managedFields times, with source
 
-    def see(self, signal: str, ts: str | None, field: str, source: str = "") -> None:
-        if not ts or not isinstance(ts, str) or not TIMESTAMP_RX.match(ts):
+    def see(self, signal: str, ts: str | None, obj: KubeObject | None, field: str) -> None:
+        if not ts or not isinstance(ts, str):
             return
         current = self.best.get(signal)
+        live = signal in _LIVE_SIGNALS
+        if current is not None and ts <= current[0] and not live:
+            return  # the hot path: most timestamps are older than the newest of their signal
+        if not TIMESTAMP_RX.match(ts):
+            return
         if current is None or ts > current[0]:
-            self.best[signal] = (ts, field, source)
-        if signal in _LIVE_SIGNALS:
-            self.live.append((ts, source))
-        elif signal in _STATUS_SIGNALS:
-            self.status.append((ts, source))
+            self.best[signal] = (ts, obj, field)
+        if live:
+            self.live.append((ts, obj.provenance.source if obj is not None else ""))
+
+    def where(self, signal: str) -> tuple[str, str]:
+        """(object and field, source file) of a signal's newest time."""
+        _ts, obj, field = self.best[signal]
+        if obj is None:
+            return field, ""
+        ref = f"{obj.kind}/{obj.namespace + '/' if obj.namespace else ''}{obj.name}"
+        return f"{ref} {field}", obj.provenance.source
+
+
+class _Collect:
+    """A second walk's visitor: every status and write time with its file (rarely needed)."""
+
+    def __init__(self, seen: _Newest) -> None:
+        self.seen = seen
+
+    def see(self, signal: str, ts: str | None, obj: KubeObject | None, field: str) -> None:
+        if not ts or not isinstance(ts, str) or not TIMESTAMP_RX.match(ts):
+            return
+        source = obj.provenance.source if obj is not None else ""
+        if signal in _STATUS_SIGNALS:
+            self.seen.status.append((ts, source))
         elif SIGNAL_CONFIDENCE[signal] == "low":
-            self.writes.append((ts, source))
+            self.seen.writes.append((ts, source))
 
 
 def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> CaptureEstimate:
     """When the dump was taken, from every signal that carries time (a dump is never older than
     its newest status timestamp), with the signal, a confidence and the periods of its live
     signals."""
+    objects = objects if isinstance(objects, list) else list(objects)
     seen = _Newest()
     for ts in stated:
-        seen.see("bundle metadata", ts, "bundle metadata")
+        seen.see("bundle metadata", ts, None, "bundle metadata")
+    _walk(objects, seen.see, seen.ready_beats)
+    if _may_be_stitched(seen):
+        _walk(objects, _Collect(seen).see, None)
+    return _estimate(seen)
+
+
+def _may_be_stitched(seen: _Newest) -> bool:
+    """Whether the newest status or write is far newer than the newest live or status signal
+    (so the per-file times are needed)."""
+    def newest(signals: Iterable[str]) -> datetime | None:
+        times = [_parse(seen.best[k][0]) for k in signals if k in seen.best]
+        return max((t for t in times if t is not None), default=None)
+
+    live = newest(_LIVE_SIGNALS)
+    status = newest(_STATUS_SIGNALS)
+    low = newest(k for k, level in SIGNAL_CONFIDENCE.items() if level == "low")
+    trusted = newest(k for k, level in SIGNAL_CONFIDENCE.items() if level != "low")
+    return bool((live and status and status - live > STITCH_GAP)
+                or (trusted and low and low - trusted > STITCH_GAP))
+
+
+def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]] | None) -> None:
+    """The newest time of each signal of every object, to `see(signal, timestamp, object,
+    field)` (one call per object and signal: the walk runs over every object of a dump)."""
     for obj in objects:
         v = obj.view
         meta = v.metadata
-        src = obj.provenance.source
-        ref = f"{obj.kind}/{obj.namespace + '/' if obj.namespace else ''}{obj.name}"
-        seen.see("creationTimestamp", meta.creationTimestamp, f"{ref} metadata.creationTimestamp", src)
-        for mf in meta.managedFields or ():
-            seen.see("managedFields", mf.time, f"{ref} metadata.managedFields.time", src)
-        kind = obj.kind
-        if not is_builtin_group(kind, obj.key.group):
-            continue  # a custom resource named like a built-in kind has fields of its own
-        if kind == "Node":
+        see("creationTimestamp", meta.creationTimestamp, obj, "metadata.creationTimestamp")
+        managed = meta.managedFields
+        if managed:
             newest = ""
-            for c in v.status.conditions or ():
+            for mf in managed:
+                t = mf.time
+                if t and t > newest:
+                    newest = t
+            see("managedFields", newest or None, obj, "metadata.managedFields.time")
+        kind = obj.kind
+        if kind not in _TIMED_KINDS or not is_builtin_group(kind, obj.key.group):
+            continue  # a custom resource named like a built-in kind has fields of its own
+        if kind == "Pod":
+            status = v.status
+            see("condition transition", _newest_transition(status.conditions), obj,
+                "status.conditions.lastTransitionTime")
+            newest = ""
+            for group in (status.containerStatuses, status.initContainerStatuses):
+                for cs in group or ():
+                    for state in (cs.state, cs.lastState):
+                        if state is None:
+                            continue
+                        for detail in (state.running, state.terminated):
+                            if detail is not None:
+                                t = detail.finishedAt or detail.startedAt
+                                if t and t > newest:
+                                    newest = t
+            see("container state", newest or None, obj, "status.containerStatuses.state")
+        elif kind == "Node":
+            newest = ""
+            conditions = v.status.conditions or ()
+            for c in conditions:
                 if c.lastHeartbeatTime and c.lastHeartbeatTime > newest:
                     newest = c.lastHeartbeatTime
-                seen.see("condition transition", c.lastTransitionTime,
-                         f"{ref} status.conditions[{c.type}].lastTransitionTime", src)
+            see("condition transition", _newest_transition(conditions), obj,
+                "status.conditions.lastTransitionTime")
             # One heartbeat per node counts as a live signal (its conditions share it).
-            seen.see("node heartbeat", newest or None, f"{ref} status.conditions.lastHeartbeatTime", src)
-            if newest and TIMESTAMP_RX.match(newest) and any(
-                    c.type == "Ready" and c.status == "True" for c in v.status.conditions or ()):
-                seen.ready_beats.append((newest, src))
+            see("node heartbeat", newest or None, obj, "status.conditions.lastHeartbeatTime")
+            if ready_beats is not None and newest and TIMESTAMP_RX.match(newest) and any(
+                    c.type == "Ready" and c.status == "True" for c in conditions):
+                ready_beats.append((newest, obj.provenance.source))
             for t in v.spec.taints or ():
-                seen.see("taint timeAdded", t.timeAdded, f"{ref} spec.taints[{t.key}].timeAdded", src)
+                see("taint timeAdded", t.timeAdded, obj, "spec.taints.timeAdded")
         elif kind == "Event":
             last = max((ts for ts in (v.lastTimestamp, v.eventTime, v.deprecatedLastTimestamp,
                                       v.series.lastObservedTime if v.series else None)
                         if isinstance(ts, str) and TIMESTAMP_RX.match(ts)), default=None)
-            seen.see("event", last or v.firstTimestamp, f"{ref} lastTimestamp", src)
-        elif kind == "Pod":
-            status = v.status
-            for c in status.conditions or ():
-                seen.see("condition transition", c.lastTransitionTime,
-                         f"{ref} status.conditions[{c.type}].lastTransitionTime", src)
-            for group in (status.containerStatuses, status.initContainerStatuses):
-                for cs in group or ():
-                    for state in (cs.state, cs.lastState):
-                        for detail in (state.running, state.terminated) if state else ():
-                            if detail is not None:
-                                seen.see("container state", detail.finishedAt or detail.startedAt,
-                                         f"{ref} status.containerStatuses[{cs.name}]", src)
+            see("event", last or v.firstTimestamp, obj, "lastTimestamp")
         elif kind == "Lease":
             body = obj.body()
             spec = body.get("spec") if isinstance(body, dict) else None
             if isinstance(spec, dict):
-                seen.see("lease renewal", spec.get("renewTime"), f"{ref} spec.renewTime", src)
-    return _estimate(seen)
+                see("lease renewal", spec.get("renewTime"), obj, "spec.renewTime")
+
+
+def _newest_transition(conditions: Any) -> str | None:
+    newest = ""
+    for c in conditions or ():
+        t = c.lastTransitionTime
+        if t and t > newest:
+            newest = t
+    return newest or None
+
+
+_TIMED_KINDS = frozenset({"Node", "Event", "Pod", "Lease"})
 
 
 def _estimate(seen: _Newest) -> CaptureEstimate:
@@ -335,19 +408,20 @@ def _estimate(seen: _Newest) -> CaptureEstimate:
     # Writes far newer than every status of the cluster come from files re-used later (a
     # fixture refreshed years on): the status signals say when the cluster was captured.
     trusted = {k: v for k, v in seen.best.items() if not late or SIGNAL_CONFIDENCE[k] != "low"}
-    signal, (ts, where, source) = max(trusted.items(), key=lambda kv: (kv[1][0], kv[0]))
+    signal, (ts, _obj, _field) = max(trusted.items(), key=lambda kv: (kv[1][0], kv[0]))
     when = _parse(ts)
     if when is None:
         return CaptureEstimate(None)
     # Named by the most trusted signal that agrees with the newest time (a heartbeat 30 s
     # before an event names the capture better than the event does).
     confidence = SIGNAL_CONFIDENCE[signal]
-    for other, (other_ts, other_where, other_source) in sorted(trusted.items()):
+    for other, (other_ts, _o, _f) in sorted(trusted.items(), key=lambda kv: kv[0]):
         other_when = _parse(other_ts)
         if other_when is not None and when - other_when <= _CORROBORATES:
             level = SIGNAL_CONFIDENCE[other]
             if _CONFIDENCE_ORDER.index(level) < _CONFIDENCE_ORDER.index(confidence):
-                confidence, signal, where, source = level, other, other_where, other_source
+                confidence, signal = level, other
+    where, source = seen.where(signal)
     periods = _periods(seen.live, seen.status, seen.ready_beats)
     if late:
         periods = (*periods, _period(late)) if periods else (_period(late),)
@@ -359,7 +433,7 @@ def _estimate(seen: _Newest) -> CaptureEstimate:
 def _late_writes(seen: _Newest) -> list[tuple[datetime, str]]:
     """Creations and writes more than STITCH_GAP newer than every status signal (a status can
     only be older than its capture), when there are status signals to compare with."""
-    status = [_parse(ts) for k, (ts, _w, _s) in seen.best.items() if SIGNAL_CONFIDENCE[k] != "low"]
+    status = [_parse(ts) for k, (ts, _o, _f) in seen.best.items() if SIGNAL_CONFIDENCE[k] != "low"]
     newest = max((t for t in status if t is not None), default=None)
     if newest is None:
         return []
