@@ -205,7 +205,8 @@ def resolved_reason(cluster: Cluster, group: EventGroup) -> str:
         if age is not None and age > RECENT:
             return f"last seen {age_text(age)} before capture, not repeating at capture"
         return ""
-    if last.uid and obj.uid and last.uid != obj.uid:
+    # (The kubelet names its node's events by the node's name where a uid would be.)
+    if last.uid and obj.uid and last.uid != obj.uid and last.uid != obj.name:
         return f"the {kind} was re-created since (another uid)"
     healthy, words, since = health_now(obj)
     meta = obj.view.metadata
