@@ -6,18 +6,26 @@ from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
 from analyzer.findings.facts import waiting_containers
+from analyzer.findings.restarts import ContainerRestart, container_restarts, last_restart_text
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="pod-crashloop", title="Container in CrashLoopBackOff", severity="critical",
     category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name} has {count} container(s) in CrashLoopBackOff ({containers}), {restarts} restarts",
+    message="Pod {namespace}/{name} has {count} container(s) in CrashLoopBackOff ({containers}), {restarts} restarts, the last {last}",
     remediation="Read the previous container log (kubectl logs --previous) and the last exit code; fix the crash cause (config, dependency, OOM, probe).",
 )
 REASONS = frozenset({"CrashLoopBackOff"})
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
+    # The newest restart of each pod's containers, to say when the loop last turned.
+    newest_of: dict[int, ContainerRestart] = {}
+    for r in container_restarts(cluster):
+        current = newest_of.get(id(r.pod))
+        if current is None or (r.last_restart and (current.last_restart is None
+                                                   or r.last_restart > current.last_restart)):
+            newest_of[id(r.pod)] = r
     for pod in cluster.objects_of("Pod"):
         evidence = waiting_containers(pod, REASONS, "container")
         if evidence:
@@ -25,5 +33,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             statuses = pod.view.status.containerStatuses or ()
             restarts = sum(s.restartCount or 0 for s in statuses) or (
                 pod.view.text.restarts if pod.view.text else 0) or 0
+            newest = newest_of.get(id(pod))
             yield RULE.fail(pod, *evidence, count=len(evidence),
-                            containers=", ".join(names) or "from the STATUS column", restarts=restarts)
+                            containers=", ".join(names) or "from the STATUS column", restarts=restarts,
+                            last=last_restart_text(cluster, newest) if newest else "at an unknown time")
