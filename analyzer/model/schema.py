@@ -55,6 +55,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("format", "category", "How it was read (kubectl-json, cluster-info-dump, support-bundle, describe, text table, ...)"),
         _SOURCE,
         ("duplicates", "int", "How many more times the same object was seen"),
+        ("managed", "str", "Provider-managed signal (own label/annotation/namespace, else its controller's; see managed.yaml), empty when none"),
     ),
     _t(
         "namespaces", "Namespaces (those listed, plus those objects name).",

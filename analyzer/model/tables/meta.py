@@ -22,6 +22,7 @@ from analyzer.model.frame import (
     sort_key,
     to_frame,
 )
+from analyzer.model.managed import managed_index
 from analyzer.model.normalize import builtin_objects, controller_of, source_of, text_age
 from analyzer.model.rowpool import RowPool, memo_key, take_rows
 from analyzer.redact.masking import mask_annotation
@@ -166,6 +167,7 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
     owner_of: list[int] = []
     annotation_rows = _AnnotationRows(annotation_pool, getattr(cluster, "show_sensitive", False))
 
+    managed = managed_index(cluster)
     provenance = source = None
     for i, obj in enumerate(cluster.objects):
         meta = obj.view.metadata
@@ -182,6 +184,8 @@ def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
             meta.deletionTimestamp is not None,
             owner.kind if owner else None, owner.name if owner else None,
             len(meta_labels or ()), provenance.format, source, obj.duplicates,
+            managed.of(key.namespace, meta_labels, meta.annotations,
+                       (owner.kind, owner.name) if owner else None) or None,
         ))
 
         # Long form by whole groups (~10 labels per object); the rows point back to their
