@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from operator import itemgetter
@@ -174,6 +175,27 @@ def to_frame(
         df["age"] = df["age"].fillna(computed).astype(TIMEDELTA)
     if sort_by and len(df) > 1:
         df = df.take(_stable_order(df, sort_by)).reset_index(drop=True)
+    return df
+
+
+_LOCATION = re.compile(r"(:\d+| \(document \d+\))$")
+
+
+def restate_ages(df: pd.DataFrame, estimate: Any) -> pd.DataFrame:
+    """Ages of a stitched dump's rows from the capture time of the period their file belongs
+    to, not from the dump's newest time (a stated, pasted age stays)."""
+    if not getattr(estimate, "stitched", False) or estimate.time is None or df.empty \
+            or not {"age", "created", "source"} <= set(df.columns):
+        return df
+    sources = df["source"].astype(object)
+    capture = {s: estimate.time_for(_LOCATION.sub("", str(s))) for s in pd.unique(sources) if s is not None}
+    per_row = pd.to_datetime(sources.map(capture), utc=True)
+    created = df["created"]
+    computed = pd.Timestamp(estimate.time).tz_convert("UTC") - created
+    restate = df["age"].eq(computed).fillna(False) & per_row.notna() & created.notna()
+    if restate.any():
+        df = df.copy()
+        df.loc[restate, "age"] = (per_row[restate] - created[restate]).astype(TIMEDELTA)
     return df
 
 

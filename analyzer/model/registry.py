@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.model.frame import restate_ages
 from analyzer.model.schema import TABLE_SPECS
 
 if TYPE_CHECKING:
@@ -113,5 +114,9 @@ def build_table(name: str, cluster: Cluster) -> pd.DataFrame:
         if set(tables) != set(FAMILIES[family]):
             raise RuntimeError(f"family {family} built {sorted(tables)}, "
                                f"registry says {sorted(FAMILIES[family])}")
+        # A stitched dump: each row's age from its own capture period.
+        estimate = getattr(cluster, "capture", None)
+        if getattr(estimate, "stitched", False):
+            tables = {n: restate_ages(df, estimate) for n, df in tables.items()}
         built.update(tables)
     return built[name]

@@ -60,6 +60,9 @@ def test_a_stitched_dump_is_reported_with_both_periods_and_each_file_keeps_its_o
     assert "stitched" in capture.describe() and "first.yaml" in capture.describe()
     first = next(o for o in cluster.objects if o.name == "a1")
     assert capture.time_for(first.provenance.source).isoformat() == "2021-04-08T12:38:36+00:00"
+    # Table ages too: a1 was created 2021-01-01 and captured 2021-04-08T12:38:36Z.
+    ages = dict(zip(cluster.tables.nodes["name"], cluster.tables.nodes["age"], strict=True))
+    assert str(ages["a1"]) == "97 days 12:38:36" and str(ages["b1"]) == "100 days 14:33:30"
 
 
 def test_one_file_with_old_events_is_one_capture() -> None:
