@@ -205,7 +205,11 @@ class CaptureEstimate:
         if self.stitched and source:
             holding = [p for p in self.periods if source in p.sources]
             if len(holding) == 1:  # (a file of several periods has no one time)
-                return holding[0].end
+                end = holding[0].end
+                # The capture's own period: its time is the capture's (its last heartbeat may
+                # be seconds before a container's end).
+                near = self.time is not None and abs(self.time - end) <= STITCH_GAP
+                return self.time if near else end
         return self.time
 
     def to_dict(self) -> dict[str, Any]:
