@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import container_path, ev, pod_containers
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    container_path,
+    ev,
+    parse_time,
+    pod_containers,
+)
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -16,6 +24,8 @@ RULE = RuleMeta(
 )
 # Containers waiting for these reasons are already reported by pod-crashloop / pod-image-pull.
 EXPLAINED = frozenset({"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "InvalidImageName"})
+# Containers that started this shortly before the capture may still be warming up.
+STARTING = timedelta(minutes=5)
 
 
 def check(cluster: Cluster) -> Iterator[Finding]:
@@ -27,7 +37,22 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         explained = any(s.state and s.state.waiting and s.state.waiting.reason in EXPLAINED
                         for _t, s in statuses)
         if not_ready and not explained:
-            yield RULE.fail(pod, *(ev(pod, f"{container_path(t, s.name, True)}.ready", False, True)
-                                   for t, s in not_ready),
-                            not_ready=len(not_ready), total=len(statuses),
-                            containers=", ".join(s.name for _t, s in not_ready))
+            finding = RULE.fail(pod, *(ev(pod, f"{container_path(t, s.name, True)}.ready", False, True)
+                                       for t, s in not_ready),
+                                not_ready=len(not_ready), total=len(statuses),
+                                containers=", ".join(s.name for _t, s in not_ready))
+            starting = _starting(cluster, pod, [s for _t, s in not_ready])
+            yield finding.as_info(resolved=starting) if starting else finding
+
+
+def _starting(cluster: Cluster, pod, statuses: list) -> str:
+    """ "started 40s before capture: still starting" when every not-ready container started
+    that recently ('' otherwise)."""
+    ages = []
+    for s in statuses:
+        running = s.state.running if s.state else None
+        age = age_at_capture(cluster, parse_time(running.startedAt if running else None), pod)
+        if age is None or not timedelta(0) <= age < STARTING:
+            return ""
+        ages.append(age)
+    return f"started {age_text(max(ages))} before capture: still starting" if ages else ""
