@@ -61,6 +61,18 @@ def test_json_contract() -> None:
     assert records[0]["incident"]["id"] == "I1" and records[0]["incident"]["rank"] == 1
     assert {r["rule"] for r in records if r["incident"]} == {"node-not-ready", "pod-pending"}
     assert all(r["incident"] is None for r in na)
+    # managed and resolved on every record; the node ages from each file's own capture
+    assert all("managed" in r and "resolved" in r for r in records)
+    assert all("14h before capture" in r["message"] or "13h before capture" in r["message"] for r in not_ready)
+
+
+def test_kda_inspect_says_how_the_capture_time_was_found() -> None:
+    result = run("inspect", CKA)
+    assert "capture time: 2021-04-11T14:33:30Z (node heartbeat, high confidence); stitched" in result.output
+    assert "cluster-info-dump.json; 2021-04-11T14:23:24Z" in result.output
+    data = json.loads(run("inspect", CKA, "--format", "json").output)
+    assert data["capture"]["signal"] == "node heartbeat" and len(data["capture"]["periods"]) == 2
+    assert data["virtual_cluster"] == {"name": None, "evidence": []}
 
 
 def test_sarif_2_1_0() -> None:
