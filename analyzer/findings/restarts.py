@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 
 MOMENT = timedelta(minutes=1)  # terminations this close on one node are one moment
 MOMENT_PODS = 3  # ... when at least this many pods share it
+# ... and most of them lost their sandbox, as a node or runtime restart leaves them (crashing
+# containers that meet by chance end with their own exit codes).
+SANDBOX_LOST_CODES = frozenset({255, 128, 137})
+SANDBOX_LOST_REASONS = frozenset({"Unknown", "ContainerStatusUnknown"})
 # A restart older than this, of a container that runs and is ready now, is history (info).
 OLD = timedelta(hours=6)
 
@@ -119,6 +123,11 @@ def _restarts(cluster: Cluster) -> Any:
             yield ContainerRestart(pod, ctype, status, node, finished, finished or started)
 
 
+def _lost_sandbox(r: ContainerRestart) -> bool:
+    last = r.status.lastState.terminated if r.status.lastState else None
+    return last is not None and (last.exitCode in SANDBOX_LOST_CODES or last.reason in SANDBOX_LOST_REASONS)
+
+
 def _moments(restarts: list[ContainerRestart]) -> list[RestartMoment]:
     by_node: dict[str, list[ContainerRestart]] = {}
     for r in restarts:
@@ -132,7 +141,8 @@ def _moments(restarts: list[ContainerRestart]) -> list[RestartMoment]:
             if r is not None and r.finished - group[0].finished <= MOMENT:  # type: ignore[operator]
                 group.append(r)
                 continue
-            if len({(m.pod.namespace, m.pod.name) for m in group}) >= MOMENT_PODS:
+            if len({(m.pod.namespace, m.pod.name) for m in group}) >= MOMENT_PODS \
+                    and 2 * sum(map(_lost_sandbox, group)) > len(group):
                 moments.append(RestartMoment(node, group[0].finished, group[-1].finished,  # type: ignore[arg-type]
                                              tuple(group)))
             if r is not None:
