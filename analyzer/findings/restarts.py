@@ -125,7 +125,9 @@ def _restarts(cluster: Cluster) -> Any:
 
 def _lost_sandbox(r: ContainerRestart) -> bool:
     last = r.status.lastState.terminated if r.status.lastState else None
-    return last is not None and (last.exitCode in SANDBOX_LOST_CODES or last.reason in SANDBOX_LOST_REASONS)
+    # (137 is also an OOM kill's code: OOM kills at once are memory pressure, not a restart)
+    return last is not None and last.reason != "OOMKilled" and (
+        last.exitCode in SANDBOX_LOST_CODES or last.reason in SANDBOX_LOST_REASONS)
 
 
 def _moments(restarts: list[ContainerRestart]) -> list[RestartMoment]:
