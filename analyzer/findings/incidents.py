@@ -264,6 +264,7 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
     _join_same_node_cause(problems, union)
     _join_cni_and_nodes(problems, union, cluster)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
+    _join_node_restart_findings(problems, union, cluster, g, own_cause, moments)
 
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(problems)):
@@ -381,6 +382,35 @@ def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Clust
     return moments
 
 
+def _join_node_restart_findings(problems: list[Finding], union: _Union, cluster: Cluster, g: Grouping,
+                                own_cause: set[tuple[str, str, str]], moments: dict[int, RestartMoment]) -> None:
+    """A node-restart finding (the rule folds a node's simultaneous restarts into one) joins the
+    restart findings of its node still current after it: containers that ended within the
+    window after the moment (they started before the API server was back), but for pods with
+    a failure of their own."""
+    restarts = [f for f in problems if f.rule == "node-restart" and f.kind == "Node"]
+    if not restarts:
+        return
+    pods = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
+    for i, f in enumerate(problems):
+        if f.rule != "node-restart" or f.kind != "Node":
+            continue
+        at = parse_time(str(f.facts.get("time")))
+        if at is None:
+            continue
+        for j, other in enumerate(problems):
+            if other.rule not in g.restart_rules or other.kind != "Pod" or j in moments \
+                    or (other.kind, other.namespace, other.name) in own_cause:
+                continue
+            pod = pods.get((other.namespace, other.name))
+            if pod is None or pod.view.spec.nodeName != f.name:
+                continue
+            ends = [parse_time(s.lastState.terminated.finishedAt) for s in pod.view.status.containerStatuses or ()
+                    if s.lastState and s.lastState.terminated]
+            if any(e is not None and timedelta(0) <= e - at <= g.restart_window + g.restart_after for e in ends):
+                union.join(i, j)
+
+
 def _moment(window: list[tuple[datetime, int, bool]], later: list[tuple[datetime, int, bool]],
             problems: list[Finding], union: _Union, moments: dict[int, RestartMoment], node: str,
             own_cause: set[tuple[str, str, str]], g: Grouping) -> None:
@@ -415,7 +445,15 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
                                        f.kind, f.namespace, f.name))
     affected = _affected(members, graph)
     moment_rule = "node-restart" if moment is not None and moment.node_restart else "restarts-together"
-    if moment is not None and order.get(moment_rule, 0) < order.get(root.rule, len(order)):
+    restart_at = parse_time(str(root.facts.get("time"))) if root.rule == "node-restart" and root.kind == "Node" else None
+    if moment is None and restart_at is not None:
+        # The node-restart finding (restarts of many pods' containers at one moment, folded by
+        # the rule): it names the moment, and the restarts still current after it join it.
+        cause = f"Node {root.name} restart at {restart_at.isoformat()}"
+        headline = (f"Node {root.name} (or its container runtime) restarted at {restart_at:%Y-%m-%d %H:%M}Z "
+                    f"({ago(cluster, restart_at)}): {root.facts.get('pods')} pods restarted with it")
+        cause_rule = "node-restart"
+    elif moment is not None and order.get(moment_rule, 0) < order.get(root.rule, len(order)):
         cause = (f"Node {moment.node} restart at {moment.at.isoformat()}" if moment.node_restart
                  else f"Node {moment.node} at {moment.at.isoformat()}")
         when = ago(cluster, moment.at)

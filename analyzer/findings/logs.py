@@ -100,7 +100,9 @@ def with_log_evidence(findings: list[Finding], cluster: Cluster) -> list[Finding
     by_pod = matches_by_pod(cluster, frozenset(p.signature_id for p in dump_wide_patterns(cluster)))
     out = []
     for f in findings:
-        if f.status == "fail" and f.kind == "Pod" and f.rule not in LOG_RULES and f.severity != "info":
+        # (a problem resolved since keeps its story: a restart's last words say why it restarted)
+        if f.status == "fail" and f.kind == "Pod" and f.rule not in LOG_RULES \
+                and (f.severity != "info" or f.resolved):
             extra = evidence_for_pod(cluster, f.namespace, f.name, by_pod=by_pod)
             if extra:
                 f = replace(f, evidence=(*f.evidence, *extra))
