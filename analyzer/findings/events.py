@@ -173,18 +173,29 @@ def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
     return None, "", None
 
 
+_NODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _node_creations(cluster: Cluster) -> tuple[dict[str, datetime], datetime | None]:
+    """Node name -> its creation, and the first node's creation (built once per cluster)."""
+    cached = _NODES.get(cluster)
+    if cached is None:
+        created = {n.name: t for n in cluster.objects_of("Node")
+                   if (t := parse_time(n.view.metadata.creationTimestamp)) is not None}
+        cached = _NODES[cluster] = (created, min(created.values(), default=None))
+    return cached
+
+
 def _young_node(cluster: Cluster, obj: KubeObject, when: datetime | None) -> str:
     """ "fired in node n1's first minutes" when the event came within STARTUP of the creation
     of the object's node (a pod's node, or the node itself), or of the cluster's first node."""
     if when is None:
         return ""
-    nodes = list(cluster.objects_of("Node"))
+    created, first = _node_creations(cluster)
     node_name = obj.name if obj.kind == "Node" else getattr(obj.view.spec, "nodeName", None) if obj.kind == "Pod" else None
-    node = next((n for n in nodes if n.name == node_name), None) if node_name else None
-    node_created = parse_time(node.view.metadata.creationTimestamp) if node is not None else None
+    node_created = created.get(node_name) if node_name else None
     if node_created is not None and timedelta(0) <= when - node_created <= STARTUP:
         return f"fired in node {node_name}'s first minutes"
-    first = min((t for n in nodes if (t := parse_time(n.view.metadata.creationTimestamp))), default=None)
     if first is not None and timedelta(0) <= when - first <= STARTUP * 2:
         return "fired in the cluster's first minutes"
     return ""

@@ -49,9 +49,9 @@ def _starting(cluster: Cluster, obj: KubeObject) -> str:
 def short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Finding]:
     """A finding for each controller of `kind` with fewer ready pods than it wants; info when
     the controller is only minutes old (its pods are still starting)."""
+    by_name = {(o.namespace, o.name): o for o in cluster.objects_of(kind)}
     for finding in _short_of_ready(cluster, rule, kind):
-        obj = next((o for o in cluster.objects_of(kind)
-                    if o.namespace == finding.namespace and o.name == finding.name), None)
+        obj = by_name.get((finding.namespace, finding.name))
         starting = _starting(cluster, obj) if obj is not None else ""
         yield finding.as_info(resolved=starting) if starting else finding
 
