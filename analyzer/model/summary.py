@@ -138,7 +138,7 @@ def summary_html(cluster: Cluster) -> str:
     warn_html = "".join(f"<p><b>Warning:</b> {e(w)}</p>" for w in s["warnings"])
     return (
         f"<div>{warn_html}<p><b>{e(s['name'])}</b>: {s['objects_total']} objects, "
-        f"formats {e(', '.join(s['formats']))}, captured {e(str(s['capture_time']))}</p>"
+        f"formats {e(', '.join(s['formats']))}, captured {e(cluster.capture.describe())}</p>"
         f"{dist_html}<table><tr><th>kind</th><th>count</th></tr>{rows}</table>"
         f"<p><b>Not covered:</b> {e(', '.join(s['coverage']['absent']) or 'nothing')}</p>{rej_html}</div>"
     )
