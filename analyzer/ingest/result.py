@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from analyzer.ingest.records import KubeObject, LogRecord, Rejection, is_builtin_group
@@ -144,8 +144,6 @@ def _tail(source: str) -> str:
 
 # An RFC 3339 timestamp as the API prints it (a hand-edited "2025-08-2312:02:32Z" is not one).
 TIMESTAMP_RX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
-# A whole timestamp that datetime.fromisoformat reads exactly as pandas does.
-_PLAIN_TIMESTAMP_RX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d:\d\d)$")
 
 # Every signal that carries time, and how much its newest value says about the moment of capture:
 # a heartbeat or lease is renewed every few seconds while the cluster runs ("high"); an event,
@@ -242,13 +240,25 @@ def _iso(when: datetime | None) -> str | None:
     return when.isoformat().replace("+00:00", "Z") if when is not None else None
 
 
+_RFC3339 = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$")
+
+
 def _parse(ts: str) -> datetime | None:
+    """An RFC 3339 time as an aware datetime, read without pandas (fractions kept to the
+    microsecond, as pandas keeps them; a time without a zone is UTC; no date, None).
+
+    >>> _parse("2024-05-20T10:00:00.123456789Z").isoformat(), _parse("2024-02-30T10:00:00Z")
+    ('2024-05-20T10:00:00.123456+00:00', None)
+    """
+    m = _RFC3339.match(ts)
+    if m is None:
+        return None
+    text = m[1] + (f".{m[2][:6].ljust(6, '0')}" if m[2] else "") + (
+        "+00:00" if m[3] in (None, "Z") else m[3])
     try:
-        when = datetime.fromisoformat(ts[:19] + "+00:00") if ts.endswith("Z") or len(ts) == 19 \
-            else datetime.fromisoformat(ts.replace("Z", "+00:00"))
+        return datetime.fromisoformat(text)
     except ValueError:
         return None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 class _Newest:

@@ -44,7 +44,7 @@ def test_container_states_leases_and_taints_count() -> None:
         {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "n1", "namespace": "kube-node-lease"},
          "spec": {"renewTime": "2021-04-02T00:05:00.123456Z"}}]})
     capture = cluster.capture
-    assert capture.time.isoformat() == "2021-04-02T00:05:00+00:00"
+    assert capture.time.isoformat() == "2021-04-02T00:05:00.123456+00:00"
     assert (capture.signal, capture.confidence) == ("lease renewal", "high")
     assert capture.signals["container state"] == "2021-04-02T00:00:10Z"
 
