@@ -142,8 +142,10 @@ def _tail(source: str) -> str:
     return parts[-1] if parts[-1] in ("nodes.json", "pods.json") else "/".join(parts[-2:])
 
 
-# An RFC 3339 timestamp as the API prints it (a hand-edited "2025-08-2312:02:32Z" is not one).
-TIMESTAMP_RX = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+# An RFC 3339 timestamp as the API prints it (a hand-edited "2025-08-2312:02:32Z" is not one),
+# in the years a clock can say (1970 up to 2261, where the tables' nanosecond times end): a
+# node whose clock read 3024 must not set the capture time, nor every age from it.
+TIMESTAMP_RX = re.compile(r"^(?:19[7-9]\d|2[01]\d\d|22[0-5]\d|226[01])-\d\d-\d\dT\d\d:\d\d:\d\d")
 
 # Every signal that carries time, and how much its newest value says about the moment of capture:
 # a heartbeat or lease is renewed every few seconds while the cluster runs ("high"); an event,

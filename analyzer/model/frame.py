@@ -125,7 +125,7 @@ def _cast(values: Any, dtype: str) -> Any:
         # One vectorised parse per column; a malformed timestamp becomes NaT, never an error.
         parsed = pd.to_datetime(pd.Series(values, dtype=object), utc=True, format="ISO8601",
                                 errors="coerce")
-        return parsed.astype(DATETIME).array
+        return as_nanoseconds(parsed).array
     if dtype == "timedelta":
         return pd.to_timedelta(pd.Series(values, dtype=object), unit="s").astype(TIMEDELTA).array
     if dtype == "object":
@@ -133,6 +133,23 @@ def _cast(values: Any, dtype: str) -> Any:
         out[:] = list(values)
         return out
     raise TableSchemaError(f"unknown dtype {dtype!r}")
+
+
+def as_nanoseconds(parsed: pd.Series) -> pd.Series:
+    """UTC times at the tables' nanosecond unit; NaT for a time a nanosecond clock cannot hold
+    (before 1677 or after 2262: a node whose clock read 3024), never an overflow error.
+
+    >>> as_nanoseconds(pd.to_datetime(pd.Series(["2024-05-20T10:00:00Z", "3024-01-01T00:00:00Z"]),
+    ...                               utc=True, format="ISO8601")).tolist()
+    [Timestamp('2024-05-20 10:00:00+0000', tz='UTC'), NaT]
+    """
+    if parsed.dtype != DATETIME:
+        parsed = parsed.where((parsed >= _NS_FIRST) & (parsed <= _NS_LAST))
+    return parsed.astype(DATETIME)
+
+
+_NS_FIRST = pd.Timestamp.min.tz_localize("UTC")
+_NS_LAST = pd.Timestamp.max.tz_localize("UTC")
 
 
 def to_frame(

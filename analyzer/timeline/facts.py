@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.model.frame import as_nanoseconds
 from analyzer.model.normalize import builtin_objects, source_of
 from analyzer.model.views import ObjectView
 from analyzer.redact.masking import mask_sensitive
@@ -353,5 +354,5 @@ COLLECTORS: tuple[Collector, ...] = (
 def parse_times(values: list[Any]) -> pd.Series:
     """RFC 3339 strings and datetimes as UTC timestamps (NaT where a value is not a time)."""
     text = [v.isoformat() if isinstance(v, datetime) else v for v in values]
-    return pd.Series(pd.to_datetime(pd.Series(text, dtype="object"), utc=True, format="ISO8601",
-                                    errors="coerce"), dtype="datetime64[ns, UTC]")
+    return as_nanoseconds(pd.to_datetime(pd.Series(text, dtype="object"), utc=True,
+                                         format="ISO8601", errors="coerce"))

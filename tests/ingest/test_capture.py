@@ -94,3 +94,18 @@ def test_writes_years_after_every_status_are_a_later_period_not_the_capture() ->
     assert capture.time.isoformat() == "2022-04-12T00:56:06+00:00"
     assert (capture.signal, capture.confidence) == ("node heartbeat", "high")
     assert capture.stitched and capture.periods[-1].start.year == 2024
+
+
+def test_a_clock_in_year_3024_sets_no_capture_and_breaks_no_table() -> None:
+    # Hand-written: one node's clock read 3024 (a bad RTC); a pod created "in 3024" as well.
+    # Neither can be a moment of capture, and nanosecond tables cannot hold them: they read as
+    # unknown times, never as an overflow traceback.
+    cluster = _load({"a.yaml": [
+        _node("n1", "2021-04-11T14:33:30Z"), _node("n2", "3024-05-01T00:00:00Z"),
+        {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "p", "namespace": "d", "creationTimestamp": "3024-01-02T00:00:00Z"},
+         "spec": {"nodeName": "n2", "containers": [{"name": "c", "image": "x:1"}]}}]})
+    assert cluster.capture_time.isoformat() == "2021-04-11T14:33:30+00:00"
+    pods = cluster.tables.pods
+    assert pods["created"].isna().all() and pods["age"].isna().all()
+    assert len(cluster.timeline) > 0 and cluster.timeline["time"].notna().all()
