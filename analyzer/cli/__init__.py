@@ -18,19 +18,27 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain click help: flags read as flags (`--force`, not `--force <bool>`), each description
+    # is rewrapped as one paragraph, and `--help` does not import Rich's markdown renderer.
+    rich_markup_mode=None,
 )
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def _root(
-    version: bool = typer.Option(False, "--version", help="Print the version and exit."),
+    ctx: typer.Context,
+    version: bool = typer.Option(False, "--version", is_eager=True, help="Print the version and exit."),
 ) -> None:
     """kube-dump-analyzer: analyse Kubernetes cluster dumps offline."""
+    # Without invoke_without_command, click asks for a command before --version is looked at.
     if version:
         from analyzer import __version__
 
-        typer.echo(__version__)
+        typer.echo(f"kda {__version__}")
         raise typer.Exit()
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(2)
 
 
 def _register_commands() -> None:
@@ -44,6 +52,21 @@ def _register_commands() -> None:
 
 
 _register_commands()
+
+
+def _first_sentences() -> None:
+    # The command list shows each command's first sentence whole, on one paragraph; click would
+    # cut it at about 45 characters, mid-word.
+    for info in app.registered_commands:
+        if info.short_help:
+            continue
+        doc = info.help or (info.callback.__doc__ if info.callback else None) or ""
+        paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+        cut = paragraph.find(". ")
+        info.short_help = paragraph[: cut + 1] if cut > 0 else paragraph
+
+
+_first_sentences()
 
 
 # What `kda` exits with when the system refuses a file the user named (an output folder that

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import networkx as nx
 import typer
 
 from analyzer.cli.common import fail, load_cluster, write_output
 from analyzer.errors import UnknownObjectError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class GraphFormat(StrEnum):
