@@ -1,0 +1,114 @@
+"""Container logs of a dump as `kubectl logs` picks them: the default container, the only one,
+or the one named; the previous instance's log with `--previous`; the last lines with `--tail`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from analyzer.ingest import LogRecord
+from analyzer.printing.store import DumpStore, NotCollected
+
+DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
+_TIMESTAMPED = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+
+
+class LogError(LookupError):
+    """Why no log can be shown, with the HTTP code a real API server would answer."""
+
+    def __init__(self, message: str, code: int, reason: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class PodLog:
+    namespace: str
+    pod: str
+    container: str
+    previous: bool
+    text: str
+    timestamped: bool  # whether its lines carry their own timestamps
+
+
+def _container_names(pod: dict[str, Any] | None) -> tuple[list[str], list[str]]:
+    spec = (pod or {}).get("spec") or {}
+    names = [str(c.get("name")) for c in spec.get("containers") or () if isinstance(c, dict)]
+    inits = [str(c.get("name")) for c in spec.get("initContainers") or () if isinstance(c, dict)]
+    inits += [str(c.get("name")) for c in spec.get("ephemeralContainers") or () if isinstance(c, dict)]
+    return names, inits
+
+
+def find_log(store: DumpStore, namespace: str, pod: str, container: str | None = None,
+             previous: bool = False) -> PodLog:
+    """The log `kubectl logs` would show, or a LogError saying why there is none."""
+    records = store.pod_logs(namespace, pod)
+    pods = store.catalog.get("", "Pod")
+    body = None
+    if pods is not None:
+        try:
+            obj = store.find(pods, namespace, pod)
+        except NotCollected:
+            obj = None
+        body = store.body(pods, obj) if obj is not None else None
+    if body is None and not records:
+        raise LogError(f'pods "{pod}" not found', 404, "NotFound")
+    names, inits = _container_names(body)
+    if body is None:
+        names = sorted({r.container for r in records})
+    if not container:
+        annotations = ((body or {}).get("metadata") or {}).get("annotations") or {}
+        default = annotations.get(DEFAULT_CONTAINER_ANNOTATION)
+        if isinstance(default, str) and default in names + inits:
+            container = default
+        elif len(names) == 1:
+            container = names[0]
+        else:
+            choice = f"choose one of: [{' '.join(names)}]"
+            if inits:
+                choice += f" or one of the init containers: [{' '.join(inits)}]"
+            raise LogError(f"a container name must be specified for pod {pod}, {choice}", 400, "BadRequest")
+    if body is not None and container not in names + inits and not any(r.container == container for r in records):
+        raise LogError(f"container {container} is not valid for pod {pod}", 400, "BadRequest")
+    record = _pick(records, container, previous)
+    if record is None:
+        which = "previous log" if previous else "log"
+        raise LogError(f"the dump holds no {which} for container {container} of pod {pod}", 404, "NotFound")
+    return PodLog(namespace, pod, container, previous, record.text,
+                  bool(record.text) and all(_TIMESTAMPED.match(line) for line in record.text.splitlines()[:5] if line))
+
+
+def _pick(records: list[LogRecord], container: str, previous: bool) -> LogRecord | None:
+    return next((r for r in records if r.container == container and r.previous == previous), None)
+
+
+def tail(text: str, lines: int | None) -> str:
+    """The last `lines` lines (all when None or negative), as `--tail` gives them.
+
+    >>> tail("a\\nb\\nc\\n", 2)
+    'b\\nc\\n'
+    """
+    if lines is None or lines < 0:
+        return text
+    if lines == 0:
+        return ""
+    parts = text.splitlines(keepends=True)
+    return "".join(parts[-lines:])
+
+
+def resolve_pod_namespace(store: DumpStore, pod: str, namespace: str | None) -> str:
+    """The namespace of a pod named without `-n`: the only one that has it, else "default"."""
+    if namespace:
+        return namespace
+    found = {ns for ns, name in store.logs if name == pod}
+    pods = store.catalog.get("", "Pod")
+    if pods is not None:
+        found |= {o.namespace for o in pods.objects if o.name == pod}
+    if len(found) == 1:
+        return next(iter(found))
+    if len(found) > 1:
+        raise LogError(f"pod {pod} is in several namespaces ({', '.join(sorted(found))}): give one with -n", 400,
+                       "BadRequest")
+    return "default"

@@ -1,0 +1,190 @@
+"""One dump as kubectl sees it: resources, their objects as API bodies, logs, capture time.
+
+Shared by `kda get/describe/logs` and `kda serve`. Bodies are decoded once and kept; values that
+look like credentials (env values, annotations, event messages) are masked unless asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from analyzer.ingest import IngestResult, KubeObject, LogRecord
+from analyzer.printing.resources import Resource, ResourceCatalog
+from analyzer.printing.selectors import field_selector, label_selector
+from analyzer.printing.timefmt import Clock
+
+
+class NotCollected(LookupError):
+    """The dump did not collect this kind, so "none" cannot be told from "not asked for"."""
+
+    def __init__(self, res: Resource) -> None:
+        super().__init__(f"the dump did not collect {res.title}")
+        self.resource = res
+
+
+class DumpStore:
+    """Objects by resource, bodies on demand, logs by pod and container."""
+
+    def __init__(self, result: IngestResult, name: str = "dump", show_sensitive: bool = False,
+                 capture_time: datetime | None = None) -> None:
+        self.result = result
+        self.name = name
+        self.show_sensitive = show_sensitive
+        self.catalog = ResourceCatalog(result.objects, result.collected_kinds)
+        self.capture_time = capture_time if capture_time is not None else result.capture_time
+        self.clock = Clock(self.capture_time)
+        self._bodies: dict[int, dict[str, Any]] = {}
+        self.logs: dict[tuple[str, str], list[LogRecord]] = {}
+        for log in result.logs:
+            self.logs.setdefault((log.namespace, log.pod), []).append(log)
+
+    @classmethod
+    def from_cluster(cls, cluster: Any) -> DumpStore:
+        """The store of a loaded `Cluster` (its capture time, name and masking choice)."""
+        return cls(cluster.ingest, name=cluster.name, show_sensitive=cluster.show_sensitive,
+                   capture_time=cluster.capture_time)
+
+    # -- bodies ---------------------------------------------------------------------------
+
+    def body(self, res: Resource, obj: KubeObject) -> dict[str, Any]:
+        """The object as the API would serve it (apiVersion and kind set, credentials masked)."""
+        key = id(obj)
+        found = self._bodies.get(key)
+        if found is None:
+            found = obj.body()
+            if not isinstance(found, dict):
+                found = {}
+            found = dict(found)
+            found["apiVersion"] = res.group_version if res.builtin else (obj.api_version or res.group_version)
+            found["kind"] = res.kind
+            meta = found.get("metadata")
+            if not isinstance(meta, dict):
+                meta = found["metadata"] = {}
+            meta.setdefault("name", obj.name)
+            if obj.namespace and res.namespaced:
+                meta.setdefault("namespace", obj.namespace)
+            if not self.show_sensitive:
+                _mask(found)
+            self._bodies[key] = found
+        return found
+
+    def bodies(self, res: Resource, objs: Iterable[KubeObject]) -> list[dict[str, Any]]:
+        return [self.body(res, o) for o in objs]
+
+    # -- queries --------------------------------------------------------------------------
+
+    def select(self, res: Resource, namespace: str | None = None, labels: str | None = None,
+               fields: str | None = None) -> list[KubeObject]:
+        """The objects of a resource in API order, filtered as a list request would be.
+
+        Raises NotCollected when the dump did not collect the kind at all, and SelectorError
+        for a selector the API would refuse.
+        """
+        if not self.catalog.collected(res):
+            raise NotCollected(res)
+        by_label = label_selector(labels)
+        by_field = field_selector(fields, res.kind) if fields else None
+        out = []
+        for obj in res.objects:
+            if namespace and res.namespaced and obj.namespace != namespace:
+                continue
+            if labels:
+                meta = self.body(res, obj).get("metadata") or {}
+                if not by_label(meta.get("labels") or {}):
+                    continue
+            if by_field is not None and not by_field(self.body(res, obj)):
+                continue
+            out.append(obj)
+        return out
+
+    def find(self, res: Resource, namespace: str, name: str) -> KubeObject | None:
+        if not self.catalog.collected(res):
+            raise NotCollected(res)
+        for obj in res.objects:
+            if obj.name == name and (not res.namespaced or obj.namespace == namespace):
+                return obj
+        return None
+
+    def events_for(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The events of one object (by uid when both say it, else kind, namespace and name)."""
+        res = self.catalog.get("", "Event")
+        if res is None:
+            return []
+        meta = body.get("metadata") or {}
+        uid, kind, name, ns = meta.get("uid"), body.get("kind"), meta.get("name"), meta.get("namespace") or ""
+        out = []
+        for obj in res.objects:
+            ev = self.body(res, obj)
+            inv = ev.get("involvedObject") or ev.get("regarding") or {}
+            if not isinstance(inv, dict):
+                continue
+            if inv.get("uid") and uid:
+                if inv["uid"] != uid:
+                    continue
+            elif not (inv.get("kind") == kind and inv.get("name") == name and (inv.get("namespace") or "") == ns):
+                continue
+            out.append(ev)
+        return out
+
+    def server_version(self) -> str | None:
+        """The API server's version: as the dump states it, else the newest kubelet's."""
+        if self.result.server_version:
+            return self.result.server_version
+        nodes = self.catalog.get("", "Node")
+        versions = []
+        for obj in nodes.objects if nodes else ():
+            info = (self.body(nodes, obj).get("status") or {}).get("nodeInfo") or {}
+            if isinstance(info, dict) and info.get("kubeletVersion"):
+                versions.append(str(info["kubeletVersion"]))
+        return max(versions, key=_version_key) if versions else None
+
+    def pod_logs(self, namespace: str, pod: str) -> list[LogRecord]:
+        return self.logs.get((namespace, pod), [])
+
+
+def _version_key(v: str) -> tuple[int, ...]:
+    import re
+
+    return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+
+
+def _mask(body: dict[str, Any]) -> None:
+    from analyzer.redact.masking import mask_annotation, mask_named_value, mask_sensitive
+
+    meta = body.get("metadata") or {}
+    ann = meta.get("annotations")
+    if isinstance(ann, dict):
+        meta["annotations"] = {k: mask_annotation(str(k), v) if isinstance(v, str) else v for k, v in ann.items()}
+    if body.get("kind") == "Event" and isinstance(body.get("message"), str):
+        body["message"] = mask_sensitive(body["message"])
+    for spec in _pod_specs(body):
+        for key in ("containers", "initContainers", "ephemeralContainers"):
+            for c in spec.get(key) or ():
+                if not isinstance(c, dict):
+                    continue
+                for env in c.get("env") or ():
+                    if isinstance(env, dict) and isinstance(env.get("value"), str):
+                        env["value"] = mask_named_value(str(env.get("name", "")), env["value"])
+                for field in ("args", "command"):
+                    if isinstance(c.get(field), list):
+                        c[field] = [mask_sensitive(a) if isinstance(a, str) else a for a in c[field]]
+
+
+def _pod_specs(body: dict[str, Any]) -> list[dict[str, Any]]:
+    spec = body.get("spec")
+    if not isinstance(spec, dict):
+        return []
+    out = []
+    if "containers" in spec:
+        out.append(spec)
+    tpl = spec.get("template")
+    if isinstance(tpl, dict) and isinstance(tpl.get("spec"), dict):
+        out.append(tpl["spec"])
+    job = spec.get("jobTemplate")
+    if isinstance(job, dict):
+        jt = ((job.get("spec") or {}).get("template") or {}).get("spec")
+        if isinstance(jt, dict):
+            out.append(jt)
+    return out

@@ -1,0 +1,197 @@
+"""A resource's objects as a server-side Table (columnDefinitions + rows), and as kubectl's text.
+
+Built-in kinds use their printer (columns.py); custom resources use their CRD's
+additionalPrinterColumns (the apiextensions server's rules: a `date` column is an age, an
+`integer` an int, a missing value an empty cell), else Name and Age.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from analyzer.printing.columns import AGE, DEFAULT_PRINTER, NAME, PRINTERS, Column, Printer, cell_text
+from analyzer.printing.resources import Resource
+from analyzer.printing.tabwriter import align
+from analyzer.printing.timefmt import Clock
+
+
+@dataclass(slots=True)
+class Table:
+    columns: tuple[Column, ...]
+    rows: list[list[Any]]
+    bodies: list[dict[str, Any]]  # the object of each row
+
+    def column_definitions(self) -> list[dict[str, Any]]:
+        return [c.definition() for c in self.columns]
+
+
+def printer_for(res: Resource) -> Printer:
+    """The printer of a resource: built-in, from its CRD's printer columns, or the default."""
+    if res.builtin:
+        return PRINTERS.get((res.group, res.kind), DEFAULT_PRINTER)
+    return crd_printer(res)
+
+
+def crd_printer(res: Resource) -> Printer:
+    specs = crd_columns(res.crd, res.version) if res.crd else []
+    if not specs:
+        return Printer((NAME, AGE), lambda o, clock: [_name(o), clock.since(_meta(o).get("creationTimestamp"))])
+    columns = (NAME, *(Column(str(s.get("name", "")), _column_type(s.get("type")), int(s.get("priority") or 0),
+                              str(s.get("format") or ""), str(s.get("description") or "")) for s in specs))
+    paths = [parse_jsonpath(str(s.get("jsonPath") or s.get("JSONPath") or "")) for s in specs]
+    types = [str(s.get("type") or "string") for s in specs]
+
+    def row(o: dict[str, Any], clock: Clock) -> list[Any]:
+        cells: list[Any] = [_name(o)]
+        for path, typ in zip(paths, types, strict=True):
+            values = evaluate(path, o)
+            cells.append(_crd_cell(values[0], typ, clock) if values else None)
+        return cells
+
+    return Printer(columns, row)
+
+
+def crd_columns(crd: dict[str, Any], version: str) -> list[dict[str, Any]]:
+    spec = crd.get("spec") or {}
+    for v in spec.get("versions") or []:
+        if isinstance(v, dict) and v.get("name") == version and v.get("additionalPrinterColumns"):
+            return [c for c in v["additionalPrinterColumns"] if isinstance(c, dict)]
+    return [c for c in spec.get("additionalPrinterColumns") or [] if isinstance(c, dict)]
+
+
+def _column_type(typ: Any) -> str:
+    return str(typ) if typ in ("integer", "number", "boolean", "date", "string") else "string"
+
+
+def _crd_cell(value: Any, typ: str, clock: Clock) -> Any:
+    if typ == "string":
+        return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+    if typ == "date":
+        return clock.since(value) if isinstance(value, str) else None
+    if typ == "integer":
+        return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if typ == "number":
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if typ == "boolean":
+        return value if isinstance(value, bool) else None
+    return None
+
+
+def _meta(o: dict[str, Any]) -> dict[str, Any]:
+    meta = o.get("metadata")
+    return meta if isinstance(meta, dict) else {}
+
+
+def _name(o: dict[str, Any]) -> str:
+    return str(_meta(o).get("name", ""))
+
+
+def build_table(res: Resource, bodies: Sequence[dict[str, Any]], clock: Clock) -> Table:
+    """The Table an API server returns for these objects of one resource."""
+    p = printer_for(res)
+    return Table(p.columns, [p.row(b, clock) for b in bodies], list(bodies))
+
+
+# -- a small JSONPath: .a.b, .a[0], .a[*].b, .a[?(@.type=="Ready")].status ----------------------
+
+_STEP = re.compile(r"""\.([^.\[]+)|\[(\d+|\*)\]|\[\?\(@\.([\w.-]+)\s*==\s*["']([^"']*)["']\)\]|\[['"]([^'"]+)['"]\]""")
+
+
+def parse_jsonpath(path: str) -> list[tuple[str, Any]]:
+    """The steps of a CRD column's JSONPath (`{...}` braces and a leading `$` allowed).
+
+    >>> parse_jsonpath('.status.conditions[?(@.type=="Ready")].status')
+    [('key', 'status'), ('key', 'conditions'), ('filter', ('type', 'Ready')), ('key', 'status')]
+    """
+    text = path.strip().removeprefix("{").removesuffix("}").removeprefix("$")
+    steps: list[tuple[str, Any]] = []
+    pos = 0
+    while pos < len(text):
+        m = _STEP.match(text, pos)
+        if not m:
+            return [("invalid", text)]
+        if m.group(1) is not None:
+            steps.append(("key", m.group(1)))
+        elif m.group(2) is not None:
+            steps.append(("all", None) if m.group(2) == "*" else ("index", int(m.group(2))))
+        elif m.group(3) is not None:
+            steps.append(("filter", (m.group(3), m.group(4))))
+        else:
+            steps.append(("key", m.group(5)))
+        pos = m.end()
+    return steps
+
+
+def evaluate(steps: list[tuple[str, Any]], value: Any) -> list[Any]:
+    """Every value the path reaches (empty when it reaches none).
+
+    >>> evaluate(parse_jsonpath('.status.conditions[?(@.type=="Ready")].status'),
+    ...          {"status": {"conditions": [{"type": "Ready", "status": "True"}]}})
+    ['True']
+    """
+    current = [value]
+    for op, arg in steps:
+        nxt: list[Any] = []
+        for v in current:
+            if op == "key" and isinstance(v, dict) and arg in v:
+                nxt.append(v[arg])
+            elif op == "index" and isinstance(v, list) and -len(v) <= arg < len(v):
+                nxt.append(v[arg])
+            elif op == "all" and isinstance(v, list):
+                nxt.extend(v)
+            elif op == "filter" and isinstance(v, list):
+                field, want = arg
+                for item in v:
+                    got = evaluate([("key", k) for k in field.split(".")], item)
+                    if got and str(got[0]) == want:
+                        nxt.append(item)
+        current = nxt
+        if op == "invalid":
+            return []
+    return [v for v in current if v is not None]
+
+
+# -- text -----------------------------------------------------------------------------------
+
+def render_table(table: Table, wide: bool = False, namespace_column: bool = False,
+                 kind_prefix: str = "", show_labels: bool = False, headers: bool = True) -> str:
+    """A Table as kubectl prints it: upper-case headers, columns aligned by Go's tabwriter
+    (minimum width 6, padding 3), priority-1 columns only with `wide`."""
+    shown = [i for i, c in enumerate(table.columns) if wide or c.priority == 0]
+    lines: list[list[str]] = []
+    if headers:
+        head = [table.columns[i].name.upper() for i in shown]
+        if namespace_column:
+            head.insert(0, "NAMESPACE")
+        if show_labels:
+            head.append("LABELS")
+        lines.append(head)
+    for row, body in zip(table.rows, table.bodies, strict=True):
+        cells = []
+        for i in shown:
+            text = cell_text(row[i] if i < len(row) else None)
+            if kind_prefix and table.columns[i].format == "name" and table.columns[i].name == "Name":
+                text = f"{kind_prefix}/{text}"
+            cells.append(text)
+        if namespace_column:
+            cells.insert(0, str(_meta(body).get("namespace", "")))
+        if show_labels:
+            from analyzer.printing.columns import format_labels
+
+            cells.append(format_labels(_meta(body).get("labels")))
+        lines.append(cells)
+    return align("".join("\t".join(_escape(c) for c in cells) + "\n" for cells in lines), 6, 3)
+
+
+def _escape(text: str) -> str:
+    # a tab inside a cell would split it; kubectl escapes terminal controls the same way
+    return text.replace("\t", "\\t")
+
+
+def render_names(res: Resource, bodies: Iterable[dict[str, Any]]) -> str:
+    """`-o name`: kind.group/name per line."""
+    return "".join(f"{res.kind_label}/{_name(b)}\n" for b in bodies)

@@ -1,0 +1,291 @@
+"""A read-only Kubernetes API over one dump: discovery, get/list/watch, tables, logs.
+
+Answers are shaped as a real API server's (APIResourceList, List, Table, Status, watch events)
+so kubectl and client libraries work unchanged. Nothing is ever written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import time
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from analyzer.printing.logs import LogError, find_log, tail
+from analyzer.printing.resources import Resource
+from analyzer.printing.selectors import SelectorError
+from analyzer.printing.store import DumpStore, NotCollected
+from analyzer.printing.tables import build_table
+
+READ_ONLY = "read-only: this is a saved dump"
+JSON = "application/json"
+BOOKMARK_EVERY = 5.0  # seconds between watch bookmarks
+DEFAULT_WATCH_SECONDS = 1800  # a real API server ends a watch after 30-60 minutes
+
+
+def status(code: int, reason: str, message: str, details: dict[str, Any] | None = None) -> Response:
+    """A `Status` failure, as kubectl prints it ("Error from server (Reason): message")."""
+    body: dict[str, Any] = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                            "message": message, "reason": reason, "code": code}
+    if details:
+        body["details"] = details
+    return Response(orjson.dumps(body), status_code=code, media_type=JSON)
+
+
+def ok(body: Any, headers: dict[str, str] | None = None) -> Response:
+    return Response(orjson.dumps(body), media_type=JSON, headers=headers)
+
+
+class DumpAPI:
+    """The API of one dump; `handle` answers any request under its URL prefix."""
+
+    def __init__(self, store: DumpStore, server_address: str = "127.0.0.1") -> None:
+        self.store = store
+        self.server_address = server_address
+        rvs = []
+        for obj in store.result.objects:
+            rv = obj.view.metadata.resourceVersion if obj.view is not None else None
+            if isinstance(rv, str) and rv.isdigit():
+                rvs.append(int(rv))
+        # every list and watch is "as of" the dump: one resource version for all of it
+        self.resource_version = str(max(rvs) if rvs else 1)
+
+    # -- entry ----------------------------------------------------------------------------
+
+    async def handle(self, request: Request, path: str) -> Response:
+        if request.method not in ("GET", "HEAD"):
+            return status(405, "MethodNotAllowed", READ_ONLY)
+        parts = [p for p in path.split("/") if p]
+        try:
+            return self._route(request, parts)
+        except NotCollected as exc:
+            res = exc.resource
+            return status(404, "NotFound", str(exc), {"group": res.group, "kind": res.plural})
+        except SelectorError as exc:
+            return status(400, "BadRequest", str(exc))
+
+    def _route(self, request: Request, parts: list[str]) -> Response:
+        if parts == ["version"]:
+            return ok(self.version())
+        if parts in ([], ["healthz"], ["livez"], ["readyz"]):
+            return Response("ok", media_type="text/plain")
+        if parts == ["api"]:
+            return ok({"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": [
+                {"clientCIDR": "0.0.0.0/0", "serverAddress": self.server_address}]})
+        if parts == ["apis"]:
+            return ok(self.group_list())
+        if parts[:1] == ["api"] and len(parts) >= 2:
+            return self._resource_request(request, "", parts[1], parts[2:])
+        if parts[:1] == ["apis"] and len(parts) == 2:
+            group = self._group(parts[1])
+            return ok(group) if group else status(404, "NotFound", "the server could not find the requested resource")
+        if parts[:1] == ["apis"] and len(parts) >= 3:
+            return self._resource_request(request, parts[1], parts[2], parts[3:])
+        return status(404, "NotFound", "the server could not find the requested resource")
+
+    # -- discovery ------------------------------------------------------------------------
+
+    def version(self) -> dict[str, Any]:
+        import re
+
+        git = self.store.server_version() or "v0.0.0"
+        m = re.match(r"v?(\d+)\.(\d+)", git)
+        major, minor = (m.group(1), m.group(2)) if m else ("0", "0")
+        return {"major": major, "minor": minor, "gitVersion": git, "gitCommit": "", "gitTreeState": "",
+                "buildDate": "", "goVersion": "", "compiler": "gc", "platform": "linux/amd64"}
+
+    def _group(self, name: str) -> dict[str, Any] | None:
+        versions = self.store.catalog.group_versions().get(name)
+        if not versions or not name:
+            return None
+        gvs = [{"groupVersion": f"{name}/{v}", "version": v} for v in versions]
+        return {"kind": "APIGroup", "apiVersion": "v1", "name": name, "versions": gvs, "preferredVersion": gvs[0]}
+
+    def group_list(self) -> dict[str, Any]:
+        groups = [g for name in self.store.catalog.group_versions() if name and (g := self._group(name))]
+        return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
+
+    def resource_list(self, group: str, version: str) -> dict[str, Any] | None:
+        entries = []
+        for res in self.store.catalog.resources:
+            if res.group != group or version not in res.versions:
+                continue
+            entry: dict[str, Any] = {"name": res.plural, "singularName": res.singular, "namespaced": res.namespaced,
+                                     "kind": res.kind, "verbs": list(res.verbs)}
+            if res.short_names:
+                entry["shortNames"] = list(res.short_names)
+            if res.builtin and res.kind in ("Pod", "Service", "Deployment", "DaemonSet", "ReplicaSet", "StatefulSet", "Job",
+                              "CronJob", "ReplicationController", "HorizontalPodAutoscaler"):
+                entry["categories"] = ["all"]
+            entries.append(entry)
+            if res.kind == "Pod" and not res.group:
+                entries.append({"name": "pods/log", "singularName": "", "namespaced": True, "kind": "Pod",
+                                "verbs": ["get"]})
+        if not entries:
+            return None
+        gv = f"{group}/{version}" if group else version
+        return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": entries}
+
+    # -- resources ------------------------------------------------------------------------
+
+    def _resource_request(self, request: Request, group: str, version: str, rest: list[str]) -> Response:
+        if not rest:
+            found = self.resource_list(group, version)
+            if found is None:
+                return status(404, "NotFound", "the server could not find the requested resource")
+            return ok(found)
+        namespace = ""
+        if rest[0] == "namespaces" and len(rest) >= 3:
+            namespace, rest = rest[1], rest[2:]
+        plural, name, sub = rest[0], rest[1] if len(rest) > 1 else None, rest[2] if len(rest) > 2 else None
+        res = self.store.catalog.by_plural(group, version, plural)
+        if res is None or len(rest) > 3:
+            return status(404, "NotFound", "the server could not find the requested resource")
+        q = request.query_params
+        if sub is not None:
+            if res.kind == "Pod" and not res.group and sub == "log" and name:
+                return self._log(namespace, name, q)
+            return status(404, "NotFound", "the server could not find the requested resource")
+        if name is not None:
+            if q.get("watch") in ("1", "true"):
+                return self._watch(request, res, namespace, f"metadata.name={name}")
+            return self._get(request, res, namespace, name)
+        if q.get("watch") in ("1", "true"):
+            return self._watch(request, res, namespace, q.get("fieldSelector"))
+        return self._list(request, res, namespace)
+
+    def _get(self, request: Request, res: Resource, namespace: str, name: str) -> Response:
+        obj = self.store.find(res, namespace, name)
+        if obj is None:
+            return status(404, "NotFound", f'{res.qualified} "{name}" not found',
+                          {"name": name, "group": res.group, "kind": res.plural})
+        body = self.store.body(res, obj)
+        if _wants_table(request):
+            return ok(self._table(request, res, [body], None))
+        return ok(body)
+
+    def _list(self, request: Request, res: Resource, namespace: str) -> Response:
+        q = request.query_params
+        objs = self.store.select(res, namespace or None, q.get("labelSelector"), q.get("fieldSelector"))
+        start = _decode_continue(q.get("continue"))
+        if start is None:
+            return status(410, "Expired", "the continue token is not valid for this dump")
+        limit = int(q.get("limit") or 0) if (q.get("limit") or "0").isdigit() else 0
+        end = start + limit if limit > 0 else len(objs)
+        page = objs[start:end]
+        cont = _encode_continue(end) if end < len(objs) else None
+        bodies = self.store.bodies(res, page)
+        if _wants_table(request):
+            return ok(self._table(request, res, bodies, cont, remaining=len(objs) - end if cont else None))
+        meta: dict[str, Any] = {"resourceVersion": self.resource_version}
+        if cont:
+            meta["continue"] = cont
+            meta["remainingItemCount"] = len(objs) - end
+        return ok({"kind": f"{res.kind}List", "apiVersion": res.group_version, "metadata": meta, "items": bodies})
+
+    def _table(self, request: Request, res: Resource, bodies: list[dict[str, Any]], cont: str | None,
+               remaining: int | None = None, definitions: bool = True) -> dict[str, Any]:
+        table = build_table(res, bodies, self.store.clock)
+        include = request.query_params.get("includeObject") or "Metadata"
+        rows = []
+        for cells, body in zip(table.rows, bodies, strict=True):
+            row: dict[str, Any] = {"cells": cells}
+            if include == "Object":
+                row["object"] = body
+            elif include != "None":
+                row["object"] = {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+                                 "metadata": body.get("metadata") or {}}
+            rows.append(row)
+        meta: dict[str, Any] = {"resourceVersion": self.resource_version}
+        if cont:
+            meta["continue"] = cont
+            if remaining is not None:
+                meta["remainingItemCount"] = remaining
+        api_version = "meta.k8s.io/v1" if "v=v1;" in (request.headers.get("accept", "") + ";") or \
+            "v=v1beta1" not in request.headers.get("accept", "") else "meta.k8s.io/v1beta1"
+        out: dict[str, Any] = {"kind": "Table", "apiVersion": api_version, "metadata": meta, "rows": rows}
+        out["columnDefinitions"] = table.column_definitions() if definitions else []
+        return out
+
+    # -- logs -----------------------------------------------------------------------------
+
+    def _log(self, namespace: str, pod: str, q: Any) -> Response:
+        try:
+            log = find_log(self.store, namespace, pod, q.get("container") or None,
+                           q.get("previous") in ("true", "1"))
+        except NotCollected:
+            raise
+        except LogError as exc:
+            return status(exc.code, exc.reason, str(exc))
+        lines = q.get("tailLines")
+        text = tail(log.text, int(lines) if lines and lines.lstrip("-").isdigit() else None)
+        limit = q.get("limitBytes")
+        if limit and limit.isdigit():
+            text = text.encode()[: int(limit)].decode(errors="ignore")
+        headers = {}
+        if q.get("timestamps") in ("true", "1") and not log.timestamped:
+            # a saved log has no times of its own to add; say so rather than invent them
+            headers["Warning"] = '299 - "the dump\'s log has no timestamps; lines are shown as saved"'
+        return Response(text, media_type="text/plain", headers=headers)
+
+    # -- watch ----------------------------------------------------------------------------
+
+    def _watch(self, request: Request, res: Resource, namespace: str, fields: str | None) -> Response:
+        q = request.query_params
+        objs = self.store.select(res, namespace or None, q.get("labelSelector"), fields)
+        rv = q.get("resourceVersion")
+        initial = q.get("sendInitialEvents") == "true"
+        replay = initial or not rv or rv == "0"
+        timeout = float(q.get("timeoutSeconds") or DEFAULT_WATCH_SECONDS)
+        bookmarks = q.get("allowWatchBookmarks") == "true"
+        table = _wants_table(request)
+        api = self
+
+        def event(kind: str, obj: dict[str, Any]) -> bytes:
+            return orjson.dumps({"type": kind, "object": obj}) + b"\n"
+
+        def bookmark(initial_end: bool = False) -> bytes:
+            meta: dict[str, Any] = {"resourceVersion": api.resource_version}
+            if initial_end:
+                meta["annotations"] = {"k8s.io/initial-events-end": "true"}
+            return event("BOOKMARK", {"kind": res.kind, "apiVersion": res.group_version, "metadata": meta})
+
+        async def stream() -> Any:
+            deadline = time.monotonic() + timeout
+            if replay:
+                for i, body in enumerate(api.store.bodies(res, objs)):
+                    obj = api._table(request, res, [body], None, definitions=i == 0) if table else body
+                    yield event("ADDED", obj)
+                if initial and bookmarks:
+                    yield bookmark(initial_end=True)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or await request.is_disconnected():
+                    return
+                await asyncio.sleep(min(BOOKMARK_EVERY, left))
+                if bookmarks and time.monotonic() < deadline:
+                    yield bookmark()
+
+        return StreamingResponse(stream(), media_type=JSON)
+
+
+def _wants_table(request: Request) -> bool:
+    return "as=Table" in request.headers.get("accept", "")
+
+
+def _encode_continue(offset: int) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps({"offset": offset})).decode()
+
+
+def _decode_continue(token: str | None) -> int | None:
+    if not token:
+        return 0
+    try:
+        offset = orjson.loads(base64.urlsafe_b64decode(token.encode()))["offset"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return offset if isinstance(offset, int) and offset >= 0 else None
