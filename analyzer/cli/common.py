@@ -70,7 +70,10 @@ SHOW_SENSITIVE_HELP = (
 
 def fail(message: str, code: int = 1) -> None:
     """Print an error for the user (no traceback) and exit."""
-    err_console.print(f"[bold red]error:[/bold red] {message}")
+    from rich.markup import escape
+
+    # escaped: a message quoting "[a b]" (a list of containers, a path) is text, not markup
+    err_console.print(f"[bold red]error:[/bold red] {escape(message)}")
     raise typer.Exit(code)
 
 

@@ -1,0 +1,928 @@
+"""`kubectl describe` layouts (kubectl's pkg/describe): nodes, pods, deployments, services, and any
+other kind generically, with the events of the object. Ages are measured from the capture time.
+
+Text is written with tabs and aligned like kubectl's tabwriter (minimum width 0, padding 2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from analyzer.printing.columns import format_labels, format_selector, node_roles
+from analyzer.printing.quantity import ZERO, Quantity
+from analyzer.printing.resources import Resource
+from analyzer.printing.store import DumpStore, NotCollected
+from analyzer.printing.tabwriter import align
+from analyzer.printing.timefmt import Clock, describe_time
+
+Body = dict[str, Any]
+MAX_ANNOTATION = 140
+# annotations kubectl describe leaves out
+_SKIP_ANNOTATIONS = {"kubectl.kubernetes.io/last-applied-configuration"}
+
+
+def _d(v: Any) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def _s(v: Any) -> str:
+    """A value as Go's %v prints it (bools lower case, nothing for nil)."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+class Writer:
+    """kubectl's PrefixWriter: levels of two spaces; `flush` ends the current alignment blocks."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.buf: list[str] = []
+
+    def write(self, level: int, text: str) -> None:
+        self.buf.append("  " * level + text)
+
+    def line(self, text: str) -> None:
+        self.buf.append(text + "\n")
+
+    def flush(self) -> None:
+        self.parts.append(align("".join(self.buf), 0, 2))
+        self.buf = []
+
+    def text(self) -> str:
+        self.flush()
+        return "".join(self.parts)
+
+
+def labels_multiline(w: Writer, title: str, labels: Any, indent: str = "") -> None:
+    w.write(0, f"{indent}{title}:\t")
+    labels = _d(labels)
+    if not labels:
+        w.line("<none>")
+        return
+    for i, key in enumerate(sorted(labels)):
+        if i:
+            w.write(0, indent + "\t")
+        w.write(0, f"{key}={_s(labels[key])}\n")
+
+
+def annotations_multiline(w: Writer, title: str, annotations: Any) -> None:
+    w.write(0, f"{title}:\t")
+    ann = {k: v for k, v in _d(annotations).items() if k not in _SKIP_ANNOTATIONS}
+    if not ann:
+        w.line("<none>")
+        return
+    for i, key in enumerate(sorted(ann)):
+        if i:
+            w.write(0, "\t")
+        value = _s(ann[key]).removesuffix("\n")
+        if len(value) + len(key) + 2 > MAX_ANNOTATION or "\n" in value:
+            w.write(0, f"{key}:\n")
+            for part in value.split("\n"):
+                short = part if len(part) <= MAX_ANNOTATION - 2 else part[:MAX_ANNOTATION - 2] + "..."
+                w.write(0, f"\t  {short}\n")
+        else:
+            w.write(0, f"{key}: {value}\n")
+
+
+def taints_multiline(w: Writer, title: str, taints: Any) -> None:
+    w.write(0, f"{title}:\t")
+    items = [_d(t) for t in _l(taints)]
+    if not items:
+        w.line("<none>")
+        return
+    items.sort(key=lambda t: f"{t.get('effect', '')},{t.get('key', '')}")
+    for i, t in enumerate(items):
+        if i:
+            w.write(0, "\t")
+        text = str(t.get("key", ""))
+        if t.get("value"):
+            text += f"={t['value']}"
+        if t.get("effect"):
+            text += f":{t['effect']}"
+        w.write(0, text + "\n")
+
+
+def tolerations_multiline(w: Writer, title: str, tolerations: Any) -> None:
+    w.write(0, f"{title}:\t")
+    items = [_d(t) for t in _l(tolerations)]
+    if not items:
+        w.line("<none>")
+        return
+    items.sort(key=lambda t: str(t.get("key", "")))
+    for i, t in enumerate(items):
+        if i:
+            w.write(0, "\t")
+        text = str(t.get("key", ""))
+        if t.get("value"):
+            text += f"={t['value']}"
+        if t.get("effect"):
+            text += f":{t['effect']}"
+        if t.get("operator") == "Exists" and not t.get("value"):
+            text += " op=Exists" if (t.get("key") or t.get("effect")) else "op=Exists"
+        if t.get("tolerationSeconds") is not None:
+            text += f" for {t['tolerationSeconds']}s"
+        w.write(0, text + "\n")
+
+
+def describe_events(w: Writer, events: list[Body] | None, clock: Clock) -> None:
+    if events is None:
+        w.write(0, "Events:\t<the dump did not collect Events>\n")
+        return
+    if not events:
+        w.write(0, "Events:\t<none>\n")
+        return
+    w.flush()
+    events = sorted(events, key=lambda e: str(e.get("lastTimestamp") or ""))
+    w.write(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n")
+    w.write(1, "----\t------\t----\t----\t-------\n")
+    for e in events:
+        first = clock.since(e["eventTime"]) if e.get("eventTime") else clock.since(e.get("firstTimestamp"))
+        series = e.get("series")
+        count = int(e.get("count") or 0)
+        if isinstance(series, dict):
+            interval = f"{clock.since(series.get('lastObservedTime'))} (x{series.get('count', 0)} over {first})"
+        elif count > 1:
+            interval = f"{clock.since(e.get('lastTimestamp'))} (x{count} over {first})"
+        else:
+            interval = first
+        source = _d(e.get("source")).get("component") or e.get("reportingController") or ""
+        message = str(e.get("message") or "").strip()
+        path = _d(e.get("involvedObject")).get("fieldPath")
+        if path:
+            message = f"{path}: {message}"
+        w.write(1, f"{_s(e.get('type'))}\t{_s(e.get('reason'))}\t{interval}\t{source}\t{message}\n")
+
+
+# -- what describe reads besides the object -----------------------------------------------------
+
+def search_events(store: DumpStore, body: Body) -> list[Body] | None:
+    """The events kubectl describe lists for an object (its field selector: name, namespace,
+    kind, uid); None when the dump did not collect events."""
+    res = store.catalog.get("", "Event")
+    if res is None or not store.catalog.collected(res):
+        return None
+    meta = _d(body.get("metadata"))
+    name, ns, kind, uid = meta.get("name", ""), meta.get("namespace") or "", body.get("kind", ""), meta.get("uid") or ""
+    uids = {uid} | ({name} if kind == "Node" else set())
+    out = []
+    for obj in res.objects:
+        if ns and obj.namespace != ns:
+            continue
+        e = store.body(res, obj)
+        inv = _d(e.get("involvedObject"))
+        if inv.get("name") != name or (inv.get("namespace") or "") != ns or inv.get("kind") != kind:
+            continue
+        if uid and (inv.get("uid") or "") not in uids:
+            continue
+        out.append(e)
+    return out
+
+
+def _related(store: DumpStore, group: str, kind: str) -> tuple[Resource | None, bool]:
+    res = store.catalog.get(group, kind)
+    return res, res is not None and store.catalog.collected(res)
+
+
+# -- nodes ----------------------------------------------------------------------------------
+
+def _resource_lines(w: Writer, resources: dict[str, Any]) -> None:
+    for name in sorted(resources):
+        w.write(0, f"  {name}:\t{Quantity.parse(resources[name])}\n")
+
+
+def pod_requests(pod: Body, which: str) -> dict[str, Quantity]:
+    """A pod's effective requests or limits (resourcehelper.PodRequests/PodLimits)."""
+    spec = _d(pod.get("spec"))
+
+    def of(c: Any) -> dict[str, Quantity]:
+        return {k: Quantity.parse(v) for k, v in _d(_d(_d(c).get("resources")).get(which)).items()}
+
+    def add(a: dict[str, Quantity], b: dict[str, Quantity]) -> dict[str, Quantity]:
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = out[k] + v if k in out else v
+        return out
+
+    def maxed(a: dict[str, Quantity], b: dict[str, Quantity]) -> dict[str, Quantity]:
+        out = dict(a)
+        for k, v in b.items():
+            if k not in out or v.value > out[k].value:
+                out[k] = v
+        return out
+
+    total: dict[str, Quantity] = {}
+    for c in _l(spec.get("containers")):
+        total = add(total, of(c))
+    sidecars: dict[str, Quantity] = {}
+    init_max: dict[str, Quantity] = {}
+    for c in _l(spec.get("initContainers")):
+        this = of(c)
+        if _d(c).get("restartPolicy") == "Always":
+            total = add(total, this)
+            sidecars = add(sidecars, this)
+            this = sidecars
+        else:
+            this = add(this, sidecars)
+        init_max = maxed(init_max, this)
+    total = maxed(total, init_max)
+    overhead = {k: Quantity.parse(v) for k, v in _d(spec.get("overhead")).items()}
+    if overhead and total:
+        total = add(total, overhead)
+    return total
+
+
+def _pct(part: Quantity, whole: Quantity, milli: bool) -> int:
+    denominator = whole.milli() if milli else whole.whole()
+    if denominator == 0:
+        return 0
+    return int((part.milli() if milli else part.whole()) / denominator * 100)
+
+
+def describe_node(store: DumpStore, body: Body) -> str:
+    clock = store.clock
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Roles:\t{','.join(node_roles(meta.get('labels'))) or '<none>'}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(0, f"CreationTimestamp:\t{describe_time(meta.get('creationTimestamp'))}\n")
+    taints_multiline(w, "Taints", spec.get("taints"))
+    w.write(0, f"Unschedulable:\t{_s(bool(spec.get('unschedulable')))}\n")
+    leases, leases_collected = _related(store, "coordination.k8s.io", "Lease")
+    lease_obj = None
+    if leases is not None and leases_collected:
+        lease_obj = store.find(leases, "kube-node-lease", meta.get("name", ""))
+    if lease_obj is not None:
+        lease = _d(store.body(leases, lease_obj).get("spec"))
+        w.write(0, "Lease:\n")
+        w.write(1, f"HolderIdentity:\t{lease.get('holderIdentity') or '<unset>'}\n")
+        w.write(1, f"AcquireTime:\t{describe_time(lease.get('acquireTime')) if lease.get('acquireTime') else '<unset>'}\n")
+        w.write(1, f"RenewTime:\t{describe_time(lease.get('renewTime')) if lease.get('renewTime') else '<unset>'}\n")
+    elif leases_collected:
+        w.write(0, f'Lease:\tFailed to get lease: leases.coordination.k8s.io "{meta.get("name", "")}" not found\n')
+    else:
+        w.write(0, "Lease:\tFailed to get lease: the dump did not collect Leases\n")
+    conditions = [_d(c) for c in _l(status.get("conditions"))]
+    if conditions:
+        w.write(0, "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n")
+        w.write(1, "----\t------\t-----------------\t------------------\t------\t-------\n")
+        for c in conditions:
+            w.write(1, f"{_s(c.get('type'))} \t{_s(c.get('status'))} \t{describe_time(c.get('lastHeartbeatTime'))} \t"
+                       f"{describe_time(c.get('lastTransitionTime'))} \t{_s(c.get('reason'))} \t{_s(c.get('message'))}\n")
+    w.write(0, "Addresses:\n")
+    for a in _l(status.get("addresses")):
+        w.write(1, f"{_s(_d(a).get('type'))}:\t{_s(_d(a).get('address'))}\n")
+    if _d(status.get("capacity")):
+        w.write(0, "Capacity:\n")
+        _resource_lines(w, _d(status.get("capacity")))
+    if _d(status.get("allocatable")):
+        w.write(0, "Allocatable:\n")
+        _resource_lines(w, _d(status.get("allocatable")))
+    info = _d(status.get("nodeInfo"))
+    w.write(0, "System Info:\n")
+    for label, key in (("Machine ID", "machineID"), ("System UUID", "systemUUID"), ("Boot ID", "bootID"),
+                       ("Kernel Version", "kernelVersion"), ("OS Image", "osImage"),
+                       ("Operating System", "operatingSystem"), ("Architecture", "architecture"),
+                       ("Container Runtime Version", "containerRuntimeVersion"),
+                       ("Kubelet Version", "kubeletVersion")):
+        w.write(0, f"  {label}:\t{_s(info.get(key))}\n")
+    if info.get("kubeProxyVersion"):
+        w.write(0, f"  Kube-Proxy Version:\t{_s(info.get('kubeProxyVersion'))}\n")
+    if spec.get("podCIDR"):
+        w.write(0, f"PodCIDR:\t{spec['podCIDR']}\n")
+    if _l(spec.get("podCIDRs")):
+        w.write(0, f"PodCIDRs:\t{','.join(map(str, spec['podCIDRs']))}\n")
+    if spec.get("providerID"):
+        w.write(0, f"ProviderID:\t{spec['providerID']}\n")
+    pods_res, pods_collected = _related(store, "", "Pod")
+    if pods_res is not None and pods_collected:
+        pods = store.bodies(pods_res, store.select(
+            pods_res, None, None, f"spec.nodeName={meta.get('name', '')},status.phase!=Succeeded,status.phase!=Failed"))
+        _node_resources(w, body, pods, clock)
+    else:
+        w.write(0, "Pods:\tthe dump did not collect Pods\n")
+    describe_events(w, search_events(store, body), clock)
+    return w.text()
+
+
+def _node_resources(w: Writer, node: Body, pods: list[Body], clock: Clock) -> None:
+    status = _d(node.get("status"))
+    alloc_raw = _d(status.get("allocatable")) or _d(status.get("capacity"))
+    alloc = {k: Quantity.parse(v) for k, v in alloc_raw.items()}
+    cpu, mem = alloc.get("cpu", ZERO), alloc.get("memory", ZERO)
+    w.write(0, f"Non-terminated Pods:\t({len(pods)} in total)\n")
+    w.write(1, "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n")
+    w.write(1, "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n")
+    total_req: dict[str, Quantity] = {}
+    total_lim: dict[str, Quantity] = {}
+    for pod in pods:
+        req, lim = pod_requests(pod, "requests"), pod_requests(pod, "limits")
+        for total, part in ((total_req, req), (total_lim, lim)):
+            for k, v in part.items():
+                total[k] = total[k] + v if k in total else v
+        cr, cl = req.get("cpu", ZERO), lim.get("cpu", ZERO)
+        mr, ml = req.get("memory", ZERO), lim.get("memory", ZERO)
+        pm = _d(pod.get("metadata"))
+        w.write(1, f"{pm.get('namespace', '')}\t{pm.get('name', '')}\t\t{cr} ({_pct(cr, cpu, True)}%)\t"
+                   f"{cl} ({_pct(cl, cpu, True)}%)\t{mr} ({_pct(mr, mem, False)}%)\t{ml} ({_pct(ml, mem, False)}%)\t"
+                   f"{clock.since(pm.get('creationTimestamp'))}\n")
+    w.write(0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n")
+    w.write(1, "Resource\tRequests\tLimits\n")
+    w.write(1, "--------\t--------\t------\n")
+    for name, milli in (("cpu", True), ("memory", False), ("ephemeral-storage", False)):
+        r, lim = total_req.get(name, ZERO), total_lim.get(name, ZERO)
+        whole = alloc.get(name, ZERO)
+        w.write(1, f"{name}\t{r} ({_pct(r, whole, milli)}%)\t{lim} ({_pct(lim, whole, milli)}%)\n")
+    standard = {"cpu", "memory", "ephemeral-storage", "storage", "pods"}
+    huge = sorted(k for k in alloc if k.startswith("hugepages-"))
+    ext = sorted(k for k in alloc if k not in standard and not k.startswith("hugepages-")
+                 and not k.startswith("requests.") and not k.startswith("limits.") and "/" in k)
+    for name in huge:
+        r, lim = total_req.get(name, ZERO), total_lim.get(name, ZERO)
+        w.write(1, f"{name}\t{r} ({_pct(r, alloc[name], False)}%)\t{lim} ({_pct(lim, alloc[name], False)}%)\n")
+    for name in ext:
+        w.write(1, f"{name}\t{total_req.get(name, ZERO)}\t{total_lim.get(name, ZERO)}\n")
+
+
+# -- pods -----------------------------------------------------------------------------------
+
+def _controller(meta: dict[str, Any]) -> str:
+    for ref in _l(meta.get("ownerReferences")):
+        ref = _d(ref)
+        if ref.get("controller"):
+            return f"{ref.get('kind', '')}/{ref.get('name', '')}"
+    return ""
+
+
+def _ports(ports: list[Any], key: str) -> str:
+    out = []
+    for p in ports:
+        p = _d(p)
+        text = f"{int(p.get(key) or 0)}/{p.get('protocol') or 'TCP'}"
+        if p.get("name"):
+            text += f" ({p['name']})"
+        out.append(text)
+    return ", ".join(out)
+
+
+def _probe(p: dict[str, Any]) -> str:
+    attrs = (f"delay={int(p.get('initialDelaySeconds') or 0)}s timeout={int(p.get('timeoutSeconds') or 1)}s "
+             f"period={int(p.get('periodSeconds') or 10)}s #success={int(p.get('successThreshold') or 1)} "
+             f"#failure={int(p.get('failureThreshold') or 3)}")
+    if p.get("exec") is not None:
+        return f"exec [{' '.join(map(str, _l(_d(p['exec']).get('command'))))}] {attrs}"
+    if p.get("httpGet") is not None:
+        h = _d(p["httpGet"])
+        host = f"{h.get('host', '')}:{h.get('port', '')}" if h.get("port") is not None else h.get("host", "")
+        return f"http-get {str(h.get('scheme') or 'HTTP').lower()}://{host}{h.get('path', '')} {attrs}"
+    if p.get("tcpSocket") is not None:
+        t = _d(p["tcpSocket"])
+        return f"tcp-socket {t.get('host', '')}:{t.get('port', '')} {attrs}"
+    if p.get("grpc") is not None:
+        g = _d(p["grpc"])
+        return f"grpc <pod>:{g.get('port')} {g.get('service', '')} {attrs}"
+    return f"unknown {attrs}"
+
+
+def _state(w: Writer, title: str, state: dict[str, Any]) -> None:
+    if state.get("running") is not None:
+        w.write(2, f"{title}:\tRunning\n")
+        w.write(3, f"Started:\t{describe_time(_d(state['running']).get('startedAt'))}\n")
+    elif state.get("waiting") is not None:
+        w.write(2, f"{title}:\tWaiting\n")
+        if _d(state["waiting"]).get("reason"):
+            w.write(3, f"Reason:\t{state['waiting']['reason']}\n")
+    elif state.get("terminated") is not None:
+        t = _d(state["terminated"])
+        w.write(2, f"{title}:\tTerminated\n")
+        if t.get("reason"):
+            w.write(3, f"Reason:\t{t['reason']}\n")
+        if t.get("message"):
+            w.write(3, f"Message:\t{t['message']}\n")
+        w.write(3, f"Exit Code:\t{int(t.get('exitCode') or 0)}\n")
+        if int(t.get("signal") or 0) > 0:
+            w.write(3, f"Signal:\t{t['signal']}\n")
+        w.write(3, f"Started:\t{describe_time(t.get('startedAt'))}\n")
+        w.write(3, f"Finished:\t{describe_time(t.get('finishedAt'))}\n")
+    else:
+        w.write(2, f"{title}:\tWaiting\n")
+
+
+def _resources(w: Writer, resources: dict[str, Any], level: int) -> None:
+    for which, title in (("limits", "Limits"), ("requests", "Requests")):
+        items = _d(resources.get(which))
+        if items:
+            w.write(level, f"{title}:\n")
+        for name in sorted(items):
+            w.write(level + 1, f"{name}:\t{Quantity.parse(items[name])}\n")
+
+
+def _containers(w: Writer, label: str, containers: list[Any], statuses: list[Any], pod: Body | None) -> None:
+    by_name = {_d(s).get("name"): _d(s) for s in statuses}
+    w.write(0, f"{label}:{' <none>' if not containers else ''}\n")
+    for c in containers:
+        c = _d(c)
+        st = by_name.get(c.get("name"))
+        w.write(1, f"{c.get('name', '')}:\n")
+        if st is not None:
+            w.write(2, f"Container ID:\t{_s(st.get('containerID'))}\n")
+        w.write(2, f"Image:\t{_s(c.get('image'))}\n")
+        if st is not None:
+            w.write(2, f"Image ID:\t{_s(st.get('imageID'))}\n")
+        ports = _ports(_l(c.get("ports")), "containerPort")
+        w.write(2, f"{'Ports' if ',' in ports else 'Port'}:\t{ports or '<none>'}\n")
+        host_ports = _ports(_l(c.get("ports")), "hostPort")
+        w.write(2, f"{'Host Ports' if ',' in host_ports else 'Host Port'}:\t{host_ports or '<none>'}\n")
+        for key, title in (("command", "Command"), ("args", "Args")):
+            if _l(c.get(key)):
+                w.write(2, f"{title}:\n")
+                for item in c[key]:
+                    for part in str(item).split("\n"):
+                        w.write(3, f"{part}\n")
+        if st is not None:
+            _state(w, "State", _d(st.get("state")))
+            if _d(st.get("lastState")).get("terminated") is not None:
+                _state(w, "Last State", _d(st.get("lastState")))
+            w.write(2, f"Ready:\t{'True' if st.get('ready') else 'False'}\n")
+            w.write(2, f"Restart Count:\t{int(st.get('restartCount') or 0)}\n")
+        _resources(w, _d(c.get("resources")), 2)
+        for key, title in (("livenessProbe", "Liveness"), ("readinessProbe", "Readiness"), ("startupProbe", "Startup")):
+            if c.get(key) is not None:
+                w.write(2, f"{title}:\t{_probe(_d(c[key]))}\n")
+        if _l(c.get("envFrom")):
+            w.write(2, "Environment Variables from:\n")
+            for e in c["envFrom"]:
+                e = _d(e)
+                ref, kind = (_d(e.get("configMapRef")), "ConfigMap") if e.get("configMapRef") else (_d(e.get("secretRef")), "Secret")
+                optional = "true" if ref.get("optional") else "false"
+                prefix = f" with prefix '{e['prefix']}'" if e.get("prefix") else ""
+                w.write(3, f"{ref.get('name', '')}\t{kind}{prefix}\tOptional: {optional}\n")
+        env = _l(c.get("env"))
+        w.write(2, f"Environment:{'' if env else chr(9) + '<none>'}\n")
+        for e in env:
+            e = _d(e)
+            src = _d(e.get("valueFrom"))
+            if not src:
+                for i, part in enumerate(_s(e.get("value")).split("\n")):
+                    w.write(3, f"{e.get('name', '')}:\t{part}\n" if i == 0 else f"\t{part}\n")
+            elif src.get("fieldRef"):
+                ref = _d(src["fieldRef"])
+                value = _field_path(pod or {}, str(ref.get("fieldPath", "")))
+                w.write(3, f"{e.get('name', '')}:\t{value} ({ref.get('apiVersion', '')}:{ref.get('fieldPath', '')})\n")
+            elif src.get("resourceFieldRef"):
+                ref = _d(src["resourceFieldRef"])
+                w.write(3, f"{e.get('name', '')}:\t{_resource_ref(c, ref)} ({ref.get('resource', '')})\n")
+            elif src.get("secretKeyRef"):
+                ref = _d(src["secretKeyRef"])
+                w.write(3, f"{e.get('name', '')}:\t<set to the key '{ref.get('key', '')}' in secret '{ref.get('name', '')}'>\t"
+                           f"Optional: {'true' if ref.get('optional') else 'false'}\n")
+            elif src.get("configMapKeyRef"):
+                ref = _d(src["configMapKeyRef"])
+                w.write(3, f"{e.get('name', '')}:\t<set to the key '{ref.get('key', '')}' of config map '{ref.get('name', '')}'>\t"
+                           f"Optional: {'true' if ref.get('optional') else 'false'}\n")
+        mounts = sorted((_d(m) for m in _l(c.get("volumeMounts"))), key=lambda m: str(m.get("mountPath", "")))
+        w.write(2, f"Mounts:{'' if mounts else chr(9) + '<none>'}\n")
+        for m in mounts:
+            flags = ["ro" if m.get("readOnly") else "rw"]
+            if m.get("subPath"):
+                flags.append(f'path="{m["subPath"]}"')
+            w.write(3, f"{m.get('mountPath', '')} from {m.get('name', '')} ({','.join(flags)})\n")
+        devices = sorted((_d(d) for d in _l(c.get("volumeDevices"))), key=lambda d: str(d.get("devicePath", "")))
+        if devices:
+            w.write(2, "Devices:\n")
+            for dev in devices:
+                w.write(3, f"{dev.get('devicePath', '')} from {dev.get('name', '')}\n")
+
+
+def _field_path(pod: Body, path: str) -> str:
+    meta = _d(pod.get("metadata"))
+    m = re.match(r"metadata\.(labels|annotations)\['(.+)'\]$", path)
+    if m:
+        return _s(_d(meta.get(m.group(1))).get(m.group(2)))
+    simple = {"metadata.name": meta.get("name"), "metadata.namespace": meta.get("namespace"),
+              "metadata.uid": meta.get("uid"), "spec.nodeName": _d(pod.get("spec")).get("nodeName"),
+              "spec.serviceAccountName": _d(pod.get("spec")).get("serviceAccountName"),
+              "status.hostIP": _d(pod.get("status")).get("hostIP"), "status.podIP": _d(pod.get("status")).get("podIP"),
+              "status.podIPs": _d(pod.get("status")).get("podIP"), "status.hostIPs": _d(pod.get("status")).get("hostIP")}
+    return _s(simple.get(path))
+
+
+def _resource_ref(container: dict[str, Any], ref: dict[str, Any]) -> str:
+    which, _, name = str(ref.get("resource", "")).partition(".")
+    value = _d(_d(container.get("resources")).get(which)).get(name)
+    if value is None:
+        return "node allocatable" if which == "limits" and name in ("cpu", "memory") else "0"
+    q = Quantity.parse(value)
+    divisor = Quantity.parse(ref.get("divisor") or "1")
+    if divisor.value == 0:
+        return str(q)
+    import math
+
+    return str(math.ceil(q.value / divisor.value))
+
+
+_VOLUME_TYPES: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "hostPath": lambda v: ["Type:\tHostPath (bare host directory volume)", f"    Path:\t{_s(v.get('path'))}",
+                           f"    HostPathType:\t{v.get('type') or '<none>'}"],
+    "emptyDir": lambda v: ["Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)",
+                           f"    Medium:\t{_s(v.get('medium'))}",
+                           f"    SizeLimit:\t{Quantity.parse(v['sizeLimit']) if v.get('sizeLimit') else '<unset>'}"],
+    "secret": lambda v: ["Type:\tSecret (a volume populated by a Secret)", f"    SecretName:\t{_s(v.get('secretName'))}",
+                         f"    Optional:\t{_s(bool(v.get('optional')))}"],
+    "configMap": lambda v: ["Type:\tConfigMap (a volume populated by a ConfigMap)", f"    Name:\t{_s(v.get('name'))}",
+                            f"    Optional:\t{_s(bool(v.get('optional')))}"],
+    "persistentVolumeClaim": lambda v: [
+        "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)",
+        f"    ClaimName:\t{_s(v.get('claimName'))}", f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}"],
+    "nfs": lambda v: ["Type:\tNFS (an NFS mount that lasts the lifetime of a pod)", f"    Server:\t{_s(v.get('server'))}",
+                      f"    Path:\t{_s(v.get('path'))}", f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}"],
+    "csi": lambda v: ["Type:\tCSI (a Container Storage Interface (CSI) volume source)", f"    Driver:\t{_s(v.get('driver'))}",
+                      f"    FSType:\t{_s(v.get('fsType'))}", f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}"],
+}
+
+
+def _volumes(w: Writer, volumes: list[Any]) -> None:
+    if not volumes:
+        w.write(0, "Volumes:\t<none>\n")
+        return
+    w.write(0, "Volumes:\n")
+    for vol in volumes:
+        vol = _d(vol)
+        w.write(1, f"{vol.get('name', '')}:\n")
+        kind = next((k for k in _VOLUME_TYPES if vol.get(k) is not None), None)
+        if kind is not None:
+            for line in _VOLUME_TYPES[kind](_d(vol[kind])):
+                w.write(2, line + "\n")
+        elif vol.get("projected") is not None:
+            w.write(2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n")
+            for src in _l(_d(vol["projected"]).get("sources")):
+                src = _d(src)
+                if src.get("secret") is not None:
+                    w.write(2, f"SecretName:\t{_s(_d(src['secret']).get('name'))}\n")
+                    w.write(2, f"  Optional:\t{_s(bool(_d(src['secret']).get('optional')))}\n")
+                elif src.get("downwardAPI") is not None:
+                    w.write(2, "DownwardAPI:\ttrue\n")
+                elif src.get("configMap") is not None:
+                    w.write(2, f"ConfigMapName:\t{_s(_d(src['configMap']).get('name'))}\n")
+                    w.write(2, f"  Optional:\t{_s(bool(_d(src['configMap']).get('optional')))}\n")
+                elif src.get("serviceAccountToken") is not None:
+                    w.write(2, f"TokenExpirationSeconds:\t{_s(_d(src['serviceAccountToken']).get('expirationSeconds'))}\n")
+        elif vol.get("downwardAPI") is not None:
+            w.write(2, "Type:\tDownwardAPI (a volume populated by information about the pod)\n    Items:\n")
+            for item in _l(_d(vol["downwardAPI"]).get("items")):
+                item = _d(item)
+                ref = _d(item.get("fieldRef")).get("fieldPath") or _d(item.get("resourceFieldRef")).get("resource")
+                w.write(3, f"{ref} -> {item.get('path', '')}\n")
+        else:
+            w.write(1, "<unknown>\n")
+
+
+def qos_class(pod: Body) -> str:
+    """Guaranteed, Burstable or BestEffort, as the API computes it."""
+    if _d(pod.get("status")).get("qosClass"):
+        return str(pod["status"]["qosClass"])
+    spec = _d(pod.get("spec"))
+    containers = [_d(c) for c in _l(spec.get("containers")) + _l(spec.get("initContainers"))]
+    any_set = False
+    guaranteed = True
+    for c in containers:
+        res = _d(c.get("resources"))
+        req, lim = _d(res.get("requests")), _d(res.get("limits"))
+        if req or lim:
+            any_set = True
+        for name in ("cpu", "memory"):
+            if name not in lim or Quantity.parse(req.get(name, lim.get(name))).value != Quantity.parse(lim[name]).value:
+                guaranteed = False
+    if not any_set:
+        return "BestEffort"
+    return "Guaranteed" if guaranteed else "Burstable"
+
+
+def describe_pod(store: DumpStore, body: Body) -> str:
+    clock = store.clock
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    if spec.get("priority") is not None:
+        w.write(0, f"Priority:\t{spec['priority']}\n")
+    if spec.get("priorityClassName"):
+        w.write(0, f"Priority Class Name:\t{spec['priorityClassName']}\n")
+    if spec.get("runtimeClassName"):
+        w.write(0, f"Runtime Class Name:\t{spec['runtimeClassName']}\n")
+    if spec.get("serviceAccountName"):
+        w.write(0, f"Service Account:\t{spec['serviceAccountName']}\n")
+    node = spec.get("nodeName")
+    w.write(0, f"Node:\t{node}/{_s(status.get('hostIP'))}\n" if node else "Node:\t<none>\n")
+    if status.get("startTime"):
+        w.write(0, f"Start Time:\t{describe_time(status['startTime'])}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    if meta.get("deletionTimestamp") and status.get("phase") not in ("Failed", "Succeeded"):
+        w.write(0, f"Status:\tTerminating (lasts {clock.since(meta['deletionTimestamp'])})\n")
+        w.write(0, f"Termination Grace Period:\t{_s(meta.get('deletionGracePeriodSeconds'))}s\n")
+    else:
+        w.write(0, f"Status:\t{_s(status.get('phase'))}\n")
+    if status.get("reason"):
+        w.write(0, f"Reason:\t{status['reason']}\n")
+    if status.get("message"):
+        w.write(0, f"Message:\t{status['message']}\n")
+    seccomp = _d(_d(spec.get("securityContext")).get("seccompProfile"))
+    if seccomp:
+        w.write(0, f"SeccompProfile:\t{_s(seccomp.get('type'))}\n")
+    w.write(0, f"IP:\t{_s(status.get('podIP'))}\n")
+    ips = _l(status.get("podIPs"))
+    if not ips:
+        w.write(0, "IPs:\t<none>\n")
+    else:
+        w.write(0, "IPs:\n")
+        for ip in ips:
+            w.write(1, f"IP:\t{_s(_d(ip).get('ip'))}\n")
+    if _controller(meta):
+        w.write(0, f"Controlled By:\t{_controller(meta)}\n")
+    if status.get("nominatedNodeName"):
+        w.write(0, f"NominatedNodeName:\t{status['nominatedNodeName']}\n")
+    if _l(spec.get("initContainers")):
+        _containers(w, "Init Containers", _l(spec.get("initContainers")), _l(status.get("initContainerStatuses")), body)
+    _containers(w, "Containers", _l(spec.get("containers")), _l(status.get("containerStatuses")), body)
+    if _l(spec.get("ephemeralContainers")):
+        _containers(w, "Ephemeral Containers", _l(spec.get("ephemeralContainers")),
+                    _l(status.get("ephemeralContainerStatuses")), body)
+    conditions = [_d(c) for c in _l(status.get("conditions"))]
+    if _l(spec.get("readinessGates")):
+        w.write(0, "Readiness Gates:\n  Type\tStatus\n")
+        for g in spec["readinessGates"]:
+            t = _d(g).get("conditionType")
+            found = next((c.get("status") for c in conditions if c.get("type") == t), "<none>")
+            w.write(1, f"{_s(t)} \t{_s(found)} \n")
+    if conditions:
+        w.write(0, "Conditions:\n  Type\tStatus\n")
+        for c in conditions:
+            w.write(1, f"{_s(c.get('type'))} \t{_s(c.get('status'))} \n")
+    _volumes(w, _l(spec.get("volumes")))
+    w.write(0, f"QoS Class:\t{qos_class(body)}\n")
+    labels_multiline(w, "Node-Selectors", spec.get("nodeSelector"))
+    tolerations_multiline(w, "Tolerations", spec.get("tolerations"))
+    describe_events(w, search_events(store, body), clock)
+    return w.text()
+
+
+# -- deployments and services ------------------------------------------------------------------
+
+def _pod_template(w: Writer, template: dict[str, Any]) -> None:
+    meta, spec = _d(template.get("metadata")), _d(template.get("spec"))
+    w.write(0, "Pod Template:\n")
+    labels_multiline(w, "Labels", meta.get("labels"), indent="  ")
+    if _d(meta.get("annotations")):
+        labels_multiline(w, "Annotations", meta.get("annotations"), indent="  ")
+    if spec.get("serviceAccountName"):
+        w.write(1, f"Service Account:\t{spec['serviceAccountName']}\n")
+    inner = Writer()
+    if _l(spec.get("initContainers")):
+        _containers(inner, "Init Containers", _l(spec.get("initContainers")), [], None)
+    _containers(inner, "Containers", _l(spec.get("containers")), [], None)
+    _volumes(inner, _l(spec.get("volumes")))
+    # the template's parts sit one level deeper, in the same alignment blocks
+    w.buf.extend("  " + line + "\n" for line in "".join(inner.buf).splitlines())
+    labels_multiline(w, "Node-Selectors", spec.get("nodeSelector"), indent="  ")
+    tolerations_multiline(w, "  Tolerations", spec.get("tolerations"))
+
+
+def describe_deployment(store: DumpStore, body: Body) -> str:
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(0, f"CreationTimestamp:\t{describe_time(meta.get('creationTimestamp'))}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(0, f"Selector:\t{format_selector(spec.get('selector')).replace('<none>', '')}\n")
+    w.write(0, f"Replicas:\t{int(spec.get('replicas', 1) or 0)} desired | {int(status.get('updatedReplicas') or 0)} updated | "
+               f"{int(status.get('replicas') or 0)} total | {int(status.get('availableReplicas') or 0)} available | "
+               f"{int(status.get('unavailableReplicas') or 0)} unavailable\n")
+    strategy = _d(spec.get("strategy"))
+    w.write(0, f"StrategyType:\t{_s(strategy.get('type'))}\n")
+    w.write(0, f"MinReadySeconds:\t{int(spec.get('minReadySeconds') or 0)}\n")
+    if strategy.get("rollingUpdate") is not None:
+        ru = _d(strategy["rollingUpdate"])
+        w.write(0, f"RollingUpdateStrategy:\t{_s(ru.get('maxUnavailable'))} max unavailable, {_s(ru.get('maxSurge'))} max surge\n")
+    _pod_template(w, _d(spec.get("template")))
+    conditions = [_d(c) for c in _l(status.get("conditions"))]
+    if conditions:
+        w.write(0, "Conditions:\n  Type\tStatus\tReason\n")
+        w.write(1, "----\t------\t------\n")
+        for c in conditions:
+            w.write(1, f"{_s(c.get('type'))} \t{_s(c.get('status'))}\t{_s(c.get('reason'))}\n")
+    rs_res, rs_collected = _related(store, "apps", "ReplicaSet")
+    if rs_res is not None and rs_collected:
+        uid = meta.get("uid")
+        owned = [b for b in store.bodies(rs_res, store.select(rs_res, meta.get("namespace")))
+                 if any(_d(r).get("uid") == uid and _d(r).get("controller") for r in _l(_d(b.get("metadata")).get("ownerReferences")))]
+        revision = _d(meta.get("annotations")).get("deployment.kubernetes.io/revision")
+        new = [b for b in owned if _d(_d(b.get("metadata")).get("annotations")).get("deployment.kubernetes.io/revision") == revision]
+        old = [b for b in owned if b not in new and int(_d(b.get("spec")).get("replicas") or 0) > 0]
+        if owned:
+            w.write(0, f"OldReplicaSets:\t{_rs_list(old)}\n")
+            w.write(0, f"NewReplicaSet:\t{_rs_list(new)}\n")
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def _rs_list(items: list[Body]) -> str:
+    text = ", ".join(f"{_d(b.get('metadata')).get('name', '')} ({int(_d(b.get('status')).get('replicas') or 0)}/"
+                     f"{int(_d(b.get('spec')).get('replicas') or 0)} replicas created)" for b in items)
+    return text or "<none>"
+
+
+def describe_service(store: DumpStore, body: Body) -> str:
+    meta, spec = _d(body.get("metadata")), _d(body.get("spec"))
+    status = _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(0, f"Selector:\t{format_labels(spec.get('selector')).replace('<none>', '')}\n")
+    w.write(0, f"Type:\t{_s(spec.get('type'))}\n")
+    if spec.get("ipFamilyPolicy"):
+        w.write(0, f"IP Family Policy:\t{spec['ipFamilyPolicy']}\n")
+    families = _l(spec.get("ipFamilies"))
+    w.write(0, f"IP Families:\t{','.join(map(str, families)) or '<none>'}\n")
+    w.write(0, f"IP:\t{_s(spec.get('clusterIP'))}\n")
+    w.write(0, f"IPs:\t{','.join(map(str, _l(spec.get('clusterIPs')))) or '<none>'}\n")
+    if _l(spec.get("externalIPs")):
+        w.write(0, f"External IPs:\t{','.join(map(str, spec['externalIPs']))}\n")
+    if spec.get("loadBalancerIP"):
+        w.write(0, f"Desired LoadBalancer IP:\t{spec['loadBalancerIP']}\n")
+    if spec.get("externalName"):
+        w.write(0, f"External Name:\t{spec['externalName']}\n")
+    ingress = [_d(i) for i in _l(_d(status.get("loadBalancer")).get("ingress"))]
+    if ingress:
+        w.write(0, f"LoadBalancer Ingress:\t{', '.join(str(i.get('ip') or i.get('hostname') or '') for i in ingress)}\n")
+    slices_res, slices_collected = _related(store, "discovery.k8s.io", "EndpointSlice")
+    slices = []
+    if slices_res is not None and slices_collected:
+        slices = store.bodies(slices_res, store.select(
+            slices_res, meta.get("namespace"), f"kubernetes.io/service-name={meta.get('name', '')}"))
+    ep_res, ep_collected = _related(store, "", "Endpoints")
+    ep_obj = store.find(ep_res, meta.get("namespace") or "", meta.get("name", "")) if ep_collected and ep_res else None
+
+    def endpoints_text(port_name: str) -> str:
+        if slices_collected:
+            return _slice_endpoints(slices, port_name)
+        if ep_obj is not None:  # a dump without EndpointSlices: the Endpoints object, as older kubectl read it
+            from analyzer.printing.columns import format_endpoints
+
+            return format_endpoints(store.body(ep_res, ep_obj))
+        return "<the dump did not collect EndpointSlices>" if not ep_collected else "<none>"
+
+    for p in _l(spec.get("ports")):
+        p = _d(p)
+        name = p.get("name") or "<unset>"
+        proto = p.get("protocol") or "TCP"
+        w.write(0, f"Port:\t{name}\t{p.get('port')}/{proto}\n")
+        w.write(0, f"TargetPort:\t{p.get('targetPort', p.get('port'))}/{proto}\n")
+        if p.get("appProtocol"):
+            w.write(0, f"AppProtocol:\t{p['appProtocol']}\n")
+        if p.get("nodePort"):
+            w.write(0, f"NodePort:\t{name}\t{p['nodePort']}/{proto}\n")
+        w.write(0, f"Endpoints:\t{endpoints_text(p.get('name') or '')}\n")
+    w.write(0, f"Session Affinity:\t{_s(spec.get('sessionAffinity'))}\n")
+    if spec.get("externalTrafficPolicy"):
+        w.write(0, f"External Traffic Policy:\t{spec['externalTrafficPolicy']}\n")
+    if spec.get("internalTrafficPolicy"):
+        w.write(0, f"Internal Traffic Policy:\t{spec['internalTrafficPolicy']}\n")
+    if spec.get("healthCheckNodePort"):
+        w.write(0, f"HealthCheck NodePort:\t{spec['healthCheckNodePort']}\n")
+    if _l(spec.get("loadBalancerSourceRanges")):
+        w.write(0, f"LoadBalancer Source Ranges:\t{','.join(map(str, spec['loadBalancerSourceRanges']))}\n")
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def _slice_endpoints(slices: list[Body], port_name: str) -> str:
+    shown: list[str] = []
+    count = 0
+    for s in slices:
+        ports = [_d(p) for p in _l(s.get("ports")) if (_d(p).get("name") or "") == port_name]
+        for port in ports:
+            for e in _l(s.get("endpoints")):
+                e = _d(e)
+                if _d(e.get("conditions")).get("ready") is False:
+                    continue
+                for addr in _l(e.get("addresses")):
+                    count += 1
+                    if len(shown) < 3:
+                        host = f"[{addr}]" if ":" in str(addr) else str(addr)
+                        shown.append(f"{host}:{port.get('port')}")
+    if not shown:
+        return "<none>"
+    text = ",".join(shown)
+    return f"{text} + {count - 3} more..." if count > 3 else text
+
+
+# -- any other kind ---------------------------------------------------------------------------
+
+def _smart_label(field: str) -> str:
+    """`apiVersion` -> `API Version`, `nodeName` -> `Node Name` (kubectl's smartLabelFor)."""
+    if any(not (ch.isalpha() or ch == "-") for ch in field):
+        return field
+    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[^A-Za-z]+", field) or [field]
+    merged: list[str] = []
+    for part in parts:
+        merged.append(part[:1].upper() + part[1:])
+    text = " ".join(merged)
+    for acronym in ("Api", "Url", "Uid", "Guid"):
+        text = re.sub(rf"\b{acronym}\b", acronym.upper(), text)
+    return text
+
+
+def _unstructured(w: Writer, level: int, content: dict[str, Any], prefix: str, skip: set[str]) -> None:
+    for field in sorted(content):
+        value = content[field]
+        path = f"{prefix}.{field}"
+        if path in skip:
+            continue
+        if isinstance(value, dict):
+            w.write(level, f"{_smart_label(field)}:\n")
+            _unstructured(w, level + 1, value, path, skip)
+        elif isinstance(value, list):
+            w.write(level, f"{_smart_label(field)}:\n")
+            for child in value:
+                if isinstance(child, dict):
+                    _unstructured(w, level + 1, child, path, skip)
+                else:
+                    w.write(level + 1, f"{_s(child)}\n")
+        else:
+            w.write(level, f"{_smart_label(field)}:\t{_s(value)}\n")
+
+
+def describe_generic(store: DumpStore, body: Body) -> str:
+    meta = _d(body.get("metadata"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    _unstructured(w, 0, body, "", {".metadata.managedFields", ".metadata.name", ".metadata.namespace",
+                                   ".metadata.labels", ".metadata.annotations"})
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def describe_configmap(store: DumpStore, body: Body) -> str:
+    meta = _d(body.get("metadata"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(0, "\nData\n====\n")
+    data = _d(body.get("data"))
+    for key in sorted(data):
+        w.write(0, f"{key}:\n----\n")
+        w.write(0, f"{_s(data[key])}\n")
+        w.write(0, "\n")
+    w.write(0, "\nBinaryData\n====\n")
+    binary = _d(body.get("binaryData"))
+    for key in sorted(binary):
+        import base64
+
+        try:
+            size = len(base64.b64decode(str(binary[key])))
+        except ValueError:
+            size = len(str(binary[key]))
+        w.write(0, f"{key}: {size} bytes\n")
+    w.write(0, "\n")
+    events = search_events(store, body)
+    if events is not None:
+        describe_events(w, events, store.clock)
+    return w.text()
+
+
+DESCRIBERS: dict[tuple[str, str], Callable[[DumpStore, Body], str]] = {
+    ("", "Node"): describe_node,
+    ("", "Pod"): describe_pod,
+    ("apps", "Deployment"): describe_deployment,
+    ("", "Service"): describe_service,
+    ("", "ConfigMap"): describe_configmap,
+}
+
+
+def describe(store: DumpStore, res: Resource, body: Body) -> str:
+    """The describe text of one object (its kind's layout, else the generic one)."""
+    fn = DESCRIBERS.get((res.group, res.kind), describe_generic)
+    try:
+        return fn(store, body)
+    except NotCollected:
+        return describe_generic(store, body)
