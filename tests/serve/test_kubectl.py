@@ -1,0 +1,257 @@
+"""A real kubectl against `kda serve`: every output form, selectors, paging, custom resources,
+describe, logs, watch, refused writes, coverage; counts checked against `kda tables`."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REALDATA, SAMPLE_DUMPS
+from tests.serve.conftest import Served, needs_kubectl, serving
+
+pytestmark = needs_kubectl
+
+# Sample dumps (one per distribution and form) and real dumps: a support bundle with CRDs and
+# printer columns (kURL, longhorn), one with logs and previous logs (k3s), a cluster-info dump
+# with logs (kubeadm), and an OpenShift must-gather.
+SAMPLES = [SAMPLE_DUMPS / n for n in ("aks", "eks", "kubeadm", "oke")]
+REAL = [REALDATA / p for p in (
+    "kubeadm/sbctl-kurl-supportbundle", "k3s/troubleshoot-testdata-supportbundle",
+    "kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json", "openshift/must-gather-clean-aws",
+)]
+DUMPS = SAMPLES + [p for p in REAL if p.exists()]
+
+
+def _context(path: Path) -> str:
+    return path.name.removesuffix(".json").removesuffix(".txt")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Served:
+    with serving(DUMPS, tmp_path_factory.mktemp("serve")) as s:
+        yield s
+
+
+def _digest(path: Path) -> str:
+    h = hashlib.sha256()
+    for f in sorted(path.rglob("*")) if path.is_dir() else [path]:
+        if f.is_file():
+            h.update(str(f).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, int]]:
+    """Row counts of `kda tables --table all` per dump (pods, nodes, services, namespaces)."""
+    out: dict[str, dict[str, int]] = {}
+    for dump in DUMPS:
+        target = tmp_path_factory.mktemp("tables")
+        subprocess.run([sys.executable, "-m", "analyzer", "tables", str(dump), "--table", "all", "--format", "csv",
+                        "-o", str(target)], check=True, capture_output=True)
+        counts = {}
+        for name in ("pods", "nodes", "services", "events"):
+            with (target / f"{name}.csv").open(newline="", encoding="utf-8") as f:
+                counts[name] = sum(1 for _ in csv.reader(f)) - 1
+        out[_context(dump)] = counts
+    return out
+
+
+@pytest.mark.parametrize("dump", DUMPS, ids=_context)
+def test_list_counts_agree_with_kda_tables(served: Served, tables: dict[str, dict[str, int]], dump: Path) -> None:
+    ctx = _context(dump)
+    store = next(s for s in served.stores if s.name == ctx)
+    for resource in ("pods", "nodes", "services", "events"):
+        done = served.kubectl("--context", ctx, "get", resource, "-A", "-o", "name", check=False)
+        if done.returncode != 0:
+            # only a kind the dump did not collect may fail, and it says so
+            assert "the dump did not collect" in done.stderr, done.stderr
+            assert not store.catalog.resolve(resource).objects
+            assert tables[ctx][resource] == 0
+            continue
+        assert len(done.stdout.splitlines()) == tables[ctx][resource], (ctx, resource)
+
+
+def test_every_output_form(served: Served) -> None:
+    k = served.kubectl
+    wide = k("--context", "aks", "get", "pods", "-n", "shop", "-o", "wide").stdout.splitlines()
+    assert wide[0].split()[:5] == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+    assert "NOMINATED NODE" in wide[0] and "READINESS GATES" in wide[0]
+    assert any("CrashLoopBackOff" in line and "14 (" in line for line in wide)
+    plain = k("--context", "aks", "get", "pods", "-n", "shop").stdout.splitlines()
+    assert "IP" not in plain[0].split() and len(plain) == len(wide)
+    items = json.loads(k("--context", "aks", "get", "pods", "-n", "shop", "-o", "json").stdout)["items"]
+    assert len(items) == len(wide) - 1 and all(i["kind"] == "Pod" for i in items)
+    yaml_text = k("--context", "aks", "get", "deploy", "cart", "-n", "shop", "-o", "yaml").stdout
+    assert "kind: Deployment" in yaml_text and "name: cart" in yaml_text
+    names = k("--context", "aks", "get", "deploy", "-n", "shop", "-o", "name").stdout.split()
+    assert "deployment.apps/cart" in names
+    jsonpath = k("--context", "aks", "get", "pods", "-n", "shop", "-o", "jsonpath={.items[*].metadata.name}").stdout
+    assert sorted(jsonpath.split()) == sorted(i["metadata"]["name"] for i in items)
+    custom = k("--context", "aks", "get", "pods", "-n", "shop", "-o",
+               "custom-columns=NAME:.metadata.name,NODE:.spec.nodeName").stdout.splitlines()
+    assert custom[0].split() == ["NAME", "NODE"] and len(custom) == len(wide)
+
+
+def test_selectors_and_paging(served: Served) -> None:
+    k = served.kubectl
+    store = next(s for s in served.stores if s.name == "aks")
+    pods = store.catalog.resolve("pods")
+    bodies = store.bodies(pods, pods.objects)
+
+    def names(*args: str) -> list[str]:
+        return sorted(line.split("/", 1)[1] for line in k("--context", "aks", "get", "pods", "-A", "-o", "name",
+                                                        *args).stdout.split())
+
+    def expected(pred) -> list[str]:
+        return sorted(b["metadata"]["name"] for b in bodies if pred(b))
+
+    def label(b, key):
+        return (b["metadata"].get("labels") or {}).get(key)
+
+    assert names("-l", "app=cart") == expected(lambda b: label(b, "app") == "cart") != []
+    assert names("-l", "app in (cart,redis)") == expected(lambda b: label(b, "app") in ("cart", "redis"))
+    assert names("-l", "app notin (cart),app") == expected(lambda b: label(b, "app") not in (None, "cart"))
+    assert names("-l", "app!=cart") == expected(lambda b: label(b, "app") != "cart")
+    assert names("-l", "!app") == expected(lambda b: label(b, "app") is None)
+    node = bodies[0]["spec"]["nodeName"]
+    assert names("--field-selector", f"spec.nodeName={node}") == expected(lambda b: b["spec"].get("nodeName") == node)
+    assert names("--field-selector", "status.phase!=Running") == expected(lambda b: b["status"].get("phase") != "Running") != []
+    bad = k("--context", "aks", "get", "pods", "--field-selector", "spec.nope=1", check=False)
+    assert bad.returncode != 0 and "field label not supported: spec.nope" in bad.stderr
+    events = k("--context", "aks", "get", "events", "-A", "--field-selector", "involvedObject.kind=Node", "-o", "name")
+    assert events.stdout.strip() and all(line.startswith("event/") for line in events.stdout.split())
+    # paging: small chunks give the same rows as one list
+    whole = k("--context", "aks", "get", "pods", "-A").stdout
+    assert k("--context", "aks", "get", "pods", "-A", "--chunk-size=4").stdout == whole
+
+
+def test_custom_resources_print_their_printer_columns(served: Served) -> None:
+    if not (REALDATA / "kubeadm/sbctl-kurl-supportbundle").exists():
+        pytest.skip("realdata not beside the checkout")
+    k = served.kubectl
+    resources = k("--context", "sbctl-kurl-supportbundle", "api-resources").stdout
+    assert "nodes.longhorn.io" not in resources  # api-resources names plural and group apart
+    assert any(line.split()[0] == "nodes" and "longhorn.io" in line for line in resources.splitlines())
+    out = k("--context", "sbctl-kurl-supportbundle", "get", "nodes.longhorn.io", "-A").stdout.splitlines()
+    store = next(s for s in served.stores if s.name == "sbctl-kurl-supportbundle")
+    res = store.catalog.get("longhorn.io", "Node")
+    columns = [c["name"].upper() for c in res.crd["spec"]["versions"][0]["additionalPrinterColumns"]
+               if not c.get("priority")]
+    assert out[0].split()[:2] == ["NAMESPACE", "NAME"]
+    assert " ".join(out[0].split()[2:]) == " ".join(columns)
+    assert len(out) == 1 + len(res.objects)
+    # a built-in Node is still a built-in Node
+    nodes = k("--context", "sbctl-kurl-supportbundle", "get", "nodes").stdout.splitlines()
+    assert nodes[0].split() == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+
+
+def test_describe_every_layout(served: Served) -> None:
+    k = served.kubectl
+    node = k("--context", "aks", "get", "nodes", "-o", "name").stdout.split()[0].split("/")[1]
+    text = k("--context", "aks", "describe", "node", node).stdout
+    assert f"Name:               {node}" in text and "Non-terminated Pods:" in text and "Allocated resources:" in text
+    pod = k("--context", "aks", "describe", "pod", "-n", "shop", "-l", "app=cart").stdout
+    assert "Controlled By:  ReplicaSet/" in pod and "Events:" in pod
+    assert "Replicas:" in k("--context", "aks", "describe", "deploy", "cart", "-n", "shop").stdout
+    assert "Type:                     LoadBalancer" in k("--context", "aks", "describe", "svc", "frontend", "-n", "shop").stdout
+    generic = k("--context", "aks", "describe", "events", "-n", "shop").stdout
+    assert "Involved Object:" in generic
+
+
+def test_logs(served: Served) -> None:
+    if not (REALDATA / "k3s/troubleshoot-testdata-supportbundle").exists():
+        pytest.skip("realdata not beside the checkout")
+    k = served.kubectl
+    ctx = ("--context", "troubleshoot-testdata-supportbundle")
+    store = next(s for s in served.stores if s.name == "troubleshoot-testdata-supportbundle")
+    saved = {(r.pod, r.container, r.previous): r.text for r in store.result.logs}
+    # the only container, without -c
+    assert k(*ctx, "logs", "coredns-b96499967-tncf4", "-n", "kube-system").stdout == saved[("coredns-b96499967-tncf4", "coredns", False)]
+    assert k(*ctx, "logs", "coredns-b96499967-tncf4", "-n", "kube-system", "--previous").stdout == \
+        saved[("coredns-b96499967-tncf4", "coredns", True)]
+    # two containers: -c picks, none says which to choose
+    two = ("nginx-deployment-7986654d4-ztx2g", "-n", "default")
+    assert k(*ctx, "logs", *two, "-c", "nginx").stdout == saved[("nginx-deployment-7986654d4-ztx2g", "nginx", False)]
+    tail = k(*ctx, "logs", *two, "-c", "hello", "--tail", "3").stdout
+    assert tail.splitlines() == saved[("nginx-deployment-7986654d4-ztx2g", "hello", False)].splitlines()[-3:]
+    # kubectl itself picks the first container when the pod has several (and says so)
+    first = k(*ctx, "logs", *two)
+    assert first.stdout == saved[("nginx-deployment-7986654d4-ztx2g", "nginx", False)]
+    assert 'Defaulted container "nginx"' in first.stderr
+    stamped = k(*ctx, "logs", *two, "-c", "nginx", "--timestamps", "--tail", "1")
+    assert "no timestamps" in stamped.stderr
+    # a pod of the dump whose log the dump did not collect
+    pods = k(*ctx, "get", "pods", "-A", "-o", "jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}/{.spec.containers[0].name} {end}").stdout.split()
+    ns, pod, container = next(p.split("/") for p in pods if (p.split("/")[1], p.split("/")[2], False) not in saved)
+    missing = k(*ctx, "logs", pod, "-n", ns, "-c", container, check=False)
+    assert missing.returncode != 0 and f"the dump holds no log for container {container} of pod {pod}" in missing.stderr
+
+
+def test_cluster_info_dump_logs(served: Served) -> None:
+    dump = REALDATA / "kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json"
+    if not dump.exists():
+        pytest.skip("realdata not beside the checkout")
+    store = next(s for s in served.stores if s.name == "cluster-info-dump")
+    log = store.result.logs[0]
+    out = served.kubectl("--context", "cluster-info-dump", "logs", log.pod, "-n", log.namespace).stdout
+    assert out == log.text
+    prev = served.kubectl("--context", "cluster-info-dump", "logs", log.pod, "-n", log.namespace, "-p", check=False)
+    assert prev.returncode != 0 and "holds no previous log" in prev.stderr
+
+
+def test_discovery(served: Served) -> None:
+    k = served.kubectl
+    resources = k("--context", "aks", "api-resources").stdout
+    for name in ("pods", "deployments", "customresourcedefinitions", "leases"):
+        assert any(line.split()[0] == name for line in resources.splitlines())
+    versions = k("--context", "aks", "api-versions").stdout.split()
+    assert "v1" in versions and "apps/v1" in versions
+    assert "Server Version: v1.29.7" in k("--context", "aks", "version").stdout
+
+
+def test_watch_holds_the_stream_open(served: Served) -> None:
+    try:
+        served.kubectl("--context", "aks", "get", "pods", "-n", "shop", "-w", timeout=4)
+        held = False
+    except subprocess.TimeoutExpired as exc:
+        held = True
+        out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        assert "cart-" in out
+    assert held, "kubectl get -w ended by itself: the watch was not held open"
+
+
+def test_writes_are_refused_and_nothing_changes(served: Served) -> None:
+    before = _digest(SAMPLE_DUMPS / "aks")
+    done = served.kubectl("--context", "aks", "delete", "pod", "-n", "shop", "redis-nrgmb8szf-rlbgs", check=False)
+    assert done.returncode != 0
+    assert "MethodNotAllowed" in done.stderr and "read-only: this is a saved dump" in done.stderr
+    assert _digest(SAMPLE_DUMPS / "aks") == before
+    assert "redis-nrgmb8szf-rlbgs" in served.kubectl("--context", "aks", "get", "pods", "-n", "shop").stdout
+
+
+def test_a_kind_not_collected_says_so(served: Served) -> None:
+    done = served.kubectl("--context", "aks", "get", "secrets", "-A", check=False)
+    assert done.returncode != 0 and "the dump did not collect Secrets" in done.stderr
+    # a kind collected with no objects is an honest empty list
+    assert served.kubectl("--context", "aks", "get", "ingresses", "-A", check=False).returncode in (0, 1)
+
+
+def test_python_client_lists_and_watches(served: Served) -> None:
+    kubernetes = pytest.importorskip("kubernetes")
+    client = kubernetes.config.new_client_from_config(str(served.kubeconfig), context="aks")
+    v1 = kubernetes.client.CoreV1Api(client)
+    pods = v1.list_pod_for_all_namespaces()
+    store = next(s for s in served.stores if s.name == "aks")
+    assert len(pods.items) == len(store.catalog.resolve("pods").objects) > 0
+    seen = []
+    watch = kubernetes.watch.Watch()
+    for event in watch.stream(v1.list_pod_for_all_namespaces, timeout_seconds=2):
+        seen.append((event["type"], event["object"].metadata.name))
+    assert len(seen) == len(pods.items) and {t for t, _ in seen} == {"ADDED"}
