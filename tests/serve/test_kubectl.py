@@ -187,11 +187,14 @@ def test_logs(served: Served) -> None:
     assert 'Defaulted container "nginx"' in first.stderr
     stamped = k(*ctx, "logs", *two, "-c", "nginx", "--timestamps", "--tail", "1")
     assert "no timestamps" in stamped.stderr
-    # a pod of the dump whose log the dump did not collect
-    pods = k(*ctx, "get", "pods", "-A", "-o", "jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}/{.spec.containers[0].name} {end}").stdout.split()
-    ns, pod, container = next(p.split("/") for p in pods if (p.split("/")[1], p.split("/")[2], False) not in saved)
-    missing = k(*ctx, "logs", pod, "-n", ns, "-c", container, check=False)
-    assert missing.returncode != 0 and f"the dump holds no log for container {container} of pod {pod}" in missing.stderr
+    # a container whose previous instance the dump did not log
+    prev = k(*ctx, "logs", "helm-install-traefik-2fxbg", "-n", "kube-system", "--previous", check=False)
+    assert prev.returncode != 0
+    assert "the dump holds no previous log for container helm of pod helm-install-traefik-2fxbg" in prev.stderr
+    # a pod of a dump that holds no logs at all
+    missing = k("--context", "aks", "logs", "redis-nrgmb8szf-rlbgs", "-n", "shop", check=False)
+    assert missing.returncode != 0
+    assert "the dump holds no log for container redis of pod redis-nrgmb8szf-rlbgs" in missing.stderr
 
 
 def test_cluster_info_dump_logs(served: Served) -> None:
