@@ -56,8 +56,11 @@ def serve(
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, lifespan="off")
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn shut down gracefully, then passed the Ctrl-C on
     finally:
         sock.close()
+    err_console.print("stopped")
 
 
 def _dump_name(spec: str) -> str | None:

@@ -343,10 +343,10 @@ def _node_resources(w: Writer, node: Body, pods: list[Body], clock: Clock) -> No
         r, lim = total_req.get(name, ZERO), total_lim.get(name, ZERO)
         whole = alloc.get(name, ZERO)
         w.write(1, f"{name}\t{r} ({_pct(r, whole, milli)}%)\t{lim} ({_pct(lim, whole, milli)}%)\n")
-    standard = {"cpu", "memory", "ephemeral-storage", "storage", "pods"}
+    # kubectl lists every allocatable resource that is not a standard container one (nor pods)
+    standard = {"cpu", "memory", "ephemeral-storage", "pods"}
     huge = sorted(k for k in alloc if k.startswith("hugepages-"))
-    ext = sorted(k for k in alloc if k not in standard and not k.startswith("hugepages-")
-                 and not k.startswith("requests.") and not k.startswith("limits.") and "/" in k)
+    ext = sorted(k for k in alloc if k not in standard and not k.startswith("hugepages-"))
     for name in huge:
         r, lim = total_req.get(name, ZERO), total_lim.get(name, ZERO)
         w.write(1, f"{name}\t{r} ({_pct(r, alloc[name], False)}%)\t{lim} ({_pct(lim, alloc[name], False)}%)\n")

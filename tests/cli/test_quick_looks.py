@@ -1,0 +1,125 @@
+"""The first-minute commands, run as a user runs them (a subprocess each): `kda --version`,
+`--help`, and the kubectl-shaped quick looks `kda get`, `kda describe`, `kda logs`, compared with
+what a real kubectl prints for the same objects served by `kda serve`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REALDATA, SAMPLE_DUMPS
+from tests.serve.conftest import Served, needs_kubectl, serving
+
+# Sample dumps and real ones: a kURL support bundle, a cluster-info dump, a minikube
+# --output-directory tree, an OpenShift must-gather.
+DUMPS = [SAMPLE_DUMPS / n for n in ("aks", "eks", "kubeadm", "oke")] + [p for p in (
+    REALDATA / "kubeadm/sbctl-kurl-supportbundle",
+    REALDATA / "kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json",
+    REALDATA / "minikube/multi-k8s-cluster-info-dump",
+    REALDATA / "openshift/must-gather-clean-aws",
+) if p.exists()]
+
+
+def kda(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, timeout=120)
+    if check and done.returncode != 0:
+        raise AssertionError(f"kda {' '.join(args)} failed ({done.returncode}): {done.stderr}")
+    return done
+
+
+def _context(path: Path) -> str:
+    return path.name.removesuffix(".json").removesuffix(".txt")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Served:
+    with serving(DUMPS, tmp_path_factory.mktemp("quick")) as s:
+        yield s
+
+
+def test_version_and_help() -> None:
+    done = kda("--version")
+    assert re.fullmatch(r"kda \d+\.\d+\.\d+\n", done.stdout)
+    text = kda("--help").stdout
+    assert "<bool>" not in text
+    for command in ("get", "describe", "logs", "serve"):
+        assert re.search(rf"^  {command} ", text, re.M), command
+    get_help = kda("get", "--help").stdout
+    assert "-A, --all-namespaces " in get_help and "<bool>" not in get_help
+
+
+@needs_kubectl
+@pytest.mark.parametrize("dump", DUMPS, ids=_context)
+def test_get_pods_and_nodes_print_what_kubectl_prints(served: Served, dump: Path) -> None:
+    ctx = _context(dump)
+    for args in (("pods", "-A", "-o", "wide"), ("nodes",), ("nodes", "-o", "wide"), ("deploy,svc", "-A")):
+        ours = kda("get", *args[:1], str(dump), *args[1:], check=False)
+        theirs = served.kubectl("--context", ctx, "get", *args, check=False)
+        assert ours.stdout == theirs.stdout, (ctx, args)
+        assert (ours.returncode == 0) == (theirs.returncode == 0), (ctx, args, ours.stderr, theirs.stderr)
+
+
+def _ages_masked(text: str) -> str:
+    # kubectl describe measures ages from the wall clock, kda from the dump's capture time
+    text = re.sub(r"\b\d+(y|d|h|m|s)(\d+(d|h|m|s))?( \(x\d+ over [^)]*\))?", "AGE", text)
+    return re.sub(r" +", " ", text)
+
+
+@needs_kubectl
+@pytest.mark.parametrize("dump", DUMPS, ids=_context)
+def test_describe_node_reads_as_kubectl_describe(served: Served, dump: Path) -> None:
+    ctx = _context(dump)
+    names = served.kubectl("--context", ctx, "get", "nodes", "-o", "name", check=False).stdout.split()
+    if not names:
+        pytest.skip("the dump has no nodes")
+    node = names[0].split("/", 1)[1]
+    ours = kda("describe", "node", node, str(dump)).stdout
+    theirs = served.kubectl("--context", ctx, "describe", "node", node).stdout
+    assert _ages_masked(ours) == _ages_masked(theirs)
+
+
+def test_get_prints_custom_resource_columns_and_says_what_was_not_collected() -> None:
+    bundle = REALDATA / "kubeadm/sbctl-kurl-supportbundle"
+    if not bundle.exists():
+        pytest.skip("realdata not beside the checkout")
+    out = kda("get", "nodes.longhorn.io", str(bundle), "-A").stdout.splitlines()
+    assert out[0].split()[:3] == ["NAMESPACE", "NAME", "READY"]
+    missing = kda("get", "secrets", str(SAMPLE_DUMPS / "aks"), "-A", check=False)
+    assert missing.returncode == 1 and "the dump did not collect Secrets" in missing.stderr
+    assert kda("get", "pods", str(SAMPLE_DUMPS / "aks"), "-n", "nowhere").stderr.strip() == \
+        "No resources found in nowhere namespace."
+
+
+def test_logs_with_and_without_container_and_previous() -> None:
+    bundle = REALDATA / "k3s/troubleshoot-testdata-supportbundle"
+    if not bundle.exists():
+        pytest.skip("realdata not beside the checkout")
+    only = kda("logs", str(bundle), "coredns-b96499967-tncf4", "--tail", "2").stdout
+    assert len(only.splitlines()) == 2
+    prev = kda("logs", str(bundle), "coredns-b96499967-tncf4", "--previous").stdout
+    assert prev and prev != kda("logs", str(bundle), "coredns-b96499967-tncf4").stdout
+    two = kda("logs", str(bundle), "nginx-deployment-7986654d4-ztx2g", check=False)
+    assert two.returncode == 1 and "choose one of: [nginx hello]" in two.stderr
+    assert kda("logs", str(bundle), "nginx-deployment-7986654d4-ztx2g", "-c", "hello", "-p", "--tail", "1").stdout
+    found = kda("logs", str(bundle), "--all", "--grep", "i/o timeout").stdout.splitlines()
+    assert found and all("i/o timeout" in line for line in found)
+    assert any(line.startswith("kube-system/metrics-server-668d979685-wttxd/metrics-server (previous): ") for line in found)
+
+
+def test_logs_of_cluster_info_dumps() -> None:
+    for dump in (REALDATA / "kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json",
+                 REALDATA / "minikube/multi-k8s-cluster-info-dump"):
+        if not dump.exists():
+            pytest.skip("realdata not beside the checkout")
+        import analyzer
+
+        logs = analyzer.load(str(dump)).logs
+        first = logs[0]
+        out = kda("logs", str(dump), first.pod, "-n", first.namespace, "-c", first.container).stdout
+        assert out.rstrip("\n") == first.text.rstrip("\n")
+        prev = kda("logs", str(dump), first.pod, "-n", first.namespace, "--previous", check=False)
+        assert prev.returncode == 1 and "holds no previous log" in prev.stderr
