@@ -8,16 +8,39 @@ r"""kube-dump-analyzer: offline analysis of Kubernetes cluster dumps.
 
 from __future__ import annotations
 
-from analyzer.cluster import Cluster, Tables, load
+from typing import TYPE_CHECKING, Any
 
 # `analyzer.diff(old, new)`: bound after the subpackage of the same name is imported, so the
 # name is the function (the subpackage stays importable as `analyzer.diff.<module>`).
-from analyzer.diff import diff  # noqa: E402  (isort: after Cluster)
+from analyzer.diff import diff
 from analyzer.errors import AnalyzerError, InputError
-from analyzer.ingest import IngestResult, KubeObject, ObjectKey, ingest
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster, Tables, load
+    from analyzer.ingest import IngestResult, KubeObject, ObjectKey, ingest
 
 __all__ = [
     "AnalyzerError", "Cluster", "IngestResult", "InputError", "KubeObject", "ObjectKey",
     "Tables", "diff", "ingest", "load",
 ]
 __version__ = "0.1.0"
+
+# Imported on first use, so `kda --help` and `kda --version` do not load the readers.
+_HOMES = {"Cluster": "analyzer.cluster", "Tables": "analyzer.cluster", "load": "analyzer.cluster",
+          "IngestResult": "analyzer.ingest", "KubeObject": "analyzer.ingest", "ObjectKey": "analyzer.ingest",
+          "ingest": "analyzer.ingest"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])

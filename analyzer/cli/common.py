@@ -6,13 +6,15 @@ import sys
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
-from analyzer.cluster import Cluster
 from analyzer.errors import AnalyzerError
-from analyzer.ingest import ingest
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
 
 # Human messages go to stderr so stdout stays clean for JSON and table output.
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -30,6 +32,9 @@ def load_cluster(
     With `json_output`, stdout still gets JSON then: the `kda inspect --format json` summary
     (objects 0, every rejection with file, place and reason) with an "error" key, so that a
     pipeline always has something to parse."""
+    from analyzer.cluster import Cluster
+    from analyzer.ingest import ingest
+
     try:
         result = ingest(*inputs)
     except AnalyzerError as exc:

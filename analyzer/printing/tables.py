@@ -13,7 +13,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.printing.columns import AGE, DEFAULT_PRINTER, NAME, PRINTERS, Column, Printer, cell_text
+from analyzer.printing.columns import (
+    AGE,
+    DEFAULT_PRINTER,
+    NAME,
+    PRINTERS,
+    Column,
+    Printer,
+    cell_text,
+)
 from analyzer.printing.resources import Resource
 from analyzer.printing.tabwriter import align
 from analyzer.printing.timefmt import Clock
@@ -137,9 +145,7 @@ def evaluate(steps: list[tuple[str, Any]], value: Any) -> list[Any]:
     for op, arg in steps:
         nxt: list[Any] = []
         for v in current:
-            if op == "key" and isinstance(v, dict) and arg in v:
-                nxt.append(v[arg])
-            elif op == "index" and isinstance(v, list) and -len(v) <= arg < len(v):
+            if op == "key" and isinstance(v, dict) and arg in v or op == "index" and isinstance(v, list) and -len(v) <= arg < len(v):
                 nxt.append(v[arg])
             elif op == "all" and isinstance(v, list):
                 nxt.extend(v)

@@ -1,0 +1,104 @@
+"""Start-up of the first-minute commands: `kda --help`, `--version`, and the quick looks
+`get`, `describe`, `logs` on a small dump, each a fresh process as a user runs it.
+
+    python benchmarks/bench_startup.py                 # 7 runs each, on sample_dumps/aks
+    python benchmarks/bench_startup.py --runs 15 --dump path/to/small/dump
+
+Target: under 0.3 s each (issue 23). Prints the best and median wall time and the peak RSS, and
+which heavy libraries (pandas, networkx, matplotlib) each command imported: none should.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("pandas", "networkx", "matplotlib")
+# the compiled bytecode is read, as in an installed kda (see compile_package)
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+# Runs one kda command in this process and reports which heavy modules it imported.
+_PROBE = """
+import sys, runpy, json
+sys.argv = ["kda", *json.loads(sys.argv[1])]
+try:
+    runpy.run_module("analyzer", run_name="__main__")
+except SystemExit:
+    pass
+sys.stderr.write("\\nHEAVY=" + json.dumps(sorted(m for m in %r if m in sys.modules)) + "\\n")
+""" % (HEAVY,)
+
+
+def commands(dump: Path, logs_dump: Path | None) -> dict[str, list[str]]:
+    import analyzer
+
+    cluster = analyzer.load(str(dump))
+    node = next(o.name for o in cluster.objects_of("Node"))
+    out = {
+        "kda --help": ["--help"],
+        "kda --version": ["--version"],
+        "kda get pods -A -o wide": ["get", "pods", str(dump), "-A", "-o", "wide"],
+        "kda get nodes": ["get", "nodes", str(dump)],
+        "kda describe node": ["describe", "node", node, str(dump)],
+    }
+    if logs_dump is not None and logs_dump.exists():
+        log = analyzer.load(str(logs_dump)).logs[0]
+        out["kda logs"] = ["logs", str(logs_dump), log.pod, "-n", log.namespace, "-c", log.container]
+    return out
+
+
+def measure(args: list[str], runs: int) -> tuple[list[float], int, list[str]]:
+    times, rss = [], 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(["/usr/bin/time", "-f", "RSS=%M", sys.executable, "-m", "analyzer", *args],
+                              capture_output=True, text=True, env=ENV)
+        times.append(time.perf_counter() - start)
+        for line in done.stderr.splitlines():
+            if line.startswith("RSS="):
+                rss = max(rss, int(line[4:]))
+    probe = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(args)], capture_output=True, text=True)
+    heavy = next((json.loads(line[6:]) for line in probe.stderr.splitlines() if line.startswith("HEAVY=")), ["?"])
+    return times, rss, heavy
+
+
+def compile_package() -> None:
+    """Byte-compile the package first, as `pip install` does: a process that must compile every
+    module it imports (PYTHONDONTWRITEBYTECODE set, a fresh checkout) measures the compiler."""
+    import compileall
+
+    compileall.compile_dir(str(ROOT / "analyzer"), quiet=1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--dump", type=Path, default=ROOT / "sample_dumps" / "aks")
+    parser.add_argument("--logs-dump", type=Path,
+                        default=ROOT.parent / "shared/realdata/k3s/troubleshoot-testdata-supportbundle")
+    opts = parser.parse_args(argv)
+    compile_package()
+    print(f"{'command':28} {'best':>7} {'median':>7} {'peak RSS':>9}  heavy imports")
+    # the floor on this machine right now: an interpreter that imports nothing
+    bare = []
+    for _ in range(opts.runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], env=ENV, check=True)
+        bare.append(time.perf_counter() - start)
+    print(f"{'python -c pass (floor)':28} {min(bare):6.3f}s {statistics.median(bare):6.3f}s")
+    for label, args in commands(opts.dump, opts.logs_dump).items():
+        times, rss, heavy = measure(args, opts.runs)
+        print(f"{label:28} {min(times):6.3f}s {statistics.median(times):6.3f}s {rss / 1024:7.1f}MB  "
+              f"{', '.join(heavy) or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
