@@ -37,7 +37,9 @@ def serve(
     for spec in inputs:
         source = _redacted_copy(spec, workdir, key) if redact else spec
         cluster = load_cluster([source], name=_dump_name(spec), show_sensitive=show_sensitive)
-        stores.append(DumpStore.from_cluster(cluster))
+        store = DumpStore.from_cluster(cluster)
+        store.warm()
+        stores.append(store)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from analyzer.ingest import IngestResult, KubeObject, LogRecord
@@ -36,6 +37,8 @@ class DumpStore:
         self.capture_time = capture_time if capture_time is not None else result.capture_time
         self.clock = Clock(self.capture_time)
         self._bodies: dict[int, dict[str, Any]] = {}
+        self._rows: dict[int, dict[str, Any]] = {}
+        self._cells: dict[tuple[str, str], dict[int, list[Any]]] = {}
         self.logs: dict[tuple[str, str], list[LogRecord]] = {}
         for log in result.logs:
             self.logs.setdefault((log.namespace, log.pod), []).append(log)
@@ -73,6 +76,57 @@ class DumpStore:
     def bodies(self, res: Resource, objs: Iterable[KubeObject]) -> list[dict[str, Any]]:
         return [self.body(res, o) for o in objs]
 
+    def row_body(self, res: Resource, obj: KubeObject) -> dict[str, Any]:
+        """What a table row and a field selector need of an object: for Pods read from the raw
+        JSON by a narrow decoder (a big dump's pods carry managedFields, env and probes that no
+        column shows), else the whole body. Credentials in it are masked as in `body`."""
+        key = id(obj)
+        found = self._bodies.get(key) or self._rows.get(key)
+        if found is not None:
+            return found
+        if res.builtin and res.kind == "Pod" and obj.raw is not None and not isinstance(obj.raw, dict):
+            from analyzer.printing.partial import pod_row_body
+
+            found = pod_row_body(obj)
+            if found is not None:
+                found["apiVersion"], found["kind"] = res.group_version, res.kind
+                meta = found["metadata"]
+                meta.setdefault("name", obj.name)
+                if obj.namespace:
+                    meta.setdefault("namespace", obj.namespace)
+                if not self.show_sensitive and isinstance(meta.get("annotations"), dict):
+                    meta["annotations"] = {k: _masked_annotation(str(k), v) if isinstance(v, str) else v
+                                           for k, v in meta["annotations"].items()}
+                self._rows[key] = found
+                return found
+        return self.body(res, obj)
+
+    def row_bodies(self, res: Resource, objs: Iterable[KubeObject]) -> list[dict[str, Any]]:
+        return [self.row_body(res, o) for o in objs]
+
+    def table_cells(self, res: Resource, objs: Iterable[KubeObject]) -> list[list[Any]]:
+        """The Table cells of each object, computed once: a dump does not change, so neither
+        do its rows (ages are measured from the capture time)."""
+        from analyzer.printing.tables import printer_for
+
+        cache = self._cells.setdefault((res.group, res.kind), {})
+        row = None
+        out = []
+        for obj in objs:
+            cells = cache.get(id(obj))
+            if cells is None:
+                row = row or printer_for(res).row
+                cells = cache[id(obj)] = row(self.row_body(res, obj), self.clock)
+            out.append(cells)
+        return out
+
+    def warm(self, kinds: Iterable[str] = ("Pod",)) -> None:
+        """Read the rows of the big kinds ahead, so the first `kubectl get pods -A` is quick."""
+        for kind in kinds:
+            res = self.catalog.get("", kind)
+            if res is not None and res.objects:
+                self.table_cells(res, res.objects)
+
     # -- queries --------------------------------------------------------------------------
 
     def select(self, res: Resource, namespace: str | None = None, labels: str | None = None,
@@ -91,10 +145,13 @@ class DumpStore:
             if namespace and res.namespaced and obj.namespace != namespace:
                 continue
             if labels:
-                meta = self.body(res, obj).get("metadata") or {}
-                if not by_label(meta.get("labels") or {}):
+                # the typed view holds every object's labels already
+                found = obj.view.metadata.labels if obj.view is not None else None
+                if found is None and obj.view is None:
+                    found = (self.body(res, obj).get("metadata") or {}).get("labels")
+                if not by_label(found or {}):
                     continue
-            if by_field is not None and not by_field(self.body(res, obj)):
+            if by_field is not None and not by_field(self.row_body(res, obj)):
                 continue
             out.append(obj)
         return out
@@ -150,9 +207,30 @@ def _version_key(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
 
 
-def _mask(body: dict[str, Any]) -> None:
-    from analyzer.redact.masking import mask_annotation, mask_named_value, mask_sensitive
+@lru_cache(maxsize=65536)
+def _masked_annotation(key: str, value: str) -> str:
+    # cached: the pods of one controller repeat the same annotations thousands of times
+    from analyzer.redact.masking import mask_annotation
 
+    return mask_annotation(key, value)
+
+
+@lru_cache(maxsize=65536)
+def _masked_env(name: str, value: str) -> str:
+    from analyzer.redact.masking import mask_named_value
+
+    return mask_named_value(name, value)
+
+
+@lru_cache(maxsize=65536)
+def _masked_text(value: str) -> str:
+    from analyzer.redact.masking import mask_sensitive
+
+    return mask_sensitive(value)
+
+
+def _mask(body: dict[str, Any]) -> None:
+    mask_annotation, mask_named_value, mask_sensitive = _masked_annotation, _masked_env, _masked_text
     meta = body.get("metadata") or {}
     ann = meta.get("annotations")
     if isinstance(ann, dict):

@@ -178,6 +178,10 @@ class DumpAPI:
         end = start + limit if limit > 0 else len(objs)
         page = objs[start:end]
         cont = _encode_continue(end) if end < len(objs) else None
+        if _wants_table(request) and request.query_params.get("includeObject") != "Object":
+            bodies = self.store.row_bodies(res, page)
+            return ok(self._table(request, res, bodies, cont, remaining=len(objs) - end if cont else None,
+                                  cells=self.store.table_cells(res, page)))
         bodies = self.store.bodies(res, page)
         if _wants_table(request):
             return ok(self._table(request, res, bodies, cont, remaining=len(objs) - end if cont else None))
@@ -188,12 +192,17 @@ class DumpAPI:
         return ok({"kind": f"{res.kind}List", "apiVersion": res.group_version, "metadata": meta, "items": bodies})
 
     def _table(self, request: Request, res: Resource, bodies: list[dict[str, Any]], cont: str | None,
-               remaining: int | None = None, definitions: bool = True) -> dict[str, Any]:
-        table = build_table(res, bodies, self.store.clock)
+               remaining: int | None = None, definitions: bool = True,
+               cells: list[list[Any]] | None = None) -> dict[str, Any]:
+        from analyzer.printing.tables import printer_for
+
+        columns = printer_for(res).columns
+        if cells is None:
+            cells = build_table(res, bodies, self.store.clock).rows
         include = request.query_params.get("includeObject") or "Metadata"
         rows = []
-        for cells, body in zip(table.rows, bodies, strict=True):
-            row: dict[str, Any] = {"cells": cells}
+        for row_cells, body in zip(cells, bodies, strict=True):
+            row: dict[str, Any] = {"cells": row_cells}
             if include == "Object":
                 row["object"] = body
             elif include != "None":
@@ -208,7 +217,7 @@ class DumpAPI:
         api_version = "meta.k8s.io/v1" if "v=v1;" in (request.headers.get("accept", "") + ";") or \
             "v=v1beta1" not in request.headers.get("accept", "") else "meta.k8s.io/v1beta1"
         out: dict[str, Any] = {"kind": "Table", "apiVersion": api_version, "metadata": meta, "rows": rows}
-        out["columnDefinitions"] = table.column_definitions() if definitions else []
+        out["columnDefinitions"] = [c.definition() for c in columns] if definitions else []
         return out
 
     # -- logs -----------------------------------------------------------------------------
