@@ -32,8 +32,8 @@ try:
     runpy.run_module("analyzer", run_name="__main__")
 except SystemExit:
     pass
-sys.stderr.write("\\nHEAVY=" + json.dumps(sorted(m for m in HEAVY if m in sys.modules)) + "\\n")
-""".replace("HEAVY", repr(HEAVY))
+sys.stderr.write("\\nHEAVY=" + json.dumps(sorted(m for m in _NAMES_ if m in sys.modules)) + "\\n")
+""".replace("_NAMES_", repr(HEAVY))
 
 
 def commands(dump: Path, logs_dump: Path | None) -> dict[str, list[str]]:
