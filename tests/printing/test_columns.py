@@ -1,0 +1,99 @@
+"""The kubectl columns of `analyzer.printing`: rows per kind, as the API server's printer makes them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from analyzer.printing.columns import PRINTERS
+from analyzer.printing.resources import Resource
+from analyzer.printing.tables import build_table, render_table
+from analyzer.printing.timefmt import Clock
+from analyzer.safeyaml import load_yaml
+
+CLOCK = Clock(datetime(2024, 9, 15, 12, 0, tzinfo=UTC))
+CASES = load_yaml((Path(__file__).parent / "data" / "pod_rows.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_pod_rows(case: dict) -> None:
+    pod = {"metadata": {"name": "p", "creationTimestamp": "2024-09-15T11:00:00Z", **case["pod"].get("metadata", {})},
+           **{k: v for k, v in case["pod"].items() if k != "metadata"}}
+    row = PRINTERS[("", "Pod")].row(pod, CLOCK)
+    assert row[1:4] == case["row"]
+    assert row[4] == "60m"
+
+
+def test_node_rows() -> None:
+    node = {"metadata": {"name": "n1", "creationTimestamp": "2024-09-01T12:00:00Z",
+                         "labels": {"node-role.kubernetes.io/control-plane": "", "kubernetes.io/role": "master"}},
+            "spec": {"unschedulable": True},
+            "status": {"conditions": [{"type": "Ready", "status": "Unknown"}],
+                       "addresses": [{"type": "InternalIP", "address": "10.0.0.4"}],
+                       "nodeInfo": {"kubeletVersion": "v1.29.7"}}}
+    row = PRINTERS[("", "Node")].row(node, CLOCK)
+    assert row[:5] == ["n1", "NotReady,SchedulingDisabled", "control-plane,master", "14d", "v1.29.7"]
+    assert row[5:7] == ["10.0.0.4", "<none>"] and row[7] == "<unknown>"
+
+
+@pytest.mark.parametrize(("spec", "status", "external", "ports"), [
+    ({"type": "ClusterIP", "clusterIP": "10.0.0.1", "ports": [{"port": 443, "protocol": "TCP"}]}, {}, "<none>", "443/TCP"),
+    ({"type": "LoadBalancer", "clusterIPs": ["10.0.0.2"], "ports": [{"port": 80, "nodePort": 31000}]}, {}, "<pending>",
+     "80:31000/TCP"),
+    ({"type": "LoadBalancer", "ports": []}, {"loadBalancer": {"ingress": [{"hostname": "a.elb.amazonaws.com"}]}},
+     "a.elb.amazonaws.com", "<none>"),
+    ({"type": "ExternalName", "externalName": "db.example.com"}, {}, "db.example.com", "<none>"),
+])
+def test_service_rows(spec: dict, status: dict, external: str, ports: str) -> None:
+    row = PRINTERS[("", "Service")].row({"metadata": {"name": "s"}, "spec": spec, "status": status}, CLOCK)
+    assert row[3] == external and row[4] == ports
+
+
+def test_job_and_event_rows() -> None:
+    job = {"metadata": {"name": "j"}, "spec": {"completions": 3},
+           "status": {"succeeded": 3, "startTime": "2024-09-15T11:00:00Z", "completionTime": "2024-09-15T11:02:05Z",
+                      "conditions": [{"type": "Complete", "status": "True"}]}}
+    assert PRINTERS[("batch", "Job")].row(job, CLOCK)[1:4] == ["Complete", "3/3", "2m5s"]
+    event = {"metadata": {"name": "e1"}, "type": "Warning", "reason": "BackOff", "count": 58,
+             "firstTimestamp": "2024-09-15T10:57:00Z", "lastTimestamp": "2024-09-15T11:59:29Z",
+             "involvedObject": {"kind": "Pod", "name": "cart-1", "fieldPath": "spec.containers{cart}"},
+             "source": {"component": "kubelet", "host": "n1"}, "message": "Back-off restarting\n"}
+    assert PRINTERS[("", "Event")].row(event, CLOCK) == [
+        "31s", "Warning", "BackOff", "pod/cart-1", "spec.containers{cart}", "kubelet, n1", "Back-off restarting",
+        "63m", 58, "e1"]
+
+
+def test_rendered_like_kubectl() -> None:
+    res = Resource(kind="Deployment", plural="deployments", group="apps", version="v1", namespaced=True)
+    bodies = [{"metadata": {"name": "web", "namespace": "shop", "creationTimestamp": "2024-09-06T06:03:00Z"},
+               "spec": {"replicas": 2}, "status": {"readyReplicas": 1, "updatedReplicas": 2, "availableReplicas": 1}}]
+    text = render_table(build_table(res, bodies, CLOCK), namespace_column=True)
+    assert text == ("NAMESPACE   NAME   READY   UP-TO-DATE   AVAILABLE   AGE\n"
+                    "shop        web    1/2     2            1           9d\n")
+    named = render_table(build_table(res, bodies, CLOCK), wide=True, kind_prefix="deployment.apps", headers=False)
+    assert named.startswith("deployment.apps/web   1/2")
+
+
+def test_custom_resource_printer_columns() -> None:
+    # Shaped like cert-manager's Certificate CRD (its printer columns), written for this test.
+    crd = {"spec": {"group": "cert-manager.io", "names": {"kind": "Certificate", "plural": "certificates"},
+                    "scope": "Namespaced", "versions": [{"name": "v1", "served": True, "storage": True,
+                    "additionalPrinterColumns": [
+                        {"name": "Ready", "type": "string", "jsonPath": '.status.conditions[?(@.type=="Ready")].status'},
+                        {"name": "Secret", "type": "string", "jsonPath": ".spec.secretName"},
+                        {"name": "Issuer", "type": "string", "jsonPath": ".spec.issuerRef.name", "priority": 1},
+                        {"name": "Renewals", "type": "integer", "jsonPath": ".status.renewals"},
+                        {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"}]}]}}
+    res = Resource(kind="Certificate", plural="certificates", group="cert-manager.io", version="v1",
+                   namespaced=True, builtin=False, crd=crd)
+    body = {"metadata": {"name": "tls", "creationTimestamp": "2024-09-14T12:00:00Z"},
+            "spec": {"secretName": "tls-secret", "issuerRef": {"name": "letsencrypt"}},
+            "status": {"conditions": [{"type": "Ready", "status": "True"}], "renewals": 2.0}}
+    table = build_table(res, [body], CLOCK)
+    assert [c.name for c in table.columns] == ["Name", "Ready", "Secret", "Issuer", "Renewals", "Age"]
+    assert table.rows[0] == ["tls", "True", "tls-secret", "letsencrypt", 2, "24h"]
+    assert render_table(table).splitlines()[0].split() == ["NAME", "READY", "SECRET", "RENEWALS", "AGE"]
+    missing = build_table(res, [{"metadata": {"name": "new"}}], CLOCK)
+    assert missing.rows[0][1:5] == [None, None, None, None]
