@@ -107,16 +107,16 @@ class DumpStore:
     def table_cells(self, res: Resource, objs: Iterable[KubeObject]) -> list[list[Any]]:
         """The Table cells of each object, computed once: a dump does not change, so neither
         do its rows (ages are measured from the capture time)."""
-        from analyzer.printing.tables import printer_for
+        from analyzer.printing.tables import printer_for, row_cells
 
         cache = self._cells.setdefault((res.group, res.kind), {})
-        row = None
+        printer = None
         out = []
         for obj in objs:
             cells = cache.get(id(obj))
             if cells is None:
-                row = row or printer_for(res).row
-                cells = cache[id(obj)] = row(self.row_body(res, obj), self.clock)
+                printer = printer or printer_for(res)
+                cells = cache[id(obj)] = row_cells(printer, self.row_body(res, obj), self.clock)
             out.append(cells)
         return out
 

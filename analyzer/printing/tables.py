@@ -101,7 +101,26 @@ def _name(o: dict[str, Any]) -> str:
 def build_table(res: Resource, bodies: Sequence[dict[str, Any]], clock: Clock) -> Table:
     """The Table an API server returns for these objects of one resource."""
     p = printer_for(res)
-    return Table(p.columns, [p.row(b, clock) for b in bodies], list(bodies))
+    return Table(p.columns, [row_cells(p, b, clock) for b in bodies], list(bodies))
+
+
+# Where the text reader keeps the cells of a pasted `kubectl get` row.
+PASTED = "x-kda-text"
+
+
+def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
+    """One object's cells; an object read from a pasted `kubectl get` table keeps the cells
+    kubectl printed then (its age, status and restarts as of the paste, not recomputed from the
+    few fields a table row holds)."""
+    cells = p.row(body, clock)
+    pasted = body.get(PASTED)
+    columns = pasted.get("columns") if isinstance(pasted, dict) else None
+    if isinstance(columns, dict):
+        for i, column in enumerate(p.columns):
+            value = columns.get(column.name.upper())
+            if isinstance(value, str) and value and i < len(cells):
+                cells[i] = value
+    return cells
 
 
 # -- a small JSONPath: .a.b, .a[0], .a[*].b, .a[?(@.type=="Ready")].status ----------------------

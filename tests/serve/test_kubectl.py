@@ -24,6 +24,8 @@ SAMPLES = [SAMPLE_DUMPS / n for n in ("aks", "eks", "kubeadm", "oke")]
 REAL = [REALDATA / p for p in (
     "kubeadm/sbctl-kurl-supportbundle", "k3s/troubleshoot-testdata-supportbundle",
     "kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json", "openshift/must-gather-clean-aws",
+    # pasted `kubectl get -o wide` text (EKS), as a support ticket carries it
+    "eks/holmesgpt-fixtures/test_investigate/08_memory_pressure/kubectl_get_all.txt",
 )]
 DUMPS = SAMPLES + [p for p in REAL if p.exists()]
 
@@ -258,3 +260,13 @@ def test_python_client_lists_and_watches(served: Served) -> None:
     for event in watch.stream(v1.list_pod_for_all_namespaces, timeout_seconds=2):
         seen.append((event["type"], event["object"].metadata.name))
     assert len(seen) == len(pods.items) and {t for t, _ in seen} == {"ADDED"}
+
+
+def test_pasted_text_serves_what_was_pasted(served: Served) -> None:
+    dump = REALDATA / "eks/holmesgpt-fixtures/test_investigate/08_memory_pressure/kubectl_get_all.txt"
+    if not dump.exists():
+        pytest.skip("realdata not beside the checkout")
+    out = served.kubectl("--context", "kubectl_get_all", "get", "nodes", "-o", "wide").stdout.splitlines()
+    # the three node rows after the header, without the pasted LABELS column
+    pasted = [line.split()[:-1] for line in dump.read_text(encoding="utf-8").splitlines()[4:7]]
+    assert [line.split() for line in out[1:]] == pasted
