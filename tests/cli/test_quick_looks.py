@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REALDATA, SAMPLE_DUMPS
-from tests.serve.conftest import Served, needs_kubectl, serving
+from tests.serve.conftest import Served, needs_current_kubectl, needs_kubectl, serving
 
 # Sample dumps and real ones: a kURL support bundle, a cluster-info dump, a minikube
 # --output-directory tree, an OpenShift must-gather.
@@ -70,6 +70,7 @@ def _ages_masked(text: str) -> str:
 
 
 @needs_kubectl
+@needs_current_kubectl
 @pytest.mark.parametrize("dump", DUMPS, ids=_context)
 def test_describe_node_reads_as_kubectl_describe(served: Served, dump: Path) -> None:
     ctx = _context(dump)

@@ -23,6 +23,23 @@ KUBECTL = shutil.which("kubectl")
 needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="no kubectl on PATH (scripts/test.sh installs one)")
 
 
+def kubectl_minor() -> int:
+    """The minor version of the kubectl on PATH (0 when there is none or it cannot say)."""
+    import json
+
+    if KUBECTL is None:
+        return 0
+    done = subprocess.run([KUBECTL, "version", "--client", "-o", "json"], capture_output=True, text=True)
+    try:
+        return int("".join(ch for ch in json.loads(done.stdout)["clientVersion"]["minor"] if ch.isdigit()))
+    except (ValueError, KeyError):
+        return 0
+
+
+# kda describe follows current kubectl's layout; a much older kubectl (Debian's 1.20) prints others
+needs_current_kubectl = pytest.mark.skipif(kubectl_minor() < 27, reason="kubectl older than 1.27 describes otherwise")
+
+
 class Served:
     """A running server: its kubeconfig, and kubectl run against it."""
 
