@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import REALDATA, SAMPLE_DUMPS
-from tests.serve.conftest import Served, needs_current_kubectl, needs_kubectl, serving
+from conftest import REALDATA, SAMPLE_DUMPS
+from kubectl_server import Served, needs_current_kubectl, needs_kubectl, serving
 
 # Sample dumps and real ones: a kURL support bundle, a cluster-info dump, a minikube
 # --output-directory tree, an OpenShift must-gather.

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import SAMPLE_DUMPS
-from tests.serve.conftest import KUBECTL, needs_kubectl
+from conftest import SAMPLE_DUMPS
+from kubectl_server import KUBECTL, needs_kubectl
 
 
 def _kda(*args: str) -> subprocess.CompletedProcess[str]:

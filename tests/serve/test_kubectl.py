@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import REALDATA, SAMPLE_DUMPS
-from tests.serve.conftest import Served, needs_kubectl, serving
+from conftest import REALDATA, SAMPLE_DUMPS
+from kubectl_server import Served, needs_kubectl, serving
 
 pytestmark = needs_kubectl
 

@@ -1,4 +1,5 @@
-"""A `kda serve` app running in this process (uvicorn in a thread) and a kubectl to ask it."""
+"""A `kda serve` app running in this process (uvicorn in a thread) and a kubectl to ask it (a helper
+module of the serve and CLI tests, not a conftest: the suite imports `conftest` by name)."""
 
 from __future__ import annotations
 
