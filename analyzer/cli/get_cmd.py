@@ -51,7 +51,8 @@ def get(
             code = 1
             continue
         try:
-            bodies = _objects(store, res, name, namespace, all_namespaces, selector, field_selector)
+            bodies = _objects(store, res, name, namespace, all_namespaces, selector, field_selector,
+                              whole=output in (GetOutput.yaml, GetOutput.json))
         except LookupError as exc:
             err_console.print(escape(f"Error from server (NotFound): {exc}"))
             code = 1
@@ -104,14 +105,17 @@ def _requests(kinds_arg: str, names: list[str]) -> list[tuple[str, str | None]]:
 
 
 def _objects(store: Any, res: Any, name: str | None, namespace: str | None, all_namespaces: bool,
-             selector: str | None, field_selector: str | None) -> list[dict[str, Any]]:
+             selector: str | None, field_selector: str | None, whole: bool) -> list[dict[str, Any]]:
+    """The objects asked for: whole for -o yaml|json, else only what their rows need."""
     ns = None if all_namespaces else (namespace or "default")
     if name is not None:
         obj = store.find(res, ns or "", name)
         if obj is None:
             raise LookupError(f'{res.qualified} "{name}" not found')
-        return [store.body(res, obj)]
-    return store.bodies(res, store.select(res, ns, selector, field_selector))
+        objs = [obj]
+    else:
+        objs = store.select(res, ns, selector, field_selector)
+    return store.bodies(res, objs) if whole else store.row_bodies(res, objs)
 
 
 def _dump_doc(doc: Any, output: GetOutput) -> str:
