@@ -47,8 +47,17 @@ class Resource:
 
     @property
     def title(self) -> str:
-        """How a message names the kind in plural: `Secrets`, `Endpoints`, `Ingresses`."""
-        return self.kind if self.kind.endswith("s") else plural_of(self.kind)[0].upper() + plural_of(self.kind)[1:]
+        """How a message names the kind in plural: `Secrets`, `Endpoints`, `NetworkPolicies`.
+
+        >>> [Resource(k, "", "", "v1", True).title for k in ("Secret", "Endpoints", "NetworkPolicy", "Ingress")]
+        ['Secrets', 'Endpoints', 'NetworkPolicies', 'Ingresses']
+        """
+        if self.kind.endswith("s") and not self.kind.endswith(("ss", "us")):
+            return self.kind
+        low = plural_of(self.kind)
+        # the plural's ending on the kind as written (its capitals kept)
+        common = len(self.kind) if low.startswith(self.kind.lower()) else len(self.kind) - 1
+        return self.kind[:common] + low[common:]
 
 
 @cache

@@ -118,7 +118,9 @@ class DumpAPI:
                                      "kind": res.kind, "verbs": list(res.verbs)}
             if res.short_names:
                 entry["shortNames"] = list(res.short_names)
-            if res.builtin and res.kind in ("Pod", "Service", "Deployment", "DaemonSet", "ReplicaSet", "StatefulSet", "Job",
+            # `kubectl get all` lists this category: only kinds the dump collected, so that it
+            # shows the dump instead of an error per kind the dump never asked for
+            if res.builtin and self.store.catalog.collected(res) and res.kind in ("Pod", "Service", "Deployment", "DaemonSet", "ReplicaSet", "StatefulSet", "Job",
                               "CronJob", "ReplicationController", "HorizontalPodAutoscaler"):
                 entry["categories"] = ["all"]
             entries.append(entry)
@@ -143,7 +145,7 @@ class DumpAPI:
             namespace, rest = rest[1], rest[2:]
         plural, name, sub = rest[0], rest[1] if len(rest) > 1 else None, rest[2] if len(rest) > 2 else None
         res = self.store.catalog.by_plural(group, version, plural)
-        if res is None or len(rest) > 3:
+        if res is None or len(rest) > 3 or (namespace and not res.namespaced):
             return status(404, "NotFound", "the server could not find the requested resource")
         q = request.query_params
         if sub is not None:
