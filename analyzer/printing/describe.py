@@ -684,7 +684,7 @@ def _pod_template(w: Writer, template: dict[str, Any]) -> None:
     w.write(0, "Pod Template:\n")
     labels_multiline(w, "Labels", meta.get("labels"), indent="  ")
     if _d(meta.get("annotations")):
-        labels_multiline(w, "Annotations", meta.get("annotations"), indent="  ")
+        annotations_multiline(w, "  Annotations", meta.get("annotations"))
     if spec.get("serviceAccountName"):
         w.write(1, f"Service Account:\t{spec['serviceAccountName']}\n")
     inner = Writer()
@@ -694,6 +694,8 @@ def _pod_template(w: Writer, template: dict[str, Any]) -> None:
     _volumes(inner, _l(spec.get("volumes")))
     # the template's parts sit one level deeper, in the same alignment blocks
     w.buf.extend("  " + line + "\n" for line in "".join(inner.buf).splitlines())
+    if spec.get("priorityClassName"):
+        w.write(1, f"Priority Class Name:\t{spec['priorityClassName']}\n")
     labels_multiline(w, "Node-Selectors", spec.get("nodeSelector"), indent="  ")
     tolerations_multiline(w, "  Tolerations", spec.get("tolerations"))
 
@@ -880,6 +882,168 @@ def describe_generic(store: DumpStore, body: Body) -> str:
     return w.text()
 
 
+def _pods_status(store: DumpStore, body: Body) -> str:
+    """`N Running / N Waiting / N Succeeded / N Failed` of the pods this controller owns."""
+    pods_res, collected = _related(store, "", "Pod")
+    if pods_res is None or not collected:
+        return "the dump did not collect Pods"
+    meta = _d(body.get("metadata"))
+    selector = _d(_d(body.get("spec")).get("selector"))
+    counts = {"Running": 0, "Pending": 0, "Succeeded": 0, "Failed": 0}
+    from analyzer.printing.selectors import label_selector
+
+    wanted = label_selector(format_selector(selector).replace("<none>", "")) if selector else (lambda labels: False)
+    for obj in pods_res.objects:
+        if obj.namespace != meta.get("namespace"):
+            continue
+        pod = store.row_body(pods_res, obj)
+        pm = _d(pod.get("metadata"))
+        if not wanted(_d(pm.get("labels"))):
+            continue
+        owner = next((_d(r) for r in _l(pm.get("ownerReferences")) if _d(r).get("controller")), None)
+        if owner is None or owner.get("uid") != meta.get("uid"):
+            continue
+        phase = _d(pod.get("status")).get("phase")
+        if phase in counts:
+            counts[phase] += 1
+    return (f"{counts['Running']} Running / {counts['Pending']} Waiting / {counts['Succeeded']} Succeeded / "
+            f"{counts['Failed']} Failed")
+
+
+def _conditions_reason(w: Writer, status: dict[str, Any]) -> None:
+    conditions = [_d(c) for c in _l(status.get("conditions"))]
+    if conditions:
+        w.write(0, "Conditions:\n  Type\tStatus\tReason\n")
+        w.write(1, "----\t------\t------\n")
+        for c in conditions:
+            w.write(1, f"{_s(c.get('type'))} \t{_s(c.get('status'))}\t{_s(c.get('reason'))}\n")
+
+
+def describe_replicaset(store: DumpStore, body: Body) -> str:
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(0, f"Selector:\t{format_selector(spec.get('selector'))}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    if _controller(meta):
+        w.write(0, f"Controlled By:\t{_controller(meta)}\n")
+    w.write(0, f"Replicas:\t{int(status.get('replicas') or 0)} current / {int(spec.get('replicas', 1) or 0)} desired\n")
+    w.write(0, f"Pods Status:\t{_pods_status(store, body)}\n")
+    _pod_template(w, _d(spec.get("template")))
+    _conditions_reason(w, status)
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def describe_daemonset(store: DumpStore, body: Body) -> str:
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    template_spec = _d(_d(spec.get("template")).get("spec"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(0, f"Selector:\t{format_selector(spec.get('selector')).replace('<none>', '')}\n")
+    w.write(0, f"Node-Selector:\t{format_labels(template_spec.get('nodeSelector'))}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    for label, key in (("Desired Number of Nodes Scheduled", "desiredNumberScheduled"),
+                       ("Current Number of Nodes Scheduled", "currentNumberScheduled"),
+                       ("Number of Nodes Scheduled with Up-to-date Pods", "updatedNumberScheduled"),
+                       ("Number of Nodes Scheduled with Available Pods", "numberAvailable"),
+                       ("Number of Nodes Misscheduled", "numberMisscheduled")):
+        w.write(0, f"{label}: {int(status.get(key) or 0)}\n")
+    w.write(0, f"Pods Status:\t{_pods_status(store, body)}\n")
+    _pod_template(w, _d(spec.get("template")))
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def describe_statefulset(store: DumpStore, body: Body) -> str:
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(0, f"CreationTimestamp:\t{describe_time(meta.get('creationTimestamp'))}\n")
+    w.write(0, f"Selector:\t{format_selector(spec.get('selector')).replace('<none>', '')}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    if spec.get("serviceName"):
+        w.write(0, f"Service Name:\t{spec['serviceName']}\n")
+    if spec.get("podManagementPolicy"):
+        w.write(0, f"Pod Management Policy:\t{spec['podManagementPolicy']}\n")
+    w.write(0, f"Replicas:\t{int(spec.get('replicas', 1) or 0)} desired | {int(status.get('replicas') or 0)} total\n")
+    strategy = _d(spec.get("updateStrategy"))
+    w.write(0, f"Update Strategy:\t{_s(strategy.get('type'))}\n")
+    rolling = _d(strategy.get("rollingUpdate"))
+    if rolling.get("partition") is not None:
+        w.write(1, f"Partition:\t{rolling['partition']}\n")
+        if rolling.get("maxUnavailable") is not None:
+            w.write(1, f"MaxUnavailable:\t{rolling['maxUnavailable']}\n")
+    retention = _d(spec.get("persistentVolumeClaimRetentionPolicy"))
+    if retention:
+        w.write(0, "Persistent Volume Claim Retention Policy:\n")
+        w.write(1, f"WhenDeleted:\t{_s(retention.get('whenDeleted'))}\n")
+        w.write(1, f"WhenScaled:\t{_s(retention.get('whenScaled'))}\n")
+    w.write(0, f"Pods Status:\t{_pods_status(store, body)}\n")
+    _pod_template(w, _d(spec.get("template")))
+    templates = [_d(t) for t in _l(spec.get("volumeClaimTemplates"))]
+    if not templates:
+        w.write(0, "Volume Claims:\t<none>\n")
+    else:
+        w.write(0, "Volume Claims:\n")
+        for t in templates:
+            tm, ts = _d(t.get("metadata")), _d(t.get("spec"))
+            w.write(1, f"Name:\t{tm.get('name', '')}\n")
+            w.write(1, f"StorageClass:\t{_s(ts.get('storageClassName'))}\n")
+            labels_multiline(w, "Labels", tm.get("labels"), indent="  ")
+            labels_multiline(w, "Annotations", tm.get("annotations"), indent="  ")
+            storage = _d(_d(ts.get("resources")).get("requests")).get("storage")
+            w.write(1, f"Capacity:\t{Quantity.parse(storage) if storage is not None else '<default>'}\n")
+            w.write(1, f"Access Modes:\t[{' '.join(map(str, _l(ts.get('accessModes'))))}]\n")
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def describe_namespace(store: DumpStore, body: Body) -> str:
+    meta, status = _d(body.get("metadata")), _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(0, f"Status:\t{_s(status.get('phase'))}\n")
+    conditions = [_d(c) for c in _l(status.get("conditions"))]
+    if conditions:
+        w.write(0, "Conditions:\n")
+        w.write(1, "Type\tStatus\tLastTransitionTime\tReason\tMessage\n")
+        w.write(1, "----\t------\t------------------\t------\t-------\n")
+        for c in conditions:
+            w.write(1, f"{_s(c.get('type'))}\t{_s(c.get('status'))}\t{describe_time(c.get('lastTransitionTime'))}\t"
+                       f"{_s(c.get('reason'))}\t{_s(c.get('message'))}\n")
+    for kind, none, title in (("ResourceQuota", "No resource quota.", "Resource Quotas"),
+                              ("LimitRange", "No LimitRange resource.", "Resource Limits")):
+        res, collected = _related(store, "", kind)
+        w.write(0, "\n")
+        if res is None or not collected:
+            w.write(0, f"{title}: the dump did not collect {res.title if res else kind}\n")
+            continue
+        items = store.bodies(res, store.select(res, meta.get("name", "")))
+        if not items:
+            w.write(0, f"{none}\n")
+            continue
+        w.write(0, f"{title}\n")
+        for item in items:
+            im = _d(item.get("metadata"))
+            w.write(1, f"Name:\t{im.get('name', '')}\n")
+            if kind == "ResourceQuota":
+                hard, used = _d(_d(item.get("status")).get("hard")), _d(_d(item.get("status")).get("used"))
+                w.write(1, "Resource\tUsed\tHard\n")
+                w.write(1, "--------\t---\t---\n")
+                for name in sorted(hard):
+                    w.write(1, f"{name}\t{Quantity.parse(used.get(name, '0'))}\t{Quantity.parse(hard[name])}\n")
+    return w.text()
+
+
 def describe_configmap(store: DumpStore, body: Body) -> str:
     meta = _d(body.get("metadata"))
     w = Writer()
@@ -916,6 +1080,10 @@ DESCRIBERS: dict[tuple[str, str], Callable[[DumpStore, Body], str]] = {
     ("apps", "Deployment"): describe_deployment,
     ("", "Service"): describe_service,
     ("", "ConfigMap"): describe_configmap,
+    ("", "Namespace"): describe_namespace,
+    ("apps", "ReplicaSet"): describe_replicaset,
+    ("apps", "DaemonSet"): describe_daemonset,
+    ("apps", "StatefulSet"): describe_statefulset,
 }
 
 
