@@ -123,3 +123,17 @@ def test_logs_of_cluster_info_dumps() -> None:
         assert out.rstrip("\n") == first.text.rstrip("\n")
         prev = kda("logs", str(dump), first.pod, "-n", first.namespace, "--previous", check=False)
         assert prev.returncode == 1 and "holds no previous log" in prev.stderr
+
+
+def test_describe_workloads_and_namespaces() -> None:
+    aks = str(SAMPLE_DUMPS / "aks")
+    rs = kda("describe", "rs", "cart-6mvdgdjsd", aks, "-n", "shop").stdout
+    assert "Replicas:       2 current / 2 desired" in rs and "Pods Status:    2 Running / 0 Waiting" in rs
+    ds = kda("describe", "daemonset/azure-ip-masq-agent", aks, "-n", "kube-system").stdout
+    assert "Desired Number of Nodes Scheduled: 3" in ds and "Pods Status:" in ds and "Pod Template:" in ds
+    ns = kda("describe", "ns", "shop", aks).stdout
+    assert ns.startswith("Name:         shop\n") and "the dump did not collect ResourceQuotas" in ns
+    # a name that is no object's is tried as a prefix, as kubectl does
+    assert kda("describe", "pod", "redis", aks, "-n", "shop").stdout.startswith("Name:             redis-")
+    missing = kda("describe", "pod", "nothing-like-it", aks, "-n", "shop", check=False)
+    assert missing.returncode == 1 and 'pods "nothing-like-it" not found' in missing.stderr
