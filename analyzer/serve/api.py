@@ -57,6 +57,9 @@ class DumpAPI:
     # -- entry ----------------------------------------------------------------------------
 
     async def handle(self, request: Request, path: str) -> Response:
+        if request.method == "POST" and path.rstrip("/").endswith(
+                ("authorization.k8s.io/v1/selfsubjectaccessreviews", "authorization.k8s.io/v1/selfsubjectrulesreviews")):
+            return await self._access_review(request, path)
         if request.method not in ("GET", "HEAD"):
             return status(405, "MethodNotAllowed", READ_ONLY)
         parts = [p for p in path.split("/") if p]
@@ -221,6 +224,29 @@ class DumpAPI:
         out: dict[str, Any] = {"kind": "Table", "apiVersion": api_version, "metadata": meta, "rows": rows}
         out["columnDefinitions"] = [c.definition() for c in columns] if definitions else []
         return out
+
+    # -- access reviews -------------------------------------------------------------------
+
+    async def _access_review(self, request: Request, path: str) -> Response:
+        """"Can I?" answered for a saved dump: reading yes, changing no. UIs (k9s) ask before they
+        list; nothing is created by answering."""
+        try:
+            review = orjson.loads(await request.body())
+        except orjson.JSONDecodeError:
+            return status(400, "BadRequest", "the access review is not JSON")
+        if not isinstance(review, dict):
+            return status(400, "BadRequest", "the access review is not an object")
+        if path.rstrip("/").endswith("selfsubjectrulesreviews"):
+            review["status"] = {"resourceRules": [{"verbs": list(("get", "list", "watch")), "apiGroups": ["*"],
+                                                   "resources": ["*"]}],
+                                "nonResourceRules": [{"verbs": ["get"], "nonResourceURLs": ["*"]}],
+                                "incomplete": False}
+            return Response(orjson.dumps(review), status_code=201, media_type=JSON)
+        attrs = (review.get("spec") or {}).get("resourceAttributes") or (review.get("spec") or {}).get(
+            "nonResourceAttributes") or {}
+        allowed = str(attrs.get("verb", "")).lower() in ("get", "list", "watch", "")
+        review["status"] = {"allowed": allowed} if allowed else {"allowed": False, "denied": True, "reason": READ_ONLY}
+        return Response(orjson.dumps(review), status_code=201, media_type=JSON)
 
     # -- logs -----------------------------------------------------------------------------
 

@@ -240,6 +240,13 @@ def test_writes_are_refused_and_nothing_changes(served: Served) -> None:
     assert "redis-nrgmb8szf-rlbgs" in served.kubectl("--context", "aks", "get", "pods", "-n", "shop").stdout
 
 
+def test_access_reviews_allow_reading_only(served: Served) -> None:
+    # UIs (k9s) ask "can I?" before they list: reading yes, changing no
+    assert served.kubectl("--context", "aks", "auth", "can-i", "list", "pods", "-A").stdout.strip() == "yes"
+    denied = served.kubectl("--context", "aks", "auth", "can-i", "delete", "pods", "-n", "shop", check=False)
+    assert denied.returncode == 1 and denied.stdout.startswith("no")
+
+
 def test_a_kind_not_collected_says_so(served: Served) -> None:
     done = served.kubectl("--context", "aks", "get", "secrets", "-A", check=False)
     assert done.returncode != 0 and "the dump did not collect Secrets" in done.stderr
