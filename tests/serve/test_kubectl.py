@@ -279,3 +279,27 @@ def test_pasted_text_serves_what_was_pasted(served: Served) -> None:
     # the three node rows after the header, without the pasted LABELS column
     pasted = [line.split()[:-1] for line in dump.read_text(encoding="utf-8").splitlines()[4:7]]
     assert [line.split() for line in out[1:]] == pasted
+
+
+def test_watch_sends_added_then_bookmarks(served: Served) -> None:
+    import urllib.request
+
+    base = f"{served.base_url}/dumps/aks/api/v1/namespaces/shop/pods"
+    expected = len(served.kubectl("--context", "aks", "get", "pods", "-n", "shop", "-o", "name").stdout.split())
+    with urllib.request.urlopen(f"{base}?watch=1&allowWatchBookmarks=true&timeoutSeconds=6", timeout=30) as stream:
+        events = [json.loads(line) for line in stream]
+    kinds = [e["type"] for e in events]
+    assert kinds[:expected] == ["ADDED"] * expected and "BOOKMARK" in kinds[expected:]
+    bookmark = next(e for e in events if e["type"] == "BOOKMARK")["object"]
+    assert bookmark["kind"] == "Pod" and bookmark["metadata"]["resourceVersion"]
+    # a watch from the list's resource version has nothing new to say: a dump does not change
+    listed = json.loads(urllib.request.urlopen(base).read())
+    rv = listed["metadata"]["resourceVersion"]
+    with urllib.request.urlopen(f"{base}?watch=1&resourceVersion={rv}&timeoutSeconds=1", timeout=30) as stream:
+        assert stream.read() == b""
+    # watch-list: the objects, then a bookmark that says they are all there
+    with urllib.request.urlopen(f"{base}?watch=1&sendInitialEvents=true&allowWatchBookmarks=true"
+                                f"&resourceVersionMatch=NotOlderThan&timeoutSeconds=1", timeout=30) as stream:
+        events = [json.loads(line) for line in stream]
+    assert events[expected]["type"] == "BOOKMARK"
+    assert events[expected]["object"]["metadata"]["annotations"] == {"k8s.io/initial-events-end": "true"}
