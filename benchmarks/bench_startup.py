@@ -54,19 +54,22 @@ def commands(dump: Path, logs_dump: Path | None) -> dict[str, list[str]]:
     return out
 
 
-def measure(args: list[str], runs: int) -> tuple[list[float], int, list[str]]:
-    times, rss = [], 0
+def measure(args: list[str], runs: int) -> tuple[list[float], list[float], int, list[str]]:
+    times, cpu, rss = [], [], 0
     for _ in range(runs):
         start = time.perf_counter()
-        done = subprocess.run(["/usr/bin/time", "-f", "RSS=%M", sys.executable, "-m", "analyzer", *args],
+        done = subprocess.run(["/usr/bin/time", "-f", "RSS=%M CPU=%U+%S", sys.executable, "-m", "analyzer", *args],
                               capture_output=True, text=True, env=ENV)
         times.append(time.perf_counter() - start)
         for line in done.stderr.splitlines():
             if line.startswith("RSS="):
-                rss = max(rss, int(line[4:]))
+                size, used = line.split()
+                rss = max(rss, int(size[4:]))
+                user, system = used[4:].split("+")
+                cpu.append(float(user) + float(system))
     probe = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(args)], capture_output=True, text=True)
     heavy = next((json.loads(line[6:]) for line in probe.stderr.splitlines() if line.startswith("HEAVY=")), ["?"])
-    return times, rss, heavy
+    return times, cpu, rss, heavy
 
 
 def compile_package() -> None:
@@ -85,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
                         default=ROOT.parent / "shared/realdata/k3s/troubleshoot-testdata-supportbundle")
     opts = parser.parse_args(argv)
     compile_package()
-    print(f"{'command':28} {'best':>7} {'median':>7} {'peak RSS':>9}  heavy imports")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU = user + system seconds "
+          "(on a shared machine the wall time also counts waiting for a core)")
+    print(f"{'command':28} {'best':>7} {'median':>7} {'CPU':>7} {'peak RSS':>9}  heavy imports")
     # the floor on this machine right now: an interpreter that imports nothing
     bare = []
     for _ in range(opts.runs):
@@ -94,9 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         bare.append(time.perf_counter() - start)
     print(f"{'python -c pass (floor)':28} {min(bare):6.3f}s {statistics.median(bare):6.3f}s")
     for label, args in commands(opts.dump, opts.logs_dump).items():
-        times, rss, heavy = measure(args, opts.runs)
-        print(f"{label:28} {min(times):6.3f}s {statistics.median(times):6.3f}s {rss / 1024:7.1f}MB  "
-              f"{', '.join(heavy) or 'none'}")
+        times, cpu, rss, heavy = measure(args, opts.runs)
+        print(f"{label:28} {min(times):6.3f}s {statistics.median(times):6.3f}s {min(cpu):6.2f}s "
+              f"{rss / 1024:7.1f}MB  {', '.join(heavy) or 'none'}")
     return 0
 
 

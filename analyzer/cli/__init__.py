@@ -76,6 +76,12 @@ EXIT_SYSTEM_REFUSED = 2
 
 def main() -> None:
     """Entry point of the `kda` console script."""
+    if sys.argv[1:] == ["--version"]:
+        # answered before the CLI library parses anything (its parameter layer imports pydantic)
+        from analyzer import __version__
+
+        sys.stdout.write(f"kda {__version__}\n")
+        return
     try:
         app()
     except OSError as exc:
