@@ -76,7 +76,7 @@ def serving(dumps: list[str | Path], tmp: Path, redact_key: str | None = None) -
             break
         time.sleep(0.02)
     home = tmp / "home"
-    home.mkdir(exist_ok=True)
+    home.mkdir(parents=True, exist_ok=True)
     config = write_kubeconfig(tmp / "kubeconfig", f"http://{address}", context_names(stores))
     try:
         yield Served(config, f"http://{address}", stores, home)

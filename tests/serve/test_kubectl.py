@@ -303,3 +303,20 @@ def test_watch_sends_added_then_bookmarks(served: Served) -> None:
         events = [json.loads(line) for line in stream]
     assert events[expected]["type"] == "BOOKMARK"
     assert events[expected]["object"]["metadata"]["annotations"] == {"k8s.io/initial-events-end": "true"}
+
+
+def test_credentials_in_logs_and_env_are_masked(tmp_path: Path) -> None:
+    # A cluster-info dump written for this test: one pod whose env and log hold a password.
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "default"},
+           "spec": {"containers": [{"name": "app", "image": "app:1",
+                                    "env": [{"name": "DB_PASSWORD", "value": "hunter2hunter2"}]}]},
+           "status": {"phase": "Running"}}
+    dump = tmp_path / "cluster-info.txt"
+    dump.write_text(json.dumps({"kind": "PodList", "apiVersion": "v1", "items": [pod]}, indent=4) + "\n"
+                    "==== START logs for container app of pod default/app ====\n"
+                    "connecting with --password=hunter2hunter2 to db\nready\n", encoding="utf-8")
+    with serving([dump], tmp_path / "srv") as s:
+        log = s.kubectl("logs", "app", "-n", "default").stdout
+        assert "hunter2hunter2" not in log and "ready" in log
+        assert "hunter2hunter2" not in s.kubectl("get", "pod", "app", "-n", "default", "-o", "yaml").stdout
+        assert "hunter2hunter2" not in s.kubectl("describe", "pod", "app", "-n", "default").stdout
