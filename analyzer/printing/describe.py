@@ -864,9 +864,18 @@ def _unstructured(w: Writer, level: int, content: dict[str, Any], prefix: str, s
                 if isinstance(child, dict):
                     _unstructured(w, level + 1, child, path, skip)
                 else:
-                    w.write(level + 1, f"{_s(child)}\n")
+                    w.write(level + 1, f"{_go_value(child)}\n")
         else:
-            w.write(level, f"{_smart_label(field)}:\t{_s(value)}\n")
+            w.write(level, f"{_smart_label(field)}:\t{_go_value(value)}\n")
+
+
+def _go_value(value: Any) -> str:
+    """A JSON value as Go's %v prints it from an unstructured object (null is `<nil>`)."""
+    if value is None:
+        return "<nil>"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return _s(value)
 
 
 def describe_generic(store: DumpStore, body: Body) -> str:
