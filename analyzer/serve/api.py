@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import re
 import time
 from typing import Any
 
@@ -98,8 +99,6 @@ class DumpAPI:
     # -- discovery ------------------------------------------------------------------------
 
     def version(self) -> dict[str, Any]:
-        import re
-
         git = self.store.server_version() or "v0.0.0"
         m = re.match(r"v?(\d+)\.(\d+)", git)
         major, minor = (m.group(1), m.group(2)) if m else ("0", "0")
@@ -225,8 +224,10 @@ class DumpAPI:
             meta["continue"] = cont
             if remaining is not None:
                 meta["remainingItemCount"] = remaining
-        api_version = "meta.k8s.io/v1" if "v=v1;" in (request.headers.get("accept", "") + ";") or \
-            "v=v1beta1" not in request.headers.get("accept", "") else "meta.k8s.io/v1beta1"
+        # meta.k8s.io/v1 unless the client asked for the Table of v1beta1 only (kubectl before 1.15)
+        accept = request.headers.get("accept", "")
+        api_version = "meta.k8s.io/v1beta1" if "v=v1beta1" in accept and ";v=v1;" not in accept + ";" \
+            and not re.search(r";v=v1(,|$)", accept) else "meta.k8s.io/v1"
         out: dict[str, Any] = {"kind": "Table", "apiVersion": api_version, "metadata": meta, "rows": rows}
         out["columnDefinitions"] = [c.definition() for c in columns] if definitions else []
         return out
