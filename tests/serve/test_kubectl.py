@@ -23,6 +23,8 @@ SAMPLES = [SAMPLE_DUMPS / n for n in ("aks", "eks", "kubeadm", "oke")]
 REAL = [REALDATA / p for p in (
     "kubeadm/sbctl-kurl-supportbundle", "k3s/troubleshoot-testdata-supportbundle",
     "kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json", "openshift/must-gather-clean-aws",
+    # a Harvester (RKE2) support-bundle-kit bundle, with the metrics API's PodMetrics
+    "rke2/support-bundle-kit-harvester",
     # pasted `kubectl get -o wide` text (EKS), as a support ticket carries it
     "eks/holmesgpt-fixtures/test_investigate/08_memory_pressure/kubectl_get_all.txt",
 )]
@@ -323,3 +325,14 @@ def test_credentials_in_logs_and_env_are_masked(tmp_path: Path) -> None:
         assert "hunter2hunter2" not in log and "ready" in log
         assert "hunter2hunter2" not in s.kubectl("get", "pod", "app", "-n", "default", "-o", "yaml").stdout
         assert "hunter2hunter2" not in s.kubectl("describe", "pod", "app", "-n", "default").stdout
+
+
+def test_top_reads_the_metrics_the_dump_saved(served: Served) -> None:
+    if not (REALDATA / "rke2/support-bundle-kit-harvester").exists():
+        pytest.skip("realdata not beside the checkout")
+    store = next(s for s in served.stores if s.name == "support-bundle-kit-harvester")
+    metrics = store.catalog.get("metrics.k8s.io", "PodMetrics").objects
+    top = served.kubectl("--context", "support-bundle-kit-harvester", "top", "pods", "-A").stdout.splitlines()
+    assert top[0].split() == ["NAMESPACE", "NAME", "CPU(cores)", "MEMORY(bytes)"] and len(top) == 1 + len(metrics)
+    missing = served.kubectl("--context", "aks", "top", "pods", "-A", check=False)
+    assert missing.returncode != 0 and "the dump did not collect PodMetrics" in missing.stderr
