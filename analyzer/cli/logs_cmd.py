@@ -23,7 +23,7 @@ def logs(
     all_logs: Annotated[bool, typer.Option("--all", help="Search every log of the dump (with --grep).")] = False,
     show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
-    """Print a container log the dump holds, as kubectl logs picks it (the default container, else the only one), or with --all --grep search every log of the dump."""
+    """Print a container log the dump holds, as kubectl logs picks it (the default container, else the only one), or with --all --grep search every log of the dump. Lines of known log signatures are coloured on a terminal and named on stderr."""
     from analyzer.printing.logs import LogError, find_log, resolve_pod_namespace, tail
     from analyzer.printing.store import DumpStore
     from analyzer.redact.masking import mask_sensitive
@@ -46,10 +46,14 @@ def logs(
             if namespace and log.namespace != namespace:
                 continue
             where = f"{log.namespace}/{log.pod}/{log.container}{' (previous)' if log.previous else ''}"
-            for line in log.text.splitlines():
+            known = None
+            for number, line in enumerate(log.text.splitlines(), 1):
                 if pattern.search(line):
+                    if known is None:
+                        known = _known_lines(log.text)
                     found += 1
-                    sys.stdout.write(f"{where}: {_shown(mask_sensitive(line, show_sensitive), pattern, color)}\n")
+                    shown = _shown(mask_sensitive(line, show_sensitive), pattern, color, known.get(number))
+                    sys.stdout.write(f"{where}: {shown}\n")
         if not store.result.logs:
             err_console.print("the dump holds no container logs")
         raise typer.Exit(0 if found else 1)
@@ -61,16 +65,56 @@ def logs(
         fail(str(exc), 1)
         return
     text = mask_sensitive(tail(log.text, tail_lines), show_sensitive)
-    if pattern is not None:
-        text = "".join(_shown(line, pattern, color) + "\n" for line in text.splitlines() if pattern.search(line))
-    sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+    known = _known_lines(text)
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if pattern is not None and not pattern.search(line):
+            continue
+        out.append(_shown(line, pattern, color, known.get(number)) + "\n")
+    sys.stdout.write("".join(out))
+    _summarise(known, f"{ns}/{name}/{log.container}{' (previous)' if previous else ''}")
 
 
-def _shown(line: str, pattern: re.Pattern[str], color: bool) -> str:
-    # matches stand out on a terminal; piped output stays plain text
+# How a line that a log signature matches is marked on a terminal, by the signature's severity.
+_SEVERITY_STYLE = {"critical": "\x1b[1;31m", "warning": "\x1b[33m", "info": "\x1b[36m"}
+_GREP_STYLE = "\x1b[1;4m"
+_RESET = "\x1b[0m"
+
+
+def _known_lines(text: str) -> dict[int, object]:
+    """Line number -> the catalogued log signature it matches (analyzer/model/data/log_signatures.yaml)."""
+    from analyzer.model.logsignatures import match_log
+
+    return {m.line: m for m in match_log(text)}
+
+
+def _shown(line: str, pattern: re.Pattern[str] | None, color: bool, known: object | None) -> str:
+    # On a terminal, a line of a known signature is coloured by its severity and --grep matches are
+    # underlined; piped output stays the log's own text.
     if not color:
         return line
-    return pattern.sub(lambda m: f"\x1b[1;31m{m.group(0)}\x1b[0m", line)
+    if pattern is not None:
+        line = pattern.sub(lambda m: f"{_GREP_STYLE}{m.group(0)}{_RESET}", line)
+    if known is not None:
+        style = _SEVERITY_STYLE.get(known.signature.severity, "")
+        line = f"{style}{line.replace(_RESET, _RESET + style)}{_RESET}"
+    return line
+
+
+def _summarise(known: dict[int, object], where: str) -> None:
+    """Name the known signatures of a log on stderr (stdout keeps the log alone)."""
+    if not known:
+        return
+    from rich.markup import escape
+
+    by_id: dict[str, list[int]] = {}
+    for number, m in sorted(known.items()):
+        by_id.setdefault(m.signature.id, []).append(number)
+    err_console.print(f"{len(known)} line(s) of {escape(where)} match known log signatures:")
+    for sig_id, numbers in by_id.items():
+        sig = known[numbers[0]].signature
+        lines = ", ".join(map(str, numbers[:5])) + (f" and {len(numbers) - 5} more" if len(numbers) > 5 else "")
+        err_console.print(f"  {escape(sig_id)} ({sig.severity}), line {lines}: {escape(sig.meaning)}")
 
 
 def register(app: typer.Typer) -> None:

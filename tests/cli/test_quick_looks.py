@@ -137,3 +137,16 @@ def test_describe_workloads_and_namespaces() -> None:
     assert kda("describe", "pod", "redis", aks, "-n", "shop").stdout.startswith("Name:             redis-")
     missing = kda("describe", "pod", "nothing-like-it", aks, "-n", "shop", check=False)
     assert missing.returncode == 1 and 'pods "nothing-like-it" not found' in missing.stderr
+
+
+def test_logs_name_the_known_log_signatures() -> None:
+    bundle = REALDATA / "k3s/troubleshoot-testdata-supportbundle"
+    if not bundle.exists():
+        pytest.skip("realdata not beside the checkout")
+    import analyzer
+
+    saved = next(r for r in analyzer.load(str(bundle)).logs if r.pod.startswith("metrics-server") and r.previous)
+    done = kda("logs", str(bundle), saved.pod, "-n", saved.namespace, "--previous")
+    assert done.stdout.rstrip("\n") == saved.text.rstrip("\n")  # piped: the log's own text
+    assert "match known log signatures" in done.stderr
+    assert "io-timeout (warning), line 1:" in done.stderr and "go-panic (warning)" in done.stderr
