@@ -25,8 +25,9 @@ fi
 if ! command -v kubectl >/dev/null 2>&1; then
   SUDO=""
   if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
-  $SUDO apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq kubernetes-client >/dev/null
+  { $SUDO apt-get update -qq >/dev/null &&
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq kubernetes-client >/dev/null; } ||
+    echo "could not install kubectl (package kubernetes-client): the tests that need it are skipped" >&2
 fi
 
 exec .venv/bin/python -m pytest -n 2 "$@"
