@@ -123,10 +123,38 @@ def _dump_doc(doc: Any, output: GetOutput) -> str:
         import json
 
         return json.dumps(doc, indent=4, ensure_ascii=False) + "\n"
+    return _kubectl_yaml(doc)
+
+
+def _kubectl_yaml(doc: Any) -> str:
+    """YAML as kubectl prints it: sorted keys, block style, and a string that would read as
+    another type ("1", "true", "") in double quotes, as Go's encoder writes it.
+
+    >>> print(_kubectl_yaml({"metadata": {"annotations": {"revision": "1", "ok": "yes-no"}}}), end="")
+    metadata:
+      annotations:
+        ok: yes-no
+        revision: "1"
+    """
     import yaml
 
-    return yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), default_flow_style=False,
-                     sort_keys=True, allow_unicode=True, width=10**9)
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class KubectlDumper(base):  # type: ignore[misc, valid-type]
+        pass
+
+    resolver = yaml.resolver.Resolver()
+
+    def represent_str(dumper: Any, value: str) -> Any:
+        plain_type = resolver.resolve(yaml.ScalarNode, value, (True, False))
+        style = '"' if plain_type != "tag:yaml.org,2002:str" or value == "" else None
+        if "\n" in value and style is None:
+            style = "|"
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    KubectlDumper.add_representer(str, represent_str)
+    return yaml.dump(doc, Dumper=KubectlDumper, default_flow_style=False, sort_keys=True, allow_unicode=True,
+                     width=10**9)
 
 
 def register(app: typer.Typer) -> None:

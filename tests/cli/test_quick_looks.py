@@ -62,6 +62,14 @@ def test_get_pods_and_nodes_print_what_kubectl_prints(served: Served, dump: Path
         assert (ours.returncode == 0) == (theirs.returncode == 0), (ctx, args, ours.stderr, theirs.stderr)
 
 
+@needs_kubectl
+def test_get_yaml_reads_as_kubectl_yaml(served: Served) -> None:
+    aks = str(SAMPLE_DUMPS / "aks")
+    for kind, names, ns in (("deploy", ["cart"], "shop"), ("pods", [], "shop"), ("cm", ["coredns"], "kube-system")):
+        ours = kda("get", kind, *names, aks, "-n", ns, "-o", "yaml").stdout
+        assert ours == served.kubectl("--context", "aks", "get", kind, *names, "-n", ns, "-o", "yaml").stdout
+
+
 def _ages_masked(text: str) -> str:
     # kubectl describe measures ages from the wall clock, kda from the dump's capture time
     text = re.sub(r"\b\d+(y|d|h|m|s)(\d+(d|h|m|s))?( \(x\d+ over [^)]*\))?", "AGE", text)
