@@ -63,11 +63,12 @@ def test_get_pods_and_nodes_print_what_kubectl_prints(served: Served, dump: Path
 
 
 @needs_kubectl
-def test_get_yaml_reads_as_kubectl_yaml(served: Served) -> None:
+def test_get_yaml_and_json_read_as_kubectl_prints_them(served: Served) -> None:
     aks = str(SAMPLE_DUMPS / "aks")
     for kind, names, ns in (("deploy", ["cart"], "shop"), ("pods", [], "shop"), ("cm", ["coredns"], "kube-system")):
-        ours = kda("get", kind, *names, aks, "-n", ns, "-o", "yaml").stdout
-        assert ours == served.kubectl("--context", "aks", "get", kind, *names, "-n", ns, "-o", "yaml").stdout
+        for form in ("yaml", "json", "name"):
+            ours = kda("get", kind, *names, aks, "-n", ns, "-o", form).stdout
+            assert ours == served.kubectl("--context", "aks", "get", kind, *names, "-n", ns, "-o", form).stdout
 
 
 def _ages_masked(text: str) -> str:
