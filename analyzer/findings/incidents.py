@@ -238,6 +238,11 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
             for owner in graph.owners(node_id):
                 for j in indexes_at(owner):
                     union.join(i, j)
+            # a claim it mounts that is pending or lost explains a pod that cannot start
+            for claim in graph.out(node_id, "mounts"):
+                if graph.ref(claim)[0] == "PersistentVolumeClaim":
+                    for j in indexes_at(claim):
+                        union.join(i, j)
         for pod in pods:
             for j in indexes_at(pod):
                 union.join(i, j)

@@ -6,7 +6,7 @@ import copy
 import json
 
 import yaml
-from conftest import REALDATA
+from conftest import REALDATA, SAMPLE_DUMPS
 from typer.testing import CliRunner
 
 import analyzer
@@ -227,3 +227,17 @@ def test_an_unreachable_node_explains_its_terminating_pod_and_the_deployment_sho
     assert node_incident.severity == "critical" and "Deployment shop/web" in node_incident.affected
     # nothing about the healthy node's pod
     assert not any(f.name == "web-6d4cf56db6-bbbbb" for f in node_incident.members)
+
+
+def test_a_pending_claim_explains_the_pod_it_keeps_pending_and_what_that_pod_backs() -> None:
+    # sample_dumps/oke (made by sample_dumps/_generate.py): PVC billing/billing-db-data is
+    # Pending (its StorageClass oci-bv-premium does not exist), so the billing-db pod that mounts
+    # it is unschedulable ("pod has unbound immediate PersistentVolumeClaims"), its Deployment is
+    # short and its Service has no ready endpoint: one incident, caused by the claim.
+    cluster = analyzer.load(str(SAMPLE_DUMPS / "oke"))
+    [incident] = [x for x in group_incidents(collect_findings(cluster), cluster)
+                  if any(f.rule == "pvc-pending" for f in x.members)]
+    assert {f.rule for f in incident.members} == {
+        "pvc-pending", "pod-pending", "deployment-unavailable", "service-no-ready-endpoints"}
+    assert incident.cause.startswith("PersistentVolumeClaim billing/billing-db-data")
+    assert incident.severity == "critical"
