@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from analyzer.model.logsignatures import ContainerLogMatch, container_log_matches
+from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments, moment_explaining
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -29,11 +30,8 @@ if TYPE_CHECKING:
 RECENT = timedelta(hours=1)
 # A container restarting this many times (cumulative), last within RECENT, is restarting a lot.
 MANY_RESTARTS = 5
-# Terminations within this much of each other on one node are one node or runtime restart
-# (exit 255 / reason Unknown after a reboot): the component did not fail, its node did.
-SAME_MOMENT = timedelta(minutes=1)
-NODE_WIDE = 3
-AFTER_NODE_RESTART = timedelta(minutes=2)
+# Restarts that came with a node or runtime restart (analyzer/model/restarts.py: the moments
+# the node-restart rule names) are not counted: the component did not fail, its node did.
 # Probe failures (Unhealthy events) that make a component unhealthy when they keep coming.
 PROBE_FAILURES = 3
 # Containers quoted per signal (the rest are counted).
@@ -81,25 +79,22 @@ def _pod_keys(cluster: Cluster, workloads: list[ComponentWorkload]) -> dict[tupl
     return owner
 
 
-def _node_wide_moments(containers: pd.DataFrame, pods: pd.DataFrame) -> set[tuple[str, str, str]]:
-    """(namespace, pod, container) whose last termination was a node-wide moment, or came
-    within AFTER_NODE_RESTART of one (a component that starts before the API server is back
-    exits once: collateral of the node's restart, not a fault of its own)."""
+def _node_wide_moments(containers: pd.DataFrame, pods: pd.DataFrame,
+                       moments: list[NodeRestartMoment]) -> set[tuple[str, str, str]]:
+    """(namespace, pod, container) whose last termination came with a node restart, or within
+    its after-window (a component that starts before the API server is back exits once):
+    collateral of the node's restart, not a fault of its own."""
+    if not moments:
+        return set()
     node_of = dict(zip(zip(pods["namespace"], pods["name"], strict=True), pods["node"], strict=True))
-    by_node: dict[str, list[tuple[pd.Timestamp, tuple[str, str, str]]]] = defaultdict(list)
+    wide: set[tuple[str, str, str]] = set()
     for ns, pod, name, finished in zip(containers["namespace"], containers["pod"], containers["name"],
                                        containers["last_finished"], strict=True):
         node = node_of.get((ns, pod))
         if pd.isna(finished) or node is None or pd.isna(node):
             continue
-        by_node[str(node)].append((finished, (ns, pod, name)))
-    wide: set[tuple[str, str, str]] = set()
-    for items in by_node.values():
-        times = sorted(items, key=lambda t: t[0])
-        moments = [t for t, _ in times if sum(1 for u, _ in times if abs(u - t) <= SAME_MOMENT) >= NODE_WIDE]
-        for t, key in times:
-            if any(timedelta(0) - SAME_MOMENT <= t - m <= AFTER_NODE_RESTART for m in moments):
-                wide.add(key)
+        if moment_explaining(moments, str(node), finished.to_pydatetime()) is not None:
+            wide.add((ns, pod, name))
     return wide
 
 
@@ -141,7 +136,7 @@ def _restarts(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timesta
     containers, pods = cluster.tables["containers"], cluster.tables["pods"]
     if containers.empty or "last_finished" not in containers:
         return
-    wide = _node_wide_moments(containers, pods)
+    wide = _node_wide_moments(containers, pods, cluster_restart_moments(cluster))
     lines: dict[tuple[str, str, str], list[tuple[pd.Timestamp, str]]] = defaultdict(list)
     for ns, pod, name, restarts, finished, reason in zip(
             containers["namespace"], containers["pod"], containers["name"], containers["restarts"],

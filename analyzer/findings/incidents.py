@@ -25,6 +25,8 @@ from analyzer.findings.facts import ago, parse_time
 from analyzer.findings.render import object_ref
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
 from analyzer.findings.versions import DATA
+from analyzer.model.restarts import ContainerEnd, cluster_restart_moments, container_ends
+from analyzer.model.restarts import thresholds as restart_thresholds
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
@@ -54,8 +56,6 @@ class Grouping:
     own_causes: frozenset[str]
     restart_rules: frozenset[str]
     restart_window: timedelta
-    restart_min_pods: int
-    restart_after: timedelta
     together_min_pods: int
 
 
@@ -68,9 +68,7 @@ def grouping() -> Grouping:
         cause_order=tuple(raw["cause_order"]), node_explains=frozenset(raw["node_explains"]),
         node_causes=frozenset(raw["node_causes"]), own_causes=frozenset(raw["own_causes"]),
         restart_rules=frozenset(raw["restart_rules"]),
-        restart_window=timedelta(seconds=int(raw["restart_window_seconds"])),
-        restart_min_pods=int(raw["restart_min_pods"]),
-        restart_after=timedelta(seconds=int(raw["restart_after_seconds"])),
+        restart_window=restart_thresholds().window,
         together_min_pods=int(raw["together_min_pods"]),
     )
 
@@ -269,13 +267,12 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
     _join_same_node_cause(problems, union)
     _join_cni_and_nodes(problems, union, cluster)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
-    _join_node_restart_findings(problems, union, cluster, g, own_cause, moments)
 
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(problems)):
         groups[union.find(i)].append(i)
     incidents = [_incident([problems[i] for i in members], graph,
-                           next((moments[i] for i in members if i in moments), None), cluster)
+                           _moment_of(members, moments), cluster)
                  for members in groups.values()]
     incidents.sort(key=lambda x: (SEVERITIES.index(x.severity), -x.workloads, -len(x.members), x.cause, x.headline))
     for rank, inc in enumerate(incidents, 1):
@@ -345,97 +342,88 @@ def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Cluster
 @dataclass(frozen=True, slots=True)
 class RestartMoment:
     """Containers of one node whose last termination fell within one window: the node or its
-    container runtime restarted then."""
+    container runtime restarted then (a moment of analyzer/model/restarts.py), or, without the
+    sign of a lost sandbox, they restarted together for a cause they share."""
 
     node: str
     at: datetime
     pods: tuple[str, ...]
-    node_restart: bool  # most exited with 255/Unknown: the sandbox was lost, not the process
+    node_restart: bool
 
 
 def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Cluster, graph: _Graph,
                           g: Grouping, own_cause: set[tuple[str, str, str]]) -> dict[int, RestartMoment]:
-    """Restart findings grouped by node and time; returns the moment of each grouped finding."""
-    stamped: dict[str, list[tuple[datetime, int, bool]]] = defaultdict(list)
+    """Restart findings grouped by node and time; returns the moment of each grouped finding.
+
+    A finding whose pod has a container that ended with a node restart joins that moment, and
+    so does the node-restart finding that names it; one whose container ended within the
+    after-window (it started before the API server was back) too, but for pods with a failure
+    of their own. The other restart findings form moments of restarts together."""
+    node_moments = cluster_restart_moments(cluster)
+    found = {(m.node, m.start): RestartMoment(m.node, m.start, tuple(m.pods), True) for m in node_moments}
+    moments: dict[int, RestartMoment] = {}
+    anchor: dict[RestartMoment, int] = {}
+
+    def join(i: int, moment: RestartMoment) -> None:
+        moments[i] = moment
+        if moment in anchor:
+            union.join(anchor[moment], i)
+        else:
+            anchor[moment] = i
+
+    for i, f in enumerate(problems):
+        if f.rule == "node-restart" and f.kind == "Node":
+            at = parse_time(str(f.facts.get("time")))
+            if (f.name, at) in found:
+                join(i, found[(f.name, at)])
+    stamped: dict[str, list[tuple[datetime, int]]] = defaultdict(list)
     pods = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
+    ends: dict[tuple[str, str], list[ContainerEnd]] = defaultdict(list)
+    for end in container_ends(pods.values()):
+        ends[(end.pod.namespace, end.pod.name)].append(end)
     for i, f in enumerate(problems):
         if f.rule not in g.restart_rules or f.kind != "Pod":
             continue
-        pod = pods.get((f.namespace, f.name))
-        if pod is None or not pod.view.spec.nodeName:
+        own = ends.get((f.namespace, f.name))
+        if not own:
             continue
-        last = None
-        for st in pod.view.status.containerStatuses or ():
-            term = st.lastState.terminated if st.lastState else None
-            when = parse_time(term.finishedAt) if term else None
-            if when is not None and (last is None or when > last[0]):
-                last = (when, term)
-        if last is not None:
-            term = last[1]
-            # exit 255 / Unknown: the container did not exit, its sandbox went away (node or
-            # runtime restart)
-            sandbox_lost = term.exitCode == 255 or term.reason in ("Unknown", "ContainerStatusUnknown")
-            stamped[pod.view.spec.nodeName].append((last[0], i, sandbox_lost))
-    moments: dict[int, RestartMoment] = {}
+        node = own[0].node
+        keys = {e.key for e in own}
+        moment = next((m for m in node_moments if any(e.key in keys for e in m.members)), None)
+        if moment is None and (f.kind, f.namespace, f.name) not in own_cause:
+            moment = next((m for m in node_moments if any(m.explains(node, e.finished) for e in own)), None)
+        if moment is not None:
+            join(i, found[(moment.node, moment.start)])
+        else:
+            stamped[node].append((max(e.finished for e in own), i))
     for node, items in stamped.items():
         items.sort(key=lambda t: t[0])
         start = 0
         for k in range(1, len(items) + 1):
             if k == len(items) or items[k][0] - items[start][0] > g.restart_window:
-                _moment(items[start:k], items[k:], problems, union, moments, node, own_cause, g)
+                _together(items[start:k], problems, union, moments, node, own_cause, g)
                 start = k
     return moments
 
 
-def _join_node_restart_findings(problems: list[Finding], union: _Union, cluster: Cluster, g: Grouping,
-                                own_cause: set[tuple[str, str, str]], moments: dict[int, RestartMoment]) -> None:
-    """A node-restart finding (the rule folds a node's simultaneous restarts into one) joins the
-    restart findings of its node still current after it: containers that ended within the
-    window after the moment (they started before the API server was back), but for pods with
-    a failure of their own."""
-    restarts = [f for f in problems if f.rule == "node-restart" and f.kind == "Node"]
-    if not restarts:
-        return
-    pods = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
-    for i, f in enumerate(problems):
-        if f.rule != "node-restart" or f.kind != "Node":
-            continue
-        at = parse_time(str(f.facts.get("time")))
-        if at is None:
-            continue
-        for j, other in enumerate(problems):
-            if other.rule not in g.restart_rules or other.kind != "Pod" or j in moments \
-                    or (other.kind, other.namespace, other.name) in own_cause:
-                continue
-            pod = pods.get((other.namespace, other.name))
-            if pod is None or pod.view.spec.nodeName != f.name:
-                continue
-            ends = [parse_time(s.lastState.terminated.finishedAt) for s in pod.view.status.containerStatuses or ()
-                    if s.lastState and s.lastState.terminated]
-            if any(e is not None and timedelta(0) <= e - at <= g.restart_window + g.restart_after for e in ends):
-                union.join(i, j)
+def _moment_of(members: list[int], moments: dict[int, RestartMoment]) -> RestartMoment | None:
+    """The moment an incident's findings share (a node restart before restarts together)."""
+    found = [moments[i] for i in members if i in moments]
+    return next((m for m in found if m.node_restart), found[0] if found else None)
 
 
-def _moment(window: list[tuple[datetime, int, bool]], later: list[tuple[datetime, int, bool]],
-            problems: list[Finding], union: _Union, moments: dict[int, RestartMoment], node: str,
-            own_cause: set[tuple[str, str, str]], g: Grouping) -> None:
-    """Restarts of one node within one window: a node restart when most lost their sandbox
-    (exit 255/Unknown); else restarts together only when enough pods without a failure of
-    their own (crashlooping pods restart on their own clock and meet by chance)."""
-    node_restart = sum(lost for _, _, lost in window) * 2 > len(window)
-    if node_restart:
-        # Containers that exited soon after (they started before the API server was back)
-        # restarted because of the same moment.
-        window = window + [t for t in later if t[0] - window[-1][0] <= g.restart_after]
-        minimum = g.restart_min_pods
-    else:
-        window = [t for t in window if (problems[t[1]].kind, problems[t[1]].namespace, problems[t[1]].name) not in own_cause]
-        minimum = g.together_min_pods
-    objects = {(problems[i].namespace, problems[i].name) for _, i, _ in window}
-    if len(objects) < minimum:
+def _together(window: list[tuple[datetime, int]], problems: list[Finding], union: _Union,
+              moments: dict[int, RestartMoment], node: str, own_cause: set[tuple[str, str, str]],
+              g: Grouping) -> None:
+    """Restarts of one node within one window that were not a node restart: one cause only
+    from enough pods without a failure of their own (crashlooping pods restart on their own
+    clock and meet by chance)."""
+    window = [t for t in window if (problems[t[1]].kind, problems[t[1]].namespace, problems[t[1]].name) not in own_cause]
+    objects = {(problems[i].namespace, problems[i].name) for _, i in window}
+    if len(objects) < g.together_min_pods:
         return
-    moment = RestartMoment(node, window[0][0], tuple(sorted(f"{ns}/{n}" for ns, n in objects)), node_restart)
-    for _, i, _ in window:
+    moment = RestartMoment(node, window[0][0], tuple(sorted(f"{ns}/{n}" for ns, n in objects)), False)
+    for _, i in window:
         union.join(window[0][1], i)
         moments[i] = moment
 
@@ -450,15 +438,9 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
                                        f.kind, f.namespace, f.name))
     affected = _affected(members, graph)
     moment_rule = "node-restart" if moment is not None and moment.node_restart else "restarts-together"
-    restart_at = parse_time(str(root.facts.get("time"))) if root.rule == "node-restart" and root.kind == "Node" else None
-    if moment is None and restart_at is not None:
-        # The node-restart finding (restarts of many pods' containers at one moment, folded by
-        # the rule): it names the moment, and the restarts still current after it join it.
-        cause = f"Node {root.name} restart at {restart_at.isoformat()}"
-        headline = (f"Node {root.name} (or its container runtime) restarted at {restart_at:%Y-%m-%d %H:%M}Z "
-                    f"({ago(cluster, restart_at)}): {root.facts.get('pods')} pods restarted with it")
-        cause_rule = "node-restart"
-    elif moment is not None and order.get(moment_rule, 0) < order.get(root.rule, len(order)):
+    # the moment names the cause unless a finding earlier in cause_order does (the node-restart
+    # finding itself is of the moment: the same node and time, analyzer/model/restarts.py)
+    if moment is not None and order.get(moment_rule, 0) <= order.get(root.rule, len(order)):
         cause = (f"Node {moment.node} restart at {moment.at.isoformat()}" if moment.node_restart
                  else f"Node {moment.node} at {moment.at.isoformat()}")
         when = ago(cluster, moment.at)

@@ -1,8 +1,10 @@
 """When containers last restarted, and the moments a node (or its runtime) restarted many at once.
 
 Containers of several pods on one node whose last termination ended within a minute of each
-other did not crash each on its own: the node or its container runtime restarted then. Such a
-moment is one finding (node-restart), and the restart findings of its pods point to it.
+other, most with a lost sandbox, did not crash each on its own: the node or its container
+runtime restarted then (the moments are analyzer/model/restarts.py's, which the incidents, the
+timeline and component health share). Such a moment is one finding (node-restart), and the
+restart findings of its pods point to it.
 """
 
 from __future__ import annotations
@@ -13,17 +15,12 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.facts import age_at_capture, age_text, parse_time, pod_containers
+from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
     from analyzer.ingest.records import KubeObject
 
-MOMENT = timedelta(minutes=1)  # terminations this close on one node are one moment
-MOMENT_PODS = 3  # ... when at least this many pods share it
-# ... and most of them lost their sandbox, as a node or runtime restart leaves them (crashing
-# containers that meet by chance end with their own exit codes).
-SANDBOX_LOST_CODES = frozenset({255, 128, 137})
-SANDBOX_LOST_REASONS = frozenset({"Unknown", "ContainerStatusUnknown"})
 # A restart older than this, of a container that runs and is ready now, is history (info).
 OLD = timedelta(hours=6)
 
@@ -45,34 +42,21 @@ class ContainerRestart:
         return bool(self.status.ready) and state is not None and state.running is not None
 
 
-@dataclass(frozen=True, slots=True)
-class RestartMoment:
-    """A node (or its runtime) restarting: the containers whose last termination it was."""
-
-    node: str
-    start: datetime
-    end: datetime
-    members: tuple[ContainerRestart, ...]
-
-    @property
-    def pods(self) -> list[str]:
-        return sorted({f"{m.pod.namespace}/{m.pod.name}" for m in self.members})
-
-
 def container_restarts(cluster: Cluster) -> list[ContainerRestart]:
     """Every container with restarts, in dump order (built once per cluster)."""
-    return _cache(cluster)[0]
+    return _cache(cluster)
 
 
-def restart_moments(cluster: Cluster) -> list[RestartMoment]:
-    """The node restart moments of the dump, by node and time."""
-    return _cache(cluster)[1]
+def restart_moments(cluster: Cluster) -> list[NodeRestartMoment]:
+    """The node restart moments of the dump, by node and time (analyzer/model/restarts.py)."""
+    return cluster_restart_moments(cluster)
 
 
-def moment_of(cluster: Cluster, restart: ContainerRestart) -> RestartMoment | None:
+def moment_of(cluster: Cluster, restart: ContainerRestart) -> NodeRestartMoment | None:
     """The node restart moment a container's last termination belongs to, if any."""
+    key = (restart.pod.namespace, restart.pod.name, restart.ctype, str(restart.status.name))
     for moment in restart_moments(cluster):
-        if any(m is restart for m in moment.members):
+        if any(m.key == key for m in moment.members):
             return moment
     return None
 
@@ -102,11 +86,10 @@ def history_reason(cluster: Cluster, restart: ContainerRestart) -> str:
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _cache(cluster: Cluster) -> tuple[list[ContainerRestart], list[RestartMoment]]:
+def _cache(cluster: Cluster) -> list[ContainerRestart]:
     cached = _CACHE.get(cluster)
     if cached is None:
-        restarts = list(_restarts(cluster))
-        cached = _CACHE[cluster] = (restarts, _moments(restarts))
+        cached = _CACHE[cluster] = list(_restarts(cluster))
     return cached
 
 
@@ -121,32 +104,3 @@ def _restarts(cluster: Cluster) -> Any:
             running = status.state.running if status.state else None
             started = parse_time(running.startedAt) if running else None
             yield ContainerRestart(pod, ctype, status, node, finished, finished or started)
-
-
-def _lost_sandbox(r: ContainerRestart) -> bool:
-    last = r.status.lastState.terminated if r.status.lastState else None
-    # (137 is also an OOM kill's code: OOM kills at once are memory pressure, not a restart)
-    return last is not None and last.reason != "OOMKilled" and (
-        last.exitCode in SANDBOX_LOST_CODES or last.reason in SANDBOX_LOST_REASONS)
-
-
-def _moments(restarts: list[ContainerRestart]) -> list[RestartMoment]:
-    by_node: dict[str, list[ContainerRestart]] = {}
-    for r in restarts:
-        if r.node and r.finished is not None:
-            by_node.setdefault(r.node, []).append(r)
-    moments = []
-    for node, items in sorted(by_node.items()):
-        items.sort(key=lambda r: r.finished)  # type: ignore[arg-type, return-value]
-        group = [items[0]]
-        for r in items[1:] + [None]:  # type: ignore[list-item]
-            if r is not None and r.finished - group[0].finished <= MOMENT:  # type: ignore[operator]
-                group.append(r)
-                continue
-            if len({(m.pod.namespace, m.pod.name) for m in group}) >= MOMENT_PODS \
-                    and 2 * sum(map(_lost_sandbox, group)) > len(group):
-                moments.append(RestartMoment(node, group[0].finished, group[-1].finished,  # type: ignore[arg-type]
-                                             tuple(group)))
-            if r is not None:
-                group = [r]
-    return moments

@@ -33,6 +33,7 @@ def build_timeline(cluster: Cluster) -> pd.DataFrame:
     capture time) and `unparsed` (times that are not RFC 3339).
     """
     from analyzer.model.normalize import builtin_objects
+    from analyzer.model.restarts import cluster_restart_moments
 
     capture = cluster.capture_time
     rows = Rows(capture, show_sensitive=getattr(cluster, "show_sensitive", False))
@@ -44,7 +45,8 @@ def build_timeline(cluster: Cluster) -> pd.DataFrame:
     unparsed = int(frame["time"].isna().sum())
     frame = frame[frame["time"].notna()].reset_index(drop=True)
     installs = install_windows(frame)
-    spans = during_install(node_restarts(frame, Counter(pod_nodes.values())), installs) + installs
+    restarts = node_restarts(frame, Counter(pod_nodes.values()), cluster_restart_moments(cluster))
+    spans = during_install(restarts, installs) + installs
     if spans:
         frame = pd.concat([frame, _span_frame(spans)], ignore_index=True)
     frame = _typed(frame)

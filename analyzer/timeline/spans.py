@@ -15,16 +15,14 @@ from typing import Any
 
 import pandas as pd
 
-# Terminations of one moment: each within this of the previous one.
-RESTART_GAP = pd.Timedelta(minutes=1)
-# A node restart: containers of at least this many pods, most of which lost their sandbox
-# (exit code 255 or reason Unknown: the container did not exit, the runtime under it went away).
-# The same moment without that is "restarted together" from TOGETHER_MIN_PODS pods (fewer
-# where the node has fewer pods): a shared cause, not a restart of the node. As the findings'
-# incidents group them (analyzer/findings/data/incidents.yaml).
-RESTART_MIN_PODS = 2
+from analyzer.model.restarts import NodeRestartMoment, thresholds
+
+# A node restart is a moment of analyzer/model/restarts.py (the node-restart rule, the
+# incidents and component health name the same ones). Other terminations of one node, each
+# within the same window of the previous one, are "restarted together" from TOGETHER_MIN_PODS
+# pods (fewer where the node has fewer pods): a shared cause, not a restart of the node.
+RESTART_GAP = pd.Timedelta(thresholds().window)
 TOGETHER_MIN_PODS = 3
-SANDBOX_LOST_REASONS = frozenset({"Unknown", "ContainerStatusUnknown"})
 # Creations of one install: each within this of the previous one, and at least this many.
 INSTALL_GAP = pd.Timedelta(minutes=5)
 INSTALL_MIN_OBJECTS = 10
@@ -64,9 +62,10 @@ def _sorted_rows(frame: pd.DataFrame, by: list[str]) -> list[tuple[Any, ...]]:
                 .astype(object).itertuples(index=False, name=None))
 
 
-def node_restarts(frame: pd.DataFrame, pods_per_node: Counter[str]) -> list[Span]:
-    """A node restarted at T: its pods' containers' last terminations share one moment, and
-    most lost their sandbox. Without that, the moment is a span of containers restarted
+def node_restarts(frame: pd.DataFrame, pods_per_node: Counter[str],
+                  moments: list[NodeRestartMoment]) -> list[Span]:
+    """A node restarted at T: the terminations of one of the dump's node restart `moments`.
+    Other terminations of a node that share one moment are a span of containers restarted
     together (a cause they share)."""
     ended = frame[(frame["fact"] == "container terminated") & (frame["mark"] == "restart")
                   & frame["node"].notna() & (frame["kind"] == "Pod")]
@@ -75,34 +74,38 @@ def node_restarts(frame: pd.DataFrame, pods_per_node: Counter[str]) -> list[Span
     for _, group_iter in groupby(rows, key=lambda r: r[0]):
         node_rows = list(group_iter)
         node = str(node_rows[0][0])
-        for run in _runs([r[1] for r in node_rows], RESTART_GAP):
-            group = [node_rows[i] for i in run]
-            pods = {(r[2], r[3]) for r in group}
-            lost = sum(1 for r in group if _sandbox_lost(r[4]))
-            node_restart = lost * 2 > len(group) and len(pods) >= RESTART_MIN_PODS
+        rest = node_rows
+        for moment in (m for m in moments if m.node == node):
+            start, end = pd.Timestamp(moment.start), pd.Timestamp(moment.end)
+            group = [r for r in rest if start <= r[1] <= end]
+            rest = [r for r in rest if not start <= r[1] <= end]
+            if group:
+                spans.append(_span(node, group, node_restart=True))
+        for run in _runs([r[1] for r in rest], RESTART_GAP):
+            group = [rest[i] for i in run]
             together = min(TOGETHER_MIN_PODS, max(2, pods_per_node.get(node, 0)))
-            if not node_restart and len(pods) < together:
-                continue
-            reasons = Counter(_reason(r[4]) for r in group)
-            said = ", ".join(f"{r} x{n}" for r, n in sorted(reasons.items(), key=lambda x: (-x[1], x[0])))
-            start, end = group[0][1], group[-1][1]
-            namespaces = sorted({r[2] for r in group})
-            what = ("the node or its container runtime restarted (most lost their sandbox: exit "
-                    "code 255 or Unknown)" if node_restart else
-                    "a cause they share; not a node restart (most exited on their own)")
-            spans.append(Span(
-                start, end, "Node", "", node, "node restarted" if node_restart else "restarted together",
-                f"{len(group)} containers of {len(pods)} pods on node {node} stopped within "
-                f"{int((end - start).total_seconds())}s and were restarted: {what} (last "
-                f"terminations: {said}; namespaces: "
-                f"{', '.join(namespaces[:6])}{', ...' if len(namespaces) > 6 else ''})",
-                node, f"{len(group)} container terminations, first read from {group[0][5]}",
-            ))
+            if len({(r[2], r[3]) for r in group}) >= together:
+                spans.append(_span(node, group, node_restart=False))
     return spans
 
 
-def _sandbox_lost(detail: str) -> bool:
-    return _reason(detail) in SANDBOX_LOST_REASONS or ", exit code 255" in detail
+def _span(node: str, group: list[tuple[Any, ...]], node_restart: bool) -> Span:
+    pods = {(r[2], r[3]) for r in group}
+    reasons = Counter(_reason(r[4]) for r in group)
+    said = ", ".join(f"{r} x{n}" for r, n in sorted(reasons.items(), key=lambda x: (-x[1], x[0])))
+    start, end = group[0][1], group[-1][1]
+    namespaces = sorted({r[2] for r in group})
+    what = ("the node or its container runtime restarted (most lost their sandbox: exit "
+            "code 255 or Unknown)" if node_restart else
+            "a cause they share; not a node restart (too few of them lost their sandbox at one moment)")
+    return Span(
+        start, end, "Node", "", node, "node restarted" if node_restart else "restarted together",
+        f"{len(group)} containers of {len(pods)} pods on node {node} stopped within "
+        f"{int((end - start).total_seconds())}s and were restarted: {what} (last "
+        f"terminations: {said}; namespaces: "
+        f"{', '.join(namespaces[:6])}{', ...' if len(namespaces) > 6 else ''})",
+        node, f"{len(group)} container terminations, first read from {group[0][5]}",
+    )
 
 
 def _reason(detail: str) -> str:
