@@ -42,14 +42,7 @@ class Volatile:
             >>> v.covers(("status", "conditions", "[Ready]", "status")), v.covers(("metadata",))
             (False, False)
         """
-        nodes = [self.trie]
-        for step in steps:
-            nodes = _descend(nodes, step)
-            if nodes is None:
-                return True
-            if not nodes:
-                return False
-        return False
+        return _volatile_below([self.trie], steps)
 
     def as_list(self) -> list[dict[str, str]]:
         """The volatile fields as data: path as printed, and why they are left out."""

@@ -94,42 +94,41 @@ def annotations_multiline(w: Writer, title: str, annotations: Any) -> None:
 
 
 def taints_multiline(w: Writer, title: str, taints: Any) -> None:
-    w.write(0, f"{title}:\t")
-    items = [_d(t) for t in _l(taints)]
-    if not items:
-        w.line("<none>")
-        return
-    items.sort(key=lambda t: f"{t.get('effect', '')},{t.get('key', '')}")
-    for i, t in enumerate(items):
-        if i:
-            w.write(0, "\t")
-        text = str(t.get("key", ""))
-        if t.get("value"):
-            text += f"={t['value']}"
-        if t.get("effect"):
-            text += f":{t['effect']}"
-        w.write(0, text + "\n")
+    items = sorted((_d(t) for t in _l(taints)),
+                   key=lambda t: f"{t.get('effect', '')},{t.get('key', '')}")
+    _multiline(w, title, [_key_value_effect(t) for t in items])
 
 
 def tolerations_multiline(w: Writer, title: str, tolerations: Any) -> None:
-    w.write(0, f"{title}:\t")
-    items = [_d(t) for t in _l(tolerations)]
-    if not items:
-        w.line("<none>")
-        return
-    items.sort(key=lambda t: str(t.get("key", "")))
-    for i, t in enumerate(items):
-        if i:
-            w.write(0, "\t")
-        text = str(t.get("key", ""))
-        if t.get("value"):
-            text += f"={t['value']}"
-        if t.get("effect"):
-            text += f":{t['effect']}"
+    texts = []
+    for t in sorted((_d(t) for t in _l(tolerations)), key=lambda t: str(t.get("key", ""))):
+        text = _key_value_effect(t)
         if t.get("operator") == "Exists" and not t.get("value"):
             text += " op=Exists" if (t.get("key") or t.get("effect")) else "op=Exists"
         if t.get("tolerationSeconds") is not None:
             text += f" for {t['tolerationSeconds']}s"
+        texts.append(text)
+    _multiline(w, title, texts)
+
+
+def _key_value_effect(t: dict[str, Any]) -> str:
+    text = str(t.get("key", ""))
+    if t.get("value"):
+        text += f"={t['value']}"
+    if t.get("effect"):
+        text += f":{t['effect']}"
+    return text
+
+
+def _multiline(w: Writer, title: str, texts: list[str]) -> None:
+    """kubectl's `Title:  first` then one indented line per further item, or `<none>`."""
+    w.write(0, f"{title}:\t")
+    if not texts:
+        w.line("<none>")
+        return
+    for i, text in enumerate(texts):
+        if i:
+            w.write(0, "\t")
         w.write(0, text + "\n")
 
 
