@@ -41,8 +41,9 @@ def diff(
 
     if old == "-" and new == "-":
         fail("only one of OLD and NEW can be read from stdin")
-    before = load_cluster([old], show_sensitive=show_sensitive)
-    after = load_cluster([new], show_sensitive=show_sensitive)
+    as_json = format is DiffFormat.json  # an unreadable side still prints its summary as JSON
+    before = load_cluster([old], show_sensitive=show_sensitive, json_output=as_json)
+    after = load_cluster([new], show_sensitive=show_sensitive, json_output=as_json)
     try:
         result = compare(before, after, force=force)
     except DifferentClusters as exc:

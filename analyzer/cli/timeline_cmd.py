@@ -37,7 +37,8 @@ def timeline(
     except ValueError as exc:
         fail(f"--since: {exc}")
         return
-    cluster = load_cluster(inputs, show_sensitive=show_sensitive)
+    cluster = load_cluster(inputs, show_sensitive=show_sensitive,
+                           json_output=format is TimelineFormat.json)
     if period is not None and cluster.capture_time is None:
         fail("--since: the dump's capture time is unknown (it holds no timestamp to count from)")
     frame = select(cluster.timeline, since=period, namespace=namespace,

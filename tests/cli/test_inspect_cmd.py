@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REALDATA
+from conftest import REALDATA, SAMPLE_DUMPS
 from typer.testing import CliRunner
 
 from analyzer.cli import app
@@ -137,7 +137,8 @@ def test_notes_on_objects_kept_are_shown(tmp_path: Path) -> None:
     assert "notes on objects kept (1):" in text and "apps/Deployment/shop/web: field ignored" in text
 
 
-@pytest.mark.parametrize("command", [["inspect"], ["findings"], ["graph"], ["tables", "--table", "pods"]])
+@pytest.mark.parametrize("command", [["inspect"], ["findings"], ["graph"], ["tables", "--table", "pods"],
+                                     ["timeline"]])
 def test_json_contract_holds_when_nothing_is_read(tmp_path: Path, command: list[str]) -> None:
     junk = tmp_path / "notes.md"
     junk.write_text("we restarted the nodes on monday, see attached\n")
@@ -167,3 +168,12 @@ def test_inspect_exits_2_when_only_logs_were_read_and_says_why(tmp_path: Path) -
     assert "Node" not in doc["coverage"]["absent"] and "Node" in doc["coverage"]["unreadable"]
     text = run("inspect", str(tmp_path))
     assert "WARNING: nodes.json was present but no Node could be read" in text.stdout
+
+
+def test_diff_json_prints_the_summary_of_a_side_that_cannot_be_read(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.md"
+    junk.write_text("we restarted the nodes on monday, see attached\n")
+    result = run("diff", str(SAMPLE_DUMPS / "aks"), str(junk), "--format", "json")
+    assert result.exit_code == 2
+    doc = json.loads(result.stdout)
+    assert doc["objects_total"] == 0 and [r["source"] for r in doc["rejected"]] == [str(junk)]
