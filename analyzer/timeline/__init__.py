@@ -30,7 +30,7 @@ def build_timeline(cluster: Cluster) -> pd.DataFrame:
     """The dump's dated facts and spans, oldest first (ties in a stable order).
 
     `frame.attrs` says what could not be placed: `undated` (ages stated relative to an unknown
-    capture time) and `unparsed` (times that are not RFC 3339).
+    capture time) and `unparsed` (times that are not RFC 3339, or beyond what a nanosecond clock holds).
     """
     from analyzer.model.normalize import builtin_objects
     from analyzer.model.restarts import cluster_restart_moments

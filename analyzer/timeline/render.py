@@ -68,7 +68,7 @@ def _footer(frame: pd.DataFrame) -> list[str]:
         notes.append(f"{frame.attrs['undated']} facts stated only as ages, not placed "
                      "(the capture time is unknown)")
     if frame.attrs.get("unparsed"):
-        notes.append(f"{frame.attrs['unparsed']} times that are not RFC 3339 left out")
+        notes.append(f"{frame.attrs['unparsed']} times left out (not RFC 3339, or beyond the year 2262)")
     return notes
 
 
