@@ -4,13 +4,12 @@ headless Chromium (self-contained, every dump value escaped)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
-import playwright.sync_api as playwright_api
 import pytest
 import yaml
+from browser import launched, needs_chromium, open_guarded
 from conftest import SAMPLE_DUMPS
 from pairs import AKS, build_after
 from typer.testing import CliRunner
@@ -18,9 +17,6 @@ from typer.testing import CliRunner
 from analyzer.cli import app
 
 runner = CliRunner()
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 HOSTILE = '<script>window.__pwned = 1</script> | col | <img src=x onerror="window.__pwned = 2">'
 
 
@@ -90,8 +86,7 @@ def test_markdown_and_text_keep_dump_values_inert(after: Path, tmp_path: Path) -
     assert HOSTILE in text.stdout  # plain text shows it exactly, for a terminal
 
 
-@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
-                    reason="no chromium on PATH (scripts/test.sh installs it)")
+@needs_chromium
 def test_html_in_chromium(after: Path, tmp_path: Path) -> None:
     out = tmp_path / "html"
     result = runner.invoke(app, ["diff", str(AKS), str(_hostile_pair(tmp_path, after)), "-f", "html",
@@ -100,36 +95,18 @@ def test_html_in_chromium(after: Path, tmp_path: Path) -> None:
     page_file = out / "diff.html"
     html = page_file.read_text(encoding="utf-8")
     assert HOSTILE not in html and "&lt;script&gt;" in html
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            errors: list[str] = []
-            attempted: list[str] = []
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-
-            def guard(route: playwright_api.Route) -> None:
-                if route.request.url.startswith(("file:", "data:")):
-                    route.continue_()
-                else:
-                    attempted.append(route.request.url)
-                    route.abort()
-
-            page.route("**/*", guard)
-            page.goto(page_file.as_uri(), wait_until="load")
-            assert errors == [] and attempted == []
-            assert page.evaluate("window.__pwned") is None
-            assert page.eval_on_selector_all("script", "els => els.length") == 0
-            body = page.inner_text("body")
-            for heading in ("Same cluster?", "Added", "Removed", "Changed", "Versions",
-                            "Capacity and allocatable", "Restarts gained", "Incidents", "Findings",
-                            "Left out of the comparison"):
-                assert heading in body
-            assert HOSTILE in body  # shown as text, exactly as the dump holds it
-            assert "frontend:2.5.0" in body and "ConfigMap" in body
-        finally:
-            browser.close()
+    with launched() as browser:
+        page, errors, attempted = open_guarded(browser, page_file.as_uri())
+        assert errors == [] and attempted == []
+        assert page.evaluate("window.__pwned") is None
+        assert page.eval_on_selector_all("script", "els => els.length") == 0
+        body = page.inner_text("body")
+        for heading in ("Same cluster?", "Added", "Removed", "Changed", "Versions",
+                        "Capacity and allocatable", "Restarts gained", "Incidents", "Findings",
+                        "Left out of the comparison"):
+            assert heading in body
+        assert HOSTILE in body  # shown as text, exactly as the dump holds it
+        assert "frontend:2.5.0" in body and "ConfigMap" in body
 
 
 def test_new_captured_before_old_is_said(tmp_path: Path) -> None:

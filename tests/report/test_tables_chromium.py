@@ -5,26 +5,19 @@ no console errors, no network requests."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import sys
 from pathlib import Path
 
-import playwright.sync_api as playwright_api
 import pytest
+from browser import launched, needs_chromium, open_guarded
 from conftest import ROOT
 
 import analyzer
 from analyzer.report import cluster_facts, render_cluster_report
 from analyzer.report.tables import PREVIEW, age_text
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-# As in test_chromium.py: skip on a machine without Chromium, fail in CI.
-pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
-                                reason="no chromium on PATH (scripts/test.sh installs it)")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+pytestmark = needs_chromium
 
 PODS = 1500  # enough rows for paging, sorting and filtering to mean something; quick to make
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -49,30 +42,8 @@ def large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launched() as b:
         yield b
-        b.close()
-
-
-def _open(browser, url: str) -> tuple[object, list[str], list[str]]:
-    """A page with every non-file request blocked and recorded, and its console errors."""
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    attempted: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-
-    def guard(route):
-        if route.request.url.startswith(("file:", "data:")):
-            route.continue_()
-        else:
-            attempted.append(route.request.url)
-            route.abort()
-
-    page.route("**/*", guard)
-    page.goto(url, wait_until="load")
-    return page, errors, attempted
 
 
 def _ready(page) -> None:
@@ -94,7 +65,7 @@ def test_sort_filter_and_page_the_pods_table(browser, large) -> None:
     html, facts = large
     pods = facts["pods"]["rows"]
     assert len(pods) == PODS
-    page, errors, attempted = _open(browser, html.as_uri())
+    page, errors, attempted = open_guarded(browser, html.as_uri())
     try:
         _ready(page)
         assert page.inner_text("#t-pods .kt-status") == f"1–50 of {PODS} rows"
@@ -133,7 +104,7 @@ def test_sort_filter_and_page_the_pods_table(browser, large) -> None:
 def test_a_deep_link_opens_the_row(browser, large) -> None:
     html, facts = large
     target = facts["pods"]["rows"][-1]  # the last row: on the last page, not in the first rows
-    page, errors, attempted = _open(browser, f"{html.as_uri()}#pod/{target['namespace']}/{target['name']}")
+    page, errors, attempted = open_guarded(browser, f"{html.as_uri()}#pod/{target['namespace']}/{target['name']}")
     try:
         _ready(page)
         hit = page.locator("#t-pods tr.kt-hit")
@@ -187,7 +158,7 @@ def test_hostile_strings_stay_text_in_the_script_built_rows(browser, tmp_path: P
 """ for i in range(30))
     cluster = analyzer.load("apiVersion: v1\nkind: List\nitems:\n" + pods)
     html = render_cluster_report(cluster, tmp_path).html
-    page, errors, attempted = _open(browser, html.as_uri())
+    page, errors, attempted = open_guarded(browser, html.as_uri())
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
@@ -211,7 +182,7 @@ def test_the_comparison_page_sorts_and_filters_its_long_tables(browser, sample_r
     comparison = json.loads((out / "comparison.json").read_text(encoding="utf-8"))
     rows = comparison["components"]["rows"]
     assert len(rows) > 20  # long enough to be made sortable
-    page, errors, attempted = _open(browser, (out / "index.html").as_uri())
+    page, errors, attempted = open_guarded(browser, (out / "index.html").as_uri())
     try:
         _ready(page)
         cni = [r for r in rows if r["role"] == "cni"]
@@ -236,7 +207,7 @@ def test_the_fleet_page_sorts_its_dumps_as_numbers(browser, tmp_path: Path) -> N
                        "distribution": "aks", "confidence": 0.9, "kubernetes_version": "v1.29.7",
                        "objects": (i * 37) % 101, "components": [], "findings": []} for i in range(60)}
     write_report(tmp_path, build_report({"dumps": dumps, "failures": {}}))
-    page, errors, attempted = _open(browser, (tmp_path / "fleet.html").as_uri())
+    page, errors, attempted = open_guarded(browser, (tmp_path / "fleet.html").as_uri())
     try:
         _ready(page)
         page.locator("#t-dumps thead th", has_text="objects").click()
