@@ -4,7 +4,6 @@ that only one dump collected ("not comparable", never "removed")."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -363,11 +362,3 @@ def compare_objects(old: Cluster, new: Cluster, show_sensitive: bool = False) ->
     for kind in sorted(history_a.keys() | history_b.keys()):
         out.history.append({"kind": kind, "old": history_a.get(kind, 0), "new": history_b.get(kind, 0)})
     return out
-
-
-def iter_kinds(items: list[dict[str, Any]]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """Items grouped by kind, kinds in name order."""
-    by_kind: dict[str, list[dict[str, Any]]] = {}
-    for item in items:
-        by_kind.setdefault(item["kind"], []).append(item)
-    yield from sorted(by_kind.items())

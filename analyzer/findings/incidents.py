@@ -497,11 +497,6 @@ def _headline(root: Finding, members: list[Finding], affected: list[str], cluste
     return text
 
 
-def incident_of(incidents: Iterable[Incident]) -> dict[int, Incident]:
-    """id(finding) -> its incident, for the renderers."""
-    return {id(f): inc for inc in incidents for f in inc.members}
-
-
 def incidents_frame(incidents: Sequence[Incident]) -> pd.DataFrame:
     """The `cluster.incidents` DataFrame: one row per incident, ranked."""
     rows = [{

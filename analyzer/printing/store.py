@@ -164,27 +164,6 @@ class DumpStore:
                 return obj
         return None
 
-    def events_for(self, body: dict[str, Any]) -> list[dict[str, Any]]:
-        """The events of one object (by uid when both say it, else kind, namespace and name)."""
-        res = self.catalog.get("", "Event")
-        if res is None:
-            return []
-        meta = body.get("metadata") or {}
-        uid, kind, name, ns = meta.get("uid"), body.get("kind"), meta.get("name"), meta.get("namespace") or ""
-        out = []
-        for obj in res.objects:
-            ev = self.body(res, obj)
-            inv = ev.get("involvedObject") or ev.get("regarding") or {}
-            if not isinstance(inv, dict):
-                continue
-            if inv.get("uid") and uid:
-                if inv["uid"] != uid:
-                    continue
-            elif not (inv.get("kind") == kind and inv.get("name") == name and (inv.get("namespace") or "") == ns):
-                continue
-            out.append(ev)
-        return out
-
     def server_version(self) -> str | None:
         """The API server's version: as the dump states it, else the newest kubelet's."""
         if self.result.server_version:

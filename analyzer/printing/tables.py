@@ -33,9 +33,6 @@ class Table:
     rows: list[list[Any]]
     bodies: list[dict[str, Any]]  # the object of each row
 
-    def column_definitions(self) -> list[dict[str, Any]]:
-        return [c.definition() for c in self.columns]
-
 
 def printer_for(res: Resource) -> Printer:
     """The printer of a resource: built-in, from its CRD's printer columns, or the default."""
