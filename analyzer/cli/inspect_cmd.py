@@ -32,7 +32,7 @@ def inspect(
     """Summarise what was read: formats, objects by kind, rejections, coverage, logs, distribution.
 
     The summary is printed whatever happens (with --format json, always one JSON document).
-    Exit codes: 0 objects were read; 2 no object could be read from the inputs; 1 with --strict
+    Exit codes: 0 objects (or only container logs, nothing rejected) were read; 2 no object could be read; 1 with --strict
     when anything was rejected (a file that looks like data among it); 3 on an internal error
     (reported in one line, please file it).
     """
@@ -59,8 +59,11 @@ def inspect(
     if not result.objects:
         for r in result.rejections[:20]:
             err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
-        err_console.print("[bold red]error:[/bold red] no object could be read from " + ", ".join(inputs))
-        raise typer.Exit(EXIT_NOTHING_READ)
+        if not result.logs or result.rejections:  # logs alone are a dump; logs beside lost objects are not
+            err_console.print("[bold red]error:[/bold red] no object could be read from " + ", ".join(inputs))
+            raise typer.Exit(EXIT_NOTHING_READ)
+        err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only container "
+                          "logs: `kda logs DUMP POD` prints one, `kda logs --all --grep RE DUMP` searches them")
     if strict and result.rejections:
         raise typer.Exit(EXIT_STRICT)
 

@@ -80,6 +80,7 @@ class Ingestor:
         self._by_uid: dict[str, int] = {}
         self._by_key: dict[Any, int] = {}
         self._logs: dict[tuple[str, str, bool], int] = {}
+        self._logs_of_pod: dict[tuple[str, bool], list[int]] = {}
         self._mapped: MappedFile | None = None  # the mapped file being read, if any
 
     # -- entry points ---------------------------------------------------------------------
@@ -227,7 +228,13 @@ class Ingestor:
         if yamldocs.looks_like_yaml(text):
             self._add_yaml(display, text, hint)
             return True
-        return self._add_text(display, text)
+        if self._add_text(display, text):
+            return True
+        if jsondocs.has_log_blocks(data):
+            # the logs part of a cluster-info dump's stdout, cut out or pasted on its own
+            self._add_json(display, jsondocs.read_json_file(data, display), hint)
+            return True
+        return False
 
     # -- transcripts ------------------------------------------------------------------------
 
@@ -296,9 +303,17 @@ class Ingestor:
                 skip.append(Rejection(display, block.span, f"output of '{_short(block.command_text)}': logs of "
                                       "pods the command does not name one by one"))
                 return
+            # cluster-info dump's log sections pasted after it are read as such, not as this log
+            sections = next((i for i, (_, t) in enumerate(out) if jsondocs.has_log_blocks(t.encode())), None)
+            if sections is not None:
+                self._add_structured_block(display, block, out[sections:], "json")
+                out = out[:sections]
             text = "\n".join(t for _, t in out).strip("\n") + "\n"
-            self._add_log(LogRecord(target.namespace, target.pod, target.container, text, display, target.previous))
-            report.logs += 1
+            if text.strip():
+                first = next(no for no, t in out if t.strip())
+                self._add_log(LogRecord(target.namespace, target.pod, target.container, text, display, target.previous,
+                                        line=first))
+                report.logs += 1
             return
         if verb == "cluster-info" and "dump" not in command.resources:
             skip.append(Rejection(display, block.span, "kubectl cluster-info prints endpoints, no objects"))
@@ -335,6 +350,9 @@ class Ingestor:
             self._add_structured_block(display, block, out, kind)
             return
         if self._add_text(display, transcripts.placed(out)):
+            return
+        if jsondocs.has_log_blocks(body.encode("utf-8")):
+            self._add_structured_block(display, block, out, "json")
             return
         what = "code block" if block.fenced else "prose"
         self.result.skipped.append(Rejection(display, block.span, f"{what}, not kubectl output"))
@@ -588,7 +606,24 @@ class Ingestor:
                     self.result.logs[slot] = log
                 self.result.skipped.append(Rejection(log.source, "", f"same log as {old.source}; kept once"))
                 return
+        # `kubectl logs POD` names no container: the same text under the container's name (a
+        # cluster-info dump section pasted beside it) is the same log, kept once, named.
+        same_pod = self._logs_of_pod.setdefault((log.pod, log.previous), [])
+        for slot in same_pod:
+            old = self.result.logs[slot]
+            if (not old.container or not log.container) and old.container != log.container \
+                    and (not old.namespace or not log.namespace or old.namespace == log.namespace) \
+                    and old.text.strip() == log.text.strip():
+                named, unnamed = (log, old) if log.container else (old, log)
+                if log.container:
+                    self.result.logs[slot] = log
+                    self._logs[key] = slot
+                self.result.skipped.append(Rejection(unnamed.source, f"line {unnamed.line}", f"log of {log.pod} "
+                                                     f"without a container name: the same text as container "
+                                                     f"{named.container}'s (line {named.line}); kept once"))
+                return
         self._logs[key] = len(self.result.logs)
+        same_pod.append(len(self.result.logs))
         self.result.logs.append(log)
 
     def _keep(self, obj: KubeObject | Rejection, item_index: int | None = None) -> int:

@@ -170,6 +170,18 @@ def test_inspect_exits_2_when_only_logs_were_read_and_says_why(tmp_path: Path) -
     assert "WARNING: nodes.json was present but no Node could be read" in text.stdout
 
 
+def test_inspect_reads_logs_alone_as_a_dump(tmp_path: Path) -> None:
+    # The logs part of a cluster-info dump cut out on its own: nothing lost, so exit 0, with a
+    # note that says where the logs can be read.
+    logs = tmp_path / "logs.txt"
+    logs.write_text("==== START logs for container web of pod shop/web-1 ====\nhello\n"
+                    "==== END logs for container web of pod shop/web-1 ====\n")
+    result = run("inspect", str(logs))
+    assert result.exit_code == 0
+    assert "logs: 1 container logs" in result.stdout
+    assert "only container logs" in result.stderr and "error" not in result.stderr
+
+
 def test_diff_json_prints_the_summary_of_a_side_that_cannot_be_read(tmp_path: Path) -> None:
     junk = tmp_path / "notes.md"
     junk.write_text("we restarted the nodes on monday, see attached\n")

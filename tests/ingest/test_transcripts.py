@@ -1,7 +1,8 @@
 """Transcripts read as a person reads them: nodes and pods at the counts a person would count,
 every other block skipped with its lines and reason, later sightings winning.
 
-Fixtures: tests/data/transcripts/ (hand-made; each file says how at its top, see its README).
+Fixtures: tests/data/transcripts/ (hand-made but one, cut from a public write-up; each file says
+how at its top, see its README).
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ COUNTED = {
         {"Node": 2, "Pod": 3}, superseded=0, logs=0, server_version=None,
         skipped=("quoting taken off",),
         rejected=(("line 28", "cut off"),)),
+    "flannel-writeup.md": Counted(
+        {}, superseded=0, logs=1, server_version=None,
+        skipped=("markdown fences taken off", "without a container name: the same text as container kube-flannel's")),
     "github-actions.log": Counted(
         {"Node": 2, "Pod": 8, "Event": 2}, superseded=0, logs=0, server_version="v1.28.8+k3s1",
         skipped=("CI timestamps taken off", "server version v1.28.8+k3s1 read",
@@ -171,3 +175,24 @@ def test_commands_that_printed_no_objects_are_named() -> None:
         ("lines 8-9", "kubectl cluster-info prints endpoints, no objects"),
         ("lines 10-11", "kubectl apply prints what it changed, no objects ('kubectl apply -f web.yaml')"),
     ]
+
+
+def test_a_kubectl_logs_paste_ends_where_a_cluster_info_dump_section_begins() -> None:
+    # flannel-writeup.md: `kubectl logs POD` (no -c), then the same log as a dump section.
+    r = _read("flannel-writeup.md")
+    [log] = r.logs
+    assert (log.namespace, log.pod, log.container) == ("kube-system", "kube-flannel-ds-7rxss", "kube-flannel")
+    assert log.line == 33 and log.line_count == 15 and "==== " not in log.text
+    assert "pod cidr not assigned" in log.text.splitlines()[11]
+
+
+def test_cluster_info_dump_log_sections_alone_are_logs_not_a_rejection() -> None:
+    # The logs part of a cluster-info dump's stdout cut out on its own (a ticket attachment).
+    text = ("==== START logs for container coredns of pod kube-system/coredns-5d78c9869d-2xk4q ====\n"
+            "[ERROR] plugin/errors: 2 example.org. A: read udp 10.244.0.3:45122->10.0.2.3:53: i/o timeout\n"
+            "==== END logs for container coredns of pod kube-system/coredns-5d78c9869d-2xk4q ====\n")
+    r = ingest_text(text, name="coredns-logs.txt")
+    assert not r.rejections and r.objects_read == 0
+    [log] = r.logs
+    assert (log.pod, log.container, log.line) == ("coredns-5d78c9869d-2xk4q", "coredns", 2)
+    assert r.formats == ["cluster-info-dump"]
