@@ -69,6 +69,15 @@ def last_restart_text(cluster: Cluster, restart: ContainerRestart) -> str:
     return f"{age_text(age)} before capture" if age is not None else restart.last_restart.isoformat()
 
 
+def table_last_restart_text(pod: KubeObject) -> str | None:
+    """ "2m before the table was printed", from a pasted RESTARTS column's `42 (2m ago)`; None
+    when the pod was not read from a table or the column gave no age."""
+    facts = pod.view.text
+    if facts is None or facts.last_restart_ago_seconds is None:
+        return None
+    return f"{age_text(timedelta(seconds=facts.last_restart_ago_seconds))} before the table was printed"
+
+
 def history_reason(cluster: Cluster, restart: ContainerRestart) -> str:
     """Why a container's restarts are history rather than a present problem ('' if they are
     not): its last restart came with a node restart, or is old and it runs ready since."""

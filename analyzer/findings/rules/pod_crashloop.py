@@ -6,7 +6,12 @@ from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
 from analyzer.findings.facts import waiting_containers
-from analyzer.findings.restarts import ContainerRestart, container_restarts, last_restart_text
+from analyzer.findings.restarts import (
+    ContainerRestart,
+    container_restarts,
+    last_restart_text,
+    table_last_restart_text,
+)
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -36,4 +41,5 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             newest = newest_of.get(id(pod))
             yield RULE.fail(pod, *evidence, count=len(evidence),
                             containers=", ".join(names) or "from the STATUS column", restarts=restarts,
-                            last=last_restart_text(cluster, newest) if newest else "at an unknown time")
+                            last=last_restart_text(cluster, newest) if newest
+                            else table_last_restart_text(pod) or "at an unknown time")

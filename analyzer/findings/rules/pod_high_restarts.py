@@ -6,7 +6,12 @@ from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
 from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
-from analyzer.findings.restarts import container_restarts, history_reason, last_restart_text
+from analyzer.findings.restarts import (
+    container_restarts,
+    history_reason,
+    last_restart_text,
+    table_last_restart_text,
+)
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -41,4 +46,4 @@ def check(cluster: Cluster) -> Iterator[Finding]:
                 and (pod.view.text.restarts or 0) >= THRESHOLD:
             yield RULE.fail(pod, ev(pod, "RESTARTS column", pod.view.text.restarts, f"< {THRESHOLD}"),
                             restarts=pod.view.text.restarts, container="?", threshold=THRESHOLD,
-                            last="at a time the pasted table does not give")
+                            last=table_last_restart_text(pod) or "at a time the pasted table does not give")
