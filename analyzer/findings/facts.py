@@ -79,6 +79,18 @@ def knows_container_specs(pod: KubeObject) -> bool:
     return bool(pod.view.spec.containers) and all(c.image for c in pod.view.spec.containers)
 
 
+def knows_labels(pod: KubeObject) -> bool:
+    """Whether the dump holds the pod's labels: a pasted table has them only with --show-labels
+    (or -L), a pod read whole has them (or truly none)."""
+    return pod.view.text is None or pod.view.metadata.labels is not None
+
+
+def labels_unknown_in(pods: dict[str, list[KubeObject]], namespace: str) -> bool:
+    """Whether some live pod of the namespace was read without its labels, so that no selector
+    can be said to match nothing there."""
+    return any(not knows_labels(p) and not is_terminal(p) for p in pods.get(namespace, ()))
+
+
 def parse_time(value: str | None) -> datetime | None:
     """An RFC 3339 timestamp as an aware datetime, or None when absent or unreadable.
 

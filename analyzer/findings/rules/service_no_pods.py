@@ -6,7 +6,13 @@ from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
-from analyzer.findings.facts import ev, pods_by_namespace, selected_pods, selector_matches
+from analyzer.findings.facts import (
+    ev,
+    labels_unknown_in,
+    pods_by_namespace,
+    selected_pods,
+    selector_matches,
+)
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -27,7 +33,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         spec = svc.view.spec
         if not spec.selector or spec.type == "ExternalName" or not coverage.covers(svc.namespace):
             continue
-        if not selected_pods(svc, pods):
+        if not selected_pods(svc, pods) and not labels_unknown_in(pods, svc.namespace):
             selector = ",".join(f"{k}={v}" for k, v in sorted(spec.selector.items()))
             finding = RULE.fail(svc, ev(svc, "spec.selector", selector, "labels of at least one pod"),
                                 selector=selector)

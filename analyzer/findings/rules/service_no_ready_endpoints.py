@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
-from analyzer.findings.facts import ev, pods_by_namespace, selected_pods
+from analyzer.findings.facts import ev, labels_unknown_in, pods_by_namespace, selected_pods
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -52,7 +52,8 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         if not spec.selector or spec.type == "ExternalName" or not coverage.covers(svc.namespace):
             continue
         # No pod at all is service-no-pods' finding; here pods exist but none is ready.
-        if pod_coverage.covers(svc.namespace) and not selected_pods(svc, pods):
+        if pod_coverage.covers(svc.namespace) and not selected_pods(svc, pods) \
+                and not labels_unknown_in(pods, svc.namespace):
             continue
         ready, not_ready, obj, source = addresses.get((svc.namespace, svc.name), (0, 0, None, kind))
         if ready == 0:
