@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import age_at_capture, age_text, ev, parse_time
+from analyzer.findings.facts import age_at_capture, age_text, ev, parse_time, waiting_containers
+from analyzer.findings.ownership import owned_pods
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
 
@@ -53,7 +54,19 @@ def short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Find
     for finding in _short_of_ready(cluster, rule, kind):
         obj = by_name.get((finding.namespace, finding.name))
         starting = _starting(cluster, obj) if obj is not None else ""
+        if starting and _pods_fail_on_their_own(cluster, obj):
+            starting = ""  # young, but stuck: its pods cannot pull, crash or are misconfigured
         yield finding.as_info(resolved=starting) if starting else finding
+
+
+# A pod waiting for one of these does not get past it by waiting longer.
+OWN_FAILURES = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull",
+                          "CrashLoopBackOff", "CreateContainerConfigError", "CreateContainerError",
+                          "RunContainerError"})
+
+
+def _pods_fail_on_their_own(cluster: Cluster, obj: KubeObject) -> bool:
+    return any(waiting_containers(pod, OWN_FAILURES) for pod in owned_pods(cluster, obj))
 
 
 def _short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Finding]:

@@ -50,3 +50,15 @@ def test_the_crashlooping_replica_and_its_deployment_are_one_incident() -> None:
     assert incident.cause == "Pod default/web-7d9f8c6b5-zz9lp"
     assert incident.rules == "deployment-unavailable, pod-crashloop, pod-high-restarts"
     assert "the last 2m before the table was printed" in incident.headline
+
+
+def test_a_deployments_pod_is_linked_to_it_when_the_dump_holds_no_replicaset(tmp_path: Path) -> None:
+    paste = tmp_path / "paste.txt"
+    paste.write_text(
+        "$ kubectl get pods -n shop\n"
+        "NAME                   READY   STATUS             RESTARTS   AGE\n"
+        "web-7d9f8c6b5-x2k4q    0/1     ImagePullBackOff   0          2m\n"
+        "$ kubectl get deploy -n shop\n"
+        "NAME   READY   UP-TO-DATE   AVAILABLE   AGE\n"
+        "web    0/1     1            0           2m\n")
+    assert _owns(analyzer.load(paste)) == {("apps/Deployment/shop/web", "core/Pod/shop/web-7d9f8c6b5-x2k4q")}

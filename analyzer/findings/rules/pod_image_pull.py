@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from analyzer.cluster import Cluster
 from analyzer.findings.facts import pod_containers, waiting_containers
+from analyzer.findings.ownership import owners
 from analyzer.findings.types import Finding, RuleMeta
+
+if TYPE_CHECKING:
+    from analyzer.ingest.records import KubeObject
 
 RULE = RuleMeta(
     id="pod-image-pull", title="Image cannot be pulled", severity="critical",
@@ -26,6 +31,17 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         failing = {e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field}
         images = sorted({(spec.image if spec else status.image) or "?"
                          for _t, spec, status in pod_containers(pod)
-                         if (spec or status).name in failing}) or ["?"]
+                         if (spec or status).name in failing}) or _template_images(cluster, pod) or ["?"]
         yield RULE.fail(pod, *evidence, images=", ".join(images),
                         reasons=", ".join(sorted({str(e.seen) for e in evidence})))
+
+
+def _template_images(cluster: Cluster, pod: KubeObject) -> list[str]:
+    """The images of the pod's controller's template, for a pod pasted from a table (its row
+    names no image, the controller's IMAGES column or spec does)."""
+    for owner in owners(cluster, pod):
+        template = getattr(owner.view.spec, "template", None)
+        images = sorted({c.image for c in template.spec.containers or () if c.image}) if template else []
+        if images:
+            return images
+    return []

@@ -30,7 +30,9 @@ _RANDOM = r"[bcdfghjklmnpqrstvwxz2456789]"
 _OWNER_BY_NAME: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
     "Pod": (("ReplicaSet", re.compile(rf"(.+)-{_RANDOM}{{5}}")), ("DaemonSet", re.compile(rf"(.+)-{_RANDOM}{{5}}")),
             ("Job", re.compile(rf"(.+)-{_RANDOM}{{5}}")), ("StatefulSet", re.compile(r"(.+)-\d+")),
-            ("ReplicationController", re.compile(rf"(.+)-{_RANDOM}{{5}}"))),
+            ("ReplicationController", re.compile(rf"(.+)-{_RANDOM}{{5}}")),
+            # a Deployment's pod when the dump holds no ReplicaSet (a `get pods` and a `get deploy`)
+            ("Deployment", re.compile(rf"(.+)-{_RANDOM}{{6,10}}-{_RANDOM}{{5}}"))),
     "ReplicaSet": (("Deployment", re.compile(rf"(.+)-{_RANDOM}{{6,10}}")),),
     "Job": (("CronJob", re.compile(r"(.+)-\d{8,}")),),
 }

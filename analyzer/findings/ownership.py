@@ -1,0 +1,57 @@
+"""Who owns whom, as the dependency graph's `owns` relation says (ownerReferences, or names for
+objects read from pasted tables): a controller's pods, a pod's controllers."""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from analyzer.cluster import Cluster
+    from analyzer.ingest.records import KubeObject
+
+_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _index(cluster: Cluster) -> tuple[dict[tuple[str, str, str], str], dict[str, KubeObject]]:
+    """(kind, namespace, name) -> graph node, and graph node -> object (built once per cluster)."""
+    found = _INDEX.get(cluster)
+    if found is None:
+        graph = cluster.graph
+        objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
+        ids, back = {}, {}
+        for node, attrs in graph.nodes(data=True):
+            key = (attrs.get("kind"), attrs.get("namespace") or "", attrs.get("name"))
+            ids[key] = node
+            if key in objects:
+                back[node] = objects[key]
+        found = _INDEX[cluster] = (ids, back)
+    return found
+
+
+def owned_pods(cluster: Cluster, controller: KubeObject, depth: int = 2) -> list[KubeObject]:
+    """The pods a controller owns, directly or through its ReplicaSets or Jobs."""
+    ids, back = _index(cluster)
+    node = ids.get((controller.kind, controller.namespace, controller.name))
+    if node is None:
+        return []
+    graph, pods, frontier = cluster.graph, [], [node]
+    for _ in range(depth):
+        below = [t for n in frontier for _, t, rel in graph.out_edges(n, keys=True) if rel == "owns"]
+        pods += [back[t] for t in below if t in back and back[t].kind == "Pod"]
+        frontier = [t for t in below if t in back and back[t].kind != "Pod"]
+    return pods
+
+
+def owners(cluster: Cluster, obj: KubeObject, depth: int = 2) -> list[KubeObject]:
+    """The object's owners upwards (its ReplicaSet, then that one's Deployment)."""
+    ids, back = _index(cluster)
+    node = ids.get((obj.kind, obj.namespace, obj.name))
+    graph, chain = cluster.graph, []
+    for _ in range(depth):
+        if node is None:
+            break
+        node = next((s for s, _, rel in graph.in_edges(node, keys=True) if rel == "owns"), None)
+        if node in back:
+            chain.append(back[node])
+    return chain
