@@ -178,6 +178,14 @@ def _last_lines(text: str) -> int:
 _STAMP = re.compile(
     r"(?P<y>\d{4})[-/](?P<mo>\d\d)[-/](?P<d>\d\d)[T ](?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)"
     r"|^[IWEF](?P<kmo>\d\d)(?P<kd>\d\d) (?P<kh>\d\d):(?P<kmi>\d\d):(?P<ks>\d\d)")
+# client-go's trace lines carry their start time inside the line: `... (17-Nov-2024 10:19:48.952)`.
+_TRACE_STAMP = re.compile(
+    r"\((?P<d>\d\d)-(?P<mon>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-(?P<y>\d{4}) "
+    r"(?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:\.\d+)?\)")
+_MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                                        "Dec"), 1)}
+# How far back an untimed line looks for the trace line that timed the call it reports on.
+INHERIT_LINES = 5
 # A repeated line is current when its last occurrence is this close to the capture time.
 CURRENT_WINDOW = timedelta(minutes=30)
 # Lines written this soon after a log's first line are start-up noise (a component that
@@ -188,16 +196,26 @@ MIN_REPEATS = 5
 
 
 def line_time(text: str, year: int) -> datetime | None:
-    """The time stamp a log line starts with (in its first 80 characters), as UTC.
+    """The time stamp a log line starts with (in its first 80 characters), or a client-go
+    trace's start time anywhere in it, as UTC.
 
     >>> line_time("E1221 09:43:10.853025  1 reflector.go:138] x", 2022).isoformat()
     '2022-12-21T09:43:10+00:00'
     >>> line_time('time="2022-12-20T23:41:05Z" level=error', 2000).isoformat()
     '2022-12-20T23:41:05+00:00'
+    >>> line_time('[INFO] Trace[17]: "Reflector ListAndWatch" (17-Nov-2024 10:19:48.952) (total', 2000).isoformat()
+    '2024-11-17T10:19:48+00:00'
     """
     m = _STAMP.search(text, 0, 80)
     if m is None:
-        return None
+        trace = _TRACE_STAMP.search(text)
+        if trace is None:
+            return None
+        try:
+            return datetime(int(trace["y"]), _MONTHS[trace["mon"]], int(trace["d"]), int(trace["h"]),
+                            int(trace["mi"]), int(trace["s"]), tzinfo=UTC)
+        except ValueError:
+            return None
     try:
         if m["y"]:
             return datetime(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]),
@@ -217,6 +235,21 @@ def _first_time(text: str, year: int, lines: int = 20) -> datetime | None:
         if when is not None or end < 0:
             return when
         pos = end + 1
+    return None
+
+
+def _time_of(text: str, match: LogMatch, year: int) -> datetime | None:
+    """The time of a matched line: its own stamp, else that of a client-go trace a few lines
+    before it (coredns's untimed `[ERROR] ... Failed to watch` reports the call the trace timed).
+    Other stamped lines lend no time: an untimed line after them may come much later."""
+    when = line_time(match.text, year)
+    if when is not None or match.line <= 1:
+        return when
+    lines = text.split("\n", match.line - 1)[:match.line - 1]
+    for line in reversed(lines[-INHERIT_LINES:]):
+        trace = _TRACE_STAMP.search(line)
+        if trace is not None:
+            return line_time(line, year)
     return None
 
 
@@ -241,7 +274,7 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
         if log.previous or last.line <= total - TAIL_LINES:
             live[sig_id] = False
             continue
-        when = line_time(last.text, capture.year) if capture is not None else None
+        when = _time_of(log.text, last, capture.year) if capture is not None else None
         if when is not None and capture is not None:
             after_startup = started is None or when - started > STARTUP_GRACE
             live[sig_id] = abs(capture - when) <= CURRENT_WINDOW and after_startup

@@ -80,3 +80,13 @@ def test_start_up_errors_and_previous_containers_are_history() -> None:
     previous = [m for m in container_log_matches(k3s) if m.log.previous]
     assert previous and not any(m.current for m in previous)
     assert {m.match.signature.id for m in previous} >= {"fatal-log", "go-panic", "io-timeout"}
+
+
+def test_untimed_lines_take_the_time_of_the_trace_line_before_them() -> None:
+    # coredns's [ERROR] lines have no stamp; the client-go trace lines before them say 10:19:48
+    # (+30 s), 49 minutes before the capture: start-up history, not current.
+    cluster = analyzer.load(str(Path(__file__).parent / "data" / "coredns-startup-timeouts.txt"))
+    matches = [m for m in container_log_matches(cluster) if m.match.signature.id == "io-timeout"]
+    assert len(matches) == 9 and not any(m.current for m in matches)
+    failing = cluster.findings[cluster.findings.status == "fail"]
+    assert set(failing.severity) == {"info"}, failing[["rule", "severity", "message"]]
