@@ -81,6 +81,19 @@ def end_of_life_dates() -> dict[str, date]:
     return {str(k): date.fromisoformat(str(v)) for k, v in raw.items()}
 
 
+@cache
+def provider_support() -> dict[str, dict]:
+    """Distribution -> {"provider": name, "versions": {minor: {"standard": date, "extended":
+    date}}}, the managed services' own calendars (data/provider_support.yaml)."""
+    raw = load_yaml((DATA / "provider_support.yaml").read_text(encoding="utf-8"))
+    out: dict[str, dict] = {}
+    for dist, entries in raw.items():
+        versions = {str(minor): {k: date.fromisoformat(str(v)) for k, v in dates.items()}
+                    for minor, dates in entries.items() if minor != "provider"}
+        out[str(dist)] = {"provider": entries["provider"], "versions": versions}
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class RemovedApi:
     api_version: str
