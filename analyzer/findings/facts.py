@@ -79,6 +79,23 @@ def knows_container_specs(pod: KubeObject) -> bool:
     return bool(pod.view.spec.containers) and all(c.image for c in pod.view.spec.containers)
 
 
+def is_manifest(obj: KubeObject) -> bool:
+    """Whether the object is a manifest someone wrote (a write-up's `kubectl apply -f` file), not
+    what the API server returned: nothing the server fills in (uid, creation time, resource
+    version, status) and no table row either. Its spec says what was asked, never what runs."""
+    meta = obj.view.metadata
+    return (obj.view.text is None and not meta.uid and not meta.creationTimestamp and not meta.resourceVersion
+            and not _has_status(obj))
+
+
+def _has_status(obj: KubeObject) -> bool:
+    status = getattr(obj.view, "status", None)
+    if status is None:
+        return False
+    fields = getattr(status, "__struct_fields__", ())
+    return any(getattr(status, f) not in (None, [], {}, "") for f in fields)
+
+
 def knows_labels(pod: KubeObject) -> bool:
     """Whether the dump holds the pod's labels: a pasted table has them only with --show-labels
     (or -L), a pod read whole has them (or truly none)."""

@@ -7,7 +7,14 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import age_at_capture, age_text, ev, parse_time, waiting_containers
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    ev,
+    is_manifest,
+    parse_time,
+    waiting_containers,
+)
 from analyzer.findings.ownership import owned_pods
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
@@ -71,6 +78,8 @@ def _pods_fail_on_their_own(cluster: Cluster, obj: KubeObject) -> bool:
 
 def _short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Finding]:
     for obj in cluster.objects_of(kind):
+        if is_manifest(obj):
+            continue  # what was asked for; the dump does not say how many run
         status, text = obj.view.status, obj.view.text
         if text is not None and not (status.observedGeneration or status.replicas
                                      or status.desiredNumberScheduled):
