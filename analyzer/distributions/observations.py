@@ -127,7 +127,8 @@ def observe(cluster: Cluster, profiles: Profiles) -> Observations:
         kind, ns, group = key.kind, key.namespace, key.group
         system = namespaces.get(ns)
         if system is None:
-            system = namespaces[ns] = profiles.is_system_namespace(ns)
+            # A pasted table that does not state its namespace may well be kube-system's.
+            system = namespaces[ns] = not ns or profiles.is_system_namespace(ns)
         if group:
             seen = first_of_group.get(group)
             if seen is None or key < seen:

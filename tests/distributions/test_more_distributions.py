@@ -184,3 +184,22 @@ def test_openshift_on_vsphere_is_not_tkg() -> None:
                         labels={"node.openshift.io/os_id": "rhcos"}, kubelet="v1.21.1+38b3ecc",
                         os_image="Red Hat Enterprise Linux CoreOS 48.84.202109100857-0 (Ootpa)"))
     assert detect_distribution(cluster).name == "openshift"
+
+
+def test_oke_from_a_pasted_kube_system_table_without_its_namespace(tmp_path) -> None:
+    # A real OKE write-up (VCN-native pod networking) pastes `kubectl get po -n kube-system`'s
+    # output in a fence of its own, so the table does not state its namespace.
+    import analyzer
+
+    paste = tmp_path / "oke.txt"
+    paste.write_text(
+        "NAME                                  READY   STATUS    RESTARTS   AGE\n"
+        "coredns-58975fffdb-f6x8f              1/1     Running   0          13s\n"
+        "csi-oci-node-shmgq                    1/1     Running   0          10m\n"
+        "kube-dns-autoscaler-f5ff6c8d4-9g97r   1/1     Running   0          13s\n"
+        "kube-proxy-bxb2r                      1/1     Running   0          10m\n"
+        "proxymux-client-rhn65                 1/1     Running   0          10m\n"
+        "vcn-native-ip-cni-5tpzp               2/2     Running   0          10m\n")
+    result = analyzer.load(paste).distribution
+    assert result.name == "oke"
+    assert {e.value for e in result.evidence} >= {"proxymux-client-rhn65", "vcn-native-ip-cni-5tpzp"}
