@@ -393,6 +393,10 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
                 ready_beats.append((newest, obj.provenance.source))
             for t in v.spec.taints or ():
                 see("taint timeAdded", t.timeAdded, obj, "spec.taints.timeAdded")
+            if v.text is not None:
+                # `kubectl describe node` prints the node's Lease; its RenewTime is renewed
+                # every few seconds, newer than the heartbeats (which move only on a change).
+                see("lease renewal", _described_lease_renewal(obj), obj, "describe node Lease.RenewTime")
         elif kind == "Event":
             last = max((ts for ts in (v.lastTimestamp, v.eventTime, v.deprecatedLastTimestamp,
                                       v.series.lastObservedTime if v.series else None)
@@ -403,6 +407,14 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
             spec = body.get("spec") if isinstance(body, dict) else None
             if isinstance(spec, dict):
                 see("lease renewal", spec.get("renewTime"), obj, "spec.renewTime")
+
+
+def _described_lease_renewal(obj: KubeObject) -> str | None:
+    body = obj.body()
+    facts = body.get("x-kda-text") if isinstance(body, dict) else None
+    lease = facts.get("lease") if isinstance(facts, dict) else None
+    renewed = lease.get("renewTime") if isinstance(lease, dict) else None
+    return renewed if isinstance(renewed, str) else None
 
 
 def _newest_transition(conditions: Any) -> str | None:

@@ -76,7 +76,11 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     if facts:
         body[TEXT_FACTS_KEY] = facts
     objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN, notes=notes), *extra, *found_events]
-    if stop := _stopped_in(root, info, block, catalog):
+    stop = _stopped_in(root, info, block, catalog)
+    for line_no, section, why in ctx.unread:
+        if section != stop:  # a section cut short says so below
+            rejections.append(Rejection(source, f"line {line_no}", f"describe of {info.kind} '{name}': {why}"))
+    if stop:
         cut = f" (its last line, '{block.cut_line.text}', is cut)" if block.cut_line else ""
         rejections.append(Rejection(source, f"line {last_line}",
             f"describe of {info.kind} '{name}' ends mid-section '{stop}'{cut}"))

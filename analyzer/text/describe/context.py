@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from analyzer.text.catalog import Catalog
 from analyzer.text.lines import Line
@@ -10,8 +10,10 @@ from analyzer.text.lines import Line
 
 @dataclass(frozen=True, slots=True)
 class DescribeContext:
-    """The catalog, the describe's lines as written, and the line of its `Name:`."""
+    """The catalog, the describe's lines as written, the line of its `Name:`, and what a reader
+    could not read (line, section, why), so that no section is dropped silently."""
 
     catalog: Catalog
     line: int
     lines: tuple[Line, ...] = ()
+    unread: list[tuple[int, str, str]] = field(default_factory=list)

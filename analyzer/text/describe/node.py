@@ -77,7 +77,8 @@ def node_conditions(entry: Entry | None, ctx: DescribeContext) -> list[dict[str,
     if entry is None:
         return []
     found = []
-    for _, row in table_rows(entry, ctx.catalog).rows:
+    table = table_rows(entry, ctx.catalog)
+    for _, row in table.rows:
         condition: dict[str, str] = {}
         for column, target in _CONDITION_COLUMNS.items():
             value = cell(row.get(column))
@@ -86,6 +87,9 @@ def node_conditions(entry: Entry | None, ctx: DescribeContext) -> list[dict[str,
             condition[target] = (describe_time(value) or value) if column.startswith("Last") else value
         if "type" in condition and "status" in condition:
             found.append(condition)
+    if not found and any(line.text.strip() for line in entry.raw):
+        ctx.unread.append((entry.line, entry.key, "its Conditions table could not be read; "
+                           "the node's conditions (Ready, pressure) are unknown"))
     return found
 
 
@@ -121,7 +125,12 @@ def _pods(entry: Entry | None, node: str | None, ctx: DescribeContext) -> list[T
     if entry is None:
         return []
     pods = []
-    for line, row in table_rows(entry, ctx.catalog).rows:
+    table = table_rows(entry, ctx.catalog)
+    if not table.rows and any(line.text.strip() for line in entry.raw) and \
+            not (entry.value or "").strip().startswith("(0 "):
+        ctx.unread.append((entry.line, entry.key, "its Non-terminated Pods table could not be read; "
+                           "the pods on this node are not in the tables"))
+    for line, row in table.rows:
         name, namespace = cell(row.get("Name")), cell(row.get("Namespace"))
         if not name:
             continue

@@ -78,9 +78,13 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     result = TableRows()
     header_at = next(
         (i for i, line in enumerate(lines)
-         if i + 1 < len(lines) and set(lines[i + 1].text.strip()) <= {"-", " "}),
+         if i + 1 < len(lines) and _is_rule(lines[i + 1].text)),
         None,
     )
+    wrapped: list[str] = []
+    if header_at is not None and (joined := _wrapped_header(lines, header_at + 1)):
+        header_at, wrapped = joined
+        lines = [line for i, line in enumerate(lines) if i not in (header_at + 1, header_at + 3)]
     if header_at is None:
         header_at = next((i for i, line in enumerate(lines)
                           if read_header(line.text.strip(), catalog, mixed_case=True)), None)
@@ -90,10 +94,10 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     layout = read_header(lines[header_at].text[indent:], catalog, mixed_case=True)
     if layout is None:
         return result
-    result.columns = layout.columns
+    result.columns = (*layout.columns, *wrapped)
     for line in lines[header_at + 1 :]:
         text = line.text[indent:] if line.text[:indent].strip() == "" else line.text.strip()
-        if set(text.strip()) <= {"-", " "}:
+        if _is_rule(text):
             continue
         if layout.starts is not None:
             cells, _ = split_aligned(text, layout.starts)
@@ -101,11 +105,49 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
             cells = split_by_shape(text, layout.columns, catalog)
             if cells is None:
                 continue
-        row = dict(zip(layout.columns, cells, strict=True))
+        if wrapped:
+            cells = [*cells[:-1], *_split_wrapped(cells[-1], len(wrapped) + 1)]
+        row = dict(zip(result.columns, cells, strict=True))
         result.rows.append((line.no, row))
-    if result.rows and result.rows[-1][1][layout.columns[-1]] is None:
+    if result.rows and result.rows[-1][1][result.columns[-1]] is None:
         result.cut = result.rows[-1][0]  # the last row lacks its last column
     return result
+
+
+def _is_rule(text: str) -> bool:
+    """A header's underline (`----   ------`)."""
+    return "-" in text and set(text.strip()) <= {"-", " "}
+
+
+def _wrapped_header(lines: list[Line], rule_at: int) -> tuple[int, list[str]] | None:
+    """A header the terminal wrapped: its last column names on a line of their own, deeper
+    indented, above the rule whose own tail is wrapped the same way::
+
+          Type    Status  ...  Reason
+                  Message
+          ----    ------  ...  ------
+                  -------
+
+    Gives the header's index and the wrapped column names.
+    """
+    header_at = rule_at - 1
+    if header_at < 1 or rule_at + 1 >= len(lines) or not _is_rule(lines[rule_at + 1].text):
+        return None
+    header, tail = lines[header_at - 1].text, lines[header_at].text
+    indent = len(header) - len(header.lstrip(" "))
+    if len(tail) - len(tail.lstrip(" ")) <= indent:
+        return None
+    names = re.split(r"\s{2,}", tail.strip())
+    if not all(re.fullmatch(r"[A-Z][A-Za-z]*", name) for name in names):
+        return None
+    return header_at - 1, names
+
+
+def _split_wrapped(text: str | None, width: int) -> list[str | None]:
+    """The last header column's cell and the wrapped columns after it: runs of 2+ spaces apart
+    (the wrapped columns have no start of their own to split at)."""
+    parts: list[str | None] = list(re.split(r"\s{2,}", text.strip(), maxsplit=width - 1)) if text else []
+    return parts + [None] * (width - len(parts))
 
 
 def events(entry: Entry | None, involved: dict[str, str], namespace: str | None,
