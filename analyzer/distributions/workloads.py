@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from analyzer.distributions.objects import is_builtin_group
@@ -118,6 +119,42 @@ def pod_ready(pod: KubeObject) -> bool | None:
     if v.status.phase:
         return False if v.status.phase in ("Pending", "Failed", "Unknown") else None
     return None
+
+
+# A pod younger than this that is still being created (a provisioner's helper pod, a replica
+# rolling out) is starting: its readiness is not known yet, not bad (the findings' window).
+STARTING_SECONDS = 300
+_STARTING_REASONS = frozenset({"ContainerCreating", "PodInitializing", "Pending"})
+
+
+def starting(pod: KubeObject, cluster: Cluster) -> bool:
+    """Whether a pod is minutes old at the capture and still being created (not failing)."""
+    v = pod.view
+    if v.text is not None and v.text.status is not None:
+        reason = v.text.status
+        if reason not in _STARTING_REASONS and not re.fullmatch(r"Init:\d+/\d+", reason):
+            return False
+    else:
+        if v.status.phase != "Pending":
+            return False
+        for cs in (*(v.status.initContainerStatuses or ()), *(v.status.containerStatuses or ())):
+            waiting = cs.state.waiting if cs.state is not None else None
+            if cs.restartCount or (waiting is not None and waiting.reason not in _STARTING_REASONS):
+                return False
+    age = v.text.age_seconds if v.text is not None else None
+    if age is None:
+        created, capture = _parse_time(v.metadata.creationTimestamp), cluster.capture_time
+        if created is None or capture is None:
+            return False
+        age = (capture - created).total_seconds()
+    return 0 <= age < STARTING_SECONDS
+
+
+def _parse_time(text: str | None) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+    except ValueError:
+        return None
 
 
 def is_static_pod(pod: KubeObject) -> bool:
@@ -245,7 +282,7 @@ def component_workloads(cluster: Cluster, profiles: Profiles) -> list[ComponentW
         w.host_network = first.hostNetwork
         w.priority_class = first.priorityClassName
         w.desired = len(members)
-        readiness = [pod_ready(p) for p in members]
+        readiness = [None if starting(p, cluster) else pod_ready(p) for p in members]
         w.ready = None if all(r is None for r in readiness) else sum(1 for r in readiness if r)
         rows.append(w)
     rows.sort(key=lambda w: (w.namespace, w.name, w.kind))

@@ -146,6 +146,10 @@ def nodes_section(cluster: Cluster) -> dict[str, Any]:
     return {
         "collected": True, "rows": rows, "total": len(nodes), "pools": pools,
         "versions": _counts(nodes, "kubelet_version"), "ready": _counts(nodes, "ready"),
+        # Ready False or Unknown (the node controller's word for a silent kubelet) is not Ready;
+        # a node the dump gives no Ready condition of is unknown.
+        "not_ready": int(nodes["ready"].isin(["False", "Unknown"]).sum()),
+        "ready_unknown": int(nodes["ready"].isna().sum()),
         "os_images": _counts(nodes, "os_image"), "runtimes": _counts(nodes, "container_runtime"),
     }
 
@@ -214,6 +218,7 @@ def components_section(cluster: Cluster) -> dict[str, Any]:
     ordered = sorted(rows, key=lambda r: rank[r["healthy"]])
     return {"roles": sorted(roles.items()), "by_role": by_role, "rows": ordered, "total": len(rows),
             "unhealthy": sum(1 for r in rows if r["healthy"] is False),
+            "unknown": sum(1 for r in rows if r["healthy"] is None),
             # ready, yet restarting, failing probes or logging errors: why, with the evidence
             "beyond_ready": [r for r in rows if r.get("health_evidence")]}
 
@@ -234,20 +239,30 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
     # A Job's pods end when it completes: a Job (or CronJob) is unhealthy only by a failed condition.
     runs_to_end = w["kind"].astype("string").isin(["Job", "CronJob"]).fillna(False).to_numpy()
     short = (ready < desired).fillna(False).to_numpy() & ~runs_to_end
-    unhealthy = pd.Series(short, index=w.index) | w["failed_condition"].notna()
+    # A controller the findings say is short of ready pods is not healthy here either (they
+    # read its API defaults: spec.replicas absent means 1), so the two never disagree.
+    flagged = _failing(cluster, READY_RULES)
+    by_finding = [(k, _ns(ns), n) in flagged for k, ns, n in zip(
+        w["kind"].astype(object).tolist(), w["namespace"].astype(object).tolist(),
+        w["name"].astype(object).tolist(), strict=True)]
+    unhealthy = (pd.Series(short, index=w.index) | w["failed_condition"].notna()
+                 | pd.Series(by_finding, index=w.index, dtype=bool))
+    # No status (a manifest, a describe without counts): its health is not known.
+    unknown = ~unhealthy & w["ready"].isna().to_numpy() & ~runs_to_end
     # False sorts first: the unhealthy workloads lead the table.
     ordered = w.assign(_healthy=~unhealthy)
     ordered = ordered.sort_values(["_healthy", "namespace", "kind", "name"],
                                   key=lambda s: s.astype("string") if s.name != "_healthy" else s,
                                   kind="stable")
-    rows = [dict(r, healthy=h, health="ok" if h else "not healthy", images=_spaced(r["images"]),
-                 age_seconds=age_seconds(a))
-            for r, h, a in zip(records(ordered, WORKLOAD_COLUMNS, limit=None),
-                               ordered["_healthy"].tolist(), ordered["age"].tolist(), strict=True)]
+    rows = [dict(r, healthy=None if u else h, health=_health(None if u else h),
+                 images=_spaced(r["images"]), age_seconds=age_seconds(a))
+            for r, h, u, a in zip(records(ordered, WORKLOAD_COLUMNS, limit=None),
+                                  ordered["_healthy"].tolist(), unknown[ordered.index].tolist(),
+                                  ordered["age"].tolist(), strict=True)]
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string")).fillna("unknown")
     return {
-        "total": len(w), "unhealthy": int(unhealthy.sum()),
+        "total": len(w), "unhealthy": int(unhealthy.sum()), "unknown": int(unknown.sum()),
         "by_kind": _counts(w, "kind"),
         "by_namespace": _workloads_by_namespace(w, unhealthy, pods, status),
         "rows": rows,
@@ -274,7 +289,7 @@ def _workloads_by_namespace(w: pd.DataFrame, unhealthy: pd.Series, pods: pd.Data
         e = entry(ns)
         e["workloads"] += 1
         e["unhealthy"] += int(bad)
-    healthy = _pods_healthy(pods, status).tolist()
+    healthy = (_pods_healthy(pods, status) | _pods_unknown(pods, status)).tolist()
     restarts = pods["restarts"].fillna(0).astype(int).tolist()
     for ns, ok, n in zip(pods["namespace"].astype(object).tolist(), healthy, restarts, strict=True):
         e = entry(ns)
@@ -282,6 +297,23 @@ def _workloads_by_namespace(w: pd.DataFrame, unhealthy: pd.Series, pods: pd.Data
         e["pods_not_ready"] += int(not ok)
         e["restarts"] += n
     return sorted(per.values(), key=lambda e: (-e["unhealthy"], -e["pods_not_ready"], e["namespace"]))
+
+
+# The findings that say a controller is short of ready pods.
+READY_RULES = frozenset({"deployment-unavailable", "statefulset-unavailable", "daemonset-unavailable"})
+
+
+def _ns(namespace: Any) -> str:
+    return "" if namespace is None or namespace != namespace else str(namespace)
+
+
+def _failing(cluster: Cluster, rules: frozenset[str]) -> set[tuple[str, str, str]]:
+    """(kind, namespace, name) of the objects these rules fail on at warning or above."""
+    f = cluster.findings
+    failed = f[(f["status"] == "fail") & f["rule"].isin(list(rules))
+               & f["severity"].isin(["critical", "warning"])]
+    return {(str(k), _ns(ns), str(n)) for k, ns, n in zip(
+        failed["kind"].tolist(), failed["namespace"].tolist(), failed["name"].tolist(), strict=True)}
 
 
 POD_COLUMNS = ["namespace", "name", "status", "restarts", "node", "pod_ip"]
@@ -294,11 +326,18 @@ def _pods_healthy(pods: pd.DataFrame, status: pd.Series) -> pd.Series:
     return finished | (running & pods["ready"].fillna(False).astype(bool))
 
 
+def _pods_unknown(pods: pd.DataFrame, status: pd.Series) -> pd.Series:
+    """Pods the dump gives no status of (describe node's Non-terminated Pods rows, manifests):
+    neither running nor not."""
+    return ((status.isna() | status.eq("unknown")).fillna(True) & pods["ready"].isna()).astype(bool)
+
+
 def pods_section(cluster: Cluster) -> dict[str, Any]:
     """Every pod as kubectl get pods -o wide shows it; the ones not running or not ready first."""
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string"))
-    healthy = _pods_healthy(pods, status)
+    unknown = _pods_unknown(pods, status)
+    healthy = _pods_healthy(pods, status) | unknown  # unknown ones are not counted as not healthy
     ordered = pods.assign(_healthy=healthy, status=status)
     ordered = ordered.sort_values(["_healthy", "namespace", "name"],
                                   key=lambda s: s if s.name == "_healthy" else s.astype("string"),
@@ -310,7 +349,8 @@ def pods_section(cluster: Cluster) -> dict[str, Any]:
     for row, rd, age in zip(rows, ready, ordered["age"].tolist(), strict=True):
         row["ready"] = rd
         row["age_seconds"] = age_seconds(age)
-    return {"total": len(rows), "not_healthy": int((~healthy).sum()), "rows": rows}
+    return {"total": len(rows), "not_healthy": int((~healthy).sum()), "unknown": int(unknown.sum()),
+            "rows": rows}
 
 
 SERVICE_COLUMNS = ["namespace", "name", "type", "cluster_ip", "ports", "selector",

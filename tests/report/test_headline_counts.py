@@ -1,0 +1,117 @@
+"""The report's headline counts read the state the findings read: pods and nodes the dump gives
+no status of are unknown (never 'not running'), a workload a finding says is short of ready pods
+is not healthy, and a pod seconds old being created is not an unhealthy system component."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from browser import launched, needs_chromium, open_guarded
+
+import analyzer
+from analyzer.report import cluster_facts, render_cluster_report
+
+# From VijayRod/demo container-storage/logs/storagenet-cpu-accelerator-gpu(HPC).md @ 70b22af3,
+# trimmed: describe node's Non-terminated Pods rows carry no status of their pods.
+DESCRIBE_NODE = """\
+$ kubectl describe node aks-gpunp-10282168-vmss000000
+Name:               aks-gpunp-10282168-vmss000000
+Roles:              agent
+CreationTimestamp:  Thu, 10 Aug 2023 11:45:24 +0000
+Lease:
+  HolderIdentity:  aks-gpunp-10282168-vmss000000
+  AcquireTime:     <unset>
+  RenewTime:       Thu, 10 Aug 2023 11:47:37 +0000
+Conditions:
+  Type                 Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----                 ------  -----------------                 ------------------                ------                       -------
+  Ready                True    Thu, 10 Aug 2023 11:45:27 +0000   Thu, 10 Aug 2023 11:45:27 +0000   KubeletReady                 kubelet is posting ready status. AppArmor enabled
+Non-terminated Pods:          (2 in total)
+  Namespace                   Name                         CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------                   ----                         ------------  ----------  ---------------  -------------  ---
+  kube-system                 azure-ip-masq-agent-cldc8    100m (1%)     500m (8%)   50Mi (0%)        250Mi (0%)     2m20s
+  kube-system                 kube-proxy-lnkd9             100m (1%)     0 (0%)      0 (0%)           0 (0%)         2m20s
+Events:              <none>
+"""
+
+# From lauj0rge/vyking-devops-task tests-results-dev-20250920-170547.md @ ff611df8, trimmed: the
+# local-path provisioner's helper pod was 5 s old and still being created when the table printed.
+K3D_PODS = """\
+$ kubectl get pods -A -o wide
+NAMESPACE       NAME                                                         READY   STATUS              RESTARTS   AGE     IP           NODE                      NOMINATED NODE   READINESS GATES
+kube-system     coredns-ccb96694c-b8lg5                                      1/1     Running             0          17m     10.42.1.4    k3d-vyking-dev-agent-1    <none>           <none>
+kube-system     helper-pod-create-pvc-58d0d178-8d64-4a13-81eb-677459af8be5   0/1     ContainerCreating   0          5s      <none>       k3d-vyking-dev-agent-1    <none>           <none>
+kube-system     local-path-provisioner-5cf85fd84d-wjvjg                      1/1     Running             0          17m     10.42.2.3    k3d-vyking-dev-server-0   <none>           <none>
+kube-system     metrics-server-5985cbc9d7-44tdt                              0/1     CrashLoopBackOff    7          17m     10.42.2.2    k3d-vyking-dev-server-0   <none>           <none>
+"""
+
+
+def test_pods_from_describe_node_rows_are_unknown_not_unhealthy() -> None:
+    facts = cluster_facts(analyzer.load({"describe-node.txt": DESCRIBE_NODE}))
+    assert (facts["pods"]["total"], facts["pods"]["not_healthy"], facts["pods"]["unknown"]) == (2, 0, 2)
+    assert (facts["nodes"]["not_ready"], facts["nodes"]["ready_unknown"]) == (0, 0)
+
+
+def test_a_node_without_a_ready_condition_is_unknown_not_not_ready() -> None:
+    text = DESCRIBE_NODE.split("Conditions:")[0] + "Events:              <none>\n"
+    facts = cluster_facts(analyzer.load({"describe-node.txt": text}))
+    assert (facts["nodes"]["total"], facts["nodes"]["not_ready"], facts["nodes"]["ready_unknown"]) == (1, 0, 1)
+
+
+def test_a_workload_the_findings_call_short_is_not_healthy_in_the_headline() -> None:
+    # Hand-written (the shape of a trimmed -o yaml paste): a Deployment whose spec.replicas was
+    # cut (the API's default is 1) and whose status says its one replica is unavailable.
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment",
+                  "metadata": {"name": "coredns", "namespace": "kube-system"},
+                  "spec": {"selector": {"matchLabels": {"k8s-app": "kube-dns"}}},
+                  "status": {"observedGeneration": 1, "replicas": 1, "unavailableReplicas": 1}}
+    cluster = analyzer.load({"deploy.yaml": yaml.safe_dump(deployment)})
+    failed = cluster.findings[(cluster.findings["status"] == "fail")
+                              & (cluster.findings["rule"] == "deployment-unavailable")]
+    assert set(failed["severity"]) == {"warning"}
+    facts = cluster_facts(cluster)
+    assert (facts["workloads"]["unhealthy"], facts["workloads"]["total"]) == (1, 1)
+    assert facts["workloads"]["rows"][0]["health"] == "not healthy"
+
+
+def test_a_manifest_without_status_is_a_workload_of_unknown_health() -> None:
+    # Hand-written: an applied DaemonSet manifest (no status): neither healthy nor not.
+    daemonset = {"apiVersion": "apps/v1", "kind": "DaemonSet",
+                 "metadata": {"name": "agent", "namespace": "monitoring"},
+                 "spec": {"selector": {"matchLabels": {"app": "agent"}},
+                          "template": {"metadata": {"labels": {"app": "agent"}},
+                                       "spec": {"containers": [{"name": "a", "image": "agent:1"}]}}}}
+    facts = cluster_facts(analyzer.load({"ds.yaml": yaml.safe_dump(daemonset)}))
+    assert (facts["workloads"]["unhealthy"], facts["workloads"]["unknown"]) == (0, 1)
+    assert facts["workloads"]["rows"][0]["health"] == "unknown"
+
+
+def test_a_pod_seconds_old_being_created_is_no_unhealthy_component() -> None:
+    facts = cluster_facts(analyzer.load({"pods.txt": K3D_PODS}))
+    health = {r["name"]: r["health"] for r in facts["components"]["rows"]}
+    assert health["helper-pod-create-pvc-58d0d178-8d64-4a13-81eb-677459af8be5"] == "unknown"
+    assert health["metrics-server"] == "not healthy"  # crashlooping: not merely starting
+    assert facts["components"]["unhealthy"] == 1
+
+
+@needs_chromium
+@pytest.mark.parametrize(("text", "cards"), [
+    (DESCRIBE_NODE, ["0 of 1 nodes not Ready", "0 of 2 pods not running or not ready, 2 unknown"]),
+    (DESCRIBE_NODE.split("Conditions:")[0] + "Events:              <none>\n",
+     ["0 of 1 nodes not Ready, 1 unknown"]),
+])
+def test_headline_cards_in_chromium(tmp_path, text: str, cards: list[str]) -> None:
+    source = tmp_path / "describe-node.txt"
+    source.write_text(text, "utf-8")
+    written = render_cluster_report(analyzer.load(str(source)), tmp_path / "out")
+    page_path = next(p for p in written.files if p.name == "report.html")
+    with launched() as browser:
+        page, errors, attempted = open_guarded(browser, page_path.as_uri())
+        try:
+            assert errors == [] and attempted == []
+            shown = [" ".join(t.split()) for t in page.eval_on_selector_all(
+                "#wrong .card", "els => els.map(e => e.innerText)")]
+            for card in cards:
+                assert card in shown, shown
+        finally:
+            page.close()
