@@ -180,6 +180,17 @@ def _mixed_families(per_node: dict[str, NodeVerdict], profiles: Profiles) -> dic
     return dict(families)
 
 
+def _object_families(hits: list[Hit], profiles: Profiles) -> dict[str, list[Evidence]]:
+    """Distribution family -> the evidence of objects on no node (namespaces, service accounts,
+    API groups, system workloads) when one of its rows is decisive (MIXED_NODE_SCORE or more)."""
+    loose = [h for h in hits if not h.observation.node and h.observation.kind != SERVER_VERSION_KIND]
+    out: dict[str, list[Evidence]] = {}
+    for name, t in tally(loose).items():
+        if any(e.weight >= MIXED_NODE_SCORE for e in t.evidence):
+            out.setdefault(profiles.family(name), []).extend(t.evidence)
+    return out
+
+
 def _control_plane_contradictions(cluster: Cluster, profiles: Profiles) -> list[Evidence]:
     """Negative evidence against managed distributions: control-plane pods are visible."""
     pods = sorted(o.key.id for o in builtin_objects(cluster, "Pod")
@@ -248,14 +259,26 @@ def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) 
     ranking = rank(tally(cluster_hits), profiles, contradictions)
     scores = {n: round(ranking.tallies[n].score, 2) for n in ranking.order if ranking.tallies[n].score > 0}
 
-    if len(families) > 1:
-        # Nodes of several clusters in one input: say so, with each node's verdict.
+    # Objects decisively of a family none of the nodes is of (OpenShift namespaces pasted beside
+    # GKE nodes): a second cluster, as surely as nodes of two families are.
+    others = {fam: ev for fam, ev in _object_families(cluster_hits, profiles).items()
+              if fam not in families} if families else {}
+    if len(families) > 1 or others:
+        # Nodes (or objects) of several clusters in one input: say so, with each node's verdict.
         # Each family's strongest row first, so a short listing names every distribution present.
         by_family = [per_node[families[fam][0]].evidence for fam in sorted(families)]
+        by_family += [others[fam] for fam in sorted(others)]
         evidence = [r[0] for r in by_family if r] + [e for r in by_family for e in r[1:]]
         confs = [per_node[n].confidence for nodes in families.values() for n in nodes]
-        notes.append("nodes of several distributions: " + "; ".join(
-            f"{fam}: {', '.join(nodes)}" for fam, nodes in sorted(families.items())))
+        confs += [_confidence(sum(e.weight for e in ev if e.counted), 0.0) for ev in others.values()]
+        if len(families) > 1:
+            notes.append("nodes of several distributions: " + "; ".join(
+                f"{fam}: {', '.join(nodes)}" for fam, nodes in sorted(families.items())))
+        if others:
+            notes.append("objects of two or more clusters: " + "; ".join(
+                [f"{fam}: nodes {', '.join(nodes)}" for fam, nodes in sorted(families.items())]
+                + [f"{fam}: {', '.join(sorted({e.object for e in ev if e.weight >= MIXED_NODE_SCORE}))}"
+                   for fam, ev in sorted(others.items())]))
         top = ranking.order[0]
         return Distribution(
             name="mixed", confidence=round(sum(confs) / len(confs), 2), evidence=evidence,

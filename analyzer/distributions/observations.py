@@ -143,6 +143,15 @@ def observe(cluster: Cluster, profiles: Profiles) -> Observations:
             obs.add("configmap_name", key.name, key.id, kind, None)
         elif kind == "Namespace":
             namespaces.setdefault(key.name, profiles.is_system_namespace(key.name))
+            for annotation in (o.view.metadata.annotations or {}):
+                obs.add("namespace_annotation_key", annotation, key.id, kind, None)
+        elif kind == "ServiceAccount":
+            # OpenShift's controller gives each service account a `<sa>-dockercfg-xxxxx` pull secret.
+            view = o.view
+            for ref in (*(view.secrets or ()), *(view.imagePullSecrets or ())):
+                obs.add("secret_name", ref.name, key.id, kind, None)
+        elif kind == "Secret":
+            obs.add("secret_name", key.name, key.id, kind, None)
         elif kind == "CustomResourceDefinition":
             crd_group = (o.view.spec or {}).get("group") or key.name.partition(".")[2]
             obs.add("api_group", crd_group, key.id, kind, None)

@@ -87,6 +87,17 @@ def namespace_name(pattern: str) -> Matcher:
     return _fullmatch(pattern)
 
 
+def namespace_annotation_key_prefix(pattern: str) -> Matcher:
+    """A Namespace annotation key starts with the pattern (`openshift.io/sa.scc.`)."""
+    return lambda key: key.startswith(pattern)
+
+
+def pull_secret_name(pattern: str) -> Matcher:
+    """A Secret's name, or one a ServiceAccount lists (secrets, imagePullSecrets), matches
+    (`-dockercfg-[a-z0-9]{5}$`)."""
+    return _search(pattern)
+
+
 @dataclass(frozen=True, slots=True)
 class SignalType:
     """A signal type: the observation channel it reads and how its pattern becomes a matcher."""
@@ -116,5 +127,7 @@ SIGNALS: dict[str, SignalType] = {
         _signal(api_group, "api_group"),
         _signal(image_registry_regex, "image"),
         _signal(namespace_name, "namespace"),
+        _signal(namespace_annotation_key_prefix, "namespace_annotation_key"),
+        _signal(pull_secret_name, "secret_name"),
     )
 }

@@ -80,6 +80,8 @@ def summary_text(cluster: Cluster) -> str:
         lines.append(f"distribution: {d['name']} (confidence {d['confidence']:.2f})")
         for ev in d.get("evidence", [])[:5]:
             lines.append(f"  - {ev['signal']}: {ev['value']} ({ev['object']})")
+        # Why the verdict is what it is: several clusters in one input, a virtual cluster's host.
+        lines += [f"  note: {note}" for note in d.get("notes") or []]
     virtual = s.get("virtual_cluster") or {}
     if virtual.get("name"):
         lines.append(f"virtual cluster: {virtual['name']} (its control plane runs in a host cluster)")

@@ -36,6 +36,12 @@ CASES = [
     ("image_registry_regex", r"\.dkr\.ecr\..*\.amazonaws\.com/", "docker.io/calico/node:v3.18.1", False),
     ("namespace_name", "kube-flannel", "kube-flannel", True),
     ("namespace_name", "openshift-.*", "openshift-dns", True),
+    # An OpenShift namespace and service account pasted in a CKA write-up (review
+    # cka-openshift-gke-transcript.md): the SCC annotations and the `-dockercfg-` pull secret.
+    ("namespace_annotation_key_prefix", "openshift.io/sa.scc.", "openshift.io/sa.scc.uid-range", True),
+    ("namespace_annotation_key_prefix", "openshift.io/sa.scc.", "openshift.io/description", False),
+    ("pull_secret_name", "-dockercfg-[a-z0-9]{5}$", "cicd-token-dockercfg-h8qj9", True),
+    ("pull_secret_name", "-dockercfg-[a-z0-9]{5}$", "cicd-token-token-wjxd7", False),
 ]
 
 
