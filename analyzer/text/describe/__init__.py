@@ -18,7 +18,7 @@ from analyzer.text.describe import config, node, pod, service, workloads
 from analyzer.text.describe.blocks import DescribeBlock, reindent
 from analyzer.text.describe.context import DescribeContext
 from analyzer.text.describe.layout import describe_layout
-from analyzer.text.describe.sections import DESCRIBE_ORIGIN, events, metadata, table_rows
+from analyzer.text.describe.sections import DESCRIBE_ORIGIN, events, is_rule, metadata, table_rows
 from analyzer.text.describe.tree import KEY_LINE, Entry, parse_tree
 from analyzer.text.lines import Line
 from analyzer.text.tables import single_kind
@@ -77,7 +77,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         body[TEXT_FACTS_KEY] = facts
     objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN, notes=notes), *extra, *found_events]
     stop = _stopped_in(root, info, block, catalog)
-    for line_no, section, why in ctx.unread:
+    unread = [*ctx.unread, *_unread_tables(root, catalog, {section for _, section, _ in ctx.unread})]
+    for line_no, section, why in unread:
         if section != stop:  # a section cut short says so below
             rejections.append(Rejection(source, f"line {line_no}", f"describe of {info.kind} '{name}': {why}"))
     if stop:
@@ -164,6 +165,17 @@ def _stopped_in(root: Entry, info: KindInfo, block: DescribeBlock, catalog: Cata
         if table.cut is not None or not table.rows:
             return last.key
     return None
+
+
+def _unread_tables(root: Entry, catalog: Catalog, told: set[str]) -> list[tuple[int, str, str]]:
+    """Sections holding a table (a header's `----` rule) that no row could be read from."""
+    found = []
+    for entry in root.children:
+        if entry.key in told or not any(is_rule(line.text) for line in entry.raw):
+            continue
+        if not table_rows(entry, catalog).rows:
+            found.append((entry.line, entry.key, f"its {entry.key} table could not be read; nothing in it was kept"))
+    return found
 
 
 def _read_fields(root: Entry, body: dict[str, Any], facts: dict[str, Any],

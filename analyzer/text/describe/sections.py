@@ -78,7 +78,7 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     result = TableRows()
     header_at = next(
         (i for i, line in enumerate(lines)
-         if i + 1 < len(lines) and _is_rule(lines[i + 1].text)),
+         if i + 1 < len(lines) and is_rule(lines[i + 1].text)),
         None,
     )
     wrapped: list[str] = []
@@ -97,7 +97,7 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     result.columns = (*layout.columns, *wrapped)
     for line in lines[header_at + 1 :]:
         text = line.text[indent:] if line.text[:indent].strip() == "" else line.text.strip()
-        if _is_rule(text):
+        if is_rule(text):
             continue
         if layout.starts is not None:
             cells, _ = split_aligned(text, layout.starts)
@@ -114,7 +114,7 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     return result
 
 
-def _is_rule(text: str) -> bool:
+def is_rule(text: str) -> bool:
     """A header's underline (`----   ------`)."""
     return "-" in text and set(text.strip()) <= {"-", " "}
 
@@ -131,7 +131,7 @@ def _wrapped_header(lines: list[Line], rule_at: int) -> tuple[int, list[str]] | 
     Gives the header's index and the wrapped column names.
     """
     header_at = rule_at - 1
-    if header_at < 1 or rule_at + 1 >= len(lines) or not _is_rule(lines[rule_at + 1].text):
+    if header_at < 1 or rule_at + 1 >= len(lines) or not is_rule(lines[rule_at + 1].text):
         return None
     header, tail = lines[header_at - 1].text, lines[header_at].text
     indent = len(header) - len(header.lstrip(" "))
