@@ -11,6 +11,7 @@ lines first, since every whole-document parser fails on them.
 
 from __future__ import annotations
 
+import bisect
 import mmap
 import re
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from analyzer.ingest import jsonscan
 from analyzer.ingest.records import LogRecord
 from analyzer.model.viewparts import ItemParts
 
@@ -251,8 +253,32 @@ def _segments(data: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
         return
     if _NON_SPACE.search(data, start, starts[0]):
         yield start, starts[0]
-    for i, s in enumerate(starts):
+    i = 0
+    while i < len(starts):
+        s = starts[i]
+        if _unindented(data, s):
+            # every nested brace is at column 0 too: the document ends where its brackets close
+            doc_end = jsonscan.document_end(data, s, end)
+            if doc_end is None:
+                yield s, end  # cut off: one broken document, never its nested objects as documents
+                return
+            yield s, doc_end
+            i = bisect.bisect_left(starts, doc_end, i + 1)
+            following = starts[i] if i < len(starts) else end
+            if _NON_SPACE.search(data, doc_end, following):
+                yield doc_end, following
+            continue
         yield s, starts[i + 1] if i + 1 < len(starts) else end
+        i += 1
+
+
+_UNINDENTED_START = re.compile(rb'[{\[][ \t]*\r?\n(?:\[[ \t]*\r?\n)?(?:\{[ \t]*\r?\n)?"')
+
+
+def _unindented(data: bytes, start: int) -> bool:
+    """A document opened at `start` whose first key is at column 0 too: its indentation was
+    stripped (kubectl indents every key), so column-0 braces inside it are not documents."""
+    return _UNINDENTED_START.match(data, start) is not None
 
 
 def _decode_segment(
@@ -291,6 +317,13 @@ def _decode_segment(
             rest = data[junk.start():min(end, junk.start() + 40)].strip()
             out.skipped.append(Skipped(lines.at(junk.start()), f"junk after the JSON document skipped: {rest!r}"))
         return index + 1
+    if _newline_in_string(data, start, error):
+        joined = jsonscan.unwrap_console(bytes(mv[start:end]))
+        if joined is not None and _decode_joined(joined, index, line, out, lines.at(start)):
+            return index + 1
+        error = (f"a line break inside a string at line {lines.at(start + _error_offset(error))}: the line "
+                 "was wrapped by the console, and the wrap could not be undone safely (its pieces are not "
+                 f"all as wide as the window); {error}")
     if end - start < _STRAY_MAX and b'"' not in data[start:end]:
         # a stray brace or bracket (an extra `{` typed before the document) holds no object
         text = data[start:end].decode("utf-8", "replace").strip()
@@ -298,6 +331,32 @@ def _decode_segment(
         return index
     out.broken.append((line, mv[start:end], error))
     return index + 1
+
+
+_ERROR_AT = re.compile(r"invalid character \(byte (\d+)\)")
+
+
+def _error_offset(error: str) -> int:
+    m = _ERROR_AT.search(error)
+    return int(m.group(1)) if m else 0
+
+
+def _newline_in_string(data: bytes, start: int, error: str) -> bool:
+    """Whether the decoder stopped at a line break (inside a string: nowhere else is a line
+    break an invalid character)."""
+    return _ERROR_AT.search(error) is not None and data[start + _error_offset(error):][:1] in (b"\n", b"\r")
+
+
+def _decode_joined(joined: jsonscan.Unwrapped, index: int, line: int, out: JsonFile, first_line: int) -> bool:
+    try:
+        env = decode_document(memoryview(joined.data))
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
+        return False
+    out.documents.append(JsonDocument(index, line, env, memoryview(joined.data)))
+    where = ", ".join(str(first_line + n - 1) for n in joined.lines)
+    out.skipped.append(Skipped(line, f"line(s) {where} wrapped by the console at {joined.width} columns "
+                               "inside a JSON string: joined back before reading"))
+    return True
 
 
 # A segment this short without a quoted key is a stray brace, not a document that broke.

@@ -95,6 +95,7 @@ class Block:
     command: Command | None = None
     fenced: bool = False
     notes: list[str] = field(default_factory=list)
+    indent: int = 0  # spaces before the command's prompt (a paste indented as a whole)
 
     @property
     def first(self) -> int:
@@ -204,7 +205,7 @@ def looks_like_transcript(text: str) -> bool:
         line = _clean(raw, stamp)
         if _FENCE_ANYWHERE.search(line):
             fenced = True
-        if raw.lstrip().startswith(">"):
+        if _QUOTED.match(raw):
             quoted = True
         if _CI_STEP.match(line):
             commands += 1
@@ -212,11 +213,36 @@ def looks_like_transcript(text: str) -> bool:
         found = command_of_line(line)
         if found is not None:
             commands += 1
-            if found[0] == "kubectl" and (fenced or quoted or stamp):
+            if found[0] == "kubectl" and (fenced or quoted or stamp or _indented_prompt(line)):
                 return True
         if commands >= 2:
             return True
     return False
+
+
+# A line quoted with `> ` that says something (a lone `>` is as often a log's or a shell's own).
+_QUOTED = re.compile(r"^\s*>+ ?\S")
+
+
+def _indented_prompt(line: str) -> bool:
+    """A prompt (not a bare `kubectl`) behind spaces: a session quoted by indenting it, as in a
+    markdown list or a ticket."""
+    stripped = line.lstrip(" ")
+    return len(stripped) < len(line) and _KUBECTL.match(stripped) is None
+
+
+def _dedent_output(block: Block) -> bool:
+    """Take a prompt's indentation off the lines of its output when all of them share it
+    (a session pasted with a uniform indent); True if it did."""
+    if block.indent <= 0 or block.command_text is None:
+        return False
+    pad = " " * block.indent
+    out = block.lines[1:]
+    if not any(ln.text.strip() for ln in out) or any(ln.text.strip() and not ln.text.startswith(pad) for ln in out):
+        return False
+    for ln in out:
+        ln.text = ln.text[block.indent:]
+    return True
 
 
 def _stamped(lines: list[str]) -> bool:
@@ -250,11 +276,13 @@ def split_transcript(text: str) -> Transcript:
     def close() -> None:
         nonlocal current
         if current is not None and current.lines:
+            if _dedent_output(current) and "a uniform indent" not in unwrapped:
+                unwrapped.append("a uniform indent")
             blocks.append(current)
         current = None
 
     for no, raw in enumerate(raw_lines, start=1):
-        quoted = quoted or raw.lstrip().startswith(">") and not _PROMPTS[0].match(raw.lstrip())
+        quoted = quoted or _QUOTED.match(raw) is not None and raw.startswith(">") and not _PROMPTS[0].match(raw.lstrip())
         line = _clean(raw, stamped)
         fence = _FENCE.match(line)
         if fence is None and (m := _FENCE_ANYWHERE.search(line)) is not None:
@@ -301,6 +329,7 @@ def split_transcript(text: str) -> Transcript:
         if found is not None and not (current is not None and current.kind == "history" and _HISTORY_LINE.match(line)):
             close()
             current = _start(no, found[1], fenced=in_fence, kind=found[0])
+            current.indent = len(line) - len(line.lstrip(" "))
             if current.kind == "command" and (current.command_text or "").split()[:1] == ["history"]:
                 current.kind = "history"
             continue
