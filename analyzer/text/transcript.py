@@ -12,6 +12,7 @@ command (analyzer.ingest.transcripts); this module only finds them.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
 
 from analyzer.text.commands import Command, parse_command
@@ -144,6 +145,7 @@ def command_of_line(text: str) -> tuple[str, str] | None:
         rest = stripped[m.end():].strip()
         if not rest:
             return None
+        rest = _shell_script_command(rest) or rest
         if stripped[0] in "➜❯λ→»":
             # a theme prompt shows the folder and git state before the command
             rest = _THEME_STATE.sub("", rest)
@@ -167,6 +169,37 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     if stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None and cmd.verb in ("get", "describe", "top", "logs"):
         return "kubectl", stripped
     return None
+
+
+# `bash -lc '...'`, `sh -c ...` (as CI and agents run commands, often shell-escaped by xtrace).
+_SHELL_C = re.compile(r"^(?:ba|z|da)?sh\s+(?:-[a-z]*\s+)*-[a-z]*c[a-z]*\s+\S")
+# Script steps that print nothing a reader needs: they do not make the script another program's.
+_QUIET_STEP = re.compile(r"^(?:set|cd|export|source|\.|shopt|trap|umask)(?:\s|$)")
+
+
+def _shell_script_command(rest: str) -> str | None:
+    """The kubectl command a `bash -c SCRIPT` line runs, when that is the script's one command
+    besides settings (`set -o pipefail; kubectl get events -A | tail -n 40`); else None.
+
+    >>> _shell_script_command(r"bash -lc set\\ -o\\ pipefail\\;\\ kubectl\\ get\\ events\\ -A\\ \\|\\ tail\\ -n\\ 40")
+    'kubectl get events -A | tail -n 40'
+    >>> _shell_script_command("sh -c 'kubectl get pods -n web && echo done'") is None
+    True
+    """
+    if _SHELL_C.match(rest) is None:
+        return None
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        return None
+    at = next((i for i, w in enumerate(words[1:], 1) if w.startswith("-") and "c" in w[1:] and not w.startswith("--")), None)
+    if at is None or at + 1 >= len(words):
+        return None
+    steps = [step.strip() for step in re.split(r";|&&|\n", words[at + 1]) if step.strip()]
+    steps = [step for step in steps if not _QUIET_STEP.match(step)]
+    if len(steps) != 1 or _KUBECTL.match(steps[0]) is None:
+        return None
+    return steps[0]
 
 
 def _parsed(text: str) -> Command | None:
@@ -197,7 +230,8 @@ def looks_like_transcript(text: str) -> bool:
     """Whether text is more than one kubectl output: two commands or more, fences around one,
     quoted or CI-stamped commands, a history listing. (One pasted command with its output is
     read as it always was.)"""
-    lines = text.splitlines()[:4000]
+    every_line = text.splitlines()
+    lines = every_line[:_LOOK_LINES]
     commands = 0
     fenced = quoted = False
     stamp = _stamped(lines)
@@ -217,7 +251,19 @@ def looks_like_transcript(text: str) -> bool:
                 return True
         if commands >= 2:
             return True
+    # One command so far, and the file goes on (a cluster-info dump is thousands of lines): a
+    # second command anywhere makes it a session, wherever its prompt is. Only prompt-shaped
+    # lines are looked at; a dump without any prompt in its head never comes here.
+    if commands == 1 and len(every_line) > _LOOK_LINES:
+        rest = "\n".join(every_line[_LOOK_LINES:])
+        return any(command_of_line(_clean(m.group(0), stamp)) is not None for m in _PROMPT_LINE.finditer(rest))
     return False
+
+
+_LOOK_LINES = 4000
+# A line that may run a command behind a prompt (what command_of_line then judges).
+_PROMPT_LINE = re.compile("|".join("(?:" + p.pattern.removeprefix("^") + ".*)" for p in _PROMPTS[:6])
+                          .join(("^(?:", ")")), re.M)
 
 
 # A line quoted with `> ` that says something (a lone `>` is as often a log's or a shell's own).
