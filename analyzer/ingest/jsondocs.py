@@ -354,8 +354,9 @@ def _decode_joined(joined: jsonscan.Unwrapped, index: int, line: int, out: JsonF
         return False
     out.documents.append(JsonDocument(index, line, env, memoryview(joined.data)))
     where = ", ".join(str(first_line + n - 1) for n in joined.lines)
-    out.skipped.append(Skipped(line, f"line(s) {where} wrapped by the console at {joined.width} columns "
-                               "inside a JSON string: joined back before reading"))
+    what = f"line {where} was" if len(joined.lines) == 1 else f"lines {where} were"
+    out.skipped.append(Skipped(line, f"{what} wrapped by the console at {joined.width} columns inside a "
+                               "JSON string: joined back before reading"))
     return True
 
 

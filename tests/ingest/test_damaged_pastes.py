@@ -1,0 +1,213 @@
+"""Terminal damage to pasted kubectl output, read as the JSON or table it was.
+
+Fixtures: tests/ingest/data/pastes/ (each says at its top where it was cut from): real sessions
+a reviewer ran `kda` on, where JSON had lost its indentation, the console had wrapped a long
+line, a whole session was indented by two spaces, or `| tail` had cut off an event table's
+header.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import analyzer
+from analyzer.ingest import IngestResult, ingest, ingest_text, jsondocs, jsonscan
+from analyzer.ingest.tree import MemoryTree
+from analyzer.text.transcript import looks_like_transcript
+
+DATA = Path(__file__).parent / "data" / "pastes"
+
+
+def _read(name: str) -> IngestResult:
+    r = ingest(DATA / name)
+    assert r.accounting_holds()
+    return r
+
+
+# -- JSON whose indentation was stripped ----------------------------------------------------
+
+
+def test_unindented_cluster_info_dump_gives_its_objects_and_no_fake_ones() -> None:
+    r = _read("unindented-dump.txt")
+    assert [o.key.id for o in r.objects] == ["core/Node//minikube", "apps/ReplicaSet/kube-system/coredns-6f6b679f8f"]
+    assert not r.rejections and r.objects_read == 2
+    # the ReplicaSet's ownerReference is a reference, not a Deployment of its own
+    rs = r.objects[1]
+    assert [ref.name for ref in rs.view.metadata.ownerReferences] == ["coredns"]
+
+
+def test_unindented_dump_raises_no_false_finding() -> None:
+    cluster = analyzer.load(DATA / "unindented-dump.txt")
+    assert cluster.tables["nodes"][["name", "ready"]].values.tolist() == [["minikube", "True"]]
+    assert not (cluster.findings["status"] == "fail").any()
+    assert len(cluster.incidents) == 0
+
+
+def test_unindented_json_reads_the_same_in_a_transcript_and_as_a_json_file() -> None:
+    text = (DATA / "unindented-dump.txt").read_text()
+    documents = text[text.index("{"):text.rindex("}") + 1]
+    as_file = analyzer.load(MemoryTree({"dump.json": documents}))
+    in_session = ingest_text("PS C:\\> kubectl cluster-info dump\n" + documents + "\nPS C:\\> kubectl get ns\n"
+                             "NAME      STATUS   AGE\ndefault   Active   5m\n", "session.txt")
+    assert in_session.formats == ["transcript"]
+    assert sorted(o.key.id for o in as_file.objects) == sorted(
+        o.key.id for o in in_session.objects if o.kind != "Namespace")
+
+
+def test_a_cut_off_unindented_document_is_one_rejection_not_its_nested_objects() -> None:
+    text = (DATA / "unindented-dump.txt").read_text()
+    cut = text[:text.index('"ownerReferences"')]  # cut inside the ReplicaSetList
+    r = ingest_text(cut, "cut.txt")
+    assert r.accounting_holds()
+    assert [o.kind for o in r.objects] == ["Node"]
+    [rejection] = r.object_rejections
+    assert rejection.location == "line 39" and "truncated" in rejection.reason
+
+
+def test_document_end_skips_brackets_in_strings() -> None:
+    data = b'{\n"a": "}]",\n"b": [\n{\n"c": "{"\n}\n]\n}\n{\n"d": 1\n}\n'
+    first = jsonscan.document_end(data, 0, len(data))
+    assert first is not None and json.loads(data[:first]) == {"a": "}]", "b": [{"c": "{"}]}
+    assert [json.loads(bytes(d.raw)) for d in jsondocs.read_json_file(data, "x").documents] == [
+        {"a": "}]", "b": [{"c": "{"}]}, {"d": 1}]
+
+
+# -- lines wrapped by the console inside a JSON string -------------------------------------
+
+
+def test_console_wrapped_annotation_is_joined_back() -> None:
+    r = _read("minikube-ps-wrapped-pod.txt")
+    assert not r.rejections
+    pod = next(o for o in r.objects if o.name == "storage-provisioner")
+    applied = pod.view.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]
+    # joined at the wraps, nothing added or lost: the annotation is the JSON kubectl wrote
+    spec = json.loads(applied)["spec"]
+    assert spec["containers"][0]["command"] == ["/storage-provisioner"]
+    assert spec["containers"][0]["volumeMounts"] == [{"mountPath": "/tmp", "name": "tmp"}]
+    assert json.loads(applied)["metadata"]["labels"]["addonmanager.kubernetes.io/mode"] == "Reconcile"
+    [note] = [s for s in r.skipped if "console" in s.reason]
+    assert note.location == "line 9" and "line 28 was wrapped by the console at 174 columns" in note.reason
+
+
+def _wrapped(first: int, middle: list[int]) -> bytes:
+    """An unindented object whose string value the console broke into pieces of these widths."""
+    key = '"message": "'
+    pieces = ["a" * (first - len(key))] + ["b" * w for w in middle] + ["end"]
+    return ('{\n"kind": "ConfigMap",\n"apiVersion": "v1",\n"metadata": {\n"name": "x"\n},\n"data": {\n'
+            + key + "\n".join(pieces) + '"\n}\n}\n').encode()
+
+
+def test_a_wrap_is_joined_only_when_its_pieces_show_the_window_width() -> None:
+    # depth 2 (kubectl indents 8 spaces there): first piece 112 + 8 = 120, the next 120
+    good = _wrapped(112, [120])
+    joined = jsonscan.unwrap_console(good)
+    assert joined is not None and joined.width == 120
+    assert json.loads(joined.data)["data"]["message"] == "a" * 100 + "b" * 120 + "end"
+    assert joined.data.count(b"\n") == good.count(b"\n")  # line numbers stay the file's
+    # pieces that disagree (a width the window cannot have) are not joined: that would be a guess
+    assert jsonscan.unwrap_console(_wrapped(112, [119])) is None
+    # one piece alone proves no width
+    assert jsonscan.unwrap_console(_wrapped(112, [])) is None
+
+
+def test_an_unjoinable_wrap_is_rejected_saying_the_console_wrapped_it() -> None:
+    text = b"$ kubectl get cm x -o json\n" + _wrapped(112, [119])
+    r = ingest_text(text, "wrapped.txt")
+    assert r.accounting_holds() and not r.objects
+    [rejection] = r.object_rejections
+    assert "line break inside a string at line 9" in rejection.reason
+    assert "wrapped by the console" in rejection.reason
+
+
+# -- where the second prompt is -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("log_lines", [100, 4100])
+def test_a_session_is_a_session_wherever_its_second_prompt_is(log_lines: int) -> None:
+    # The shape of the reviewer's repro-prompt-*-line-4000 (cut from the PowerShell session
+    # above): `cluster-info dump` (a NodeList, then a long log section), then `get pods`.
+    node = {"kind": "NodeList", "apiVersion": "v1", "metadata": {}, "items": [
+        {"metadata": {"name": "minikube"}, "status": {"conditions": [{"type": "Ready", "status": "True"}]}}]}
+    log = "".join(f"I1117 10:19:00.000000       1 controller.go:615] line {i}\n" for i in range(log_lines))
+    text = ("PS C:\\Users\\Ry> kubectl cluster-info dump\n" + json.dumps(node, indent=4) + "\n"
+            "==== START logs for container kube-controller-manager of pod kube-system/kcm-minikube ====\n"
+            + log + "==== END logs for container kube-controller-manager of pod kube-system/kcm-minikube ====\n"
+            "PS C:\\Users\\Ry> kubectl get pods -o wide\n"
+            "NAME      READY   STATUS    RESTARTS   AGE   IP           NODE       NOMINATED NODE   READINESS GATES\n"
+            "redis-0   1/1     Running   0          10m   10.244.0.6   minikube   <none>           <none>\n"
+            "PS C:\\Users\\Ry>\n")
+    assert looks_like_transcript(text)
+    r = ingest_text(text, "session.txt")
+    assert r.accounting_holds() and r.formats == ["transcript"]
+    assert sorted(o.kind for o in r.objects) == ["Node", "Pod"] and len(r.logs) == 1
+
+
+def test_one_command_and_a_long_output_is_still_read_as_before() -> None:
+    rows = "".join(f"pod-{i}   1/1     Running   0          10m\n" for i in range(4100))
+    text = "$ kubectl get pods\nNAME      READY   STATUS    RESTARTS   AGE\n" + rows
+    assert not looks_like_transcript(text)
+
+
+# -- a session indented as a whole ----------------------------------------------------------
+
+
+def test_a_session_with_a_uniform_indent_is_read() -> None:
+    r = _read("indented-ps-session.txt")
+    assert sorted(o.key.id for o in r.objects) == ["core/Pod//redis-0", "core/Pod//redis-1",
+                                                  "core/Pod/kube-system/falco-5p4sq"]
+    assert not r.rejections
+    assert any(s.reason == "transcript: a uniform indent taken off the lines before reading" for s in r.skipped)
+    assert not any("quoting" in s.reason for s in r.skipped)
+
+
+def test_one_indented_command_is_read_and_a_lone_angle_bracket_is_no_quoting() -> None:
+    r = ingest_text("  $ kubectl get pods\n  NAME      READY   STATUS    RESTARTS   AGE\n"
+                    "  redis-0   1/1     Running   0          48m\n", "ticket.txt")
+    assert [o.name for o in r.objects] == ["redis-0"] and not r.rejections
+    # a `>` alone on a line (a log's, a shell continuation's) takes nothing off and says nothing
+    text = ("$ kubectl get pods\nNAME      READY   STATUS    RESTARTS   AGE\nredis-0   1/1     Running   0          48m\n"
+            "$ kubectl logs redis-0\nstarting\n>\nready\n")
+    r = ingest_text(text, "session.txt")
+    assert not any("quoting" in s.reason for s in r.skipped)
+
+
+def test_indented_yaml_in_a_manifest_does_not_make_a_session() -> None:
+    # a script line inside a manifest is no prompt: the file stays YAML
+    text = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: report\nspec:\n  template:\n    spec:\n"
+            "      containers:\n      - name: k\n        image: bitnami/kubectl\n        command:\n"
+            "        - sh\n        - -c\n        - |\n          kubectl get pods -A\n"
+            "      restartPolicy: Never\n")
+    r = ingest_text(text, "job.yaml")
+    assert [o.kind for o in r.objects] == ["Job"] and r.formats != ["transcript"]
+
+
+# -- event rows without their header ---------------------------------------------------------
+
+
+def test_headerless_event_rows_after_tail_are_read_by_the_command() -> None:
+    r = _read("headerless-events.md")
+    assert not r.rejections
+    # (kinds in lower case: a SealedSecret's is only known as `sealedsecret/` here)
+    events = sorted(((o.namespace, o.view.reason, o.view.involvedObject.kind.lower(), o.view.involvedObject.name)
+                     for o in r.objects), key=str)
+    assert events == sorted([
+        ("ingress-nginx", "Pulling", "pod", "ingress-nginx-controller-599c5c76cc-67ktn"),
+        ("frontend-dev", "FailedComputeMetricsReplicas", "horizontalpodautoscaler", "frontend-frontend"),
+        ("frontend-dev", "FailedGetResourceMetric", "horizontalpodautoscaler", "frontend-frontend"),
+        ("frontend-dev", "FailedGetResourceMetric", "horizontalpodautoscaler", "frontend-frontend"),
+        # `-n \"mysql-dev\"` inside the xtrace-escaped `bash -lc` script: the namespace is known
+        ("mysql-dev", "Unsealed", "sealedsecret", "mysql-dev-secret"),
+        ("mysql-dev", "NoPods", "poddisruptionbudget", "mysql"),
+    ], key=str)
+    warning = next(o for o in r.objects if o.view.reason == "FailedComputeMetricsReplicas")
+    assert warning.view.type == "Warning" and warning.view.message.startswith("invalid metrics (2 invalid out of 2)")
+
+
+def test_a_shell_script_with_another_program_is_not_read_as_kubectl() -> None:
+    text = ("```\n+ bash -lc kubectl\\ get\\ pods\\ \\&\\&\\ helm\\ list\n"
+            "redis-0   1/1     Running   0          48m\n```\n")
+    r = ingest_text(text, "ci.md")
+    assert r.accounting_holds() and not r.objects
