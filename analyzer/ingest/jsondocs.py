@@ -404,6 +404,8 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview, str 
     m = re.search(rb'^([ \t]*)"(?:items|Items)"\s*:\s*\[\s*$', data, re.M)
     if not m:
         return [], 1
+    if not m.group(1) and _UNINDENTED_ITEM.match(data, m.end()):
+        return _salvage_unindented(segment, data, m.end(), list_kinds)
     first = _ITEM_OPEN.search(data, m.end())
     if not first:
         return [], 1
@@ -435,4 +437,33 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview, str 
         except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
             broken += 1
         pos = c.end()
+    return found, broken
+
+
+_UNINDENTED_ITEM = re.compile(rb"[ \t]*\r?\n\{[ \t]*\r?\n")
+_NEXT_ITEM = re.compile(rb"\s*,?\s*(?=\{)")
+
+
+def _salvage_unindented(
+    segment: memoryview, data: bytes, pos: int, list_kinds: list[tuple[int, str]]
+) -> tuple[list[tuple[int, memoryview, str | None]], int]:
+    """The items of a List whose indentation was stripped: each ends where its brackets close
+    (no indent tells where), so one broken item costs only itself."""
+    found: list[tuple[int, memoryview, str | None]] = []
+    lines = LineCounter(data)
+    broken = 0
+    while (m := _NEXT_ITEM.match(data, pos)) is not None:
+        start = m.end()
+        end = jsonscan.document_end(data, start, len(data))
+        if end is None:
+            broken += 1  # cut off: the rest of the List is this item
+            break
+        chunk = segment[start:end]
+        try:
+            _ANY_DECODER.decode(chunk)
+            named = [kind for at, kind in list_kinds if at < start]
+            found.append((lines.at(start) - 1, chunk, named[-1] if named else None))
+        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
+            broken += 1
+        pos = end
     return found, broken

@@ -211,3 +211,17 @@ def test_a_shell_script_with_another_program_is_not_read_as_kubectl() -> None:
             "redis-0   1/1     Running   0          48m\n```\n")
     r = ingest_text(text, "ci.md")
     assert r.accounting_holds() and not r.objects
+
+
+def test_one_broken_item_of_an_unindented_list_costs_only_itself() -> None:
+    # as the session's PodList would read if its wrap could not be joined: the other pods stay
+    good = '{\n"metadata": {\n"name": "web-1",\n"namespace": "shop"\n},\n"status": {\n"phase": "Running"\n}\n}'
+    bad = '{\n"metadata": {\n"name": "web-2",\n"namespace": "shop",\n"annotations": {\n"note": "' + "a" * 90 \
+        + "\n" + "b" * 119 + "\n" + "c" * 120 + '\n"\n}\n}\n}'
+    text = ('$ kubectl get pods -n shop -o json\n{\n"kind": "PodList",\n"apiVersion": "v1",\n"items": [\n'
+            + good + ",\n" + bad + ",\n" + good.replace("web-1", "web-3") + "\n]\n}\n")
+    r = ingest_text(text, "pods.txt")
+    assert r.accounting_holds()
+    assert sorted(o.name for o in r.objects) == ["web-1", "web-3"] and r.objects_by_kind == {"Pod": 2}
+    [rejection] = r.object_rejections
+    assert "wrapped by the console" in rejection.reason and "at line 20:" in rejection.reason
