@@ -235,6 +235,10 @@ def looks_like_transcript(text: str) -> bool:
     commands = 0
     fenced = quoted = False
     stamp = _stamped(lines)
+    # an indented prompt quotes a session, unless the file is a manifest (a README in a
+    # ConfigMap shows commands indented too)
+    head = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
+    manifest = _STRUCTURED_HEAD.match(head) is not None
     for raw in lines:
         line = _clean(raw, stamp)
         if _FENCE_ANYWHERE.search(line):
@@ -247,7 +251,7 @@ def looks_like_transcript(text: str) -> bool:
         found = command_of_line(line)
         if found is not None:
             commands += 1
-            if found[0] == "kubectl" and (fenced or quoted or stamp or _indented_prompt(line)):
+            if found[0] == "kubectl" and (fenced or quoted or stamp or (_indented_prompt(line) and not manifest)):
                 return True
         if commands >= 2:
             return True
@@ -267,6 +271,7 @@ _PROMPT_LINE = re.compile("|".join("(?:" + p.pattern.removeprefix("^") + ".*)" f
 
 
 # A line quoted with `> ` that says something (a lone `>` is as often a log's or a shell's own).
+_STRUCTURED_HEAD = re.compile(r"^\s*(?:---|apiVersion:|kind:|items:|metadata:|[{\[])")
 _QUOTED = re.compile(r"^\s*>+ ?\S")
 
 

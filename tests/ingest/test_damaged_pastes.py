@@ -225,3 +225,11 @@ def test_one_broken_item_of_an_unindented_list_costs_only_itself() -> None:
     assert sorted(o.name for o in r.objects) == ["web-1", "web-3"] and r.objects_by_kind == {"Pod": 2}
     [rejection] = r.object_rejections
     assert "wrapped by the console" in rejection.reason and "at line 20:" in rejection.reason
+
+
+def test_a_readme_in_a_configmap_with_an_indented_prompt_stays_yaml() -> None:
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: runbook\n  namespace: ops\ndata:\n"
+            "  README.md: |\n    Check the pods:\n\n    $ kubectl get pods -n shop\n"
+            "    NAME    READY   STATUS    RESTARTS   AGE\n    web-1   1/1     Running   0          3d\n")
+    r = ingest_text(text, "runbook.yaml")
+    assert [o.key.id for o in r.objects] == ["core/ConfigMap/ops/runbook"] and r.formats != ["transcript"]
