@@ -73,6 +73,10 @@ def test_document_end_skips_brackets_in_strings() -> None:
     assert first is not None and json.loads(data[:first]) == {"a": "}]", "b": [{"c": "{"}]}
     assert [json.loads(bytes(d.raw)) for d in jsondocs.read_json_file(data, "x").documents] == [
         {"a": "}]", "b": [{"c": "{"}]}, {"d": 1}]
+    # a document the parser refuses (a line break inside a string) still ends at its brackets
+    damaged = b'{\n"a": "x}\ny]",\n"b": [\n{\n}\n]\n}\n{\n"d": 1\n}\n'
+    assert jsonscan.document_end(damaged, 0, len(damaged)) == damaged.index(b"}\n{") + 1
+    assert jsonscan.document_end(b'{\n"a": "never closed\n}\n', 0, 24) is None
 
 
 # -- lines wrapped by the console inside a JSON string -------------------------------------
