@@ -364,7 +364,8 @@ class Ingestor:
         if kind == "json" or jsondocs.looks_like_json(data):
             rejected_before = len(self.result.object_rejections)
             self._add_json(display, jsondocs.read_json_file(data, display), None)
-            still_open = _open_brackets(text)
+            # (counted only when something was rejected: on a big clean paste it costs seconds)
+            still_open = _open_brackets(text) if len(self.result.object_rejections) > rejected_before else 0
             if still_open > 0:
                 self._say_cut_off(rejected_before, still_open)
         else:

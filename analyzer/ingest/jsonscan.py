@@ -74,7 +74,8 @@ def document_end(data: bytes | memoryview, start: int, limit: int) -> int | None
 _VALIDATOR = msgspec.json.Decoder(msgspec.Raw)
 _TRAILING_AT = re.compile(r"trailing characters \(byte (\d+)\)")
 # Text and whole strings up to the next bracket (or an unclosed quote, or the end).
-_TO_BRACKET = re.compile(rb'(?:[^"{}\[\]]+|"(?:[^"\\]|\\.)*")*([{}\[\]"])?', re.S)
+# (an escape the console broke after its backslash is still one: `\\` line break `"`)
+_TO_BRACKET = re.compile(rb'(?:[^"{}\[\]]+|"(?:[^"\\]|\\(?:\r?\n)?.)*")*([{}\[\]"])?', re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,39 +96,53 @@ class _Break:
 
 
 def wrapped_lines(data: bytes) -> list[_Break]:
-    """Lines that end inside a JSON string, with the lines the string runs on to."""
-    lines = data.split(b"\n")
+    """Lines that end inside a JSON string, with the lines the string runs on to.
+
+    Line by line, strings skipped whole by one regex match each (brackets in them do not count);
+    a backslash that ends a piece escapes the first character of the next.
+
+    >>> backslash, newline = bytes([92]), bytes([10])
+    >>> text = b'{@"a": "x' + backslash + b'@"y",@"b": "}"@}'
+    >>> [b.pieces for b in wrapped_lines(text.replace(b"@", newline))]
+    [(1, 2)]
+    """
     breaks: list[_Break] = []
-    in_string = False
+    in_string = escaped = False
     depth = 0
     current: list[int] = []
     current_depth = 0
-    for index, line in enumerate(lines):
+    for index, line in enumerate(data.split(b"\n")):
+        line = line.rstrip(b"\r")
         line_depth = depth
         pos = 0
-        while True:
-            m = (_IN_STRING if in_string else _OUTSIDE).search(line, pos)
-            if m is None:
-                break
-            token = m.group(0)
-            pos = m.end()
-            if in_string:
-                if token == b'"':
-                    in_string = False
-            elif token == b'"':
-                in_string = True
-            elif token in (b"{", b"["):
-                depth += 1
-            elif token in (b"}", b"]"):
-                depth -= 1
-        if current:
+        if in_string:
+            pos = _STRING_REST.match(line, 1 if escaped else 0).end()
+            if line[pos:pos + 1] != b'"':  # the string runs on past this line too (maybe after a `\\`)
+                escaped = _odd_backslashes(line)
+                current.append(index)
+                continue
+            in_string = escaped = False
             current.append(index)
-            if not in_string:
-                breaks.append(_Break(current[0], current_depth, tuple(current)))
-                current = []
-        elif in_string:
+            breaks.append(_Break(current[0], current_depth, tuple(current)))
+            current = []
+            pos += 1  # its closing quote
+        closed = _CLOSED_STRINGS.match(line, pos).end()
+        outside = _STRING.sub(b"", line[pos:closed])
+        depth += outside.count(b"{") + outside.count(b"[") - outside.count(b"}") - outside.count(b"]")
+        if closed < len(line):  # a string opens and does not close on this line
+            in_string = True
+            escaped = _odd_backslashes(line[closed + 1:])
             current, current_depth = [index], line_depth
     return breaks
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_CLOSED_STRINGS = re.compile(rb'(?:[^"]|"(?:[^"\\]|\\.)*")*', re.S)
+_STRING_REST = re.compile(rb'(?:[^"\\]|\\.)*', re.S)
+
+
+def _odd_backslashes(text: bytes) -> bool:
+    return (len(text) - len(text.rstrip(b"\\"))) % 2 == 1
 
 
 def unwrap_console(data: bytes) -> Unwrapped | None:

@@ -237,3 +237,25 @@ def test_a_readme_in_a_configmap_with_an_indented_prompt_stays_yaml() -> None:
             "    NAME    READY   STATUS    RESTARTS   AGE\n    web-1   1/1     Running   0          3d\n")
     r = ingest_text(text, "runbook.yaml")
     assert [o.key.id for o in r.objects] == ["core/ConfigMap/ops/runbook"] and r.formats != ["transcript"]
+
+
+def test_a_wrap_right_after_a_backslash_keeps_the_escape() -> None:
+    # the console broke `\"` between its two characters (as in last-applied-configuration)
+    # a first piece whose width (with the 8 spaces the copy stripped at depth 2) puts the end
+    # of the next piece just after the backslash of the escape that ends "a"'s value
+    for n in (200, 201):
+        value = '{"a":"' + "x" * n + '","b":"' + "y" * 300 + '"}'
+        line = '"note": ' + json.dumps(value)
+        escape = line.index('\\"', 100)
+        if escape % 2:
+            break
+    cut = (escape + 1 - 8) // 2
+    width = cut + 8
+    rest = line[cut:]
+    pieces = [rest[i:i + width] for i in range(0, len(rest), width)]
+    assert len(pieces) >= 3 and pieces[0].endswith("\\") and pieces[1].startswith('"')
+    text = ('{\n"kind": "ConfigMap",\n"apiVersion": "v1",\n"metadata": {\n"name": "x"\n},\n"data": {\n'
+            + line[:cut] + "\n" + "\n".join(pieces) + "\n}\n}\n")
+    joined = jsonscan.unwrap_console(text.encode())
+    assert joined is not None and joined.width == width
+    assert json.loads(json.loads(joined.data)["data"]["note"]) == json.loads(value)
