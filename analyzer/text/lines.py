@@ -34,16 +34,26 @@ class Line:
         return len(self.text) - len(self.text.lstrip(" "))
 
 
-def split_lines(text: str) -> list[Line]:
+def split_lines(text: str, skip_leading_blank_lines: bool = False) -> list[Line]:
     """Number the lines of a paste, whatever its line endings; drop a BOM and trailing blanks.
+    With `skip_leading_blank_lines`, the empty lines before the first one with text are left
+    out (numbers stay the file's): a transcript's block is laid at its own line numbers.
 
     >>> split_lines("\\ufeffa \\r\\nb\\rc\\n")
     [Line(no=1, text='a'), Line(no=2, text='b'), Line(no=3, text='c')]
+    >>> split_lines("\\n\\n\\nNAME\\n", skip_leading_blank_lines=True)
+    [Line(no=4, text='NAME')]
     """
-    raw_lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    first = 1
+    if skip_leading_blank_lines:
+        body = text.lstrip("\n")
+        first += len(text) - len(body)
+        text = body
+    raw_lines = text.split("\n")
     if raw_lines and raw_lines[-1] == "":
         raw_lines.pop()  # the newline ending the last line starts no line of its own
-    return [Line(no, raw.rstrip()) for no, raw in enumerate(raw_lines, start=1)]
+    return [Line(no, raw.rstrip()) for no, raw in enumerate(raw_lines, start=first)]
 
 
 def is_comment(text: str) -> bool:

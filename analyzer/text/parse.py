@@ -39,7 +39,7 @@ def parse_kubectl_text(text: str, source: str) -> TextParse:
     >>> pod["metadata"], pod["status"], pod["x-kda-text"]["restarts"], pod["x-kda-text"]["age_seconds"]
     ({'name': 'web-1', 'namespace': 'web'}, {'phase': 'Running'}, 3, 612000.0)
     """
-    lines = split_lines(text)
+    lines = split_lines(text, skip_leading_blank_lines=True)
     kinds = catalog()
     state = _State()
     index = 0

@@ -30,10 +30,8 @@ def looks_like_kubectl_text(text: str) -> bool:
         return False
     if head[0] in "{[" and _is_json(head):
         return False
-    all_lines = split_lines(text)
     # (a transcript's block is laid at its own line numbers, after as many blank lines)
-    first = next((i for i, line in enumerate(all_lines) if not line.blank), 0)
-    lines = all_lines[first:first + _SNIFF_LINES]
+    lines = split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES]
     kinds = catalog()
     layout = describe_layout()
     command = None

@@ -359,6 +359,11 @@ def split_transcript(text: str) -> Transcript:
             if "markdown fences" not in unwrapped:
                 unwrapped.append("markdown fences")
             continue
+        if current is not None and line.lstrip()[:1] in _NO_COMMAND_START and line.strip():
+            # a JSON body line (`"key": ...`, a bracket): no prompt, command or CI mark starts so;
+            # a pasted dump of a million lines is read without asking each of them
+            current.lines.append(TranscriptLine(no, line))
+            continue
         if _CI_NOISE.match(line):
             continue
         step = _CI_STEP.match(line)
@@ -397,6 +402,7 @@ def split_transcript(text: str) -> Transcript:
     return Transcript(_merge_history(blocks), unwrapped)
 
 
+_NO_COMMAND_START = frozenset('"{}],')
 _OUTPUT_FLAG = re.compile(r"(?:-o|--output)[ =]?(?:yaml|json)")
 _DOCUMENT_START = re.compile(r"\s*(?:[{\[]|apiVersion:|kind:|items:|---)")
 
