@@ -235,12 +235,13 @@ def looks_like_transcript(text: str) -> bool:
     commands = 0
     fenced = quoted = False
     stamp = _stamped(lines)
+    quoting = _quoting(text, stamp)
     # an indented prompt quotes a session, unless the file is a manifest (a README in a
     # ConfigMap shows commands indented too)
     head = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     manifest = _STRUCTURED_HEAD.match(head) is not None
     for raw in lines:
-        line = _clean(raw, stamp)
+        line = _clean(raw, stamp, quoting)
         if _FENCE_ANYWHERE.search(line):
             fenced = True
         if _QUOTED.match(raw):
@@ -260,7 +261,7 @@ def looks_like_transcript(text: str) -> bool:
     # lines are looked at; a dump without any prompt in its head never comes here.
     if commands == 1 and len(every_line) > _LOOK_LINES:
         rest = "\n".join(every_line[_LOOK_LINES:])
-        return any(command_of_line(_clean(m.group(0), stamp)) is not None for m in _PROMPT_LINE.finditer(rest))
+        return any(command_of_line(_clean(m.group(0), stamp, quoting)) is not None for m in _PROMPT_LINE.finditer(rest))
     return False
 
 
@@ -305,19 +306,30 @@ def _stamped(lines: list[str]) -> bool:
     return hits * 2 >= len(sample)
 
 
-def _clean(raw: str, stamped: bool) -> str:
+def _clean(raw: str, stamped: bool, quoting: bool = True) -> str:
     line = _ANSI.sub("", raw.rstrip("\r"))
     if stamped:
         line = _CI_PREFIX.sub("", line, count=1)
-    if line.startswith(">"):
+    if quoting and line.startswith(">"):
         line = _QUOTE.sub("", line, count=1)
     return line
+
+
+# A line quoted with `> ` that says something, at column 0 (`> > ` quoted twice).
+_QUOTED_TEXT = re.compile(r"^(?:> ?)+[^\s>]", re.M)
+
+
+def _quoting(text: str, stamped: bool) -> bool:
+    """Whether `>` at a line's start is quoting: some quoted line says something. (A file whose
+    only `>` lines are lone ones, a log's or a shell's, keeps them as they are.)"""
+    return stamped or _QUOTED_TEXT.search(text) is not None
 
 
 def split_transcript(text: str) -> Transcript:
     """The blocks of a transcript, in file order, every line in exactly one block or a fence."""
     raw_lines = text.splitlines()
     stamped = _stamped(raw_lines)
+    quoting = _quoting(text, stamped)
     unwrapped: list[str] = ["CI timestamps"] if stamped else []
     blocks: list[Block] = []
     current: Block | None = None
@@ -334,7 +346,7 @@ def split_transcript(text: str) -> Transcript:
 
     for no, raw in enumerate(raw_lines, start=1):
         quoted = quoted or _QUOTED.match(raw) is not None and raw.startswith(">") and not _PROMPTS[0].match(raw.lstrip())
-        line = _clean(raw, stamped)
+        line = _clean(raw, stamped, quoting)
         fence = _FENCE.match(line)
         if fence is None and (m := _FENCE_ANYWHERE.search(line)) is not None:
             # a fence opened or closed on a line with text: the text before it is prose, the
