@@ -7,10 +7,13 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import TYPE_CHECKING
 
 from analyzer.findings.facts import age_at_capture, age_text, ago, ev, parse_time
+from analyzer.findings.versions import DATA
 from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
+from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -201,10 +204,55 @@ def _young_node(cluster: Cluster, obj: KubeObject, when: datetime | None) -> str
     return ""
 
 
+@cache
+def _successors() -> dict[str, frozenset[str]]:
+    raw = load_yaml((DATA / "event_successors.yaml").read_text(encoding="utf-8"))
+    return {str(k): frozenset(v) for k, v in raw.items()}
+
+
+def _before_capture(cluster: Cluster, fact: EventFact) -> timedelta | None:
+    """How long before the capture the event last fired (from its time or its pasted age)."""
+    if fact.last_seen_ago is not None:
+        return fact.last_seen_ago
+    return age_at_capture(cluster, fact.last_seen, fact.event) if fact.last_seen else None
+
+
+def _later_success(cluster: Cluster, group: EventGroup) -> str:
+    """ "followed by Started 4m before capture" when a Normal event of the same object shows
+    the failed step has happened since ('' when none does)."""
+    successors = _successors().get(group.reason)
+    if not successors:
+        return ""
+    failed = _before_capture(cluster, group.last)
+    if failed is None:
+        return ""
+    later = [(ago_, f) for f in _events_index(cluster).get((group.kind, group.namespace, group.name), ())
+             if f.type == "Normal" and f.reason in successors
+             and (ago_ := _before_capture(cluster, f)) is not None and ago_ < failed]
+    if not later:
+        return ""
+    ago_, success = min(later, key=lambda pair: pair[0])
+    return f"followed by {success.reason} {age_text(ago_)} before capture"
+
+
+def _events_index(cluster: Cluster) -> dict[tuple[str, str, str], list[EventFact]]:
+    index = _EVENTS.get(cluster)
+    if index is None:
+        index = _EVENTS[cluster] = events_by_object(cluster)
+    return index
+
+
+_EVENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def resolved_reason(cluster: Cluster, group: EventGroup) -> str:
     """Why a group of warning events no longer describes the present ('' when it still may):
-    its object is gone or was re-created, is healthy since, or the events fired during its
-    start-up or termination, or they are old and nothing shows their object's state."""
+    a later Normal event shows the failed step happened, its object is gone or was re-created,
+    is healthy since, or the events fired during its start-up or termination, or they are old
+    and nothing shows their object's state."""
+    later = _later_success(cluster, group)
+    if later:
+        return later
     last = group.last
     when = last.last_seen
     age = age_at_capture(cluster, when, last.event) if when else last.last_seen_ago
