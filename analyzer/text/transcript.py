@@ -37,12 +37,14 @@ _PROMPTS = [re.compile(p) for p in (
     r"^[A-Za-z]:\\[^>\n]{0,160}>",  # cmd: C:\Users\me>
     r"^(?:\([^)\n]{1,40}\) ?)?(?:[\w.-]+@[\w.-]+)(?::[^$#%>\n]{0,100}|\s+[^$#%>\n]{0,100})?\s?[$#%>] ",  # bash/zsh/fish user@host
     r"^\[[^\]\n]{1,100}\]\s?[$#%] ",  # [root@host dir]#
-    r"^(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",  # zsh themes: "➜  dir git:(main) ✗ "
+    # zsh themes: "➜  dir git:(main) ✗ ", and with the host first, "controlplane ~ ➜  " (KodeKloud's labs)
+    r"^(?:[\w.-]{1,64}(?:\s+[~/]\S*)?\s+)?(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",
     r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
     r"^[$#%] ",  # "$ ", "# ", "% "
     r"^\+{1,3} ",  # a shell's xtrace (`set -x`), as CI logs and Jenkins show the commands they ran
 )]
 _XTRACE = r"^\+{1,3} "
+_THEME = 4  # the zsh theme prompt's place in _PROMPTS
 # What a zsh theme prompt shows between its arrow and the command: folders, git state.
 _THEME_STATE = re.compile(r"^(?:(?:~\S*|/\S*|\.{1,2}/?\S*|[\w.-]+/[\w./-]*|git:\([^)]*\)|\([^)]*\)|[✗✔±]|on|via|at)\s+)*")
 # A kubectl as typed: plain, an alias, a snap or k3s wrapper, the Windows binary, under sudo.
@@ -132,6 +134,8 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     ('kubectl', 'kubectl.exe get nodes')
     >>> command_of_line("➜  ~ microk8s kubectl get po -A")
     ('kubectl', 'microk8s kubectl get po -A')
+    >>> command_of_line("controlplane ~ ➜  k get no")
+    ('kubectl', 'k get no')
     >>> command_of_line("$ helm list -A"), command_of_line("The pods were fine.")
     (('command', 'helm list -A'), None)
     """
@@ -146,7 +150,7 @@ def command_of_line(text: str) -> tuple[str, str] | None:
         if not rest:
             return None
         rest = _shell_script_command(rest) or rest
-        if stripped[0] in "➜❯λ→»":
+        if prompt is _PROMPTS[_THEME]:
             # a theme prompt shows the folder and git state before the command
             rest = _THEME_STATE.sub("", rest)
             if not rest:

@@ -196,3 +196,19 @@ def test_cluster_info_dump_log_sections_alone_are_logs_not_a_rejection() -> None
     [log] = r.logs
     assert (log.pod, log.container, log.line) == ("coredns-5d78c9869d-2xk4q", "coredns", 2)
     assert r.formats == ["cluster-info-dump"]
+
+
+def test_a_theme_prompt_with_the_host_before_its_arrow_is_a_session() -> None:
+    # KodeKloud's lab prompt ("controlplane ~ ➜  "), as in public CKA notes of its Worker Node
+    # Failure test: the node NotReady, then (the kubelet restarted) Ready; the later one wins.
+    text = ("controlplane ~ ➜  k get no\n"
+            "NAME     STATUS     ROLES    AGE   VERSION\n"
+            "node01   NotReady   <none>   5m    v1.32.0\n"
+            "\n"
+            "controlplane ~ ➜  k get no\n"
+            "NAME     STATUS   ROLES    AGE   VERSION\n"
+            "node01   Ready    <none>   43m   v1.32.0\n")
+    r = ingest_text(text, name="kodekloud.txt")
+    assert r.formats == ["transcript"]
+    [node] = r.objects
+    assert node.provenance.line == 7 and node.duplicates == 1
