@@ -23,11 +23,17 @@ from analyzer.ingest.records import KubeObject
 def _counts(obj: KubeObject) -> tuple[int | None, int, str, str]:
     """(desired, ready, ready field, desired field) as the kind's status states them."""
     spec, status = obj.view.spec, obj.view.status
+    # Available pods are ready ones (ready for minReadySeconds): at least that many are ready.
+    # `kubectl describe` prints only the available count; the API omits a count of 0.
     if obj.kind == "DaemonSet":
-        return (status.desiredNumberScheduled, status.numberReady or 0,
-                "status.numberReady", "status.desiredNumberScheduled")
+        ready, available = status.numberReady or 0, status.numberAvailable or 0
+        return (status.desiredNumberScheduled, max(ready, available),
+                "status.numberReady" if ready >= available else "status.numberAvailable",
+                "status.desiredNumberScheduled")
     desired = spec.replicas if spec.replicas is not None else 1  # the API's default
-    return desired, status.readyReplicas or 0, "status.readyReplicas", "spec.replicas"
+    ready, available = status.readyReplicas or 0, getattr(status, "availableReplicas", None) or 0
+    return (desired, max(ready, available),
+            "status.readyReplicas" if ready >= available else "status.availableReplicas", "spec.replicas")
 
 
 def _ready_column(ready: str | None) -> tuple[int, int] | None:
