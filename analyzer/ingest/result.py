@@ -9,7 +9,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from analyzer.ingest.records import KubeObject, LogRecord, Rejection, is_builtin_group
+from analyzer.ingest.records import (
+    CLUSTER_SCOPED_KINDS,
+    KubeObject,
+    LogRecord,
+    Rejection,
+    is_builtin_group,
+)
 
 # Kinds a support engineer expects a complete dump to have; coverage reports which of these
 # the dump did not collect, so later stages can tell "missing" from "not collected".
@@ -154,7 +160,7 @@ TIMESTAMP_RX = re.compile(r"^(?:19[7-9]\d|2[01]\d\d|22[0-5]\d|226[01])-\d\d-\d\d
 SIGNAL_CONFIDENCE: dict[str, str] = {
     "bundle metadata": "high", "node heartbeat": "high", "lease renewal": "high",
     "event": "medium", "container state": "medium", "condition transition": "medium",
-    "taint timeAdded": "medium", "managedFields": "low", "creationTimestamp": "low",
+    "taint timeAdded": "medium", "age since creation": "medium", "managedFields": "low", "creationTimestamp": "low",
 }
 _CONFIDENCE_ORDER = ("high", "medium", "low")
 # Signals renewed while a cluster runs: a dump whose renewals fall in two periods this far apart
@@ -324,6 +330,7 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = ()) 
     for ts in stated:
         seen.see("bundle metadata", ts, None, "bundle metadata")
     _walk(objects, seen.see, seen.ready_beats)
+    _ages_since_creation(objects, seen.see)
     if _may_be_stitched(seen):
         _walk(objects, _Collect(seen).see, None)
     return _estimate(seen)
@@ -407,6 +414,33 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
             spec = body.get("spec") if isinstance(body, dict) else None
             if isinstance(spec, dict):
                 see("lease renewal", spec.get("renewTime"), obj, "spec.renewTime")
+
+
+def _ages_since_creation(objects: list[KubeObject], see: Any) -> None:
+    """What pasted text implies of the capture: an object's creation time (describe prints it)
+    plus an age the same paste counts back from the capture (its table's AGE, its events'
+    "x6 over 29m": they came after its creation). kubectl rounds ages down, so the capture is
+    at least that late; a describe whose newest absolute time is its creation says no more."""
+    texts = [o for o in objects if o.view.text is not None]
+    if not texts:
+        return
+    created = {(o.kind, o.namespace, o.name): o.view.metadata.creationTimestamp
+               for o in texts if o.kind != "Event" and o.view.metadata.creationTimestamp}
+    for obj in texts:
+        v, facts = obj.view, obj.view.text
+        if obj.kind == "Event":
+            about = v.involvedObject or v.regarding
+            if about is None or not about.kind:
+                continue
+            namespace = "" if about.kind in CLUSTER_SCOPED_KINDS else (about.namespace or obj.namespace or "")
+            ts = created.get((about.kind, namespace, about.name or ""))
+            age = facts.first_seen_ago_seconds or facts.last_seen_ago_seconds
+        else:
+            ts, age = v.metadata.creationTimestamp, facts.age_seconds
+        when = _parse(ts) if ts and age else None
+        if when is not None:
+            see("age since creation", _iso(when + timedelta(seconds=age)), obj,
+                "metadata.creationTimestamp + its age in the paste")
 
 
 def _described_lease_renewal(obj: KubeObject) -> str | None:

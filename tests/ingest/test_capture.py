@@ -3,6 +3,8 @@ it, a confidence, and the periods of a stitched dump."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 from conftest import REALDATA
@@ -137,3 +139,14 @@ def test_a_described_nodes_lease_renewal_names_the_capture() -> None:
     assert capture.time.isoformat() == "2023-08-10T11:47:37+00:00"
     assert (capture.signal, capture.confidence) == ("lease renewal", "high")
     assert capture.signals["node heartbeat"] == "2023-08-10T11:46:33Z"
+
+
+def test_a_describe_counts_the_capture_on_from_its_creation_by_its_events_ages() -> None:
+    # Its only absolute time is its creation (10:27:53 -0400); its event says "29m", after
+    # that creation: the capture is at least 29 minutes later (it said "created 0s before").
+    cluster = analyzer.load(Path(__file__).parent / "data" / "describe-deployment-29m.txt")
+    capture = cluster.capture
+    assert capture.time.isoformat() == "2022-08-15T14:56:53+00:00"
+    assert capture.signal == "age since creation" and capture.confidence == "medium"
+    finding = cluster.findings.query("rule == 'deployment-unavailable'").iloc[0]
+    assert finding.severity == "warning" and not finding.resolved
