@@ -78,6 +78,18 @@ def table_last_restart_text(pod: KubeObject) -> str | None:
     return f"{age_text(timedelta(seconds=facts.last_restart_ago_seconds))} before the table was printed"
 
 
+def table_history_reason(pod: KubeObject) -> str:
+    """Why a pasted pod's restarts are history ('' if they are not): its RESTARTS column says
+    the last one is old, and its row says it runs with every container ready."""
+    facts = pod.view.text
+    if facts is None or facts.last_restart_ago_seconds is None or facts.status != "Running":
+        return ""
+    ready, _, total = (facts.ready or "").partition("/")
+    if not (ready.isdigit() and ready == total) or timedelta(seconds=facts.last_restart_ago_seconds) <= OLD:
+        return ""
+    return f"last restart {table_last_restart_text(pod)}; running and ready since"
+
+
 def history_reason(cluster: Cluster, restart: ContainerRestart) -> str:
     """Why a container's restarts are history rather than a present problem ('' if they are
     not): its last restart came with a node restart, or is old and it runs ready since."""

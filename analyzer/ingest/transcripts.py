@@ -32,7 +32,7 @@ _SERVER_VERSION = re.compile(
 _NO_OBJECTS = {
     "apply": "prints what it changed", "create": "prints what it created", "delete": "prints what it deleted",
     "edit": "opens an editor", "patch": "prints what it patched", "label": "prints what it labelled",
-    "annotate": "prints what it annotated", "scale": "prints what it scaled", "exec": "runs a command in a container",
+    "annotate": "prints what it annotated", "scale": "prints what it scaled", "exec": "runs a command in a container", "rsh": "opens a shell in a container",
     "port-forward": "forwards a port", "proxy": "serves the API locally", "cp": "copies files",
     "run": "prints what it started", "expose": "prints what it exposed", "cordon": "prints a message",
     "uncordon": "prints a message", "drain": "prints what it evicted", "taint": "prints a message",

@@ -10,6 +10,7 @@ from analyzer.findings.restarts import (
     container_restarts,
     history_reason,
     last_restart_text,
+    table_history_reason,
     table_last_restart_text,
 )
 from analyzer.findings.types import Finding, RuleMeta
@@ -44,6 +45,9 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             yield finding.as_info(resolved=history) if history else finding
         elif not pod.view.status.containerStatuses and pod.view.text is not None \
                 and (pod.view.text.restarts or 0) >= THRESHOLD:
-            yield RULE.fail(pod, ev(pod, "RESTARTS column", pod.view.text.restarts, f"< {THRESHOLD}"),
-                            restarts=pod.view.text.restarts, container="?", threshold=THRESHOLD,
-                            last=table_last_restart_text(pod) or "at a time the pasted table does not give")
+            finding = RULE.fail(pod, ev(pod, "RESTARTS column", pod.view.text.restarts, f"< {THRESHOLD}"),
+                                restarts=pod.view.text.restarts, container="not named in the table",
+                                threshold=THRESHOLD,
+                                last=table_last_restart_text(pod) or "at a time the pasted table does not give")
+            history = table_history_reason(pod)
+            yield finding.as_info(resolved=history) if history else finding
