@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 # name is the function (the subpackage stays importable as `analyzer.diff.<module>`).
 from analyzer.diff import diff
 from analyzer.errors import AnalyzerError, InputError
+from analyzer.version import __version__ as __version__
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster, Tables, load
@@ -23,7 +24,6 @@ __all__ = [
     "AnalyzerError", "Cluster", "IngestResult", "InputError", "KubeObject", "ObjectKey",
     "Tables", "diff", "ingest", "load",
 ]
-__version__ = "0.1.0"
 
 # Imported on first use, so `kda --help` and `kda --version` do not load the readers.
 _HOMES = {"Cluster": "analyzer.cluster", "Tables": "analyzer.cluster", "load": "analyzer.cluster",

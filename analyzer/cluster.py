@@ -10,17 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.ingest import IngestResult, KubeObject, LogRecord, ingest
-from analyzer.ingest.records import KIND_GROUPS
-from analyzer.model.views import VIEW_BY_KIND
+from analyzer.kube.kinds import BUILTIN_KINDS
 
 if TYPE_CHECKING:
     import networkx as nx
     import pandas as pd
-
-# Kinds the API server itself serves; objects of these kinds from another group are CRs.
-BUILTIN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | frozenset(
-    {"LimitRange", "ResourceQuota", "ReplicationController", "ComponentStatus", "PodTemplate"}
-)
 
 
 class Tables(Mapping[str, "pd.DataFrame"]):
@@ -108,7 +102,7 @@ class Cluster:
 
     @cached_property
     def _by_kind(self) -> dict[str, list[KubeObject]]:
-        from analyzer.ingest.records import is_builtin_group
+        from analyzer.kube.kinds import is_builtin_group
 
         index = {}
         for kind, objs in self._all_by_kind.items():

@@ -32,7 +32,7 @@ def _root(
     """kube-dump-analyzer: analyse Kubernetes cluster dumps offline."""
     # Without invoke_without_command, click asks for a command before --version is looked at.
     if version:
-        from analyzer import __version__
+        from analyzer.version import __version__
 
         typer.echo(f"kda {__version__}")
         raise typer.Exit()
@@ -78,7 +78,7 @@ def main() -> None:
     """Entry point of the `kda` console script."""
     if sys.argv[1:] == ["--version"]:
         # answered before the CLI library parses anything (its parameter layer imports pydantic)
-        from analyzer import __version__
+        from analyzer.version import __version__
 
         sys.stdout.write(f"kda {__version__}\n")
         return

@@ -46,10 +46,10 @@ def findings(
     show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
     """Run the checks over a dump: what is wrong, where, and the evidence for it."""
-    from analyzer import __version__
     from analyzer.findings import collect_findings, group_incidents
     from analyzer.findings.registry import load_rules, select_rules
     from analyzer.findings.render import as_json, as_markdown, as_sarif, as_text, to_records
+    from analyzer.version import __version__
 
     try:
         rules = select_rules(rule)

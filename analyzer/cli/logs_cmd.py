@@ -26,7 +26,7 @@ def logs(
     """Print a container log the dump holds, as kubectl logs picks it (the default container, else the only one), or with --all --grep search every log of the dump. Lines of known log signatures are coloured on a terminal and named on stderr."""
     from analyzer.printing.logs import LogError, find_log, resolve_pod_namespace, tail
     from analyzer.printing.store import DumpStore
-    from analyzer.redact.masking import mask_sensitive
+    from analyzer.sensitive.masking import mask_sensitive
 
     pattern = None
     if grep is not None:

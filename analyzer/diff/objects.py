@@ -10,8 +10,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.redact.masking import mask_sensitive
 from analyzer.safeyaml import load_yaml
+from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -203,7 +203,7 @@ class Identity:
 
 def identity(obj: KubeObject) -> Identity:
     """An object's identity; built-in kinds take their one group (apps, not extensions)."""
-    from analyzer.ingest.records import group_of_kind, is_builtin_group
+    from analyzer.kube.kinds import group_of_kind, is_builtin_group
 
     group = obj.key.group
     if is_builtin_group(obj.kind, group):

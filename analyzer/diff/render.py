@@ -181,7 +181,7 @@ def _environment() -> Environment:
 
 def as_html(d: dict[str, Any]) -> str:
     """One self-contained page: inline CSS, no script, no external reference."""
-    from analyzer import __version__
+    from analyzer.version import __version__
 
     return _environment().get_template("diff.html.j2").render(
         d=d, summary=summary_lines(d), rows_shown=ROWS_SHOWN, version=__version__)

@@ -1,7 +1,7 @@
 """Built-in objects only: a custom resource may share a built-in kind's name (Longhorn's `Node`).
 
 Examples:
-    >>> from analyzer.ingest.records import ObjectKey
+    >>> from analyzer.kube.keys import ObjectKey
     >>> [is_builtin_group(g) for g in ("", "apps", "extensions", "storage.k8s.io", "longhorn.io")]
     [True, True, True, True, False]
 """

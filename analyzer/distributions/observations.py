@@ -16,7 +16,7 @@ from analyzer.distributions.profiles import Profiles
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
     from analyzer.ingest import KubeObject
-    from analyzer.ingest.records import ObjectKey
+    from analyzer.kube.keys import ObjectKey
 
 WORKLOAD_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob",
                   "ReplicationController")

@@ -18,7 +18,7 @@ from analyzer.findings.managed import mark_managed
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
 from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta
-from analyzer.redact.masking import mask_sensitive
+from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

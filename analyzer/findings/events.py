@@ -10,9 +10,10 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
 
-from analyzer.findings.facts import age_at_capture, age_text, ago, ev, parse_time
+from analyzer.findings.facts import age_at_capture, age_text, ago, ev
 from analyzer.findings.versions import DATA
-from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
+from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
+from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:

@@ -108,20 +108,6 @@ def labels_unknown_in(pods: dict[str, list[KubeObject]], namespace: str) -> bool
     return any(not knows_labels(p) and not is_terminal(p) for p in pods.get(namespace, ()))
 
 
-def parse_time(value: str | None) -> datetime | None:
-    """An RFC 3339 timestamp as an aware datetime, or None when absent or unreadable.
-
-    >>> parse_time("2021-04-11T14:33:30Z").isoformat()
-    '2021-04-11T14:33:30+00:00'
-    """
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
 def age_text(delta: timedelta | None) -> str:
     """A short human age like kubectl's ("45s", "12m", "3h", "5d"); "unknown age" when None.
 

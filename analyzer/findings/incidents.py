@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from analyzer.findings.facts import ago, parse_time
+from analyzer.findings.facts import ago
 from analyzer.findings.render import object_ref
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
 from analyzer.findings.versions import DATA
+from analyzer.kube.time import parse_time
 from analyzer.model.restarts import ContainerEnd, cluster_restart_moments, container_ends
 from analyzer.model.restarts import thresholds as restart_thresholds
 from analyzer.safeyaml import load_yaml

@@ -9,9 +9,9 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from analyzer.findings.types import CATEGORIES, SEVERITIES, Finding, Rule, RuleMeta
-from analyzer.ingest.records import CLUSTER_SCOPED_KINDS, KIND_GROUPS
+from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS, KIND_GROUPS
+from analyzer.kube.views import VIEW_BY_KIND
 from analyzer.model.schema import TABLE_SPECS
-from analyzer.model.views import VIEW_BY_KIND
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

@@ -12,12 +12,12 @@ from analyzer.findings.facts import (
     age_text,
     ev,
     is_manifest,
-    parse_time,
     waiting_containers,
 )
 from analyzer.findings.ownership import owned_pods
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
+from analyzer.kube.time import parse_time
 
 
 def _counts(obj: KubeObject) -> tuple[int | None, int, str, str]:

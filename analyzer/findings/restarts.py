@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from analyzer.findings.facts import age_at_capture, age_text, parse_time, pod_containers
+from analyzer.findings.facts import age_at_capture, age_text, pod_containers
+from analyzer.kube.time import parse_time
 from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments
 
 if TYPE_CHECKING:

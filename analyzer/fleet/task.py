@@ -152,17 +152,18 @@ def process_dump(path: str, out: str, *, content_hash: str | None = None,
                  name: str | None = None) -> DumpResult:
     """Ingest one dump, write its partitions under `out`, return its summary; never raises
     for a bad dump (the error is in the result)."""
-    import analyzer
+    from analyzer.cluster import load
+    from analyzer.version import __version__
 
     started = time.perf_counter()
     name = name or dump_name(path)
-    known: dict[str, Any] = {"content_hash": content_hash, "analyzer_version": analyzer.__version__}
+    known: dict[str, Any] = {"content_hash": content_hash, "analyzer_version": __version__}
     try:
         if content_hash is None:
             known["content_hash"] = content_hash = hash_dump(path)
         known["dump_id"] = make_dump_id(name, content_hash)
         result = DumpResult(path=path, name=name, **known)
-        cluster = analyzer.load(path, name=name)
+        cluster = load(path, name=name)
         try:
             _analyse(cluster, result, Path(out))
         finally:

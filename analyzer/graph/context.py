@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 import networkx as nx
 
-from analyzer.cluster import BUILTIN_KINDS
 from analyzer.graph.selectors import LabelIndex
 from analyzer.graph.shapes import mapping
-from analyzer.ingest.records import (
+from analyzer.ingest.records import KubeObject
+from analyzer.kube.kinds import (
+    BUILTIN_KINDS,
     CLUSTER_SCOPED_KINDS,
-    KubeObject,
     group_of,
     group_of_kind,
     is_builtin_group,
     is_cluster_scoped,
 )
-from analyzer.model.views import PodSpec
+from analyzer.kube.views import PodSpec
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 
 from analyzer.errors import InputError
 from analyzer.ingest.collect import EXPECTED_KINDS, Ingestor, IngestResult
-from analyzer.ingest.records import KubeObject, LogRecord, ObjectKey, Provenance, Rejection
+from analyzer.ingest.records import KubeObject, LogRecord, Provenance, Rejection
 from analyzer.ingest.tree import DumpTree, MemoryTree, open_input
+from analyzer.kube.keys import ObjectKey
 
 __all__ = [
     "EXPECTED_KINDS", "IngestResult", "KubeObject", "LogRecord", "ObjectKey", "Provenance",

@@ -36,7 +36,7 @@ from analyzer.ingest.tree import (
     iter_entries,
     tree_for_bytes,
 )
-from analyzer.model.viewparts import located_part
+from analyzer.kube.viewparts import located_part
 
 if TYPE_CHECKING:
     from analyzer.text.commands import Command

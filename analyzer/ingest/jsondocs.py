@@ -1,7 +1,7 @@
 """JSON dump files: one document, or many concatenated (cluster-info dump), with log blocks.
 
 The fast path reads a List in one scan: each item's metadata decoded, its other top-level
-parts kept as zero-copy raw slices (`analyzer.model.viewparts.ItemParts`), from which the
+parts kept as zero-copy raw slices (`analyzer.kube.viewparts.ItemParts`), from which the
 item's view is assembled. An item's own raw bytes are found only if something asks for them
 (`ListItems`). Where that one scan cannot type the items, the envelope is decoded with each
 item as raw bytes (a zero-copy `msgspec.Raw`), and items are decoded one by one.
@@ -21,7 +21,7 @@ import msgspec
 
 from analyzer.ingest import jsonscan
 from analyzer.ingest.records import LogRecord
-from analyzer.model.viewparts import ItemParts
+from analyzer.kube.viewparts import ItemParts
 
 
 class ListMeta(msgspec.Struct):

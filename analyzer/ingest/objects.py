@@ -16,21 +16,18 @@ import orjson
 from analyzer.ingest.jsondocs import TOO_DEEP
 from analyzer.ingest.layouts import parse_self_link
 from analyzer.ingest.legacy import looks_legacy, modernize
-from analyzer.ingest.records import (
+from analyzer.ingest.records import KubeObject, LazyRaw, Provenance, Rejection
+from analyzer.ingest.shapes import kind_from_shape
+from analyzer.kube.keys import ObjectKey
+from analyzer.kube.kinds import (
     KIND_GROUPS,
-    KubeObject,
-    LazyRaw,
-    ObjectKey,
-    Provenance,
-    Rejection,
     group_of,
     group_of_kind,
     is_builtin_group,
     is_cluster_scoped,
 )
-from analyzer.ingest.shapes import kind_from_shape
-from analyzer.model.viewparts import is_legacy, view_from_parts
-from analyzer.model.views import ObjectView, json_decoder, view_from_dict
+from analyzer.kube.viewparts import is_legacy, view_from_parts
+from analyzer.kube.views import ObjectView, json_decoder, view_from_dict
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 

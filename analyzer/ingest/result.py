@@ -9,13 +9,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from analyzer.ingest.records import (
-    CLUSTER_SCOPED_KINDS,
-    KubeObject,
-    LogRecord,
-    Rejection,
-    is_builtin_group,
-)
+from analyzer.ingest.records import KubeObject, LogRecord, Rejection
+from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS, is_builtin_group
+
+# Capture-time signals are API timestamps exactly (a date alone or a space for "T" is no signal).
+from analyzer.kube.time import parse_strict_time as _parse
 
 # Kinds a support engineer expects a complete dump to have; coverage reports which of these
 # the dump did not collect, so later stages can tell "missing" from "not collected".
@@ -246,27 +244,6 @@ def _files(sources: tuple[str, ...]) -> str:
 
 def _iso(when: datetime | None) -> str | None:
     return when.isoformat().replace("+00:00", "Z") if when is not None else None
-
-
-_RFC3339 = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$")
-
-
-def _parse(ts: str) -> datetime | None:
-    """An RFC 3339 time as an aware datetime, read without pandas (fractions kept to the
-    microsecond, as pandas keeps them; a time without a zone is UTC; no date, None).
-
-    >>> _parse("2024-05-20T10:00:00.123456789Z").isoformat(), _parse("2024-02-30T10:00:00Z")
-    ('2024-05-20T10:00:00.123456+00:00', None)
-    """
-    m = _RFC3339.match(ts)
-    if m is None:
-        return None
-    text = m[1] + (f".{m[2][:6].ljust(6, '0')}" if m[2] else "") + (
-        "+00:00" if m[3] in (None, "Z") else m[3])
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        return None
 
 
 class _Newest:

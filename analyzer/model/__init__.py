@@ -1,6 +1,6 @@
 """The model: typed pandas tables built from the ingested objects, one builder per kind family.
 
-Ingestion imports `analyzer.model.views`, so this package imports nothing heavy at load time;
+Ingestion imports `analyzer.kube.views`, so this package imports nothing heavy at load time;
 the registry and the builders load on first use.
 """
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from analyzer.cluster import BUILTIN_KINDS
-from analyzer.ingest.records import KubeObject, is_builtin_group
-from analyzer.model.views import Condition, Meta, OwnerRef
+from analyzer.ingest.records import KubeObject
+from analyzer.kube.kinds import BUILTIN_KINDS, is_builtin_group
+from analyzer.kube.views import Condition, Meta, OwnerRef
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -17,7 +17,7 @@ def is_builtin(obj: KubeObject) -> bool:
     (longhorn.io's Node, a Knative Service, ...).
 
     Examples:
-        >>> from analyzer.ingest.records import ObjectKey
+        >>> from analyzer.kube.keys import ObjectKey
         >>> is_builtin(KubeObject(ObjectKey("longhorn.io", "Node", "", "n1"), "", None, None, None))
         False
     """

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from analyzer.kube.views import ContainerStatus, PodView
 from analyzer.model.normalize import condition_true
-from analyzer.model.views import ContainerStatus, PodView
 
 # The reason kube-controller-manager sets on pods of an unreachable node.
 NODE_UNREACHABLE_REASON = "NodeLost"
@@ -40,7 +40,7 @@ def pod_status(view: PodView) -> tuple[str | None, int]:
     """(STATUS, RESTARTS) of a pod as kubectl shows them.
 
     Examples:
-        >>> from analyzer.model.views import (ContainerState, ContainerStatus, PodStatus,
+        >>> from analyzer.kube.views import (ContainerState, ContainerStatus, PodStatus,
         ...                                   StateDetail)
         >>> def pod(phase, **status):
         ...     return PodView(status=PodStatus(phase=phase, **status))

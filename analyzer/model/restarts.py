@@ -13,11 +13,12 @@ import weakref
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ def container_ends(pods: Iterable[Any]) -> Iterator[ContainerEnd]:
         for ctype, field in _STATUS_LISTS:
             for status in getattr(view.status, field, None) or ():
                 last = status.lastState.terminated if status.lastState else None
-                finished = _parse_time(last.finishedAt) if last is not None else None
+                finished = parse_time(last.finishedAt) if last is not None else None
                 if finished is not None:
                     yield ContainerEnd(pod, ctype, status, str(node), finished, last.exitCode,
                                        str(last.reason) if last.reason else "")
@@ -174,14 +175,3 @@ def moment_explaining(moments: Iterable[NodeRestartMoment], node: str, finished:
     if finished is None or not node:
         return None
     return next((m for m in moments if m.explains(node, finished)), None)
-
-
-def _parse_time(value: Any) -> datetime | None:
-    if not value:
-        return None
-    try:
-        when = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    # (a time without an offset is UTC, as the API server writes them; mixed ones cannot be compared)
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)

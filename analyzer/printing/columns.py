@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.printing.timefmt import Clock, human_duration, parse_time
+from analyzer.kube.time import parse_time
+from analyzer.printing.timefmt import Clock, human_duration
 
 Row = list[Any]
 Body = dict[str, Any]

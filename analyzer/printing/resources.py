@@ -8,7 +8,8 @@ from functools import cache
 from importlib import resources as package_files
 from typing import Any
 
-from analyzer.ingest.records import KubeObject, is_builtin_group, is_cluster_scoped
+from analyzer.ingest.records import KubeObject
+from analyzer.kube.kinds import is_builtin_group, is_cluster_scoped
 
 READ_VERBS = ("get", "list", "watch")
 

@@ -189,21 +189,21 @@ def _version_key(v: str) -> tuple[int, ...]:
 @lru_cache(maxsize=65536)
 def _masked_annotation(key: str, value: str) -> str:
     # cached: the pods of one controller repeat the same annotations thousands of times
-    from analyzer.redact.masking import mask_annotation
+    from analyzer.sensitive.masking import mask_annotation
 
     return mask_annotation(key, value)
 
 
 @lru_cache(maxsize=65536)
 def _masked_env(name: str, value: str) -> str:
-    from analyzer.redact.masking import mask_named_value
+    from analyzer.sensitive.masking import mask_named_value
 
     return mask_named_value(name, value)
 
 
 @lru_cache(maxsize=65536)
 def _masked_text(value: str) -> str:
-    from analyzer.redact.masking import mask_sensitive
+    from analyzer.sensitive.masking import mask_sensitive
 
     return mask_sensitive(value)
 

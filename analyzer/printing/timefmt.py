@@ -2,33 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
-
-def parse_time(value: object) -> datetime | None:
-    """An API timestamp (RFC 3339, with or without fractions) as an aware datetime, or None.
-
-    >>> parse_time("2024-05-01T10:00:00Z").isoformat()
-    '2024-05-01T10:00:00+00:00'
-    >>> parse_time("2024-05-01T10:00:00.123456789Z").microsecond, parse_time("garbage")
-    (123456, None)
-    """
-    if not isinstance(value, str) or len(value) < 19:
-        return None
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    head, dot, rest = text.partition(".")
-    if dot:
-        digits = len(rest) - len(rest.lstrip("0123456789"))
-        # Python reads at most 6 digits of a fraction; the API writes up to 9 (MicroTime)
-        rest = rest[:min(digits, 6)].ljust(6, "0") + rest[digits:]
-        text = f"{head}.{rest}"
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+from analyzer.kube.time import parse_time
 
 
 def human_duration(seconds: float) -> str:

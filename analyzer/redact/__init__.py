@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyzer.redact.masking import mask_sensitive
-from analyzer.redact.patterns import is_already_redacted
+from analyzer.sensitive.credentials import is_already_redacted
+from analyzer.sensitive.masking import mask_sensitive
 
 __all__ = ["RedactionReport", "is_already_redacted", "mask_sensitive", "redact_dump"]
 

@@ -15,17 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.ingest.collect import IngestResult
-from analyzer.redact.patterns import (
-    AWS_PUBLIC_ACCOUNTS,
-    EMAIL,
-    HOSTNAME,
-    IPV4,
-    LEARNED_IDS,
-    UUID,
-    is_already_redacted,
-)
+from analyzer.redact.patterns import AWS_PUBLIC_ACCOUNTS, EMAIL, HOSTNAME, IPV4, LEARNED_IDS, UUID
 from analyzer.redact.pseudonyms import Pseudonyms
 from analyzer.safeyaml import load_yaml
+from analyzer.sensitive.credentials import is_already_redacted
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _LETTERS = re.compile(r"[A-Za-z]+")

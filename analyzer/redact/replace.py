@@ -12,19 +12,14 @@ import re
 
 from analyzer.redact.columns import realign
 from analyzer.redact.learn import Learner
-from analyzer.redact.patterns import (
-    AWS_INSTANCE_ID,
-    DASHED_IPV4,
-    IPV4,
-    IPV6,
+from analyzer.redact.patterns import AWS_INSTANCE_ID, DASHED_IPV4, IPV4, IPV6, OCID, START
+from analyzer.redact.pseudonyms import Pseudonyms
+from analyzer.sensitive.credentials import (
     MASK,
-    OCID,
-    START,
     is_already_redacted,
     looks_sensitive_name,
     mask_credentials,
 )
-from analyzer.redact.pseudonyms import Pseudonyms
 
 _COLUMN_GAP = re.compile(r"( {2,})")
 # Cheap scans that find where a slower, exact pattern may match (a digit class is found fast;

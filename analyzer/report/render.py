@@ -93,7 +93,7 @@ def stylesheet() -> str:
 
 def render_page(template: str, **context: Any) -> str:
     """Render one template (`*.html.j2` or `*.md.j2`) with the shared context."""
-    from analyzer import __version__
+    from analyzer.version import __version__
 
     kind = "html" if template.endswith(".html.j2") else "md"
     text = environment(kind).get_template(template).render(css=stylesheet(), version=__version__,

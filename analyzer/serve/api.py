@@ -268,7 +268,7 @@ class DumpAPI:
         lines = q.get("tailLines")
         text = tail(log.text, int(lines) if lines and lines.lstrip("-").isdigit() else None)
         if not self.store.show_sensitive:
-            from analyzer.redact.masking import mask_sensitive
+            from analyzer.sensitive.masking import mask_sensitive
 
             text = mask_sensitive(text)  # credentials in a log are masked as in every other output
         limit = q.get("limitBytes")

@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from analyzer.ingest.records import CLUSTER_SCOPED_KINDS
+from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.safeyaml import load_yaml
 
 CONVERTERS = frozenset({"str", "int", "bool", "labels", "csv"})

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.kube.views import ObjectView
 from analyzer.model.frame import as_nanoseconds
 from analyzer.model.normalize import builtin_objects, source_of
-from analyzer.model.views import ObjectView
-from analyzer.redact.masking import mask_sensitive
+from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

@@ -9,9 +9,9 @@ from pathlib import Path
 import orjson
 
 import analyzer
-from analyzer.cluster import BUILTIN_KINDS
 from analyzer.graph.context import UNRELATED_KINDS
 from analyzer.ingest.tree import MemoryTree
+from analyzer.kube.kinds import BUILTIN_KINDS
 from analyzer.model import table_names
 from analyzer.report.cluster_report import render_cluster_report
 

@@ -12,7 +12,7 @@ import yaml
 
 import analyzer
 from analyzer.ingest.tree import MemoryTree
-from analyzer.model.views import NodeView, ObjectView, ServiceView
+from analyzer.kube.views import NodeView, ObjectView, ServiceView
 
 # Trimmed from realdata/kubeadm/sbctl-kurl-supportbundle,
 # cluster-resources/custom-resources/nodes.longhorn.io/longhorn-system.yaml: its status

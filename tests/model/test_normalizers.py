@@ -8,8 +8,8 @@ import math
 
 import pytest
 
+from analyzer.kube.quantities import parse_quantity
 from analyzer.model.images import split_image
-from analyzer.model.quantities import parse_quantity
 
 
 @pytest.mark.parametrize(("raw", "value"), [

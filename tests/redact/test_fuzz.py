@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from analyzer.ingest import ingest
 from analyzer.ingest.collect import IngestResult
 from analyzer.redact import redact_dump
-from analyzer.redact.patterns import mask_credentials
 from analyzer.redact.pseudonyms import Pseudonyms
 from analyzer.redact.scrub import scrub_text
+from analyzer.sensitive.credentials import mask_credentials
 
 _SCALE = int(os.environ.get("KDA_FUZZ_EXAMPLES", "0"))
 

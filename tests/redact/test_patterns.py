@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from analyzer.redact import is_already_redacted, mask_sensitive
-from analyzer.redact.masking import is_sensitive_env, mask_annotation, mask_named_value
-from analyzer.redact.patterns import mask_credentials
+from analyzer.sensitive.credentials import mask_credentials
+from analyzer.sensitive.masking import is_sensitive_env, mask_annotation, mask_named_value
 
 MASKED = [
     ("postgres://app:hunter2@db:5432/orders", "postgres://app:<redacted>@db:5432/orders"),

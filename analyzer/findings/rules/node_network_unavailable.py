@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import age_at_capture, age_text, ev, parse_time
+from analyzer.findings.facts import age_at_capture, age_text, ev
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="node-network-unavailable", title="Node network unavailable", severity="critical",

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import age_at_capture, age_text, ev, parse_time, text_status
+from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="node-not-ready", title="Node not Ready", severity="critical",

@@ -21,7 +21,7 @@ BLOCKING = ("NoSchedule", "NoExecute")
 def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
     """Whether any toleration matches the taint (key, value, effect; Exists without key = all).
 
-    >>> from analyzer.model.views import Taint
+    >>> from analyzer.kube.views import Taint
     >>> tolerates([{"operator": "Exists"}], Taint(key="a", effect="NoSchedule"))
     True
     >>> tolerates([{"key": "a", "value": "x", "effect": "NoSchedule"}], Taint(key="a", value="y", effect="NoSchedule"))

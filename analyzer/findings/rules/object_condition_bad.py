@@ -8,10 +8,11 @@ from dataclasses import replace
 from functools import cache
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import ago, ev, parse_time
+from analyzer.findings.facts import ago, ev
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
-from analyzer.ingest.records import is_builtin_group
+from analyzer.kube.kinds import is_builtin_group
+from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
 
 RULE = RuleMeta(

@@ -6,15 +6,9 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import (
-    age_at_capture,
-    age_text,
-    container_path,
-    ev,
-    parse_time,
-    pod_containers,
-)
+from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="pod-not-ready", title="Running pod not ready", severity="warning",

@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.cluster import Cluster
-from analyzer.findings.facts import age_at_capture, age_text, ev, parse_time
+from analyzer.findings.facts import age_at_capture, age_text, ev
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="pod-stuck-terminating", title="Pod stuck terminating", severity="warning",

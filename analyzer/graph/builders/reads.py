@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from analyzer.graph.context import GraphContext, Reference
 from analyzer.graph.relations import Relation
-from analyzer.model.views import KeyRef, NameRef, PodSpec
+from analyzer.kube.views import KeyRef, NameRef, PodSpec
 
 RELATION = Relation(
     name="reads",

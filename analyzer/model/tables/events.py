@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.kube.views import EventView
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import builtin_objects
-from analyzer.model.views import EventView
-from analyzer.redact.masking import mask_sensitive
+from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

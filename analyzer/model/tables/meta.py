@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pandas.arrays import ArrowStringArray
 
-from analyzer.ingest.records import group_of, is_builtin_group
+from analyzer.kube.kinds import group_of, is_builtin_group
 from analyzer.model.frame import (
     cast_column,
     child_order,
@@ -25,7 +25,7 @@ from analyzer.model.frame import (
 from analyzer.model.managed import managed_index
 from analyzer.model.normalize import builtin_objects, controller_of, source_of, text_age
 from analyzer.model.rowpool import RowPool, memo_key, take_rows
-from analyzer.redact.masking import mask_annotation
+from analyzer.sensitive.masking import mask_annotation
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

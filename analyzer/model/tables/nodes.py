@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.kube.quantities import quantities
+from analyzer.kube.views import NodeView, Taint
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import (
     builtin_objects,
@@ -17,8 +19,6 @@ from analyzer.model.normalize import (
     source_of,
     text_age,
 )
-from analyzer.model.quantities import quantities
-from analyzer.model.views import NodeView, Taint
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

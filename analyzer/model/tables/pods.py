@@ -9,6 +9,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from analyzer.kube.quantities import resource_quantities
+from analyzer.kube.views import (
+    Condition,
+    Container,
+    ContainerState,
+    ContainerStatus,
+    PodIP,
+    PodSecurityContext,
+    PodView,
+)
 from analyzer.model.frame import (
     cast_column,
     child_order,
@@ -31,19 +41,9 @@ from analyzer.model.normalize import (
     source_of,
 )
 from analyzer.model.podstatus import pod_status
-from analyzer.model.quantities import resource_quantities
 from analyzer.model.rowpool import RowPool, memo_key, take_rows
-from analyzer.model.views import (
-    Condition,
-    Container,
-    ContainerState,
-    ContainerStatus,
-    PodIP,
-    PodSecurityContext,
-    PodView,
-)
 from analyzer.model.volumes import volume_rows
-from analyzer.redact.masking import is_sensitive_env
+from analyzer.sensitive.masking import is_sensitive_env
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.kube.views import Subject
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import builtin_objects_by_kind
-from analyzer.model.views import Subject
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.kube.views import EndpointPort, ServicePort, ServiceView
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.managed import managed_index
 from analyzer.model.normalize import (
@@ -16,7 +17,6 @@ from analyzer.model.normalize import (
     source_of,
     text_age,
 )
-from analyzer.model.views import EndpointPort, ServicePort, ServiceView
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

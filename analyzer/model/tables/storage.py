@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.kube.quantities import quantities
+from analyzer.kube.views import PersistentVolumeView
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import builtin_objects, joined, source_of, text_age
-from analyzer.model.quantities import quantities
-from analyzer.model.views import PersistentVolumeView
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster

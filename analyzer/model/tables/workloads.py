@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import pandas as pd
 
+from analyzer.kube.views import Condition, PodSpec, WorkloadStatus, WorkloadView
 from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.managed import managed_index
 from analyzer.model.normalize import (
@@ -20,7 +21,6 @@ from analyzer.model.normalize import (
     source_of,
     text_age,
 )
-from analyzer.model.views import Condition, PodSpec, WorkloadStatus, WorkloadView
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -33,7 +33,7 @@ def counts(kind: str, view: WorkloadView) -> tuple[Any, Any, Any, Any, Any]:
     """(desired, current, ready, available, updated) in each kind's own status fields.
 
     Examples:
-        >>> from analyzer.model.views import WorkloadSpec, WorkloadStatus
+        >>> from analyzer.kube.views import WorkloadSpec, WorkloadStatus
         >>> counts("DaemonSet", WorkloadView(status=WorkloadStatus(
         ...     desiredNumberScheduled=3, currentNumberScheduled=3, numberReady=2)))
         (3, 3, 2, 0, 0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from analyzer.redact.patterns import (
+from analyzer.sensitive.credentials import (
     MASK,
     is_placeholder,
     looks_sensitive_name,

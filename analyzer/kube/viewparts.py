@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from analyzer.model.views import VIEW_BY_KIND, Meta, ObjectView, TextFacts
+from analyzer.kube.views import VIEW_BY_KIND, Meta, ObjectView, TextFacts
 
 # Top-level fields every view has and ItemParts decodes itself.
 _COMMON = ("apiVersion", "kind", "metadata", "text")

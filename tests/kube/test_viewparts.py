@@ -9,14 +9,14 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from analyzer.model.viewparts import (
+from analyzer.kube.viewparts import (
     LEGACY_KEYS,
     ItemParts,
     is_legacy,
     located_part,
     view_from_parts,
 )
-from analyzer.model.views import VIEW_BY_KIND, json_decoder
+from analyzer.kube.views import VIEW_BY_KIND, json_decoder
 
 _PARTS = msgspec.json.Decoder(ItemParts, strict=False)
 
