@@ -39,8 +39,8 @@ from analyzer.ingest.tree import (
 from analyzer.kube.viewparts import located_part
 
 if TYPE_CHECKING:
-    from analyzer.text.commands import Command
-    from analyzer.text.transcript import Block
+    from analyzer.ingest.text.commands import Command
+    from analyzer.ingest.text.transcript import Block
 
 _FRAME_UTF8 = "│".encode()
 _NOT_SPACE = re.compile(rb"\S")
@@ -241,7 +241,7 @@ class Ingestor:
     def _add_transcript(self, display: str, data: bytes) -> bool:
         """A terminal session, write-up, ticket or CI log: each block read by its command, every
         other block named with its lines and why it was skipped. False if the text is not one."""
-        from analyzer.text.transcript import looks_like_transcript, split_transcript
+        from analyzer.ingest.text.transcript import looks_like_transcript, split_transcript
 
         text = data.decode("utf-8", "replace")
         if not looks_like_transcript(text):
@@ -386,7 +386,7 @@ class Ingestor:
 
     def _add_names(self, display: str, command: Command, out: list[tuple[int, str]]) -> bool:
         """`kubectl get -o name`: one object per `kind/name` line, known by name only."""
-        from analyzer.text import catalog as text_catalog
+        from analyzer.ingest.text import catalog as text_catalog
 
         kinds = text_catalog.catalog()
         made = 0
@@ -536,7 +536,7 @@ class Ingestor:
 
     def _add_text(self, display: str, text: str) -> bool:
         try:
-            from analyzer.text import looks_like_kubectl_text, parse_kubectl_text
+            from analyzer.ingest.text import looks_like_kubectl_text, parse_kubectl_text
         except ImportError:  # pragma: no cover - the text stage is part of the package
             return False
         if not looks_like_kubectl_text(text):
@@ -787,7 +787,7 @@ def _short(command: str | None, limit: int = 80) -> str:
 
 
 def _normalised(command: str | None) -> str:
-    from analyzer.text.transcript import normalise_command
+    from analyzer.ingest.text.transcript import normalise_command
 
     return normalise_command(command or "")
 

@@ -1,6 +1,6 @@
 """Transcripts (terminal sessions, markdown write-ups, tickets, CI logs): what each block gives.
 
-analyzer.text.transcript splits the file into blocks, each with the command that produced it;
+analyzer.ingest.text.transcript splits the file into blocks, each with the command that produced it;
 here a block is told how it is to be read (structured output, kubectl text, a log, a version,
 or nothing at all with the reason), and its lines are laid back at their own line numbers so
 that every object and rejection names the line of the file it came from.

@@ -15,8 +15,8 @@ import pytest
 
 import analyzer
 from analyzer.ingest import IngestResult, ingest, ingest_text, jsondocs, jsonscan
+from analyzer.ingest.text.transcript import looks_like_transcript
 from analyzer.ingest.tree import MemoryTree
-from analyzer.text.transcript import looks_like_transcript
 
 DATA = Path(__file__).parent / "data" / "pastes"
 

@@ -29,7 +29,7 @@ class Expected:
     logs: int
     capture_time: str | None
     formats: tuple[str, ...]
-    # Files of pasted kubectl text (describe, tables): read by analyzer.text when present,
+    # Files of pasted kubectl text (describe, tables): read by analyzer.ingest.text when present,
     # otherwise skipped as plain text. Their objects are the text stage's to test.
     text_files: int = 0
     rejected: tuple[tuple[str, str, str], ...] = ()  # (file name, location, reason)
@@ -38,7 +38,7 @@ class Expected:
 
 def _text_stage_present() -> bool:
     try:
-        from analyzer.text import looks_like_kubectl_text, parse_kubectl_text  # noqa: F401
+        from analyzer.ingest.text import looks_like_kubectl_text, parse_kubectl_text  # noqa: F401
     except ImportError:
         return False
     return True

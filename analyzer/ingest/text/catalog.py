@@ -1,0 +1,159 @@
+"""The kinds pasted kubectl text can name (kinds.yaml), checked when loaded and indexed for lookup."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
+from analyzer.safeyaml import load_yaml
+
+CONVERTERS = frozenset({"str", "int", "bool", "labels", "csv"})
+
+
+@dataclass(frozen=True, slots=True)
+class KindInfo:
+    """What the catalog knows of one kind."""
+
+    kind: str
+    api_version: str
+    names: tuple[str, ...]
+    headers: tuple[tuple[str, ...], ...]
+    fields: dict[str, tuple[str, str]]  # header -> (api path, converter)
+    describe_ends: tuple[str, ...]
+
+    @property
+    def namespaced(self) -> bool:
+        return self.kind not in CLUSTER_SCOPED_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class CellShape:
+    """How a cell looks, to split rows whose column spacing was lost."""
+
+    pattern: re.Pattern[str]
+    words: int  # most words the cell can hold (a large number for "many")
+    empty: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderMatch:
+    """A header recognised as a kind's table, with the extra columns kubectl added."""
+
+    info: KindInfo
+    namespaced_column: bool
+    labels_column: bool
+
+
+class CatalogError(ValueError):
+    """kinds.yaml is inconsistent (a packaging bug, never the user's input)."""
+
+
+class Catalog:
+    """Lookups over kinds.yaml: resource names, header sets, group versions, cell shapes."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.kinds: dict[str, KindInfo] = {}
+        self._by_name: dict[str, KindInfo] = {}
+        self._by_header: dict[tuple[str, ...], KindInfo] = {}
+        self.namespace_column: str = data["namespace_column"]
+        self.labels_column: str = data["labels_column"]
+        self.group_versions: dict[str, str] = dict(data["group_versions"])
+        for kind, raw in data["kinds"].items():
+            info = _kind_info(kind, raw)
+            self.kinds[kind] = info
+            for name in (*info.names, kind.lower()):
+                if self._by_name.setdefault(name, info) is not info:
+                    raise CatalogError(f"kinds.yaml: resource name {name!r} is given to two kinds")
+            for header in info.headers:
+                if len(set(header)) != len(header):
+                    raise CatalogError(f"kinds.yaml: {kind} header {header} repeats a column")
+                # The first kind listed keeps a header two kinds share (ReplicaSet before RC).
+                self._by_header.setdefault(header, info)
+        self.cell_shapes = {name: _shape(name, raw) for name, raw in data["cell_shapes"].items()}
+        words = {col for header in self._by_header for col in header if " " in col}
+        words |= {name for name in self.cell_shapes if " " in name}
+        self.multiword_columns: tuple[str, ...] = tuple(sorted(words, key=lambda w: -len(w)))
+
+    def for_resource(self, name: str) -> KindInfo | None:
+        """The kind a command or prefix names: `po`, `pods`, `deployment.apps`, `ReplicaSet`."""
+        base = name.lower().split(".", 1)[0]
+        return self._by_name.get(base)
+
+    def api_version(self, info: KindInfo, group: str | None) -> str:
+        """The apiVersion for a kind, honouring a group a `get all` prefix states."""
+        if not group or info.api_version.startswith(group + "/"):
+            return info.api_version
+        return self.group_versions.get(group, info.api_version)
+
+    def match_header(self, columns: list[str]) -> HeaderMatch | None:
+        """The kind whose table has exactly these columns (NAMESPACE/LABELS allowed around it)."""
+        cols = list(columns)
+        namespaced = bool(cols) and cols[0] == self.namespace_column
+        if namespaced:
+            cols = cols[1:]
+        with_labels = bool(cols) and cols[-1] == self.labels_column
+        if with_labels:
+            cols = cols[:-1]
+        info = self._by_header.get(tuple(cols))
+        return HeaderMatch(info, namespaced, with_labels) if info else None
+
+    def header_for(self, info: KindInfo, wide: bool, namespaced: bool, labels: bool) -> list[str]:
+        """The header kubectl prints for a kind with these flags (for rows grep kept headerless)."""
+        # kinds.yaml lists the current header first and its `-o wide` form second.
+        header = list(info.headers[1] if wide and len(info.headers) > 1 else info.headers[0])
+        if namespaced:
+            header.insert(0, self.namespace_column)
+        if labels:
+            header.append(self.labels_column)
+        return header
+
+    def shape(self, column: str) -> CellShape:
+        """The shape of a column's cells (one non-blank word unless kinds.yaml says otherwise)."""
+        return self.cell_shapes.get(column, _DEFAULT_SHAPE)
+
+
+_DEFAULT_SHAPE = CellShape(re.compile(r"\S+"), 1, False)
+
+
+def _kind_info(kind: str, raw: dict[str, Any]) -> KindInfo:
+    fields: dict[str, tuple[str, str]] = {}
+    for header, target in (raw.get("fields") or {}).items():
+        path, _, converter = str(target).partition(":")
+        converter = converter or "str"
+        if converter not in CONVERTERS:
+            raise CatalogError(f"kinds.yaml: {kind}.{header} has unknown converter {converter!r}")
+        fields[header] = (path, converter)
+    headers = tuple(tuple(h) for h in raw["headers"])
+    known = {col for header in headers for col in header}
+    if unknown := set(fields) - known:
+        raise CatalogError(f"kinds.yaml: {kind} maps columns it never prints: {sorted(unknown)}")
+    return KindInfo(
+        kind=kind,
+        api_version=raw["apiVersion"],
+        names=tuple(raw["names"]),
+        headers=headers,
+        fields=fields,
+        describe_ends=tuple(raw.get("describe_ends") or ()),
+    )
+
+
+def _shape(name: str, raw: dict[str, Any]) -> CellShape:
+    words = raw.get("words", 1)
+    words = 10_000 if words == "many" else int(words)
+    default = r"\S+(?: \S+)*" if words > 1 else r"\S+"
+    try:
+        pattern = re.compile(raw.get("pattern", default))
+    except re.error as exc:
+        raise CatalogError(f"kinds.yaml: cell shape {name!r}: {exc}") from exc
+    return CellShape(pattern, words, bool(raw.get("empty", False)))
+
+
+@cache
+def catalog() -> Catalog:
+    """The packaged catalog, loaded and checked once."""
+    text = resources.files("analyzer.ingest.text").joinpath("kinds.yaml").read_text(encoding="utf-8")
+    return Catalog(load_yaml(text))

@@ -1,0 +1,198 @@
+"""Read one `kubectl describe` block into API-shaped objects (the object, its events, and more).
+
+The kind comes from the command that printed the describe, else from fields only that kind prints
+(layout.yaml). Each kind with more than metadata to read has a reader module; every describe
+gives its Events. A describe that stops before its kind's last section is kept with a rejection
+saying where it stopped.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from analyzer.ingest.records import Rejection
+from analyzer.ingest.text.catalog import Catalog, KindInfo
+from analyzer.ingest.text.commands import Command
+from analyzer.ingest.text.describe import config, node, pod, service, workloads
+from analyzer.ingest.text.describe.blocks import DescribeBlock, reindent
+from analyzer.ingest.text.describe.context import DescribeContext
+from analyzer.ingest.text.describe.layout import describe_layout
+from analyzer.ingest.text.describe.sections import (
+    DESCRIBE_ORIGIN,
+    events,
+    is_rule,
+    metadata,
+    table_rows,
+)
+from analyzer.ingest.text.describe.tree import KEY_LINE, Entry, parse_tree
+from analyzer.ingest.text.lines import Line
+from analyzer.ingest.text.tables import single_kind
+from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
+from analyzer.ingest.text.values import cell
+
+_READERS = {**pod.READERS, **node.READERS, **service.READERS, **workloads.READERS,
+            **config.READERS}
+_DATA_HEADINGS = ("Data", "BinaryData")
+
+
+def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalog,
+                  source: str) -> tuple[list[TextObject], list[Rejection]]:
+    """The objects one describe block states, and rejections for what it lacks."""
+    layout = describe_layout()
+    lines = list(block.lines)
+    kind = _kind(lines, command, catalog)
+    if block.collapsed:
+        lines = reindent(lines, kind or "", layout)
+    skipped = _leading_tail(lines) if block.headless else []
+    tree_lines = _without_data(lines[len(skipped):])
+    root = parse_tree(tree_lines)
+    if len(tree_lines) < len(lines) - len(skipped):
+        _add_data_section(root, lines)
+    first_line = lines[0].no
+    last_line = (block.cut_line or block.lines[-1]).no
+    rejections: list[Rejection] = []
+    notes: list[str] = []
+    meta = metadata(root)
+    name = meta.get("name")
+    if name is None and kind == "Node" and (lease := root.child("Lease")):
+        name = cell(lease.child_value("HolderIdentity"))  # a node's lease is held in its name
+        if name:
+            meta = {"name": name, **meta}
+            notes.append("describe of Node begins mid-text without its Name; named from its Lease holder")
+    info = catalog.kinds.get(kind or "")
+    if info is None:
+        info = _declared_kind(root)  # custom resources print their `API Version` and `Kind`
+    if info is None or not name:
+        what = f"describe of '{name}'" if name else "describe without a Name"
+        why = "its kind could not be told" if info is None else "it has no name"
+        return [], [Rejection(source, f"line {first_line}", f"{what}: {why}; nothing read")]
+    if not info.namespaced:
+        meta.pop("namespace", None)
+    body: dict[str, Any] = {"apiVersion": info.api_version, "kind": info.kind, "metadata": meta}
+    facts: dict[str, Any] = {}
+    name_line = next((line.no for line in lines if line.text.startswith("Name:")), first_line)
+    ctx = DescribeContext(catalog, name_line, tuple(lines))
+    reader = _READERS.get(info.kind, _read_fields)
+    extra = reader(root, body, facts, ctx)
+    involved = {"apiVersion": info.api_version, "kind": info.kind, "name": name}
+    if namespace := meta.get("namespace"):
+        involved["namespace"] = namespace
+    found_events, events_cut = events(root.child("Events"), involved, meta.get("namespace"), catalog)
+    if facts:
+        body[TEXT_FACTS_KEY] = facts
+    objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN, notes=notes), *extra, *found_events]
+    stop = _stopped_in(root, info, block, catalog)
+    unread = [*ctx.unread, *_unread_tables(root, catalog, {section for _, section, _ in ctx.unread})]
+    for line_no, section, why in unread:
+        if section != stop:  # a section cut short says so below
+            rejections.append(Rejection(source, f"line {line_no}", f"describe of {info.kind} '{name}': {why}"))
+    if stop:
+        cut = f" (its last line, '{block.cut_line.text}', is cut)" if block.cut_line else ""
+        rejections.append(Rejection(source, f"line {last_line}",
+            f"describe of {info.kind} '{name}' ends mid-section '{stop}'{cut}"))
+    elif events_cut is not None and events_cut == last_line:
+        rejections.append(Rejection(source, f"line {last_line}",
+            f"describe of {info.kind} '{name}' ends mid-section 'Events'"))
+    return objects, rejections
+
+
+def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str | None:
+    """The described kind: named by the describe command, else told by its fields."""
+    if command is not None and command.verb == "describe":
+        info: KindInfo | None = single_kind(command, catalog)
+        if info is not None:
+            return info.kind
+    keys = {m.group("key") for line in lines
+            if not line.text[:1].isspace() and (m := KEY_LINE.match(line.text))}
+    if any(line.text in _DATA_HEADINGS for line in lines):
+        # A Secret shows only sizes (`password:  16 bytes`); never read one as a ConfigMap.
+        data = config.data_section(lines, "Data")
+        sizes_only = bool(data) and all(re.fullmatch(r"\d+ bytes", v.strip()) for v in data.values())
+        return "Secret" if "Type" in keys or sizes_only else "ConfigMap"
+    return describe_layout().kind_of(keys)
+
+
+def _declared_kind(root: Entry) -> KindInfo | None:
+    """The kind a describe states itself (`API Version:` and `Kind:` of custom resources)."""
+    kind, version = cell(root.child_value("Kind")), cell(root.child_value("API Version"))
+    if not kind or not version:
+        return None
+    return KindInfo(kind=kind, api_version=version, names=(), headers=(), fields={},
+                    describe_ends=("Events",))
+
+
+def _leading_tail(lines: list[Line]) -> list[Line]:
+    """The indented lines an excerpt starts with: the end of a section whose name was cut off."""
+    tail = []
+    for line in lines:
+        if line.text[:1].isspace():
+            tail.append(line)
+        else:
+            break
+    return tail
+
+
+def _without_data(lines: list[Line]) -> list[Line]:
+    """The lines outside `Data` / `BinaryData` sections (free text read on its own)."""
+    kept: list[Line] = []
+    inside = False
+    for index, line in enumerate(lines):
+        starts = line.text in _DATA_HEADINGS and index + 1 < len(lines) and \
+            lines[index + 1].text.startswith("====")
+        if starts:
+            inside = True
+        elif inside and line.text.startswith("Events:"):
+            inside = False
+        if not inside:
+            kept.append(line)
+    return kept
+
+
+def _add_data_section(root: Entry, lines: list[Line]) -> None:
+    """Put the `Data` section (read apart as free text) back among the top-level sections."""
+    heading = next(line for line in lines if line.text in _DATA_HEADINGS)
+    entry = Entry("Data", "", heading.no, 0, None)
+    events_at = next((i for i, e in enumerate(root.children) if e.key == "Events"), None)
+    root.children.insert(len(root.children) if events_at is None else events_at, entry)
+
+
+def _stopped_in(root: Entry, info: KindInfo, block: DescribeBlock, catalog: Catalog) -> str | None:
+    """The section a describe stops in, when it ends before its kind's last section."""
+    if not root.children:
+        return None
+    last = root.children[-1]
+    if info.describe_ends and last.key not in info.describe_ends:
+        return last.key
+    if block.cut_line is not None:
+        return last.key
+    if last.raw and last.key != "Events":
+        table = table_rows(last, catalog)
+        if table.cut is not None or not table.rows:
+            return last.key
+    return None
+
+
+def _unread_tables(root: Entry, catalog: Catalog, told: set[str]) -> list[tuple[int, str, str]]:
+    """Sections holding a table (a header's `----` rule) that no row could be read from."""
+    found = []
+    for entry in root.children:
+        if entry.key in told or not any(is_rule(line.text) for line in entry.raw):
+            continue
+        if not table_rows(entry, catalog).rows:
+            found.append((entry.line, entry.key, f"its {entry.key} table could not be read; nothing in it was kept"))
+    return found
+
+
+def _read_fields(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+                 ctx: DescribeContext) -> list[TextObject]:
+    """A kind with no reader of its own: keep its other top-level fields as text facts."""
+    skip = {"Name", "Namespace", "Labels", "Annotations", "CreationTimestamp", "Events",
+            "API Version", "Kind"}
+    fields = {e.key: e.value for e in root.children if e.key not in skip and cell(e.value)}
+    if fields:
+        facts["fields"] = fields
+    return []
+
+
+__all__ = ["read_describe"]

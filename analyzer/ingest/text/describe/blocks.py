@@ -1,0 +1,243 @@
+"""Find where a `kubectl describe` starts and ends in pasted text, and restore lost indentation."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from analyzer.ingest.text.commands import command_in
+from analyzer.ingest.text.describe.layout import DescribeLayout, describe_layout
+from analyzer.ingest.text.describe.tree import KEY_LINE
+from analyzer.ingest.text.lines import Line, tool_call
+
+_DESCRIBE_KEY = re.compile(r"^[A-Z][\w .\-/()]*$")
+# Fields that follow `Name:` in every describe layout, so `Name:` + one of these starts one.
+_SECOND_FIELDS = ("Namespace:", "Labels:", "Roles:", "Priority:", "Annotations:", "Selector:")
+_MARKERS = frozenset({"stdout:", "stderr:"})
+_DATA_HEADINGS = frozenset({"Data", "BinaryData"})
+_EVENT_TYPES = frozenset({"Normal", "Warning"})
+_COMMENT = re.compile(r"\s+#\s.*$")
+# Lines a Namespace describe prints without a colon.
+_NOTES = frozenset({"No resource quota.", "No LimitRange resource.", "Resource Quotas",
+                    "Resource Limits"})
+
+
+@dataclass(slots=True)
+class DescribeBlock:
+    """The lines of one describe, as written, and how it was cut from the text."""
+
+    lines: list[Line]
+    end: int  # index of the first line after the block
+    collapsed: bool  # every line at column 0 (indentation lost in a web page)
+    headless: bool  # the text begins inside a describe, without its `Name:` line
+    cut_line: Line | None = None  # a last, partial line the text ends on (`CreationTimest`)
+
+
+def describe_starts(lines: list[Line], index: int) -> bool:
+    """Whether lines[index] is the `Name:` line of a describe."""
+    text = lines[index].text
+    if not text.startswith("Name:"):
+        return False
+    seen = 0
+    for line in lines[index + 1 :]:
+        if not line.text.strip():
+            continue
+        if line.text.startswith(_SECOND_FIELDS):
+            return True
+        seen += 1
+        if seen >= 3:
+            break
+    return False
+
+
+def fragment_starts(lines: list[Line], index: int, layout: DescribeLayout) -> bool:
+    """Whether lines[index] begins a describe whose `Name:` is not in the text (a cut excerpt)."""
+    known = layout.all_top - {"Name", "Namespace", "Status", "Type", "IP", "Port", "Node"}
+    hits = 0
+    for line in lines[index : index + 6]:
+        match = KEY_LINE.match(line.text) if not line.text[:1].isspace() else None
+        if match and match.group("key") in known:
+            hits += 1
+    return hits >= 2 and KEY_LINE.match(lines[index].text) is not None
+
+
+def _stops(text: str) -> bool:
+    return text.strip() in _MARKERS or command_in(text) is not None or tool_call(text) is not None
+
+
+def _is_collapsed(lines: list[Line], start: int) -> bool:
+    """True when no line is indented yet some line is no `Key: value` (a lost continuation).
+
+    kubectl indents nested fields and continuation lines; a describe of only top-level fields
+    reads the same either way.
+    """
+    unindented_value = False
+    for line in lines[start + 1 : start + 80]:
+        if not line.text.strip() or _stops(line.text):
+            break
+        if line.text[:1].isspace():
+            return False
+        if KEY_LINE.match(line.text) is None:
+            unindented_value = True
+    return unindented_value
+
+
+def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeBlock:
+    """The describe beginning at lines[start] (its `Name:` line, or the first line of an excerpt)."""
+    if _is_collapsed(lines, start):
+        return _collapsed_block(lines, start, headless)
+    index = start + 1
+    data = events_seen = events_done = False
+    while index < len(lines):
+        text = lines[index].text
+        if _stops(text):
+            break
+        if data:  # free text (a ConfigMap's values) runs to Events or the next heading
+            if not (text.startswith("Events:") or _heading_at(lines, index)):
+                index += 1
+                continue
+            data = False
+        if not text.strip():
+            after = next((k for k in range(index + 1, len(lines)) if lines[k].text.strip()), None)
+            if after is None or events_done or not _goes_on_after_blank(lines, after):
+                break
+            index = after
+            continue
+        if text[:1].isspace():
+            if events_done:
+                break
+            index += 1
+            continue
+        if _heading_at(lines, index):
+            data = True
+            index += 2
+            continue
+        if text in _NOTES:
+            index += 1
+            continue
+        match = KEY_LINE.match(text)
+        if events_seen or match is None or not _DESCRIBE_KEY.match(match.group("key")):
+            break
+        if match.group("key") == "Name" and describe_starts(lines, index):
+            break
+        if match.group("key") == "Events":
+            events_seen = True
+            events_done = bool(match.group("value"))
+        index += 1
+    block = DescribeBlock(lines[start:index], index, False, headless)
+    _take_cut_line(lines, block)
+    return block
+
+
+def _heading_at(lines: list[Line], index: int) -> bool:
+    """A `Data` / `BinaryData` heading with its `====` rule under it."""
+    return lines[index].text in _DATA_HEADINGS and index + 1 < len(lines) and \
+        lines[index + 1].text.startswith("====")
+
+
+def _goes_on_after_blank(lines: list[Line], index: int) -> bool:
+    """Whether a describe goes on at lines[index] after a blank line.
+
+    kubectl leaves blank lines inside free text (Args), before a Secret's `Type:` and `Data`, and
+    before a Namespace's quota notes; a new `Name:` starts the next describe instead.
+    """
+    text = lines[index].text
+    if text[:1].isspace() or _heading_at(lines, index) or text in _NOTES:
+        return True
+    match = KEY_LINE.match(text)
+    key = match.group("key") if match else None
+    return key is not None and key != "Name" and key in describe_layout().all_top
+
+
+def _take_cut_line(lines: list[Line], block: DescribeBlock) -> None:
+    """Keep the last line of the text when it is a field name cut off mid-word."""
+    index = block.end
+    if index == len(lines) - 1 and re.fullmatch(r"[A-Z][A-Za-z -]{0,40}", lines[index].text):
+        block.cut_line = lines[index]
+        block.end = index + 1
+
+
+def _collapsed_block(lines: list[Line], start: int, headless: bool) -> DescribeBlock:
+    index = start + 1
+    data = events_seen = events_done = False
+    while index < len(lines):
+        text = lines[index].text
+        if not text.strip() or _stops(text):
+            break
+        words = text.split()
+        if data and not text.startswith("Events:"):
+            index += 1
+            continue
+        data = False
+        if events_seen:
+            if events_done or not (words[0] in _EVENT_TYPES or words[0] in ("Type", "----")):
+                break
+            index += 1
+            continue
+        if text in _DATA_HEADINGS and index + 1 < len(lines) and lines[index + 1].text.startswith("===="):
+            data = True
+            index += 2
+            continue
+        match = KEY_LINE.match(text)
+        if match and match.group("key") == "Events":
+            events_seen = True
+            events_done = bool(match.group("value"))
+        index += 1
+    return DescribeBlock(lines[start:index], index, True, headless)
+
+
+def reindent(lines: list[Line], kind: str, layout: DescribeLayout) -> list[Line]:
+    """Restore the nesting of a describe pasted with every line at column 0, from its kind's layout.
+
+    >>> lines = [Line(1, "Name: web"), Line(2, "Labels: a=b"), Line(3, "c=d"), Line(4, "IPs:"),
+    ...          Line(5, "IP: 10.0.0.1"), Line(6, "Containers:"), Line(7, "app:"),
+    ...          Line(8, "Image: nginx"), Line(9, "Limits:"), Line(10, "cpu: 1")]
+    >>> [line.text for line in reindent(lines, "Pod", describe_layout())]
+    ['Name:  web', 'Labels:  a=b', '         c=d', 'IPs:', '  IP:  10.0.0.1', 'Containers:', '  app:', '    Image:  nginx', '    Limits:', '      cpu: 1']
+    """
+    top = layout.top.get(kind, ())
+    order = {key: position for position, key in enumerate(top)}
+    out: list[Line] = []
+    section = ""
+    item = None
+    field = ""
+    value_col: int | None = None
+    data = False
+    for line in lines:
+        text = _COMMENT.sub("", line.text.strip())
+        if data and not text.startswith("Events:"):
+            out.append(line)
+            continue
+        data = False
+        if text in _DATA_HEADINGS or text.startswith("===="):
+            data = text.startswith("====")
+            out.append(Line(line.no, text))
+            continue
+        match = KEY_LINE.match(text)
+        key = match.group("key") if match else None
+        value = (match.group("value") or "").strip() if match else ""
+        nested_section = section in layout.items or section in layout.fields or section in layout.tables
+        if item is not None and key in item.fields:
+            field = key
+            out.append(_field(line.no, 4, key, value))
+            value_col = 4 + len(key) + 3 if value else None
+        elif key in order and (not nested_section or order[key] >= order.get(section, -1)):
+            section, item, field = key, layout.items.get(key), ""
+            out.append(_field(line.no, 0, key, value))
+            value_col = len(key) + 3 if value else None
+        elif item is not None and match is not None and not value:
+            field, value_col = "", None  # a container or volume name
+            out.append(Line(line.no, f"  {key}:"))
+        elif item is not None and field in item.nested:
+            out.append(Line(line.no, "      " + text))
+        elif section in layout.fields or section in layout.tables:
+            out.append(Line(line.no, "  " + text))
+        elif value_col is not None:
+            out.append(Line(line.no, " " * value_col + text))
+        else:
+            out.append(Line(line.no, "  " + text))
+    return out
+
+
+def _field(no: int, indent: int, key: str, value: str) -> Line:
+    return Line(no, " " * indent + (f"{key}:  {value}" if value else f"{key}:"))

@@ -1,0 +1,267 @@
+"""Readers for the parts many describes share: metadata, tables, events, tolerations, taints."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from analyzer.ingest.text.catalog import Catalog
+from analyzer.ingest.text.columns import read_header, split_aligned, split_by_shape
+from analyzer.ingest.text.describe.tree import Entry
+from analyzer.ingest.text.lines import Line
+from analyzer.ingest.text.rows.events import GENERATED_NAME, event_name, source_of
+from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
+from analyzer.ingest.text.values import age_seconds, cell, describe_time
+
+DESCRIBE_ORIGIN = "describe"
+_TOLERATION = re.compile(
+    r"^(?:(?!op=)(?P<key>[^=:\s]*)(?:=(?P<value>[^:\s]*))?(?::(?P<effect>\w+))?)?"
+    r"\s*(?:op=(?P<op>\w+))?(?: for (?P<seconds>\d+)s)?$"
+)
+_TAINT = re.compile(r"^(?P<key>[^=:\s]+)(?:=(?P<value>[^:\s]*))?:(?P<effect>\w+)$")
+_EVENT_AGE = re.compile(r"^(?P<last>\S+)(?: \(x(?P<count>\d+) over (?P<first>\S+)\))?$")
+
+
+@dataclass(slots=True)
+class TableRows:
+    """A table inside a describe section: its columns and rows, and a row cut short if any."""
+
+    columns: tuple[str, ...] = ()
+    rows: list[tuple[int, dict[str, str | None]]] = field(default_factory=list)
+    cut: int | None = None  # line of the last row when it lacks its last column
+
+
+def key_values(values: list[str], separator: str) -> dict[str, str]:
+    """Lines of `key=value` (labels) or `key: value` (annotations) as a dict; `<none>` is empty.
+
+    A line without the separator continues the previous value (a multi-line annotation).
+
+    >>> key_values(["a=b", "node-role.kubernetes.io/agent="], "=")
+    {'a': 'b', 'node-role.kubernetes.io/agent': ''}
+    >>> key_values(["ttl: 0", "attach: true"], ":")
+    {'ttl': '0', 'attach': 'true'}
+    """
+    result: dict[str, str] = {}
+    last: str | None = None
+    for value in values:
+        if cell(value) is None:
+            continue
+        key, sep, rest = value.partition(separator)
+        if sep and key and " " not in key.strip():
+            last = key.strip()
+            result[last] = rest.strip()
+        elif last is not None:
+            result[last] = f"{result[last]}\n{value}"
+    return result
+
+
+def metadata(root: Entry) -> dict[str, Any]:
+    """The metadata a describe states: name, namespace, labels, annotations, creation time."""
+    meta: dict[str, Any] = {}
+    if name := cell(root.child_value("Name")):
+        meta["name"] = name
+    if namespace := cell(root.child_value("Namespace")):
+        meta["namespace"] = namespace
+    if (entry := root.child("Labels")) and (found := key_values(entry.values, "=")):
+        meta["labels"] = found
+    if (entry := root.child("Annotations")) and (found := key_values(entry.values, ":")):
+        meta["annotations"] = found
+    if created := describe_time(root.child_value("CreationTimestamp")):
+        meta["creationTimestamp"] = created
+    return meta
+
+
+def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
+    """The table a describe section holds (Conditions, Events, Non-terminated Pods, ...)."""
+    lines = [line for line in entry.raw if line.text.strip()]
+    result = TableRows()
+    header_at = next(
+        (i for i, line in enumerate(lines)
+         if i + 1 < len(lines) and is_rule(lines[i + 1].text)),
+        None,
+    )
+    wrapped: list[str] = []
+    if header_at is not None and (joined := _wrapped_header(lines, header_at + 1)):
+        header_at, wrapped = joined
+        lines = [line for i, line in enumerate(lines) if i not in (header_at + 1, header_at + 3)]
+    if header_at is None:
+        header_at = next((i for i, line in enumerate(lines)
+                          if read_header(line.text.strip(), catalog, mixed_case=True)), None)
+    if header_at is None:
+        return result
+    indent = len(lines[header_at].text) - len(lines[header_at].text.lstrip(" "))
+    layout = read_header(lines[header_at].text[indent:], catalog, mixed_case=True)
+    if layout is None:
+        return result
+    result.columns = (*layout.columns, *wrapped)
+    for line in lines[header_at + 1 :]:
+        text = line.text[indent:] if line.text[:indent].strip() == "" else line.text.strip()
+        if is_rule(text):
+            continue
+        if layout.starts is not None:
+            cells, _ = split_aligned(text, layout.starts)
+        else:
+            cells = split_by_shape(text, layout.columns, catalog)
+            if cells is None:
+                continue
+        if wrapped:
+            cells = [*cells[:-1], *_split_wrapped(cells[-1], len(wrapped) + 1)]
+        row = dict(zip(result.columns, cells, strict=True))
+        result.rows.append((line.no, row))
+    if result.rows and result.rows[-1][1][result.columns[-1]] is None:
+        result.cut = result.rows[-1][0]  # the last row lacks its last column
+    return result
+
+
+def is_rule(text: str) -> bool:
+    """A header's underline (`----   ------`)."""
+    return "-" in text and set(text.strip()) <= {"-", " "}
+
+
+def _wrapped_header(lines: list[Line], rule_at: int) -> tuple[int, list[str]] | None:
+    """A header the terminal wrapped: its last column names on a line of their own, deeper
+    indented, above the rule whose own tail is wrapped the same way::
+
+          Type    Status  ...  Reason
+                  Message
+          ----    ------  ...  ------
+                  -------
+
+    Gives the header's index and the wrapped column names.
+    """
+    header_at = rule_at - 1
+    if header_at < 1 or rule_at + 1 >= len(lines) or not is_rule(lines[rule_at + 1].text):
+        return None
+    header, tail = lines[header_at - 1].text, lines[header_at].text
+    indent = len(header) - len(header.lstrip(" "))
+    if len(tail) - len(tail.lstrip(" ")) <= indent:
+        return None
+    names = re.split(r"\s{2,}", tail.strip())
+    if not all(re.fullmatch(r"[A-Z][A-Za-z]*", name) for name in names):
+        return None
+    return header_at - 1, names
+
+
+def _split_wrapped(text: str | None, width: int) -> list[str | None]:
+    """The last header column's cell and the wrapped columns after it: runs of 2+ spaces apart
+    (the wrapped columns have no start of their own to split at)."""
+    parts: list[str | None] = list(re.split(r"\s{2,}", text.strip(), maxsplit=width - 1)) if text else []
+    return parts + [None] * (width - len(parts))
+
+
+def events(entry: Entry | None, involved: dict[str, str], namespace: str | None,
+           catalog: Catalog) -> tuple[list[TextObject], int | None]:
+    """Event objects from a describe's Events table, about the described object."""
+    if entry is None or cell(entry.value):
+        return [], None
+    table = table_rows(entry, catalog)
+    found: list[TextObject] = []
+    for line, row in table.rows:
+        body: dict[str, Any] = {"apiVersion": "v1", "kind": "Event",
+                                "metadata": {"name": event_name(involved.get("name"), line)}}
+        if namespace:
+            body["metadata"]["namespace"] = namespace
+        body["involvedObject"] = involved
+        for column, target in (("Type", "type"), ("Reason", "reason"), ("Message", "message")):
+            if value := cell(row.get(column)):
+                body[target] = value
+        facts: dict[str, Any] = {GENERATED_NAME: True}
+        age = _EVENT_AGE.match(cell(row.get("Age")) or "")
+        if age:
+            if (last := age_seconds(age.group("last"))) is not None:
+                facts["last_seen_ago_seconds"] = last
+            if age.group("count"):
+                body["count"] = int(age.group("count"))
+                if (first := age_seconds(age.group("first"))) is not None:
+                    facts["first_seen_ago_seconds"] = first
+        if source := source_of(row.get("From")):
+            body["source"] = source
+        facts["columns"] = {k: v for k, v in row.items() if v is not None}
+        body[TEXT_FACTS_KEY] = facts
+        found.append(TextObject(body=body, line=line, origin=DESCRIBE_ORIGIN))
+    return found, table.cut
+
+
+def tolerations(values: list[str]) -> list[dict[str, Any]]:
+    """Describe's toleration lines (`key=value:Effect op=Exists for 300s`) in API form.
+
+    >>> tolerations(["node.kubernetes.io/not-ready:NoExecute op=Exists for 300s", "op=Exists"])
+    [{'key': 'node.kubernetes.io/not-ready', 'operator': 'Exists', 'effect': 'NoExecute', 'tolerationSeconds': 300}, {'operator': 'Exists'}]
+    """
+    found: list[dict[str, Any]] = []
+    for value in values:
+        match = _TOLERATION.match(value.strip()) if cell(value) else None
+        if not match:
+            continue
+        item: dict[str, Any] = {}
+        if match.group("key"):
+            item["key"] = match.group("key")
+        if match.group("op"):
+            item["operator"] = match.group("op")
+        elif match.group("value") is not None:
+            item["operator"] = "Equal"
+        if match.group("value"):
+            item["value"] = match.group("value")
+        if match.group("effect"):
+            item["effect"] = match.group("effect")
+        if match.group("seconds"):
+            item["tolerationSeconds"] = int(match.group("seconds"))
+        found.append(item)
+    return found
+
+
+def taints(values: list[str]) -> list[dict[str, str]]:
+    """Node taint lines (`key=value:Effect`, `key:Effect`) in API form.
+
+    >>> taints(["node-role.kubernetes.io/master:NoSchedule", "<none>"])
+    [{'key': 'node-role.kubernetes.io/master', 'effect': 'NoSchedule'}]
+    """
+    found: list[dict[str, str]] = []
+    for value in values:
+        match = _TAINT.match(value.strip())
+        if match:
+            taint = {"key": match.group("key")}
+            if match.group("value"):
+                taint["value"] = match.group("value")
+            taint["effect"] = match.group("effect")
+            found.append(taint)
+    return found
+
+
+def owner_reference(text: str | None, catalog: Catalog) -> dict[str, Any] | None:
+    """`Controlled By:  ReplicaSet/web-7d9` as the controller's ownerReference."""
+    kind, slash, name = (cell(text) or "").partition("/")
+    if not slash or not name:
+        return None
+    info = catalog.for_resource(kind)
+    return {
+        "apiVersion": info.api_version if info else "",
+        "kind": info.kind if info else kind,
+        "name": name,
+        "controller": True,
+    }
+
+
+def child_map(entry: Entry | None) -> dict[str, str]:
+    """A section of `key: value` children (Capacity, Addresses) as a dict, markers dropped."""
+    if entry is None:
+        return {}
+    return {child.key: child.value for child in entry.children if cell(child.value) is not None}
+
+
+def raw_lines(entry: Entry | None) -> list[str]:
+    """The text lines of a raw section (Command, Args, Mounts), trailing blank lines dropped."""
+    if entry is None:
+        return []
+    lines = [line.text.strip() for line in entry.raw]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def dedent(lines: list[Line]) -> list[Line]:
+    """Lines with their common indentation removed."""
+    indents = [len(line.text) - len(line.text.lstrip(" ")) for line in lines if line.text.strip()]
+    cut = min(indents, default=0)
+    return [Line(line.no, line.text[cut:]) for line in lines]

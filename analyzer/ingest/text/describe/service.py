@@ -1,0 +1,98 @@
+"""`kubectl describe svc`: type, addresses, ports in order, and the Endpoints it lists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyzer.ingest.text.describe.context import DescribeContext
+from analyzer.ingest.text.describe.sections import DESCRIBE_ORIGIN, key_values
+from analyzer.ingest.text.describe.tree import Entry
+from analyzer.ingest.text.rows.services import ingress_points
+from analyzer.ingest.text.types import TextObject
+from analyzer.ingest.text.values import cell, csv, int_or_string, integer
+
+_SPEC_FIELDS = {
+    "Type": "type", "IP Family Policy": "ipFamilyPolicy", "IP": "clusterIP",
+    "Session Affinity": "sessionAffinity", "External Traffic Policy": "externalTrafficPolicy",
+    "Internal Traffic Policy": "internalTrafficPolicy",
+}
+_LIST_FIELDS = {"IP Families": "ipFamilies", "IPs": "clusterIPs", "External IPs": "externalIPs"}
+
+
+def _port(text: str) -> tuple[str | None, int, str] | None:
+    """`dns  53/UDP` or `<unset>  80/TCP` -> (name, port, protocol)."""
+    parts = text.split()
+    if not parts:
+        return None
+    number, _, protocol = parts[-1].partition("/")
+    if not number.isdigit():
+        return None
+    name = parts[0] if len(parts) > 1 and parts[0] != "<unset>" else None
+    return name, int(number), protocol or "TCP"
+
+
+def read_service(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+                 ctx: DescribeContext) -> list[TextObject]:
+    """Fill a Service from its describe; its per-port Endpoints become one Endpoints object.
+
+    Ports come as repeated `Port` / `TargetPort` / `NodePort` / `Endpoints` fields, in order.
+    """
+    spec: dict[str, Any] = {}
+    for key, target in _SPEC_FIELDS.items():
+        if value := cell(root.child_value(key)):
+            spec[target] = value
+    for key, target in _LIST_FIELDS.items():
+        if values := csv(root.child_value(key)):
+            spec[target] = values
+    if (entry := root.child("Selector")) and (found := key_values(
+            [part for value in entry.values for part in csv(value)], "=")):
+        spec["selector"] = found
+    if port := integer(root.child_value("HealthCheck NodePort")):
+        spec["healthCheckNodePort"] = port
+    ports: list[dict[str, Any]] = []
+    subsets: list[dict[str, Any]] = []
+    for entry in root.children:
+        value = cell(entry.value)
+        if entry.key == "Port" and value and (parsed := _port(value)):
+            name, number, protocol = parsed
+            ports.append({**({"name": name} if name else {}), "port": number, "protocol": protocol})
+        elif not ports or value is None:
+            continue
+        elif entry.key == "TargetPort":
+            ports[-1]["targetPort"] = int_or_string(value.partition("/")[0])
+        elif entry.key == "NodePort" and (parsed := _port(value)):
+            ports[-1]["nodePort"] = parsed[1]
+        elif entry.key == "Endpoints" and (subset := _subset(entry.values, ports[-1])):
+            subsets.append(subset)
+    if ports:
+        spec["ports"] = ports
+    if spec:
+        body["spec"] = spec
+    if ingress := csv(root.child_value("LoadBalancer Ingress")):
+        body["status"] = {"loadBalancer": {"ingress": ingress_points(ingress)}}
+    if not subsets:
+        return []
+    endpoints = {"apiVersion": "v1", "kind": "Endpoints",
+                 "metadata": {k: v for k, v in body["metadata"].items() if k in ("name", "namespace")},
+                 "subsets": subsets}
+    return [TextObject(body=endpoints, line=ctx.line, origin=DESCRIBE_ORIGIN)]
+
+
+def _subset(values: list[str], port: dict[str, Any]) -> dict[str, Any] | None:
+    """`10.0.0.5:53,10.0.0.6:53` under a port as one Endpoints subset."""
+    addresses: list[dict[str, str]] = []
+    target: int | None = None
+    for pair in (p for value in values for p in csv(value.partition(" + ")[0])):
+        ip, _, number = pair.rpartition(":")
+        if not ip or not number.isdigit():
+            continue
+        addresses.append({"ip": ip.strip("[]")})
+        target = int(number)
+    if not addresses or target is None:
+        return None
+    endpoint_port = {**({"name": port["name"]} if "name" in port else {}), "port": target,
+                     "protocol": port["protocol"]}
+    return {"addresses": addresses, "ports": [endpoint_port]}
+
+
+READERS = {"Service": read_service}

@@ -1,0 +1,132 @@
+"""Pasted text as numbered lines, with the wrappers around kubectl output recognised.
+
+HolmesGPT tool fixtures start each call with JSON metadata lines (the tool, its parameters and the
+kubectl invocation), then `stdout:`, the output, and `stderr:`; the metadata tells which command
+produced the output that follows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import orjson
+
+from analyzer.ingest.text.commands import Command, parse_command
+
+_BOX = re.compile(r"[\u2500-\u257f]")
+_FRAME_EDGE = re.compile(r"^\s*[\u2502\u2503\u2551]|[\u2502\u2503\u2551]\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the input: 1-based number and text (line ending and trailing blanks gone)."""
+
+    no: int
+    text: str
+
+    @property
+    def blank(self) -> bool:
+        return not self.text.strip()
+
+    @property
+    def indent(self) -> int:
+        return len(self.text) - len(self.text.lstrip(" "))
+
+
+def split_lines(text: str, skip_leading_blank_lines: bool = False) -> list[Line]:
+    """Number the lines of a paste, whatever its line endings; drop a BOM and trailing blanks.
+    With `skip_leading_blank_lines`, the empty lines before the first one with text are left
+    out (numbers stay the file's): a transcript's block is laid at its own line numbers.
+
+    >>> split_lines("\\ufeffa \\r\\nb\\rc\\n")
+    [Line(no=1, text='a'), Line(no=2, text='b'), Line(no=3, text='c')]
+    >>> split_lines("\\n\\n\\nNAME\\n", skip_leading_blank_lines=True)
+    [Line(no=4, text='NAME')]
+    """
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    first = 1
+    if skip_leading_blank_lines:
+        body = text.lstrip("\n")
+        first += len(text) - len(body)
+        text = body
+    raw_lines = text.split("\n")
+    if raw_lines and raw_lines[-1] == "":
+        raw_lines.pop()  # the newline ending the last line starts no line of its own
+    return [Line(no, raw.rstrip()) for no, raw in enumerate(raw_lines, start=first)]
+
+
+def is_comment(text: str) -> bool:
+    """A `# note` line someone typed between rows (not a `# kubectl ...` root prompt).
+
+    >>> is_comment("# daemonSet なので 3 つある"), is_comment("#"), is_comment("#1 thing")
+    (True, True, False)
+    """
+    return text == "#" or text.startswith("# ")
+
+
+def is_box_framed(text: str) -> bool:
+    """A line drawn inside a k9s/TUI frame (box-drawing edge at its start or end)."""
+    return bool(_FRAME_EDGE.search(text))
+
+
+def has_box_drawing(text: str) -> bool:
+    """Whether a line holds box-drawing characters at all."""
+    return bool(_BOX.search(text))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A HolmesGPT metadata line: the command it ran (when it tells) and its output format."""
+
+    command: Command | None
+    structured: bool  # the invocation printed YAML or JSON, not kubectl text
+
+
+def tool_call(text: str) -> ToolCall | None:
+    """Read a HolmesGPT metadata line; None when the line is not one.
+
+    >>> tool_call('{"toolset_name": "kubernetes/core", "tool_name": "kubectl_describe", '
+    ...           '"match_params": {"kind": "node", "name": "n1"}}').command.text
+    'kubectl describe node n1'
+    """
+    if not (text.startswith("{") and text.endswith("}")):
+        return None
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or not ({"toolset_name", "schema_version"} & data.keys()):
+        return None
+    invocation = data.get("invocation")
+    if isinstance(invocation, str) and invocation.startswith(("kubectl ", "oc ")):
+        command = parse_command(invocation)
+    else:
+        command = _command_from_params(str(data.get("tool_name", "")),
+                                       data.get("match_params") or data.get("params") or {})
+    structured = bool(command and (command.output or "").split("=")[0] in ("yaml", "json"))
+    return ToolCall(command, structured)
+
+
+def _command_from_params(tool: str, params: dict) -> Command | None:
+    """The command a tool call ran, rebuilt from its name and parameters when not recorded."""
+    if not isinstance(params, dict) or not params.get("kind"):
+        return None
+    if "describe" in tool:
+        verb = "describe"
+    elif "lineage" in tool:
+        verb = "lineage"
+    elif "get" in tool or "find" in tool:
+        verb = "get"
+    else:
+        return None
+    parts = ["kubectl", verb, str(params["kind"])]
+    if params.get("name"):
+        parts.append(str(params["name"]))
+    if params.get("namespace"):
+        parts += ["-n", str(params["namespace"])]
+    elif "in_cluster" in tool or "all_namespaces" in tool:
+        parts.append("-A")
+    if "yaml" in tool:
+        parts += ["-o", "yaml"]
+    return parse_command(" ".join(parts))

@@ -1,0 +1,147 @@
+"""Walk pasted text line by line: follow the commands, read tables and describes, skip prose."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from analyzer.ingest.records import Rejection
+from analyzer.ingest.text.catalog import Catalog, catalog
+from analyzer.ingest.text.commands import Command, command_in
+from analyzer.ingest.text.describe import read_describe
+from analyzer.ingest.text.describe.blocks import block_at, describe_starts, fragment_starts
+from analyzer.ingest.text.describe.layout import describe_layout
+from analyzer.ingest.text.lines import Line, has_box_drawing, split_lines, tool_call
+from analyzer.ingest.text.table_objects import build_table
+from analyzer.ingest.text.tables import TableBlock, headerless_at, table_at
+from analyzer.ingest.text.types import TextParse
+
+_STRUCTURED_OUTPUTS = ("yaml", "json", "jsonpath", "go-template", "name")
+
+
+@dataclass(slots=True)
+class _State:
+    """Where the walk is: the command whose output this is, and what to skip."""
+
+    command: Command | None = None
+    skipping: bool = False  # inside stderr, or output that is YAML/JSON rather than text
+    consumed: int = 0  # index of the first line no block has taken yet
+    result: TextParse = field(default_factory=TextParse)
+
+
+def parse_kubectl_text(text: str, source: str) -> TextParse:
+    """Objects, unknown tables and rejections from pasted kubectl text (tables, describes).
+
+    >>> parsed = parse_kubectl_text(
+    ...     "$ kubectl get pods -n web\\n"
+    ...     "NAME    READY   STATUS    RESTARTS      AGE\\n"
+    ...     "web-1   1/1     Running   3 (12h ago)   7d2h\\n", "paste.txt")
+    >>> pod = parsed.objects[0].body
+    >>> pod["metadata"], pod["status"], pod["x-kda-text"]["restarts"], pod["x-kda-text"]["age_seconds"]
+    ({'name': 'web-1', 'namespace': 'web'}, {'phase': 'Running'}, 3, 612000.0)
+    """
+    lines = split_lines(text, skip_leading_blank_lines=True)
+    kinds = catalog()
+    state = _State()
+    index = 0
+    while index < len(lines):
+        index = _step(lines, index, state, kinds, source)
+    return state.result
+
+
+def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: str) -> int:
+    """Read what starts at lines[index]; return the index of the next line to look at."""
+    line = lines[index]
+    text = line.text
+    if (call := tool_call(text)) is not None:
+        # A tool call writes two metadata lines; one rejection covers its YAML/JSON output.
+        if call.structured and call.command is not None and not state.skipping:
+            _reject_structured(state, line, call.command, source)
+        state.command = call.command
+        state.skipping = call.structured
+        return index + 1
+    if text.strip() == "stdout:":
+        return index + 1
+    if text.strip() == "stderr:":
+        state.skipping = True
+        return index + 1
+    if (command := command_in(text)) is not None:
+        state.command = command
+        state.skipping = _structured(command)
+        if state.skipping:
+            _reject_structured(state, line, command, source)
+        state.consumed = index + 1
+        return index + 1
+    if state.skipping or not text.strip():
+        return index + 1
+    # An excerpt that begins inside a describe is only trusted where no other command's
+    # output (a rollout history's pod template) could be mistaken for it.
+    describing = state.command is None or state.command.verb == "describe"
+    if describe_starts(lines, index) or (
+        describing and not text[:1].isspace() and fragment_starts(lines, index, describe_layout())
+    ):
+        return _describe(lines, index, state, kinds, source)
+    if (block := table_at(lines, index, kinds, state.command)) is not None:
+        return _table(block, state, kinds, source)
+    command = state.command
+    if (
+        command is not None and command.prints_table and (command.piped or command.no_headers)
+        and (block := headerless_at(lines, index, kinds, command)) is not None
+    ):
+        return _table(block, state, kinds, source)
+    if has_box_drawing(text):
+        return _reject_drawing(lines, index, state, source)
+    return index + 1
+
+
+def _describe(lines: list[Line], index: int, state: _State, kinds: Catalog, source: str) -> int:
+    headless = not lines[index].text.startswith("Name:")
+    start = index
+    if headless:  # an excerpt may begin with the indented tail of a section
+        while start > state.consumed and lines[start - 1].text[:1].isspace():
+            start -= 1
+    block = block_at(lines, start, headless=headless)
+    objects, rejections = read_describe(block, state.command, kinds, source)
+    state.result.objects.extend(objects)
+    state.result.rejections.extend(rejections)
+    state.consumed = block.end
+    return block.end
+
+
+def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int:
+    built = build_table(block, kinds, source)
+    state.result.objects.extend(built.objects)
+    state.result.rejections.extend(built.rejections)
+    if built.table is not None:
+        state.result.tables.append(built.table)
+    state.consumed = block.end
+    return block.end
+
+
+def _structured(command: Command) -> bool:
+    output = (command.output or "").split("=", 1)[0]
+    return output in _STRUCTURED_OUTPUTS and not command.redirected
+
+
+def _reject_structured(state: _State, line: Line, command: Command, source: str) -> None:
+    kind = (command.output or "").split("=", 1)[0].upper()
+    state.result.rejections.append(Rejection(
+        source, f"line {line.no}",
+        f"output of '{command.text}' is {kind}, not table or describe text; not read here",
+    ))
+
+
+def _reject_drawing(lines: list[Line], index: int, state: _State, source: str) -> int:
+    """One rejection for a run of lines drawn with box characters (a k9s or TUI view)."""
+    end = index
+    while end < len(lines) and lines[end].text.strip() and (
+        has_box_drawing(lines[end].text) or end == index
+    ):
+        end += 1
+    span = f"lines {lines[index].no}-{lines[end - 1].no}" if end - index > 1 else "this line"
+    state.result.rejections.append(Rejection(
+        source, f"line {lines[index].no}",
+        f"{span} are drawn with box-drawing characters (a k9s or terminal UI view), "
+        "not kubectl table or describe text",
+    ))
+    state.consumed = end
+    return end

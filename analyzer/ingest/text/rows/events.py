@@ -1,0 +1,92 @@
+"""Event rows (`get events`, old and new layouts, and lineage's `Reason: message` cells)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from analyzer.ingest.text.rows.context import RowContext
+from analyzer.ingest.text.values import age_seconds, cell, set_path
+
+GENERATED_NAME = "generated_name"
+
+
+def event_name(involved_name: str | None, line: int) -> str:
+    """A stable name for an event the text shows without one (kubectl's are `<object>.<hex>`).
+
+    >>> event_name("web-1", 12)
+    'web-1.line12'
+    """
+    return f"{involved_name or 'event'}.line{line}"
+
+
+def involved_object(ctx: RowContext | None, kind_text: str, name: str,
+                    namespace: str | None) -> dict[str, str]:
+    """An involvedObject for `pod/web-1`-style references, kinds spelled the API's way."""
+    info = ctx.catalog.for_resource(kind_text) if ctx else None
+    kind = info.kind if info else kind_text[:1].upper() + kind_text[1:]
+    ref = {"kind": kind, "name": name}
+    if info:
+        ref["apiVersion"] = info.api_version
+    if namespace and (info is None or info.namespaced):
+        ref["namespace"] = namespace
+    return dict(sorted(ref.items()))
+
+
+def source_of(text: str | None) -> dict[str, str] | None:
+    """An event's From/SOURCE (`kubelet, node01` in old kubectl) as `source`.
+
+    >>> source_of("kubelet, node01"), source_of("default-scheduler")
+    ({'component': 'kubelet', 'host': 'node01'}, {'component': 'default-scheduler'})
+    """
+    text = cell(text)
+    if not text:
+        return None
+    component, _, host = text.partition(", ")
+    return {"component": component, "host": host} if host else {"component": component}
+
+
+def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
+               ctx: RowContext | None) -> None:
+    """Fill an Event from its row; its name is NAME in wide output, else made from the line.
+
+    >>> from analyzer.ingest.text.catalog import catalog
+    >>> ctx = RowContext(catalog(), "web", 7)
+    >>> body = {"metadata": {}}
+    >>> read_event(body, {"LAST SEEN": "3m", "OBJECT": "pod/web-1", "MESSAGE": "Back-off"}, {}, ctx)
+    >>> body["metadata"], body["involvedObject"]
+    ({'name': 'web-1.line7', 'namespace': 'web'}, {'apiVersion': 'v1', 'kind': 'Pod', 'name': 'web-1', 'namespace': 'web'})
+    """
+    namespace = ctx.namespace if ctx else None
+    for header, fact in (("LAST SEEN", "last_seen_ago_seconds"), ("FIRST SEEN", "first_seen_ago_seconds")):
+        if (ago := age_seconds(cells.get(header))) is not None:
+            facts[fact] = ago
+    involved: dict[str, str] | None = None
+    if obj := cell(cells.get("OBJECT")):
+        kind_text, slash, name = obj.partition("/")
+        if slash:
+            involved = involved_object(ctx, kind_text, name, namespace)
+    elif (kind := cell(cells.get("KIND"))) and (name := cell(cells.get("NAME"))):
+        involved = involved_object(ctx, kind, name, namespace)  # old layout: NAME is the object
+    if involved:
+        body["involvedObject"] = involved
+        if subobject := cell(cells.get("SUBOBJECT")):
+            body["involvedObject"]["fieldPath"] = subobject
+    if source := source_of(cells.get("SOURCE")):
+        body["source"] = source
+    status = cell(cells.get("STATUS"))
+    if status and "REASON" not in cells:  # kubectl lineage prints `Reason: message`
+        match = re.match(r"^(\w+): (.*)$", status)
+        if match:
+            body["reason"], body["message"] = match.group(1), match.group(2)
+    metadata = body.setdefault("metadata", {})
+    if "OBJECT" not in cells and "KIND" in cells:
+        metadata.pop("name", None)
+    if not metadata.get("name"):
+        metadata["name"] = event_name(involved["name"] if involved else None, ctx.line if ctx else 0)
+        facts[GENERATED_NAME] = True
+    if namespace:
+        set_path(body, "metadata.namespace", namespace)
+
+
+READERS = {"Event": read_event}

@@ -1,0 +1,36 @@
+"""Pod rows: READY, STATUS (a phase only when it is one), RESTARTS with the last restart's age."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyzer.ingest.text.rows.context import RowContext
+from analyzer.ingest.text.values import cell, restarts, set_path
+
+POD_PHASES = frozenset({"Pending", "Running", "Succeeded", "Failed", "Unknown"})
+
+
+def read_pod(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
+             ctx: RowContext) -> None:
+    """Fill a Pod from its row.
+
+    >>> body, facts = {}, {}
+    >>> read_pod(body, {"READY": "0/1", "STATUS": "CrashLoopBackOff", "RESTARTS": "9 (104s ago)"},
+    ...          facts, None)
+    >>> body, facts
+    ({}, {'ready': '0/1', 'status': 'CrashLoopBackOff', 'restarts': 9, 'last_restart_ago_seconds': 104.0})
+    """
+    if ready := cell(cells.get("READY")):
+        facts["ready"] = ready
+    if status := cell(cells.get("STATUS")):
+        facts["status"] = status
+        if status in POD_PHASES:
+            set_path(body, "status.phase", status)
+    count, ago = restarts(cells.get("RESTARTS"))
+    if count is not None:
+        facts["restarts"] = count
+    if ago is not None:
+        facts["last_restart_ago_seconds"] = ago
+
+
+READERS = {"Pod": read_pod}

@@ -1,0 +1,48 @@
+"""Volume rows: access modes, claim references, default storage classes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyzer.ingest.text.rows.context import RowContext
+from analyzer.ingest.text.values import cell, csv, set_path
+
+ACCESS_MODES = {
+    "RWO": "ReadWriteOnce", "ROX": "ReadOnlyMany", "RWX": "ReadWriteMany",
+    "RWOP": "ReadWriteOncePod",
+}
+
+
+def access_modes(text: str | None) -> list[str]:
+    """kubectl's short access modes in API words.
+
+    >>> access_modes("RWO,RWX")
+    ['ReadWriteOnce', 'ReadWriteMany']
+    """
+    return [ACCESS_MODES.get(mode, mode) for mode in csv(text)]
+
+
+def read_pv(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
+            ctx: RowContext | None) -> None:
+    """Fill a PersistentVolume's access modes and claim reference (`namespace/name`).
+
+    >>> body = {}
+    >>> read_pv(body, {"ACCESS MODES": "RWO", "CLAIM": "web/data-web-0"}, {}, None)
+    >>> body
+    {'spec': {'accessModes': ['ReadWriteOnce'], 'claimRef': {'namespace': 'web', 'name': 'data-web-0'}}}
+    """
+    if modes := access_modes(cells.get("ACCESS MODES")):
+        set_path(body, "spec.accessModes", modes)
+    namespace, slash, name = (cell(cells.get("CLAIM")) or "").partition("/")
+    if slash and namespace and name:
+        set_path(body, "spec.claimRef", {"namespace": namespace, "name": name})
+
+
+def read_pvc(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
+             ctx: RowContext | None) -> None:
+    """Fill a PersistentVolumeClaim's granted access modes."""
+    if modes := access_modes(cells.get("ACCESS MODES")):
+        set_path(body, "status.accessModes", modes)
+
+
+READERS = {"PersistentVolume": read_pv, "PersistentVolumeClaim": read_pvc}

@@ -1,0 +1,62 @@
+"""Tell pasted kubectl text (tables, describes) from JSON, YAML, logs and prose by its content."""
+
+from __future__ import annotations
+
+import orjson
+
+from analyzer.ingest.text.catalog import catalog
+from analyzer.ingest.text.commands import command_in
+from analyzer.ingest.text.describe.blocks import describe_starts, fragment_starts
+from analyzer.ingest.text.describe.layout import describe_layout
+from analyzer.ingest.text.lines import split_lines, tool_call
+from analyzer.ingest.text.tables import headerless_at, table_at
+
+# Enough lines to meet the first table or describe of any paste without reading a huge file.
+_SNIFF_LINES = 5000
+
+
+def looks_like_kubectl_text(text: str) -> bool:
+    """Whether the text holds a kubectl table or describe (JSON and YAML documents do not).
+
+    >>> looks_like_kubectl_text("NAME      STATUS   AGE\\ndefault   Active   11d\\n")
+    True
+    >>> looks_like_kubectl_text('{"kind": "Pod"}'), looks_like_kubectl_text("apiVersion: v1\\nkind: Pod\\n")
+    (False, False)
+    >>> looks_like_kubectl_text("The pods were fine. NAME is a word.")
+    False
+    """
+    head = text.lstrip("\ufeff \t\r\n")
+    if not head:
+        return False
+    if head[0] in "{[" and _is_json(head):
+        return False
+    # (a transcript's block is laid at its own line numbers, after as many blank lines)
+    lines = split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES]
+    kinds = catalog()
+    layout = describe_layout()
+    command = None
+    for index, line in enumerate(lines):
+        if (call := tool_call(line.text)) is not None:
+            command = call.command
+            continue
+        if (typed := command_in(line.text)) is not None:
+            command = typed
+            continue
+        if not line.text.strip() or line.text[:1].isspace():
+            continue
+        if describe_starts(lines, index) or table_at(lines, index, kinds, None) is not None:
+            return True
+        if command is None and fragment_starts(lines, index, layout):
+            return True  # an excerpt of a describe that begins after its Name
+        if command is not None and command.prints_table and (command.piped or command.no_headers) \
+                and headerless_at(lines, index, kinds, command) is not None:
+            return True
+    return False
+
+
+def _is_json(text: str) -> bool:
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True

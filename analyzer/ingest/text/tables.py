@@ -1,0 +1,236 @@
+"""Find `kubectl get` tables in text: where one starts and ends, and the cells of its rows.
+
+A header gives the columns; rows follow until a prompt, a new header, prose, or a blank line
+after which no aligned row goes on. Rows a `| grep` left without a header are laid out as the
+command would print them. analyzer.ingest.text.table_objects turns the rows into objects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from analyzer.ingest.text.catalog import Catalog, HeaderMatch, KindInfo
+from analyzer.ingest.text.columns import (
+    TREE_GLYPHS,
+    Layout,
+    read_header,
+    split_aligned,
+    split_by_runs,
+    split_by_shape,
+    split_tabs,
+)
+from analyzer.ingest.text.commands import Command, command_in, label_column_header
+from analyzer.ingest.text.lines import Line, is_comment, tool_call
+from analyzer.ingest.text.rows.common import NAME, split_name
+
+_WRAPPER_MARKERS = frozenset({"stdout:", "stderr:"})
+_PRINTABLE = re.compile(r"^[\x21-\x7e]+$")
+
+
+@dataclass(slots=True)
+class RawRow:
+    """One row as read: its line, header -> cell text (None when blank), columns it lacks."""
+
+    line: int
+    cells: dict[str, str | None]
+    missing: tuple[str, ...] = ()
+    depth: int = 0  # where the name starts past tree glyphs (`kubectl lineage` nesting)
+
+
+@dataclass(slots=True)
+class TableBlock:
+    """A table found in the text: header, rows, the command that printed it, where it ends."""
+
+    layout: Layout
+    line: int
+    rows: list[RawRow]
+    end: int  # index of the first line after the table
+    command: Command | None
+    match: HeaderMatch | None = None
+    label_columns: dict[str, str] = field(default_factory=dict)  # `-L` column -> label key
+
+
+def table_at(lines: list[Line], start: int, catalog: Catalog,
+             command: Command | None) -> TableBlock | None:
+    """The table whose header is at lines[start], or None when no table starts there."""
+    layout = read_header(lines[start].text, catalog)
+    if layout is None:
+        return None
+    match, label_columns = _match_with_label_columns(layout, catalog, command)
+    if match is None and layout.columns[0] not in ("NAME", "NAMESPACE") and command is None:
+        return None  # an all-capitals line in prose, not a header
+    generic = match is None
+    rows: list[RawRow] = []
+    index = start + 1
+    while index < len(lines):
+        text = lines[index].text
+        if not text.strip():
+            after = _next_filled(lines, index)
+            # A table may go on after a blank line (someone split it); only a row aligned
+            # exactly as the header says continues it.
+            if after is None or _stops_table(lines[after].text, catalog):
+                break
+            row = _row(lines[after], layout, catalog, generic)
+            if row is None:
+                break
+            rows.append(row)
+            index = after + 1
+            continue
+        if is_comment(text) and command_in(text) is None:
+            index += 1  # someone's note between rows
+            continue
+        if _stops_table(text, catalog):
+            break
+        row = _row(lines[index], layout, catalog, generic)
+        if row is None:
+            break
+        rows.append(row)
+        index += 1
+    if not rows:
+        return None
+    return TableBlock(layout, lines[start].no, rows, index, command, match, label_columns)
+
+
+def _match_with_label_columns(layout: Layout, catalog: Catalog, command: Command | None,
+                              ) -> tuple[HeaderMatch | None, dict[str, str]]:
+    """A known header, allowing the label columns `-L key` adds after it: (match, header -> key)."""
+    columns = list(layout.columns)
+    match = catalog.match_header(columns)
+    if match is not None or command is None or not command.label_columns:
+        return match, {}
+    added = {label_column_header(key): key for key in command.label_columns}
+    trailing = [c for c in columns if c == catalog.labels_column]
+    core = [c for c in columns if c != catalog.labels_column]
+    count = len(added)
+    if len(core) <= count or tuple(core[-count:]) != tuple(added):
+        return None, {}
+    return catalog.match_header(core[:-count] + trailing), added
+
+
+def headerless_at(lines: list[Line], start: int, catalog: Catalog,
+                  command: Command) -> TableBlock | None:
+    """Rows a `| grep` (or `--no-headers`) left without their header, laid out as the command's."""
+    info = single_kind(command, catalog)
+    if info is None:
+        return None
+    columns = catalog.header_for(info, command.wide, command.all_namespaces, command.show_labels)
+    layout = Layout(tuple(columns), None, "collapsed")
+    rows: list[RawRow] = []
+    index = start
+    while index < len(lines) and lines[index].text.strip():
+        if _stops_table(lines[index].text, catalog):
+            break
+        row = _headerless_row(lines[index], layout, catalog)
+        if row is None:
+            break
+        rows.append(row)
+        index += 1
+    if not rows:
+        return None
+    return TableBlock(layout, lines[start].no, rows, index, command,
+                      catalog.match_header(columns))
+
+
+def single_kind(command: Command, catalog: Catalog) -> KindInfo | None:
+    """The one kind a command lists, when it lists exactly one that the catalog knows."""
+    if len(command.resources) != 1:
+        return None
+    return catalog.for_resource(command.resources[0])
+
+
+def _next_filled(lines: list[Line], index: int) -> int | None:
+    for after in range(index, min(index + 3, len(lines))):
+        if lines[after].text.strip():
+            return after
+    return None
+
+
+def _stops_table(text: str, catalog: Catalog) -> bool:
+    """Lines that end a table: prompts, tool metadata, wrapper markers, a new header."""
+    if text.strip() in _WRAPPER_MARKERS or command_in(text) or tool_call(text):
+        return True
+    layout = read_header(text, catalog)
+    return layout is not None and (
+        catalog.match_header(list(layout.columns)) is not None
+        or layout.columns[0] in ("NAME", "NAMESPACE")
+    )
+
+
+def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow | None:
+    """A row under this header, or None when the line is not one (prose, misaligned text)."""
+    text = line.text
+    stripped = text.lstrip(" ")
+    if text[:1].isspace() and not (stripped and stripped[0] in TREE_GLYPHS):
+        return None  # indented text that is not a lineage tree row
+    if layout.mode == "aligned":
+        assert layout.starts is not None
+        cells, aligned = split_aligned(text, layout.starts)
+        if not aligned:
+            # kubectl never lets a cell stray from its column, but a person editing a paste
+            # does (a name lengthened or cut by hand): read the row by its runs of text or by
+            # the shapes of its words before calling it the end of the table.
+            runs = split_by_runs(text, len(layout.columns))
+            realigned = list(runs) if runs is not None else split_by_shape(
+                text, layout.columns, catalog)
+            if realigned is None:
+                return None
+            cells = realigned
+    elif layout.mode == "tabs":
+        cells = split_tabs(text, len(layout.columns))
+    else:
+        cells = split_by_shape(text, layout.columns, catalog)
+        if cells is None and generic:
+            words = text.split()
+            if len(words) < min(2, len(layout.columns)):
+                return None
+            width = len(layout.columns)
+            cells = [*words[: width - 1], " ".join(words[width - 1 :])] if len(words) >= width \
+                else [*words, *[None] * (width - len(words))]
+        if cells is None:
+            return None
+    row = _checked_row(line.no, layout.columns, cells, catalog, generic)
+    if row is not None:
+        row.depth = len(text) - len(text.lstrip(TREE_GLYPHS))
+    return row
+
+
+def _headerless_row(line: Line, layout: Layout, catalog: Catalog) -> RawRow | None:
+    if line.text[:1].isspace():
+        return None
+    runs = split_by_runs(line.text, len(layout.columns))
+    cells: list[str | None] | None = list(runs) if runs is not None else None
+    if cells is None:
+        cells = split_by_shape(line.text, layout.columns, catalog)
+    if cells is None:
+        return None
+    return _checked_row(line.no, layout.columns, cells, catalog, generic=False)
+
+
+def _checked_row(no: int, columns: tuple[str, ...], cells: list[str | None],
+                 catalog: Catalog, generic: bool) -> RawRow | None:
+    """A row whose name (or first cell) looks like one, with the trailing columns it lacks."""
+    by_column = dict(zip(columns, cells, strict=True))
+    if len(columns) > 1 and sum(1 for value in cells if value) < 2:
+        return None  # every kubectl row has a name and at least an age: one word is prose
+    if generic and not _PRINTABLE.match((cells[0] or "").lstrip(TREE_GLYPHS)):
+        return None  # kubectl's first cells are plain ASCII words; this is prose
+    if "NAME" in by_column:
+        name_cell = by_column["NAME"]
+        if not name_cell or not NAME.match(split_name(name_cell)[1]):
+            return None
+        if "NAMESPACE" in by_column and not NAME.match(by_column["NAMESPACE"] or ""):
+            return None
+    else:
+        first = cells[0]
+        if not first or not catalog.shape(columns[0]).pattern.fullmatch(first) and first not in (
+            "<unknown>", "<invalid>"
+        ):
+            return None
+    missing: list[str] = []
+    for column, value in reversed(list(zip(columns, cells, strict=True))):
+        if value is not None:
+            break
+        if not catalog.shape(column).empty:
+            missing.append(column)
+    return RawRow(no, by_column, tuple(reversed(missing)))

@@ -1,0 +1,483 @@
+"""Split a terminal transcript, a markdown write-up or a ticket into blocks, each with the command
+that produced it.
+
+What a transcript wraps around kubectl's output is taken off line by line first: CI timestamp
+prefixes (GitHub Actions, GitLab, Jenkins), `> ` quoting of tickets and e-mails, ANSI colours,
+markdown fences (which also end blocks). Then every line that runs a command behind a prompt
+(bash, zsh, fish, PowerShell, cmd), a bare `kubectl ...` line, a CI step (`##[group]Run ...`)
+or a `history` listing marks where a block starts. The ingest stage reads each block by its
+command (analyzer.ingest.transcripts); this module only finds them.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from analyzer.ingest.text.commands import Command, parse_command
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+# CI log timestamps: GitHub Actions `2024-05-02T10:11:12.1234567Z `, GitLab's with a stream tag
+# (`... 00O `), Jenkins' timestamper `[2024-05-02T10:11:12.123Z] ` or `10:11:12 `.
+_CI_PREFIX = re.compile(
+    r"^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: \d\d[OE]\+?)?"
+    r"|\[\d\d:\d\d:\d\d(?:\.\d+)?\]|\d\d:\d\d:\d\d\.\d+)(?: |$)"
+)
+_QUOTE = re.compile(r"^(?:> ?)+")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+.#-]*)\s*$")
+_FENCE_ANYWHERE = re.compile(r"(`{3,}|~{3,})")
+_CI_STEP = re.compile(r"^##\[(?:group|command)\](?:Run )?(.*)$")
+_CI_NOISE = re.compile(r"^##\[(?:endgroup|section|debug|warning|error)\]")
+
+# Prompts a command may stand behind. Tried in order on the cleaned line; each leaves the
+# command text after it.
+_PROMPTS = [re.compile(p) for p in (
+    r"^PS [^>\n]{0,160}> ?",  # PowerShell: PS C:\Users\me>
+    r"^[A-Za-z]:\\[^>\n]{0,160}>",  # cmd: C:\Users\me>
+    r"^(?:\([^)\n]{1,40}\) ?)?(?:[\w.-]+@[\w.-]+)(?::[^$#%>\n]{0,100}|\s+[^$#%>\n]{0,100})?\s?[$#%>] ",  # bash/zsh/fish user@host
+    r"^\[[^\]\n]{1,100}\]\s?[$#%] ",  # [root@host dir]#
+    # zsh themes: "➜  dir git:(main) ✗ ", and with the host first, "controlplane ~ ➜  " (KodeKloud's labs)
+    r"^(?:[\w.-]{1,64}(?:\s+[~/]\S*)?\s+)?(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",
+    r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
+    r"^[$#%] ",  # "$ ", "# ", "% "
+    r"^\+{1,3} ",  # a shell's xtrace (`set -x`), as CI logs and Jenkins show the commands they ran
+)]
+_XTRACE = r"^\+{1,3} "
+_THEME = 4  # the zsh theme prompt's place in _PROMPTS
+# What a zsh theme prompt shows between its arrow and the command: folders, git state.
+_THEME_STATE = re.compile(r"^(?:(?:~\S*|/\S*|\.{1,2}/?\S*|[\w.-]+/[\w./-]*|git:\([^)]*\)|\([^)]*\)|[✗✔±]|on|via|at)\s+)*")
+# A kubectl as typed: plain, an alias, a snap or k3s wrapper, the Windows binary, under sudo.
+_KUBECTL = re.compile(
+    r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k3s|minikube)[ .]kubectl(?:\s+--)?|kubectl(?:\.exe)?|oc(?:\.exe)?|k)(?=\s)"
+)
+# kubectl's verbs (and common plugins'): a `# ` line or a line without a prompt runs kubectl
+# only with one of these (`# kubectl and helm ...` is a comment).
+_VERBS = frozenset({
+    "get", "describe", "logs", "top", "version", "cluster-info", "apply", "create", "delete", "edit",
+    "patch", "label", "annotate", "scale", "exec", "port-forward", "proxy", "cp", "run", "expose",
+    "cordon", "uncordon", "drain", "taint", "set", "explain", "api-resources", "api-versions", "auth",
+    "config", "wait", "debug", "attach", "rollout", "autoscale", "certificate", "plugin", "completion",
+    "diff", "kustomize", "replace", "events", "neat", "tree", "lineage", "ctx", "ns", "krew", "whoami",
+    "adm", "project", "projects", "new-app", "login", "status", "rsh", "image",
+})
+_WORD = re.compile(r"^[A-Za-z][\w.+-]*(?=\s|$)")
+# Other programs whose commands end a kubectl block even without a prompt before them.
+_KNOWN_TOOLS = frozenset({
+    "helm", "terraform", "curl", "wget", "docker", "podman", "crictl", "ctr", "nerdctl", "aws", "az",
+    "gcloud", "eksctl", "minikube", "kind", "k3d", "talosctl", "microk8s", "systemctl", "journalctl",
+    "cat", "ls", "cd", "echo", "export", "grep", "git", "ssh", "ping", "dig", "nslookup", "watch",
+    "stern", "kubens", "kubectx", "jq", "yq", "sudo", "make", "ip", "iptables", "ps", "top", "free",
+    "df", "uname", "openssl", "nc", "telnet", "apt", "apt-get", "yum", "dnf", "snap", "brew", "vi",
+    "vim", "nano", "less", "tail", "head", "mkdir", "rm", "cp", "mv", "chmod", "kubeadm", "set",
+    "Get-Content", "Get-Service", "Invoke-WebRequest", "dir", "type", "cls", "clear", "history",
+    "kustomize", "argocd", "flux", "istioctl", "linkerd", "velero", "oci", "doctl", "linode-cli",
+})
+_HISTORY_LINE = re.compile(r"^\s*\d{1,6}\*?\s{1,4}(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+)?\S")
+
+
+@dataclass(slots=True)
+class TranscriptLine:
+    """One line of the file as it reads once its wrapping is taken off; `no` is 1-based."""
+
+    no: int
+    text: str
+
+
+@dataclass(slots=True)
+class Block:
+    """A run of lines with what produced it.
+
+    kind: "kubectl" (a kubectl command and its output), "command" (another program and its
+    output), "history" (a shell history listing), "text" (lines no visible command produced).
+    """
+
+    kind: str
+    lines: list[TranscriptLine]
+    command_text: str | None = None
+    command: Command | None = None
+    fenced: bool = False
+    notes: list[str] = field(default_factory=list)
+    indent: int = 0  # spaces before the command's prompt (a paste indented as a whole)
+
+    @property
+    def first(self) -> int:
+        return self.lines[0].no
+
+    @property
+    def last(self) -> int:
+        return self.lines[-1].no
+
+    @property
+    def span(self) -> str:
+        return f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
+
+    def output(self) -> list[TranscriptLine]:
+        """The lines after the command line (all lines of a block without one)."""
+        return self.lines[1:] if self.command_text is not None else self.lines
+
+
+@dataclass(slots=True)
+class Transcript:
+    """A file split into blocks, with what was taken off its lines to read them."""
+
+    blocks: list[Block]
+    unwrapped: list[str]  # what was taken off ("CI timestamps", "quoting", "markdown fences")
+
+
+def command_of_line(text: str) -> tuple[str, str] | None:
+    """("kubectl" | "command", the command as typed) if the line runs a command, else None.
+
+    >>> command_of_line("user@host:~$ kubectl --context prod -n web get pods")
+    ('kubectl', 'kubectl --context prod -n web get pods')
+    >>> command_of_line("PS C:\\\\Users\\\\me> kubectl.exe get nodes")
+    ('kubectl', 'kubectl.exe get nodes')
+    >>> command_of_line("➜  ~ microk8s kubectl get po -A")
+    ('kubectl', 'microk8s kubectl get po -A')
+    >>> command_of_line("controlplane ~ ➜  k get no")
+    ('kubectl', 'k get no')
+    >>> command_of_line("$ helm list -A"), command_of_line("The pods were fine.")
+    (('command', 'helm list -A'), None)
+    """
+    stripped = text.strip()
+    if not stripped:
+        return None
+    for prompt in _PROMPTS:
+        m = prompt.match(stripped)
+        if m is None:
+            continue
+        rest = stripped[m.end():].strip()
+        if not rest:
+            return None
+        rest = _shell_script_command(rest) or rest
+        if prompt is _PROMPTS[_THEME]:
+            # a theme prompt shows the folder and git state before the command
+            rest = _THEME_STATE.sub("", rest)
+            if not rest:
+                return None
+        plain = (prompt.pattern == r"^[$#%] " and stripped[0] == "#") or prompt.pattern == _XTRACE
+        if _KUBECTL.match(rest) and (cmd := _parsed(rest)) is not None and (not plain or _known(cmd)):
+            return "kubectl", rest
+        # "# " is also a markdown heading and a shell comment, "+ " a diff's added line: only a
+        # kubectl or a well-known tool follows them here
+        if plain:
+            word = _WORD.match(rest)
+            return ("command", rest) if prompt.pattern == _XTRACE and word and word.group(0) in _KNOWN_TOOLS else None
+        word = _WORD.match(rest)
+        if word and (prompt.pattern != r"^[$#%] " or len(rest) < 200):
+            return "command", rest
+        return None
+    if _KUBECTL.match(stripped) and not stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None \
+            and _known(cmd):
+        return "kubectl", stripped
+    if stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None and cmd.verb in ("get", "describe", "top", "logs"):
+        return "kubectl", stripped
+    return None
+
+
+# `bash -lc '...'`, `sh -c ...` (as CI and agents run commands, often shell-escaped by xtrace).
+_SHELL_C = re.compile(r"^(?:ba|z|da)?sh\s+(?:-[a-z]*\s+)*-[a-z]*c[a-z]*\s+\S")
+# Script steps that print nothing a reader needs: they do not make the script another program's.
+_QUIET_STEP = re.compile(r"^(?:set|cd|export|source|\.|shopt|trap|umask)(?:\s|$)")
+
+
+def _shell_script_command(rest: str) -> str | None:
+    """The kubectl command a `bash -c SCRIPT` line runs, when that is the script's one command
+    besides settings (`set -o pipefail; kubectl get events -A | tail -n 40`); else None.
+
+    >>> _shell_script_command(r"bash -lc set\\ -o\\ pipefail\\;\\ kubectl\\ get\\ events\\ -A\\ \\|\\ tail\\ -n\\ 40")
+    'kubectl get events -A | tail -n 40'
+    >>> _shell_script_command("sh -c 'kubectl get pods -n web && echo done'") is None
+    True
+    """
+    if _SHELL_C.match(rest) is None:
+        return None
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        return None
+    at = next((i for i, w in enumerate(words[1:], 1) if w.startswith("-") and "c" in w[1:] and not w.startswith("--")), None)
+    if at is None or at + 1 >= len(words):
+        return None
+    steps = [step.strip() for step in re.split(r";|&&|\n", words[at + 1]) if step.strip()]
+    steps = [step for step in steps if not _QUIET_STEP.match(step)]
+    if len(steps) != 1 or _KUBECTL.match(steps[0]) is None:
+        return None
+    return steps[0]
+
+
+def _parsed(text: str) -> Command | None:
+    return parse_command(normalise_command(text))
+
+
+def _known(command: Command) -> bool:
+    return command.verb.split()[0] in _VERBS
+
+
+def normalise_command(text: str) -> str:
+    """The command as plain `kubectl ...`: wrappers (sudo, microk8s, k3s, .exe) taken off.
+
+    >>> normalise_command("sudo k3s kubectl get nodes"), normalise_command("kubectl.exe get po")
+    ('kubectl get nodes', 'kubectl get po')
+    """
+    m = _KUBECTL.match(text.strip())
+    if m is None:
+        return text
+    tool = m.group(0).split()[-1] if m.group(0).split()[-1] != "--" else "kubectl"
+    tool = tool.removesuffix(".exe").rsplit(".", 1)[-1]
+    if tool not in ("kubectl", "oc", "k"):
+        tool = "kubectl"
+    return tool + text.strip()[m.end():]
+
+
+def looks_like_transcript(text: str) -> bool:
+    """Whether text is more than one kubectl output: two commands or more, fences around one,
+    quoted or CI-stamped commands, a history listing. (One pasted command with its output is
+    read as it always was.)"""
+    every_line = text.splitlines()
+    lines = every_line[:_LOOK_LINES]
+    commands = 0
+    fenced = quoted = False
+    stamp = _stamped(lines)
+    quoting = _quoting(text, stamp)
+    # an indented prompt quotes a session, unless the file is a manifest (a README in a
+    # ConfigMap shows commands indented too)
+    head = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
+    manifest = _STRUCTURED_HEAD.match(head) is not None
+    for raw in lines:
+        line = _clean(raw, stamp, quoting)
+        if _FENCE_ANYWHERE.search(line):
+            fenced = True
+        if _QUOTED.match(raw):
+            quoted = True
+        if _CI_STEP.match(line):
+            commands += 1
+            continue
+        found = command_of_line(line)
+        if found is not None:
+            commands += 1
+            if found[0] == "kubectl" and (fenced or quoted or stamp or (_indented_prompt(line) and not manifest)):
+                return True
+        if commands >= 2:
+            return True
+    # One command so far, and the file goes on (a cluster-info dump is thousands of lines): a
+    # second command anywhere makes it a session, wherever its prompt is. Only prompt-shaped
+    # lines are looked at; a dump without any prompt in its head never comes here.
+    if commands == 1 and len(every_line) > _LOOK_LINES:
+        rest = "\n".join(every_line[_LOOK_LINES:])
+        return any(command_of_line(_clean(m.group(0), stamp, quoting)) is not None for m in _PROMPT_LINE.finditer(rest))
+    return False
+
+
+_LOOK_LINES = 4000
+# A line that may run a command behind a prompt (what command_of_line then judges).
+_PROMPT_LINE = re.compile("|".join("(?:" + p.pattern.removeprefix("^") + ".*)" for p in _PROMPTS[:6])
+                          .join(("^(?:", ")")), re.M)
+
+
+# A line quoted with `> ` that says something (a lone `>` is as often a log's or a shell's own).
+_STRUCTURED_HEAD = re.compile(r"^\s*(?:---|apiVersion:|kind:|items:|metadata:|[{\[])")
+_QUOTED = re.compile(r"^\s*>+ ?\S")
+
+
+def _indented_prompt(line: str) -> bool:
+    """A prompt (not a bare `kubectl`) behind spaces: a session quoted by indenting it, as in a
+    markdown list or a ticket."""
+    stripped = line.lstrip(" ")
+    return len(stripped) < len(line) and _KUBECTL.match(stripped) is None
+
+
+def _dedent_output(block: Block) -> bool:
+    """Take a prompt's indentation off the lines of its output when all of them share it
+    (a session pasted with a uniform indent); True if it did."""
+    if block.indent <= 0 or block.command_text is None:
+        return False
+    pad = " " * block.indent
+    out = block.lines[1:]
+    if not any(ln.text.strip() for ln in out) or any(ln.text.strip() and not ln.text.startswith(pad) for ln in out):
+        return False
+    for ln in out:
+        ln.text = ln.text[block.indent:]
+    return True
+
+
+def _stamped(lines: list[str]) -> bool:
+    """A CI log: most of its first lines start with a timestamp."""
+    sample = [ln for ln in lines[:300] if ln.strip()]
+    if len(sample) < 2:
+        return False
+    hits = sum(1 for ln in sample if _CI_PREFIX.match(_ANSI.sub("", ln)))
+    return hits * 2 >= len(sample)
+
+
+def _clean(raw: str, stamped: bool, quoting: bool = True) -> str:
+    line = _ANSI.sub("", raw.rstrip("\r"))
+    if stamped:
+        line = _CI_PREFIX.sub("", line, count=1)
+    if quoting and line.startswith(">"):
+        line = _QUOTE.sub("", line, count=1)
+    return line
+
+
+# A line quoted with `> ` that says something, at column 0 (`> > ` quoted twice).
+_QUOTED_TEXT = re.compile(r"^(?:> ?)+[^\s>]", re.M)
+
+
+def _quoting(text: str, stamped: bool) -> bool:
+    """Whether `>` at a line's start is quoting: some quoted line says something. (A file whose
+    only `>` lines are lone ones, a log's or a shell's, keeps them as they are.)"""
+    return stamped or _QUOTED_TEXT.search(text) is not None
+
+
+def split_transcript(text: str) -> Transcript:
+    """The blocks of a transcript, in file order, every line in exactly one block or a fence."""
+    raw_lines = text.splitlines()
+    stamped = _stamped(raw_lines)
+    quoting = _quoting(text, stamped)
+    unwrapped: list[str] = ["CI timestamps"] if stamped else []
+    blocks: list[Block] = []
+    current: Block | None = None
+    in_fence = False
+    quoted = False
+
+    def close() -> None:
+        nonlocal current
+        if current is not None and current.lines:
+            if _dedent_output(current) and "a uniform indent" not in unwrapped:
+                unwrapped.append("a uniform indent")
+            blocks.append(current)
+        current = None
+
+    for no, raw in enumerate(raw_lines, start=1):
+        quoted = quoted or _QUOTED.match(raw) is not None and raw.startswith(">") and not _PROMPTS[0].match(raw.lstrip())
+        line = _clean(raw, stamped, quoting)
+        fence = _FENCE.match(line)
+        if fence is None and (m := _FENCE_ANYWHERE.search(line)) is not None:
+            # a fence opened or closed on a line with text: the text before it is prose, the
+            # text after it (not a language tag) is the block's first line
+            before, after = line[:m.start()], line[m.end():]
+            tag = re.match(r"^[\w+.#-]*", after).group(0)
+            rest = after[len(tag):].strip() if tag and not after[len(tag):len(tag) + 1].strip() else after.strip()
+            if before.strip():
+                close()
+                current = Block("text", [TranscriptLine(no, before)])
+                close()
+            in_fence = not in_fence
+            close()
+            if "markdown fences" not in unwrapped:
+                unwrapped.append("markdown fences")
+            if in_fence and rest:
+                current = _start(no, rest, fenced=True)
+            continue
+        if fence is not None:
+            in_fence = not in_fence
+            close()
+            if "markdown fences" not in unwrapped:
+                unwrapped.append("markdown fences")
+            continue
+        if current is not None and line.lstrip()[:1] in _NO_COMMAND_START and line.strip():
+            # a JSON body line (`"key": ...`, a bracket): no prompt, command or CI mark starts so;
+            # a pasted dump of a million lines is read without asking each of them
+            current.lines.append(TranscriptLine(no, line))
+            continue
+        if _CI_NOISE.match(line):
+            continue
+        step = _CI_STEP.match(line)
+        found = None
+        if step is not None:
+            cmd = step.group(1).strip()
+            found = ("kubectl", cmd) if _KUBECTL.match(cmd) and _parsed(cmd) else ("command", cmd)
+        else:
+            found = command_of_line(line)
+        if found is None and in_fence and (word := _WORD.match(line.strip())) and word.group(0) in _KNOWN_TOOLS \
+                and (current is None or current.kind != "history"):
+            found = ("command", line.strip())  # `helm list` alone on a line of a code block
+        if found is None and _bare_prompt(line):
+            close()  # a prompt with nothing typed after it: the session's last line, or a pause
+            continue
+        if found is not None and current is not None and current.command_text == found[1] \
+                and len(current.lines) == 1 and step is None:
+            continue  # a CI step echoes its command on the next line
+        if found is not None and not (current is not None and current.kind == "history" and _HISTORY_LINE.match(line)):
+            close()
+            current = _start(no, found[1], fenced=in_fence, kind=found[0])
+            current.indent = len(line) - len(line.lstrip(" "))
+            if current.kind == "command" and (current.command_text or "").split()[:1] == ["history"]:
+                current.kind = "history"
+            continue
+        if current is None:
+            current = Block("text", [], fenced=in_fence)
+        elif current.kind == "text" and not line.strip() and not in_fence:
+            # prose is cut at blank lines, so each paragraph is accounted for on its own
+            close()
+            continue
+        current.lines.append(TranscriptLine(no, line))
+    close()
+    if quoted:
+        unwrapped.append("quoting")
+    return Transcript(_merge_history(blocks), unwrapped)
+
+
+_NO_COMMAND_START = frozenset('"{}],')
+_OUTPUT_FLAG = re.compile(r"(?:-o|--output)[ =]?(?:yaml|json)")
+_DOCUMENT_START = re.compile(r"\s*(?:[{\[]|apiVersion:|kind:|items:|---)")
+
+
+def split_glued_output(command_text: str) -> tuple[str, str | None]:
+    """A command whose YAML/JSON output starts on the prompt line: (command, first output line).
+
+    >>> split_glued_output("kubectl get pod web -o yamlapiVersion: v1")
+    ('kubectl get pod web -o yaml', 'apiVersion: v1')
+    >>> split_glued_output('kubectl get no n1 -o json {"apiVersion": "v1",')
+    ('kubectl get no n1 -o json', '{"apiVersion": "v1",')
+    >>> split_glued_output("kubectl get pods -o yaml")
+    ('kubectl get pods -o yaml', None)
+    """
+    flag = _OUTPUT_FLAG.search(command_text)
+    if flag is None:
+        return command_text, None
+    # the first place after the flag where a document starts (after the flag's own word)
+    for m in re.finditer(r"(?<=yaml)|(?<=json)|\s(?=\S)", command_text[flag.start():]):
+        at = flag.start() + m.end()
+        if at < flag.end():
+            continue
+        doc = _DOCUMENT_START.match(command_text, at)
+        if doc is not None and command_text[at:].strip():
+            return command_text[:at].rstrip(), command_text[at:].strip()
+    return command_text, None
+
+
+def _bare_prompt(line: str) -> bool:
+    """A prompt with nothing typed after it (`user@host:~$`, `PS C:\\>`, `C:\\Users\\me>`)."""
+    stripped = line.strip()
+    if not stripped or stripped in ("$", "#", "%", ">"):
+        return stripped in ("$", "%")
+    return any((m := p.match(stripped + " ")) is not None and not stripped[m.end():].strip()
+               for p in _PROMPTS[:4])
+
+
+def _start(no: int, command_text: str, fenced: bool, kind: str | None = None) -> Block:
+    found = kind or (command_of_line(command_text) or ("command", command_text))[0]
+    glued = None
+    if found == "kubectl":
+        command_text, glued = split_glued_output(command_text)
+    block = Block(found, [TranscriptLine(no, command_text)], command_text=command_text, fenced=fenced)
+    if found == "kubectl":
+        block.command = _parsed(command_text)
+    if glued is not None:
+        block.lines.append(TranscriptLine(no, glued))
+        block.notes.append("output began on the prompt line")
+    return block
+
+
+def _merge_history(blocks: list[Block]) -> list[Block]:
+    """A run of numbered command lines (`history` output pasted without its own command) is one
+    history block, not a command per line."""
+    out: list[Block] = []
+    for block in blocks:
+        if block.kind == "text" and len(block.lines) >= 2 and all(
+            _HISTORY_LINE.match(ln.text) for ln in block.lines if ln.text.strip()
+        ) and any(command_of_line(re.sub(r"^\s*\d+\*?\s+", "", ln.text)) for ln in block.lines):
+            block.kind = "history"
+        out.append(block)
+    return out

@@ -1,0 +1,45 @@
+"""Prompt lines and the kubectl commands on them (forms taken from the seeds and realdata)."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.ingest.text.commands import command_in, parse_command
+
+
+@pytest.mark.parametrize(("line", "verb", "resources", "namespace"), [
+    ("$ kubectl get all -n kube-system", "get", ("all",), "kube-system"),  # seed 000
+    ("# kubectl get pods -A -o wide", "get", ("pods",), None),  # seed 001
+    ("controlplane $ kubectl describe pod kube-proxy-dgdbc -n kube-system", "describe", ("pod",), "kube-system"),  # seed 004
+    ("root@myJump:/home/fiona/virtualnode# kubectl describe node aks-x", "describe", ("node",), None),  # realdata aks
+    ("> kubectl describe node akswinpol00004y", "describe", ("node",), None),  # realdata aks
+    ("PS C:\\Users\\me> kubectl get po --namespace=web", "get", ("po",), "web"),
+    ("kubectl get replicasets # OR kubectl get rs", "get", ("replicasets",), None),  # seed 004
+    ("k get po,svc -nweb", "get", ("po", "svc"), "web"),
+    ("oc -n openshift-dns get pods", "get", ("pods",), "openshift-dns"),
+])
+def test_prompt_lines(line: str, verb: str, resources: tuple, namespace: str | None) -> None:
+    command = command_in(line)
+    assert command is not None
+    assert (command.verb, command.resources, command.namespace) == (verb, resources, namespace)
+
+
+@pytest.mark.parametrize("line", [
+    "3 kubectl set image deployment nginx-deployment nginx=nginx:1.16.2 --record=true",  # seed 004
+    "kubernetes.io/change-cause: kubectl set image deployment nginx-deployment",  # seed 004
+    "Use kubectl get pods to list them, it is easy and then more words follow",
+    "k8s-app=kube-proxy",
+])
+def test_not_prompt_lines(line: str) -> None:
+    assert command_in(line) is None
+
+
+def test_what_shapes_the_output() -> None:
+    grep = parse_command("kubectl get -A --show-labels -o wide pod | grep frontend-service")
+    assert (grep.all_namespaces, grep.show_labels, grep.wide, grep.piped) == (
+        True, True, True, "grep frontend-service")
+    assert grep.prints_table
+    to_file = parse_command("kubectl get daemonset.apps/kubeproxy -n kube-system -o=yaml > ds.yaml")
+    assert to_file.redirected and not to_file.prints_table
+    assert to_file.names == ("kubeproxy",)
+    assert parse_command("kubectl rollout history deployment web").verb == "rollout history"

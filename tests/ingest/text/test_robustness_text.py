@@ -1,0 +1,174 @@
+"""Pastes as they arrive: line endings, tabs, notes, prose, wrappers, cut text, TUI frames.
+
+Fixtures are hand-written in kubectl's layout unless a comment names a seed or realdata file.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import orjson
+import pytest
+from conftest import REALDATA, SEEDS
+
+from analyzer.ingest.text import looks_like_kubectl_text, parse_kubectl_text
+
+PODS = (
+    "$ kubectl get pods -n web\n"
+    "NAME    READY   STATUS    RESTARTS      AGE\n"
+    "web-1   1/1     Running   3 (12h ago)   7d2h\n"
+    "web-2   0/1     Pending   0             11d\n"
+)
+
+
+def bodies(text: str) -> list[dict]:
+    return [obj.body for obj in parse_kubectl_text(text, "paste.txt").objects]
+
+
+def test_crlf_cr_and_trailing_blanks_read_like_plain_newlines() -> None:
+    expected = bodies(PODS)
+    assert bodies(PODS.replace("\n", "\r\n")) == expected
+    assert bodies(PODS.replace("\n", "\r")) == expected
+    assert bodies(PODS.replace("\n", "   \n")) == expected
+    assert bodies("\ufeff" + PODS) == expected
+
+
+def test_namespace_comes_from_the_command_and_is_never_assumed() -> None:
+    assert [b["metadata"]["namespace"] for b in bodies(PODS)] == ["web", "web"]
+    without = PODS.replace(" -n web", "")
+    assert all("namespace" not in b["metadata"] for b in bodies(without))
+    assert bodies(PODS.replace("-n web", "-n default"))[0]["metadata"]["namespace"] == "default"
+    assert bodies(PODS.replace("-n web", "--namespace=ops"))[0]["metadata"]["namespace"] == "ops"
+
+
+@pytest.mark.parametrize("prompt", [
+    "$ ", "# ", "root@host:~# ", "> ", "PS C:\\> ", "controlplane $ ", "[root@m1 ~]# ", "",
+])
+def test_every_prompt_form_carries_the_command(prompt: str) -> None:
+    text = PODS.replace("$ kubectl", prompt + "kubectl")
+    assert bodies(text)[0]["metadata"]["namespace"] == "web"
+
+
+def test_notes_between_rows_are_skipped_and_prose_ends_nothing_it_should_not() -> None:
+    # as seed 000: `# 日本語` notes between rows, prose between tables of `kubectl get all`
+    text = (
+        "$ kubectl get all -n kube-system\n"
+        "NAME                 READY   STATUS    RESTARTS   AGE\n"
+        "pod/coredns-1        1/1     Running   0          12h\n"
+        "# coredns の replicas を持っている\n"
+        "pod/coredns-2        1/1     Running   0          12h\n"
+        "\n"
+        "Some words about services follow here.\n"
+        "\n"
+        "NAME               TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)         AGE\n"
+        "service/kube-dns   ClusterIP   10.0.0.10    <none>        53/UDP,53/TCP   11d\n"
+        "That was all of it.\n"
+    )
+    parsed = parse_kubectl_text(text, "paste.txt")
+    assert [(o.kind, o.name, o.namespace, o.line) for o in parsed.objects] == [
+        ("Pod", "coredns-1", "kube-system", 3),
+        ("Pod", "coredns-2", "kube-system", 5),
+        ("Service", "kube-dns", "kube-system", 10),
+    ]
+    assert parsed.rejections == []
+
+
+def test_a_row_cut_short_keeps_what_it_has_and_says_where() -> None:
+    text = PODS.replace("web-2   0/1     Pending   0             11d\n", "web-2   0/1     Pending\n")
+    parsed = parse_kubectl_text(text, "paste.txt")
+    cut = parsed.find("Pod", "web-2").body
+    assert cut["status"] == {"phase": "Pending"}
+    assert "restarts" not in cut["x-kda-text"]
+    assert [(r.location, r.reason) for r in parsed.rejections] == [
+        ("line 4", "row of Pod 'web-2' is cut short: no RESTARTS, AGE")]
+
+
+def test_tabs_in_a_describe_are_read_as_spaces() -> None:
+    text = "Name:\tweb-1\nNamespace:\tweb\nLabels:\tapp=web\n\t\tteam=shop\nQoS Class:\tBestEffort\nEvents:\t<none>\n"
+    pod = parse_kubectl_text(text, "paste.txt").find("Pod", "web-1").body
+    assert pod["metadata"] == {"name": "web-1", "namespace": "web", "labels": {"app": "web", "team": "shop"}}
+    assert pod["status"] == {"qosClass": "BestEffort"}
+
+
+def test_holmesgpt_wrapper_stderr_is_not_read() -> None:
+    text = (
+        '{"toolset_name": "kubernetes/core", "tool_name": "kubectl_get_by_kind_in_namespace", '
+        '"match_params": {"kind": "pod", "namespace": "web"}}\n'
+        '{"schema_version": "robusta:v1.0.0", "status": "success", '
+        '"invocation": "kubectl get pod -n web", "params": {"kind": "pod"}}\n'
+        "stdout:\n" + PODS.split("\n", 1)[1] + "\nstderr:\n"
+        "NAME   READY   STATUS    RESTARTS   AGE\n"
+        "ghost   1/1    Running   0          1d\n"
+    )
+    parsed = parse_kubectl_text(text, "fixture.txt")
+    assert [(o.name, o.namespace) for o in parsed.objects] == [("web-1", "web"), ("web-2", "web")]
+
+
+def test_box_drawing_frames_are_rejected_once_with_where() -> None:
+    # realdata kubeadm/oci-ccm-issue-409: a Node's YAML pasted from a k9s view
+    text = (REALDATA / "kubeadm/oci-ccm-issue-409/node-yaml-k9s-paste-excerpt.txt").read_text("utf-8")
+    parsed = parse_kubectl_text(PODS + text, "paste.txt")
+    assert len(parsed.objects) == 2
+    assert [(r.location, r.reason.split(" are ")[0]) for r in parsed.rejections] == [
+        ("line 5", "lines 5-11")]
+
+
+@pytest.mark.parametrize("text", [
+    '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"}}',
+    "[1, 2, 3]",
+    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels:\n    app: web\n",
+    "The cluster was slow today. NAME and STATUS are words we use.\nNothing else to see.\n",
+    "2024-04-09T10:00:00Z INFO starting\n2024-04-09T10:00:01Z INFO ready\n",
+    "",
+])
+def test_not_kubectl_text(text: str) -> None:
+    assert looks_like_kubectl_text(text) is False
+
+
+@pytest.mark.parametrize("text", [
+    PODS,
+    "Name:         kube-dns\nNamespace:    kube-system\nLabels:       <none>\n",
+    "[root@m1 ~]# kubectl get nodes\nNAME   STATUS   ROLES    AGE   VERSION\nm1     Ready    <none>   2d    v1.29.4\n",
+])
+def test_kubectl_text(text: str) -> None:
+    assert looks_like_kubectl_text(text) is True
+
+
+def test_output_is_deterministic() -> None:
+    text = (SEEDS / "004_417db4bb012edb13.txt").read_text("utf-8")
+    first = parse_kubectl_text(text, "seed")
+    second = parse_kubectl_text(text, "seed")
+    assert orjson.dumps([o.body for o in first.objects]) == orjson.dumps([o.body for o in second.objects])
+    assert first.rejections == second.rejections
+    # Bodies are plain JSON values, as `kubectl get -o json` would have them.
+    json.dumps([o.body for o in first.objects], allow_nan=False)
+
+
+def test_a_ten_thousand_row_table_reads_in_linear_time() -> None:
+    def table(rows: int) -> str:
+        header = ["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"]
+        cells = [header] + [
+            [f"ns-{i % 7}", f"web-{i}", "1/1", "Running", "2 (3h ago)", "5d",
+             f"10.0.{i // 250}.{i % 250}", f"node-{i % 9}"]
+            for i in range(rows)
+        ]
+        # Laid out as kubectl's tabwriter does: each column as wide as its widest cell + 3.
+        widths = [max(len(row[c]) for row in cells) + 3 for c in range(len(header))]
+        return "".join(
+            "".join(value.ljust(width) for value, width in zip(row, widths, strict=True)).rstrip() + "\n"
+            for row in cells
+        )
+
+    small, large = table(1000), table(10_000)
+    started = time.perf_counter()
+    parse_kubectl_text(small, "small")
+    small_time = time.perf_counter() - started
+    started = time.perf_counter()
+    parsed = parse_kubectl_text(large, "large")
+    large_time = time.perf_counter() - started
+    assert len(parsed.objects) == 10_000
+    assert parsed.objects[-1].body["status"]["podIP"] == "10.0.39.249"
+    # Ten times the rows may take ten times as long, with room for a noisy machine; quadratic
+    # work would take a hundred times as long.
+    assert large_time < 40 * small_time + 0.5

@@ -1,0 +1,85 @@
+"""analyzer.ingest.text.transcript: which lines make which block, on small hand-written texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.ingest.text.transcript import looks_like_transcript, split_transcript
+
+
+def _blocks(text: str) -> list[tuple[str, str, str | None]]:
+    return [(b.kind, b.span, b.command_text) for b in split_transcript(text).blocks]
+
+
+def test_history_listing_is_one_block() -> None:
+    text = "$ history | tail -3\n  501  kubectl get pods\n  502  kubectl get nodes\n  503  history | tail -3\n$ kubectl get ns\nNAME      STATUS   AGE\ndefault   Active   3d\n"
+    assert _blocks(text) == [("history", "lines 1-4", "history | tail -3"),
+                             ("kubectl", "lines 5-7", "kubectl get ns")]
+
+
+def test_history_pasted_without_its_command() -> None:
+    text = "Here is what I ran:\n\n  17  kubectl get pods -A\n  18  kubectl delete pod web-1\n\n$ kubectl get ns\nNAME      STATUS   AGE\ndefault   Active   3d\n"
+    assert [b[0] for b in _blocks(text)] == ["text", "history", "kubectl"]
+
+
+def test_fences_end_blocks_and_a_fence_on_a_line_of_text() -> None:
+    text = "Nodes:```console\n$ kubectl get nodes\nNAME   STATUS\n```\nAfter that, all was fine.\n"
+    assert _blocks(text) == [("text", "line 1", None), ("kubectl", "lines 2-3", "kubectl get nodes"),
+                             ("text", "line 5", None)]
+    assert split_transcript(text).unwrapped == ["markdown fences"]
+
+
+def test_ci_timestamps_and_steps() -> None:
+    text = ("2024-05-02T10:11:12.1234567Z ##[group]Run kubectl get ns\n"
+            "2024-05-02T10:11:12.2234567Z kubectl get ns\n"
+            "2024-05-02T10:11:12.3234567Z ##[endgroup]\n"
+            "2024-05-02T10:11:13.1234567Z NAME      STATUS   AGE\n"
+            "2024-05-02T10:11:13.2234567Z default   Active   3d\n")
+    split = split_transcript(text)
+    assert split.unwrapped == ["CI timestamps"]
+    [block] = split.blocks
+    assert (block.kind, block.command_text) == ("kubectl", "kubectl get ns")
+    assert [ln.text for ln in block.output()] == ["NAME      STATUS   AGE", "default   Active   3d"]
+
+
+def test_quoting_is_taken_off_at_any_depth() -> None:
+    text = "> > $ kubectl get ns\n> > NAME      STATUS   AGE\n> > default   Active   3d\n"
+    split = split_transcript(text)
+    assert split.unwrapped == ["quoting"]
+    assert [ln.text for ln in split.blocks[0].output()] == ["NAME      STATUS   AGE", "default   Active   3d"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("$ kubectl get pods\nNAME   READY\n", False),  # one paste: read as kubectl text
+        ("$ kubectl get pods\nNAME   READY\n$ kubectl get nodes\nNAME   STATUS\n", True),
+        ("```\n$ kubectl get pods\nNAME   READY\n```\n", True),
+        ("> $ kubectl get pods\n> NAME   READY\n", True),
+        ("apiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n    kubectl.kubernetes.io/restartedAt: x\n", False),
+        ("The kubectl get command lists pods. Then we ran it again.\n", False),
+    ],
+)
+def test_looks_like_transcript(text: str, expected: bool) -> None:
+    assert looks_like_transcript(text) is expected
+
+
+def test_gitlab_colours_and_jenkins_xtrace() -> None:
+    gitlab = ("\x1b[0KRunning with gitlab-runner 16.11.0\n"
+              "\x1b[32;1m$ kubectl get ns\x1b[0;m\n"
+              "NAME      STATUS   AGE\ndefault   Active   3d\n"
+              "\x1b[32;1m$ helm list -A\x1b[0;m\n"
+              "NAME   NAMESPACE   REVISION\n")
+    assert [(b.kind, b.command_text) for b in split_transcript(gitlab).blocks] == [
+        ("text", None), ("kubectl", "kubectl get ns"), ("command", "helm list -A")]
+    jenkins = ("[2024-05-02T10:11:12.123Z] + kubectl get ns\n"
+               "[2024-05-02T10:11:12.523Z] NAME      STATUS   AGE\n"
+               "[2024-05-02T10:11:12.524Z] default   Active   3d\n"
+               "[2024-05-02T10:11:13.001Z] + curl -s http://web\n"
+               "[2024-05-02T10:11:13.101Z] ok\n")
+    split = split_transcript(jenkins)
+    assert split.unwrapped == ["CI timestamps"]
+    assert [(b.kind, b.command_text) for b in split.blocks] == [
+        ("kubectl", "kubectl get ns"), ("command", "curl -s http://web")]
+    # a diff's added line of prose is not a command
+    assert [b.kind for b in split_transcript("+ kubectl krew-style plugins were added\n").blocks] == ["text"]
