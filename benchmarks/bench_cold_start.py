@@ -30,7 +30,7 @@ LIBRARY = (
     "import sys, time\n"
     "started = time.perf_counter()\n"
     "import analyzer\n"
-    "from analyzer.model.summary import summary_text\n"
+    "from analyzer.cluster.summary import summary_text\n"
     "summary_text(analyzer.load(sys.argv[1]))\n"
     f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))\n"
 )

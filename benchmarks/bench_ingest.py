@@ -95,7 +95,7 @@ def _work(fmt: str, path_name: str, dump: Path) -> str:
         return f"{len(result.objects)} objects"
     if path_name == "project":
         import analyzer
-        from analyzer.model import table_names
+        from analyzer.cluster.tables import table_names
 
         cluster = analyzer.load(dump)
         rows = sum(len(cluster.tables[name]) for name in table_names())

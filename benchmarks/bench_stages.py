@@ -43,7 +43,7 @@ def _cpu() -> float:
 def stages(dump: Path, fmt: str) -> dict[str, tuple[float, float]]:
     """(wall, cpu) seconds of each stage of a report on `dump`, in one process."""
     import analyzer
-    from analyzer.model import table_names
+    from analyzer.cluster.tables import table_names
     from analyzer.report import render_cluster_report
     from analyzer.report.sections import cluster_facts
 

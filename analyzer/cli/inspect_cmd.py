@@ -37,8 +37,8 @@ def inspect(
     (reported in one line, please file it).
     """
     from analyzer.cluster import Cluster
+    from analyzer.cluster.summary import summary_text
     from analyzer.ingest import ingest
-    from analyzer.model.summary import summary_text
 
     try:
         result = ingest(*inputs)

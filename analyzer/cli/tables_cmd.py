@@ -43,11 +43,11 @@ def tables(
     show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
     """Write the typed tables of a dump (one table to stdout, or files into a directory)."""
-    from analyzer.model import table_names
+    from analyzer.cluster.tables import table_names
     from analyzer.model.export import EXTENSIONS, render_table, tables_to
 
     if docs:
-        from analyzer.model.docs import render_docs
+        from analyzer.cluster.tables import render_docs
 
         write_output(render_docs(), None)
         return

@@ -24,7 +24,7 @@ from analyzer.distributions.result import (
 from analyzer.distributions.workloads import component_workloads
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.model.dump import ModeledDump
 
 __all__ = [
     "Catalog", "CatalogEntry", "ControlPlane", "Distribution", "Evidence", "Fingerprint",
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-def detect_distribution(cluster: Cluster) -> Distribution:
+def detect_distribution(cluster: ModeledDump) -> Distribution:
     """The cluster's distribution with its evidence, plus control plane, CNI, DNS and add-ons."""
     profiles = load_profiles()
     result = detect(cluster)

@@ -27,15 +27,15 @@ from analyzer.distributions.workloads import ComponentWorkload
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
     from analyzer.ingest import KubeObject
+    from analyzer.model.dump import ModeledDump
 
 Classified = list[tuple[ComponentWorkload, CatalogEntry | None]]
 # kube-proxy's default mode on Linux when its configuration leaves `mode` empty.
 DEFAULT_PROXY_MODE = "iptables"
 
 
-def _find(cluster: Cluster, kind: str, ref: str) -> KubeObject | None:
+def _find(cluster: ModeledDump, kind: str, ref: str) -> KubeObject | None:
     ns, _, name = ref.partition("/")
     return find(cluster, kind, ns, name)
 
@@ -44,7 +44,7 @@ def _names_with_role(classified: Classified, role: str) -> list[str]:
     return sorted({e.name for _, e in classified if e is not None and e.role == role})
 
 
-def control_plane(cluster: Cluster, dist: Distribution, classified: Classified,
+def control_plane(cluster: ModeledDump, dist: Distribution, classified: Classified,
                   profiles: Profiles) -> ControlPlane:
     """Managed or self-hosted: are control-plane pods visible, and what does the distribution say?"""
     visible = sorted(
@@ -66,7 +66,7 @@ def control_plane(cluster: Cluster, dist: Distribution, classified: Classified,
     return ControlPlane(profile.control_plane, evidence)
 
 
-def cni(cluster: Cluster, classified: Classified, profiles: Profiles) -> list[str]:
+def cni(cluster: ModeledDump, classified: Classified, profiles: Profiles) -> list[str]:
     """The CNIs whose components run, else those whose annotations are on the nodes."""
     found = {profiles.cni_of_component.get(e.name if e else w.name) or profiles.cni_of_component.get(w.name)
              for w, e in classified}
@@ -82,7 +82,7 @@ def cni(cluster: Cluster, classified: Classified, profiles: Profiles) -> list[st
     return sorted(seen)
 
 
-def dns(cluster: Cluster, classified: Classified, profiles: Profiles) -> dict[str, Any]:
+def dns(cluster: ModeledDump, classified: Classified, profiles: Profiles) -> dict[str, Any]:
     """Cluster DNS: provider (CoreDNS/kube-dns), its Service IP, and the Corefile when collected."""
     providers = _names_with_role(classified, "dns")
     service_ip = service = None
@@ -126,7 +126,7 @@ def proxy_mode_from_args(args: list[str]) -> str | None:
     return None
 
 
-def kube_proxy_mode(cluster: Cluster, classified: Classified) -> str:
+def kube_proxy_mode(cluster: ModeledDump, classified: Classified) -> str:
     """kube-proxy's mode from its ConfigMap (`config.conf`), else its flags, else "unknown"."""
     cm = _find(cluster, "ConfigMap", "kube-system/kube-proxy")
     if cm is not None:
@@ -153,7 +153,7 @@ def _pod_spec(obj: KubeObject) -> Any:
     return template.spec if template is not None else None
 
 
-def csi_drivers(cluster: Cluster, classified: Classified) -> list[str]:
+def csi_drivers(cluster: ModeledDump, classified: Classified) -> list[str]:
     """CSI driver names (CSIDriver objects, CSI StorageClass provisioners and PVs), else CSI components."""
     drivers = {o.name for o in builtin_objects(cluster, "CSIDriver")}
     for sc in builtin_objects(cluster, "StorageClass"):
@@ -167,7 +167,7 @@ def csi_drivers(cluster: Cluster, classified: Classified) -> list[str]:
     return sorted(drivers) or _names_with_role(classified, "csi")
 
 
-def fill_facts(cluster: Cluster, dist: Distribution, classified: Classified, profiles: Profiles) -> None:
+def fill_facts(cluster: ModeledDump, dist: Distribution, classified: Classified, profiles: Profiles) -> None:
     """Add the cluster facts to a detection result."""
     dist.control_plane = control_plane(cluster, dist, classified, profiles)
     dist.cni = cni(cluster, classified, profiles)

@@ -22,8 +22,8 @@ from analyzer.model.schema import Column, TableSpec
 if TYPE_CHECKING:
     import pandas as pd
 
-    from analyzer.cluster import Cluster
     from analyzer.distributions.health import ComponentHealth
+    from analyzer.model.dump import ModeledDump
 
 UNKNOWN_ROLE = "unknown"
 COMPONENTS_SPEC = TableSpec("components", "System-namespace workloads classified by the component catalog.", tuple(
@@ -136,7 +136,7 @@ def _row(w: ComponentWorkload, entry: CatalogEntry | None, health: ComponentHeal
     }
 
 
-def build_components_table(cluster: Cluster) -> pd.DataFrame:
+def build_components_table(cluster: ModeledDump) -> pd.DataFrame:
     """One row per system-namespace workload: component, role, images, version, replicas, health."""
     # Here, not at the top: detecting the distribution needs neither pandas nor the health
     # checks (which use it).

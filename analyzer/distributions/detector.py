@@ -25,7 +25,7 @@ from analyzer.distributions.result import Distribution, Evidence, NodeVerdict, R
 from analyzer.distributions.workloads import is_static_pod
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.model.dump import ModeledDump
 
 # Below this score nothing is convincing: the answer is `unknown`. A single hint of weight 3 (a
 # kind-style node name, a static kube-apiserver pod in a pasted table) names a candidate, with a
@@ -191,7 +191,7 @@ def _object_families(hits: list[Hit], profiles: Profiles) -> dict[str, list[Evid
     return out
 
 
-def _control_plane_contradictions(cluster: Cluster, profiles: Profiles) -> list[Evidence]:
+def _control_plane_contradictions(cluster: ModeledDump, profiles: Profiles) -> list[Evidence]:
     """Negative evidence against managed distributions: control-plane pods are visible."""
     pods = sorted(o.key.id for o in builtin_objects(cluster, "Pod")
                   if o.namespace == "kube-system" and profiles.control_plane_pods.search(o.name)
@@ -207,7 +207,7 @@ def _control_plane_contradictions(cluster: Cluster, profiles: Profiles) -> list[
     ]
 
 
-def _plain_upstream(cluster: Cluster, hits: list[Hit], virtual: set[str]) -> list[Evidence] | None:
+def _plain_upstream(cluster: ModeledDump, hits: list[Hit], virtual: set[str]) -> list[Evidence] | None:
     """Evidence for `vanilla`: full node objects and kube-system pods, and no mark of any distribution.
 
     Only a dump that shows enough can say "nothing special": API-read nodes (labels and
@@ -230,7 +230,7 @@ def _plain_upstream(cluster: Cluster, hits: list[Hit], virtual: set[str]) -> lis
     ]
 
 
-def detect(cluster: Cluster, fingerprints: Iterable[Fingerprint] | None = None) -> Distribution:
+def detect(cluster: ModeledDump, fingerprints: Iterable[Fingerprint] | None = None) -> Distribution:
     """Name the cluster's distribution from its fingerprints, with evidence, runner-up and per-node verdicts."""
     profiles = load_profiles()
     obs = observe(cluster, profiles)

@@ -23,8 +23,8 @@ from analyzer.model.logsignatures import ContainerLogMatch, container_log_matche
 from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments, moment_explaining
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
     from analyzer.distributions.workloads import ComponentWorkload
+    from analyzer.model.dump import ModeledDump
 
 # "Recently": the last hour before the capture.
 RECENT = timedelta(hours=1)
@@ -55,7 +55,7 @@ class ComponentHealth:
         return not self.evidence
 
 
-def _pod_keys(cluster: Cluster, workloads: list[ComponentWorkload]) -> dict[tuple[str, str], tuple[str, str, str]]:
+def _pod_keys(cluster: ModeledDump, workloads: list[ComponentWorkload]) -> dict[tuple[str, str], tuple[str, str, str]]:
     """(namespace, pod) -> the component key (namespace, kind, name) the pod belongs to."""
     by_workload: dict[tuple[str, str, str], tuple[str, str, str]] = {}
     owner: dict[tuple[str, str], tuple[str, str, str]] = {}
@@ -101,7 +101,7 @@ def _node_wide_moments(containers: pd.DataFrame, pods: pd.DataFrame,
 _HEALTH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def component_health(cluster: Cluster, workloads: list[ComponentWorkload]) -> dict[tuple[str, str, str], ComponentHealth]:
+def component_health(cluster: ModeledDump, workloads: list[ComponentWorkload]) -> dict[tuple[str, str, str], ComponentHealth]:
     """Component key (namespace, kind, name) -> its health signals (only components with a
     signal); kept per cluster, so the rules can quote the log lines behind a verdict."""
     known = _HEALTH.get(cluster)
@@ -111,7 +111,7 @@ def component_health(cluster: Cluster, workloads: list[ComponentWorkload]) -> di
     return found
 
 
-def health_of(cluster: Cluster) -> dict[tuple[str, str, str], ComponentHealth]:
+def health_of(cluster: ModeledDump) -> dict[tuple[str, str, str], ComponentHealth]:
     """The health signals of a cluster's components, as the components table was built with."""
     if cluster not in _HEALTH:
         from analyzer.distributions.profiles import load_profiles
@@ -121,7 +121,7 @@ def health_of(cluster: Cluster) -> dict[tuple[str, str, str], ComponentHealth]:
     return _HEALTH[cluster]
 
 
-def _component_health(cluster: Cluster, workloads: list[ComponentWorkload]) -> dict[tuple[str, str, str], ComponentHealth]:
+def _component_health(cluster: ModeledDump, workloads: list[ComponentWorkload]) -> dict[tuple[str, str, str], ComponentHealth]:
     pod_key = _pod_keys(cluster, workloads)
     health: dict[tuple[str, str, str], ComponentHealth] = defaultdict(ComponentHealth)
     capture = cluster.capture_time
@@ -132,7 +132,7 @@ def _component_health(cluster: Cluster, workloads: list[ComponentWorkload]) -> d
     return dict(health)
 
 
-def _restarts(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:
+def _restarts(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:
     containers, pods = cluster.tables["containers"], cluster.tables["pods"]
     if containers.empty or "last_finished" not in containers:
         return
@@ -157,7 +157,7 @@ def _restarts(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timesta
         health[key].evidence.append(shown + more)
 
 
-def _probe_failures(cluster: Cluster, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:
+def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:
     events = cluster.tables["events"]
     if events.empty:
         return
@@ -197,7 +197,7 @@ def _probe_failures(cluster: Cluster, pod_key: dict, health: dict, capture: pd.T
                           f"{_minutes(capture - last)} before capture: {message[:200]}")
 
 
-def _log_errors(cluster: Cluster, pod_key: dict, health: dict) -> None:
+def _log_errors(cluster: ModeledDump, pod_key: dict, health: dict) -> None:
     lines: dict[tuple[str, str, str], list] = defaultdict(list)
     for m in container_log_matches(cluster):
         sig = m.match.signature

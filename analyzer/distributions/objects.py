@@ -14,12 +14,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
     from analyzer.ingest import KubeObject
+    from analyzer.model.dump import ModeledDump
 
 # Cluster -> its built-in objects by kind, made once: detection asks for a few kinds many times,
 # and a dump can hold hundreds of thousands of objects.
-_BY_KIND: weakref.WeakKeyDictionary[Cluster, dict[str, list[KubeObject]]] = weakref.WeakKeyDictionary()
+_BY_KIND: weakref.WeakKeyDictionary[ModeledDump, dict[str, list[KubeObject]]] = weakref.WeakKeyDictionary()
 
 
 def is_builtin_group(group: str) -> bool:
@@ -31,7 +31,7 @@ def is_builtin_group(group: str) -> bool:
     return "." not in group or group.endswith(".k8s.io")
 
 
-def _by_kind(cluster: Cluster) -> dict[str, list[KubeObject]]:
+def _by_kind(cluster: ModeledDump) -> dict[str, list[KubeObject]]:
     index = _BY_KIND.get(cluster)
     if index is None:
         index = defaultdict(list)
@@ -42,12 +42,12 @@ def _by_kind(cluster: Cluster) -> dict[str, list[KubeObject]]:
     return index
 
 
-def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:
+def builtin_objects(cluster: ModeledDump, *kinds: str) -> Iterator[KubeObject]:
     """The cluster's built-in objects of these kinds (each kind in dump order)."""
     index = _by_kind(cluster)
     return (o for kind in kinds for o in index.get(kind, ()))
 
 
-def find(cluster: Cluster, kind: str, namespace: str, name: str) -> KubeObject | None:
+def find(cluster: ModeledDump, kind: str, namespace: str, name: str) -> KubeObject | None:
     """The built-in object of this kind, namespace and name, if the dump has it."""
     return next((o for o in _by_kind(cluster).get(kind, ()) if o.namespace == namespace and o.name == name), None)

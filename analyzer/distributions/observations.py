@@ -14,9 +14,9 @@ from analyzer.distributions.objects import is_builtin_group
 from analyzer.distributions.profiles import Profiles
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
     from analyzer.ingest import KubeObject
     from analyzer.kube.keys import ObjectKey
+    from analyzer.model.dump import ModeledDump
 
 WORKLOAD_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob",
                   "ReplicationController")
@@ -117,7 +117,7 @@ def _observe_workload(obs: Observations, o: KubeObject, system: bool) -> None:
             obs.add("image", image, oid, WORKLOAD, None)
 
 
-def observe(cluster: Cluster, profiles: Profiles) -> Observations:
+def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
     """Every observation detection can score, from the cluster's typed views."""
     obs = Observations()
     namespaces: dict[str, bool] = {}  # namespace -> is a system namespace

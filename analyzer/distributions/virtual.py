@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.model.dump import ModeledDump
 
 DATA = Path(__file__).with_name("virtual.yaml")
 
@@ -56,7 +56,7 @@ def virtual_signals() -> tuple[VirtualSignal, ...]:
     return tuple(VirtualSignal(**{**row, "usual": tuple(row.get("usual") or ())}) for row in rows)
 
 
-def detect_virtual(cluster: Cluster) -> VirtualCluster:
+def detect_virtual(cluster: ModeledDump) -> VirtualCluster:
     """The virtual cluster the dump is of, if a deciding signal says so, with all evidence.
 
     Signals on the host's side (pods a vcluster syncs out, the vcluster StatefulSet) are not

@@ -28,8 +28,8 @@ from analyzer.distributions.objects import is_builtin_group
 from analyzer.distributions.profiles import Profiles
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
     from analyzer.ingest import KubeObject
+    from analyzer.model.dump import ModeledDump
 
 CONTROLLER_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "ReplicationController")
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
@@ -127,7 +127,7 @@ STARTING_SECONDS = 300
 _STARTING_REASONS = frozenset({"ContainerCreating", "PodInitializing", "Pending"})
 
 
-def starting(pod: KubeObject, cluster: Cluster) -> bool:
+def starting(pod: KubeObject, cluster: ModeledDump) -> bool:
     """Whether a pod is minutes old at the capture and still being created (not failing)."""
     v = pod.view
     if v.text is not None and v.text.status is not None:
@@ -237,7 +237,7 @@ def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
     return owner.kind, owner.name, True
 
 
-def component_workloads(cluster: Cluster, profiles: Profiles) -> list[ComponentWorkload]:
+def component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[ComponentWorkload]:
     """Every component workload of the system namespaces, sorted by namespace, name, kind."""
     present: set[tuple[str, str, str]] = set()
     rs_owner: dict[tuple[str, str], str | None] = {}

@@ -21,7 +21,7 @@ from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta
 from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 __all__ = [
     "Evidence", "Finding", "Incident", "Rule", "RuleError", "RuleMeta", "collect_findings",
@@ -31,7 +31,7 @@ __all__ = [
 
 
 def collect_findings(
-    cluster: Cluster, rule_ids: list[str] | None = None, show_sensitive: bool = False
+    cluster: AnalyzedDump, rule_ids: list[str] | None = None, show_sensitive: bool = False
 ) -> list[Finding]:
     """Every finding of the chosen rules (all by default), in a stable order.
 
@@ -79,7 +79,7 @@ def _masked_evidence(e: Evidence) -> Evidence:
     return replace(e, seen=seen, expected=expected)
 
 
-def run_rules(cluster: Cluster, rule_ids: list[str] | None = None) -> pd.DataFrame:
+def run_rules(cluster: AnalyzedDump, rule_ids: list[str] | None = None) -> pd.DataFrame:
     """The findings of the chosen rules (all by default) as a DataFrame, one row per finding,
     with the incident each belongs to."""
     if rule_ids is None:
@@ -94,7 +94,7 @@ def run_rules(cluster: Cluster, rule_ids: list[str] | None = None) -> pd.DataFra
 _RESULTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def findings_and_incidents(cluster: Cluster) -> tuple[list[Finding], list[Incident]]:
+def findings_and_incidents(cluster: AnalyzedDump) -> tuple[list[Finding], list[Incident]]:
     """Every finding of a cluster and the incidents they group into (computed once per cluster)."""
     found = _RESULTS.get(cluster)
     if found is None:
@@ -103,7 +103,7 @@ def findings_and_incidents(cluster: Cluster) -> tuple[list[Finding], list[Incide
     return found
 
 
-def run_incidents(cluster: Cluster) -> pd.DataFrame:
+def run_incidents(cluster: AnalyzedDump) -> pd.DataFrame:
     """The `cluster.incidents` DataFrame: findings that share a cause, ranked by severity and reach."""
     return incidents_frame(findings_and_incidents(cluster)[1])
 

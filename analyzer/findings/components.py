@@ -11,14 +11,14 @@ from analyzer.findings.versions import DATA
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 
 class ComponentsUnavailable(Exception):
     """The distribution stage could not classify components for this dump (reason in args)."""
 
 
-def components(cluster: Cluster) -> pd.DataFrame:
+def components(cluster: AnalyzedDump) -> pd.DataFrame:
     """The `components` table (one row per system workload with role, critical, healthy)."""
     try:
         from analyzer.distributions import build_components_table
@@ -30,7 +30,7 @@ def components(cluster: Cluster) -> pd.DataFrame:
         return build_components_table(cluster)
 
 
-def distribution_name(cluster: Cluster) -> str | None:
+def distribution_name(cluster: AnalyzedDump) -> str | None:
     """The detected distribution's name (None when detection is unavailable)."""
     try:
         return getattr(cluster.distribution, "name", None)

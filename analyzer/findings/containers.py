@@ -12,7 +12,7 @@ import pandas as pd
 from analyzer.findings.facts import container_path, ev, is_system_namespace
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
     from analyzer.findings.types import Finding, RuleMeta
     from analyzer.ingest.records import KubeObject
 
@@ -24,7 +24,7 @@ _JUDGED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _POD_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def judged_containers(cluster: Cluster, types: tuple[str, ...] = ("container",),
+def judged_containers(cluster: AnalyzedDump, types: tuple[str, ...] = ("container",),
                       system: bool = False, finished: bool = False) -> pd.DataFrame:
     """Containers whose spec the dump holds (pasted tables know only names), of the given types;
     without system namespaces unless `system`, without finished pods unless `finished`."""
@@ -35,7 +35,7 @@ def judged_containers(cluster: Cluster, types: tuple[str, ...] = ("container",),
     return cache[key]
 
 
-def _judged_containers(cluster: Cluster, types: tuple[str, ...], system: bool,
+def _judged_containers(cluster: AnalyzedDump, types: tuple[str, ...], system: bool,
                        finished: bool) -> pd.DataFrame:
     containers = cluster.tables["containers"]
     pods = cluster.tables["pods"][["namespace", "name", "phase", "owner_kind"]].rename(columns={"name": "pod"})
@@ -50,7 +50,7 @@ def _judged_containers(cluster: Cluster, types: tuple[str, ...], system: bool,
     return rows.sort_values(["namespace", "pod", "container_type", "name"], kind="stable")
 
 
-def pod_index(cluster: Cluster) -> dict[tuple[str, str], KubeObject]:
+def pod_index(cluster: AnalyzedDump) -> dict[tuple[str, str], KubeObject]:
     """(namespace, name) -> Pod object, to locate a table row's evidence in the dump."""
     index = _POD_INDEX.get(cluster)
     if index is None:
@@ -58,7 +58,7 @@ def pod_index(cluster: Cluster) -> dict[tuple[str, str], KubeObject]:
     return index
 
 
-def containers_without_probe(cluster: Cluster, rule: RuleMeta, column: str, field: str) -> Iterator[Finding]:
+def containers_without_probe(cluster: AnalyzedDump, rule: RuleMeta, column: str, field: str) -> Iterator[Finding]:
     """A finding of `rule` per long-running container whose probe column `column` is False
     (the probe's spec field is `field`, e.g. livenessProbe). Run-to-completion pods (Jobs)
     need no probes."""

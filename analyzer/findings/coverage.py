@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ class NamespaceCoverage:
         return self.collected and self.listed and (self.all_namespaces or namespace in self.namespaces)
 
 
-def namespace_coverage(cluster: Cluster, kind: str) -> NamespaceCoverage:
+def namespace_coverage(cluster: AnalyzedDump, kind: str) -> NamespaceCoverage:
     """How far the dump collected `kind`, namespace by namespace."""
     if not cluster.covers(kind):
         return NamespaceCoverage(kind, False, False, False, frozenset())

@@ -17,7 +17,7 @@ from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
     from analyzer.findings.types import Finding, RuleMeta
     from analyzer.ingest.records import KubeObject
 
@@ -131,7 +131,7 @@ RECENT = timedelta(hours=1)
 _INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _object(cluster: Cluster, kind: str, namespace: str, name: str) -> KubeObject | None:
+def _object(cluster: AnalyzedDump, kind: str, namespace: str, name: str) -> KubeObject | None:
     index = _INDEX.get(cluster)
     if index is None:
         index = _INDEX[cluster] = {}
@@ -180,7 +180,7 @@ def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
 _NODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _node_creations(cluster: Cluster) -> tuple[dict[str, datetime], datetime | None]:
+def _node_creations(cluster: AnalyzedDump) -> tuple[dict[str, datetime], datetime | None]:
     """Node name -> its creation, and the first node's creation (built once per cluster)."""
     cached = _NODES.get(cluster)
     if cached is None:
@@ -190,7 +190,7 @@ def _node_creations(cluster: Cluster) -> tuple[dict[str, datetime], datetime | N
     return cached
 
 
-def _young_node(cluster: Cluster, obj: KubeObject, when: datetime | None) -> str:
+def _young_node(cluster: AnalyzedDump, obj: KubeObject, when: datetime | None) -> str:
     """ "fired in node n1's first minutes" when the event came within STARTUP of the creation
     of the object's node (a pod's node, or the node itself), or of the cluster's first node."""
     if when is None:
@@ -211,14 +211,14 @@ def _successors() -> dict[str, frozenset[str]]:
     return {str(k): frozenset(v) for k, v in raw.items()}
 
 
-def _before_capture(cluster: Cluster, fact: EventFact) -> timedelta | None:
+def _before_capture(cluster: AnalyzedDump, fact: EventFact) -> timedelta | None:
     """How long before the capture the event last fired (from its time or its pasted age)."""
     if fact.last_seen_ago is not None:
         return fact.last_seen_ago
     return age_at_capture(cluster, fact.last_seen, fact.event) if fact.last_seen else None
 
 
-def _later_success(cluster: Cluster, group: EventGroup) -> str:
+def _later_success(cluster: AnalyzedDump, group: EventGroup) -> str:
     """ "followed by Started 4m before capture" when a Normal event of the same object shows
     the failed step has happened since ('' when none does)."""
     successors = _successors().get(group.reason)
@@ -236,7 +236,7 @@ def _later_success(cluster: Cluster, group: EventGroup) -> str:
     return f"followed by {success.reason} {age_text(ago_)} before capture"
 
 
-def _events_index(cluster: Cluster) -> dict[tuple[str, str, str], list[EventFact]]:
+def _events_index(cluster: AnalyzedDump) -> dict[tuple[str, str, str], list[EventFact]]:
     index = _EVENTS.get(cluster)
     if index is None:
         index = _EVENTS[cluster] = events_by_object(cluster)
@@ -246,7 +246,7 @@ def _events_index(cluster: Cluster) -> dict[tuple[str, str, str], list[EventFact
 _EVENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def resolved_reason(cluster: Cluster, group: EventGroup) -> str:
+def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
     """Why a group of warning events no longer describes the present ('' when it still may):
     a later Normal event shows the failed step happened, its object is gone or was re-created,
     is healthy since, or the events fired during its start-up or termination, or they are old
@@ -294,14 +294,14 @@ def resolved_reason(cluster: Cluster, group: EventGroup) -> str:
     return ""
 
 
-def event_ago(cluster: Cluster, fact: EventFact) -> str:
+def event_ago(cluster: AnalyzedDump, fact: EventFact) -> str:
     """How long before the capture the event last fired, from its timestamp or its pasted age."""
     if fact.last_seen is None and fact.last_seen_ago is not None:
         return f"{age_text(fact.last_seen_ago)} before capture"
     return ago(cluster, fact.last_seen, fact.event)
 
 
-def events_by_object(cluster: Cluster) -> dict[tuple[str, str, str], list[EventFact]]:
+def events_by_object(cluster: AnalyzedDump) -> dict[tuple[str, str, str], list[EventFact]]:
     """(kind, namespace, name) -> its events, newest last."""
     index: dict[tuple[str, str, str], list[EventFact]] = defaultdict(list)
     for obj in cluster.objects_of("Event"):
@@ -312,7 +312,7 @@ def events_by_object(cluster: Cluster) -> dict[tuple[str, str, str], list[EventF
     return index
 
 
-def first_text(cluster: Cluster, group: EventGroup) -> str:
+def first_text(cluster: AnalyzedDump, group: EventGroup) -> str:
     """ "first 3d before capture", or '' when the events give no first time."""
     first = group.first_seen
     if first is None or group.last.last_seen is None or first >= group.last.last_seen:
@@ -320,7 +320,7 @@ def first_text(cluster: Cluster, group: EventGroup) -> str:
     return f"first {ago(cluster, first, group.last.event)}, "
 
 
-def findings_for_reasons(cluster: Cluster, rule: RuleMeta, reasons: frozenset[str]) -> Iterator[Finding]:
+def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozenset[str]) -> Iterator[Finding]:
     """One finding per object and reason whose events carry one of `reasons`: the newest such
     event, the total count, the first and the last time; info with the reason when the problem
     is no longer current."""

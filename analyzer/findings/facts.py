@@ -11,7 +11,7 @@ from analyzer.findings.types import Evidence
 from analyzer.ingest.records import KubeObject
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 # Namespaces that belong to the platform: host access and the like are their job, so checks
 # that would only be noise there skip them.
@@ -127,7 +127,7 @@ def age_text(delta: timedelta | None) -> str:
     return f"{days}d{hours}h" if hours and days < 10 else f"{days}d"
 
 
-def capture_of(cluster: Cluster, obj: KubeObject | None = None) -> datetime | None:
+def capture_of(cluster: AnalyzedDump, obj: KubeObject | None = None) -> datetime | None:
     """The capture time of `obj` (of the period its file was captured in, for a stitched dump),
     or of the dump."""
     if obj is None:
@@ -136,7 +136,7 @@ def capture_of(cluster: Cluster, obj: KubeObject | None = None) -> datetime | No
     return estimate.time_for(obj.provenance.source) if estimate is not None else cluster.capture_time
 
 
-def stitched_reason(cluster: Cluster) -> str:
+def stitched_reason(cluster: AnalyzedDump) -> str:
     """Why objects of this dump may not be compared with each other ('' when they may): it was
     put together from captures of different times, maybe of different clusters."""
     estimate = getattr(cluster, "capture", None)
@@ -146,7 +146,7 @@ def stitched_reason(cluster: Cluster) -> str:
             "nodes may belong to different clusters or moments")
 
 
-def age_at_capture(cluster: Cluster, when: datetime | None,
+def age_at_capture(cluster: AnalyzedDump, when: datetime | None,
                    obj: KubeObject | None = None) -> timedelta | None:
     """How long before the capture time (of `obj`'s file, in a stitched dump) something
     happened (None if either is unknown)."""
@@ -156,7 +156,7 @@ def age_at_capture(cluster: Cluster, when: datetime | None,
     return capture - when
 
 
-def ago(cluster: Cluster, when: datetime | None, obj: KubeObject | None = None) -> str:
+def ago(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str:
     """ "12m before capture", or why the age cannot be told."""
     if when is None:
         return "at an unknown time"
@@ -266,7 +266,7 @@ class PodsByNamespace(dict[str, list[KubeObject]]):
 _PODS_BY_NAMESPACE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def pods_by_namespace(cluster: Cluster) -> PodsByNamespace:
+def pods_by_namespace(cluster: AnalyzedDump) -> PodsByNamespace:
     """Namespace -> its pods, in dump order (built once per cluster, shared by the rules)."""
     index = _PODS_BY_NAMESPACE.get(cluster)
     if index is None:

@@ -33,7 +33,7 @@ from analyzer.safeyaml import load_yaml
 if TYPE_CHECKING:
     import networkx as nx
 
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 INCIDENT_COLUMNS = ("incident", "rank", "severity", "headline", "cause", "cause_rule", "workloads",
                     "findings", "rules", "objects", "affected_workloads")
@@ -201,7 +201,7 @@ class _Graph:
         return object_ref(*self.ref(top))
 
 
-def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incident]:
+def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[Incident]:
     """The incidents of a dump's findings, ranked: most severe first, then widest reach."""
     problems = [f for f in findings if is_problem(f)]
     if not problems:
@@ -281,7 +281,7 @@ def group_incidents(findings: Sequence[Finding], cluster: Cluster) -> list[Incid
     return incidents
 
 
-def _component_pods(problems: list[Finding], cluster: Cluster, graph: _Graph) -> dict[int, list[str]]:
+def _component_pods(problems: list[Finding], cluster: AnalyzedDump, graph: _Graph) -> dict[int, list[str]]:
     """Graph pods of the component findings (a StaticPod component names its mirror pods)."""
     out: dict[int, list[str]] = {}
     wanted = [i for i, f in enumerate(problems) if f.rule.startswith("critical-component")]
@@ -328,7 +328,7 @@ def _join_same_node_cause(problems: list[Finding], union: _Union) -> None:
             union.join(members[0], i)
 
 
-def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Cluster) -> None:
+def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: AnalyzedDump) -> None:
     """Nodes NotReady because their network plugin is not ready, with an unhealthy CNI
     component: the CNI is the cause."""
     cni = [i for i, f in enumerate(problems) if f.rule.startswith("critical-component")
@@ -352,7 +352,7 @@ class RestartMoment:
     node_restart: bool
 
 
-def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Cluster, graph: _Graph,
+def _join_restart_moments(problems: list[Finding], union: _Union, cluster: AnalyzedDump, graph: _Graph,
                           g: Grouping, own_cause: set[tuple[str, str, str]]) -> dict[int, RestartMoment]:
     """Restart findings grouped by node and time; returns the moment of each grouped finding.
 
@@ -430,7 +430,7 @@ def _together(window: list[tuple[datetime, int]], problems: list[Finding], union
 
 
 def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | None,
-              cluster: Cluster) -> Incident:
+              cluster: AnalyzedDump) -> Incident:
     g = grouping()
     order = {r: k for k, r in enumerate(g.cause_order)}
     members.sort(key=lambda f: f.sort_key)
@@ -479,7 +479,7 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
     return sorted(found)
 
 
-def _headline(root: Finding, members: list[Finding], affected: list[str], cluster: Cluster) -> str:
+def _headline(root: Finding, members: list[Finding], affected: list[str], cluster: AnalyzedDump) -> str:
     from analyzer.findings import _metas
     from analyzer.findings.render import message
 

@@ -10,7 +10,7 @@ from analyzer.findings.types import Evidence, Finding
 from analyzer.model.logsignatures import ContainerLogMatch, container_log_matches
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 # A signature is dump-wide when it is in at least this share of the dump's logs (and in at
 # least DUMP_WIDE_MIN_LOGS of them): then it says something about the capture or the whole
@@ -41,7 +41,7 @@ def log_evidence(match: ContainerLogMatch) -> Evidence:
                     expected=None, source=log.source, line=match.file_line)
 
 
-def dump_wide_patterns(cluster: Cluster) -> list[DumpWidePattern]:
+def dump_wide_patterns(cluster: AnalyzedDump) -> list[DumpWidePattern]:
     """Signatures marked dump_wide that are in most of the dump's logs."""
     total = len(cluster.logs)
     if total < DUMP_WIDE_MIN_LOGS:
@@ -57,7 +57,7 @@ def dump_wide_patterns(cluster: Cluster) -> list[DumpWidePattern]:
     return found
 
 
-def matches_by_pod(cluster: Cluster, skip: frozenset[str] = frozenset()) -> dict[tuple[str, str], list[ContainerLogMatch]]:
+def matches_by_pod(cluster: AnalyzedDump, skip: frozenset[str] = frozenset()) -> dict[tuple[str, str], list[ContainerLogMatch]]:
     """(namespace, pod) -> its log matches, leaving out the signature ids in `skip`."""
     pods: dict[tuple[str, str], list[ContainerLogMatch]] = defaultdict(list)
     for m in container_log_matches(cluster):
@@ -76,7 +76,7 @@ def quoted(matches: list[ContainerLogMatch]) -> list[ContainerLogMatch]:
     return sorted(picked, key=lambda m: (not m.current, not m.log.previous, m.log.source, m.file_line))
 
 
-def evidence_for_pod(cluster: Cluster, namespace: str, pod: str, limit: int = 3,
+def evidence_for_pod(cluster: AnalyzedDump, namespace: str, pod: str, limit: int = 3,
                      by_pod: dict[tuple[str, str], list[ContainerLogMatch]] | None = None) -> list[Evidence]:
     """Log lines that explain a pod's state: current matches, and a previous container's last
     words (the lines it exited with); at most `limit`. `by_pod`: matches_by_pod, if at hand."""
@@ -93,7 +93,7 @@ def _last_words(m: ContainerLogMatch) -> bool:
     return m.match.line > total - 5
 
 
-def with_log_evidence(findings: list[Finding], cluster: Cluster) -> list[Finding]:
+def with_log_evidence(findings: list[Finding], cluster: AnalyzedDump) -> list[Finding]:
     """Findings about a pod, with the log lines that explain it appended to their evidence."""
     if not cluster.logs:
         return findings

@@ -9,14 +9,14 @@ from analyzer.findings.types import Finding
 from analyzer.model.managed import managed_of
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 # Categories of advice about how an object is written (probes, limits, tags, old APIs): for a
 # provider-managed object the provider writes it, so the finding is theirs to act on.
 HYGIENE_CATEGORIES = frozenset({"configuration", "deprecations"})
 
 
-def mark_managed(cluster: Cluster, findings: Iterable[Finding]) -> list[Finding]:
+def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Finding]:
     """Each finding with its object's managed signal; hygiene findings on managed objects info."""
     out: list[Finding] = []
     objects: dict[str, dict[tuple[str, str], object]] = {}

@@ -7,13 +7,13 @@ import weakref
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
     from analyzer.ingest.records import KubeObject
 
 _INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _index(cluster: Cluster) -> tuple[dict[tuple[str, str, str], str], dict[str, KubeObject]]:
+def _index(cluster: AnalyzedDump) -> tuple[dict[tuple[str, str, str], str], dict[str, KubeObject]]:
     """(kind, namespace, name) -> graph node, and graph node -> object (built once per cluster)."""
     found = _INDEX.get(cluster)
     if found is None:
@@ -29,7 +29,7 @@ def _index(cluster: Cluster) -> tuple[dict[tuple[str, str, str], str], dict[str,
     return found
 
 
-def owned_pods(cluster: Cluster, controller: KubeObject, depth: int = 2) -> list[KubeObject]:
+def owned_pods(cluster: AnalyzedDump, controller: KubeObject, depth: int = 2) -> list[KubeObject]:
     """The pods a controller owns, directly or through its ReplicaSets or Jobs."""
     ids, back = _index(cluster)
     node = ids.get((controller.kind, controller.namespace, controller.name))
@@ -43,7 +43,7 @@ def owned_pods(cluster: Cluster, controller: KubeObject, depth: int = 2) -> list
     return pods
 
 
-def owners(cluster: Cluster, obj: KubeObject, depth: int = 2) -> list[KubeObject]:
+def owners(cluster: AnalyzedDump, obj: KubeObject, depth: int = 2) -> list[KubeObject]:
     """The object's owners upwards (its ReplicaSet, then that one's Deployment)."""
     ids, back = _index(cluster)
     node = ids.get((obj.kind, obj.namespace, obj.name))

@@ -12,7 +12,7 @@ from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
     from analyzer.ingest.records import KubeObject
 
 
@@ -81,7 +81,7 @@ RELATIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def missing_references(cluster: Cluster, rule: RuleMeta, kind: str,
+def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
                        builtin: frozenset[str] = frozenset()) -> Iterator[Finding]:
     """Findings for objects whose required reference to a `kind` is a `missing` graph node.
 

@@ -14,7 +14,7 @@ from analyzer.kube.views import VIEW_BY_KIND
 from analyzer.model.schema import TABLE_SPECS
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 RULES_PACKAGE = "analyzer.findings.rules"
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
@@ -72,7 +72,7 @@ def load_rules(package_name: str = RULES_PACKAGE) -> tuple[Rule, ...]:
     return tuple(rules[k] for k in sorted(rules))
 
 
-def run_rule(rule: Rule, cluster: Cluster) -> list[Finding]:
+def run_rule(rule: Rule, cluster: AnalyzedDump) -> list[Finding]:
     """One rule over a cluster: not applicable when its kinds or distribution do not fit."""
     meta = rule.meta
     missing = [k for k in meta.requires if not cluster.covers(k)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import timedelta
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
     age_at_capture,
     age_text,
@@ -48,7 +48,7 @@ def _ready_column(ready: str | None) -> tuple[int, int] | None:
 STARTING = timedelta(minutes=5)
 
 
-def _starting(cluster: Cluster, obj: KubeObject) -> str:
+def _starting(cluster: AnalyzedDump, obj: KubeObject) -> str:
     """ "created 19s before capture: still rolling out" for a controller that young ('' else)."""
     text = obj.view.text
     if text is not None and text.age_seconds is not None:
@@ -60,7 +60,7 @@ def _starting(cluster: Cluster, obj: KubeObject) -> str:
     return ""
 
 
-def short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Finding]:
+def short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterator[Finding]:
     """A finding for each controller of `kind` with fewer ready pods than it wants; info when
     the controller is only minutes old (its pods are still starting)."""
     by_name = {(o.namespace, o.name): o for o in cluster.objects_of(kind)}
@@ -78,11 +78,11 @@ OWN_FAILURES = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName"
                           "RunContainerError"})
 
 
-def _pods_fail_on_their_own(cluster: Cluster, obj: KubeObject) -> bool:
+def _pods_fail_on_their_own(cluster: AnalyzedDump, obj: KubeObject) -> bool:
     return any(waiting_containers(pod, OWN_FAILURES) for pod in owned_pods(cluster, obj))
 
 
-def _short_of_ready(cluster: Cluster, rule: RuleMeta, kind: str) -> Iterator[Finding]:
+def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterator[Finding]:
     for obj in cluster.objects_of(kind):
         if is_manifest(obj):
             continue  # what was asked for; the dump does not say how many run

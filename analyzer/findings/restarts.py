@@ -19,7 +19,7 @@ from analyzer.kube.time import parse_time
 from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
     from analyzer.ingest.records import KubeObject
 
 # A restart older than this, of a container that runs and is ready now, is history (info).
@@ -43,17 +43,17 @@ class ContainerRestart:
         return bool(self.status.ready) and state is not None and state.running is not None
 
 
-def container_restarts(cluster: Cluster) -> list[ContainerRestart]:
+def container_restarts(cluster: AnalyzedDump) -> list[ContainerRestart]:
     """Every container with restarts, in dump order (built once per cluster)."""
     return _cache(cluster)
 
 
-def restart_moments(cluster: Cluster) -> list[NodeRestartMoment]:
+def restart_moments(cluster: AnalyzedDump) -> list[NodeRestartMoment]:
     """The node restart moments of the dump, by node and time (analyzer/model/restarts.py)."""
     return cluster_restart_moments(cluster)
 
 
-def moment_of(cluster: Cluster, restart: ContainerRestart) -> NodeRestartMoment | None:
+def moment_of(cluster: AnalyzedDump, restart: ContainerRestart) -> NodeRestartMoment | None:
     """The node restart moment a container's last termination belongs to, if any."""
     key = (restart.pod.namespace, restart.pod.name, restart.ctype, str(restart.status.name))
     for moment in restart_moments(cluster):
@@ -62,7 +62,7 @@ def moment_of(cluster: Cluster, restart: ContainerRestart) -> NodeRestartMoment 
     return None
 
 
-def last_restart_text(cluster: Cluster, restart: ContainerRestart) -> str:
+def last_restart_text(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
     """ "7h before capture", or why it cannot be told."""
     if restart.last_restart is None:
         return "at an unknown time"
@@ -91,7 +91,7 @@ def table_history_reason(pod: KubeObject) -> str:
     return f"last restart {table_last_restart_text(pod)}; running and ready since"
 
 
-def history_reason(cluster: Cluster, restart: ContainerRestart) -> str:
+def history_reason(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
     """Why a container's restarts are history rather than a present problem ('' if they are
     not): its last restart came with a node restart, or is old and it runs ready since."""
     moment = moment_of(cluster, restart)
@@ -108,14 +108,14 @@ def history_reason(cluster: Cluster, restart: ContainerRestart) -> str:
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _cache(cluster: Cluster) -> list[ContainerRestart]:
+def _cache(cluster: AnalyzedDump) -> list[ContainerRestart]:
     cached = _CACHE.get(cluster)
     if cached is None:
         cached = _CACHE[cluster] = list(_restarts(cluster))
     return cached
 
 
-def _restarts(cluster: Cluster) -> Any:
+def _restarts(cluster: AnalyzedDump) -> Any:
     for pod in cluster.objects_of("Pod"):
         node = pod.view.spec.nodeName or ""
         for ctype, _spec, status in pod_containers(pod):

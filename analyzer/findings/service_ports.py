@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.cluster import Cluster
 from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import knows_container_specs, pods_by_namespace, selected_pods
 from analyzer.ingest.records import KubeObject
 
@@ -35,7 +35,7 @@ class PortTarget:
         return isinstance(self.target, str) and not self.target.isdigit()
 
 
-def port_targets(cluster: Cluster) -> Iterator[PortTarget]:
+def port_targets(cluster: AnalyzedDump) -> Iterator[PortTarget]:
     """Every port of every selector Service whose namespace's pods were collected and that
     selects at least one pod with known containers."""
     coverage = namespace_coverage(cluster, "Pod")

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
     from analyzer.ingest.records import KubeObject
 
 Severity = Literal["critical", "warning", "info"]
@@ -126,7 +126,7 @@ class RuleMeta:
         )
 
 
-CheckFn = Callable[["Cluster"], Iterable[Finding]]
+CheckFn = Callable[["AnalyzedDump"], Iterable[Finding]]
 
 
 @dataclass(frozen=True, slots=True)

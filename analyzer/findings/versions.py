@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.findings.dump import AnalyzedDump
 
 DATA = Path(__file__).parent / "data"
 _VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
@@ -45,7 +45,7 @@ class ClusterVersion:
     source: str | None = None
 
 
-def cluster_version(cluster: Cluster) -> ClusterVersion | None:
+def cluster_version(cluster: AnalyzedDump) -> ClusterVersion | None:
     """The API server version: recorded server version, else control-plane kubelets, else the
     newest kubelet (a kubelet is never newer than its API server, so this is a lower bound)."""
     server = cluster.ingest.server_version

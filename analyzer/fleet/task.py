@@ -119,7 +119,7 @@ def findings_summary(findings: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def _analyse(cluster: Cluster, result: DumpResult, out: Path) -> None:
-    from analyzer.model import table_names
+    from analyzer.cluster.tables import table_names
 
     ing = cluster.ingest
     if not ing.objects and not ing.logs:

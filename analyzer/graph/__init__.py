@@ -60,7 +60,7 @@ from analyzer.graph.relations import Relation
 if TYPE_CHECKING:
     import networkx as nx
 
-    from analyzer.cluster import Cluster
+    from analyzer.model.dump import ModeledDump
 
 __all__ = [
     "MISSING", "NODE_ATTRIBUTES", "NOT_COLLECTED", "PRESENT", "Reach", "Relation", "Step",
@@ -79,7 +79,7 @@ def relation_table() -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("relation")
 
 
-def build_graph(cluster: Cluster) -> nx.MultiDiGraph:
+def build_graph(cluster: ModeledDump) -> nx.MultiDiGraph:
     """The dependency graph of a cluster: every object, every reference, one edge per relation."""
     # The graph's dicts hold no reference cycles; with a big dump in memory, the collector's
     # full passes over it would cost more than the building (as in ingestion).

@@ -24,7 +24,7 @@ from analyzer.kube.kinds import (
 from analyzer.kube.views import PodSpec
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.model.dump import ModeledDump
 
 PRESENT, MISSING, NOT_COLLECTED = "present", "missing", "not_collected"
 
@@ -57,7 +57,7 @@ class PodSpecOf(NamedTuple):
 class GraphContext:
     """Indexes the cluster's objects once; builders resolve references and add edges through it."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: ModeledDump) -> None:
         self.cluster = cluster
         self.nodes: dict[str, dict[str, str]] = {}
         # source -> target -> relation -> attributes: the shape networkx keeps its edges in.
@@ -387,7 +387,7 @@ class GraphContext:
         return graph
 
 
-def collected_scopes(cluster: Cluster) -> dict[str, set[str | None]]:
+def collected_scopes(cluster: ModeledDump) -> dict[str, set[str | None]]:
     """Kind -> the namespaces whose list of it a file path names (None: a cluster-wide list).
 
     Read from the paths of the files ingestion read (`cluster-resources/pods/<ns>.json`,

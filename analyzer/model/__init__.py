@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 __all__ = ["build_table", "table_names"]
 
@@ -23,7 +23,7 @@ def table_names() -> list[str]:
     return names()
 
 
-def build_table(name: str, cluster: Cluster) -> pd.DataFrame:
+def build_table(name: str, cluster: Dump) -> pd.DataFrame:
     """Table `name` of the cluster (built once per cluster, together with its family)."""
     from analyzer.model.registry import build_table as build
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.model.dump import ModeledDump
 
 FORMATS = ("csv", "json", "parquet", "markdown")
 EXTENSIONS = {"csv": "csv", "json": "json", "parquet": "parquet", "markdown": "md"}
@@ -81,7 +81,7 @@ def write_table(df: pd.DataFrame, path: Path, fmt: str) -> Path:
     return path
 
 
-def tables_to(cluster: Cluster, names: Sequence[str], fmt: str, outdir: Path) -> list[Path]:
+def tables_to(cluster: ModeledDump, names: Sequence[str], fmt: str, outdir: Path) -> list[Path]:
     """Write the named tables as `<outdir>/<table>.<ext>`; returns the files written."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
@@ -89,6 +89,6 @@ def tables_to(cluster: Cluster, names: Sequence[str], fmt: str, outdir: Path) ->
             for name in names]
 
 
-def write_parquet(cluster: Cluster, directory: Path) -> list[Path]:
+def write_parquet(cluster: ModeledDump, directory: Path) -> list[Path]:
     """Write every table as `<directory>/<table>.parquet`; returns the files written."""
     return tables_to(cluster, list(cluster.tables), "parquet", Path(directory))

@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - declared dependency; Python's re gives
     _engine = re
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
     from analyzer.ingest.records import LogRecord
 
 CATALOG = Path(__file__).parent / "data" / "log_signatures.yaml"
@@ -286,7 +286,7 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def container_log_matches(cluster: Cluster) -> list[ContainerLogMatch]:
+def container_log_matches(cluster: Dump) -> list[ContainerLogMatch]:
     """Every signature match in every captured log of a dump (computed once per cluster)."""
     found = _CACHE.get(cluster)
     if found is None:

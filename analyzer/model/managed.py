@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
     from analyzer.ingest.records import KubeObject
 
 DATA = Path(__file__).with_name("managed.yaml")
@@ -103,7 +103,7 @@ class ManagedIndex:
     """(kind, namespace, name) -> signal for the controllers of a dump, and the lookup that
     lets an object inherit its controller's signal."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: Dump) -> None:
         self.by_key: dict[tuple[str, str, str], str] = {}
         owners: dict[tuple[str, str, str], tuple[str, str]] = {}
         for obj in cluster.objects_of(*CONTROLLER_KINDS):
@@ -140,7 +140,7 @@ def _controller(meta: Any) -> tuple[str, str] | None:
 _INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def managed_index(cluster: Cluster) -> ManagedIndex:
+def managed_index(cluster: Dump) -> ManagedIndex:
     """The cluster's ManagedIndex, built once."""
     index = _INDEX.get(cluster)
     if index is None:
@@ -148,7 +148,7 @@ def managed_index(cluster: Cluster) -> ManagedIndex:
     return index
 
 
-def managed_of(cluster: Cluster, obj: KubeObject) -> str:
+def managed_of(cluster: Dump, obj: KubeObject) -> str:
     """The managed signal of one object (its own, else its controller's), '' when none."""
     meta = obj.view.metadata
     return managed_index(cluster).of(obj.namespace, meta.labels, meta.annotations, _controller(meta))

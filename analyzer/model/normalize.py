@@ -10,7 +10,7 @@ from analyzer.kube.kinds import BUILTIN_KINDS, is_builtin_group
 from analyzer.kube.views import Condition, Meta, OwnerRef
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 def is_builtin(obj: KubeObject) -> bool:
     """Whether the object is the built-in kind its name says, not a same-named custom resource
@@ -25,7 +25,7 @@ def is_builtin(obj: KubeObject) -> bool:
     return is_builtin_group(key.kind, key.group)
 
 
-def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:
+def builtin_objects(cluster: Dump, *kinds: str) -> Iterator[KubeObject]:
     """The objects of these built-in kinds, in dump order, without same-named custom resources."""
     objects = cluster.objects_of(*kinds)
     if all(kind in BUILTIN_KINDS for kind in kinds):
@@ -33,7 +33,7 @@ def builtin_objects(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:
     return (o for o in objects if is_builtin(o))
 
 
-def builtin_objects_by_kind(cluster: Cluster, *kinds: str) -> Iterator[KubeObject]:
+def builtin_objects_by_kind(cluster: Dump, *kinds: str) -> Iterator[KubeObject]:
     """The objects of these built-in kinds, kind after kind (each kind in dump order).
 
     For a table sorted by its kind column among others: rows of two kinds never tie there, so

@@ -10,7 +10,6 @@ import gc
 import importlib
 import weakref
 from collections.abc import Callable
-from functools import cache
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -19,7 +18,7 @@ from analyzer.model.frame import restate_ages
 from analyzer.model.schema import TABLE_SPECS
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 # family module -> the tables it builds together.
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -38,11 +37,6 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "rejections": ("rejections",),
 }
 
-# Tables another stage builds: name -> (module, function); listed only when the module exists.
-EXTERNAL_TABLES: dict[str, tuple[str, str]] = {
-    "components": ("analyzer.distributions.components", "build_components_table"),
-}
-
 FAMILY_OF: dict[str, str] = {t: fam for fam, tables in FAMILIES.items() for t in tables}
 
 
@@ -56,48 +50,25 @@ def _validate() -> None:
     if unbuilt or undeclared:
         raise RuntimeError(f"schema tables without a builder: {unbuilt}; "
                            f"builders of undeclared tables: {undeclared}")
-    clash = sorted(set(EXTERNAL_TABLES) & set(declared))
-    if clash:
-        raise RuntimeError(f"tables claimed by the model and another stage: {clash}")
 
 
 _validate()
 
-_BUILT: weakref.WeakKeyDictionary[Cluster, dict[str, pd.DataFrame]] = weakref.WeakKeyDictionary()
-
-
-@cache
-def _external_builder(name: str) -> Callable[[Cluster], pd.DataFrame] | None:
-    module_name, func = EXTERNAL_TABLES[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        # Only "that stage is not there yet" hides the table; a bug inside it still raises.
-        if exc.name and module_name.startswith(exc.name):
-            return None
-        raise
-    return getattr(module, func, None)
+_BUILT: weakref.WeakKeyDictionary[Dump, dict[str, pd.DataFrame]] = weakref.WeakKeyDictionary()
 
 
 def table_names() -> list[str]:
-    """Every table name that can be built, in a stable order (model tables, then others)."""
-    names = list(TABLE_SPECS)
-    names += [n for n in EXTERNAL_TABLES if _external_builder(n) is not None]
-    return names
+    """Every table the model builds, in a stable order (the Cluster adds the stages' tables)."""
+    return list(TABLE_SPECS)
 
 
-def family_builder(family: str) -> Callable[[Cluster], dict[str, pd.DataFrame]]:
+def family_builder(family: str) -> Callable[[Dump], dict[str, pd.DataFrame]]:
     """The `build(cluster)` function of a family module."""
     return importlib.import_module(f"analyzer.model.tables.{family}").build
 
 
-def build_table(name: str, cluster: Cluster) -> pd.DataFrame:
+def build_table(name: str, cluster: Dump) -> pd.DataFrame:
     """Table `name` of the cluster, built once per cluster together with its family."""
-    if name in EXTERNAL_TABLES:
-        builder = _external_builder(name)
-        if builder is None:
-            raise KeyError(f"no table {name!r}")
-        return builder(cluster)
     family = FAMILY_OF.get(name)
     if family is None:
         raise KeyError(f"no table {name!r}; tables are: {', '.join(table_names())}")

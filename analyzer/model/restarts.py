@@ -22,7 +22,7 @@ from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 DATA = Path(__file__).parent / "data" / "node_restarts.yaml"
 # The container status lists of a pod, by the container type the findings' paths name.
@@ -160,7 +160,7 @@ def node_restart_moments(pods: Iterable[Any]) -> list[NodeRestartMoment]:
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def cluster_restart_moments(cluster: Cluster) -> list[NodeRestartMoment]:
+def cluster_restart_moments(cluster: Dump) -> list[NodeRestartMoment]:
     """The node restart moments of a dump's pods (built once per cluster)."""
     moments = _CACHE.get(cluster)
     if moments is None:

@@ -18,7 +18,7 @@ from analyzer.timeline.facts import COLLECTORS, COLUMNS, MARK_SPAN, Rows, parse_
 from analyzer.timeline.spans import Span, during_install, install_windows, node_restarts
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.model.dump import ModeledDump
 
 __all__ = ["COLUMNS", "build_timeline", "parse_duration", "select"]
 
@@ -26,7 +26,7 @@ _TEXT_COLUMNS = ("namespace", "name", "detail", "node", "source")
 _CATEGORY_COLUMNS = ("kind", "fact", "mark")
 
 
-def build_timeline(cluster: Cluster) -> pd.DataFrame:
+def build_timeline(cluster: ModeledDump) -> pd.DataFrame:
     """The dump's dated facts and spans, oldest first (ties in a stable order).
 
     `frame.attrs` says what could not be placed: `undated` (ages stated relative to an unknown

@@ -20,8 +20,8 @@ from analyzer.model.normalize import builtin_objects, source_of
 from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
     from analyzer.ingest import KubeObject
+    from analyzer.model.dump import ModeledDump
 
 # What a row means for the picture: the marks a reader scans for.
 MARK_RESTART = "restart"
@@ -101,7 +101,7 @@ class Rows:
         return masked
 
 
-Collector = Callable[["Cluster", Rows, dict[tuple[str, str], str]], None]
+Collector = Callable[["ModeledDump", Rows, dict[tuple[str, str], str]], None]
 
 
 def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node: str | None) -> None:
@@ -130,7 +130,7 @@ def _get(value: Any, key: str) -> Any:
     return value.get(key) if isinstance(value, dict) else getattr(value, key, None)
 
 
-def metadata_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Creation and deletion of every object (the AGE of a pasted row where that is all there is)."""
     for obj in cluster.objects:
         if obj.kind == "Event":
@@ -149,7 +149,7 @@ def metadata_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str]
                      node=node, mark=MARK_TRANSITION)
 
 
-def pod_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+def pod_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Pod start, condition transitions, and each container's start and terminations."""
     for obj in builtin_objects(cluster, "Pod"):
         view = obj.view
@@ -203,7 +203,7 @@ def _termination(label: str, t: Any) -> str:
     return text
 
 
-def node_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+def node_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Node condition transitions, the newest heartbeat, and when each taint was added."""
     for obj in builtin_objects(cluster, "Node"):
         status = obj.view.status
@@ -226,7 +226,7 @@ WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Repli
                   "Job", "CronJob")
 
 
-def workload_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+def workload_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Workload condition transitions; Job start and completion; a CronJob's last schedule."""
     for obj in builtin_objects(cluster, *WORKLOAD_KINDS):
         status = obj.view.status
@@ -236,7 +236,7 @@ def workload_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str]
         rows.add(status.lastScheduleTime, obj, "last scheduled")
 
 
-def event_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+def event_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Every event: first occurrence, last occurrence (as `end`) and count."""
     for obj in builtin_objects(cluster, "Event"):
         v = obj.view
@@ -266,7 +266,7 @@ def event_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], s
                  mark=MARK_WARNING if v.type == "Warning" else MARK_OTHER)
 
 
-def status_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+def status_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Conditions of every other object (custom resources too) and lease renewals."""
     handled = {"Pod", "Node", "Event", *WORKLOAD_KINDS}
     for obj in cluster.objects:
@@ -320,7 +320,7 @@ def _node_of(obj: KubeObject, pod_nodes: dict[tuple[str, str], str]) -> str | No
     return None
 
 
-def log_facts(cluster: Cluster, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
+def log_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Log lines that match the log-signature catalog and carry a time stamp of their own.
 
     klog's stamps have no year: the capture's is taken, so without a capture time they (and

@@ -5,7 +5,7 @@ account sit beside `kubectl get no` of a GKE cluster)."""
 from __future__ import annotations
 
 import analyzer
-from analyzer.model.summary import summary_text
+from analyzer.cluster.summary import summary_text
 
 # From the public CKA write-up (review cka-openshift-gke-transcript.md, repo not recorded), trimmed.
 OPENSHIFT_NS_SA = """\

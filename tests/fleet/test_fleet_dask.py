@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 import analyzer
 from analyzer.cli import app
+from analyzer.cluster.tables import table_names
 from analyzer.fleet import dataset, dump_name, run
-from analyzer.model import table_names
 
 # Real dumps (see ../shared/realdata/SOURCES.md): a kubeadm cluster-info dump, a k3s support
 # bundle, and a minikube cluster-info dump; read in place (hashing and reading never write).

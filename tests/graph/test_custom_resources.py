@@ -9,10 +9,10 @@ from pathlib import Path
 import orjson
 
 import analyzer
+from analyzer.cluster.tables import table_names
 from analyzer.graph.context import UNRELATED_KINDS
 from analyzer.ingest.tree import MemoryTree
 from analyzer.kube.kinds import BUILTIN_KINDS
-from analyzer.model import table_names
 from analyzer.report.cluster_report import render_cluster_report
 
 

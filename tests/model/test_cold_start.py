@@ -45,7 +45,7 @@ def _imported_after(code: str, tmp_path: Path) -> list[str]:
 
 
 def test_reading_and_summarising_a_dump_imports_no_heavy_library(tmp_path: Path) -> None:
-    code = ("import analyzer\nfrom analyzer.model.summary import summary_text\n"
+    code = ("import analyzer\nfrom analyzer.cluster.summary import summary_text\n"
             "c = analyzer.load(sys.argv[1])\ntext = summary_text(c)\n"
             "assert 'capture time: 2024-05-20T09:59:30' in text, text\n")
     assert _imported_after(code, tmp_path) == []

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import analyzer
 from analyzer.cli import app
-from analyzer.model.docs import render_docs
+from analyzer.cluster.tables import render_docs
 from analyzer.model.export import render_table, tables_to
 
 KURL = REALDATA / "kubeadm" / "sbctl-kurl-supportbundle"
@@ -54,7 +54,7 @@ def test_tables_to_writes_one_file_per_table(kurl, tmp_path: Path) -> None:
 
 def test_docs_file_is_current() -> None:
     committed = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")
-    assert committed == render_docs(), "run: python -m analyzer.model.docs > docs/tables.md"
+    assert committed == render_docs(), "run: kda tables --docs > docs/tables.md"
 
 
 runner = CliRunner()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
 from analyzer.findings.apis import removed_api_uses
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import cluster_version, removed_apis
@@ -21,7 +21,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     version = cluster_version(cluster)
     if version is None:
         yield RULE.not_applicable("the cluster's version is not in the dump")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date, timedelta
 
-from analyzer.cluster import Cluster
 from analyzer.findings.components import distribution_name
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import (
     cluster_version,
@@ -27,7 +27,7 @@ RULE = RuleMeta(
 EXTENDED_ENDING = timedelta(days=90)
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     version = cluster_version(cluster)
     capture = cluster.capture_time
     if version is None or capture is None:

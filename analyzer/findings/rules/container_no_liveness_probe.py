@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
 from analyzer.findings.containers import TABLES, containers_without_probe
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -16,5 +16,5 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     return containers_without_probe(cluster, RULE, "liveness_probe", "livenessProbe")

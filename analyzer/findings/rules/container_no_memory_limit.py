@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
 from analyzer.findings.containers import TABLES, judged_containers, pod_index
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -17,7 +17,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     pods = pod_index(cluster)
     rows = judged_containers(cluster)
     for row in rows[rows["memory_limit"].isna()].itertuples(index=False):

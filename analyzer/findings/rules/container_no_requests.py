@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pandas as pd
 
-from analyzer.cluster import Cluster
 from analyzer.findings.containers import TABLES, judged_containers, pod_index
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -19,7 +19,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     pods = pod_index(cluster)
     for row in judged_containers(cluster).itertuples(index=False):
         # A limit without a request defaults the request to the limit.

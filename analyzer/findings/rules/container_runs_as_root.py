@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, is_system_namespace, pod_containers
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -16,7 +16,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     # Only an explicit runAsUser: 0 is certain; an unset user depends on the image, which a dump
     # does not show, so it is not reported.
     for pod in cluster.objects_of("Pod"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
 from analyzer.findings.restarts import container_restarts, history_reason, last_restart_text
 from analyzer.findings.types import Finding, RuleMeta
@@ -31,7 +31,7 @@ def component_of(pod_name: str, labels: dict) -> str | None:
     return next((c for c in COMPONENTS if pod_name.startswith(c + "-")), None)
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     restarts = {id(r.status): r for r in container_restarts(cluster)}
     for pod in cluster.objects_of("Pod"):
         if pod.namespace != "kube-system":

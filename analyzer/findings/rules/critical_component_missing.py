@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
 from analyzer.findings.components import (
     ComponentsUnavailable,
     components,
     distribution_name,
     expected_roles,
 )
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -22,7 +22,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     dist = distribution_name(cluster)
     expected = expected_roles().get(dist or "")
     if not expected:

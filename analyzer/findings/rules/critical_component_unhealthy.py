@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pandas as pd
 
-from analyzer.cluster import Cluster
 from analyzer.distributions.health import health_of
 from analyzer.findings.components import ComponentsUnavailable, components
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.logs import log_evidence
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 
@@ -23,7 +23,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     try:
         table = components(cluster)
     except ComponentsUnavailable as exc:

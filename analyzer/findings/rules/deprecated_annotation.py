@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, owner
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA, cluster_version, parse_version
@@ -48,7 +48,7 @@ def annotation_sources(obj: Any) -> Iterator[tuple[str, dict[str, Any]]]:
         yield "spec.template.metadata.annotations", template.metadata.annotations or {}
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     version = cluster_version(cluster)
     covered: dict[str, bool] = {}  # cluster.covers scans the objects: ask once per kind
     for obj in cluster.objects_of(*KINDS):

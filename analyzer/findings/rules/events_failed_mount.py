@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import findings_for_reasons
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -17,5 +17,5 @@ RULE = RuleMeta(
 REASONS = frozenset({"FailedMount", "FailedAttachVolume", "FailedMapVolume"})
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     return findings_for_reasons(cluster, RULE, REASONS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import findings_for_reasons
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -22,7 +22,7 @@ RULE = RuleMeta(
 REASONS = frozenset({"FailedScheduling", "BackOff", "Failed"})
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if cluster.covers("Pod"):
         yield RULE.not_applicable("the dump holds the pods: the pod rules read their state")
         return

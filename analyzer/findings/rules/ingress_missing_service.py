@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from analyzer.cluster import Cluster
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -37,7 +37,7 @@ def backends(spec: dict[str, Any]) -> Iterator[tuple[str, str, str, str]]:
                 yield f"spec.rules[{i}].http.paths[{j}].backend", rule.get("host") or "*", path.get("path") or "/", name
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     coverage = namespace_coverage(cluster, "Service")
     if not coverage.listed:
         yield RULE.not_applicable(not_listed_reason(coverage))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.logs import dump_wide_patterns, log_evidence
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.model.logsignatures import load_signatures
@@ -19,7 +19,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if not cluster.logs:
         yield RULE.not_applicable("the dump holds no container logs")
         return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, stitched_reason
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import cluster_version, minor_text, parse_version
@@ -26,7 +26,7 @@ def allowed_lag(control_plane_minor: int) -> int:
     return 3 if control_plane_minor >= 28 else 2
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if stitched_reason(cluster):
         yield RULE.not_applicable(stitched_reason(cluster))
         return

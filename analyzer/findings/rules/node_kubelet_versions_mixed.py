@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, stitched_reason
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import minor_text, parse_version
@@ -18,7 +18,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if stitched_reason(cluster):
         yield RULE.not_applicable(stitched_reason(cluster))
         return

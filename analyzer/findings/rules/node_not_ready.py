@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -21,12 +21,12 @@ RULE = RuleMeta(
 NOT_READY_TAINTS = ("node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready")
 
 
-def _since(cluster: Cluster, node, when: str | None) -> str:
+def _since(cluster: AnalyzedDump, node, when: str | None) -> str:
     age = age_at_capture(cluster, parse_time(when), node)
     return f"{age_text(age)} before capture" if age is not None else "an unknown time"
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if not cluster.covers("Node"):
         # Without Node objects only pods can tell: NodeLost pods name their lost node; without
         # them the rule cannot tell.
@@ -60,7 +60,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
     yield from _lost_nodes(cluster, flagged, nodes)
 
 
-def _lost_nodes(cluster: Cluster, flagged: set[str], nodes: dict) -> Iterator[Finding]:
+def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterator[Finding]:
     """Nodes that pods were marked NodeLost on (and that no condition already flags), unless
     the node reports Ready now."""
     lost: dict[str, list] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import timedelta
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, container_path, ev
 from analyzer.findings.restarts import restart_moments
 from analyzer.findings.types import Finding, RuleMeta
@@ -20,7 +20,7 @@ RULE = RuleMeta(
 RECENT = timedelta(hours=1)
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for moment in restart_moments(cluster):
         first = moment.members[0]
         age = age_at_capture(cluster, moment.start, first.pod)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -38,7 +38,7 @@ def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
     return False
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     nodes = [n for n in cluster.objects_of("Node") if not n.view.spec.unschedulable]
     if not nodes:
         return

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ago, ev
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
@@ -37,7 +37,7 @@ def polarity() -> tuple[dict[str, tuple[str, str]], frozenset[str], frozenset[st
             frozenset(map(str, raw.get("unknown_is_pending") or ())))
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     bad, neutral, covered, pending = polarity()
     with_status = 0
     for obj in cluster.objects:

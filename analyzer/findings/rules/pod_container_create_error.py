@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import pod_containers, waiting_containers
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -18,7 +18,7 @@ REASONS = frozenset({"CreateContainerConfigError", "CreateContainerError", "RunC
                      "ContainerCannotRun"})
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in cluster.objects_of("Pod"):
         evidence = waiting_containers(pod, REASONS, "container")
         if not evidence:

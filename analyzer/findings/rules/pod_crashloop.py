@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import waiting_containers
 from analyzer.findings.restarts import (
     ContainerRestart,
@@ -23,7 +23,7 @@ RULE = RuleMeta(
 REASONS = frozenset({"CrashLoopBackOff"})
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     # The newest restart of each pod's containers, to say when the loop last turned.
     newest_of: dict[int, ContainerRestart] = {}
     for r in container_restarts(cluster):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
 from analyzer.findings.restarts import (
     container_restarts,
@@ -24,7 +24,7 @@ RULE = RuleMeta(
 THRESHOLD = 5
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     restarts = {id(r.status): r for r in container_restarts(cluster)}
     for pod in cluster.objects_of("Pod"):
         if is_static_pod(pod):  # control-plane-restarts speaks for static pods

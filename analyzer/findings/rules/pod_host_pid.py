@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, is_system_namespace
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -17,7 +17,7 @@ RULE = RuleMeta(
 FIELDS = ("hostPID", "hostIPC")
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in cluster.objects_of("Pod"):
         if is_system_namespace(pod.namespace):
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import pod_containers, waiting_containers
 from analyzer.findings.ownership import owners
 from analyzer.findings.types import Finding, RuleMeta
@@ -23,7 +23,7 @@ REASONS = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName", "Er
                      "RegistryUnavailable"})
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in cluster.objects_of("Pod"):
         evidence = waiting_containers(pod, REASONS)
         if not evidence:
@@ -36,7 +36,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
                         reasons=", ".join(sorted({str(e.seen) for e in evidence})))
 
 
-def _template_images(cluster: Cluster, pod: KubeObject) -> list[str]:
+def _template_images(cluster: AnalyzedDump, pod: KubeObject) -> list[str]:
     """The images of the pod's controller's template, for a pod pasted from a table (its row
     names no image, the controller's IMAGES column or spec does)."""
     for owner in owners(cluster, pod):

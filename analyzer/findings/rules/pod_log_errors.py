@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.logs import dump_wide_patterns, log_evidence, matches_by_pod, quoted
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
 
@@ -17,7 +17,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if not cluster.logs:
         yield RULE.not_applicable("the dump holds no container logs")
         return

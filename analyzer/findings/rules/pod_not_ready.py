@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import timedelta
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -22,7 +22,7 @@ EXPLAINED = frozenset({"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "
 STARTING = timedelta(minutes=5)
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in cluster.objects_of("Pod"):
         if pod.view.status.phase != "Running" or pod.view.metadata.deletionTimestamp:
             continue
@@ -39,7 +39,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
             yield finding.as_info(resolved=starting) if starting else finding
 
 
-def _starting(cluster: Cluster, pod, statuses: list) -> str:
+def _starting(cluster: AnalyzedDump, pod, statuses: list) -> str:
     """ "started 40s before capture: still starting" when every not-ready container started
     that recently ('' otherwise)."""
     ages = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, pod_containers, text_status
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -16,7 +16,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in cluster.objects_of("Pod"):
         evidence, names, limits = [], [], []
         for ctype, spec, status in pod_containers(pod):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
 from analyzer.findings.facts import ev, text_status
 from analyzer.findings.types import Finding, RuleMeta
@@ -17,7 +17,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     events_collected = cluster.covers("Event")
     events = events_by_object(cluster) if events_collected else {}
     for pod in cluster.objects_of("Pod"):

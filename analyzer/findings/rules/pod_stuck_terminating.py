@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import timedelta
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, ev
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -19,7 +19,7 @@ RULE = RuleMeta(
 GRACE = timedelta(minutes=10)
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if cluster.capture_time is None:
         yield RULE.not_applicable("the dump's capture time is unknown")
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
 from analyzer.findings.facts import ev, is_terminal, knows_container_specs
 from analyzer.findings.types import Finding, RuleMeta
@@ -22,7 +22,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     events_collected = cluster.covers("Event")
     events = events_by_object(cluster) if events_collected else {}
     for pvc in cluster.objects_of("PersistentVolumeClaim"):
@@ -42,7 +42,7 @@ def check(cluster: Cluster) -> Iterator[Finding]:
         yield finding.as_info(resolved=waiting) if waiting else finding
 
 
-def _waits_for_consumer(cluster: Cluster, pvc: KubeObject, last_reason: str) -> str:
+def _waits_for_consumer(cluster: AnalyzedDump, pvc: KubeObject, last_reason: str) -> str:
     """Why a Pending claim is as it should be ('' when it is not): its class binds only for a
     pod (WaitForFirstConsumer) and no pod the dump shows uses it yet."""
     mode = "WaitForFirstConsumer" if last_reason == "WaitForFirstConsumer" else _binding_mode(cluster, pvc)
@@ -59,7 +59,7 @@ def _waits_for_consumer(cluster: Cluster, pvc: KubeObject, last_reason: str) -> 
     return "its class binds a claim only once a pod uses it (WaitForFirstConsumer), and no pod uses it yet"
 
 
-def _binding_mode(cluster: Cluster, pvc: KubeObject) -> str | None:
+def _binding_mode(cluster: AnalyzedDump, pvc: KubeObject) -> str | None:
     """The volumeBindingMode of the claim's class (the default class when it names none)."""
     name = pvc.view.spec.storageClassName
     for sc in cluster.objects_of("StorageClass"):

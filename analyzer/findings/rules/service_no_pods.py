@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
     ev,
     labels_unknown_in,
@@ -23,7 +23,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     coverage = namespace_coverage(cluster, "Pod")
     if not coverage.listed:
         yield RULE.not_applicable(not_listed_reason(coverage))
@@ -53,7 +53,7 @@ COMPONENT_LABELS = {"component": ("etcd", "kube-apiserver", "kube-controller-man
                     "k8s-app": ("kube-proxy", "kube-controller-manager", "kube-scheduler", "etcd")}
 
 
-def _component_outside_pods(cluster: Cluster, svc) -> str:
+def _component_outside_pods(cluster: AnalyzedDump, svc) -> str:
     """Why no pod can match a selector of a control-plane component ('' when some could): the
     cluster runs that component outside pods (k3s's one server process, a managed control
     plane), so a monitoring chart's Service for it finds nothing, by design."""
@@ -73,7 +73,7 @@ def _component_outside_pods(cluster: Cluster, svc) -> str:
     return f"no {component} pod runs in kube-system: {dist} runs it outside pods, so nothing can match"
 
 
-def _scaled_to_zero(cluster: Cluster, svc) -> str:
+def _scaled_to_zero(cluster: AnalyzedDump, svc) -> str:
     """ "Deployment longhorn-ui" when a workload of the Service's namespace, whose pod template
     the selector matches, asks for 0 replicas ('' when none does)."""
     for obj in cluster.objects_of("Deployment", "StatefulSet", "ReplicaSet"):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, labels_unknown_in, pods_by_namespace, selected_pods
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -18,7 +18,7 @@ RULE = RuleMeta(
 )
 
 
-def ready_addresses(cluster: Cluster) -> dict[tuple[str, str], tuple[int, int, object, str]]:
+def ready_addresses(cluster: AnalyzedDump) -> dict[tuple[str, str], tuple[int, int, object, str]]:
     """(namespace, service) -> (ready, not ready, the object, its kind) from Endpoints or slices."""
     out: dict[tuple[str, str], tuple[int, int, object, str]] = {}
     for obj in cluster.objects_of("Endpoints"):
@@ -38,7 +38,7 @@ def ready_addresses(cluster: Cluster) -> dict[tuple[str, str], tuple[int, int, o
     return out
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     kind = "Endpoints" if cluster.covers("Endpoints") else "EndpointSlice"
     coverage = namespace_coverage(cluster, kind)
     if not coverage.listed:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -17,7 +17,7 @@ RULE = RuleMeta(
 LOW, HIGH = 30000, 32767
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for svc in cluster.objects_of("Service"):
         for i, port in enumerate(svc.view.spec.ports or ()):
             if port.nodePort and not LOW <= port.nodePort <= HIGH:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.cluster import Cluster
+from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.service_ports import port_targets
 from analyzer.findings.types import Finding, RuleMeta
@@ -17,7 +17,7 @@ RULE = RuleMeta(
 )
 
 
-def check(cluster: Cluster) -> Iterator[Finding]:
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for t in port_targets(cluster):
         # Numbers are service-target-port-undeclared's (containers may listen undeclared);
         # a named targetPort resolves only through declared ports.

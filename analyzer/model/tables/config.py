@@ -10,7 +10,7 @@ from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import builtin_objects, joined, source_of, text_age
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 
 def value_bytes(value: Any, base64: bool = False) -> int:
@@ -39,7 +39,7 @@ def _stated_count(view: Any) -> int | None:
     return int(data) if data.isdigit() else None
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """configmaps and secrets."""
     cm = empty_columns("configmaps")
     for obj in builtin_objects(cluster, "ConfigMap"):

@@ -12,10 +12,10 @@ from analyzer.model.normalize import builtin_objects
 from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """The events table; age counts from last_seen (or the age a pasted event states)."""
     e = empty_columns("events")
     show = getattr(cluster, "show_sensitive", False)

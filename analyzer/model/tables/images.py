@@ -12,7 +12,7 @@ from analyzer.model.images import split_image
 from analyzer.model.normalize import joined
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 
 def _distinct_pairs(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -24,7 +24,7 @@ def _distinct_pairs(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, 
     return pairs // width - 1, pairs % width - 1, pair_of.reshape(-1)
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """The images table, counted from the containers table by codes (a big dump has tens of
     thousands of containers and a few hundred images)."""
     from analyzer.model.registry import build_table

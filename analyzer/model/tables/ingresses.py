@@ -10,7 +10,7 @@ from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import as_dict, as_list, builtin_objects, joined
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 CLASS_ANNOTATION = "kubernetes.io/ingress.class"
 
@@ -73,7 +73,7 @@ def _tls_for(tls: list[Any], host: str | None) -> tuple[bool, str | None]:
     return False, None
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """The ingresses table; an Ingress without rules or backend still gets one row."""
     g = empty_columns("ingresses")
     for obj in builtin_objects(cluster, "Ingress"):

@@ -9,10 +9,10 @@ import pandas as pd
 from analyzer.model.frame import empty_columns, to_frame
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """The logs table."""
     g = empty_columns("logs")
     for log in cluster.logs:

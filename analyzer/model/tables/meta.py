@@ -28,7 +28,7 @@ from analyzer.model.rowpool import RowPool, memo_key, take_rows
 from analyzer.sensitive.masking import mask_annotation
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 MAX_ANNOTATION_CHARS = 1000
@@ -131,7 +131,7 @@ def _builtin_pods(kind: pd.Categorical, key_group: pd.Categorical) -> np.ndarray
     return (kind.codes == pod) & serves[key_group.codes]
 
 
-def _namespace_columns(cluster: Cluster, namespace: pd.Categorical, pods: np.ndarray
+def _namespace_columns(cluster: Dump, namespace: pd.Categorical, pods: np.ndarray
                        ) -> dict[str, list[Any]]:
     """The namespaces table: those listed and those any object names, with their counts
     (`pods` says which objects are built-in Pods)."""
@@ -156,7 +156,7 @@ def _namespace_columns(cluster: Cluster, namespace: pd.Categorical, pods: np.nda
     return columns
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """objects, namespaces, labels, annotations and owner_refs in one pass over all objects."""
     object_rows: list[tuple[object, ...]] = []
     # Labels and annotations are pooled: a group repeated by the pods of one workload is

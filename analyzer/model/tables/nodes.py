@@ -21,7 +21,7 @@ from analyzer.model.normalize import (
 )
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 ROLE_PREFIX = "node-role.kubernetes.io/"
 CONTROL_PLANE_ROLES = frozenset({"control-plane", "master"})
@@ -58,7 +58,7 @@ def taint_text(taint: Taint) -> str:
     return f"{taint.key}{value}:{taint.effect or ''}"
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """The nodes table."""
     n = empty_columns("nodes")
     for obj in builtin_objects(cluster, "Node"):

@@ -46,7 +46,7 @@ from analyzer.model.volumes import volume_rows
 from analyzer.sensitive.masking import is_sensitive_env
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
@@ -174,7 +174,7 @@ def _pod_ips_text(pod_ips: list[PodIP] | None) -> str | None:
     return joined(ip.ip for ip in pod_ips)
 
 
-def _owner_maps(cluster: Cluster) -> dict[tuple[str, str, str], tuple[str, str]]:
+def _owner_maps(cluster: Dump) -> dict[tuple[str, str, str], tuple[str, str]]:
     """(kind, namespace, name) of ReplicaSets and Jobs -> their controller (Deployment, CronJob)."""
     out = {}
     for kind in ("ReplicaSet", "Job"):  # one kind at a time: no walk over every object
@@ -215,7 +215,7 @@ def _mounts_read_only(spec: Any) -> dict[str, bool]:
 class _Builder:
     """Accumulates the four tables' columns while walking the pods once."""
 
-    def __init__(self, cluster: Cluster) -> None:
+    def __init__(self, cluster: Dump) -> None:
         self.cluster = cluster
         self.pod_rows: list[tuple[Any, ...]] = []
         # The long tables are kept as row tuples (cheaper per row), without namespace and pod:
@@ -434,7 +434,7 @@ class _Builder:
             names.append(name)
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """pods, containers, container_env and volumes from one walk over the Pod objects."""
     b = _Builder(cluster)
     for obj in builtin_objects(cluster, "Pod"):

@@ -11,10 +11,10 @@ from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import builtin_objects_by_kind
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """rbac_bindings; a binding without subjects still gets one row (with no subject)."""
     b = empty_columns("rbac_bindings")
     for obj in builtin_objects_by_kind(cluster, "RoleBinding", "ClusterRoleBinding"):

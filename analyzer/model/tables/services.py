@@ -19,7 +19,7 @@ from analyzer.model.normalize import (
 )
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 SERVICE_NAME_LABEL = "kubernetes.io/service-name"
 
@@ -42,7 +42,7 @@ def endpoint_ports_text(ports: list[EndpointPort] | None) -> str | None:
                   for p in ports or ())
 
 
-def _endpoint_rows(cluster: Cluster) -> dict[str, list[Any]]:
+def _endpoint_rows(cluster: Dump) -> dict[str, list[Any]]:
     e = empty_columns("endpoints")
 
     def add(kind: str, obj: Any, service: str | None, ip: str | None, ready: bool | None,
@@ -86,7 +86,7 @@ def _endpoint_rows(cluster: Cluster) -> dict[str, list[Any]]:
     return e
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """services, service_ports and endpoints."""
     s = empty_columns("services")
     sp = empty_columns("service_ports")

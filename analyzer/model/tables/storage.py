@@ -12,7 +12,7 @@ from analyzer.model.frame import empty_columns, to_frame
 from analyzer.model.normalize import builtin_objects, joined, source_of, text_age
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 DEFAULT_CLASS_ANNOTATIONS = ("storageclass.kubernetes.io/is-default-class",
                              "storageclass.beta.kubernetes.io/is-default-class")
@@ -26,7 +26,7 @@ def volume_type(view: PersistentVolumeView) -> str | None:
     return next((t for t in VOLUME_TYPES if getattr(view.spec, t) is not None), None)
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """pvcs, pvs and storage_classes."""
     capture = cluster.capture_time
     c = empty_columns("pvcs")

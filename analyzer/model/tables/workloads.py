@@ -23,7 +23,7 @@ from analyzer.model.normalize import (
 )
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.ingest.dump import Dump
 
 WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob",
                   "ReplicationController")
@@ -113,7 +113,7 @@ def _template_fields(spec: PodSpec | dict[str, Any] | None) -> tuple[Any, Any, A
             spec.priorityClassName)
 
 
-def build(cluster: Cluster) -> dict[str, pd.DataFrame]:
+def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """The workloads table."""
     w = empty_columns("workloads")
     managed = managed_index(cluster)

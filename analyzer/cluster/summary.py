@@ -7,24 +7,24 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from analyzer.cluster import Cluster
+    from analyzer.model.dump import ModeledDump
 
 
-def _distribution(cluster: Cluster) -> dict[str, Any] | None:
+def _distribution(cluster: ModeledDump) -> dict[str, Any] | None:
     try:
         return cluster.distribution.to_dict()
     except ImportError:  # pragma: no cover - the stage is part of the package
         return None
 
 
-def _virtual(cluster: Cluster) -> dict[str, Any] | None:
+def _virtual(cluster: ModeledDump) -> dict[str, Any] | None:
     try:
         return cluster.virtual.to_dict()
     except ImportError:  # pragma: no cover - the stage is part of the package
         return None
 
 
-def summarize(cluster: Cluster, components: bool = True) -> dict[str, Any]:
+def summarize(cluster: ModeledDump, components: bool = True) -> dict[str, Any]:
     """The stable JSON contract of `kda inspect --format json` (without the components table
     when not asked: the text and HTML summaries do not show it, and it needs pandas)."""
     r = cluster.ingest
@@ -69,7 +69,7 @@ def summarize(cluster: Cluster, components: bool = True) -> dict[str, Any]:
     return out
 
 
-def summary_text(cluster: Cluster) -> str:
+def summary_text(cluster: ModeledDump) -> str:
     """A short human summary for the terminal."""
     s = summarize(cluster, components=False)
     lines = [f"{s['name']}: {s['objects_total']} objects from {s['files']} files "
@@ -120,7 +120,7 @@ def _listing(title: str, entries: list[str], limit: int) -> list[str]:
     return [f"{title} ({len(entries)}):", *(f"  {e}" for e in entries[:limit]), *more]
 
 
-def summary_html(cluster: Cluster) -> str:
+def summary_html(cluster: ModeledDump) -> str:
     """Compact HTML for Jupyter: counts by kind, distribution, coverage, rejections."""
     s = summarize(cluster, components=False)
     e = html.escape

@@ -26,7 +26,7 @@ class Tables(Mapping[str, "pd.DataFrame"]):
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self._built:
-            from analyzer.model import build_table, table_names
+            from analyzer.cluster.tables import build_table, table_names
 
             if name not in table_names():
                 raise KeyError(f"no table {name!r}; tables are: {', '.join(table_names())}")
@@ -42,17 +42,17 @@ class Tables(Mapping[str, "pd.DataFrame"]):
             raise AttributeError(str(exc)) from None
 
     def __iter__(self) -> Iterator[str]:
-        from analyzer.model import table_names
+        from analyzer.cluster.tables import table_names
 
         return iter(table_names())
 
     def __len__(self) -> int:
-        from analyzer.model import table_names
+        from analyzer.cluster.tables import table_names
 
         return len(table_names())
 
     def __dir__(self) -> list[str]:
-        from analyzer.model import table_names
+        from analyzer.cluster.tables import table_names
 
         return [*super().__dir__(), *table_names()]
 
@@ -195,12 +195,12 @@ class Cluster:
 
     def summary(self) -> dict[str, Any]:
         """The `kda inspect --format json` contract: counts, rejections, coverage, capture time."""
-        from analyzer.model.summary import summarize
+        from analyzer.cluster.summary import summarize
 
         return summarize(self)
 
     def _repr_html_(self) -> str:
-        from analyzer.model.summary import summary_html
+        from analyzer.cluster.summary import summary_html
 
         return summary_html(self)
 
