@@ -1,4 +1,10 @@
-"""The Cluster: one dump, read once, with its tables, distribution, graph and findings on demand."""
+"""The Cluster: one dump, read once, with its tables, distribution, graph and findings on demand.
+
+The facade on top of the stages: it composes them, each imported on first use, and each stage
+reads it through the Protocol of its own layer (`analyzer.ingest.dump.Dump`,
+`analyzer.model.dump.ModeledDump`, `analyzer.findings.dump.AnalyzedDump`), never importing this
+package (docs/architecture.md).
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The model: typed pandas tables built from the ingested objects, one builder per kind family.
 
-Ingestion imports `analyzer.kube.views`, so this package imports nothing heavy at load time;
-the registry and the builders load on first use.
+This package imports nothing heavy at load time (`kda --help` and `kda inspect` need no pandas):
+the registry and the builders load on first use. The Cluster adds the tables other stages build
+(`analyzer/cluster/tables.py`).
 """
 
 from __future__ import annotations
