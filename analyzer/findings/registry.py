@@ -9,8 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from analyzer.findings.types import CATEGORIES, SEVERITIES, Finding, Rule, RuleMeta
-from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS, KIND_GROUPS
-from analyzer.kube.views import VIEW_BY_KIND
+from analyzer.kube.kinds import KNOWN_KINDS
 from analyzer.model.schema import TABLE_SPECS
 
 if TYPE_CHECKING:
@@ -18,10 +17,6 @@ if TYPE_CHECKING:
 
 RULES_PACKAGE = "analyzer.findings.rules"
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
-# Kinds a rule may require: every kind the ingestion knows by name.
-KNOWN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | CLUSTER_SCOPED_KINDS | {
-    "CSIStorageCapacity", "LimitRange", "ResourceQuota", "PodTemplate", "ControllerRevision",
-}
 KNOWN_DISTRIBUTIONS = frozenset({
     "aks", "eks", "oke", "gke", "kubeadm", "k3s", "rke2", "openshift", "kind", "minikube",
     "docker-desktop", "microk8s", "doks", "vanilla",

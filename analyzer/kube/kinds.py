@@ -99,3 +99,9 @@ def group_of(api_version: str) -> str:
 BUILTIN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | frozenset(
     {"LimitRange", "ResourceQuota", "ReplicationController", "ComponentStatus", "PodTemplate"}
 )
+
+# Every kind known by name (a rule may require only these): the typed views', the grouped
+# ones', the cluster-scoped ones', and a few core kinds with neither.
+KNOWN_KINDS = frozenset(VIEW_BY_KIND) | frozenset(KIND_GROUPS) | CLUSTER_SCOPED_KINDS | {
+    "CSIStorageCapacity", "LimitRange", "ResourceQuota", "PodTemplate", "ControllerRevision",
+}
