@@ -18,14 +18,16 @@ from pathlib import Path
 from conftest import ROOT
 
 PACKAGE = ROOT / "analyzer"
-LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+# import-linter's command, from the environment running the tests (the test extras install it)
+LINT_IMPORTS = (shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+                or shutil.which("lint-imports") or "lint-imports")
 
 
 def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
     # Run in `root`, which holds pyproject.toml and the package (lint-imports reads both from
     # its working directory); no cache, so nothing is written into the checkout.
     env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=root, env=env,
+    return subprocess.run([LINT_IMPORTS, "--no-cache"], cwd=root, env=env,
                           capture_output=True, text=True, timeout=300)
 
 
