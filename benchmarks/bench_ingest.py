@@ -181,7 +181,7 @@ def measure(fmt: str, path_name: str, dump: Path) -> dict:
 
 def _catalog_shapes() -> list[str]:
     sys.path.insert(0, str(HERE))
-    from synthetic_cluster import shape_names
+    from generate_dump import shape_names
 
     return shape_names()
 

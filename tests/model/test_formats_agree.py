@@ -4,33 +4,22 @@ must not drift apart, on every shape of pod the benchmarks generate, to the last
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import ROOT
 
 import analyzer
+from synthetic import benchmark as generate_dump
+from synthetic.clusters.scalable import cluster as synthetic_cluster
 
-BENCHMARKS = ROOT / "benchmarks"
-
-
-def _generator():
-    if str(BENCHMARKS) not in sys.path:
-        sys.path.insert(0, str(BENCHMARKS))
-    return importlib.import_module("generate_dump"), importlib.import_module("synthetic_cluster")
-
-
-generate_dump, synthetic_cluster = _generator()
 # Nodes enough for workers of every pool (Windows pools, DaemonSets on a share of the nodes).
 NODES = {"large-cluster": 15}
 
 
 @pytest.mark.parametrize("shape", synthetic_cluster.shape_names())
 def test_json_and_yaml_dumps_give_the_same_tables(tmp_path: Path, shape: str) -> None:
-    # Realistic generated dumps (benchmarks/generate_dump.py, seed 1), 60 pods of each shape.
+    # Realistic generated dumps (synthetic/benchmark.py, as benchmarks/generate_dump.py writes them, seed 1), 60 pods of each shape.
     dumps = {}
     for fmt in ("json", "yaml"):
         out = tmp_path / f"dump.{fmt}"

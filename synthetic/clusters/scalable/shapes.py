@@ -10,10 +10,10 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from synthetic_pods import CONTAINER_SECURITY, container, probe
+from synthetic.objects.pods import CONTAINER_SECURITY, container, probe
 
 if TYPE_CHECKING:
-    from synthetic_workloads import Context
+    from synthetic.clusters.scalable.workloads import Context
 
 _COMPACT = (",", ":")
 

@@ -6,7 +6,7 @@ import hashlib
 from functools import lru_cache
 from typing import Any
 
-from synthetic_ids import Ids, timestamp
+from synthetic.ids import Ids, timestamp
 
 # Share of pods in each state (the rest run healthy); drawn per pod from the seeded RNG.
 STATE_SHARES: tuple[tuple[str, float], ...] = (

@@ -9,21 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import synthetic_shapes as shapes
 import yaml
-from synthetic_controllers import daemonset_object, deployment_objects, statefulset_object
-from synthetic_ids import Ids
-from synthetic_nodes import build_node, image_size
-from synthetic_objects import (
-    app_configmap,
-    namespace_object,
-    pod_events,
-    root_ca_configmap,
-    service_objects,
-)
-from synthetic_pod_status import pick_state
-from synthetic_pods import NodeSlot, PodPlan, build_pod
-from synthetic_workloads import (
+
+from synthetic.clusters.scalable import shapes
+from synthetic.clusters.scalable.workloads import (
     Context,
     Workload,
     addon_workload,
@@ -33,8 +22,20 @@ from synthetic_workloads import (
     stateful_workload,
     static_workload,
 )
+from synthetic.ids import Ids
+from synthetic.objects.cluster_objects import (
+    app_configmap,
+    namespace_object,
+    pod_events,
+    root_ca_configmap,
+    service_objects,
+)
+from synthetic.objects.controllers import daemonset_object, deployment_objects, statefulset_object
+from synthetic.objects.nodes import build_node, image_size
+from synthetic.objects.pod_status import pick_state
+from synthetic.objects.pods import NodeSlot, PodPlan, build_pod
 
-CATALOG_PATH = Path(__file__).with_name("synthetic_catalog.yaml")
+CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
 DAEMONSET_SHARE = 0.30  # at most this share of pods come from per-node agents
 STATEFUL_SHARE = 0.06
 BARE_SHARE = 0.005

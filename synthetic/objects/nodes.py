@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from synthetic_fields import managed_entry, top_level_fields
-from synthetic_ids import Ids, timestamp
-from synthetic_pod_status import image_id
-from synthetic_pods import NodeSlot
+from synthetic.fields import managed_entry, top_level_fields
+from synthetic.ids import Ids, timestamp
+from synthetic.objects.pod_status import image_id
+from synthetic.objects.pods import NodeSlot
 
 CONTROL_PLANE_TAINT = {"effect": "NoSchedule", "key": "node-role.kubernetes.io/control-plane"}
 

@@ -6,9 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from synthetic_fields import managed_entry, top_level_fields
-from synthetic_ids import Ids, timestamp
-from synthetic_pod_status import pod_status
+from synthetic.fields import managed_entry, top_level_fields
+from synthetic.ids import Ids, timestamp
+from synthetic.objects.pod_status import pod_status
 
 SERVICE_ACCOUNT_MOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
 # Added to every pod by the DefaultTolerationSeconds admission plugin.

@@ -1,4 +1,5 @@
-"""The benchmark dump generator: realistic content, the same objects in JSON and YAML, deterministic."""
+"""The benchmark dump generator (synthetic/benchmark.py, called as benchmarks/generate_dump.py): realistic
+content, the same objects in JSON and YAML, deterministic."""
 
 from __future__ import annotations
 
@@ -15,16 +16,20 @@ import pytest
 import yaml
 from conftest import ROOT
 
+from synthetic import fields
+from synthetic.emit import kubectl_json
 
-def bench_module(name: str) -> ModuleType:
-    """A module of benchmarks/ (a folder of scripts, not a package)."""
+
+def bench_script(name: str) -> ModuleType:
+    """A script of benchmarks/ (a folder of scripts, not a package), imported as its callers do."""
     folder = str(ROOT / "benchmarks")
     if folder not in sys.path:
         sys.path.insert(0, folder)
     return importlib.import_module(name)
 
 
-generate_dump = bench_module("generate_dump")
+# The thin entry point the benchmarks and docs call, so that its re-exports are tested too.
+generate_dump = bench_script("generate_dump")
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
@@ -86,7 +91,6 @@ def test_pods_point_at_objects_that_exist(items: list[dict[str, Any]]) -> None:
 
 def test_pod_size_is_that_of_real_dumps(dumps: dict[str, Path], items: list[dict[str, Any]]) -> None:
     # Real pods with managedFields are 15-35 KB as items of a 4-space `kubectl get -o json` List.
-    kubectl_json = bench_module("kubectl_json")
     sizes = [len(kubectl_json.dumps(i, depth=2)) for i in items if i["kind"] == "Pod"]
     assert 20_000 < sum(sizes) / len(sizes) < 36_000
 
@@ -136,8 +140,8 @@ def test_zero_pods_still_writes_a_valid_list(tmp_path: Path) -> None:
 
 
 def test_docstring_examples() -> None:
-    for name in ("synthetic_fields",):
-        result = doctest.testmod(bench_module(name))
+    for module in (fields,):
+        result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
 
 
@@ -151,7 +155,7 @@ def test_kinds_keep_only_those_resources(tmp_path: Path) -> None:
         generate_dump.main(["--pods", "1", "--kinds", "pod", "-o", str(target)])
 
 
-# -- shapes of pod (synthetic_catalog.yaml `shapes:`) -----------------------------------------------
+# -- shapes of pod (synthetic/clusters/scalable/catalog.yaml `shapes:`) -----------------------------------------------
 
 def _shape_items(tmp_path: Path, shape: str, pods: int = 300, nodes: int | None = 15) -> list[dict[str, Any]]:
     path = tmp_path / f"{shape}.json"

@@ -7,9 +7,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-import synthetic_shapes as shapes
-from synthetic_ids import Ids, local_timestamp
-from synthetic_pods import (
+from synthetic.clusters.scalable import shapes
+from synthetic.ids import Ids, local_timestamp
+from synthetic.objects.pods import (
     CONTAINER_SECURITY,
     LAST_APPLIED,
     NodeSlot,
@@ -22,6 +22,7 @@ from synthetic_pods import (
     probe,
     qos_class,
 )
+from synthetic.objects.workloads import Workload
 
 POD_SECURITY = {"fsGroup": 2000, "runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
 _SPEC_DEFAULTS = {
@@ -41,34 +42,6 @@ class Context:
     catalog: dict[str, Any]
     node_count: int
     shape: dict[str, Any] = field(default_factory=dict)  # the catalog's entry of the dump's shape
-
-
-@dataclass(slots=True)
-class Workload:
-    """A pod owner and what its pods share."""
-
-    kind: str  # Deployment, StatefulSet, DaemonSet, Node (static pods) or Pod (bare pods)
-    namespace: str
-    name: str
-    uid: str
-    age: int
-    replicas: int
-    template: PodTemplate
-    template_spec: dict[str, Any]  # the pod spec as the controller's template holds it
-    template_labels: dict[str, str]  # template labels without the controller's hash label
-    selector: dict[str, str]
-    revision: str = ""  # pod-template-hash or controller-revision-hash
-    pod_owner: dict[str, Any] | None = None  # the ownerReference pods carry
-    owner_name: str = ""  # ReplicaSet (Deployment) or the workload itself
-    owner_uid: str = ""
-    owner_age: int = 0
-    applied_manifest: dict[str, Any] | None = None  # set when created with kubectl apply
-    ports: list[dict[str, Any]] = field(default_factory=list)
-    team: str = ""
-    static_node: NodeSlot | None = None
-    config: dict[str, str] | None = None  # the app's ConfigMap data
-    os: str = "linux"  # the nodes it runs on
-    node_share: float = 1.0  # a DaemonSet's share of those nodes (its node selector)
 
 
 def _stable_hash(text: str, length: int) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from synthetic_fields import managed_entry, top_level_fields
-from synthetic_ids import Ids, timestamp
-from synthetic_pods import LAST_APPLIED, last_applied, owner_reference
-from synthetic_workloads import Workload
+from synthetic.fields import managed_entry, top_level_fields
+from synthetic.ids import Ids, timestamp
+from synthetic.objects.pods import LAST_APPLIED, last_applied, owner_reference
+from synthetic.objects.workloads import Workload
 
 
 def _metadata(w: Workload, ids: Ids, name: str, uid: str, age: int, labels: dict[str, str],

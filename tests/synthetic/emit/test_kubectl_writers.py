@@ -1,18 +1,15 @@
-"""The benchmark writers print exactly what kubectl prints: checked byte for byte on real output."""
+"""The kubectl emitters (synthetic/emit/) print exactly what kubectl prints: checked byte for byte on real output."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import yaml
-from conftest import REALDATA, ROOT
+from conftest import REALDATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from yaml.events import (
@@ -28,17 +25,7 @@ from yaml.events import (
     StreamStartEvent,
 )
 
-
-def bench_module(name: str) -> ModuleType:
-    """A module of benchmarks/ (a folder of scripts, not a package)."""
-    folder = str(ROOT / "benchmarks")
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return importlib.import_module(name)
-
-
-kubectl_yaml = bench_module("kubectl_yaml")
-kubectl_json = bench_module("kubectl_json")
+from synthetic.emit import kubectl_json, kubectl_yaml
 
 
 class GoYamlLoader(yaml.CSafeLoader):

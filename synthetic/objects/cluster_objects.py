@@ -6,10 +6,10 @@ import base64
 import hashlib
 from typing import Any
 
-from synthetic_fields import managed_entry, top_level_fields
-from synthetic_ids import Ids, timestamp
-from synthetic_pods import LAST_APPLIED, last_applied
-from synthetic_workloads import Workload
+from synthetic.fields import managed_entry, top_level_fields
+from synthetic.ids import Ids, timestamp
+from synthetic.objects.pods import LAST_APPLIED, last_applied
+from synthetic.objects.workloads import Workload
 
 
 def _metadata(ids: Ids, namespace: str, name: str, age: int, managed: list[dict[str, Any]],

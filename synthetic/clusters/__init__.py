@@ -1,0 +1,1 @@
+"""Whole clusters: the four sample clusters and the scalable benchmark cluster."""

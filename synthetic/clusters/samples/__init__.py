@@ -1,0 +1,1 @@
+"""The four sample clusters (AKS, EKS, OKE, kubeadm) with their planted problems."""

@@ -1,0 +1,1 @@
+"""Emitters: one module per form a dump takes (what prints the objects, and how)."""
