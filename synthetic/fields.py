@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
+
+from synthetic.times import ts
 
 # Lists the API merges by key: their items appear as `k:{"name":"x"}` entries. Other lists
 # (args, command, tolerations, images, ...) are atomic and appear as a bare `f:name: {}`.
@@ -90,3 +93,72 @@ def managed_entry(
     if subresource:
         entry["subresource"] = subresource
     return entry
+
+
+# Structs that are not pointers get no "." marker of their own.
+NO_SELF_MARKER = {
+    "metadata", "spec", "status", "template", "strategy", "updateStrategy", "nodeInfo",
+    "daemonEndpoints", "kubeletEndpoint", "containers", "regarding",
+}
+ATOMIC_LISTS = {
+    "command", "args", "tolerations", "images", "containerStatuses", "initContainerStatuses",
+    "sources", "items", "nodeSelectorTerms", "clusterIPs", "ipFamilies", "subsets",
+    "accessModes", "values", "names", "matchExpressions", "matchFields", "taints",
+}
+SET_LISTS = {"finalizers", "podCIDRs"}
+
+
+def _list_key(element: dict[str, Any]) -> dict[str, Any] | None:
+    for keys in (("containerPort", "protocol"), ("port", "protocol"), ("uid",), ("type",),
+                 ("mountPath",), ("ip",), ("name",)):
+        if all(k in element for k in keys):
+            return {k: element[k] for k in keys}
+    return None
+
+
+def struct_fields_v1(value: dict[str, Any]) -> dict[str, Any]:
+    """The fieldsV1 description of the fields present in `value`."""
+    return {f"f:{key}": _field_entry(key, item) for key, item in value.items()}
+
+
+def _field_entry(key: str, item: Any) -> dict[str, Any]:
+    if isinstance(item, dict):
+        if not item:
+            return {}
+        inner = struct_fields_v1(item)
+        return inner if key in NO_SELF_MARKER else {".": {}, **inner}
+    if isinstance(item, list) and item:
+        if key in SET_LISTS:
+            return {".": {}, **{"v:" + json.dumps(v): {} for v in item}}
+        if key not in ATOMIC_LISTS and all(isinstance(v, dict) for v in item):
+            keyed: dict[str, Any] = {} if key in NO_SELF_MARKER else {".": {}}
+            for element in item:
+                element_key = _list_key(element)
+                if element_key is None:
+                    return {}
+                keyed["k:" + json.dumps(element_key, sort_keys=True, separators=(",", ":"))] = {
+                    ".": {}, **struct_fields_v1(element)
+                }
+            return keyed
+    return {}
+
+
+def managed(manager: str, when: datetime, owned: dict[str, Any], api_version: str = "v1",
+            operation: str = "Update", subresource: str | None = None) -> dict[str, Any]:
+    """One managedFields entry for `manager`, owning the fields present in `owned`."""
+    entry: dict[str, Any] = {
+        "manager": manager,
+        "operation": operation,
+        "apiVersion": api_version,
+        "time": ts(when),
+        "fieldsType": "FieldsV1",
+        "fieldsV1": struct_fields_v1(owned),
+    }
+    if subresource:
+        entry["subresource"] = subresource
+    return entry
+
+
+def pick_keys(value: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """The subset of `value` with the given keys (those present)."""
+    return {k: value[k] for k in keys if k in value}

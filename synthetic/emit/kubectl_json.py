@@ -7,6 +7,7 @@ doubled afterwards (measured: ~150 MB/s including orjson, 3x stdlib `json.dumps(
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -59,3 +60,17 @@ def write_list(items: Iterable[dict[str, Any]], stream: IO[bytes], batch: int = 
     written += stream.write(b"\n    ]," if count else b"],")
     written += stream.write(b'\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n')
     return written
+
+
+def go_json(value: Any, indent: int) -> str:
+    """JSON as Go's json.MarshalIndent writes it (HTML characters escaped), plus a newline."""
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    # encoding/json escapes <, > and & inside strings; they never occur outside strings in JSON.
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return text + "\n"
+
+
+def compact_json(value: Any) -> str:
+    """JSON as kubectl stores it in last-applied-configuration (sorted, no spaces)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

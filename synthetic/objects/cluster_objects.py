@@ -7,9 +7,10 @@ import hashlib
 from typing import Any
 
 from synthetic.fields import managed_entry, top_level_fields
-from synthetic.ids import Ids, timestamp
-from synthetic.objects.pods import LAST_APPLIED, last_applied
+from synthetic.ids import Ids
+from synthetic.objects.metadata import LAST_APPLIED, last_applied
 from synthetic.objects.workloads import Workload
+from synthetic.times import timestamp
 
 
 def _metadata(ids: Ids, namespace: str, name: str, age: int, managed: list[dict[str, Any]],

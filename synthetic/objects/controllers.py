@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from synthetic.fields import managed_entry, top_level_fields
-from synthetic.ids import Ids, timestamp
-from synthetic.objects.pods import LAST_APPLIED, last_applied, owner_reference
+from synthetic.ids import Ids
+from synthetic.objects.metadata import LAST_APPLIED, last_applied, owner_reference
 from synthetic.objects.workloads import Workload
+from synthetic.times import timestamp
 
 
 def _metadata(w: Workload, ids: Ids, name: str, uid: str, age: int, labels: dict[str, str],

@@ -6,9 +6,10 @@ import hashlib
 from typing import Any
 
 from synthetic.fields import managed_entry, top_level_fields
-from synthetic.ids import Ids, timestamp
+from synthetic.ids import Ids
 from synthetic.objects.pod_status import image_id
 from synthetic.objects.pods import NodeSlot
+from synthetic.times import timestamp
 
 CONTROL_PLANE_TAINT = {"effect": "NoSchedule", "key": "node-role.kubernetes.io/control-plane"}
 

@@ -6,7 +6,8 @@ import hashlib
 from functools import lru_cache
 from typing import Any
 
-from synthetic.ids import Ids, timestamp
+from synthetic.ids import Ids
+from synthetic.times import timestamp
 
 # Share of pods in each state (the rest run healthy); drawn per pod from the seeded RNG.
 STATE_SHARES: tuple[tuple[str, float], ...] = (

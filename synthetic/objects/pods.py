@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthetic.fields import managed_entry, top_level_fields
-from synthetic.ids import Ids, timestamp
+from synthetic.ids import Ids
 from synthetic.objects.pod_status import pod_status
+from synthetic.times import timestamp
 
 SERVICE_ACCOUNT_MOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
 # Added to every pod by the DefaultTolerationSeconds admission plugin.
@@ -16,7 +17,6 @@ DEFAULT_TOLERATIONS = [
     {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
     {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300},
 ]
-LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 CONTAINER_SECURITY = {
     "allowPrivilegeEscalation": False,
     "capabilities": {"drop": ["ALL"]},
@@ -69,14 +69,6 @@ class PodPlan:
     labels: dict[str, str] | None = None  # replaces the template's labels (StatefulSet pods)
     claim: str | None = None  # PersistentVolumeClaim of a StatefulSet pod's "data" volume
     generate_name: str | None = None
-
-
-def owner_reference(api_version: str, kind: str, name: str, uid: str, block: bool = True) -> dict[str, Any]:
-    """An ownerReferences entry pointing at the controller."""
-    reference: dict[str, Any] = {"apiVersion": api_version, "controller": True, "kind": kind, "name": name, "uid": uid}
-    if block:
-        reference["blockOwnerDeletion"] = True
-    return reference
 
 
 def probe(path: str | None, port: int | str, initial_delay: int = 10, exec_command: list[str] | None = None) -> dict[str, Any]:
@@ -143,11 +135,6 @@ def pod_spec_defaults(spec: dict[str, Any]) -> dict[str, Any]:
         t for t in DEFAULT_TOLERATIONS if t not in spec.get("tolerations", [])
     ]]
     return pod_spec
-
-
-def last_applied(manifest: dict[str, Any]) -> str:
-    """The last-applied-configuration annotation value kubectl apply stores (compact JSON + newline)."""
-    return json.dumps(manifest, sort_keys=True, separators=(",", ":")) + "\n"
 
 
 def _service_account_volume(name: str) -> dict[str, Any]:

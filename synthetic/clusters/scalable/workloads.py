@@ -8,21 +8,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synthetic.clusters.scalable import shapes
-from synthetic.ids import Ids, local_timestamp
+from synthetic.ids import Ids
+from synthetic.objects.metadata import LAST_APPLIED, last_applied, owner_reference
 from synthetic.objects.pods import (
     CONTAINER_SECURITY,
-    LAST_APPLIED,
     NodeSlot,
     PodTemplate,
     container,
     controller_fields,
-    last_applied,
-    owner_reference,
     pod_spec_defaults,
     probe,
     qos_class,
 )
 from synthetic.objects.workloads import Workload
+from synthetic.times import local_timestamp
 
 POD_SECURITY = {"fsGroup": 2000, "runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
 _SPEC_DEFAULTS = {

@@ -1,0 +1,104 @@
+"""Pod specs: volumes, tolerations, the API server's defaults and the QoS class it derives."""
+
+from __future__ import annotations
+
+import copy
+
+from synthetic.objects import Obj
+from synthetic.objects.containers import default_container
+
+PRIORITY_OF_CLASS = {"system-node-critical": 2000001000, "system-cluster-critical": 2000000000}
+SERVICE_ACCOUNT_MOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
+DS_TOLERATIONS = [
+    ("node.kubernetes.io/not-ready", "NoExecute"),
+    ("node.kubernetes.io/unreachable", "NoExecute"),
+    ("node.kubernetes.io/disk-pressure", "NoSchedule"),
+    ("node.kubernetes.io/memory-pressure", "NoSchedule"),
+    ("node.kubernetes.io/pid-pressure", "NoSchedule"),
+    ("node.kubernetes.io/unschedulable", "NoSchedule"),
+]
+
+
+
+
+def default_pod_spec(spec: Obj) -> Obj:
+    """Apply the API server's defaults to a pod spec (as stored in templates)."""
+    out = copy.deepcopy(spec)
+    for volume in out.get("volumes", []):
+        if "configMap" in volume:
+            volume["configMap"].setdefault("defaultMode", 420)
+        if "secret" in volume:
+            volume["secret"].setdefault("defaultMode", 420)
+        if "hostPath" in volume:
+            volume["hostPath"].setdefault("type", "")
+    for key in ("initContainers", "containers"):
+        if key in out:
+            out[key] = [default_container(c) for c in out[key]]
+    out.setdefault("restartPolicy", "Always")
+    out.setdefault("terminationGracePeriodSeconds", 30)
+    out.setdefault("dnsPolicy", "ClusterFirst")
+    if "serviceAccountName" in out:
+        out["serviceAccount"] = out["serviceAccountName"]
+    out.setdefault("securityContext", {})
+    out.setdefault("schedulerName", "default-scheduler")
+    return out
+
+
+def qos_class(spec: Obj) -> str:
+    """Guaranteed, Burstable or BestEffort, from the containers' requests and limits."""
+    containers = spec.get("initContainers", []) + spec["containers"]
+    any_set = False
+    guaranteed = True
+    for container in containers:
+        requests = container.get("resources", {}).get("requests", {})
+        limits = container.get("resources", {}).get("limits", {})
+        if requests or limits:
+            any_set = True
+        for resource in ("cpu", "memory"):
+            if resource not in limits or requests.get(resource, limits[resource]) != limits[resource]:
+                guaranteed = False
+    if not any_set:
+        return "BestEffort"
+    return "Guaranteed" if guaranteed else "Burstable"
+
+
+def label_selector_matches(selector: dict[str, str], labels: dict[str, str]) -> bool:
+    return all(labels.get(k) == v for k, v in selector.items())
+
+
+
+def cm_volume(name: str, configmap: str, items: list[Obj] | None = None, optional: bool | None = None,
+              mode: int | None = None) -> Obj:
+    source: Obj = {"name": configmap}
+    if items:
+        source["items"] = items
+    if mode is not None:
+        source["defaultMode"] = mode
+    if optional is not None:
+        source["optional"] = optional
+    return {"name": name, "configMap": source}
+
+
+def host_volume(name: str, path: str, host_type: str = "") -> Obj:
+    return {"name": name, "hostPath": {"path": path, "type": host_type}}
+
+
+def empty_volume(name: str, medium: str | None = None) -> Obj:
+    return {"name": name, "emptyDir": {"medium": medium} if medium else {}}
+
+
+def pvc_volume(name: str, claim: str) -> Obj:
+    return {"name": name, "persistentVolumeClaim": {"claimName": claim}}
+
+
+def toleration(key: str | None = None, operator: str = "Exists", effect: str | None = None,
+               value: str | None = None) -> Obj:
+    out: Obj = {}
+    if key:
+        out["key"] = key
+    out["operator"] = operator
+    if value is not None:
+        out["value"] = value
+    if effect:
+        out["effect"] = effect
+    return out
