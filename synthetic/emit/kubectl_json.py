@@ -1,13 +1,15 @@
-"""Write objects exactly as `kubectl get -o json` prints them (Go's json.MarshalIndent, 4 spaces).
+"""Write objects exactly as Go's encoding/json does for kubectl and its peers.
 
-kubectl prints unstructured objects, so keys are sorted; Go escapes `<`, `>`, `&`, U+2028 and
-U+2029 inside strings. orjson writes 2-space indentation only, so each line's indentation is
-doubled afterwards (measured: ~150 MB/s including orjson, 3x stdlib `json.dumps(indent=4)`).
+`kubectl get -o json` prints unstructured objects: keys sorted, json.MarshalIndent with 4 spaces.
+Typed clients (`kubectl cluster-info dump`, troubleshoot) print structs: fields in the order the
+caller gives them (synthetic/emit/go_order.py), 4 or 2 spaces. `kubectl apply` stores compact,
+sorted JSON. Go escapes `<`, `>`, `&`, U+2028 and U+2029 inside strings in all of them. orjson
+writes 2-space indentation only, so for 4 spaces each line's indentation is doubled afterwards
+(measured: ~150 MB/s including orjson, 3x stdlib `json.dumps(indent=4)`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -31,11 +33,18 @@ def _go_escape(data: bytes) -> bytes:
     return data
 
 
-def dumps(obj: Any, depth: int = 0) -> bytes:
-    """`obj` as kubectl prints it, every line indented by 4 x `depth` spaces (no final newline)."""
+def dumps(obj: Any, depth: int = 0, *, sort_keys: bool = True, indent: int = 4) -> bytes:
+    """`obj` as kubectl prints it, every line indented by `indent` x `depth` spaces (no final newline).
+
+    `sort_keys=False` keeps the keys in the order given (a typed client's Go struct order).
+    """
     if isinstance(obj, float) and obj != obj:
         raise ValueError("JSON has no NaN")
-    two_space = orjson.dumps(obj, option=_OPTIONS)
+    two_space = orjson.dumps(obj, option=_OPTIONS if sort_keys else orjson.OPT_INDENT_2)
+    if indent == 2:
+        if depth:
+            two_space = b"\n".join(b"  " * depth + line for line in two_space.split(b"\n"))
+        return _go_escape(two_space)
     lines = two_space.split(b"\n")
     base = b"    " * depth
     # A line starts with 2k spaces of indentation; anything after them is one JSON token, and
@@ -63,14 +72,10 @@ def write_list(items: Iterable[dict[str, Any]], stream: IO[bytes], batch: int = 
 
 
 def go_json(value: Any, indent: int) -> str:
-    """JSON as Go's json.MarshalIndent writes it (HTML characters escaped), plus a newline."""
-    text = json.dumps(value, indent=indent, ensure_ascii=False)
-    # encoding/json escapes <, > and & inside strings; they never occur outside strings in JSON.
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return text + "\n"
+    """A typed object as Go's json.MarshalIndent writes it (keys in the order given), plus a newline."""
+    return (dumps(value, sort_keys=False, indent=indent) + b"\n").decode("utf-8")
 
 
 def compact_json(value: Any) -> str:
     """JSON as kubectl stores it in last-applied-configuration (sorted, no spaces)."""
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return _go_escape(orjson.dumps(value, option=orjson.OPT_SORT_KEYS)).decode("utf-8")

@@ -170,3 +170,46 @@ NESTED = st.recursive(
 def test_scalar_writers_match_libyaml(value: object) -> None:
     document = {"key": value}
     assert kubectl_yaml.dumps(document) == _libyaml(document)
+
+
+# Fixtures: typed clients' JSON in shared/realdata, keys in Go struct order (as decoded, in order):
+# troubleshoot's support bundles (2 spaces, cluster-resources/) and `kubectl cluster-info dump` stdout
+# (4 spaces, documents between the log blocks).
+SUPPORT_BUNDLE_JSON = sorted(REALDATA.rglob("cluster-resources/**/*.json"))[:300]
+CLUSTER_INFO_DUMP = REALDATA / "kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json"
+
+
+def test_enough_real_typed_json() -> None:
+    assert len(SUPPORT_BUNDLE_JSON) >= 100 and CLUSTER_INFO_DUMP.exists()
+
+
+def test_go_json_reproduces_support_bundles() -> None:
+    checked = 0
+    for path in SUPPORT_BUNDLE_JSON:
+        text = path.read_text(encoding="utf-8")
+        try:
+            document = json.loads(text)
+        except ValueError:  # a collector's error file, not JSON
+            continue
+        # troubleshoot writes no final newline; go_json ends with one, as kubectl's printers do
+        assert kubectl_json.go_json(document, 2).removesuffix("\n") == text.removesuffix("\n"), path
+        checked += 1
+    assert checked >= 100
+
+
+def test_go_json_reproduces_cluster_info_dump_stdout() -> None:
+    text = CLUSTER_INFO_DUMP.read_text(encoding="utf-8")
+    decoder = json.JSONDecoder()
+    read_to = documents = 0
+    for match in re.finditer(r"(?m)^\{", text):
+        if match.start() < read_to:  # a line inside the document just read
+            continue
+        document, read_to = decoder.raw_decode(text, match.start())
+        assert kubectl_json.go_json(document, 4) == text[match.start():read_to] + "\n"
+        documents += 1
+    assert documents >= 10
+
+
+def test_compact_json_escapes_like_go() -> None:
+    # kubectl apply stores json.Marshal output: sorted keys, no spaces, HTML characters escaped
+    assert kubectl_json.compact_json({"b": "a&b<c>", "a": "é"}) == '{"a":"é","b":"a\\u0026b\\u003cc\\u003e"}'
