@@ -1,4 +1,10 @@
-"""managedFields entries (fieldsV1 trees) derived from the fields a manager set, as the API server records them."""
+"""managedFields entries (fieldsV1 trees) derived from the fields a manager set, as the API server records them.
+
+Checked against the managedFields in shared/realdata: a struct or map a manager set carries its
+own "." entry unless the Go field is a non-pointer struct (spec, template, strategy...); lists
+merged by key carry `k:{...}` entries (`containers` without "."), sets `v:...` entries, and atomic
+lists and structs are owned whole (`f:args: {}`, `f:fieldRef: {}`).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,12 @@ from typing import Any
 
 from synthetic.times import ts
 
-# Lists the API merges by key: their items appear as `k:{"name":"x"}` entries. Other lists
-# (args, command, tolerations, images, ...) are atomic and appear as a bare `f:name: {}`.
+# Non-pointer struct fields: no "." marker of their own (`f:spec`, `f:template`, `f:strategy`...).
+NO_SELF_MARKER = frozenset({
+    "metadata", "spec", "status", "template", "strategy", "updateStrategy", "nodeInfo",
+    "daemonEndpoints", "kubeletEndpoint", "containers", "regarding",
+})
+# Lists the API merges by key: their items appear as `k:{"name":"x"}` entries.
 ASSOCIATIVE_LIST_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
     "containers": (("name",),),
     "initContainers": (("name",),),
@@ -25,138 +35,96 @@ ASSOCIATIVE_LIST_KEYS: dict[str, tuple[tuple[str, ...], ...]] = {
     "addresses": (("type",),),
     "topologySpreadConstraints": (("topologyKey", "whenUnsatisfiable"),),
 }
-# Structs and maps the API marks atomic (`+structType=atomic`, `+mapType=atomic`): owned whole.
+# Structs and maps a modern API server owns whole (`+structType=atomic`, `+mapType=atomic`): in
+# shared/realdata a 1.23 server writes `f:fieldRef: {}`, while 1.18 and 1.20 servers expand them.
 ATOMIC_MAPS = frozenset({
     "fieldRef", "resourceFieldRef", "secretKeyRef", "configMapKeyRef", "labelSelector", "nodeSelector",
     "requiredDuringSchedulingIgnoredDuringExecution",
 })
-# Associative lists whose own entry carries no "." (the list itself is not owned).
-_LISTS_WITHOUT_DOT = frozenset({"containers", "initContainers"})
+# Keys tried, in order, for a list of structs not named above (and not atomic).
+_OTHER_LIST_KEYS = (("containerPort", "protocol"), ("port", "protocol"), ("uid",), ("type",), ("mountPath",),
+                    ("ip",), ("name",))
+# Atomic lists (`+listType=atomic`): owned whole, a bare `f:name: {}`.
+ATOMIC_LISTS = frozenset({
+    "command", "args", "tolerations", "images", "containerStatuses", "initContainerStatuses",
+    "sources", "items", "nodeSelectorTerms", "clusterIPs", "ipFamilies", "subsets",
+    "accessModes", "values", "names", "matchExpressions", "matchFields", "taints",
+})
+# Sets of scalars (`+listType=set`): one `v:<json>` entry per value.
+SET_LISTS = frozenset({"finalizers", "podCIDRs"})
 
 
 def _item_key(field: str, item: dict[str, Any]) -> str | None:
-    for names in ASSOCIATIVE_LIST_KEYS.get(field, ()):
+    for names in ASSOCIATIVE_LIST_KEYS.get(field, _OTHER_LIST_KEYS):
         if all(name in item for name in names):
             identity = {name: item[name] for name in names}
             return "k:" + json.dumps(identity, sort_keys=True, separators=(",", ":"))
     return None
 
 
-def _field(name: str, value: Any) -> dict[str, Any]:
+def _field(name: str, value: Any, atomic: frozenset[str]) -> dict[str, Any]:
     if isinstance(value, dict):
-        return fields_v1(value, owned=True) if value and name not in ATOMIC_MAPS else {}
-    if isinstance(value, list) and name in ASSOCIATIVE_LIST_KEYS:
-        tree: dict[str, Any] = {} if name in _LISTS_WITHOUT_DOT else {".": {}}
-        for item in value:
-            key = _item_key(name, item) if isinstance(item, dict) else None
-            if key is None:  # not mergeable after all: the list is atomic
-                return {}
-            tree[key] = fields_v1(item, owned=True)
-        return tree
+        if not value or name in atomic:
+            return {}
+        inner = fields_v1(value, atomic)
+        return inner if name in NO_SELF_MARKER else {".": {}, **inner}
+    if isinstance(value, list) and value:
+        if name in SET_LISTS:
+            return {".": {}, **{"v:" + json.dumps(v): {} for v in value}}
+        if name not in ATOMIC_LISTS and all(isinstance(v, dict) for v in value):
+            tree: dict[str, Any] = {} if name in NO_SELF_MARKER else {".": {}}
+            for item in value:
+                key = _item_key(name, item)
+                if key is None:  # not mergeable after all: the list is atomic
+                    return {}
+                tree[key] = {".": {}, **fields_v1(item, atomic)}
+            return tree
     return {}
 
 
-def fields_v1(value: dict[str, Any], owned: bool = False) -> dict[str, Any]:
-    """The fieldsV1 tree of `value`; `owned` adds the "." entry for the map itself.
+def fields_v1(value: dict[str, Any], atomic: frozenset[str] = ATOMIC_MAPS) -> dict[str, Any]:
+    """The fieldsV1 tree of the fields present in `value`; structs and maps named in `atomic` are owned whole.
 
     >>> fields_v1({"labels": {"app": "x"}, "ports": [{"port": 80, "protocol": "TCP"}], "args": ["-v"]})
     {'f:labels': {'.': {}, 'f:app': {}}, 'f:ports': {'.': {}, 'k:{"port":80,"protocol":"TCP"}': {'.': {}, 'f:port': {}, 'f:protocol': {}}}, 'f:args': {}}
+    >>> fields_v1({"spec": {"template": {"spec": {"containers": [{"name": "c", "env": []}]}}}})
+    {'f:spec': {'f:template': {'f:spec': {'f:containers': {'k:{"name":"c"}': {'.': {}, 'f:name': {}, 'f:env': {}}}}}}}
     """
-    tree: dict[str, Any] = {".": {}} if owned else {}
-    for name, child in value.items():
-        tree["f:" + name] = _field(name, child)
-    return tree
+    return {"f:" + name: _field(name, child, atomic) for name, child in value.items()}
 
 
 def top_level_fields(sections: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """fieldsV1 for whole sections (`metadata`, `spec`, `status`), which carry no "." entry.
+    """fieldsV1 for whole sections (`metadata`, `spec`, `data`...), leaving out the empty ones.
 
     >>> top_level_fields({"metadata": {"labels": {"app": "x"}}, "status": {}})
     {'f:metadata': {'f:labels': {'.': {}, 'f:app': {}}}}
     """
-    return {"f:" + name: fields_v1(section) for name, section in sections.items() if section}
+    return fields_v1({name: section for name, section in sections.items() if section})
 
 
 def managed_entry(
     manager: str, time: str, tree: dict[str, Any], api_version: str = "v1",
     subresource: str | None = None, operation: str = "Update",
 ) -> dict[str, Any]:
-    """One managedFields entry."""
+    """One managedFields entry owning the fieldsV1 `tree`, written at `time` (RFC 3339)."""
     entry: dict[str, Any] = {
-        "apiVersion": api_version,
-        "fieldsType": "FieldsV1",
-        "fieldsV1": tree,
         "manager": manager,
         "operation": operation,
+        "apiVersion": api_version,
         "time": time,
+        "fieldsType": "FieldsV1",
+        "fieldsV1": tree,
     }
     if subresource:
         entry["subresource"] = subresource
     return entry
-
-
-# Structs that are not pointers get no "." marker of their own.
-NO_SELF_MARKER = {
-    "metadata", "spec", "status", "template", "strategy", "updateStrategy", "nodeInfo",
-    "daemonEndpoints", "kubeletEndpoint", "containers", "regarding",
-}
-ATOMIC_LISTS = {
-    "command", "args", "tolerations", "images", "containerStatuses", "initContainerStatuses",
-    "sources", "items", "nodeSelectorTerms", "clusterIPs", "ipFamilies", "subsets",
-    "accessModes", "values", "names", "matchExpressions", "matchFields", "taints",
-}
-SET_LISTS = {"finalizers", "podCIDRs"}
-
-
-def _list_key(element: dict[str, Any]) -> dict[str, Any] | None:
-    for keys in (("containerPort", "protocol"), ("port", "protocol"), ("uid",), ("type",),
-                 ("mountPath",), ("ip",), ("name",)):
-        if all(k in element for k in keys):
-            return {k: element[k] for k in keys}
-    return None
-
-
-def struct_fields_v1(value: dict[str, Any]) -> dict[str, Any]:
-    """The fieldsV1 description of the fields present in `value`."""
-    return {f"f:{key}": _field_entry(key, item) for key, item in value.items()}
-
-
-def _field_entry(key: str, item: Any) -> dict[str, Any]:
-    if isinstance(item, dict):
-        if not item:
-            return {}
-        inner = struct_fields_v1(item)
-        return inner if key in NO_SELF_MARKER else {".": {}, **inner}
-    if isinstance(item, list) and item:
-        if key in SET_LISTS:
-            return {".": {}, **{"v:" + json.dumps(v): {} for v in item}}
-        if key not in ATOMIC_LISTS and all(isinstance(v, dict) for v in item):
-            keyed: dict[str, Any] = {} if key in NO_SELF_MARKER else {".": {}}
-            for element in item:
-                element_key = _list_key(element)
-                if element_key is None:
-                    return {}
-                keyed["k:" + json.dumps(element_key, sort_keys=True, separators=(",", ":"))] = {
-                    ".": {}, **struct_fields_v1(element)
-                }
-            return keyed
-    return {}
 
 
 def managed(manager: str, when: datetime, owned: dict[str, Any], api_version: str = "v1",
-            operation: str = "Update", subresource: str | None = None) -> dict[str, Any]:
+            operation: str = "Update", subresource: str | None = None,
+            atomic: frozenset[str] = ATOMIC_MAPS) -> dict[str, Any]:
     """One managedFields entry for `manager`, owning the fields present in `owned`."""
-    entry: dict[str, Any] = {
-        "manager": manager,
-        "operation": operation,
-        "apiVersion": api_version,
-        "time": ts(when),
-        "fieldsType": "FieldsV1",
-        "fieldsV1": struct_fields_v1(owned),
-    }
-    if subresource:
-        entry["subresource"] = subresource
-    return entry
+    return managed_entry(manager, ts(when), fields_v1(owned, atomic), api_version, subresource, operation)
 
 
 def pick_keys(value: dict[str, Any], *keys: str) -> dict[str, Any]:

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from synthetic import fields
 from synthetic.emit.go_order import go_order
-from synthetic.fields import managed, pick_keys
+from synthetic.fields import pick_keys
 from synthetic.ids import hexid, image_digest, make_uid, pick, safe_suffix
 from synthetic.objects import Obj
 from synthetic.objects.containers import image_repo, normalized_image
@@ -21,6 +22,17 @@ from synthetic.objects.pod_specs import (
     qos_class,
 )
 from synthetic.times import ago, micro_ts, nano_ts, ts
+
+# The sample clusters' managedFields expand every struct and map, as API servers before 1.22 did
+# (shared/realdata: 1.18 and 1.20 servers expand `f:fieldRef`, a 1.23 server owns it whole); kept so
+# that sample_dumps/ stays byte-identical.
+SAMPLE_ATOMIC_FIELDS: frozenset[str] = frozenset()
+
+
+def managed(manager: str, when: datetime, owned: Obj, api_version: str = "v1", operation: str = "Update",
+            subresource: str | None = None) -> Obj:
+    """One managedFields entry of a sample cluster (synthetic.fields.managed with its atomic fields)."""
+    return fields.managed(manager, when, owned, api_version, operation, subresource, atomic=SAMPLE_ATOMIC_FIELDS)
 
 
 @dataclass(frozen=True)
