@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from synthetic.objects import Obj
 
+# The securityContext of a container that follows the `restricted` Pod Security Standard.
+CONTAINER_SECURITY = {
+    "allowPrivilegeEscalation": False,
+    "capabilities": {"drop": ["ALL"]},
+    "readOnlyRootFilesystem": True,
+    "runAsNonRoot": True,
+    "runAsUser": 10001,
+}
+
 
 def image_has_digest_or_tag(image: str) -> bool:
+    """Whether the reference names a tag or a digest (else the runtime pulls `:latest`)."""
     last = image.rsplit("/", 1)[-1]
     return "@" in last or ":" in last
 
@@ -32,6 +43,7 @@ def normalized_image(image: str) -> str:
 
 
 def image_repo(image: str) -> str:
+    """The repository part of the normalized reference (what an imageID's digest is appended to)."""
     ref = normalized_image(image)
     if "@" in ref:
         return ref.split("@", 1)[0]
@@ -40,6 +52,7 @@ def image_repo(image: str) -> str:
 
 
 def default_probe(probe: Obj) -> Obj:
+    """Apply the API server's defaults to a probe."""
     out = copy.deepcopy(probe)
     if "httpGet" in out:
         out["httpGet"].setdefault("scheme", "HTTP")
@@ -70,12 +83,13 @@ def default_container(container: Obj) -> Obj:
 
 
 
-def ctr(name: str, image: str, *, command: list[str] | None = None, args: list[str] | None = None,
-        ports: list[Obj] | None = None, env: list[Obj] | None = None, env_from: list[Obj] | None = None,
-        requests: dict[str, str] | None = None, limits: dict[str, str] | None = None,
-        mounts: list[Obj] | None = None, liveness: Obj | None = None, readiness: Obj | None = None,
-        startup: Obj | None = None, security: Obj | None = None, pull: str | None = None) -> Obj:
-    """A container as written in a manifest."""
+def container(name: str, image: str, *, command: list[str] | None = None, args: list[str] | None = None,
+              ports: list[Obj] | None = None, env: list[Obj] | None = None, env_from: list[Obj] | None = None,
+              requests: dict[str, str] | None = None, limits: dict[str, str] | None = None,
+              resources: Obj | None = None, mounts: list[Obj] | None = None, liveness: Obj | None = None,
+              readiness: Obj | None = None, startup: Obj | None = None, security: Obj | None = None,
+              pull: str | None = None) -> Obj:
+    """A container as written in a manifest (`resources` whole, or its `requests` and `limits`)."""
     out: Obj = {"name": name, "image": image}
     if command:
         out["command"] = command
@@ -87,11 +101,12 @@ def ctr(name: str, image: str, *, command: list[str] | None = None, args: list[s
         out["envFrom"] = env_from
     if env:
         out["env"] = env
-    resources: Obj = {}
-    if limits:
-        resources["limits"] = limits
-    if requests:
-        resources["requests"] = requests
+    if resources is None:
+        resources = {}
+        if limits:
+            resources["limits"] = limits
+        if requests:
+            resources["requests"] = requests
     out["resources"] = resources
     if mounts:
         out["volumeMounts"] = mounts
@@ -106,6 +121,11 @@ def ctr(name: str, image: str, *, command: list[str] | None = None, args: list[s
     if security is not None:
         out["securityContext"] = security
     return out
+
+
+def api_container(name: str, image: str, **fields: Any) -> Obj:
+    """A container as the API server returns it: `container(...)` with the API defaults applied."""
+    return default_container(container(name, image, **fields))
 
 
 def port(name: str | None, number: int, protocol: str = "TCP", host_port: int | None = None) -> Obj:

@@ -17,13 +17,6 @@ DEFAULT_TOLERATIONS = [
     {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
     {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300},
 ]
-CONTAINER_SECURITY = {
-    "allowPrivilegeEscalation": False,
-    "capabilities": {"drop": ["ALL"]},
-    "readOnlyRootFilesystem": True,
-    "runAsNonRoot": True,
-    "runAsUser": 10001,
-}
 
 
 @dataclass(slots=True)
@@ -69,48 +62,6 @@ class PodPlan:
     labels: dict[str, str] | None = None  # replaces the template's labels (StatefulSet pods)
     claim: str | None = None  # PersistentVolumeClaim of a StatefulSet pod's "data" volume
     generate_name: str | None = None
-
-
-def probe(path: str | None, port: int | str, initial_delay: int = 10, exec_command: list[str] | None = None) -> dict[str, Any]:
-    """An HTTP (or exec) probe with the API server's defaults filled in."""
-    result: dict[str, Any] = {
-        "failureThreshold": 3,
-        "initialDelaySeconds": initial_delay,
-        "periodSeconds": 10,
-        "successThreshold": 1,
-        "timeoutSeconds": 1,
-    }
-    if exec_command:
-        result["exec"] = {"command": exec_command}
-    else:
-        result["httpGet"] = {"path": path, "port": port, "scheme": "HTTP"}
-    return result
-
-
-def container(
-    name: str, image: str, *, ports: list[dict[str, Any]] | None = None, env: list[dict[str, Any]] | None = None,
-    env_from: list[dict[str, Any]] | None = None, resources: dict[str, Any] | None = None,
-    liveness: dict[str, Any] | None = None, readiness: dict[str, Any] | None = None,
-    startup: dict[str, Any] | None = None, mounts: list[dict[str, Any]] | None = None,
-    security: dict[str, Any] | None = None, args: list[str] | None = None, command: list[str] | None = None,
-) -> dict[str, Any]:
-    """A container spec with defaulted fields as the API server returns it."""
-    spec: dict[str, Any] = {
-        "image": image,
-        "imagePullPolicy": "IfNotPresent",
-        "name": name,
-        "resources": resources or {},
-        "terminationMessagePath": "/dev/termination-log",
-        "terminationMessagePolicy": "File",
-    }
-    for key, value in (
-        ("ports", ports), ("env", env), ("envFrom", env_from), ("livenessProbe", liveness),
-        ("readinessProbe", readiness), ("startupProbe", startup), ("volumeMounts", mounts),
-        ("securityContext", security), ("args", args), ("command", command),
-    ):
-        if value:
-            spec[key] = value
-    return spec
 
 
 def qos_class(containers: list[dict[str, Any]]) -> str:

@@ -21,7 +21,7 @@ from synthetic.clusters.samples.common import (
 from synthetic.ids import make_uid
 from synthetic.objects import Obj
 from synthetic.objects.containers import (
-    ctr,
+    container,
     env_field,
     env_value,
     exec_probe,
@@ -169,7 +169,7 @@ def build_aks() -> Cluster:
                               {"configMap": {"name": "azure-ip-masq-agent-config", "items": [
                                   {"key": "ip-masq-agent", "path": "ip-masq-agent", "mode": 444}], "optional": True}}],
                               "defaultMode": 420}}],
-                           "containers": [ctr("azure-ip-masq-agent", "mcr.microsoft.com/aks/ip-masq-agent-v2:v0.1.11",
+                           "containers": [container("azure-ip-masq-agent", "mcr.microsoft.com/aks/ip-masq-agent-v2:v0.1.11",
                                               args=["--v=2", "--resync-interval=60"],
                                               limits={"cpu": "500m", "memory": "250Mi"},
                                               requests={"cpu": "100m", "memory": "50Mi"},
@@ -183,7 +183,7 @@ def build_aks() -> Cluster:
                           ds_plans(), created, selector={"k8s-app": "azure-ip-masq-agent", "tier": "node"})
     cluster.add_daemonset("kube-system", "cloud-node-manager",
                           {**addon_labels, "component": "cloud-node-manager", "kubernetes.io/cluster-service": "true"},
-                          {"containers": [ctr("cloud-node-manager", f"{MCR}/azure-cloud-node-manager:v1.29.8",
+                          {"containers": [container("cloud-node-manager", f"{MCR}/azure-cloud-node-manager:v1.29.8",
                                               command=["cloud-node-manager", "--node-name=$(NODE_NAME)",
                                                        "--wait-routes=true"],
                                               env=[env_field("NODE_NAME", "spec.nodeName")],
@@ -203,17 +203,17 @@ def build_aks() -> Cluster:
                         host_volume("azure-cred", "/etc/kubernetes/", "DirectoryOrCreate"),
                         host_volume("device-dir", "/dev", "Directory")],
             "containers": [
-                ctr("liveness-probe", "mcr.microsoft.com/oss/kubernetes-csi/livenessprobe:v2.12.0",
+                container("liveness-probe", "mcr.microsoft.com/oss/kubernetes-csi/livenessprobe:v2.12.0",
                     args=["--csi-address=/csi/csi.sock", "--probe-timeout=3s", "--health-port=2902" if short == "disk" else "--health-port=29613"],
                     limits={"memory": "100Mi"}, requests={"cpu": "10m", "memory": "20Mi"},
                     mounts=[mount("socket-dir", "/csi")]),
-                ctr("node-driver-registrar", "mcr.microsoft.com/oss/kubernetes-csi/csi-node-driver-registrar:v2.10.1",
+                container("node-driver-registrar", "mcr.microsoft.com/oss/kubernetes-csi/csi-node-driver-registrar:v2.10.1",
                     args=["--csi-address=$(ADDRESS)", "--kubelet-registration-path=$(DRIVER_REG_SOCK_PATH)", "--v=2"],
                     env=[env_value("ADDRESS", "/csi/csi.sock"),
                          env_value("DRIVER_REG_SOCK_PATH", f"/var/lib/kubelet/plugins/{short}.csi.azure.com/csi.sock")],
                     limits={"memory": "100Mi"}, requests={"cpu": "10m", "memory": "20Mi"},
                     mounts=[mount("socket-dir", "/csi"), mount("registration-dir", "/registration")]),
-                ctr(driver, f"mcr.microsoft.com/oss/kubernetes-csi/{plugin_image}",
+                container(driver, f"mcr.microsoft.com/oss/kubernetes-csi/{plugin_image}",
                     args=["--v=5", "--endpoint=$(CSI_ENDPOINT)", "--nodeid=$(KUBE_NODE_NAME)",
                           "--enable-perf-optimization=true"],
                     env=[env_value("AZURE_CREDENTIAL_FILE", "/etc/kubernetes/azure.json"),
@@ -259,7 +259,7 @@ def build_aks() -> Cluster:
                            selector={"k8s-app": "kube-dns", "version": "v20"})
     cluster.add_deployment("kube-system", "coredns-autoscaler",
                            {**addon_labels, "k8s-app": "coredns-autoscaler", "kubernetes.io/cluster-service": "true"},
-                           {"containers": [ctr("autoscaler", f"{MCR}/autoscaler/cluster-proportional-autoscaler:v1.8.11",
+                           {"containers": [container("autoscaler", f"{MCR}/autoscaler/cluster-proportional-autoscaler:v1.8.11",
                                                command=["/cluster-proportional-autoscaler", "--namespace=kube-system",
                                                         "--configmap=coredns-autoscaler", "--target=deployment/coredns",
                                                         "--default-params={\"linear\":{\"coresPerReplica\":512,"
@@ -275,7 +275,7 @@ def build_aks() -> Cluster:
     cluster.add_deployment("kube-system", "konnectivity-agent",
                            {**addon_labels, "app": "konnectivity-agent", "component": "tunnel"},
                            {"volumes": [{"name": "kubeconfig", "secret": {"secretName": "konnectivity-agent"}}],
-                            "containers": [ctr("konnectivity-agent",
+                            "containers": [container("konnectivity-agent",
                                                f"{MCR}/apiserver-network-proxy/agent:v0.1.6-hotfix.20240116",
                                                command=["/proxy-agent"],
                                                args=["--logtostderr=true", "--ca-cert=/certs/ca.crt",
@@ -294,7 +294,7 @@ def build_aks() -> Cluster:
     cluster.add_deployment("kube-system", "metrics-server",
                            {**addon_labels, "k8s-app": "metrics-server", "kubernetes.io/cluster-service": "true"},
                            {"volumes": [empty_volume("tmp-dir")],
-                            "containers": [ctr("metrics-server", f"{MCR}/metrics-server:v0.6.3",
+                            "containers": [container("metrics-server", f"{MCR}/metrics-server:v0.6.3",
                                                command=["/metrics-server", "--kubelet-insecure-tls",
                                                         "--kubelet-preferred-address-types=InternalIP",
                                                         "--cert-dir=/tmp", "--secure-port=4443"],
@@ -348,7 +348,7 @@ def build_aks_shop(cluster: Cluster, nodes: list[str], created: datetime) -> Non
                                                                  "namespace": "shop"}}))
 
     def app(name: str, image: str, port_number: int, **kw: Any) -> Obj:
-        return ctr(name, image, ports=[port("http", port_number)], **kw)
+        return container(name, image, ports=[port("http", port_number)], **kw)
 
     frontend = {"containers": [app("frontend", f"{acr}/frontend:2.4.1", 3000,
                                    env_from=[{"configMapRef": {"name": "frontend-config"}}],
@@ -408,7 +408,7 @@ def build_aks_shop(cluster: Cluster, nodes: list[str], created: datetime) -> Non
                       'MountVolume.SetUp failed for volume "config" : configmap "recommendations-config" not found',
                       ago(hours=1, minutes=50), ago(minutes=2, seconds=17), 57, "Warning", host=nodes[1])
 
-    redis = {"containers": [ctr("redis", "redis:7.2.5", args=["--save", "", "--appendonly", "no"],
+    redis = {"containers": [container("redis", "redis:7.2.5", args=["--save", "", "--appendonly", "no"],
                                 ports=[port("redis", 6379)], requests={"cpu": "100m", "memory": "128Mi"},
                                 limits={"memory": "256Mi"},
                                 liveness=exec_probe(["redis-cli", "ping"], initial=5))]}

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from synthetic.clusters.samples.apiserver import Cluster, Run
 from synthetic.ids import digest
 from synthetic.objects import Obj
-from synthetic.objects.containers import ctr, env_field, http_probe, mount, port
+from synthetic.objects.containers import container, env_field, http_probe, mount, port
 from synthetic.objects.pod_specs import cm_volume, host_volume, toleration
 
 ROOT_CA_DESCRIPTION = (
@@ -111,7 +111,7 @@ def coredns_spec(image: str, service_account: str = "coredns", extra_volumes: li
     return {
         "volumes": [cm_volume("config-volume", "coredns", items=items or [{"key": "Corefile", "path": "Corefile"}]),
                     *(extra_volumes or [])],
-        "containers": [ctr(
+        "containers": [container(
             "coredns", image, args=["-conf", "/etc/coredns/Corefile"],
             ports=[port("dns", 53, "UDP"), port("dns-tcp", 53, "TCP"), port("metrics", 9153, "TCP")],
             limits={"memory": memory_limit}, requests={"cpu": "100m", "memory": "70Mi"},
@@ -137,7 +137,7 @@ def kube_proxy_spec(image: str, command: list[str], extra_volumes: list[Obj] | N
     return {
         "volumes": [*(extra_volumes or []), host_volume("xtables-lock", "/run/xtables.lock", "FileOrCreate"),
                     host_volume("lib-modules", "/lib/modules")],
-        "containers": [ctr("kube-proxy", image, command=command,
+        "containers": [container("kube-proxy", image, command=command,
                            env=[env_field("NODE_NAME", "spec.nodeName")], requests=requests,
                            mounts=[*(extra_mounts or []), mount("xtables-lock", "/run/xtables.lock"),
                                    mount("lib-modules", "/lib/modules", read_only=True)],

@@ -16,7 +16,7 @@ from synthetic.clusters.samples.common import (
 from synthetic.ids import hexid
 from synthetic.objects import Obj
 from synthetic.objects.containers import (
-    ctr,
+    container,
     env_field,
     env_value,
     exec_probe,
@@ -115,12 +115,12 @@ def build_eks() -> Cluster:
                     host_volume("log-dir", "/var/log/aws-routed-eni", "DirectoryOrCreate"),
                     host_volume("run-dir", "/var/run/aws-node", "DirectoryOrCreate"),
                     host_volume("xtables-lock", "/run/xtables.lock", "FileOrCreate")],
-        "initContainers": [ctr("aws-vpc-cni-init", f"{ECR}/amazon-k8s-cni-init:v1.18.3-eksbuild.2",
+        "initContainers": [container("aws-vpc-cni-init", f"{ECR}/amazon-k8s-cni-init:v1.18.3-eksbuild.2",
                                env=[env_value("DISABLE_TCP_EARLY_DEMUX", "false"), env_value("ENABLE_IPv6", "false")],
                                requests={"cpu": "25m"}, mounts=[mount("cni-bin-dir", "/host/opt/cni/bin")],
                                security={"privileged": True})],
         "containers": [
-            ctr("aws-node", f"{ECR}/amazon-k8s-cni:v1.18.3-eksbuild.2", ports=[port("metrics", 61678)],
+            container("aws-node", f"{ECR}/amazon-k8s-cni:v1.18.3-eksbuild.2", ports=[port("metrics", 61678)],
                 env=[env_value("ADDITIONAL_ENI_TAGS", "{}"), env_value("ANNOTATE_POD_IP", "false"),
                      env_value("AWS_VPC_CNI_NODE_PORT_SUPPORT", "true"), env_value("AWS_VPC_ENI_MTU", "9001"),
                      env_value("AWS_VPC_K8S_CNI_EXTERNALSNAT", "false"), env_value("AWS_VPC_K8S_CNI_LOGLEVEL", "DEBUG"),
@@ -134,7 +134,7 @@ def build_eks() -> Cluster:
                 liveness=exec_probe(grpc_probe, initial=60, timeout=10),
                 readiness=exec_probe(grpc_probe, initial=1, timeout=10),
                 security={"capabilities": {"add": ["NET_ADMIN", "NET_RAW"]}}),
-            ctr("aws-eks-nodeagent", f"{ECR}/amazon/aws-network-policy-agent:v1.1.2-eksbuild.2",
+            container("aws-eks-nodeagent", f"{ECR}/amazon/aws-network-policy-agent:v1.1.2-eksbuild.2",
                 args=["--enable-ipv6=false", "--enable-network-policy=false", "--enable-cloudwatch-logs=false",
                       "--enable-policy-event-logs=false", "--log-file=/var/log/aws-routed-eni/network-policy-agent.log",
                       "--metrics-bind-addr=:8162", "--health-probe-bind-addr=:8163",
@@ -168,20 +168,20 @@ def build_eks() -> Cluster:
                     host_volume("registration-dir", "/var/lib/kubelet/plugins_registry/", "Directory"),
                     host_volume("device-dir", "/dev", "Directory")],
         "containers": [
-            ctr("ebs-plugin", plugin, args=["node", "--endpoint=$(CSI_ENDPOINT)", "--logging-format=text", "--v=2"],
+            container("ebs-plugin", plugin, args=["node", "--endpoint=$(CSI_ENDPOINT)", "--logging-format=text", "--v=2"],
                 env=[env_value("CSI_ENDPOINT", "unix:/csi/csi.sock"), env_field("CSI_NODE_NAME", "spec.nodeName")],
                 ports=[port("healthz", 9808)], requests={"cpu": "10m", "memory": "40Mi"}, limits={"memory": "256Mi"},
                 mounts=[mount("kubelet-dir", "/var/lib/kubelet"), mount("plugin-dir", "/csi"),
                         mount("device-dir", "/dev")],
                 liveness=http_probe("/healthz", "healthz", initial=10, timeout=3, failure=5),
                 security={"privileged": True, "readOnlyRootFilesystem": True}),
-            ctr("node-driver-registrar", f"{ECR}/eks/csi-node-driver-registrar:v2.11.1-eks-1-30-13",
+            container("node-driver-registrar", f"{ECR}/eks/csi-node-driver-registrar:v2.11.1-eks-1-30-13",
                 args=["--csi-address=$(ADDRESS)", "--kubelet-registration-path=$(DRIVER_REG_SOCK_PATH)", "--v=2"],
                 env=[env_value("ADDRESS", "/csi/csi.sock"),
                      env_value("DRIVER_REG_SOCK_PATH", "/var/lib/kubelet/plugins/ebs.csi.aws.com/csi.sock")],
                 requests={"cpu": "10m", "memory": "40Mi"}, limits={"memory": "256Mi"},
                 mounts=[mount("plugin-dir", "/csi"), mount("registration-dir", "/registration")]),
-            ctr("liveness-probe", f"{ECR}/eks/livenessprobe:v2.13.1-eks-1-30-13", args=["--csi-address=/csi/csi.sock"],
+            container("liveness-probe", f"{ECR}/eks/livenessprobe:v2.13.1-eks-1-30-13", args=["--csi-address=/csi/csi.sock"],
                 requests={"cpu": "10m", "memory": "40Mi"}, limits={"memory": "256Mi"},
                 mounts=[mount("plugin-dir", "/csi")]),
         ],
@@ -193,10 +193,10 @@ def build_eks() -> Cluster:
     cluster.add_daemonset("kube-system", "eks-pod-identity-agent",
                           {"app.kubernetes.io/instance": "eks-pod-identity-agent",
                            "app.kubernetes.io/name": "eks-pod-identity-agent", "app.kubernetes.io/version": "0.1.10"},
-                          {"initContainers": [ctr("eks-pod-identity-agent-init", f"{ECR}/eks/eks-pod-identity-agent:0.1.10",
+                          {"initContainers": [container("eks-pod-identity-agent-init", f"{ECR}/eks/eks-pod-identity-agent:0.1.10",
                                                   command=["/go-runner", "/eks-pod-identity-agent", "initialize"],
                                                   security={"privileged": True})],
-                           "containers": [ctr("eks-pod-identity-agent", f"{ECR}/eks/eks-pod-identity-agent:0.1.10",
+                           "containers": [container("eks-pod-identity-agent", f"{ECR}/eks/eks-pod-identity-agent:0.1.10",
                                               command=["/go-runner", "/eks-pod-identity-agent", "server"],
                                               args=["--port", "80", "--cluster-name", "payments-prod",
                                                     "--probe-port", "2703"],
@@ -226,7 +226,7 @@ def build_eks() -> Cluster:
                 ("liveness-probe", "livenessprobe:v2.13.1-eks-1-30-13")]
     cluster.add_deployment("kube-system", "ebs-csi-controller", {**ebs_labels, "app": "ebs-csi-controller"}, {
         "volumes": [empty_volume("socket-dir")],
-        "containers": [ctr("ebs-plugin", plugin, args=["controller", "--endpoint=$(CSI_ENDPOINT)", "--batching=true",
+        "containers": [container("ebs-plugin", plugin, args=["controller", "--endpoint=$(CSI_ENDPOINT)", "--batching=true",
                                                          "--logging-format=text", "--v=2"],
                            env=[env_value("CSI_ENDPOINT", "unix:///var/lib/csi/sockets/pluginproxy/csi.sock"),
                                 env_field("CSI_NODE_NAME", "spec.nodeName")],
@@ -236,7 +236,7 @@ def build_eks() -> Cluster:
                            liveness=http_probe("/healthz", "healthz", initial=10, timeout=3, failure=5),
                            readiness=http_probe("/healthz", "healthz", initial=10, timeout=3, failure=5),
                            security={"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True})]
-        + [ctr(n, f"{ECR}/eks/{img}", args=["--csi-address=$(ADDRESS)", "--v=2"],
+        + [container(n, f"{ECR}/eks/{img}", args=["--csi-address=$(ADDRESS)", "--v=2"],
                env=[env_value("ADDRESS", "/var/lib/csi/sockets/pluginproxy/csi.sock")],
                requests={"cpu": "10m", "memory": "40Mi"}, limits={"memory": "256Mi"},
                mounts=[mount("socket-dir", "/var/lib/csi/sockets/pluginproxy/")],
@@ -270,12 +270,12 @@ def build_eks() -> Cluster:
 
 def build_eks_payments(cluster: Cluster, nodes: list[str], created: datetime, lost_at: datetime) -> None:
     """The `payments` namespace and its planted problems."""
-    web = {"containers": [ctr("web", f"{APP_ECR}/web:1.14.0", ports=[port("http", 8080)],
+    web = {"containers": [container("web", f"{APP_ECR}/web:1.14.0", ports=[port("http", 8080)],
                               requests={"cpu": "100m", "memory": "64Mi"}, limits={"memory": "128Mi"},
                               readiness=http_probe("/healthz", "http"))]}
     cluster.add_deployment("payments", "web", {"app": "web"}, web, [PodPlan(nodes[0]), PodPlan(nodes[1])],
                            created, manager="kubectl-client-side-apply")
-    api = {"containers": [ctr("api", f"{APP_ECR}/api:2.7.3", ports=[port("http", 8080)],
+    api = {"containers": [container("api", f"{APP_ECR}/api:2.7.3", ports=[port("http", 8080)],
                               env=[env_value("DATABASE_HOST", "ledger-db.payments.svc.cluster.local"),
                                    env_value("DATABASE_PORT", "5432")],
                               requests={"cpu": "250m", "memory": "256Mi"}, limits={"memory": "512Mi"},
@@ -284,7 +284,7 @@ def build_eks_payments(cluster: Cluster, nodes: list[str], created: datetime, lo
                            [PodPlan(nodes[0]), PodPlan(nodes[1]), PodPlan(nodes[2], node_lost=True)],
                            created, manager="kubectl-client-side-apply", progress="complete")
     bad_image = f"{APP_ECR}/worker:2.7.4-rc1"
-    worker = {"containers": [ctr("worker", bad_image, env=[env_value("QUEUE_URL",
+    worker = {"containers": [container("worker", bad_image, env=[env_value("QUEUE_URL",
                                                                      "https://sqs.us-east-1.amazonaws.com/318274654021/payments-settlement")],
                                  requests={"cpu": "200m", "memory": "256Mi"})]}
     pulled_since = ago(minutes=48)
@@ -308,7 +308,7 @@ def build_eks_payments(cluster: Cluster, nodes: list[str], created: datetime, lo
     cluster.add_event(worker_pod, "Failed", "Error: ImagePullBackOff", pulled_since + timedelta(seconds=30),
                       ago(seconds=44), 203, "Warning", host=nodes[1], field_path=path)
 
-    reconciler = {"containers": [ctr("reconciler", f"{APP_ECR}/reconciler:2.7.3",
+    reconciler = {"containers": [container("reconciler", f"{APP_ECR}/reconciler:2.7.3",
                                      env=[env_value("DATABASE_URL", "postgres://reconciler@ledger-db.payments.svc:5433/ledger"),
                                           env_value("RECONCILE_INTERVAL", "60s")],
                                      requests={"cpu": "100m", "memory": "128Mi"}, limits={"memory": "256Mi"})]}
@@ -328,7 +328,7 @@ def build_eks_payments(cluster: Cluster, nodes: list[str], created: datetime, lo
                       ago(hours=1, minutes=55), ago(seconds=26), 497, "Warning", host=nodes[0],
                       field_path="spec.containers{reconciler}")
 
-    report = {"containers": [ctr("report-builder", f"{APP_ECR}/report-builder:1.2.0",
+    report = {"containers": [container("report-builder", f"{APP_ECR}/report-builder:1.2.0",
                                  requests={"cpu": "4", "memory": "6Gi"}, limits={"cpu": "4", "memory": "6Gi"})]}
     message = ("0/3 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, "
                "2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
@@ -341,7 +341,7 @@ def build_eks_payments(cluster: Cluster, nodes: list[str], created: datetime, lo
     cluster.add_scheduler_event(pending, message, pending_since + timedelta(seconds=1), ago(minutes=1, seconds=3), 31)
 
     ledger = {"volumes": [empty_volume("data")],
-              "containers": [ctr("postgres", "postgres:16.4", ports=[port("postgres", 5432)],
+              "containers": [container("postgres", "postgres:16.4", ports=[port("postgres", 5432)],
                                  env=[env_value("POSTGRES_DB", "ledger"), env_value("PGDATA", "/var/lib/postgresql/data/pgdata")],
                                  requests={"cpu": "250m", "memory": "512Mi"}, limits={"memory": "1Gi"},
                                  mounts=[mount("data", "/var/lib/postgresql/data")],

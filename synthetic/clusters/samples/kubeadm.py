@@ -14,7 +14,7 @@ from synthetic.clusters.samples.common import (
 )
 from synthetic.objects import Obj
 from synthetic.objects.containers import (
-    ctr,
+    container,
     env_field,
     env_value,
     exec_probe,
@@ -48,7 +48,7 @@ def kubeadm_static_pods(cluster: Cluster, node: str, ip: str, created: datetime)
     etcd_spec = {**common,
                  "volumes": [host_volume("etcd-certs", "/etc/kubernetes/pki/etcd", "DirectoryOrCreate"),
                              host_volume("etcd-data", "/var/lib/etcd", "DirectoryOrCreate")],
-                 "containers": [ctr("etcd", f"{K8S_REGISTRY}/etcd:3.5.12-0", command=[
+                 "containers": [container("etcd", f"{K8S_REGISTRY}/etcd:3.5.12-0", command=[
                      "etcd", f"--advertise-client-urls=https://{ip}:2379", "--cert-file=/etc/kubernetes/pki/etcd/server.crt",
                      "--client-cert-auth=true", "--data-dir=/var/lib/etcd", "--experimental-initial-corrupt-check=true",
                      "--experimental-watch-progress-notify-interval=5s", f"--initial-advertise-peer-urls=https://{ip}:2380",
@@ -68,7 +68,7 @@ def kubeadm_static_pods(cluster: Cluster, node: str, ip: str, created: datetime)
                        last_finished=ago(minutes=47, seconds=9))
     etcd = cluster.add_static_pod("etcd", node, etcd_spec, PodPlan(node, {"etcd": etcd_run}), created,
                                   {"kubeadm.kubernetes.io/etcd.advertise-client-urls": f"https://{ip}:2379"})
-    apiserver_spec = {**common, "volumes": pki, "containers": [ctr("kube-apiserver", f"{K8S_REGISTRY}/kube-apiserver:{KUBEADM_VERSION}", command=[
+    apiserver_spec = {**common, "volumes": pki, "containers": [container("kube-apiserver", f"{K8S_REGISTRY}/kube-apiserver:{KUBEADM_VERSION}", command=[
         "kube-apiserver", f"--advertise-address={ip}", "--allow-privileged=true", "--authorization-mode=Node,RBAC",
         "--client-ca-file=/etc/kubernetes/pki/ca.crt", "--enable-admission-plugins=NodeRestriction",
         "--enable-bootstrap-token-auth=true", "--etcd-cafile=/etc/kubernetes/pki/etcd/ca.crt",
@@ -117,7 +117,7 @@ def kubeadm_static_pods(cluster: Cluster, node: str, ip: str, created: datetime)
     ):
         volumes = (pki if component == "kube-controller-manager" else []) + extra_volumes
         mounts = [mount(v["name"], v["hostPath"]["path"], read_only=v["name"] != "flexvolume-dir") for v in volumes]
-        spec = {**common, "volumes": volumes, "containers": [ctr(
+        spec = {**common, "volumes": volumes, "containers": [container(
             component, f"{K8S_REGISTRY}/{component}:{KUBEADM_VERSION}", command=[component, *extra_args],
             requests={"cpu": "200m" if component == "kube-controller-manager" else "100m"}, mounts=mounts,
             liveness=http_probe("/healthz", port_number, initial=10, timeout=15, failure=8, host="127.0.0.1", scheme="HTTPS"),
@@ -223,21 +223,21 @@ def build_kubeadm() -> Cluster:
     cluster.add_daemonset("kube-system", "calico-node", {"k8s-app": "calico-node"}, {
         "volumes": calico_volumes,
         "initContainers": [
-            ctr("upgrade-ipam", f"{calico}/cni:v3.27.3", command=["/opt/cni/bin/calico-ipam", "-upgrade"],
+            container("upgrade-ipam", f"{calico}/cni:v3.27.3", command=["/opt/cni/bin/calico-ipam", "-upgrade"],
                 env=[env_field("KUBERNETES_NODE_NAME", "spec.nodeName")],
                 mounts=[mount("host-local-net-dir", "/var/lib/cni/networks"), mount("cni-bin-dir", "/host/opt/cni/bin")],
                 security={"privileged": True}),
-            ctr("install-cni", f"{calico}/cni:v3.27.3", command=["/opt/cni/bin/install"],
+            container("install-cni", f"{calico}/cni:v3.27.3", command=["/opt/cni/bin/install"],
                 env=[env_value("CNI_CONF_NAME", "10-calico.conflist"), env_value("SLEEP", "false"),
                      env_field("KUBERNETES_NODE_NAME", "spec.nodeName")],
                 mounts=[mount("cni-bin-dir", "/host/opt/cni/bin"), mount("cni-net-dir", "/host/etc/cni/net.d")],
                 security={"privileged": True}),
-            ctr("mount-bpffs", f"{calico}/node:v3.27.3", command=["calico-node", "-init", "-best-effort"],
+            container("mount-bpffs", f"{calico}/node:v3.27.3", command=["calico-node", "-init", "-best-effort"],
                 mounts=[mount("sys-fs", "/sys/fs"), mount("var-run-calico", "/var/run/calico"),
                         mount("nodeproc", "/nodeproc", read_only=True)],
                 security={"privileged": True}),
         ],
-        "containers": [ctr("calico-node", f"{calico}/node:v3.27.3", env=calico_env, requests={"cpu": "250m"},
+        "containers": [container("calico-node", f"{calico}/node:v3.27.3", env=calico_env, requests={"cpu": "250m"},
                            mounts=[mount("cni-net-dir", "/host/etc/cni/net.d"), mount("lib-modules", "/lib/modules", read_only=True),
                                    mount("xtables-lock", "/run/xtables.lock"), mount("var-run-calico", "/var/run/calico"),
                                    mount("var-lib-calico", "/var/lib/calico"), mount("policysync", "/var/run/nodeagent"),
@@ -259,7 +259,7 @@ def build_kubeadm() -> Cluster:
                       "10.20.15.204,10.20.14.27", not_ready_since, ago(seconds=12), 1191, "Warning", host=node_names[2],
                       field_path="spec.containers{calico-node}")
     cluster.add_deployment("kube-system", "calico-kube-controllers", {"k8s-app": "calico-kube-controllers"}, {
-        "containers": [ctr("calico-kube-controllers", f"{calico}/kube-controllers:v3.27.3",
+        "containers": [container("calico-kube-controllers", f"{calico}/kube-controllers:v3.27.3",
                            env=[env_value("ENABLED_CONTROLLERS", "node"), env_value("DATASTORE_TYPE", "kubernetes")],
                            liveness=exec_probe(["/usr/bin/check-status", "-l"], initial=10, timeout=10, failure=6),
                            readiness=exec_probe(["/usr/bin/check-status", "-r"], period=10))],
@@ -282,13 +282,13 @@ def build_kubeadm() -> Cluster:
                         "10.96.0.1", labels={"component": "apiserver", "provider": "kubernetes"}, manager="kube-apiserver")
 
     apps = created + timedelta(days=2, hours=3)
-    web = {"containers": [ctr("nginx", "nginx:1.25.4", ports=[port(None, 80)], requests={"cpu": "100m", "memory": "64Mi"})]}
+    web = {"containers": [container("nginx", "nginx:1.25.4", ports=[port(None, 80)], requests={"cpu": "100m", "memory": "64Mi"})]}
     cluster.add_deployment("default", "web", {"app": "web"}, web,
                            [PodPlan(node_names[1]), PodPlan(node_names[2]), PodPlan(node_names[1])], apps,
                            manager="kubectl-client-side-apply")
     cluster.add_service("default", "web", [{"port": 8080, "targetPort": 80, "nodePort": 31592}], apps, {"app": "web"},
                         "10.106.173.106", "NodePort", labels={"app": "web"})
-    inventory = {"containers": [ctr("inventory", "ghcr.io/acme-retail/inventory:3.4.1", ports=[port("http", 8080)],
+    inventory = {"containers": [container("inventory", "ghcr.io/acme-retail/inventory:3.4.1", ports=[port("http", 8080)],
                                     env=[env_value("CACHE_SIZE_MB", "1024")],
                                     requests={"cpu": "1500m", "memory": "1Gi"}, limits={"cpu": "2", "memory": "1536Mi"},
                                     readiness=http_probe("/readyz", "http"))]}

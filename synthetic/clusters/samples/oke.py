@@ -16,7 +16,7 @@ from synthetic.clusters.samples.common import (
     running,
 )
 from synthetic.ids import hexid, make_uid
-from synthetic.objects.containers import ctr, env_field, env_value, http_probe, mount, port
+from synthetic.objects.containers import container, env_field, env_value, http_probe, mount, port
 from synthetic.objects.logs import klog
 from synthetic.objects.node_status import node_conditions, node_info
 from synthetic.objects.pod_specs import cm_volume, host_volume, pvc_volume, toleration
@@ -221,7 +221,7 @@ def build_oke() -> Cluster:
                     host_volume("device-dir", "/dev"), host_volume("host-rootfs", "/"),
                     host_volume("encrypt-pv-mount-dir", "/var/lib/kubelet/plugins/blockvolume.csi.oraclecloud.com/encrypted-pv-mount", "DirectoryOrCreate")],
         "containers": [
-            ctr("oci-csi-node-driver", f"{OCIR}/oke-public-cloud-provider-oci:v1.28.0-5a6d3a8-109",
+            container("oci-csi-node-driver", f"{OCIR}/oke-public-cloud-provider-oci:v1.28.0-5a6d3a8-109",
                 command=["/bin/sh", "-c", "mkdir -p /var/lib/kubelet/plugins/blockvolume.csi.oraclecloud.com && "
                          "/usr/local/bin/oci-csi-node-driver --v=2 --endpoint=unix:///csi/csi.sock "
                          "--nodeid=$(KUBE_NODE_NAME) --loglevel=debug"],
@@ -230,7 +230,7 @@ def build_oke() -> Cluster:
                         mount("device-dir", "/dev"), mount("host-rootfs", "/host"),
                         mount("encrypt-pv-mount-dir", "/var/lib/kubelet/plugins/blockvolume.csi.oraclecloud.com/encrypted-pv-mount")],
                 security={"privileged": True}),
-            ctr("csi-node-registrar", f"{OCIR}/oke-public-csi-node-driver-registrar:v2.5.0",
+            container("csi-node-registrar", f"{OCIR}/oke-public-csi-node-driver-registrar:v2.5.0",
                 args=["--csi-address=/csi/csi.sock",
                       "--kubelet-registration-path=/var/lib/kubelet/plugins/blockvolume.csi.oraclecloud.com/csi.sock"],
                 mounts=[mount("plugin-dir", "/csi"), mount("registration-dir", "/registration")],
@@ -246,10 +246,10 @@ def build_oke() -> Cluster:
         "volumes": [host_volume("run", "/run/flannel"), host_volume("cni", "/etc/cni/net.d"),
                     cm_volume("flannel-cfg", "kube-flannel-cfg"),
                     host_volume("xtables-lock", "/run/xtables.lock", "FileOrCreate")],
-        "initContainers": [ctr("install-cni", f"{OCIR}/oke-public-flannel:v0.21.5-1f4c9e0",
+        "initContainers": [container("install-cni", f"{OCIR}/oke-public-flannel:v0.21.5-1f4c9e0",
                                command=["cp"], args=["-f", "/etc/kube-flannel/cni-conf.json", "/etc/cni/net.d/10-flannel.conflist"],
                                mounts=[mount("cni", "/etc/cni/net.d"), mount("flannel-cfg", "/etc/kube-flannel/")])],
-        "containers": [ctr("kube-flannel", f"{OCIR}/oke-public-flannel:v0.21.5-1f4c9e0",
+        "containers": [container("kube-flannel", f"{OCIR}/oke-public-flannel:v0.21.5-1f4c9e0",
                            command=["/opt/bin/flanneld"], args=["--ip-masq", "--kube-subnet-mgr"],
                            env=[env_field("POD_NAME", "metadata.name"), env_field("POD_NAMESPACE", "metadata.namespace")],
                            requests={"cpu": "100m", "memory": "50Mi"}, limits={"cpu": "100m", "memory": "50Mi"},
@@ -287,7 +287,7 @@ def build_oke() -> Cluster:
                           ds_plans(), created, selector={"k8s-app": "kube-proxy"})
     cluster.add_daemonset("kube-system", "nvidia-gpu-device-plugin", {"k8s-app": "nvidia-gpu-device-plugin"}, {
         "volumes": [host_volume("device-plugin", "/var/lib/kubelet/device-plugins")],
-        "containers": [ctr("nvidia-gpu-device-plugin", f"{OCIR}/oke-public-nvidia-k8s-device-plugin:v0.14.5",
+        "containers": [container("nvidia-gpu-device-plugin", f"{OCIR}/oke-public-nvidia-k8s-device-plugin:v0.14.5",
                            requests={"cpu": "50m", "memory": "10Mi"}, limits={"cpu": "50m", "memory": "10Mi"},
                            mounts=[mount("device-plugin", "/var/lib/kubelet/device-plugins")],
                            security={"privileged": True})],
@@ -298,7 +298,7 @@ def build_oke() -> Cluster:
     critical = {"scheduler.alpha.kubernetes.io/critical-pod": ""}
     cluster.add_daemonset("kube-system", "proxymux-client", {"oke-app": "proxymux-client-ds"}, {
         "volumes": [host_volume("proxymux-cfg", "/etc/proxymux/"), host_volume("kubernetes-cfg", "/etc/kubernetes/")],
-        "containers": [ctr("proxymux-client", f"{OCIR}/oke-public-proxymux-cli:2.0.2-85d0c34",
+        "containers": [container("proxymux-client", f"{OCIR}/oke-public-proxymux-cli:2.0.2-85d0c34",
                            args=["--config=/mnt/etc/proxymux/config.yaml", "--verbosity=info"],
                            limits={"cpu": "500m", "memory": "256Mi"}, requests={"cpu": "50m", "memory": "64Mi"},
                            mounts=[mount("proxymux-cfg", "/mnt/etc/proxymux/", read_only=True),
@@ -312,7 +312,7 @@ def build_oke() -> Cluster:
                            coredns_spec(f"{OCIR}/oke-public-coredns:v1.10.1"),
                            [PodPlan(n) for n in node_names], created, selector={"k8s-app": "kube-dns"})
     cluster.add_deployment("kube-system", "kube-dns-autoscaler", {"k8s-app": "kube-dns-autoscaler"}, {
-        "containers": [ctr("autoscaler", f"{OCIR}/oke-public-cluster-proportional-autoscaler-amd64:1.8.6",
+        "containers": [container("autoscaler", f"{OCIR}/oke-public-cluster-proportional-autoscaler-amd64:1.8.6",
                            command=["/cluster-proportional-autoscaler", "--namespace=kube-system",
                                     "--configmap=kube-dns-autoscaler", "--target=Deployment/coredns",
                                     "--default-params={\"linear\":{\"coresPerReplica\":256,\"nodesPerReplica\":16,"
@@ -338,7 +338,7 @@ def build_oke() -> Cluster:
 
 def build_oke_billing(cluster: Cluster, nodes: list[str], created: datetime) -> None:
     """The `billing` namespace and its planted problems."""
-    invoice = {"containers": [ctr("invoice-api", f"{APP_OCIR}/invoice-api:4.2.0", ports=[port("http", 8080)],
+    invoice = {"containers": [container("invoice-api", f"{APP_OCIR}/invoice-api:4.2.0", ports=[port("http", 8080)],
                                   env=[env_value("DB_HOST", "billing-db.billing.svc.cluster.local")],
                                   requests={"cpu": "200m", "memory": "256Mi"}, limits={"memory": "512Mi"},
                                   readiness=http_probe("/health/ready", "http"))]}
@@ -366,7 +366,7 @@ def build_oke_billing(cluster: Cluster, nodes: list[str], created: datetime) -> 
 
     # billing-worker: `:latest`, and its settings ConfigMap does not exist.
     worker_image = f"{APP_OCIR}/worker:latest"
-    worker = {"containers": [ctr("billing-worker", worker_image, env_from=[{"configMapRef": {"name": "billing-settings"}}],
+    worker = {"containers": [container("billing-worker", worker_image, env_from=[{"configMapRef": {"name": "billing-settings"}}],
                                  requests={"cpu": "100m", "memory": "128Mi"})]}
     worker_since = ago(hours=1, minutes=12)
     cluster.add_deployment("billing", "billing-worker", {"app": "billing-worker"}, worker,
@@ -391,7 +391,7 @@ def build_oke_billing(cluster: Cluster, nodes: list[str], created: datetime) -> 
                       created + timedelta(minutes=4), ago(minutes=2, seconds=3), 4312, "Warning",
                       component="persistentvolume-controller")
     database = {"volumes": [pvc_volume("data", "billing-db-data")],
-                "containers": [ctr("postgres", "postgres:15.8", ports=[port("postgres", 5432)],
+                "containers": [container("postgres", "postgres:15.8", ports=[port("postgres", 5432)],
                                    env=[env_value("POSTGRES_DB", "billing"),
                                         env_value("PGDATA", "/var/lib/postgresql/data/pgdata")],
                                    requests={"cpu": "500m", "memory": "1Gi"}, limits={"memory": "2Gi"},
@@ -411,7 +411,7 @@ def build_oke_billing(cluster: Cluster, nodes: list[str], created: datetime) -> 
                    "ocid1.volume.oc1.iad.abuwcljt" + hexid(52, "oke", "volume"), "oci-bv",
                    "topology.kubernetes.io/zone", "US-ASHBURN-AD-1", created + timedelta(minutes=6))
     reports = {"volumes": [pvc_volume("archive", "invoice-archive")],
-               "containers": [ctr("reports", f"{APP_OCIR}/reports:1.9.3", ports=[port("http", 8080)],
+               "containers": [container("reports", f"{APP_OCIR}/reports:1.9.3", ports=[port("http", 8080)],
                                   requests={"cpu": "100m", "memory": "256Mi"},
                                   mounts=[mount("archive", "/srv/archive")])]}
     cluster.add_deployment("billing", "reports", {"app": "reports"}, reports, [PodPlan(nodes[2])],
@@ -419,7 +419,7 @@ def build_oke_billing(cluster: Cluster, nodes: list[str], created: datetime) -> 
 
     # A schema migration Job that failed because billing-db never came up.
     job_created = ago(hours=2, minutes=5)
-    migrate = {"containers": [ctr("migrate", f"{APP_OCIR}/migrations:4.2.0",
+    migrate = {"containers": [container("migrate", f"{APP_OCIR}/migrations:4.2.0",
                                   command=["sh", "-c", "psql -h billing-db.billing.svc.cluster.local -U billing -f /migrations/042_invoices_v2.sql"])],
                "restartPolicy": "Never"}
     failed_runs = [PodPlan(nodes[i], {"migrate": Run(state="terminated", reason="Error", exit_code=2,

@@ -10,7 +10,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from synthetic.objects.pods import CONTAINER_SECURITY, container, probe
+from synthetic.objects.containers import CONTAINER_SECURITY, api_container, http_probe
 
 if TYPE_CHECKING:
     from synthetic.clusters.scalable.workloads import Context
@@ -133,7 +133,7 @@ def extra_init_containers(ctx: Context, app: str, team: str, environment: str, v
     low, high = ctx.shape["init_containers"]
     steps = rng.sample(_INIT_STEPS, min(rng.randint(low, high), len(_INIT_STEPS)))
     fill = {"app": app, "team": team, "env": environment, "version": version}
-    return [container(name, _fill(image, fill), command=[_fill(c, fill) for c in command],
+    return [api_container(name, _fill(image, fill), command=[_fill(c, fill) for c in command],
                       resources={"limits": {"cpu": "200m", "memory": "128Mi"}, "requests": {"cpu": "50m", "memory": "64Mi"}},
                       security=CONTAINER_SECURITY)
             for name, image, command in steps]
@@ -145,11 +145,11 @@ def extra_sidecars(ctx: Context, app: str) -> list[dict[str, Any]]:
     chosen = rng.sample(_EXTRA_SIDECARS, min(rng.randint(low, high), len(_EXTRA_SIDECARS)))
     sidecars = []
     for name, image, port in chosen:
-        sidecars.append(container(
+        sidecars.append(api_container(
             name, image, ports=[{"containerPort": port, "name": name[:15], "protocol": "TCP"}] if port else None,
             env=[{"name": "APP_NAME", "value": app}, {"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}}],
             resources={"limits": {"memory": "128Mi"}, "requests": {"cpu": "20m", "memory": "64Mi"}},
-            readiness=probe("/ready", port, 1) if port else None, security=CONTAINER_SECURITY,
+            readiness=http_probe("/ready", port, 1) if port else None, security=CONTAINER_SECURITY,
             args=[f"--config=/etc/{name}/config.yaml", "--log-level=info"]))
     return sidecars
 
@@ -242,11 +242,11 @@ def _inject_istio(spec: dict[str, Any], annotations: dict[str, str], app: str, n
         {"name": "ISTIO_META_OWNER", "value": f"kubernetes://apis/apps/v1/namespaces/{namespace}/deployments/{app}"},
         {"name": "ISTIO_META_MESH_ID", "value": "cluster.local"}, {"name": "TRUST_DOMAIN", "value": "cluster.local"},
     ]
-    proxy = container(
+    proxy = api_container(
         "istio-proxy", image, env=env,
         ports=[{"containerPort": 15090, "name": "http-envoy-prom", "protocol": "TCP"}],
         resources={"limits": {"cpu": "2", "memory": "1Gi"}, "requests": {"cpu": "100m", "memory": "128Mi"}},
-        readiness=probe("/healthz/ready", 15021, 1),
+        readiness=http_probe("/healthz/ready", 15021, 1),
         mounts=[{"mountPath": "/var/run/secrets/workload-spiffe-uds", "name": "workload-socket"},
                 {"mountPath": "/var/run/secrets/credential-uds", "name": "credential-socket"},
                 {"mountPath": "/var/run/secrets/workload-spiffe-credentials", "name": "workload-certs"},
@@ -260,7 +260,7 @@ def _inject_istio(spec: dict[str, Any], annotations: dict[str, str], app: str, n
         args=["proxy", "sidecar", "--domain", f"{namespace}.svc.cluster.local", "--proxyLogLevel=warning",
               "--proxyComponentLogLevel=misc:error", "--log_output_level=default:info"],
     )
-    init = container(
+    init = api_container(
         "istio-init", image,
         resources={"limits": {"cpu": "2", "memory": "1Gi"}, "requests": {"cpu": "100m", "memory": "128Mi"}},
         security={"allowPrivilegeEscalation": False, "capabilities": {"add": ["NET_ADMIN", "NET_RAW"], "drop": ["ALL"]},
@@ -345,15 +345,15 @@ def _inject_linkerd(spec: dict[str, Any], annotations: dict[str, str], app: str,
     ]
     mounts = [{"mountPath": "/var/run/linkerd/identity/end-entity", "name": "linkerd-identity-end-entity"},
               {"mountPath": "/var/run/secrets/tokens", "name": "linkerd-identity-token"}]
-    proxy = container(
+    proxy = api_container(
         "linkerd-proxy", f"cr.l5d.io/linkerd/proxy:{version}", env=env,
         ports=[{"containerPort": 4143, "name": "linkerd-proxy", "protocol": "TCP"},
                {"containerPort": 4191, "name": "linkerd-admin", "protocol": "TCP"}],
-        liveness=probe("/live", 4191, 10), readiness=probe("/ready", 4191, 2), mounts=mounts,
+        liveness=http_probe("/live", 4191, 10), readiness=http_probe("/ready", 4191, 2), mounts=mounts,
         security={"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True, "runAsNonRoot": True, "runAsUser": 2102,
                   "seccompProfile": {"type": "RuntimeDefault"}},
     )
-    init = container(
+    init = api_container(
         "linkerd-init", "cr.l5d.io/linkerd/proxy-init:v2.2.4",
         resources={"limits": {"cpu": "100m", "memory": "20Mi"}, "requests": {"cpu": "100m", "memory": "20Mi"}},
         mounts=[{"mountPath": "/run", "name": "linkerd-proxy-init-xtables-lock"}],
@@ -431,7 +431,7 @@ WINDOWS_DAEMONSETS = (
 
 def windows_daemonset_spec(entry: dict[str, Any]) -> dict[str, Any]:
     """A hostProcess DaemonSet's pod spec (Windows nodes only)."""
-    main = container(
+    main = api_container(
         entry["name"].removesuffix("-windows"), entry["image"], command=entry["command"],
         env=[{"name": "NODENAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName"}}},
              {"name": "KUBE_NETWORK", "value": "Calico.*"}, {"name": "CNI_BIN_DIR", "value": "c:\\opt\\cni\\bin"},

@@ -9,15 +9,13 @@ from typing import Any
 
 from synthetic.clusters.scalable import shapes
 from synthetic.ids import Ids
+from synthetic.objects.containers import CONTAINER_SECURITY, api_container, exec_probe, http_probe
 from synthetic.objects.metadata import LAST_APPLIED, last_applied, owner_reference
 from synthetic.objects.pods import (
-    CONTAINER_SECURITY,
     NodeSlot,
     PodTemplate,
-    container,
     controller_fields,
     pod_spec_defaults,
-    probe,
     qos_class,
 )
 from synthetic.objects.workloads import Workload
@@ -102,8 +100,8 @@ def _sidecar(ctx: Context, entry: dict[str, Any], app: str) -> tuple[dict[str, A
                 f"example-prod:europe-west3:{app}-db"]
     ports = [{"containerPort": entry["port"], "name": "sidecar-metrics", "protocol": "TCP"}] if entry["port"] else None
     resources = {"limits": {"memory": entry["memory"]}, "requests": {"cpu": entry["cpu"], "memory": entry["memory"]}}
-    readiness = probe("/ready", entry["port"], 1) if entry["port"] else None
-    spec = container(entry["name"], entry["image"], ports=ports, resources=resources, readiness=readiness,
+    readiness = http_probe("/ready", entry["port"], 1) if entry["port"] else None
+    spec = api_container(entry["name"], entry["image"], ports=ports, resources=resources, readiness=readiness,
                      mounts=mounts, security=CONTAINER_SECURITY, args=args)
     return spec, volumes
 
@@ -165,15 +163,15 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
     if rng.random() < 0.15:
         mounts.append({"mountPath": "/var/cache/app", "name": "cache"})
         volumes.append({"emptyDir": {"medium": "Memory", "sizeLimit": "256Mi"}, "name": "cache"})
-    main = container(
+    main = api_container(
         container_name, image,
         ports=[{"containerPort": p["containerPort"], "name": p["name"], "protocol": "TCP"} for p in shape["ports"]],
         env=_app_env(ctx, shape, name, container_name, team, namespace, environment, version),
         env_from=[{"configMapRef": {"name": f"{name}-env"}}] if rng.random() < 0.3 else None,
         resources=resources,
-        liveness=probe(shape["liveness"], first_port, 30),
-        readiness=probe(shape["readiness"], first_port, 5),
-        startup=probe(shape["liveness"], first_port, 0) if shape["runtime"] == "java" and rng.random() < 0.5 else None,
+        liveness=http_probe(shape["liveness"], first_port, 30),
+        readiness=http_probe(shape["readiness"], first_port, 5),
+        startup=http_probe(shape["liveness"], first_port, 0) if shape["runtime"] == "java" and rng.random() < 0.5 else None,
         mounts=mounts, security=CONTAINER_SECURITY if rng.random() < 0.6 else None,
         args=[f"--config=/etc/{container_name}/application.yaml", "--log-format=json"] if rng.random() < 0.3 else None,
     )
@@ -211,7 +209,7 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
     if "init_containers" in shaped:
         spec["initContainers"] = shapes.extra_init_containers(ctx, name, team, environment, version)
     elif rng.random() < 0.15:
-        spec["initContainers"] = [container(
+        spec["initContainers"] = [api_container(
             "wait-for-db", "docker.io/library/busybox:1.36.1",
             command=["sh", "-c", "until nc -z -w 2 $DB_HOST 5432; do echo waiting for database; sleep 2; done"],
             env=[{"name": "DB_HOST", "value": f"{team}-postgres.{namespace}.svc.cluster.local"}],
@@ -293,7 +291,7 @@ def stateful_workload(ctx: Context, team: str, environment: str, shape: dict[str
     labels = {**selector, "app.kubernetes.io/component": "primary", "app.kubernetes.io/managed-by": "Helm",
               "helm.sh/chart": f"{shape['component']}-{rng.randint(12, 19)}.{rng.randint(0, 9)}.{rng.randint(0, 9)}"}
     port = shape["port"]
-    main = container(
+    main = api_container(
         shape["component"], shape["image"],
         ports=[{"containerPort": port, "name": "tcp-" + shape["component"][:10], "protocol": "TCP"}],
         env=[{"name": "BITNAMI_DEBUG", "value": "false"},
@@ -301,8 +299,8 @@ def stateful_workload(ctx: Context, team: str, environment: str, shape: dict[str
              {"name": "ALLOW_EMPTY_PASSWORD", "value": "no"},
              {"name": "PASSWORD", "valueFrom": {"secretKeyRef": {"key": "password", "name": name}}}],
         resources={"limits": {"cpu": "2", "memory": "4Gi"}, "requests": {"cpu": "500m", "memory": "2Gi"}},
-        liveness=probe(None, port, 30, exec_command=["/bin/sh", "-c", f"exec nc -z 127.0.0.1 {port}"]),
-        readiness=probe(None, port, 5, exec_command=["/bin/sh", "-c", f"exec nc -z 127.0.0.1 {port}"]),
+        liveness=exec_probe(["/bin/sh", "-c", f"exec nc -z 127.0.0.1 {port}"], initial=30),
+        readiness=exec_probe(["/bin/sh", "-c", f"exec nc -z 127.0.0.1 {port}"], initial=5),
         mounts=[{"mountPath": shape["mount"], "name": "data"}, {"mountPath": "/tmp", "name": "empty-dir", "subPath": "tmp-dir"}],
         security={**CONTAINER_SECURITY, "runAsUser": 1001},
     )
@@ -340,12 +338,12 @@ def addon_workload(ctx: Context, entry: dict[str, Any]) -> Workload:
     selector = {"app.kubernetes.io/name": name}
     labels = {**selector, "app.kubernetes.io/part-of": "cluster-addons"}
     port = entry["port"]
-    main = container(
+    main = api_container(
         name.split("-")[0] if name != "ingress-nginx-controller" else "controller", entry["image"],
         ports=[{"containerPort": port, "name": "http" if port != 53 else "dns", "protocol": "UDP" if port == 53 else "TCP"}],
         resources={"limits": {"memory": "512Mi"}, "requests": {"cpu": "100m", "memory": "128Mi"}},
-        liveness=probe("/healthz", 8080 if port == 53 else port, 10),
-        readiness=probe("/ready" if port == 53 else "/healthz", 8181 if port == 53 else port, 0),
+        liveness=http_probe("/healthz", 8080 if port == 53 else port, 10),
+        readiness=http_probe("/ready" if port == 53 else "/healthz", 8181 if port == 53 else port, 0),
         mounts=[{"mountPath": "/etc/config", "name": "config", "readOnly": True}],
         security=CONTAINER_SECURITY,
         args=[f"--v={rng.randint(1, 3)}", "--logtostderr=true"],
@@ -403,11 +401,11 @@ def daemonset_workload(ctx: Context, entry: dict[str, Any], node_count: int) -> 
            {"name": "HOST_IP", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "status.hostIP"}}}]
     env += [{"name": k, "value": str(v)} for k, v in (entry.get("env") or {}).items()]
     requests = {k: entry[k] for k in ("cpu", "memory") if entry.get(k)}
-    main = container(
+    main = api_container(
         name, entry["image"], env=env,
         ports=[{"containerPort": entry["port"], "hostPort": entry["port"], "name": "metrics", "protocol": "TCP"}] if entry.get("port") else None,
         resources={"requests": requests} if requests else {},
-        liveness=probe("/liveness" if "calico" in name else "/healthz", entry.get("port") or 10256, 10),
+        liveness=http_probe("/liveness" if "calico" in name else "/healthz", entry.get("port") or 10256, 10),
         mounts=mounts,
         security={"privileged": True} if entry["privileged"] else {"readOnlyRootFilesystem": True},
     )
@@ -427,7 +425,7 @@ def daemonset_workload(ctx: Context, entry: dict[str, Any], node_count: int) -> 
         "dnsPolicy": "ClusterFirstWithHostNet",
     }
     if entry.get("init_image"):
-        spec["initContainers"] = [container(
+        spec["initContainers"] = [api_container(
             "install-cni", entry["init_image"], command=["/opt/cni/bin/install"],
             env=[{"name": "CNI_CONF_NAME", "value": "10-calico.conflist"},
                  {"name": "CNI_NETWORK_CONFIG", "valueFrom": {"configMapKeyRef": {"key": "cni_network_config", "name": "calico-config"}}},
@@ -474,10 +472,10 @@ def static_workload(ctx: Context, entry: dict[str, Any], node: NodeSlot, age: in
     command = [part.replace("{ip}", node.ip).replace("{name}", node.name) for part in entry["command"]]
     requests = {k: entry[k] for k in ("cpu", "memory") if entry.get(k)}
     port = {"etcd": 2381, "kube-apiserver": 6443, "kube-controller-manager": 10257, "kube-scheduler": 10259}[name]
-    main = container(
+    main = api_container(
         name, entry["image"], command=command, resources={"requests": requests},
-        liveness=probe("/livez" if name != "etcd" else "/health?exclude=NOSPACE&serializable=true", port, 10),
-        startup=probe("/livez" if name != "etcd" else "/health?serializable=false", port, 10),
+        liveness=http_probe("/livez" if name != "etcd" else "/health?exclude=NOSPACE&serializable=true", port, 10),
+        startup=http_probe("/livez" if name != "etcd" else "/health?serializable=false", port, 10),
         mounts=mounts,
     )
     spec: dict[str, Any] = {
@@ -516,7 +514,7 @@ def bare_workload(ctx: Context, team: str, environment: str, name: str) -> Workl
     """A pod made directly with `kubectl apply -f pod.yaml` (debug shells, one-off tasks)."""
     namespace = f"{team}-{environment}"
     labels = {"run": name, "team": team}
-    main = container(
+    main = api_container(
         name, "docker.io/nicolaka/netshoot:v0.12", command=["sleep", "infinity"],
         resources={"limits": {"cpu": "500m", "memory": "256Mi"}, "requests": {"cpu": "100m", "memory": "64Mi"}},
         security={"allowPrivilegeEscalation": False, "capabilities": {"add": ["NET_ADMIN", "NET_RAW"], "drop": ["ALL"]}},
