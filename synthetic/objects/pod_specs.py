@@ -9,6 +9,8 @@ from synthetic.objects.containers import default_container
 
 PRIORITY_OF_CLASS = {"system-node-critical": 2000001000, "system-cluster-critical": 2000000000}
 SERVICE_ACCOUNT_MOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
+# Taints every pod tolerates for 5 minutes, added by the DefaultTolerationSeconds admission plugin.
+DEFAULT_TOLERATION_TAINTS = ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable")
 DS_TOLERATIONS = [
     ("node.kubernetes.io/not-ready", "NoExecute"),
     ("node.kubernetes.io/unreachable", "NoExecute"),
@@ -19,6 +21,42 @@ DS_TOLERATIONS = [
 ]
 
 
+
+def service_account_volume(name: str) -> Obj:
+    """The projected token volume the ServiceAccount admission plugin adds (`kube-api-access-*`)."""
+    return {
+        "name": name,
+        "projected": {
+            "sources": [
+                {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
+                {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {
+                    "apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}},
+            ],
+            "defaultMode": 420,
+        },
+    }
+
+
+def service_account_mount(volume: str) -> Obj:
+    """The mount of that volume the plugin adds to every container."""
+    return {"name": volume, "readOnly": True, "mountPath": SERVICE_ACCOUNT_MOUNT}
+
+
+def default_tolerations(tolerations: list[Obj]) -> list[Obj]:
+    """The tolerations DefaultTolerationSeconds adds: a NoExecute one per taint not yet tolerated."""
+    added = []
+    for key in DEFAULT_TOLERATION_TAINTS:
+        if not any(t.get("key", "") in ("", key) and t.get("effect", "") in ("", "NoExecute") for t in tolerations):
+            added.append({"key": key, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300})
+    return added
+
+
+def admission_defaults(spec: Obj) -> None:
+    """The fields admission sets on a new pod's spec: priority from its class, service links, preemption."""
+    spec.setdefault("priority", PRIORITY_OF_CLASS.get(spec.get("priorityClassName", ""), 0))
+    spec.setdefault("enableServiceLinks", True)
+    spec.setdefault("preemptionPolicy", "PreemptLowerPriority")
 
 
 def default_pod_spec(spec: Obj) -> Obj:

@@ -8,15 +8,14 @@ from typing import Any
 
 from synthetic.fields import managed_entry, top_level_fields
 from synthetic.ids import Ids
+from synthetic.objects.pod_specs import (
+    admission_defaults,
+    default_tolerations,
+    service_account_mount,
+    service_account_volume,
+)
 from synthetic.objects.pod_status import pod_status
 from synthetic.times import timestamp
-
-SERVICE_ACCOUNT_MOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
-# Added to every pod by the DefaultTolerationSeconds admission plugin.
-DEFAULT_TOLERATIONS = [
-    {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300},
-    {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300},
-]
 
 
 @dataclass(slots=True)
@@ -64,42 +63,13 @@ class PodPlan:
     generate_name: str | None = None
 
 
-def qos_class(containers: list[dict[str, Any]]) -> str:
-    """Guaranteed, Burstable or BestEffort, from the containers' requests and limits."""
-    resources = [c.get("resources", {}) for c in containers]
-    if not any(r.get("requests") or r.get("limits") for r in resources):
-        return "BestEffort"
-    for r in resources:
-        limits, requests = r.get("limits", {}), r.get("requests", {})
-        if set(limits) != {"cpu", "memory"} or any(requests.get(k, limits[k]) != limits[k] for k in limits):
-            return "Burstable"
-    return "Guaranteed"
-
-
 def pod_spec_defaults(spec: dict[str, Any]) -> dict[str, Any]:
     """A template's pod spec with the fields admission adds when a pod is created."""
     pod_spec = dict(spec)
-    pod_spec.setdefault("enableServiceLinks", True)
-    pod_spec.setdefault("preemptionPolicy", "PreemptLowerPriority")
-    pod_spec.setdefault("priority", 0)
-    pod_spec["tolerations"] = [*spec.get("tolerations", []), *[
-        t for t in DEFAULT_TOLERATIONS if t not in spec.get("tolerations", [])
-    ]]
+    admission_defaults(pod_spec)
+    tolerations = spec.get("tolerations", [])
+    pod_spec["tolerations"] = [*tolerations, *default_tolerations(tolerations)]
     return pod_spec
-
-
-def _service_account_volume(name: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "projected": {
-            "defaultMode": 420,
-            "sources": [
-                {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
-                {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}},
-                {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}]}},
-            ],
-        },
-    }
 
 
 def _kubelet_fields(status: dict[str, Any]) -> dict[str, Any]:
@@ -130,7 +100,7 @@ def build_pod(plan: PodPlan, ids: Ids, node_count: int) -> dict[str, Any]:
     spec = dict(template.spec)
     if template.created_by != "kubelet":  # mirror pods of static pods have no token volume
         token_volume = "kube-api-access-" + ids.suffix(5)
-        token_mount = {"mountPath": SERVICE_ACCOUNT_MOUNT, "name": token_volume, "readOnly": True}
+        token_mount = service_account_mount(token_volume)
         spec["containers"] = [{**c, "volumeMounts": [*c.get("volumeMounts", []), token_mount]} for c in spec["containers"]]
         if "initContainers" in spec:
             spec["initContainers"] = [
@@ -139,7 +109,7 @@ def build_pod(plan: PodPlan, ids: Ids, node_count: int) -> dict[str, Any]:
         volumes = list(spec.get("volumes", []))
         if plan.claim:
             volumes.insert(0, {"name": "data", "persistentVolumeClaim": {"claimName": plan.claim}})
-        spec["volumes"] = [*volumes, _service_account_volume(token_volume)]
+        spec["volumes"] = [*volumes, service_account_volume(token_volume)]
     if plan.node is not None:
         spec["nodeName"] = plan.node.name
     metadata: dict[str, Any] = {

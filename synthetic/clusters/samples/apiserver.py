@@ -16,10 +16,12 @@ from synthetic.objects import Obj
 from synthetic.objects.containers import image_repo, normalized_image
 from synthetic.objects.pod_specs import (
     DS_TOLERATIONS,
-    PRIORITY_OF_CLASS,
-    SERVICE_ACCOUNT_MOUNT,
+    admission_defaults,
     default_pod_spec,
+    default_tolerations,
     qos_class,
+    service_account_mount,
+    service_account_volume,
 )
 from synthetic.times import ago, micro_ts, nano_ts, ts
 
@@ -246,30 +248,14 @@ class Cluster:
             spec["serviceAccount"] = spec["serviceAccountName"]
             if spec.get("automountServiceAccountToken") is not False:
                 volume_name = "kube-api-access-" + safe_suffix(5, self.flavor.name, namespace, name, "sa")
-                spec.setdefault("volumes", []).append({"name": volume_name, "projected": {
-                    "sources": [
-                        {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
-                        {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
-                        {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {
-                            "apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}},
-                    ],
-                    "defaultMode": 420,
-                }})
+                spec.setdefault("volumes", []).append(service_account_volume(volume_name))
                 for container in spec.get("initContainers", []) + spec["containers"]:
-                    container.setdefault("volumeMounts", []).append(
-                        {"name": volume_name, "readOnly": True, "mountPath": SERVICE_ACCOUNT_MOUNT})
+                    container.setdefault("volumeMounts", []).append(service_account_mount(volume_name))
             tolerations = spec.setdefault("tolerations", [])
-            tolerated = {(t.get("key"), t.get("effect")) for t in tolerations}
-            for key in ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"):
-                if (key, "NoExecute") not in tolerated and not any(
-                        t.get("operator") == "Exists" and "key" not in t for t in tolerations):
-                    tolerations.append({"key": key, "operator": "Exists", "effect": "NoExecute",
-                                        "tolerationSeconds": 300})
+            tolerations += default_tolerations(tolerations)
         if plan.node:
             spec["nodeName"] = plan.node
-        spec["priority"] = PRIORITY_OF_CLASS.get(spec.get("priorityClassName", ""), 0)
-        spec["enableServiceLinks"] = True
-        spec["preemptionPolicy"] = "PreemptLowerPriority"
+        admission_defaults(spec)
         # keep the Go field order readable in YAML too: re-sort spec keys the way Go declares them
         spec = go_order(spec, "PodSpec")
         pod: Obj = {"kind": "Pod", "apiVersion": "v1", "metadata": md, "spec": spec}

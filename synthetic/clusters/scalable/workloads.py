@@ -11,12 +11,12 @@ from synthetic.clusters.scalable import shapes
 from synthetic.ids import Ids
 from synthetic.objects.containers import CONTAINER_SECURITY, api_container, exec_probe, http_probe
 from synthetic.objects.metadata import LAST_APPLIED, last_applied, owner_reference
+from synthetic.objects.pod_specs import qos_class
 from synthetic.objects.pods import (
     NodeSlot,
     PodTemplate,
     controller_fields,
     pod_spec_defaults,
-    qos_class,
 )
 from synthetic.objects.workloads import Workload
 from synthetic.times import local_timestamp
@@ -111,7 +111,7 @@ def _template(ctx: Context, *, labels: dict[str, str], annotations: dict[str, st
               generate_name: bool = True, fields_spec: dict[str, Any] | None = None) -> PodTemplate:
     pod_spec = pod_spec_defaults(spec)
     tree = controller_fields(labels, annotations, owner, fields_spec or pod_spec, generate_name)
-    return PodTemplate(labels, annotations, pod_spec, qos_class(pod_spec["containers"]), created_by, tree)
+    return PodTemplate(labels, annotations, pod_spec, qos_class(pod_spec), created_by, tree)
 
 
 def _owners(ctx: Context, workload_kind: str, name: str, age: int, revision: str) -> tuple[dict[str, Any], str, str, int]:
