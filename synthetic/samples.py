@@ -71,10 +71,11 @@ SAMPLES = (
 def generate(out_dir: Path, archive: Path) -> None:
     """Write all four dumps under `out_dir` and the kubeadm archive at `archive`."""
     for sample in SAMPLES:
+        cluster = sample.build()  # before anything is removed: a failing build leaves the old dump
         target = out_dir / sample.folder
         if target.exists():
             shutil.rmtree(target)
-        sample.write(sample.build(), target)
+        sample.write(cluster, target)
     write_tar_gz(out_dir / "kubeadm", archive, "kubeadm-dump", CAPTURE)
 
 

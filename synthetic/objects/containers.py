@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 from typing import Any
 
+from synthetic.ids import image_digest
 from synthetic.objects import Obj
 
 # The securityContext of a container that follows the `restricted` Pod Security Standard.
@@ -51,6 +53,12 @@ def image_repo(image: str) -> str:
     return head
 
 
+@lru_cache(maxsize=4096)
+def image_id(image: str) -> str:
+    """The imageID a kubelet reports: the normalized repository at the image's (derived) digest."""
+    return image_repo(image) + "@" + image_digest(image)
+
+
 def default_probe(probe: Obj) -> Obj:
     """Apply the API server's defaults to a probe."""
     out = copy.deepcopy(probe)
@@ -90,34 +98,14 @@ def container(name: str, image: str, *, command: list[str] | None = None, args: 
               readiness: Obj | None = None, startup: Obj | None = None, security: Obj | None = None,
               pull: str | None = None) -> Obj:
     """A container as written in a manifest (`resources` whole, or its `requests` and `limits`)."""
-    out: Obj = {"name": name, "image": image}
-    if command:
-        out["command"] = command
-    if args:
-        out["args"] = args
-    if ports:
-        out["ports"] = ports
-    if env_from:
-        out["envFrom"] = env_from
-    if env:
-        out["env"] = env
     if resources is None:
-        resources = {}
-        if limits:
-            resources["limits"] = limits
-        if requests:
-            resources["requests"] = requests
-    out["resources"] = resources
-    if mounts:
-        out["volumeMounts"] = mounts
-    if liveness:
-        out["livenessProbe"] = liveness
-    if readiness:
-        out["readinessProbe"] = readiness
-    if startup:
-        out["startupProbe"] = startup
-    if pull:
-        out["imagePullPolicy"] = pull
+        resources = {key: value for key, value in (("limits", limits), ("requests", requests)) if value}
+    out: Obj = {"name": name, "image": image, "resources": resources}
+    optional = {
+        "command": command, "args": args, "ports": ports, "envFrom": env_from, "env": env, "volumeMounts": mounts,
+        "livenessProbe": liveness, "readinessProbe": readiness, "startupProbe": startup, "imagePullPolicy": pull,
+    }
+    out.update((key, value) for key, value in optional.items() if value)
     if security is not None:
         out["securityContext"] = security
     return out

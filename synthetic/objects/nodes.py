@@ -7,7 +7,7 @@ from typing import Any
 
 from synthetic.fields import managed_entry, top_level_fields
 from synthetic.ids import Ids
-from synthetic.objects.pod_status import image_id
+from synthetic.objects.containers import image_id
 from synthetic.objects.pods import NodeSlot
 from synthetic.times import timestamp
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
 from typing import Any
 
 from synthetic.ids import Ids
+from synthetic.objects.containers import image_id
 from synthetic.times import timestamp
 
 # Share of pods in each state (the rest run healthy); drawn per pod from the seeded RNG.
@@ -17,13 +16,6 @@ STATE_SHARES: tuple[tuple[str, float], ...] = (
     ("pending", 0.008),
     ("evicted", 0.004),
 )
-
-
-@lru_cache(maxsize=4096)
-def image_id(image: str) -> str:
-    """The digest reference kubelet reports for an image (stable per image name)."""
-    repository = image.rsplit(":", 1)[0] if ":" in image.rsplit("/", 1)[-1] else image
-    return f"{repository}@sha256:{hashlib.sha256(image.encode()).hexdigest()}"
 
 
 def pick_state(roll: float) -> str:

@@ -11,9 +11,9 @@ from typing import Any
 from synthetic import fields
 from synthetic.emit.go_order import go_order
 from synthetic.fields import pick_keys
-from synthetic.ids import hexid, image_digest, make_uid, pick, safe_suffix
+from synthetic.ids import hexid, make_uid, pick, safe_suffix
 from synthetic.objects import Obj
-from synthetic.objects.containers import image_repo, normalized_image
+from synthetic.objects.containers import image_id, normalized_image
 from synthetic.objects.pod_specs import (
     DS_TOLERATIONS,
     admission_defaults,
@@ -312,7 +312,7 @@ class Cluster:
         status["restartCount"] = run.restarts
         if run.ever_started:
             status["image"] = normalized_image(image)
-            status["imageID"] = image_repo(image) + "@" + image_digest(image)
+            status["imageID"] = image_id(image)
             if run.state in ("running", "terminated"):
                 status["containerID"] = self._container_ids(namespace, pod_name, container["name"], run.restarts)
             elif run.last_reason:  # crash-looping: the id of the container that last exited
@@ -836,7 +836,7 @@ class Cluster:
                     images.add(container["image"])
         out = []
         for image in images:
-            names = [image_repo(image) + "@" + image_digest(image), normalized_image(image)]
+            names = [image_id(image), normalized_image(image)]
             out.append({"names": names, "sizeBytes": 300_000 + pick(120_000_000, "size", image)})
         return sorted(out, key=lambda i: (-i["sizeBytes"], i["names"][0]))
 

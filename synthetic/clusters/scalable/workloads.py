@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synthetic.clusters.scalable import shapes
-from synthetic.ids import Ids
+from synthetic.ids import Ids, safe_suffix
 from synthetic.objects.containers import CONTAINER_SECURITY, api_container, exec_probe, http_probe
 from synthetic.objects.metadata import LAST_APPLIED, last_applied, owner_reference
 from synthetic.objects.pod_specs import qos_class
@@ -39,12 +39,6 @@ class Context:
     catalog: dict[str, Any]
     node_count: int
     shape: dict[str, Any] = field(default_factory=dict)  # the catalog's entry of the dump's shape
-
-
-def _stable_hash(text: str, length: int) -> str:
-    alphabet = "bcdfghjklmnpqrstvwxz2456789"
-    digest = hashlib.sha256(text.encode()).digest()
-    return "".join(alphabet[b % len(alphabet)] for b in digest[:length])
 
 
 def _field_env(name: str, path: str) -> dict[str, Any]:
@@ -254,7 +248,7 @@ def app_workload(ctx: Context, team: str, environment: str, component: str, shap
     if applied and rng.random() < 0.5:
         template_annotations[LAST_APPLIED] = last_applied(manifest)
     age = rng.randint(86_400, ctx.catalog["cluster"]["age_seconds"] - 86_400)
-    revision = _stable_hash(f"{namespace}/{name}/{version}", 10)
+    revision = safe_suffix(10, f"{namespace}/{name}/{version}")
     pod_owner, owner_name, owner_uid, owner_age = _owners(ctx, kind, name, age, revision)
     hash_label = "pod-template-hash" if kind == "Deployment" else "controller-revision-hash"
     pod_labels = {**labels, hash_label: revision if kind == "Deployment" else f"{name}-{revision}"}
@@ -317,7 +311,7 @@ def stateful_workload(ctx: Context, team: str, environment: str, shape: dict[str
         "volumes": [{"emptyDir": {}, "name": "empty-dir"}],
     }
     age = rng.randint(86_400, ctx.catalog["cluster"]["age_seconds"] - 86_400)
-    revision = _stable_hash(f"{namespace}/{name}", 10)
+    revision = safe_suffix(10, f"{namespace}/{name}")
     pod_owner, owner_name, owner_uid, owner_age = _owners(ctx, "StatefulSet", name, age, revision)
     pod_labels = {**labels, "controller-revision-hash": f"{name}-{revision}"}
     fields_spec = pod_spec_defaults({**spec, "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "x"}}, *spec["volumes"]]})
@@ -361,7 +355,7 @@ def addon_workload(ctx: Context, entry: dict[str, Any]) -> Workload:
         "priority": 2000000000,
     }
     age = ctx.catalog["cluster"]["age_seconds"] - rng.randint(600, 7200)
-    revision = _stable_hash(f"{namespace}/{name}", 10)
+    revision = safe_suffix(10, f"{namespace}/{name}")
     pod_owner, owner_name, owner_uid, owner_age = _owners(ctx, entry["kind"], name, age, revision)
     hash_label = "pod-template-hash" if entry["kind"] == "Deployment" else "controller-revision-hash"
     pod_labels = {**labels, hash_label: revision if entry["kind"] == "Deployment" else f"{name}-{revision}"}
@@ -436,7 +430,7 @@ def daemonset_workload(ctx: Context, entry: dict[str, Any], node_count: int) -> 
         spec["volumes"] = [*volumes, {"hostPath": {"path": "/opt/cni/bin", "type": ""}, "name": "cni-bin-dir"},
                            {"hostPath": {"path": "/etc/cni/net.d", "type": ""}, "name": "cni-net-dir"}]
     age = ctx.catalog["cluster"]["age_seconds"] - ctx.rng.randint(600, 3600)
-    revision = _stable_hash(f"{namespace}/{name}", 10)
+    revision = safe_suffix(10, f"{namespace}/{name}")
     pod_owner, owner_name, owner_uid, owner_age = _owners(ctx, "DaemonSet", name, age, revision)
     pod_labels = {**labels, "controller-revision-hash": revision, "pod-template-generation": "1"}
     template = _template(ctx, labels=pod_labels, annotations={}, spec=spec, owner=pod_owner)
@@ -453,7 +447,7 @@ def _windows_daemonset(ctx: Context, entry: dict[str, Any], node_count: int) -> 
     selector = {"k8s-app": name}
     spec = shapes.windows_daemonset_spec(entry)
     age = ctx.catalog["cluster"]["age_seconds"] - ctx.rng.randint(600, 3600)
-    revision = _stable_hash(f"{namespace}/{name}", 10)
+    revision = safe_suffix(10, f"{namespace}/{name}")
     pod_owner, owner_name, owner_uid, owner_age = _owners(ctx, "DaemonSet", name, age, revision)
     pod_labels = {**selector, "controller-revision-hash": revision, "pod-template-generation": "1"}
     template = _template(ctx, labels=pod_labels, annotations={}, spec=spec, owner=pod_owner)
