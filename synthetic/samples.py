@@ -16,14 +16,11 @@ from pathlib import Path
 
 from synthetic.clusters.samples.aks import build_aks
 from synthetic.clusters.samples.apiserver import Cluster
-from synthetic.clusters.samples.component_logs import ContainerLogs
 from synthetic.clusters.samples.eks import build_eks
 from synthetic.clusters.samples.kubeadm import build_kubeadm
-from synthetic.clusters.samples.oke import OKE_SERVER_VERSION, build_oke
+from synthetic.clusters.samples.oke import build_oke
 from synthetic.emit.archive import write_tar_gz
-from synthetic.emit.cluster_info import write_cluster_info_dump_dir, write_cluster_info_dump_stdout
-from synthetic.emit.kubectl_get import write_kubectl_get_yaml
-from synthetic.emit.support_bundle import write_support_bundle
+from synthetic.forms import FORMS
 from synthetic.times import CAPTURE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,38 +31,20 @@ ARCHIVE = REPO / "tests" / "data" / "archives" / "kubeadm-dump.tar.gz"
 
 @dataclass(frozen=True)
 class SampleDump:
-    """One folder of sample_dumps/: the cluster, and how its dump is written into the folder."""
+    """One folder of sample_dumps/: the cluster, and the form (synthetic/forms.py) its dump is written in."""
 
     folder: str
     build: Callable[[], Cluster]
-    write: Callable[[Cluster, Path], None]
-
-
-def _kubectl_get_yaml(cluster: Cluster, folder: Path) -> None:
-    write_kubectl_get_yaml(cluster, folder)
-
-
-def _cluster_info_stdout(cluster: Cluster, folder: Path) -> None:
-    # `kubectl cluster-info dump --all-namespaces > cluster-info-dump.txt`
-    write_cluster_info_dump_stdout(cluster, folder / "cluster-info-dump.txt", cluster.namespaces(),
-                                   ContainerLogs(cluster))
-
-
-def _support_bundle(cluster: Cluster, folder: Path) -> None:
-    write_support_bundle(cluster, folder, OKE_SERVER_VERSION, "v0.100.0", ContainerLogs(cluster))
-
-
-def _cluster_info_directory(cluster: Cluster, folder: Path) -> None:
-    # `kubectl cluster-info dump --output-directory` without --all-namespaces: two namespaces
-    write_cluster_info_dump_dir(cluster, folder, ["kube-system", "default"], ContainerLogs(cluster))
+    form: str
 
 
 SAMPLES = (
-    SampleDump("aks", build_aks, _kubectl_get_yaml),
-    SampleDump("eks", build_eks, _cluster_info_stdout),
-    SampleDump("oke", build_oke, _support_bundle),
-    SampleDump("kubeadm", build_kubeadm, _cluster_info_directory),
+    SampleDump("aks", build_aks, "kubectl-get-yaml"),
+    SampleDump("eks", build_eks, "cluster-info-dump"),
+    SampleDump("oke", build_oke, "support-bundle"),
+    SampleDump("kubeadm", build_kubeadm, "cluster-info-directory"),
 )
+CLUSTERS: dict[str, Callable[[], Cluster]] = {sample.folder: sample.build for sample in SAMPLES}
 
 
 def generate(out_dir: Path, archive: Path) -> None:
@@ -75,7 +54,7 @@ def generate(out_dir: Path, archive: Path) -> None:
         target = out_dir / sample.folder
         if target.exists():
             shutil.rmtree(target)
-        sample.write(cluster, target)
+        FORMS[sample.form](cluster, target)
     write_tar_gz(out_dir / "kubeadm", archive, "kubeadm-dump", CAPTURE)
 
 

@@ -110,6 +110,19 @@ class Cluster:
         self.nodes: dict[str, NodeSlot] = {}
         self.api_server_endpoints = api_server_endpoints
         self._rv = 400 + pick(300, flavor.name)
+        self.server_version: Obj | None = None  # `kubectl version`'s serverVersion, where a dump shows it
+
+    def version_info(self) -> Obj:
+        """The API server's version.Info: the one the cluster was given, else derived from its kubelets."""
+        if self.server_version is not None:
+            return self.server_version
+        kubelet = self.of_kind("Node")[0]["status"]["nodeInfo"]["kubeletVersion"]
+        return {
+            "major": "1", "minor": str(self.flavor.k8s_minor), "gitVersion": kubelet,
+            "gitCommit": hexid(40, self.flavor.name, "kube-apiserver"), "gitTreeState": "clean",
+            "buildDate": ts(self.flavor.created - timedelta(days=30)), "goVersion": "go1.22.5",
+            "compiler": "gc", "platform": "linux/amd64",
+        }
 
     # -- bookkeeping -------------------------------------------------------------------------
 

@@ -333,6 +333,7 @@ def build_oke() -> Cluster:
     cluster.add_storageclass("oci-bv", "blockvolume.csi.oraclecloud.com", created, {}, True, "WaitForFirstConsumer")
     build_oke_billing(cluster, node_names, billing_created)
     cluster.finish()
+    cluster.server_version = OKE_SERVER_VERSION
     return cluster
 
 
