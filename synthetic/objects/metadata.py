@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from synthetic.emit.kubectl_json import compact_json
+from synthetic.ids import Ids
+from synthetic.times import timestamp
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -25,3 +27,22 @@ def owner_reference(api_version: str, kind: str, name: str, uid: str, block: boo
     if block:
         reference["blockOwnerDeletion"] = True
     return reference
+
+
+def object_metadata(ids: Ids, namespace: str, name: str, age: int, managed: list[dict[str, Any]],
+              labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None) -> dict[str, Any]:
+    """ObjectMeta of an object the scalable cluster holds: a fresh uid and resourceVersion, created `age` s ago."""
+    metadata: dict[str, Any] = {
+        "creationTimestamp": timestamp(age),
+        "managedFields": managed,
+        "name": name,
+        "resourceVersion": ids.resource_version(),
+        "uid": ids.uid(),
+    }
+    if namespace:
+        metadata["namespace"] = namespace
+    if labels:
+        metadata["labels"] = labels
+    if annotations:
+        metadata["annotations"] = annotations
+    return metadata

@@ -6,38 +6,23 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from synthetic.clusters.samples.apiserver import Cluster, Run
-from synthetic.ids import digest
 from synthetic.objects import Obj
+from synthetic.objects.configmaps import ROOT_CA_DESCRIPTION, placeholder_certificate
 from synthetic.objects.containers import container, env_field, http_probe, mount, port
 from synthetic.objects.pod_specs import cm_volume, host_volume, toleration
 
-ROOT_CA_DESCRIPTION = (
-    "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints"
-    " such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across"
-    " distributions of Kubernetes clusters."
-)
-
-
-def public_cert(*parts: object) -> str:
-    """A PEM block standing in for a cluster CA certificate (public data; derived, not real)."""
-    import base64
-
-    body = base64.b64encode(b"".join(digest(i, *parts) for i in range(27))[:810]).decode()
-    lines = [body[i:i + 64] for i in range(0, len(body), 64)]
-    return "-----BEGIN CERTIFICATE-----\n" + "\n".join(lines) + "\n-----END CERTIFICATE-----\n"
-
 
 def add_root_ca(cluster: Cluster, namespace: str, created: datetime) -> None:
-    cluster.add_configmap(namespace, "kube-root-ca.crt", {"ca.crt": public_cert(cluster.flavor.name, "ca")},
+    cluster.add_configmap(namespace, "kube-root-ca.crt", {"ca.crt": placeholder_certificate(cluster.flavor.name, "ca")},
                           created, annotations={"kubernetes.io/description": ROOT_CA_DESCRIPTION},
                           manager="kube-controller-manager")
 
 
 def add_extension_apiserver_authentication(cluster: Cluster, created: datetime) -> None:
     cluster.add_configmap("kube-system", "extension-apiserver-authentication", {
-        "client-ca-file": public_cert(cluster.flavor.name, "client-ca"),
+        "client-ca-file": placeholder_certificate(cluster.flavor.name, "client-ca"),
         "requestheader-allowed-names": '["front-proxy-client"]',
-        "requestheader-client-ca-file": public_cert(cluster.flavor.name, "front-proxy-ca"),
+        "requestheader-client-ca-file": placeholder_certificate(cluster.flavor.name, "front-proxy-ca"),
         "requestheader-extra-headers-prefix": '["X-Remote-Extra-"]',
         "requestheader-group-headers": '["X-Remote-Group"]',
         "requestheader-username-headers": '["X-Remote-User"]',

@@ -23,17 +23,14 @@ from synthetic.clusters.scalable.workloads import (
     static_workload,
 )
 from synthetic.ids import Ids
-from synthetic.objects.cluster_objects import (
-    app_configmap,
-    namespace_object,
-    pod_events,
-    root_ca_configmap,
-    service_objects,
-)
+from synthetic.objects.configmaps import app_configmap, root_ca_configmap
 from synthetic.objects.controllers import daemonset_object, deployment_objects, statefulset_object
+from synthetic.objects.events import pod_events
+from synthetic.objects.namespaces import namespace_object
 from synthetic.objects.nodes import build_node, image_size
 from synthetic.objects.pod_status import pick_state
 from synthetic.objects.pods import NodeSlot, PodPlan, build_pod
+from synthetic.objects.services import service_objects
 
 CATALOG_PATH = Path(__file__).with_name("catalog.yaml")
 DAEMONSET_SHARE = 0.30  # at most this share of pods come from per-node agents
