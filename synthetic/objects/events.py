@@ -8,6 +8,17 @@ from synthetic.ids import Ids
 from synthetic.times import timestamp
 
 
+def core_event(metadata: dict[str, Any], involved: dict[str, Any], reason: str, message: str, first: str, last: str,
+               count: int, event_type: str, component: str, host: str | None = None) -> dict[str, Any]:
+    """A core/v1 Event as kubelet and the controllers record it (`first`, `last`: RFC 3339)."""
+    return {
+        "kind": "Event", "apiVersion": "v1", "metadata": metadata, "involvedObject": involved, "reason": reason,
+        "message": message, "source": {"component": component, **({"host": host} if host else {})},
+        "firstTimestamp": first, "lastTimestamp": last, "count": count, "type": event_type, "eventTime": None,
+        "reportingComponent": component, "reportingInstance": host or "",
+    }
+
+
 def pod_events(ids: Ids, pod: dict[str, Any], state: str) -> list[dict[str, Any]]:
     """Events kubelet and the scheduler report for a pod in `state`."""
     rng = ids.rng
@@ -52,14 +63,9 @@ def pod_events(ids: Ids, pod: dict[str, Any], state: str) -> list[dict[str, Any]
     for kind, reason, target, component, host, message, count in reasons:
         last_ago = rng.randint(5, 3000)
         first_ago = last_ago + rng.randint(0, 86_400) if count > 1 else last_ago
-        source = {"component": component, **({"host": host} if host else {})}
-        name = f"{meta['name']}.{ids.hex(16)}"
-        event = {
-            "apiVersion": "v1", "count": count, "eventTime": None, "firstTimestamp": timestamp(first_ago),
-            "involvedObject": target, "kind": "Event", "lastTimestamp": timestamp(last_ago), "message": message,
-            "metadata": {"creationTimestamp": timestamp(first_ago), "name": name, "namespace": meta["namespace"],
-                         "resourceVersion": ids.resource_version(), "uid": ids.uid()},
-            "reason": reason, "reportingComponent": component, "reportingInstance": host, "source": source, "type": kind,
-        }
+        metadata = {"creationTimestamp": timestamp(first_ago), "name": f"{meta['name']}.{ids.hex(16)}",
+                    "namespace": meta["namespace"], "resourceVersion": ids.resource_version(), "uid": ids.uid()}
+        event = core_event(metadata, target, reason, message, timestamp(first_ago), timestamp(last_ago), count, kind,
+                           component, host)
         events.append(event)
     return events

@@ -14,6 +14,7 @@ from synthetic.fields import pick_keys
 from synthetic.ids import hexid, make_uid, pick, safe_suffix
 from synthetic.objects import Obj
 from synthetic.objects.containers import image_id, normalized_image
+from synthetic.objects.events import core_event
 from synthetic.objects.pod_specs import (
     DS_TOLERATIONS,
     admission_defaults,
@@ -734,16 +735,8 @@ class Cluster:
             ref["resourceVersion"] = imd["resourceVersion"]
         if field_path:
             ref["fieldPath"] = field_path
-        source: Obj = {"component": component}
-        if host:
-            source["host"] = host
         md = self.meta("Event", namespace, name, first)
-        event: Obj = {
-            "kind": "Event", "apiVersion": "v1", "metadata": md, "involvedObject": ref, "reason": reason,
-            "message": message, "source": source, "firstTimestamp": ts(first), "lastTimestamp": ts(last),
-            "count": count, "type": event_type, "eventTime": None,
-            "reportingComponent": component, "reportingInstance": host or "",
-        }
+        event = core_event(md, ref, reason, message, ts(first), ts(last), count, event_type, component, host)
         manager = {"kubelet": "kubelet"}.get(component, "kube-controller-manager")
         md["managedFields"] = [managed(manager, last, {k: v for k, v in event.items()
                                                        if k in ("count", "firstTimestamp", "involvedObject",
