@@ -11,32 +11,46 @@ from synthetic.objects.workloads import Workload
 from synthetic.times import timestamp
 
 
+def service_port(port: dict[str, Any]) -> dict[str, Any]:
+    """A Service port with the API defaults: protocol TCP, targetPort the port."""
+    full = {"name": port.get("name"), "protocol": port.get("protocol", "TCP"), "appProtocol": port.get("appProtocol"),
+            "port": port["port"], "targetPort": port.get("targetPort", port["port"]), "nodePort": port.get("nodePort")}
+    return {key: value for key, value in full.items() if value is not None}
+
+
+def service_spec(ports: list[dict[str, Any]], selector: dict[str, str] | None, cluster_ip: str,
+                 service_type: str = "ClusterIP", external_traffic_policy: str = "Cluster",
+                 health_check_node_port: int | None = None) -> dict[str, Any]:
+    """A Service spec as the API server stores it: its defaults and the allocated cluster IP."""
+    spec: dict[str, Any] = {"ports": [service_port(port) for port in ports]}
+    if selector is not None:
+        spec["selector"] = selector
+    spec.update({"clusterIP": cluster_ip, "clusterIPs": [cluster_ip], "type": service_type, "sessionAffinity": "None",
+                 "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack", "internalTrafficPolicy": "Cluster"})
+    if service_type in ("NodePort", "LoadBalancer"):
+        spec["externalTrafficPolicy"] = external_traffic_policy
+    if health_check_node_port is not None:  # allocated for externalTrafficPolicy: Local
+        spec["healthCheckNodePort"] = health_check_node_port
+    if service_type == "LoadBalancer":
+        spec["allocateLoadBalancerNodePorts"] = True
+    return spec
+
+
 def service_objects(w: Workload, ids: Ids, cluster_ip: str) -> list[dict[str, Any]]:
     """The Service in front of a workload (plus the headless one a StatefulSet needs)."""
     rng = ids.rng
     load_balancer = w.name == "ingress-nginx-controller"
-    spec: dict[str, Any] = {
-        "clusterIP": cluster_ip,
-        "clusterIPs": [cluster_ip],
-        "internalTrafficPolicy": "Cluster",
-        "ipFamilies": ["IPv4"],
-        "ipFamilyPolicy": "SingleStack",
-        "ports": w.ports,
-        "selector": w.selector,
-        "sessionAffinity": "None",
-        "type": "ClusterIP",
-    }
     status: dict[str, Any] = {"loadBalancer": {}}
     annotations: dict[str, str] = {}
     if load_balancer:
-        spec.update(
-            type="LoadBalancer", externalTrafficPolicy="Local", healthCheckNodePort=rng.randint(30000, 32767),
-            allocateLoadBalancerNodePorts=True,
-            ports=[{"appProtocol": "http", "name": "http", "nodePort": rng.randint(30000, 32767), "port": 80, "protocol": "TCP", "targetPort": "http"},
-                   {"appProtocol": "https", "name": "https", "nodePort": rng.randint(30000, 32767), "port": 443, "protocol": "TCP", "targetPort": "https"}],
-        )
+        health_check_port = rng.randint(30000, 32767)
+        ports = [{"appProtocol": "http", "name": "http", "nodePort": rng.randint(30000, 32767), "port": 80, "protocol": "TCP", "targetPort": "http"},
+                 {"appProtocol": "https", "name": "https", "nodePort": rng.randint(30000, 32767), "port": 443, "protocol": "TCP", "targetPort": "https"}]
+        spec = service_spec(ports, w.selector, cluster_ip, "LoadBalancer", "Local", health_check_port)
         annotations["service.beta.kubernetes.io/aws-load-balancer-type"] = "nlb"
         status = {"loadBalancer": {"ingress": [{"hostname": f"a{ids.hex(31)}-{rng.randint(10**9, 10**10)}.elb.eu-central-1.amazonaws.com"}]}}
+    else:
+        spec = service_spec(w.ports, w.selector, cluster_ip)
     if w.applied_manifest is not None:
         manifest = {"apiVersion": "v1", "kind": "Service",
                     "metadata": {"annotations": {}, "labels": w.template_labels, "name": w.name, "namespace": w.namespace},

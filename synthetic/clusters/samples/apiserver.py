@@ -24,6 +24,7 @@ from synthetic.objects.pod_specs import (
     service_account_mount,
     service_account_volume,
 )
+from synthetic.objects.services import service_spec
 from synthetic.times import ago, micro_ts, nano_ts, ts
 
 # The sample clusters' managedFields expand every struct and map, as API servers before 1.22 did
@@ -619,23 +620,7 @@ class Cluster:
                     labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None,
                     load_balancer: Obj | None = None, manager: str = "kubectl-client-side-apply") -> Obj:
         md = self.meta("Service", namespace, name, created, labels, annotations)
-        full_ports = []
-        for port in ports:
-            full = {"name": port.get("name"), "protocol": port.get("protocol", "TCP"),
-                    "appProtocol": port.get("appProtocol"), "port": port["port"],
-                    "targetPort": port.get("targetPort", port["port"]), "nodePort": port.get("nodePort")}
-            full_ports.append({k: v for k, v in full.items() if v is not None})
-        spec: Obj = {"ports": full_ports}
-        if selector is not None:
-            spec["selector"] = selector
-        spec.update({"clusterIP": cluster_ip, "clusterIPs": [cluster_ip], "type": service_type,
-                     "sessionAffinity": "None"})
-        if service_type in ("NodePort", "LoadBalancer"):
-            spec["externalTrafficPolicy"] = "Cluster"
-        spec.update({"ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack"})
-        if service_type == "LoadBalancer":
-            spec["allocateLoadBalancerNodePorts"] = True
-        spec["internalTrafficPolicy"] = "Cluster"
+        spec = service_spec(ports, selector, cluster_ip, service_type)
         status: Obj = {"loadBalancer": load_balancer or {}}
         owned: Obj = {"metadata": pick_keys(md, "labels", "annotations"),
                       "spec": {k: v for k, v in spec.items() if k not in ("clusterIP", "clusterIPs", "ipFamilies")}}
