@@ -117,6 +117,7 @@ def api_container(name: str, image: str, **fields: Any) -> Obj:
 
 
 def port(name: str | None, number: int, protocol: str = "TCP", host_port: int | None = None) -> Obj:
+    """A container port as written in a manifest."""
     out: Obj = {}
     if name:
         out["name"] = name
@@ -128,6 +129,7 @@ def port(name: str | None, number: int, protocol: str = "TCP", host_port: int | 
 
 
 def mount(name: str, path: str, read_only: bool = False, sub_path: str | None = None) -> Obj:
+    """A volume mount."""
     out: Obj = {"name": name}
     if read_only:
         out["readOnly"] = True
@@ -139,6 +141,7 @@ def mount(name: str, path: str, read_only: bool = False, sub_path: str | None = 
 
 def http_probe(path: str, probe_port: int | str, initial: int = 0, period: int = 10, timeout: int = 1,
                failure: int = 3, host: str | None = None, scheme: str = "HTTP") -> Obj:
+    """An HTTP GET probe with the API defaults (no initialDelaySeconds when 0, as the API omits it)."""
     get: Obj = {"path": path, "port": probe_port}
     if host:
         get["host"] = host
@@ -152,6 +155,7 @@ def http_probe(path: str, probe_port: int | str, initial: int = 0, period: int =
 
 
 def exec_probe(command: list[str], initial: int = 0, period: int = 10, timeout: int = 1, failure: int = 3) -> Obj:
+    """An exec probe with the API defaults."""
     out: Obj = {"exec": {"command": command}}
     if initial:
         out["initialDelaySeconds"] = initial
@@ -161,8 +165,10 @@ def exec_probe(command: list[str], initial: int = 0, period: int = 10, timeout: 
 
 
 def env_value(name: str, value: str) -> Obj:
+    """An environment variable with a literal value."""
     return {"name": name, "value": value}
 
 
 def env_field(name: str, path: str) -> Obj:
+    """An environment variable from a pod field (the downward API)."""
     return {"name": name, "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": path}}}

@@ -10,10 +10,12 @@ from synthetic.times import klog_time
 
 
 def klog(severity: str, moment: datetime, source: str, message: str, *parts: object) -> str:
+    """One klog line (severity, stamp, thread 1, source file, message)."""
     return f"{severity}{klog_time(moment, source, message, *parts)}       1 {source}] {message}"
 
 
 def coredns_log(version: str, go: str, commit: str) -> str:
+    """CoreDNS's start-up lines."""
     return "\n".join([
         ".:53",
         f"[INFO] plugin/reload: Running configuration SHA512 = {hexid(128, 'corefile', version)}",
@@ -23,6 +25,7 @@ def coredns_log(version: str, go: str, commit: str) -> str:
 
 
 def kube_proxy_log(node: str, node_ip: str, started: datetime, mode: str = "iptables") -> str:
+    """kube-proxy's start-up lines on a node."""
     lines = [
         klog("I", started, "server_linux.go:69", f'"Using {mode} proxy"', node),
         klog("I", started, "server.go:1050", f'"Successfully retrieved node IP(s)" IPs=["{node_ip}"]', node),
@@ -69,6 +72,7 @@ def app_log(started: datetime, lines: list[tuple[float, str, str]], fmt: str = "
 
 
 def nginx_access_log(started: datetime, count: int, source: str, paths: list[str]) -> str:
+    """nginx access log lines (combined format), probes and browsers."""
     out = []
     for i in range(count):
         moment = started + timedelta(seconds=37 * i + pick(30, source, i))

@@ -48,6 +48,7 @@ def node_conditions(heartbeat: datetime, since: datetime, network: tuple[str, st
 
 def node_info(cluster: str, node: str, kernel: str, os_image: str, runtime: str, kubelet: str,
               kube_proxy: str | None = None) -> Obj:
+    """status.nodeInfo, the machine ids derived from the cluster and node names."""
     machine = hexid(32, cluster, node, "machine")
     return {
         "machineID": machine,

@@ -100,13 +100,9 @@ def qos_class(spec: Obj) -> str:
     return "Guaranteed" if guaranteed else "Burstable"
 
 
-def label_selector_matches(selector: dict[str, str], labels: dict[str, str]) -> bool:
-    return all(labels.get(k) == v for k, v in selector.items())
-
-
-
 def cm_volume(name: str, configmap: str, items: list[Obj] | None = None, optional: bool | None = None,
               mode: int | None = None) -> Obj:
+    """A ConfigMap volume."""
     source: Obj = {"name": configmap}
     if items:
         source["items"] = items
@@ -118,19 +114,23 @@ def cm_volume(name: str, configmap: str, items: list[Obj] | None = None, optiona
 
 
 def host_volume(name: str, path: str, host_type: str = "") -> Obj:
+    """A hostPath volume."""
     return {"name": name, "hostPath": {"path": path, "type": host_type}}
 
 
 def empty_volume(name: str, medium: str | None = None) -> Obj:
+    """An emptyDir volume (`medium` Memory for tmpfs)."""
     return {"name": name, "emptyDir": {"medium": medium} if medium else {}}
 
 
 def pvc_volume(name: str, claim: str) -> Obj:
+    """A volume from a PersistentVolumeClaim."""
     return {"name": name, "persistentVolumeClaim": {"claimName": claim}}
 
 
 def toleration(key: str | None = None, operator: str = "Exists", effect: str | None = None,
                value: str | None = None) -> Obj:
+    """A toleration (no key and operator Exists: every taint)."""
     out: Obj = {}
     if key:
         out["key"] = key

@@ -11,6 +11,11 @@ from synthetic.objects.workloads import Workload
 from synthetic.times import timestamp
 
 
+def label_selector_matches(selector: dict[str, str], labels: dict[str, str]) -> bool:
+    """Whether a Service's selector selects a pod with these labels."""
+    return all(labels.get(k) == v for k, v in selector.items())
+
+
 def service_port(port: dict[str, Any]) -> dict[str, Any]:
     """A Service port with the API defaults: protocol TCP, targetPort the port."""
     full = {"name": port.get("name"), "protocol": port.get("protocol", "TCP"), "appProtocol": port.get("appProtocol"),

@@ -42,6 +42,7 @@ MCR = "mcr.microsoft.com/oss/kubernetes"
 
 
 def aks_node_labels(name: str, index: int) -> dict[str, str]:
+    """The labels AKS puts on a VMSS node of nodepool1."""
     return {
         "agentpool": "nodepool1",
         "beta.kubernetes.io/arch": "amd64",
@@ -87,6 +88,7 @@ AKS_NPD_CONDITIONS = [
 
 
 def build_aks() -> Cluster:
+    """The AKS sample cluster, its planted problems included."""
     created = ago(days=11, hours=3, minutes=12)
     flavor = Flavor("aks", 29, "containerd", created, "default-scheduler", "kubectl-client-side-apply")
     cluster = Cluster(flavor, [("20.62.143.17", 443)])

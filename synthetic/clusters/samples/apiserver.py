@@ -24,7 +24,7 @@ from synthetic.objects.pod_specs import (
     service_account_mount,
     service_account_volume,
 )
-from synthetic.objects.services import service_spec
+from synthetic.objects.services import label_selector_matches, service_spec
 from synthetic.times import ago, micro_ts, nano_ts, ts
 
 # The sample clusters' managedFields expand every struct and map, as API servers before 1.22 did
@@ -98,10 +98,6 @@ class NodeSlot:
 
 
 
-def label_selector_matches(selector: dict[str, str], labels: dict[str, str]) -> bool:
-    return all(labels.get(k) == v for k, v in selector.items())
-
-
 class Cluster:
     """All objects of one cluster, plus its container logs."""
 
@@ -135,9 +131,11 @@ class Cluster:
 
     @property
     def list_rv(self) -> str:
+        """The resourceVersion a List call returns."""
         return str(self._rv + 211)
 
     def add(self, obj: Obj) -> Obj:
+        """Store an object as it is."""
         self.objects.append(obj)
         return obj
 
@@ -150,6 +148,7 @@ class Cluster:
         return sorted(found, key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
 
     def get(self, kind: str, namespace: str, name: str) -> Obj:
+        """The object of a kind, namespace and name."""
         for o in self.objects:
             md = o["metadata"]
             if o["kind"] == kind and md.get("namespace", "") == namespace and md["name"] == name:
@@ -157,6 +156,7 @@ class Cluster:
         raise KeyError(f"{kind} {namespace}/{name}")
 
     def namespaces(self) -> list[str]:
+        """The names of the cluster's namespaces."""
         return [o["metadata"]["name"] for o in self.of_kind("Namespace")]
 
     def meta(self, kind: str, namespace: str, name: str, created: datetime,
@@ -183,6 +183,7 @@ class Cluster:
     # -- namespaces, nodes, config -------------------------------------------------------------
 
     def add_namespace(self, name: str, created: datetime, labels: dict[str, str] | None = None) -> Obj:
+        """A Namespace, with the well-known name label."""
         all_labels = {"kubernetes.io/metadata.name": name, **(labels or {})}
         md = self.meta("Namespace", "", name, created, all_labels)
         manager = "kube-apiserver" if name in ("default", "kube-system", "kube-public", "kube-node-lease") else "kubectl-create"
@@ -196,6 +197,7 @@ class Cluster:
                  annotations: dict[str, str], spec: Obj, capacity: dict[str, str],
                  allocatable: dict[str, str], node_info: Obj, conditions: list[Obj],
                  addresses: list[Obj], pod_ip_prefix: str, first_pod_ip: int) -> Obj:
+        """A Node with its kubelet's and the controller manager's fields, and its slot for pod IPs."""
         md = self.meta("Node", "", name, created, labels, annotations)
         kubelet_owned: Obj = {"metadata": {
             "annotations": pick_keys(annotations, "volumes.kubernetes.io/controller-managed-attach-detach",
@@ -224,6 +226,7 @@ class Cluster:
     def add_configmap(self, namespace: str, name: str, data: dict[str, str] | None, created: datetime,
                       labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None,
                       manager: str = "kubectl-client-side-apply") -> Obj:
+        """A ConfigMap (`data` None: one without data)."""
         md = self.meta("ConfigMap", namespace, name, created, labels, annotations)
         owned: Obj = {"metadata": pick_keys(md, "labels", "annotations")}
         if data is not None:
@@ -339,6 +342,7 @@ class Cluster:
         return status
 
     def pod_status(self, pod: Obj, plan: PodPlan, created: datetime) -> Obj:
+        """A pod's status at capture time, as its plan says."""
         spec = pod["spec"]
         name = pod["metadata"]["name"]
         namespace = pod["metadata"]["namespace"]
@@ -619,6 +623,7 @@ class Cluster:
                     selector: dict[str, str] | None, cluster_ip: str, service_type: str = "ClusterIP",
                     labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None,
                     load_balancer: Obj | None = None, manager: str = "kubectl-client-side-apply") -> Obj:
+        """A Service (its Endpoints are derived in finish())."""
         md = self.meta("Service", namespace, name, created, labels, annotations)
         spec = service_spec(ports, selector, cluster_ip, service_type)
         status: Obj = {"loadBalancer": load_balancer or {}}
@@ -633,6 +638,7 @@ class Cluster:
     def add_storageclass(self, name: str, provisioner: str, created: datetime, parameters: dict[str, str],
                          default: bool, binding_mode: str, expansion: bool = True,
                          labels: dict[str, str] | None = None) -> Obj:
+        """A StorageClass, the default one annotated as such."""
         annotations = {"storageclass.kubernetes.io/is-default-class": "true"} if default else None
         md = self.meta("StorageClass", "", name, created, labels, annotations)
         obj: Obj = {"kind": "StorageClass", "apiVersion": "storage.k8s.io/v1", "metadata": md,
@@ -647,6 +653,7 @@ class Cluster:
 
     def add_pvc(self, namespace: str, name: str, size: str, storage_class: str, created: datetime,
                 volume: str | None = None) -> Obj:
+        """A PersistentVolumeClaim, bound to `volume` or pending."""
         annotations: dict[str, str] = {}
         if volume:
             annotations = {"pv.kubernetes.io/bind-completed": "yes", "pv.kubernetes.io/bound-by-controller": "yes",
@@ -675,6 +682,7 @@ class Cluster:
 
     def add_pv(self, name: str, claim: Obj, size: str, driver: str, handle: str, storage_class: str,
                zone_key: str, zone: str, created: datetime) -> Obj:
+        """A CSI PersistentVolume bound to `claim`."""
         md = self.meta("PersistentVolume", "", name, created, None,
                        {"pv.kubernetes.io/provisioned-by": driver, "volume.kubernetes.io/provisioner-deletion-secret-name": "",
                         "volume.kubernetes.io/provisioner-deletion-secret-namespace": ""},
@@ -832,6 +840,7 @@ class Cluster:
         return sorted(out, key=lambda i: (-i["sizeBytes"], i["names"][0]))
 
     def pause_image(self) -> str:
+        """The sandbox (pause) image of this distribution."""
         return PAUSE_IMAGES[self.flavor.name]
 
 

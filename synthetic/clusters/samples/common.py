@@ -13,12 +13,14 @@ from synthetic.objects.pod_specs import cm_volume, host_volume, toleration
 
 
 def add_root_ca(cluster: Cluster, namespace: str, created: datetime) -> None:
+    """The kube-root-ca.crt ConfigMap of a namespace."""
     cluster.add_configmap(namespace, "kube-root-ca.crt", {"ca.crt": placeholder_certificate(cluster.flavor.name, "ca")},
                           created, annotations={"kubernetes.io/description": ROOT_CA_DESCRIPTION},
                           manager="kube-controller-manager")
 
 
 def add_extension_apiserver_authentication(cluster: Cluster, created: datetime) -> None:
+    """kube-system/extension-apiserver-authentication, as the API server publishes it."""
     cluster.add_configmap("kube-system", "extension-apiserver-authentication", {
         "client-ca-file": placeholder_certificate(cluster.flavor.name, "client-ca"),
         "requestheader-allowed-names": '["front-proxy-client"]',
@@ -40,6 +42,7 @@ def add_default_namespaces(cluster: Cluster, created: datetime, extra: Iterable[
 
 
 def kube_dns_service_ports() -> list[Obj]:
+    """The ports of the kube-dns Service."""
     return [{"name": "dns", "port": 53, "protocol": "UDP", "targetPort": 53},
             {"name": "dns-tcp", "port": 53, "protocol": "TCP", "targetPort": 53},
             {"name": "metrics", "port": 9153, "protocol": "TCP", "targetPort": 9153}]
@@ -146,5 +149,6 @@ def crashloop(restarts: int, last_reason: str, exit_code: int, last_started: dat
 def running(restarts: int = 0, last_reason: str = "", last_exit_code: int = 0,
             started: datetime | None = None, last_started: datetime | None = None,
             last_finished: datetime | None = None, ready: bool | None = None) -> Run:
+    """A running container, restarted before when `last_reason` says why."""
     return Run(restarts=restarts, last_reason=last_reason, last_exit_code=last_exit_code, started=started,
                last_started=last_started, last_finished=last_finished, ready=ready)

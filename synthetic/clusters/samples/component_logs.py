@@ -97,6 +97,7 @@ def log_error(cluster: Cluster, pod: Obj, container: Obj) -> str | None:
 
 
 def container_log(cluster: Cluster, pod: Obj, container: Obj) -> str:
+    """What `kubectl logs` returns for a container: the kubelet's error, the scenario's log or the component's."""
     error = log_error(cluster, pod, container)
     if error is not None:
         return error

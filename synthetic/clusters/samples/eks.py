@@ -40,6 +40,7 @@ EKS_NODES = (
 
 
 def eks_node_labels(name: str, zone: str, zone_id: str) -> dict[str, str]:
+    """The labels an EKS managed node group puts on its nodes."""
     return {
         "beta.kubernetes.io/arch": "amd64",
         "beta.kubernetes.io/instance-type": "m5.large",
@@ -64,6 +65,7 @@ def eks_node_labels(name: str, zone: str, zone_id: str) -> dict[str, str]:
 
 
 def build_eks() -> Cluster:
+    """The EKS sample cluster, its planted problems included."""
     created = ago(days=43, hours=5, minutes=20)
     flavor = Flavor("eks", 30, "containerd", created, "default-scheduler-ip-172-16-61-130.ec2.internal", "eks",
                     addon_api_operation="Apply")

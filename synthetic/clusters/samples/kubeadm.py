@@ -151,6 +151,7 @@ def kubeadm_static_pods(cluster: Cluster, node: str, ip: str, created: datetime)
 
 
 def build_kubeadm() -> Cluster:
+    """The kubeadm sample cluster, its planted problems included."""
     created = ago(days=12, hours=4, minutes=2)
     flavor = Flavor("kubeadm", 29, "containerd", created, "default-scheduler-kube-master-node1", "kubeadm")
     cluster = Cluster(flavor, [("10.20.15.204", 6443)])

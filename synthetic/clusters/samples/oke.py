@@ -37,6 +37,7 @@ OKE_NODES = (("10.0.10.10", "10.244.0.0/25", "10.244.0.", 2, "FAULT-DOMAIN-1"),
 
 
 def oke_node_labels(ip: str, display: str, fault_domain: str) -> dict[str, str]:
+    """The labels OKE puts on a worker node."""
     return {
         "beta.kubernetes.io/arch": "amd64",
         "beta.kubernetes.io/instance-type": "VM.Standard.E4.Flex",
@@ -163,6 +164,7 @@ FLANNEL_CNI_CONF = """{
 
 
 def build_oke() -> Cluster:
+    """The OKE sample cluster, its planted problems included."""
     created = ago(days=21, hours=7, minutes=33)
     flavor = Flavor("oke", 28, "cri-o", created, "default-scheduler-oke-control-plane", "kubectl-client-side-apply")
     cluster = Cluster(flavor, [("10.0.0.13", 6443)])

@@ -129,6 +129,7 @@ _EXTRA_SIDECARS = (
 
 
 def extra_init_containers(ctx: Context, app: str, team: str, environment: str, version: str) -> list[dict[str, Any]]:
+    """The init containers a shape adds to an app pod."""
     rng = ctx.rng
     low, high = ctx.shape["init_containers"]
     steps = rng.sample(_INIT_STEPS, min(rng.randint(low, high), len(_INIT_STEPS)))
@@ -140,6 +141,7 @@ def extra_init_containers(ctx: Context, app: str, team: str, environment: str, v
 
 
 def extra_sidecars(ctx: Context, app: str) -> list[dict[str, Any]]:
+    """The sidecars a shape adds to an app pod."""
     rng = ctx.rng
     low, high = ctx.shape["sidecars"]
     chosen = rng.sample(_EXTRA_SIDECARS, min(rng.randint(low, high), len(_EXTRA_SIDECARS)))
