@@ -16,6 +16,7 @@ from analyzer.ingest.objects import (
     Hints,
     list_item_kind,
     object_from_dict,
+    object_from_item,
     object_from_json,
     object_from_parts,
     peek_item,
@@ -444,6 +445,9 @@ class Ingestor:
         # 20,000 pods need not hold 20,000 equal records), their index is in any rejection.
         first = Provenance(display, fmt, doc.index, doc.line)
         rest = Provenance(display, fmt, doc.index, None)
+        views = env.item_views() if isinstance(env, jsondocs.UnionEnvelope) else None
+        if views is not None:
+            return self._add_item_views(doc, views, h, first, rest)
         parts = env.item_parts() if isinstance(env, jsondocs.PartsEnvelope) else None
         if parts is not None:
             return self._add_item_parts(doc, parts, h, first, rest)
@@ -458,6 +462,25 @@ class Ingestor:
                 if decoded - released >= _RELEASE_STEP:
                     mapped.release(decoded)
                     released = decoded
+        return kept
+
+    def _add_item_views(
+        self, doc: jsondocs.JsonDocument, items: list, h: Hints, first: Provenance, rest: Provenance
+    ) -> int:
+        """A List whose items were decoded into their views' fields in its one scan."""
+        raws = jsondocs.ListItems(doc.raw)
+        union = jsondocs.ITEM_UNION
+        kept = 0
+        for i, item in enumerate(items):
+            prov = rest if i else first
+            lazy = LazyRaw(raws, i)
+            obj = object_from_item(union, item, h, prov, lazy)
+            if obj is None:
+                obj = object_from_json(lazy.resolve(), h, prov)
+            kept += self._keep(obj, item_index=i)
+        # The scan read every page of a mapped file; the views need none of them.
+        if self._mapped is not None:
+            self._mapped.release()
         return kept
 
     def _add_item_parts(

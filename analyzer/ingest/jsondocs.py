@@ -1,8 +1,10 @@
 """JSON dump files: one document, or many concatenated (cluster-info dump), with log blocks.
 
-The fast path reads a List in one scan: each item's metadata decoded, its other top-level
-parts kept as zero-copy raw slices (`analyzer.kube.viewparts.ItemParts`), from which the
-item's view is assembled. An item's own raw bytes are found only if something asks for them
+The fast path reads a List in one scan: each item straight into its view's fields by a
+variant of its kind (`analyzer.kube.viewunion`). A List holding a kind without a variant (a
+custom resource) is read in one scan into parts instead: each item's metadata decoded, its
+other top-level parts kept as zero-copy raw slices (`analyzer.kube.viewparts.ItemParts`),
+from which the item's view is assembled. An item's own raw bytes are found only if something asks for them
 (`ListItems`). Where that one scan cannot type the items, the envelope is decoded with each
 item as raw bytes (a zero-copy `msgspec.Raw`), and items are decoded one by one.
 Concatenated documents, `==== START logs ... ====` blocks and junk around them are split by
@@ -16,12 +18,15 @@ import mmap
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
 from analyzer.ingest import jsonscan
 from analyzer.ingest.records import LogRecord
+from analyzer.kube.kinds import KIND_GROUPS
 from analyzer.kube.viewparts import ItemParts
+from analyzer.model.viewunion import item_union
 
 
 class ListMeta(msgspec.Struct):
@@ -70,7 +75,25 @@ class PartsEnvelope(Envelope):
         return self.items if isinstance(self.items, list) and self.Items is msgspec.UNSET else None
 
 
+# Built-in kinds without a view of their own, read as any object when a List holds them (core
+# kinds here; KIND_GROUPS names those of the other groups).
+_CORE_KINDS_WITHOUT_VIEW = ("LimitRange", "ResourceQuota", "PodTemplate", "ComponentStatus", "Binding")
+ITEM_UNION = item_union((*KIND_GROUPS, *_CORE_KINDS_WITHOUT_VIEW))
+
+
+class UnionEnvelope(Envelope):
+    """A List whose items were decoded into their views' fields in its one scan (see
+    `analyzer.model.viewunion`): every item has a `kind` among the union's variants."""
+
+    items: list[ITEM_UNION.type] | None | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment,name-defined]
+
+    def item_views(self) -> list[Any] | None:
+        """The items as decoded, if this is a List with `items` and nothing of an old shape."""
+        return self.items if isinstance(self.items, list) and self.Items is msgspec.UNSET else None
+
+
 ENVELOPE_DECODER = msgspec.json.Decoder(Envelope)
+_UNION_DECODER = msgspec.json.Decoder(UnionEnvelope, strict=False)
 # Lenient like the views' decoders: the metadata it decodes becomes the views' metadata.
 _PARTS_DECODER = msgspec.json.Decoder(PartsEnvelope, strict=False)
 _LIST_META_DECODER = msgspec.json.Decoder(ListMeta)
@@ -114,10 +137,20 @@ class ListItems:
 
 
 def decode_document(data: memoryview) -> Envelope:
-    """One JSON document: a List in one scan if its items fit `ItemParts`, else its envelope.
+    """One JSON document: a List in one scan, its items into their views if every item's kind
+    has a variant (`UnionEnvelope`), else into `ItemParts`; else its envelope.
 
     Raises what msgspec raises for bytes that are not one JSON document.
     """
+    try:
+        if not _kind_without_variant(data):
+            return _UNION_DECODER.decode(data)
+    except msgspec.DecodeError as exc:
+        if "trailing characters" in str(exc):
+            raise  # several documents: the other decoders fail on them too
+    except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        pass
+    # An item of a kind without a variant (a custom resource), or that does not fit its view.
     try:
         return _PARTS_DECODER.decode(data)
     except msgspec.DecodeError as exc:
@@ -128,6 +161,40 @@ def decode_document(data: memoryview) -> Envelope:
     # Metadata that does not fit (a value of an unusual type, deep nesting, bytes that are not
     # UTF-8) in some item: the items are read one by one, and each is judged by itself.
     return ENVELOPE_DECODER.decode(data)
+
+
+# The first item of a pretty-printed List, to learn the indentation of its items' keys.
+_FIRST_ITEM_KEY = re.compile(rb'\n[ \t]*"[Ii]tems": \[\r?\n[ \t]*\{\r?\n([ \t]+)"')
+_SAMPLES = 16
+_SAMPLE_BYTES = 1 << 16
+
+
+def _kind_without_variant(data: memoryview) -> bool:
+    """Whether a pretty-printed List is seen to hold an item of a kind the union has no variant
+    for, by the items' own `kind` lines in a few windows across it and at its end (a List of
+    custom resources, or one that ends with them, as a dump of every resource type does).
+    Decoding it by the union would fail there after reading all before; what the windows miss
+    costs that once. (A line at the items' key indentation holds a top-level key of an item:
+    keys nested deeper are indented deeper, and a JSON string holds no raw newline.)"""
+    head = _FIRST_ITEM_KEY.search(bytes(data[:4096]))
+    if head is None:
+        return False
+    line = b"\n" + head.group(1) + b'"kind": "'
+    size = len(data)
+    starts = {min(size * k // _SAMPLES, max(size - _SAMPLE_BYTES, 0)) for k in range(_SAMPLES)}
+    starts.add(max(size - _SAMPLE_BYTES, 0))
+    for start in starts:
+        window = bytes(data[start:start + _SAMPLE_BYTES])
+        at = window.find(line)
+        while at >= 0:
+            begin = at + len(line)
+            end = window.find(b'"', begin)
+            if end < 0:
+                break
+            if window[begin:end].decode("utf-8", "replace") not in ITEM_UNION.kinds:
+                return True
+            at = window.find(line, end)
+    return False
 
 
 @dataclass(slots=True)

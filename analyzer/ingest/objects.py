@@ -28,6 +28,7 @@ from analyzer.kube.kinds import (
 )
 from analyzer.kube.viewparts import is_legacy, view_from_parts
 from analyzer.kube.views import ObjectView, json_decoder, view_from_dict
+from analyzer.model.viewunion import ItemUnion, is_legacy_item, item_kind, view_from_item
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -193,6 +194,25 @@ def object_from_parts(parts: Any, hints: Hints, provenance: Provenance, raw: Laz
     try:
         view = view_from_parts(view_kind(kind, api_version or hints.api_version), parts)
     except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        return None
+    return _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
+
+
+def object_from_item(union: ItemUnion, item: Any, hints: Hints, provenance: Provenance,
+                     raw: LazyRaw) -> KubeObject | Rejection | None:
+    """Build an object from an item decoded with its List by its kind's variant
+    (`viewunion`); None where `object_from_parts` would need more than the parts, or the
+    variant is not the view's (then the caller reads the item's raw bytes)."""
+    if hints.typed:
+        kind, api_version = hints.kind, hints.api_version
+    else:
+        if is_legacy_item(item):
+            return None
+        kind, api_version = item_kind(union, item), item.apiVersion
+    if kind is None or kind == "Secret":
+        return None
+    view = view_from_item(union, item, view_kind(kind, api_version or hints.api_version))
+    if view is None:
         return None
     return _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
 

@@ -179,3 +179,41 @@ def test_any_list_reads_the_same_in_one_scan(tmp_path_factory, item_by_item, ite
     path = tmp_path_factory.mktemp("odd") / "dump.json"
     path.write_text(json.dumps({"apiVersion": "v1", "kind": list_kind, "items": items}, indent=4))
     assert snapshot(ingest(path)) == snapshot(item_by_item(path))
+
+
+def test_a_list_of_built_in_kinds_is_decoded_into_views_in_its_scan(tmp_path: Path) -> None:
+    lease = {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "l", "namespace": "ns"}}
+    path = _write_list(tmp_path, [_pod("a"), lease, _pod("b")])
+    assert isinstance(jsondocs.decode_document(memoryview(path.read_bytes())), jsondocs.UnionEnvelope)
+
+
+@pytest.mark.parametrize("at", ["start", "middle", "end"])
+def test_a_list_with_custom_resources_is_read_by_parts_and_the_same(tmp_path: Path, item_by_item, at: str) -> None:
+    widget = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "ns"},
+              "spec": {"size": 3}}
+    pods = [_pod(f"p{i}") for i in range(40)]
+    items = {"start": [widget, *pods], "middle": [*pods[:20], widget, *pods[20:]], "end": [*pods, widget]}[at]
+    path = _write_list(tmp_path, items)
+    data = memoryview(path.read_bytes())
+    # The windows see the custom resource: the union is not tried.
+    assert jsondocs._kind_without_variant(data)
+    assert isinstance(jsondocs.decode_document(data), jsondocs.PartsEnvelope)
+    assert snapshot(ingest(path)) == snapshot(item_by_item(path))
+
+
+def test_a_custom_resource_the_windows_miss_costs_a_second_scan_only(tmp_path: Path, item_by_item,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    widget = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "ns"}}
+    path = _write_list(tmp_path, [_pod("a"), widget, _pod("b")])
+    monkeypatch.setattr(jsondocs, "_kind_without_variant", lambda data: False)
+    assert isinstance(jsondocs.decode_document(memoryview(path.read_bytes())), jsondocs.PartsEnvelope)
+    assert snapshot(ingest(path)) == snapshot(item_by_item(path))
+
+
+def test_a_custom_resource_named_like_a_built_in_kind_reads_the_same(tmp_path: Path, item_by_item) -> None:
+    node = {"apiVersion": "longhorn.io/v1beta2", "kind": "Node", "metadata": {"name": "n1", "namespace": "longhorn"},
+            "spec": {"disks": {}}, "status": {"conditions": []}}
+    path = _write_list(tmp_path, [_pod("a"), node])
+    one_scan = ingest(path)
+    assert snapshot(one_scan) == snapshot(item_by_item(path))
+    assert {o.key.group for o in one_scan.objects if o.kind == "Node"} == {"longhorn.io"}
