@@ -37,7 +37,7 @@ from analyzer.ingest.tree import (
     iter_entries,
     tree_for_bytes,
 )
-from analyzer.kube.viewparts import located_part
+from analyzer.kube.viewparts import ItemParts, located_part
 
 if TYPE_CHECKING:
     from analyzer.ingest.text.commands import Command
@@ -474,7 +474,9 @@ class Ingestor:
         for i, item in enumerate(items):
             prov = rest if i else first
             lazy = LazyRaw(raws, i)
-            obj = object_from_item(union, item, h, prov, lazy)
+            # (items of a chunk that held a kind without a variant come as parts)
+            obj = (object_from_parts(item, h, prov, lazy) if type(item) is ItemParts
+                   else object_from_item(union, item, h, prov, lazy))
             if obj is None:
                 obj = object_from_json(lazy.resolve(), h, prov)
             kept += self._keep(obj, item_index=i)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import mmap
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,14 +136,23 @@ class ListItems:
         return memoryview(self._items[index])
 
 
-def decode_document(data: memoryview) -> Envelope:
+def decode_document(data: memoryview, release: Callable[[int], None] | None = None) -> Envelope:
     """One JSON document: a List in one scan, its items into their views if every item's kind
     has a variant (`UnionEnvelope`), else into `ItemParts`; else its envelope.
 
+    A large pretty-printed List is read in chunks of items (see `_decode_in_chunks`), and
+    `release(offset)`, given for a mapped file, lets the pages before `offset` go as it goes:
+    its views are then never in memory together with the whole file. Read whole, a mapped
+    List goes to `ItemParts`, whose reader lets pages go as it assembles the views.
+
     Raises what msgspec raises for bytes that are not one JSON document.
     """
+    if len(data) >= _CHUNKED_FROM_BYTES:
+        chunked = _decode_in_chunks(data, release)
+        if chunked is not None:
+            return chunked
     try:
-        if not _kind_without_variant(data):
+        if release is None and not _kind_without_variant(data):
             return _UNION_DECODER.decode(data)
     except msgspec.DecodeError as exc:
         if "trailing characters" in str(exc):
@@ -161,6 +170,92 @@ def decode_document(data: memoryview) -> Envelope:
     # Metadata that does not fit (a value of an unusual type, deep nesting, bytes that are not
     # UTF-8) in some item: the items are read one by one, and each is judged by itself.
     return ENVELOPE_DECODER.decode(data)
+
+
+# A List this large is read in chunks of about _CHUNK_BYTES (a whole number of items each).
+_CHUNKED_FROM_BYTES = 16 * 1024**2
+_CHUNK_BYTES = 4 * 1024**2
+# `"items": [` and the first item's `{` of a pretty-printed List (kubectl's, 4-space indents).
+_TOP_KEY_INDENT = re.compile(rb'\{\n([ \t]+)"')
+_ITEMS_OPEN = re.compile(rb'\n([ \t]*)"items": \[\n([ \t]+)\{\n')
+_ITEM_UNION_DECODER = msgspec.json.Decoder(list[ITEM_UNION.type], strict=False)  # type: ignore[name-defined]
+_ITEM_PARTS_DECODER = msgspec.json.Decoder(list[ItemParts], strict=False)
+
+
+def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -> UnionEnvelope | None:
+    """A pretty-printed List read a chunk of whole items at a time, each chunk copied into one
+    reused buffer as a JSON array and decoded there by the union (nothing a variant decodes
+    refers to its bytes); a chunk holding a kind without a variant is decoded into
+    `ItemParts` from a copy of its own instead, so a custom resource costs its chunk a second
+    scan, not the List. None where the layout is not kubectl's or a chunk does not decode:
+    the caller reads the List whole.
+
+    An item boundary is a line `},` then a line `{` at the items' indentation: a JSON string
+    holds no raw newline, and anything nested in an item is indented deeper. A chunk cut
+    anywhere else would not balance its brackets, and would not decode.
+    """
+    head = bytes(data[:4096])
+    top = _TOP_KEY_INDENT.match(head)
+    opened = _ITEMS_OPEN.search(head)
+    if top is None or opened is None or opened.group(1) != top.group(1):
+        return None  # not a List, or not laid out as kubectl does (`items` nested deeper)
+    indent = opened.group(2)
+    first = opened.end() - 2  # the first item's `{`
+    items_open = head.rindex(b"[", 0, first)
+    tail_from = max(len(data) - 65536, first)
+    tail = bytes(data[tail_from:])
+    closing = tail.rfind(b"\n" + indent + b"}\n" + opened.group(1) + b"]")
+    if closing < 0:
+        return None
+    end = tail_from + closing + 1 + len(indent) + 1  # after the last item's `}`
+    items_close = end + 1 + len(opened.group(1))
+    outside = head[:items_open] + bytes(data[items_close:])
+    if outside.count(b'"items"') != 1 or b'"Items"' in outside:
+        return None  # a key twice or the old one as well: the List read whole decides
+    try:
+        envelope = _UNION_DECODER.decode(head[:items_open + 1] + bytes(data[items_close:]))
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        return None
+    items: list[Any] = []
+    buffer = bytearray(_CHUNK_BYTES * 2)
+    pos = first
+    while pos < end:
+        stop = _chunk_end(data, pos + _CHUNK_BYTES, end, indent)
+        size = stop - pos + 2
+        if size > len(buffer):
+            buffer = bytearray(size)
+        view = memoryview(buffer)
+        buffer[0] = 0x5B  # [
+        view[1:size - 1] = data[pos:stop]
+        buffer[size - 1] = 0x5D  # ]
+        try:
+            items.extend(_ITEM_UNION_DECODER.decode(view[:size]))
+        except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+            try:  # the parts' raw slices refer to their bytes: a copy of the chunk's own
+                items.extend(_ITEM_PARTS_DECODER.decode(bytes(view[:size])))
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+                return None
+        except msgspec.DecodeError:
+            return None
+        finally:
+            view.release()
+        if release is not None:
+            release(stop)
+        pos = stop + 2 + len(indent)  # past `,\n` and the indentation: the next `{`
+    envelope.items = items
+    return envelope
+
+
+def _chunk_end(data: memoryview, at: int, end: int, indent: bytes) -> int:
+    """The end (after its `}`) of the item that `at` falls in, or `end`."""
+    boundary = b"\n" + indent + b"},\n" + indent + b"{\n"
+    window = 1 << 20
+    while at < end:
+        found = bytes(data[at:min(at + window + len(boundary), end)]).find(boundary)
+        if found >= 0:
+            return at + found + 1 + len(indent) + 1  # the newline, the indentation, the `}`
+        at += window
+    return end
 
 
 # The first item of a pretty-printed List, to learn the indentation of its items' keys.
@@ -248,11 +343,25 @@ def read_single_document(data: bytes | memoryview | mmap.mmap) -> JsonFile | Non
     """The file as exactly one JSON document (the fast path: items stay slices of `data`),
     or None if it is not that."""
     mv = memoryview(data)
+    release = _releaser(data) if isinstance(data, mmap.mmap) else None
     try:
-        env = decode_document(mv)
+        env = decode_document(mv, release)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         return None
     return JsonFile([JsonDocument(0, 1, env, mv)], [], [], [])
+
+
+def _releaser(mapped: mmap.mmap) -> Callable[[int], None] | None:
+    """Lets the pages of a map's first bytes go from the process's memory (they stay in the
+    file and come back when read again), in steps of a few MB."""
+    if not hasattr(mapped, "madvise") or not hasattr(mmap, "MADV_DONTNEED"):
+        return None
+
+    def release(upto: int) -> None:
+        upto -= upto % mmap.PAGESIZE
+        if upto > 0:
+            mapped.madvise(mmap.MADV_DONTNEED, 0, upto)
+    return release
 
 
 def read_json_file(data: bytes, source: str) -> JsonFile:

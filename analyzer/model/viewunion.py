@@ -43,9 +43,10 @@ def _field_spec(f: msgspec.structs.FieldInfo) -> tuple[str, Any, Any]:
 def _variant(kind: str, view: type[ObjectView]) -> tuple[type[msgspec.Struct], _Variant]:
     fields = [f for f in msgspec.structs.fields(view) if f.name != "kind"]
     specs = [_field_spec(f) for f in fields]
-    # Keys of old kubectl shapes, kept raw: an item with any is read the slow way (viewparts).
-    specs += [(f"x_{key}", msgspec.Raw, msgspec.field(default=msgspec.Raw(), name=key))
-              for key in LEGACY_KEYS]
+    # Keys of old kubectl shapes: an item with any is read the slow way (viewparts). Decoded,
+    # not kept raw: nothing decoded by a variant refers to the bytes it was read from, so a
+    # reader may decode from a buffer it reuses.
+    specs += [(f"x_{key}", Any, msgspec.field(default=msgspec.UNSET, name=key)) for key in LEGACY_KEYS]
     struct = msgspec.defstruct(f"{kind}Item", specs, kw_only=True, tag_field="kind", tag=kind)
     names = tuple(f.name for f in fields)
     getter = operator.attrgetter(*names)
@@ -86,7 +87,7 @@ def item_kind(union: ItemUnion, item: Any) -> str:
 
 def is_legacy_item(item: Any) -> bool:
     """Whether the item has a key only old kubectl shapes have."""
-    return any(_LEGACY(item))
+    return any(value is not msgspec.UNSET for value in _LEGACY(item))
 
 
 def view_from_item(union: ItemUnion, item: Any, view_kind: str) -> ObjectView | None:

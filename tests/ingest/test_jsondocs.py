@@ -34,7 +34,7 @@ def item_by_item(monkeypatch: pytest.MonkeyPatch):
     """Ingestion as it was before the one-scan read: envelope first, then each item."""
     def ingest_item_by_item(path: Path):
         with monkeypatch.context() as m:
-            m.setattr(jsondocs, "decode_document", jsondocs.ENVELOPE_DECODER.decode)
+            m.setattr(jsondocs, "decode_document", lambda data, release=None: jsondocs.ENVELOPE_DECODER.decode(data))
             return ingest(path)
     return ingest_item_by_item
 
@@ -217,3 +217,100 @@ def test_a_custom_resource_named_like_a_built_in_kind_reads_the_same(tmp_path: P
     one_scan = ingest(path)
     assert snapshot(one_scan) == snapshot(item_by_item(path))
     assert {o.key.group for o in one_scan.objects if o.kind == "Node"} == {"longhorn.io"}
+
+
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every List read in chunks of a few items (large Lists are, at MBs a chunk)."""
+    monkeypatch.setattr(jsondocs, "_CHUNKED_FROM_BYTES", 0)
+    monkeypatch.setattr(jsondocs, "_CHUNK_BYTES", 3000)
+
+
+@pytest.mark.skipif(not JSON_FILES, reason="no JSON fixtures")
+@pytest.mark.parametrize("mapped", [False, True], ids=["read", "mapped"])
+def test_real_json_reads_the_same_in_chunks(item_by_item, small_chunks, monkeypatch: pytest.MonkeyPatch,
+                                            mapped: bool) -> None:
+    from analyzer.ingest import tree
+
+    chunked = 0
+    real = jsondocs._decode_in_chunks
+
+    def counting(data, release):
+        nonlocal chunked
+        out = real(data, release)
+        chunked += out is not None
+        return out
+
+    monkeypatch.setattr(jsondocs, "_decode_in_chunks", counting)
+    if mapped:
+        monkeypatch.setattr(tree, "MAP_AT_BYTES", 0)
+    for path in JSON_FILES:
+        assert snapshot(ingest(path)) == snapshot(item_by_item(path)), path
+    assert chunked > 20  # most of them are kubectl's Lists
+
+
+@pytest.mark.parametrize("at", ["start", "middle", "end"])
+def test_a_chunk_with_a_custom_resource_is_read_by_parts(tmp_path: Path, item_by_item, small_chunks,
+                                                         at: str) -> None:
+    widget = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w", "namespace": "ns"},
+              "spec": {"size": 3}}
+    pods = [_pod(f"p{i}") for i in range(40)]
+    items = {"start": [widget, *pods], "middle": [*pods[:20], widget, *pods[20:]], "end": [*pods, widget]}[at]
+    path = _write_list(tmp_path, items)
+    env = jsondocs.decode_document(memoryview(path.read_bytes()))
+    assert isinstance(env, jsondocs.UnionEnvelope)
+    kinds = {type(item).__name__ for item in env.items}
+    assert "ItemParts" in kinds and "PodItem" in kinds  # only the custom resource's chunk by parts
+    assert snapshot(ingest(path)) == snapshot(item_by_item(path))
+
+
+@pytest.mark.parametrize("text", [
+    # not kubectl's layout: an item's nested list at the items' indentation, a key after items
+    '{\n    "items": [\n        {\n            "kind": "Pod", "metadata": {"name": "a"}, "x": [\n        {\n        },\n        {\n        }\n    ]\n        },\n        {\n            "kind": "Pod", "metadata": {"name": "b"}\n        }\n    ],\n    "kind": "List"\n}\n',
+    '{\n    "items": [\n        {\n            "kind": "Pod", "metadata": {"name": "a"}\n        },\n        {\n            "kind": "Pod", "metadata": {"name": "b"}\n        }\n    ],\n    "kind": "List",\n    "items": []\n}\n',
+], ids=["nested-at-item-indent", "items-twice"])
+def test_a_list_not_laid_out_as_kubectl_does_is_read_whole(tmp_path: Path, item_by_item, small_chunks,
+                                                           monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    path = tmp_path / "dump.json"
+    path.write_text(text)
+    monkeypatch.setattr(jsondocs, "_CHUNK_BYTES", 1)  # a chunk ends at every item boundary
+    assert jsondocs._decode_in_chunks(memoryview(path.read_bytes()), None) is None
+    assert snapshot(ingest(path)) == snapshot(item_by_item(path))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(items=st.lists(_odd_item(), max_size=8), list_kind=st.sampled_from(["List", "PodList"]))
+def test_any_list_reads_the_same_in_chunks(tmp_path_factory, item_by_item, items: list, list_kind: str) -> None:
+    path = tmp_path_factory.mktemp("odd") / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": list_kind, "items": items}, indent=4))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(jsondocs, "_CHUNKED_FROM_BYTES", 0)
+        m.setattr(jsondocs, "_CHUNK_BYTES", 200)
+        chunked = snapshot(ingest(path))
+    assert chunked == snapshot(item_by_item(path))
+
+
+def _generator():
+    import importlib
+    import sys
+
+    from conftest import ROOT
+
+    benchmarks = str(ROOT / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
+    return importlib.import_module("generate_dump"), importlib.import_module("synthetic_cluster")
+
+
+generate_dump, synthetic_cluster = _generator()
+
+
+@pytest.mark.parametrize("shape", synthetic_cluster.shape_names())
+def test_every_shape_reads_the_same_in_chunks(tmp_path: Path, item_by_item, small_chunks, shape: str) -> None:
+    # Realistic generated dumps (benchmarks/generate_dump.py, seed 1), 40 pods of each shape.
+    path = tmp_path / "dump.json"
+    generate_dump.write_dump(path, pods=40, nodes=15 if shape == "large-cluster" else 8, fmt="json", seed=1,
+                             shape=shape)
+    env = jsondocs.decode_document(memoryview(path.read_bytes()))
+    assert isinstance(env, jsondocs.UnionEnvelope) and len(env.items) > 40
+    assert snapshot(ingest(path)) == snapshot(item_by_item(path))
