@@ -58,6 +58,16 @@ def pod_index(cluster: AnalyzedDump) -> dict[tuple[str, str], KubeObject]:
     return index
 
 
+_ROW_KEYS = ("namespace", "pod", "container_type", "name")
+
+
+def container_rows(rows: pd.DataFrame, *columns: str) -> Iterator[tuple]:
+    """Named tuples of the rows' pod, container type and name, and of `columns`: only what a
+    rule reads (stepping through each of the joined table's ~40 columns per row costs more
+    than the rule)."""
+    return rows[[*_ROW_KEYS, *columns]].itertuples(index=False)
+
+
 def containers_without_probe(cluster: AnalyzedDump, rule: RuleMeta, column: str, field: str) -> Iterator[Finding]:
     """A finding of `rule` per long-running container whose probe column `column` is False
     (the probe's spec field is `field`, e.g. livenessProbe). Run-to-completion pods (Jobs)
@@ -66,7 +76,7 @@ def containers_without_probe(cluster: AnalyzedDump, rule: RuleMeta, column: str,
     rows = judged_containers(cluster)
     no_probe = rows[column].eq(False).fillna(False)
     rows = rows[no_probe & rows["owner_kind"].astype("string").ne("Job").fillna(True)]
-    for row in rows.itertuples(index=False):
+    for row in container_rows(rows):
         pod = pods[(row.namespace, row.pod)]
         yield rule.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.{field}", None, "a probe"),
                         container=row.name)

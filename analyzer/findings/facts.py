@@ -55,12 +55,24 @@ def pod_containers(pod: KubeObject, *types: str) -> Iterator[tuple[str, Any, Any
     for ctype, specs, statuses in groups:
         if types and ctype not in types:
             continue
-        by_name = {s.name: s for s in statuses or ()}
+        if not statuses:
+            for c in specs or ():
+                yield ctype, c, None
+            continue
+        if specs and len(specs) == len(statuses):
+            # Nearly every pod: the statuses name the specs' containers in their order, each
+            # once (then pairing them by position is pairing them by name).
+            names = [c.name for c in specs]
+            if names == [s.name for s in statuses] and len(set(names)) == len(names):
+                for c, s in zip(specs, statuses, strict=True):
+                    yield ctype, c, s
+                continue
+        by_name = {s.name: s for s in statuses}
         seen: set[str] = set()
         for c in specs or ():
             seen.add(c.name)
             yield ctype, c, by_name.get(c.name)
-        for s in statuses or ():
+        for s in statuses:
             if s.name not in seen:
                 yield ctype, None, s
 

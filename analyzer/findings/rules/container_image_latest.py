@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.findings.containers import TABLES, judged_containers, pod_index
+from analyzer.findings.containers import TABLES, container_rows, judged_containers, pod_index
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
@@ -21,7 +21,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     pods = pod_index(cluster)
     rows = judged_containers(cluster, types=("init", "container", "ephemeral"), system=True, finished=True)
     unpinned = rows["digest"].isna() & (rows["tag"].isna() | (rows["tag"] == "latest")).fillna(False)
-    for row in rows[unpinned].itertuples(index=False):
+    for row in container_rows(rows[unpinned], "image"):
         pod = pods[(row.namespace, row.pod)]
         explicit = str(row.image).rsplit("/", 1)[-1].endswith(":latest")
         yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.image", row.image,

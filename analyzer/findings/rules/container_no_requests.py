@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pandas as pd
 
-from analyzer.findings.containers import TABLES, judged_containers, pod_index
+from analyzer.findings.containers import TABLES, container_rows, judged_containers, pod_index
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
@@ -21,7 +21,8 @@ RULE = RuleMeta(
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     pods = pod_index(cluster)
-    for row in judged_containers(cluster).itertuples(index=False):
+    for row in container_rows(judged_containers(cluster), "cpu_request", "cpu_limit",
+                              "memory_request", "memory_limit"):
         # A limit without a request defaults the request to the limit.
         missing = [r for r, req, lim in (("cpu", row.cpu_request, row.cpu_limit),
                                           ("memory", row.memory_request, row.memory_limit))
