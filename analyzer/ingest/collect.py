@@ -21,7 +21,7 @@ from analyzer.ingest.objects import (
     object_from_parts,
     peek_item,
 )
-from analyzer.ingest.records import KubeObject, LazyRaw, LogRecord, Provenance, Rejection
+from analyzer.ingest.records import JsonItem, KubeObject, LazyRaw, LogRecord, Provenance, Rejection
 from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS, IngestResult
     EXPECTED_KINDS,
     TIMESTAMP_RX,
@@ -528,7 +528,8 @@ class Ingestor:
                      namespace=namespace)
 
     def _add_yaml(self, display: str, text: str, hint: layouts.PathHint | None) -> None:
-        parsed = yamldocs.read_yaml_file(text)
+        # List items that yaml-rs read come as compact JSON and are read as JSON items are.
+        parsed = yamldocs.read_yaml_file(text, compact_items=True)
         fmt = hint.format if hint else "kubectl-yaml"
         report = FileReport(display, fmt)
         self.result.files.append(report)
@@ -554,7 +555,11 @@ class Ingestor:
             rest = Provenance(display, fmt, index, None)
             kept = 0
             for i, item in enumerate(items):
-                kept += self._keep(_json_typed(object_from_dict(item, h, rest if i else first), json_types), item_index=i)
+                if isinstance(item, JsonItem):
+                    made = object_from_json(item, h, rest if i else first)
+                else:
+                    made = _json_typed(object_from_dict(item, h, rest if i else first), json_types)
+                kept += self._keep(made, item_index=i)
             return kept
         prov = Provenance(display, fmt, index, line)
         return self._keep(_json_typed(object_from_dict(value, _hints(None, hint), prov), json_types))

@@ -177,8 +177,11 @@ def looks_like_yaml(text: str) -> bool:
     return re.search(rf"^{indent}(?:-[ \t]+)?(?:apiVersion|kind|items|metadata):(?:[ \t]|$)", head, re.M) is not None
 
 
-def parse_yaml_document(text: str) -> Any:
-    """Parse one YAML document with a compiled safe loader (never the pure-Python one)."""
+def parse_yaml_document(text: str, compact_items: bool = False) -> Any:
+    """Parse one YAML document with a compiled safe loader (never the pure-Python one).
+
+    With `compact_items`, the items of a List that the fast parser read come as compact JSON
+    (`yamlfast.JsonItem`), each as soon as it is read."""
     anchored = "&" in text and "*" in text and has_anchor(text)
     if anchored and len(_ALIAS.findall(text)) > MAX_ALIASES:
         raise YamlDocumentError(f"more than {MAX_ALIASES} aliases (alias bomb?); not expanded", None)
@@ -191,7 +194,7 @@ def parse_yaml_document(text: str) -> Any:
         raise YamlDocumentError(NESTED_TOO_DEEP, None)
     try:
         if load_yaml_documents is not None:
-            docs = load_yaml_documents(text)
+            docs = load_yaml_documents(text, compact_items)
         else:
             docs = list(yaml.load_all(text, Loader=yaml.CSafeLoader))
     except yaml.YAMLError as exc:
@@ -221,8 +224,9 @@ def _yaml_message(exc: yaml.YAMLError) -> str:
     return f"invalid YAML: {problem}"
 
 
-def read_yaml_file(text: str) -> YamlFile:
-    """Split a YAML stream into documents and parse each; broken ones are listed, not raised."""
+def read_yaml_file(text: str, compact_items: bool = False) -> YamlFile:
+    """Split a YAML stream into documents and parse each; broken ones are listed, not raised.
+    (`compact_items`: see `parse_yaml_document`.)"""
     out = YamlFile([], [], [])
     text = _skip_leading_junk(text, out)
     lead = re.match(r"\n*", text)
@@ -250,7 +254,7 @@ def read_yaml_file(text: str) -> YamlFile:
             out.skipped.append(Skipped(start_line + piece.count("\n"), f"not YAML, skipped: {cut[:60]!r}"))
         slow_before = _safe_loader_units()
         try:
-            value = parse_yaml_document(piece)
+            value = parse_yaml_document(piece, compact_items)
         except YamlDocumentError as exc:
             value = _parse_repaired(piece, start_line, out)
             if value is _BROKEN:

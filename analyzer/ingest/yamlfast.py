@@ -30,11 +30,15 @@ from contextlib import contextmanager
 from typing import Any
 
 import msgspec
+import orjson
 import yaml
 import yaml_rs
 from yaml.events import CollectionEndEvent, CollectionStartEvent
 
+from analyzer.ingest.records import JsonItem
+
 __all__ = [
+    "JsonItem",
     "YamlError",
     "safe_loader_units",
     "iter_yaml_documents",
@@ -294,7 +298,7 @@ _TOP_LEVEL_LINE = re.compile(r"\n(?![ #\r\n]|-(?:[ \r\n]|\Z))")
 _ITEM_START = re.compile(r"\n-(?=[ \r\n])")
 
 
-def _split_list(segment: str) -> tuple[str, list[tuple[int, str]]] | None:
+def _split_list(segment: str) -> tuple[str, Iterator[tuple[int, str]]] | None:
     """A kubectl `List` as its other keys (`items: []`) and its items (line offset, text).
 
     Every line at column 0 that starts with "- " below `items:` begins an item of that one
@@ -311,15 +315,18 @@ def _split_list(segment: str) -> tuple[str, list[tuple[int, str]]] | None:
     last_item = max(segment.rfind("\n- "), segment.rfind("\n-\n"), segment.rfind("\n-\r\n"), body - 1)
     after = _TOP_LEVEL_LINE.search(segment, last_item + 1)
     end = after.start() + 1 if after else len(segment)
-    # Sliced straight from the segment: no copy of the whole region (dumps run to gigabytes).
     starts = [body] + [m.start() + 1 for m in _ITEM_START.finditer(segment, body, end)]
-    items = []
-    line = segment.count("\n", 0, body)
-    for first, nxt in zip(starts, starts[1:] + [end], strict=True):
-        items.append((line, segment[first:nxt]))
-        line += segment.count("\n", first, nxt)
     skeleton = segment[: at + len(_ITEMS_KEY) - 1] + " []\n" + segment[end:]
-    return skeleton, items
+    return skeleton, _item_texts(segment, starts, end)
+
+
+def _item_texts(segment: str, starts: list[int], end: int) -> Iterator[tuple[int, str]]:
+    """Each item's (line offset, text), sliced from the segment as it is read: never a copy
+    of the whole region (dumps run to gigabytes)."""
+    line = segment.count("\n", 0, starts[0])
+    for first, nxt in zip(starts, starts[1:] + [end], strict=True):
+        yield line, segment[first:nxt]
+        line += segment.count("\n", first, nxt)
 
 
 # -- loading one unit of text --
@@ -472,16 +479,34 @@ class _Whole(Exception):
     """A List piece did not parse as a piece: read the document whole instead."""
 
 
-def _load_list(pieces: tuple[str, list[tuple[int, str]]], first_line: int) -> Any:
+def _as_json_item(item: Any) -> Any:
+    """The item as a JsonItem, or itself where JSON would not hold it exactly (an integer
+    past 64 bits, a key that is not text; a float JSON cannot write, which orjson writes as
+    null: an item with a null is read back and compared)."""
+    if not isinstance(item, dict):
+        return item
+    try:
+        encoded = orjson.dumps(item)
+    except (orjson.JSONEncodeError, TypeError):
+        return item
+    if b"null" in encoded and orjson.loads(encoded) != item:
+        return item
+    return JsonItem(encoded)
+
+
+def _load_list(pieces: tuple[str, Iterator[tuple[int, str]]], first_line: int, compact: bool = False) -> Any:
     skeleton, items = pieces
     try:
         document = _load_unit(skeleton, first_line)
         values = []
         for offset, item_text in items:
+            read_before = safe_loader_units()
             value = _load_unit(item_text, first_line + offset)
             if not isinstance(value, list) or len(value) != 1:
                 raise _Whole
-            values.append(value[0])
+            # Each item compacted as soon as it is read: the List's dicts never all at once.
+            values.append(_as_json_item(value[0]) if compact and safe_loader_units() == read_before
+                          else value[0])
     except (YamlError, _Whole):
         raise _Whole from None
     if not isinstance(document, dict) or document.get("items") != []:
@@ -490,11 +515,11 @@ def _load_list(pieces: tuple[str, list[tuple[int, str]]], first_line: int) -> An
     return document
 
 
-def _load_document(text: str, first_line: int) -> Any:
+def _load_document(text: str, first_line: int, compact: bool = False) -> Any:
     pieces = _split_list(text)
     if pieces is not None:
         try:
-            return _load_list(pieces, first_line)
+            return _load_list(pieces, first_line, compact)
         except _Whole:
             pass
     return _load_unit(text, first_line)
@@ -555,11 +580,12 @@ def _as_error(error: Exception) -> YamlError:
     return YamlError(f"invalid value: {error}")
 
 
-def iter_yaml_documents(text: str) -> Iterator[tuple[int, int, Any]]:
+def iter_yaml_documents(text: str, compact_items: bool = False) -> Iterator[tuple[int, int, Any]]:
     """Yield (document index, first line, value or YamlError) for each document of a stream.
 
     A broken document yields its YamlError and the next documents are still read, when the
     stream can be cut at its `---` lines; otherwise reading stops at the first error.
+    With `compact_items`, items of a kubectl List that yaml-rs read come as `JsonItem`s.
     """
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -576,14 +602,14 @@ def iter_yaml_documents(text: str) -> Iterator[tuple[int, int, Any]]:
             continue
         try:
             with _gc_paused():
-                value: Any = _load_document(segment, first_line)
+                value: Any = _load_document(segment, first_line, compact_items)
         except YamlError as error:
             value = error
         yield index, first_line, value
         index += 1
 
 
-def load_yaml_documents(text: str) -> list[Any]:
+def load_yaml_documents(text: str, compact_items: bool = False) -> list[Any]:
     """All documents of a YAML stream, as `list(yaml.load_all(text, Loader=yaml.CSafeLoader))`.
 
     Raises YamlError (with the line) for invalid YAML, a refused alias bomb or excessive nesting.
@@ -592,7 +618,7 @@ def load_yaml_documents(text: str) -> list[Any]:
     [{'a': 1}, {'b': [True, '0755', 493]}]
     """
     documents = []
-    for _, _, value in iter_yaml_documents(text):
+    for _, _, value in iter_yaml_documents(text, compact_items):
         if isinstance(value, YamlError):
             raise value
         documents.append(value)
