@@ -176,7 +176,9 @@ class Ingestor:
         ):
             parsed = jsondocs.read_single_document(data)
         if parsed is None or not _is_object_like(parsed.documents[0].envelope):
-            self.add_file(entry, data[:], depth)
+            copy = data[:]
+            mapped.release()  # read from the copy: the pages the copy touched can go
+            self.add_file(entry, copy, depth)
             return
         hint = layouts.object_hint(entry.path) if entry.path else None
         self._mapped = mapped

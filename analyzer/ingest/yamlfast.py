@@ -480,18 +480,16 @@ class _Whole(Exception):
 
 
 def _as_json_item(item: Any) -> Any:
-    """The item as a JsonItem, or itself where JSON would not hold it exactly (an integer
-    past 64 bits, a key that is not text; a float JSON cannot write, which orjson writes as
-    null: an item with a null is read back and compared)."""
+    """The item (read by yaml-rs) as a JsonItem, or itself where JSON would not hold it
+    exactly: an integer past 64 bits, a key that is not text. (orjson writes a non-finite
+    float as null, but yaml-rs reads none: every number but a plain decimal of at most 18
+    digits, which is finite, sends its text to CSafeLoader; see _SAME_NUMBER.)"""
     if not isinstance(item, dict):
         return item
     try:
-        encoded = orjson.dumps(item)
+        return JsonItem(orjson.dumps(item))
     except (orjson.JSONEncodeError, TypeError):
         return item
-    if b"null" in encoded and orjson.loads(encoded) != item:
-        return item
-    return JsonItem(encoded)
 
 
 def _load_list(pieces: tuple[str, Iterator[tuple[int, str]]], first_line: int, compact: bool = False) -> Any:

@@ -112,13 +112,21 @@ def test_a_secret_item_is_scrubbed_as_before(tmp_path: Path, as_dicts) -> None:
     assert "aHVudGVyMg==" not in repr(snapshot(result))
 
 
-@pytest.mark.parametrize("item", [
-    {"a": float("nan")}, {"a": [float("inf")]}, {"a": {"b": -float("inf")}}, {1: "x"}, {"a": 2**70},
-])
+@pytest.mark.parametrize("item", [{1: "x"}, {"a": 2**70}])
 def test_values_json_cannot_hold_keep_their_dicts(item: dict) -> None:
     from analyzer.ingest.yamlfast import _as_json_item
 
     assert _as_json_item(item) is item
+
+
+@pytest.mark.parametrize("number", [".nan", ".NaN", ".inf", "-.Inf", "+.INF", "1.0e+400", "1.5e-999",
+                                    "1" * 320 + ".0", "1_000.5", "0x10", "1e3"])
+def test_numbers_json_may_not_hold_are_never_read_by_yaml_rs(number: str) -> None:
+    # What lets compact items skip a check for non-finite floats: such text goes to CSafeLoader.
+    from analyzer.ingest.yamlfast import _needs_safe_loader
+
+    assert _needs_safe_loader(f"- a: {number}\n  b: [{number}]\n")
+    assert _needs_safe_loader(f"- a: [1, {number}]\n")
 
 
 def test_a_null_is_kept_as_json() -> None:
