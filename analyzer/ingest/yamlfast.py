@@ -183,6 +183,20 @@ _BLOCK_SCALAR_HEADER = re.compile(
 )
 
 
+# How a header line ends; looked for first (a literal first character keeps the regex engine
+# on its fast path), then the header is matched from that line's start.
+_BLOCK_SCALAR_TAIL = re.compile(r":[ ]+[|>][-+]?[ ]*$", re.M)
+
+
+def _block_scalar_headers(text: str) -> Iterator[re.Match[str]]:
+    """What `_BLOCK_SCALAR_HEADER.finditer(text)` finds (a header is one line, and one line
+    holds at most one), without trying the header's pattern at every line."""
+    for tail in _BLOCK_SCALAR_TAIL.finditer(text):
+        header = _BLOCK_SCALAR_HEADER.match(text, text.rfind("\n", 0, tail.start()) + 1)
+        if header is not None and header.end() == tail.end():
+            yield header
+
+
 def _block_scalar_bodies(text: str) -> list[tuple[int, int]]:
     r"""Where the contents of block scalars lie (start, end), as far as told for sure: the lines
     after a header indented deeper than its key's column (blank lines inside included). Their
@@ -195,7 +209,7 @@ def _block_scalar_bodies(text: str) -> list[tuple[int, int]]:
     if "|" not in text and ">" not in text:
         return []
     bodies = []
-    for header in _BLOCK_SCALAR_HEADER.finditer(text):
+    for header in _block_scalar_headers(text):
         column = len(header["indent"]) + len(header["dashes"])
         start = end = header.end() + 1
         while end < len(text):
