@@ -138,9 +138,13 @@ def _restarts(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Tim
         return
     wide = _node_wide_moments(containers, pods, cluster_restart_moments(cluster))
     lines: dict[tuple[str, str, str], list[tuple[pd.Timestamp, str]]] = defaultdict(list)
+    # Only containers restarted often with a last termination can count: the others are passed
+    # over before the loop, which steps through each row's values one by one.
+    often = containers[(containers["restarts"] >= MANY_RESTARTS).fillna(False).astype(bool)
+                       & containers["last_finished"].notna()]
     for ns, pod, name, restarts, finished, reason in zip(
-            containers["namespace"], containers["pod"], containers["name"], containers["restarts"],
-            containers["last_finished"], containers["last_state_reason"], strict=True):
+            often["namespace"], often["pod"], often["name"], often["restarts"],
+            often["last_finished"], often["last_state_reason"], strict=True):
         key = pod_key.get((ns, pod))
         if key is None or pd.isna(restarts) or restarts < MANY_RESTARTS or pd.isna(finished):
             continue
@@ -163,6 +167,10 @@ def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: 
         return
     unhealthy = events[(events["reason"] == "Unhealthy") & (events["object_kind"] == "Pod")]
     pods, containers = cluster.tables["pods"], cluster.tables["containers"]
+    # Only the pods the Unhealthy events name are looked up below.
+    named = unhealthy["object_name"].dropna().unique()
+    pods = pods[pods["name"].isin(named)]
+    containers = containers[containers["pod"].isin(named)]
     ready = dict(zip(zip(pods["namespace"], pods["name"], strict=True), pods["ready"], strict=True))
     started: dict[tuple[str, str], pd.Timestamp] = {}
     if "started_at" in containers:

@@ -41,3 +41,57 @@ def test_sporadic_probe_failures_of_ready_pods_are_not_unhealthy() -> None:
     # cka: calico-node pods ready, single Unhealthy events spread over two hours.
     rows = components("kubeadm/cka-3c97-cluster-info-dump")
     assert rows["calico-node"]["healthy"] is True and rows["calico-node"]["probe_failures"] == 0
+
+
+def _probe_dump() -> dict:
+    """A hand-written List: calico-node (a DaemonSet) with two pods and their Unhealthy events,
+    captured at 12:00 (the node's heartbeat)."""
+    def pod(name: str, ready: bool) -> dict:
+        return {
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "kube-system", "uid": f"uid-{name}",
+                         "creationTimestamp": "2024-05-20T10:00:00Z",
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "calico-node",
+                                              "uid": "ds", "controller": True}]},
+            "spec": {"nodeName": "n1", "containers": [{"name": "calico-node", "image": "calico/node:v3.27.0"}]},
+            "status": {"phase": "Running",
+                       "conditions": [{"type": "Ready", "status": str(ready), "lastTransitionTime": "2024-05-20T11:10:00Z"}],
+                       "containerStatuses": [{"name": "calico-node", "ready": ready, "restartCount": 0,
+                                              "image": "calico/node:v3.27.0",
+                                              "state": {"running": {"startedAt": "2024-05-20T11:10:00Z"}}}]},
+        }
+
+    def event(name: str, pod_name: str, message: str, count: int, first: str, last: str) -> dict:
+        return {"apiVersion": "v1", "kind": "Event", "type": "Warning", "reason": "Unhealthy",
+                "metadata": {"name": name, "namespace": "kube-system", "creationTimestamp": first},
+                "involvedObject": {"kind": "Pod", "namespace": "kube-system", "name": pod_name},
+                "message": message, "count": count, "firstTimestamp": first, "lastTimestamp": last}
+
+    return {"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+         "status": {"conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": "2024-05-20T12:00:00Z",
+                                    "lastTransitionTime": "2024-05-20T10:00:00Z"}]}},
+        {"apiVersion": "apps/v1", "kind": "DaemonSet",
+         "metadata": {"name": "calico-node", "namespace": "kube-system", "uid": "ds"},
+         "spec": {"selector": {"matchLabels": {"k8s-app": "calico-node"}},
+                  "template": {"spec": {"containers": [{"name": "calico-node", "image": "calico/node:v3.27.0"}]}}},
+         "status": {"desiredNumberScheduled": 2, "numberReady": 1}},
+        pod("calico-node-a", False), pod("calico-node-b", True),
+        # counted: recent, all five repeats within the hour
+        event("a.1", "calico-node-a", "Liveness probe failed: calico/node is not ready", 5,
+              "2024-05-20T11:50:00Z", "2024-05-20T11:59:00Z"),
+        # not counted: before the running container started; a ready pod's readiness failure
+        event("a.2", "calico-node-a", "Liveness probe failed: old", 9, "2024-05-20T11:00:00Z", "2024-05-20T11:05:00Z"),
+        event("b.1", "calico-node-b", "Readiness probe failed: x", 4, "2024-05-20T11:55:00Z", "2024-05-20T11:58:00Z"),
+    ]}
+
+
+def test_recent_probe_failures_of_a_component_are_counted(tmp_path) -> None:
+    import json
+
+    path = tmp_path / "dump.json"
+    path.write_text(json.dumps(_probe_dump(), indent=4))
+    table = analyzer.load(str(path)).tables.components
+    row = table[table["name"] == "calico-node"].iloc[0]
+    assert row["probe_failures"] == 5 and not row["healthy"]
+    assert "5 probe failures" in row["health_evidence"] and "calico/node is not ready" in row["health_evidence"]
