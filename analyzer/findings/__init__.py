@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import gc
 import weakref
 from dataclasses import replace
 from functools import lru_cache
@@ -82,13 +83,22 @@ def _masked_evidence(e: Evidence) -> Evidence:
 def run_rules(cluster: AnalyzedDump, rule_ids: list[str] | None = None) -> pd.DataFrame:
     """The findings of the chosen rules (all by default) as a DataFrame, one row per finding,
     with the incident each belongs to."""
-    if rule_ids is None:
-        findings, incidents = findings_and_incidents(cluster)
-    else:
-        show = getattr(cluster, "show_sensitive", False)
-        findings = collect_findings(cluster, rule_ids, show_sensitive=show)
-        incidents = group_incidents(findings, cluster)
-    return to_frame(findings, _metas(), incidents)
+    # The rules make tens of thousands of findings and few cycles, while the dump's graph
+    # and tables are alive: each collection would walk them all again (found as the cycles
+    # they leave are, when collection resumes).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if rule_ids is None:
+            findings, incidents = findings_and_incidents(cluster)
+        else:
+            show = getattr(cluster, "show_sensitive", False)
+            findings = collect_findings(cluster, rule_ids, show_sensitive=show)
+            incidents = group_incidents(findings, cluster)
+        return to_frame(findings, _metas(), incidents)
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 _RESULTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
