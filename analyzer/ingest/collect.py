@@ -470,7 +470,8 @@ class Ingestor:
         self, doc: jsondocs.JsonDocument, items: list, h: Hints, first: Provenance, rest: Provenance
     ) -> int:
         """A List whose items were decoded into their views' fields in its one scan."""
-        raws = jsondocs.ListItems(doc.raw)
+        env = doc.envelope
+        raws = jsondocs.ListItems(doc.raw, env.chunks if isinstance(env, jsondocs.ChunkedEnvelope) else None)
         union = jsondocs.ITEM_UNION
         kept = 0
         for i, item in enumerate(items):

@@ -121,15 +121,28 @@ class JsonDocument:
 
 class ListItems:
     """The raw bytes of a List document's items, found on first use: a List read in one scan
-    did not need them, and most of its objects are never asked for their whole body."""
+    did not need them, and most of its objects are never asked for their whole body. A List
+    read in chunks (`ChunkedEnvelope`) finds an item's bytes in its chunk alone."""
 
-    __slots__ = ("_document", "_items")
+    __slots__ = ("_document", "_items", "_chunks", "_chunk_items")
 
-    def __init__(self, document: memoryview) -> None:
+    def __init__(self, document: memoryview, chunks: list[tuple[int, int, int]] | None = None) -> None:
         self._document = document
         self._items: list[msgspec.Raw] | None = None
+        self._chunks = chunks  # (first item, start, stop) of each chunk, in order
+        self._chunk_items: dict[int, list[msgspec.Raw]] = {}
 
     def item(self, index: int) -> memoryview:
+        if self._chunks:
+            at = bisect.bisect_right(self._chunks, index, key=lambda chunk: chunk[0]) - 1
+            first, start, stop = self._chunks[at]
+            items = self._chunk_items.get(at)
+            if items is None:
+                # The chunk decoded once already, so this cannot fail; its items are slices of
+                # a copy of its own (the document's bytes are never changed).
+                chunk = b"[" + bytes(self._document[start:stop]) + b"]"
+                items = self._chunk_items[at] = _RAW_ITEMS_DECODER.decode(chunk)
+            return memoryview(items[index - first])
         if self._items is None:
             # The document decoded once already, so this cannot fail.
             self._items = ENVELOPE_DECODER.decode(self._document).list_items() or []
@@ -180,9 +193,16 @@ _TOP_KEY_INDENT = re.compile(rb'\{\n([ \t]+)"')
 _ITEMS_OPEN = re.compile(rb'\n([ \t]*)"items": \[\n([ \t]+)\{\n')
 _ITEM_UNION_DECODER = msgspec.json.Decoder(list[ITEM_UNION.type], strict=False)  # type: ignore[name-defined]
 _ITEM_PARTS_DECODER = msgspec.json.Decoder(list[ItemParts], strict=False)
+_RAW_ITEMS_DECODER = msgspec.json.Decoder(list[msgspec.Raw])
 
 
-def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -> UnionEnvelope | None:
+class ChunkedEnvelope(UnionEnvelope):
+    """A List read in chunks of items: where each chunk lies, to find an item's bytes."""
+
+    chunks: list[tuple[int, int, int]] | None = None  # (first item, start, stop); never decoded
+
+
+def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -> ChunkedEnvelope | None:
     """A pretty-printed List read a chunk of whole items at a time, each chunk copied into one
     reused buffer as a JSON array and decoded there by the union (nothing a variant decodes
     refers to its bytes); a chunk holding a kind without a variant is decoded into
@@ -217,6 +237,7 @@ def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         return None
     items: list[Any] = []
+    chunks: list[tuple[int, int, int]] = []
     buffer = bytearray(_CHUNK_BYTES * 2)
     pos = first
     while pos < end:
@@ -228,6 +249,7 @@ def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -
         buffer[0] = 0x5B  # [
         view[1:size - 1] = data[pos:stop]
         buffer[size - 1] = 0x5D  # ]
+        chunks.append((len(items), pos, stop))
         try:
             items.extend(_ITEM_UNION_DECODER.decode(view[:size]))
         except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
@@ -242,8 +264,9 @@ def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -
         if release is not None:
             release(stop)
         pos = stop + 2 + len(indent)  # past `,\n` and the indentation: the next `{`
-    envelope.items = items
-    return envelope
+    return ChunkedEnvelope(kind=envelope.kind, apiVersion=envelope.apiVersion, items=items,
+                           Items=envelope.Items, selfLink=envelope.selfLink, metadata=envelope.metadata,
+                           chunks=chunks)
 
 
 def _chunk_end(data: memoryview, at: int, end: int, indent: bytes) -> int:

@@ -314,3 +314,23 @@ def test_every_shape_reads_the_same_in_chunks(tmp_path: Path, item_by_item, smal
     env = jsondocs.decode_document(memoryview(path.read_bytes()))
     assert isinstance(env, jsondocs.UnionEnvelope) and len(env.items) > 40
     assert snapshot(ingest(path)) == snapshot(item_by_item(path))
+
+
+def test_item_bytes_of_a_list_read_in_chunks_are_found_in_their_chunk(
+        tmp_path: Path, small_chunks, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write_list(tmp_path, [_pod(str(i)) for i in range(30)])
+    result = ingest(path)
+    chunks = []
+    real = jsondocs._RAW_ITEMS_DECODER
+
+    class Counting:
+        def decode(self, data):
+            chunks.append(len(data))
+            return real.decode(data)
+
+    monkeypatch.setattr(jsondocs, "_RAW_ITEMS_DECODER", Counting())
+    monkeypatch.setattr(jsondocs, "ENVELOPE_DECODER", None)  # the whole List is never decoded again
+    assert result.objects[17].body() == _pod("17")
+    assert result.objects[16].body() == _pod("16")
+    assert [o.body()["metadata"]["name"] for o in result.objects] == [str(i) for i in range(30)]
+    assert 1 < len(chunks) < 30 and max(chunks) < path.stat().st_size / 2  # each chunk decoded once
