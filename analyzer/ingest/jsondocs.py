@@ -1,12 +1,13 @@
 """JSON dump files: one document, or many concatenated (cluster-info dump), with log blocks.
 
 The fast path reads a List in one scan: each item straight into its view's fields by a
-variant of its kind (`analyzer.kube.viewunion`). A List holding a kind without a variant (a
-custom resource) is read in one scan into parts instead: each item's metadata decoded, its
-other top-level parts kept as zero-copy raw slices (`analyzer.kube.viewparts.ItemParts`),
-from which the item's view is assembled. An item's own raw bytes are found only if something asks for them
-(`ListItems`). Where that one scan cannot type the items, the envelope is decoded with each
-item as raw bytes (a zero-copy `msgspec.Raw`), and items are decoded one by one.
+variant of its kind (`analyzer.kube.viewunion`), a large List a chunk of items at a time. A
+List (or a chunk) holding a kind without a variant (a custom resource) is read in one scan
+into parts instead: each item's metadata decoded, its other top-level parts kept as zero-copy
+raw slices (`analyzer.kube.viewparts.ItemParts`), from which the item's view is assembled.
+An item's own raw bytes are found only if something asks for them (`ListItems`). Where that
+one scan cannot type the items, the envelope is decoded with each item as raw bytes (a
+zero-copy `msgspec.Raw`), and items are decoded one by one.
 Concatenated documents, `==== START logs ... ====` blocks and junk around them are split by
 lines first, since every whole-document parser fails on them.
 """
