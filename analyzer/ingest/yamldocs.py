@@ -181,7 +181,7 @@ def parse_yaml_document(text: str, compact_items: bool = False) -> Any:
     """Parse one YAML document with a compiled safe loader (never the pure-Python one).
 
     With `compact_items`, the items of a List that the fast parser read come as compact JSON
-    (`yamlfast.JsonItem`), each as soon as it is read."""
+    (`records.JsonItem`), each as soon as it is read."""
     anchored = "&" in text and "*" in text and has_anchor(text)
     if anchored and len(_ALIAS.findall(text)) > MAX_ALIASES:
         raise YamlDocumentError(f"more than {MAX_ALIASES} aliases (alias bomb?); not expanded", None)
