@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from conftest import REALDATA, ROOT, SAMPLE_DUMPS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analyzer.ingest import ingest, yamldocs
 from analyzer.ingest.records import JsonItem
@@ -133,3 +135,21 @@ def test_a_null_is_kept_as_json() -> None:
     from analyzer.ingest.yamlfast import _as_json_item
 
     assert _as_json_item({"a": None, "b": [1.5, "x"]}) == b'{"a":null,"b":[1.5,"x"]}'
+
+
+# Scalars and flows that YAML 1.1 and JSON read in different ways, or not at all.
+_ODD_YAML_VALUES = [
+    "null", "~", "''", "true", "yes", "off", "0x1F", "0o17", "1e3", "1.5", "-0.0", ".inf", "-.nan",
+    "12345678901234567890", "007", "1_000", "'quoted'", '"dq \\u00e9 \\ud83d\\ude00"', "[1, 2.5, null]",
+    "{a: 1, b: [x]}", "2024-01-01", "2024-01-01T10:00:00Z", "'2024-01-01'", ":8080", "a: b", "|\n        block",
+    ">-\n        folded", "!!str 12", "&a x", "[]", "{}", '"\\t\\n"', "0.1e+400", "1.7976931348623157e+308",
+]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.lists(st.sampled_from(_ODD_YAML_VALUES), min_size=1, max_size=4))
+def test_any_odd_value_reads_the_same_with_compact_items(tmp_path_factory, as_dicts, values: list[str]) -> None:
+    items = "".join(_POD.format(name=f"p{i}", value=value) for i, value in enumerate(values))
+    path = tmp_path_factory.mktemp("odd") / "dump.yaml"
+    path.write_text("apiVersion: v1\nkind: List\nitems:\n" + items)
+    assert snapshot(ingest(path)) == snapshot(as_dicts(path))
