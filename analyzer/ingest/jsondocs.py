@@ -27,7 +27,7 @@ from analyzer.ingest import jsonscan
 from analyzer.ingest.records import LogRecord
 from analyzer.kube.kinds import KIND_GROUPS
 from analyzer.kube.viewparts import ItemParts
-from analyzer.model.viewunion import item_union
+from analyzer.kube.viewunion import item_union
 
 
 class ListMeta(msgspec.Struct):
@@ -84,7 +84,7 @@ ITEM_UNION = item_union((*KIND_GROUPS, *_CORE_KINDS_WITHOUT_VIEW))
 
 class UnionEnvelope(Envelope):
     """A List whose items were decoded into their views' fields in its one scan (see
-    `analyzer.model.viewunion`): every item has a `kind` among the union's variants."""
+    `analyzer.kube.viewunion`): every item has a `kind` among the union's variants."""
 
     items: list[ITEM_UNION.type] | None | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment,name-defined]
 

@@ -28,7 +28,7 @@ from analyzer.kube.kinds import (
 )
 from analyzer.kube.viewparts import is_legacy, view_from_parts
 from analyzer.kube.views import ObjectView, json_decoder, view_from_dict
-from analyzer.model.viewunion import ItemUnion, is_legacy_item, item_kind, view_from_item
+from analyzer.kube.viewunion import ItemUnion, is_legacy_item, item_kind, view_from_item
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from analyzer.ingest import ingest, jsondocs
 from analyzer.ingest.records import LazyRaw
+from synthetic import benchmark as generate_dump
+from synthetic.clusters.scalable import cluster as synthetic_cluster
 
 from .test_mapped import snapshot
 
@@ -290,24 +292,10 @@ def test_any_list_reads_the_same_in_chunks(tmp_path_factory, item_by_item, items
     assert chunked == snapshot(item_by_item(path))
 
 
-def _generator():
-    import importlib
-    import sys
-
-    from conftest import ROOT
-
-    benchmarks = str(ROOT / "benchmarks")
-    if benchmarks not in sys.path:
-        sys.path.insert(0, benchmarks)
-    return importlib.import_module("generate_dump"), importlib.import_module("synthetic_cluster")
-
-
-generate_dump, synthetic_cluster = _generator()
-
 
 @pytest.mark.parametrize("shape", synthetic_cluster.shape_names())
 def test_every_shape_reads_the_same_in_chunks(tmp_path: Path, item_by_item, small_chunks, shape: str) -> None:
-    # Realistic generated dumps (benchmarks/generate_dump.py, seed 1), 40 pods of each shape.
+    # Realistic generated dumps (synthetic/benchmark.py, as benchmarks/generate_dump.py writes them, seed 1), 40 pods of each shape.
     path = tmp_path / "dump.json"
     generate_dump.write_dump(path, pods=40, nodes=15 if shape == "large-cluster" else 8, fmt="json", seed=1,
                              shape=shape)

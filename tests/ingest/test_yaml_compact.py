@@ -2,23 +2,24 @@
 only items JSON holds exactly are kept so.
 
 Fixtures: every YAML file of `shared/realdata` and of the bundled sample dumps; generated
-dumps of every shape (benchmarks/generate_dump.py, seed 1); small hand-written Lists for the
-values JSON cannot hold (non-finite floats, integers past 64 bits, keys that are not text).
+dumps of every shape (synthetic/benchmark.py, as benchmarks/generate_dump.py writes them,
+seed 1); small hand-written Lists for the values JSON cannot hold (non-finite floats,
+integers past 64 bits, keys that are not text) and odd YAML scalars.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import REALDATA, ROOT, SAMPLE_DUMPS
+from conftest import REALDATA, SAMPLE_DUMPS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer.ingest import ingest, yamldocs
 from analyzer.ingest.records import JsonItem
+from synthetic import benchmark as generate_dump
+from synthetic.clusters.scalable import cluster as synthetic_cluster
 
 from .test_mapped import snapshot
 
@@ -45,15 +46,6 @@ def test_real_yaml_reads_the_same_with_compact_items(as_dicts) -> None:
     for path in YAML_FILES:
         assert snapshot(ingest(path)) == snapshot(as_dicts(path)), path
 
-
-def _generator():
-    benchmarks = str(ROOT / "benchmarks")
-    if benchmarks not in sys.path:
-        sys.path.insert(0, benchmarks)
-    return importlib.import_module("generate_dump"), importlib.import_module("synthetic_cluster")
-
-
-generate_dump, synthetic_cluster = _generator()
 
 
 @pytest.mark.parametrize("shape", synthetic_cluster.shape_names())

@@ -12,7 +12,7 @@ import pytest
 
 from analyzer.ingest.jsondocs import ITEM_UNION
 from analyzer.kube.views import VIEW_BY_KIND, ObjectView, json_decoder
-from analyzer.model.viewunion import is_legacy_item, item_kind, view_from_item
+from analyzer.kube.viewunion import is_legacy_item, item_kind, view_from_item
 
 _ITEMS = msgspec.json.Decoder(list[ITEM_UNION.type], strict=False)
 
