@@ -257,7 +257,7 @@ class Ingestor:
                                                  + " taken off the lines before reading"))
         self._transcript = display
         try:
-            for block in split.blocks:
+            for block in transcripts.linked_blocks(split.blocks):
                 before = len(self.result.files)
                 self._add_block(display, block, report)
                 # the readers' own file entries are this transcript's: one entry for the file

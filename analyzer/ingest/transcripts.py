@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from analyzer.ingest.jsondocs import looks_like_json
 from analyzer.ingest.yamldocs import looks_like_yaml
+
+if TYPE_CHECKING:
+    from analyzer.text.transcript import Block
 
 # Fast look at the head of a file: a kubectl command (not `kubectl.kubernetes.io/` keys), a
 # markdown fence, a CI step. Only a file with one of these is split into blocks.
@@ -122,3 +126,90 @@ def structured(text: str) -> str | None:
     if looks_like_yaml(text):
         return "yaml"
     return None
+
+
+# An inline-code span that ends a line of prose (`` `kubectl get po -n x` `` or "Run `...`:").
+_INLINE_CODE_END = re.compile(r"`([^`\n]+)`\s*[:.]?\s*$")
+# Verbs whose output may well be YAML/JSON without an -o flag saying so.
+_STRUCTURED_VERBS = frozenset({"logs", "cluster-info"})
+
+
+def linked_blocks(blocks: list[Block]) -> list[Block]:
+    """Blocks with each output code block joined to the command that printed it.
+
+    Markdown write-ups put a command in its own fence (or in inline code on the line before) and
+    its output in the next fence. A fenced block without a command that follows a kubectl command
+    with no output of its own, with nothing but prose between them, is that command's output: it
+    is read with the command's namespace, resource and output flags, as if they shared a block.
+    A command whose output really is missing keeps "no output shown"; a fence holding YAML or
+    JSON after a command that prints a table (a manifest shown after `kubectl apply`) is not
+    taken as its output.
+    """
+    from analyzer.text.transcript import Block
+
+    out: list[Block] = []
+    pending: Block | None = None  # a kubectl command without output, waiting for it
+    pending_prose: Block | None = None  # the prose block an inline-code command came from
+
+    def flush() -> None:
+        nonlocal pending, pending_prose
+        if pending is not None and pending_prose is None:
+            out.append(pending)
+        pending = pending_prose = None
+
+    for block in blocks:
+        if block.kind == "text" and not block.fenced:
+            inline = _inline_command(block)
+            out.append(block)
+            if inline is not None:
+                flush()
+                pending, pending_prose = inline, block
+            continue
+        if block.kind == "text" and pending is not None and pending.command is not None \
+                and _fits(pending, block):
+            merged = Block("kubectl", pending.lines + block.lines, command_text=pending.command_text,
+                           command=pending.command, fenced=True, indent=pending.indent,
+                           notes=[*pending.notes, *block.notes])
+            if pending_prose is not None:
+                # the command's line is the command's, the rest of the paragraph stays prose
+                pending_prose.lines = [ln for ln in pending_prose.lines if ln.no != pending.first]
+                if not any(ln.text.strip() for ln in pending_prose.lines):
+                    out.remove(pending_prose)
+            out.append(merged)
+            pending = pending_prose = None
+            continue
+        flush()
+        if block.kind == "kubectl" and block.command is not None and not block.command.redirected \
+                and not any(ln.text.strip() for ln in block.output()):
+            pending = block
+            continue
+        out.append(block)
+    flush()
+    return out
+
+
+def _inline_command(block: Block) -> Block | None:
+    """The kubectl command in inline code that ends a paragraph, as a block of its own line."""
+    from analyzer.text.transcript import Block, TranscriptLine, command_of_line, normalise_command
+    from analyzer.text.commands import parse_command
+
+    last = next((ln for ln in reversed(block.lines) if ln.text.strip()), None)
+    m = _INLINE_CODE_END.search(last.text) if last is not None else None
+    found = command_of_line(m.group(1)) if m is not None else None
+    if found is None or found[0] != "kubectl":
+        return None
+    command = parse_command(normalise_command(found[1]))
+    if command is None:
+        return None
+    return Block("kubectl", [TranscriptLine(last.no, found[1])], command_text=found[1], command=command)
+
+
+def _fits(command_block: Block, output: Block) -> bool:
+    """Whether a code block may be the output of the command before it: not YAML or JSON after
+    a command that prints text (a manifest shown after `kubectl apply` is its input)."""
+    command = command_block.command
+    body = "\n".join(ln.text for ln in output.lines)
+    if not body.strip():
+        return False
+    wants_structured = (command.output or "").split("=", 1)[0] in ("json", "yaml") or command.verb in _STRUCTURED_VERBS
+    return wants_structured or structured(body) is None

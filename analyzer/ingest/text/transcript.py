@@ -343,6 +343,9 @@ def split_transcript(text: str) -> Transcript:
     def close() -> None:
         nonlocal current
         if current is not None and current.lines:
+            if current.kind == "text" and not any(ln.text.strip() for ln in current.lines):
+                current = None  # blank lines between fences: nothing to account for
+                return
             if _dedent_output(current) and "a uniform indent" not in unwrapped:
                 unwrapped.append("a uniform indent")
             blocks.append(current)
