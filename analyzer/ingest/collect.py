@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from analyzer.errors import InputError
-from analyzer.ingest import datasniff, jsondocs, layouts, transcripts, wrappers, yamldocs
+from analyzer.ingest import datasniff, jsondocs, layouts, sightings, transcripts, wrappers, yamldocs
 from analyzer.ingest.objects import (
     Hints,
     list_item_kind,
@@ -21,7 +21,7 @@ from analyzer.ingest.objects import (
     object_from_parts,
     peek_item,
 )
-from analyzer.ingest.records import JsonItem, KubeObject, LazyRaw, LogRecord, Provenance, Rejection
+from analyzer.ingest.records import JsonItem, KubeObject, LazyRaw, LogRecord, ObjectKey, Provenance, Rejection
 from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS, IngestResult
     EXPECTED_KINDS,
     TIMESTAMP_RX,
@@ -54,6 +54,7 @@ _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
 _FORMAT_RANK = {"text table": 0, "describe": 1}
+_NO_RESOURCES_IN = re.compile(r"No resources found in (\S+) namespace")
 
 
 @contextmanager
@@ -78,6 +79,11 @@ class Ingestor:
     def __init__(self) -> None:
         self.result = IngestResult()
         self._transcript: str | None = None  # the transcript being read: later sightings win
+        self._sightings: sightings.TranscriptSightings | None = None  # what it showed, by slot
+        self._shown: set[int] | None = None  # slots the block being read showed
+        self._listing_selector: str | None = None  # the label selector of the listing being read
+        self._removed: set[int] = set()  # slots emptied (gone from the cluster) until the transcript ends
+        self._transcript_report: FileReport | None = None
         self._by_uid: dict[str, int] = {}
         self._by_key: dict[Any, int] = {}
         self._logs: dict[tuple[str, str, bool], int] = {}
@@ -256,6 +262,8 @@ class Ingestor:
             self.result.skipped.append(Rejection(display, "", "transcript: " + ", ".join(split.unwrapped)
                                                  + " taken off the lines before reading"))
         self._transcript = display
+        self._sightings = sightings.TranscriptSightings()
+        self._transcript_report = report
         try:
             for block in transcripts.linked_blocks(split.blocks):
                 before = len(self.result.files)
@@ -267,10 +275,78 @@ class Ingestor:
                 del self.result.files[before:]
         finally:
             self._transcript = None
+            self._sightings = self._transcript_report = None
+            self._compact()
         return True
+
+    def _compact(self) -> None:
+        """Take the slots of objects gone from the cluster out of the object list and its indexes."""
+        if not self._removed:
+            return
+        res = self.result
+        moved: dict[int, int] = {}
+        kept = []
+        for slot, obj in enumerate(res.objects):
+            if obj is not None:
+                moved[slot] = len(kept)
+                kept.append(obj)
+        res.objects[:] = kept
+        self._by_key = {key: moved[slot] for key, slot in self._by_key.items() if slot in moved}
+        self._by_uid = {uid: moved[slot] for uid, slot in self._by_uid.items() if slot in moved}
+        self._removed = set()
+
+    def _forget(self, slot: int, reason: str) -> None:
+        """An object this transcript showed is gone from the cluster by a later command: accounted
+        for as a superseded sighting, with the reason, and no longer kept."""
+        res = self.result
+        obj = res.objects[slot]
+        res.skipped.append(Rejection(obj.provenance.source, obj.provenance.location, f"{obj.key.id} {reason}"))
+        res.duplicates += 1
+        res.collected_kinds.add(obj.kind)  # the transcript did show that kind: never "not collected"
+        if self._by_key.get(obj.key) == slot:
+            del self._by_key[obj.key]
+        if obj.uid and self._by_uid.get(obj.uid) == slot:
+            del self._by_uid[obj.uid]
+        if self._sightings is not None:
+            self._sightings.forget(slot, obj)
+        if self._transcript_report is not None:
+            self._transcript_report.objects -= 1
+        res.objects[slot] = None  # (taken out when the transcript ends; slots stay valid until then)
+        self._removed.add(slot)
+
+    def _forget_not_listed(self, listing: sightings.Listing, block: Block, shown: set[int]) -> None:
+        """Earlier table rows of a full listing's scope that it no longer shows are gone."""
+        res = self.result
+        if listing.namespace == "":
+            # no -n: the session's own namespace; the rows it shows say which one it was
+            stated = {res.objects[s].namespace for s in shown if res.objects[s] is not None} - {""}
+            scopes = [listing] + [sightings.Listing(listing.kinds, ns, listing.selector) for ns in stated][:1] \
+                if len(stated) <= 1 else [listing]
+        else:
+            scopes = [listing]
+        for scope in scopes:
+            for slot in self._sightings.not_shown(scope, shown, res.objects):
+                self._forget(slot, f"not in the later full listing at line {block.first} "
+                             f"('{_short(block.command_text)}'): gone")
+
+    def _forget_deleted(self, display: str, block: Block, command: Command, out: list[tuple[int, str]]) -> None:
+        """What `kubectl delete` says it deleted is gone, with what its controller owned."""
+        res = self.result
+        for what in sightings.deleted_objects(command, out):
+            slots, why = self._sightings.deleted(what, res.objects)
+            if why is not None:
+                res.skipped.append(Rejection(display, f"line {what.line}", f"{what.kind} {what.name} deleted: {why}"))
+                continue
+            for slot in slots:
+                obj = res.objects[slot]
+                named = obj.kind == what.kind and obj.name == what.name
+                with_owner = "" if named else f" with its owner {what.kind} {what.name}"
+                self._forget(slot, f"deleted{with_owner} by '{_short(block.command_text)}' (line {what.line})")
 
     def _add_block(self, display: str, block: Block, report: FileReport) -> None:
         skip = self.result.skipped
+        if self._sightings is not None and block.command_text and sightings.switches_namespace(block.command_text):
+            self._sightings.context_namespace = None
         out = [(ln.no, ln.text) for ln in block.output()]
         shown = any(text.strip() for _, text in out)
         if block.kind == "history":
@@ -289,9 +365,17 @@ class Ingestor:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': no output shown"))
             return
         said = next((t.strip() for _, t in out if t.strip()), "")
+        listing = sightings.full_listing(command) if self._sightings is not None else None
         if said.startswith(("No resources found", "Error from server", "error: ", "Unable to connect", "The connection to the server")) \
                 and sum(1 for _, t in out if t.strip()) <= 3:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' printed no objects: {_short(said)}"))
+            if listing is not None and said.startswith("No resources found"):
+                # an empty listing: nothing of its scope is left (kubectl names the namespace)
+                stated = _NO_RESOURCES_IN.match(said)
+                if stated is not None and listing.namespace == "":
+                    listing = sightings.Listing(listing.kinds, stated.group(1), listing.selector)
+                self._forget_not_listed(listing, block, set())
+                self.result.collected_kinds.update(listing.kinds)
             return
         if verb == "version":
             version = transcripts.server_version("\n".join(t for _, t in out))
@@ -321,6 +405,13 @@ class Ingestor:
         if verb == "cluster-info" and "dump" not in command.resources:
             skip.append(Rejection(display, block.span, "kubectl cluster-info prints endpoints, no objects"))
             return
+        if verb == "delete" and self._sightings is not None:
+            self._forget_deleted(display, block, command, out)
+        elif self._sightings is not None:
+            for what in sightings.changed_objects(command, out):
+                for slot in self._sightings.changed(what, self.result.objects):
+                    self._forget(slot, f"changed by '{_short(block.command_text)}' (line {what.line}) after this "
+                                 "table: what the table showed is no longer current")
         reason = transcripts.no_objects_reason(verb)
         if reason is not None:
             skip.append(Rejection(display, block.span, f"{reason} ('{_short(block.command_text)}')"))
@@ -337,7 +428,21 @@ class Ingestor:
         prompt = (block.first, "$ " + _normalised(block.command_text))
         text = transcripts.placed(out, prompt)
         read_before, tables_before = self.result.objects_read, len(self.result.generic_tables)
-        if self._add_text(display, text):
+        self._shown = set()
+        self._listing_selector = listing.selector if listing is not None else None
+        try:
+            read = self._add_text(display, text)
+        finally:
+            shown, self._shown, self._listing_selector = self._shown, None, None
+        if read and listing is not None:
+            self._forget_not_listed(listing, block, shown)
+        if read and command.namespace is None and not command.all_namespaces:
+            # rows of a table without -n that the transcript knows in one namespace: that is
+            # the session's namespace
+            stated = {o.namespace for s in shown if (o := self.result.objects[s]) is not None} - {""}
+            if len(stated) == 1:
+                self._sightings.context_namespace = next(iter(stated))
+        if read:
             if self.result.objects_read == read_before and len(self.result.generic_tables) > tables_before:
                 skip.append(Rejection(display, block.span, f"output of '{_short(block.command_text)}' kept as a "
                                       "table of a kind without objects (see generic tables)"))
@@ -579,7 +684,10 @@ class Ingestor:
         self.result.files.append(report)
         for obj in parsed.objects:
             prov = Provenance(display, obj.origin, None, obj.line)
+            stated_by = self._namespace_from_transcript(obj.body) if self._sightings is not None else None
             made = object_from_dict(obj.body, Hints(), prov)
+            if stated_by is not None and isinstance(made, KubeObject) and made.namespace == stated_by[0]:
+                made.notes.append(stated_by[1])
             if obj.notes and isinstance(made, KubeObject):
                 made.notes.extend(obj.notes)
             report.objects += self._keep(made)
@@ -588,6 +696,25 @@ class Ingestor:
             self._record_input_rejection(rej)
         self.result.generic_tables.extend(parsed.tables)
         return True
+
+    def _namespace_from_transcript(self, body: dict[str, Any]) -> tuple[str, str] | None:
+        """A table row without a namespace takes the one namespace this transcript shows its kind
+        and name in, else the session's namespace other tables without -n showed; returns the
+        namespace and the note saying so."""
+        meta = body.get("metadata")
+        kind = body.get("kind")
+        if not isinstance(meta, dict) or meta.get("namespace") or not isinstance(meta.get("name"), str) \
+                or not isinstance(kind, str):
+            return None
+        namespace = self._sightings.known_namespace(kind, meta["name"])
+        if namespace is not None:
+            why = f"the one namespace this transcript shows {kind} {meta['name']} in"
+        elif (namespace := self._sightings.context_namespace) is not None:
+            why = "the session's namespace, where its earlier tables without -n showed known objects"
+        else:
+            return None
+        meta["namespace"] = namespace
+        return namespace, f"namespace not stated by its table: {namespace}, {why}"
 
     def _add_log_file(self, display: str, data: bytes, hint: layouts.LogHint) -> None:
         if _LINK_STUB.match(data):
@@ -671,6 +798,8 @@ class Ingestor:
         if self._mapped is not None and isinstance(obj.raw, memoryview | LazyRaw):
             obj.mapped = self._mapped
         slot = self._by_key.get(obj.key)
+        if slot is None and self._sightings is not None and obj.namespace:
+            slot = self._unstated_namespace_slot(obj)
         if slot is None and obj.uid:
             slot = self._by_uid.get(obj.uid)
             if slot is not None and not _same_object(res.objects[slot], obj):
@@ -685,10 +814,14 @@ class Ingestor:
                 # what the cluster was when the session ended
                 res.skipped.append(Rejection(old.provenance.source, old.provenance.location,
                                              f"{old.key.id} superseded by its later sighting"
-                                             f" ({obj.provenance.location or 'later in the file'})"))
+                                             f" ({obj.provenance.location or 'later in the file'})"
+                                             + (f" in namespace {obj.namespace}" if old.key != obj.key else "")))
                 obj.duplicates = old.duplicates + 1
                 res.objects[slot] = obj
+                if old.key != obj.key and self._by_key.get(old.key) == slot:
+                    del self._by_key[old.key]
                 self._by_key[obj.key] = slot
+                self._saw(slot, obj)
                 return 0
             if _rank(obj) > _rank(old):
                 obj.duplicates = old.duplicates + 1
@@ -696,13 +829,36 @@ class Ingestor:
                 self._by_key[obj.key] = slot
             else:
                 old.duplicates += 1
+            self._saw(slot, res.objects[slot])
             return 0
         slot = len(res.objects)
         res.objects.append(obj)
         if obj.uid and obj.uid not in self._by_uid:
             self._by_uid[obj.uid] = slot
         self._by_key[obj.key] = slot
+        self._saw(slot, obj)
         return 1
+
+    def _saw(self, slot: int, obj: KubeObject) -> None:
+        if self._sightings is None:
+            return
+        table = obj.provenance.format in sightings.TABLE_ORIGINS
+        self._sightings.seen(slot, obj, self._listing_selector if table else None)
+        if self._shown is not None:
+            self._shown.add(slot)
+
+    def _unstated_namespace_slot(self, obj: KubeObject) -> int | None:
+        """The slot of an earlier table row of this object that stated no namespace, when this
+        transcript shows that kind and name in no other namespace: the same object."""
+        key = ObjectKey(obj.key.group, obj.kind, "", obj.name)
+        slot = self._by_key.get(key)
+        if slot is None:
+            return None
+        old = self.result.objects[slot]
+        if old is None or old.provenance.source != self._transcript or old.provenance.format not in sightings.TABLE_ORIGINS:
+            return None
+        known = self._sightings.namespaces.get((obj.kind, obj.name), set())
+        return slot if known <= {obj.namespace} else None
 
     def reject_object(self, rejection: Rejection) -> None:
         """Record an object candidate that could not become an object (counted in objects_read)."""

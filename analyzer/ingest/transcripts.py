@@ -190,8 +190,8 @@ def linked_blocks(blocks: list[Block]) -> list[Block]:
 
 def _inline_command(block: Block) -> Block | None:
     """The kubectl command in inline code that ends a paragraph, as a block of its own line."""
-    from analyzer.text.transcript import Block, TranscriptLine, command_of_line, normalise_command
     from analyzer.text.commands import parse_command
+    from analyzer.text.transcript import Block, TranscriptLine, command_of_line, normalise_command
 
     last = next((ln for ln in reversed(block.lines) if ln.text.strip()), None)
     m = _INLINE_CODE_END.search(last.text) if last is not None else None

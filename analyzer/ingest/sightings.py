@@ -1,0 +1,237 @@
+"""What one transcript's commands say about the objects seen before them.
+
+A session is read in order, so what a later command prints changes what is still there:
+- a later full listing (`kubectl get pods -n web`, same kind and namespace or `-A`, no names,
+  no field selector, not `--watch`) no longer shows an object an earlier table showed: it is
+  gone. A listing with a label selector speaks only for the rows an earlier listing with the same
+  selector showed. Only table rows are dropped by tables; objects read whole (YAML/JSON,
+  describe) stay.
+- `kubectl delete` prints what it deleted (`deployment.apps "nginx" deleted`): that object, and
+  the ReplicaSets and pods its controller owned (by ownerReferences, or by the names the
+  controller gives them), are gone.
+- a table row that states no namespace is the one object of that kind and name the transcript
+  shows in a known namespace, when there is exactly one.
+
+The Ingestor keeps the objects; this module only decides, from the indexes it keeps here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from analyzer.ingest.records import KubeObject
+    from analyzer.text.commands import Command
+
+TABLE_ORIGINS = frozenset({"text table"})
+# Flags that make a `get` print other than the whole scope now: a stream of changes, a subset.
+_NOT_FULL_FLAGS = frozenset({"--watch", "-w", "--watch-only", "--field-selector", "--chunk-size"})
+_DELETED = re.compile(r'^\s*(?P<resource>[a-z][\w.-]*) "(?P<name>[^"]+)" deleted(?: from (?P<ns>[\w.-]+) namespace)?\s*$')
+_CHANGED = re.compile(r"^\s*(?P<resource>[a-z][\w.-]*)/(?P<name>[\w.-]+) (?:edited|scaled|configured|patched|"
+                      r"image updated|resource requirements updated|env updated|serviceaccount updated)\s*$")
+# Commands that change which namespace a `get` without -n lists.
+_SWITCHES_NAMESPACE = re.compile(r"\b(?:set-context|use-context|kubens|ns)\b|\bproject\s+\S")
+# Names a controller gives what it creates (when no ownerReferences say so): a Deployment's
+# ReplicaSets `<name>-<pod-template-hash>` and their pods `<rs>-<5 chars>`, a StatefulSet's
+# pods `<name>-<ordinal>`, a DaemonSet's and a Job's pods `<name>-<5 chars>`.
+_OWNED_NAMES: dict[str, tuple[tuple[str, str], ...]] = {
+    "Deployment": (("ReplicaSet", r"-[a-z0-9]{6,10}"), ("Pod", r"-[a-z0-9]{6,10}-[a-z0-9]{5}")),
+    "ReplicaSet": (("Pod", r"-[a-z0-9]{5}"),),
+    "StatefulSet": (("Pod", r"-\d+"),),
+    "DaemonSet": (("Pod", r"-[a-z0-9]{5}"),),
+    "Job": (("Pod", r"-[a-z0-9]{5}"),),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The scope a `kubectl get` printed whole: kinds, namespace (None: all), label selector."""
+
+    kinds: tuple[str, ...]
+    namespace: str | None
+    selector: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deleted:
+    """One line of `kubectl delete` output: kind, name, namespace (None when not stated)."""
+
+    kind: str
+    name: str
+    namespace: str | None
+    line: int
+
+
+def full_listing(command: Command) -> Listing | None:
+    """The scope a `kubectl get` command lists whole, or None (names, a field selector, a watch,
+    a pipe, a resource that is no kind).
+
+    >>> from analyzer.text.commands import parse_command
+    >>> full_listing(parse_command("kubectl get po -n kube-system"))
+    Listing(kinds=('Pod',), namespace='kube-system', selector='')
+    >>> full_listing(parse_command("kubectl get nodes -o wide")).namespace is None
+    True
+    >>> full_listing(parse_command("kubectl get pods -A | grep web")) is None
+    True
+    """
+    from analyzer.text import catalog as text_catalog
+
+    if command.verb != "get" or command.names or not command.resources or command.piped or command.redirected:
+        return None
+    if any(flag in command.flags for flag in _NOT_FULL_FLAGS):
+        return None
+    output = (command.output or "").split("=", 1)[0]
+    if output not in ("", "wide", "name", "custom-columns"):
+        return None
+    kinds = text_catalog.catalog()
+    infos = [kinds.for_resource(resource) for resource in command.resources]
+    if not infos or any(info is None for info in infos):
+        return None
+    namespaced = any(info.namespaced for info in infos)
+    namespace = None if command.all_namespaces or not namespaced else (command.namespace or "")
+    return Listing(tuple(info.kind for info in infos), namespace, command.flags.get("--selector", ""))
+
+
+def switches_namespace(command_text: str) -> bool:
+    """Whether a command may change the session's namespace (`kubectl config set-context
+    --current --namespace x`, `kubens x`, `oc project x`).
+
+    >>> switches_namespace("kubens kube-system"), switches_namespace("kubectl get ns")
+    (True, False)
+    """
+    words = command_text.split()
+    return bool(words) and words[-1] != "ns" and _SWITCHES_NAMESPACE.search(command_text) is not None
+
+
+def changed_objects(command: Command, lines: list[tuple[int, str]]) -> list[Deleted]:
+    """What `kubectl edit/scale/patch/apply/set` says it changed (`statefulset.apps/redis edited`).
+
+    >>> from analyzer.text.commands import parse_command
+    >>> changed_objects(parse_command("kubectl edit sts redis"), [(9, 'statefulset.apps/redis edited')])
+    [Deleted(kind='StatefulSet', name='redis', namespace=None, line=9)]
+    """
+    from analyzer.text import catalog as text_catalog
+
+    kinds = text_catalog.catalog()
+    out = []
+    for no, text in lines:
+        m = _CHANGED.match(text)
+        info = kinds.for_resource(m.group("resource")) if m else None
+        if info is None:
+            continue
+        out.append(Deleted(info.kind, m.group("name"), command.namespace if info.namespaced else "", no))
+    return out
+
+
+def deleted_objects(command: Command, lines: list[tuple[int, str]]) -> list[Deleted]:
+    """What `kubectl delete` says it deleted, one per `<resource> "<name>" deleted` line.
+
+    >>> from analyzer.text.commands import parse_command
+    >>> deleted_objects(parse_command("kubectl delete -f web.yml"), [(5, 'deployment.apps "nginx" deleted')])
+    [Deleted(kind='Deployment', name='nginx', namespace=None, line=5)]
+    """
+    from analyzer.text import catalog as text_catalog
+
+    kinds = text_catalog.catalog()
+    out = []
+    for no, text in lines:
+        m = _DELETED.match(text)
+        info = kinds.for_resource(m.group("resource")) if m else None
+        if info is None:
+            continue
+        namespace = (m.group("ns") or command.namespace) if info.namespaced else ""
+        out.append(Deleted(info.kind, m.group("name"), namespace, no))
+    return out
+
+
+@dataclass(slots=True)
+class TranscriptSightings:
+    """Indexes over the objects one transcript showed, by slot of the Ingestor's object list."""
+
+    by_kind: dict[str, set[int]] = field(default_factory=dict)
+    selector_of: dict[int, str] = field(default_factory=dict)  # the listing that last showed a table row
+    namespaces: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (kind, name) -> namespaces
+    # The session's own namespace (what a `get` without -n lists), once a table without -n
+    # showed rows the transcript knows in one namespace; None while unknown or after a switch.
+    context_namespace: str | None = None
+
+    def seen(self, slot: int, obj: KubeObject, selector: str | None) -> None:
+        """Record that slot now holds obj (shown by a listing with selector, None if none)."""
+        self.by_kind.setdefault(obj.kind, set()).add(slot)
+        if obj.namespace:
+            self.namespaces.setdefault((obj.kind, obj.name), set()).add(obj.namespace)
+        if selector is None:
+            self.selector_of.pop(slot, None)
+        else:
+            self.selector_of[slot] = selector
+
+    def forget(self, slot: int, obj: KubeObject) -> None:
+        # (the namespace it was shown in stays known: a pod deleted and made again keeps it)
+        self.by_kind.get(obj.kind, set()).discard(slot)
+        self.selector_of.pop(slot, None)
+
+    def known_namespace(self, kind: str, name: str) -> str | None:
+        """The one namespace the transcript shows an object of this kind and name in, if one."""
+        found = self.namespaces.get((kind, name), set())
+        return next(iter(found)) if len(found) == 1 else None
+
+    def changed(self, what: Deleted, objects: list[KubeObject | None]) -> list[int]:
+        """Table rows of an object a later `kubectl edit/scale/patch/apply` changed."""
+        return [s for s in self.by_kind.get(what.kind, ()) if (o := objects[s]) is not None and o.name == what.name
+                and o.provenance.format in TABLE_ORIGINS and (what.namespace is None or o.namespace == what.namespace)]
+
+    def not_shown(self, listing: Listing, shown: set[int], objects: list[KubeObject | None]) -> list[int]:
+        """Slots of earlier table rows in the listing's scope that it no longer shows."""
+        gone = []
+        for kind in listing.kinds:
+            for slot in sorted(self.by_kind.get(kind, ())):
+                obj = objects[slot]
+                if slot in shown or obj is None or obj.provenance.format not in TABLE_ORIGINS:
+                    continue
+                if listing.namespace is not None and obj.namespace != listing.namespace:
+                    continue
+                if listing.selector and self.selector_of.get(slot) != listing.selector:
+                    continue
+                gone.append(slot)
+        return gone
+
+    def deleted(self, what: Deleted, objects: list[KubeObject | None]) -> tuple[list[int], str | None]:
+        """Slots a delete line removes (the object, then what its controller owned), or the
+        reason none is removed. A controller the transcript never showed still takes the pods
+        it owned (a write-up lists pods, then deletes their Deployment)."""
+        named = [s for s in self.by_kind.get(what.kind, ()) if (o := objects[s]) is not None and o.name == what.name]
+        if what.namespace is not None:
+            named = [s for s in named if objects[s].namespace == what.namespace]
+        namespaces = {objects[s].namespace for s in named}
+        if len(namespaces) > 1:
+            return [], "seen in more than one namespace, and the command states none"
+        namespace = next(iter(namespaces), what.namespace)
+        owned = self._owned(what.kind, what.name, namespace, objects)
+        if namespace is None and len({objects[s].namespace for s in owned}) > 1:
+            return [], "what it owned is seen in more than one namespace, and the command states none"
+        if not named and not owned:
+            return [], "not seen before it"
+        return named + [s for s in owned if s not in named], None
+
+    def _owned(self, kind: str, name: str, namespace: str | None, objects: list[KubeObject | None]) -> list[int]:
+        """What a controller owned: by ownerReferences, else by the names it gives (namespace
+        None: any)."""
+        out: list[int] = []
+        for owned_kind, suffix in _OWNED_NAMES.get(kind, ()):
+            pattern = re.compile(re.escape(name) + suffix + "$")
+            for slot in sorted(self.by_kind.get(owned_kind, ())):
+                obj = objects[slot]
+                if obj is None or (namespace is not None and obj.namespace != namespace):
+                    continue
+                refs = obj.view.metadata.ownerReferences if obj.view.metadata else None
+                if refs:
+                    owned = any(r.kind == kind and r.name == name for r in refs)
+                else:
+                    owned = pattern.match(obj.name) is not None
+                if owned and slot not in out:
+                    out.append(slot)
+                    # a ReplicaSet's pods
+                    out += [s for s in self._owned(obj.kind, obj.name, obj.namespace, objects) if s not in out]
+        return out
