@@ -300,7 +300,7 @@ class Ingestor:
         for as a superseded sighting, with the reason, and no longer kept."""
         res = self.result
         obj = res.objects[slot]
-        res.skipped.append(Rejection(obj.provenance.source, obj.provenance.location, f"{obj.key.id} {reason}"))
+        res.skipped.append(Rejection(obj.provenance.source, obj.provenance.location, f"{obj.key.id} superseded: {reason}"))
         res.duplicates += 1
         res.collected_kinds.add(obj.kind)  # the transcript did show that kind: never "not collected"
         if self._by_key.get(obj.key) == slot:
@@ -327,7 +327,7 @@ class Ingestor:
         for scope in scopes:
             for slot in self._sightings.not_shown(scope, shown, res.objects):
                 self._forget(slot, f"not in the later full listing at line {block.first} "
-                             f"('{_short(block.command_text)}'): gone")
+                             f"('{_short(block.command_text)}'), so gone")
 
     def _forget_deleted(self, display: str, block: Block, command: Command, out: list[tuple[int, str]]) -> None:
         """What `kubectl delete` says it deleted is gone, with what its controller owned."""
@@ -365,7 +365,7 @@ class Ingestor:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': no output shown"))
             return
         said = next((t.strip() for _, t in out if t.strip()), "")
-        listing = sightings.full_listing(command) if self._sightings is not None else None
+        listing = sightings.full_listing(command) if self._sightings is not None and not sightings.elided(out) else None
         if said.startswith(("No resources found", "Error from server", "error: ", "Unable to connect", "The connection to the server")) \
                 and sum(1 for _, t in out if t.strip()) <= 3:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' printed no objects: {_short(said)}"))

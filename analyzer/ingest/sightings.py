@@ -31,8 +31,9 @@ _NOT_FULL_FLAGS = frozenset({"--watch", "-w", "--watch-only", "--field-selector"
 _DELETED = re.compile(r'^\s*(?P<resource>[a-z][\w.-]*) "(?P<name>[^"]+)" deleted(?: from (?P<ns>[\w.-]+) namespace)?\s*$')
 _CHANGED = re.compile(r"^\s*(?P<resource>[a-z][\w.-]*)/(?P<name>[\w.-]+) (?:edited|scaled|configured|patched|"
                       r"image updated|resource requirements updated|env updated|serviceaccount updated)\s*$")
+_ELISION = re.compile(r"^\s*(?:[.…]{2,}|[\[(<]\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
 # Commands that change which namespace a `get` without -n lists.
-_SWITCHES_NAMESPACE = re.compile(r"\b(?:set-context|use-context|kubens|ns)\b|\bproject\s+\S")
+_SWITCHES_NAMESPACE = re.compile(r"^(?:kubens|kubectx)\b|\b(?:set-context|use-context)\b|^(?:kubectl|oc|k)\s+(?:ns|project)\b")
 # Names a controller gives what it creates (when no ownerReferences say so): a Deployment's
 # ReplicaSets `<name>-<pod-template-hash>` and their pods `<rs>-<5 chars>`, a StatefulSet's
 # pods `<name>-<ordinal>`, a DaemonSet's and a Job's pods `<name>-<5 chars>`.
@@ -62,6 +63,16 @@ class Deleted:
     name: str
     namespace: str | None
     line: int
+
+
+def elided(lines: list[tuple[int, str]]) -> bool:
+    """Whether a writer cut rows out of the output (a line of `...`, `[...]`, `<snip>`): then it
+    is no full listing.
+
+    >>> elided([(1, "NAME   READY"), (2, "...")]), elided([(1, "NAME   READY")])
+    (True, False)
+    """
+    return any(_ELISION.match(text) for _, text in lines)
 
 
 def full_listing(command: Command) -> Listing | None:
@@ -98,11 +109,10 @@ def switches_namespace(command_text: str) -> bool:
     """Whether a command may change the session's namespace (`kubectl config set-context
     --current --namespace x`, `kubens x`, `oc project x`).
 
-    >>> switches_namespace("kubens kube-system"), switches_namespace("kubectl get ns")
+    >>> switches_namespace("kubens kube-system"), switches_namespace("kubectl delete ns scratch")
     (True, False)
     """
-    words = command_text.split()
-    return bool(words) and words[-1] != "ns" and _SWITCHES_NAMESPACE.search(command_text) is not None
+    return _SWITCHES_NAMESPACE.search(command_text.strip()) is not None
 
 
 def changed_objects(command: Command, lines: list[tuple[int, str]]) -> list[Deleted]:
@@ -208,7 +218,12 @@ class TranscriptSightings:
         if len(namespaces) > 1:
             return [], "seen in more than one namespace, and the command states none"
         namespace = next(iter(namespaces), what.namespace)
-        owned = self._owned(what.kind, what.name, namespace, objects)
+        if what.kind == "Namespace":
+            # a namespace takes everything in it along
+            owned = sorted(s for slots in self.by_kind.values() for s in slots
+                           if (o := objects[s]) is not None and o.namespace == what.name)
+        else:
+            owned = self._owned(what.kind, what.name, namespace, objects)
         if namespace is None and len({objects[s].namespace for s in owned}) > 1:
             return [], "what it owned is seen in more than one namespace, and the command states none"
         if not named and not owned:

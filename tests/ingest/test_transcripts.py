@@ -1,7 +1,7 @@
 """Transcripts read as a person reads them: nodes and pods at the counts a person would count,
 every other block skipped with its lines and reason, later sightings winning.
 
-Fixtures: tests/data/transcripts/ (hand-made but one, cut from a public write-up; each file says
+Fixtures: tests/data/transcripts/ (hand-made but three, cut from public write-ups; each file says
 how at its top, see its README).
 """
 
@@ -52,6 +52,22 @@ COUNTED = {
     "flannel-writeup.md": Counted(
         {}, superseded=0, logs=1, server_version=None,
         skipped=("markdown fences taken off", "without a container name: the same text as container kube-flannel's")),
+    "oke-gva-writeup.md": Counted(
+        {"Deployment": 1, "Pod": 6}, superseded=6, logs=0, server_version=None,
+        skipped=("markdown fences taken off", "superseded", "superseded", "superseded", "superseded",
+                 "coredns-7949666f46-frvx4 superseded: not in the later full listing at line 29",
+                 "kube-dns-autoscaler-9b5569b69-ddqbr superseded: not in the later full listing at line 29",
+                 "kubectl scale prints what it scaled"),
+        rejected=(("lines 43-60", "output of 'kubectl describe node 10.0.1.17' could not be read as a kubectl "
+                   "table or describe"),)),
+    "oke-autoscale-demo.md": Counted(
+        {"Deployment": 2, "HorizontalPodAutoscaler": 1, "Node": 3, "Pod": 6, "Service": 2}, superseded=20, logs=0,
+        server_version=None,
+        skipped=("markdown fences taken off", "kubectl create prints what it created", *["superseded"] * 6,
+                 "nginx-78878bf58d-7hcxd superseded: deleted with its owner Deployment nginx",
+                 "nginx-78878bf58d-glxvn superseded: deleted with its owner Deployment nginx",
+                 "Service/default/nginx superseded: deleted by 'kubectl delete -f ngninx-service.yml' (line 66)",
+                 "kubectl delete prints what it deleted", *["superseded"] * 11)),
     "github-actions.log": Counted(
         {"Node": 2, "Pod": 8, "Event": 2}, superseded=0, logs=0, server_version="v1.28.8+k3s1",
         skipped=("CI timestamps taken off", "server version v1.28.8+k3s1 read",

@@ -1,0 +1,246 @@
+"""A transcript read to its end as a person reads it: an output fence read with the command
+before it, a later full listing and `kubectl delete` taking away what is gone, a row without a
+namespace being the object the transcript knows.
+
+Fixtures: the two OKE write-ups in tests/data/transcripts/ (cut from public write-ups, their tops
+say how) and short pastes inline, each trimmed from a real session named beside it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import analyzer
+from analyzer.findings import findings_and_incidents
+from analyzer.ingest import IngestResult, ingest, ingest_text
+
+DATA = Path(__file__).parents[1] / "data" / "transcripts"
+PODS = "NAME                                  READY   STATUS    RESTARTS   AGE\n"
+
+
+def _ids(r: IngestResult) -> list[str]:
+    return sorted(o.key.id for o in r.objects)
+
+
+def _serious(path_or_text: str | Path) -> list[tuple[str, str]]:
+    cluster = analyzer.load(path_or_text)
+    findings, _ = findings_and_incidents(cluster)
+    return [(f.rule, f.name) for f in findings if f.severity in ("warning", "critical") and f.status == "fail"]
+
+
+# -- 1. the command and its output in separate blocks --------------------------------------------
+
+def test_an_output_fence_is_read_with_the_command_fence_before_it() -> None:
+    r = ingest(DATA / "oke-gva-writeup.md")
+    assert r.accounting_holds()
+    assert {o.namespace for o in r.objects if o.kind == "Pod"} == {"kube-system"}
+    assert not any("no output shown" in s.reason for s in r.skipped)
+
+
+def test_an_output_fence_is_read_with_the_inline_code_command_before_it() -> None:
+    r = ingest(DATA / "oke-autoscale-demo.md")
+    [metrics] = [o for o in r.objects if o.name == "metrics-server"]
+    assert metrics.key.id == "apps/Deployment/kube-system/metrics-server"  # `-n kube-system` applied
+
+
+def test_prose_between_is_allowed_and_a_missing_output_still_says_so() -> None:
+    # shaped as oke-gva.md: a command fence, a sentence, the output fence; then a command alone
+    text = ("```bash\nkubectl get po -n kube-system\n```\n\nThe output:\n\n```text\n" + PODS
+            + "coredns-58975fffdb-f6x8f              1/1     Running   0          13s\n```\n\n"
+            "```bash\nkubectl get nodes\n```\n\nThat is all for today.\n")
+    r = ingest_text(text, "notes.md")
+    assert _ids(r) == ["core/Pod/kube-system/coredns-58975fffdb-f6x8f"]
+    assert [s.location for s in r.skipped if "no output shown" in s.reason] == ["line 13"]
+
+
+def test_a_manifest_after_apply_is_not_its_output() -> None:
+    # a write-up shows the command, then the manifest it applies: the manifest is read as itself
+    text = ("```bash\nkubectl apply -f web.yaml\n```\n\n```yaml\napiVersion: apps/v1\nkind: Deployment\n"
+            "metadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 2\n```\n\n"
+            "`kubectl get po -n shop`\n\n```\n" + PODS
+            + "web-7d9f8c6b5-x2k4q                   1/1     Running   0          1m\n```\n")
+    r = ingest_text(text, "notes.md")
+    assert _ids(r) == ["apps/Deployment/shop/web", "core/Pod/shop/web-7d9f8c6b5-x2k4q"]
+
+
+# -- 2. a later full listing supersedes what it no longer shows ----------------------------------
+
+def test_a_later_full_listing_drops_what_it_no_longer_shows() -> None:
+    r = ingest(DATA / "oke-gva-writeup.md")
+    names = sorted(o.name for o in r.objects if o.kind == "Pod")
+    assert "coredns-7949666f46-frvx4" not in names and "coredns-58975fffdb-f6x8f" in names
+    assert all(o.view.status.phase == "Running" for o in r.objects if o.kind == "Pod")
+    gone = [s for s in r.skipped if "not in the later full listing at line 29" in s.reason]
+    assert [s.location for s in gone] == ["line 18", "line 20"]
+    assert r.objects_read == len(r.objects) + r.duplicates + len(r.object_rejections)
+
+
+def test_oke_gva_ends_where_its_reader_ends() -> None:
+    cluster = analyzer.load(DATA / "oke-gva-writeup.md")
+    assert cluster.distribution.name == "oke"
+    assert not [f for f in _serious(DATA / "oke-gva-writeup.md") if f[0] == "pod-pending"]
+
+
+SCOPES = (  # hand-made in kubectl's layout, as the sessions of tests/data/transcripts
+    "$ kubectl get pods -A\nNAMESPACE   NAME    READY   STATUS    RESTARTS   AGE\n"
+    "web         api-1   0/1     Pending   0          1m\nweb         api-2   1/1     Running   0          1m\n"
+    "ops         job-1   0/1     Error     0          1m\n"
+    "$ kubectl get pod api-1 -n web -o yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: api-1\n"
+    "  namespace: web\nstatus:\n  phase: Pending\n"
+    "$ kubectl get pods -n web -l app=api --watch\nNAME    READY   STATUS    RESTARTS   AGE\n"
+    "api-3   1/1     Running   0          5s\n"
+    "$ kubectl get pods -n web\nNAME    READY   STATUS    RESTARTS   AGE\napi-3   1/1     Running   0          9s\n"
+    "$ kubectl get pods -n ops | grep nothing\n"
+    "$ kubectl get pods -n ops\nNAME    READY   STATUS    RESTARTS   AGE\nlog-1   1/1     Running   0          3s\n...\n"
+)
+
+
+def test_only_tables_of_the_same_scope_are_dropped_by_a_later_table() -> None:
+    r = ingest_text(SCOPES, "session.txt")
+    assert r.accounting_holds()
+    # api-2 is gone (not in the later `-n web` listing); api-1 was read whole, so it stays;
+    # job-1 stays: the `-n ops` listing is piped, then cut short with `...`
+    assert _ids(r) == ["core/Pod/ops/job-1", "core/Pod/ops/log-1", "core/Pod/web/api-1", "core/Pod/web/api-3"]
+    [gone] = [s for s in r.skipped if "not in the later full listing" in s.reason]
+    assert gone.location == "line 4" and "core/Pod/web/api-2" in gone.reason
+
+
+def test_an_empty_listing_empties_its_namespace() -> None:
+    text = ("$ kubectl get pods -n web\nNAME    READY   STATUS    RESTARTS   AGE\napi-1   0/1     Pending   0          1m\n"
+            "$ kubectl delete deploy api -n web --cascade=foreground\ndeployment.apps \"api\" deleted\n"
+            "$ kubectl get pods\nNo resources found in web namespace.\n")
+    r = ingest_text(text, "session.txt")
+    assert r.accounting_holds() and r.objects == []
+    # (api-1 is also a name the Deployment's pods never have, so the delete leaves it)
+    assert [s.location for s in r.skipped if "not in the later full listing at line 6" in s.reason] == ["line 3"]
+    assert "Pod" in r.collected_kinds
+
+
+def test_a_selector_listing_speaks_for_the_rows_of_the_same_selector() -> None:
+    # trimmed from minikube-powershell-session.txt (a falco DaemonSet re-applied)
+    text = ("PS C:\\> kubectl get pods -l app=falco -n kube-system\nNAME          READY   STATUS             RESTARTS"
+            "         AGE\nfalco-5p4sq   0/1     CrashLoopBackOff   10 (4m38s ago)   32m\n"
+            "PS C:\\> kubectl get pods -n kube-system -l app=other\nNAME      READY   STATUS    RESTARTS   AGE\n"
+            "other-1   1/1     Running   0          2m\n"
+            "PS C:\\> kubectl apply -f falco-daemonset.yaml\ndaemonset.apps/falco configured\n"
+            "PS C:\\> kubectl get pods -l app=falco -n kube-system\nNAME          READY   STATUS    RESTARTS   AGE\n"
+            "falco-4b58s   1/1     Running   0          37s\n")
+    r = ingest_text(text, "session.txt")
+    assert _ids(r) == ["core/Pod/kube-system/falco-4b58s", "core/Pod/kube-system/other-1"]
+
+
+# -- 3. kubectl delete ------------------------------------------------------------------------------
+
+def test_oke_autoscale_ends_where_its_reader_ends() -> None:
+    path = DATA / "oke-autoscale-demo.md"
+    cluster = analyzer.load(path)
+    assert cluster.distribution.name == "oke"
+    nodes = [o for o in cluster.objects if o.kind == "Node"]
+    assert len(nodes) == 3
+    assert all(c.status == "True" for o in nodes for c in o.view.status.conditions if c.type == "Ready")
+    assert not [o for o in cluster.objects if o.name.startswith("nginx-78878bf58d") or o.name == "nginx"]
+    assert cluster.ingest.accounting_holds()
+
+
+def test_delete_removes_what_it_names_unless_seen_again() -> None:
+    # trimmed from minikube-powershell-session.txt: redis-0 deleted, its StatefulSet makes it again
+    text = ("PS C:\\> kubectl get pods -n default\nNAME      READY   STATUS    RESTARTS   AGE\n"
+            "redis-0   1/1     Running   0          78m\nredis-1   1/1     Running   0          106m\n"
+            "PS C:\\> kubectl delete pod redis-0 -n default\npod \"redis-0\" deleted\n"
+            "PS C:\\> kubectl delete pod redis-1 -n default\npod \"redis-1\" deleted\n"
+            "PS C:\\> kubectl get pod redis-0 -n default\nNAME      READY   STATUS    RESTARTS   AGE\n"
+            "redis-0   1/1     Running   0          6s\n"
+            "PS C:\\> kubectl delete ns scratch\nnamespace \"scratch\" deleted\n")
+    r = ingest_text(text, "session.txt")
+    assert r.accounting_holds()
+    assert _ids(r) == ["core/Pod/default/redis-0"]
+    assert next(o for o in r.objects).provenance.line == 11
+    deleted = [(s.location, s.reason) for s in r.skipped if "deleted by" in s.reason]
+    assert [loc for loc, _ in deleted] == ["line 3", "line 4"]
+    assert "kubectl delete pod redis-1 -n default" in deleted[1][1]
+    assert any(s.location == "line 13" and "not seen before it" in s.reason for s in r.skipped)
+
+
+def test_a_deleted_namespace_takes_its_objects() -> None:
+    text = ("$ kubectl get deploy,svc -n scratch\nNAME                  READY   UP-TO-DATE   AVAILABLE   AGE\n"
+            "deployment.apps/web   1/1     1            1           2m\n\n"
+            "NAME          TYPE        CLUSTER-IP    EXTERNAL-IP   PORT(S)   AGE\n"
+            "service/web   ClusterIP   10.96.3.4     <none>        80/TCP    2m\n"
+            "$ kubectl get nodes\nNAME     STATUS   ROLES    AGE   VERSION\nnode-1   Ready    <none>   3d    v1.29.3\n"
+            "$ kubectl delete namespace scratch\nnamespace \"scratch\" deleted\n")
+    r = ingest_text(text, "session.txt")
+    assert _ids(r) == ["core/Node//node-1"]
+
+
+# -- 4. and 5. a row without a namespace; the end of a session that scales a StatefulSet ------------
+
+# Trimmed from minikube-powershell-session.txt: its `kubectl cluster-info dump` (here two pods of it,
+# shortened to the fields that matter) and the tables without -n that follow, verbatim but for the
+# prompt's folder.
+MINIKUBE = """PS C:\\homework> kubectl cluster-info dump
+{
+    "kind": "PodList",
+    "apiVersion": "v1",
+    "items": [
+        {"metadata": {"name": "redis-0", "namespace": "default", "uid": "0b0e",
+                      "ownerReferences": [{"kind": "StatefulSet", "name": "redis", "apiVersion": "apps/v1", "uid": "5a"}]},
+         "spec": {"containers": [{"name": "redis", "image": "redis:7.4.1"}]},
+         "status": {"phase": "Running"}},
+        {"metadata": {"name": "redis-1", "namespace": "default", "uid": "0b0f",
+                      "ownerReferences": [{"kind": "StatefulSet", "name": "redis", "apiVersion": "apps/v1", "uid": "5a"}]},
+         "spec": {"containers": [{"name": "redis", "image": "redis:7.4.1"}]},
+         "status": {"phase": "Running"}}
+    ]
+}
+PS C:\\homework>   kubectl get pods -o wide
+NAME      READY   STATUS    RESTARTS   AGE   IP           NODE       NOMINATED NODE   READINESS GATES
+redis-0   1/1     Running   0          10m   10.244.0.6   minikube   <none>           <none>
+redis-1   1/1     Running   0          39m   10.244.0.5   minikube   <none>           <none>
+PS C:\\homework> kubectl get statefulset
+NAME    READY   AGE
+redis   2/2     40m
+PS C:\\homework>  kubectl edit statefulset redis
+statefulset.apps/redis edited
+PS C:\\homework> kubectl get statefulset
+NAME    READY   AGE
+redis   2/3     46m
+PS C:\\homework>   kubectl get pods -o wide
+NAME      READY   STATUS    RESTARTS   AGE   IP           NODE       NOMINATED NODE   READINESS GATES
+redis-0   1/1     Running   0          17m   10.244.0.6   minikube   <none>           <none>
+redis-1   1/1     Running   0          46m   10.244.0.5   minikube   <none>           <none>
+redis-2   1/1     Running   0          16s   10.244.0.7   minikube   <none>           <none>
+PS C:\\homework>  kubectl edit statefulset redis
+statefulset.apps/redis edited
+PS C:\\homework>   kubectl get pods -o wide
+NAME      READY   STATUS    RESTARTS   AGE   IP           NODE       NOMINATED NODE   READINESS GATES
+redis-0   1/1     Running   0          22m   10.244.0.6   minikube   <none>           <none>
+redis-1   1/1     Running   0          51m   10.244.0.5   minikube   <none>           <none>
+"""
+
+
+def test_a_row_without_a_namespace_is_the_object_the_transcript_knows() -> None:
+    r = ingest_text(MINIKUBE, "session.txt")
+    assert r.accounting_holds()
+    assert _ids(r) == ["core/Pod/default/redis-0", "core/Pod/default/redis-1"]
+    redis0 = next(o for o in r.objects if o.name == "redis-0")
+    assert redis0.provenance.line == 37 and redis0.duplicates == 3
+    assert any("namespace not stated by its table: default" in n for n in redis0.notes)
+    assert not any("namespace not stated by the dump" in n for o in r.objects for n in o.notes)
+
+
+def test_a_row_without_a_namespace_first_is_merged_into_the_later_whole_object() -> None:
+    lines = MINIKUBE.splitlines(keepends=True)
+    dump, table = "".join(lines[:15]), "".join(lines[15:19])  # the dump, the first `get pods -o wide`
+    r = ingest_text(table + dump, "session.txt")
+    assert _ids(r) == ["core/Pod/default/redis-0", "core/Pod/default/redis-1"]
+    assert any("superseded by its later sighting" in s.reason and "in namespace default" in s.reason for s in r.skipped)
+
+
+def test_a_statefulset_scaled_up_and_back_ends_without_a_warning() -> None:
+    r = ingest_text(MINIKUBE, "session.txt")
+    # redis-2 is not in the last listing; the StatefulSet's 2/3 row was changed by the edit after it
+    assert not any(o.name == "redis-2" for o in r.objects)
+    assert [s.location for s in r.skipped if "changed by 'kubectl edit statefulset redis'" in s.reason] == [
+        "line 22", "line 27"]
+    assert "StatefulSet" in r.collected_kinds
+    assert _serious(MINIKUBE) == []
