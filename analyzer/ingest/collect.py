@@ -84,6 +84,8 @@ class Ingestor:
         self._listing_selector: str | None = None  # the label selector of the listing being read
         self._removed: set[int] = set()  # slots emptied (gone from the cluster) until the transcript ends
         self._transcript_report: FileReport | None = None
+        # slot -> the object as read whole, whose spec later table rows of it keep (this transcript)
+        self._whole_of: dict[int, KubeObject] = {}
         self._by_uid: dict[str, int] = {}
         self._by_key: dict[Any, int] = {}
         self._logs: dict[tuple[str, str, bool], int] = {}
@@ -276,6 +278,7 @@ class Ingestor:
         finally:
             self._transcript = None
             self._sightings = self._transcript_report = None
+            self._whole_of = {}
             self._compact()
         return True
 
@@ -311,6 +314,7 @@ class Ingestor:
             self._sightings.forget(slot, obj)
         if self._transcript_report is not None:
             self._transcript_report.objects -= 1
+        self._whole_of.pop(slot, None)
         res.objects[slot] = None  # (taken out when the transcript ends; slots stay valid until then)
         self._removed.add(slot)
 
@@ -812,6 +816,12 @@ class Ingestor:
             if self._transcript is not None and old.provenance.source == self._transcript:
                 # the same object seen again later in one transcript: the later sighting is
                 # what the cluster was when the session ended
+                whole = self._whole_of.get(slot, old)
+                obj = _with_whole_body(obj, whole)
+                if obj.raw is not None and obj is not whole and whole.provenance.format not in _FORMAT_RANK:
+                    self._whole_of[slot] = whole
+                elif slot in self._whole_of and obj.provenance.format not in _FORMAT_RANK:
+                    del self._whole_of[slot]  # read whole again: that body is the one to keep
                 res.skipped.append(Rejection(old.provenance.source, old.provenance.location,
                                              f"{old.key.id} superseded by its later sighting"
                                              f" ({obj.provenance.location or 'later in the file'})"
@@ -873,6 +883,38 @@ class Ingestor:
     def _record_input_rejection(self, rejection: Rejection) -> None:
         self.result.rejections.append(rejection)
         self.result.input_rejections.append(rejection)
+
+
+def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
+    """A table row seen after the object was read whole: the row's state (status, what its
+    columns show) over the whole body's spec and metadata, which a table does not show. (A row
+    alone would lose the images, requests and owners the whole object stated.)"""
+    if row.provenance.format not in sightings.TABLE_ORIGINS or whole.provenance.format in _FORMAT_RANK \
+            or row.kind != whole.kind:
+        return row
+    body = whole.body()
+    if not isinstance(body, dict) or not isinstance(row.raw, dict):
+        return row
+    merged = _overlay(body, row.raw)
+    merged["status"] = row.raw.get("status", {})
+    made = object_from_dict(merged, Hints(), row.provenance)
+    if not isinstance(made, KubeObject):
+        return row
+    made.notes.extend(n for n in row.notes if n not in made.notes)
+    made.notes.append(f"spec and metadata from its earlier whole sighting ({whole.provenance.location}), "
+                      "state from this table")
+    return made
+
+
+def _overlay(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """base with top's values laid over it, mapping by mapping (top wins elsewhere)."""
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _overlay(out[key], value)
+        else:
+            out[key] = value
+    return out
 
 
 def _json_typed(obj: KubeObject | Rejection, json_types: bool) -> KubeObject | Rejection:

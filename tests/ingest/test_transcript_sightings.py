@@ -243,4 +243,14 @@ def test_a_statefulset_scaled_up_and_back_ends_without_a_warning() -> None:
     assert [s.location for s in r.skipped if "changed by 'kubectl edit statefulset redis'" in s.reason] == [
         "line 22", "line 27"]
     assert "StatefulSet" in r.collected_kinds
-    assert _serious(MINIKUBE) == []
+    # what is left to say is the pods' own hygiene (no requests in the dump's spec), no shortage
+    assert sorted({rule for rule, _ in _serious(MINIKUBE)}) == ["container-no-requests"]
+
+
+def test_a_later_table_row_keeps_the_spec_of_the_object_read_whole() -> None:
+    r = ingest_text(MINIKUBE, "session.txt")
+    redis1 = next(o for o in r.objects if o.name == "redis-1")
+    assert redis1.provenance.line == 38  # the last table's row: its state
+    assert [c.image for c in redis1.view.spec.containers] == ["redis:7.4.1"]  # the dump's spec
+    assert redis1.view.metadata.ownerReferences[0].name == "redis"
+    assert any("spec and metadata from its earlier whole sighting" in n for n in redis1.notes)
