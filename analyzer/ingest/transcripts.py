@@ -132,6 +132,8 @@ def structured(text: str) -> str | None:
 _INLINE_CODE_END = re.compile(r"`([^`\n]+)`\s*[:.]?\s*$")
 # Verbs whose output may well be YAML/JSON without an -o flag saying so.
 _STRUCTURED_VERBS = frozenset({"logs", "cluster-info"})
+# Verbs that print a kubectl table or describe output.
+_TEXT_VERBS = frozenset({"get", "describe", "top"})
 
 
 def linked_blocks(blocks: list[Block]) -> list[Block]:
@@ -207,9 +209,19 @@ def _inline_command(block: Block) -> Block | None:
 def _fits(command_block: Block, output: Block) -> bool:
     """Whether a code block may be the output of the command before it: not YAML or JSON after
     a command that prints text (a manifest shown after `kubectl apply` is its input)."""
+    from analyzer.text import looks_like_kubectl_text
+    from analyzer.text.transcript import normalise_command
+
     command = command_block.command
     body = "\n".join(ln.text for ln in output.lines)
     if not body.strip():
         return False
-    wants_structured = (command.output or "").split("=", 1)[0] in ("json", "yaml") or command.verb in _STRUCTURED_VERBS
-    return wants_structured or structured(body) is None
+    output_format = (command.output or "").split("=", 1)[0]
+    if output_format in ("json", "yaml") or command.verb in _STRUCTURED_VERBS:
+        return True
+    if structured(body) is not None:
+        return False
+    if command.verb in _TEXT_VERBS and output_format in ("", "wide"):
+        # a table or describe: only a block that reads as one (not a log pasted after `get pods`)
+        return looks_like_kubectl_text(f"$ {normalise_command(command_block.command_text or '')}\n{body}\n")
+    return True

@@ -63,6 +63,15 @@ def test_a_manifest_after_apply_is_not_its_output() -> None:
     assert _ids(r) == ["apps/Deployment/shop/web", "core/Pod/shop/web-7d9f8c6b5-x2k4q"]
 
 
+def test_a_fence_that_is_no_table_is_not_the_output_of_a_get_before_it() -> None:
+    text = ("```\nkubectl get pods -n web\n```\n\nThen the application said:\n\n```\n"
+            "2024-05-02 10:11:12 ERROR could not reach db: connection refused\n```\n")
+    r = ingest_text(text, "notes.md")
+    assert [(s.location, s.reason) for s in r.skipped if "taken off" not in s.reason and "prose" not in s.reason] == [
+        ("line 2", "'kubectl get pods -n web': no output shown"), ("line 8", "code block, not kubectl output")]
+    assert not r.rejections
+
+
 # -- 2. a later full listing supersedes what it no longer shows ----------------------------------
 
 def test_a_later_full_listing_drops_what_it_no_longer_shows() -> None:
