@@ -321,13 +321,12 @@ class Ingestor:
     def _forget_not_listed(self, listing: sightings.Listing, block: Block, shown: set[int]) -> None:
         """Earlier table rows of a full listing's scope that it no longer shows are gone."""
         res = self.result
+        scopes = [listing]
         if listing.namespace == "":
             # no -n: the session's own namespace; the rows it shows say which one it was
             stated = {res.objects[s].namespace for s in shown if res.objects[s] is not None} - {""}
-            scopes = [listing] + [sightings.Listing(listing.kinds, ns, listing.selector) for ns in stated][:1] \
-                if len(stated) <= 1 else [listing]
-        else:
-            scopes = [listing]
+            if len(stated) == 1:
+                scopes.append(sightings.Listing(listing.kinds, stated.pop(), listing.selector))
         for scope in scopes:
             for slot in self._sightings.not_shown(scope, shown, res.objects):
                 self._forget(slot, f"not in the later full listing at line {block.first} "
@@ -817,11 +816,11 @@ class Ingestor:
                 # the same object seen again later in one transcript: the later sighting is
                 # what the cluster was when the session ended
                 whole = self._whole_of.get(slot, old)
-                obj = _with_whole_body(obj, whole)
-                if obj.raw is not None and obj is not whole and whole.provenance.format not in _FORMAT_RANK:
+                if obj.provenance.format not in _FORMAT_RANK:
+                    self._whole_of.pop(slot, None)  # read whole again: its own body is the one to keep
+                elif whole.provenance.format not in _FORMAT_RANK:
+                    obj = _with_whole_body(obj, whole)
                     self._whole_of[slot] = whole
-                elif slot in self._whole_of and obj.provenance.format not in _FORMAT_RANK:
-                    del self._whole_of[slot]  # read whole again: that body is the one to keep
                 res.skipped.append(Rejection(old.provenance.source, old.provenance.location,
                                              f"{old.key.id} superseded by its later sighting"
                                              f" ({obj.provenance.location or 'later in the file'})"
