@@ -128,8 +128,10 @@ def structured(text: str) -> str | None:
     return None
 
 
-# An inline-code span that ends a line of prose (`` `kubectl get po -n x` `` or "Run `...`:").
+# An inline-code span that ends a line of prose (`` `kubectl get po -n x` ``, "Run `...`."), or
+# the last one on a line that ends in a colon ("`kubectl get po` shows:").
 _INLINE_CODE_END = re.compile(r"`([^`\n]+)`\s*[:.]?\s*$")
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
 # Verbs whose output may well be YAML/JSON without an -o flag saying so.
 _STRUCTURED_VERBS = frozenset({"logs", "cluster-info"})
 # Verbs that print a kubectl table or describe output.
@@ -197,6 +199,8 @@ def _inline_command(block: Block) -> Block | None:
 
     last = next((ln for ln in reversed(block.lines) if ln.text.strip()), None)
     m = _INLINE_CODE_END.search(last.text) if last is not None else None
+    if m is None and last is not None and last.text.rstrip().endswith(":"):
+        m = next(reversed(list(_INLINE_CODE.finditer(last.text))), None)
     found = command_of_line(m.group(1)) if m is not None else None
     if found is None or found[0] != "kubectl":
         return None

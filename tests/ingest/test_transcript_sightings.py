@@ -53,6 +53,13 @@ def test_prose_between_is_allowed_and_a_missing_output_still_says_so() -> None:
     assert [s.location for s in r.skipped if "no output shown" in s.reason] == ["line 13"]
 
 
+def test_an_inline_command_inside_a_sentence_that_ends_in_a_colon() -> None:
+    text = ("Running `kubectl get po -n shop` a minute later shows:\n\n```\n" + PODS
+            + "web-7d9f8c6b5-x2k4q                   1/1     Running   0          1m\n```\n")
+    r = ingest_text(text, "notes.md")
+    assert _ids(r) == ["core/Pod/shop/web-7d9f8c6b5-x2k4q"]
+
+
 def test_a_manifest_after_apply_is_not_its_output() -> None:
     # a write-up shows the command, then the manifest it applies: the manifest is read as itself
     text = ("```bash\nkubectl apply -f web.yaml\n```\n\n```yaml\napiVersion: apps/v1\nkind: Deployment\n"

@@ -244,10 +244,16 @@ def looks_like_transcript(text: str) -> bool:
     # ConfigMap shows commands indented too)
     head = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     manifest = _STRUCTURED_HEAD.match(head) is not None
+    inline = False
     for raw in lines:
         line = _clean(raw, stamp, quoting)
         if _FENCE_ANYWHERE.search(line):
             fenced = True
+            if inline:
+                return True  # a write-up: a command in inline code, its output in a fence
+        elif "`" in line and any((c := command_of_line(m.group(1))) is not None and c[0] == "kubectl"
+                                 for m in _INLINE_CODE.finditer(line)):
+            inline = True
         if _QUOTED.match(raw):
             quoted = True
         if _CI_STEP.match(line):
@@ -270,6 +276,7 @@ def looks_like_transcript(text: str) -> bool:
 
 
 _LOOK_LINES = 4000
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
 # A line that may run a command behind a prompt (what command_of_line then judges).
 _PROMPT_LINE = re.compile("|".join("(?:" + p.pattern.removeprefix("^") + ".*)" for p in _PROMPTS[:6])
                           .join(("^(?:", ")")), re.M)
