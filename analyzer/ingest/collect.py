@@ -367,6 +367,8 @@ class Ingestor:
         if not shown:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': no output shown"))
             return
+        if verb == "delete" and self._sightings is not None:
+            self._forget_deleted(display, block, command, out)  # (also beside "not found" errors)
         said = next((t.strip() for _, t in out if t.strip()), "")
         listing = sightings.full_listing(command) if self._sightings is not None and not sightings.elided(out) else None
         if said.startswith(("No resources found", "Error from server", "error: ", "Unable to connect", "The connection to the server")) \
@@ -408,9 +410,7 @@ class Ingestor:
         if verb == "cluster-info" and "dump" not in command.resources:
             skip.append(Rejection(display, block.span, "kubectl cluster-info prints endpoints, no objects"))
             return
-        if verb == "delete" and self._sightings is not None:
-            self._forget_deleted(display, block, command, out)
-        elif self._sightings is not None:
+        if verb != "delete" and self._sightings is not None:
             for what in sightings.changed_objects(command, out):
                 for slot in self._sightings.changed(what, self.result.objects):
                     self._forget(slot, f"changed by '{_short(block.command_text)}' (line {what.line}) after this "

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 TABLE_ORIGINS = frozenset({"text table"})
 # Flags that make a `get` print other than the whole scope now: a stream of changes, a subset.
 _NOT_FULL_FLAGS = frozenset({"--watch", "-w", "--watch-only", "--field-selector", "--chunk-size"})
-_DELETED = re.compile(r'^\s*(?P<resource>[a-z][\w.-]*) "(?P<name>[^"]+)" deleted(?: from (?P<ns>[\w.-]+) namespace)?\s*$')
+_DELETED = re.compile(r'^\s*(?P<resource>[a-z][\w.-]*) "(?P<name>[^"]+)" (?:force )?deleted'
+                      r'(?: from (?P<ns>[\w.-]+) namespace)?\s*$')
 _CHANGED = re.compile(r"^\s*(?P<resource>[a-z][\w.-]*)/(?P<name>[\w.-]+) (?:edited|scaled|configured|patched|"
                       r"image updated|resource requirements updated|env updated|serviceaccount updated)\s*$")
 _ELISION = re.compile(r"^\s*(?:[.…]{2,}|[\[(<]\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
@@ -141,6 +142,8 @@ def deleted_objects(command: Command, lines: list[tuple[int, str]]) -> list[Dele
     >>> from analyzer.text.commands import parse_command
     >>> deleted_objects(parse_command("kubectl delete -f web.yml"), [(5, 'deployment.apps "nginx" deleted')])
     [Deleted(kind='Deployment', name='nginx', namespace=None, line=5)]
+    >>> deleted_objects(parse_command("kubectl delete po x --force"), [(2, 'pod "x" force deleted from web namespace')])
+    [Deleted(kind='Pod', name='x', namespace='web', line=2)]
     """
     from analyzer.text import catalog as text_catalog
 

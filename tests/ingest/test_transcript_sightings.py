@@ -177,6 +177,15 @@ def test_delete_removes_what_it_names_unless_seen_again() -> None:
     assert any(s.location == "line 13" and "not seen before it" in s.reason for s in r.skipped)
 
 
+def test_delete_beside_a_not_found_error_still_removes_what_it_deleted() -> None:
+    text = ("$ kubectl get svc -n web\nNAME   TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)   AGE\n"
+            "api    ClusterIP   10.96.3.4    <none>        80/TCP    2m\n"
+            "$ kubectl delete -f api.yaml -n web\nError from server (NotFound): deployments.apps \"api\" not found\n"
+            "service \"api\" force deleted\n")
+    r = ingest_text(text, "session.txt")
+    assert r.objects == [] and r.accounting_holds()
+
+
 def test_a_deleted_namespace_takes_its_objects() -> None:
     text = ("$ kubectl get deploy,svc -n scratch\nNAME                  READY   UP-TO-DATE   AVAILABLE   AGE\n"
             "deployment.apps/web   1/1     1            1           2m\n\n"
