@@ -849,12 +849,15 @@ class Ingestor:
         return 1
 
     def _saw(self, slot: int, obj: KubeObject) -> None:
+        """Note that the transcript being read showed the object in slot."""
         if self._sightings is None:
             return
-        table = obj.provenance.format in sightings.TABLE_ORIGINS
-        self._sightings.seen(slot, obj, self._listing_selector if table else None)
         if self._shown is not None:
             self._shown.add(slot)
+        if obj.provenance.source != self._transcript:
+            return  # kept as another file read it: what this transcript says later never drops it
+        table = obj.provenance.format in sightings.TABLE_ORIGINS
+        self._sightings.seen(slot, obj, self._listing_selector if table else None)
 
     def _unstated_namespace_slot(self, obj: KubeObject) -> int | None:
         """The slot of an earlier table row of this object that stated no namespace, when this

@@ -121,6 +121,19 @@ def test_only_tables_of_the_same_scope_are_dropped_by_a_later_table() -> None:
     assert gone.location == "line 4" and "core/Pod/web/api-2" in gone.reason
 
 
+def test_a_listing_in_one_transcript_never_drops_what_another_file_showed(tmp_path: Path) -> None:
+    (tmp_path / "a-pods.txt").write_text("$ kubectl get pods -n web\nNAME    READY   STATUS    RESTARTS   AGE\n"
+                                        "api-1   0/1     Pending   0          1m\n")
+    (tmp_path / "b-session.txt").write_text("$ kubectl get pods -n web\nNAME    READY   STATUS    RESTARTS   AGE\n"
+                                            "api-1   0/1     Pending   0          2m\n"
+                                            "$ kubectl get pods -n web\nNAME    READY   STATUS    RESTARTS   AGE\n"
+                                            "api-2   1/1     Running   0          1m\n")
+    r = ingest(tmp_path)
+    # api-1 is kept as a-pods.txt showed it: the session's later listing speaks for the session only
+    assert _ids(r) == ["core/Pod/web/api-1", "core/Pod/web/api-2"]
+    assert r.accounting_holds()
+
+
 def test_an_empty_listing_empties_its_namespace() -> None:
     text = ("$ kubectl get pods -n web\nNAME    READY   STATUS    RESTARTS   AGE\napi-1   0/1     Pending   0          1m\n"
             "$ kubectl delete deploy api -n web --cascade=foreground\ndeployment.apps \"api\" deleted\n"
