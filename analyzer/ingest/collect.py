@@ -21,7 +21,7 @@ from analyzer.ingest.objects import (
     object_from_parts,
     peek_item,
 )
-from analyzer.ingest.records import JsonItem, KubeObject, LazyRaw, LogRecord, ObjectKey, Provenance, Rejection
+from analyzer.ingest.records import JsonItem, KubeObject, LazyRaw, LogRecord, Provenance, Rejection
 from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS, IngestResult
     EXPECTED_KINDS,
     TIMESTAMP_RX,
@@ -37,6 +37,7 @@ from analyzer.ingest.tree import (
     iter_entries,
     tree_for_bytes,
 )
+from analyzer.kube.keys import ObjectKey
 from analyzer.kube.viewparts import ItemParts, located_part
 
 if TYPE_CHECKING:

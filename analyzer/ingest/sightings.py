@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
-    from analyzer.text.commands import Command
+    from analyzer.ingest.text.commands import Command
 
 TABLE_ORIGINS = frozenset({"text table"})
 # Flags that make a `get` print other than the whole scope now: a stream of changes, a subset.
@@ -80,7 +80,7 @@ def full_listing(command: Command) -> Listing | None:
     """The scope a `kubectl get` command lists whole, or None (names, a field selector, a watch,
     a pipe, a resource that is no kind).
 
-    >>> from analyzer.text.commands import parse_command
+    >>> from analyzer.ingest.text.commands import parse_command
     >>> full_listing(parse_command("kubectl get po -n kube-system"))
     Listing(kinds=('Pod',), namespace='kube-system', selector='')
     >>> full_listing(parse_command("kubectl get nodes -o wide")).namespace is None
@@ -88,7 +88,7 @@ def full_listing(command: Command) -> Listing | None:
     >>> full_listing(parse_command("kubectl get pods -A | grep web")) is None
     True
     """
-    from analyzer.text import catalog as text_catalog
+    from analyzer.ingest.text import catalog as text_catalog
 
     if command.verb != "get" or command.names or not command.resources or command.piped or command.redirected:
         return None
@@ -119,11 +119,11 @@ def switches_namespace(command_text: str) -> bool:
 def changed_objects(command: Command, lines: list[tuple[int, str]]) -> list[Deleted]:
     """What `kubectl edit/scale/patch/apply/set` says it changed (`statefulset.apps/redis edited`).
 
-    >>> from analyzer.text.commands import parse_command
+    >>> from analyzer.ingest.text.commands import parse_command
     >>> changed_objects(parse_command("kubectl edit sts redis"), [(9, 'statefulset.apps/redis edited')])
     [Deleted(kind='StatefulSet', name='redis', namespace=None, line=9)]
     """
-    from analyzer.text import catalog as text_catalog
+    from analyzer.ingest.text import catalog as text_catalog
 
     kinds = text_catalog.catalog()
     out = []
@@ -139,13 +139,13 @@ def changed_objects(command: Command, lines: list[tuple[int, str]]) -> list[Dele
 def deleted_objects(command: Command, lines: list[tuple[int, str]]) -> list[Deleted]:
     """What `kubectl delete` says it deleted, one per `<resource> "<name>" deleted` line.
 
-    >>> from analyzer.text.commands import parse_command
+    >>> from analyzer.ingest.text.commands import parse_command
     >>> deleted_objects(parse_command("kubectl delete -f web.yml"), [(5, 'deployment.apps "nginx" deleted')])
     [Deleted(kind='Deployment', name='nginx', namespace=None, line=5)]
     >>> deleted_objects(parse_command("kubectl delete po x --force"), [(2, 'pod "x" force deleted from web namespace')])
     [Deleted(kind='Pod', name='x', namespace='web', line=2)]
     """
-    from analyzer.text import catalog as text_catalog
+    from analyzer.ingest.text import catalog as text_catalog
 
     kinds = text_catalog.catalog()
     out = []

@@ -16,7 +16,7 @@ from analyzer.ingest.jsondocs import looks_like_json
 from analyzer.ingest.yamldocs import looks_like_yaml
 
 if TYPE_CHECKING:
-    from analyzer.text.transcript import Block
+    from analyzer.ingest.text.transcript import Block
 
 # Fast look at the head of a file: a kubectl command (not `kubectl.kubernetes.io/` keys), a
 # markdown fence, a CI step. Only a file with one of these is split into blocks.
@@ -149,7 +149,7 @@ def linked_blocks(blocks: list[Block]) -> list[Block]:
     JSON after a command that prints a table (a manifest shown after `kubectl apply`) is not
     taken as its output.
     """
-    from analyzer.text.transcript import Block
+    from analyzer.ingest.text.transcript import Block
 
     out: list[Block] = []
     pending: Block | None = None  # a kubectl command without output, waiting for it
@@ -194,8 +194,13 @@ def linked_blocks(blocks: list[Block]) -> list[Block]:
 
 def _inline_command(block: Block) -> Block | None:
     """The kubectl command in inline code that ends a paragraph, as a block of its own line."""
-    from analyzer.text.commands import parse_command
-    from analyzer.text.transcript import Block, TranscriptLine, command_of_line, normalise_command
+    from analyzer.ingest.text.commands import parse_command
+    from analyzer.ingest.text.transcript import (
+        Block,
+        TranscriptLine,
+        command_of_line,
+        normalise_command,
+    )
 
     last = next((ln for ln in reversed(block.lines) if ln.text.strip()), None)
     m = _INLINE_CODE_END.search(last.text) if last is not None else None
@@ -213,8 +218,8 @@ def _inline_command(block: Block) -> Block | None:
 def _fits(command_block: Block, output: Block) -> bool:
     """Whether a code block may be the output of the command before it: not YAML or JSON after
     a command that prints text (a manifest shown after `kubectl apply` is its input)."""
-    from analyzer.text import looks_like_kubectl_text
-    from analyzer.text.transcript import normalise_command
+    from analyzer.ingest.text import looks_like_kubectl_text
+    from analyzer.ingest.text.transcript import normalise_command
 
     command = command_block.command
     body = "\n".join(ln.text for ln in output.lines)
