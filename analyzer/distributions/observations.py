@@ -163,6 +163,8 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
         obs.add("namespace", ns, f"core/Namespace//{ns}", "Namespace", None)
     for group, first in sorted(first_of_group.items()):
         obs.add("api_group", group, first.id, "object", None)
+    for tool in sorted(getattr(cluster.ingest, "cli_tools", None) or {}):
+        obs.add("cli_tool", tool, "transcript commands", "Transcript", None)
     version = cluster.ingest.server_version
     if version:
         obs.add("version", version, SERVER_VERSION, SERVER_VERSION_KIND, None)

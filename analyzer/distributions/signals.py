@@ -98,6 +98,11 @@ def pull_secret_name(pattern: str) -> Matcher:
     return _search(pattern)
 
 
+def cli_tool(pattern: str) -> Matcher:
+    """A transcript ran kubectl through this client (`oc`, `microk8s kubectl`): whole name."""
+    return _fullmatch(pattern)
+
+
 @dataclass(frozen=True, slots=True)
 class SignalType:
     """A signal type: the observation channel it reads and how its pattern becomes a matcher."""
@@ -129,5 +134,6 @@ SIGNALS: dict[str, SignalType] = {
         _signal(namespace_name, "namespace"),
         _signal(namespace_annotation_key_prefix, "namespace_annotation_key"),
         _signal(pull_secret_name, "secret_name"),
+        _signal(cli_tool, "cli_tool"),
     )
 }

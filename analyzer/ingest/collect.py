@@ -361,6 +361,8 @@ class Ingestor:
             skip.append(Rejection(display, block.span, f"{what}: not kubectl"))
             return
         command = block.command
+        if command is not None and block.command_text and (tool := transcripts.cli_tool(block.command_text)):
+            self.result.cli_tools[tool] = self.result.cli_tools.get(tool, 0) + 1
         if block.kind == "text" or command is None:
             self._add_text_block(display, block, out)
             return

@@ -62,6 +62,9 @@ class IngestResult:
     duplicates: int = 0
     objects_read: int = 0
     server_version: str | None = None
+    # The programs a transcript ran kubectl through that name a distribution ("oc", "microk8s
+    # kubectl", "k3s kubectl", "minikube kubectl"), with how many commands each ran.
+    cli_tools: dict[str, int] = field(default_factory=dict)
     inputs: list[str] = field(default_factory=list)
     stated_capture_times: list[str] = field(default_factory=list)  # from bundle metadata files
     # Files whose place in a layout names the kind they hold (nodes.json -> Node): the kind was

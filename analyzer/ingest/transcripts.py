@@ -111,6 +111,22 @@ def log_target(flags: dict[str, str], names: tuple[str, ...], resources: tuple[s
     return LogTarget(flags.get("--namespace", ""), pod, container, previous)
 
 
+# The wrappers of kubectl that come with a distribution, and OpenShift's own client.
+_CLI_TOOL = re.compile(r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(microk8s|k3s|minikube)[ .]kubectl|(oc)(?:\.exe)?)(?=\s)")
+
+
+def cli_tool(command_text: str) -> str | None:
+    """The distribution's client a command line ran through, or None for plain kubectl.
+
+    >>> cli_tool("microk8s.kubectl get po -A"), cli_tool("oc get pods -n openstack"), cli_tool("kubectl get no")
+    ('microk8s kubectl', 'oc', None)
+    """
+    m = _CLI_TOOL.match(command_text.strip())
+    if m is None:
+        return None
+    return f"{m[1]} kubectl" if m[1] else m[2]
+
+
 def no_objects_reason(verb: str) -> str | None:
     """Why the output of a kubectl verb holds no objects, or None when it may hold some."""
     reason = _NO_OBJECTS.get(verb) or _NO_OBJECTS.get(verb.split()[0])

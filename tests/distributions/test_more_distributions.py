@@ -203,3 +203,34 @@ def test_oke_from_a_pasted_kube_system_table_without_its_namespace(tmp_path) -> 
     result = analyzer.load(paste).distribution
     assert result.name == "oke"
     assert {e.value for e in result.evidence} >= {"proxymux-client-rhn65", "vcn-native-ip-cni-5tpzp"}
+
+
+def test_an_oc_session_leans_openshift(tmp_path) -> None:
+    # A real OpenShift 4.9 session (Meiyan-Zheng/technotes rhocp/ocp4.9/01_troubleshoot_pods.md):
+    # nothing in its table names OpenShift, its client does.
+    import analyzer
+
+    paste = tmp_path / "oc.txt"
+    paste.write_text(
+        "[root@ocpclient ~]# oc get pods -n openstack\n"
+        "NAME                                                        READY   STATUS    RESTARTS        AGE\n"
+        "osp-director-operator-controller-manager-5545756d8c-4hcs8   2/2     Running   330 (21h ago)   2d3h\n"
+        "sriov-network-operator-8699d87676-cljn8                     1/1     Running   0               21h\n"
+        "\n"
+        "[root@ocpclient ~]# oc get pods -n openshift-sriov-network-operator\n"
+        "No resources found in openshift-sriov-network-operator namespace.\n")
+    cluster = analyzer.load(paste)
+    assert cluster.ingest.cli_tools == {"oc": 2}
+    result = cluster.distribution
+    assert result.name == "openshift" and result.confidence < 0.6
+    assert [(e.signal, e.value) for e in result.evidence] == [("cli_tool", "oc")]
+
+
+def test_kubectl_alone_names_no_distribution(tmp_path) -> None:
+    import analyzer
+
+    paste = tmp_path / "kubectl.txt"
+    paste.write_text("$ kubectl get pods\nNAME    READY   STATUS    RESTARTS   AGE\nweb-1   1/1     Running   0          2d\n"
+                     "$ kubectl get pods -n shop\nNo resources found in shop namespace.\n")
+    cluster = analyzer.load(paste)
+    assert cluster.ingest.cli_tools == {} and cluster.distribution.name == "unknown"

@@ -42,6 +42,10 @@ CASES = [
     ("namespace_annotation_key_prefix", "openshift.io/sa.scc.", "openshift.io/description", False),
     ("pull_secret_name", "-dockercfg-[a-z0-9]{5}$", "cicd-token-dockercfg-h8qj9", True),
     ("pull_secret_name", "-dockercfg-[a-z0-9]{5}$", "cicd-token-token-wjxd7", False),
+    # An OpenShift 4.9 `oc` session (Meiyan-Zheng/technotes rhocp/ocp4.9/01_troubleshoot_pods.md).
+    ("cli_tool", "oc", "oc", True),
+    ("cli_tool", "microk8s kubectl", "microk8s kubectl", True),
+    ("cli_tool", "oc", "microk8s kubectl", False),
 ]
 
 
