@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from analyzer.distributions.objects import is_builtin_group
 from analyzer.distributions.profiles import Profiles
+from analyzer.kube.time import parse_time
 
 if TYPE_CHECKING:
     from analyzer.ingest import KubeObject
@@ -143,18 +143,11 @@ def starting(pod: KubeObject, cluster: ModeledDump) -> bool:
                 return False
     age = v.text.age_seconds if v.text is not None else None
     if age is None:
-        created, capture = _parse_time(v.metadata.creationTimestamp), cluster.capture_time
+        created, capture = parse_time(v.metadata.creationTimestamp), cluster.capture_time
         if created is None or capture is None:
             return False
         age = (capture - created).total_seconds()
     return 0 <= age < STARTING_SECONDS
-
-
-def _parse_time(text: str | None) -> datetime | None:
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
-    except ValueError:
-        return None
 
 
 def is_static_pod(pod: KubeObject) -> bool:
