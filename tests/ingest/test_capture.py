@@ -113,24 +113,8 @@ def test_a_clock_in_year_3024_sets_no_capture_and_breaks_no_table() -> None:
     assert len(cluster.timeline) > 0 and cluster.timeline["time"].notna().all()
 
 
-# From VijayRod/demo container-storage/logs/storagenet-cpu-accelerator-gpu(HPC).md @ 70b22af3,
-# trimmed: the node's Lease was renewed two minutes after its last heartbeat (heartbeats move
-# only on a change), and its pods were 2m20s old when printed.
-_DESCRIBE_NODE = """\
-Name:               aks-gpunp-10282168-vmss000000
-Roles:              agent
-CreationTimestamp:  Thu, 10 Aug 2023 11:45:24 +0000
-Lease:
-  HolderIdentity:  aks-gpunp-10282168-vmss000000
-  AcquireTime:     <unset>
-  RenewTime:       Thu, 10 Aug 2023 11:47:37 +0000
-Conditions:
-  Type                 Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
-  ----                 ------  -----------------                 ------------------                ------                       -------
-  NetworkUnavailable   False   Thu, 10 Aug 2023 11:46:33 +0000   Thu, 10 Aug 2023 11:46:33 +0000   RouteCreated                 RouteController created a route
-  Ready                True    Thu, 10 Aug 2023 11:45:27 +0000   Thu, 10 Aug 2023 11:45:27 +0000   KubeletReady                 kubelet is posting ready status
-Events:              <none>
-"""
+# The described AKS node: see the top of the file.
+_DESCRIBE_NODE = (Path(__file__).parents[1] / "data" / "describe" / "aks-gpu-node.txt").read_text(encoding="utf-8")
 
 
 def test_a_described_nodes_lease_renewal_names_the_capture() -> None:

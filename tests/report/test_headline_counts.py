@@ -4,6 +4,8 @@ is not healthy, and a pod seconds old being created is not an unhealthy system c
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 from browser import launched, needs_chromium, open_guarded
@@ -11,28 +13,8 @@ from browser import launched, needs_chromium, open_guarded
 import analyzer
 from analyzer.report import cluster_facts, render_cluster_report
 
-# From VijayRod/demo container-storage/logs/storagenet-cpu-accelerator-gpu(HPC).md @ 70b22af3,
-# trimmed: describe node's Non-terminated Pods rows carry no status of their pods.
-DESCRIBE_NODE = """\
-$ kubectl describe node aks-gpunp-10282168-vmss000000
-Name:               aks-gpunp-10282168-vmss000000
-Roles:              agent
-CreationTimestamp:  Thu, 10 Aug 2023 11:45:24 +0000
-Lease:
-  HolderIdentity:  aks-gpunp-10282168-vmss000000
-  AcquireTime:     <unset>
-  RenewTime:       Thu, 10 Aug 2023 11:47:37 +0000
-Conditions:
-  Type                 Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
-  ----                 ------  -----------------                 ------------------                ------                       -------
-  Ready                True    Thu, 10 Aug 2023 11:45:27 +0000   Thu, 10 Aug 2023 11:45:27 +0000   KubeletReady                 kubelet is posting ready status. AppArmor enabled
-Non-terminated Pods:          (2 in total)
-  Namespace                   Name                         CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
-  ---------                   ----                         ------------  ----------  ---------------  -------------  ---
-  kube-system                 azure-ip-masq-agent-cldc8    100m (1%)     500m (8%)   50Mi (0%)        250Mi (0%)     2m20s
-  kube-system                 kube-proxy-lnkd9             100m (1%)     0 (0%)      0 (0%)           0 (0%)         2m20s
-Events:              <none>
-"""
+# The described AKS node (its Non-terminated Pods rows carry no status): see the top of the file.
+DESCRIBE_NODE = (Path(__file__).parents[1] / "data" / "describe" / "aks-gpu-node.txt").read_text(encoding="utf-8")
 
 # From lauj0rge/vyking-devops-task tests-results-dev-20250920-170547.md @ ff611df8, trimmed: the
 # local-path provisioner's helper pod was 5 s old and still being created when the table printed.
