@@ -151,23 +151,6 @@ def find_condition(conditions: list[Condition] | None, kind: str) -> Condition |
     return None
 
 
-def find_conditions(conditions: list[Condition] | None, *kinds: str
-                    ) -> tuple[Condition | None, ...]:
-    """The first condition of each of these types (None where absent), in one pass.
-
-    Examples:
-        >>> ready, scheduled = find_conditions([Condition(type="Ready", status="True")],
-        ...                                    "Ready", "PodScheduled")
-        >>> ready.status, scheduled
-        ('True', None)
-    """
-    found: dict[str, Condition | None] = dict.fromkeys(kinds)
-    for cond in conditions or ():
-        if found.get(cond.type, cond) is None:
-            found[cond.type] = cond
-    return tuple(found.values())
-
-
 def condition_true(conditions: list[Condition] | None, kind: str) -> bool | None:
     """Whether the condition is True (None when it is absent)."""
     cond = find_condition(conditions, kind)

@@ -15,7 +15,6 @@ import orjson
 from analyzer.ingest.text.commands import Command, parse_command
 
 _BOX = re.compile(r"[\u2500-\u257f]")
-_FRAME_EDGE = re.compile(r"^\s*[\u2502\u2503\u2551]|[\u2502\u2503\u2551]\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +23,6 @@ class Line:
 
     no: int
     text: str
-
-    @property
-    def blank(self) -> bool:
-        return not self.text.strip()
 
     @property
     def indent(self) -> int:
@@ -63,11 +58,6 @@ def is_comment(text: str) -> bool:
     (True, True, False)
     """
     return text == "#" or text.startswith("# ")
-
-
-def is_box_framed(text: str) -> bool:
-    """A line drawn inside a k9s/TUI frame (box-drawing edge at its start or end)."""
-    return bool(_FRAME_EDGE.search(text))
 
 
 def has_box_drawing(text: str) -> bool:

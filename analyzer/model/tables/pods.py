@@ -152,8 +152,7 @@ def container_spec_row(ctype: str, c: Container, psc: PodSecurityContext | None
 
 def _ready_and_scheduled(conditions: list[Condition] | None
                          ) -> tuple[Condition | None, Condition | None]:
-    """The first Ready and PodScheduled conditions: `find_conditions` unrolled for these two
-    (it runs per pod)."""
+    """The first Ready and PodScheduled conditions, in one pass (it runs per pod)."""
     ready = scheduled = None
     for cond in conditions or ():
         kind = cond.type
