@@ -42,6 +42,8 @@ WORKLOAD_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "Job", "Cr
                             "ReplicationController", "ReplicaSet", "StaticPod"})
 # The scheduler's words for "the nodes are not ready" in a pending pod's reason.
 _NOT_READY_TAINT = re.compile(r"node\.kubernetes\.io/(?:not-ready|unreachable)|node\(s\) (?:were|was) not ready")
+# A ReplicaSet's pod-template-hash suffix (safe-encoded: no vowels).
+_TEMPLATE_HASH = re.compile(r"[bcdfghjklmnpqrstvwxz2-9]{5,10}")
 _CNI_NOT_READY = re.compile(r"(?i)\bcni\b|network plugin|NetworkPluginNotReady|NetworkUnavailable")
 
 
@@ -58,6 +60,14 @@ class Grouping:
     restart_rules: frozenset[str]
     restart_window: timedelta
     together_min_pods: int
+    scheduler_node_states: tuple[tuple[re.Pattern[str], str], ...]
+
+    def scheduler_node_state(self, finding: Finding) -> str | None:
+        """What a pending pod's scheduler reason says of the nodes ("not ready"), if anything."""
+        if finding.rule != "pod-pending":
+            return None
+        reason = str(finding.facts.get("reason", ""))
+        return next((state for pattern, state in self.scheduler_node_states if pattern.search(reason)), None)
 
 
 @cache
@@ -71,6 +81,8 @@ def grouping() -> Grouping:
         restart_rules=frozenset(raw["restart_rules"]),
         restart_window=restart_thresholds().window,
         together_min_pods=int(raw["together_min_pods"]),
+        scheduler_node_states=tuple((re.compile(e["pattern"]), str(e["state"]))
+                                    for e in raw.get("scheduler_node_states") or ()),
     )
 
 
@@ -169,10 +181,25 @@ class _Graph:
         while True:
             up = [o for o in self.into(current, "owns") if o not in seen]
             if not up:
+                deployment = self._deployment_of_absent_replicaset(current)
+                up = [deployment] if deployment is not None and deployment not in seen else []
+            if not up:
                 return chain
             current = up[0]
             seen.add(current)
             chain.append(current)
+
+    def _deployment_of_absent_replicaset(self, node: str) -> str | None:
+        """The Deployment of a ReplicaSet the dump names but did not collect (a described pod's
+        "Controlled By: ReplicaSet/web-5d4f8b7c9"): the one its name continues, with a
+        pod-template-hash suffix, in its namespace."""
+        attrs = self.g.nodes[node]
+        if attrs.get("kind") != "ReplicaSet" or attrs.get("state") == "present":
+            return None
+        base, _, suffix = str(attrs.get("name", "")).rpartition("-")
+        if not base or not _TEMPLATE_HASH.fullmatch(suffix):
+            return None
+        return self.ids.get(("Deployment", str(attrs.get("namespace", "")), base))
 
     def pods_of(self, node: str, depth: int = 3) -> list[str]:
         """Pods a controller owns, through its ReplicaSets."""
@@ -264,6 +291,9 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
                     union.join(i, node_problem[graph.ref(host)][0])
             if f.rule == "pod-pending" and not_ready_nodes and _NOT_READY_TAINT.search(str(f.facts.get("reason", ""))):
                 union.join(i, not_ready_nodes[0])
+    nodes_absent = next(iter(cluster.objects_of("Node")), None) is None
+    if nodes_absent:
+        _join_same_scheduler_node_state(problems, union, g)
     _join_same_workload(problems, union, graph)
     _join_same_node_cause(problems, union)
     _join_cni_and_nodes(problems, union, cluster)
@@ -273,7 +303,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     for i in range(len(problems)):
         groups[union.find(i)].append(i)
     incidents = [_incident([problems[i] for i in members], graph,
-                           _moment_of(members, moments), cluster)
+                           _moment_of(members, moments), cluster, nodes_absent)
                  for members in groups.values()]
     incidents.sort(key=lambda x: (SEVERITIES.index(x.severity), -x.workloads, -len(x.members), x.cause, x.headline))
     for rank, inc in enumerate(incidents, 1):
@@ -313,6 +343,19 @@ def _join_same_workload(problems: list[Finding], union: _Union, graph: _Graph) -
         if node is not None and graph.owners(node):
             by_key[(f.rule, graph.workload_of(node))].append(i)
     for members in by_key.values():
+        for i in members[1:]:
+            union.join(members[0], i)
+
+
+def _join_same_scheduler_node_state(problems: list[Finding], union: _Union, g: Grouping) -> None:
+    """Pods pending because the scheduler finds the nodes in one state (not ready, unreachable,
+    ...) share that cause when no Node is in the dump to be it."""
+    by_state: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        state = g.scheduler_node_state(f)
+        if state is not None:
+            by_state[state].append(i)
+    for members in by_state.values():
         for i in members[1:]:
             union.join(members[0], i)
 
@@ -430,7 +473,7 @@ def _together(window: list[tuple[datetime, int]], problems: list[Finding], union
 
 
 def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | None,
-              cluster: AnalyzedDump) -> Incident:
+              cluster: AnalyzedDump, nodes_absent: bool = False) -> Incident:
     g = grouping()
     order = {r: k for k, r in enumerate(g.cause_order)}
     members.sort(key=lambda f: f.sort_key)
@@ -452,12 +495,41 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
             headline = (f"{len(moment.pods)} pods on node {moment.node} restarted together at "
                         f"{moment.at:%Y-%m-%d %H:%M}Z ({when}): {', '.join(moment.pods[:4])}")
         cause_rule = "node-restart" if moment.node_restart else "restarts-together"
+    elif (nodes_absent and order.get(root.rule, len(order)) > order.get("node-not-ready", 0)
+          and (told := _scheduler_told(members, g)) is not None):
+        state, pending = told
+        cause, cause_rule = f"Nodes {state} (the scheduler's reason; no Node is in the dump)", "pod-pending"
+        headline = _scheduler_headline(state, pending, members)
     else:
         cause = object_ref(root.kind, root.namespace, root.name) or "the whole dump"
         cause_rule = root.rule
         headline = _headline(root, members, affected, cluster)
     return Incident(id="", rank=0, severity=severity, headline=headline, cause=cause,
                     cause_rule=cause_rule, members=members, affected=affected)
+
+
+def _scheduler_told(members: list[Finding], g: Grouping) -> tuple[str, list[Finding]] | None:
+    """The nodes' state the scheduler gave for the incident's pending pods (the first state of
+    data/incidents.yaml that one of them shows), with those pods; None when none shows one."""
+    told = [(state, f) for f in members if (state := g.scheduler_node_state(f)) is not None]
+    if not told:
+        return None
+    order = [state for _, state in g.scheduler_node_states]
+    first = min((state for state, _ in told), key=order.index)
+    return first, [f for state, f in told if state == first]
+
+
+def _scheduler_headline(state: str, pending: list[Finding], members: list[Finding]) -> str:
+    """The headline of an incident whose cause is the scheduler's word on absent nodes."""
+    names = sorted(f"{f.namespace}/{f.name}" for f in pending)
+    named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    reason = str(pending[0].facts.get("reason", "")).strip()
+    text = (f"Nodes {state}, in the scheduler's words: \"{reason}\" ({len(names)} pod(s) pending: {named}); "
+            f"no Node is in the dump to show why")
+    others = Counter(f.rule for f in members if not any(f is p for p in pending))
+    if others:
+        text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
+    return text
 
 
 def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:

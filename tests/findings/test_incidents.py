@@ -241,3 +241,67 @@ def test_a_pending_claim_explains_the_pod_it_keeps_pending_and_what_that_pod_bac
         "pvc-pending", "pod-pending", "deployment-unavailable", "service-no-ready-endpoints"}
     assert incident.cause.startswith("PersistentVolumeClaim billing/billing-db-data")
     assert incident.severity == "critical"
+
+
+def test_without_the_nodes_the_scheduler_names_the_cause_of_pods_it_cannot_place() -> None:
+    # Realdata: ../shared/realdata/kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json with
+    # its NodeList cut off (a paste of the pods and events only): coredns pending, "0/3 nodes are
+    # available: 3 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't
+    # tolerate." The nodes, not the Deployment, are the cause, in the scheduler's words.
+    text = (REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump" / "cluster-info-dump.json").read_text()
+    cluster = analyzer.load({"cluster-info-dump.json": text[text.index('{\n    "kind": "EventList"'):]})
+    inc = next(i for i in incidents_of(cluster) if i.cause_rule == "pod-pending")
+    assert inc.cause == "Nodes not ready (the scheduler's reason; no Node is in the dump)"
+    assert sorted(f"{f.rule} {f.name}" for f in inc.members) == [
+        "critical-component-unhealthy coredns", "deployment-unavailable coredns",
+        "pod-pending coredns-74ff55c5b-9rptk", "pod-pending coredns-74ff55c5b-p4jxh"]
+    assert inc.headline.startswith("Nodes not ready, in the scheduler's words: \"0/3 nodes are available: "
+                                   "3 node(s) had taint {node.kubernetes.io/not-ready: }")
+    assert "no Node is in the dump" in inc.headline
+    assert "Deployment kube-system/coredns" in inc.affected
+
+
+def test_a_described_pending_pod_joins_its_deployment_through_the_replicaset_not_in_the_dump() -> None:
+    # The shape of the coredns pod described in syself/cluster-api-provider-hetzner#1207 (kubeadm,
+    # CoreDNS v1.10.1 Pending, "Controlled By: ReplicaSet/coredns-5dd5756b68", no Node listed),
+    # trimmed; the FailedScheduling line is the scheduler's message for a not-ready node (as in
+    # flannel-io/flannel#1185); `get pods` and `get deploy` written as kubectl prints that state.
+    paste = "\n".join([
+        "$ kubectl get deploy -n kube-system",
+        "NAME      READY   UP-TO-DATE   AVAILABLE   AGE",
+        "coredns   0/2     2            0           12m",
+        "$ kubectl describe pod coredns-5dd5756b68-hr545 --namespace kube-system",
+        "Name:                 coredns-5dd5756b68-hr545",
+        "Namespace:            kube-system",
+        "Priority Class Name:  system-cluster-critical",
+        "Node:                 <none>",
+        "Labels:               k8s-app=kube-dns",
+        "                      pod-template-hash=5dd5756b68",
+        "Status:               Pending",
+        "Controlled By:        ReplicaSet/coredns-5dd5756b68",
+        "Containers:",
+        "  coredns:",
+        "    Image:       registry.k8s.io/coredns/coredns:v1.10.1",
+        "Conditions:",
+        "  Type           Status",
+        "  PodScheduled   False ",
+        "Events:",
+        "  Type     Reason            Age                 From               Message",
+        "  ----     ------            ----                ----               -------",
+        "  Warning  FailedScheduling  2m7s (x3 over 12m)  default-scheduler  0/1 nodes are available: "
+        "1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }. preemption: 0/1 nodes are "
+        "available: 1 Preemption is not helpful for scheduling..",
+        "",
+    ])
+    cluster = analyzer.load({"session.txt": paste})
+    incidents = incidents_of(cluster)
+    assert len(incidents) == 1
+    inc = incidents[0]
+    assert inc.cause == "Nodes not ready (the scheduler's reason; no Node is in the dump)"
+    assert {f"{f.rule} {f.kind}" for f in inc.members} >= {"pod-pending Pod", "deployment-unavailable Deployment"}
+
+
+def test_with_the_nodes_in_the_dump_the_scheduler_reason_does_not_replace_them() -> None:
+    # The same realdata dump whole: its NotReady nodes are the cause (node-not-ready), as before.
+    cluster = analyzer.load(str(REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump"))
+    assert [i.cause_rule for i in incidents_of(cluster)] == ["node-not-ready"]
