@@ -28,6 +28,7 @@ from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS
     FileReport,
     IngestResult,
 )
+from analyzer.ingest.text.types import TEXT_FACTS_KEY
 from analyzer.ingest.textcodec import decode_text
 from analyzer.ingest.tree import (
     DumpTree,
@@ -824,6 +825,7 @@ class Ingestor:
                 elif whole.provenance.format not in _FORMAT_RANK:
                     obj = _with_whole_body(obj, whole)
                     self._whole_of[slot] = whole
+                obj = _with_table_age(obj, old)
                 res.skipped.append(Rejection(old.provenance.source, old.provenance.location,
                                              f"{old.key.id} superseded by its later sighting"
                                              f" ({obj.provenance.location or 'later in the file'})"
@@ -836,11 +838,14 @@ class Ingestor:
                 self._saw(slot, obj)
                 return 0
             if _rank(obj) > _rank(old):
+                obj = _with_table_age(obj, old)
                 obj.duplicates = old.duplicates + 1
                 res.objects[slot] = obj
                 self._by_key[obj.key] = slot
             else:
-                old.duplicates += 1
+                kept = _with_table_age(old, obj)
+                kept.duplicates = old.duplicates + 1
+                res.objects[slot] = kept
             self._saw(slot, res.objects[slot])
             return 0
         slot = len(res.objects)
@@ -908,6 +913,30 @@ def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
     made.notes.extend(n for n in row.notes if n not in made.notes)
     made.notes.append(f"spec and metadata from its earlier whole sighting ({whole.provenance.location}), "
                       "state from this table")
+    return made
+
+
+def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:
+    """A described object (describe shows no AGE, a pod's not even its creation) with the AGE
+    of a table row of it read beside it: how old it was stays known (with the capture time,
+    when it was created). Only where the described object states no creation of its own."""
+    if obj.provenance.format != "describe" or other.provenance.format not in sightings.TABLE_ORIGINS \
+            or obj.kind != other.kind or not isinstance(obj.raw, dict) or not isinstance(other.raw, dict):
+        return obj
+    row = other.raw.get(TEXT_FACTS_KEY) or {}
+    age, printed = row.get("age_seconds"), (row.get("columns") or {}).get("AGE")
+    facts = obj.raw.get(TEXT_FACTS_KEY) or {}
+    if age is None or facts.get("age_seconds") is not None or (obj.raw.get("metadata") or {}).get("creationTimestamp"):
+        return obj
+    body = dict(obj.raw)
+    # the AGE cell too, so that `kda get` prints it as it prints the row's (as of the paste)
+    columns = {**(facts.get("columns") or {}), **({"AGE": printed} if printed else {})}
+    body[TEXT_FACTS_KEY] = {**facts, "age_seconds": age, **({"columns": columns} if columns else {})}
+    made = object_from_dict(body, Hints(), obj.provenance)
+    if not isinstance(made, KubeObject):
+        return obj
+    made.notes.extend(n for n in obj.notes if n not in made.notes)
+    made.notes.append(f"age from its table row ({other.provenance.location or other.provenance.source})")
     return made
 
 

@@ -292,3 +292,61 @@ def test_a_later_table_row_keeps_the_spec_of_the_object_read_whole() -> None:
     assert [c.image for c in redis1.view.spec.containers] == ["redis:7.4.1"]  # the dump's spec
     assert redis1.view.metadata.ownerReferences[0].name == "redis"
     assert any("spec and metadata from its earlier whole sighting" in n for n in redis1.notes)
+
+
+# Trimmed from vitobotta/hetzner-k3s#156 (a k3s session: `kubectl get pods -A`, then `kubectl
+# describe pod` of the Pending coredns pod, which shows no AGE and, for a pod, no creation).
+_K3S_PODS = ("NAMESPACE     NAME                       READY   STATUS    RESTARTS   AGE\n"
+             "kube-system   coredns-597584b69b-p5sh7   0/1     Pending   0          7m41s\n")
+_K3S_DESCRIBE = ("Name:                 coredns-597584b69b-p5sh7\n"
+                 "Namespace:            kube-system\n"
+                 "Priority Class Name:  system-cluster-critical\n"
+                 "Service Account:      coredns\n"
+                 "Node:                 <none>\n"
+                 "Labels:               k8s-app=kube-dns\n"
+                 "Status:               Pending\n"
+                 "Controlled By:        ReplicaSet/coredns-597584b69b\n"
+                 "Containers:\n"
+                 "  coredns:\n"
+                 "    Image:       rancher/mirrored-coredns-coredns:1.9.4\n"
+                 "Events:                      <none>\n")
+
+
+def test_a_describe_after_the_table_row_keeps_the_rows_age() -> None:
+    text = ("root@master1:~# kubectl get pods -A\n" + _K3S_PODS
+            + "root@master1:~# kubectl describe pod coredns-597584b69b-p5sh7 -n kube-system\n" + _K3S_DESCRIBE)
+    r = ingest_text(text, "session.txt")
+    [pod] = [o for o in r.objects if o.kind == "Pod"]
+    assert pod.provenance.format == "describe"  # the later, fuller sighting is kept
+    assert pod.body()["x-kda-text"]["age_seconds"] == 7 * 60 + 41
+    assert any("age from its table row" in n for n in pod.notes)
+    cluster = analyzer.load(text)
+    assert cluster.tables.pods.set_index("name").loc["coredns-597584b69b-p5sh7", "age"].total_seconds() == 461
+
+
+def test_a_describe_in_another_file_takes_the_age_of_the_table_row(tmp_path: Path) -> None:
+    (tmp_path / "pods.txt").write_text(_K3S_PODS)
+    (tmp_path / "describe.txt").write_text(_K3S_DESCRIBE)
+    r = ingest(tmp_path)
+    [pod] = [o for o in r.objects if o.kind == "Pod"]
+    assert pod.provenance.format == "describe"
+    assert pod.body()["x-kda-text"]["age_seconds"] == 461
+    assert pod.body()["x-kda-text"]["columns"] == {"AGE": "7m41s"}
+
+
+def test_a_described_creation_is_not_overwritten_by_a_rows_age() -> None:
+    # `describe deployment` states its CreationTimestamp: that stays the object's own.
+    text = ("$ kubectl get deploy -n kube-system\n"
+            "NAME      READY   UP-TO-DATE   AVAILABLE   AGE\n"
+            "coredns   0/1     1            0           7m41s\n"
+            "$ kubectl describe deploy coredns -n kube-system\n"
+            "Name:                   coredns\n"
+            "Namespace:              kube-system\n"
+            "CreationTimestamp:      Tue, 07 Feb 2023 10:12:01 +0000\n"
+            "Labels:                 k8s-app=kube-dns\n"
+            "Selector:               k8s-app=kube-dns\n"
+            "Replicas:               1 desired | 1 updated | 1 total | 0 available | 1 unavailable\n")
+    r = ingest_text(text, "session.txt")
+    [dep] = [o for o in r.objects if o.kind == "Deployment"]
+    assert dep.provenance.format == "describe"
+    assert "age_seconds" not in (dep.body().get("x-kda-text") or {})
