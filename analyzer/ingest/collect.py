@@ -12,6 +12,7 @@ import msgspec
 
 from analyzer.errors import InputError
 from analyzer.ingest import datasniff, jsondocs, layouts, sightings, transcripts, wrappers, yamldocs
+from analyzer.ingest.headerdate import header_date
 from analyzer.ingest.objects import (
     Hints,
     list_item_kind,
@@ -260,6 +261,8 @@ class Ingestor:
         if not looks_like_transcript(text):
             return False
         split = split_transcript(text)
+        if (stated := header_date(text)) is not None:
+            self.result.header_times.append((stated.iso, f'{_tail_name(display)} line {stated.line} "{stated.text}"'))
         report = FileReport(display, "transcript")
         self.result.files.append(report)
         if split.unwrapped:
@@ -1011,6 +1014,11 @@ def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
 
 def _is_object_like(env: jsondocs.Envelope) -> bool:
     return bool(env.kind) or env.list_items() is not None
+
+
+def _tail_name(display: str) -> str:
+    """The file name of a display path (an archive member's own name)."""
+    return display.split("!/")[-1].rsplit("/", 1)[-1]
 
 
 def _rank(obj: KubeObject) -> int:

@@ -67,6 +67,8 @@ class IngestResult:
     cli_tools: dict[str, int] = field(default_factory=dict)
     inputs: list[str] = field(default_factory=list)
     stated_capture_times: list[str] = field(default_factory=list)  # from bundle metadata files
+    # A write-up's dated "Generated:/Captured:/Date:" header: (UTC time, where it was read)
+    header_times: list[tuple[str, str]] = field(default_factory=list)
     # Files whose place in a layout names the kind they hold (nodes.json -> Node): the kind was
     # collected even when none of it could be read.
     hinted_files: dict[str, list[str]] = field(default_factory=dict)
@@ -125,7 +127,7 @@ class IngestResult:
     @property
     def capture(self) -> CaptureEstimate:
         """The capture time with the signal that gave it, its confidence and its periods."""
-        return estimate_capture(self.objects, self.stated_capture_times)
+        return estimate_capture(self.objects, self.stated_capture_times, self.header_times)
 
     @property
     def object_notes(self) -> list[dict[str, str]]:
@@ -162,7 +164,12 @@ SIGNAL_CONFIDENCE: dict[str, str] = {
     "bundle metadata": "high", "node heartbeat": "high", "lease renewal": "high",
     "event": "medium", "container state": "medium", "condition transition": "medium",
     "taint timeAdded": "medium", "age since creation": "medium", "managedFields": "low", "creationTimestamp": "low",
+    # a write-up's "Generated: 2025-09-20 17:05:47 CEST": when its outputs were taken, as its
+    # author (or script) says; weaker than what the API server wrote (see _estimate)
+    "write-up header": "medium",
 }
+# Signals read from the dump's files, not from the objects the API server wrote.
+_STATED_SIGNALS = frozenset({"bundle metadata", "write-up header"})
 _CONFIDENCE_ORDER = ("high", "medium", "low")
 # Signals renewed while a cluster runs: a dump whose renewals fall in two periods this far apart
 # was put together from captures of different times (or re-used).
@@ -230,6 +237,8 @@ class CaptureEstimate:
         if self.time is None:
             return "unknown (no timestamp in the dump)"
         text = f"{_iso(self.time)} ({self.signal}, {self.confidence} confidence)"
+        if self.signal == "write-up header":
+            text += f": {self.where}"
         if self.stitched:
             spans = "; ".join(f"{_iso(p.start)} .. {_iso(p.end)}{_files(p.sources)}" for p in self.periods)
             text += f"; stitched: its signals fall in {len(self.periods)} periods far apart ({spans})"
@@ -301,14 +310,17 @@ class _Collect:
             self.seen.writes.append((ts, source))
 
 
-def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> CaptureEstimate:
+def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
+                     headers: Iterable[tuple[str, str]] = ()) -> CaptureEstimate:
     """When the dump was taken, from every signal that carries time (a dump is never older than
     its newest status timestamp), with the signal, a confidence and the periods of its live
-    signals."""
+    signals. `headers`: a write-up's dated header lines, (UTC time, where it was read)."""
     objects = objects if isinstance(objects, list) else list(objects)
     seen = _Newest()
     for ts in stated:
         seen.see("bundle metadata", ts, None, "bundle metadata")
+    for ts, where in headers:
+        seen.see("write-up header", ts, None, where)
     _walk(objects, seen.see, seen.ready_beats)
     _ages_since_creation(objects, seen.see)
     if _may_be_stitched(seen):
@@ -450,6 +462,8 @@ def _estimate(seen: _Newest) -> CaptureEstimate:
     # Writes far newer than every status of the cluster come from files re-used later (a
     # fixture refreshed years on): the status signals say when the cluster was captured.
     trusted = {k: v for k, v in seen.best.items() if not late or SIGNAL_CONFIDENCE[k] != "low"}
+    if _header_outdated(seen):
+        del trusted["write-up header"]
     signal, (ts, _obj, _field) = max(trusted.items(), key=lambda kv: (kv[1][0], kv[0]))
     when = _parse(ts)
     if when is None:
@@ -470,6 +484,19 @@ def _estimate(seen: _Newest) -> CaptureEstimate:
     return CaptureEstimate(
         when, signal, confidence, where, source, periods=periods,
         signals={k: v[0] for k, v in seen.best.items()})
+
+
+def _header_outdated(seen: _Newest) -> bool:
+    """A write-up's header far newer than every time the API server wrote (other than a mere
+    creation): it dates the write-up (posted, edited later), not the outputs it quotes."""
+    header = seen.best.get("write-up header")
+    if header is None:
+        return False
+    api = [_parse(ts) for k, (ts, _o, _f) in seen.best.items()
+           if k not in _STATED_SIGNALS and SIGNAL_CONFIDENCE[k] != "low"]
+    newest = max((t for t in api if t is not None), default=None)
+    when = _parse(header[0])
+    return newest is not None and when is not None and when - newest > STITCH_GAP
 
 
 def _late_writes(seen: _Newest) -> list[tuple[datetime, str]]:
@@ -534,6 +561,7 @@ def _periods(live: list[tuple[str, str]], status: list[tuple[str, str]],
     return tuple(periods)
 
 
-def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] = ()) -> datetime | None:
+def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] = (),
+                          headers: Iterable[tuple[str, str]] = ()) -> datetime | None:
     """Newest timestamp the dump holds (see `estimate_capture` for the signal behind it)."""
-    return estimate_capture(objects, stated).time
+    return estimate_capture(objects, stated, headers).time
