@@ -57,6 +57,10 @@ _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
 _FORMAT_RANK = {"text table": 0, "describe": 1}
+# Table columns a change of the object leaves as they were (who it is, how old); after a
+# `kubectl scale`, also what it runs and selects.
+_IDENTITY_COLUMNS = frozenset({"NAME", "NAMESPACE", "AGE", "LABELS"})
+_SCALE_KEEPS = frozenset({"CONTAINERS", "IMAGES", "SELECTOR"})
 _NO_RESOURCES_IN = re.compile(r"No resources found in (\S+) namespace")
 
 
@@ -323,6 +327,34 @@ class Ingestor:
         res.objects[slot] = None  # (taken out when the transcript ends; slots stay valid until then)
         self._removed.add(slot)
 
+    def _state_unknown(self, slot: int, verb: str, change: str) -> None:
+        """A table row of an object a later command changed (`kubectl scale/edit/patch/apply`):
+        the object still exists, as last seen, but what the change could alter is no longer
+        known (for `scale`: its replicas and status; otherwise its spec and status)."""
+        obj = self.result.objects[slot]
+        body = obj.body() if obj is not None else None
+        if not isinstance(body, dict):
+            return
+        kept = {k: v for k, v in body.items() if k not in ("status", "spec", TEXT_FACTS_KEY)}
+        if verb == "scale" and isinstance(body.get("spec"), dict):
+            kept["spec"] = {k: v for k, v in body["spec"].items() if k != "replicas"}
+        facts = body.get(TEXT_FACTS_KEY) or {}
+        columns = facts.get("columns") or {}
+        same = _IDENTITY_COLUMNS | (_SCALE_KEEPS if verb == "scale" else frozenset())
+        shown = ", ".join(f"{k} {v}" for k, v in columns.items() if k not in same)
+        kept[TEXT_FACTS_KEY] = {k: v for k, v in facts.items() if k in ("age_seconds", "roles", "default")}
+        # what the change may have altered prints as kubectl prints what it cannot tell
+        kept[TEXT_FACTS_KEY]["columns"] = {k: (v if k in same else "<unknown>") for k, v in columns.items()}
+        made = object_from_dict(kept, Hints(), obj.provenance)
+        if not isinstance(made, KubeObject):
+            return
+        made.duplicates = obj.duplicates
+        made.notes.extend(n for n in obj.notes if n not in made.notes)
+        made.notes.append(f"state unknown: changed by {change} after this table"
+                          + (f" (it showed {shown})" if shown else ""))
+        self.result.objects[slot] = made
+        self._whole_of.pop(slot, None)  # its spec as read whole is no longer current either
+
     def _forget_not_listed(self, listing: sightings.Listing, block: Block, shown: set[int]) -> None:
         """Earlier table rows of a full listing's scope that it no longer shows are gone."""
         res = self.result
@@ -420,8 +452,7 @@ class Ingestor:
         if verb != "delete" and self._sightings is not None:
             for what in sightings.changed_objects(command, out):
                 for slot in self._sightings.changed(what, self.result.objects):
-                    self._forget(slot, f"changed by '{_short(block.command_text)}' (line {what.line}) after this "
-                                 "table: what the table showed is no longer current")
+                    self._state_unknown(slot, verb, f"'{_short(block.command_text)}' (line {what.line})")
         reason = transcripts.no_objects_reason(verb)
         if reason is not None:
             skip.append(Rejection(display, block.span, f"{reason} ('{_short(block.command_text)}')"))

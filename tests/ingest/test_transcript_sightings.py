@@ -259,7 +259,7 @@ redis-1   1/1     Running   0          51m   10.244.0.5   minikube   <none>     
 def test_a_row_without_a_namespace_is_the_object_the_transcript_knows() -> None:
     r = ingest_text(MINIKUBE, "session.txt")
     assert r.accounting_holds()
-    assert _ids(r) == ["core/Pod/default/redis-0", "core/Pod/default/redis-1"]
+    assert _ids(r) == ["apps/StatefulSet/default/redis", "core/Pod/default/redis-0", "core/Pod/default/redis-1"]
     redis0 = next(o for o in r.objects if o.name == "redis-0")
     assert redis0.provenance.line == 37 and redis0.duplicates == 3
     assert any("namespace not stated by its table: default" in n for n in redis0.notes)
@@ -276,11 +276,16 @@ def test_a_row_without_a_namespace_first_is_merged_into_the_later_whole_object()
 
 def test_a_statefulset_scaled_up_and_back_ends_without_a_warning() -> None:
     r = ingest_text(MINIKUBE, "session.txt")
-    # redis-2 is not in the last listing; the StatefulSet's 2/3 row was changed by the edit after it
+    # redis-2 is not in the last listing; the StatefulSet's 2/3 row was changed by the edit after
+    # it: the StatefulSet is still there, as last seen, its state after the edit unknown
     assert not any(o.name == "redis-2" for o in r.objects)
-    assert [s.location for s in r.skipped if "changed by 'kubectl edit statefulset redis'" in s.reason] == [
-        "line 22", "line 27"]
-    assert "StatefulSet" in r.collected_kinds
+    [sts] = [o for o in r.objects if o.kind == "StatefulSet"]
+    assert sts.provenance.line == 27 and sts.duplicates == 1
+    assert "state unknown: changed by 'kubectl edit statefulset redis' (line 34) after this table " \
+           "(it showed READY 2/3)" in sts.notes
+    assert "status" not in sts.body() and "spec" not in sts.body()
+    assert sts.body()["x-kda-text"]["columns"] == {"NAME": "redis", "READY": "<unknown>", "AGE": "46m"}
+    assert not any("changed by" in s.reason for s in r.skipped)
     # what is left to say is the pods' own hygiene (no requests in the dump's spec), no shortage
     assert sorted({rule for rule, _ in _serious(MINIKUBE)}) == ["container-no-requests"]
 
@@ -350,3 +355,35 @@ def test_a_described_creation_is_not_overwritten_by_a_rows_age() -> None:
     [dep] = [o for o in r.objects if o.kind == "Deployment"]
     assert dep.provenance.format == "describe"
     assert "age_seconds" not in (dep.body().get("x-kda-text") or {})
+
+
+def test_a_scaled_deployment_keeps_what_it_runs_and_loses_only_its_counts() -> None:
+    # A session of the shape of the OKE write-up (tests/data/transcripts/oke-gva-writeup.md:
+    # `kubectl scale deployment pause-for-256ip-test --replicas=253`), its listing before the scale
+    # as `kubectl get deploy -o wide` prints it.
+    text = ("$ kubectl get deploy -o wide\n"
+            "NAME                   READY     UP-TO-DATE   AVAILABLE   AGE   CONTAINERS   IMAGES                       SELECTOR\n"
+            "pause-for-256ip-test   252/252   252          252         9m    pause        registry.k8s.io/pause:3.10   app=pause-for-256ip-test\n"
+            "$ kubectl scale deployment pause-for-256ip-test --replicas=253\n"
+            "deployment.apps/pause-for-256ip-test scaled\n")
+    r = ingest_text(text, "session.txt")
+    [dep] = r.objects
+    assert dep.kind == "Deployment" and dep.name == "pause-for-256ip-test"
+    body = dep.body()
+    assert "replicas" not in body["spec"] and "status" not in body
+    assert [c["image"] for c in body["spec"]["template"]["spec"]["containers"]] == ["registry.k8s.io/pause:3.10"]
+    assert body["x-kda-text"]["age_seconds"] == 540
+    assert body["x-kda-text"]["columns"]["READY"] == "<unknown>"
+    assert any(n.startswith("state unknown: changed by 'kubectl scale deployment pause-for-256ip-test "
+                            "--replicas=253' (line 5)") and "READY 252/252" in n for n in dep.notes)
+    # no count is known after the scale: nothing is said of its replicas
+    assert _serious(text) == []
+
+
+def test_a_listing_after_the_change_is_the_objects_state_again() -> None:
+    text = ("$ kubectl get deploy\nNAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    1/1     1            1           2m\n"
+            "$ kubectl scale deploy web --replicas=2\ndeployment.apps/web scaled\n"
+            "$ kubectl get deploy\nNAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    1/2     2            1           2m\n")
+    [dep] = ingest_text(text, "session.txt").objects
+    assert dep.provenance.line == 8 and dep.body()["status"]["readyReplicas"] == 1
+    assert not any(n.startswith("state unknown") for n in dep.notes)
