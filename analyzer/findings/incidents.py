@@ -376,6 +376,14 @@ def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Analyze
     component: the CNI is the cause."""
     cni = [i for i, f in enumerate(problems) if f.rule.startswith("critical-component")
            and f.facts.get("role") == "cni"]
+    # two primary CNIs side by side: the CNI workloads' own findings follow from them
+    for i, f in enumerate(problems):
+        if f.rule != "cni-multiple":
+            continue
+        named = {w for ws in (f.facts.get("workloads") or {}).values() for w in ws}
+        for j, other in enumerate(problems):
+            if j in cni or f"{other.kind} {other.namespace}/{other.name}" in named:
+                union.join(i, j)
     if not cni:
         return
     for i, f in enumerate(problems):

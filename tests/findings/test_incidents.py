@@ -305,3 +305,23 @@ def test_with_the_nodes_in_the_dump_the_scheduler_reason_does_not_replace_them()
     # The same realdata dump whole: its NotReady nodes are the cause (node-not-ready), as before.
     cluster = analyzer.load(str(REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump"))
     assert [i.cause_rule for i in incidents_of(cluster)] == ["node-not-ready"]
+
+
+def test_two_primary_cnis_are_the_cause_of_their_daemonsets_troubles() -> None:
+    # flannel left behind when weave was installed (the shapes of tests/findings/cases/cni-multiple.yaml):
+    # weave-net short of a ready pod follows from the two networks, not from weave alone.
+    def daemonset(name: str, namespace: str, image: str, created: str, ready: int) -> dict:
+        return {"apiVersion": "apps/v1", "kind": "DaemonSet",
+                "metadata": {"name": name, "namespace": namespace, "creationTimestamp": created},
+                "spec": {"selector": {"matchLabels": {"app": name}},
+                         "template": {"metadata": {"labels": {"app": name}},
+                                      "spec": {"containers": [{"name": name, "image": image}]}}},
+                "status": {"desiredNumberScheduled": 3, "currentNumberScheduled": 3, "numberReady": ready,
+                           "numberAvailable": ready, "observedGeneration": 1}}
+
+    cluster = load(daemonset("kube-flannel-ds", "kube-flannel", "docker.io/flannel/flannel:v0.24.2", "2021-04-11T12:06:12Z", 3),
+                   daemonset("weave-net", "kube-system", "docker.io/weaveworks/weave-kube:2.8.1", "2021-04-12T08:30:00Z", 2))
+    [inc] = [i for i in incidents_of(cluster) if "cni-multiple" in {f.rule for f in i.members}]
+    assert inc.cause_rule == "cni-multiple" and inc.cause == "Component cni:flannel+weave"
+    assert {f.rule for f in inc.members} >= {"cni-multiple", "critical-component-unhealthy"}
+    assert inc.headline.startswith("Two primary CNIs run side by side: flannel and weave; weave is the newer")
