@@ -155,3 +155,37 @@ def test_evidence_points_into_the_dump(dump_findings) -> None:
     for f in findings:
         if f.status == "fail":
             assert f.evidence and f.evidence[0].source and name.split("/")[1] in f.evidence[0].source
+
+
+def test_a_flannel_left_beside_the_real_kurl_weave_is_two_primary_cnis(tmp_path) -> None:
+    # ../shared/realdata/kubeadm/sbctl-kurl-supportbundle (kURL, weave-net on three nodes, no
+    # DaemonSets collected: the plugin is known by its pods), with a kube-flannel-ds pod per node
+    # added to kube-system, created before weave: the leftover of an earlier CNI.
+    import json
+    import shutil
+
+    bundle = tmp_path / "bundle"
+    shutil.copytree(REALDATA / "kubeadm" / "sbctl-kurl-supportbundle", bundle)
+    pods_file = bundle / "cluster-resources" / "pods" / "kube-system.json"
+    pods = json.loads(pods_file.read_text())
+    for weave in [p for p in pods["items"] if p["metadata"]["name"].startswith("weave-net-")]:
+        flannel = json.loads(json.dumps(weave))
+        meta = flannel["metadata"]
+        meta.update(name="kube-flannel-ds-" + weave["metadata"]["name"][-5:], generateName="kube-flannel-ds-",
+                    uid=meta["uid"][:-4] + "f1a7", creationTimestamp="2022-04-11T22:40:00Z",
+                    labels={"app": "flannel"}, managedFields=[])
+        meta["ownerReferences"][0].update(name="kube-flannel-ds", uid="0f1a0000-0000-4000-8000-000000000001")
+        flannel["spec"]["containers"] = [{"name": "kube-flannel", "image": "quay.io/coreos/flannel:v0.15.1"}]
+        flannel["spec"]["initContainers"] = []
+        flannel["status"].pop("initContainerStatuses", None)
+        flannel["status"]["containerStatuses"] = [{"name": "kube-flannel", "ready": True, "restartCount": 0,
+                                                   "image": "quay.io/coreos/flannel:v0.15.1", "imageID": "",
+                                                   "state": {"running": {"startedAt": "2022-04-11T22:40:10Z"}}}]
+        pods["items"].append(flannel)
+    pods_file.write_text(json.dumps(pods))
+    found = [f for f in collect_findings(analyzer.load(str(bundle))) if f.rule == "cni-multiple" and f.status == "fail"]
+    assert [(f.name, f.severity) for f in found] == [("cni:flannel+weave", "warning")]
+    assert found[0].facts["which"] == "weave is the newer (likely the one intended), flannel likely a leftover"
+    # the real bundle as it is runs one CNI
+    real = collect_findings(analyzer.load(str(REALDATA / "kubeadm" / "sbctl-kurl-supportbundle")))
+    assert not [f for f in real if f.rule == "cni-multiple" and f.status == "fail"]

@@ -18,11 +18,12 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import DATA
+from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
 
 RULE = RuleMeta(
     id="cni-multiple", title="Two primary CNIs side by side", severity="warning",
-    category="cluster", requires=("DaemonSet",), needs_host=True,
+    category="cluster", requires_any=("DaemonSet", "Pod"), needs_host=True,
     message="Two primary CNIs run side by side: {first} and {second}; {which}",
     remediation="Keep one pod network: remove the leftover plugin's DaemonSet and its config "
                 "(/etc/cni/net.d on every node), then restart the pods that got addresses from it.",
@@ -108,7 +109,18 @@ def _side(rows: pd.DataFrame, cluster: AnalyzedDump) -> dict[str, Any]:
         ages = found["age"].dropna() if "age" in found else []
         created = min(stamps) if len(stamps) else None
         age = max(ages) if len(ages) else None
+    if created is None:
+        created = _earliest_creation(cluster, rows)
     return {"workloads": names, "desired": desired, "ready": ready, "created": created, "age": age}
+
+
+def _earliest_creation(cluster: AnalyzedDump, rows: pd.DataFrame) -> Any:
+    """The first creation among the objects a component was recognised by (its pods, where the
+    dump holds no DaemonSet): when the plugin was installed, at the latest."""
+    ids = {i for value in rows["objects"].dropna().astype(str) for i in value.split(",") if i}
+    stamps = [t for o in cluster.objects_of("DaemonSet", "Pod") if o.key.id in ids
+              and (t := parse_time(o.view.metadata.creationTimestamp or "")) is not None]
+    return min(stamps) if stamps else None
 
 
 def _evidence(cluster: AnalyzedDump, rows: pd.DataFrame, family: str, side: dict[str, Any]) -> Evidence:
