@@ -1,12 +1,16 @@
 """Two primary CNIs side by side (flannel and weave, flannel and Calico as separate plugins: the
 leftover of a CNI swap), a classic cause of pod networking failures. Combinations that run
 together by design (Canal, policy or chaining over a cloud CNI, a product's own parts) are
-data: data/cni_primaries.yaml."""
+data: data/cni_primaries.yaml. Warning when both run pods; critical when pods also fail to get
+a network (sandbox events naming the CNI within the hour before capture); info when one runs on
+no node or the dump cannot tell whether one only enforces policy or chains."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import timedelta
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -15,7 +19,8 @@ import pandas as pd
 
 from analyzer.findings.components import ComponentsUnavailable, components
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev
+from analyzer.findings.events import EventFact, event_fact
+from analyzer.findings.facts import capture_of, ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.kube.time import parse_time
@@ -149,6 +154,29 @@ def _which(a: str, b: str, sides: dict[str, dict[str, Any]]) -> str:
     return f"{newer} is the newer (likely the one intended), {older} likely a leftover"
 
 
+def _network_failures(cluster: AnalyzedDump) -> list[EventFact]:
+    """Recent events of pods that could not get a network from the CNI (newest first)."""
+    rule = _data().get("network_failures") or {}
+    reasons = frozenset(rule.get("reasons") or ())
+    pattern = re.compile(str(rule.get("message") or "$^"))
+    window = timedelta(minutes=int(rule.get("recent_minutes") or 60))
+    capture = capture_of(cluster)
+    found = []
+    for obj in cluster.objects_of("Event"):
+        fact = event_fact(obj)
+        if fact.reason not in reasons or not pattern.search(fact.message):
+            continue
+        if fact.last_seen_ago is not None:
+            recent = fact.last_seen_ago <= window
+        elif fact.last_seen is not None and capture is not None:
+            recent = capture - fact.last_seen <= window
+        else:
+            recent = False  # no time: cannot say it is still happening
+        if recent:
+            found.append(fact)
+    return sorted(found, key=lambda f: f.last_seen_ago or (capture - f.last_seen if capture and f.last_seen else timedelta()))
+
+
 def _node_counts(cluster: AnalyzedDump) -> dict[str, int]:
     """Nodes annotated by each family (the networks the nodes really were configured with)."""
     prefixes = _data().get("node_annotations") or {}
@@ -192,8 +220,17 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         # leftover that runs nowhere now (its config may still sit on the nodes): info.
         both_run = all(s["desired"] > 0 or s["ready"] > 0 for s in sides.values())
         unsure = None in chained
+        failing = _network_failures(cluster) if both_run and not unsure else []
+        if failing:
+            pods = sorted({f"{f.namespace}/{f.name}" for f in failing})
+            evidence.append(ev(failing[0].event, f"Event.message ({failing[0].reason}, {len(pods)} pod(s))",
+                               failing[0].message, "pods get a network"))
+            which += f"; {len(pods)} pod(s) cannot get a network ({failing[0].reason}: {failing[0].message[:160]})"
         finding = RULE.fail(None, *evidence, kind="Component", namespace="", name=f"cni:{a}+{b}",
                             first=a, second=b, which=which,
                             workloads={f: s["workloads"] for f, s in sides.items()},
                             layering_unknown=unsure, nodes=nodes or None)
-        yield finding if both_run and not unsure else replace(finding, severity="info")
+        if failing:
+            yield replace(finding, severity="critical")
+        else:
+            yield finding if both_run and not unsure else replace(finding, severity="info")
