@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from analyzer.errors import InputError
-from analyzer.ingest import datasniff, jsondocs, layouts, sightings, transcripts, wrappers, yamldocs
+from analyzer.ingest import (
+    datasniff,
+    jsondocs,
+    layouts,
+    sightings,
+    transcripts,
+    wrappers,
+    yamlchunks,
+    yamldocs,
+)
 from analyzer.ingest.headerdate import header_date
 from analyzer.ingest.objects import (
     Hints,
@@ -190,6 +199,8 @@ class Ingestor:
             and jsondocs.looks_like_json(data)
         ):
             parsed = jsondocs.read_single_document(data)
+        if parsed is None and self._add_mapped_yaml(entry, mapped):
+            return
         if parsed is None or not _is_object_like(parsed.documents[0].envelope):
             copy = data[:]
             mapped.release()  # read from the copy: the pages the copy touched can go
@@ -201,6 +212,37 @@ class Ingestor:
             self._add_json(entry.display, parsed, hint)
         finally:
             self._mapped = None
+
+    def _add_mapped_yaml(self, entry: Entry, mapped: MappedFile) -> bool:
+        """A large YAML file read from its mapping a range at a time, never its bytes and text
+        whole (yamlchunks), where what `add_file` would decide on its whole text is decided
+        on its head; False where the file must be read whole (it was not read then)."""
+        if entry.path and (layouts.log_hint(entry.path) or layouts.is_not_objects(entry.path)):
+            return False
+        if is_archive(mapped.map[:512]):
+            return False
+        source = yamlchunks.MappedText.open(mapped.map)
+        if source is None:
+            return False
+        head = source.head_bytes
+        hint = layouts.object_hint(entry.path) if entry.path else None
+        if (
+            _NOT_SPACE.search(head) is None or _is_wrapped(head) or jsondocs.looks_like_json(head)
+            or (hint is None and transcripts.may_be_transcript(head))
+            or not yamldocs.looks_like_yaml(source.head)
+        ):
+            return False
+        parsed = yamlchunks.read_yaml_buffer(source, mapped.release)
+        mapped.release()
+        if parsed is None:
+            return False
+        if hint is not None and hint.kind:
+            self.result.hinted_files.setdefault(hint.kind, []).append(entry.display)
+        read_before, rejected_before = self.result.objects_read, len(self.result.input_rejections)
+        self._add_yaml_file(entry.display, parsed, hint)
+        if self.result.objects_read == read_before and len(self.result.input_rejections) == rejected_before:
+            self._check_yield(entry.display, head, hint)
+        return True
 
     def _add_archive(self, display: str, data: bytes, depth: int) -> None:
         if depth >= 3:
@@ -678,7 +720,9 @@ class Ingestor:
 
     def _add_yaml(self, display: str, text: str, hint: layouts.PathHint | None) -> None:
         # List items that yaml-rs read come as compact JSON and are read as JSON items are.
-        parsed = yamldocs.read_yaml_file(text, compact_items=True)
+        self._add_yaml_file(display, yamldocs.read_yaml_file(text, compact_items=True), hint)
+
+    def _add_yaml_file(self, display: str, parsed: yamldocs.YamlFile, hint: layouts.PathHint | None) -> None:
         fmt = hint.format if hint else "kubectl-yaml"
         report = FileReport(display, fmt)
         self.result.files.append(report)

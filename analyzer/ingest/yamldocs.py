@@ -243,32 +243,37 @@ def read_yaml_file(text: str, compact_items: bool = False) -> YamlFile:
     pieces.append((line, text[pos:]))
     index = 0
     for start_line, piece in pieces:
-        if _CONTENT_LINE.search(piece) is None:  # only blank and comment lines
-            continue
-        # The document starts at its first non-blank line (blank lines stand for removed junk).
-        lead = len(piece) - len(piece.lstrip("\n"))
-        start_line += lead
-        piece = piece[lead:]
-        piece, cut = _strip_trailing_junk(piece)
-        if cut:
-            out.skipped.append(Skipped(start_line + piece.count("\n"), f"not YAML, skipped: {cut[:60]!r}"))
-        slow_before = _safe_loader_units()
-        try:
-            value = parse_yaml_document(piece, compact_items)
-        except YamlDocumentError as exc:
-            value = _parse_repaired(piece, start_line, out)
-            if value is _BROKEN:
-                # The parser may notice the problem at the end marker: keep it inside the document.
-                last_line = start_line + max(piece.count("\n") - 1, 0)
-                where = min(start_line + (exc.line - 1 if exc.line else 0), last_line)
-                out.broken.append((index, where, str(exc)))
-                index += 1
-                continue
-        if value is not None:
-            json_types = slow_before is not None and _safe_loader_units() == slow_before
-            out.documents.append(YamlDocument(index, start_line, value, json_types))
-        index += 1
+        index = read_piece(out, index, start_line, piece, compact_items)
     return out
+
+
+def read_piece(out: YamlFile, index: int, start_line: int, piece: str, compact_items: bool = False) -> int:
+    """Read the text between two document markers into `out` (its document, its skipped
+    junk, or why it is broken); returns the index the next document gets."""
+    if _CONTENT_LINE.search(piece) is None:  # only blank and comment lines
+        return index
+    # The document starts at its first non-blank line (blank lines stand for removed junk).
+    lead = len(piece) - len(piece.lstrip("\n"))
+    start_line += lead
+    piece = piece[lead:]
+    piece, cut = _strip_trailing_junk(piece)
+    if cut:
+        out.skipped.append(Skipped(start_line + piece.count("\n"), f"not YAML, skipped: {cut[:60]!r}"))
+    slow_before = _safe_loader_units()
+    try:
+        value = parse_yaml_document(piece, compact_items)
+    except YamlDocumentError as exc:
+        value = _parse_repaired(piece, start_line, out)
+        if value is _BROKEN:
+            # The parser may notice the problem at the end marker: keep it inside the document.
+            last_line = start_line + max(piece.count("\n") - 1, 0)
+            where = min(start_line + (exc.line - 1 if exc.line else 0), last_line)
+            out.broken.append((index, where, str(exc)))
+            return index + 1
+    if value is not None:
+        json_types = slow_before is not None and _safe_loader_units() == slow_before
+        out.documents.append(YamlDocument(index, start_line, value, json_types))
+    return index + 1
 
 
 def _safe_loader_units() -> int | None:
