@@ -99,10 +99,12 @@ class MappedText:
 
 
 def read_yaml_buffer(source: MappedText, release: Callable[[int], None] | None = None,
-                     compact_items: bool = True, chunk_bytes: int = CHUNK_BYTES) -> YamlFile | None:
+                     compact_items: bool = True, chunk_bytes: int | None = None) -> YamlFile | None:
     """`yamldocs.read_yaml_file` of the file's whole text, read a range at a time; None if the
     file has junk lines before its YAML or is indented (the whole text is needed to drop or
-    dedent them). `release(upto)` lets the file's pages before `upto` go."""
+    dedent them). `release(upto)` lets the file's pages before `upto` go; `chunk_bytes` is
+    CHUNK_BYTES unless given."""
+    chunk_bytes = chunk_bytes or CHUNK_BYTES
     head = source.head
     whole_head = source.head_end >= len(source.buf)
     if not whole_head and head.count("\n") < 50:
@@ -187,10 +189,11 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
     after = _TOP_LEVEL_LINE.search(buf, last_item + 1, end)
     items_end = after.start() + 1 if after else end
     # No junk after the document (read_piece would cut it off first).
-    tail_start = max(doc, end - _TAIL_BYTES)
-    tail_start = buf.find(b"\n", tail_start, end) + 1 if tail_start > doc else doc
-    if tail_start <= 0 or tail_start >= end:
-        return None
+    tail_start = doc
+    if end - _TAIL_BYTES > doc:
+        tail_start = buf.find(b"\n", end - _TAIL_BYTES, end) + 1
+        if tail_start <= 0 or tail_start >= end:
+            return None  # (one line, or a last line as long as the look)
     tail = source.text(tail_start, end)
     if not tail.strip("\n") or _strip_trailing_junk(tail)[1]:
         return None
