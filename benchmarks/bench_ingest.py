@@ -18,7 +18,9 @@ wall time from reading the file to the last table built (interpreter start and i
 the table of shapes also gives it over the process's CPU time (user + system), which other work
 on a shared machine disturbs less than the wall clock.
 Peak memory is reported as the growth of the RSS over the process's RSS before reading, and
-as that growth relative to the input size (the target for JSON is at most 1.5x).
+as that growth relative to the input size (the target for JSON is at most 1.5x). For a YAML
+dump it is also given over the JSON dump of the same cluster (same shape, pods and seed,
+generated if missing): the YAML target is at most 1.5x that.
 Missing dumps are generated with generate_dump.py into benchmarks/data/ (git-ignored).
 """
 
@@ -215,30 +217,48 @@ def ensure_dump(pods: int, fmt: str, shape: str = "baseline") -> Path:
     return path
 
 
+def json_size(pods: int, shape: str, delete: bool) -> int:
+    """The size of the JSON dump of the cluster a YAML dump holds (generated if missing; deleted
+    again with `delete`)."""
+    existed = dump_path(pods, "json", shape).exists()
+    path = ensure_dump(pods, "json", shape)
+    size = path.stat().st_size
+    if delete and not existed:
+        path.unlink()
+    return size
+
+
+def _over_json(row: dict, peak: str) -> str:
+    """A YAML dump's peak over the JSON dump of the same cluster (rows keep it over their input)."""
+    return f"{row[peak] * row['mb'] / row['json_mb']:.2f}" if row.get("json_mb") else "-"
+
+
 def print_shape_table(summary: list[dict]) -> None:
     """One row per shape and dump: the project's MB/s, the ratio to the naive path, peak memory."""
     if not summary:
         return
     print()
     print(f"{'shape':<18} {'dump':<26} {'MB':>7} {'naive MB/s':>10} {'project MB/s':>12} {'ratio':>6} "
-          f"{'rounds':>14} {'peak x input':>12} {'project MB/cpu-s':>16} {'cpu ratio':>9}")
+          f"{'rounds':>14} {'peak x input':>12} {'project MB/cpu-s':>16} {'cpu ratio':>9} {'peak x JSON':>11}")
     for row in summary:
         rounds = " ".join(f"{r:.1f}" for r in row["ratios"]) or "-"
         naive = f"{row['naive']:.1f}" if row["naive"] else "-"
         ratio = f"{row['ratio']:.1f}x" if row["ratio"] else "-"
         cpu_ratio = f"{row['cpu_ratio']:.1f}x" if row["cpu_ratio"] else "-"
         print(f"{row['shape']:<18} {row['dump']:<26} {row['mb']:>7.1f} {naive:>10} {row['project']:>12.1f} "
-              f"{ratio:>6} {rounds:>14} {row['peak']:>12.2f} {row['project_cpu']:>16.1f} {cpu_ratio:>9}")
+              f"{ratio:>6} {rounds:>14} {row['peak']:>12.2f} {row['project_cpu']:>16.1f} {cpu_ratio:>9} "
+              f"{_over_json(row, 'peak'):>11}")
     if any("core" in row for row in summary):
         print(f"\n{'shape':<18} {'dump':<26} core (load + {', '.join(CORE_TABLES)}): "
-              f"{'MB/s':>7} {'ratio':>6} {'MB/cpu-s':>9} {'cpu ratio':>9}")
+              f"{'MB/s':>7} {'ratio':>6} {'MB/cpu-s':>9} {'cpu ratio':>9} {'peak x in':>9} {'peak x JSON':>11}")
         for row in summary:
             if "core" not in row:
                 continue
             ratio = f"{row['core_ratio']:.1f}x" if row["core_ratio"] else "-"
             cpu_ratio = f"{row['core_cpu_ratio']:.1f}x" if row["core_cpu_ratio"] else "-"
+            over_json = _over_json(row, "core_peak")
             print(f"{row['shape']:<18} {row['dump']:<26} {'':<37}{row['core']:>7.1f} {ratio:>6} "
-                  f"{row['core_cpu']:>9.1f} {cpu_ratio:>9}")
+                  f"{row['core_cpu']:>9.1f} {cpu_ratio:>9} {row['core_peak']:>9.2f} {over_json:>11}")
     slowest = min(summary, key=lambda row: row["project"])
     print(f"headline (the slowest shape): {slowest['shape']} {slowest['dump']}: {slowest['project']:.1f} MB/s"
           + (f", {slowest['ratio']:.1f}x the naive path" if slowest["ratio"] else "")
@@ -275,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         existed = dump_path(pods, fmt, shape).exists()
         dump = ensure_dump(pods, fmt, shape)
         size = dump.stat().st_size
+        json_bytes = json_size(pods, shape, args.delete_dumps) if fmt == "yaml" else None
         chosen = []
         for path_name in PATHS[fmt]:
             if args.paths and path_name not in args.paths.split(","):
@@ -304,9 +325,10 @@ def main(argv: list[str] | None = None) -> int:
             cpu_seconds[path_name] = cpus[len(cpus) // 2]
             grown = max(r["peak"] - r["base"] for r in ok)
             growth[path_name] = grown / size
+            over_json = f", {grown / json_bytes:.2f}x the JSON dump" if json_bytes else ""
             print(f"{dump.name:<26} {path_name:<16} {size / 1e6:>7.1f} {m['seconds']:>7.2f} "
                   f"{size / 1e6 / m['seconds']:>7.1f} {m['peak'] / 1e6:>8.0f} {grown / 1e6:>8.0f} "
-                  f"{grown / size:>7.2f}  {PATHS[fmt][path_name]} ({m['produced']})", flush=True)
+                  f"{grown / size:>7.2f}  {PATHS[fmt][path_name]} ({m['produced']}{over_json})", flush=True)
         ratios: list[float] = []
         if "naive" in seconds and "project" in seconds:
             print(f"{dump.name:<26} project is {seconds['naive'] / seconds['project']:.1f}x the naive path"
@@ -322,13 +344,13 @@ def main(argv: list[str] | None = None) -> int:
                 "shape": shape, "dump": dump.name, "mb": size / 1e6, "project": size / 1e6 / seconds["project"],
                 "naive": size / 1e6 / seconds["naive"] if "naive" in seconds else None,
                 "ratio": seconds["naive"] / seconds["project"] if "naive" in seconds else None,
-                "ratios": ratios, "peak": growth["project"],
+                "ratios": ratios, "peak": growth["project"], "json_mb": json_bytes / 1e6 if json_bytes else None,
                 "project_cpu": size / 1e6 / cpu_seconds["project"],
                 "cpu_ratio": cpu_seconds["naive"] / cpu_seconds["project"] if "naive" in cpu_seconds else None,
             })
             if "core" in seconds:
                 summary[-1].update(
-                    core=size / 1e6 / seconds["core"], core_cpu=size / 1e6 / cpu_seconds["core"],
+                    core=size / 1e6 / seconds["core"], core_cpu=size / 1e6 / cpu_seconds["core"], core_peak=growth["core"],
                     core_ratio=seconds["naive"] / seconds["core"] if "naive" in seconds else None,
                     core_cpu_ratio=cpu_seconds["naive"] / cpu_seconds["core"] if "naive" in cpu_seconds else None)
         if args.delete_dumps and not existed:

@@ -18,7 +18,6 @@ from analyzer.ingest import (
     sightings,
     transcripts,
     wrappers,
-    yamlchunks,
     yamldocs,
 )
 from analyzer.ingest.headerdate import header_date
@@ -221,6 +220,10 @@ class Ingestor:
             return False
         if is_archive(mapped.map[:512]):
             return False
+        from analyzer.ingest import (
+            yamlchunks,  # (with the YAML parsers: JSON dumps never need them)
+        )
+
         source = yamlchunks.MappedText.open(mapped.map)
         if source is None:
             return False
