@@ -220,9 +220,8 @@ class Ingestor:
             return False
         if is_archive(mapped.map[:512]):
             return False
-        from analyzer.ingest import (
-            yamlchunks,  # (with the YAML parsers: JSON dumps never need them)
-        )
+        # (imported here, with the YAML parsers: JSON dumps never need them)
+        from analyzer.ingest import yamlchunks
 
         source = yamlchunks.MappedText.open(mapped.map)
         if source is None:
