@@ -64,38 +64,38 @@ class MappedText:
 
     buf: Any  # bytes-like: an mmap, or bytes in tests
     start: int  # 3 after a UTF-8 BOM
-    crlf: bool
     head: str
     head_bytes: bytes
     head_end: int  # where in the file the head ends
 
     @classmethod
     def open(cls, buf: Any) -> MappedText | None:
-        """None where the whole file must be decoded first: UTF-16, NUL bytes, carriage
-        returns that end no line (read as line breaks), binary data, or a head that is not
-        plain UTF-8."""
+        """None where the file must be decoded whole first: UTF-16, NUL bytes, binary data, or
+        a head that is not plain UTF-8. Only the head is read here."""
         if buf[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) or b"\x00" in buf[:65536]:
             return None
         start = 3 if buf[:3] == codecs.BOM_UTF8 else 0
-        crlf = buf.find(b"\r", start) >= 0
-        if crlf and _LONE_CR.search(buf, start) is not None:
-            return None
         end = min(start + _HEAD_BYTES, len(buf))
         if end < len(buf):
             end = buf.rfind(b"\n", start, end) + 1
             if end <= start:
                 return None  # no line ends in the first 1.5 MB: not a dump to read in parts
-        source = cls(buf, start, crlf, "", b"", end)
+        source = cls(buf, start, "", b"", end)
         head = source.text(start, end)
         if "\ufffd" in head or (start or b"\r" in buf[:65536]) and _mostly_binary(head):
             return None  # (invalid UTF-8: the checks on raw bytes and on text could differ)
         source.head, source.head_bytes = head, head.encode()
         return source
 
+    def lines_end_plainly(self) -> bool:
+        """Whether every carriage return in the file ends a line (CRLF): one that does not is a
+        line break to the whole-text reader, which the cuts here do not follow."""
+        return self.buf.find(b"\r", self.start) < 0 or _LONE_CR.search(self.buf, self.start) is None
+
     def text(self, start: int, end: int) -> str:
         """The text of bytes [start, end) of the file, which start and end at line starts."""
         text = str(self.buf[start:end], "utf-8", "replace")
-        return text.replace("\r\n", "\n") if self.crlf and "\r" in text else text
+        return text.replace("\r\n", "\n") if "\r" in text else text
 
 
 def read_yaml_buffer(source: MappedText, release: Callable[[int], None] | None = None,
@@ -113,6 +113,8 @@ def read_yaml_buffer(source: MappedText, release: Callable[[int], None] | None =
     _skip_leading_junk(head, probe)
     lead = len(head) - len(head.lstrip("\n"))
     if probe.skipped or lead == len(head) and not whole_head or head[lead:lead + 1] in (" ", "\t"):
+        return None
+    if not source.lines_end_plainly():
         return None
     buf, start = source.buf, source.start
     markers = _markers(buf, start)
@@ -172,11 +174,11 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
     """A large piece that is a kubectl List, read as `yamldocs.read_piece` reads its whole text
     (a document of the List's keys and its items, each item by itself): the document and the
     piece's line ends, or None where that is not proven (the caller reads it whole)."""
-    buf, crlf = source.buf, source.crlf
+    buf = source.buf
     # Blank lines before the document (read_piece's lead), as bytes.
     doc = start
     lead = 0
-    while doc < end and (buf[doc:doc + 1] == b"\n" or crlf and buf[doc:doc + 2] == b"\r\n"):
+    while doc < end and (buf[doc:doc + 1] == b"\n" or buf[doc:doc + 2] == b"\r\n"):
         doc += 1 if buf[doc:doc + 1] == b"\n" else 2
         lead += 1
     # The List's layout, as yamlfast._split_list finds it in the document's text.
