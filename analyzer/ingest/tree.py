@@ -13,6 +13,7 @@ import io
 import lzma
 import mmap
 import os
+import re
 import tarfile
 import zipfile
 from collections.abc import Iterator, Mapping
@@ -34,6 +35,11 @@ MAX_MEMBERS = 200_000
 # itself in the process's own memory, only pages of the page cache, which the ingester
 # gives back as it goes (see MappedFile).
 MAP_AT_BYTES = 32 * 1024**2
+# A file that starts as a kubectl YAML dump is mapped from this size on: its reader
+# (yamlchunks) then holds neither its bytes nor its text whole (read, they cost twice the file
+# while it was parsed). Anything else mapped is copied and read as before.
+YAML_MAP_AT_BYTES = 8 * 1024**2
+_YAML_KEY_LINE = re.compile(rb"^(?:-[ \t]+)?(?:apiVersion|kind|items):[ \t\r\n]", re.M)
 
 
 class MappedFile:
@@ -83,13 +89,25 @@ class MappedFile:
             self.map.madvise(mmap.MADV_DONTNEED, 0, upto)
 
 
+def _starts_as_yaml(path: Path) -> bool:
+    """Whether a file's first 64 KB read as a Kubernetes YAML dump (a top-level key of an
+    object or a List), not JSON."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    return head.lstrip()[:1] not in (b"{", b"[") and _YAML_KEY_LINE.search(head) is not None
+
+
 def _identity(stat: os.stat_result) -> tuple[int, int, int, int]:
     return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
 def read_file(path: Path, display: str) -> bytes | MappedFile:
     """A file's bytes, or its mapping when it is large (see MAP_AT_BYTES)."""
-    if path.stat().st_size >= max(MAP_AT_BYTES, 1):
+    size = path.stat().st_size
+    if size >= max(MAP_AT_BYTES, 1) or size >= max(YAML_MAP_AT_BYTES, 1) and _starts_as_yaml(path):
         try:
             return MappedFile(path, display)
         except (OSError, ValueError):  # a file system that cannot map: read it

@@ -245,3 +245,17 @@ def test_a_broken_item_of_a_mapped_list_is_named_by_file_document_and_line(tmp_p
     [rejection] = result.rejections
     assert rejection.source.endswith("pods.yaml")
     assert rejection.location.startswith("document 0, line ")
+
+
+def test_a_yaml_dump_is_mapped_from_a_smaller_size_than_other_files(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    yaml_path, json_path, text_path = tmp_path / "pods.yaml", tmp_path / "pods.json", tmp_path / "notes.txt"
+    yaml_path.write_text(ITEMS.format(items="- a: 1\n" * 100))
+    json_path.write_text('{"apiVersion": "v1",\n"items": []}\n' + " " * 1000)
+    text_path.write_text("kind words about apiVersion: v1\n" * 50)
+    read = snapshot(ingest(yaml_path))
+    monkeypatch.setattr(tree, "YAML_MAP_AT_BYTES", 500)
+    assert isinstance(tree.read_file(yaml_path, "pods.yaml"), tree.MappedFile)
+    assert isinstance(tree.read_file(json_path, "pods.json"), bytes)
+    assert isinstance(tree.read_file(text_path, "notes.txt"), bytes)
+    assert snapshot(ingest(yaml_path)) == read
