@@ -53,6 +53,9 @@ _LONE_CR = re.compile(rb"\r(?!\n)")
 _ITEMS_KEY = re.compile(rb"\nitems:\r?\n")
 _TOP_LEVEL_LINE = re.compile(rb"\n(?![ #\r\n]|-(?:[ \r\n]|\Z))")
 _ITEM_START = re.compile(rb"\n-(?=[ \r\n])")
+# Where yamldocs.has_anchor could see an anchor (an `&` that starts a node), found at C speed
+# (URLs in annotations hold many other `&`).
+_MAY_ANCHOR = re.compile(r"(?:\A|[ \t\n\[{,])&")
 
 
 @dataclass(slots=True)
@@ -186,8 +189,9 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
     if key is None or buf[doc:doc + 6] == b"items:" or buf[key.end():key.end() + 2] != b"- ":
         return None
     body = key.end()
-    last_item = max(buf.rfind(b"\n- ", doc, end), buf.rfind(b"\n-\n", doc, end), buf.rfind(b"\n-\r\n", doc, end),
-                    body - 1)
+    last_item = max(buf.rfind(b"\n- ", doc, end), body - 1)
+    for empty_item in (b"\n-\n", b"\n-\r\n"):  # (only past the last `- ` one matters: no pass over the file)
+        last_item = max(last_item, buf.rfind(empty_item, last_item + 1, end))
     after = _TOP_LEVEL_LINE.search(buf, last_item + 1, end)
     items_end = after.start() + 1 if after else end
     # No junk after the document (read_piece would cut it off first).
@@ -214,7 +218,6 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
             if not isinstance(document, dict) or document.get("items") != []:
                 raise _Whole
             items: list[Any] = []
-            offset = head.count("\n") + 1
             pos = body
             while pos < items_end:
                 cut = items_end
@@ -222,7 +225,7 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
                     next_item = _ITEM_START.search(buf, pos + chunk_bytes - 1, items_end)
                     cut = next_item.start() + 1 if next_item else items_end
                 chunk = source.text(pos, cut)
-                offset = _read_items(chunk, first_line, offset, items, compact_items)
+                _read_items(chunk, first_line, items, compact_items)
                 newlines += chunk.count("\n")
                 pos = cut
                 if release is not None:
@@ -237,23 +240,21 @@ def _is_one_segment(text: str) -> bool:
     """Whether a part of a document holds no marker, directive or BOM (yamlfast would read a
     text that does as a stream, not as one document)."""
     segments = yamlfast._segments(text)
-    return segments is not None and len(segments) == 1 and not has_anchor(text)
+    return segments is not None and len(segments) == 1 and not (_MAY_ANCHOR.search(text) and has_anchor(text))
 
 
-def _read_items(chunk: str, first_line: int, offset: int, items: list[Any], compact: bool) -> int:
+def _read_items(chunk: str, first_line: int, items: list[Any], compact: bool) -> None:
     """The items of a chunk (whole items, each from a column-0 `- ` line) into `items`, each as
-    yamlfast._load_list reads it; returns the line offset after the chunk."""
+    yamlfast._load_list reads it. (An error here only sends the document to be read whole,
+    which says where it is: the items' own lines are not counted.)"""
     if not _is_one_segment(chunk) or "\nitems:\n" in chunk:
         raise _Whole
     starts = [0] + [m.start() + 1 for m in yamlfast._ITEM_START.finditer(chunk)]
     for first, nxt in zip(starts, starts[1:] + [len(chunk)], strict=True):
-        text = chunk[first:nxt]
         read_before = yamlfast.safe_loader_units()
-        value = yamlfast._load_unit(text, first_line + offset)
+        value = yamlfast._load_unit(chunk[first:nxt], first_line)
         if not isinstance(value, list) or len(value) != 1:
             raise _Whole
         # Each item compacted as soon as it is read: the List's dicts never all at once.
         items.append(yamlfast._as_json_item(value[0]) if compact and yamlfast.safe_loader_units() == read_before
                      else value[0])
-        offset += text.count("\n")
-    return offset
