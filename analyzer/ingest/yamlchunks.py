@@ -53,9 +53,6 @@ _LONE_CR = re.compile(rb"\r(?!\n)")
 _ITEMS_KEY = re.compile(rb"\nitems:\r?\n")
 _TOP_LEVEL_LINE = re.compile(rb"\n(?![ #\r\n]|-(?:[ \r\n]|\Z))")
 _ITEM_START = re.compile(rb"\n-(?=[ \r\n])")
-# Where yamldocs.has_anchor could see an anchor (an `&` that starts a node), found at C speed
-# (URLs in annotations hold many other `&`).
-_MAY_ANCHOR = re.compile(r"(?:\A|[ \t\n\[{,])&")
 
 
 @dataclass(slots=True)
@@ -240,7 +237,7 @@ def _is_one_segment(text: str) -> bool:
     """Whether a part of a document holds no marker, directive or BOM (yamlfast would read a
     text that does as a stream, not as one document)."""
     segments = yamlfast._segments(text)
-    return segments is not None and len(segments) == 1 and not (_MAY_ANCHOR.search(text) and has_anchor(text))
+    return segments is not None and len(segments) == 1 and not has_anchor(text)
 
 
 def _read_items(chunk: str, first_line: int, items: list[Any], compact: bool) -> None:
