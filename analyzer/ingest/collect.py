@@ -11,15 +11,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from analyzer.errors import InputError
-from analyzer.ingest import (
-    datasniff,
-    jsondocs,
-    layouts,
-    sightings,
-    transcripts,
-    wrappers,
-    yamldocs,
-)
+from analyzer.ingest import datasniff, jsondocs, layouts, sightings, transcripts, wrappers, yamldocs
 from analyzer.ingest.headerdate import header_date
 from analyzer.ingest.objects import (
     Hints,
