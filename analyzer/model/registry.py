@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 FAMILIES: dict[str, tuple[str, ...]] = {
     "meta": ("objects", "namespaces", "labels", "annotations", "owner_refs"),
     "nodes": ("nodes",),
-    "pods": ("pods", "containers", "container_env", "volumes"),
+    "pods": ("pods", "containers", "container_env"),
+    "volumes": ("volumes",),
     "workloads": ("workloads",),
     "services": ("services", "service_ports", "endpoints"),
     "ingresses": ("ingresses",),

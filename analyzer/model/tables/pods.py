@@ -1,4 +1,5 @@
-"""Pods, their containers, container env and volumes, built in one pass over the pod views."""
+"""Pods, their containers and container env, built in one pass over the pod views (their
+volumes are a family of their own: `volumes`)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,6 @@ from analyzer.model.normalize import (
 )
 from analyzer.model.podstatus import pod_status
 from analyzer.model.rowpool import RowPool, memo_key, take_rows
-from analyzer.model.volumes import volume_rows
 from analyzer.sensitive.masking import is_sensitive_env
 
 if TYPE_CHECKING:
@@ -197,22 +197,8 @@ def _workload(kind: str | None, name: str | None, ns: str, labels: dict[str, Any
     return kind, name
 
 
-def _mounts_read_only(spec: Any) -> dict[str, bool]:
-    """Volume name -> True if every mount of it is read-only, False if any is not."""
-    mounts: dict[str, bool] = {}
-    for group in (spec.initContainers, spec.containers, spec.ephemeralContainers):
-        for c in group or ():
-            for m in c.volumeMounts or ():
-                name = m.name
-                if not m.readOnly:
-                    mounts[name] = False
-                elif name not in mounts:
-                    mounts[name] = True
-    return mounts
-
-
 class _Builder:
-    """Accumulates the four tables' columns while walking the pods once."""
+    """Accumulates the three tables' columns while walking the pods once."""
 
     def __init__(self, cluster: Dump) -> None:
         self.cluster = cluster
@@ -220,13 +206,10 @@ class _Builder:
         # The long tables are kept as row tuples (cheaper per row), without namespace and pod:
         # rows point to their pod by index (see `build`). What the pods of one workload repeat
         # is pooled, a group keyed by its msgpack encoding stored once (see RowPool): the
-        # containers' spec columns (placed per pod), env rows (placed per container) and
-        # volume rows (placed per pod, a volume's name kept apart: one per placed group).
+        # containers' spec columns (placed per pod) and env rows (placed per container).
         self.container_specs = RowPool("containers", columns=CONTAINER_SPEC_COLUMNS)
         self.container_states: list[tuple[Any, ...]] = []
         self.env_rows = RowPool("container_env", first=4)
-        self.volume_rows = RowPool("volumes", first=3)
-        self.volume_names: list[str] = []
         # msgpack encoding (of a JSON-read pod's part) -> what it comes out as.
         self.toleration_memo: dict[bytes, str | None] = {}
         self.container_memo: dict[bytes, tuple[int, int | None]] = {}
@@ -314,8 +297,6 @@ class _Builder:
                             (owner_kind, owner_name) if owner_kind else None) or None,
         ))
 
-        self.add_volumes(name, spec, plain)
-
     def add_container(self, ctype: str, c: Container, cs: ContainerStatus,
                       psc: PodSecurityContext | None, plain: bool) -> None:
         # Everything the spec columns and env rows follow from (see `plain` in add_pod).
@@ -396,45 +377,8 @@ class _Builder:
                          ref.optional if ref else None, False))
         return tuple(rows)
 
-    def add_volumes(self, pod: str, spec: Any, plain: bool) -> None:
-        volumes = spec.volumes
-        if not volumes:
-            return
-        mounts = _mounts_read_only(spec)
-        pool = self.volume_rows
-        groups, names, pod_index = pool.groups, self.volume_names, self.pod_index
-        placed, parents = pool.placed, pool.parents  # pool.place, inlined: runs per volume
-        for volume in volumes:
-            if not isinstance(volume, dict):
-                continue
-            name = volume.get("name") or ""
-            read_only = mounts.get(name)
-            # The rows of a volume but for its name follow from its type, the type's spec and
-            # read_only (except an ephemeral volume's, which name the pod): pods of a workload
-            # share them, even their kube-api-access-<random> projected volume.
-            kind = None
-            for field in volume:
-                if field != "name":
-                    kind = field
-                    break
-            encoded = (memo_key(volume[kind]) if plain and kind is not None
-                       and kind != "ephemeral" else None)
-            if encoded is not None:
-                key = (kind, encoded, read_only)
-                group = groups.get(key)
-                if group is None:
-                    group = groups[key] = pool.store(
-                        [row[1:] for row in volume_rows(pod, volume, read_only)])
-                placed.append(group)
-                parents.append(pod_index)
-            else:
-                pool.add_rows([row[1:] for row in volume_rows(pod, volume, read_only)],
-                              pod_index)
-            names.append(name)
-
-
 def build(cluster: Dump) -> dict[str, pd.DataFrame]:
-    """pods, containers, container_env and volumes from one walk over the Pod objects."""
+    """pods, containers and container_env from one walk over the Pod objects."""
     b = _Builder(cluster)
     for obj in builtin_objects(cluster, "Pod"):
         b.add_pod(obj)
@@ -473,15 +417,8 @@ def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     env.update(container=container_name.take(env_container_row),
                container_type=container_type.take(env_container_row).remove_unused_categories())
 
-    volume_ids, volume_placement = b.volume_rows.layout()
-    volume_pod = np.asarray(b.volume_rows.parents, dtype=np.intp)[volume_placement]
-    volume_order = child_order(pod_rank, volume_pod)
-    volumes = with_pod(take_rows(b.volume_rows.distinct_columns(), volume_ids[volume_order]),
-                       volume_pod[volume_order])
-    volumes["name"] = cast_column(b.volume_names, "str").take(volume_placement[volume_order])
     return {
         "pods": to_frame("pods", pods, capture),
         "containers": to_frame("containers", containers, capture),
         "container_env": to_frame("container_env", env, capture),
-        "volumes": to_frame("volumes", volumes, capture),
     }
