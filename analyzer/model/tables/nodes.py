@@ -7,18 +7,9 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.kube.quantities import quantities
-from analyzer.kube.views import NodeView, Taint
-from analyzer.model.frame import empty_columns, to_frame
-from analyzer.model.normalize import (
-    builtin_objects,
-    condition_true,
-    conditions_text,
-    find_condition,
-    joined,
-    newest,
-    source_of,
-    text_age,
-)
+from analyzer.kube.views import Condition, NodeView, Taint
+from analyzer.model.frame import columns_from_rows, to_frame
+from analyzer.model.normalize import builtin_objects, joined, source_of, text_age
 
 if TYPE_CHECKING:
     from analyzer.ingest.dump import Dump
@@ -58,9 +49,36 @@ def taint_text(taint: Taint) -> str:
     return f"{taint.key}{value}:{taint.effect or ''}"
 
 
+# The conditions with a column of their own, in the columns' order after `ready`.
+_PRESSURE_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable")
+_UNSEEN = object()
+
+
+def _node_quantities(capacity: dict[str, Any], allocatable: dict[str, Any],
+                     memo: dict[tuple[Any, ...], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """capacity (cpu, memory, pods, storage), allocatable (cpu, memory, pods) as numbers and
+    the unreadable ones as text: the nodes of one pool state the same, read once."""
+    raw = (*(capacity.get(n) for n in CAPACITY_NAMES),
+           *(allocatable.get(n) for n in CAPACITY_NAMES[:3]))
+    # Only texts are memoised: True == 1 as a dict key, yet only 1 is a quantity.
+    cacheable = all(r is None or type(r) is str for r in raw)
+    found = memo.get(raw) if cacheable else None
+    if found is None:
+        unreadable: list[str] = []
+        found = (*quantities(capacity, CAPACITY_NAMES, "capacity", unreadable),
+                 *quantities(allocatable, CAPACITY_NAMES[:3], "allocatable", unreadable),
+                 ",".join(unreadable) or None)
+        if cacheable:
+            memo[raw] = found
+    return found
+
+
 def build(cluster: Dump) -> dict[str, pd.DataFrame]:
     """The nodes table."""
-    n = empty_columns("nodes")
+    rows: list[tuple[Any, ...]] = []
+    quantity_memo: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    # A node's role labels -> its roles: the nodes of one pool carry the same labels.
+    roles_memo: dict[tuple[str, ...], str | None] = {}
     for obj in builtin_objects(cluster, "Node"):
         view: NodeView = obj.view
         meta, spec, status = view.metadata, view.spec, view.status
@@ -69,63 +87,57 @@ def build(cluster: Dump) -> dict[str, pd.DataFrame]:
         addresses: dict[str, str] = {}
         for addr in status.addresses or ():
             addresses.setdefault(addr.type, addr.address)
-        capacity = status.capacity or {}
-        allocatable = status.allocatable or {}
         conditions = status.conditions
-        ready = find_condition(conditions, "Ready")
-        roles = node_roles(labels, view.text.roles if view.text else None)
+        # One pass over the conditions: the first of each type, their text, the newest beat.
+        first: dict[str, Condition] = {}
+        texts: list[str] = []
+        beat = None
+        for cond in conditions or ():
+            first.setdefault(cond.type, cond)
+            texts.append(f"{cond.type}={cond.status}")
+            heartbeat = cond.lastHeartbeatTime
+            if heartbeat and (beat is None or heartbeat > beat):
+                beat = heartbeat
+        ready = first.get("Ready")
+        stated_roles = view.text.roles if view.text else None
+        if stated_roles is None:
+            role_keys = tuple(k for k in labels if k.startswith(ROLE_PREFIX)) or (
+                ("kubernetes.io/role", str(labels["kubernetes.io/role"]))
+                if labels.get("kubernetes.io/role") else ())
+            roles = roles_memo.get(role_keys, _UNSEEN)
+            if roles is _UNSEEN:
+                roles = roles_memo[role_keys] = node_roles(labels)
+        else:
+            roles = node_roles(labels, stated_roles)
         runtime = info.containerRuntimeVersion if info else None
-
-        n["name"].append(obj.name)
-        n["uid"].append(obj.uid)
-        n["created"].append(meta.creationTimestamp)
-        n["age"].append(text_age(view))
-        n["roles"].append(roles)
-        n["control_plane"].append(bool(roles and CONTROL_PLANE_ROLES & set(roles.split(","))))
-        n["internal_ip"].append(addresses.get("InternalIP"))
-        n["external_ip"].append(addresses.get("ExternalIP"))
-        n["hostname"].append(addresses.get("Hostname"))
-        n["provider_id"].append(spec.providerID or None)
-        n["instance_type"].append(_label(labels, "node.kubernetes.io/instance-type",
-                                         "beta.kubernetes.io/instance-type"))
-        n["zone"].append(_label(labels, "topology.kubernetes.io/zone",
-                                "failure-domain.beta.kubernetes.io/zone"))
-        n["region"].append(_label(labels, "topology.kubernetes.io/region",
-                                  "failure-domain.beta.kubernetes.io/region"))
-        n["os"].append((info.operatingSystem if info else None)
-                       or _label(labels, "kubernetes.io/os", "beta.kubernetes.io/os"))
-        n["arch"].append((info.architecture if info else None)
-                         or _label(labels, "kubernetes.io/arch", "beta.kubernetes.io/arch"))
-        n["os_image"].append(info.osImage if info else None)
-        n["kernel_version"].append(info.kernelVersion if info else None)
-        n["container_runtime"].append(runtime)
-        n["runtime_name"].append(runtime.partition("://")[0] if runtime else None)
-        n["kubelet_version"].append(info.kubeletVersion if info else None)
-        n["kube_proxy_version"].append(info.kubeProxyVersion if info else None)
-        unreadable: list[str] = []
-        cpu, memory, pods, storage = quantities(capacity, CAPACITY_NAMES, "capacity", unreadable)
-        cpu_alloc, memory_alloc, pods_alloc = quantities(allocatable, CAPACITY_NAMES[:3],
-                                                         "allocatable", unreadable)
-        n["cpu_capacity"].append(cpu)
-        n["memory_capacity"].append(memory)
-        n["pods_capacity"].append(pods)
-        n["ephemeral_storage_capacity"].append(storage)
-        n["cpu_allocatable"].append(cpu_alloc)
-        n["memory_allocatable"].append(memory_alloc)
-        n["pods_allocatable"].append(pods_alloc)
-        n["resources_raw"].append(",".join(unreadable) or None)
-        n["ready"].append(ready.status if ready else _text_ready(view))
-        n["memory_pressure"].append(condition_true(conditions, "MemoryPressure"))
-        n["disk_pressure"].append(condition_true(conditions, "DiskPressure"))
-        n["pid_pressure"].append(condition_true(conditions, "PIDPressure"))
-        n["network_unavailable"].append(condition_true(conditions, "NetworkUnavailable"))
-        n["conditions"].append(conditions_text(conditions))
-        n["taints"].append(joined(taint_text(t) for t in spec.taints or ()))
-        n["unschedulable"].append(bool(spec.unschedulable))
-        n["pod_cidr"].append(spec.podCIDR or None)
-        n["last_heartbeat"].append(newest(c.lastHeartbeatTime for c in conditions or ()))
-        n["source"].append(source_of(obj))
-    return {"nodes": to_frame("nodes", n, cluster.capture_time, ["name"])}
+        pressures = tuple(None if (cond := first.get(kind)) is None else cond.status == "True"
+                          for kind in _PRESSURE_CONDITIONS)
+        # One row tuple: the nodes table's columns in declared order.
+        rows.append((
+            obj.name, obj.uid, meta.creationTimestamp, text_age(view), roles,
+            bool(roles and CONTROL_PLANE_ROLES & set(roles.split(","))),
+            addresses.get("InternalIP"), addresses.get("ExternalIP"), addresses.get("Hostname"),
+            spec.providerID or None,
+            _label(labels, "node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type"),
+            _label(labels, "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone"),
+            _label(labels, "topology.kubernetes.io/region",
+                   "failure-domain.beta.kubernetes.io/region"),
+            (info.operatingSystem if info else None)
+            or _label(labels, "kubernetes.io/os", "beta.kubernetes.io/os"),
+            (info.architecture if info else None)
+            or _label(labels, "kubernetes.io/arch", "beta.kubernetes.io/arch"),
+            info.osImage if info else None, info.kernelVersion if info else None,
+            runtime, runtime.partition("://")[0] if runtime else None,
+            info.kubeletVersion if info else None, info.kubeProxyVersion if info else None,
+            *_node_quantities(status.capacity or {}, status.allocatable or {}, quantity_memo),
+            ready.status if ready else _text_ready(view),
+            *pressures,
+            ",".join(texts) or None,
+            joined(taint_text(t) for t in spec.taints or ()),
+            bool(spec.unschedulable), spec.podCIDR or None, beat, source_of(obj),
+        ))
+    return {"nodes": to_frame("nodes", columns_from_rows("nodes", rows), cluster.capture_time,
+                              ["name"])}
 
 
 def _text_ready(view: NodeView) -> str | None:
