@@ -51,7 +51,6 @@ if TYPE_CHECKING:
 RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 _NO_STATUS = ContainerStatus()
-_UNSEEN = object()
 _NO_RESOURCES = ((math.nan,) * 3, (math.nan,) * 3, None)
 
 
@@ -211,7 +210,7 @@ class _Builder:
         self.container_states: list[tuple[Any, ...]] = []
         self.env_rows = RowPool("container_env", first=4)
         # msgpack encoding (of a JSON-read pod's part) -> what it comes out as.
-        self.toleration_memo: dict[bytes, str | None] = {}
+        self.placement_memo: dict[bytes, tuple[str | None, str | None]] = {}
         self.container_memo: dict[bytes, tuple[int, int | None]] = {}
         self.pod_index = -1
         # The last pod's provenance and its source text: the pods of one document share them.
@@ -274,7 +273,6 @@ class _Builder:
 
         if obj.provenance is not self.provenance:
             self.provenance, self.source = obj.provenance, source_of(obj)
-        tolerations = spec.tolerations
         # One row tuple: the pods table's columns in declared order.
         self.pod_rows.append((
             ns, name, obj.uid, meta.creationTimestamp,
@@ -290,8 +288,7 @@ class _Builder:
             None if scheduled_cond is None else scheduled_cond.status == "True",
             scheduled_cond.message if scheduled_cond is not None
             and scheduled_cond.status == "False" else None,
-            pairs(spec.nodeSelector),
-            self.tolerations_text(tolerations, plain) if tolerations else None,
+            *self.placement_texts(spec.nodeSelector, spec.tolerations, plain),
             spec.runtimeClassName, meta.deletionTimestamp is not None, self.source,
             self.managed.of(ns, meta.labels, meta.annotations,
                             (owner_kind, owner_name) if owner_kind else None) or None,
@@ -333,15 +330,20 @@ class _Builder:
             detail.startedAt if state == "running" else None,
         ))
 
-    def tolerations_text(self, tolerations: list[Any], plain: bool) -> str | None:
-        """The pod's tolerations as text, once per distinct list (see `plain` in add_pod)."""
-        key = memo_key(tolerations) if plain else None
-        text = self.toleration_memo.get(key, _UNSEEN) if key is not None else _UNSEEN
-        if text is _UNSEEN:
-            text = joined(toleration_text(t) for t in tolerations if isinstance(t, dict))
+    def placement_texts(self, node_selector: Any, tolerations: list[Any] | None, plain: bool
+                        ) -> tuple[str | None, str | None]:
+        """The pod's nodeSelector and tolerations as text, once per distinct pair (the pods of
+        a workload share them; see `plain` in add_pod)."""
+        if not node_selector and not tolerations:
+            return None, None
+        key = memo_key((node_selector, tolerations)) if plain else None
+        texts = self.placement_memo.get(key) if key is not None else None
+        if texts is None:
+            texts = (pairs(node_selector), joined(toleration_text(t) for t in tolerations
+                                                  if isinstance(t, dict)) if tolerations else None)
             if key is not None:
-                self.toleration_memo[key] = text
-        return text
+                self.placement_memo[key] = texts
+        return texts
 
     @staticmethod
     def env_rows_of(c: Container) -> tuple[tuple[Any, ...], ...]:
