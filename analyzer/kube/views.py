@@ -6,6 +6,10 @@ stays available from `KubeObject.body()`. Field names follow the API (camelCase)
 a view is the API's shape, trimmed.
 
 Every field has a default, so a partial object (a pasted table row, a legacy dump) still fits.
+
+Views hold decoded values only and never take part in a reference cycle, so the garbage
+collector does not track them (`gc=False`): a big dump has millions, each 16 bytes smaller and
+cheaper to make and free untracked.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from msgspec import Struct, field
 Quantity = Any
 
 
-class OwnerRef(Struct, omit_defaults=True):
+class OwnerRef(Struct, gc=False, omit_defaults=True):
     kind: str = ""
     name: str = ""
     apiVersion: str = ""
@@ -28,14 +32,14 @@ class OwnerRef(Struct, omit_defaults=True):
     controller: bool | None = None
 
 
-class ManagedFieldHead(Struct):
+class ManagedFieldHead(Struct, gc=False):
     manager: str | None = None
     operation: str | None = None
     apiVersion: str | None = None
     time: str | None = None
 
 
-class Meta(Struct):
+class Meta(Struct, gc=False):
     name: str = ""
     namespace: str | None = None
     generateName: str | None = None
@@ -51,7 +55,7 @@ class Meta(Struct):
     finalizers: list[str] | None = None
 
 
-class TextFacts(Struct):
+class TextFacts(Struct, gc=False):
     """What a pasted `kubectl get` table says that the API shape cannot hold."""
 
     ready: str | None = None
@@ -74,7 +78,7 @@ class TextFacts(Struct):
     default: bool | None = None  # "(default)" after a StorageClass/IngressClass name
 
 
-class ObjectView(Struct, kw_only=True):
+class ObjectView(Struct, gc=False, kw_only=True):
     """Any object: identity and metadata. Kinds without a view of their own decode as this."""
 
     apiVersion: str = ""
@@ -86,54 +90,54 @@ class ObjectView(Struct, kw_only=True):
 # --- pods and containers ---------------------------------------------------------------
 
 
-class KeyRef(Struct):
+class KeyRef(Struct, gc=False):
     name: str | None = None
     key: str | None = None
     optional: bool | None = None
 
 
-class EnvVarSource(Struct):
+class EnvVarSource(Struct, gc=False):
     configMapKeyRef: KeyRef | None = None
     secretKeyRef: KeyRef | None = None
     fieldRef: dict[str, Any] | None = None
     resourceFieldRef: dict[str, Any] | None = None
 
 
-class EnvVar(Struct):
+class EnvVar(Struct, gc=False):
     name: str = ""
     value: Any = None
     valueFrom: EnvVarSource | None = None
 
 
-class NameRef(Struct):
+class NameRef(Struct, gc=False):
     name: str | None = None
     optional: bool | None = None
 
 
-class EnvFromSource(Struct):
+class EnvFromSource(Struct, gc=False):
     prefix: str | None = None
     configMapRef: NameRef | None = None
     secretRef: NameRef | None = None
 
 
-class ContainerPort(Struct):
+class ContainerPort(Struct, gc=False):
     containerPort: int | None = None
     name: str | None = None
     protocol: str | None = None
     hostPort: int | None = None
 
 
-class Resources(Struct):
+class Resources(Struct, gc=False):
     requests: dict[str, Quantity] | None = None
     limits: dict[str, Quantity] | None = None
 
 
-class Capabilities(Struct):
+class Capabilities(Struct, gc=False):
     add: list[str] | None = None
     drop: list[str] | None = None
 
 
-class SecurityContext(Struct):
+class SecurityContext(Struct, gc=False):
     privileged: bool | None = None
     runAsUser: int | None = None
     runAsNonRoot: bool | None = None
@@ -142,21 +146,21 @@ class SecurityContext(Struct):
     capabilities: Capabilities | None = None
 
 
-class VolumeMount(Struct):
+class VolumeMount(Struct, gc=False):
     name: str = ""
     mountPath: str = ""
     readOnly: bool | None = None
     subPath: str | None = None
 
 
-class HTTPGetAction(Struct):
+class HTTPGetAction(Struct, gc=False):
     path: str | None = None
     port: int | str | None = None
     host: str | None = None
     scheme: str | None = None
 
 
-class PortAction(Struct):
+class PortAction(Struct, gc=False):
     """tcpSocket and grpc: a port (a number, or a container port's name for tcpSocket)."""
 
     port: int | str | None = None
@@ -164,11 +168,11 @@ class PortAction(Struct):
     service: str | None = None
 
 
-class ExecAction(Struct):
+class ExecAction(Struct, gc=False):
     command: list[str] | None = None
 
 
-class Probe(Struct):
+class Probe(Struct, gc=False):
     """A liveness, readiness or startup probe: its check and its timing. (Typed, because a
     probe as a dict costs more than the rest of a container to decode.)"""
 
@@ -183,7 +187,7 @@ class Probe(Struct):
     failureThreshold: int | None = None
 
 
-class Container(Struct):
+class Container(Struct, gc=False):
     name: str = ""
     image: str | None = None
     imagePullPolicy: str | None = None
@@ -200,14 +204,14 @@ class Container(Struct):
     volumeMounts: list[VolumeMount] | None = None
 
 
-class PodSecurityContext(Struct):
+class PodSecurityContext(Struct, gc=False):
     runAsUser: int | None = None
     runAsNonRoot: bool | None = None
     runAsGroup: int | None = None
     fsGroup: int | None = None
 
 
-class PodSpec(Struct):
+class PodSpec(Struct, gc=False):
     nodeName: str | None = None
     containers: list[Container] | None = None
     initContainers: list[Container] | None = None
@@ -232,7 +236,7 @@ class PodSpec(Struct):
     securityContext: PodSecurityContext | None = None
 
 
-class StateDetail(Struct):
+class StateDetail(Struct, gc=False):
     reason: str | None = None
     message: str | None = None
     exitCode: int | None = None
@@ -241,13 +245,13 @@ class StateDetail(Struct):
     finishedAt: str | None = None
 
 
-class ContainerState(Struct):
+class ContainerState(Struct, gc=False):
     waiting: StateDetail | None = None
     running: StateDetail | None = None
     terminated: StateDetail | None = None
 
 
-class ContainerStatus(Struct):
+class ContainerStatus(Struct, gc=False):
     name: str = ""
     ready: bool | None = None
     started: bool | None = None
@@ -259,7 +263,7 @@ class ContainerStatus(Struct):
     lastState: ContainerState | None = None
 
 
-class Condition(Struct):
+class Condition(Struct, gc=False):
     type: str = ""
     status: str | None = None
     reason: str | None = None
@@ -269,11 +273,11 @@ class Condition(Struct):
     lastProbeTime: str | None = None
 
 
-class PodIP(Struct):
+class PodIP(Struct, gc=False):
     ip: str = ""
 
 
-class PodStatus(Struct):
+class PodStatus(Struct, gc=False):
     phase: str | None = None
     reason: str | None = None
     message: str | None = None
@@ -297,14 +301,14 @@ class PodView(ObjectView, kw_only=True):
 # --- nodes -----------------------------------------------------------------------------
 
 
-class Taint(Struct):
+class Taint(Struct, gc=False):
     key: str = ""
     value: str | None = None
     effect: str | None = None
     timeAdded: str | None = None
 
 
-class NodeSpec(Struct):
+class NodeSpec(Struct, gc=False):
     providerID: str | None = None
     podCIDR: str | None = None
     podCIDRs: list[str] | None = None
@@ -312,12 +316,12 @@ class NodeSpec(Struct):
     unschedulable: bool | None = None
 
 
-class NodeAddress(Struct):
+class NodeAddress(Struct, gc=False):
     type: str = ""
     address: str = ""
 
 
-class NodeInfo(Struct):
+class NodeInfo(Struct, gc=False):
     kubeletVersion: str | None = None
     kubeProxyVersion: str | None = None
     osImage: str | None = None
@@ -330,7 +334,7 @@ class NodeInfo(Struct):
     bootID: str | None = None
 
 
-class NodeStatus(Struct):
+class NodeStatus(Struct, gc=False):
     capacity: dict[str, Quantity] | None = None
     allocatable: dict[str, Quantity] | None = None
     conditions: list[Condition] | None = None
@@ -346,25 +350,25 @@ class NodeView(ObjectView, kw_only=True):
 # --- workloads -------------------------------------------------------------------------
 
 
-class PodTemplate(Struct):
+class PodTemplate(Struct, gc=False):
     metadata: Meta = field(default_factory=Meta)
     spec: PodSpec = field(default_factory=PodSpec)
 
 
-class JobTemplate(Struct):
+class JobTemplate(Struct, gc=False):
     metadata: Meta = field(default_factory=Meta)
     spec: dict[str, Any] | None = None
 
 
-class ClaimTemplateMeta(Struct):
+class ClaimTemplateMeta(Struct, gc=False):
     name: str | None = None
 
 
-class ClaimTemplate(Struct):
+class ClaimTemplate(Struct, gc=False):
     metadata: ClaimTemplateMeta = field(default_factory=ClaimTemplateMeta)
 
 
-class WorkloadSpec(Struct):
+class WorkloadSpec(Struct, gc=False):
     replicas: int | None = None
     # A LabelSelector ({matchLabels, matchExpressions}) or, for a ReplicationController, a map.
     selector: dict[str, Any] | None = None
@@ -381,7 +385,7 @@ class WorkloadSpec(Struct):
     volumeClaimTemplates: list[ClaimTemplate] | None = None
 
 
-class WorkloadStatus(Struct):
+class WorkloadStatus(Struct, gc=False):
     replicas: int | None = None
     readyReplicas: int | None = None
     availableReplicas: int | None = None
@@ -445,7 +449,7 @@ class CronJobView(WorkloadView, kw_only=True):
 # --- services, endpoints, ingress ------------------------------------------------------
 
 
-class ServicePort(Struct):
+class ServicePort(Struct, gc=False):
     name: str | None = None
     protocol: str | None = None
     port: int | None = None
@@ -454,7 +458,7 @@ class ServicePort(Struct):
     appProtocol: str | None = None
 
 
-class ServiceSpec(Struct):
+class ServiceSpec(Struct, gc=False):
     type: str | None = None
     clusterIP: str | None = None
     clusterIPs: list[str] | None = None
@@ -469,16 +473,16 @@ class ServiceSpec(Struct):
     ipFamilies: list[str] | None = None
 
 
-class LoadBalancerIngress(Struct):
+class LoadBalancerIngress(Struct, gc=False):
     ip: str | None = None
     hostname: str | None = None
 
 
-class LoadBalancerStatus(Struct):
+class LoadBalancerStatus(Struct, gc=False):
     ingress: list[LoadBalancerIngress] | None = None
 
 
-class ServiceStatus(Struct):
+class ServiceStatus(Struct, gc=False):
     loadBalancer: LoadBalancerStatus | None = None
 
 
@@ -487,27 +491,27 @@ class ServiceView(ObjectView, kw_only=True):
     status: ServiceStatus = field(default_factory=ServiceStatus)
 
 
-class TargetRef(Struct):
+class TargetRef(Struct, gc=False):
     kind: str | None = None
     namespace: str | None = None
     name: str | None = None
     uid: str | None = None
 
 
-class EndpointAddress(Struct):
+class EndpointAddress(Struct, gc=False):
     ip: str | None = None
     hostname: str | None = None
     nodeName: str | None = None
     targetRef: TargetRef | None = None
 
 
-class EndpointPort(Struct):
+class EndpointPort(Struct, gc=False):
     name: str | None = None
     port: int | None = None
     protocol: str | None = None
 
 
-class EndpointSubset(Struct):
+class EndpointSubset(Struct, gc=False):
     addresses: list[EndpointAddress] | None = None
     notReadyAddresses: list[EndpointAddress] | None = None
     ports: list[EndpointPort] | None = None
@@ -517,13 +521,13 @@ class EndpointsView(ObjectView, kw_only=True):
     subsets: list[EndpointSubset] | None = None
 
 
-class EndpointConditions(Struct):
+class EndpointConditions(Struct, gc=False):
     ready: bool | None = None
     serving: bool | None = None
     terminating: bool | None = None
 
 
-class SliceEndpoint(Struct):
+class SliceEndpoint(Struct, gc=False):
     addresses: list[str] | None = None
     conditions: EndpointConditions | None = None
     nodeName: str | None = None
@@ -559,7 +563,7 @@ class SecretView(ObjectView, kw_only=True):
     stringData: dict[str, Any] | None = None
 
 
-class ClaimSpec(Struct):
+class ClaimSpec(Struct, gc=False):
     storageClassName: str | None = None
     volumeName: str | None = None
     accessModes: list[str] | None = None
@@ -567,7 +571,7 @@ class ClaimSpec(Struct):
     resources: Resources | None = None
 
 
-class PhaseStatus(Struct):
+class PhaseStatus(Struct, gc=False):
     phase: str | None = None
     capacity: dict[str, Quantity] | None = None
     conditions: list[Condition] | None = None
@@ -580,13 +584,13 @@ class PersistentVolumeClaimView(
     status: PhaseStatus = field(default_factory=PhaseStatus)
 
 
-class ClaimRef(Struct):
+class ClaimRef(Struct, gc=False):
     kind: str | None = None
     namespace: str | None = None
     name: str | None = None
 
 
-class VolumeSpec(Struct):
+class VolumeSpec(Struct, gc=False):
     capacity: dict[str, Quantity] | None = None
     storageClassName: str | None = None
     claimRef: ClaimRef | None = None
@@ -615,13 +619,13 @@ class StorageClassView(ObjectView, kw_only=True):
 # --- RBAC, events, cluster-level -------------------------------------------------------
 
 
-class RoleRef(Struct):
+class RoleRef(Struct, gc=False):
     kind: str | None = None
     name: str | None = None
     apiGroup: str | None = None
 
 
-class Subject(Struct):
+class Subject(Struct, gc=False):
     kind: str | None = None
     name: str | None = None
     namespace: str | None = None
@@ -637,7 +641,7 @@ class ClusterRoleBindingView(RoleBindingView, kw_only=True):
     pass
 
 
-class InvolvedObject(Struct):
+class InvolvedObject(Struct, gc=False):
     kind: str | None = None
     namespace: str | None = None
     name: str | None = None
@@ -646,12 +650,12 @@ class InvolvedObject(Struct):
     fieldPath: str | None = None
 
 
-class EventSource(Struct):
+class EventSource(Struct, gc=False):
     component: str | None = None
     host: str | None = None
 
 
-class EventSeries(Struct):
+class EventSeries(Struct, gc=False):
     count: int | None = None
     lastObservedTime: str | None = None
 
@@ -677,7 +681,7 @@ class EventView(ObjectView, kw_only=True):
     deprecatedLastTimestamp: str | None = None
 
 
-class NamespaceStatus(Struct):
+class NamespaceStatus(Struct, gc=False):
     phase: str | None = None
 
 

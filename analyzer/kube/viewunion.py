@@ -63,7 +63,7 @@ def _variant(kind: str, view: type[ObjectView]) -> tuple[type[msgspec.Struct], _
     # not kept raw: nothing decoded by a variant refers to the bytes it was read from, so a
     # reader may decode from a buffer it reuses.
     specs += [(f"x_{key}", Any, msgspec.field(default=msgspec.UNSET, name=key)) for key in LEGACY_KEYS]
-    struct = msgspec.defstruct(f"{kind}Item", specs, kw_only=True, tag_field="kind", tag=kind)
+    struct = msgspec.defstruct(f"{kind}Item", specs, kw_only=True, tag_field="kind", tag=kind, gc=False)
     names = tuple(f.name for f in fields)
     return struct, _Variant(kind, view, names, _view_maker(view, names))
 
