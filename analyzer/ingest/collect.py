@@ -891,6 +891,7 @@ class Ingestor:
             if self._transcript is not None and old.provenance.source == self._transcript:
                 # the same object seen again later in one transcript: the later sighting is
                 # what the cluster was when the session ended
+                obj = _with_earlier_state(obj, old)
                 whole = self._whole_of.get(slot, old)
                 if obj.provenance.format not in _FORMAT_RANK:
                     self._whole_of.pop(slot, None)  # read whole again: its own body is the one to keep
@@ -910,7 +911,7 @@ class Ingestor:
                 self._saw(slot, obj)
                 return 0
             if _rank(obj) > _rank(old):
-                obj = _with_table_age(obj, old)
+                obj = _with_table_age(_with_earlier_state(obj, old), old)
                 obj.duplicates = old.duplicates + 1
                 res.objects[slot] = obj
                 self._by_key[obj.key] = slot
@@ -1009,6 +1010,35 @@ def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:
         return obj
     made.notes.extend(n for n in obj.notes if n not in made.notes)
     made.notes.append(f"age from its table row ({other.provenance.location or other.provenance.source})")
+    return made
+
+
+def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
+    """A describe cut short (the paste ends mid-section) over an earlier sighting of the object:
+    what the describe states wins, and what it never reached (a node's conditions after a cut in
+    its Labels, a pod's status) stays as the earlier sighting (a `kubectl get` row) stated it.
+    Replacing the row outright would turn a NotReady node or a Pending pod into one of unknown
+    state."""
+    if later.provenance.format != "describe" or later.kind != earlier.kind or not isinstance(later.raw, dict):
+        return later
+    facts = later.raw.get("x-kda-text")
+    cut = facts.get("cut_in") if isinstance(facts, dict) else None
+    base = earlier.body()
+    if not cut or not isinstance(base, dict):
+        return later
+    if (later.raw.get("metadata") or {}).get("creationTimestamp") and isinstance(base.get(TEXT_FACTS_KEY), dict):
+        # a creation the describe states is the object's own: the row's AGE does not ride along
+        row = dict(base[TEXT_FACTS_KEY])
+        row.pop("age_seconds", None)
+        if isinstance(row.get("columns"), dict):
+            row["columns"] = {k: v for k, v in row["columns"].items() if k != "AGE"}
+        base = {**base, TEXT_FACTS_KEY: row}
+    made = object_from_dict(_overlay(base, later.raw), Hints(), later.provenance)
+    if not isinstance(made, KubeObject):
+        return later
+    made.notes.extend(n for n in later.notes if n not in made.notes)
+    made.notes.append(f"its describe ends mid-section '{cut}': what it does not reach is as its earlier "
+                      f"sighting ({earlier.provenance.location or earlier.provenance.source}) stated it")
     return made
 
 

@@ -387,3 +387,70 @@ def test_a_listing_after_the_change_is_the_objects_state_again() -> None:
     [dep] = ingest_text(text, "session.txt").objects
     assert dep.provenance.line == 8 and dep.body()["status"]["readyReplicas"] == 1
     assert not any(n.startswith("state unknown") for n in dep.notes)
+
+
+# -- a describe cut short after a table row of the same object ----------------------------------
+
+# Trimmed from the comment of 2018-03-21 in Azure/AKS#102 (github.com/Azure/AKS/issues/102): the
+# paste ends inside the describe's `CreationTimestamp` line, before its Conditions.
+_AKS_102 = """meow@kubrick:~/dev/kube-system$ kubectl get nodes
+NAME                       STATUS     ROLES     AGE       VERSION
+aks-nodepool1-34207704-0   NotReady   agent     2d        v1.8.7
+aks-nodepool1-34207704-1   Ready      agent     2d        v1.8.7
+meow@kubrick:~/dev/kube-system$ kubectl describe node aks-nodepool1-34207704-0
+Name:               aks-nodepool1-34207704-0
+Roles:              agent
+Labels:             agentpool=nodepool1
+                    kubernetes.azure.com/cluster=MC_k8s-testing-aa_k8s-testing-aa-1_eastus
+                    kubernetes.io/hostname=aks-nodepool1-34207704-0
+Annotations:        node.alpha.kubernetes.io/ttl=0
+Taints:             <none>
+Creat
+"""
+
+# Trimmed from the comment of 2019-07-16 in kubernetes-sigs/kind#707: the describe of a Pending
+# coredns pod is cut in its Labels section, before `Status:`.
+_KIND_707 = """root@kind-control-plane:/# kubectl get pods -A
+NAMESPACE     NAME                                         READY   STATUS             RESTARTS   AGE
+kube-system   coredns-5c98db65d4-5xscs                     0/1     Pending            0          6m22s
+kube-system   coredns-5c98db65d4-gqzfm                     0/1     Pending            0          6m22s
+kube-system   kindnet-fnmdn                                0/1     CrashLoopBackOff   6          6m21s
+root@kind-control-plane:/# kubectl describe pod coredns-5c98db65d4-5xscs --namespace=kube-system
+Name:                 coredns-5c98db65d4-5xscs
+Namespace:            kube-system
+Priority:             2000000000
+Priority Class Name:  system-cluster-critical
+Node:                 <none>
+Labels:
+"""
+
+
+def test_a_describe_cut_before_its_conditions_keeps_the_table_rows_notready() -> None:
+    r = ingest_text(_AKS_102, "aks-102.txt")
+    assert r.accounting_holds()
+    [node] = [o for o in r.objects if o.name == "aks-nodepool1-34207704-0"]
+    ready = [c for c in node.body()["status"]["conditions"] if c["type"] == "Ready"]
+    assert [c["status"] for c in ready] == ["False"]
+    assert node.provenance.format == "describe"  # the describe's labels are what is kept of it
+    assert node.body()["metadata"]["labels"]["agentpool"] == "nodepool1"
+    assert any("ends mid-section 'Taints'" in n for n in node.notes)
+    assert ("node-not-ready", "aks-nodepool1-34207704-0") in _serious(_AKS_102)
+
+
+def test_a_describe_cut_before_its_status_keeps_the_pod_pending() -> None:
+    r = ingest_text(_KIND_707, "kind-707.txt")
+    [pod] = [o for o in r.objects if o.name == "coredns-5c98db65d4-5xscs"]
+    assert pod.body()["status"]["phase"] == "Pending"
+    assert pod.body()["spec"]["priorityClassName"] == "system-cluster-critical"  # from the describe
+    pending = {name for rule, name in _serious(_KIND_707) if rule == "pod-pending"}
+    assert pending == {"coredns-5c98db65d4-5xscs", "coredns-5c98db65d4-gqzfm"}
+
+
+def test_a_whole_describe_after_a_row_is_still_the_later_truth() -> None:
+    # the same session with the describe read whole: its own Status wins over the row's
+    text = _KIND_707.replace("Labels:\n", "Labels:               k8s-app=kube-dns\nStatus:               Running\n"
+                                          "IP:                   10.244.0.2\nEvents:               <none>\n")
+    r = ingest_text(text, "kind-707-whole.txt")
+    [pod] = [o for o in r.objects if o.name == "coredns-5c98db65d4-5xscs"]
+    assert pod.body()["status"]["phase"] == "Running"
+    assert not any("ends mid-section" in n for n in pod.notes)

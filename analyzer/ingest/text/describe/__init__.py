@@ -88,6 +88,9 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         if section != stop:  # a section cut short says so below
             rejections.append(Rejection(source, f"line {line_no}", f"describe of {info.kind} '{name}': {why}"))
     if stop:
+        # what the paste would have said after the cut is unknown, not absent: an earlier sighting
+        # of the object (a table row above it) keeps its say there (ingest.collect)
+        body.setdefault(TEXT_FACTS_KEY, {})["cut_in"] = stop
         cut = f" (its last line, '{block.cut_line.text}', is cut)" if block.cut_line else ""
         rejections.append(Rejection(source, f"line {last_line}",
             f"describe of {info.kind} '{name}' ends mid-section '{stop}'{cut}"))
