@@ -428,6 +428,8 @@ class Ingestor:
         if block.kind == "history":
             skip.append(Rejection(display, block.span, "shell history listing: commands without their output"))
             return
+        if block.kind == "command" and shown and self._add_foreign_output(display, block, out):
+            return
         if block.kind == "command":
             what = f"output of '{_short(block.command_text)}'" if shown else f"'{_short(block.command_text)}' (no output shown)"
             skip.append(Rejection(display, block.span, f"{what}: not kubectl"))
@@ -526,6 +528,18 @@ class Ingestor:
         else:
             self._record_input_rejection(Rejection(display, block.span, f"output of '{_short(block.command_text)}' "
                                                    "could not be read as a kubectl table or describe"))
+
+    def _add_foreign_output(self, display: str, block: Block, out: list[tuple[int, str]]) -> bool:
+        """Output of a command that is not kubectl as typed (an alias: `kno`, `kgp`, `kpo`; a
+        wrapper script) that opens with a kubectl table header or describe: read as what it is,
+        though without the scope (namespace, full listing) a kubectl command line would give."""
+        from analyzer.ingest.text.sniff import opens_with_kubectl_output
+        body = "\n".join(t for _, t in out)
+        if not opens_with_kubectl_output(body) or not self._add_text(display, transcripts.placed(out)):
+            return False
+        self.result.skipped.append(Rejection(display, block.span, f"'{_short(block.command_text)}' is no kubectl "
+                                             "command line, but its output is a kubectl table or describe: read as one"))
+        return True
 
     def _add_text_block(self, display: str, block: Block, out: list[tuple[int, str]]) -> None:
         """Lines no visible command produced: sniffed as a file would be, else skipped."""

@@ -228,3 +228,43 @@ def test_a_theme_prompt_with_the_host_before_its_arrow_is_a_session() -> None:
     assert r.formats == ["transcript"]
     [node] = r.objects
     assert node.provenance.line == 7 and node.duplicates == 1
+
+
+# Trimmed from rancher/rke2#8498 (github.com/rancher/rke2/issues/8498, its description): the
+# reporter's aliases `kno` and `kpo` print `kubectl get nodes` and `kubectl get pods -A`.
+_RKE2_8498_ALIASES = """```
+$ kno
+NAME                                          STATUS     ROLES                       AGE   VERSION
+ip-172-31-17-160.us-east-2.compute.internal   NotReady   <none>                      23m   v1.31.10+rke2r1
+ip-172-31-28-209.us-east-2.compute.internal   NotReady   control-plane,etcd,master   25m   v1.31.10+rke2r1
+```
+```
+[ec2-user@ip-172-31-28-209 ~]$ kpo
+NAMESPACE        NAME                                                                   READY   STATUS                  RESTARTS        AGE
+auto-clusterip   test-clusterip-6b86dc97bd-2vqlm                                        0/1     Pending                 0               10m
+auto-dns         dnsutils                                                               0/1     Pending                 0               10m
+```
+"""
+
+
+def test_an_alias_that_prints_a_kubectl_table_is_read_as_the_table() -> None:
+    r = ingest_text(_RKE2_8498_ALIASES, "rke2-8498.md")
+    assert r.accounting_holds()
+    assert sorted(o.key.id for o in r.objects) == [
+        "core/Node//ip-172-31-17-160.us-east-2.compute.internal",
+        "core/Node//ip-172-31-28-209.us-east-2.compute.internal",
+        "core/Pod/auto-clusterip/test-clusterip-6b86dc97bd-2vqlm",
+        "core/Pod/auto-dns/dnsutils",
+    ]
+    said = [s.reason for s in r.skipped if "kno" in s.reason or "kpo" in s.reason]
+    assert len(said) == 2 and all("read as one" in s for s in said)
+
+
+def test_another_command_whose_output_is_no_kubectl_table_is_still_skipped() -> None:
+    # `helm list` opens with NAME too, but names no kind kubectl prints: not read as objects
+    text = ("$ kubectl get ns\nNAME          STATUS   AGE\nshop          Active   3d\n"
+            "$ helm list -A\nNAME   NAMESPACE   REVISION   UPDATED                                STATUS     CHART\n"
+            "web    shop        3          2024-05-02 10:11:12.1 +0000 UTC        deployed   web-1.2.0\n")
+    r = ingest_text(text, "helm.txt")
+    assert [o.key.id for o in r.objects] == ["core/Namespace//shop"]
+    assert any("not kubectl" in s.reason for s in r.skipped)

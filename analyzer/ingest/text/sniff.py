@@ -54,6 +54,25 @@ def looks_like_kubectl_text(text: str) -> bool:
     return False
 
 
+def opens_with_kubectl_output(text: str) -> bool:
+    """Whether the text's first line is the header of a table of a known kind, with rows, or
+    the `Name:` line of a describe: what another command's output must open with to be read as
+    kubectl's (an alias such as `kno` or `kgp`, a wrapper script).
+
+    >>> opens_with_kubectl_output("NAME     STATUS     ROLES    AGE   VERSION\\nnode-1   NotReady   <none>   23m   v1.31.10\\n")
+    True
+    >>> opens_with_kubectl_output("NAME   NAMESPACE   REVISION   STATUS     CHART\\nweb    shop        3          deployed   web-1.2.0\\n")
+    False
+    """
+    lines = split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES]
+    if not lines:
+        return False
+    if describe_starts(lines, 0):
+        return True
+    table = table_at(lines, 0, catalog(), None)
+    return table is not None and table.match is not None and bool(table.rows)
+
+
 def _is_json(text: str) -> bool:
     try:
         orjson.loads(text)
