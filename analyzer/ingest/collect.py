@@ -507,13 +507,19 @@ class Ingestor:
         prompt = (block.first, "$ " + _normalised(block.command_text))
         text = transcripts.placed(out, prompt)
         read_before, tables_before = self.result.objects_read, len(self.result.generic_tables)
+        cut_before = len(self.result.input_rejections)
         self._shown = set()
         self._listing_selector = listing.selector if listing is not None else None
         try:
             read = self._add_text(display, text)
         finally:
             shown, self._shown, self._listing_selector = self._shown, None, None
-        if read and listing is not None:
+        if read and listing is not None and _cut_rows(self.result.input_rejections[cut_before:]):
+            # a paste that ends inside the listing (its last row cut short) shows only its top:
+            # what it does not show may be below the cut, so nothing earlier is taken as gone
+            skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' is cut off in a row: "
+                                  "no full listing, so earlier rows it does not show are kept"))
+        elif read and listing is not None:
             self._forget_not_listed(listing, block, shown)
         if read and command.namespace is None and not command.all_namespaces:
             # rows of a table without -n that the transcript knows in one namespace: that is
@@ -1025,6 +1031,12 @@ def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:
     made.notes.extend(n for n in obj.notes if n not in made.notes)
     made.notes.append(f"age from its table row ({other.provenance.location or other.provenance.source})")
     return made
+
+
+def _cut_rows(rejections: list[Rejection]) -> bool:
+    """Whether a table's rejections include a row the paste cut off."""
+    from analyzer.ingest.text.table_objects import CUT_ROW
+    return any(CUT_ROW in r.reason for r in rejections)
 
 
 def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:

@@ -454,3 +454,36 @@ def test_a_whole_describe_after_a_row_is_still_the_later_truth() -> None:
     [pod] = [o for o in r.objects if o.name == "coredns-5c98db65d4-5xscs"]
     assert pod.body()["status"]["phase"] == "Running"
     assert not any("ends mid-section" in n for n in pod.notes)
+
+
+# Trimmed from k3s-io/k3s#1019 (its description and the comment of 2019-11-06): the later
+# listing is cut off in its second row, so it says nothing of the rows below the cut.
+_K3S_1019 = """```
+# k3s kubectl get pods --all-namespaces=true
+NAMESPACE     NAME                                      READY   STATUS             RESTARTS   AGE
+kube-system   coredns-57d8bbb86-jzhmv                   1/1     Running            0          29m
+kube-system   local-path-provisioner-58fb86bdfd-bwhsj   0/1     CrashLoopBackOff   10         29m
+kube-system   helm-install-traefik-nmvrz                0/1     CrashLoopBackOff   10         29m
+#
+```
+
+```
+# k3s kubectl get pods --namespace=kube-system
+NAME                                      READY   STATUS             RESTARTS   AGE
+coredns-57d8bbb86-4v5z6                   1/1     Running            0          2m48s
+local-path-provisioner-58fb86bdfd-5v85x   0/1
+"""
+
+
+def test_a_listing_cut_off_in_a_row_takes_nothing_earlier_as_gone() -> None:
+    r = ingest_text(_K3S_1019, "k3s-1019.md")
+    assert r.accounting_holds()
+    assert "core/Pod/kube-system/helm-install-traefik-nmvrz" in _ids(r)
+    assert any("cut off in a row: no full listing" in s.reason for s in r.skipped)
+    assert ("pod-crashloop", "helm-install-traefik-nmvrz") in _serious(_K3S_1019)
+
+
+def test_the_same_listing_whole_still_takes_what_it_does_not_show_as_gone() -> None:
+    whole = _K3S_1019.replace("5v85x   0/1\n", "5v85x   1/1     Running            0          2m48s\n")
+    r = ingest_text(whole, "k3s-1019-whole.md")
+    assert "core/Pod/kube-system/helm-install-traefik-nmvrz" not in _ids(r)

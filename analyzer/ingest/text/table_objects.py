@@ -27,6 +27,9 @@ TABLE_ORIGIN = "text table"
 _OWNER_KINDS = frozenset({"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob",
                           "ReplicationController"})
 
+# What a rejection of a row the paste cut off says (a transcript tells a cut listing by it).
+CUT_ROW = "is cut short"
+
 
 @dataclass(slots=True)
 class TableResult:
@@ -68,7 +71,7 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
         if row.missing:
             result.rejections.append(Rejection(
                 source, f"line {row.line}",
-                f"row of {info.kind} '{obj.name}' is cut short: no {', '.join(row.missing)}",
+                f"row of {info.kind} '{obj.name}' {CUT_ROW}: no {', '.join(row.missing)}",
             ))
     return result
 
