@@ -120,3 +120,39 @@ def _command_from_params(tool: str, params: dict) -> Command | None:
     if "yaml" in tool:
         parts += ["-o", "yaml"]
     return parse_command(" ".join(parts))
+
+
+_PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_PIPE_RULE = re.compile(r"^\s*\|(\s*:?-{2,}:?\s*\|)+\s*$")
+
+
+def unpiped(lines: list[Line]) -> list[Line]:
+    """Markdown pipe tables (`| NAME | READY |`, a `|--|--|` rule, then rows), as people paste a
+    kubectl table into an issue, laid out again as the aligned columns kubectl printed. The header
+    moves onto the rule's line and its own line becomes blank; every row keeps its number.
+
+    >>> [ln.text for ln in unpiped(split_lines("| NAME | READY |\\n|--|--|\\n|web-1  |  1/1 |\\n"))]
+    ['', 'NAME    READY', 'web-1   1/1']
+    """
+    if not any(_PIPE_RULE.match(line.text) for line in lines):
+        return lines
+    out = list(lines)
+    index = 0
+    while index < len(out):
+        if index + 1 < len(out) and _PIPE_ROW.match(out[index].text) and _PIPE_RULE.match(out[index + 1].text):
+            end = index + 2
+            while end < len(out) and _PIPE_ROW.match(out[end].text) and not _PIPE_RULE.match(out[end].text):
+                end += 1
+            rows = [[cell.strip() for cell in _PIPE_ROW.match(out[i].text).group(1).split("|")]
+                    for i in [index, *range(index + 2, end)]]
+            width = max(len(row) for row in rows)
+            widths = [max(len(row[c]) if c < len(row) else 0 for row in rows) for c in range(width)]
+            laid = ["   ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip() for row in rows]
+            # the header takes the rule's line, so that the rows follow it with no blank between
+            out[index] = Line(out[index].no, "")
+            for i, text in zip(range(index + 1, end), laid, strict=True):
+                out[i] = Line(out[i].no, text)
+            index = end
+        else:
+            index += 1
+    return out

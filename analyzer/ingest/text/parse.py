@@ -10,7 +10,7 @@ from analyzer.ingest.text.commands import Command, command_in
 from analyzer.ingest.text.describe import read_describe
 from analyzer.ingest.text.describe.blocks import block_at, describe_starts, fragment_starts
 from analyzer.ingest.text.describe.layout import describe_layout
-from analyzer.ingest.text.lines import Line, has_box_drawing, split_lines, tool_call
+from analyzer.ingest.text.lines import Line, has_box_drawing, split_lines, tool_call, unpiped
 from analyzer.ingest.text.table_objects import build_table
 from analyzer.ingest.text.tables import TableBlock, headerless_at, table_at
 from analyzer.ingest.text.types import TextParse
@@ -39,7 +39,7 @@ def parse_kubectl_text(text: str, source: str) -> TextParse:
     >>> pod["metadata"], pod["status"], pod["x-kda-text"]["restarts"], pod["x-kda-text"]["age_seconds"]
     ({'name': 'web-1', 'namespace': 'web'}, {'phase': 'Running'}, 3, 612000.0)
     """
-    lines = split_lines(text, skip_leading_blank_lines=True)
+    lines = unpiped(split_lines(text, skip_leading_blank_lines=True))
     kinds = catalog()
     state = _State()
     index = 0

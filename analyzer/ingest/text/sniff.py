@@ -8,7 +8,7 @@ from analyzer.ingest.text.catalog import catalog
 from analyzer.ingest.text.commands import command_in
 from analyzer.ingest.text.describe.blocks import describe_starts, fragment_starts
 from analyzer.ingest.text.describe.layout import describe_layout
-from analyzer.ingest.text.lines import split_lines, tool_call
+from analyzer.ingest.text.lines import split_lines, tool_call, unpiped
 from analyzer.ingest.text.tables import headerless_at, table_at
 
 # Enough lines to meet the first table or describe of any paste without reading a huge file.
@@ -31,7 +31,7 @@ def looks_like_kubectl_text(text: str) -> bool:
     if head[0] in "{[" and _is_json(head):
         return False
     # (a transcript's block is laid at its own line numbers, after as many blank lines)
-    lines = split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES]
+    lines = unpiped(split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES])
     kinds = catalog()
     layout = describe_layout()
     command = None
