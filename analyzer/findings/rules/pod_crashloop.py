@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import waiting_containers
+from analyzer.findings.facts import ev, waiting_containers
 from analyzer.findings.restarts import (
     ContainerRestart,
     container_restarts,
     last_restart_text,
     table_last_restart_text,
 )
-from analyzer.findings.types import Finding, RuleMeta
+from analyzer.findings.types import Evidence, Finding, RuleMeta
+from analyzer.ingest.records import KubeObject
 
 RULE = RuleMeta(
     id="pod-crashloop", title="Container in CrashLoopBackOff", severity="critical",
@@ -32,7 +33,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                                    or r.last_restart > current.last_restart)):
             newest_of[id(r.pod)] = r
     for pod in cluster.objects_of("Pod"):
-        evidence = waiting_containers(pod, REASONS, "container")
+        evidence = waiting_containers(pod, REASONS, "container") or _exited_between_backoffs(pod)
         if evidence:
             names = [e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field]
             statuses = pod.view.status.containerStatuses or ()
@@ -43,3 +44,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                             containers=", ".join(names) or "from the STATUS column", restarts=restarts,
                             last=last_restart_text(cluster, newest) if newest
                             else table_last_restart_text(pod) or "at an unknown time")
+
+
+def _exited_between_backoffs(pod: KubeObject) -> list[Evidence]:
+    """A pasted `kubectl get pods` row saying `Error` after restarts: the loop caught between
+    its back-offs (kubectl shows the last exit until the kubelet waits again), not a pod that
+    failed once. Rows only: an API status says CrashLoopBackOff itself."""
+    text = pod.view.text
+    if pod.view.status.containerStatuses or text is None or text.status != "Error" or not (text.restarts or 0) >= 1:
+        return []
+    return [ev(pod, "STATUS column", f"Error after {text.restarts} restarts", "Running")]
