@@ -33,7 +33,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                                    or r.last_restart > current.last_restart)):
             newest_of[id(r.pod)] = r
     for pod in cluster.objects_of("Pod"):
-        evidence = waiting_containers(pod, REASONS, "container") or _exited_between_backoffs(pod)
+        evidence = waiting_containers(pod, REASONS, "container")
+        between = not evidence and bool(evidence := _exited_between_backoffs(pod))
         if evidence:
             names = [e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field]
             statuses = pod.view.status.containerStatuses or ()
@@ -41,7 +42,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 pod.view.text.restarts if pod.view.text else 0) or 0
             newest = newest_of.get(id(pod))
             yield RULE.fail(pod, *evidence, count=len(evidence),
-                            containers=", ".join(names) or "from the STATUS column", restarts=restarts,
+                            containers=", ".join(names) or ("the STATUS column says Error: it exited and waits to restart"
+                                                             if between else "from the STATUS column"), restarts=restarts,
                             last=last_restart_text(cluster, newest) if newest
                             else table_last_restart_text(pod) or "at an unknown time")
 
