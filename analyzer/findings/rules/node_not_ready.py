@@ -19,6 +19,8 @@ RULE = RuleMeta(
 )
 # Taints the node lifecycle controller sets on a node that is not Ready or stopped reporting.
 NOT_READY_TAINTS = ("node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready")
+# The reason the node controller gives every condition of a node whose kubelet stopped posting.
+STOPPED_POSTING = "NodeStatusUnknown"
 
 
 def _since(cluster: AnalyzedDump, node, when: str | None) -> str:
@@ -53,6 +55,16 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                             ev(node, "status.conditions", conditions, "a Ready condition"),
                             status="NotReady", detail=f"no conditions reported; tainted {taint.key}:{taint.effect}",
                             since=_since(cluster, node, taint.timeAdded))
+        elif ready is None and (unknown := next((c for c in conditions or () if c.reason == STOPPED_POSTING), None)):
+            # the Ready row cut off (a paste ending mid-Conditions): the node controller marks
+            # every condition at once, so one said NodeStatusUnknown says Ready is Unknown too
+            flagged.add(node.name)
+            yield RULE.fail(node, ev(node, f"status.conditions[type={unknown.type}].reason", STOPPED_POSTING,
+                                     "a kubelet-reported reason"),
+                            status="Ready=Unknown",
+                            detail=f"no Ready condition in the dump; its {unknown.type} condition says "
+                                   + ": ".join(x for x in (unknown.reason, unknown.message) if x),
+                            since=_since(cluster, node, unknown.lastTransitionTime))
         elif ready is None and (text_status(node) or "").startswith("NotReady"):
             flagged.add(node.name)
             yield RULE.fail(node, ev(node, "STATUS column", text_status(node), "Ready"),
