@@ -421,6 +421,8 @@ class Ingestor:
 
     def _add_block(self, display: str, block: Block, report: FileReport) -> None:
         skip = self.result.skipped
+        if (printed := transcripts.printed_time(block)) is not None:
+            self.result.printed_times.append((printed[0], f"{printed[1]}, {display} line {block.first}"))
         if self._sightings is not None and block.command_text and sightings.switches_namespace(block.command_text):
             self._sightings.context_namespace = None
         out = [(ln.no, ln.text) for ln in block.output()]

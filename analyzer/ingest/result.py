@@ -69,6 +69,8 @@ class IngestResult:
     stated_capture_times: list[str] = field(default_factory=list)  # from bundle metadata files
     # A write-up's dated "Generated:/Captured:/Date:" header: (UTC time, where it was read)
     header_times: list[tuple[str, str]] = field(default_factory=list)
+    # times a terminal session printed (`date`): (UTC time, what printed it)
+    printed_times: list[tuple[str, str]] = field(default_factory=list)
     # Files whose place in a layout names the kind they hold (nodes.json -> Node): the kind was
     # collected even when none of it could be read.
     hinted_files: dict[str, list[str]] = field(default_factory=dict)
@@ -127,7 +129,7 @@ class IngestResult:
     @property
     def capture(self) -> CaptureEstimate:
         """The capture time with the signal that gave it, its confidence and its periods."""
-        return estimate_capture(self.objects, self.stated_capture_times, self.header_times)
+        return estimate_capture(self.objects, self.stated_capture_times, self.header_times, self.printed_times)
 
     @property
     def object_notes(self) -> list[dict[str, str]]:
@@ -161,7 +163,7 @@ TIMESTAMP_RX = re.compile(r"^(?:19[7-9]\d|2[01]\d\d|22[0-5]\d|226[01])-\d\d-\d\d
 # a container start or a condition change happened some time before ("medium"); a write or a
 # creation may be long before the capture ("low").
 SIGNAL_CONFIDENCE: dict[str, str] = {
-    "bundle metadata": "high", "node heartbeat": "high", "lease renewal": "high",
+    "bundle metadata": "high", "node heartbeat": "high", "lease renewal": "high", "session clock": "medium",
     "event": "medium", "container state": "medium", "condition transition": "medium",
     "taint timeAdded": "medium", "age since creation": "medium", "managedFields": "low", "creationTimestamp": "low",
     # a write-up's "Generated: 2025-09-20 17:05:47 CEST": when its outputs were taken, as its
@@ -169,7 +171,7 @@ SIGNAL_CONFIDENCE: dict[str, str] = {
     "write-up header": "medium",
 }
 # Signals read from the dump's files, not from the objects the API server wrote.
-_STATED_SIGNALS = frozenset({"bundle metadata", "write-up header"})
+_STATED_SIGNALS = frozenset({"bundle metadata", "write-up header", "session clock"})
 _CONFIDENCE_ORDER = ("high", "medium", "low")
 # Signals renewed while a cluster runs: a dump whose renewals fall in two periods this far apart
 # was put together from captures of different times (or re-used).
@@ -311,16 +313,20 @@ class _Collect:
 
 
 def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
-                     headers: Iterable[tuple[str, str]] = ()) -> CaptureEstimate:
+                     headers: Iterable[tuple[str, str]] = (),
+                     printed: Iterable[tuple[str, str]] = ()) -> CaptureEstimate:
     """When the dump was taken, from every signal that carries time (a dump is never older than
     its newest status timestamp), with the signal, a confidence and the periods of its live
-    signals. `headers`: a write-up's dated header lines, (UTC time, where it was read)."""
+    signals. `headers`: a write-up's dated header lines, (UTC time, where it was read);
+    `printed`: times a pasted session printed (`date`), (UTC time, what printed it)."""
     objects = objects if isinstance(objects, list) else list(objects)
     seen = _Newest()
     for ts in stated:
         seen.see("bundle metadata", ts, None, "bundle metadata")
     for ts, where in headers:
         seen.see("write-up header", ts, None, where)
+    for ts, what in printed:
+        seen.see("session clock", ts, None, what)
     _walk(objects, seen.see, seen.ready_beats)
     _ages_since_creation(objects, seen.see)
     if _may_be_stitched(seen):

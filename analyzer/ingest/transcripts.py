@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from analyzer.ingest.headerdate import parse_stated_time
 from analyzer.ingest.jsondocs import looks_like_json
 from analyzer.ingest.yamldocs import looks_like_yaml
 
@@ -250,3 +251,14 @@ def _fits(command_block: Block, output: Block) -> bool:
         # a table or describe: only a block that reads as one (not a log pasted after `get pods`)
         return looks_like_kubectl_text(f"$ {normalise_command(command_block.command_text or '')}\n{body}\n")
     return True
+
+
+def printed_time(block: Block) -> tuple[str, str] | None:
+    """The time `date` printed in a session, as UTC RFC 3339, with what printed it: only a time
+    whose zone `date` printed and is known (as for a write-up's header, ingest.headerdate)."""
+    command = (block.command_text or "").strip()
+    if block.kind != "command" or command.split()[:1] != ["date"]:
+        return None
+    said = next((ln.text.strip() for ln in block.output() if ln.text.strip()), "")
+    when = parse_stated_time(said)
+    return (when.strftime("%Y-%m-%dT%H:%M:%SZ"), f"the output of `{command}`") if when is not None else None

@@ -134,3 +134,35 @@ def test_a_describe_counts_the_capture_on_from_its_creation_by_its_events_ages()
     assert capture.signal == "age since creation" and capture.confidence == "medium"
     finding = cluster.findings.query("rule == 'deployment-unavailable'").iloc[0]
     assert finding.severity == "warning" and not finding.resolved
+
+
+# Trimmed from k3s-io/k3s#10627 (github.com/k3s-io/k3s/issues/10627, turn 1): the table was
+# copied from `watch`, whose header ends with the host's clock.
+_WATCHED = """```
+kubectl get nodes,pods -A -o wide                                                 ip-172-31-3-3: Wed Aug 14 21:19:10 2024
+
+NAME                                               STATUS   ROLES                       AGE    VERSION        INTERNAL-IP     EXTERNAL-IP      OS-IMAGE             KERNEL-VERSION    CONTAINER-RUNTIME
+node/ip-172-31-3-3.us-east-2.compute.internal      Ready    control-plane,etcd,master   4h8m   v1.30.3+k3s1   172.31.3.3      [REDACTED]       Ubuntu 22.04.1 LTS   5.15.0-1019-aws   containerd://1.7.17-k3s1
+```
+"""
+
+
+def test_a_watch_header_without_a_zone_gives_no_time() -> None:
+    # watch prints the host's local time without its zone: up to a day off, so not taken (as a
+    # write-up header without a known zone is not, ingest.headerdate)
+    assert analyzer.ingest.ingest_text(_WATCHED, "k3s-10627.md").capture.time is None
+
+
+def test_date_in_a_session_gives_the_capture_time_in_utc() -> None:
+    # hand-written session shaped as the write-ups in tests/data/transcripts: `date`, then a table
+    text = ("$ date\nThu Nov 26 10:23:36 CET 2026\n$ kubectl get ns\nNAME      STATUS   AGE\n"
+            "default   Active   3d\n")
+    capture = analyzer.ingest.ingest_text(text, "session.txt").capture
+    assert capture.time.isoformat() == "2026-11-26T09:23:36+00:00"
+    assert "`date`" in capture.where
+
+
+def test_a_clock_in_prose_is_no_session_clock() -> None:
+    text = ("The cluster broke at Wed Aug 14 21:19:10 2024, said the pager.\n$ kubectl get ns\n"
+            "NAME      STATUS   AGE\ndefault   Active   3d\n")
+    assert analyzer.ingest.ingest_text(text, "notes.txt").capture.time is None
