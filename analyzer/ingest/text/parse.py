@@ -8,7 +8,12 @@ from analyzer.ingest.records import Rejection
 from analyzer.ingest.text.catalog import Catalog, catalog
 from analyzer.ingest.text.commands import Command, command_in
 from analyzer.ingest.text.describe import read_describe
-from analyzer.ingest.text.describe.blocks import block_at, describe_starts, fragment_starts
+from analyzer.ingest.text.describe.blocks import (
+    block_at,
+    describe_starts,
+    events_section_starts,
+    fragment_starts,
+)
 from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.lines import Line, has_box_drawing, split_lines, tool_call, unpiped
 from analyzer.ingest.text.table_objects import build_table
@@ -77,7 +82,8 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
     # output (a rollout history's pod template) could be mistaken for it.
     describing = state.command is None or state.command.verb == "describe"
     if describe_starts(lines, index) or (
-        describing and not text[:1].isspace() and fragment_starts(lines, index, describe_layout())
+        describing and not text[:1].isspace() and (fragment_starts(lines, index, describe_layout())
+                                                   or events_section_starts(lines, index))
     ):
         return _describe(lines, index, state, kinds, source)
     if (block := table_at(lines, index, kinds, state.command)) is not None:

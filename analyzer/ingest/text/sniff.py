@@ -6,7 +6,11 @@ import orjson
 
 from analyzer.ingest.text.catalog import catalog
 from analyzer.ingest.text.commands import command_in
-from analyzer.ingest.text.describe.blocks import describe_starts, fragment_starts
+from analyzer.ingest.text.describe.blocks import (
+    describe_starts,
+    events_section_starts,
+    fragment_starts,
+)
 from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.lines import split_lines, tool_call, unpiped
 from analyzer.ingest.text.tables import headerless_at, table_at
@@ -48,6 +52,8 @@ def looks_like_kubectl_text(text: str) -> bool:
             return True
         if command is None and fragment_starts(lines, index, layout):
             return True  # an excerpt of a describe that begins after its Name
+        if (command is None or command.verb == "describe") and events_section_starts(lines, index):
+            return True  # a describe's Events pasted alone
         if command is not None and command.prints_table and (command.piped or command.no_headers) \
                 and headerless_at(lines, index, kinds, command) is not None:
             return True

@@ -16,3 +16,39 @@ CASES = yaml.safe_load((Path(__file__).parent / "cases" / "describes.yaml").read
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_describe(case: dict) -> None:
     check_case(parse_kubectl_text(case["text"], "case.txt"), case)
+
+
+# Trimmed from eksctl-io/eksctl#5696 (github.com/eksctl-io/eksctl/pull/5696, turn 0): only the
+# Events section of `kubectl describe pod` of a failing aws-node pod was pasted.
+_EKSCTL_5696 = """Failing aws-node
+
+Events:
+  Type     Reason          Age                   From               Message
+  ----     ------          ----                  ----               -------
+  Normal   Scheduled       56m                   default-scheduler  Successfully assigned kube-system/aws-node-crvvl to ip-192-168-54-117.us-west-2.compute.internal
+  Normal   Pulling         56m                   kubelet            Pulling image "602401143452.dkr.ecr.us-west-2.amazonaws.com/amazon-k8s-cni-init:v1.11.3-eksbuild.1"
+  Normal   Started         56m                   kubelet            Started container aws-vpc-cni-init
+"""
+
+
+def test_events_pasted_alone_are_read_about_the_pod_the_scheduler_names() -> None:
+    parsed = parse_kubectl_text(_EKSCTL_5696, "eksctl-5696.md")
+    assert [(o.kind, o.namespace, o.body["reason"]) for o in parsed.objects] == [
+        ("Event", "kube-system", "Scheduled"), ("Event", "kube-system", "Pulling"), ("Event", "kube-system", "Started")]
+    assert {o.body["involvedObject"]["name"] for o in parsed.objects} == {"aws-node-crvvl"}
+    assert not parsed.rejections
+
+
+def test_events_pasted_alone_under_a_describe_command_are_about_what_it_names() -> None:
+    # shaped as the above, a warning instead; the command names the pod
+    text = ("$ kubectl describe pod web-1 -n shop | tail -4\nEvents:\n"
+            "  Type     Reason            Age               From               Message\n"
+            "  ----     ------            ----              ----               -------\n"
+            "  Warning  FailedScheduling  2m (x5 over 3m)   default-scheduler  0/3 nodes are available: 3 Insufficient cpu.\n")
+    [event] = parse_kubectl_text(text, "paste.txt").objects
+    assert event.body["involvedObject"] == {"apiVersion": "v1", "kind": "Pod", "name": "web-1", "namespace": "shop"}
+    assert event.body["count"] == 5
+
+
+def test_a_line_saying_events_in_prose_is_no_events_section() -> None:
+    assert not parse_kubectl_text("Events:\nnothing happened that day.\n", "notes.txt").objects

@@ -63,6 +63,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     info = catalog.kinds.get(kind or "")
     if info is None:
         info = _declared_kind(root)  # custom resources print their `API Version` and `Kind`
+    if not name and [entry.key for entry in root.children] == ["Events"]:
+        return _events_alone(root, command, catalog, source, first_line, last_line)
     if info is None or not name:
         what = f"describe of '{name}'" if name else "describe without a Name"
         why = "its kind could not be told" if info is None else "it has no name"
@@ -98,6 +100,47 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         rejections.append(Rejection(source, f"line {last_line}",
             f"describe of {info.kind} '{name}' ends mid-section 'Events'"))
     return objects, rejections
+
+
+def _events_alone(root: Entry, command: Command | None, catalog: Catalog, source: str,
+                  first_line: int, last_line: int) -> tuple[list[TextObject], list[Rejection]]:
+    """A describe's Events section pasted without the describe: its events, about the object
+    the describe command names when one is typed above it (else about an object not named)."""
+    info = single_kind(command, catalog) if command is not None and command.verb == "describe" else None
+    involved: dict[str, str] = {}
+    namespace = command.namespace if command is not None else None
+    if info is not None and command is not None and len(command.names) == 1:
+        involved = {"apiVersion": info.api_version, "kind": info.kind, "name": command.names[0]}
+        if namespace and info.namespaced:
+            involved["namespace"] = namespace
+    found, cut = events(root.child("Events"), involved, namespace if involved else None, catalog)
+    if not involved and (assigned := _assigned_pod(found)) is not None:
+        # the scheduler's `Successfully assigned NS/NAME to NODE` names the pod they are about
+        namespace, name = assigned
+        involved = {"apiVersion": "v1", "kind": "Pod", "name": name, "namespace": namespace}
+        found, cut = events(root.child("Events"), involved, namespace, catalog)
+    rejections: list[Rejection] = []
+    if not found:
+        rejections.append(Rejection(source, f"line {first_line}", "an Events section without its describe: "
+                                    "no event row could be read"))
+    elif cut is not None and cut == last_line:
+        rejections.append(Rejection(source, f"line {last_line}", "an Events section without its describe "
+                                    "ends mid-row"))
+    note = ("a describe's Events pasted alone" + ("" if involved else ": the object they are about is not named"))
+    for event in found:
+        event.notes.append(note)
+    return found, rejections
+
+
+_ASSIGNED = re.compile(r"Successfully assigned (?P<namespace>[a-z0-9][a-z0-9.-]*)/(?P<name>[a-z0-9][a-z0-9.-]*) to \S+")
+
+
+def _assigned_pod(found: list[TextObject]) -> tuple[str, str] | None:
+    """(namespace, name) of the pod a Scheduled event among `found` says it assigned."""
+    for event in found:
+        if event.body.get("reason") == "Scheduled" and (m := _ASSIGNED.match(event.body.get("message", ""))):
+            return m.group("namespace"), m.group("name")
+    return None
 
 
 def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str | None:

@@ -50,6 +50,16 @@ def describe_starts(lines: list[Line], index: int) -> bool:
     return False
 
 
+def events_section_starts(lines: list[Line], index: int) -> bool:
+    """Whether lines[index] is a describe's `Events:` heading pasted alone: the heading, then
+    the events table's `Type  Reason  Age  From  Message` header (the part people paste most)."""
+    if lines[index].text.rstrip() != "Events:":
+        return False
+    after = next((line for line in lines[index + 1 : index + 3] if line.text.strip()), None)
+    words = after.text.split() if after is not None and after.text[:1].isspace() else []
+    return words[:2] == ["Type", "Reason"] and "Message" in words
+
+
 def fragment_starts(lines: list[Line], index: int, layout: DescribeLayout) -> bool:
     """Whether lines[index] begins a describe whose `Name:` is not in the text (a cut excerpt)."""
     known = layout.all_top - {"Name", "Namespace", "Status", "Type", "IP", "Port", "Node"}
