@@ -47,14 +47,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                             status="NotReady" if ready.status == "False" else f"Ready={ready.status}",
                             detail=": ".join(x for x in (ready.reason, ready.message) if x) or "no message",
                             since=_since(cluster, node, ready.lastTransitionTime))
-        elif ready is None and taint is not None:
-            # `conditions: null` but the node controller tainted it: the kubelet stopped reporting.
-            flagged.add(node.name)
-            yield RULE.fail(node, ev(node, f"spec.taints[key={taint.key}]", f"{taint.key}:{taint.effect}",
-                                     "no not-ready taint"),
-                            ev(node, "status.conditions", conditions, "a Ready condition"),
-                            status="NotReady", detail=f"no conditions reported; tainted {taint.key}:{taint.effect}",
-                            since=_since(cluster, node, taint.timeAdded))
         elif ready is None and (unknown := next((c for c in conditions or () if c.reason == STOPPED_POSTING), None)):
             # the Ready row cut off (a paste ending mid-Conditions): the node controller marks
             # every condition at once, so one said NodeStatusUnknown says Ready is Unknown too
@@ -63,8 +55,17 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                      "a kubelet-reported reason"),
                             status="Ready=Unknown",
                             detail=f"no Ready condition in the dump; its {unknown.type} condition says "
-                                   + ": ".join(x for x in (unknown.reason, unknown.message) if x),
+                                   + ": ".join(x for x in (unknown.reason, unknown.message) if x)
+                                   + (f"; tainted {taint.key}:{taint.effect}" if taint is not None else ""),
                             since=_since(cluster, node, unknown.lastTransitionTime))
+        elif ready is None and taint is not None:
+            # `conditions: null` but the node controller tainted it: the kubelet stopped reporting.
+            flagged.add(node.name)
+            yield RULE.fail(node, ev(node, f"spec.taints[key={taint.key}]", f"{taint.key}:{taint.effect}",
+                                     "no not-ready taint"),
+                            ev(node, "status.conditions", conditions, "a Ready condition"),
+                            status="NotReady", detail=f"no conditions reported; tainted {taint.key}:{taint.effect}",
+                            since=_since(cluster, node, taint.timeAdded))
         elif ready is None and (text_status(node) or "").startswith("NotReady"):
             flagged.add(node.name)
             yield RULE.fail(node, ev(node, "STATUS column", text_status(node), "Ready"),
