@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from analyzer.ingest.records import Rejection
@@ -16,7 +17,7 @@ from analyzer.ingest.text.describe.blocks import (
 )
 from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.lines import Line, has_box_drawing, split_lines, tool_call, unpiped
-from analyzer.ingest.text.table_objects import build_table
+from analyzer.ingest.text.table_objects import CUT_ROW, build_table
 from analyzer.ingest.text.tables import TableBlock, headerless_at, table_at
 from analyzer.ingest.text.types import TextParse
 
@@ -87,6 +88,7 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
     ):
         return _describe(lines, index, state, kinds, source)
     if (block := table_at(lines, index, kinds, state.command)) is not None:
+        _cut_last_row(lines, block, state, source)
         return _table(block, state, kinds, source)
     command = state.command
     if (
@@ -111,6 +113,20 @@ def _describe(lines: list[Line], index: int, state: _State, kinds: Catalog, sour
     state.result.rejections.extend(rejections)
     state.consumed = block.end
     return block.end
+
+
+# The start of an object's name (lower case, digits, `.`, `-`), alone on the line after a table.
+_NAME_START = re.compile(r"[a-z0-9][a-z0-9.-]*")
+
+
+def _cut_last_row(lines: list[Line], block: TableBlock, state: _State, source: str) -> None:
+    """A paste that ends inside a table's next row (`kube-apise`, one word and nothing after):
+    too little of the row to read, said so rather than dropped without a word."""
+    rest = [line for line in lines[block.end:] if line.text.strip()]
+    if len(rest) != 1 or not block.rows or not _NAME_START.fullmatch(rest[0].text.rstrip()):
+        return
+    state.result.rejections.append(Rejection(
+        source, f"line {rest[0].no}", f"the table's last row {CUT_ROW} at '{rest[0].text.strip()}': too little of it to read"))
 
 
 def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int:

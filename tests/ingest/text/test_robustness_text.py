@@ -172,3 +172,25 @@ def test_a_ten_thousand_row_table_reads_in_linear_time() -> None:
     # Ten times the rows may take ten times as long, with room for a noisy machine; quadratic
     # work would take a hundred times as long.
     assert large_time < 40 * small_time + 0.5
+
+
+# Trimmed from the comment of 2019-05-31 in bsycorp/kind#19 (github.com/bsycorp/kind/issues/19):
+# the paste ends inside the next row, at `kube-apise`.
+_BSYCORP_19 = """root@182238fc26a3:$ kubectl get -n kube-system pods
+NAME                               READY   STATUS             RESTARTS   AGE
+coredns-fb8b8dccf-hkwrv            0/1     CrashLoopBackOff   1          27d
+etcd-minikube                      1/1     Running            0          27d
+kube-apise
+"""
+
+
+def test_a_paste_ending_inside_a_row_says_so() -> None:
+    parsed = parse_kubectl_text(_BSYCORP_19, "bsycorp-19.txt")
+    assert [o.name for o in parsed.objects] == ["coredns-fb8b8dccf-hkwrv", "etcd-minikube"]
+    assert [(r.location, r.reason) for r in parsed.rejections] == [
+        ("line 5", "the table's last row is cut short at 'kube-apise': too little of it to read")]
+
+
+def test_a_word_of_prose_after_a_table_is_no_cut_row() -> None:
+    text = _BSYCORP_19.replace("kube-apise\n", "\nThat was all.\n")
+    assert parse_kubectl_text(text, "notes.txt").rejections == []
