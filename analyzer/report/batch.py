@@ -86,9 +86,11 @@ def expand_inputs(inputs: Sequence[str]) -> list[str]:
 
 
 def _shell_expanded(arg: str, inputs: Sequence[str]) -> bool:
-    """A non-dump file next to other inputs from the same folder came from a shell glob."""
+    """A non-dump file next to dumps from the same folder came from a shell glob. (Files that
+    are all no dump by name, `kda report a.md b.md`, were named one by one: pasted write-ups.)"""
     parent = os.path.dirname(os.path.normpath(arg))
-    return sum(os.path.dirname(os.path.normpath(a)) == parent for a in inputs) > 1
+    return any(a != arg and os.path.dirname(os.path.normpath(a)) == parent and is_dump_path(Path(a))
+               for a in inputs)
 
 
 def slug(text: str) -> str:

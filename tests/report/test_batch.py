@@ -139,3 +139,12 @@ def test_cli_diagram_svg_png_and_bad_suffix(tmp_path: Path) -> None:
     assert res.exit_code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     res = runner.invoke(app, ["diagram", str(SAMPLE_DUMPS / "oke"), "-o", str(tmp_path / "d.pdf")])
     assert res.exit_code == 2
+
+
+def test_write_ups_named_one_by_one_are_read_though_their_names_say_no_dump(tmp_path: Path) -> None:
+    # `kda report aks-587.md k3s-2350.md -o out`: two pasted issue write-ups (markdown), nothing
+    # else from their folder, were all dropped as a shell glob's README ("no dumps among the inputs")
+    notes = [tmp_path / "aks-587.md", tmp_path / "k3s-2350.md"]
+    for note in notes:
+        note.write_text("$ kubectl get ns\nNAME      STATUS   AGE\ndefault   Active   3d\n", encoding="utf-8")
+    assert expand_inputs([str(n) for n in notes]) == [str(n) for n in notes]
