@@ -5,6 +5,7 @@ node controller marked NodeLost."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
@@ -24,7 +25,12 @@ STOPPED_POSTING = "NodeStatusUnknown"
 
 
 def _since(cluster: AnalyzedDump, node, when: str | None) -> str:
-    age = age_at_capture(cluster, parse_time(when), node)
+    at = parse_time(when)
+    age = age_at_capture(cluster, at, node)
+    if age is not None and at is not None and age <= timedelta(0):
+        # the capture time is this very transition (a paste holding no later time): "for 0s"
+        # would say it just happened; all the dump says is that it happened then, or earlier
+        return f"an unknown time: since {at:%Y-%m-%d %H:%M:%S} UTC, the newest time the dump holds"
     return f"{age_text(age)} before capture" if age is not None else "an unknown time"
 
 
