@@ -7,6 +7,7 @@ rows beyond the busiest few are folded into one "other" row, so the picture stay
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,14 +34,30 @@ CATEGORIES = (("restart", "restarts", "#d62728", "o"), ("warning", "warnings", "
               ("transition", "transitions", "#4c78a8", "^"))
 
 
+# The marks of a timeline frame, kept while the frame lives: the section and the picture both
+# read them, and at 20,000 pods they are a few hundred thousand rows.
+_MARKS: dict[int, tuple[weakref.ref, pd.DataFrame]] = {}
+
+
 def _marks(frame: pd.DataFrame) -> pd.DataFrame:
     """The facts that make marks: each with its moment (an event's latest), row and category."""
+    known = _MARKS.get(id(frame))
+    if known is not None and known[0]() is frame:
+        return known[1]
+    marks = _build_marks(frame)
+    key = id(frame)
+    _MARKS[key] = (weakref.ref(frame, lambda _: _MARKS.pop(key, None)), marks)
+    return marks
+
+
+def _build_marks(frame: pd.DataFrame) -> pd.DataFrame:
     mark = frame["mark"].astype("string").fillna("")
     fact = frame["fact"].astype("string")
     category = mark.where(mark.isin(["restart", "warning", "transition"]), "")
     # a creation or deletion is a transition too: a rollout, a rescheduling, a cleanup
-    category = category.where(category != "", fact.map(
-        lambda f: "transition" if f in ("created", "deletion requested") else "").astype("string"))
+    lifecycle = pd.Series("", index=frame.index, dtype="string").mask(
+        fact.isin(["created", "deletion requested"]).fillna(False).astype(bool), "transition")
+    category = category.where(category != "", lifecycle)
     keep = category != ""  # spans are drawn as bars of their own, not counted as marks
     marked = frame[keep]
     moment = marked["end"].where(marked["end"].notna(), marked["time"])
@@ -177,8 +194,12 @@ def timeline_section(cluster: Cluster) -> dict[str, Any]:
         counts = marks.groupby([bucket, marks["category"]]).size().unstack(fill_value=0)
         total = counts.sum(axis=1)
         weighted = sum(counts.get(c, 0) * w for c, w in (("restart", 3), ("warning", 2), ("transition", 1)))
-        top = sorted(total.index, key=lambda t: (-float(weighted[t]), -int(total[t]), t))[:TOP_PERIODS]
-        for t in sorted(top):
+        # the busiest first (weighted, then by count), the earliest among equals
+        ranked = pd.DataFrame({"weighted": pd.Series(weighted, index=total.index).astype(float),
+                               "total": total.astype(int)}, index=total.index)
+        ranked = ranked.sort_values(["weighted", "total"], ascending=False, kind="stable")
+        top = sorted(ranked.index[:TOP_PERIODS])
+        for t in top:
             inside = marks[bucket == t]
             rows = inside["row"].value_counts()
             facts = inside["fact"].value_counts()
