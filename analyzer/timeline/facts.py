@@ -59,6 +59,7 @@ class Rows:
     columns: dict[str, list[Any]] = field(default_factory=lambda: {c: [] for c in COLUMNS})
     undated: int = 0  # facts stated only relative to an unknown capture time
     _masked: dict[str, str] = field(default_factory=dict)
+    _objects: dict[int, tuple[Any, str, str, str, str]] = field(default_factory=dict)
 
     def add(self, time: Any, obj: KubeObject | None, fact: str, detail: str = "", *,
             kind: str | None = None, namespace: str | None = None, name: str | None = None,
@@ -67,18 +68,26 @@ class Rows:
         """One dated fact; `time` is an RFC 3339 string, a datetime, or None (then skipped)."""
         if time is None or time == "":
             return
+        if obj is not None:
+            # an object gives several facts: its identity and source are read once
+            known = self._objects.get(id(obj))
+            if known is None or known[0] is not obj:
+                known = self._objects[id(obj)] = (obj, obj.kind, obj.namespace, obj.name, source_of(obj))
+            _, own_kind, own_namespace, own_name, own_source = known
+        else:
+            own_kind = own_namespace = own_name = ""
+            own_source = None
         c = self.columns
         c["time"].append(time)
         c["end"].append(end)
-        c["kind"].append(kind if kind is not None else (obj.kind if obj is not None else ""))
-        c["namespace"].append(namespace if namespace is not None
-                              else (obj.namespace if obj is not None else ""))
-        c["name"].append(name if name is not None else (obj.name if obj is not None else ""))
+        c["kind"].append(kind if kind is not None else own_kind)
+        c["namespace"].append(namespace if namespace is not None else own_namespace)
+        c["name"].append(name if name is not None else own_name)
         c["fact"].append(fact)
-        c["detail"].append(self.mask(detail))
+        c["detail"].append(self.mask(detail) if detail else "")
         c["node"].append(node)
         c["mark"].append(mark)
-        c["source"].append(source if source is not None else source_of(obj))
+        c["source"].append(source if source is not None else (own_source if obj is not None else source_of(obj)))
 
     def ago(self, seconds: float | None) -> datetime | None:
         """The time `seconds` before capture (a pasted table's AGE); None if it cannot be placed."""
@@ -106,11 +115,18 @@ Collector = Callable[["ModeledDump", Rows, dict[tuple[str, str], str]], None]
 
 def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node: str | None) -> None:
     for c in conditions:
-        when = _get(c, "lastTransitionTime")
-        if not when:
-            continue
-        ctype, status = _get(c, "type") or "?", _get(c, "status")
-        reason, message = _get(c, "reason"), _get(c, "message")
+        if isinstance(c, dict):
+            when = c.get("lastTransitionTime")
+            if not when:
+                continue
+            ctype, status = c.get("type") or "?", c.get("status")
+            reason, message = c.get("reason"), c.get("message")
+        else:
+            when = getattr(c, "lastTransitionTime", None)
+            if not when:
+                continue
+            ctype, status = getattr(c, "type", None) or "?", getattr(c, "status", None)
+            reason, message = getattr(c, "reason", None), getattr(c, "message", None)
         detail = f"{ctype}={status}"
         if reason or message:
             detail += " (" + ": ".join(str(x) for x in (reason, message) if x) + ")"
@@ -124,10 +140,6 @@ def _condition_mark(ctype: str, status: Any) -> str:
             ("Pressure", "Unavailable", "Degraded", "Failed", "Failing", "Stalled")):
         return MARK_WARNING
     return MARK_TRANSITION
-
-
-def _get(value: Any, key: str) -> Any:
-    return value.get(key) if isinstance(value, dict) else getattr(value, key, None)
 
 
 def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
