@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -361,7 +361,12 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """A smaller graph for diagrams: pods, ReplicaSets, Jobs and ControllerRevisions folded into
     their top controller (pod -> ReplicaSet -> Deployment), with a `count` of what was folded
     (`pods` of them pods) on nodes and a `count` of merged edges on edges."""
-    into = {node: _top_owner(graph, node) for node, kind in graph.nodes(data="kind") if kind in COLLAPSED_KINDS}
+    # Who owns what, read in one pass over the edges (a subgraph view filters every lookup, so
+    # following in-edges pod by pod costs a pass per pod).
+    owners: dict[str, list[tuple[bool, str]]] = defaultdict(list)
+    for source, target, via in _owns_edges(graph):
+        owners[target].append((via != "controller", source))
+    into = {node: _top_owner(owners, node) for node, kind in graph.nodes(data="kind") if kind in COLLAPSED_KINDS}
     collapsed = nx.MultiDiGraph()
     collapsed.graph.update(graph.graph)
     for node, attrs in graph.nodes(data=True):
@@ -388,17 +393,23 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return collapsed
 
 
-def _top_owner(graph: nx.MultiDiGraph, node: str) -> str:
+def _owns_edges(graph: nx.MultiDiGraph) -> list[tuple[str, str, object]]:
+    return [(s, t, data.get("via")) for s, t, data in graph.edges(data=True)
+            if data.get("relation") == "owns"]
+
+
+def _top_owner(owners: dict[str, list[tuple[bool, str]]], node: str) -> str:
+    """The top of a node's owner chain: a controller owner before any other, then by name."""
     seen = {node}
     current = node
     while True:
-        owners = sorted(
-            (data.get("via") != "controller", s)
-            for s, _, data in graph.in_edges(current, data=True) if data.get("relation") == "owns"
-        )
-        if not owners or owners[0][1] in seen:
+        candidates = owners.get(current)
+        if not candidates:
             return current
-        current = owners[0][1]
+        first = min(candidates)[1]
+        if first in seen:
+            return current
+        current = first
         seen.add(current)
 
 
