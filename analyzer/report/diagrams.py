@@ -414,7 +414,8 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
         per_node = (placed.assign(is_ready=ready.to_numpy())
                     .groupby("node", observed=True)["is_ready"].agg(["sum", "count"]))
         # Busiest first, then by name: ties must not depend on the groupby's order.
-        per_node = per_node.loc[sorted(per_node.index, key=lambda n: (-per_node.at[n, "count"], n))]
+        counts, names = per_node["count"].tolist(), list(per_node.index)
+        per_node = per_node.iloc[sorted(range(len(names)), key=lambda i: (-counts[i], names[i]))]
         shown = per_node.head(top)
         fig = Figure(figsize=(11, 1.4 + 0.24 * max(len(shown), 4)))
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
