@@ -52,6 +52,18 @@ class Observations:
             seen = self._by_key[key] = Observation(channel, value, kind, node)
         seen.objects.append(obj)
 
+    def add_all(self, values: list[tuple[str, str | None]], obj: str, kind: str, node: str | None) -> None:
+        """`add` for each (channel, value) of one object, in order (a node shows dozens)."""
+        by_key = self._by_key
+        for channel, value in values:
+            if not value:
+                continue
+            key = (channel, value, kind, node)
+            seen = by_key.get(key)
+            if seen is None:
+                seen = by_key[key] = Observation(channel, value, kind, node)
+            seen.objects.append(obj)
+
     def __iter__(self) -> Iterator[Observation]:
         return iter(self._by_key.values())
 
@@ -74,11 +86,11 @@ def _observe_node(obs: Observations, node: KubeObject, profiles: Profiles) -> No
         # A placeholder node of a virtual cluster: nothing on it tells the distribution.
         obs.virtual_nodes.add(name)
         return
-    obs.add("node_name", name, oid, "Node", name)
-    obs.add("provider_id", v.spec.providerID, oid, "Node", name)
+    seen: list[tuple[str, str | None]] = [("node_name", name), ("provider_id", v.spec.providerID)]
     for key, value in labels.items():
-        obs.add("node_label_key", key, oid, "Node", name)
-        obs.add("node_label", f"{key}={'' if value is None else value}", oid, "Node", name)
+        seen.append(("node_label_key", key))
+        seen.append(("node_label", f"{key}={'' if value is None else value}"))
+    obs.add_all(seen, oid, "Node", name)
     if v.text is not None and v.text.roles:
         # A pasted table says the roles only in its ROLES column.
         for role in v.text.roles.split(","):
@@ -86,8 +98,7 @@ def _observe_node(obs: Observations, node: KubeObject, profiles: Profiles) -> No
                 key = f"node-role.kubernetes.io/{role.strip()}"
                 obs.add("node_label_key", key, oid, "Node", name)
                 obs.add("node_label", f"{key}=", oid, "Node", name)
-    for key in (v.metadata.annotations or {}):
-        obs.add("node_annotation_key", key, oid, "Node", name)
+    obs.add_all([("node_annotation_key", key) for key in (v.metadata.annotations or {})], oid, "Node", name)
     info = v.status.nodeInfo
     if info is not None:
         obs.add("version", info.kubeletVersion, oid, "Node", name)
