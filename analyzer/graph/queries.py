@@ -361,11 +361,13 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """A smaller graph for diagrams: pods, ReplicaSets, Jobs and ControllerRevisions folded into
     their top controller (pod -> ReplicaSet -> Deployment), with a `count` of what was folded
     (`pods` of them pods) on nodes and a `count` of merged edges on edges."""
-    # Who owns what, read in one pass over the edges (a subgraph view filters every lookup, so
-    # following in-edges pod by pod costs a pass per pod).
+    # The edges read once (a subgraph view filters every lookup), and who owns what from them:
+    # following in-edges pod by pod would cost a pass over the view per pod.
+    edges = list(graph.edges(data=True))
     owners: dict[str, list[tuple[bool, str]]] = defaultdict(list)
-    for source, target, via in _owns_edges(graph):
-        owners[target].append((via != "controller", source))
+    for source, target, data in edges:
+        if data.get("relation") == "owns":
+            owners[target].append((data.get("via") != "controller", source))
     into = {node: _top_owner(owners, node) for node, kind in graph.nodes(data="kind") if kind in COLLAPSED_KINDS}
     collapsed = nx.MultiDiGraph()
     collapsed.graph.update(graph.graph)
@@ -377,7 +379,7 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
             collapsed.nodes[top]["count"] += 1
             collapsed.nodes[top]["pods"] += int(graph.nodes[node].get("kind") == "Pod")
     merged: dict[tuple[str, str, str], dict] = {}
-    for source, target, data in graph.edges(data=True):
+    for source, target, data in edges:
         s, t = into.get(source, source), into.get(target, target)
         if s == t:
             continue
@@ -391,11 +393,6 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
                            "optional": bool(data.get("optional", False)), "count": 1}
     collapsed.add_edges_from((s, t, rel, attrs) for (s, t, rel), attrs in sorted(merged.items()))
     return collapsed
-
-
-def _owns_edges(graph: nx.MultiDiGraph) -> list[tuple[str, str, object]]:
-    return [(s, t, data.get("via")) for s, t, data in graph.edges(data=True)
-            if data.get("relation") == "owns"]
 
 
 def _top_owner(owners: dict[str, list[tuple[bool, str]]], node: str) -> str:
