@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.findings.facts import shared_containers
 from analyzer.findings.incidents import Incident, group_incidents, incidents_frame
 from analyzer.findings.logs import with_log_evidence
 from analyzer.findings.managed import mark_managed
@@ -40,8 +41,9 @@ def collect_findings(
     parts of them are masked unless `show_sensitive`.
     """
     findings: list[Finding] = []
-    for rule in select_rules(rule_ids):
-        findings += run_rule(rule, cluster)
+    with shared_containers():
+        for rule in select_rules(rule_ids):
+            findings += run_rule(rule, cluster)
     findings = with_log_evidence(findings, cluster)
     findings = mark_managed(cluster, findings)
     if not show_sensitive:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -40,12 +42,40 @@ def ev(obj: KubeObject, field: str, seen: Any, expected: Any = None) -> Evidence
                     source=obj.provenance.source, line=obj.provenance.line)
 
 
+# A findings run's pairing of each pod's containers (id(pod) -> (pod, pairs)): a dozen rules
+# walk the containers of every pod. Only while `shared_containers()` is open.
+_PAIRED: ContextVar[dict[int, tuple[KubeObject, tuple[tuple[str, Any, Any], ...]]] | None] = ContextVar(
+    "paired_containers", default=None)
+
+
+@contextmanager
+def shared_containers() -> Iterator[None]:
+    """While open, each pod's containers are paired once and shared by every rule that reads them."""
+    token = _PAIRED.set({})
+    try:
+        yield
+    finally:
+        _PAIRED.reset(token)
+
+
 def pod_containers(pod: KubeObject, *types: str) -> Iterator[tuple[str, Any, Any]]:
     """(container_type, spec, status) of a pod's containers; types among init/container/ephemeral.
 
     A status without a spec (a pasted table knows only statuses) comes with spec None, and the
     other way round.
     """
+    paired = _PAIRED.get()
+    if paired is None:
+        return _paired_containers(pod, types)
+    known = paired.get(id(pod))
+    if known is None or known[0] is not pod:
+        known = paired[id(pod)] = (pod, tuple(_paired_containers(pod, ())))
+    if not types:
+        return iter(known[1])
+    return (c for c in known[1] if c[0] in types)
+
+
+def _paired_containers(pod: KubeObject, types: tuple[str, ...]) -> Iterator[tuple[str, Any, Any]]:
     spec, status = pod.view.spec, pod.view.status
     groups = (
         ("init", spec.initContainers, status.initContainerStatuses),
