@@ -217,11 +217,8 @@ def _subgraph(graph: nx.MultiDiGraph, keep: set[str]) -> nx.MultiDiGraph:
     sub.graph.update(graph.graph)
     sub.add_nodes_from((n, graph.nodes[n]) for n in graph if n in keep)
     succ = graph.succ
-    for s in sub:
-        for t, keyed in succ[s].items():
-            if t in keep:
-                for k, data in keyed.items():
-                    sub.add_edge(s, t, key=k, **data)
+    sub.add_edges_from((s, t, k, data) for s in list(sub) for t, keyed in succ[s].items() if t in keep
+                       for k, data in keyed.items())
     return sub
 
 
