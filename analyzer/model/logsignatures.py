@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
 
 try:  # RE2 runs the alternation of every signature as one automaton: one pass over a log
@@ -59,6 +60,9 @@ class Signature:
     example: str = ""
     dump_wide_severity: str = ""
     unless: str = ""  # a line the pattern matches is not this signature when this also matches
+    # Its cause is outside the pod (the API server, etcd, RBAC of the workload's account):
+    # every replica of one workload sees it alike while it lasts.
+    shared: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +81,9 @@ class ContainerLogMatch:
     log: LogRecord
     match: LogMatch
     current: bool
+    # A later replica of the same workload whose log never has the line: (its pod, its start);
+    # the line is then older than that start (see `quiet_replicas`).
+    quiet_since: tuple[str, datetime] | None = None
 
     @property
     def file_line(self) -> int:
@@ -133,6 +140,7 @@ def _signature(raw: dict, index: int) -> Signature:
             example=str(raw.get("example") or ""),
             dump_wide_severity=str(raw.get("dump_wide_severity") or raw["severity"]),
             unless=str(raw.get("unless") or ""),
+            shared=bool(raw.get("shared", False)),
         )
     except KeyError as exc:
         raise SignatureCatalogError(f"{CATALOG.name}: entry {index} lacks {exc}") from None
@@ -253,7 +261,8 @@ def _time_of(text: str, match: LogMatch, year: int) -> datetime | None:
     return None
 
 
-def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime | None) -> list[bool]:
+def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime | None,
+                    untimed: set[str] | None = None) -> list[bool]:
     """For each match of one log, whether it describes the state at capture.
 
     A non-persistent signature (an expired certificate, a full disk) always does. Others do
@@ -261,6 +270,7 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
     was written within CURRENT_WINDOW of the capture and more than STARTUP_GRACE after the
     log began (or, without time stamps, the line came MIN_REPEATS times). Lines printed while a component started and then recovered are
     history, and so is a previous container's log (it is evidence of why that one exited).
+    The ids of signatures found current by their repeats alone (no time) go into `untimed`.
     """
     total = _last_lines(log.text)
     last_of: dict[str, LogMatch] = {}
@@ -280,10 +290,69 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
             live[sig_id] = abs(capture - when) <= CURRENT_WINDOW and after_startup
         else:
             live[sig_id] = count[sig_id] >= MIN_REPEATS
+            if live[sig_id] and untimed is not None:
+                untimed.add(sig_id)
     return [not m.signature.persistent or live[m.signature.id] for m in matches]
 
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _container_start(pod: dict, container: str) -> datetime | None:
+    """When a pod's container (its current instance) started, from the pod's status."""
+    status = pod.get("status") or {}
+    for cs in status.get("containerStatuses") or ():
+        if isinstance(cs, dict) and cs.get("name") == container:
+            state = cs.get("state") or {}
+            for phase in ("running", "terminated"):
+                started = parse_time((state.get(phase) or {}).get("startedAt"))
+                if started is not None:
+                    return started
+    return parse_time(status.get("startTime"))
+
+
+def _controller(pod: dict) -> str | None:
+    """The uid (or kind/name) of the controller that owns a pod: its replicas share it."""
+    for ref in (pod.get("metadata") or {}).get("ownerReferences") or ():
+        if isinstance(ref, dict) and ref.get("controller"):
+            return str(ref.get("uid") or f"{ref.get('kind')}/{ref.get('name')}")
+    return None
+
+
+def quiet_replicas(cluster: Dump, found: list[tuple[LogRecord, list[LogMatch], list[bool], set[str]]]) -> dict[tuple[int, str], tuple[str, datetime]]:
+    """Untimed lines of a shared cause (the API server, etcd: every replica sees it alike)
+    that a later replica never logged: (id of the log, signature id) -> (that replica, its
+    start). A replica of the same controller and container that started after the log's own
+    container, more than CURRENT_WINDOW before the capture, and logged none of the lines shows
+    they are older than its start: history, however often they repeat at the log's end."""
+    capture = cluster.capture_time
+    wanted = [(log, sig) for log, matches, _, untimed in found
+              for sig in sorted(untimed) if any(m.signature.id == sig and m.signature.shared for m in matches)]
+    if capture is None or not wanted:
+        return {}
+    pods: dict[tuple[str, str], dict] = {}
+    for obj in cluster.objects_of("Pod"):
+        pods[(obj.namespace, obj.name)] = obj.body()
+    sigs_of = {id(log): {m.signature.id for m in matches} for log, matches, _, _ in found}
+    quiet: dict[tuple[int, str], tuple[str, datetime]] = {}
+    for log, sig in wanted:
+        pod = pods.get((log.namespace, log.pod))
+        owner = _controller(pod) if pod else None
+        started = _container_start(pod, log.container) if pod else None
+        if owner is None or started is None:
+            continue
+        for other in cluster.logs:
+            if (other is log or other.previous or other.namespace != log.namespace
+                    or other.container != log.container or sig in sigs_of.get(id(other), ())):
+                continue
+            sibling = pods.get((other.namespace, other.pod))
+            if sibling is None or _controller(sibling) != owner or not other.text.strip():
+                continue
+            since = _container_start(sibling, other.container)
+            if since is not None and started < since and capture - since > CURRENT_WINDOW:
+                if (id(log), sig) not in quiet or since > quiet[(id(log), sig)][1]:
+                    quiet[(id(log), sig)] = (other.pod, since)
+    return quiet
 
 
 def container_log_matches(cluster: Dump) -> list[ContainerLogMatch]:
@@ -291,11 +360,18 @@ def container_log_matches(cluster: Dump) -> list[ContainerLogMatch]:
     found = _CACHE.get(cluster)
     if found is None:
         matcher = default_matcher()
-        found = []
+        per_log = []
         for log in cluster.logs:
             matches = list(matcher.matches(log.text))
             if matches:
-                flags = current_matches(matches, log, cluster.capture_time)
-                found += [ContainerLogMatch(log, m, c) for m, c in zip(matches, flags, strict=True)]
+                untimed: set[str] = set()
+                flags = current_matches(matches, log, cluster.capture_time, untimed)
+                per_log.append((log, matches, flags, untimed))
+        quiet = quiet_replicas(cluster, per_log)
+        found = []
+        for log, matches, flags, _ in per_log:
+            for m, current in zip(matches, flags, strict=True):
+                since = quiet.get((id(log), m.signature.id))
+                found.append(ContainerLogMatch(log, m, current and since is None, since))
         _CACHE[cluster] = found
     return found

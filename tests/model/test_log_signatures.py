@@ -90,3 +90,35 @@ def test_untimed_lines_take_the_time_of_the_trace_line_before_them() -> None:
     assert len(matches) == 9 and not any(m.current for m in matches)
     failing = cluster.findings[cluster.findings.status == "fail"]
     assert set(failing.severity) == {"info"}, failing[["rule", "severity", "message"]]
+
+
+VCLUSTER_COREDNS = Path(__file__).parent / "data" / "vcluster-coredns-replica-quiet.txt"
+
+
+def test_untimed_shared_errors_a_later_replica_never_logged_are_history() -> None:
+    # Two coredns replicas (started 2024-04-29) end their logs with untimed etcd and API errors;
+    # the third (started 2024-05-13, 21 days before the capture) logged none: the API was
+    # answering since, so the lines are history, not "still coming at capture".
+    cluster = analyzer.load(str(VCLUSTER_COREDNS))
+    shared = [m for m in container_log_matches(cluster) if m.match.signature.shared]
+    assert {m.log.pod for m in shared} == {"coredns-68bdd584b4-l46zj", "coredns-68bdd584b4-zr8db"}
+    assert not any(m.current for m in shared)
+    etcd = [m for m in shared if m.match.signature.id == "etcd-no-leader"]
+    assert {m.quiet_since[0] for m in etcd if m.quiet_since} == {"coredns-68bdd584b4-kwwtt"}
+    failing = cluster.findings[cluster.findings.status == "fail"]
+    assert set(failing.severity) == {"info"}, failing[["rule", "severity", "message"]]
+    assert all("history: replica coredns-68bdd584b4-kwwtt" in m for m in failing.message)
+
+
+def test_untimed_shared_errors_stay_current_when_the_later_replica_logs_them_too(tmp_path: Path) -> None:
+    # The same dump, with the later replica's log ending in the same etcd errors: nothing
+    # shows the API answered since, so the repeated last lines are current.
+    text = VCLUSTER_COREDNS.read_text(encoding="utf-8")
+    errors = "\n".join(line for line in text.splitlines() if "etcdserver: request timed out" in line)
+    end = "==== END logs for container coredns of pod kube-system/coredns-68bdd584b4-kwwtt ===="
+    (tmp_path / "dump.txt").write_text(text.replace(end, errors + "\n" + end), encoding="utf-8")
+    cluster = analyzer.load(str(tmp_path / "dump.txt"))
+    etcd = [m for m in container_log_matches(cluster) if m.match.signature.id == "etcd-no-leader"]
+    assert {m.log.pod for m in etcd if m.current} == {
+        "coredns-68bdd584b4-kwwtt", "coredns-68bdd584b4-l46zj", "coredns-68bdd584b4-zr8db"}
+    assert not any(m.quiet_since for m in etcd)

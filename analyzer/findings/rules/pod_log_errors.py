@@ -33,11 +33,19 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                          -counts[m.match.signature.id])).match.signature
         severity = top.severity if current else "info"
         evidence = [log_evidence(m) for m in quoted(ranked)[:5]]
+        quiet = next((m.quiet_since for m in matches if m.quiet_since), None)
+        if current:
+            state = "still coming at capture"
+        elif quiet is not None:
+            # untimed lines a replica started later never logged: older than its start
+            state = f"history: replica {quiet[0]}, started {quiet[1]:%Y-%m-%d %H:%M}Z, never logged them"
+        else:
+            state = "history: start-up or a previous container"
         finding = RULE.fail(
             None, *evidence, kind="Pod", namespace=namespace, name=pod,
             signature=top.id, meaning=top.meaning, lines=counts[top.id],
             signatures=sorted({m.match.signature.id for m in matches}),
-            state="still coming at capture" if current else "history: start-up or a previous container",
+            state=state,
             current=bool(current),
         )
         yield replace(finding, severity=severity) if severity != finding.severity else finding
