@@ -349,9 +349,10 @@ def quiet_replicas(cluster: Dump, found: list[tuple[LogRecord, list[LogMatch], l
             if sibling is None or _controller(sibling) != owner or not other.text.strip():
                 continue
             since = _container_start(sibling, other.container)
-            if since is not None and started < since and capture - since > CURRENT_WINDOW:
-                if (id(log), sig) not in quiet or since > quiet[(id(log), sig)][1]:
-                    quiet[(id(log), sig)] = (other.pod, since)
+            if since is None or since <= started or capture - since <= CURRENT_WINDOW:
+                continue
+            if (id(log), sig) not in quiet or since > quiet[(id(log), sig)][1]:
+                quiet[(id(log), sig)] = (other.pod, since)
     return quiet
 
 
