@@ -296,6 +296,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
         _join_same_scheduler_node_state(problems, union, g)
     _join_same_workload(problems, union, graph)
     _join_same_node_cause(problems, union)
+    _join_same_scheduling_failure(problems, union)
     _join_cni_and_nodes(problems, union, cluster)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
 
@@ -367,6 +368,25 @@ def _join_same_node_cause(problems: list[Finding], union: _Union) -> None:
         if f.rule == "node-not-ready":
             by_detail[str(f.facts.get("detail", ""))].append(i)
     for members in by_detail.values():
+        for i in members[1:]:
+            union.join(members[0], i)
+
+
+# Counts in a scheduler message ("0/5 nodes are available: 2 Insufficient pods") vary from pod
+# to pod of one shortage; the words say what is short.
+_COUNTS = re.compile(r"\d+")
+
+
+def _join_same_scheduling_failure(problems: list[Finding], union: _Union) -> None:
+    """Pending pods the scheduler turns down with the same words (counts aside) wait for one
+    thing: the cluster's capacity, a taint or a selector no node meets. One incident, not one
+    per pod. A reason that names an object (a claim not found) groups only the pods naming it."""
+    by_reason: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        reason = str(f.facts.get("reason") or "")
+        if f.rule == "pod-pending" and reason and reason != "no reason recorded":
+            by_reason[_COUNTS.sub("N", reason.strip().rstrip("."))].append(i)
+    for members in by_reason.values():
         for i in members[1:]:
             union.join(members[0], i)
 

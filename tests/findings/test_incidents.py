@@ -325,3 +325,34 @@ def test_two_primary_cnis_are_the_cause_of_their_daemonsets_troubles() -> None:
     assert inc.cause_rule == "cni-multiple" and inc.cause == "Component cni:flannel+weave"
     assert {f.rule for f in inc.members} >= {"cni-multiple", "critical-component-unhealthy"}
     assert inc.headline.startswith("Two primary CNIs run side by side: flannel and weave; weave is the newer")
+
+def _pending(name: str, template_hash: str, message: str) -> dict:
+    """A pending nginx pod of its own Deployment, as TonyChengTW/k8s-ha's kubeadm cluster-info
+    dump (@ dafd5eb, cluster-info/default/pods.json, k8s 1.8, 2017-11-03) has 185 of them:
+    trimmed to identity, owner and the PodScheduled condition, in today's field names."""
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": f"{name}-{template_hash}-x1", "namespace": "default", "labels": {"run": name},
+                         "creationTimestamp": "2017-11-03T03:41:15Z",
+                         "ownerReferences": [{"apiVersion": "extensions/v1beta1", "kind": "ReplicaSet",
+                                              "name": f"{name}-{template_hash}", "controller": True}]},
+            "spec": {"containers": [{"name": name, "image": "nginx"}]},
+            "status": {"phase": "Pending", "conditions": [{
+                "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                "lastTransitionTime": "2017-11-03T03:41:15Z", "message": message}]}}
+
+
+def test_pods_the_scheduler_turns_down_with_the_same_words_are_one_incident() -> None:
+    # 185 Deployments of one nginx each could not be placed: the workers were full (pods
+    # capacity), one master NotReady, the masters cordoned. One incident, not one per pod; a
+    # pod turned down for another reason (a missing claim) stays its own.
+    full = "No nodes are available that match all of the predicates: Insufficient pods (2), NodeNotReady (1), NodeUnschedulable (3)."
+    pods = [_pending("nginx215", "74cd47f945", full), _pending("nginx216", "7ffb8f465c", full),
+            _pending("nginx217", "6c8bdc7f57", full.replace("Insufficient pods (2)", "Insufficient pods (1)")),
+            _pending("db", "5f6d7c8b9a", 'persistentvolumeclaim "data" not found')]
+    incidents = incidents_of(load(*pods))
+    assert len(incidents) == 2, [i.headline for i in incidents]
+    capacity = next(i for i in incidents if len(i.members) == 3)
+    assert {f.name for f in capacity.members} == {p["metadata"]["name"] for p in pods[:3]}
+    assert "(and 2 more pod-pending)" in capacity.headline
+    other = next(i for i in incidents if i is not capacity)
+    assert [f.name for f in other.members] == ["db-5f6d7c8b9a-x1"]
