@@ -151,8 +151,9 @@ def _restarts(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Tim
         if capture - finished > RECENT or (ns, pod, name) in wide or str(reason) == "Completed":
             continue
         health[key].restarts += int(restarts)
+        why = f" ({reason})" if isinstance(reason, str) and reason else ""
         lines[key].append((finished, f"container {pod}/{name} restarted {int(restarts)} times, last "
-                                     f"{_minutes(capture - finished)} before capture ({reason})"))
+                                     f"{_before_capture(capture, finished)}{why}"))
     for key, items in lines.items():
         # the latest few, and how many there are (a DaemonSet can have hundreds)
         items.sort(key=lambda t: t[0], reverse=True)
@@ -202,7 +203,7 @@ def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: 
         h = health[key]
         h.probe_failures = total
         h.evidence.append(f"{total} probe failures (Unhealthy events) in the last hour, last "
-                          f"{_minutes(capture - last)} before capture: {message[:200]}")
+                          f"{_before_capture(capture, last)}: {message[:200]}")
 
 
 def _log_errors(cluster: ModeledDump, pod_key: dict, health: dict) -> None:
@@ -228,6 +229,17 @@ def _log_errors(cluster: ModeledDump, pod_key: dict, health: dict) -> None:
 
 def _true(value: object) -> bool:
     return value is not None and not pd.isna(value) and bool(value)
+
+
+# A time this far after the capture was written by a clock ahead (a node's), not "just now".
+AHEAD_SLACK = pd.Timedelta(minutes=5)
+
+
+def _before_capture(capture: pd.Timestamp, when: pd.Timestamp) -> str:
+    """ "12m before capture", or, for a time a clock ahead wrote, when and how far after it."""
+    if when - capture > AHEAD_SLACK:
+        return f"at {when:%Y-%m-%d %H:%M}Z, {_minutes(when - capture)} after the capture (a clock ahead of the cluster's)"
+    return f"{_minutes(capture - when)} before capture"
 
 
 def _minutes(delta: pd.Timedelta) -> str:

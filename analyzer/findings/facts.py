@@ -188,6 +188,10 @@ def stitched_reason(cluster: AnalyzedDump) -> str:
             "nodes may belong to different clusters or moments")
 
 
+# A time this far after the capture was written by a clock ahead (seconds of skew are common).
+AHEAD_SLACK = timedelta(minutes=5)
+
+
 def age_at_capture(cluster: AnalyzedDump, when: datetime | None,
                    obj: KubeObject | None = None) -> timedelta | None:
     """How long before the capture time (of `obj`'s file, in a stitched dump) something
@@ -203,6 +207,9 @@ def ago(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = N
     if when is None:
         return "at an unknown time"
     age = age_at_capture(cluster, when, obj)
+    if age is not None and age < -AHEAD_SLACK:
+        # written by a clock ahead of the heartbeats and events (a node's), not "just now"
+        return f"at {when:%Y-%m-%d %H:%M}Z, {age_text(-age)} after the capture (a clock ahead of the cluster's)"
     return f"{age_text(age)} before capture" if age is not None else f"at {when.isoformat()} (capture time unknown)"
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from analyzer.findings.facts import age_at_capture, age_text, pod_containers
+from analyzer.findings.facts import age_at_capture, age_text, ago, pod_containers
 from analyzer.kube.time import parse_time
 from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments
 
@@ -66,8 +66,7 @@ def last_restart_text(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
     """ "7h before capture", or why it cannot be told."""
     if restart.last_restart is None:
         return "at an unknown time"
-    age = age_at_capture(cluster, restart.last_restart, restart.pod)
-    return f"{age_text(age)} before capture" if age is not None else restart.last_restart.isoformat()
+    return ago(cluster, restart.last_restart, restart.pod)
 
 
 def table_last_restart_text(pod: KubeObject) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -210,6 +210,9 @@ class CaptureEstimate:
     source: str = ""
     periods: tuple[CapturePeriod, ...] = ()
     signals: dict[str, str] = field(default_factory=dict)  # signal -> its newest timestamp
+    # Objects whose times run ahead of the heartbeats and events (a node's clock ahead): left
+    # out of the estimate, said here ("" when none).
+    clock_ahead: str = ""
 
     @property
     def stitched(self) -> bool:
@@ -232,7 +235,7 @@ class CaptureEstimate:
         return {"time": _iso(self.time), "signal": self.signal, "confidence": self.confidence,
                 "where": self.where, "source": self.source, "stitched": self.stitched,
                 "periods": [p.to_dict() for p in self.periods],
-                "signals": dict(sorted(self.signals.items()))}
+                "signals": dict(sorted(self.signals.items())), "clock_ahead": self.clock_ahead}
 
     def describe(self) -> str:
         """One line: "2021-04-11T14:33:30Z (node heartbeat, high confidence)"."""
@@ -244,6 +247,8 @@ class CaptureEstimate:
         if self.stitched:
             spans = "; ".join(f"{_iso(p.start)} .. {_iso(p.end)}{_files(p.sources)}" for p in self.periods)
             text += f"; stitched: its signals fall in {len(self.periods)} periods far apart ({spans})"
+        if self.clock_ahead:
+            text += f"; left out: {self.clock_ahead}"
         return text
 
 
@@ -329,9 +334,64 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
         seen.see("session clock", ts, None, what)
     _walk(objects, seen.see, seen.ready_beats)
     _ages_since_creation(objects, seen.see)
+    ahead = _clock_ahead(objects, seen)
+    if ahead is not None:
+        skewed, note = ahead
+        objects = [o for o in objects if id(o) not in skewed]
+        seen = _Newest()
+        for ts in stated:
+            seen.see("bundle metadata", ts, None, "bundle metadata")
+        _walk(objects, seen.see, seen.ready_beats)
+        _ages_since_creation(objects, seen.see)
     if _may_be_stitched(seen):
         _walk(objects, _Collect(seen).see, None)
-    return _estimate(seen)
+    estimate = _estimate(seen)
+    return replace(estimate, clock_ahead=ahead[1]) if ahead is not None else estimate
+
+
+# A pod's status times come from its node's kubelet, on that node's clock. Newer than the
+# newest heartbeat of a Ready node (renewed at least every 5 minutes) and the newest event by
+# more than this, from the pods of one node only, they are that node's clock running ahead,
+# not a later capture (which STITCH_GAP and the periods handle).
+CLOCK_AHEAD = timedelta(minutes=30)
+
+
+def _clock_ahead(objects: list[KubeObject], seen: _Newest) -> tuple[set[int], str] | None:
+    """The pods (ids) of one node whose times run ahead of the live signals, and what to say
+    of them; None when the times agree (the usual case: two comparisons)."""
+    beats = [t for ts, _src in seen.ready_beats if (t := _parse(ts)) is not None]
+    event = _parse(seen.best["event"][0]) if "event" in seen.best else None
+    if not beats or event is None or abs(max(beats) - event) > _CORROBORATES:
+        return None
+    live = max(max(beats), event)
+    newest = max((t for k in _STATUS_SIGNALS if k in seen.best and (t := _parse(seen.best[k][0])) is not None),
+                 default=None)
+    if newest is None or not CLOCK_AHEAD < newest - live < STITCH_GAP:
+        return None
+    late: dict[int, tuple[str, datetime]] = {}
+    for obj in objects:
+        if obj.kind != "Pod":
+            continue
+        status = obj.view.status
+        times = [c.lastTransitionTime for c in status.conditions or ()]
+        for group in (status.containerStatuses, status.initContainerStatuses):
+            for cs in group or ():
+                for state in (cs.state, cs.lastState):
+                    for detail in ((state.running, state.terminated) if state is not None else ()):
+                        if detail is not None:
+                            times += [detail.startedAt, detail.finishedAt]
+        when = max((t for ts in times if ts and (t := _parse(ts)) is not None), default=None)
+        if when is not None and when - live > CLOCK_AHEAD:
+            late[id(obj)] = (obj.view.spec.nodeName or "", when)
+    nodes = {node for node, _when in late.values()}
+    if len(nodes) != 1 or "" in nodes:
+        return None
+    (node,) = nodes
+    latest = max(when for _node, when in late.values())
+    hours = (latest - live).total_seconds() / 3600
+    note = (f"{len(late)} pod(s) of node {node} carry times up to {_iso(latest)}, {hours:.1f}h after the "
+            f"newest heartbeat and event ({_iso(live)}): that node's clock runs ahead")
+    return set(late), note
 
 
 def _may_be_stitched(seen: _Newest) -> bool:

@@ -166,3 +166,53 @@ def test_a_clock_in_prose_is_no_session_clock() -> None:
     text = ("The cluster broke at Wed Aug 14 21:19:10 2024, said the pager.\n$ kubectl get ns\n"
             "NAME      STATUS   AGE\ndefault   Active   3d\n")
     assert analyzer.ingest.ingest_text(text, "notes.txt").capture.time is None
+
+
+def _skewed_ha_cluster(late_nodes: tuple[str, str]) -> list[dict]:
+    """TonyChengTW/k8s-ha's kubeadm cluster-info dump (@ dafd5eb, cluster-info/, k8s 1.8, 2017-11-03),
+    trimmed to its times and in today's field names: a worker's heartbeat 03:53:23, the last event
+    03:49:16, master1 NotReady since 03:17; two pods on the node(s) named by `late_nodes` carry
+    times of 09:32-10:03 (master1's kubelet and API server clock ran about six hours ahead)."""
+    def pod(name: str, node: str, started: str, restarts: int = 0) -> dict:
+        last = {"terminated": {"exitCode": 2, "finishedAt": started}} if restarts else {}
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": "kube-system", "creationTimestamp": "2017-11-03T02:23:16Z"},
+                "spec": {"nodeName": node, "containers": [{"name": "c", "image": "x:1"}]},
+                "status": {"phase": "Running", "startTime": started,
+                           "conditions": [{"type": "Ready", "status": "False", "lastTransitionTime": started}],
+                           "containerStatuses": [{"name": "c", "restartCount": restarts, "state": {"running": {"startedAt": started}},
+                                                  "lastState": last}]}}
+    master1 = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "k8s-master1", "creationTimestamp": "2017-11-02T02:54:27Z"},
+               "status": {"conditions": [{"type": "Ready", "status": "Unknown", "lastHeartbeatTime": "2017-11-03T03:16:46Z",
+                                          "lastTransitionTime": "2017-11-03T03:17:27Z", "reason": "NodeStatusUnknown"}]}}
+    event = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "nginx215.1", "namespace": "default"},
+             "involvedObject": {"kind": "Pod", "namespace": "default", "name": "nginx215-74cd47f945-fvxvb"},
+             "reason": "FailedScheduling", "type": "Warning", "count": 40,
+             "firstTimestamp": "2017-11-03T03:41:15Z", "lastTimestamp": "2017-11-03T03:49:16Z"}
+    worker1 = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "k8s-worker1", "creationTimestamp": "2017-11-02T04:39:46Z"},
+               "status": {"conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": "2017-11-03T03:53:23Z",
+                                          "lastTransitionTime": "2017-11-03T03:14:27Z"}]}}
+    return [worker1, master1, event,
+            pod("kube-dns-545bc4bfd4-7jv88", "k8s-worker1", "2017-11-02T06:03:15Z"),
+            pod("kube-proxy-gs9rm", late_nodes[0], "2017-11-03T10:03:14Z"),
+            pod("kube-scheduler-k8s-master1", late_nodes[1], "2017-11-03T09:32:39Z", restarts=6)]
+
+
+def test_pods_of_one_node_whose_clock_runs_ahead_do_not_move_the_capture() -> None:
+    cluster = _load({"dump.yaml": _skewed_ha_cluster(("k8s-master1", "k8s-master1"))})
+    capture = cluster.capture
+    assert capture.time.isoformat() == "2017-11-03T03:53:23+00:00"
+    assert (capture.signal, capture.confidence) == ("node heartbeat", "high")
+    assert "2 pod(s) of node k8s-master1" in capture.clock_ahead and "clock runs ahead" in capture.describe()
+    # ages count from the heartbeats' time; a time the fast clock wrote is not "0s before capture"
+    messages = cluster.findings.set_index("rule").message
+    assert "for 35m before capture" in messages["node-not-ready"]
+    assert "at 2017-11-03 09:32Z, 5h after the capture (a clock ahead" in messages["pod-high-restarts"]
+    scheduler = [m for m in messages[["critical-component-unhealthy"]] if "kube-scheduler" in m]
+    assert scheduler and "5h after the capture (a clock ahead" in scheduler[0] and "(nan)" not in scheduler[0]
+
+
+def test_late_times_on_several_nodes_are_not_one_clock_ahead() -> None:
+    # The same times spread over two nodes: no one clock to blame, the newest time stands.
+    capture = _load({"dump.yaml": _skewed_ha_cluster(("k8s-master1", "k8s-worker1"))}).capture
+    assert capture.time.isoformat() == "2017-11-03T10:03:14+00:00" and not capture.clock_ahead
