@@ -61,6 +61,7 @@ class Grouping:
     restart_window: timedelta
     together_min_pods: int
     scheduler_node_states: tuple[tuple[re.Pattern[str], str], ...]
+    component_explains_logs: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def scheduler_node_state(self, finding: Finding) -> str | None:
         """What a pending pod's scheduler reason says of the nodes ("not ready"), if anything."""
@@ -83,6 +84,8 @@ def grouping() -> Grouping:
         together_min_pods=int(raw["together_min_pods"]),
         scheduler_node_states=tuple((re.compile(e["pattern"]), str(e["state"]))
                                     for e in raw.get("scheduler_node_states") or ()),
+        component_explains_logs={str(role): frozenset(sigs) for role, sigs
+                                 in (raw.get("component_explains_logs") or {}).items()},
     )
 
 
@@ -297,6 +300,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_same_workload(problems, union, graph)
     _join_same_node_cause(problems, union)
     _join_same_scheduling_failure(problems, union)
+    _join_component_and_log_pattern(problems, union, g)
     _join_cni_and_nodes(problems, union, cluster)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
 
@@ -389,6 +393,22 @@ def _join_same_scheduling_failure(problems: list[Finding], union: _Union) -> Non
     for members in by_reason.values():
         for i in members[1:]:
             union.join(members[0], i)
+
+
+def _explains_log_pattern(component: Finding, pattern: Finding, g: Grouping) -> bool:
+    """Whether a critical component's failure explains a dump-wide log pattern (its role's
+    signatures in data/incidents.yaml)."""
+    return (component.rule.startswith("critical-component") and pattern.rule == "logs-dump-wide-pattern"
+            and str(pattern.facts.get("signature")) in g.component_explains_logs.get(str(component.facts.get("role")), ()))
+
+
+def _join_component_and_log_pattern(problems: list[Finding], union: _Union, g: Grouping) -> None:
+    """A failing API tunnel and the logs the dump could not fetch through it: one incident."""
+    patterns = [i for i, f in enumerate(problems) if f.rule == "logs-dump-wide-pattern"]
+    for i, f in enumerate(problems):
+        for j in patterns:
+            if _explains_log_pattern(f, problems[j], g):
+                union.join(i, j)
 
 
 def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: AnalyzedDump) -> None:
@@ -508,6 +528,8 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     severity = min((f.severity for f in members), key=SEVERITIES.index)
     root = min(members, key=lambda f: (order.get(f.rule, len(order)), SEVERITIES.index(f.severity),
                                        f.kind, f.namespace, f.name))
+    # a dump-wide log pattern a failing component explains names that component as the cause
+    root = next((f for f in members if _explains_log_pattern(f, root, g)), root)
     affected = _affected(members, graph)
     moment_rule = "node-restart" if moment is not None and moment.node_restart else "restarts-together"
     # the moment names the cause unless a finding earlier in cause_order does (the node-restart

@@ -356,3 +356,68 @@ def test_pods_the_scheduler_turns_down_with_the_same_words_are_one_incident() ->
     assert "(and 2 more pod-pending)" in capacity.headline
     other = next(i for i in incidents if i is not capacity)
     assert [f.name for f in other.members] == ["db-5f6d7c8b9a-x1"]
+
+
+def _aks_tunnel_dump(root, tunnel_restarts: int) -> None:
+    """EpicApex/k8s-arena's AKS `cluster-info dump --output-directory` (@ 4566ccf, June 2020), trimmed:
+    its node (heartbeat 08:01:09), the tunnelfront Deployment, ReplicaSet and pod (430 restarts, last
+    07:51:53, exit 137), and three of its logs.txt, each only kubectl's "Request log error" (all 15
+    of the dump's logs are)."""
+    (root / "kube-system").mkdir(parents=True)
+    node = {"metadata": {"name": "aks-nodepool1-28869405-vmss000000", "creationTimestamp": "2020-05-25T14:06:00Z",
+                         "labels": {"kubernetes.azure.com/cluster": "MC_arena-acr-aks_arena-cluster-rbac-ad_centralus",
+                                    "agentpool": "nodepool1"}},
+            "status": {"conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": "2020-06-07T08:01:09Z",
+                                       "lastTransitionTime": "2020-05-25T14:06:47Z", "reason": "KubeletReady"}]}}
+    labels = {"addonmanager.kubernetes.io/mode": "Reconcile", "component": "tunnel", "kubernetes.io/cluster-service": "true"}
+    template = {"metadata": {"labels": {"component": "tunnel"}},
+                "spec": {"containers": [{"name": "tunnel-front", "image": "mcr.microsoft.com/aks/hcp/hcp-tunnel-front:v1.9.2-v3.0.12"}]}}
+    deploy = {"metadata": {"name": "tunnelfront", "namespace": "kube-system", "uid": "d1", "labels": labels},
+              "spec": {"replicas": 1, "selector": {"matchLabels": {"component": "tunnel"}}, "template": template},
+              "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}}
+    rs = {"metadata": {"name": "tunnelfront-6869944cf6", "namespace": "kube-system", "uid": "f445fc4c-1441-4d50-9100-0093dcdc8a86",
+                       "labels": {"component": "tunnel", "pod-template-hash": "6869944cf6"},
+                       "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "tunnelfront", "uid": "d1", "controller": True}]},
+          "spec": {"replicas": 1, "selector": {"matchLabels": {"component": "tunnel"}}, "template": template},
+          "status": {"replicas": 1, "readyReplicas": 1}}
+    pod = {"metadata": {"name": "tunnelfront-6869944cf6-j2zsk", "namespace": "kube-system", "creationTimestamp": "2020-06-03T17:51:20Z",
+                        "labels": {"component": "tunnel", "pod-template-hash": "6869944cf6"},
+                        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "tunnelfront-6869944cf6",
+                                             "uid": "f445fc4c-1441-4d50-9100-0093dcdc8a86", "controller": True}]},
+           "spec": {"nodeName": node["metadata"]["name"], "containers": template["spec"]["containers"]},
+           "status": {"phase": "Running", "startTime": "2020-06-03T17:51:20Z",
+                      "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2020-06-03T17:51:22Z"}],
+                      "containerStatuses": [{"name": "tunnel-front", "ready": True, "restartCount": tunnel_restarts, "started": True,
+                                             "image": "mcr.microsoft.com/aks/hcp/hcp-tunnel-front:v1.9.2-v3.0.12",
+                                             "state": {"running": {"startedAt": "2020-06-07T07:51:53Z"}},
+                                             "lastState": {"terminated": {"exitCode": 137, "reason": "Error", "startedAt": "2020-06-07T07:39:53Z",
+                                                                          "finishedAt": "2020-06-07T07:51:53Z"}} if tunnel_restarts else {}}]}}
+    (root / "nodes.json").write_text(json.dumps({"kind": "NodeList", "apiVersion": "v1", "items": [node]}))
+    for name, kind, items in (("deployments", "DeploymentList", [deploy]), ("replicasets", "ReplicaSetList", [rs]),
+                              ("pods", "PodList", [pod])):
+        version = "v1" if kind == "PodList" else "apps/v1"
+        (root / "kube-system" / f"{name}.json").write_text(json.dumps({"kind": kind, "apiVersion": version, "items": items}))
+    for pod_name, container in (("tunnelfront-6869944cf6-j2zsk", "tunnel-front"), ("omsagent-n6xzh", "omsagent"),
+                                ("coredns-698c77c5d7-7nnxw", "coredns")):
+        (root / "kube-system" / pod_name).mkdir()
+        (root / "kube-system" / pod_name / "logs.txt").write_text(
+            f"==== START logs for container {container} of pod kube-system/{pod_name} ====\n"
+            f'Request log error: an error on the server ("unknown") has prevented the request from succeeding (get pods {pod_name})\n'
+            f"==== END logs for container {container} of pod kube-system/{pod_name} ====\n")
+
+
+def test_a_failing_api_tunnel_is_the_cause_of_the_logs_the_dump_could_not_fetch(tmp_path) -> None:
+    # AKS: the API server reaches the kubelets through tunnelfront; it restarted 430 times and
+    # kubectl cluster-info dump fetched none of the logs. One incident, named by the tunnel.
+    _aks_tunnel_dump(tmp_path / "dump", tunnel_restarts=430)
+    incidents = incidents_of(analyzer.load(str(tmp_path / "dump")))
+    tunnel = [i for i in incidents if "logs-dump-wide-pattern" in {f.rule for f in i.members}]
+    assert len(tunnel) == 1, [i.headline for i in incidents]
+    assert tunnel[0].cause == "Deployment kube-system/tunnelfront" and tunnel[0].cause_rule == "critical-component-unhealthy"
+    assert "critical-component-unhealthy" in {f.rule for f in tunnel[0].members}
+
+
+def test_logs_the_dump_could_not_fetch_with_a_healthy_tunnel_are_their_own_incident(tmp_path) -> None:
+    _aks_tunnel_dump(tmp_path / "dump", tunnel_restarts=0)
+    incidents = incidents_of(analyzer.load(str(tmp_path / "dump")))
+    assert [i.cause_rule for i in incidents] == ["logs-dump-wide-pattern"], [i.headline for i in incidents]
