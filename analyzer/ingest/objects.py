@@ -339,6 +339,11 @@ def _finish(
     group = group_of(api_version) if api_version else group_of_kind(kind)
     if group in _RETIRED_GROUPS and kind in KIND_GROUPS:
         group = KIND_GROUPS[kind]
+    if not group and api_version and KIND_GROUPS.get(kind, "") and not is_builtin_group(kind, group):
+        # "apiVersion: v1, kind: Deployment": the API serves no such thing (it would answer "no
+        # matches for kind"), so no stage can read it as that kind
+        return _reject(provenance, f"{kind} is not served by apiVersion {api_version} "
+                                   f"(it is {KIND_GROUPS[kind]}/...): an edited object the API would refuse")
     cluster_scoped = is_cluster_scoped(kind, group)
     namespace = "" if cluster_scoped else meta.namespace or hints.namespace or ""
     view.kind = kind

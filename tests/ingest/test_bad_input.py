@@ -284,3 +284,17 @@ def test_mutated_real_files_never_raise() -> None:
                 del data[pos:]
         r = ingest({path.relative_to(REALDATA).as_posix(): bytes(data)})
         assert r.accounting_holds(), path
+
+
+def test_a_built_in_kind_under_the_core_apiversion_is_rejected_not_crashed() -> None:
+    # Hand-edited: "apiVersion: v1" on a Deployment named like a kube-system component (coredns)
+    # crashed component detection (its view has no spec); the API would refuse it ("no matches
+    # for kind Deployment in version v1"). The Pod after it is read.
+    text = (b"apiVersion: v1\nkind: Deployment\nmetadata: {name: coredns, namespace: kube-system}\n"
+            b"spec:\n  template:\n    spec: {containers: [{name: c, image: coredns}]}\n---\n") + POD_YAML
+    r = ingest(text)
+    assert keys(r) == ["core/Pod/x/a"]
+    [rej] = r.object_rejections
+    assert "Deployment is not served by apiVersion v1" in rej.reason and rej.location.startswith("document 0")
+    import analyzer
+    assert analyzer.load({"edited.yaml": text.decode()}).distribution is not None
