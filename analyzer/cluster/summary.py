@@ -27,6 +27,8 @@ def _virtual(cluster: ModeledDump) -> dict[str, Any] | None:
 def summarize(cluster: ModeledDump, components: bool = True) -> dict[str, Any]:
     """The stable JSON contract of `kda inspect --format json` (without the components table
     when not asked: the text and HTML summaries do not show it, and it needs pandas)."""
+    from analyzer.model.logsignatures import logs_without_pod
+
     r = cluster.ingest
     capture = cluster.capture_time
     logs_by_ns = Counter(log.namespace for log in r.logs)
@@ -51,7 +53,9 @@ def summarize(cluster: ModeledDump, components: bool = True) -> dict[str, Any]:
         # Which signal gave the capture time, how far to trust it, and its periods (stitched).
         "capture": cluster.capture.to_dict(),
         "server_version": r.server_version,
-        "logs": {"containers": len(r.logs), "by_namespace": dict(sorted(logs_by_ns.items()))},
+        "logs": {"containers": len(r.logs), "by_namespace": dict(sorted(logs_by_ns.items())),
+                 # logs of pods the dump does not hold: left by an earlier capture
+                 "without_pod": sorted({f"{log.namespace}/{log.pod}" for log in logs_without_pod(cluster)})},
         "generic_tables": len(r.generic_tables),
     }
     dist = _distribution(cluster)
@@ -105,6 +109,11 @@ def summary_text(cluster: ModeledDump) -> str:
     if s["coverage"]["unreadable"]:
         lines.append("          present but unreadable " + ", ".join(s["coverage"]["unreadable"]))
     lines.append(f"logs: {s['logs']['containers']} container logs")
+    orphans = s["logs"].get("without_pod") or []
+    if orphans:
+        named = ", ".join(orphans[:5]) + (f" and {len(orphans) - 5} more" if len(orphans) > 5 else "")
+        lines.append(f"      of {len(orphans)} pod(s) the dump does not hold ({named}): left in the folder by "
+                     "an earlier capture, read as history")
     return "\n".join(lines) + "\n"
 
 

@@ -84,6 +84,9 @@ class ContainerLogMatch:
     # A later replica of the same workload whose log never has the line: (its pod, its start);
     # the line is then older than that start (see `quiet_replicas`).
     quiet_since: tuple[str, datetime] | None = None
+    # The dump holds pods of the log's namespace but not the log's pod: a log left in a
+    # `cluster-info dump --output-directory` folder by an earlier run (see `pods_without_logs`).
+    orphan: bool = False
 
     @property
     def file_line(self) -> int:
@@ -356,6 +359,22 @@ def quiet_replicas(cluster: Dump, found: list[tuple[LogRecord, list[LogMatch], l
     return quiet
 
 
+def logs_without_pod(cluster: Dump) -> list[LogRecord]:
+    """Logs of pods the dump does not hold, in namespaces whose pods it collected: kubectl
+    cluster-info dump --output-directory writes into a folder without emptying it, so a pod
+    gone since an earlier run leaves its NS/POD/logs.txt. What they say is older than the
+    capture. A namespace's pods count as collected when the dump holds pods of it, or objects
+    read from the folder the log's pod folder sits in (NS/pods.json of an empty namespace)."""
+    if not cluster.logs or not cluster.covers("Pod"):
+        return []
+    pods = {(o.namespace, o.name) for o in cluster.objects_of("Pod")}
+    namespaces = {ns for ns, _ in pods}
+    folders = {(o.namespace, o.provenance.source.rsplit("/", 1)[0]) for o in cluster.objects if o.namespace}
+    return [log for log in cluster.logs
+            if (log.namespace, log.pod) not in pods
+            and (log.namespace in namespaces or (log.namespace, log.source.rsplit("/", 2)[0]) in folders)]
+
+
 def container_log_matches(cluster: Dump) -> list[ContainerLogMatch]:
     """Every signature match in every captured log of a dump (computed once per cluster)."""
     found = _CACHE.get(cluster)
@@ -369,10 +388,12 @@ def container_log_matches(cluster: Dump) -> list[ContainerLogMatch]:
                 flags = current_matches(matches, log, cluster.capture_time, untimed)
                 per_log.append((log, matches, flags, untimed))
         quiet = quiet_replicas(cluster, per_log)
+        orphans = {id(log) for log in logs_without_pod(cluster)} if per_log else set()
         found = []
         for log, matches, flags, _ in per_log:
+            orphan = id(log) in orphans
             for m, current in zip(matches, flags, strict=True):
                 since = quiet.get((id(log), m.signature.id))
-                found.append(ContainerLogMatch(log, m, current and since is None, since))
+                found.append(ContainerLogMatch(log, m, current and since is None and not orphan, since, orphan))
         _CACHE[cluster] = found
     return found

@@ -122,3 +122,36 @@ def test_untimed_shared_errors_stay_current_when_the_later_replica_logs_them_too
     assert {m.log.pod for m in etcd if m.current} == {
         "coredns-68bdd584b4-kwwtt", "coredns-68bdd584b4-l46zj", "coredns-68bdd584b4-zr8db"}
     assert not any(m.quiet_since for m in etcd)
+
+
+def test_logs_of_pods_the_dump_does_not_hold_are_history(tmp_path: Path) -> None:
+    # EpicApex/k8s-arena's AKS `cluster-info dump --output-directory` (@ 4566ccf), trimmed: pods.json
+    # holds tunnelfront-6869944cf6-j2zsk; the folder also has logs.txt of tunnelfront-6869944cf6-qjq8m
+    # (and of a default/ pod, default/pods.json being empty), left by an earlier run into the folder.
+    import json
+
+    for ns in ("kube-system", "default"):
+        (tmp_path / ns).mkdir()
+    pod = {"metadata": {"name": "tunnelfront-6869944cf6-j2zsk", "namespace": "kube-system",
+                        "creationTimestamp": "2020-06-03T17:51:20Z"},
+           "spec": {"containers": [{"name": "tunnel-front", "image": "mcr.microsoft.com/aks/hcp/hcp-tunnel-front:v1.9.2-v3.0.12"}]},
+           "status": {"phase": "Running", "startTime": "2020-06-03T17:51:20Z"}}
+    (tmp_path / "kube-system" / "pods.json").write_text(json.dumps({"kind": "PodList", "apiVersion": "v1", "items": [pod]}))
+    (tmp_path / "default" / "pods.json").write_text(json.dumps({"kind": "PodList", "apiVersion": "v1", "items": []}))
+    (tmp_path / "default" / "services.json").write_text(json.dumps({"kind": "ServiceList", "apiVersion": "v1", "items": [
+        {"metadata": {"name": "kubernetes", "namespace": "default"}, "spec": {"clusterIP": "10.0.0.1", "ports": [{"port": 443}]}}]}))
+    for ns, name, container in (("kube-system", "tunnelfront-6869944cf6-j2zsk", "tunnel-front"),
+                                ("kube-system", "tunnelfront-6869944cf6-qjq8m", "tunnel-front"),
+                                ("default", "arena-deployment-d48c8dfb8-dhldd", "centos-systemd")):
+        (tmp_path / ns / name).mkdir()
+        (tmp_path / ns / name / "logs.txt").write_text(
+            f"==== START logs for container {container} of pod {ns}/{name} ====\n"
+            f'Request log error: an error on the server ("unknown") has prevented the request from succeeding (get pods {name})\n'
+            f"==== END logs for container {container} of pod {ns}/{name} ====\n")
+    cluster = analyzer.load(str(tmp_path))
+    by_pod = {m.log.pod: m for m in container_log_matches(cluster)}
+    assert by_pod["tunnelfront-6869944cf6-j2zsk"].current and not by_pod["tunnelfront-6869944cf6-j2zsk"].orphan
+    for gone in ("tunnelfront-6869944cf6-qjq8m", "arena-deployment-d48c8dfb8-dhldd"):
+        assert by_pod[gone].orphan and not by_pod[gone].current
+    assert cluster.summary()["logs"]["without_pod"] == [
+        "default/arena-deployment-d48c8dfb8-dhldd", "kube-system/tunnelfront-6869944cf6-qjq8m"]

@@ -36,6 +36,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         quiet = next((m.quiet_since for m in matches if m.quiet_since), None)
         if current:
             state = "still coming at capture"
+        elif any(m.orphan for m in matches):
+            state = "history: the dump holds no pod of that name, a log left by an earlier capture"
         elif quiet is not None:
             # untimed lines a replica started later never logged: older than its start
             state = f"history: replica {quiet[0]}, started {quiet[1]:%Y-%m-%d %H:%M}Z, never logged them"
