@@ -44,8 +44,11 @@ def get(
     code = 0
     printed = False
     collected: list[tuple[Any, list[dict[str, Any]]]] = []
+    uncollected: list[str] = []
     for kind_name, name in requests:
         res = store.catalog.resolve(kind_name)
+        if res is None and kind_name in ALL_KINDS and "all" in kinds_arg.split(","):
+            continue  # "all" is what the dump holds of its kinds, as kubectl's is what the cluster serves
         if res is None:
             err_console.print(escape(f'error: the dump has no resource type "{kind_name}"'))
             code = 1
@@ -54,6 +57,9 @@ def get(
             bodies = _objects(store, res, name, namespace, all_namespaces, selector, field_selector,
                               whole=output in (GetOutput.yaml, GetOutput.json))
         except LookupError as exc:
+            if kind_name in ALL_KINDS and "all" in kinds_arg.split(",") and name is None:
+                uncollected.append(kind_name)
+                continue  # a kind of "all" the dump did not collect: nothing to list, as kubectl
             err_console.print(escape(f"Error from server (NotFound): {exc}"))
             code = 1
             continue
@@ -61,6 +67,8 @@ def get(
             fail(str(exc), 1)
             return
         collected.append((res, bodies))
+    if uncollected and not collected:
+        fail(f"the dump did not collect any kind of \"all\" ({', '.join(uncollected)})", 1)
     single = len(requests) == 1 and requests[0][1] is not None
     if output in (GetOutput.yaml, GetOutput.json):
         items = [b for _, bodies in collected for b in bodies]
@@ -93,12 +101,17 @@ def get(
     raise typer.Exit(code)
 
 
+# kubectl's "all" category: the workload kinds and Services, in the order kubectl prints them.
+ALL_KINDS = ("pods", "replicationcontrollers", "services", "daemonsets", "deployments", "replicasets",
+             "statefulsets", "horizontalpodautoscalers", "cronjobs", "jobs")
+
+
 def _requests(kinds_arg: str, names: list[str]) -> list[tuple[str, str | None]]:
-    """(kind, name or None) pairs from `pods`, `pods,svc`, `pod web`, `pod/web`."""
+    """(kind, name or None) pairs from `pods`, `pods,svc`, `pod web`, `pod/web`, `all`."""
     if "/" in kinds_arg:
         kind, _, name = kinds_arg.partition("/")
         return [(kind, name)] + [(kind, n) for n in names]
-    kinds = [k for k in kinds_arg.split(",") if k]
+    kinds = [e for k in kinds_arg.split(",") if k for e in (ALL_KINDS if k == "all" else (k,))]
     if names:
         return [(k, n) for k in kinds for n in names]
     return [(k, None) for k in kinds]

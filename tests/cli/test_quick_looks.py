@@ -159,3 +159,20 @@ def test_logs_name_the_known_log_signatures() -> None:
     assert done.stdout.rstrip("\n") == saved.text.rstrip("\n")  # piped: the log's own text
     assert "match known log signatures" in done.stderr
     assert "io-timeout (warning), line 1:" in done.stderr and "go-panic (warning)" in done.stderr
+
+
+def test_get_all_lists_the_workload_kinds_the_dump_holds() -> None:
+    # `kubectl get all` is what users type first; kda said 'the dump has no resource type "all"'.
+    # The minikube --output-directory tree (erwee402/multi-k8s) holds pods, services, deployments,
+    # replica sets and daemon sets; it did not collect statefulsets or jobs, which "all" passes over.
+    dump = REALDATA / "minikube/multi-k8s-cluster-info-dump"
+    if not dump.exists():
+        pytest.skip("realdata not present")
+    out = kda("get", "all", "-A", str(dump)).stdout
+    for prefix in ("pod/", "service/", "deployment.apps/", "replicaset.apps/", "daemonset.apps/"):
+        assert re.search(rf"^\S+\s+{re.escape(prefix)}", out, re.M), (prefix, out)
+    assert "statefulset" not in out and "error" not in out.lower()
+    # a dump with none of the kinds of "all" says so (as a kind not collected does)
+    nodes_only = REALDATA / "unknown/troubleshoot-analyze-files/nodes.json"
+    done = kda("get", "all", "-A", str(nodes_only), check=False)
+    assert done.returncode == 1 and 'did not collect any kind of "all"' in done.stderr
