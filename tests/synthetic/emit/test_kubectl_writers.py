@@ -151,8 +151,9 @@ def _libyaml(document: object) -> str:
     stream = [StreamStartEvent(), DocumentStartEvent(explicit=False), *events(document), DocumentEndEvent(explicit=False), StreamEndEvent()]
     text = yaml.emit(stream, Dumper=yaml.CSafeDumper, width=80, indent=2, allow_unicode=True)
     # libyaml closes an open-ended `|+` document with a `...` line; go-yaml does not (a plain
-    # scalar may end in "..." itself: only the line is the marker)
-    return text[:-len("...\n")] if text.endswith("\n...\n") else text
+    # scalar may end in "..." itself: only the line is the marker, after any YAML line break,
+    # \u2028 and \x85 included)
+    return text[:-len("...\n")] if text.endswith("...\n") and text[-5:-4] in ("\n", "\x85", "\u2028", "\u2029") else text
 
 
 TEXT = st.text(alphabet=st.sampled_from(list("ab yn01:-#'\"\\ ,[]{}&*!|>%@`?.~_\n\t\r") + ["\u2028", "\x85", "é", "\U0001f600", "\ufeff", "\x07"]), max_size=14)
