@@ -15,6 +15,7 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -116,6 +117,21 @@ def proxy_mode_from_config(text: str) -> str | None:
     return str(doc["mode"] or DEFAULT_PROXY_MODE)
 
 
+# kube-proxy names the proxier it runs as it starts (klog: "Using iptables Proxier."); the mode
+# when neither its ConfigMap nor its flags were collected (a cluster-info dump holds its log).
+_PROXIER_LOG = re.compile(r"\bUsing (iptables|ipvs|nftables|userspace|kernelspace|winkernel) [Pp]roxier\b")
+
+
+def proxy_mode_from_log(text: str) -> str | None:
+    """The proxier kube-proxy's log says it uses (its first lines), or None.
+
+    >>> proxy_mode_from_log('I1125 19:02:46.822903       1 server_others.go:186] Using iptables Proxier.')
+    'iptables'
+    """
+    m = _PROXIER_LOG.search(text[:20000])
+    return m.group(1) if m else None
+
+
 def proxy_mode_from_args(args: list[str]) -> str | None:
     """The `--proxy-mode` flag of kube-proxy's command line."""
     for i, arg in enumerate(args):
@@ -141,6 +157,11 @@ def kube_proxy_mode(cluster: ModeledDump, classified: Classified) -> str:
         spec = _pod_spec(obj)
         for c in (spec.containers or ()) if spec is not None else ():
             mode = proxy_mode_from_args([*(c.command or ()), *(c.args or ())])
+            if mode:
+                return mode
+    for log in cluster.logs:
+        if log.container == "kube-proxy" and not log.previous:
+            mode = proxy_mode_from_log(log.text)
             if mode:
                 return mode
     return "unknown"

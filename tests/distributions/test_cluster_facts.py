@@ -116,3 +116,25 @@ def test_nothing_collected_says_unknown() -> None:
     dist = _facts(load(pod("default", "web")), name="unknown")
     assert (dist.cni, dist.kube_proxy_mode, dist.dns["provider"], dist.dns["service_ip"]) == ([], "unknown", None, None)
     assert dist.control_plane.kind == "unknown"
+
+
+def test_kube_proxy_mode_from_its_log_when_neither_config_nor_flags_were_collected(tmp_path) -> None:
+    # eugsim1/wls-oke-amsterdam20v cluster-state/ (@ d66ac10, an OKE `cluster-info dump
+    # --output-directory`): no kube-proxy ConfigMap, no --proxy-mode flag; its log, trimmed to the
+    # first three lines, says the mode.
+    import json
+
+    (tmp_path / "kube-system" / "kube-proxy-6ttrl").mkdir(parents=True)
+    pod_body = {"metadata": {"name": "kube-proxy-6ttrl", "namespace": "kube-system", "labels": {"k8s-app": "kube-proxy"}},
+                "spec": {"nodeName": "10.0.4.2", "containers": [{"name": "kube-proxy", "image": "eu-amsterdam-1.ocir.io/odx-oke/oke-public-kube-proxy:v1.18.10"}]},
+                "status": {"phase": "Running"}}
+    (tmp_path / "kube-system" / "pods.json").write_text(json.dumps({"kind": "PodList", "apiVersion": "v1", "items": [pod_body]}))
+    (tmp_path / "kube-system" / "kube-proxy-6ttrl" / "logs.txt").write_text(
+        "==== START logs for container kube-proxy of pod kube-system/kube-proxy-6ttrl ====\n"
+        'W1125 19:02:46.809396       1 server_others.go:559] Unknown proxy mode "", assuming iptables proxy\n'
+        "I1125 19:02:46.822903       1 node.go:136] Successfully retrieved node IP: 10.0.4.2\n"
+        "I1125 19:02:46.822965       1 server_others.go:186] Using iptables Proxier.\n"
+        "==== END logs for container kube-proxy of pod kube-system/kube-proxy-6ttrl ====\n")
+    import analyzer
+
+    assert _facts(analyzer.load(str(tmp_path)), "oke").kube_proxy_mode == "iptables"
