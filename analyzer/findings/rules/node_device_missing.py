@@ -60,9 +60,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             having = [devices[n.key][resource] for n in nodes if devices[n.key].get(resource, 0) > 0]
             counts = sorted({int(c) if c == int(c) else c for c in having})
             usual = " or ".join(map(str, counts))
+            vendor = resource.split("/", 1)[0]
             for node in nodes:
                 if devices[node.key].get(resource, 0) > 0:
                     continue
+                if any(r.split("/", 1)[0] == vendor and n > 0 for r, n in devices[node.key].items()):
+                    continue  # the same device under another name: a GPU split into MIG slices
                 created = parse_time(node.view.metadata.creationTimestamp)
                 if capture is not None and created is not None and capture - created < REGISTERING:
                     continue
