@@ -85,6 +85,10 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         body[TEXT_FACTS_KEY] = facts
     objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN, notes=notes), *extra, *found_events]
     stop = _stopped_in(root, info, block, catalog)
+    if stop is None and root.children and info.describe_ends \
+            and (last := root.children[-1]).key not in info.describe_ends:
+        notes.append(f"describe ends after its whole {last.key} section (line {last_line}): "
+                     f"what it shows is kept; the sections after it were not in the text")
     unread = [*ctx.unread, *_unread_tables(root, catalog, {section for _, section, _ in ctx.unread})]
     for line_no, section, why in unread:
         if section != stop:  # a section cut short says so below
@@ -208,15 +212,24 @@ def _stopped_in(root: Entry, info: KindInfo, block: DescribeBlock, catalog: Cata
     if not root.children:
         return None
     last = root.children[-1]
-    if info.describe_ends and last.key not in info.describe_ends:
-        return last.key
     if block.cut_line is not None:
         return last.key
+    if info.describe_ends and last.key not in info.describe_ends:
+        return None if ends_at_section_end(last, catalog) else last.key
     if last.raw and last.key != "Events":
         table = table_rows(last, catalog)
         if table.cut is not None or not table.rows:
             return last.key
     return None
+
+
+def ends_at_section_end(last: Entry, catalog: Catalog) -> bool:
+    """Whether a describe's last section is a whole table (Conditions with every row complete):
+    the paste stopped at a section's end, not inside one; what it shows is kept as complete."""
+    if last.key == "Events" or not last.raw:
+        return False
+    table = table_rows(last, catalog)
+    return bool(table.rows) and table.cut is None
 
 
 def _unread_tables(root: Entry, catalog: Catalog, told: set[str]) -> list[tuple[int, str, str]]:
