@@ -43,6 +43,7 @@ _HASH_CHAR = "[b-df-hj-np-tv-z0-9]"
 _DEPLOYMENT_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}-{_HASH_CHAR}{{5}}$")
 _SHORT_SUFFIX_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{5}}$")
 _ORDINAL_POD = re.compile(r"^(?P<base>.+)-\d+$")
+_DEPLOYMENT_RS = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}$")
 
 
 @dataclass(slots=True)
@@ -62,8 +63,13 @@ class ComponentWorkload:
     objects: list[str] = field(default_factory=list)
 
 
-def guess_from_pod_name(name: str, node: str | None) -> tuple[str, str]:
+def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = frozenset(),
+                        control_plane: re.Pattern[str] | None = None) -> tuple[str, str]:
     """(workload kind, workload name) a pod name implies when its owners are not known.
+
+    A mirror pod is named <component>-<node>: its own node, any node of the dump (nodes), or,
+    for a control-plane component (control_plane matches the name), a suffix no controller
+    writes (kubeadm-like clusters run these as static pods, never as StatefulSets).
 
     >>> guess_from_pod_name("coredns-6dcc67dcbc-pfrkk", None)
     ('Deployment', 'coredns')
@@ -71,9 +77,23 @@ def guess_from_pod_name(name: str, node: str | None) -> tuple[str, str]:
     (('DaemonSet', 'proxymux-client'), ('Pod', 'multi-client'))
     >>> guess_from_pod_name("konnectivity-agent-server-x7b2k", None)
     ('DaemonSet', 'konnectivity-agent-server')
+    >>> guess_from_pod_name("etcd-cp-1", None), guess_from_pod_name("etcd-cp-1", None, frozenset({"cp-1"}))
+    (('StatefulSet', 'etcd-cp'), ('StaticPod', 'etcd'))
+    >>> guess_from_pod_name("kube-apiserver-cp-1", None, control_plane=re.compile("^(kube-apiserver|etcd)-."))
+    ('StaticPod', 'kube-apiserver')
     """
     if node and name.endswith("-" + node) and len(name) > len(node) + 1:
         return "StaticPod", name[: -len(node) - 1]
+    for known in sorted(nodes, key=len, reverse=True):
+        if name.endswith("-" + known) and len(name) > len(known) + 1:
+            return "StaticPod", name[: -len(known) - 1]
+    if control_plane is not None and (m := control_plane.match(name)) and m.re.groups:
+        # the pattern's group is the component (kube-apiserver of kube-apiserver-cp-1); a suffix a
+        # controller writes (a hash, an ordinal alone) still says Deployment/DaemonSet/StatefulSet
+        component = m.group(1)
+        suffix = name[len(component) + 1:]
+        if suffix and not (_DEPLOYMENT_POD.match(name) or _SHORT_SUFFIX_POD.match(name) or suffix.isdigit()):
+            return "StaticPod", component
     for kind, pattern in (("Deployment", _DEPLOYMENT_POD), ("DaemonSet", _SHORT_SUFFIX_POD),
                           ("StatefulSet", _ORDINAL_POD)):
         if m := pattern.match(name):
@@ -156,7 +176,7 @@ def is_static_pod(pod: KubeObject) -> bool:
     owner = _controller_owner(v.metadata)
     if MIRROR_ANNOTATION in (v.metadata.annotations or {}) or (owner is not None and owner.kind == "Node"):
         return True
-    if v.text is None:
+    if v.text is None or owner is not None:  # a described pod's Controlled By says what owns it
         return False
     node = v.spec.nodeName
     return node is None or pod.name.endswith("-" + node)
@@ -191,16 +211,68 @@ def _controller_owner(meta: Any) -> Any:
     return next((r for r in refs if r.controller), refs[0] if refs else None)
 
 
-def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
-               rs_owner: dict[tuple[str, str], str | None], jobs: set[tuple[str, str]]) -> tuple[str, str, bool] | None:
+@dataclass(slots=True)
+class _Known:
+    """What the dump says of the controllers system pods can belong to."""
+
+    present: set[tuple[str, str, str]] = field(default_factory=set)  # (kind, namespace, name) listed
+    rs_owner: dict[tuple[str, str], str | None] = field(default_factory=dict)  # listed ReplicaSets
+    jobs: set[tuple[str, str]] = field(default_factory=set)
+    nodes: frozenset[str] = frozenset()  # node names: Nodes, pods' nodeName
+    control_plane: re.Pattern[str] | None = None
+    # ReplicaSets named by pods' owner references (a describe's Controlled By) -> their group
+    rs_groups: dict[tuple[str, str], tuple[str, str, bool] | None] = field(default_factory=dict)
+
+
+def _replica_set_group(pod: KubeObject, rs_name: str, known: _Known) -> tuple[str, str, bool] | None:
+    """The group of a pod of ReplicaSet rs_name: None when the ReplicaSet or its Deployment is
+    listed (it is the row), else its Deployment (by the pod-template-hash label, or the hash in
+    the ReplicaSet's name when a pasted describe cut the labels) or the ReplicaSet, inferred."""
+    ns = pod.namespace
+    if (ns, rs_name) in known.rs_owner:
+        return None  # the ReplicaSet is listed: it, or its Deployment, is the row
+    hash_ = (pod.view.metadata.labels or {}).get("pod-template-hash")
+    if hash_ and rs_name.endswith("-" + hash_):
+        deployment: str | None = rs_name[: -len(hash_) - 1]
+    else:
+        m = _DEPLOYMENT_RS.match(rs_name) if pod.view.text is not None else None
+        deployment = m["base"] if m else None
+    if deployment:
+        if ("Deployment", ns, deployment) in known.present:
+            return None
+        return "Deployment", deployment, True
+    return "ReplicaSet", rs_name, True
+
+
+def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | None:
+    """The group of a pasted table row (no owners shown), from its name: the same workload its
+    described or listed siblings' owners name, or None when the guessed controller is listed."""
+    ns = pod.namespace
+    kind, name = guess_from_pod_name(pod.name, pod.view.spec.nodeName, known.nodes, known.control_plane)
+    if kind in ("Pod", "StaticPod"):
+        return kind, name, False
+    if kind == "Deployment" or kind == "DaemonSet":
+        # <replicaset>-<5 chars>: a ReplicaSet a describe or the dump named decides
+        rs_name = pod.name.rsplit("-", 1)[0]
+        if (ns, rs_name) in known.rs_owner:
+            return None
+        if (ns, rs_name) in known.rs_groups:
+            return known.rs_groups[(ns, rs_name)]
+    if (kind, ns, name) in known.present:
+        return None
+    return kind, name, True
+
+
+def _pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | None:
     """(kind, name, inferred) of the workload a system pod stands for; None when its controller
     is listed, or when the pod is a finished task."""
     v, ns = pod.view, pod.namespace
+    present, jobs = known.present, known.jobs
     node = v.spec.nodeName
     annotations = v.metadata.annotations or {}
     owner = _controller_owner(v.metadata)
     if MIRROR_ANNOTATION in annotations or (owner is not None and owner.kind == "Node"):
-        kind, name = guess_from_pod_name(pod.name, node)
+        kind, name = guess_from_pod_name(pod.name, node or (owner.name if owner is not None else None))
         return "StaticPod", (name if kind == "StaticPod" else pod.name), False
     # A pod of no controller that ran to its end (OpenShift's installer and revision-pruner pods)
     # is a task that ran, not a component that runs. (A Job's pods stay: the Job is the row.)
@@ -210,19 +282,10 @@ def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
         return "Pod", pod.name, False
     if owner is None:
         if v.text is not None:  # a pasted table shows no owners: read them from the name
-            kind, name = guess_from_pod_name(pod.name, node)
-            return kind, name, kind not in ("Pod", "StaticPod")
+            return _table_pod_group(pod, known)
         return "Pod", pod.name, False
     if owner.kind == "ReplicaSet":
-        if (ns, owner.name) in rs_owner:
-            return None  # the ReplicaSet is listed: it, or its Deployment, is the row
-        hash_ = (v.metadata.labels or {}).get("pod-template-hash")
-        deployment = owner.name[: -len(hash_) - 1] if hash_ and owner.name.endswith("-" + hash_) else None
-        if deployment:
-            if ("Deployment", ns, deployment) in present:
-                return None
-            return "Deployment", deployment, True
-        return "ReplicaSet", owner.name, True
+        return known.rs_groups.get((ns, owner.name), _replica_set_group(pod, owner.name, known))
     if owner.kind == "Job":  # a Job's pods are its row (the Job says no more than they do)
         return "Job", owner.name, (ns, owner.name) not in jobs
     if (owner.kind, ns, owner.name) in present:
@@ -232,13 +295,16 @@ def _pod_group(pod: KubeObject, present: set[tuple[str, str, str]],
 
 def component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[ComponentWorkload]:
     """Every component workload of the system namespaces, sorted by namespace, name, kind."""
-    present: set[tuple[str, str, str]] = set()
-    rs_owner: dict[tuple[str, str], str | None] = {}
-    jobs: set[tuple[str, str]] = set()
+    known = _Known(control_plane=profiles.control_plane_pods)
+    present, rs_owner, jobs = known.present, known.rs_owner, known.jobs
+    nodes: set[str] = set()
     orphaned: dict[tuple[str, str, str], list[KubeObject]] = defaultdict(list)
     rows: list[ComponentWorkload] = []
     pods: list[KubeObject] = []
+    unowned_rows: list[KubeObject] = []  # pasted ReplicaSet rows
     for o in cluster.objects:
+        if o.kind in ("Node", "Pod") and is_builtin_group(o.key.group):
+            nodes.add(o.name if o.kind == "Node" else o.view.spec.nodeName or "")
         if not profiles.is_system_namespace(o.namespace) or not is_builtin_group(o.key.group):
             continue
         if o.kind in CONTROLLER_KINDS:
@@ -249,11 +315,20 @@ def component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[Compon
                 if owner is not None:
                     orphaned[(o.namespace, owner.kind, owner.name)].append(o)
                     continue  # its owner (a Deployment, an Argo Rollout, ...) is the component
+                if o.view.text is not None:
+                    unowned_rows.append(o)  # a table row shows no owner: decided below
+                    continue
             rows.append(_from_controller(o))
         elif o.kind == "Job":
             jobs.add((o.namespace, o.name))
         elif o.kind == "Pod":
             pods.append(o)
+    for rs in unowned_rows:
+        # `kubectl get all` lists a Deployment's ReplicaSets beside it: <deployment>-<hash> is its
+        if (m := _DEPLOYMENT_RS.match(rs.name)) and ("Deployment", rs.namespace, m["base"]) in present:
+            rs_owner[(rs.namespace, rs.name)] = m["base"]
+        else:
+            rows.append(_from_controller(rs))
     for (ns, owner_kind, owner_name), replica_sets in orphaned.items():
         if (owner_kind, ns, owner_name) not in present:
             # The owner was not collected (or is a custom resource): its current ReplicaSet stands for it.
@@ -262,9 +337,14 @@ def component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[Compon
             w.kind, w.name, w.inferred = owner_kind, owner_name, True
             w.objects = sorted(r.key.id for r in replica_sets)
             rows.append(w)
+    known.nodes = frozenset(nodes - {""})
+    for pod in pods:  # the ReplicaSets pods' owner references name, so that table rows join them
+        owner = _controller_owner(pod.view.metadata)
+        if owner is not None and owner.kind == "ReplicaSet" and (pod.namespace, owner.name) not in known.rs_groups:
+            known.rs_groups[(pod.namespace, owner.name)] = _replica_set_group(pod, owner.name, known)
     groups: dict[tuple[str, str, str, bool], list[KubeObject]] = defaultdict(list)
     for pod in pods:
-        group = _pod_group(pod, present, rs_owner, jobs)
+        group = _pod_group(pod, known)
         if group is not None:
             groups[(pod.namespace, *group)].append(pod)
     for (ns, kind, name, inferred), members in groups.items():

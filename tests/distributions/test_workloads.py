@@ -130,3 +130,121 @@ def test_replicasets_of_custom_owners_are_kept() -> None:
         ("gatekeeper-system", "Rollout", "gatekeeper-audit", 1, 1, True),
         ("kube-system", "Job", "helm-install-traefik", 1, 1, False),
     ]
+
+
+# `kubectl get pods -A` then `kubectl describe pod coredns-...` (shared/seeds/004_417db4bb012edb13.txt,
+# CKA notes on kubeadm: its pod table and coredns describe, indentation restored, trimmed).
+_PODS_TABLE = """\
+controlplane $ kubectl get pods -A
+NAMESPACE     NAME                                   READY   STATUS    RESTARTS   AGE
+kube-system   coredns-f9fd979d6-gt9h2                1/1     Running   2          32m
+kube-system   coredns-f9fd979d6-n5bkk                0/1     Running   0          32m
+kube-system   etcd-controlplane                      1/1     Running   0          87m
+kube-system   kube-apiserver-controlplane            1/1     Running   0          87m
+kube-system   kube-proxy-dgdbc                       1/1     Running   0          87m
+kube-system   kube-proxy-tj6bm                       1/1     Running   2          86m
+"""
+_COREDNS_DESCRIBE = """\
+controlplane $ kubectl describe pod coredns-f9fd979d6-gt9h2 -n kube-system
+Name:                 coredns-f9fd979d6-gt9h2
+Namespace:            kube-system
+Priority Class Name:  system-cluster-critical
+Node:                 node01/172.17.0.15
+Labels:               k8s-app=kube-dns
+                      pod-template-hash=f9fd979d6
+Status:               Running
+Controlled By:  ReplicaSet/coredns-f9fd979d6
+Containers:
+  coredns:
+    Image:          k8s.gcr.io/coredns:1.7.0
+    Ready:          True
+    Restart Count:  2
+Conditions:
+  Type              Status
+  Initialized       True
+  Ready             True
+  ContainersReady   True
+  PodScheduled      True
+Events:          <none>
+"""
+_DEPLOY_TABLE = """\
+controlplane $ kubectl get deploy -n kube-system
+NAME      READY   UP-TO-DATE   AVAILABLE   AGE
+coredns   1/2     2            1           88m
+"""
+
+
+def test_a_described_pod_and_its_table_siblings_are_one_workload() -> None:
+    # The describe's Controlled By (ReplicaSet coredns-f9fd979d6) and the table rows' names lead
+    # to one inferred Deployment; with the Deployment listed too, it alone is the row (no second,
+    # inferred coredns row of the one not-ready table pod).
+    assert _rows(analyzer.load(_PODS_TABLE + _COREDNS_DESCRIBE))[:1] == [
+        ("kube-system", "Deployment", "coredns", 2, 1, True)]
+    rows = _rows(analyzer.load(_PODS_TABLE + _COREDNS_DESCRIBE + _DEPLOY_TABLE))
+    assert [r for r in rows if "coredns" in r[2]] == [("kube-system", "Deployment", "coredns", 2, 1, False)]
+
+
+def test_a_describe_without_the_hash_label_joins_its_table_siblings() -> None:
+    # A describe pasted without its Labels: the ReplicaSet's name still carries the template hash.
+    describe = _COREDNS_DESCRIBE.replace("                      pod-template-hash=f9fd979d6\n", "")
+    assert _rows(analyzer.load(_PODS_TABLE + describe))[:1] == [("kube-system", "Deployment", "coredns", 2, 1, True)]
+
+
+def test_listed_controllers_stand_for_their_pasted_pods_and_replicasets() -> None:
+    # `kubectl get all -n kube-system` on AKS (shared/seeds/000_38c768ac0fe26b54.txt): pods,
+    # DaemonSets, Deployments and ReplicaSets as tables; one row per component.
+    seed = (SEEDS / "000_38c768ac0fe26b54.txt").read_text(encoding="utf-8")
+    rows = _rows(analyzer.load(seed))
+    assert len({(r[1], r[2]) for r in rows}) == len(rows)
+    assert not [r for r in rows if r[1] == "ReplicaSet" or r[5]]
+    assert ("kube-system", "Deployment", "coredns", 2, 2, False) in rows
+    assert ("kube-system", "DaemonSet", "azure-ip-masq-agent", 3, 3, False) in rows
+
+
+def test_pasted_static_pods_are_no_statefulsets() -> None:
+    # kubeadm control plane on nodes cp-1 and cp-2, pods pasted without -o wide (no NODE column):
+    # etcd-cp-1 is the mirror pod of etcd on cp-1 (the nodes table names it), kube-apiserver-cp-1
+    # a control-plane component's; an ordinal alone (etcd-0) or a hash still says its controller.
+    pasted = """\
+$ kubectl get nodes
+NAME   STATUS   ROLES           AGE   VERSION
+cp-1   Ready    control-plane   20d   v1.29.3
+cp-2   Ready    control-plane   20d   v1.29.3
+$ kubectl get pods -n kube-system
+NAME                                 READY   STATUS    RESTARTS   AGE
+etcd-cp-1                            1/1     Running   0          20d
+etcd-cp-2                            1/1     Running   0          20d
+kube-scheduler-cp-1                  1/1     Running   0          20d
+$ kubectl get pods -n monitoring
+NAME                                 READY   STATUS    RESTARTS   AGE
+prometheus-k8s-0                     2/2     Running   0          3d
+"""
+    assert _rows(analyzer.load(pasted)) == [
+        ("kube-system", "StaticPod", "etcd", 2, 2, False),
+        ("kube-system", "StaticPod", "kube-scheduler", 1, 1, False),
+    ]
+    # no nodes in the paste: the control-plane prefix decides, a controller's suffix does not
+    pods_only = pasted[pasted.index("$ kubectl get pods -n kube-system"):pasted.index("$ kubectl get pods -n monitoring")]
+    pods_only += "kube-apiserver-master-a1        1/1     Running   0          20d\n"
+    pods_only += "etcd-0                          1/1     Running   0          20d\n"
+    pods_only += "kube-scheduler-6d4b75cb6d-x7k2p 1/1     Running   0          20d\n"
+    assert _rows(analyzer.load(pods_only)) == [
+        ("kube-system", "StatefulSet", "etcd", 1, 1, True),
+        ("kube-system", "StaticPod", "etcd", 2, 2, False),
+        ("kube-system", "StaticPod", "kube-apiserver", 1, 1, False),
+        ("kube-system", "Deployment", "kube-scheduler", 1, 1, True),
+        ("kube-system", "StaticPod", "kube-scheduler", 1, 1, False),
+    ]
+
+
+def test_a_described_pod_with_an_owner_is_no_static_pod() -> None:
+    # A Pending describe shows `Node: <none>` and the table row no node either; its Controlled By
+    # still says what owns it (was: read as a pasted static pod, for having no node).
+    from analyzer.distributions.workloads import is_static_pod
+
+    pending = _COREDNS_DESCRIBE.replace("node01/172.17.0.15", "<none>").replace("Running", "Pending")
+    pods = {o.name: o for o in analyzer.load(_PODS_TABLE + pending).objects if o.kind == "Pod"}
+    described = pods["coredns-f9fd979d6-gt9h2"]
+    assert described.view.text is not None and described.view.metadata.ownerReferences
+    assert not is_static_pod(described)
+    assert is_static_pod(pods["etcd-controlplane"])
