@@ -921,6 +921,7 @@ class Ingestor:
                     obj = _with_whole_body(obj, whole)
                     self._whole_of[slot] = whole
                 obj = _with_table_age(obj, old)
+                obj = _with_known_owners(obj, old)
                 res.skipped.append(Rejection(old.provenance.source, old.provenance.location,
                                              f"{old.key.id} superseded by its later sighting"
                                              f" ({obj.provenance.location or 'later in the file'})"
@@ -1008,6 +1009,28 @@ def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
     made.notes.extend(n for n in row.notes if n not in made.notes)
     made.notes.append(f"spec and metadata from its earlier whole sighting ({whole.provenance.location}), "
                       "state from this table")
+    return made
+
+
+def _with_known_owners(row: KubeObject, earlier: KubeObject) -> KubeObject:
+    """A table row (which shows no owners) seen after a sighting that named them (a describe's
+    `Controlled By`): the owners stay, as a pod's controller does not change. Without them the
+    row's pod would be grouped by its name alone, apart from its describe's workload."""
+    if row.provenance.format not in sightings.TABLE_ORIGINS or row.kind != earlier.kind \
+            or not isinstance(row.raw, dict) or (row.raw.get("metadata") or {}).get("ownerReferences"):
+        return row
+    owners = earlier.view.metadata.ownerReferences
+    earlier_meta = earlier.raw.get("metadata") if isinstance(earlier.raw, dict) else None
+    refs = (earlier_meta or {}).get("ownerReferences") if owners else None
+    if not refs:
+        return row
+    body = dict(row.raw)
+    body["metadata"] = {**(row.raw.get("metadata") or {}), "ownerReferences": refs}
+    made = object_from_dict(body, Hints(), row.provenance)
+    if not isinstance(made, KubeObject):
+        return row
+    made.notes.extend(n for n in row.notes if n not in made.notes)
+    made.notes.append(f"owners from its earlier sighting ({earlier.provenance.location or earlier.provenance.source})")
     return made
 
 

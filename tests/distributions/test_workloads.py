@@ -248,3 +248,14 @@ def test_a_described_pod_with_an_owner_is_no_static_pod() -> None:
     assert described.view.text is not None and described.view.metadata.ownerReferences
     assert not is_static_pod(described)
     assert is_static_pod(pods["etcd-controlplane"])
+
+
+def test_a_table_row_after_its_describe_keeps_the_describes_owner() -> None:
+    # The describe pasted first, the pod table after it (as seed 004 does for kube-proxy-dgdbc):
+    # the later row is the pod's state, and its Controlled By still says who owns it.
+    cluster = analyzer.load(_COREDNS_DESCRIBE + _PODS_TABLE)
+    described = next(o for o in cluster.objects if o.name == "coredns-f9fd979d6-gt9h2")
+    assert described.view.text is not None and described.view.text.ready == "1/1"
+    assert [(r.kind, r.name) for r in described.view.metadata.ownerReferences] == [("ReplicaSet", "coredns-f9fd979d6")]
+    assert any("owners from its earlier sighting" in n for n in described.notes)
+    assert _rows(cluster)[:1] == [("kube-system", "Deployment", "coredns", 2, 1, True)]
