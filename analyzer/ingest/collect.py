@@ -1074,8 +1074,9 @@ def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
         return later
     facts = later.raw.get("x-kda-text")
     cut = facts.get("cut_in") if isinstance(facts, dict) else None
+    ends_after = facts.get("ends_after") if isinstance(facts, dict) else None  # a whole last section
     base = earlier.body()
-    if not cut or not isinstance(base, dict):
+    if not (cut or ends_after) or not isinstance(base, dict):
         return later
     if (later.raw.get("metadata") or {}).get("creationTimestamp") and isinstance(base.get(TEXT_FACTS_KEY), dict):
         # a creation the describe states is the object's own: the row's AGE does not ride along
@@ -1088,7 +1089,8 @@ def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
     if not isinstance(made, KubeObject):
         return later
     made.notes.extend(n for n in later.notes if n not in made.notes)
-    made.notes.append(f"its describe ends mid-section '{cut}': what it does not reach is as its earlier "
+    ends = f"mid-section '{cut}'" if cut else f"after its section '{ends_after}'"
+    made.notes.append(f"its describe ends {ends}: what it does not reach is as its earlier "
                       f"sighting ({earlier.provenance.location or earlier.provenance.source}) stated it")
     return made
 

@@ -487,3 +487,17 @@ def test_the_same_listing_whole_still_takes_what_it_does_not_show_as_gone() -> N
     whole = _K3S_1019.replace("5v85x   0/1\n", "5v85x   1/1     Running            0          2m48s\n")
     r = ingest_text(whole, "k3s-1019-whole.md")
     assert "core/Pod/kube-system/helm-install-traefik-nmvrz" not in _ids(r)
+
+
+def test_a_describe_ending_after_its_whole_conditions_keeps_the_rows_say_past_them() -> None:
+    # The kind#707 session with the describe pasted up to the end of a whole Conditions table: no
+    # cut (nothing rejected), but what it would have said after it stays as the row stated it.
+    text = _KIND_707.replace("Labels:\n", "Labels:               k8s-app=kube-dns\n"
+                                          "Conditions:\n  Type           Status\n  PodScheduled   False\n")
+    r = ingest_text(text, "kind-707-conditions.txt")
+    assert r.accounting_holds() and not r.rejections
+    [pod] = [o for o in r.objects if o.name == "coredns-5c98db65d4-5xscs"]
+    assert pod.provenance.format == "describe"
+    assert pod.body()["status"]["conditions"] == [{"type": "PodScheduled", "status": "False"}]
+    assert pod.view.text.ready == "0/1" and pod.view.text.status == "Pending"  # from the row
+    assert any("ends after its section 'Conditions'" in n for n in pod.notes)

@@ -89,6 +89,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
             and (last := root.children[-1]).key not in info.describe_ends:
         notes.append(f"describe ends after its whole {last.key} section (line {last_line}): "
                      f"what it shows is kept; the sections after it were not in the text")
+        # what those sections would have said is unknown, as after a cut (ingest.collect)
+        body.setdefault(TEXT_FACTS_KEY, {})["ends_after"] = last.key
     unread = [*ctx.unread, *_unread_tables(root, catalog, {section for _, section, _ in ctx.unread})]
     for line_no, section, why in unread:
         if section != stop:  # a section cut short says so below
