@@ -381,13 +381,11 @@ class Ingestor:
         kept[TEXT_FACTS_KEY] = {k: v for k, v in facts.items() if k in ("age_seconds", "roles", "default")}
         # what the change may have altered prints as kubectl prints what it cannot tell
         kept[TEXT_FACTS_KEY]["columns"] = {k: (v if k in same else "<unknown>") for k, v in columns.items()}
-        made = object_from_dict(kept, Hints(), obj.provenance)
-        if not isinstance(made, KubeObject):
+        made = _remade(obj, kept, f"state unknown: changed by {change} after this table"
+                       + (f" (it showed {shown})" if shown else ""))
+        if made is obj:
             return
         made.duplicates = obj.duplicates
-        made.notes.extend(n for n in obj.notes if n not in made.notes)
-        made.notes.append(f"state unknown: changed by {change} after this table"
-                          + (f" (it showed {shown})" if shown else ""))
         self.result.objects[slot] = made
         self._whole_of.pop(slot, None)  # its spec as read whole is no longer current either
 
@@ -1003,13 +1001,8 @@ def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
         return row
     merged = _overlay(body, row.raw)
     merged["status"] = row.raw.get("status", {})
-    made = object_from_dict(merged, Hints(), row.provenance)
-    if not isinstance(made, KubeObject):
-        return row
-    made.notes.extend(n for n in row.notes if n not in made.notes)
-    made.notes.append(f"spec and metadata from its earlier whole sighting ({whole.provenance.location}), "
-                      "state from this table")
-    return made
+    return _remade(row, merged, f"spec and metadata from its earlier whole sighting ({whole.provenance.location}), "
+                   "state from this table")
 
 
 def _with_known_owners(row: KubeObject, earlier: KubeObject) -> KubeObject:
@@ -1026,12 +1019,7 @@ def _with_known_owners(row: KubeObject, earlier: KubeObject) -> KubeObject:
         return row
     body = dict(row.raw)
     body["metadata"] = {**(row.raw.get("metadata") or {}), "ownerReferences": refs}
-    made = object_from_dict(body, Hints(), row.provenance)
-    if not isinstance(made, KubeObject):
-        return row
-    made.notes.extend(n for n in row.notes if n not in made.notes)
-    made.notes.append(f"owners from its earlier sighting ({earlier.provenance.location or earlier.provenance.source})")
-    return made
+    return _remade(row, body, f"owners from its earlier sighting ({earlier.provenance.location or earlier.provenance.source})")
 
 
 def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:
@@ -1050,12 +1038,7 @@ def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:
     # the AGE cell too, so that `kda get` prints it as it prints the row's (as of the paste)
     columns = {**(facts.get("columns") or {}), **({"AGE": printed} if printed else {})}
     body[TEXT_FACTS_KEY] = {**facts, "age_seconds": age, **({"columns": columns} if columns else {})}
-    made = object_from_dict(body, Hints(), obj.provenance)
-    if not isinstance(made, KubeObject):
-        return obj
-    made.notes.extend(n for n in obj.notes if n not in made.notes)
-    made.notes.append(f"age from its table row ({other.provenance.location or other.provenance.source})")
-    return made
+    return _remade(obj, body, f"age from its table row ({other.provenance.location or other.provenance.source})")
 
 
 def _cut_rows(rejections: list[Rejection]) -> bool:
@@ -1085,13 +1068,20 @@ def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
         if isinstance(row.get("columns"), dict):
             row["columns"] = {k: v for k, v in row["columns"].items() if k != "AGE"}
         base = {**base, TEXT_FACTS_KEY: row}
-    made = object_from_dict(_overlay(base, later.raw), Hints(), later.provenance)
-    if not isinstance(made, KubeObject):
-        return later
-    made.notes.extend(n for n in later.notes if n not in made.notes)
     ends = f"mid-section '{cut}'" if cut else f"after its section '{ends_after}'"
-    made.notes.append(f"its describe ends {ends}: what it does not reach is as its earlier "
-                      f"sighting ({earlier.provenance.location or earlier.provenance.source}) stated it")
+    return _remade(later, _overlay(base, later.raw),
+                   f"its describe ends {ends}: what it does not reach is as its earlier "
+                   f"sighting ({earlier.provenance.location or earlier.provenance.source}) stated it")
+
+
+def _remade(obj: KubeObject, body: dict[str, Any], note: str) -> KubeObject:
+    """`obj` made again from an amended body, its notes kept and `note` (what was amended, from
+    where) added; `obj` itself when the body no longer makes an object."""
+    made = object_from_dict(body, Hints(), obj.provenance)
+    if not isinstance(made, KubeObject):
+        return obj
+    made.notes.extend(n for n in obj.notes if n not in made.notes)
+    made.notes.append(note)
     return made
 
 
