@@ -254,6 +254,11 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
                     and any(problems[i].rule in g.node_causes for i in v)}
     not_ready_nodes = [v[0] for k, v in node_problem.items()
                        if any(problems[i].rule == "node-not-ready" for i in v)]
+    # No Node of the dump is Ready: the scheduler has nowhere to put a pod (the not-ready taint),
+    # so that is why a pod waits whose scheduler's reason the dump does not hold.
+    nodes = [("Node", "", o.name) for o in cluster.objects_of("Node")]
+    no_node_ready = bool(nodes) and all(
+        any(problems[i].rule == "node-not-ready" for i in by_object.get(n, ())) for n in nodes)
     # A pod with a failure of its own (crash, image, configuration) is not explained by its node.
     own_cause = {(f.kind, f.namespace, f.name) for f in problems if f.rule in g.own_causes}
     for i, f in enumerate(problems):
@@ -292,7 +297,9 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
                 host = graph.node_of(pod)
                 if host is not None and graph.ref(host) in node_problem:
                     union.join(i, node_problem[graph.ref(host)][0])
-            if f.rule == "pod-pending" and not_ready_nodes and _NOT_READY_TAINT.search(str(f.facts.get("reason", ""))):
+            reason = str(f.facts.get("reason", ""))
+            if f.rule == "pod-pending" and not_ready_nodes and (
+                    _NOT_READY_TAINT.search(reason) or (no_node_ready and reason == "no reason recorded")):
                 union.join(i, not_ready_nodes[0])
     nodes_absent = next(iter(cluster.objects_of("Node")), None) is None
     if nodes_absent:

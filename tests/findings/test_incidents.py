@@ -421,3 +421,36 @@ def test_logs_the_dump_could_not_fetch_with_a_healthy_tunnel_are_their_own_incid
     _aks_tunnel_dump(tmp_path / "dump", tunnel_restarts=0)
     incidents = incidents_of(analyzer.load(str(tmp_path / "dump")))
     assert [i.cause_rule for i in incidents] == ["logs-dump-wide-pattern"], [i.headline for i in incidents]
+
+
+# From rancher/rke2#8498 (the canal results pasted in the issue, through the reporter's aliases
+# `kno` and `kpo`), trimmed: both nodes NotReady, pods Pending 10 minutes, no events pasted.
+RKE2_NOT_READY_PASTE = """\
+$ kno
+NAME                                          STATUS     ROLES                       AGE   VERSION
+ip-172-31-17-160.us-east-2.compute.internal   NotReady   <none>                      23m   v1.31.10+rke2r1
+ip-172-31-28-209.us-east-2.compute.internal   {second}   control-plane,etcd,master   25m   v1.31.10+rke2r1
+$ kpo
+NAMESPACE        NAME                                 READY   STATUS    RESTARTS   AGE
+auto-clusterip   test-clusterip-6b86dc97bd-2vqlm      0/1     Pending   0          10m
+auto-dns         dnsutils                             0/1     Pending   0          10m
+"""
+
+
+def test_with_no_node_ready_the_nodes_explain_pods_pending_for_no_recorded_reason() -> None:
+    cluster = analyzer.load({"session.txt": RKE2_NOT_READY_PASTE.format(second="NotReady")})
+    incidents = incidents_of(cluster)
+    assert len(incidents) == 1
+    assert incidents[0].cause_rule == "node-not-ready"
+    assert sorted(f"{f.rule} {f.name}" for f in incidents[0].members) == [
+        "node-not-ready ip-172-31-17-160.us-east-2.compute.internal",
+        "node-not-ready ip-172-31-28-209.us-east-2.compute.internal",
+        "pod-pending dnsutils", "pod-pending test-clusterip-6b86dc97bd-2vqlm"]
+
+
+def test_with_a_node_ready_a_pod_pending_for_no_recorded_reason_is_not_put_on_the_others() -> None:
+    cluster = analyzer.load({"session.txt": RKE2_NOT_READY_PASTE.format(second="Ready   ")})
+    incidents = incidents_of(cluster)
+    node = next(i for i in incidents if i.cause_rule == "node-not-ready")
+    assert [f.rule for f in node.members] == ["node-not-ready"]
+    assert sum(i.cause_rule == "pod-pending" for i in incidents) == 2
