@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.distributions.workloads import guess_from_pod_name
 from analyzer.findings.facts import ago
 from analyzer.findings.render import object_ref
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
@@ -347,13 +348,30 @@ def _component_pods(problems: list[Finding], cluster: AnalyzedDump, graph: _Grap
     return out
 
 
+# A pod name is at most 63 characters: a generated one longer than that is its controller's
+# prefix cut to 58 and five random characters (the API server's maxGeneratedNameLength).
+_NAME_LIMIT, _GENERATED_PREFIX = 63, 58
+
+
+def _workload_by_name(namespace: str, name: str) -> str | None:
+    """The workload a pod's name implies when its owners are unknown (a pasted table row), or
+    None for a name no controller writes."""
+    if len(name) == _NAME_LIMIT:
+        return f"generated {namespace}/{name[:_GENERATED_PREFIX]}"
+    kind, base = guess_from_pod_name(name, None)
+    return None if kind in ("Pod", "StaticPod") else f"{kind} {namespace}/{base} (by name)"
+
+
 def _join_same_workload(problems: list[Finding], union: _Union, graph: _Graph) -> None:
-    """One rule failing on several pods of one workload is one problem of its pod template."""
+    """One rule failing on several pods of one workload is one problem of its pod template
+    (the workload known from the pods' owners, or, for pods pasted without them, their names)."""
     by_key: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, f in enumerate(problems):
         node = graph.ids.get((f.kind, f.namespace, f.name)) if f.kind == "Pod" else None
         if node is not None and graph.owners(node):
             by_key[(f.rule, graph.workload_of(node))].append(i)
+        elif f.kind == "Pod" and (workload := _workload_by_name(f.namespace, f.name)) is not None:
+            by_key[(f.rule, workload)].append(i)
     for members in by_key.values():
         for i in members[1:]:
             union.join(members[0], i)

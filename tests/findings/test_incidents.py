@@ -454,3 +454,27 @@ def test_with_a_node_ready_a_pod_pending_for_no_recorded_reason_is_not_put_on_th
     node = next(i for i in incidents if i.cause_rule == "node-not-ready")
     assert [f.rule for f in node.members] == ["node-not-ready"]
     assert sum(i.cause_rule == "pod-pending" for i in incidents) == 2
+
+
+# From hashicorp/consul-k8s#715 (`kubectl get pods --all-namespaces` on a new EKS cluster, every
+# pod Pending, no events pasted), trimmed: a Deployment's two pods whose generated names were cut
+# at 63 characters, a StatefulSet's three, and a pod of another Deployment.
+CONSUL_PENDING_PASTE = """\
+$ kubectl get pods --all-namespaces
+NAMESPACE     NAME                                                              READY   STATUS    RESTARTS   AGE
+default       consul-consul-connect-injector-webhook-deployment-7f76cc4db5xzm   0/1     Pending   0          8m49s
+default       consul-consul-connect-injector-webhook-deployment-7f76cc4dnbkzb   0/1     Pending   0          8m50s
+default       consul-consul-controller-75fff57f7b-qhf7z                         0/1     Pending   0          8m50s
+default       consul-consul-server-0                                            0/1     Pending   0          8m49s
+default       consul-consul-server-1                                            0/1     Pending   0          8m49s
+default       consul-consul-server-2                                            0/1     Pending   0          8m49s
+"""
+
+
+def test_pasted_pods_of_one_workload_by_their_names_are_one_incident() -> None:
+    incidents = incidents_of(analyzer.load({"session.txt": CONSUL_PENDING_PASTE}))
+    assert sorted(sorted(f.name for f in i.members) for i in incidents) == [
+        ["consul-consul-connect-injector-webhook-deployment-7f76cc4db5xzm",
+         "consul-consul-connect-injector-webhook-deployment-7f76cc4dnbkzb"],
+        ["consul-consul-controller-75fff57f7b-qhf7z"],
+        ["consul-consul-server-0", "consul-consul-server-1", "consul-consul-server-2"]]
