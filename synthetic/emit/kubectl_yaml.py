@@ -603,14 +603,7 @@ class KubectlYamlWriter:
         if at_line_start:
             parts.append("")
         parts.append(self._line_start(parts, indent) + ":")
-        if isinstance(value, dict) and value:
-            parts.append(" ")
-            self._mapping(value, indent + BEST_INDENT, parts, inline_first=True)
-        elif isinstance(value, list) and value:
-            parts.append(" ")
-            self._sequence(value, indent + BEST_INDENT, parts, inline_first=True)
-        else:
-            self._value(value, indent, indent + 1, parts, in_mapping=True)
+        self._after_indicator(value, indent, parts, in_mapping=True)
 
     def _sequence(self, items: list[Any], indent: int, parts: list[str], inline_first: bool) -> None:
         first = inline_first
@@ -620,14 +613,19 @@ class KubectlYamlWriter:
                 first = False
             else:
                 parts.append(self._line_start(parts, indent) + "-")
-            if isinstance(item, dict) and item:
-                parts.append(" ")
-                self._mapping(item, indent + BEST_INDENT, parts, inline_first=True)
-            elif isinstance(item, list) and item:
-                parts.append(" ")
-                self._sequence(item, indent + BEST_INDENT, parts, inline_first=True)
-            else:
-                self._value(item, indent, indent + 1, parts, in_mapping=False)
+            self._after_indicator(item, indent, parts, in_mapping=False)
+
+    def _after_indicator(self, value: Any, indent: int, parts: list[str], in_mapping: bool) -> None:
+        """What follows a "-" or a complex key's ":": a non-empty collection starts on the same
+        line (libyaml's compact form), anything else is written as a value."""
+        if isinstance(value, dict) and value:
+            parts.append(" ")
+            self._mapping(value, indent + BEST_INDENT, parts, inline_first=True)
+        elif isinstance(value, list) and value:
+            parts.append(" ")
+            self._sequence(value, indent + BEST_INDENT, parts, inline_first=True)
+        else:
+            self._value(value, indent, indent + 1, parts, in_mapping=in_mapping)
 
     def _value(self, value: Any, indent: int, column: int, parts: list[str], in_mapping: bool) -> None:
         """A value after `key:` or `-`; `indent` is that of the key or the dash."""
