@@ -851,7 +851,7 @@ class Ingestor:
             self.result.server_version = facts["server_version"]
         if facts.get("created"):
             self.result.stated_capture_times.append(facts["created"])
-        self.result.skipped.append(Rejection(display, "", "bundle metadata, not Kubernetes objects"))
+        self.result.skipped.append(Rejection(display, "", layouts.not_objects_reason(entry.path) or layouts.BUNDLE_METADATA))
 
     # -- bookkeeping ------------------------------------------------------------------------
 
@@ -1140,6 +1140,8 @@ def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
         return facts
     if not isinstance(doc, dict):
         return facts
+    if path.endswith("serverversion.json") and isinstance(doc.get("gitVersion"), str):
+        facts["server_version"] = doc["gitVersion"]  # sonobuoy's: the /version answer itself
     if path.endswith("cluster_version.json"):
         info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
         version = doc.get("string") or info.get("gitVersion")

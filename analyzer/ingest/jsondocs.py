@@ -363,9 +363,33 @@ def has_log_blocks(data: bytes) -> bool:
     return bool(_log_starts(data))
 
 
+# A top-level JSON array whose first element is an object: a List's items written without
+# their List (client-go's `[]T`, as sonobuoy's resources/ and troubleshoot's custom-resources
+# files hold them, or `jq .items`). Read as the List it was cut from.
+_OBJECT_ARRAY = re.compile(rb"\A\s*\[\s*(?:\{|\])")
+_AS_LIST_OPEN = b'{"items":'
+
+
+def as_list(data: bytes | memoryview | mmap.mmap) -> bytes | None:
+    """The bytes of a top-level array of objects wrapped as a List (`{"items": [...]}`; no line
+    break added, so lines keep their numbers), or None for anything else.
+
+    >>> as_list(b'[{"metadata": {"name": "a"}}]')
+    b'{"items":[{"metadata": {"name": "a"}}]}'
+    >>> as_list(b'["an error"]') is None, as_list(b'{"kind": "Pod"}') is None
+    (True, True)
+    """
+    if _OBJECT_ARRAY.match(bytes(data[:256])) is None:
+        return None
+    return _AS_LIST_OPEN + bytes(data) + b"}"
+
+
 def read_single_document(data: bytes | memoryview | mmap.mmap) -> JsonFile | None:
     """The file as exactly one JSON document (the fast path: items stay slices of `data`),
     or None if it is not that."""
+    wrapped = as_list(data)
+    if wrapped is not None:
+        data = wrapped
     mv = memoryview(data)
     release = _releaser(data) if isinstance(data, mmap.mmap) else None
     try:
@@ -502,8 +526,12 @@ def _decode_segment(
     candidates = sorted(picked, reverse=True)
     error = ""
     for cand in candidates:
+        piece = mv[start:cand]
+        if first == b"[":
+            wrapped = as_list(piece)  # an array of objects: the List it was cut from
+            piece = memoryview(wrapped) if wrapped is not None else piece
         try:
-            env = decode_document(mv[start:cand])
+            env = decode_document(piece)
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
             # (msgspec raises UnicodeDecodeError for bytes that are not UTF-8 inside strings)
             error = error or str(exc)
@@ -511,7 +539,7 @@ def _decode_segment(
         except RecursionError:
             error = error or TOO_DEEP
             continue
-        out.documents.append(JsonDocument(index, line, env, mv[start:cand]))
+        out.documents.append(JsonDocument(index, line, env, piece))
         junk = _NON_SPACE.search(data, cand, end)
         if junk:
             rest = data[junk.start():min(end, junk.start() + 40)].strip()

@@ -39,8 +39,14 @@ def _layouts() -> dict:
     data = load_yaml(text)
     data["objects"] = [(r, re.compile(r["pattern"])) for r in data["objects"]]
     data["logs"] = [(r, re.compile(r["pattern"])) for r in data["logs"]]
-    data["not_objects"] = [re.compile(p) for p in data["not_objects"]]
+    data["not_objects"] = [
+        (re.compile(p["pattern"]), p["reason"]) if isinstance(p, dict) else (re.compile(p), BUNDLE_METADATA)
+        for p in data["not_objects"]
+    ]
     return data
+
+
+BUNDLE_METADATA = "bundle metadata, not Kubernetes objects"
 
 
 def kind_for_resource(resource: str) -> str | None:
@@ -128,4 +134,15 @@ def log_hint(path: str) -> LogHint | None:
 
 def is_not_objects(path: str) -> bool:
     """Whether a bundle file is known to hold something other than Kubernetes objects."""
-    return any(rx.search(path) for rx in _layouts()["not_objects"])
+    return not_objects_reason(path) is not None
+
+
+def not_objects_reason(path: str) -> str | None:
+    """What a bundle file known not to hold objects holds instead, or None.
+
+    >>> not_objects_reason("b/secrets-errors/default/x.json")
+    "a collector's errors (what the bundle could not collect), not objects"
+    >>> not_objects_reason("b/version.yaml"), not_objects_reason("b/cluster-resources/pods/a.json")
+    ('bundle metadata, not Kubernetes objects', None)
+    """
+    return next((reason for rx, reason in _layouts()["not_objects"] if rx.search(path)), None)
