@@ -207,6 +207,22 @@ def _control_plane_contradictions(cluster: ModeledDump, profiles: Profiles) -> l
     ]
 
 
+def _control_plane_node_contradictions(cluster: ModeledDump, profiles: Profiles) -> list[Evidence]:
+    """Negative evidence against managed distributions: a control-plane node is registered."""
+    labels = profiles.control_plane_node_labels
+    nodes = sorted(o.key.id for o in builtin_objects(cluster, "Node")
+                   if any(key in (o.view.metadata.labels or {}) for key in labels))
+    if not nodes:
+        return []
+    return [
+        Evidence(signal="control_plane_node_registered", object=nodes[0], value=nodes[0].rsplit("/", 1)[-1],
+                 weight=-CONTRADICTION_WEIGHT, distribution=name,
+                 note="a control-plane node is registered, so the control plane is not managed",
+                 count=len(nodes))
+        for name, p in sorted(profiles.distributions.items()) if p.control_plane == "managed"
+    ]
+
+
 def _plain_upstream(cluster: ModeledDump, hits: list[Hit], virtual: set[str]) -> list[Evidence] | None:
     """Evidence for `vanilla`: full node objects and kube-system pods, and no mark of any distribution.
 
@@ -255,7 +271,8 @@ def detect(cluster: ModeledDump, fingerprints: Iterable[Fingerprint] | None = No
             cluster_hits = [h for h in hits if not h.observation.node]
             families = {}
 
-    contradictions = _control_plane_contradictions(cluster, profiles)
+    contradictions = _control_plane_contradictions(cluster, profiles) or _control_plane_node_contradictions(
+        cluster, profiles)
     ranking = rank(tally(cluster_hits), profiles, contradictions)
     scores = {n: round(ranking.tallies[n].score, 2) for n in ranking.order if ranking.tallies[n].score > 0}
 

@@ -36,6 +36,7 @@ class Profiles:
     cni_of_component: dict[str, str]
     dns_services: tuple[str, ...]
     dns_configmaps: tuple[str, ...]
+    control_plane_node_labels: tuple[str, ...] = ()
 
     def is_system_namespace(self, namespace: str) -> bool:
         """Whether workloads in this namespace are cluster components rather than applications."""
@@ -74,4 +75,5 @@ def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
                           for part in parts},
         dns_services=tuple(data.get("dns_services") or ()),
         dns_configmaps=tuple(data.get("dns_configmaps") or ()),
+        control_plane_node_labels=tuple(data.get("control_plane_node_labels") or ()),
     )

@@ -121,3 +121,23 @@ def test_pasted_kubeadm_on_aws_tables_are_not_eks() -> None:
     assert any(e.signal == "workload_name" and e.value.startswith("kube-apiserver-") for e in dist.evidence)
     assert dist.control_plane.kind == "self-hosted"
     assert dist.cni == ["calico"]
+
+
+def test_nodes_on_ec2_with_a_registered_control_plane_node_are_not_eks() -> None:
+    # The three nodes of vmware-tanzu/sonobuoy @ 3075601 pkg/client/results/testdata/results-0.8.tar.gz
+    # (resources/non-ns/Nodes.json, 2017-10, v1.7.2 on Ubuntu, a Heptio quickstart on EC2), trimmed to
+    # the fields the detector reads: aws:// provider IDs and EC2 names, one node labelled master. EKS
+    # never registers its control plane's machines as Nodes (and its kubelets say -eks-).
+    ec2 = {"beta.kubernetes.io/instance-type": "t2.medium", "failure-domain.beta.kubernetes.io/region": "us-west-2",
+           "failure-domain.beta.kubernetes.io/zone": "us-west-2a"}
+    nodes = [node(f"ip-10-0-{ip}.us-west-2.compute.internal", provider_id=f"aws:///us-west-2a/{iid}", kubelet="v1.7.2",
+                  labels={**ec2, **extra}, os_image="Ubuntu 16.04.2 LTS")
+             for ip, iid, extra in (("15-53", "i-0bdeb8c357ba1e0c8", {}),
+                                    ("19-88", "i-053d3328fe6aa2766",
+                                     {"kubernetes.io/role": "master", "node-role.kubernetes.io/master": ""}),
+                                    ("27-65", "i-068b41d2cd05fb515", {}))]
+    dist = detect_distribution(load(*nodes))
+    assert dist.name != "eks"
+    assert any(e.signal == "control_plane_node_registered" and e.distribution == "eks" for e in dist.evidence_for("eks"))
+    # without the master node the same workers still read as EKS's (weakly): the label decides
+    assert detect_distribution(load(nodes[0], nodes[2])).name == "eks"
