@@ -178,6 +178,7 @@ def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: 
         for ns, pod, at in zip(containers["namespace"], containers["pod"], containers["started_at"], strict=True):
             if not pd.isna(at) and ((ns, pod) not in started or at > started[(ns, pod)]):
                 started[(ns, pod)] = at
+    ready_since = _ready_since(cluster, set(named))
     seen: dict[tuple[str, str, str], list[tuple[int, str, pd.Timestamp]]] = defaultdict(list)
     for ns, pod, count, first, last, message in zip(
             unhealthy["object_namespace"], unhealthy["object_name"], unhealthy["count"],
@@ -190,6 +191,11 @@ def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: 
         if (ns, pod) in started and last < started[(ns, pod)]:
             continue
         if str(message).startswith("Readiness probe") and _true(ready.get((ns, pod))):
+            continue
+        # Any probe failure before the pod last became ready (and ready it is now) has passed:
+        # a liveness probe failing while a container starts, then passing ever since.
+        since = ready_since.get((ns, pod))
+        if since is not None and last <= since:
             continue
         # An event's count spans its whole life: only when it began within RECENT are all its
         # repeats recent (sporadic failures over hours are not a failing component).
@@ -204,6 +210,22 @@ def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: 
         h.probe_failures = total
         h.evidence.append(f"{total} probe failures (Unhealthy events) in the last hour, last "
                           f"{_before_capture(capture, last)}: {message[:200]}")
+
+
+def _ready_since(cluster: ModeledDump, names: set[str]) -> dict[tuple[str, str], pd.Timestamp]:
+    """(namespace, pod) -> when the pod last became Ready, for the pods of `names` Ready now."""
+    from analyzer.distributions.objects import builtin_objects
+
+    out: dict[tuple[str, str], pd.Timestamp] = {}
+    for pod in builtin_objects(cluster, "Pod"):
+        if pod.name not in names:
+            continue
+        for cond in pod.view.status.conditions or ():
+            if cond.type == "Ready" and cond.status == "True" and cond.lastTransitionTime:
+                at = pd.to_datetime(cond.lastTransitionTime, utc=True, errors="coerce")
+                if not pd.isna(at):
+                    out[(pod.namespace, pod.name)] = at
+    return out
 
 
 def _log_errors(cluster: ModeledDump, pod_key: dict, health: dict) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from conftest import REALDATA
 
 import analyzer
@@ -95,3 +97,31 @@ def test_recent_probe_failures_of_a_component_are_counted(tmp_path) -> None:
     row = table[table["name"] == "calico-node"].iloc[0]
     assert row["probe_failures"] == 5 and not row["healthy"]
     assert "5 probe failures" in row["health_evidence"] and "calico/node is not ready" in row["health_evidence"]
+
+
+SONOBUOY = Path(__file__).parents[1] / "ingest" / "data" / "sonobuoy-results"
+
+
+def test_probe_failures_before_the_pod_became_ready_have_passed(tmp_path) -> None:
+    # tests/ingest/data/sonobuoy-results (trimmed from sonobuoy's results-0.10.tar.gz, a kubeadm
+    # cluster 9 minutes old): calico-node-fb8vk's liveness probe failed 3 times while it started
+    # (17:02:44-17:03:14), the pod is Ready since 17:03:18, no restart since, capture 17:07.
+    import json
+    import shutil
+
+    table = analyzer.load(str(SONOBUOY)).tables.components
+    row = table[table["name"] == "calico-node"].iloc[0]
+    assert row["healthy"] and row["probe_failures"] == 0
+    # Had it become ready before the failures, they would still be coming: counted.
+    copy = tmp_path / "sonobuoy-results"
+    shutil.copytree(SONOBUOY, copy)
+    pods_file = copy / "resources" / "ns" / "kube-system" / "Pods.json"
+    pods = json.loads(pods_file.read_text())
+    for cond in pods[0]["status"]["conditions"]:
+        if cond["type"] == "Ready":
+            cond["lastTransitionTime"] = "2017-12-13T17:02:30Z"
+    pods_file.write_text(json.dumps(pods))
+    table = analyzer.load(str(copy)).tables.components
+    row = table[table["name"] == "calico-node"].iloc[0]
+    assert not row["healthy"] and row["probe_failures"] == 3
+    assert "Liveness probe failed" in row["health_evidence"]
