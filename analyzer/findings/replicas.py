@@ -68,7 +68,8 @@ def short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterator
         obj = by_name.get((finding.namespace, finding.name))
         starting = _starting(cluster, obj) if obj is not None else ""
         if starting and _pods_fail_on_their_own(cluster, obj):
-            starting = ""  # young, but stuck: its pods cannot pull, crash or are misconfigured
+            # young, but stuck: its pods cannot pull, crash, are misconfigured or fit no node
+            starting = ""
         yield finding.as_info(resolved=starting) if starting else finding
 
 
@@ -79,7 +80,16 @@ OWN_FAILURES = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName"
 
 
 def _pods_fail_on_their_own(cluster: AnalyzedDump, obj: KubeObject) -> bool:
-    return any(waiting_containers(pod, OWN_FAILURES) for pod in owned_pods(cluster, obj))
+    return any(waiting_containers(pod, OWN_FAILURES) or _turned_down(pod) for pod in owned_pods(cluster, obj))
+
+
+def _turned_down(pod: KubeObject) -> bool:
+    """The scheduler found no node for the pod (PodScheduled=False, Unschedulable): it is not
+    starting, it waits for room it does not have."""
+    if pod.view.spec.nodeName:
+        return False
+    return any(c.type == "PodScheduled" and c.status == "False" and c.reason == "Unschedulable"
+               for c in pod.view.status.conditions or ())
 
 
 def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterator[Finding]:
