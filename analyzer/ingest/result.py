@@ -442,7 +442,13 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
                                 t = detail.finishedAt or detail.startedAt
                                 if t and t > newest:
                                     newest = t
-            see("container state", newest or None, obj, "status.containerStatuses.state")
+            field = "status.containerStatuses.state"
+            # An evicted or failed pod can keep no container status, only when it started
+            # (a Qovery EKS pod evicted for ephemeral storage: created 14:33:21, started 14:34:59).
+            started = status.startTime
+            if isinstance(started, str) and started > newest:
+                newest, field = started, "status.startTime"
+            see("container state", newest or None, obj, field)
         elif kind == "Node":
             newest = ""
             conditions = v.status.conditions or ()

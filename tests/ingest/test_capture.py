@@ -216,3 +216,21 @@ def test_late_times_on_several_nodes_are_not_one_clock_ahead() -> None:
     # The same times spread over two nodes: no one clock to blame, the newest time stands.
     capture = _load({"dump.yaml": _skewed_ha_cluster(("k8s-master1", "k8s-worker1"))}).capture
     assert capture.time.isoformat() == "2017-11-03T10:03:14+00:00" and not capture.clock_ahead
+
+
+def test_an_evicted_pods_start_time_counts() -> None:
+    # Trimmed from a real `kubectl get pod -o json` on EKS (Qovery/engine @ 59fa717, src/cmd/structs.rs,
+    # the pod_status payload of test_pod_status_deserialize, 2022-07-13): evicted for ephemeral
+    # storage, no container status left, created 14:33:21 and started 14:34:59.
+    pod = {"apiVersion": "v1", "kind": "Pod",
+           "metadata": {"name": "app-z064fc389-55c7689767-9bchb", "namespace": "z801e6dcb-zdf4a84bc",
+                        "creationTimestamp": "2022-07-13T14:33:21Z",
+                        "annotations": {"kubernetes.io/psp": "eks.privileged"}},
+           "spec": {"nodeName": "ip-10-0-21-229.eu-west-3.compute.internal",
+                    "containers": [{"name": "app-z064fc389", "image": "nginx:1.25"}]},
+           "status": {"message": "The node was low on resource: ephemeral-storage. Container app-z064fc389 was "
+                                 "using 56Ki, which exceeds its request of 0. ",
+                      "phase": "Failed", "reason": "Evicted", "startTime": "2022-07-13T14:34:59Z"}}
+    capture = _load({"pod.yaml": [pod]}).capture
+    assert capture.time.isoformat() == "2022-07-13T14:34:59+00:00"
+    assert capture.signal == "container state" and "status.startTime" in capture.where
