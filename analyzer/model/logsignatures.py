@@ -265,7 +265,7 @@ def _time_of(text: str, match: LogMatch, year: int) -> datetime | None:
 
 
 def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime | None,
-                    untimed: set[str] | None = None) -> list[bool]:
+                    untimed: set[str] | None = None, crashed: bool = False) -> list[bool]:
     """For each match of one log, whether it describes the state at capture.
 
     A non-persistent signature (an expired certificate, a full disk) always does. Others do
@@ -274,6 +274,8 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
     log began (or, without time stamps, the line came MIN_REPEATS times). Lines printed while a component started and then recovered are
     history, and so is a previous container's log (it is evidence of why that one exited).
     The ids of signatures found current by their repeats alone (no time) go into `untimed`.
+    `crashed`: the log is that of a container which exited in error and is crashing still
+    (CrashLoopBackOff): an untimed line among its last lines is its last words, current.
     """
     total = _last_lines(log.text)
     last_of: dict[str, LogMatch] = {}
@@ -292,8 +294,8 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
             after_startup = started is None or when - started > STARTUP_GRACE
             live[sig_id] = abs(capture - when) <= CURRENT_WINDOW and after_startup
         else:
-            live[sig_id] = count[sig_id] >= MIN_REPEATS
-            if live[sig_id] and untimed is not None:
+            live[sig_id] = count[sig_id] >= MIN_REPEATS or crashed
+            if count[sig_id] >= MIN_REPEATS and untimed is not None:
                 untimed.add(sig_id)
     return [not m.signature.persistent or live[m.signature.id] for m in matches]
 
@@ -312,6 +314,19 @@ def _container_start(pod: dict, container: str) -> datetime | None:
                 if started is not None:
                     return started
     return parse_time(status.get("startTime"))
+
+
+def _crashing_containers(cluster: Dump) -> set[tuple[str, str, str]]:
+    """(namespace, pod, container) of containers in CrashLoopBackOff whose last run ended in an
+    error: their current log is the one that ended in that error."""
+    out: set[tuple[str, str, str]] = set()
+    for pod in cluster.objects_of("Pod"):
+        for cs in pod.view.status.containerStatuses or ():
+            waiting = cs.state.waiting if cs.state else None
+            ended = cs.lastState.terminated if cs.lastState else None
+            if waiting and waiting.reason == "CrashLoopBackOff" and ended and ended.exitCode:
+                out.add((pod.namespace, pod.name, cs.name))
+    return out
 
 
 def _controller(pod: dict) -> str | None:
@@ -381,11 +396,15 @@ def container_log_matches(cluster: Dump) -> list[ContainerLogMatch]:
     if found is None:
         matcher = default_matcher()
         per_log = []
+        crashing: set[tuple[str, str, str]] | None = None
         for log in cluster.logs:
             matches = list(matcher.matches(log.text))
             if matches:
                 untimed: set[str] = set()
-                flags = current_matches(matches, log, cluster.capture_time, untimed)
+                if crashing is None:
+                    crashing = _crashing_containers(cluster)
+                crashed = (log.namespace, log.pod, log.container) in crashing
+                flags = current_matches(matches, log, cluster.capture_time, untimed, crashed)
                 per_log.append((log, matches, flags, untimed))
         quiet = quiet_replicas(cluster, per_log)
         orphans = {id(log) for log in logs_without_pod(cluster)} if per_log else set()

@@ -155,3 +155,38 @@ def test_logs_of_pods_the_dump_does_not_hold_are_history(tmp_path: Path) -> None
         assert by_pod[gone].orphan and not by_pod[gone].current
     assert cluster.summary()["logs"]["without_pod"] == [
         "default/arena-deployment-d48c8dfb8-dhldd", "kube-system/tunnelfront-6869944cf6-qjq8m"]
+
+
+def _crashing_backend(tmp_path: Path, waiting: str) -> analyzer.Cluster:
+    # Trimmed from a real k3s support bundle (replicatedhq/troubleshoot @ e155e4e,
+    # real-support-bundles/support-bundle-2025-09-11T15_54_39/cluster-resources/pods/default.json
+    # and pods/logs/default/backend-api-75fb46b7bd-xtkrh/api-server.log): the container exits 1 at
+    # every start, its log has no time stamps and says why once.
+    import json
+
+    bundle = tmp_path / "bundle" / "cluster-resources"
+    (bundle / "pods" / "logs" / "default" / "backend-api-75fb46b7bd-xtkrh").mkdir(parents=True)
+    pod = {"metadata": {"name": "backend-api-75fb46b7bd-xtkrh", "namespace": "default",
+                        "creationTimestamp": "2025-09-11T20:50:19Z"},
+           "spec": {"containers": [{"name": "api-server", "image": "alpine:latest"}]},
+           "status": {"phase": "Running", "startTime": "2025-09-11T20:50:19Z", "containerStatuses": [
+               {"name": "api-server", "ready": False, "restartCount": 5, "image": "alpine:latest",
+                "state": {"waiting": {"reason": waiting}},
+                "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "startedAt": "2025-09-11T20:53:27Z",
+                                             "finishedAt": "2025-09-11T20:53:27Z"}}}]}}
+    (bundle / "pods" / "default.json").write_text(json.dumps({"kind": "PodList", "apiVersion": "v1", "items": [pod]}))
+    (bundle / "pods" / "logs" / "default" / "backend-api-75fb46b7bd-xtkrh" / "api-server.log").write_text(
+        "Starting Backend API Server v3.2.1\nEnvironment: production\nInitializing database connection...\n"
+        "nc: bad address 'postgres-service.database'\nERROR: Failed to connect to database: connection refused\n"
+        "Database connection failed after 3 retries\n")
+    return analyzer.load(str(tmp_path / "bundle"))
+
+
+def test_a_crashlooping_containers_last_words_are_current(tmp_path: Path) -> None:
+    matches = container_log_matches(_crashing_backend(tmp_path, "CrashLoopBackOff"))
+    assert [(m.match.signature.id, m.current) for m in matches] == [("name-not-resolved", True)]
+
+
+def test_the_same_untimed_line_once_in_a_container_that_is_not_crashing_is_not_current(tmp_path: Path) -> None:
+    matches = container_log_matches(_crashing_backend(tmp_path, "ContainerCreating"))
+    assert [(m.match.signature.id, m.current) for m in matches] == [("name-not-resolved", False)]
