@@ -41,12 +41,23 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
 
 def _starting(cluster: AnalyzedDump, pod, statuses: list) -> str:
     """ "started 40s before capture: still starting" when every not-ready container started
-    that recently ('' otherwise)."""
-    ages = []
+    that recently, or "exited 0 0s before capture: between runs" when they ended that recently
+    with success (a one-shot container caught as it finished, as troubleshoot's run-pod
+    collector was in its own bundle); '' otherwise."""
+    ages, ended = [], False
     for s in statuses:
         running = s.state.running if s.state else None
-        age = age_at_capture(cluster, parse_time(running.startedAt if running else None), pod)
+        done = s.state.terminated if s.state else None
+        if running is None and done is not None and done.exitCode == 0:
+            when, ended = done.finishedAt, True
+        else:
+            when = running.startedAt if running else None
+        age = age_at_capture(cluster, parse_time(when), pod)
         if age is None or not timedelta(0) <= age < STARTING:
             return ""
         ages.append(age)
-    return f"started {age_text(max(ages))} before capture: still starting" if ages else ""
+    if not ages:
+        return ""
+    if ended:
+        return f"exited 0 {age_text(max(ages))} before capture: between runs"
+    return f"started {age_text(max(ages))} before capture: still starting"
