@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from analyzer.errors import InputError
-from analyzer.ingest import datasniff, jsondocs, layouts, sightings, transcripts, wrappers, yamldocs
+from analyzer.ingest import (
+    datasniff,
+    jsondocs,
+    layouts,
+    shapes,
+    sightings,
+    transcripts,
+    wrappers,
+    yamldocs,
+)
 from analyzer.ingest.headerdate import header_date
 from analyzer.ingest.objects import (
     Hints,
@@ -638,6 +647,8 @@ class Ingestor:
     def _add_json_document(self, display: str, fmt: str, doc: jsondocs.JsonDocument, hint: layouts.PathHint | None) -> int:
         env = doc.envelope
         items = env.list_items()
+        if items is None and not env.kind and self._add_foreign_document(display, doc):
+            return 0
         if items is None:
             prov = Provenance(display, fmt, doc.index, doc.line)
             return self._keep(object_from_json(doc.raw, _hints(None, hint), prov))
@@ -667,6 +678,25 @@ class Ingestor:
                     mapped.release(decoded)
                     released = decoded
         return kept
+
+    def _add_foreign_document(self, display: str, doc: jsondocs.JsonDocument) -> bool:
+        """A cloud CLI's or kubectl's own document (`az aks show`, `kubectl version -o json`):
+        skipped as what it is, with the version it states; False if it is not one."""
+        try:
+            body = msgspec.json.decode(bytes(doc.raw))
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            return False
+        found = shapes.foreign_document(body)
+        if found is None:
+            return False
+        what, version = found
+        said = f", Kubernetes {version}" if version else ""
+        self.result.skipped.append(Rejection(display, f"document {doc.index}, line {doc.line}",
+                                             f"{what}{said}: not Kubernetes objects"))
+        server = body.get("serverVersion") if isinstance(body, dict) else None
+        if isinstance(server, dict) and isinstance(server.get("gitVersion"), str) and not self.result.server_version:
+            self.result.server_version = server["gitVersion"]
+        return True
 
     def _add_item_views(
         self, doc: jsondocs.JsonDocument, items: list, h: Hints, first: Provenance, rest: Provenance

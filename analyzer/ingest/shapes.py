@@ -38,3 +38,38 @@ def kind_from_shape(body: dict[str, Any]) -> tuple[str, str] | None:
         if all(_has(body, p) for p in paths):
             return kind, ", ".join(".".join(p) for p in paths)
     return None
+
+
+@cache
+def _foreign() -> tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...] | None], ...]:
+    text = resources.files("analyzer.ingest").joinpath("shapes.yaml").read_text("utf-8")
+    rows = load_yaml(text).get("not_kubernetes") or ()
+    return tuple((row["what"], tuple(tuple(p.split(".")) for p in row["all"]),
+                  tuple(row["version"].split(".")) if row.get("version") else None) for row in rows)
+
+
+def _get(body: Any, path: tuple[str, ...]) -> Any:
+    for step in path:
+        if not isinstance(body, dict):
+            return None
+        body = body.get(step)
+    return body
+
+
+def foreign_document(body: Any) -> tuple[str, str | None] | None:
+    """(what the document is, the Kubernetes version it states) for a cloud CLI's or kubectl's
+    own JSON (not an API object), or None.
+
+    >>> foreign_document({"agentPoolProfiles": [], "fqdn": "x.hcp.westeurope.azmk8s.io",
+    ...                   "currentKubernetesVersion": "1.31.7"})
+    ('an AKS cluster as `az aks show` prints it', '1.31.7')
+    >>> foreign_document({"metadata": {"name": "n1"}}) is None
+    True
+    """
+    if not isinstance(body, dict) or body.get("kind"):
+        return None
+    for what, paths, version in _foreign():
+        if all(_has(body, p) for p in paths):
+            stated = _get(body, version) if version else None
+            return what, stated if isinstance(stated, str) else None
+    return None

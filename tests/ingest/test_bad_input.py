@@ -298,3 +298,31 @@ def test_a_built_in_kind_under_the_core_apiversion_is_rejected_not_crashed() -> 
     assert "Deployment is not served by apiVersion v1" in rej.reason and rej.location.startswith("document 0")
     import analyzer
     assert analyzer.load({"edited.yaml": text.decode()}).distribution is not None
+
+
+def test_a_cloud_clis_cluster_description_is_named_not_rejected(tmp_path) -> None:
+    # `az aks show` as a user saved it (alikhawaja/aks-cli @ 1ebca12, clusterinfo.json), trimmed to
+    # a few of its fields: not Kubernetes objects, but a reader should hear what it is.
+    import json
+
+
+
+    doc = {"agentPoolProfiles": [{"count": 3, "mode": "System", "name": "systempool1",
+                                  "nodeImageVersion": "AKSUbuntu-2204gen2containerd-202504.28.0",
+                                  "orchestratorVersion": "1.31", "vmSize": "standard_d4as_v6"}],
+           "currentKubernetesVersion": "1.31.7", "dnsPrefix": "aktestweu03",
+           "fqdn": "aktestweu03-pe4tng4q.hcp.westeurope.azmk8s.io", "kubernetesVersion": "1.31",
+           "location": "westeurope", "name": "aks-test-weu-08",
+           "type": "Microsoft.ContainerService/ManagedClusters"}
+    path = tmp_path / "clusterinfo.json"
+    path.write_text(json.dumps(doc, indent=2))
+    r = ingest(str(path))
+    assert not r.objects and not r.rejections and r.accounting_holds()
+    assert [s.reason for s in r.skipped] == [
+        "an AKS cluster as `az aks show` prints it, Kubernetes 1.31.7: not Kubernetes objects"]
+    # `kubectl version -o json` (its shape; the version of the EKS node in Qovery/engine's payload)
+    # names the server version as a bundle's version file does
+    path.write_text(json.dumps({"clientVersion": {"gitVersion": "v1.30.2"},
+                                "serverVersion": {"gitVersion": "v1.16.13-eks-ec92d4"}}, indent=2))
+    r = ingest(str(path))
+    assert r.server_version == "v1.16.13-eks-ec92d4" and not r.rejections
