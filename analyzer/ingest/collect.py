@@ -107,6 +107,9 @@ class Ingestor:
         self._logs: dict[tuple[str, str, bool], int] = {}
         self._logs_of_pod: dict[tuple[str, bool], list[int]] = {}
         self._mapped: MappedFile | None = None  # the mapped file being read, if any
+        # <folder>/<pod>/<container>.log files of no known layout, told apart once the tree's pods
+        # are read: (display, pod, container, previous, bytes)
+        self._pod_named_logs: list[tuple[str, str, str, bool, bytes]] = []
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -123,6 +126,7 @@ class Ingestor:
                     # What the file gave before the failure stays; the rest of it is refused.
                     self.reject_input(entry.display, f"internal error while reading this file "
                                       f"({type(exc).__name__}: {exc}); please report it")
+        self._add_pod_named_logs()
         # after the walk: a folder learns what it skips while listing its files
         for path, reason in getattr(tree, "skipped", []):
             self.result.skipped.append(Rejection(path, "", reason))
@@ -170,6 +174,10 @@ class Ingestor:
         if datasniff.data_shape(data) == datasniff.OBJECTS:
             self.reject_input(display, "looks like Kubernetes data (a List or objects) but could not be read "
                               "as JSON, YAML or kubectl text")
+            return
+        named = _POD_NAMED_LOG.search(entry.path) if hint is None else None
+        if named is not None:
+            self._pod_named_logs.append((display, named["pod"], named["container"], bool(named["previous"]), data))
             return
         if entry.path.endswith((".log", ".txt")) and hint is None:
             self.result.files.append(FileReport(display, "ignored"))
@@ -872,6 +880,34 @@ class Ingestor:
         self._add_log(LogRecord(hint.namespace or "", hint.pod, hint.container, text, display, hint.previous))
         report.logs += 1
 
+    def _add_pod_named_logs(self) -> None:
+        """troubleshoot's `logs` collectors write <collector name>/<pod>/<container>.log, the
+        folder named as the bundle's author chose: such a file is that container's log when the
+        dump holds one pod of that name (its namespace is the pod's); else it is named, skipped."""
+        pending, self._pod_named_logs = self._pod_named_logs, []
+        if not pending:
+            return
+        namespaces: dict[str, set[str]] = {}
+        for obj in self.result.objects:
+            if obj.kind == "Pod":
+                namespaces.setdefault(obj.name, set()).add(obj.namespace)
+        for display, pod, container, previous, data in pending:
+            found = namespaces.get(pod, set())
+            if len(found) != 1:
+                self.result.files.append(FileReport(display, "ignored"))
+                why = ("plain text that is neither a dump nor a known log layout" if not found else
+                       f"a log named after pod {pod}, which the dump holds in several namespaces: not read")
+                self.result.skipped.append(Rejection(display, "", why))
+                continue
+            try:
+                text = decode_text(data, display)
+            except InputError as exc:
+                self.reject_input(display, exc.reason)
+                continue
+            before = len(self.result.logs)
+            self._add_log(LogRecord(next(iter(found)), pod, container, text, display, previous))
+            self.result.files.append(FileReport(display, "support-bundle logs", logs=len(self.result.logs) - before))
+
     def _add_side_file(self, entry: Entry, data: bytes, display: str) -> None:
         """A bundle file that holds facts about the dump, not objects: read what it says.
 """
@@ -1017,6 +1053,12 @@ class Ingestor:
     def _record_input_rejection(self, rejection: Rejection) -> None:
         self.result.rejections.append(rejection)
         self.result.input_rejections.append(rejection)
+
+
+# <folder>/<pod>/<container>[-previous].log: a troubleshoot `logs` collector's output (any
+# collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).
+_POD_NAMED_LOG = re.compile(r"(?:^|/)[^/]+/(?P<pod>[a-z0-9][a-z0-9.-]*)/(?P<container>[a-z][a-z0-9-]*?)"
+                            r"(?P<previous>-previous)?\.log$")
 
 
 def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
