@@ -23,6 +23,8 @@ SYSTEM_NAMESPACES = frozenset({
     "cattle-fleet-system", "cattle-monitoring-system", "longhorn-system", "metallb-system",
     "local-path-storage", "amazon-cloudwatch", "gke-managed-system", "gmp-system",
     "harvester-system",
+    # sonobuoy's own namespaces: its privileged node-journal collector made the dump being read
+    "sonobuoy", "heptio-sonobuoy",
 })
 SYSTEM_NAMESPACE_PREFIXES = ("openshift-", "kube-", "cattle-")
 
