@@ -46,6 +46,10 @@ def load_cluster(
             write_json_summary(cluster, message)
         for r in result.rejections[:20]:
             err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
+        if not result.rejections:
+            # nothing refused, only passed over: say what each file held instead (`az aks show`)
+            for r in result.skipped[:20]:
+                err_console.print(f"[yellow]skipped[/yellow] {r.source} {r.location}: {r.reason}")
         fail(message, EXIT_NOTHING_READ)
     return cluster
 

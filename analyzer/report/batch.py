@@ -142,7 +142,8 @@ def _load(spec: str, show_sensitive: bool = False) -> Cluster:
         raise InputError(spec, "no such file or folder")
     result = ingest(spec)
     if not result.objects and not result.logs:
-        reasons = "; ".join(f"{r.source} {r.location}: {r.reason}".strip() for r in result.rejections[:3])
+        said = result.rejections or result.skipped  # refused, else passed over as what it holds
+        reasons = "; ".join(f"{r.source} {r.location}: {r.reason}".strip() for r in said[:3])
         raise NothingRead(spec, "nothing could be read" + (f" ({reasons})" if reasons else ""),
                           Cluster(result, show_sensitive=show_sensitive))
     return Cluster(result, show_sensitive=show_sensitive)

@@ -189,3 +189,21 @@ def test_diff_json_prints_the_summary_of_a_side_that_cannot_be_read(tmp_path: Pa
     assert result.exit_code == 2
     doc = json.loads(result.stdout)
     assert doc["objects_total"] == 0 and [r["source"] for r in doc["rejected"]] == [str(junk)]
+
+
+def test_a_file_that_holds_no_objects_says_what_it_holds(tmp_path) -> None:
+    # `aws eks describe-cluster` saved by PowerShell as cluster-info.txt (pguniganti/terraform-aws-eks-1
+    # @ 321c6b1: UTF-16 with a BOM), trimmed to a few fields: nothing is refused, so the error must
+    # say what the file was passed over as.
+    from typer.testing import CliRunner
+
+    from analyzer.cli import app
+
+    doc = ('{\r\n    "cluster": {\r\n        "name": "my-eks-cluster",\r\n        "arn": "arn:aws:eks:us-east-1:'
+           '975049994493:cluster/my-eks-cluster",\r\n        "version": "1.30",\r\n        "endpoint": '
+           '"https://AFE3343721AA5D359E89EAA8A2C26A82.gr7.us-east-1.eks.amazonaws.com"\r\n    }\r\n}\r\n')
+    path = tmp_path / "cluster-info.txt"
+    path.write_bytes(doc.encode("utf-16"))
+    result = CliRunner().invoke(app, ["findings", str(path)])
+    assert result.exit_code == 2
+    assert "an EKS cluster as `aws eks describe-cluster` prints it, Kubernetes 1.30" in result.output
