@@ -8,6 +8,7 @@ plus spans that group them (a node restarting, an install window). `select` narr
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -32,6 +33,18 @@ def build_timeline(cluster: ModeledDump) -> pd.DataFrame:
     `frame.attrs` says what could not be placed: `undated` (ages stated relative to an unknown
     capture time) and `unparsed` (times that are not RFC 3339, or beyond what a nanosecond clock holds).
     """
+    # Hundreds of thousands of rows and strings and few cycles, while the dump's objects are
+    # alive: each collection would walk them all again.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(cluster)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _build(cluster: ModeledDump) -> pd.DataFrame:
     from analyzer.model.normalize import builtin_objects
     from analyzer.model.restarts import cluster_restart_moments
 
