@@ -72,7 +72,7 @@ def _build(cluster: ModeledDump) -> pd.DataFrame:
 
 
 def _frame(rows: Rows) -> pd.DataFrame:
-    data = dict(rows.columns)
+    data = rows.columns()
     data["time"] = parse_times(data["time"])
     data["end"] = parse_times(data["end"])
     return pd.DataFrame(data, columns=list(COLUMNS))

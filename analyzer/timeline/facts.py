@@ -52,14 +52,17 @@ DETAIL_CHARS = 300
 
 @dataclass(slots=True)
 class Rows:
-    """Column lists of the timeline being collected, plus what could not be dated."""
+    """The timeline's facts being collected (a tuple each, in COLUMNS order), plus what could
+    not be dated."""
 
     capture: datetime | None
     show_sensitive: bool = False
-    columns: dict[str, list[Any]] = field(default_factory=lambda: {c: [] for c in COLUMNS})
+    facts: list[tuple[Any, ...]] = field(default_factory=list)
     undated: int = 0  # facts stated only relative to an unknown capture time
     _masked: dict[str, str] = field(default_factory=dict)
     _objects: dict[int, tuple[Any, str, str, str, str]] = field(default_factory=dict)
+    # a condition's (type, status, reason, message) -> its masked detail and mark: replicas repeat them
+    _conditions: dict[tuple[Any, ...], tuple[str, str]] = field(default_factory=dict)
 
     def add(self, time: Any, obj: KubeObject | None, fact: str, detail: str = "", *,
             kind: str | None = None, namespace: str | None = None, name: str | None = None,
@@ -69,25 +72,44 @@ class Rows:
         if time is None or time == "":
             return
         if obj is not None:
-            # an object gives several facts: its identity and source are read once
-            known = self._objects.get(id(obj))
-            if known is None or known[0] is not obj:
-                known = self._objects[id(obj)] = (obj, obj.kind, obj.namespace, obj.name, source_of(obj))
-            _, own_kind, own_namespace, own_name, own_source = known
+            _, own_kind, own_namespace, own_name, own_source = self.identity(obj)
         else:
             own_kind = own_namespace = own_name = ""
             own_source = None
-        c = self.columns
-        c["time"].append(time)
-        c["end"].append(end)
-        c["kind"].append(kind if kind is not None else own_kind)
-        c["namespace"].append(namespace if namespace is not None else own_namespace)
-        c["name"].append(name if name is not None else own_name)
-        c["fact"].append(fact)
-        c["detail"].append(self.mask(detail) if detail else "")
-        c["node"].append(node)
-        c["mark"].append(mark)
-        c["source"].append(source if source is not None else (own_source if obj is not None else source_of(obj)))
+        self.facts.append((
+            time, end,
+            kind if kind is not None else own_kind,
+            namespace if namespace is not None else own_namespace,
+            name if name is not None else own_name,
+            fact,
+            self.mask(detail) if detail else "",
+            node, mark,
+            source if source is not None else (own_source if obj is not None else source_of(obj)),
+        ))
+
+    def identity(self, obj: KubeObject) -> tuple[Any, str, str, str, str]:
+        """(obj, kind, namespace, name, source): an object gives several facts, read once."""
+        known = self._objects.get(id(obj))
+        if known is None or known[0] is not obj:
+            known = self._objects[id(obj)] = (obj, obj.kind, obj.namespace, obj.name, source_of(obj))
+        return known
+
+    def columns(self) -> dict[str, list[Any]]:
+        """The facts as one list per column."""
+        if not self.facts:
+            return {c: [] for c in COLUMNS}
+        return {c: list(values) for c, values in zip(COLUMNS, zip(*self.facts, strict=True), strict=True)}
+
+    def condition(self, ctype: str, status: Any, reason: Any, message: Any) -> tuple[str, str]:
+        """A condition transition's masked detail and mark."""
+        key = (ctype, status, reason, message)
+        known = self._conditions.get(key)
+        if known is None:
+            detail = f"{ctype}={status}"
+            if reason or message:
+                detail += " (" + ": ".join(str(x) for x in (reason, message) if x) + ")"
+            known = self._conditions[key] = (self.mask(detail), _condition_mark(ctype, status))
+        return known
 
     def ago(self, seconds: float | None) -> datetime | None:
         """The time `seconds` before capture (a pasted table's AGE); None if it cannot be placed."""
@@ -114,6 +136,8 @@ Collector = Callable[["ModeledDump", Rows, dict[tuple[str, str], str]], None]
 
 
 def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node: str | None) -> None:
+    _, kind, namespace, name, source = rows.identity(obj)
+    add = rows.facts.append
     for c in conditions:
         if isinstance(c, dict):
             when = c.get("lastTransitionTime")
@@ -127,10 +151,8 @@ def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node
                 continue
             ctype, status = getattr(c, "type", None) or "?", getattr(c, "status", None)
             reason, message = getattr(c, "reason", None), getattr(c, "message", None)
-        detail = f"{ctype}={status}"
-        if reason or message:
-            detail += " (" + ": ".join(str(x) for x in (reason, message) if x) + ")"
-        rows.add(when, obj, "condition", detail, node=node, mark=_condition_mark(ctype, status))
+        detail, mark = rows.condition(ctype, status, reason, message)
+        add((when, None, kind, namespace, name, "condition", detail, node, mark, source))
 
 
 def _condition_mark(ctype: str, status: Any) -> str:
@@ -163,17 +185,21 @@ def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, 
 
 def pod_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Pod start, condition transitions, and each container's start and terminations."""
+    # 20,000 pods give 200,000 facts: each appended as a tuple, the pod's identity read once
+    add = rows.facts.append
     for obj in builtin_objects(cluster, "Pod"):
         view = obj.view
         status = view.status
         node = view.spec.nodeName or None
-        rows.add(status.startTime, obj, "pod started", node=node)
+        _, kind, namespace, name, source = rows.identity(obj)
+        if status.startTime is not None and status.startTime != "":
+            add((status.startTime, None, kind, namespace, name, "pod started", "", node, MARK_OTHER, source))
         _condition_rows(rows, obj, status.conditions or (), node)
         for group, statuses in (("init container", status.initContainerStatuses),
                                 ("container", status.containerStatuses),
                                 ("ephemeral container", status.ephemeralContainerStatuses)):
             for cs in statuses or ():
-                _container_rows(rows, obj, f"{group} {cs.name}", cs, node)
+                _container_rows(rows, (kind, namespace, name), source, f"{group} {cs.name}", cs, node)
         facts = view.text
         if facts is not None and facts.last_restart_ago_seconds is not None:
             rows.add(rows.ago(facts.last_restart_ago_seconds), obj, "container restarted",
@@ -181,24 +207,31 @@ def pod_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str],
                      node=node, mark=MARK_RESTART)
 
 
-def _container_rows(rows: Rows, obj: KubeObject, label: str, cs: Any, node: str | None) -> None:
+def _container_rows(rows: Rows, who: tuple[str, str, str], source: str, label: str, cs: Any,
+                    node: str | None) -> None:
+    kind, namespace, name = who
+    add, mask = rows.facts.append, rows.mask
+
+    def fact(time: Any, what: str, detail: str, mark: str = MARK_OTHER) -> None:
+        if time is not None and time != "":
+            add((time, None, kind, namespace, name, what, mask(detail), node, mark, source))
+
     state, last = cs.state, cs.lastState
     if state is not None:
         if state.running is not None:
             restarts = f" (restart {cs.restartCount})" if cs.restartCount else ""
-            rows.add(state.running.startedAt, obj, "container started", f"{label}{restarts}",
-                     node=node)
+            fact(state.running.startedAt, "container started", f"{label}{restarts}")
         if state.terminated is not None:
             t = state.terminated
-            rows.add(t.startedAt, obj, "container started", label, node=node)
-            rows.add(t.finishedAt, obj, "container terminated", _termination(label, t), node=node,
-                     mark=MARK_WARNING if t.exitCode not in (0, None) else MARK_OTHER)
+            fact(t.startedAt, "container started", label)
+            fact(t.finishedAt, "container terminated", _termination(label, t),
+                 MARK_WARNING if t.exitCode not in (0, None) else MARK_OTHER)
     if last is not None and last.terminated is not None:
         t = last.terminated
-        rows.add(t.startedAt, obj, "container started", f"{label} (previous instance)", node=node)
-        rows.add(t.finishedAt, obj, "container terminated",
-                 _termination(label, t) + f"; restarted ({cs.restartCount or 0} restarts in all)",
-                 node=node, mark=MARK_RESTART)
+        fact(t.startedAt, "container started", f"{label} (previous instance)")
+        fact(t.finishedAt, "container terminated",
+             _termination(label, t) + f"; restarted ({cs.restartCount or 0} restarts in all)",
+             MARK_RESTART)
 
 
 def _termination(label: str, t: Any) -> str:
