@@ -51,8 +51,8 @@ def _marks(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _build_marks(frame: pd.DataFrame) -> pd.DataFrame:
-    mark = frame["mark"].astype("string").fillna("")
-    fact = frame["fact"].astype("string")
+    mark = _text(frame["mark"]).fillna("")
+    fact = _text(frame["fact"])
     category = mark.where(mark.isin(["restart", "warning", "transition"]), "")
     # a creation or deletion is a transition too: a rollout, a rescheduling, a cleanup
     lifecycle = pd.Series("", index=frame.index, dtype="string").mask(
@@ -67,10 +67,20 @@ def _build_marks(frame: pd.DataFrame) -> pd.DataFrame:
                      ("namespace " + ns).where(ns != "", "cluster-scoped"))
     return pd.DataFrame({"moment": moment, "row": row.astype("string"),
                          "category": category[keep].astype("string"),
-                         "fact": fact[keep], "kind": marked["kind"].astype("string"),
+                         "fact": fact[keep], "kind": _text(marked["kind"]),
                          "namespace": ns, "name": marked["name"].astype("string"),
                          "detail": marked["detail"].astype("string"),
                          "start": marked["time"], "end": marked["end"]})
+
+
+def _text(column: pd.Series) -> pd.Series:
+    """A column as text; a category's read from its few names, not made again for every row."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        if (codes >= 0).all():
+            names = column.cat.categories.astype("string")
+            return pd.Series(names.take(codes), index=column.index, name=column.name)
+    return column.astype("string")
 
 
 def _rows(recent: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
@@ -222,7 +232,7 @@ def timeline_section(cluster: Cluster) -> dict[str, Any]:
         "window_hours": (choose_window(marks, pd.Timestamp(capture)).total_seconds() / 3600
                          if capture else None),
         "by_fact": [{"fact": str(f), "count": int(n)} for f, n in
-                    sorted(frame["fact"].astype("string").value_counts().items())],
+                    sorted(_text(frame["fact"]).value_counts().items())],
         "spans_total": len(spans),
         # the newest first: what led up to the capture
         "spans": [{"start": _iso(r.time), "end": _iso(r.end), "fact": str(r.fact),

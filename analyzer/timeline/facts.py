@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.kube.views import ObjectView
-from analyzer.model.frame import as_nanoseconds
+from analyzer.model.frame import DATETIME, as_nanoseconds
 from analyzer.model.normalize import builtin_objects, source_of
 from analyzer.sensitive.masking import mask_sensitive
 
@@ -398,6 +398,23 @@ COLLECTORS: tuple[Collector, ...] = (
 
 def parse_times(values: list[Any]) -> pd.Series:
     """RFC 3339 strings and datetimes as UTC timestamps (NaT where a value is not a time)."""
+    import numpy as np
+    import pyarrow as pa
+
+    try:
+        text = pa.array(values, type=pa.string())  # strings and None only, the usual case
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return _parse_times(values)
+    # a dump's times repeat (a pod's start, its conditions, its containers' starts): each
+    # distinct one is parsed once
+    encoded = text.dictionary_encode()
+    parsed = _parse_times(encoded.dictionary.to_pylist()).to_numpy(dtype="datetime64[ns]")
+    positions = encoded.indices.fill_null(len(parsed)).to_numpy()
+    times = np.append(parsed, np.datetime64("NaT", "ns"))[positions]
+    return pd.Series(times).dt.tz_localize("UTC").astype(DATETIME)
+
+
+def _parse_times(values: list[Any]) -> pd.Series:
     text = [v.isoformat() if isinstance(v, datetime) else v for v in values]
     return as_nanoseconds(pd.to_datetime(pd.Series(text, dtype="object"), utc=True,
                                          format="ISO8601", errors="coerce"))
