@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -90,7 +91,19 @@ def _frame(rows: Rows) -> pd.DataFrame:
     data = rows.columns()
     data["time"] = parse_times(data["time"])
     data["end"] = parse_times(data["end"])
+    for column in (*_TEXT_COLUMNS, *_CATEGORY_COLUMNS):
+        data[column] = _text(data[column])
     return pd.DataFrame(data, columns=list(COLUMNS))
+
+
+def _text(values: Sequence[Any]) -> Any:
+    """Strings (None where absent) as the text column `_typed` makes of them, in one step."""
+    import pyarrow as pa
+
+    try:
+        return pd.arrays.ArrowStringArray(pa.array(values, type=pa.large_string()))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return list(values)  # not all strings: typed with the rest of the frame
 
 
 def _span_frame(spans: list[Span]) -> pd.DataFrame:

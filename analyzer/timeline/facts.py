@@ -7,7 +7,7 @@ source the fact was read from. Times are parsed once, for all rows, by `Rows.fra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -94,11 +94,11 @@ class Rows:
             known = self._objects[id(obj)] = (obj, obj.kind, obj.namespace, obj.name, source_of(obj))
         return known
 
-    def columns(self) -> dict[str, list[Any]]:
-        """The facts as one list per column."""
+    def columns(self) -> dict[str, Sequence[Any]]:
+        """The facts as one sequence per column."""
         if not self.facts:
-            return {c: [] for c in COLUMNS}
-        return {c: list(values) for c, values in zip(COLUMNS, zip(*self.facts, strict=True), strict=True)}
+            return {c: () for c in COLUMNS}
+        return dict(zip(COLUMNS, zip(*self.facts, strict=True), strict=True))
 
     def condition(self, ctype: str, status: Any, reason: Any, message: Any) -> tuple[str, str]:
         """A condition transition's masked detail and mark."""
@@ -396,7 +396,7 @@ COLLECTORS: tuple[Collector, ...] = (
 )
 
 
-def parse_times(values: list[Any]) -> pd.Series:
+def parse_times(values: Sequence[Any]) -> pd.Series:
     """RFC 3339 strings and datetimes as UTC timestamps (NaT where a value is not a time)."""
     import numpy as np
     import pyarrow as pa
@@ -414,7 +414,7 @@ def parse_times(values: list[Any]) -> pd.Series:
     return pd.Series(times).dt.tz_localize("UTC").astype(DATETIME)
 
 
-def _parse_times(values: list[Any]) -> pd.Series:
+def _parse_times(values: Sequence[Any]) -> pd.Series:
     text = [v.isoformat() if isinstance(v, datetime) else v for v in values]
     return as_nanoseconds(pd.to_datetime(pd.Series(text, dtype="object"), utc=True,
                                          format="ISO8601", errors="coerce"))
