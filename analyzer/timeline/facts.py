@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from analyzer.kube.views import ObjectView
+from analyzer.kube.views import Condition, ObjectView
 from analyzer.model.frame import DATETIME, as_nanoseconds
 from analyzer.model.normalize import builtin_objects, source_of
 from analyzer.sensitive.masking import mask_sensitive
@@ -139,7 +139,12 @@ def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node
     _, kind, namespace, name, source = rows.identity(obj)
     add = rows.facts.append
     for c in conditions:
-        if isinstance(c, dict):
+        if type(c) is Condition:  # the typed views' (pods, nodes, workloads): read directly
+            when = c.lastTransitionTime
+            if not when:
+                continue
+            ctype, status, reason, message = c.type or "?", c.status, c.reason, c.message
+        elif isinstance(c, dict):
             when = c.get("lastTransitionTime")
             if not when:
                 continue
@@ -166,14 +171,18 @@ def _condition_mark(ctype: str, status: Any) -> str:
 
 def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
     """Creation and deletion of every object (the AGE of a pasted row where that is all there is)."""
+    add = rows.facts.append
     for obj in cluster.objects:
-        if obj.kind == "Event":
+        key = obj.key
+        if key.kind == "Event":
             continue  # an Event's own creation is its first occurrence: the events collector
         view = obj.view
         meta = view.metadata
         node = _node_of(obj, pod_nodes)
         if meta.creationTimestamp:
-            rows.add(meta.creationTimestamp, obj, "created", node=node)
+            _, kind, namespace, name, source = rows.identity(obj)
+            add((meta.creationTimestamp, None, kind, namespace, name, "created", "", node, MARK_OTHER,
+                 source))
         elif view.text is not None and view.text.age_seconds is not None:
             rows.add(rows.ago(view.text.age_seconds), obj, "created",
                      "from the AGE a pasted table shows", node=node)
@@ -366,10 +375,11 @@ def _is_builtin_view(obj: KubeObject) -> bool:
 
 
 def _node_of(obj: KubeObject, pod_nodes: dict[tuple[str, str], str]) -> str | None:
-    if obj.kind == "Node":
-        return obj.name
-    if obj.kind == "Pod":
-        return pod_nodes.get((obj.namespace, obj.name))
+    key = obj.key
+    if key.kind == "Node":
+        return key.name
+    if key.kind == "Pod":
+        return pod_nodes.get((key.namespace, key.name))
     return None
 
 
