@@ -6,7 +6,6 @@ A section that cannot be built (a stage missing or failing on this dump) becomes
 
 from __future__ import annotations
 
-import gc
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -561,14 +560,6 @@ SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
 
 def cluster_facts(cluster: Cluster) -> dict[str, Any]:
     """Every section of a cluster's report, as JSON-safe data (the `report.json` contract)."""
-    # The sections make rows by the ten thousand and few cycles while the dump is alive: each
-    # collection would walk all of it again.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        facts = {name: section(build, cluster) for name, build in SECTIONS}
-        wrong = section(lambda c: what_is_wrong_section(c, facts["findings"]), cluster)
-    finally:
-        if was_enabled:
-            gc.enable()
+    facts = {name: section(build, cluster) for name, build in SECTIONS}
+    wrong = section(lambda c: what_is_wrong_section(c, facts["findings"]), cluster)
     return {"name": cluster.name, "what_is_wrong": wrong, **facts}
