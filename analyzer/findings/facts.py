@@ -303,6 +303,8 @@ class PodsByNamespace(dict[str, list[KubeObject]]):
     def __init__(self) -> None:
         super().__init__()
         self._label_index: dict[str, dict[tuple[str, str], list[KubeObject]]] = {}
+        # id(service) -> (service, the pods it selects): three rules ask about every Service.
+        self.selected: dict[int, tuple[KubeObject, tuple[KubeObject, ...]]] = {}
 
     def with_label(self, namespace: str, key: str, value: Any) -> list[KubeObject]:
         index = self._label_index.get(namespace)
@@ -330,6 +332,15 @@ def pods_by_namespace(cluster: AnalyzedDump) -> PodsByNamespace:
 
 def selected_pods(service: KubeObject, pods: dict[str, list[KubeObject]]) -> list[KubeObject]:
     """The live (not finished) pods a Service's selector matches, in its own namespace only."""
+    if isinstance(pods, PodsByNamespace):
+        known = pods.selected.get(id(service))
+        if known is None or known[0] is not service:
+            known = pods.selected[id(service)] = (service, tuple(_selected_pods(service, pods)))
+        return list(known[1])
+    return _selected_pods(service, pods)
+
+
+def _selected_pods(service: KubeObject, pods: dict[str, list[KubeObject]]) -> list[KubeObject]:
     selector = service.view.spec.selector
     candidates = pods.get(service.namespace, ())
     plain = selector and "matchLabels" not in selector and "matchExpressions" not in selector

@@ -3,6 +3,7 @@ and whether the dump can say such an object is missing."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -12,6 +13,8 @@ from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from analyzer.findings.dump import AnalyzedDump
     from analyzer.ingest.records import KubeObject
 
@@ -94,16 +97,11 @@ def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
         yield rule.not_applicable(not_listed_reason(coverage))
         return
     graph = cluster.graph
-    relations = RELATIONS[kind]
-    by_source: dict[str, dict[str, list[str]]] = {}
-    for source, target, data in graph.edges(data=True):
-        node = graph.nodes[target]
-        if (data.get("relation") in relations and node.get("kind") == kind
-                and node.get("state") == "missing" and not data.get("optional")
-                and node.get("name") not in builtin):
-            by_source.setdefault(source, {}).setdefault(target, []).append(
-                f"{data.get('relation')}: {data.get('via') or kind}")
-    objects = {o.key.id: o for o in cluster.objects}
+    by_source = _missing_targets(graph).get(kind, {})
+    if builtin:
+        by_source = {source: kept for source, targets in by_source.items()
+                     if (kept := {t: v for t, v in targets.items() if graph.nodes[t].get("name") not in builtin})}
+    objects = _objects_by_id(cluster)
     for source in sorted(by_source):
         obj = objects.get(source)
         if obj is None:
@@ -119,3 +117,39 @@ def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
                 [ev(obj, via, name, f"an existing {kind}") for via in vias]
             yield rule.fail(obj, *evidence, ref_kind=kind, ref_name=name,
                             where=", ".join(e.field for e in evidence))
+
+
+# Per graph: kind -> source -> missing target -> its references ("relation: via"), in edge order.
+_MISSING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_OBJECTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _missing_targets(graph: nx.MultiDiGraph) -> dict[str, dict[str, dict[str, list[str]]]]:
+    """Every required reference to a `missing` node, by the kind referred to: one pass over
+    the missing nodes' in-edges shared by the five missing-reference rules (each walked every
+    edge of the graph)."""
+    known = _MISSING.get(graph)
+    if known is not None:
+        return known
+    found: dict[str, dict[str, dict[str, list[str]]]] = {}
+    for target, node in graph.nodes(data=True):
+        kind = node.get("kind")
+        if node.get("state") != "missing" or kind not in RELATIONS:
+            continue
+        relations = RELATIONS[kind]
+        # A (source, target) pair's parallel edges come in the same order as in a walk over
+        # graph.edges() (one key dict serves both directions); sources and targets are sorted
+        # by the caller.
+        for source, _target, data in graph.in_edges(target, data=True):
+            if data.get("relation") in relations and not data.get("optional"):
+                found.setdefault(kind, {}).setdefault(source, {}).setdefault(target, []).append(
+                    f"{data.get('relation')}: {data.get('via') or kind}")
+    _MISSING[graph] = found
+    return found
+
+
+def _objects_by_id(cluster: AnalyzedDump) -> dict[str, KubeObject]:
+    known = _OBJECTS.get(cluster)
+    if known is None:
+        known = _OBJECTS[cluster] = {o.key.id: o for o in cluster.objects}
+    return known

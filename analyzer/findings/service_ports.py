@@ -3,6 +3,7 @@ targetPort rules (named and numeric) both read."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -35,9 +36,19 @@ class PortTarget:
         return isinstance(self.target, str) and not self.target.isdigit()
 
 
+_PORT_TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def port_targets(cluster: AnalyzedDump) -> Iterator[PortTarget]:
     """Every port of every selector Service whose namespace's pods were collected and that
-    selects at least one pod with known containers."""
+    selects at least one pod with known containers (found once per cluster: two rules read them)."""
+    known = _PORT_TARGETS.get(cluster)
+    if known is None:
+        known = _PORT_TARGETS[cluster] = tuple(_port_targets(cluster))
+    return iter(known)
+
+
+def _port_targets(cluster: AnalyzedDump) -> Iterator[PortTarget]:
     coverage = namespace_coverage(cluster, "Pod")
     pods = pods_by_namespace(cluster)
     for svc in cluster.objects_of("Service"):
