@@ -50,13 +50,20 @@ _PAIRED: ContextVar[dict[int, tuple[KubeObject, tuple[tuple[str, Any, Any], ...]
     "paired_containers", default=None)
 
 
+# The same run's containers of each pod that are waiting (id(pod) -> (pod, (type, status, reason)
+# of each)): three rules and the replica checks ask every pod, and nearly none waits.
+_WAITING: ContextVar[dict[int, tuple[KubeObject, tuple[tuple[str, Any, Any], ...]]] | None] = ContextVar(
+    "waiting_containers", default=None)
+
+
 @contextmanager
 def shared_containers() -> Iterator[None]:
     """While open, each pod's containers are paired once and shared by every rule that reads them."""
-    token = _PAIRED.set({})
+    token, waiting = _PAIRED.set({}), _WAITING.set({})
     try:
         yield
     finally:
+        _WAITING.reset(waiting)
         _PAIRED.reset(token)
 
 
@@ -282,18 +289,37 @@ def waiting_containers(pod: KubeObject, reasons: frozenset[str], *types: str) ->
     Falls back to a pasted table's STATUS column when the pod carries no container statuses.
     """
     found = []
-    for ctype, _spec, status in pod_containers(pod, *types):
-        state = status.state if status else None
-        waiting = state.waiting if state else None
-        if waiting and waiting.reason in reasons:
+    for ctype, status, reason in _waiting(pod, types):
+        if reason in reasons:
             found.append(ev(pod, container_path(ctype, status.name, status=True) + ".state.waiting.reason",
-                            waiting.reason, "running"))
+                            reason, "running"))
     if not found and not pod.view.status.containerStatuses:
         status_col = text_status(pod)
         if status_col and status_col.split(":")[-1] in reasons and (
                 "init" in types or not status_col.startswith("Init:") or not types):
             found.append(ev(pod, "STATUS column", status_col, "Running"))
     return found
+
+
+def _waiting(pod: KubeObject, types: tuple[str, ...]) -> Iterator[tuple[str, Any, Any]] | tuple:
+    """(container_type, status, waiting reason) of the pod's waiting containers of `types`."""
+    shared = _WAITING.get()
+    if shared is None:
+        return _waiting_of(pod, types)
+    known = shared.get(id(pod))
+    if known is None or known[0] is not pod:
+        known = shared[id(pod)] = (pod, tuple(_waiting_of(pod, ())))
+    if not known[1] or not types:
+        return known[1]
+    return (w for w in known[1] if w[0] in types)
+
+
+def _waiting_of(pod: KubeObject, types: tuple[str, ...]) -> Iterator[tuple[str, Any, Any]]:
+    for ctype, _spec, status in pod_containers(pod, *types):
+        state = status.state if status else None
+        waiting = state.waiting if state else None
+        if waiting:
+            yield ctype, status, waiting.reason
 
 
 class PodsByNamespace(dict[str, list[KubeObject]]):

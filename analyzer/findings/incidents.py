@@ -163,20 +163,31 @@ class _Graph:
 
     def __init__(self, graph: nx.MultiDiGraph) -> None:
         self.g = graph
+        # The graph's own adjacency and attribute dicts, read directly: incidents ask tens of
+        # thousands of times, and each public view costs more than the lookup it wraps (the
+        # order is the same: out_edges/in_edges walk these dicts).
+        self._succ, self._pred, self._attrs = graph._succ, graph._pred, graph._node
+        self._refs: dict[str, tuple[str, str, str]] = {}
         self.ids: dict[tuple[str, str, str], str] = {}
         for node, attrs in graph.nodes(data=True):
             self.ids.setdefault((str(attrs.get("kind", "")), str(attrs.get("namespace", "")),
                                  str(attrs.get("name", ""))), node)
 
     def ref(self, node: str) -> tuple[str, str, str]:
-        a = self.g.nodes[node]
-        return str(a.get("kind", "")), str(a.get("namespace", "")), str(a.get("name", ""))
+        known = self._refs.get(node)
+        if known is None:
+            a = self._attrs[node]
+            known = self._refs[node] = (str(a.get("kind", "")), str(a.get("namespace", "")),
+                                        str(a.get("name", "")))
+        return known
 
     def out(self, node: str, *relations: str) -> list[str]:
-        return [t for _, t, d in self.g.out_edges(node, data=True) if d.get("relation") in relations]
+        return [t for t, keyed in self._succ[node].items() for d in keyed.values()
+                if d.get("relation") in relations]
 
     def into(self, node: str, *relations: str) -> list[str]:
-        return [s for s, _, d in self.g.in_edges(node, data=True) if d.get("relation") in relations]
+        return [s for s, keyed in self._pred[node].items() for d in keyed.values()
+                if d.get("relation") in relations]
 
     def owners(self, node: str) -> list[str]:
         """The owner chain upwards (ReplicaSet, then its Deployment)."""
