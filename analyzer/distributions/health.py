@@ -69,8 +69,10 @@ def _pod_keys(cluster: ModeledDump, workloads: list[ComponentWorkload]) -> dict[
     pods = cluster.tables["pods"]
     if pods.empty:
         return owner
-    for ns, name, wkind, wname in zip(pods["namespace"], pods["name"], pods["workload_kind"],
-                                      pods["workload_name"], strict=True):
+    # Plain lists: stepping through a pyarrow-backed column yields each value at a higher cost.
+    for ns, name, wkind, wname in zip(pods["namespace"].tolist(), pods["name"].tolist(),
+                                      pods["workload_kind"].tolist(), pods["workload_name"].tolist(),
+                                      strict=True):
         if (ns, name) in owner or pd.isna(wkind):
             continue
         key = by_workload.get((ns, str(wkind), str(wname)))

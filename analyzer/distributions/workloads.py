@@ -19,6 +19,7 @@ Examples:
 from __future__ import annotations
 
 import re
+import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -293,8 +294,23 @@ def _pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | None:
     return owner.kind, owner.name, True
 
 
+# Per cluster: (profiles, its workloads). The distribution and the components table both ask.
+_WORKLOADS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[ComponentWorkload]:
-    """Every component workload of the system namespaces, sorted by namespace, name, kind."""
+    """Every component workload of the system namespaces, sorted by namespace, name, kind
+    (found once per cluster and profiles; each call gets a list of its own)."""
+    try:
+        known = _WORKLOADS.get(cluster)
+    except TypeError:  # not weakly referable: found each time
+        return _component_workloads(cluster, profiles)
+    if known is None or known[0] is not profiles:
+        known = _WORKLOADS[cluster] = (profiles, _component_workloads(cluster, profiles))
+    return list(known[1])
+
+
+def _component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[ComponentWorkload]:
     known = _Known(control_plane=profiles.control_plane_pods)
     present, rs_owner, jobs = known.present, known.rs_owner, known.jobs
     nodes: set[str] = set()
