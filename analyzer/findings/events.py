@@ -65,6 +65,18 @@ def event_fact(obj: KubeObject) -> EventFact:
     )
 
 
+_FACTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def event_facts(cluster: AnalyzedDump) -> list[EventFact]:
+    """The facts of every Event of the dump, in dump order (read once per cluster: five rules
+    and the events index walk them all)."""
+    facts = _FACTS.get(cluster)
+    if facts is None:
+        facts = _FACTS[cluster] = [event_fact(obj) for obj in cluster.objects_of("Event")]
+    return facts
+
+
 PROBES = (("liveness", "Liveness probe"), ("readiness", "Readiness probe"), ("startup", "Startup probe"))
 
 
@@ -304,8 +316,7 @@ def event_ago(cluster: AnalyzedDump, fact: EventFact) -> str:
 def events_by_object(cluster: AnalyzedDump) -> dict[tuple[str, str, str], list[EventFact]]:
     """(kind, namespace, name) -> its events, newest last."""
     index: dict[tuple[str, str, str], list[EventFact]] = defaultdict(list)
-    for obj in cluster.objects_of("Event"):
-        fact = event_fact(obj)
+    for fact in event_facts(cluster):
         index[(fact.kind, fact.namespace, fact.name)].append(fact)
     for facts in index.values():
         facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
@@ -324,7 +335,7 @@ def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozens
     """One finding per object and reason whose events carry one of `reasons`: the newest such
     event, the total count, the first and the last time; info with the reason when the problem
     is no longer current."""
-    facts = [f for obj in cluster.objects_of("Event") if (f := event_fact(obj)).reason in reasons]
+    facts = [f for f in event_facts(cluster) if f.reason in reasons]
     for group in fold_events(facts):
         last = group.last
         finding = rule.fail(None, ev(last.event, "reason", last.reason, "no such event"),

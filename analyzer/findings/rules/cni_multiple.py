@@ -19,7 +19,7 @@ import pandas as pd
 
 from analyzer.findings.components import ComponentsUnavailable, components
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import EventFact, event_fact
+from analyzer.findings.events import EventFact, event_facts
 from analyzer.findings.facts import capture_of, ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import DATA
@@ -162,8 +162,7 @@ def _network_failures(cluster: AnalyzedDump) -> list[EventFact]:
     window = timedelta(minutes=int(rule.get("recent_minutes") or 60))
     capture = capture_of(cluster)
     found = []
-    for obj in cluster.objects_of("Event"):
-        fact = event_fact(obj)
+    for fact in event_facts(cluster):
         if fact.reason not in reasons or not pattern.search(fact.message):
             continue
         if fact.last_seen_ago is not None:

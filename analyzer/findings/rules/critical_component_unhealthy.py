@@ -29,13 +29,17 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     except ComponentsUnavailable as exc:
         yield RULE.not_applicable(str(exc))
         return
-    objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
-    by_id = {o.key.id: o for o in cluster.objects}
+    # Indexed on the first unhealthy critical component (most dumps have none).
+    objects: dict = {}
+    by_id: dict = {}
     signals = "health_evidence" in table
     health = health_of(cluster) if signals else {}
     for row in table.itertuples(index=False):
         if pd.isna(row.critical) or not row.critical or pd.isna(row.healthy) or row.healthy:
             continue
+        if not objects:
+            objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
+            by_id = {o.key.id: o for o in cluster.objects}
         obj = objects.get((row.kind, row.namespace, row.name))
         if obj is None and row.objects and not pd.isna(row.objects):
             obj = by_id.get(str(row.objects).split(",")[0])

@@ -6,7 +6,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import event_ago, event_fact, first_text, fold_events, resolved_reason
+from analyzer.findings.events import (
+    event_ago,
+    event_facts,
+    first_text,
+    fold_events,
+    resolved_reason,
+)
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -19,7 +25,7 @@ RULE = RuleMeta(
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    warnings = [f for obj in cluster.objects_of("Event") if (f := event_fact(obj)).type == "Warning"]
+    warnings = [f for f in event_facts(cluster) if f.type == "Warning"]
     # Folded by object, reason and probe (liveness and readiness failures apart).
     for group in sorted(fold_events(warnings), key=lambda g: (g.reason, g.kind, g.namespace, g.name, g.probe)):
         last = group.last
