@@ -20,6 +20,7 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
     """Each finding with its object's managed signal; hygiene findings on managed objects info."""
     out: list[Finding] = []
     objects: dict[str, dict[tuple[str, str], object]] = {}
+    signals: dict[int, str] = {}
     for f in findings:
         if f.status != "fail" or not f.kind or f.managed:
             out.append(f)
@@ -28,7 +29,12 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
         if by_name is None:
             by_name = objects[f.kind] = {(o.namespace, o.name): o for o in cluster.objects_of(f.kind)}
         obj = by_name.get((f.namespace, f.name))
-        signal = managed_of(cluster, obj) if obj is not None else ""  # type: ignore[arg-type]
+        if obj is None:
+            signal = ""
+        else:  # several rules fail on one pod: its signal is read once
+            signal = signals.get(id(obj))
+            if signal is None:
+                signal = signals[id(obj)] = managed_of(cluster, obj)  # type: ignore[arg-type]
         if not signal:
             out.append(f)
         elif f.category in HYGIENE_CATEGORIES and f.severity != "info":

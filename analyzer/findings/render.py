@@ -81,6 +81,10 @@ def to_records(findings: Iterable[Finding], metas: dict[str, RuleMeta],
     return out
 
 
+# json.dumps(..., sort_keys=True, default=str) with one encoder, not a new one per finding.
+_EVIDENCE_JSON = json.JSONEncoder(sort_keys=True, default=str).encode
+
+
 def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta],
              incidents: Sequence[Any] = ()) -> pd.DataFrame:
     """Findings as the `cluster.findings` DataFrame (evidence as a JSON string)."""
@@ -94,8 +98,7 @@ def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta],
         "kind": [f.kind for f in findings], "namespace": [f.namespace for f in findings],
         "name": [f.name for f in findings],
         "message": [message(f, metas[f.rule]) for f in findings],
-        "evidence": [json.dumps([e.to_dict() for e in f.evidence], sort_keys=True, default=str)
-                     for f in findings],
+        "evidence": [_EVIDENCE_JSON([e.to_dict() for e in f.evidence]) for f in findings],
         "remediation": [f.remediation for f in findings], "source": [f.source for f in findings],
         "incident": [of[id(f)].id if id(f) in of else None for f in findings],
         "managed": [f.managed for f in findings], "resolved": [f.resolved for f in findings],
