@@ -26,6 +26,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in cluster.objects_of("Pod"):
         for ctype, _spec, status in pod_containers(pod):
             last = status.lastState.terminated if status and status.lastState else None
+            if not last:
+                continue  # never terminated before (most containers)
             age = age_at_capture(cluster, parse_time(last.finishedAt if last else None))
             if last and age is not None and timedelta(0) <= age <= WINDOW:
                 yield RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.lastState.terminated.finishedAt",

@@ -25,6 +25,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         return
     for pod in cluster.objects_of("Pod"):
         meta = pod.view.metadata
+        if meta.deletionTimestamp is None:
+            continue  # not being deleted (nearly every pod)
         age = age_at_capture(cluster, parse_time(meta.deletionTimestamp), pod)
         if age is not None and age > GRACE:
             yield RULE.fail(pod, ev(pod, "metadata.deletionTimestamp", meta.deletionTimestamp,
