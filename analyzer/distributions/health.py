@@ -69,11 +69,14 @@ def _pod_keys(cluster: ModeledDump, workloads: list[ComponentWorkload]) -> dict[
     pods = cluster.tables["pods"]
     if pods.empty:
         return owner
-    # Plain lists: stepping through a pyarrow-backed column yields each value at a higher cost.
+    # Only pods of the components' namespaces can belong to one (most pods are applications'),
+    # read from plain lists (stepping through a pyarrow-backed column costs more per value).
+    pods = pods[pods["namespace"].isin({w.namespace for w in workloads}).to_numpy(dtype=bool)
+                & pods["workload_kind"].notna().to_numpy(dtype=bool)]
     for ns, name, wkind, wname in zip(pods["namespace"].tolist(), pods["name"].tolist(),
                                       pods["workload_kind"].tolist(), pods["workload_name"].tolist(),
                                       strict=True):
-        if (ns, name) in owner or pd.isna(wkind):
+        if (ns, name) in owner:
             continue
         key = by_workload.get((ns, str(wkind), str(wname)))
         if key is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,8 +32,22 @@ class NamespaceCoverage:
         return self.collected and self.listed and (self.all_namespaces or namespace in self.namespaces)
 
 
+_COVERAGE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def namespace_coverage(cluster: AnalyzedDump, kind: str) -> NamespaceCoverage:
-    """How far the dump collected `kind`, namespace by namespace."""
+    """How far the dump collected `kind`, namespace by namespace (found once per cluster and
+    kind: a dozen rules ask about Pods)."""
+    try:
+        known = _COVERAGE.setdefault(cluster, {})
+    except TypeError:  # not weakly referable
+        return _namespace_coverage(cluster, kind)
+    if kind not in known:
+        known[kind] = _namespace_coverage(cluster, kind)
+    return known[kind]
+
+
+def _namespace_coverage(cluster: AnalyzedDump, kind: str) -> NamespaceCoverage:
     if not cluster.covers(kind):
         return NamespaceCoverage(kind, False, False, False, frozenset())
     per_file: dict[str, set[str]] = defaultdict(set)
