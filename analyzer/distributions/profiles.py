@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from analyzer.model.namespaces import system_namespaces
 from analyzer.safeyaml import load_yaml
 
 PROFILES_FILE = Path(__file__).with_name("profiles.yaml")
@@ -63,11 +64,11 @@ def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
     for profile in dists.values():
         if profile.based_on and profile.based_on not in dists:
             raise ValueError(f"{path.name}: {profile.name} is based on unknown {profile.based_on!r}")
-    ns = data.get("system_namespaces") or {}
+    components = system_namespaces().components  # one list with the findings' (model/data)
     return Profiles(
         distributions=dists,
-        system_namespace_names=frozenset(ns.get("names") or ()),
-        system_namespace_prefixes=tuple(ns.get("prefixes") or ()),
+        system_namespace_names=components.names,
+        system_namespace_prefixes=components.prefixes,
         virtual_node_labels=tuple(data.get("virtual_node_labels") or ()),
         control_plane_pods=re.compile(data.get("control_plane_pods") or "(?!)"),
         cni_node_annotations=dict(data.get("cni_node_annotations") or {}),

@@ -11,31 +11,20 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.types import Evidence
 from analyzer.ingest.records import KubeObject
+from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
 
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
 
-# Namespaces that belong to the platform: host access and the like are their job, so checks
-# that would only be noise there skip them.
-SYSTEM_NAMESPACES = frozenset({
-    "kube-system", "kube-public", "kube-node-lease", "calico-system", "calico-apiserver",
-    "tigera-operator", "kube-flannel", "gatekeeper-system", "cattle-system",
-    "cattle-fleet-system", "cattle-monitoring-system", "longhorn-system", "metallb-system",
-    "local-path-storage", "amazon-cloudwatch", "gke-managed-system", "gmp-system",
-    "harvester-system",
-    # sonobuoy's own namespaces: its privileged node-journal collector made the dump being read
-    "sonobuoy", "heptio-sonobuoy",
-})
-SYSTEM_NAMESPACE_PREFIXES = ("openshift-", "kube-", "cattle-")
-
-
 def is_system_namespace(namespace: str) -> bool:
-    """Whether a namespace belongs to the platform rather than to applications.
+    """Whether a namespace belongs to the platform or to the tool that made the dump, rather than to
+    applications: host access and the like are their job, so checks that would only be noise there
+    skip them (analyzer/model/data/system_namespaces.yaml, the list the distributions read too).
 
-    >>> is_system_namespace("kube-system"), is_system_namespace("openshift-dns"), is_system_namespace("shop")
+    >>> is_system_namespace("kube-system"), is_system_namespace("sonobuoy"), is_system_namespace("shop")
     (True, True, False)
     """
-    return namespace in SYSTEM_NAMESPACES or namespace.startswith(SYSTEM_NAMESPACE_PREFIXES)
+    return is_platform_namespace(namespace) or is_dump_tool_namespace(namespace)
 
 
 def ev(obj: KubeObject, field: str, seen: Any, expected: Any = None) -> Evidence:

@@ -1,0 +1,79 @@
+"""Which namespaces are not the applications' (data/system_namespaces.yaml).
+
+One list for every stage: the distributions read the platform's and the add-ons' namespaces (their
+workloads are cluster components); the findings skip the platform's and the dump tools' (host
+access is their job, their specs not the cluster owner's to change).
+
+>>> is_platform_namespace("kube-system"), is_platform_namespace("openshift-dns"), is_platform_namespace("shop")
+(True, True, False)
+>>> is_component_namespace("velero"), is_platform_namespace("velero")
+(True, False)
+>>> is_component_namespace("sonobuoy"), is_dump_tool_namespace("sonobuoy")
+(False, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from analyzer.safeyaml import load_yaml
+
+DATA = Path(__file__).parent / "data" / "system_namespaces.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class NamespaceSet:
+    """Namespaces by exact name or by the prefix of their name."""
+
+    names: frozenset[str]
+    prefixes: tuple[str, ...]
+
+    def __contains__(self, namespace: object) -> bool:
+        return isinstance(namespace, str) and (
+            namespace in self.names or namespace.startswith(self.prefixes))
+
+
+@dataclass(frozen=True, slots=True)
+class SystemNamespaces:
+    """The platform's namespaces, the add-ons', and those of the tools that collect dumps."""
+
+    platform: NamespaceSet
+    addons: NamespaceSet
+    dump_tools: NamespaceSet
+
+    @property
+    def components(self) -> NamespaceSet:
+        """The namespaces whose workloads are cluster components: the platform's and the add-ons'."""
+        return NamespaceSet(self.platform.names | self.addons.names,
+                            self.platform.prefixes + self.addons.prefixes)
+
+
+def _namespace_set(row: dict | None) -> NamespaceSet:
+    row = row or {}
+    return NamespaceSet(frozenset(str(n) for n in row.get("names") or ()),
+                        tuple(str(p) for p in row.get("prefixes") or ()))
+
+
+@cache
+def system_namespaces(path: Path = DATA) -> SystemNamespaces:
+    """The lists of system_namespaces.yaml."""
+    data = load_yaml(path.read_text(encoding="utf-8")) or {}
+    return SystemNamespaces(_namespace_set(data.get("platform")), _namespace_set(data.get("addons")),
+                            _namespace_set(data.get("dump_tools")))
+
+
+def is_platform_namespace(namespace: str) -> bool:
+    """Whether the namespace is Kubernetes's, a distribution's or provider's, or a cluster add-on's."""
+    return namespace in system_namespaces().platform
+
+
+def is_component_namespace(namespace: str) -> bool:
+    """Whether the namespace's workloads are cluster components (the platform's or an add-on's)."""
+    return namespace in system_namespaces().platform or namespace in system_namespaces().addons
+
+
+def is_dump_tool_namespace(namespace: str) -> bool:
+    """Whether the namespace is that of a tool that collects dumps (sonobuoy)."""
+    return namespace in system_namespaces().dump_tools
