@@ -13,6 +13,10 @@ Examples:
     ('coredns-autoscaler', 'coredns')
     >>> catalog.match("metrics-server", ()) is None
     True
+    >>> kube_dns = CatalogEntry("kube-dns", ("kube-dns",), ("/k8s-dns-kube-dns",), "dns", (), True, "")
+    >>> coredns = CatalogEntry("coredns", ("coredns",), ("/coredns[:@]",), "dns", (), True, "")
+    >>> Catalog((coredns, kube_dns)).match("kube-dns", ("registry.k8s.io/coredns:1.3.1",)).name
+    'coredns'
 """
 
 from __future__ import annotations
@@ -84,13 +88,22 @@ class Catalog:
                 score = _name_score(pattern, names)
                 if score and (best is None or (score, -i) > best):
                     best, found = (score, -i), entry
+        by_image = self._match_image(images)
         if found is not None:
+            # A name another component of the same role goes by (a kube-dns Deployment running
+            # CoreDNS's image) is that component: the images say what runs.
+            if (by_image is not None and by_image.role == found.role and found.images
+                    and not self._runs(found, images)):
+                return by_image
             return found
-        for entry in self.entries:
-            for pattern in entry.images:
-                if any(re.search(pattern, image) for image in images):
-                    return entry
-        return None
+        return by_image
+
+    @staticmethod
+    def _runs(entry: CatalogEntry, images: tuple[str, ...]) -> bool:
+        return any(re.search(pattern, image) for pattern in entry.images for image in images)
+
+    def _match_image(self, images: tuple[str, ...]) -> CatalogEntry | None:
+        return next((e for e in self.entries if self._runs(e, images)), None) if images else None
 
     def by_name(self, name: str) -> CatalogEntry | None:
         """The entry with this canonical name."""

@@ -52,3 +52,24 @@ def test_bad_catalog_entries_fail_when_loaded(tmp_path) -> None:
     path.write_text("components:\n  - {name: x, match: [x], role: wizardry}\n")
     with pytest.raises(ValueError, match=r"entry 1 \(x\): unknown role 'wizardry'"):
         load_catalog(path)
+
+
+# kube-system/kube-dns of sonobuoy's results-0.10 (vmware-tanzu/sonobuoy testdata, kubeadm v1.8.4 on
+# EC2, 2017): the Deployment's containers, trimmed from resources/ns/kube-system/Deployments.json.
+KUBE_DNS_1_8_IMAGES = ("gcr.io/google_containers/k8s-dns-kube-dns-amd64:1.14.5",
+                       "gcr.io/google_containers/k8s-dns-dnsmasq-nanny-amd64:1.14.5",
+                       "gcr.io/google_containers/k8s-dns-sidecar-amd64:1.14.5")
+
+
+def test_kube_dns_is_named_kube_dns_not_coredns() -> None:
+    catalog = load_catalog()
+    entry = catalog.match("kube-dns", KUBE_DNS_1_8_IMAGES)
+    assert entry is not None and (entry.name, entry.role, entry.critical) == ("kube-dns", "dns", True)
+    # its images alone say so too (a pod whose name was cut), and a pasted row with no image by its name
+    assert catalog.match("dns-7d9f", KUBE_DNS_1_8_IMAGES).name == "kube-dns"
+    assert catalog.match("kube-dns", ()).name == "kube-dns"
+    # realdata/kubeadm/cka-3c97-cluster-info-dump: kubeadm 1.21's coredns Deployment stays CoreDNS
+    assert catalog.match("coredns", ("k8s.gcr.io/coredns/coredns:v1.8.0",)).name == "coredns"
+    # a workload named kube-dns that runs CoreDNS's image is CoreDNS: the image says what runs
+    assert catalog.match("kube-dns", ("k8s.gcr.io/coredns/coredns:v1.8.0",)).name == "coredns"
+    assert catalog.match("kube-dns-autoscaler", KUBE_DNS_1_8_IMAGES[:1]).name == "kube-dns-autoscaler"
