@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from analyzer.distributions.objects import is_builtin_group
@@ -106,6 +107,14 @@ def _observe_node(obs: Observations, node: KubeObject, profiles: Profiles) -> No
         obs.add("os_image", info.osImage, oid, "Node", name)
 
 
+@cache
+def pod_annotation_keys() -> frozenset[str]:
+    """The pod annotation keys fingerprints.yaml's `pod_annotation` rows look at."""
+    from analyzer.distributions.fingerprints import load_fingerprints
+
+    return frozenset(f.pattern.partition("=")[0] for f in load_fingerprints() if f.signal == "pod_annotation")
+
+
 def _observe_workload(obs: Observations, o: KubeObject, system: bool) -> None:
     key = o.key
     oid, kind = key.id, key.kind
@@ -114,6 +123,11 @@ def _observe_workload(obs: Observations, o: KubeObject, system: bool) -> None:
         if spec.nodeName:
             # The same fact as the Node's own name, so it scores as one (kind "Node").
             obs.add("node_name", spec.nodeName, oid, "Node", spec.nodeName)
+        annotations = o.view.metadata.annotations
+        if annotations:
+            # Only the keys fingerprints.yaml names (a pod carries many annotations).
+            for annotation in pod_annotation_keys().intersection(annotations):
+                obs.add("pod_annotation", f"{annotation}={annotations[annotation]}", oid, kind, None)
     if not system:
         return
     # A DaemonSet and its pods are one component: names and images score once as "Workload".

@@ -35,6 +35,12 @@ def node_annotation_key_prefix(pattern: str) -> Matcher:
     return lambda key: key.startswith(pattern)
 
 
+def pod_annotation(pattern: str) -> Matcher:
+    """A pod annotation `key=value` equals the pattern; a pattern without `=` names the key alone
+    (`kubernetes.io/psp=eks.privileged`: the PodSecurityPolicy that admitted the pod)."""
+    return node_label(pattern)
+
+
 def _search(pattern: str) -> Matcher:
     regex = re.compile(pattern)
     return lambda value: regex.search(value) is not None
@@ -124,6 +130,7 @@ SIGNALS: dict[str, SignalType] = {
         _signal(node_label_key_prefix, "node_label_key"),
         _signal(node_label, "node_label"),
         _signal(node_annotation_key_prefix, "node_annotation_key"),
+        _signal(pod_annotation, "pod_annotation"),
         _signal(kubelet_version_regex, "version"),
         _signal(os_image_regex, "os_image"),
         _signal(node_name_regex, "node_name"),

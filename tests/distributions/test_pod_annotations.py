@@ -1,0 +1,37 @@
+"""Distribution marks a pod's annotations carry: EKS's default PodSecurityPolicy (kubernetes.io/psp)."""
+
+from __future__ import annotations
+
+import analyzer
+from analyzer.distributions import detect_distribution
+
+# Trimmed from a real EKS pod: Qovery/engine @ 59fa717d, src/cmd/structs.rs (the raw `kubectl get pod
+# -o json` of a pod evicted for ephemeral storage, eu-west-3, 2022-07-13); its image, env and status
+# cut. The pod's own namespace is an application's: the PSP annotation is on every admitted pod.
+EKS_POD = """{"apiVersion": "v1", "kind": "Pod",
+ "metadata": {"name": "app-z064fc389-55c7689767-9bchb", "namespace": "z801e6dcb-zdf4a84bc",
+   "creationTimestamp": "2022-07-13T14:33:21Z",
+   "annotations": {"appCommitId": "9b1baf132923531777268e9f0335d9dc8a1a9fb5",
+                   "kubernetes.io/psp": "eks.privileged"}},
+ "spec": {"nodeName": "ip-10-0-21-229.eu-west-3.compute.internal",
+          "containers": [{"name": "app-z064fc389", "image": "z064fc389:1"}]},
+ "status": {"phase": "Failed", "reason": "Evicted", "startTime": "2022-07-13T14:34:59Z"}}"""
+
+
+def test_a_lone_pod_admitted_by_eks_privileged_is_eks() -> None:
+    dist = detect_distribution(analyzer.load(EKS_POD))
+    assert dist.name == "eks" and dist.confidence >= 0.6
+    assert [e.value for e in dist.evidence_for("eks") if e.signal == "pod_annotation"] == [
+        "kubernetes.io/psp=eks.privileged"]
+
+
+def test_without_the_annotation_the_ec2_node_name_alone_is_not_enough() -> None:
+    without = EKS_POD.replace(',\n                   "kubernetes.io/psp": "eks.privileged"', "")
+    assert "eks.privileged" not in without
+    assert detect_distribution(analyzer.load(without)).name == "unknown"
+
+
+def test_another_policy_name_says_nothing() -> None:
+    # a self-managed cluster's own PSP (the same pod, another policy's name)
+    other = EKS_POD.replace("eks.privileged", "restricted")
+    assert detect_distribution(analyzer.load(other)).name == "unknown"
