@@ -68,6 +68,9 @@ def test_kube_dns_is_named_kube_dns_not_coredns() -> None:
     # its images alone say so too (a pod whose name was cut), and a pasted row with no image by its name
     assert catalog.match("dns-7d9f", KUBE_DNS_1_8_IMAGES).name == "kube-dns"
     assert catalog.match("kube-dns", ()).name == "kube-dns"
+    # OKE's own builds (oke-coresvcs-k8s-dns-kube-dns-amd64: OCI image names listed in apache/lucene's
+    # TestLowercaseAsciiCompression, LUCENE-10551)
+    assert catalog.match("dns-7d9f", ("iad.ocir.io/oracle/oke-coresvcs-k8s-dns-kube-dns-amd64@sha256:2cf3",)).name == "kube-dns"
     # realdata/kubeadm/cka-3c97-cluster-info-dump: kubeadm 1.21's coredns Deployment stays CoreDNS
     assert catalog.match("coredns", ("k8s.gcr.io/coredns/coredns:v1.8.0",)).name == "coredns"
     # a workload named kube-dns that runs CoreDNS's image is CoreDNS: the image says what runs
