@@ -209,9 +209,8 @@ def _control_plane_contradictions(cluster: ModeledDump, profiles: Profiles) -> l
 
 def _control_plane_node_contradictions(cluster: ModeledDump, profiles: Profiles) -> list[Evidence]:
     """Negative evidence against managed distributions: a control-plane node is registered."""
-    labels = profiles.control_plane_node_labels
     nodes = sorted(o.key.id for o in builtin_objects(cluster, "Node")
-                   if any(key in (o.view.metadata.labels or {}) for key in labels))
+                   if profiles.is_control_plane_node(o.view.metadata.labels or {}))
     if not nodes:
         return []
     return [

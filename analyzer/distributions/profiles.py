@@ -45,6 +45,20 @@ class Profiles:
             self.system_namespace_prefixes
         )
 
+    def is_control_plane_node(self, labels: dict[str, object]) -> bool:
+        """Whether a node's labels say it is a control-plane node (`key` or `key=value` entries).
+
+        >>> load_profiles().is_control_plane_node({"kubernetes.io/role": "master"})
+        True
+        >>> load_profiles().is_control_plane_node({"kubernetes.io/role": "agent"})
+        False
+        """
+        for entry in self.control_plane_node_labels:
+            key, eq, value = entry.partition("=")
+            if key in labels and (not eq or str(labels[key]) == value):
+                return True
+        return False
+
     def family(self, name: str) -> str:
         """The distribution a name is built on, or the name itself (kind -> kubeadm)."""
         profile = self.distributions.get(name)

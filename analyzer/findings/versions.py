@@ -69,9 +69,10 @@ def cluster_version(cluster: AnalyzedDump) -> ClusterVersion | None:
 
 
 def _is_control_plane(node: Any) -> bool:
-    labels = node.view.metadata.labels or {}
-    return any(k in labels for k in ("node-role.kubernetes.io/control-plane",
-                                     "node-role.kubernetes.io/master"))
+    # The distributions' list (profiles.yaml control_plane_node_labels), not a second one.
+    from analyzer.distributions.profiles import load_profiles
+
+    return load_profiles().is_control_plane_node(node.view.metadata.labels or {})
 
 
 @cache

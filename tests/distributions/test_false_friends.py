@@ -141,3 +141,27 @@ def test_nodes_on_ec2_with_a_registered_control_plane_node_are_not_eks() -> None
     assert any(e.signal == "control_plane_node_registered" and e.distribution == "eks" for e in dist.evidence_for("eks"))
     # without the master node the same workers still read as EKS's (weakly): the label decides
     assert detect_distribution(load(nodes[0], nodes[2])).name == "eks"
+
+
+def test_nodes_on_azure_vmss_with_a_master_labelled_the_old_way_are_not_aks() -> None:
+    # Two of the four nodes of giantswarm/health-service @ 4762671
+    # server/endpoint/health/searcher/testdata/case-1-azure-nodes.json (a Giant Swarm tenant cluster on
+    # Azure VMSS, westeurope, v1.14.6, 2019-10), trimmed to the fields the detector reads: azure://
+    # provider IDs like AKS's, and a master labelled only node.kubernetes.io/master and
+    # kubernetes.io/role=master (its node-role.kubernetes.io/master label was removed by that commit).
+    vmss = "azure:///subscriptions/1be3b2e6-497b-45b9-915f-eb35cae23c6a/resourceGroups/fg0ge/providers/" \
+           "Microsoft.Compute/virtualMachineScaleSets/fg0ge-{role}/virtualMachines/0"
+    common = {"giantswarm.io/provider": "azure", "beta.kubernetes.io/instance-type": "Standard_D2s_v3",
+              "failure-domain.beta.kubernetes.io/region": "westeurope"}
+    master = node("fg0ge-master-000000", provider_id=vmss.format(role="master"), kubelet="v1.14.6",
+                  labels={**common, "kubernetes.io/role": "master", "node.kubernetes.io/master": "", "role": "master"})
+    worker = node("fg0ge-worker-000000", provider_id=vmss.format(role="worker"), kubelet="v1.14.6",
+                  labels={**common, "kubernetes.io/role": "worker", "node.kubernetes.io/worker": "", "role": "worker"})
+    dist = detect_distribution(load(master, worker))
+    assert dist.name != "aks"
+    assert any(e.signal == "control_plane_node_registered" for e in dist.evidence_for("aks"))
+    # the workers alone read as AKS's weakly (azure:// IDs); an AKS node's kubernetes.io/role=agent is no master
+    assert detect_distribution(load(worker)).name == "aks"
+    aks_agent = node("aks-nodepool1-12345678-vmss000000", provider_id=vmss.format(role="worker"),
+                     labels={"kubernetes.io/role": "agent", "kubernetes.azure.com/cluster": "MC_rg_c_westeurope"})
+    assert detect_distribution(load(aks_agent)).name == "aks"
