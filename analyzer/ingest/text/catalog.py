@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -24,6 +24,14 @@ class KindInfo:
     headers: tuple[tuple[str, ...], ...]
     fields: dict[str, tuple[str, str]]  # header -> (api path, converter)
     describe_ends: tuple[str, ...]
+    values: dict[str, re.Pattern[str]] = field(default_factory=dict)  # header -> its cells' shape
+
+    def fits(self, rows: list[dict[str, str | None]]) -> bool:
+        """Whether every row's cells hold what this kind prints in the columns it constrains."""
+        return bool(rows) and all(
+            (cells.get(column) or "") and pattern.fullmatch(cells.get(column) or "")
+            for cells in rows for column, pattern in self.values.items()
+        )
 
     @property
     def namespaced(self) -> bool:
@@ -59,6 +67,7 @@ class Catalog:
         self.kinds: dict[str, KindInfo] = {}
         self._by_name: dict[str, KindInfo] = {}
         self._by_header: dict[tuple[str, ...], KindInfo] = {}
+        self._sharing: dict[tuple[str, ...], list[KindInfo]] = {}  # header -> kinds printing it
         self.namespace_column: str = data["namespace_column"]
         self.labels_column: str = data["labels_column"]
         self.group_versions: dict[str, str] = dict(data["group_versions"])
@@ -71,8 +80,11 @@ class Catalog:
             for header in info.headers:
                 if len(set(header)) != len(header):
                     raise CatalogError(f"kinds.yaml: {kind} header {header} repeats a column")
-                # The first kind listed keeps a header two kinds share (ReplicaSet before RC).
-                self._by_header.setdefault(header, info)
+                self._sharing.setdefault(header, []).append(info)
+        for header, kinds in self._sharing.items():
+            # The first kind listed keeps a header two kinds share (ReplicaSet before RC), unless
+            # it says what its cells hold: then its rows' values decide (by_values).
+            self._by_header[header] = next((k for k in kinds if not k.values), kinds[0])
         self.cell_shapes = {name: _shape(name, raw) for name, raw in data["cell_shapes"].items()}
         words = {col for header in self._by_header for col in header if " " in col}
         words |= {name for name in self.cell_shapes if " " in name}
@@ -100,6 +112,26 @@ class Catalog:
             cols = cols[:-1]
         info = self._by_header.get(tuple(cols))
         return HeaderMatch(info, namespaced, with_labels) if info else None
+
+    def by_values(self, match: HeaderMatch | None,
+                  rows: list[dict[str, str | None]]) -> HeaderMatch | None:
+        """The kind of a table whose header several kinds print, decided by its rows' values.
+
+        >>> cat = catalog()
+        >>> old = cat.match_header(["NAME", "STATUS", "AGE"])
+        >>> rows = [{"NAME": "n1", "STATUS": "NotReady", "AGE": "6d"}, {"NAME": "n2", "STATUS": "Ready"}]
+        >>> old.info.kind, cat.by_values(old, rows).info.kind
+        ('Namespace', 'Node')
+        >>> cat.by_values(old, [{"NAME": "default", "STATUS": "Active", "AGE": "6d"}]).info.kind
+        'Namespace'
+        """
+        if match is None or not rows:
+            return None if match is None else match
+        header = tuple(c for c in rows[0] if c not in (self.namespace_column, self.labels_column))
+        for info in self._sharing.get(header, ()):
+            if info.values and info.fits(rows):
+                return HeaderMatch(info, match.namespaced_column, match.labels_column)
+        return match
 
     def header_for(self, info: KindInfo, wide: bool, namespaced: bool, labels: bool) -> list[str]:
         """The header kubectl prints for a kind with these flags (for rows grep kept headerless)."""
@@ -138,7 +170,17 @@ def _kind_info(kind: str, raw: dict[str, Any]) -> KindInfo:
         headers=headers,
         fields=fields,
         describe_ends=tuple(raw.get("describe_ends") or ()),
+        values=_values(kind, raw.get("values") or {}, known),
     )
+
+
+def _values(kind: str, raw: dict[str, str], known: set[str]) -> dict[str, re.Pattern[str]]:
+    if unknown := set(raw) - known:
+        raise CatalogError(f"kinds.yaml: {kind} gives values of columns it never prints: {sorted(unknown)}")
+    try:
+        return {header: re.compile(pattern) for header, pattern in raw.items()}
+    except re.error as exc:
+        raise CatalogError(f"kinds.yaml: {kind} values: {exc}") from exc
 
 
 def _shape(name: str, raw: dict[str, Any]) -> CellShape:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 # What may stand before `kubectl` on a prompt line: nothing, or a short prompt ending in $ # > %
 # (`$ `, `# `, `root@host:~# `, `controlplane $ `, `# controlplane$ `, `[root@m ~]# `, `PS C:\> `).
 _PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|)\s*$")
-_TOOL = re.compile(r"(?:^|(?<=\s)|(?<=[$#>%]))(kubectl|oc|k)\s+(?=\S)")
+_TOOL = re.compile(r"(?:^|(?<=\s)|(?<=[$#>%]))(kubectl|kubecolor|oc|kc|k)\s+(?=\S)")
 # Flags that take a value when written apart from it (`-n kube-system`).
 _VALUE_FLAGS = frozenset(
     {
@@ -19,8 +19,11 @@ _VALUE_FLAGS = frozenset(
         "--as", "--request-timeout", "--chunk-size", "--since", "--tail", "--revision",
     }
 )
-# `k` is a common alias of kubectl, but only trusted before these verbs.
+# `k` and `kc` are common aliases of kubectl, but only trusted before these verbs; kubecolor
+# wraps kubectl and takes its arguments.
+_ALIASES = frozenset({"k", "kc"})
 _ALIAS_VERBS = frozenset({"get", "describe", "top", "lineage"})
+TOOLS = ("kubectl", "kubecolor", "oc", "kc", "k")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +70,7 @@ def command_in(line: str) -> Command | None:
         if not _PROMPT.match(line[: match.start()]):
             continue
         command = parse_command(line[match.start() :])
-        if command and (match.group(1) != "k" or command.verb in _ALIAS_VERBS):
+        if command and (match.group(1) not in _ALIASES or command.verb in _ALIAS_VERBS):
             return command
     return None
 
@@ -88,7 +91,7 @@ def parse_command(text: str) -> Command | None:
         tokens = shlex.split(main, comments=True)
     except ValueError:
         tokens = main.split()
-    if not tokens or tokens[0] not in ("kubectl", "oc", "k"):
+    if not tokens or tokens[0] not in TOOLS:
         return None
     flags: dict[str, str] = {}
     label_keys: list[str] = []

@@ -31,6 +31,7 @@ class _State:
     command: Command | None = None
     skipping: bool = False  # inside stderr, or output that is YAML/JSON rather than text
     consumed: int = 0  # index of the first line no block has taken yet
+    output_start: int = -1  # index of the line just after the last command line
     result: TextParse = field(default_factory=TextParse)
 
 
@@ -76,6 +77,7 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         if state.skipping:
             _reject_structured(state, line, command, source)
         state.consumed = index + 1
+        state.output_start = index + 1
         return index + 1
     if state.skipping or not text.strip():
         return index + 1
@@ -91,8 +93,11 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         _cut_last_row(lines, block, state, source)
         return _table(block, state, kinds, source)
     command = state.command
+    # Rows without a header: a pipe or --no-headers took it, or the paste begins below it
+    # (right after the command line, where kubectl prints the header).
     if (
-        command is not None and command.prints_table and (command.piped or command.no_headers)
+        command is not None and command.prints_table
+        and (command.piped or command.no_headers or index == state.output_start)
         and (block := headerless_at(lines, index, kinds, command)) is not None
     ):
         return _table(block, state, kinds, source)

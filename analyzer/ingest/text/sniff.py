@@ -38,13 +38,13 @@ def looks_like_kubectl_text(text: str) -> bool:
     lines = unpiped(split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES])
     kinds = catalog()
     layout = describe_layout()
-    command = None
+    command, output_start = None, -1
     for index, line in enumerate(lines):
         if (call := tool_call(line.text)) is not None:
             command = call.command
             continue
         if (typed := command_in(line.text)) is not None:
-            command = typed
+            command, output_start = typed, index + 1
             continue
         if not line.text.strip() or line.text[:1].isspace():
             continue
@@ -54,7 +54,8 @@ def looks_like_kubectl_text(text: str) -> bool:
             return True  # an excerpt of a describe that begins after its Name
         if (command is None or command.verb == "describe") and events_section_starts(lines, index):
             return True  # a describe's Events pasted alone
-        if command is not None and command.prints_table and (command.piped or command.no_headers) \
+        if command is not None and command.prints_table \
+                and (command.piped or command.no_headers or index == output_start) \
                 and headerless_at(lines, index, kinds, command) is not None:
             return True
     return False

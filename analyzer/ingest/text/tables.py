@@ -89,6 +89,7 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
         index += 1
     if not rows:
         return None
+    match = catalog.by_values(match, [row.cells for row in rows])
     return TableBlock(layout, lines[start].no, rows, index, command, match, label_columns)
 
 
@@ -110,11 +111,39 @@ def _match_with_label_columns(layout: Layout, catalog: Catalog, command: Command
 
 def headerless_at(lines: list[Line], start: int, catalog: Catalog,
                   command: Command) -> TableBlock | None:
-    """Rows a `| grep` (or `--no-headers`) left without their header, laid out as the command's."""
+    """Rows a `| grep` (or `--no-headers`) left without their header, laid out as the command's.
+
+    The rows are read as today's kubectl prints the command's table, else as an older kubectl
+    printed it (nodes as NAME STATUS AGE before 1.6): the layout that reads the most rows wins.
+    """
     info = single_kind(command, catalog)
     if info is None:
         return None
-    columns = catalog.header_for(info, command.wide, command.all_namespaces, command.show_labels)
+    best: TableBlock | None = None
+    for columns in _layouts_of(info, command, catalog):
+        block = _headerless_block(lines, start, catalog, command, columns)
+        if block is not None and (best is None or len(block.rows) > len(best.rows)):
+            best = block
+    return best
+
+
+def _layouts_of(info: KindInfo, command: Command, catalog: Catalog) -> list[list[str]]:
+    """The headers the command's table may have had: today's first, then older kubectl's."""
+    first = catalog.header_for(info, command.wide, command.all_namespaces, command.show_labels)
+    others = []
+    for header in info.headers:
+        columns = list(header)
+        if command.all_namespaces:
+            columns.insert(0, catalog.namespace_column)
+        if command.show_labels:
+            columns.append(catalog.labels_column)
+        if columns != first and columns not in others:
+            others.append(columns)
+    return [first, *others]
+
+
+def _headerless_block(lines: list[Line], start: int, catalog: Catalog, command: Command,
+                      columns: list[str]) -> TableBlock | None:
     layout = Layout(tuple(columns), None, "collapsed")
     rows: list[RawRow] = []
     index = start
@@ -129,7 +158,7 @@ def headerless_at(lines: list[Line], start: int, catalog: Catalog,
     if not rows:
         return None
     return TableBlock(layout, lines[start].no, rows, index, command,
-                      catalog.match_header(columns))
+                      catalog.by_values(catalog.match_header(columns), [row.cells for row in rows]))
 
 
 def single_kind(command: Command, catalog: Catalog) -> KindInfo | None:

@@ -49,7 +49,7 @@ _THEME = 4  # the zsh theme prompt's place in _PROMPTS
 _THEME_STATE = re.compile(r"^(?:(?:~\S*|/\S*|\.{1,2}/?\S*|[\w.-]+/[\w./-]*|git:\([^)]*\)|\([^)]*\)|[✗✔±]|on|via|at)\s+)*")
 # A kubectl as typed: plain, an alias, a snap or k3s wrapper, the Windows binary, under sudo.
 _KUBECTL = re.compile(
-    r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k3s|minikube)[ .]kubectl(?:\s+--)?|kubectl(?:\.exe)?|oc(?:\.exe)?|k)(?=\s)"
+    r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k3s|minikube)[ .]kubectl(?:\s+--)?|kubectl(?:\.exe)?|kubecolor|oc(?:\.exe)?|kc|k)(?=\s)"
 )
 # kubectl's verbs (and common plugins'): a `# ` line or a line without a prompt runs kubectl
 # only with one of these (`# kubectl and helm ...` is a comment).

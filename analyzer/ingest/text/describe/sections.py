@@ -12,7 +12,7 @@ from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.lines import Line
 from analyzer.ingest.text.rows.events import GENERATED_NAME, event_name, source_of
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
-from analyzer.ingest.text.values import age_seconds, cell, describe_time
+from analyzer.ingest.text.values import age_seconds, cell, describe_time, labels
 
 DESCRIBE_ORIGIN = "describe"
 _TOLERATION = re.compile(
@@ -41,11 +41,21 @@ def key_values(values: list[str], separator: str) -> dict[str, str]:
     {'a': 'b', 'node-role.kubernetes.io/agent': ''}
     >>> key_values(["ttl: 0", "attach: true"], ":")
     {'ttl': '0', 'attach': 'true'}
+
+    kubectl before 1.6 printed a node's labels on one line, joined by commas (a label value
+    never holds one):
+
+    >>> key_values(["zone=eu-west-1a,kubernetes.io/hostname=ip-1"], "=")
+    {'zone': 'eu-west-1a', 'kubernetes.io/hostname': 'ip-1'}
     """
     result: dict[str, str] = {}
     last: str | None = None
     for value in values:
         if cell(value) is None:
+            continue
+        if separator == "=" and "," in value and (joined := labels(value.strip())):
+            result.update(joined)
+            last = None
             continue
         key, sep, rest = value.partition(separator)
         if sep and key and " " not in key.strip():
