@@ -156,3 +156,52 @@ def unpiped(lines: list[Line]) -> list[Line]:
         else:
             index += 1
     return out
+
+
+# An events table's rows (`kubectl get events`, with NAMESPACE under -A) and a describe's Events
+# rule: people paste them without the header line above them (copied from the first row, or the
+# header fell off an excerpt). Their shape is kubectl's own; the header is put back above them.
+_EVENT_AGE = r"(?:\d+[smhdy])+|<unknown>|<invalid>"
+_EVENT_ROW = re.compile(
+    rf"^(?:(?P<ns>[a-z0-9][a-z0-9-]*)\s+)?(?P<age>{_EVENT_AGE})\s+(?P<type>Normal|Warning)\s+"
+    r"(?P<reason>[A-Z][A-Za-z]+)\s+(?P<object>[a-z][a-z.]*/[A-Za-z0-9][\w.:-]*)\s+\S"
+)
+_EVENTS_RULE = re.compile(r"^(\s+)-{4}(\s+)-{6}(\s+)-{4}(\s+)-{4}(\s+)-{7}\s*$")
+
+
+def restored_event_headers(lines: list[Line]) -> list[Line]:
+    """Event rows and a describe's Events rule pasted without their header, given it again
+    (at the first row's or the rule's line number, so that every row keeps its own).
+
+    >>> rows = split_lines("2m57s   Warning   FailedScheduling   pod/keeper-5   0/1 nodes are available")
+    >>> [ln.text for ln in restored_event_headers(rows)]
+    ['LAST SEEN TYPE      REASON             OBJECT         MESSAGE', '2m57s   Warning   FailedScheduling   pod/keeper-5   0/1 nodes are available']
+    >>> rule = split_lines("  ----   ------   ----   ----   -------\\n  Normal   Pulled   3m   kubelet   ok")
+    >>> [ln.text for ln in restored_event_headers(rule)][:3]
+    ['Events:', '  Type   Reason   Age    From   Message', '  ----   ------   ----   ----   -------']
+    """
+    out: list[Line] = []
+    for line in lines:
+        before = next((ln.text for ln in reversed(out) if ln.text.strip()), "")
+        if (m := _EVENT_ROW.match(line.text)) and not _EVENT_ROW.match(before) and "REASON" not in before:
+            starts = [m.start(g) for g in ("ns", "age", "type", "reason", "object") if m.start(g) >= 0]
+            starts.append(m.end("object") + len(line.text[m.end("object"):]) - len(line.text[m.end("object"):].lstrip()))
+            names = ["NAMESPACE"] * bool(m.group("ns")) + ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
+            out.append(Line(line.no, _laid(names, starts)))
+        elif (m := _EVENTS_RULE.match(line.text)) and "Reason" not in before:
+            if before.strip() != "Events:":
+                out.append(Line(line.no, "Events:"))
+            starts = [m.start(1) + len(m.group(1))]
+            for group in range(2, 6):
+                starts.append(m.end(group))
+            out.append(Line(line.no, _laid(["Type", "Reason", "Age", "From", "Message"], starts)))
+        out.append(line)
+    return out
+
+
+def _laid(names: list[str], starts: list[int]) -> str:
+    """Column names written at the given starts (at least one blank between two)."""
+    text = ""
+    for name, start in zip(names, starts, strict=True):
+        text += " " * max(start - len(text), 1 if text else start) + name
+    return text

@@ -16,7 +16,14 @@ from analyzer.ingest.text.describe.blocks import (
     fragment_starts,
 )
 from analyzer.ingest.text.describe.layout import describe_layout
-from analyzer.ingest.text.lines import Line, has_box_drawing, split_lines, tool_call, unpiped
+from analyzer.ingest.text.lines import (
+    Line,
+    has_box_drawing,
+    restored_event_headers,
+    split_lines,
+    tool_call,
+    unpiped,
+)
 from analyzer.ingest.text.table_objects import CUT_ROW, build_table
 from analyzer.ingest.text.tables import TableBlock, headerless_at, table_at
 from analyzer.ingest.text.types import TextParse
@@ -46,7 +53,7 @@ def parse_kubectl_text(text: str, source: str) -> TextParse:
     >>> pod["metadata"], pod["status"], pod["x-kda-text"]["restarts"], pod["x-kda-text"]["age_seconds"]
     ({'name': 'web-1', 'namespace': 'web'}, {'phase': 'Running'}, 3, 612000.0)
     """
-    lines = unpiped(split_lines(text, skip_leading_blank_lines=True))
+    lines = restored_event_headers(unpiped(split_lines(text, skip_leading_blank_lines=True)))
     kinds = catalog()
     state = _State()
     index = 0
