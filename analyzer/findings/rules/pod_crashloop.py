@@ -22,6 +22,9 @@ RULE = RuleMeta(
     remediation="Read the previous container log (kubectl logs --previous) and the last exit code; fix the crash cause (config, dependency, OOM, probe).",
 )
 REASONS = frozenset({"CrashLoopBackOff"})
+# What a pasted row's STATUS says while a looping container is between back-offs: the reason
+# of its last exit, until the kubelet waits again (kubectl's pod printer).
+EXIT_STATUSES = frozenset({"Error", "OOMKilled", "ContainerCannotRun", "StartError"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -42,17 +45,19 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 pod.view.text.restarts if pod.view.text else 0) or 0
             newest = newest_of.get(id(pod))
             yield RULE.fail(pod, *evidence, count=len(evidence),
-                            containers=", ".join(names) or ("the STATUS column says Error: it exited and waits to restart"
-                                                             if between else "from the STATUS column"), restarts=restarts,
+                            containers=", ".join(names) or (
+                                f"the STATUS column says {pod.view.text.status}: it exited and waits to restart"
+                                if between and pod.view.text else "from the STATUS column"), restarts=restarts,
                             last=last_restart_text(cluster, newest) if newest
                             else table_last_restart_text(pod) or "at an unknown time")
 
 
 def _exited_between_backoffs(pod: KubeObject) -> list[Evidence]:
-    """A pasted `kubectl get pods` row saying `Error` after restarts: the loop caught between
-    its back-offs (kubectl shows the last exit until the kubelet waits again), not a pod that
-    failed once. Rows only: an API status says CrashLoopBackOff itself."""
+    """A pasted `kubectl get pods` row saying `Error` (or `OOMKilled`, ...) after restarts: the
+    loop caught between its back-offs (kubectl shows the last exit until the kubelet waits
+    again), not a pod that failed once. Rows only: an API status says CrashLoopBackOff itself."""
     text = pod.view.text
-    if pod.view.status.containerStatuses or text is None or text.status != "Error" or not (text.restarts or 0) >= 1:
+    if pod.view.status.containerStatuses or text is None or text.status not in EXIT_STATUSES \
+            or not (text.restarts or 0) >= 1:
         return []
-    return [ev(pod, "STATUS column", f"Error after {text.restarts} restarts", "Running")]
+    return [ev(pod, "STATUS column", f"{text.status} after {text.restarts} restarts", "Running")]

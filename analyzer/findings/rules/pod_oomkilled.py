@@ -33,6 +33,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                     break
         if not evidence and text_status(pod) == "OOMKilled":
             evidence.append(ev(pod, "STATUS column", "OOMKilled", "Running"))
-            names, limits = ["?"], ["?"]
+            names, limits = ["not named in the table"], ["not in the table"]
         if evidence:
             yield RULE.fail(pod, *evidence, containers=", ".join(names), limits=", ".join(limits))
