@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from datetime import timedelta
+
+from analyzer.distributions.workloads import STARTING_SECONDS
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
-from analyzer.findings.facts import ev, text_status
+from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="pod-pending", title="Pod pending, not scheduled", severity="critical",
@@ -43,4 +47,20 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if reason is None:
             reason = "no reason recorded"
             source = "events not collected" if not events_collected else "no scheduler condition or event"
-        yield RULE.fail(pod, *evidence, reason=reason, reason_source=source)
+        finding = RULE.fail(pod, *evidence, reason=reason, reason_source=source)
+        age = _age(cluster, pod)
+        if reason == "no reason recorded" and age is not None and timedelta(0) <= age < _STARTING:
+            # Seconds old, with nothing saying the scheduler failed: it may place it yet.
+            finding = finding.as_info(resolved=f"created {age_text(age)} before capture: not yet placed, "
+                                               "with no scheduler failure recorded")
+        yield finding
+
+
+_STARTING = timedelta(seconds=STARTING_SECONDS)
+
+
+def _age(cluster: AnalyzedDump, pod) -> timedelta | None:
+    text = pod.view.text
+    if text is not None and text.age_seconds is not None:
+        return timedelta(seconds=text.age_seconds)
+    return age_at_capture(cluster, parse_time(pod.view.metadata.creationTimestamp), pod)

@@ -1,0 +1,66 @@
+"""Pods placed on a node whose containers were still not created long after (ContainerCreating,
+PodInitializing, Init:N/M): the network plugin, a volume or the runtime holds them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import timedelta
+
+from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
+from analyzer.findings.types import Finding, RuleMeta
+from analyzer.kube.time import parse_time
+
+RULE = RuleMeta(
+    id="pod-stuck-starting", title="Pod stuck creating its containers", severity="warning",
+    category="workloads", requires=("Pod",),
+    message="Pod {namespace}/{name} is still {status} {age} after it was created: its containers are not created",
+    remediation="Describe the pod: its events say what holds it (the CNI plugin not ready on the node, a volume that does not attach or mount, an init container that never ends).",
+)
+# Waiting reasons (and kubectl STATUS words) of a pod being set up, not of one that failed.
+CREATING = frozenset({"ContainerCreating", "PodInitializing"})
+_INIT_PROGRESS = re.compile(r"Init:\d+/\d+")
+# Pulling images and attaching volumes take seconds to minutes; past this the pod is held.
+STUCK = timedelta(minutes=5)
+
+
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    for pod in cluster.objects_of("Pod"):
+        if pod.view.metadata.deletionTimestamp:
+            continue
+        status = _creating_status(pod)
+        if status is None:
+            continue
+        age = _age(cluster, pod)
+        if age is None or age <= STUCK:
+            continue
+        yield RULE.fail(pod, ev(pod, status[0], status[1], "Running"),
+                        status=status[1], age=age_text(age))
+
+
+def _creating_status(pod) -> tuple[str, str] | None:
+    """(field, value) saying the pod is being set up: its STATUS column, else its containers."""
+    text = pod.view.text
+    if text is not None and text.status is not None and not pod.view.status.containerStatuses:
+        word = text.status
+        if word in CREATING or _INIT_PROGRESS.fullmatch(word):
+            return "STATUS column", word
+        return None
+    if pod.view.status.phase != "Pending" or not pod.view.spec.nodeName:
+        return None
+    found = None
+    for ctype, _spec, s in pod_containers(pod):
+        waiting = s.state.waiting if s is not None and s.state is not None else None
+        if s is not None and (s.restartCount or (waiting is not None and waiting.reason not in CREATING)):
+            return None  # a crash or pull error: the rules of those say it
+        if waiting is not None and waiting.reason in CREATING and found is None:
+            found = (f"{container_path(ctype, s.name, True)}.state.waiting.reason", waiting.reason)
+    return found
+
+
+def _age(cluster: AnalyzedDump, pod) -> timedelta | None:
+    text = pod.view.text
+    if text is not None and text.age_seconds is not None:
+        return timedelta(seconds=text.age_seconds)
+    return age_at_capture(cluster, parse_time(pod.view.metadata.creationTimestamp), pod)
