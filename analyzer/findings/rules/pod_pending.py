@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-
 from datetime import timedelta
 
 from analyzer.distributions.workloads import STARTING_SECONDS
