@@ -63,6 +63,7 @@ class Grouping:
     together_min_pods: int
     scheduler_node_states: tuple[tuple[re.Pattern[str], str], ...]
     component_explains_logs: dict[str, frozenset[str]] = field(default_factory=dict)
+    cni_explains: frozenset[str] = frozenset()
 
     def scheduler_node_state(self, finding: Finding) -> str | None:
         """What a pending pod's scheduler reason says of the nodes ("not ready"), if anything."""
@@ -87,6 +88,7 @@ def grouping() -> Grouping:
                                     for e in raw.get("scheduler_node_states") or ()),
         component_explains_logs={str(role): frozenset(sigs) for role, sigs
                                  in (raw.get("component_explains_logs") or {}).items()},
+        cni_explains=frozenset(raw.get("cni_explains") or ()),
     )
 
 
@@ -462,9 +464,12 @@ def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Analyze
                 union.join(i, j)
     if not cni:
         return
+    explained = grouping().cni_explains
     for i, f in enumerate(problems):
         if f.rule in ("node-not-ready", "node-network-unavailable") and _CNI_NOT_READY.search(str(f.facts.get("detail", ""))):
             union.join(cni[0], i)
+        elif f.rule in explained:
+            union.join(cni[0], i)  # no sandbox without the network plugin
 
 
 @dataclass(frozen=True, slots=True)

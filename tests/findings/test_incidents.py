@@ -478,3 +478,24 @@ def test_pasted_pods_of_one_workload_by_their_names_are_one_incident() -> None:
          "consul-consul-connect-injector-webhook-deployment-7f76cc4dnbkzb"],
         ["consul-consul-controller-75fff57f7b-qhf7z"],
         ["consul-consul-server-0", "consul-consul-server-1", "consul-consul-server-2"]]
+
+
+# Trimmed from kubernetes/kubernetes#72439 (github.com/kubernetes/kubernetes/issues/72439, its
+# description: a kubeadm cluster whose flannel pods crash-loop, every new pod in ContainerCreating).
+_FLANNEL_DOWN = """NAMESPACE     NAME                                                       READY   STATUS              RESTARTS   AGE
+default       nginx-deployment-5c689d88bb-5r966                          0/1     ContainerCreating   0          51m
+kube-system   coredns-576cbf47c7-gqzq7                                   0/1     ContainerCreating   0          4h18m
+kube-system   coredns-576cbf47c7-z7pc6                                   1/1     Running             0          4h18m
+kube-system   kube-flannel-ds-amd64-c8w9v                                0/1     CrashLoopBackOff    53         4h10m
+kube-system   kube-flannel-ds-amd64-drxcj                                0/1     CrashLoopBackOff    53         4h10m
+"""
+
+
+def test_a_failing_network_plugin_explains_the_pods_stuck_creating_their_containers(tmp_path) -> None:
+    paste = tmp_path / "pods.txt"
+    paste.write_text(_FLANNEL_DOWN, encoding="utf-8")
+    incidents = incidents_of(analyzer.load(str(paste)))
+    assert len(incidents) == 1
+    rules = {f.rule for f in incidents[0].members}
+    assert {"pod-crashloop", "pod-stuck-starting"} <= rules
+    assert "kube-flannel" in incidents[0].headline
