@@ -209,8 +209,11 @@ def _control_plane_contradictions(cluster: ModeledDump, profiles: Profiles) -> l
 
 def _control_plane_node_contradictions(cluster: ModeledDump, profiles: Profiles) -> list[Evidence]:
     """Negative evidence against managed distributions: a control-plane node is registered."""
+    roles = profiles.control_plane_roles
     nodes = sorted(o.key.id for o in builtin_objects(cluster, "Node")
-                   if profiles.is_control_plane_node(o.view.metadata.labels or {}))
+                   if profiles.is_control_plane_node(o.view.metadata.labels or {})
+                   # a pasted `kubectl get nodes` shows those labels as its ROLES column
+                   or (o.view.text is not None and roles & set((o.view.text.roles or "").split(","))))
     if not nodes:
         return []
     return [

@@ -59,6 +59,23 @@ class Profiles:
                 return True
         return False
 
+    @property
+    def control_plane_roles(self) -> frozenset[str]:
+        """The roles a `kubectl get nodes` ROLES column shows for those labels (kubectl prints a
+        `node-role.kubernetes.io/<role>` key's role and a `kubernetes.io/role` label's value).
+
+        >>> sorted(load_profiles().control_plane_roles)
+        ['control-plane', 'master']
+        """
+        roles = set()
+        for entry in self.control_plane_node_labels:
+            key, eq, value = entry.partition("=")
+            if key.startswith("node-role.kubernetes.io/"):
+                roles.add(key.rsplit("/", 1)[-1])
+            elif key == "kubernetes.io/role" and eq:
+                roles.add(value)
+        return frozenset(roles)
+
     def family(self, name: str) -> str:
         """The distribution a name is built on, or the name itself (kind -> kubeadm)."""
         profile = self.distributions.get(name)

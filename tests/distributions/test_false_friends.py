@@ -165,3 +165,30 @@ def test_nodes_on_azure_vmss_with_a_master_labelled_the_old_way_are_not_aks() ->
     aks_agent = node("aks-nodepool1-12345678-vmss000000", provider_id=vmss.format(role="worker"),
                      labels={"kubernetes.io/role": "agent", "kubernetes.azure.com/cluster": "MC_rg_c_westeurope"})
     assert detect_distribution(load(aks_agent)).name == "aks"
+
+
+def test_a_self_managed_cluster_on_oci_with_control_plane_nodes_is_not_oke(tmp_path) -> None:
+    # Trimmed from oracle/oci-cloud-controller-manager#350 (github.com/oracle/oci-cloud-controller-manager
+    # /issues/350, turn 0): `kubectl get nodes --show-labels` of a cluster its owner built on OCI
+    # VMs; the OCI cloud controller writes oci.oraclecloud.com/ labels, but OKE's control plane is
+    # managed and registers no node, and these nodes are control-plane,master.
+    paste = tmp_path / "nodes.txt"
+    paste.write_text(
+        "NAME                                              STATUS   ROLES                  AGE   VERSION   LABELS\n"
+        "inst-ayhto-dev-kube-instgrp-worker-infpools-com   Ready    <none>                 22m   v1.21.0   "
+        "kubernetes.io/os=linux,oci.oraclecloud.com/fault-domain=FAULT-DOMAIN-3\n"
+        "inst-bbvhv-dev-kube-instgrp-master-infpools-com   Ready    control-plane,master   49m   v1.21.0   "
+        "kubernetes.io/os=linux,node-role.kubernetes.io/control-plane=,node-role.kubernetes.io/master=,"
+        "oci.oraclecloud.com/fault-domain=FAULT-DOMAIN-1\n", encoding="utf-8")
+    dist = detect_distribution(analyzer.load(str(paste)))
+    assert dist.name != "oke"
+    # the ROLES column alone says it too (a plain `kubectl get nodes`, no --show-labels)
+    plain = tmp_path / "plain.txt"
+    plain.write_text(
+        "NAME                                              STATUS   ROLES                  AGE   VERSION\n"
+        "inst-bbvhv-dev-kube-instgrp-master-infpools-com   Ready    control-plane,master   49m   v1.21.0\n"
+        "aks-nodepool1-27465827-0                          Ready    agent                  25d   v1.21.0\n",
+        encoding="utf-8")
+    dist = detect_distribution(analyzer.load(str(plain)))
+    assert dist.name != "aks"
+    assert any(e.signal == "control_plane_node_registered" for e in dist.evidence_for("aks"))
