@@ -192,3 +192,21 @@ def test_a_self_managed_cluster_on_oci_with_control_plane_nodes_is_not_oke(tmp_p
     dist = detect_distribution(analyzer.load(str(plain)))
     assert dist.name != "aks"
     assert any(e.signal == "control_plane_node_registered" for e in dist.evidence_for("aks"))
+
+
+def test_pasted_tables_of_old_aks_and_eks_fargate_name_their_distribution(tmp_path) -> None:
+    # Azure/AKS#387 (its description): `kubectl get pods` on a 2018 AKS cluster (two rows kept);
+    # kubernetes-retired/dashboard#4906 (its description): `kubectl get nodes` on EKS Fargate.
+    aks = tmp_path / "aks.txt"
+    aks.write_text(
+        "NAME                                                              READY     STATUS    RESTARTS   AGE\n"
+        "addon-http-application-routing-default-http-backend-66c97f644rk   1/1       Running   0          27m\n"
+        "azureproxy-79c5db744-2vklk                                        1/1       Running   2          27m\n",
+        encoding="utf-8")
+    assert detect_distribution(analyzer.load(str(aks))).name == "aks"
+    eks = tmp_path / "eks.txt"
+    eks.write_text(
+        "NAME                                                         STATUS   ROLES    AGE   VERSION\n"
+        "fargate-ip-192-168-144-171.ap-northeast-1.compute.internal   Ready    <none>   22h   v1.14.8-eks\n",
+        encoding="utf-8")
+    assert detect_distribution(analyzer.load(str(eks))).name == "eks"
