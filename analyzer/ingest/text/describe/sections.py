@@ -111,6 +111,7 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
             continue
         if layout.starts is not None:
             cells, _ = split_aligned(text, layout.starts)
+            cells = _overflowed(cells)
         else:
             cells = split_by_shape(text, layout.columns, catalog)
             if cells is None:
@@ -122,6 +123,20 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     if result.rows and result.rows[-1][1][result.columns[-1]] is None:
         result.cut = result.rows[-1][0]  # the last row lacks its last column
     return result
+
+
+def _overflowed(cells: list[str | None]) -> list[str | None]:
+    """A row whose last cell ran into the one before it, its columns no longer under the header
+    (a value shortened by hand, as `kubelet, <internal_ip>` for a node name): kubectl writes two
+    blanks or more between cells, so the first such gap in that cell is where the last begins.
+
+    >>> _overflowed(["Warning", "kubelet, <ip>.compute.internal  rpc error: code", None])
+    ['Warning', 'kubelet, <ip>.compute.internal', 'rpc error: code']
+    """
+    if len(cells) < 2 or cells[-1] is not None or not cells[-2] or "  " not in cells[-2].strip():
+        return cells
+    head, _, tail = cells[-2].strip().partition("  ")
+    return [*cells[:-2], head.rstrip(), tail.strip()]
 
 
 def is_rule(text: str) -> bool:
