@@ -453,7 +453,8 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
             newest = ""
             conditions = v.status.conditions or ()
             for c in conditions:
-                if c.lastHeartbeatTime and c.lastHeartbeatTime > newest:
+                # (a pasted describe cut mid-time leaves text such as "Tue, 05 Jun 2018 16:41:54 +02")
+                if c.lastHeartbeatTime and c.lastHeartbeatTime > newest and TIMESTAMP_RX.match(c.lastHeartbeatTime):
                     newest = c.lastHeartbeatTime
             see("condition transition", _newest_transition(conditions), obj,
                 "status.conditions.lastTransitionTime")

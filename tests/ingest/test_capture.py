@@ -234,3 +234,22 @@ def test_an_evicted_pods_start_time_counts() -> None:
     capture = _load({"pod.yaml": [pod]}).capture
     assert capture.time.isoformat() == "2022-07-13T14:34:59+00:00"
     assert capture.signal == "container state" and "status.startTime" in capture.where
+
+
+def test_a_heartbeat_cut_mid_time_does_not_hide_the_node_s_newest_heartbeat() -> None:
+    # Trimmed from oracle/terraform-kubernetes-installer#204 (its turn 0): a `kubectl describe node`
+    # cut in its Conditions, the MemoryPressure row ending at `Tue, 05 Jun 2018 16:41:54 +02`.
+    from analyzer.ingest import ingest_text
+
+    text = (
+        "Name:               k8s-master-ad1-0\n"
+        "Roles:              master\n"
+        "CreationTimestamp:  Tue, 05 Jun 2018 16:34:13 +0200\n"
+        "Conditions:\n"
+        "  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message\n"
+        "  ----             ------  -----------------                 ------------------                ------                       -------\n"
+        "  OutOfDisk        False   Tue, 05 Jun 2018 16:41:54 +0200   Tue, 05 Jun 2018 16:34:13 +0200   KubeletHasSufficientDisk     kubelet has sufficient disk space available\n"
+        "  MemoryPressure   False   Tue, 05 Jun 2018 16:41:54 +02\n"
+    )
+    capture = ingest_text(text, "describe.txt").capture
+    assert (capture.time.isoformat(), capture.signal) == ("2018-06-05T14:41:54+00:00", "node heartbeat")
