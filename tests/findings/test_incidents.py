@@ -499,3 +499,25 @@ def test_a_failing_network_plugin_explains_the_pods_stuck_creating_their_contain
     rules = {f.rule for f in incidents[0].members}
     assert {"pod-crashloop", "pod-stuck-starting"} <= rules
     assert "kube-flannel" in incidents[0].headline
+
+
+# Trimmed from hashicorp-education/learn-terraform-provision-eks-cluster#10 (its description):
+# `kubectl get nodes` printed "No resources found", and both coredns pods are Pending.
+_NO_NODES = """**COMMAND:** kubectl get nodes --all-namespaces
+No resources found
+
+**COMMAND:** kubectl get pods --all-namespaces
+NAMESPACE     NAME                      READY   STATUS    RESTARTS   AGE
+kube-system   coredns-bd44f767b-jjlkb   0/1     Pending   0          4m58s
+kube-system   coredns-bd44f767b-n29b7   0/1     Pending   0          4m58s
+"""
+
+
+def test_pods_pending_in_a_cluster_that_lists_no_node_say_so_as_one_incident(tmp_path) -> None:
+    paste = tmp_path / "issue.md"
+    paste.write_text(_NO_NODES, encoding="utf-8")
+    cluster = analyzer.load(str(paste))
+    assert cluster.covers("Node") and not list(cluster.objects_of("Node"))
+    incidents = incidents_of(cluster)
+    assert len(incidents) == 1 and incidents[0].severity == "critical"
+    assert all(f.facts["reason"] == "no node is registered" for f in incidents[0].members)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import timedelta
 
-from analyzer.distributions.workloads import STARTING_SECONDS
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
 from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
@@ -23,6 +22,7 @@ RULE = RuleMeta(
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     events_collected = cluster.covers("Event")
     events = events_by_object(cluster) if events_collected else {}
+    no_nodes = cluster.covers("Node") and next(iter(cluster.objects_of("Node")), None) is None
     for pod in cluster.objects_of("Pod"):
         status = pod.view.status
         pending = status.phase == "Pending" or (status.phase is None and text_status(pod) == "Pending")
@@ -43,6 +43,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 reason, source = last.message, f"FailedScheduling event, {age}"
             else:
                 source += f"; last FailedScheduling event {age}"
+        if reason is None and no_nodes:
+            reason, source = "no node is registered", "the dump lists nodes and holds none"
         if reason is None:
             reason = "no reason recorded"
             source = "events not collected" if not events_collected else "no scheduler condition or event"
@@ -55,7 +57,9 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         yield finding
 
 
-_STARTING = timedelta(seconds=STARTING_SECONDS)
+# The scheduler places a pod within a second when a node fits; a minute without a recorded
+# failure is still a cluster settling (nodes joining, a CNI being applied).
+_STARTING = timedelta(minutes=1)
 
 
 def _age(cluster: AnalyzedDump, pod) -> timedelta | None:

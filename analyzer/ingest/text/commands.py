@@ -24,6 +24,24 @@ _VALUE_FLAGS = frozenset(
 _ALIASES = frozenset({"k", "kc"})
 _ALIAS_VERBS = frozenset({"get", "describe", "top", "lineage"})
 TOOLS = ("kubectl", "kubecolor", "oc", "kc", "k")
+# Issue write-ups set the command in bold, or after a bold label: `**kubectl get nodes**`,
+# `**COMMAND:** kubectl get pods -A`.
+_BOLD_LABEL = re.compile(r"^\*\*[^*\n]{1,40}?\*\*:?\s+(?=(?:kubectl|kubecolor|oc|kc|k)\s)")
+_BOLD_LINE = re.compile(r"^\*\*((?:kubectl|kubecolor|oc|kc|k)\s[^*\n]+?)\*\*:?$")
+
+
+def unbold(line: str) -> str:
+    """A command line without the markdown bold around it or the bold label before it.
+
+    >>> unbold("**COMMAND:** kubectl get nodes"), unbold("**kubectl get pods -A**")
+    ('kubectl get nodes', 'kubectl get pods -A')
+    """
+    stripped = line.strip()
+    if not stripped.startswith("**"):
+        return line
+    if m := _BOLD_LINE.match(stripped):
+        return m.group(1).strip()
+    return _BOLD_LABEL.sub("", stripped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +84,7 @@ def command_in(line: str) -> Command | None:
     >>> command_in("3 kubectl set image deployment/x") is None
     True
     """
+    line = unbold(line)
     for match in _TOOL.finditer(line):
         if not _PROMPT.match(line[: match.start()]):
             continue

@@ -15,7 +15,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from analyzer.ingest.text.commands import Command, parse_command
+from analyzer.ingest.text.commands import Command, parse_command, unbold
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 # CI log timestamps: GitHub Actions `2024-05-02T10:11:12.1234567Z `, GitLab's with a stream tag
@@ -139,7 +139,7 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     >>> command_of_line("$ helm list -A"), command_of_line("The pods were fine.")
     (('command', 'helm list -A'), None)
     """
-    stripped = text.strip()
+    stripped = unbold(text.strip())
     if not stripped:
         return None
     for prompt in _PROMPTS:
