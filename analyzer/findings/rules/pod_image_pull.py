@@ -31,7 +31,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         failing = {e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field}
         images = sorted({(spec.image if spec else status.image) or "?"
                          for _t, spec, status in pod_containers(pod)
-                         if (spec or status).name in failing}) or _template_images(cluster, pod) or ["?"]
+                         if (spec or status).name in failing}) or _template_images(cluster, pod) or ["not named in the table"]
         yield RULE.fail(pod, *evidence, images=", ".join(images),
                         reasons=", ".join(sorted({str(e.seen) for e in evidence})))
 

@@ -38,10 +38,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 yield RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.state.waiting.reason",
                                         wait.reason, "terminated with exit code 0"),
                                 container=status.name, reason=wait.reason,
-                                exit_code=last.exitCode if last and last.exitCode is not None else "?")
+                                exit_code=last.exitCode if last and last.exitCode is not None else "not recorded")
                 reported = True
         status_col = text_status(pod) or ""
         if not reported and not pod.view.status.initContainerStatuses and status_col.startswith("Init:") \
                 and status_col.split(":", 1)[1] in WAITING | {"Error"}:
             yield RULE.fail(pod, ev(pod, "STATUS column", status_col, "Running"),
-                            container="?", reason=status_col, exit_code="?")
+                            container="not named in the table", reason=status_col, exit_code="not in the table")
