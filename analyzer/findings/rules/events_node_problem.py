@@ -1,0 +1,45 @@
+"""A node's kubelet failing at its own housekeeping, known from its events: garbage collection
+of containers or images, freeing disk, enforcing allocatable. These events are about the node
+(a describe of it, or `kubectl get events`), and repeat while the failure lasts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.events import findings_for_reasons
+from analyzer.findings.types import Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="events-node-problem", title="Node kubelet failing its housekeeping (events)", severity="warning",
+    category="events", requires=("Event",),
+    message="Node {name}: {reason} {count} time(s), {first}last {age}: {last_message}",
+    remediation="Look at the node's container runtime and disk (crictl ps -a / images, df): too many "
+    "containers or images for the runtime's API, a full disk, or a runtime that does not answer.",
+)
+# The kubelet's Warning reasons about its node (k8s.io/kubernetes pkg/kubelet/events); SystemOOM
+# has a rule of its own (events-node-oom).
+REASONS = frozenset({"ContainerGCFailed", "ImageGCFailed", "FreeDiskSpaceFailed", "InvalidDiskCapacity",
+                     "KubeletSetupFailed", "FailedNodeAllocatableEnforcement", "EvictionThresholdMet"})
+
+
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    hosts = _kubelet_hosts(cluster)
+    for finding in findings_for_reasons(cluster, RULE, REASONS):
+        if finding.kind in ("Node", ""):
+            # An Events section pasted alone does not name its object: these reasons are the
+            # node's, and the kubelet that reports them runs on it.
+            name = finding.name or hosts.get(str(finding.facts.get("reason")), "") or "not named"
+            yield replace(finding, kind="Node", namespace="", name=name)
+
+
+def _kubelet_hosts(cluster: AnalyzedDump) -> dict[str, str]:
+    """reason -> the host of the kubelet that reported it, for events that name no object."""
+    hosts: dict[str, str] = {}
+    for obj in cluster.objects_of("Event"):
+        view = obj.view
+        involved = view.involvedObject
+        if view.reason in REASONS and not (involved and involved.name) and view.source and view.source.host:
+            hosts.setdefault(view.reason, view.source.host)
+    return hosts
