@@ -14,12 +14,13 @@ from analyzer.findings.events import (
     resolved_reason,
 )
 from analyzer.findings.facts import ev
+from analyzer.findings.render import object_ref
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="events-warning-summary", title="Warning events", severity="info",
     category="events", requires=("Event",),
-    message="{reason} on {object}: {count} time(s), {first}last {age}: {last_message}",
+    message="{reason} on {subject}: {count} time(s), {first}last {age}: {last_message}",
     remediation="Read the events in time order around the incident; reasons with many repeats point at the failing component.",
 )
 
@@ -32,6 +33,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         finding = RULE.fail(None, ev(last.event, "reason", group.reason, "Normal events only"),
                             kind=group.kind, namespace=group.namespace, name=group.name,
                             reason=group.label, count=group.count, first=first_text(cluster, group),
+                            # (a describe's Events pasted alone name no object)
+                            subject=object_ref(group.kind, group.namespace, group.name) or "an object the events do not name",
                             age=event_ago(cluster, last), last_message=last.message[:300])
         resolved = resolved_reason(cluster, group)
         yield replace(finding, resolved=resolved) if resolved else finding
