@@ -193,12 +193,12 @@ def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiG
     from analyzer.graph import collapse_pods
 
     # As graph.namespace_subgraph, but a view without Namespace/Event nodes: no copy of a big graph.
-    inside = {n for n, a in graph.nodes(data=True)
+    attributes, succ, pred = graph._node, graph._succ, graph._pred
+    inside = {n for n, a in attributes.items()
               if a.get("namespace") == namespace and a.get("kind") not in SKIPPED_KINDS}
-    touched = {other for node in inside
-               for other in (*graph.successors(node), *graph.predecessors(node))
-               if graph.nodes[other].get("namespace") == ""
-               and graph.nodes[other].get("kind") not in SKIPPED_KINDS}
+    touched = {other for node in inside for adjacent in (succ[node], pred[node]) for other in adjacent
+               if attributes[other].get("namespace") == ""
+               and attributes[other].get("kind") not in SKIPPED_KINDS}
     sub = _subgraph(graph, inside | touched)
     objects = sum(1 for _, ns in sub.nodes(data="namespace") if ns == namespace)
     pods = sum(1 for _, k in sub.nodes(data="kind") if k == "Pod")
@@ -215,10 +215,24 @@ def _subgraph(graph: nx.MultiDiGraph, keep: set[str]) -> nx.MultiDiGraph:
 
     sub = nx.MultiDiGraph()
     sub.graph.update(graph.graph)
-    sub.add_nodes_from((n, graph.nodes[n]) for n in graph if n in keep)
-    succ = graph.succ
-    sub.add_edges_from((s, t, k, data) for s in list(sub) for t, keyed in succ[s].items() if t in keep
-                       for k, data in keyed.items())
+    # networkx's storage filled as add_nodes_from and add_edges_from fill it (attributes and
+    # edge data copied; nodes in the graph's order, edges source by source), without their
+    # overhead per edge: a 5,000-node cluster's kube-system has 75,000 edges.
+    # tests/report/test_diagrams.py checks the result equals what the public methods build.
+    attributes, old_succ = graph._node, graph._succ
+    nodes, succ, pred = sub._node, sub._succ, sub._pred
+    for n in attributes:
+        if n in keep:
+            nodes[n] = dict(attributes[n])
+            succ[n] = {}
+            pred[n] = {}
+    for s in nodes:
+        out = succ[s]
+        for t, keyed in old_succ[s].items():
+            if t in keep:
+                out[t] = copied = {k: dict(data) for k, data in keyed.items()}
+                pred[t][s] = copied
+    nx._clear_cache(sub)
     return sub
 
 

@@ -198,3 +198,55 @@ def test_reach_subgraph_holds_the_root_and_what_it_reaches(graph):
     assert sub.nodes[DS]["effect"] == "start" and sub.nodes[PROXY_A]["effect"] == "deleted"
     assert sub.nodes[PROXY_A]["depth"] == 1
     assert "effect" not in graph.nodes[DS]  # the whole graph is left as it was
+
+
+def _collapse_with_public_methods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """collapse_pods as it was written with add_node and add_edges_from (the reference)."""
+    from collections import defaultdict
+
+    from analyzer.graph.queries import COLLAPSED_KINDS, _top_owner
+
+    edges = list(graph.edges(data=True))
+    owners: dict[str, list[tuple[bool, str]]] = defaultdict(list)
+    for source, target, data in edges:
+        if data.get("relation") == "owns":
+            owners[target].append((data.get("via") != "controller", source))
+    into = {n: _top_owner(owners, n) for n, kind in graph.nodes(data="kind") if kind in COLLAPSED_KINDS}
+    slow = nx.MultiDiGraph()
+    slow.graph.update(graph.graph)
+    for node, attrs in graph.nodes(data=True):
+        if into.get(node, node) == node:
+            slow.add_node(node, **attrs, count=1, pods=int(attrs.get("kind") == "Pod"))
+    for node, top in into.items():
+        if top != node:
+            slow.nodes[top]["count"] += 1
+            slow.nodes[top]["pods"] += int(graph.nodes[node].get("kind") == "Pod")
+    merged: dict[tuple[str, str, str], dict] = {}
+    for source, target, data in edges:
+        s, t = into.get(source, source), into.get(target, target)
+        if s == t:
+            continue
+        key = (s, t, data.get("relation", ""))
+        if key in merged:
+            merged[key]["count"] += 1
+            merged[key]["optional"] = merged[key]["optional"] and bool(data.get("optional", False))
+        else:
+            merged[key] = {"relation": key[2], "via": data.get("via", ""),
+                           "optional": bool(data.get("optional", False)), "count": 1}
+    slow.add_edges_from((s, t, rel, attrs) for (s, t, rel), attrs in sorted(merged.items()))
+    return slow
+
+
+@pytest.mark.parametrize("dump", ["oke", "aks", "kubeadm", "eks"])
+def test_collapse_fills_the_graph_as_add_node_and_add_edges_from_would(graph, dump):
+    from conftest import SAMPLE_DUMPS
+
+    source = graph if dump == "oke" else analyzer.load(SAMPLE_DUMPS / dump).graph
+    fast, slow = collapse_pods(source), _collapse_with_public_methods(source)
+    assert nx.utils.graphs_equal(fast, slow)
+    assert list(fast.nodes(data=True)) == list(slow.nodes(data=True))
+    assert list(fast.edges(keys=True, data=True)) == list(slow.edges(keys=True, data=True))
+    for node in fast:
+        assert list(fast.predecessors(node)) == list(slow.predecessors(node))
+    fast.add_edge("x", "y", key="k")  # and it stays an ordinary graph
+    assert fast.has_edge("x", "y")

@@ -280,3 +280,23 @@ def test_a_diagram_whose_svg_would_be_too_big_is_a_png(monkeypatch, tmp_path) ->
     assert big.svg == "" and big.png.startswith(b"\x89PNG") and big.file == "nodes.png"
     assert big.data_uri.startswith("data:image/png;base64,") and (big.width, big.height) == (small.width, small.height)
     assert render.write_diagrams([big], tmp_path) == [tmp_path / "nodes.png"]
+
+
+@pytest.mark.parametrize("name", ["aks", "kubeadm", "oke", "eks"])
+def test_a_namespace_subgraph_is_filled_as_the_public_methods_would(name: str) -> None:
+    graph = analyzer.load(str(SAMPLE_DUMPS / name)).graph
+    keep = set(list(graph)[::2]) | {n for n, k in graph.nodes(data="kind") if k == "Node"}
+    fast = diagrams._subgraph(graph, keep)
+    slow = nx.MultiDiGraph()
+    slow.graph.update(graph.graph)
+    slow.add_nodes_from((n, graph.nodes[n]) for n in graph if n in keep)
+    slow.add_edges_from((s, t, k, data) for s in list(slow) for t, keyed in graph.succ[s].items()
+                        if t in keep for k, data in keyed.items())
+    assert fast.number_of_edges() > 0
+    assert nx.utils.graphs_equal(fast, slow)
+    assert list(fast.nodes(data=True)) == list(slow.nodes(data=True))
+    assert list(fast.edges(keys=True, data=True)) == list(slow.edges(keys=True, data=True))
+    for node in fast:
+        assert list(fast.predecessors(node)) == list(slow.predecessors(node))
+    for node in fast:  # copies: the diagram never writes into the dump's graph
+        assert fast.nodes[node] is not graph.nodes[node]
