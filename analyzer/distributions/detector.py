@@ -19,7 +19,12 @@ from typing import TYPE_CHECKING
 
 from analyzer.distributions.fingerprints import Fingerprint, load_fingerprints
 from analyzer.distributions.objects import builtin_objects
-from analyzer.distributions.observations import SERVER_VERSION_KIND, Observation, observe
+from analyzer.distributions.observations import (
+    SERVER_VERSION_KIND,
+    Observation,
+    Observations,
+    observe,
+)
 from analyzer.distributions.profiles import Profiles, load_profiles
 from analyzer.distributions.result import Distribution, Evidence, NodeVerdict, RunnerUp
 from analyzer.distributions.workloads import is_static_pod
@@ -60,17 +65,20 @@ class Tally:
     evidence: list[Evidence] = field(default_factory=list)
 
 
-def match(fingerprints: Iterable[Fingerprint], observations: Iterable[Observation]) -> list[Hit]:
+def match(fingerprints: Iterable[Fingerprint], observations: Observations) -> list[Hit]:
     """Every (fingerprint, observation) pair that matches, fingerprints in file order."""
-    # Each distinct value is matched once per fingerprint, however many nodes or pods show it.
-    by_value: dict[str, dict[str, list[Observation]]] = defaultdict(lambda: defaultdict(list))
-    for ob in observations:
-        by_value[ob.channel][ob.value].append(ob)
+    # Each distinct value is matched once per fingerprint, however many nodes or pods show it;
+    # only a matched value's sightings are made into observations.
+    matched: dict[tuple[str, str], list[Observation]] = {}
     hits: list[Hit] = []
     for fp in fingerprints:
-        values = by_value.get(fp.channel, {})
-        for value in sorted(v for v in values if fp.matches(v)):
-            hits.extend(Hit(fp, ob) for ob in sorted(values[value], key=lambda o: (o.kind, o.node or "")))
+        values = observations.values(fp.channel)
+        for value in sorted(filter(fp.matches, values)):
+            found = matched.get((fp.channel, value))
+            if found is None:
+                found = matched[(fp.channel, value)] = sorted(
+                    observations.observations(fp.channel, value), key=lambda o: (o.kind, o.node or ""))
+            hits.extend(Hit(fp, ob) for ob in found)
     return hits
 
 
