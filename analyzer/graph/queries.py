@@ -363,12 +363,15 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     (`pods` of them pods) on nodes and a `count` of merged edges on edges."""
     # The edges read once (a subgraph view filters every lookup), and who owns what from them:
     # following in-edges pod by pod would cost a pass over the view per pod.
-    edges = list(graph.edges(data=True))
+    # (From networkx's storage, in the order edges(data=True) gives: its views cost a call per edge.)
+    edges = [(source, target, data) for source, targets in graph._succ.items()
+             for target, keyed in targets.items() for data in keyed.values()]
     owners: dict[str, list[tuple[bool, str]]] = defaultdict(list)
     for source, target, data in edges:
         if data.get("relation") == "owns":
             owners[target].append((data.get("via") != "controller", source))
-    into = {node: _top_owner(owners, node) for node, kind in graph.nodes(data="kind") if kind in COLLAPSED_KINDS}
+    into = {node: _top_owner(owners, node) for node, attrs in graph._node.items()
+            if attrs.get("kind") in COLLAPSED_KINDS}
     collapsed = nx.MultiDiGraph()
     collapsed.graph.update(graph.graph)
     # networkx's storage filled as add_node and add_edges_from fill it, without their overhead
@@ -391,9 +394,10 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
             continue
         rel = data.get("relation", "")
         key = (s, t, rel)
-        if key in merged:
-            merged[key]["count"] += 1
-            merged[key]["optional"] = merged[key]["optional"] and bool(data.get("optional", False))
+        found = merged.get(key)
+        if found is not None:
+            found["count"] += 1
+            found["optional"] = found["optional"] and bool(data.get("optional", False))
         else:
             merged[key] = {"relation": rel, "via": data.get("via", ""),
                            "optional": bool(data.get("optional", False)), "count": 1}
