@@ -357,20 +357,30 @@ def dangling(graph: nx.MultiDiGraph) -> pd.DataFrame:
 # -- views -----------------------------------------------------------------------------
 
 
-def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+def collapse_pods(graph: nx.MultiDiGraph, within: set[str] | None = None) -> nx.MultiDiGraph:
     """A smaller graph for diagrams: pods, ReplicaSets, Jobs and ControllerRevisions folded into
     their top controller (pod -> ReplicaSet -> Deployment), with a `count` of what was folded
-    (`pods` of them pods) on nodes and a `count` of merged edges on edges."""
+    (`pods` of them pods) on nodes and a `count` of merged edges on edges.
+
+    With `within`, of the subgraph of those nodes (and the edges among them) without making it:
+    the same graph as collapsing that subgraph."""
     # The edges read once (a subgraph view filters every lookup), and who owns what from them:
     # following in-edges pod by pod would cost a pass over the view per pod.
     # (From networkx's storage, in the order edges(data=True) gives: its views cost a call per edge.)
-    edges = [(source, target, data) for source, targets in graph._succ.items()
-             for target, keyed in targets.items() for data in keyed.values()]
+    all_nodes, succ_of = graph._node, graph._succ
+    node_attrs = all_nodes if within is None else {n: a for n, a in all_nodes.items() if n in within}
+    if within is None:
+        edges = [(source, target, data) for source, targets in succ_of.items()
+                 for target, keyed in targets.items() for data in keyed.values()]
+    else:
+        edges = [(source, target, data) for source in node_attrs
+                 for target, keyed in succ_of[source].items() if target in within
+                 for data in keyed.values()]
     owners: dict[str, list[tuple[bool, str]]] = defaultdict(list)
     for source, target, data in edges:
         if data.get("relation") == "owns":
             owners[target].append((data.get("via") != "controller", source))
-    into = {node: _top_owner(owners, node) for node, attrs in graph._node.items()
+    into = {node: _top_owner(owners, node) for node, attrs in node_attrs.items()
             if attrs.get("kind") in COLLAPSED_KINDS}
     collapsed = nx.MultiDiGraph()
     collapsed.graph.update(graph.graph)
@@ -378,7 +388,7 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     # per call (a 5,000-node cluster's kube-system folds into 5,000 nodes and 12,000 edges);
     # tests/graph/test_graph_queries.py checks the result equals what they build.
     nodes, succ, pred = collapsed._node, collapsed._succ, collapsed._pred
-    for node, attrs in graph._node.items():
+    for node, attrs in node_attrs.items():
         if into.get(node, node) == node:
             nodes[node] = {**attrs, "count": 1, "pods": int(attrs.get("kind") == "Pod")}
             succ[node] = {}
@@ -386,7 +396,7 @@ def collapse_pods(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     for node, top in into.items():
         if top != node:
             nodes[top]["count"] += 1
-            nodes[top]["pods"] += int(graph._node[node].get("kind") == "Pod")
+            nodes[top]["pods"] += int(all_nodes[node].get("kind") == "Pod")
     merged: dict[tuple[str, str, str], dict] = {}
     for source, target, data in edges:
         s, t = into.get(source, source), into.get(target, target)

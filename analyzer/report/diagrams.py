@@ -199,12 +199,12 @@ def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiG
     touched = {other for node in inside for adjacent in (succ[node], pred[node]) for other in adjacent
                if attributes[other].get("namespace") == ""
                and attributes[other].get("kind") not in SKIPPED_KINDS}
-    sub = _subgraph(graph, inside | touched)
-    objects = sum(1 for _, ns in sub.nodes(data="namespace") if ns == namespace)
-    pods = sum(1 for _, k in sub.nodes(data="kind") if k == "Pod")
-    if pods > COLLAPSE_PODS_ABOVE:
-        return collapse_pods(sub), objects, True
-    return sub, objects, False
+    keep = inside | touched
+    objects = sum(1 for n in keep if attributes[n].get("namespace") == namespace)
+    pods = sum(1 for n in keep if attributes[n].get("kind") == "Pod")
+    if pods > COLLAPSE_PODS_ABOVE:  # folded straight from the graph: no copy of the namespace first
+        return collapse_pods(graph, within=keep), objects, True
+    return _subgraph(graph, keep), objects, False
 
 
 def _subgraph(graph: nx.MultiDiGraph, keep: set[str]) -> nx.MultiDiGraph:
