@@ -27,6 +27,7 @@ from analyzer.distributions.observations import (
 )
 from analyzer.distributions.profiles import Profiles, load_profiles
 from analyzer.distributions.result import Distribution, Evidence, NodeVerdict, RunnerUp
+from analyzer.distributions.signals import RegexMatcher
 from analyzer.distributions.workloads import is_static_pod
 
 if TYPE_CHECKING:
@@ -73,7 +74,9 @@ def match(fingerprints: Iterable[Fingerprint], observations: Observations) -> li
     hits: list[Hit] = []
     for fp in fingerprints:
         values = observations.values(fp.channel)
-        for value in sorted(filter(fp.matches, values)):
+        # (a regex's own method where the matcher is one: truthy exactly where it matches)
+        test = fp.matches.test if isinstance(fp.matches, RegexMatcher) else fp.matches
+        for value in sorted(filter(test, values)):
             found = matched.get((fp.channel, value))
             if found is None:
                 found = matched[(fp.channel, value)] = sorted(

@@ -41,14 +41,26 @@ def pod_annotation(pattern: str) -> Matcher:
     return node_label(pattern)
 
 
+class RegexMatcher:
+    """A matcher by regex (search or fullmatch). `test` is the regex's own bound method, truthy
+    where the value matches: the detector filters tens of thousands of distinct names through
+    it (a 5,000-node cluster's pods and nodes) without a Python call per value."""
+
+    __slots__ = ("test",)
+
+    def __init__(self, test: Callable[[str], re.Match[str] | None]) -> None:
+        self.test = test
+
+    def __call__(self, value: str) -> bool:
+        return self.test(value) is not None
+
+
 def _search(pattern: str) -> Matcher:
-    regex = re.compile(pattern)
-    return lambda value: regex.search(value) is not None
+    return RegexMatcher(re.compile(pattern).search)
 
 
 def _fullmatch(pattern: str) -> Matcher:
-    regex = re.compile(pattern)
-    return lambda value: regex.fullmatch(value) is not None
+    return RegexMatcher(re.compile(pattern).fullmatch)
 
 
 def kubelet_version_regex(pattern: str) -> Matcher:
