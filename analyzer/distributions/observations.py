@@ -6,7 +6,7 @@ ConfigMap names; API groups; namespaces), so detection works on any partial dump
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -81,6 +81,21 @@ class Observations:
             else:
                 sightings.append(sighting)
 
+    def add_each(self, channel: str, values: Iterable[str | None], obj: str, kind: str, node: str | None) -> None:
+        """`add` for each value one object shows on one channel (a node's label keys)."""
+        by_value = self._seen.get(channel)
+        if by_value is None:
+            by_value = self._seen[channel] = {}
+        sighting = (kind, node, obj)
+        for value in values:
+            if not value:
+                continue
+            sightings = by_value.get(value)
+            if sightings is None:
+                by_value[value] = [sighting]
+            else:
+                sightings.append(sighting)
+
     def values(self, channel: str) -> dict[str, list[Sighting]]:
         """The distinct values seen on a channel (each with its sightings), in the order first seen."""
         return self._seen.get(channel, {})
@@ -119,11 +134,10 @@ def _observe_node(obs: Observations, node: KubeObject, profiles: Profiles) -> No
         # A placeholder node of a virtual cluster: nothing on it tells the distribution.
         obs.virtual_nodes.add(name)
         return
-    seen: list[tuple[str, str | None]] = [("node_name", name), ("provider_id", v.spec.providerID)]
-    for key, value in labels.items():
-        seen.append(("node_label_key", key))
-        seen.append(("node_label", f"{key}={'' if value is None else value}"))
-    obs.add_all(seen, oid, "Node", name)
+    obs.add_all([("node_name", name), ("provider_id", v.spec.providerID)], oid, "Node", name)
+    obs.add_each("node_label_key", labels, oid, "Node", name)
+    obs.add_each("node_label", [f"{key}={'' if value is None else value}" for key, value in labels.items()],
+                 oid, "Node", name)
     if v.text is not None and v.text.roles:
         # A pasted table says the roles only in its ROLES column.
         for role in v.text.roles.split(","):
@@ -131,7 +145,7 @@ def _observe_node(obs: Observations, node: KubeObject, profiles: Profiles) -> No
                 key = f"node-role.kubernetes.io/{role.strip()}"
                 obs.add("node_label_key", key, oid, "Node", name)
                 obs.add("node_label", f"{key}=", oid, "Node", name)
-    obs.add_all([("node_annotation_key", key) for key in (v.metadata.annotations or {})], oid, "Node", name)
+    obs.add_each("node_annotation_key", v.metadata.annotations or {}, oid, "Node", name)
     info = v.status.nodeInfo
     if info is not None:
         obs.add("version", info.kubeletVersion, oid, "Node", name)
