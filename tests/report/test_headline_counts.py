@@ -97,3 +97,25 @@ def test_headline_cards_in_chromium(tmp_path, text: str, cards: list[str]) -> No
                 assert card in shown, shown
         finally:
             page.close()
+
+
+# From kubernetes/kubernetes#72439 (github.com/kubernetes/kubernetes/issues/72439, the description),
+# trimmed: `kubectl get pods --all-namespaces` only, so the dump holds pods and no controller.
+PODS_ONLY = """\
+NAMESPACE     NAME                                                       READY   STATUS              RESTARTS   AGE
+default       nginx-deployment-5c689d88bb-5r966                          0/1     ContainerCreating   0          51m
+kube-system   coredns-576cbf47c7-gqzq7                                   0/1     ContainerCreating   0          4h18m
+kube-system   kube-flannel-ds-amd64-c8w9v                                0/1     CrashLoopBackOff    53         4h10m
+"""
+
+
+def test_a_dump_without_workloads_says_so_instead_of_0_of_0_healthy(tmp_path) -> None:
+    cluster = analyzer.load({"pods.txt": PODS_ONLY})
+    assert cluster_facts(cluster)["workloads"]["total"] == 0
+    render_cluster_report(cluster, tmp_path, formats=("html",))
+    markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "- No workloads in the dump" in markdown and "Workloads not healthy: 0 of 0" not in markdown
+    assert "- Pods not running or not ready: 3 of 3" in markdown
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert '<b class="muted">0</b><span>workloads in the dump</span>' in html
+    assert "of 0 workloads not healthy" not in html
