@@ -19,8 +19,9 @@ RULE = RuleMeta(
     "containers or images for the runtime's API, a full disk, or a runtime that does not answer.",
 )
 # The kubelet's Warning reasons about its node (k8s.io/kubernetes pkg/kubelet/events); SystemOOM
-# has a rule of its own (events-node-oom).
-REASONS = frozenset({"ContainerGCFailed", "ImageGCFailed", "FreeDiskSpaceFailed", "InvalidDiskCapacity",
+# has a rule of its own (events-node-oom). Not InvalidDiskCapacity: every kubelet logs it once as it
+# starts ("invalid capacity 0 on image filesystem", before the runtime's image stats are in).
+REASONS = frozenset({"ContainerGCFailed", "ImageGCFailed", "FreeDiskSpaceFailed",
                      "KubeletSetupFailed", "FailedNodeAllocatableEnforcement", "EvictionThresholdMet"})
 
 
