@@ -65,7 +65,7 @@ def system_namespaces(path: Path = DATA) -> SystemNamespaces:
 
 
 def is_platform_namespace(namespace: str) -> bool:
-    """Whether the namespace is Kubernetes's, a distribution's or provider's, or a cluster add-on's."""
+    """Whether the namespace is Kubernetes's, a distribution's or its provider's (not an add-on's)."""
     return namespace in system_namespaces().platform
 
 
