@@ -489,8 +489,8 @@ def _ages_since_creation(objects: list[KubeObject], see: Any) -> None:
     texts = [o for o in objects if o.view.text is not None]
     if not texts:
         return
-    created = {(o.kind, o.namespace, o.name): o.view.metadata.creationTimestamp
-               for o in texts if o.kind != "Event" and o.view.metadata.creationTimestamp}
+    created = {(o.kind, o.namespace, o.name): ts
+               for o in texts if o.kind != "Event" and (ts := _created_or_started(o))}
     for obj in texts:
         v, facts = obj.view, obj.view.text
         if obj.kind == "Event":
@@ -501,11 +501,27 @@ def _ages_since_creation(objects: list[KubeObject], see: Any) -> None:
             ts = created.get((about.kind, namespace, about.name or ""))
             age = facts.first_seen_ago_seconds or facts.last_seen_ago_seconds
         else:
-            ts, age = v.metadata.creationTimestamp, facts.age_seconds
+            ts, age = _created_or_started(obj), facts.age_seconds
         when = _parse(ts) if ts and age else None
         if when is not None:
+            field = ("metadata.creationTimestamp" if ts == v.metadata.creationTimestamp
+                     else "status.startTime")
             see("age since creation", _iso(when + timedelta(seconds=age)), obj,
-                "metadata.creationTimestamp + its age in the paste")
+                f"{field} + its age in the paste")
+
+
+def _created_or_started(obj: KubeObject) -> str | None:
+    """When an object was created, as its paste says: `kubectl describe pod` prints no creation
+    time, only the Start Time (the kubelet took the pod, seconds after its creation as a rule),
+    so a pod's table AGE counts back to that instead (helm#12189: a pod described at Start Time
+    14:17:04 +0530 whose `get pods` AGE read 43m was captured 43 minutes later, not at its
+    start)."""
+    v = obj.view
+    created = v.metadata.creationTimestamp
+    if created or obj.kind != "Pod":
+        return created
+    started = v.status.startTime
+    return started if isinstance(started, str) and TIMESTAMP_RX.match(started) else None
 
 
 def _described_lease_renewal(obj: KubeObject) -> str | None:

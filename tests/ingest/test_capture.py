@@ -253,3 +253,29 @@ def test_a_heartbeat_cut_mid_time_does_not_hide_the_node_s_newest_heartbeat() ->
     )
     capture = ingest_text(text, "describe.txt").capture
     assert (capture.time.isoformat(), capture.signal) == ("2018-06-05T14:41:54+00:00", "node heartbeat")
+
+
+# helm/helm#12189 (an ACR pull refused on a self-managed cluster), trimmed: `get pods -owide`
+# then the describe of one of its pods, cut after its Start Time.
+_TABLE_THEN_DESCRIBE_POD = """\
+k get pods -n sape-qa-5 -owide
+NAME                                                                  READY   STATUS             RESTARTS   AGE    IP               NODE                  
+sape-qa-5-author-baseauth-8374934938-66l9x   0/1     ImagePullBackOff   0          43m    <ip>   sape-kube-worker8   
+sape-qa-5-publish-basepub-7544796468-lkvml   0/1     ImagePullBackOff   0          124m   <ip>   sape-kube-worker8   
+
+k describe pod sape-qa-5-author-baseauth-8374934938-66l9x -n sape-qa-5
+Name:         sape-qa-5-author-baseauth-8374934938-66l9x
+Namespace:    sape-qa-5
+Priority:     0
+Node:         sape-kube-worker8/<ip>
+Start Time:   Thu, 06 Jul 2023 14:17:04 +0530
+"""
+
+
+def test_a_described_pods_start_time_plus_its_table_age_names_the_capture() -> None:
+    # describe pod prints no creation time, only when the kubelet took the pod; its AGE in the
+    # table counts from about then: the capture is 43 minutes after 08:47:04Z, not at it.
+    cluster = analyzer.load({"helm-12189.md": _TABLE_THEN_DESCRIBE_POD})
+    capture = cluster.capture
+    assert capture.time.isoformat() == "2023-07-06T09:30:04+00:00"
+    assert capture.signal == "age since creation"
