@@ -259,9 +259,9 @@ def test_a_heartbeat_cut_mid_time_does_not_hide_the_node_s_newest_heartbeat() ->
 # then the describe of one of its pods, cut after its Start Time.
 _TABLE_THEN_DESCRIBE_POD = """\
 k get pods -n sape-qa-5 -owide
-NAME                                                                  READY   STATUS             RESTARTS   AGE    IP               NODE                  
-sape-qa-5-author-baseauth-8374934938-66l9x   0/1     ImagePullBackOff   0          43m    <ip>   sape-kube-worker8   
-sape-qa-5-publish-basepub-7544796468-lkvml   0/1     ImagePullBackOff   0          124m   <ip>   sape-kube-worker8   
+NAME                                                                  READY   STATUS             RESTARTS   AGE    IP               NODE
+sape-qa-5-author-baseauth-8374934938-66l9x   0/1     ImagePullBackOff   0          43m    <ip>   sape-kube-worker8
+sape-qa-5-publish-basepub-7544796468-lkvml   0/1     ImagePullBackOff   0          124m   <ip>   sape-kube-worker8
 
 k describe pod sape-qa-5-author-baseauth-8374934938-66l9x -n sape-qa-5
 Name:         sape-qa-5-author-baseauth-8374934938-66l9x
