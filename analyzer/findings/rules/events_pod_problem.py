@@ -3,7 +3,9 @@ not the pods (a pasted `kubectl get events`): the events are then the only word 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import findings_for_reasons
@@ -17,9 +19,14 @@ RULE = RuleMeta(
     "the message names the usual cause: too few resources or a taint (FailedScheduling), a crash "
     "(BackOff restarting), a wrong image or pull secret (Failed, BackOff pulling).",
 )
-# The kubelet's and the scheduler's words for a pod that cannot run (FailedMount and FailedCreate
-# have rules of their own, which fire whether the pods are in the dump or not).
-REASONS = frozenset({"FailedScheduling", "BackOff", "Failed"})
+# The kubelet's and the scheduler's words for a pod that cannot run, or was put out of its node
+# (Evicted: the kubelet's eviction manager and the taint manager); FailedMount and FailedCreate
+# have rules of their own, which fire whether the pods are in the dump or not.
+REASONS = frozenset({"FailedScheduling", "BackOff", "Failed", "Evicted"})
+# What makes an event that names no object (a describe's Events section pasted alone) a pod's:
+# reasons only pods get, or the kubelet's words about a pod's containers and images.
+_POD_ONLY_REASONS = frozenset({"FailedScheduling", "Evicted"})
+_POD_WORDS = re.compile(r"\b(?:container|image|pod)\b", re.IGNORECASE)
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -29,3 +36,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for finding in findings_for_reasons(cluster, RULE, REASONS):
         if finding.kind == "Pod":
             yield finding
+        elif finding.kind == "" and _about_a_pod(finding):
+            # kubernetes#91600: "Evicted ... The node was low on resource: ephemeral-storage.
+            # Container calico-node was using 92Ki" under a describe's Events heading alone
+            yield replace(finding, kind="Pod", name="not named")
+
+
+def _about_a_pod(finding: Finding) -> bool:
+    reason = str(finding.facts.get("reason", ""))
+    return reason in _POD_ONLY_REASONS or _POD_WORDS.search(str(finding.facts.get("last_message", ""))) is not None
