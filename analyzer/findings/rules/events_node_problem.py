@@ -1,5 +1,6 @@
 """A node's kubelet failing at its own housekeeping, known from its events: garbage collection
-of containers or images, freeing disk, enforcing allocatable. These events are about the node
+of containers or images, freeing disk, enforcing allocatable, and (when the dump holds no Node)
+the node's disk, memory or PID pressure as its status events last told it. These events are about the node
 (a describe of it, or `kubectl get events`), and repeat while the failure lasts."""
 
 from __future__ import annotations
@@ -23,11 +24,17 @@ RULE = RuleMeta(
 # starts ("invalid capacity 0 on image filesystem", before the runtime's image stats are in).
 REASONS = frozenset({"ContainerGCFailed", "ImageGCFailed", "FreeDiskSpaceFailed",
                      "KubeletSetupFailed", "FailedNodeAllocatableEnforcement", "EvictionThresholdMet"})
+# The kubelet's Normal events "Node X status is now: NodeHasDiskPressure" (and memory, PID):
+# when the dump holds no Node to read its conditions from, the newest of them is the word on the
+# node's pressure, until a later NodeHasNoDiskPressure (data/event_successors.yaml) says it ended
+# (bsycorp/kind#15: a describe's Events alone, the node's disk pressure its last word).
+PRESSURE_REASONS = frozenset({"NodeHasDiskPressure", "NodeHasInsufficientMemory", "NodeHasInsufficientPID"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     hosts = _kubelet_hosts(cluster)
-    for finding in findings_for_reasons(cluster, RULE, REASONS):
+    reasons = REASONS if cluster.covers("Node") else REASONS | PRESSURE_REASONS
+    for finding in findings_for_reasons(cluster, RULE, reasons):
         if finding.kind in ("Node", ""):
             # An Events section pasted alone does not name its object: these reasons are the
             # node's, and the kubelet that reports them runs on it.
@@ -41,6 +48,6 @@ def _kubelet_hosts(cluster: AnalyzedDump) -> dict[str, str]:
     for obj in cluster.objects_of("Event"):
         view = obj.view
         involved = view.involvedObject
-        if view.reason in REASONS and not (involved and involved.name) and view.source and view.source.host:
+        if (view.reason in REASONS or view.reason in PRESSURE_REASONS) and not (involved and involved.name) and view.source and view.source.host:
             hosts.setdefault(view.reason, view.source.host)
     return hosts
