@@ -213,6 +213,37 @@ def test_headerless_event_rows_after_tail_are_read_by_the_command() -> None:
     assert warning.view.type == "Warning" and warning.view.message.startswith("invalid metrics (2 invalid out of 2)")
 
 
+# kubernetes-sigs/aws-ebs-csi-driver#477 (its description), trimmed: a describe pod's Events rows
+# pasted without their heading, header and rule, in a one-backtick code span (the first row opens
+# with the backtick), the last row cut by the paste.
+_EVENT_ROWS_IN_A_SPAN = """\
+The images should be pulled in but it seems that the ECR can't be accessed.
+
+`  Normal   Scheduled  23m                   default-scheduler                                     Successfully assigned kube-system/ebs-csi-node-spdzt to ip-172-31-70-169.eu-west-1.compute.internal
+  Normal   BackOff    23m                   kubelet, ip-172-31-70-169.eu-west-1.compute.internal  Back-off pulling image "602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/csi-liveness-probe:v1.1.0"
+  Warning  Failed     23m                   kubelet, ip-172-31-70-169.eu-west-1.compute.internal  Error: ImagePullBackOff
+  Normal   Pulling    23m (x2 over 23m)     kubelet, ip
+"""
+
+
+def test_describe_event_rows_without_heading_or_header_are_read() -> None:
+    r = ingest_text(_EVENT_ROWS_IN_A_SPAN, "ebs-csi-477.md")
+    assert r.accounting_holds()
+    events = [(o.view.type, o.view.reason, o.view.involvedObject.name) for o in r.objects]
+    assert events == [("Normal", "Scheduled", "ebs-csi-node-spdzt"), ("Normal", "BackOff", "ebs-csi-node-spdzt"),
+                      ("Warning", "Failed", "ebs-csi-node-spdzt"), ("Normal", "Pulling", "ebs-csi-node-spdzt")]
+    failed = r.objects[2]
+    assert failed.namespace == "kube-system" and failed.view.message == "Error: ImagePullBackOff"
+    assert failed.view.source.host == "ip-172-31-70-169.eu-west-1.compute.internal"
+    assert [x.reason for x in r.rejections] == ["an Events section without its describe ends mid-row"]
+
+
+def test_one_line_laid_out_like_an_event_row_is_not_read_as_events() -> None:
+    text = "Notes:\n  Warning  Deprecated  3d  someone  this is just a sentence laid out in columns\n\nBye.\n"
+    r = ingest_text(text, "notes.md")
+    assert not r.objects
+
+
 def test_a_shell_script_with_another_program_is_not_read_as_kubectl() -> None:
     text = ("```\n+ bash -lc kubectl\\ get\\ pods\\ \\&\\&\\ helm\\ list\n"
             "redis-0   1/1     Running   0          48m\n```\n")

@@ -167,6 +167,14 @@ _EVENT_ROW = re.compile(
     r"(?P<reason>[A-Z][A-Za-z]+)\s+(?P<object>[a-z][a-z.]*/[A-Za-z0-9][\w.:-]*)\s+\S"
 )
 _EVENTS_RULE = re.compile(r"^(\s+)-{4}(\s+)-{6}(\s+)-{4}(\s+)-{4}(\s+)-{7}\s*$")
+# A describe's Events row (`  Warning  Failed  6m4s (x2 over 6m17s)  kubelet, ip-...  Error: ...`)
+# pasted without its Events heading, header and rule; a paste in a one-backtick code span opens
+# with a backtick where the row's indent begins (aws-ebs-csi-driver#477).
+_DESCRIBE_EVENT_ROW = re.compile(
+    rf"^(?P<tick>`?)(?P<indent>\s+)(?P<type>Normal|Warning)\s{{2,}}(?P<reason>[A-Z][A-Za-z]+)\s{{2,}}"
+    rf"(?P<age>(?:{_EVENT_AGE})(?: \(x\d+ over (?:{_EVENT_AGE})\))?)\s{{2,}}"
+    r"(?P<source>\S(?:\S| (?! ))*)\s{2,}(?P<message>\S)"
+)
 
 
 def restored_event_headers(lines: list[Line]) -> list[Line]:
@@ -181,13 +189,24 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
     ['Events:', '  Type   Reason   Age    From   Message', '  ----   ------   ----   ----   -------']
     """
     out: list[Line] = []
-    for line in lines:
+    for index, line in enumerate(lines):
         before = next((ln.text for ln in reversed(out) if ln.text.strip()), "")
         if (m := _EVENT_ROW.match(line.text)) and not _EVENT_ROW.match(before) and "REASON" not in before:
             starts = [m.start(g) for g in ("ns", "age", "type", "reason", "object") if m.start(g) >= 0]
             starts.append(m.end("object") + len(line.text[m.end("object"):]) - len(line.text[m.end("object"):].lstrip()))
             names = ["NAMESPACE"] * bool(m.group("ns")) + ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
             out.append(Line(line.no, _laid(names, starts)))
+        elif (m := _DESCRIBE_EVENT_ROW.match(line.text)) and not _DESCRIBE_EVENT_ROW.match(before) \
+                and "Reason" not in before and not is_rule_line(before) \
+                and index + 1 < len(lines) and _DESCRIBE_EVENT_ROW.match(lines[index + 1].text):
+            # two rows at least: one such line alone may be prose laid out in columns
+            starts = [m.start(g) for g in ("type", "reason", "age", "source", "message")]
+            if before.strip() != "Events:":
+                out.append(Line(line.no, "Events:"))
+            out.append(Line(line.no, _laid(["Type", "Reason", "Age", "From", "Message"], starts)))
+            out.append(Line(line.no, _laid(["----", "------", "----", "----", "-------"], starts)))
+            if m.group("tick"):
+                line = Line(line.no, " " + line.text[1:])
         elif (m := _EVENTS_RULE.match(line.text)) and "Reason" not in before:
             if before.strip() != "Events:":
                 out.append(Line(line.no, "Events:"))
@@ -197,6 +216,11 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
             out.append(Line(line.no, _laid(["Type", "Reason", "Age", "From", "Message"], starts)))
         out.append(line)
     return out
+
+
+def is_rule_line(text: str) -> bool:
+    """A table header's underline (`----   ------`)."""
+    return "-" in text and set(text.strip()) <= {"-", " "}
 
 
 def _laid(names: list[str], starts: list[int]) -> str:
