@@ -8,6 +8,7 @@ from analyzer.findings.containers import TABLES, container_rows, judged_containe
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.model.namespaces import is_dump_tool_namespace
 
 RULE = RuleMeta(
     id="container-image-latest", title="Image uses :latest or no tag", severity="warning",
@@ -22,6 +23,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     rows = judged_containers(cluster, types=("init", "container", "ephemeral"), system=True, finished=True)
     unpinned = rows["digest"].isna() & (rows["tag"].isna() | (rows["tag"] == "latest")).fillna(False)
     for row in container_rows(rows[unpinned], "image"):
+        if is_dump_tool_namespace(row.namespace):
+            continue  # the pods of the tool that made the dump (sonobuoy's plugins run :latest)
         pod = pods[(row.namespace, row.pod)]
         explicit = str(row.image).rsplit("/", 1)[-1].endswith(":latest")
         yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.image", row.image,
