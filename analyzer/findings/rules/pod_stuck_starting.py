@@ -8,7 +8,9 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.events import events_by_object, fold_events, resolved_reason
 from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
+from analyzer.findings.rules.events_failed_mount import REASONS as MOUNT_REASONS
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
@@ -26,6 +28,7 @@ STUCK = timedelta(minutes=5)
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    events: dict | None = None  # (kind, namespace, name) -> events, built at the first stuck pod
     for pod in cluster.objects_of("Pod"):
         if pod.view.metadata.deletionTimestamp:
             continue
@@ -34,6 +37,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             continue
         age = _age(cluster, pod)
         if age is None or age <= STUCK:
+            continue
+        if events is None:
+            events = events_by_object(cluster)
+        if _held_by_a_volume(cluster, events, pod):
             continue
         yield RULE.fail(pod, ev(pod, status[0], status[1], "Running"),
                         status=status[1], age=age_text(age))
@@ -64,3 +71,11 @@ def _age(cluster: AnalyzedDump, pod) -> timedelta | None:
     if text is not None and text.age_seconds is not None:
         return timedelta(seconds=text.age_seconds)
     return age_at_capture(cluster, parse_time(pod.view.metadata.creationTimestamp), pod)
+
+
+def _held_by_a_volume(cluster: AnalyzedDump, events: dict, pod) -> bool:
+    """The pod's own events say a volume still fails to attach or mount: events-failed-mount
+    already says this pod waits on it (one problem, one finding)."""
+    facts = [f for f in events.get(("Pod", pod.namespace, pod.name), ())
+             if f.reason in MOUNT_REASONS]
+    return any(not resolved_reason(cluster, group) for group in fold_events(facts))
