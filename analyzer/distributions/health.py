@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.kube.time import parse_time
 from analyzer.model.logsignatures import ContainerLogMatch, container_log_matches
 from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments, moment_explaining
 
@@ -227,7 +228,11 @@ def _ready_since(cluster: ModeledDump, names: set[str]) -> dict[tuple[str, str],
             continue
         for cond in pod.view.status.conditions or ():
             if cond.type == "Ready" and cond.status == "True" and cond.lastTransitionTime:
-                at = pd.to_datetime(cond.lastTransitionTime, utc=True, errors="coerce")
+                # the API's own format by the one parser (pandas' guesses the format of each
+                # value anew: 1,000 pods cost 0.2 s); anything else as pandas reads it
+                parsed = parse_time(cond.lastTransitionTime)
+                at = (pd.Timestamp(parsed) if parsed is not None
+                      else pd.to_datetime(cond.lastTransitionTime, utc=True, errors="coerce"))
                 if not pd.isna(at):
                     out[(pod.namespace, pod.name)] = at
     return out
