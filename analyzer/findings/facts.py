@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
@@ -62,15 +62,25 @@ def pod_containers(pod: KubeObject, *types: str) -> Iterator[tuple[str, Any, Any
     A status without a spec (a pasted table knows only statuses) comes with spec None, and the
     other way round.
     """
-    paired = _PAIRED.get()
-    if paired is None:
+    every = _per_pod(_PAIRED, pod, _paired_containers)
+    if every is None:
         return _paired_containers(pod, types)
-    known = paired.get(id(pod))
-    if known is None or known[0] is not pod:
-        known = paired[id(pod)] = (pod, tuple(_paired_containers(pod, ())))
     if not types:
-        return iter(known[1])
-    return (c for c in known[1] if c[0] in types)
+        return iter(every)
+    return (c for c in every if c[0] in types)
+
+
+def _per_pod(memo: ContextVar, pod: KubeObject,
+             compute: Callable[[KubeObject, tuple[str, ...]], Iterable[tuple[str, Any, Any]]]) -> tuple | None:
+    """What `compute(pod, ())` gives, kept for the findings run (None outside one): a dozen
+    rules ask the same of every pod. Kept by id with the pod itself, so a reused id is not a hit."""
+    known_pods = memo.get()
+    if known_pods is None:
+        return None
+    known = known_pods.get(id(pod))
+    if known is None or known[0] is not pod:
+        known = known_pods[id(pod)] = (pod, tuple(compute(pod, ())))
+    return known[1]
 
 
 def _paired_containers(pod: KubeObject, types: tuple[str, ...]) -> Iterator[tuple[str, Any, Any]]:
@@ -292,15 +302,12 @@ def waiting_containers(pod: KubeObject, reasons: frozenset[str], *types: str) ->
 
 def _waiting(pod: KubeObject, types: tuple[str, ...]) -> Iterator[tuple[str, Any, Any]] | tuple:
     """(container_type, status, waiting reason) of the pod's waiting containers of `types`."""
-    shared = _WAITING.get()
-    if shared is None:
+    every = _per_pod(_WAITING, pod, _waiting_of)
+    if every is None:
         return _waiting_of(pod, types)
-    known = shared.get(id(pod))
-    if known is None or known[0] is not pod:
-        known = shared[id(pod)] = (pod, tuple(_waiting_of(pod, ())))
-    if not known[1] or not types:
-        return known[1]
-    return (w for w in known[1] if w[0] in types)
+    if not every or not types:
+        return every
+    return (w for w in every if w[0] in types)
 
 
 def _waiting_of(pod: KubeObject, types: tuple[str, ...]) -> Iterator[tuple[str, Any, Any]]:
