@@ -14,6 +14,7 @@ from analyzer.findings.facts import age_at_capture, age_text, ago, ev
 from analyzer.findings.versions import DATA
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.kube.time import parse_time
+from analyzer.memo import once_per
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
@@ -65,16 +66,11 @@ def event_fact(obj: KubeObject) -> EventFact:
     )
 
 
-_FACTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
+@once_per
 def event_facts(cluster: AnalyzedDump) -> list[EventFact]:
     """The facts of every Event of the dump, in dump order (read once per cluster: five rules
     and the events index walk them all)."""
-    facts = _FACTS.get(cluster)
-    if facts is None:
-        facts = _FACTS[cluster] = [event_fact(obj) for obj in cluster.objects_of("Event")]
-    return facts
+    return [event_fact(obj) for obj in cluster.objects_of("Event")]
 
 
 PROBES = (("liveness", "Liveness probe"), ("readiness", "Readiness probe"), ("startup", "Startup probe"))
@@ -189,17 +185,12 @@ def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
     return None, "", None
 
 
-_NODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
+@once_per
 def _node_creations(cluster: AnalyzedDump) -> tuple[dict[str, datetime], datetime | None]:
     """Node name -> its creation, and the first node's creation (built once per cluster)."""
-    cached = _NODES.get(cluster)
-    if cached is None:
-        created = {n.name: t for n in cluster.objects_of("Node")
-                   if (t := parse_time(n.view.metadata.creationTimestamp)) is not None}
-        cached = _NODES[cluster] = (created, min(created.values(), default=None))
-    return cached
+    created = {n.name: t for n in cluster.objects_of("Node")
+               if (t := parse_time(n.view.metadata.creationTimestamp)) is not None}
+    return created, min(created.values(), default=None)
 
 
 def _young_node(cluster: AnalyzedDump, obj: KubeObject, when: datetime | None) -> str:

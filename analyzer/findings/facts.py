@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.types import Evidence
 from analyzer.ingest.records import KubeObject
+from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
 
 if TYPE_CHECKING:
@@ -338,17 +338,12 @@ class PodsByNamespace(dict[str, list[KubeObject]]):
         return index.get((key, str(value)), [])
 
 
-_PODS_BY_NAMESPACE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
+@once_per
 def pods_by_namespace(cluster: AnalyzedDump) -> PodsByNamespace:
     """Namespace -> its pods, in dump order (built once per cluster, shared by the rules)."""
-    index = _PODS_BY_NAMESPACE.get(cluster)
-    if index is None:
-        index = PodsByNamespace()
-        for pod in cluster.objects_of("Pod"):
-            index.setdefault(pod.namespace, []).append(pod)
-        _PODS_BY_NAMESPACE[cluster] = index
+    index = PodsByNamespace()
+    for pod in cluster.objects_of("Pod"):
+        index.setdefault(pod.namespace, []).append(pod)
     return index
 
 

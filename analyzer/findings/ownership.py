@@ -3,30 +3,27 @@ objects read from pasted tables): a controller's pods, a pod's controllers."""
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
+
+from analyzer.memo import once_per
 
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
     from analyzer.ingest.records import KubeObject
 
-_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-
+@once_per
 def _index(cluster: AnalyzedDump) -> tuple[dict[tuple[str, str, str], str], dict[str, KubeObject]]:
     """(kind, namespace, name) -> graph node, and graph node -> object (built once per cluster)."""
-    found = _INDEX.get(cluster)
-    if found is None:
-        graph = cluster.graph
-        objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
-        ids, back = {}, {}
-        for node, attrs in graph.nodes(data=True):
-            key = (attrs.get("kind"), attrs.get("namespace") or "", attrs.get("name"))
-            ids[key] = node
-            if key in objects:
-                back[node] = objects[key]
-        found = _INDEX[cluster] = (ids, back)
-    return found
+    graph = cluster.graph
+    objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
+    ids, back = {}, {}
+    for node, attrs in graph.nodes(data=True):
+        key = (attrs.get("kind"), attrs.get("namespace") or "", attrs.get("name"))
+        ids[key] = node
+        if key in objects:
+            back[node] = objects[key]
+    return ids, back
 
 
 def owned_pods(cluster: AnalyzedDump, controller: KubeObject, depth: int = 2) -> list[KubeObject]:

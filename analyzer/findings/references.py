@@ -3,7 +3,6 @@ and whether the dump can say such an object is missing."""
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.memo import once_per
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -119,18 +119,11 @@ def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
                             where=", ".join(e.field for e in evidence))
 
 
-# Per graph: kind -> source -> missing target -> its references ("relation: via"), in edge order.
-_MISSING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_OBJECTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
+@once_per
 def _missing_targets(graph: nx.MultiDiGraph) -> dict[str, dict[str, dict[str, list[str]]]]:
-    """Every required reference to a `missing` node, by the kind referred to: one pass over
-    the missing nodes' in-edges shared by the five missing-reference rules (each walked every
-    edge of the graph)."""
-    known = _MISSING.get(graph)
-    if known is not None:
-        return known
+    """Every required reference to a `missing` node, by the kind referred to (kind -> source ->
+    missing target -> its references, "relation: via", in edge order): one pass over the missing
+    nodes' in-edges shared by the five missing-reference rules (each walked every edge of the graph)."""
     found: dict[str, dict[str, dict[str, list[str]]]] = {}
     for target, node in graph.nodes(data=True):
         kind = node.get("kind")
@@ -144,12 +137,9 @@ def _missing_targets(graph: nx.MultiDiGraph) -> dict[str, dict[str, dict[str, li
             if data.get("relation") in relations and not data.get("optional"):
                 found.setdefault(kind, {}).setdefault(source, {}).setdefault(target, []).append(
                     f"{data.get('relation')}: {data.get('via') or kind}")
-    _MISSING[graph] = found
     return found
 
 
+@once_per
 def _objects_by_id(cluster: AnalyzedDump) -> dict[str, KubeObject]:
-    known = _OBJECTS.get(cluster)
-    if known is None:
-        known = _OBJECTS[cluster] = {o.key.id: o for o in cluster.objects}
-    return known
+    return {o.key.id: o for o in cluster.objects}

@@ -9,13 +9,13 @@ restart findings of its pods point to it.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.facts import age_at_capture, age_text, ago, pod_containers
 from analyzer.kube.time import parse_time
+from analyzer.memo import once_per
 from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments
 
 if TYPE_CHECKING:
@@ -104,14 +104,9 @@ def history_reason(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
     return ""
 
 
-_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
+@once_per
 def _cache(cluster: AnalyzedDump) -> list[ContainerRestart]:
-    cached = _CACHE.get(cluster)
-    if cached is None:
-        cached = _CACHE[cluster] = list(_restarts(cluster))
-    return cached
+    return list(_restarts(cluster))
 
 
 def _restarts(cluster: AnalyzedDump) -> Any:

@@ -3,7 +3,6 @@ targetPort rules (named and numeric) both read."""
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +11,7 @@ from analyzer.findings.coverage import namespace_coverage
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import knows_container_specs, pods_by_namespace, selected_pods
 from analyzer.ingest.records import KubeObject
+from analyzer.memo import once_per
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,16 +36,15 @@ class PortTarget:
         return isinstance(self.target, str) and not self.target.isdigit()
 
 
-_PORT_TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def port_targets(cluster: AnalyzedDump) -> Iterator[PortTarget]:
     """Every port of every selector Service whose namespace's pods were collected and that
     selects at least one pod with known containers (found once per cluster: two rules read them)."""
-    known = _PORT_TARGETS.get(cluster)
-    if known is None:
-        known = _PORT_TARGETS[cluster] = tuple(_port_targets(cluster))
-    return iter(known)
+    return iter(_found_port_targets(cluster))
+
+
+@once_per
+def _found_port_targets(cluster: AnalyzedDump) -> tuple[PortTarget, ...]:
+    return tuple(_port_targets(cluster))
 
 
 def _port_targets(cluster: AnalyzedDump) -> Iterator[PortTarget]:

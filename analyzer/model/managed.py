@@ -6,13 +6,13 @@ Deployment and not always its pod template.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analyzer.memo import once_per
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
@@ -137,15 +137,10 @@ def _controller(meta: Any) -> tuple[str, str] | None:
     return (refs[0].kind, refs[0].name) if refs else None
 
 
-_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
+@once_per
 def managed_index(cluster: Dump) -> ManagedIndex:
     """The cluster's ManagedIndex, built once."""
-    index = _INDEX.get(cluster)
-    if index is None:
-        index = _INDEX[cluster] = ManagedIndex(cluster)
-    return index
+    return ManagedIndex(cluster)
 
 
 def managed_of(cluster: Dump, obj: KubeObject) -> str:

@@ -9,7 +9,6 @@ name the same ones. The thresholds are data: data/node_restarts.yaml.
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.kube.time import parse_time
+from analyzer.memo import once_per
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
@@ -157,17 +157,12 @@ def node_restart_moments(pods: Iterable[Any]) -> list[NodeRestartMoment]:
     return moments
 
 
-_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
+@once_per
 def cluster_restart_moments(cluster: Dump) -> list[NodeRestartMoment]:
     """The node restart moments of a dump's pods (built once per cluster)."""
-    moments = _CACHE.get(cluster)
-    if moments is None:
-        from analyzer.model.normalize import builtin_objects
+    from analyzer.model.normalize import builtin_objects
 
-        moments = _CACHE[cluster] = node_restart_moments(builtin_objects(cluster, "Pod"))
-    return moments
+    return node_restart_moments(builtin_objects(cluster, "Pod"))
 
 
 def moment_explaining(moments: Iterable[NodeRestartMoment], node: str, finished: datetime | None) -> NodeRestartMoment | None:
