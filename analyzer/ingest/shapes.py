@@ -10,18 +10,26 @@ from analyzer.safeyaml import load_yaml
 
 
 @cache
+def _data() -> dict[str, Any]:
+    return load_yaml(resources.files("analyzer.ingest").joinpath("shapes.yaml").read_text("utf-8"))
+
+
+@cache
 def _shapes() -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
-    text = resources.files("analyzer.ingest").joinpath("shapes.yaml").read_text("utf-8")
-    rows = load_yaml(text)["shapes"]
+    rows = _data()["shapes"]
     return tuple((row["kind"], tuple(tuple(p.split(".")) for p in row["all"])) for row in rows)
 
 
-def _has(body: Any, path: tuple[str, ...]) -> bool:
+def _get(body: Any, path: tuple[str, ...]) -> Any:
     for step in path:
-        if not isinstance(body, dict) or body.get(step) is None:
-            return False
-        body = body[step]
-    return True
+        if not isinstance(body, dict):
+            return None
+        body = body.get(step)
+    return body
+
+
+def _has(body: Any, path: tuple[str, ...]) -> bool:
+    return _get(body, path) is not None
 
 
 def kind_from_shape(body: dict[str, Any]) -> tuple[str, str] | None:
@@ -42,18 +50,9 @@ def kind_from_shape(body: dict[str, Any]) -> tuple[str, str] | None:
 
 @cache
 def _foreign() -> tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...] | None], ...]:
-    text = resources.files("analyzer.ingest").joinpath("shapes.yaml").read_text("utf-8")
-    rows = load_yaml(text).get("not_kubernetes") or ()
+    rows = _data().get("not_kubernetes") or ()
     return tuple((row["what"], tuple(tuple(p.split(".")) for p in row["all"]),
                   tuple(row["version"].split(".")) if row.get("version") else None) for row in rows)
-
-
-def _get(body: Any, path: tuple[str, ...]) -> Any:
-    for step in path:
-        if not isinstance(body, dict):
-            return None
-        body = body.get(step)
-    return body
 
 
 def foreign_document(body: Any) -> tuple[str, str | None] | None:
