@@ -9,7 +9,10 @@ from dataclasses import dataclass, field
 # What may stand before `kubectl` on a prompt line: nothing, or a short prompt ending in $ # > %
 # (`$ `, `# `, `root@host:~# `, `controlplane $ `, `# controlplane$ `, `[root@m ~]# `, `PS C:\> `).
 _PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|)\s*$")
-_TOOL = re.compile(r"(?:^|(?<=\s)|(?<=[$#>%]))(kubectl|kubecolor|oc|kc|k)\s+(?=\S)")
+# kubectl and what stands for it (longest first: the regexes below try them in this order).
+TOOLS = ("kubectl", "kubecolor", "oc", "kc", "k")
+_TOOL_NAMES = "|".join(TOOLS)
+_TOOL = re.compile(rf"(?:^|(?<=\s)|(?<=[$#>%]))({_TOOL_NAMES})\s+(?=\S)")
 # Flags that take a value when written apart from it (`-n kube-system`).
 _VALUE_FLAGS = frozenset(
     {
@@ -23,11 +26,10 @@ _VALUE_FLAGS = frozenset(
 # wraps kubectl and takes its arguments.
 _ALIASES = frozenset({"k", "kc"})
 _ALIAS_VERBS = frozenset({"get", "describe", "top", "lineage"})
-TOOLS = ("kubectl", "kubecolor", "oc", "kc", "k")
 # Issue write-ups set the command in bold, or after a bold label: `**kubectl get nodes**`,
 # `**COMMAND:** kubectl get pods -A`.
-_BOLD_LABEL = re.compile(r"^\*\*[^*\n]{1,40}?\*\*:?\s+(?=(?:kubectl|kubecolor|oc|kc|k)\s)")
-_BOLD_LINE = re.compile(r"^\*\*((?:kubectl|kubecolor|oc|kc|k)\s[^*\n]+?)\*\*:?$")
+_BOLD_LABEL = re.compile(rf"^\*\*[^*\n]{{1,40}}?\*\*:?\s+(?=(?:{_TOOL_NAMES})\s)")
+_BOLD_LINE = re.compile(rf"^\*\*((?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
 
 
 def unbold(line: str) -> str:
