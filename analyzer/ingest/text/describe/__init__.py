@@ -21,12 +21,11 @@ from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.describe.sections import (
     DESCRIBE_ORIGIN,
     events,
-    is_rule,
     metadata,
     table_rows,
 )
 from analyzer.ingest.text.describe.tree import KEY_LINE, Entry, parse_tree
-from analyzer.ingest.text.lines import Line
+from analyzer.ingest.text.lines import Line, is_rule_line
 from analyzer.ingest.text.tables import single_kind
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import cell
@@ -238,7 +237,7 @@ def _unread_tables(root: Entry, catalog: Catalog, told: set[str]) -> list[tuple[
     """Sections holding a table (a header's `----` rule) that no row could be read from."""
     found = []
     for entry in root.children:
-        if entry.key in told or not any(is_rule(line.text) for line in entry.raw):
+        if entry.key in told or not any(is_rule_line(line.text) for line in entry.raw):
             continue
         if not table_rows(entry, catalog).rows:
             found.append((entry.line, entry.key, f"its {entry.key} table could not be read; nothing in it was kept"))

@@ -9,7 +9,7 @@ from typing import Any
 from analyzer.ingest.text.catalog import Catalog
 from analyzer.ingest.text.columns import read_header, split_aligned, split_by_shape
 from analyzer.ingest.text.describe.tree import Entry
-from analyzer.ingest.text.lines import Line
+from analyzer.ingest.text.lines import Line, is_rule_line
 from analyzer.ingest.text.rows.events import GENERATED_NAME, event_name, source_of
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import age_seconds, cell, describe_time, labels
@@ -88,7 +88,7 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     result = TableRows()
     header_at = next(
         (i for i, line in enumerate(lines)
-         if i + 1 < len(lines) and is_rule(lines[i + 1].text)),
+         if i + 1 < len(lines) and is_rule_line(lines[i + 1].text)),
         None,
     )
     wrapped: list[str] = []
@@ -107,7 +107,7 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     result.columns = (*layout.columns, *wrapped)
     for line in lines[header_at + 1 :]:
         text = line.text[indent:] if line.text[:indent].strip() == "" else line.text.strip()
-        if is_rule(text):
+        if is_rule_line(text):
             continue
         if layout.starts is not None:
             cells, _ = split_aligned(text, layout.starts)
@@ -139,11 +139,6 @@ def _overflowed(cells: list[str | None]) -> list[str | None]:
     return [*cells[:-2], head.rstrip(), tail.strip()]
 
 
-def is_rule(text: str) -> bool:
-    """A header's underline (`----   ------`)."""
-    return "-" in text and set(text.strip()) <= {"-", " "}
-
-
 def _wrapped_header(lines: list[Line], rule_at: int) -> tuple[int, list[str]] | None:
     """A header the terminal wrapped: its last column names on a line of their own, deeper
     indented, above the rule whose own tail is wrapped the same way::
@@ -156,7 +151,7 @@ def _wrapped_header(lines: list[Line], rule_at: int) -> tuple[int, list[str]] | 
     Gives the header's index and the wrapped column names.
     """
     header_at = rule_at - 1
-    if header_at < 1 or rule_at + 1 >= len(lines) or not is_rule(lines[rule_at + 1].text):
+    if header_at < 1 or rule_at + 1 >= len(lines) or not is_rule_line(lines[rule_at + 1].text):
         return None
     header, tail = lines[header_at - 1].text, lines[header_at].text
     indent = len(header) - len(header.lstrip(" "))
