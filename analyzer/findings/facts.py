@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.types import Evidence
 from analyzer.ingest.records import KubeObject
+from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
 
@@ -208,6 +209,15 @@ def age_at_capture(cluster: AnalyzedDump, when: datetime | None,
     if capture is None or when is None:
         return None
     return capture - when
+
+
+def object_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:
+    """How old an object was at the capture: its AGE where a pasted table gives one, else from
+    its creation (None if neither is known)."""
+    text = obj.view.text
+    if text is not None and text.age_seconds is not None:
+        return timedelta(seconds=text.age_seconds)
+    return age_at_capture(cluster, parse_time(obj.view.metadata.creationTimestamp), obj)
 
 
 def ago(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str:

@@ -8,16 +8,15 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
-    age_at_capture,
     age_text,
     ev,
     is_manifest,
+    object_age,
     waiting_containers,
 )
 from analyzer.findings.ownership import owned_pods
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
-from analyzer.kube.time import parse_time
 
 
 def _counts(obj: KubeObject) -> tuple[int | None, int, str, str]:
@@ -50,11 +49,7 @@ STARTING = timedelta(minutes=5)
 
 def _starting(cluster: AnalyzedDump, obj: KubeObject) -> str:
     """ "created 19s before capture: still rolling out" for a controller that young ('' else)."""
-    text = obj.view.text
-    if text is not None and text.age_seconds is not None:
-        age: timedelta | None = timedelta(seconds=text.age_seconds)
-    else:
-        age = age_at_capture(cluster, parse_time(obj.view.metadata.creationTimestamp), obj)
+    age = object_age(cluster, obj)
     if age is not None and timedelta(0) <= age < STARTING:
         return f"created {age_text(age)} before capture: still rolling its pods out"
     return ""

@@ -7,9 +7,8 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
-from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
+from analyzer.findings.facts import age_text, ev, object_age, text_status
 from analyzer.findings.types import Finding, RuleMeta
-from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="pod-pending", title="Pod pending, not scheduled", severity="critical",
@@ -49,7 +48,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             reason = "no reason recorded"
             source = "events not collected" if not events_collected else "no scheduler condition or event"
         finding = RULE.fail(pod, *evidence, reason=reason, reason_source=source)
-        age = _age(cluster, pod)
+        age = object_age(cluster, pod)
         if reason == "no reason recorded" and age is not None and timedelta(0) <= age < _STARTING:
             # Seconds old, with nothing saying the scheduler failed: it may place it yet.
             finding = finding.as_info(resolved=f"created {age_text(age)} before capture: not yet placed, "
@@ -60,10 +59,3 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
 # The scheduler places a pod within a second when a node fits; a minute without a recorded
 # failure is still a cluster settling (nodes joining, a CNI being applied).
 _STARTING = timedelta(minutes=1)
-
-
-def _age(cluster: AnalyzedDump, pod) -> timedelta | None:
-    text = pod.view.text
-    if text is not None and text.age_seconds is not None:
-        return timedelta(seconds=text.age_seconds)
-    return age_at_capture(cluster, parse_time(pod.view.metadata.creationTimestamp), pod)

@@ -9,10 +9,9 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import events_by_object, fold_events, resolved_reason
-from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
+from analyzer.findings.facts import age_text, container_path, ev, object_age, pod_containers
 from analyzer.findings.rules.events_failed_mount import REASONS as MOUNT_REASONS
 from analyzer.findings.types import Finding, RuleMeta
-from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="pod-stuck-starting", title="Pod stuck creating its containers", severity="warning",
@@ -35,7 +34,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         status = _creating_status(pod)
         if status is None:
             continue
-        age = _age(cluster, pod)
+        age = object_age(cluster, pod)
         if age is None or age <= STUCK:
             continue
         if events is None:
@@ -65,12 +64,6 @@ def _creating_status(pod) -> tuple[str, str] | None:
             found = (f"{container_path(ctype, s.name, True)}.state.waiting.reason", waiting.reason)
     return found
 
-
-def _age(cluster: AnalyzedDump, pod) -> timedelta | None:
-    text = pod.view.text
-    if text is not None and text.age_seconds is not None:
-        return timedelta(seconds=text.age_seconds)
-    return age_at_capture(cluster, parse_time(pod.view.metadata.creationTimestamp), pod)
 
 
 def _held_by_a_volume(cluster: AnalyzedDump, events: dict, pod) -> bool:
