@@ -6,9 +6,9 @@ the cluster facts; `build_components_table(cluster)` classifies system workloads
 
 from __future__ import annotations
 
-import gc
 from typing import TYPE_CHECKING
 
+from analyzer.collector import collector_paused
 from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
 from analyzer.distributions.cluster_facts import fill_facts
 from analyzer.distributions.components import build_components_table, classify
@@ -38,14 +38,9 @@ def detect_distribution(cluster: ModeledDump) -> Distribution:
     """The cluster's distribution with its evidence, plus control plane, CNI, DNS and add-ons."""
     # Detection makes a few hundred thousand small objects and no cycles, with the dump alive:
     # a collection in the middle would walk them all (as in the graph's build).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         profiles = load_profiles()
         result = detect(cluster)
         classified = classify(component_workloads(cluster, profiles), load_catalog())
         fill_facts(cluster, result, classified, profiles)
         return result
-    finally:
-        if was_enabled:
-            gc.enable()

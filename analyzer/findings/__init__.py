@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import gc
 import weakref
 from dataclasses import replace
 from functools import lru_cache
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.collector import collector_paused
 from analyzer.findings.facts import shared_containers
 from analyzer.findings.incidents import Incident, group_incidents, incidents_frame
 from analyzer.findings.logs import with_log_evidence
@@ -88,9 +88,7 @@ def run_rules(cluster: AnalyzedDump, rule_ids: list[str] | None = None) -> pd.Da
     # The rules make tens of thousands of findings and few cycles, while the dump's graph
     # and tables are alive: each collection would walk them all again (found as the cycles
     # they leave are, when collection resumes).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         if rule_ids is None:
             findings, incidents = findings_and_incidents(cluster)
         else:
@@ -98,9 +96,6 @@ def run_rules(cluster: AnalyzedDump, rule_ids: list[str] | None = None) -> pd.Da
             findings = collect_findings(cluster, rule_ids, show_sensitive=show)
             incidents = group_incidents(findings, cluster)
         return to_frame(findings, _metas(), incidents)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 _RESULTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

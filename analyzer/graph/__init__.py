@@ -36,11 +36,11 @@ uses_runtime_class   source
 
 from __future__ import annotations
 
-import gc
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.collector import collector_paused
 from analyzer.graph.builders import builders, relations
 from analyzer.graph.context import MISSING, NODE_ATTRIBUTES, NOT_COLLECTED, PRESENT, GraphContext
 from analyzer.graph.queries import (
@@ -83,13 +83,8 @@ def build_graph(cluster: ModeledDump) -> nx.MultiDiGraph:
     """The dependency graph of a cluster: every object, every reference, one edge per relation."""
     # The graph's dicts hold no reference cycles; with a big dump in memory, the collector's
     # full passes over it would cost more than the building (as in ingestion).
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         ctx = GraphContext(cluster)
         for builder in builders():
             builder.build(ctx)
         return ctx.to_graph()
-    finally:
-        if enabled:
-            gc.enable()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import gc
 import mmap
 import re
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from analyzer.collector import collector_paused
 from analyzer.errors import InputError
 from analyzer.ingest import (
     datasniff,
@@ -73,22 +72,6 @@ _SCALE_KEEPS = frozenset({"CONTAINERS", "IMAGES", "SELECTOR"})
 _NO_RESOURCES_IN = re.compile(r"No resources found in (\S+) namespace")
 
 
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector: parsed documents hold no cycles, and on big inputs
-    repeated full collections cost more than the parse itself. On the way out, what was built
-    is frozen (moved out of the collector's generations): it lives as long as the dump, and
-    otherwise the first collection after re-enabling walks every object once more."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.freeze()
-            gc.enable()
-
-
 class Ingestor:
     """Reads trees into one IngestResult; objects seen twice are kept once."""
 
@@ -115,7 +98,7 @@ class Ingestor:
 
     def add_tree(self, tree: DumpTree, depth: int = 0) -> None:
         self.result.inputs.append(tree.name)
-        with gc_paused():
+        with collector_paused(freeze=True):  # parsed documents hold no cycles
             for entry, data in iter_entries(tree):
                 if isinstance(data, InputError):
                     self.reject_input(entry.display, data.reason)

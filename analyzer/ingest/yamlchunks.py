@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from analyzer.collector import collector_paused
 from analyzer.ingest import yamlfast
 from analyzer.ingest.textcodec import _mostly_binary
 from analyzer.ingest.yamldocs import (
@@ -210,7 +211,7 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
         if not (_is_one_segment(head) and _is_one_segment(trailer)) or trailer.startswith("items:\n") \
                 or "\nitems:\n" in trailer:
             raise _Whole
-        with yamlfast._gc_paused():
+        with collector_paused():
             document = yamlfast._load_unit(skeleton, first_line)
             if not isinstance(document, dict) or document.get("items") != []:
                 raise _Whole

@@ -22,11 +22,9 @@ then reads as a string what PyYAML refuses (see _flow_regions).
 from __future__ import annotations
 
 import codecs
-import gc
 import re
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -35,6 +33,7 @@ import yaml
 import yaml_rs
 from yaml.events import CollectionEndEvent, CollectionStartEvent
 
+from analyzer.collector import collector_paused
 from analyzer.ingest.records import JsonItem
 
 __all__ = [
@@ -537,18 +536,6 @@ def _load_document(text: str, first_line: int, compact: bool = False) -> Any:
     return _load_unit(text, first_line)
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    # Parsing builds millions of containers and no cycles; collections would only cost time.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def _iter_safe_stream(text: str) -> Iterator[tuple[int, int, Any]]:
     """Documents of a stream the splitter leaves alone, read by CSafeLoader alone."""
     try:
@@ -562,7 +549,7 @@ def _iter_safe_stream(text: str) -> Iterator[tuple[int, int, Any]]:
     try:
         while True:
             try:
-                with _gc_paused():
+                with collector_paused():  # millions of containers, no cycles
                     if not loader.check_node():
                         return
                     node = loader.get_node()
@@ -613,7 +600,7 @@ def iter_yaml_documents(text: str, compact_items: bool = False) -> Iterator[tupl
                 index += 1
             continue
         try:
-            with _gc_paused():
+            with collector_paused():  # millions of containers, no cycles
                 value: Any = _load_document(segment, first_line, compact_items)
         except YamlError as error:
             value = error

@@ -6,7 +6,6 @@ its objects; the result is kept per cluster, so asking for `containers` after `p
 
 from __future__ import annotations
 
-import gc
 import importlib
 import weakref
 from collections.abc import Callable
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.collector import collector_paused
 from analyzer.model.frame import restate_ages
 from analyzer.model.schema import TABLE_SPECS
 
@@ -76,13 +76,8 @@ def build_table(name: str, cluster: Dump) -> pd.DataFrame:
     built = _BUILT.setdefault(cluster, {})
     if name not in built:
         # Building makes millions of small objects and no cycles: collections would only cost.
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             tables = family_builder(family)(cluster)
-        finally:
-            if was_enabled:
-                gc.enable()
         if set(tables) != set(FAMILIES[family]):
             raise RuntimeError(f"family {family} built {sorted(tables)}, "
                                f"registry says {sorted(FAMILIES[family])}")

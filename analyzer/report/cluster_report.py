@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import gc
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analyzer.collector import collector_paused
 from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
 from analyzer.report.sections import cluster_facts
@@ -78,13 +78,8 @@ def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[s
     # Figures, pages and table blocks leave few cycles, while the dump's objects, graph and
     # findings are alive: a full collection in the middle would walk them all (0.3-0.4 s of
     # a 20,000-pod report's render), as in the graph's build and the rules' run.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _render(cluster, directory, formats, facts)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _render(cluster: Cluster, directory: Path, formats: tuple[str, ...],

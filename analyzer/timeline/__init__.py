@@ -8,7 +8,6 @@ plus spans that group them (a node restarting, an install window). `select` narr
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from analyzer.collector import collector_paused
 from analyzer.timeline.facts import COLLECTORS, COLUMNS, MARK_SPAN, Rows, parse_times
 from analyzer.timeline.spans import Span, during_install, install_windows, node_restarts
 
@@ -37,13 +37,8 @@ def build_timeline(cluster: ModeledDump) -> pd.DataFrame:
     """
     # Hundreds of thousands of rows and strings and few cycles, while the dump's objects are
     # alive: each collection would walk them all again.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _build(cluster)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _build(cluster: ModeledDump) -> pd.DataFrame:
