@@ -207,15 +207,8 @@ def _control_plane_contradictions(cluster: ModeledDump, profiles: Profiles) -> l
     pods = sorted(o.key.id for o in builtin_objects(cluster, "Pod")
                   if o.namespace == "kube-system" and profiles.control_plane_pods.search(o.name)
                   and is_static_pod(o))
-    if not pods:
-        return []
-    return [
-        Evidence(signal="control_plane_pods_visible", object=pods[0], value=pods[0].rsplit("/", 1)[-1],
-                 weight=-CONTRADICTION_WEIGHT, distribution=name,
-                 note="static control-plane pods are visible, so the control plane is not managed",
-                 count=len(pods))
-        for name, p in sorted(profiles.distributions.items()) if p.control_plane == "managed"
-    ]
+    return _against_managed(profiles, "control_plane_pods_visible", pods,
+                            "static control-plane pods are visible, so the control plane is not managed")
 
 
 def _control_plane_node_contradictions(cluster: ModeledDump, profiles: Profiles) -> list[Evidence]:
@@ -225,13 +218,17 @@ def _control_plane_node_contradictions(cluster: ModeledDump, profiles: Profiles)
                    if profiles.is_control_plane_node(o.view.metadata.labels or {})
                    # a pasted `kubectl get nodes` shows those labels as its ROLES column
                    or (o.view.text is not None and roles & set((o.view.text.roles or "").split(","))))
-    if not nodes:
+    return _against_managed(profiles, "control_plane_node_registered", nodes,
+                            "a control-plane node is registered, so the control plane is not managed")
+
+
+def _against_managed(profiles: Profiles, signal: str, seen: list[str], note: str) -> list[Evidence]:
+    """One contradiction per managed distribution, quoting the first of the objects seen."""
+    if not seen:
         return []
     return [
-        Evidence(signal="control_plane_node_registered", object=nodes[0], value=nodes[0].rsplit("/", 1)[-1],
-                 weight=-CONTRADICTION_WEIGHT, distribution=name,
-                 note="a control-plane node is registered, so the control plane is not managed",
-                 count=len(nodes))
+        Evidence(signal=signal, object=seen[0], value=seen[0].rsplit("/", 1)[-1],
+                 weight=-CONTRADICTION_WEIGHT, distribution=name, note=note, count=len(seen))
         for name, p in sorted(profiles.distributions.items()) if p.control_plane == "managed"
     ]
 
