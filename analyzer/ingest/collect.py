@@ -882,14 +882,8 @@ class Ingestor:
                        f"a log named after pod {pod}, which the dump holds in several namespaces: not read")
                 self.result.skipped.append(Rejection(display, "", why))
                 continue
-            try:
-                text = decode_text(data, display)
-            except InputError as exc:
-                self.reject_input(display, exc.reason)
-                continue
-            before = len(self.result.logs)
-            self._add_log(LogRecord(next(iter(found)), pod, container, text, display, previous))
-            self.result.files.append(FileReport(display, "support-bundle logs", logs=len(self.result.logs) - before))
+            self._add_log_file(display, data, layouts.LogHint("support-bundle", next(iter(found)), pod,
+                                                              container, previous))
 
     def _add_side_file(self, entry: Entry, data: bytes, display: str) -> None:
         """A bundle file that holds facts about the dump, not objects: read what it says.
