@@ -84,7 +84,14 @@ def build_graph(cluster: ModeledDump) -> nx.MultiDiGraph:
     # The graph's dicts hold no reference cycles; with a big dump in memory, the collector's
     # full passes over it would cost more than the building (as in ingestion).
     with collector_paused():
-        ctx = GraphContext(cluster)
-        for builder in builders():
-            builder.build(ctx)
-        return ctx.to_graph()
+        graph = _built(cluster)
+    return graph
+
+
+def _built(cluster: ModeledDump) -> nx.MultiDiGraph:
+    # (its own frame: the context's indices are freed before the collector is back on, so the
+    # collection that resumes does not walk them)
+    ctx = GraphContext(cluster)
+    for builder in builders():
+        builder.build(ctx)
+    return ctx.to_graph()
