@@ -7,9 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from analyzer.findings.versions import RemovedApi, removed_apis
+from analyzer.findings.versions import RemovedApi, cluster_version, removed_apis
+from analyzer.memo import once_per
 
 if TYPE_CHECKING:
+    from analyzer.findings.dump import AnalyzedDump
     from analyzer.ingest.records import KubeObject
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -75,3 +77,22 @@ def removed_api_uses(obj: KubeObject, cluster_version: tuple[int, ...] | None = 
         if (u := use(f"metadata.managedFields[{i}].apiVersion", MANAGED, entry.apiVersion,
                      f"written by {entry.manager or '?'} ({entry.operation or '?'}) at {entry.time or '?'}")):
             yield u
+
+
+def removed_api_kinds() -> tuple[str, ...]:
+    """Every kind some removed API served, sorted."""
+    return tuple(sorted({kind for _api, kind in removed_apis()}))
+
+
+@once_per
+def removed_api_users(cluster: AnalyzedDump) -> tuple[tuple[KubeObject, tuple[ApiUse, ...]], ...]:
+    """Each object of the dump that claims a removed API, with its claims at the cluster's version
+    (`removed_api_uses`), in dump order: two rules ask, and reading an object's last-applied
+    manifest once is enough."""
+    version = cluster_version(cluster)
+    found = []
+    for obj in cluster.objects_of(*removed_api_kinds()):
+        uses = tuple(removed_api_uses(obj, version.version if version else None))
+        if uses:
+            found.append((obj, uses))
+    return tuple(found)

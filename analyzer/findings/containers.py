@@ -35,18 +35,33 @@ def judged_containers(cluster: AnalyzedDump, types: tuple[str, ...] = ("containe
     return cache[key]
 
 
+# Every selection is a part of one join: the containers of every type, in every namespace and
+# phase, with their pods' columns, sorted (each selection keeps the join's order).
+EVERY_TYPE = ("init", "container", "ephemeral")
+
+
 def _judged_containers(cluster: AnalyzedDump, types: tuple[str, ...], system: bool,
                        finished: bool) -> pd.DataFrame:
+    if (tuple(types), system, finished) == (EVERY_TYPE, True, True):
+        return _joined_containers(cluster)
+    rows = judged_containers(cluster, EVERY_TYPE, system=True, finished=True)
+    keep = rows["container_type"].isin(types)
+    if not system:
+        # Decided once per namespace, not once per row.
+        namespaces = rows["namespace"].astype("string")
+        keep &= ~namespaces.isin([n for n in namespaces.dropna().unique() if is_system_namespace(n)])
+    if not finished:
+        keep &= ~rows["phase"].isin(["Succeeded", "Failed"])
+    return rows[keep]
+
+
+def _joined_containers(cluster: AnalyzedDump) -> pd.DataFrame:
     containers = cluster.tables["containers"]
     pods = cluster.tables["pods"][["namespace", "name", "phase", "owner_kind"]].rename(columns={"name": "pod"})
-    rows = containers[containers["container_type"].isin(types) & containers["image"].notna()]
+    rows = containers[containers["container_type"].isin(EVERY_TYPE) & containers["image"].notna()]
     rows = rows.merge(pods.astype({"namespace": "string"}), how="left",
                       left_on=[rows["namespace"].astype("string"), "pod"], right_on=["namespace", "pod"],
                       suffixes=("", "_pod"))
-    if not system:
-        rows = rows[~rows["namespace"].astype("string").map(is_system_namespace).astype(bool)]
-    if not finished:
-        rows = rows[~rows["phase"].isin(["Succeeded", "Failed"])]
     return rows.sort_values(["namespace", "pod", "container_type", "name"], kind="stable")
 
 

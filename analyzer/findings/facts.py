@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.types import Evidence
@@ -17,6 +18,9 @@ from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namesp
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
 
+
+# Asked of every pod by several rules, of a few hundred namespaces at most.
+@lru_cache(maxsize=4096)
 def is_system_namespace(namespace: str) -> bool:
     """Whether a namespace belongs to the platform or to the tool that made the dump, rather than to
     applications: host access and the like are their job, so checks that would only be noise there

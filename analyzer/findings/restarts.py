@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.facts import age_at_capture, age_text, ago, pod_containers
+from analyzer.findings.suspects import pod_suspects
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments
@@ -110,7 +111,7 @@ def _cache(cluster: AnalyzedDump) -> list[ContainerRestart]:
 
 
 def _restarts(cluster: AnalyzedDump) -> Any:
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("restarted"):
         node = pod.view.spec.nodeName or ""
         for ctype, _spec, status in pod_containers(pod):
             if status is None or not status.restartCount:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.findings.apis import removed_api_uses
+from analyzer.findings.apis import removed_api_kinds, removed_api_users
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
-from analyzer.findings.versions import cluster_version, removed_apis
+from analyzer.findings.versions import cluster_version
 
 # Every kind some removed API served.
-KINDS = tuple(sorted({kind for _api, kind in removed_apis()}))
+KINDS = removed_api_kinds()
 
 RULE = RuleMeta(
     id="api-removed-in-cluster", title="Uses an API this cluster version has removed", severity="warning",
@@ -26,8 +26,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if version is None:
         yield RULE.not_applicable("the cluster's version is not in the dump")
         return
-    for obj in cluster.objects_of(*KINDS):
-        for use in removed_api_uses(obj, version.version):
+    for obj, uses in removed_api_users(cluster):
+        for use in uses:
             if version.version[:2] < use.api.removed_in:
                 continue
             removed = f"{use.api.removed_in[0]}.{use.api.removed_in[1]}"

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.findings.apis import removed_api_uses
+from analyzer.findings.apis import removed_api_kinds, removed_api_users
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
-from analyzer.findings.versions import cluster_version, removed_apis
+from analyzer.findings.versions import cluster_version
 
 # Every kind some removed API served.
-KINDS = tuple(sorted({kind for _api, kind in removed_apis()}))
+KINDS = removed_api_kinds()
 
 RULE = RuleMeta(
     id="api-removed-in-later-version", title="Uses an API removed in a later version", severity="warning",
@@ -23,8 +23,8 @@ RULE = RuleMeta(
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     version = cluster_version(cluster)
-    for obj in cluster.objects_of(*KINDS):
-        for use in removed_api_uses(obj, version.version if version else None):
+    for obj, uses in removed_api_users(cluster):
+        for use in uses:
             if version is not None and version.version[:2] >= use.api.removed_in:
                 continue  # api-removed-in-cluster reports it
             evidence = [ev(obj, use.field, use.api.api_version, use.api.replacement)]

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, is_system_namespace, pod_containers
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -19,7 +20,7 @@ RULE = RuleMeta(
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     # Only an explicit runAsUser: 0 is certain; an unset user depends on the image, which a dump
     # does not show, so it is not reported.
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("root"):
         if is_system_namespace(pod.namespace):
             continue
         pod_sc = pod.view.spec.securityContext

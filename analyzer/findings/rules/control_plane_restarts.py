@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
+from analyzer.findings.facts import (
+    container_path,
+    ev,
+    is_static_pod,
+    pod_containers,
+    pods_by_namespace,
+)
 from analyzer.findings.restarts import container_restarts, history_reason, last_restart_text
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -33,9 +39,7 @@ def component_of(pod_name: str, labels: dict) -> str | None:
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     restarts = {id(r.status): r for r in container_restarts(cluster)}
-    for pod in cluster.objects_of("Pod"):
-        if pod.namespace != "kube-system":
-            continue
+    for pod in pods_by_namespace(cluster).get("kube-system", ()):
         component = component_of(pod.name, pod.view.metadata.labels or {})
         if component is None or not (is_static_pod(pod) or pod.view.text is not None):
             continue

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
@@ -83,7 +84,7 @@ def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterat
     """Nodes that pods were marked NodeLost on (and that no condition already flags), unless
     the node reports Ready now."""
     lost: dict[str, list] = {}
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("reason"):
         node_name = pod.view.spec.nodeName
         if pod.view.status.reason == "NodeLost" and node_name and node_name not in flagged:
             lost.setdefault(node_name, []).append(pod)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if not nodes:
         return
     allowed: dict[tuple[tuple[Any, str], ...], list[KubeObject]] = {}
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("pending"):
         spec = pod.view.spec
         if pod.view.status.phase != "Pending" or spec.nodeName:
             continue

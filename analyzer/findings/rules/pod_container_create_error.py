@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import pod_containers, waiting_containers
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -19,7 +20,7 @@ REASONS = frozenset({"CreateContainerConfigError", "CreateContainerError", "RunC
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("waiting", "text"):
         evidence = waiting_containers(pod, REASONS, "container")
         if not evidence:
             continue

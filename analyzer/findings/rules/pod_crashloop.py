@@ -12,6 +12,7 @@ from analyzer.findings.restarts import (
     last_restart_text,
     table_last_restart_text,
 )
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
 
@@ -35,7 +36,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if current is None or (r.last_restart and (current.last_restart is None
                                                    or r.last_restart > current.last_restart)):
             newest_of[id(r.pod)] = r
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("waiting", "text"):
         evidence = waiting_containers(pod, REASONS, "container")
         between = not evidence and bool(evidence := _exited_between_backoffs(pod))
         if evidence:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, text_status
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -17,7 +18,7 @@ RULE = RuleMeta(
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("reason", "text"):
         status = pod.view.status
         if status.reason == "Evicted":
             yield RULE.fail(pod, ev(pod, "status.reason", "Evicted", "not evicted"),

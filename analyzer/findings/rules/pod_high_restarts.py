@@ -13,6 +13,7 @@ from analyzer.findings.restarts import (
     table_history_reason,
     table_last_restart_text,
 )
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -26,7 +27,7 @@ THRESHOLD = 5
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     restarts = {id(r.status): r for r in container_restarts(cluster)}
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("restarted", "text"):
         if is_static_pod(pod):  # control-plane-restarts speaks for static pods
             continue
         worst = None

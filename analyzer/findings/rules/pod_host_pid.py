@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, is_system_namespace
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -18,7 +19,7 @@ FIELDS = ("hostPID", "hostIPC")
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("host"):
         if is_system_namespace(pod.namespace):
             continue
         on = [f for f in FIELDS if getattr(pod.view.spec, f)]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import pod_containers, waiting_containers
 from analyzer.findings.ownership import owners
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ REASONS = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName", "Er
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("waiting", "text"):
         evidence = waiting_containers(pod, REASONS)
         if not evidence:
             continue

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, pod_containers, text_status
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -19,7 +20,7 @@ WAITING = frozenset({"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "Cr
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("exited", "waiting", "text"):
         if pod.view.status.phase == "Succeeded":
             continue
         reported = False

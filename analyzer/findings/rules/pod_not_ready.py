@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
@@ -23,7 +24,7 @@ STARTING = timedelta(minutes=5)
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("not_ready"):
         if pod.view.status.phase != "Running" or pod.view.metadata.deletionTimestamp:
             continue
         statuses = [(t, s) for t, _c, s in pod_containers(pod, "container") if s is not None]

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, pod_containers, text_status
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -17,7 +18,7 @@ RULE = RuleMeta(
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("exited", "text"):
         evidence, names, limits = [], [], []
         for ctype, spec, status in pod_containers(pod):
             if status is None:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
 from analyzer.findings.facts import age_text, ev, object_age, text_status
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -22,7 +23,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     events_collected = cluster.covers("Event")
     events = events_by_object(cluster) if events_collected else {}
     no_nodes = cluster.covers("Node") and next(iter(cluster.objects_of("Node")), None) is None
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("pending", "text"):
         status = pod.view.status
         pending = status.phase == "Pending" or (status.phase is None and text_status(pod) == "Pending")
         if not pending or pod.view.spec.nodeName:

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
@@ -23,7 +24,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if cluster.capture_time is None:
         yield RULE.not_applicable("the dump's capture time is unknown")
         return
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("exited"):
         for ctype, _spec, status in pod_containers(pod):
             last = status.lastState.terminated if status and status.lastState else None
             if not last:

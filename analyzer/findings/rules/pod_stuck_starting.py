@@ -11,6 +11,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import events_by_object, fold_events, resolved_reason
 from analyzer.findings.facts import age_text, container_path, ev, object_age, pod_containers
 from analyzer.findings.rules.events_failed_mount import REASONS as MOUNT_REASONS
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -28,7 +29,7 @@ STUCK = timedelta(minutes=5)
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     events: dict | None = None  # (kind, namespace, name) -> events, built at the first stuck pod
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("pending", "text"):
         if pod.view.metadata.deletionTimestamp:
             continue
         status = _creating_status(pod)

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, ev
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
@@ -23,7 +24,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if cluster.capture_time is None:
         yield RULE.not_applicable("the dump's capture time is unknown")
         return
-    for pod in cluster.objects_of("Pod"):
+    for pod in pod_suspects(cluster).of("deleting"):
         meta = pod.view.metadata
         if meta.deletionTimestamp is None:
             continue  # not being deleted (nearly every pod)
