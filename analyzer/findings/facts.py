@@ -332,6 +332,19 @@ def _waiting_of(pod: KubeObject, types: tuple[str, ...]) -> Iterator[tuple[str, 
             yield ctype, status, waiting.reason
 
 
+@once_per
+def objects_by_identity(cluster: AnalyzedDump) -> dict[tuple[str, str, str], KubeObject]:
+    """(kind, namespace, name) -> object, the last in dump order where two share it (built once
+    per cluster: owners, components and rules look objects up by what a table or graph names)."""
+    return {(o.kind, o.namespace, o.name): o for o in cluster.objects}
+
+
+@once_per
+def objects_by_id(cluster: AnalyzedDump) -> dict[str, KubeObject]:
+    """`group/kind/namespace/name` (the graph's node ids) -> object (built once per cluster)."""
+    return {o.key.id: o for o in cluster.objects}
+
+
 class PodsByNamespace(dict[str, list[KubeObject]]):
     """Namespace -> its pods, with a per-namespace label index so a Service's selector is
     matched against the few pods that carry its labels, not against every pod."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from analyzer.findings.facts import objects_by_identity
 from analyzer.memo import once_per
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 def _index(cluster: AnalyzedDump) -> tuple[dict[tuple[str, str, str], str], dict[str, KubeObject]]:
     """(kind, namespace, name) -> graph node, and graph node -> object (built once per cluster)."""
     graph = cluster.graph
-    objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
+    objects = objects_by_identity(cluster)
     ids, back = {}, {}
     for node, attrs in graph.nodes(data=True):
         key = (attrs.get("kind"), attrs.get("namespace") or "", attrs.get("name"))

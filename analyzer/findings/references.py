@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
-from analyzer.findings.facts import ev
+from analyzer.findings.facts import ev, objects_by_id
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.memo import once_per
 
@@ -101,7 +101,7 @@ def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
     if builtin:
         by_source = {source: kept for source, targets in by_source.items()
                      if (kept := {t: v for t, v in targets.items() if graph.nodes[t].get("name") not in builtin})}
-    objects = _objects_by_id(cluster)
+    objects = objects_by_id(cluster)
     for source in sorted(by_source):
         obj = objects.get(source)
         if obj is None:
@@ -138,8 +138,3 @@ def _missing_targets(graph: nx.MultiDiGraph) -> dict[str, dict[str, dict[str, li
                 found.setdefault(kind, {}).setdefault(source, {}).setdefault(target, []).append(
                     f"{data.get('relation')}: {data.get('via') or kind}")
     return found
-
-
-@once_per
-def _objects_by_id(cluster: AnalyzedDump) -> dict[str, KubeObject]:
-    return {o.key.id: o for o in cluster.objects}

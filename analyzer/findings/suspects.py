@@ -77,8 +77,11 @@ def pod_suspects(cluster: AnalyzedDump) -> PodSuspects:
             reason.append(i)
         if status.phase == "Pending":
             pending.append(i)
-        shows = _container_concerns(status.containerStatuses, True) | _container_concerns(
-            status.initContainerStatuses, False) | _container_concerns(status.ephemeralContainerStatuses, False)
+        shows = _container_concerns(status.containerStatuses, True) if status.containerStatuses else 0
+        if status.initContainerStatuses:
+            shows |= _container_concerns(status.initContainerStatuses, False)
+        if status.ephemeralContainerStatuses:
+            shows |= _container_concerns(status.ephemeralContainerStatuses, False)
         if shows:
             for concern, positions in ((_WAITING, waiting), (_NOT_READY, not_ready),
                                        (_RESTARTED, restarted), (_EXITED, exited)):
@@ -90,8 +93,7 @@ def pod_suspects(cluster: AnalyzedDump) -> PodSuspects:
             in_system = system[namespace] = is_system_namespace(namespace)
         if in_system:
             continue
-        if spec.hostNetwork or spec.hostPID or spec.hostIPC or any(
-                isinstance(v.get("hostPath"), dict) for v in spec.volumes or ()):
+        if spec.hostNetwork or spec.hostPID or spec.hostIPC or (spec.volumes and _mounts_host(spec.volumes)):
             host.append(i)
         if _runs_as_root(spec):
             root.append(i)
@@ -102,9 +104,9 @@ def pod_suspects(cluster: AnalyzedDump) -> PodSuspects:
 _WAITING, _NOT_READY, _RESTARTED, _EXITED = 1, 2, 4, 8
 
 
-def _container_concerns(statuses: Iterable | None, regular: bool) -> int:
+def _container_concerns(statuses: Iterable, regular: bool) -> int:
     shows = 0
-    for s in statuses or ():
+    for s in statuses:
         state, last = s.state, s.lastState
         if state is not None:
             if state.waiting:
@@ -119,6 +121,10 @@ def _container_concerns(statuses: Iterable | None, regular: bool) -> int:
         if regular and s.ready is False:
             shows |= _NOT_READY
     return shows
+
+
+def _mounts_host(volumes: list[dict]) -> bool:
+    return any(isinstance(volume.get("hostPath"), dict) for volume in volumes)
 
 
 def _runs_as_root(spec) -> bool:

@@ -21,8 +21,11 @@ RULE = RuleMeta(
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     pods = pod_index(cluster)
-    for row in container_rows(judged_containers(cluster), "cpu_request", "cpu_limit",
-                              "memory_request", "memory_limit"):
+    rows = judged_containers(cluster)
+    # Only rows missing a request and its limit of one resource can fail (most set both).
+    unset = ((rows["cpu_request"].isna() & rows["cpu_limit"].isna())
+             | (rows["memory_request"].isna() & rows["memory_limit"].isna()))
+    for row in container_rows(rows[unset], "cpu_request", "cpu_limit", "memory_request", "memory_limit"):
         # A limit without a request defaults the request to the limit.
         missing = [r for r, req, lim in (("cpu", row.cpu_request, row.cpu_limit),
                                           ("memory", row.memory_request, row.memory_limit))

@@ -12,6 +12,7 @@ import pandas as pd
 from analyzer.distributions.health import health_of
 from analyzer.findings.components import ComponentsUnavailable, components
 from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.facts import objects_by_id, objects_by_identity
 from analyzer.findings.logs import log_evidence
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 
@@ -29,20 +30,14 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     except ComponentsUnavailable as exc:
         yield RULE.not_applicable(str(exc))
         return
-    # Indexed on the first unhealthy critical component (most dumps have none).
-    objects: dict = {}
-    by_id: dict = {}
     signals = "health_evidence" in table
     health = health_of(cluster) if signals else {}
     for row in table.itertuples(index=False):
         if pd.isna(row.critical) or not row.critical or pd.isna(row.healthy) or row.healthy:
             continue
-        if not objects:
-            objects = {(o.kind, o.namespace, o.name): o for o in cluster.objects}
-            by_id = {o.key.id: o for o in cluster.objects}
-        obj = objects.get((row.kind, row.namespace, row.name))
+        obj = objects_by_identity(cluster).get((row.kind, row.namespace, row.name))
         if obj is None and row.objects and not pd.isna(row.objects):
-            obj = by_id.get(str(row.objects).split(",")[0])
+            obj = objects_by_id(cluster).get(str(row.objects).split(",")[0])
         source = obj.provenance.source if obj else None
         line = obj.provenance.line if obj else None
         known = not pd.isna(row.ready) and not pd.isna(row.desired)
