@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from analyzer.findings.facts import container_path, ev, is_system_namespace
+from analyzer.findings.facts import container_path, ev, is_system_namespace, objects_named
 
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
@@ -21,7 +21,6 @@ TABLES = ("containers", "pods")
 
 # Several rules ask for the same selection of the same cluster: join once per cluster.
 _JUDGED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_POD_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def judged_containers(cluster: AnalyzedDump, types: tuple[str, ...] = ("container",),
@@ -67,10 +66,7 @@ def _joined_containers(cluster: AnalyzedDump) -> pd.DataFrame:
 
 def pod_index(cluster: AnalyzedDump) -> dict[tuple[str, str], KubeObject]:
     """(namespace, name) -> Pod object, to locate a table row's evidence in the dump."""
-    index = _POD_INDEX.get(cluster)
-    if index is None:
-        index = _POD_INDEX[cluster] = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
-    return index
+    return objects_named(cluster, "Pod")
 
 
 _ROW_KEYS = ("namespace", "pod", "container_type", "name")

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
 
-from analyzer.findings.facts import age_at_capture, age_text, ago, ev
+from analyzer.findings.facts import age_at_capture, age_text, ago, ev, objects_named
 from analyzer.findings.versions import DATA
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.kube.time import parse_time
@@ -136,17 +136,10 @@ def fold_events(facts: list[EventFact]) -> list[EventGroup]:
 # event must be to count as still repeating at the capture.
 STARTUP = timedelta(minutes=5)
 RECENT = timedelta(hours=1)
-_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _object(cluster: AnalyzedDump, kind: str, namespace: str, name: str) -> KubeObject | None:
-    index = _INDEX.get(cluster)
-    if index is None:
-        index = _INDEX[cluster] = {}
-    by_name = index.get(kind)
-    if by_name is None:
-        by_name = index[kind] = {(o.namespace, o.name): o for o in cluster.objects_of(kind)}
-    return by_name.get((namespace, name))
+    return objects_named(cluster, kind).get((namespace, name))
 
 
 def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:

@@ -345,6 +345,21 @@ def objects_by_id(cluster: AnalyzedDump) -> dict[str, KubeObject]:
     return {o.key.id: o for o in cluster.objects}
 
 
+def objects_named(cluster: AnalyzedDump, kind: str) -> dict[tuple[str, str], KubeObject]:
+    """(namespace, name) -> object of a kind, the last in dump order where two share them
+    (indexed once per cluster and kind: rules, events and incidents look pods up by name)."""
+    by_kind = _named(cluster)
+    found = by_kind.get(kind)
+    if found is None:
+        found = by_kind[kind] = {(o.namespace, o.name): o for o in cluster.objects_of(kind)}
+    return found
+
+
+@once_per
+def _named(cluster: AnalyzedDump) -> dict[str, dict[tuple[str, str], KubeObject]]:
+    return {}
+
+
 class PodsByNamespace(dict[str, list[KubeObject]]):
     """Namespace -> its pods, with a per-namespace label index so a Service's selector is
     matched against the few pods that carry its labels, not against every pod."""

@@ -24,6 +24,7 @@ import pandas as pd
 from analyzer.distributions.workloads import guess_from_pod_name
 from analyzer.findings.facts import ago
 from analyzer.findings.render import object_ref
+from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.kube.time import parse_time
@@ -510,9 +511,9 @@ def _join_restart_moments(problems: list[Finding], union: _Union, cluster: Analy
             if (f.name, at) in found:
                 join(i, found[(f.name, at)])
     stamped: dict[str, list[tuple[datetime, int]]] = defaultdict(list)
-    pods = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")}
     ends: dict[tuple[str, str], list[ContainerEnd]] = defaultdict(list)
-    for end in container_ends(pods.values()):
+    # (only pods whose containers ended before have ends)
+    for end in container_ends(pod_suspects(cluster).of("exited")):
         ends[(end.pod.namespace, end.pod.name)].append(end)
     for i, f in enumerate(problems):
         if f.rule not in g.restart_rules or f.kind != "Pod":

@@ -41,6 +41,18 @@ def match(key: str) -> dict[str, Any] | None:
     return None
 
 
+@cache
+def _keys_and_prefixes() -> tuple[frozenset[Any], tuple[str, ...]]:
+    rows = deprecated()
+    return frozenset(row.get("key") for row in rows), tuple(row["key_prefix"] for row in rows if row.get("key_prefix"))
+
+
+def _carries_one(obj: Any) -> bool:
+    """Whether some annotation of the object has a row of the table (`match` would find one)."""
+    keys, prefixes = _keys_and_prefixes()
+    return any(key in keys or key.startswith(prefixes) for _where, values in annotation_sources(obj) for key in values)
+
+
 def annotation_sources(obj: Any) -> Iterator[tuple[str, dict[str, Any]]]:
     yield "metadata.annotations", obj.view.metadata.annotations or {}
     template = getattr(obj.view.spec, "template", None) if obj.kind != "Pod" and obj.kind != "Ingress" else None
@@ -52,6 +64,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     version = cluster_version(cluster)
     covered: dict[str, bool] = {}  # cluster.covers scans the objects: ask once per kind
     for obj in cluster.objects_of(*KINDS):
+        if not _carries_one(obj):
+            continue  # nearly every object
         controller = owner(obj)
         if controller and controller[0] not in covered:
             covered[controller[0]] = cluster.covers(controller[0])
