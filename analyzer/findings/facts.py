@@ -366,18 +366,20 @@ class PodsByNamespace(dict[str, list[KubeObject]]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._label_index: dict[str, dict[tuple[str, str], list[KubeObject]]] = {}
+        # (namespace, label key) -> value -> pods: only the keys selectors ask about are indexed
+        self._label_index: dict[tuple[str, str], dict[str, list[KubeObject]]] = {}
         # id(service) -> (service, the pods it selects): three rules ask about every Service.
         self.selected: dict[int, tuple[KubeObject, tuple[KubeObject, ...]]] = {}
 
     def with_label(self, namespace: str, key: str, value: Any) -> list[KubeObject]:
-        index = self._label_index.get(namespace)
+        index = self._label_index.get((namespace, key))
         if index is None:
-            index = self._label_index[namespace] = {}
+            index = self._label_index[(namespace, key)] = {}
             for pod in self.get(namespace, ()):
-                for k, v in (pod.view.metadata.labels or {}).items():
-                    index.setdefault((k, str(v)), []).append(pod)
-        return index.get((key, str(value)), [])
+                labels = pod.view.metadata.labels
+                if labels and key in labels:
+                    index.setdefault(str(labels[key]), []).append(pod)
+        return index.get(str(value), [])
 
 
 @once_per

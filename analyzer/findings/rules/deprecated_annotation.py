@@ -50,7 +50,11 @@ def _keys_and_prefixes() -> tuple[frozenset[Any], tuple[str, ...]]:
 def _carries_one(obj: Any) -> bool:
     """Whether some annotation of the object has a row of the table (`match` would find one)."""
     keys, prefixes = _keys_and_prefixes()
-    return any(key in keys or key.startswith(prefixes) for _where, values in annotation_sources(obj) for key in values)
+    for _where, values in annotation_sources(obj):
+        for key in values:
+            if key in keys or key.startswith(prefixes):
+                return True
+    return False
 
 
 def annotation_sources(obj: Any) -> Iterator[tuple[str, dict[str, Any]]]:
