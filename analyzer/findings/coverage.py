@@ -7,6 +7,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from analyzer.memo import once_per
+
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
 
@@ -55,11 +57,18 @@ def _namespace_coverage(cluster: AnalyzedDump, kind: str) -> NamespaceCoverage:
         per_file[obj.provenance.source].add(obj.namespace)
     listed = kind in cluster.ingest.collected_kinds
     if not listed:  # a file holding several objects is a listing (a List, a table, a dump)
-        sizes = Counter(o.provenance.source for o in cluster.objects)
+        sizes = objects_per_file(cluster)
         listed = any(sizes[source] > 1 for source in per_file)
     namespaces = frozenset(ns for nss in per_file.values() for ns in nss)
     all_namespaces = any(len(nss) > 1 for nss in per_file.values())
     return NamespaceCoverage(kind, True, listed, all_namespaces, namespaces)
+
+
+@once_per
+def objects_per_file(cluster: AnalyzedDump) -> Counter[str]:
+    """How many objects each file of the dump held (counted once per cluster: each kind that came
+    with no listing of its own asks)."""
+    return Counter(o.provenance.source for o in cluster.objects)
 
 
 def not_listed_reason(coverage: NamespaceCoverage) -> str:

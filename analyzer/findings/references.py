@@ -106,7 +106,7 @@ def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
         obj = objects.get(source)
         if obj is None:
             continue
-        owners = {u for u, _v, d in graph.in_edges(source, data=True) if d.get("relation") == "owns"}
+        owners = {u for u, keyed in graph._pred[source].items() for d in keyed.values() if d.get("relation") == "owns"}
         for target, vias in sorted(by_source[source].items()):
             if any(target in by_source.get(o, {}) for o in owners):
                 continue  # the controller's template carries the same reference: reported there
@@ -125,6 +125,9 @@ def _missing_targets(graph: nx.MultiDiGraph) -> dict[str, dict[str, dict[str, li
     missing target -> its references, "relation: via", in edge order): one pass over the missing
     nodes' in-edges shared by the five missing-reference rules (each walked every edge of the graph)."""
     found: dict[str, dict[str, dict[str, list[str]]]] = {}
+    # The graph's own in-adjacency, read directly (what in_edges walks, in its order, without
+    # a view per missing node: thousands on 20,000 pods).
+    pred = graph._pred
     for target, node in graph.nodes(data=True):
         kind = node.get("kind")
         if node.get("state") != "missing" or kind not in RELATIONS:
@@ -133,8 +136,9 @@ def _missing_targets(graph: nx.MultiDiGraph) -> dict[str, dict[str, dict[str, li
         # A (source, target) pair's parallel edges come in the same order as in a walk over
         # graph.edges() (one key dict serves both directions); sources and targets are sorted
         # by the caller.
-        for source, _target, data in graph.in_edges(target, data=True):
-            if data.get("relation") in relations and not data.get("optional"):
-                found.setdefault(kind, {}).setdefault(source, {}).setdefault(target, []).append(
-                    f"{data.get('relation')}: {data.get('via') or kind}")
+        for source, keyed in pred[target].items():
+            for data in keyed.values():
+                if data.get("relation") in relations and not data.get("optional"):
+                    found.setdefault(kind, {}).setdefault(source, {}).setdefault(target, []).append(
+                        f"{data.get('relation')}: {data.get('via') or kind}")
     return found

@@ -4,6 +4,7 @@ every real one."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
@@ -15,6 +16,7 @@ from test_rule_cases import CASES, cluster_of
 import analyzer
 from analyzer.findings.apis import removed_api_kinds, removed_api_users, removed_api_uses
 from analyzer.findings.containers import EVERY_TYPE, judged_containers
+from analyzer.findings.coverage import objects_per_file
 from analyzer.findings.facts import (
     is_system_namespace,
     objects_by_id,
@@ -48,6 +50,7 @@ def test_objects_by_name_and_identity(cluster: analyzer.Cluster) -> None:
         identity[(o.kind, o.namespace, o.name)] = o
     assert list(objects_by_identity(cluster).items()) == list(identity.items())
     assert objects_by_id(cluster) == {o.key.id: o for o in cluster.objects}
+    assert objects_per_file(cluster) == Counter(o.provenance.source for o in cluster.objects)
 
 
 def test_pods_with_a_label_are_those_carrying_it(cluster: analyzer.Cluster) -> None:
