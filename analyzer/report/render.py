@@ -16,6 +16,8 @@ from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, Undefined, select_autoescape
 
+from analyzer.report.template_cache import cache_for
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -67,13 +69,21 @@ def environment(kind: str) -> Environment:
         "trim_blocks": True,
         "lstrip_blocks": True,
     }
+    escaping = ("html", "html.j2")
     if kind == "html":
-        env = Environment(autoescape=select_autoescape(enabled_extensions=("html", "html.j2"),
+        env = Environment(autoescape=select_autoescape(enabled_extensions=escaping,
                                                        default_for_string=True, default=True),
                           **options)
+        compiled_by = f"autoescape {escaping}"
     else:
         finalize: Callable[[Any], str] = md_escape
         env = Environment(autoescape=False, finalize=finalize, **options)
+        compiled_by = f"finalize {finalize.__module__}.{finalize.__qualname__}"
+    # What the compiled code depends on besides the source (escaping, finalizer, whitespace):
+    # the cache's folder is named by it, so code compiled under other options is never read.
+    switches = " ".join(f"{k}={v}" for k, v in options.items() if isinstance(v, bool))
+    env.bytecode_cache = cache_for(f"{kind}; {compiled_by}; {switches}")
+    if kind == "md":
         env.filters["md_code"] = md_code
         env.filters["md_link"] = md_link
         env.filters["raw"] = Raw  # a macro's output, already escaped value by value
