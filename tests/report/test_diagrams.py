@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -129,6 +130,26 @@ def test_dollar_signs_and_markup_in_names_stay_plain_text() -> None:
     labels = [t.get_text() for t in fig.axes[0].texts if isinstance(t, Text)]
     assert "Deployment price-$x$-<b>bold</b>" in labels
     assert all(not t.get_parse_math() for t in fig.axes[0].texts)
+
+
+def test_labels_are_svg_text_in_dejavu_then_any_sans_serif_with_spaces_kept() -> None:
+    # Text, not glyph outlines: a reader without DejaVu Sans gets their sans-serif (narrower:
+    # Arial, Helvetica, Liberation Sans), and a dump's name stays escaped text in the markup.
+    g = nx.MultiDiGraph()
+    dep = _node(g, "Deployment", "ns", "<script>x</script>")
+    gone = "core/ConfigMap/ns/settings"
+    g.add_node(gone, kind="ConfigMap", group="core", namespace="ns", name="settings",
+               state="missing", uid="", created="", phase="", role="", type="")
+    g.add_edge(dep, gone, key="mounts", relation="mounts", via="volumes", optional=False)
+    svg = figure_svg(graph_diagram(g, "ns"))
+    assert "<script>" not in svg
+    assert ">Deployment &lt;script&gt;x&lt;/script&gt;</text>" in svg
+    fonts = set(re.findall(r"font-family: ([^;\"]+)", svg))
+    assert fonts == {"'DejaVu Sans', sans-serif"}
+    assert 'xlink:href="#DejaVuSans-' not in svg  # no glyph defined as a path
+    # "settings  [missing]" keeps its two spaces on screen, as it was laid out.
+    assert ">ConfigMap settings  [missing]</text>" in svg
+    assert "text {white-space: pre}" in svg
 
 
 def test_an_empty_namespace_is_not_drawn() -> None:
