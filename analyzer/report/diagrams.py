@@ -137,12 +137,24 @@ def set_title(text: Any, full: str) -> None:
 _ROOT_TAG = re.compile(r"<svg ([^>]*)>")
 
 
+def laid_out(fig: Figure) -> Figure:
+    """Mark a figure that placed every artist inside itself (a chart after tight_layout, the
+    dependency diagram): it is written at its own size. Others are cropped to their tight
+    bounding box, which costs a second layout of all their text when written."""
+    fig.__dict__["_kda_laid_out"] = True
+    return fig
+
+
+def _extent(fig: Figure) -> str | None:
+    return None if fig.__dict__.get("_kda_laid_out") else "tight"
+
+
 def figure_svg(fig: Figure) -> str:
     """The figure as SVG text, byte-identical for the same figure (no date, fixed id salt).
     A shortened label's full text is its group's <title> (a tooltip in a browser)."""
     buf = io.StringIO()
     with _style():
-        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches=_extent(fig))
     # Text is SVG text: its spaces kept as laid out ("name  [missing]"), not collapsed to one
     # (xml:space for older readers; Chromium reads the style).
     svg = _ROOT_TAG.sub(r'<svg xml:space="preserve" \1>\n <style type="text/css">text {white-space: pre}'
@@ -159,7 +171,8 @@ def figure_png(fig: Figure, dpi: int = 110) -> bytes:
     """The figure as PNG bytes (no software/date metadata)."""
     buf = io.BytesIO()
     with _style():
-        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None}, bbox_inches="tight")
+        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None},
+                    bbox_inches=_extent(fig))
     return buf.getvalue()
 
 
@@ -368,14 +381,24 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
             more_counts[f"__more__{i}"] = Counter(sub.nodes[n]["kind"] for n in fold)
     rows = max(max(len(c) for c in boxes), 4)
     shown = [i for i, col in enumerate(boxes) if col]  # empty columns (all pods folded) left out
+    legend_kinds = sorted({sub.nodes[n].get("kind", "") for c in boxes for n in c if n in sub.nodes})
+    legend_columns = min(len(legend_kinds) + 1, 8)  # (+ "referenced but missing")
     col_width, row_height = 3.2, 0.30
-    fig = Figure(figsize=(max(col_width * len(shown), 8), row_height * rows + 1.6))
-    ax = fig.add_axes((0.0, 0.0, 1.0, 0.92))
+    # The picture, and below it a band for the legend's rows (~0.16 inch each, reaching a
+    # little into the picture's empty margin under its last row, ~0.25 inch): every artist
+    # inside the figure, so that it is written at its own size, without the tight bounding
+    # box (a second layout of all its text).
+    picture = row_height * rows + 1.6
+    band = 0.2 * -(-(len(legend_kinds) + 1) // legend_columns) - 0.1
+    height = picture + band
+    fig = Figure(figsize=(max(col_width * len(shown), 8), height))
+    ax = fig.add_axes((0.0, band / height, 1.0, 0.92 * picture / height))
     ax.set_xlim(-0.1, max(len(shown) * col_width, 8))
     ax.set_ylim(rows + 0.3, -1.0)
     ax.set_axis_off()
     note = "; pods folded into their controllers" if collapsed else ""
-    fig.suptitle(f"{heading} ({objects} objects{note})", fontsize=11, fontweight="bold", y=0.985)
+    fig.suptitle(f"{heading} ({objects} objects{note})", fontsize=11, fontweight="bold",
+                 y=1 - 0.015 * picture / height)
 
     box_w = col_width * 0.92
     # Room for a label inside its box, in points: the box (data units drawn a little under an inch
@@ -430,14 +453,13 @@ def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Fi
     ax.add_collection(LineCollection(sorted(segments), colors="#555555", linewidths=0.5,
                                      alpha=0.45, zorder=0))
 
-    kinds = sorted({sub.nodes[n].get("kind", "") for c in boxes for n in c if n in sub.nodes})
     handles = [Patch(facecolor=KIND_COLOURS.get(k, OTHER_COLOUR), edgecolor="#333333", label=k)
-               for k in kinds]
+               for k in legend_kinds]
     handles.append(Patch(facecolor="white", edgecolor=STATE_EDGE["missing"], linestyle="--",
                          label="referenced but missing"))
-    fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 8), fontsize=7.5,
-               frameon=False, bbox_to_anchor=(0.5, -0.01))
-    return fig
+    fig.legend(handles=handles, loc="lower center", ncol=legend_columns, fontsize=7.5,
+               frameon=False, bbox_to_anchor=(0.5, 0.0))
+    return laid_out(fig)
 
 
 # -- charts --------------------------------------------------------------------------------
@@ -490,7 +512,7 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
             ax.spines[["top", "right"]].set_visible(False)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         fig.tight_layout()
-        return fig
+        return laid_out(fig)
 
 
 def findings_by_severity(cluster: Cluster) -> Figure:
@@ -529,7 +551,7 @@ def findings_chart(findings: Any, title: str = "") -> Figure:
         ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
         ax.spines[["top", "right"]].set_visible(False)
         fig.tight_layout()
-        return fig
+        return laid_out(fig)
 
 
 def component_matrix(clusters: Sequence[Cluster]) -> Figure:

@@ -152,6 +152,31 @@ def test_labels_are_svg_text_in_dejavu_then_any_sans_serif_with_spaces_kept() ->
     assert "text {white-space: pre}" in svg
 
 
+@pytest.mark.parametrize("draw", [dependency_diagram, node_distribution, findings_by_severity])
+@pytest.mark.parametrize("name", ["aks", "kubeadm"])
+def test_a_figure_written_at_its_own_size_holds_everything_it_draws(draw, name: str) -> None:
+    # These are written without the tight bounding box: nothing may reach past their edges
+    # (a legend below the picture, a label, a title), and the legend stays clear of the boxes.
+    fig = draw(analyzer.load(str(SAMPLE_DUMPS / name)))
+    assert fig.__dict__.get("_kda_laid_out")
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    outside = fig.get_tightbbox(renderer)  # inches; Agg sets text a little wider than the SVG
+    width, height = fig.get_size_inches()
+    assert outside.x0 >= -0.02 and outside.y0 >= -0.02, (outside, width, height)
+    assert outside.x1 <= width + 0.02 and outside.y1 <= height + 0.02, (outside, width, height)
+    if draw is dependency_diagram:
+        (legend,) = fig.legends
+        lowest = min(b.get_window_extent(renderer).y0 for b in _boxes(fig))
+        assert legend.get_window_extent(renderer).y1 < lowest
+
+
+def test_a_figure_not_laid_out_is_cropped_to_what_it_draws() -> None:
+    fig = Figure(figsize=(4, 3))
+    fig.add_subplot().set_title("a chart that did not lay itself out")
+    assert 'width="288pt"' not in figure_svg(fig)  # 4 inches: cropped, so narrower
+    assert 'width="288pt"' in figure_svg(diagrams.laid_out(fig))
+
+
 def test_an_empty_namespace_is_not_drawn() -> None:
     cluster = analyzer.load(str(SAMPLE_DUMPS / "eks"))
     with pytest.raises(NothingToDraw, match="namespace no-such-namespace has no objects"):
