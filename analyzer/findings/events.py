@@ -207,7 +207,7 @@ def _successors() -> dict[str, frozenset[str]]:
     return {str(k): frozenset(v) for k, v in raw.items()}
 
 
-def _before_capture(cluster: AnalyzedDump, fact: EventFact) -> timedelta | None:
+def before_capture(cluster: AnalyzedDump, fact: EventFact) -> timedelta | None:
     """How long before the capture the event last fired (from its time or its pasted age)."""
     if fact.last_seen_ago is not None:
         return fact.last_seen_ago
@@ -220,12 +220,12 @@ def _later_success(cluster: AnalyzedDump, group: EventGroup) -> str:
     successors = _successors().get(group.reason)
     if not successors:
         return ""
-    failed = _before_capture(cluster, group.last)
+    failed = before_capture(cluster, group.last)
     if failed is None:
         return ""
     later = [(ago_, f) for f in _events_index(cluster).get((group.kind, group.namespace, group.name), ())
              if f.type == "Normal" and f.reason in successors
-             and (ago_ := _before_capture(cluster, f)) is not None and ago_ < failed]
+             and (ago_ := before_capture(cluster, f)) is not None and ago_ < failed]
     if not later:
         return ""
     ago_, success = min(later, key=lambda pair: pair[0])

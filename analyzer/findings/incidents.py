@@ -67,11 +67,24 @@ class Grouping:
     cni_explains: frozenset[str] = frozenset()
 
     def scheduler_node_state(self, finding: Finding) -> str | None:
-        """What a pending pod's scheduler reason says of the nodes ("not ready"), if anything."""
-        if finding.rule != "pod-pending":
+        """What the scheduler's reason says of the nodes ("not ready"), if anything: a pending
+        pod's, a pod's FailedScheduling event's (the dump holding no Pod), or the node finding
+        made of those messages (the dump holding no Node)."""
+        reason = scheduler_reason(finding)
+        if not reason:
             return None
-        reason = str(finding.facts.get("reason", ""))
         return next((state for pattern, state in self.scheduler_node_states if pattern.search(reason)), None)
+
+
+def scheduler_reason(finding: Finding) -> str:
+    """The scheduler's words a finding carries ('' for none)."""
+    if finding.rule == "pod-pending":
+        return str(finding.facts.get("reason", ""))
+    if finding.rule == "events-pod-problem" and finding.facts.get("reason") == "FailedScheduling":
+        return str(finding.facts.get("last_message", ""))
+    if finding.rule == "node-not-ready":
+        return str(finding.facts.get("scheduler_message", ""))
+    return ""
 
 
 @cache
@@ -587,11 +600,15 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
             headline = (f"{len(moment.pods)} pods on node {moment.node} restarted together at "
                         f"{moment.at:%Y-%m-%d %H:%M}Z ({when}): {', '.join(moment.pods[:4])}")
         cause_rule = "node-restart" if moment.node_restart else "restarts-together"
-    elif (nodes_absent and order.get(root.rule, len(order)) > order.get("node-not-ready", 0)
+    elif (nodes_absent and (order.get(root.rule, len(order)) > order.get("node-not-ready", 0)
+                            or root.facts.get("scheduler_message"))
           and (told := _scheduler_told(members, g)) is not None):
         state, pending = told
-        cause, cause_rule = f"Nodes {state} (the scheduler's reason; no Node is in the dump)", "pod-pending"
-        headline = _scheduler_headline(state, pending, members)
+        cause = f"Nodes {state} (the scheduler's reason; no Node is in the dump)"
+        # the node finding made of the scheduler's messages, when the incident has it
+        told_nodes = next((f for f in pending if f.rule == "node-not-ready"), None)
+        cause_rule = "node-not-ready" if told_nodes is not None else "pod-pending"
+        headline = _scheduler_headline(state, [f for f in pending if f is not told_nodes], members, told_nodes)
     else:
         cause = object_ref(root.kind, root.namespace, root.name) or "the whole dump"
         cause_rule = root.rule
@@ -611,14 +628,20 @@ def _scheduler_told(members: list[Finding], g: Grouping) -> tuple[str, list[Find
     return first, [f for state, f in told if state == first]
 
 
-def _scheduler_headline(state: str, pending: list[Finding], members: list[Finding]) -> str:
+def _scheduler_headline(state: str, pending: list[Finding], members: list[Finding],
+                        told_nodes: Finding | None = None) -> str:
     """The headline of an incident whose cause is the scheduler's word on absent nodes."""
-    names = sorted(f"{f.namespace}/{f.name}" for f in pending)
+    names = sorted({f"{f.namespace}/{f.name}" if f.namespace else f.name for f in pending})
     named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    reason = str(pending[0].facts.get("reason", "")).strip()
-    text = (f"Nodes {state}, in the scheduler's words: \"{reason}\" ({len(names)} pod(s) pending: {named}); "
-            f"no Node is in the dump to show why")
-    others = Counter(f.rule for f in members if not any(f is p for p in pending))
+    reason = scheduler_reason(pending[0] if pending else told_nodes).strip()
+    text = f"Nodes {state}, in the scheduler's words: \"{reason}\""
+    if told_nodes is not None:
+        text += f" (last {told_nodes.facts.get('last_told', 'at an unknown time')})"
+    if names:
+        text += f" ({len(names)} pod(s) pending: {named})"
+    text += "; no Node is in the dump to show why"
+    counted = [*pending, *([told_nodes] if told_nodes is not None else [])]
+    others = Counter(f.rule for f in members if not any(f is p for p in counted))
     if others:
         text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
     return text

@@ -250,10 +250,12 @@ def test_without_the_nodes_the_scheduler_names_the_cause_of_pods_it_cannot_place
     # tolerate." The nodes, not the Deployment, are the cause, in the scheduler's words.
     text = (REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump" / "cluster-info-dump.json").read_text()
     cluster = analyzer.load({"cluster-info-dump.json": text[text.index('{\n    "kind": "EventList"'):]})
-    inc = next(i for i in incidents_of(cluster) if i.cause_rule == "pod-pending")
+    # (the scheduler's FailedScheduling events make the node finding the incident is caused by)
+    inc = next(i for i in incidents_of(cluster) if i.cause_rule == "node-not-ready")
     assert inc.cause == "Nodes not ready (the scheduler's reason; no Node is in the dump)"
     assert sorted(f"{f.rule} {f.name}" for f in inc.members) == [
         "critical-component-unhealthy coredns", "deployment-unavailable coredns",
+        "node-not-ready (not named: counted by the scheduler)",
         "pod-pending coredns-74ff55c5b-9rptk", "pod-pending coredns-74ff55c5b-p4jxh"]
     assert inc.headline.startswith("Nodes not ready, in the scheduler's words: \"0/3 nodes are available: "
                                    "3 node(s) had taint {node.kubernetes.io/not-ready: }")
@@ -299,6 +301,49 @@ def test_a_described_pending_pod_joins_its_deployment_through_the_replicaset_not
     inc = incidents[0]
     assert inc.cause == "Nodes not ready (the scheduler's reason; no Node is in the dump)"
     assert {f"{f.rule} {f.kind}" for f in inc.members} >= {"pod-pending Pod", "deployment-unavailable Deployment"}
+
+
+def test_without_nodes_or_pods_the_schedulers_events_tell_of_an_unreachable_node() -> None:
+    # hystax/optscale#568 (a pasted `kubectl get events` without its header, trimmed to three
+    # rows): the only node is unreachable, and only the scheduler's messages say so. One node
+    # finding (how many nodes, which taint, when the scheduler last said it), the pods' events in
+    # its incident.
+    message = ("0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }. "
+               "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+    paste = "\n".join([
+        "```",
+        f"2m57s       Warning   FailedScheduling          pod/keeper-577cccc7db-s4r4v                    {message}",
+        "39h         Normal    SuccessfulCreate          replicaset/keeper-577cccc7db                   Created pod: keeper-577cccc7db-s4r4v",
+        f"39h         Warning   FailedScheduling          pod/keeper-executor-7d5c457795-m542v           {message}",
+        f"2m57s       Warning   FailedScheduling          pod/keeper-executor-7d5c457795-m542v           {message}",
+        "```", "",
+    ])
+    cluster = analyzer.load({"events.md": paste})
+    [node] = [f for f in collect_findings(cluster) if f.rule == "node-not-ready" and f.status == "fail"]
+    assert node.severity == "critical" and node.facts["status"] == "unreachable"
+    assert node.facts["detail"].startswith("1 of 1 node(s) had the taint node.kubernetes.io/unreachable "
+                                           "when the scheduler last tried to place a pod, 2m before capture")
+    assert node.facts["since"].startswith("at least 1d15h before capture")
+    [inc] = incidents_of(cluster)
+    assert inc.cause_rule == "node-not-ready"
+    assert inc.cause == "Nodes unreachable (its kubelet stopped reporting) (the scheduler's reason; no Node is in the dump)"
+    assert sorted(f.rule for f in inc.members) == ["events-pod-problem", "events-pod-problem", "node-not-ready"]
+    assert "(last 2m before capture)" in inc.headline and "2 pod(s) pending" in inc.headline
+
+
+def test_a_pod_placed_since_makes_the_schedulers_unreachable_node_history() -> None:
+    # The same rows, then the scheduler placing the pod a minute later: the node came back.
+    message = "0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }."
+    paste = "\n".join([
+        "```",
+        f"5m          Warning   FailedScheduling          pod/keeper-577cccc7db-s4r4v                    {message}",
+        "4m          Normal    Scheduled                 pod/keeper-577cccc7db-s4r4v                    "
+        "Successfully assigned default/keeper-577cccc7db-s4r4v to node-1",
+        "```", "",
+    ])
+    cluster = analyzer.load({"events.md": paste})
+    [node] = [f for f in collect_findings(cluster) if f.rule == "node-not-ready" and f.status == "fail"]
+    assert node.severity == "info" and "no longer names the taint" in node.resolved
 
 
 def test_with_the_nodes_in_the_dump_the_scheduler_reason_does_not_replace_them() -> None:

@@ -4,10 +4,12 @@ node controller marked NodeLost."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.events import before_capture, event_facts
 from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
@@ -15,7 +17,7 @@ from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="node-not-ready", title="Node not Ready", severity="critical",
-    category="nodes", requires_any=("Node", "Pod"),
+    category="nodes", requires_any=("Node", "Pod", "Event"),
     message="Node {name} is {status} ({detail}), for {since}",
     remediation="Check the kubelet and container runtime on the node (journalctl -u kubelet), its network to the API server, and its resources.",
 )
@@ -23,6 +25,15 @@ RULE = RuleMeta(
 NOT_READY_TAINTS = ("node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready")
 # The reason the node controller gives every condition of a node whose kubelet stopped posting.
 STOPPED_POSTING = "NodeStatusUnknown"
+# The scheduler's count of the nodes it turned a pod away from for a taint of the node lifecycle
+# controller: "0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }"
+# (1.18+ words; "had taint {...}, that the pod didn't tolerate" before, and "node(s) were not
+# ready" before taint-based scheduling). With no Node in the dump, that is the word on the nodes.
+_AVAILABLE = re.compile(r"(\d+)/(\d+) nodes are available")
+_TOLD = re.compile(r"(\d+) node\(s\) (?:had (?:untolerated )?taints? \{(node\.kubernetes\.io/(?:unreachable|not-ready))\b"
+                   r"|(?:were|was) (not ready|unreachable))")
+_TOLD_STATUS = {"node.kubernetes.io/unreachable": "unreachable", "unreachable": "unreachable",
+                "node.kubernetes.io/not-ready": "NotReady", "not ready": "NotReady"}
 
 
 def _since(cluster: AnalyzedDump, node, when: str | None) -> str:
@@ -39,7 +50,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if not cluster.covers("Node"):
         # Without Node objects only pods can tell: NodeLost pods name their lost node; without
         # them the rule cannot tell.
-        lost = list(_lost_nodes(cluster, set(), {}))
+        lost = list(_lost_nodes(cluster, set(), {})) + list(_scheduler_told_nodes(cluster))
         yield from lost or [RULE.not_applicable("the dump did not collect Node", missing="Node")]
         return
     flagged: set[str] = set()
@@ -99,3 +110,56 @@ def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterat
                         detail=f"{len(pods)} pod(s) on it marked NodeLost by the node controller"
                         + (f", {deleting} of them terminating" if deleting else ""),
                         since="an unknown time")
+
+
+def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
+    """Nodes the scheduler found not ready or unreachable (its FailedScheduling messages), when
+    the dump holds no Node: one finding per taint, at the time of the newest such message;
+    history (info) when the scheduler placed a pod or stopped naming the taint since."""
+    told: dict[str, list] = {}
+    scheduler_events = []
+    for fact in event_facts(cluster):
+        if fact.reason not in ("FailedScheduling", "Scheduled"):
+            continue
+        ago_ = before_capture(cluster, fact)
+        scheduler_events.append((ago_, fact))
+        match = _TOLD.search(fact.message) if fact.reason == "FailedScheduling" else None
+        if match is not None:
+            told.setdefault(_TOLD_STATUS[match.group(2) or match.group(3)], []).append((ago_, fact, match))
+    for status, seen in sorted(told.items()):
+        # newest first: a pasted age is "how long before", a smaller one newer; unknown ones last
+        seen.sort(key=lambda t: (t[0] is None, t[0] or timedelta(0)))
+        last_ago, last, match = seen[0]
+        available = _AVAILABLE.search(last.message)
+        count = f"{match.group(1)} of {available.group(2)}" if available else match.group(1)
+        taint = match.group(2) or f"node(s) {match.group(3)}"
+        oldest = max((a for a, _, _ in seen if a is not None), default=None)
+        first = max((f.first_seen for _, f, _ in seen if f.first_seen), default=None)
+        count_times = sum(f.count for _, f, _ in seen)
+        when = f"{age_text(last_ago)} before capture" if last_ago is not None else "at an unknown time"
+        finding = RULE.fail(None, *(ev(f.event, "message", f.message[:200], "a node available") for _, f, _ in seen[:3]),
+                            kind="Node", namespace="", name="(not named: counted by the scheduler)",
+                            status=status,
+                            detail=f"{count} node(s) {'had the taint ' + taint if match.group(2) else taint} "
+                                   f"when the scheduler last tried to place a pod, {when}; "
+                                   f"{count_times} FailedScheduling message(s) say so, and the dump holds no Node",
+                            since=_told_since(cluster, oldest, first, last_ago),
+                            scheduler_message=last.message[:300], last_told=when)
+        newer = [(a, f) for a, f in scheduler_events if a is not None and last_ago is not None and a < last_ago
+                 and not _TOLD.search(f.message)]
+        if newer:
+            a, f = min(newer, key=lambda t: t[0])
+            yield finding.as_info(resolved=f"the scheduler's {f.reason} {age_text(a)} before capture no longer names the taint")
+        else:
+            yield finding
+
+
+def _told_since(cluster: AnalyzedDump, oldest: timedelta | None, first, last_ago: timedelta | None) -> str:
+    """ "at least 39h before capture" from the oldest of the scheduler's messages, when it is older than the newest."""
+    if first is not None:
+        age = age_at_capture(cluster, first, None)
+        if age is not None and (oldest is None or age > oldest):
+            oldest = age
+    if oldest is not None and last_ago is not None and oldest > last_ago:
+        return f"at least {age_text(oldest)} before capture (the scheduler's first such message)"
+    return "an unknown time before its message" if last_ago is None else f"an unknown time: the scheduler's message was {age_text(last_ago)} before capture"
