@@ -661,6 +661,11 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
             found.add(graph.workload_of(node))
         elif kind == "Node":
             found.update(graph.workload_of(p) for p in graph.pods_on(node))
+            # pods a table placed on it by being the dump's only node (node-not-ready's stale pods)
+            for ref in f.facts.get("stale_pods") or ():
+                namespace, _, name = str(ref).partition("/")
+                if (pod := graph.ids.get(("Pod", namespace, name))) is not None:
+                    found.add(graph.workload_of(pod))
         elif kind == "Service":
             found.update(graph.workload_of(p) for p in graph.out(node, "selects"))
     return sorted(found)

@@ -303,6 +303,50 @@ def test_a_described_pending_pod_joins_its_deployment_through_the_replicaset_not
     assert {f"{f.rule} {f.kind}" for f in inc.members} >= {"pod-pending Pod", "deployment-unavailable Deployment"}
 
 
+def test_the_pods_of_the_only_notready_node_are_said_to_show_a_stale_status() -> None:
+    # Azure/AKS#491 (trimmed: the node and three of its seven pods): the only node NotReady, its
+    # pods "Running" in a table without a NODE column. With one node listed, a running pod is on
+    # it: the node's finding says their status may be stale, and their workloads are affected.
+    paste = "\n".join([
+        "```bash",
+        "$ kubectl get nodes",
+        "NAME                       STATUS     ROLES     AGE       VERSION",
+        "aks-nodepool1-79365606-0   NotReady   agent     4d        v1.9.6",
+        "$ kubectl get pods",
+        "NAME                                                     READY     STATUS      RESTARTS   AGE",
+        "alertmanager-kube-prometheus-0                           2/2       Running     0          4d",
+        "goodly-tarsier-prometheus-operator-create-sm-job-mbd94   0/1       Completed   0          4d",
+        "kube-prometheus-grafana-7bcb88ff5f-fsghm                 2/2       Running     0          4d",
+        "```", "",
+    ])
+    cluster = analyzer.load({"issue.md": paste})
+    [inc] = incidents_of(cluster)
+    [node] = inc.members
+    assert node.rule == "node-not-ready"
+    # (namespace not stated by the paste: empty)
+    assert sorted(node.facts["stale_pods"]) == ["/alertmanager-kube-prometheus-0",
+                                                "/kube-prometheus-grafana-7bcb88ff5f-fsghm"]
+    assert "its 2 pod(s) (2 Running) show the status its kubelet last reported" in inc.headline
+    assert inc.workloads == 2
+
+
+def test_with_two_nodes_listed_pods_without_a_node_column_are_not_placed() -> None:
+    # The same paste with a second, Ready node: which node a pod runs on is not known.
+    paste = "\n".join([
+        "$ kubectl get nodes",
+        "NAME                       STATUS     ROLES     AGE       VERSION",
+        "aks-nodepool1-79365606-0   NotReady   agent     4d        v1.9.6",
+        "aks-nodepool1-79365606-1   Ready      agent     4d        v1.9.6",
+        "$ kubectl get pods",
+        "NAME                                                     READY     STATUS      RESTARTS   AGE",
+        "alertmanager-kube-prometheus-0                           2/2       Running     0          4d",
+        "",
+    ])
+    cluster = analyzer.load({"issue.md": paste})
+    [node] = [f for f in collect_findings(cluster) if f.rule == "node-not-ready" and f.status == "fail"]
+    assert node.facts["pods_note"] == "" and "stale_pods" not in node.facts
+
+
 def test_without_nodes_or_pods_the_schedulers_events_tell_of_an_unreachable_node() -> None:
     # hystax/optscale#568 (a pasted `kubectl get events` without its header, trimmed to three
     # rows): the only node is unreachable, and only the scheduler's messages say so. One node

@@ -5,7 +5,9 @@ node controller marked NodeLost."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
@@ -18,7 +20,7 @@ from analyzer.kube.time import parse_time
 RULE = RuleMeta(
     id="node-not-ready", title="Node not Ready", severity="critical",
     category="nodes", requires_any=("Node", "Pod", "Event"),
-    message="Node {name} is {status} ({detail}), for {since}",
+    message="Node {name} is {status} ({detail}), for {since}{pods_note}",
     remediation="Check the kubelet and container runtime on the node (journalctl -u kubelet), its network to the API server, and its resources.",
 )
 # Taints the node lifecycle controller sets on a node that is not Ready or stopped reporting.
@@ -55,6 +57,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         return
     flagged: set[str] = set()
     nodes = {n.name: n for n in cluster.objects_of("Node")}
+    for finding in _node_findings(cluster, nodes, flagged):
+        yield _with_its_pods(cluster, finding, nodes)
+    yield from _lost_nodes(cluster, flagged, nodes)
+
+
+def _node_findings(cluster: AnalyzedDump, nodes: dict, flagged: set[str]) -> Iterator[Finding]:
     for node in nodes.values():
         conditions = node.view.status.conditions
         ready = next((c for c in conditions or () if c.type == "Ready"), None)
@@ -88,7 +96,47 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             flagged.add(node.name)
             yield RULE.fail(node, ev(node, "STATUS column", text_status(node), "Ready"),
                             status=text_status(node), detail="from the STATUS column", since="an unknown time")
-    yield from _lost_nodes(cluster, flagged, nodes)
+
+
+# Pod phases whose status a silent kubelet leaves as it last posted it (a finished pod's is final).
+_LIVE_PHASES = frozenset({"Running", "Unknown"})
+
+
+def _with_its_pods(cluster: AnalyzedDump, finding: Finding, nodes: dict) -> Finding:
+    """The node finding, saying what its pods' status is worth: a kubelet that stopped posting
+    (Ready=Unknown; a pasted NotReady, which kubectl prints for both) leaves its pods' status as
+    it last reported it, "Running" included: their state now is unknown (Azure/AKS#491: the
+    only node NotReady for days, its pods "Running" and unreachable)."""
+    node = nodes.get(finding.name)
+    status = str(finding.facts.get("status", ""))
+    if node is None or status == "NotReady" and text_status(node) is None:
+        # Ready=False from the kubelet itself: it still posts, its pods' status is current
+        return replace(finding, facts={**finding.facts, "pods_note": ""})
+    pods = [p for p in _pods_on(cluster, node, nodes) if p.view.status.phase in _LIVE_PHASES]
+    if not pods:
+        return replace(finding, facts={**finding.facts, "pods_note": ""})
+    phases = Counter(text_status(p) or p.view.status.phase for p in pods)
+    shown = ", ".join(f"{n} {phase}" for phase, n in sorted(phases.items()))
+    certain = status != "NotReady"
+    note = (f"; its {len(pods)} pod(s) ({shown}) show the status its kubelet last reported"
+            + (": their state now is unknown" if certain else
+               ", stale if it stopped reporting (a pasted NotReady does not say which): their state now is unknown"))
+    placed = "" if all(p.view.spec.nodeName for p in pods) else (
+        " (the pods' table names no node: this is the dump's only node, so they run on it)")
+    return replace(finding, evidence=[*finding.evidence, *(ev(p, "status.phase", p.view.status.phase,
+                                                              "a status its kubelet still reports") for p in pods[:5])],
+                   facts={**finding.facts, "pods_note": note + placed,
+                          "stale_pods": [f"{p.namespace}/{p.name}" for p in pods]})
+
+
+def _pods_on(cluster: AnalyzedDump, node, nodes: dict) -> list:
+    """The pods bound to a node; with the dump's one node listed in a `get nodes` table, also
+    the pods of a table without a NODE column that are past scheduling (a running pod is bound
+    to some node, and the list shows no other)."""
+    only = len(nodes) == 1 and node.view.text is not None and node.view.text.columns is not None
+    return [p for p in cluster.objects_of("Pod")
+            if p.view.spec.nodeName == node.name
+            or (only and not p.view.spec.nodeName and p.view.text is not None)]
 
 
 def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterator[Finding]:
@@ -109,7 +157,7 @@ def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterat
                         kind="Node", namespace="", name=node_name, status="NotReady",
                         detail=f"{len(pods)} pod(s) on it marked NodeLost by the node controller"
                         + (f", {deleting} of them terminating" if deleting else ""),
-                        since="an unknown time")
+                        since="an unknown time", pods_note="")
 
 
 def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -144,7 +192,7 @@ def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
                                    f"when the scheduler last tried to place a pod, {when}; "
                                    f"{count_times} FailedScheduling message(s) say so, and the dump holds no Node",
                             since=_told_since(cluster, oldest, first, last_ago),
-                            scheduler_message=last.message[:300], last_told=when)
+                            scheduler_message=last.message[:300], last_told=when, pods_note="")
         newer = [(a, f) for a, f in scheduler_events if a is not None and last_ago is not None and a < last_ago
                  and not _TOLD.search(f.message)]
         if newer:
