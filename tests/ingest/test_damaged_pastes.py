@@ -293,3 +293,40 @@ def test_a_wrap_right_after_a_backslash_keeps_the_escape() -> None:
     joined = jsonscan.unwrap_console(text.encode())
     assert joined is not None and joined.width == width
     assert json.loads(json.loads(joined.data)["data"]["note"]) == json.loads(value)
+
+
+# Azure/AKS-Construction#727 (trimmed to three of its seven rows): `kubectl get pods -o wide`
+# rows cut from the middle of the table, with neither the header nor the command above them.
+_BARE_WIDE_POD_ROWS = """```
+azure-cns-9ztdr                                        1/1     Running            0                54m     10.240.0.6       aks-userpool01-68104822-vmss000003   <none>           <none>
+azure-policy-86887785db-k885d                          1/1     Running            0                60m     10.240.100.24    aks-agentpool-30311657-vmss000000    <none>           <none>
+azure-policy-webhook-6fbc657745-9jddk                  0/1     CrashLoopBackOff   9 (4m21s ago)    27m     10.240.100.104   aks-userpool01-68104822-vmss000004   <none>           <none>
+```
+"""
+
+
+def test_pod_rows_with_neither_header_nor_command_are_read_when_unmistakable() -> None:
+    r = ingest_text(_BARE_WIDE_POD_ROWS, "aks-construction-727.md")
+    assert r.accounting_holds() and not r.rejections
+    pods = {o.name: o for o in r.objects if o.kind == "Pod"}
+    assert sorted(pods) == ["azure-cns-9ztdr", "azure-policy-86887785db-k885d", "azure-policy-webhook-6fbc657745-9jddk"]
+    webhook = pods["azure-policy-webhook-6fbc657745-9jddk"]
+    assert webhook.view.spec.nodeName == "aks-userpool01-68104822-vmss000004"
+    assert webhook.view.status.podIP == "10.240.100.104"
+    assert webhook.view.text.status == "CrashLoopBackOff" and webhook.view.text.restarts == 9
+
+
+@pytest.mark.parametrize("text", [
+    # a STATUS kubectl never prints for a pod
+    "web-1   1/1   Happy     0   5m\nweb-2   1/1   Happy     0   5m\n",
+    # one plain row (no IP, no node): too weak a signal alone
+    "redis-0   1/1     Running   0          48m\n",
+    # READY that is no n/m count
+    "web-1   yes   Running   0   5m\nweb-2   yes   Running   0   5m\n",
+    # an IP column holding something else
+    ("web-1   1/1   Running   0   5m   here     node-1   <none>   <none>\n"
+     "web-2   1/1   Running   0   5m   there    node-1   <none>   <none>\n"),
+])
+def test_bare_rows_on_weaker_signals_are_not_read_as_pods(text: str) -> None:
+    r = ingest_text(text, "notes.md")
+    assert not [o for o in r.objects if o.kind == "Pod"]

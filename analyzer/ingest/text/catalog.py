@@ -25,6 +25,9 @@ class KindInfo:
     fields: dict[str, tuple[str, str]]  # header -> (api path, converter)
     describe_ends: tuple[str, ...]
     values: dict[str, re.Pattern[str]] = field(default_factory=dict)  # header -> its cells' shape
+    # header -> what its cells hold in rows pasted with neither header nor command (kinds.yaml)
+    bare_rows: dict[str, re.Pattern[str]] = field(default_factory=dict)
+    bare_commands: tuple[str, ...] = ()
 
     def fits(self, rows: list[dict[str, str | None]]) -> bool:
         """Whether every row's cells hold what this kind prints in the columns it constrains."""
@@ -171,6 +174,8 @@ def _kind_info(kind: str, raw: dict[str, Any]) -> KindInfo:
         fields=fields,
         describe_ends=tuple(raw.get("describe_ends") or ()),
         values=_values(kind, raw.get("values") or {}, known),
+        bare_rows=_values(kind, (raw.get("bare_rows") or {}).get("values") or {}, known),
+        bare_commands=tuple((raw.get("bare_rows") or {}).get("commands") or ()),
     )
 
 

@@ -25,7 +25,7 @@ from analyzer.ingest.text.lines import (
     unpiped,
 )
 from analyzer.ingest.text.table_objects import CUT_ROW, build_table
-from analyzer.ingest.text.tables import TableBlock, headerless_at, table_at
+from analyzer.ingest.text.tables import TableBlock, bare_rows_at, headerless_at, table_at
 from analyzer.ingest.text.types import TextParse
 
 _STRUCTURED_OUTPUTS = ("yaml", "json", "jsonpath", "go-template", "name")
@@ -107,6 +107,10 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         and (command.piped or command.no_headers or index == state.output_start)
         and (block := headerless_at(lines, index, kinds, command)) is not None
     ):
+        return _table(block, state, kinds, source)
+    # Rows with no header and no command above them at all: read only when their values are
+    # unmistakably a kind's rows (AKS-Construction#727: `-o wide` pod rows cut from a table).
+    if command is None and not text[:1].isspace() and (block := bare_rows_at(lines, index, kinds)) is not None:
         return _table(block, state, kinds, source)
     if has_box_drawing(text):
         return _reject_drawing(lines, index, state, source)

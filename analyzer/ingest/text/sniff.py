@@ -13,7 +13,7 @@ from analyzer.ingest.text.describe.blocks import (
 )
 from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.lines import restored_event_headers, split_lines, tool_call, unpiped
-from analyzer.ingest.text.tables import headerless_at, table_at
+from analyzer.ingest.text.tables import bare_rows_at, headerless_at, table_at
 
 # Enough lines to meet the first table or describe of any paste without reading a huge file.
 _SNIFF_LINES = 5000
@@ -58,6 +58,8 @@ def looks_like_kubectl_text(text: str) -> bool:
                 and (command.piped or command.no_headers or index == output_start) \
                 and headerless_at(lines, index, kinds, command) is not None:
             return True
+        if command is None and bare_rows_at(lines, index, kinds) is not None:
+            return True  # rows cut from the middle of a table, unmistakable by their values
     return False
 
 

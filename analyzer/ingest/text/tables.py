@@ -127,6 +127,41 @@ def headerless_at(lines: list[Line], start: int, catalog: Catalog,
     return best
 
 
+def bare_rows_at(lines: list[Line], start: int, catalog: Catalog) -> TableBlock | None:
+    """Rows pasted with neither their header nor a command above them (an excerpt cut from the
+    middle of a table), read only where their values leave no doubt: every cell of every row
+    holds what kubectl prints in that column of a kind's table (kinds.yaml `bare_rows`), in the
+    layout of one of the commands listed there; two rows at least, or one with every column of
+    its layout (its IP and node). The layout reading the most rows wins, the first on a tie."""
+    best: TableBlock | None = None
+    for info in catalog.kinds.values():
+        for text in info.bare_commands:
+            command = command_in(text)
+            if command is None:
+                continue
+            block = _headerless_block(lines, start, catalog, command,
+                                      catalog.header_for(info, command.wide, command.all_namespaces, False))
+            if block is None or not _bare_fit(block, info):
+                continue
+            full = all(not row.missing and all(row.cells.values()) for row in block.rows)
+            if (len(block.rows) >= 2 or full and command.wide) and (best is None or len(block.rows) > len(best.rows)):
+                best = block
+    return best
+
+
+def _bare_fit(block: TableBlock, info: KindInfo) -> bool:
+    """Whether every row fills its name and each column `bare_rows` constrains as the kind does."""
+    for row in block.rows:
+        for column, value in row.cells.items():
+            pattern = info.bare_rows.get(column)
+            if column in ("NAME", "NAMESPACE"):
+                if not value:
+                    return False
+            elif pattern is None or not value or not pattern.fullmatch(value):
+                return False
+    return True
+
+
 def _layouts_of(info: KindInfo, command: Command, catalog: Catalog) -> list[list[str]]:
     """The headers the command's table may have had: today's first, then older kubectl's."""
     first = catalog.header_for(info, command.wide, command.all_namespaces, command.show_labels)
