@@ -6,6 +6,7 @@ ConfigMap names; API groups; namespaces), so detection works on any partial dump
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -188,6 +189,31 @@ def _observe_workload(obs: Observations, o: KubeObject, system: bool) -> None:
             obs.add("image", image, oid, WORKLOAD, None)
 
 
+# The image a kubelet's event names: "Pulling image \"x\"", "Back-off pulling image \"x\"",
+# "Failed to pull image \"x\": ...", "Successfully pulled image \"x\"", "Container image \"x\" already present".
+_EVENT_IMAGE = re.compile(r'\bimage "([^"\s]+)"', re.IGNORECASE)
+
+
+def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None:
+    """What a pod's events say when the pod may not be in the dump (a describe's Events pasted
+    alone): the images its kubelet pulls, for a pod of a system namespace (as its own images
+    would count), and the kubelet's host, a node's name (ebs-csi-driver#477: an EKS add-on's
+    image from Amazon's ECR, named only in the kubelet's back-off)."""
+    view = o.view
+    about = view.involvedObject or view.regarding
+    if about is None or about.kind != "Pod":
+        return
+    namespace = about.namespace or o.namespace or ""
+    pod_id = f"core/Pod/{namespace}/{about.name or ''}"
+    host = view.source.host if view.source is not None else None
+    if host and (view.source.component or "") == "kubelet":
+        obs.add("node_name", host, pod_id, "Node", host)
+    message = view.message or ""
+    if 'image "' in message.lower() and (not namespace or profiles.is_system_namespace(namespace)):
+        for image in _EVENT_IMAGE.findall(message):
+            obs.add("image", image, pod_id, WORKLOAD, None)
+
+
 def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
     """Every observation detection can score, from the cluster's typed views."""
     obs = Observations()
@@ -210,6 +236,8 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
             _observe_node(obs, o, profiles)
         elif kind == "Pod" or kind in WORKLOAD_KINDS:
             _observe_workload(obs, o, system)
+        elif kind == "Event":
+            _observe_event(obs, o, profiles)
         elif kind == "ConfigMap" and system:
             obs.add("configmap_name", key.name, key.id, kind, None)
         elif kind == "Namespace":

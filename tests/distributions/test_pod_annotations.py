@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import orjson
+
 import analyzer
 from analyzer.distributions import detect_distribution
 
@@ -35,3 +37,33 @@ def test_another_policy_name_says_nothing() -> None:
     # a self-managed cluster's own PSP (the same pod, another policy's name)
     other = EKS_POD.replace("eks.privileged", "restricted")
     assert detect_distribution(analyzer.load(other)).name == "unknown"
+
+
+def test_an_eks_add_on_image_named_only_in_a_kubelet_event_is_eks_evidence() -> None:
+    # kubernetes-sigs/aws-ebs-csi-driver#477 (trimmed): a describe pod's Events pasted alone, the
+    # kubelet backing off pulling an EKS add-on image from Amazon's ECR (602401143452); the pod is
+    # not in the dump, its events are all there is. Its image counts as its own image would.
+    paste = (
+        "  Normal   Scheduled  23m                   default-scheduler                                     "
+        "Successfully assigned kube-system/ebs-csi-node-spdzt to ip-172-31-70-169.eu-west-1.compute.internal\n"
+        "  Normal   BackOff    23m                   kubelet, ip-172-31-70-169.eu-west-1.compute.internal  "
+        "Back-off pulling image \"602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/csi-liveness-probe:v1.1.0\"\n"
+        "  Warning  Failed     23m                   kubelet, ip-172-31-70-169.eu-west-1.compute.internal  "
+        "Error: ImagePullBackOff\n"
+    )
+    result = detect_distribution(analyzer.load({"issue.md": paste}))
+    assert result.name == "eks"
+    assert any(e.signal == "image_registry_regex" and "602401143452.dkr.ecr" in e.value for e in result.evidence)
+
+
+def test_a_users_image_in_a_users_namespace_event_is_not_evidence() -> None:
+    # The same event about a pod of the user's own namespace, pulling the user's image from ECR:
+    # only system namespaces' images say what the platform is.
+    events = [
+        {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "web.1", "namespace": "shop"},
+         "involvedObject": {"kind": "Pod", "namespace": "shop", "name": "web-1"}, "reason": "BackOff", "type": "Normal",
+         "source": {"component": "kubelet", "host": "node-1"},
+         "message": 'Back-off pulling image "602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/app:v1"'},
+    ]
+    result = detect_distribution(analyzer.load({"events.json": orjson.dumps({"kind": "List", "items": events}).decode()}))
+    assert result.name != "eks"
