@@ -330,3 +330,17 @@ def test_pod_rows_with_neither_header_nor_command_are_read_when_unmistakable() -
 def test_bare_rows_on_weaker_signals_are_not_read_as_pods(text: str) -> None:
     r = ingest_text(text, "notes.md")
     assert not [o for o in r.objects if o.kind == "Pod"]
+
+
+def test_a_table_in_a_one_backtick_span_over_several_lines_is_read() -> None:
+    # The shape of aws-ebs-csi-driver#477's paste (a tick typed before the first copied line and
+    # after the last), with a `get pods` table as issues paste it: the ticks are not the table's.
+    text = ("My pods:\n\n"
+            "`NAME                     READY   STATUS             RESTARTS   AGE\n"
+            "web-1                    1/1     Running            0          5m\n"
+            "web-2                    0/1     CrashLoopBackOff   7          5m`\n\nany idea?\n")
+    r = ingest_text(text, "issue.md")
+    assert r.accounting_holds()
+    pods = {o.name: o for o in r.objects}
+    assert sorted(pods) == ["web-1", "web-2"]
+    assert pods["web-2"].view.text.status == "CrashLoopBackOff" and pods["web-2"].view.text.age_seconds == 300

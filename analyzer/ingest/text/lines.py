@@ -158,6 +158,39 @@ def unpiped(lines: list[Line]) -> list[Line]:
     return out
 
 
+def unticked(lines: list[Line]) -> list[Line]:
+    """Lines pasted in a one-backtick code span over several lines (as in an issue: a tick typed
+    before the first copied line and after the last), without the ticks: the span opens with a
+    line that begins with a lone backtick and closes at the first line ending with one, before
+    a blank line (markdown ends a span there) or at the end of the paste (an excerpt cut inside
+    the span). Nothing else is touched.
+
+    >>> [ln.text for ln in unticked(split_lines("`NAME    READY\\nweb-1   1/1`\\n\\nthanks"))]
+    ['NAME    READY', 'web-1   1/1', '', 'thanks']
+    >>> [ln.text for ln in unticked(split_lines("`kubectl` says\\nno`\\n"))]
+    ['`kubectl` says', 'no`']
+    """
+    out = list(lines)
+    index = 0
+    while index < len(out):
+        text = out[index].text
+        if not (text.startswith("`") and text.count("`") == 1):
+            index += 1
+            continue
+        end = index + 1
+        while end < len(out) and out[end].text.strip() and "`" not in out[end].text:
+            end += 1
+        closing = end < len(out) and out[end].text.endswith("`") and out[end].text.count("`") == 1
+        if closing or (end == len(out) and end > index + 1):
+            out[index] = Line(out[index].no, text[1:])
+            if closing:
+                out[end] = Line(out[end].no, out[end].text[:-1].rstrip())
+            index = end + 1
+        else:
+            index += 1
+    return out
+
+
 # An events table's rows (`kubectl get events`, with NAMESPACE under -A) and a describe's Events
 # rule: people paste them without the header line above them (copied from the first row, or the
 # header fell off an excerpt). Their shape is kubectl's own; the header is put back above them.

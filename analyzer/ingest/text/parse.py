@@ -23,6 +23,7 @@ from analyzer.ingest.text.lines import (
     split_lines,
     tool_call,
     unpiped,
+    unticked,
 )
 from analyzer.ingest.text.table_objects import CUT_ROW, build_table
 from analyzer.ingest.text.tables import TableBlock, bare_rows_at, headerless_at, table_at
@@ -53,7 +54,7 @@ def parse_kubectl_text(text: str, source: str) -> TextParse:
     >>> pod["metadata"], pod["status"], pod["x-kda-text"]["restarts"], pod["x-kda-text"]["age_seconds"]
     ({'name': 'web-1', 'namespace': 'web'}, {'phase': 'Running'}, 3, 612000.0)
     """
-    lines = restored_event_headers(unpiped(split_lines(text, skip_leading_blank_lines=True)))
+    lines = restored_event_headers(unpiped(unticked(split_lines(text, skip_leading_blank_lines=True))))
     kinds = catalog()
     state = _State()
     index = 0

@@ -12,7 +12,13 @@ from analyzer.ingest.text.describe.blocks import (
     fragment_starts,
 )
 from analyzer.ingest.text.describe.layout import describe_layout
-from analyzer.ingest.text.lines import restored_event_headers, split_lines, tool_call, unpiped
+from analyzer.ingest.text.lines import (
+    restored_event_headers,
+    split_lines,
+    tool_call,
+    unpiped,
+    unticked,
+)
 from analyzer.ingest.text.tables import bare_rows_at, headerless_at, table_at
 
 # Enough lines to meet the first table or describe of any paste without reading a huge file.
@@ -35,7 +41,7 @@ def looks_like_kubectl_text(text: str) -> bool:
     if head[0] in "{[" and _is_json(head):
         return False
     # (a transcript's block is laid at its own line numbers, after as many blank lines)
-    lines = restored_event_headers(unpiped(split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES]))
+    lines = restored_event_headers(unpiped(unticked(split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES])))
     kinds = catalog()
     layout = describe_layout()
     command, output_start = None, -1
