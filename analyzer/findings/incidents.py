@@ -250,6 +250,17 @@ class _Graph:
     def pods_on(self, node: str) -> list[str]:
         return self.into(node, "scheduled_on", "mirror_of")
 
+    def sibling_owner(self, pod: str) -> str | None:
+        """For a pod that names no owner (a pasted table's row), the controller its name
+        continues when a sibling names it ("Controlled By: ReplicaSet/coredns-bd44f767b"),
+        else None."""
+        if self.into(pod, "owns"):
+            return None
+        _, namespace, name = self.ref(pod)
+        base = name.rpartition("-")[0]
+        return next((owner for kind in ("ReplicaSet", "DaemonSet", "StatefulSet", "Job")
+                     if (owner := self.ids.get((kind, namespace, base))) is not None), None) if base else None
+
     def workload_of(self, node: str) -> str:
         """The top controller of an object (itself when it has none), as "Kind ns/name"."""
         top = node
@@ -397,6 +408,8 @@ def _join_same_workload(problems: list[Finding], union: _Union, graph: _Graph) -
         node = graph.ids.get((f.kind, f.namespace, f.name)) if f.kind == "Pod" else None
         if node is not None and graph.owners(node):
             by_key[(f.rule, graph.workload_of(node))].append(i)
+        elif node is not None and (sibling := graph.sibling_owner(node)) is not None:
+            by_key[(f.rule, graph.workload_of(sibling))].append(i)
         elif f.kind == "Pod" and (workload := _workload_by_name(f.namespace, f.name)) is not None:
             by_key[(f.rule, workload)].append(i)
     for members in by_key.values():
@@ -658,7 +671,7 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
             continue
         kind = f.kind
         if kind == "Pod":
-            found.add(graph.workload_of(node))
+            found.add(graph.workload_of(graph.sibling_owner(node) or node))
         elif kind == "Node":
             found.update(graph.workload_of(p) for p in graph.pods_on(node))
             # pods a table placed on it by being the dump's only node (node-not-ready's stale pods)

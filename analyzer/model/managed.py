@@ -144,6 +144,30 @@ def managed_index(cluster: Dump) -> ManagedIndex:
 
 
 def managed_of(cluster: Dump, obj: KubeObject) -> str:
-    """The managed signal of one object (its own, else its controller's), '' when none."""
+    """The managed signal of one object (its own, else its controller's, else for a pod that
+    names no controller, that of a sibling pod of the controller its name continues), '' when none."""
     meta = obj.view.metadata
-    return managed_index(cluster).of(obj.namespace, meta.labels, meta.annotations, _controller(meta))
+    owner = _controller(meta)
+    signal = managed_index(cluster).of(obj.namespace, meta.labels, meta.annotations, owner)
+    if signal or owner is not None or obj.kind != "Pod":
+        return signal
+    # A pasted table's pod names no owner; a described sibling does ("Controlled By:
+    # ReplicaSet/coredns-bd44f767b"): pods of one controller share their template's labels
+    # (terraform-aws-eks#10: two coredns pods, one described with eks.amazonaws.com/component).
+    base = obj.name.rpartition("-")[0]
+    siblings = _sibling_signals(cluster)
+    return next((siblings[key] for kind in CONTROLLER_KINDS if (key := (kind, obj.namespace, base)) in siblings), "")
+
+
+@once_per
+def _sibling_signals(cluster: Dump) -> dict[tuple[str, str, str], str]:
+    """(controller kind, namespace, name) -> the signal of a pod it controls (its template's)."""
+    found: dict[tuple[str, str, str], str] = {}
+    for pod in cluster.objects_of("Pod"):
+        meta = pod.view.metadata
+        owner = _controller(meta)
+        if owner is None or (owner[0], pod.namespace, owner[1]) in found:
+            continue
+        if signal := signal_of(pod.namespace, meta.labels, meta.annotations):
+            found[(owner[0], pod.namespace, owner[1])] = signal
+    return found

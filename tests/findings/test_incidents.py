@@ -347,6 +347,38 @@ def test_with_two_nodes_listed_pods_without_a_node_column_are_not_placed() -> No
     assert node.facts["pods_note"] == "" and "stale_pods" not in node.facts
 
 
+def test_sibling_pods_of_a_described_one_share_its_controller_and_ownership() -> None:
+    # hashicorp-education/learn-terraform-provision-eks-cluster#10 (trimmed): two Pending coredns
+    # pods in a table, one described ("Controlled By: ReplicaSet/coredns-bd44f767b", the
+    # eks.amazonaws.com/component label). Both are the provider's, and one workload.
+    paste = "\n".join([
+        "**COMMAND:** kubectl get pods --all-namespaces",
+        "NAMESPACE     NAME                      READY   STATUS    RESTARTS   AGE",
+        "kube-system   coredns-bd44f767b-jjlkb   0/1     Pending   0          4m58s",
+        "kube-system   coredns-bd44f767b-n29b7   0/1     Pending   0          4m58s",
+        "",
+        "**COMMAND:** kubectl describe pods coredns-bd44f767b-n29b7 -n kube-system",
+        "Name:                 coredns-bd44f767b-n29b7",
+        "Namespace:            kube-system",
+        "Node:                 <none>",
+        "Labels:               eks.amazonaws.com/component=coredns",
+        "                      k8s-app=kube-dns",
+        "                      pod-template-hash=bd44f767b",
+        "Status:               Pending",
+        "Controlled By:        ReplicaSet/coredns-bd44f767b",
+        "Containers:",
+        "  coredns:",
+        "    Image:       602401143452.dkr.ecr.us-east-2.amazonaws.com/eks/coredns:v1.6.6",
+        "",
+    ])
+    cluster = analyzer.load({"issue.md": paste})
+    pending = {f.name: f for f in collect_findings(cluster) if f.rule == "pod-pending"}
+    assert sorted(pending) == ["coredns-bd44f767b-jjlkb", "coredns-bd44f767b-n29b7"]
+    assert {f.managed for f in pending.values()} == {"label eks.amazonaws.com/component=coredns (EKS)"}
+    [inc] = [i for i in incidents_of(cluster) if any(f.rule == "pod-pending" for f in i.members)]
+    assert inc.workloads == 1
+
+
 def test_without_nodes_or_pods_the_schedulers_events_tell_of_an_unreachable_node() -> None:
     # hystax/optscale#568 (a pasted `kubectl get events` without its header, trimmed to three
     # rows): the only node is unreachable, and only the scheduler's messages say so. One node
