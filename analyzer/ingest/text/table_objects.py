@@ -69,10 +69,8 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
             _link_to_parent(obj.body, row, lineage, catalog)
         result.objects.append(obj)
         if row.missing:
-            result.rejections.append(Rejection(
-                source, f"line {row.line}",
-                f"row of {info.kind} '{obj.name}' {CUT_ROW}: no {', '.join(row.missing)}",
-            ))
+            # kept with what the row has: said once, on the object (not also as a rejection)
+            obj.notes.append(f"its table row {CUT_ROW}: no {', '.join(row.missing)}; kept without them")
     return result
 
 
