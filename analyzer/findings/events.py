@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
 
 
+# The name a finding gives the object of events that do not name it (a describe's Events pasted
+# alone): read as "Pod (not named by its events)", not as an object called "not named".
+NOT_NAMED = "(not named by its events)"
+
+
 @dataclass(frozen=True, slots=True)
 class EventFact:
     """One event: what it is about, why, how often, and when it was last seen."""

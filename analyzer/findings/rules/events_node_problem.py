@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import findings_for_reasons
+from analyzer.findings.events import NOT_NAMED, findings_for_reasons
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -38,7 +38,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if finding.kind in ("Node", ""):
             # An Events section pasted alone does not name its object: these reasons are the
             # node's, and the kubelet that reports them runs on it.
-            name = finding.name or hosts.get(str(finding.facts.get("reason")), "") or "not named"
+            name = finding.name or hosts.get(str(finding.facts.get("reason")), "") or NOT_NAMED
             yield replace(finding, kind="Node", namespace="", name=name)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import findings_for_reasons
+from analyzer.findings.events import NOT_NAMED, findings_for_reasons
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -39,7 +39,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         elif finding.kind == "" and _about_a_pod(finding):
             # kubernetes#91600: "Evicted ... The node was low on resource: ephemeral-storage.
             # Container calico-node was using 92Ki" under a describe's Events heading alone
-            yield replace(finding, kind="Pod", name="not named")
+            yield replace(finding, kind="Pod", name=NOT_NAMED)
 
 
 def _about_a_pod(finding: Finding) -> bool:

@@ -14,7 +14,7 @@ from analyzer.findings.types import Finding, RuleMeta
 RULE = RuleMeta(
     id="pod-pending", title="Pod pending, not scheduled", severity="critical",
     category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name} is Pending and not scheduled: {reason} ({reason_source})",
+    message="Pod {namespace}/{name} is Pending {placement}: {reason} ({reason_source})",
     remediation="Act on the scheduler's reason: free or add capacity, relax nodeSelector/affinity, add tolerations, or bind the pending volume.",
 )
 
@@ -48,7 +48,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if reason is None:
             reason = "no reason recorded"
             source = "events not collected" if not events_collected else "no scheduler condition or event"
-        finding = RULE.fail(pod, *evidence, reason=reason, reason_source=source)
+        finding = RULE.fail(pod, *evidence, reason=reason, reason_source=source,
+                            placement=_placement(pod, reason))
         age = object_age(cluster, pod)
         if reason == "no reason recorded" and age is not None and timedelta(0) <= age < _STARTING:
             # Seconds old, with nothing saying the scheduler failed: it may place it yet.
@@ -60,3 +61,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
 # The scheduler places a pod within a second when a node fits; a minute without a recorded
 # failure is still a cluster settling (nodes joining, a CNI being applied).
 _STARTING = timedelta(minutes=1)
+
+
+def _placement(pod, reason: str) -> str:
+    """ "and not scheduled", unless all the dump has is a table row without a NODE column: a Pending
+    pod may be bound and waiting for its kubelet (eks-cdk-blueprints#561), the row cannot say."""
+    text = pod.view.text
+    columns = text.columns if text is not None else None
+    if reason == "no reason recorded" and columns is not None and "NODE" not in columns:
+        return "(its table has no NODE column to say whether it is scheduled)"
+    return "and not scheduled"
