@@ -206,18 +206,21 @@ def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None
     namespace = about.namespace or o.namespace or ""
     pod_id = f"core/Pod/{namespace}/{about.name or ''}"
     host = view.source.host if view.source is not None else None
-    if host and (view.source.component or "") == "kubelet":
+    # (only what the objects themselves did not show: the same fact, not a second sighting)
+    if host and (view.source.component or "") == "kubelet" and host not in obs.values("node_name"):
         obs.add("node_name", host, pod_id, "Node", host)
     message = view.message or ""
     if 'image "' in message.lower() and (not namespace or profiles.is_system_namespace(namespace)):
         for image in _EVENT_IMAGE.findall(message):
-            obs.add("image", image, pod_id, WORKLOAD, None)
+            if image not in obs.values("image"):
+                obs.add("image", image, pod_id, WORKLOAD, None)
 
 
 def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
     """Every observation detection can score, from the cluster's typed views."""
     obs = Observations()
     namespaces: dict[str, bool] = {}  # namespace -> is a system namespace
+    events: list[KubeObject] = []  # observed last: the objects themselves come first as evidence
     first_of_group: dict[str, ObjectKey] = {}  # API group -> its first object
     for o in cluster.objects:
         key = o.key
@@ -237,7 +240,7 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
         elif kind == "Pod" or kind in WORKLOAD_KINDS:
             _observe_workload(obs, o, system)
         elif kind == "Event":
-            _observe_event(obs, o, profiles)
+            events.append(o)
         elif kind == "ConfigMap" and system:
             obs.add("configmap_name", key.name, key.id, kind, None)
         elif kind == "Namespace":
@@ -257,6 +260,8 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
         elif kind == "APIService":
             # APIService names are <version>.<group>; the core group's are just <version>.
             obs.add("api_group", key.name.partition(".")[2], key.id, kind, None)
+    for event in events:
+        _observe_event(obs, event, profiles)
     namespaces.pop("", None)
     for ns in sorted(namespaces):
         obs.add("namespace", ns, f"core/Namespace//{ns}", "Namespace", None)

@@ -507,13 +507,15 @@ class Ingestor:
         prompt = (block.first, "$ " + _normalised(block.command_text))
         text = transcripts.placed(out, prompt)
         read_before, tables_before = self.result.objects_read, len(self.result.generic_tables)
+        cut_before = len(self.result.input_rejections)
         self._shown = set()
         self._listing_selector = listing.selector if listing is not None else None
         try:
             read = self._add_text(display, text)
         finally:
             shown, self._shown, self._listing_selector = self._shown, None, None
-        if read and listing is not None and _cut_rows([self.result.objects[s] for s in shown]):
+        if read and listing is not None and _cut_rows(self.result.input_rejections[cut_before:],
+                                                      [self.result.objects[s] for s in shown]):
             # a paste that ends inside the listing (its last row cut short) shows only its top:
             # what it does not show may be below the cut, so nothing earlier is taken as gone
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' is cut off in a row: "
@@ -1089,10 +1091,12 @@ def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:
     return _remade(obj, body, f"age from its table row ({other.provenance.location or other.provenance.source})")
 
 
-def _cut_rows(objects: list[KubeObject | None]) -> bool:
-    """Whether a table's objects include one whose row the paste cut off (its note says so)."""
+def _cut_rows(rejections: list[Rejection], objects: list[KubeObject | None]) -> bool:
+    """Whether the paste cut a table's row off: a last row too short to read (a rejection), or
+    a row kept without its last cells (its object's note)."""
     from analyzer.ingest.text.table_objects import CUT_ROW
-    return any(CUT_ROW in note for o in objects if o is not None for note in o.notes)
+    return any(CUT_ROW in r.reason for r in rejections) or any(
+        CUT_ROW in note for o in objects if o is not None for note in o.notes)
 
 
 def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
