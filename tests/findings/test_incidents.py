@@ -326,7 +326,7 @@ def test_the_pods_of_the_only_notready_node_are_said_to_show_a_stale_status() ->
     # (namespace not stated by the paste: empty)
     assert sorted(node.facts["stale_pods"]) == ["/alertmanager-kube-prometheus-0",
                                                 "/kube-prometheus-grafana-7bcb88ff5f-fsghm"]
-    assert "its 2 pod(s) (2 Running) show the status its kubelet last reported" in inc.headline
+    assert "its 2 pod(s) (2 Running) may show a stale status" in inc.headline
     assert inc.workloads == 2
 
 

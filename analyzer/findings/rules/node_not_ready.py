@@ -16,6 +16,7 @@ from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
+from analyzer.memo import once_per
 
 RULE = RuleMeta(
     id="node-not-ready", title="Node not Ready", severity="critical",
@@ -118,9 +119,10 @@ def _with_its_pods(cluster: AnalyzedDump, finding: Finding, nodes: dict) -> Find
     phases = Counter(text_status(p) or p.view.status.phase for p in pods)
     shown = ", ".join(f"{n} {phase}" for phase, n in sorted(phases.items()))
     certain = status != "NotReady"
-    note = (f"; its {len(pods)} pod(s) ({shown}) show the status its kubelet last reported"
-            + (": their state now is unknown" if certain else
-               ", stale if it stopped reporting (a pasted NotReady does not say which): their state now is unknown"))
+    note = (f"; its {len(pods)} pod(s) ({shown}) show the status its kubelet last reported: their state now is unknown"
+            if certain else
+            f"; its {len(pods)} pod(s) ({shown}) may show a stale status: a pasted NotReady does not say whether "
+            "its kubelet still reports, so their state now is unknown")
     placed = "" if all(p.view.spec.nodeName for p in pods) else (
         " (the pods' table names no node: this is the dump's only node, so they run on it)")
     return replace(finding, evidence=[*finding.evidence, *(ev(p, "status.phase", p.view.status.phase,
@@ -131,12 +133,21 @@ def _with_its_pods(cluster: AnalyzedDump, finding: Finding, nodes: dict) -> Find
 
 def _pods_on(cluster: AnalyzedDump, node, nodes: dict) -> list:
     """The pods bound to a node; with the dump's one node listed in a `get nodes` table, also
-    the pods of a table without a NODE column that are past scheduling (a running pod is bound
-    to some node, and the list shows no other)."""
+    the pods of a table without a NODE column (a running pod is bound to some node, and the
+    list shows no other)."""
     only = len(nodes) == 1 and node.view.text is not None and node.view.text.columns is not None
-    return [p for p in cluster.objects_of("Pod")
-            if p.view.spec.nodeName == node.name
-            or (only and not p.view.spec.nodeName and p.view.text is not None)]
+    return [p for p in _pods_by_node(cluster).get(node.name, ())] + (
+        [p for p in _pods_by_node(cluster).get("", ()) if p.view.text is not None] if only else [])
+
+
+@once_per
+def _pods_by_node(cluster: AnalyzedDump) -> dict[str, list]:
+    """nodeName -> its pods ('' for pods bound to none), walked once however many nodes are NotReady."""
+    found: dict[str, list] = {}
+    for pod in cluster.objects_of("Pod"):
+        found.setdefault(pod.view.spec.nodeName or "", []).append(pod)
+    return found
+
 
 
 def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterator[Finding]:
