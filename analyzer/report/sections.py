@@ -342,12 +342,31 @@ def _pods_unknown(pods: pd.DataFrame, status: pd.Series) -> pd.Series:
     return ((status.isna() | status.eq("unknown")).fillna(True) & pods["ready"].isna()).astype(bool)
 
 
+def _on_silent_nodes(cluster: Cluster, pods: pd.DataFrame) -> pd.Series:
+    """Pods whose status is as their node's kubelet last reported it, before it stopped (the
+    node-not-ready finding names them): their state now is unknown, not "running"."""
+    from analyzer.findings import findings_and_incidents
+
+    try:
+        found = findings_and_incidents(cluster)[0]
+    except Exception:  # the findings stage failing: its own section says so; the counts still show
+        found = []
+    stale = {ref for f in found if f.rule == "node-not-ready" for ref in f.facts.get("stale_pods") or ()}
+    if not stale:
+        return pd.Series(False, index=pods.index)
+    refs = pods["namespace"].astype("string").fillna("") + "/" + pods["name"].astype("string")
+    return refs.isin(stale).fillna(False).astype(bool)
+
+
 def pods_section(cluster: Cluster) -> dict[str, Any]:
     """Every pod as kubectl get pods -o wide shows it; the ones not running or not ready first."""
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string"))
-    unknown = _pods_unknown(pods, status)
-    healthy = _pods_healthy(pods, status) | unknown  # unknown ones are not counted as not healthy
+    # a pod running and ready as its silent node last reported is unknown; one it reported
+    # not ready (the node controller marks them so) stays not healthy
+    looks_healthy = _pods_healthy(pods, status)
+    unknown = _pods_unknown(pods, status) | (looks_healthy & _on_silent_nodes(cluster, pods))
+    healthy = looks_healthy | unknown  # unknown ones are not counted as not healthy
     ordered = pods.assign(_healthy=healthy, status=status)
     ordered = ordered.sort_values(["_healthy", "namespace", "name"],
                                   key=lambda s: s if s.name == "_healthy" else s.astype("string"),

@@ -34,6 +34,20 @@ def test_pods_from_describe_node_rows_are_unknown_not_unhealthy() -> None:
     assert (facts["nodes"]["not_ready"], facts["nodes"]["ready_unknown"]) == (0, 0)
 
 
+def test_pods_of_a_node_that_may_have_stopped_reporting_are_unknown_not_running() -> None:
+    # Azure/AKS#491 (trimmed): the only node NotReady, its pods "Running" as last reported.
+    paste = ("$ kubectl get nodes\n"
+             "NAME                       STATUS     ROLES     AGE       VERSION\n"
+             "aks-nodepool1-79365606-0   NotReady   agent     4d        v1.9.6\n"
+             "$ kubectl get pods\n"
+             "NAME                                                     READY     STATUS      RESTARTS   AGE\n"
+             "alertmanager-kube-prometheus-0                           2/2       Running     0          4d\n"
+             "goodly-tarsier-prometheus-operator-create-sm-job-mbd94   0/1       Completed   0          4d\n"
+             "kube-prometheus-grafana-7bcb88ff5f-fsghm                 2/2       Running     0          4d\n")
+    facts = cluster_facts(analyzer.load({"issue.md": paste}))
+    assert (facts["pods"]["total"], facts["pods"]["not_healthy"], facts["pods"]["unknown"]) == (3, 0, 2)
+
+
 def test_a_node_without_a_ready_condition_is_unknown_not_not_ready() -> None:
     text = DESCRIBE_NODE.split("Conditions:")[0] + "Events:              <none>\n"
     facts = cluster_facts(analyzer.load({"describe-node.txt": text}))
