@@ -422,6 +422,15 @@ def test_a_pod_placed_since_makes_the_schedulers_unreachable_node_history() -> N
     assert node.severity == "info" and "no longer names the taint" in node.resolved
 
 
+def test_an_old_schedulers_word_on_an_unreachable_node_is_history() -> None:
+    # hystax/optscale#568's 39h-old row alone: the scheduler has not said it again since.
+    message = "0/1 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }."
+    paste = f"39h         Warning   FailedScheduling          pod/keeper-executor-7d5c457795-m542v           {message}\n"
+    cluster = analyzer.load({"events.md": paste})
+    [node] = [f for f in collect_findings(cluster) if f.rule == "node-not-ready" and f.status == "fail"]
+    assert node.severity == "info" and node.resolved.startswith("last said 1d15h before capture")
+
+
 def test_with_the_nodes_in_the_dump_the_scheduler_reason_does_not_replace_them() -> None:
     # The same realdata dump whole: its NotReady nodes are the cause (node-not-ready), as before.
     cluster = analyzer.load(str(REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump"))

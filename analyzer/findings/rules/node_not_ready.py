@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import before_capture, event_facts
+from analyzer.findings.events import RECENT, before_capture, event_facts
 from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
@@ -209,6 +209,9 @@ def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
         if newer:
             a, f = min(newer, key=lambda t: t[0])
             yield finding.as_info(resolved=f"the scheduler's {f.reason} {age_text(a)} before capture no longer names the taint")
+        elif last_ago is not None and last_ago > RECENT:
+            # the scheduler retries a pending pod every few minutes: an old last word is history
+            yield finding.as_info(resolved=f"last said {age_text(last_ago)} before capture, not repeating at capture")
         else:
             yield finding
 
