@@ -132,33 +132,58 @@ def bare_rows_at(lines: list[Line], start: int, catalog: Catalog) -> TableBlock 
     middle of a table), read only where their values leave no doubt: every cell of every row
     holds what kubectl prints in that column of a kind's table (kinds.yaml `bare_rows`), in the
     layout of one of the commands listed there; two rows at least, or one with every column of
-    its layout (its IP and node). The layout reading the most rows wins, the first on a tie."""
+    its layout (its IP and node). The layout reading the most rows wins, the first on a tie.
+
+    The rows end at the first that does not fit, so a line that is no such row costs one test
+    per layout (a long log is not read again from every line)."""
     best: TableBlock | None = None
     for info in catalog.kinds.values():
+        if not info.bare_commands or not _bare_probe(info).search(lines[start].text):
+            continue  # (one search per line and kind: most lines of a long paste end here)
         for text in info.bare_commands:
             command = command_in(text)
             if command is None:
                 continue
-            block = _headerless_block(lines, start, catalog, command,
-                                      catalog.header_for(info, command.wide, command.all_namespaces, False))
-            if block is None or not _bare_fit(block, info):
-                continue
-            full = all(not row.missing and all(row.cells.values()) for row in block.rows)
-            if (len(block.rows) >= 2 or full and command.wide) and (best is None or len(block.rows) > len(best.rows)):
-                best = block
+            columns = catalog.header_for(info, command.wide, command.all_namespaces, False)
+            layout = Layout(tuple(columns), None, "collapsed")
+            rows: list[RawRow] = []
+            index = start
+            while index < len(lines) and lines[index].text.strip() and not _stops_table(lines[index].text, catalog):
+                row = _headerless_row(lines[index], layout, catalog)
+                if row is None or not _bare_fit(row, info):
+                    break
+                rows.append(row)
+                index += 1
+            full = bool(rows) and all(not row.missing and all(row.cells.values()) for row in rows)
+            if (len(rows) >= 2 or full and command.wide) and (best is None or len(rows) > len(best.rows)):
+                best = TableBlock(layout, lines[start].no, rows, index, command,
+                                  catalog.by_values(catalog.match_header(columns), [row.cells for row in rows]))
     return best
 
 
-def _bare_fit(block: TableBlock, info: KindInfo) -> bool:
-    """Whether every row fills its name and each column `bare_rows` constrains as the kind does."""
-    for row in block.rows:
-        for column, value in row.cells.items():
-            pattern = info.bare_rows.get(column)
-            if column in ("NAME", "NAMESPACE"):
-                if not value:
-                    return False
-            elif pattern is None or not value or not pattern.fullmatch(value):
+_PROBES: dict[str, re.Pattern[str]] = {}
+
+
+def _bare_probe(info: KindInfo) -> re.Pattern[str]:
+    """What a bare row of the kind shows whatever its layout: the cells of the first two columns
+    after NAME that `bare_rows` constrains, side by side (a pod's `1/1   Running`)."""
+    probe = _PROBES.get(info.kind)
+    if probe is None:
+        constrained = [c for c in info.headers[0] if c in info.bare_rows][:2]
+        probe = _PROBES[info.kind] = re.compile(
+            r"\s" + r"\s+".join(f"(?:{info.bare_rows[c].pattern})" for c in constrained) + r"(?:\s|$)")
+    return probe
+
+
+def _bare_fit(row: RawRow, info: KindInfo) -> bool:
+    """Whether a row fills its name and each column `bare_rows` constrains as the kind does."""
+    for column, value in row.cells.items():
+        pattern = info.bare_rows.get(column)
+        if column in ("NAME", "NAMESPACE"):
+            if not value:
                 return False
+        elif pattern is None or not value or not pattern.fullmatch(value):
+            return False
     return True
 
 
