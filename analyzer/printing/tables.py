@@ -114,6 +114,8 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
     columns = pasted.get("columns") if isinstance(pasted, dict) else None
     if isinstance(columns, dict):
         for i, column in enumerate(p.columns):
+            if column.name.upper() == "NAME":
+                continue  # a `get all` row's NAME carries `kind.group/`; kubectl prints its own
             value = columns.get(column.name.upper())
             if isinstance(value, str) and value and i < len(cells):
                 cells[i] = value

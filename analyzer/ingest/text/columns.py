@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 
 from analyzer.ingest.text.catalog import Catalog, CellShape
 
@@ -157,6 +158,51 @@ def split_by_runs(line: str, width: int) -> list[str] | None:
     """
     cells = [chunk.group() for chunk in _CHUNK.finditer(line)]
     return cells if len(cells) == width else None
+
+
+# Most cells a row may have lost: `-o wide` pod rows end in two `<none>` (NOMINATED NODE,
+# READINESS GATES), a service row may lose EXTERNAL-IP and SELECTOR.
+_MOST_LOST_CELLS = 3
+
+
+def split_lost_none(line: str, columns: tuple[str, ...], starts: tuple[int, ...],
+                    catalog: Catalog) -> list[str | None] | None:
+    """Cells of an aligned row that lost the `<none>` kubectl printed in some cells.
+
+    A table copied from a rendered web page (GitHub, a blog) loses every `<none>`: the page
+    took it for an HTML tag. The row then has fewer runs of text than the header has columns,
+    and what followed the lost cell moved left. Each run keeps its order; the blank cells go to
+    columns where kubectl prints `<none>` (not the first), every cell must fit its column's
+    shape, and of the layouts that fit, the one whose runs sit nearest their columns' starts
+    wins. None when no layout fits.
+
+    >>> from analyzer.ingest.text.catalog import catalog
+    >>> cols = ("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE")
+    >>> split_lost_none("kube-dns   ClusterIP   10.96.5.5            53/UDP   3d",
+    ...                 cols, (0, 11, 23, 38, 53, 62), catalog())
+    ['kube-dns', 'ClusterIP', '10.96.5.5', None, '53/UDP', '3d']
+    """
+    runs = list(_CHUNK.finditer(line))
+    lost = len(columns) - len(runs)
+    if not 0 < lost <= _MOST_LOST_CELLS or not runs:
+        return None
+    shapes = [catalog.shape(column) for column in columns]
+    may_lose = [i for i in range(1, len(columns)) if shapes[i].pattern.fullmatch("<none>")]
+    best: tuple[int, list[str | None]] | None = None
+    for blanks in combinations(may_lose, lost):
+        kept = [i for i in range(len(columns)) if i not in blanks]
+        cells: list[str | None] = [None] * len(columns)
+        distance = 0
+        for run, column in zip(runs, kept, strict=True):
+            text = run.group()
+            if text not in ("<none>", "<unknown>") and not shapes[column].pattern.fullmatch(text):
+                break
+            cells[column] = text
+            distance += abs(run.start() - starts[column])
+        else:
+            if best is None or distance < best[0]:
+                best = (distance, cells)
+    return best[1] if best is not None else None
 
 
 def _layout_words(words: tuple[str, ...], shapes: tuple[CellShape, ...]) -> list[str | None] | None:

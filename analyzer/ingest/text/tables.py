@@ -18,6 +18,7 @@ from analyzer.ingest.text.columns import (
     split_aligned,
     split_by_runs,
     split_by_shape,
+    split_lost_none,
     split_tabs,
 )
 from analyzer.ingest.text.commands import Command, command_in, label_column_header
@@ -262,6 +263,8 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
             runs = split_by_runs(text, len(layout.columns))
             realigned = list(runs) if runs is not None else split_by_shape(
                 text, layout.columns, catalog)
+            if realigned is None:
+                realigned = split_lost_none(text, layout.columns, layout.starts, catalog)
             if realigned is None:
                 return None
             cells = realigned

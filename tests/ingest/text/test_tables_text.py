@@ -45,3 +45,41 @@ def test_a_markdown_pipe_table_is_read_as_the_kubectl_table_it_was() -> None:
 def test_a_pipe_table_of_no_kubectl_kind_stays_prose() -> None:
     text = "| step | result |\n|---|---|\n| install | ok |\n"
     assert not parse_kubectl_text(text, "notes.md").objects
+
+
+# Trimmed from a public "Container Engine for Kubernetes (OKE) on OCI Workshop" lab page (its
+# Kubernetes-dashboard step, `kubectl get all --namespace kube-system` on a 2-node OKE v1.16.8
+# cluster; a markdown file of the public code index, the lab of CloudTestDrive's Helidon/OKE
+# workshop): the page it was copied from rendered `<none>` as an HTML tag, so the kube-dns row
+# lost its EXTERNAL-IP and two DaemonSet rows their NODE SELECTOR, and what followed moved left.
+_OKE_WORKSHOP_GET_ALL = """kubectl get all --namespace kube-system
+NAME                           TYPE           CLUSTER-IP     EXTERNAL-IP       PORT(S)                  AGE
+service/kube-dns               ClusterIP      10.96.5.5                  53/UDP,53/TCP,9153/TCP   3d23h
+service/kubernetes-dashboard   LoadBalancer   10.96.104.87   158.101.177.127   443:32169/TCP            66s
+
+NAME                                          DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                       AGE
+daemonset.apps/kube-flannel-ds                2         2         2       2            2           beta.kubernetes.io/arch=amd64       3d23h
+daemonset.apps/nvidia-gpu-device-plugin       0         0         0       0            0                                         3d23h
+daemonset.apps/nvidia-gpu-device-plugin-1-8   0         0         0       0            0                                         3d23h
+daemonset.apps/proxymux-client                2         2         2       2            2           node.info.ds_proxymux_client=true   3d23h
+"""
+
+
+def test_rows_that_lost_their_none_cells_to_a_web_page_are_read_whole() -> None:
+    from analyzer.ingest import ingest_text
+
+    r = ingest_text(_OKE_WORKSHOP_GET_ALL, "oke-workshop.md")
+    assert r.accounting_holds() and not r.rejections
+    by_name = {(o.kind, o.name): o.body() for o in r.objects}
+    assert sorted(by_name) == [
+        ("DaemonSet", "kube-flannel-ds"), ("DaemonSet", "nvidia-gpu-device-plugin"),
+        ("DaemonSet", "nvidia-gpu-device-plugin-1-8"), ("DaemonSet", "proxymux-client"),
+        ("Service", "kube-dns"), ("Service", "kubernetes-dashboard")]
+    dns = by_name[("Service", "kube-dns")]
+    assert [p["port"] for p in dns["spec"]["ports"]] == [53, 53, 9153]  # PORT(S), not EXTERNAL-IP
+    assert "status" not in dns and "externalIPs" not in dns["spec"]
+    gpu = by_name[("DaemonSet", "nvidia-gpu-device-plugin")]
+    assert gpu["status"]["desiredNumberScheduled"] == 0
+    assert gpu["x-kda-text"]["columns"]["AGE"] == "3d23h"
+    assert by_name[("DaemonSet", "proxymux-client")]["spec"]["template"]["spec"]["nodeSelector"] == {
+        "node.info.ds_proxymux_client": "true"}
