@@ -97,3 +97,19 @@ def test_custom_resource_printer_columns() -> None:
     assert render_table(table).splitlines()[0].split() == ["NAME", "READY", "SECRET", "RENEWALS", "AGE"]
     missing = build_table(res, [{"metadata": {"name": "new"}}], CLOCK)
     assert missing.rows[0][1:5] == [None, None, None, None]
+
+
+def test_a_get_all_row_prints_its_own_name_not_the_pasted_prefix() -> None:
+    # The cells of a DaemonSet row read from `kubectl get all --namespace kube-system` on OKE (an
+    # "OKE on OCI Workshop" lab page, see tests/ingest/text/test_tables_text.py): `get all`
+    # printed its NAME as `daemonset.apps/proxymux-client`; `kda get ds` prints `proxymux-client`
+    # and `kda get ds,svc` adds the prefix once.
+    res = Resource(kind="DaemonSet", plural="daemonsets", group="apps", version="v1", namespaced=True)
+    body = {"metadata": {"name": "proxymux-client", "namespace": "kube-system"},
+            "status": {"desiredNumberScheduled": 2},
+            "x-kda-text": {"columns": {"NAME": "daemonset.apps/proxymux-client", "DESIRED": "2",
+                                       "AGE": "3d23h"}}}
+    table = build_table(res, [body], CLOCK)
+    assert table.rows[0][0] == "proxymux-client" and "3d23h" in table.rows[0]
+    prefixed = render_table(table, kind_prefix="daemonset.apps", headers=False)
+    assert prefixed.startswith("daemonset.apps/proxymux-client ")
