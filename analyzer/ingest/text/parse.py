@@ -150,6 +150,11 @@ def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int
     built = build_table(block, kinds, source)
     state.result.objects.extend(built.objects)
     state.result.rejections.extend(built.rejections)
+    for line in block.unread:
+        state.result.rejections.append(Rejection(
+            source, f"line {line.no}",
+            f"a row of the table at line {block.line} fits none of its columns "
+            f"({'  '.join(block.layout.columns)}): not read: '{line.text.strip()[:80]}'"))
     if built.table is not None:
         state.result.tables.append(built.table)
     state.consumed = block.end

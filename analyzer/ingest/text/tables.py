@@ -50,6 +50,7 @@ class TableBlock:
     command: Command | None
     match: HeaderMatch | None = None
     label_columns: dict[str, str] = field(default_factory=dict)  # `-L` column -> label key
+    unread: list[Line] = field(default_factory=list)  # rows among its rows that fit no column layout
 
 
 def table_at(lines: list[Line], start: int, catalog: Catalog,
@@ -63,6 +64,7 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
         return None  # an all-capitals line in prose, not a header
     generic = match is None
     rows: list[RawRow] = []
+    unread: list[Line] = []
     index = start + 1
     while index < len(lines):
         text = lines[index].text
@@ -85,13 +87,35 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
             break
         row = _row(lines[index], layout, catalog, generic)
         if row is None:
-            break
+            # Rows no layout reads (edited by hand, cells lost in a copy) do not end a known
+            # table when a row follows them: they are set aside, to be rejected by name.
+            after = _next_row(lines, index + 1, layout, catalog) if match is not None else None
+            if after is None:
+                break
+            unread.extend(lines[index:after])
+            index = after
+            continue
         rows.append(row)
         index += 1
     if not rows:
         return None
     match = catalog.by_values(match, [row.cells for row in rows])
-    return TableBlock(layout, lines[start].no, rows, index, command, match, label_columns)
+    return TableBlock(layout, lines[start].no, rows, index, command, match, label_columns, unread)
+
+
+# How many unreadable lines in a row may sit among a table's rows before the table is over.
+_MOST_UNREAD_IN_A_ROW = 3
+
+
+def _next_row(lines: list[Line], start: int, layout: Layout, catalog: Catalog) -> int | None:
+    """The index of the next line that is a row, when only a few unreadable lines come first."""
+    for index in range(start, min(start + _MOST_UNREAD_IN_A_ROW, len(lines))):
+        text = lines[index].text
+        if not text.strip() or _stops_table(text, catalog):
+            return None
+        if _row(lines[index], layout, catalog, False) is not None:
+            return index
+    return None
 
 
 def _match_with_label_columns(layout: Layout, catalog: Catalog, command: Command | None,

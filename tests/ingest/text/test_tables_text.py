@@ -83,3 +83,21 @@ def test_rows_that_lost_their_none_cells_to_a_web_page_are_read_whole() -> None:
     assert gpu["x-kda-text"]["columns"]["AGE"] == "3d23h"
     assert by_name[("DaemonSet", "proxymux-client")]["spec"]["template"]["spec"]["nodeSelector"] == {
         "node.info.ds_proxymux_client": "true"}
+
+
+def test_a_row_no_layout_reads_is_rejected_and_the_rows_after_it_are_read() -> None:
+    from analyzer.ingest import ingest_text
+
+    # The OKE workshop's DaemonSet rows above, the nvidia one cut short by hand to stand for a
+    # row no column layout reads (a paste edited by hand): before, it ended the table and the
+    # rows after it were lost without a word.
+    text = "\n".join(line if "nvidia-gpu-device-plugin-1-8" not in line else
+                     "daemonset.apps/nvidia-gpu-device-plugin-1-8     0   0   0   3d23h"
+                     for line in _OKE_WORKSHOP_GET_ALL.splitlines()[5:]) + "\n"
+    r = ingest_text("kubectl get ds -n kube-system\n" + text, "oke-workshop.md")
+    assert r.accounting_holds()
+    assert sorted(o.name for o in r.objects) == ["kube-flannel-ds", "nvidia-gpu-device-plugin",
+                                                 "proxymux-client"]
+    [rejection] = r.rejections
+    assert rejection.location == "line 5" and "fits none of its columns" in rejection.reason
+    assert "nvidia-gpu-device-plugin-1-8" in rejection.reason
