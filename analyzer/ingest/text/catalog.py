@@ -28,6 +28,8 @@ class KindInfo:
     # header -> what its cells hold in rows pasted with neither header nor command (kinds.yaml)
     bare_rows: dict[str, re.Pattern[str]] = field(default_factory=dict)
     bare_commands: tuple[str, ...] = ()
+    # Fields an equality `--field-selector` may name whose value every listed object then holds.
+    field_selectors: tuple[str, ...] = ()
 
     def fits(self, rows: list[dict[str, str | None]]) -> bool:
         """Whether every row's cells hold what this kind prints in the columns it constrains."""
@@ -176,6 +178,7 @@ def _kind_info(kind: str, raw: dict[str, Any]) -> KindInfo:
         values=_values(kind, raw.get("values") or {}, known),
         bare_rows=_values(kind, (raw.get("bare_rows") or {}).get("values") or {}, known),
         bare_commands=tuple((raw.get("bare_rows") or {}).get("commands") or ()),
+        field_selectors=tuple(raw.get("field_selectors") or ()),
     )
 
 

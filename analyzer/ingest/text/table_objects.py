@@ -20,7 +20,7 @@ from analyzer.ingest.text.rows import READERS, RowContext
 from analyzer.ingest.text.rows.common import apply_fields, common_facts, new_body, split_name
 from analyzer.ingest.text.tables import RawRow, TableBlock, single_kind
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, GenericTable, TextObject
-from analyzer.ingest.text.values import cell, labels
+from analyzer.ingest.text.values import cell, labels, set_path
 
 TABLE_ORIGIN = "text table"
 # Owner kinds whose children `kubectl lineage` draws under them are owned by them.
@@ -170,8 +170,28 @@ def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command
     reader = READERS.get(info.kind)
     if reader is not None:
         reader(body, cells, facts, RowContext(catalog, namespace, row.line))
+    if command is not None:
+        _apply_field_selector(body, info, command)
     body[TEXT_FACTS_KEY] = facts
     return TextObject(body=body, line=row.line, origin=TABLE_ORIGIN)
+
+
+def _apply_field_selector(body: dict[str, Any], info: KindInfo, command: Command) -> None:
+    """Fields an equality `--field-selector` fixed for every row (`spec.nodeName=N`), where the
+    row itself does not say them."""
+    for term in (command.flags.get("--field-selector") or "").split(","):
+        if "!=" in term:
+            continue
+        path, sep, value = term.replace("==", "=").partition("=")
+        path, value = path.strip(), value.strip().strip("'\"")
+        if not sep or not value or path not in info.field_selectors:
+            continue
+        *parents, last = path.split(".")
+        holder: Any = body
+        for part in parents:
+            holder = holder.get(part) if isinstance(holder, dict) else None
+        if not isinstance(holder, dict) or holder.get(last) is None:
+            set_path(body, path, value)
 
 
 def _link_to_parent(body: dict[str, Any], row: RawRow, stack: list[tuple[int, dict[str, Any]]],

@@ -101,3 +101,30 @@ def test_a_row_no_layout_reads_is_rejected_and_the_rows_after_it_are_read() -> N
     [rejection] = r.rejections
     assert rejection.location == "line 5" and "fits none of its columns" in rejection.reason
     assert "nvidia-gpu-device-plugin-1-8" in rejection.reason
+
+
+# From oracle-terraform-modules/terraform-oci-oke docs/src/guide/workers_drain.md (an OKE worker
+# pool drained by the module): the pods left on the drained node, listed by a field selector,
+# so the table has no NODE column.
+_OKE_DRAINED_NODE = """kubectl get nodes -l oke.oraclecloud.com/pool.name=oke-vm-draining
+NAME             STATUS                     ROLES   AGE   VERSION
+10.200.220.157   Ready,SchedulingDisabled   node    24m   v1.26.2
+
+kubectl get pods --all-namespaces --field-selector spec.nodeName=10.200.220.157
+NAMESPACE     NAME                    READY   STATUS    RESTARTS   AGE
+kube-system   csi-oci-node-99x74      1/1     Running   0          50m
+kube-system   kube-flannel-ds-spvsp   1/1     Running   0          50m
+kube-system   kube-proxy-6m2kk        1/1     Running   0          50m
+kube-system   proxymux-client-2r6lk   1/1     Running   0          50m
+"""
+
+
+def test_pods_listed_by_a_node_field_selector_run_on_that_node() -> None:
+    from analyzer.ingest import ingest_text
+
+    r = ingest_text(_OKE_DRAINED_NODE, "workers_drain.md")
+    pods = [o.body() for o in r.objects if o.kind == "Pod"]
+    assert len(pods) == 4 and {p["spec"]["nodeName"] for p in pods} == {"10.200.220.157"}
+    # an inequality selector says nothing a row can hold
+    other = ingest_text(_OKE_DRAINED_NODE.replace("spec.nodeName=", "spec.nodeName!="), "x.md")
+    assert all("nodeName" not in o.body().get("spec", {}) for o in other.objects if o.kind == "Pod")
