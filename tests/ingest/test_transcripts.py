@@ -268,3 +268,38 @@ def test_another_command_whose_output_is_no_kubectl_table_is_still_skipped() -> 
     r = ingest_text(text, "helm.txt")
     assert [o.key.id for o in r.objects] == ["core/Namespace//shop"]
     assert any("not kubectl" in s.reason for s in r.skipped)
+
+
+# Trimmed from a Telegraf proof of concept's README (Spanish, by toni-moreno, in the public code
+# index; it quotes an EKS node's YAML, name cut by its author): prose, a ```yaml fence, prose,
+# a ```toml fence, and no kubectl command. Read as YAML it was one broken document ("invalid
+# YAML" at the prose after the fence); read as a write-up the Node is found and judged.
+_EKS_NODE_README = """Si tenemos los siguientes labels en un nodo EKS
+```yaml
+apiVersion: v1
+kind: Node
+metadata:
+  creationTimestamp: "2025-10-17T10:40:12Z"
+  labels:
+    eks.amazonaws.com/capacityType: ON_DEMAND
+    eks.amazonaws.com/nodegroup: MyNodeGroup
+    topology.kubernetes.io/zone: eu-west-1a
+```
+Podriamos querer disponer de la siguiente informacion poniendola como variables de entorno:
+
+```toml
+[global_tags]
+  region = "${TOPOLOGY_KUBERNETES_IO_REGION}"
+```
+"""
+
+
+def test_a_write_up_of_fenced_yaml_without_a_command_is_read_block_by_block() -> None:
+    r = ingest_text(_EKS_NODE_README, "README.md")
+    assert [f.format for f in r.files] == ["transcript"]
+    [rejection] = r.rejections
+    assert rejection.location == "document 0, line 3" and "no metadata.name" in rejection.reason
+    assert any("code block" in s.reason for s in r.skipped)  # the toml, said and skipped
+    named = ingest_text(_EKS_NODE_README.replace("metadata:\n", "metadata:\n  name: ip-10-0-1-5\n"),
+                        "README.md")
+    assert [(o.kind, o.name) for o in named.objects] == [("Node", "ip-10-0-1-5")]

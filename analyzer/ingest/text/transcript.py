@@ -245,10 +245,12 @@ def looks_like_transcript(text: str) -> bool:
     head = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     manifest = _STRUCTURED_HEAD.match(head) is not None
     inline = False
+    fence_line = False  # a line that is a markdown fence: no YAML or JSON document has one
     for raw in lines:
         line = _clean(raw, stamp, quoting)
         if _FENCE_ANYWHERE.search(line):
             fenced = True
+            fence_line = fence_line or _FENCE.match(raw) is not None
             if inline:
                 return True  # a write-up: a command in inline code, its output in a fence
         elif "`" in line and any((c := command_of_line(m.group(1))) is not None and c[0] == "kubectl"
@@ -266,6 +268,8 @@ def looks_like_transcript(text: str) -> bool:
                 return True
         if commands >= 2:
             return True
+    if fence_line:
+        return True  # a write-up whose fences hold YAML or JSON with prose between, no command
     # One command so far, and the file goes on (a cluster-info dump is thousands of lines): a
     # second command anywhere makes it a session, wherever its prompt is. Only prompt-shaped
     # lines are looked at; a dump without any prompt in its head never comes here.
