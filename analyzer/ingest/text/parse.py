@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from analyzer.ingest.records import Rejection
 from analyzer.ingest.text.catalog import Catalog, catalog
 from analyzer.ingest.text.commands import Command, command_in
-from analyzer.ingest.text.describe import read_describe
+from analyzer.ingest.text.describe import named_excerpt_starts, read_describe
 from analyzer.ingest.text.describe.blocks import (
     block_at,
     describe_starts,
@@ -94,7 +94,9 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
     describing = state.command is None or state.command.verb == "describe"
     if describe_starts(lines, index) or (
         describing and not text[:1].isspace() and (fragment_starts(lines, index, describe_layout())
-                                                   or events_section_starts(lines, index))
+                                                   or events_section_starts(lines, index)
+                                                   or named_excerpt_starts(lines, index, state.command,
+                                                                           state.output_start, kinds))
     ):
         return _describe(lines, index, state, kinds, source)
     if (block := table_at(lines, index, kinds, state.command)) is not None:

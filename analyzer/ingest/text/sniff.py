@@ -6,6 +6,7 @@ import orjson
 
 from analyzer.ingest.text.catalog import catalog
 from analyzer.ingest.text.commands import command_in
+from analyzer.ingest.text.describe import named_excerpt_starts
 from analyzer.ingest.text.describe.blocks import (
     describe_starts,
     events_section_starts,
@@ -60,6 +61,8 @@ def looks_like_kubectl_text(text: str) -> bool:
             return True  # an excerpt of a describe that begins after its Name
         if (command is None or command.verb == "describe") and events_section_starts(lines, index):
             return True  # a describe's Events pasted alone
+        if named_excerpt_starts(lines, index, command, output_start, kinds):
+            return True  # `describe node/N` shown from its Labels on
         if command is not None and command.prints_table \
                 and (command.piped or command.no_headers or index == output_start) \
                 and headerless_at(lines, index, kinds, command) is not None:

@@ -52,3 +52,26 @@ def test_events_pasted_alone_under_a_describe_command_are_about_what_it_names() 
 
 def test_a_line_saying_events_in_prose_is_no_events_section() -> None:
     assert not parse_kubectl_text("Events:\nnothing happened that day.\n", "notes.txt").objects
+
+
+# Trimmed from confluentinc/confluent-kubernetes-examples scheduling/pod-scheduling/README.md
+# (an AKS node described to pick a topology key): the README shows the describe from its
+# Labels on, under the command that names the node; the pod's describe names a placeholder.
+_AKS_NODE_LABELS = """> kubectl describe node/aks-agentpool-18842733-vmss000001
+
+Labels:             agentpool=agentpool
+                    kubernetes.azure.com/agentpool=agentpool
+                    kubernetes.azure.com/cluster=MC_taku-test_taku-test_japaneast
+                    kubernetes.azure.com/mode=system
+                    topology.kubernetes.io/zone=japaneast-2
+"""
+
+
+def test_an_excerpt_from_labels_on_is_the_object_its_describe_command_names() -> None:
+    parsed = parse_kubectl_text(_AKS_NODE_LABELS, "README.md")
+    [node] = parsed.objects
+    assert node.body["kind"] == "Node" and node.body["metadata"]["name"] == "aks-agentpool-18842733-vmss000001"
+    assert node.body["metadata"]["labels"]["kubernetes.azure.com/cluster"] == "MC_taku-test_taku-test_japaneast"
+    assert "named from the command line" in node.notes[0]
+    placeholder = _AKS_NODE_LABELS.replace("node/aks-agentpool-18842733-vmss000001", "node/<node-name>")
+    assert not parse_kubectl_text(placeholder, "README.md").objects

@@ -26,6 +26,7 @@ from analyzer.ingest.text.describe.sections import (
 )
 from analyzer.ingest.text.describe.tree import KEY_LINE, Entry, parse_tree
 from analyzer.ingest.text.lines import Line, is_rule_line
+from analyzer.ingest.text.rows.common import NAME
 from analyzer.ingest.text.tables import single_kind
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import cell
@@ -64,6 +65,12 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         info = _declared_kind(root)  # custom resources print their `API Version` and `Kind`
     if not name and [entry.key for entry in root.children] == ["Events"]:
         return _events_alone(root, command, catalog, source, first_line, last_line)
+    if name is None and block.headless and (named := named_by_command(command, catalog)) is not None:
+        name = named  # `kubectl describe node/N` above an excerpt that begins after its Name
+        meta = {"name": name, **meta}
+        if command is not None and command.namespace and "namespace" not in meta:
+            meta["namespace"] = command.namespace
+        notes.append(f"describe of {kind} begins mid-text without its Name; named from the command line")
     if info is None or not name:
         what = f"describe of '{name}'" if name else "describe without a Name"
         why = "its kind could not be told" if info is None else "it has no name"
@@ -146,6 +153,28 @@ def _assigned_pod(found: list[TextObject]) -> tuple[str, str] | None:
         if event.body.get("reason") == "Scheduled" and (m := _ASSIGNED.match(event.body.get("message", ""))):
             return m.group("namespace"), m.group("name")
     return None
+
+
+def named_by_command(command: Command | None, catalog: Catalog) -> str | None:
+    """The one object a describe command names (`describe node/N`, `describe pod P`), when its
+    kind is known and its name is a name (not a placeholder such as `<pod-name>`)."""
+    if command is None or command.verb != "describe" or len(command.names) != 1:
+        return None
+    if single_kind(command, catalog) is None or not NAME.match(command.names[0]):
+        return None
+    return command.names[0]
+
+
+def named_excerpt_starts(lines: list[Line], index: int, command: Command | None, output_start: int,
+                         catalog: Catalog) -> bool:
+    """Whether lines[index], the first output under `kubectl describe node/N`, opens one of a
+    describe's sections (`Labels:` and its indented lines): an excerpt the command names."""
+    if output_start < 0 or index < output_start or named_by_command(command, catalog) is None:
+        return False
+    if any(line.text.strip() for line in lines[output_start:index]):
+        return False
+    match = KEY_LINE.match(lines[index].text)
+    return match is not None and match.group("key") in describe_layout().all_top
 
 
 def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str | None:
