@@ -3,6 +3,7 @@ trouble by its polarity (data/condition_polarity.yaml), with its reason and mess
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
@@ -37,8 +38,19 @@ def polarity() -> tuple[dict[str, tuple[str, str]], frozenset[str], frozenset[st
             frozenset(map(str, raw.get("unknown_is_pending") or ())))
 
 
+@cache
+def raised_by_message() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
+    """type -> (severity, message pattern) that raise a condition whose message names a setup
+    that can never be met (data/condition_polarity.yaml)."""
+    raw = load_yaml((DATA / "condition_polarity.yaml").read_text(encoding="utf-8"))
+    return {str(ctype): tuple((str(severity), re.compile(str(p)))
+                              for severity, patterns in (by_severity or {}).items() for p in patterns)
+            for ctype, by_severity in (raw.get("raised_by_message") or {}).items()}
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     bad, neutral, covered, pending = polarity()
+    raised = raised_by_message()
     with_status = 0
     for obj in cluster.objects:
         if obj.kind in covered and is_builtin_group(obj.kind, obj.key.group):
@@ -64,6 +76,9 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 failing, severity, label = cstatus in ("False", "Unknown"), "info", "polarity unknown"
             if not failing:
                 continue
+            message = str(cond.get("message") or "")
+            severity = next((sev for sev, pattern in raised.get(ctype, ()) if pattern.search(message)),
+                            severity)
             finding = RULE.fail(
                 obj, ev(obj, f"status.conditions[{i}]", f"{ctype}={cstatus}",
                         f"{ctype}={'True' if label == 'bad when False' else 'False'}" if ctype in bad else None),
