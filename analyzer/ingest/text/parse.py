@@ -127,7 +127,9 @@ def _describe(lines: list[Line], index: int, state: _State, kinds: Catalog, sour
         while start > state.consumed and lines[start - 1].text[:1].isspace():
             start -= 1
     block = block_at(lines, start, headless=headless)
-    objects, rejections = read_describe(block, state.command, kinds, source)
+    first_output = 0 <= state.output_start <= start and state.consumed <= state.output_start \
+        and not any(line.text.strip() for line in lines[state.output_start:start])
+    objects, rejections = read_describe(block, state.command, kinds, source, first_output)
     state.result.objects.extend(objects)
     state.result.rejections.extend(rejections)
     state.consumed = block.end

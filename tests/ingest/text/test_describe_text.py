@@ -75,3 +75,37 @@ def test_an_excerpt_from_labels_on_is_the_object_its_describe_command_names() ->
     assert "named from the command line" in node.notes[0]
     placeholder = _AKS_NODE_LABELS.replace("node/aks-agentpool-18842733-vmss000001", "node/<node-name>")
     assert not parse_kubectl_text(placeholder, "README.md").objects
+
+
+# Trimmed from a Korean OKE workshop page (a markdown file of the public code index, its repository not resolved):
+# `describe pod` whose nesting its author flattened, so `Volumes:` and the volume's name start
+# new excerpts further down under the same command. Only an excerpt that is the command's first
+# output is the object the command names; these later ones must not become a second sighting
+# of the pod (it would hide the describe's Start Time, the paste's only clock).
+_OKE_FLATTENED_DESCRIBE = """$ kubectl describe pod oke-sample-5d59bb9596-wgk6n
+
+Name:           oke-sample-5d59bb9596-wgk6n
+Namespace:      jonggyou
+Priority:       0
+Node:           10.0.10.4/10.0.10.4
+Start Time:     Thu, 14 May 2020 08:26:59 +0000
+Labels:         app=oke-sample
+Status:         Running
+IP:             10.244.2.7
+Controlled By:  ReplicaSet/oke-sample-5d59bb9596
+QoS Class:       BestEffort
+Node-Selectors:  <none>
+Volumes:
+default-token-jx4ds:
+    Type:        Secret (a volume populated by a Secret)
+    SecretName:  default-token-jx4ds
+    Optional:    false
+Events:          <none>
+"""
+
+
+def test_a_later_excerpt_under_a_describe_command_is_not_named_by_it() -> None:
+    parsed = parse_kubectl_text(_OKE_FLATTENED_DESCRIBE, "workshop.md")
+    pods = [o for o in parsed.objects if o.body["kind"] == "Pod"]
+    assert [p.body["metadata"]["name"] for p in pods] == ["oke-sample-5d59bb9596-wgk6n"]
+    assert pods[0].body["status"]["startTime"] == "2020-05-14T08:26:59Z"

@@ -37,8 +37,10 @@ _DATA_HEADINGS = ("Data", "BinaryData")
 
 
 def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalog,
-                  source: str) -> tuple[list[TextObject], list[Rejection]]:
-    """The objects one describe block states, and rejections for what it lacks."""
+                  source: str, first_output: bool = False) -> tuple[list[TextObject], list[Rejection]]:
+    """The objects one describe block states, and rejections for what it lacks. An excerpt
+    without its Name that is the command's first output (`first_output`) is the object the
+    command names."""
     layout = describe_layout()
     lines = list(block.lines)
     kind = _kind(lines, command, catalog)
@@ -65,7 +67,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         info = _declared_kind(root)  # custom resources print their `API Version` and `Kind`
     if not name and [entry.key for entry in root.children] == ["Events"]:
         return _events_alone(root, command, catalog, source, first_line, last_line)
-    if name is None and block.headless and (named := named_by_command(command, catalog)) is not None:
+    if name is None and block.headless and first_output \
+            and (named := named_by_command(command, catalog)) is not None:
         name = named  # `kubectl describe node/N` above an excerpt that begins after its Name
         meta = {"name": name, **meta}
         if command is not None and command.namespace and "namespace" not in meta:
