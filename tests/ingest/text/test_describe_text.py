@@ -90,16 +90,41 @@ Priority:       0
 Node:           10.0.10.4/10.0.10.4
 Start Time:     Thu, 14 May 2020 08:26:59 +0000
 Labels:         app=oke-sample
+                pod-template-hash=5d59bb9596
+Annotations:    <none>
 Status:         Running
 IP:             10.244.2.7
 Controlled By:  ReplicaSet/oke-sample-5d59bb9596
-QoS Class:       BestEffort
-Node-Selectors:  <none>
+Containers:
+oke-sample:
+    Container ID:   docker://e0944ddb7dd10349f2a77f36c777cf93442f4c8a58dd35bf4bda9c25b233af2c
+    Image:          shiftyou/oke-sample
+    Image ID:       docker-pullable://shiftyou/oke-sample@sha256:21b5119d81bf23eaae26616f644de26b647306075e902bacb8c18a7b0e083097
+    Port:           8080/TCP
+    Host Port:      0/TCP
+    State:          Running
+    Started:      Thu, 14 May 2020 08:27:03 +0000
+    Ready:          True
+    Restart Count:  0
+    Environment:
+    MYSQL_SERVICE_HOST:  oke-mysql.default
+    Mounts:
+    /var/run/secrets/kubernetes.io/serviceaccount from default-token-jx4ds (ro)
+Conditions:
+Type              Status
+Initialized       True
+Ready             True
+ContainersReady   True
+PodScheduled      True
 Volumes:
 default-token-jx4ds:
     Type:        Secret (a volume populated by a Secret)
     SecretName:  default-token-jx4ds
     Optional:    false
+QoS Class:       BestEffort
+Node-Selectors:  <none>
+Tolerations:     node.kubernetes.io/not-ready:NoExecute for 300s
+                node.kubernetes.io/unreachable:NoExecute for 300s
 Events:          <none>
 """
 
