@@ -163,6 +163,7 @@ def split_by_runs(line: str, width: int) -> list[str] | None:
 # Most cells a row may have lost: `-o wide` pod rows end in two `<none>` (NOMINATED NODE,
 # READINESS GATES), a service row may lose EXTERNAL-IP and SELECTOR.
 _MOST_LOST_CELLS = 3
+_NONE_WIDTH = len("<none>")
 
 
 def split_lost_none(line: str, columns: tuple[str, ...], starts: tuple[int, ...],
@@ -171,15 +172,15 @@ def split_lost_none(line: str, columns: tuple[str, ...], starts: tuple[int, ...]
 
     A table copied from a rendered web page (GitHub, a blog) loses every `<none>`: the page
     took it for an HTML tag. The row then has fewer runs of text than the header has columns,
-    and what followed the lost cell moved left. Each run keeps its order; the blank cells go to
-    columns where kubectl prints `<none>` (not the first), every cell must fit its column's
-    shape, and of the layouts that fit, the one whose runs sit nearest their columns' starts
-    wins. None when no layout fits.
+    and what followed each lost cell moved left by the six characters of `<none>`. Each run
+    keeps its order; the blank cells go to columns where kubectl prints `<none>` (not the
+    first), every cell must fit its column's shape, and of the layouts that fit, the one whose
+    runs sit nearest where that loss would have moved them wins. None when no layout fits.
 
     >>> from analyzer.ingest.text.catalog import catalog
     >>> cols = ("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE")
-    >>> split_lost_none("kube-dns   ClusterIP   10.96.5.5            53/UDP   3d",
-    ...                 cols, (0, 11, 23, 38, 53, 62), catalog())
+    >>> split_lost_none("kube-dns   ClusterIP   10.96.5.5            53/UDP    3d",
+    ...                 cols, (0, 11, 23, 36, 50, 60), catalog())
     ['kube-dns', 'ClusterIP', '10.96.5.5', None, '53/UDP', '3d']
     """
     runs = list(_CHUNK.finditer(line))
@@ -198,7 +199,8 @@ def split_lost_none(line: str, columns: tuple[str, ...], starts: tuple[int, ...]
             if text not in ("<none>", "<unknown>") and not shapes[column].pattern.fullmatch(text):
                 break
             cells[column] = text
-            distance += abs(run.start() - starts[column])
+            moved = _NONE_WIDTH * sum(1 for blank in blanks if blank < column)
+            distance += abs(run.start() - (starts[column] - moved))
         else:
             if best is None or distance < best[0]:
                 best = (distance, cells)

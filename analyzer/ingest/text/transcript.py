@@ -245,12 +245,14 @@ def looks_like_transcript(text: str) -> bool:
     head = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     manifest = _STRUCTURED_HEAD.match(head) is not None
     inline = False
-    fence_line = False  # a line that is a markdown fence: no YAML or JSON document has one
+    # a fence at the start of a line: no YAML or JSON dump has one (a Corefile's `~~~~` in a
+    # ConfigMap is indented in its block scalar)
+    fence_line = False
     for raw in lines:
         line = _clean(raw, stamp, quoting)
         if _FENCE_ANYWHERE.search(line):
             fenced = True
-            fence_line = fence_line or _FENCE.match(raw) is not None
+            fence_line = fence_line or (_FENCE.match(raw) is not None and not raw[:1].isspace())
             if inline:
                 return True  # a write-up: a command in inline code, its output in a fence
         elif "`" in line and any((c := command_of_line(m.group(1))) is not None and c[0] == "kubectl"
