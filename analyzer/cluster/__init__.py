@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     import networkx as nx
     import pandas as pd
 
+    from analyzer.timeline import TimelineSummary
+
 
 class Tables(Mapping[str, "pd.DataFrame"]):
     """Table name -> DataFrame, built on first access; also `tables.pods` attribute access."""
@@ -190,6 +192,15 @@ class Cluster:
         from analyzer.timeline import build_timeline
 
         return build_timeline(self)
+
+    @cached_property
+    def timeline_summary(self) -> TimelineSummary:
+        """The timeline's counts, spans, marks and densest periods (what the report reads)."""
+        from analyzer.timeline import summarize, timeline_summary
+
+        if "timeline" in self.__dict__:  # the whole timeline is built already: read from it
+            return summarize(self.timeline)
+        return timeline_summary(self)
 
     # -- export --------------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ rows beyond the busiest few are folded into one "other" row, so the picture stay
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,6 +16,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from analyzer.report.diagrams import _message_figure, _short, _style
+from analyzer.timeline.summary import PERIOD, WEIGHTS
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -27,65 +27,14 @@ WINDOWS = (pd.Timedelta(hours=6), pd.Timedelta(hours=24), pd.Timedelta(days=3), 
 ENOUGH = 20
 BINS = 72  # time bins over the window (5 minutes over 6 hours)
 MAX_ROWS = 30  # rows drawn; the rest are folded into one
-PERIOD = pd.Timedelta(minutes=10)  # the densest-periods table counts facts per 10 minutes
-TOP_PERIODS = 10
 MAX_SPANS = 100  # spans listed in the report (newest first); `kda timeline` has them all
 CATEGORIES = (("restart", "restarts", "#d62728", "o"), ("warning", "warnings", "#ff9f1c", "s"),
               ("transition", "transitions", "#4c78a8", "^"))
 
 
-# The marks of a timeline frame, kept while the frame lives: the section and the picture both
-# read them, and at 20,000 pods they are a few hundred thousand rows.
-_MARKS: dict[int, tuple[weakref.ref, pd.DataFrame]] = {}
-
-
-def _marks(frame: pd.DataFrame) -> pd.DataFrame:
-    """The facts that make marks: each with its moment (an event's latest), row and category."""
-    known = _MARKS.get(id(frame))
-    if known is not None and known[0]() is frame:
-        return known[1]
-    marks = _build_marks(frame)
-    key = id(frame)
-    _MARKS[key] = (weakref.ref(frame, lambda _: _MARKS.pop(key, None)), marks)
-    return marks
-
-
-def _build_marks(frame: pd.DataFrame) -> pd.DataFrame:
-    mark = _text(frame["mark"]).fillna("")
-    fact = _text(frame["fact"])
-    category = mark.where(mark.isin(["restart", "warning", "transition"]), "")
-    # a creation or deletion is a transition too: a rollout, a rescheduling, a cleanup
-    lifecycle = pd.Series("", index=frame.index, dtype="string").mask(
-        fact.isin(["created", "deletion requested"]).fillna(False).astype(bool), "transition")
-    category = category.where(category != "", lifecycle)
-    keep = category != ""  # spans are drawn as bars of their own, not counted as marks
-    marked = frame[keep]
-    moment = marked["end"].where(marked["end"].notna(), marked["time"])
-    node = marked["node"].astype("string")
-    ns = marked["namespace"].astype("string").fillna("")
-    row = node.where(node.notna() & (node != ""),
-                     ("namespace " + ns).where(ns != "", "cluster-scoped"))
-    return pd.DataFrame({"moment": moment, "row": row.astype("string"),
-                         "category": category[keep].astype("string"),
-                         "fact": fact[keep], "kind": _text(marked["kind"]),
-                         "namespace": ns, "name": marked["name"].astype("string"),
-                         "detail": marked["detail"].astype("string"),
-                         "start": marked["time"], "end": marked["end"]})
-
-
-def _text(column: pd.Series) -> pd.Series:
-    """A column as text; a category's read from its few names, not made again for every row."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = column.cat.codes.to_numpy()
-        if (codes >= 0).all():
-            names = column.cat.categories.astype("string")
-            return pd.Series(names.take(codes), index=column.index, name=column.name)
-    return column.astype("string")
-
-
 def _rows(recent: pd.DataFrame) -> tuple[list[str], dict[str, str]]:
     """The rows to draw (nodes first, then namespaces) and each row's place (folded or not)."""
-    weight = recent["category"].map({"restart": 3, "warning": 2, "transition": 1}).astype(float)
+    weight = recent["category"].map(WEIGHTS).astype(float)
     busy = weight.groupby(recent["row"]).sum().sort_values(ascending=False, kind="stable")
     ranked = sorted(busy.index, key=lambda r: (-busy[r], str(r)))
     # one row is kept for the folded ones
@@ -108,8 +57,8 @@ def timeline_picture(cluster: Cluster) -> Figure:
         if capture is None:
             return _message_figure("Timeline", "the capture time is unknown: nothing to place")
         end = pd.Timestamp(capture)
-        frame = cluster.timeline
-        marks = _marks(frame)
+        summary = cluster.timeline_summary
+        marks = summary.marks
         window = choose_window(marks, end)
         start = end - window
         recent = marks[(marks["moment"] >= start) & (marks["moment"] <= end)]
@@ -137,7 +86,7 @@ def timeline_picture(cluster: Cluster) -> Figure:
                        alpha=0.8, linewidths=0)
             handles.append(Line2D([], [], color=colour, marker=marker, linestyle="",
                                   label=f"{label} ({int(part.sum())})"))
-        restarted = _draw_spans(ax, frame, place, index, start, end, window)
+        restarted = _draw_spans(ax, summary.spans, place, index, start, end, window)
         ax.axvline(end.to_pydatetime(), color="#333333", linewidth=1.2, linestyle="--")
         ax.text(end.to_pydatetime(), -0.9, " capture", fontsize=7, va="bottom", ha="left",
                 color="#333333")
@@ -167,11 +116,11 @@ def choose_window(marks: pd.DataFrame, end: pd.Timestamp) -> pd.Timedelta:
     return WINDOWS[-1]
 
 
-def _draw_spans(ax: Any, frame: pd.DataFrame, place: dict[str, str], index: dict[str, int],
+def _draw_spans(ax: Any, spans: pd.DataFrame, place: dict[str, str], index: dict[str, int],
                 start: pd.Timestamp, end: pd.Timestamp, window: pd.Timedelta) -> int:
     """Node restarts in the window as bars on their node's row; returns how many."""
-    spans = frame[(frame["fact"] == "node restarted") & (frame["time"] <= end)
-                  & (frame["end"].fillna(frame["time"]) >= start)]
+    spans = spans[(spans["fact"] == "node restarted") & (spans["time"] <= end)
+                  & (spans["end"].fillna(spans["time"]) >= start)]
     minimum = window / 200  # a restart within seconds still shows as a bar
     drawn = 0
     for row in spans.itertuples(index=False):
@@ -194,45 +143,30 @@ def _hours(delta: pd.Timedelta) -> str:
 
 def timeline_section(cluster: Cluster) -> dict[str, Any]:
     """Counts of the timeline, its spans, and the densest periods (10-minute bins)."""
-    frame = cluster.timeline
+    summary = cluster.timeline_summary
     capture = cluster.capture_time
-    marks = _marks(frame)
-    spans = frame[frame["mark"] == "span"]
     periods = []
-    if not marks.empty:
-        bucket = marks["moment"].dt.floor(PERIOD)
-        counts = marks.groupby([bucket, marks["category"]]).size().unstack(fill_value=0)
-        total = counts.sum(axis=1)
-        weighted = sum(counts.get(c, 0) * w for c, w in (("restart", 3), ("warning", 2), ("transition", 1)))
-        # the busiest first (weighted, then by count), the earliest among equals
-        ranked = pd.DataFrame({"weighted": pd.Series(weighted, index=total.index).astype(float),
-                               "total": total.astype(int)}, index=total.index)
-        ranked = ranked.sort_values(["weighted", "total"], ascending=False, kind="stable")
-        top = sorted(ranked.index[:TOP_PERIODS])
-        for t in top:
-            inside = marks[bucket == t]
-            rows = inside["row"].value_counts()
-            facts = inside["fact"].value_counts()
-            periods.append({
-                "start": _iso(t), "end": _iso(t + PERIOD),
-                "before_capture": _ago(pd.Timestamp(capture) - t) if capture else None,
-                "facts": int(total[t]),
-                "restarts": int(counts.at[t, "restart"]) if "restart" in counts else 0,
-                "warnings": int(counts.at[t, "warning"]) if "warning" in counts else 0,
-                "transitions": int(counts.at[t, "transition"]) if "transition" in counts else 0,
-                "where": ", ".join(f"{r} ({n})" for r, n in list(rows.items())[:3])
-                         + (f", {len(rows) - 3} more" if len(rows) > 3 else ""),
-                "what": ", ".join(f"{f} ({n})" for f, n in list(facts.items())[:4]),
-            })
+    for p in summary.densest:
+        periods.append({
+            "start": _iso(p.start), "end": _iso(p.start + PERIOD),
+            "before_capture": _ago(pd.Timestamp(capture) - p.start) if capture else None,
+            "facts": p.facts,
+            "restarts": p.categories.get("restart", 0),
+            "warnings": p.categories.get("warning", 0),
+            "transitions": p.categories.get("transition", 0),
+            "where": ", ".join(f"{r} ({n})" for r, n in p.rows[:3])
+                     + (f", {len(p.rows) - 3} more" if len(p.rows) > 3 else ""),
+            "what": ", ".join(f"{f} ({n})" for f, n in p.kinds_of_fact[:4]),
+        })
+    spans = summary.spans
     return {
-        "facts": len(frame),
-        "first": _iso(frame["time"].min()) if len(frame) else None,
-        "last": _iso(frame["time"].max()) if len(frame) else None,
+        "facts": summary.facts,
+        "first": _iso(summary.first),
+        "last": _iso(summary.last),
         "capture_time": _iso(capture) if capture else None,
-        "window_hours": (choose_window(marks, pd.Timestamp(capture)).total_seconds() / 3600
+        "window_hours": (choose_window(summary.marks, pd.Timestamp(capture)).total_seconds() / 3600
                          if capture else None),
-        "by_fact": [{"fact": str(f), "count": int(n)} for f, n in
-                    sorted(_text(frame["fact"]).value_counts().items())],
+        "by_fact": [{"fact": f, "count": n} for f, n in summary.by_fact],
         "spans_total": len(spans),
         # the newest first: what led up to the capture
         "spans": [{"start": _iso(r.time), "end": _iso(r.end), "fact": str(r.fact),
@@ -240,8 +174,8 @@ def timeline_section(cluster: Cluster) -> dict[str, Any]:
                    "detail": str(r.detail), "source": str(r.source)}
                   for r in spans.iloc[::-1].head(MAX_SPANS).itertuples(index=False)],
         "densest": periods,
-        "undated": int(frame.attrs.get("undated", 0)),
-        "unparsed": int(frame.attrs.get("unparsed", 0)),
+        "undated": summary.undated,
+        "unparsed": summary.unparsed,
     }
 
 

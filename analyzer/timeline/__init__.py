@@ -18,15 +18,16 @@ import pandas as pd
 
 from analyzer.collector import collector_paused
 from analyzer.timeline.facts import COLLECTORS, COLUMNS, MARK_SPAN, Rows, parse_times
+from analyzer.timeline.order import CATEGORY_COLUMNS, TEXT_COLUMNS, in_order, typed
 from analyzer.timeline.spans import Span, during_install, install_windows, node_restarts
+from analyzer.timeline.summary import TimelineSummary, summarize
 
 if TYPE_CHECKING:
     from analyzer.model.dump import ModeledDump
 
-__all__ = ["COLUMNS", "build_timeline", "parse_duration", "select"]
+__all__ = ["COLUMNS", "TimelineSummary", "build_timeline", "parse_duration", "select", "summarize",
+           "timeline_summary"]
 
-_TEXT_COLUMNS = ("namespace", "name", "detail", "node", "source")
-_CATEGORY_COLUMNS = ("kind", "fact", "mark")
 
 
 def build_timeline(cluster: ModeledDump) -> pd.DataFrame:
@@ -38,10 +39,23 @@ def build_timeline(cluster: ModeledDump) -> pd.DataFrame:
     # Hundreds of thousands of rows and strings and few cycles, while the dump's objects are
     # alive: each collection would walk them all again.
     with collector_paused():
-        return _build(cluster)
+        gathered = _gather(cluster)
+        frame = gathered.assign(**{c: _text(gathered[c]) for c in (*TEXT_COLUMNS, *CATEGORY_COLUMNS)})
+        frame = in_order(typed(frame)).reset_index(drop=True)
+        frame.attrs.update(gathered.attrs)
+        return frame
 
 
-def _build(cluster: ModeledDump) -> pd.DataFrame:
+def timeline_summary(cluster: ModeledDump) -> TimelineSummary:
+    """What a reader takes in of the timeline (counts, spans, marks, densest periods), as
+    `summarize(build_timeline(cluster))` gives it, without typing and ordering every fact."""
+    with collector_paused():
+        return summarize(_gather(cluster))
+
+
+def _gather(cluster: ModeledDump) -> pd.DataFrame:
+    """The facts as collected, times parsed (those that are not left out), and the spans they
+    add up to as rows after them; text as Python strings, not yet typed or ordered."""
     from analyzer.model.normalize import builtin_objects
     from analyzer.model.restarts import cluster_restart_moments
 
@@ -59,71 +73,44 @@ def _build(cluster: ModeledDump) -> pd.DataFrame:
     spans = during_install(restarts, installs) + installs
     if spans:
         frame = pd.concat([frame, _span_frame(spans)], ignore_index=True)
-    frame = _typed(frame)
-    frame = frame.sort_values(["time", "kind", "namespace", "name", "fact", "detail"],
-                              key=_sort_key, kind="stable", na_position="last").reset_index(drop=True)
     frame.attrs.update(undated=rows.undated, unparsed=unparsed,
                        capture_time=capture.isoformat() if capture else None)
     return frame
 
 
-def _sort_key(column: pd.Series) -> pd.Series:
-    """A column as it sorts: by its text (a category by its name's place among the names,
-    read from the few names rather than from every row)."""
-    if column.name == "time":
-        return column
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = column.cat.codes.to_numpy()
-        if (codes >= 0).all():
-            names = column.cat.categories.astype("string").to_numpy(dtype=object)
-            rank = np.empty(len(names), dtype=np.int64)
-            rank[np.argsort(names, kind="stable")] = np.arange(len(names))
-            return pd.Series(rank[codes], index=column.index, name=column.name)
-    return column.astype("string")
-
-
 def _frame(rows: Rows) -> pd.DataFrame:
     data = rows.columns()
-    data["time"] = parse_times(data["time"])
-    data["end"] = parse_times(data["end"])
-    for column in (*_TEXT_COLUMNS, *_CATEGORY_COLUMNS):
-        data[column] = _text(data[column])
-    return pd.DataFrame(data, columns=list(COLUMNS))
+    times = {"time": parse_times(data["time"]), "end": parse_times(data["end"])}
+    return pd.DataFrame({c: times[c] if c in times else _objects(data[c]) for c in COLUMNS},
+                        columns=list(COLUMNS))
 
 
-def _text(values: Sequence[Any]) -> Any:
-    """Strings (None where absent) as the text column `_typed` makes of them, in one step."""
+def _objects(values: Sequence[Any]) -> pd.Series:
+    """Values as they are, one Python object each (not inferred as text: the summary reads few
+    of them, and the timeline makes text of them in one step)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return pd.Series(out, dtype=object)
+
+
+def _text(values: pd.Series) -> Any:
+    """Strings (None where absent) as the text column `typed` makes of them, in one step."""
     import pyarrow as pa
 
     try:
-        return pd.arrays.ArrowStringArray(pa.array(values, type=pa.large_string()))
+        return pd.arrays.ArrowStringArray(pa.array(values.to_numpy(), type=pa.large_string()))
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return list(values)  # not all strings: typed with the rest of the frame
+        return values  # not all strings: typed with the rest of the frame
 
 
 def _span_frame(spans: list[Span]) -> pd.DataFrame:
     return pd.DataFrame({
         "time": pd.Series([s.start for s in spans], dtype="datetime64[ns, UTC]"),
         "end": pd.Series([s.end for s in spans], dtype="datetime64[ns, UTC]"),
-        "kind": [s.kind for s in spans], "namespace": [s.namespace for s in spans],
-        "name": [s.name for s in spans], "fact": [s.fact for s in spans],
-        "detail": [s.detail for s in spans], "node": [s.node for s in spans],
-        "mark": [MARK_SPAN] * len(spans), "source": [s.source for s in spans],
+        **{c: _objects([getattr(s, c) for s in spans]) for c in ("kind", "namespace", "name", "fact",
+                                                                 "detail", "node")},
+        "mark": _objects([MARK_SPAN] * len(spans)), "source": _objects([s.source for s in spans]),
     }, columns=list(COLUMNS))
-
-
-def _typed(frame: pd.DataFrame) -> pd.DataFrame:
-    out = frame.copy()
-    for column in ("time", "end"):
-        out[column] = pd.Series(out[column], dtype="datetime64[ns, UTC]")
-    for column in _TEXT_COLUMNS:
-        out[column] = out[column].astype("string")
-    for column in _CATEGORY_COLUMNS:
-        out[column] = out[column].astype("string").fillna("").astype("category")
-    out["namespace"] = out["namespace"].fillna("")
-    out["name"] = out["name"].fillna("")
-    out["detail"] = out["detail"].fillna("")
-    return out
 
 
 def parse_duration(text: str) -> timedelta:
