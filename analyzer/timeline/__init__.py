@@ -9,11 +9,9 @@ plus spans that group them (a node restarting, an install window). `select` narr
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
 from analyzer.collector import collector_paused
@@ -40,7 +38,7 @@ def build_timeline(cluster: ModeledDump) -> pd.DataFrame:
     # alive: each collection would walk them all again.
     with collector_paused():
         gathered = _gather(cluster)
-        frame = gathered.assign(**{c: _text(gathered[c]) for c in (*TEXT_COLUMNS, *CATEGORY_COLUMNS)})
+        frame = gathered.assign(**{c: _text(gathered[c]) for c in TEXT_COLUMNS})
         frame = in_order(typed(frame)).reset_index(drop=True)
         frame.attrs.update(gathered.attrs)
         return frame
@@ -73,24 +71,28 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
     spans = during_install(restarts, installs) + installs
     if spans:
         frame = pd.concat([frame, _span_frame(spans)], ignore_index=True)
+    frame = _coded(frame)
     frame.attrs.update(undated=rows.undated, unparsed=unparsed,
                        capture_time=capture.isoformat() if capture else None)
     return frame
 
 
 def _frame(rows: Rows) -> pd.DataFrame:
-    data = rows.columns()
-    times = {"time": parse_times(data["time"]), "end": parse_times(data["end"])}
-    return pd.DataFrame({c: times[c] if c in times else _objects(data[c]) for c in COLUMNS},
-                        columns=list(COLUMNS))
+    """The facts, times parsed, the rest as Python objects (one block, no copy made per column)."""
+    table = rows.table()
+    frame = pd.DataFrame(table, columns=list(COLUMNS), dtype=object, copy=False)
+    frame["time"] = parse_times(table[:, 0])
+    frame["end"] = parse_times(table[:, 1])
+    return frame
 
 
-def _objects(values: Sequence[Any]) -> pd.Series:
-    """Values as they are, one Python object each (not inferred as text: the summary reads few
-    of them, and the timeline makes text of them in one step)."""
-    out = np.empty(len(values), dtype=object)
-    out[:] = values
-    return pd.Series(out, dtype=object)
+def _coded(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with kind, fact and mark coded by the few names they hold (categories), which
+    the summary compares and counts."""
+    for column in CATEGORY_COLUMNS:
+        codes, names = pd.factorize(frame[column].to_numpy(), use_na_sentinel=True)
+        frame[column] = pd.Categorical.from_codes(codes, categories=names)
+    return frame
 
 
 def _text(values: pd.Series) -> Any:
@@ -104,13 +106,11 @@ def _text(values: pd.Series) -> Any:
 
 
 def _span_frame(spans: list[Span]) -> pd.DataFrame:
-    return pd.DataFrame({
-        "time": pd.Series([s.start for s in spans], dtype="datetime64[ns, UTC]"),
-        "end": pd.Series([s.end for s in spans], dtype="datetime64[ns, UTC]"),
-        **{c: _objects([getattr(s, c) for s in spans]) for c in ("kind", "namespace", "name", "fact",
-                                                                 "detail", "node")},
-        "mark": _objects([MARK_SPAN] * len(spans)), "source": _objects([s.source for s in spans]),
-    }, columns=list(COLUMNS))
+    text = pd.DataFrame([(s.kind, s.namespace, s.name, s.fact, s.detail, s.node, MARK_SPAN, s.source)
+                         for s in spans], columns=list(COLUMNS[2:]), dtype=object)
+    text["time"] = pd.Series([s.start for s in spans], dtype="datetime64[ns, UTC]")
+    text["end"] = pd.Series([s.end for s in spans], dtype="datetime64[ns, UTC]")
+    return text[list(COLUMNS)]
 
 
 def parse_duration(text: str) -> timedelta:

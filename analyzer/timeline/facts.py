@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from analyzer.kube.views import Condition, ObjectView
@@ -94,11 +95,14 @@ class Rows:
             known = self._objects[id(obj)] = (obj, obj.kind, obj.namespace, obj.name, source_of(obj))
         return known
 
-    def columns(self) -> dict[str, Sequence[Any]]:
-        """The facts as one sequence per column."""
-        if not self.facts:
-            return {c: () for c in COLUMNS}
-        return dict(zip(COLUMNS, zip(*self.facts, strict=True), strict=True))
+    def table(self) -> np.ndarray:
+        """The facts as one 2-D array of Python objects, a row per fact and a column per COLUMNS
+        (in one step: no sequence made per column)."""
+        # column-major: each column is contiguous (Arrow reads a strided one 30 times slower)
+        table = np.empty((len(COLUMNS), len(self.facts)), dtype=object).T
+        if self.facts:
+            table[:] = self.facts
+        return table
 
     def condition(self, ctype: str, status: Any, reason: Any, message: Any) -> tuple[str, str]:
         """A condition transition's masked detail and mark."""
