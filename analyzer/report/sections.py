@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from analyzer.report.tables import age_seconds
+from analyzer.report.tables import ages_seconds
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -144,9 +144,9 @@ def nodes_section(cluster: Cluster) -> dict[str, Any]:
                 "unreadable": unreadable[0] if unreadable else None}
     nodes = cluster.tables["nodes"].sort_values("name", kind="stable")
     rows = records(nodes, NODE_COLUMNS, limit=None)
-    for row, age in zip(rows, nodes["age"].tolist(), strict=True):
+    for row, age in zip(rows, ages_seconds(nodes["age"]), strict=True):
         row["memory_gib"] = round(row.pop("memory_capacity") / 2**30, 1) if row.get("memory_capacity") else None
-        row["age_seconds"] = age_seconds(age)
+        row["age_seconds"] = age
     pools = node_pools(rows)
     for row in rows:
         row["taints"] = _spaced(row["taints"])
@@ -268,10 +268,10 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
                                   key=lambda s: s.astype("string") if s.name != "_healthy" else s,
                                   kind="stable")
     rows = [dict(r, healthy=None if u else h, health=_health(None if u else h),
-                 images=_spaced(r["images"]), age_seconds=age_seconds(a))
+                 images=_spaced(r["images"]), age_seconds=a)
             for r, h, u, a in zip(records(ordered, WORKLOAD_COLUMNS, limit=None),
                                   ordered["_healthy"].tolist(), unknown[ordered.index].tolist(),
-                                  ordered["age"].tolist(), strict=True)]
+                                  ages_seconds(ordered["age"]), strict=True)]
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string")).fillna("unknown")
     return {
@@ -381,9 +381,9 @@ def pods_section(cluster: Cluster) -> dict[str, Any]:
     ready = [None if pd.isna(c) else f"{r}/{c}"
              for r, c in zip(ordered["containers_ready"].fillna(0).astype(int).tolist(),
                              ordered["containers"].astype(object).tolist(), strict=True)]
-    for row, rd, age in zip(rows, ready, ordered["age"].tolist(), strict=True):
+    for row, rd, age in zip(rows, ready, ages_seconds(ordered["age"]), strict=True):
         row["ready"] = rd
-        row["age_seconds"] = age_seconds(age)
+        row["age_seconds"] = age
     return {"total": len(rows), "not_healthy": int((~healthy).sum()), "unknown": int(unknown.sum()),
             "rows": rows}
 

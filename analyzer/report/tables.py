@@ -54,12 +54,21 @@ class Table:
         return len(self.rows)
 
 
-def age_seconds(delta: Any) -> int | None:
-    """A pandas Timedelta (or None/NaT) as whole seconds, for sorting ages as durations."""
-    try:
-        return int(delta.total_seconds())
-    except (AttributeError, ValueError, TypeError):  # None, NaT, NA: no age
-        return None
+def ages_seconds(ages: Any) -> list[int | None]:
+    """Ages (a column of timedeltas) as whole seconds, truncated toward zero as
+    `int(Timedelta.total_seconds())` is, None where there is no age: for sorting ages as durations.
+
+    >>> import pandas as pd
+    >>> ages_seconds(pd.Series(pd.to_timedelta(["1D", "90.9s", "-1.5s", None])))
+    [86400, 90, -1, None]
+    """
+    import numpy as np
+    import pandas as pd
+
+    values = pd.to_timedelta(ages).to_numpy(dtype="timedelta64[ns]")
+    missing = np.isnat(values)
+    seconds = np.trunc(values.astype(np.int64) / 1e9)
+    return [None if m else int(x) for m, x in zip(missing.tolist(), seconds.tolist(), strict=True)]
 
 
 def age_text(seconds: int | None) -> str:

@@ -111,3 +111,30 @@ def test_dns_and_kube_proxy_are_lines_of_their_own_and_capture_says_its_signal(s
         assert len(dns) == 1 and len(proxy) == 1 and "kube-proxy" not in dns[0], (name, dns)
         capture = next(line for line in lines if line.startswith("- Capture time: "))
         assert "confidence" in capture, capture
+
+
+def test_ages_in_one_step_are_each_ages_whole_seconds() -> None:
+    import numpy as np
+    import pandas as pd
+
+    from analyzer.report.tables import ages_seconds
+
+    rng = np.random.default_rng(7)
+    ns = np.concatenate([rng.integers(-10**12, 10**17, 2000), [0, 999_999_999, -999_999_999,
+                                                                10**9, 86400 * 10**9 * 400]])
+    ages = pd.Series(pd.to_timedelta(ns, unit="ns"))
+    ages[3] = pd.NaT
+    want = [None if pd.isna(a) else int(a.total_seconds()) for a in ages.tolist()]
+    assert ages_seconds(ages) == want
+    assert ages_seconds(ages.astype("timedelta64[s]")) == [
+        None if pd.isna(a) else int(a.total_seconds()) for a in ages.astype("timedelta64[s]").tolist()]
+
+
+def test_counts_of_a_column_are_the_most_first_then_by_name() -> None:
+    import pandas as pd
+
+    from analyzer.report.sections import _tally
+
+    values = pd.Series(["b", "a", "c", "a", "b", "d"], dtype="string")
+    assert _tally(values) == [("a", 2), ("b", 2), ("c", 1), ("d", 1)]
+    assert all(type(n) is int for _, n in _tally(values))  # JSON numbers, not numpy's
