@@ -410,15 +410,21 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     and the rules that could not tell apart."""
     f = cluster.findings
     failed = f[f["status"] == "fail"]
-    rows = records(failed, [*FINDING_COLUMNS, "evidence", "remediation"], limit=None)
+    rows = records(failed, FINDING_COLUMNS, limit=None)
     for row in rows:
         row.setdefault("incident", None)  # findings before the incidents stage carry none
     rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for row in rows:
-        rules.setdefault((str(row["severity"]), str(row["rule"])), []).append(row)
+    firsts: list[int] = []
+    for i, row in enumerate(rows):
+        items = rules.setdefault((str(row["severity"]), str(row["rule"])), [])
+        if not items:
+            firsts.append(i)
+        items.append(row)
+    # a rule's evidence and remediation are those of its first failure: only those are read
+    said = records(failed.iloc[firsts], ["evidence", "remediation"], limit=None)
     by_rule = []
-    for (severity, rule), items in rules.items():
-        first = items[0]
+    for ((severity, rule), items), more in zip(rules.items(), said, strict=True):
+        first = {**items[0], **more}
         by_rule.append({
             "rule": rule, "severity": severity, "category": first["category"], "count": len(items),
             "kinds": _ordered(Counter(str(x["kind"] or "cluster") for x in items)),
@@ -433,8 +439,8 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     for row in rows:
         by_severity.setdefault(str(row["severity"]), []).append(row)
     skipped = f[f["status"] == "not_applicable"]
-    table = [{k: row[k] for k in FINDING_COLUMNS} for row in rows]
-    table.sort(key=lambda r: SEVERITY_ORDER.get(str(r["severity"]), 9))
+    # the rows hold FINDING_COLUMNS, in that order ("incident" last, added where absent)
+    table = sorted(rows, key=lambda r: SEVERITY_ORDER.get(str(r["severity"]), 9))
     return {
         "total": len(rows),
         "counts": [(s, len(by_severity.get(s, []))) for s in by_severity],
