@@ -65,13 +65,12 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
         collect(cluster, rows, pod_nodes)
     frame = _frame(rows)
     unparsed = int(frame["time"].isna().sum())
-    frame = frame[frame["time"].notna()].reset_index(drop=True)
+    frame = _coded(frame[frame["time"].notna()].reset_index(drop=True))
     installs = install_windows(frame)
     restarts = node_restarts(frame, Counter(pod_nodes.values()), cluster_restart_moments(cluster))
     spans = during_install(restarts, installs) + installs
     if spans:
-        frame = pd.concat([frame, _span_frame(spans)], ignore_index=True)
-    frame = _coded(frame)
+        frame = _appended(frame, _span_frame(spans))
     frame.attrs.update(undated=rows.undated, unparsed=unparsed,
                        capture_time=capture.isoformat() if capture else None)
     return frame
@@ -93,6 +92,16 @@ def _coded(frame: pd.DataFrame) -> pd.DataFrame:
         codes, names = pd.factorize(frame[column].to_numpy(), use_na_sentinel=True)
         frame[column] = pd.Categorical.from_codes(codes, categories=names)
     return frame
+
+
+def _appended(frame: pd.DataFrame, more: pd.DataFrame) -> pd.DataFrame:
+    """`more` rows after the frame's, the coded columns still coded (by the names of both)."""
+    for column in CATEGORY_COLUMNS:
+        names = frame[column].cat.categories
+        names = names.append(pd.Index(more[column].unique()).difference(names))
+        frame[column] = frame[column].cat.set_categories(names)
+        more[column] = pd.Categorical(more[column], categories=names)
+    return pd.concat([frame, more], ignore_index=True)
 
 
 def _text(values: pd.Series) -> Any:

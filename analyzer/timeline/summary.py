@@ -109,13 +109,16 @@ def _marks(frame: pd.DataFrame) -> pd.DataFrame:
     category = by_mark[mark_codes]
     category = np.where(category != "", category, by_fact[fact_codes])
     keep = category != ""  # spans are drawn as bars of their own, not counted as marks
-    marked = frame[keep]
+    marked = frame.loc[keep, ["time", "end", "node", "namespace"]]
     moment = marked["end"].where(marked["end"].notna(), marked["time"])
-    node_codes, node_names = _names(marked["node"])
-    ns_codes, ns_names = _names(marked["namespace"])
+    # a fact's row is its node, else its namespace's (the namespaces of the few facts without
+    # a node are named once each)
+    row = marked["node"].to_numpy(dtype=object, na_value=None, copy=True)
+    on_node = pd.notna(row)
+    on_node[on_node] = row[on_node] != ""
+    ns_codes, ns_names = _names(marked["namespace"][~on_node])
     by_namespace = np.array([f"namespace {n}" if n else "cluster-scoped" for n in ns_names], dtype=object)
-    node = node_names[node_codes]
-    row = np.where(node != "", node, by_namespace[ns_codes])
+    row[~on_node] = by_namespace[ns_codes]
     return pd.DataFrame({
         "moment": moment,
         "row": pd.Series(row, index=marked.index, dtype=object),
