@@ -14,7 +14,16 @@ from typing import Any
 from analyzer.ingest.records import Rejection
 from analyzer.ingest.text.catalog import Catalog, KindInfo
 from analyzer.ingest.text.commands import Command
-from analyzer.ingest.text.describe import config, node, pod, service, workloads
+from analyzer.ingest.text.describe import (
+    autoscaling,
+    config,
+    jobs,
+    node,
+    pod,
+    service,
+    storage,
+    workloads,
+)
 from analyzer.ingest.text.describe.blocks import DescribeBlock, reindent
 from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.layout import describe_layout
@@ -32,7 +41,7 @@ from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import cell
 
 _READERS = {**pod.READERS, **node.READERS, **service.READERS, **workloads.READERS,
-            **config.READERS}
+            **config.READERS, **jobs.READERS, **storage.READERS, **autoscaling.READERS}
 _DATA_HEADINGS = ("Data", "BinaryData")
 
 

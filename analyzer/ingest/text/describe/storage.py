@@ -1,0 +1,33 @@
+"""`kubectl describe pvc`: its phase, class, volume and the pods that use it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyzer.ingest.text.describe.context import DescribeContext
+from analyzer.ingest.text.describe.tree import Entry
+from analyzer.ingest.text.types import TextObject
+from analyzer.ingest.text.values import cell, csv, set_path
+
+# kubectl prints access modes short (`RWO,RWX`).
+ACCESS_MODES = {"RWO": "ReadWriteOnce", "RWX": "ReadWriteMany", "ROX": "ReadOnlyMany",
+                "RWOP": "ReadWriteOncePod"}
+
+
+def read_claim(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+               ctx: DescribeContext) -> list[TextObject]:
+    """Fill a PersistentVolumeClaim from its describe."""
+    for key, path in (("Status", "status.phase"), ("StorageClass", "spec.storageClassName"),
+                      ("Volume", "spec.volumeName"), ("VolumeMode", "spec.volumeMode"),
+                      ("Capacity", "status.capacity.storage")):
+        if value := cell(root.child_value(key)):
+            set_path(body, path, value)
+    if modes := [ACCESS_MODES.get(m, m) for m in csv(root.child_value("Access Modes"))]:
+        set_path(body, "spec.accessModes", modes)
+    if used_by := [name for value in (root.child("Used By").values if root.child("Used By") else ())
+                   for name in csv(value)]:
+        facts["used_by"] = used_by
+    return []
+
+
+READERS = {"PersistentVolumeClaim": read_claim}
