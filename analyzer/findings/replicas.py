@@ -17,6 +17,7 @@ from analyzer.findings.facts import (
 from analyzer.findings.ownership import owned_pods
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
+from analyzer.kube.time import parse_time
 
 
 def _counts(obj: KubeObject) -> tuple[int | None, int, str, str]:
@@ -50,9 +51,25 @@ STARTING = timedelta(minutes=5)
 def _starting(cluster: AnalyzedDump, obj: KubeObject) -> str:
     """ "created 19s before capture: still rolling out" for a controller that young ('' else)."""
     age = object_age(cluster, obj)
-    if age is not None and timedelta(0) <= age < STARTING:
+    if age is not None and timedelta(0) <= age < STARTING and not _past_its_start(obj):
         return f"created {age_text(age)} before capture: still rolling its pods out"
     return ""
+
+
+def _past_its_start(obj: KubeObject) -> bool:
+    """The controller's own status says its start is over, whatever its age at a capture time
+    that may be an estimate (its own creationTimestamp when nothing later dates the dump): its
+    rollout timed out (Progressing=False, ProgressDeadlineExceeded), or a condition of it changed
+    more than STARTING after it was created."""
+    created = parse_time(obj.view.metadata.creationTimestamp)
+    for cond in obj.view.status.conditions or ():
+        if cond.type == "Progressing" and cond.status == "False" and cond.reason == "ProgressDeadlineExceeded":
+            return True
+        changed = [t for t in (parse_time(cond.lastTransitionTime), parse_time(getattr(cond, "lastUpdateTime", None)))
+                   if t is not None]
+        if created is not None and changed and max(changed) - created >= STARTING:
+            return True
+    return False
 
 
 def short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterator[Finding]:
