@@ -79,16 +79,51 @@ def table_last_restart_text(pod: KubeObject) -> str | None:
     return f"{age_text(timedelta(seconds=facts.last_restart_ago_seconds))} before the table was printed"
 
 
-def table_history_reason(pod: KubeObject) -> str:
-    """Why a pasted pod's restarts are history ('' if they are not): its RESTARTS column says
-    the last one is old, and its row says it runs with every container ready."""
+def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -> str:
+    """Why a pasted pod's restarts are history ('' if they are not): its row says it runs with
+    every container ready, and its RESTARTS column says the last one is old, or came with the
+    last restarts of other pods of its node in the same minute (the node or its runtime
+    restarted: a `-o wide` table shows each pod's node)."""
     facts = pod.view.text
     if facts is None or facts.last_restart_ago_seconds is None or facts.status != "Running":
         return ""
     ready, _, total = (facts.ready or "").partition("/")
-    if not (ready.isdigit() and ready == total) or timedelta(seconds=facts.last_restart_ago_seconds) <= OLD:
+    if not (ready.isdigit() and ready == total):
         return ""
-    return f"last restart {table_last_restart_text(pod)}; running and ready since"
+    if timedelta(seconds=facts.last_restart_ago_seconds) > OLD:
+        return f"last restart {table_last_restart_text(pod)}; running and ready since"
+    together = _restarted_with(cluster, pod) if cluster is not None else 0
+    if together:
+        return (f"its last restart {table_last_restart_text(pod)} came with those of {together} other pods of "
+                f"node {pod.view.spec.nodeName} in the same minute (the node or its runtime restarted); "
+                f"running and ready since")
+    return ""
+
+
+# Pasted rows whose last restarts fall within this of each other, on one node, restarted together.
+TOGETHER = timedelta(seconds=60)
+# ... when at least this many other pods of the node did (min_pods of a node restart, less this one).
+TOGETHER_OTHERS = 2
+# A restart of the node this recent is not history yet: its pods may still be settling.
+TOGETHER_SETTLED = timedelta(minutes=30)
+
+
+def _restarted_with(cluster: AnalyzedDump, pod: KubeObject) -> int:
+    """How many other pods of the same pasted table's node last restarted within a minute of
+    this one (0 when fewer than TOGETHER_OTHERS, or too recently to be history)."""
+    node, facts = pod.view.spec.nodeName, pod.view.text
+    if not node or facts is None or facts.last_restart_ago_seconds is None \
+            or timedelta(seconds=facts.last_restart_ago_seconds) < TOGETHER_SETTLED:
+        return 0
+    others = 0
+    for other in cluster.objects_of("Pod"):
+        text = other.view.text
+        if other is pod or text is None or text.last_restart_ago_seconds is None \
+                or other.view.spec.nodeName != node or other.provenance.source != pod.provenance.source:
+            continue
+        if abs(text.last_restart_ago_seconds - facts.last_restart_ago_seconds) <= TOGETHER.total_seconds():
+            others += 1
+    return others if others >= TOGETHER_OTHERS else 0
 
 
 def history_reason(cluster: AnalyzedDump, restart: ContainerRestart) -> str:

@@ -50,5 +50,5 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                 restarts=pod.view.text.restarts, container="not named in the table",
                                 threshold=THRESHOLD,
                                 last=table_last_restart_text(pod) or "at a time the pasted table does not give")
-            history = table_history_reason(pod)
+            history = table_history_reason(pod, cluster)
             yield finding.as_info(resolved=history) if history else finding
