@@ -1,13 +1,12 @@
-"""Nodes reporting the MemoryPressure condition."""
+"""Nodes reporting the MemoryPressure condition (or carrying its taint when the dump lacks the condition)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, ev
+from analyzer.findings.pressure import pressure_findings
 from analyzer.findings.types import Finding, RuleMeta
-from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="node-memory-pressure", title="Node under memory pressure", severity="warning",
@@ -18,10 +17,4 @@ RULE = RuleMeta(
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for node in cluster.objects_of("Node"):
-        for cond in node.view.status.conditions or ():
-            if cond.type == "MemoryPressure" and cond.status == "True":
-                since = age_at_capture(cluster, parse_time(cond.lastTransitionTime), node)
-                yield RULE.fail(node, ev(node, "status.conditions[type=MemoryPressure].status", "True", "False"),
-                                since=f"{age_text(since)} before capture" if since else "an unknown time",
-                                detail=": ".join(x for x in (cond.reason, cond.message) if x) or "no message")
+    yield from pressure_findings(cluster, RULE, "MemoryPressure")
