@@ -63,6 +63,9 @@ class Signature:
     # Its cause is outside the pod (the API server, etcd, RBAC of the workload's account):
     # every replica of one workload sees it alike while it lasts.
     shared: bool = False
+    # The process exits on this line: a log that ends with it is its container's last words,
+    # current whatever its time (start-up grace, or a capture time that is only an estimate).
+    exits: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +147,7 @@ def _signature(raw: dict, index: int) -> Signature:
             dump_wide_severity=str(raw.get("dump_wide_severity") or raw["severity"]),
             unless=str(raw.get("unless") or ""),
             shared=bool(raw.get("shared", False)),
+            exits=bool(raw.get("exits", False)),
         )
     except KeyError as exc:
         raise SignatureCatalogError(f"{CATALOG.name}: entry {index} lacks {exc}") from None
@@ -288,6 +292,9 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
     for sig_id, last in last_of.items():
         if log.previous or last.line <= total - TAIL_LINES:
             live[sig_id] = False
+            continue
+        if last.signature.exits and last.line == total:
+            live[sig_id] = True  # the current log ends on it: the process exited there
             continue
         when = _time_of(log.text, last, capture.year) if capture is not None else None
         if when is not None and capture is not None:

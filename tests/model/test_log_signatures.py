@@ -190,3 +190,39 @@ def test_a_crashlooping_containers_last_words_are_current(tmp_path: Path) -> Non
 def test_the_same_untimed_line_once_in_a_container_that_is_not_crashing_is_not_current(tmp_path: Path) -> None:
     matches = container_log_matches(_crashing_backend(tmp_path, "ContainerCreating"))
     assert [(m.match.signature.id, m.current) for m in matches] == [("name-not-resolved", False)]
+
+
+# From easzlab/kubeasz#355 (github.com/easzlab/kubeasz/issues/355, a comment of 2018-11-05): the
+# transcript's describe of a CoreDNS pod (cut where the comment's excerpt ends) and its
+# `kubectl logs -f`, 6 s from its start to the loop plugin's FATAL.
+_KUBEASZ_355 = """[root@localhost ~]# kubectl describe pod -n kube-system coredns-56684f94d6-f7tzp
+Name:           coredns-56684f94d6-f7tzp
+Namespace:      kube-system
+Node:           80.0.0.245/80.0.0.245
+Start Time:     Sat, 03 Nov 2018 00:38:41 +0800
+Labels:         k8s-app=kube-dns
+                pod-template-hash=56684f94d6
+Status:         Running
+IP:             172.20.0.2
+[root@localhost ~]# kubectl logs -f -n kube-system coredns-56684f94d6-f7tzp
+.:53
+2018/11/05 13:48:16 [INFO] CoreDNS-1.2.2
+2018/11/05 13:48:16 [INFO] linux/amd64, go1.11, eb51e8b
+CoreDNS-1.2.2
+linux/amd64, go1.11, eb51e8b
+2018/11/05 13:48:16 [INFO] plugin/reload: Running configuration MD5 = afbaa991cc09b91b885a205d9b1a451b
+2018/11/05 13:48:22 [FATAL] plugin/loop: Seen "HINFO IN 4849932600568443392.1730530029506169038." more than twice, loop detected
+"""
+
+
+def test_a_log_ending_on_a_line_the_process_exits_on_is_current_however_soon_after_its_start(tmp_path: Path) -> None:
+    (tmp_path / "paste.txt").write_text(_KUBEASZ_355)
+    matches = container_log_matches(analyzer.load(str(tmp_path / "paste.txt")))
+    assert [(m.log.pod, m.match.signature.id, m.current) for m in matches] == [
+        ("coredns-56684f94d6-f7tzp", "coredns-loop-detected", True)]
+
+
+def test_a_line_the_process_exits_on_followed_by_more_lines_is_not_its_last_words(tmp_path: Path) -> None:
+    (tmp_path / "paste.txt").write_text(_KUBEASZ_355 + "2018/11/05 13:48:30 [INFO] CoreDNS-1.2.2\n")
+    matches = container_log_matches(analyzer.load(str(tmp_path / "paste.txt")))
+    assert [(m.match.signature.id, m.current) for m in matches] == [("coredns-loop-detected", False)]

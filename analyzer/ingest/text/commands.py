@@ -106,6 +106,9 @@ def parse_command(text: str) -> Command | None:
     ('daemonset.apps',)
     >>> parse_command("kubectl get nodes -L topology.kubernetes.io/zone,agentpool -L x").label_columns
     ('topology.kubernetes.io/zone', 'agentpool', 'x')
+    >>> c = parse_command("kubectl logs -f -n kube-system coredns-56684f94d6-f7tzp")
+    >>> (c.verb, c.names, c.namespace, c.resources)
+    ('logs', (), 'kube-system', ('coredns-56684f94d6-f7tzp',))
     """
     main, piped, redirected = _split_pipeline(text.strip())
     try:
@@ -123,7 +126,9 @@ def parse_command(text: str) -> Command | None:
             break
         if token.startswith("-") and len(token) > 1:
             name, eq, value = token.partition("=")
-            if not eq and name in _VALUE_FLAGS:
+            if not eq and name == "-f" and positional[:1] in (["logs"], ["log"]):
+                name = "--follow"  # `kubectl logs -f POD`: -f follows, it names no file
+            elif not eq and name in _VALUE_FLAGS:
                 value = next(items, "")
             elif not eq and re.fullmatch(r"-[nol]\S+", token):
                 name, value = token[:2], token[2:]  # -nkube-system, -owide
