@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 
 # What may stand before `kubectl` on a prompt line: nothing, or a short prompt ending in $ # > %
 # (`$ `, `# `, `root@host:~# `, `controlplane $ `, `# controlplane$ `, `[root@m ~]# `, `PS C:\> `).
-_PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|)\s*$")
+# A bracketed `[user@host dir]` before the command is a prompt too, its `#` or `$` sometimes lost
+# to markdown (`[root@localhost ~] **kubectl logs ...**:`).
+_PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|\[[^\]\s@]{1,40}@[^\]]{1,80}\]|)\s*$")
 # kubectl and what stands for it (longest first: the regexes below try them in this order).
 TOOLS = ("kubectl", "kubecolor", "oc", "kc", "k")
 _TOOL_NAMES = "|".join(TOOLS)
@@ -30,6 +32,8 @@ _ALIAS_VERBS = frozenset({"get", "describe", "top", "lineage"})
 # `**COMMAND:** kubectl get pods -A`.
 _BOLD_LABEL = re.compile(rf"^\*\*[^*\n]{{1,40}}?\*\*:?\s+(?=(?:{_TOOL_NAMES})\s)")
 _BOLD_LINE = re.compile(rf"^\*\*((?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
+# ... or after the prompt: `[root@localhost ~]# **kubectl describe pod x**:`
+_BOLD_AFTER_PROMPT = re.compile(rf"^(?P<prompt>[^*\n]{{1,80}}?\s?)\*\*(?P<command>(?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
 
 
 def unbold(line: str) -> str:
@@ -37,9 +41,13 @@ def unbold(line: str) -> str:
 
     >>> unbold("**COMMAND:** kubectl get nodes"), unbold("**kubectl get pods -A**")
     ('kubectl get nodes', 'kubectl get pods -A')
+    >>> unbold("[root@localhost ~]# **kubectl describe pod -n kube-system coredns-x**:")
+    '[root@localhost ~]# kubectl describe pod -n kube-system coredns-x'
     """
     stripped = line.strip()
     if not stripped.startswith("**"):
+        if "**" in stripped and (m := _BOLD_AFTER_PROMPT.match(stripped)):
+            return f"{m.group('prompt')}{m.group('command').strip()}"
         return line
     if m := _BOLD_LINE.match(stripped):
         return m.group(1).strip()
@@ -85,6 +93,8 @@ def command_in(line: str) -> Command | None:
     'kube-system'
     >>> command_in("3 kubectl set image deployment/x") is None
     True
+    >>> command_in("[root@localhost ~] kubectl get pods").verb
+    'get'
     """
     line = unbold(line)
     for match in _TOOL.finditer(line):

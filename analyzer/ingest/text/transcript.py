@@ -37,6 +37,7 @@ _PROMPTS = [re.compile(p) for p in (
     r"^[A-Za-z]:\\[^>\n]{0,160}>",  # cmd: C:\Users\me>
     r"^(?:\([^)\n]{1,40}\) ?)?(?:[\w.-]+@[\w.-]+)(?::[^$#%>\n]{0,100}|\s+[^$#%>\n]{0,100})?\s?[$#%>] ",  # bash/zsh/fish user@host
     r"^\[[^\]\n]{1,100}\]\s?[$#%] ",  # [root@host dir]#
+    r"^\[[^\]\s@]{1,40}@[^\]\n]{1,80}\] ",  # [root@host dir] (its # lost to markdown's bold after it)
     # zsh themes: "➜  dir git:(main) ✗ ", and with the host first, "controlplane ~ ➜  " (KodeKloud's labs)
     r"^(?:[\w.-]{1,64}(?:\s+[~/]\S*)?\s+)?(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",
     r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
@@ -44,7 +45,7 @@ _PROMPTS = [re.compile(p) for p in (
     r"^\+{1,3} ",  # a shell's xtrace (`set -x`), as CI logs and Jenkins show the commands they ran
 )]
 _XTRACE = r"^\+{1,3} "
-_THEME = 4  # the zsh theme prompt's place in _PROMPTS
+_THEME = 5  # the zsh theme prompt's place in _PROMPTS
 # What a zsh theme prompt shows between its arrow and the command: folders, git state.
 _THEME_STATE = re.compile(r"^(?:(?:~\S*|/\S*|\.{1,2}/?\S*|[\w.-]+/[\w./-]*|git:\([^)]*\)|\([^)]*\)|[✗✔±]|on|via|at)\s+)*")
 # A kubectl as typed: plain, an alias, a snap or k3s wrapper, the Windows binary, under sudo.
@@ -284,7 +285,7 @@ def looks_like_transcript(text: str) -> bool:
 _LOOK_LINES = 4000
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 # A line that may run a command behind a prompt (what command_of_line then judges).
-_PROMPT_LINE = re.compile("|".join("(?:" + p.pattern.removeprefix("^") + ".*)" for p in _PROMPTS[:6])
+_PROMPT_LINE = re.compile("|".join("(?:" + p.pattern.removeprefix("^") + ".*)" for p in _PROMPTS[:7])
                           .join(("^(?:", ")")), re.M)
 
 

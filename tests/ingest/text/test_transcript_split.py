@@ -83,3 +83,28 @@ def test_gitlab_colours_and_jenkins_xtrace() -> None:
         ("kubectl", "kubectl get ns"), ("command", "curl -s http://web")]
     # a diff's added line of prose is not a command
     assert [b.kind for b in split_transcript("+ kubectl krew-style plugins were added\n").blocks] == ["text"]
+
+
+# From easzlab/kubeasz#355 (github.com/easzlab/kubeasz/issues/355, a comment of 2018-11-05): the
+# commands set in bold after the prompt, the first prompt without its `#`; each command's output
+# in the fence below it. Before, neither line was a command: the file was no transcript and its
+# log was dropped without a word.
+_KUBEASZ_355 = """@gjmzj
+[root@localhost ~] **kubectl logs -f -n kube-system coredns-56684f94d6-f7tzp**:
+```
+.:53
+2018/11/05 13:48:22 [FATAL] plugin/loop: Seen "HINFO IN 4849932600568443392.1730530029506169038." more than twice, loop detected
+```
+[root@localhost ~]# **kubectl describe pod -n kube-system coredns-56684f94d6-f7tzp**:
+```
+Name:           coredns-56684f94d6-f7tzp
+Namespace:      kube-system
+```
+"""
+
+
+def test_bold_commands_after_a_bracketed_prompt_are_commands() -> None:
+    assert looks_like_transcript(_KUBEASZ_355)
+    kubectl = [b.command_text for b in split_transcript(_KUBEASZ_355).blocks if b.kind == "kubectl"]
+    assert kubectl == ["kubectl logs -f -n kube-system coredns-56684f94d6-f7tzp",
+                       "kubectl describe pod -n kube-system coredns-56684f94d6-f7tzp"]
