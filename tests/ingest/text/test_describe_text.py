@@ -134,3 +134,29 @@ def test_a_later_excerpt_under_a_describe_command_is_not_named_by_it() -> None:
     pods = [o for o in parsed.objects if o.body["kind"] == "Pod"]
     assert [p.body["metadata"]["name"] for p in pods] == ["oke-sample-5d59bb9596-wgk6n"]
     assert pods[0].body["status"]["startTime"] == "2020-05-14T08:26:59Z"
+
+
+# Trimmed from kubernetes-sigs/kubebuilder#3052 (github.com/kubernetes-sigs/kubebuilder/issues/3052):
+# only the Events of `kubectl describe replicaset` were pasted; the replicaset controller's
+# `Created pod: NAME-zbnbl` names the ReplicaSet they are about (its webhook failures were
+# "about an object the events do not name" before).
+_KUBEBUILDER_3052 = """Events:
+  Type     Reason            Age                From                   Message
+  ----     ------            ----               ----                   -------
+  Normal   SuccessfulCreate  4m43s              replicaset-controller  Created pod: tcaplus-controller-manager-654b78675c-zbnbl
+  Normal   SuccessfulDelete  50s                replicaset-controller  Deleted pod: tcaplus-controller-manager-654b78675c-zbnbl
+  Warning  FailedCreate      3s (x13 over 23s)  replicaset-controller  Error creating: Internal error occurred: failed calling webhook "mpod.kb.io": Post "https://tcaplus-webhook-service.tcaplus-system.svc:443/mutate-v1-pod?timeout=10s": no endpoi
+"""
+
+
+def test_events_pasted_alone_are_about_the_workload_whose_pods_its_controller_created() -> None:
+    parsed = parse_kubectl_text(_KUBEBUILDER_3052, "kubebuilder-3052.md")
+    assert {(o.body["involvedObject"]["kind"], o.body["involvedObject"]["name"]) for o in parsed.objects} == {
+        ("ReplicaSet", "tcaplus-controller-manager-654b78675c")}
+    assert [o.body["reason"] for o in parsed.objects] == ["SuccessfulCreate", "SuccessfulDelete", "FailedCreate"]
+
+
+def test_events_of_two_workloads_pasted_alone_name_neither() -> None:
+    text = _KUBEBUILDER_3052.replace("Deleted pod: tcaplus-controller-manager-654b78675c-zbnbl",
+                                     "Deleted pod: other-654b78675c-zbnbl")
+    assert {o.body["involvedObject"].get("name") for o in parse_kubectl_text(text, "paste.md").objects} == {None}

@@ -143,6 +143,10 @@ def _events_alone(root: Entry, command: Command | None, catalog: Catalog, source
         namespace, name = assigned
         involved = {"apiVersion": "v1", "kind": "Pod", "name": name, "namespace": namespace}
         found, cut = events(root.child("Events"), involved, namespace, catalog)
+    elif not involved and (controller := _controller_of(found, catalog)) is not None:
+        # a workload controller's `Created pod: NAME-x7k2p` names the workload they are about
+        involved = controller
+        found, cut = events(root.child("Events"), involved, None, catalog)
     rejections: list[Rejection] = []
     if not found:
         rejections.append(Rejection(source, f"line {first_line}", "an Events section without its describe: "
@@ -187,6 +191,36 @@ def named_excerpt_starts(lines: list[Line], index: int, command: Command | None,
         return False
     match = KEY_LINE.match(lines[index].text)
     return match is not None and match.group("key") in describe_layout().all_top
+
+
+# The controllers that create and delete a workload's pods, by the From column of their events,
+# and the kind each runs (k8s.io/kubernetes pkg/controller: the components' event sources).
+_POD_CONTROLLERS = {"replicaset-controller": "ReplicaSet", "job-controller": "Job",
+                    "daemonset-controller": "DaemonSet", "replication-controller": "ReplicationController",
+                    "statefulset-controller": "StatefulSet"}
+# `Created pod: web-7c67c65579-hr4wn` (its owner's name, then the generated suffix), and the
+# StatefulSet controller's `create Pod web-0 in StatefulSet web successful`.
+_CREATED_POD = re.compile(r"^(?:Created|Deleted) pod: (?P<owner>[a-z0-9][a-z0-9.-]*)-[a-z0-9]{5}$")
+_STATEFUL_POD = re.compile(r"^(?:create|delete) Pod \S+ in StatefulSet (?P<owner>[a-z0-9][a-z0-9.-]*) (?:successful|failed)")
+
+
+def _controller_of(found: list[TextObject], catalog: Catalog) -> dict[str, str] | None:
+    """The workload that events pasted without their describe are about, when its controller's
+    pod creations name it (one workload only)."""
+    owners = set()
+    for event in found:
+        kind = _POD_CONTROLLERS.get((event.body.get("source") or {}).get("component") or "")
+        if kind is None:
+            continue
+        message = event.body.get("message", "")
+        m = (_STATEFUL_POD if kind == "StatefulSet" else _CREATED_POD).match(message)
+        if m is not None:
+            owners.add((kind, m.group("owner")))
+    if len(owners) != 1:
+        return None
+    kind, name = owners.pop()
+    info = catalog.kinds.get(kind)
+    return {"apiVersion": info.api_version if info else "apps/v1", "kind": kind, "name": name}
 
 
 def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str | None:
