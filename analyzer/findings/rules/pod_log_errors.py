@@ -34,7 +34,9 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         severity = top.severity if current else "info"
         evidence = [log_evidence(m) for m in quoted(ranked)[:5]]
         quiet = next((m.quiet_since for m in matches if m.quiet_since), None)
-        if current:
+        if current and all(m.match.signature.exits and m.match.line == m.log.line_count for m in current):
+            state = "the last line of its log: the process exited on it"
+        elif current:
             state = "still coming at capture"
         elif any(m.orphan for m in matches):
             state = "history: the dump holds no pod of that name, a log left by an earlier capture"
