@@ -5,6 +5,7 @@ size it has, whatever the load."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -48,19 +49,36 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             why = f"{cond['type']}=False, {cond.get('reason') or 'no reason'}: {cond.get('message') or 'no message'}"
             if since is not None:
                 why += f" (since {ago(cluster, since, hpa)})"
-            yield RULE.fail(hpa, ev(hpa, f"status.conditions[{i}]", f"{cond['type']}=False", f"{cond['type']}=True"),
-                            target=target, why=why[:600])
+            yield _unless_young(cluster, hpa, data, RULE.fail(
+                hpa, ev(hpa, f"status.conditions[{i}]", f"{cond['type']}=False", f"{cond['type']}=True"),
+                target=target, why=why[:600]))
             continue
         if conditions:
             continue  # its conditions are read, and say it scales
         targets = ((hpa.view.text.columns or {}) if hpa.view.text else {}).get("TARGETS")
         if not (isinstance(targets, str) and data["unknown_target"] in targets):
             continue
-        finding = RULE.fail(hpa, ev(hpa, "TARGETS column", targets, "a current value for each metric"),
-                            target=target, why=f"no current value for its metric(s) (TARGETS {targets})")
-        age = object_age(cluster, hpa)
-        if age is not None and age.total_seconds() < data["first_read_seconds"]:
-            yield finding.as_info(resolved=f"created {age_text(age)} before capture: its first metrics are "
-                                           "not read yet")
-        else:
-            yield finding
+        yield _unless_young(cluster, hpa, data, RULE.fail(
+            hpa, ev(hpa, "TARGETS column", targets, "a current value for each metric"),
+            target=target, why=f"no current value for its metric(s) (TARGETS {targets})"))
+
+
+def _unless_young(cluster: AnalyzedDump, hpa: Any, data: dict[str, Any], finding: Finding) -> Finding:
+    """Info when the HPA is too young to have had its first metrics."""
+    age = _age(cluster, hpa)
+    if age is not None and age.total_seconds() < data["first_read_seconds"]:
+        return finding.as_info(resolved=f"created {age_text(age)} before capture: its first metrics may "
+                                        "not be read yet")
+    return finding
+
+
+def _age(cluster: AnalyzedDump, hpa: Any) -> timedelta | None:
+    """Its age at the capture; None when only creation times date the capture (its own, it may
+    be: then the age is 0 by construction, a lower bound, not an age)."""
+    text = hpa.view.text
+    if text is not None and text.age_seconds is not None:
+        return timedelta(seconds=text.age_seconds)
+    estimate = getattr(cluster, "capture", None)
+    if estimate is not None and estimate.signal == "creationTimestamp":
+        return None
+    return object_age(cluster, hpa)
