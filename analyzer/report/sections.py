@@ -252,9 +252,10 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
     # A Job's pods end when it completes: a Job (or CronJob) is unhealthy only by a failed condition.
     runs_to_end = w["kind"].astype("string").isin(["Job", "CronJob"]).fillna(False).to_numpy()
     short = (ready < desired).fillna(False).to_numpy() & ~runs_to_end
-    # A controller the findings say is short of ready pods is not healthy here either (they
-    # read its API defaults: spec.replicas absent means 1), so the two never disagree.
-    flagged = _failing(cluster, READY_RULES)
+    # A controller the findings say is short of ready pods (they read its API defaults:
+    # spec.replicas absent means 1), or a Job they say failed (a describe prints no conditions:
+    # its events or failed pods say it), is not healthy here either, so the two never disagree.
+    flagged = _failing(cluster, UNHEALTHY_RULES)
     by_finding = [(k, _ns(ns), n) in flagged for k, ns, n in zip(
         w["kind"].astype(object).tolist(), w["namespace"].astype(object).tolist(),
         w["name"].astype(object).tolist(), strict=True)]
@@ -313,7 +314,8 @@ def _workloads_by_namespace(w: pd.DataFrame, unhealthy: pd.Series, pods: pd.Data
 
 
 # The findings that say a controller is short of ready pods.
-READY_RULES = frozenset({"deployment-unavailable", "statefulset-unavailable", "daemonset-unavailable"})
+UNHEALTHY_RULES = frozenset({"deployment-unavailable", "statefulset-unavailable", "daemonset-unavailable",
+                             "job-failed"})
 
 
 def _ns(namespace: Any) -> str:

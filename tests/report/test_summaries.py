@@ -59,6 +59,36 @@ def test_workloads_by_namespace_and_components_unhealthy_first(eks: Cluster) -> 
     assert sum(r["unhealthy"] for r in comp["by_role"]) == comp["unhealthy"] == 4
 
 
+# Trimmed from robusta-dev/holmesgpt tests/llm/fixtures/test_investigate/06_job_failure/
+# kubectl_describe.txt @ c1ee1d43598b: a describe prints no Failed condition; the job
+# controller's BackoffLimitExceeded event says the Job failed.
+_DESCRIBED_FAILED_JOB = """\
+Name:             java-api-checker
+Namespace:        default
+Parallelism:      1
+Completions:      1
+Completion Mode:  NonIndexed
+Suspend:          false
+Backoff Limit:    1
+Start Time:       Thu, 29 May 2025 12:41:59 +0200
+Pods Statuses:    0 Active (0 Ready) / 0 Succeeded / 2 Failed
+Events:
+  Type     Reason                Age   From            Message
+  ----     ------                ----  ----            -------
+  Normal   SuccessfulCreate      16m   job-controller  Created pod: java-api-checker-2lhkn
+  Normal   SuccessfulCreate      15m   job-controller  Created pod: java-api-checker-jzzdd
+  Warning  BackoffLimitExceeded  13m   job-controller  Job has reached the specified backoff limit
+"""
+
+
+def test_a_job_the_findings_say_failed_is_a_workload_not_healthy() -> None:
+    cluster = analyzer.load({"describe-job.txt": _DESCRIBED_FAILED_JOB})
+    assert "job-failed" in set(cluster.findings.query("status == 'fail'")["rule"])
+    workloads = cluster_facts(cluster)["workloads"]
+    assert (workloads["total"], workloads["unhealthy"]) == (1, 1)
+    assert [r["healthy"] for r in workloads["rows"]] == [False]
+
+
 def test_findings_by_rule_count_every_failed_check(eks: Cluster) -> None:
     f = cluster_facts(eks)["findings"]
     failed = eks.findings[eks.findings["status"] == "fail"]
