@@ -9,6 +9,7 @@ restart findings of its pods point to it.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -115,15 +116,26 @@ def _restarted_with(cluster: AnalyzedDump, pod: KubeObject) -> int:
     if not node or facts is None or facts.last_restart_ago_seconds is None \
             or timedelta(seconds=facts.last_restart_ago_seconds) < TOGETHER_SETTLED:
         return 0
-    others = 0
-    for other in cluster.objects_of("Pod"):
-        text = other.view.text
-        if other is pod or text is None or text.last_restart_ago_seconds is None \
-                or other.view.spec.nodeName != node or other.provenance.source != pod.provenance.source:
-            continue
-        if abs(text.last_restart_ago_seconds - facts.last_restart_ago_seconds) <= TOGETHER.total_seconds():
-            others += 1
+    ago_ = facts.last_restart_ago_seconds
+    within = TOGETHER.total_seconds()
+    agos = _last_restarts_by_node(cluster).get((pod.provenance.source, node), [])
+    # this pod is among them (within 0 of itself)
+    others = bisect_right(agos, ago_ + within) - bisect_left(agos, ago_ - within) - 1
     return others if others >= TOGETHER_OTHERS else 0
+
+
+@once_per
+def _last_restarts_by_node(cluster: AnalyzedDump) -> dict[tuple[Any, str], list[float]]:
+    """(pasted source, node) -> its pasted pods' last restarts (seconds before the table), sorted:
+    one walk of the pods, however many rows ask (a 20,000-row table asked 20,000 times)."""
+    found: dict[tuple[Any, str], list[float]] = {}
+    for pod in cluster.objects_of("Pod"):
+        text, node = pod.view.text, pod.view.spec.nodeName
+        if text is not None and text.last_restart_ago_seconds is not None and node:
+            found.setdefault((pod.provenance.source, node), []).append(text.last_restart_ago_seconds)
+    for agos in found.values():
+        agos.sort()
+    return found
 
 
 def history_reason(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
