@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -20,6 +19,7 @@ from analyzer.findings.managed import mark_managed
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
 from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta
+from analyzer.memo import once_per
 from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
@@ -98,16 +98,11 @@ def run_rules(cluster: AnalyzedDump, rule_ids: list[str] | None = None) -> pd.Da
         return to_frame(findings, _metas(), incidents)
 
 
-_RESULTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
+@once_per
 def findings_and_incidents(cluster: AnalyzedDump) -> tuple[list[Finding], list[Incident]]:
     """Every finding of a cluster and the incidents they group into (computed once per cluster)."""
-    found = _RESULTS.get(cluster)
-    if found is None:
-        findings = collect_findings(cluster, show_sensitive=getattr(cluster, "show_sensitive", False))
-        found = _RESULTS[cluster] = (findings, group_incidents(findings, cluster))
-    return found
+    findings = collect_findings(cluster, show_sensitive=getattr(cluster, "show_sensitive", False))
+    return findings, group_incidents(findings, cluster)
 
 
 def run_incidents(cluster: AnalyzedDump) -> pd.DataFrame:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -228,23 +227,13 @@ def _later_success(cluster: AnalyzedDump, group: EventGroup) -> str:
     failed = before_capture(cluster, group.last)
     if failed is None:
         return ""
-    later = [(ago_, f) for f in _events_index(cluster).get((group.kind, group.namespace, group.name), ())
+    later = [(ago_, f) for f in events_by_object(cluster).get((group.kind, group.namespace, group.name), ())
              if f.type == "Normal" and f.reason in successors
              and (ago_ := before_capture(cluster, f)) is not None and ago_ < failed]
     if not later:
         return ""
     ago_, success = min(later, key=lambda pair: pair[0])
     return f"followed by {success.reason} {age_text(ago_)} before capture"
-
-
-def _events_index(cluster: AnalyzedDump) -> dict[tuple[str, str, str], list[EventFact]]:
-    index = _EVENTS.get(cluster)
-    if index is None:
-        index = _EVENTS[cluster] = events_by_object(cluster)
-    return index
-
-
-_EVENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
@@ -302,14 +291,15 @@ def event_ago(cluster: AnalyzedDump, fact: EventFact) -> str:
     return ago(cluster, fact.last_seen, fact.event)
 
 
+@once_per
 def events_by_object(cluster: AnalyzedDump) -> dict[tuple[str, str, str], list[EventFact]]:
-    """(kind, namespace, name) -> its events, newest last."""
+    """(kind, namespace, name) -> its events, newest last (found once per dump: several rules ask)."""
     index: dict[tuple[str, str, str], list[EventFact]] = defaultdict(list)
     for fact in event_facts(cluster):
         index[(fact.kind, fact.namespace, fact.name)].append(fact)
     for facts in index.values():
         facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
-    return index
+    return dict(index)  # (shared: a lookup of an absent object must not add it)
 
 
 def first_text(cluster: AnalyzedDump, group: EventGroup) -> str:
