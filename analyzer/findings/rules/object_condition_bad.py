@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ago, ev
@@ -25,10 +26,16 @@ RULE = RuleMeta(
 
 
 @cache
+def _polarity_data() -> dict[str, Any]:
+    """data/condition_polarity.yaml, read once for both views of it below."""
+    return load_yaml((DATA / "condition_polarity.yaml").read_text(encoding="utf-8"))
+
+
+@cache
 def polarity() -> tuple[dict[str, tuple[str, str]], frozenset[str], frozenset[str], frozenset[str]]:
     """(type -> (bad status, severity), neutral types, covered kinds, types whose Unknown means
     in progress) from the data file."""
-    raw = load_yaml((DATA / "condition_polarity.yaml").read_text(encoding="utf-8"))
+    raw = _polarity_data()
     bad: dict[str, tuple[str, str]] = {}
     for status, key in (("False", "bad_when_false"), ("True", "bad_when_true")):
         for severity, types in (raw.get(key) or {}).items():
@@ -42,7 +49,7 @@ def polarity() -> tuple[dict[str, tuple[str, str]], frozenset[str], frozenset[st
 def raised_by_message() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
     """type -> (severity, message pattern) that raise a condition whose message names a setup
     that can never be met (data/condition_polarity.yaml)."""
-    raw = load_yaml((DATA / "condition_polarity.yaml").read_text(encoding="utf-8"))
+    raw = _polarity_data()
     return {str(ctype): tuple((str(severity), re.compile(str(p)))
                               for severity, patterns in (by_severity or {}).items() for p in patterns)
             for ctype, by_severity in (raw.get("raised_by_message") or {}).items()}
