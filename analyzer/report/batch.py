@@ -208,7 +208,9 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
             try:
                 cluster = _load(spec, show_sensitive)
                 cluster.name = dump_id
-                result.reports.append(render_cluster_report(cluster, outdir / dump_id, formats))
+                # a large dump's timeline and diagrams are made on the other core meanwhile
+                result.reports.append(render_cluster_report(cluster, outdir / dump_id, formats,
+                                                            second_process=None))
                 result.fail_on_hits += _fail_on_hits(cluster, fail_on)
                 loaded.append((dump_id, cluster))
             # Failures are listed once, after the batch (summary_lines), each with its input.

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.collector import collector_paused
+from analyzer.forked import Forked, fork_call
 from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
-from analyzer.report.sections import cluster_facts
+from analyzer.report.sections import cluster_facts, section, timeline_section
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -39,6 +41,19 @@ def cluster_diagrams(cluster: Cluster, namespace: str | None = None) -> list[Dia
     """The report's diagrams: the dependencies of a namespace (by default the one that best shows
     the system components), nodes and pods, findings, the timeline. One with nothing to draw is
     left out with the reason."""
+    dependencies, nodes, timeline = diagrams_without_findings(cluster, namespace)
+    return [dependencies, nodes, findings_diagram(cluster), timeline]
+
+
+def findings_diagram(cluster: Cluster) -> Diagram:
+    from analyzer.report import diagrams
+
+    return draw("findings", "Failed checks by severity and category",
+                lambda: diagrams.findings_by_severity(cluster))
+
+
+def diagrams_without_findings(cluster: Cluster, namespace: str | None = None) -> list[Diagram]:
+    """The dependencies, nodes and timeline diagrams: those that do not read the findings."""
     from analyzer.report import diagrams
     from analyzer.report.timeline import timeline_picture
 
@@ -60,16 +75,40 @@ def cluster_diagrams(cluster: Cluster, namespace: str | None = None) -> list[Dia
         first,
         draw("nodes", "Pods per node, and nodes by kubelet and runtime",
              lambda: diagrams.node_distribution(cluster)),
-        draw("findings", "Failed checks by severity and category",
-             lambda: diagrams.findings_by_severity(cluster)),
         draw("timeline", "Restarts, warnings and transitions before the capture",
              lambda: timeline_picture(cluster)),
     ]
 
 
+@dataclass(slots=True)
+class PartsWithoutFindings:
+    """What a report shows that does not wait for its findings: the timeline section, and the
+    dependencies, nodes and timeline diagrams (none for a report without a page)."""
+
+    timeline: dict[str, Any]
+    diagrams: list[Diagram]
+
+
+def parts_without_findings(cluster: Cluster, pages: bool) -> PartsWithoutFindings:
+    return PartsWithoutFindings(section(timeline_section, cluster),
+                                diagrams_without_findings(cluster) if pages else [])
+
+
+# Below this many objects a report takes a second or two, and a second process would mostly
+# spend its time importing what this one imports anyway.
+SECOND_PROCESS_OBJECTS = 5000
+
+
 def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[str, ...] = ("html",),
-                          facts: dict[str, Any] | None = None) -> ReportFiles:
-    """Write the report of one cluster into `outdir` (created): HTML+Markdown and/or JSON."""
+                          facts: dict[str, Any] | None = None,
+                          second_process: bool | None = False) -> ReportFiles:
+    """Write the report of one cluster into `outdir` (created): HTML+Markdown and/or JSON.
+
+    `second_process`: make the parts that do not wait for the findings (the timeline, three of
+    the four diagrams) in a forked process on another core, while this one runs the findings;
+    None decides by the dump's size. The report is the same either way, byte for byte; where no
+    second process can run (`analyzer.forked.can_fork`) or it fails, this one makes them.
+    """
     unknown = set(formats) - set(FORMATS)
     if unknown:
         raise ValueError(f"unknown report format(s): {', '.join(sorted(unknown))}")
@@ -78,16 +117,40 @@ def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[s
     # Figures, pages and table blocks leave few cycles, while the dump's objects, graph and
     # findings are alive: a full collection in the middle would walk them all (0.3-0.4 s of
     # a 20,000-pod report's render), as in the graph's build and the rules' run.
-    with collector_paused():
-        return _render(cluster, directory, formats, facts)
+    pages = "html" in formats
+    if second_process is None:
+        second_process = len(cluster.objects) >= SECOND_PROCESS_OBJECTS
+    # the facts given were made here already, timeline and all: nothing is left to do beside
+    forked = fork_call(lambda: parts_without_findings(cluster, pages), PartsWithoutFindings) \
+        if second_process and (facts is None or pages) else None
+    with collector_paused(), forked or nullcontext():
+        return _render(cluster, directory, formats, facts, _Parts(cluster, pages, forked))
+
+
+class _Parts:
+    """The parts without findings: from the second process when there is one and it succeeds,
+    else made here when first asked for."""
+
+    def __init__(self, cluster: Cluster, pages: bool, forked: Forked[PartsWithoutFindings] | None):
+        self._cluster, self._pages, self._forked = cluster, pages, forked
+        self._parts: PartsWithoutFindings | None = None
+
+    def get(self) -> PartsWithoutFindings:
+        if self._parts is None:
+            forked, self._forked = self._forked, None
+            self._parts = (forked.result() if forked else None) \
+                or parts_without_findings(self._cluster, self._pages)
+        return self._parts
 
 
 def _render(cluster: Cluster, directory: Path, formats: tuple[str, ...],
-            facts: dict[str, Any] | None) -> ReportFiles:
-    facts = facts if facts is not None else cluster_facts(cluster)
+            facts: dict[str, Any] | None, parts: _Parts) -> ReportFiles:
+    if facts is None:
+        facts = cluster_facts(cluster, made={"timeline": lambda: parts.get().timeline})
     files = ReportFiles(cluster.name, directory, facts=facts)
     if "html" in formats:
-        drawn = cluster_diagrams(cluster)
+        dependencies, nodes, timeline = parts.get().diagrams
+        drawn = [dependencies, nodes, findings_diagram(cluster), timeline]
         tables = cluster_tables(facts)
         files.html = directory / "report.html"
         files.html.write_text(render_page("cluster.html.j2", r=facts, t=tables, diagrams=drawn),

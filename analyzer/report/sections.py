@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -591,8 +591,11 @@ SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
 )
 
 
-def cluster_facts(cluster: Cluster) -> dict[str, Any]:
-    """Every section of a cluster's report, as JSON-safe data (the `report.json` contract)."""
-    facts = {name: section(build, cluster) for name, build in SECTIONS}
+def cluster_facts(cluster: Cluster, made: Mapping[str, Callable[[], dict[str, Any]]] | None = None
+                  ) -> dict[str, Any]:
+    """Every section of a cluster's report, as JSON-safe data (the `report.json` contract).
+    `made`: sections made elsewhere, by name (a function that gives the finished section)."""
+    made = made or {}
+    facts = {name: made[name]() if name in made else section(build, cluster) for name, build in SECTIONS}
     wrong = section(lambda c: what_is_wrong_section(c, facts["findings"]), cluster)
     return {"name": cluster.name, "what_is_wrong": wrong, **facts}

@@ -1,0 +1,106 @@
+"""A report whose timeline and three diagrams were made in a second process is the same report,
+byte for byte, as one made in a single process; and a second process that fails loses nothing.
+
+Fixtures: the sample dumps (sample_dumps/, generated) and three realdata cases read as they are
+(../shared/realdata: a cluster-info dump of a broken kubeadm cluster, a k3s support bundle, an
+OpenShift must-gather; their sources are in ../shared/realdata/SOURCES.md).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import REALDATA, SAMPLE_DUMPS
+
+import analyzer
+from analyzer.forked import can_fork
+from analyzer.report import cluster_report
+from analyzer.report.cluster_report import render_cluster_report
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="needs fork and a second CPU (Linux)")
+
+DUMPS = [SAMPLE_DUMPS / name for name in ("aks", "eks", "kubeadm", "oke")] + [
+    REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump",
+    REALDATA / "k3s" / "troubleshoot-testdata-supportbundle",
+    REALDATA / "openshift" / "must-gather-clean-aws",
+]
+FORMATS = ("html", "json")
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _made_here_only_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parts without findings may be made in the child only: made here, the test fails (so
+    a child that silently failed, and a report that quietly fell back, cannot pass)."""
+    parent, make = os.getpid(), cluster_report.parts_without_findings
+
+    def in_child_only(cluster, pages):  # noqa: ANN001, ANN202
+        assert os.getpid() != parent, "made in this process: the second process failed"
+        return make(cluster, pages)
+
+    monkeypatch.setattr(cluster_report, "parts_without_findings", in_child_only)
+
+
+@pytest.mark.parametrize("dump", DUMPS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_report_made_on_two_cores_is_the_report_made_on_one(
+        dump: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not dump.exists():
+        pytest.skip(f"{dump} is not beside the repo")
+    one = render_cluster_report(analyzer.load(str(dump)), tmp_path / "one", FORMATS)
+    _made_here_only_in_the_child(monkeypatch)
+    two = render_cluster_report(analyzer.load(str(dump)), tmp_path / "two", FORMATS,
+                                second_process=True)
+    assert two.facts == one.facts
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+    assert {p.name for p in two.files} == {p.name for p in one.files}
+
+
+def test_a_json_only_report_takes_its_timeline_from_the_child(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dump = str(SAMPLE_DUMPS / "eks")
+    render_cluster_report(analyzer.load(dump), tmp_path / "one", ("json",))
+    _made_here_only_in_the_child(monkeypatch)
+    render_cluster_report(analyzer.load(dump), tmp_path / "two", ("json",), second_process=True)
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+def test_a_child_that_fails_loses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the child breaks (a bug in a diagram, say): this process makes the parts itself
+    dump = str(SAMPLE_DUMPS / "kubeadm")
+    one = render_cluster_report(analyzer.load(dump), tmp_path / "one", FORMATS)
+    parent, make = os.getpid(), cluster_report.parts_without_findings
+
+    def broken_in_child(cluster, pages):  # noqa: ANN001, ANN202
+        if os.getpid() != parent:
+            raise RuntimeError("broken in the child")
+        return make(cluster, pages)
+
+    monkeypatch.setattr(cluster_report, "parts_without_findings", broken_in_child)
+    two = render_cluster_report(analyzer.load(dump), tmp_path / "two", FORMATS, second_process=True)
+    assert two.facts == one.facts
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+def test_the_size_of_the_dump_decides_when_not_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+    fork_call = cluster_report.fork_call
+
+    def counted(make, result_type):  # noqa: ANN001, ANN202
+        started.append(1)
+        return fork_call(make, result_type)
+
+    monkeypatch.setattr(cluster_report, "fork_call", counted)
+    small = analyzer.load(str(SAMPLE_DUMPS / "oke"))
+    assert len(small.objects) < cluster_report.SECOND_PROCESS_OBJECTS
+    render_cluster_report(small, tmp_path / "small", ("json",), second_process=None)
+    assert started == []  # a small dump: a second process would cost more than it saves
+    monkeypatch.setattr(cluster_report, "SECOND_PROCESS_OBJECTS", len(small.objects))
+    render_cluster_report(analyzer.load(str(SAMPLE_DUMPS / "oke")), tmp_path / "large", ("json",),
+                          second_process=None)
+    assert started == [1]
+    render_cluster_report(analyzer.load(str(SAMPLE_DUMPS / "oke")), tmp_path / "never", ("json",))
+    assert started == [1]  # the library's default: one process

@@ -1,0 +1,130 @@
+"""fork_call: a result made in a forked child comes back typed; every way a child can fail gives
+None (the caller makes the result itself), quietly, and leaves no child behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import pytest
+
+from analyzer import forked
+from analyzer.forked import can_fork, fork_call
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="needs fork and a second CPU (Linux)")
+
+
+@dataclass(slots=True)
+class Drawn:
+    name: str
+    svg: str = ""
+    png: bytes = field(default=b"", repr=False)
+    width: int = 0
+
+
+@dataclass(slots=True)
+class Parts:
+    section: dict
+    drawn: list[Drawn]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_the_result_comes_back_as_the_type_named_with_what_the_child_read() -> None:
+    # what this process holds is what the child reads: nothing is passed to it
+    held = {"pods": ["web-1", "web-2"], "ratio": 0.1 + 0.2, "missing": float("nan")}
+    big = "x" * 3_000_000  # more than a pipe holds: read while the child writes
+
+    def make() -> Parts:
+        return Parts({"pods": held["pods"], "ratio": held["ratio"], "missing": held["missing"],
+                      "pid": os.getpid(), "nested": {"a": [1, None, True]}},
+                     [Drawn("nodes", svg=big), Drawn("timeline", png=b"\x89PNG\x00", width=7)])
+
+    with fork_call(make, Parts) as child:
+        parts = child.result()
+    assert isinstance(parts, Parts) and all(isinstance(d, Drawn) for d in parts.drawn)
+    assert parts.section["pid"] != os.getpid()
+    assert parts.section["ratio"] == 0.1 + 0.2  # a float crosses exactly
+    assert parts.section["missing"] != parts.section["missing"]  # NaN stays NaN, not None
+    assert parts.section["nested"] == {"a": [1, None, True]}
+    assert parts.drawn == [Drawn("nodes", svg=big), Drawn("timeline", png=b"\x89PNG\x00", width=7)]
+
+
+def test_an_error_in_the_child_gives_none_and_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
+    def make() -> Parts:
+        print("from the child")
+        raise ValueError("a bug in a diagram")
+
+    with fork_call(make, Parts) as child:
+        assert child.result() is None
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""  # no traceback on the user's terminal: the parent goes on
+
+
+@pytest.mark.parametrize("end", ["exit", "killed"])
+def test_a_child_that_dies_gives_none(end: str) -> None:
+    def make() -> Parts:
+        if end == "exit":
+            os._exit(3)
+        os.kill(os.getpid(), signal.SIGKILL)
+        raise AssertionError("not reached")
+
+    child = fork_call(make, Parts)
+    assert child is not None and child.result() is None
+    assert _gone(child.pid)
+
+
+def test_a_result_not_of_the_type_named_gives_none() -> None:
+    with fork_call(lambda: {"not": "parts"}, Parts) as child:
+        assert child.result() is None
+
+
+def test_a_child_that_makes_no_progress_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a child stuck on a lock uses no CPU: after STALL_SECONDS of that it is killed, and the
+    # caller makes the result itself instead of waiting forever
+    monkeypatch.setattr(forked, "STALL_SECONDS", 2)
+    child = fork_call(lambda: time.sleep(3600), Parts)
+    assert child is not None
+    started = time.monotonic()
+    assert child.result() is None
+    assert time.monotonic() - started < 30
+    assert _gone(child.pid)
+
+
+def test_a_child_whose_result_is_not_asked_for_is_stopped() -> None:
+    child = fork_call(lambda: time.sleep(3600), Parts)
+    assert child is not None
+    with child:
+        pass  # an error here, or Ctrl-C: the child must not outlive the block
+    assert _gone(child.pid)
+
+
+def test_warnings_in_the_child_are_said_in_the_parent() -> None:
+    def make() -> Parts:
+        warnings.warn("Glyph 12354 missing from font(s) DejaVu Sans.", UserWarning, stacklevel=1)
+        warnings.warn("an odd value", RuntimeWarning, stacklevel=1)
+        return Parts({}, [])
+
+    with pytest.warns((UserWarning, RuntimeWarning)) as said, fork_call(make, Parts) as child:
+        assert child.result() == Parts({}, [])
+    assert [(type(w.message), str(w.message)) for w in said] == [
+        (UserWarning, "Glyph 12354 missing from font(s) DejaVu Sans."), (RuntimeWarning, "an odd value")]
+    assert {w.filename for w in said} == {__file__}  # said where the child's code said it
+
+
+def test_no_child_where_no_second_cpu_or_no_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0})
+    assert fork_call(lambda: Parts({}, []), Parts) is None
+    monkeypatch.undo()
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert fork_call(lambda: Parts({}, []), Parts) is None
