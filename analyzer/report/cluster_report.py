@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from contextlib import nullcontext
+from collections.abc import Callable
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from analyzer.collector import collector_paused
-from analyzer.forked import Forked, fork_call
+from analyzer.forked import fork_call
 from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
 from analyzer.report.sections import cluster_facts, section, timeline_section
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from analyzer.cluster import Cluster
 
 FORMATS = ("html", "json")
+Part = TypeVar("Part")
 
 
 @dataclass(slots=True)
@@ -104,53 +106,74 @@ def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[s
                           second_process: bool | None = False) -> ReportFiles:
     """Write the report of one cluster into `outdir` (created): HTML+Markdown and/or JSON.
 
-    `second_process`: make the parts that do not wait for the findings (the timeline, three of
-    the four diagrams) in a forked process on another core, while this one runs the findings;
-    None decides by the dump's size. The report is the same either way, byte for byte; where no
-    second process can run (`analyzer.forked.can_fork`) or it fails, this one makes them.
+    `second_process`: make what does not wait for the findings (the timeline, three of the four
+    diagrams) in a process forked now, on another core, while this one runs the findings; then
+    the findings diagram in another, while this one makes the sections. None decides by the
+    dump's size. The report is the same either way, byte for byte; where no second process can
+    run (`analyzer.forked.can_fork`) or it fails, this one makes the part itself.
     """
     unknown = set(formats) - set(FORMATS)
     if unknown:
         raise ValueError(f"unknown report format(s): {', '.join(sorted(unknown))}")
     directory = Path(outdir)
     directory.mkdir(parents=True, exist_ok=True)
-    # Figures, pages and table blocks leave few cycles, while the dump's objects, graph and
-    # findings are alive: a full collection in the middle would walk them all (0.3-0.4 s of
-    # a 20,000-pod report's render), as in the graph's build and the rules' run.
-    pages = "html" in formats
     if second_process is None:
         second_process = len(cluster.objects) >= SECOND_PROCESS_OBJECTS
-    # the facts given were made here already, timeline and all: nothing is left to do beside
-    forked = fork_call(lambda: parts_without_findings(cluster, pages), PartsWithoutFindings) \
-        if second_process and (facts is None or pages) else None
-    with collector_paused(), forked or nullcontext():
-        return _render(cluster, directory, formats, facts, _Parts(cluster, pages, forked))
+    pages = "html" in formats
+    with ExitStack() as beside:
+        # (facts given were made here already, timeline and all: only diagrams are left to make)
+        parts = beside.enter_context(_Beside(
+            lambda: parts_without_findings(cluster, pages), PartsWithoutFindings,
+            second_process and (facts is None or pages)))
+        # Figures, pages and table blocks leave few cycles, while the dump's objects, graph and
+        # findings are alive: a full collection in the middle would walk them all (0.3-0.4 s of
+        # a 20,000-pod report's render), as in the graph's build and the rules' run.
+        beside.enter_context(collector_paused())
+        return _render(cluster, directory, formats, facts, parts, second_process, beside)
 
 
-class _Parts:
-    """The parts without findings: from the second process when there is one and it succeeds,
-    else made here when first asked for."""
+class _Beside(Generic[Part]):
+    """A part of the report made in a second process, started now, when there is one and it
+    succeeds; else made here, when first asked for."""
 
-    def __init__(self, cluster: Cluster, pages: bool, forked: Forked[PartsWithoutFindings] | None):
-        self._cluster, self._pages, self._forked = cluster, pages, forked
-        self._parts: PartsWithoutFindings | None = None
+    def __init__(self, make: Callable[[], Part], part_type: type[Part], second_process: bool) -> None:
+        self._make = make
+        self._forked = fork_call(make, part_type) if second_process else None
+        self._part: Part | None = None
 
-    def get(self) -> PartsWithoutFindings:
-        if self._parts is None:
+    def get(self) -> Part:
+        if self._part is None:
             forked, self._forked = self._forked, None
-            self._parts = (forked.result() if forked else None) \
-                or parts_without_findings(self._cluster, self._pages)
-        return self._parts
+            part = forked.result() if forked else None
+            self._part = part if part is not None else self._make()
+        return self._part
+
+    def __enter__(self) -> _Beside[Part]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._forked is not None:  # not asked for (an error here): stop the child
+            self._forked.close()
 
 
 def _render(cluster: Cluster, directory: Path, formats: tuple[str, ...],
-            facts: dict[str, Any] | None, parts: _Parts) -> ReportFiles:
+            facts: dict[str, Any] | None, parts: _Beside[PartsWithoutFindings],
+            second_process: bool, beside: ExitStack) -> ReportFiles:
+    pages = "html" in formats
+    if pages and second_process:
+        # the findings made first, so that the process forked next draws their diagram while
+        # this one makes the sections (and never imports matplotlib); a failure is for the
+        # sections and the diagram to say, as always
+        with suppress(Exception):
+            cluster.findings  # noqa: B018
+        chart = beside.enter_context(_Beside(lambda: findings_diagram(cluster), Diagram, True))
     if facts is None:
         facts = cluster_facts(cluster, made={"timeline": lambda: parts.get().timeline})
     files = ReportFiles(cluster.name, directory, facts=facts)
-    if "html" in formats:
+    if pages:
         dependencies, nodes, timeline = parts.get().diagrams
-        drawn = [dependencies, nodes, findings_diagram(cluster), timeline]
+        findings = chart.get() if second_process else findings_diagram(cluster)
+        drawn = [dependencies, nodes, findings, timeline]
         tables = cluster_tables(facts)
         files.html = directory / "report.html"
         files.html.write_text(render_page("cluster.html.j2", r=facts, t=tables, diagrams=drawn),

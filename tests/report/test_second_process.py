@@ -34,15 +34,18 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 def _made_here_only_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The parts without findings may be made in the child only: made here, the test fails (so
-    a child that silently failed, and a report that quietly fell back, cannot pass)."""
-    parent, make = os.getpid(), cluster_report.parts_without_findings
+    """The parts without findings and the findings diagram may be made in a child only: made
+    here, the test fails (so a child that silently failed, and a report that quietly fell back,
+    cannot pass)."""
+    parent = os.getpid()
+    for name in ("parts_without_findings", "findings_diagram"):
+        make = getattr(cluster_report, name)
 
-    def in_child_only(cluster, pages):  # noqa: ANN001, ANN202
-        assert os.getpid() != parent, "made in this process: the second process failed"
-        return make(cluster, pages)
+        def in_child_only(*args, _make=make):  # noqa: ANN002, ANN202
+            assert os.getpid() != parent, "made in this process: the second process failed"
+            return _make(*args)
 
-    monkeypatch.setattr(cluster_report, "parts_without_findings", in_child_only)
+        monkeypatch.setattr(cluster_report, name, in_child_only)
 
 
 @pytest.mark.parametrize("dump", DUMPS, ids=lambda p: f"{p.parent.name}/{p.name}")
