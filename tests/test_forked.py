@@ -3,6 +3,7 @@ None (the caller makes the result itself), quietly, and leaves no child behind."
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import sys
@@ -120,6 +121,21 @@ def test_warnings_in_the_child_are_said_in_the_parent() -> None:
     assert [(type(w.message), str(w.message)) for w in said] == [
         (UserWarning, "Glyph 12354 missing from font(s) DejaVu Sans."), (RuntimeWarning, "an odd value")]
     assert {w.filename for w in said} == {__file__}  # said where the child's code said it
+
+
+def test_no_child_where_memory_is_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the child copies what it reads: with less than twice this process free, no child
+    assert forked._room_for_a_copy()
+    real_open = open
+
+    def short_of_memory(path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if path == "/proc/meminfo":
+            return io.BytesIO(b"MemTotal: 8000000 kB\nMemAvailable:     1024 kB\n")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", short_of_memory)
+    assert not forked._room_for_a_copy()
+    assert fork_call(lambda: Parts({}, []), Parts) is None
 
 
 def test_no_child_where_no_second_cpu_or_no_fork(monkeypatch: pytest.MonkeyPatch) -> None:
