@@ -96,8 +96,8 @@ def parts_without_findings(cluster: Cluster, pages: bool) -> PartsWithoutFinding
                                 diagrams_without_findings(cluster) if pages else [])
 
 
-# Below this many objects a report takes a second or two, and a second process would mostly
-# spend its time importing what this one imports anyway.
+# Below this many objects a report takes about a second: second processes would save little of
+# it, and each would import matplotlib again.
 SECOND_PROCESS_OBJECTS = 5000
 
 
