@@ -9,12 +9,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 import orjson
+
+from analyzer.safeyaml import load_yaml
 
 # Keys that mark a JSON line as tool-call metadata rather than a Kubernetes document.
 _TOOL_KEYS = ("toolset_name", "tool_name", "schema_version", "invocation")
 _FRAME = "│"
+# A template's `{param}` and its optional `[...]` parts (tool_commands.yaml).
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_OPTIONAL = re.compile(r"\[([^\]]*)\]")
+# The quoted output of newer records: `stdout:` then ` "NAME ...` ... `..."` (a JSON string
+# written out with its line breaks); logs as `"data": "...`.
+_QUOTE_OPEN = re.compile(r'^\s*(?:"data":\s*)?"')
+_QUOTE_CLOSE = re.compile(r'(?<!\\)"\s*,?\s*$')
+_ESCAPE = re.compile(r'\\(["t\\])')
+_UNESCAPED = {'"': '"', "t": "\t", "\\": "\\"}
 _BORDER = re.compile(r"^[\s┌┐└┘├┤┬┴┼─═╭╮╯╰│]*$")
 
 
@@ -50,6 +63,62 @@ def _json_line(line: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
+@cache
+def _tool_commands() -> dict[str, str]:
+    data = load_yaml(resources.files("analyzer.ingest").joinpath("tool_commands.yaml").read_text("utf-8"))
+    return dict(data["tools"])
+
+
+def command_from_params(tool: object, params: object) -> str | None:
+    """The kubectl command a tool ran, from its name and params (tool_commands.yaml); None when
+    the tool is not known or a param the command needs is missing.
+
+    >>> command_from_params("kubectl_describe", {"kind": "Deployment", "name": "crashpod", "namespace": "default"})
+    'kubectl describe Deployment crashpod -n default'
+    >>> command_from_params("kubectl_describe", {"kind": "node", "name": "n1"})
+    'kubectl describe node n1'
+    >>> command_from_params("kubectl_get_by_kind_in_namespace", {"kind": "pod"}) is None
+    True
+    """
+    template = _tool_commands().get(tool) if isinstance(tool, str) else None
+    if template is None or not isinstance(params, dict):
+        return None
+
+    def value(name: str) -> str | None:
+        v = params.get(name)
+        return str(v) if isinstance(v, (str, int)) and str(v).strip() and " " not in str(v).strip() else None
+
+    def optional(m: re.Match[str]) -> str:
+        names = _PLACEHOLDER.findall(m.group(1))
+        return m.group(1) if all(value(n) for n in names) else ""
+
+    text = _OPTIONAL.sub(optional, template)
+    if any(value(n) is None for n in _PLACEHOLDER.findall(text)):
+        return None
+    return _PLACEHOLDER.sub(lambda m: value(m.group(1)) or "", text)
+
+
+def _unquote(lines: list[str], start: int, end: int) -> None:
+    """Take off the quotes newer records put around the output (lines[start:end]), in place: the
+    opening `"` (or `"data": "`) on its first line, the closing `"` on its last, and the
+    escapes of the quoted string (\\" \\t \\\\), line breaks kept so lines keep their numbers."""
+    first = next((i for i in range(start, end) if lines[i].strip()), None)
+    last = next((i for i in range(end - 1, start - 1, -1) if lines[i].strip()), None)
+    if first is None or last is None:
+        return
+    opening = _QUOTE_OPEN.match(lines[first])
+    closing = _QUOTE_CLOSE.search(lines[last])
+    # `"data": "` says it is a quoted log (its closing quote may be cut); a bare `"` needs its pair.
+    if opening is None or (closing is None and "data" not in opening.group()) or first == last:
+        return
+    lines[first] = lines[first][opening.end():]
+    if closing is not None:
+        lines[last] = lines[last][:closing.start()]
+    for i in range(first, last + 1):
+        if "\\" in lines[i]:
+            lines[i] = _ESCAPE.sub(lambda m: _UNESCAPED[m.group(1)], lines[i])
+
+
 def looks_like_tool_output(head: bytes) -> bool:
     """Whether a file starts with a tool-call metadata line (cheap check on the first bytes)."""
     first = head.lstrip()[:400]
@@ -67,6 +136,7 @@ def unwrap_tool_output(text: str) -> Unwrapped | None:
     lines = text.split("\n")
     header = 0
     command = None
+    from_params = None
     for i, line in enumerate(lines[:5]):
         meta = _json_line(line)
         if meta is None or not any(k in meta for k in _TOOL_KEYS):
@@ -75,8 +145,12 @@ def unwrap_tool_output(text: str) -> Unwrapped | None:
         invocation = meta.get("invocation")
         if isinstance(invocation, str) and invocation.startswith(("kubectl ", "oc ")):
             command = invocation
+        # Records that name only the tool ("kubectl_describe command"): the command from its params.
+        from_params = from_params or command_from_params(meta.get("tool_name"), meta.get("match_params")) \
+            or command_from_params(meta.get("tool_name"), meta.get("params"))
     if not header:
         return None
+    command = command or from_params
     if header < len(lines) and lines[header].strip() == "stdout:":
         header += 1
     trailer_at = next((i for i in range(header, len(lines)) if lines[i].rstrip() == "stderr:"), None)
@@ -84,6 +158,7 @@ def unwrap_tool_output(text: str) -> Unwrapped | None:
     if trailer_at is not None:
         trailer = "\n".join(lines[trailer_at + 1:]).strip()
         lines[trailer_at:] = [""] * (len(lines) - trailer_at)
+    _unquote(lines, header, trailer_at if trailer_at is not None else len(lines))
     lines[:header] = [""] * header
     return Unwrapped("\n".join(lines), command, header, trailer)
 

@@ -63,3 +63,68 @@ def test_a_table_with_a_few_box_characters_is_not_treated_as_framed() -> None:
     r = ingest_text(text)
     assert r.objects[0].body()["data"] == {"a": "x │ y"}
     assert not any("terminal frame" in s.reason for s in r.skipped)
+
+
+# Newer HolmesGPT records (robusta-dev/holmesgpt @ c1ee1d4, tests/llm/fixtures/test_workload_health/
+# 01_crashpod, an EKS cluster in us-east-2, trimmed to three rows and the Deployment's head): the
+# invocation names only the tool ("kubectl_get_by_kind_in_namespace command", the command is in
+# its params), and the output is a quoted string written out with its line breaks (` "NAME ...`,
+# last row ending `",`). Before: "plain text that is neither a dump nor a known log layout", the
+# crash-looping pod lost.
+HOLMES_QUOTED_TABLE = "\n".join([
+    '{"toolset_name": "kubernetes/core", "tool_name": "kubectl_get_by_kind_in_namespace", '
+    '"match_params": {"kind": "Pod", "namespace": "default"}}',
+    '{"schema_version": "robusta:v1.0.0", "status": "success", "error": null, "return_code": 0, "url": null, '
+    '"invocation": "kubectl_get_by_kind_in_namespace command", "params": {"kind": "Pod", "namespace": "default"}}',
+    "stdout:",
+    ' "NAME                                 READY   STATUS             RESTARTS      AGE     IP             NODE',
+    "aws-cloudwatch-mcp-6f756749bd-6rvgn  1/1     Running            0             3h44m   10.0.218.59    ip-10-0-203-129.us-east-2.compute.internal",
+    "crashpod-9688789bc-lgjzj             0/1     CrashLoopBackOff   7 (32s ago)   11m     10.0.219.148   ip-10-0-203-129.us-east-2.compute.internal",
+    'robusta-forwarder-5d54dbffd6-m8j4s   1/1     Running            0             3d20h   10.0.207.76    ip-10-0-217-140.us-east-2.compute.internal",',
+    "",
+    "stderr:",
+    "",
+])
+HOLMES_QUOTED_DESCRIBE = "\n".join([
+    '{"toolset_name": "kubernetes/core", "tool_name": "kubectl_describe", '
+    '"match_params": {"kind": "Deployment", "name": "crashpod", "namespace": "default"}}',
+    '{"schema_version": "robusta:v1.0.0", "status": "success", "error": null, "return_code": 0, "url": null, '
+    '"invocation": "kubectl_describe command", "params": {"kind": "Deployment", "name": "crashpod", "namespace": "default"}}',
+    "stdout:",
+    ' "Name:                   crashpod',
+    "Namespace:              default",
+    "CreationTimestamp:      Mon, 14 Jul 2025 14:04:46 +0300",
+    "Selector:               app=crashpod",
+    "Replicas:               1 desired | 1 updated | 1 total | 0 available | 1 unavailable",
+    "StrategyType:           RollingUpdate",
+    'Events:                 <none>"',
+    "",
+    "stderr:",
+    "",
+])
+
+
+def test_a_quoted_tool_output_is_read_with_the_command_its_params_name() -> None:
+    r = ingest_text(HOLMES_QUOTED_TABLE)
+    pods = {o.key.id: o for o in r.objects}
+    assert sorted(pods) == ["core/Pod/default/aws-cloudwatch-mcp-6f756749bd-6rvgn",
+                            "core/Pod/default/crashpod-9688789bc-lgjzj",
+                            "core/Pod/default/robusta-forwarder-5d54dbffd6-m8j4s"]
+    # the closing quote of the last row is not part of its NODE cell
+    assert pods["core/Pod/default/robusta-forwarder-5d54dbffd6-m8j4s"].view.spec.nodeName \
+        == "ip-10-0-217-140.us-east-2.compute.internal"
+    assert not r.rejections
+
+
+def test_a_quoted_describe_is_read_as_its_kind() -> None:
+    r = ingest_text(HOLMES_QUOTED_DESCRIBE)
+    [dep] = r.objects
+    assert dep.key.id == "apps/Deployment/default/crashpod"
+    assert dep.view.status.unavailableReplicas == 1
+
+
+def test_an_unquoted_output_is_left_as_it_is() -> None:
+    # the older shape (realdata aks/holmesgpt-fixtures): no quotes, a `"` in a message stays
+    from analyzer.ingest.wrappers import unwrap_tool_output
+    text = HOLMES_YAML.replace("apiVersion: v1", 'apiVersion: v1\n# "quoted"')
+    assert unwrap_tool_output(text).body.split("\n")[4] == '# "quoted"'
