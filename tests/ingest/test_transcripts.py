@@ -302,3 +302,67 @@ def test_a_write_up_of_fenced_yaml_without_a_command_is_read_block_by_block() ->
     named = ingest_text(_EKS_NODE_README.replace("metadata:\n", "metadata:\n  name: ip-10-0-1-5\n"),
                         "README.md")
     assert [(o.kind, o.name) for o in named.objects] == [("Node", "ip-10-0-1-5")]
+
+
+# A write-up that shows the command in one code block and its output in the next (converged-
+# computing/operator-experiments @ 347f9a1, aws/lammps/hpc7g/run3/DEBUGGING.md, an EKS 1.27
+# cluster's EFA device plugin, trimmed): the output was read without its command, so the
+# DaemonSet (whose describe prints no Namespace line) had no namespace and counted twice beside
+# the same DaemonSet of the `-o json` after it.
+_EFA_WRITE_UP = """\
+> 2. kubectl describe ds aws-efa-k8s-device-plugin-daemonset -n <Namespace>
+
+```bash
+$ kubectl describe ds aws-efa-k8s-device-plugin-daemonset -n kube-system 
+```
+```console
+Name:           aws-efa-k8s-device-plugin-daemonset
+Selector:       name=aws-efa-k8s-device-plugin
+Node-Selector:  <none>
+Labels:         <none>
+Desired Number of Nodes Scheduled: 8
+Current Number of Nodes Scheduled: 8
+Number of Nodes Scheduled with Up-to-date Pods: 8
+Number of Nodes Scheduled with Available Pods: 3
+Number of Nodes Misscheduled: 0
+Pods Status:  8 Running / 0 Waiting / 0 Succeeded / 0 Failed
+Events:
+  Type    Reason            Age   From                  Message
+  ----    ------            ----  ----                  -------
+  Normal  SuccessfulCreate  14m   daemonset-controller  Created pod: aws-efa-k8s-device-plugin-daemonset-7tf47
+```
+
+Json output included too:
+
+```bash
+$ kubectl get ds aws-efa-k8s-device-plugin-daemonset -n kube-system -o json
+```
+```console
+{
+    "apiVersion": "apps/v1",
+    "kind": "DaemonSet",
+    "metadata": {
+        "creationTimestamp": "2023-07-28T17:10:55Z",
+        "name": "aws-efa-k8s-device-plugin-daemonset",
+        "namespace": "kube-system",
+        "uid": "64cbfeb6-f251-4797-8b92-07ef6c3a40db"
+    },
+    "status": {"desiredNumberScheduled": 8, "numberAvailable": 3, "numberReady": 3}
+}
+```
+"""
+
+
+def test_a_command_in_one_code_block_owns_the_output_in_the_next() -> None:
+    r = ingest_text(_EFA_WRITE_UP, "DEBUGGING.md")
+    daemonsets = [o for o in r.objects if o.kind == "DaemonSet"]
+    assert [o.key.id for o in daemonsets] == ["apps/DaemonSet/kube-system/aws-efa-k8s-device-plugin-daemonset"]
+    assert r.duplicates == 1  # the describe and the JSON: one object, seen twice
+    # the events of the describe are the DaemonSet's, in its namespace
+    assert {o.namespace for o in r.objects if o.kind == "Event"} == {"kube-system"}
+
+
+def test_a_command_block_followed_by_prose_keeps_its_empty_output() -> None:
+    text = _EFA_WRITE_UP.split("```console")[0] + "Then nothing.\n"
+    r = ingest_text(text, "DEBUGGING.md")
+    assert not r.objects and not r.rejections

@@ -89,6 +89,11 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         return [], [Rejection(source, f"line {first_line}", f"{what}: {why}; nothing read")]
     if not info.namespaced:
         meta.pop("namespace", None)
+    elif "namespace" not in meta and command is not None and command.verb == "describe" and command.namespace \
+            and not command.all_namespaces:
+        # kubectl's DaemonSet describer (and older ones of other kinds) prints no Namespace line:
+        # the object is in the namespace its command named
+        meta["namespace"] = command.namespace
     body: dict[str, Any] = {"apiVersion": info.api_version, "kind": info.kind, "metadata": meta}
     facts: dict[str, Any] = {}
     name_line = next((line.no for line in lines if line.text.startswith("Name:")), first_line)
