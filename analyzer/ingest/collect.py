@@ -61,6 +61,8 @@ _NOT_SPACE = re.compile(rb"\S")
 _RELEASE_STEP = 16 * 1024**2
 # How often (in items) a List read in one scan looks up where in the file it has got to.
 _LOCATE_EVERY = 256
+# What a tool printed instead of a log: its own failure line, or kubectl's error.
+_TOOL_ERROR = re.compile(r"^\s*(?:Command `[^`]*` failed|Error from server|error: )")
 _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
@@ -144,7 +146,10 @@ class Ingestor:
             self.reject_input(display, exc.reason)
             return
         if _is_wrapped(data):
-            data = self._unwrap(display, data)
+            unwrapped = self._unwrap(display, data)
+            if unwrapped is None:
+                return  # a tool's `kubectl logs`: read as the pod's log
+            data = unwrapped
         if hint is not None and hint.kind:
             self.result.hinted_files.setdefault(hint.kind, []).append(display)
         if hint is None and transcripts.may_be_transcript(data) and self._add_transcript(display, data):
@@ -250,8 +255,9 @@ class Ingestor:
         self.add_tree(inner, depth + 1)
         self.result.inputs.pop()
 
-    def _unwrap(self, display: str, data: bytes) -> bytes:
-        """Remove a tool-call record or a terminal frame around the kubectl output."""
+    def _unwrap(self, display: str, data: bytes) -> bytes | None:
+        """Remove a tool-call record or a terminal frame around the kubectl output (None when the
+        record was a `kubectl logs` and its output was kept as the pod's log)."""
         text = data.decode("utf-8", "replace")
         unwrapped = wrappers.unwrap_tool_output(text)
         if unwrapped is not None:
@@ -260,6 +266,8 @@ class Ingestor:
             if unwrapped.trailer:
                 self.result.skipped.append(Rejection(display, "stderr", f"tool's stderr: {unwrapped.trailer[:80]!r}"))
             text = unwrapped.body
+            if unwrapped.command and self._add_tool_log(display, unwrapped.command, text):
+                return None
             # The command as a prompt line tells the text parser what the table holds.
             if unwrapped.command and not (jsondocs.looks_like_json(text.encode()) or yamldocs.looks_like_yaml(text)):
                 text = unwrapped.body_with_prompt()
@@ -267,6 +275,26 @@ class Ingestor:
             self.result.skipped.append(Rejection(display, "", "terminal frame (k9s box-drawing │ and padding) removed"))
             text = wrappers.strip_frame(text)
         return text.encode("utf-8")
+
+    def _add_tool_log(self, display: str, command_text: str, body: str) -> bool:
+        """The output of a tool's `kubectl logs POD` as that pod's log; False for another command,
+        a selector's logs, or the error the command printed instead of a log (left to be named
+        as the text it is)."""
+        from analyzer.ingest.text.commands import parse_command
+
+        command = parse_command(command_text)
+        if command is None or command.verb != "logs" or command.piped:
+            return False
+        target = transcripts.log_target(command.flags, command.names, command.resources)
+        lines = body.split("\n")
+        first = next((i for i, t in enumerate(lines) if t.strip()), None)
+        if target is None or first is None or _TOOL_ERROR.match(lines[first]):
+            return False
+        text = "\n".join(lines[first:]).rstrip("\n") + "\n"
+        self.result.files.append(FileReport(display, "kubectl logs", logs=1))
+        self._add_log(LogRecord(target.namespace, target.pod, target.container, text, display, target.previous,
+                                line=first + 1))
+        return True
 
     def _add_content(self, display: str, data: bytes, hint: layouts.PathHint | None) -> bool:
         """Read text by what it is: JSON, YAML, or pasted kubectl text; False if none of these."""

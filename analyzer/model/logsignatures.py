@@ -279,7 +279,8 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
     history, and so is a previous container's log (it is evidence of why that one exited).
     The ids of signatures found current by their repeats alone (no time) go into `untimed`.
     `crashed`: the log is that of a container which exited in error and is crashing still
-    (CrashLoopBackOff): an untimed line among its last lines is its last words, current.
+    (CrashLoopBackOff) or stays ended: an untimed line among its last lines is its last words,
+    current.
     """
     total = _last_lines(log.text)
     last_of: dict[str, LogMatch] = {}
@@ -325,14 +326,21 @@ def _container_start(pod: dict, container: str) -> datetime | None:
 
 def _crashing_containers(cluster: Dump) -> set[tuple[str, str, str]]:
     """(namespace, pod, container) of containers in CrashLoopBackOff whose last run ended in an
-    error: their current log is the one that ended in that error."""
+    error, and of containers that ended in an error and stay ended (a Job's pod that failed):
+    their current log is the one that ended in that error. A pod of one container is also
+    listed with no container name (`kubectl logs POD` names none)."""
     out: set[tuple[str, str, str]] = set()
     for pod in cluster.objects_of("Pod"):
-        for cs in pod.view.status.containerStatuses or ():
+        statuses = list(pod.view.status.containerStatuses or ())
+        for cs in statuses:
             waiting = cs.state.waiting if cs.state else None
             ended = cs.lastState.terminated if cs.lastState else None
-            if waiting and waiting.reason == "CrashLoopBackOff" and ended and ended.exitCode:
+            ended_now = cs.state.terminated if cs.state else None
+            if (waiting and waiting.reason == "CrashLoopBackOff" and ended and ended.exitCode) \
+                    or (ended_now and ended_now.exitCode):
                 out.add((pod.namespace, pod.name, cs.name))
+                if len(statuses) == 1:
+                    out.add((pod.namespace, pod.name, ""))
     return out
 
 

@@ -128,3 +128,29 @@ def test_an_unquoted_output_is_left_as_it_is() -> None:
     from analyzer.ingest.wrappers import unwrap_tool_output
     text = HOLMES_YAML.replace("apiVersion: v1", 'apiVersion: v1\n# "quoted"')
     assert unwrap_tool_output(text).body.split("\n")[4] == '# "quoted"'
+
+
+# The `kubectl logs` records of holmesgpt's 04_image_pull_backoff (EKS, @ c1ee1d4): the tool ran
+# kubectl logs and it failed (the container never started); that text is not the pod's log.
+HOLMES_LOGS_FAILED = "\n".join([
+    '{"toolset_name": "kubernetes/logs", "tool_name": "fetch_pod_logs", "match_params": '
+    '{"pod_name": "customer-relations-webapp-5d98ffcfd-tz4nc", "namespace": "default"}}',
+    '{"schema_version": "robusta:v1.0.0", "status": "success", "error": null, "return_code": 0, "url": null, '
+    '"invocation": "fetch_pod_logs command", "params": {"pod_name": "customer-relations-webapp-5d98ffcfd-tz4nc", '
+    '"namespace": "default"}}',
+    "Command `kubectl logs customer-relations-webapp-5d98ffcfd-tz4nc -n default` failed with return code 1",
+    'Error from server (BadRequest): container "crw-main-container" in pod '
+    '"customer-relations-webapp-5d98ffcfd-tz4nc" is waiting to start: image can\'t be pulled',
+    "",
+])
+
+
+def test_a_logs_record_is_the_pods_log_and_a_failed_one_is_not() -> None:
+    ok = HOLMES_LOGS_FAILED.split("\n")[:2] + ["Exception in thread \"main\" java.lang.StackOverflowError", ""]
+    r = ingest_text("\n".join(ok), "kubectl_logs.txt")
+    [log] = r.logs
+    assert (log.namespace, log.pod, log.container, log.line) == (
+        "default", "customer-relations-webapp-5d98ffcfd-tz4nc", "", 3)
+    assert log.text.startswith("Exception in thread")
+    failed = ingest_text(HOLMES_LOGS_FAILED, "kubectl_logs.txt")
+    assert not failed.logs and not failed.objects

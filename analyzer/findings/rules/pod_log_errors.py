@@ -22,7 +22,9 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         yield RULE.not_applicable("the dump holds no container logs")
         return
     dump_wide = frozenset(p.signature_id for p in dump_wide_patterns(cluster))
-    for (namespace, pod), matches in sorted(matches_by_pod(cluster, dump_wide).items()):
+    by_pod = matches_by_pod(cluster, dump_wide)
+    ended = _ended_in_error(cluster, {pod for pod, matches in by_pod.items() if any(m.current for m in matches)})
+    for (namespace, pod), matches in sorted(by_pod.items()):
         current = [m for m in matches if m.current]
         ranked = current or matches
         # The most severe signature (ties: the one with most lines) names the finding.
@@ -36,6 +38,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         quiet = next((m.quiet_since for m in matches if m.quiet_since), None)
         if current and all(m.match.signature.exits and m.match.line == m.log.line_count for m in current):
             state = "the last line of its log: the process exited on it"
+        elif current and (namespace, pod) in ended:
+            state = "the last words of its container, which ended in an error and stays ended"
         elif current:
             state = "still coming at capture"
         elif any(m.orphan for m in matches):
@@ -53,3 +57,19 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             current=bool(current),
         )
         yield replace(finding, severity=severity) if severity != finding.severity else finding
+
+
+def _ended_in_error(cluster: AnalyzedDump, wanted: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Of the (namespace, pod) wanted, those whose containers have all ended, one in an error (a
+    Job's failed pod): what their logs say last is not "still coming"."""
+    out: set[tuple[str, str]] = set()
+    if not wanted:
+        return out
+    for pod in cluster.objects_of("Pod"):
+        if (pod.namespace, pod.name) not in wanted:
+            continue
+        states = [cs.state for cs in pod.view.status.containerStatuses or ()]
+        if states and all(st is not None and st.terminated for st in states) \
+                and any(st.terminated.exitCode for st in states if st is not None and st.terminated):
+            out.add((pod.namespace, pod.name))
+    return out

@@ -139,6 +139,8 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     ('kubectl', 'k get no')
     >>> command_of_line("$ helm list -A"), command_of_line("The pods were fine.")
     (('command', 'helm list -A'), None)
+    >>> command_of_line("% Total    % Received % Xferd  Average Speed"), command_of_line("% kubectl get no")
+    (None, ('kubectl', 'kubectl get no'))
     """
     stripped = unbold(text.strip())
     if not stripped:
@@ -156,14 +158,16 @@ def command_of_line(text: str) -> tuple[str, str] | None:
             rest = _THEME_STATE.sub("", rest)
             if not rest:
                 return None
-        plain = (prompt.pattern == r"^[$#%] " and stripped[0] == "#") or prompt.pattern == _XTRACE
+        # a bare "% " also opens curl's progress meter ("% Total    % Received ...") in logs
+        plain = (prompt.pattern == r"^[$#%] " and stripped[0] in "#%") or prompt.pattern == _XTRACE
         if _KUBECTL.match(rest) and (cmd := _parsed(rest)) is not None and (not plain or _known(cmd)):
             return "kubectl", rest
         # "# " is also a markdown heading and a shell comment, "+ " a diff's added line: only a
         # kubectl or a well-known tool follows them here
         if plain:
             word = _WORD.match(rest)
-            return ("command", rest) if prompt.pattern == _XTRACE and word and word.group(0) in _KNOWN_TOOLS else None
+            known = word is not None and word.group(0) in _KNOWN_TOOLS
+            return ("command", rest) if known and (prompt.pattern == _XTRACE or stripped[0] == "%") else None
         word = _WORD.match(rest)
         if word and (prompt.pattern != r"^[$#%] " or len(rest) < 200):
             return "command", rest
