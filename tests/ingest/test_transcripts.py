@@ -313,7 +313,7 @@ _EFA_WRITE_UP = """\
 > 2. kubectl describe ds aws-efa-k8s-device-plugin-daemonset -n <Namespace>
 
 ```bash
-$ kubectl describe ds aws-efa-k8s-device-plugin-daemonset -n kube-system 
+$ kubectl describe ds aws-efa-k8s-device-plugin-daemonset -n kube-system
 ```
 ```console
 Name:           aws-efa-k8s-device-plugin-daemonset
