@@ -88,10 +88,15 @@ def _node_findings(cluster: AnalyzedDump, nodes: dict, flagged: set[str]) -> Ite
         elif ready is None and taint is not None:
             # `conditions: null` but the node controller tainted it: the kubelet stopped reporting.
             flagged.add(node.name)
+            # conditions shown without their Ready row (a paste cut mid-Conditions) are named by
+            # type, not printed as objects
+            shown = ", ".join(f"{c.type}={c.status}" for c in conditions or ()) or None
             yield RULE.fail(node, ev(node, f"spec.taints[key={taint.key}]", f"{taint.key}:{taint.effect}",
                                      "no not-ready taint"),
-                            ev(node, "status.conditions", conditions, "a Ready condition"),
-                            status="NotReady", detail=f"no conditions reported; tainted {taint.key}:{taint.effect}",
+                            ev(node, "status.conditions", shown, "a Ready condition"),
+                            status="NotReady",
+                            detail=(f"no Ready condition in the dump, only {shown}" if shown else "no conditions reported")
+                            + f"; tainted {taint.key}:{taint.effect}",
                             since=_since(cluster, node, taint.timeAdded))
         elif ready is None and (text_status(node) or "").startswith("NotReady"):
             flagged.add(node.name)
