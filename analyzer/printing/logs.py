@@ -58,13 +58,14 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
     names, inits = _container_names(body)
     if body is None:
         names = sorted({r.container for r in records})
+    annotations = ((body or {}).get("metadata") or {}).get("annotations") or {}
+    default = annotations.get(DEFAULT_CONTAINER_ANNOTATION)
+    # the container `kubectl logs POD` shows without -c
+    default = default if isinstance(default, str) and default in names + inits else (
+        names[0] if len(names) == 1 else None)
     if not container:
-        annotations = ((body or {}).get("metadata") or {}).get("annotations") or {}
-        default = annotations.get(DEFAULT_CONTAINER_ANNOTATION)
-        if isinstance(default, str) and default in names + inits:
+        if default:
             container = default
-        elif len(names) == 1:
-            container = names[0]
         else:
             choice = f"choose one of: [{' '.join(names)}]"
             if inits:
@@ -73,6 +74,10 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
     if body is not None and container not in names + inits and not any(r.container == container for r in records):
         raise LogError(f"container {container} is not valid for pod {pod}", 400, "BadRequest")
     record = _pick(records, container, previous)
+    if record is None and container == default:
+        # a log saved from `kubectl logs POD` (no -c: a tool's record, a pasted session) is the
+        # default container's
+        record = _pick(records, "", previous)
     if record is None:
         which = "previous log" if previous else "log"
         raise LogError(f"the dump holds no {which} for container {container} of pod {pod}", 404, "NotFound")

@@ -176,3 +176,37 @@ def test_get_all_lists_the_workload_kinds_the_dump_holds() -> None:
     nodes_only = REALDATA / "unknown/troubleshoot-analyze-files/nodes.json"
     done = kda("get", "all", "-A", str(nodes_only), check=False)
     assert done.returncode == 1 and 'did not collect any kind of "all"' in done.stderr
+
+
+# holmesgpt tests/llm/fixtures/test_ask_holmes/21_job_fail_curl_no_svc_account @ c1ee1d4 (an EKS
+# cluster), trimmed: the pod's describe and the log of `kubectl logs get-data-mldtn` (no -c).
+_HOLMES_POD = """\
+{"toolset_name":"kubernetes/core","tool_name":"kubectl_describe","match_params":{"kind":"pod","name":"get-data-mldtn","namespace":"default"}}
+{"schema_version": "robusta:v1.0.0", "status": "success", "invocation": "kubectl describe pod get-data-mldtn -n default"}
+Name:             get-data-mldtn
+Namespace:        default
+Start Time:       Wed, 28 May 2025 15:48:23 +0300
+Status:           Failed
+Containers:
+  curl-container:
+    Image:         curlimages/curl:latest
+    State:          Terminated
+      Reason:       Error
+      Exit Code:    6
+    Ready:          False
+    Restart Count:  0
+Events:            <none>
+"""
+_HOLMES_LOG = """\
+{"toolset_name":"kubernetes/logs","tool_name":"fetch_pod_logs","match_params":{"pod_name":"get-data-mldtn","namespace":"default"}}
+{"schema_version": "robusta:v1.0.0", "status": "success", "invocation": "kubectl logs get-data-mldtn -n default"}
+curl: (6) Could not resolve host: kldsvklnsdiogjerkngernjk23432i90erfefjio.com
+"""
+
+
+def test_a_log_saved_without_its_container_is_the_default_containers(tmp_path: Path) -> None:
+    (tmp_path / "kubectl_describe_pod.txt").write_text(_HOLMES_POD)
+    (tmp_path / "kubectl_logs.txt").write_text(_HOLMES_LOG)
+    shown = kda("logs", str(tmp_path), "get-data-mldtn", "-n", "default").stdout
+    assert "Could not resolve host" in shown
+    assert "Could not resolve host" in kda("logs", str(tmp_path), "get-data-mldtn", "-c", "curl-container").stdout
