@@ -357,9 +357,6 @@ def split_transcript(text: str) -> Transcript:
     current: Block | None = None
     in_fence = False
     quoted = False
-    # A kubectl command alone in its code block, its output in the next one (a write-up's
-    # "```bash $ kubectl describe ...``` ```console Name: ...```"): held until the next fence opens.
-    held: Block | None = None
 
     def close() -> None:
         nonlocal current
@@ -376,14 +373,6 @@ def split_transcript(text: str) -> Transcript:
         quoted = quoted or _QUOTED.match(raw) is not None and raw.startswith(">") and not _PROMPTS[0].match(raw.lstrip())
         line = _clean(raw, stamped, quoting)
         fence = _FENCE.match(line)
-        if held is not None:
-            if not line.strip():
-                continue
-            if fence is not None:
-                in_fence, current, held = True, held, None  # the output's fence opens
-                continue
-            blocks.append(held)
-            held = None
         if fence is None and (m := _FENCE_ANYWHERE.search(line)) is not None:
             # a fence opened or closed on a line with text: the text before it is prose, the
             # text after it (not a language tag) is the block's first line
@@ -403,9 +392,6 @@ def split_transcript(text: str) -> Transcript:
             continue
         if fence is not None:
             in_fence = not in_fence
-            if not in_fence and current is not None and current.kind == "kubectl" and current.command is not None \
-                    and not any(ln.text.strip() for ln in current.lines[1:]):
-                held, current = current, None
             close()
             if "markdown fences" not in unwrapped:
                 unwrapped.append("markdown fences")
@@ -447,8 +433,6 @@ def split_transcript(text: str) -> Transcript:
             close()
             continue
         current.lines.append(TranscriptLine(no, line))
-    if held is not None:
-        blocks.append(held)
     close()
     if quoted:
         unwrapped.append("quoting")
