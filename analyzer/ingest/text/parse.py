@@ -117,6 +117,7 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         return _table(block, state, kinds, source)
     if has_box_drawing(text):
         return _reject_drawing(lines, index, state, source)
+    state.result.unread.append(line.no)
     return index + 1
 
 
