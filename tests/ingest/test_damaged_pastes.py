@@ -344,3 +344,29 @@ def test_a_table_in_a_one_backtick_span_over_several_lines_is_read() -> None:
     pods = {o.name: o for o in r.objects}
     assert sorted(pods) == ["web-1", "web-2"]
     assert pods["web-2"].view.text.status == "CrashLoopBackOff" and pods["web-2"].view.text.age_seconds == 300
+
+
+# Azure-Samples/aks-store-demo#192 (an AKS cluster, the issue's description as the issues corpus
+# keeps it, trimmed): a `-o wide` row with no header or command, then a describe fragment. The row is
+# read; the fragment and the prose were passed over without a word before.
+_AKS_STORE_192 = """\
+**Describe the bug**
+Virtual worker and viritual customer enter crash loop backoffs.
+
+virtual-worker-7d5cdbb7bd-4lhhw     0/1     CrashLoopBackOff   32 (63s ago)   153m   10.244.0.118   aks-nodepool1-36220077-vmss000000   <none>           <none>
+
+   Last State:     Terminated
+      Reason:       StartError
+      Message:      failed to create containerd task: failed to create shim task: OCI runtime create failed
+      Exit Code:    128
+
+**To Reproduce**
+"""
+
+
+def test_lines_a_paste_does_not_read_are_named_not_dropped() -> None:
+    r = ingest_text(_AKS_STORE_192, "issue.md")
+    assert [o.name for o in r.objects] == ["virtual-worker-7d5cdbb7bd-4lhhw"]
+    unread = [(s.location, s.reason) for s in r.skipped if "not read" in s.reason]
+    assert [loc for loc, _ in unread] == ["lines 1-2", "lines 6-11"]
+    assert all("neither a kubectl table nor a describe" in why for _, why in unread)
