@@ -843,7 +843,7 @@ class Ingestor:
         for rej in parsed.rejections:
             # A fragment of text the parser could not read: not countable as objects.
             self._record_input_rejection(rej)
-        for first, last in _runs(parsed.unread, text):
+        for first, last in parsed.unread:
             span = f"line {first}" if first == last else f"lines {first}-{last}"
             self.result.skipped.append(Rejection(display, span, "neither a kubectl table nor a describe "
                                                  "(prose, or a fragment of an output): not read"))
@@ -1069,28 +1069,6 @@ class Ingestor:
 # collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).
 _POD_NAMED_LOG = re.compile(r"(?:^|/)[^/]+/(?P<pod>[a-z0-9][a-z0-9.-]*)/(?P<container>[a-z][a-z0-9-]*?)"
                             r"(?P<previous>-previous)?\.log$")
-
-
-def _runs(numbers: list[int], text: str) -> list[tuple[int, int]]:
-    """Line numbers as runs (first, last), a run going on over blank lines between (line 7,
-    read by something else, ends one).
-
-    >>> _runs([2, 3, 5, 9], "a\\nb\\nc\\n\\nd\\n\\nNAME\\n\\ne\\nf")
-    [(2, 5), (9, 9)]
-    """
-    if not numbers:
-        return []
-    blank = {i for i, t in enumerate(text.split("\n"), start=1) if not t.strip()}
-    runs: list[tuple[int, int]] = []
-    first = last = numbers[0]
-    for no in numbers[1:]:
-        if all(n in blank for n in range(last + 1, no)):
-            last = no
-            continue
-        runs.append((first, last))
-        first = last = no
-    runs.append((first, last))
-    return runs
 
 
 def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:

@@ -41,6 +41,7 @@ class _State:
     consumed: int = 0  # index of the first line no block has taken yet
     output_start: int = -1  # index of the line just after the last command line
     result: TextParse = field(default_factory=TextParse)
+    unread: list[int] = field(default_factory=list)  # indexes of lines with text nothing took
 
 
 def parse_kubectl_text(text: str, source: str) -> TextParse:
@@ -60,7 +61,25 @@ def parse_kubectl_text(text: str, source: str) -> TextParse:
     index = 0
     while index < len(lines):
         index = _step(lines, index, state, kinds, source)
+    state.result.unread = _runs(lines, state.unread)
     return state.result
+
+
+def _runs(lines: list[Line], indexes: list[int]) -> list[tuple[int, int]]:
+    """The unread lines as runs of line numbers (first, last), a run going on over blank lines.
+
+    >>> _runs([Line(1, "a"), Line(2, ""), Line(3, "b"), Line(4, "NAME"), Line(5, "c")], [0, 2, 4])
+    [(1, 3), (5, 5)]
+    """
+    runs: list[tuple[int, int]] = []
+    previous = -1
+    for i in indexes:
+        if runs and all(not ln.text.strip() for ln in lines[previous + 1:i]):
+            runs[-1] = (runs[-1][0], lines[i].no)
+        else:
+            runs.append((lines[i].no, lines[i].no))
+        previous = i
+    return runs
 
 
 def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: str) -> int:
@@ -117,7 +136,7 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         return _table(block, state, kinds, source)
     if has_box_drawing(text):
         return _reject_drawing(lines, index, state, source)
-    state.result.unread.append(line.no)
+    state.unread.append(index)
     return index + 1
 
 

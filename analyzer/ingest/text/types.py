@@ -55,9 +55,10 @@ class TextParse:
     objects: list[TextObject] = field(default_factory=list)
     tables: list[GenericTable] = field(default_factory=list)
     rejections: list[Rejection] = field(default_factory=list)
-    # Numbers of the lines with text that no table, describe or command line took (prose between
-    # outputs, a fragment): the caller names them, so nothing is passed over without a word.
-    unread: list[int] = field(default_factory=list)
+    # Runs (first, last line number) of lines with text that no table, describe or command line
+    # took (prose between outputs, a fragment): the caller names them, so nothing is passed over
+    # without a word.
+    unread: list[tuple[int, int]] = field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[TextObject]:
         """The objects of one kind, in text order."""
