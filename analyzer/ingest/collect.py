@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mmap
 import re
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -48,6 +49,7 @@ from analyzer.ingest.tree import (
     tree_for_bytes,
 )
 from analyzer.kube.keys import ObjectKey
+from analyzer.kube.time import parse_time
 from analyzer.kube.viewparts import ItemParts, located_part
 
 if TYPE_CHECKING:
@@ -984,6 +986,8 @@ class Ingestor:
         if slot is not None:
             res.duplicates += 1
             old = res.objects[slot]
+            if (aged := _table_age(obj, old) or _table_age(old, obj)) is not None:
+                res.table_ages.append(aged)
             if self._transcript is not None and old.provenance.source == self._transcript:
                 # the same object seen again later in one transcript: the later sighting is
                 # what the cluster was when the session ended
@@ -1102,6 +1106,22 @@ def _with_known_owners(row: KubeObject, earlier: KubeObject) -> KubeObject:
     body = dict(row.raw)
     body["metadata"] = {**(row.raw.get("metadata") or {}), "ownerReferences": refs}
     return _remade(row, body, f"owners from its earlier sighting ({earlier.provenance.location or earlier.provenance.source})")
+
+
+def _table_age(whole: KubeObject, row: KubeObject) -> tuple[str, str] | None:
+    """(UTC time, where) of the capture a table row's AGE gives for an object read whole (YAML,
+    JSON) that the row is merged into: its creation plus that age (holmesgpt 05_image_version: a
+    pod's `-o yaml` and its `get -o wide` row AGE 47h; the row's age was lost with the row)."""
+    if whole.provenance.format in _FORMAT_RANK or row.provenance.format not in sightings.TABLE_ORIGINS \
+            or whole.kind != row.kind or not isinstance(row.raw, dict):
+        return None
+    age = (row.raw.get(TEXT_FACTS_KEY) or {}).get("age_seconds")
+    created = parse_time(whole.view.metadata.creationTimestamp)
+    if not isinstance(age, (int, float)) or created is None:
+        return None
+    when = (created + timedelta(seconds=age)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return when, (f"{whole.key.id} metadata.creationTimestamp + the AGE of its table row "
+                  f"({row.provenance.source}{', ' + row.provenance.location if row.provenance.location else ''})")
 
 
 def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:

@@ -71,6 +71,9 @@ class IngestResult:
     header_times: list[tuple[str, str]] = field(default_factory=list)
     # times a terminal session printed (`date`): (UTC time, what printed it)
     printed_times: list[tuple[str, str]] = field(default_factory=list)
+    # A whole object's creation plus the AGE a table row of it showed (the row itself merged
+    # away): (UTC time, where it was read)
+    table_ages: list[tuple[str, str]] = field(default_factory=list)
     # Files whose place in a layout names the kind they hold (nodes.json -> Node): the kind was
     # collected even when none of it could be read.
     hinted_files: dict[str, list[str]] = field(default_factory=dict)
@@ -129,7 +132,8 @@ class IngestResult:
     @property
     def capture(self) -> CaptureEstimate:
         """The capture time with the signal that gave it, its confidence and its periods."""
-        return estimate_capture(self.objects, self.stated_capture_times, self.header_times, self.printed_times)
+        return estimate_capture(self.objects, self.stated_capture_times, self.header_times, self.printed_times,
+                                self.table_ages)
 
     @property
     def object_notes(self) -> list[dict[str, str]]:
@@ -319,11 +323,13 @@ class _Collect:
 
 def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
                      headers: Iterable[tuple[str, str]] = (),
-                     printed: Iterable[tuple[str, str]] = ()) -> CaptureEstimate:
+                     printed: Iterable[tuple[str, str]] = (),
+                     table_ages: Iterable[tuple[str, str]] = ()) -> CaptureEstimate:
     """When the dump was taken, from every signal that carries time (a dump is never older than
     its newest status timestamp), with the signal, a confidence and the periods of its live
     signals. `headers`: a write-up's dated header lines, (UTC time, where it was read);
-    `printed`: times a pasted session printed (`date`), (UTC time, what printed it)."""
+    `printed`: times a pasted session printed (`date`), (UTC time, what printed it);
+    `table_ages`: a whole object's creation plus the AGE its table row showed, (UTC time, where)."""
     objects = objects if isinstance(objects, list) else list(objects)
     seen = _Newest()
     for ts in stated:
@@ -332,6 +338,8 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
         seen.see("write-up header", ts, None, where)
     for ts, what in printed:
         seen.see("session clock", ts, None, what)
+    for ts, where in table_ages:
+        seen.see("age since creation", ts, None, where)
     _walk(objects, seen.see, seen.ready_beats)
     _ages_since_creation(objects, seen.see)
     ahead = _clock_ahead(objects, seen)

@@ -279,3 +279,50 @@ def test_a_described_pods_start_time_plus_its_table_age_names_the_capture() -> N
     capture = cluster.capture
     assert capture.time.isoformat() == "2023-07-06T09:30:04+00:00"
     assert capture.signal == "age since creation"
+
+
+# holmesgpt tests/llm/fixtures/test_ask_holmes/05_image_version @ c1ee1d4 (an EKS cluster),
+# trimmed: a pod's `kubectl get -o yaml` (created 2024-11-04T09:28:53Z, its newest status time
+# 09:29:18) and the `get -A -o wide | grep` row of it, AGE 47h. The row merges into the whole pod;
+# its age still dates the capture: 2 days after the pod's status times, not at them.
+_HOLMES_POD_YAML = """\
+{"toolset_name": "kubernetes/core", "tool_name": "kubectl_get_yaml", "match_params": {"kind": "pod", "name": "robusta-runner-6958c5bdd8-69gtn", "namespace": "default"}}
+{"schema_version": "robusta:v1.0.0", "status": "success", "error": null, "return_code": 0, "url": null, "invocation": "kubectl_get_yaml command", "params": {"kind": "pod", "name": "robusta-runner-6958c5bdd8-69gtn", "namespace": "default"}}
+apiVersion: v1
+kind: Pod
+metadata:
+  creationTimestamp: "2024-11-04T09:28:53Z"
+  name: robusta-runner-6958c5bdd8-69gtn
+  namespace: default
+spec:
+  containers:
+  - image: robustadev/robusta-runner:0.19.1
+    name: runner
+  nodeName: ip-172-31-21-139.us-east-2.compute.internal
+status:
+  conditions:
+  - lastTransitionTime: "2024-11-04T09:29:18Z"
+    status: "True"
+    type: Ready
+  phase: Running
+  startTime: "2024-11-04T09:28:53Z"
+"""
+_HOLMES_POD_ROW = """\
+{"toolset_name": "kubernetes/core", "tool_name": "kubectl_find_resource", "match_params": {"kind": "pod", "keyword": "robusta-runner"}}
+{"schema_version": "robusta:v1.0.0", "status": "success", "error": null, "return_code": 0, "url": null, "invocation": "kubectl_find_resource command", "params": {"kind": "pod", "keyword": "robusta-runner"}}
+default       robusta-runner-6958c5bdd8-69gtn                          1/1     Running                      0                 47h   172.31.25.172   ip-172-31-21-139.us-east-2.compute.internal   <none>           <none>            app=robusta-runner,pod-template-hash=6958c5bdd8,robustaComponent=runner
+"""
+
+
+def test_a_merged_table_rows_age_dates_a_whole_objects_capture(tmp_path: Path) -> None:
+    (tmp_path / "kubectl_find_resource.txt").write_text(_HOLMES_POD_ROW)
+    (tmp_path / "kubectl_get_yaml.txt").write_text(_HOLMES_POD_YAML)
+    from analyzer.ingest import ingest
+    r = ingest(str(tmp_path))
+    assert len(r.objects) == 1 and r.duplicates == 1
+    capture = r.capture
+    assert capture.time.isoformat() == "2024-11-06T08:28:53+00:00"
+    assert capture.signal == "age since creation"
+    # the YAML alone says no more than its own status times
+    alone = analyzer.ingest.ingest_text(_HOLMES_POD_YAML, "kubectl_get_yaml.txt")
+    assert alone.capture.time.isoformat() == "2024-11-04T09:29:18+00:00"
