@@ -34,9 +34,9 @@ def report(
     dumps also DIR/index.html, DIR/comparison.md and DIR/comparison.json.
 
     A dump is a folder, an archive (.tar, .tar.gz, .tgz, .tar.xz, .zip, .gz, .xz, .bz2) or a dump
-    file (.json, .yaml, .yml, .txt, .log). Other files matched by a glob (README.md, scripts) and
-    names starting with "." or "_" are skipped quietly, so `kda report sample_dumps/* -o report/`
-    works. A dump that cannot be read is reported and skipped; the others are still written.
+    file (.json, .yaml, .yml, .txt, .log). Other files matched by a glob (README.md, scripts) are
+    passed over with a line saying so (names starting with "." or "_" quietly), so
+    `kda report sample_dumps/* -o report/` works. A dump that cannot be read is reported and skipped; the others are still written.
 
     Exit codes: 0 all written; 2 a dump could not be read at all; 3 an internal error on a dump;
     1 with --fail-on when a check failed at that severity or above.

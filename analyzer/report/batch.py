@@ -3,8 +3,9 @@ then compare them all. Same inputs, same output bytes.
 
 What counts as a dump: a folder, an archive (.tar, .tar.gz, .tgz, .tar.xz, .txz, .tar.bz2, .tbz2,
 .zip, .gz, .xz, .bz2) or a dump file (.json, .yaml, .yml, .txt, .log). Other files (README.md,
-scripts) and names starting with "." or "_" (`_generate.py`, `__pycache__`) are skipped quietly
-when they come from a glob or a folder listing; named explicitly, they are read anyway.
+scripts) are passed over, with a line saying so, when they come from a glob or a folder listing
+(names starting with "." or "_", `_generate.py`, `__pycache__`, quietly); named alone, or among
+files none of which is a dump by name (pasted write-ups), they are read anyway.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class BatchResult:
 
     reports: list[ReportFiles] = field(default_factory=list)
     failures: list[DumpFailure] = field(default_factory=list)
+    passed_over: list[str] = field(default_factory=list)  # files among the inputs not read as dumps
     comparison: list[Path] = field(default_factory=list)
     fail_on_hits: int = 0
 
@@ -74,15 +76,24 @@ def is_dump_path(path: Path) -> bool:
 def expand_inputs(inputs: Sequence[str]) -> list[str]:
     """The dumps the arguments name: globs expanded (sorted), non-dumps among them dropped,
     explicit paths kept as given (a missing one fails later with its own message)."""
+    return sort_inputs(inputs)[0]
+
+
+def sort_inputs(inputs: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the dumps the arguments name, the files passed over as no dump): see `expand_inputs`.
+    Names starting with "." or "_" are not among those passed over: they are hidden by name."""
     out: list[str] = []
+    passed_over: list[str] = []
     for arg in inputs:
         if arg != "-" and glob.has_magic(arg):
-            out += [m for m in sorted(glob.glob(arg)) if is_dump_path(Path(m))]
+            for match in sorted(glob.glob(arg)):
+                (out if is_dump_path(Path(match)) else passed_over).append(match)
         elif arg != "-" and Path(arg).is_file() and not is_dump_path(Path(arg)) and _shell_expanded(arg, inputs):
-            continue  # `kda report sample_dumps/*`: the shell expanded the glob into README.md too
+            passed_over.append(arg)  # `kda report sample_dumps/*`: the shell expanded the glob into README.md too
         else:
             out.append(arg)
-    return list(dict.fromkeys(out))
+    said = [p for p in passed_over if not Path(p).name.startswith((".", "_"))]
+    return list(dict.fromkeys(out)), list(dict.fromkeys(said))
 
 
 def _shell_expanded(arg: str, inputs: Sequence[str]) -> bool:
@@ -188,7 +199,7 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
 
     if fail_on is not None and fail_on not in SEVERITY_RANK:
         raise ValueError(f"fail_on must be one of {', '.join(SEVERITY_RANK)}, not {fail_on!r}")
-    specs = expand_inputs(inputs)
+    specs, passed_over = sort_inputs(inputs)
     ids = dump_ids(specs)
     outdir = Path(outdir)
     # The folder is made first: a place that cannot hold it fails the batch once, up front,
@@ -196,7 +207,7 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
     if outdir.exists() and not outdir.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, "exists and is not a folder", str(outdir))
     outdir.mkdir(parents=True, exist_ok=True)
-    result = BatchResult()
+    result = BatchResult(passed_over=passed_over)
     loaded: list[tuple[str, Cluster]] = []
     console = Console(stderr=True, highlight=False)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -242,9 +253,12 @@ def _inside(filename: object, folder: Path) -> bool:
 
 
 def summary_lines(result: BatchResult) -> list[str]:
-    """One line per report written and per failure, for the terminal."""
+    """One line per report written, per failure and per file passed over, for the terminal."""
     lines: list[Any] = [f"wrote {r.html or r.json}" for r in result.reports]
     if result.comparison:
         lines.append(f"wrote {result.comparison[0]}")
     lines += [f"failed {f.input}: {f.reason}" for f in result.failures]
+    lines += [f"passed over {p}: not a dump by its name (a folder, an archive, or a .json, .yaml, "
+              ".txt or .log file) beside dumps a glob gave; name it alone to read it"
+              for p in result.passed_over]
     return lines

@@ -11,7 +11,7 @@ from conftest import SAMPLE_DUMPS
 from typer.testing import CliRunner
 
 from analyzer.cli import app
-from analyzer.report.batch import BatchResult, dump_ids, expand_inputs, run_batch
+from analyzer.report.batch import BatchResult, dump_ids, expand_inputs, run_batch, sort_inputs
 
 SAMPLES = ("aks", "eks", "kubeadm", "oke")
 
@@ -148,3 +148,24 @@ def test_write_ups_named_one_by_one_are_read_though_their_names_say_no_dump(tmp_
     for note in notes:
         note.write_text("$ kubectl get ns\nNAME      STATUS   AGE\ndefault   Active   3d\n", encoding="utf-8")
     assert expand_inputs([str(n) for n in notes]) == [str(n) for n in notes]
+
+
+def test_a_file_passed_over_as_no_dump_is_said(tmp_path: Path) -> None:
+    # `kda report notes.md cluster/ -o out`: a write-up named beside a folder dump of the same
+    # folder looks like a shell glob's README and is not read; it must not vanish without a word
+    notes = tmp_path / "notes.md"
+    notes.write_text("$ kubectl get ns\nNAME      STATUS   AGE\ndefault   Active   3d\n", encoding="utf-8")
+    cluster = tmp_path / "cluster"
+    cluster.mkdir()
+    (cluster / "ns.txt").write_text(notes.read_text(encoding="utf-8"), encoding="utf-8")
+    res = CliRunner().invoke(app, ["report", str(notes), str(cluster), "-o", str(tmp_path / "out"),
+                                   "--no-progress", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert f"passed over {notes}: not a dump by its name" in res.output
+    assert "name it alone to read it" in res.output
+
+
+def test_a_glob_says_which_files_it_passed_over_but_not_hidden_ones() -> None:
+    dumps, passed_over = sort_inputs([str(SAMPLE_DUMPS / "*")])
+    assert [Path(p).name for p in dumps] == list(SAMPLES)
+    assert [Path(p).name for p in passed_over] == ["README.md"]  # _generate.py is hidden by its name
