@@ -185,9 +185,16 @@ class _Graph:
         self._succ, self._pred, self._attrs = graph._succ, graph._pred, graph._node
         self._refs: dict[str, tuple[str, str, str]] = {}
         self.ids: dict[tuple[str, str, str], str] = {}
-        for node, attrs in graph.nodes(data=True):
-            self.ids.setdefault((str(attrs.get("kind", "")), str(attrs.get("namespace", "")),
-                                 str(attrs.get("name", ""))), node)
+        refs, ids = self._refs, self.ids
+        for node, a in self._attrs.items():  # (each node's ref, as `ref` makes it)
+            ref = refs[node] = (str(a.get("kind", "")), str(a.get("namespace", "")),
+                                str(a.get("name", "")))
+            ids.setdefault(ref, node)
+        # What is asked of one node again and again (a pod with ten findings, the pods of
+        # a controller named by each of its findings), found once: the graph does not change.
+        self._owners: dict[str, list[str]] = {}
+        self._pods_of: dict[str, list[str]] = {}
+        self._workloads: dict[str, str] = {}
 
     def ref(self, node: str) -> tuple[str, str, str]:
         known = self._refs.get(node)
@@ -206,7 +213,13 @@ class _Graph:
                 if d.get("relation") in relations]
 
     def owners(self, node: str) -> list[str]:
-        """The owner chain upwards (ReplicaSet, then its Deployment)."""
+        """The owner chain upwards (ReplicaSet, then its Deployment); not to be changed."""
+        chain = self._owners.get(node)
+        if chain is None:
+            chain = self._owners[node] = self._owner_chain(node)
+        return chain
+
+    def _owner_chain(self, node: str) -> list[str]:
         chain, seen = [], {node}
         current = node
         while True:
@@ -232,8 +245,14 @@ class _Graph:
             return None
         return self.ids.get(("Deployment", str(attrs.get("namespace", "")), base))
 
-    def pods_of(self, node: str, depth: int = 3) -> list[str]:
-        """Pods a controller owns, through its ReplicaSets."""
+    def pods_of(self, node: str) -> list[str]:
+        """Pods a controller owns, through its ReplicaSets; not to be changed."""
+        found = self._pods_of.get(node)
+        if found is None:
+            found = self._pods_of[node] = self._owned_pods(node)
+        return found
+
+    def _owned_pods(self, node: str, depth: int = 3) -> list[str]:
         found, frontier = [], [node]
         for _ in range(depth):
             nxt = []
@@ -263,11 +282,14 @@ class _Graph:
 
     def workload_of(self, node: str) -> str:
         """The top controller of an object (itself when it has none), as "Kind ns/name"."""
-        top = node
-        for owner in self.owners(node):
-            if self.ref(owner)[0] in WORKLOAD_KINDS:
-                top = owner
-        return object_ref(*self.ref(top))
+        found = self._workloads.get(node)
+        if found is None:
+            top = node
+            for owner in self.owners(node):
+                if self.ref(owner)[0] in WORKLOAD_KINDS:
+                    top = owner
+            found = self._workloads[node] = object_ref(*self.ref(top))
+        return found
 
 
 def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[Incident]:

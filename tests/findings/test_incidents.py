@@ -651,3 +651,26 @@ def test_pods_pending_in_a_cluster_that_lists_no_node_say_so_as_one_incident(tmp
     incidents = incidents_of(cluster)
     assert len(incidents) == 1 and incidents[0].severity == "critical"
     assert all(f.facts["reason"] == "no node is registered" for f in incidents[0].members)
+
+
+def test_the_graph_walks_incidents_ask_are_found_once_and_answer_as_found_anew() -> None:
+    # sample_dumps/aks (hand-made, see its README): Deployments, ReplicaSets, pods, nodes.
+    from analyzer.findings.incidents import _Graph
+
+    graph = analyzer.load(str(SAMPLE_DUMPS / "aks")).graph
+    asked = _Graph(graph)
+    nodes = list(graph.nodes)
+    answers = {n: (list(asked.owners(n)), list(asked.pods_of(n)), asked.workload_of(n)) for n in nodes}
+    # asked again (now from the memo), and of a fresh view in the other order: the same
+    assert {n: (asked.owners(n), asked.pods_of(n), asked.workload_of(n)) for n in nodes} == answers
+    fresh = _Graph(graph)
+    assert {n: (fresh.owners(n), fresh.pods_of(n), fresh.workload_of(n)) for n in reversed(nodes)} == answers
+    assert any(owners for owners, _pods, _w in answers.values())
+    assert any(pods for _o, pods, _w in answers.values())
+    # (kind, namespace, name) -> the first node of that identity, as the graph's nodes say
+    expected: dict[tuple[str, str, str], str] = {}
+    for node, attrs in graph.nodes(data=True):
+        expected.setdefault((str(attrs.get("kind", "")), str(attrs.get("namespace", "")),
+                             str(attrs.get("name", ""))), node)
+    assert fresh.ids == expected
+    assert all(fresh.ref(node) == key for key, node in expected.items())
