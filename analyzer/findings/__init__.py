@@ -18,7 +18,7 @@ from analyzer.findings.logs import with_log_evidence
 from analyzer.findings.managed import mark_managed
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
-from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta
+from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta, sorted_findings
 from analyzer.memo import once_per
 from analyzer.sensitive.masking import mask_sensitive
 
@@ -48,7 +48,7 @@ def collect_findings(
     findings = mark_managed(cluster, findings)
     if not show_sensitive:
         findings = [_masked(f) for f in findings]
-    return sorted(findings, key=lambda f: f.sort_key)
+    return sorted_findings(findings)
 
 
 @lru_cache(maxsize=65536)
@@ -67,11 +67,23 @@ def _mask_value(value: Any) -> Any:
     return value
 
 
+def _shows_credential(value: Any) -> bool:
+    """Whether masking would change the value (read without building its masked copy)."""
+    if isinstance(value, str):
+        return _mask_text(value) != value
+    if isinstance(value, list | tuple):
+        return any(_shows_credential(v) for v in value)
+    if isinstance(value, dict):
+        return any(_shows_credential(v) for v in value.values())
+    return False
+
+
 def _masked(finding: Finding) -> Finding:
+    if not (any(_shows_credential(v) for v in finding.facts.values())
+            or any(_shows_credential(e.seen) or _shows_credential(e.expected) for e in finding.evidence)):
+        return finding  # nothing to mask: most findings quote no credential
     evidence = tuple(_masked_evidence(e) for e in finding.evidence)
     facts = {k: _mask_value(v) for k, v in finding.facts.items()}
-    if facts == finding.facts and all(a is b for a, b in zip(evidence, finding.evidence, strict=True)):
-        return finding  # nothing to mask: most findings quote no credential
     return replace(finding, evidence=evidence, facts=facts)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from analyzer.findings.facts import objects_named
 from analyzer.findings.types import Finding
 from analyzer.model.managed import managed_of
 
@@ -19,16 +20,12 @@ HYGIENE_CATEGORIES = frozenset({"configuration", "deprecations"})
 def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Finding]:
     """Each finding with its object's managed signal; hygiene findings on managed objects info."""
     out: list[Finding] = []
-    objects: dict[str, dict[tuple[str, str], object]] = {}
     signals: dict[int, str] = {}
     for f in findings:
         if f.status != "fail" or not f.kind or f.managed:
             out.append(f)
             continue
-        by_name = objects.get(f.kind)
-        if by_name is None:
-            by_name = objects[f.kind] = {(o.namespace, o.name): o for o in cluster.objects_of(f.kind)}
-        obj = by_name.get((f.namespace, f.name))
+        obj = objects_named(cluster, f.kind).get((f.namespace, f.name))  # (the rules' index)
         if obj is None:
             signal = ""
         else:  # several rules fail on one pod: its signal is read once

@@ -8,7 +8,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
-from analyzer.findings.types import CATEGORIES, SEVERITIES, Finding, Rule, RuleMeta
+from analyzer.findings.types import CATEGORIES, SEVERITIES, Finding, Rule, RuleMeta, sorted_findings
 from analyzer.kube.kinds import KNOWN_KINDS
 from analyzer.model.schema import TABLE_SPECS
 
@@ -91,7 +91,7 @@ def run_rule(rule: Rule, cluster: AnalyzedDump) -> list[Finding]:
         if dist not in meta.distributions:
             return [meta.not_applicable(
                 f"applies to {', '.join(meta.distributions)}; this dump is {dist or 'undetected'}")]
-    return sorted(rule.check(cluster), key=lambda f: f.sort_key)
+    return sorted_findings(rule.check(cluster))
 
 
 def select_rules(rule_ids: list[str] | tuple[str, ...] | None = None) -> tuple[Rule, ...]:

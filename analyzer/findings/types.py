@@ -75,8 +75,36 @@ class Finding:
 
     @property
     def sort_key(self) -> tuple[int, str, str, str, str, str]:
-        return (SEVERITIES.index(self.severity), self.rule, self.kind, self.namespace,
-                self.name, repr(sorted(self.facts.items(), key=lambda kv: kv[0])))
+        return (*self._sort_head, self._sort_tail)
+
+    @property
+    def _sort_head(self) -> tuple[int, str, str, str, str]:
+        return (SEVERITIES.index(self.severity), self.rule, self.kind, self.namespace, self.name)
+
+    @property
+    def _sort_tail(self) -> str:
+        return repr(sorted(self.facts.items(), key=lambda kv: kv[0]))
+
+
+def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """`sorted(findings, key=lambda f: f.sort_key)`, the facts' text (the key's last part, the
+    dear one) made only for findings whose first parts are equal: most findings are the only
+    one of their rule on their object, and a rule's findings are sorted twice.
+
+    >>> a, b, c = (RuleMeta("r", "t", "info", "events", "m", "").fail(kind="Pod", name=n, n=i)
+    ...            for n, i in (("x", 2), ("x", 1), ("a", 3)))
+    >>> [f.facts["n"] for f in sorted_findings([a, b, c])]
+    [3, 1, 2]
+    """
+    items = sorted(findings, key=lambda f: f._sort_head)
+    out: list[Finding] = []
+    start, heads = 0, [f._sort_head for f in items]
+    for end in range(1, len(items) + 1):
+        if end == len(items) or heads[end] != heads[start]:
+            # a run of equal first parts, in the order it came: sorted (stably) by the rest
+            out += items[start:end] if end - start == 1 else sorted(items[start:end], key=lambda f: f._sort_tail)
+            start = end
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 import textwrap
 
 import pytest
+from conftest import SAMPLE_DUMPS
 
-from analyzer.findings import list_rules
+import analyzer
+from analyzer.findings import _masked, collect_findings, list_rules
 from analyzer.findings.registry import RuleError, load_rules, select_rules, validate
-from analyzer.findings.types import CATEGORIES, RuleMeta
+from analyzer.findings.types import CATEGORIES, Evidence, RuleMeta, sorted_findings
 
 GOOD = dict(id="pod-good", title="t", severity="warning", category="workloads", message="m {name}",
             remediation="r", requires=("Pod",))
@@ -108,3 +111,35 @@ def test_distribution_specific_rules_apply_only_there(tmp_path, monkeypatch, det
     assert finding.status == expected
     if expected == "not_applicable":
         assert finding.facts["reason"] == "applies to aks; this dump is eks"
+
+
+def test_findings_are_sorted_as_by_their_whole_sort_key() -> None:
+    # The findings of sample_dumps/aks and eks (hand-made, see their README), shuffled, plus
+    # findings equal in all but their facts (the last part of the key) and fully equal ones.
+    findings = [f for dump in ("aks", "eks") for f in collect_findings(analyzer.load(str(SAMPLE_DUMPS / dump)))]
+    meta = RuleMeta(**{**GOOD, "severity": "info"})
+    twins = [meta.fail(kind="Pod", namespace="ns", name="p", container=c) for c in ("b", "a", "b", "c")]
+    findings += twins + [meta.fail(kind="Pod", namespace="ns", name="q")]
+    assert len({f.sort_key[:5] for f in findings}) < len(findings) - 3  # ties of the first parts
+    for seed in range(5):
+        random.Random(seed).shuffle(findings)
+        expected = sorted(findings, key=lambda f: f.sort_key)
+        assert [id(f) for f in sorted_findings(findings)] == [id(f) for f in expected]
+
+
+def test_a_finding_is_copied_masked_only_where_it_quotes_a_credential() -> None:
+    meta = RuleMeta(**GOOD)
+    clean = meta.fail(None, Evidence("spec.containers[0].args", ["--v=2"], None), kind="Pod", name="p",
+                      image="nginx:1.25", ports=[80, {"name": "http"}], replicas=None)
+    assert _masked(clean) is clean
+    # a credential anywhere: a fact nested in a list or a dict, or what evidence saw or expected
+    for finding in (
+        meta.fail(kind="Pod", name="p", args=["--v=2", "--oidc-client-secret=s3cr3tvalue"]),
+        meta.fail(kind="Pod", name="p", env={"DSN": "Server=db;User Id=sa;Password=hunter2;"}),
+        meta.fail(None, Evidence("args", "--oidc-client-secret=s3cr3tvalue"), kind="Pod", name="p"),
+        meta.fail(None, Evidence("args", None, ("--token-secret=s3cr3tvalue",)), kind="Pod", name="p"),
+    ):
+        masked = _masked(finding)
+        assert masked is not finding and "<redacted>" in repr((masked.facts, masked.evidence))
+        assert "hunter2" not in repr(masked) and "s3cr3tvalue" not in repr(masked)
+        assert (masked.rule, masked.kind, masked.name) == (finding.rule, finding.kind, finding.name)
