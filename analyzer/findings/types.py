@@ -96,9 +96,12 @@ def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     >>> [f.facts["n"] for f in sorted_findings([a, b, c])]
     [3, 1, 2]
     """
-    items = sorted(findings, key=lambda f: f._sort_head)
+    items = list(findings)
+    heads = [f._sort_head for f in items]
+    order = sorted(range(len(items)), key=heads.__getitem__)  # (stable, as sorting the items)
+    items, heads = [items[i] for i in order], [heads[i] for i in order]
     out: list[Finding] = []
-    start, heads = 0, [f._sort_head for f in items]
+    start = 0
     for end in range(1, len(items) + 1):
         if end == len(items) or heads[end] != heads[start]:
             # a run of equal first parts, in the order it came: sorted (stably) by the rest
