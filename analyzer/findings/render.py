@@ -11,6 +11,7 @@ import pandas as pd
 
 from analyzer.findings.managed import HYGIENE_CATEGORIES
 from analyzer.findings.types import SEVERITIES, Finding, Rule, RuleMeta
+from analyzer.model.frame import cast_column
 
 COLUMNS = ("rule", "severity", "status", "category", "kind", "namespace", "name", "message",
            "evidence", "remediation", "source", "incident", "managed", "resolved")
@@ -103,8 +104,8 @@ def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta],
         "incident": [of[id(f)].id if id(f) in of else None for f in findings],
         "managed": [f.managed for f in findings], "resolved": [f.resolved for f in findings],
     }
-    frame = pd.DataFrame({c: pd.Series(columns[c], dtype=object) for c in COLUMNS}, columns=list(COLUMNS))
-    frame = frame.astype({c: "string" for c in COLUMNS})
+    # (text columns as the tables make them: Arrow strings straight from the lists)
+    frame = pd.DataFrame({c: cast_column(columns[c], "str") for c in COLUMNS}, columns=list(COLUMNS))
     frame["severity"] = frame["severity"].astype(pd.CategoricalDtype(list(SEVERITIES), ordered=True))
     return frame
 
