@@ -27,7 +27,7 @@ from analyzer.distributions.observations import (
 )
 from analyzer.distributions.profiles import Profiles, load_profiles
 from analyzer.distributions.result import Distribution, Evidence, NodeVerdict, RunnerUp
-from analyzer.distributions.signals import RegexMatcher
+from analyzer.distributions.signals import RegexMatcher, any_matcher
 from analyzer.distributions.workloads import is_static_pod
 
 if TYPE_CHECKING:
@@ -72,10 +72,16 @@ def match(fingerprints: Iterable[Fingerprint], observations: Observations) -> li
     # only a matched value's sightings are made into observations.
     matched: dict[tuple[str, str], list[Observation]] = {}
     hits: list[Hit] = []
+    fingerprints = list(fingerprints)
+    candidates = _regex_candidates(fingerprints, observations)
     for fp in fingerprints:
         values = observations.values(fp.channel)
         # (a regex's own method where the matcher is one: truthy exactly where it matches)
-        test = fp.matches.test if isinstance(fp.matches, RegexMatcher) else fp.matches
+        if isinstance(fp.matches, RegexMatcher):
+            test = fp.matches.test
+            values = candidates.get((fp.channel, test.__name__), values)
+        else:
+            test = fp.matches
         for value in sorted(filter(test, values)):
             found = matched.get((fp.channel, value))
             if found is None:
@@ -83,6 +89,23 @@ def match(fingerprints: Iterable[Fingerprint], observations: Observations) -> li
                     observations.observations(fp.channel, value), key=lambda o: (o.kind, o.node or ""))
             hits.extend(Hit(fp, ob) for ob in found)
     return hits
+
+
+def _regex_candidates(fingerprints: list[Fingerprint], observations: Observations
+                      ) -> dict[tuple[str, str], list[str]]:
+    """(channel, regex method) -> the values of the channel that one of its regex fingerprints
+    matches: each fingerprint then tests only those (a value no pattern matches is rejected once,
+    not once per pattern). Where the patterns cannot be joined, the key is absent (all values)."""
+    groups: dict[tuple[str, str], list[RegexMatcher]] = defaultdict(list)
+    for fp in fingerprints:
+        if isinstance(fp.matches, RegexMatcher):
+            groups[(fp.channel, fp.matches.test.__name__)].append(fp.matches)
+    out: dict[tuple[str, str], list[str]] = {}
+    for (channel, method), matchers in groups.items():
+        test = any_matcher(matchers) if len(matchers) > 1 else None
+        if test is not None:
+            out[(channel, method)] = list(filter(test, observations.values(channel)))
+    return out
 
 
 def _evidence(hits: list[Hit], counted: bool) -> Evidence:

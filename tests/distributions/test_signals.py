@@ -58,3 +58,56 @@ def test_signal_matches(signal: str, pattern: str, value: str, expected: bool) -
 
 def test_every_signal_type_has_a_case() -> None:
     assert {c[0] for c in CASES} == set(SIGNALS)
+
+
+def test_the_patterns_of_a_channel_joined_match_where_one_of_them_does() -> None:
+    # The cases above, each signal's patterns joined over every value of its cases (a value one
+    # pattern fully matches and another only searches, lookaheads, anchors, alternations).
+    from analyzer.distributions.signals import any_matcher
+
+    by_signal: dict[str, list[tuple[str, str]]] = {}
+    for signal, pattern, value, _ in CASES:
+        by_signal.setdefault(signal, []).append((pattern, value))
+    joined_any = 0
+    for signal, cases in by_signal.items():
+        matchers = [SIGNALS[signal].compile(p) for p, _ in cases]
+        if not all(hasattr(m, "test") for m in matchers):
+            continue  # not regex matchers: never joined
+        values = [v for _, v in cases] + ["", "-eks-", "v1.29.0-eks-1-2-3", "x" * 70, "ac", "v", "k1", "1"]
+        extra = [SIGNALS[signal].compile(p) for p in (r"-eks-(?![0-9]+-[0-9]+-[0-9]+$)", "^(a|b)c$",
+                                                      "1$|^v")]  # (an alternation of its own)
+        for group in (matchers, matchers + extra):
+            test = any_matcher(group)
+            assert test is not None
+            joined_any += 1
+            for value in values:
+                assert bool(test(value)) == any(m(value) for m in group), (signal, value)
+    assert joined_any >= 6
+    search = SIGNALS["workload_name"].compile
+    # what cannot be joined is left alone (each pattern then tests every value, as before)
+    assert any_matcher([search(r"(a)\1"), search("b")]) is None
+    assert any_matcher([search("(?i)aws"), search("b")]) is None
+    assert any_matcher([search("a"), SIGNALS["namespace_name"].compile("b")]) is None  # search and fullmatch
+
+
+def test_detection_with_the_joined_patterns_finds_what_each_pattern_finds(monkeypatch) -> None:
+    # sample_dumps/* (hand-made, see their README): every hit, in order, the same as when each
+    # fingerprint tests every value of its channel.
+    from conftest import SAMPLE_DUMPS
+
+    import analyzer
+    from analyzer.distributions import detector
+    from analyzer.distributions.fingerprints import load_fingerprints
+    from analyzer.distributions.observations import observe
+    from analyzer.distributions.profiles import load_profiles
+
+    rows = load_fingerprints()
+    for dump in ("aks", "eks", "kubeadm", "oke"):
+        obs = observe(analyzer.load(str(SAMPLE_DUMPS / dump)), load_profiles())
+        assert detector._regex_candidates(list(rows), obs)  # the joined tests are used
+        joined = detector.match(rows, obs)
+        with monkeypatch.context() as m:
+            m.setattr(detector, "_regex_candidates", lambda fingerprints, observations: {})
+            each = detector.match(rows, obs)
+        assert joined and [(h.fingerprint, h.observation) for h in joined] == [
+            (h.fingerprint, h.observation) for h in each]
