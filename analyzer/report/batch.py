@@ -258,7 +258,6 @@ def summary_lines(result: BatchResult) -> list[str]:
     if result.comparison:
         lines.append(f"wrote {result.comparison[0]}")
     lines += [f"failed {f.input}: {f.reason}" for f in result.failures]
-    lines += [f"passed over {p}: not a dump by its name (a folder, an archive, or a .json, .yaml, "
-              ".txt or .log file) beside dumps a glob gave; name it alone to read it"
-              for p in result.passed_over]
+    lines += [f"passed over {p}: named among dumps, and not one by its name (a folder, an archive, "
+              ".json, .yaml, .txt, .log); name it alone to read it" for p in result.passed_over]
     return lines

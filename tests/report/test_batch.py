@@ -161,7 +161,7 @@ def test_a_file_passed_over_as_no_dump_is_said(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["report", str(notes), str(cluster), "-o", str(tmp_path / "out"),
                                    "--no-progress", "--format", "json"])
     assert res.exit_code == 0, res.output
-    assert f"passed over {notes}: not a dump by its name" in res.output
+    assert f"passed over {notes}: named among dumps, and not one by its name" in res.output
     assert "name it alone to read it" in res.output
 
 
