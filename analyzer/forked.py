@@ -3,9 +3,9 @@
 For work that reads what this process has already built (a dump read into memory: the child
 shares it copy-on-write, nothing is read twice) and returns small plain data. The result crosses
 a pipe as msgpack and is decoded into the type the caller names: no pickle, nothing executable
-crosses. Where a child cannot help (no fork on this platform, one CPU) or fails in any way (an
-error, a crash, a kill, no progress for a while), the caller gets None and makes the result
-itself with the same function, so what it shows is the same either way.
+crosses. Where a child cannot help (no fork on this platform, one CPU, too little free memory) or
+fails in any way (an error, a crash, a kill, no progress for a while), the caller gets None and
+makes the result itself with the same function, so what it shows is the same either way.
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ def can_fork() -> bool:
 def _room_for_a_copy() -> bool:
     # The child shares this process's pages but copies each one it writes, and reading a Python
     # object writes its reference count: a child that reads the whole dump copies most of it
-    # (a 743 MB dump: 470 MB read, 670 MB private in the child at its end). Where the machine
-    # has not twice that free, one process is slower but does not make it swap.
+    # (a 743 MB dump read into 470 MB: 670 MB private in the report's child at its end). Where
+    # the machine has not twice this process's size free, one process is slower but does not
+    # make it swap.
     try:
         with open("/proc/meminfo", "rb") as meminfo:
             available = next(int(line.split()[1]) for line in meminfo
