@@ -24,8 +24,14 @@ from jinja2.bccache import Bucket, BytecodeCache
 APP_NAME = "kube-dump-analyzer"
 
 
+CACHE_DIR_VARIABLE = "KDA_CACHE_DIR"  # where to keep it instead (a test run, a read-only home)
+
+
 def user_cache_dir() -> Path:
-    """This project's folder in the user's cache directory (XDG_CACHE_HOME on Linux)."""
+    """This project's folder in the user's cache directory (XDG_CACHE_HOME on Linux), or the
+    folder $KDA_CACHE_DIR names."""
+    if chosen := os.environ.get(CACHE_DIR_VARIABLE):
+        return Path(chosen)
     import platformdirs
 
     return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))

@@ -98,9 +98,12 @@ def test_code_in_a_folder_others_can_write_is_not_read(tmp_path: Path) -> None:
 
 
 def test_the_report_caches_in_the_users_cache_folder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("KDA_CACHE_DIR", raising=False)  # (the test run sets it: see conftest)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     if sys.platform.startswith("linux"):
         assert user_cache_dir() == tmp_path / "cache" / "kube-dump-analyzer"
+    monkeypatch.setenv("KDA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert user_cache_dir() == tmp_path / "elsewhere"
     cache = render.environment("html").bytecode_cache
     assert isinstance(cache, TemplateCache)
     assert cache.directory.parent.name == "templates"
