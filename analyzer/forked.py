@@ -3,7 +3,7 @@
 For work that reads what this process has already built (a dump read into memory: the child
 shares it copy-on-write, nothing is read twice) and returns small plain data. The result crosses
 a pipe as msgpack and is decoded into the type the caller names: no pickle, nothing executable
-crosses. Where a child cannot help (no fork on this platform, one CPU, too little free memory) or
+crosses. Where a child cannot help (no fork on this platform, no idle CPU, too little free memory) or
 fails in any way (an error, a crash, a kill, no progress for a while), the caller gets None and
 makes the result itself with the same function, so what it shows is the same either way.
 """
@@ -28,12 +28,24 @@ STALL_SECONDS = 20  # a child whose CPU time has not moved for this long is stuc
 _READ = 1 << 20
 
 
+def fork_supported() -> bool:
+    """Whether this platform can run a forked child beside this process at all: Linux (fork is
+    safe there with the libraries loaded; macOS's frameworks are not) and a second CPU this
+    process may run on."""
+    return sys.platform == "linux" and hasattr(os, "fork") and len(os.sched_getaffinity(0)) > 1
+
+
 def can_fork() -> bool:
-    """Whether a forked child can work beside this process: Linux (fork is safe there with the
-    libraries loaded; macOS's frameworks are not), a second CPU this process may run on, and
-    memory for a copy of this process."""
-    return (sys.platform == "linux" and hasattr(os, "fork") and len(os.sched_getaffinity(0)) > 1
-            and _room_for_a_copy())
+    """Whether a forked child can help now: `fork_supported()`, a CPU idle for it, and memory
+    for a copy of this process."""
+    return fork_supported() and _idle_cpu() and _room_for_a_copy()
+
+
+def _idle_cpu() -> bool:
+    # On a busy machine (other reports, a fleet's workers) a child only competes with this
+    # process for the same CPU and makes the whole slower by the work it repeats. The load
+    # average counts this process too: one CPU's worth of it, at least, must be left idle.
+    return os.getloadavg()[0] < len(os.sched_getaffinity(0)) - 0.5
 
 
 def _room_for_a_copy() -> bool:

@@ -14,9 +14,18 @@ from dataclasses import dataclass, field
 import pytest
 
 from analyzer import forked
-from analyzer.forked import can_fork, fork_call
+from analyzer.forked import fork_call, fork_supported
 
-pytestmark = pytest.mark.skipif(not can_fork(), reason="needs fork and a second CPU (Linux)")
+IDLE_CPU = forked._idle_cpu  # the real guard (the fixture below stands in for it)
+
+pytestmark = pytest.mark.skipif(not fork_supported(), reason="needs fork and a second CPU (Linux)")
+
+
+@pytest.fixture(autouse=True)
+def _a_cpu_is_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the suite runs on every CPU (pytest -n): as if one were idle, so that a child is made; the
+    # tests of the guards below set the load they need
+    monkeypatch.setattr(forked, "_idle_cpu", lambda: True)
 
 
 @dataclass(slots=True)
@@ -138,9 +147,18 @@ def test_no_child_where_memory_is_short(monkeypatch: pytest.MonkeyPatch) -> None
     assert fork_call(lambda: Parts({}, []), Parts) is None
 
 
-def test_no_child_where_no_second_cpu_or_no_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_child_where_no_second_cpu_is_idle_or_no_fork(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0})
     assert fork_call(lambda: Parts({}, []), Parts) is None
+    monkeypatch.undo()
+    # two CPUs, both busy (this process and another): a child would only compete
+    monkeypatch.setattr(forked, "_idle_cpu", IDLE_CPU)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.9, 1.0, 1.0))
+    assert fork_call(lambda: Parts({}, []), Parts) is None
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))  # this process, and a little
+    with fork_call(lambda: Parts({}, []), Parts) as child:
+        assert child.result() == Parts({}, [])
     monkeypatch.undo()
     monkeypatch.setattr(sys, "platform", "darwin")
     assert fork_call(lambda: Parts({}, []), Parts) is None
