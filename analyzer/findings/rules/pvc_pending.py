@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 RULE = RuleMeta(
     id="pvc-pending", title="PersistentVolumeClaim pending", severity="warning",
     category="workloads", requires=("PersistentVolumeClaim",),
-    message="PersistentVolumeClaim {namespace}/{name} is Pending (storage class {storage_class}): {reason}",
+    message="PersistentVolumeClaim {namespace}/{name} is Pending ({storage_class_text}): {reason}",
     remediation="Check the storage class exists and its provisioner runs; with WaitForFirstConsumer the claim binds only once a pod uses it.",
 )
 
@@ -30,16 +30,36 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             continue
         evidence = [ev(pvc, "status.phase", "Pending", "Bound")]
         warnings = [e for e in events.get(("PersistentVolumeClaim", pvc.namespace, pvc.name), ())
-                    if e.type == "Warning" or e.reason in ("WaitForFirstConsumer", "ExternalProvisioning")]
+                    if e.type == "Warning" or e.reason in _NORMAL_REASONS_THAT_EXPLAIN]
         if warnings:
             last = warnings[-1]
             evidence.append(ev(last.event, f"Event.message ({last.reason})", last.message))
             reason = f"{last.reason}: {last.message} ({event_ago(cluster, last)})"
         else:
             reason = "no event recorded" if events_collected else "events not collected"
-        finding = RULE.fail(pvc, *evidence, storage_class=pvc.view.spec.storageClassName or "default", reason=reason)
+        storage_class = pvc.view.spec.storageClassName or ""
+        finding = RULE.fail(pvc, *evidence, storage_class=storage_class,
+                            storage_class_text=_class_text(cluster, storage_class), reason=reason)
         waiting = _waits_for_consumer(cluster, pvc, warnings[-1].reason if warnings else "")
         yield finding.as_info(resolved=waiting) if waiting else finding
+
+
+# Normal events of the volume controller that still say why a claim is not bound: FailedBinding is
+# Normal ("no persistent volumes available for this claim and no storage class is set").
+_NORMAL_REASONS_THAT_EXPLAIN = ("WaitForFirstConsumer", "ExternalProvisioning", "FailedBinding")
+
+
+def _class_text(cluster: AnalyzedDump, name: str) -> str:
+    """The claim's class as a reader needs it. A claim naming none is not "default": the API server
+    writes the default class into a claim when it is created, so a claim without one had no default
+    class then (kubectl describe prints an empty StorageClass:); a manifest never applied may still
+    get the dump's default class."""
+    if name:
+        return f"storage class {name}"
+    defaults = [sc.name for sc in cluster.objects_of("StorageClass") if _is_default(sc)]
+    if defaults:
+        return f"no storage class named; the dump's default class is {defaults[0]}"
+    return "no storage class set"
 
 
 def _waits_for_consumer(cluster: AnalyzedDump, pvc: KubeObject, last_reason: str) -> str:
