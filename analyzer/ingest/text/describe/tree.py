@@ -21,6 +21,9 @@ RAW_SECTIONS = frozenset({
     "Mounts", "Rules", "Ingress Rules", "Readiness Gates", "Environment Variables from",
     "Volume Claims",
 })
+# The header of a node's Conditions table: distinctive enough to open that section when a paste
+# lost its `Conditions:` line (an excerpt cut with `[...]` between Roles and the table).
+NODE_CONDITIONS_HEADER = re.compile(r"^Type\s+Status\s+LastHeartbeatTime\s+LastTransitionTime\s+Reason\s+Message$")
 
 
 @dataclass(slots=True)
@@ -75,6 +78,13 @@ def parse_tree(lines: list[Line]) -> Entry:
             raw_owner.raw.append(Line(line.no, text))
             continue
         top = stack[-1]
+        if raw_owner is None and indent > 0 and NODE_CONDITIONS_HEADER.match(stripped):
+            # the table's own header line stands for its missing `Conditions:` line
+            del stack[1:]
+            conditions = Entry("Conditions", "", line.no, 0, None, raw=[Line(line.no, text)])
+            root.children.append(conditions)
+            stack.append(conditions)
+            continue
         if top.value_col is not None and indent >= top.value_col and top is not root:
             top.more.append(stripped)  # a multi-line value goes on at its value column
             continue
