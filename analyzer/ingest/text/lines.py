@@ -204,7 +204,7 @@ _EVENTS_RULE = re.compile(r"^(\s+)-{4}(\s+)-{6}(\s+)-{4}(\s+)-{4}(\s+)-{7}\s*$")
 # pasted without its Events heading, header and rule; a paste in a one-backtick code span opens
 # with a backtick where the row's indent begins (aws-ebs-csi-driver#477).
 _DESCRIBE_EVENT_ROW = re.compile(
-    rf"^(?P<tick>`?)(?P<indent>\s+)(?P<type>Normal|Warning)\s{{2,}}(?P<reason>[A-Z][A-Za-z]+)\s{{2,}}"
+    rf"^(?P<tick>`?)(?P<indent>\s*)(?P<type>Normal|Warning)\s{{2,}}(?P<reason>[A-Z][A-Za-z]+)\s{{2,}}"
     rf"(?P<age>(?:{_EVENT_AGE})(?: \(x\d+ over (?:{_EVENT_AGE})\))?)\s{{2,}}"
     r"(?P<source>\S(?:\S| (?! ))*)\s{2,}(?P<message>\S)"
 )
@@ -220,7 +220,12 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
     >>> rule = split_lines("  ----   ------   ----   ----   -------\\n  Normal   Pulled   3m   kubelet   ok")
     >>> [ln.text for ln in restored_event_headers(rule)][:3]
     ['Events:', '  Type   Reason   Age    From   Message', '  ----   ------   ----   ----   -------']
+    >>> flush = split_lines("Warning  FailedMount  2m2s (x15 over 33m)  kubelet, aks-1  Unable to mount\\n"
+    ...                     "Warning  FailedAttachVolume  <invalid> (x18 over 34m)  attachdetach-controller  failed")
+    >>> [ln.text for ln in restored_event_headers(flush)][1:3]
+    ['  Type     Reason       Age                  From           Message', '  ----     ------       ----                 ----           -------']
     """
+    lines = _indented_event_rows(lines)
     out: list[Line] = []
     for index, line in enumerate(lines):
         before = next((ln.text for ln in reversed(out) if ln.text.strip()), "")
@@ -249,6 +254,17 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
             out.append(Line(line.no, _laid(["Type", "Reason", "Age", "From", "Message"], starts)))
         out.append(line)
     return out
+
+
+def _indented_event_rows(lines: list[Line]) -> list[Line]:
+    """A describe's Events rows pasted flush left (an issue body outside a code block loses the
+    indent: Azure/AKS#1567), two at least in a row, given the indent kubectl prints them with."""
+    flush = [i for i, ln in enumerate(lines)
+             if ln.text[:1] in ("N", "W") and (m := _DESCRIBE_EVENT_ROW.match(ln.text)) and not m.group("indent")]
+    runs = {i for i in flush if i - 1 in flush or i + 1 in flush}
+    if not runs:
+        return lines
+    return [Line(ln.no, "  " + ln.text) if i in runs else ln for i, ln in enumerate(lines)]
 
 
 def is_rule_line(text: str) -> bool:
