@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import findings_for_reasons
+from analyzer.findings.events import NOT_NAMED, findings_for_reasons
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -18,4 +19,7 @@ REASONS = frozenset({"FailedMount", "FailedAttachVolume", "FailedMapVolume"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    return findings_for_reasons(cluster, RULE, REASONS)
+    for finding in findings_for_reasons(cluster, RULE, REASONS):
+        # the kubelet and the attach/detach controller record these on the pod: a describe's
+        # Events pasted alone (Azure/AKS#1567) are a pod's, not "the whole dump"'s
+        yield finding if finding.kind else replace(finding, kind="Pod", name=NOT_NAMED)
