@@ -86,11 +86,13 @@ def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -
     last restarts of other pods of its node in the same minute (the node or its runtime
     restarted: a `-o wide` table shows each pod's node)."""
     facts = pod.view.text
-    if facts is None or facts.last_restart_ago_seconds is None or facts.status != "Running":
+    if facts is None or facts.status != "Running":
         return ""
     ready, _, total = (facts.ready or "").partition("/")
     if not (ready.isdigit() and ready == total):
         return ""
+    if facts.last_restart_ago_seconds is None:
+        return _rare_restarts(facts.restarts, facts.age_seconds)
     if timedelta(seconds=facts.last_restart_ago_seconds) > OLD:
         return f"last restart {table_last_restart_text(pod)}; running and ready since"
     together = _restarted_with(cluster, pod) if cluster is not None else 0
@@ -99,6 +101,31 @@ def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -
                 f"node {pod.view.spec.nodeName} in the same minute (the node or its runtime restarted); "
                 f"running and ready since")
     return ""
+
+
+# A pod this old that restarted less than once a day on average, running and ready, shows no
+# sign of restarting now when its table does not say when it last did (kubectl before 1.25
+# printed no "(5m ago)"): the F5 VELOS k3s node's traefik, 15 restarts in 240d, its node
+# rebooted six hours before.
+RARE_MIN_AGE = timedelta(days=7)
+RARE_PER_DAY = 1.0
+
+
+def _rare_restarts(restarts: int | None, age_seconds: float | None) -> str:
+    """Why restarts with no time are history ('' if they may not be): few for the pod's age.
+
+    >>> _rare_restarts(15, 240 * 86400)
+    '15 restarts in 240d (fewer than one a day), running and ready at capture'
+    >>> _rare_restarts(16, 2.5 * 86400), _rare_restarts(15, None)
+    ('', '')
+    """
+    if not restarts or age_seconds is None or timedelta(seconds=age_seconds) < RARE_MIN_AGE:
+        return ""
+    days = age_seconds / 86400
+    if restarts / days >= RARE_PER_DAY:
+        return ""
+    return (f"{restarts} restarts in {age_text(timedelta(seconds=age_seconds))} (fewer than one a day), "
+            f"running and ready at capture")
 
 
 # Pasted rows whose last restarts fall within this of each other, on one node, restarted together.
