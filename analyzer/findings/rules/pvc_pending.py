@@ -35,6 +35,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             last = warnings[-1]
             evidence.append(ev(last.event, f"Event.message ({last.reason})", last.message))
             reason = f"{last.reason}: {last.message} ({event_ago(cluster, last)})"
+        elif _events_cut(pvc):
+            reason = "its describe's Events are cut off in the paste (an event there may say why)"
         else:
             reason = "no event recorded" if events_collected else "events not collected"
         storage_class = pvc.view.spec.storageClassName or ""
@@ -47,6 +49,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
 # Normal events of the volume controller that still say why a claim is not bound: FailedBinding is
 # Normal ("no persistent volumes available for this claim and no storage class is set").
 _NORMAL_REASONS_THAT_EXPLAIN = ("WaitForFirstConsumer", "ExternalProvisioning", "FailedBinding")
+
+
+def _events_cut(pvc: KubeObject) -> bool:
+    """Whether the claim's pasted describe ends inside its Events table (k8s#81714: the last row
+    cut at `Warning  ProvisioningFai`)."""
+    facts = pvc.raw.get("x-kda-text") if isinstance(pvc.raw, dict) else None
+    return isinstance(facts, dict) and bool(facts.get("events_cut"))
 
 
 def _class_text(cluster: AnalyzedDump, name: str) -> str:

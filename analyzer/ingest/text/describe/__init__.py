@@ -126,6 +126,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         rejections.append(Rejection(source, f"line {last_line}",
             f"describe of {info.kind} '{name}' ends mid-section '{stop}'{cut}"))
     elif events_cut is not None and events_cut == last_line:
+        # what its events said is partly unknown: a rule must not say "no event recorded"
+        body.setdefault(TEXT_FACTS_KEY, {})["events_cut"] = True
         rejections.append(Rejection(source, f"line {last_line}",
             f"describe of {info.kind} '{name}' ends mid-section 'Events'"))
     return objects, rejections

@@ -178,6 +178,10 @@ def events(entry: Entry | None, involved: dict[str, str], namespace: str | None,
     table = table_rows(entry, catalog)
     found: list[TextObject] = []
     for line, row in table.rows:
+        if line == table.cut and not cell(row.get("Age")):
+            # a paste cut inside its last row (`Warning  ProvisioningFai`): no age, no message,
+            # a reason cut short; the describe says it ends mid-section instead
+            continue
         body: dict[str, Any] = {"apiVersion": "v1", "kind": "Event",
                                 "metadata": {"name": event_name(involved.get("name"), line)}}
         if namespace:
