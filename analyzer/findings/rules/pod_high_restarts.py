@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
@@ -13,8 +14,12 @@ from analyzer.findings.restarts import (
     table_history_reason,
     table_last_restart_text,
 )
+from analyzer.findings.rules.control_plane_restarts import component_of
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
+
+if TYPE_CHECKING:
+    from analyzer.ingest.records import KubeObject
 
 RULE = RuleMeta(
     id="pod-high-restarts", title="Container restarted many times", severity="warning",
@@ -28,7 +33,7 @@ THRESHOLD = 5
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     restarts = {id(r.status): r for r in container_restarts(cluster)}
     for pod in pod_suspects(cluster).of("restarted", "text"):
-        if is_static_pod(pod):  # control-plane-restarts speaks for static pods
+        if is_static_pod(pod) or _pasted_control_plane(pod):  # control-plane-restarts speaks for these
             continue
         worst = None
         for ctype, _spec, status in pod_containers(pod):
@@ -52,3 +57,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                 last=table_last_restart_text(pod) or "at a time the pasted table does not give")
             history = table_history_reason(pod, cluster)
             yield finding.as_info(resolved=history) if history else finding
+
+
+def _pasted_control_plane(pod: KubeObject) -> bool:
+    """A kube-system row of a control-plane static pod (etcd-NODE, kube-apiserver-NODE): a table
+    does not show the mirror annotation, and control-plane-restarts reads such rows (kubernetes#77388:
+    etcd, API server and controller manager were each reported by both rules)."""
+    return pod.namespace == "kube-system" and pod.view.text is not None \
+        and component_of(pod.name, pod.view.metadata.labels or {}) is not None
