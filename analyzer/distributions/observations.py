@@ -201,14 +201,18 @@ def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None
     image from Amazon's ECR, named only in the kubelet's back-off)."""
     view = o.view
     about = view.involvedObject or view.regarding
-    if about is None or about.kind != "Pod":
+    if about is not None and about.kind and about.kind != "Pod":
         return
-    namespace = about.namespace or o.namespace or ""
-    pod_id = f"core/Pod/{namespace}/{about.name or ''}"
+    namespace = (about.namespace if about is not None else None) or o.namespace or ""
+    pod_id = f"core/Pod/{namespace}/{about.name}" if about is not None and about.name else o.key.id
     host = view.source.host if view.source is not None else None
-    # (only what the objects themselves did not show: the same fact, not a second sighting)
+    # (only what the objects themselves did not show: the same fact, not a second sighting);
+    # an event naming no object (rows pasted without their describe: Azure/AKS#1567) still
+    # names its kubelet's node
     if host and (view.source.component or "") == "kubelet" and host not in obs.values("node_name"):
         obs.add("node_name", host, pod_id, "Node", host)
+    if about is None or about.kind != "Pod":
+        return
     message = view.message or ""
     if 'image "' in message.lower() and (not namespace or profiles.is_system_namespace(namespace)):
         for image in _EVENT_IMAGE.findall(message):

@@ -67,3 +67,17 @@ def test_a_users_image_in_a_users_namespace_event_is_not_evidence() -> None:
     ]
     result = detect_distribution(analyzer.load({"events.json": orjson.dumps({"kind": "List", "items": events}).decode()}))
     assert result.name != "eks"
+
+
+def test_the_kubelets_node_in_event_rows_that_name_no_object_is_a_node_name() -> None:
+    # Azure/AKS#1567 (trimmed): a describe's Events rows pasted flush left, naming no object; the
+    # kubelet's host is an AKS scale-set node. Before, only events about a named pod gave it.
+    paste = (
+        "Warning  FailedMount         2m2s (x15 over 33m)       kubelet, aks-opspool-38996706-vmss000000  "
+        "Unable to mount volumes for pod \"build-0_prod(56c4d0b2-5494-4731-bf3a-778ab0123b75)\": timeout expired\n"
+        "Warning  FailedAttachVolume  <invalid> (x18 over 34m)  attachdetach-controller                   "
+        "AttachVolume.Attach failed for volume \"pvc-10639e8b-d60a-41e1-a9a4-35d0365df410\"\n"
+    )
+    result = detect_distribution(analyzer.load({"issue.md": paste}))
+    assert result.name == "aks"
+    assert any(e.value == "aks-opspool-38996706-vmss000000" for e in result.evidence)
