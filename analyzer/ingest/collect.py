@@ -419,6 +419,32 @@ class Ingestor:
         self.result.objects[slot] = made
         self._whole_of.pop(slot, None)  # its spec as read whole is no longer current either
 
+    def _schedulable_since(self, slot: int, cordoned: bool, change: str) -> None:
+        """A node's table row, after a later `kubectl cordon/uncordon/drain` said what it left
+        the node: cordoned or not is known again (the rest of the row is as it was)."""
+        obj = self.result.objects[slot]
+        body = obj.body() if obj is not None else None
+        if not isinstance(body, dict) or bool((body.get("spec") or {}).get("unschedulable")) == cordoned:
+            return
+        spec = {k: v for k, v in (body.get("spec") or {}).items() if k != "unschedulable"}
+        if cordoned:
+            spec["unschedulable"] = True
+        def restated(status: str) -> str:  # kubectl's STATUS: "Ready,SchedulingDisabled" when cordoned
+            words = [w for w in status.split(",") if w != "SchedulingDisabled"]
+            return ",".join(words + (["SchedulingDisabled"] if cordoned else []))
+
+        facts = dict(body.get(TEXT_FACTS_KEY) or {})
+        if isinstance(facts.get("status"), str):
+            facts["status"] = restated(facts["status"])
+        if isinstance(facts.get("columns"), dict) and isinstance(facts["columns"].get("STATUS"), str):
+            facts["columns"] = {**facts["columns"], "STATUS": restated(facts["columns"]["STATUS"])}
+        made = _remade(obj, {**body, "spec": spec, TEXT_FACTS_KEY: facts},
+                       f"{'cordoned' if cordoned else 'uncordoned'} by {change} after this table")
+        if made is obj:
+            return
+        made.duplicates = obj.duplicates
+        self.result.objects[slot] = made
+
     def _forget_not_listed(self, listing: sightings.Listing, block: Block, shown: set[int]) -> None:
         """Earlier table rows of a full listing's scope that it no longer shows are gone."""
         res = self.result
@@ -521,6 +547,9 @@ class Ingestor:
             for what in sightings.changed_objects(command, out):
                 for slot in self._sightings.changed(what, self.result.objects):
                     self._state_unknown(slot, verb, f"'{_short(block.command_text)}' (line {what.line})")
+            for what, cordoned in sightings.cordoned_nodes(out):
+                for slot in self._sightings.changed(what, self.result.objects):
+                    self._schedulable_since(slot, cordoned, f"'{_short(block.command_text)}' (line {what.line})")
         reason = transcripts.no_objects_reason(verb)
         if reason is not None:
             skip.append(Rejection(display, block.span, f"{reason} ('{_short(block.command_text)}')"))

@@ -32,6 +32,7 @@ _DELETED = re.compile(r'^\s*(?P<resource>[a-z][\w.-]*) "(?P<name>[^"]+)" (?:forc
                       r'(?: from (?P<ns>[\w.-]+) namespace)?\s*$')
 _CHANGED = re.compile(r"^\s*(?P<resource>[a-z][\w.-]*)/(?P<name>[\w.-]+) (?:edited|scaled|configured|patched|"
                       r"image updated|resource requirements updated|env updated|serviceaccount updated)\s*$")
+_CORDONED = re.compile(r"^\s*node/(?P<name>[\w.-]+) (?:already )?(?P<state>cordoned|uncordoned)\s*$")
 _ELISION = re.compile(r"^\s*(?:[.…]{2,}|[\[(<]\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
 # Commands that change which namespace a `get` without -n lists.
 _SWITCHES_NAMESPACE = re.compile(r"^(?:kubens|kubectx)\b|\b(?:set-context|use-context)\b|^(?:kubectl|oc|k)\s+(?:ns|project)\b")
@@ -133,6 +134,21 @@ def changed_objects(command: Command, lines: list[tuple[int, str]]) -> list[Dele
         if info is None:
             continue
         out.append(Deleted(info.kind, m.group("name"), command.namespace if info.namespaced else "", no))
+    return out
+
+
+def cordoned_nodes(lines: list[tuple[int, str]]) -> list[tuple[Deleted, bool]]:
+    """The nodes `kubectl cordon/uncordon/drain` says it left cordoned (True) or uncordoned
+    (False), as kubectl prints them (`node/n1 cordoned`, `node/n1 already uncordoned`).
+
+    >>> cordoned_nodes([(7, "node/10.200.220.157 uncordoned"), (8, "node/n2 already cordoned")])
+    [(Deleted(kind='Node', name='10.200.220.157', namespace='', line=7), False), (Deleted(kind='Node', name='n2', namespace='', line=8), True)]
+    """
+    out = []
+    for no, text in lines:
+        m = _CORDONED.match(text)
+        if m is not None:
+            out.append((Deleted("Node", m.group("name"), "", no), m.group("state") == "cordoned"))
     return out
 
 

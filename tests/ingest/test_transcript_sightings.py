@@ -501,3 +501,40 @@ def test_a_describe_ending_after_its_whole_conditions_keeps_the_rows_say_past_th
     assert pod.body()["status"]["conditions"] == [{"type": "PodScheduled", "status": "False"}]
     assert pod.view.text.ready == "0/1" and pod.view.text.status == "Pending"  # from the row
     assert any("ends after its section 'Conditions'" in n for n in pod.notes)
+
+
+def test_an_uncordon_later_in_the_session_leaves_the_node_schedulable() -> None:
+    # Trimmed from terraform-oci-oke's docs/src/guide/workers_drain.md (an OKE v1.26.2 pool
+    # drained, then uncordoned): the node listed cordoned, then `kubectl uncordon` says so.
+    text = ("```shell\nkubectl get nodes -l oke.oraclecloud.com/pool.name=oke-vm-draining\n"
+            "NAME             STATUS                     ROLES   AGE   VERSION\n"
+            "10.200.220.157   Ready,SchedulingDisabled   node    24m   v1.26.2\n```\n\n"
+            "Run the following command to uncordon a previously drained worker pool.\n"
+            "```shell\nkubectl uncordon -l oke.oraclecloud.com/pool.name=oke-vm-draining\n"
+            "node/10.200.220.157 uncordoned\n```\n")
+    r = ingest_text(text, "workers_drain.md")
+    [node] = r.objects
+    body = node.body()
+    assert not body.get("spec", {}).get("unschedulable")
+    assert body["x-kda-text"]["status"] == "Ready"
+    assert any(n.startswith("uncordoned by 'kubectl uncordon -l oke.oraclecloud.com/pool.name=oke-vm-draining' "
+                            "(line 10)") for n in node.notes), node.notes
+    findings, _ = findings_and_incidents(analyzer.load(text))
+    assert not [f for f in findings if f.rule == "node-cordoned" and f.status == "fail"]
+
+
+def test_a_cordon_or_drain_later_in_the_session_leaves_the_node_cordoned() -> None:
+    # The other way (kubectl drain prints `node/N cordoned`, then its evictions, then `drained`);
+    # and a node already in that state (`already cordoned`) is left as it is.
+    text = ("$ kubectl get nodes\nNAME    STATUS   ROLES    AGE   VERSION\n"
+            "node1   Ready    <none>   9d    v1.29.4\nnode2   Ready    <none>   9d    v1.29.4\n"
+            "$ kubectl drain node1 --ignore-daemonsets\nnode/node1 cordoned\n"
+            "evicting pod default/web-7d9c6b7f5-abcde\npod/web-7d9c6b7f5-abcde evicted\nnode/node1 drained\n")
+    r = ingest_text(text, "session.txt")
+    by_name = {o.name: o.body() for o in r.objects}
+    assert by_name["node1"]["spec"]["unschedulable"] is True
+    assert by_name["node1"]["x-kda-text"]["status"] == "Ready,SchedulingDisabled"
+    assert not by_name["node2"].get("spec", {}).get("unschedulable")
+    findings, _ = findings_and_incidents(analyzer.load(text))
+    assert [(f.rule, f.name) for f in findings if f.rule == "node-cordoned" and f.status == "fail"] == [
+        ("node-cordoned", "node1")]
