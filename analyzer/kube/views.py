@@ -76,6 +76,7 @@ class TextFacts(Struct, gc=False):
     first_seen_ago_seconds: float | None = None  # events: how long before the capture
     last_seen_ago_seconds: float | None = None
     default: bool | None = None  # "(default)" after a StorageClass/IngressClass name
+    events_cut: bool | None = None  # describe: its Events table cut off in the paste
 
 
 class ObjectView(Struct, gc=False, kw_only=True):

@@ -524,8 +524,8 @@ def test_an_uncordon_later_in_the_session_leaves_the_node_schedulable() -> None:
 
 
 def test_a_cordon_or_drain_later_in_the_session_leaves_the_node_cordoned() -> None:
-    # The other way (kubectl drain prints `node/N cordoned`, then its evictions, then `drained`);
-    # and a node already in that state (`already cordoned`) is left as it is.
+    # The other way: kubectl drain prints `node/N cordoned`, then its evictions, then `drained`
+    # (`already cordoned` is read as cordoned too: sightings.cordoned_nodes' example).
     text = ("$ kubectl get nodes\nNAME    STATUS   ROLES    AGE   VERSION\n"
             "node1   Ready    <none>   9d    v1.29.4\nnode2   Ready    <none>   9d    v1.29.4\n"
             "$ kubectl drain node1 --ignore-daemonsets\nnode/node1 cordoned\n"

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.facts import objects_named
 from analyzer.findings.logs import dump_wide_patterns, log_evidence, matches_by_pod, quoted
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
 
@@ -63,10 +64,10 @@ def _ended_in_error(cluster: AnalyzedDump, wanted: set[tuple[str, str]]) -> set[
     """Of the (namespace, pod) wanted, those whose containers have all ended, one in an error (a
     Job's failed pod): what their logs say last is not "still coming"."""
     out: set[tuple[str, str]] = set()
-    if not wanted:
-        return out
-    for pod in cluster.objects_of("Pod"):
-        if (pod.namespace, pod.name) not in wanted:
+    pods = objects_named(cluster, "Pod")  # (the rules' index)
+    for key in wanted:
+        pod = pods.get(key)
+        if pod is None:
             continue
         states = [cs.state for cs in pod.view.status.containerStatuses or ()]
         if states and all(st is not None and st.terminated for st in states) \

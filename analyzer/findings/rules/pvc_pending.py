@@ -54,8 +54,8 @@ _NORMAL_REASONS_THAT_EXPLAIN = ("WaitForFirstConsumer", "ExternalProvisioning", 
 def _events_cut(pvc: KubeObject) -> bool:
     """Whether the claim's pasted describe ends inside its Events table (k8s#81714: the last row
     cut at `Warning  ProvisioningFai`)."""
-    facts = pvc.raw.get("x-kda-text") if isinstance(pvc.raw, dict) else None
-    return isinstance(facts, dict) and bool(facts.get("events_cut"))
+    text = pvc.view.text
+    return bool(text and text.events_cut)
 
 
 def _class_text(cluster: AnalyzedDump, name: str) -> str:
