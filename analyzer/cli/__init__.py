@@ -6,9 +6,13 @@ registered in name order, so adding a command touches only its own file.
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import os
 import pkgutil
 import sys
+import threading
+from typing import NoReturn
 
 import typer
 
@@ -75,18 +79,52 @@ EXIT_SYSTEM_REFUSED = 2
 
 
 def main() -> None:
-    """Entry point of the `kda` console script."""
+    """Entry point of the `kda` console script: runs the command, then exits without the
+    interpreter's teardown (`exit_now`)."""
+    exit_now(run())
+
+
+def run() -> int:
+    """Run the command `sys.argv` names, in this process; its exit status."""
     if sys.argv[1:] == ["--version"]:
         # answered before the CLI library parses anything (its parameter layer imports pydantic)
         from analyzer.version import __version__
 
         sys.stdout.write(f"kda {__version__}\n")
-        return
+        return 0
     try:
         app()
+    except SystemExit as done:
+        return _status(done.code)
     except OSError as exc:
         from analyzer.cli.common import err_console
 
         where = f"{exc.filename}: " if exc.filename else ""
         err_console.print(f"[bold red]error:[/bold red] {where}{exc.strerror or exc}", markup=True)
-        sys.exit(EXIT_SYSTEM_REFUSED)
+        return EXIT_SYSTEM_REFUSED
+    return 0
+
+
+def _status(code: object) -> int:
+    """The exit status `sys.exit(code)` gives: None is 0, a text is printed and is 1."""
+    if code is None or isinstance(code, int):
+        return code or 0
+    sys.stderr.write(f"{code}\n")
+    return 1
+
+
+def exit_now(status: int) -> NoReturn:
+    """Exit with `status` once the exit handlers have run and the output is flushed, skipping
+    the rest of the interpreter's teardown: after a report on a 20,000-pod dump, freeing its
+    million objects one by one and a last full collection take 0.6-0.7 s, for nothing (mypy
+    leaves the same way). With another thread still running, Python's own exit waits for it."""
+    if threading.active_count() > 1:
+        sys.exit(status)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away (`| head`), or a closed stream
+            if status == 0:
+                status = 1
+    os._exit(status)
