@@ -15,6 +15,7 @@ Examples:
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -81,6 +82,68 @@ def cni(cluster: ModeledDump, classified: Classified, profiles: Profiles) -> lis
                 if key.startswith(prefix):
                     seen.add(name)
     return sorted(seen)
+
+
+NETWORK_STATUS = ("k8s.v1.cni.cncf.io/network-status", "k8s.v1.cni.cncf.io/networks-status")
+ADDED_INTERFACE = re.compile(r"^Add eth0 \[[^\]]*\] from (\S+)")
+
+
+def cni_without_its_pods(cluster: ModeledDump, profiles: Profiles, distribution: str) -> tuple[str, str] | None:
+    """The CNI, with how it was told, when the dump holds none of its pods and its nodes carry
+    none of its annotations: the default network Multus attached pods to (their network-status
+    annotation, then their AddedInterface events), else the CNI a distribution runs without
+    pods, when every node has the field it gives them and the dump holds kube-system's pods
+    (so that no CNI pod among them is a fact, not a gap)."""
+    for pod in builtin_objects(cluster, "Pod"):
+        annotations = pod.view.metadata.annotations
+        for key in NETWORK_STATUS if annotations else ():
+            network = _default_network(annotations.get(key))
+            if network in profiles.cni_of_network:
+                return profiles.cni_of_network[network], (
+                    f"the default network of pod {pod.key.namespace}/{pod.key.name} is {network} "
+                    f"(its {key} annotation, written by Multus)")
+    for event in builtin_objects(cluster, "Event"):
+        if event.view.reason == "AddedInterface":
+            said = ADDED_INTERFACE.match(event.view.message or "")
+            if said and said.group(1) in profiles.cni_of_network:
+                return profiles.cni_of_network[said.group(1)], (
+                    f"pods were attached to network {said.group(1)} (AddedInterface event: "
+                    f"\"{event.view.message}\")")
+    built_in = profiles.cni_without_pods.get(distribution)
+    if built_in is None:
+        return None
+    name, field = built_in
+    profile = profiles.distributions.get(distribution)
+    title = profile.title if profile else distribution
+    nodes = list(builtin_objects(cluster, "Node"))
+    system_pods = any(p.key.namespace == "kube-system" for p in builtin_objects(cluster, "Pod"))
+    if nodes and system_pods and all(getattr(n.view.spec, field, None) for n in nodes):
+        return name, (f"no CNI pod among kube-system's, and every node ({len(nodes)}) has a "
+                      f"spec.{field}: {title}'s {name} runs in the kubelet")
+    return None
+
+
+def _default_network(text: object) -> str | None:
+    """The name of the default network in a Multus network-status annotation (a JSON list).
+
+    >>> _default_network('[{"name": "openshift-sdn", "interface": "eth0", "default": true}]')
+    'openshift-sdn'
+    >>> _default_network('not json') is None
+    True
+    """
+    if not isinstance(text, str):
+        return None
+    try:
+        networks = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(networks, list):
+        return None
+    entries = [n for n in networks if isinstance(n, dict)]
+    default = next((n for n in entries if n.get("default") is True), None)
+    default = default or next((n for n in entries if n.get("interface") == "eth0"), None)
+    name = default.get("name") if default else None
+    return name if isinstance(name, str) else None
 
 
 def dns(cluster: ModeledDump, classified: Classified, profiles: Profiles) -> dict[str, Any]:
@@ -192,6 +255,9 @@ def fill_facts(cluster: ModeledDump, dist: Distribution, classified: Classified,
     """Add the cluster facts to a detection result."""
     dist.control_plane = control_plane(cluster, dist, classified, profiles)
     dist.cni = cni(cluster, classified, profiles)
+    if not dist.cni and (told := cni_without_its_pods(cluster, profiles, dist.name)):
+        dist.cni = [told[0]]
+        dist.notes.append(f"CNI {told[0]}: {told[1]}")
     dist.dns = dns(cluster, classified, profiles)
     dist.kube_proxy_mode = kube_proxy_mode(cluster, classified)
     dist.csi_drivers = csi_drivers(cluster, classified)

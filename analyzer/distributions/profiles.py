@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -38,6 +38,9 @@ class Profiles:
     dns_services: tuple[str, ...]
     dns_configmaps: tuple[str, ...]
     control_plane_node_labels: tuple[str, ...] = ()
+    cni_of_network: dict[str, str] = field(default_factory=dict)
+    # distribution -> (the CNI, the node spec field every node has when it runs it)
+    cni_without_pods: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def is_system_namespace(self, namespace: str) -> bool:
         """Whether workloads in this namespace are cluster components rather than applications."""
@@ -108,4 +111,7 @@ def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
         dns_services=tuple(data.get("dns_services") or ()),
         dns_configmaps=tuple(data.get("dns_configmaps") or ()),
         control_plane_node_labels=tuple(data.get("control_plane_node_labels") or ()),
+        cni_of_network=dict(data.get("cni_network_names") or {}),
+        cni_without_pods={dist: (entry["cni"], entry["nodes_have"])
+                          for dist, entry in (data.get("cni_without_pods") or {}).items()},
     )

@@ -138,3 +138,70 @@ def test_kube_proxy_mode_from_its_log_when_neither_config_nor_flags_were_collect
     import analyzer
 
     assert _facts(analyzer.load(str(tmp_path)), "oke").kube_proxy_mode == "iptables"
+
+
+# A pod's Multus annotation and AddedInterface event, trimmed from realdata
+# openshift/must-gather-clean-aws (namespaces/openshift-etcd/core/pods.yaml and
+# namespaces/openshift-ingress/core/events.yaml); the dump holds no openshift-sdn pod.
+NETWORK_STATUS = ('[{\n    "name": "openshift-sdn",\n    "interface": "eth0",\n    "ips": [\n'
+                  '        "10.129.0.12"\n    ],\n    "default": true,\n    "dns": {}\n}]')
+
+
+def _added_interface(message: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": "router-default-6dd4c95495-7dqkw.1697c1b357a5faed",
+                         "namespace": "openshift-ingress"},
+            "involvedObject": {"kind": "Pod", "namespace": "openshift-ingress",
+                               "name": "router-default-6dd4c95495-7dqkw"},
+            "reason": "AddedInterface", "message": message, "source": {"component": "multus"},
+            "type": "Normal", "count": 1, "firstTimestamp": "2021-08-03T09:26:09Z"}
+
+
+def _annotated(obj: dict, annotations: dict[str, str]) -> dict:
+    obj["metadata"]["annotations"] = annotations
+    return obj
+
+
+def test_without_cni_pods_the_default_network_multus_names_is_the_cni() -> None:
+    etcd = _annotated(pod("openshift-etcd", "installer-2-ip-10-0-187-218.ec2.internal"),
+                      {"k8s.v1.cni.cncf.io/network-status": NETWORK_STATUS})
+    dist = _facts(load(node("ip-10-0-187-218.ec2.internal"), etcd), name="openshift")
+    assert dist.cni == ["openshift-sdn"]
+    assert dist.notes == ["CNI openshift-sdn: the default network of pod openshift-etcd/"
+                          "installer-2-ip-10-0-187-218.ec2.internal is openshift-sdn (its "
+                          "k8s.v1.cni.cncf.io/network-status annotation, written by Multus)"]
+    # without the annotation, the event Multus writes for each pod says it too
+    dist = _facts(load(pod("openshift-ingress", "router-default-6dd4c95495-7dqkw"),
+                       _added_interface("Add eth0 [10.131.0.9/23] from openshift-sdn")), name="openshift")
+    assert dist.cni == ["openshift-sdn"]
+    assert dist.notes == ['CNI openshift-sdn: pods were attached to network openshift-sdn (AddedInterface '
+                          'event: "Add eth0 [10.131.0.9/23] from openshift-sdn")']
+
+
+def test_a_network_name_no_cni_is_known_by_names_none() -> None:
+    # a conflist named by the cluster's admin says nothing about which plugin it runs
+    custom = _annotated(pod("default", "web"), {"k8s.v1.cni.cncf.io/network-status": NETWORK_STATUS.replace(
+        "openshift-sdn", "tenant-net")})
+    dist = _facts(load(custom, _added_interface("Add eth0 [10.131.0.9/23] from tenant-net")), name="openshift")
+    assert (dist.cni, dist.notes) == ([], [])
+
+
+def _with_pod_cidr(obj: dict, cidr: str) -> dict:
+    obj["spec"]["podCIDR"] = cidr
+    return obj
+
+
+def test_aks_nodes_with_pod_cidrs_and_no_cni_pod_run_kubenet() -> None:
+    # the AKS sample's shape (sample_dumps/aks: kubenet, 3 VMSS nodes, pod CIDRs 10.244.N.0/24)
+    nodes = [_with_pod_cidr(node(f"aks-nodepool1-12345678-vmss00000{i}"), f"10.244.{i}.0/24") for i in range(3)]
+    coredns = pod("kube-system", "coredns-69c47794-6xnlq", owner=("ReplicaSet", "coredns-69c47794"))
+    dist = _facts(load(*nodes, coredns))
+    assert dist.cni == ["kubenet"]
+    assert dist.notes == ["CNI kubenet: no CNI pod among kube-system's, and every node (3) has a "
+                          "spec.podCIDR: Azure Kubernetes Service's kubenet runs in the kubelet"]
+    # what the dump does not hold is not a fact: no kube-system pods, no verdict
+    assert _facts(load(*nodes, pod("shop", "web"))).cni == []
+    # legacy Azure CNI gives nodes no pod CIDR: a node without one leaves it untold
+    assert _facts(load(*nodes, node("aks-nodepool1-12345678-vmss000003"), coredns)).cni == []
+    # another distribution's nodes with pod CIDRs say nothing (kubeadm's need a CNI pod)
+    assert _facts(load(*nodes, coredns), name="kubeadm").cni == []
