@@ -157,6 +157,12 @@ def knows_labels(pod: KubeObject) -> bool:
     return pod.view.text is None or pod.view.metadata.labels is not None
 
 
+def knows_taints(node: KubeObject) -> bool:
+    """Whether the dump holds the node's taints: a pasted `kubectl get nodes` row never shows
+    them; `kubectl describe node` does (`Taints: <none>` too), as does a node read whole."""
+    return node.view.text is None or node.view.spec.taints is not None or node.provenance.format == "describe"
+
+
 def labels_unknown_in(pods: dict[str, list[KubeObject]], namespace: str) -> bool:
     """Whether some live pod of the namespace was read without its labels, so that no selector
     can be said to match nothing there."""

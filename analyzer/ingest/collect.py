@@ -1181,9 +1181,10 @@ def _cut_rows(rejections: list[Rejection], objects: list[KubeObject | None]) -> 
 
 
 def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
-    """A describe cut short (the paste ends mid-section) over an earlier sighting of the object:
-    what the describe states wins, and what it never reached (a node's conditions after a cut in
-    its Labels, a pod's status) stays as the earlier sighting (a `kubectl get` row) stated it.
+    """A describe cut short (the paste ends mid-section), or a row of another object's describe
+    (a pod in a node's Non-terminated Pods), over an earlier sighting of the object: what the
+    describe states wins, and what it never reached (a node's conditions after a cut in its
+    Labels, a pod's status) stays as the earlier sighting (a `kubectl get` row) stated it.
     Replacing the row outright would turn a NotReady node or a Pending pod into one of unknown
     state."""
     if later.provenance.format != "describe" or later.kind != earlier.kind or not isinstance(later.raw, dict):
@@ -1191,9 +1192,14 @@ def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
     facts = later.raw.get("x-kda-text")
     cut = facts.get("cut_in") if isinstance(facts, dict) else None
     ends_after = facts.get("ends_after") if isinstance(facts, dict) else None  # a whole last section
+    row_of = facts.get("row_of") if isinstance(facts, dict) else None
     base = earlier.body()
-    if not (cut or ends_after) or not isinstance(base, dict):
+    if not (cut or ends_after or row_of) or not isinstance(base, dict):
         return later
+    if row_of:
+        return _remade(later, _overlay(base, later.raw),
+                       f"a row of {row_of}: what it does not state is as its earlier sighting "
+                       f"({earlier.provenance.location or earlier.provenance.source}) stated it")
     if (later.raw.get("metadata") or {}).get("creationTimestamp") and isinstance(base.get(TEXT_FACTS_KEY), dict):
         # a creation the describe states is the object's own: the row's AGE does not ride along
         row = dict(base[TEXT_FACTS_KEY])

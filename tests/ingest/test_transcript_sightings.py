@@ -538,3 +538,59 @@ def test_a_cordon_or_drain_later_in_the_session_leaves_the_node_cordoned() -> No
     findings, _ = findings_and_incidents(analyzer.load(text))
     assert [(f.rule, f.name) for f in findings if f.rule == "node-cordoned" and f.status == "fail"] == [
         ("node-cordoned", "node1")]
+
+
+# kubectl's own output for realdata kubeadm/cka-3c97-cluster-info-dump served by `kda serve`
+# (`kubectl get pods -A -o wide`, `kubectl get nodes -o wide`, `kubectl describe node`), trimmed
+# to one node and its pods; the Age of the Non-terminated Pods rows is as kubectl printed it.
+NODE_PODS_SESSION = """\
+$ kubectl get nodes -o wide
+NAME              STATUS     ROLES                  AGE     VERSION   INTERNAL-IP   EXTERNAL-IP   OS-IMAGE             KERNEL-VERSION       CONTAINER-RUNTIME
+cka-controller1   NotReady   control-plane,master   3d16h   v1.20.5   10.10.1.31    <none>        Ubuntu 18.04.5 LTS   4.15.0-140-generic   docker://19.3.12
+
+$ kubectl get pods -A -o wide
+NAMESPACE     NAME                                       READY   STATUS    RESTARTS        AGE     IP              NODE              NOMINATED NODE   READINESS GATES
+kube-system   etcd-cka-controller1                       1/1     Running   0               3d16h   10.10.1.31      cka-controller1   <none>           <none>
+kube-system   kube-apiserver-cka-controller1             1/1     Running   0               3d16h   10.10.1.31      cka-controller1   <none>           <none>
+
+$ kubectl describe node cka-controller1
+Name:               cka-controller1
+Roles:              control-plane,master
+Labels:             kubernetes.io/hostname=cka-controller1
+                    kubernetes.io/os=linux
+                    node-role.kubernetes.io/control-plane=
+CreationTimestamp:  Wed, 07 Apr 2021 22:18:34 +0000
+Taints:             node.kubernetes.io/not-ready:NoSchedule
+Unschedulable:      false
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  Ready            False   Thu, 08 Apr 2021 12:35:25 +0000   Wed, 07 Apr 2021 22:18:30 +0000   KubeletNotReady              runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized
+Non-terminated Pods:          (2 in total)
+  Namespace                   Name                                       CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------                   ----                                       ------------  ----------  ---------------  -------------  ---
+  kube-system                 etcd-cka-controller1                       100m (5%)     0 (0%)      100Mi (5%)       0 (0%)         5y233d
+  kube-system                 kube-apiserver-cka-controller1             250m (12%)    0 (0%)      0 (0%)           0 (0%)         5y233d
+"""
+
+
+def test_a_node_describes_pod_rows_add_to_the_pods_never_erase_their_status() -> None:
+    r = ingest_text(NODE_PODS_SESSION, "session.txt")
+    assert r.accounting_holds()
+    pods = {o.name: o for o in r.objects if o.kind == "Pod"}
+    etcd = pods["etcd-cka-controller1"]
+    # the row of `get pods` says ready and running; the node's row adds what the pod requests
+    assert (etcd.view.text.ready, etcd.view.text.status, etcd.view.status.phase) == ("1/1", "Running", "Running")
+    assert etcd.view.text.requests == {"cpu": "100m", "memory": "100Mi"}
+    assert etcd.view.spec.nodeName == "cka-controller1"
+    assert any("a row of node cka-controller1's Non-terminated Pods" in n and "line 7" in n for n in etcd.notes)
+    # so nothing says the control plane's pods are not ready (the dump itself says they are)
+    assert [f for f in _serious(NODE_PODS_SESSION) if f[0] != "node-not-ready"] == []
+
+
+def test_a_node_describes_pod_row_alone_is_a_pod_of_unknown_status() -> None:
+    alone = NODE_PODS_SESSION[NODE_PODS_SESSION.index("$ kubectl describe node"):]
+    r = ingest_text(alone, "session.txt")
+    [etcd, _] = sorted((o for o in r.objects if o.kind == "Pod"), key=lambda o: o.name)
+    assert (etcd.view.text.ready, etcd.view.status.phase) == (None, None)
+    assert not any("earlier sighting" in n for n in etcd.notes)

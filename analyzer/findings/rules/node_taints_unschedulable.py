@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev
+from analyzer.findings.facts import ev, knows_labels, knows_taints
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -57,12 +57,15 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         wanted = tuple((k, str(v)) for k, v in selector.items())
         eligible = allowed.get(wanted)
         if eligible is None:
-            eligible = allowed[wanted] = [n for n in nodes if all(
+            # a node pasted without its labels may be one the selector allows
+            eligible = allowed[wanted] = [n for n in nodes if not knows_labels(n) or all(
                 str((n.view.metadata.labels or {}).get(k)) == v for k, v in wanted)]
         if not eligible:
             continue
         blocking = {}
         for node in eligible:
+            if not knows_taints(node):
+                break  # a node pasted as a table row may have no taint at all: nothing to say
             untolerated = [t for t in node.view.spec.taints or ()
                            if t.effect in BLOCKING and not tolerates(spec.tolerations or [], t)]
             if not untolerated:

@@ -145,6 +145,9 @@ def _pods(entry: Entry | None, node: str | None, ctx: DescribeContext) -> list[T
         if (age := age_seconds(row.get("Age"))) is not None:
             facts["age_seconds"] = age
         facts["columns"] = {k: v for k, v in row.items() if v is not None}
+        # a row states requests, limits and age only: over an earlier sighting of the pod (a
+        # `kubectl get pods` row), it adds to it and never erases its status
+        facts["row_of"] = f"node {node}'s Non-terminated Pods" if node else "a node's Non-terminated Pods"
         body[TEXT_FACTS_KEY] = facts
         pods.append(TextObject(body=body, line=line, origin=DESCRIBE_ORIGIN))
     return pods
