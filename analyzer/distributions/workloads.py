@@ -129,8 +129,8 @@ def pod_ready(pod: KubeObject) -> bool | None:
     if v.status.phase == "Succeeded" or (v.text is not None and v.text.status == "Completed"):
         return True
     ready, total = _ready_ratio(v.text)
-    if total is not None:
-        return total > 0 and ready == total
+    if total:  # (a pod has at least one container: a row's 0/0 says its printer saw none)
+        return ready == total
     for cond in v.status.conditions or ():
         if cond.type == "Ready":
             return cond.status == "True"

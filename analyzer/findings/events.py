@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
     from analyzer.findings.types import Finding, RuleMeta
     from analyzer.ingest.records import KubeObject
+    from analyzer.kube.views import TextFacts
 
 
 # The name a finding gives the object of events that do not name it (a describe's Events pasted
@@ -146,6 +147,14 @@ def _object(cluster: AnalyzedDump, kind: str, namespace: str, name: str) -> Kube
     return objects_named(cluster, kind).get((namespace, name))
 
 
+def _pasted_running_and_ready(row: TextFacts | None) -> bool:
+    """Whether a pasted `kubectl get pods` row says Running with every container ready (1/1)."""
+    if row is None or row.status != "Running" or not row.ready:
+        return False
+    ready, _, total = row.ready.partition("/")
+    return ready.isdigit() and total.isdigit() and 0 < int(total) == int(ready)
+
+
 def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
     """(healthy?, in words, since when) of an object as the dump shows it now; None when this
     kind's health cannot be told."""
@@ -160,6 +169,8 @@ def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
             return True, "Ready", parse_time(ready.lastTransitionTime)
         if status.phase in ("Failed", "Pending") or ready is not None:
             return False, "not Ready", None
+        if _pasted_running_and_ready(v.text):
+            return True, "running and ready", None
         return None, "", None
     if kind == "Node":
         ready = next((c for c in v.status.conditions or () if c.type == "Ready"), None)
@@ -218,21 +229,32 @@ def before_capture(cluster: AnalyzedDump, fact: EventFact) -> timedelta | None:
     return age_at_capture(cluster, fact.last_seen, fact.event) if fact.last_seen else None
 
 
-def _later_success(cluster: AnalyzedDump, group: EventGroup) -> str:
+# Pasted event ages are to the minute under a few hours ("51m"): a success printed with the
+# same age as the failure may have followed it within that minute.
+SAME_PRINTED_AGE_WITHIN = timedelta(hours=3)
+
+
+def _later_success(cluster: AnalyzedDump, group: EventGroup, same_minute: bool = False) -> str:
     """ "followed by Started 4m before capture" when a Normal event of the same object shows
-    the failed step has happened since ('' when none does)."""
+    the failed step has happened since ('' when none does). `same_minute`: a success pasted
+    with the same age as the failure counts too (said so), for an object healthy now."""
     successors = _successors().get(group.reason)
     if not successors:
         return ""
     failed = before_capture(cluster, group.last)
     if failed is None:
         return ""
+    pasted = same_minute and group.last.last_seen_ago is not None and failed < SAME_PRINTED_AGE_WITHIN
     later = [(ago_, f) for f in events_by_object(cluster).get((group.kind, group.namespace, group.name), ())
              if f.type == "Normal" and f.reason in successors
-             and (ago_ := before_capture(cluster, f)) is not None and ago_ < failed]
+             and (ago_ := before_capture(cluster, f)) is not None
+             and (ago_ < failed or (pasted and ago_ == failed and f.last_seen_ago is not None))]
     if not later:
         return ""
     ago_, success = min(later, key=lambda pair: pair[0])
+    if ago_ == failed:
+        return (f"{success.reason} in the same minute, {age_text(ago_)} before capture "
+                f"(the pasted ages do not order them finer)")
     return f"followed by {success.reason} {age_text(ago_)} before capture"
 
 
@@ -270,7 +292,8 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
         # while Ready (an OOM kill, a probe blip): only time makes that history.
         if (since is None and kind not in ("Node", "Pod")) or (age is not None and age > RECENT):
             return f"{words} now" + (f"; last seen {age_text(age)} before capture" if age is not None else "")
-        return ""
+        same = _later_success(cluster, group, same_minute=True)
+        return f"{words} now; {same}" if same else ""
     if healthy is False:
         return ""
     created = parse_time(meta.creationTimestamp)

@@ -87,6 +87,23 @@ def test_pasted_pod_tables_are_grouped_by_name() -> None:
     ]
 
 
+# kubectl's own rows for realdata eks/holmesgpt-fixtures served by `kda serve` (its pods hold
+# names and nodes only, so READY is 0/0 and STATUS empty), trimmed to two system pods.
+ZERO_OF_ZERO = """\
+NAMESPACE     NAME                                                   READY   STATUS   RESTARTS   AGE         IP       NODE                                          NOMINATED NODE   READINESS GATES
+kube-system   aws-node-87tjm                                         0/0              0          <unknown>   <none>   ip-172-31-40-111.us-east-2.compute.internal   <none>           <none>
+kube-system   coredns-858457f4f6-9vksl                               0/0              0          <unknown>   <none>   ip-172-31-40-111.us-east-2.compute.internal   <none>           <none>
+"""
+
+
+def test_a_pasted_0_of_0_is_readiness_unknown_not_not_ready() -> None:
+    # a pod has at least one container: 0/0 says the printer saw none, not that none is ready
+    assert _rows(analyzer.load(ZERO_OF_ZERO)) == [
+        ("kube-system", "DaemonSet", "aws-node", 1, None, True),
+        ("kube-system", "Deployment", "coredns", 1, None, True),
+    ]
+
+
 def test_completed_job_pods_count_as_ready() -> None:
     cluster = load(pod("kube-system", "helm-install-traefik-abcde", owner=("Job", "helm-install-traefik"),
                        phase="Succeeded", ready=False))
