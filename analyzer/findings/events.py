@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -258,6 +259,30 @@ def _later_success(cluster: AnalyzedDump, group: EventGroup, same_minute: bool =
     return f"followed by {success.reason} {age_text(ago_)} before capture"
 
 
+CREATED_POD = re.compile(r"^Created pod: (\S+)")
+
+
+def _created_pod_runs(cluster: AnalyzedDump, group: EventGroup) -> str:
+    """A controller's pasted FailedCreate, the controller not in the dump, whose SuccessfulCreate
+    is pasted with the same age or later and names a pod ("Created pod: web-1") that runs with
+    every container ready now: what failed to be created exists now ('' otherwise)."""
+    failed = before_capture(cluster, group.last)
+    if group.reason != "FailedCreate" or failed is None or group.last.last_seen_ago is None \
+            or failed >= SAME_PRINTED_AGE_WITHIN:
+        return ""
+    for fact in events_by_object(cluster).get((group.kind, group.namespace, group.name), ()):
+        if fact.type != "Normal" or fact.reason != "SuccessfulCreate":
+            continue
+        ago_, named = before_capture(cluster, fact), CREATED_POD.match(fact.message or "")
+        if ago_ is None or ago_ > failed or named is None:
+            continue
+        pod = _object(cluster, "Pod", group.namespace, named.group(1))
+        if pod is not None and health_now(pod)[0]:
+            return (f"SuccessfulCreate {age_text(ago_)} before capture created pod {named.group(1)}, "
+                    f"{health_now(pod)[1]} now")
+    return ""
+
+
 def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
     """Why a group of warning events no longer describes the present ('' when it still may):
     a later Normal event shows the failed step happened, its object is gone or was re-created,
@@ -274,6 +299,9 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
     if obj is None:
         if kind and cluster.covers(kind) and last.event.view.text is None:
             return f"the {kind} is no longer in the dump"
+        created = _created_pod_runs(cluster, group)
+        if created:
+            return created
         if age is not None and age > RECENT:
             return f"last seen {age_text(age)} before capture, not repeating at capture"
         return ""

@@ -12,7 +12,13 @@ from analyzer.findings.facts import (
     pod_containers,
     pods_by_namespace,
 )
-from analyzer.findings.restarts import container_restarts, history_reason, last_restart_text
+from analyzer.findings.restarts import (
+    container_restarts,
+    history_reason,
+    last_restart_text,
+    table_history_reason,
+    table_last_restart_text,
+)
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -53,13 +59,17 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                     for t, s in statuses if s.restartCount] or [ev(pod, "RESTARTS column", restarts_total, f"< {THRESHOLD}")]
         last = next((s.lastState.terminated for _t, s in statuses
                      if s.lastState and s.lastState.terminated), None)
-        last_reason = f"{last.reason or '?'} exit {last.exitCode}" if last else "unknown"
+        last_reason = (f"{last.reason or '?'} exit {last.exitCode}" if last
+                       else "reason not shown" if not statuses else "unknown")
         # The container restarted last speaks for the pod's restarts.
         known = [restarts[id(s)] for _t, s in statuses if id(s) in restarts]
         newest = max(known, key=lambda r: r.last_restart.timestamp() if r.last_restart else float("-inf"),
                      default=None)
+        if newest is not None:
+            when, history = last_restart_text(cluster, newest), history_reason(cluster, newest)
+        else:  # a pasted row: its RESTARTS column may say when, `11 (11d ago)`
+            when = table_last_restart_text(pod) or "at an unknown time"
+            history = table_history_reason(pod, cluster) if not statuses else ""
         finding = RULE.fail(pod, *evidence, component=component, restarts=restarts_total,
-                            last_reason=last_reason,
-                            last=last_restart_text(cluster, newest) if newest else "at an unknown time")
-        history = history_reason(cluster, newest) if newest else ""
+                            last_reason=last_reason, last=when)
         yield finding.as_info(resolved=history) if history else finding
