@@ -25,6 +25,8 @@ RULE = RuleMeta(
 FAILED_EVENTS = frozenset({"BackoffLimitExceeded", "DeadlineExceeded", "MaxFailedIndexesExceeded",
                            "PodFailurePolicy"})
 DEFAULT_BACKOFF_LIMIT = 6  # the API's default
+# What a pasted Job row's STATUS says of a Job that failed (FailureTarget: failing, pods ending).
+PASTED_FAILED = frozenset({"Failed", "FailureTarget"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -41,6 +43,14 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             continue
         if any(c.type in ("Complete", "Failed") for c in conditions):
             continue  # its conditions tell, and say it did not fail
+        row = job.view.text
+        if row is not None and row.status in PASTED_FAILED:
+            # kubectl 1.28+ prints a Job's state in STATUS (from its conditions)
+            done = (row.columns or {}).get("COMPLETIONS")
+            yield RULE.fail(job, ev(job, "STATUS column", row.status, "Complete or Running"),
+                            reason=f"its pasted row says {row.status}" + (f", completions {done}" if done else ""),
+                            failed="unknown", succeeded=counts["succeeded"])
+            continue
         gave_up = [e for e in events.get(("Job", job.namespace, job.name), ())
                    if e.type == "Warning" and e.reason in FAILED_EVENTS]
         if gave_up:
