@@ -202,6 +202,10 @@ def _from_controller(o: KubeObject) -> ComponentWorkload:
         ready, total = _ready_ratio(v.text)
         w.ready = ready if ready is not None else w.ready
         w.desired = total if total is not None and w.desired is None else w.desired
+        if w.ready is None and o.kind != "DaemonSet" and v.status.availableReplicas is not None:
+            # a Deployment's describe counts available replicas, never ready ones; an available
+            # pod has been ready for minReadySeconds
+            w.ready = v.status.availableReplicas
     if from_api and w.desired is not None and w.ready is None:
         w.ready = 0  # the API leaves readyReplicas/numberReady out when it is zero
     return w

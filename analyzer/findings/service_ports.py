@@ -26,6 +26,9 @@ class PortTarget:
     names: frozenset[str]
     numbers: frozenset[int]
     every_container_declares: bool
+    # whether the dump holds the selected pods' port names (`kubectl describe pod` prints
+    # "Ports: 80/TCP, 443/TCP", never their names)
+    names_known: bool = True
 
     @property
     def declared(self) -> str:
@@ -60,6 +63,7 @@ def _port_targets(cluster: AnalyzedDump) -> Iterator[PortTarget]:
         names: set[str] = set()
         numbers: set[int] = set()
         every_container_declares = True
+        names_known = not any(p.view.text is not None and p.view.text.described for p in selected)
         for pod in selected:
             for c in pod.view.spec.containers or ():
                 if not c.ports:
@@ -71,4 +75,4 @@ def _port_targets(cluster: AnalyzedDump) -> Iterator[PortTarget]:
         for i, port in enumerate(spec.ports or ()):
             target = port.targetPort if port.targetPort is not None else port.port
             yield PortTarget(svc, i, port.port, target, len(selected), frozenset(names),
-                             frozenset(numbers), every_container_declares)
+                             frozenset(numbers), every_container_declares, names_known)

@@ -77,6 +77,7 @@ class TextFacts(Struct, gc=False):
     last_seen_ago_seconds: float | None = None
     default: bool | None = None  # "(default)" after a StorageClass/IngressClass name
     events_cut: bool | None = None  # describe: its Events table cut off in the paste
+    described: bool | None = None  # read from a `kubectl describe`
 
 
 class ObjectView(Struct, gc=False, kw_only=True):

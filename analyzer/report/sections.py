@@ -248,10 +248,12 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
     """Workloads (ReplicaSets owned by Deployments left out) by health and namespace; unhealthy first."""
     w = cluster.tables["workloads"]
     w = w[~((w["kind"] == "ReplicaSet") & w["owner_kind"].notna())]
-    desired, ready = w["desired"].fillna(0), w["ready"].fillna(0)
+    # A Deployment's describe counts available pods, not ready ones (an available pod has been
+    # ready for minReadySeconds); a count the dump does not give is no shortfall.
+    ready = w["ready"].fillna(w["available"])
     # A Job's pods end when it completes: a Job (or CronJob) is unhealthy only by a failed condition.
     runs_to_end = w["kind"].astype("string").isin(["Job", "CronJob"]).fillna(False).to_numpy()
-    short = (ready < desired).fillna(False).to_numpy() & ~runs_to_end
+    short = (ready < w["desired"].fillna(0)).fillna(False).to_numpy() & ~runs_to_end
     # A controller the findings say is short of ready pods (they read its API defaults:
     # spec.replicas absent means 1), or a Job they say failed (a describe prints no conditions:
     # its events or failed pods say it), is not healthy here either, so the two never disagree.
@@ -262,7 +264,7 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
     unhealthy = (pd.Series(short, index=w.index) | w["failed_condition"].notna()
                  | pd.Series(by_finding, index=w.index, dtype=bool))
     # No status (a manifest, a describe without counts): its health is not known.
-    unknown = ~unhealthy & w["ready"].isna().to_numpy() & ~runs_to_end
+    unknown = ~unhealthy & ready.isna().to_numpy() & ~runs_to_end
     # False sorts first: the unhealthy workloads lead the table.
     ordered = w.assign(_healthy=~unhealthy)
     ordered = ordered.sort_values(["_healthy", "namespace", "kind", "name"],

@@ -276,3 +276,59 @@ def test_a_table_row_after_its_describe_keeps_the_describes_owner() -> None:
     assert [(r.kind, r.name) for r in described.view.metadata.ownerReferences] == [("ReplicaSet", "coredns-f9fd979d6")]
     assert any("owners from its earlier sighting" in n for n in described.notes)
     assert _rows(cluster)[:1] == [("kube-system", "Deployment", "coredns", 2, 1, True)]
+
+
+# kubectl's own `describe deployment` of realdata unknown/troubleshoot-analyze-files served by
+# `kda serve`: it counts desired, updated, total, available and unavailable replicas, never ready.
+DESCRIBED_DEPLOYMENT = """\
+$ kubectl describe deployments -n kube-system coredns
+Name:                   coredns
+Namespace:              kube-system
+CreationTimestamp:      Fri, 17 Dec 2021 18:38:57 +0000
+Labels:                 k8s-app=kube-dns
+Annotations:            deployment.kubernetes.io/revision: 1
+Selector:               k8s-app=kube-dns
+Replicas:               2 desired | 2 updated | 2 total | 2 available | 0 unavailable
+StrategyType:           RollingUpdate
+MinReadySeconds:        0
+RollingUpdateStrategy:  1 max unavailable, 25% max surge
+Pod Template:
+  Labels:           k8s-app=kube-dns
+  Service Account:  coredns
+  Containers:
+   coredns:
+    Image:       k8s.gcr.io/coredns:1.7.0
+    Ports:       53/UDP, 53/TCP, 9153/TCP
+    Host Ports:  0/UDP, 0/TCP, 0/TCP
+    Args:
+      -conf
+      /etc/coredns/Corefile
+    Limits:
+      memory:  170Mi
+    Requests:
+      cpu:        100m
+      memory:     70Mi
+    Liveness:     http-get http://:8080/health delay=60s timeout=5s period=10s #success=1 #failure=5
+    Readiness:    http-get http://:8181/ready delay=0s timeout=1s period=10s #success=1 #failure=3
+    Environment:  <none>
+    Mounts:
+      /etc/coredns from config-volume (ro)
+  Volumes:
+   config-volume:
+    Type:               ConfigMap (a volume populated by a ConfigMap)
+    Name:               coredns
+    Optional:           false
+  Priority Class Name:  system-cluster-critical
+Conditions:
+  Type          Status  Reason
+  ----          ------  ------
+  Available     True    MinimumReplicasAvailable
+  Progressing   True    NewReplicaSetAvailable
+Events:         <none>
+"""
+
+
+def test_a_described_deployment_is_as_ready_as_it_is_available_never_zero_for_untold() -> None:
+    assert _rows(analyzer.load(DESCRIBED_DEPLOYMENT)) == [("kube-system", "Deployment", "coredns", 2, 2, False)]
+    short = DESCRIBED_DEPLOYMENT.replace("2 total | 2 available | 0 unavailable", "2 total | 1 available | 1 unavailable")
+    assert _rows(analyzer.load(short)) == [("kube-system", "Deployment", "coredns", 2, 1, False)]

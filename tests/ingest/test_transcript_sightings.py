@@ -594,3 +594,105 @@ def test_a_node_describes_pod_row_alone_is_a_pod_of_unknown_status() -> None:
     [etcd, _] = sorted((o for o in r.objects if o.kind == "Pod"), key=lambda o: o.name)
     assert (etcd.view.text.ready, etcd.view.status.phase) == (None, None)
     assert not any("earlier sighting" in n for n in etcd.notes)
+
+
+# kubectl's own describes of realdata openshift/must-gather-clean-aws served by `kda serve`
+# (`kubectl describe pods -n openshift-etcd`, `kubectl describe node`), trimmed: kubectl prints an
+# exec probe's script and a probe's output in an event's message raw, their lines at column 0,
+# the output's `+ grep ...` lines the trace of the probe's `set -x`.
+_OPENSHIFT_ETCD = """\
+$ kubectl describe pods -n openshift-etcd
+Name:                 etcd-ip-10-0-187-218.ec2.internal
+Namespace:            openshift-etcd
+Node:                 ip-10-0-187-218.ec2.internal/10.0.187.218
+Start Time:           Tue, 03 Aug 2021 09:21:42 +0000
+Status:               Running
+Controlled By:  Node/ip-10-0-187-218.ec2.internal
+Containers:
+  etcd:
+    Container ID:  cri-o://e7bbcc2404eeb98e854e4df0d9ab78193e7be43fb1f82bb881f70e2eeec2c255
+    Image:         quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:7ab0346b7ff58de373ea380dd6c38242741b5323698c30030094c33913876153
+    Image ID:      quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:7ab0346b7ff58de373ea380dd6c38242741b5323698c30030094c33913876153
+    Port:          <none>
+    Host Port:     <none>
+    State:          Running
+      Started:      Tue, 03 Aug 2021 09:26:39 +0000
+    Ready:          True
+    Restart Count:  0
+    Requests:
+      cpu:      300m
+      memory:   600Mi
+    Readiness:  exec [/bin/bash -c set -xe
+
+# Unix sockets are used for health checks to ensure that the pod is reporting readiness of the etcd process
+# in this container. While this might seem unnecessary the use of SO_REUSEADDR has made this explicitly
+# required as the kernel will allow the reuse of a port while in TIME_WAIT. etcd requires socket
+# path in this format <name>:<port> so port 0 is used only to meet this requirement.
+unset ETCDCTL_ENDPOINTS
+/usr/bin/etcdctl \\
+  --command-timeout=2s \\
+  --dial-timeout=2s \\
+  --endpoints=unixs://${NODE_ip_10_0_187_218_ec2_internal_IP}:0 \\
+  endpoint health -w json | grep \\"health\\":true
+] delay=3s timeout=5s period=5s #success=1 #failure=3
+Conditions:
+  Type              Status
+  Initialized       True
+  Ready             True
+  ContainersReady   True
+  PodScheduled      True
+Volumes:
+Events:
+  Normal   Pulled     5y116d  kubelet  Container image "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:7ab0346b7ff58de373ea380dd6c38242741b5323698c30030094c33913876153" already present on machine
+  Normal   Created    5y116d  kubelet  Created container setup
+  Normal   Started    5y116d  kubelet  Started container setup
+  Normal   Started    5y116d  kubelet  Started container etcd-health-monitor
+  Warning  Unhealthy  5y116d  kubelet  Readiness probe failed: + unset ETCDCTL_ENDPOINTS
++ /usr/bin/etcdctl --command-timeout=2s --dial-timeout=2s --endpoints=unixs://10.0.187.218:0 endpoint health -w json
++ grep '"health":true'
+{"level":"warn","ts":"2021-08-03T09:26:46.443Z","caller":"clientv3/retry_interceptor.go:62","msg":"retrying of unary invoker failed","target":"endpoint://client-1037ac2c-83fe-466c-83bb-e4554a0d34cf/10.0.187.218:0","attempt":0,"error":"rpc error: code = DeadlineExceeded desc = latest balancer error: all SubConns are in TransientFailure, latest connection error: connection error: desc = \\"transport: Error while dialing dial unix 10.0.187.218:0: connect: no such file or directory\\""}
+Error: unhealthy cluster
+
+
+Name:                 etcd-ip-10-0-189-142.ec2.internal
+Namespace:            openshift-etcd
+Node:                 ip-10-0-189-142.ec2.internal/10.0.189.142
+Status:               Running
+Conditions:
+  Type              Status
+  Ready             True
+Events:                   <none>
+
+$ kubectl describe node ip-10-0-129-220.ec2.internal
+Name:               ip-10-0-129-220.ec2.internal
+Name:               ip-10-0-129-220.ec2.internal
+Non-terminated Pods:          (0 in total)
+  Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------                   ----    ------------  ----------  ---------------  -------------  ---
+Allocated resources:
+  (Total limits may be over 100 percent, i.e., overcommitted.)
+  Resource                    Requests  Limits
+  --------                    --------  ------
+  cpu                         0 (0%)    0 (0%)
+Events:                       <none>
+"""
+
+
+def test_multi_line_probe_scripts_and_event_messages_keep_the_describe_whole() -> None:
+    r = ingest_text(_OPENSHIFT_ETCD, "session.txt")
+    assert r.accounting_holds()
+    pods = {o.name: o for o in r.objects if o.kind == "Pod"}
+    # the second describe is read too: the probe's `+ grep` trace in the first is no command
+    assert sorted(pods) == ["etcd-ip-10-0-187-218.ec2.internal", "etcd-ip-10-0-189-142.ec2.internal"]
+    first = pods["etcd-ip-10-0-187-218.ec2.internal"].view
+    [etcd] = first.spec.containers
+    assert list(etcd.readinessProbe.exec.command[:3]) == ["/bin/bash", "-c", "set"]
+    assert etcd.readinessProbe.periodSeconds == 5
+    assert [c.type for c in first.status.conditions] == ["Initialized", "Ready", "ContainersReady", "PodScheduled"]
+    messages = [o.view.message for o in r.objects if o.kind == "Event" and o.view.reason == "Unhealthy"]
+    assert len(messages) == 1
+    assert messages[0].startswith("Readiness probe failed: + unset ETCDCTL_ENDPOINTS + /usr/bin/etcdctl")
+    assert messages[0].endswith("Error: unhealthy cluster")
+    # nothing was left unread: no prose skip, no rejection (the node's empty pods table included)
+    assert not r.rejections
+    assert [s.reason for s in r.skipped if "not read" in s.reason or "not kubectl" in s.reason] == []

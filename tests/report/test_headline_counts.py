@@ -82,6 +82,24 @@ def test_a_manifest_without_status_is_a_workload_of_unknown_health() -> None:
     assert facts["workloads"]["rows"][0]["health"] == "unknown"
 
 
+def test_a_described_deployment_is_healthy_by_its_available_replicas() -> None:
+    # kubectl's `describe deployment` (realdata unknown/troubleshoot-analyze-files served by
+    # `kda serve`, trimmed) counts available replicas, never ready ones
+    described = (
+        "$ kubectl describe deployments -n kube-system coredns\n"
+        "Name:                   coredns\n"
+        "Namespace:              kube-system\n"
+        "Selector:               k8s-app=kube-dns\n"
+        "Replicas:               2 desired | 2 updated | 2 total | 2 available | 0 unavailable\n"
+        "StrategyType:           RollingUpdate\n"
+        "Events:                 <none>\n")
+    facts = cluster_facts(analyzer.load({"session.txt": described}))
+    assert (facts["workloads"]["unhealthy"], facts["workloads"]["unknown"]) == (0, 0)
+    assert facts["workloads"]["rows"][0]["health"] == "ok"
+    short = described.replace("2 available | 0 unavailable", "1 available | 1 unavailable")
+    assert cluster_facts(analyzer.load({"session.txt": short}))["workloads"]["unhealthy"] == 1
+
+
 def test_a_pod_seconds_old_being_created_is_no_unhealthy_component() -> None:
     facts = cluster_facts(analyzer.load({"pods.txt": K3D_PODS}))
     health = {r["name"]: r["health"] for r in facts["components"]["rows"]}

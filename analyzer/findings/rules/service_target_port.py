@@ -20,7 +20,8 @@ RULE = RuleMeta(
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for t in port_targets(cluster):
         # Numbers are service-target-port-undeclared's (containers may listen undeclared);
-        # a named targetPort resolves only through declared ports.
-        if t.named and t.target not in t.names:
+        # a named targetPort resolves only through declared ports, whose names a describe
+        # does not print.
+        if t.named and t.names_known and t.target not in t.names:
             yield RULE.fail(t.service, ev(t.service, f"spec.ports[{t.index}].targetPort", t.target, t.declared),
                             port=t.port, target=t.target, pods=t.pods, declared=t.declared)

@@ -210,6 +210,63 @@ _DESCRIBE_EVENT_ROW = re.compile(
 )
 
 
+# A describe prints an exec probe's command and an event's message raw: their own newlines put
+# the rest of a script (an OpenShift etcd pod's Readiness) or of a probe's output (a Warning
+# Unhealthy event) at column 0, where a describe's own lines never are.
+_EXEC_PROBE_OPEN = re.compile(r"^\s+(?:Liveness|Readiness|Startup):\s+exec \[")
+_EXEC_PROBE_CLOSE = re.compile(r"\] delay=\d")
+_TABLE_HEADER = re.compile(r"^[A-Z][A-Z-]+(?:\s{2,}[A-Z][A-Z() -]*){2,}$")
+_MAX_CONTINUED = 400  # lines one value may run over before it is taken for something else
+
+
+def joined_continuations(lines: list[Line]) -> list[Line]:
+    """The column-0 lines of a describe's multi-line exec probe or event message joined onto
+    the line they continue (with " ", at its line number), so that the describe reads whole.
+
+    >>> probe = split_lines("    Readiness:  exec [/bin/bash -c set -xe\\n\\n# etcd health\\n"
+    ...                     "unset ETCDCTL_ENDPOINTS\\n] delay=3s timeout=5s period=5s\\n    Environment:  <none>")
+    >>> [ln.text for ln in joined_continuations(probe)]
+    ['    Readiness:  exec [/bin/bash -c set -xe # etcd health unset ETCDCTL_ENDPOINTS ] delay=3s timeout=5s period=5s', '    Environment:  <none>']
+    >>> event = split_lines("  Warning  Unhealthy  5m  kubelet  Readiness probe failed: + unset X\\n"
+    ...                     "+ grep health\\nError: unhealthy cluster\\n  Normal   Pulled     5m  kubelet  ok")
+    >>> [ln.text for ln in joined_continuations(event)]
+    ['  Warning  Unhealthy  5m  kubelet  Readiness probe failed: + unset X + grep health Error: unhealthy cluster', '  Normal   Pulled     5m  kubelet  ok']
+    """
+    out: list[Line] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if _EXEC_PROBE_OPEN.match(line.text) and not _EXEC_PROBE_CLOSE.search(line.text):
+            end = next((k for k in range(index + 1, min(len(lines), index + _MAX_CONTINUED))
+                        if _EXEC_PROBE_CLOSE.search(lines[k].text)), None)
+            if end is not None and not any(_ends_value(ln.text) for ln in lines[index + 1:end]):
+                out.append(_joined(line, lines[index + 1:end + 1]))
+                index = end + 1
+                continue
+        elif (m := _DESCRIBE_EVENT_ROW.match(line.text)) and m.group("indent"):
+            end = index + 1
+            while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text.strip() \
+                    and not lines[end].text[:1].isspace() and not _ends_value(lines[end].text):
+                end += 1
+            if end > index + 1:
+                out.append(_joined(line, lines[index + 1:end]))
+                index = end
+                continue
+        out.append(line)
+        index += 1
+    return out
+
+
+def _ends_value(text: str) -> bool:
+    """A line no value runs on into: another describe, a table, a command."""
+    return text.startswith("Name:") or _TABLE_HEADER.match(text) is not None \
+        or text.startswith(("$ ", "# kubectl", "kubectl ")) or tool_call(text) is not None
+
+
+def _joined(line: Line, rest: list[Line]) -> Line:
+    return Line(line.no, " ".join([line.text.rstrip(), *(ln.text.strip() for ln in rest if ln.text.strip())]))
+
+
 def restored_event_headers(lines: list[Line]) -> list[Line]:
     """Event rows and a describe's Events rule pasted without their header, given it again
     (at the first row's or the rule's line number, so that every row keeps its own).

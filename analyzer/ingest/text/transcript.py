@@ -357,6 +357,7 @@ def split_transcript(text: str) -> Transcript:
     current: Block | None = None
     in_fence = False
     quoted = False
+    xtraced = False  # a kubectl command was traced (`+ kubectl get pods`): the log is a CI log
 
     def close() -> None:
         nonlocal current
@@ -410,6 +411,13 @@ def split_transcript(text: str) -> Transcript:
             found = ("kubectl", cmd) if _KUBECTL.match(cmd) and _parsed(cmd) else ("command", cmd)
         else:
             found = command_of_line(line)
+            if found is not None and re.match(_XTRACE, line.strip()):
+                # a `+ grep` line is a shell's trace in a CI log whose commands are all traced
+                # (one of them a kubectl), and output elsewhere: a describe prints the trace a
+                # failing exec probe wrote (`Readiness probe failed: + unset X` and on)
+                if found[0] != "kubectl" and not xtraced:
+                    found = None
+                xtraced = xtraced or found is not None
         if found is None and in_fence and (word := _WORD.match(line.strip())) and word.group(0) in _KNOWN_TOOLS \
                 and (current is None or current.kind != "history"):
             found = ("command", line.strip())  # `helm list` alone on a line of a code block

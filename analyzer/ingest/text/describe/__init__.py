@@ -104,8 +104,10 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     if namespace := meta.get("namespace"):
         involved["namespace"] = namespace
     found_events, events_cut = events(root.child("Events"), involved, meta.get("namespace"), catalog)
-    if facts:
-        body[TEXT_FACTS_KEY] = facts
+    # every described object says so: what its describe does not print (a Deployment's ready
+    # count) is unknown, not the zero an API object's omitted counter means
+    facts["described"] = True
+    body[TEXT_FACTS_KEY] = facts
     objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN, notes=notes), *extra, *found_events]
     stop = _stopped_in(root, info, block, catalog)
     if stop is None and root.children and info.describe_ends \
@@ -319,8 +321,11 @@ def _unread_tables(root: Entry, catalog: Catalog, told: set[str]) -> list[tuple[
     """Sections holding a table (a header's `----` rule) that no row could be read from."""
     found = []
     for entry in root.children:
-        if entry.key in told or not any(is_rule_line(line.text) for line in entry.raw):
+        rule = next((i for i, line in enumerate(entry.raw) if is_rule_line(line.text)), None)
+        if entry.key in told or rule is None:
             continue
+        if not any(line.text.strip() for line in entry.raw[rule + 1:]):
+            continue  # a header and its rule alone: an empty table ("Non-terminated Pods: (0 in total)")
         if not table_rows(entry, catalog).rows:
             found.append((entry.line, entry.key, f"its {entry.key} table could not be read; nothing in it was kept"))
     return found
