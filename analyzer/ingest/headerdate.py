@@ -27,9 +27,10 @@ _ZONE = r"(?P<zone>Z|[+-]\d\d:?\d\d|[A-Z]{1,5})"
 # 2025-09-20 17:05:47 CEST, 2025-09-20T15:05:47Z, 2025-09-20 17:05:47 +0200
 _ISO = re.compile(r"(?P<y>\d{4})-(?P<mo>\d\d)-(?P<d>\d\d)[ T](?P<h>\d\d):(?P<mi>\d\d)(?::(?P<s>\d\d)(?:\.\d+)?)?\s*"
                   + _ZONE + r"(?![\w:])")
-# `date`: Sat Sep 20 17:05:47 CEST 2025
-_UNIX = re.compile(r"(?:[A-Z][a-z]{2},?\s+)?(?P<mon>[A-Z][a-z]{2})\s+(?P<d>\d{1,2})\s+(?P<h>\d\d):(?P<mi>\d\d)"
-                   r":(?P<s>\d\d)\s+" + _ZONE + r"\s+(?P<y>\d{4})\b")
+# `date`: Sat Sep 20 17:05:47 CEST 2025; in a 12-hour locale (Ubuntu's en_US since 22.04)
+# Fri Mar 31 04:16:30 PM UTC 2023
+_UNIX = re.compile(r"(?:[A-Z][a-z]{2},?\s+)?(?P<mon>[A-Z][a-z]{2})\s+(?P<d>\d{1,2})\s+(?P<h>\d\d?):(?P<mi>\d\d)"
+                   r":(?P<s>\d\d)\s+(?:(?P<half>[AP]M)\s+)?" + _ZONE + r"\s+(?P<y>\d{4})\b")
 # RFC 2822: Sat, 20 Sep 2025 17:05:47 +0200
 _RFC = re.compile(r"(?:[A-Z][a-z]{2},?\s+)?(?P<d>\d{1,2})\s+(?P<mon>[A-Z][a-z]{2})\s+(?P<y>\d{4})\s+(?P<h>\d\d)"
                   r":(?P<mi>\d\d)(?::(?P<s>\d\d))?\s+" + _ZONE + r"(?![\w:])")
@@ -70,6 +71,8 @@ def parse_stated_time(value: str) -> datetime | None:
     '2025-09-20T15:05:47+00:00'
     >>> parse_stated_time("Sat Sep 20 17:05:47 PDT 2025").isoformat()
     '2025-09-21T00:05:47+00:00'
+    >>> parse_stated_time("Fri Mar 31 04:16:30 PM UTC 2023").isoformat()
+    '2023-03-31T16:16:30+00:00'
     >>> parse_stated_time("Sat, 20 Sep 2025 17:05:47 +0200").isoformat()
     '2025-09-20T15:05:47+00:00'
     >>> parse_stated_time("2025-09-20 17:05:47 IST"), parse_stated_time("2025-09-20")
@@ -84,8 +87,13 @@ def parse_stated_time(value: str) -> datetime | None:
         offset = _offset(g["zone"])
         if month is None or offset is None:
             return None
+        hour = int(g["h"])
+        if g.get("half"):
+            if not 1 <= hour <= 12:
+                return None
+            hour = hour % 12 + (12 if g["half"] == "PM" else 0)
         try:
-            local = datetime(int(g["y"]), month, int(g["d"]), int(g["h"]), int(g["mi"]), int(g["s"] or 0))
+            local = datetime(int(g["y"]), month, int(g["d"]), hour, int(g["mi"]), int(g["s"] or 0))
         except ValueError:
             return None
         return (local - offset).replace(tzinfo=UTC)

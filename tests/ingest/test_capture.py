@@ -162,6 +162,20 @@ def test_date_in_a_session_gives_the_capture_time_in_utc() -> None:
     assert "`date`" in capture.where
 
 
+def test_date_chained_before_kubectl_on_one_line_dates_the_table() -> None:
+    # kubernetes-sigs/kind#3145 (comment of 2023-03-31), trimmed: `date; kubectl get pods -A` at a
+    # root prompt, Ubuntu's 12-hour `date` (AM/PM), no fence; the pods table is still read
+    text = ("root@ubuntu3:~# date; kubectl get pods -A\n"
+            "Fri Mar 31 04:16:30 PM UTC 2023\n"
+            "NAMESPACE     NAME                            READY   STATUS    RESTARTS   AGE\n"
+            "kube-system   coredns-787d4945fb-272kd        1/1     Running   0          45m\n"
+            "kube-system   etcd-kne-control-plane          1/1     Running   0          46m\n")
+    result = analyzer.ingest.ingest_text(text, "kind-3145.md")
+    assert result.capture.time.isoformat() == "2023-03-31T16:16:30+00:00"
+    assert "`date`" in result.capture.where
+    assert sorted(o.name for o in result.objects) == ["coredns-787d4945fb-272kd", "etcd-kne-control-plane"]
+
+
 def test_a_clock_in_prose_is_no_session_clock() -> None:
     text = ("The cluster broke at Wed Aug 14 21:19:10 2024, said the pager.\n$ kubectl get ns\n"
             "NAME      STATUS   AGE\ndefault   Active   3d\n")

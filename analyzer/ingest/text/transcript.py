@@ -15,6 +15,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from analyzer.ingest.headerdate import parse_stated_time
 from analyzer.ingest.text.commands import Command, parse_command, unbold
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
@@ -160,7 +161,11 @@ def command_of_line(text: str) -> tuple[str, str] | None:
                 return None
         # a bare "% " also opens curl's progress meter ("% Total    % Received ...") in logs
         plain = (prompt.pattern == r"^[$#%] " and stripped[0] in "#%") or prompt.pattern == _XTRACE
-        if _KUBECTL.match(rest) and (cmd := _parsed(rest)) is not None and (not plain or _known(cmd)):
+        # `date; kubectl get pods -A`: the kubectl command, the `date` before it kept (split_transcript
+        # makes it a block of its own, whose output dates the table)
+        date = _DATE_CHAIN.match(rest)
+        typed = rest[date.end():] if date is not None else rest
+        if _KUBECTL.match(typed) and (cmd := _parsed(typed)) is not None and (not plain or _known(cmd)):
             return "kubectl", rest
         # "# " is also a markdown heading and a shell comment, "+ " a diff's added line: only a
         # kubectl or a well-known tool follows them here
@@ -184,6 +189,21 @@ def command_of_line(text: str) -> tuple[str, str] | None:
 _SHELL_C = re.compile(r"^(?:ba|z|da)?sh\s+(?:-[a-z]*\s+)*-[a-z]*c[a-z]*\s+\S")
 # Script steps that print nothing a reader needs: they do not make the script another program's.
 _QUIET_STEP = re.compile(r"^(?:set|cd|export|source|\.|shopt|trap|umask)(?:\s|$)")
+
+
+# `date` run before a kubectl command on one line (`date; kubectl ...`, `date && kubectl ...`), as
+# people stamp what they paste: its first output line is the host's clock, then kubectl's output.
+_DATE_CHAIN = re.compile(r"^date(?:\s+-u)?\s*(?:;|&&)\s*(?=\S)")
+
+
+def date_chained(command_text: str) -> tuple[str, str] | None:
+    """("date", the command after it) for a line that runs `date` before another command.
+
+    >>> date_chained("date; kubectl get pods -A"), date_chained("kubectl get pods")
+    (('date', 'kubectl get pods -A'), None)
+    """
+    m = _DATE_CHAIN.match(command_text)
+    return (command_text[:m.end()].rstrip(" ;&"), command_text[m.end():]) if m is not None else None
 
 
 def _shell_script_command(rest: str) -> str | None:
@@ -270,7 +290,7 @@ def looks_like_transcript(text: str) -> bool:
             continue
         found = command_of_line(line)
         if found is not None:
-            commands += 1
+            commands += 2 if date_chained(found[1]) is not None else 1
             if found[0] == "kubectl" and (fenced or quoted or stamp or (_indented_prompt(line) and not manifest)):
                 return True
         if commands >= 2:
@@ -358,6 +378,7 @@ def split_transcript(text: str) -> Transcript:
     in_fence = False
     quoted = False
     xtraced = False  # a kubectl command was traced (`+ kubectl get pods`): the log is a CI log
+    clock: Block | None = None  # a `date` run before the open kubectl block, waiting for its output
 
     def close() -> None:
         nonlocal current
@@ -429,11 +450,24 @@ def split_transcript(text: str) -> Transcript:
             continue  # a CI step echoes its command on the next line
         if found is not None and not (current is not None and current.kind == "history" and _HISTORY_LINE.match(line)):
             close()
+            clock = None
+            chained = date_chained(found[1]) if found[0] == "kubectl" else None
+            if chained is not None:
+                # `date; kubectl ...`: `date` is a block of its own, before the kubectl one
+                clock = Block("command", [TranscriptLine(no, chained[0])], command_text=chained[0], fenced=in_fence)
+                blocks.append(clock)
+                found = ("kubectl", chained[1])
             current = _start(no, found[1], fenced=in_fence, kind=found[0])
             current.indent = len(line) - len(line.lstrip(" "))
             if current.kind == "command" and (current.command_text or "").split()[:1] == ["history"]:
                 current.kind = "history"
             continue
+        if clock is not None and current is not None and line.strip():
+            if len(current.lines) == 1 and parse_stated_time(line) is not None:
+                clock.lines.append(TranscriptLine(no, line))  # what `date` printed, before kubectl's output
+                clock = None
+                continue
+            clock = None
         if current is None:
             current = Block("text", [], fenced=in_fence)
         elif current.kind == "text" and not line.strip() and not in_fence:
