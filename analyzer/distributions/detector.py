@@ -124,18 +124,21 @@ def _evidence(hits: list[Hit], counted: bool) -> Evidence:
 def tally(hits: Iterable[Hit]) -> dict[str, Tally]:
     """Score per distribution: the best weight per (signal type, object kind), summed.
 
-    Every fingerprint row that matched is evidence; only the best of its group counts.
+    Every fingerprint row that matched is evidence; only the best of its group counts. A row of
+    negative weight (something the distribution never shows) counts against it on its own: the
+    strongest such row per group, never below a score of 0.
     """
-    groups: dict[tuple[str, str, str], dict[int, list[Hit]]] = defaultdict(lambda: defaultdict(list))
+    groups: dict[tuple[str, str, str, bool], dict[int, list[Hit]]] = defaultdict(lambda: defaultdict(list))
     for hit in hits:
         fp = hit.fingerprint
-        groups[(fp.distribution, fp.signal, hit.observation.kind)][fp.index].append(hit)
+        groups[(fp.distribution, fp.signal, hit.observation.kind, fp.weight < 0)][fp.index].append(hit)
     out: dict[str, Tally] = defaultdict(Tally)
-    for (dist, _signal, _kind), by_row in sorted(groups.items()):
-        rows = sorted(by_row.values(), key=lambda hs: (-hs[0].fingerprint.weight, hs[0].fingerprint.index))
+    for (dist, _signal, _kind, _against), by_row in sorted(groups.items()):
+        rows = sorted(by_row.values(), key=lambda hs: (-abs(hs[0].fingerprint.weight), hs[0].fingerprint.index))
         out[dist].score += rows[0][0].fingerprint.weight
         out[dist].evidence.extend(_evidence(hs, counted=i == 0) for i, hs in enumerate(rows))
     for t in out.values():
+        t.score = max(0.0, t.score)
         t.evidence.sort(key=lambda e: (not e.counted, -e.weight, e.signal, e.object))
     return dict(out)
 

@@ -61,8 +61,9 @@ def load_fingerprints(path: Path = FINGERPRINTS_FILE) -> tuple[Fingerprint, ...]
         if not isinstance(pattern, str) or not pattern:
             raise ValueError(f"{where}: pattern must be a non-empty string")
         weight = row.get("weight")
-        if not isinstance(weight, int | float) or isinstance(weight, bool) or weight <= 0:
-            raise ValueError(f"{where}: weight must be a positive number, not {weight!r}")
+        # a negative weight: something that distribution never shows (it counts against it)
+        if not isinstance(weight, int | float) or isinstance(weight, bool) or weight == 0:
+            raise ValueError(f"{where}: weight must be a non-zero number, not {weight!r}")
         try:
             matcher = SIGNALS[signal].compile(pattern)
         except Exception as exc:  # a bad regex in the data file

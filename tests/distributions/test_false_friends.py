@@ -210,3 +210,21 @@ def test_pasted_tables_of_old_aks_and_eks_fargate_name_their_distribution(tmp_pa
         "fargate-ip-192-168-144-171.ap-northeast-1.compute.internal   Ready    <none>   22h   v1.14.8-eks\n",
         encoding="utf-8")
     assert detect_distribution(analyzer.load(str(eks))).name == "eks"
+
+
+def test_minikube_on_its_docker_driver_runs_kindnet_but_is_minikube() -> None:
+    # kubernetes/minikube#6299 (turn 1, 2020), trimmed: `kc get pods -A` of a kic (docker driver)
+    # cluster whose profile and node are named p3: kind's CNI (kindnet) beside minikube's own
+    # storage-provisioner, which kind never runs
+    text = ("NAMESPACE     NAME                         READY   STATUS         RESTARTS   AGE\n"
+            "kube-system   coredns-6955765f44-dljkv     1/1     Running        0          28s\n"
+            "kube-system   etcd-p3                      1/1     Running        0          41s\n"
+            "kube-system   kindnet-h8sm6                0/1     ErrImagePull   0          29s\n"
+            "kube-system   kube-apiserver-p3            1/1     Running        0          41s\n"
+            "kube-system   storage-provisioner          1/1     Running        1          38s\n")
+    dist = detect_distribution(analyzer.load({"minikube-6299.txt": text}))
+    assert dist.name == "minikube"
+    assert dist.scores.get("kind", 0.0) < dist.scores["minikube"]
+    # without minikube's provisioner the same rows are kind's
+    kind_only = "\n".join(ln for ln in text.splitlines() if "storage-provisioner" not in ln) + "\n"
+    assert detect_distribution(analyzer.load({"kind.txt": kind_only})).name == "kind"
