@@ -192,6 +192,8 @@ def _observe_workload(obs: Observations, o: KubeObject, system: bool) -> None:
 # The image a kubelet's event names: "Pulling image \"x\"", "Back-off pulling image \"x\"",
 # "Failed to pull image \"x\": ...", "Successfully pulled image \"x\"", "Container image \"x\" already present".
 _EVENT_IMAGE = re.compile(r'\bimage "([^"\s]+)"', re.IGNORECASE)
+# The scheduler's event: "Successfully assigned <namespace>/<pod> to <node>".
+_ASSIGNED_TO = re.compile(r"^Successfully assigned \S+ to (\S+)$")
 
 
 def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None:
@@ -214,7 +216,16 @@ def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None
     if about is None or about.kind != "Pod":
         return
     message = view.message or ""
-    if 'image "' in message.lower() and (not namespace or profiles.is_system_namespace(namespace)):
+    # the scheduler's "Successfully assigned kube-system/kindnet-l6fln to kne-control-plane" names
+    # the pod's node (openconfig/kne#345: a kind cluster's describe Events pasted alone)
+    assigned = _ASSIGNED_TO.search(message) if view.reason == "Scheduled" else None
+    if assigned is not None and assigned.group(1) not in obs.values("node_name"):
+        obs.add("node_name", assigned.group(1), pod_id, "Node", assigned.group(1))
+    system = not namespace or profiles.is_system_namespace(namespace)
+    if system and about.name and about.name not in obs.values("workload_name"):
+        # a system pod known only from its events is a system workload as its table row would be
+        obs.add("workload_name", about.name, pod_id, WORKLOAD, None)
+    if 'image "' in message.lower() and system:
         for image in _EVENT_IMAGE.findall(message):
             if image not in obs.values("image"):
                 obs.add("image", image, pod_id, WORKLOAD, None)

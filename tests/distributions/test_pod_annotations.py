@@ -81,3 +81,38 @@ def test_the_kubelets_node_in_event_rows_that_name_no_object_is_a_node_name() ->
     result = detect_distribution(analyzer.load({"issue.md": paste}))
     assert result.name == "aks"
     assert any(e.value == "aks-opspool-38996706-vmss000000" for e in result.evidence)
+
+
+def test_a_system_pod_and_its_node_named_only_by_its_events_are_evidence() -> None:
+    # openconfig/kne#345 (comment of 2023-03-30), trimmed: `kubectl describe pod kindnet-l6fln -n
+    # kube-system` cut to its Events (`<..>`); the pod is kind's CNI, the scheduler names its node,
+    # a kind control-plane node. Before, nothing was found (unknown).
+    paste = (
+        "root@ubuntu3:~/kne# kubectl describe pod kindnet-l6fln   -n kube-system\n"
+        "<..>\n"
+        "Events:\n"
+        "  Type     Reason     Age                  From               Message\n"
+        "  ----     ------     ----                 ----               -------\n"
+        "  Normal   Scheduled  3m34s                default-scheduler  Successfully assigned "
+        "kube-system/kindnet-l6fln to kne-control-plane\n"
+        "  Normal   BackOff    48s (x5 over 3m3s)   kubelet            Back-off pulling image \"aojea/kindnetd:v1.0.1\"\n"
+        "  Warning  Failed     48s (x5 over 3m3s)   kubelet            Error: ImagePullBackOff\n"
+    )
+    result = detect_distribution(analyzer.load({"kne-345.md": paste}))
+    assert result.name == "kind"
+    assert {e.value for e in result.evidence} >= {"kindnet-l6fln", "kne-control-plane"}
+
+
+def test_a_users_pod_named_by_its_events_is_no_workload_evidence() -> None:
+    # the same rows about a pod of a user's namespace that happens to be named like a system one
+    paste = (
+        "$ kubectl describe pod kindnet-l6fln -n web\n"
+        "<..>\n"
+        "Events:\n"
+        "  Type     Reason     Age    From               Message\n"
+        "  ----     ------     ----   ----               -------\n"
+        "  Normal   Scheduled  3m34s  default-scheduler  Successfully assigned web/kindnet-l6fln to node-1\n"
+        "  Warning  Failed     48s    kubelet            Error: ImagePullBackOff\n"
+    )
+    result = detect_distribution(analyzer.load({"issue.md": paste}))
+    assert result.name == "unknown"
