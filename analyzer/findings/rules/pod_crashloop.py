@@ -45,12 +45,32 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             restarts = sum(s.restartCount or 0 for s in statuses) or (
                 pod.view.text.restarts if pod.view.text else 0) or 0
             newest = newest_of.get(id(pod))
-            yield RULE.fail(pod, *evidence, count=len(evidence),
+            yield RULE.fail(pod, *evidence, count=_looping(pod, len(evidence)) if not names else len(evidence),
                             containers=", ".join(names) or (
                                 f"the STATUS column says {pod.view.text.status}: it exited and waits to restart"
                                 if between and pod.view.text else "from the STATUS column"), restarts=restarts,
                             last=last_restart_text(cluster, newest) if newest
                             else table_last_restart_text(pod) or "at an unknown time")
+
+
+def _looping(pod: KubeObject, found: int) -> int | str:
+    """How many containers a pasted row says are looping: its STATUS names one reason for the pod,
+    so all that is known is that 1 to (not ready) of them are (nixpkgs#181790: svclb-traefik 0/2).
+
+    >>> from analyzer.kube.views import TextFacts
+    >>> from types import SimpleNamespace as NS
+    >>> _looping(NS(view=NS(text=TextFacts(ready="0/2", status="CrashLoopBackOff"))), 1)
+    '1 to 2'
+    >>> _looping(NS(view=NS(text=TextFacts(ready="1/2", status="CrashLoopBackOff"))), 1)
+    1
+    """
+    text = pod.view.text
+    parts = ((text.ready or "") if text is not None and text.status == "CrashLoopBackOff" else "").split("/")
+    if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
+        not_ready = int(parts[1]) - int(parts[0])
+        if not_ready > 1:
+            return f"1 to {not_ready}"
+    return found
 
 
 def _exited_between_backoffs(pod: KubeObject) -> list[Evidence]:
