@@ -8,6 +8,7 @@ command's `-n`; never assumed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,12 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
         return result
     lineage: list[tuple[int, dict[str, Any]]] = []
     for row, (info, group) in zip(block.rows, per_row, strict=True):
+        if (name := _cut_name(row, block.layout.columns, info)) is not None:
+            result.rejections.append(Rejection(
+                source, f"line {row.line}",
+                f"the table's last row {CUT_ROW} right after its name '{name}', which may be cut too "
+                "(no controller's pod suffix ends it): not kept"))
+            continue
         obj = _row_object(row, info, group, block.command, catalog, block.label_columns)
         if block.command is not None and block.command.verb == "lineage":
             _link_to_parent(obj.body, row, lineage, catalog)
@@ -72,6 +79,24 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
             # kept with what the row has: said once, on the object (not also as a rejection)
             obj.notes.append(f"its table row {CUT_ROW}: no {', '.join(row.missing)}; kept without them")
     return result
+
+
+# The random tail a controller gives its pods' names (k8s.io/apimachinery's rand.String alphabet:
+# no vowels, no 0, 1 or 3), so a name ending so is whole.
+_POD_SUFFIX = re.compile(r"-[bcdfghjklmnpqrstvwxz2456789]{5}$")
+
+
+def _cut_name(row: RawRow, columns: tuple[str, ...], info: KindInfo) -> str | None:
+    """The name of a pod row the paste cut right after its NAME (`kube-system   k`, rancher/rke2#585;
+    `calico-typ`), when nothing says the name is whole: such a name may be cut too, and would
+    make up a pod that does not exist. A name with a controller's pod suffix is whole."""
+    if info.kind != "Pod" or not row.missing or "NAME" not in columns:
+        return None
+    after = columns[columns.index("NAME") + 1:]
+    if not after or row.missing[0] != after[0]:
+        return None
+    name = split_name(row.cells.get("NAME") or "")[1]
+    return None if _POD_SUFFIX.search(name) else name
 
 
 def _table_kind(block: TableBlock, catalog: Catalog) -> KindInfo | None:

@@ -195,3 +195,31 @@ def test_a_paste_ending_inside_a_row_says_so() -> None:
 def test_a_word_of_prose_after_a_table_is_no_cut_row() -> None:
     text = _BSYCORP_19.replace("kube-apise\n", "\nThat was all.\n")
     assert parse_kubectl_text(text, "notes.txt").rejections == []
+
+
+# Trimmed from rancher/rke2#585 (github.com/rancher/rke2/issues/585, comment of 2021-01-19): the
+# excerpt ends inside the next row, after `kube-system   k`.
+_RKE2_585 = """$ kubectl get pods -A
+NAMESPACE     NAME                                         READY   STATUS      RESTARTS   AGE
+kube-system   helm-install-rke2-metrics-server-x9p4c       0/1     Pending     0          8m24s
+kube-system   kube-apiserver-ip-172-31-6-18                1/1     Running     0          7m40s
+kube-system   k
+"""
+
+
+def test_a_row_cut_right_after_a_name_that_may_be_cut_too_is_not_kept() -> None:
+    parsed = parse_kubectl_text(_RKE2_585, "rke2-585.md")
+    assert [o.name for o in parsed.objects] == ["helm-install-rke2-metrics-server-x9p4c",
+                                                 "kube-apiserver-ip-172-31-6-18"]
+    assert [(r.location, r.reason) for r in parsed.rejections] == [
+        ("line 5", "the table's last row is cut short right after its name 'k', which may be cut too "
+                   "(no controller's pod suffix ends it): not kept")]
+
+
+def test_a_row_cut_right_after_a_whole_pod_name_is_kept() -> None:
+    # (OKE, kubearmor/KubeArmor#1084: `kube-system   proxymux-client-2p4bn` ends its excerpt)
+    text = _RKE2_585.replace("kube-system   k\n", "kube-system   proxymux-client-2p4bn\n")
+    parsed = parse_kubectl_text(text, "oke.md")
+    assert parsed.find("Pod", "proxymux-client-2p4bn").notes == [
+        "its table row is cut short: no READY, STATUS, RESTARTS, AGE; kept without them"]
+    assert parsed.rejections == []
