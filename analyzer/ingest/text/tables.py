@@ -22,6 +22,7 @@ from analyzer.ingest.text.columns import (
     split_tabs,
 )
 from analyzer.ingest.text.commands import Command, command_in, label_column_header
+from analyzer.ingest.text.custom_columns import column_paths
 from analyzer.ingest.text.lines import Line, is_comment, tool_call
 from analyzer.ingest.text.rows.common import NAME, split_name
 
@@ -145,7 +146,10 @@ def headerless_at(lines: list[Line], start: int, catalog: Catalog,
     if info is None:
         return None
     best: TableBlock | None = None
-    for columns in _layouts_of(info, command, catalog):
+    # `-o custom-columns=NAME:...,NODE:...`: the header the command itself spells out
+    # (operate-first/apps#1352: `oc get pods -A -o=custom-columns=... | grep Evicted`)
+    custom = column_paths(command)
+    for columns in [list(custom)] if custom else _layouts_of(info, command, catalog):
         block = _headerless_block(lines, start, catalog, command, columns)
         if block is not None and (best is None or len(block.rows) > len(best.rows)):
             best = block

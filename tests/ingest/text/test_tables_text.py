@@ -128,3 +128,23 @@ def test_pods_listed_by_a_node_field_selector_run_on_that_node() -> None:
     # an inequality selector says nothing a row can hold
     other = ingest_text(_OKE_DRAINED_NODE.replace("spec.nodeName=", "spec.nodeName!="), "x.md")
     assert all("nodeName" not in o.body().get("spec", {}) for o in other.objects if o.kind == "Pod")
+
+
+# Trimmed from operate-first/apps#1352 (github.com/operate-first/apps/issues/1352, comment of
+# 2021-11-23; OpenShift): `grep Evicted` took the header of a custom-columns listing away.
+_OPERATE_FIRST_1352 = """$ oc get pods -A -o=custom-columns=NAME:.metadata.name,Namespace:.metadata.namespace,STATUS:.status.reason,NODE:.spec.nodeName,REASON:.status.message | grep Evicted
+
+meteor-srgls-jupyterbook-5c96b588c6-hcxh4         aicoe-meteor                 Evicted   oct-03-09-compute   The node was low on resource: ephemeral-storage. Container meteor-srgls-jupyterbook was using 56Ki, which exceeds its request of 0. 
+apicurio-registry-mt-66b8f7b96b-5qhc5             apicurio-apicurio-registry   Evicted   oct-03-03-compute   The node was low on resource: ephemeral-storage. Container envoy was using 448Ki, which exceeds its request of 0. 
+"""
+
+
+def test_custom_columns_rows_a_grep_left_without_their_header_are_read_by_the_commands_columns() -> None:
+    parsed = parse_kubectl_text(_OPERATE_FIRST_1352, "operate-first-1352.md")
+    assert parsed.rejections == []
+    pod = parsed.find("Pod", "apicurio-registry-mt-66b8f7b96b-5qhc5")
+    assert pod.body["metadata"]["namespace"] == "apicurio-apicurio-registry"
+    assert pod.body["spec"]["nodeName"] == "oct-03-03-compute"
+    assert pod.body["status"]["reason"] == "Evicted"
+    assert pod.body["status"]["message"].startswith("The node was low on resource: ephemeral-storage.")
+    assert len(parsed.objects) == 2
