@@ -134,8 +134,8 @@ def test_pods_listed_by_a_node_field_selector_run_on_that_node() -> None:
 # 2021-11-23; OpenShift): `grep Evicted` took the header of a custom-columns listing away.
 _OPERATE_FIRST_1352 = """$ oc get pods -A -o=custom-columns=NAME:.metadata.name,Namespace:.metadata.namespace,STATUS:.status.reason,NODE:.spec.nodeName,REASON:.status.message | grep Evicted
 
-meteor-srgls-jupyterbook-5c96b588c6-hcxh4         aicoe-meteor                 Evicted   oct-03-09-compute   The node was low on resource: ephemeral-storage. Container meteor-srgls-jupyterbook was using 56Ki, which exceeds its request of 0. 
-apicurio-registry-mt-66b8f7b96b-5qhc5             apicurio-apicurio-registry   Evicted   oct-03-03-compute   The node was low on resource: ephemeral-storage. Container envoy was using 448Ki, which exceeds its request of 0. 
+meteor-srgls-jupyterbook-5c96b588c6-hcxh4         aicoe-meteor                 Evicted   oct-03-09-compute   The node was low on resource: ephemeral-storage. Container meteor-srgls-jupyterbook was using 56Ki, which exceeds its request of 0.
+apicurio-registry-mt-66b8f7b96b-5qhc5             apicurio-apicurio-registry   Evicted   oct-03-03-compute   The node was low on resource: ephemeral-storage. Container envoy was using 448Ki, which exceeds its request of 0.
 """
 
 
