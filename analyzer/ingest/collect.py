@@ -882,9 +882,10 @@ class Ingestor:
         return True
 
     def _namespace_from_transcript(self, body: dict[str, Any]) -> tuple[str, str] | None:
-        """A table row without a namespace takes the one namespace this transcript shows its kind
-        and name in, else the session's namespace other tables without -n showed; returns the
-        namespace and the note saying so."""
+        """A table row (or a describe) without a namespace takes the one namespace this
+        transcript shows its kind and name in, else the one of the objects it shows it owning,
+        else the session's namespace other tables without -n showed; returns the namespace and
+        the note saying so."""
         meta = body.get("metadata")
         kind = body.get("kind")
         if not isinstance(meta, dict) or meta.get("namespace") or not isinstance(meta.get("name"), str) \
@@ -893,6 +894,9 @@ class Ingestor:
         namespace = self._sightings.known_namespace(kind, meta["name"])
         if namespace is not None:
             why = f"the one namespace this transcript shows {kind} {meta['name']} in"
+        elif (namespace := self._sightings.owner_namespace(kind, meta["name"])) is not None:
+            # a DaemonSet's describe prints no Namespace line; its pods' describes do
+            why = f"the one namespace of the objects this transcript shows {kind} {meta['name']} controlling"
         elif (namespace := self._sightings.context_namespace) is not None:
             why = "the session's namespace, where its earlier tables without -n showed known objects"
         else:

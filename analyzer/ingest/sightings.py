@@ -182,6 +182,8 @@ class TranscriptSightings:
     by_kind: dict[str, set[int]] = field(default_factory=dict)
     selector_of: dict[int, str] = field(default_factory=dict)  # the listing that last showed a table row
     namespaces: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (kind, name) -> namespaces
+    # (kind, name) of an owner -> the namespaces of what it owns (an owner is in its objects' own)
+    owner_namespaces: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # The session's own namespace (what a `get` without -n lists), once a table without -n
     # showed rows the transcript knows in one namespace; None while unknown or after a switch.
     context_namespace: str | None = None
@@ -191,6 +193,9 @@ class TranscriptSightings:
         self.by_kind.setdefault(obj.kind, set()).add(slot)
         if obj.namespace:
             self.namespaces.setdefault((obj.kind, obj.name), set()).add(obj.namespace)
+            for owner in obj.view.metadata.ownerReferences or ():
+                if owner.kind and owner.name:
+                    self.owner_namespaces.setdefault((owner.kind, owner.name), set()).add(obj.namespace)
         if selector is None:
             self.selector_of.pop(slot, None)
         else:
@@ -204,6 +209,12 @@ class TranscriptSightings:
     def known_namespace(self, kind: str, name: str) -> str | None:
         """The one namespace the transcript shows an object of this kind and name in, if one."""
         found = self.namespaces.get((kind, name), set())
+        return next(iter(found)) if len(found) == 1 else None
+
+    def owner_namespace(self, kind: str, name: str) -> str | None:
+        """The one namespace of the objects the transcript shows an owner of this kind and name
+        owning ("Controlled By: DaemonSet/x" in a pod's describe), if one."""
+        found = self.owner_namespaces.get((kind, name), set())
         return next(iter(found)) if len(found) == 1 else None
 
     def changed(self, what: Deleted, objects: list[KubeObject | None]) -> list[int]:

@@ -696,3 +696,51 @@ def test_multi_line_probe_scripts_and_event_messages_keep_the_describe_whole() -
     # nothing was left unread: no prose skip, no rejection (the node's empty pods table included)
     assert not r.rejections
     assert [s.reason for s in r.skipped if "not read" in s.reason or "not kubectl" in s.reason] == []
+
+
+# kubectl's own describes of realdata k3s/udacity-nd064-cluster-info-dump served by `kda serve`
+# (trimmed): a DaemonSet's describe prints no Namespace line; its pod's says kube-system.
+DAEMONSET_WITHOUT_NAMESPACE = """\
+$ kubectl describe pods -n kube-system svclb-traefik-wvrxc
+Name:             svclb-traefik-wvrxc
+Namespace:        kube-system
+Priority:         0
+Service Account:  default
+Node:             <none>
+Labels:           app=svclb-traefik
+                  controller-revision-hash=dc4f54cdc
+                  pod-template-generation=1
+                  svccontroller.k3s.cattle.io/svcname=traefik
+Annotations:      <none>
+Status:           Pending
+IP:
+IPs:              <none>
+Controlled By:    DaemonSet/svclb-traefik
+Events:            <none>
+
+$ kubectl describe daemonsets -A
+Name:           svclb-traefik
+Selector:       app=svclb-traefik
+Node-Selector:  <none>
+Labels:         objectset.rio.cattle.io/hash=f31475152fbf70655d3c016d368e90118938f6ea
+                svccontroller.k3s.cattle.io/nodeselector=false
+Desired Number of Nodes Scheduled: 1
+Current Number of Nodes Scheduled: 1
+Number of Nodes Scheduled with Up-to-date Pods: 1
+Number of Nodes Scheduled with Available Pods: 0
+Number of Nodes Misscheduled: 0
+Pods Status:  0 Running / 1 Waiting / 0 Succeeded / 0 Failed
+Events:            <none>
+"""
+
+
+def test_a_describe_without_namespace_takes_the_one_of_what_it_controls() -> None:
+    r = ingest_text(DAEMONSET_WITHOUT_NAMESPACE, "session.txt")
+    [ds] = [o for o in r.objects if o.kind == "DaemonSet"]
+    assert ds.namespace == "kube-system"
+    assert any("the one namespace of the objects this transcript shows DaemonSet svclb-traefik "
+               "controlling" in n for n in ds.notes)
+    # without the pod before it, the namespace stays unknown
+    alone = DAEMONSET_WITHOUT_NAMESPACE[DAEMONSET_WITHOUT_NAMESPACE.index("$ kubectl describe daemonsets"):]
+    [ds] = [o for o in ingest_text(alone, "session.txt").objects if o.kind == "DaemonSet"]
+    assert ds.namespace == ""
