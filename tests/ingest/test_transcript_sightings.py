@@ -744,3 +744,53 @@ def test_a_describe_without_namespace_takes_the_one_of_what_it_controls() -> Non
     alone = DAEMONSET_WITHOUT_NAMESPACE[DAEMONSET_WITHOUT_NAMESPACE.index("$ kubectl describe daemonsets"):]
     [ds] = [o for o in ingest_text(alone, "session.txt").objects if o.kind == "DaemonSet"]
     assert ds.namespace == ""
+
+
+# kubectl's own describe of realdata openshift/insights-operator-archive-sample served by
+# `kda serve` (trimmed): a container's Last State Message is its log's tail, printed raw, its
+# lines at column 0 and its last newline a blank line before the rest of the describe.
+LAST_STATE_MESSAGE = """\
+$ kubectl describe pods -n openshift-kube-scheduler
+Name:                 openshift-kube-scheduler-master-0.imeixner20210707.lab.upshift.rdu2.redhat.com
+Namespace:            openshift-kube-scheduler
+Status:               Running
+Containers:
+  kube-scheduler:
+    State:       Running
+      Started:   Fri, 09 Jul 2021 09:19:26 +0000
+    Last State:  Terminated
+      Reason:    Error
+      Message:   ln" err="0/2 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate."
+I0709 09:18:07.115601       1 scheduler.go:592] "Successfully bound pod to node" pod="openshift-marketplace/redhat-operators-5n74x" node="worker-0.imeixner20210707.lab.upshift.rdu2.redhat.com" evaluatedNodes=2 feasibleNodes=1
+I0709 09:18:25.828887       1 factory.go:321] "Unable to schedule pod; no fit; waiting" pod="openshift-etcd/etcd-quorum-guard-5f6f5fbc4c-2g24w" err="0/2 nodes are available: 1 node(s) didn't match Pod's node affinity, 1 node(s) didn't match pod affinity/anti-affinity, 1 node(s) didn't match pod anti-affinity rules."
+I0709 09:18:25.829620       1 factory.go:321] "Unable to schedule pod; no fit; waiting" pod="openshift-etcd/etcd-quorum-guard-5f6f5fbc4c-4q86s" err="0/2 nodes are available: 1 node(s) didn't match Pod's node affinity, 1 node(s) didn't match pod affinity/anti-affinity, 1 node(s) didn't match pod anti-affinity rules."
+I0709 09:18:25.829771       1 factory.go:321] "Unable to schedule pod; no fit; waiting" pod="openshift-ingress/router-default-7bbdcfcf9b-7xdln" err="0/2 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate."
+E0709 09:19:25.234377       1 leaderelection.go:325] error retrieving resource lock openshift-kube-scheduler/kube-scheduler: Get "https://api-int.imeixner20210707.lab.upshift.rdu2.redhat.com:6443/api/v1/namespaces/openshift-kube-scheduler/configmaps/kube-scheduler?timeout=10s": net/http: request canceled (Client.Timeout exceeded while awaiting headers)
+I0709 09:19:25.234477       1 leaderelection.go:278] failed to renew lease openshift-kube-scheduler/kube-scheduler: timed out waiting for the condition
+E0709 09:19:25.234532       1 leaderelection.go:301] Failed to release lock: resource name may not be empty
+F0709 09:19:25.235782       1 server.go:217] leaderelection lost
+
+      Exit Code:    1
+      Started:      Thu, 08 Jul 2021 10:59:04 +0000
+      Finished:     Fri, 09 Jul 2021 09:19:25 +0000
+    Ready:          True
+    Restart Count:  13
+Conditions:
+  Type              Status
+  Initialized       True
+  Ready             True
+  ContainersReady   True
+  PodScheduled      True
+Events:                      <none>
+"""
+
+
+def test_a_last_state_message_of_many_lines_keeps_the_describe_whole() -> None:
+    r = ingest_text(LAST_STATE_MESSAGE, "session.txt")
+    assert not r.rejections
+    [pod] = [o for o in r.objects if o.kind == "Pod"]
+    [scheduler] = pod.view.status.containerStatuses
+    assert (scheduler.ready, scheduler.restartCount) == (True, 13)
+    last = scheduler.lastState.terminated
+    assert last.exitCode == 1 and last.message.endswith("server.go:217] leaderelection lost")
+    assert [(c.type, c.status) for c in pod.view.status.conditions][1] == ("Ready", "True")

@@ -203,68 +203,11 @@ _EVENTS_RULE = re.compile(r"^(\s+)-{4}(\s+)-{6}(\s+)-{4}(\s+)-{4}(\s+)-{7}\s*$")
 # A describe's Events row (`  Warning  Failed  6m4s (x2 over 6m17s)  kubelet, ip-...  Error: ...`)
 # pasted without its Events heading, header and rule; a paste in a one-backtick code span opens
 # with a backtick where the row's indent begins (aws-ebs-csi-driver#477).
-_DESCRIBE_EVENT_ROW = re.compile(
+DESCRIBE_EVENT_ROW = re.compile(
     rf"^(?P<tick>`?)(?P<indent>\s*)(?P<type>Normal|Warning)\s{{2,}}(?P<reason>[A-Z][A-Za-z]+)\s{{2,}}"
     rf"(?P<age>(?:{_EVENT_AGE})(?: \(x\d+ over (?:{_EVENT_AGE})\))?)\s{{2,}}"
     r"(?P<source>\S(?:\S| (?! ))*)\s{2,}(?P<message>\S)"
 )
-
-
-# A describe prints an exec probe's command and an event's message raw: their own newlines put
-# the rest of a script (an OpenShift etcd pod's Readiness) or of a probe's output (a Warning
-# Unhealthy event) at column 0, where a describe's own lines never are.
-_EXEC_PROBE_OPEN = re.compile(r"^\s+(?:Liveness|Readiness|Startup):\s+exec \[")
-_EXEC_PROBE_CLOSE = re.compile(r"\] delay=\d")
-_TABLE_HEADER = re.compile(r"^[A-Z][A-Z-]+(?:\s{2,}[A-Z][A-Z() -]*){2,}$")
-_MAX_CONTINUED = 400  # lines one value may run over before it is taken for something else
-
-
-def joined_continuations(lines: list[Line]) -> list[Line]:
-    """The column-0 lines of a describe's multi-line exec probe or event message joined onto
-    the line they continue (with " ", at its line number), so that the describe reads whole.
-
-    >>> probe = split_lines("    Readiness:  exec [/bin/bash -c set -xe\\n\\n# etcd health\\n"
-    ...                     "unset ETCDCTL_ENDPOINTS\\n] delay=3s timeout=5s period=5s\\n    Environment:  <none>")
-    >>> [ln.text for ln in joined_continuations(probe)]
-    ['    Readiness:  exec [/bin/bash -c set -xe # etcd health unset ETCDCTL_ENDPOINTS ] delay=3s timeout=5s period=5s', '    Environment:  <none>']
-    >>> event = split_lines("  Warning  Unhealthy  5m  kubelet  Readiness probe failed: + unset X\\n"
-    ...                     "+ grep health\\nError: unhealthy cluster\\n  Normal   Pulled     5m  kubelet  ok")
-    >>> [ln.text for ln in joined_continuations(event)]
-    ['  Warning  Unhealthy  5m  kubelet  Readiness probe failed: + unset X + grep health Error: unhealthy cluster', '  Normal   Pulled     5m  kubelet  ok']
-    """
-    out: list[Line] = []
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        if _EXEC_PROBE_OPEN.match(line.text) and not _EXEC_PROBE_CLOSE.search(line.text):
-            end = next((k for k in range(index + 1, min(len(lines), index + _MAX_CONTINUED))
-                        if _EXEC_PROBE_CLOSE.search(lines[k].text)), None)
-            if end is not None and not any(_ends_value(ln.text) for ln in lines[index + 1:end]):
-                out.append(_joined(line, lines[index + 1:end + 1]))
-                index = end + 1
-                continue
-        elif (m := _DESCRIBE_EVENT_ROW.match(line.text)) and m.group("indent"):
-            end = index + 1
-            while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text.strip() \
-                    and not lines[end].text[:1].isspace() and not _ends_value(lines[end].text):
-                end += 1
-            if end > index + 1:
-                out.append(_joined(line, lines[index + 1:end]))
-                index = end
-                continue
-        out.append(line)
-        index += 1
-    return out
-
-
-def _ends_value(text: str) -> bool:
-    """A line no value runs on into: another describe, a table, a command."""
-    return text.startswith("Name:") or _TABLE_HEADER.match(text) is not None \
-        or text.startswith(("$ ", "# kubectl", "kubectl ")) or tool_call(text) is not None
-
-
-def _joined(line: Line, rest: list[Line]) -> Line:
-    return Line(line.no, " ".join([line.text.rstrip(), *(ln.text.strip() for ln in rest if ln.text.strip())]))
 
 
 def restored_event_headers(lines: list[Line]) -> list[Line]:
@@ -291,9 +234,9 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
             starts.append(m.end("object") + len(line.text[m.end("object"):]) - len(line.text[m.end("object"):].lstrip()))
             names = ["NAMESPACE"] * bool(m.group("ns")) + ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
             out.append(Line(line.no, _laid(names, starts)))
-        elif (m := _DESCRIBE_EVENT_ROW.match(line.text)) and not _DESCRIBE_EVENT_ROW.match(before) \
+        elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and not DESCRIBE_EVENT_ROW.match(before) \
                 and "Reason" not in before and not is_rule_line(before) \
-                and index + 1 < len(lines) and _DESCRIBE_EVENT_ROW.match(lines[index + 1].text):
+                and index + 1 < len(lines) and DESCRIBE_EVENT_ROW.match(lines[index + 1].text):
             # two rows at least: one such line alone may be prose laid out in columns
             starts = [m.start(g) for g in ("type", "reason", "age", "source", "message")]
             if before.strip() != "Events:":
@@ -317,7 +260,7 @@ def _indented_event_rows(lines: list[Line]) -> list[Line]:
     """A describe's Events rows pasted flush left (an issue body outside a code block loses the
     indent: Azure/AKS#1567), two at least in a row, given the indent kubectl prints them with."""
     flush = [i for i, ln in enumerate(lines)
-             if ln.text[:1] in ("N", "W") and (m := _DESCRIBE_EVENT_ROW.match(ln.text)) and not m.group("indent")]
+             if ln.text[:1] in ("N", "W") and (m := DESCRIBE_EVENT_ROW.match(ln.text)) and not m.group("indent")]
     runs = {i for i in flush if i - 1 in flush or i + 1 in flush}
     if not runs:
         return lines

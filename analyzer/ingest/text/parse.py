@@ -14,12 +14,12 @@ from analyzer.ingest.text.describe.blocks import (
     describe_starts,
     events_section_starts,
     fragment_starts,
+    joined_continuations,
 )
 from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.lines import (
     Line,
     has_box_drawing,
-    joined_continuations,
     restored_event_headers,
     split_lines,
     tool_call,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from analyzer.ingest.text.commands import command_in
 from analyzer.ingest.text.describe.layout import DescribeLayout, describe_layout
 from analyzer.ingest.text.describe.tree import KEY_LINE
-from analyzer.ingest.text.lines import Line, tool_call
+from analyzer.ingest.text.lines import DESCRIBE_EVENT_ROW, Line, tool_call
 
 _DESCRIBE_KEY = re.compile(r"^[A-Z][\w .\-/()]*$")
 # Fields that follow `Name:` in every describe layout, so `Name:` + one of these starts one.
@@ -31,6 +31,104 @@ class DescribeBlock:
     collapsed: bool  # every line at column 0 (indentation lost in a web page)
     headless: bool  # the text begins inside a describe, without its `Name:` line
     cut_line: Line | None = None  # a last, partial line the text ends on (`CreationTimest`)
+
+
+# A describe prints an exec probe's command and an event's message raw: their own newlines put
+# the rest of a script (an OpenShift etcd pod's Readiness) or of a probe's output (a Warning
+# Unhealthy event) at column 0, where a describe's own lines never are.
+_EXEC_PROBE_OPEN = re.compile(r"^\s+(?:Liveness|Readiness|Startup):\s+exec \[")
+_EXEC_PROBE_CLOSE = re.compile(r"\] delay=\d")
+_TABLE_HEADER = re.compile(r"^[A-Z][A-Z-]+(?:\s{2,}[A-Z][A-Z() -]*){2,}$")
+_MAX_CONTINUED = 400  # lines one value may run over before it is taken for something else
+
+
+def joined_continuations(lines: list[Line]) -> list[Line]:
+    """The column-0 lines of a describe's multi-line value (an exec probe's script, an event's
+    message, a container's last termination message) joined onto the line they continue (with
+    " ", at its line number), so that the describe reads whole.
+
+    >>> from analyzer.ingest.text.lines import split_lines
+    >>> probe = split_lines("    Readiness:  exec [/bin/bash -c set -xe\\n\\n# etcd health\\n"
+    ...                     "unset ETCDCTL_ENDPOINTS\\n] delay=3s timeout=5s period=5s\\n    Environment:  <none>")
+    >>> [ln.text for ln in joined_continuations(probe)]
+    ['    Readiness:  exec [/bin/bash -c set -xe # etcd health unset ETCDCTL_ENDPOINTS ] delay=3s timeout=5s period=5s', '    Environment:  <none>']
+    >>> event = split_lines("  Warning  Unhealthy  5m  kubelet  Readiness probe failed: + unset X\\n"
+    ...                     "+ grep health\\nError: unhealthy cluster\\n  Normal   Pulled     5m  kubelet  ok")
+    >>> [ln.text for ln in joined_continuations(event)]
+    ['  Warning  Unhealthy  5m  kubelet  Readiness probe failed: + unset X + grep health Error: unhealthy cluster', '  Normal   Pulled     5m  kubelet  ok']
+    """
+    out: list[Line] = []
+    index = 0
+    data = False  # a ConfigMap's or Secret's Data: free text at column 0, to its Events
+    while index < len(lines):
+        line = lines[index]
+        if _heading_at(lines, index) or (data and not line.text.startswith(("Events:", "Name:"))):
+            data = True
+            out.append(line)
+            index += 1
+            continue
+        data = False
+        if _EXEC_PROBE_OPEN.match(line.text) and not _EXEC_PROBE_CLOSE.search(line.text):
+            end = next((k for k in range(index + 1, min(len(lines), index + _MAX_CONTINUED))
+                        if _EXEC_PROBE_CLOSE.search(lines[k].text)), None)
+            if end is not None and not any(_ends_value(ln.text) for ln in lines[index + 1:end]):
+                out.append(_joined(line, lines[index + 1:end + 1]))
+                index = end + 1
+                continue
+        elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and m.group("indent"):
+            end = index + 1
+            while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text.strip() \
+                    and not lines[end].text[:1].isspace() and not _ends_value(lines[end].text):
+                end += 1
+            if end > index + 1:
+                out.append(_joined(line, lines[index + 1:end]))
+                index = end
+                continue
+        elif _continues_value(lines, index, out):
+            end = index + 1
+            while end < len(lines) and end - index < _MAX_CONTINUED and not lines[end].text[:1].isspace() \
+                    and (not lines[end].text.strip() or _continues_value(lines, end, out)):
+                end += 1
+            out[-1] = _joined(out[-1], lines[index:end])
+            index = end
+            continue
+        out.append(line)
+        index += 1
+    return out
+
+
+def _continues_value(lines: list[Line], index: int, out: list[Line]) -> bool:
+    """Whether lines[index], at column 0, goes on the value of the indented line before it: a
+    describe prints only its top-level fields there, and the describe goes on, indented, after
+    the run of such lines (a container's Last State Message of many lines, `#### attempt 3`)."""
+    text = lines[index].text
+    if not text.strip() or text[:1].isspace() or not out or not out[-1].text[:1].isspace() \
+            or _ends_value(text) or _top_level(text):
+        return False
+    for line in lines[index + 1:index + _MAX_CONTINUED]:
+        if not line.text.strip():
+            continue  # (a message that ends in a newline leaves a blank line before the rest)
+        if _ends_value(line.text) or _top_level(line.text):
+            return False
+        if line.text[:1].isspace():
+            return True
+    return False
+
+
+def _ends_value(text: str) -> bool:
+    """A line no value runs on into: another describe, a table, a command."""
+    return text.startswith("Name:") or _TABLE_HEADER.match(text) is not None \
+        or text.startswith(("$ ", "# kubectl", "kubectl ")) or tool_call(text) is not None
+
+
+def _joined(line: Line, rest: list[Line]) -> Line:
+    return Line(line.no, " ".join([line.text.rstrip(), *(ln.text.strip() for ln in rest if ln.text.strip())]))
+
+
+def _top_level(text: str) -> bool:
+    """A describe's own top-level field (`Conditions:`, `QoS Class:  Burstable`)."""
+    key = KEY_LINE.match(text)
+    return key is not None and key.group("key") in describe_layout().all_top
 
 
 def describe_starts(lines: list[Line], index: int) -> bool:
