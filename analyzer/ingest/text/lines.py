@@ -210,6 +210,13 @@ DESCRIBE_EVENT_ROW = re.compile(
 )
 
 
+# The start of a describe's Events row, its message empty or not (kube-proxy's `Starting`
+# events on a node carry none).
+_DESCRIBE_EVENT_ROW_START = re.compile(
+    rf"^`?\s*(?:Normal|Warning)\s{{2,}}[A-Z][A-Za-z]+\s{{2,}}(?:{_EVENT_AGE})(?: \(x\d+ over (?:{_EVENT_AGE})\))?\s{{2,}}\S"
+)
+
+
 def restored_event_headers(lines: list[Line]) -> list[Line]:
     """Event rows and a describe's Events rule pasted without their header, given it again
     (at the first row's or the rule's line number, so that every row keeps its own).
@@ -224,6 +231,13 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
     ...                     "Warning  FailedAttachVolume  <invalid> (x18 over 34m)  attachdetach-controller  failed")
     >>> [ln.text for ln in restored_event_headers(flush)][1:3]
     ['  Type     Reason       Age                  From           Message', '  ----     ------       ----                 ----           -------']
+
+    A row with no message (kube-proxy's `Starting` on a node) is a row of the table it is in:
+    >>> node = split_lines("Events:\\n  Type    Reason    Age  From        Message\\n  ----    ------    ---  ----        -------\\n"
+    ...                    "  Normal  Starting  4m   kube-proxy\\n  Normal  Starting  4m   kubelet     Starting kubelet.\\n"
+    ...                    "  Normal  Started   3m   kubelet     Node is ready")
+    >>> len(restored_event_headers(node)) == len(node)
+    True
     """
     lines = _indented_event_rows(lines)
     out: list[Line] = []
@@ -234,7 +248,7 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
             starts.append(m.end("object") + len(line.text[m.end("object"):]) - len(line.text[m.end("object"):].lstrip()))
             names = ["NAMESPACE"] * bool(m.group("ns")) + ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
             out.append(Line(line.no, _laid(names, starts)))
-        elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and not DESCRIBE_EVENT_ROW.match(before) \
+        elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and not _DESCRIBE_EVENT_ROW_START.match(before) \
                 and "Reason" not in before and not is_rule_line(before) \
                 and index + 1 < len(lines) and DESCRIBE_EVENT_ROW.match(lines[index + 1].text):
             # two rows at least: one such line alone may be prose laid out in columns

@@ -279,7 +279,8 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
     """A row under this header, or None when the line is not one (prose, misaligned text)."""
     text = line.text
     stripped = text.lstrip(" ")
-    if text[:1].isspace() and not (stripped and stripped[0] in TREE_GLYPHS):
+    if text[:1].isspace() and not (stripped and stripped[0] in TREE_GLYPHS) \
+            and not _blank_namespace(text, layout):
         return None  # indented text that is not a lineage tree row
     if layout.mode == "aligned":
         assert layout.starts is not None
@@ -315,6 +316,15 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
     return row
 
 
+def _blank_namespace(text: str, layout: Layout) -> bool:
+    """A row of an `-A` listing whose NAMESPACE cell is empty: a cluster-scoped object listed
+    with namespaced ones (`kubectl get pvc,pv -A` prints each PersistentVolume so)."""
+    starts = layout.starts
+    return layout.mode == "aligned" and starts is not None and len(starts) > 1 \
+        and layout.columns[0] == "NAMESPACE" and not text[:starts[1]].strip() \
+        and text[starts[1]:starts[1] + 1].strip() != ""
+
+
 def _headerless_row(line: Line, layout: Layout, catalog: Catalog) -> RawRow | None:
     if line.text[:1].isspace():
         return None
@@ -339,7 +349,8 @@ def _checked_row(no: int, columns: tuple[str, ...], cells: list[str | None],
         name_cell = by_column["NAME"]
         if not name_cell or not NAME.match(split_name(name_cell)[1]):
             return None
-        if "NAMESPACE" in by_column and not NAME.match(by_column["NAMESPACE"] or ""):
+        # (an empty NAMESPACE: a cluster-scoped object in an `-A` listing)
+        if by_column.get("NAMESPACE") is not None and not NAME.match(by_column["NAMESPACE"]):
             return None
     else:
         first = cells[0]
