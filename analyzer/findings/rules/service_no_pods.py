@@ -75,12 +75,15 @@ def _component_outside_pods(cluster: AnalyzedDump, svc) -> str:
 
 def _scaled_to_zero(cluster: AnalyzedDump, svc) -> str:
     """ "Deployment longhorn-ui" when a workload of the Service's namespace, whose pod template
-    the selector matches, asks for 0 replicas ('' when none does)."""
+    the selector matches, asks for 0 replicas ('' when none does). A pasted `-o wide` row holds
+    no template, but its SELECTOR: the labels every pod of it carries."""
     for obj in cluster.objects_of("Deployment", "StatefulSet", "ReplicaSet"):
         if obj.namespace != svc.namespace or obj.view.spec.replicas != 0:
             continue
         template = getattr(obj.view.spec, "template", None)
         labels = template.metadata.labels if template is not None else None
+        if not labels and obj.view.text is not None:
+            labels = (getattr(obj.view.spec, "selector", None) or {}).get("matchLabels")
         if labels and selector_matches(svc.view.spec.selector, labels):
             return f"{obj.kind} {obj.name}"
     return ""
