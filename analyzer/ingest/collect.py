@@ -878,6 +878,8 @@ class Ingestor:
             span = f"line {first}" if first == last else f"lines {first}-{last}"
             self.result.skipped.append(Rejection(display, span, "neither a kubectl table nor a describe "
                                                  "(prose, or a fragment of an output): not read"))
+        for line, said in parsed.errors:
+            self.result.skipped.append(Rejection(display, f"line {line}", f"kubectl's error, no objects: {said[:200]}"))
         self.result.generic_tables.extend(parsed.tables)
         return True
 

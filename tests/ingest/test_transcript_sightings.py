@@ -794,3 +794,23 @@ def test_a_last_state_message_of_many_lines_keeps_the_describe_whole() -> None:
     last = scheduler.lastState.terminated
     assert last.exitCode == 1 and last.message.endswith("server.go:217] leaderelection lost")
     assert [(c.type, c.status) for c in pod.view.status.conditions][1] == ("Ready", "True")
+
+
+# kubectl's own output for realdata kubeadm/cka-3c97-cluster-info-dump served by `kda serve`
+# (`kubectl get svc,ep -A -o wide`): its Services, then its error for what the dump lacks.
+KUBECTL_ERROR_AFTER_A_TABLE = """\
+$ kubectl get svc,ep -A -o wide
+NAMESPACE     NAME         TYPE        CLUSTER-IP   EXTERNAL-IP   PORT(S)                  AGE    SELECTOR
+default       kubernetes   ClusterIP   10.96.0.1    <none>        443/TCP                  154m   <none>
+kube-system   kube-dns     ClusterIP   10.96.0.10   <none>        53/UDP,53/TCP,9153/TCP   154m   k8s-app=kube-dns
+Error from server (NotFound): Unable to list "/v1, Resource=endpoints": the dump did not collect Endpoints
+"""
+
+
+def test_kubectls_error_lines_are_named_as_its_errors_not_prose() -> None:
+    r = ingest_text(KUBECTL_ERROR_AFTER_A_TABLE, "session.txt")
+    assert sorted(o.name for o in r.objects) == ["kube-dns", "kubernetes"]
+    [error] = [s for s in r.skipped if "kubectl's error" in s.reason]
+    assert error.location == "line 5"
+    assert error.reason.startswith("kubectl's error, no objects: Error from server (NotFound): Unable to list")
+    assert not [s for s in r.skipped if "prose" in s.reason]

@@ -137,8 +137,15 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         return _table(block, state, kinds, source)
     if has_box_drawing(text):
         return _reject_drawing(lines, index, state, source)
+    if KUBECTL_ERROR.match(text):
+        state.result.errors.append((line.no, text.strip()))
+        return index + 1
     state.unread.append(index)
     return index + 1
+
+
+# How kubectl prints an error on stderr (a server's refusal, a client's complaint).
+KUBECTL_ERROR = re.compile(r"^(?:Error from server(?: \([A-Za-z]+\))?: |error: )\S")
 
 
 def _describe(lines: list[Line], index: int, state: _State, kinds: Catalog, source: str) -> int:

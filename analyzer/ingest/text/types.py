@@ -59,6 +59,9 @@ class TextParse:
     # took (prose between outputs, a fragment): the caller names them, so nothing is passed over
     # without a word.
     unread: list[tuple[int, int]] = field(default_factory=list)
+    # kubectl's own error lines (`Error from server (NotFound): pods "web-1" not found`), by line
+    # number: what was asked for and not there, said as such rather than as prose
+    errors: list[tuple[int, str]] = field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[TextObject]:
         """The objects of one kind, in text order."""
