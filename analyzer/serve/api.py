@@ -73,6 +73,11 @@ class DumpAPI:
             return self._route(request, parts)
         except NotCollected as exc:
             res = exc.resource
+            if res.plural == "pods" and "spec.nodeName=" in request.query_params.get("fieldSelector", ""):
+                # `kubectl describe node` lists the node's pods so and fails on any error but
+                # Forbidden, which it prints as "Pods: not authorized" after the node: the node
+                # of a dump without pods is then still shown
+                return status(403, "Forbidden", str(exc), {"group": res.group, "kind": res.plural})
             return status(404, "NotFound", str(exc), {"group": res.group, "kind": res.plural})
         except SelectorError as exc:
             return status(400, "BadRequest", str(exc))

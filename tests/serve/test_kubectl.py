@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -336,3 +337,18 @@ def test_top_reads_the_metrics_the_dump_saved(served: Served) -> None:
     assert top[0].split() == ["NAMESPACE", "NAME", "CPU(cores)", "MEMORY(bytes)"] and len(top) == 1 + len(metrics)
     missing = served.kubectl("--context", "aks", "top", "pods", "-A", check=False)
     assert missing.returncode != 0 and "the dump did not collect PodMetrics" in missing.stderr
+
+
+def test_describe_node_of_a_dump_without_pods_shows_the_node(tmp_path: Path) -> None:
+    # realdata aks/autoscaler-issue-2805 holds a Node and no pods: kubectl describe node lists
+    # the node's pods and stops at any error but Forbidden
+    dump = REALDATA / "aks" / "autoscaler-issue-2805"
+    if not dump.exists():
+        pytest.skip("realdata not present")
+    with serving([dump], tmp_path / "srv") as s:
+        described = s.kubectl("describe", "node", "aks-linuxpool01-40896687-vmss000002")
+        assert re.match(r"Name:\s+aks-linuxpool01-40896687-vmss000002\n", described.stdout)
+        assert re.search(r"^Pods:\s+not authorized$", described.stdout, re.MULTILINE)
+        listed = s.kubectl("get", "pods", "-A", check=False)
+        assert listed.returncode != 0 and "(NotFound)" in listed.stderr
+        assert "the dump did not collect Pods" in listed.stderr
