@@ -3,8 +3,8 @@
 A session is read in order, so what a later command prints changes what is still there:
 - a later full listing (`kubectl get pods -n web`, same kind and namespace or `-A`, no names,
   no field selector, not `--watch`) no longer shows an object an earlier table showed: it is
-  gone. A listing with a label selector speaks only for the rows an earlier listing with the same
-  selector showed. Only table rows are dropped by tables; objects read whole (YAML/JSON,
+  gone. A listing with a label selector, or piped through one `grep`, speaks only for the rows
+  an earlier listing with the same selector and grep showed. Only table rows are dropped by tables; objects read whole (YAML/JSON,
   describe) stay.
 - `kubectl delete` prints what it deleted (`deployment.apps "nginx" deleted`): that object, and
   the ReplicaSets and pods its controller owned (by ownerReferences, or by the names the
@@ -33,6 +33,8 @@ _DELETED = re.compile(r'^\s*(?P<resource>[a-z][\w.-]*) "(?P<name>[^"]+)" (?:forc
 _CHANGED = re.compile(r"^\s*(?P<resource>[a-z][\w.-]*)/(?P<name>[\w.-]+) (?:edited|scaled|configured|patched|"
                       r"image updated|resource requirements updated|env updated|serviceaccount updated)\s*$")
 _CORDONED = re.compile(r"^\s*node/(?P<name>[\w.-]+) (?:already )?(?P<state>cordoned|uncordoned)\s*$")
+# `grep [-flags] PATTERN` and nothing after it (a quoted pattern may hold a `|`)
+_GREP = re.compile(r"""^\s*(?:grep|egrep)(?:\s+-[A-Za-z]+)*\s+(?:'[^']*'|"[^"]*"|[^\s|'"]+)\s*$""")
 _ELISION = re.compile(r"^\s*(?:[.…]{2,}|[\[(<]\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
 # Commands that change which namespace a `get` without -n lists.
 _SWITCHES_NAMESPACE = re.compile(r"^(?:kubens|kubectx)\b|\b(?:set-context|use-context)\b|^(?:kubectl|oc|k)\s+(?:ns|project)\b")
@@ -86,12 +88,17 @@ def full_listing(command: Command) -> Listing | None:
     Listing(kinds=('Pod',), namespace='kube-system', selector='')
     >>> full_listing(parse_command("kubectl get nodes -o wide")).namespace is None
     True
-    >>> full_listing(parse_command("kubectl get pods -A | grep web")) is None
+    >>> full_listing(parse_command("kubectl get pods -A | grep web"))
+    Listing(kinds=('Pod',), namespace=None, selector=' | grep web')
+    >>> full_listing(parse_command("kubectl get pods -A | grep web | wc -l")) is None
     True
     """
     from analyzer.ingest.text import catalog as text_catalog
 
-    if command.verb != "get" or command.names or not command.resources or command.piped or command.redirected:
+    if command.verb != "get" or command.names or not command.resources or command.redirected:
+        return None
+    grep = _grep_filter(command.piped)
+    if command.piped and grep is None:
         return None
     if any(flag in command.flags for flag in _NOT_FULL_FLAGS):
         return None
@@ -104,7 +111,20 @@ def full_listing(command: Command) -> Listing | None:
         return None
     namespaced = any(info.namespaced for info in infos)
     namespace = None if command.all_namespaces or not namespaced else (command.namespace or "")
-    return Listing(tuple(info.kind for info in infos), namespace, command.flags.get("--selector", ""))
+    selector = command.flags.get("--selector", "")
+    return Listing(tuple(info.kind for info in infos), namespace, f"{selector} | {grep}" if grep else selector)
+
+
+def _grep_filter(piped: str | None) -> str | None:
+    """The one `grep` a listing is piped through (`| grep aws-node`), normalised, else None: the
+    same command with the same filter prints the same rows, so a later one speaks, as a label
+    selector does, for the rows an earlier one showed (a pipe on to `head`, `awk`, ... does not).
+
+    >>> _grep_filter("grep  -i aws-node"), _grep_filter("grep web | head"), _grep_filter("awk '{print $1}'")
+    ('grep -i aws-node', None, None)
+    """
+    match = _GREP.match(piped or "")
+    return " ".join(match.group(0).split()) if match else None
 
 
 def switches_namespace(command_text: str) -> bool:

@@ -158,6 +158,30 @@ def test_a_selector_listing_speaks_for_the_rows_of_the_same_selector() -> None:
     assert _ids(r) == ["core/Pod/kube-system/falco-4b58s", "core/Pod/kube-system/other-1"]
 
 
+
+def test_a_grep_listing_speaks_for_the_rows_of_the_same_grep() -> None:
+    # trimmed from nbethala/code-base-setup-guides kubernetes/kubernetes-debug.md (an EKS node's
+    # aws-node crash-looping on a missing IAM policy, then running again after the fix); the
+    # writer's prompt "dev-EC2-->" has no blank before the command
+    text = ("```\ndev-EC2-->kubectl get nodes  -o wide\n\n"
+            "NAME                        STATUS     ROLES    AGE   VERSION\n"
+            "ip-10-0-1-76.ec2.internal   NotReady   <none>   43m   v1.34.2-eks-ecaa3a6\n"
+            "dev-EC2-->kubectl get pods -n kube-system | grep aws-node\n"
+            "aws-node-7ggwm             1/2     CrashLoopBackOff   13 (4m9s ago)   43m\n"
+            "dev-EC2-->kubectl get pods -n kube-system | grep coredns\n"
+            "coredns-7d58d485c9-5c4m4   1/1     Running   0          43m\n```\n"
+            "Fix the policies !!!!\n```\n"
+            "Dev-EC2-->kubectl get pods -n kube-system | grep aws-node\n"
+            "aws-node-pfgph             2/2     Running   0          23s\n```\n")
+    r = ingest_text(text, "notes.md")
+    # coredns was not in the grep for aws-node: it stays; the crash-looping pod is gone
+    assert _ids(r) == ["core/Node//ip-10-0-1-76.ec2.internal", "core/Pod/kube-system/aws-node-pfgph",
+                       "core/Pod/kube-system/coredns-7d58d485c9-5c4m4"]
+    assert ("aws-node-7ggwm", "kubectl get pods -n kube-system | grep aws-node") in [
+        (s.reason.split("/")[-1].split(" ")[0], s.reason.split("('")[-1].split("')")[0])
+        for s in r.skipped if "superseded" in s.reason]
+    assert ("pod-crashloop", "aws-node-7ggwm") not in _serious(text)
+
 # -- 3. kubectl delete ------------------------------------------------------------------------------
 
 def test_oke_autoscale_ends_where_its_reader_ends() -> None:

@@ -42,6 +42,8 @@ _PROMPTS = [re.compile(p) for p in (
     # zsh themes: "➜  dir git:(main) ✗ ", and with the host first, "controlplane ~ ➜  " (KodeKloud's labs)
     r"^(?:[\w.-]{1,64}(?:\s+[~/]\S*)?\s+)?(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",
     r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
+    # a custom prompt the command follows without a blank ("dev-EC2-->kubectl get nodes")
+    r"^[\w.~/:-]{1,100}[$#%>](?=(?:kubectl|kubecolor|oc)\s)",
     r"^[$#%] ",  # "$ ", "# ", "% "
     r"^\+{1,3} ",  # a shell's xtrace (`set -x`), as CI logs and Jenkins show the commands they ran
 )]
@@ -142,6 +144,8 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     (('command', 'helm list -A'), None)
     >>> command_of_line("% Total    % Received % Xferd  Average Speed"), command_of_line("% kubectl get no")
     (None, ('kubectl', 'kubectl get no'))
+    >>> command_of_line("dev-EC2-->kubectl get nodes  -o wide")
+    ('kubectl', 'kubectl get nodes  -o wide')
     """
     stripped = unbold(text.strip())
     if not stripped:
