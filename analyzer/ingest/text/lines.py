@@ -191,6 +191,25 @@ def unticked(lines: list[Line]) -> list[Line]:
     return out
 
 
+# A marker a writer put before a line of output to point at it (`👉Conditions:`, `➡️ web-1  0/1`):
+# kubectl never starts a line with a pictograph; box drawing (k9s, `│` log prefixes) is no marker.
+_MARKER = re.compile(r"^(?:(?![\u2500-\u259f])[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]"
+                     r"[\ufe0f\u200d]*)+ ?")
+
+
+def unmarked(lines: list[Line]) -> list[Line]:
+    """Lines without the pictograph a writer put at their start to point at them (a runbook's
+    `👉vantiq-0   0/1   Init:0/3`): the marker pushed the row one place off its columns, and a
+    describe's `👉Conditions:` is no section kubectl prints. Nothing else is touched.
+
+    >>> [ln.text for ln in unmarked(split_lines("NAME      READY\\n👉web-1    0/1\\n│ a log line\\n"))]
+    ['NAME      READY', 'web-1    0/1', '│ a log line']
+    """
+    if not any(_MARKER.match(line.text) for line in lines):
+        return lines
+    return [Line(ln.no, _MARKER.sub("", ln.text, count=1)) if _MARKER.match(ln.text) else ln for ln in lines]
+
+
 # An events table's rows (`kubectl get events`, with NAMESPACE under -A) and a describe's Events
 # rule: people paste them without the header line above them (copied from the first row, or the
 # header fell off an excerpt). Their shape is kubectl's own; the header is put back above them.
