@@ -289,6 +289,57 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
     return out
 
 
+# A describe's Events table as kubectl printed it before 1.10 (tab-aligned): `FirstSeen  LastSeen
+# Count  From  SubObjectPath  Type  Reason  Message`.
+_OLD_EVENTS_HEADER = re.compile(r"^(?P<indent>\s*)FirstSeen\s+LastSeen\s+Count\s+From\s+(?:SubObjectPath\s+)?Type\s+Reason\s+Message\s*$")
+_OLD_EVENT_ROW = re.compile(
+    rf"^\s*(?P<first>{_EVENT_AGE})\s+(?P<last>{_EVENT_AGE})\s+(?P<count>\d+)\s+(?P<source>\S.*?)\s+"
+    r"(?:(?P<path>spec\.\S+|\S+\{\S+\})\s+)?(?P<type>Normal|Warning)\s+(?P<reason>[A-Z][A-Za-z]+)(?:\s+(?P<message>\S.*))?$"
+)
+
+
+def modernised_event_tables(lines: list[Line]) -> list[Line]:
+    """A describe's Events table in the layout of kubectl before 1.10 (oracle/terraform-kubernetes-
+    installer#154, 2018: `FirstSeen  LastSeen  Count  From  SubObjectPath  Type  Reason  Message`,
+    tab-aligned) laid out as kubectl prints it now (`Type  Reason  Age  From  Message`, the age
+    `LastSeen (xCount over FirstSeen)`), each row at its own line; a row that does not fit ends it.
+
+    >>> old = split_lines("Events:\\n  FirstSeen\\tLastSeen\\tCount\\tFrom\\t\\tSubObjectPath\\tType\\t\\tReason\\t\\tMessage\\n"
+    ...                   "  ---------\\t--------\\t-----\\t----\\t\\t-------------\\t--------\\t------\\t\\t-------\\n"
+    ...                   "  10m\\t\\t1m\\t\\t5\\tkubelet, node-1\\t\\t\\tWarning\\t\\tFailedMount\\tUnable to mount")
+    >>> [ln.text for ln in modernised_event_tables(old)][1:]
+    ['  Type     Reason       Age              From            Message', '  ----     ------       ----             ----            -------', '  Warning  FailedMount  1m (x5 over 10m)  kubelet, node-1  Unable to mount']
+    """
+    starts = [i for i, ln in enumerate(lines) if "FirstSeen" in ln.text and _OLD_EVENTS_HEADER.match(ln.text.expandtabs(8))]
+    if not starts:
+        return lines
+    out = list(lines)
+    for start in reversed(starts):
+        indent = _OLD_EVENTS_HEADER.match(lines[start].text.expandtabs(8)).group("indent")
+        rule = start + 1 if start + 1 < len(lines) and is_rule_line(lines[start + 1].text.expandtabs(8)) else None
+        rows: list[tuple[int, list[str]]] = []
+        index = (rule if rule is not None else start) + 1
+        while index < len(lines) and (m := _OLD_EVENT_ROW.match(lines[index].text.expandtabs(8))):
+            count = int(m.group("count"))
+            age = m.group("last") + (f" (x{count} over {m.group('first')})" if count > 1 else "")
+            rows.append((index, [m.group("type"), m.group("reason"), age, m.group("source").strip(), m.group("message") or ""]))
+            index += 1
+        if not rows:
+            continue
+        names = ["Type", "Reason", "Age", "From", "Message"]
+        widths = [max(len(names[c]), *(len(cells[c]) for _, cells in rows)) for c in range(4)]
+        column = [len(indent)]
+        for width in widths:
+            column.append(column[-1] + width + 2)
+        laid = [(at, _laid(cells, column) if cells[4] else _laid(cells[:4], column[:4])) for at, cells in rows]
+        out[start] = Line(lines[start].no, _laid(names, column))
+        if rule is not None:
+            out[rule] = Line(lines[rule].no, _laid(["----", "------", "----", "----", "-------"], column))
+        for at, text in laid:
+            out[at] = Line(lines[at].no, text)
+    return out
+
+
 def _indented_event_rows(lines: list[Line]) -> list[Line]:
     """A describe's Events rows pasted flush left (an issue body outside a code block loses the
     indent: Azure/AKS#1567), two at least in a row, given the indent kubectl prints them with."""

@@ -170,14 +170,24 @@ def _events_alone(root: Entry, command: Command | None, catalog: Catalog, source
 
 
 _ASSIGNED = re.compile(r"Successfully assigned (?P<namespace>[a-z0-9][a-z0-9.-]*)/(?P<name>[a-z0-9][a-z0-9.-]*) to \S+")
+# The kubelet's volume messages name the pod they wait for: `Unable to mount volumes for pod
+# "NAME_NS(UID)"` and `... for pod "NS"/"NAME"` (kubelets before 1.18; oracle/terraform-kubernetes-
+# installer#154, aws-ebs-csi-driver#292, Azure/AKS#1567).
+_MOUNT_POD = re.compile(r'\bfor pod "(?:(?P<name>[a-z0-9][a-z0-9.-]*)_(?P<namespace>[a-z0-9][a-z0-9-]*)'
+                        r'\([0-9a-f-]{36}\)|(?P<ns2>[a-z0-9][a-z0-9-]*)"/"(?P<name2>[a-z0-9][a-z0-9.-]*))"')
 
 
 def _assigned_pod(found: list[TextObject]) -> tuple[str, str] | None:
-    """(namespace, name) of the pod a Scheduled event among `found` says it assigned."""
+    """(namespace, name) of the pod a Scheduled event among `found` says it assigned, else the
+    one pod the kubelet's volume messages among them name (a describe's events are about one
+    object)."""
     for event in found:
         if event.body.get("reason") == "Scheduled" and (m := _ASSIGNED.match(event.body.get("message", ""))):
             return m.group("namespace"), m.group("name")
-    return None
+    named = {(m.group("namespace") or m.group("ns2"), m.group("name") or m.group("name2"))
+             for event in found if event.body.get("reason") == "FailedMount"
+             for m in _MOUNT_POD.finditer(str(event.body.get("message", "")))}
+    return named.pop() if len(named) == 1 else None
 
 
 def named_by_command(command: Command | None, catalog: Catalog) -> str | None:
