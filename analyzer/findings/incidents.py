@@ -368,6 +368,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_same_workload(problems, union, graph)
     _join_same_node_cause(problems, union)
     _join_same_scheduling_failure(problems, union)
+    _join_claims_and_their_pods(problems, union, cluster)
     _join_component_and_log_pattern(problems, union, g)
     _join_cni_and_nodes(problems, union, cluster)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
@@ -480,6 +481,39 @@ def _join_same_scheduling_failure(problems: list[Finding], union: _Union) -> Non
     for members in by_reason.values():
         for i in members[1:]:
             union.join(members[0], i)
+
+
+# A StatefulSet's claim is `<template>-<pod>`, its pod `<set>-<ordinal>`.
+_ORDINAL_POD = re.compile(r"^[a-z0-9][a-z0-9.-]*-\d+$")
+# What a scheduler or kubelet says of a pod whose claim is not bound.
+_UNBOUND_CLAIM = re.compile(r"unbound (?:immediate )?persistentvolumeclaims|persistentvolumeclaim is not bound", re.I)
+
+
+def _join_claims_and_their_pods(problems: list[Finding], union: _Union, cluster: AnalyzedDump) -> None:
+    """A pending claim and the pods it keeps from starting are one incident when the dump holds
+    no pod to link them through: the pods its describe says use it (`Used By`, `Mounted By`), and
+    a pod the scheduler turns down for an unbound claim whose name the claim's ends with (a
+    StatefulSet's `data-web-0` of `web-0`). kubernetes#81714: prometheus-0's FailedScheduling
+    "pod has unbound immediate PersistentVolumeClaims" and its Pending claim were two incidents."""
+    claims = {(f.namespace, f.name): i for i, f in enumerate(problems)
+              if f.rule == "pvc-pending" and f.kind == "PersistentVolumeClaim"}
+    if not claims:
+        return
+    used_by: dict[tuple[str, str], set[str]] = {}
+    for claim in cluster.objects_of("PersistentVolumeClaim"):
+        text = claim.view.text
+        if (claim.namespace, claim.name) in claims and text is not None and text.used_by:
+            used_by[(claim.namespace, claim.name)] = set(text.used_by)
+    for j, f in enumerate(problems):
+        if f.kind != "Pod":
+            continue
+        unbound = _UNBOUND_CLAIM.search(" ".join(str(f.facts.get(k, "")) for k in ("reason", "last_message")))
+        for (namespace, name), i in claims.items():
+            if namespace != f.namespace:
+                continue
+            if f.name in used_by.get((namespace, name), ()) or (
+                    unbound and _ORDINAL_POD.match(f.name) and name.endswith("-" + f.name)):
+                union.join(i, j)
 
 
 def _explains_log_pattern(component: Finding, pattern: Finding, g: Grouping) -> bool:

@@ -78,6 +78,7 @@ class TextFacts(Struct, gc=False):
     default: bool | None = None  # "(default)" after a StorageClass/IngressClass name
     events_cut: bool | None = None  # describe: its Events table cut off in the paste
     described: bool | None = None  # read from a `kubectl describe`
+    used_by: list[str] | None = None  # describe pvc: the pods its `Used By`/`Mounted By` names
 
 
 class ObjectView(Struct, gc=False, kw_only=True):

@@ -243,6 +243,54 @@ def test_a_pending_claim_explains_the_pod_it_keeps_pending_and_what_that_pod_bac
     assert incident.severity == "critical"
 
 
+# Trimmed from kubernetes/kubernetes#81714 (its description, 2019-08-21): the pod's describe Events
+# alone (no Pod in the dump to link them), the claim's row and its describe (`Mounted By`, kubectl
+# before 1.20; the paste cuts its Events). Before: two incidents, the claim and the pod's
+# FailedScheduling, though the pod waits for that claim.
+_PROMETHEUS_81714 = """\
+```
+#kubectl describe -n kube-system pods prometheus-0
+
+Events:
+  Type     Reason            Age                     From               Message
+  ----     ------            ----                    ----               -------
+  Warning  FailedScheduling  102s (x279 over 6h56m)  default-scheduler  pod has unbound immediate PersistentVolumeClaims
+```
+
+```
+#kubectl describe -n kube-system pvc prometheus-data-prometheus-0
+Name:          prometheus-data-prometheus-0
+Namespace:     kube-system
+StorageClass:  standard
+Status:        Pending
+Volume:
+Labels:        k8s-app=prometheus
+Annotations:   <none>
+Finalizers:    [kubernetes.io/pvc-protection]
+Capacity:
+Access Modes:
+VolumeMode:    Filesystem
+Mounted By:    prometheus-0
+Events:        <none>
+```
+"""
+
+
+def test_a_pending_claim_and_the_pod_its_describe_says_mounts_it_are_one_incident() -> None:
+    cluster = analyzer.load({"issue.md": _PROMETHEUS_81714})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert [sorted((f.rule, f.name) for f in x.members) for x in incidents] == [
+        [("events-pod-problem", "prometheus-0"), ("pvc-pending", "prometheus-data-prometheus-0")]]
+    assert incidents[0].cause == "PersistentVolumeClaim kube-system/prometheus-data-prometheus-0"
+
+
+def test_a_pending_statefulset_claim_and_its_pod_turned_down_for_it_are_one_incident() -> None:
+    # the same without `Mounted By`: the claim's name is the StatefulSet's `<template>-<pod>`
+    cluster = analyzer.load({"issue.md": _PROMETHEUS_81714.replace("Mounted By:    prometheus-0\n", "")})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert len(incidents) == 1 and len(incidents[0].members) == 2
+
+
 def test_without_the_nodes_the_scheduler_names_the_cause_of_pods_it_cannot_place() -> None:
     # Realdata: ../shared/realdata/kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json with
     # its NodeList cut off (a paste of the pods and events only): coredns pending, "0/3 nodes are

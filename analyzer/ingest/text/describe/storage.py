@@ -24,8 +24,10 @@ def read_claim(root: Entry, body: dict[str, Any], facts: dict[str, Any],
             set_path(body, path, value)
     if modes := [ACCESS_MODES.get(m, m) for m in csv(root.child_value("Access Modes"))]:
         set_path(body, "spec.accessModes", modes)
-    if used_by := [name for value in (root.child("Used By").values if root.child("Used By") else ())
-                   for name in csv(value)]:
+    # `Used By:` (kubectl 1.20 on), `Mounted By:` before: the pods that mount the claim
+    users = root.child("Used By") or root.child("Mounted By")
+    if used_by := [name for value in (users.values if users else ()) for name in csv(value)
+                   if cell(name) is not None]:
         facts["used_by"] = used_by
     return []
 
