@@ -611,6 +611,11 @@ class Ingestor:
         """Lines no visible command produced: sniffed as a file would be, else skipped."""
         body = "\n".join(t for _, t in out)
         kind = transcripts.structured(body)
+        if kind == "json" and transcripts.json_log_lines(body):
+            what = "code block" if block.fenced else "prose"
+            self.result.skipped.append(Rejection(display, block.span, f"{what}: JSON log lines (level, message), "
+                                                 "no Kubernetes object"))
+            return
         if kind is not None:
             self._add_structured_block(display, block, out, kind)
             return

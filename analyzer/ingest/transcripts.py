@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import orjson
+
 from analyzer.ingest.headerdate import parse_stated_time
 from analyzer.ingest.jsondocs import looks_like_json
 from analyzer.ingest.yamldocs import looks_like_yaml
@@ -134,6 +136,33 @@ def no_objects_reason(verb: str) -> str | None:
     if verb == "events" or reason is None:
         return None
     return f"kubectl {verb} {reason}, no objects"
+
+
+# What a structured log line holds (zap, logrus, klog's JSON): a level, a message, a time.
+_LOG_LEVEL_KEYS = frozenset({"level", "lvl", "severity"})
+_LOG_MESSAGE_KEYS = frozenset({"msg", "message"})
+_OBJECT_KEYS = frozenset({"apiVersion", "kind", "metadata", "items"})
+
+
+def json_log_lines(text: str) -> bool:
+    """Whether text is lines of a JSON-structured log (`{"level":"error","ts":...,"msg":...}`, as
+    aws-node's ipamd writes), one object a line: log lines, not Kubernetes objects.
+
+    >>> json_log_lines('{"level":"info","ts":"2021-03-02T19:55:24Z","msg":"ok"}'), json_log_lines('{"kind":"Pod"}')
+    (True, False)
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return False
+    for line in lines:
+        try:
+            item = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return False
+        if not isinstance(item, dict) or not (item.keys() & _LOG_LEVEL_KEYS and item.keys() & _LOG_MESSAGE_KEYS) \
+                or item.keys() & _OBJECT_KEYS:
+            return False
+    return True
 
 
 def structured(text: str) -> str | None:

@@ -366,3 +366,19 @@ def test_a_command_block_followed_by_prose_keeps_its_empty_output() -> None:
     text = _EFA_WRITE_UP.split("```console")[0] + "Then nothing.\n"
     r = ingest_text(text, "DEBUGGING.md")
     assert not r.objects and not r.rejections
+
+
+def test_json_log_lines_in_a_code_block_are_no_rejected_object() -> None:
+    # trimmed from aws/amazon-vpc-cni-k8s#1394 (its description, 2021-03-02): the aws-node plugin's
+    # log line pasted in its own fence after the pod's Events. Before: "rejected: object has no
+    # kind", counted as an object read and rejected.
+    text = ("```sh\nEvents:\n  Type     Reason     Age                      From                                 Message\n"
+            "  ----     ------     ----                     ----                                 -------\n"
+            "  Warning  BackOff    6m13s (x935 over 5h19m)  kubelet, ip-10-0-14-55.ec2.internal  "
+            "Back-off restarting failed container\n```\n\nThe plugin logs are full of:\n```sh\n"
+            '{"level":"error","ts":"2021-03-02T19:55:24.667Z","caller":"routed-eni-cni-plugin/cni.go:249",'
+            '"msg":"Error received from DelNetwork gRPC call"}\n```\n')
+    r = ingest_text(text, "issue.md")
+    assert not r.rejections and r.objects_read == 1
+    assert [s.reason for s in r.skipped if "JSON log" in s.reason] == [
+        "code block: JSON log lines (level, message), no Kubernetes object"]
