@@ -1035,7 +1035,8 @@ class Ingestor:
                 whole = self._whole_of.get(slot, old)
                 if obj.provenance.format not in _FORMAT_RANK:
                     self._whole_of.pop(slot, None)  # read whole again: its own body is the one to keep
-                elif whole.provenance.format not in _FORMAT_RANK:
+                elif whole.provenance.format not in _FORMAT_RANK or (
+                        whole.provenance.format == "describe" and obj.provenance.format in sightings.TABLE_ORIGINS):
                     obj = _with_whole_body(obj, whole)
                     self._whole_of[slot] = whole
                 obj = _with_table_age(obj, old)
@@ -1118,17 +1119,34 @@ _POD_NAMED_LOG = re.compile(r"(?:^|/)[^/]+/(?P<pod>[a-z0-9][a-z0-9.-]*)/(?P<cont
 def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
     """A table row seen after the object was read whole: the row's state (status, what its
     columns show) over the whole body's spec and metadata, which a table does not show. (A row
-    alone would lose the images, requests and owners the whole object stated.)"""
-    if row.provenance.format not in sightings.TABLE_ORIGINS or whole.provenance.format in _FORMAT_RANK \
-            or row.kind != whole.kind:
+    alone would lose the images, requests and owners the whole object stated.) A describe is
+    such a sighting too; a node's conditions stay as it stated them (with their heartbeats) where
+    the row's STATUS says the same (an AKS runbook's `describe node` before `get nodes -L`)."""
+    if row.provenance.format not in sightings.TABLE_ORIGINS or row.kind != whole.kind \
+            or (whole.provenance.format in _FORMAT_RANK and whole.provenance.format != "describe"):
         return row
     body = whole.body()
     if not isinstance(body, dict) or not isinstance(row.raw, dict):
         return row
     merged = _overlay(body, row.raw)
     merged["status"] = row.raw.get("status", {})
-    return _remade(row, merged, f"spec and metadata from its earlier whole sighting ({whole.provenance.location}), "
+    if whole.provenance.format == "describe" and row.kind == "Node":
+        merged["status"] = _node_status_kept(body.get("status"), merged["status"])
+    what = "describe" if whole.provenance.format == "describe" else "whole sighting"
+    return _remade(row, merged, f"spec and metadata from its earlier {what} ({whole.provenance.location}), "
                    "state from this table")
+
+
+def _node_status_kept(described: Any, shown: Any) -> Any:
+    """A node's status as its describe stated it (conditions with their times, addresses, node
+    info) when the later row's conditions agree with it, the row's own conditions otherwise."""
+    if not isinstance(described, dict) or not isinstance(shown, dict):
+        return shown
+    said = {c.get("type"): c.get("status") for c in described.get("conditions") or () if isinstance(c, dict)}
+    now = {c.get("type"): c.get("status") for c in shown.get("conditions") or () if isinstance(c, dict)}
+    if any(said.get(kind) != status for kind, status in now.items()):
+        return shown
+    return _overlay(described, {k: v for k, v in shown.items() if k != "conditions"})
 
 
 def _with_known_owners(row: KubeObject, earlier: KubeObject) -> KubeObject:

@@ -323,6 +323,46 @@ def test_a_later_table_row_keeps_the_spec_of_the_object_read_whole() -> None:
     assert any("spec and metadata from its earlier whole sighting" in n for n in redis1.notes)
 
 
+# Trimmed from fujitake/vantiq-related vantiq-platform-operations/docs/eng/vantiq_k8s_troubleshooting.md
+# (an AKS operations runbook, 2020-11): `describe node`, then later `get nodes -L ...`. Before, the
+# row replaced the describe: the node lost its labels, provider ID and conditions' heartbeats.
+_AKS_DESCRIBE_THEN_ROW = """\
+$ kubectl describe node aks-vantiqnp-15823220-vmss000000
+Name:               aks-vantiqnp-15823220-vmss000000
+Roles:              agent
+Labels:             agentpool=vantiqnp
+                    kubernetes.azure.com/cluster=rg-evt00-prod-aks-node
+CreationTimestamp:  Thu, 29 Oct 2020 04:34:30 +0000
+Taints:             <none>
+Unschedulable:      false
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  Ready            True    Fri, 20 Nov 2020 13:14:09 +0000   Thu, 29 Oct 2020 04:34:40 +0000   KubeletReady                 kubelet is posting ready status. AppArmor enabled
+ProviderID:                  azure:///subscriptions/72d94fef-e0df-4c3d-9732-da66ac4d7a7f/resourceGroups/rg-evt00-prod-aks-node/providers/Microsoft.Compute/virtualMachineScaleSets/aks-vantiqnp-15823220-vmss/virtualMachines/0
+Events:                          <none>
+$ kubectl get nodes -L failure-domain.beta.kubernetes.io/zone
+NAME                                 STATUS   ROLES   AGE   VERSION    ZONE
+aks-vantiqnp-15823220-vmss000000     {status}    agent   25d   v1.16.15   japaneast-1
+"""
+
+
+def test_a_later_table_row_keeps_the_metadata_of_the_described_object() -> None:
+    [node] = ingest_text(_AKS_DESCRIBE_THEN_ROW.format(status="Ready"), "runbook.md").objects
+    assert node.provenance.line == 17  # the row: the later state
+    assert node.view.metadata.labels["kubernetes.azure.com/cluster"] == "rg-evt00-prod-aks-node"
+    assert node.view.spec.providerID.startswith("azure:///subscriptions/")
+    [ready] = node.view.status.conditions  # as described, the row saying the same
+    assert (ready.status, ready.lastHeartbeatTime) == ("True", "2020-11-20T13:14:09Z")
+    assert any("spec and metadata from its earlier describe" in n for n in node.notes)
+
+
+def test_a_later_row_that_says_otherwise_is_the_nodes_state() -> None:
+    [node] = ingest_text(_AKS_DESCRIBE_THEN_ROW.format(status="NotReady"), "runbook.md").objects
+    assert [(c.type, c.status, c.lastHeartbeatTime) for c in node.view.status.conditions] == [("Ready", "False", None)]
+    assert node.view.metadata.labels["kubernetes.azure.com/cluster"] == "rg-evt00-prod-aks-node"
+
+
 # Trimmed from vitobotta/hetzner-k3s#156 (a k3s session: `kubectl get pods -A`, then `kubectl
 # describe pod` of the Pending coredns pod, which shows no AGE and, for a pod, no creation).
 _K3S_PODS = ("NAMESPACE     NAME                       READY   STATUS    RESTARTS   AGE\n"
