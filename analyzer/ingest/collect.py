@@ -1032,6 +1032,7 @@ class Ingestor:
                 # the same object seen again later in one transcript: the later sighting is
                 # what the cluster was when the session ended
                 obj = _with_earlier_state(obj, old)
+                obj = _with_earlier_row_columns(obj, old)
                 whole = self._whole_of.get(slot, old)
                 if obj.provenance.format not in _FORMAT_RANK:
                     self._whole_of.pop(slot, None)  # read whole again: its own body is the one to keep
@@ -1240,6 +1241,59 @@ def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
     return _remade(later, _overlay(base, later.raw),
                    f"its describe ends {ends}: what it does not reach is as its earlier "
                    f"sighting ({earlier.provenance.location or earlier.provenance.source}) stated it")
+
+
+# What an earlier table row showed of an object that a later, narrower row of it does not show,
+# and that does not change while the object lives: a node's addresses, OS, kernel and runtime
+# (`-o wide`), a pod's node and IP (a pod never moves). (column, path in the body)
+_LASTING_COLUMNS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "Node": (("INTERNAL-IP", ("status", "addresses")), ("OS-IMAGE", ("status", "nodeInfo", "osImage")),
+             ("KERNEL-VERSION", ("status", "nodeInfo", "kernelVersion")),
+             ("CONTAINER-RUNTIME", ("status", "nodeInfo", "containerRuntimeVersion"))),
+    "Pod": (("NODE", ("spec", "nodeName")), ("IP", ("status", "podIP"))),
+}
+
+
+def _with_earlier_row_columns(later: KubeObject, earlier: KubeObject) -> KubeObject:
+    """A table row after an earlier row of the object that showed more columns (`get nodes -o
+    wide`, then `get nodes -L zone`): what the earlier showed and a later one cannot have changed
+    (_LASTING_COLUMNS) stays. An AKS runbook's nodes lost their OS image and runtime to a later
+    narrower listing, and the report's node pools split on "unknown"."""
+    lasting = _LASTING_COLUMNS.get(later.kind)
+    if not lasting or later.kind != earlier.kind or later.provenance.format not in sightings.TABLE_ORIGINS \
+            or earlier.provenance.format not in sightings.TABLE_ORIGINS or not isinstance(later.raw, dict):
+        return later
+    before, body = earlier.body(), later.raw
+    if not isinstance(before, dict):
+        return later
+    said = (before.get(TEXT_FACTS_KEY) or {}).get("columns") or {}
+    shown = (body.get(TEXT_FACTS_KEY) or {}).get("columns") or {}
+    age_before = (before.get(TEXT_FACTS_KEY) or {}).get("age_seconds")
+    age_now = (body.get(TEXT_FACTS_KEY) or {}).get("age_seconds")
+    if not isinstance(age_before, int | float) or not isinstance(age_now, int | float) or age_now * 1.1 < age_before:
+        return later  # younger than before: made again under its name (a StatefulSet's pod), maybe elsewhere
+    kept: dict[str, Any] = {}
+    columns: dict[str, Any] = {}
+    for column, path in lasting:
+        if column in shown or column not in said or _at(body, path) is not None or (value := _at(before, path)) is None:
+            continue
+        node = kept
+        for key in path[:-1]:
+            node = node.setdefault(key, {})
+        node[path[-1]] = value
+        columns[column] = said[column]
+    if not kept:
+        return later
+    facts = dict(body.get(TEXT_FACTS_KEY) or {})
+    facts["columns"] = {**shown, **columns}
+    return _remade(later, {**_overlay(kept, body), TEXT_FACTS_KEY: facts},
+                   f"{', '.join(columns)} from its earlier row ({earlier.provenance.location})")
+
+
+def _at(body: dict[str, Any], path: tuple[str, ...]) -> Any:
+    for key in path:
+        body = body.get(key) if isinstance(body, dict) else None
+    return body
 
 
 def _remade(obj: KubeObject, body: dict[str, Any], note: str) -> KubeObject:

@@ -363,6 +363,31 @@ def test_a_later_row_that_says_otherwise_is_the_nodes_state() -> None:
     assert node.view.metadata.labels["kubernetes.azure.com/cluster"] == "rg-evt00-prod-aks-node"
 
 
+# The same runbook: `get nodes -o wide` early, `get nodes -L zone` at its end. Before, the later
+# rows left the nodes without OS image and runtime (the report's pools split on "unknown").
+_AKS_WIDE_THEN_NARROW = """\
+$ kubectl get nodes -o wide
+NAME                                 STATUS   ROLES   AGE   VERSION    INTERNAL-IP     EXTERNAL-IP   OS-IMAGE             KERNEL-VERSION      CONTAINER-RUNTIME
+aks-grafananp-15823220-vmss000000    Ready    agent   22d   v1.16.15   10.19.112.224   <none>        Ubuntu 16.04.7 LTS   4.15.0-1096-azure   docker://19.3.12
+$ kubectl get nodes -L failure-domain.beta.kubernetes.io/zone
+NAME                                 STATUS   ROLES   AGE   VERSION    ZONE
+aks-grafananp-15823220-vmss000000    Ready    agent   {age}   v1.16.15   japaneast-1
+"""
+
+
+def test_a_narrower_later_row_keeps_what_the_wider_one_showed_of_the_same_object() -> None:
+    [node] = ingest_text(_AKS_WIDE_THEN_NARROW.format(age="25d"), "runbook.md").objects
+    assert node.provenance.line == 6
+    info = node.view.status.nodeInfo
+    assert (info.osImage, info.containerRuntimeVersion) == ("Ubuntu 16.04.7 LTS", "docker://19.3.12")
+    assert node.body()["x-kda-text"]["columns"]["ZONE"] == "japaneast-1"
+
+
+def test_a_younger_later_row_is_an_object_made_again_and_keeps_nothing() -> None:
+    [node] = ingest_text(_AKS_WIDE_THEN_NARROW.format(age="2m "), "runbook.md").objects
+    assert node.view.status.nodeInfo is None or node.view.status.nodeInfo.osImage is None
+
+
 # Trimmed from vitobotta/hetzner-k3s#156 (a k3s session: `kubectl get pods -A`, then `kubectl
 # describe pod` of the Pending coredns pod, which shows no AGE and, for a pod, no creation).
 _K3S_PODS = ("NAMESPACE     NAME                       READY   STATUS    RESTARTS   AGE\n"
