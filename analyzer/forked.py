@@ -16,6 +16,7 @@ import os
 import select
 import signal
 import sys
+import time
 import warnings
 from collections.abc import Callable
 from typing import Generic, TypeVar
@@ -41,11 +42,43 @@ def can_fork() -> bool:
     return fork_supported() and _idle_cpu() and _room_for_a_copy()
 
 
+# How long the CPUs' counters are watched for an idle one (once per report of a large dump).
+IDLE_SAMPLE_SECONDS = 0.05
+
+
 def _idle_cpu() -> bool:
     # On a busy machine (other reports, a fleet's workers) a child only competes with this
-    # process for the same CPU and makes the whole slower by the work it repeats. The load
-    # average counts this process too: one CPU's worth of it, at least, must be left idle.
-    return os.getloadavg()[0] < len(os.sched_getaffinity(0)) - 0.5
+    # process for the same CPU and makes the whole slower by the work it repeats. What the CPUs
+    # do now says whether one is free: the 1-minute load average also remembers this process's
+    # own last seconds (a batch's previous report ran on two CPUs) and kept the next report in
+    # one process. While this process sleeps its CPU is idle too, so one more must be.
+    idle = _cpus_idle_over(IDLE_SAMPLE_SECONDS)
+    if idle is None:  # no /proc/stat: the load average, which counts this process too
+        return os.getloadavg()[0] < len(os.sched_getaffinity(0)) - 0.5
+    return idle >= 1.75
+
+
+def _cpus_idle_over(seconds: float) -> float | None:
+    """How many CPUs' worth of time went idle while this process slept `seconds` (None where
+    /proc/stat cannot be read)."""
+    before = _cpu_times()
+    time.sleep(seconds)
+    after = _cpu_times()
+    if before is None or after is None or after[1] <= before[1]:
+        return None
+    return (after[0] - before[0]) / (after[1] - before[1]) * after[2]
+
+
+def _cpu_times() -> tuple[int, int, int] | None:
+    """(idle, total) clock ticks of all CPUs since boot, and how many CPUs, from /proc/stat."""
+    try:
+        with open("/proc/stat", "rb") as stat:
+            lines = stat.read().split(b"\n")
+        ticks = [int(v) for v in lines[0].split()[1:9]]
+    except (OSError, ValueError, IndexError):
+        return None
+    cpus = sum(1 for line in lines if line.startswith(b"cpu") and line[3:4].isdigit())
+    return ticks[3] + ticks[4], sum(ticks), cpus  # idle and iowait; user to steal
 
 
 def _room_for_a_copy() -> bool:

@@ -151,10 +151,19 @@ def test_no_child_where_no_second_cpu_is_idle_or_no_fork(monkeypatch: pytest.Mon
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0})
     assert fork_call(lambda: Parts({}, []), Parts) is None
     monkeypatch.undo()
-    # two CPUs, both busy (this process and another): a child would only compete
+    # two CPUs, one busy with another process while this one sleeps: a child would only compete
     monkeypatch.setattr(forked, "_idle_cpu", IDLE_CPU)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    ticks = iter([(100, 1000, 2), (110, 1020, 2)])  # (idle, total, cpus): half the time idle
+    monkeypatch.setattr(forked, "_cpu_times", lambda: next(ticks))
+    assert fork_call(lambda: Parts({}, []), Parts) is None
+    # both idle now, however high the load average this process's last report left
     monkeypatch.setattr(os, "getloadavg", lambda: (1.9, 1.0, 1.0))
+    ticks = iter([(100, 1000, 2), (119, 1020, 2)])
+    with fork_call(lambda: Parts({}, []), Parts) as child:
+        assert child.result() == Parts({}, [])
+    # without /proc/stat, the load average says
+    monkeypatch.setattr(forked, "_cpu_times", lambda: None)
     assert fork_call(lambda: Parts({}, []), Parts) is None
     monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))  # this process, and a little
     with fork_call(lambda: Parts({}, []), Parts) as child:
@@ -162,3 +171,10 @@ def test_no_child_where_no_second_cpu_is_idle_or_no_fork(monkeypatch: pytest.Mon
     monkeypatch.undo()
     monkeypatch.setattr(sys, "platform", "darwin")
     assert fork_call(lambda: Parts({}, []), Parts) is None
+
+
+def test_the_cpus_idle_time_is_read_from_the_kernels_counters() -> None:
+    if forked._cpu_times() is None:
+        pytest.skip("no /proc/stat here")
+    idle = forked._cpus_idle_over(0.05)
+    assert idle is not None and 0 <= idle <= os.cpu_count() + 0.5
