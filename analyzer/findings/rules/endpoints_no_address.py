@@ -46,12 +46,14 @@ def is_lock(name: str, annotations: dict[str, str] | None) -> bool:
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     services = namespace_coverage(cluster, "Service")
+    leases = {(lease.namespace, lease.name) for lease in cluster.objects_of("Lease")}
     for obj in cluster.objects_of("Endpoints"):
         if services.covers(obj.namespace):
             continue  # the Service rules judge it (one without a Service is a lock or a leftover)
         meta = obj.view.metadata
-        if is_lock(obj.name, meta.annotations) or (obj.namespace, obj.name) == ("default", "kubernetes"):
-            continue
+        if is_lock(obj.name, meta.annotations) or (obj.namespace, obj.name) == ("default", "kubernetes") \
+                or (obj.namespace, obj.name) in leases:
+            continue  # (a Lease of its name: the lock moved there, endpointsleases, and the Endpoints stayed)
         subsets = obj.view.subsets or ()
         ready = sum(len(s.addresses or ()) for s in subsets)
         not_ready = sum(len(s.notReadyAddresses or ()) for s in subsets)
