@@ -74,6 +74,8 @@ _FORMAT_RANK = {"text table": 0, "describe": 1}
 _IDENTITY_COLUMNS = frozenset({"NAME", "NAMESPACE", "AGE", "LABELS"})
 _SCALE_KEEPS = frozenset({"CONTAINERS", "IMAGES", "SELECTOR"})
 _NO_RESOURCES_IN = re.compile(r"No resources found in (\S+) namespace")
+# A line of kubectl's own log (klog): severity and date, time, thread, file:line]
+_KLOG_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] ")
 
 
 class Ingestor:
@@ -502,10 +504,13 @@ class Ingestor:
             return
         if verb == "delete" and self._sightings is not None:
             self._forget_deleted(display, block, command, out)  # (also beside "not found" errors)
-        said = next((t.strip() for _, t in out if t.strip()), "")
+        # (kubectl's own log lines, `E1126 21:58:32.715 23900 memcache.go:265] ...`, come before
+        # the error it ends with when it cannot reach the server)
+        told = [t.strip() for _, t in out if t.strip() and not _KLOG_LINE.match(t)]
+        said = told[0] if told else next((t.strip() for _, t in out if t.strip()), "")
         listing = sightings.full_listing(command) if self._sightings is not None and not sightings.elided(out) else None
         if said.startswith(("No resources found", "Error from server", "error: ", "Unable to connect", "The connection to the server")) \
-                and sum(1 for _, t in out if t.strip()) <= 3:
+                and len(told) <= 3:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' printed no objects: {_short(said)}"))
             if listing is not None and said.startswith("No resources found"):
                 # an empty listing: nothing of its scope is left (kubectl names the namespace)

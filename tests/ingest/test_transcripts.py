@@ -192,6 +192,21 @@ def test_commands_that_printed_no_objects_are_named() -> None:
     ]
 
 
+def test_a_kubectl_that_could_not_reach_its_server_printed_no_objects() -> None:
+    # kubectl 1.31's own output with no server to reach (a session run against no kubeconfig):
+    # its log lines first, then the error it ends with
+    klog = ('E1126 21:58:32.715286   23900 memcache.go:265] "Unhandled Error" err="couldn\'t get current '
+            'server API group list: Get \\"http://localhost:8080/api?timeout=32s\\": dial tcp 127.0.0.1:8080: '
+            'connect: connection refused"\n')
+    refused = "The connection to the server localhost:8080 was refused - did you specify the right host or port?\n"
+    text = "$ kubectl get nodes -o wide\n" + klog * 5 + refused + "$ kubectl get pods -A\n" + klog * 5 + refused
+    r = ingest_text(text, "session.txt")
+    assert r.accounting_holds() and not r.rejections
+    said = "printed no objects: The connection to the server localhost:8080 was refused - did you specify the r\u2026"
+    assert [(s.location, s.reason) for s in r.skipped] == [
+        ("lines 1-7", f"'kubectl get nodes -o wide' {said}"), ("lines 8-14", f"'kubectl get pods -A' {said}")]
+
+
 def test_a_kubectl_logs_paste_ends_where_a_cluster_info_dump_section_begins() -> None:
     # flannel-writeup.md: `kubectl logs POD` (no -c), then the same log as a dump section.
     r = _read("flannel-writeup.md")
