@@ -316,6 +316,11 @@ def modernised_event_tables(lines: list[Line]) -> list[Line]:
     out = list(lines)
     for start in reversed(starts):
         indent = _OLD_EVENTS_HEADER.match(lines[start].text.expandtabs(8)).group("indent")
+        # a table pasted without the `Events:` above it (kubernetes#35288: a GKE node's events
+        # under "Here is even log for one of the nodes") is given it back, at kubectl's indent
+        headless = next((ln.text.strip() for ln in reversed(lines[:start]) if ln.text.strip()), "") != "Events:"
+        if headless:
+            indent = "  "
         rule = start + 1 if start + 1 < len(lines) and is_rule_line(lines[start + 1].text.expandtabs(8)) else None
         rows: list[tuple[int, list[str]]] = []
         index = (rule if rule is not None else start) + 1
@@ -337,6 +342,8 @@ def modernised_event_tables(lines: list[Line]) -> list[Line]:
             out[rule] = Line(lines[rule].no, _laid(["----", "------", "----", "----", "-------"], column))
         for at, text in laid:
             out[at] = Line(lines[at].no, text)
+        if headless:
+            out.insert(start, Line(lines[start].no, "Events:"))
     return out
 
 
