@@ -15,6 +15,7 @@ from analyzer.findings.versions import DATA
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
+from analyzer.model.normalize import ready_counts
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
@@ -150,10 +151,10 @@ def _object(cluster: AnalyzedDump, kind: str, namespace: str, name: str) -> Kube
 
 def _pasted_running_and_ready(row: TextFacts | None) -> bool:
     """Whether a pasted `kubectl get pods` row says Running with every container ready (1/1)."""
-    if row is None or row.status != "Running" or not row.ready:
+    if row is None or row.status != "Running":
         return False
-    ready, _, total = row.ready.partition("/")
-    return ready.isdigit() and total.isdigit() and 0 < int(total) == int(ready)
+    ready, total = ready_counts(row.ready)
+    return bool(total) and ready == total
 
 
 def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
@@ -277,9 +278,9 @@ def _created_pod_runs(cluster: AnalyzedDump, group: EventGroup) -> str:
         if ago_ is None or ago_ > failed or named is None:
             continue
         pod = _object(cluster, "Pod", group.namespace, named.group(1))
-        if pod is not None and health_now(pod)[0]:
-            return (f"SuccessfulCreate {age_text(ago_)} before capture created pod {named.group(1)}, "
-                    f"{health_now(pod)[1]} now")
+        healthy, words, _since = health_now(pod) if pod is not None else (None, "", None)
+        if healthy:
+            return f"SuccessfulCreate {age_text(ago_)} before capture created pod {named.group(1)}, {words} now"
     return ""
 
 

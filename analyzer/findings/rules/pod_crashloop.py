@@ -15,6 +15,7 @@ from analyzer.findings.restarts import (
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
+from analyzer.model.normalize import ready_counts
 
 RULE = RuleMeta(
     id="pod-crashloop", title="Container in CrashLoopBackOff", severity="critical",
@@ -65,11 +66,11 @@ def _looping(pod: KubeObject, found: int) -> int | str:
     1
     """
     text = pod.view.text
-    parts = ((text.ready or "") if text is not None and text.status == "CrashLoopBackOff" else "").split("/")
-    if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
-        not_ready = int(parts[1]) - int(parts[0])
-        if not_ready > 1:
-            return f"1 to {not_ready}"
+    if text is None or text.status != "CrashLoopBackOff":
+        return found
+    ready, total = ready_counts(text.ready)
+    if ready is not None and total is not None and total - ready > 1:
+        return f"1 to {total - ready}"
     return found
 
 
