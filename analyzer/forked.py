@@ -6,6 +6,12 @@ a pipe as msgpack and is decoded into the type the caller names: no pickle, noth
 crosses. Where a child cannot help (no fork on this platform, no idle CPU, too little free memory) or
 fails in any way (an error, a crash, a kill, no progress for a while), the caller gets None and
 makes the result itself with the same function, so what it shows is the same either way.
+
+A child may also exchange letters with this process while both work (`fork_call(...,
+letters=True)`): it sends what it has made for this process to use (a table family, say) ahead of
+its result, and this process sends it what it needs from here once made (a picture's data). A
+letter's bytes go through a file in memory and only a few bytes through a pipe, so neither
+process ever waits for the other to read: each reads when it needs the letter.
 """
 
 from __future__ import annotations
@@ -15,11 +21,13 @@ import gc
 import os
 import select
 import signal
+import struct
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -27,6 +35,10 @@ Result = TypeVar("Result")
 
 STALL_SECONDS = 20  # a child whose CPU time has not moved for this long is stuck: it is killed
 _READ = 1 << 20
+# A frame on a pipe: what it is, and two numbers (a letter's place and size in its file; a
+# result's size, its bytes following on the pipe).
+_FRAME = struct.Struct("!cQQ")
+_LETTER, _RESULT = b"L", b"R"
 
 
 def fork_supported() -> bool:
@@ -100,54 +112,108 @@ def _room_for_a_copy() -> bool:
 
 class Forked(Generic[Result]):
     """A child at work on one result; `result()` waits for it. Use it as a context manager so
-    that a child is never left behind (an error or Ctrl-C in this process kills and reaps it)."""
+    that a child is never left behind (an error or Ctrl-C in this process kills and reaps it).
+    With letters: `receive()` the child's next letter, `send()` it one, `end_letters()` when
+    there are no more (`result()` says so too)."""
 
-    def __init__(self, pid: int, pipe: int, result_type: type[Result]) -> None:
+    def __init__(self, pid: int, pipe: int, result_type: type[Result],
+                 letters: _Letters | None = None) -> None:
         self.pid = pid  # the child's process id
         self._pid: int | None = pid  # until reaped
         self._pipe: int | None = pipe
         self._type = result_type
+        self._letters = letters
+        self._buffer = bytearray()  # what the child wrote on the pipe, not yet taken
+        self._ended = False  # the pipe is at its end, or the child stopped making progress
+        self._stalled = False
 
     def result(self) -> Result | None:
         """The child's result, or None if it failed (the reason is not the caller's concern: it
         makes the result itself)."""
-        data = self._read()
+        self.end_letters()
+        body = self._result_body()
         # the child closed its end (it is exiting: wait for it) or made no progress (kill it)
-        status = self._reap(kill=data is None)
-        if data is None or status != 0:
+        status = self._reap(kill=self._stalled)
+        if body is None or status != 0:
             return None
         try:
-            result, caught = msgspec.msgpack.decode(data, type=tuple[self._type, list[_Warning]])
+            result, caught = msgspec.msgpack.decode(body, type=tuple[self._type, list[_Warning]])
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None
         for w in caught:  # what the child warned about is said here, as if said here
             warnings.warn_explicit(w.message, _category(w.category), w.filename, w.lineno)
         return result
 
-    def _read(self) -> bytes | None:
-        """Everything the child writes, read as it comes (a child never waits on a full pipe);
-        None if it stops making progress."""
+    def receive(self) -> bytes | None:
+        """The child's next letter: waits for it. None when it will send none (it is done, it
+        failed, or it stopped making progress)."""
+        if self._letters is None:
+            return None
+        while True:
+            frame = self._frame()
+            if frame is None:
+                if self._ended or not self._more():
+                    return None
+                continue
+            kind, place, size = frame
+            if kind != _LETTER:  # its result: no letter before it
+                return None
+            del self._buffer[:_FRAME.size]
+            return self._letters.read(place, size)
+
+    def send(self, letter: bytes) -> None:
+        """A letter to the child (read when it asks for it; lost if it has ended)."""
+        if self._letters is not None:
+            self._letters.write(letter)
+
+    def end_letters(self) -> None:
+        """No more letters to the child: one waiting for another is told so."""
+        if self._letters is not None:
+            self._letters.end_writing()
+
+    def _frame(self) -> tuple[bytes, int, int] | None:
+        if len(self._buffer) < _FRAME.size:
+            return None
+        return _FRAME.unpack_from(self._buffer)
+
+    def _result_body(self) -> bytes | None:
+        """The result's bytes, after any letters not asked for."""
+        while True:
+            frame = self._frame()
+            if frame is not None and frame[0] == _LETTER:
+                del self._buffer[:_FRAME.size]
+                continue
+            if frame is not None and len(self._buffer) >= _FRAME.size + frame[1]:
+                return bytes(self._buffer[_FRAME.size:_FRAME.size + frame[1]])
+            if self._ended or not self._more():
+                return None
+
+    def _more(self) -> bool:
+        """Read what the child writes next (a child never waits on a full pipe); False at the
+        pipe's end or if the child stops making progress."""
         assert self._pipe is not None
-        chunks: list[bytes] = []
         still, last = 0, None
         while True:
             ready, _, _ = select.select([self._pipe], [], [], 1.0)
             if ready:
                 chunk = os.read(self._pipe, _READ)
                 if not chunk:
-                    return b"".join(chunks)
-                chunks.append(chunk)
-                continue
+                    self._ended = True
+                    return False
+                self._buffer += chunk
+                return True
             cpu = _cpu_ticks(self._pid)
             if cpu is None:  # gone: what it wrote is in the pipe (else a process it made holds it)
                 ready, _, _ = select.select([self._pipe], [], [], 1.0)
                 if not ready:
-                    return None
+                    self._ended = self._stalled = True
+                    return False
                 continue
             still = still + 1 if cpu == last else 0
             last = cpu
             if still >= STALL_SECONDS:
-                return None
+                self._ended = self._stalled = True
+                return False
 
     def _reap(self, kill: bool) -> int:
         """Wait for the child (killed first if `kill` and it is still at work); its exit status."""
@@ -155,6 +221,8 @@ class Forked(Generic[Result]):
         if self._pipe is not None:
             os.close(self._pipe)
             self._pipe = None
+        if self._letters is not None:
+            self._letters.close()
         if pid is None:
             return -1
         try:
@@ -177,6 +245,88 @@ class Forked(Generic[Result]):
         self.close()
 
 
+class _Letters:
+    """One side's ends of the letters between a parent and its child: a file in memory for
+    each direction's bytes, and a pipe from parent to child for their frames (the child's
+    frames share the pipe of its result)."""
+
+    def __init__(self) -> None:
+        self.to_parent = _memory_file()
+        self.to_child = _memory_file()
+        self.frames_in, self.frames_out = os.pipe()  # parent -> child
+        self._written = {self.to_parent: 0, self.to_child: 0}
+        self._out: int | None = None  # this side's pipe end for frames
+        self._file = self.to_child  # the file this side writes letters to
+
+    def as_parent(self) -> None:
+        os.close(self.frames_in)
+        self.frames_in, self._out, self._file = -1, self.frames_out, self.to_child
+
+    def as_child(self, result_pipe: int) -> None:
+        os.close(self.frames_out)
+        self.frames_out, self._out, self._file = -1, result_pipe, self.to_parent
+
+    def write(self, letter: bytes) -> None:
+        if self._out is None:
+            return
+        place = self._written[self._file]
+        try:
+            os.pwrite(self._file, letter, place)
+            self._written[self._file] = place + len(letter)
+            os.write(self._out, _FRAME.pack(_LETTER, place, len(letter)))
+        except OSError:  # the other side has ended (a broken pipe): the letter is not needed
+            pass
+
+    def read(self, place: int, size: int) -> bytes | None:
+        letter = os.pread(self.to_parent if self._file == self.to_child else self.to_child, size, place)
+        return letter if len(letter) == size else None
+
+    def end_writing(self) -> None:
+        if self._out is not None and self._file == self.to_child:
+            os.close(self._out)
+        self._out = None
+
+    def receive(self) -> bytes | None:
+        """The parent's next letter (in the child); None once it sends no more."""
+        frame = b""
+        while len(frame) < _FRAME.size:
+            chunk = os.read(self.frames_in, _FRAME.size - len(frame))
+            if not chunk:
+                return None
+            frame += chunk
+        _kind, place, size = _FRAME.unpack(frame)
+        return self.read(place, size)
+
+    def close(self) -> None:
+        self.end_writing()
+        for fd in (self.to_parent, self.to_child, self.frames_in):
+            if fd >= 0:
+                os.close(fd)
+        self.to_parent = self.to_child = self.frames_in = -1
+
+
+class ChildLetters:
+    """What a child given letters (`fork_call(..., letters=True)`) sends and receives."""
+
+    def __init__(self, letters: _Letters) -> None:
+        self._letters = letters
+
+    def send(self, letter: bytes) -> None:
+        """A letter to the parent, read when it asks for it: the child goes on at once."""
+        self._letters.write(letter)
+
+    def receive(self) -> bytes | None:
+        """The parent's next letter: waits for it. None once the parent sends no more."""
+        return self._letters.receive()
+
+
+def _memory_file() -> int:
+    try:
+        return os.memfd_create("kda-letters", os.MFD_CLOEXEC)
+    except (AttributeError, OSError):  # no memfd: an unnamed temporary file does the same
+        return os.dup(tempfile.TemporaryFile().fileno())
+
+
 class _Warning(msgspec.Struct, array_like=True):
     category: str
     message: str
@@ -184,15 +334,18 @@ class _Warning(msgspec.Struct, array_like=True):
     lineno: int
 
 
-def fork_call(make: Callable[[], Result], result_type: type[Result]) -> Forked[Result] | None:
+def fork_call(make: Callable[..., Result], result_type: type[Result],
+              letters: bool = False) -> Forked[Result] | None:
     """`make()` started in a forked child; None where no child can help (`can_fork()`).
 
     `result_type` is what msgspec decodes the result into (a dataclass, a Struct, plain
     containers of str, int, float, bool, None and bytes); `make` must return exactly that.
+    With `letters`, `make` is called with the child's `ChildLetters`.
     """
     if not can_fork():
         return None
     read_end, write_end = os.pipe()
+    link = _Letters() if letters else None
     with warnings.catch_warnings():
         # Python 3.12+ warns that forking a process with threads (a progress bar's, a test
         # runner's) may deadlock the child on a lock one of them held. The child takes none of
@@ -204,13 +357,18 @@ def fork_call(make: Callable[[], Result], result_type: type[Result]) -> Forked[R
         try:
             os.close(read_end)
             _child_on_its_own()
+            args: tuple[Any, ...] = ()
+            if link is not None:
+                link.as_child(write_end)
+                args = (ChildLetters(link),)
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                result = make()
+                result = make(*args)
             said = [_Warning(w.category.__name__, str(w.message), w.filename, w.lineno or 0)
                     for w in caught]
             data = msgspec.msgpack.encode((result, said))
             with open(write_end, "wb") as pipe:
+                pipe.write(_FRAME.pack(_RESULT, len(data), 0))
                 pipe.write(data)
             status = 0
         finally:
@@ -218,7 +376,9 @@ def fork_call(make: Callable[[], Result], result_type: type[Result]) -> Forked[R
             # child quietly with status 1, and the parent makes the result itself
             os._exit(status)
     os.close(write_end)
-    return Forked(pid, read_end, result_type)
+    if link is not None:
+        link.as_parent()
+    return Forked(pid, read_end, result_type, link)
 
 
 def _child_on_its_own() -> None:

@@ -132,6 +132,65 @@ def test_warnings_in_the_child_are_said_in_the_parent() -> None:
     assert {w.filename for w in said} == {__file__}  # said where the child's code said it
 
 
+def test_letters_cross_both_ways_while_both_work() -> None:
+    # the child sends what it made ahead of its result and goes on at once (more than a pipe
+    # holds, while this process is busy); it asks for this process's letters when it needs them
+    ahead = os.urandom(3_000_000)
+
+    def make(letters: forked.ChildLetters) -> Parts:
+        letters.send(ahead)
+        letters.send(b"second")
+        sent_at = time.monotonic()
+        first, second, third = letters.receive(), letters.receive(), letters.receive()
+        return Parts({"first": first.decode(), "second": second.decode(), "third": third,
+                      "sent_at": sent_at}, [])
+
+    with fork_call(make, Parts, letters=True) as child:
+        time.sleep(0.3)  # busy here: the child has not waited for this process to read
+        assert child.receive() == ahead
+        assert child.receive() == b"second"
+        child.send(b"view of kube-system")
+        child.send("findings by severity".encode())
+        received_at = time.monotonic()
+        parts = child.result()  # says there are no more letters: the third is None
+    assert parts.section["first"] == "view of kube-system"
+    assert parts.section["second"] == "findings by severity"
+    assert parts.section["third"] is None
+    assert parts.section["sent_at"] < received_at - 0.2
+
+
+def test_no_letter_from_a_child_that_sends_none_or_fails() -> None:
+    with fork_call(lambda letters: Parts({"sent": 0}, []), Parts, letters=True) as child:
+        assert child.receive() is None  # its result came first: no letter will come
+        assert child.result() == Parts({"sent": 0}, [])
+
+    def broken(letters: forked.ChildLetters) -> Parts:
+        raise RuntimeError("broken before its letter")
+
+    with fork_call(broken, Parts, letters=True) as child:
+        assert child.receive() is None
+        assert child.result() is None
+    assert _gone(child.pid)
+
+
+def test_a_child_waiting_for_a_letter_is_told_there_is_none() -> None:
+    # this process fails before it can send what the child waits for: asking for the result
+    # tells the child that no letter comes (else both would wait for ever)
+    def make(letters: forked.ChildLetters) -> Parts:
+        return Parts({"letter": letters.receive()}, [])
+
+    with fork_call(make, Parts, letters=True) as child:
+        assert child.result() == Parts({"letter": None}, [])
+
+
+def test_a_letter_to_a_child_that_has_ended_is_dropped() -> None:
+    child = fork_call(lambda letters: os._exit(0), Parts, letters=True)
+    assert child is not None
+    assert child.receive() is None
+    child.send(b"x" * 100_000)  # no error, no wait
+    assert child.result() is None
+
+
 def test_no_child_where_memory_is_short(monkeypatch: pytest.MonkeyPatch) -> None:
     # the child copies what it reads: with less than twice this process free, no child
     assert forked._room_for_a_copy()

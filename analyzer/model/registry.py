@@ -87,3 +87,18 @@ def build_table(name: str, cluster: Dump) -> pd.DataFrame:
             tables = {n: restate_ages(df, estimate) for n, df in tables.items()}
         built.update(tables)
     return built[name]
+
+
+def family_tables(family: str, cluster: Dump) -> dict[str, pd.DataFrame]:
+    """Every table of a family (name -> DataFrame), built once per cluster."""
+    return {name: build_table(name, cluster) for name in FAMILIES[family]}
+
+
+def adopt_family(family: str, cluster: Dump, tables: dict[str, pd.DataFrame]) -> None:
+    """Keep a family's tables built elsewhere from this same dump (a forked process: what it
+    read is what this process read), as if built here; a family built here already stays."""
+    if set(tables) != set(FAMILIES[family]):
+        raise ValueError(f"family {family} has {sorted(FAMILIES[family])}, not {sorted(tables)}")
+    built = _BUILT.setdefault(cluster, {})
+    if not any(name in built for name in tables):
+        built.update(tables)

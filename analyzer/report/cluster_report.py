@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from contextlib import ExitStack, suppress
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from analyzer.collector import collector_paused
-from analyzer.forked import fork_call
+from analyzer.forked import ChildLetters, fork_call
 from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
-from analyzer.report.sections import cluster_facts, section, timeline_section
+from analyzer.report.sections import SECTIONS, cluster_facts, section
+from analyzer.report.views import NamespaceChoice, system_namespace
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
 
 FORMATS = ("html", "json")
-Part = TypeVar("Part")
 
 
 @dataclass(slots=True)
@@ -43,61 +45,222 @@ def cluster_diagrams(cluster: Cluster, namespace: str | None = None) -> list[Dia
     """The report's diagrams: the dependencies of a namespace (by default the one that best shows
     the system components), nodes and pods, findings, the timeline. One with nothing to draw is
     left out with the reason."""
-    dependencies, nodes, timeline = diagrams_without_findings(cluster, namespace)
-    return [dependencies, nodes, findings_diagram(cluster), timeline]
+    return [dependencies_diagram(cluster, namespace), nodes_diagram(cluster),
+            findings_diagram(cluster), timeline_diagram(cluster)]
+
+
+FINDINGS_TITLE = "Failed checks by severity and category"
 
 
 def findings_diagram(cluster: Cluster) -> Diagram:
     from analyzer.report import diagrams
 
-    return draw("findings", "Failed checks by severity and category",
-                lambda: diagrams.findings_by_severity(cluster))
+    return draw("findings", FINDINGS_TITLE, lambda: diagrams.findings_by_severity(cluster))
 
 
-def diagrams_without_findings(cluster: Cluster, namespace: str | None = None) -> list[Diagram]:
-    """The dependencies, nodes and timeline diagrams: those that do not read the findings."""
+def nodes_diagram(cluster: Cluster) -> Diagram:
     from analyzer.report import diagrams
+
+    return draw("nodes", "Pods per node, and nodes by kubelet and runtime",
+                lambda: diagrams.node_distribution(cluster))
+
+
+def timeline_diagram(cluster: Cluster) -> Diagram:
     from analyzer.report.timeline import timeline_picture
 
-    if namespace is None:
-        try:
-            choice = diagrams.system_namespace(cluster)
-        except Exception as exc:  # the graph failing must not lose the other diagrams
-            choice = diagrams.NamespaceChoice(None, f"{type(exc).__name__}: {exc}")
-    else:
-        choice = diagrams.NamespaceChoice(namespace, "asked for")
+    return draw("timeline", "Restarts, warnings and transitions before the capture",
+                lambda: timeline_picture(cluster))
+
+
+def dependency_choice(cluster: Cluster, namespace: str | None = None) -> NamespaceChoice:
+    """The namespace the dependencies diagram draws, and why (the graph failing: why not)."""
+    if namespace is not None:
+        return NamespaceChoice(namespace, "asked for")
+    try:
+        return system_namespace(cluster)
+    except Exception as exc:  # the graph failing must not lose the other diagrams
+        return NamespaceChoice(None, f"{type(exc).__name__}: {exc}")
+
+
+def dependencies_diagram(cluster: Cluster, namespace: str | None = None) -> Diagram:
+    choice = dependency_choice(cluster, namespace)
     if choice.namespace is None:
-        first = Diagram("dependencies", "Dependencies of the system components", reason=choice.why)
-    else:
-        ns = choice.namespace
-        title = f"Dependencies in namespace {ns}" + (
-            f" ({choice.why})" if ns != "kube-system" and choice.why != "asked for" else "")
-        first = draw(f"dependencies-{ns}", title, lambda: diagrams.dependency_diagram(cluster, ns))
-    return [
-        first,
-        draw("nodes", "Pods per node, and nodes by kubelet and runtime",
-             lambda: diagrams.node_distribution(cluster)),
-        draw("timeline", "Restarts, warnings and transitions before the capture",
-             lambda: timeline_picture(cluster)),
-    ]
+        return Diagram("dependencies", "Dependencies of the system components", reason=choice.why)
+
+    def build() -> Any:
+        from analyzer.report import diagrams
+
+        return diagrams.dependency_diagram(cluster, choice.namespace)
+
+    return draw(*_dependencies_names(choice), build)
+
+
+def _dependencies_names(choice: NamespaceChoice) -> tuple[str, str]:
+    ns = choice.namespace
+    title = f"Dependencies in namespace {ns}" + (
+        f" ({choice.why})" if ns != "kube-system" and choice.why != "asked for" else "")
+    return f"dependencies-{ns}", title
+
+
+# -- the report's second process ----------------------------------------------------------
+
+# Sections that read neither the findings nor the graph: the second process makes them.
+SECTIONS_BESIDE = ("read", "nodes", "services", "timeline")
+# The table family both processes read: the second builds it first and sends it over.
+FAMILY_BESIDE = "pods"
 
 
 @dataclass(slots=True)
-class PartsWithoutFindings:
-    """What a report shows that does not wait for its findings: the timeline section, and the
-    dependencies, nodes and timeline diagrams (none for a report without a page)."""
+class PartsBeside:
+    """What a report shows that the second process makes: the sections that read neither the
+    findings nor the graph, and the nodes and timeline diagrams (none for a report without a
+    page); then the dependencies and findings diagrams from what this process sent it (None
+    where that did not come: this process draws them)."""
 
-    timeline: dict[str, Any]
+    sections: dict[str, dict[str, Any]]
     diagrams: list[Diagram]
+    dependencies: Diagram | None = None
+    findings: Diagram | None = None
 
 
-def parts_without_findings(cluster: Cluster, pages: bool) -> PartsWithoutFindings:
-    return PartsWithoutFindings(section(timeline_section, cluster),
-                                diagrams_without_findings(cluster) if pages else [])
+class DependenciesLetter(msgspec.Struct, array_like=True):
+    """What the dependencies diagram shows, sent to the second process: the namespace chosen
+    and why, and its view of the graph (or why there is none)."""
+
+    namespace: str | None
+    why: str
+    view: bytes | None = None
+    error: str | None = None
 
 
-# Below this many objects a report takes about a second: second processes would save little of
-# it, and each would import matplotlib again.
+class FindingsLetter(msgspec.Struct, array_like=True):
+    """The findings' tally for their chart, or why there is none (the findings failing)."""
+
+    tally: bytes | None = None
+    error: str | None = None
+
+
+def parts_beside(cluster: Cluster, pages: bool, sections: bool,
+                 letters: ChildLetters | None = None) -> PartsBeside:
+    """The second process's parts (or this process's, made alone: then without letters, the
+    dependencies and findings diagrams left to the caller)."""
+    if letters is not None:
+        letters.send(_ahead_letter(cluster))
+    made = {name: section(build, cluster) for name, build in SECTIONS if name in SECTIONS_BESIDE} \
+        if sections else {}
+    if not pages:
+        return PartsBeside(made, [])
+    parts = PartsBeside(made, [nodes_diagram(cluster), timeline_diagram(cluster)])
+    if letters is not None:
+        parts.dependencies = _dependencies_from(letters.receive(), cluster)
+        parts.findings = _findings_from(letters.receive(), cluster)
+    return parts
+
+
+class AheadLetter(msgspec.Struct, array_like=True):
+    """What both processes read and the second one makes first: the pods tables (as
+    `analyzer.model.shipping` writes them) and the capture estimate; None where not sent."""
+
+    tables: bytes | None = None
+    capture: bytes | None = None
+
+
+def _ahead_letter(cluster: Cluster) -> bytes:
+    from analyzer.model.registry import family_tables
+    from analyzer.model.shipping import tables_to_bytes
+
+    letter = AheadLetter()
+    with suppress(Exception):  # not sent: the other process builds the family itself
+        letter.tables = tables_to_bytes(family_tables(FAMILY_BESIDE, cluster))
+    with suppress(Exception):
+        estimate = cluster.capture
+        sent = msgspec.msgpack.encode(estimate)
+        # sent only if it comes back as it is (a time in another zone would come back in UTC)
+        if repr(msgspec.msgpack.decode(sent, type=type(estimate))) == repr(estimate):
+            letter.capture = sent
+    return msgspec.msgpack.encode(letter)
+
+
+def _adopt_ahead(cluster: Cluster, data: bytes | None) -> None:
+    """Keep what the second process sent ahead as if made here; what did not come (or would
+    not be exactly what this process makes) is made here when first read."""
+    from analyzer.ingest.result import CaptureEstimate
+    from analyzer.model.registry import adopt_family
+    from analyzer.model.shipping import tables_from_bytes
+
+    if not data:
+        return
+    letter = msgspec.msgpack.decode(data, type=AheadLetter)
+    if letter.tables:
+        with suppress(ValueError):
+            adopt_family(FAMILY_BESIDE, cluster, tables_from_bytes(letter.tables))
+    if letter.capture:
+        # (a cached property of the Cluster: kept as if it had computed it)
+        vars(cluster).setdefault("capture", msgspec.msgpack.decode(letter.capture, type=CaptureEstimate))
+
+
+def _dependencies_letter(cluster: Cluster) -> bytes:
+    from analyzer.report.views import namespace_view, view_to_bytes
+
+    choice = dependency_choice(cluster)
+    letter = DependenciesLetter(choice.namespace, choice.why)
+    if choice.namespace is not None:
+        try:
+            letter.view = view_to_bytes(namespace_view(cluster.graph, choice.namespace))
+        except Exception as exc:  # noqa: BLE001 - the diagram says why, as when drawn here
+            letter.error = f"{type(exc).__name__}: {exc}"
+    return msgspec.msgpack.encode(letter)
+
+
+def _dependencies_from(data: bytes | None, cluster: Cluster) -> Diagram | None:
+    from analyzer.report.views import view_from_bytes
+
+    if data is None:
+        return None
+    letter = msgspec.msgpack.decode(data, type=DependenciesLetter)
+    choice = NamespaceChoice(letter.namespace, letter.why)
+    if choice.namespace is None:
+        return Diagram("dependencies", "Dependencies of the system components", reason=choice.why)
+    diagram_id, title = _dependencies_names(choice)
+    if letter.error is not None or letter.view is None:
+        return Diagram(diagram_id, title, reason=letter.error or "no view of the namespace")
+
+    def build() -> Any:
+        from analyzer.report import diagrams
+
+        return diagrams.view_diagram(view_from_bytes(letter.view), cluster.name)
+
+    return draw(diagram_id, title, build)
+
+
+def _findings_letter(cluster: Cluster) -> bytes:
+    from analyzer.report.views import findings_tally, tally_to_bytes
+
+    try:
+        return msgspec.msgpack.encode(FindingsLetter(tally=tally_to_bytes(findings_tally(cluster.findings))))
+    except Exception as exc:  # noqa: BLE001 - the chart says why, as when drawn here
+        return msgspec.msgpack.encode(FindingsLetter(error=f"{type(exc).__name__}: {exc}"))
+
+
+def _findings_from(data: bytes | None, cluster: Cluster) -> Diagram | None:
+    from analyzer.report.views import tally_from_bytes
+
+    if data is None:
+        return None
+    letter = msgspec.msgpack.decode(data, type=FindingsLetter)
+    if letter.tally is None:
+        return Diagram("findings", FINDINGS_TITLE, reason=letter.error or "no findings")
+
+    def build() -> Any:
+        from analyzer.report import diagrams
+
+        return diagrams.tally_chart(tally_from_bytes(letter.tally), cluster.name)
+
+    return draw("findings", FINDINGS_TITLE, build)
+
+
+# Below this many objects a report takes about a second: a second process would save little of
+# it, and would import matplotlib again.
 SECOND_PROCESS_OBJECTS = 5000
 
 
@@ -106,11 +269,12 @@ def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[s
                           second_process: bool | None = False) -> ReportFiles:
     """Write the report of one cluster into `outdir` (created): HTML+Markdown and/or JSON.
 
-    `second_process`: make what does not wait for the findings (the timeline, three of the four
-    diagrams) in a process forked now, on another core, while this one runs the findings; then
-    the findings diagram in another, while this one makes the sections. None decides by the
-    dump's size. The report is the same either way, byte for byte; where no second process can
-    run (`analyzer.forked.can_fork`) or it fails, this one makes the part itself.
+    `second_process`: make what does not read the findings or the graph (the pods tables, some
+    sections, the diagrams) in a process forked now, on another core, while this one builds the
+    graph and runs the findings; it gets from this one what the dependencies and findings
+    diagrams show. None decides by the dump's size. The report is the same either way, byte for
+    byte; where no second process can run (`analyzer.forked.can_fork`) or it fails, this one
+    makes the part itself.
     """
     unknown = set(formats) - set(FORMATS)
     if unknown:
@@ -120,35 +284,57 @@ def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[s
     if second_process is None:
         second_process = len(cluster.objects) >= SECOND_PROCESS_OBJECTS
     pages = "html" in formats
-    with ExitStack() as beside:
-        # (facts given were made here already, timeline and all: only diagrams are left to make)
-        parts = beside.enter_context(_Beside(
-            lambda: parts_without_findings(cluster, pages), PartsWithoutFindings,
-            second_process and (facts is None or pages)))
+    with _Beside(cluster, pages, sections=facts is None,
+                 second_process=second_process and (facts is None or pages)) as beside, \
+            collector_paused():
         # Figures, pages and table blocks leave few cycles, while the dump's objects, graph and
         # findings are alive: a full collection in the middle would walk them all (0.3-0.4 s of
         # a 20,000-pod report's render), as in the graph's build and the rules' run.
-        beside.enter_context(collector_paused())
-        return _render(cluster, directory, formats, facts, parts, second_process, beside)
+        return _render(cluster, directory, formats, facts, beside)
 
 
-class _Beside(Generic[Part]):
-    """A part of the report made in a second process, started now, when there is one and it
+class _Beside:
+    """The report's parts made in a second process, started now, when there is one and it
     succeeds; else made here, when first asked for."""
 
-    def __init__(self, make: Callable[[], Part], part_type: type[Part], second_process: bool) -> None:
-        self._make = make
-        self._forked = fork_call(make, part_type) if second_process else None
-        self._part: Part | None = None
+    def __init__(self, cluster: Cluster, pages: bool, sections: bool, second_process: bool) -> None:
+        self._cluster, self._pages, self._sections = cluster, pages, sections
+        self._forked = fork_call(lambda letters: parts_beside(cluster, pages, sections, letters),
+                                 PartsBeside, letters=True) if second_process else None
+        self._parts: PartsBeside | None = None
 
-    def get(self) -> Part:
-        if self._part is None:
+    def before_findings(self) -> None:
+        """This process's work that the other's needs (the dependencies diagram's view), in an
+        order that gives it time: the distribution and the graph (as the findings would), then
+        the tables and capture estimate it sent."""
+        forked = self._forked
+        if forked is None:
+            return
+        cluster = self._cluster
+        with suppress(Exception):  # failing here, they fail again where they are read, and say so
+            cluster.distribution  # noqa: B018
+            cluster.graph  # noqa: B018
+        _adopt_ahead(cluster, forked.receive())
+        if self._pages:
+            forked.send(_dependencies_letter(cluster))
+
+    def after_findings(self) -> None:
+        if self._forked is not None and self._pages:
+            self._forked.send(_findings_letter(self._cluster))
+            self._forked.end_letters()
+
+    def get(self) -> PartsBeside:
+        if self._parts is None:
             forked, self._forked = self._forked, None
-            part = forked.result() if forked else None
-            self._part = part if part is not None else self._make()
-        return self._part
+            parts = forked.result() if forked else None
+            self._parts = parts if parts is not None else parts_beside(self._cluster, self._pages,
+                                                                       self._sections)
+            if self._pages:
+                self._parts.dependencies = self._parts.dependencies or dependencies_diagram(self._cluster)
+                self._parts.findings = self._parts.findings or findings_diagram(self._cluster)
+        return self._parts
 
-    def __enter__(self) -> _Beside[Part]:
+    def __enter__(self) -> _Beside:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -157,23 +343,19 @@ class _Beside(Generic[Part]):
 
 
 def _render(cluster: Cluster, directory: Path, formats: tuple[str, ...],
-            facts: dict[str, Any] | None, parts: _Beside[PartsWithoutFindings],
-            second_process: bool, beside: ExitStack) -> ReportFiles:
+            facts: dict[str, Any] | None, beside: _Beside) -> ReportFiles:
     pages = "html" in formats
-    if pages and second_process:
-        # the findings made first, so that the process forked next draws their diagram while
-        # this one makes the sections (and never imports matplotlib); a failure is for the
-        # sections and the diagram to say, as always
-        with suppress(Exception):
-            cluster.findings  # noqa: B018
-        chart = beside.enter_context(_Beside(lambda: findings_diagram(cluster), Diagram, True))
+    beside.before_findings()
+    with suppress(Exception):  # a failure is for the sections and the diagram to say, as always
+        cluster.findings  # noqa: B018
+    beside.after_findings()
     if facts is None:
-        facts = cluster_facts(cluster, made={"timeline": lambda: parts.get().timeline})
+        facts = cluster_facts(cluster, made={name: _made_beside(beside, name) for name in SECTIONS_BESIDE})
     files = ReportFiles(cluster.name, directory, facts=facts)
     if pages:
-        dependencies, nodes, timeline = parts.get().diagrams
-        findings = chart.get() if second_process else findings_diagram(cluster)
-        drawn = [dependencies, nodes, findings, timeline]
+        parts = beside.get()
+        dependencies, nodes, timeline = parts.dependencies, *parts.diagrams
+        drawn = [dependencies, nodes, parts.findings, timeline]
         tables = cluster_tables(facts)
         files.html = directory / "report.html"
         files.html.write_text(render_page("cluster.html.j2", r=facts, t=tables, diagrams=drawn),
@@ -187,3 +369,7 @@ def _render(cluster: Cluster, directory: Path, formats: tuple[str, ...],
         files.json.write_text(json.dumps(facts, indent=2, sort_keys=True, default=str) + "\n",
                               encoding="utf-8")
     return files
+
+
+def _made_beside(beside: _Beside, name: str) -> Callable[[], dict[str, Any]]:
+    return lambda: beside.get().sections[name]

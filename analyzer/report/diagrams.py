@@ -11,7 +11,6 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,14 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.textpath import TextToPath
 from matplotlib.ticker import MaxNLocator
+
+from analyzer.report.views import (
+    FindingsTally,
+    NamespaceView,
+    findings_tally,
+    namespace_view,
+    system_namespace,
+)
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -58,7 +65,6 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Configuration, storage, identity", frozenset()),  # everything else
 )
 # Kinds that are records rather than parts of the system: left out of the picture.
-SKIPPED_KINDS = frozenset({"Namespace", "Event"})
 
 KIND_COLOURS = {
     "Node": "#7f7f7f", "Pod": "#4c78a8", "ReplicaSet": "#9ecae9", "Job": "#9ecae9",
@@ -74,7 +80,6 @@ STATE_EDGE = {"present": "#333333", "missing": "#d62728", "not_collected": "#999
 SEVERITY_COLOURS = {"critical": "#d62728", "warning": "#ff9f1c", "info": "#4c78a8"}
 
 MAX_PER_LAYER = 24  # beyond this a column shows its busiest objects and one "+N more" box
-COLLAPSE_PODS_ABOVE = 40  # pods in the namespace beyond which they are folded into controllers
 LABEL_CHARS = 40
 
 
@@ -212,54 +217,6 @@ def _label(attrs: dict[str, Any]) -> str:
     return head + name + tail
 
 
-def _namespace_view(graph: nx.MultiDiGraph, namespace: str) -> tuple[nx.MultiDiGraph, int, bool]:
-    """The namespace's subgraph (pods folded when many), its object count, whether folded."""
-    from analyzer.graph import collapse_pods
-
-    # As graph.namespace_subgraph, but a view without Namespace/Event nodes: no copy of a big graph.
-    attributes, succ, pred = graph._node, graph._succ, graph._pred
-    inside = {n for n, a in attributes.items()
-              if a.get("namespace") == namespace and a.get("kind") not in SKIPPED_KINDS}
-    touched = {other for node in inside for adjacent in (succ[node], pred[node]) for other in adjacent
-               if attributes[other].get("namespace") == ""
-               and attributes[other].get("kind") not in SKIPPED_KINDS}
-    keep = inside | touched
-    objects = sum(1 for n in keep if attributes[n].get("namespace") == namespace)
-    pods = sum(1 for n in keep if attributes[n].get("kind") == "Pod")
-    if pods > COLLAPSE_PODS_ABOVE:  # folded straight from the graph: no copy of the namespace first
-        return collapse_pods(graph, within=keep), objects, True
-    return _subgraph(graph, keep), objects, False
-
-
-def _subgraph(graph: nx.MultiDiGraph, keep: set[str]) -> nx.MultiDiGraph:
-    """The objects `keep` and the edges among them, as a graph of its own. A subgraph view
-    would filter every edge of every kept object on each pass over it: a Node with a
-    DaemonSet's pods on it has thousands, and a 5,000-node cluster 5,000 Nodes."""
-    import networkx as nx
-
-    sub = nx.MultiDiGraph()
-    sub.graph.update(graph.graph)
-    # networkx's storage filled as add_nodes_from and add_edges_from fill it (attributes and
-    # edge data copied; nodes in the graph's order, edges source by source), without their
-    # overhead per edge: a 5,000-node cluster's kube-system has 75,000 edges.
-    # tests/report/test_diagrams.py checks the result equals what the public methods build.
-    attributes, old_succ = graph._node, graph._succ
-    nodes, succ, pred = sub._node, sub._succ, sub._pred
-    for n in attributes:
-        if n in keep:
-            nodes[n] = dict(attributes[n])
-            succ[n] = {}
-            pred[n] = {}
-    for s in nodes:
-        out = succ[s]
-        for t, keyed in old_succ[s].items():
-            if t in keep:
-                out[t] = copied = {k: dict(data) for k, data in keyed.items()}
-                pred[t][s] = copied
-    nx._clear_cache(sub)
-    return sub
-
-
 def _order_layers(sub: nx.MultiDiGraph) -> list[list[str]]:
     """Objects per column, ordered so that linked objects sit at similar heights."""
     layers: list[list[str]] = [[] for _ in LAYERS]
@@ -303,49 +260,6 @@ def _fold(col: list[str], sub: nx.MultiDiGraph, column: int) -> tuple[list[str],
     return [n for n in col if n in kept] + [more], folded
 
 
-@dataclass(frozen=True, slots=True)
-class NamespaceChoice:
-    """The namespace that best shows a cluster's system components, and why it was chosen."""
-
-    namespace: str | None
-    why: str
-
-
-def drawable_objects(graph: nx.MultiDiGraph) -> Counter[str]:
-    """Objects per namespace that a dependency diagram would draw."""
-    return Counter(a["namespace"] for _, a in graph.nodes(data=True)
-                   if a.get("namespace") and a.get("kind") not in SKIPPED_KINDS)
-
-
-def system_namespace(cluster: Cluster) -> NamespaceChoice:
-    """The namespace to draw by default: kube-system when the dump has it; else the namespace
-    holding the detected CNI, then DNS; else the openshift-* (then any) namespace with the most
-    system components, then objects. None when no system namespace has anything to draw."""
-    objects = drawable_objects(cluster.graph)
-    if objects.get("kube-system"):
-        return NamespaceChoice("kube-system", "the system namespace")
-    try:
-        comp = cluster.tables["components"]
-        placed = list(zip(comp["namespace"].astype(str), comp["role"].astype(str), strict=True))
-    except Exception:  # no components table: fall back on the objects alone
-        placed = []
-    for role, what in (("cni", "the CNI"), ("dns", "the DNS")):
-        for ns in sorted({ns for ns, r in placed if r == role}):
-            if objects.get(ns):
-                return NamespaceChoice(ns, f"no kube-system in this dump; {ns} holds {what}")
-    components = Counter(ns for ns, _ in placed if objects.get(ns))
-    for label, candidates in (("openshift-*", [ns for ns in objects if ns.startswith("openshift-")]),
-                              ("system", list(components))):
-        if candidates:
-            ns = min(candidates, key=lambda n: (-components.get(n, 0), -objects[n], n))
-            return NamespaceChoice(ns, f"no kube-system in this dump; of the {label} namespaces, "
-                                       f"{ns} holds the most system components and objects")
-    busiest = ", ".join(ns for ns, _ in sorted(objects.items(), key=lambda kv: (-kv[1], kv[0]))[:5])
-    return NamespaceChoice(None, "this dump has no kube-system and no namespace of system "
-                                 "components with objects to draw" +
-                           (f" (namespaces with objects: {busiest})" if busiest else ""))
-
-
 def dependency_diagram(cluster: Cluster, namespace: str | None = None) -> Figure:
     """A layered picture of a namespace: nodes -> pods -> controllers -> services/configs.
     Without a namespace, the one `system_namespace` picks; NothingToDraw when it is empty."""
@@ -355,18 +269,24 @@ def dependency_diagram(cluster: Cluster, namespace: str | None = None) -> Figure
             raise NothingToDraw(choice.why)
         namespace = choice.namespace
     with _style():
-        return _dependency_figure(cluster.graph, namespace, cluster.name)
+        return _dependency_figure(namespace_view(cluster.graph, namespace), cluster.name)
 
 
 def graph_diagram(graph: nx.MultiDiGraph, namespace: str, title: str = "") -> Figure:
     """The dependency diagram of a namespace drawn from a graph (for graphs built elsewhere)."""
     with _style():
-        return _dependency_figure(graph, namespace, title)
+        return _dependency_figure(namespace_view(graph, namespace), title)
 
 
-def _dependency_figure(graph: nx.MultiDiGraph, namespace: str, title: str) -> Figure:
+def view_diagram(view: NamespaceView, title: str = "") -> Figure:
+    """The dependency diagram of a namespace drawn from its view (made where the graph is)."""
+    with _style():
+        return _dependency_figure(view, title)
+
+
+def _dependency_figure(view: NamespaceView, title: str) -> Figure:
+    namespace, sub, objects, collapsed = view.namespace, view.graph, view.objects, view.collapsed
     heading = f"{title + ': ' if title else ''}namespace {namespace}"
-    sub, objects, collapsed = _namespace_view(graph, namespace)
     if not objects:
         raise NothingToDraw(f"namespace {namespace} has no objects to draw in this dump")
     layers = _order_layers(sub)
@@ -523,15 +443,18 @@ def findings_by_severity(cluster: Cluster) -> Figure:
 
 def findings_chart(findings: Any, title: str = "") -> Figure:
     """The findings-by-severity chart from a findings DataFrame."""
+    return tally_chart(findings_tally(findings), title)
+
+
+def tally_chart(tally: FindingsTally, title: str = "") -> Figure:
+    """The findings-by-severity chart from the findings' tally (made where the findings are)."""
     with _style():
-        failed = findings[findings["status"] == "fail"]
-        skipped = int((findings["status"] == "not_applicable").sum())
+        skipped = tally.not_applicable
         heading = f"{title + ': ' if title else ''}findings by severity"
-        if failed.empty:
+        if not tally.failed:
             return _message_figure(heading, f"no failed checks ({skipped} not applicable to this dump)")
         severities = ["critical", "warning", "info"]
-        categories = sorted({str(c) for c in failed["category"].dropna()})
-        counts = Counter((str(s), str(c)) for s, c in zip(failed["severity"], failed["category"], strict=True))
+        categories, counts = tally.categories, tally.counts
         fig = Figure(figsize=(8, 2.6))
         ax = fig.add_subplot()
         palette = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#72b7b2", "#eeca3b", "#9d755d",

@@ -67,7 +67,17 @@ def section(build: Callable[[Cluster], dict[str, Any]], cluster: Cluster) -> dic
         data = build(cluster)
     except Exception as exc:  # a stage failing on one dump must not lose the rest of the report
         return {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
-    return {"available": True, **data}
+    return {"available": True, **_as_json_reads_it(data)}
+
+
+def _as_json_reads_it(value: Any) -> Any:
+    """Pairs and other tuples as lists: the section as `report.json` gives it back, and as it
+    comes from the report's second process (msgpack, like JSON, has only lists)."""
+    if isinstance(value, dict):
+        return {k: _as_json_reads_it(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_json_reads_it(v) for v in value]
+    return value
 
 
 # -- sections ------------------------------------------------------------------------------
@@ -596,8 +606,11 @@ SECTIONS: tuple[tuple[str, Callable[[Cluster], dict[str, Any]]], ...] = (
 def cluster_facts(cluster: Cluster, made: Mapping[str, Callable[[], dict[str, Any]]] | None = None
                   ) -> dict[str, Any]:
     """Every section of a cluster's report, as JSON-safe data (the `report.json` contract).
-    `made`: sections made elsewhere, by name (a function that gives the finished section)."""
+    `made`: sections made elsewhere, by name (a function that gives the finished section); they
+    are asked for last, once this process has made its own (the other process goes on meanwhile)."""
     made = made or {}
-    facts = {name: made[name]() if name in made else section(build, cluster) for name, build in SECTIONS}
-    wrong = section(lambda c: what_is_wrong_section(c, facts["findings"]), cluster)
+    own = {name: section(build, cluster) for name, build in SECTIONS if name not in made}
+    wrong = section(lambda c: what_is_wrong_section(c, own["findings"]), cluster)
+    elsewhere = {name: made[name]() for name, _build in SECTIONS if name in made}
+    facts = {name: own[name] if name in own else elsewhere[name] for name, _build in SECTIONS}
     return {"name": cluster.name, "what_is_wrong": wrong, **facts}

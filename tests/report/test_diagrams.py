@@ -328,36 +328,3 @@ def test_a_diagram_whose_svg_would_be_too_big_is_a_png(monkeypatch, tmp_path) ->
     assert render.write_diagrams([big], tmp_path) == [tmp_path / "nodes.png"]
 
 
-@pytest.mark.parametrize("name", ["aks", "kubeadm", "oke", "eks"])
-def test_a_namespace_subgraph_is_filled_as_the_public_methods_would(name: str) -> None:
-    graph = analyzer.load(str(SAMPLE_DUMPS / name)).graph
-    keep = set(list(graph)[::2]) | {n for n, k in graph.nodes(data="kind") if k == "Node"}
-    fast = diagrams._subgraph(graph, keep)
-    slow = nx.MultiDiGraph()
-    slow.graph.update(graph.graph)
-    slow.add_nodes_from((n, graph.nodes[n]) for n in graph if n in keep)
-    slow.add_edges_from((s, t, k, data) for s in list(slow) for t, keyed in graph.succ[s].items()
-                        if t in keep for k, data in keyed.items())
-    assert fast.number_of_edges() > 0
-    assert nx.utils.graphs_equal(fast, slow)
-    assert list(fast.nodes(data=True)) == list(slow.nodes(data=True))
-    assert list(fast.edges(keys=True, data=True)) == list(slow.edges(keys=True, data=True))
-    for node in fast:
-        assert list(fast.predecessors(node)) == list(slow.predecessors(node))
-    for node in fast:  # copies: the diagram never writes into the dump's graph
-        assert fast.nodes[node] is not graph.nodes[node]
-
-
-@pytest.mark.parametrize("name", ["aks", "kubeadm", "oke"])
-def test_folding_within_a_namespace_equals_folding_its_subgraph(name: str) -> None:
-    from analyzer.graph import collapse_pods
-
-    graph = analyzer.load(str(SAMPLE_DUMPS / name)).graph
-    keep = {n for n, ns in graph.nodes(data="namespace") if ns in ("kube-system", "")}
-    fast, slow = collapse_pods(graph, within=keep), collapse_pods(diagrams._subgraph(graph, keep))
-    assert fast.number_of_edges() > 0 and fast.number_of_nodes() < len(keep)
-    assert nx.utils.graphs_equal(fast, slow)
-    assert list(fast.nodes(data=True)) == list(slow.nodes(data=True))
-    assert list(fast.edges(keys=True, data=True)) == list(slow.edges(keys=True, data=True))
-    for node in fast:
-        assert list(fast.predecessors(node)) == list(slow.predecessors(node))

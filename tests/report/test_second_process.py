@@ -1,5 +1,6 @@
-"""A report whose timeline and three diagrams were made in a second process is the same report,
-byte for byte, as one made in a single process; and a second process that fails loses nothing.
+"""A report whose pods tables, timeline, some sections and diagrams were made in a second process
+(with what this process sent it) is the same report, byte for byte, as one made in a single
+process; and a second process that fails loses nothing.
 
 Fixtures: the sample dumps (sample_dumps/, generated) and three realdata cases read as they are
 (../shared/realdata: a cluster-info dump of a broken kubeadm cluster, a k3s support bundle, an
@@ -17,6 +18,8 @@ from conftest import REALDATA, SAMPLE_DUMPS
 import analyzer
 from analyzer import forked
 from analyzer.forked import fork_supported
+from analyzer.ingest import result as ingest_result
+from analyzer.model.tables import pods as pods_family
 from analyzer.report import cluster_report
 from analyzer.report.cluster_report import render_cluster_report
 
@@ -42,18 +45,20 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 def _made_here_only_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The parts without findings and the findings diagram may be made in a child only: made
-    here, the test fails (so a child that silently failed, and a report that quietly fell back,
-    cannot pass)."""
+    """The second process's parts, every diagram, the pods tables and the capture estimate may be
+    made in a child only: made here, the test fails (so a child that silently failed, a letter
+    that did not come, and a report that quietly fell back, cannot pass)."""
     parent = os.getpid()
-    for name in ("parts_without_findings", "findings_diagram"):
-        make = getattr(cluster_report, name)
+    for module, name in [(cluster_report, n) for n in (
+            "parts_beside", "findings_diagram", "dependencies_diagram", "nodes_diagram",
+            "timeline_diagram")] + [(pods_family, "build"), (ingest_result, "estimate_capture")]:
+        make = getattr(module, name)
 
-        def in_child_only(*args, _make=make):  # noqa: ANN002, ANN202
+        def in_child_only(*args, _make=make, **kwargs):  # noqa: ANN002, ANN003, ANN202
             assert os.getpid() != parent, "made in this process: the second process failed"
-            return _make(*args)
+            return _make(*args, **kwargs)
 
-        monkeypatch.setattr(cluster_report, name, in_child_only)
+        monkeypatch.setattr(module, name, in_child_only)
 
 
 @pytest.mark.parametrize("dump", DUMPS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -83,14 +88,14 @@ def test_a_child_that_fails_loses_nothing(tmp_path: Path, monkeypatch: pytest.Mo
     # the child breaks (a bug in a diagram, say): this process makes the parts itself
     dump = str(SAMPLE_DUMPS / "kubeadm")
     one = render_cluster_report(analyzer.load(dump), tmp_path / "one", FORMATS)
-    parent, make = os.getpid(), cluster_report.parts_without_findings
+    parent, make = os.getpid(), cluster_report.parts_beside
 
-    def broken_in_child(cluster, pages):  # noqa: ANN001, ANN202
+    def broken_in_child(cluster, pages, sections, letters=None):  # noqa: ANN001, ANN202
         if os.getpid() != parent:
             raise RuntimeError("broken in the child")
-        return make(cluster, pages)
+        return make(cluster, pages, sections, letters)
 
-    monkeypatch.setattr(cluster_report, "parts_without_findings", broken_in_child)
+    monkeypatch.setattr(cluster_report, "parts_beside", broken_in_child)
     two = render_cluster_report(analyzer.load(dump), tmp_path / "two", FORMATS, second_process=True)
     assert two.facts == one.facts
     assert _files(tmp_path / "two") == _files(tmp_path / "one")
@@ -100,9 +105,9 @@ def test_the_size_of_the_dump_decides_when_not_told(tmp_path: Path, monkeypatch:
     started: list[int] = []
     fork_call = cluster_report.fork_call
 
-    def counted(make, result_type):  # noqa: ANN001, ANN202
+    def counted(make, result_type, **kwargs):  # noqa: ANN001, ANN003, ANN202
         started.append(1)
-        return fork_call(make, result_type)
+        return fork_call(make, result_type, **kwargs)
 
     monkeypatch.setattr(cluster_report, "fork_call", counted)
     small = analyzer.load(str(SAMPLE_DUMPS / "oke"))
@@ -115,3 +120,24 @@ def test_the_size_of_the_dump_decides_when_not_told(tmp_path: Path, monkeypatch:
     assert started == [1]
     render_cluster_report(analyzer.load(str(SAMPLE_DUMPS / "oke")), tmp_path / "never", ("json",))
     assert started == [1]  # the library's default: one process
+
+
+def test_tables_that_could_not_be_sent_are_built_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the child cannot send the pods tables (a table it cannot carry exactly): this process
+    # builds them itself, and the report is the same
+    from analyzer.model import shipping
+
+    dump = str(SAMPLE_DUMPS / "aks")
+    one = render_cluster_report(analyzer.load(dump), tmp_path / "one", FORMATS)
+
+    def refused(tables):  # noqa: ANN001, ANN202
+        raise ValueError("table pods: has attributes")
+
+    monkeypatch.setattr(shipping, "tables_to_bytes", refused)
+    built_here: list[int] = []
+    build = pods_family.build
+    monkeypatch.setattr(pods_family, "build", lambda dump: built_here.append(os.getpid()) or build(dump))
+    two = render_cluster_report(analyzer.load(dump), tmp_path / "two", FORMATS, second_process=True)
+    assert os.getpid() in built_here
+    assert two.facts == one.facts
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
