@@ -109,9 +109,12 @@ def as_kda_report(dump: Path, fmt: str) -> dict[str, float]:
     """Ingest, then the report as `kda report` makes it (`second_process=None`: on a large dump
     the timeline and three diagrams are made in a forked process on the other core while this one
     runs the findings): wall and CPU seconds, this process's and the child's, and peak memory."""
+    import gc
+
     import analyzer
     from analyzer.report import render_cluster_report
 
+    gc.disable()  # as `kda report` runs (analyzer/cli/report_cmd.py): it leaves right after
     wall = time.perf_counter()
     cluster = analyzer.load(str(dump))
     ingest = time.perf_counter() - wall

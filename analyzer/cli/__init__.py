@@ -78,10 +78,21 @@ _first_sentences()
 EXIT_SYSTEM_REFUSED = 2
 
 
+_ends_with_command = False
+
+
 def main() -> None:
     """Entry point of the `kda` console script: runs the command, then exits without the
     interpreter's teardown (`exit_now`)."""
+    global _ends_with_command
+    _ends_with_command = True
     exit_now(run())
+
+
+def process_ends_with_command() -> bool:
+    """Whether this process ends when the command does (`kda`, not a test's or a notebook's
+    call of the app): what the command keeps alive till then need never be collected."""
+    return _ends_with_command
 
 
 def run() -> int:

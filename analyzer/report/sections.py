@@ -67,17 +67,7 @@ def section(build: Callable[[Cluster], dict[str, Any]], cluster: Cluster) -> dic
         data = build(cluster)
     except Exception as exc:  # a stage failing on one dump must not lose the rest of the report
         return {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
-    return {"available": True, **_as_json_reads_it(data)}
-
-
-def _as_json_reads_it(value: Any) -> Any:
-    """Pairs and other tuples as lists: the section as `report.json` gives it back, and as it
-    comes from the report's second process (msgpack, like JSON, has only lists)."""
-    if isinstance(value, dict):
-        return {k: _as_json_reads_it(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_as_json_reads_it(v) for v in value]
-    return value
+    return {"available": True, **data}
 
 
 # -- sections ------------------------------------------------------------------------------
@@ -194,8 +184,12 @@ def node_pools(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda p: (-p["not_ready"], -p["nodes"], p["first"]))
 
 
-def _ordered(counter: Counter[str]) -> list[tuple[str, int]]:
-    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))
+# Pairs are lists, as report.json gives them back, and as the report's second process sends them
+# (msgpack, like JSON, has no tuples): a section is the same data whichever process made it.
+
+
+def _ordered(counter: Counter[str]) -> list[list[Any]]:
+    return [[k, n] for k, n in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def _spaced(joined: str | None) -> str | None:
@@ -203,15 +197,15 @@ def _spaced(joined: str | None) -> str | None:
     return joined.replace(",", ", ") if joined else joined
 
 
-def _counts(frame: pd.DataFrame, column: str) -> list[tuple[str, int]]:
+def _counts(frame: pd.DataFrame, column: str) -> list[list[Any]]:
     return _tally(frame[column].astype("string").fillna("unknown"))
 
 
-def _tally(values: pd.Series) -> list[tuple[str, int]]:
+def _tally(values: pd.Series) -> list[list[Any]]:
     """Each value with how many times it occurs, the most first (then by value); counted in
     pandas, not by iterating a column of Arrow strings one Python object at a time."""
     counts = values.value_counts(dropna=False)
-    return sorted(((str(k), int(n)) for k, n in counts.items()), key=lambda kv: (-kv[1], kv[0]))
+    return [[k, n] for k, n in sorted(((str(k), int(n)) for k, n in counts.items()), key=lambda kv: (-kv[1], kv[0]))]
 
 
 COMPONENT_COLUMNS = ["role", "name", "kind", "namespace", "component", "version", "desired", "ready",
@@ -239,7 +233,7 @@ def components_section(cluster: Cluster) -> dict[str, Any]:
     # Not healthy first, then unknown, then healthy; by role and name within each.
     rank = {False: 0, None: 1, True: 2}
     ordered = sorted(rows, key=lambda r: rank[r["healthy"]])
-    return {"roles": sorted(roles.items()), "by_role": by_role, "rows": ordered, "total": len(rows),
+    return {"roles": [[role, items] for role, items in sorted(roles.items())], "by_role": by_role, "rows": ordered, "total": len(rows),
             "unhealthy": sum(1 for r in rows if r["healthy"] is False),
             "unknown": sum(1 for r in rows if r["healthy"] is None),
             # ready, yet restarting, failing probes or logging errors: why, with the evidence
@@ -457,7 +451,7 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     table = sorted(rows, key=lambda r: SEVERITY_ORDER.get(str(r["severity"]), 9))
     return {
         "total": len(rows),
-        "counts": [(s, len(by_severity.get(s, []))) for s in by_severity],
+        "counts": [[s, len(by_severity.get(s, []))] for s in by_severity],
         "by_rule": by_rule,
         "rows": table,
         "not_applicable": records(skipped, ["rule", "message"], limit=None),

@@ -169,3 +169,35 @@ def test_a_glob_says_which_files_it_passed_over_but_not_hidden_ones() -> None:
     dumps, passed_over = sort_inputs([str(SAMPLE_DUMPS / "*")])
     assert [Path(p).name for p in dumps] == list(SAMPLES)
     assert [Path(p).name for p in passed_over] == ["README.md"]  # _generate.py is hidden by its name
+
+
+def test_with_the_collector_off_a_batch_collects_between_dumps_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # kda runs a report's batch with the collector off (it leaves right after): what one dump's
+    # report left in cycles is collected before the next one, never after the last
+    import gc
+
+    collected: list[str] = []  # the reports written when each collection ran
+    monkeypatch.setattr(gc, "collect", lambda *a: collected.append(
+        ",".join(sorted(p.name for p in tmp_path.iterdir() if p.is_dir()))) or 0)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        run_batch([str(SAMPLE_DUMPS / "eks"), str(SAMPLE_DUMPS / "oke")], tmp_path, progress=False,
+                  formats=("json",))
+    finally:
+        if was:
+            gc.enable()
+    assert collected == ["eks"]  # once, after the first dump's report and before the second's
+
+
+def test_the_report_command_in_another_program_leaves_the_collector_on(tmp_path: Path) -> None:
+    # kda's own process keeps the collector off till it leaves; a test's (or a notebook's) call
+    # of the command must not turn it off for the rest of that program
+    import gc
+
+    assert gc.isenabled()
+    result = CliRunner().invoke(app, ["report", str(SAMPLE_DUMPS / "eks"), "-o", str(tmp_path),
+                                      "--format", "json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert gc.isenabled()

@@ -136,5 +136,5 @@ def test_counts_of_a_column_are_the_most_first_then_by_name() -> None:
     from analyzer.report.sections import _tally
 
     values = pd.Series(["b", "a", "c", "a", "b", "d"], dtype="string")
-    assert _tally(values) == [("a", 2), ("b", 2), ("c", 1), ("d", 1)]
+    assert _tally(values) == [["a", 2], ["b", 2], ["c", 1], ["d", 1]]
     assert all(type(n) is int for _, n in _tally(values))  # JSON numbers, not numpy's

@@ -38,8 +38,8 @@ def test_nodes_group_into_pools_with_ready_counts_zones_and_taints() -> None:
     pools = node_pools(rows)
     assert [(p["instance_type"], p["nodes"], p["ready"], p["not_ready"]) for p in pools] == [
         ("m5", 3, 2, 1), ("c6", 2, 2, 0)]  # the pool with a node not Ready first
-    assert pools[0]["zones"] == [("z2", 2), ("z1", 1)]
-    assert pools[0]["taints"] == [("node.kubernetes.io/unreachable:NoSchedule", 1)]
+    assert pools[0]["zones"] == [["z2", 2], ["z1", 1]]
+    assert pools[0]["taints"] == [["node.kubernetes.io/unreachable:NoSchedule", 1]]
 
 
 def test_workloads_by_namespace_and_components_unhealthy_first(eks: Cluster) -> None:
