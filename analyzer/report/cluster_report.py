@@ -190,7 +190,10 @@ def _adopt_ahead(cluster: Cluster, data: bytes | None) -> None:
 
     if not data:
         return
-    letter = msgspec.msgpack.decode(data, type=AheadLetter)
+    try:
+        letter = msgspec.msgpack.decode(data, type=AheadLetter)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return
     if letter.tables:
         with suppress(ValueError):
             adopt_family(FAMILY_BESIDE, cluster, tables_from_bytes(letter.tables))
@@ -206,9 +209,12 @@ def _dependencies_letter(cluster: Cluster) -> bytes:
     letter = DependenciesLetter(choice.namespace, choice.why)
     if choice.namespace is not None:
         try:
-            letter.view = view_to_bytes(namespace_view(cluster.graph, choice.namespace))
+            view = namespace_view(cluster.graph, choice.namespace)
         except Exception as exc:  # noqa: BLE001 - the diagram says why, as when drawn here
             letter.error = f"{type(exc).__name__}: {exc}"
+        else:
+            with suppress(ValueError):  # a view that would not come back as it is: drawn here
+                letter.view = view_to_bytes(view)
     return msgspec.msgpack.encode(letter)
 
 
@@ -222,8 +228,10 @@ def _dependencies_from(data: bytes | None, cluster: Cluster) -> Diagram | None:
     if choice.namespace is None:
         return Diagram("dependencies", "Dependencies of the system components", reason=choice.why)
     diagram_id, title = _dependencies_names(choice)
-    if letter.error is not None or letter.view is None:
-        return Diagram(diagram_id, title, reason=letter.error or "no view of the namespace")
+    if letter.error is not None:
+        return Diagram(diagram_id, title, reason=letter.error)
+    if letter.view is None:
+        return None
 
     def build() -> Any:
         from analyzer.report import diagrams
@@ -311,8 +319,10 @@ class _Beside:
         if forked is None:
             return
         cluster = self._cluster
-        with suppress(Exception):  # failing here, they fail again where they are read, and say so
+        # (failing here, they fail again where they are read, and say so there)
+        with suppress(Exception):
             cluster.distribution  # noqa: B018
+        with suppress(Exception):
             cluster.graph  # noqa: B018
         _adopt_ahead(cluster, forked.receive())
         if self._pages:
@@ -329,9 +339,10 @@ class _Beside:
             parts = forked.result() if forked else None
             self._parts = parts if parts is not None else parts_beside(self._cluster, self._pages,
                                                                        self._sections)
-            if self._pages:
-                self._parts.dependencies = self._parts.dependencies or dependencies_diagram(self._cluster)
-                self._parts.findings = self._parts.findings or findings_diagram(self._cluster)
+            if self._pages and self._parts.dependencies is None:
+                self._parts.dependencies = dependencies_diagram(self._cluster)
+            if self._pages and self._parts.findings is None:
+                self._parts.findings = findings_diagram(self._cluster)
         return self._parts
 
     def __enter__(self) -> _Beside:

@@ -141,3 +141,41 @@ def test_tables_that_could_not_be_sent_are_built_here(tmp_path: Path, monkeypatc
     assert os.getpid() in built_here
     assert two.facts == one.facts
     assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+def test_a_view_that_could_not_be_sent_is_drawn_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.report import views
+
+    dump = str(SAMPLE_DUMPS / "oke")
+    one = render_cluster_report(analyzer.load(dump), tmp_path / "one", FORMATS)
+
+    def refused(view):  # noqa: ANN001, ANN202
+        raise ValueError("a graph attribute that is not a plain value")
+
+    monkeypatch.setattr(views, "view_to_bytes", refused)
+    drawn_here: list[int] = []
+    draw = cluster_report.dependencies_diagram
+    monkeypatch.setattr(cluster_report, "dependencies_diagram",
+                        lambda cluster, namespace=None: drawn_here.append(os.getpid()) or draw(cluster, namespace))
+    two = render_cluster_report(analyzer.load(dump), tmp_path / "two", FORMATS, second_process=True)
+    assert drawn_here == [os.getpid()]
+    assert two.facts == one.facts
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+def test_findings_that_fail_are_said_the_same_by_both_processes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the findings stage failing on a dump: its section and its chart say why, whichever
+    # process drew the chart
+    from analyzer.cluster import Cluster
+
+    def broken(self):  # noqa: ANN001, ANN202
+        raise RuntimeError("a rule broke")
+
+    monkeypatch.setattr(Cluster, "findings", property(broken))
+    dump = str(SAMPLE_DUMPS / "kubeadm")
+    one = render_cluster_report(analyzer.load(dump), tmp_path / "one", FORMATS)
+    two = render_cluster_report(analyzer.load(dump), tmp_path / "two", FORMATS, second_process=True)
+    assert "RuntimeError: a rule broke" in (tmp_path / "one" / "report.md").read_text()
+    assert two.facts == one.facts
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
