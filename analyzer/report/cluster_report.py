@@ -15,7 +15,7 @@ from analyzer.collector import collector_paused
 from analyzer.forked import ChildLetters, fork_call
 from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
-from analyzer.report.sections import SECTIONS, cluster_facts, section
+from analyzer.report.sections import SECTIONS, FindingsSay, cluster_facts, findings_say, section
 from analyzer.report.views import NamespaceChoice, system_namespace
 
 if TYPE_CHECKING:
@@ -104,8 +104,10 @@ def _dependencies_names(choice: NamespaceChoice) -> tuple[str, str]:
 
 # -- the report's second process ----------------------------------------------------------
 
-# Sections that read neither the findings nor the graph: the second process makes them.
+# Sections that read neither the findings nor the graph: the second process makes them; then,
+# from what the findings say of them (`FindingsSay`, sent once made), the workloads and pods.
 SECTIONS_BESIDE = ("read", "nodes", "services", "timeline")
+SECTIONS_AFTER_FINDINGS = ("workloads", "pods")
 # The table family both processes read: the second builds it first and sends it over.
 FAMILY_BESIDE = "pods"
 
@@ -114,8 +116,8 @@ FAMILY_BESIDE = "pods"
 class PartsBeside:
     """What a report shows that the second process makes: the sections that read neither the
     findings nor the graph, and the nodes and timeline diagrams (none for a report without a
-    page); then the dependencies and findings diagrams from what this process sent it (None
-    where that did not come: this process draws them)."""
+    page); then, from what this process sent it, the dependencies and findings diagrams and the
+    workloads and pods sections (missing where that did not come: this process makes them)."""
 
     sections: dict[str, dict[str, Any]]
     diagrams: list[Diagram]
@@ -134,8 +136,10 @@ class DependenciesLetter(msgspec.Struct, array_like=True):
 
 
 class FindingsLetter(msgspec.Struct, array_like=True):
-    """The findings' tally for their chart, or why there is none (the findings failing)."""
+    """What the findings say that the second process shows: their tally for the chart (or why
+    there is none: the findings failing), what they say of workloads and pods."""
 
+    say: FindingsSay
     tally: bytes | None = None
     error: str | None = None
 
@@ -148,12 +152,21 @@ def parts_beside(cluster: Cluster, pages: bool, sections: bool,
         letters.send(_ahead_letter(cluster))
     made = {name: section(build, cluster) for name, build in SECTIONS if name in SECTIONS_BESIDE} \
         if sections else {}
-    if not pages:
-        return PartsBeside(made, [])
-    parts = PartsBeside(made, [nodes_diagram(cluster), timeline_diagram(cluster)])
-    if letters is not None:
+    parts = PartsBeside(made, [nodes_diagram(cluster), timeline_diagram(cluster)] if pages else [])
+    if letters is None:
+        return parts
+    if pages:
         parts.dependencies = _dependencies_from(letters.receive(), cluster)
-        parts.findings = _findings_from(letters.receive(), cluster)
+    data = letters.receive()
+    if data is None:
+        return parts
+    said = msgspec.msgpack.decode(data, type=FindingsLetter)
+    if pages:
+        parts.findings = _findings_chart_from(said, cluster)
+    if sections:
+        for name, build in SECTIONS:
+            if name in SECTIONS_AFTER_FINDINGS:
+                made[name] = section(lambda c, build=build: build(c, said.say), cluster)
     return parts
 
 
@@ -241,21 +254,21 @@ def _dependencies_from(data: bytes | None, cluster: Cluster) -> Diagram | None:
     return draw(diagram_id, title, build)
 
 
-def _findings_letter(cluster: Cluster) -> bytes:
+def _findings_letter(cluster: Cluster, pages: bool) -> bytes:
     from analyzer.report.views import findings_tally, tally_to_bytes
 
-    try:
-        return msgspec.msgpack.encode(FindingsLetter(tally=tally_to_bytes(findings_tally(cluster.findings))))
-    except Exception as exc:  # noqa: BLE001 - the chart says why, as when drawn here
-        return msgspec.msgpack.encode(FindingsLetter(error=f"{type(exc).__name__}: {exc}"))
+    letter = FindingsLetter(findings_say(cluster))
+    if pages:
+        try:
+            letter.tally = tally_to_bytes(findings_tally(cluster.findings))
+        except Exception as exc:  # noqa: BLE001 - the chart says why, as when drawn here
+            letter.error = f"{type(exc).__name__}: {exc}"
+    return msgspec.msgpack.encode(letter)
 
 
-def _findings_from(data: bytes | None, cluster: Cluster) -> Diagram | None:
+def _findings_chart_from(letter: FindingsLetter, cluster: Cluster) -> Diagram:
     from analyzer.report.views import tally_from_bytes
 
-    if data is None:
-        return None
-    letter = msgspec.msgpack.decode(data, type=FindingsLetter)
     if letter.tally is None:
         return Diagram("findings", FINDINGS_TITLE, reason=letter.error or "no findings")
 
@@ -329,8 +342,9 @@ class _Beside:
             forked.send(_dependencies_letter(cluster))
 
     def after_findings(self) -> None:
-        if self._forked is not None and self._pages:
-            self._forked.send(_findings_letter(self._cluster))
+        if self._forked is not None:
+            if self._pages or self._sections:
+                self._forked.send(_findings_letter(self._cluster, self._pages))
             self._forked.end_letters()
 
     def get(self) -> PartsBeside:
@@ -361,7 +375,9 @@ def _render(cluster: Cluster, directory: Path, formats: tuple[str, ...],
         cluster.findings  # noqa: B018
     beside.after_findings()
     if facts is None:
-        facts = cluster_facts(cluster, made={name: _made_beside(beside, name) for name in SECTIONS_BESIDE})
+        facts = cluster_facts(cluster, made={name: _made_beside(beside, name, build, cluster)
+                                             for name, build in SECTIONS
+                                             if name in SECTIONS_BESIDE + SECTIONS_AFTER_FINDINGS})
     files = ReportFiles(cluster.name, directory, facts=facts)
     if pages:
         parts = beside.get()
@@ -382,5 +398,10 @@ def _render(cluster: Cluster, directory: Path, formats: tuple[str, ...],
     return files
 
 
-def _made_beside(beside: _Beside, name: str) -> Callable[[], dict[str, Any]]:
-    return lambda: beside.get().sections[name]
+def _made_beside(beside: _Beside, name: str, build: Callable[[Cluster], dict[str, Any]],
+                 cluster: Cluster) -> Callable[[], dict[str, Any]]:
+    """The section the second process made, or (where it did not) made here."""
+    def made() -> dict[str, Any]:
+        done = beside.get().sections.get(name)
+        return done if done is not None else section(build, cluster)
+    return made

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import pandas as pd
 
 from analyzer.report.tables import ages_seconds
@@ -248,8 +249,9 @@ WORKLOAD_COLUMNS = ["kind", "namespace", "name", "desired", "ready", "available"
                     "failed_condition"]
 
 
-def workloads_section(cluster: Cluster) -> dict[str, Any]:
-    """Workloads (ReplicaSets owned by Deployments left out) by health and namespace; unhealthy first."""
+def workloads_section(cluster: Cluster, said: FindingsSay | None = None) -> dict[str, Any]:
+    """Workloads (ReplicaSets owned by Deployments left out) by health and namespace; unhealthy
+    first. `said`: what the findings say of them, where made elsewhere (else read here)."""
     w = cluster.tables["workloads"]
     w = w[~((w["kind"] == "ReplicaSet") & w["owner_kind"].notna())]
     # A Deployment's describe counts available pods, not ready ones (an available pod has been
@@ -261,7 +263,7 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
     # A controller the findings say is short of ready pods (they read its API defaults:
     # spec.replicas absent means 1), or a Job they say failed (a describe prints no conditions:
     # its events or failed pods say it), is not healthy here either, so the two never disagree.
-    flagged = _failing(cluster, UNHEALTHY_RULES)
+    flagged = {tuple(ref) for ref in (said or findings_say(cluster)).failing}
     by_finding = [(k, _ns(ns), n) in flagged for k, ns, n in zip(
         w["kind"].astype(object).tolist(), w["namespace"].astype(object).tolist(),
         w["name"].astype(object).tolist(), strict=True)]
@@ -328,16 +330,32 @@ def _ns(namespace: Any) -> str:
     return "" if namespace is None or namespace != namespace else str(namespace)
 
 
-def _failing(cluster: Cluster, rules: frozenset[str]) -> set[tuple[str, str, str]]:
-    """(kind, namespace, name) of the objects these rules fail on at warning or above."""
+class FindingsSay(msgspec.Struct, array_like=True):
+    """What the findings say that the workloads and pods sections show: the controllers short of
+    ready pods or failed, (kind, namespace, name) at warning or above; and the pods as a node's
+    kubelet last reported them before it stopped ("namespace/name"), whose state now is
+    unknown. Plain data: the report's second process makes those sections from it."""
+
+    failing: list[tuple[str, str, str]]
+    stale_pods: list[str]
+
+
+def findings_say(cluster: Cluster) -> FindingsSay:
+    """`FindingsSay` from a cluster's findings; nothing said where the findings stage fails (its
+    own section says so; the counts still show)."""
+    from analyzer.findings import findings_and_incidents
+
     try:
         f = cluster.findings
-    except Exception:  # the findings stage failing: its own section says so; the counts still show
-        return set()
-    failed = f[(f["status"] == "fail") & f["rule"].isin(list(rules))
+        found = findings_and_incidents(cluster)[0]
+    except Exception:
+        return FindingsSay([], [])
+    failed = f[(f["status"] == "fail") & f["rule"].isin(list(UNHEALTHY_RULES))
                & f["severity"].isin(["critical", "warning"])]
-    return {(str(k), _ns(ns), str(n)) for k, ns, n in zip(
-        failed["kind"].tolist(), failed["namespace"].tolist(), failed["name"].tolist(), strict=True)}
+    failing = sorted({(str(k), _ns(ns), str(n)) for k, ns, n in zip(
+        failed["kind"].tolist(), failed["namespace"].tolist(), failed["name"].tolist(), strict=True)})
+    stale = sorted({ref for f in found if f.rule == "node-not-ready" for ref in f.facts.get("stale_pods") or ()})
+    return FindingsSay(failing, stale)
 
 
 POD_COLUMNS = ["namespace", "name", "status", "restarts", "node", "pod_ip"]
@@ -356,30 +374,25 @@ def _pods_unknown(pods: pd.DataFrame, status: pd.Series) -> pd.Series:
     return ((status.isna() | status.eq("unknown")).fillna(True) & pods["ready"].isna()).astype(bool)
 
 
-def _on_silent_nodes(cluster: Cluster, pods: pd.DataFrame) -> pd.Series:
+def _on_silent_nodes(stale_pods: list[str], pods: pd.DataFrame) -> pd.Series:
     """Pods whose status is as their node's kubelet last reported it, before it stopped (the
     node-not-ready finding names them): their state now is unknown, not "running"."""
-    from analyzer.findings import findings_and_incidents
-
-    try:
-        found = findings_and_incidents(cluster)[0]
-    except Exception:  # the findings stage failing: its own section says so; the counts still show
-        found = []
-    stale = {ref for f in found if f.rule == "node-not-ready" for ref in f.facts.get("stale_pods") or ()}
-    if not stale:
+    if not stale_pods:
         return pd.Series(False, index=pods.index)
     refs = pods["namespace"].astype("string").fillna("") + "/" + pods["name"].astype("string")
-    return refs.isin(stale).fillna(False).astype(bool)
+    return refs.isin(stale_pods).fillna(False).astype(bool)
 
 
-def pods_section(cluster: Cluster) -> dict[str, Any]:
-    """Every pod as kubectl get pods -o wide shows it; the ones not running or not ready first."""
+def pods_section(cluster: Cluster, said: FindingsSay | None = None) -> dict[str, Any]:
+    """Every pod as kubectl get pods -o wide shows it; the ones not running or not ready first.
+    `said`: what the findings say of them, where made elsewhere (else read here)."""
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string"))
     # a pod running and ready as its silent node last reported is unknown; one it reported
     # not ready (the node controller marks them so) stays not healthy
     looks_healthy = _pods_healthy(pods, status)
-    unknown = _pods_unknown(pods, status) | (looks_healthy & _on_silent_nodes(cluster, pods))
+    stale = (said or findings_say(cluster)).stale_pods
+    unknown = _pods_unknown(pods, status) | (looks_healthy & _on_silent_nodes(stale, pods))
     healthy = looks_healthy | unknown  # unknown ones are not counted as not healthy
     ordered = pods.assign(_healthy=healthy, status=status)
     ordered = ordered.sort_values(["_healthy", "namespace", "name"],

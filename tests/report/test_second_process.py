@@ -20,7 +20,7 @@ from analyzer import forked
 from analyzer.forked import fork_supported
 from analyzer.ingest import result as ingest_result
 from analyzer.model.tables import pods as pods_family
-from analyzer.report import cluster_report
+from analyzer.report import cluster_report, sections
 from analyzer.report.cluster_report import render_cluster_report
 
 pytestmark = pytest.mark.skipif(not fork_supported(), reason="needs fork and a second CPU (Linux)")
@@ -59,6 +59,19 @@ def _made_here_only_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
             return _make(*args, **kwargs)
 
         monkeypatch.setattr(module, name, in_child_only)
+    # and the sections the child makes, the workloads and pods too (once the findings are made)
+    def child_only(build):  # noqa: ANN001, ANN202
+        def in_child_only(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            assert os.getpid() != parent, f"{build.__name__} made in this process"
+            return build(*args, **kwargs)
+        return in_child_only
+
+    beside = cluster_report.SECTIONS_BESIDE + cluster_report.SECTIONS_AFTER_FINDINGS
+    watched = tuple((name, child_only(build) if name in beside else build)
+                    for name, build in sections.SECTIONS)
+    assert {"workloads", "pods", "timeline"} <= {n for n, _ in watched if n in beside}
+    monkeypatch.setattr(sections, "SECTIONS", watched)
+    monkeypatch.setattr(cluster_report, "SECTIONS", watched)
 
 
 @pytest.mark.parametrize("dump", DUMPS, ids=lambda p: f"{p.parent.name}/{p.name}")
