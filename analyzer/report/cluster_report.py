@@ -125,6 +125,14 @@ class PartsBeside:
     findings: Diagram | None = None
 
 
+class AheadLetter(msgspec.Struct, array_like=True):
+    """What both processes read and the second one makes first: the pods tables (as
+    `analyzer.model.shipping` writes them) and the capture estimate; None where not sent."""
+
+    tables: bytes | None = None
+    capture: bytes | None = None
+
+
 class DependenciesLetter(msgspec.Struct, array_like=True):
     """What the dependencies diagram shows, sent to the second process: the namespace chosen
     and why, and its view of the graph (or why there is none)."""
@@ -170,14 +178,6 @@ def parts_beside(cluster: Cluster, pages: bool, sections: bool,
     return parts
 
 
-class AheadLetter(msgspec.Struct, array_like=True):
-    """What both processes read and the second one makes first: the pods tables (as
-    `analyzer.model.shipping` writes them) and the capture estimate; None where not sent."""
-
-    tables: bytes | None = None
-    capture: bytes | None = None
-
-
 def _ahead_letter(cluster: Cluster) -> bytes:
     from analyzer.model.registry import family_tables
     from analyzer.model.shipping import tables_to_bytes
@@ -211,8 +211,9 @@ def _adopt_ahead(cluster: Cluster, data: bytes | None) -> None:
         with suppress(ValueError):
             adopt_family(FAMILY_BESIDE, cluster, tables_from_bytes(letter.tables))
     if letter.capture:
-        # (a cached property of the Cluster: kept as if it had computed it)
-        vars(cluster).setdefault("capture", msgspec.msgpack.decode(letter.capture, type=CaptureEstimate))
+        with suppress(msgspec.DecodeError, msgspec.ValidationError):
+            # (a cached property of the Cluster: kept as if it had computed it)
+            vars(cluster).setdefault("capture", msgspec.msgpack.decode(letter.capture, type=CaptureEstimate))
 
 
 def _dependencies_letter(cluster: Cluster) -> bytes:
