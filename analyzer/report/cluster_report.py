@@ -105,9 +105,10 @@ def _dependencies_names(choice: NamespaceChoice) -> tuple[str, str]:
 # -- the report's second process ----------------------------------------------------------
 
 # Sections that read neither the findings nor the graph: the second process makes them; then,
-# from what the findings say of them (`FindingsSay`, sent once made), the workloads and pods.
+# from what the findings say of them (`FindingsSay`, sent once made), the pods (while this
+# process makes the sections of the findings and the workloads: the two end about together).
 SECTIONS_BESIDE = ("read", "nodes", "services", "timeline")
-SECTIONS_AFTER_FINDINGS = ("workloads", "pods")
+SECTIONS_AFTER_FINDINGS = ("pods",)
 # The table family both processes read: the second builds it first and sends it over.
 FAMILY_BESIDE = "pods"
 
@@ -117,7 +118,7 @@ class PartsBeside:
     """What a report shows that the second process makes: the sections that read neither the
     findings nor the graph, and the nodes and timeline diagrams (none for a report without a
     page); then, from what this process sent it, the dependencies and findings diagrams and the
-    workloads and pods sections (missing where that did not come: this process makes them)."""
+    pods section (missing where that did not come: this process makes them)."""
 
     sections: dict[str, dict[str, Any]]
     diagrams: list[Diagram]
@@ -145,7 +146,7 @@ class DependenciesLetter(msgspec.Struct, array_like=True):
 
 class FindingsLetter(msgspec.Struct, array_like=True):
     """What the findings say that the second process shows: their tally for the chart (or why
-    there is none: the findings failing), what they say of workloads and pods."""
+    there is none: the findings failing), what they say of the pods."""
 
     say: FindingsSay
     tally: bytes | None = None
