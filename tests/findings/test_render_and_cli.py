@@ -7,6 +7,8 @@ import json
 import pytest
 import yaml
 from conftest import REALDATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import analyzer
@@ -132,3 +134,25 @@ def test_kda_rules(fmt: str) -> None:
         assert {"id", "title", "severity", "category"} <= set(rules[0])
     else:
         assert "pod-crashloop" in result.output and f"{len(load_rules())} rules" in result.output
+
+
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.text(), _VALUES, _VALUES, st.text(), st.none() | st.integers(0, 10**6)),
+                max_size=3))
+def test_the_evidence_column_is_what_json_writes_of_it(items) -> None:  # noqa: ANN001
+    # the findings frame writes its evidence straight (findings.render.evidence_json): the text
+    # must be json.dumps(..., sort_keys=True, default=str) of the evidence's dicts, whatever it holds
+    from datetime import UTC, datetime
+
+    from analyzer.findings.render import evidence_json
+    from analyzer.findings.types import Evidence
+
+    evidence = [Evidence(field, seen, expected, source, line) for field, seen, expected, source, line in items]
+    evidence.append(Evidence("status.startTime", datetime(2024, 9, 15, tzinfo=UTC), None, "pods.yaml", 3))
+    assert evidence_json(evidence) == json.dumps([e.to_dict() for e in evidence], sort_keys=True, default=str)
