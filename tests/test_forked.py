@@ -150,7 +150,7 @@ def test_letters_cross_both_ways_while_both_work() -> None:
         assert child.receive() == ahead
         assert child.receive() == b"second"
         child.send(b"view of kube-system")
-        child.send("findings by severity".encode())
+        child.send(b"findings by severity")
         received_at = time.monotonic()
         parts = child.result()  # says there are no more letters: the third is None
     assert parts.section["first"] == "view of kube-system"
