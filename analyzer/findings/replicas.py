@@ -48,9 +48,18 @@ def _ready_column(ready: str | None) -> tuple[int, int] | None:
 STARTING = timedelta(minutes=5)
 
 
+# Capture signals that are writes of the objects themselves: a capture estimated from them is
+# the newest creation (or write) the dump holds, so every age under it is only a lower bound.
+_WRITE_SIGNALS = frozenset({"creationTimestamp", "managedFields"})
+
+
 def _starting(cluster: AnalyzedDump, obj: KubeObject) -> str:
     """ "created 19s before capture: still rolling out" for a controller that young ('' else)."""
     age = object_age(cluster, obj)
+    if obj.view.text is None or obj.view.text.age_seconds is None:
+        estimate = getattr(cluster, "capture", None)
+        if estimate is not None and estimate.signal in _WRITE_SIGNALS:
+            return ""  # "0s old" under a capture dated by its own creation: its age is unknown
     if age is not None and timedelta(0) <= age < STARTING and not _past_its_start(obj):
         return f"created {age_text(age)} before capture: still rolling its pods out"
     return ""
@@ -109,9 +118,10 @@ def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterato
         if is_manifest(obj):
             continue  # what was asked for; the dump does not say how many run
         status, text = obj.view.status, obj.view.text
-        if text is not None and not (status.observedGeneration or status.replicas
-                                     or status.desiredNumberScheduled):
-            # A pasted table row: its READY column is all the dump says.
+        if text is not None and all(n is None for n in (status.observedGeneration, status.replicas,
+                                                         status.desiredNumberScheduled)):
+            # A pasted table row: its READY column is all the dump says (a describe states its
+            # counts, "0 total" among them).
             pasted = _ready_column(text.ready)
             if pasted and pasted[0] < pasted[1]:
                 ready, desired = pasted
