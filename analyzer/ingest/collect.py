@@ -1175,8 +1175,10 @@ def _with_known_owners(row: KubeObject, earlier: KubeObject) -> KubeObject:
 def _table_age(whole: KubeObject, row: KubeObject) -> tuple[str, str] | None:
     """(UTC time, where) of the capture a table row's AGE gives for an object read whole (YAML,
     JSON) that the row is merged into: its creation plus that age (holmesgpt 05_image_version: a
-    pod's `-o yaml` and its `get -o wide` row AGE 47h; the row's age was lost with the row)."""
-    if whole.provenance.format in _FORMAT_RANK or row.provenance.format not in sightings.TABLE_ORIGINS \
+    pod's `-o yaml` and its `get -o wide` row AGE 47h; the row's age was lost with the row). A
+    describe that prints the object's CreationTimestamp is as whole for this: a NotReady node's
+    describe shows its last heartbeat, maybe days before the session its `get nodes` AGE dates."""
+    if whole.provenance.format in sightings.TABLE_ORIGINS or row.provenance.format not in sightings.TABLE_ORIGINS \
             or whole.kind != row.kind or not isinstance(row.raw, dict):
         return None
     age = (row.raw.get(TEXT_FACTS_KEY) or {}).get("age_seconds")

@@ -340,3 +340,35 @@ def test_a_merged_table_rows_age_dates_a_whole_objects_capture(tmp_path: Path) -
     # the YAML alone says no more than its own status times
     alone = analyzer.ingest.ingest_text(_HOLMES_POD_YAML, "kubectl_get_yaml.txt")
     assert alone.capture.time.isoformat() == "2024-11-04T09:29:18+00:00"
+
+
+# A session of `kubectl get nodes` and `kubectl describe node` (rev11b: kubectl 1.32 against
+# `kda serve` of realdata kubeadm/cka-3c97-cluster-info-dump), trimmed: the NotReady node's
+# describe shows its last heartbeat, Thu 08 Apr 12:38; its row's AGE (3d16h) and its
+# CreationTimestamp (Wed 07 Apr 22:21:28) say the session ran about three days later.
+_GET_THEN_DESCRIBE_NODE = """\
+root@cka-controller1:~# kubectl get nodes -o wide
+NAME              STATUS     ROLES                  AGE     VERSION   INTERNAL-IP   EXTERNAL-IP   OS-IMAGE             KERNEL-VERSION       CONTAINER-RUNTIME
+cka-worker1       NotReady   <none>                 3d16h   v1.20.5   10.10.1.61    <none>        Ubuntu 18.04.5 LTS   4.15.0-140-generic   docker://19.3.12
+k8s-worker1       Ready      <none>                 148m    v1.21.0   10.10.1.61    <none>        Ubuntu 18.04.5 LTS   4.15.0-140-generic   docker://19.3.12
+root@cka-controller1:~# kubectl describe node cka-worker1
+Name:               cka-worker1
+Roles:              <none>
+Labels:             kubernetes.io/hostname=cka-worker1
+Annotations:        kubeadm.alpha.kubernetes.io/cri-socket: /var/run/dockershim.sock
+CreationTimestamp:  Wed, 07 Apr 2021 22:21:28 +0000
+Taints:             node.kubernetes.io/not-ready:NoSchedule
+Unschedulable:      false
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  Ready            False   Thu, 08 Apr 2021 12:38:36 +0000   Wed, 07 Apr 2021 22:21:28 +0000   KubeletNotReady              runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized
+Events:              <none>
+"""
+
+
+def test_a_described_objects_creation_plus_its_table_age_dates_the_session() -> None:
+    cluster = analyzer.load({"session.txt": _GET_THEN_DESCRIBE_NODE})
+    capture = cluster.capture
+    assert capture.signal == "age since creation"
+    assert capture.time.isoformat() == "2021-04-11T14:21:28+00:00"
