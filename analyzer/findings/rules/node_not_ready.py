@@ -91,11 +91,16 @@ def _node_findings(cluster: AnalyzedDump, nodes: dict, flagged: set[str]) -> Ite
             # conditions shown without their Ready row (a paste cut mid-Conditions) are named by
             # type, not printed as objects
             shown = ", ".join(f"{c.type}={c.status}" for c in conditions or ()) or None
+            cut = node.view.text.cut_in if node.view.text is not None else None
+            # a describe pasted only down to its Taints (flannel#2039) shows no conditions: not
+            # a node without any, a paste that stops before them
+            unseen = (f"its conditions are not in the paste (its describe ends in '{cut}')" if cut
+                      else "no conditions reported")
             yield RULE.fail(node, ev(node, f"spec.taints[key={taint.key}]", f"{taint.key}:{taint.effect}",
                                      "no not-ready taint"),
                             ev(node, "status.conditions", shown, "a Ready condition"),
                             status="NotReady",
-                            detail=(f"no Ready condition in the dump, only {shown}" if shown else "no conditions reported")
+                            detail=(f"no Ready condition in the dump, only {shown}" if shown else unseen)
                             + f"; tainted {taint.key}:{taint.effect}",
                             since=_since(cluster, node, taint.timeAdded))
         elif ready is None and (text_status(node) or "").startswith("NotReady"):
