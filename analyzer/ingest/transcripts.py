@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # Fast look at the head of a file: a kubectl command (not `kubectl.kubernetes.io/` keys), a
 # markdown fence, a CI step. Only a file with one of these is split into blocks.
 _HINT = re.compile(
-    rb"(?:^|[\s$#%>])(?:kubectl(?:\.exe)?|oc|k) +(?:-{1,2}[\w-]+(?:[ =]\S+)? +)*[a-z][a-z-]+(?:[ \r\n]|$)"
+    rb"(?:^|[\s$#%>])(?:kubectl(?:\.exe)?|kubecolor|oc|kc|k) +(?:-{1,2}[\w-]+(?:[ =]\S+)? +)*[a-z][a-z-]+(?:[ \r\n]|$)"
     rb"|^\s*(?:```|~~~)|##\[group\]",
     re.M,
 )

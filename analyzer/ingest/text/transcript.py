@@ -36,7 +36,8 @@ _CI_NOISE = re.compile(r"^##\[(?:endgroup|section|debug|warning|error)\]")
 _PROMPTS = [re.compile(p) for p in (
     r"^PS [^>\n]{0,160}> ?",  # PowerShell: PS C:\Users\me>
     r"^[A-Za-z]:\\[^>\n]{0,160}>",  # cmd: C:\Users\me>
-    r"^(?:\([^)\n]{1,40}\) ?)?(?:[\w.-]+@[\w.-]+)(?::[^$#%>\n]{0,100}|\s+[^$#%>\n]{0,100})?\s?[$#%>] ",  # bash/zsh/fish user@host
+    # bash/zsh/fish user@host, or user@dir as some prompts print it ("medya@~ $ ")
+    r"^(?:\([^)\n]{1,40}\) ?)?(?:[\w.-]+@(?:[\w.-]+|~[\w./-]*))(?::[^$#%>\n]{0,100}|\s+[^$#%>\n]{0,100})?\s?[$#%>] ",
     r"^\[[^\]\n]{1,100}\]\s?[$#%] ",  # [root@host dir]#
     r"^\[[^\]\s@]{1,40}@[^\]\n]{1,80}\] ",  # [root@host dir] (its # lost to markdown's bold after it)
     # zsh themes: "➜  dir git:(main) ✗ ", and with the host first, "controlplane ~ ➜  " (KodeKloud's labs)
@@ -44,6 +45,9 @@ _PROMPTS = [re.compile(p) for p in (
     r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
     # a custom prompt the command follows without a blank ("dev-EC2-->kubectl get nodes")
     r"^[\w.~/:-]{1,100}[$#%>](?=(?:kubectl|kubecolor|oc)\s)",
+    # a folder alone before the command: a theme whose arrow or glyph the paste lost
+    # (" ~/Downloads/ kubectl get deployment ...", aws-load-balancer-controller#2956)
+    r"^[~/][\w.~/-]{0,100}\s+(?=(?:kubectl|kubecolor|oc)\s)",
     r"^[$#%] ",  # "$ ", "# ", "% "
     r"^\+{1,3} ",  # a shell's xtrace (`set -x`), as CI logs and Jenkins show the commands they ran
 )]
@@ -146,6 +150,10 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     (None, ('kubectl', 'kubectl get no'))
     >>> command_of_line("dev-EC2-->kubectl get nodes  -o wide")
     ('kubectl', 'kubectl get nodes  -o wide')
+    >>> command_of_line(" ~/Downloads/ kubectl get deployment -n kube-system x")
+    ('kubectl', 'kubectl get deployment -n kube-system x')
+    >>> command_of_line("medya@~ $ kc get pods -A"), command_of_line("/usr/bin/kubectl is the binary")
+    (('kubectl', 'kc get pods -A'), None)
     """
     stripped = unbold(text.strip())
     if not stripped:

@@ -108,3 +108,33 @@ def test_bold_commands_after_a_bracketed_prompt_are_commands() -> None:
     kubectl = [b.command_text for b in split_transcript(_KUBEASZ_355).blocks if b.kind == "kubectl"]
     assert kubectl == ["kubectl logs -f -n kube-system coredns-56684f94d6-f7tzp",
                        "kubectl describe pod -n kube-system coredns-56684f94d6-f7tzp"]
+
+
+# kubernetes-sigs/aws-load-balancer-controller#2956 (EKS, 2023-01-04), trimmed: a prompt that is a
+# folder alone (its theme's arrow lost in the paste); the command names the namespace.
+_ALBC_2956 = """\
+```
+ ~/Downloads/ kubectl get deployment -n kube-system aws-load-balancer-controller
+NAME                           READY   UP-TO-DATE   AVAILABLE   AGE
+aws-load-balancer-controller   0/2     0            0           15d
+```
+"""
+# kubernetes/minikube#6299 (turn 1, medyagh), trimmed: `user@dir $ ` and the `kc` alias, unfenced.
+_MINIKUBE_6299 = """\
+medya@~ $ kc get pods -A
+NAMESPACE     NAME                         READY   STATUS         RESTARTS   AGE
+kube-system   kindnet-h8sm6                0/1     ErrImagePull   0          29s
+medya@~ $ kc get pods -A
+NAMESPACE     NAME                         READY   STATUS         RESTARTS   AGE
+kube-system   kindnet-h8sm6                0/1     ErrImagePull   0          30s
+"""
+
+
+def test_a_folder_alone_or_user_at_folder_before_kubectl_is_a_prompt() -> None:
+    import analyzer
+
+    cluster = analyzer.load({"albc-2956.md": _ALBC_2956})
+    assert [(o.namespace, o.name) for o in cluster.ingest.objects] == [("kube-system", "aws-load-balancer-controller")]
+    assert looks_like_transcript(_MINIKUBE_6299)
+    kubectl = [b.command_text for b in split_transcript(_MINIKUBE_6299).blocks if b.kind == "kubectl"]
+    assert kubectl == ["kc get pods -A", "kc get pods -A"]
