@@ -228,3 +228,15 @@ def test_minikube_on_its_docker_driver_runs_kindnet_but_is_minikube() -> None:
     # without minikube's provisioner the same rows are kind's
     kind_only = "\n".join(ln for ln in text.splitlines() if "storage-provisioner" not in ln) + "\n"
     assert detect_distribution(analyzer.load({"kind.txt": kind_only})).name == "kind"
+
+
+def test_the_aws_load_balancer_controller_in_kube_system_hints_at_eks() -> None:
+    # kubernetes-sigs/aws-load-balancer-controller#2956 (EKS, 2023-01-04), trimmed: all the paste
+    # shows is the controller's Deployment in kube-system; EKS, weakly (kops and self-managed
+    # clusters on EC2 run it too). In a user's namespace it says nothing.
+    paste = ("$ kubectl get deployment -n kube-system aws-load-balancer-controller\n"
+             "NAME                           READY   UP-TO-DATE   AVAILABLE   AGE\n"
+             "aws-load-balancer-controller   0/2     0            0           15d\n")
+    dist = detect_distribution(analyzer.load({"albc.txt": paste}))
+    assert dist.name == "eks" and dist.confidence < 0.5
+    assert detect_distribution(analyzer.load({"albc.txt": paste.replace("kube-system", "shop")})).name == "unknown"
