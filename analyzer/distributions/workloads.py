@@ -256,6 +256,10 @@ def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | 
     kind, name = guess_from_pod_name(pod.name, pod.view.spec.nodeName, known.nodes, known.control_plane)
     if kind in ("Pod", "StaticPod"):
         return kind, name, False
+    if kind == "DaemonSet" and _ran_to_its_end(pod):
+        # a Job's pods are named <job>-<5 chars> too; a DaemonSet's pod restarts, never completes
+        # (k3s#3389: helm-install-traefik-vn7wv Completed was listed as a DaemonSet)
+        kind = "Job"
     if kind == "Deployment" or kind == "DaemonSet":
         # <replicaset>-<5 chars>: a ReplicaSet a describe or the dump named decides
         rs_name = pod.name.rsplit("-", 1)[0]
@@ -266,6 +270,12 @@ def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | 
     if (kind, ns, name) in known.present:
         return None
     return kind, name, True
+
+
+def _ran_to_its_end(pod: KubeObject) -> bool:
+    """A pod that completed: Succeeded, or a pasted STATUS `Completed`."""
+    text = pod.view.text
+    return pod.view.status.phase == "Succeeded" or (text is not None and text.status == "Completed")
 
 
 def _pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | None:

@@ -334,3 +334,17 @@ def test_a_described_deployment_is_as_ready_as_it_is_available_never_zero_for_un
     assert _rows(analyzer.load(DESCRIBED_DEPLOYMENT)) == [("kube-system", "Deployment", "coredns", 2, 2, False)]
     short = DESCRIBED_DEPLOYMENT.replace("2 total | 2 available | 0 unavailable", "2 total | 1 available | 1 unavailable")
     assert _rows(analyzer.load(short)) == [("kube-system", "Deployment", "coredns", 2, 1, False)]
+
+
+def test_a_pasted_completed_pod_with_a_short_suffix_is_a_jobs_not_a_daemonsets() -> None:
+    # k3s-io/k3s#3389 (comment 2021-06-02), trimmed: k3s's helm-install pods belong to Jobs; their
+    # names end in 5 random characters as a DaemonSet pod's do, but a DaemonSet's pod never completes.
+    pasted = (
+        "NAMESPACE     NAME                                      READY   STATUS             RESTARTS   AGE\n"
+        "kube-system   helm-install-traefik-crd-krv7p            0/1     Completed          0          102m\n"
+        "kube-system   helm-install-traefik-vn7wv                0/1     Completed          2          102m\n"
+        "kube-system   svclb-traefik-wrrkh                       2/2     Running            10         100m\n"
+    )
+    rows = _rows(analyzer.load(pasted))
+    assert [(r[1], r[2]) for r in rows] == [("Job", "helm-install-traefik"), ("Job", "helm-install-traefik-crd"),
+                                           ("DaemonSet", "svclb-traefik")]
