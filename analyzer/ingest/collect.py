@@ -630,6 +630,13 @@ class Ingestor:
             self._add_structured_block(display, block, out, "json")
             return
         what = "code block" if block.fenced else "prose"
+        section = _describe_fragment(out)
+        if section is not None:
+            # kubectl output, but no object: nothing names what it describes (k8s#68286)
+            self.result.skipped.append(Rejection(display, block.span, f"{what}: part of a `kubectl describe` (its "
+                                                 f"'{section}' section) without the Name of what it describes: "
+                                                 "nothing to read it as"))
+            return
         self.result.skipped.append(Rejection(display, block.span, f"{what}, not kubectl output"))
 
     def _add_structured_block(self, display: str, block: Block, out: list[tuple[int, str]], kind: str) -> None:
@@ -1170,6 +1177,29 @@ def _with_known_owners(row: KubeObject, earlier: KubeObject) -> KubeObject:
     body = dict(row.raw)
     body["metadata"] = {**(row.raw.get("metadata") or {}), "ownerReferences": refs}
     return _remade(row, body, f"owners from its earlier sighting ({earlier.provenance.location or earlier.provenance.source})")
+
+
+_DESCRIBE_FIELD = re.compile(r"^(?P<key>[A-Z][\w -]{1,40}):(?:\s|$)")
+
+
+def _describe_fragment(out: list[tuple[int, str]]) -> str | None:
+    """The section a block of describe lines opens with, when it opens with one of a describe's
+    top-level fields other than Name and goes on as a describe does (indented `Key:  value`
+    lines): a describe pasted from its middle (None for anything else).
+
+    >>> _describe_fragment([(1, "Containers:"), (2, "  static:"), (3, "    Image:   x:v1"), (4, "    State:   Running")])
+    'Containers'
+    >>> _describe_fragment([(1, "Note: the pods were fine."), (2, "  Image: x")]) is None
+    True
+    """
+    from analyzer.ingest.text.describe.layout import describe_layout
+
+    lines = [t for _, t in out if t.strip()]
+    m = _DESCRIBE_FIELD.match(lines[0]) if lines else None
+    if m is None or m["key"] == "Name" or m["key"] not in describe_layout().all_top:
+        return None
+    fields = sum(1 for t in lines[1:] if t[:1].isspace() and _DESCRIBE_FIELD.match(t.strip()))
+    return m["key"] if fields >= 2 else None
 
 
 def _table_age(whole: KubeObject, row: KubeObject) -> tuple[str, str] | None:

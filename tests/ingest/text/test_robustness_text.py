@@ -223,3 +223,19 @@ def test_a_row_cut_right_after_a_whole_pod_name_is_kept() -> None:
     assert parsed.find("Pod", "proxymux-client-2p4bn").notes == [
         "its table row is cut short: no READY, STATUS, RESTARTS, AGE; kept without them"]
     assert parsed.rejections == []
+
+
+def test_a_describes_containers_section_pasted_alone_is_named_as_such() -> None:
+    # kubernetes/kubernetes#68286 (description, 2018-09-05), trimmed: `kubectl describe pods`
+    # pasted from its Containers section on; no Name says which pod, so nothing is kept, and the
+    # skip says what the block is.
+    import analyzer
+
+    paste = ("One of my nodes ran out of disk space last night.\n\n```\nContainers:\n  static:\n"
+             "    Container ID:   <my-container-id>\n    Image:          localhost:5000/static:v1\n"
+             "    State:          Running\n      Started:      Tue, 04 Sep 2018 22:04:01 +0000\n"
+             "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    2\n"
+             "    Ready:          True\n    Restart Count:  1\n```\n")
+    result = analyzer.ingest.ingest_text(paste, "k8s-68286.md")
+    assert result.objects == []
+    assert any("part of a `kubectl describe` (its 'Containers' section)" in r.reason for r in result.skipped)
