@@ -230,6 +230,24 @@ def object_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:
     return age_at_capture(cluster, parse_time(obj.view.metadata.creationTimestamp), obj)
 
 
+# Capture signals that are the objects' own writes: a capture they date is the newest creation (or
+# write) the dump holds, so an age under it is a lower bound, never "only minutes old".
+WRITE_SIGNALS = frozenset({"creationTimestamp", "managedFields"})
+
+
+def known_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:
+    """How old an object was at the capture where that is known: its pasted AGE, or its creation
+    under a capture dated by more than creations and writes (its own creation may be the
+    capture: "0s old" by construction). None else; for "how young" questions."""
+    text = obj.view.text
+    if text is not None and text.age_seconds is not None:
+        return timedelta(seconds=text.age_seconds)
+    estimate = getattr(cluster, "capture", None)
+    if estimate is not None and estimate.signal in WRITE_SIGNALS:
+        return None
+    return object_age(cluster, obj)
+
+
 def ago(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str:
     """ "12m before capture", or why the age cannot be told."""
     if when is None:

@@ -11,7 +11,7 @@ from analyzer.findings.facts import (
     age_text,
     ev,
     is_manifest,
-    object_age,
+    known_age,
     waiting_containers,
 )
 from analyzer.findings.ownership import owned_pods
@@ -48,18 +48,9 @@ def _ready_column(ready: str | None) -> tuple[int, int] | None:
 STARTING = timedelta(minutes=5)
 
 
-# Capture signals that are writes of the objects themselves: a capture estimated from them is
-# the newest creation (or write) the dump holds, so every age under it is only a lower bound.
-_WRITE_SIGNALS = frozenset({"creationTimestamp", "managedFields"})
-
-
 def _starting(cluster: AnalyzedDump, obj: KubeObject) -> str:
     """ "created 19s before capture: still rolling out" for a controller that young ('' else)."""
-    age = object_age(cluster, obj)
-    if obj.view.text is None or obj.view.text.age_seconds is None:
-        estimate = getattr(cluster, "capture", None)
-        if estimate is not None and estimate.signal in _WRITE_SIGNALS:
-            return ""  # "0s old" under a capture dated by its own creation: its age is unknown
+    age = known_age(cluster, obj)  # (a capture dated by its own creation says no age)
     if age is not None and timedelta(0) <= age < STARTING and not _past_its_start(obj):
         return f"created {age_text(age)} before capture: still rolling its pods out"
     return ""

@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_text, ago, ev, object_age
+from analyzer.findings.facts import age_text, ago, ev, known_age
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.kube.time import parse_time
@@ -75,10 +75,4 @@ def _unless_young(cluster: AnalyzedDump, hpa: Any, data: dict[str, Any], finding
 def _age(cluster: AnalyzedDump, hpa: Any) -> timedelta | None:
     """Its age at the capture; None when only creation times date the capture (its own, it may
     be: then the age is 0 by construction, a lower bound, not an age)."""
-    text = hpa.view.text
-    if text is not None and text.age_seconds is not None:
-        return timedelta(seconds=text.age_seconds)
-    estimate = getattr(cluster, "capture", None)
-    if estimate is not None and estimate.signal == "creationTimestamp":
-        return None
-    return object_age(cluster, hpa)
+    return known_age(cluster, hpa)
