@@ -372,3 +372,40 @@ def test_a_described_objects_creation_plus_its_table_age_dates_the_session() -> 
     capture = cluster.capture
     assert capture.signal == "age since creation"
     assert capture.time.isoformat() == "2021-04-11T14:21:28+00:00"
+
+
+# The same kind of session against `kda serve` of review3's AKS arena cluster-info dump (kubectl
+# 1.32, `describe --show-events=false`), trimmed: the pod's row says its last restart was 4m28s
+# before the table; its describe says that container ended at 07:56:41. The dump's own heartbeat
+# is 08:01:09.
+_ROW_THEN_DESCRIBE_LAST_STATE = """\
+PS C:\\Users\\arena> kubectl get pods -A -o wide
+NAMESPACE     NAME                                        READY   STATUS             RESTARTS           AGE     IP            NODE                                NOMINATED NODE   READINESS GATES
+kube-system   coredns-autoscaler-6d7bd69669-nmpz2         0/1     CrashLoopBackOff   1569 (4m28s ago)   3d10h   10.244.0.62   aks-nodepool1-28869405-vmss000000   <none>           <none>
+PS C:\\Users\\arena> kubectl -n kube-system describe pod coredns-autoscaler-6d7bd69669-nmpz2 --show-events=false
+Name:                 coredns-autoscaler-6d7bd69669-nmpz2
+Namespace:            kube-system
+Node:                 aks-nodepool1-28869405-vmss000000/10.240.0.4
+Start Time:           Wed, 03 Jun 2020 21:11:59 +0000
+Status:               Running
+Controlled By:  ReplicaSet/coredns-autoscaler-6d7bd69669
+Containers:
+  autoscaler:
+    Image:         mcr.microsoft.com/oss/kubernetes/autoscaler/cluster-proportional-autoscaler:1.7.1-hotfix.20200403
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    2
+      Started:      Sun, 07 Jun 2020 07:56:02 +0000
+      Finished:     Sun, 07 Jun 2020 07:56:41 +0000
+    Ready:          False
+    Restart Count:  1569
+QoS Class:                   Burstable
+"""
+
+
+def test_a_rows_last_restart_ago_plus_the_described_containers_end_dates_the_session() -> None:
+    capture = analyzer.load({"session.txt": _ROW_THEN_DESCRIBE_LAST_STATE}).capture
+    assert capture.time.isoformat() == "2020-06-07T08:01:09+00:00"
+    assert "RESTARTS" in capture.where
