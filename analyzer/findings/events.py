@@ -47,6 +47,9 @@ class EventFact:
     last_seen_ago: timedelta | None = None
     first_seen: datetime | None = None
     uid: str = ""  # of the object the event is about, when the event names it
+    # a `kubectl get events` table of kubectl 1.x's later layout has no COUNT column: the count
+    # of its rows is not shown, not 1
+    count_untold: bool = False
 
 
 def event_fact(obj: KubeObject) -> EventFact:
@@ -70,7 +73,16 @@ def event_fact(obj: KubeObject) -> EventFact:
         if v.text is not None and v.text.last_seen_ago_seconds is not None else None,
         first_seen=parse_time(v.firstTimestamp or v.deprecatedFirstTimestamp or v.eventTime or when),
         uid=(about.uid if about else None) or "",
+        count_untold=_count_untold(v, series),
     )
+
+
+def _count_untold(v, series) -> bool:
+    """A pasted `kubectl get events` row whose table shows no COUNT (LAST SEEN, TYPE, REASON,
+    OBJECT, MESSAGE): how many times it happened is not in the dump."""
+    columns = v.text.columns if v.text is not None else None
+    return (v.count is None and series is None and v.deprecatedCount is None and columns is not None
+            and "LAST SEEN" in columns and "COUNT" not in columns)
 
 
 @once_per
@@ -114,6 +126,11 @@ class EventGroup:
     @property
     def count(self) -> int:
         return sum(f.count for f in self.facts)
+
+    @property
+    def told_count(self) -> int | str:
+        """The count to say: "at least N" where a row's count was not shown."""
+        return f"at least {self.count}" if any(f.count_untold for f in self.facts) else self.count
 
     @property
     def first_seen(self) -> datetime | None:
@@ -371,7 +388,7 @@ def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozens
         last = group.last
         finding = rule.fail(None, ev(last.event, "reason", last.reason, "no such event"),
                             kind=group.kind, namespace=group.namespace, name=group.name,
-                            reason=group.label, count=group.count,
+                            reason=group.label, count=group.told_count,
                             first=first_text(cluster, group), age=event_ago(cluster, last),
                             last_message=last.message[:300])
         resolved = resolved_reason(cluster, group)

@@ -32,7 +32,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         last = group.last
         finding = RULE.fail(None, ev(last.event, "reason", group.reason, "Normal events only"),
                             kind=group.kind, namespace=group.namespace, name=group.name,
-                            reason=group.label, count=group.count, first=first_text(cluster, group),
+                            reason=group.label, count=group.told_count, first=first_text(cluster, group),
                             # (a describe's Events pasted alone name no object)
                             subject=object_ref(group.kind, group.namespace, group.name) or "an object the events do not name",
                             age=event_ago(cluster, last), last_message=last.message[:300])
