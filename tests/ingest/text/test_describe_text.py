@@ -160,3 +160,33 @@ def test_events_of_two_workloads_pasted_alone_name_neither() -> None:
     text = _KUBEBUILDER_3052.replace("Deleted pod: tcaplus-controller-manager-654b78675c-zbnbl",
                                      "Deleted pod: other-654b78675c-zbnbl")
     assert {o.body["involvedObject"].get("name") for o in parse_kubectl_text(text, "paste.md").objects} == {None}
+
+
+# `kubectl describe --show-events=false` (rev11b: kubectl 1.32 against `kda serve` of review3's AKS
+# arena dump), trimmed: without events the describe ends whole with its Tolerations.
+_NO_EVENTS = """\
+PS C:\\Users\\arena> kubectl -n kube-system describe pod tunnelfront-6869944cf6-j2zsk --show-events=false
+Name:                 tunnelfront-6869944cf6-j2zsk
+Namespace:            kube-system
+Node:                 aks-nodepool1-28869405-vmss000000/10.240.0.4
+Start Time:           Wed, 03 Jun 2020 17:51:20 +0000
+Status:               Running
+QoS Class:       Burstable
+Node-Selectors:  beta.kubernetes.io/os=linux
+Tolerations:     CriticalAddonsOnly op=Exists
+                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                 node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+PS C:\\Users\\arena> kubectl get events -A
+No resources found
+"""
+
+
+def test_a_describe_told_to_show_no_events_ends_whole_before_them() -> None:
+    import analyzer
+
+    whole = analyzer.load({"session.txt": _NO_EVENTS}).ingest
+    assert [o.name for o in whole.objects] == ["tunnelfront-6869944cf6-j2zsk"] and whole.rejections == []
+    # the same describe typed without the flag stops before its Events: cut, said
+    cut = analyzer.load({"session.txt": _NO_EVENTS.replace(" --show-events=false", "")}).ingest
+    assert [r.reason for r in cut.rejections] == [
+        "describe of Pod 'tunnelfront-6869944cf6-j2zsk' ends mid-section 'Tolerations'"]

@@ -109,8 +109,10 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     facts["described"] = True
     body[TEXT_FACTS_KEY] = facts
     objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN, notes=notes), *extra, *found_events]
-    stop = _stopped_in(root, info, block, catalog)
-    if stop is None and root.children and info.describe_ends \
+    # `--show-events=false`: kubectl prints no Events; the describe ends with the section before
+    events_shown = command is None or command.flags.get("--show-events") != "false"
+    stop = _stopped_in(root, info, block, catalog, events_shown)
+    if stop is None and root.children and info.describe_ends and events_shown \
             and (last := root.children[-1]).key not in info.describe_ends:
         notes.append(f"describe ends after its whole {last.key} section (line {last_line}): "
                      f"what it shows is kept; the sections after it were not in the text")
@@ -302,13 +304,21 @@ def _add_data_section(root: Entry, lines: list[Line]) -> None:
     root.children.insert(len(root.children) if events_at is None else events_at, entry)
 
 
-def _stopped_in(root: Entry, info: KindInfo, block: DescribeBlock, catalog: Catalog) -> str | None:
-    """The section a describe stops in, when it ends before its kind's last section."""
+def _stopped_in(root: Entry, info: KindInfo, block: DescribeBlock, catalog: Catalog,
+                events_shown: bool = True) -> str | None:
+    """The section a describe stops in, when it ends before its kind's last section (a describe
+    told not to show events ends whole with the section before them: only a cut line or a cut
+    table says it stops short)."""
     if not root.children:
         return None
     last = root.children[-1]
     if block.cut_line is not None:
         return last.key
+    if not events_shown and last.key != "Events":
+        if not any(is_rule_line(line.text) for line in last.raw):
+            return None
+        table = table_rows(last, catalog)
+        return last.key if table.cut is not None or not table.rows else None
     if info.describe_ends and last.key not in info.describe_ends:
         return None if ends_at_section_end(last, catalog) else last.key
     if last.raw and last.key != "Events":
