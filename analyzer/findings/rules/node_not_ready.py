@@ -12,7 +12,14 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import RECENT, before_capture, event_facts
-from analyzer.findings.facts import age_at_capture, age_text, ev, text_status
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    ev,
+    object_age,
+    stitched_reason,
+    text_status,
+)
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -58,9 +65,51 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         return
     flagged: set[str] = set()
     nodes = {n.name: n for n in cluster.objects_of("Node")}
+    taken = _addresses_of_ready_nodes(nodes) if not stitched_reason(cluster) else {}
     for finding in _node_findings(cluster, nodes, flagged):
-        yield _with_its_pods(cluster, finding, nodes)
+        yield _left_behind(cluster, _with_its_pods(cluster, finding, nodes), nodes, taken)
     yield from _lost_nodes(cluster, flagged, nodes)
+
+
+def _addresses_of_ready_nodes(nodes: dict) -> dict[str, str]:
+    """InternalIP -> the Ready node that holds it."""
+    held: dict[str, str] = {}
+    for node in nodes.values():
+        ready = next((c for c in node.view.status.conditions or () if c.type == "Ready"), None)
+        if ready is None or ready.status != "True":
+            continue
+        for address in node.view.status.addresses or ():
+            if address.type == "InternalIP" and address.address:
+                held.setdefault(address.address, node.name)
+    return held
+
+
+def _joined_after(cluster: AnalyzedDump, later, earlier) -> bool:
+    """Whether node `later` was younger at the capture than node `earlier` (by the AGE their rows
+    show, or their creation); False when either age is unknown."""
+    a, b = object_age(cluster, later), object_age(cluster, earlier)
+    return a is not None and b is not None and a < b
+
+
+def _left_behind(cluster: AnalyzedDump, finding: Finding, nodes: dict, taken: dict[str, str]) -> Finding:
+    """A NotReady node whose InternalIP a Ready node of another name holds at the same capture:
+    the machine runs as that node now (renamed and joined again, or a new machine given the
+    address), and this Node object was left behind; nothing runs on it. A warning, not the
+    outage of a node (a kubectl session against kda serve of realdata kubeadm/cka-3c97: cka-worker1
+    NotReady, its 10.10.1.61 held by k8s-worker1, Ready)."""
+    node = nodes.get(finding.name)
+    if node is None or finding.severity != "critical":
+        return finding
+    mine = [a.address for a in node.view.status.addresses or () if a.type == "InternalIP" and a.address]
+    holder = next(((ip, taken[ip]) for ip in mine if taken.get(ip) not in (None, node.name)), None)
+    # ... and joined after it (two clusters pasted together may share a private range: a Ready
+    # node of the other one, as old or older, says nothing of this one)
+    if holder is None or not _joined_after(cluster, nodes[holder[1]], node):
+        return finding
+    note = (f"; its address {holder[0]} is node {holder[1]}'s now (Ready): a Node object left behind by a "
+            f"machine that joined again under another name, most likely")
+    return replace(finding, severity="warning",
+                   facts={**finding.facts, "pods_note": str(finding.facts.get("pods_note", "")) + note})
 
 
 def _node_findings(cluster: AnalyzedDump, nodes: dict, flagged: set[str]) -> Iterator[Finding]:
