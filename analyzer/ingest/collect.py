@@ -1231,12 +1231,16 @@ def _restart_age(whole: KubeObject, row: KubeObject) -> tuple[str, str] | None:
     if whole.kind != "Pod" or row.kind != "Pod" or whole.provenance.format in sightings.TABLE_ORIGINS \
             or row.provenance.format not in sightings.TABLE_ORIGINS or not isinstance(row.raw, dict):
         return None
-    ago = (row.raw.get(TEXT_FACTS_KEY) or {}).get("last_restart_ago_seconds")
+    facts = row.raw.get(TEXT_FACTS_KEY) or {}
+    ago, restarts = facts.get("last_restart_ago_seconds"), facts.get("restarts")
     status = whole.view.status
-    finished = [t for s in (*(status.containerStatuses or ()), *(status.initContainerStatuses or ()))
-                if s.lastState is not None and s.lastState.terminated is not None
+    containers = (*(status.containerStatuses or ()), *(status.initContainerStatuses or ()))
+    finished = [t for s in containers if s.lastState is not None and s.lastState.terminated is not None
                 and (t := parse_time(s.lastState.terminated.finishedAt)) is not None]
-    if not isinstance(ago, (int, float)) or not finished:
+    # the same restart, seen twice: the row's count (kubectl sums its containers') is the whole
+    # object's (a fixture's row of 16 restarts is a later moment than its describe's 7)
+    if not isinstance(ago, (int, float)) or not finished \
+            or restarts != sum(s.restartCount or 0 for s in (status.containerStatuses or ())):
         return None
     when = (max(finished) + timedelta(seconds=ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return when, (f"{whole.key.id} status.containerStatuses.lastState.terminated.finishedAt + the RESTARTS "

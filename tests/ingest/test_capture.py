@@ -409,3 +409,11 @@ def test_a_rows_last_restart_ago_plus_the_described_containers_end_dates_the_ses
     capture = analyzer.load({"session.txt": _ROW_THEN_DESCRIBE_LAST_STATE}).capture
     assert capture.time.isoformat() == "2020-06-07T08:01:09+00:00"
     assert "RESTARTS" in capture.where
+
+
+def test_a_rows_restart_ago_dates_nothing_when_the_row_counts_another_restart() -> None:
+    # realdata aks/holmesgpt-fixtures: a row of 16 restarts (5m11s ago) beside a describe of 7 is
+    # a later moment than the describe; their sum would be no time at all.
+    later = _ROW_THEN_DESCRIBE_LAST_STATE.replace("Restart Count:  1569", "Restart Count:  1568")
+    capture = analyzer.load({"session.txt": later}).capture
+    assert "RESTARTS" not in capture.where
