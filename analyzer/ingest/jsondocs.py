@@ -499,6 +499,26 @@ def _segments(data: bytes, start: int, end: int) -> Iterator[tuple[int, int]]:
 _UNINDENTED_START = re.compile(rb'[{\[][ \t]*\r?\n(?:\[[ \t]*\r?\n)?(?:\{[ \t]*\r?\n)?"')
 
 
+def _objectless_value(mv: memoryview, start: int, ends: list[int]) -> str | None:
+    """What a well-formed JSON value that holds no object at all is (another CLI's output pasted
+    among kubectl's: `az ... --query nodeTaints` prints `["sku=gpu:NoSchedule"]`), else None.
+
+    >>> _objectless_value(memoryview(b'[\\n  "sku=gpu:NoSchedule"\\n]\\n(null)'), 0, [33, 26])
+    'a list of 1 value(s)'
+    >>> _objectless_value(memoryview(b'[{"kind": "Pod"}]'), 0, [17]) is None
+    True
+    """
+    for cand in ends:
+        try:
+            value = msgspec.json.decode(mv[start:cand])
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            continue
+        if isinstance(value, list) and not any(isinstance(v, (dict, list)) for v in value):
+            return f"a list of {len(value)} value(s)"
+        return None
+    return None
+
+
 def _unindented(data: bytes, start: int) -> bool:
     """A document opened at `start` whose first key is at column 0 too: its indentation was
     stripped (kubectl indents every key), so column-0 braces inside it are not documents."""
@@ -512,7 +532,10 @@ def _decode_segment(
     first = data[start:start + 1]
     if first not in (b"{", b"["):
         text = bytes(mv[start:min(end, start + 80)]).decode("utf-8", "replace").strip().splitlines()
-        out.skipped.append(Skipped(line, f"not JSON, skipped: {text[0][:60] if text else ''!r}"))
+        # (named at its first printed line: blank lines before it are the text's, not the skip's)
+        shown = _NON_SPACE.search(data, start, end)
+        out.skipped.append(Skipped(lines.at(shown.start()) if shown else line,
+                                   f"not JSON, skipped: {text[0][:60] if text else ''!r}"))
         return index
     # Try the whole segment, then each column-0 closing line from the last back: trailing
     # junk (an extra "}", kubectl's warnings) is cut off; the longest valid prefix wins.
@@ -556,6 +579,9 @@ def _decode_segment(
         # a stray brace or bracket (an extra `{` typed before the document) holds no object
         text = data[start:end].decode("utf-8", "replace").strip()
         out.skipped.append(Skipped(line, f"not JSON, skipped: {text[:60]!r}"))
+        return index
+    if (value := _objectless_value(mv, start, candidates)) is not None:
+        out.skipped.append(Skipped(line, f"JSON holding no object ({value}): not a Kubernetes object"))
         return index
     out.broken.append((line, mv[start:end], error))
     return index + 1

@@ -397,3 +397,20 @@ def test_json_log_lines_in_a_code_block_are_no_rejected_object() -> None:
     assert not r.rejections and r.objects_read == 1
     assert [s.reason for s in r.skipped if "JSON log" in s.reason] == [
         "code block: JSON log lines (level, message), no Kubernetes object"]
+
+
+def test_another_clis_json_list_of_strings_is_no_rejected_object() -> None:
+    # trimmed from an AKS GPU node pool write-up (a public repository's notes, 2023-08-10): `az aks
+    # nodepool show ... --query nodeTaints` printed a JSON list of strings behind a root `# `
+    # prompt, between kubectl's output. Before: "rejected: broken JSON document: Expected
+    # `object`, got `array`", counted as an object read and rejected; the skip before it named line 1.
+    text = ("```\n# az aks nodepool show -g $rgname --cluster-name $clustername -n gpunp --query gpuInstanceProfile\n"
+            "(null)\n\n# az aks nodepool show -g $rgname --cluster-name $clustername -n gpunp --query nodeTaints\n"
+            '[\n  "sku=gpu:NoSchedule"\n]\n\n'
+            "# kubectl get nodes\nNAME                            STATUS   ROLES   AGE     VERSION\n"
+            "aks-gpunp-10282168-vmss000000   Ready    agent   2m13s   v1.26.6\n```\n")
+    r = ingest_text(text, "notes.md")
+    assert not r.rejections and r.objects_read == 1
+    reasons = {s.location: s.reason for s in r.skipped}
+    assert reasons["line 6"] == "JSON holding no object (a list of 1 value(s)): not a Kubernetes object"
+    assert reasons["line 2"].startswith("not JSON, skipped: '# az aks nodepool show")
