@@ -414,3 +414,21 @@ def test_another_clis_json_list_of_strings_is_no_rejected_object() -> None:
     reasons = {s.location: s.reason for s in r.skipped}
     assert reasons["line 6"] == "JSON holding no object (a list of 1 value(s)): not a Kubernetes object"
     assert reasons["line 2"].startswith("not JSON, skipped: '# az aks nodepool show")
+
+
+def test_a_command_typed_over_lines_is_read_whole() -> None:
+    # trimmed from an OKE (Oracle) Cloud Shell session in a public repository's notes (mushop on
+    # OKE 1.24): the Secret's jsonpath went on a second line after a `\`, behind the shell's `> `.
+    # Before: the command was cut at the `\`, so its output (a decoded password) "could not be
+    # read as a kubectl table or describe" and was counted as an input not read.
+    text = ("```bash\nmgarciar@cloudshell:~ (us-ashburn-1)$ kubectl get secret -n mushop-utilities mushop-utils-grafana \\\n"
+            "> -o jsonpath=\"{.data.admin-password}\" | base64 --decode ; echo\nqFAHPGDxLlpVY2RX6tEERXmIBcZxjneEFHzQq0ku\n```\n\n"
+            "```bash\nmgarciar@cloudshell:~ (us-ashburn-1)$ kubectl get pods \\\n  -n mushop\n"
+            "NAME                         READY   STATUS    RESTARTS   AGE\n"
+            "mushop-api-99f4cd58b-fh6mh   1/1     Running   0          2d\n```\n")
+    r = ingest_text(text, "notes.md")
+    assert not r.rejections
+    assert [(o.namespace, o.name) for o in r.objects if o is not None] == [("mushop", "mushop-api-99f4cd58b-fh6mh")]
+    reasons = {s.location: s.reason for s in r.skipped}
+    assert reasons["lines 2-4"].endswith("is jsonpath, which names no whole object")
+    assert not any("qFAHPGDx" in s.reason for s in r.skipped)

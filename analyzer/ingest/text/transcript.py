@@ -107,6 +107,7 @@ class Block:
     fenced: bool = False
     notes: list[str] = field(default_factory=list)
     indent: int = 0  # spaces before the command's prompt (a paste indented as a whole)
+    continued: int = 0  # lines the command was typed on after its first (a `\` at a line's end)
 
     @property
     def first(self) -> int:
@@ -122,7 +123,7 @@ class Block:
 
     def output(self) -> list[TranscriptLine]:
         """The lines after the command line (all lines of a block without one)."""
-        return self.lines[1:] if self.command_text is not None else self.lines
+        return self.lines[1 + self.continued:] if self.command_text is not None else self.lines
 
 
 @dataclass(slots=True)
@@ -343,7 +344,7 @@ def _dedent_output(block: Block) -> bool:
     if block.indent <= 0 or block.command_text is None:
         return False
     pad = " " * block.indent
-    out = block.lines[1:]
+    out = block.output()
     if not any(ln.text.strip() for ln in out) or any(ln.text.strip() and not ln.text.startswith(pad) for ln in out):
         return False
     for ln in out:
@@ -430,6 +431,16 @@ def split_transcript(text: str) -> Transcript:
             if "markdown fences" not in unwrapped:
                 unwrapped.append("markdown fences")
             continue
+        if current is not None and current.command_text is not None and len(current.lines) == 1 + current.continued \
+                and current.command_text.endswith("\\") and line.strip():
+            # the command goes on: typed over lines, each but the last ending in `\`, the shell's
+            # `> ` before the next (taken off here, or as quoting)
+            current.command_text = current.command_text[:-1].rstrip() + " " + _CONTINUED.sub("", line).strip()
+            if current.kind == "kubectl":
+                current.command = _parsed(current.command_text)
+            current.lines.append(TranscriptLine(no, line))
+            current.continued += 1
+            continue
         if current is not None and line.lstrip()[:1] in _NO_COMMAND_START and line.strip():
             # a JSON body line (`"key": ...`, a bracket): no prompt, command or CI mark starts so;
             # a pasted dump of a million lines is read without asking each of them
@@ -494,6 +505,7 @@ def split_transcript(text: str) -> Transcript:
 
 
 _NO_COMMAND_START = frozenset('"{}],')
+_CONTINUED = re.compile(r"^\s*>\s?")  # the shell's prompt for a command's next line
 _OUTPUT_FLAG = re.compile(r"(?:-o|--output)[ =]?(?:yaml|json)")
 _DOCUMENT_START = re.compile(r"\s*(?:[{\[]|apiVersion:|kind:|items:|---)")
 
