@@ -53,7 +53,18 @@ def _since(cluster: AnalyzedDump, node, when: str | None) -> str:
         # the capture time is this very transition (a paste holding no later time): "for 0s"
         # would say it just happened; all the dump says is that it happened then, or earlier
         return f"an unknown time: since {at:%Y-%m-%d %H:%M:%S} UTC, the newest time the dump holds"
-    return f"{age_text(age)} before capture" if age is not None else "an unknown time"
+    if age is not None:
+        return f"{age_text(age)} before capture"
+    return _at_most_its_age(cluster, node)
+
+
+def _at_most_its_age(cluster: AnalyzedDump, node) -> str:
+    """When it turned NotReady is not in the dump; its age (a pasted row's AGE, its creation)
+    bounds it: a node a few minutes old is still joining, one of weeks has been lost for a while."""
+    age = object_age(cluster, node)
+    if age is None or age < timedelta(0):
+        return "an unknown time"
+    return f"an unknown time, at most {age_text(age)} (the node's age)"
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -155,7 +166,8 @@ def _node_findings(cluster: AnalyzedDump, nodes: dict, flagged: set[str]) -> Ite
         elif ready is None and (text_status(node) or "").startswith("NotReady"):
             flagged.add(node.name)
             yield RULE.fail(node, ev(node, "STATUS column", text_status(node), "Ready"),
-                            status=text_status(node), detail="from the STATUS column", since="an unknown time")
+                            status=text_status(node), detail="from the STATUS column",
+                            since=_at_most_its_age(cluster, node))
 
 
 # Pod phases whose status a silent kubelet leaves as it last posted it (a finished pod's is final).
