@@ -559,6 +559,8 @@ class Ingestor:
         if reason is not None:
             skip.append(Rejection(display, block.span, f"{reason} ('{_short(block.command_text)}')"))
             return
+        if self._add_named_conditions(display, block, command, out):
+            return
         output = (command.output or "").split("=", 1)[0]
         if output in ("json", "yaml") or verb == "cluster-info":
             self._add_structured_block(display, block, out, "yaml" if output == "yaml" else "json")
@@ -599,6 +601,22 @@ class Ingestor:
         else:
             self._record_input_rejection(Rejection(display, block.span, f"output of '{_short(block.command_text)}' "
                                                    "could not be read as a kubectl table or describe"))
+
+    def _add_named_conditions(self, display: str, block: Block, command: Command, out: list[tuple[int, str]]) -> bool:
+        """Only the conditions of the one object the command names (a ticket's quote of its
+        `-o yaml` conditions, or of its describe's condition rows): the object with them."""
+        from analyzer.ingest.text.fragments import conditions_of_named
+
+        body = conditions_of_named(command, "\n".join(t for _, t in out))
+        if body is None:
+            return False
+        first = next(no for no, t in out if t.strip())
+        made = object_from_dict(body, Hints(), Provenance(display, "text fragment", None, first))
+        if isinstance(made, KubeObject):
+            made.notes.append(f"only its conditions were pasted under '{_short(block.command_text)}' "
+                              f"({block.span}): kept with them, its other fields unknown")
+        self._keep(made)
+        return True
 
     def _add_foreign_output(self, display: str, block: Block, out: list[tuple[int, str]]) -> bool:
         """Output of a command that is not kubectl as typed (an alias: `kno`, `kgp`, `kpo`; a

@@ -1,0 +1,60 @@
+"""Conditions of one object pasted alone under the command that names it (analyzer.ingest.text.fragments)."""
+
+from __future__ import annotations
+
+from analyzer.ingest import ingest_text
+
+# Trimmed from Azure/karpenter-provider-azure#1639 (2026-04-13, AKS 1.32 with Azure CNI, nodes of a
+# self-hosted Karpenter NotReady): the ticket quotes only the Ready condition, once as the
+# `conditions:` item of `-o yaml`, once as the describe's row. Before: "object has no kind" and
+# "neither a kubectl table nor a describe": nothing read, the NotReady node missed.
+KARPENTER_1639 = """```shell
+# k get no -o yaml aks-node1-xxxxxx
+  - lastHeartbeatTime: "2026-04-13T15:49:14Z"
+    lastTransitionTime: "2026-04-13T15:23:14Z"
+    message: 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady
+      message:Network plugin returns error: cni plugin not initialized'
+    reason: KubeletNotReady
+    status: "False"
+    type: Ready
+```
+
+```shell
+# k describe no aks-node1-xxxxxx
+ Ready                         False   Mon, 13 Apr 2026 21:19:14 +0530   Mon, 13 Apr 2026 20:53:14 +0530   KubeletNotReady                 container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized
+
+Events:
+  Type    Reason                   Age                From                                                          Message
+  ----    ------
+```
+"""
+
+
+def _ready(result) -> dict:
+    (node,) = [o for o in result.objects if o is not None]
+    assert (node.kind, node.name) == ("Node", "aks-node1-xxxxxx")
+    return next(c for c in node.body()["status"]["conditions"] if c["type"] == "Ready")
+
+
+def test_conditions_quoted_under_a_command_naming_the_node_are_that_nodes() -> None:
+    r = ingest_text(KARPENTER_1639, "issue.md")
+    assert not r.rejections
+    ready = _ready(r)
+    assert ready["status"] == "False" and ready["reason"] == "KubeletNotReady"
+    assert ready["lastTransitionTime"] == "2026-04-13T15:23:14Z"
+    assert "cni plugin not initialized" in ready["message"]
+
+
+def test_the_yaml_fragment_alone_is_read_too() -> None:
+    r = ingest_text(KARPENTER_1639.split("```\n\n")[0] + "```\n", "issue.md")
+    assert not r.rejections
+    assert _ready(r)["message"].endswith("Network plugin returns error: cni plugin not initialized")
+
+
+def test_a_fragment_without_a_named_object_or_with_other_lines_stays_unread() -> None:
+    # the same rows under a command naming no single node, or with a line that is no condition row
+    unnamed = KARPENTER_1639.replace("k describe no aks-node1-xxxxxx", "k describe no")
+    prose = KARPENTER_1639.replace(" Ready                         False", "It says Ready False")
+    for text in (unnamed, prose):
+        r = ingest_text(text.split("```\n\n")[1], "issue.md")
+        assert not [o for o in r.objects if o is not None]
