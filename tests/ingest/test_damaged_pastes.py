@@ -332,6 +332,41 @@ def test_bare_rows_on_weaker_signals_are_not_read_as_pods(text: str) -> None:
     assert not [o for o in r.objects if o.kind == "Pod"]
 
 
+# Azure/AKS#425 (its description, 2018-06-13, AKS 1.9.6): `kubectl get nodes` named in bold prose
+# above a fence of its rows, the header left out. Before: "code block, not kubectl output", the
+# three NotReady nodes missed.
+_BARE_NODE_ROWS = """> **Kubectl get nodes**
+
+```
+aks-agentpool-30381032-0   Ready      agent     6d        v1.9.6
+aks-agentpool-30381032-1   NotReady   agent     22h       v1.9.6
+aks-agentpool-30381032-3   NotReady   agent     1h        v1.9.6
+```
+"""
+
+
+def test_node_rows_with_neither_header_nor_command_are_read_when_unmistakable() -> None:
+    r = ingest_text(_BARE_NODE_ROWS, "aks-425.md")
+    assert r.accounting_holds() and not r.rejections
+    nodes = {o.name: o for o in r.objects if o.kind == "Node"}
+    assert sorted(nodes) == ["aks-agentpool-30381032-0", "aks-agentpool-30381032-1", "aks-agentpool-30381032-3"]
+    ready = {n: next(c.status for c in o.view.status.conditions if c.type == "Ready") for n, o in nodes.items()}
+    assert ready == {"aks-agentpool-30381032-0": "True", "aks-agentpool-30381032-1": "False",
+                     "aks-agentpool-30381032-3": "False"}
+    assert nodes["aks-agentpool-30381032-1"].view.status.nodeInfo.kubeletVersion == "v1.9.6"
+
+
+@pytest.mark.parametrize("text", [
+    # a namespace listing: Active is no node STATUS
+    "default       Active   61m\nkube-system   Active   61m\n",
+    # no kubelet version in the last column
+    "node-1   Ready   agent   6d   latest\nnode-2   Ready   agent   6d   latest\n",
+])
+def test_bare_rows_that_are_no_nodes_are_not_read_as_nodes(text: str) -> None:
+    r = ingest_text(text, "notes.md")
+    assert not [o for o in r.objects if o.kind == "Node"]
+
+
 def test_a_table_in_a_one_backtick_span_over_several_lines_is_read() -> None:
     # The shape of aws-ebs-csi-driver#477's paste (a tick typed before the first copied line and
     # after the last), with a `get pods` table as issues paste it: the ticks are not the table's.
