@@ -432,3 +432,22 @@ def test_a_command_typed_over_lines_is_read_whole() -> None:
     reasons = {s.location: s.reason for s in r.skipped}
     assert reasons["lines 2-4"].endswith("is jsonpath, which names no whole object")
     assert not any("qFAHPGDx" in s.reason for s in r.skipped)
+
+
+def test_a_describes_one_event_row_quoted_alone_is_that_objects_event() -> None:
+    # trimmed from jonashackt/tekton-argocd-eks#118 (2022-12-08, EKS 1.23 without the EBS CSI
+    # add-on): the command in inline code, its one Events row in a fence, no heading. Before:
+    # "code block, not kubectl output" (one such row alone may be prose in columns).
+    text = ("Running `k describe pvc buildpacks-source-pvc` shows the problem, that no PersistentVolume seems "
+            "to be created anymore:\n\n```\n Normal  ExternalProvisioning  14s (x8 over 101s)  persistentvolume-controller  "
+            "waiting for a volume to be created, either by external provisioner \"ebs.csi.aws.com\" or manually "
+            "created by system administrator\n```\n")
+    r = ingest_text(text, "issue.md")
+    assert not r.rejections
+    (event,) = [o for o in r.objects if o is not None]
+    about = event.body()["involvedObject"]
+    assert (about["kind"], about["name"]) == ("PersistentVolumeClaim", "buildpacks-source-pvc")
+    assert event.body()["reason"] == "ExternalProvisioning" and event.body()["count"] == 8
+    # the same row with no describe above it stays unread
+    alone = ingest_text(text.split("\n\n", 1)[1], "issue.md")
+    assert not [o for o in alone.objects if o is not None]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from analyzer.ingest.text.commands import Command, parse_command
+from analyzer.ingest.text.commands import Command, command_in, parse_command
 
 _BOX = re.compile(r"[\u2500-\u257f]")
 
@@ -269,8 +269,11 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
             out.append(Line(line.no, _laid(names, starts)))
         elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and not _DESCRIBE_EVENT_ROW_START.match(before) \
                 and "Reason" not in before and not is_rule_line(before) \
-                and index + 1 < len(lines) and DESCRIBE_EVENT_ROW.match(lines[index + 1].text):
-            # two rows at least: one such line alone may be prose laid out in columns
+                and (index + 1 < len(lines) and DESCRIBE_EVENT_ROW.match(lines[index + 1].text)
+                     or _describe_command(before)):
+            # two rows at least: one such line alone may be prose laid out in columns, unless it
+            # is all a describe printed (jonashackt/tekton-argocd-eks#118: `k describe pvc X`
+            # quoted by its one ExternalProvisioning row)
             starts = [m.start(g) for g in ("type", "reason", "age", "source", "message")]
             if before.strip() != "Events:":
                 out.append(Line(line.no, "Events:"))
@@ -287,6 +290,11 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
             out.append(Line(line.no, _laid(["Type", "Reason", "Age", "From", "Message"], starts)))
         out.append(line)
     return out
+
+
+def _describe_command(text: str) -> bool:
+    command = command_in(text)
+    return command is not None and command.verb == "describe"
 
 
 # A describe's Events table as kubectl printed it before 1.10 (tab-aligned): `FirstSeen  LastSeen
