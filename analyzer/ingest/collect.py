@@ -15,6 +15,7 @@ from analyzer.ingest import (
     datasniff,
     jsondocs,
     layouts,
+    refusals,
     shapes,
     sightings,
     transcripts,
@@ -335,6 +336,7 @@ class Ingestor:
         split = split_transcript(text)
         if (stated := header_date(text)) is not None:
             self.result.header_times.append((stated.iso, f'{_tail_name(display)} line {stated.line} "{stated.text}"'))
+        self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
         report = FileReport(display, "transcript")
         self.result.files.append(report)
         if split.unwrapped:

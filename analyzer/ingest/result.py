@@ -71,6 +71,9 @@ class IngestResult:
     header_times: list[tuple[str, str]] = field(default_factory=list)
     # times a terminal session printed (`date`): (UTC time, what printed it)
     printed_times: list[tuple[str, str]] = field(default_factory=list)
+    # the API server's words a paste quotes for an admission webhook it could not call
+    # (analyzer.ingest.refusals.WebhookFailure)
+    webhook_failures: list[Any] = field(default_factory=list)
     # A whole object's creation plus the AGE a table row of it showed (the row itself merged
     # away): (UTC time, where it was read)
     table_ages: list[tuple[str, str]] = field(default_factory=list)

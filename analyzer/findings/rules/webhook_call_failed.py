@@ -1,0 +1,57 @@
+"""Admission webhooks the API server could not call, as the paste quotes its refusal
+(`Internal error occurred: failed calling webhook "X": ...`): the requests the webhook
+intercepts fail while it does, whatever the dump holds of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.types import Evidence, Finding, RuleMeta
+
+RULE = RuleMeta(
+    id="webhook-call-failed", title="Admission webhook the API server could not call", severity="warning",
+    category="workloads", requires_any=("Event", "Pod", "Node", "Service", "Deployment", "Endpoints"),
+    message='The API server could not call admission webhook "{webhook}" ({times} quoted, first at {where}): '
+            "{reason}; the requests it intercepts are refused while it fails{now}",
+    remediation="Bring the webhook's backend up (its Deployment's pods Ready, its Service's selector matching "
+    "them, the API server able to reach their port: on EKS the cluster security group to the nodes), or, "
+    "if it is gone for good, delete its ValidatingWebhookConfiguration/MutatingWebhookConfiguration.",
+)
+
+
+def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    failures = list(getattr(cluster.ingest, "webhook_failures", None) or ())
+    if not failures:
+        if not any(f.format == "transcript" for f in getattr(cluster.ingest, "files", None) or ()):
+            # only a paste quotes what the API server answered a request; objects never do
+            yield RULE.not_applicable("the dump holds no pasted session to quote the API server's refusals")
+        return
+    by_hook: dict[tuple[str, str, str, str], list] = {}
+    for failure in failures:
+        by_hook.setdefault((failure.webhook, failure.namespace, failure.service, failure.reason), []).append(failure)
+    for (webhook, namespace, service, reason), quoted in by_hook.items():
+        first = quoted[0]
+        where = f"line {first.line}"
+        evidence = Evidence("failed calling webhook", f'"{webhook}": {reason}', "the webhook answering",
+                            source=first.source, line=first.line)
+        now = _endpoints_now(cluster, namespace, service)
+        finding = RULE.fail(None, evidence, kind="Service" if service else "", namespace=namespace,
+                            name=service or webhook, webhook=webhook, reason=reason, where=where,
+                            times=len(quoted), now=now[0])
+        yield finding.as_info(resolved=now[1]) if now[1] else finding
+
+
+def _endpoints_now(cluster: AnalyzedDump, namespace: str, service: str) -> tuple[str, str]:
+    """What the dump shows of the webhook's Service's endpoints: (a note for the message, why
+    the failure is history ('' when it is not))."""
+    if not service:
+        return "", ""
+    for endpoints in cluster.objects_of("Endpoints"):
+        if endpoints.namespace == namespace and endpoints.name == service:
+            ready = sum(len(s.addresses or ()) for s in endpoints.view.subsets or ())
+            if ready:
+                return "", f"its Service {namespace}/{service} has {ready} ready address(es) in the dump"
+            return f"; the dump shows its Service {namespace}/{service} with no ready address", ""
+    return "", ""
+
