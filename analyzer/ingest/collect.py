@@ -316,6 +316,7 @@ class Ingestor:
             self._add_yaml(display, text, hint)
             return True
         if self._add_text(display, text):
+            self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
             return True
         if jsondocs.has_log_blocks(data):
             # the logs part of a cluster-info dump's stdout, cut out or pasted on its own

@@ -20,10 +20,14 @@ RULE = RuleMeta(
 )
 
 
+# What a paste is read as: a session (prompts, prose) or kubectl's output alone.
+_PASTES = ("transcript", "kubectl-text")
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     failures = list(getattr(cluster.ingest, "webhook_failures", None) or ())
     if not failures:
-        if not any(f.format == "transcript" for f in getattr(cluster.ingest, "files", None) or ()):
+        if not any(f.format in _PASTES for f in getattr(cluster.ingest, "files", None) or ()):
             # only a paste quotes what the API server answered a request; objects never do
             yield RULE.not_applicable("the dump holds no pasted session to quote the API server's refusals")
         return
