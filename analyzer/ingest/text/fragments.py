@@ -26,7 +26,7 @@ _CONDITION_ROW = re.compile(
     rf"^\s*(?P<type>[A-Z][A-Za-z]+)\s+(?P<status>True|False|Unknown)\s+(?P<heartbeat>{_DESCRIBE_TIME})\s+"
     rf"(?P<transition>{_DESCRIBE_TIME})\s+(?P<reason>\S+)(?:\s+(?P<message>\S.*?))?\s*$")
 _HEADED = re.compile(r"^(?:Name|Conditions):", re.MULTILINE)
-_OBJECT_KEYS = re.compile(r"^\s*(?:apiVersion|kind|metadata|items):", re.MULTILINE)
+_OBJECT_KEYS = re.compile(r'^\s*"?(?:apiVersion|kind|metadata|items)"?\s*:', re.MULTILINE)
 
 
 def conditions_of_named(command: Command, text: str) -> dict[str, Any] | None:
@@ -74,8 +74,14 @@ def _structured_conditions(text: str) -> list[dict[str, Any]] | None:
     except yaml.YAMLError:
         return None
     if isinstance(value, dict):
-        value = value.get("conditions", (value.get("status") or {}).get("conditions")
-                          if isinstance(value.get("status"), dict) else None)
+        # only `conditions:` (or `status:` holding only them): an object with more is read whole
+        status = value.get("status")
+        if set(value) == {"conditions"}:
+            value = value["conditions"]
+        elif set(value) == {"status"} and isinstance(status, dict) and set(status) == {"conditions"}:
+            value = status["conditions"]
+        else:
+            return None
     if not isinstance(value, list) or not value:
         return None
     if not all(isinstance(c, dict) and isinstance(c.get("type"), str) and c.get("status") in ("True", "False", "Unknown")

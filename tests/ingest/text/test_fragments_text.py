@@ -58,3 +58,19 @@ def test_a_fragment_without_a_named_object_or_with_other_lines_stays_unread() ->
     for text in (unnamed, prose):
         r = ingest_text(text.split("```\n\n")[1], "issue.md")
         assert not [o for o in r.objects if o is not None]
+
+
+def test_a_whole_object_under_the_command_is_read_whole() -> None:
+    # trimmed from rev8's EKS EFA write-up (`kubectl get node NAME -o json`, a whole Node): the
+    # object has its conditions under status, and much more; it is never cut down to them.
+    text = ('$ kubectl get node ip-192-168-25-169.ec2.internal -o json\n{\n    "apiVersion": "v1",\n    "kind": "Node",\n'
+            '    "metadata": {"name": "ip-192-168-25-169.ec2.internal",\n'
+            '                 "labels": {"node.kubernetes.io/instance-type": "hpc7g.16xlarge"}},\n'
+            '    "status": {"conditions": [{"type": "Ready", "status": "True"}],\n'
+            '               "nodeInfo": {"kubeletVersion": "v1.27.3-eks-a5565ad"}}\n}\n'
+            '$ kubectl get pods -A\nNAMESPACE     NAME             READY   STATUS    RESTARTS   AGE\n'
+            'kube-system   aws-node-5jhct   2/2     Running   0          27m\n')
+    r = ingest_text(text, "notes.md")
+    (node,) = [o for o in r.objects if o is not None and o.kind == "Node"]
+    assert node.view.status.nodeInfo.kubeletVersion == "v1.27.3-eks-a5565ad"
+    assert not any("only its conditions" in n for n in node.notes)
