@@ -31,8 +31,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             # only a paste quotes what the API server answered a request; objects never do
             yield RULE.not_applicable("the dump holds no pasted session to quote the API server's refusals")
         return
+    # a refusal an event already tells (a controller's FailedCreate: "Error creating: ... failed
+    # calling webhook ..."), with its count and times, is the event rules' finding
+    told = " ".join(str(e.view.message or "") for e in cluster.objects_of("Event") if "webhook" in str(e.view.message or ""))
     by_hook: dict[tuple[str, str, str, str], list] = {}
     for failure in failures:
+        if f'failed calling webhook "{failure.webhook}"' in told:
+            continue
         by_hook.setdefault((failure.webhook, failure.namespace, failure.service, failure.reason), []).append(failure)
     for (webhook, namespace, service, reason), quoted in by_hook.items():
         first = quoted[0]
