@@ -65,6 +65,7 @@ class Grouping:
     scheduler_node_states: tuple[tuple[re.Pattern[str], str], ...]
     component_explains_logs: dict[str, frozenset[str]] = field(default_factory=dict)
     cni_explains: frozenset[str] = frozenset()
+    device_plugin_words: tuple[str, ...] = ()
 
     def scheduler_node_state(self, finding: Finding) -> str | None:
         """What the scheduler's reason says of the nodes ("not ready"), if anything: a pending
@@ -103,6 +104,7 @@ def grouping() -> Grouping:
         component_explains_logs={str(role): frozenset(sigs) for role, sigs
                                  in (raw.get("component_explains_logs") or {}).items()},
         cni_explains=frozenset(raw.get("cni_explains") or ()),
+        device_plugin_words=tuple(raw.get("device_plugin_words") or ()),
     )
 
 
@@ -371,6 +373,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_claims_and_their_pods(problems, union, cluster)
     _join_component_and_log_pattern(problems, union, g)
     _join_cni_and_nodes(problems, union, cluster)
+    _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
 
     groups: dict[int, list[int]] = defaultdict(list)
@@ -553,6 +556,23 @@ def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Analyze
             union.join(cni[0], i)
         elif f.rule in explained:
             union.join(cni[0], i)  # no sandbox without the network plugin
+
+
+def _join_device_missing_and_plugin(problems: list[Finding], union: _Union, graph: _Graph, g: Grouping) -> None:
+    """A node that advertises no device its pool's other nodes do, and the failing pod of a
+    device plugin on that node: the plugin not running there is why the device is missing
+    (rev8's EKS EFA write-up: aws-efa-k8s-device-plugin crashlooping on the one hpc7g node
+    without vpc.amazonaws.com/efa)."""
+    missing = {f.name: i for i, f in enumerate(problems) if f.rule == "node-device-missing" and f.kind == "Node"}
+    if not missing or not g.device_plugin_words:
+        return
+    for j, f in enumerate(problems):
+        if f.kind != "Pod" or not any(word in f.name for word in g.device_plugin_words):
+            continue
+        node_id = graph.ids.get((f.kind, f.namespace, f.name))
+        host = graph.node_of(node_id) if node_id is not None else None
+        if host is not None and (i := missing.get(graph.ref(host)[2])) is not None:
+            union.join(i, j)
 
 
 @dataclass(frozen=True, slots=True)

@@ -722,3 +722,35 @@ def test_the_graph_walks_incidents_ask_are_found_once_and_answer_as_found_anew()
                              str(attrs.get("name", ""))), node)
     assert fresh.ids == expected
     assert all(fresh.ref(node) == key for key, node in expected.items())
+
+
+def test_a_device_plugin_failing_on_the_node_missing_its_device_is_its_cause() -> None:
+    # Trimmed from rev8's EKS EFA write-up (converged-computing/operator-experiments
+    # aws/lammps/hpc7g/run3/DEBUGGING.md @ 347f9a1): two hpc7g.16xlarge nodes of one nodegroup, one
+    # without vpc.amazonaws.com/efa, and the EFA device plugin's pod on that node crashlooping
+    # (8 restarts). Before: two incidents, the missing device apart from the plugin's crash.
+    nodes = [
+        {"apiVersion": "v1", "kind": "Node",
+         "metadata": {"name": name, "creationTimestamp": "2023-07-28T17:09:40Z",
+                      "labels": {"node.kubernetes.io/instance-type": "hpc7g.16xlarge", "eks.amazonaws.com/nodegroup": "workers"}},
+         "status": {"capacity": {"cpu": "64", "pods": "198", **efa},
+                    "conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": "2023-07-28T17:36:53Z"}],
+                    "nodeInfo": {"kubeletVersion": "v1.27.3-eks-a5565ad", "osImage": "Amazon Linux 2"}}}
+        for name, efa in (("ip-192-168-0-161.ec2.internal", {"vpc.amazonaws.com/efa": "1"}),
+                          ("ip-192-168-25-169.ec2.internal", {}))]
+    plugin = {
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "aws-efa-k8s-device-plugin-daemonset-4kwqn", "namespace": "kube-system",
+                     "creationTimestamp": "2023-07-28T17:21:40Z"},
+        "spec": {"nodeName": "ip-192-168-25-169.ec2.internal",
+                 "containers": [{"name": "aws-efa-k8s-device-plugin",
+                                 "image": "602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/aws-efa-k8s-device-plugin:v0.3.3"}]},
+        "status": {"phase": "Running", "containerStatuses": [{
+            "name": "aws-efa-k8s-device-plugin", "ready": False, "restartCount": 8,
+            "state": {"waiting": {"reason": "CrashLoopBackOff"}},
+            "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "finishedAt": "2023-07-28T17:27:06Z"}}}]},
+    }
+    cluster = analyzer.load({"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [*nodes, plugin]})})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    (incident,) = [i for i in incidents if any(f.rule == "node-device-missing" for f in i.members)]
+    assert {f.rule for f in incident.members} >= {"node-device-missing", "pod-crashloop"}
