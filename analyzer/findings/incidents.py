@@ -567,12 +567,29 @@ def _join_device_missing_and_plugin(problems: list[Finding], union: _Union, grap
     if not missing or not g.device_plugin_words:
         return
     for j, f in enumerate(problems):
-        if f.kind != "Pod" or not any(word in f.name for word in g.device_plugin_words):
+        if f.kind not in ("Pod", "DaemonSet") or not any(word in f.name for word in g.device_plugin_words):
+            continue
+        if f.kind == "DaemonSet":
+            # its pods not in the dump: a plugin DaemonSet short of ready pods, for the device it
+            # names (aws-efa-... for vpc.amazonaws.com/efa, nvidia-... for nvidia.com/gpu)
+            for i in missing.values():
+                if _names_device(f.name, str(problems[i].facts.get("resource", ""))):
+                    union.join(i, j)
             continue
         node_id = graph.ids.get((f.kind, f.namespace, f.name))
         host = graph.node_of(node_id) if node_id is not None else None
         if host is not None and (i := missing.get(graph.ref(host)[2])) is not None:
             union.join(i, j)
+
+
+def _names_device(plugin: str, resource: str) -> bool:
+    """Whether a device plugin's name names an extended resource by a word of it.
+
+    >>> _names_device("aws-efa-k8s-device-plugin-daemonset", "vpc.amazonaws.com/efa"), _names_device("nvidia-device-plugin", "vpc.amazonaws.com/efa")
+    (True, False)
+    """
+    words = {w for w in re.split(r"[./-]", resource) if len(w) >= 3 and w not in ("com", "io", "org", "net")}
+    return any(w in plugin.split("-") for w in words)
 
 
 @dataclass(frozen=True, slots=True)

@@ -754,3 +754,30 @@ def test_a_device_plugin_failing_on_the_node_missing_its_device_is_its_cause() -
     incidents = group_incidents(collect_findings(cluster), cluster)
     (incident,) = [i for i in incidents if any(f.rule == "node-device-missing" for f in i.members)]
     assert {f.rule for f in incident.members} >= {"node-device-missing", "pod-crashloop"}
+
+
+def test_a_device_plugin_daemonset_short_of_ready_pods_explains_the_missing_device() -> None:
+    # Trimmed from review3's eks-efa-hpc7g (the same cluster as above dumped with `kubectl get -o
+    # json`: nodes and the DaemonSet, 3 of 8 pods ready, no pods): one incident, not two.
+    nodes = [
+        {"apiVersion": "v1", "kind": "Node",
+         "metadata": {"name": name, "creationTimestamp": "2023-07-28T17:09:40Z",
+                      "labels": {"node.kubernetes.io/instance-type": "hpc7g.16xlarge"}},
+         "status": {"capacity": {"cpu": "64", **efa},
+                    "conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": "2023-07-28T17:36:53Z"}],
+                    "nodeInfo": {"kubeletVersion": "v1.27.3-eks-a5565ad", "osImage": "Amazon Linux 2"}}}
+        for name, efa in (("ip-192-168-0-161.ec2.internal", {"vpc.amazonaws.com/efa": "1"}),
+                          ("ip-192-168-25-169.ec2.internal", {}))]
+    daemonset = {
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": "aws-efa-k8s-device-plugin-daemonset", "namespace": "kube-system", "generation": 1},
+        "spec": {"selector": {"matchLabels": {"name": "aws-efa-k8s-device-plugin"}},
+                 "template": {"metadata": {"labels": {"name": "aws-efa-k8s-device-plugin"}},
+                              "spec": {"containers": [{"name": "aws-efa-k8s-device-plugin", "image": "aws-efa-k8s-device-plugin:v0.3.3"}]}}},
+        "status": {"desiredNumberScheduled": 8, "currentNumberScheduled": 8, "numberReady": 3, "numberAvailable": 3,
+                   "numberUnavailable": 5, "updatedNumberScheduled": 8, "observedGeneration": 1},
+    }
+    cluster = analyzer.load({"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [*nodes, daemonset]})})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    (incident,) = [i for i in incidents if any(f.rule == "node-device-missing" for f in i.members)]
+    assert {f.rule for f in incident.members} == {"node-device-missing", "daemonset-unavailable"}
