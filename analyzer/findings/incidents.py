@@ -66,6 +66,7 @@ class Grouping:
     component_explains_logs: dict[str, frozenset[str]] = field(default_factory=dict)
     cni_explains: frozenset[str] = frozenset()
     device_plugin_words: tuple[str, ...] = ()
+    stall_effects: frozenset[str] = frozenset()
 
     def scheduler_node_state(self, finding: Finding) -> str | None:
         """What the scheduler's reason says of the nodes ("not ready"), if anything: a pending
@@ -105,6 +106,7 @@ def grouping() -> Grouping:
                                  in (raw.get("component_explains_logs") or {}).items()},
         cni_explains=frozenset(raw.get("cni_explains") or ()),
         device_plugin_words=tuple(raw.get("device_plugin_words") or ()),
+        stall_effects=frozenset(raw.get("stall_effects") or ()),
     )
 
 
@@ -375,6 +377,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_cni_and_nodes(problems, union, cluster)
     _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
+    _join_sandbox_stall(problems, union, graph, g)
 
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(problems)):
@@ -695,7 +698,13 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     moment_rule = "node-restart" if moment is not None and moment.node_restart else "restarts-together"
     # the moment names the cause unless a finding earlier in cause_order does (the node-restart
     # finding itself is of the moment: the same node and time, analyzer/model/restarts.py)
-    if moment is not None and order.get(moment_rule, 0) <= order.get(root.rule, len(order)):
+    stall = _sandbox_stall(members, graph, g)
+    if moment is None and stall is not None:
+        cause = ("Pod sandboxes not created (the network plugin or the container runtime of their "
+                 "node(s); the dump does not show which)")
+        cause_rule = "pod-stuck-starting"
+        headline = _stall_headline(stall, members)
+    elif moment is not None and order.get(moment_rule, 0) <= order.get(root.rule, len(order)):
         cause = (f"Node {moment.node} restart at {moment.at.isoformat()}" if moment.node_restart
                  else f"Node {moment.node} at {moment.at.isoformat()}")
         when = ago(cluster, moment.at)
@@ -721,6 +730,82 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
         headline = _headline(root, members, affected, cluster)
     return Incident(id="", rank=0, severity=severity, headline=headline, cause=cause,
                     cause_rule=cause_rule, members=members, affected=affected)
+
+
+def _is_stall(members: Iterable[Finding], g: Grouping) -> bool:
+    """Findings that are all effects of pods stuck creating their containers (data/incidents.yaml
+    stall_effects), one of them such a pod, and no network plugin component among them (that
+    one is a cause, _join_cni_and_nodes)."""
+    members = list(members)
+    return (any(f.rule == "pod-stuck-starting" for f in members)
+            and all(f.rule in g.stall_effects for f in members)
+            and not any(f.facts.get("role") == "cni" for f in members))
+
+
+def _stuck_workload(f: Finding, graph: _Graph) -> str:
+    """The workload of a stuck pod: its owners', else its name's, else the pod itself."""
+    node = graph.ids.get((f.kind, f.namespace, f.name))
+    if node is not None and (graph.owners(node) or graph.sibling_owner(node) is not None):
+        return graph.workload_of(graph.sibling_owner(node) or node)
+    return _workload_by_name(f.namespace, f.name) or f"Pod {f.namespace}/{f.name}"
+
+
+def _join_sandbox_stall(problems: list[Finding], union: _Union, graph: _Graph, g: Grouping) -> None:
+    """Pods of several workloads stuck creating their containers, each group of them with nothing
+    else that explains it: one stall of the pod sandboxes (the network plugin or the runtime),
+    not one incident per workload (flannel#1558: every pod ContainerCreating for days)."""
+    if not g.stall_effects:
+        return
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(problems)):
+        groups[union.find(i)].append(i)
+    stalled = [m for m in groups.values() if _is_stall((problems[i] for i in m), g)]
+    if len(stalled) < 2:
+        return
+    stuck = [problems[i] for m in stalled for i in m if problems[i].rule == "pod-stuck-starting"]
+    if len(stuck) < g.together_min_pods or len({_stuck_workload(f, graph) for f in stuck}) < 2:
+        return
+    for m in stalled[1:]:
+        union.join(stalled[0][0], m[0])
+
+
+@dataclass(frozen=True, slots=True)
+class _Stall:
+    stuck: list[Finding]
+    workloads: int
+
+
+def _sandbox_stall(members: list[Finding], graph: _Graph, g: Grouping) -> _Stall | None:
+    """The incident as a stall of pod sandboxes (see _join_sandbox_stall), or None."""
+    if not _is_stall(members, g):
+        return None
+    stuck = [f for f in members if f.rule == "pod-stuck-starting"]
+    workloads = len({_stuck_workload(f, graph) for f in stuck})
+    if len(stuck) < g.together_min_pods or workloads < 2:
+        return None
+    return _Stall(stuck, workloads)
+
+
+def _stall_headline(stall: _Stall, members: list[Finding]) -> str:
+    """N pods of M workloads stuck creating their containers, for how long, which; with it."""
+    from analyzer.ingest.text.values import age_seconds
+
+    stuck = stall.stuck
+    statuses = sorted({str(f.facts.get("status", "ContainerCreating")) for f in stuck})
+    ages = sorted({str(f.facts.get("age", "")) for f in stuck} - {""},
+                  key=lambda a: (age_seconds(a) is None, age_seconds(a) or 0.0))
+    span = ages[0] if len(ages) == 1 else f"{ages[0]} to {ages[-1]}" if ages else "an unknown time"
+    namespaces = len({f.namespace for f in stuck})
+    names = sorted(f"{f.namespace}/{f.name}" for f in stuck)
+    named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    text = (f"{len(stuck)} pods in {namespaces} namespace(s) are still "
+            f"{' or '.join(statuses)} {span} after they were created ({named}): their sandboxes are "
+            "not set up; the dump shows no NotReady node, volume or crash of theirs, which leaves the "
+            "network plugin (CNI) or the container runtime of their node(s)")
+    others = Counter(f.rule for f in members if f.rule != "pod-stuck-starting")
+    if others:
+        text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
+    return text
 
 
 def _scheduler_told(members: list[Finding], g: Grouping) -> tuple[str, list[Finding]] | None:

@@ -781,3 +781,56 @@ def test_a_device_plugin_daemonset_short_of_ready_pods_explains_the_missing_devi
     incidents = group_incidents(collect_findings(cluster), cluster)
     (incident,) = [i for i in incidents if any(f.rule == "node-device-missing" for f in i.members)]
     assert {f.rule for f in incident.members} == {"node-device-missing", "daemonset-unavailable"}
+
+
+# flannel-io/flannel#1558 (description, 2022-04-15; kubeadm on Oracle Linux 8): `kubectl get pods
+# -A` as pasted, cut by the issue corpus after five rows (the flannel rows, CrashLoopBackOff "pod
+# cidr not assigned", are lost). Every pod that needs the pod network waits for it.
+_FLANNEL_1558 = """\
+ kubectl get pods -A
+NAMESPACE              NAME                                         READY   STATUS              RESTARTS          AGE
+cert-manager           cert-manager-6f568fc986-rbhsb                0/1     ContainerCreating   0                 43h
+cert-manager           cert-manager-cainjector-6c66fd8b4c-pjkjj     0/1     ContainerCreating   0                 43h
+cert-manager           cert-manager-webhook-88b9b56b4-ch2g2         0/1     ContainerCreating   0                 43h
+kube-system            coredns-64897985d-5f892                      0/1     ContainerCreating   0                 47h
+"""
+
+
+def test_pods_of_several_workloads_stuck_creating_with_nothing_to_explain_them_are_one_stall() -> None:
+    # Before: four incidents (coredns as the critical one's cause, each cert-manager pod its own).
+    cluster = analyzer.load({"issue.md": _FLANNEL_1558})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    (incident,) = incidents
+    assert incident.severity == "critical"  # DNS is down with it
+    assert incident.cause_rule == "pod-stuck-starting" and "coredns" not in incident.cause
+    assert incident.headline.startswith("4 pods in 2 namespace(s) are still ContainerCreating 1d19h to 1d23h")
+    assert "network plugin (CNI) or the container runtime" in incident.headline
+    assert sorted(f.rule for f in incident.members) == ["critical-component-unhealthy", *["pod-stuck-starting"] * 4]
+
+
+def test_a_stall_needs_several_pods_of_several_workloads() -> None:
+    # The same rows: two pods of two workloads (below together_min_pods) stay two incidents, and
+    # one workload's pods alone are that workload's problem, not a stall.
+    rows = _FLANNEL_1558.splitlines()
+    two = "\n".join(rows[:3] + rows[4:5]) + "\n"
+    cluster = analyzer.load({"issue.md": two})
+    assert len(group_incidents(collect_findings(cluster), cluster)) == 2
+    one_workload = "\n".join(rows[:3] + [rows[2].replace("rbhsb", "xk2zq"), rows[2].replace("rbhsb", "m9fdt")]) + "\n"
+    cluster = analyzer.load({"issue.md": one_workload})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert incident.cause_rule == "pod-stuck-starting" and incident.cause.startswith("Pod cert-manager/")
+
+
+def test_a_crashlooping_network_plugin_stays_the_cause_of_the_pods_stuck_creating() -> None:
+    # terraform-aws-modules/terraform-aws-eks#2623 (description, 2023-05-19; EKS): aws-node in
+    # CrashLoopBackOff, the new coredns pods ContainerCreating (the old ones' rows cut).
+    paste = """\
+$ kubectl get pods -n kube-system
+NAME                       READY   STATUS              RESTARTS       AGE
+aws-node-bmk2f             0/1     CrashLoopBackOff    21 (60s ago)   84m
+coredns-5f859bbc4d-l5kmh   0/1     ContainerCreating   0              18m
+coredns-5f859bbc4d-zmkdn   0/1     ContainerCreating   0              18m
+"""
+    cluster = analyzer.load({"issue.md": paste})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert incident.cause == "DaemonSet kube-system/aws-node"
