@@ -700,8 +700,7 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     # finding itself is of the moment: the same node and time, analyzer/model/restarts.py)
     stall = _sandbox_stall(members, graph, g)
     if moment is None and stall is not None:
-        cause = ("Pod sandboxes not created (the network plugin or the container runtime of their "
-                 "node(s); the dump does not show which)")
+        cause = f"Pods stuck creating their containers: {stall.suspects}; the dump does not show which"
         cause_rule = "pod-stuck-starting"
         headline = _stall_headline(stall, members)
     elif moment is not None and order.get(moment_rule, 0) <= order.get(root.rule, len(order)):
@@ -773,6 +772,21 @@ def _join_sandbox_stall(problems: list[Finding], union: _Union, graph: _Graph, g
 class _Stall:
     stuck: list[Finding]
     workloads: int
+    suspects: str  # what can hold them, as far as the dump tells
+
+
+def _stall_suspects(stuck: list[Finding], graph: _Graph) -> str:
+    """What can hold pods stuck creating: the node's network plugin or runtime; their volumes too
+    unless the dump holds every pod's spec and none mounts a claim (a pasted table row has no
+    spec: Azure/AKS#615's pods stuck ContainerCreating waited for disks being detached)."""
+    def mounts_nothing(f: Finding) -> bool:
+        node = graph.ids.get((f.kind, f.namespace, f.name))
+        from_spec = bool(f.evidence) and not str(f.evidence[0].field).endswith(" column")
+        return node is not None and from_spec and not any(
+            graph.ref(c)[0] == "PersistentVolumeClaim" for c in graph.out(node, "mounts"))
+    if all(mounts_nothing(f) for f in stuck):
+        return "the network plugin (CNI) or the container runtime of their node(s)"
+    return "the network plugin (CNI), the container runtime or their volumes"
 
 
 def _sandbox_stall(members: list[Finding], graph: _Graph, g: Grouping) -> _Stall | None:
@@ -783,7 +797,7 @@ def _sandbox_stall(members: list[Finding], graph: _Graph, g: Grouping) -> _Stall
     workloads = len({_stuck_workload(f, graph) for f in stuck})
     if len(stuck) < g.together_min_pods or workloads < 2:
         return None
-    return _Stall(stuck, workloads)
+    return _Stall(stuck, workloads, _stall_suspects(stuck, graph))
 
 
 def _stall_headline(stall: _Stall, members: list[Finding]) -> str:
@@ -799,9 +813,9 @@ def _stall_headline(stall: _Stall, members: list[Finding]) -> str:
     names = sorted(f"{f.namespace}/{f.name}" for f in stuck)
     named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
     text = (f"{len(stuck)} pods in {namespaces} namespace(s) are still "
-            f"{' or '.join(statuses)} {span} after they were created ({named}): their sandboxes are "
-            "not set up; the dump shows no NotReady node, volume or crash of theirs, which leaves the "
-            "network plugin (CNI) or the container runtime of their node(s)")
+            f"{' or '.join(statuses)} {span} after they were created ({named}), with no NotReady node, "
+            f"crash or volume failure in the dump to explain any of them: {stall.suspects} "
+            "(their events say which)")
     others = Counter(f.rule for f in members if f.rule != "pod-stuck-starting")
     if others:
         text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))

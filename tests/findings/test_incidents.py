@@ -804,7 +804,7 @@ def test_pods_of_several_workloads_stuck_creating_with_nothing_to_explain_them_a
     assert incident.severity == "critical"  # DNS is down with it
     assert incident.cause_rule == "pod-stuck-starting" and "coredns" not in incident.cause
     assert incident.headline.startswith("4 pods in 2 namespace(s) are still ContainerCreating 1d19h to 1d23h")
-    assert "network plugin (CNI) or the container runtime" in incident.headline
+    assert "the network plugin (CNI), the container runtime or their volumes" in incident.cause  # rows: no spec
     assert sorted(f.rule for f in incident.members) == ["critical-component-unhealthy", *["pod-stuck-starting"] * 4]
 
 
@@ -834,3 +834,29 @@ coredns-5f859bbc4d-zmkdn   0/1     ContainerCreating   0              18m
     cluster = analyzer.load({"issue.md": paste})
     (incident,) = group_incidents(collect_findings(cluster), cluster)
     assert incident.cause == "DaemonSet kube-system/aws-node"
+
+
+def test_a_stall_of_pods_whose_specs_mount_no_claim_leaves_the_network_plugin_or_runtime() -> None:
+    # The flannel#1558 rows above as `kubectl get -o json` would hold them (one node, Ready at the
+    # capture; cert-manager's and coredns's pods mount no claim): volumes are not a suspect.
+    node = {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": "oracle-k1", "creationTimestamp": "2022-04-13T08:00:00Z"},
+            "status": {"conditions": [{"type": "Ready", "status": "True", "lastHeartbeatTime": "2022-04-15T09:00:00Z"}],
+                       "nodeInfo": {"kubeletVersion": "v1.23.5"}}}
+
+    def pod(namespace: str, name: str, created: str) -> dict:
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": namespace, "creationTimestamp": created},
+                "spec": {"nodeName": "oracle-k1", "containers": [{"name": "main", "image": "x:1"}]},
+                "status": {"phase": "Pending", "containerStatuses": [{
+                    "name": "main", "ready": False, "restartCount": 0,
+                    "state": {"waiting": {"reason": "ContainerCreating"}}}]}}
+    pods = [pod("cert-manager", "cert-manager-6f568fc986-rbhsb", "2022-04-13T14:00:00Z"),
+            pod("cert-manager", "cert-manager-webhook-88b9b56b4-ch2g2", "2022-04-13T14:00:00Z"),
+            pod("kube-system", "coredns-64897985d-5f892", "2022-04-13T10:00:00Z")]
+    cluster = analyzer.load({"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [node, *pods]})})
+    stalls = [i for i in group_incidents(collect_findings(cluster), cluster) if i.cause_rule == "pod-stuck-starting"]
+    (incident,) = stalls
+    assert incident.cause.startswith("Pods stuck creating their containers: the network plugin (CNI) or the "
+                                     "container runtime of their node(s);")
+    assert len([f for f in incident.members if f.rule == "pod-stuck-starting"]) == 3
