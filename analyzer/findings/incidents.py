@@ -809,10 +809,11 @@ def _stall_headline(stall: _Stall, members: list[Finding]) -> str:
     ages = sorted({str(f.facts.get("age", "")) for f in stuck} - {""},
                   key=lambda a: (age_seconds(a) is None, age_seconds(a) or 0.0))
     span = ages[0] if len(ages) == 1 else f"{ages[0]} to {ages[-1]}" if ages else "an unknown time"
-    namespaces = len({f.namespace for f in stuck})
-    names = sorted(f"{f.namespace}/{f.name}" for f in stuck)
+    namespaces = len({f.namespace for f in stuck} - {""})
+    names = sorted(f"{f.namespace}/{f.name}" if f.namespace else f.name for f in stuck)
     named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-    text = (f"{len(stuck)} pods in {namespaces} namespace(s) are still "
+    where = f" in {namespaces} namespace(s)" if namespaces and all(f.namespace for f in stuck) else ""
+    text = (f"{len(stuck)} pods{where} are still "
             f"{' or '.join(statuses)} {span} after they were created ({named}), with no NotReady node, "
             f"crash or volume failure in the dump to explain any of them: {stall.suspects} "
             "(their events say which)")

@@ -860,3 +860,26 @@ def test_a_stall_of_pods_whose_specs_mount_no_claim_leaves_the_network_plugin_or
     assert incident.cause.startswith("Pods stuck creating their containers: the network plugin (CNI) or the "
                                      "container runtime of their node(s);")
     assert len([f for f in incident.members if f.rule == "pod-stuck-starting"]) == 3
+
+
+def test_a_stall_of_pods_pasted_without_namespaces_names_them_by_name() -> None:
+    # Azure/AKS#615 (description, 2018-08-21): `kubectl get pods` without -n, pods stuck at Init
+    # or ContainerCreating (disks "being detached"; the events cut), one crashlooping of its own.
+    paste = """\
+```
+ NAME                                             READY     STATUS              RESTARTS   AGE
+jenkins-85cc78bbc6-xckkg                         0/1       Init:0/1            0          11m
+jenkins-x-chartmuseum-55c9598b56-gdlwt           1/1       Running             0          1h
+jenkins-x-docker-registry-7b56b4f555-l6hcw       0/1       ContainerCreating   0          1h
+jenkins-x-mongodb-68bfcdf8fc-vrms9               0/1       ContainerCreating   0          1h
+jenkins-x-monocular-api-8bdb8d985-ndggq          0/1       CrashLoopBackOff    24         1h
+jenkins-x-nexus-8655db64f7-jzbnq                 0/1       ContainerCreating   0          1h
+```
+"""
+    cluster = analyzer.load({"issue.md": paste})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert len(incidents) == 2  # the crashloop is its own
+    (stall,) = [i for i in incidents if i.cause_rule == "pod-stuck-starting"]
+    assert stall.headline.startswith("4 pods are still ContainerCreating or Init:0/1 11m to 60m after they were "
+                                     "created (jenkins-85cc78bbc6-xckkg, jenkins-x-docker-registry-7b56b4f555-l6hcw,")
+    assert "or their volumes" in stall.cause
