@@ -82,7 +82,34 @@ def short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterator
         if starting and _pods_fail_on_their_own(cluster, obj):
             # young, but stuck: its pods cannot pull, crash, are misconfigured or fit no node
             starting = ""
+        if starting and _creates_no_pods(cluster, obj):
+            starting = ""
         yield finding.as_info(resolved=starting) if starting else finding
+
+
+# A Deployment's controller makes its pods within seconds of its creation; one that has made none
+# this long after is not rolling out, its ReplicaSet is refused them (FailedCreate: a missing
+# service account, a quota, an admission webhook).
+CREATES_PODS_WITHIN = timedelta(seconds=30)
+
+
+def _creates_no_pods(cluster: AnalyzedDump, obj: KubeObject) -> bool:
+    """A young Deployment with no pod of its template at all (UP-TO-DATE 0, none in the dump),
+    its status observed, past the seconds its controller takes to make them
+    (aws-ebs-csi-driver#945: ebs-csi-controller 0/1, UP-TO-DATE 0, at 51s, its claim Pending)."""
+    if obj.kind != "Deployment":
+        return False
+    status, meta = obj.view.status, obj.view.metadata
+    age = known_age(cluster, obj)
+    if age is None or age < CREATES_PODS_WITHIN or (obj.view.spec.replicas or 1) < 1:
+        return False
+    generation, observed = getattr(meta, "generation", None), getattr(status, "observedGeneration", None)
+    if generation is not None and (observed is None or observed < generation):
+        return False  # its controller has not looked at it yet
+    made = [getattr(status, "updatedReplicas", None), getattr(status, "replicas", None)]
+    if any(n for n in made) or obj.view.spec.replicas == 0:
+        return False
+    return not any(True for _ in owned_pods(cluster, obj))
 
 
 # A pod waiting for one of these does not get past it by waiting longer.
