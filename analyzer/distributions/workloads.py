@@ -384,9 +384,18 @@ def _component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[Compo
         w.images, w.containers = _images(first)
         w.host_network = first.hostNetwork
         w.priority_class = first.priorityClassName
-        w.desired = len(members)
-        readiness = [None if starting(p, cluster) else pod_ready(p) for p in members]
+        # pods being deleted (an old ReplicaSet's, Terminating) are not wanted any more: the
+        # others are (terraform-aws-eks#2623: 2 coredns pods ContainerCreating, 4 Terminating)
+        wanted = [p for p in members if not _being_deleted(p)] or members
+        w.desired = len(wanted)
+        readiness = [None if starting(p, cluster) else pod_ready(p) for p in wanted]
         w.ready = None if all(r is None for r in readiness) else sum(1 for r in readiness if r)
         rows.append(w)
     rows.sort(key=lambda w: (w.namespace, w.name, w.kind))
     return rows
+
+
+def _being_deleted(pod: KubeObject) -> bool:
+    """A pod on its way out: its deletion asked for, or a pasted row saying Terminating."""
+    text = pod.view.text
+    return bool(pod.view.metadata.deletionTimestamp) or (text is not None and text.status == "Terminating")

@@ -830,10 +830,15 @@ NAME                       READY   STATUS              RESTARTS       AGE
 aws-node-bmk2f             0/1     CrashLoopBackOff    21 (60s ago)   84m
 coredns-5f859bbc4d-l5kmh   0/1     ContainerCreating   0              18m
 coredns-5f859bbc4d-zmkdn   0/1     ContainerCreating   0              18m
+coredns-6866f5c8b4-6w28v   0/1     Terminating         0              89m
+coredns-6866f5c8b4-7n9xl   0/1     Terminating         0              89m
 """
     cluster = analyzer.load({"issue.md": paste})
     (incident,) = group_incidents(collect_findings(cluster), cluster)
     assert incident.cause == "DaemonSet kube-system/aws-node"
+    # the old ReplicaSet's Terminating pods are not wanted: coredns wants its 2 new ones
+    (dns,) = [f for f in incident.members if f.rule == "critical-component-unhealthy" and f.facts.get("role") == "dns"]
+    assert (dns.facts["ready"], dns.facts["desired"]) == (0, 2)
 
 
 def test_a_stall_of_pods_whose_specs_mount_no_claim_leaves_the_network_plugin_or_runtime() -> None:
