@@ -700,7 +700,7 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     # finding itself is of the moment: the same node and time, analyzer/model/restarts.py)
     stall = _sandbox_stall(members, graph, g)
     if moment is None and stall is not None:
-        cause = f"Pods stuck creating their containers: {stall.suspects}; the dump does not show which"
+        cause = f"Pods held before their containers start: {stall.suspects}"
         cause_rule = "pod-stuck-starting"
         headline = _stall_headline(stall, members)
     elif moment is not None and order.get(moment_rule, 0) <= order.get(root.rule, len(order)):

@@ -862,8 +862,8 @@ def test_a_stall_of_pods_whose_specs_mount_no_claim_leaves_the_network_plugin_or
     cluster = analyzer.load({"objects.yaml": yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [node, *pods]})})
     stalls = [i for i in group_incidents(collect_findings(cluster), cluster) if i.cause_rule == "pod-stuck-starting"]
     (incident,) = stalls
-    assert incident.cause.startswith("Pods stuck creating their containers: the network plugin (CNI) or the "
-                                     "container runtime of their node(s);")
+    assert incident.cause == ("Pods held before their containers start: the network plugin (CNI) or the "
+                              "container runtime of their node(s)")
     assert len([f for f in incident.members if f.rule == "pod-stuck-starting"]) == 3
 
 
