@@ -784,9 +784,12 @@ def _stall_suspects(stuck: list[Finding], graph: _Graph) -> str:
         from_spec = bool(f.evidence) and not str(f.evidence[0].field).endswith(" column")
         return node is not None and from_spec and not any(
             graph.ref(c)[0] == "PersistentVolumeClaim" for c in graph.out(node, "mounts"))
-    if all(mounts_nothing(f) for f in stuck):
-        return "the network plugin (CNI) or the container runtime of their node(s)"
-    return "the network plugin (CNI), the container runtime or their volumes"
+    suspects = (["the network plugin (CNI)", "the container runtime of their node(s)"]
+                if all(mounts_nothing(f) for f in stuck)
+                else ["the network plugin (CNI)", "the container runtime", "their volumes"])
+    if any(str(f.facts.get("status", "")).startswith("Init:") for f in stuck):
+        suspects.append("an init container that does not finish")  # Init:0/1 runs one
+    return ", ".join(suspects[:-1]) + " or " + suspects[-1]
 
 
 def _sandbox_stall(members: list[Finding], graph: _Graph, g: Grouping) -> _Stall | None:
