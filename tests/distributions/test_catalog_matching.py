@@ -22,6 +22,9 @@ CASES = [
     ("konnectivity-agent", "api-tunnel"), ("proxymux-client", "api-tunnel"),
     ("kube-apiserver", "control-plane"), ("etcd", "control-plane"),
     ("kube-proxy", "kube-proxy"), ("metrics-server", "metrics"), ("rke2-metrics-server", "metrics"),
+    # GKE's add-on scalers (Neutrollized/free-tier-gke#6's kube-system): not the add-on they scale
+    ("antrea-controller-horizontal-autoscaler", "autoscaler"), ("antrea-controller", "cni"),
+    ("calico-typha-horizontal-autoscaler", "autoscaler"), ("calico-node-vertical-autoscaler", "autoscaler"),
 ]
 
 
