@@ -79,6 +79,10 @@ _NO_RESOURCES_IN = re.compile(r"No resources found in (\S+) namespace")
 _KLOG_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] ")
 
 
+# A line that may run a distribution's client (oc, microk8s/k3s/minikube kubectl): only these
+# are looked at as command lines in pasted text.
+_CLIENT_LINE = re.compile(r"^.{0,200}?\b(?:oc(?:\.exe)?|(?:microk8s|k3s|minikube)[ .]kubectl) +[a-z].*$", re.M)
+
 class Ingestor:
     """Reads trees into one IngestResult; objects seen twice are kept once."""
 
@@ -524,7 +528,8 @@ class Ingestor:
                 self.result.collected_kinds.update(listing.kinds)
             return
         if verb == "version":
-            version = transcripts.server_version("\n".join(t for _, t in out))
+            printed = "\n".join(t for _, t in out)
+            version = transcripts.server_version(printed) or transcripts.oc3_version(printed)[1]
             if version and not self.result.server_version:
                 self.result.server_version = version
             skip.append(Rejection(display, block.span, f"kubectl version: server version {version} read" if version
@@ -912,6 +917,7 @@ class Ingestor:
         for rej in parsed.rejections:
             # A fragment of text the parser could not read: not countable as objects.
             self._record_input_rejection(rej)
+        self._note_client_and_version(text, commands=self._transcript is None)
         for first, last in parsed.unread:
             span = f"line {first}" if first == last else f"lines {first}-{last}"
             self.result.skipped.append(Rejection(display, span, "neither a kubectl table nor a describe "
@@ -920,6 +926,27 @@ class Ingestor:
             self.result.skipped.append(Rejection(display, f"line {line}", f"kubectl's error, no objects: {said[:200]}"))
         self.result.generic_tables.extend(parsed.tables)
         return True
+
+    def _note_client_and_version(self, text: str, *, commands: bool = True) -> None:
+        """What pasted text tells besides its tables and describes: the client its command line
+        ran through (`oc get pods`, no prompt before it) and a version the client printed
+        (`kubectl version`, OpenShift 3's `oc version`) - openshift/origin#20233's paste. (A
+        transcript's commands are counted where they are split off: `commands` False.)"""
+        from analyzer.ingest.text.transcript import command_of_line
+
+        for m in _CLIENT_LINE.finditer(text) if commands else ():
+            found = command_of_line(m.group(0))
+            if found is not None and found[0] == "kubectl" and (tool := transcripts.cli_tool(found[1])):
+                self.result.cli_tools[tool] = self.result.cli_tools.get(tool, 0) + 1
+        oc_client, oc_server = transcripts.oc3_version(text)
+        if oc_client:
+            self.result.cli_tools["oc"] = self.result.cli_tools.get("oc", 0) + 1
+        if self.result.server_version:
+            return
+        version = (transcripts.server_version(text) if "erver Version" in text or "erverVersion" in text
+                   else None) or oc_server
+        if version:
+            self.result.server_version = version
 
     def _namespace_from_transcript(self, body: dict[str, Any]) -> tuple[str, str] | None:
         """A table row (or a describe) without a namespace takes the one namespace this

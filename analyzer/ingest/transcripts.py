@@ -96,6 +96,27 @@ def server_version(text: str) -> str | None:
     return next(g for g in m.groups() if g)
 
 
+# OpenShift 3's `oc version`: the client's lines, then (when it reached one) `Server <url>` and
+# the server's `openshift v3.x` and `kubernetes v1.x+<commit>` (openshift/origin#20233's paste).
+_OC3_CLIENT = re.compile(r"^[ \t]*oc v\d+\.\d+\S*[ \t]*$", re.M)
+_OC3_SERVER = re.compile(r"^[ \t]*Server https?://\S+[ \t]*\n[ \t]*openshift v\S+[ \t]*\n[ \t]*kubernetes (v\d+\.\d+\S*)", re.M)
+
+
+def oc3_version(text: str) -> tuple[bool, str | None]:
+    """Whether OpenShift 3's `oc version` printed its client here, and the server's Kubernetes
+    version when it printed the server's too.
+
+    >>> oc3_version("oc v3.9.30\\nkubernetes v1.9.1+a0ce1bc657\\nfeatures: Basic-Auth GSSAPI Kerberos SPNEGO\\n")
+    (True, None)
+    >>> oc3_version("oc v3.11.0+0cbc58b\\nkubernetes v1.11.0+d4cacc0\\n\\nServer https://ocp:8443\\nopenshift v3.11.16\\nkubernetes v1.11.0+d4cacc0\\n")
+    (True, 'v1.11.0+d4cacc0')
+    >>> oc3_version("kubernetes v1.9.1 is old")
+    (False, None)
+    """
+    server = _OC3_SERVER.search(text)
+    return _OC3_CLIENT.search(text) is not None, server.group(1) if server else None
+
+
 def log_target(flags: dict[str, str], names: tuple[str, ...], resources: tuple[str, ...]) -> LogTarget | None:
     """Pod and container of `kubectl logs POD [-c C] [-n NS] [-p]`; None for a selector or a
     workload (`deploy/x`, `-l app=x`), whose pod the output does not name."""

@@ -226,6 +226,33 @@ def test_an_oc_session_leans_openshift(tmp_path) -> None:
     assert [(e.signal, e.value) for e in result.evidence] == [("cli_tool", "oc")]
 
 
+def test_one_oc_command_without_a_prompt_and_oc3s_version_lean_openshift(tmp_path) -> None:
+    # openshift/origin#20233 (2018-07-06, trimmed): one `oc get pods` without a prompt (read as a
+    # plain table, its command line was prose) and OpenShift 3's `oc version` print of its client.
+    import analyzer
+
+    paste = tmp_path / "origin-20233.md"
+    paste.write_text(
+        "oc get pods\n"
+        "NAME                                    READY     STATUS                  RESTARTS   AGE\n"
+        "elasticsearch-client-7754b98dc6-tr4f8   0/1       Init:CrashLoopBackOff   5          3m\n"
+        "elasticsearch-data-77c8b59978-hmnk7     0/1       Init:CrashLoopBackOff   10         28m\n"
+        "\n"
+        "##### Version\n"
+        "oc v3.9.30\n"
+        "kubernetes v1.9.1+a0ce1bc657\n"
+        "features: Basic-Auth GSSAPI Kerberos SPNEGO\n")
+    cluster = analyzer.load(paste)
+    assert cluster.ingest.cli_tools == {"oc": 2}
+    assert cluster.ingest.server_version is None  # the client's version, not the server's
+    result = cluster.distribution
+    assert result.name == "openshift" and [(e.signal, e.value) for e in result.evidence] == [("cli_tool", "oc")]
+    # prose naming the client is no command
+    prose = tmp_path / "prose.txt"
+    prose.write_text("We ran oc get pods and it hung.\n" + "\n".join(paste.read_text().splitlines()[1:4]) + "\n")
+    assert analyzer.load(prose).ingest.cli_tools == {}
+
+
 def test_kubectl_alone_names_no_distribution(tmp_path) -> None:
     import analyzer
 

@@ -451,3 +451,28 @@ def test_a_describes_one_event_row_quoted_alone_is_that_objects_event() -> None:
     # the same row with no describe above it stays unread
     alone = ingest_text(text.split("\n\n", 1)[1], "issue.md")
     assert not [o for o in alone.objects if o is not None]
+
+
+def test_openshift_3s_oc_version_gives_the_servers_kubernetes_version() -> None:
+    # A public OpenShift 3.11 write-up's session (found by the text index for "openshift v3.11.0+"),
+    # trimmed: `oc version` prints the client, then `Server <url>`, `openshift v3.11...` and the
+    # server's `kubernetes v1.11.0+d4cacc0`.
+    session = ("$ oc version\n"
+               "oc v3.11.0+e5dbec2-186\n"
+               "kubernetes v1.11.0+d4cacc0\n"
+               "features: Basic-Auth GSSAPI Kerberos SPNEGO\n"
+               "\n"
+               "Server https://master:8443\n"
+               "openshift v3.11.0+9b1e777-164\n"
+               "kubernetes v1.11.0+d4cacc0\n"
+               "\n"
+               "$ oc get pods\n"
+               "NAME                       READY     STATUS    RESTARTS   AGE\n"
+               "router-1-xlp7j             1/1       Running   0          1h\n")
+    result = ingest_text(session, "session.txt")
+    assert result.server_version == "v1.11.0+d4cacc0" and result.cli_tools == {"oc": 2}
+    # the same print pasted as prose (tab-indented under a heading, no command before it)
+    prose = "## version\n" + "".join("\t" + line + "\n" for line in session.splitlines()[1:8])
+    prose += "\n" + "\n".join(session.splitlines()[10:]) + "\n"
+    result = ingest_text(prose, "notes.md")
+    assert result.server_version == "v1.11.0+d4cacc0" and result.cli_tools == {"oc": 1}
