@@ -49,6 +49,9 @@ class CatalogEntry:
     distributions: tuple[str, ...]
     critical: bool
     description: str
+    # the controller its pods come from where their names cannot tell (`Job`: a helm-install
+    # pod `<job>-<5 chars>` looks like a DaemonSet's); "" when the name's shape says it
+    controller: str = ""
 
     @property
     def distribution_specific(self) -> bool:
@@ -150,6 +153,6 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
         entries.append(CatalogEntry(
             name=str(row["name"]), match=match, images=images, role=row["role"],
             distributions=_strings(row.get("distributions")), critical=bool(row.get("critical")),
-            description=str(row.get("description") or ""),
+            description=str(row.get("description") or ""), controller=str(row.get("controller") or ""),
         ))
     return Catalog(tuple(entries))

@@ -256,9 +256,11 @@ def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | 
     kind, name = guess_from_pod_name(pod.name, pod.view.spec.nodeName, known.nodes, known.control_plane)
     if kind in ("Pod", "StaticPod"):
         return kind, name, False
-    if kind == "DaemonSet" and _ran_to_its_end(pod):
+    if kind == "DaemonSet" and (_ran_to_its_end(pod) or _jobs_component(name)):
         # a Job's pods are named <job>-<5 chars> too; a DaemonSet's pod restarts, never completes
-        # (k3s#3389: helm-install-traefik-vn7wv Completed was listed as a DaemonSet)
+        # (k3s#3389: helm-install-traefik-vn7wv Completed was listed as a DaemonSet), and a
+        # component the catalog knows as a Job's is one while it waits or runs (rke2#585's Pending
+        # helm-install-rke2-ingress-nginx-s4n49)
         kind = "Job"
     if kind == "Deployment" or kind == "DaemonSet":
         # <replicaset>-<5 chars>: a ReplicaSet a describe or the dump named decides
@@ -270,6 +272,14 @@ def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | 
     if (kind, ns, name) in known.present:
         return None
     return kind, name, True
+
+
+def _jobs_component(name: str) -> bool:
+    """Whether the catalog knows the workload of this name as run by a Job."""
+    from analyzer.distributions.catalog import load_catalog
+
+    entry = load_catalog().match(name, ())
+    return entry is not None and entry.controller == "Job"
 
 
 def _ran_to_its_end(pod: KubeObject) -> bool:

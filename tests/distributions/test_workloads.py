@@ -348,3 +348,19 @@ def test_a_pasted_completed_pod_with_a_short_suffix_is_a_jobs_not_a_daemonsets()
     rows = _rows(analyzer.load(pasted))
     assert [(r[1], r[2]) for r in rows] == [("Job", "helm-install-traefik"), ("Job", "helm-install-traefik-crd"),
                                            ("DaemonSet", "svclb-traefik")]
+
+
+def test_a_pending_or_crashing_helm_install_pod_is_a_jobs_as_the_catalog_knows_it() -> None:
+    # rancher/rke2#585 (comment 2021-01-19) and k3s-io/k3s#344 (2019-04-13), one row each, and
+    # k3s#3389's svclb row: a helm-install pod that has not completed (Pending, CrashLoopBackOff) is
+    # still its Job's; the catalog's `controller: Job` says so where the name's 5-character suffix
+    # looks like a DaemonSet's.
+    pasted = (
+        "NAMESPACE     NAME                                         READY   STATUS             RESTARTS   AGE\n"
+        "kube-system   helm-install-rke2-ingress-nginx-s4n49        0/1     Pending            0          8m24s\n"
+        "kube-system   helm-install-traefik-k86rz                   0/1     CrashLoopBackOff   36         101m\n"
+        "kube-system   svclb-traefik-wrrkh                          2/2     Running            10         100m\n"
+    )
+    rows = _rows(analyzer.load(pasted))
+    assert [(r[1], r[2]) for r in rows] == [("Job", "helm-install-rke2-ingress-nginx"), ("Job", "helm-install-traefik"),
+                                           ("DaemonSet", "svclb-traefik")]
