@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
-from analyzer.findings.facts import age_text, ev, object_age, text_status
+from analyzer.findings.facts import age_text, ev, known_age, object_age, text_status
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -45,12 +46,20 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 source += f"; last FailedScheduling event {age}"
         if reason is None and no_nodes:
             reason, source = "no node is registered", "the dump lists nodes and holds none"
+        age = object_age(cluster, pod)
+        setting_up = None
         if reason is None:
             reason = "no reason recorded"
             source = "events not collected" if not events_collected else "no scheduler condition or event"
+            setting_up = _cluster_setting_up(cluster, age)
+            if setting_up is not None:
+                source += f"; the cluster's oldest node is {age_text(setting_up)} old: it may still be setting up"
         finding = RULE.fail(pod, *evidence, reason=reason, reason_source=source,
                             placement=_placement(pod, reason))
-        age = object_age(cluster, pod)
+        if setting_up is not None:
+            # minutes into a new cluster, nothing says the scheduler failed: a warning to look at
+            # again, not an outage (rke2#585's helm-install pods 8m24s into an 8m30s-old node)
+            finding = replace(finding, severity="warning")
         if reason == "no reason recorded" and age is not None and timedelta(0) <= age < _STARTING:
             # Seconds old, with nothing saying the scheduler failed: it may place it yet.
             finding = finding.as_info(resolved=f"created {age_text(age)} before capture: not yet placed, "
@@ -61,6 +70,24 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
 # The scheduler places a pod within a second when a node fits; a minute without a recorded
 # failure is still a cluster settling (nodes joining, a CNI being applied).
 _STARTING = timedelta(minutes=1)
+# A cluster whose oldest node joined this recently is still being set up (add-ons installing).
+_SETTING_UP = timedelta(minutes=15)
+
+
+def _cluster_setting_up(cluster: AnalyzedDump, age: timedelta | None) -> timedelta | None:
+    """The oldest node's age when every node the dump lists is Ready and joined under _SETTING_UP
+    before the capture, and the pod is no older than them (created as the cluster was set up);
+    else None. (Nodes not Ready in a new cluster are a cluster failing to come up.)"""
+    if age is None or age < _STARTING:
+        return None
+    nodes = list(cluster.objects_of("Node"))
+    if not all(any(c.type == "Ready" and c.status == "True" for c in n.view.status.conditions or ()) for n in nodes):
+        return None
+    ages = [known_age(cluster, node) for node in nodes]
+    if not ages or any(a is None for a in ages):
+        return None
+    oldest = max(ages)
+    return oldest if timedelta(0) <= oldest < _SETTING_UP and age <= oldest + _STARTING else None
 
 
 def _placement(pod, reason: str) -> str:
