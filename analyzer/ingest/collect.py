@@ -79,9 +79,10 @@ _NO_RESOURCES_IN = re.compile(r"No resources found in (\S+) namespace")
 _KLOG_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] ")
 
 
-# A line that may run a distribution's client (oc, microk8s/k3s/minikube kubectl): only these
-# are looked at as command lines in pasted text.
-_CLIENT_LINE = re.compile(r"^.{0,200}?\b(?:oc(?:\.exe)?|(?:microk8s|k3s|minikube)[ .]kubectl) +[a-z].*$", re.M)
+# A distribution's client (oc, microk8s/k3s/minikube kubectl) run with a verb: only the lines
+# holding one are looked at as command lines in pasted text.
+# (two literal-led patterns: Python's re scans for a leading literal fast, not for a \b)
+_CLIENT_WORDS = (re.compile(r"oc(?:\.exe)? +[a-z]"), re.compile(r"kubectl +[a-z]"))
 
 class Ingestor:
     """Reads trees into one IngestResult; objects seen twice are kept once."""
@@ -934,8 +935,16 @@ class Ingestor:
         transcript's commands are counted where they are split off: `commands` False.)"""
         from analyzer.ingest.text.transcript import command_of_line
 
-        for m in _CLIENT_LINE.finditer(text) if commands else ():
-            found = command_of_line(m.group(0))
+        seen: set[int] = set()
+        for m in (m for pattern in _CLIENT_WORDS for m in pattern.finditer(text)) if commands else ():
+            if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-"):
+                continue  # inside a word (`proc get`, `docker-oc ...`)
+            start = text.rfind("\n", 0, m.start()) + 1
+            if start in seen or m.start() - start > 200:  # a prompt is shorter
+                continue
+            seen.add(start)
+            end = text.find("\n", m.start())
+            found = command_of_line(text[start:end if end >= 0 else len(text)])
             if found is not None and found[0] == "kubectl" and (tool := transcripts.cli_tool(found[1])):
                 self.result.cli_tools[tool] = self.result.cli_tools.get(tool, 0) + 1
         oc_client, oc_server = transcripts.oc3_version(text)

@@ -113,8 +113,10 @@ def oc3_version(text: str) -> tuple[bool, str | None]:
     >>> oc3_version("kubernetes v1.9.1 is old")
     (False, None)
     """
-    server = _OC3_SERVER.search(text)
-    return _OC3_CLIENT.search(text) is not None, server.group(1) if server else None
+    if "oc v" not in text and "Server http" not in text:  # the cheap look first: most text has neither
+        return False, None
+    server = _OC3_SERVER.search(text) if "Server http" in text else None
+    return "oc v" in text and _OC3_CLIENT.search(text) is not None, server.group(1) if server else None
 
 
 def log_target(flags: dict[str, str], names: tuple[str, ...], resources: tuple[str, ...]) -> LogTarget | None:
