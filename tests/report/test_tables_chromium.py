@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from browser import launched, needs_chromium, open_guarded
 from conftest import ROOT
+from playwright.sync_api import expect
 
 import analyzer
 from analyzer.report import cluster_facts, render_cluster_report
@@ -116,8 +117,10 @@ def test_a_deep_link_opens_the_row(browser, large) -> None:
         problem = facts["what_is_wrong"]["problems"][0]
         assert facts["what_is_wrong"]["source"] == "incidents"
         page.click(f"#wrong a[href='#filter/findings/incident={problem['id']}']")
-        status = page.inner_text("#t-findings .kt-status")
-        assert re.search(rf"of {problem['count']} matching", status), status
+        # The link changes the hash; the table follows on `hashchange`, which the browser fires
+        # after the click returns: wait for the filtered status rather than read it at once.
+        expect(page.locator("#t-findings .kt-status")).to_have_text(
+            re.compile(rf"of {problem['count']} matching"), timeout=10_000)
         assert set(_column(page, "findings", "incident")) == {problem["id"]}
         assert errors == [] and attempted == []
     finally:
