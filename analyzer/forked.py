@@ -54,6 +54,14 @@ def can_fork() -> bool:
     return fork_supported() and _idle_cpu() and _room_for_a_copy()
 
 
+def can_fork_own(memory: int) -> bool:
+    """Whether a forked child that works from memory of its own (it reads a dump itself, while
+    this process reads it too) may start: `fork_supported()` and room for `memory` bytes twice
+    (its own and this process's). Whether a CPU is idle for it, the child itself finds out, so
+    that this process never waits on the check."""
+    return fork_supported() and _room_for(2 * memory)
+
+
 # How long the CPUs' counters are watched for an idle one (once per report of a large dump).
 IDLE_SAMPLE_SECONDS = 0.05
 
@@ -68,6 +76,15 @@ def _idle_cpu() -> bool:
     if idle is None:  # no /proc/stat: the load average, which counts this process too
         return os.getloadavg()[0] < len(os.sched_getaffinity(0)) - 0.5
     return idle >= 1.75
+
+
+def _idle_cpu_beside_parent() -> bool:
+    # In a child started beside its parent at work: the parent keeps one CPU busy while the
+    # child sleeps, so one more must be idle for the child.
+    idle = _cpus_idle_over(IDLE_SAMPLE_SECONDS)
+    if idle is None:
+        return os.getloadavg()[0] < len(os.sched_getaffinity(0)) - 1.5
+    return idle >= 0.75
 
 
 def _cpus_idle_over(seconds: float) -> float | None:
@@ -100,14 +117,22 @@ def _room_for_a_copy() -> bool:
     # the machine has not twice this process's size free, one process is slower but does not
     # make it swap.
     try:
-        with open("/proc/meminfo", "rb") as meminfo:
-            available = next(int(line.split()[1]) for line in meminfo
-                             if line.startswith(b"MemAvailable:"))
         with open("/proc/self/status", "rb") as status:
             resident = next(int(line.split()[1]) for line in status if line.startswith(b"VmRSS:"))
     except (OSError, StopIteration, ValueError, IndexError):
         return False
-    return available > 2 * resident
+    return _room_for(2 * resident * 1024)
+
+
+def _room_for(memory: int) -> bool:
+    """Whether the machine has `memory` bytes available (false where it cannot tell)."""
+    try:
+        with open("/proc/meminfo", "rb") as meminfo:
+            available = next(int(line.split()[1]) for line in meminfo
+                             if line.startswith(b"MemAvailable:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return False
+    return available * 1024 > memory
 
 
 class Forked(Generic[Result]):
@@ -335,14 +360,18 @@ class _Warning(msgspec.Struct, array_like=True):
 
 
 def fork_call(make: Callable[..., Result], result_type: type[Result],
-              letters: bool = False) -> Forked[Result] | None:
+              letters: bool = False, own_memory: int | None = None) -> Forked[Result] | None:
     """`make()` started in a forked child; None where no child can help (`can_fork()`).
 
     `result_type` is what msgspec decodes the result into (a dataclass, a Struct, plain
     containers of str, int, float, bool, None and bytes); `make` must return exactly that.
     With `letters`, `make` is called with the child's `ChildLetters`.
+
+    `own_memory`: the child works from memory of its own, about this many bytes, not from this
+    process's (`can_fork_own`); it starts at once and, where no CPU is idle for it, ends without
+    a result (this process then makes it).
     """
-    if not can_fork():
+    if not (can_fork() if own_memory is None else can_fork_own(own_memory)):
         return None
     read_end, write_end = os.pipe()
     link = _Letters() if letters else None
@@ -357,6 +386,8 @@ def fork_call(make: Callable[..., Result], result_type: type[Result],
         try:
             os.close(read_end)
             _child_on_its_own()
+            if own_memory is not None and not _idle_cpu_beside_parent():
+                return  # (to the finally: status 1) it would only compete with its parent
             args: tuple[Any, ...] = ()
             if link is not None:
                 link.as_child(write_end)

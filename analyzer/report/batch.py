@@ -18,10 +18,12 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.errors import AnalyzerError, InputError
+from analyzer.ingest.tree import is_archive
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -161,6 +163,28 @@ def _load(spec: str, show_sensitive: bool = False) -> Cluster:
     return Cluster(result, show_sensitive=show_sensitive)
 
 
+def _named_load(spec: str, name: str, show_sensitive: bool) -> Cluster:
+    cluster = _load(spec, show_sensitive)
+    cluster.name = name
+    return cluster
+
+
+def _plain_size(spec: str) -> int:
+    """The bytes a dump file or folder holds, 0 where a second reading of it is not the same
+    or not cheap: stdin, an archive or compressed file (decompressed twice, to an unknown size)."""
+    if spec == "-":
+        return 0
+    try:
+        if os.path.isdir(spec):
+            return sum(os.path.getsize(os.path.join(folder, name))
+                       for folder, _, names in os.walk(spec) for name in names)
+        with open(spec, "rb") as f:
+            head = f.read(512)
+        return 0 if is_archive(head) else os.path.getsize(spec)
+    except OSError:
+        return 0
+
+
 class NothingRead(InputError):
     """A dump of which nothing could be read, with what its reading found (rejections, files)."""
 
@@ -195,7 +219,7 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from analyzer.report.cluster_report import render_cluster_report
+    from analyzer.report.cluster_report import render_cluster_report, start_second_process
     from analyzer.report.comparison import render_comparison
 
     if fail_on is not None and fail_on not in SEVERITY_RANK:
@@ -221,12 +245,14 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
                 # a caller that runs with the collector off (kda report): what the last dump's
                 # report left in cycles (figures drawn here, say) is freed before the next
                 gc.collect()
+            # A large dump is read by a second process too, on the core this one's reading
+            # leaves idle; it then makes the timeline and diagrams while this one runs the rules.
+            started = start_second_process(partial(_named_load, spec, dump_id, show_sensitive),
+                                           _plain_size(spec), formats)
             try:
-                cluster = _load(spec, show_sensitive)
-                cluster.name = dump_id
-                # a large dump's timeline and diagrams are made on the other core meanwhile
+                cluster = _named_load(spec, dump_id, show_sensitive)
                 result.reports.append(render_cluster_report(cluster, outdir / dump_id, formats,
-                                                            second_process=None))
+                                                            second_process=None, started=started))
                 result.fail_on_hits += _fail_on_hits(cluster, fail_on)
                 loaded.append((dump_id, cluster))
             # Failures are listed once, after the batch (summary_lines), each with its input.
@@ -239,6 +265,9 @@ def run_batch(inputs: Sequence[str], outdir: str | Path, fail_on: str | None = N
                 if isinstance(exc, OSError) and _inside(exc.filename, outdir):
                     raise  # the output cannot be written (disk full, permissions): nor the next one
                 result.failures.append(DumpFailure(spec, f"internal error: {type(exc).__name__}: {exc}", True))
+            finally:
+                if started is not None:
+                    started.close()  # (a no-op once the report has its result)
             bar.advance(task)
     if len(loaded) >= 2:
         result.comparison = render_comparison([c for _, c in loaded], outdir, ids=[i for i, _ in loaded],

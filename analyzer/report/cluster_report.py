@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from analyzer.collector import collector_paused
-from analyzer.forked import ChildLetters, fork_call
+from analyzer.forked import ChildLetters, Forked, fork_call
 from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
 from analyzer.report.sections import SECTIONS, FindingsSay, cluster_facts, findings_say, section
@@ -128,10 +128,19 @@ class PartsBeside:
 
 class AheadLetter(msgspec.Struct, array_like=True):
     """What both processes read and the second one makes first: the pods tables (as
-    `analyzer.model.shipping` writes them) and the capture estimate; None where not sent."""
+    `analyzer.model.shipping` writes them) and the capture estimate; None where not sent. And
+    how much the second process read (`read_counts`): one that read the dump itself (started
+    before this one read it) must have read the same."""
 
     tables: bytes | None = None
     capture: bytes | None = None
+    read: list[int] | None = None
+
+
+def read_counts(cluster: Cluster) -> list[int]:
+    """How many objects, logs, rejections and files passed over a reading of a dump gave."""
+    ingest = cluster.ingest
+    return [len(ingest.objects), len(ingest.logs), len(ingest.rejections), len(ingest.skipped)]
 
 
 class DependenciesLetter(msgspec.Struct, array_like=True):
@@ -183,7 +192,7 @@ def _ahead_letter(cluster: Cluster) -> bytes:
     from analyzer.model.registry import family_tables
     from analyzer.model.shipping import tables_to_bytes
 
-    letter = AheadLetter()
+    letter = AheadLetter(read=read_counts(cluster))
     with suppress(Exception):  # not sent: the other process builds the family itself
         letter.tables = tables_to_bytes(family_tables(FAMILY_BESIDE, cluster))
     with suppress(Exception):
@@ -195,19 +204,23 @@ def _ahead_letter(cluster: Cluster) -> bytes:
     return msgspec.msgpack.encode(letter)
 
 
-def _adopt_ahead(cluster: Cluster, data: bytes | None) -> None:
+def _adopt_ahead(cluster: Cluster, data: bytes | None) -> bool:
     """Keep what the second process sent ahead as if made here; what did not come (or would
-    not be exactly what this process makes) is made here when first read."""
+    not be exactly what this process makes) is made here when first read. False where the
+    second process read another dump than this one (a file changed between the two readings):
+    nothing of it may be used."""
     from analyzer.ingest.result import CaptureEstimate
     from analyzer.model.registry import adopt_family
     from analyzer.model.shipping import tables_from_bytes
 
     if not data:
-        return
+        return True
     try:
         letter = msgspec.msgpack.decode(data, type=AheadLetter)
     except (msgspec.DecodeError, msgspec.ValidationError):
-        return
+        return True
+    if letter.read is not None and letter.read != read_counts(cluster):
+        return False
     if letter.tables:
         with suppress(ValueError):
             adopt_family(FAMILY_BESIDE, cluster, tables_from_bytes(letter.tables))
@@ -215,6 +228,7 @@ def _adopt_ahead(cluster: Cluster, data: bytes | None) -> None:
         with suppress(msgspec.DecodeError, msgspec.ValidationError):
             # (a cached property of the Cluster: kept as if it had computed it)
             vars(cluster).setdefault("capture", msgspec.msgpack.decode(letter.capture, type=CaptureEstimate))
+    return True
 
 
 def _dependencies_letter(cluster: Cluster) -> bytes:
@@ -285,11 +299,41 @@ def _findings_chart_from(letter: FindingsLetter, cluster: Cluster) -> Diagram:
 # Below this many objects a report takes about a second: a second process would save little of
 # it, and would import matplotlib again.
 SECOND_PROCESS_OBJECTS = 5000
+# A dump file or folder this large is read by the second process too, from the start, on the
+# core this process's reading leaves idle: then neither copies the pages of the other's dump
+# (a child that works from its parent's dump copies each page it reads: 0.25 s of the
+# parent's and 0.25 s of the child's CPU on a 743 MB dump).
+EARLY_BYTES = 32 << 20
+# What a dump read into memory takes, for each byte of it on disk (JSON: 1.3 at most).
+MEMORY_PER_BYTE = 1.5
+
+
+def start_second_process(load: Callable[[], Cluster], size: int,
+                         formats: tuple[str, ...] = ("html",)) -> Forked[PartsBeside] | None:
+    """A second process for the report of a dump not read yet (`size` bytes on disk, not
+    compressed): it reads the dump with `load` itself, then makes its parts of the report. For
+    `render_cluster_report(..., started=)`, which closes it; None where it would not help (a
+    small dump, no fork here, too little memory). `load` must read exactly what this process
+    will read (the same files): the report checks that both read as much."""
+    import warnings
+
+    if size < EARLY_BYTES:
+        return None
+    pages = "html" in formats
+
+    def make(letters: ChildLetters) -> PartsBeside:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # said by this process, which reads the dump too
+            cluster = load()
+        return parts_beside(cluster, pages, True, letters)
+
+    return fork_call(make, PartsBeside, letters=True, own_memory=int(size * MEMORY_PER_BYTE))
 
 
 def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[str, ...] = ("html",),
                           facts: dict[str, Any] | None = None,
-                          second_process: bool | None = False) -> ReportFiles:
+                          second_process: bool | None = False,
+                          started: Forked[PartsBeside] | None = None) -> ReportFiles:
     """Write the report of one cluster into `outdir` (created): HTML+Markdown and/or JSON.
 
     `second_process`: make what does not read the findings or the graph (the pods tables, some
@@ -297,7 +341,8 @@ def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[s
     graph and runs the findings; it gets from this one what the dependencies and findings
     diagrams show. None decides by the dump's size. The report is the same either way, byte for
     byte; where no second process can run (`analyzer.forked.can_fork`) or it fails, this one
-    makes the part itself.
+    makes the part itself. `started`: the second process, started before the dump was read
+    (`start_second_process`), used instead of forking one now (and ended if none is wanted).
     """
     unknown = set(formats) - set(FORMATS)
     if unknown:
@@ -308,7 +353,7 @@ def render_cluster_report(cluster: Cluster, outdir: str | Path, formats: tuple[s
         second_process = len(cluster.objects) >= SECOND_PROCESS_OBJECTS
     pages = "html" in formats
     with _Beside(cluster, pages, sections=facts is None,
-                 second_process=second_process and (facts is None or pages)) as beside, \
+                 second_process=second_process and (facts is None or pages), started=started) as beside, \
             collector_paused():
         # Figures, pages and table blocks leave few cycles, while the dump's objects, graph and
         # findings are alive: a full collection in the middle would walk them all (0.3-0.4 s of
@@ -320,11 +365,18 @@ class _Beside:
     """The report's parts made in a second process, started now, when there is one and it
     succeeds; else made here, when first asked for."""
 
-    def __init__(self, cluster: Cluster, pages: bool, sections: bool, second_process: bool) -> None:
+    def __init__(self, cluster: Cluster, pages: bool, sections: bool, second_process: bool,
+                 started: Forked[PartsBeside] | None = None) -> None:
         self._cluster, self._pages, self._sections = cluster, pages, sections
-        self._forked = fork_call(lambda letters: parts_beside(cluster, pages, sections, letters),
-                                 PartsBeside, letters=True) if second_process else None
         self._parts: PartsBeside | None = None
+        if started is not None and not (second_process and sections):
+            started.close()  # (it makes the sections: a report given its facts has no use for it)
+            started = None
+        if started is not None or not second_process:
+            self._forked = started
+        else:
+            self._forked = fork_call(lambda letters: parts_beside(cluster, pages, sections, letters),
+                                     PartsBeside, letters=True)
 
     def before_findings(self) -> None:
         """This process's work that the other's needs (the dependencies diagram's view), in an
@@ -339,7 +391,10 @@ class _Beside:
             cluster.distribution  # noqa: B018
         with suppress(Exception):
             cluster.graph  # noqa: B018
-        _adopt_ahead(cluster, forked.receive())
+        if not _adopt_ahead(cluster, forked.receive()):
+            forked.close()  # it read another dump: everything is made here
+            self._forked = None
+            return
         if self._pages:
             forked.send(_dependencies_letter(cluster))
 

@@ -192,3 +192,105 @@ def test_findings_that_fail_are_said_the_same_by_both_processes(
     assert "RuntimeError: a rule broke" in (tmp_path / "one" / "report.md").read_text()
     assert two.facts == one.facts
     assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+# -- a second process started before the dump is read: it reads the dump itself ---------------
+
+def _started(dump: str, monkeypatch: pytest.MonkeyPatch, formats: tuple[str, ...] = FORMATS,
+             idle: bool = True):  # noqa: ANN202
+    monkeypatch.setattr(forked, "_idle_cpu_beside_parent", lambda: idle)
+    started = cluster_report.start_second_process(lambda: analyzer.load(dump), cluster_report.EARLY_BYTES,
+                                                  formats)
+    assert started is not None
+    return started
+
+
+@pytest.mark.parametrize("dump", DUMPS[:2] + DUMPS[4:5], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_second_process_that_read_the_dump_itself_makes_the_same_report(
+        dump: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not dump.exists():
+        pytest.skip(f"{dump} is not beside the repo")
+    one = render_cluster_report(analyzer.load(str(dump)), tmp_path / "one", FORMATS)
+    _made_here_only_in_the_child(monkeypatch)
+    started = _started(str(dump), monkeypatch)
+    two = render_cluster_report(analyzer.load(str(dump)), tmp_path / "two", FORMATS,
+                                second_process=True, started=started)
+    assert two.facts == one.facts
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+def test_a_second_process_that_read_another_dump_is_not_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a file changed between the two readings): what it read differs, so this process makes
+    # everything itself, and nothing of the other dump shows
+    dump = str(SAMPLE_DUMPS / "aks")
+    one = render_cluster_report(analyzer.load(dump), tmp_path / "one", FORMATS)
+    started = _started(str(SAMPLE_DUMPS / "eks"), monkeypatch)
+    made_here: list[int] = []
+    make = cluster_report.parts_beside
+    monkeypatch.setattr(cluster_report, "parts_beside",
+                        lambda *args: made_here.append(os.getpid()) or make(*args))
+    two = render_cluster_report(analyzer.load(dump), tmp_path / "two", FORMATS,
+                                second_process=True, started=started)
+    assert made_here[-1] == os.getpid()
+    assert two.facts == one.facts
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+@pytest.mark.parametrize("second_process", [False, "declined"])
+def test_a_started_process_not_wanted_or_declined_loses_nothing(
+        second_process: bool | str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # not wanted (a small dump, the caller's choice): ended at once; declined (no CPU idle for
+    # it when it started): it ends without a word. This process makes everything either way.
+    dump = str(SAMPLE_DUMPS / "oke")
+    one = render_cluster_report(analyzer.load(dump), tmp_path / "one", FORMATS)
+    started = _started(dump, monkeypatch, idle=second_process is False)
+    two = render_cluster_report(analyzer.load(dump), tmp_path / "two", FORMATS,
+                                second_process=bool(second_process), started=started)
+    assert started.pid and started._pid is None  # reaped, not left behind
+    assert two.facts == one.facts
+    assert _files(tmp_path / "two") == _files(tmp_path / "one")
+
+
+def test_kda_report_starts_the_second_process_before_reading_a_large_dump(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.report import batch
+
+    dump = str(SAMPLE_DUMPS / "eks")
+    batch.run_batch([dump], tmp_path / "one", progress=False)
+    started: list[int] = []
+    start = cluster_report.start_second_process
+
+    def counted(load, size, formats):  # noqa: ANN001, ANN202
+        forked_child = start(load, size, formats)
+        started.append(forked_child is not None)
+        return forked_child
+
+    monkeypatch.setattr(cluster_report, "start_second_process", counted)
+    monkeypatch.setattr(cluster_report, "EARLY_BYTES", 1)
+    monkeypatch.setattr(cluster_report, "SECOND_PROCESS_OBJECTS", 1)
+    monkeypatch.setattr(forked, "_idle_cpu_beside_parent", lambda: True)
+    _made_here_only_in_the_child(monkeypatch)
+    batch.run_batch([dump], tmp_path / "two", progress=False)
+    assert started == [True]
+    assert _files(tmp_path / "two" / "eks") == _files(tmp_path / "one" / "eks")
+
+
+def test_only_a_plain_file_or_folder_is_read_twice(tmp_path: Path) -> None:
+    import gzip
+
+    from analyzer.report.batch import _plain_size
+
+    plain = tmp_path / "pods.json"
+    plain.write_text('{"kind": "List", "items": []}')
+    packed = tmp_path / "pods.json.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    folder = tmp_path / "dump"
+    folder.mkdir()
+    (folder / "a.yaml").write_text("kind: Pod\n")
+    (folder / "b.yaml").write_text("kind: Node\n")
+    assert _plain_size(str(plain)) == plain.stat().st_size
+    assert _plain_size(str(folder)) == 21
+    assert _plain_size(str(packed)) == 0  # decompressed twice, to a size unknown up front
+    assert _plain_size("-") == 0  # stdin cannot be read twice
+    assert _plain_size(str(tmp_path / "missing")) == 0
