@@ -7,6 +7,10 @@ crosses. Where a child cannot help (no fork on this platform, no idle CPU, too l
 fails in any way (an error, a crash, a kill, no progress for a while), the caller gets None and
 makes the result itself with the same function, so what it shows is the same either way.
 
+Or for work a child does from memory of its own, started before this process has built anything
+(`fork_call(..., own_memory=)`): it reads the same dump itself, on a CPU this process's reading
+leaves idle, and neither copies the other's pages as it reads them.
+
 A child may also exchange letters with this process while both work (`fork_call(...,
 letters=True)`): it sends what it has made for this process to use (a table family, say) ahead of
 its result, and this process sends it what it needs from here once made (a picture's data). A

@@ -106,22 +106,26 @@ def stages(dump: Path, fmt: str, all_tables: bool = False) -> dict[str, tuple[fl
 
 
 def as_kda_report(dump: Path, fmt: str) -> dict[str, float]:
-    """Ingest, then the report as `kda report` makes it (`second_process=None`: on a large dump
-    the timeline and three diagrams are made in a forked process on the other core while this one
-    runs the findings): wall and CPU seconds, this process's and the child's, and peak memory."""
+    """Ingest, then the report as `kda report` makes it (analyzer/report/batch.py: on a large
+    dump a second process is started first, reads the dump too, on the other core, and makes the
+    timeline, diagrams and some sections while this one runs the findings): wall and CPU
+    seconds, this process's and the child's (its reading of the dump included), and peak memory."""
     import gc
 
     import analyzer
     from analyzer.report import render_cluster_report
+    from analyzer.report.cluster_report import start_second_process
 
     gc.disable()  # as `kda report` runs (analyzer/cli/report_cmd.py): it leaves right after
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.perf_counter()
+    started = start_second_process(lambda: analyzer.load(str(dump)), dump.stat().st_size, (fmt,))
     cluster = analyzer.load(str(dump))
     ingest = time.perf_counter() - wall
-    cpu, child = _cpu(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = _cpu()
     wall = time.perf_counter()
     with tempfile.TemporaryDirectory() as out:
-        render_cluster_report(cluster, out, formats=(fmt,), second_process=None)
+        render_cluster_report(cluster, out, formats=(fmt,), second_process=None, started=started)
     report = time.perf_counter() - wall
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {"ingest": ingest, "report": report, "cpu": _cpu() - cpu,
@@ -176,9 +180,12 @@ def main(argv: list[str] | None = None) -> int:
                           "--as-kda-report"], check=True, capture_output=True, text=True, env=env)
     m = json.loads(ran.stdout.splitlines()[-1])
     whole = m["ingest"] + m["report"]
+    # (the ingest there ran beside the second process's reading of the same dump: the budget is
+    # also said against the ingest stage above, which ran alone)
     print(f"as kda report makes it (fresh process): ingest {m['ingest']:.2f} s wall, then the report "
           f"{m['report']:.2f} s wall ({m['cpu']:.2f} s cpu here, {m['child_cpu']:.2f} s in the second "
-          f"process); whole report / ingest: {whole / m['ingest']:.2f}x wall (budget 3x); peak memory "
+          f"process, its reading included); whole report / ingest: {whole / m['ingest']:.2f}x wall, "
+          f"{whole / ingest_wall:.2f}x the ingest stage alone (budget 3x); peak memory "
           f"{m['rss_mb']:.0f} MB here, {m['child_rss_mb']:.0f} MB the second process")
     if not args.no_cli:
         wall, cpu = command(dump, args.format)

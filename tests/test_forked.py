@@ -16,7 +16,8 @@ import pytest
 from analyzer import forked
 from analyzer.forked import fork_call, fork_supported
 
-IDLE_CPU = forked._idle_cpu  # the real guard (the fixture below stands in for it)
+IDLE_CPU = forked._idle_cpu  # the real guards (the fixture below stands in for the first)
+IDLE_CPU_BESIDE_PARENT = forked._idle_cpu_beside_parent
 
 pytestmark = pytest.mark.skipif(not fork_supported(), reason="needs fork and a second CPU (Linux)")
 
@@ -237,3 +238,41 @@ def test_the_cpus_idle_time_is_read_from_the_kernels_counters() -> None:
         pytest.skip("no /proc/stat here")
     idle = forked._cpus_idle_over(0.05)
     assert idle is not None and 0 <= idle <= os.cpu_count() + 0.5
+
+
+def test_a_child_of_its_own_memory_starts_without_this_process_waiting(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # fork_call(..., own_memory=): no check of idle CPUs here (this process goes on at once);
+    # the child finds out, beside its busy parent, and ends without a result where none is idle
+    def never_here() -> bool:
+        raise AssertionError("this process checked the CPUs")
+
+    monkeypatch.setattr(forked, "_idle_cpu", never_here)
+    monkeypatch.setattr(forked, "_idle_cpu_beside_parent", lambda: True)
+    with fork_call(lambda: Parts({"pid": os.getpid()}, []), Parts, own_memory=1 << 20) as child:
+        made = child.result()
+        assert made is not None and made.section["pid"] == child.pid
+    monkeypatch.setattr(forked, "_idle_cpu_beside_parent", lambda: False)
+    with fork_call(lambda: Parts({}, []), Parts, own_memory=1 << 20) as child:
+        assert child.result() is None
+    assert _gone(child.pid)
+    # beside a parent at work: one more CPU must be idle than the parent keeps busy
+    monkeypatch.setattr(forked, "_idle_cpu_beside_parent", IDLE_CPU_BESIDE_PARENT)
+    monkeypatch.setattr(forked, "_cpus_idle_over", lambda _s: 0.9)
+    assert forked._idle_cpu_beside_parent()
+    monkeypatch.setattr(forked, "_cpus_idle_over", lambda _s: 0.3)
+    assert not forked._idle_cpu_beside_parent()
+
+
+def test_no_child_of_its_own_memory_where_twice_that_is_not_free(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_open = open
+
+    def four_gigabytes_free(path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if path == "/proc/meminfo":
+            return io.BytesIO(b"MemTotal: 8000000 kB\nMemAvailable: 4000000 kB\n")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", four_gigabytes_free)
+    assert not forked.can_fork_own(3 << 30)  # its own 3 GB and this process's 3 GB
+    assert fork_call(lambda: Parts({}, []), Parts, own_memory=3 << 30) is None
+    assert forked.can_fork_own(1 << 30)

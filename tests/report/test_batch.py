@@ -70,7 +70,7 @@ def test_an_output_that_cannot_be_written_stops_the_batch(
 
     calls = []
 
-    def refuse(cluster, folder, formats, second_process=False):
+    def refuse(cluster, folder, formats, **_options):
         calls.append(folder.name)
         where = folder / "report.html" if len(calls) == 2 else tmp_path / "elsewhere"
         raise OSError(errno.ENOSPC, "No space left on device", str(where))
