@@ -284,6 +284,11 @@ class Ingestor:
         if wrappers.looks_framed(text):
             self.result.skipped.append(Rejection(display, "", "terminal frame (k9s box-drawing │ and padding) removed"))
             text = wrappers.strip_frame(text)
+        elif "│" in text and (runs := wrappers.framed_runs(text)):
+            for first, last in runs:
+                self.result.skipped.append(Rejection(
+                    display, f"lines {first}-{last}", "terminal frame (k9s box-drawing │ and padding) removed"))
+            text = wrappers.strip_framed_runs(text, runs)
         return text.encode("utf-8")
 
     def _add_tool_log(self, display: str, command_text: str, body: str) -> bool:

@@ -172,6 +172,33 @@ def looks_framed(text: str) -> bool:
     return framed >= max(2, 0.6 * len(sample))
 
 
+def framed_runs(text: str) -> list[tuple[int, int]]:
+    """The 1-based line ranges of a paste where two or more lines in a row open with a terminal
+    frame (`│` first on the line) although most of the paste does not: a k9s pane copied into an
+    issue between prose and other code blocks (MicrosoftDocs/azure-docs#95667: a pod's events).
+    No kubectl output opens a line with `│`, so these lines are a frame's."""
+    runs: list[tuple[int, int]] = []
+    start = None
+    lines = text.split("\n")
+    for i, line in enumerate([*lines, ""]):
+        if line.lstrip().startswith(_FRAME):
+            if start is None:
+                start = i
+            continue
+        if start is not None and i - start >= 2:
+            runs.append((start + 1, i))
+        start = None
+    return runs
+
+
+def strip_framed_runs(text: str, runs: list[tuple[int, int]]) -> str:
+    """The paste with the frame of the given line ranges removed (other lines as they are)."""
+    lines = text.split("\n")
+    for first, last in runs:
+        lines[first - 1:last] = strip_frame("\n".join(lines[first - 1:last])).split("\n")
+    return "\n".join(lines)
+
+
 def strip_frame(text: str) -> str:
     """The paste without its frame: `│ ` at line starts, padding and `│` at line ends, borders.
 

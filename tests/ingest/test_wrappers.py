@@ -154,3 +154,35 @@ def test_a_logs_record_is_the_pods_log_and_a_failed_one_is_not() -> None:
     assert log.text.startswith("Exception in thread")
     failed = ingest_text(HOLMES_LOGS_FAILED, "kubectl_logs.txt")
     assert not failed.logs and not failed.objects
+
+
+# A k9s pane pasted into an issue between prose (MicrosoftDocs/azure-docs#95667, AKS static
+# Azure disk, 2022-07-12, trimmed): the pod's event rows keep k9s's left border, some their right
+# one. Before: "code block, not kubectl output", nothing read from the file.
+K9S_EVENTS_IN_ISSUE = "\n".join([
+    "These are the events of the pod mypod:",
+    "",
+    "```",
+    "│   Warning  FailedScheduling    4m36s                default-scheduler        0/3 nodes are "
+    "available: 3 pod has unbound immediate PersistentVolumeClaims.                │",
+    "│   Normal   Scheduled           4m21s                default-scheduler        Successfully "
+    "assigned default/mypod to XXX",
+    "│   Warning  FailedAttachVolume  20s (x2 over 2m21s)  attachdetach-controller  "
+    'AttachVolume.Attach failed for volume "pv-azurediskdemo" : Attach timeout for volume /subscriptions/XXX/resou',
+    "```",
+])
+
+
+def test_a_framed_code_block_inside_prose_is_unframed_and_read() -> None:
+    r = ingest_text(K9S_EVENTS_IN_ISSUE)
+    reasons = {e.view.reason for e in r.objects if e.key.kind == "Event"}
+    assert {"FailedScheduling", "Scheduled", "FailedAttachVolume"} <= reasons
+    [frame] = [s for s in r.skipped if "terminal frame" in s.reason]
+    assert frame.location == "lines 4-6"
+
+
+def test_one_line_opening_with_a_box_character_is_not_a_frame() -> None:
+    from analyzer.ingest.wrappers import framed_runs
+
+    assert framed_runs("prose\n│ one line\nmore prose\n") == []
+    assert framed_runs("│ a\n│ b\nc\n│ d\n") == [(1, 2)]
