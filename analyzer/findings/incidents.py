@@ -487,6 +487,25 @@ def _join_same_scheduling_failure(problems: list[Finding], union: _Union) -> Non
     for members in by_reason.values():
         for i in members[1:]:
             union.join(members[0], i)
+    _join_pending_without_reason(problems, union, by_reason)
+
+
+def _join_pending_without_reason(problems: list[Finding], union: _Union, by_reason: dict[str, list[int]]) -> None:
+    """Pending pods of one namespace with no reason recorded (table rows, no describe or event of
+    theirs) are one incident, not one per pod; and part of the namespace's scheduling failure when
+    it has exactly one (the pod described says what the others wait for). A session against a
+    kubeadm HA cluster whose workers were full (`get pods -A | grep -v Running`, one Pending pod
+    described) gave one incident per row: 18 critical incidents for one problem."""
+    unexplained: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if f.rule == "pod-pending" and str(f.facts.get("reason") or "") == "no reason recorded":
+            unexplained[f.namespace].append(i)
+    for namespace, members in unexplained.items():
+        for i in members[1:]:
+            union.join(members[0], i)
+        failures = [m for m in by_reason.values() if any(problems[i].namespace == namespace for i in m)]
+        if len(failures) == 1:
+            union.join(failures[0][0], members[0])
 
 
 # A StatefulSet's claim is `<template>-<pod>`, its pod `<set>-<ordinal>`.
@@ -867,7 +886,10 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
             continue
         kind = f.kind
         if kind == "Pod":
-            found.add(graph.workload_of(graph.sibling_owner(node) or node))
+            workload = graph.workload_of(graph.sibling_owner(node) or node)
+            if workload == object_ref("Pod", f.namespace, f.name) and not graph.owners(node):
+                workload = _pasted_workload(f.namespace, f.name) or workload
+            found.add(workload)
         elif kind == "Node":
             found.update(graph.workload_of(p) for p in graph.pods_on(node))
             # pods a table placed on it by being the dump's only node (node-not-ready's stale pods)
@@ -877,7 +899,21 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
                     found.add(graph.workload_of(pod))
         elif kind == "Service":
             found.update(graph.workload_of(p) for p in graph.out(node, "selects"))
-    return sorted(found)
+    # A pod known by its name is its workload's when the dump names that workload too (a pasted
+    # coredns row and the coredns Deployment a component finding names are one workload).
+    return sorted(w for w in found if not (w.endswith(_BY_NAME) and w[:-len(_BY_NAME)] in found))
+
+
+_BY_NAME = " (by name)"
+
+
+def _pasted_workload(namespace: str, name: str) -> str | None:
+    """The workload of a pod pasted without its owners, by its name ("Deployment ns/web (by
+    name)"), so its pods count as one workload; None for a name no controller writes."""
+    if len(name) == _NAME_LIMIT:
+        return f"generated {object_ref('Pod', namespace, name[:_GENERATED_PREFIX])[4:]}"
+    kind, base = guess_from_pod_name(name, None)
+    return None if kind in ("Pod", "StaticPod") else object_ref(kind, namespace, base) + _BY_NAME
 
 
 def _headline(root: Finding, members: list[Finding], affected: list[str], cluster: AnalyzedDump) -> str:

@@ -650,12 +650,16 @@ default       consul-consul-server-2                                            
 
 
 def test_pasted_pods_of_one_workload_by_their_names_are_one_incident() -> None:
-    incidents = incidents_of(analyzer.load({"session.txt": CONSUL_PENDING_PASTE}))
-    assert sorted(sorted(f.name for f in i.members) for i in incidents) == [
-        ["consul-consul-connect-injector-webhook-deployment-7f76cc4db5xzm",
-         "consul-consul-connect-injector-webhook-deployment-7f76cc4dnbkzb"],
-        ["consul-consul-controller-75fff57f7b-qhf7z"],
-        ["consul-consul-server-0", "consul-consul-server-1", "consul-consul-server-2"]]
+    # Every pod of the namespace Pending with nothing recorded is one thing to look at (was three
+    # incidents, one per workload by name, before Pending pods without a reason were joined by
+    # namespace); the workloads stay named by their pods' names.
+    (incident,) = incidents_of(analyzer.load({"session.txt": CONSUL_PENDING_PASTE}))
+    assert sorted(f.name for f in incident.members) == [
+        "consul-consul-connect-injector-webhook-deployment-7f76cc4db5xzm",
+        "consul-consul-connect-injector-webhook-deployment-7f76cc4dnbkzb",
+        "consul-consul-controller-75fff57f7b-qhf7z",
+        "consul-consul-server-0", "consul-consul-server-1", "consul-consul-server-2"]
+    assert incident.workloads == 3
 
 
 # Trimmed from kubernetes/kubernetes#72439 (github.com/kubernetes/kubernetes/issues/72439, its
@@ -889,3 +893,59 @@ jenkins-x-nexus-8655db64f7-jzbnq                 0/1       ContainerCreating   0
                                      "created (jenkins-85cc78bbc6-xckkg, jenkins-x-docker-registry-7b56b4f555-l6hcw,")
     assert stall.cause.endswith("the network plugin (CNI), the container runtime, their volumes or an init "
                                 "container that does not finish")  # jenkins is Init:0/1
+
+
+# A kubectl 1.32 session against `kda serve` of TonyChengTW/k8s-ha's kubeadm cluster-info dump
+# (@ dafd5eb, k8s 1.8, 2017-11-03; the workers full at 110 pods, the masters cordoned), trimmed:
+# `get pods -A | grep -v Running | head` rows, and one of the Pending pods described with its
+# FailedScheduling event. Before: one critical incident per row ("no reason recorded").
+_K8S_HA_SESSION = """\
+root@k8s-master2:~# kubectl get pods -A | grep -v Running | head -5
+NAMESPACE     NAME                                  READY   STATUS             RESTARTS   AGE
+default       nginx215-74cd47f945-fvxvb             0/1     Pending            0          37m
+default       nginx216-7ffb8f465c-b2zx2             0/1     Pending            0          37m
+default       nginx217-6c8bdc7f57-jwptp             0/1     Pending            0          37m
+default       nginx218-8685b65c5c-9b8zz             0/1     Pending            0          37m
+root@k8s-master2:~# kubectl -n default describe pod nginx215-74cd47f945-fvxvb
+Name:             nginx215-74cd47f945-fvxvb
+Namespace:        default
+Node:             <none>
+Labels:           pod-template-hash=3078039501
+                  run=nginx215
+Status:           Pending
+Controlled By:    ReplicaSet/nginx215-74cd47f945
+Containers:
+  nginx215:
+    Image:        nginx
+    Port:         <none>
+    Host Port:    <none>
+    Environment:  <none>
+    Mounts:       <none>
+Conditions:
+  Type           Status
+  PodScheduled   False
+Volumes:          <none>
+QoS Class:        BestEffort
+Node-Selectors:   <none>
+Tolerations:      <none>
+Events:
+  Type     Reason            Age                 From               Message
+  ----     ------            ----                ----               -------
+  Warning  FailedScheduling  36m (x25 over 37m)  default-scheduler  No nodes are available that match all of the predicates: Insufficient pods (2), NodeNotReady (1), NodeUnschedulable (3).
+"""
+
+
+def test_pending_pods_with_no_reason_join_their_namespaces_one_scheduling_failure() -> None:
+    cluster = analyzer.load({"session.txt": _K8S_HA_SESSION})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert [f.rule for f in incident.members] == ["pod-pending"] * 4
+    assert incident.headline.startswith("Pod default/nginx215-74cd47f945-fvxvb is Pending and not scheduled: No nodes")
+    assert "(and 3 more pod-pending)" in incident.headline
+
+
+def test_pending_pods_with_no_reason_are_one_incident_but_not_across_namespaces() -> None:
+    rows = _K8S_HA_SESSION.split("root@k8s-master2:~# kubectl -n default describe")[0]
+    rows += "shop          cart-5d9f8b7c6d-q2w3e                 0/1     Pending            0          37m\n"
+    cluster = analyzer.load({"session.txt": rows})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert sorted(len(i.members) for i in incidents) == [1, 4]
