@@ -883,6 +883,10 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
         if f.kind in WORKLOAD_KINDS:
             found.add(object_ref(f.kind, f.namespace, f.name))
         if node is None:
+            if f.kind == "Pod" and f.name:
+                # a pod known only from its events (a describe's Events pasted alone) is affected
+                # too: "affects 0 workload(s)" said of it was wrong
+                found.add(_pasted_workload(f.namespace, f.name) or object_ref("Pod", f.namespace, f.name))
             continue
         kind = f.kind
         if kind == "Pod":

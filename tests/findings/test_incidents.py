@@ -949,3 +949,22 @@ def test_pending_pods_with_no_reason_are_one_incident_but_not_across_namespaces(
     cluster = analyzer.load({"session.txt": rows})
     incidents = group_incidents(collect_findings(cluster), cluster)
     assert sorted(len(i.members) for i in incidents) == [1, 4]
+
+
+# aws/amazon-vpc-cni-k8s#281 (EKS 1.11, 2019-01-07), the pod's describe Events pasted alone
+# (trimmed to two rows): the pod is in no table, only in its events. Before: "affects 0
+# workload(s)" for the pod the incident is about.
+_VPC_CNI_281_EVENTS = """\
+Events:
+  Type     Reason                  Age                 From                                                   Message
+  ----     ------                  ----                ----                                                   -------
+  Normal   Scheduled               32s                 default-scheduler                                      Successfully assigned default/starbright-web-bff-74768c849b-859l2 to ip-192-168-125-31.us-east-2.compute.internal
+  Warning  FailedCreatePodSandBox  31s                 kubelet, ip-192-168-125-31.us-east-2.compute.internal  Failed create pod sandbox: rpc error: code = Unknown desc = failed to set up sandbox container "93bd20a225527b195e03ed1cdc1cf6704f9a97a73f8275736525160667d7547b" network for pod "starbright-web-bff-74768c849b-859l2": NetworkPlugin cni failed to set up pod "starbright-web-bff-74768c849b-859l2_default" network: add cmd: failed to assign an IP address to container
+"""
+
+
+def test_a_pod_known_only_from_its_events_is_the_workload_its_incident_affects() -> None:
+    cluster = analyzer.load({"issue.md": _VPC_CNI_281_EVENTS})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert incident.cause == "Pod default/starbright-web-bff-74768c849b-859l2"
+    assert incident.workloads == 1
