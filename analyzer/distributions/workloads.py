@@ -397,12 +397,28 @@ def _component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[Compo
         # pods being deleted (an old ReplicaSet's, Terminating) are not wanted any more: the
         # others are (terraform-aws-eks#2623: 2 coredns pods ContainerCreating, 4 Terminating)
         wanted = [p for p in members if not _being_deleted(p)] or members
-        w.desired = len(wanted)
         readiness = [None if starting(p, cluster) else pod_ready(p) for p in wanted]
+        # a pod the dump says nothing of its state (a pasted row cut after its name) is neither
+        # ready nor short: counted out while others are known (Azure/AKS#1360: kube-proxy's
+        # second row cut by the paste read "1 of 2 pods ready", critical, on a healthy cluster)
+        unread = [i for i, p in enumerate(wanted) if readiness[i] is None and _says_nothing(p)]
+        if unread and len(unread) < len(wanted):
+            wanted = [p for i, p in enumerate(wanted) if i not in unread]
+            readiness = [r for i, r in enumerate(readiness) if i not in unread]
+        w.desired = len(wanted)
         w.ready = None if all(r is None for r in readiness) else sum(1 for r in readiness if r)
         rows.append(w)
     rows.sort(key=lambda w: (w.namespace, w.name, w.kind))
     return rows
+
+
+def _says_nothing(pod: KubeObject) -> bool:
+    """Whether the dump holds nothing of a pod's state: no phase, condition, container status,
+    nor READY or STATUS column."""
+    v = pod.view
+    text = v.text
+    return not (v.status.phase or v.status.conditions or v.status.containerStatuses
+                or (text is not None and (text.ready or text.status)))
 
 
 def _being_deleted(pod: KubeObject) -> bool:

@@ -364,3 +364,23 @@ def test_a_pending_or_crashing_helm_install_pod_is_a_jobs_as_the_catalog_knows_i
     rows = _rows(analyzer.load(pasted))
     assert [(r[1], r[2]) for r in rows] == [("Job", "helm-install-rke2-ingress-nginx"), ("Job", "helm-install-traefik"),
                                            ("DaemonSet", "svclb-traefik")]
+
+
+# Azure/AKS#1360 (a new AKS cluster, calico on kubenet, 2019-12-19), `kubectl get pods -A` as
+# the issue quotes it, trimmed: the paste is cut after the second kube-proxy pod's name. Before:
+# "kube-proxy 1 of 2 pods ready", a critical finding on a healthy cluster.
+AKS_1360_CUT_ROW = """\
+NAMESPACE     NAME                                                  READY   STATUS    RESTARTS   AGE
+kube-system   coredns-68c85fc5d4-7rlqw                              1/1     Running   0          144m
+kube-system   kube-proxy-bxv4v                                      1/1     Running   0          140m
+kube-system   kube-proxy-wvs2b
+"""
+
+
+def test_a_pod_whose_row_says_nothing_of_its_state_is_counted_out() -> None:
+    rows = _rows(analyzer.load({"issue.md": AKS_1360_CUT_ROW}))
+    assert ("kube-system", "DaemonSet", "kube-proxy", 1, 1, True) in rows
+    # alone, its readiness is unknown, not bad
+    only = AKS_1360_CUT_ROW.splitlines()
+    rows = _rows(analyzer.load({"issue.md": "\n".join([only[0], only[3]]) + "\n"}))
+    assert ("kube-system", "DaemonSet", "kube-proxy", 1, None, True) in rows
