@@ -367,6 +367,28 @@ def test_bare_rows_that_are_no_nodes_are_not_read_as_nodes(text: str) -> None:
     assert not [o for o in r.objects if o.kind == "Node"]
 
 
+# kubernetes/ingress-nginx#9785 (an AKS 1.25 cluster, `kubectl get all -A -o wide` quoted from
+# its DaemonSets on, header left behind), trimmed to two rows and the one the corpus cut: before,
+# "code block, not kubectl output", nothing read.
+_BARE_DAEMONSET_ROWS = """```
+kube-system   daemonset.apps/ama-logs-windows             0         0         0       0            0           <none>          21d   ama-logs-windows                                 mcr.microsoft.com/azuremonitor/containerinsights/ciprod:win-ciprod01182023-095c864a                                                                                                          component=ama-logs-agent-windows,tier=node-win
+kube-system   daemonset.apps/azure-ip-masq-agent          3         3         3       3            3           <none>          21d   azure-ip-masq-agent                              mcr.microsoft.com/aks/ip-masq-agent-v2:v0.1.5                                                                                                                                                k8s-app=azure-ip-masq-agent,tier=node
+kube-system   daemonset.apps/cloud-node-manager           3         3         3
+```
+"""
+
+
+def test_daemonset_rows_with_neither_header_nor_command_are_read_when_unmistakable() -> None:
+    r = ingest_text(_BARE_DAEMONSET_ROWS, "ingress-nginx-9785.md")
+    assert r.accounting_holds()
+    sets = {o.name: o for o in r.objects if o.kind == "DaemonSet"}
+    assert sorted(sets) == ["ama-logs-windows", "azure-ip-masq-agent"]
+    assert sets["azure-ip-masq-agent"].namespace == "kube-system"
+    assert sets["azure-ip-masq-agent"].view.status.numberReady == 3
+    assert sets["ama-logs-windows"].view.status.desiredNumberScheduled == 0
+    assert any("line 4" in s.location for s in r.skipped)  # the cut row, said so
+
+
 def test_a_table_in_a_one_backtick_span_over_several_lines_is_read() -> None:
     # The shape of aws-ebs-csi-driver#477's paste (a tick typed before the first copied line and
     # after the last), with a `get pods` table as issues paste it: the ticks are not the table's.
