@@ -372,6 +372,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_same_workload(problems, union, graph)
     _join_same_node_cause(problems, union)
     _join_same_scheduling_failure(problems, union)
+    _join_static_pods_restarted_alike(problems, union)
     _join_claims_and_their_pods(problems, union, cluster)
     _join_component_and_log_pattern(problems, union, g)
     _join_cni_and_nodes(problems, union, cluster)
@@ -488,6 +489,24 @@ def _join_same_scheduling_failure(problems: list[Finding], union: _Union) -> Non
         for i in members[1:]:
             union.join(members[0], i)
     _join_pending_without_reason(problems, union, by_reason)
+
+
+def _join_static_pods_restarted_alike(problems: list[Finding], union: _Union) -> None:
+    """Control-plane static pods of one node that restarted as many times as each other, when
+    the dump does not say when (pasted rows, kubectl before 1.25): the node or its kubelet
+    restarted them together, one incident. kubernetes/website#12664: etcd, kube-apiserver and
+    kube-controller-manager of k8s-master.localdomain each "restarted 3 times" (coredns too) were
+    three warning incidents."""
+    alike: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        component = str(f.facts.get("component") or "")
+        if f.rule != "control-plane-restarts" or f.facts.get("last") != "at an unknown time" \
+                or not f.name.startswith(component + "-"):
+            continue
+        alike[(f.namespace, f.name[len(component) + 1:], str(f.facts.get("restarts")))].append(i)
+    for members in alike.values():
+        for i in members[1:]:
+            union.join(members[0], i)
 
 
 def _join_pending_without_reason(problems: list[Finding], union: _Union, by_reason: dict[str, list[int]]) -> None:

@@ -968,3 +968,26 @@ def test_a_pod_known_only_from_its_events_is_the_workload_its_incident_affects()
     (incident,) = group_incidents(collect_findings(cluster), cluster)
     assert incident.cause == "Pod default/starbright-web-bff-74768c849b-859l2"
     assert incident.workloads == 1
+
+
+# kubernetes/website#12664 (kubeadm v1.13.3 on three CentOS 7 VMs, 2019-02-15), its `kubectl get
+# pods --all-namespaces` trimmed: the master's pods all restarted 3 times in 11h, all run ready,
+# kubectl 1.13 prints no "(Xm ago)". Before: three warning incidents, one per control-plane pod.
+_WEBSITE_12664_PODS = """\
+NAMESPACE     NAME                                             READY   STATUS             RESTARTS   AGE
+kube-system   coredns-86c58d9df4-nmc6k                         1/1     Running            3          11h
+kube-system   etcd-k8s-master.localdomain                      1/1     Running            3          11h
+kube-system   kube-apiserver-k8s-master.localdomain            1/1     Running            3          11h
+kube-system   kube-controller-manager-k8s-master.localdomain   1/1     Running            3          11h
+kube-system   kube-scheduler-k8s-master.localdomain            1/1     Running            4          11h
+"""
+
+
+def test_static_pods_of_one_node_restarted_alike_at_no_known_time_are_one_incident() -> None:
+    cluster = analyzer.load({"issue.md": _WEBSITE_12664_PODS})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    by_size = sorted(incidents, key=lambda i: len(i.members))
+    assert [len(i.members) for i in by_size] == [1, 3]  # the scheduler's 4 restarts stay its own
+    assert {f.name for f in by_size[1].members} == {
+        "etcd-k8s-master.localdomain", "kube-apiserver-k8s-master.localdomain",
+        "kube-controller-manager-k8s-master.localdomain"}
