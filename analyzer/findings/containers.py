@@ -51,7 +51,23 @@ def _judged_containers(cluster: AnalyzedDump, types: tuple[str, ...], system: bo
         keep &= ~namespaces.isin([n for n in namespaces.dropna().unique() if is_system_namespace(n)])
     if not finished:
         keep &= ~rows["phase"].isin(["Succeeded", "Failed"])
+    if cut := _cut_in_containers(cluster):
+        # a describe pasted down to the middle of its Containers (ingress-nginx#9492, cut in a
+        # container's Args): what it would have said of requests, limits, probes and security
+        # context is unknown, not absent
+        keys = pd.Series(list(zip(rows["namespace"].astype("string"), rows["pod"], strict=True)), index=rows.index)
+        keep &= ~keys.isin(cut)
     return rows[keep]
+
+
+# Describe sections that hold containers' specs: a paste cut inside one lacks their later fields.
+_CONTAINER_SECTIONS = frozenset({"Init Containers", "Containers", "Ephemeral Containers"})
+
+
+def _cut_in_containers(cluster: AnalyzedDump) -> set[tuple[str, str]]:
+    """(namespace, name) of the pods whose pasted describe ends inside their containers."""
+    return {key for key, pod in pod_index(cluster).items()
+            if pod.view.text is not None and pod.view.text.cut_in in _CONTAINER_SECTIONS}
 
 
 def _joined_containers(cluster: AnalyzedDump) -> pd.DataFrame:

@@ -476,3 +476,37 @@ def test_openshift_3s_oc_version_gives_the_servers_kubernetes_version() -> None:
     prose += "\n" + "\n".join(session.splitlines()[10:]) + "\n"
     result = ingest_text(prose, "notes.md")
     assert result.server_version == "v1.11.0+d4cacc0" and result.cli_tools == {"oc": 1}
+
+
+def test_output_in_a_fence_inside_a_markdown_list_item_is_read() -> None:
+    # trimmed from kubernetes/ingress-nginx#9492 (a kind cluster): the command in inline code
+    # in a list item, its output in a fence indented with the item. Before: "code block, not
+    # kubectl output" (every line four spaces in), nothing read.
+    text = ("  - `kubectl -n ingress-nginx get svc,ds -A`\n"
+            "    ```\n"
+            "    NAMESPACE       NAME                                         TYPE        CLUSTER-IP     EXTERNAL-IP   PORT(S)                      AGE\n"
+            "    ingress-nginx   service/ingress-nginx-controller             NodePort    10.96.192.35   <none>        80:31041/TCP,443:31875/TCP   17m\n"
+            "    kube-system     service/kube-dns                             ClusterIP   10.96.0.10     <none>        53/UDP,53/TCP,9153/TCP       3d22h\n"
+            "\n"
+            "    NAMESPACE     NAME                        DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE\n"
+            "    kube-system   daemonset.apps/kindnet      1         1         1       1            1           <none>          3d22h\n"
+            "    ```\n")
+    r = ingest_text(text, "issue.md")
+    assert not r.rejections
+    assert sorted((o.kind, o.name) for o in r.objects if o is not None) == [
+        ("DaemonSet", "kindnet"), ("Service", "ingress-nginx-controller"), ("Service", "kube-dns")]
+
+
+def test_a_table_indented_as_a_whole_is_read() -> None:
+    # trimmed from kubernetes/ingress-nginx#9248 (GKE): `get all -A -o wide` pasted four spaces
+    # in (a markdown list item's body), no fence. Before: "not a Kubernetes dump: neither JSON,
+    # YAML objects, nor kubectl text".
+    text = ("    NAMESPACE     NAME                                          DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR            AGE     CONTAINERS                                 IMAGES\n"
+            "    kube-system   daemonset.apps/fluentbit-gke                  3         3         3       3            3           kubernetes.io/os=linux   2y      fluentbit,fluentbit-gke                    gke.gcr.io/fluent-bit:v1.8.7-gke.1,gke.gcr.io/fluent-bit-gke-exporter:v0.17.1-gke.0\n"
+            "    kube-system   daemonset.apps/fluentbit-gke-256pd            0         0         0       0            0           kubernetes.io/os=linux   95d     fluentbit,fluentbit-gke                    gke.gcr.io/fluent-bit:v1.8.7-gke.1,gke.gcr.io/fluent-bit-gke-exporter:v0.17.1-gke.0\n")
+    r = ingest_text(text, "issue.md")
+    assert not r.rejections
+    assert [(o.kind, o.name) for o in r.objects if o is not None] == [
+        ("DaemonSet", "fluentbit-gke"), ("DaemonSet", "fluentbit-gke-256pd")]
+    # prose indented the same way stays prose
+    assert not [o for o in ingest_text("    the pods were fine\n    NAME is a word\n", "note.md").objects if o is not None]

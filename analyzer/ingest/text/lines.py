@@ -51,6 +51,42 @@ def split_lines(text: str, skip_leading_blank_lines: bool = False) -> list[Line]
     return [Line(no, raw.rstrip()) for no, raw in enumerate(raw_lines, start=first)]
 
 
+# The first line of a table (`NAME  READY ...`, `NAMESPACE  NAME ...`, `LAST SEEN  TYPE ...`) or
+# of a describe (`Name:  web-1`): what an indented paragraph must open with to be kubectl's.
+_OUTPUT_HEAD = re.compile(r"^(?:(?:NAME|NAMESPACE|LAST SEEN)\s{2,}[A-Z]|Name:\s+\S)")
+
+
+def undented(lines: list[Line]) -> list[Line]:
+    """Lines of a paragraph indented as a whole, the indent taken off, when the paragraph opens
+    with a table's header or a describe's Name: kubectl output pasted into a markdown list item
+    or a ticket's quote (ingress-nginx#9248's `get all -A -o wide` four spaces in). A paragraph
+    is a run of lines between blank ones; other lines are not touched.
+
+    >>> [ln.text for ln in undented(split_lines("    NAME   READY\\n    web-1  1/1\\n\\n  prose\\n"))]
+    ['NAME   READY', 'web-1  1/1', '', '  prose']
+    """
+    if not any(ln.text[:1] == " " for ln in lines):
+        return lines
+    out: list[Line] = []
+    start = 0
+    while start < len(lines):
+        if not lines[start].text:
+            out.append(lines[start])
+            start += 1
+            continue
+        end = start
+        while end < len(lines) and lines[end].text:
+            end += 1
+        paragraph = lines[start:end]
+        pad = min(ln.indent for ln in paragraph)
+        if pad and _OUTPUT_HEAD.match(paragraph[0].text[pad:]):
+            out.extend(Line(ln.no, ln.text[pad:]) for ln in paragraph)
+        else:
+            out.extend(paragraph)
+        start = end
+    return out
+
+
 def is_comment(text: str) -> bool:
     """A `# note` line someone typed between rows (not a `# kubectl ...` root prompt).
 

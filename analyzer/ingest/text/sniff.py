@@ -18,6 +18,7 @@ from analyzer.ingest.text.lines import (
     restored_event_headers,
     split_lines,
     tool_call,
+    undented,
     unmarked,
     unpiped,
     unticked,
@@ -44,7 +45,7 @@ def looks_like_kubectl_text(text: str) -> bool:
     if head[0] in "{[" and _is_json(head):
         return False
     # (a transcript's block is laid at its own line numbers, after as many blank lines)
-    lines = restored_event_headers(modernised_event_tables(unpiped(unticked(unmarked(split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES])))))
+    lines = restored_event_headers(modernised_event_tables(unpiped(unticked(unmarked(undented(split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES]))))))
     kinds = catalog()
     layout = describe_layout()
     command, output_start = None, -1

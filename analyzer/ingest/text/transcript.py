@@ -338,6 +338,19 @@ def _indented_prompt(line: str) -> bool:
     return len(stripped) < len(line) and _KUBECTL.match(stripped) is None
 
 
+def _indent_of(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+def _unindented(line: str, indent: int) -> str:
+    """A fenced line without the fence's indent (markdown takes off up to that many spaces).
+
+    >>> _unindented("    NAME   READY", 4), _unindented("  web-1", 4), _unindented("      x", 4)
+    ('NAME   READY', 'web-1', '  x')
+    """
+    return line[min(indent, _indent_of(line)):]
+
+
 def _dedent_output(block: Block) -> bool:
     """Take a prompt's indentation off the lines of its output when all of them share it
     (a session pasted with a uniform indent); True if it did."""
@@ -389,6 +402,9 @@ def split_transcript(text: str) -> Transcript:
     blocks: list[Block] = []
     current: Block | None = None
     in_fence = False
+    # spaces before the open fence: markdown takes as many off each line inside it (a fence in
+    # a list item, its output indented with it: ingress-nginx#9492)
+    fence_indent = 0
     quoted = False
     xtraced = False  # a kubectl command was traced (`+ kubectl get pods`): the log is a CI log
     clock: Block | None = None  # a `date` run before the open kubectl block, waiting for its output
@@ -407,6 +423,8 @@ def split_transcript(text: str) -> Transcript:
     for no, raw in enumerate(raw_lines, start=1):
         quoted = quoted or _QUOTED.match(raw) is not None and raw.startswith(">") and not _PROMPTS[0].match(raw.lstrip())
         line = _clean(raw, stamped, quoting)
+        if in_fence and fence_indent:
+            line = _unindented(line, fence_indent)
         fence = _FENCE.match(line)
         if fence is None and (m := _FENCE_ANYWHERE.search(line)) is not None:
             # a fence opened or closed on a line with text: the text before it is prose, the
@@ -419,6 +437,7 @@ def split_transcript(text: str) -> Transcript:
                 current = Block("text", [TranscriptLine(no, before)])
                 close()
             in_fence = not in_fence
+            fence_indent = _indent_of(before) if in_fence and not before.strip() else 0
             close()
             if "markdown fences" not in unwrapped:
                 unwrapped.append("markdown fences")
@@ -427,6 +446,7 @@ def split_transcript(text: str) -> Transcript:
             continue
         if fence is not None:
             in_fence = not in_fence
+            fence_indent = _indent_of(line) if in_fence else 0
             close()
             if "markdown fences" not in unwrapped:
                 unwrapped.append("markdown fences")

@@ -56,6 +56,10 @@ def joined_continuations(lines: list[Line]) -> list[Line]:
     ...                     "+ grep health\\nError: unhealthy cluster\\n  Normal   Pulled     5m  kubelet  ok")
     >>> [ln.text for ln in joined_continuations(event)]
     ['  Warning  Unhealthy  5m  kubelet  Readiness probe failed: + unset X + grep health Error: unhealthy cluster', '  Normal   Pulled     5m  kubelet  ok']
+    >>> wrapped = split_lines("Warning  FailedScheduling  54s   default-scheduler  0/1 nodes are available.\\n"
+    ...                       "  preemption: 0/1 nodes are available")
+    >>> [ln.text for ln in joined_continuations(wrapped)]
+    ['Warning  FailedScheduling  54s   default-scheduler  0/1 nodes are available. preemption: 0/1 nodes are available']
     """
     out: list[Line] = []
     index = 0
@@ -79,6 +83,18 @@ def joined_continuations(lines: list[Line]) -> list[Line]:
             end = index + 1
             while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text.strip() \
                     and not lines[end].text[:1].isspace() and not _ends_value(lines[end].text):
+                end += 1
+            if end > index + 1:
+                out.append(_joined(line, lines[index + 1:end]))
+                index = end
+                continue
+        elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and not m.group("indent"):
+            # a row pasted at column 0 whose message the paste wrapped onto indented lines
+            # (kind#3226: `...node affinity/selector.` then `  preemption: 0/1 nodes are
+            # available`): a describe prints nothing indented under its Events rows
+            end = index + 1
+            while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text[:1] == " " \
+                    and lines[end].text.strip() and not DESCRIBE_EVENT_ROW.match(lines[end].text):
                 end += 1
             if end > index + 1:
                 out.append(_joined(line, lines[index + 1:end]))
