@@ -261,3 +261,18 @@ def test_kubectl_alone_names_no_distribution(tmp_path) -> None:
                      "$ kubectl get pods -n shop\nNo resources found in shop namespace.\n")
     cluster = analyzer.load(paste)
     assert cluster.ingest.cli_tools == {} and cluster.distribution.name == "unknown"
+
+
+def test_a_pasted_kind_cluster_config_leans_kind(tmp_path) -> None:
+    # trimmed from kubernetes-sigs/kind#3227 (2023-05-15): the kind config that made the cluster,
+    # then `kubectl get pod` whose rows name nothing kind's. Before: unknown (0.00).
+    import analyzer
+
+    paste = tmp_path / "issue.md"
+    paste.write_text("```\nkind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nname: ops-ingress\nnodes:\n"
+                     "- role: control-plane\n- role: worker\n```\n\nOne of the Pods is in pending state\n"
+                     "```\nkubectl get pod\nNAME                                        READY   STATUS      RESTARTS   AGE\n"
+                     "ingress-nginx-controller-7768ccd744-2zr9s   0/1     Pending     0          47m\n```\n")
+    cluster = analyzer.load(paste)
+    assert cluster.distribution.name == "kind"
+    assert any(e.signal == "api_group" for e in cluster.distribution.evidence)
