@@ -341,10 +341,9 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
         seen.see("write-up header", ts, None, where)
     for ts, what in printed:
         seen.see("session clock", ts, None, what)
-    for ts, where in table_ages:
-        seen.see("age since creation", ts, None, where)
+    table_ages = list(table_ages)
     _walk(objects, seen.see, seen.ready_beats)
-    _ages_since_creation(objects, seen.see)
+    _see_ages(seen, table_ages, objects)
     ahead = _clock_ahead(objects, seen)
     if ahead is not None:
         skewed, note = ahead
@@ -353,7 +352,7 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
         for ts in stated:
             seen.see("bundle metadata", ts, None, "bundle metadata")
         _walk(objects, seen.see, seen.ready_beats)
-        _ages_since_creation(objects, seen.see)
+        _see_ages(seen, table_ages, objects)
     if _may_be_stitched(seen):
         _walk(objects, _Collect(seen).see, None)
     estimate = _estimate(seen)
@@ -490,6 +489,47 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
             spec = body.get("spec") if isinstance(body, dict) else None
             if isinstance(spec, dict):
                 see("lease renewal", spec.get("renewTime"), obj, "spec.renewTime")
+
+
+# Signals a paste prints as times, not as ages: what the capture cannot be earlier than.
+_ABSOLUTE_SIGNALS = ("container state", "condition transition", "node heartbeat", "lease renewal", "event")
+
+
+def _see_ages(seen: _Newest, table_ages: list[tuple[str, str]], objects: list[KubeObject]) -> None:
+    """The captures that a paste's ages imply, given to `seen`: those of one clock. kubectl
+    prints a `get`'s ages as the server counts them and a describe's as the client does, so a
+    session run against a dump served offline (`kda serve`, sbctl) counts its describes'
+    ages from today, years after its tables' (and its times'). When the implied captures fall
+    more than STITCH_GAP apart, the clock kept is the one nearest the newest time the paste
+    prints (a container's start, a condition's change); without one, the latest."""
+    implied: list[tuple[str, KubeObject | None, str]] = [(ts, None, where) for ts, where in table_ages]
+    _ages_since_creation(objects, lambda _signal, ts, obj, where: implied.append((ts, obj, where)))
+    for ts, obj, where in _one_clock(implied, max((seen.best[s][0] for s in _ABSOLUTE_SIGNALS if s in seen.best),
+                                                 default=None)):
+        seen.see("age since creation", ts, obj, where)
+
+
+def _one_clock(implied: list[tuple[str, Any, str]], anchor: str | None) -> list[tuple[str, Any, str]]:
+    """`implied` captures (ISO time first) of the clock nearest `anchor` when they fall into
+    groups more than STITCH_GAP apart (all of them otherwise).
+
+    >>> rows = [("2022-07-31T04:54:34Z", None, "get"), ("2022-07-31T05:18:12Z", None, "get"),
+    ...         ("2026-11-22T21:19:59Z", None, "describe")]
+    >>> [w for _, _, w in _one_clock(rows, "2022-07-31T05:14:14Z")], len(_one_clock(rows, None))
+    (['get', 'get'], 3)
+    """
+    times = sorted((t, i) for i, (ts, _obj, _where) in enumerate(implied) if (t := _parse(ts)) is not None)
+    if anchor is None or len(times) < 2 or times[-1][0] - times[0][0] <= STITCH_GAP:
+        return implied
+    groups: list[list[tuple[datetime, int]]] = [[times[0]]]
+    for item in times[1:]:
+        if item[0] - groups[-1][-1][0] > STITCH_GAP:
+            groups.append([])
+        groups[-1].append(item)
+    if len(groups) < 2 or (at := _parse(anchor)) is None:
+        return implied
+    nearest = min(groups, key=lambda g: abs(g[-1][0] - at))
+    return [implied[i] for _t, i in nearest]
 
 
 def _ages_since_creation(objects: list[KubeObject], see: Any) -> None:

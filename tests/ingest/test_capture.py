@@ -417,3 +417,53 @@ def test_a_rows_restart_ago_dates_nothing_when_the_row_counts_another_restart() 
     later = _ROW_THEN_DESCRIBE_LAST_STATE.replace("Restart Count:  1569", "Restart Count:  1568")
     capture = analyzer.load({"session.txt": later}).capture
     assert "RESTARTS" not in capture.where
+
+
+# Trimmed from a kubectl 1.32 session against `kda serve` of realdata minikube/bits-assignment-group11
+# (the served-transcript review method): the `get` table's ages are the server's, counted from the
+# capture (2022-07-31T05:18:12Z); the describe's event ages are kubectl's, counted from the day it
+# ran (4y121d), years later. Before: the capture was put in 2026 and every restart read "1575d
+# before capture", history.
+_TWO_CLOCKS = """\
+student@ubuntu:~$ kubectl get pods -A -o wide
+NAMESPACE     NAME                  READY   STATUS    RESTARTS        AGE     IP             NODE       NOMINATED NODE   READINESS GATES
+kube-system   storage-provisioner   1/1     Running   9 (4m53s ago)   5d10h   192.168.49.2   minikube   <none>           <none>
+student@ubuntu:~$ kubectl describe pod -n kube-system storage-provisioner
+Name:             storage-provisioner
+Namespace:        kube-system
+Priority:         0
+Node:             minikube/192.168.49.2
+Start Time:       Mon, 25 Jul 2022 18:54:34 +0000
+Status:           Running
+IP:               192.168.49.2
+Containers:
+  storage-provisioner:
+    Image:         gcr.io/k8s-minikube/storage-provisioner:v5
+    State:          Running
+      Started:      Sun, 31 Jul 2022 05:14:14 +0000
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    1
+      Started:      Sun, 31 Jul 2022 05:12:57 +0000
+      Finished:     Sun, 31 Jul 2022 05:13:19 +0000
+    Ready:          True
+    Restart Count:  9
+Events:
+  Type     Reason          Age                      From     Message
+  ----     ------          ----                     ----     -------
+  Normal   SandboxChanged  4y121d                   kubelet  Pod sandbox changed, it will be killed and re-created.
+  Warning  BackOff         4y119d                   kubelet  Back-off restarting failed container
+  Normal   Started         4y119d (x2 over 4y119d)  kubelet  Started container storage-provisioner
+"""
+
+
+def test_a_describes_ages_counted_from_another_clock_years_later_do_not_move_the_capture() -> None:
+    cluster = analyzer.load({"session.txt": _TWO_CLOCKS})
+    assert cluster.capture.time.isoformat() == "2022-07-31T05:18:12+00:00"
+    from analyzer.findings import collect_findings
+
+    restarts = [f for f in collect_findings(cluster) if f.rule == "pod-high-restarts" and f.status == "fail"]
+    assert [(f.severity, f.resolved) for f in restarts] == [("warning", "")]
+    # one clock (the same session without the describe's events) is read as before
+    one = analyzer.load({"session.txt": _TWO_CLOCKS.split("Events:")[0]})
+    assert one.capture.time.isoformat() == "2022-07-31T05:18:12+00:00"
