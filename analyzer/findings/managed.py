@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from analyzer.findings.facts import objects_named
+from analyzer.memo import once_per
 from analyzer.findings.types import Finding
 from analyzer.model.managed import managed_of
 
@@ -31,7 +32,8 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
         else:  # several rules fail on one pod: its signal is read once
             signal = signals.get(id(obj))
             if signal is None:
-                signal = signals[id(obj)] = managed_of(cluster, obj)  # type: ignore[arg-type]
+                signal = signals[id(obj)] = (managed_of(cluster, obj)  # type: ignore[arg-type]
+                                             or _pasted_platform_components(cluster).get((f.kind, f.namespace, f.name), ""))
         if not signal:
             out.append(f)
         elif f.category in HYGIENE_CATEGORIES and f.severity != "info":
@@ -41,3 +43,27 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
 
             out.append(replace(f, managed=signal))
     return out
+
+
+@once_per
+def _pasted_platform_components(cluster: AnalyzedDump) -> dict[tuple[str, str, str], str]:
+    """(kind, namespace, name) -> signal, for objects read from pasted text (a table row shows
+    no labels, so no label can say who manages them) that the component catalog names as part
+    of the platform of the distribution the dump was detected as: GKE's event-exporter-gke,
+    k3s's helm-install jobs, kind's kindnet. What a structured dump's labels say is left to them."""
+    dist = cluster.distribution.name
+    table = cluster.tables["components"]
+    found: dict[tuple[str, str, str], str] = {}
+    if dist == "unknown" or table.empty:
+        return found
+    for component, dists, objects in zip(table["component"].tolist(), table["distributions"].tolist(),
+                                         table["objects"].tolist(), strict=True):
+        if not isinstance(dists, str) or dist not in dists.split(",") or not isinstance(objects, str):
+            continue
+        signal = f"component {component}, part of {dist} by the component catalog (a pasted row shows no labels)"
+        for ref in objects.split(","):
+            _group, kind, namespace, name = (ref.split("/", 3) + ["", "", ""])[:4]
+            obj = objects_named(cluster, kind).get((namespace, name)) if kind else None
+            if obj is not None and obj.view.text is not None and not obj.view.metadata.labels:
+                found[(kind, namespace, name)] = signal
+    return found
