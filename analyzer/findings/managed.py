@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from analyzer.findings.facts import objects_named
-from analyzer.memo import once_per
 from analyzer.findings.types import Finding
+from analyzer.memo import once_per
 from analyzer.model.managed import managed_of
 
 if TYPE_CHECKING:
