@@ -60,10 +60,25 @@ def _pasted_platform_components(cluster: AnalyzedDump) -> dict[tuple[str, str, s
                                          table["objects"].tolist(), strict=True):
         if not isinstance(dists, str) or dist not in dists.split(",") or not isinstance(objects, str):
             continue
-        signal = f"component {component}, part of {dist} by the component catalog (a pasted row shows no labels)"
+        signal = f"component {component}, part of {dist} by the component catalog (pasted text shows no label that says so)"
         for ref in objects.split(","):
             _group, kind, namespace, name = (ref.split("/", 3) + ["", "", ""])[:4]
             obj = objects_named(cluster, kind).get((namespace, name)) if kind else None
-            if obj is not None and obj.view.text is not None and not obj.view.metadata.labels:
+            if obj is not None and obj.view.text is not None:
                 found[(kind, namespace, name)] = signal
+    # a pasted controller's pods, named after it (`<deployment>-<hash>-<5>`, `<daemonset>-<5>`):
+    # the structured dump's pods carry their controller's mark too (AKS's coredns-autoscaler)
+    controllers = {(ns, name): signal for (kind, ns, name), signal in found.items() if kind in _CONTROLLERS}
+    if controllers:
+        for (namespace, name), pod in objects_named(cluster, "Pod").items():
+            if pod.view.text is None or ("Pod", namespace, name) in found:
+                continue
+            parts = name.split("-")
+            for cut in (1, 2):
+                if (signal := controllers.get((namespace, "-".join(parts[:-cut])))) is not None:
+                    found[("Pod", namespace, name)] = signal
+                    break
     return found
+
+
+_CONTROLLERS = frozenset({"Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob"})

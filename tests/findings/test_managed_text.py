@@ -47,3 +47,23 @@ def test_a_component_of_another_distribution_is_not_marked() -> None:
     assert cluster.distribution.name == "kind"
     found = {f.name: f.managed for f in collect_findings(cluster) if f.rule == "pod-pending" and f.status == "fail"}
     assert found == {"helm-install-traefik-x9p4c": ""}
+
+
+def test_a_pasted_add_on_deployments_pods_carry_its_mark() -> None:
+    # trimmed from a kubectl session against `kda serve` of review3's AKS cluster-info dump (rev11b):
+    # the structured dump marks coredns-autoscaler's Deployment and its pod (label
+    # addonmanager.kubernetes.io/mode=Reconcile); the paste shows no labels.
+    session = (
+        "PS C:\\Users\\arena> kubectl get pods -A -o wide\n"
+        "NAMESPACE     NAME                                        READY   STATUS             RESTARTS           AGE     IP            NODE                                NOMINATED NODE   READINESS GATES\n"
+        "kube-system   coredns-autoscaler-6d7bd69669-nmpz2         0/1     CrashLoopBackOff   1569 (4m28s ago)   3d10h   10.244.0.62   aks-nodepool1-28869405-vmss000000   <none>           <none>\n"
+        "default       web-6d7bd69669-abcde                        0/1     CrashLoopBackOff   9 (4m28s ago)      3d10h   10.244.0.63   aks-nodepool1-28869405-vmss000000   <none>           <none>\n"
+        "PS C:\\Users\\arena> kubectl get deploy -n kube-system\n"
+        "NAME                        READY   UP-TO-DATE   AVAILABLE   AGE\n"
+        "coredns-autoscaler          0/1     1            0           12d\n")
+    cluster = analyzer.load({"session.txt": session})
+    assert cluster.distribution.name == "aks"
+    marks = {(f.rule, f.name): f.managed for f in collect_findings(cluster) if f.status == "fail"}
+    assert "coredns-autoscaler, part of aks" in marks[("deployment-unavailable", "coredns-autoscaler")]
+    assert "coredns-autoscaler, part of aks" in marks[("pod-crashloop", "coredns-autoscaler-6d7bd69669-nmpz2")]
+    assert marks[("pod-crashloop", "web-6d7bd69669-abcde")] == ""
