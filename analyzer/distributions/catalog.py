@@ -52,6 +52,9 @@ class CatalogEntry:
     # the controller its pods come from where their names cannot tell (`Job`: a helm-install
     # pod `<job>-<5 chars>` looks like a DaemonSet's); "" when the name's shape says it
     controller: str = ""
+    # installed by the cluster's owner where it runs (a Helm chart, an opt-in add-on), though
+    # only that distribution runs it: a pasted row of it is not the provider's to act on
+    user_installed: bool = False
 
     @property
     def distribution_specific(self) -> bool:
@@ -154,5 +157,6 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
             name=str(row["name"]), match=match, images=images, role=row["role"],
             distributions=_strings(row.get("distributions")), critical=bool(row.get("critical")),
             description=str(row.get("description") or ""), controller=str(row.get("controller") or ""),
+            user_installed=bool(row.get("user_installed")),
         ))
     return Catalog(tuple(entries))

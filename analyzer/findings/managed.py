@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from analyzer.distributions.catalog import load_catalog
 from analyzer.findings.facts import objects_named
 from analyzer.findings.types import Finding
 from analyzer.memo import once_per
@@ -56,10 +57,14 @@ def _pasted_platform_components(cluster: AnalyzedDump) -> dict[tuple[str, str, s
     found: dict[tuple[str, str, str], str] = {}
     if dist == "unknown" or table.empty:
         return found
+    catalog = load_catalog()
     for component, dists, objects in zip(table["component"].tolist(), table["distributions"].tolist(),
                                          table["objects"].tolist(), strict=True):
         if not isinstance(dists, str) or dist not in dists.split(",") or not isinstance(objects, str):
             continue
+        entry = catalog.by_name(component)
+        if entry is None or entry.user_installed:
+            continue  # (aws-load-balancer-controller: EKS's own, installed by the cluster's owner)
         signal = f"component {component}, part of {dist} by the component catalog (pasted text shows no label that says so)"
         for ref in objects.split(","):
             _group, kind, namespace, name = (ref.split("/", 3) + ["", "", ""])[:4]

@@ -99,7 +99,9 @@ def _catalog_entry_for(name: str) -> dict[str, Any] | None:
 @pytest.mark.parametrize("entry", CATALOG, ids=[str(e.get("name")) for e in CATALOG])
 def test_catalog_entry_is_well_formed(entry: dict[str, Any]) -> None:
     assert set(entry) >= {"name", "match", "role", "distributions", "critical", "description"}
-    assert set(entry) <= {"name", "match", "images", "role", "distributions", "critical", "description", "controller"}
+    assert set(entry) <= {"name", "match", "images", "role", "distributions", "critical", "description", "controller",
+                          "user_installed"}
+    assert entry.get("user_installed", True) is True  # said only where true
     assert entry.get("controller", "Job") in ("Job", "DaemonSet", "Deployment", "StatefulSet")
     assert isinstance(entry["name"], str) and entry["name"]
     assert isinstance(entry["match"], list) and entry["match"]

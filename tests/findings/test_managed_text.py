@@ -67,3 +67,20 @@ def test_a_pasted_add_on_deployments_pods_carry_its_mark() -> None:
     assert "coredns-autoscaler, part of aks" in marks[("deployment-unavailable", "coredns-autoscaler")]
     assert "coredns-autoscaler, part of aks" in marks[("pod-crashloop", "coredns-autoscaler-6d7bd69669-nmpz2")]
     assert marks[("pod-crashloop", "web-6d7bd69669-abcde")] == ""
+
+
+def test_a_component_the_clusters_owner_installs_is_not_marked() -> None:
+    # trimmed from kubernetes-sigs/aws-load-balancer-controller#2956 (EKS, 2023-01-04): installed by
+    # its owner from the EKS user guide; only EKS runs it, but EKS does not manage it
+    # (catalog: user_installed). A kube-proxy row of the same cluster is EKS's.
+    paste = ("```\n ~/Downloads/ kubectl get deployment -n kube-system aws-load-balancer-controller\n"
+             "NAME                           READY   UP-TO-DATE   AVAILABLE   AGE\n"
+             "aws-load-balancer-controller   0/2     0            0           15d\n```\n\n"
+             "```\n ~/Downloads/ kubectl get pods -n kube-system -o wide\n"
+             "NAME                READY   STATUS             RESTARTS   AGE   IP           NODE                                         NOMINATED NODE   READINESS GATES\n"
+             "aws-node-8kz2x      0/1     CrashLoopBackOff   12         15d   10.0.1.12    ip-10-0-1-12.us-west-2.compute.internal      <none>           <none>\n```\n")
+    cluster = analyzer.load({"issue.md": paste})
+    assert cluster.distribution.name == "eks"
+    marks = {(f.rule, f.name): f.managed for f in collect_findings(cluster) if f.status == "fail"}
+    assert marks[("deployment-unavailable", "aws-load-balancer-controller")] == ""
+    assert "aws-node, part of eks" in marks[("pod-crashloop", "aws-node-8kz2x")]
