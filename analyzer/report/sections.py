@@ -285,6 +285,7 @@ def workloads_section(cluster: Cluster, said: FindingsSay | None = None) -> dict
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string")).fillna("unknown")
     return {
         "total": len(w), "unhealthy": int(unhealthy.sum()), "unknown": int(unknown.sum()),
+        "controlled_pods": 0 if len(w) else _controlled_pods(pods),
         "by_kind": _counts(w, "kind"),
         "by_namespace": _workloads_by_namespace(w, unhealthy, pods, status),
         "rows": rows,
@@ -295,6 +296,16 @@ def workloads_section(cluster: Cluster, said: FindingsSay | None = None) -> dict
                 key=lambda s: s if s.name == "restarts" else s.astype("string"), kind="stable"),
             ["namespace", "name", "status", "restarts", "node"], limit=50),
     }
+
+
+def _controlled_pods(pods: pd.DataFrame) -> int:
+    """How many pods a controller made, by their owners or, pasted without them, by their names
+    (`coredns-576cbf47c7-gqzq7`): in a dump with no workload, those whose controllers it lacks."""
+    from analyzer.distributions.workloads import guess_from_pod_name
+
+    return sum(1 for owner, name in zip(pods["owner_kind"].tolist(), pods["name"].tolist(), strict=True)
+               if (isinstance(owner, str) and owner)
+               or guess_from_pod_name(str(name), None)[0] not in ("Pod", "StaticPod"))
 
 
 def _workloads_by_namespace(w: pd.DataFrame, unhealthy: pd.Series, pods: pd.DataFrame,

@@ -146,8 +146,16 @@ def test_a_dump_without_workloads_says_so_instead_of_0_of_0_healthy(tmp_path) ->
     assert cluster_facts(cluster)["workloads"]["total"] == 0
     render_cluster_report(cluster, tmp_path, formats=("html",))
     markdown = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert "- No workloads in the dump" in markdown and "Workloads not healthy: 0 of 0" not in markdown
+    # the pods' names say controllers made them (a Deployment's two, a DaemonSet's one): the
+    # dump lacks those controllers, it does not say the cluster runs none
+    said = "- No workloads in the dump (the controllers of its 3 pods were not collected)"
+    assert said in markdown and "Workloads not healthy: 0 of 0" not in markdown
     assert "- Pods not running or not ready: 3 of 3" in markdown
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
-    assert '<b class="muted">0</b><span>workloads in the dump</span>' in html
+    assert ('<b class="muted">0</b><span>workloads in the dump (the controllers of its 3 pods were '
+            'not collected)</span>') in html
+    # a bare pod is no controller's
+    bare = analyzer.load({"pods.txt": "NAME   READY   STATUS    RESTARTS   AGE\ndebug  1/1     Running   0          5m\n"})
+    render_cluster_report(bare, tmp_path / "bare", formats=("html",))
+    assert "- No workloads in the dump\n" in (tmp_path / "bare" / "report.md").read_text(encoding="utf-8")
     assert "of 0 workloads not healthy" not in html
