@@ -85,7 +85,7 @@ def dependency_choice(cluster: Cluster, namespace: str | None = None) -> Namespa
 def dependencies_diagram(cluster: Cluster, namespace: str | None = None) -> Diagram:
     choice = dependency_choice(cluster, namespace)
     if choice.namespace is None:
-        return Diagram("dependencies", "Dependencies of the system components", reason=choice.why)
+        return _no_dependencies(choice.why)
 
     def build() -> Any:
         from analyzer.report import diagrams
@@ -93,6 +93,10 @@ def dependencies_diagram(cluster: Cluster, namespace: str | None = None) -> Diag
         return diagrams.dependency_diagram(cluster, choice.namespace)
 
     return draw(*_dependencies_names(choice), build)
+
+
+def _no_dependencies(why: str) -> Diagram:
+    return Diagram("dependencies", "Dependencies of the system components", reason=why)
 
 
 def _dependencies_names(choice: NamespaceChoice) -> tuple[str, str]:
@@ -255,7 +259,7 @@ def _dependencies_from(data: bytes | None, cluster: Cluster) -> Diagram | None:
     letter = msgspec.msgpack.decode(data, type=DependenciesLetter)
     choice = NamespaceChoice(letter.namespace, letter.why)
     if choice.namespace is None:
-        return Diagram("dependencies", "Dependencies of the system components", reason=choice.why)
+        return _no_dependencies(choice.why)
     diagram_id, title = _dependencies_names(choice)
     if letter.error is not None:
         return Diagram(diagram_id, title, reason=letter.error)

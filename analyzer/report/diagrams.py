@@ -64,7 +64,6 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                                         "Gateway", "APIService"})),
     ("Configuration, storage, identity", frozenset()),  # everything else
 )
-# Kinds that are records rather than parts of the system: left out of the picture.
 
 KIND_COLOURS = {
     "Node": "#7f7f7f", "Pod": "#4c78a8", "ReplicaSet": "#9ecae9", "Job": "#9ecae9",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from analyzer.cluster import Cluster
 
+# Kinds that are records rather than parts of the system: left out of the picture.
 SKIPPED_KINDS = frozenset({"Namespace", "Event"})
 COLLAPSE_PODS_ABOVE = 40  # pods in the namespace beyond which they are folded into controllers
 
