@@ -93,9 +93,14 @@ def _failing(c: Cluster) -> tuple[dict[tuple[str, str, str, str], dict[str, Any]
     for row in f[f["status"] == "fail"].itertuples(index=False):
         # a finding about the whole cluster is named after the dump: two dumps, two names
         name = "" if str(row.kind) == "Cluster" else str(row.name)
-        key = (str(row.rule), str(row.kind), str(row.namespace), name)
-        failing.setdefault(key, {"rule": key[0], "severity": str(row.severity), "kind": key[1],
-                                 "namespace": key[2], "name": str(row.name), "message": str(row.message)})
+        # a hygiene finding said once for its controller's pods stands for each of them: pods
+        # come and go between dumps, the one that speaks for the others with them
+        alike = str(row.alike).split(", ") if isinstance(row.alike, str) and row.alike else []
+        for each in (name, *alike):
+            key = (str(row.rule), str(row.kind), str(row.namespace), each)
+            failing.setdefault(key, {"rule": key[0], "severity": str(row.severity), "kind": key[1],
+                                     "namespace": key[2], "name": each or str(row.name),
+                                     "message": str(row.message)})
     not_applicable = {str(r) for r in f.loc[f["status"] == "not_applicable", "rule"]}
     return failing, not_applicable
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.collector import collector_paused
+from analyzer.findings.alike import fold_replicas
 from analyzer.findings.facts import shared_containers
 from analyzer.findings.incidents import Incident, group_incidents, incidents_frame
 from analyzer.findings.logs import with_log_evidence
@@ -43,7 +44,7 @@ def collect_findings(
     findings: list[Finding] = []
     with shared_containers():
         for rule in select_rules(rule_ids):
-            findings += run_rule(rule, cluster)
+            findings += fold_replicas(run_rule(rule, cluster), cluster)
     findings = with_log_evidence(findings, cluster)
     findings = mark_managed(cluster, findings)
     if not show_sensitive:

@@ -14,7 +14,7 @@ from analyzer.findings.types import SEVERITIES, Evidence, Finding, Rule, RuleMet
 from analyzer.model.frame import cast_column
 
 COLUMNS = ("rule", "severity", "status", "category", "kind", "namespace", "name", "message",
-           "evidence", "remediation", "source", "incident", "managed", "resolved")
+           "evidence", "remediation", "source", "incident", "managed", "resolved", "alike")
 # Incidents shown in full (with their findings) at the top of a text or Markdown listing.
 TOP_INCIDENTS = 3
 
@@ -43,6 +43,10 @@ def message(finding: Finding, meta: RuleMeta) -> str:
     # (str.format_map reads the template as string.Formatter does, missing facts through
     # _Facts.__missing__, in C: a report formats tens of thousands of these)
     text = meta.message.format_map(values)
+    if finding.alike:
+        more = len(finding.alike)
+        text += (f" (as {'does 1 more pod' if more == 1 else f'do {more} more pods'} of "
+                 f"{finding.facts.get('controller', 'its controller')})")
     if finding.resolved:
         text += f" [resolved: {finding.resolved}]"
     if finding.managed and finding.category in HYGIENE_CATEGORIES:
@@ -77,7 +81,7 @@ def to_records(findings: Iterable[Finding], metas: dict[str, RuleMeta],
             "facts": {k: _plain(v) for k, v in sorted(f.facts.items())},
             "remediation": f.remediation, "source": f.source,
             "incident": of[id(f)].summary() if id(f) in of else None,
-            "managed": f.managed, "resolved": f.resolved,
+            "managed": f.managed, "resolved": f.resolved, "alike": list(f.alike),
         })
     return out
 
@@ -127,6 +131,7 @@ def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta],
         "remediation": [f.remediation for f in findings], "source": [f.source for f in findings],
         "incident": [of[id(f)].id if id(f) in of else None for f in findings],
         "managed": [f.managed for f in findings], "resolved": [f.resolved for f in findings],
+        "alike": [", ".join(f.alike) if f.alike else None for f in findings],
     }
     # (text columns as the tables make them: Arrow strings straight from the lists)
     frame = pd.DataFrame({c: cast_column(columns[c], "str") for c in COLUMNS}, columns=list(COLUMNS))

@@ -57,6 +57,9 @@ class Finding:
     # Why the problem is no longer current ("Ready since ...", "the pod is gone"): such a
     # finding is info, kept as history.
     resolved: str = ""
+    # The other pods of the same controller that this hygiene finding stands for (their
+    # template gave them the same spec: `analyzer.findings.alike`), by name.
+    alike: tuple[str, ...] = ()
 
     def as_info(self, *, resolved: str = "", managed: str = "") -> Finding:
         """This finding demoted to info, saying why (resolved since, or provider-managed)."""

@@ -445,13 +445,21 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     rows = records(failed, FINDING_COLUMNS, limit=None)
     for row in rows:
         row.setdefault("incident", None)  # findings before the incidents stage carry none
+    # a hygiene finding said once for its controller's pods (`alike`): each counts as an object
+    alike = {i: names.split(", ") for i, names in enumerate(failed["alike"].tolist())
+             if isinstance(names, str) and names} if "alike" in failed else {}
     rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
     firsts: list[int] = []
+    objects: dict[tuple[str, str], set[tuple[Any, Any, Any]]] = {}
     for i, row in enumerate(rows):
-        items = rules.setdefault((str(row["severity"]), str(row["rule"])), [])
+        key = (str(row["severity"]), str(row["rule"]))
+        items = rules.setdefault(key, [])
         if not items:
             firsts.append(i)
         items.append(row)
+        named = objects.setdefault(key, set())
+        named.add((row["kind"], row["namespace"], row["name"]))
+        named.update((row["kind"], row["namespace"], other) for other in alike.get(i, ()))
     # a rule's evidence and remediation are those of its first failure: only those are read
     said = records(failed.iloc[firsts], ["evidence", "remediation"], limit=None)
     by_rule = []
@@ -463,7 +471,7 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
             "namespaces": len({x["namespace"] for x in items if x["namespace"]}),
             "message": first["message"], "remediation": first["remediation"],
             "evidence": json.loads(first["evidence"]) if first.get("evidence") else [],
-            "objects": len({(x["kind"], x["namespace"], x["name"]) for x in items}),
+            "objects": len(objects[(severity, rule)]),
             "examples": _examples(items),
         })
     by_rule.sort(key=lambda r: (SEVERITY_ORDER.get(r["severity"], 9), -r["count"], r["rule"]))

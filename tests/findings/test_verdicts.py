@@ -39,15 +39,17 @@ def _doc(path: Path) -> dict[str, Any]:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-def object_id(f: Any) -> str:
-    return "/".join(x for x in (f.kind, f.namespace, f.name) if x)
+def object_id(f: Any, name: str | None = None) -> str:
+    return "/".join(x for x in (f.kind, f.namespace, name or f.name) if x)
 
 
 @cache
 def _loud(dump: str) -> Counter:
+    """(rule, object, severity) of each warning and critical finding; a hygiene finding that
+    stands for its controller's other pods (`alike`) counts for each of them too."""
     findings = collect_findings(analyzer.load(str(REALDATA / dump)))
-    return Counter((f.rule, object_id(f), f.severity) for f in findings
-                   if f.status == "fail" and f.severity in LOUD)
+    return Counter((f.rule, object_id(f, name), f.severity) for f in findings
+                   if f.status == "fail" and f.severity in LOUD for name in (f.name, *f.alike))
 
 
 def verdict_counts(doc: dict[str, Any]) -> tuple[Counter, Counter]:

@@ -65,6 +65,17 @@ def test_nodes_workloads_services_and_findings_of_the_eks_sample(eks: Cluster) -
     assert [c["name"] for c in roles["cni"]] == ["aws-node"]
 
 
+def test_a_hygiene_finding_said_once_for_its_replicas_counts_each_pod(tmp_path: Path) -> None:
+    # the kubeadm sample's Deployment web runs 3 pods of ReplicaSet web-pxvrnk47q without a memory
+    # limit: one finding, 3 objects
+    cluster = analyzer.load(str(SAMPLE_DUMPS / "kubeadm"))
+    rule = next(x for x in cluster_facts(cluster)["findings"]["by_rule"] if x["rule"] == "container-no-memory-limit")
+    assert (rule["count"], rule["objects"]) == (1, 3)
+    assert rule["message"].endswith("(as do 2 more pods of ReplicaSet web-pxvrnk47q)")
+    files = render_cluster_report(cluster, tmp_path, formats=("html",))
+    assert "1 failed check on 3 objects" in files.html.read_text(encoding="utf-8")
+
+
 class _BrokenFindings(Cluster):
     """A cluster whose findings stage fails (as a half-finished stage might)."""
 

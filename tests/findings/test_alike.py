@@ -1,0 +1,116 @@
+"""Hygiene findings said once per pod template (`analyzer.findings.alike`): the pods of one
+controller that a rule fails alike are one finding, which names the others; pods that differ,
+problems, static pods and bare pods stay one finding each."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from copy import deepcopy
+from typing import Any
+
+import analyzer
+from analyzer.diff import compare_findings
+from analyzer.findings import collect_findings
+
+# Trimmed from realdata vanilla/kubernetes-vagrant-centos-cluster-info-dump (cluster-info-dump.json,
+# the default namespace's nginx pods): two replicas of ReplicaSet nginx-5fc794bbf8, nginx:1.9
+# without requests, limits or probes.
+OWNER = {"apiVersion": "extensions/v1beta1", "kind": "ReplicaSet", "name": "nginx-5fc794bbf8",
+         "uid": "b8e7fbf0-1924-11e8-927b-525400ad3b43", "controller": True, "blockOwnerDeletion": True}
+NGINX_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "nginx-5fc794bbf8-9jjxd", "namespace": "default",
+                 "creationTimestamp": "2018-02-24T05:36:54Z",
+                 "labels": {"pod-template-hash": "1973506694", "run": "load-balancer-example"},
+                 "ownerReferences": [OWNER]},
+    "spec": {"nodeName": "node1", "containers": [{
+        "name": "nginx", "image": "nginx:1.9", "ports": [{"containerPort": 80, "protocol": "TCP"}],
+        "resources": {"limits": None, "requests": None}, "livenessProbe": None, "readinessProbe": None,
+        "imagePullPolicy": "IfNotPresent"}]},
+    "status": {"phase": "Running", "startTime": "2018-02-24T05:36:54Z", "containerStatuses": [{
+        "name": "nginx", "ready": True, "restartCount": 0, "image": "nginx:1.9",
+        "state": {"running": {"startedAt": "2018-02-24T05:37:40Z"}}}],
+        "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2018-02-24T05:37:41Z"}]},
+}
+
+
+def _pod(name: str, **changes: Any) -> dict[str, Any]:
+    pod = deepcopy(NGINX_POD)
+    pod["metadata"]["name"] = name
+    for path, value in changes.items():
+        *parents, last = path.split("__")
+        here = pod
+        for key in parents:
+            here = here[int(key)] if isinstance(here, list) else here[key]
+        here[last] = value
+    return pod
+
+
+def _load(*pods: dict[str, Any]) -> analyzer.Cluster:
+    return analyzer.load({"pods.json": json.dumps({"apiVersion": "v1", "kind": "List", "items": list(pods)})})
+
+
+def _failing(cluster: analyzer.Cluster, rule: str) -> list[Any]:
+    return [f for f in collect_findings(cluster) if f.rule == rule and f.status == "fail"]
+
+
+def test_replicas_failing_alike_are_one_finding_naming_the_others() -> None:
+    cluster = _load(_pod("nginx-5fc794bbf8-pfscn"), _pod("nginx-5fc794bbf8-9jjxd"), _pod("nginx-5fc794bbf8-x2b7k"))
+    found = _failing(cluster, "container-no-memory-limit")
+    assert len(found) == 1
+    one = found[0]
+    # the first by name speaks for the others
+    assert (one.name, one.alike) == ("nginx-5fc794bbf8-9jjxd", ("nginx-5fc794bbf8-pfscn", "nginx-5fc794bbf8-x2b7k"))
+    frame = cluster.findings
+    row = frame[frame["rule"] == "container-no-memory-limit"].iloc[0]
+    assert row["message"] == ("Pod default/nginx-5fc794bbf8-9jjxd: container nginx has no memory limit "
+                              "(as do 2 more pods of ReplicaSet nginx-5fc794bbf8)")
+    assert row["alike"] == "nginx-5fc794bbf8-pfscn, nginx-5fc794bbf8-x2b7k"
+    # every hygiene rule the template fails is said once
+    hygiene = Counter(f.rule for f in collect_findings(cluster) if f.status == "fail" and f.category == "configuration")
+    assert hygiene and set(hygiene.values()) == {1}, hygiene
+
+
+def test_a_replica_whose_spec_differs_stays_apart() -> None:
+    # (as a vertical pod autoscaler writes each pod's resources: one replica got a memory limit)
+    limited = _pod("nginx-5fc794bbf8-zzzzz", spec__containers__0__resources={"limits": {"memory": "128Mi"}})
+    cluster = _load(_pod("nginx-5fc794bbf8-9jjxd"), _pod("nginx-5fc794bbf8-pfscn"), limited)
+    assert [(f.name, f.alike) for f in _failing(cluster, "container-no-memory-limit")] == [
+        ("nginx-5fc794bbf8-9jjxd", ("nginx-5fc794bbf8-pfscn",))]
+    # its probes are as the others': still one finding for all three
+    assert [len(f.alike) for f in _failing(cluster, "container-no-readiness-probe")] == [2]
+
+
+def test_problems_stay_one_finding_per_pod() -> None:
+    crashing = {"name": "nginx", "ready": False, "restartCount": 12, "image": "nginx:1.9",
+                "state": {"waiting": {"reason": "CrashLoopBackOff"}},
+                "lastState": {"terminated": {"exitCode": 1, "reason": "Error",
+                                             "finishedAt": "2018-02-24T06:00:00Z"}}}
+    cluster = _load(*(_pod(name, status__containerStatuses=[crashing], status__conditions=[])
+                      for name in ("nginx-5fc794bbf8-9jjxd", "nginx-5fc794bbf8-pfscn")))
+    crashloops = _failing(cluster, "pod-crashloop")
+    assert sorted(f.name for f in crashloops) == ["nginx-5fc794bbf8-9jjxd", "nginx-5fc794bbf8-pfscn"]
+    assert all(not f.alike for f in crashloops)
+
+
+def test_bare_and_static_pods_are_their_own_template() -> None:
+    static = {"apiVersion": "v1", "kind": "Node", "name": "node1", "uid": "u1", "controller": True}
+    cluster = _load(_pod("web-a", metadata__ownerReferences=None), _pod("web-b", metadata__ownerReferences=None),
+                    _pod("etcd-node1", metadata__ownerReferences=[static]),
+                    _pod("etcd-node2", metadata__ownerReferences=[{**static, "name": "node2"}]))
+    found = _failing(cluster, "container-no-memory-limit")
+    assert sorted(f.name for f in found) == ["etcd-node1", "etcd-node2", "web-a", "web-b"]
+    assert all(not f.alike for f in found)
+
+
+def test_a_diff_still_follows_each_pod() -> None:
+    before = _load(_pod("nginx-5fc794bbf8-9jjxd"), _pod("nginx-5fc794bbf8-pfscn"))
+    # the pod that spoke for the other is gone; the other still fails, alone
+    after = _load(_pod("nginx-5fc794bbf8-pfscn"))
+    changed = compare_findings(before, after)
+    gone = {(f["rule"], f["name"]) for f in changed["resolved"]}
+    still = {(f["rule"], f["name"]) for f in changed["open"]}
+    assert ("container-no-memory-limit", "nginx-5fc794bbf8-9jjxd") in gone
+    assert ("container-no-memory-limit", "nginx-5fc794bbf8-pfscn") in still
+    assert not changed["new"]
