@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from analyzer.findings.facts import objects_named
 from analyzer.findings.managed import HYGIENE_CATEGORIES
 from analyzer.findings.types import Finding
+from analyzer.memo import once_per
 
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
@@ -24,14 +25,20 @@ def fold_replicas(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[Fi
     pod's, which lists the others in `alike`. Problems (a crash, a pull error) stay one per
     pod: each pod's state is its own."""
     groups: dict[tuple, list[int]] = {}
+    pods = objects_named(cluster, "Pod")
+    controllers = _controllers(cluster)
     for i, f in enumerate(findings):
         if f.status != "fail" or f.kind != "Pod" or f.category not in HYGIENE_CATEGORIES:
             continue
-        controller = _controller(objects_named(cluster, "Pod").get((f.namespace, f.name)))
+        pod = pods.get((f.namespace, f.name))
+        if pod is None:
+            continue
+        controller = controllers.get(id(pod), "")
+        if controller == "":
+            controller = controllers[id(pod)] = _controller(pod)
         if controller is None:
             continue
-        key = (f.rule, f.severity, f.namespace, controller, _said(f))
-        groups.setdefault(key, []).append(i)
+        groups.setdefault((f.rule, f.severity, f.namespace, controller, _said(f)), []).append(i)
     kept: dict[int, Finding] = {}
     folded: set[int] = set()
     for (_rule, _severity, _namespace, controller, _), members in groups.items():
@@ -47,11 +54,15 @@ def fold_replicas(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[Fi
     return [kept.get(i, f) for i, f in enumerate(findings) if i not in folded]
 
 
-def _controller(pod: KubeObject | None) -> str | None:
+@once_per
+def _controllers(cluster: AnalyzedDump) -> dict[int, str | None]:
+    """id(pod) -> its controller, found once per pod (a pod fails several rules)."""
+    return {}
+
+
+def _controller(pod: KubeObject) -> str | None:
     """The pod's controller ("ReplicaSet web-7d9c"), from its ownerReferences; None for a pod
     with none (a bare or static pod is its own template)."""
-    if pod is None:
-        return None
     refs = pod.view.metadata.ownerReferences or ()
     ref = next((r for r in refs if r.controller), None) or (refs[0] if len(refs) == 1 else None)
     if ref is None or not ref.kind or not ref.name or ref.kind == "Node":
@@ -61,5 +72,10 @@ def _controller(pod: KubeObject | None) -> str | None:
 
 def _said(f: Finding) -> tuple:
     """What a finding says, without which pod and where: equal for replicas of one template."""
-    return (repr(sorted(f.facts.items())), f.remediation, f.managed, f.resolved,
-            tuple((e.field, repr(e.seen), repr(e.expected)) for e in f.evidence))
+    said = (tuple(sorted(f.facts.items())), f.remediation, f.managed, f.resolved,
+            tuple((e.field, e.seen, e.expected) for e in f.evidence))
+    try:
+        hash(said)
+    except TypeError:  # a list or map among the facts or what the evidence saw: compared as text
+        return (repr(said),)
+    return said
