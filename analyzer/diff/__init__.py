@@ -93,8 +93,8 @@ def _failing(c: Cluster) -> tuple[dict[tuple[str, str, str, str], dict[str, Any]
     for row in f[f["status"] == "fail"].itertuples(index=False):
         # a finding about the whole cluster is named after the dump: two dumps, two names
         name = "" if str(row.kind) == "Cluster" else str(row.name)
-        # a hygiene finding said once for its controller's pods stands for each of them: pods
-        # come and go between dumps, the one that speaks for the others with them
+        # a hygiene finding said once for its controller's pods stands for each of them (pods
+        # come and go between dumps, the one that speaks for the others among them)
         alike = str(row.alike).split(", ") if isinstance(row.alike, str) and row.alike else []
         for each in (name, *alike):
             key = (str(row.rule), str(row.kind), str(row.namespace), each)
