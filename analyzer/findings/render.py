@@ -307,7 +307,8 @@ def as_sarif(records: list[dict[str, Any]], rules: Sequence[Rule], version: str,
             "level": _SARIF_LEVEL[rec["severity"]], "message": {"text": rec["message"]},
             "properties": {"object": rec["object"], "evidence": rec["evidence"],
                            "incident": rec.get("incident"),
-                           "managed": rec.get("managed", ""), "resolved": rec.get("resolved", "")},
+                           "managed": rec.get("managed", ""), "resolved": rec.get("resolved", ""),
+                           "alike": rec.get("alike", [])},
         }
         located = [e for e in rec["evidence"] if e["source"]]
         if located:

@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from copy import deepcopy
+from pathlib import Path
 from typing import Any
 
+from typer.testing import CliRunner
+
 import analyzer
+from analyzer.cli import app
 from analyzer.diff import compare_findings
 from analyzer.findings import collect_findings
 
@@ -114,3 +118,16 @@ def test_a_diff_still_follows_each_pod() -> None:
     assert ("container-no-memory-limit", "nginx-5fc794bbf8-9jjxd") in gone
     assert ("container-no-memory-limit", "nginx-5fc794bbf8-pfscn") in still
     assert not changed["new"]
+
+
+def test_json_and_sarif_name_the_pods_a_finding_stands_for(tmp_path: Path) -> None:
+    dump = tmp_path / "pods.json"
+    dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [
+        _pod("nginx-5fc794bbf8-9jjxd"), _pod("nginx-5fc794bbf8-pfscn")]}), encoding="utf-8")
+    runner = CliRunner()
+    records = json.loads(runner.invoke(app, ["findings", str(dump), "--format", "json"]).output)
+    limit = next(r for r in records if r["rule"] == "container-no-memory-limit" and r["status"] == "fail")
+    assert (limit["object"]["name"], limit["alike"]) == ("nginx-5fc794bbf8-9jjxd", ["nginx-5fc794bbf8-pfscn"])
+    sarif = json.loads(runner.invoke(app, ["findings", str(dump), "--format", "sarif"]).output)
+    result = next(r for r in sarif["runs"][0]["results"] if r["ruleId"] == "container-no-memory-limit")
+    assert result["properties"]["alike"] == ["nginx-5fc794bbf8-pfscn"]
