@@ -373,6 +373,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_same_node_cause(problems, union)
     _join_same_scheduling_failure(problems, union)
     _join_static_pods_restarted_alike(problems, union)
+    _join_control_plane_cascade(problems, union, cluster, g)
     _join_claims_and_their_pods(problems, union, cluster)
     _join_component_and_log_pattern(problems, union, g)
     _join_cni_and_nodes(problems, union, cluster)
@@ -507,6 +508,46 @@ def _join_static_pods_restarted_alike(problems: list[Finding], union: _Union) ->
     for members in alike.values():
         for i in members[1:]:
             union.join(members[0], i)
+
+
+def _join_control_plane_cascade(problems: list[Finding], union: _Union, cluster: AnalyzedDump,
+                                g: Grouping) -> None:
+    """Control-plane restarts of one node whose containers last ended one after another, each
+    within the restart window of the one before (etcd, then the API server that lost it, then
+    the controller manager and scheduler that lost their leases): one incident at one known
+    moment, as _join_static_pods_restarted_alike joins them when no time is shown. The other
+    control-plane pods of the node link the chain even without a finding of their own (kubeadm
+    sample: etcd ended 11:12:51, the API server 11:13:40, the controller manager and scheduler
+    11:14:29; two and three warnings before)."""
+    from analyzer.findings.rules.control_plane_restarts import component_of
+
+    finding_of: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if f.rule == "control-plane-restarts" and f.kind == "Pod":
+            finding_of[(f.namespace, f.name)].append(i)
+    if len(finding_of) < 2:
+        return
+    pods = [p for p in cluster.objects_of("Pod")
+            if p.namespace == "kube-system" and component_of(p.name, p.view.metadata.labels or {}) is not None]
+    ends: dict[str, list[tuple[datetime, tuple[str, str]]]] = defaultdict(list)
+    for end in container_ends(pods):
+        ends[end.node].append((end.finished, (end.pod.namespace, end.pod.name)))
+    for items in ends.values():
+        items.sort()
+        chain: list[tuple[str, str]] = []
+        for k, (at, pod) in enumerate(items):
+            if k and at - items[k - 1][0] > g.restart_window:
+                _join_pods_findings(chain, finding_of, union)
+                chain = []
+            chain.append(pod)
+        _join_pods_findings(chain, finding_of, union)
+
+
+def _join_pods_findings(pods: list[tuple[str, str]], finding_of: dict[tuple[str, str], list[int]],
+                        union: _Union) -> None:
+    members = [i for pod in dict.fromkeys(pods) for i in finding_of.get(pod, ())]
+    for i in members[1:]:
+        union.join(members[0], i)
 
 
 def _join_pending_without_reason(problems: list[Finding], union: _Union, by_reason: dict[str, list[int]]) -> None:

@@ -991,3 +991,38 @@ def test_static_pods_of_one_node_restarted_alike_at_no_known_time_are_one_incide
     assert {f.name for f in by_size[1].members} == {
         "etcd-k8s-master.localdomain", "kube-apiserver-k8s-master.localdomain",
         "kube-controller-manager-k8s-master.localdomain"}
+
+
+def _sample_control_plane_pods(shift_scheduler: str | None = None) -> dict:
+    """sample_dumps/kubeadm/kube-system/pods.json trimmed to the control-plane pods of
+    kube-master-node1 (etcd ended 11:12:51 exit 137, the API server 11:13:40, the controller
+    manager and scheduler 11:14:29, both exit 1); the scheduler's end moved when asked."""
+    pods = json.loads((SAMPLE_DUMPS / "kubeadm" / "kube-system" / "pods.json").read_text())
+    keep = ("etcd-", "kube-apiserver-", "kube-controller-manager-", "kube-scheduler-")
+    pods["items"] = [p for p in pods["items"] if p["metadata"]["name"].startswith(keep)]
+    if shift_scheduler:
+        for p in pods["items"]:
+            if p["metadata"]["name"].startswith("kube-scheduler-"):
+                p["status"]["containerStatuses"][0]["lastState"]["terminated"]["finishedAt"] = shift_scheduler
+    return pods
+
+
+def test_control_plane_pods_that_ended_one_after_another_at_a_known_time_are_one_incident() -> None:
+    # Before: etcd (with its component finding), the controller manager and the scheduler were
+    # three incidents, although each ended within a minute of the one before.
+    pods = _sample_control_plane_pods()
+    cluster = analyzer.load({"kube-system/pods.json": json.dumps(pods)})
+    restarts = [i for i in group_incidents(collect_findings(cluster), cluster)
+                if any(f.rule == "control-plane-restarts" for f in i.members)]
+    assert len(restarts) == 1
+    assert {f.name for f in restarts[0].members if f.rule == "control-plane-restarts"} == {
+        "etcd-kube-master-node1", "kube-controller-manager-kube-master-node1", "kube-scheduler-kube-master-node1"}
+
+
+def test_control_plane_restarts_far_apart_stay_apart() -> None:
+    pods = _sample_control_plane_pods(shift_scheduler="2024-09-15T10:20:00Z")
+    cluster = analyzer.load({"kube-system/pods.json": json.dumps(pods)})
+    restarts = [i for i in group_incidents(collect_findings(cluster), cluster)
+                if any(f.rule == "control-plane-restarts" for f in i.members)]
+    alone = [i for i in restarts if [f.name for f in i.members] == ["kube-scheduler-kube-master-node1"]]
+    assert len(restarts) == 2 and len(alone) == 1
