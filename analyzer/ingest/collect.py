@@ -1129,7 +1129,17 @@ class Ingestor:
                 self._by_key[obj.key] = slot
                 self._saw(slot, obj)
                 return 0
-            if _rank(obj) > _rank(old):
+            if (newer := _newer_by_restarts(obj, old)) is not None:
+                # a pod's row that counts more restarts than the other sighting is a later
+                # moment (restart counts only grow): its state, over the whole body's spec
+                row, whole = (obj, old) if newer is obj else (old, obj)
+                kept = _with_whole_body(row, whole)
+                if kept is row and row.provenance.format != whole.provenance.format:
+                    kept = _with_known_owners(row, whole)
+                kept.duplicates = old.duplicates + 1
+                res.objects[slot] = kept
+                self._by_key[kept.key] = slot
+            elif _rank(obj) > _rank(old):
                 obj = _with_table_age(_with_earlier_state(obj, old), old)
                 obj.duplicates = old.duplicates + 1
                 res.objects[slot] = obj
@@ -1308,6 +1318,35 @@ def _restart_age(whole: KubeObject, row: KubeObject) -> tuple[str, str] | None:
     return when, (f"{whole.key.id} status.containerStatuses.lastState.terminated.finishedAt + the RESTARTS "
                   f"(... ago) of its table row ({row.provenance.source}"
                   f"{', ' + row.provenance.location if row.provenance.location else ''})")
+
+
+def _pod_restarts(obj: KubeObject) -> int | None:
+    """The restarts a pod's sighting counts: its table row's RESTARTS (kubectl sums its
+    containers'), else its containers' restartCount summed; None when it states none."""
+    if obj.kind != "Pod" or not isinstance(obj.raw, dict):
+        return None
+    facts = obj.raw.get(TEXT_FACTS_KEY) or {}
+    if obj.provenance.format in sightings.TABLE_ORIGINS or isinstance(facts.get("restarts"), int):
+        restarts = facts.get("restarts")
+        return restarts if isinstance(restarts, int) else None
+    statuses = obj.view.status.containerStatuses or ()
+    counts = [s.restartCount for s in statuses if isinstance(s.restartCount, int)]
+    return sum(counts) if counts else None
+
+
+def _newer_by_restarts(obj: KubeObject, old: KubeObject) -> KubeObject | None:
+    """Of two sightings of one pod in two files, the table row that counts more restarts than
+    the other: a later moment of the pod, whose state is the one to keep (realdata
+    aks/holmesgpt-fixtures: its describe and `-o yaml` say 7 restarts, a `get -o wide` row
+    `9 (104s ago)` and a `get -A | grep` row `16 (5m11s ago)`). None when neither is."""
+    if obj.kind != "Pod" or old.kind != "Pod" or obj.provenance.source == old.provenance.source:
+        return None
+    mine, theirs = _pod_restarts(obj), _pod_restarts(old)
+    if mine is None or theirs is None or mine == theirs:
+        return None
+    newer = obj if mine > theirs else old
+    return newer if newer.provenance.format in sightings.TABLE_ORIGINS or isinstance(
+        (newer.raw.get(TEXT_FACTS_KEY) or {}).get("restarts"), int) else None
 
 
 def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:
