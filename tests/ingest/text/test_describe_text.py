@@ -190,3 +190,41 @@ def test_a_describe_told_to_show_no_events_ends_whole_before_them() -> None:
     cut = analyzer.load({"session.txt": _NO_EVENTS.replace(" --show-events=false", "")}).ingest
     assert [r.reason for r in cut.rejections] == [
         "describe of Pod 'tunnelfront-6869944cf6-j2zsk' ends mid-section 'Tolerations'"]
+
+
+# Azure/AKS#3681 (2023-05-25, a pod that failed to start during an AKS upgrade): a describe's
+# Events copied from a terminal 90 columns wide, every row and its message's pieces cut at
+# column 90 (`...Successfu` / `lly assigned prd/foo-db-1 to ...`). Before: the messages were
+# `Successfu`, `Unable to`: the pod not named, the mount failure not said.
+_AKS_3681 = """\
+```
+Events:
+  Type     Reason                  Age                  From                     Message
+  ----     ------                  ----                 ----                     -------
+  Normal   Scheduled               29m                  default-scheduler        Successfu
+lly assigned prd/foo-db-1 to aks-agentpool-38920371-16
+  Normal   SuccessfulAttachVolume  28m                  attachdetach-controller  AttachVol
+ume.Attach succeeded for volume 'pvc-667085a6-2304-11e9-a249-2227bf1dfd8d'
+  Warning  FailedMount             5m17s (x4 over 25m)  kubelet                  Unable to
+ attach or mount volumes: unmounted volumes=[datadir], unattached volumes=[certs datadir]:
+ timed out waiting for the condition
+  Warning  FailedMount             44s (x9 over 27m)    kubelet                  Unable to
+ attach or mount volumes: unmounted volumes=[datadir], unattached volumes=[datadir certs]:
+ timed out waiting for the condition
+"""
+
+
+def test_events_a_terminal_wrapped_at_its_width_are_whole_again() -> None:
+    objects = parse_kubectl_text(_AKS_3681, "aks-3681.md").objects
+    assert {o.body["involvedObject"].get("name") for o in objects} == {"foo-db-1"}
+    assert [o.body["message"] for o in objects][0] == "Successfully assigned prd/foo-db-1 to aks-agentpool-38920371-16"
+    assert objects[-1].body["message"] == ("Unable to attach or mount volumes: unmounted volumes=[datadir], "
+                                           "unattached volumes=[datadir certs]: timed out waiting for the condition")
+
+
+def test_a_long_row_with_shorter_lines_around_it_is_no_terminal_wrap() -> None:
+    # the same rows unwrapped, one message cut where the paste ended: not joined onto the next row
+    text = _AKS_3681.replace("Successfu\nlly", "Successfully").replace("AttachVol\nume", "AttachVolume")
+    text = text.replace("Unable to\n attach", "Unable to attach").replace("datadir]:\n timed", "datadir]: timed")
+    messages = [o.body["message"] for o in parse_kubectl_text(text, "paste.md").objects]
+    assert messages[0] == "Successfully assigned prd/foo-db-1 to aks-agentpool-38920371-16" and len(messages) == 4

@@ -79,6 +79,12 @@ def joined_continuations(lines: list[Line]) -> list[Line]:
                 out.append(_joined(line, lines[index + 1:end + 1]))
                 index = end + 1
                 continue
+        elif DESCRIBE_EVENT_ROW.match(line.text) and (wrapped := _hard_wrapped(lines, index)) > index + 1:
+            # a terminal's hard wrap: the row and its message's pieces, each as wide as the
+            # terminal but the last, are one line again, character for character
+            out.append(Line(line.no, "".join(ln.text for ln in lines[index:wrapped])))
+            index = wrapped
+            continue
         elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and m.group("indent"):
             end = index + 1
             while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text.strip() \
@@ -135,6 +141,29 @@ def _ends_value(text: str) -> bool:
     """A line no value runs on into: another describe, a table, a command."""
     return text.startswith("Name:") or _TABLE_HEADER.match(text) is not None \
         or text.startswith(("$ ", "# kubectl", "kubectl ")) or tool_call(text) is not None
+
+
+_WRAP_MIN = 60  # narrower "widths" are short lines, not a terminal's
+_WRAP_NEAR = 30  # lines either side of a row that show the terminal's width
+
+
+def _hard_wrapped(lines: list[Line], index: int) -> int:
+    """The index after the pieces of an event row a terminal wrapped at its width (Azure/AKS
+    #3681: `...default-scheduler        Successfu` then `lly assigned prd/foo-db-1 to ...`, every
+    piece but the last 90 characters wide): the row's own index + 1 when it is not wrapped so.
+    The width is the row's length when no line near it is longer and three have that length."""
+    width = len(lines[index].text)
+    following = lines[index + 1].text if index + 1 < len(lines) else ""
+    if width < _WRAP_MIN or not following.strip() or DESCRIBE_EVENT_ROW.match(following):
+        return index + 1
+    near = [len(ln.text) for ln in lines[max(0, index - _WRAP_NEAR):index + _WRAP_NEAR]]
+    if max(near) != width or near.count(width) < 3:
+        return index + 1
+    end = index + 1
+    while end < len(lines) and len(lines[end - 1].text) == width and lines[end].text.strip() \
+            and not DESCRIBE_EVENT_ROW.match(lines[end].text) and end - index < _MAX_CONTINUED:
+        end += 1
+    return end
 
 
 def _joined(line: Line, rest: list[Line]) -> Line:
