@@ -965,7 +965,11 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
             found.update(graph.workload_of(p) for p in graph.out(node, "selects"))
     # A pod known by its name is its workload's when the dump names that workload too (a pasted
     # coredns row and the coredns Deployment a component finding names are one workload).
-    return sorted(w for w in found if not (w.endswith(_BY_NAME) and w[:-len(_BY_NAME)] in found))
+    # A control-plane component named as a StaticPod (critical-component-*) and its mirror pod
+    # (`etcd-NODE`, the graph's workload of a static pod) are one workload, not two.
+    static = {w[len("StaticPod "):] for w in found if w.startswith("StaticPod ")}
+    return sorted(w for w in found if not (w.endswith(_BY_NAME) and w[:-len(_BY_NAME)] in found)
+                  and not (w.startswith("Pod ") and any(w[len("Pod "):].startswith(s + "-") for s in static)))
 
 
 _BY_NAME = " (by name)"

@@ -1019,6 +1019,15 @@ def test_control_plane_pods_that_ended_one_after_another_at_a_known_time_are_one
         "etcd-kube-master-node1", "kube-controller-manager-kube-master-node1", "kube-scheduler-kube-master-node1"}
 
 
+def test_a_static_pod_component_and_its_mirror_pod_are_one_affected_workload() -> None:
+    # sample_dumps/kubeadm: etcd's incident counted StaticPod kube-system/etcd and its mirror pod
+    # etcd-kube-master-node1 as two workloads ("affects 4" for etcd, the controller manager and
+    # the scheduler)
+    cluster = analyzer.load(SAMPLE_DUMPS / "kubeadm")
+    (etcd,) = [i for i in group_incidents(collect_findings(cluster), cluster) if i.cause == "StaticPod kube-system/etcd"]
+    assert etcd.workloads == 3 and "Pod kube-system/etcd-kube-master-node1" not in etcd.affected
+
+
 def test_control_plane_restarts_far_apart_stay_apart() -> None:
     pods = _sample_control_plane_pods(shift_scheduler="2024-09-15T10:20:00Z")
     cluster = analyzer.load({"kube-system/pods.json": json.dumps(pods)})
