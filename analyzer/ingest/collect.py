@@ -1220,8 +1220,13 @@ def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
     if whole.provenance.format == "describe" and row.kind == "Node":
         merged["status"] = _node_status_kept(body.get("status"), merged["status"])
     what = "describe" if whole.provenance.format == "describe" else "whole sighting"
-    return _remade(row, merged, f"spec and metadata from its earlier {what} ({whole.provenance.location}), "
-                   "state from this table")
+    if whole.provenance.source == row.provenance.source:
+        return _remade(row, merged, f"spec and metadata from its earlier {what} ({whole.provenance.location}), "
+                       "state from this table")
+    # another file's sighting, which may have been read after this one
+    where = ", ".join(x for x in (whole.provenance.source, whole.provenance.location) if x)
+    return _remade(row, merged, f"spec and metadata from its {what} ({where}), state from this table "
+                   "(more restarts: a later moment)")
 
 
 def _node_status_kept(described: Any, shown: Any) -> Any:
