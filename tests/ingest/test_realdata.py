@@ -321,9 +321,15 @@ def test_k9s_paste_frame_is_stripped_and_the_truncated_node_rejected_with_its_re
 def test_holmesgpt_yaml_record_yields_its_pod() -> None:
     r = read("aks/holmesgpt-fixtures")
     pod = _one(r, "core/Pod/default/frontend-service")
-    assert pod.provenance.format == "kubectl-yaml"
-    assert pod.provenance.line == 3  # after the two header lines
+    # the `get -A | grep` row counts 16 restarts to the record's 7: a later moment, its state
+    # kept over the record's spec, which the note names (document 0, after the two header lines)
+    assert pod.provenance.format == "text table" and pod.view.spec.containers[0].image == "jfusterm/stress"
+    assert any("kubectl_get_yamlpod_frontend-service_default.txt, document 0, line 3" in n for n in pod.notes)
     assert sum("tool-call header" in s.reason for s in r.skipped) == 4
+    alone = ingest(REALDATA / "aks/holmesgpt-fixtures/test_ask_holmes/158_slack_chat_correct_date"
+                   / "kubectl_get_yamlpod_frontend-service_default.txt")
+    whole = _one(alone, "core/Pod/default/frontend-service")
+    assert whole.provenance.format == "kubectl-yaml" and whole.provenance.line == 3
 
 
 def test_must_gather_empty_route_list_is_coverage_not_an_object() -> None:
