@@ -253,12 +253,15 @@ def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObj
         body = scrub_secret(body)
     api_version = body.get("apiVersion") if isinstance(body.get("apiVersion"), str) else None
     try:
-        view, dropped = _convert_lenient(view_kind(kind, api_version or hints.api_version), body)
+        view, dropped, read = _convert_lenient(view_kind(kind, api_version or hints.api_version), body)
     except RecursionError:
         return _reject(provenance, TOO_DEEP)
     if view is None:
         return _reject(provenance, f"{kind} does not fit the API shape ({dropped[-1]})")
-    obj = _finish(view, kind, api_version or hints.api_version or "", hints, provenance, body)
+    # the body as read: its YAML timestamps as text again when nothing else was dropped (what
+    # prints it, `kda get`, reads the body's times as kubectl's strings)
+    raw = read if not dropped else body
+    obj = _finish(view, kind, api_version or hints.api_version or "", hints, provenance, raw)
     if isinstance(obj, KubeObject) and dropped:
         obj.notes.extend(f"field ignored: {d}" for d in dropped)
     if isinstance(obj, KubeObject) and inferred:
@@ -266,30 +269,40 @@ def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObj
     return obj
 
 
+# msgspec's words for a YAML timestamp where the API has a string
+_YAML_TIME = "got `datetime`"
 _PATH_RX = re.compile(r"at `\$((?:\.[^.`\[]+|\[\d+\])+)`")
 
 
-def _convert_lenient(kind: str, body: dict) -> tuple[ObjectView | None, list[str]]:
-    """Convert to the view; a field of the wrong type is dropped (and named) instead of the object."""
+def _convert_lenient(kind: str, body: dict) -> tuple[ObjectView | None, list[str], dict]:
+    """Convert to the view; a field of the wrong type is dropped (and named) instead of the
+    object. Also returns the body converted (a copy when anything was changed)."""
     dropped: list[str] = []
     work = body
     for _ in range(20):
         try:
-            return view_from_dict(kind, work), dropped
+            return view_from_dict(kind, work), dropped, work
         except msgspec.ValidationError as exc:
             msg = str(exc)
             dropped.append(msg)
             m = _PATH_RX.search(msg)
             if not m:
-                return None, dropped
+                return None, dropped, work
             if work is body:
                 try:  # a private copy to delete from
                     work = orjson.loads(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS, default=str))
                 except (orjson.JSONEncodeError, TypeError):  # e.g. an integer past 64 bits
                     work = copy.deepcopy(body)
+                else:
+                    if _YAML_TIME in msg:
+                        # kubectl before 1.14 printed its times unquoted (`creationTimestamp:
+                        # 2018-09-16T22:05:49Z`), which YAML reads as timestamps: the copy has
+                        # them as RFC 3339 text again, nothing to drop
+                        dropped.pop()
+                        continue
             if not _delete_path(work, m.group(1)):
-                return None, dropped
-    return None, dropped
+                return None, dropped, work
+    return None, dropped, work
 
 
 def _delete_path(doc: Any, path: str) -> bool:

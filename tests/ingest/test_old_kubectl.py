@@ -204,3 +204,59 @@ def test_warnings_name_the_layout_files_of_a_bundle() -> None:
         "nodes.json was present but held no Node",
         "pods/default.json, pods/kube-system.json were present but no Pod could be read (see the rejections)",
     ]
+
+
+# `kubectl get pods -n kube-system -o yaml` of an EKS cluster of 2018-09-16 (kubectl before 1.14
+# printed its times unquoted), kept as a test fixture in a public EKS tester's Go source (code
+# corpus file id 14113871944); one aws-node pod, trimmed. Before: "field ignored: Expected `str |
+# null`, got `datetime` - at `$.metadata.creationTimestamp`" on every pod, their AGE unknown.
+_UNQUOTED_TIMES = """\
+apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    creationTimestamp: 2018-09-16T21:52:16Z
+    generateName: aws-node-
+    labels:
+      k8s-app: aws-node
+    name: aws-node-7mwqc
+    namespace: kube-system
+    uid: c6d3f32d-b9fa-11e8-852e-02d628d39cc2
+  spec:
+    containers:
+    - image: 602401143452.dkr.ecr.us-west-2.amazonaws.com/amazon-k8s-cni:1.1.0
+      name: aws-node
+    nodeName: ip-192-168-105-121.us-west-2.compute.internal
+  status:
+    conditions:
+    - lastProbeTime: null
+      lastTransitionTime: 2018-09-16T21:52:30Z
+      status: "True"
+      type: Ready
+    containerStatuses:
+    - image: 602401143452.dkr.ecr.us-west-2.amazonaws.com/amazon-k8s-cni:1.1.0
+      lastState: {}
+      name: aws-node
+      ready: true
+      restartCount: 0
+      state:
+        running:
+          startedAt: 2018-09-16T21:52:30Z
+    phase: Running
+    startTime: 2018-09-16T21:52:16Z
+kind: List
+metadata:
+  resourceVersion: ""
+  selfLink: ""
+"""
+
+
+def test_unquoted_yaml_timestamps_of_old_kubectl_are_read_as_the_times_they_are() -> None:
+    result = ingest_text(_UNQUOTED_TIMES, "pods.yaml")
+    (pod,) = result.objects
+    assert not [n for n in pod.notes if "field ignored" in n]
+    assert pod.view.metadata.creationTimestamp.startswith("2018-09-16T21:52:16")
+    # the body `kda get` prints from holds the time as text, as kubectl's JSON does (AGE known)
+    created = pod.body()["metadata"]["creationTimestamp"]
+    assert isinstance(created, str) and created.startswith("2018-09-16T21:52:16")
