@@ -32,8 +32,10 @@ _JSON_START = re.compile(rb"\s*(?:\{|\[\s*(?:[\[{\]\"0-9-]|$))")
 _SERVER_VERSION = re.compile(
     r"Server Version:\s*(?:version\.Info\{.*?GitVersion:\"(v[^\"]+)\"|(v\d[^\s,]*))"
     r"|\"serverVersion\"\s*:\s*\{[^}]*?\"gitVersion\"\s*:\s*\"(v[^\"]+)\""
-    r"|serverVersion:\s*\n(?:\s+.*\n)*?\s+gitVersion:\s*(v\S+)",
-    re.S,
+    r"|serverVersion:\s*\n(?:\s+.*\n)*?\s+gitVersion:\s*(v\S+)"
+    # OpenShift 4's `oc version`: `Server Version: 4.6.1` is the platform's; this line is Kubernetes'
+    r"|^\s*Kubernetes Version:\s*(v\d[^\s,]*)",
+    re.S | re.M,
 )
 # Verbs whose output holds no object (what they print is a message, a prompt, a stream).
 _NO_OBJECTS = {
@@ -89,6 +91,8 @@ def server_version(text: str) -> str | None:
     'v1.27.3+k3s1'
     >>> server_version('Server Version: version.Info{Major:"1", Minor:"9", GitVersion:"v1.9.1", GitCommit:"x"}')
     'v1.9.1'
+    >>> server_version("Client Version: 4.6.1\\nServer Version: 4.6.1\\nKubernetes Version: v1.19.0+d59ce34\\n")
+    'v1.19.0+d59ce34'
     """
     m = _SERVER_VERSION.search(text)
     if m is None:

@@ -80,6 +80,7 @@ class TextFacts(Struct, gc=False):
     described: bool | None = None  # read from a `kubectl describe`
     cut_in: str | None = None  # describe: the section the paste ends in (what follows is not in it)
     used_by: list[str] | None = None  # describe pvc: the pods its `Used By`/`Mounted By` names
+    condition_ages: dict[str, float] | None = None  # `oc get co` SINCE: condition type -> seconds
 
 
 class ObjectView(Struct, gc=False, kw_only=True):

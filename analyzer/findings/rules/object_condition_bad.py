@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ago, ev
+from analyzer.findings.facts import age_text, ago, ev
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.kube.kinds import is_builtin_group
@@ -55,6 +56,19 @@ def raised_by_message() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
             for ctype, by_severity in (raw.get("raised_by_message") or {}).items()}
 
 
+def _since(cluster: AnalyzedDump, obj, cond: dict[str, Any], ctype: str) -> str:
+    """When the condition last changed: its lastTransitionTime, else what a pasted table's SINCE
+    column says (`oc get co` prints it for Available only)."""
+    when = parse_time(cond.get("lastTransitionTime"))
+    facts = obj.view.text
+    if when is not None or facts is None:
+        return ago(cluster, when)
+    seconds = (facts.condition_ages or {}).get(ctype)
+    if seconds is None:
+        return "an unknown time (the pasted table does not print it)"
+    return f"{age_text(timedelta(seconds=seconds))} before the table was printed"
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     bad, neutral, covered, pending = polarity()
     raised = raised_by_message()
@@ -92,7 +106,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 type=ctype, status=cstatus, polarity=label,
                 reason=str(cond.get("reason") or "no reason"),
                 condition_message=str(cond.get("message") or "no message")[:500],
-                since=ago(cluster, parse_time(cond.get("lastTransitionTime"))),
+                since=_since(cluster, obj, cond, ctype),
             )
             yield replace(finding, severity=severity) if severity != finding.severity else finding
     if not with_status:

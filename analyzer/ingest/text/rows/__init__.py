@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from analyzer.ingest.text.rows import config, events, nodes, pods, services, storage, workloads
+from analyzer.ingest.text.rows import config, events, nodes, openshift, pods, services, storage, workloads
 from analyzer.ingest.text.rows.context import RowContext
 
 RowReader = Callable[[dict[str, Any], dict[str, str | None], dict[str, Any], RowContext], None]
@@ -13,7 +13,7 @@ RowReader = Callable[[dict[str, Any], dict[str, str | None], dict[str, Any], Row
 
 def _registry() -> dict[str, RowReader]:
     readers: dict[str, RowReader] = {}
-    for module in (config, events, nodes, pods, services, storage, workloads):
+    for module in (config, events, nodes, openshift, pods, services, storage, workloads):
         for kind, reader in module.READERS.items():
             if kind in readers:
                 raise ValueError(f"two row readers for {kind}: {module.__name__}")

@@ -1,0 +1,78 @@
+"""OpenShift's ClusterOperator and ClusterVersion rows (`oc get co`, `oc get clusterversion`):
+the condition columns as status.conditions, so a pasted table is judged as the objects are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyzer.ingest.text.rows.context import RowContext
+from analyzer.ingest.text.values import age_seconds, cell, set_path
+
+_STATUSES = frozenset({"True", "False", "Unknown"})
+# The cluster-version operator words its Progressing message so when applying the payload fails
+# (openshift/cluster-version-operator pkg/cvo/status.go), and sets Failing=True with it.
+_FAILING_PREFIXES = ("Error while reconciling ", "Unable to apply ")
+
+
+def _conditions(cells: dict[str, str | None], columns: dict[str, str]) -> list[dict[str, Any]]:
+    conditions = []
+    for header, ctype in columns.items():
+        status = cell(cells.get(header))
+        if status in _STATUSES:
+            conditions.append({"type": ctype, "status": status})
+    return conditions
+
+
+def _with_message(conditions: list[dict[str, Any]], ctype: str, message: str | None) -> None:
+    for condition in conditions:
+        if condition["type"] == ctype and message:
+            condition["message"] = message
+
+
+def read_cluster_operator(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
+                          ctx: RowContext | None) -> None:
+    """Fill a ClusterOperator from its `oc get co` row.
+
+    >>> body, facts = {}, {}
+    >>> read_cluster_operator(body, {"VERSION": "4.6.1", "AVAILABLE": "False", "PROGRESSING": "True",
+    ...     "DEGRADED": "True", "SINCE": "25h", "MESSAGE": "OAuthServerDeploymentAvailable: no pods"},
+    ...     facts, None)
+    >>> body["status"]["conditions"][0], facts
+    ({'type': 'Available', 'status': 'False', 'message': 'OAuthServerDeploymentAvailable: no pods'}, {'condition_ages': {'Available': 90000.0}})
+    """
+    conditions = _conditions(cells, {"AVAILABLE": "Available", "PROGRESSING": "Progressing",
+                                     "DEGRADED": "Degraded"})
+    _with_message(conditions, "Available", cell(cells.get("MESSAGE")))
+    if conditions:
+        set_path(body, "status.conditions", conditions)
+    if version := cell(cells.get("VERSION")):
+        set_path(body, "status.versions", [{"name": "operator", "version": version}])
+    if (since := age_seconds(cells.get("SINCE"))) is not None:
+        facts["condition_ages"] = {"Available": since}
+
+
+def read_cluster_version(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
+                         ctx: RowContext | None) -> None:
+    """Fill a ClusterVersion from its `oc get clusterversion` row; a STATUS the operator words
+    for a failed payload also says Failing=True.
+
+    >>> body, facts = {}, {}
+    >>> read_cluster_version(body, {"VERSION": "4.5.0", "AVAILABLE": "True", "PROGRESSING": "False",
+    ...     "SINCE": "17d", "STATUS": "Error while reconciling 4.5.0: MultipleErrors"}, facts, None)
+    >>> [(c["type"], c["status"]) for c in body["status"]["conditions"]]
+    [('Available', 'True'), ('Progressing', 'False'), ('Failing', 'True')]
+    """
+    conditions = _conditions(cells, {"AVAILABLE": "Available", "PROGRESSING": "Progressing"})
+    message = cell(cells.get("STATUS"))
+    _with_message(conditions, "Progressing", message)
+    if message and message.startswith(_FAILING_PREFIXES):
+        conditions.append({"type": "Failing", "status": "True", "message": message})
+    if conditions:
+        set_path(body, "status.conditions", conditions)
+    if version := cell(cells.get("VERSION")):
+        set_path(body, "status.desired.version", version)
+    if (since := age_seconds(cells.get("SINCE"))) is not None:
+        facts["condition_ages"] = {"Progressing": since}  # (when Failing began is not printed)
+
+
+READERS = {"ClusterOperator": read_cluster_operator, "ClusterVersion": read_cluster_version}
