@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -24,8 +25,11 @@ STARTING = timedelta(minutes=5)
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in pod_suspects(cluster).of("not_ready"):
+    for pod in pod_suspects(cluster).of("not_ready", "text"):
         if pod.view.status.phase != "Running" or pod.view.metadata.deletionTimestamp:
+            continue
+        if pod.view.text is not None and not pod.view.status.containerStatuses:
+            yield from _table_row(pod)
             continue
         statuses = [(t, s) for t, _c, s in pod_containers(pod, "container") if s is not None]
         not_ready = [(t, s) for t, s in statuses if s.ready is False]
@@ -62,3 +66,27 @@ def _starting(cluster: AnalyzedDump, pod, statuses: list) -> str:
     if ended:
         return f"exited 0 {age_text(max(ages))} before capture: between runs"
     return f"started {age_text(max(ages))} before capture: still starting"
+
+
+_READY = re.compile(r"(\d+)/(\d+)")
+
+
+def _table_row(pod) -> Iterator[Finding]:
+    """A pasted row `0/1  Running`: its READY column speaks for the containers the row does not
+    name. A row that is minutes old, or whose last restart is, may still be starting."""
+    facts = pod.view.text
+    ready = _READY.fullmatch(facts.ready or "")
+    if facts.status != "Running" or ready is None or int(ready.group(1)) >= int(ready.group(2)):
+        return
+    finding = RULE.fail(pod, ev(pod, "READY column", facts.ready, f"{ready.group(2)}/{ready.group(2)}"),
+                        not_ready=int(ready.group(2)) - int(ready.group(1)), total=int(ready.group(2)),
+                        containers="not named in the table")
+    recent = [(seconds, what) for seconds, what in ((facts.age_seconds, "created"),
+                                                   (facts.last_restart_ago_seconds, "restarted"))
+              if seconds is not None and seconds < STARTING.total_seconds()]
+    if recent:
+        seconds, what = min(recent)
+        yield finding.as_info(resolved=f"{what} {age_text(timedelta(seconds=seconds))} before the table "
+                                       "was printed: still starting")
+    else:
+        yield finding
