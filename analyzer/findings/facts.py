@@ -14,6 +14,7 @@ from analyzer.ingest.records import KubeObject
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
+from analyzer.printing.timefmt import human_duration
 
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
@@ -170,22 +171,16 @@ def labels_unknown_in(pods: dict[str, list[KubeObject]], namespace: str) -> bool
 
 
 def age_text(delta: timedelta | None) -> str:
-    """A short human age like kubectl's ("45s", "12m", "3h", "5d"); "unknown age" when None.
+    """A short human age as kubectl prints one (apimachinery's HumanDuration: "45s", "4m53s",
+    "12m", "6h59m", "30h", "5d2h"), so a finding's age reads as the pasted table beside it does;
+    "unknown age" when None.
 
-    >>> age_text(timedelta(hours=50)), age_text(None)
-    ('2d2h', 'unknown age')
+    >>> age_text(timedelta(hours=50)), age_text(timedelta(hours=6, minutes=59, seconds=59)), age_text(None)
+    ('2d2h', '6h59m', 'unknown age')
     """
     if delta is None:
         return "unknown age"
-    seconds = max(int(delta.total_seconds()), 0)
-    if seconds < 120:
-        return f"{seconds}s"
-    if seconds < 7200:
-        return f"{seconds // 60}m"
-    if seconds < 86400:
-        return f"{seconds // 3600}h"
-    days, hours = divmod(seconds // 3600, 24)
-    return f"{days}d{hours}h" if hours and days < 10 else f"{days}d"
+    return human_duration(max(delta.total_seconds(), 0))
 
 
 def capture_of(cluster: AnalyzedDump, obj: KubeObject | None = None) -> datetime | None:

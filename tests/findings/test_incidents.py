@@ -446,13 +446,13 @@ def test_without_nodes_or_pods_the_schedulers_events_tell_of_an_unreachable_node
     [node] = [f for f in collect_findings(cluster) if f.rule == "node-not-ready" and f.status == "fail"]
     assert node.severity == "critical" and node.facts["status"] == "unreachable"
     assert node.facts["detail"].startswith("1 of 1 node(s) had the taint node.kubernetes.io/unreachable "
-                                           "when the scheduler last tried to place a pod, 2m before capture")
-    assert node.facts["since"].startswith("at least 1d15h before capture")
+                                           "when the scheduler last tried to place a pod, 2m57s before capture")
+    assert node.facts["since"].startswith("at least 39h before capture")
     [inc] = incidents_of(cluster)
     assert inc.cause_rule == "node-not-ready"
     assert inc.cause == "Nodes unreachable (its kubelet stopped reporting) (the scheduler's reason; no Node is in the dump)"
     assert sorted(f.rule for f in inc.members) == ["events-pod-problem", "events-pod-problem", "node-not-ready"]
-    assert "(last 2m before capture)" in inc.headline and "2 pod(s) pending" in inc.headline
+    assert "(last 2m57s before capture)" in inc.headline and "2 pod(s) pending" in inc.headline
 
 
 def test_a_pod_placed_since_makes_the_schedulers_unreachable_node_history() -> None:
@@ -476,7 +476,7 @@ def test_an_old_schedulers_word_on_an_unreachable_node_is_history() -> None:
     paste = f"39h         Warning   FailedScheduling          pod/keeper-executor-7d5c457795-m542v           {message}\n"
     cluster = analyzer.load({"events.md": paste})
     [node] = [f for f in collect_findings(cluster) if f.rule == "node-not-ready" and f.status == "fail"]
-    assert node.severity == "info" and node.resolved.startswith("last said 1d15h before capture")
+    assert node.severity == "info" and node.resolved.startswith("last said 39h before capture")
 
 
 def test_with_the_nodes_in_the_dump_the_scheduler_reason_does_not_replace_them() -> None:
@@ -807,7 +807,7 @@ def test_pods_of_several_workloads_stuck_creating_with_nothing_to_explain_them_a
     (incident,) = incidents
     assert incident.severity == "critical"  # DNS is down with it
     assert incident.cause_rule == "pod-stuck-starting" and "coredns" not in incident.cause
-    assert incident.headline.startswith("4 pods in 2 namespace(s) are still ContainerCreating 1d19h to 1d23h")
+    assert incident.headline.startswith("4 pods in 2 namespace(s) are still ContainerCreating 43h to 47h")
     assert "the network plugin (CNI), the container runtime or their volumes" in incident.cause  # rows: no spec
     assert sorted(f.rule for f in incident.members) == ["critical-component-unhealthy", *["pod-stuck-starting"] * 4]
 
