@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from analyzer.ingest.text.rows import config, events, nodes, openshift, pods, services, storage, workloads
+from analyzer.ingest.text.rows import (
+    config,
+    events,
+    nodes,
+    openshift,
+    pods,
+    services,
+    storage,
+    workloads,
+)
 from analyzer.ingest.text.rows.context import RowContext
 
 RowReader = Callable[[dict[str, Any], dict[str, str | None], dict[str, Any], RowContext], None]
