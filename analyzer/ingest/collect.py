@@ -585,6 +585,8 @@ class Ingestor:
                                       f"{output}, which names no whole object"))
             return
         prompt = (block.first, "$ " + _normalised(block.command_text))
+        if command.show_labels:
+            out = transcripts.labels_rejoined(out)
         text = transcripts.placed(out, prompt)
         read_before, tables_before = self.result.objects_read, len(self.result.generic_tables)
         cut_before = len(self.result.input_rejections)

@@ -84,6 +84,38 @@ def placed(lines: list[tuple[int, str]], prefix: tuple[int, str] | None = None) 
     return "\n".join(out) + "\n"
 
 
+# One label of a LABELS cell a paste broke one label a line (`key=value,`).
+_LABEL_PIECE = re.compile(r"^\s*[A-Za-z0-9][\w./-]*=[\w./-]*,?\s*$")
+
+
+def labels_rejoined(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The output of `get --show-labels` as kubectl printed it, when a paste broke each row's
+    LABELS cell one label a line and indented the whole output (kubernetes-sigs/kind#3226): the
+    label lines joined back onto their row, and the indent every line shares taken off. Output
+    with no such label lines is returned as it is.
+
+    >>> labels_rejoined([(3, ""), (4, "  kind-control-plane   Ready   10m   v1.27.1   "),
+    ...                  (5, "  kubernetes.io/arch=amd64,"), (6, "  kubernetes.io/os=linux")])
+    [(3, ''), (4, 'kind-control-plane   Ready   10m   v1.27.1   kubernetes.io/arch=amd64,kubernetes.io/os=linux')]
+    """
+    joined: list[tuple[int, str]] = []
+    pieces = 0
+    for no, text in lines:
+        if joined and joined[-1][1].strip() and _LABEL_PIECE.match(text) \
+                and (pieces or not _LABEL_PIECE.match(joined[-1][1])):
+            row_no, row = joined[-1]
+            glue = "" if row.rstrip().endswith(",") else "   " if not pieces else ","
+            joined[-1] = (row_no, row.rstrip() + glue + text.strip())
+            pieces += 1
+            continue
+        joined.append((no, text))
+    if not pieces:
+        return lines
+    filled = [text for _, text in joined if text.strip()]
+    indent = min(len(t) - len(t.lstrip()) for t in filled)
+    return [(no, text[indent:] if text.strip() else text) for no, text in joined]
+
+
 def server_version(text: str) -> str | None:
     """The server version `kubectl version` printed (plain, `--short`, old struct, -o json/yaml).
 

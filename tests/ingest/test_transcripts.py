@@ -510,3 +510,36 @@ def test_a_table_indented_as_a_whole_is_read() -> None:
         ("DaemonSet", "fluentbit-gke"), ("DaemonSet", "fluentbit-gke-256pd")]
     # prose indented the same way stays prose
     assert not [o for o in ingest_text("    the pods were fine\n    NAME is a word\n", "note.md").objects if o is not None]
+
+
+# Trimmed from kubernetes-sigs/kind#3226 (a kind node, 2023-05-14): `get nodes --show-labels`
+# pasted a blank line below its command, indented, its LABELS cell broken one label a line.
+# Before: "could not be read as a kubectl table or describe", and the node row that says kind lost.
+_KIND_3226_LABELS = """```
+$ kubectl get nodes --show-labels
+
+  kind-control-plane   Ready    control-plane   10m   v1.27.1   
+  beta.kubernetes.io/arch=amd64,
+  kubernetes.io/hostname=kind-control-plane,
+  node-role.kubernetes.io/control-plane=,
+  node.kubernetes.io/exclude-from-external-load-balancers=
+```
+"""
+
+
+def test_show_labels_output_broken_one_label_a_line_is_read_whole() -> None:
+    result = ingest_text(_KIND_3226_LABELS, "kind-3226.md")
+    [node] = [o for o in result.objects if o is not None and o.kind == "Node"]
+    assert node.name == "kind-control-plane"
+    assert node.body()["metadata"]["labels"] == {
+        "beta.kubernetes.io/arch": "amd64", "kubernetes.io/hostname": "kind-control-plane",
+        "node-role.kubernetes.io/control-plane": "",
+        "node.kubernetes.io/exclude-from-external-load-balancers": ""}
+    assert not result.input_rejections
+
+
+def test_headerless_rows_a_blank_line_below_their_command_are_read() -> None:
+    # (the same paste, its LABELS cell whole: only the blank line stood in the way)
+    text = "$ kubectl get nodes\n\nkind-control-plane   Ready    control-plane   10m   v1.27.1\n"
+    result = ingest_text(text, "kind-3226.txt")
+    assert [o.name for o in result.objects if o is not None and o.kind == "Node"] == ["kind-control-plane"]

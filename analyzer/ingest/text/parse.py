@@ -110,6 +110,8 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         state.consumed = index + 1
         state.output_start = index + 1
         return index + 1
+    if not text.strip() and index == state.output_start:
+        state.output_start = index + 1  # a blank line a paste put between a command and its rows
     if state.skipping or not text.strip():
         return index + 1
     # An excerpt that begins inside a describe is only trusted where no other command's

@@ -56,6 +56,8 @@ def looks_like_kubectl_text(text: str) -> bool:
         if (typed := command_in(line.text)) is not None:
             command, output_start = typed, index + 1
             continue
+        if not line.text.strip() and index == output_start:
+            output_start = index + 1  # a blank line a paste put between a command and its rows
         if not line.text.strip() or line.text[:1].isspace():
             continue
         if describe_starts(lines, index) or table_at(lines, index, kinds, None) is not None:
