@@ -518,13 +518,13 @@ def test_a_table_indented_as_a_whole_is_read() -> None:
 _KIND_3226_LABELS = """```
 $ kubectl get nodes --show-labels
 
-  kind-control-plane   Ready    control-plane   10m   v1.27.1   
+  kind-control-plane   Ready    control-plane   10m   v1.27.1{trailing}
   beta.kubernetes.io/arch=amd64,
   kubernetes.io/hostname=kind-control-plane,
   node-role.kubernetes.io/control-plane=,
   node.kubernetes.io/exclude-from-external-load-balancers=
 ```
-"""
+""".format(trailing="   ")  # (the paste's row ends in spaces)
 
 
 def test_show_labels_output_broken_one_label_a_line_is_read_whole() -> None:
