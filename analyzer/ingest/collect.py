@@ -502,6 +502,12 @@ class Ingestor:
         if block.kind == "command" and shown and self._add_foreign_output(display, block, out):
             return
         if block.kind == "command":
+            if block.command_text and (dist := transcripts.distribution_cli(block.command_text)):
+                self.result.cli_tools[dist] = self.result.cli_tools.get(dist, 0) + 1
+                prepared = transcripts.minikube_kubernetes_version("\n".join(t for _, t in out)) \
+                    if dist == "minikube" else None
+                if prepared and not self.result.server_version:
+                    self.result.server_version = prepared
             what = f"output of '{_short(block.command_text)}'" if shown else f"'{_short(block.command_text)}' (no output shown)"
             skip.append(Rejection(display, block.span, f"{what}: not kubectl"))
             return

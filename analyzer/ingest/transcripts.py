@@ -189,6 +189,38 @@ def cli_tool(command_text: str) -> str | None:
     return f"{m[1]} kubectl" if m[1] else m[2]
 
 
+# A distribution's own command line typed in a session (`minikube start`, `kind create cluster`,
+# `k3d cluster create`, `k3s server`): the cluster the session talks to is of that distribution.
+_DISTRIBUTION_CLI = re.compile(
+    r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(minikube)(?:\.exe)?\s+(?:start|status|ssh|addons|service|tunnel|node|logs|ip|dashboard|image|mount)"
+    r"|(kind)\s+(?:create|get|load|delete|export)|(k3d)\s+(?:cluster|node|kubeconfig|image|registry)"
+    r"|(k3s|rke2)\s+(?:server|agent|check-config|etcd-snapshot|certificate|crictl|ctr))(?=\s|$)")
+# What `minikube start` prints of the Kubernetes it brings up.
+_MINIKUBE_PREPARING = re.compile(r"Preparing Kubernetes (v\d+\.\d+\.\d+\S*) on ")
+
+
+def distribution_cli(command_text: str) -> str | None:
+    """The distribution whose own command line this is (not a kubectl), or None.
+
+    >>> distribution_cli("minikube start --cpus 4"), distribution_cli("kind create cluster --config c.yaml")
+    ('minikube', 'kind')
+    >>> distribution_cli("sudo k3s check-config"), distribution_cli("minikube kubectl -- get po"), distribution_cli("kind of")
+    ('k3s', None, None)
+    """
+    m = _DISTRIBUTION_CLI.match(command_text.strip())
+    return next((g for g in m.groups() if g), None) if m else None
+
+
+def minikube_kubernetes_version(output: str) -> str | None:
+    """The Kubernetes version `minikube start` says it prepares.
+
+    >>> minikube_kubernetes_version("🐳  Preparing Kubernetes v1.18.3 on Docker 19.03.8 ...")
+    'v1.18.3'
+    """
+    m = _MINIKUBE_PREPARING.search(output)
+    return m.group(1) if m else None
+
+
 def no_objects_reason(verb: str) -> str | None:
     """Why the output of a kubectl verb holds no objects, or None when it may hold some."""
     reason = _NO_OBJECTS.get(verb) or _NO_OBJECTS.get(verb.split()[0])

@@ -276,3 +276,20 @@ def test_a_pasted_kind_cluster_config_leans_kind(tmp_path) -> None:
     cluster = analyzer.load(paste)
     assert cluster.distribution.name == "kind"
     assert any(e.signal == "api_group" for e in cluster.distribution.evidence)
+
+
+def test_minikube_start_typed_in_a_paste_leans_minikube_and_gives_its_version(tmp_path) -> None:
+    # trimmed from kubernetes/minikube#8414 (2020-06-08): a PVC table with no command, then the
+    # `minikube start` the user ran and its output. Before: unknown (0.00), no version.
+    import analyzer
+
+    paste = tmp_path / "issue.md"
+    paste.write_text(
+        "~~~\nNAME                   STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE\n"
+        "standard-authservice   Pending                                      standard       8m8s\n~~~\n\n"
+        "~~~\n$ minikube start --cpus 4 --memory 8192\n😄  minikube v1.11.0 on Fedora 32\n"
+        "🐳  Preparing Kubernetes v1.18.3 on Docker 19.03.8 ...\n🏄  Done! kubectl is now configured to use \"minikube\"\n~~~\n",
+        encoding="utf-8")
+    cluster = analyzer.load(paste)
+    assert cluster.distribution.name == "minikube"
+    assert cluster.ingest.cli_tools == {"minikube": 1} and cluster.ingest.server_version == "v1.18.3"
