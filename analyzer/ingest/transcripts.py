@@ -192,9 +192,9 @@ def cli_tool(command_text: str) -> str | None:
 # A distribution's own command line typed in a session (`minikube start`, `kind create cluster`,
 # `k3d cluster create`, `k3s server`): the cluster the session talks to is of that distribution.
 _DISTRIBUTION_CLI = re.compile(
-    r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(minikube)(?:\.exe)?\s+(?:start|status|ssh|addons|service|tunnel|node|logs|ip|dashboard|image|mount)"
-    r"|(kind)\s+(?:create|get|load|delete|export)|(k3d)\s+(?:cluster|node|kubeconfig|image|registry)"
-    r"|(k3s|rke2)\s+(?:server|agent|check-config|etcd-snapshot|certificate|crictl|ctr))(?=\s|$)")
+    r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(minikube)(?:\.exe)?\s+(?:start|status|ssh|addons|service|tunnel|node|logs|ip|dashboard|image|mount|version)"
+    r"|(kind)\s+(?:create|get|load|delete|export|version)|(k3d)\s+(?:cluster|node|kubeconfig|image|registry|version)"
+    r"|(k3s|rke2)\s+(?:server|agent|check-config|etcd-snapshot|certificate|crictl|ctr|-v|--version|-version))(?=\s|$)")
 # What `minikube start` prints of the Kubernetes it brings up.
 _MINIKUBE_PREPARING = re.compile(r"Preparing Kubernetes (v\d+\.\d+\.\d+\S*) on ")
 
@@ -204,8 +204,10 @@ def distribution_cli(command_text: str) -> str | None:
 
     >>> distribution_cli("minikube start --cpus 4"), distribution_cli("kind create cluster --config c.yaml")
     ('minikube', 'kind')
-    >>> distribution_cli("sudo k3s check-config"), distribution_cli("minikube kubectl -- get po"), distribution_cli("kind of")
-    ('k3s', None, None)
+    >>> distribution_cli("sudo k3s check-config"), distribution_cli("rke2 -version"), distribution_cli("kind of")
+    ('k3s', 'rke2', None)
+    >>> distribution_cli("minikube kubectl -- get po") is None
+    True
     """
     m = _DISTRIBUTION_CLI.match(command_text.strip())
     return next((g for g in m.groups() if g), None) if m else None
