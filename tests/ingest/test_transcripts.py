@@ -543,3 +543,18 @@ def test_headerless_rows_a_blank_line_below_their_command_are_read() -> None:
     text = "$ kubectl get nodes\n\nkind-control-plane   Ready    control-plane   10m   v1.27.1\n"
     result = ingest_text(text, "kind-3226.txt")
     assert [o.name for o in result.objects if o is not None and o.kind == "Node"] == ["kind-control-plane"]
+
+
+def test_a_command_typed_plain_above_its_quoted_output_is_a_session() -> None:
+    # trimmed from okd-project/okd#1470 (2023-01): `$ oc get co`, then the table quoted with `>`
+    # and no space. Before: "not a Kubernetes dump: neither JSON, YAML objects, nor kubectl text".
+    text = ("$ oc get co\n"
+            ">NAME                            VERSION                          AVAILABLE   PROGRESSING   DEGRADED   SINCE   MESSAGE\n"
+            ">authentication                  4.11.0-0.okd-2023-01-14-152430   False       False         True       31m     "
+            "OAuthServerRouteEndpointAccessibleControllerAvailable: Get \"https://oauth-openshift.apps.tanhung.okd.local/healthz\": EOF\n"
+            ">baremetal                       4.11.0-0.okd-2023-01-14-152430   True        False         False      226d\n")
+    result = ingest_text(text, "okd-1470.md")
+    operators = {o.name: o.body()["status"]["conditions"][0] for o in result.objects if o is not None}
+    assert operators["authentication"]["status"] == "False"
+    assert operators["authentication"]["message"].startswith("OAuthServerRouteEndpointAccessibleControllerAvailable")
+    assert operators["baremetal"]["status"] == "True"

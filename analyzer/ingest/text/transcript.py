@@ -282,7 +282,7 @@ def looks_like_transcript(text: str) -> bool:
     # ConfigMap shows commands indented too)
     head = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     manifest = _STRUCTURED_HEAD.match(head) is not None
-    inline = False
+    inline = kubectl = False
     # a fence at the start of a line: no YAML or JSON dump has one (a Corefile's `~~~~` in a
     # ConfigMap is indented in its block scalar)
     fence_line = False
@@ -304,10 +304,13 @@ def looks_like_transcript(text: str) -> bool:
         found = command_of_line(line)
         if found is not None:
             commands += 2 if date_chained(found[1]) is not None else 1
+            kubectl = kubectl or found[0] == "kubectl"
             if found[0] == "kubectl" and (fenced or quoted or stamp or (_indented_prompt(line) and not manifest)):
                 return True
         if commands >= 2:
             return True
+    if kubectl and quoted:
+        return True  # a command typed plain, its output quoted below it (okd#1470: `>NAME ...`)
     if fence_line:
         return True  # a write-up whose fences hold YAML or JSON with prose between, no command
     # One command so far, and the file goes on (a cluster-info dump is thousands of lines): a
