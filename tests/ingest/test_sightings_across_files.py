@@ -94,4 +94,4 @@ def test_a_row_counting_fewer_restarts_than_the_whole_pod_does_not_take_its_plac
 def test_realdata_holmesgpt_aks_crashloop_quotes_the_latest_sighting() -> None:
     cluster = analyzer.load(REALDATA / "aks" / "holmesgpt-fixtures")
     (crash,) = _messages(cluster, "pod-crashloop", "critical")
-    assert "16 restarts" in crash and "the last 5m before" in crash
+    assert "16 restarts" in crash and "the last 5m11s before" in crash
