@@ -78,6 +78,27 @@ def builtin_resources() -> tuple[Resource, ...]:
     return tuple(out)
 
 
+@cache
+def known_resources() -> dict[tuple[str, str], dict[str, Any]]:
+    """(group, kind) -> a well-known custom resource whose CRD dumps often lack
+    (known_resources.yaml), as a CRD body: its names, scope and printer columns."""
+    from analyzer.safeyaml import load_yaml
+
+    text = package_files.files("analyzer.printing").joinpath("known_resources.yaml").read_text("utf-8")
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in load_yaml(text):
+        out[(row["group"], row["kind"])] = {
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": f"{row['plural']}.{row['group']}"},
+            "spec": {"group": row["group"], "scope": "Namespaced" if row["namespaced"] else "Cluster",
+                     "names": {"kind": row["kind"], "plural": row["plural"], "singular": row["kind"].lower(),
+                               "shortNames": list(row.get("short", ()))},
+                     "versions": [{"name": row["version"], "served": True, "storage": True,
+                                   "additionalPrinterColumns": row.get("columns", [])}]},
+        }
+    return out
+
+
 def plural_of(kind: str) -> str:
     """The plural resource name the API would use for a kind with no CRD at hand.
 
@@ -152,7 +173,13 @@ class ResourceCatalog:
                 return candidate
         if not group and any(r.kind == kind for r in self.resources if not r.builtin):
             return next(r for r in self.resources if not r.builtin and r.kind == kind)
-        # A custom resource whose CRD the dump does not hold: inferred from its objects.
+        # A custom resource whose CRD the dump does not hold: a well-known one as its platform
+        # defines it, else inferred from its objects.
+        known = known_resources().get((group, kind))
+        if known is not None:
+            self._add_crd(known)
+            if (res := self._by_gk.get((group, kind))) is not None:
+                return res
         version = obj.api_version.rpartition("/")[2] if obj.api_version else "v1"
         res = Resource(
             kind=kind, plural=plural_of(kind), group=group, version=version or "v1",

@@ -47,13 +47,16 @@ def crd_printer(res: Resource) -> Printer:
         return Printer((NAME, AGE), lambda o, clock: [_name(o), clock.since(_meta(o).get("creationTimestamp"))])
     columns = (NAME, *(Column(str(s.get("name", "")), _column_type(s.get("type")), int(s.get("priority") or 0),
                               str(s.get("format") or ""), str(s.get("description") or "")) for s in specs))
-    paths = [parse_jsonpath(str(s.get("jsonPath") or s.get("JSONPath") or "")) for s in specs]
+    # kda's known_resources.yaml may give a column alternatives (`jsonPaths`): the first that
+    # reaches a value gives the cell
+    paths = [[parse_jsonpath(str(p)) for p in s.get("jsonPaths") or [s.get("jsonPath") or s.get("JSONPath") or ""]]
+             for s in specs]
     types = [str(s.get("type") or "string") for s in specs]
 
     def row(o: dict[str, Any], clock: Clock) -> list[Any]:
         cells: list[Any] = [_name(o)]
-        for path, typ in zip(paths, types, strict=True):
-            values = evaluate(path, o)
+        for alternatives, typ in zip(paths, types, strict=True):
+            values = next((v for v in (evaluate(path, o) for path in alternatives) if v), [])
             cells.append(_crd_cell(values[0], typ, clock) if values else None)
         return cells
 
@@ -124,14 +127,19 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
 
 # -- a small JSONPath: .a.b, .a[0], .a[*].b, .a[?(@.type=="Ready")].status ----------------------
 
-_STEP = re.compile(r"""\.([^.\[]+)|\[(\d+|\*)\]|\[\?\(@\.([\w.-]+)\s*==\s*["']([^"']*)["']\)\]|\[['"]([^'"]+)['"]\]""")
+_EQUALS = r"""@\.[\w.-]+\s*==\s*["'][^"']*["']"""
+_STEP = re.compile(r"""\.([^.\[]+)|\[(\d+|\*)\]|\[\?\((""" + _EQUALS + r"""(?:\s*&&\s*""" + _EQUALS
+                   + r""")*)\)\]|\[['"]([^'"]+)['"]\]""")
+_EQUALITY = re.compile(r"""@\.([\w.-]+)\s*==\s*["']([^"']*)["']""")
 
 
 def parse_jsonpath(path: str) -> list[tuple[str, Any]]:
     """The steps of a CRD column's JSONPath (`{...}` braces and a leading `$` allowed).
 
     >>> parse_jsonpath('.status.conditions[?(@.type=="Ready")].status')
-    [('key', 'status'), ('key', 'conditions'), ('filter', ('type', 'Ready')), ('key', 'status')]
+    [('key', 'status'), ('key', 'conditions'), ('filter', (('type', 'Ready'),)), ('key', 'status')]
+    >>> parse_jsonpath('.c[?(@.type=="Available" && @.status=="False")]')
+    [('key', 'c'), ('filter', (('type', 'Available'), ('status', 'False')))]
     """
     text = path.strip().removeprefix("{").removesuffix("}").removeprefix("$")
     steps: list[tuple[str, Any]] = []
@@ -145,9 +153,9 @@ def parse_jsonpath(path: str) -> list[tuple[str, Any]]:
         elif m.group(2) is not None:
             steps.append(("all", None) if m.group(2) == "*" else ("index", int(m.group(2))))
         elif m.group(3) is not None:
-            steps.append(("filter", (m.group(3), m.group(4))))
+            steps.append(("filter", tuple(_EQUALITY.findall(m.group(3)))))
         else:
-            steps.append(("key", m.group(5)))
+            steps.append(("key", m.group(4)))
         pos = m.end()
     return steps
 
@@ -168,15 +176,16 @@ def evaluate(steps: list[tuple[str, Any]], value: Any) -> list[Any]:
             elif op == "all" and isinstance(v, list):
                 nxt.extend(v)
             elif op == "filter" and isinstance(v, list):
-                field, want = arg
-                for item in v:
-                    got = evaluate([("key", k) for k in field.split(".")], item)
-                    if got and str(got[0]) == want:
-                        nxt.append(item)
+                nxt.extend(item for item in v if all(_equals(item, field, want) for field, want in arg))
         current = nxt
         if op == "invalid":
             return []
     return [v for v in current if v is not None]
+
+
+def _equals(item: Any, field: str, want: str) -> bool:
+    got = evaluate([("key", k) for k in field.split(".")], item)
+    return bool(got) and str(got[0]) == want
 
 
 # -- text -----------------------------------------------------------------------------------

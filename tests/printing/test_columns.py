@@ -113,3 +113,54 @@ def test_a_get_all_row_prints_its_own_name_not_the_pasted_prefix() -> None:
     assert table.rows[0][0] == "proxymux-client" and "3d23h" in table.rows[0]
     prefixed = render_table(table, kind_prefix="daemonset.apps", headers=False)
     assert prefixed.startswith("daemonset.apps/proxymux-client ")
+
+
+# A ClusterOperator as an insights archive holds it, without its CRD (trimmed from realdata
+# openshift/insights-operator-archive-sample config/clusteroperator/etcd.json): the operator's own
+# version is the last of its versions, the Available message is set on a healthy operator.
+ETCD_OPERATOR = {
+    "apiVersion": "config.openshift.io/v1", "kind": "ClusterOperator",
+    "metadata": {"name": "etcd", "creationTimestamp": "2021-07-07T11:02:54Z"},
+    "status": {"conditions": [
+        {"type": "Degraded", "status": "False", "lastTransitionTime": "2021-07-07T11:26:28Z",
+         "message": "NodeControllerDegraded: All master nodes are ready\nEtcdMembersDegraded: No unhealthy members found"},
+        {"type": "Progressing", "status": "False", "lastTransitionTime": "2021-07-07T11:28:21Z",
+         "message": "NodeInstallerProgressing: 1 nodes are at revision 2"},
+        {"type": "Available", "status": "True", "lastTransitionTime": "2021-07-07T11:28:21Z",
+         "message": "StaticPodsAvailable: 1 nodes are active; 1 nodes are at revision 2"}],
+        "versions": [{"name": "raw-internal", "version": "4.7.16"}, {"name": "operator", "version": "4.7.16"}]},
+}
+
+
+def test_cluster_operators_without_their_crd_print_openshifts_columns() -> None:
+    """`oc get co` / `kubectl get co` of a must-gather or insights archive (no CRD in it) print
+    VERSION AVAILABLE PROGRESSING DEGRADED SINCE MESSAGE, not NAME and AGE."""
+    import copy
+
+    from analyzer.printing.resources import known_resources
+
+    res = Resource("ClusterOperator", "clusteroperators", "config.openshift.io", "v1", False, builtin=False,
+                   crd=known_resources()[("config.openshift.io", "ClusterOperator")])
+    clock = Clock(datetime(2021, 7, 12, 11, 28, 21, tzinfo=UTC))
+    # the authentication operator of okd#1470 (its Available message as `oc get co` printed it)
+    auth = copy.deepcopy(ETCD_OPERATOR)
+    auth["metadata"]["name"] = "authentication"
+    auth["status"]["conditions"] = [
+        {"type": "Degraded", "status": "True", "lastTransitionTime": "2021-07-12T10:57:21Z",
+         "message": "OAuthServerRouteEndpointAccessibleControllerDegraded: Get \"https://oauth-openshift.apps.tanhung.okd.local/healthz\": EOF"},
+        {"type": "Available", "status": "False", "lastTransitionTime": "2021-07-12T10:57:21Z",
+         "message": "OAuthServerRouteEndpointAccessibleControllerAvailable: Get \"https://oauth-openshift.apps.tanhung.okd.local/healthz\": EOF"}]
+    text = render_table(build_table(res, [auth, ETCD_OPERATOR], clock)).splitlines()
+    assert text[0].split() == ["NAME", "VERSION", "AVAILABLE", "PROGRESSING", "DEGRADED", "SINCE", "MESSAGE"]
+    auth_cells = build_table(res, [auth], clock).rows[0]
+    assert auth_cells == ["authentication", "4.7.16", "False", None, "True", "31m",
+                          "OAuthServerRouteEndpointAccessibleControllerAvailable: Get \"https://oauth-openshift.apps.tanhung.okd.local/healthz\": EOF"]
+    # a healthy operator: its messages are not printed
+    assert build_table(res, [ETCD_OPERATOR], clock).rows[0] == ["etcd", "4.7.16", "True", "False", "False", "5d", None]
+    # Available but Degraded: the Degraded message (a storage operator `oc get clusteroperator
+    # storage` printed so on an OKD 4.21 UPI install)
+    storage = copy.deepcopy(ETCD_OPERATOR)
+    storage["status"]["conditions"][0].update(status="True", message=(
+        "VSphereCSIDriverOperatorCRDegraded: VMwareVSphereOperatorCheckDegraded: node master1.ilba.cat is not a "
+        "vSphere node: providerID \"\" does not have the expected vSphere prefix \"vsphere://\""))
+    assert build_table(res, [storage], clock).rows[0][4:] == ["True", "5d", storage["status"]["conditions"][0]["message"]]

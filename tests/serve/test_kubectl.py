@@ -156,6 +156,20 @@ def test_custom_resources_print_their_printer_columns(served: Served) -> None:
     assert nodes[0].split() == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
 
 
+def test_openshift_config_kinds_print_as_oc_does_without_their_crd(served: Served) -> None:
+    """A must-gather holds ClusterOperators, never their CRD: `kubectl get co` still resolves
+    (the short name) and prints OpenShift's columns, not NAME and AGE."""
+    if not (REALDATA / "openshift/must-gather-clean-aws").exists():
+        pytest.skip("realdata not beside the checkout")
+    k = served.kubectl
+    co = k("--context", "must-gather-clean-aws", "get", "co").stdout.splitlines()
+    assert co[0].split() == ["NAME", "VERSION", "AVAILABLE", "PROGRESSING", "DEGRADED", "SINCE", "MESSAGE"]
+    assert co[1].split() == ["authentication", "4.8.0-0.nightly-2021-07-31-065602", "True", "False", "False", "27m"]
+    cv = k("--context", "must-gather-clean-aws", "get", "clusterversion").stdout.splitlines()
+    assert cv[0].split() == ["NAME", "VERSION", "AVAILABLE", "PROGRESSING", "SINCE", "STATUS"]
+    assert cv[1].split()[-4:] == ["27m", "Cluster", "version", "is", "4.8.0-0.nightly-2021-07-31-065602"][-4:]
+
+
 def test_describe_every_layout(served: Served) -> None:
     k = served.kubectl
     node = k("--context", "aks", "get", "nodes", "-o", "name").stdout.split()[0].split("/")[1]
