@@ -155,16 +155,33 @@ def oc3_version(text: str) -> tuple[bool, str | None]:
     return "oc v" in text and _OC3_CLIENT.search(text) is not None, server.group(1) if server else None
 
 
+_POD_WORDS = frozenset({"pod", "pods", "po"})
+# What `kubectl logs TYPE/NAME` takes besides pods: it picks one of their pods.
+_WORKLOAD_WORDS = frozenset({
+    "deploy", "deployment", "deployments", "rs", "replicaset", "replicasets", "sts", "statefulset",
+    "statefulsets", "ds", "daemonset", "daemonsets", "job", "jobs", "rc", "replicationcontroller",
+    "replicationcontrollers", "svc", "service", "services", "cronjob", "cronjobs", "cj"})
+
+
 def log_target(flags: dict[str, str], names: tuple[str, ...], resources: tuple[str, ...]) -> LogTarget | None:
-    """Pod and container of `kubectl logs POD [-c C] [-n NS] [-p]`; None for a selector or a
-    workload (`deploy/x`, `-l app=x`), whose pod the output does not name."""
+    """Pod and container of `kubectl logs POD [CONTAINER] [-c C] [-n NS] [-p]`; None for a
+    selector or a workload (`deploy/x`, `-l app=x`), whose pod the output does not name.
+
+    >>> log_target({"--namespace": "kube-system"}, ("lb-tcp-80",), ("svclb-traefik-4ea49843-qhf9g",))
+    LogTarget(namespace='kube-system', pod='svclb-traefik-4ea49843-qhf9g', container='lb-tcp-80', previous=False)
+    >>> log_target({}, ("web",), ("deploy",)) is None, log_target({}, ("web-1",), ("pod",)).pod
+    (True, 'web-1')
+    """
     if "--selector" in flags or not (names or resources):
         return None
-    if resources and names:
-        if resources[0] not in ("pod", "pods", "po"):
-            return None
+    if resources and names and resources[0].split(".")[0] in _POD_WORDS:
         pod = names[0]
         container = names[1] if len(names) > 1 else ""
+    elif resources and names and resources[0].split(".")[0] in _WORKLOAD_WORDS:
+        return None  # deploy/x, job/x: kubectl picks a pod the output does not name
+    elif resources and names:
+        # `kubectl logs POD CONTAINER`
+        pod, container = resources[0], names[0]
     else:
         pod = resources[0]
         container = names[0] if names else ""

@@ -558,3 +558,25 @@ def test_a_command_typed_plain_above_its_quoted_output_is_a_session() -> None:
     assert operators["authentication"]["status"] == "False"
     assert operators["authentication"]["message"].startswith("OAuthServerRouteEndpointAccessibleControllerAvailable")
     assert operators["baremetal"]["status"] == "True"
+
+
+def test_logs_of_a_pod_and_its_container_named_plain_with_the_writers_words_after() -> None:
+    # trimmed from k3s-io/klipper-lb#66 (2024-04): the table introduced by "kubectl get pod -A
+    # gives:", the log by "kubectl logs POD CONTAINER -n NS gives:". Before: the log was skipped
+    # ("logs of pods the command does not name one by one"): `logs POD CONTAINER` was not read,
+    # and "gives:" was taken for a name.
+    text = ("kubectl get pod -A gives:\n\n"
+            "NAMESPACE     NAME                                      READY   STATUS             RESTARTS          AGE\n"
+            "kube-system   traefik-8657d6b9f4-ctwtz                  1/1     Running            0                 6h37m\n"
+            "kube-system   svclb-traefik-4ea49843-qhf9g              0/2     CrashLoopBackOff   164 (2m19s ago)   6h37m\n\n"
+            "kubectl logs svclb-traefik-4ea49843-qhf9g lb-tcp-80 -n kube-system gives:\n\n"
+            "+ trap exit TERM INT\n"
+            "+ BIN_DIR=/sbin\n"
+            "+ check_iptables_mode\n"
+            "[INFO]  legacy\n")
+    result = ingest_text(text, "klipper-lb-66.md")
+    assert sorted(o.name for o in result.objects if o is not None) == [
+        "svclb-traefik-4ea49843-qhf9g", "traefik-8657d6b9f4-ctwtz"]
+    [log] = result.logs
+    assert (log.namespace, log.pod, log.container) == ("kube-system", "svclb-traefik-4ea49843-qhf9g", "lb-tcp-80")
+    assert log.text.startswith("+ trap exit TERM INT")

@@ -106,6 +106,11 @@ def command_in(line: str) -> Command | None:
     return None
 
 
+# A word ending in a colon after a command, as a write-up introduces its output ("kubectl get pod
+# -A gives:", "... shows:"): no Kubernetes name, container name or flag value has a colon there.
+_PROSE_TAIL = re.compile(r"[A-Za-z][A-Za-z-]*:")
+
+
 def parse_command(text: str) -> Command | None:
     """Read a `kubectl ...` command string (as typed, or as a tool's recorded invocation).
 
@@ -119,6 +124,9 @@ def parse_command(text: str) -> Command | None:
     >>> c = parse_command("kubectl logs -f -n kube-system coredns-56684f94d6-f7tzp")
     >>> (c.verb, c.names, c.namespace, c.resources)
     ('logs', (), 'kube-system', ('coredns-56684f94d6-f7tzp',))
+    >>> c = parse_command("kubectl logs svclb-traefik-4ea49843-qhf9g lb-tcp-80 -n kube-system gives:")
+    >>> (c.resources, c.names)
+    (('svclb-traefik-4ea49843-qhf9g',), ('lb-tcp-80',))
     """
     main, piped, redirected = _split_pipeline(text.strip())
     try:
@@ -127,6 +135,8 @@ def parse_command(text: str) -> Command | None:
         tokens = main.split()
     if not tokens or tokens[0] not in TOOLS:
         return None
+    while len(tokens) > 2 and _PROSE_TAIL.fullmatch(tokens[-1]):
+        tokens = tokens[:-1]  # `kubectl logs web-1 -n shop gives:`: the writer's words, not an argument
     flags: dict[str, str] = {}
     label_keys: list[str] = []
     positional: list[str] = []
