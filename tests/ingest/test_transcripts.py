@@ -580,3 +580,23 @@ def test_logs_of_a_pod_and_its_container_named_plain_with_the_writers_words_afte
     [log] = result.logs
     assert (log.namespace, log.pod, log.container) == ("kube-system", "svclb-traefik-4ea49843-qhf9g", "lb-tcp-80")
     assert log.text.startswith("+ trap exit TERM INT")
+
+
+def test_kubectl_events_rows_with_a_repeat_count_in_last_seen_are_read() -> None:
+    # trimmed from kubernetes-sigs/kind#3504 (2024): `kubectl events` (1.26+) prints a repeated
+    # event's LAST SEEN as `10m (x8 over 10m)`. Before: those rows were rejected ("fits none of
+    # its columns"), the single ones read.
+    text = ("$ kubectl get pods\n"
+            "NAME      READY   STATUS             RESTARTS   AGE\n"
+            "testpod   0/1     ImagePullBackOff   0          27m\n\n"
+            "$ kubectl events testpod\n"
+            "LAST SEEN               TYPE      REASON                    OBJECT                    MESSAGE\n"
+            "10m (x8 over 10m)       Normal    NodeHasSufficientMemory   Node/kind-control-plane   Node kind-control-plane status is now: NodeHasSufficientMemory\n"
+            "10m (x7 over 10m)       Normal    NodeHasSufficientPID      Node/kind-control-plane   Node kind-control-plane status is now: NodeHasSufficientPID\n"
+            "10m                     Normal    Starting                  Node/kind-control-plane   Starting kubelet.\n")
+    result = ingest_text(text, "kind-3504.md")
+    assert not result.rejections
+    events = {o.body()["reason"]: o.body() for o in result.objects if o is not None and o.kind == "Event"}
+    assert set(events) == {"NodeHasSufficientMemory", "NodeHasSufficientPID", "Starting"}
+    assert events["NodeHasSufficientMemory"]["count"] == 8 and events["NodeHasSufficientPID"]["count"] == 7
+    assert events["Starting"]["involvedObject"]["name"] == "kind-control-plane"

@@ -46,6 +46,9 @@ def source_of(text: str | None) -> dict[str, str] | None:
     return {"component": component, "host": host} if host else {"component": component}
 
 
+_REPEATED = re.compile(r"(\S+) \(x(\d+) over (\S+)\)")
+
+
 def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
                ctx: RowContext | None) -> None:
     """Fill an Event from its row; its name is NAME in wide output, else made from the line.
@@ -56,8 +59,17 @@ def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[s
     >>> read_event(body, {"LAST SEEN": "3m", "OBJECT": "pod/web-1", "MESSAGE": "Back-off"}, {}, ctx)
     >>> body["metadata"], body["involvedObject"]
     ({'name': 'web-1.line7', 'namespace': 'web'}, {'apiVersion': 'v1', 'kind': 'Pod', 'name': 'web-1', 'namespace': 'web'})
+    >>> body, facts = {"metadata": {}}, {}
+    >>> read_event(body, {"LAST SEEN": "10m (x8 over 12m)", "OBJECT": "Node/kind-control-plane"}, facts, ctx)
+    >>> body["count"], facts["last_seen_ago_seconds"], facts["first_seen_ago_seconds"]
+    (8, 600.0, 720.0)
     """
     namespace = ctx.namespace if ctx else None
+    last_seen = cell(cells.get("LAST SEEN"))
+    if last_seen and (repeated := _REPEATED.fullmatch(last_seen)):
+        # `kubectl events`: `10m (x8 over 10m)` is LAST SEEN, COUNT and FIRST SEEN in one cell
+        cells = {**cells, "LAST SEEN": repeated.group(1), "FIRST SEEN": repeated.group(3)}
+        body["count"] = int(repeated.group(2))
     for header, fact in (("LAST SEEN", "last_seen_ago_seconds"), ("FIRST SEEN", "first_seen_ago_seconds")):
         if (ago := age_seconds(cells.get(header))) is not None:
             facts[fact] = ago
