@@ -198,11 +198,16 @@ _ASSIGNED_TO = re.compile(r"^Successfully assigned \S+ to (\S+)$")
 
 def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None:
     """What a pod's events say when the pod may not be in the dump (a describe's Events pasted
-    alone): the images its kubelet pulls, for a pod of a system namespace (as its own images
+    alone), and a node's events its name: the images its kubelet pulls, for a pod of a system namespace (as its own images
     would count), and the kubelet's host, a node's name (ebs-csi-driver#477: an EKS add-on's
     image from Amazon's ECR, named only in the kubelet's back-off)."""
     view = o.view
     about = view.involvedObject or view.regarding
+    if about is not None and about.kind == "Node" and about.name and about.name not in obs.values("node_name"):
+        # a node's own events name it (kind#3504: `kubectl events` rows of Node/kind-control-plane
+        # pasted with no node listed)
+        node_id = f"core/Node//{about.name}"
+        obs.add("node_name", about.name, node_id, "Node", about.name)
     if about is not None and about.kind and about.kind != "Pod":
         return
     namespace = (about.namespace if about is not None else None) or o.namespace or ""

@@ -293,3 +293,21 @@ def test_minikube_start_typed_in_a_paste_leans_minikube_and_gives_its_version(tm
     cluster = analyzer.load(paste)
     assert cluster.distribution.name == "minikube"
     assert cluster.ingest.cli_tools == {"minikube": 1} and cluster.ingest.server_version == "v1.18.3"
+
+
+def test_a_nodes_own_events_name_it(tmp_path) -> None:
+    # trimmed from kubernetes-sigs/kind#3504 (2024): `kubectl get pods` and `kubectl events`
+    # whose rows are about Node/kind-control-plane; no node listed. Before: unknown (0.00).
+    import analyzer
+
+    paste = tmp_path / "issue.md"
+    paste.write_text(
+        "```\n$ kubectl get pods\nNAME      READY   STATUS             RESTARTS   AGE\n"
+        "testpod   0/1     ImagePullBackOff   0          27m\n\n$ kubectl events testpod\n"
+        "LAST SEEN               TYPE      REASON                    OBJECT                    MESSAGE\n"
+        "10m (x8 over 10m)       Normal    NodeHasSufficientMemory   Node/kind-control-plane   "
+        "Node kind-control-plane status is now: NodeHasSufficientMemory\n"
+        "10m                     Normal    Starting                  Node/kind-control-plane   Starting kubelet.\n```\n",
+        encoding="utf-8")
+    cluster = analyzer.load(paste)
+    assert cluster.distribution.name == "kind"
