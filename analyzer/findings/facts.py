@@ -14,6 +14,7 @@ from analyzer.ingest.records import KubeObject
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
+from analyzer.model.normalize import ready_counts
 from analyzer.printing.timefmt import human_duration
 
 if TYPE_CHECKING:
@@ -313,6 +314,22 @@ def text_status(obj: KubeObject) -> str | None:
     """The STATUS column of a pasted `kubectl get` row, when the object came from one."""
     text = obj.view.text
     return text.status if text is not None else None
+
+
+def row_sole_container(pod: KubeObject) -> str | None:
+    """The container a pasted row's pod state is about, when the row (which names none) stands
+    over a spec that has exactly one container and its READY column counts one: a row kept as the
+    later sighting over another file's whole record (realdata aks/holmesgpt-fixtures: `get -A`
+    says `Error 16 (5m11s ago)`, the `-o yaml` record's spec runs one container, stress). None
+    when the pod has container statuses, no row, or not one container."""
+    text = pod.view.text
+    if text is None or pod.view.status.containerStatuses:
+        return None
+    containers = pod.view.spec.containers or ()
+    if len(containers) != 1 or not containers[0].name:
+        return None
+    _ready, total = ready_counts(text.ready)
+    return containers[0].name if total in (None, 1) else None
 
 
 def waiting_containers(pod: KubeObject, reasons: frozenset[str], *types: str) -> list[Evidence]:

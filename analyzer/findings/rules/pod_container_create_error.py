@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import pod_containers, waiting_containers
+from analyzer.findings.facts import pod_containers, row_sole_container, waiting_containers
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -27,6 +27,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         failing = [e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field]
         messages = [s.state.waiting.message for _t, _c, s in pod_containers(pod, "container")
                     if s and s.name in failing and s.state and s.state.waiting and s.state.waiting.message]
-        yield RULE.fail(pod, *evidence, containers=", ".join(failing) or "not named in the table",
+        yield RULE.fail(pod, *evidence, containers=", ".join(failing) or row_sole_container(pod) or "not named in the table",
                         reasons=", ".join(sorted({str(e.seen) for e in evidence})),
                         detail=" ".join(messages[0].split())[:300] if messages else "no message")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev, waiting_containers
+from analyzer.findings.facts import ev, row_sole_container, waiting_containers
 from analyzer.findings.restarts import (
     ContainerRestart,
     container_restarts,
@@ -47,11 +47,18 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 pod.view.text.restarts if pod.view.text else 0) or 0
             newest = newest_of.get(id(pod))
             yield RULE.fail(pod, *evidence, count=_looping(pod, len(evidence)) if not names else len(evidence),
-                            containers=", ".join(names) or (
-                                f"the STATUS column says {pod.view.text.status}: it exited and waits to restart"
-                                if between and pod.view.text else "from the STATUS column"), restarts=restarts,
+                            containers=", ".join(names) or _row_containers(pod, between), restarts=restarts,
                             last=last_restart_text(cluster, newest) if newest
                             else table_last_restart_text(pod) or "at an unknown time")
+
+
+def _row_containers(pod: KubeObject, between: bool) -> str:
+    """Which container a pasted row's loop is in, and how the row says it: the row names none,
+    but a spec of one container (another file's record of the pod) does."""
+    said = f"the STATUS column says {pod.view.text.status}: it exited and waits to restart" \
+        if between and pod.view.text else "from the STATUS column"
+    sole = row_sole_container(pod)
+    return f"{sole}; {said}" if sole else said
 
 
 def _looping(pod: KubeObject, found: int) -> int | str:

@@ -6,7 +6,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import container_path, ev, is_static_pod, pod_containers
+from analyzer.findings.facts import (
+    container_path,
+    ev,
+    is_static_pod,
+    pod_containers,
+    row_sole_container,
+)
 from analyzer.findings.restarts import (
     container_restarts,
     history_reason,
@@ -52,7 +58,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         elif not pod.view.status.containerStatuses and pod.view.text is not None \
                 and (pod.view.text.restarts or 0) >= THRESHOLD:
             finding = RULE.fail(pod, ev(pod, "RESTARTS column", pod.view.text.restarts, f"< {THRESHOLD}"),
-                                restarts=pod.view.text.restarts, container="not named in the table",
+                                restarts=pod.view.text.restarts,
+                                container=row_sole_container(pod) or "not named in the table",
                                 threshold=THRESHOLD,
                                 last=table_last_restart_text(pod) or "at a time the pasted table does not give")
             history = table_history_reason(pod, cluster)

@@ -7,7 +7,14 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    container_path,
+    ev,
+    pod_containers,
+    row_sole_container,
+)
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -80,7 +87,7 @@ def _table_row(pod) -> Iterator[Finding]:
         return
     finding = RULE.fail(pod, ev(pod, "READY column", facts.ready, f"{ready.group(2)}/{ready.group(2)}"),
                         not_ready=int(ready.group(2)) - int(ready.group(1)), total=int(ready.group(2)),
-                        containers="not named in the table")
+                        containers=row_sole_container(pod) or "not named in the table")
     recent = [(seconds, what) for seconds, what in ((facts.age_seconds, "created"),
                                                    (facts.last_restart_ago_seconds, "restarted"))
               if seconds is not None and seconds < STARTING.total_seconds()]

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import container_path, ev, pod_containers, text_status
+from analyzer.findings.facts import (
+    container_path,
+    ev,
+    pod_containers,
+    row_sole_container,
+    text_status,
+)
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -34,6 +40,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                     break
         if not evidence and text_status(pod) == "OOMKilled":
             evidence.append(ev(pod, "STATUS column", "OOMKilled", "Running"))
-            names, limits = ["not named in the table"], ["not in the table"]
+            names, limits = [row_sole_container(pod) or "not named in the table"], ["not in the table"]
         if evidence:
             yield RULE.fail(pod, *evidence, containers=", ".join(names), limits=", ".join(limits))
