@@ -131,3 +131,15 @@ def test_json_and_sarif_name_the_pods_a_finding_stands_for(tmp_path: Path) -> No
     sarif = json.loads(runner.invoke(app, ["findings", str(dump), "--format", "sarif"]).output)
     result = next(r for r in sarif["runs"][0]["results"] if r["ruleId"] == "container-no-memory-limit")
     assert result["properties"]["alike"] == ["nginx-5fc794bbf8-pfscn"]
+
+
+def test_the_text_summary_counts_the_pods_a_finding_speaks_for(tmp_path: Path) -> None:
+    # (realdata docker-desktop/multi-k8s-ciobotaru: 'Image uses :latest or no tag: 6' was read as
+    # 6 pods; 10 pods run untagged images, 3 + 3 of them replicas said once)
+    dump = tmp_path / "pods.json"
+    dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [
+        _pod("nginx-5fc794bbf8-9jjxd"), _pod("nginx-5fc794bbf8-pfscn"), _pod("nginx-5fc794bbf8-x2b7k"),
+        _pod("web", metadata__ownerReferences=None)]}), encoding="utf-8")
+    text = CliRunner().invoke(app, ["findings", str(dump)]).output
+    line = next(x for x in text.splitlines() if x.startswith("  [container-no-memory-limit] "))
+    assert ": 4 objects, in 2 findings (Pod default/nginx-5fc794bbf8-9jjxd, Pod default/web, +2 more)" in line
