@@ -133,6 +133,17 @@ class EventGroup:
         return f"at least {self.count}" if any(f.count_untold for f in self.facts) else self.count
 
     @property
+    def told_message(self) -> str:
+        """The newest message, or, where the paste cut it short (it is the start of an earlier
+        one of this story), the whole one it begins (amazon-vpc-cni-k8s#2814: the third
+        FailedCreatePodSandBox row ends at 'Failed to create pod'; the two before it say
+        '... failed to assign an IP address to container')."""
+        last = self.facts[-1].message
+        whole = next((f.message for f in reversed(self.facts[:-1])
+                      if len(f.message) > len(last) and f.message.startswith(last)), None)
+        return whole if last and whole else last
+
+    @property
     def first_seen(self) -> datetime | None:
         times = [f.first_seen or f.last_seen for f in self.facts if f.first_seen or f.last_seen]
         return min(times) if times else None
@@ -390,6 +401,6 @@ def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozens
                             kind=group.kind, namespace=group.namespace, name=group.name,
                             reason=group.label, count=group.told_count,
                             first=first_text(cluster, group), age=event_ago(cluster, last),
-                            last_message=last.message[:300])
+                            last_message=group.told_message[:300])
         resolved = resolved_reason(cluster, group)
         yield finding.as_info(resolved=resolved) if resolved else finding

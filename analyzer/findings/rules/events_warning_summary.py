@@ -35,6 +35,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                             reason=group.label, count=group.told_count, first=first_text(cluster, group),
                             # (a describe's Events pasted alone name no object)
                             subject=object_ref(group.kind, group.namespace, group.name) or "an object the events do not name",
-                            age=event_ago(cluster, last), last_message=last.message[:300])
+                            age=event_ago(cluster, last), last_message=group.told_message[:300])
         resolved = resolved_reason(cluster, group)
         yield replace(finding, resolved=resolved) if resolved else finding
