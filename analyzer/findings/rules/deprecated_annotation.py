@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date, datetime
 from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev, owner
+from analyzer.findings.facts import capture_of, ev, owner
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA, cluster_version, parse_version
 from analyzer.safeyaml import load_yaml
@@ -64,8 +65,24 @@ def annotation_sources(obj: Any) -> Iterator[tuple[str, dict[str, Any]]]:
         yield "spec.template.metadata.annotations", template.metadata.annotations or {}
 
 
+def _before_the_field(capture: datetime | None, row: dict[str, Any]) -> bool:
+    """Whether the dump was captured before the release that brought the replacement field.
+
+    >>> from datetime import timezone
+    >>> _before_the_field(datetime(2018, 9, 16, tzinfo=timezone.utc), {"field_released": "2019-03-25"})
+    True
+    >>> _before_the_field(None, {"field_released": "2019-03-25"})
+    False
+    """
+    released = row.get("field_released")
+    if capture is None or not released:
+        return False
+    return capture.date() < date.fromisoformat(str(released))
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     version = cluster_version(cluster)
+    capture = capture_of(cluster) if version is None else None
     covered: dict[str, bool] = {}  # cluster.covers scans the objects: ask once per kind
     for obj in cluster.objects_of(*KINDS):
         if not _carries_one(obj):
@@ -86,6 +103,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             since = parse_version(str(row.get("field_since") or ""))
             if version is not None and since is not None and version.version[:2] < since[:2]:
                 continue  # the replacement field does not exist at this cluster's version
+            if version is None and _before_the_field(capture, row):
+                continue  # captured before any cluster had the field: the annotation was the way
             replacement = row["replacement"] + (f" (Kubernetes {since[0]}.{since[1]} or later)"
                                                 if since is not None and version is None else "")
             yield RULE.fail(obj, *evidence, annotation=key, note=row["note"], replacement=replacement)
