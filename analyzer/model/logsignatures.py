@@ -92,6 +92,13 @@ class ContainerLogMatch:
     orphan: bool = False
 
     @property
+    def untimed_in_tail(self) -> bool:
+        """An untimed line among the last lines of a container's current log: when it came is
+        not told, only that little was logged after it."""
+        return not self.log.previous and self.match.line > _last_lines(self.log.text) - TAIL_LINES \
+            and line_time(self.match.text, 2000) is None
+
+    @property
     def file_line(self) -> int:
         """The line of the log's file (a cluster-info dump holds many logs in one file)."""
         return self.log.line + self.match.line - 1
@@ -208,6 +215,11 @@ CURRENT_WINDOW = timedelta(minutes=30)
 STARTUP_GRACE = timedelta(minutes=5)
 # Without time stamps, a line is current when it is in the last lines and came this many times.
 MIN_REPEATS = 5
+# ... and when one of its lines came again (numbers aside): a failure still coming is retried,
+# the same line again and again; a burst where each watch failed once is not (coredns's
+# informers each saying once 'etcdserver: no leader', then 'request timed out', in a leader
+# election: 9 lines, none twice).
+_NUMBERS = re.compile(r"[0-9a-f]*[0-9][0-9a-f]*")
 
 
 def line_time(text: str, year: int) -> datetime | None:
@@ -268,6 +280,30 @@ def _time_of(text: str, match: LogMatch, year: int) -> datetime | None:
     return None
 
 
+def _a_line_came_again(matches: list[LogMatch], sig_id: str) -> bool:
+    """Whether one of a signature's lines came more than once, numbers (times, ports, resource
+    versions, ids) aside.
+
+    >>> from types import SimpleNamespace as NS
+    >>> sig = NS(id="s")
+    >>> burst = [LogMatch(sig, i, t) for i, t in enumerate(["watch of *v1.Service ended: no leader",
+    ...          "watch of *v1.Namespace ended: no leader", "failed to list *v1.Service: timed out"])]
+    >>> _a_line_came_again(burst, "s")
+    False
+    >>> _a_line_came_again(burst + [LogMatch(sig, 9, "watch of *v1.Service ended: no leader")], "s")
+    True
+    """
+    seen: set[str] = set()
+    for m in matches:
+        if m.signature.id != sig_id:
+            continue
+        said = _NUMBERS.sub("#", m.text)
+        if said in seen:
+            return True
+        seen.add(said)
+    return False
+
+
 def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime | None,
                     untimed: set[str] | None = None, crashed: bool = False) -> list[bool]:
     """For each match of one log, whether it describes the state at capture.
@@ -275,7 +311,7 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
     A non-persistent signature (an expired certificate, a full disk) always does. Others do
     only while they keep coming: the signature's last line is among the log's last lines and
     was written within CURRENT_WINDOW of the capture and more than STARTUP_GRACE after the
-    log began (or, without time stamps, the line came MIN_REPEATS times). Lines printed while a component started and then recovered are
+    log began (or, without time stamps, the signature came MIN_REPEATS times, one line of it again). Lines printed while a component started and then recovered are
     history, and so is a previous container's log (it is evidence of why that one exited).
     The ids of signatures found current by their repeats alone (no time) go into `untimed`.
     `crashed`: the log is that of a container which exited in error and is crashing still
@@ -302,9 +338,9 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
             after_startup = started is None or when - started > STARTUP_GRACE
             live[sig_id] = abs(capture - when) <= CURRENT_WINDOW and after_startup
         else:
-            live[sig_id] = count[sig_id] >= MIN_REPEATS or crashed
+            live[sig_id] = (count[sig_id] >= MIN_REPEATS and _a_line_came_again(matches, sig_id)) or crashed
             if count[sig_id] >= MIN_REPEATS and untimed is not None:
-                untimed.add(sig_id)
+                untimed.add(sig_id)  # (a later replica that never logged them dates them too)
     return [not m.signature.persistent or live[m.signature.id] for m in matches]
 
 
