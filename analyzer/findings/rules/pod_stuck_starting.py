@@ -36,11 +36,19 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if status is None:
             continue
         age = object_age(cluster, pod)
-        if age is None or age <= STUCK:
+        if age is not None and age <= STUCK:
             continue
         if events is None:
             events = events_by_object(cluster)
         if _held_by_a_volume(cluster, events, pod):
+            continue
+        if age is None:
+            # a describe shows no creation and no age: that it is setting up is all that is
+            # known, so it is said, not judged (amazon-vpc-cni-k8s#59: couchdb ContainerCreating)
+            if not events.get(("Pod", pod.namespace, pod.name)):
+                yield RULE.fail(pod, ev(pod, status[0], status[1], "Running"), status=status[1],
+                                age="an unknown time (no age in the dump, no event saying what holds it)"
+                                ).as_info()
             continue
         yield RULE.fail(pod, ev(pod, status[0], status[1], "Running"),
                         status=status[1], age=age_text(age))
