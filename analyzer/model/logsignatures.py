@@ -96,7 +96,7 @@ class ContainerLogMatch:
         """An untimed line among the last lines of a container's current log: when it came is
         not told, only that little was logged after it."""
         return not self.log.previous and self.match.line > _last_lines(self.log.text) - TAIL_LINES \
-            and line_time(self.match.text, 2000) is None
+            and _time_of(self.log.text, self.match, 2000) is None
 
     @property
     def file_line(self) -> int:

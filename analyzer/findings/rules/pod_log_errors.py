@@ -9,6 +9,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import objects_named
 from analyzer.findings.logs import dump_wide_patterns, log_evidence, matches_by_pod, quoted
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
+from analyzer.model.logsignatures import MIN_REPEATS
 
 RULE = RuleMeta(
     id="pod-log-errors", title="Known error lines in container logs", severity="warning",
@@ -48,7 +49,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         elif quiet is not None:
             # untimed lines a replica started later never logged: older than its start
             state = f"history: replica {quiet[0]}, started {quiet[1]:%Y-%m-%d %H:%M}Z, never logged them"
-        elif any(m.untimed_in_tail for m in matches):
+        elif sum(m.untimed_in_tail for m in matches) >= MIN_REPEATS:
             # (coredns's informers each failing once in an etcd leader election, then quiet)
             state = "history: a burst near the end of its log, untimed, no line of it repeated"
         else:
