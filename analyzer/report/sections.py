@@ -467,7 +467,8 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
         first = {**items[0], **more}
         by_rule.append({
             "rule": rule, "severity": severity, "category": first["category"], "count": len(items),
-            "kinds": _ordered(Counter(str(x["kind"] or "cluster") for x in items)),
+            # the objects by kind (a finding said once for a controller's 10 pods: Pod 10)
+            "kinds": _ordered(Counter(str(kind or "cluster") for kind, _, _ in objects[(severity, rule)])),
             "namespaces": len({x["namespace"] for x in items if x["namespace"]}),
             "message": first["message"], "remediation": first["remediation"],
             "evidence": json.loads(first["evidence"]) if first.get("evidence") else [],

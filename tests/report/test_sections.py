@@ -73,7 +73,7 @@ def test_a_hygiene_finding_said_once_for_its_replicas_counts_each_pod(tmp_path: 
     assert (rule["count"], rule["objects"]) == (1, 3)
     assert rule["message"].endswith("(as do 2 more pods of ReplicaSet web-pxvrnk47q)")
     files = render_cluster_report(cluster, tmp_path, formats=("html",))
-    assert "1 failed check on 3 objects" in files.html.read_text(encoding="utf-8")
+    assert "1 failed check on 3 objects in 1 namespace (Pod: 3)" in files.html.read_text(encoding="utf-8")
     assert "1 failed on 3 objects in 1 namespace(s)" in files.markdown.read_text(encoding="utf-8")
 
 
