@@ -600,3 +600,25 @@ def test_kubectl_events_rows_with_a_repeat_count_in_last_seen_are_read() -> None
     assert set(events) == {"NodeHasSufficientMemory", "NodeHasSufficientPID", "Starting"}
     assert events["NodeHasSufficientMemory"]["count"] == 8 and events["NodeHasSufficientPID"]["count"] == 7
     assert events["Starting"]["involvedObject"]["name"] == "kind-control-plane"
+
+
+# trimmed from k3s-io/k3s#10010 (turn 0 by Stolz, 2024-04): a markdown write-up whose session is
+# a code block indented by a tab, prose at the margin after it. Before: "output of 'kubectl get
+# pods -n kube-system' could not be read", the crashlooping pods lost.
+_K3S_TAB_INDENTED = (
+    "Check pod status\n\n"
+    "\t$ kubectl get pods -n kube-system\n"
+    "\tNAME                                      READY   STATUS             RESTARTS      AGE\n"
+    "\tcoredns-597584b69b-pwlmm                  0/1     Running            0             4m24s\n"
+    "\tlocal-path-provisioner-79f67d76f8-j4vcv   0/1     CrashLoopBackOff   4 (17s ago)   4m24s\n"
+    "\tmetrics-server-5c8978b444-mhx2c           0/1     CrashLoopBackOff   4 (13s ago)   4m24s\n"
+    "\nCheck failing pods logs\n")
+
+
+@pytest.mark.parametrize("pad", ["\t", "    "])
+def test_an_indented_session_is_read_and_its_output_ends_where_prose_comes_back(pad: str) -> None:
+    r = ingest_text(_K3S_TAB_INDENTED.replace("\t", pad), "issue.md")
+    assert not r.rejections
+    assert sorted(o.name for o in r.objects if o.kind == "Pod") == [
+        "coredns-597584b69b-pwlmm", "local-path-provisioner-79f67d76f8-j4vcv", "metrics-server-5c8978b444-mhx2c"]
+    assert any("prose" in s.reason and "Check failing" not in s.reason for s in r.skipped)

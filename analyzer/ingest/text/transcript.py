@@ -107,6 +107,7 @@ class Block:
     fenced: bool = False
     notes: list[str] = field(default_factory=list)
     indent: int = 0  # spaces before the command's prompt (a paste indented as a whole)
+    pad: str = ""  # that indent as typed: spaces, or tabs (a markdown code block indented by a tab)
     continued: int = 0  # lines the command was typed on after its first (a `\` at a line's end)
 
     @property
@@ -337,7 +338,7 @@ _QUOTED = re.compile(r"^\s*>+ ?\S")
 def _indented_prompt(line: str) -> bool:
     """A prompt (not a bare `kubectl`) behind spaces: a session quoted by indenting it, as in a
     markdown list or a ticket."""
-    stripped = line.lstrip(" ")
+    stripped = line.lstrip(" \t")
     return len(stripped) < len(line) and _KUBECTL.match(stripped) is None
 
 
@@ -359,12 +360,12 @@ def _dedent_output(block: Block) -> bool:
     (a session pasted with a uniform indent); True if it did."""
     if block.indent <= 0 or block.command_text is None:
         return False
-    pad = " " * block.indent
+    pad = block.pad or " " * block.indent
     out = block.output()
     if not any(ln.text.strip() for ln in out) or any(ln.text.strip() and not ln.text.startswith(pad) for ln in out):
         return False
     for ln in out:
-        ln.text = ln.text[block.indent:]
+        ln.text = ln.text[len(pad):]
     return True
 
 
@@ -504,7 +505,9 @@ def split_transcript(text: str) -> Transcript:
                 blocks.append(clock)
                 found = ("kubectl", chained[1])
             current = _start(no, found[1], fenced=in_fence, kind=found[0])
-            current.indent = len(line) - len(line.lstrip(" "))
+            # a session indented by spaces, or by a tab (a markdown code block: k3s#10010)
+            current.pad = line[:len(line) - len(line.lstrip(" \t"))]
+            current.indent = len(current.pad)
             if current.kind == "command" and (current.command_text or "").split()[:1] == ["history"]:
                 current.kind = "history"
             continue
@@ -514,6 +517,11 @@ def split_transcript(text: str) -> Transcript:
                 clock = None
                 continue
             clock = None
+        if current is not None and current.pad and line.strip() and not line.startswith(current.pad) \
+                and current.command_text is not None and current.lines and not current.lines[-1].text.strip():
+            # an indented session's output ends where, after a blank line, the text comes back
+            # to the margin: the write-up's prose goes on (k3s#10010: a tab-indented code block)
+            close()
         if current is None:
             current = Block("text", [], fenced=in_fence)
         elif current.kind == "text" and not line.strip() and not in_fence:
