@@ -92,7 +92,16 @@ def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -
     if not (ready.isdigit() and ready == total):
         return ""
     if facts.last_restart_ago_seconds is None:
-        return _rare_restarts(facts.restarts, facts.age_seconds)
+        rare = _rare_restarts(facts.restarts, facts.age_seconds)
+        if rare or cluster is None or pod.provenance.source not in _sources_giving_last_restarts(cluster):
+            return rare
+        # kubectl (1.25 on) prints `N (5m ago)` from the last termination the kubelet kept; a
+        # row of the same paste without it has none kept: its containers were made anew since
+        # (a node restart), and a container that crashed lately has its record (k3s udacity
+        # dump served, hello-python `5` beside frontend `4 (17h ago)`: lastState empty)
+        return ("no time of its last restart where other rows of its paste give theirs: the kubelet "
+                "kept no record of its last termination (its containers made anew since, as after "
+                "a node restart); running and ready")
     if timedelta(seconds=facts.last_restart_ago_seconds) > OLD:
         return f"last restart {table_last_restart_text(pod)}; running and ready since"
     together = _restarted_with(cluster, pod) if cluster is not None else 0
@@ -163,6 +172,14 @@ def _last_restarts_by_node(cluster: AnalyzedDump) -> dict[tuple[Any, str], list[
     for agos in found.values():
         agos.sort()
     return found
+
+
+@once_per
+def _sources_giving_last_restarts(cluster: AnalyzedDump) -> frozenset[Any]:
+    """The pasted sources some pod row of which says when its last restart was (`4 (17h ago)`):
+    a kubectl that prints it wherever the kubelet kept the last termination."""
+    return frozenset(pod.provenance.source for pod in cluster.objects_of("Pod")
+                     if pod.view.text is not None and pod.view.text.last_restart_ago_seconds is not None)
 
 
 def history_reason(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
