@@ -80,6 +80,16 @@ def table_last_restart_text(pod: KubeObject) -> str | None:
     return f"{age_text(timedelta(seconds=facts.last_restart_ago_seconds))} before the table was printed"
 
 
+def table_restart_bound_text(pod: KubeObject) -> str | None:
+    """ "at most 30s before the table was printed (its AGE)": a pasted row that says no time of its
+    last restart still bounds it by the pod's age (k3d#686: a crashloop of a 30s-old pod was
+    said to have last restarted 'at an unknown time'); None when the row gives no age either."""
+    facts = pod.view.text
+    if facts is None or facts.age_seconds is None:
+        return None
+    return f"at most {age_text(timedelta(seconds=facts.age_seconds))} before the table was printed (its AGE)"
+
+
 def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -> str:
     """Why a pasted pod's restarts are history ('' if they are not): its row says it runs with
     every container ready, and its RESTARTS column says the last one is old, or came with the

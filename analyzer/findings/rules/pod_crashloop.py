@@ -11,6 +11,7 @@ from analyzer.findings.restarts import (
     container_restarts,
     last_restart_text,
     table_last_restart_text,
+    table_restart_bound_text,
 )
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Evidence, Finding, RuleMeta
@@ -49,7 +50,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             yield RULE.fail(pod, *evidence, count=_looping(pod, len(evidence)) if not names else len(evidence),
                             containers=", ".join(names) or _row_containers(pod, between), restarts=restarts,
                             last=last_restart_text(cluster, newest) if newest
-                            else table_last_restart_text(pod) or "at an unknown time")
+                            else table_last_restart_text(pod) or table_restart_bound_text(pod)
+                            or "at an unknown time")
 
 
 def _row_containers(pod: KubeObject, between: bool) -> str:

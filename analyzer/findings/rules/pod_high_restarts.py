@@ -19,6 +19,7 @@ from analyzer.findings.restarts import (
     last_restart_text,
     table_history_reason,
     table_last_restart_text,
+    table_restart_bound_text,
 )
 from analyzer.findings.rules.control_plane_restarts import component_of
 from analyzer.findings.suspects import pod_suspects
@@ -61,7 +62,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                 restarts=pod.view.text.restarts,
                                 container=row_sole_container(pod) or "not named in the table",
                                 threshold=THRESHOLD,
-                                last=table_last_restart_text(pod) or "at a time the pasted table does not give")
+                                last=table_last_restart_text(pod) or table_restart_bound_text(pod)
+                                or "at a time the pasted table does not give")
             history = table_history_reason(pod, cluster)
             yield finding.as_info(resolved=history) if history else finding
 
