@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from analyzer.findings.containers import TABLES, container_rows, judged_containers, pod_index
@@ -18,6 +19,12 @@ RULE = RuleMeta(
 )
 
 
+# What an image reference can be made of (registry/path:tag@digest). A value outside it is no
+# image but what stands in for one in a paste: `<redacted>`, `***` (k9s#174: a GKE describe's
+# `Image: <redacted>` was said to run `latest`).
+_REFERENCE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:@-]*$")
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     pods = pod_index(cluster)
     rows = judged_containers(cluster, types=("init", "container", "ephemeral"), system=True, finished=True)
@@ -25,6 +32,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for row in container_rows(rows[unpinned], "image"):
         if is_dump_tool_namespace(row.namespace):
             continue  # the pods of the tool that made the dump (sonobuoy's plugins run :latest)
+        if not _REFERENCE.match(str(row.image)):
+            continue  # a placeholder the paste put for the image: its tag is not known
         pod = pods[(row.namespace, row.pod)]
         explicit = str(row.image).rsplit("/", 1)[-1].endswith(":latest")
         yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.image", row.image,
