@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
@@ -26,3 +27,26 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         elif status.reason is None and text_status(pod) == "Evicted":
             yield RULE.fail(pod, ev(pod, "STATUS column", "Evicted", "Running"),
                             node=pod.view.spec.nodeName or "?", detail="from the STATUS column")
+        elif status.reason is None and _stopped_deployment_row(pod):
+            yield RULE.fail(pod, ev(pod, "STATUS column", "Completed", "Running"),
+                            node=pod.view.spec.nodeName or "?",
+                            detail="a Deployment's pod (by its name) that Completed without a restart, its IP "
+                                   "gone: its node stopped it for good (an eviction whose containers' exit kubectl "
+                                   "printed instead, kubernetes#105467, or a node shutdown)")
+
+
+# A Deployment's pod by its name, `<deployment>-<pod-template-hash>-<5>` (apimachinery's rand
+# alphabet; the hash has a letter, where a CronJob's Job has the minute in digits).
+_RANDOM = "[bcdfghjklmnpqrstvwxz2456789]"
+_DEPLOYMENT_POD = re.compile(rf".+-(?={_RANDOM}*[a-z]){_RANDOM}{{6,10}}-{_RANDOM}{{5}}")
+
+
+def _stopped_deployment_row(pod) -> bool:
+    """A pasted `-o wide` row of a Deployment's pod that Completed with no restart and no IP
+    left, on a node: a pod that restarts always does not complete, unless its node stopped it
+    (cilium-cli#2594, GKE: a test pod evicted, `0/2 Completed 0 ... <none>`). A row without the
+    IP column may be a container between two runs, and is not judged."""
+    text = pod.view.text
+    if text is None or text.status != "Completed" or (text.restarts or 0) != 0 or not pod.view.spec.nodeName:
+        return False
+    return (text.columns or {}).get("IP") == "<none>" and _DEPLOYMENT_POD.fullmatch(pod.name) is not None
