@@ -83,9 +83,10 @@ def table_last_restart_text(pod: KubeObject) -> str | None:
 def table_restart_bound_text(pod: KubeObject) -> str | None:
     """ "at most 30s before the table was printed (its AGE)": a pasted row that says no time of its
     last restart still bounds it by the pod's age (k3d#686: a crashloop of a 30s-old pod was
-    said to have last restarted 'at an unknown time'); None when the row gives no age either."""
+    said to have last restarted 'at an unknown time'); None when the row gives no age, or one
+    older than OLD (at most 3d13h ago says nothing of now)."""
     facts = pod.view.text
-    if facts is None or facts.age_seconds is None:
+    if facts is None or facts.age_seconds is None or timedelta(seconds=facts.age_seconds) > OLD:
         return None
     return f"at most {age_text(timedelta(seconds=facts.age_seconds))} before the table was printed (its AGE)"
 
