@@ -50,6 +50,7 @@ from analyzer.ingest.tree import (
     tree_for_bytes,
 )
 from analyzer.kube.keys import ObjectKey
+from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.kube.time import parse_time
 from analyzer.kube.viewparts import ItemParts, located_part
 
@@ -365,6 +366,8 @@ class Ingestor:
                     report.objects += extra.objects
                     report.logs += extra.logs
                 del self.result.files[before:]
+            if not any(b.command_text and sightings.switches_namespace(b.command_text) for b in split.blocks):
+                self._assume_default_namespace(display, self._sightings.context_namespace)
         finally:
             self._transcript = None
             self._sightings = self._transcript_report = None
@@ -928,6 +931,8 @@ class Ingestor:
             if obj.notes and isinstance(made, KubeObject):
                 made.notes.extend(obj.notes)
             report.objects += self._keep(made)
+        if self._transcript is None:
+            self._assume_default_namespace(display)
         for rej in parsed.rejections:
             # A fragment of text the parser could not read: not countable as objects.
             self._record_input_rejection(rej)
@@ -992,6 +997,40 @@ class Ingestor:
             return None
         meta["namespace"] = namespace
         return namespace, f"namespace not stated by its table: {namespace}, {why}"
+
+    def _assume_default_namespace(self, display: str, session: str | None = None) -> None:
+        """Objects of a namespaced kind that a `kubectl get` shown without -n listed, where nothing
+        in the paste states their namespace (no describe of them): in the
+        session's namespace where its commands without -n showed one (a describe without -n
+        printing `Namespace: shop`), else in `default`, the namespace kubectl lists when given
+        none; a note says which (a context set to another namespace would have listed that one)."""
+        from analyzer.ingest.text.catalog import catalog as text_catalog
+
+        kinds = text_catalog()
+        res = self.result
+        for slot, obj in enumerate(res.objects):
+            if obj is None or obj.namespace or obj.provenance.source != display \
+                    or obj.kind in CLUSTER_SCOPED_KINDS or kinds.for_resource(obj.kind) is None \
+                    or not isinstance(obj.raw, dict) or not isinstance(obj.raw.get("metadata"), dict) \
+                    or not (obj.raw.get(TEXT_FACTS_KEY) or {}).get("listed_without_namespace"):
+                continue  # (rows without the command that listed them may be of any namespace)
+            namespace = session or _ASSUMED_NAMESPACE
+            key = ObjectKey(obj.key.group, obj.kind, namespace, obj.name)
+            if key in self._by_key:
+                continue  # a sighting of it in that namespace is already kept: left apart
+            body = {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": namespace}}
+            why = ("the session's namespace, where its commands without -n showed other objects" if session else
+                   "the namespace kubectl lists when neither -n nor the context names one")
+            made = _remade(obj, body, f"namespace not stated: {namespace} assumed, {why} (nothing in the "
+                           "paste states its namespace)")
+            if made is obj:
+                continue
+            made.notes = [n for n in made.notes if n != "namespace not stated by the dump"]
+            made.duplicates = obj.duplicates
+            res.objects[slot] = made
+            if self._by_key.get(obj.key) == slot:
+                del self._by_key[obj.key]
+            self._by_key[made.key] = slot
 
     def _add_log_file(self, display: str, data: bytes, hint: layouts.LogHint) -> None:
         if _LINK_STUB.match(data):
@@ -1204,6 +1243,9 @@ class Ingestor:
         self.result.rejections.append(rejection)
         self.result.input_rejections.append(rejection)
 
+
+# The namespace kubectl lists when a command gives no -n and the context names none.
+_ASSUMED_NAMESPACE = "default"
 
 # <folder>/<pod>/<container>[-previous].log: a troubleshoot `logs` collector's output (any
 # collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).

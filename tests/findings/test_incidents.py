@@ -371,9 +371,9 @@ def test_the_pods_of_the_only_notready_node_are_said_to_show_a_stale_status() ->
     [inc] = incidents_of(cluster)
     [node] = inc.members
     assert node.rule == "node-not-ready"
-    # (namespace not stated by the paste: empty)
-    assert sorted(node.facts["stale_pods"]) == ["/alertmanager-kube-prometheus-0",
-                                                "/kube-prometheus-grafana-7bcb88ff5f-fsghm"]
+    # (namespace not stated by the paste: kubectl's default, as `kubectl get pods` lists it)
+    assert sorted(node.facts["stale_pods"]) == ["default/alertmanager-kube-prometheus-0",
+                                                "default/kube-prometheus-grafana-7bcb88ff5f-fsghm"]
     assert "its 2 pod(s) (2 Running) may show a stale status" in inc.headline
     assert inc.workloads == 2
 

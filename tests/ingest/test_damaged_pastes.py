@@ -160,7 +160,8 @@ def test_one_command_and_a_long_output_is_still_read_as_before() -> None:
 
 def test_a_session_with_a_uniform_indent_is_read() -> None:
     r = _read("indented-ps-session.txt")
-    assert sorted(o.key.id for o in r.objects) == ["core/Pod//redis-0", "core/Pod//redis-1",
+    # (redis-0/1 listed by `kubectl get pods` without -n, nothing naming their namespace: default)
+    assert sorted(o.key.id for o in r.objects) == ["core/Pod/default/redis-0", "core/Pod/default/redis-1",
                                                   "core/Pod/kube-system/falco-5p4sq"]
     assert not r.rejections
     assert any(s.reason == "transcript: a uniform indent taken off the lines before reading" for s in r.skipped)

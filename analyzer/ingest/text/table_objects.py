@@ -191,6 +191,12 @@ def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command
     facts = common_facts(cells)
     if is_default:
         facts["default"] = True
+    if namespace is None and info.namespaced and command is not None and command.verb == "get" \
+            and not command.all_namespaces and command.text.split(None, 1)[0] != "oc":
+        # listed by a `kubectl get` shown without -n: the context's namespace, which the paste
+        # may state elsewhere (else kubectl's default; collect decides). `oc` lists the current
+        # project, which has no default.
+        facts["listed_without_namespace"] = True
     apply_fields(body, info, cells)
     reader = READERS.get(info.kind)
     if reader is not None:

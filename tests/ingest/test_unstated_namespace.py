@@ -1,0 +1,58 @@
+"""Rows a `kubectl get` shown without -n listed, where nothing in the paste states their
+namespace: in kubectl's default namespace, said in a note (they were "-/name" in findings)."""
+
+from __future__ import annotations
+
+from analyzer.ingest import ingest_text
+
+# Azure/AKS#491 (trimmed): `kubectl get pods` without -n, no describe of its pods.
+_AKS_491 = "\n".join([
+    "```bash",
+    "$ kubectl get nodes",
+    "NAME                       STATUS     ROLES     AGE       VERSION",
+    "aks-nodepool1-79365606-0   NotReady   agent     4d        v1.9.6",
+    "$ kubectl get pods",
+    "NAME                                                     READY     STATUS      RESTARTS   AGE",
+    "alertmanager-kube-prometheus-0                           2/2       Running     0          4d",
+    "kube-prometheus-grafana-7bcb88ff5f-fsghm                 2/2       Running     0          4d",
+    "```", "",
+])
+
+
+def test_pods_listed_by_a_get_without_namespace_are_in_the_default_namespace_said_so() -> None:
+    r = ingest_text(_AKS_491, "issue.md")
+    assert r.accounting_holds()
+    pods = sorted((o for o in r.objects if o.kind == "Pod"), key=lambda o: o.name)
+    assert [o.key.id for o in pods] == ["core/Pod/default/alertmanager-kube-prometheus-0",
+                                        "core/Pod/default/kube-prometheus-grafana-7bcb88ff5f-fsghm"]
+    assert all(any(n.startswith("namespace not stated: default assumed") for n in o.notes) for o in pods)
+    assert not any(n == "namespace not stated by the dump" for o in pods for n in o.notes)
+    [node] = [o for o in r.objects if o.kind == "Node"]
+    assert node.namespace == ""  # a cluster-scoped kind keeps none
+
+
+def test_a_get_under_a_namespace_switch_assumes_nothing() -> None:
+    # the same rows after `kubens monitoring`: the session's namespace is not kubectl's default
+    r = ingest_text(_AKS_491.replace("$ kubectl get pods", "$ kubens monitoring\n$ kubectl get pods"), "issue.md")
+    assert {o.namespace for o in r.objects if o.kind == "Pod"} == {""}
+
+
+def test_an_oc_listing_without_namespace_is_of_the_current_project_not_default() -> None:
+    # tests/findings/cases/pod-not-ready.yaml's `oc get pods` paste: oc lists the current project
+    paste = ("```\noc get pods\n"
+             "NAME                        READY   STATUS    RESTARTS   AGE\n"
+             "console-76c6c8468b-wpjwz    0/1     Running   3          12m\n"
+             "downloads-8bddc6468-c5xbx   1/1     Running   0          9d\n```\n")
+    r = ingest_text(paste, "issue.md")
+    assert {o.namespace for o in r.objects} == {""}
+
+
+def test_rows_pasted_without_their_command_assume_no_namespace() -> None:
+    # Azure/AKS#615 (trimmed): the rows alone in a fence, no command line above them
+    paste = ("```\n"
+             " NAME                                             READY     STATUS              RESTARTS   AGE\n"
+             "jenkins-85cc78bbc6-xckkg                         0/1       Init:0/1            0          11m\n"
+             "jenkins-x-docker-registry-7b56b4f555-l6hcw       0/1       ContainerCreating   0          1h\n"
+             "```\n")
+    r = ingest_text(paste, "issue.md")
+    assert r.objects and {o.namespace for o in r.objects} == {""}
