@@ -615,8 +615,11 @@ class Ingestor:
             self._forget_not_listed(listing, block, shown)
         if read and command.namespace is None and not command.all_namespaces:
             # rows of a table without -n that the transcript knows in one namespace: that is
-            # the session's namespace
-            stated = {o.namespace for s in shown if (o := self.result.objects[s]) is not None} - {""}
+            # the session's namespace. Only objects of the kinds the command names: the pods a
+            # `describe node` lists say their own namespaces, not the session's
+            named = _named_kinds(command)
+            stated = {o.namespace for s in shown if (o := self.result.objects[s]) is not None
+                      and (not named or o.kind in named)} - {""}
             if len(stated) == 1:
                 self._sightings.context_namespace = next(iter(stated))
         if read:
@@ -1242,6 +1245,16 @@ class Ingestor:
     def _record_input_rejection(self, rejection: Rejection) -> None:
         self.result.rejections.append(rejection)
         self.result.input_rejections.append(rejection)
+
+
+def _named_kinds(command: Any) -> set[str]:
+    """The kinds a command names (`describe node x` -> Node), empty when it names none known
+    (`get all`)."""
+    from analyzer.ingest.text.catalog import catalog as text_catalog
+
+    kinds = text_catalog()
+    return {info.kind for resource in command.resources for part in resource.split(",")
+            if (info := kinds.for_resource(part.split("/", 1)[0])) is not None}
 
 
 # The namespace kubectl lists when a command gives no -n and the context names none.

@@ -56,3 +56,52 @@ def test_rows_pasted_without_their_command_assume_no_namespace() -> None:
              "```\n")
     r = ingest_text(paste, "issue.md")
     assert r.objects and {o.namespace for o in r.objects} == {""}
+
+
+# MicrosoftDocs/azure-docs articles/aks/gpu-cluster.md (April 2018 version, trimmed): a `describe
+# node` lists the node's kube-system pods, then the job applied without -n and its pod.
+_AKS_GPU_DOCS = """\
+```
+$ kubectl describe node aks-nodepool1-22139053-0
+Name:               aks-nodepool1-22139053-0
+Roles:              agent
+Labels:             agentpool=nodepool1
+                    kubernetes.azure.com/cluster=MC_myGPUCluster_myGPUCluster
+Taints:             <none>
+CreationTimestamp:  Thu, 05 Apr 2018 12:13:20 -0700
+Conditions:
+  Type                 Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----                 ------  -----------------                 ------------------                ------                       -------
+  Ready                True    Thu, 05 Apr 2018 22:14:33 -0700   Thu, 05 Apr 2018 12:15:10 -0700   KubeletReady                 kubelet is posting ready status. AppArmor enabled
+Non-terminated Pods:         (2 in total)
+  Namespace                  Name                       CPU Requests  CPU Limits  Memory Requests  Memory Limits
+  ---------                  ----                       ------------  ----------  ---------------  -------------
+  kube-system                kube-proxy-pwffr           100m (1%)     0 (0%)      0 (0%)           0 (0%)
+  kube-system                kube-svc-redirect-mkpf4    0 (0%)        0 (0%)      0 (0%)           0 (0%)
+Events:         <none>
+```
+
+```
+$ kubectl get jobs samples-tf-mnist-demo --watch
+NAME                    DESIRED   SUCCESSFUL   AGE
+samples-tf-mnist-demo   1         0            8s
+samples-tf-mnist-demo   1         1            35s
+```
+
+```
+$ kubectl get pods --selector app=samples-tf-mnist-demo --show-all
+NAME                          READY     STATUS      RESTARTS   AGE
+samples-tf-mnist-demo-smnr6   0/1       Completed   0          4m
+```
+"""
+
+
+def test_the_pods_a_describe_node_lists_do_not_set_the_session_namespace() -> None:
+    # before: the job and its pod were put in kube-system, "the session's namespace", from the
+    # node's pod list
+    r = ingest_text(_AKS_GPU_DOCS, "gpu-cluster.md")
+    assert r.accounting_holds()
+    found = {(o.kind, o.name): o.namespace for o in r.objects}
+    assert found[("Job", "samples-tf-mnist-demo")] == "default"
+    assert found[("Pod", "samples-tf-mnist-demo-smnr6")] == "default"
+    assert found[("Pod", "kube-proxy-pwffr")] == "kube-system"
