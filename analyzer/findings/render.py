@@ -43,6 +43,10 @@ def message(finding: Finding, meta: RuleMeta) -> str:
     # (str.format_map reads the template as string.Formatter does, missing facts through
     # _Facts.__missing__, in C: a report formats tens of thousands of these)
     text = meta.message.format_map(values)
+    if not finding.namespace and finding.name:
+        # an object whose namespace the dump does not give (rows pasted without their command)
+        # is named bare, as object_ref names it, not "-/name"
+        text = text.replace(f" -/{finding.name}", f" {finding.name}")
     if finding.alike:
         more = len(finding.alike)
         text += (f" (as {'does 1 more pod' if more == 1 else f'do {more} more pods'} of "

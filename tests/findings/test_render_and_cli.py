@@ -156,3 +156,18 @@ def test_the_evidence_column_is_what_json_writes_of_it(items) -> None:  # noqa: 
     evidence = [Evidence(field, seen, expected, source, line) for field, seen, expected, source, line in items]
     evidence.append(Evidence("status.startTime", datetime(2024, 9, 15, tzinfo=UTC), None, "pods.yaml", 3))
     assert evidence_json(evidence) == json.dumps([e.to_dict() for e in evidence], sort_keys=True, default=str)
+
+
+def test_an_object_pasted_without_namespace_or_command_is_named_bare() -> None:
+    # paulbouwer/hello-kubernetes#14 (trimmed): a service row pasted with no command above it;
+    # its namespace is not in the paste, so the finding names it bare, not "-/hello-kubernetes"
+    import analyzer
+
+    paste = ("NAME               TYPE           CLUSTER-IP      EXTERNAL-IP   PORT(S)        AGE\n"
+             "hello-kubernetes   LoadBalancer   10.110.156.22   <pending>     80:30210/TCP   18m\n")
+    from analyzer.findings.render import message
+
+    cluster = analyzer.load({"issue.md": paste})
+    [finding] = [f for f in cluster.findings if f.rule == "service-lb-pending"]
+    metas = {r.meta.id: r.meta for r in load_rules()}
+    assert message(finding, metas[finding.rule]).startswith("Service hello-kubernetes is type LoadBalancer")
