@@ -165,9 +165,10 @@ def test_an_object_pasted_without_namespace_or_command_is_named_bare() -> None:
 
     paste = ("NAME               TYPE           CLUSTER-IP      EXTERNAL-IP   PORT(S)        AGE\n"
              "hello-kubernetes   LoadBalancer   10.110.156.22   <pending>     80:30210/TCP   18m\n")
+    from analyzer.findings import collect_findings
     from analyzer.findings.render import message
 
     cluster = analyzer.load({"issue.md": paste})
-    [finding] = [f for f in cluster.findings if f.rule == "service-lb-pending"]
+    [finding] = [f for f in collect_findings(cluster) if f.rule == "service-lb-pending"]
     metas = {r.meta.id: r.meta for r in load_rules()}
     assert message(finding, metas[finding.rule]).startswith("Service hello-kubernetes is type LoadBalancer")
