@@ -1011,29 +1011,46 @@ class Ingestor:
 
         kinds = text_catalog()
         res = self.result
+        namespace = session or _ASSUMED_NAMESPACE
+        why = ("the session's namespace, where its commands without -n showed other objects" if session else
+               "the namespace kubectl lists when neither -n nor the context names one")
+        note = f"namespace not stated: {namespace} assumed, {why} (nothing in the paste states its namespace)"
+        moved: set[tuple[str, str]] = set()
         for slot, obj in enumerate(res.objects):
             if obj is None or obj.namespace or obj.provenance.source != display \
                     or obj.kind in CLUSTER_SCOPED_KINDS or kinds.for_resource(obj.kind) is None \
                     or not isinstance(obj.raw, dict) or not isinstance(obj.raw.get("metadata"), dict) \
                     or not (obj.raw.get(TEXT_FACTS_KEY) or {}).get("listed_without_namespace"):
                 continue  # (rows without the command that listed them may be of any namespace)
-            namespace = session or _ASSUMED_NAMESPACE
-            key = ObjectKey(obj.key.group, obj.kind, namespace, obj.name)
-            if key in self._by_key:
-                continue  # a sighting of it in that namespace is already kept: left apart
-            body = {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": namespace}}
-            why = ("the session's namespace, where its commands without -n showed other objects" if session else
-                   "the namespace kubectl lists when neither -n nor the context names one")
-            made = _remade(obj, body, f"namespace not stated: {namespace} assumed, {why} (nothing in the "
-                           "paste states its namespace)")
-            if made is obj:
+            if self._moved(slot, obj, {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": namespace}}, note):
+                moved.add((obj.kind, obj.name))
+        if not moved:
+            return
+        # the events of a describe of them (its Events section alone, no Namespace line) go with them
+        for slot, obj in enumerate(res.objects):
+            if obj is None or obj.kind != "Event" or obj.namespace or obj.provenance.source != display \
+                    or not isinstance(obj.raw, dict):
                 continue
-            made.notes = [n for n in made.notes if n != "namespace not stated by the dump"]
-            made.duplicates = obj.duplicates
-            res.objects[slot] = made
-            if self._by_key.get(obj.key) == slot:
-                del self._by_key[obj.key]
-            self._by_key[made.key] = slot
+            involved = obj.raw.get("involvedObject")
+            if not isinstance(involved, dict) or involved.get("namespace") \
+                    or (involved.get("kind"), involved.get("name")) not in moved:
+                continue
+            self._moved(slot, obj, {**obj.raw, "metadata": {**(obj.raw.get("metadata") or {}), "namespace": namespace},
+                                    "involvedObject": {**involved, "namespace": namespace}}, note)
+
+    def _moved(self, slot: int, obj: KubeObject, body: dict[str, Any], note: str) -> bool:
+        """Put obj, read again from body (its namespace now given), in its slot; False when an
+        object of that key is already kept (left apart) or the body makes no object."""
+        made = _remade(obj, body, note)
+        if made is obj or made.key in self._by_key:
+            return False
+        made.notes = [n for n in made.notes if n != "namespace not stated by the dump"]
+        made.duplicates = obj.duplicates
+        self.result.objects[slot] = made
+        if self._by_key.get(obj.key) == slot:
+            del self._by_key[obj.key]
+        self._by_key[made.key] = slot
+        return True
 
     def _add_log_file(self, display: str, data: bytes, hint: layouts.LogHint) -> None:
         if _LINK_STUB.match(data):

@@ -105,3 +105,35 @@ def test_the_pods_a_describe_node_lists_do_not_set_the_session_namespace() -> No
     assert found[("Job", "samples-tf-mnist-demo")] == "default"
     assert found[("Pod", "samples-tf-mnist-demo-smnr6")] == "default"
     assert found[("Pod", "kube-proxy-pwffr")] == "kube-system"
+
+
+# chainguard-images/images#1090 (trimmed): `k get pods` without -n, then the Events section alone
+# of `k describe pod` (no Namespace line).
+_CHAINGUARD_1090 = """\
+```
+$ k get pods
+NAME                                 READY   STATUS              RESTARTS   AGE
+ebs-csi-node-mmv6p                   3/3     Running             0          45m
+pod-destined-sawfly                  0/1     ContainerCreating   0          11m
+```
+
+```
+$ k describe pod pod-destined-sawfly
+...
+Events:
+  Type     Reason              Age                  From                     Message
+  ----     ------              ----                 ----                     -------
+  Normal   Scheduled           12m                  default-scheduler        Successfully assigned default/pod-destined-sawfly to ip-10-0-1-210.ec2.internal
+  Warning  FailedAttachVolume  68s (x5 over 9m18s)  attachdetach-controller  AttachVolume.Attach failed for volume "pv" : volume attachment is being deleted
+```
+"""
+
+
+def test_the_events_of_a_describe_without_namespace_go_with_their_pod() -> None:
+    # before the events were moved too: the pod in default, its events on a namespaceless pod,
+    # so its ContainerCreating came apart from the FailedAttachVolume that explains it
+    r = ingest_text(_CHAINGUARD_1090, "pr.md")
+    assert r.accounting_holds()
+    events = [o for o in r.objects if o.kind == "Event"]
+    assert events and {(o.namespace, o.raw["involvedObject"]["namespace"]) for o in events} == {("default", "default")}
+    assert {o.namespace for o in r.objects if o.kind == "Pod"} == {"default"}
