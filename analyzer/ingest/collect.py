@@ -1016,12 +1016,15 @@ class Ingestor:
                "the namespace kubectl lists when neither -n nor the context names one")
         note = f"namespace not stated: {namespace} assumed, {why} (nothing in the paste states its namespace)"
         moved: set[tuple[str, str]] = set()
-        for slot, obj in enumerate(res.objects):
-            if obj is None or obj.namespace or obj.provenance.source != display \
-                    or obj.kind in CLUSTER_SCOPED_KINDS or kinds.for_resource(obj.kind) is None \
-                    or not isinstance(obj.raw, dict) or not isinstance(obj.raw.get("metadata"), dict) \
-                    or not (obj.raw.get(TEXT_FACTS_KEY) or {}).get("listed_without_namespace"):
-                continue  # (rows without the command that listed them may be of any namespace)
+        unstated = [(slot, obj) for slot, obj in enumerate(res.objects)
+                    if obj is not None and not obj.namespace and obj.provenance.source == display
+                    and obj.kind not in CLUSTER_SCOPED_KINDS and kinds.for_resource(obj.kind) is not None
+                    and isinstance(obj.raw, dict) and isinstance(obj.raw.get("metadata"), dict)
+                    and (obj.raw.get(TEXT_FACTS_KEY) or {}).get("listed_without_namespace")]
+        # (rows without the command that listed them may be of any namespace: not among them)
+        if not session and _lists_system_components(obj for _, obj in unstated):
+            return  # a context set to kube-system (coredns, kube-proxy listed without -n): not default
+        for slot, obj in unstated:
             if self._moved(slot, obj, {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": namespace}}, note):
                 moved.add((obj.kind, obj.name))
         if not moved:
@@ -1262,6 +1265,16 @@ class Ingestor:
     def _record_input_rejection(self, rejection: Rejection) -> None:
         self.result.rejections.append(rejection)
         self.result.input_rejections.append(rejection)
+
+
+def _lists_system_components(objects: Any) -> bool:
+    """Whether any of these pods is a cluster component the platform runs (the component
+    catalog's, not one its owner installs)."""
+    from analyzer.distributions.catalog import load_catalog
+
+    catalog = load_catalog()
+    return any(o.kind == "Pod" and (entry := catalog.match(o.name, ())) is not None and not entry.user_installed
+               for o in objects)
 
 
 def _named_kinds(command: Any) -> set[str]:

@@ -137,3 +137,16 @@ def test_the_events_of_a_describe_without_namespace_go_with_their_pod() -> None:
     events = [o for o in r.objects if o.kind == "Event"]
     assert events and {(o.namespace, o.raw["involvedObject"]["namespace"]) for o in events} == {("default", "default")}
     assert {o.namespace for o in r.objects if o.kind == "Pod"} == {"default"}
+
+
+def test_a_get_without_namespace_listing_platform_components_assumes_nothing() -> None:
+    # the OKE write-up's kube-system rows of tests/distributions/test_more_distributions.py, under
+    # a `kubectl get po` with no -n: a context set to kube-system listed them, not default
+    paste = ("$ kubectl get po\n"
+             "NAME                                  READY   STATUS    RESTARTS   AGE\n"
+             "coredns-58975fffdb-f6x8f              1/1     Running   0          13s\n"
+             "kube-proxy-bxb2r                      1/1     Running   0          10m\n"
+             "proxymux-client-rhn65                 1/1     Running   0          10m\n"
+             "vcn-native-ip-cni-5tpzp               2/2     Running   0          10m\n")
+    r = ingest_text(paste, "oke.txt")
+    assert {o.namespace for o in r.objects} == {""}
