@@ -5,6 +5,7 @@ from __future__ import annotations
 import mmap
 import re
 from datetime import timedelta
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -1268,13 +1269,20 @@ class Ingestor:
 
 
 def _lists_system_components(objects: Any) -> bool:
-    """Whether any of these pods is a cluster component the platform runs (the component
-    catalog's, not one its owner installs)."""
-    from analyzer.distributions.catalog import load_catalog
+    """Whether any of these pods is one the platform runs in kube-system (platform_pods.yaml):
+    `coredns-5d78c9869d-abcde`, `kube-proxy-bxb2r`, `etcd-<node>`."""
+    names = _platform_pod_names()
+    return any(o.kind == "Pod" and any(o.name == n or o.name.startswith(n + "-") for n in names) for o in objects)
 
-    catalog = load_catalog()
-    return any(o.kind == "Pod" and (entry := catalog.match(o.name, ())) is not None and not entry.user_installed
-               for o in objects)
+
+@cache
+def _platform_pod_names() -> tuple[str, ...]:
+    from importlib import resources
+
+    from analyzer.safeyaml import load_yaml
+
+    text = resources.files("analyzer.ingest.text").joinpath("platform_pods.yaml").read_text(encoding="utf-8")
+    return tuple(str(n) for n in (load_yaml(text) or {}).get("names", ()))
 
 
 def _named_kinds(command: Any) -> set[str]:
