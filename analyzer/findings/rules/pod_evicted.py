@@ -9,6 +9,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, text_status
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.kube.names import DEPLOYMENT_POD
 
 RULE = RuleMeta(
     id="pod-evicted", title="Pod evicted", severity="warning",
@@ -35,12 +36,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                    "printed instead, kubernetes#105467, or a node shutdown)")
 
 
-# A Deployment's pod by its name, `<deployment>-<pod-template-hash>-<5>` (apimachinery's rand
-# alphabet; the hash has a letter, where a CronJob's Job has the minute in digits).
-_RANDOM = "[bcdfghjklmnpqrstvwxz2456789]"
-_DEPLOYMENT_POD = re.compile(rf".+-(?={_RANDOM}*[a-z]){_RANDOM}{{6,10}}-{_RANDOM}{{5}}")
-
-
 def _stopped_deployment_row(pod) -> bool:
     """A pasted `-o wide` row of a Deployment's pod that Completed with no restart and no IP
     left, on a node: a pod that restarts always does not complete, unless its node stopped it
@@ -49,4 +44,9 @@ def _stopped_deployment_row(pod) -> bool:
     text = pod.view.text
     if text is None or text.status != "Completed" or (text.restarts or 0) != 0 or not pod.view.spec.nodeName:
         return False
-    return (text.columns or {}).get("IP") == "<none>" and _DEPLOYMENT_POD.fullmatch(pod.name) is not None
+    if (text.columns or {}).get("IP") != "<none>":
+        return False
+    # a Deployment's pod by its name: its pod-template-hash has a letter, where a CronJob's Job
+    # has the minute in digits
+    named = DEPLOYMENT_POD.fullmatch(pod.name)
+    return named is not None and re.search("[a-z]", named[2]) is not None

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
+from analyzer.kube.names import DEPLOYMENT_POD, RAND
 
 if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
@@ -25,14 +26,14 @@ RELATION = Relation(
 
 # How controllers name what they create: a ReplicaSet `<deployment>-<pod-template-hash>`, a pod
 # `<replicaset|daemonset|job>-<5 random>`, `<statefulset>-<ordinal>`, a Job `<cronjob>-<minutes>`.
-# (Suffix characters: apimachinery's rand.String alphabet, "bcdfghjklmnpqrstvwxz2456789".)
-_RANDOM = r"[bcdfghjklmnpqrstvwxz2456789]"
+# (Suffix characters: apimachinery's rand.String alphabet, `analyzer.kube.names.RAND`.)
+_RANDOM = RAND
 _OWNER_BY_NAME: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
     "Pod": (("ReplicaSet", re.compile(rf"(.+)-{_RANDOM}{{5}}")), ("DaemonSet", re.compile(rf"(.+)-{_RANDOM}{{5}}")),
             ("Job", re.compile(rf"(.+)-{_RANDOM}{{5}}")), ("StatefulSet", re.compile(r"(.+)-\d+")),
             ("ReplicationController", re.compile(rf"(.+)-{_RANDOM}{{5}}")),
             # a Deployment's pod when the dump holds no ReplicaSet (a `get pods` and a `get deploy`)
-            ("Deployment", re.compile(rf"(.+)-{_RANDOM}{{6,10}}-{_RANDOM}{{5}}"))),
+            ("Deployment", DEPLOYMENT_POD)),
     "ReplicaSet": (("Deployment", re.compile(rf"(.+)-{_RANDOM}{{6,10}}")),),
     "Job": (("CronJob", re.compile(r"(.+)-\d{8,}")),),
 }
