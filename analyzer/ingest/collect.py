@@ -496,9 +496,14 @@ class Ingestor:
         skip = self.result.skipped
         if (printed := transcripts.printed_time(block)) is not None:
             self.result.printed_times.append((printed[0], f"{printed[1]}, {display} line {block.first}"))
-        if self._sightings is not None and block.command_text and sightings.switches_namespace(block.command_text):
-            self._sightings.context_namespace = None
         out = [(ln.no, ln.text) for ln in block.output()]
+        switched = None
+        if self._sightings is not None and block.command_text and sightings.switches_namespace(block.command_text):
+            # `oc project web` says where the session lists from now on; `kubectx prod` does not
+            switched = sightings.namespace_switched_to(block.command_text, out)
+            self._sightings.context_namespace = switched
+            self._sightings.context_why = f"the session's namespace since '{_short(block.command_text)}'" \
+                if switched else ""
         shown = any(text.strip() for _, text in out)
         if block.kind == "history":
             skip.append(Rejection(display, block.span, "shell history listing: commands without their output"))
@@ -518,6 +523,10 @@ class Ingestor:
         command = block.command
         if command is not None and block.command_text and (tool := transcripts.cli_tool(block.command_text)):
             self.result.cli_tools[tool] = self.result.cli_tools.get(tool, 0) + 1
+        if switched is not None and all(not t.strip() or sightings.switch_message(t) for _, t in out):
+            skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': the session lists "
+                                  f"namespace {switched} from here"))
+            return
         if block.kind == "text" or command is None:
             self._add_text_block(display, block, out)
             return
@@ -623,6 +632,7 @@ class Ingestor:
                       and (not named or o.kind in named)} - {""}
             if len(stated) == 1:
                 self._sightings.context_namespace = next(iter(stated))
+                self._sightings.context_why = ""
         if read:
             if self.result.objects_read == read_before and len(self.result.generic_tables) > tables_before:
                 skip.append(Rejection(display, block.span, f"output of '{_short(block.command_text)}' kept as a "
@@ -996,7 +1006,8 @@ class Ingestor:
             # a DaemonSet's describe prints no Namespace line; its pods' describes do
             why = f"the one namespace of the objects this transcript shows {kind} {meta['name']} controlling"
         elif (namespace := self._sightings.context_namespace) is not None:
-            why = "the session's namespace, where its earlier tables without -n showed known objects"
+            why = self._sightings.context_why \
+                or "the session's namespace, where its earlier tables without -n showed known objects"
         else:
             return None
         meta["namespace"] = namespace

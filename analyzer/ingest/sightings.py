@@ -38,6 +38,15 @@ _GREP = re.compile(r"""^\s*(?:grep|egrep)(?:\s+-[A-Za-z]+)*\s+(?:'[^']*'|"[^"]*"
 _ELISION = re.compile(r"^\s*(?:[.…]{2,}|[\[(<]\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
 # Commands that change which namespace a `get` without -n lists.
 _SWITCHES_NAMESPACE = re.compile(r"^(?:kubens|kubectx)\b|\b(?:set-context|use-context)\b|^(?:kubectl|oc|k)\s+(?:ns|project)\b")
+# What such a command prints when it names the namespace it switched to: `oc project x` / `oc
+# new-project x` ("Now using project "x" on server ..."), `oc project` alone ("Using project "x"
+# on server ..."), kubens ("Active namespace is "x"."), `kubectl ns x` (the same).
+_SWITCHED_TO = re.compile(r'^\s*(?:(?:Now using|Using|Already on) project|Active namespace is)\s+"(?P<ns>[a-z0-9][a-z0-9.-]*)"')
+# The namespace a switching command names itself: `oc project x`, `kubens x`, `kubectl ns x`,
+# `kubectl config set-context --current --namespace=x` (kubectl prints only `Context "..." modified.`).
+_SWITCH_ARG = re.compile(r"^(?:kubens|(?:kubectl|oc|k)\s+(?:ns|project|new-project))\s+(?P<ns>[a-z0-9][a-z0-9.-]*)\s*$")
+_SET_CONTEXT_NS = re.compile(r"\bset-context\b.*\s--current\b.*\s--namespace[= ](?P<ns>[a-z0-9][a-z0-9.-]*)\b"
+                             r"|\bset-context\b.*\s--namespace[= ](?P<ns2>[a-z0-9][a-z0-9.-]*)\b.*\s--current\b")
 # Names a controller gives what it creates (when no ownerReferences say so): a Deployment's
 # ReplicaSets `<name>-<pod-template-hash>` and their pods `<rs>-<5 chars>`, a StatefulSet's
 # pods `<name>-<ordinal>`, a DaemonSet's and a Job's pods `<name>-<5 chars>`.
@@ -137,6 +146,43 @@ def switches_namespace(command_text: str) -> bool:
     return _SWITCHES_NAMESPACE.search(command_text.strip()) is not None
 
 
+def namespace_switched_to(command_text: str, lines: list[tuple[int, str]]) -> str | None:
+    """The namespace a namespace-switching command says the session lists from now on (its
+    output's `Now using project "x"`, else the namespace the command itself names), or None
+    (`kubectx other-cluster`, `kubectl config use-context`: a context whose namespace is not shown).
+
+    >>> namespace_switched_to("oc project openshift-marketplace",
+    ...                       [(5, 'Now using project "openshift-marketplace" on server "https://api.x:6443".')])
+    'openshift-marketplace'
+    >>> namespace_switched_to("kubectl config set-context --current --namespace=shop", [(2, 'Context "k" modified.')])
+    'shop'
+    >>> namespace_switched_to("kubectl config use-context prod", [(2, 'Switched to context "prod".')]) is None
+    True
+    >>> namespace_switched_to("oc project shop", [(2, 'error: A project named "shop" does not exist on server')]) is None
+    True
+    """
+    for _, text in lines:
+        if (m := _SWITCHED_TO.match(text)) is not None:
+            return m.group("ns")
+    if any(text.lstrip().lower().startswith(("error", "fatal")) for _, text in lines):
+        return None  # `error: A project named "x" does not exist`: the session stays where it was
+    command = " ".join(command_text.split())
+    if (m := _SWITCH_ARG.match(command)) is not None:
+        return m.group("ns")
+    if (m := _SET_CONTEXT_NS.search(command)) is not None:
+        return m.group("ns") or m.group("ns2")
+    return None
+
+
+def switch_message(text: str) -> bool:
+    """Whether an output line is what a namespace switch prints (nothing to read as objects).
+
+    >>> switch_message('Now using project "web" on server "https://api.x:6443".'), switch_message('NAME  READY')
+    (True, False)
+    """
+    return _SWITCHED_TO.match(text) is not None or re.match(r'^\s*Context "[^"]*" modified\.\s*$', text) is not None
+
+
 def changed_objects(command: Command, lines: list[tuple[int, str]]) -> list[Deleted]:
     """What `kubectl edit/scale/patch/apply/set` says it changed (`statefulset.apps/redis edited`).
 
@@ -205,8 +251,10 @@ class TranscriptSightings:
     # (kind, name) of an owner -> the namespaces of what it owns (an owner is in its objects' own)
     owner_namespaces: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # The session's own namespace (what a `get` without -n lists), once a table without -n
-    # showed rows the transcript knows in one namespace; None while unknown or after a switch.
+    # showed rows the transcript knows in one namespace, or a switch named it (`oc project x`);
+    # None while unknown or after a switch that does not say to where.
     context_namespace: str | None = None
+    context_why: str = ""
 
     def seen(self, slot: int, obj: KubeObject, selector: str | None) -> None:
         """Record that slot now holds obj (shown by a listing with selector, None if none)."""

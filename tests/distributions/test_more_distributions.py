@@ -311,3 +311,23 @@ def test_a_nodes_own_events_name_it(tmp_path) -> None:
         encoding="utf-8")
     cluster = analyzer.load(paste)
     assert cluster.distribution.name == "kind"
+
+
+def test_a_paste_of_an_openshift_operators_project_tells_openshift(tmp_path) -> None:
+    # IBM/ibm-spectrum-scale-bridge-for-grafana#78 (turn 1, trimmed): `oc project
+    # openshift-marketplace` then `oc get all`: the catalog pods are in the marketplace
+    # operator's namespace, which only OpenShift (OKD) has.
+    import analyzer
+
+    paste = tmp_path / "oc.md"
+    paste.write_text(
+        "[root@helper ~]# oc project openshift-marketplace\n"
+        'Now using project "openshift-marketplace" on server "https://api.ocp1.kvmlocal:6443".\n'
+        "\n"
+        "[root@helper ~]# oc get all\n"
+        "NAME                                       READY   STATUS             RESTARTS       AGE\n"
+        "pod/certified-operators-g7xgr              0/1     ImagePullBackOff   0              165m\n"
+        "pod/marketplace-operator-68ddcd9c6-57m7v   1/1     Running            1 (158m ago)   169m\n")
+    result = analyzer.load(paste).distribution
+    assert result.name == "openshift" and result.confidence > 0.6
+    assert ("namespace_name", "openshift-marketplace") in {(e.signal, e.value) for e in result.evidence}

@@ -31,10 +31,53 @@ def test_pods_listed_by_a_get_without_namespace_are_in_the_default_namespace_sai
     assert node.namespace == ""  # a cluster-scoped kind keeps none
 
 
-def test_a_get_under_a_namespace_switch_assumes_nothing() -> None:
-    # the same rows after `kubens monitoring`: the session's namespace is not kubectl's default
-    r = ingest_text(_AKS_491.replace("$ kubectl get pods", "$ kubens monitoring\n$ kubectl get pods"), "issue.md")
+def test_a_get_under_a_namespace_switch_that_names_none_assumes_nothing() -> None:
+    # the same rows after `kubectx prod`: the session's namespace is not kubectl's default, nor known
+    r = ingest_text(_AKS_491.replace("$ kubectl get pods", "$ kubectx prod\n$ kubectl get pods"), "issue.md")
     assert {o.namespace for o in r.objects if o.kind == "Pod"} == {""}
+
+
+def test_a_get_under_a_namespace_switch_is_in_the_namespace_it_names() -> None:
+    # the same rows after `kubens monitoring`: listed in monitoring, said so
+    r = ingest_text(_AKS_491.replace("$ kubectl get pods", "$ kubens monitoring\n$ kubectl get pods"), "issue.md")
+    pods = [o for o in r.objects if o.kind == "Pod"]
+    assert {o.namespace for o in pods} == {"monitoring"}
+    assert all(any("since 'kubens monitoring'" in n for n in o.notes) for o in pods)
+    [node] = [o for o in r.objects if o.kind == "Node"]
+    assert node.namespace == ""
+
+
+# IBM/ibm-spectrum-scale-bridge-for-grafana#78 (turn 1, trimmed): `oc project` says where the
+# session is, then `oc get all` lists that project's pods without a NAMESPACE column.
+_OC_PROJECT = """```console
+[root@helper ~]# oc project openshift-marketplace
+Now using project "openshift-marketplace" on server "https://api.ocp1.kvmlocal:6443".
+
+[root@helper ~]# oc get all
+NAME                                       READY   STATUS             RESTARTS       AGE
+pod/certified-operators-g7xgr              0/1     ImagePullBackOff   0              165m
+pod/marketplace-operator-68ddcd9c6-57m7v   1/1     Running            1 (158m ago)   169m
+
+NAME                                   TYPE        CLUSTER-IP       EXTERNAL-IP   PORT(S)             AGE
+service/certified-operators            ClusterIP   172.30.144.63    <none>        50051/TCP           165m
+```
+"""
+
+
+def test_oc_project_puts_the_rows_after_it_in_its_project_and_is_no_rejected_output() -> None:
+    r = ingest_text(_OC_PROJECT, "issue.md")
+    assert r.accounting_holds()
+    assert {(o.kind, o.namespace) for o in r.objects} == {("Pod", "openshift-marketplace"),
+                                                          ("Service", "openshift-marketplace")}
+    assert not r.input_rejections
+    assert any("the session lists namespace openshift-marketplace" in s.reason for s in r.skipped)
+
+
+def test_a_failed_oc_project_switches_to_nothing() -> None:
+    failed = _OC_PROJECT.replace('Now using project "openshift-marketplace" on server "https://api.ocp1.kvmlocal:6443".',
+                                 'error: A project named "openshift-marketplace" does not exist on server')
+    r = ingest_text(failed, "issue.md")
+    assert {o.namespace for o in r.objects} == {""}
 
 
 def test_an_oc_listing_without_namespace_is_of_the_current_project_not_default() -> None:
