@@ -589,6 +589,16 @@ class Ingestor:
                 for slot in self._sightings.changed(what, self.result.objects):
                     self._schedulable_since(slot, cordoned, f"'{_short(block.command_text)}' (line {what.line})")
         reason = transcripts.no_objects_reason(verb)
+        if reason is not None and (start := transcripts.output_of_a_left_out_command(verb, out)) is not None:
+            # (website#22888: `> kubectl set image ...` quoted, then a describe's Events in a fence)
+            if start:
+                skip.append(Rejection(display, f"lines {out[0][0]}-{out[start - 1][0]}",
+                                      f"{reason} ('{_short(block.command_text)}')"))
+            skip.append(Rejection(display, f"line {out[start][0]}", f"kubectl {verb.split()[0]} prints no table or "
+                                  f"describe: the output from here is another command's, left out of the paste, "
+                                  f"read as such ('{_short(block.command_text)}' above it)"))
+            self._add_text_block(display, block, out[start:])
+            return
         if reason is not None:
             skip.append(Rejection(display, block.span, f"{reason} ('{_short(block.command_text)}')"))
             return

@@ -248,6 +248,38 @@ def no_objects_reason(verb: str) -> str | None:
     return f"kubectl {verb} {reason}, no objects"
 
 
+# Verbs that print one message a changed object (`deployment.apps/web image updated`, `pod "x"
+# deleted`), a warning or an error, nothing else: a table or a describe under one of them is the
+# output of a command the writer left out of the paste (a describe's Events after `set image`).
+_CHANGE_MESSAGES_ONLY = frozenset({"apply", "create", "delete", "patch", "label", "annotate", "scale", "set",
+                                   "replace", "expose", "autoscale", "cordon", "uncordon", "taint"})
+_CHANGE_MESSAGE = re.compile(r'^\s*(?:[a-z][\w.-]*/[\w.:-]+ \S|[a-z][\w.-]* "[^"]+" \S|(?:Warning|error|Error|W\d{4}|E\d{4})\b)')
+
+
+def output_of_a_left_out_command(verb: str, lines: list[tuple[int, str]]) -> int | None:
+    """Where, in the output shown under a verb that prints only change messages, kubectl output
+    of another command begins (a table, a describe or its Events section), its first line's index;
+    None when the output is that verb's own.
+
+    >>> output_of_a_left_out_command("set", [(7, "Events:"), (8, "  Type    Reason   Age   From     Message"),
+    ...                                      (9, "  ----    ------   ----  ----     -------"),
+    ...                                      (10, "  Normal  Pulling  30s   kubelet  Pulling image")])
+    0
+    >>> output_of_a_left_out_command("set", [(7, "deployment.apps/web image updated")]) is None
+    True
+    """
+    from analyzer.ingest.text import looks_like_kubectl_text
+
+    if verb.split()[0] not in _CHANGE_MESSAGES_ONLY:
+        return None
+    for index, (_, text) in enumerate(lines):
+        if not text.strip() or _CHANGE_MESSAGE.match(text):
+            continue
+        tail = "\n".join(t for _, t in lines[index:])
+        return index if looks_like_kubectl_text(tail) else None
+    return None
+
+
 # What a structured log line holds (zap, logrus, klog's JSON): a level, a message, a time.
 _LOG_LEVEL_KEYS = frozenset({"level", "lvl", "severity"})
 _LOG_MESSAGE_KEYS = frozenset({"msg", "message"})

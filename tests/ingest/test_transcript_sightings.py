@@ -903,3 +903,34 @@ def test_kubectls_error_lines_are_named_as_its_errors_not_prose() -> None:
     assert error.location == "line 5"
     assert error.reason.startswith("kubectl's error, no objects: Error from server (NotFound): Unable to list")
     assert not [s for s in r.skipped if "prose" in s.reason]
+
+
+# kubernetes/website#22888 (minikube, trimmed): the `kubectl set image` line quoted, then a
+# describe's Events section in a fence: `set` prints only what it changed, so a table or describe
+# under it is the output of a command the writer left out, read as such.
+_SET_THEN_EVENTS = """\
+> kubectl set image deployments/kubernetes-bootcamp kubernetes-bootcamp=gcr.io/google-samples/kubernetes-bootcamp:v10
+```
+Events:
+  Type     Reason     Age                From               Message
+  ----     ------     ----               ----               -------
+  Normal   Scheduled  70s                default-scheduler  Successfully assigned default/kubernetes-bootcamp-886577c5d-tmh69 to minikube
+  Warning  Failed     30s (x3 over 67s)  kubelet, minikube  Error: ErrImagePull
+```
+"""
+
+
+def test_a_table_under_a_command_that_prints_only_changes_is_read_as_a_left_out_commands_output() -> None:
+    r = ingest_text(_SET_THEN_EVENTS, "issue.md")
+    assert r.accounting_holds()
+    events = [o for o in r.objects if o.kind == "Event"]
+    assert len(events) == 2 and {o.namespace for o in events} == {"default"}
+    assert any("another command's, left out of the paste" in s.reason for s in r.skipped)
+
+
+def test_what_set_image_prints_stays_its_own() -> None:
+    r = ingest_text("$ kubectl set image deploy/web web=nginx:1.27\ndeployment.apps/web image updated\n"
+                    "$ kubectl get deploy web\nNAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    1/1     1            1           3d\n",
+                    "s.txt")
+    assert [o.kind for o in r.objects] == ["Deployment"]
+    assert any("kubectl set prints what it changed" in s.reason for s in r.skipped)
