@@ -107,6 +107,10 @@ def probe_of(fact: EventFact) -> str:
     return next((name for name, prefix in PROBES if fact.message.startswith(prefix)), "")
 
 
+# A kubelet event message that is only an error's name (`Error: ErrImagePull`, `Error: ImagePullBackOff`).
+_BARE_ERROR = re.compile(r"^Error: [A-Za-z]+$")
+
+
 @dataclass(frozen=True, slots=True)
 class EventGroup:
     """Repeats of one story folded together: one object, one reason (one probe), with the
@@ -141,7 +145,16 @@ class EventGroup:
         last = self.facts[-1].message
         whole = next((f.message for f in reversed(self.facts[:-1])
                       if len(f.message) > len(last) and f.message.startswith(last)), None)
-        return whole if last and whole else last
+        if last and whole:
+            return whole
+        if _BARE_ERROR.match(last):
+            # the kubelet's `Error: ErrImagePull` follows the `Failed to pull image "x": <why>`
+            # of the same story: the why is what to say (kubernetes/website#22888: manifest unknown)
+            said = next((f.message for f in reversed(self.facts[:-1]) if f.message and not _BARE_ERROR.match(f.message)),
+                        None)
+            if said:
+                return f"{said} ({last})"
+        return last
 
     @property
     def first_seen(self) -> datetime | None:
