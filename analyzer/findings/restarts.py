@@ -118,8 +118,13 @@ def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -
     together = _restarted_with(cluster, pod) if cluster is not None else 0
     if together:
         return (f"its last restart {table_last_restart_text(pod)} came with those of {together} other pods of "
-                f"node {pod.view.spec.nodeName} in the same minute (the node or its runtime restarted); "
+                f"node {_node_of(cluster, pod)} in the same minute (the node or its runtime restarted); "
                 f"running and ready since")
+    made = _made_with(cluster, pod) if cluster is not None else 0
+    if made:
+        return (f"its last restart {table_last_restart_text(pod)} came as {made} other pods of node "
+                f"{_node_of(cluster, pod)} were made anew in the same minute (their AGE: the node's components "
+                f"deployed again, as an upgrade or a restart of its agent does); running and ready since")
     return ""
 
 
@@ -156,10 +161,57 @@ TOGETHER_OTHERS = 2
 TOGETHER_SETTLED = timedelta(minutes=30)
 
 
+# A restart that came as the node's other pods were made anew (an upgrade re-deploys them: rke2#5492,
+# etcd-server1 and the helm-install pods 26m old, cloud-controller-manager `3 (26m ago)`) is
+# history once the pod has run this long since without another: the re-deploy is over.
+MADE_ANEW_SETTLED = timedelta(minutes=10)
+
+
+def _node_of(cluster: AnalyzedDump, pod: KubeObject) -> str:
+    """The pod's node: its own, else the one Node of a one-node dump (a table without -o wide)."""
+    if pod.view.spec.nodeName:
+        return pod.view.spec.nodeName
+    return _only_node(cluster)
+
+
+@once_per
+def _only_node(cluster: AnalyzedDump) -> str:
+    nodes = list(cluster.objects_of("Node"))
+    return nodes[0].name if len(nodes) == 1 else ""
+
+
+def _made_with(cluster: AnalyzedDump, pod: KubeObject) -> int:
+    """How many other pods of the same pasted table's node were created (their AGE) within a
+    minute of this one's last restart (0 when fewer than TOGETHER_OTHERS, or too recently)."""
+    node, facts = _node_of(cluster, pod), pod.view.text
+    if not node or facts is None or facts.last_restart_ago_seconds is None \
+            or timedelta(seconds=facts.last_restart_ago_seconds) < MADE_ANEW_SETTLED:
+        return 0
+    ago_, within = facts.last_restart_ago_seconds, TOGETHER.total_seconds()
+    ages = _ages_by_node(cluster).get((pod.provenance.source, node), [])
+    others = bisect_right(ages, ago_ + within) - bisect_left(ages, ago_ - within)
+    if facts.age_seconds is not None and abs(facts.age_seconds - ago_) <= within:
+        others -= 1  # (this pod itself, made then)
+    return others if others >= TOGETHER_OTHERS else 0
+
+
+@once_per
+def _ages_by_node(cluster: AnalyzedDump) -> dict[tuple[Any, str], list[float]]:
+    """(pasted source, node) -> its pasted pods' ages (seconds before the table), sorted."""
+    found: dict[tuple[Any, str], list[float]] = {}
+    for pod in cluster.objects_of("Pod"):
+        text, node = pod.view.text, _node_of(cluster, pod)
+        if text is not None and text.age_seconds is not None and node:
+            found.setdefault((pod.provenance.source, node), []).append(text.age_seconds)
+    for ages in found.values():
+        ages.sort()
+    return found
+
+
 def _restarted_with(cluster: AnalyzedDump, pod: KubeObject) -> int:
     """How many other pods of the same pasted table's node last restarted within a minute of
     this one (0 when fewer than TOGETHER_OTHERS, or too recently to be history)."""
-    node, facts = pod.view.spec.nodeName, pod.view.text
+    node, facts = _node_of(cluster, pod), pod.view.text
     if not node or facts is None or facts.last_restart_ago_seconds is None \
             or timedelta(seconds=facts.last_restart_ago_seconds) < TOGETHER_SETTLED:
         return 0
@@ -177,7 +229,7 @@ def _last_restarts_by_node(cluster: AnalyzedDump) -> dict[tuple[Any, str], list[
     one walk of the pods, however many rows ask (a 20,000-row table asked 20,000 times)."""
     found: dict[tuple[Any, str], list[float]] = {}
     for pod in cluster.objects_of("Pod"):
-        text, node = pod.view.text, pod.view.spec.nodeName
+        text, node = pod.view.text, _node_of(cluster, pod)
         if text is not None and text.last_restart_ago_seconds is not None and node:
             found.setdefault((pod.provenance.source, node), []).append(text.last_restart_ago_seconds)
     for agos in found.values():
