@@ -203,6 +203,9 @@ def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None
     image from Amazon's ECR, named only in the kubelet's back-off)."""
     view = o.view
     about = view.involvedObject or view.regarding
+    reporter = (view.source.component if view.source is not None else None) or view.reportingComponent
+    if reporter and reporter not in obs.values("event_source"):
+        obs.add("event_source", reporter, o.key.id, "Event", None)
     if about is not None and about.kind == "Node" and about.name and about.name not in obs.values("node_name"):
         # a node's own events name it (kind#3504: `kubectl events` rows of Node/kind-control-plane
         # pasted with no node listed)

@@ -150,6 +150,12 @@ def cli_tool(pattern: str) -> Matcher:
     return _fullmatch(pattern)
 
 
+def event_source(pattern: str) -> Matcher:
+    """What reported an event (its source component, or reportingComponent) is the pattern (a
+    regex, whole name): `gke.io/optimize-utilization-scheduler`, GKE's own scheduler."""
+    return _fullmatch(pattern)
+
+
 @dataclass(frozen=True, slots=True)
 class SignalType:
     """A signal type: the observation channel it reads and how its pattern becomes a matcher."""
@@ -183,5 +189,6 @@ SIGNALS: dict[str, SignalType] = {
         _signal(namespace_annotation_key_prefix, "namespace_annotation_key"),
         _signal(pull_secret_name, "secret_name"),
         _signal(cli_tool, "cli_tool"),
+        _signal(event_source, "event_source"),
     )
 }

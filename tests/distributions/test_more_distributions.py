@@ -331,3 +331,27 @@ def test_a_paste_of_an_openshift_operators_project_tells_openshift(tmp_path) -> 
     result = analyzer.load(paste).distribution
     assert result.name == "openshift" and result.confidence > 0.6
     assert ("namespace_name", "openshift-marketplace") in {(e.signal, e.value) for e in result.evidence}
+
+
+def test_events_reported_by_gkes_own_scheduler_tell_gke(tmp_path) -> None:
+    # DataDog/helm-charts#182 (2021-09-07, trimmed): a GKE Autopilot DaemonSet pod's Events pasted
+    # alone; its FailedScheduling comes from gke.io/optimize-utilization-scheduler, nothing else
+    # in the paste names GKE.
+    import analyzer
+
+    paste = tmp_path / "autopilot.md"
+    paste.write_text(
+        "```\n"
+        "Events:\n"
+        "  Type     Reason             Age                   From                                   Message\n"
+        "  ----     ------             ----                  ----                                   -------\n"
+        "  Normal   NotTriggerScaleUp  2m26s (x98 over 12m)  cluster-autoscaler                     pod didn't trigger scale-up (it wouldn't fit if a new node is added): 5 node(s) didn't match Pod's node affinity\n"
+        "  Warning  FailedScheduling   49s (x10 over 12m)    gke.io/optimize-utilization-scheduler  0/5 nodes are available: 1 Insufficient cpu.\n"
+        "```\n")
+    result = analyzer.load(paste).distribution
+    assert result.name == "gke"
+    assert [(e.signal, e.value) for e in result.evidence] == [("event_source", "gke.io/optimize-utilization-scheduler")]
+    # the default scheduler says nothing of the distribution
+    plain = tmp_path / "plain.md"
+    plain.write_text(paste.read_text().replace("gke.io/optimize-utilization-scheduler", "default-scheduler                    "))
+    assert analyzer.load(plain).distribution.name != "gke"

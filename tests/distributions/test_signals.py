@@ -48,6 +48,8 @@ CASES = [
     ("cli_tool", "oc", "oc", True),
     ("cli_tool", "microk8s kubectl", "microk8s kubectl", True),
     ("cli_tool", "oc", "microk8s kubectl", False),
+    ("event_source", r"gke\.io/optimize-utilization-scheduler", "gke.io/optimize-utilization-scheduler", True),
+    ("event_source", r"gke\.io/optimize-utilization-scheduler", "default-scheduler", False),
 ]
 
 
