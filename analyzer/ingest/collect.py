@@ -523,7 +523,9 @@ class Ingestor:
         command = block.command
         if command is not None and block.command_text and (tool := transcripts.cli_tool(block.command_text)):
             self.result.cli_tools[tool] = self.result.cli_tools.get(tool, 0) + 1
-        if switched is not None and all(not t.strip() or sightings.switch_message(t) for _, t in out):
+        if switched is not None and any(sightings.switch_message(t) for _, t in out) \
+                and not _looks_like_kubectl_text("\n".join(t for _, t in out if not sightings.switch_message(t))):
+            # (`oc new-project x` goes on with advice: "You can add applications to this project ...")
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': the session lists "
                                   f"namespace {switched} from here"))
             return
@@ -1742,3 +1744,9 @@ def _open_brackets(text: str) -> int:
         elif t in "}]":
             depth -= 1
     return depth
+
+
+def _looks_like_kubectl_text(text: str) -> bool:
+    from analyzer.ingest.text import looks_like_kubectl_text
+
+    return looks_like_kubectl_text(text)

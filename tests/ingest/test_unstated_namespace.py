@@ -193,3 +193,18 @@ def test_a_get_without_namespace_listing_platform_components_assumes_nothing() -
              "vcn-native-ip-cni-5tpzp               2/2     Running   0          10m\n")
     r = ingest_text(paste, "oke.txt")
     assert {o.namespace for o in r.objects} == {""}
+
+
+def test_oc_new_project_switches_to_the_project_it_made() -> None:
+    # a public OpenShift Local lab write-up ("Lab 15: OpenShift DaemonSet with Elevated
+    # Privileges", text index id 18865504364): `oc new-project` prints "Now using project" and
+    # advice; the `oc get pods` after it lists the new project (the pod row is made up here).
+    paste = ('```bash\n$ oc new-project lab15-daemonset-ozil\n'
+             'Now using project "lab15-daemonset-ozil" on server "https://api.crc.testing:6443".\n\n'
+             "You can add applications to this project with the 'new-app' command. For example, try:\n\n"
+             '$ oc get pods\n'
+             'NAME                READY   STATUS             RESTARTS   AGE\n'
+             'node-logger-7xq2z   0/1     CrashLoopBackOff   4          2m\n```\n')
+    r = ingest_text(paste, "lab.md")
+    assert [(o.kind, o.namespace) for o in r.objects] == [("Pod", "lab15-daemonset-ozil")]
+    assert not r.input_rejections
