@@ -36,8 +36,8 @@ _CORDONED = re.compile(r"^\s*node/(?P<name>[\w.-]+) (?:already )?(?P<state>cordo
 # `grep [-flags] PATTERN` and nothing after it (a quoted pattern may hold a `|`)
 _GREP = re.compile(r"""^\s*(?:grep|egrep)(?:\s+-[A-Za-z]+)*\s+(?:'[^']*'|"[^"]*"|[^\s|'"]+)\s*$""")
 _ELISION = re.compile(r"^\s*(?:[.…]{2,}|[\[(<]\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
-# Commands that change which namespace a `get` without -n lists.
-_SWITCHES_NAMESPACE = re.compile(r"^(?:kubens|kubectx)\b|\b(?:set-context|use-context)\b|^(?:kubectl|oc|k)\s+(?:ns|project|new-project)\b")
+# Commands that change which namespace a `get` without -n lists (`oc login` sets the project too).
+_SWITCHES_NAMESPACE = re.compile(r"^(?:kubens|kubectx)\b|\b(?:set-context|use-context)\b|^(?:kubectl|oc|k)\s+(?:ns|project|new-project)\b|^oc\s+login\b")
 # What such a command prints when it names the namespace it switched to: `oc project x` / `oc
 # new-project x` ("Now using project "x" on server ..."), `oc project` alone ("Using project "x"
 # on server ..."), kubens ("Active namespace is "x"."), `kubectl ns x` (the same).

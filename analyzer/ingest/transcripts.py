@@ -51,6 +51,10 @@ _NO_OBJECTS = {
     "rollout": "prints rollout messages", "autoscale": "prints what it created", "certificate": "prints a message",
     "plugin": "lists plugins", "completion": "prints a shell script", "diff": "prints a diff", "kustomize": "prints manifests",
     "replace": "prints what it replaced", "events": "is read as events",
+    # oc's own verbs (OpenShift sessions)
+    "login": "prints who logged in and the projects", "logout": "prints a message", "whoami": "prints the user",
+    "new-app": "prints what it created", "new-build": "prints what it created", "start-build": "prints the build it started",
+    "status": "prints a summary of the project",
 }
 
 

@@ -208,3 +208,20 @@ def test_oc_new_project_switches_to_the_project_it_made() -> None:
     r = ingest_text(paste, "lab.md")
     assert [(o.kind, o.namespace) for o in r.objects] == [("Pod", "lab15-daemonset-ozil")]
     assert not r.input_rejections
+
+
+def test_oc_login_says_the_project_the_session_uses() -> None:
+    # a public OpenShift 3 route write-up (text index id 24524439589): `oc login` prints
+    # "Using project "demo"."; its `oc get route` after it is kept as a table. The `oc get pods`
+    # and `oc whoami` are added here to show where the rows go and that oc's own verbs are no
+    # rejected output.
+    paste = ("```\n[demo@master ~]$ oc login -u demo -p demo123\nLogin successful.\n"
+             'You have one project on this server: "demo"\nUsing project "demo".\n\n'
+             "[demo@master ~]$ oc whoami\ndemo\n\n"
+             '[demo@master ~]$ oc create -f route-hello-world.yaml\nroute "hello-route" created\n\n'
+             "[demo@master ~]$ oc get pods\n"
+             "NAME                  READY   STATUS             RESTARTS   AGE\n"
+             "hello-world-1-x7k2p   0/1     ImagePullBackOff   0          3m\n```\n")
+    r = ingest_text(paste, "route.md")
+    assert [(o.kind, o.namespace) for o in r.objects] == [("Pod", "demo")]
+    assert not r.input_rejections
