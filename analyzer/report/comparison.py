@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
-from analyzer.report.sections import _counts, _version_text, records
+from analyzer.report.sections import _counts, _version_text, records, server_version_shown
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -62,6 +62,7 @@ def _overview(c: Cluster) -> dict[str, Any]:
         "dns_provider": d.dns.get("provider"), "kube_proxy_mode": d.kube_proxy_mode,
         "csi_drivers": ", ".join(d.csi_drivers) or None, "api_tunnel": ", ".join(d.api_tunnel) or None,
         "server_version": _version_text(c.ingest.server_version),
+        "server_version_shown": server_version_shown(c),
         "nodes": len(nodes), "pods": len(c.tables["pods"]),
         "formats": ", ".join(c.ingest.formats),
         "capture_time": c.capture_time.isoformat().replace("+00:00", "Z") if c.capture_time else None,

@@ -102,8 +102,30 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         # The time with the signal that gave it, its confidence and, for a stitched dump, its periods.
         "capture": cluster.capture.describe(),
         "server_version": _version_text(r.server_version),
+        "server_version_inferred": inferred_server_version(cluster),
         "logs": len(r.logs),
     }
+
+
+def inferred_server_version(cluster: Cluster) -> dict[str, str] | None:
+    """Where the dump does not state the API server's version: the kubelet version that bounds
+    it (a control-plane node's, else the newest node's: a kubelet is never newer than its API
+    server), with the field it was read from; None where stated or no node says."""
+    from analyzer.findings.versions import cluster_version
+
+    if _version_text(cluster.ingest.server_version):
+        return None
+    found = cluster_version(cluster)
+    return {"version": found.text, "from": found.field} if found is not None else None
+
+
+def server_version_shown(cluster: Cluster) -> str | None:
+    """The server version as a report shows it: stated, else "v1.21.0 or later (kubelet)"."""
+    stated = _version_text(cluster.ingest.server_version)
+    if stated:
+        return stated
+    inferred = inferred_server_version(cluster)
+    return f"{inferred['version']} or later (kubelet)" if inferred else None
 
 
 def _version_text(version: Any) -> str | None:

@@ -150,3 +150,18 @@ def test_counts_of_a_column_are_the_most_first_then_by_name() -> None:
     values = pd.Series(["b", "a", "c", "a", "b", "d"], dtype="string")
     assert _tally(values) == [["a", 2], ["b", 2], ["c", 1], ["d", 1]]
     assert all(type(n) is int for _, n in _tally(values))  # JSON numbers, not numpy's
+
+
+def test_a_server_version_not_stated_is_bounded_by_the_kubelets_and_said_so(sample_reports) -> None:
+    # sample_dumps/kubeadm holds no `kubectl version`: its control-plane kubelet bounds the API
+    # server's; the OKE sample's cluster-info states v1.28.2, shown as it is.
+    out, _result = sample_reports
+    kubeadm = (out / "kubeadm" / "report.md").read_text(encoding="utf-8")
+    assert ("- Server version: not stated by the dump; v1.29.3 or later, by Node/kube-master-node1 "
+            "status.nodeInfo.kubeletVersion (control-plane node kubeletVersion)") in kubeadm
+    assert "- Server version: v1.28.2\n" in (out / "oke" / "report.md").read_text(encoding="utf-8")
+    [row] = [line for line in (out / "comparison.md").read_text(encoding="utf-8").splitlines()
+             if line.startswith("| server version |")]
+    assert "| v1.29.3 or later (kubelet) |" in row and "| v1.28.2 |" in row
+    html = (out / "kubeadm" / "report.html").read_text(encoding="utf-8")
+    assert "v1.29.3 or later, by Node/kube-master-node1" in html
