@@ -135,7 +135,9 @@ def _conventions(clusters: Keyed, table: str) -> dict[str, Any]:
 
 def _priority_classes(c: Cluster) -> dict[str, Any]:
     pods = c.tables["pods"]
-    used = _counts(pods[pods["priority_class"].notna()], "priority_class")
+    # (old API servers wrote `priorityClassName: ""` on pods without one: minikube 1.13)
+    named = pods["priority_class"].astype("string").fillna("").ne("")
+    used = _counts(pods[named.to_numpy(dtype=bool)], "priority_class")
     defined = sorted(o.key.name for o in c.objects_of("PriorityClass"))
     return {"used_by_pods": used, "defined": defined, "collected": c.covers("PriorityClass")}
 
