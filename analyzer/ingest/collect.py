@@ -1029,25 +1029,37 @@ class Ingestor:
         """Objects of a namespaced kind that a `kubectl get` shown without -n listed, where nothing
         in the paste states their namespace (no describe of them): in the
         session's namespace where its commands without -n showed one (a describe without -n
-        printing `Namespace: shop`), else in `default`, the namespace kubectl lists when given
-        none; a note says which (a context set to another namespace would have listed that one)."""
+        printing `Namespace: shop`), else in kube-system where they include the platform's own
+        pods that always run there (coredns, kube-proxy: platform_pods.yaml), else in `default`,
+        the namespace kubectl lists when given none; a note says which (a context set to another
+        namespace would have listed that one)."""
         from analyzer.ingest.text.catalog import catalog as text_catalog
 
         kinds = text_catalog()
         res = self.result
-        namespace = session or _ASSUMED_NAMESPACE
-        why = ("the session's namespace, where its commands without -n showed other objects" if session else
-               "the namespace kubectl lists when neither -n nor the context names one")
-        note = f"namespace not stated: {namespace} assumed, {why} (nothing in the paste states its namespace)"
-        moved: set[tuple[str, str]] = set()
         unstated = [(slot, obj) for slot, obj in enumerate(res.objects)
                     if obj is not None and not obj.namespace and obj.provenance.source == display
                     and obj.kind not in CLUSTER_SCOPED_KINDS and kinds.for_resource(obj.kind) is not None
                     and isinstance(obj.raw, dict) and isinstance(obj.raw.get("metadata"), dict)
                     and (obj.raw.get(TEXT_FACTS_KEY) or {}).get("listed_without_namespace")]
         # (rows without the command that listed them may be of any namespace: not among them)
-        if not session and _lists_system_components(obj for _, obj in unstated):
-            return  # a context set to kube-system (coredns, kube-proxy listed without -n): not default
+        platform = None if session else _platform_pod_listed(obj for _, obj in unstated)
+        if session:
+            namespace = session
+            why = "the session's namespace, where its commands without -n showed other objects"
+        elif platform is not None and platform[1] == "kube_system":
+            # a context set to kube-system: the platform's own pods (coredns, kube-proxy) run
+            # there on every distribution, and one listing shows one namespace
+            namespace = "kube-system"
+            why = (f"where the platform's own {platform[0]} it lists runs (a `kubectl get` without -n "
+                   "lists one namespace, the context's)")
+        elif platform is not None:
+            return  # etcd, calico-node, flannel: kube-system or a namespace of their own; not default
+        else:
+            namespace = _ASSUMED_NAMESPACE
+            why = "the namespace kubectl lists when neither -n nor the context names one"
+        note = f"namespace not stated: {namespace} assumed, {why} (nothing in the paste states its namespace)"
+        moved: set[tuple[str, str]] = set()
         for slot, obj in unstated:
             if self._moved(slot, obj, {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": namespace}}, note):
                 moved.add((obj.kind, obj.name))
@@ -1291,21 +1303,32 @@ class Ingestor:
         self.result.input_rejections.append(rejection)
 
 
-def _lists_system_components(objects: Any) -> bool:
-    """Whether any of these pods is one the platform runs in kube-system (platform_pods.yaml):
-    `coredns-5d78c9869d-abcde`, `kube-proxy-bxb2r`, `etcd-<node>`."""
-    names = _platform_pod_names()
-    return any(o.kind == "Pod" and any(o.name == n or o.name.startswith(n + "-") for n in names) for o in objects)
+def _platform_pod_listed(objects: Any) -> tuple[str, str] | None:
+    """The first of these pods the platform itself runs (platform_pods.yaml: `coredns-5d78c9869d-abcde`,
+    `kube-proxy-bxb2r`, `etcd-<node>`) and its list there: ("coredns", "kube_system") when one is
+    always in kube-system, else ("etcd", "elsewhere_too") when one may run elsewhere; None when
+    none is."""
+    found = None
+    for obj in objects:
+        if obj.kind != "Pod":
+            continue
+        for name, where in _platform_pod_names():
+            if obj.name == name or obj.name.startswith(name + "-"):
+                if where == "kube_system":
+                    return name, where
+                found = found or (name, where)
+    return found
 
 
 @cache
-def _platform_pod_names() -> tuple[str, ...]:
+def _platform_pod_names() -> tuple[tuple[str, str], ...]:
     from importlib import resources
 
     from analyzer.safeyaml import load_yaml
 
     text = resources.files("analyzer.ingest.text").joinpath("platform_pods.yaml").read_text(encoding="utf-8")
-    return tuple(str(n) for n in (load_yaml(text) or {}).get("names", ()))
+    data = load_yaml(text) or {}
+    return tuple((str(n), where) for where in ("kube_system", "elsewhere_too") for n in data.get(where, ()))
 
 
 def _named_kinds(command: Any) -> set[str]:

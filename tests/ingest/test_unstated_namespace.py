@@ -19,6 +19,15 @@ _AKS_491 = "\n".join([
 ])
 
 
+# an OKE write-up's `kubectl get po` (the rows of tests/distributions/test_more_distributions.py)
+_OKE_KUBE_SYSTEM = ("$ kubectl get po\n"
+                    "NAME                                  READY   STATUS    RESTARTS   AGE\n"
+                    "coredns-58975fffdb-f6x8f              1/1     Running   0          13s\n"
+                    "kube-proxy-bxb2r                      1/1     Running   0          10m\n"
+                    "proxymux-client-rhn65                 1/1     Running   0          10m\n"
+                    "vcn-native-ip-cni-5tpzp               2/2     Running   0          10m\n")
+
+
 def test_pods_listed_by_a_get_without_namespace_are_in_the_default_namespace_said_so() -> None:
     r = ingest_text(_AKS_491, "issue.md")
     assert r.accounting_holds()
@@ -182,17 +191,33 @@ def test_the_events_of_a_describe_without_namespace_go_with_their_pod() -> None:
     assert {o.namespace for o in r.objects if o.kind == "Pod"} == {"default"}
 
 
-def test_a_get_without_namespace_listing_platform_components_assumes_nothing() -> None:
+def test_a_get_without_namespace_listing_platform_components_is_of_kube_system_said_so() -> None:
     # the OKE write-up's kube-system rows of tests/distributions/test_more_distributions.py, under
-    # a `kubectl get po` with no -n: a context set to kube-system listed them, not default
-    paste = ("$ kubectl get po\n"
-             "NAME                                  READY   STATUS    RESTARTS   AGE\n"
-             "coredns-58975fffdb-f6x8f              1/1     Running   0          13s\n"
-             "kube-proxy-bxb2r                      1/1     Running   0          10m\n"
-             "proxymux-client-rhn65                 1/1     Running   0          10m\n"
-             "vcn-native-ip-cni-5tpzp               2/2     Running   0          10m\n")
+    # a `kubectl get po` with no -n: a context set to kube-system listed them, not default (they
+    # were left with no namespace before: findings named them bare, kube-system's rules missed them)
+    r = ingest_text(_OKE_KUBE_SYSTEM, "oke.txt")
+    assert r.accounting_holds()
+    assert {o.namespace for o in r.objects} == {"kube-system"}
+    assert all(any(n.startswith("namespace not stated: kube-system assumed, where the platform's own coredns")
+                   for n in o.notes) for o in r.objects)
+
+
+def test_a_listing_of_components_that_may_run_elsewhere_assumes_nothing() -> None:
+    # flannel's DaemonSet runs in kube-flannel with today's manifest, in kube-system with older
+    # ones; etcd-<node> in openshift-etcd on OpenShift: such a listing alone names no namespace
+    paste = ("$ kubectl get pods\n"
+             "NAME                    READY   STATUS             RESTARTS   AGE\n"
+             "kube-flannel-ds-9ckl7   0/1     CrashLoopBackOff   19         60m\n"
+             "kube-flannel-ds-g6gqj   0/1     CrashLoopBackOff   18         61m\n")
+    r = ingest_text(paste, "issue.md")
+    assert r.objects and {o.namespace for o in r.objects} == {""}
+
+
+def test_a_listing_of_kube_system_components_and_others_puts_them_all_there() -> None:
+    # one listing, one namespace: kubeadm's etcd (elsewhere on OpenShift) beside coredns
+    paste = _OKE_KUBE_SYSTEM.replace("kube-proxy-bxb2r                 ", "etcd-oke-node-1                  ")
     r = ingest_text(paste, "oke.txt")
-    assert {o.namespace for o in r.objects} == {""}
+    assert {o.namespace for o in r.objects} == {"kube-system"}
 
 
 def test_oc_new_project_switches_to_the_project_it_made() -> None:
