@@ -240,3 +240,18 @@ def test_the_aws_load_balancer_controller_in_kube_system_hints_at_eks() -> None:
     dist = detect_distribution(analyzer.load({"albc.txt": paste}))
     assert dist.name == "eks" and dist.confidence < 0.5
     assert detect_distribution(analyzer.load({"albc.txt": paste.replace("kube-system", "shop")})).name == "unknown"
+
+
+def test_the_ebs_csi_drivers_pods_alone_say_aws_not_eks() -> None:
+    # kubernetes-sigs/aws-ebs-csi-driver#1801 (2024-07-18), trimmed: the driver from its helm chart
+    # on a self-managed kubeadm cluster (k8smaster, k8sworker2.example.net); the chart's names are
+    # the EKS add-on's, so they alone named EKS (0.39) before. With an EC2 node name beside them
+    # they still hint at EKS, weakly.
+    paste = ("pod/ebs-csi-controller-86957f8467-785bg             5/5     Running   0          5h54m\n"
+             "pod/ebs-csi-controller-86957f8467-vxcmc             5/5     Running   0          5h54m\n"
+             "pod/ebs-csi-node-4jkrz                              3/3     Running   0          5h54m\n"
+             "pod/ebs-csi-node-kk6qw                              3/3     Running   0          5h54m\n")
+    assert detect_distribution(analyzer.load({"issue.md": paste})).name == "unknown"
+    on_ec2 = paste + ("\n$ kubectl get nodes\nNAME                          STATUS   ROLES    AGE   VERSION\n"
+                      "ip-10-0-1-210.ec2.internal    Ready    <none>   45m   v1.27.1\n")
+    assert detect_distribution(analyzer.load({"issue.md": on_ec2})).name == "eks"
