@@ -367,6 +367,7 @@ class Ingestor:
                     report.objects += extra.objects
                     report.logs += extra.logs
                 del self.result.files[before:]
+            self._platform_listings_in_kube_system(display)
             if not any(b.command_text and sightings.switches_namespace(b.command_text) for b in split.blocks):
                 self._assume_default_namespace(display, self._sightings.context_namespace)
         finally:
@@ -958,6 +959,7 @@ class Ingestor:
                 made.notes.extend(obj.notes)
             report.objects += self._keep(made)
         if self._transcript is None:
+            self._platform_listings_in_kube_system(display)
             self._assume_default_namespace(display)
         for rej in parsed.rejections:
             # A fragment of text the parser could not read: not countable as objects.
@@ -1063,9 +1065,38 @@ class Ingestor:
         for slot, obj in unstated:
             if self._moved(slot, obj, {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": namespace}}, note):
                 moved.add((obj.kind, obj.name))
+        self._events_follow(display, moved, namespace, note)
+
+    def _platform_listings_in_kube_system(self, display: str) -> None:
+        """Rows of a pod table pasted without its command and without a NAMESPACE column (one
+        listing of one namespace) that include the platform's own pods always run in kube-system
+        (coredns, kube-proxy: platform_pods.yaml): that listing is kube-system's, said in a note
+        (Azure/AKS#3642's coredns Pending rows, named bare before: not seen as AKS's own DNS)."""
+        listings: dict[int, list[tuple[int, KubeObject]]] = {}
+        for slot, obj in enumerate(self.result.objects):
+            if obj is None or obj.namespace or obj.provenance.source != display or obj.kind in CLUSTER_SCOPED_KINDS \
+                    or not isinstance(obj.raw, dict) or not isinstance(obj.raw.get("metadata"), dict):
+                continue
+            line = (obj.raw.get(TEXT_FACTS_KEY) or {}).get("bare_listing")
+            if isinstance(line, int):
+                listings.setdefault(line, []).append((slot, obj))
+        for rows in listings.values():
+            platform = _platform_pod_listed(obj for _, obj in rows)
+            if platform is None or platform[1] != "kube_system":
+                continue
+            note = (f"namespace not stated: kube-system assumed, where the platform's own {platform[0]} "
+                    "its table lists runs (a table without a NAMESPACE column lists one namespace)")
+            moved = {(obj.kind, obj.name) for slot, obj in rows
+                     if self._moved(slot, obj, {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": "kube-system"}},
+                                    note)}
+            self._events_follow(display, moved, "kube-system", note)
+
+    def _events_follow(self, display: str, moved: set[tuple[str, str]], namespace: str, note: str) -> None:
+        """The events of a describe of objects just put in a namespace (its Events section alone,
+        no Namespace line) go with them."""
         if not moved:
             return
-        # the events of a describe of them (its Events section alone, no Namespace line) go with them
+        res = self.result
         for slot, obj in enumerate(res.objects):
             if obj is None or obj.kind != "Event" or obj.namespace or obj.provenance.source != display \
                     or not isinstance(obj.raw, dict):

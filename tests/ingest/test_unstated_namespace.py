@@ -250,3 +250,34 @@ def test_oc_login_says_the_project_the_session_uses() -> None:
     r = ingest_text(paste, "route.md")
     assert [(o.kind, o.namespace) for o in r.objects] == [("Pod", "demo")]
     assert not r.input_rejections
+
+# Azure/AKS#3642 (2023-05-07), trimmed: AKS 1.24 after a restart, a kube-system listing pasted
+# without its command (no NAMESPACE column), coredns and konnectivity-agent Pending.
+_AKS_3642 = ("```\n"
+             "NAME                                  READY   STATUS    RESTARTS   AGE\n"
+             "azure-ip-masq-agent-lnrgw             1/1     Running   0          73m\n"
+             "coredns-85cddd99d7-kxzn9              0/1     Pending   0          63m\n"
+             "coredns-85cddd99d7-rk2qp              0/1     Pending   0          63m\n"
+             "konnectivity-agent-7dcfbf4665-ml6dp   0/1     Pending   0          63m\n"
+             "kube-proxy-2xs98                      1/1     Running   0          73m\n"
+             "```\n")
+
+
+def test_rows_pasted_without_their_command_listing_kube_system_components_are_kube_systems() -> None:
+    # before: named bare, so coredns 0/2 was not seen as the cluster's DNS (no
+    # critical-component finding) nor as AKS's own (no provider-managed)
+    r = ingest_text(_AKS_3642, "issue.md")
+    assert r.accounting_holds()
+    assert {o.namespace for o in r.objects} == {"kube-system"}
+    assert all(any("where the platform's own azure-ip-masq-agent its table lists runs" in n for n in o.notes) for o in r.objects)
+
+
+def test_each_bare_table_is_its_own_listing() -> None:
+    # a second bare table of the user's pods in the same paste: another listing, left alone
+    user = ("```\n"
+            "NAME                        READY   STATUS    RESTARTS   AGE\n"
+            "web-7d4b9c8f6d-x2x9k        0/1     Pending   0          63m\n"
+            "```\n")
+    r = ingest_text(_AKS_3642 + "\nand my app:\n\n" + user, "issue.md")
+    assert {(o.name, o.namespace) for o in r.objects if o.name.startswith("web")} == {("web-7d4b9c8f6d-x2x9k", "")}
+    assert {o.namespace for o in r.objects if not o.name.startswith("web")} == {"kube-system"}

@@ -185,11 +185,14 @@ def _cut_last_row(lines: list[Line], block: TableBlock, state: _State, source: s
 
 def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int:
     built = build_table(block, kinds, source)
-    if block.command is not state.command:
+    if block.command is None or block.command is not state.command:
         # the command the rows' layout implied (rows pasted bare), not one the paste shows: no
-        # `kubectl get` without -n told their namespace
+        # `kubectl get` without -n told their namespace; still one listing of one namespace
+        # (its table's line), which the platform's own pods among them may name
         for obj in built.objects:
             obj.facts.pop("listed_without_namespace", None)
+            if not (obj.body.get("metadata") or {}).get("namespace"):
+                obj.facts["bare_listing"] = block.line
     state.result.objects.extend(built.objects)
     state.result.rejections.extend(built.rejections)
     for line in block.unread:
