@@ -78,6 +78,7 @@ class TextFacts(Struct, gc=False):
     default: bool | None = None  # "(default)" after a StorageClass/IngressClass name
     events_cut: bool | None = None  # describe: its Events table cut off in the paste
     described: bool | None = None  # read from a `kubectl describe`
+    every_pod_listed: bool | None = None  # a row of `kubectl get pods -A` unfiltered (no selector, no pipe)
     cut_in: str | None = None  # describe: the section the paste ends in (what follows is not in it)
     used_by: list[str] | None = None  # describe pvc: the pods its `Used By`/`Mounted By` names
     condition_ages: dict[str, float] | None = None  # `oc get co` SINCE: condition type -> seconds

@@ -16,13 +16,18 @@ from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
     id="critical-component-missing", title="Critical system component missing", severity="critical",
-    category="cluster", requires=("Deployment", "DaemonSet"), needs_host=True,
+    category="cluster", needs_host=True,
     message="No {role} component runs in the system namespaces of this {distribution} cluster (found roles: {found})",
     remediation="Reinstall or re-enable the add-on that fills this role (for managed clusters, the provider's add-on); without it DNS, pod networking or API access fails.",
 )
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    # (the kinds it needs, said here: a pasted `kubectl get pods -A` stands in for them below)
+    missing = [kind for kind in ("Deployment", "DaemonSet") if not cluster.covers(kind)]
+    if missing and not _every_pod_listed_with_nodes_not_ready(cluster):
+        yield RULE.not_applicable(f"the dump did not collect {', '.join(missing)}", missing=", ".join(missing))
+        return
     dist = distribution_name(cluster)
     expected = expected_roles().get(dist or "")
     if not expected:
@@ -36,8 +41,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     # Absence means something only where the dump listed kube-system's controllers: a few
     # single objects (a pasted pod, a fixture) would make every other component look missing.
     if not any(o.namespace == "kube-system" for o in cluster.objects_of("Deployment", "DaemonSet")):
-        yield RULE.not_applicable("the dump holds no kube-system Deployments or DaemonSets")
-        return
+        if not _every_pod_listed_with_nodes_not_ready(cluster):
+            yield RULE.not_applicable("the dump holds no kube-system Deployments or DaemonSets")
+            return
+        # A pasted `kubectl get pods -A` shows every pod, but a ticket may paste part of it: its
+        # absences are read only for the network plugin, and only where NotReady nodes bear them
+        # out (kubeadm init without a pod network: kubernetes/website#31550).
+        expected = tuple(role for role in expected if role == "cni")
     roles = set(table["role"].astype("string").dropna())
     if roles <= {"unknown"}:
         yield RULE.not_applicable("the component catalog classified no component")
@@ -51,3 +61,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             yield RULE.fail(None, Evidence("components.role (kube-system workloads)", found, role, looked[0] if looked else None),
                             kind="Component", namespace="kube-system", name=role,
                             role=role, distribution=dist, found=found)
+
+
+def _every_pod_listed_with_nodes_not_ready(cluster: AnalyzedDump) -> bool:
+    """Whether the dump holds an unfiltered `kubectl get pods -A` with kube-system's pods in it,
+    and a node whose Ready condition is not True."""
+    listed = any(p.namespace == "kube-system" and p.view.text is not None and p.view.text.every_pod_listed
+                 for p in cluster.objects_of("Pod"))
+    return listed and any(c.type == "Ready" and c.status != "True"
+                          for n in cluster.objects_of("Node") for c in n.view.status.conditions or ())

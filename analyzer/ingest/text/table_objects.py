@@ -197,6 +197,10 @@ def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command
         # may state elsewhere (else kubectl's default; collect decides). `oc` lists the current
         # project, which has no default.
         facts["listed_without_namespace"] = True
+    if info.kind == "Pod" and command is not None and _lists_every_pod(command):
+        # a pod table that shows every pod of the cluster: what it lacks, the cluster lacks
+        # (the component rules read a missing CNI from it)
+        facts["every_pod_listed"] = True
     apply_fields(body, info, cells)
     reader = READERS.get(info.kind)
     if reader is not None:
@@ -205,6 +209,18 @@ def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command
         _apply_field_selector(body, info, command)
     body[TEXT_FACTS_KEY] = facts
     return TextObject(body=body, line=row.line, origin=TABLE_ORIGIN)
+
+
+# Flags after which a `kubectl get pods -A` no longer prints every pod.
+_FILTERING_FLAGS = frozenset({"--selector", "--field-selector", "--watch", "-w", "--watch-only", "--chunk-size"})
+
+
+def _lists_every_pod(command: Command) -> bool:
+    """Whether a `kubectl get pods` command prints every pod of the cluster: all namespaces, no
+    names, no selector, nothing piped after it, a table."""
+    return (command.verb == "get" and command.all_namespaces and not command.names and not command.piped
+            and not command.redirected and command.output in (None, "wide")
+            and not any(flag in command.flags for flag in _FILTERING_FLAGS))
 
 
 def _apply_field_selector(body: dict[str, Any], info: KindInfo, command: Command) -> None:
