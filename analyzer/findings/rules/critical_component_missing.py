@@ -48,6 +48,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         # absences are read only for the network plugin, and only where NotReady nodes bear them
         # out (kubeadm init without a pod network: kubernetes/website#31550).
         expected = tuple(role for role in expected if role == "cni")
+        if not expected:
+            yield RULE.not_applicable(f"the dump holds no kube-system Deployments or DaemonSets, and {dist} "
+                                      "runs no network plugin it must have as a pod (all its `get pods -A` can show)")
+            return
     roles = set(table["role"].astype("string").dropna())
     if roles <= {"unknown"}:
         yield RULE.not_applicable("the component catalog classified no component")
