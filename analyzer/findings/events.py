@@ -198,6 +198,22 @@ def _pasted_running_and_ready(row: TextFacts | None) -> bool:
     return bool(total) and ready == total
 
 
+# Pasted STATUS words of a pod not ready that do not say it is broken: done, or going away.
+_PASTED_NOT_BROKEN = frozenset({"Completed", "Succeeded", "Terminating"})
+
+
+def _pasted_not_ready(row: TextFacts | None) -> str:
+    """ "ContainerCreating, 0/1 ready in the pasted table" when a pasted `kubectl get pods` row
+    shows a container not ready under a status that is neither done nor going away ('' when
+    the row does not say so): the pod is not Ready now, as its Ready condition would say."""
+    if row is None or not row.status or row.status in _PASTED_NOT_BROKEN:
+        return ""
+    ready, total = ready_counts(row.ready)
+    if not total or ready is None or ready >= total:
+        return ""
+    return f"{row.status}, {ready}/{total} ready in the pasted table"
+
+
 def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
     """(healthy?, in words, since when) of an object as the dump shows it now; None when this
     kind's health cannot be told."""
@@ -214,6 +230,9 @@ def health_now(obj: KubeObject) -> tuple[bool | None, str, datetime | None]:
             return False, "not Ready", None
         if _pasted_running_and_ready(v.text):
             return True, "running and ready", None
+        not_ready = _pasted_not_ready(v.text)
+        if not_ready:
+            return False, f"not Ready ({not_ready})", None
         return None, "", None
     if kind == "Node":
         ready = next((c for c in v.status.conditions or () if c.type == "Ready"), None)
