@@ -344,6 +344,35 @@ def _created_pod_runs(cluster: AnalyzedDump, group: EventGroup) -> str:
     return ""
 
 
+# A pod missing from a full listing printed before its events may have been made after the
+# listing; one whose events began this long before they were printed was there before it.
+LISTED_BEFORE_MARGIN = timedelta(minutes=5)
+
+
+def _not_in_full_listing(cluster: AnalyzedDump, group: EventGroup) -> str:
+    """ "not in the full listing at line 4 (kubectl get pods -A)" when the transcript that pasted
+    these events also printed a whole listing of the object's kind and namespace (`get pods -A`,
+    no names, selector or grep, not cut) that does not show it: it was gone then. A listing printed
+    after the events tells so; one printed before them only when the object's events began
+    LISTED_BEFORE_MARGIN before capture (it existed before the listing, which did not show it)."""
+    event = group.last.event
+    source, line = event.provenance.source, event.provenance.line
+    listings = getattr(cluster.ingest, "full_listings", None) or ()
+    matching = [(at, ns, command) for src, at, kinds, ns, command in listings
+                if src == source and group.kind in kinds and ns in (None, group.namespace)]
+    if not matching or line is None:
+        return ""
+    after = [at for at, _ns, _command in matching if at > line]
+    if not after:
+        began = [ago_ for f in events_by_object(cluster).get((group.kind, group.namespace, group.name), ())
+                 if (ago_ := before_capture(cluster, f)) is not None]
+        if not began or max(began) < LISTED_BEFORE_MARGIN:
+            return ""
+    at = min(after) if after else max(at for at, _ns, _command in matching)
+    command = next(command for a, _ns, command in matching if a == at)
+    return f"the {group.kind} is not in the full listing at line {at} ('{command}'), so gone"
+
+
 def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
     """Why a group of warning events no longer describes the present ('' when it still may):
     a later Normal event shows the failed step happened, its object is gone or was re-created,
@@ -360,6 +389,9 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
     if obj is None:
         if kind and cluster.covers(kind) and last.event.view.text is None:
             return f"the {kind} is no longer in the dump"
+        listed = _not_in_full_listing(cluster, group) if kind else ""
+        if listed:
+            return listed
         created = _created_pod_runs(cluster, group)
         if created:
             return created

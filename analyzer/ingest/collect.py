@@ -465,8 +465,9 @@ class Ingestor:
         made.duplicates = obj.duplicates
         self.result.objects[slot] = made
 
-    def _forget_not_listed(self, listing: sightings.Listing, block: Block, shown: set[int]) -> None:
-        """Earlier table rows of a full listing's scope that it no longer shows are gone."""
+    def _forget_not_listed(self, listing: sightings.Listing, block: Block, shown: set[int], display: str = "") -> None:
+        """Earlier table rows of a full listing's scope that it no longer shows are gone (and
+        the listing is kept: what it does not show was not there when it was printed)."""
         res = self.result
         scopes = [listing]
         if listing.namespace == "":
@@ -475,6 +476,8 @@ class Ingestor:
             if len(stated) == 1:
                 scopes.append(sightings.Listing(listing.kinds, stated.pop(), listing.selector))
         for scope in scopes:
+            if display and not scope.selector and scope.namespace != "":
+                res.full_listings.append((display, block.first, scope.kinds, scope.namespace, _short(block.command_text)))
             for slot in self._sightings.not_shown(scope, shown, res.objects):
                 self._forget(slot, f"not in the later full listing at line {block.first} "
                              f"('{_short(block.command_text)}'), so gone")
@@ -552,7 +555,7 @@ class Ingestor:
                 stated = _NO_RESOURCES_IN.match(said)
                 if stated is not None and listing.namespace == "":
                     listing = sightings.Listing(listing.kinds, stated.group(1), listing.selector)
-                self._forget_not_listed(listing, block, set())
+                self._forget_not_listed(listing, block, set(), display)
                 self.result.collected_kinds.update(listing.kinds)
             return
         if verb == "version":
@@ -635,7 +638,7 @@ class Ingestor:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' is cut off in a row: "
                                   "no full listing, so earlier rows it does not show are kept"))
         elif read and listing is not None:
-            self._forget_not_listed(listing, block, shown)
+            self._forget_not_listed(listing, block, shown, display)
         if read and command.namespace is None and not command.all_namespaces:
             # rows of a table without -n that the transcript knows in one namespace: that is
             # the session's namespace. Only objects of the kinds the command names: the pods a

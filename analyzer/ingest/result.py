@@ -65,6 +65,10 @@ class IngestResult:
     # The programs a transcript ran kubectl through that name a distribution ("oc", "microk8s
     # kubectl", "k3s kubectl", "minikube kubectl"), with how many commands each ran.
     cli_tools: dict[str, int] = field(default_factory=dict)
+    # A transcript's full listings (`kubectl get pods -A`, no names, selector or grep, not cut):
+    # (file, line of its command, kinds, namespace or None for all, the command). What one does
+    # not show was not there when it was printed.
+    full_listings: list[tuple[str, int, tuple[str, ...], str | None, str]] = field(default_factory=list)
     inputs: list[str] = field(default_factory=list)
     stated_capture_times: list[str] = field(default_factory=list)  # from bundle metadata files
     # A write-up's dated "Generated:/Captured:/Date:" header: (UTC time, where it was read)
