@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
@@ -24,6 +25,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     events_collected = cluster.covers("Event")
     events = events_by_object(cluster) if events_collected else {}
     no_nodes = cluster.covers("Node") and next(iter(cluster.objects_of("Node")), None) is None
+    unnamed = _unnamed_scheduling(cluster, events) if events else {}
     for pod in pod_suspects(cluster).of("pending", "text"):
         status = pod.view.status
         pending = status.phase == "Pending" or (status.phase is None and text_status(pod) == "Pending")
@@ -44,6 +46,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 reason, source = last.message, f"FailedScheduling event, {age}"
             else:
                 source += f"; last FailedScheduling event {age}"
+        if reason is None and id(pod) in unnamed:
+            last, why = unnamed[id(pod)]
+            evidence.append(ev(last.event, "Event.message (FailedScheduling)", last.message))
+            reason, source = last.message, f"FailedScheduling event pasted without its pod's name, {event_ago(cluster, last)}; {why}"
         if reason is None and no_nodes:
             reason, source = "no node is registered", "the dump lists nodes and holds none"
         age = object_age(cluster, pod)
@@ -103,3 +109,49 @@ def _placement(pod, reason: str) -> str:
     if reason == "no reason recorded" and columns is not None and "NODE" not in columns:
         return "(its table has no NODE column to say whether it is scheduled)"
     return "and not scheduled"
+
+
+# The random tail a DaemonSet, Job or ReplicaSet gives its pods' names (`datadog-8tvs7`).
+_POD_TAIL = re.compile(r"-[a-z0-9]{5}$")
+
+
+def _stem(pod) -> str:
+    """The controller a pod's ownerReferences or name say made it (`datadog-xxxxx` for datadog-8tvs7)."""
+    refs = pod.view.metadata.ownerReferences or ()
+    ref = next((r for r in refs if r.controller), None) or (refs[0] if len(refs) == 1 else None)
+    if ref is not None and ref.name and ref.kind != "Node":
+        return f"{ref.kind} {ref.name}"
+    return f"{_POD_TAIL.sub('', pod.name)}-xxxxx" if _POD_TAIL.search(pod.name) else pod.name
+
+
+def _unnamed_scheduling(cluster: AnalyzedDump, events: dict) -> dict[int, tuple]:
+    """id(pod) -> (the last FailedScheduling event, why it is that pod's) for Pending pods with no
+    scheduling reason of their own, from a paste's Events that name no object (a describe's
+    Events pasted without its head: DataDog/helm-charts#182): every such pod of the same paste
+    when they are all made by one controller (their events differ only in the node each one
+    targets) or there is only one. (The schedulers of today do not name the pod in the message.)"""
+    loose = [e for e in events.get(("", "", ""), ()) if e.reason == "FailedScheduling"]
+    if not loose:
+        return {}
+    tied: dict[int, tuple] = {}
+    by_source: dict[str, list] = {}
+    for pod in pod_suspects(cluster).of("pending", "text"):
+        status = pod.view.status
+        if pod.view.spec.nodeName or not (status.phase == "Pending" or (status.phase is None and text_status(pod) == "Pending")):
+            continue
+        if any(c.type == "PodScheduled" and c.status == "False" and c.message for c in status.conditions or ()):
+            continue
+        if any(e.reason == "FailedScheduling" for e in events.get(("Pod", pod.namespace, pod.name), ())):
+            continue
+        by_source.setdefault(pod.provenance.source, []).append(pod)
+    for source, pods in by_source.items():
+        mine = [e for e in loose if e.event.provenance.source == source]
+        if not mine:
+            continue
+        stems = {_stem(p) for p in pods}
+        if len(stems) == 1:
+            why = ("the one Pending pod of the paste" if len(pods) == 1 else
+                   f"the {len(pods)} Pending pods of the paste are all of one controller ({stems.pop()})")
+            for pod in pods:
+                tied[id(pod)] = (mine[-1], why)
+    return tied
