@@ -324,6 +324,8 @@ def test_pod_rows_with_neither_header_nor_command_are_read_when_unmistakable() -
     "redis-0   1/1     Running   0          48m\n",
     # READY that is no n/m count
     "web-1   yes   Running   0   5m\nweb-2   yes   Running   0   5m\n",
+    # one -A shaped row whose first cell is no namespace's name
+    "Kube_System   redis-0   1/1     Running   0          48m\n",
     # an IP column holding something else
     ("web-1   1/1   Running   0   5m   here     node-1   <none>   <none>\n"
      "web-2   1/1   Running   0   5m   there    node-1   <none>   <none>\n"),
@@ -331,6 +333,31 @@ def test_pod_rows_with_neither_header_nor_command_are_read_when_unmistakable() -
 def test_bare_rows_on_weaker_signals_are_not_read_as_pods(text: str) -> None:
     r = ingest_text(text, "notes.md")
     assert not [o for o in r.objects if o.kind == "Pod"]
+
+
+# k3s-io/k3s#776 (its description, 2019-08-30, the excerpt the issues corpus holds, trimmed):
+# one `kubectl get pods -A` row under "pod state:", no header, no command. Before: "code block,
+# not kubectl output", the CrashLoopBackOff missed ("no object could be read").
+_BARE_ALL_NAMESPACES_POD_ROW = """pod state:
+```
+kube-system   coredns-b7464766c-wmqt9   0/1     CrashLoopBackOff   39         154m
+```
+
+logs:
+```
+.:53
+2019-08-30T13:22:56.489Z [INFO] CoreDNS-1.3.0
+```
+"""
+
+
+def test_one_bare_pod_row_with_its_namespace_is_read() -> None:
+    r = ingest_text(_BARE_ALL_NAMESPACES_POD_ROW, "k3s-776.md")
+    assert r.accounting_holds() and not r.rejections
+    (pod,) = [o for o in r.objects if o.kind == "Pod"]
+    assert (pod.namespace, pod.name) == ("kube-system", "coredns-b7464766c-wmqt9")
+    assert pod.view.text.status == "CrashLoopBackOff" and pod.view.text.restarts == 39
+    assert pod.view.text.ready == "0/1"
 
 
 # Azure/AKS#425 (its description, 2018-06-13, AKS 1.9.6): `kubectl get nodes` named in bold prose

@@ -161,7 +161,8 @@ def bare_rows_at(lines: list[Line], start: int, catalog: Catalog) -> TableBlock 
     middle of a table), read only where their values leave no doubt: every cell of every row
     holds what kubectl prints in that column of a kind's table (kinds.yaml `bare_rows`), in the
     layout of one of the commands listed there; two rows at least, or one with every column of
-    its layout (its IP and node). The layout reading the most rows wins, the first on a tie.
+    its layout (its IP and node, or its namespace). The layout reading the most rows wins, the
+    first on a tie.
 
     The rows end at the first that does not fit, so a line that is no such row costs one test
     per layout (a long log is not read again from every line)."""
@@ -184,13 +185,16 @@ def bare_rows_at(lines: list[Line], start: int, catalog: Catalog) -> TableBlock 
                 rows.append(row)
                 index += 1
             full = bool(rows) and all(not row.missing and all(row.cells.values()) for row in rows)
-            if (len(rows) >= 2 or full and command.wide) and (best is None or len(rows) > len(best.rows)):
+            # (one row is read whole with its node and IP, or with its namespace: `-A` rows)
+            one = full and (command.wide or command.all_namespaces and _DNS_LABEL.fullmatch(rows[0].cells.get("NAMESPACE", "")))
+            if (len(rows) >= 2 or one) and (best is None or len(rows) > len(best.rows)):
                 best = TableBlock(layout, lines[start].no, rows, index, command,
                                   catalog.by_values(catalog.match_header(columns), [row.cells for row in rows]))
     return best
 
 
 _PROBES: dict[str, re.Pattern[str]] = {}
+_DNS_LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")  # what a namespace's name is
 
 
 def _bare_probe(info: KindInfo) -> re.Pattern[str]:
