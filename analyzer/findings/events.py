@@ -167,8 +167,14 @@ class EventGroup:
         return f"{self.reason} ({self.probe} probe)" if self.probe else self.reason
 
 
-def _when(fact: EventFact) -> float:
-    return fact.last_seen.timestamp() if fact.last_seen else float("-inf")
+def _when(fact: EventFact) -> tuple[int, float]:
+    """Sort key, oldest first: events with no time at all (a pasted row cut before its age),
+    then those a paste gives only an age (how long before the unknown capture), then by time."""
+    if fact.last_seen:
+        return 2, fact.last_seen.timestamp()
+    if fact.last_seen_ago is not None:
+        return 1, -fact.last_seen_ago.total_seconds()
+    return 0, 0.0
 
 
 def fold_events(facts: list[EventFact]) -> list[EventGroup]:
@@ -442,7 +448,7 @@ def events_by_object(cluster: AnalyzedDump) -> dict[tuple[str, str, str], list[E
     for fact in event_facts(cluster):
         index[(fact.kind, fact.namespace, fact.name)].append(fact)
     for facts in index.values():
-        facts.sort(key=lambda f: f.last_seen.timestamp() if f.last_seen else float("-inf"))
+        facts.sort(key=_when)
     return dict(index)  # (shared: a lookup of an absent object must not add it)
 
 
