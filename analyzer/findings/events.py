@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
 
-from analyzer.findings.facts import age_at_capture, age_text, ago, ev, objects_named
+from analyzer.findings.facts import age_at_capture, age_text, ago, ev, known_age, objects_named
 from analyzer.findings.versions import DATA
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.kube.time import parse_time
@@ -420,7 +420,15 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
         if (since is None and kind not in ("Node", "Pod")) or (age is not None and age > RECENT):
             return f"{words} now" + (f"; last seen {age_text(age)} before capture" if age is not None else "")
         same = _later_success(cluster, group, same_minute=True)
-        return f"{words} now; {same}" if same else ""
+        if same:
+            return f"{words} now; {same}"
+        if since is None and age is not None and kind == "Pod":
+            # a pasted pod running and ready, whose story ended in its first minutes (its AGE
+            # says when it was made): a start-up blip, as a Ready-since time would show
+            made = known_age(cluster, obj)
+            if made is not None and timedelta(0) <= made - age <= STARTUP:
+                return f"{words} now; fired during its start-up ({age_text(made - age)} after it was made, {age_text(made)} before capture)"
+        return ""
     if healthy is False:
         return ""
     created = parse_time(meta.creationTimestamp)
