@@ -37,11 +37,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             selector = ",".join(f"{k}={v}" for k, v in sorted(spec.selector.items()))
             finding = RULE.fail(svc, ev(svc, "spec.selector", selector, "labels of at least one pod"),
                                 selector=selector)
-            scaled = _scaled_to_zero(cluster, svc)
+            scaled = scaled_to_zero(cluster, svc)
             outside = _component_outside_pods(cluster, svc)
             # A workload of these pods scaled to 0 on purpose: nothing to serve, nothing broken.
             if scaled:
-                yield finding.as_info(resolved=f"{scaled} that makes these pods is scaled to 0")
+                yield finding.as_info(resolved=scaled)
             elif outside:
                 yield finding.as_info(resolved=outside)
             else:
@@ -73,17 +73,30 @@ def _component_outside_pods(cluster: AnalyzedDump, svc) -> str:
     return f"no {component} pod runs in kube-system: {dist} runs it outside pods, so nothing can match"
 
 
-def _scaled_to_zero(cluster: AnalyzedDump, svc) -> str:
-    """ "Deployment longhorn-ui" when a workload of the Service's namespace, whose pod template
-    the selector matches, asks for 0 replicas ('' when none does). A pasted `-o wide` row holds
-    no template, but its SELECTOR: the labels every pod of it carries."""
-    for obj in cluster.objects_of("Deployment", "StatefulSet", "ReplicaSet"):
-        if obj.namespace != svc.namespace or obj.view.spec.replicas != 0:
+def scaled_to_zero(cluster: AnalyzedDump, svc) -> str:
+    """ "Deployment longhorn-ui that makes these pods is scaled to 0" when a workload of the
+    Service's namespace, whose pod template the selector matches, asks for 0 replicas, or a
+    DaemonSet of them is to run on no node (a Linux cluster's windows-exporter: its node
+    selector kubernetes.io/os=windows matches none); '' when none does. A pasted `-o wide` row
+    holds no template, but its SELECTOR: the labels every pod of it carries."""
+    for obj in cluster.objects_of("Deployment", "StatefulSet", "ReplicaSet", "DaemonSet"):
+        if obj.namespace != svc.namespace:
+            continue
+        if obj.kind == "DaemonSet":
+            status = getattr(obj.view, "status", None)
+            if status is None or status.desiredNumberScheduled != 0:
+                continue
+        elif obj.view.spec.replicas != 0:
             continue
         template = getattr(obj.view.spec, "template", None)
         labels = template.metadata.labels if template is not None else None
         if not labels and obj.view.text is not None:
             labels = (getattr(obj.view.spec, "selector", None) or {}).get("matchLabels")
         if labels and selector_matches(svc.view.spec.selector, labels):
-            return f"{obj.kind} {obj.name}"
+            if obj.kind != "DaemonSet":
+                return f"{obj.kind} {obj.name} that makes these pods is scaled to 0"
+            node_selector = getattr(template.spec, "nodeSelector", None) if template is not None else None
+            where = ", ".join(f"{k}={v}" for k, v in sorted((node_selector or {}).items()))
+            return (f"DaemonSet {obj.name} that makes these pods is to run on no node"
+                    + (f" (its node selector {where} matches none)" if where else ""))
     return ""

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, labels_unknown_in, pods_by_namespace, selected_pods
+from analyzer.findings.rules.service_no_pods import scaled_to_zero
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -57,9 +58,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             continue
         ready, not_ready, obj, source = addresses.get((svc.namespace, svc.name), (0, 0, None, kind))
         if ready == 0:
+            # Pods read without labels (table rows): the workload that makes the selected pods
+            # may ask for none (scaled to 0, a DaemonSet for no node); then nothing is broken.
+            by_design = "" if not_ready else scaled_to_zero(cluster, svc)
             evidence = [ev(svc, "spec.selector", spec.selector, "pods with ready endpoints")]
             if obj is not None:
                 evidence.append(ev(obj, "subsets[].addresses" if source == "Endpoints"
                                    else "endpoints[].conditions.ready", 0, ">= 1 ready address"))
-            yield RULE.fail(svc, *evidence, not_ready=not_ready,
-                            source=f"{source} {svc.namespace}/{obj.name}" if obj is not None else f"no {source} object")
+            finding = RULE.fail(svc, *evidence, not_ready=not_ready,
+                                source=f"{source} {svc.namespace}/{obj.name}" if obj is not None else f"no {source} object")
+            yield finding.as_info(resolved=by_design) if by_design else finding
