@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import mmap
 import re
-from datetime import timedelta
+from datetime import timedelta, timezone
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -107,6 +107,8 @@ class Ingestor:
         # <folder>/<pod>/<container>.log files of no known layout, told apart once the tree's pods
         # are read: (display, pod, container, previous, bytes)
         self._pod_named_logs: list[tuple[str, str, str, bool, bytes]] = []
+        # <namespace>-<pod> log files (rancher2_logs_collector podlogs/), split once the pods are read
+        self._joined_logs: list[tuple[str, layouts.JoinedLogHint, bytes]] = []
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -124,6 +126,8 @@ class Ingestor:
                     self.reject_input(entry.display, f"internal error while reading this file "
                                       f"({type(exc).__name__}: {exc}); please report it")
         self._add_pod_named_logs()
+        self._forget_static_manifests()
+        self._add_joined_logs()
         # after the walk: a folder learns what it skips while listing its files
         for path, reason in getattr(tree, "skipped", []):
             self.result.skipped.append(Rejection(path, "", reason))
@@ -137,6 +141,12 @@ class Ingestor:
             return
         display = entry.display
         if is_archive(data):
+            if entry.path and _LONE_COMPRESSED.search(entry.path) and layouts.is_not_objects(entry.path):
+                # a compressed log of a place known to hold no objects (rancher2_logs_collector's
+                # agent-logs/kubelet-*.log.gz): its inner file has no path left to say so
+                self.result.files.append(FileReport(display, "ignored"))
+                self.result.skipped.append(Rejection(display, "", layouts.not_objects_reason(entry.path) or layouts.BUNDLE_METADATA))
+                return
             self._add_archive(display, data, depth)
             return
         if _NOT_SPACE.search(data) is None:  # (strip() would copy a 600 MB file to learn this)
@@ -146,6 +156,10 @@ class Ingestor:
         log_hint = layouts.log_hint(entry.path) if entry.path else None
         if log_hint is not None:
             self._add_log_file(display, data, log_hint)
+            return
+        joined = layouts.joined_log_hint(entry.path) if entry.path else None
+        if joined is not None:
+            self._joined_logs.append((display, joined, data))
             return
         # A side file's path is only a guess: one that holds objects (a List, kubectl 1.8's
         # `Items`) is read as any other file, never skipped as metadata.
@@ -179,6 +193,8 @@ class Ingestor:
         if named is not None:
             self._pod_named_logs.append((display, named["pod"], named["container"], bool(named["previous"]), data))
             return
+        if self._add_kubectl_message(entry, display, data):
+            return
         if entry.path.endswith((".log", ".txt")) and hint is None:
             self.result.files.append(FileReport(display, "ignored"))
             self.result.skipped.append(Rejection(display, "", "plain text that is neither a dump nor a known log layout"))
@@ -200,7 +216,8 @@ class Ingestor:
         data = mapped.map
         parsed = None
         if (
-            not (entry.path and (layouts.log_hint(entry.path) or layouts.is_not_objects(entry.path)))
+            not (entry.path and (layouts.log_hint(entry.path) or layouts.joined_log_hint(entry.path)
+                                or layouts.is_not_objects(entry.path)))
             and not is_archive(data[:512])
             and not _foreign_encoding(data)
             and not _is_wrapped(data)
@@ -225,7 +242,8 @@ class Ingestor:
         """A large YAML file read from its mapping a range at a time, never its bytes and text
         whole (yamlchunks), where what `add_file` would decide on its whole text is decided
         on its head; False where the file must be read whole (it was not read then)."""
-        if entry.path and (layouts.log_hint(entry.path) or layouts.is_not_objects(entry.path)):
+        if entry.path and (layouts.log_hint(entry.path) or layouts.joined_log_hint(entry.path)
+                           or layouts.is_not_objects(entry.path)):
             return False
         if is_archive(mapped.map[:512]):
             return False
@@ -1174,6 +1192,80 @@ class Ingestor:
             self._add_log_file(display, data, layouts.LogHint("support-bundle", next(iter(found)), pod,
                                                               container, previous))
 
+    def _add_kubectl_message(self, entry: Entry, display: str, data: bytes) -> bool:
+        """A file that holds only what kubectl printed instead of objects (a collector saved each
+        command's output to a file): `No resources found` (an empty listing: the kind is
+        collected, none exists, when the file's name says which), kubectl's error, or
+        `kubectl version`. Accounted for with what it says; False when the file is none of these."""
+        text = data.decode("utf-8", "replace")
+        lines = [t.strip() for t in text.splitlines() if t.strip()]
+        if not lines or len(lines) > 5:
+            return False
+        said = lines[0]
+        kind = layouts.command_output_kind(entry.path) if entry.path else None
+        if said.startswith("No resources found"):
+            if kind is not None:
+                self.result.collected_kinds.add(kind)
+            what = f"no {kind} in the cluster" if kind else "an empty listing"
+            reason = f"kubectl printed '{_short(said)}': {what}"
+        elif said.startswith(_KUBECTL_ERROR):
+            reason = f"kubectl's error, no objects: {_short(said, 200)}"
+        elif said.startswith(("Client Version:", "Server Version:")):
+            self._note_client_and_version(text, commands=False)
+            reason = "`kubectl version` output (the server version is read from it), no objects"
+        else:
+            return False
+        self.result.files.append(FileReport(display, "ignored"))
+        self.result.skipped.append(Rejection(display, "", reason))
+        return True
+
+    def _forget_static_manifests(self) -> None:
+        """A node's static pod manifests (kubeadm's /etc/kubernetes/manifests, RKE2's
+        pod-manifests/ as rancher2_logs_collector copies them) are Pods never created: no
+        creation time, no status. When the dump holds the mirror pod the kubelet made of one
+        (`<name>-<node>` in the same namespace), that pod is the object; the manifest is
+        accounted for as its file, not kept as a second pod that never runs."""
+        pods = [(slot, o) for slot, o in enumerate(self.result.objects) if o is not None and o.kind == "Pod"]
+        manifests = [(slot, o) for slot, o in pods if _never_created(o)]
+        if not manifests:
+            return
+        names = {(o.namespace, o.name) for _, o in pods}
+        nodes = {o.name for o in self.result.objects if o is not None and o.kind == "Node"}
+        nodes |= {getattr(o.view.spec, "nodeName", None) or "" for _, o in pods} - {""}
+        for slot, manifest in manifests:
+            mirror = next((f"{manifest.name}-{node}" for node in sorted(nodes)
+                           if (manifest.namespace, f"{manifest.name}-{node}") in names), None)
+            if mirror is not None:
+                self._forget(slot, f"a static pod manifest (never created: no creation time, no status); "
+                                   f"the kubelet runs it as mirror pod {manifest.namespace}/{mirror}, which the dump holds")
+        self._compact()
+
+    def _add_joined_logs(self) -> None:
+        """rancher2_logs_collector's podlogs/<namespace>-<pod>[-previous]: the log of the one pod
+        of the dump whose namespace and name, joined by a dash, make the file's name (kubectl's
+        default container); a name no pod, or several, fit is skipped with the reason."""
+        pending, self._joined_logs = self._joined_logs, []
+        if not pending:
+            return
+        pods = {(o.namespace, o.name) for o in self.result.objects if o.kind == "Pod"}
+        for display, hint, data in pending:
+            said = _kubectl_error(data)
+            if said is not None:
+                # `kubectl logs --previous` of a container that never restarted writes its error
+                # where the log would be: no log, and nothing wrong
+                self.result.files.append(FileReport(display, "ignored"))
+                self.result.skipped.append(Rejection(display, "", f"kubectl's error instead of a log: {_short(said, 200)}"))
+                continue
+            found = layouts.split_joined(hint.joined, hint.previous, pods)
+            if found is None:
+                self.result.files.append(FileReport(display, "ignored"))
+                self.result.skipped.append(Rejection(display, "", (
+                    f"a pod's log named <namespace>-<pod> ({hint.joined}), but no pod of the dump, "
+                    "or more than one, has that namespace and name: not read")))
+                continue
+            namespace, pod, previous = found
+            self._add_log_file(display, data, layouts.LogHint(hint.format, namespace, pod, "", previous))
+
     def _add_side_file(self, entry: Entry, data: bytes, display: str) -> None:
         """A bundle file that holds facts about the dump, not objects: read what it says.
 """
@@ -1380,6 +1472,8 @@ _ASSUMED_NAMESPACE = "default"
 
 # <folder>/<pod>/<container>[-previous].log: a troubleshoot `logs` collector's output (any
 # collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).
+# one compressed file (`kubelet.log.gz`), not an archive of several (`.tar.gz`, `.tgz`)
+_LONE_COMPRESSED = re.compile(r"(?<!\.tar)\.(?:gz|xz|bz2)$")
 _POD_NAMED_LOG = re.compile(r"(?:^|/)[^/]+/(?P<pod>[a-z0-9][a-z0-9.-]*)/(?P<container>[a-z][a-z0-9-]*?)"
                             r"(?P<previous>-previous)?\.log$")
 
@@ -1703,6 +1797,13 @@ def _yaml_list_items(value: Any) -> list | None:
 def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
     """Server version and creation time stated by bundle metadata files, where they say them."""
     facts: dict[str, str] = {}
+    if layouts.is_capture_date_file(path) and len(data) < 200:
+        from analyzer.ingest.headerdate import parse_stated_time
+
+        when = parse_stated_time(" ".join(data.decode("utf-8", "replace").split()))
+        if when is not None:
+            facts["created"] = when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return facts
     try:
         if path.endswith(".json"):
             doc = msgspec.json.decode(data)
@@ -1728,6 +1829,27 @@ def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
     if isinstance(created, str) and TIMESTAMP_RX.match(created):
         facts["created"] = created
     return facts
+
+
+_KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The connection to the server")
+
+
+def _kubectl_error(data: bytes) -> str | None:
+    """kubectl's error, when a file holds only that (a few lines, the first its error)."""
+    head = data[:2048].decode("utf-8", "replace").strip()
+    lines = head.splitlines()
+    if not lines or len(lines) > 3 or len(data) > 2048 or not lines[0].startswith(_KUBECTL_ERROR):
+        return None
+    return lines[0]
+
+
+def _never_created(pod: KubeObject) -> bool:
+    """A Pod as a manifest file states it: no creation time and no status (a static pod's
+    manifest on the node's disk, or a file about to be applied)."""
+    meta = pod.view.metadata
+    status = getattr(pod.view, "status", None)
+    return (meta.creationTimestamp is None and pod.view.text is None
+            and (status is None or (getattr(status, "phase", None) is None and not getattr(status, "containerStatuses", None))))
 
 
 def _is_object_like(env: jsondocs.Envelope) -> bool:

@@ -39,6 +39,9 @@ def _layouts() -> dict:
     data = load_yaml(text)
     data["objects"] = [(r, re.compile(r["pattern"])) for r in data["objects"]]
     data["logs"] = [(r, re.compile(r["pattern"])) for r in data["logs"]]
+    data["capture_date_files"] = [re.compile(p) for p in data.get("capture_date_files", ())]
+    data["command_outputs"] = [(r, re.compile(r["pattern"])) for r in data.get("command_outputs", ())]
+    data["joined_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("joined_logs", ())]
     data["not_objects"] = [
         (re.compile(p["pattern"]), p["reason"]) if isinstance(p, dict) else (re.compile(p), BUNDLE_METADATA)
         for p in data["not_objects"]
@@ -130,6 +133,67 @@ def log_hint(path: str) -> LogHint | None:
             previous = bool(g.get("previous")) or g.get("which") == "previous"
             return LogHint(row["format"], g.get("ns"), g["pod"], g.get("container"), previous)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedLogHint:
+    """A log file named `<namespace>-<pod>`: which dash splits the two is for the dump's pods."""
+
+    format: str
+    joined: str
+    previous: bool
+
+
+def joined_log_hint(path: str) -> JoinedLogHint | None:
+    """The `<namespace>-<pod>` name of a log file of such a layout, or None.
+
+    >>> joined_log_hint("host-2025-12-04_09_15_57/rke2/podlogs/kube-system-etcd-cp-1-previous")
+    JoinedLogHint(format='rancher-logs-collector', joined='kube-system-etcd-cp-1', previous=True)
+    >>> joined_log_hint("rke2/kubectl/pods") is None
+    True
+    """
+    for row, rx in _layouts()["joined_logs"]:
+        m = rx.search(path)
+        if m:
+            return JoinedLogHint(row["format"], m["joined"], bool(m["previous"]))
+    return None
+
+
+def split_joined(joined: str, previous: bool, pods: set[tuple[str, str]]) -> tuple[str, str, bool] | None:
+    """(namespace, pod, previous) of a `<namespace>-<pod>[-previous]` name among the dump's pods;
+    a pod whose own name ends in -previous is tried whole too. None when no pod, or several, fit.
+
+    >>> pods = {("cattle-monitoring-system", "grafana-5f7f"), ("kube-system", "etcd-cp-1")}
+    >>> split_joined("cattle-monitoring-system-grafana-5f7f", False, pods)
+    ('cattle-monitoring-system', 'grafana-5f7f', False)
+    >>> split_joined("kube-system-etcd-cp-1", True, pods), split_joined("default-x", False, pods)
+    (('kube-system', 'etcd-cp-1', True), None)
+    """
+    tries = [(joined, previous)] + ([(f"{joined}-previous", False)] if previous else [])
+    found = {(ns, name, prev) for whole, prev in tries for ns, name in pods if whole == f"{ns}-{name}"}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def command_output_kind(path: str) -> str | None:
+    """The kind a file of one kubectl command's output is named after, or None.
+
+    >>> command_output_kind("host-2025-12-04_09_15_57/rke2/kubectl/pvc"), command_output_kind("x/pvc")
+    ('PersistentVolumeClaim', None)
+    """
+    for _row, rx in _layouts()["command_outputs"]:
+        m = rx.search(path)
+        if m:
+            return kind_for_resource(m["res"])
+    return None
+
+
+def is_capture_date_file(path: str) -> bool:
+    """Whether a collector's file holds `date` as it ran (the capture time).
+
+    >>> is_capture_date_file("host-2025-12-04_09_15_57/systeminfo/date"), is_capture_date_file("x/date.yaml")
+    (True, False)
+    """
+    return any(rx.search(path) for rx in _layouts()["capture_date_files"])
 
 
 def is_not_objects(path: str) -> bool:

@@ -15,6 +15,7 @@ from analyzer.findings.facts import (
     pod_containers,
     row_sole_container,
 )
+from analyzer.findings.rules.pod_crashloop import EXIT_STATUSES
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -33,10 +34,12 @@ STARTING = timedelta(minutes=5)
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in pod_suspects(cluster).of("not_ready", "text"):
-        if pod.view.status.phase != "Running" or pod.view.metadata.deletionTimestamp:
+        if pod.view.metadata.deletionTimestamp:
             continue
         if pod.view.text is not None and not pod.view.status.containerStatuses:
             yield from _table_row(pod)
+            continue
+        if pod.view.status.phase != "Running":
             continue
         statuses = [(t, s) for t, _c, s in pod_containers(pod, "container") if s is not None]
         not_ready = [(t, s) for t, s in statuses if s.ready is False]
@@ -83,11 +86,21 @@ def _table_row(pod) -> Iterator[Finding]:
     name. A row that is minutes old, or whose last restart is, may still be starting."""
     facts = pod.view.text
     ready = _READY.fullmatch(facts.ready or "")
-    if facts.status != "Running" or ready is None or int(ready.group(1)) >= int(ready.group(2)):
+    if ready is None or int(ready.group(1)) >= int(ready.group(2)):
         return
+    # `1/2  Error  0`: a container exited with an error and is not restarted (restartPolicy
+    # Never) while another still runs, so the pod is Running; after restarts it is
+    # pod-crashloop's loop between back-offs, and with none ready the pod may have ended.
+    exited = facts.status in EXIT_STATUSES and not facts.restarts and int(ready.group(1)) > 0
+    if facts.status != "Running" and not exited:
+        return
+    containers = row_sole_container(pod) or "not named in the table"
+    if exited:
+        containers += (f"; the STATUS column says {facts.status}: one exited with an error "
+                       "and, with 0 restarts, is not restarted")
     finding = RULE.fail(pod, ev(pod, "READY column", facts.ready, f"{ready.group(2)}/{ready.group(2)}"),
                         not_ready=int(ready.group(2)) - int(ready.group(1)), total=int(ready.group(2)),
-                        containers=row_sole_container(pod) or "not named in the table")
+                        containers=containers)
     recent = [(seconds, what) for seconds, what in ((facts.age_seconds, "created"),
                                                    (facts.last_restart_ago_seconds, "restarted"))
               if seconds is not None and seconds < STARTING.total_seconds()]

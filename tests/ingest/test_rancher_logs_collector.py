@@ -1,0 +1,83 @@
+"""rancherlabs/support-tools rancher2_logs_collector.sh output: a node's tree of kubectl text
+files, pod logs named `<namespace>-<pod>`, and the node's own state.
+
+The fixture tests/ingest/data/rancher2-logs-collector/ is trimmed from the RKE2 bundle in
+Rancheroo/r8s @ ff98879, example-log-bundle/w-guard-wg-cp-svtk6-lqtxw-2025-12-04_09_15_57 (v1.32.7+rke2r1,
+one server and three agents, 2025-12-04): a few rows of rke2/kubectl/pods, the nodes, the files
+kubectl wrote only its message to (pvc, nodesdescribe, version), three pod logs and two
+`-previous` ones (kubectl's error where no container restarted), the etcd static pod
+manifest (trimmed), a crictl listing, the first lines of the kubelet's gzipped log, and a
+file each of systeminfo/, networking/, etcd/ and journald/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.ingest import ingest
+
+DATA = Path(__file__).parent / "data" / "rancher2-logs-collector"
+ROOT = "w-guard-wg-cp-svtk6-lqtxw-2025-12-04_09_15_57/"
+
+
+def _skipped(r) -> dict[str, str]:
+    return {s.source.split(ROOT, 1)[1]: s.reason for s in r.skipped if ROOT in s.source}
+
+
+def test_every_file_of_the_collector_is_read_or_passed_over_with_its_reason() -> None:
+    r = ingest(str(DATA))
+    assert r.accounting_holds()
+    assert not r.rejections, r.rejections
+    assert r.server_version == "v1.32.7+rke2r1"
+    skipped = _skipped(r)
+    for path, words in {
+        "systeminfo/hostname": "the node's own facts",
+        "networking/iprule": "the node's network state",
+        "etcd/memberlist": "etcdctl output",
+        "journald/cloud-init": "journal and syslog",
+        "rke2/crictl/pods": "container runtime",
+        "rke2/agent-logs/kubelet-2025-12-02T13-58-40.483.log.gz": "component logs",
+        "rke2/version": "the distribution's version",
+        "rke2/kubectl/pvc": "no PersistentVolumeClaim in the cluster",
+        "rke2/kubectl/nodesdescribe": "kubectl's error, no objects: Error from server (Forbidden)",
+        "rke2/kubectl/version": "`kubectl version` output",
+    }.items():
+        assert words in skipped[path], (path, skipped.get(path))
+    # an empty listing is a listing: the kind was collected, none exists
+    assert "PersistentVolumeClaim" in r.collected_kinds
+
+
+def test_the_collectors_date_is_the_capture_time() -> None:
+    r = ingest(str(DATA))
+    assert r.capture_time is not None
+    assert r.capture_time.isoformat().startswith("2025-12-04T09:15:58")
+
+
+def test_pod_logs_named_namespace_dash_pod_go_with_their_pods() -> None:
+    r = ingest(str(DATA))
+    assert sorted((g.namespace, g.pod, g.previous) for g in r.logs) == [
+        ("calico-system", "calico-node-j2sxg", False),
+        ("kube-system", "etcd-w-guard-wg-cp-svtk6-lqtxw", False),
+    ]
+    skipped = _skipped(r)
+    # `kubectl logs --previous` of a container that never restarted: its error, not a log
+    assert skipped["rke2/podlogs/calico-system-calico-node-j2sxg-previous"].startswith(
+        "kubectl's error instead of a log: Error from server (BadRequest)")
+    # a pod the trimmed listing does not hold: named, not guessed
+    assert "no pod of the dump" in skipped["rke2/podlogs/tigera-operator-tigera-operator-fcbdc5c89-f5gml"]
+
+
+def test_a_static_pod_manifest_beside_its_mirror_pod_is_not_a_second_pod() -> None:
+    r = ingest(str(DATA))
+    pods = sorted(o.name for o in r.objects if o.kind == "Pod")
+    assert pods == ["calico-node-j2sxg", "etcd-w-guard-wg-cp-svtk6-lqtxw", "test-notready"]
+    reason = _skipped(r)["rke2/pod-manifests/etcd.yaml"]
+    assert "static pod manifest" in reason and "kube-system/etcd-w-guard-wg-cp-svtk6-lqtxw" in reason
+
+
+def test_a_static_pod_manifest_alone_is_kept(tmp_path: Path) -> None:
+    # the same manifest without the cluster's listing: the only record of that pod
+    manifest = DATA / ROOT / "rke2/pod-manifests/etcd.yaml"
+    (tmp_path / "etcd.yaml").write_bytes(manifest.read_bytes())
+    r = ingest(str(tmp_path))
+    assert [o.name for o in r.objects] == ["etcd"]
