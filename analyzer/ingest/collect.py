@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import mmap
 import re
-from datetime import timedelta, timezone
+from datetime import UTC, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -1802,7 +1802,7 @@ def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
 
         when = parse_stated_time(" ".join(data.decode("utf-8", "replace").split()))
         if when is not None:
-            facts["created"] = when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            facts["created"] = when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         return facts
     try:
         if path.endswith(".json"):
