@@ -98,6 +98,11 @@ class ContainerLogMatch:
         return not self.log.previous and self.match.line > _last_lines(self.log.text) - TAIL_LINES \
             and _time_of(self.log.text, self.match, 2000) is None
 
+    def time(self, year: int) -> datetime | None:
+        """When the matched line was logged, if it says (or a trace just before it does);
+        `year` for stamps that name none (klog's `E1204 09:15:58`)."""
+        return _time_of(self.log.text, self.match, year)
+
     @property
     def file_line(self) -> int:
         """The line of the log's file (a cluster-info dump holds many logs in one file)."""

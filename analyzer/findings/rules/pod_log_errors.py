@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import objects_named
+from analyzer.findings.facts import age_text, objects_named
 from analyzer.findings.logs import dump_wide_patterns, log_evidence, matches_by_pod, quoted
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
-from analyzer.model.logsignatures import MIN_REPEATS
+from analyzer.model.logsignatures import MIN_REPEATS, STARTUP_GRACE, line_time
 
 RULE = RuleMeta(
     id="pod-log-errors", title="Known error lines in container logs", severity="warning",
@@ -49,6 +50,9 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         elif quiet is not None:
             # untimed lines a replica started later never logged: older than its start
             state = f"history: replica {quiet[0]}, started {quiet[1]:%Y-%m-%d %H:%M}Z, never logged them"
+        elif (last := _last_in_current_log(cluster, matches)) is not None:
+            # timed lines of the container that still runs, days after its start: not start-up
+            state = f"history: in its current log, the last {age_text(last)} before capture, none since"
         elif sum(m.untimed_in_tail for m in matches) >= MIN_REPEATS:
             # (coredns's informers each failing once in an etcd leader election, then quiet)
             state = "history: a burst near the end of its log, untimed, no line of it repeated"
@@ -62,6 +66,24 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             current=bool(current),
         )
         yield replace(finding, severity=severity) if severity != finding.severity else finding
+
+
+def _last_in_current_log(cluster: AnalyzedDump, matches: list) -> timedelta | None:
+    """How long before the capture the last of `matches` was logged, when all of them are
+    lines of current (not previous) logs that say when; None otherwise."""
+    capture = cluster.capture_time
+    if capture is None or any(m.log.previous for m in matches):
+        return None
+    times = [m.time(capture.year) for m in matches]
+    if not times or any(t is None for t in times):
+        return None
+    last = max(times)
+    for log in {id(m.log): m.log for m in matches}.values():
+        started = line_time(log.text.split("\n", 1)[0], capture.year)
+        if started is not None and last - started <= STARTUP_GRACE:
+            return None  # start-up noise: the fallback says so
+    ago = capture - last
+    return ago if ago >= timedelta(0) else None
 
 
 def _ended_in_error(cluster: AnalyzedDump, wanted: set[tuple[str, str]]) -> set[tuple[str, str]]:
