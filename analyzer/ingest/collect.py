@@ -1835,10 +1835,11 @@ _KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The conn
 
 
 def _kubectl_error(data: bytes) -> str | None:
-    """kubectl's error, when a file holds only that (a few lines, the first its error)."""
+    """kubectl's error, when a file holds only that (a few lines, the first its error). Only
+    the API server's refusals: a program's own log may well be one line `error: ...`."""
     head = data[:2048].decode("utf-8", "replace").strip()
     lines = head.splitlines()
-    if not lines or len(lines) > 3 or len(data) > 2048 or not lines[0].startswith(_KUBECTL_ERROR):
+    if not lines or len(lines) > 3 or len(data) > 2048 or not lines[0].startswith("Error from server ("):
         return None
     return lines[0]
 
