@@ -1470,10 +1470,10 @@ def _named_kinds(command: Any) -> set[str]:
 # The namespace kubectl lists when a command gives no -n and the context names none.
 _ASSUMED_NAMESPACE = "default"
 
-# <folder>/<pod>/<container>[-previous].log: a troubleshoot `logs` collector's output (any
-# collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).
 # one compressed file (`kubelet.log.gz`), not an archive of several (`.tar.gz`, `.tgz`)
 _LONE_COMPRESSED = re.compile(r"(?<!\.tar)\.(?:gz|xz|bz2)$")
+# <folder>/<pod>/<container>[-previous].log: a troubleshoot `logs` collector's output (any
+# collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).
 _POD_NAMED_LOG = re.compile(r"(?:^|/)[^/]+/(?P<pod>[a-z0-9][a-z0-9.-]*)/(?P<container>[a-z][a-z0-9-]*?)"
                             r"(?P<previous>-previous)?\.log$")
 
