@@ -323,7 +323,7 @@ class Ingestor:
         target = transcripts.log_target(command.flags, command.names, command.resources)
         lines = body.split("\n")
         first = next((i for i, t in enumerate(lines) if t.strip()), None)
-        if target is None or first is None or _TOOL_ERROR.match(lines[first]):
+        if target is None or first is None or _TOOL_ERROR.match(lines[first]) or _KUBECTL_CRASH.search(body.lstrip()):
             return False
         text = "\n".join(lines[first:]).rstrip("\n") + "\n"
         self.result.files.append(FileReport(display, "kubectl logs", logs=1))
@@ -596,6 +596,10 @@ class Ingestor:
                 self._add_structured_block(display, block, out[sections:], "json")
                 out = out[:sections]
             text = "\n".join(t for _, t in out).strip("\n") + "\n"
+            if _KUBECTL_CRASH.search(text):
+                skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' crashed: a Go panic "
+                                      "of kubectl itself (its k8s.io/kubectl frames), no log of the pod"))
+                return
             if text.strip():
                 first = next(no for no, t in out if t.strip())
                 self._add_log(LogRecord(target.namespace, target.pod, target.container, text, display, target.previous,
@@ -1832,6 +1836,12 @@ def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
 
 
 _KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The connection to the server")
+
+
+# kubectl's own Go panic where a command's output would be (kubectl 1.32's `logs` of a pod
+# whose spec lists no container: "panic: runtime error: index out of range" in
+# k8s.io/kubectl/pkg/polymorphichelpers): a crash of the client, not of the pod
+_KUBECTL_CRASH = re.compile(r"\Apanic: [^\n]*\n(?:.*\n)*?\s*k8s\.io/kubectl/pkg/")
 
 
 def _kubectl_error(data: bytes) -> str | None:

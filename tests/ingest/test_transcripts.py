@@ -622,3 +622,38 @@ def test_an_indented_session_is_read_and_its_output_ends_where_prose_comes_back(
     assert sorted(o.name for o in r.objects if o.kind == "Pod") == [
         "coredns-597584b69b-pwlmm", "local-path-provisioner-79f67d76f8-j4vcv", "metrics-server-5c8978b444-mhx2c"]
     assert any("prose" in s.reason and "Check failing" not in s.reason for s in r.skipped)
+
+
+def test_a_kubectl_panic_where_a_log_would_be_is_no_log_of_the_pod() -> None:
+    # kubectl 1.32 against `kda serve` of the rancher2_logs_collector bundle of brief rev17c
+    # (a pod read from a table row lists no container): `kubectl logs` panicked in its own code.
+    # Trimmed to the panic's first frames.
+    r = ingest_text(
+        "support@jump:~$ kubectl get pods -n kube-system\n"
+        "NAME                             READY   STATUS    RESTARTS   AGE\n"
+        "etcd-w-guard-wg-cp-svtk6-lqtxw   1/1     Running   0          14d\n"
+        "\n"
+        "support@jump:~$ kubectl logs -n kube-system etcd-w-guard-wg-cp-svtk6-lqtxw --tail=3\n"
+        "panic: runtime error: index out of range [0] with length 0\n"
+        "\n"
+        "goroutine 1 [running]:\n"
+        "k8s.io/kubectl/pkg/polymorphichelpers.logsForObjectWithClient({0x27cf720, 0xc000548b60}, "
+        "{0x2799588?, 0xc000337b08}, {0x27995b0, 0xc000551b90}, 0x4a817c800, 0x0, 0x0)\n"
+        "\tk8s.io/kubectl/pkg/polymorphichelpers/logsforobject.go:109 +0xad5\n"
+        "main.main()\n"
+        "\tk8s.io/kubernetes/cmd/kubectl-sdk/kubectl.go:41 +0x85\n",
+        "session.txt")
+    assert r.logs == []
+    assert any("crashed: a Go panic of kubectl itself" in s.reason for s in r.skipped)
+    # a pod's own Go panic stays its log
+    r = ingest_text(
+        "$ kubectl get pods -n web\n"
+        "NAME        READY   STATUS             RESTARTS      AGE\n"
+        "api-7d9f8   0/1     CrashLoopBackOff   4 (30s ago)   3m\n"
+        "$ kubectl logs -n web api-7d9f8 --previous\n"
+        "panic: runtime error: invalid memory address or nil pointer dereference\n"
+        "goroutine 1 [running]:\n"
+        "main.main()\n"
+        "\t/app/main.go:12 +0x1d\n",
+        "session.txt")
+    assert [(g.namespace, g.pod, g.previous) for g in r.logs] == [("web", "api-7d9f8", True)]
