@@ -178,6 +178,10 @@ class Ingestor:
             data = unwrapped
         if hint is not None and hint.kind:
             self.result.hinted_files.setdefault(hint.kind, []).append(display)
+        elif entry.path and (named := layouts.command_output_kind(entry.path)) is not None:
+            # a collector's `kubectl get <res>` file: that kind was collected, whether or not its
+            # table can be read as objects (never "not collected" when its file is there)
+            self.result.hinted_files.setdefault(named, []).append(display)
         if hint is None and transcripts.may_be_transcript(data) and self._add_transcript(display, data):
             return
         read_before, rejected_before = self.result.objects_read, len(self.result.input_rejections)

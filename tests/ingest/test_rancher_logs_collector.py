@@ -4,7 +4,7 @@ files, pod logs named `<namespace>-<pod>`, and the node's own state.
 The fixture tests/ingest/data/rancher2-logs-collector/ is trimmed from the RKE2 bundle in
 Rancheroo/r8s @ ff98879, example-log-bundle/w-guard-wg-cp-svtk6-lqtxw-2025-12-04_09_15_57 (v1.32.7+rke2r1,
 one server and three agents, 2025-12-04): a few rows of rke2/kubectl/pods, the nodes, the files
-kubectl wrote only its message to (pvc, nodesdescribe, version), three pod logs and two
+kubectl wrote only its message to (pvc, nodesdescribe, version), the networkpolicies table, three pod logs and two
 `-previous` ones (kubectl's error where no container restarted), the etcd static pod
 manifest (trimmed), a crictl listing, the first lines of the kubelet's gzipped log, and a
 file each of systeminfo/, networking/, etcd/ and journald/.
@@ -45,6 +45,8 @@ def test_every_file_of_the_collector_is_read_or_passed_over_with_its_reason() ->
         assert words in skipped[path], (path, skipped.get(path))
     # an empty listing is a listing: the kind was collected, none exists
     assert "PersistentVolumeClaim" in r.collected_kinds
+    # a table of a kind kda reads no rows of (networkpolicies): there, not "not collected"
+    assert "NetworkPolicy" in r.coverage_unreadable and "NetworkPolicy" not in r.coverage_absent
 
 
 def test_the_collectors_date_is_the_capture_time() -> None:
