@@ -68,20 +68,31 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         yield replace(finding, severity=severity) if severity != finding.severity else finding
 
 
+# How many first lines of a log may go by before one says when the log began.
+FIRST_LINES = 20
+
+
 def _last_in_current_log(cluster: AnalyzedDump, matches: list) -> timedelta | None:
     """How long before the capture the last of `matches` was logged, when all of them are
     lines of current (not previous) logs that say when; None otherwise."""
-    capture = cluster.capture_time
-    if capture is None or any(m.log.previous for m in matches):
+    if any(m.log.previous for m in matches):
+        return None
+    # the capture of the file the log was read from (a stitched dump's files have their own)
+    estimate = getattr(cluster, "capture", None)
+    captures = {estimate.time_for(m.log.source) if estimate is not None else cluster.capture_time for m in matches}
+    capture = next(iter(captures)) if len(captures) == 1 else None
+    if capture is None:
         return None
     times = [m.time(capture.year) for m in matches]
     if not times or any(t is None for t in times):
         return None
     last = max(times)
     for log in {id(m.log): m.log for m in matches}.values():
-        started = line_time(log.text.split("\n", 1)[0], capture.year)
-        if started is not None and last - started <= STARTUP_GRACE:
-            return None  # start-up noise: the fallback says so
+        # its first timed line (a banner such as coredns's `.:53` says no time)
+        head = log.text.split("\n", FIRST_LINES)[:FIRST_LINES]
+        started = next((t for t in (line_time(line, capture.year) for line in head) if t is not None), None)
+        if started is None or last - started <= STARTUP_GRACE:
+            return None  # start-up noise, or no start to tell it from: the fallback says so
     ago = capture - last
     return ago if ago >= timedelta(0) else None
 
