@@ -83,3 +83,17 @@ def test_a_static_pod_manifest_alone_is_kept(tmp_path: Path) -> None:
     (tmp_path / "etcd.yaml").write_bytes(manifest.read_bytes())
     r = ingest(str(tmp_path))
     assert [o.name for o in r.objects] == ["etcd"]
+
+
+def test_the_collectors_archive_reads_as_its_folder(tmp_path: Path) -> None:
+    # archive() of the script: `tar --create --directory TMPDIR .` then gzip: members `./rke2/...`
+    import tarfile
+
+    archive = tmp_path / "w-guard-wg-cp-svtk6-lqtxw-2025-12-04_09_15_57.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(DATA / ROOT, arcname=".")
+    folder, packed = ingest(str(DATA)), ingest(str(archive))
+    assert packed.accounting_holds() and not packed.rejections
+    assert sorted(o.key.id for o in packed.objects) == sorted(o.key.id for o in folder.objects)
+    assert sorted((g.namespace, g.pod) for g in packed.logs) == sorted((g.namespace, g.pod) for g in folder.logs)
+    assert packed.capture_time == folder.capture_time
