@@ -1233,13 +1233,14 @@ class Ingestor:
         creation time, no status. When the dump holds the mirror pod the kubelet made of one
         (`<name>-<node>` in the same namespace), that pod is the object; the manifest is
         accounted for as its file, not kept as a second pod that never runs."""
-        pods = [(slot, o) for slot, o in enumerate(self.result.objects) if o is not None and o.kind == "Pod"]
+        pods = [(slot, o) for slot, o in enumerate(self.result.objects)
+                if o is not None and o.kind == "Pod" and o.api_version == "v1"]  # (a custom "Pod" is not one)
         manifests = [(slot, o) for slot, o in pods if _never_created(o)]
         if not manifests:
             return
         names = {(o.namespace, o.name) for _, o in pods}
         nodes = {o.name for o in self.result.objects if o is not None and o.kind == "Node"}
-        nodes |= {getattr(o.view.spec, "nodeName", None) or "" for _, o in pods} - {""}
+        nodes |= {getattr(getattr(o.view, "spec", None), "nodeName", None) or "" for _, o in pods} - {""}
         for slot, manifest in manifests:
             mirror = next((f"{manifest.name}-{node}" for node in sorted(nodes)
                            if (manifest.namespace, f"{manifest.name}-{node}") in names), None)
@@ -1863,7 +1864,7 @@ def _never_created(pod: KubeObject) -> bool:
     manifest on the node's disk, or a file about to be applied)."""
     meta = pod.view.metadata
     status = getattr(pod.view, "status", None)
-    return (meta.creationTimestamp is None and pod.view.text is None
+    return (getattr(meta, "creationTimestamp", None) is None and getattr(pod.view, "text", None) is None
             and (status is None or (getattr(status, "phase", None) is None and not getattr(status, "containerStatuses", None))))
 
 
