@@ -1238,16 +1238,40 @@ class Ingestor:
         manifests = [(slot, o) for slot, o in pods if _never_created(o)]
         if not manifests:
             return
-        names = {(o.namespace, o.name) for _, o in pods}
+        names = {(o.namespace, o.name): slot for slot, o in pods}
         nodes = {o.name for o in self.result.objects if o is not None and o.kind == "Node"}
         nodes |= {getattr(getattr(o.view, "spec", None), "nodeName", None) or "" for _, o in pods} - {""}
         for slot, manifest in manifests:
             mirror = next((f"{manifest.name}-{node}" for node in sorted(nodes)
                            if (manifest.namespace, f"{manifest.name}-{node}") in names), None)
             if mirror is not None:
+                self._spec_from_manifest(names[(manifest.namespace, mirror)], manifest)
                 self._forget(slot, f"a static pod manifest (never created: no creation time, no status); "
                                    f"the kubelet runs it as mirror pod {manifest.namespace}/{mirror}, which the dump holds")
         self._compact()
+
+    def _spec_from_manifest(self, slot: int, manifest: KubeObject) -> None:
+        """A mirror pod the dump shows only as a table row (no containers: `kubectl get pods`)
+        takes its spec, and its labels where the row has none, from the static pod manifest the
+        kubelet made it of, the row's own fields (its node) kept over them: its containers,
+        images and host network are the manifest's (served, `kubectl logs` finds its container)."""
+        mirror = self.result.objects[slot]
+        body, spec = mirror.raw, manifest.raw.get("spec") if isinstance(manifest.raw, dict) else None
+        if not isinstance(body, dict) or not isinstance(spec, dict) or not spec.get("containers"):
+            return
+        own = body.get("spec") if isinstance(body.get("spec"), dict) else {}
+        if own.get("containers"):
+            return  # the mirror pod as the API server has it: its own spec
+        amended = {**body, "spec": _overlay(spec, own)}
+        labels = (manifest.raw.get("metadata") or {}).get("labels")
+        if isinstance(labels, dict) and labels and isinstance(body.get("metadata"), dict) \
+                and not body["metadata"].get("labels"):
+            amended["metadata"] = {**body["metadata"], "labels": labels}  # a mirror pod carries its manifest's
+        made = _remade(mirror, amended, f"spec from the static pod manifest it mirrors ({manifest.provenance.source})")
+        if made is not mirror:
+            made.duplicates = mirror.duplicates
+            self.result.objects[slot] = made
+            self._whole_of.pop(slot, None)
 
     def _add_joined_logs(self) -> None:
         """rancher2_logs_collector's podlogs/<namespace>-<pod>[-previous]: the log of the one pod

@@ -75,6 +75,16 @@ def test_a_static_pod_manifest_beside_its_mirror_pod_is_not_a_second_pod() -> No
     assert pods == ["calico-node-j2sxg", "etcd-w-guard-wg-cp-svtk6-lqtxw", "test-notready"]
     reason = _skipped(r)["rke2/pod-manifests/etcd.yaml"]
     assert "static pod manifest" in reason and "kube-system/etcd-w-guard-wg-cp-svtk6-lqtxw" in reason
+    # the mirror pod, a row of `kubectl get pods -o wide`, takes its containers from the manifest
+    # (served to kubectl, `kubectl logs` of it found no container: kubectl panicked)
+    [etcd] = [o for o in r.objects if o.name.startswith("etcd-")]
+    spec = etcd.view.spec
+    assert [(c.name, c.image) for c in spec.containers] == [
+        ("etcd", "index.docker.io/rancher/hardened-etcd:v3.5.21-k3s1-build20250612")]
+    assert spec.nodeName == "w-guard-wg-cp-svtk6-lqtxw" and spec.hostNetwork
+    assert etcd.view.metadata.labels == {"component": "etcd", "tier": "control-plane"}
+    assert etcd.view.text is not None and etcd.view.text.ready == "1/1"  # the row's own facts kept
+    assert any(n.startswith("spec from the static pod manifest") for n in etcd.notes)
 
 
 def test_a_static_pod_manifest_alone_is_kept(tmp_path: Path) -> None:
