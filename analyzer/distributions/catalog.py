@@ -55,6 +55,14 @@ class CatalogEntry:
     # installed by the cluster's owner where it runs (a Helm chart, an opt-in add-on), though
     # only that distribution runs it: a pasted row of it is not the provider's to act on
     user_installed: bool = False
+    # distributions, beyond `distributions`, whose platform installs and reconciles this generic
+    # component (AKS's add-on manager, EKS's default add-ons, OKE's essential add-ons): there it is
+    # the provider's, as the labels of a structured dump of it say (where it carries any)
+    managed_on: tuple[str, ...] = ()
+
+    def platform_of(self, distribution: str) -> bool:
+        """Whether this component is part of the platform of that distribution (its provider's)."""
+        return not self.user_installed and (distribution in self.distributions or distribution in self.managed_on)
 
     @property
     def distribution_specific(self) -> bool:
@@ -157,6 +165,6 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
             name=str(row["name"]), match=match, images=images, role=row["role"],
             distributions=_strings(row.get("distributions")), critical=bool(row.get("critical")),
             description=str(row.get("description") or ""), controller=str(row.get("controller") or ""),
-            user_installed=bool(row.get("user_installed")),
+            user_installed=bool(row.get("user_installed")), managed_on=_strings(row.get("managed_on")),
         ))
     return Catalog(tuple(entries))

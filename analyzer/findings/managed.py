@@ -28,8 +28,8 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
             out.append(f)
             continue
         obj = objects_named(cluster, f.kind).get((f.namespace, f.name))  # (the rules' index)
-        if obj is None:
-            signal = ""
+        if obj is None:  # a component known from its pods alone (critical-component-unhealthy)
+            signal = _signal_of_absent(cluster, f.kind, f.namespace, f.name) if f.kind in _CONTROLLERS else ""
         else:  # several rules fail on one pod: its signal is read once
             signal = signals.get(id(obj))
             if signal is None:
@@ -48,42 +48,77 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
 
 @once_per
 def _pasted_platform_components(cluster: AnalyzedDump) -> dict[tuple[str, str, str], str]:
-    """(kind, namespace, name) -> signal, for objects read from pasted text (a table row shows
-    no labels, so no label can say who manages them) that the component catalog names as part
-    of the platform of the distribution the dump was detected as: GKE's event-exporter-gke,
-    k3s's helm-install jobs, kind's kindnet. What a structured dump's labels say is left to them."""
+    """(kind, namespace, name) -> signal, for objects that the component catalog names as part of
+    the platform of the distribution the dump was detected as (GKE's event-exporter-gke, k3s's
+    helm-install jobs, kind's kindnet; and the generic coredns, kube-proxy, flannel where that
+    platform installs and reconciles them: `managed_on`). Read by mark_managed only where an
+    object's own labels (or its controller's) name no manager: pasted text, which shows no
+    labels, and the kube-system objects of a structured dump whose platform labels nothing (OKE's
+    proxymux-client, coredns, kube-proxy carry no label saying OKE runs them)."""
     dist = cluster.distribution.name
     table = cluster.tables["components"]
     found: dict[tuple[str, str, str], str] = {}
     if dist == "unknown" or table.empty:
         return found
     catalog = load_catalog()
-    for component, dists, objects in zip(table["component"].tolist(), table["distributions"].tolist(),
-                                         table["objects"].tolist(), strict=True):
-        if not isinstance(dists, str) or dist not in dists.split(",") or not isinstance(objects, str):
+    for component, objects in zip(table["component"].tolist(), table["objects"].tolist(), strict=True):
+        if not isinstance(component, str) or not isinstance(objects, str):
             continue
         entry = catalog.by_name(component)
-        if entry is None or entry.user_installed:
+        if entry is None or not entry.platform_of(dist):
             continue  # (aws-load-balancer-controller: EKS's own, installed by the cluster's owner)
-        signal = f"component {component}, part of {dist} by the component catalog (pasted text shows no label that says so)"
         for ref in objects.split(","):
             _group, kind, namespace, name = (ref.split("/", 3) + ["", "", ""])[:4]
             obj = objects_named(cluster, kind).get((namespace, name)) if kind else None
-            if obj is not None and obj.view.text is not None:
-                found[(kind, namespace, name)] = signal
-    # a pasted controller's pods, named after it (`<deployment>-<hash>-<5>`, `<daemonset>-<5>`):
-    # the structured dump's pods carry their controller's mark too (AKS's coredns-autoscaler)
+            if obj is None:
+                continue
+            if obj.view.text is not None:
+                found[(kind, namespace, name)] = (f"component {component}, part of {dist} by the component "
+                                                  "catalog (pasted text shows no label that says so)")
+            elif namespace == "kube-system":  # (elsewhere a chart the owner installed may share its name)
+                found[(kind, namespace, name)] = (f"component {component}, part of {dist} by the component "
+                                                  "catalog (its labels name no manager)")
+    # a controller's pods, named after it (`<deployment>-<hash>-<5>`, `<daemonset>-<5>`): the
+    # structured dump's pods carry their controller's mark too (AKS's coredns-autoscaler)
     controllers = {(ns, name): signal for (kind, ns, name), signal in found.items() if kind in _CONTROLLERS}
     if controllers:
         for (namespace, name), pod in objects_named(cluster, "Pod").items():
-            if pod.view.text is None or ("Pod", namespace, name) in found:
+            if ("Pod", namespace, name) in found or (pod.view.text is None and namespace != "kube-system"):
                 continue
             parts = name.split("-")
             for cut in (1, 2):
                 if (signal := controllers.get((namespace, "-".join(parts[:-cut])))) is not None:
+                    if pod.view.text is None:
+                        signal = signal.replace("pasted text shows no label that says so", "its labels name no manager")
                     found[("Pod", namespace, name)] = signal
                     break
     return found
+
+
+@once_per
+def _component_rows(cluster: AnalyzedDump) -> dict[tuple[str, str, str], tuple[str, ...]]:
+    """(kind, namespace, name) of each component of the components table -> its objects' ids:
+    a component told from its pods alone (a pasted listing: no DaemonSet in the dump) is named
+    by a controller the dump does not hold, whose pods say who manages it."""
+    table = cluster.tables["components"]
+    if table.empty:
+        return {}
+    return {(str(k), str(ns), str(n)): tuple(str(o).split(",")) if isinstance(o, str) else ()
+            for k, ns, n, o in zip(table["kind"].tolist(), table["namespace"].tolist(),
+                                   table["name"].tolist(), table["objects"].tolist(), strict=True)}
+
+
+def _signal_of_absent(cluster: AnalyzedDump, kind: str, namespace: str, name: str) -> str:
+    """The managed signal of a component's controller the dump does not hold: that of its pods."""
+    for ref in _component_rows(cluster).get((kind, namespace, name), ()):
+        _group, okind, ons, oname = (ref.split("/", 3) + ["", "", ""])[:4]
+        obj = objects_named(cluster, okind).get((ons, oname)) if okind else None
+        if obj is None:
+            continue
+        signal = managed_of(cluster, obj) or _pasted_platform_components(cluster).get((okind, ons, oname), "")  # type: ignore[arg-type]
+        if signal:
+            return f"{signal}, on its pods"
+    return ""
 
 
 _CONTROLLERS = frozenset({"Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob"})

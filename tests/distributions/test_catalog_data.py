@@ -100,8 +100,11 @@ def _catalog_entry_for(name: str) -> dict[str, Any] | None:
 def test_catalog_entry_is_well_formed(entry: dict[str, Any]) -> None:
     assert set(entry) >= {"name", "match", "role", "distributions", "critical", "description"}
     assert set(entry) <= {"name", "match", "images", "role", "distributions", "critical", "description", "controller",
-                          "user_installed"}
+                          "user_installed", "managed_on"}
     assert entry.get("user_installed", True) is True  # said only where true
+    # managed_on: for a generic component only, naming known distributions
+    assert not entry.get("managed_on") or (not entry["distributions"] and not entry.get("user_installed")
+                                           and set(entry["managed_on"]) <= DISTRIBUTIONS)
     assert entry.get("controller", "Job") in ("Job", "DaemonSet", "Deployment", "StatefulSet")
     assert isinstance(entry["name"], str) and entry["name"]
     assert isinstance(entry["match"], list) and entry["match"]

@@ -84,3 +84,83 @@ def test_a_component_the_clusters_owner_installs_is_not_marked() -> None:
     marks = {(f.rule, f.name): f.managed for f in collect_findings(cluster) if f.status == "fail"}
     assert marks[("deployment-unavailable", "aws-load-balancer-controller")] == ""
     assert "aws-node, part of eks" in marks[("pod-crashloop", "aws-node-8kz2x")]
+
+
+# Azure/AKS#3998 (2024-03-26), trimmed: AKS with Azure CNI overlay, `kubectl -n kube-system get pods
+# | grep cns`. Before: the pods were AKS's (catalog) but the incident's head, "Critical cni
+# component azure-cns (DaemonSet kube-system/azure-cns) is not healthy", named no owner: the
+# DaemonSet is told from its pods alone, and the dump holds no object of it to read a mark from.
+AKS_3998 = """\
+```
+kubectl -n kube-system get pods | grep cns
+azure-cns-99gjj                              1/1     Running                 0                  21d
+azure-cns-99tbp                              0/1     Init:CrashLoopBackOff   2470 (2m24s ago)   15d
+azure-cns-ljv55                              0/1     Init:CrashLoopBackOff   2448 (2m13s ago)   8d
+```
+"""
+
+
+def _marks(source: dict[str, str] | str) -> dict[tuple[str, str], str]:
+    cluster = analyzer.load(source)
+    return {(f.rule, f.name): f.managed for f in collect_findings(cluster) if f.status == "fail"}
+
+
+def test_a_component_told_from_its_pods_carries_their_mark() -> None:
+    marks = _marks({"issue.md": AKS_3998})
+    assert "azure-cns, part of aks" in marks[("critical-component-unhealthy", "azure-cns")]
+    assert marks[("critical-component-unhealthy", "azure-cns")].endswith("on its pods")
+
+
+def test_a_described_pods_label_marks_its_component() -> None:
+    # terraform-aws-modules/terraform-aws-eks#2596 (2023-05-03), trimmed: the describe of the EKS
+    # coredns add-on's pod, ContainerCreating; its label says EKS runs it, so does its component
+    describe = (
+        "Name:                 coredns-5745988c44-z64mc\n"
+        "Namespace:            kube-system\n"
+        "Priority:             2000000000\n"
+        "Node:                 ip-10-0-4-10.us-east-2.compute.internal/10.0.4.10\n"
+        "Start Time:           Wed, 03 May 2023 12:47:47 +0100\n"
+        "Labels:               eks.amazonaws.com/component=coredns\n"
+        "                      k8s-app=kube-dns\n"
+        "                      pod-template-hash=5745988c44\n"
+        "Status:               Pending\n"
+        "IP:\n"
+        "Controlled By:        ReplicaSet/coredns-5745988c44\n"
+        "Containers:\n"
+        "  coredns:\n"
+        "    Image:         602401143452.dkr.ecr.us-east-2.amazonaws.com/eks/coredns:v1.9.3-eksbuild.3\n"
+        "    State:          Waiting\n"
+        "      Reason:       ContainerCreating\n"
+        "    Ready:          False\n"
+        "    Restart Count:  0\n"
+        "Conditions:\n"
+        "  Type              Status\n"
+        "  PodScheduled      True \n"
+        "Events:          <none>\n")
+    marks = _marks({"describe.txt": describe})
+    assert marks[("critical-component-unhealthy", "coredns")] == "label eks.amazonaws.com/component=coredns (EKS), on its pods"
+
+
+def test_coredns_is_the_platforms_on_aks_and_the_owners_on_kubeadm() -> None:
+    # Azure/AKS#3642 (2023-05-07), trimmed: AKS's coredns Pending after a restart, pasted without
+    # its command. AKS's add-on manager reconciles coredns (its Deployment carries
+    # addonmanager.kubernetes.io/mode=Reconcile in review3's AKS dump): before, it was named bare.
+    aks = ("```\n"
+           "NAME                                  READY   STATUS    RESTARTS   AGE\n"
+           "azure-ip-masq-agent-lnrgw             1/1     Running   0          73m\n"
+           "coredns-85cddd99d7-kxzn9              0/1     Pending   0          63m\n"
+           "kube-proxy-2xs98                      1/1     Running   0          73m\n"
+           "```\n")
+    marks = _marks({"issue.md": aks})
+    assert "component coredns, part of aks" in marks[("pod-pending", "coredns-85cddd99d7-kxzn9")]
+    # kubernetes/website#31550 (kubeadm 1.23 without a pod network), trimmed: kubeadm installs
+    # coredns, but the cluster's owner runs it: no mark
+    kubeadm = ("$ kubectl get pods --all-namespaces\n"
+               "NAMESPACE     NAME                             READY   STATUS    RESTARTS   AGE\n"
+               "kube-system   coredns-64897985d-5jl6x          0/1     Pending   0          20m\n"
+               "kube-system   etcd-master                      1/1     Running   0          20m\n"
+               "kube-system   kube-apiserver-master            1/1     Running   0          20m\n"
+               "kube-system   kube-proxy-7n5pv                 1/1     Running   0          20m\n")
+    cluster = analyzer.load({"issue.md": kubeadm})
+    assert cluster.distribution.name == "kubeadm"
+    assert {f.managed for f in collect_findings(cluster) if f.status == "fail" and f.name.startswith("coredns")} == {""}

@@ -1,0 +1,57 @@
+"""Provider-managed marks for a structured dump's kube-system objects that carry no label naming
+their manager, where the component catalog names them part of the detected distribution's
+platform (OKE labels none of its own add-ons)."""
+
+from __future__ import annotations
+
+import json
+
+import analyzer
+from analyzer.findings import collect_findings
+
+# Trimmed from review3's OKE dump (eugsim1/wls-oke-amsterdam20v, `kubectl cluster-info dump
+# --output-directory`, OKE v1.18.10, 2020-11): kube-system/daemonsets.json's proxymux-client
+# (OKE's API tunnel, label oke-app only) and nodes.json's OKE labels. Before: its deprecated
+# critical-pod annotation was a warning for the cluster's owner, though OKE writes and reconciles
+# the DaemonSet. A DaemonSet of the same name outside kube-system stays the owner's.
+
+
+def _daemonset(namespace: str) -> dict:
+    return {
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": "proxymux-client", "namespace": namespace, "uid": f"ds-{namespace}",
+                     "creationTimestamp": "2020-11-03T10:10:53Z", "labels": {"oke-app": "proxymux-client-ds"},
+                     "annotations": {"scheduler.alpha.kubernetes.io/critical-pod": ""}},
+        "spec": {"selector": {"matchLabels": {"app": "proxymux-client"}},
+                 "template": {"metadata": {"labels": {"app": "proxymux-client"}},
+                              "spec": {"containers": [{
+                                  "name": "proxymux-client",
+                                  "image": "eu-amsterdam-1.ocir.io/axoxdievda5j/oke-public-proxymux-cli@sha256:"
+                                           "8cdfbe2aed4e276063ee490dab01a92a057d0d7ea5ab0143687e4265a3abdefe"}]}}},
+        "status": {"currentNumberScheduled": 4, "desiredNumberScheduled": 4, "numberAvailable": 4,
+                   "numberReady": 4, "numberMisscheduled": 0, "updatedNumberScheduled": 4},
+    }
+
+
+_NODE = {
+    "apiVersion": "v1", "kind": "Node",
+    "metadata": {"name": "10.0.10.2", "uid": "n1", "creationTimestamp": "2020-11-03T10:12:01Z",
+                 "labels": {"displayName": "oke-c3tqnrtgbsg-nrtknjzmvqw-sfsmqzpocga-0",
+                            "hostname": "oke-c3tqnrtgbsg-nrtknjzmvqw-sfsmqzpocga-0",
+                            "name": "wls-oke-pool", "node.info/compartment.name": "wls",
+                            "node.info/kubeletVersion": "v1.18"}},
+    "spec": {"providerID": "ocid1.instance.oc1.eu-amsterdam-1.anqw2ljrlu7dqmqclwk2kpmo3t3obsk2ttgcyaqnbkkffdmrr6qy4a2yq4ja"},
+    "status": {"conditions": [{"type": "Ready", "status": "True"}], "nodeInfo": {"kubeletVersion": "v1.18.10"}},
+}
+
+
+def test_okes_own_daemonset_in_kube_system_is_marked_and_a_namesake_elsewhere_is_not() -> None:
+    dump = {"kind": "List", "items": [_NODE, _daemonset("kube-system"), _daemonset("tools")]}
+    cluster = analyzer.load({"dump.json": json.dumps(dump)})
+    assert cluster.distribution.name == "oke"
+    marks = {(f.namespace, f.name): (f.managed, f.severity) for f in collect_findings(cluster)
+             if f.rule == "deprecated-annotation" and f.status == "fail" and f.kind == "DaemonSet"}
+    managed, severity = marks[("kube-system", "proxymux-client")]
+    assert managed == "component proxymux-client, part of oke by the component catalog (its labels name no manager)"
+    assert severity == "info"
+    assert marks[("tools", "proxymux-client")][0] == ""
