@@ -46,6 +46,7 @@ WORKLOAD_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "Job", "Cr
 _NOT_READY_TAINT = re.compile(r"node\.kubernetes\.io/(?:not-ready|unreachable)|node\(s\) (?:were|was) not ready")
 # A ReplicaSet's pod-template-hash suffix (safe-encoded: no vowels).
 _TEMPLATE_HASH = re.compile(r"[bcdfghjklmnpqrstvwxz2-9]{5,10}")
+_NO_NODE_REASON = frozenset({"no message", "from the STATUS column"})
 _CNI_NOT_READY = re.compile(r"(?i)\bcni\b|network plugin|NetworkPluginNotReady|NetworkUnavailable")
 
 
@@ -633,9 +634,15 @@ def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Analyze
     if not cni:
         return
     explained = grouping().cni_explains
+    # no network plugin at all (kubeadm init without a pod network): a node NotReady with no
+    # reason in the dump (a pasted `get nodes`) is NotReady for it (kubernetes/website#31550)
+    missing = next((i for i in cni if problems[i].rule == "critical-component-missing"), None)
     for i, f in enumerate(problems):
-        if f.rule in ("node-not-ready", "node-network-unavailable") and _CNI_NOT_READY.search(str(f.facts.get("detail", ""))):
-            union.join(cni[0], i)
+        detail = str(f.facts.get("detail", ""))
+        if f.rule in ("node-not-ready", "node-network-unavailable") and _CNI_NOT_READY.search(detail):
+            union.join(cni[0] if missing is None else missing, i)
+        elif missing is not None and f.rule == "node-not-ready" and detail in _NO_NODE_REASON:
+            union.join(missing, i)
         elif f.rule in explained:
             union.join(cni[0], i)  # no sandbox without the network plugin
 
@@ -773,6 +780,9 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
                                        f.kind, f.namespace, f.name))
     # a dump-wide log pattern a failing component explains names that component as the cause
     root = next((f for f in members if _explains_log_pattern(f, root, g)), root)
+    # no network plugin at all is why the nodes it was joined with are NotReady (not the reverse)
+    if root.rule == "node-not-ready":
+        root = next((f for f in members if f.rule == "critical-component-missing" and f.facts.get("role") == "cni"), root)
     affected = _affected(members, graph)
     moment_rule = "node-restart" if moment is not None and moment.node_restart else "restarts-together"
     # the moment names the cause unless a finding earlier in cause_order does (the node-restart

@@ -1035,3 +1035,47 @@ def test_control_plane_restarts_far_apart_stay_apart() -> None:
                 if any(f.rule == "control-plane-restarts" for f in i.members)]
     alone = [i for i in restarts if [f.name for f in i.members] == ["kube-scheduler-kube-master-node1"]]
     assert len(restarts) == 2 and len(alone) == 1
+
+
+# kubernetes/website#31550 (2022-01-28, trimmed): kubeadm 1.23 right after `kubeadm init`, no pod
+# network applied; `get nodes` shows both nodes NotReady (no reason in a table), the unfiltered
+# `get pods --all-namespaces` no network plugin. Before: two incidents, "2 nodes are NotReady" (with
+# coredns Pending) and "No cni component runs ...", though the second is why the first happens.
+WEBSITE_31550 = """\
+ubuntu@Master:~$ kubectl get nodes
+NAME     STATUS     ROLES                  AGE   VERSION
+master   NotReady   control-plane,master   20m   v1.23.3
+worker   NotReady   <none>                 16m   v1.23.3
+ubuntu@Master:~$ kubectl get pods --all-namespaces
+NAMESPACE     NAME                             READY   STATUS    RESTARTS   AGE
+kube-system   coredns-64897985d-9m5nq          0/1     Pending   0          21m
+kube-system   coredns-64897985d-d29hj          0/1     Pending   0          21m
+kube-system   etcd-master                      1/1     Running   0          21m
+kube-system   kube-apiserver-master            1/1     Running   0          21m
+kube-system   kube-proxy-25tt5                 1/1     Running   0          18m
+kube-system   kube-scheduler-master            1/1     Running   0          21m
+"""
+
+
+def test_no_network_plugin_is_the_cause_of_the_nodes_notready_for_no_stated_reason() -> None:
+    incidents = incidents_of(analyzer.load({"pasted.txt": WEBSITE_31550}))
+    assert len(incidents) == 1
+    inc = incidents[0]
+    assert inc.cause_rule == "critical-component-missing"
+    assert inc.headline.startswith("No cni component runs in the system namespaces of this kubeadm cluster")
+    assert {f.rule for f in inc.members} >= {"node-not-ready", "pod-pending", "critical-component-unhealthy"}
+
+
+def test_a_node_notready_for_another_stated_reason_stays_its_own_incident() -> None:
+    # the same paste, with the master's describe saying the kubelet stopped posting its status:
+    # not the network plugin's doing, so not joined to it
+    describe = ("ubuntu@Master:~$ kubectl describe node master\n"
+                "Name:               master\n"
+                "Roles:              control-plane,master\n"
+                "Conditions:\n"
+                "  Type             Status    LastHeartbeatTime                 LastTransitionTime                Reason              Message\n"
+                "  ----             ------    -----------------                 ------------------                ------              -------\n"
+                "  Ready            Unknown   Fri, 28 Jan 2022 10:00:00 +0000   Fri, 28 Jan 2022 10:05:00 +0000   NodeStatusUnknown   Kubelet stopped posting node status.\n")
+    incidents = incidents_of(analyzer.load({"pasted.txt": WEBSITE_31550 + describe}))
+    master = [i for i in incidents if any(f.rule == "node-not-ready" and f.name == "master" for f in i.members)]
+    assert master and master[0].cause_rule == "node-not-ready"
