@@ -58,7 +58,7 @@ def _pasted_platform_components(cluster: AnalyzedDump) -> dict[tuple[str, str, s
     dist = cluster.distribution.name
     table = cluster.tables["components"]
     found: dict[tuple[str, str, str], str] = {}
-    if dist == "unknown" or table.empty:
+    if dist in _NO_PROVIDER or table.empty:
         return found
     catalog = load_catalog()
     for component, objects in zip(table["component"].tolist(), table["objects"].tolist(), strict=True):
@@ -120,5 +120,9 @@ def _signal_of_absent(cluster: AnalyzedDump, kind: str, namespace: str, name: st
             return f"{signal}, on its pods"
     return ""
 
+
+# No provider stands behind these: a kubeadm cluster's owner runs all of it (an HA setup's haproxy
+# static pods are theirs, as kURL's are kURL's: the name cannot tell; kURL's own namespace can)
+_NO_PROVIDER = frozenset({"unknown", "kubeadm"})
 
 _CONTROLLERS = frozenset({"Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob"})

@@ -55,3 +55,16 @@ def test_okes_own_daemonset_in_kube_system_is_marked_and_a_namesake_elsewhere_is
     assert managed == "component proxymux-client, part of oke by the component catalog (its labels name no manager)"
     assert severity == "info"
     assert marks[("tools", "proxymux-client")][0] == ""
+
+
+def test_a_kubeadm_clusters_haproxy_static_pods_are_not_marked() -> None:
+    # realdata kURL support bundle (kubeadm): kURL writes haproxy static pods in kube-system, as a
+    # kubeadm HA setup's owner does by hand; the name cannot tell which, and no provider stands
+    # behind a kubeadm cluster: the catalog marks nothing there (kURL's own namespace is marked)
+    from conftest import REALDATA
+
+    from analyzer.findings.managed import _pasted_platform_components
+
+    cluster = analyzer.load(str(REALDATA / "kubeadm" / "sbctl-kurl-supportbundle"))
+    assert cluster.distribution.name == "kubeadm"
+    assert not [key for key in _pasted_platform_components(cluster) if key[2].startswith("haproxy-")]
