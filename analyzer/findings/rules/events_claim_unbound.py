@@ -60,8 +60,19 @@ def _waited(group: EventGroup) -> timedelta | None:
     if first is not None and last is not None:
         return last - first
     spans = []
+    # (each row's age as kubectl printed it: its first and last, or its one age; a `kubectl get
+    # events` row shows its last only, so the rows of one claim span from the oldest to the newest)
+    oldest: float | None = None
+    newest: float | None = None
     for fact in group.facts:
         text = fact.event.view.text
-        if text is not None and text.first_seen_ago_seconds is not None and text.last_seen_ago_seconds is not None:
+        if text is None or text.last_seen_ago_seconds is None:
+            continue
+        if text.first_seen_ago_seconds is not None:
             spans.append(text.first_seen_ago_seconds - text.last_seen_ago_seconds)
+        first = max(text.first_seen_ago_seconds or 0.0, text.last_seen_ago_seconds)
+        oldest = first if oldest is None else max(oldest, first)
+        newest = text.last_seen_ago_seconds if newest is None else min(newest, text.last_seen_ago_seconds)
+    if oldest is not None and newest is not None and len(group.facts) > 1:
+        spans.append(oldest - newest)
     return timedelta(seconds=max(spans)) if spans else None
