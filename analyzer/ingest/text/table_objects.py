@@ -148,7 +148,7 @@ def _custom_column_objects(block: TableBlock, catalog: Catalog) -> list[TextObje
                 set_json_path(body, path, value)
         if not body["metadata"].get("name"):
             return None  # without names these rows cannot be objects; keep the table
-        if info.namespaced and command.namespace and not command.all_namespaces:
+        if info.namespaced and command.namespace and not command.all_namespaces and prints_listing(command):
             body["metadata"].setdefault("namespace", command.namespace)
         elif not info.namespaced:
             body["metadata"].pop("namespace", None)
@@ -175,7 +175,7 @@ def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command
     cells = row.cells
     _, name, is_default = split_name(cells["NAME"]) if cells.get("NAME") else (None, None, False)
     namespace = cell(cells.get("NAMESPACE"))
-    if namespace is None and command is not None and not command.all_namespaces:
+    if namespace is None and command is not None and not command.all_namespaces and prints_listing(command):
         namespace = command.namespace
     if not info.namespaced:
         namespace = None
@@ -258,3 +258,12 @@ def _link_to_parent(body: dict[str, Any], row: RawRow, stack: list[tuple[int, di
         elif parent["kind"] in _OWNER_KINDS:
             body["metadata"]["ownerReferences"] = [ref]
     stack.append((depth, body))
+
+
+def prints_listing(command: Command) -> bool:
+    """Whether the command prints the listing a table is: its -n is then the rows' namespace. A
+    `kubectl describe ... -n kube-system` or a `port-forward -n x` prints none, so a table pasted
+    after its output (event rows cut from a `get events -n prometheus`, header and command left
+    out) is of a namespace it does not tell (FedericoGGM/mundoes' EKS notes: prometheus's claim
+    events put in kube-system)."""
+    return command.prints_table or command.verb == "events"

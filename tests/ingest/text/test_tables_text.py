@@ -148,3 +148,31 @@ def test_custom_columns_rows_a_grep_left_without_their_header_are_read_by_the_co
     assert pod.body["status"]["reason"] == "Evicted"
     assert pod.body["status"]["message"].startswith("The node was low on resource: ephemeral-storage.")
     assert len(parsed.objects) == 2
+
+
+# Trimmed from FedericoGGM/mundoes 04_monitoreo/04_notes.md (EKS): a describe of a kube-system
+# ServiceAccount, then event rows of `kubectl get events -n prometheus` pasted without their command
+# and header. The describe's -n is not the rows' namespace: it prints no listing.
+_MUNDOES_EVENTS = """ubuntu@ip-172-31-34-116:~$ kubectl describe serviceaccount ebs-csi-controller-sa -n kube-system
+Name:                ebs-csi-controller-sa
+Namespace:           kube-system
+Labels:              app.kubernetes.io/managed-by=EKS
+Events:              <none>
+
+
+
+29m         Warning   ProvisioningFailed     persistentvolumeclaim/prometheus-server                   failed to provision volume with StorageClass "gp2": rpc error: code = Internal
+14m         Warning   FailedScheduling       pod/prometheus-alertmanager-0                             0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims.
+"""
+
+
+def test_rows_pasted_after_a_describe_do_not_take_its_namespace() -> None:
+    from analyzer.ingest import ingest_text
+
+    r = ingest_text(_MUNDOES_EVENTS, "mundoes-notes.md")
+    assert r.accounting_holds() and not r.rejections
+    events = [o for o in r.objects if o.kind == "Event"]
+    assert sorted(o.body()["involvedObject"]["name"] for o in events) == ["prometheus-alertmanager-0", "prometheus-server"]
+    assert all(not o.namespace for o in events), [o.namespace for o in events]
+    sa = next(o for o in r.objects if o.kind == "ServiceAccount")
+    assert sa.namespace == "kube-system"
