@@ -162,6 +162,14 @@ def pod_annotation_keys() -> frozenset[str]:
     return frozenset(f.pattern.partition("=")[0] for f in load_fingerprints() if f.signal == "pod_annotation")
 
 
+@cache
+def system_object_label_keys() -> frozenset[str]:
+    """The label keys fingerprints.yaml's `system_object_label` rows look at."""
+    from analyzer.distributions.fingerprints import load_fingerprints
+
+    return frozenset(f.pattern.partition("=")[0] for f in load_fingerprints() if f.signal == "system_object_label")
+
+
 def _observe_workload(obs: Observations, o: KubeObject, system: bool) -> None:
     key = o.key
     oid, kind = key.id, key.kind
@@ -258,6 +266,10 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
                 first_of_group[group] = key
             if not is_builtin_group(group):
                 continue  # a custom resource, even one named like a built-in kind
+        if system and kind != "Event" and (labels := o.view.metadata.labels):
+            # Only the keys fingerprints.yaml names (an object carries many labels).
+            for label in system_object_label_keys().intersection(labels):
+                obs.add("system_object_label", f"{label}={labels[label]}", key.id, kind, None)
         if kind == "Node":
             _observe_node(obs, o, profiles)
         elif kind == "Pod" or kind in WORKLOAD_KINDS:

@@ -41,6 +41,13 @@ def pod_annotation(pattern: str) -> Matcher:
     return node_label(pattern)
 
 
+def system_object_label(pattern: str) -> Matcher:
+    """A label `key=value` of any object in a system namespace equals the pattern (the keys
+    fingerprints.yaml names only): `app.kubernetes.io/managed-by=EKS`, which EKS's add-on manager
+    writes on what it installs (a ServiceAccount described alone says so)."""
+    return node_label(pattern)
+
+
 class RegexMatcher:
     """A matcher by regex (search or fullmatch). `test` is the regex's own bound method, truthy
     where the value matches: the detector filters tens of thousands of distinct names through
@@ -178,6 +185,7 @@ SIGNALS: dict[str, SignalType] = {
         _signal(node_label, "node_label"),
         _signal(node_annotation_key_prefix, "node_annotation_key"),
         _signal(pod_annotation, "pod_annotation"),
+        _signal(system_object_label, "system_object_label"),
         _signal(kubelet_version_regex, "version"),
         _signal(os_image_regex, "os_image"),
         _signal(node_name_regex, "node_name"),

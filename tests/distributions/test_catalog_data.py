@@ -30,7 +30,7 @@ SIGNALS = {
     "provider_id_prefix", "node_label_key_prefix", "node_label", "node_annotation_key_prefix",
     "kubelet_version_regex", "os_image_regex", "node_name_regex", "workload_name", "configmap_name",
     "api_group", "image_registry_regex", "namespace_name", "namespace_annotation_key_prefix",
-    "pull_secret_name", "cli_tool", "pod_annotation", "event_source",
+    "pull_secret_name", "cli_tool", "pod_annotation", "event_source", "system_object_label",
 }
 # Signals whose pattern is a regular expression (the others are literal prefixes or key=value).
 REGEX_SIGNALS = {"kubelet_version_regex", "os_image_regex", "node_name_regex", "workload_name",

@@ -21,6 +21,8 @@ CASES = [
     ("node_annotation_key_prefix", "kubeadm.alpha.kubernetes.io/", "kubeadm.alpha.kubernetes.io/cri-socket", True),
     ("pod_annotation", "kubernetes.io/psp=eks.privileged", "kubernetes.io/psp=eks.privileged", True),
     ("pod_annotation", "kubernetes.io/psp=eks.privileged", "kubernetes.io/psp=restricted", False),
+    ("system_object_label", "app.kubernetes.io/managed-by=EKS", "app.kubernetes.io/managed-by=EKS", True),
+    ("system_object_label", "app.kubernetes.io/managed-by=EKS", "app.kubernetes.io/managed-by=Helm", False),
     ("kubelet_version_regex", r"-eks-", "v1.30.4-eks-a737599", True),
     ("kubelet_version_regex", r"\+k3s", "v1.24.4+k3s1", True),
     ("kubelet_version_regex", r"\+k3s", "v1.21.7+rke2r1", False),
