@@ -468,6 +468,25 @@ def first_text(cluster: AnalyzedDump, group: EventGroup) -> str:
     return f"first {ago(cluster, first, group.last.event)}, "
 
 
+MESSAGE_CHARS = 300
+_HEAD_CHARS = 120
+
+
+def clipped(message: str, limit: int = MESSAGE_CHARS) -> str:
+    """An event message cut to `limit` characters by its middle: the head says what failed, the
+    tail why (an error chain ends with its cause: "...: AccessDenied: Not authorized to perform
+    sts:AssumeRoleWithWebIdentity").
+
+    >>> clipped("failed to provision: " + "x" * 400 + ": AccessDenied").endswith("x: AccessDenied")
+    True
+    >>> len(clipped("a" * 1000)), clipped("short")
+    (300, 'short')
+    """
+    if len(message) <= limit:
+        return message
+    return f"{message[:_HEAD_CHARS].rstrip()} … {message[-(limit - _HEAD_CHARS - 3):].lstrip()}"[:limit]
+
+
 def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozenset[str]) -> Iterator[Finding]:
     """One finding per object and reason whose events carry one of `reasons`: the newest such
     event, the total count, the first and the last time; info with the reason when the problem
@@ -479,6 +498,6 @@ def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozens
                             kind=group.kind, namespace=group.namespace, name=group.name,
                             reason=group.label, count=group.told_count,
                             first=first_text(cluster, group), age=event_ago(cluster, last),
-                            last_message=group.told_message[:300])
+                            last_message=clipped(group.told_message))
         resolved = resolved_reason(cluster, group)
         yield finding.as_info(resolved=resolved) if resolved else finding
