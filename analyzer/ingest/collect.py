@@ -68,6 +68,8 @@ _RELEASE_STEP = 16 * 1024**2
 _LOCATE_EVERY = 256
 # What a tool printed instead of a log: its own failure line, or kubectl's error.
 _TOOL_ERROR = re.compile(r"^\s*(?:Command `[^`]*` failed|Error from server|error: )")
+# How kubectl's own errors begin, printed where a command's output would be.
+_KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The connection to the server")
 _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
@@ -569,7 +571,7 @@ class Ingestor:
         told = [t.strip() for _, t in out if t.strip() and not _KLOG_LINE.match(t)]
         said = told[0] if told else next((t.strip() for _, t in out if t.strip()), "")
         listing = sightings.full_listing(command) if self._sightings is not None and not sightings.elided(out) else None
-        if said.startswith(("No resources found", "Error from server", "error: ", "Unable to connect", "The connection to the server")) \
+        if said.startswith(("No resources found", *_KUBECTL_ERROR)) \
                 and len(told) <= 3:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' printed no objects: {_short(said)}"))
             if listing is not None and said.startswith("No resources found"):
@@ -1862,9 +1864,6 @@ def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
     if isinstance(created, str) and TIMESTAMP_RX.match(created):
         facts["created"] = created
     return facts
-
-
-_KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The connection to the server")
 
 
 # kubectl's own Go panic where a command's output would be (kubectl 1.32's `logs` of a pod
