@@ -33,7 +33,15 @@ from analyzer.ingest.objects import (
     object_from_parts,
     peek_item,
 )
-from analyzer.ingest.records import JsonItem, KubeObject, LazyRaw, LogRecord, Provenance, Rejection
+from analyzer.ingest.records import (
+    DeletedObject,
+    JsonItem,
+    KubeObject,
+    LazyRaw,
+    LogRecord,
+    Provenance,
+    Rejection,
+)
 from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS, IngestResult
     EXPECTED_KINDS,
     TIMESTAMP_RX,
@@ -70,6 +78,9 @@ _LOCATE_EVERY = 256
 _TOOL_ERROR = re.compile(r"^\s*(?:Command `[^`]*` failed|Error from server|error: )")
 # How kubectl's own errors begin, printed where a command's output would be.
 _KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The connection to the server")
+# What `kubectl logs` (or a tool running it) prints instead of a log it could not get; not
+# "error: ", which a program's own log may well start with.
+_NO_LOG = ("Error from server", "Unable to connect", "The connection to the server", "Command `")
 _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
@@ -352,13 +363,18 @@ class Ingestor:
             self._add_yaml(display, text, hint)
             return True
         if self._add_text(display, text):
-            self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
+            self._add_refusals(text, display)
             return True
         if jsondocs.has_log_blocks(data):
             # the logs part of a cluster-info dump's stdout, cut out or pasted on its own
             self._add_json(display, jsondocs.read_json_file(data, display), hint)
             return True
         return False
+
+    def _add_refusals(self, text: str, display: str) -> None:
+        """What the API server answered that a paste quotes: webhooks and kubelets it could not reach."""
+        self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
+        self.result.kubelet_unreachable.extend(refusals.kubelet_unreachable(text, display))
 
     # -- transcripts ------------------------------------------------------------------------
 
@@ -373,7 +389,7 @@ class Ingestor:
         split = split_transcript(text)
         if (stated := header_date(text)) is not None:
             self.result.header_times.append((stated.iso, f'{_tail_name(display)} line {stated.line} "{stated.text}"'))
-        self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
+        self._add_refusals(text, display)
         report = FileReport(display, "transcript")
         self.result.files.append(report)
         if split.unwrapped:
@@ -518,6 +534,8 @@ class Ingestor:
                 obj = res.objects[slot]
                 named = obj.kind == what.kind and obj.name == what.name
                 with_owner = "" if named else f" with its owner {what.kind} {what.name}"
+                res.deleted.append(DeletedObject(obj, block.command_text or "", display, what.line,
+                                                 "" if named else f"{what.kind} {what.name}"))
                 self._forget(slot, f"deleted{with_owner} by '{_short(block.command_text)}' (line {what.line})")
 
     def _add_block(self, display: str, block: Block, report: FileReport) -> None:
@@ -601,6 +619,16 @@ class Ingestor:
             if sections is not None:
                 self._add_structured_block(display, block, out[sections:], "json")
                 out = out[:sections]
+            if said.startswith(_NO_LOG):
+                # kubectl printed its error instead of a log (more than a few lines follow: what
+                # comes after the error's paragraph is the paste's own, prose or another output)
+                end = next((i for i, (_, t) in enumerate(out) if i and not t.strip()), len(out))
+                first, last = out[0][0], out[end - 1][0]
+                skip.append(Rejection(display, f"line {first}" if first == last else f"lines {first}-{last}",
+                                      f"'{_short(block.command_text)}' printed no log: {_short(said)}"))
+                if end < len(out):
+                    self._add_text_block(display, block, out[end:])
+                return
             text = "\n".join(t for _, t in out).strip("\n") + "\n"
             if _KUBECTL_CRASH.search(text):
                 skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' crashed: a Go panic "

@@ -42,6 +42,19 @@ class Rejection:
 
 
 @dataclass(frozen=True, slots=True)
+class DeletedObject:
+    """An object a transcript showed that a later `kubectl delete` in it deleted: `command` as
+    typed, read at `line` of `source`; `owner`, the deleted object that owned it ("" when it was
+    named itself)."""
+
+    obj: KubeObject
+    command: str
+    source: str
+    line: int
+    owner: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class LazyRaw:
     """Raw bytes looked up when first needed: item `index` of a List read in one scan."""
 

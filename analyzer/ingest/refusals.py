@@ -1,4 +1,5 @@
-"""The API server's refusals a paste quotes: an admission webhook it could not call.
+"""The API server's refusals a paste quotes: an admission webhook it could not call, a kubelet
+it could not reach.
 
 `kubectl apply` (helm, terraform) prints the API server's own words when a webhook it must call
 fails: `Internal error occurred: failed calling webhook "vingress.elbv2.k8s.aws": Post
@@ -53,4 +54,60 @@ def webhook_failures(text: str, source: str) -> list[WebhookFailure]:
         found.append(WebhookFailure(source, text.count("\n", 0, match.start()) + 1, match.group("hook"),
                                     service.group("namespace") if service else "",
                                     service.group("name") if service else "", reason))
+    return found
+
+
+# kubectl's word for the API server's answer when it could not reach a kubelet (logs, exec,
+# attach, port-forward go through the API server to the node's port 10250; on AKS, GKE and OKE
+# through the provider's tunnel): `Error from server: Get https://10.0.10.10:10250/containerLogs/
+# kube-system/kube-flannel-ds-h9cm9/kube-flannel: EOF`, `Error from server: error dialing backend:
+# dial tcp 10.240.0.4:10250: i/o timeout`, `... error dialing backend: No agent available`.
+_KUBELET_CALL = re.compile(
+    r"^[ \t>]*Error from server(?: \([A-Za-z]+\))?:\s*(?:Internal error occurred:\s*)?"
+    r"(?:(?:Get|Post)\s+\"?https?://(?P<host>\[[0-9a-fA-F:]+\]|[^:/\"\s]+):10250/(?P<path>[^\"\s]*)\"?:\s*(?P<why>[^\n]*)"
+    r"|error dialing backend:\s*(?P<backend>[^\n]*))", re.MULTILINE)
+_DIALED = re.compile(r"dial tcp (?P<host>\[[0-9a-fA-F:]+\]|[0-9.]+|[^:\s]+):10250")
+_LOGS_PATH = re.compile(r"^containerLogs/(?P<namespace>[^/]+)/(?P<pod>[^/?]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class KubeletUnreachable:
+    """One quoted answer of the API server that it could not reach a kubelet: where it was read,
+    the node's address (when the error names it), the pod asked about (a logs request names it)
+    and the reason (`EOF`, `dial tcp ...: i/o timeout`, `No agent available`)."""
+
+    source: str
+    line: int
+    host: str
+    namespace: str
+    pod: str
+    reason: str
+
+
+def kubelet_unreachable(text: str, source: str) -> list[KubeletUnreachable]:
+    """Every quoted failure of the API server to reach a kubelet in a text, in file order. Only
+    kubectl's own `Error from server` lines: a pod's log that says it could not scrape a kubelet
+    (metrics-server) is that pod's view, not the API server's.
+
+    >>> (f,) = kubelet_unreachable('Error from server: Get https://10.0.10.10:10250/containerLogs/'
+    ...     'kube-system/kube-flannel-ds-h9cm9/kube-flannel: EOF', "blog.txt")
+    >>> f.host, f.namespace, f.pod, f.reason
+    ('10.0.10.10', 'kube-system', 'kube-flannel-ds-h9cm9', 'EOF')
+    >>> (f,) = kubelet_unreachable('Error from server: error dialing backend: dial tcp 10.240.0.4:10250: i/o timeout', "t")
+    >>> f.host, f.reason
+    ('10.240.0.4', 'dial tcp 10.240.0.4:10250: i/o timeout')
+    """
+    if ":10250" not in text and "dialing backend" not in text:
+        return []
+    found = []
+    for match in _KUBELET_CALL.finditer(text):
+        reason = (match.group("why") if match.group("path") is not None else match.group("backend")) or ""
+        reason = reason.strip().strip('"')[:_MAX_WHY]
+        host = match.group("host") or ""
+        if not host and (dialed := _DIALED.search(reason)) is not None:
+            host = dialed.group("host")
+        pod = _LOGS_PATH.match(match.group("path") or "")
+        found.append(KubeletUnreachable(source, text.count("\n", 0, match.start()) + 1, host,
+                                        pod.group("namespace") if pod else "", pod.group("pod") if pod else "",
+                                        reason))
     return found

@@ -78,6 +78,12 @@ class IngestResult:
     # the API server's words a paste quotes for an admission webhook it could not call
     # (analyzer.ingest.refusals.WebhookFailure)
     webhook_failures: list[Any] = field(default_factory=list)
+    # its words for a kubelet it could not reach (`kubectl logs` and `exec` through it fail)
+    # (analyzer.ingest.refusals.KubeletUnreachable)
+    kubelet_unreachable: list[Any] = field(default_factory=list)
+    # Objects a transcript showed that a later `kubectl delete` in it deleted: they were in the
+    # cluster (what they show of it still holds), and are gone since (DeletedObject)
+    deleted: list[Any] = field(default_factory=list)
     # A whole object's creation plus the AGE a table row of it showed (the row itself merged
     # away): (UTC time, where it was read)
     table_ages: list[tuple[str, str]] = field(default_factory=list)

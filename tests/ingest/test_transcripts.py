@@ -657,3 +657,62 @@ def test_a_kubectl_panic_where_a_log_would_be_is_no_log_of_the_pod() -> None:
         "\t/app/main.go:12 +0x1d\n",
         "session.txt")
     assert [(g.namespace, g.pod, g.previous) for g in r.logs] == [("web", "api-7d9f8", True)]
+
+
+# Trimmed from the OKE seed document (shared seeds 002: gashirar's blog post on OKE's
+# proxymux-client, its prose shortened): the tunnel's DaemonSet deleted, then `kubectl logs`
+# answered by the API server's error, the post's prose after it.
+_OKE_PROXYMUX_DELETED = """\
+apiVersion: extensions/v1beta1
+kind: DaemonSet
+metadata:
+  name: proxymux-client
+  namespace: kube-system
+spec:
+  template:
+    spec:
+      containers:
+      - name: proxymux-client
+      hostNetwork: true
+
+# kubectl delete ds -n kube-system proxymux-client
+daemonset.extensions "proxymux-client" deleted
+
+# kubectl logs -n kube-system kube-flannel-ds-h9cm9
+Error from server: Get https://10.0.10.10:10250/containerLogs/kube-system/kube-flannel-ds-h9cm9/kube-flannel: EOF
+
+みれなくなっていました・・・。
+やはりOKEには不可欠なものみたいです。
+
+まとめ
+
+  • proxymux-clientはprivate subnetでクラスタをを作った際に、API Serverとの通信周りの処理を行う
+"""
+
+
+def test_kubectl_logs_answered_by_an_error_is_no_log_and_the_prose_after_it_is_prose() -> None:
+    r = ingest_text(_OKE_PROXYMUX_DELETED, "blog.txt")
+    assert r.logs == [] and not r.rejections
+    (error,) = [s for s in r.skipped if "printed no log" in s.reason]
+    assert error.location == "line 17" and "Error from server: Get https://10.0.10.10:10250" in error.reason
+    assert any(s.reason == "prose, not kubectl output" and "みれなくなっていました" not in s.reason for s in r.skipped)
+    (quoted,) = r.kubelet_unreachable
+    assert (quoted.line, quoted.host, quoted.namespace, quoted.pod, quoted.reason) == (
+        17, "10.0.10.10", "kube-system", "kube-flannel-ds-h9cm9", "EOF")
+
+
+def test_what_a_session_deleted_is_kept_as_deleted_with_its_command() -> None:
+    r = ingest_text(_OKE_PROXYMUX_DELETED, "blog.txt")
+    assert r.objects == []
+    (gone,) = r.deleted
+    assert (gone.obj.key.id, gone.command, gone.line, gone.owner) == (
+        "apps/DaemonSet/kube-system/proxymux-client", "kubectl delete ds -n kube-system proxymux-client", 14, "")
+
+
+def test_a_single_pasted_kubectl_logs_is_the_pods_log() -> None:
+    # Hand-written like a ticket's paste: one `kubectl logs` and what it printed.
+    r = ingest_text("$ kubectl logs -n kube-system metrics-server-7d9d5b9c8-x2x7z\n"
+                    'E0501 10:00:00.000000       1 scraper.go:140] "Failed to scrape node"\n', "ticket.txt")
+    (log,) = r.logs
+    assert (log.namespace, log.pod, log.line) == ("kube-system", "metrics-server-7d9d5b9c8-x2x7z", 2)
+    assert not r.rejections and r.kubelet_unreachable == []

@@ -308,6 +308,8 @@ def looks_like_transcript(text: str) -> bool:
             kubectl = kubectl or found[0] == "kubectl"
             if found[0] == "kubectl" and (fenced or quoted or stamp or (_indented_prompt(line) and not manifest)):
                 return True
+            if found[0] == "kubectl" and not manifest and _verb(found[1]) == "logs":
+                return True  # a pasted `kubectl logs`: no kubectl text reader reads a log
         if commands >= 2:
             return True
     if kubectl and quoted:
@@ -333,6 +335,11 @@ _PROMPT_LINE = re.compile("|".join("(?:" + p.pattern.removeprefix("^") + ".*)" f
 # A line quoted with `> ` that says something (a lone `>` is as often a log's or a shell's own).
 _STRUCTURED_HEAD = re.compile(r"^\s*(?:---|apiVersion:|kind:|items:|metadata:|[{\[])")
 _QUOTED = re.compile(r"^\s*>+ ?\S")
+
+
+def _verb(command: str) -> str | None:
+    parsed = _parsed(command)
+    return parsed.verb if parsed is not None else None
 
 
 def _indented_prompt(line: str) -> bool:
