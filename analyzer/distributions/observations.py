@@ -170,9 +170,9 @@ def system_object_label_keys() -> frozenset[str]:
     return frozenset(f.pattern.partition("=")[0] for f in load_fingerprints() if f.signal == "system_object_label")
 
 
-def _observe_workload(obs: Observations, o: KubeObject, system: bool) -> None:
+def _observe_workload(obs: Observations, o: KubeObject, system: bool, oid: str | None = None) -> None:
     key = o.key
-    oid, kind = key.id, key.kind
+    oid, kind = oid or key.id, key.kind
     if kind == "Pod":
         spec = o.view.spec
         if spec.nodeName:
@@ -295,6 +295,16 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
         elif kind == "APIService":
             # APIService names are <version>.<group>; the core group's are just <version>.
             obs.add("api_group", key.name.partition(".")[2], key.id, kind, None)
+    for gone in getattr(cluster.ingest, "deleted", None) or ():
+        # What a paste showed and then deleted was in the cluster: its names and images still
+        # tell the distribution (OKE's proxymux-client DaemonSet, deleted to see what breaks).
+        o, key = gone.obj, gone.obj.key
+        system = not key.namespace or profiles.is_system_namespace(key.namespace)
+        oid = f"{key.id}, deleted at line {gone.line}"
+        if key.kind == "Pod" or key.kind in WORKLOAD_KINDS:
+            _observe_workload(obs, o, system, oid)
+        elif key.kind == "ConfigMap" and system:
+            obs.add("configmap_name", key.name, oid, key.kind, None)
     for event in events:
         _observe_event(obs, event, profiles)
     namespaces.pop("", None)
