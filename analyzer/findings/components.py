@@ -43,3 +43,30 @@ def expected_roles() -> dict[str, tuple[str, ...]]:
     """Distribution -> roles it cannot work without, from data/expected_components.yaml."""
     raw = load_yaml((DATA / "expected_components.yaml").read_text(encoding="utf-8"))
     return {str(k): tuple(v) for k, v in raw.items()}
+
+
+# Distributions whose name is an acronym (the rest are said as they are written: k3s, kind, ...).
+_ACRONYMS = frozenset({"aks", "eks", "oke", "gke", "doks", "rke2"})
+
+
+def spoken_name(distribution: str) -> str:
+    """A distribution's name as a sentence says it: AKS, OKE, RKE2; k3s, kubeadm, openshift."""
+    return distribution.upper() if distribution in _ACRONYMS else distribution
+
+
+def tunnel_names(cluster: AnalyzedDump) -> list[str]:
+    """The components through which this distribution's API server reaches its nodes (the
+    catalog's api-tunnel role): those the dump runs first, else every one the catalog names for
+    the distribution ([] where it has none, as on EKS and kubeadm)."""
+    from analyzer.distributions.catalog import load_catalog
+
+    dist = distribution_name(cluster)
+    if not dist:
+        return []
+    known = [e.name for e in load_catalog().entries if e.role == "api-tunnel" and dist in e.distributions]
+    try:
+        table = components(cluster)
+        running = {str(n) for n, role in zip(table["component"], table["role"], strict=True) if role == "api-tunnel"}
+    except (ComponentsUnavailable, KeyError):
+        running = set()
+    return [n for n in known if n in running] or known

@@ -34,6 +34,16 @@ def is_system_namespace(namespace: str) -> bool:
     return is_platform_namespace(namespace) or is_dump_tool_namespace(namespace)
 
 
+# What a paste is read as: a session (prompts, prose) or kubectl's output alone.
+_PASTES = ("transcript", "kubectl-text")
+
+
+def holds_a_paste(cluster: AnalyzedDump) -> bool:
+    """Whether the dump holds pasted text: only a paste quotes what the API server answered a
+    command, or shows a command typed against the cluster; objects never do."""
+    return any(f.format in _PASTES for f in getattr(cluster.ingest, "files", None) or ())
+
+
 def ev(obj: KubeObject, field: str, seen: Any, expected: Any = None) -> Evidence:
     """Evidence read from `obj` at `field`, located by the object's provenance."""
     return Evidence(field=field, seen=seen, expected=expected,

@@ -65,6 +65,7 @@ class Grouping:
     together_min_pods: int
     scheduler_node_states: tuple[tuple[re.Pattern[str], str], ...]
     component_explains_logs: dict[str, frozenset[str]] = field(default_factory=dict)
+    component_explains_rules: dict[str, frozenset[str]] = field(default_factory=dict)
     cni_explains: frozenset[str] = frozenset()
     device_plugin_words: tuple[str, ...] = ()
     stall_effects: frozenset[str] = frozenset()
@@ -105,6 +106,8 @@ def grouping() -> Grouping:
                                     for e in raw.get("scheduler_node_states") or ()),
         component_explains_logs={str(role): frozenset(sigs) for role, sigs
                                  in (raw.get("component_explains_logs") or {}).items()},
+        component_explains_rules={str(role): frozenset(rules) for role, rules
+                                  in (raw.get("component_explains_rules") or {}).items()},
         cni_explains=frozenset(raw.get("cni_explains") or ()),
         device_plugin_words=tuple(raw.get("device_plugin_words") or ()),
         stall_effects=frozenset(raw.get("stall_effects") or ()),
@@ -602,19 +605,31 @@ def _join_claims_and_their_pods(problems: list[Finding], union: _Union, cluster:
                 union.join(i, j)
 
 
-def _explains_log_pattern(component: Finding, pattern: Finding, g: Grouping) -> bool:
-    """Whether a critical component's failure explains a dump-wide log pattern (its role's
-    signatures in data/incidents.yaml)."""
-    return (component.rule.startswith("critical-component") and pattern.rule == "logs-dump-wide-pattern"
-            and str(pattern.facts.get("signature")) in g.component_explains_logs.get(str(component.facts.get("role")), ()))
+# The rules whose finding is a system component failing or gone, with its role in `role`.
+_COMPONENT_RULES = ("critical-component-missing", "critical-component-unhealthy", "system-component-deleted")
+
+
+def _explains(component: Finding, effect: Finding, g: Grouping) -> bool:
+    """Whether a critical component's failure explains another finding: a dump-wide log pattern
+    or a rule's finding its role explains (data/incidents.yaml)."""
+    if component.rule not in _COMPONENT_RULES:
+        return False
+    role = str(component.facts.get("role"))
+    if effect.rule == "logs-dump-wide-pattern":
+        return str(effect.facts.get("signature")) in g.component_explains_logs.get(role, ())
+    return effect.rule in g.component_explains_rules.get(role, ())
 
 
 def _join_component_and_log_pattern(problems: list[Finding], union: _Union, g: Grouping) -> None:
-    """A failing API tunnel and the logs the dump could not fetch through it: one incident."""
-    patterns = [i for i, f in enumerate(problems) if f.rule == "logs-dump-wide-pattern"]
+    """A failing API tunnel and the logs the dump could not fetch through it (a dump-wide
+    pattern, the API server's quoted answer): one incident."""
+    explained = {r for rules in g.component_explains_rules.values() for r in rules}
+    effects = [i for i, f in enumerate(problems) if f.rule == "logs-dump-wide-pattern" or f.rule in explained]
+    if not effects:
+        return
     for i, f in enumerate(problems):
-        for j in patterns:
-            if _explains_log_pattern(f, problems[j], g):
+        for j in effects:
+            if _explains(f, problems[j], g):
                 union.join(i, j)
 
 
@@ -778,8 +793,8 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     severity = min((f.severity for f in members), key=SEVERITIES.index)
     root = min(members, key=lambda f: (order.get(f.rule, len(order)), SEVERITIES.index(f.severity),
                                        f.kind, f.namespace, f.name))
-    # a dump-wide log pattern a failing component explains names that component as the cause
-    root = next((f for f in members if _explains_log_pattern(f, root, g)), root)
+    # what a failing component explains (a dump-wide log pattern) names that component as the cause
+    root = next((f for f in members if _explains(f, root, g)), root)
     # no network plugin at all is why the nodes it was joined with are NotReady (not the reverse)
     if root.rule == "node-not-ready":
         root = next((f for f in members if f.rule == "critical-component-missing" and f.facts.get("role") == "cni"), root)

@@ -1079,3 +1079,18 @@ def test_a_node_notready_for_another_stated_reason_stays_its_own_incident() -> N
     incidents = incidents_of(analyzer.load({"pasted.txt": WEBSITE_31550 + describe}))
     master = [i for i in incidents if any(f.rule == "node-not-ready" and f.name == "master" for f in i.members)]
     assert master and master[0].cause_rule == "node-not-ready"
+
+
+def test_a_deleted_api_tunnel_is_the_cause_of_the_kubelet_the_api_server_could_not_reach() -> None:
+    # Trimmed from the OKE seed document (shared seeds 002: gashirar's blog post on OKE's
+    # proxymux-client): the tunnel's DaemonSet deleted, then `kubectl logs` failing with EOF.
+    cluster = analyzer.load({"blog.txt": (
+        "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: proxymux-client\n  namespace: kube-system\n\n"
+        "# kubectl delete ds -n kube-system proxymux-client\n"
+        'daemonset.apps "proxymux-client" deleted\n\n'
+        "# kubectl logs -n kube-system kube-flannel-ds-h9cm9\n"
+        "Error from server: Get https://10.0.10.10:10250/containerLogs/kube-system/kube-flannel-ds-h9cm9/"
+        "kube-flannel: EOF\n")})
+    (incident,) = incidents_of(cluster)
+    assert incident.cause_rule == "system-component-deleted" and incident.severity == "critical"
+    assert sorted(f.rule for f in incident.members) == ["kubelet-unreachable", "system-component-deleted"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.facts import holds_a_paste
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -20,15 +21,12 @@ RULE = RuleMeta(
 )
 
 
-# What a paste is read as: a session (prompts, prose) or kubectl's output alone.
-_PASTES = ("transcript", "kubectl-text")
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     failures = list(getattr(cluster.ingest, "webhook_failures", None) or ())
     if not failures:
-        if not any(f.format in _PASTES for f in getattr(cluster.ingest, "files", None) or ()):
-            # only a paste quotes what the API server answered a request; objects never do
+        if not holds_a_paste(cluster):
             yield RULE.not_applicable("the dump holds no pasted session to quote the API server's refusals")
         return
     # a refusal an event already tells (a controller's FailedCreate: "Error creating: ... failed
