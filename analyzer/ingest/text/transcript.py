@@ -308,8 +308,9 @@ def looks_like_transcript(text: str) -> bool:
             kubectl = kubectl or found[0] == "kubectl"
             if found[0] == "kubectl" and (fenced or quoted or stamp or (_indented_prompt(line) and not manifest)):
                 return True
-            if found[0] == "kubectl" and not manifest and _verb(found[1]) == "logs":
-                return True  # a pasted `kubectl logs`: no kubectl text reader reads a log
+            if (found[0] == "kubectl" and not manifest and _KUBECTL.match(line.lstrip()) is None
+                    and _verb(found[1]) == "logs"):
+                return True  # `$ kubectl logs POD` and its log: no kubectl text reader reads a log
         if commands >= 2:
             return True
     if kubectl and quoted:
