@@ -63,7 +63,9 @@ def webhook_failures(text: str, source: str) -> list[WebhookFailure]:
 # kube-system/kube-flannel-ds-h9cm9/kube-flannel: EOF`, `Error from server: error dialing backend:
 # dial tcp 10.240.0.4:10250: i/o timeout`, `... error dialing backend: No agent available`.
 _KUBELET_CALL = re.compile(
-    r"^[ \t>]*Error from server(?: \([A-Za-z]+\))?:\s*(?:Internal error occurred:\s*)?"
+    # kubectl's error line (`error: error upgrading connection: ...` for exec and port-forward,
+    # helm's `Error: forwarding ports: ...`), then what it wraps, up to the failed call
+    r"^[ \t>]*(?:Error from server(?: \([A-Za-z]+\))?:|error:|Error:)[^\n]*?"
     r"(?:(?:Get|Post)\s+\"?https?://(?P<host>\[[0-9a-fA-F:]+\]|[^:/\"\s]+):10250/(?P<path>[^\"\s]*)\"?:\s*(?P<why>[^\n]*)"
     r"|error dialing backend:\s*(?P<backend>[^\n]*))", re.MULTILINE)
 _DIALED = re.compile(r"dial tcp (?P<host>\[[0-9a-fA-F:]+\]|[0-9.]+|[^:\s]+):10250")
@@ -86,7 +88,7 @@ class KubeletUnreachable:
 
 def kubelet_unreachable(text: str, source: str) -> list[KubeletUnreachable]:
     """Every quoted failure of the API server to reach a kubelet in a text, in file order. Only
-    kubectl's own `Error from server` lines: a pod's log that says it could not scrape a kubelet
+    kubectl's (or helm's) own error lines: a pod's log that says it could not scrape a kubelet
     (metrics-server) is that pod's view, not the API server's.
 
     >>> (f,) = kubelet_unreachable('Error from server: Get https://10.0.10.10:10250/containerLogs/'
@@ -96,6 +98,10 @@ def kubelet_unreachable(text: str, source: str) -> list[KubeletUnreachable]:
     >>> (f,) = kubelet_unreachable('Error from server: error dialing backend: dial tcp 10.240.0.4:10250: i/o timeout', "t")
     >>> f.host, f.reason
     ('10.240.0.4', 'dial tcp 10.240.0.4:10250: i/o timeout')
+    >>> (f,) = kubelet_unreachable('error: error upgrading connection: error dialing backend: dial tcp '
+    ...     '10.240.0.6:10250: getsockopt: connection timed out', "t")
+    >>> f.host, f.reason
+    ('10.240.0.6', 'dial tcp 10.240.0.6:10250: getsockopt: connection timed out')
     """
     if ":10250" not in text and "dialing backend" not in text:
         return []

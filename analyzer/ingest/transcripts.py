@@ -215,7 +215,9 @@ def cli_tool(command_text: str) -> str | None:
 _DISTRIBUTION_CLI = re.compile(
     r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(minikube)(?:\.exe)?\s+(?:start|status|ssh|addons|service|tunnel|node|logs|ip|dashboard|image|mount|version)"
     r"|(kind)\s+(?:create|get|load|delete|export|version)|(k3d)\s+(?:cluster|node|kubeconfig|image|registry|version)"
-    r"|(k3s|rke2)\s+(?:server|agent|check-config|etcd-snapshot|certificate|crictl|ctr|-v|--version|-version))(?=\s|$)")
+    r"|(k3s|rke2)\s+(?:server|agent|check-config|etcd-snapshot|certificate|crictl|ctr|-v|--version|-version)"
+    # the managed clouds' own CLIs, for their Kubernetes service (credentials, node pools, upgrades)
+    r"|(az\s+aks|aws\s+eks|eksctl|gcloud\s+container|oci\s+ce)(?:\.exe)?\s+\S+)(?=\s|$)")
 # What `minikube start` prints of the Kubernetes it brings up.
 _MINIKUBE_PREPARING = re.compile(r"Preparing Kubernetes (v\d+\.\d+\.\d+\S*) on ")
 
@@ -229,9 +231,13 @@ def distribution_cli(command_text: str) -> str | None:
     ('k3s', 'rke2', None)
     >>> distribution_cli("minikube kubectl -- get po") is None
     True
+    >>> distribution_cli("az aks get-credentials -g rg -n prod"), distribution_cli("aws  eks update-kubeconfig --name c")
+    ('az aks', 'aws eks')
+    >>> distribution_cli("gcloud container clusters get-credentials c"), distribution_cli("oci ce cluster create-kubeconfig")
+    ('gcloud container', 'oci ce')
     """
     m = _DISTRIBUTION_CLI.match(command_text.strip())
-    return next((g for g in m.groups() if g), None) if m else None
+    return next((" ".join(g.split()) for g in m.groups() if g), None) if m else None
 
 
 def minikube_kubernetes_version(output: str) -> str | None:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from analyzer.distributions import detect_distribution
 
 from .dumps import load, node, pod
@@ -355,3 +357,26 @@ def test_events_reported_by_gkes_own_scheduler_tell_gke(tmp_path) -> None:
     plain = tmp_path / "plain.md"
     plain.write_text(paste.read_text().replace("gke.io/optimize-utilization-scheduler", "default-scheduler                    "))
     assert analyzer.load(plain).distribution.name != "gke"
+
+
+@pytest.mark.parametrize(("command", "tool", "distribution"), [
+    # Azure/AKS#50 (2017-11-19): the session starts with the credentials of the AKS cluster
+    ("az aks get-credentials --resource-group rs-frame-cluster --name frame-cluster", "az aks", "aks"),
+    ("aws eks update-kubeconfig --region eu-west-1 --name prod", "aws eks", "eks"),
+    ("eksctl get nodegroup --cluster prod", "eksctl", "eks"),
+    ("gcloud container clusters get-credentials prod --zone europe-west1-b", "gcloud container", "gke"),
+    ("oci ce cluster create-kubeconfig --cluster-id ocid1.cluster.oc1.phx.aaaa --file $HOME/.kube/config", "oci ce", "oke"),
+])
+def test_a_managed_clouds_own_cli_names_its_kubernetes_service(tmp_path, command: str, tool: str, distribution: str) -> None:
+    import analyzer
+
+    paste = tmp_path / "issue.md"
+    paste.write_text(
+        f"```\nuser@host:~$ {command}\n"
+        "user@host:~$ kubectl get pods\n"
+        "NAME                                 READY     STATUS    RESTARTS   AGE\n"
+        "flink-jobmanager-870122904-t6mmf     1/1       Running   0          36m\n```\n")
+    cluster = analyzer.load(paste)
+    assert cluster.ingest.cli_tools == {tool: 1}
+    result = cluster.distribution
+    assert result.name == distribution and [(e.signal, e.value) for e in result.evidence] == [("cli_tool", tool)]
