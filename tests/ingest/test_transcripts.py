@@ -716,3 +716,15 @@ def test_a_single_pasted_kubectl_logs_is_the_pods_log() -> None:
     (log,) = r.logs
     assert (log.namespace, log.pod, log.line) == ("kube-system", "metrics-server-7d9d5b9c8-x2x7z", 2)
     assert not r.rejections and r.kubelet_unreachable == []
+
+
+def test_a_command_glued_to_a_sentence_in_japanese_is_prose() -> None:
+    # The OKE seed document (shared seeds 002): after a `kubectl get pod -A` listing, the post
+    # says "kubectl get podは動きました。" ("kubectl get pod worked.") and goes on.
+    r = ingest_text("# kubectl get pod -A\n"
+                    "NAMESPACE     NAME                       READY   STATUS    RESTARTS   AGE\n"
+                    "kube-system   coredns-67bb89d7c6-ddnvv   1/1     Running   0          3h45m\n"
+                    "\n"
+                    "kubectl get podは動きました。\n"
+                    "とりあえず適当なPodのログでも見てみましょう。\n", "blog.txt")
+    assert not r.rejections and [o.name for o in r.objects] == ["coredns-67bb89d7c6-ddnvv"]

@@ -191,12 +191,19 @@ def command_of_line(text: str) -> tuple[str, str] | None:
         if word and (prompt.pattern != r"^[$#%] " or len(rest) < 200):
             return "command", rest
         return None
+    if _GLUED_PROSE.search(stripped):
+        return None  # `kubectl get podは動きました。` ("kubectl get pod worked."): a sentence, no command
     if _KUBECTL.match(stripped) and not stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None \
             and _known(cmd):
         return "kubectl", stripped
     if stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None and cmd.verb in ("get", "describe", "top", "logs"):
         return "kubectl", stripped
     return None
+
+
+# A word of a command glued to a word of another script (Japanese, Chinese, Korean prose write
+# "kubectl get pod" inside a sentence without a space): no argument kubectl takes looks so.
+_GLUED_PROSE = re.compile(r"[A-Za-z0-9][\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
 
 # `bash -lc '...'`, `sh -c ...` (as CI and agents run commands, often shell-escaped by xtrace).
