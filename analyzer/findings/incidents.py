@@ -65,7 +65,7 @@ class Grouping:
     together_min_pods: int
     scheduler_node_states: tuple[tuple[re.Pattern[str], str], ...]
     component_explains_logs: dict[str, frozenset[str]] = field(default_factory=dict)
-    component_explains_rules: dict[str, frozenset[str]] = field(default_factory=dict)
+    component_explains_rules: dict[str, dict[str, str]] = field(default_factory=dict)
     cni_explains: frozenset[str] = frozenset()
     device_plugin_words: tuple[str, ...] = ()
     stall_effects: frozenset[str] = frozenset()
@@ -106,8 +106,8 @@ def grouping() -> Grouping:
                                     for e in raw.get("scheduler_node_states") or ()),
         component_explains_logs={str(role): frozenset(sigs) for role, sigs
                                  in (raw.get("component_explains_logs") or {}).items()},
-        component_explains_rules={str(role): frozenset(rules) for role, rules
-                                  in (raw.get("component_explains_rules") or {}).items()},
+        component_explains_rules={str(role): {str(rule): str(word or "") for rule, word in rules.items()}
+                                  for role, rules in (raw.get("component_explains_rules") or {}).items()},
         cni_explains=frozenset(raw.get("cni_explains") or ()),
         device_plugin_words=tuple(raw.get("device_plugin_words") or ()),
         stall_effects=frozenset(raw.get("stall_effects") or ()),
@@ -379,7 +379,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_static_pods_restarted_alike(problems, union)
     _join_control_plane_cascade(problems, union, cluster, g)
     _join_claims_and_their_pods(problems, union, cluster)
-    _join_component_and_log_pattern(problems, union, g)
+    _join_component_and_log_pattern(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
     _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
@@ -609,28 +609,59 @@ def _join_claims_and_their_pods(problems: list[Finding], union: _Union, cluster:
 _COMPONENT_RULES = ("critical-component-missing", "critical-component-unhealthy", "system-component-deleted")
 
 
-def _explains(component: Finding, effect: Finding, g: Grouping) -> bool:
-    """Whether a critical component's failure explains another finding: a dump-wide log pattern
-    or a rule's finding its role explains (data/incidents.yaml)."""
-    if component.rule not in _COMPONENT_RULES:
+def _explains(component: Finding, effect: Finding, g: Grouping, role: str | None = None) -> bool:
+    """Whether a failing component explains another finding: a dump-wide log pattern (a
+    critical component's finding) or a rule's finding its role explains (data/incidents.yaml).
+    `role`: the component's, for a finding on its workload or pods."""
+    if component.rule in _COMPONENT_RULES:
+        role = str(component.facts.get("role"))
+        if effect.rule == "logs-dump-wide-pattern":
+            return str(effect.facts.get("signature")) in g.component_explains_logs.get(role, ())
+    if role is None or component is effect:
         return False
-    role = str(component.facts.get("role"))
-    if effect.rule == "logs-dump-wide-pattern":
-        return str(effect.facts.get("signature")) in g.component_explains_logs.get(role, ())
-    return effect.rule in g.component_explains_rules.get(role, ())
+    word = g.component_explains_rules.get(role, {}).get(effect.rule)
+    if word is None:
+        return False
+    from analyzer.findings import _metas
+    from analyzer.findings.render import message
+
+    return word in message(effect, _metas()[effect.rule])
 
 
-def _join_component_and_log_pattern(problems: list[Finding], union: _Union, g: Grouping) -> None:
-    """A failing API tunnel and the logs the dump could not fetch through it (a dump-wide
-    pattern, the API server's quoted answer): one incident."""
+def _join_component_and_log_pattern(problems: list[Finding], union: _Union, g: Grouping,
+                                     cluster: AnalyzedDump) -> None:
+    """A failing component and what its role explains: an API tunnel and the logs the dump could
+    not fetch through it (a dump-wide pattern, the API server's quoted answer), metrics-server
+    and the HPAs without metrics. One incident."""
     explained = {r for rules in g.component_explains_rules.values() for r in rules}
     effects = [i for i, f in enumerate(problems) if f.rule == "logs-dump-wide-pattern" or f.rule in explained]
     if not effects:
         return
+    roles = _component_roles(cluster)
     for i, f in enumerate(problems):
+        role = roles.get((f.kind, f.namespace, f.name))
         for j in effects:
-            if _explains(f, problems[j], g):
+            if _explains(f, problems[j], g, role):
                 union.join(i, j)
+
+
+def _component_roles(cluster: AnalyzedDump) -> dict[tuple[str, str, str], str]:
+    """The role of each classified system component, by its workload and by each of its pods."""
+    try:
+        table = cluster.tables["components"]
+    except KeyError:
+        return {}
+    roles: dict[tuple[str, str, str], str] = {}
+    for kind, namespace, name, role, objects in zip(table["kind"], table["namespace"], table["name"],
+                                                    table["role"], table["objects"], strict=True):
+        if pd.isna(role) or role in ("unknown", "other"):
+            continue
+        roles[(str(kind), str(namespace), str(name))] = str(role)
+        for obj_id in ("" if pd.isna(objects) else str(objects)).split(","):
+            parts = obj_id.split("/")
+            if len(parts) == 4:  # group/kind/namespace/name
+                roles[(parts[1], parts[2], parts[3])] = str(role)
+    return roles
 
 
 def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: AnalyzedDump) -> None:

@@ -1094,3 +1094,18 @@ def test_a_deleted_api_tunnel_is_the_cause_of_the_kubelet_the_api_server_could_n
     (incident,) = incidents_of(cluster)
     assert incident.cause_rule == "system-component-deleted" and incident.severity == "critical"
     assert sorted(f.rule for f in incident.members) == ["kubelet-unreachable", "system-component-deleted"]
+
+
+def test_a_failing_metrics_server_is_the_cause_of_the_hpas_without_metrics() -> None:
+    # Hand-written like Azure/acs-engine#4153 (2018-10-31): metrics-server in CrashLoopBackOff, the
+    # HPA of a Deployment without current metrics.
+    cluster = analyzer.load({"session.txt": (
+        "$ kubectl get pods -n kube-system\n"
+        "NAME                              READY   STATUS             RESTARTS   AGE\n"
+        "metrics-server-5cbbc84f8c-qb64p   0/1     CrashLoopBackOff   12         40m\n"
+        "$ kubectl get hpa\n"
+        "NAME   REFERENCE        TARGETS         MINPODS   MAXPODS   REPLICAS   AGE\n"
+        "web    Deployment/web   <unknown>/80%   2         10        2          3d\n")})
+    (incident,) = incidents_of(cluster)
+    assert incident.cause_rule == "pod-crashloop"
+    assert sorted(f.rule for f in incident.members) == ["hpa-not-scaling", "pod-crashloop", "pod-high-restarts"]
