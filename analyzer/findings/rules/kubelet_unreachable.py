@@ -14,6 +14,7 @@ from analyzer.findings.components import distribution_name, spoken_name, tunnel_
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import holds_a_paste
 from analyzer.findings.types import Evidence, Finding, RuleMeta
+from analyzer.ingest.refusals import KubeletUnreachable
 
 RULE = RuleMeta(
     id="kubelet-unreachable", title="API server could not reach a kubelet", severity="warning",
@@ -27,14 +28,13 @@ RULE = RuleMeta(
 )
 
 
-
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     failures = list(getattr(cluster.ingest, "kubelet_unreachable", None) or ())
     if not failures:
         if not holds_a_paste(cluster):
             yield RULE.not_applicable("the dump holds no pasted session to quote the API server's answers")
         return
-    by_host: dict[str, list] = {}
+    by_host: dict[str, list[KubeletUnreachable]] = {}
     for failure in failures:
         by_host.setdefault(failure.host, []).append(failure)
     nodes = _nodes_by_address(cluster)
@@ -66,8 +66,7 @@ def _nodes_by_address(cluster: AnalyzedDump) -> dict[str, str]:
     return out
 
 
-def _later_log(cluster: AnalyzedDump, last: object) -> str:
+def _later_log(cluster: AnalyzedDump, last: KubeletUnreachable) -> str:
     """Why the failure is history: a `kubectl logs` the same paste got a log from after it."""
-    source, line = getattr(last, "source", None), getattr(last, "line", 0)
-    later = [log.line for log in cluster.logs if log.source == source and log.line and log.line > line]
+    later = [log.line for log in cluster.logs if log.source == last.source and log.line > last.line]
     return f"a later `kubectl logs` in the paste returned a log (line {min(later)})" if later else ""
