@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.ingest import LogRecord
+from analyzer.printing.pasted import containers_unknown, is_placeholder
 from analyzer.printing.store import DumpStore, NotCollected
 
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
@@ -55,6 +56,10 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
         body = store.body(pods, obj) if obj is not None else None
     if body is None and not records:
         raise LogError(f'pods "{pod}" not found', 404, "NotFound")
+    if body is not None and containers_unknown(body):
+        record = _log_of_unnamed(records, namespace, pod, container, previous)
+        return PodLog(namespace, pod, record.container or container or "", previous, record.text,
+                      _timestamped(record.text))
     names, inits = _container_names(body)
     if body is None:
         names = sorted({r.container for r in records})
@@ -81,8 +86,31 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
     if record is None:
         which = "previous log" if previous else "log"
         raise LogError(f"the dump holds no {which} for container {container} of pod {pod}", 404, "NotFound")
-    return PodLog(namespace, pod, container, previous, record.text,
-                  bool(record.text) and all(_TIMESTAMPED.match(line) for line in record.text.splitlines()[:5] if line))
+    return PodLog(namespace, pod, container, previous, record.text, _timestamped(record.text))
+
+
+def _timestamped(text: str) -> bool:
+    return bool(text) and all(_TIMESTAMPED.match(line) for line in text.splitlines()[:5] if line)
+
+
+def _log_of_unnamed(records: list[LogRecord], namespace: str, pod: str, container: str | None,
+                    previous: bool) -> LogRecord:
+    """The log of a pod read from a pasted table row, whose containers the dump does not name:
+    the one saved under the container asked for; for a placeholder, the one saved without a
+    container's name (`kubectl logs POD`); for none, that one, else the only one saved."""
+    wanted = "" if not container or is_placeholder(container) else container
+    record = _pick(records, wanted, previous)
+    if record is None and not container:
+        saved = {r.container for r in records if r.previous == previous}
+        record = _pick(records, saved.pop(), previous) if len(saved) == 1 else None
+    if record is None:
+        which = "previous log" if previous else "log"
+        saved_of = sorted({r.container for r in records if r.container})
+        also = f" (it holds the logs of {', '.join(saved_of)})" if saved_of else ""
+        raise LogError(f"the dump holds pod {namespace}/{pod} only as a row of a pasted kubectl table, and no {which} "
+                       f"of {f'container {wanted}' if wanted else 'it'}: the names of its containers are not in the "
+                       f"dump{also}", 404, "NotFound")
+    return record
 
 
 def _pick(records: list[LogRecord], container: str, previous: bool) -> LogRecord | None:

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from analyzer.ingest import IngestResult, KubeObject, LogRecord
+from analyzer.printing.pasted import PASTED, served_pasted_pod
 from analyzer.printing.resources import Resource, ResourceCatalog
 from analyzer.printing.selectors import field_selector, label_selector
 from analyzer.printing.timefmt import Clock
@@ -68,6 +69,9 @@ class DumpStore:
             meta.setdefault("name", obj.name)
             if obj.namespace and res.namespaced:
                 meta.setdefault("namespace", obj.namespace)
+            if res.builtin and res.kind == "Pod" and PASTED in found:
+                # a pasted row's pod: containers and a phase, as kubectl logs and describe need
+                found = served_pasted_pod(found, (r.container for r in self.pod_logs(obj.namespace or "", obj.name)))
             if not self.show_sensitive:
                 _mask(found)
             self._bodies[key] = found

@@ -353,6 +353,48 @@ def test_top_reads_the_metrics_the_dump_saved(served: Served) -> None:
     assert missing.returncode != 0 and "the dump did not collect PodMetrics" in missing.stderr
 
 
+# Rows of `kubectl get all -A` from k3d-io/k3d#686 (svclb-traefik crash-looping on CentOS), and
+# a log of one of its containers as a session would paste it after them (written for this test).
+PASTED_ROWS = """$ kubectl get pods -A
+NAMESPACE     NAME                                      READY   STATUS             RESTARTS   AGE
+kube-system   coredns-7448499f4d-4n7lp                  1/1     Running            0          3m37s
+kube-system   svclb-traefik-qk8kq                       0/2     CrashLoopBackOff   2          30s
+kube-system   metrics-server-86cbb8457f-qjjlb           1/1     Running            0          3m37s
+$ kubectl logs -n kube-system svclb-traefik-qk8kq -c lb-port-80
++ cat /proc/sys/net/ipv4/ip_forward
++ exit 1
+$ kubectl logs -n kube-system coredns-7448499f4d-4n7lp
+[INFO] plugin/reload: Running configuration MD5 = 442b35f70385f5c97f2491a0ce8a27f6
+"""
+
+
+def test_pods_of_pasted_rows_answer_logs_and_describe(tmp_path: Path) -> None:
+    # A row names no container: kubectl logs panicked on the served pod's empty container list,
+    # and describe printed an empty Status
+    dump = tmp_path / "k3d-686.txt"
+    dump.write_text(PASTED_ROWS, encoding="utf-8")
+    with serving([dump], tmp_path / "srv") as s:
+        unnamed = s.kubectl("logs", "metrics-server-86cbb8457f-qjjlb", "-n", "kube-system", check=False)
+        assert unnamed.returncode == 1 and "panic" not in unnamed.stderr
+        assert "Error from server (NotFound): the dump holds pod kube-system/metrics-server-86cbb8457f-qjjlb only " \
+            "as a row of a pasted kubectl table, and no log of it" in unnamed.stderr
+        # the containers a saved log names are the pod's; kubectl's default is then the first
+        assert s.kubectl("logs", "svclb-traefik-qk8kq", "-n", "kube-system", "-c", "lb-port-80").stdout == \
+            "+ cat /proc/sys/net/ipv4/ip_forward\n+ exit 1\n"
+        # `kubectl logs POD` saved without -c is the pod's log when its containers are not named
+        assert "plugin/reload" in s.kubectl("logs", "coredns-7448499f4d-4n7lp", "-n", "kube-system").stdout
+        other = s.kubectl("logs", "svclb-traefik-qk8kq", "-n", "kube-system", "-c", "<unknown-2>", check=False)
+        assert "no log of it: the names of its containers are not in the dump (it holds the logs of lb-port-80)" \
+            in other.stderr
+        described = s.kubectl("describe", "pod", "svclb-traefik-qk8kq", "-n", "kube-system").stdout
+        assert re.search(r"^Status: +Unknown\nReason: +CrashLoopBackOff\nMessage: +read from a row of a pasted "
+                         r"kubectl table \(READY 0/2, STATUS CrashLoopBackOff, RESTARTS 2\)", described, re.M)
+        assert re.search(r"^Containers:\n  lb-port-80:\n(.*\n)*  <unknown-2>:", described, re.M)
+        # the table still prints what was pasted
+        rows = s.kubectl("get", "pods", "-n", "kube-system").stdout
+        assert re.search(r"svclb-traefik-qk8kq +0/2 +CrashLoopBackOff +2 +30s", rows)
+
+
 def test_describe_node_of_a_dump_without_pods_shows_the_node(tmp_path: Path) -> None:
     # realdata aks/autoscaler-issue-2805 holds a Node and no pods: kubectl describe node lists
     # the node's pods and stops at any error but Forbidden

@@ -1,0 +1,77 @@
+"""A Pod known only from a row of a pasted `kubectl get` table, as the API would serve it.
+
+Such a row names no container and often no phase (its STATUS is kubectl's summary, such as
+CrashLoopBackOff). The API never serves a Pod without containers, and kubectl relies on that:
+`kubectl logs POD` reads the first container's name (and panics on an empty list), `kubectl
+describe` prints the phase as the pod's Status. So the served body lists the containers the dump
+names (the logs it holds of the pod) and stands in for the others with placeholders, states the
+phase as Unknown when the row did not print one, and says in its message what was read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from analyzer.ingest.text.types import TEXT_FACTS_KEY as PASTED
+
+# Not a DNS label, so never the name of a real container.
+_PLACEHOLDER = re.compile(r"^<unknown(?:-\d+)?>$")
+_READY = re.compile(r"^\d+/(\d+)$")
+
+
+def is_placeholder(container: str) -> bool:
+    """Whether a container name stands in for one the dump does not name.
+
+    >>> is_placeholder("<unknown-2>"), is_placeholder("web")
+    (True, False)
+    """
+    return _PLACEHOLDER.match(container) is not None
+
+
+def containers_unknown(body: dict[str, Any]) -> bool:
+    """Whether a served Pod stands in for containers the dump does not name (or has none)."""
+    spec = body.get("spec") if isinstance(body.get("spec"), dict) else {}
+    names = [c.get("name") for key in ("containers", "initContainers")
+             for c in spec.get(key) or () if isinstance(c, dict)]
+    return PASTED in body and (not names or any(isinstance(n, str) and is_placeholder(n) for n in names))
+
+
+def served_pasted_pod(body: dict[str, Any], log_containers: Iterable[str]) -> dict[str, Any]:
+    """The Pod of a pasted row with containers and a phase; a body that has them is returned as is.
+
+    >>> pod = served_pasted_pod({"metadata": {"name": "svclb-traefik-qk8kq"}, "x-kda-text": {
+    ...     "ready": "0/2", "status": "CrashLoopBackOff", "restarts": 2}}, ["lb-port-443"])
+    >>> [c["name"] for c in pod["spec"]["containers"]], pod["status"]["phase"], pod["status"]["reason"]
+    (['lb-port-443', '<unknown-2>'], 'Unknown', 'CrashLoopBackOff')
+    >>> pod["status"]["message"]
+    'read from a row of a pasted kubectl table (READY 0/2, STATUS CrashLoopBackOff, RESTARTS 2): the dump holds no spec or status of its containers'
+    >>> served_pasted_pod({"x-kda-text": {"status": "Running"}, "status": {"phase": "Running"}}, [])["spec"]
+    {'containers': [{'name': '<unknown>'}]}
+    """
+    facts = body.get(PASTED)
+    spec = body.get("spec") if isinstance(body.get("spec"), dict) else {}
+    if not isinstance(facts, dict) or spec.get("containers") or spec.get("initContainers"):
+        return body
+    named = sorted({c for c in log_containers if c})
+    ready = _READY.match(str(facts.get("ready") or ""))
+    count = max(len(named), int(ready.group(1)) if ready else 1, 1)
+    if count == 1 and not named:
+        names = ["<unknown>"]
+    else:
+        names = named + [f"<unknown-{i}>" for i in range(len(named) + 1, count + 1)]
+    out = dict(body)
+    out["spec"] = {**spec, "containers": [{"name": n} for n in names]}
+    status = dict(body["status"]) if isinstance(body.get("status"), dict) else {}
+    said = facts.get("status")
+    if not status.get("phase"):
+        status["phase"] = "Unknown"
+        if isinstance(said, str) and said:
+            status.setdefault("reason", said)
+    shown = ", ".join(f"{label} {facts[key]}" for label, key in (("READY", "ready"), ("STATUS", "status"),
+                                                                   ("RESTARTS", "restarts")) if facts.get(key) is not None)
+    status.setdefault("message", f"read from a row of a pasted kubectl table{f' ({shown})' if shown else ''}: "
+                                 "the dump holds no spec or status of its containers")
+    out["status"] = status
+    return out
