@@ -282,12 +282,22 @@ def _plain_upstream(cluster: ModeledDump, hits: list[Hit], virtual: set[str]) ->
     ]
 
 
+def _with_their_base(hits: list[Hit], profiles: Profiles) -> list[Hit]:
+    """The hits, less those of `with_base` rows whose distribution's base left no mark of its own
+    (MicroShift's snapshot controller in kube-system says MicroShift only beside OpenShift's marks)."""
+    if not any(h.fingerprint.with_base for h in hits):
+        return hits
+    marked = {h.fingerprint.distribution for h in hits if h.fingerprint.weight > 0 and not h.fingerprint.with_base}
+    return [h for h in hits if not h.fingerprint.with_base
+            or profiles.distributions[h.fingerprint.distribution].based_on in marked]
+
+
 def detect(cluster: ModeledDump, fingerprints: Iterable[Fingerprint] | None = None) -> Distribution:
     """Name the cluster's distribution from its fingerprints, with evidence, runner-up and per-node verdicts."""
     profiles = load_profiles()
     obs = observe(cluster, profiles)
     rows = tuple(load_fingerprints() if fingerprints is None else fingerprints)
-    hits = [h for h in match(rows, obs) if h.observation.node not in obs.virtual_nodes]
+    hits = _with_their_base([h for h in match(rows, obs) if h.observation.node not in obs.virtual_nodes], profiles)
     notes: list[str] = []
     if obs.virtual_nodes:
         notes.append(f"{len(obs.virtual_nodes)} placeholder node(s) of a virtual cluster (vcluster) ignored")

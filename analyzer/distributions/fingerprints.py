@@ -25,6 +25,9 @@ class Fingerprint:
     weight: float
     note: str
     matches: Matcher
+    # speaks only beside the marks of the distribution this one is built on (profiles.yaml
+    # based_on): alone, what it matches is seen on other clusters too
+    with_base: bool = False
 
     @property
     def channel(self) -> str:
@@ -68,5 +71,9 @@ def load_fingerprints(path: Path = FINGERPRINTS_FILE) -> tuple[Fingerprint, ...]
             matcher = SIGNALS[signal].compile(pattern)
         except Exception as exc:  # a bad regex in the data file
             raise ValueError(f"{where}: pattern {pattern!r}: {exc}") from exc
-        out.append(Fingerprint(i, dist, signal, pattern, float(weight), str(row.get("note") or ""), matcher))
+        with_base = bool(row.get("with_base"))
+        if with_base and not known[dist].based_on:
+            raise ValueError(f"{where}: with_base, but {dist} is based on no other distribution")
+        out.append(Fingerprint(i, dist, signal, pattern, float(weight), str(row.get("note") or ""), matcher,
+                               with_base))
     return tuple(out)

@@ -187,6 +187,7 @@ def _observe_workload(obs: Observations, o: KubeObject, system: bool, oid: str |
         return
     # A DaemonSet and its pods are one component: names and images score once as "Workload".
     obs.add("workload_name", key.name, oid, WORKLOAD, None)
+    obs.add("system_workload", f"{key.namespace}/{key.name}", oid, WORKLOAD, None)
     spec = None
     if kind == "Pod":
         spec = o.view.spec

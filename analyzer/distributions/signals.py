@@ -119,6 +119,12 @@ def workload_name(pattern: str) -> Matcher:
     return _search(pattern)
 
 
+def system_workload(pattern: str) -> Matcher:
+    """`namespace/name` of a workload or pod in a system namespace matches
+    (`^kube-system/csi-snapshot-controller-`: where a component runs tells what installed it)."""
+    return _search(pattern)
+
+
 def configmap_name(pattern: str) -> Matcher:
     """A ConfigMap name in a system namespace is the pattern (a regex, whole name)."""
     return _fullmatch(pattern)
@@ -190,6 +196,7 @@ SIGNALS: dict[str, SignalType] = {
         _signal(os_image_regex, "os_image"),
         _signal(node_name_regex, "node_name"),
         _signal(workload_name, "workload_name"),
+        _signal(system_workload, "system_workload"),
         _signal(configmap_name, "configmap_name"),
         _signal(api_group, "api_group"),
         _signal(image_registry_regex, "image"),

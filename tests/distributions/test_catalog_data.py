@@ -24,18 +24,18 @@ ROLES = {
 DISTRIBUTIONS = {
     "aks", "eks", "oke", "gke", "kubeadm", "k3s", "rke2", "openshift", "kind", "minikube",
     "docker-desktop", "microk8s", "doks", "vanilla", "lke", "talos", "kops", "eks-anywhere",
-    "rancher-desktop", "tkg",
+    "rancher-desktop", "tkg", "microshift",
 }
 SIGNALS = {
     "provider_id_prefix", "node_label_key_prefix", "node_label", "node_annotation_key_prefix",
     "kubelet_version_regex", "os_image_regex", "node_name_regex", "workload_name", "configmap_name",
     "api_group", "image_registry_regex", "namespace_name", "namespace_annotation_key_prefix",
-    "pull_secret_name", "cli_tool", "pod_annotation", "event_source", "system_object_label",
+    "pull_secret_name", "cli_tool", "pod_annotation", "event_source", "system_object_label", "system_workload",
 }
 # Signals whose pattern is a regular expression (the others are literal prefixes or key=value).
 REGEX_SIGNALS = {"kubelet_version_regex", "os_image_regex", "node_name_regex", "workload_name",
                  "configmap_name", "api_group", "image_registry_regex", "namespace_name",
-                 "pull_secret_name", "event_source"}
+                 "pull_secret_name", "event_source", "system_workload"}
 # A catalog `match` pattern with one of these characters is a regex; plain ones are names.
 REGEX_CHARS = re.compile(r"[\\^$*+?()\[\]{}|]")
 
@@ -175,7 +175,9 @@ def test_critical_seed_components_are_marked_critical() -> None:
 
 @pytest.mark.parametrize("row", FINGERPRINTS, ids=[f"{r.get('distribution')}:{r.get('pattern')}" for r in FINGERPRINTS])
 def test_fingerprint_row_is_well_formed(row: dict[str, Any]) -> None:
-    assert set(row) == {"distribution", "signal", "pattern", "weight", "note"}
+    assert {"distribution", "signal", "pattern", "weight", "note"} <= set(row) <= {
+        "distribution", "signal", "pattern", "weight", "note", "with_base"}
+    assert row.get("with_base", True) is True  # said only where true
     assert row["distribution"] in DISTRIBUTIONS
     assert row["signal"] in SIGNALS
     assert isinstance(row["pattern"], str) and row["pattern"]

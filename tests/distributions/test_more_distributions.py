@@ -380,3 +380,54 @@ def test_a_managed_clouds_own_cli_names_its_kubernetes_service(tmp_path, command
     assert cluster.ingest.cli_tools == {tool: 1}
     result = cluster.distribution
     assert result.name == distribution and [(e.signal, e.value) for e in result.evidence] == [("cli_tool", tool)]
+
+
+# `oc get pods -A` on MicroShift 4.18 (arthur-r-oliveira/bootc-embeeded-containers README.md,
+# "Sample"; the example app's rows left out): OpenShift's DNS, router, service CA and
+# OVN-Kubernetes, LVMS, and OpenShift's snapshot controller in kube-system.
+MICROSHIFT_PODS = (
+    "NAMESPACE                  NAME                                      READY   STATUS    RESTARTS      AGE\n"
+    "kube-system                csi-snapshot-controller-85ccb45d4-flzh8   1/1     Running   0             75m\n"
+    "openshift-dns              dns-default-pgh8w                         2/2     Running   0             75m\n"
+    "openshift-dns              node-resolver-r9822                       1/1     Running   0             75m\n"
+    "openshift-ingress          router-default-6ddbc959b9-vv6wr           1/1     Running   0             75m\n"
+    "openshift-ovn-kubernetes   ovnkube-master-qgchl                      4/4     Running   1 (75m ago)   75m\n"
+    "openshift-ovn-kubernetes   ovnkube-node-d72c8                        1/1     Running   1 (75m ago)   75m\n"
+    "openshift-service-ca       service-ca-7b964bd597-g2cvc               1/1     Running   0             75m\n"
+    "openshift-storage          lvms-operator-d6f9c9d4-m7cfr              1/1     Running   0             75m\n"
+    "openshift-storage          vg-manager-wx2bg                          1/1     Running   0             75m\n")
+
+
+def test_microshift_is_its_own_distribution_on_openshift(tmp_path) -> None:
+    # It was OpenShift: MicroShift runs OpenShift's components but no cluster operators
+    import analyzer
+
+    paste = tmp_path / "microshift.txt"
+    paste.write_text("[redhat@localhost wordpress]$ oc get pods -A\n" + MICROSHIFT_PODS)
+    result = analyzer.load(paste).distribution
+    assert result.name == "microshift"
+    assert result.evidence[0].value == "kube-system/csi-snapshot-controller-85ccb45d4-flzh8"
+    # OpenShift's namespaces and workloads support it (its base), they do not compete with it
+    assert {e.distribution for e in result.evidence} == {"microshift", "openshift"}
+    assert result.runner_up is None
+
+
+def test_a_snapshot_controller_in_kube_system_alone_is_not_microshift(tmp_path) -> None:
+    # The same name in kube-system without any mark of OpenShift: another cluster's own install
+    import analyzer
+
+    paste = tmp_path / "pods.txt"
+    paste.write_text(
+        "NAMESPACE     NAME                                      READY   STATUS    RESTARTS   AGE\n"
+        "kube-system   csi-snapshot-controller-85ccb45d4-flzh8   1/1     Running   0          75m\n"
+        "kube-system   coredns-7448499f4d-4n7lp                  1/1     Running   0          75m\n")
+    assert analyzer.load(paste).distribution.name != "microshift"
+
+
+def test_microshift_version_configmap_is_decisive() -> None:
+    # MicroShift's own version record (openshift/microshift docs: `oc get configmap -n kube-public
+    # microshift-version`), with the OpenShift node of a MicroShift host
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "microshift-version", "namespace": "kube-public"},
+          "data": {"major": "4", "minor": "10", "version": "4.10.0-0.microshift-e6980e25"}}
+    cluster = load(cm, pod("openshift-dns", "dns-default-n2td4", node_name="fedora", image="quay.io/openshift/okd-content@sha256:a51b"))
+    assert detect_distribution(cluster).name == "microshift"

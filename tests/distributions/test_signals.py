@@ -30,6 +30,10 @@ CASES = [
     ("node_name_regex", "^minikube$", "minikube-m02", False),
     ("workload_name", "^proxymux-client", "proxymux-client-7x2kq", True),
     ("workload_name", "^aws-node", "kube-proxy-aws-node", False),
+    # MicroShift's snapshot controller in kube-system; OpenShift's in its storage operator's namespace
+    ("system_workload", "^kube-system/csi-snapshot-(controller|webhook)-", "kube-system/csi-snapshot-controller-85ccb45d4-flzh8", True),
+    ("system_workload", "^kube-system/csi-snapshot-(controller|webhook)-",
+     "openshift-cluster-storage-operator/csi-snapshot-controller-6b8d9c4f7b-2xq8z", False),
     ("configmap_name", "overlay-upgrade-data", "overlay-upgrade-data", True),
     ("configmap_name", "kubeadm-config", "kubeadm-config-old", False),
     ("api_group", "openshift.io", "config.openshift.io", True),
