@@ -34,6 +34,15 @@ def test_real_names_get_their_role(name: str, role: str) -> None:
     assert entry is not None and entry.role == role, (name, entry)
 
 
+def test_a_helm_install_job_of_a_bundled_chart_is_the_platform_s_one_of_the_owner_s_chart_is_not() -> None:
+    # k3s-io/k3s#10627 and rancher/rke2#6446: helm-install-apache, a HelmChart the tester wrote
+    catalog = load_catalog()
+    for bundled in ("helm-install-traefik", "helm-install-traefik-crd", "helm-install-rke2-canal"):
+        assert catalog.match(bundled, ()).platform_of("k3s" if "rke2" not in bundled else "rke2")
+    owners = catalog.match("helm-install-apache", ())
+    assert owners.role == "addon-manager" and owners.user_installed and not owners.platform_of("k3s")
+
+
 def test_unknown_names_match_nothing() -> None:
     assert load_catalog().match("supportbundle-manager-bundle-o3n28", ()) is None
 
