@@ -589,7 +589,8 @@ class Ingestor:
         told = [t.strip() for _, t in out if t.strip() and not _KLOG_LINE.match(t)]
         said = told[0] if told else next((t.strip() for _, t in out if t.strip()), "")
         listing = sightings.full_listing(command) if self._sightings is not None and not sightings.elided(out) else None
-        if said.startswith(("No resources found", *_KUBECTL_ERROR)) \
+        # (a tool's "Command `kubectl logs ...` failed" before kubectl's error is as much an error)
+        if (said.startswith(("No resources found", *_KUBECTL_ERROR)) or _TOOL_ERROR.match(said)) \
                 and len(told) <= 3:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' printed no objects: {_short(said)}"))
             if listing is not None and said.startswith("No resources found"):

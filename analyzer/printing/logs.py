@@ -69,8 +69,8 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
     default = default if isinstance(default, str) and default in names + inits else (
         names[0] if len(names) == 1 else None)
     if not container:
-        if default:
-            container = default
+        if default is not None:
+            container = default  # ("" where the one log saved is `kubectl logs POD`'s, no container named)
         else:
             choice = f"choose one of: [{' '.join(names)}]"
             if inits:

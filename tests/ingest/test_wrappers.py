@@ -186,3 +186,34 @@ def test_one_line_opening_with_a_box_character_is_not_a_frame() -> None:
 
     assert framed_runs("prose\n│ one line\nmore prose\n") == []
     assert framed_runs("│ a\n│ b\nc\n│ d\n") == [(1, 2)]
+
+
+# One `kubectl logs --all-containers` pasted into rancher/rke2#6220 (canal's installer on arm,
+# 2024-06-18, trimmed): its lines begin with their own times, its command line does not, and
+# kubectl's error about a container still initialising ends it. Before: the times were taken as
+# a CI log's and cut off every line; without them, one pasted `kubectl logs` was not read at all.
+RKE2_CANAL_LOG = "\n".join([
+    "Partial canal pod logs: ",
+    "$ kubectl -n kube-system logs rke2-canal-fmk8g --all-containers=true",
+    "2024-06-18 17:55:23.199 [INFO][1] cni-installer/install.go 142: Running as a Kubernetes pod",
+    "2024-06-18 17:55:23.763 [INFO][1] cni-installer/install.go 237: CNI plugin version: v3.28.0",
+    '2024-06-18 17:55:53.767 [FATAL][1] cni-installer/install.go 482: Unable to create token for CNI kubeconfig '
+    'error=Post "https://a.b.c.d:443/api/v1/namespaces/kube-system/serviceaccounts/canal/token": '
+    "dial tcp a.b.c.d:443: i/o timeout",
+    'Error from server (BadRequest): container "flexvol-driver" in pod "rke2-canal-fmk8g" is waiting to start: '
+    "PodInitializing",
+    "",
+])
+
+
+def test_one_pasted_kubectl_logs_is_the_pods_log_with_its_own_times() -> None:
+    from analyzer.printing.logs import find_log
+    from analyzer.printing.store import DumpStore
+
+    r = ingest_text(RKE2_CANAL_LOG, "rke2-6220.md")
+    [log] = r.logs
+    assert (log.namespace, log.pod, log.container, log.line) == ("kube-system", "rke2-canal-fmk8g", "", 3)
+    assert log.text.startswith("2024-06-18 17:55:23.199 [INFO][1] cni-installer/install.go 142:")
+    assert not any("CI timestamps" in s.reason for s in r.skipped)
+    # `kda logs DUMP POD`: the one log saved without a container's name (it said "choose one of: []")
+    assert find_log(DumpStore(r), "kube-system", "rke2-canal-fmk8g").text == log.text

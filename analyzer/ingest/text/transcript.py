@@ -278,8 +278,8 @@ def normalise_command(text: str) -> str:
 
 def looks_like_transcript(text: str) -> bool:
     """Whether text is more than one kubectl output: two commands or more, fences around one,
-    quoted or CI-stamped commands, a history listing. (One pasted command with its output is
-    read as it always was.)"""
+    quoted or CI-stamped commands, a history listing, or a `$ kubectl logs` with its log. (One
+    pasted `get` or `describe` with its output is read as it always was.)"""
     every_line = text.splitlines()
     lines = every_line[:_LOOK_LINES]
     commands = 0
@@ -385,12 +385,22 @@ def _dedent_output(block: Block) -> bool:
 
 
 def _stamped(lines: list[str]) -> bool:
-    """A CI log: most of its first lines start with a timestamp."""
-    sample = [ln for ln in lines[:300] if ln.strip()]
+    """A CI log: most of its first lines start with a timestamp, its command lines too. A
+    command line without one says the times are its output's own: a pasted container log whose
+    lines begin with their time (rancher/rke2#6220's `kubectl logs ... --all-containers`).
+
+    >>> log = ["$ kubectl -n kube-system logs rke2-canal-fmk8g", "2024-06-18 17:55:23.199 [INFO][1] install.go 142: x",
+    ...        "2024-06-18 17:55:53.767 [FATAL][1] install.go 482: y"]
+    >>> _stamped(log), _stamped(["2024-06-18T17:55:23.1990000Z " + ln for ln in log])
+    (False, True)
+    """
+    sample = [_ANSI.sub("", ln) for ln in lines[:300] if ln.strip()]
     if len(sample) < 2:
         return False
-    hits = sum(1 for ln in sample if _CI_PREFIX.match(_ANSI.sub("", ln)))
-    return hits * 2 >= len(sample)
+    hits = sum(1 for ln in sample if _CI_PREFIX.match(ln))
+    if hits * 2 < len(sample):
+        return False
+    return not any(not _CI_PREFIX.match(ln) and command_of_line(ln) is not None for ln in sample)
 
 
 def _clean(raw: str, stamped: bool, quoting: bool = True) -> str:
