@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from analyzer.kube.time import parse_time
+from analyzer.memo import once_per
 from analyzer.safeyaml import load_yaml
 
 try:  # RE2 runs the alternation of every signature as one automaton: one pass over a log
@@ -32,7 +33,7 @@ except ImportError:  # pragma: no cover - declared dependency; Python's re gives
 
 if TYPE_CHECKING:
     from analyzer.ingest.dump import Dump
-    from analyzer.ingest.records import LogRecord
+    from analyzer.ingest.records import KubeObject, LogRecord
 
 CATALOG = Path(__file__).parent / "data" / "log_signatures.yaml"
 SEVERITIES = ("critical", "warning", "info")
@@ -373,7 +374,7 @@ def _crashing_containers(cluster: Dump) -> set[tuple[str, str, str]]:
     out: set[tuple[str, str, str]] = set()
     for pod in cluster.objects_of("Pod"):
         statuses = list(pod.view.status.containerStatuses or ())
-        for cs in statuses:
+        for cs in (*statuses, *(pod.view.status.initContainerStatuses or ())):
             waiting = cs.state.waiting if cs.state else None
             ended = cs.lastState.terminated if cs.lastState else None
             ended_now = cs.state.terminated if cs.state else None
@@ -382,6 +383,22 @@ def _crashing_containers(cluster: Dump) -> set[tuple[str, str, str]]:
                 out.add((pod.namespace, pod.name, cs.name))
                 if len(statuses) == 1:
                     out.add((pod.namespace, pod.name, ""))
+    return out
+
+
+@once_per
+def pasted_init_logs(cluster: Dump) -> dict[int, KubeObject]:
+    """The logs that can only be a failing init container's, by id, with their pod: a pasted
+    row says Init:CrashLoopBackOff or Init:Error and names no container, and a `kubectl logs POD
+    -c C` of the session names one that the pod's spec does not run as a main container."""
+    pods = {(p.namespace, p.name): p for p in cluster.objects_of("Pod")
+            if p.view.text is not None and p.view.text.status in ("Init:CrashLoopBackOff", "Init:Error")
+            and not p.view.status.initContainerStatuses}
+    out: dict[int, KubeObject] = {}
+    for log in cluster.logs if pods else ():
+        pod = pods.get((log.namespace, log.pod))
+        if pod is not None and log.container and log.container not in {c.name for c in pod.view.spec.containers or ()}:
+            out[id(log)] = pod
     return out
 
 
@@ -453,13 +470,15 @@ def container_log_matches(cluster: Dump) -> list[ContainerLogMatch]:
         matcher = default_matcher()
         per_log = []
         crashing: set[tuple[str, str, str]] | None = None
+        crashing_inits: dict[int, KubeObject] = {}
         for log in cluster.logs:
             matches = list(matcher.matches(log.text))
             if matches:
                 untimed: set[str] = set()
                 if crashing is None:
                     crashing = _crashing_containers(cluster)
-                crashed = (log.namespace, log.pod, log.container) in crashing
+                    crashing_inits = pasted_init_logs(cluster)
+                crashed = (log.namespace, log.pod, log.container) in crashing or id(log) in crashing_inits
                 flags = current_matches(matches, log, cluster.capture_time, untimed, crashed)
                 per_log.append((log, matches, flags, untimed))
         quiet = quiet_replicas(cluster, per_log)

@@ -32,3 +32,36 @@ def test_history_is_not_appended_to_a_finding() -> None:
     cluster = analyzer.load(str(REALDATA / "kubeadm" / "cka-3c97-cluster-info-dump"))
     for f in collect_findings(cluster, ["pod-pending"]):
         assert not any(e.field.startswith("log[") for e in f.evidence)
+
+
+# projectcalico/calico#8463 (calico 3.26.1 on kubeadm 1.28, 2024-01-30): its `kubectl get po
+# -owide` rows (trimmed), and the log of the init container the title names, install-cni, as
+# `kubectl logs -c install-cni` prints it (its lines written for this test from the title's
+# error). The row names no init container; the session's log does.
+CALICO_INIT = """$ kubectl get po -nkube-system -owide
+NAME                                          READY   STATUS                  RESTARTS       AGE     IP             NODE                  NOMINATED NODE   READINESS GATES
+calico-node-784sk                             0/1     Init:CrashLoopBackOff   4 (32s ago)    6m13s   10.10.101.44   10.10.101.44-worker   <none>           <none>
+calico-node-tfk7t                             1/1     Running                 0              54m     10.10.101.43   10.10.101.43-master   <none>           <none>
+$ kubectl logs -n kube-system calico-node-784sk -c install-cni
+2024-01-30 08:12:59.571 [INFO][1] cni-installer/<nil> <nil>: Running as a Kubernetes pod
+2024-01-30 08:13:29.575 [FATAL][1] cni-installer/<nil> <nil>: Unable to create token for CNI kubeconfig error=Post "https://10.96.0.1:443/api/v1/namespaces/kube-system/serviceaccounts/calico-node/token": dial tcp 10.96.0.1:443: i/o timeout
+"""
+
+
+def test_a_pasted_pods_failing_init_container_is_the_one_its_later_log_names(tmp_path: Path) -> None:
+    # Before: "init container not named in the table failed", and its log's i/o timeout an info
+    # finding about start-up history
+    paste = tmp_path / "calico-8463.txt"
+    paste.write_text(CALICO_INIT, encoding="utf-8")
+    cluster = analyzer.load(str(paste))
+    [failed] = collect_findings(cluster, ["pod-init-failed"])
+    assert failed.facts["container"].startswith("install-cni (named by the session's `kubectl logs -c install-cni`")
+    [log] = [e for e in failed.evidence if e.field.startswith("log[")]
+    assert log.field == "log[install-cni] io-timeout" and "10.96.0.1:443: i/o timeout" in log.seen
+    [errors] = collect_findings(cluster, ["pod-log-errors"])
+    assert errors.severity != "info"
+    # a log of the pod that is running fine is no init container's
+    other = CALICO_INIT.replace("calico-node-784sk -c", "calico-node-tfk7t -c")
+    paste.write_text(other, encoding="utf-8")
+    [failed] = collect_findings(analyzer.load(str(paste)), ["pod-init-failed"])
+    assert failed.facts["container"] == "not named in the table"

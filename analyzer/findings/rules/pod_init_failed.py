@@ -8,6 +8,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev, pod_containers, text_status
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.ingest.records import KubeObject
 
 RULE = RuleMeta(
     id="pod-init-failed", title="Init container failed", severity="critical",
@@ -45,4 +46,16 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not reported and not pod.view.status.initContainerStatuses and status_col.startswith("Init:") \
                 and status_col.split(":", 1)[1] in WAITING | {"Error"}:
             yield RULE.fail(pod, ev(pod, "STATUS column", status_col, "Running"),
-                            container="not named in the table", reason=status_col, exit_code="not in the table")
+                            container=_named_by_its_log(cluster, pod), reason=status_col, exit_code="not in the table")
+
+
+def _named_by_its_log(cluster: AnalyzedDump, pod: KubeObject) -> str:
+    """The failing init container a pasted row does not name, as the session's `kubectl logs
+    POD -c C` of a container the pod does not run as a main one names it."""
+    from analyzer.model.logsignatures import pasted_init_logs
+
+    inits = pasted_init_logs(cluster)
+    named = sorted({log.container for log in cluster.logs if inits.get(id(log)) is pod})
+    if len(named) == 1:
+        return f"{named[0]} (named by the session's `kubectl logs -c {named[0]}`, not by the table)"
+    return "not named in the table"
