@@ -49,12 +49,18 @@ def served_pasted_pod(body: dict[str, Any], log_containers: Iterable[str]) -> di
     'read from a row of a pasted kubectl table (READY 0/2, STATUS CrashLoopBackOff, RESTARTS 2): the dump holds no spec or status of its containers'
     >>> served_pasted_pod({"x-kda-text": {"status": "Running"}, "status": {"phase": "Running"}}, [])["spec"]
     {'containers': [{'name': '<unknown>'}]}
+    >>> served_pasted_pod({"x-kda-text": {"ready": "0/1", "status": "Init:CrashLoopBackOff"}}, ["install-cni"])["spec"]
+    {'containers': [{'name': '<unknown>'}], 'initContainers': [{'name': 'install-cni'}]}
     """
     facts = body.get(PASTED)
     spec = body.get("spec") if isinstance(body.get("spec"), dict) else {}
     if not isinstance(facts, dict) or spec.get("containers") or spec.get("initContainers"):
         return body
     named = sorted({c for c in log_containers if c})
+    # a row whose STATUS says an init container fails: the containers its logs name are those
+    # (the main ones, which READY counts, have not started)
+    inits = named if str(facts.get("status") or "").startswith("Init:") else []
+    named = [] if inits else named
     ready = _READY.match(str(facts.get("ready") or ""))
     count = max(len(named), int(ready.group(1)) if ready else 1, 1)
     if count == 1 and not named:
@@ -63,6 +69,8 @@ def served_pasted_pod(body: dict[str, Any], log_containers: Iterable[str]) -> di
         names = named + [f"<unknown-{i}>" for i in range(len(named) + 1, count + 1)]
     out = dict(body)
     out["spec"] = {**spec, "containers": [{"name": n} for n in names]}
+    if inits:
+        out["spec"]["initContainers"] = [{"name": n} for n in inits]
     status = dict(body["status"]) if isinstance(body.get("status"), dict) else {}
     said = facts.get("status")
     if not status.get("phase"):
