@@ -78,7 +78,7 @@ def signal_of(namespace: str, labels: Mapping[str, Any] | None,
     >>> signal_of("kube-system", {"addonmanager.kubernetes.io/mode": "Reconcile"}, None)
     'label addonmanager.kubernetes.io/mode=Reconcile (the cluster add-on manager)'
     >>> signal_of("shop", {"app": "web"}, {}), signal_of("openshift-dns", None, None)
-    ('', 'namespace openshift-dns (the OpenShift platform: operators on 4.x, openshift-ansible on 3.x, MicroShift itself on MicroShift)')
+    ('', 'namespace openshift-dns (the OpenShift platform: operators on 4.x, openshift-ansible on 3.x)')
     """
     label_keys, annotation_keys, prefixes = _keys()
     has_label = bool(labels) and not label_keys.isdisjoint(labels)  # type: ignore[arg-type]
