@@ -379,6 +379,22 @@ def _not_in_full_listing(cluster: AnalyzedDump, group: EventGroup) -> str:
     return f"the {group.kind} is not in the full listing at line {at} ('{command}'), so gone"
 
 
+def _healthy_in_a_later_listing(obj: KubeObject, event: KubeObject, words: str) -> str:
+    """A pasted event row printed, in one session, before the listing that shows its object
+    healthy: its age counts from its own output, not from the capture, so only the order of the
+    outputs places it, before that listing. A container restarted shortly before that listing
+    may crash again, so the last restart must be older than STARTUP ('' otherwise)."""
+    row, said = obj.view.text, event.provenance
+    if row is None or event.view.text is None or obj.provenance.source != said.source \
+            or obj.provenance.line is None or said.line is None or obj.provenance.line <= said.line:
+        return ""
+    restarted = row.last_restart_ago_seconds
+    if row.restarts and (restarted is None or restarted <= STARTUP.total_seconds()):
+        return ""
+    since = f", its last restart {age_text(timedelta(seconds=restarted))} before it" if restarted else ""
+    return f"{words} in a later listing (line {obj.provenance.line}) than the events' (line {said.line}){since}"
+
+
 def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
     """Why a group of warning events no longer describes the present ('' when it still may):
     a later Normal event shows the failed step happened, its object is gone or was re-created,
@@ -422,6 +438,9 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
         same = _later_success(cluster, group, same_minute=True)
         if same:
             return f"{words} now; {same}"
+        listed = _healthy_in_a_later_listing(obj, last.event, words)
+        if listed:
+            return listed
         if since is None and age is not None and kind == "Pod":
             # a pasted pod running and ready, whose story ended in its first minutes (its AGE
             # says when it was made): a start-up blip, as a Ready-since time would show
