@@ -478,8 +478,11 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
                     newest = c.lastHeartbeatTime
             see("condition transition", _newest_transition(conditions), obj,
                 "status.conditions.lastTransitionTime")
-            # One heartbeat per node counts as a live signal (its conditions share it).
-            see("node heartbeat", newest or None, obj, "status.conditions.lastHeartbeatTime")
+            # One heartbeat per node counts as a live signal (its conditions share it), unless
+            # the kubelet stopped posting: its last heartbeat says nothing of when the dump was
+            # taken, any time after (kubernetes/kubernetes#32522: a GKE node Unknown for days)
+            if not any(c.status == "Unknown" and c.reason == "NodeStatusUnknown" for c in conditions):
+                see("node heartbeat", newest or None, obj, "status.conditions.lastHeartbeatTime")
             if ready_beats is not None and newest and TIMESTAMP_RX.match(newest) and any(
                     c.type == "Ready" and c.status == "True" for c in conditions):
                 ready_beats.append((newest, obj.provenance.source))

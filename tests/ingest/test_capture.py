@@ -467,3 +467,28 @@ def test_a_describes_ages_counted_from_another_clock_years_later_do_not_move_the
     # one clock (the same session without the describe's events) is read as before
     one = analyzer.load({"session.txt": _TWO_CLOCKS.split("Events:")[0]})
     assert one.capture.time.isoformat() == "2022-07-31T05:18:12+00:00"
+
+
+# kubernetes/kubernetes#32522 (GKE 1.3, 2016-09-12): `kubectl describe node` of a node whose
+# kubelet stopped posting two days before, trimmed to its Conditions (tabs as pasted).
+STOPPED_POSTING = (
+    "$ kubectl describe node gke-cluster-1-default-pool-777adf16-w20k\n"
+    "Name:\t\t\tgke-cluster-1-default-pool-777adf16-w20k\n"
+    "Labels:\t\t\tcloud.google.com/gke-nodepool=default-pool\n"
+    "CreationTimestamp:\tWed, 07 Sep 2016 18:14:43 -0700\n"
+    "Conditions:\n"
+    "  Type\t\t\tStatus\t\tLastHeartbeatTime\t\t\tLastTransitionTime\t\tReason\t\t\t\tMessage\n"
+    "  ----\t\t\t------\t\t-----------------\t\t\t------------------\t\t------\t\t\t\t-------\n"
+    "  OutOfDisk \t\tUnknown \tSat, 10 Sep 2016 10:38:41 -0700 \tSat, 10 Sep 2016 10:39:26 -0700 \t"
+    "NodeStatusUnknown \t\tKubelet stopped posting node status.\n"
+    "  MemoryPressure \tFalse \t\tSat, 10 Sep 2016 10:38:41 -0700 \tWed, 07 Sep 2016 18:14:43 -0700 \t"
+    "KubeletHasSufficientMemory \tkubelet has sufficient memory available\n"
+)
+
+
+def test_the_heartbeat_of_a_kubelet_that_stopped_posting_is_no_live_signal() -> None:
+    # the dump was taken some time after it: the newest time it holds bounds the capture,
+    # with the confidence of a condition change, not of a heartbeat (it said "high" before)
+    estimate = analyzer.load({"describe-node.txt": STOPPED_POSTING}).ingest.capture
+    assert (estimate.signal, estimate.confidence) == ("condition transition", "medium")
+    assert estimate.time.isoformat() == "2016-09-10T17:39:26+00:00"
