@@ -462,10 +462,27 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
 
 
 def event_ago(cluster: AnalyzedDump, fact: EventFact) -> str:
-    """How long before the capture the event last fired, from its timestamp or its pasted age."""
+    """How long before the capture the event last fired, from its timestamp or its pasted age
+    (counted from its own table where the session printed other outputs after it)."""
     if fact.last_seen is None and fact.last_seen_ago is not None:
+        said = fact.event.provenance
+        if said.line is not None and said.line < _last_lines(cluster).get(said.source, 0):
+            return f"{age_text(fact.last_seen_ago)} before its table was printed (line {said.line})"
         return f"{age_text(fact.last_seen_ago)} before capture"
     return ago(cluster, fact.last_seen, fact.event)
+
+
+@once_per
+def _last_lines(cluster: AnalyzedDump) -> dict[str, int]:
+    """The last line each pasted file's objects other than events were read from: a listing
+    printed after an events table (whose own later rows say nothing of that)."""
+    out: dict[str, int] = {}
+    for obj in cluster.objects:
+        line = obj.provenance.line
+        if line is not None and obj.kind != "Event" and obj.view is not None and obj.view.text is not None \
+                and line > out.get(obj.provenance.source, 0):
+            out[obj.provenance.source] = line
+    return out
 
 
 @once_per

@@ -36,6 +36,8 @@ def _summary(tmp_path: Path, text: str):
 def test_an_event_printed_before_a_listing_of_its_pod_running_since_is_resolved(tmp_path: Path) -> None:
     found = _summary(tmp_path, SESSION)
     assert found.severity == "info"
+    # its age counts from its own table, not from the capture (the later listing)
+    assert found.facts["age"] == "12s before its table was printed (line 6)"
     assert found.resolved == ("running and ready in a later listing (line 11) than the events' (line 6), "
                               "its last restart 10m before it")
 
