@@ -396,7 +396,18 @@ def read_single_document(data: bytes | memoryview | mmap.mmap) -> JsonFile | Non
         env = decode_document(mv, release)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         return None
-    return JsonFile([JsonDocument(0, 1, env, mv)], [], [], [])
+    return JsonFile([JsonDocument(0, _first_printed_line(mv), env, mv)], [], [], [])
+
+
+def _first_printed_line(mv: memoryview) -> int:
+    """The 1-based line a document opens on: blank lines before it (a transcript's block set at
+    its own lines, the rest blank) are not the document's.
+
+    >>> _first_printed_line(memoryview(b'\\n\\n  {"kind": "Pod"}')), _first_printed_line(memoryview(b'{}'))
+    (3, 1)
+    """
+    shown = _NON_SPACE.search(mv)
+    return 1 + bytes(mv[:shown.start()]).count(b"\n") if shown else 1
 
 
 def _releaser(mapped: mmap.mmap) -> Callable[[int], None] | None:

@@ -319,6 +319,50 @@ def test_a_write_up_of_fenced_yaml_without_a_command_is_read_block_by_block() ->
     assert [(o.kind, o.name) for o in named.objects] == [("Node", "ip-10-0-1-5")]
 
 
+
+# Trimmed from a Pulumi-on-EKS conversation log in the public code index (CONVERSATION-HISTORY.md
+# of an EKS "Dawn/Day/Dusk" project; the index does not name its repository): two fenced JSON
+# ServiceAccounts, neither one an object. Their rejections named line 1 of the file, where the
+# transcript's blank-padded block starts, not the lines their documents open on.
+_EKS_SA_JSON_WRITE_UP = """\
+### Assistant Response 14
+Explained Kubernetes resource anatomy using ALB controller ServiceAccount.
+
+**Inputs:**
+```json
+{
+  "metadata": {
+    "name": "aws-load-balancer-controller",
+    "namespace": "kube-system",
+    "annotations": {
+      "eks.amazonaws.com/role-arn": "arn:aws:iam::..."
+    }
+  }
+}
+```
+
+**Outputs (from K8s API):**
+```json
+{
+  "apiVersion": "v1",
+  "kind": "ServiceAccount",
+  "metadata": {
+    "uid": "a1b2c3d4-e5f6-7890-abcd-ef1234567890",
+    "creationTimestamp": "2025-11-15T12:34:56Z"
+  }
+}
+```
+"""
+
+
+def test_a_json_document_in_a_write_up_is_rejected_at_the_line_it_opens_on() -> None:
+    r = ingest_text(_EKS_SA_JSON_WRITE_UP, "CONVERSATION-HISTORY.md")
+    assert [(x.location, x.reason.split(",")[0]) for x in r.rejections] == [
+        ("document 0, line 6", "object has no kind"),
+        ("document 0, line 19", "ServiceAccount has no metadata.name"),
+    ]
+
+
 # A write-up that shows the command in one code block and its output in the next (converged-
 # computing/operator-experiments @ 347f9a1, aws/lammps/hpc7g/run3/DEBUGGING.md, an EKS 1.27
 # cluster's EFA device plugin, trimmed): the output was read without its command, so the
