@@ -73,6 +73,22 @@ def summarize(cluster: ModeledDump, components: bool = True) -> dict[str, Any]:
     return out
 
 
+def _evidence_shown(evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The evidence a reader is shown, counted rows first; a row not counted because a
+    stronger fingerprint of the same signal matched the same value says nothing new (AKS's
+    `aks-...-vmssNNNNNN` and `aks...` node-name patterns both match one node name).
+
+    >>> rows = [{"signal": "n", "value": "aks-a-1-vmss000000", "counted": True},
+    ...         {"signal": "w", "value": "azure-cns-x", "counted": False},
+    ...         {"signal": "n", "value": "aks-a-1-vmss000000", "counted": False}]
+    >>> [(e["signal"], e["counted"]) for e in _evidence_shown(rows)]
+    [('n', True), ('w', False)]
+    """
+    said = {(e["signal"], e["value"]) for e in evidence if e.get("counted", True)}
+    return [e for e in sorted(evidence, key=lambda e: not e.get("counted", True))
+            if e.get("counted", True) or (e["signal"], e["value"]) not in said]
+
+
 def summary_text(cluster: ModeledDump) -> str:
     """A short human summary for the terminal."""
     s = summarize(cluster, components=False)
@@ -82,8 +98,9 @@ def summary_text(cluster: ModeledDump) -> str:
     if s.get("distribution"):
         d = s["distribution"]
         lines.append(f"distribution: {d['name']} (confidence {d['confidence']:.2f})")
-        for ev in d.get("evidence", [])[:5]:
-            lines.append(f"  - {ev['signal']}: {ev['value']} ({ev['object']})")
+        for ev in _evidence_shown(d.get("evidence", []))[:5]:
+            lines.append(f"  - {ev['signal']}: {ev['value']} ({ev['object']})"
+                         + ("" if ev.get("counted", True) else " (not counted)"))
         # Why the verdict is what it is: several clusters in one input, a virtual cluster's host.
         lines += [f"  note: {note}" for note in d.get("notes") or []]
     virtual = s.get("virtual_cluster") or {}
