@@ -18,6 +18,7 @@ from analyzer.findings.restarts import (
     last_restart_text,
     table_history_reason,
     table_last_restart_text,
+    table_restart_bound_text,
 )
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -67,8 +68,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                      default=None)
         if newest is not None:
             when, history = last_restart_text(cluster, newest), history_reason(cluster, newest)
-        else:  # a pasted row: its RESTARTS column may say when, `11 (11d ago)`
-            when = table_last_restart_text(pod) or "at an unknown time"
+        else:  # a pasted row: its RESTARTS column may say when, `11 (11d ago)`, else its AGE bounds it
+            when = table_last_restart_text(pod) or table_restart_bound_text(pod) or "at an unknown time"
             history = table_history_reason(pod, cluster) if not statuses else ""
         finding = RULE.fail(pod, *evidence, component=component, restarts=restarts_total,
                             last_reason=last_reason, last=when)
