@@ -85,6 +85,8 @@ _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
 _FORMAT_RANK = {"text table": 0, "describe": 1}
+# An object's conditions or taints pasted alone under the command that names it.
+FRAGMENT = "text fragment"
 # Table columns a change of the object leaves as they were (who it is, how old); after a
 # `kubectl scale`, also what it runs and selects.
 _IDENTITY_COLUMNS = frozenset({"NAME", "NAMESPACE", "AGE", "LABELS"})
@@ -665,7 +667,7 @@ class Ingestor:
         if reason is not None:
             skip.append(Rejection(display, block.span, f"{reason} ('{_short(block.command_text)}')"))
             return
-        if self._add_named_conditions(display, block, command, out):
+        if self._add_named_fragment(display, block, command, out):
             return
         output = (command.output or "").split("=", 1)[0]
         if output in ("json", "yaml") or verb == "cluster-info":
@@ -714,18 +716,20 @@ class Ingestor:
             self._record_input_rejection(Rejection(display, block.span, f"output of '{_short(block.command_text)}' "
                                                    "could not be read as a kubectl table or describe"))
 
-    def _add_named_conditions(self, display: str, block: Block, command: Command, out: list[tuple[int, str]]) -> bool:
-        """Only the conditions of the one object the command names (a ticket's quote of its
-        `-o yaml` conditions, or of its describe's condition rows): the object with them."""
-        from analyzer.ingest.text.fragments import conditions_of_named
+    def _add_named_fragment(self, display: str, block: Block, command: Command, out: list[tuple[int, str]]) -> bool:
+        """Only the conditions or taints of the one object the command names (a ticket's quote
+        of its `-o yaml` conditions or taints, or of its describe's condition rows): the object
+        with them."""
+        from analyzer.ingest.text.fragments import fragment_of_named
 
-        body = conditions_of_named(command, "\n".join(t for _, t in out))
+        body = fragment_of_named(command, "\n".join(t for _, t in out))
         if body is None:
             return False
         first = next(no for no, t in out if t.strip())
-        made = object_from_dict(body, Hints(), Provenance(display, "text fragment", None, first))
+        made = object_from_dict(body, Hints(), Provenance(display, FRAGMENT, None, first))
         if isinstance(made, KubeObject):
-            made.notes.append(f"only its conditions were pasted under '{_short(block.command_text)}' "
+            what = "conditions" if "status" in body else "taints"
+            made.notes.append(f"only its {what} were pasted under '{_short(block.command_text)}' "
                               f"({block.span}): kept with them, its other fields unknown")
         self._keep(made)
         return True
@@ -1405,8 +1409,11 @@ class Ingestor:
                 # what the cluster was when the session ended
                 obj = _with_earlier_state(obj, old)
                 obj = _with_earlier_row_columns(obj, old)
+                obj = _fragment_over_earlier(obj, old)
                 whole = self._whole_of.get(slot, old)
-                if obj.provenance.format not in _FORMAT_RANK:
+                if obj.provenance.format == FRAGMENT:
+                    pass  # laid over the earlier sighting, which stays the whole it was read from
+                elif obj.provenance.format not in _FORMAT_RANK:
                     self._whole_of.pop(slot, None)  # read whole again: its own body is the one to keep
                 elif whole.provenance.format not in _FORMAT_RANK or (
                         whole.provenance.format == "describe" and obj.provenance.format in sightings.TABLE_ORIGINS):
@@ -1718,6 +1725,32 @@ def _cut_rows(rejections: list[Rejection], objects: list[KubeObject | None]) -> 
     from analyzer.ingest.text.table_objects import CUT_ROW
     return any(CUT_ROW in r.reason for r in rejections) or any(
         CUT_ROW in note for o in objects if o is not None for note in o.notes)
+
+
+def _fragment_over_earlier(later: KubeObject, earlier: KubeObject) -> KubeObject:
+    """An object's conditions or taints pasted alone after an earlier sighting of it (karpenter-
+    provider-aws#644: `get node X`, then `get node X -o yaml | grep -A 2 taints:`): the fragment
+    laid over that sighting, which keeps the rest (its AGE, version, labels). The row's STATUS
+    goes with conditions the fragment replaces. Kept alone, the node lost its age."""
+    if later.provenance.format != FRAGMENT or later.kind != earlier.kind or not isinstance(later.raw, dict):
+        return later
+    base = earlier.body()
+    if not isinstance(base, dict):
+        return later
+    merged = _overlay(base, later.raw)
+    if "status" in later.raw and isinstance(base.get(TEXT_FACTS_KEY), dict):
+        facts = {k: v for k, v in base[TEXT_FACTS_KEY].items() if k != "status"}
+        if isinstance(facts.get("columns"), dict):
+            facts["columns"] = {k: v for k, v in facts["columns"].items() if k != "STATUS"}
+        merged[TEXT_FACTS_KEY] = facts
+    made = object_from_dict(merged, Hints(), later.provenance)
+    if not isinstance(made, KubeObject):
+        return later
+    what = "conditions" if "status" in later.raw else "taints"
+    made.notes.extend(n for n in earlier.notes if n not in made.notes)
+    made.notes.append(f"its {what} from this paste, the rest as its earlier sighting "
+                      f"({earlier.provenance.location or earlier.provenance.source}) stated it")
+    return made
 
 
 def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:

@@ -1,9 +1,10 @@
-"""Conditions of one object pasted alone under the command that names it.
+"""Conditions or taints of one object pasted alone under the command that names it.
 
 Tickets quote only the lines that matter: the `conditions:` items of `kubectl get no NAME -o yaml`
-(no kind, no name: a fragment of the object), or the one condition row of `kubectl describe no
-NAME` without its `Conditions:` heading. The command names the object; the lines are its
-conditions, each with type and status, so the object is kept with them and nothing else.
+(no kind, no name: a fragment of the object), the one condition row of `kubectl describe no
+NAME` without its `Conditions:` heading, or a node's `taints:` (`get no NAME -o yaml | grep -A2
+taints:`). The command names the object; the lines are its conditions, each with type and
+status, or its taints, each with key and effect, so the object is kept with them and nothing else.
 """
 
 from __future__ import annotations
@@ -29,15 +30,18 @@ _HEADED = re.compile(r"^(?:Name|Conditions):", re.MULTILINE)
 _OBJECT_KEYS = re.compile(r'^\s*"?(?:apiVersion|kind|metadata|items)"?\s*:', re.MULTILINE)
 
 
-def conditions_of_named(command: Command, text: str) -> dict[str, Any] | None:
-    """The object the command names (one Node or Pod) with the conditions its pasted fragment
-    shows, or None when the text is not such a fragment.
+def fragment_of_named(command: Command, text: str) -> dict[str, Any] | None:
+    """The object the command names (one Node or Pod) with the conditions (or, of a Node, the
+    taints) its pasted fragment shows, or None when the text is not such a fragment.
 
     >>> from analyzer.ingest.text.commands import parse_command
-    >>> body = conditions_of_named(parse_command("k describe no aks-node1"),
+    >>> body = fragment_of_named(parse_command("k describe no aks-node1"),
     ...     " Ready  False   Mon, 13 Apr 2026 21:19:14 +0530   Mon, 13 Apr 2026 20:53:14 +0530   KubeletNotReady  cni plugin not initialized")
     >>> body["metadata"], body["status"]["conditions"][0]["lastTransitionTime"]
     ({'name': 'aks-node1'}, '2026-04-13T15:23:14Z')
+    >>> fragment_of_named(parse_command("k get no n1 -o yaml | grep -A 2 taints:"),
+    ...     "  taints:\\n  - effect: NoSchedule\\n    key: karpenter.sh/not-ready")["spec"]
+    {'taints': [{'effect': 'NoSchedule', 'key': 'karpenter.sh/not-ready'}]}
     """
     if len(command.resources) != 1 or len(command.names) != 1:
         return None
@@ -45,18 +49,22 @@ def conditions_of_named(command: Command, text: str) -> dict[str, Any] | None:
     if kind is None:
         return None
     output = (command.output or "").split("=", 1)[0]
+    part: dict[str, Any] | None = None
     if command.verb == "get" and output in ("yaml", "json"):
         conditions = _structured_conditions(text)
+        if conditions:
+            part = {"status": {"conditions": conditions}}
+        elif kind[1] == "Node" and (taints := _structured_taints(text)):
+            part = {"spec": {"taints": taints}}
     elif command.verb == "describe" and not _HEADED.search(text):
         conditions = _described_conditions(text)
-    else:
-        return None
-    if not conditions:
+        part = {"status": {"conditions": conditions}} if conditions else None
+    if part is None:
         return None
     metadata: dict[str, Any] = {"name": command.names[0]}
     if command.namespace and kind[1] != "Node":
         metadata["namespace"] = command.namespace
-    return {"apiVersion": kind[0], "kind": kind[1], "metadata": metadata, "status": {"conditions": conditions}}
+    return {"apiVersion": kind[0], "kind": kind[1], "metadata": metadata, **part}
 
 
 def _singular(resource: str) -> str:
@@ -67,6 +75,31 @@ def _singular(resource: str) -> str:
 def _structured_conditions(text: str) -> list[dict[str, Any]] | None:
     """The items of a pasted `conditions:` list (or a mapping holding one), when every item has
     a type and a status and the text holds no object of its own."""
+    value = _fragment_list(text, "status", "conditions")
+    if value is None:
+        return None
+    if not all(isinstance(c, dict) and isinstance(c.get("type"), str) and c.get("status") in ("True", "False", "Unknown")
+               for c in value):
+        return None
+    return [{k: v for k, v in c.items() if isinstance(v, str)} for c in value]
+
+
+def _structured_taints(text: str) -> list[dict[str, Any]] | None:
+    """The items of a node's pasted `taints:` list (or `spec:` holding only it), when every item
+    has a key and an effect: a grep's `-A N` may cut the last one short, which is left out."""
+    value = _fragment_list(text, "spec", "taints")
+    if value is None:
+        return None
+    whole = [t for t in value if isinstance(t, dict) and isinstance(t.get("key"), str)
+             and t.get("effect") in ("NoSchedule", "PreferNoSchedule", "NoExecute")]
+    if not whole or len(whole) < len(value) - 1 or whole != value[:len(whole)]:
+        return None
+    return [{k: v for k, v in t.items() if isinstance(v, str)} for t in whole]
+
+
+def _fragment_list(text: str, parent: str, field: str) -> list[Any] | None:
+    """The list a fragment holds: `field:` alone, or `parent:` holding only `field:`, or the bare
+    list; None for anything else (an object with more is read whole)."""
     if _OBJECT_KEYS.search(text):
         return None
     try:
@@ -74,20 +107,14 @@ def _structured_conditions(text: str) -> list[dict[str, Any]] | None:
     except yaml.YAMLError:
         return None
     if isinstance(value, dict):
-        # only `conditions:` (or `status:` holding only them): an object with more is read whole
-        status = value.get("status")
-        if set(value) == {"conditions"}:
-            value = value["conditions"]
-        elif set(value) == {"status"} and isinstance(status, dict) and set(status) == {"conditions"}:
-            value = status["conditions"]
+        inner = value.get(parent)
+        if set(value) == {field}:
+            value = value[field]
+        elif set(value) == {parent} and isinstance(inner, dict) and set(inner) == {field}:
+            value = inner[field]
         else:
             return None
-    if not isinstance(value, list) or not value:
-        return None
-    if not all(isinstance(c, dict) and isinstance(c.get("type"), str) and c.get("status") in ("True", "False", "Unknown")
-               for c in value):
-        return None
-    return [{k: v for k, v in c.items() if isinstance(v, str)} for c in value]
+    return value if isinstance(value, list) and value else None
 
 
 def _described_conditions(text: str) -> list[dict[str, Any]] | None:

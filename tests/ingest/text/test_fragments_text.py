@@ -1,4 +1,4 @@
-"""Conditions of one object pasted alone under the command that names it (analyzer.ingest.text.fragments)."""
+"""Conditions or taints of one object pasted alone under the command that names it (analyzer.ingest.text.fragments)."""
 
 from __future__ import annotations
 
@@ -74,3 +74,51 @@ def test_a_whole_object_under_the_command_is_read_whole() -> None:
     (node,) = [o for o in r.objects if o is not None and o.kind == "Node"]
     assert node.view.status.nodeInfo.kubeletVersion == "v1.27.3-eks-a5565ad"
     assert not any("only its conditions" in n for n in node.notes)
+
+
+# From aws/karpenter-provider-aws#644 (EKS 1.19, Karpenter at its head then): a node's row, then
+# only its taints, grepped from its YAML. Before: "object has no kind" for the taints; and a
+# fragment read after a row replaced it, so the node (as with conditions) lost its AGE and version.
+KARPENTER_644 = """Node was ready 40 minutes ago-
+
+```
+ k get node ip-192-168-171-186.us-west-2.compute.internal
+NAME                                            STATUS   ROLES    AGE   VERSION
+ip-192-168-171-186.us-west-2.compute.internal   Ready    <none>   41m   v1.19.13
+```
+
+Taint still exists-
+```
+k get nodes ip-192-168-171-186.us-west-2.compute.internal -o yaml | grep -i -A 2 taints:
+  taints:
+  - effect: NoSchedule
+    key: karpenter.sh/not-ready
+```
+"""
+
+
+def test_taints_grepped_from_a_named_nodes_yaml_are_laid_over_its_earlier_row() -> None:
+    r = ingest_text(KARPENTER_644, "issue.md")
+    assert not r.rejections
+    (node,) = r.objects
+    body = node.body()
+    assert body["spec"]["taints"] == [{"effect": "NoSchedule", "key": "karpenter.sh/not-ready"}]
+    assert node.view.text.age_seconds == 41 * 60 and body["status"]["nodeInfo"]["kubeletVersion"] == "v1.19.13"
+    assert [c["status"] for c in body["status"]["conditions"] if c["type"] == "Ready"] == ["True"]
+    assert any("its taints from this paste" in n for n in node.notes)
+
+
+def test_conditions_laid_over_a_row_replace_its_status_column() -> None:
+    text = KARPENTER_644.split("Taint still")[0] + (
+        "```\nk get no ip-192-168-171-186.us-west-2.compute.internal -o yaml | grep -A 3 conditions:\n"
+        "  conditions:\n  - type: Ready\n    status: \"False\"\n    reason: KubeletNotReady\n```\n")
+    (node,) = ingest_text(text, "issue.md").objects
+    assert [c["status"] for c in node.body()["status"]["conditions"]] == ["False"]
+    assert "STATUS" not in node.view.text.columns and node.view.text.age_seconds == 41 * 60
+
+
+def test_a_taint_cut_by_the_grep_is_left_out_and_the_whole_ones_kept() -> None:
+    text = KARPENTER_644.replace("    key: karpenter.sh/not-ready\n",
+                                 "    key: karpenter.sh/not-ready\n  - effect: NoExecute\n")
+    (node,) = ingest_text(text, "issue.md").objects
+    assert [t["key"] for t in node.body()["spec"]["taints"]] == ["karpenter.sh/not-ready"]
