@@ -379,6 +379,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_static_pods_restarted_alike(problems, union)
     _join_control_plane_cascade(problems, union, cluster, g)
     _join_claims_and_their_pods(problems, union, cluster)
+    _join_claims_refused_alike(problems, union)
     _join_component_and_log_pattern(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
     _join_device_missing_and_plugin(problems, union, graph, g)
@@ -574,18 +575,25 @@ def _join_pending_without_reason(problems: list[Finding], union: _Union, by_reas
 
 # A StatefulSet's claim is `<template>-<pod>`, its pod `<set>-<ordinal>`.
 _ORDINAL_POD = re.compile(r"^[a-z0-9][a-z0-9.-]*-\d+$")
-# What a scheduler or kubelet says of a pod whose claim is not bound.
-_UNBOUND_CLAIM = re.compile(r"unbound (?:immediate )?persistentvolumeclaims|persistentvolumeclaim is not bound", re.I)
+# What a scheduler or kubelet says of a pod whose claim is not bound: in so many words, or the
+# volume binding that timed out waiting for the claim's volume to be made.
+_UNBOUND_CLAIM = re.compile(r"unbound (?:immediate )?persistentvolumeclaims|persistentvolumeclaim is not bound"
+                            r"|\bVolumeBinding\b.{0,20}binding volumes", re.I)
+# A claim not bound: pending (the claim read), or known only from its events.
+_CLAIM_RULES = ("pvc-pending", "events-claim-unbound")
 
 
 def _join_claims_and_their_pods(problems: list[Finding], union: _Union, cluster: AnalyzedDump) -> None:
     """A pending claim and the pods it keeps from starting are one incident when the dump holds
     no pod to link them through: the pods its describe says use it (`Used By`, `Mounted By`), and
-    a pod the scheduler turns down for an unbound claim whose name the claim's ends with (a
-    StatefulSet's `data-web-0` of `web-0`). kubernetes#81714: prometheus-0's FailedScheduling
-    "pod has unbound immediate PersistentVolumeClaims" and its Pending claim were two incidents."""
+    a pod the scheduler turns down for an unbound claim whose name says it is the pod's: a
+    StatefulSet's `data-web-0` of `web-0`, or a claim named as the pod's Deployment (a chart's
+    one volume, `prometheus-server` of `prometheus-server-6bc5fc7bc7-wfkvl`). kubernetes#81714:
+    prometheus-0's FailedScheduling "pod has unbound immediate PersistentVolumeClaims" and its
+    Pending claim were two incidents; FedericoGGM/mundoes (EKS): two pods' VolumeBinding timeouts
+    and their claims' provisioning refusals, known from events only, four."""
     claims = {(f.namespace, f.name): i for i, f in enumerate(problems)
-              if f.rule == "pvc-pending" and f.kind == "PersistentVolumeClaim"}
+              if f.rule in _CLAIM_RULES and f.kind == "PersistentVolumeClaim"}
     if not claims:
         return
     used_by: dict[tuple[str, str], set[str]] = {}
@@ -597,12 +605,44 @@ def _join_claims_and_their_pods(problems: list[Finding], union: _Union, cluster:
         if f.kind != "Pod":
             continue
         unbound = _UNBOUND_CLAIM.search(" ".join(str(f.facts.get(k, "")) for k in ("reason", "last_message")))
+        kind, base = guess_from_pod_name(f.name, None) if unbound else ("", "")
         for (namespace, name), i in claims.items():
             if namespace != f.namespace:
                 continue
-            if f.name in used_by.get((namespace, name), ()) or (
-                    unbound and _ORDINAL_POD.match(f.name) and name.endswith("-" + f.name)):
+            if f.name in used_by.get((namespace, name), ()) or (unbound and (
+                    (_ORDINAL_POD.match(f.name) and name.endswith("-" + f.name))
+                    or (kind == "Deployment" and name == base))):
                 union.join(i, j)
+
+
+# What varies between two claims' refusals for one cause: ids (a request's, a volume's), counts.
+_REFUSAL_IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[0-9a-f]{12,}\b|\d+", re.I)
+# The end of a refusal that says its cause (an error chain ends with it), compared between claims.
+_REFUSAL_TAIL = 100
+
+
+def _join_claims_refused_alike(problems: list[Finding], union: _Union) -> None:
+    """Claims their provisioner refuses with the same cause (the end of its message, ids and
+    counts aside) wait for one thing: the provisioner's identity, quota or configuration. One
+    incident, not one per claim. FedericoGGM/mundoes (EKS): both claims of a Prometheus chart
+    refused by EBS CSI's 'AssumeRoleWithWebIdentity ... ValidationError: Request ARN is invalid'."""
+    by_cause: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if f.rule not in _CLAIM_RULES or f.kind != "PersistentVolumeClaim":
+            continue
+        reason = str(f.facts.get("reason") or "")
+        if f.rule == "events-claim-unbound" and reason == "ProvisioningFailed":
+            said = str(f.facts.get("last_message") or "")
+        elif f.rule == "pvc-pending" and reason.startswith("ProvisioningFailed: "):
+            said = reason.removeprefix("ProvisioningFailed: ").rsplit(" (", 1)[0]
+        else:
+            continue
+        cause = _REFUSAL_IDS.sub("N", said)[-_REFUSAL_TAIL:]
+        if cause.strip():
+            by_cause[(f.namespace, cause)].append(i)
+    for members in by_cause.values():
+        for i in members[1:]:
+            union.join(members[0], i)
 
 
 # The rules whose finding is a system component failing or gone, with its role in `role`.

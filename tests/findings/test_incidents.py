@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import yaml
 from conftest import REALDATA, SAMPLE_DUMPS
@@ -289,6 +290,45 @@ def test_a_pending_statefulset_claim_and_its_pod_turned_down_for_it_are_one_inci
     cluster = analyzer.load({"issue.md": _PROMETHEUS_81714.replace("Mounted By:    prometheus-0\n", "")})
     incidents = group_incidents(collect_findings(cluster), cluster)
     assert len(incidents) == 1 and len(incidents[0].members) == 2
+
+
+# Trimmed from FedericoGGM/mundoes @ 2ff68ca7, 04_monitoreo/04_notes.md (EKS, 2025): the events of
+# a Prometheus chart's namespace, its two claims refused by the EBS CSI driver for one cause (the
+# IRSA role's ARN), its two pods turned down while the volumes are not made. Messages cut to their
+# ends; the `get events` command line is the writer's (the notes paste the rows without it).
+# Before: four incidents, each claim and each pod apart.
+_MUNDOES_EVENTS = """\
+$ kubectl get events -n prometheus
+LAST SEEN   TYPE      REASON                 OBJECT                                                    MESSAGE
+29m         Warning   ProvisioningFailed     persistentvolumeclaim/prometheus-server                   failed to provision volume with StorageClass "gp2": rpc error: code = Internal desc = Could not create volume "pvc-c91b3140-9a95-40a8-8532-729aac34fac8": could not create volume in EC2: operation error STS: AssumeRoleWithWebIdentity, https response error StatusCode: 400, RequestID: cf9d8f2b-37f1-4ee1-b694-b2b22304a72b, api error ValidationError: Request ARN is invalid
+14m         Warning   FailedScheduling       pod/prometheus-alertmanager-0                             0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.
+11m         Warning   ProvisioningFailed     persistentvolumeclaim/storage-prometheus-alertmanager-0   failed to provision volume with StorageClass "gp2": rpc error: code = Internal desc = Could not create volume "pvc-b8d405c8-3ecd-4f79-a865-191b02c6ea0d": could not create volume in EC2: operation error STS: AssumeRoleWithWebIdentity, https response error StatusCode: 400, RequestID: 6993bced-c022-4bbd-b9ae-a41a516f7c5a, api error ValidationError: Request ARN is invalid
+9m38s       Warning   FailedScheduling       pod/prometheus-server-6bc5fc7bc7-wfkvl                    running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded
+2m14s       Warning   ProvisioningFailed     persistentvolumeclaim/prometheus-server                   failed to provision volume with StorageClass "gp2": rpc error: code = Internal desc = Could not create volume "pvc-c91b3140-9a95-40a8-8532-729aac34fac8": could not create volume in EC2: operation error STS: AssumeRoleWithWebIdentity, https response error StatusCode: 400, RequestID: e39681d5-b981-4c29-bc44-d3aeb88e717f, api error ValidationError: Request ARN is invalid
+2m14s       Warning   ProvisioningFailed     persistentvolumeclaim/storage-prometheus-alertmanager-0   (combined from similar events): failed to provision volume with StorageClass "gp2": rpc error: code = Internal desc = Could not create volume "pvc-b8d405c8-3ecd-4f79-a865-191b02c6ea0d": could not create volume in EC2: operation error STS: AssumeRoleWithWebIdentity, https response error StatusCode: 400, RequestID: e39681d5-b981-4c29-bc44-d3aeb88e717f, api error ValidationError: Request ARN is invalid
+60s         Warning   FailedScheduling       pod/prometheus-alertmanager-0                             running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded
+"""
+
+
+def test_claims_refused_for_one_cause_and_the_pods_waiting_on_them_are_one_incident() -> None:
+    cluster = analyzer.load({"notes.md": _MUNDOES_EVENTS})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert [sorted((f.rule, f.name) for f in x.members) for x in incidents] == [[
+        ("events-claim-unbound", "prometheus-server"), ("events-claim-unbound", "storage-prometheus-alertmanager-0"),
+        ("events-pod-problem", "prometheus-alertmanager-0"), ("events-pod-problem", "prometheus-server-6bc5fc7bc7-wfkvl")]]
+    assert incidents[0].cause == "PersistentVolumeClaim prometheus/prometheus-server"
+
+
+def test_claims_refused_for_different_causes_stay_apart_with_their_own_pods() -> None:
+    # the alertmanager's claim refused for a zone instead: each claim with the pod waiting on it
+    other = re.sub(r"(alertmanager-0 +(?:\(combined from similar events\): )?failed to provision).*",
+                   r'\1 volume with StorageClass "gp2": InvalidZone.NotFound: zone eu-west-1d does not exist',
+                   _MUNDOES_EVENTS)
+    cluster = analyzer.load({"notes.md": other})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert sorted(sorted(f.name for f in x.members) for x in incidents) == [
+        ["prometheus-alertmanager-0", "storage-prometheus-alertmanager-0"],
+        ["prometheus-server", "prometheus-server-6bc5fc7bc7-wfkvl"]]
 
 
 def test_without_the_nodes_the_scheduler_names_the_cause_of_pods_it_cannot_place() -> None:
