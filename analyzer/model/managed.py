@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
 
 DATA = Path(__file__).with_name("managed.yaml")
+# Namespaces a cluster's owner installs into beside the platform, whatever labels they carry.
+_SHARED_NAMESPACES = frozenset({"kube-system", "kube-public", "kube-node-lease", "default"})
 CONTROLLER_KINDS = ("Deployment", "DaemonSet", "StatefulSet", "ReplicaSet", "Job", "CronJob")
 
 
@@ -100,8 +102,9 @@ def signal_of(namespace: str, labels: Mapping[str, Any] | None,
 
 
 class ManagedIndex:
-    """(kind, namespace, name) -> signal for the controllers of a dump, and the lookup that
-    lets an object inherit its controller's signal."""
+    """(kind, namespace, name) -> signal for the controllers of a dump, namespace -> signal for
+    the namespaces a provider labels as its own, and the lookup that lets an object inherit
+    its controller's signal, else its namespace's."""
 
     def __init__(self, cluster: Dump) -> None:
         self.by_key: dict[tuple[str, str, str], str] = {}
@@ -115,6 +118,16 @@ class ManagedIndex:
             ref = _controller(meta)
             if ref is not None:
                 owners[key] = ref
+        # A namespace the provider made for its add-on and labels as its own (AKS's
+        # gatekeeper-system for Azure Policy, app-routing-system: kubernetes.azure.com/managedby=aks;
+        # GKE's gke-managed-*): what runs there is the add-on's. Not a namespace every cluster's
+        # owner installs into too, whatever its label says (AKS labels kube-system alike).
+        self.namespaces: dict[str, str] = {}
+        for ns in cluster.objects_of("Namespace"):
+            if ns.name in _SHARED_NAMESPACES:
+                continue
+            if signal := signal_of("", ns.view.metadata.labels, ns.view.metadata.annotations):
+                self.namespaces[ns.name] = f"{signal}, on its namespace"
         # A ReplicaSet (or a CronJob's Job) inherits from its owner.
         for key, (kind, name) in owners.items():
             if key not in self.by_key and (kind, key[1], name) in self.by_key:
@@ -122,11 +135,13 @@ class ManagedIndex:
 
     def of(self, namespace: str, labels: Mapping[str, Any] | None,
            annotations: Mapping[str, Any] | None, owner: tuple[str, str] | None) -> str:
-        """The signal of an object: its own, else its controller's."""
+        """The signal of an object: its own, else its controller's, else its namespace's."""
         own = signal_of(namespace, labels, annotations)
-        if own or owner is None:
+        if own:
             return own
-        return self.by_key.get((owner[0], namespace, owner[1]), "")
+        if owner is not None and (inherited := self.by_key.get((owner[0], namespace, owner[1]))):
+            return inherited
+        return self.namespaces.get(namespace, "")
 
 
 def _controller(meta: Any) -> tuple[str, str] | None:
