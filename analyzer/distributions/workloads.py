@@ -45,6 +45,9 @@ _DEPLOYMENT_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}-{_HASH_CHAR}{
 _SHORT_SUFFIX_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{5}}$")
 _ORDINAL_POD = re.compile(r"^(?P<base>.+)-\d+$")
 _DEPLOYMENT_RS = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}$")
+# A mirror pod of a node named by its IPv4 address (OKE's nodes are `10.0.10.2`): no controller
+# writes a dotted address into a pod's name.
+_NODE_IP_POD = re.compile(r"^(?P<base>.+)-(?:\d{1,3}\.){3}\d{1,3}$")
 
 
 @dataclass(slots=True)
@@ -82,12 +85,16 @@ def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = fro
     (('StatefulSet', 'etcd-cp'), ('StaticPod', 'etcd'))
     >>> guess_from_pod_name("kube-apiserver-cp-1", None, control_plane=re.compile("^(kube-apiserver|etcd)-."))
     ('StaticPod', 'kube-apiserver')
+    >>> guess_from_pod_name("proxymux-client-10.0.10.2", None)  # a node named by its address
+    ('StaticPod', 'proxymux-client')
     """
     if node and name.endswith("-" + node) and len(name) > len(node) + 1:
         return "StaticPod", name[: -len(node) - 1]
     for known in sorted(nodes, key=len, reverse=True):
         if name.endswith("-" + known) and len(name) > len(known) + 1:
             return "StaticPod", name[: -len(known) - 1]
+    if m := _NODE_IP_POD.match(name):
+        return "StaticPod", m["base"]
     if control_plane is not None and (m := control_plane.match(name)) and m.re.groups:
         # the pattern's group is the component (kube-apiserver of kube-apiserver-cp-1); a suffix a
         # controller writes (a hash, an ordinal alone) still says Deployment/DaemonSet/StatefulSet

@@ -28,3 +28,29 @@ def test_vcn_native_pod_networking_is_the_cni_of_an_oke_paste(tmp_path: Path) ->
     dist = analyzer.load(path).distribution
     assert dist.name == "oke"
     assert dist.cni == ["oci-vcn-native"]
+
+
+# From an OKE course of RedExpertAlliance/katacoda-scenarios (oci-course/oke-*, the expected
+# `kubectl get pods` of kube-system), trimmed: an older OKE ran proxymux-client as a static pod
+# on each node, its mirror pod named after the node, and OKE names nodes by their address. The
+# three were three one-pod components of kind Pod, not one static pod ready on 3 of 3 nodes.
+KATACODA_OKE_PODS = """~~~~
+NAME                                    READY     STATUS        RESTARTS   AGE
+kube-dns-664f6d6bcd-d29mf               3/3       Running       0          128d
+kube-flannel-ds-2wtbt                   1/1       Running       1          191d
+kube-proxy-h7cn8                        1/1       Running       0          191d
+proxymux-client-10.0.10.2               1/1       Running       0          191d
+proxymux-client-10.0.11.2               1/1       Running       0          191d
+proxymux-client-10.0.12.2               1/1       Running       0          191d
+~~~~
+"""
+
+
+def test_mirror_pods_of_nodes_named_by_address_are_one_static_pod_component(tmp_path: Path) -> None:
+    path = tmp_path / "step.md"
+    path.write_text(KATACODA_OKE_PODS, encoding="utf-8")
+    cluster = analyzer.load(path)
+    assert cluster.distribution.name == "oke"
+    rows = cluster.tables["components"]
+    proxymux = rows[rows["component"] == "proxymux-client"]
+    assert proxymux[["kind", "name", "desired", "ready"]].values.tolist() == [["StaticPod", "proxymux-client", 3, 3]]
