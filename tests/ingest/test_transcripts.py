@@ -772,3 +772,23 @@ def test_a_command_glued_to_a_sentence_in_japanese_is_prose() -> None:
                     "kubectl get podは動きました。\n"
                     "とりあえず適当なPodのログでも見てみましょう。\n", "blog.txt")
     assert not r.rejections and [o.name for o in r.objects] == ["coredns-67bb89d7c6-ddnvv"]
+
+
+# From kubernetes-sigs/karpenter#2187 (EKS 1.31, a Karpenter GPU node, its description): the
+# writer labels each output with its command and a colon. The node's row, headerless under
+# `kubectl get node:`, was "neither a kubectl table nor a describe": the node and EKS lost.
+_KARPENTER_2187 = """```
+nodes with taints:
+ip-192-16-0-1.ec2.internal   [map[effect:NoSchedule key:hub.jupyter.org/node-purpose value:user]]
+------------------------------------------
+kubectl get node:
+ip-192-16-0-1.ec2.internal   Ready    <none>   3m32s   v1.31.5-eks-5d632ec
+-------------------------------------------
+```
+"""
+
+
+def test_a_heading_naming_the_command_reads_the_output_below_it_as_that_commands() -> None:
+    r = ingest_text(_KARPENTER_2187, "issue.md")
+    assert [(o.kind, o.name) for o in r.objects] == [("Node", "ip-192-16-0-1.ec2.internal")]
+    assert r.objects[0].view.status.nodeInfo.kubeletVersion == "v1.31.5-eks-5d632ec"

@@ -156,6 +156,8 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     ('kubectl', 'kubectl get deployment -n kube-system x')
     >>> command_of_line("medya@~ $ kc get pods -A"), command_of_line("/usr/bin/kubectl is the binary")
     (('kubectl', 'kc get pods -A'), None)
+    >>> command_of_line("kubectl get node:")  # a heading naming the command of the output below
+    ('kubectl', 'kubectl get node')
     """
     stripped = unbold(text.strip())
     if not stripped:
@@ -193,9 +195,11 @@ def command_of_line(text: str) -> tuple[str, str] | None:
         return None
     if _GLUED_PROSE.search(stripped):
         return None  # `kubectl get podは動きました。` ("kubectl get pod worked."): a sentence, no command
-    if _KUBECTL.match(stripped) and not stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None \
+    # a writer's heading that names the command whose output follows (`kubectl get node:`)
+    headed = stripped[:-1].rstrip() if stripped.endswith(":") else stripped
+    if _KUBECTL.match(headed) and not headed.startswith("k ") and (cmd := _parsed(headed)) is not None \
             and _known(cmd):
-        return "kubectl", stripped
+        return "kubectl", headed
     if stripped.startswith("k ") and (cmd := _parsed(stripped)) is not None and cmd.verb in ("get", "describe", "top", "logs"):
         return "kubectl", stripped
     return None
