@@ -53,24 +53,41 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                       "runs no network plugin it must have as a pod (all its `get pods -A` can show)")
             return
     roles = set(table["role"].astype("string").dropna())
-    if roles <= {"unknown"}:
+    no_pod = _no_pod_in_a_full_listing(cluster)
+    if roles <= {"unknown"} and not no_pod:
         yield RULE.not_applicable("the component catalog classified no component")
         return
-    found = ", ".join(sorted(roles - {"unknown"}))
+    found = ", ".join(sorted(roles - {"unknown"})) or ("none: `get pods -A` listed no pod at all" if no_pod else "none")
     # Where we looked: the files holding kube-system workloads.
     looked = sorted({o.provenance.source for o in cluster.objects_of("Deployment", "DaemonSet", "StatefulSet", "Pod")
                      if o.namespace == "kube-system"})
+    where = (looked[0], None) if looked else _empty_pod_listing(cluster) or (None, None)
     for role in expected:
         if role not in roles:
-            yield RULE.fail(None, Evidence("components.role (kube-system workloads)", found, role, looked[0] if looked else None),
+            yield RULE.fail(None, Evidence("components.role (kube-system workloads)", found, role, *where),
                             kind="Component", namespace="kube-system", name=role,
                             role=role, distribution=dist, found=found)
 
 
 def _every_pod_listed_with_nodes_not_ready(cluster: AnalyzedDump) -> bool:
-    """Whether the dump holds an unfiltered `kubectl get pods -A` with kube-system's pods in it,
-    and a node whose Ready condition is not True."""
+    """Whether the dump holds an unfiltered `kubectl get pods -A` with kube-system's pods in it
+    (or one that printed none at all), and a node whose Ready condition is not True."""
     listed = any(p.namespace == "kube-system" and p.view.text is not None and p.view.text.every_pod_listed
-                 for p in cluster.objects_of("Pod"))
+                 for p in cluster.objects_of("Pod")) or _no_pod_in_a_full_listing(cluster)
     return listed and any(c.type == "Ready" and c.status != "True"
                           for n in cluster.objects_of("Node") for c in n.view.status.conditions or ())
+
+
+def _no_pod_in_a_full_listing(cluster: AnalyzedDump) -> bool:
+    """Whether an unfiltered `kubectl get pods -A` printed no pod at all ("No resources found")
+    and the dump holds none: the cluster ran no pod, its network plugin's neither
+    (aws/amazon-vpc-cni-k8s#1278: an EKS node NotReady for 22h, `get pods -A` empty)."""
+    return _empty_pod_listing(cluster) is not None
+
+
+def _empty_pod_listing(cluster: AnalyzedDump) -> tuple[str, int] | None:
+    """(file, line) of such an empty listing of every pod, or None."""
+    if next(iter(cluster.objects_of("Pod")), None) is not None:
+        return None
+    return next(((source, line) for source, line, kinds, namespace, _c in cluster.ingest.full_listings
+                 if "Pod" in kinds and namespace is None), None)
