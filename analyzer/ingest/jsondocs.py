@@ -586,6 +586,9 @@ def _decode_segment(
         error = (f"a line break inside a string at line {lines.at(start + _error_offset(error))}: the line "
                  "was wrapped by the console, and the wrap could not be undone safely (its pieces are not "
                  f"all as wide as the window); {error}")
+    elif first == b"{" and _ERROR_AT.search(error):
+        # the decoder counts bytes from the document's start; a reader looks for a line of the file
+        error = _ERROR_AT.sub(f"invalid character at line {lines.at(start + _error_offset(error))}", error)
     if end - start < _STRAY_MAX and b'"' not in data[start:end]:
         # a stray brace or bracket (an extra `{` typed before the document) holds no object
         text = data[start:end].decode("utf-8", "replace").strip()

@@ -322,3 +322,14 @@ def test_item_bytes_of_a_list_read_in_chunks_are_found_in_their_chunk(
     assert result.objects[16].body() == _pod("16")
     assert [o.body()["metadata"]["name"] for o in result.objects] == [str(i) for i in range(30)]
     assert 1 < len(chunks) < 30 and max(chunks) < path.stat().st_size / 2  # each chunk decoded once
+
+
+def test_a_broken_document_names_the_line_of_its_fault_not_a_byte_offset() -> None:
+    # The shape of a write-up's fenced ServiceAccount "from the K8s API" (an EKS Pulumi project's
+    # conversation log in the public code index) whose author elided its secrets as `[...]`:
+    # "invalid character (byte 218)" counted from the document's start, not a place to look.
+    text = ("prose\n\n{\n  \"kind\": \"ServiceAccount\",\n  \"metadata\": {\"name\": \"x\"},\n"
+            "  \"secrets\": [...]\n}\n\n{\n  \"kind\": \"ConfigMap\"\n}\n")
+    parsed = jsondocs.read_json_file(text.encode(), "notes.md")
+    [(line, _raw, error)] = parsed.broken
+    assert line == 3 and "invalid character at line 6" in error and "byte" not in error
