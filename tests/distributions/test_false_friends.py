@@ -255,3 +255,28 @@ def test_the_ebs_csi_drivers_pods_alone_say_aws_not_eks() -> None:
     on_ec2 = paste + ("\n$ kubectl get nodes\nNAME                          STATUS   ROLES    AGE   VERSION\n"
                       "ip-10-0-1-210.ec2.internal    Ready    <none>   45m   v1.27.1\n")
     assert detect_distribution(analyzer.load({"issue.md": on_ec2})).name == "eks"
+
+
+def test_aks_engine_on_azure_stack_hub_is_not_aks() -> None:
+    # kubernetes-sigs/azuredisk-csi-driver#1551 (2022, "Azure AKS 1.20.11 - Azure Stack Hub"): the
+    # CSI driver's pod described alone, on node k8s-uqudoapi1-19600890-0, Microsoft's images, AKS's
+    # CSI names; the node's name is aks-engine's. It was AKS at 0.63, its CSI driver AKS's to fix.
+    # (A whole aks-engine dump shows its k8s-master nodes and static pods: a self-hosted control plane.)
+    cluster = load(
+        pod("kube-system", "csi-azuredisk-node-2mjkz", node_name="k8s-uqudoapi1-19600890-0",
+            owner=("DaemonSet", "csi-azuredisk-node"), image="mcr.microsoft.com/oss/kubernetes-csi/livenessprobe:v2.4.0"),
+    )
+    assert cluster.distribution.name == "unknown"
+    against = [e for e in cluster.distribution.evidence if e.weight < 0]
+    assert [(e.distribution, e.value) for e in against] == [("aks", "k8s-uqudoapi1-19600890-0")]
+
+
+def test_an_aks_vmss_node_stays_aks() -> None:
+    cluster = load(
+        node("aks-agentpool-29949785-vmss000001", provider_id="azure:///subscriptions/x/resourceGroups/mc_rg/providers/"
+             "Microsoft.Compute/virtualMachineScaleSets/aks-agentpool-29949785-vmss/virtualMachines/1",
+             labels={"kubernetes.azure.com/cluster": "mc_rg", "agentpool": "agentpool"}),
+        pod("kube-system", "csi-azuredisk-node-2mjkz", node_name="aks-agentpool-29949785-vmss000001",
+            owner=("DaemonSet", "csi-azuredisk-node"), image="mcr.microsoft.com/oss/kubernetes-csi/livenessprobe:v2.4.0"),
+    )
+    assert cluster.distribution.name == "aks"
