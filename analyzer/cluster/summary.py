@@ -89,6 +89,19 @@ def _evidence_shown(evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if e.get("counted", True) or (e["signal"], e["value"]) not in said]
 
 
+def _speaks_for(evidence: dict[str, Any], verdict: str) -> str:
+    """Which distribution a row speaks for or against, where that is not the verdict's plain
+    support (a row against it; the rows of a candidate the verdict set aside).
+
+    >>> _speaks_for({"distribution": "aks", "weight": -8.0}, "unknown"), _speaks_for({"distribution": "aks", "weight": 5.0}, "aks")
+    (' (against aks)', '')
+    """
+    dist = evidence.get("distribution") or ""
+    if (evidence.get("weight") or 0) < 0:
+        return f" (against {dist})"
+    return f" (for {dist})" if dist and dist != verdict else ""
+
+
 def summary_text(cluster: ModeledDump) -> str:
     """A short human summary for the terminal."""
     s = summarize(cluster, components=False)
@@ -100,7 +113,7 @@ def summary_text(cluster: ModeledDump) -> str:
         lines.append(f"distribution: {d['name']} (confidence {d['confidence']:.2f})")
         for ev in _evidence_shown(d.get("evidence", []))[:5]:
             lines.append(f"  - {ev['signal']}: {ev['value']} ({ev['object']})"
-                         + ("" if ev.get("counted", True) else " (not counted)"))
+                         + ("" if ev.get("counted", True) else " (not counted)") + _speaks_for(ev, d["name"]))
         # Why the verdict is what it is: several clusters in one input, a virtual cluster's host.
         lines += [f"  note: {note}" for note in d.get("notes") or []]
     virtual = s.get("virtual_cluster") or {}
