@@ -1035,6 +1035,13 @@ class Ingestor:
                                                  "(prose, or a fragment of an output): not read"))
         for line, said in parsed.errors:
             self.result.skipped.append(Rejection(display, f"line {line}", f"kubectl's error, no objects: {said[:200]}"))
+        if self._transcript is None:
+            # (a transcript names each block's table where it reads the block)
+            for table in parsed.tables:
+                what = f"'{_short(table.command)}'" if table.command else ", ".join(table.header[:7])
+                self.result.skipped.append(Rejection(display, f"line {table.line}", (
+                    f"a table of a kind with no objects ({what}): its {len(table.rows)} row(s) kept as a "
+                    "generic table")))
         self.result.generic_tables.extend(parsed.tables)
         return True
 

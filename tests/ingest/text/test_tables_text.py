@@ -176,3 +176,24 @@ def test_rows_pasted_after_a_describe_do_not_take_its_namespace() -> None:
     assert all(not o.namespace for o in events), [o.namespace for o in events]
     sa = next(o for o in r.objects if o.kind == "ServiceAccount")
     assert sa.namespace == "kube-system"
+
+
+# From aws/karpenter-provider-aws#7493 (EKS, Karpenter 1.x, its description, trimmed): a listing of
+# Karpenter's NodeClaims, a kind with no typed objects. Its rows were kept as a generic table
+# that nothing shows: `kda inspect` said "0 objects" and not a word of the table.
+_NODECLAIMS_7493 = """kubectl get nodeclaims.karpenter.sh
+NAME                        TYPE              CAPACITY    ZONE          NODE   READY     AGE
+atg-worker-ondemand-284k9   m7i-flex.large    on-demand   eu-north-1b          Unknown   7s
+atg-worker-ondemand-5nv97   m7i-flex.xlarge   on-demand   eu-north-1a          Unknown   47s
+"""
+
+
+def test_a_table_of_a_kind_without_objects_is_named_where_it_was_kept() -> None:
+    from analyzer.ingest import ingest_text
+
+    r = ingest_text(_NODECLAIMS_7493, "issue.txt")
+    assert not r.objects and len(r.generic_tables) == 1
+    [(where, why)] = [(s.location, s.reason) for s in r.skipped]
+    assert where == "line 2"
+    assert why == ("a table of a kind with no objects ('kubectl get nodeclaims.karpenter.sh'): its 2 row(s) "
+                   "kept as a generic table")
