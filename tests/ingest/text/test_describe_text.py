@@ -228,3 +228,48 @@ def test_a_long_row_with_shorter_lines_around_it_is_no_terminal_wrap() -> None:
     text = text.replace("Unable to\n attach", "Unable to attach").replace("datadir]:\n timed", "datadir]: timed")
     messages = [o.body["message"] for o in parse_kubectl_text(text, "paste.md").objects]
     assert messages[0] == "Successfully assigned prd/foo-db-1 to aks-agentpool-38920371-16" and len(messages) == 4
+
+
+# From aws/karpenter-provider-aws#7738 (EKS, Karpenter 1.x, 2025-02-14): a NodeClaim's describe,
+# its instance launched and its node never registered; the header lines (Name, API Version, Kind,
+# Metadata) are as kubectl prints a NodeClaim, the Status as the issue quotes it, trimmed. Only
+# the header's own fields were kept before: the conditions were lost.
+_NODECLAIM_7738 = """Name:         default-xk2lp
+Namespace:
+Labels:       karpenter.sh/nodepool=default
+API Version:  karpenter.sh/v1
+Kind:         NodeClaim
+Metadata:
+  Creation Timestamp:  2025-02-14T07:15:25Z
+Status:
+  Conditions:
+    Last Transition Time:  2025-02-14T07:15:25Z
+    Message:               Node not registered with cluster
+    Observed Generation:   1
+    Reason:                NodeNotFound
+    Status:                Unknown
+    Type:                  Registered
+    Last Transition Time:  2025-02-14T07:15:27Z
+    Message:
+    Observed Generation:   1
+    Reason:                Launched
+    Status:                True
+    Type:                  Launched
+  Image ID:                ami-0262a19088a11e248
+  Provider ID:             aws:///ap-south-2b/i-0e593f835ff381a22
+Events:                    <none>
+"""
+
+
+def test_a_custom_resources_describe_is_read_back_into_its_fields() -> None:
+    parsed = parse_kubectl_text(_NODECLAIM_7738, "issue.md")
+    [claim] = [o.body for o in parsed.objects]
+    assert (claim["apiVersion"], claim["kind"]) == ("karpenter.sh/v1", "NodeClaim")
+    assert claim["metadata"]["creationTimestamp"] == "2025-02-14T07:15:25Z"
+    assert claim["metadata"]["labels"] == {"karpenter.sh/nodepool": "default"}
+    assert claim["status"]["conditions"] == [
+        {"lastTransitionTime": "2025-02-14T07:15:25Z", "message": "Node not registered with cluster",
+         "observedGeneration": "1", "reason": "NodeNotFound", "status": "Unknown", "type": "Registered"},
+        {"lastTransitionTime": "2025-02-14T07:15:27Z", "observedGeneration": "1", "reason": "Launched",
+         "status": "True", "type": "Launched"}]
+    assert claim["status"]["providerID"] == "aws:///ap-south-2b/i-0e593f835ff381a22"

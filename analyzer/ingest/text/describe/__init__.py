@@ -17,6 +17,7 @@ from analyzer.ingest.text.commands import Command
 from analyzer.ingest.text.describe import (
     autoscaling,
     config,
+    custom,
     jobs,
     node,
     pod,
@@ -98,7 +99,7 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     facts: dict[str, Any] = {}
     name_line = next((line.no for line in lines if line.text.startswith("Name:")), first_line)
     ctx = DescribeContext(catalog, name_line, tuple(lines))
-    reader = _READERS.get(info.kind, _read_fields)
+    reader = _READERS.get(info.kind, _read_fields if catalog.kinds.get(info.kind) else _read_custom_resource)
     extra = reader(root, body, facts, ctx)
     involved = {"apiVersion": info.api_version, "kind": info.kind, "name": name}
     if namespace := meta.get("namespace"):
@@ -360,6 +361,16 @@ def _read_fields(root: Entry, body: dict[str, Any], facts: dict[str, Any],
     if fields:
         facts["fields"] = fields
     return []
+
+
+def _read_custom_resource(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+                          ctx: DescribeContext) -> list[TextObject]:
+    """A kind the catalog does not know (a custom resource): its header's fields as text facts,
+    and its Metadata, Spec and Status read back into the object (karpenter-provider-aws#7738: a
+    NodeClaim's conditions, 'Registered=Unknown: Node not registered with cluster', were lost)."""
+    extra = _read_fields(root, body, facts, ctx)
+    custom.read_sections(root, body)
+    return extra
 
 
 __all__ = ["read_describe"]
