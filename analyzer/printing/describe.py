@@ -14,6 +14,7 @@ from analyzer.printing.columns import format_labels, format_selector, node_roles
 from analyzer.printing.quantity import ZERO, Quantity
 from analyzer.printing.resources import Resource
 from analyzer.printing.store import DumpStore, NotCollected
+from analyzer.printing.tables import PASTED
 from analyzer.printing.tabwriter import align
 from analyzer.printing.timefmt import Clock, describe_time
 
@@ -884,8 +885,9 @@ def describe_generic(store: DumpStore, body: Body) -> str:
     w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
     labels_multiline(w, "Labels", meta.get("labels"))
     annotations_multiline(w, "Annotations", meta.get("annotations"))
+    # (what a paste showed beyond the object's fields is this tool's record, not the object's)
     _unstructured(w, 0, body, "", {".metadata.managedFields", ".metadata.name", ".metadata.namespace",
-                                   ".metadata.labels", ".metadata.annotations"})
+                                   ".metadata.labels", ".metadata.annotations", f".{PASTED}"})
     describe_events(w, search_events(store, body), store.clock)
     return w.text()
 

@@ -210,3 +210,18 @@ def test_a_log_saved_without_its_container_is_the_default_containers(tmp_path: P
     shown = kda("logs", str(tmp_path), "get-data-mldtn", "-n", "default").stdout
     assert "Could not resolve host" in shown
     assert "Could not resolve host" in kda("logs", str(tmp_path), "get-data-mldtn", "-c", "curl-container").stdout
+
+
+def test_describe_of_a_pasted_custom_resource_prints_its_fields_not_the_paste_record(tmp_path: Path) -> None:
+    # A NodeClaim's describe (the shape of aws/karpenter-provider-aws#7738, trimmed), read back and
+    # described again: its Status as kubectl prints it, without this tool's `x-kda-text` record
+    # (printed as "X - Kda - Text: Described: true" before).
+    paste = tmp_path / "issue.txt"
+    paste.write_text("Name:         default-xk2lp\nNamespace:\nLabels:       karpenter.sh/nodepool=default\n"
+                     "API Version:  karpenter.sh/v1\nKind:         NodeClaim\nStatus:\n  Conditions:\n"
+                     "    Message:               Node not registered with cluster\n"
+                     "    Status:                Unknown\n    Type:                  Registered\n"
+                     "Events:                    <none>\n", encoding="utf-8")
+    out = kda("describe", "nodeclaim", "default-xk2lp", str(paste)).stdout
+    assert re.search(r"\n    Message:\s+Node not registered with cluster\n", out), out
+    assert "Kda" not in out and "Described" not in out
