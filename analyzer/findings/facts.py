@@ -254,6 +254,16 @@ def known_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:
     return object_age(cluster, obj)
 
 
+def newest_time_text(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str | None:
+    """ "<when> UTC, the newest time the dump holds" where `when` is the capture time itself (a
+    paste holding no later time): "0s before capture" would say it just happened, when all the
+    dump says is that it happened then, or earlier. None otherwise."""
+    age = age_at_capture(cluster, when, obj)
+    if age is None or when is None or age > timedelta(0):
+        return None
+    return f"{when:%Y-%m-%d %H:%M:%S} UTC, the newest time the dump holds"
+
+
 def ago(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str:
     """ "12m before capture", or why the age cannot be told."""
     if when is None:

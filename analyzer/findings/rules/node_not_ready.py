@@ -16,6 +16,7 @@ from analyzer.findings.facts import (
     age_at_capture,
     age_text,
     ev,
+    newest_time_text,
     object_age,
     stitched_reason,
     text_status,
@@ -48,11 +49,9 @@ _TOLD_STATUS = {"node.kubernetes.io/unreachable": "unreachable", "unreachable": 
 
 def _since(cluster: AnalyzedDump, node, when: str | None) -> str:
     at = parse_time(when)
+    if (newest := newest_time_text(cluster, at, node)) is not None:
+        return f"an unknown time: since {newest}"
     age = age_at_capture(cluster, at, node)
-    if age is not None and at is not None and age <= timedelta(0):
-        # the capture time is this very transition (a paste holding no later time): "for 0s"
-        # would say it just happened; all the dump says is that it happened then, or earlier
-        return f"an unknown time: since {at:%Y-%m-%d %H:%M:%S} UTC, the newest time the dump holds"
     if age is not None:
         return f"{age_text(age)} before capture"
     return _at_most_its_age(cluster, node)

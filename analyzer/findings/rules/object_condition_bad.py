@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_text, ago, ev
+from analyzer.findings.facts import age_text, ago, ev, newest_time_text
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.kube.kinds import is_builtin_group
@@ -62,7 +62,7 @@ def _since(cluster: AnalyzedDump, obj, cond: dict[str, Any], ctype: str) -> str:
     when = parse_time(cond.get("lastTransitionTime"))
     facts = obj.view.text
     if when is not None or facts is None:
-        return ago(cluster, when)
+        return newest_time_text(cluster, when, obj) or ago(cluster, when)
     seconds = (facts.condition_ages or {}).get(ctype)
     if seconds is None:
         return "an unknown time (the pasted table does not print it)"
