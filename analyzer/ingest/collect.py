@@ -765,6 +765,13 @@ class Ingestor:
             return
         what = "code block" if block.fenced else "prose"
         section = _describe_fragment(out)
+        if _only_describe_event_rows(out):
+            # kubectl output, but of no object: nothing says whose events they are (karpenter-
+            # provider-aws#644: a pod's FailedScheduling row quoted alone)
+            self.result.skipped.append(Rejection(display, block.span, f"{what}: a describe's Events row(s) "
+                                                 "without the object they are about (no Name, no command "
+                                                 "naming it): nothing to read them as"))
+            return
         if section is not None:
             # kubectl output, but no object: nothing names what it describes (k8s#68286)
             self.result.skipped.append(Rejection(display, block.span, f"{what}: part of a `kubectl describe` (its "
@@ -1612,6 +1619,20 @@ def _with_known_owners(row: KubeObject, earlier: KubeObject) -> KubeObject:
 
 
 _DESCRIBE_FIELD = re.compile(r"^(?P<key>[A-Z][\w -]{1,40}):(?:\s|$)")
+
+
+def _only_describe_event_rows(out: list[tuple[int, str]]) -> bool:
+    """Whether every line with text is a describe's Events row (Type, Reason, Age, From, Message).
+
+    >>> _only_describe_event_rows([(1, "Warning  FailedScheduling  4m35s (x39 over 50m)  default-scheduler  0/5 nodes")])
+    True
+    >>> _only_describe_event_rows([(1, "Warning: the pods were fine.")])
+    False
+    """
+    from analyzer.ingest.text.lines import DESCRIBE_EVENT_ROW
+
+    lines = [t for _, t in out if t.strip()]
+    return bool(lines) and all(DESCRIBE_EVENT_ROW.match(t) for t in lines)
 
 
 def _describe_fragment(out: list[tuple[int, str]]) -> str | None:

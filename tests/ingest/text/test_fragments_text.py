@@ -122,3 +122,14 @@ def test_a_taint_cut_by_the_grep_is_left_out_and_the_whole_ones_kept() -> None:
                                  "    key: karpenter.sh/not-ready\n  - effect: NoExecute\n")
     (node,) = ingest_text(text, "issue.md").objects
     assert [t["key"] for t in node.body()["spec"]["taints"]] == ["karpenter.sh/not-ready"]
+
+
+def test_a_describes_event_row_quoted_alone_is_named_as_such() -> None:
+    # karpenter-provider-aws#644 goes on with the pending pod's one FailedScheduling row, no pod
+    # named: it was "code block, not kubectl output", though it is kubectl's, of no object.
+    text = KARPENTER_644 + ("Second pod is not scheduled and has this warning -\n```\n"
+                            "Warning  FailedScheduling  4m35s (x39 over 50m)  default-scheduler  0/5 nodes are "
+                            "available: 1 node(s) had taint {karpenter.sh/not-ready: }, that the pod didn't tolerate\n```\n")
+    r = ingest_text(text, "issue.md")
+    [skip] = [s for s in r.skipped if "Events row" in s.reason]
+    assert skip.location == "line 18" and "without the object they are about" in skip.reason
