@@ -792,3 +792,27 @@ def test_a_heading_naming_the_command_reads_the_output_below_it_as_that_commands
     r = ingest_text(_KARPENTER_2187, "issue.md")
     assert [(o.kind, o.name) for o in r.objects] == [("Node", "ip-192-16-0-1.ec2.internal")]
     assert r.objects[0].view.status.nodeInfo.kubeletVersion == "v1.31.5-eks-5d632ec"
+
+
+# From nebari-dev/nebari#3213 (EKS, the EBS CSI add-on without its IRSA role, the PR's debug
+# logs, trimmed): the command in one fence, its log in the next. The writer's `<pod>` was taken
+# for a shell redirection (`> file`), so the command "printed nothing" and the log was lost.
+_NEBARI_3213 = """### EBS CSI controller had no AWS creds
+```
+kubectl logs -n kube-system ebs-csi-controller-<pod> --all-containers --tail=50
+```
+```
+Failed health check (verify network connection and IAM credentials):
+dry-run EC2 API call failed:
+get identity: get credentials:
+failed to refresh cached credentials,
+no EC2 IMDS role found
+```
+"""
+
+
+def test_a_writers_placeholder_is_a_word_of_the_command_not_a_redirection() -> None:
+    r = ingest_text(_NEBARI_3213, "pr.md")
+    [log] = r.logs
+    assert (log.namespace, log.pod) == ("kube-system", "ebs-csi-controller-<pod>")
+    assert log.text.rstrip().endswith("no EC2 IMDS role found")

@@ -209,15 +209,29 @@ def _long(flag: str) -> str:
 
 
 def _split_pipeline(text: str) -> tuple[str, str | None, bool]:
-    """Cut `cmd | grep x` and `cmd > file` outside quotes: (command, piped command, redirected)."""
+    """Cut `cmd | grep x` and `cmd > file` outside quotes: (command, piped command, redirected).
+    A writer's placeholder (`<pod>`, `<pod-name>`) is a word, no redirection.
+
+    >>> _split_pipeline("kubectl logs web-<pod> -n x"), _split_pipeline("kubectl get po -o yaml > po.yaml")
+    (('kubectl logs web-<pod> -n x', None, False), ('kubectl get po -o yaml', None, True))
+    """
     quote = ""
+    placeholder_end = 0
     for i, char in enumerate(text):
+        if i < placeholder_end:
+            continue
         if quote:
             quote = "" if char == quote else quote
         elif char in "'\"":
             quote = char
+        elif char == "<" and (m := _PLACEHOLDER.match(text, i)):
+            placeholder_end = m.end()
         elif char == "|":
             return text[:i].strip(), text[i + 1 :].strip() or None, False
         elif char == ">" and (i == 0 or text[i - 1] != "2"):
             return text[:i].strip(), None, True
     return text, None, False
+
+
+# `<pod>`, `<node-name>`: a word a writer leaves for the reader to fill in.
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w.-]*>")
