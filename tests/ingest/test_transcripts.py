@@ -816,3 +816,20 @@ def test_a_writers_placeholder_is_a_word_of_the_command_not_a_redirection() -> N
     [log] = r.logs
     assert (log.namespace, log.pod) == ("kube-system", "ebs-csi-controller-<pod>")
     assert log.text.rstrip().endswith("no EC2 IMDS role found")
+
+
+def test_a_prompted_command_after_the_open_fence_on_its_line_owns_the_block() -> None:
+    # coredns/coredns#2391 (2018-12-12), trimmed: the command typed right after the fence, its
+    # prompt with it; before, the prompt stayed in the command, so the log was "code block, not
+    # kubectl output" and its loop-detected line was lost
+    text = ("coredns pods starts crashing with following message in logs:\n\n"
+            "```[root@qa065 ~]# kubectl logs coredns-576cbf47c7-6vxd4 -n kube-system\n"
+            ".:53\n"
+            "2018/12/12 13:33:16 [INFO] CoreDNS-1.2.2\n"
+            '2018/12/12 13:33:22 [FATAL] plugin/loop: Seen "HINFO IN 7087784449798295848.7359092265978106814." '
+            "more than twice, loop detected\n"
+            "```\n")
+    r = ingest_text(text, "issue.md")
+    [log] = r.logs
+    assert (log.namespace, log.pod) == ("kube-system", "coredns-576cbf47c7-6vxd4")
+    assert log.text.splitlines()[-1].endswith("loop detected")

@@ -604,7 +604,11 @@ def _bare_prompt(line: str) -> bool:
 
 
 def _start(no: int, command_text: str, fenced: bool, kind: str | None = None) -> Block:
-    found = kind or (command_of_line(command_text) or ("command", command_text))[0]
+    if kind is None:
+        # text after a fence on its line: a prompt may come before the command
+        # (```[root@qa065 ~]# kubectl logs ..., coredns/coredns#2391)
+        kind, command_text = command_of_line(command_text) or ("command", command_text)
+    found = kind
     glued = None
     if found == "kubectl":
         command_text, glued = split_glued_output(command_text)
