@@ -281,3 +281,26 @@ def test_each_bare_table_is_its_own_listing() -> None:
     r = ingest_text(_AKS_3642 + "\nand my app:\n\n" + user, "issue.md")
     assert {(o.name, o.namespace) for o in r.objects if o.name.startswith("web")} == {("web-7d4b9c8f6d-x2x9k", "")}
     assert {o.namespace for o in r.objects if not o.name.startswith("web")} == {"kube-system"}
+
+
+# kubernetes/dns#288 (2019-02-01), trimmed: kubeadm 1.13 with weave; the write-up shows the
+# `kubectl apply` that installed weave, then prose, then a kube-system listing in an indented
+# code block without its command.
+_DNS_288 = ("I have initialized the cluster using :\n\n"
+            "    sudo kubeadm init --token-ttl=0 --apiserver-advertise-address=192.168.88.142\n\n"
+            "and weave:\n\n"
+            "    kubectl apply -f \"https://cloud.weave.works/k8s/net?k8s-version=$(kubectl version | base64 | tr -d '\\n')\"\n\n"
+            "All the pods seems to be running fine but `coredns` always remains in `CrashLoopBackOff` status.\n\n"
+            "    NAME                                READY   STATUS             RESTARTS   AGE\n"
+            "    coredns-86c58d9df4-h5plc            0/1     CrashLoopBackOff   7          18m\n"
+            "    etcd-tx-g1-209                      1/1     Running            0          17m\n"
+            "    kube-proxy-2jdpp                    1/1     Running            0          18m\n"
+            "    weave-net-npgnc                     2/2     Running            0          13m\n")
+
+
+def test_a_listing_after_a_command_that_prints_none_is_read_as_pasted_without_its_command() -> None:
+    # before: the `kubectl apply` above was taken as the table's command, so the listing was no
+    # bare one and its coredns stayed without a namespace (no critical-component finding)
+    r = ingest_text(_DNS_288, "issue.md")
+    assert r.accounting_holds()
+    assert {o.namespace for o in r.objects if o.kind == "Pod"} == {"kube-system"}

@@ -29,7 +29,7 @@ from analyzer.ingest.text.lines import (
     unpiped,
     unticked,
 )
-from analyzer.ingest.text.table_objects import CUT_ROW, build_table
+from analyzer.ingest.text.table_objects import CUT_ROW, build_table, prints_listing
 from analyzer.ingest.text.tables import TableBlock, bare_rows_at, headerless_at, table_at
 from analyzer.ingest.text.types import TextParse
 
@@ -185,10 +185,12 @@ def _cut_last_row(lines: list[Line], block: TableBlock, state: _State, source: s
 
 def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int:
     built = build_table(block, kinds, source)
-    if block.command is None or block.command is not state.command:
-        # the command the rows' layout implied (rows pasted bare), not one the paste shows: no
-        # `kubectl get` without -n told their namespace; still one listing of one namespace
-        # (its table's line), which the platform's own pods among them may name
+    if block.command is None or block.command is not state.command or not prints_listing(block.command):
+        # the command the rows' layout implied (rows pasted bare), not one the paste shows, or
+        # one that prints no listing (a `kubectl apply` above prose and a pasted table:
+        # kubernetes/dns#288): no `kubectl get` without -n told their namespace; still one
+        # listing of one namespace (its table's line), which the platform's own pods among
+        # them may name
         for obj in built.objects:
             obj.facts.pop("listed_without_namespace", None)
             obj.facts.pop("every_pod_listed", None)
