@@ -1049,6 +1049,9 @@ class Ingestor:
                 self.result.skipped.append(Rejection(display, f"line {table.line}", (
                     f"a table of a kind with no objects ({what}): its {len(table.rows)} row(s) kept as a "
                     "generic table")))
+        for line in parsed.elided:
+            self.result.skipped.append(Rejection(display, f"line {line}", "the writer's mark that rows of the table "
+                                                 "were left out of the paste here: no row"))
         self.result.generic_tables.extend(parsed.tables)
         return True
 

@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from analyzer.ingest.text.lines import ELISION
+
 if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
     from analyzer.ingest.text.commands import Command
@@ -35,7 +37,6 @@ _CHANGED = re.compile(r"^\s*(?P<resource>[a-z][\w.-]*)/(?P<name>[\w.-]+) (?:edit
 _CORDONED = re.compile(r"^\s*node/(?P<name>[\w.-]+) (?:already )?(?P<state>cordoned|uncordoned)\s*$")
 # `grep [-flags] PATTERN` and nothing after it (a quoted pattern may hold a `|`)
 _GREP = re.compile(r"""^\s*(?:grep|egrep)(?:\s+-[A-Za-z]+)*\s+(?:'[^']*'|"[^"]*"|[^\s|'"]+)\s*$""")
-_ELISION = re.compile(r"^\s*(?:[.…]{2,}|[\[(<]\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
 # Commands that change which namespace a `get` without -n lists (`oc login` sets the project too).
 _SWITCHES_NAMESPACE = re.compile(r"^(?:kubens|kubectx)\b|\b(?:set-context|use-context)\b|^(?:kubectl|oc|k)\s+(?:ns|project|new-project)\b|^oc\s+login\b")
 # What such a command prints when it names the namespace it switched to: `oc project x` / `oc
@@ -85,7 +86,7 @@ def elided(lines: list[tuple[int, str]]) -> bool:
     >>> elided([(1, "NAME   READY"), (2, "...")]), elided([(1, "NAME   READY")])
     (True, False)
     """
-    return any(_ELISION.match(text) for _, text in lines)
+    return any(ELISION.match(text) for _, text in lines)
 
 
 def full_listing(command: Command) -> Listing | None:

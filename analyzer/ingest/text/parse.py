@@ -18,6 +18,7 @@ from analyzer.ingest.text.describe.blocks import (
 )
 from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.lines import (
+    ELISION,
     Line,
     has_box_drawing,
     modernised_event_tables,
@@ -199,6 +200,9 @@ def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int
     state.result.objects.extend(built.objects)
     state.result.rejections.extend(built.rejections)
     for line in block.unread:
+        if ELISION.match(line.text):
+            state.result.elided.append(line.no)  # the writer's mark of rows left out, no row
+            continue
         state.result.rejections.append(Rejection(
             source, f"line {line.no}",
             f"a row of the table at line {block.line} fits none of its columns "

@@ -62,6 +62,8 @@ class TextParse:
     # kubectl's own error lines (`Error from server (NotFound): pods "web-1" not found`), by line
     # number: what was asked for and not there, said as such rather than as prose
     errors: list[tuple[int, str]] = field(default_factory=list)
+    # Lines inside a table by which its writer says rows were cut out there (`...`, `<snip>`)
+    elided: list[int] = field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[TextObject]:
         """The objects of one kind, in text order."""

@@ -34,6 +34,8 @@ def check_case(parsed: TextParse, case: dict[str, Any]) -> None:
         assert counts == case["kinds"]
     if "tables" in case:
         assert [table.header for table in parsed.tables] == case["tables"]
+    if "elided" in case:
+        assert parsed.elided == case["elided"]
     reasons = [(r.location, r.reason) for r in parsed.rejections]
     assert len(reasons) == len(case.get("rejections", [])), reasons
     for expected in case.get("rejections", []):
