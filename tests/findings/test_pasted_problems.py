@@ -1,0 +1,30 @@
+"""What a support engineer's first problem looks like in a pasted ticket, judged end to end:
+pasted text -> objects -> findings, one trimmed public paste per problem type."""
+
+from __future__ import annotations
+
+import analyzer
+from analyzer.findings import collect_findings
+
+
+def _failed(text: str, rule: str) -> list[str]:
+    cluster = analyzer.load({"issue.md": text})
+    return sorted(f.name for f in collect_findings(cluster) if f.rule == rule and f.status == "fail")
+
+
+# k0sproject/k0s#4015 (2023-12), trimmed: a fresh k0s cluster's `kubectl get apiservice`, the
+# metrics API not available. Before, the listing was a table of no kind: nothing was said of it.
+K0S_4015 = """\
+Checked with `kubectl get apiservice`
+
+```
+NAME                                   SERVICE                      AVAILABLE                      AGE
+v1.                                    Local                        True                           12m
+v1.admissionregistration.k8s.io        Local                        True                           12m
+v1beta1.metrics.k8s.io                 kube-system/metrics-server   False (FailedDiscoveryCheck)   12m
+```
+"""
+
+
+def test_a_pasted_apiservice_listing_names_the_unavailable_aggregated_api() -> None:
+    assert _failed(K0S_4015, "apiservice-unavailable") == ["v1beta1.metrics.k8s.io"]
