@@ -16,11 +16,14 @@ from typing import Any
 import yaml
 
 from analyzer.ingest.text.commands import Command
+from analyzer.ingest.text.lines import ELISION
 from analyzer.ingest.text.values import describe_time
+from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.safeyaml import load_yaml
 
 # Kinds whose status is mostly their conditions (what a reader judges them by).
-_KINDS = {"node": ("v1", "Node"), "pod": ("v1", "Pod")}
+_KINDS = {"node": ("v1", "Node"), "pod": ("v1", "Pod"),
+          "apiservice": ("apiregistration.k8s.io/v1", "APIService")}
 _DESCRIBE_TIME = r"\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}"
 # A describe's node condition row: Type Status LastHeartbeatTime LastTransitionTime Reason Message.
 _CONDITION_ROW = re.compile(
@@ -62,14 +65,14 @@ def fragment_of_named(command: Command, text: str) -> dict[str, Any] | None:
     if part is None:
         return None
     metadata: dict[str, Any] = {"name": command.names[0]}
-    if command.namespace and kind[1] != "Node":
+    if command.namespace and kind[1] not in CLUSTER_SCOPED_KINDS:
         metadata["namespace"] = command.namespace
     return {"apiVersion": kind[0], "kind": kind[1], "metadata": metadata, **part}
 
 
 def _singular(resource: str) -> str:
     base = resource.lower().split(".", 1)[0].split("/", 1)[0]
-    return {"no": "node", "nodes": "node", "po": "pod", "pods": "pod"}.get(base, base)
+    return {"no": "node", "nodes": "node", "po": "pod", "pods": "pod", "apiservices": "apiservice"}.get(base, base)
 
 
 def _structured_conditions(text: str) -> list[dict[str, Any]] | None:
@@ -99,9 +102,11 @@ def _structured_taints(text: str) -> list[dict[str, Any]] | None:
 
 def _fragment_list(text: str, parent: str, field: str) -> list[Any] | None:
     """The list a fragment holds: `field:` alone, or `parent:` holding only `field:`, or the bare
-    list; None for anything else (an object with more is read whole)."""
+    list; None for anything else (an object with more is read whole). The writer's marks of lines
+    left out above it (`...`) are no YAML of the object (anchore/kubernetes-admission-controller#17)."""
     if _OBJECT_KEYS.search(text):
         return None
+    text = "\n".join(line for line in text.splitlines() if not ELISION.match(line))
     try:
         value = load_yaml(textwrap.dedent(text))
     except yaml.YAMLError:

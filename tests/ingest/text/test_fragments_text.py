@@ -97,6 +97,25 @@ k get nodes ip-192-168-171-186.us-west-2.compute.internal -o yaml | grep -i -A 2
 """
 
 
+# Trimmed from anchore/kubernetes-admission-controller#17 (2020-08-07): the aggregated API's
+# `-o yaml` quoted from `status:` down, the lines above it elided with `...`. Before: "object has
+# no kind", and the condition's message (404 from the API's Service) lost.
+ANCHORE_17 = """```
+# kubectl get apiservices/v1.admission.anchore.io -n kube-system -o yaml
+...
+...
+status:
+  conditions:
+  - lastTransitionTime: "2020-08-07T13:44:39Z"
+    message: 'failing or missing response from https://10.0.0.1:443/apis/admission.anchore.io/v1:
+      bad status from https://10.0.0.1:443/apis/admission.anchore.io/v1: 404'
+    reason: FailedDiscoveryCheck
+    status: "False"
+    type: Available
+```
+"""
+
+
 def test_taints_grepped_from_a_named_nodes_yaml_are_laid_over_its_earlier_row() -> None:
     r = ingest_text(KARPENTER_644, "issue.md")
     assert not r.rejections
@@ -133,3 +152,13 @@ def test_a_describes_event_row_quoted_alone_is_named_as_such() -> None:
     r = ingest_text(text, "issue.md")
     [skip] = [s for s in r.skipped if "Events row" in s.reason]
     assert skip.location == "line 18" and "without the object they are about" in skip.reason
+
+
+def test_an_aggregated_apis_conditions_quoted_below_elided_lines_are_that_apiservices() -> None:
+    r = ingest_text(ANCHORE_17, "issue.md")
+    assert not r.rejections
+    (api,) = [o for o in r.objects if o is not None]
+    assert (api.kind, api.namespace, api.name) == ("APIService", "", "v1.admission.anchore.io")
+    (available,) = api.body()["status"]["conditions"]
+    assert (available["status"], available["reason"]) == ("False", "FailedDiscoveryCheck")
+    assert available["message"].endswith("/apis/admission.anchore.io/v1: 404")
