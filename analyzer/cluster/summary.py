@@ -137,7 +137,7 @@ def summary_text(cluster: ModeledDump) -> str:
     lines.append("coverage: present " + (", ".join(s["coverage"]["present"]) or "-"))
     lines.append("          absent  " + (", ".join(s["coverage"]["absent"]) or "-"))
     if s["coverage"]["unreadable"]:
-        lines.append("          present but unreadable " + ", ".join(s["coverage"]["unreadable"]))
+        lines.append("          present, not read as objects " + ", ".join(s["coverage"]["unreadable"]))
     lines.append(f"logs: {s['logs']['containers']} container logs")
     orphans = s["logs"].get("without_pod") or []
     if orphans:

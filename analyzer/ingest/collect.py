@@ -682,7 +682,6 @@ class Ingestor:
         if command.show_labels:
             out = transcripts.labels_rejoined(out)
         text = transcripts.placed(out, prompt)
-        read_before, tables_before = self.result.objects_read, len(self.result.generic_tables)
         cut_before = len(self.result.input_rejections)
         self._shown = set()
         self._listing_selector = listing.selector if listing is not None else None
@@ -708,11 +707,7 @@ class Ingestor:
             if len(stated) == 1:
                 self._sightings.context_namespace = next(iter(stated))
                 self._sightings.context_why = ""
-        if read:
-            if self.result.objects_read == read_before and len(self.result.generic_tables) > tables_before:
-                skip.append(Rejection(display, block.span, f"output of '{_short(block.command_text)}' kept as a "
-                                      "table of a kind without objects (see generic tables)"))
-        else:
+        if not read:
             self._record_input_rejection(Rejection(display, block.span, f"output of '{_short(block.command_text)}' "
                                                    "could not be read as a kubectl table or describe"))
 
@@ -1042,18 +1037,26 @@ class Ingestor:
                                                  "(prose, or a fragment of an output): not read"))
         for line, said in parsed.errors:
             self.result.skipped.append(Rejection(display, f"line {line}", f"kubectl's error, no objects: {said[:200]}"))
-        if self._transcript is None:
-            # (a transcript names each block's table where it reads the block)
-            for table in parsed.tables:
-                what = f"'{_short(table.command)}'" if table.command else ", ".join(table.header[:7])
-                self.result.skipped.append(Rejection(display, f"line {table.line}", (
-                    f"a table of a kind with no objects ({what}): its {len(table.rows)} row(s) kept as a "
-                    "generic table")))
         for line in parsed.elided:
             self.result.skipped.append(Rejection(display, f"line {line}", "the writer's mark that rows of the table "
                                                  "were left out of the paste here: no row"))
-        self.result.generic_tables.extend(parsed.tables)
+        for table in parsed.tables:
+            self._keep_table(display, table)
         return True
+
+    def _keep_table(self, display: str, table: Any) -> None:
+        """A pasted table read as no objects, kept as rows and said so; a listing of a kind kept
+        as a table only (`kubectl get netpol -A`) shows that kind was collected."""
+        self.result.generic_tables.append(table)
+        if table.kind is not None:
+            self.result.hinted_files.setdefault(table.kind, []).append(f"{display}:{table.line}")
+            rows = f"{len(table.rows)} row{'s' if len(table.rows) != 1 else ''}"
+            said = (f"'{_short(table.command)}' lists {table.kind} by name ({rows}): kept as a table, not as "
+                    "objects (a listing does not show what they hold); the kind counts as collected")
+        else:
+            what = f"'{_short(table.command)}'" if table.command else ", ".join(table.header[:7])
+            said = f"a table of a kind with no objects ({what}): its {len(table.rows)} row(s) kept as a generic table"
+        self.result.skipped.append(Rejection(display, f"line {table.line}", said))
 
     def _note_client_and_version(self, text: str, *, commands: bool = True) -> None:
         """What pasted text tells besides its tables and describes: the client its command line

@@ -90,6 +90,11 @@ class Catalog:
             # The first kind listed keeps a header two kinds share (ReplicaSet before RC), unless
             # it says what its cells hold: then its rows' values decide (by_values).
             self._by_header[header] = next((k for k in kinds if not k.values), kinds[0])
+        self._listed_only: dict[str, str] = {}  # resource name -> kind kept as a table only
+        for kind, names in (data.get("listed_only") or {}).items():
+            for name in (*names, kind.lower()):
+                if name in self._by_name or self._listed_only.setdefault(name, kind) != kind:
+                    raise CatalogError(f"kinds.yaml: resource name {name!r} is given to two kinds")
         self.cell_shapes = {name: _shape(name, raw) for name, raw in data["cell_shapes"].items()}
         words = {col for header in self._by_header for col in header if " " in col}
         words |= {name for name in self.cell_shapes if " " in name}
@@ -99,6 +104,10 @@ class Catalog:
         """The kind a command or prefix names: `po`, `pods`, `deployment.apps`, `ReplicaSet`."""
         base = name.lower().split(".", 1)[0]
         return self._by_name.get(base)
+
+    def listed_only(self, name: str) -> str | None:
+        """The kind a command names whose listing is kept as a table only (`netpol`, `roles`)."""
+        return self._listed_only.get(name.lower().split(".", 1)[0])
 
     def api_version(self, info: KindInfo, group: str | None) -> str:
         """The apiVersion for a kind, honouring a group a `get all` prefix states."""

@@ -61,6 +61,7 @@ def build_table(block: TableBlock, catalog: Catalog, source: str) -> TableResult
             rows=[{col: cell(value) for col, value in row.cells.items()} for row in block.rows],
             line=block.line,
             command=block.command.text if block.command else None,
+            kind=_listed_kind(block, catalog),
         )
         return result
     lineage: list[tuple[int, dict[str, Any]]] = []
@@ -97,6 +98,15 @@ def _cut_name(row: RawRow, columns: tuple[str, ...], info: KindInfo) -> str | No
         return None
     name = split_name(row.cells.get("NAME") or "")[1]
     return None if _POD_SUFFIX.search(name) else name
+
+
+def _listed_kind(block: TableBlock, catalog: Catalog) -> str | None:
+    """The kind a `kubectl get` of one resource names, when its listings are kept as tables only
+    (`kubectl get netpol -A`), and the header is of no other kind."""
+    command = block.command
+    if command is None or command.verb != "get" or len(command.resources) != 1 or block.match is not None:
+        return None
+    return catalog.listed_only(command.resources[0])
 
 
 def _table_kind(block: TableBlock, catalog: Catalog) -> KindInfo | None:

@@ -46,6 +46,9 @@ class GenericTable:
     rows: list[dict[str, str | None]]
     line: int
     command: str | None
+    # the kind its `kubectl get` names when that kind's listings are kept as tables only
+    # (kinds.yaml listed_only): the kind was collected, its objects not read
+    kind: str | None = None
 
 
 @dataclass(slots=True)

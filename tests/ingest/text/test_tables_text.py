@@ -197,3 +197,41 @@ def test_a_table_of_a_kind_without_objects_is_named_where_it_was_kept() -> None:
     assert where == "line 2"
     assert why == ("a table of a kind with no objects ('kubectl get nodeclaims.karpenter.sh'): its 2 row(s) "
                    "kept as a generic table")
+
+
+# A NetworkPolicy listing across namespaces (kubectl's columns; the rows made up): before, the
+# table was kept with nothing said of it and coverage named NetworkPolicy "absent" (rev19 leftover).
+_NETPOL_LISTING = """$ kubectl get networkpolicy -A
+NAMESPACE     NAME                 POD-SELECTOR   AGE
+default       deny-all             <none>         5d
+shop          allow-frontend       app=web        5d
+"""
+
+
+def test_a_listing_of_a_kind_kept_as_a_table_says_so_and_counts_the_kind_collected() -> None:
+    from analyzer.ingest import ingest_text
+
+    r = ingest_text(_NETPOL_LISTING, "netpol.txt")
+    assert r.accounting_holds() and not r.objects
+    [table] = r.generic_tables
+    assert table.kind == "NetworkPolicy" and len(table.rows) == 2
+    [said] = r.skipped
+    assert said.location == "line 2" and said.reason.startswith(
+        "'kubectl get networkpolicy -A' lists NetworkPolicy by name (2 rows): kept as a table, not as objects")
+    assert "NetworkPolicy" not in r.coverage_absent and r.coverage_unreadable == ["NetworkPolicy"]
+    # collected, but none of its objects read: rules that need the objects stay not applicable
+    assert not r.covers("NetworkPolicy")
+
+
+def test_a_priorityclass_listing_is_no_proof_a_pods_class_is_missing() -> None:
+    import analyzer
+    from analyzer.findings import collect_findings
+
+    text = ("$ kubectl get priorityclass\nNAME                      VALUE        GLOBAL-DEFAULT   AGE\n"
+            "system-cluster-critical   2000000000   false            5d\n"
+            "$ kubectl get pod web-1 -n shop -o yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\n"
+            "  namespace: shop\nspec:\n  priorityClassName: high-priority\n  containers:\n  - name: web\n"
+            "    image: nginx\n")
+    cluster = analyzer.load({"issue.md": text})
+    assert cluster.ingest.coverage_unreadable == ["PriorityClass"]
+    assert [f.status for f in collect_findings(cluster) if f.rule == "ref-missing-priorityclass"] == ["not_applicable"]
