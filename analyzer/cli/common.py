@@ -40,7 +40,7 @@ def load_cluster(
     except AnalyzerError as exc:
         fail(str(exc), EXIT_NOTHING_READ)
     cluster = Cluster(result, name=name, show_sensitive=show_sensitive)
-    if not result.objects and not result.logs:
+    if not result.objects and not result.logs and not result.webhook_failures and not result.eviction_refusals:
         message = "nothing could be read from " + ", ".join(inputs)
         if json_output:
             write_json_summary(cluster, message)

@@ -214,6 +214,8 @@ class Ingestor:
             return
         if self._add_kubectl_message(entry, display, data):
             return
+        if hint is None and self._add_quoted_refusals(display, data):
+            return
         if entry.path.endswith((".log", ".txt")) and hint is None:
             self.result.files.append(FileReport(display, "ignored"))
             self.result.skipped.append(Rejection(display, "", "plain text that is neither a dump nor a known log layout"))
@@ -374,9 +376,30 @@ class Ingestor:
         return False
 
     def _add_refusals(self, text: str, display: str) -> None:
-        """What the API server answered that a paste quotes: webhooks and kubelets it could not reach."""
+        """What the API server answered that a paste quotes: webhooks and kubelets it could not
+        reach, evictions a disruption budget forbade."""
         self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
         self.result.kubelet_unreachable.extend(refusals.kubelet_unreachable(text, display))
+        self.result.eviction_refusals.extend(refusals.eviction_refusals(text, display))
+    def _add_quoted_refusals(self, display: str, data: bytes) -> bool:
+        """Text that is no dump but quotes the API server's refusals (a `kubectl drain`'s output
+        pasted without its command: k3d-io/k3d#1414): read for them, not rejected."""
+        text = data.decode("utf-8", "replace")
+        def quoted_now() -> int:
+            r = self.result
+            return len(r.webhook_failures) + len(r.kubelet_unreachable) + len(r.eviction_refusals)
+
+        before = quoted_now()
+        self._add_refusals(text, display)
+        quoted = quoted_now() - before
+        if not quoted:
+            return False
+        self.result.files.append(FileReport(display, "kubectl-text"))
+        self.result.skipped.append(Rejection(display, "", f"kubectl's output quoting {quoted} refusal(s) of the "
+                                             "API server (a webhook or kubelet it could not reach, an eviction a "
+                                             "disruption budget forbade): no objects"))
+        return True
+
 
     # -- transcripts ------------------------------------------------------------------------
 

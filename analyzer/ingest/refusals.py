@@ -1,5 +1,6 @@
 """The API server's refusals a paste quotes: an admission webhook it could not call, a kubelet
-it could not reach.
+it could not reach, an eviction a PodDisruptionBudget forbade; and a DNS lookup in a pod that no
+server answered.
 
 `kubectl apply` (helm, terraform) prints the API server's own words when a webhook it must call
 fails: `Internal error occurred: failed calling webhook "vingress.elbv2.k8s.aws": Post
@@ -117,3 +118,44 @@ def kubelet_unreachable(text: str, source: str) -> list[KubeletUnreachable]:
                                         pod.group("namespace") if pod else "", pod.group("pod") if pod else "",
                                         reason))
     return found
+# kubectl drain's words when the Eviction API refuses a pod its PodDisruptionBudget protects
+# (kubectl/pkg/drain): `error when evicting pods/"NAME" -n "NS" (will retry after 5s): Cannot
+# evict pod as it would violate the pod's disruption budget.`; before 1.21 `error when evicting
+# pod "NAME" (...)`, no namespace; since 1.26 the budget is named after it.
+_EVICTION_REFUSED = re.compile(
+    r'error when evicting pods?/?\s*\\?"(?P<pod>[a-z0-9][a-z0-9.-]*)\\?"(?:\s+-n\s+\\?"(?P<ns>[a-z0-9][a-z0-9-]*)\\?")?'
+    r"\s*\(will retry after \w+\):\s*(?P<why>Cannot evict pod as it would violate the pod.s disruption budget\.?)"
+    r"(?:\s*The disruption budget (?P<budget>[a-z0-9][a-z0-9.-]*) needs \d+ healthy pods? and has \d+ currently)?")
+# `evicting pod NS/NAME`: the namespace an older refusal line leaves out
+_EVICTING = re.compile(r"evicting pod (?P<ns>[a-z0-9][a-z0-9-]*)/(?P<pod>[a-z0-9][a-z0-9.-]*)")
+
+
+@dataclass(frozen=True, slots=True)
+class EvictionRefusal:
+    """One quoted refusal to evict a pod for its disruption budget: where it was read, the pod,
+    its namespace ("" when the paste does not say), the budget when kubectl named it."""
+
+    source: str
+    line: int
+    pod: str
+    namespace: str
+    budget: str
+    reason: str
+
+
+def eviction_refusals(text: str, source: str) -> list[EvictionRefusal]:
+    """Every quoted refusal to evict a pod for its PodDisruptionBudget, in file order.
+
+    >>> (r,) = eviction_refusals('evicting pod istio-system/istiod-bc4584967-9l5j7\\n'
+    ...     'error when evicting pods/"istiod-bc4584967-9l5j7" -n "istio-system" (will retry after 5s): '
+    ...     "Cannot evict pod as it would violate the pod's disruption budget.", "issue.md")
+    >>> r.pod, r.namespace, r.line, r.budget
+    ('istiod-bc4584967-9l5j7', 'istio-system', 2, '')
+    """
+    if "disruption budget" not in text:
+        return []
+    namespaces = {m.group("pod"): m.group("ns") for m in _EVICTING.finditer(text)}
+    return [EvictionRefusal(source, text.count("\n", 0, m.start()) + 1, m.group("pod"),
+                            m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",
+                            m.group("why").rstrip("."))
+            for m in _EVICTION_REFUSED.finditer(text)]

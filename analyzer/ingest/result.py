@@ -84,6 +84,9 @@ class IngestResult:
     # Objects a transcript showed that a later `kubectl delete` in it deleted: they were in the
     # cluster (what they show of it still holds), and are gone since (DeletedObject)
     deleted: list[Any] = field(default_factory=list)
+    # kubectl drain's quoted refusals to evict a pod for its disruption budget
+    # (analyzer.ingest.refusals.EvictionRefusal)
+    eviction_refusals: list[Any] = field(default_factory=list)
     # A whole object's creation plus the AGE a table row of it showed (the row itself merged
     # away): (UTC time, where it was read)
     table_ages: list[tuple[str, str]] = field(default_factory=list)

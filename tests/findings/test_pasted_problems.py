@@ -28,3 +28,24 @@ v1beta1.metrics.k8s.io                 kube-system/metrics-server   False (Faile
 
 def test_a_pasted_apiservice_listing_names_the_unavailable_aggregated_api() -> None:
     assert _failed(K0S_4015, "apiservice-unavailable") == ["v1beta1.metrics.k8s.io"]
+
+
+# DataDog/datadog-operator#401 (2021-11-17): the drain's two lines pasted alone, no command and
+# no object. Before: "not a Kubernetes dump" and `kda findings` stopped on "nothing could be read".
+DATADOG_401 = """\
+evicting pod datadog/datadog-cluster-agent-689f579b4f-dmrcn
+error when evicting pods/"datadog-cluster-agent-689f579b4f-dmrcn" -n "datadog" (will retry after 5s): \
+Cannot evict pod as it would violate the pod's disruption budget.
+"""
+
+
+def test_a_drains_refusal_pasted_alone_is_judged(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from analyzer.cli import app
+
+    paste = tmp_path / "drain.txt"
+    paste.write_text(DATADOG_401, encoding="utf-8")
+    result = CliRunner().invoke(app, ["findings", str(paste)])
+    assert result.exit_code == 0, result.output
+    assert "[eviction-refused] Eviction of Pod datadog/datadog-cluster-agent-689f579b4f-dmrcn refused" in result.stdout
