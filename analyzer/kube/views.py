@@ -80,6 +80,7 @@ class TextFacts(Struct, gc=False):
     described: bool | None = None  # read from a `kubectl describe`
     every_pod_listed: bool | None = None  # a row of `kubectl get pods -A` unfiltered (no selector, no pipe)
     cut_in: str | None = None  # describe: the section the paste ends in (what follows is not in it)
+    ends_after: str | None = None  # describe: the whole section the paste ends with (the rest not in it)
     used_by: list[str] | None = None  # describe pvc: the pods its `Used By`/`Mounted By` names
     condition_ages: dict[str, float] | None = None  # `oc get co` SINCE: condition type -> seconds
 

@@ -57,11 +57,15 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if reason is None:
             reason = "no reason recorded"
             source = "events not collected" if not events_collected else "no scheduler condition or event"
-            cut = pod.view.text.cut_in if pod.view.text is not None else None
+            text = pod.view.text
+            cut = text.cut_in if text is not None else None
+            ends = text.ends_after if text is not None else None
             if cut and cut != "Events" and not events_collected:
                 # a describe pasted down to the middle of a section: its Events were cut off with
                 # the rest, not left out of the dump (ingress-nginx#9492)
                 source = f"its pasted describe is cut in '{cut}', before its Events"
+            elif ends and not events_collected:
+                source = f"its pasted describe ends after '{ends}', before its Events"
             setting_up = _cluster_setting_up(cluster, age)
             if setting_up is not None:
                 source += f"; the cluster's oldest node is {age_text(setting_up)} old: it may still be setting up"

@@ -329,11 +329,22 @@ def _stopped_in(root: Entry, info: KindInfo, block: DescribeBlock, catalog: Cata
     return None
 
 
+# Fields kubectl prints an item per line under (the first beside the key): one line of them is
+# no proof the rest was pasted.
+_LISTED_FIELDS = frozenset({"Labels", "Annotations", "Tolerations", "Node-Selectors", "Taints", "IPs",
+                            "Finalizers", "Selector", "Addresses"})
+
+
 def ends_at_section_end(last: Entry, catalog: Catalog) -> bool:
-    """Whether a describe's last section is a whole table (Conditions with every row complete):
-    the paste stopped at a section's end, not inside one; what it shows is kept as complete."""
-    if last.key == "Events" or not last.raw:
+    """Whether a describe's last section is a whole table (Conditions with every row complete) or
+    a whole one-line field: the paste stopped at a section's end, not inside one; what it shows is
+    kept as complete."""
+    if last.key == "Events":
         return False
+    if not last.raw:
+        # a one-line field (`IP:  10.1.2.3`, `Pods Statuses:  0 Running / 3 Succeeded / 5 Failed`)
+        # is whole on its line; one kubectl lists a line per item under may go on below the cut
+        return bool(last.value) and not last.more and not last.children and last.key not in _LISTED_FIELDS
     table = table_rows(last, catalog)
     return bool(table.rows) and table.cut is None
 
