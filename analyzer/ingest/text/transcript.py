@@ -516,8 +516,12 @@ def split_transcript(text: str) -> Transcript:
                     found = None
                 xtraced = xtraced or found is not None
         if found is None and in_fence and (word := _WORD.match(line.strip())) and word.group(0) in _KNOWN_TOOLS \
-                and (current is None or current.kind != "history"):
-            found = ("command", line.strip())  # `helm list` alone on a line of a code block
+                and (current is None or current.kind != "history") \
+                and _indent_of(line) <= (current.indent if current is not None else 0):
+            # `helm list` alone on a line of a code block; a word indented deeper than the block
+            # is a value of its output (a describe's `Organizations:` lists `aws`:
+            # cert-manager/aws-privateca-issuer#291)
+            found = ("command", line.strip())
         if found is None and _bare_prompt(line):
             close()  # a prompt with nothing typed after it: the session's last line, or a pause
             continue
