@@ -1061,8 +1061,8 @@ class Ingestor:
         for line, said in parsed.errors:
             self.result.skipped.append(Rejection(display, f"line {line}", f"kubectl's error, no objects: {said[:200]}"))
         for line in parsed.elided:
-            self.result.skipped.append(Rejection(display, f"line {line}", "the writer's mark that rows of the table "
-                                                 "were left out of the paste here: no row"))
+            self.result.skipped.append(Rejection(display, f"line {line}", "the writer's mark that lines of the output "
+                                                 "were left out of the paste here: nothing to read"))
         for table in parsed.tables:
             self._keep_table(display, table)
         return True

@@ -164,6 +164,7 @@ def _describe(lines: list[Line], index: int, state: _State, kinds: Catalog, sour
     first_output = 0 <= state.output_start <= start and state.consumed <= state.output_start \
         and not any(line.text.strip() for line in lines[state.output_start:start])
     objects, rejections = read_describe(block, state.command, kinds, source, first_output)
+    state.result.elided.extend(line.no for line in block.lines if ELISION.match(line.text))
     state.result.objects.extend(objects)
     state.result.rejections.extend(rejections)
     state.consumed = block.end

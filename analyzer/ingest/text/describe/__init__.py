@@ -35,7 +35,7 @@ from analyzer.ingest.text.describe.sections import (
     table_rows,
 )
 from analyzer.ingest.text.describe.tree import KEY_LINE, Entry, parse_tree
-from analyzer.ingest.text.lines import Line, is_rule_line
+from analyzer.ingest.text.lines import ELISION, Line, is_rule_line
 from analyzer.ingest.text.rows.common import NAME
 from analyzer.ingest.text.tables import single_kind
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
@@ -52,7 +52,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     without its Name that is the command's first output (`first_output`) is the object the
     command names."""
     layout = describe_layout()
-    lines = list(block.lines)
+    # the writer's marks of lines left out (`. . .`) are none of the describe's (parse says them)
+    lines = [line for line in block.lines if not ELISION.match(line.text)]
     kind = _kind(lines, command, catalog)
     if block.collapsed:
         lines = reindent(lines, kind or "", layout)
@@ -365,13 +366,22 @@ def _unread_tables(root: Entry, catalog: Catalog, told: set[str]) -> list[tuple[
 
 def _read_fields(root: Entry, body: dict[str, Any], facts: dict[str, Any],
                  ctx: DescribeContext) -> list[TextObject]:
-    """A kind with no reader of its own: keep its other top-level fields as text facts."""
+    """A kind with no reader of its own: its fields from the generic layout kubectl prints for
+    it (Metadata, Spec, Status), its other top-level fields as text facts."""
     skip = {"Name", "Namespace", "Labels", "Annotations", "CreationTimestamp", "Events",
             "API Version", "Kind"}
+    if {child.key for child in root.children} >= _GENERIC_HEADER:
+        # a kind the catalog knows but kubectl has no describer for (APIService): the generic
+        # layout, its sections read back as a custom resource's are
+        custom.read_sections(root, body)
     fields = {e.key: e.value for e in root.children if e.key not in skip and cell(e.value)}
     if fields:
         facts["fields"] = fields
     return []
+
+
+# What kubectl's generic describer prints at the top of an object it has no describer for.
+_GENERIC_HEADER = frozenset({"API Version", "Kind"})
 
 
 def _read_custom_resource(root: Entry, body: dict[str, Any], facts: dict[str, Any],

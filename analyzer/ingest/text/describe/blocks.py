@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from analyzer.ingest.text.commands import command_in
 from analyzer.ingest.text.describe.layout import DescribeLayout, describe_layout
 from analyzer.ingest.text.describe.tree import KEY_LINE
-from analyzer.ingest.text.lines import DESCRIBE_EVENT_ROW, Line, tool_call
+from analyzer.ingest.text.lines import DESCRIBE_EVENT_ROW, ELISION, Line, tool_call
 
 _DESCRIBE_KEY = re.compile(r"^[A-Z][\w .\-/()]*$")
 # Fields that follow `Name:` in every describe layout, so `Name:` + one of these starts one.
@@ -173,7 +173,12 @@ def _joined(line: Line, rest: list[Line]) -> Line:
 def _top_level(text: str) -> bool:
     """A describe's own top-level field (`Conditions:`, `QoS Class:  Burstable`)."""
     key = KEY_LINE.match(text)
-    return key is not None and key.group("key") in describe_layout().all_top
+    return key is not None and (key.group("key") in describe_layout().all_top
+                                or (key.group("key") in _GENERIC_SECTIONS and not key.group("value")))
+
+
+# The headings the generic describer (custom resources) puts the object's fields under.
+_GENERIC_SECTIONS = frozenset({"Metadata", "Spec", "Status"})
 
 
 def describe_starts(lines: list[Line], index: int) -> bool:
@@ -255,6 +260,9 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
             if after is None or events_done or not _goes_on_after_blank(lines, after):
                 break
             index = after
+            continue
+        if ELISION.match(text) and not events_done and index + 1 < len(lines) and lines[index + 1].text.strip():
+            index += 1  # the writer's mark of lines left out (`. . .`), the describe going on after it
             continue
         if text[:1].isspace():
             if events_done:
