@@ -40,7 +40,8 @@ def load_cluster(
     except AnalyzerError as exc:
         fail(str(exc), EXIT_NOTHING_READ)
     cluster = Cluster(result, name=name, show_sensitive=show_sensitive)
-    if not result.objects and not result.logs and not result.webhook_failures and not result.eviction_refusals:
+    if not (result.objects or result.logs or result.webhook_failures or result.kubelet_unreachable
+            or result.eviction_refusals or result.dns_failures):
         message = "nothing could be read from " + ", ".join(inputs)
         if json_output:
             write_json_summary(cluster, message)

@@ -44,6 +44,12 @@ def holds_a_paste(cluster: AnalyzedDump) -> bool:
     return any(f.format in _PASTES for f in getattr(cluster.ingest, "files", None) or ())
 
 
+def quoted_pod(namespace: str, name: str) -> str:
+    """A pod a paste quotes as a finding's message names it: `ns/name`, or the name and that the
+    paste does not say its namespace."""
+    return f"{namespace}/{name}" if namespace else f"{name} (its namespace not in the paste)"
+
+
 def ev(obj: KubeObject, field: str, seen: Any, expected: Any = None) -> Evidence:
     """Evidence read from `obj` at `field`, located by the object's provenance."""
     return Evidence(field=field, seen=seen, expected=expected,

@@ -159,3 +159,69 @@ def eviction_refusals(text: str, source: str) -> list[EvictionRefusal]:
                             m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",
                             m.group("why").rstrip("."))
             for m in _EVICTION_REFUSED.finditer(text)]
+
+
+# What a resolver run in a pod prints when no DNS server answers it (nslookup/dig's `;;`
+# lines; Go's and glibc's words for a query that timed out).
+_NO_ANSWER = re.compile(r"(?:;; connection timed out; no servers could be reached"
+                        r"|;; communications error to \S+: timed out"
+                        r"|\b(?:read|dial) udp [\d.:\[\]a-f]+->[\d.:\[\]a-f]+:53: i/o timeout)")
+_LOOKUP_TOOLS = frozenset({"nslookup", "dig", "host"})
+# kubectl exec's flags that take a value as the next word
+_VALUED_FLAGS = frozenset({"-n", "--namespace", "-c", "--container", "--context", "-f", "--filename",
+                           "--pod-running-timeout", "--kubeconfig"})
+
+
+@dataclass(frozen=True, slots=True)
+class DnsFailure:
+    """A DNS lookup run in a pod (`kubectl exec POD -- nslookup NAME`) that no server answered:
+    where it was read, the pod, its namespace ("" when not stated), the lookup, what it printed."""
+
+    source: str
+    line: int
+    pod: str
+    namespace: str
+    lookup: str
+    said: str
+
+
+def dns_failure(command_text: str, output: list[tuple[int, str]], source: str,
+                namespace: str | None) -> DnsFailure | None:
+    """The lookup a `kubectl exec` ran and no DNS server answered, or None.
+
+    >>> f = dns_failure("kubectl exec -i -t dnsutils -- nslookup kubernetes.default",
+    ...     [(9, ";; connection timed out; no servers could be reached"), (11, "command terminated with exit code 1")],
+    ...     "issue.md", None)
+    >>> f.pod, f.lookup, f.line, f.said
+    ('dnsutils', 'nslookup kubernetes.default', 9, ';; connection timed out; no servers could be reached')
+    """
+    said = next(((no, m.group(0)) for no, text in output if (m := _NO_ANSWER.search(text))), None)
+    if said is None:
+        return None
+    words = command_text.split()
+    if "exec" not in words:
+        return None
+    pod, inside, ns, index = "", [], namespace, words.index("exec") + 1
+    while index < len(words):
+        word = words[index]
+        if word == "--":
+            inside = words[index + 1:]
+            break
+        if word in _VALUED_FLAGS:
+            if word in ("-n", "--namespace") and index + 1 < len(words):
+                ns = words[index + 1]
+            index += 2
+            continue
+        if word.startswith("--namespace="):
+            ns = word.split("=", 1)[1]
+        elif not word.startswith("-") and not pod:
+            pod = word.split("/", 1)[1] if word.startswith(("pod/", "po/", "pods/")) else word
+        elif not word.startswith("-"):
+            inside = words[index:]  # an old kubectl's `exec POD CMD ...`, no `--`
+            break
+        index += 1
+    tool = next((w.strip("'\"") for w in inside if w.strip("'\"") in _LOOKUP_TOOLS), None)
+    if not pod or tool is None:
+        return None
+    lookup = " ".join(w.strip("'\"") for w in inside[inside.index(next(w for w in inside if w.strip("'\"") == tool)):])
+    return DnsFailure(source, said[0], pod, ns or "", lookup, said[1])

@@ -87,6 +87,9 @@ class IngestResult:
     # kubectl drain's quoted refusals to evict a pod for its disruption budget
     # (analyzer.ingest.refusals.EvictionRefusal)
     eviction_refusals: list[Any] = field(default_factory=list)
+    # DNS lookups a pasted `kubectl exec POD -- nslookup ...` ran that no server answered
+    # (analyzer.ingest.refusals.DnsFailure)
+    dns_failures: list[Any] = field(default_factory=list)
     # A whole object's creation plus the AGE a table row of it showed (the row itself merged
     # away): (UTC time, where it was read)
     table_ages: list[tuple[str, str]] = field(default_factory=list)

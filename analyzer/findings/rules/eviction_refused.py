@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import holds_a_paste
+from analyzer.findings.facts import holds_a_paste, quoted_pod
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -33,7 +33,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         evidence = Evidence("error when evicting pod", f"{pod}: {first.reason}", "the eviction allowed",
                             source=first.source, line=first.line)
         yield RULE.fail(None, evidence, kind="Pod", namespace=namespace, name=pod, times=len(quoted),
-                        pod=f"{namespace}/{pod}" if namespace else f"{pod} (its namespace not in the paste)",
+                        pod=quoted_pod(namespace, pod),
                         where=f"line {first.line}", budget=_budget(cluster, namespace, first.budget))
 
 
