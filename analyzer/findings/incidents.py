@@ -382,6 +382,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_claims_refused_alike(problems, union)
     _join_component_and_log_pattern(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
+    _join_pressure_and_its_taint(problems, union)
     _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
     _join_sandbox_stall(problems, union, graph, g)
@@ -731,6 +732,35 @@ def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Analyze
             union.join(missing, i)
         elif f.rule in explained:
             union.join(cni[0], i)  # no sandbox without the network plugin
+
+
+# The pressure rules, by the node condition each reads (its taint: data/node_condition_taints.yaml).
+_PRESSURE_RULES = {"node-disk-pressure": "DiskPressure", "node-memory-pressure": "MemoryPressure",
+                   "node-pid-pressure": "PIDPressure"}
+
+
+def _join_pressure_and_its_taint(problems: list[Finding], union: _Union) -> None:
+    """Pods no node will take for a taint the node lifecycle controller keeps on a node under
+    pressure (node.kubernetes.io/disk-pressure while DiskPressure is True) wait on that pressure:
+    one incident, the node's pressure its cause (kubernetes/kubernetes#93711: the nginx pods
+    Pending for the disk-pressure taint and the node's DiskPressure were two incidents)."""
+    from analyzer.findings.pressure import condition_taints
+
+    taint_of = condition_taints()
+    pressured: dict[str, list[int]] = defaultdict(list)  # taint key -> the pressure findings
+    for i, f in enumerate(problems):
+        if f.rule in _PRESSURE_RULES and f.kind == "Node":
+            pressured[taint_of[_PRESSURE_RULES[f.rule]]].append(i)
+    if not pressured:
+        return
+    for i, f in enumerate(problems):
+        if f.rule != "node-taints-unschedulable":
+            continue
+        named = str(f.facts.get("taints") or "")
+        for key, nodes in pressured.items():
+            if f"{key}:" in named:
+                for j in nodes:
+                    union.join(i, j)
 
 
 def _join_device_missing_and_plugin(problems: list[Finding], union: _Union, graph: _Graph, g: Grouping) -> None:

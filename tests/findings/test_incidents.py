@@ -1149,3 +1149,35 @@ def test_a_failing_metrics_server_is_the_cause_of_the_hpas_without_metrics() -> 
     (incident,) = incidents_of(cluster)
     assert incident.cause_rule == "pod-crashloop"
     assert sorted(f.rule for f in incident.members) == ["hpa-not-scaling", "pod-crashloop", "pod-high-restarts"]
+
+
+# kubernetes/kubernetes#93711 (2020-08-05), trimmed: two nginx pods Pending, and the node's
+# describe from its Taints down, DiskPressure True with the taint the controller keeps for it.
+K8S_93711 = """\
+NAME                                READY   STATUS    RESTARTS   AGE
+nginx-deployment-6b474476c4-dq26w   0/1     Pending   0          37m
+nginx-deployment-6b474476c4-wjblx   0/1     Pending   0          37m
+
+If I check on my node health, I get:
+
+Taints:             node.kubernetes.io/disk-pressure:NoSchedule
+Unschedulable:      false
+Lease:
+  HolderIdentity:  kubernetes-master
+  AcquireTime:     <unset>
+  RenewTime:       Wed, 05 Aug 2020 12:43:57 +0530
+Conditions:
+  Type                 Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----                 ------  -----------------                 ------------------                ------                       -------
+  MemoryPressure       False   Wed, 05 Aug 2020 12:43:36 +0530   Tue, 04 Aug 2020 23:01:43 +0530   KubeletHasSufficientMemory   kubelet has sufficient memory available
+  DiskPressure         True    Wed, 05 Aug 2020 12:43:36 +0530   Tue, 04 Aug 2020 23:02:06 +0530   KubeletHasDiskPressure       kubelet has disk pressure
+"""
+
+
+def test_pods_no_node_takes_for_a_pressure_taint_wait_on_that_pressure() -> None:
+    # before: the pods' pending and untolerated taint one incident, the node's DiskPressure another
+    incidents = incidents_of(analyzer.load({"issue.md": K8S_93711}))
+    assert len(incidents) == 1
+    inc = incidents[0]
+    assert inc.cause_rule == "node-disk-pressure"
+    assert {f.rule for f in inc.members} == {"node-disk-pressure", "node-taints-unschedulable", "pod-pending"}
