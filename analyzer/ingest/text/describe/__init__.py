@@ -46,14 +46,19 @@ _READERS = {**pod.READERS, **node.READERS, **service.READERS, **workloads.READER
 _DATA_HEADINGS = ("Data", "BinaryData")
 
 
+_NO_EVENTS = "No events."
+
+
 def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalog,
                   source: str, first_output: bool = False) -> tuple[list[TextObject], list[Rejection]]:
     """The objects one describe block states, and rejections for what it lacks. An excerpt
     without its Name that is the command's first output (`first_output`) is the object the
     command names."""
     layout = describe_layout()
-    # the writer's marks of lines left out (`. . .`) are none of the describe's (parse says them)
-    lines = [line for line in block.lines if not ELISION.match(line.text)]
+    # the writer's marks of lines left out (`. . .`) are none of the describe's (parse says them);
+    # kubectl before 1.5 ended a describe of no events with `No events.`: its Events, empty
+    lines = [Line(line.no, "Events:  <none>") if line.text.rstrip() == _NO_EVENTS else line
+             for line in block.lines if not ELISION.match(line.text)]
     kind = _kind(lines, command, catalog)
     if block.collapsed:
         lines = reindent(lines, kind or "", layout)
@@ -114,10 +119,17 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     # `--show-events=false`: kubectl prints no Events; the describe ends with the section before
     events_shown = command is None or command.flags.get("--show-events") != "false"
     stop = _stopped_in(root, info, block, catalog, events_shown)
+    # a describe whose last line is the writer's mark of lines left out (`...`) ends where the
+    # writer chose: the rest was left out, nothing was cut (deis/charts#29)
+    elided_end = ELISION.match(block.lines[-1].text) is not None and block.cut_line is None
+    if stop is not None and elided_end:
+        stop = None
     if stop is None and root.children and info.describe_ends and events_shown \
             and (last := root.children[-1]).key not in info.describe_ends:
+        said = (f"the writer left the rest out (line {block.lines[-1].no})" if elided_end
+                else "the sections after it were not in the text")
         notes.append(f"describe ends after its whole {last.key} section (line {last_line}): "
-                     f"what it shows is kept; the sections after it were not in the text")
+                     f"what it shows is kept; {said}")
         # what those sections would have said is unknown, as after a cut (ingest.collect)
         body.setdefault(TEXT_FACTS_KEY, {})["ends_after"] = last.key
     unread = [*ctx.unread, *_unread_tables(root, catalog, {section for _, section, _ in ctx.unread})]

@@ -276,6 +276,9 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
         if text in _NOTES:
             index += 1
             continue
+        if text.rstrip() == "No events.":  # kubectl before 1.5: the describe's empty Events, its end
+            index += 1
+            break
         match = KEY_LINE.match(text)
         if events_seen or match is None or not _DESCRIBE_KEY.match(match.group("key")):
             break

@@ -51,8 +51,10 @@ def read_service(root: Entry, body: dict[str, Any], facts: dict[str, Any],
         spec["healthCheckNodePort"] = port
     ports: list[dict[str, Any]] = []
     subsets: list[dict[str, Any]] = []
+    endpoints_said = 0  # ports whose Endpoints line the describe printed (`<none>` or blank: none)
     for entry in root.children:
         value = cell(entry.value)
+        endpoints_said += entry.key == "Endpoints" and bool(ports)
         if entry.key == "Port" and value and (parsed := _port(value)):
             name, number, protocol = parsed
             ports.append({**({"name": name} if name else {}), "port": number, "protocol": protocol})
@@ -70,8 +72,10 @@ def read_service(root: Entry, body: dict[str, Any], facts: dict[str, Any],
         body["spec"] = spec
     if ingress := csv(root.child_value("LoadBalancer Ingress")):
         body["status"] = {"loadBalancer": {"ingress": ingress_points(ingress)}}
-    if not subsets:
+    if not subsets and endpoints_said < len(ports) or not ports:
         return []
+    # every port's Endpoints printed, none with an address: the Service's Endpoints are empty
+    # (deis/charts#29: `Endpoints:` blank, the selector matching no ready pod)
     endpoints = {"apiVersion": "v1", "kind": "Endpoints",
                  "metadata": {k: v for k, v in body["metadata"].items() if k in ("name", "namespace")},
                  "subsets": subsets}
