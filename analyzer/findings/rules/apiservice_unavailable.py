@@ -21,4 +21,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         for cond in (obj.view.status or {}).get("conditions") or ():
             if cond.get("type") == "Available" and cond.get("status") != "True":
                 yield RULE.fail(obj, ev(obj, "status.conditions[type=Available].status", cond.get("status"), "True"),
-                                reason=cond.get("reason") or "?", detail=cond.get("message") or "no message")
+                                reason=cond.get("reason") or "?", detail=cond.get("message") or _no_message(obj))
+
+
+def _no_message(obj) -> str:
+    """What the finding says when the condition has no message: a pasted `kubectl get
+    apiservices` row never prints it (its describe does)."""
+    text = obj.view.text
+    if text is not None and not text.described:
+        return f"the pasted listing prints no message (`kubectl describe apiservice {obj.name}` shows it)"
+    return "no message"
