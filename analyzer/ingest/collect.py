@@ -377,17 +377,19 @@ class Ingestor:
 
     def _add_refusals(self, text: str, display: str) -> None:
         """What the API server answered that a paste quotes: webhooks and kubelets it could not
-        reach, evictions a disruption budget forbade."""
+        reach, evictions a disruption budget forbade, aggregated APIs that did not answer."""
         self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
         self.result.kubelet_unreachable.extend(refusals.kubelet_unreachable(text, display))
         self.result.eviction_refusals.extend(refusals.eviction_refusals(text, display))
+        self.result.discovery_failures.extend(refusals.discovery_failures(text, display))
     def _add_quoted_refusals(self, display: str, data: bytes) -> bool:
         """Text that is no dump but quotes the API server's refusals (a `kubectl drain`'s output
         pasted without its command: k3d-io/k3d#1414): read for them, not rejected."""
         text = data.decode("utf-8", "replace")
         def quoted_now() -> int:
             r = self.result
-            return len(r.webhook_failures) + len(r.kubelet_unreachable) + len(r.eviction_refusals)
+            return (len(r.webhook_failures) + len(r.kubelet_unreachable) + len(r.eviction_refusals)
+                    + len(r.discovery_failures))
 
         before = quoted_now()
         self._add_refusals(text, display)
@@ -397,7 +399,8 @@ class Ingestor:
         self.result.files.append(FileReport(display, "kubectl-text"))
         self.result.skipped.append(Rejection(display, "", f"kubectl's output quoting {quoted} refusal(s) of the "
                                              "API server (a webhook or kubelet it could not reach, an eviction a "
-                                             "disruption budget forbade): no objects"))
+                                             "disruption budget forbade, an aggregated API that did not answer): "
+                                             "no objects"))
         return True
 
 
@@ -1297,6 +1300,9 @@ class Ingestor:
             what = f"no {kind} in the cluster" if kind else "an empty listing"
             reason = f"kubectl printed '{_short(said)}': {what}"
         elif said.startswith(_KUBECTL_ERROR):
+            # the API server's answer it quotes (an aggregated API down: `error: unable to
+            # retrieve the complete list of server APIs: ...`) is read all the same
+            self._add_refusals(text, display)
             reason = f"kubectl's error, no objects: {_short(said, 200)}"
         elif said.startswith(("Client Version:", "Server Version:")):
             self._note_client_and_version(text, commands=False)

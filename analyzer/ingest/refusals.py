@@ -1,5 +1,6 @@
 """The API server's refusals a paste quotes: an admission webhook it could not call, a kubelet
-it could not reach, an eviction a PodDisruptionBudget forbade; and a DNS lookup in a pod that no
+it could not reach, an eviction a PodDisruptionBudget forbade, an aggregated API that did not
+answer discovery; and a DNS lookup in a pod that no
 server answered.
 
 `kubectl apply` (helm, terraform) prints the API server's own words when a webhook it must call
@@ -118,6 +119,65 @@ def kubelet_unreachable(text: str, source: str) -> list[KubeletUnreachable]:
                                         pod.group("namespace") if pod else "", pod.group("pod") if pod else "",
                                         reason))
     return found
+# client-go discovery's words (kubectl, helm) when a group the API server advertises fails to
+# list its resources: only an aggregated API (an APIService backed by a Service, like
+# metrics-server's v1beta1.metrics.k8s.io) can, the API server serves its own groups itself.
+# `error: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server
+# is currently unable to handle the request` (the failed groups sorted, joined by ", "), and since
+# kubectl 1.26 a klog line per lookup: `E0201 17:31:08.811083 1454925 memcache.go:255] couldn't get
+# resource list for metrics.k8s.io/v1beta1: the server is currently unable to handle the request`.
+_INCOMPLETE_DISCOVERY = re.compile(r"unable to retrieve the complete list of server APIs:[ \t]*(?P<groups>[^\n]*)")
+_NO_RESOURCE_LIST = re.compile(r"couldn't get resource list for (?P<gv>[a-z0-9][a-z0-9.-]*/v[0-9][a-z0-9]*):[ \t]*(?P<why>[^\n]*)")
+_GROUP_VERSION = r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+/v[0-9][a-z0-9]*"
+_FAILED_GROUP = re.compile(rf"(?P<gv>{_GROUP_VERSION}):\s*(?P<why>.*?)(?=,\s*{_GROUP_VERSION}:\s|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryFailure:
+    """One quoted failure of an aggregated API's group to list its resources: where it was read,
+    the group, its version and the API server's answer."""
+
+    source: str
+    line: int
+    group: str
+    version: str
+    reason: str
+
+    @property
+    def apiservice(self) -> str:
+        """The APIService that serves the group: VERSION.GROUP."""
+        return f"{self.version}.{self.group}"
+
+
+def discovery_failures(text: str, source: str) -> list[DiscoveryFailure]:
+    """Every quoted failure of an aggregated API to answer discovery in a text, in file order.
+
+    >>> (f,) = discovery_failures('error: unable to retrieve the complete list of server APIs: '
+    ...     'metrics.k8s.io/v1beta1: the server is currently unable to handle the request', "issue.md")
+    >>> f.apiservice, f.reason
+    ('v1beta1.metrics.k8s.io', 'the server is currently unable to handle the request')
+    >>> [f.apiservice for f in discovery_failures('E0201 17:31:08.811083 1454925 memcache.go:255] '
+    ...     "couldn't get resource list for custom.metrics.k8s.io/v1beta2: Unauthorized", "t")]
+    ['v1beta2.custom.metrics.k8s.io']
+    """
+    if "server APIs" not in text and "resource list for" not in text:
+        return []
+    found = []
+    for match in _INCOMPLETE_DISCOVERY.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        for group in _FAILED_GROUP.finditer(match.group("groups").rstrip()):
+            found.append(_discovery_failure(source, line, group.group("gv"), group.group("why")))
+    for match in _NO_RESOURCE_LIST.finditer(text):
+        found.append(_discovery_failure(source, text.count("\n", 0, match.start()) + 1, match.group("gv"),
+                                        match.group("why")))
+    return sorted(found, key=lambda f: f.line)
+
+
+def _discovery_failure(source: str, line: int, group_version: str, why: str) -> DiscoveryFailure:
+    group, version = group_version.rsplit("/", 1)
+    return DiscoveryFailure(source, line, group, version, why.strip()[:_MAX_WHY])
+
+
 # kubectl drain's words when the Eviction API refuses a pod its PodDisruptionBudget protects
 # (kubectl/pkg/drain): `error when evicting pods/"NAME" -n "NS" (will retry after 5s): Cannot
 # evict pod as it would violate the pod's disruption budget.`; before 1.21 `error when evicting

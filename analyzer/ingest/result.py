@@ -87,6 +87,10 @@ class IngestResult:
     # kubectl drain's quoted refusals to evict a pod for its disruption budget
     # (analyzer.ingest.refusals.EvictionRefusal)
     eviction_refusals: list[Any] = field(default_factory=list)
+    # aggregated APIs whose group kubectl's discovery quoted failing (`unable to retrieve the
+    # complete list of server APIs: metrics.k8s.io/v1beta1: ...`)
+    # (analyzer.ingest.refusals.DiscoveryFailure)
+    discovery_failures: list[Any] = field(default_factory=list)
     # DNS lookups a pasted `kubectl exec POD -- nslookup ...` ran that no server answered
     # (analyzer.ingest.refusals.DnsFailure)
     dns_failures: list[Any] = field(default_factory=list)
