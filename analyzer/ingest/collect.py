@@ -81,6 +81,9 @@ _KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The conn
 # What `kubectl logs` (or a tool running it) prints instead of a log it could not get; not
 # "error: ", which a program's own log may well start with.
 _NO_LOG = ("Error from server", "Unable to connect", "The connection to the server", "Command `")
+# kubectl's own error line for one container, where a log's line would be (`Error from server
+# (BadRequest): container "X" in pod "P" is waiting to start: PodInitializing`)
+_LOG_ERROR = re.compile(r"^\s*Error from server(?: \([A-Za-z]+\))?: ")
 _LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
@@ -351,6 +354,25 @@ class Ingestor:
         self._add_log(LogRecord(target.namespace, target.pod, target.container, text, display, target.previous,
                                 line=first + 1))
         return True
+
+    def _without_trailing_error(self, display: str, command_text: str,
+                                out: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """A pasted log without kubectl's own error at its end, which is accounted for as what it
+        is: `kubectl logs --all-containers` prints each container's log in turn and stops at the
+        first it cannot get (`Error from server (BadRequest): container "flexvol-driver" in pod
+        ... is waiting to start: PodInitializing`); that line is kubectl's, not the pod's."""
+        end = len(out)
+        while end and not out[end - 1][1].strip():
+            end -= 1
+        start = end
+        while start and _LOG_ERROR.match(out[start - 1][1]):
+            start -= 1
+        if start == end or not any(t.strip() for _, t in out[:start]):
+            return out  # no error at the end, or nothing but it (the branch above names that)
+        for no, said in out[start:end]:
+            self.result.skipped.append(Rejection(display, f"line {no}", f"kubectl's error after the log of "
+                                                 f"'{_short(command_text)}', not part of it: {_short(said.strip(), 200)}"))
+        return out[:start]
 
     def _add_content(self, display: str, data: bytes, hint: layouts.PathHint | None) -> bool:
         """Read text by what it is: JSON, YAML, or pasted kubectl text; False if none of these."""
@@ -658,6 +680,7 @@ class Ingestor:
                 if end < len(out):
                     self._add_text_block(display, block, out[end:])
                 return
+            out = self._without_trailing_error(display, block.command_text, out)
             text = "\n".join(t for _, t in out).strip("\n") + "\n"
             if _KUBECTL_CRASH.search(text):
                 skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}' crashed: a Go panic "

@@ -217,3 +217,25 @@ def test_one_pasted_kubectl_logs_is_the_pods_log_with_its_own_times() -> None:
     assert not any("CI timestamps" in s.reason for s in r.skipped)
     # `kda logs DUMP POD`: the one log saved without a container's name (it said "choose one of: []")
     assert find_log(DumpStore(r), "kube-system", "rke2-canal-fmk8g").text == log.text
+
+
+def test_kubectls_error_after_a_pasted_log_is_accounted_for_not_the_logs_last_line() -> None:
+    # rancher/rke2#6220: `--all-containers` stopped at flexvol-driver, still initialising; the
+    # error was kubectl's (its words, not canal's), and it was kept as the log's last line
+    r = ingest_text(RKE2_CANAL_LOG, "rke2-6220.md")
+    [log] = r.logs
+    assert log.text.rstrip("\n").endswith("dial tcp a.b.c.d:443: i/o timeout")
+    assert "Error from server" not in log.text
+    [said] = [s for s in r.skipped if "Error from server" in s.reason]
+    assert said.location == "line 6"
+    assert said.reason.endswith('container "flexvol-driver" in pod "rke2-canal-fmk8g" is waiting to start: '
+                                "PodInitializing")
+
+
+def test_a_pasted_log_that_is_only_kubectls_error_is_still_no_log() -> None:
+    # (dra-example-driver#33's `kubectl logs`: the error alone, named by the branch for it)
+    r = ingest_text("$ kubectl logs dra-example-driver-kubeletplugin-xgj9x -n dra-example-driver\n"
+                    'Error from server (BadRequest): container "plugin" in pod "dra-example-driver-kubeletplugin-xgj9x" '
+                    "is waiting to start: PodInitializing\n", "issue.md")
+    assert r.logs == []
+    assert any("Error from server (BadRequest)" in s.reason for s in r.skipped)
