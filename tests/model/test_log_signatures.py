@@ -274,3 +274,40 @@ def test_an_untimed_line_that_keeps_coming_back_is_current(tmp_path: Path) -> No
     (tmp_path / "session.txt").write_text(_RUBIN_SESSION + last + "\n" + last + "\n")
     matches = container_log_matches(analyzer.load(str(tmp_path / "session.txt")))
     assert any(m.current for m in matches)
+
+
+# Real lines of AWS components that find no credentials or are refused their IRSA role, each
+# with where it was pasted.
+AWS_CREDENTIAL_LINES = [
+    # kubernetes-sigs/aws-ebs-csi-driver#1010 (EKS 1.20, driver v1.2.0): the provisioner's error
+    ("aws-web-identity-denied", ": could not create volume in EC2: WebIdentityErr: failed to retrieve credentials"),
+    ("aws-web-identity-denied", "caused by: AccessDenied: Not authorized to perform sts:AssumeRoleWithWebIdentity"),
+    # kubernetes-sigs/external-dns#676 (a comment's external-dns log, kube2iam in front of the
+    # node role, 2018): up to date, then no credentials
+    (None, 'time="2018-08-22T19:42:17Z" level=info msg="All records are already up to date"'),
+    ("aws-no-credentials", 'time="2018-08-22T19:44:17Z" level=error msg="NoCredentialProviders: no valid providers '
+                           'in chain. Deprecated.\\n\\tFor verbose messaging see aws.Config.CredentialsChainVerboseErrors"'),
+    # kinvolk/lokomotive#1219: `kubectl logs -l app=ebs-csi-controller -c ebs-plugin`, a v1 SDK
+    # error over three lines, each line its own
+    ("aws-no-credentials", "E1126 10:30:52.693448       1 driver.go:111] GRPC error: rpc error: code = Internal desc = "
+                           "NoCredentialProviders: no valid providers in chain"),
+    (None, "caused by: EnvAccessKeyNotFound: failed to find credentials in the environment."),
+    ("aws-no-credentials", "EC2RoleRequestError: no EC2 instance role found"),
+    # kubernetes-sigs/aws-load-balancer-controller#1226 (2020): the cluster's OIDC provider not in IAM
+    ("aws-web-identity-denied", "E0416 12:40:46.016106       1 healthcheck.go:38] Controller health check failed: "
+                                "[ec2.DescribeTagsWithContext]: WebIdentityErr: failed to retrieve credentials"),
+    # terraform-aws-modules/terraform-aws-eks#965: cluster-autoscaler exits on it; its fatal line
+    # is named as the exit (the leftmost match), the line of its cause as the refusal
+    ("fatal-log", "F0813 16:43:55.729117       1 aws_cloud_provider.go:376] Failed to create AWS Manager: cannot "
+                  "autodiscover ASGs: WebIdentityErr: failed to retrieve credentials"),
+    ("aws-web-identity-denied", "caused by: InvalidIdentityToken: No OpenIDConnect provider found in your account for "
+                                "https://oidc.eks.eu-west-1.amazonaws.com/id/<REDACTED>"),
+    # aws/aws-sdk-js-v3#5083 (a Node.js pod in cn-north-1)
+    ("aws-web-identity-denied", "InvalidIdentityTokenException: No OpenIDConnect provider found in your account for "
+                                "https://oidc.eks.cn-north-1.amazonaws.com.cn/id/<ID>"),
+]
+
+
+@pytest.mark.parametrize("expected,line", AWS_CREDENTIAL_LINES)
+def test_aws_credential_failures_are_named(expected: str | None, line: str) -> None:
+    assert [m.signature.id for m in match_log(line)] == ([expected] if expected else [])
