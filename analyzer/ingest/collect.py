@@ -404,6 +404,8 @@ class Ingestor:
         self.result.kubelet_unreachable.extend(refusals.kubelet_unreachable(text, display))
         self.result.eviction_refusals.extend(refusals.eviction_refusals(text, display))
         self.result.discovery_failures.extend(refusals.discovery_failures(text, display))
+        self.result.quoted_cordons.extend(sightings.quoted_cordons(text, display))
+
     def _add_quoted_refusals(self, display: str, data: bytes) -> bool:
         """Text that is no dump but quotes the API server's refusals (a `kubectl drain`'s output
         pasted without its command: k3d-io/k3d#1414): read for them, not rejected."""
@@ -413,10 +415,11 @@ class Ingestor:
             return (len(r.webhook_failures) + len(r.kubelet_unreachable) + len(r.eviction_refusals)
                     + len(r.discovery_failures))
 
-        before = quoted_now()
+        before, cordons = quoted_now(), len(self.result.quoted_cordons)
         self._add_refusals(text, display)
         quoted = quoted_now() - before
         if not quoted:
+            del self.result.quoted_cordons[cordons:]  # the file is not read: nothing of it is kept
             return False
         self.result.files.append(FileReport(display, "kubectl-text"))
         self.result.skipped.append(Rejection(display, "", f"kubectl's output quoting {quoted} refusal(s) of the "

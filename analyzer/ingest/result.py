@@ -91,6 +91,9 @@ class IngestResult:
     # complete list of server APIs: metrics.k8s.io/v1beta1: ...`)
     # (analyzer.ingest.refusals.DiscoveryFailure)
     discovery_failures: list[Any] = field(default_factory=list)
+    # what kubectl cordon/uncordon/drain said it left a node, in file order: a node the paste
+    # shows nothing else of is still known cordoned (analyzer.ingest.sightings.QuotedCordon)
+    quoted_cordons: list[Any] = field(default_factory=list)
     # DNS lookups a pasted `kubectl exec POD -- nslookup ...` ran that no server answered
     # (analyzer.ingest.refusals.DnsFailure)
     dns_failures: list[Any] = field(default_factory=list)

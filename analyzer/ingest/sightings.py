@@ -219,6 +219,35 @@ def cordoned_nodes(lines: list[tuple[int, str]]) -> list[tuple[Deleted, bool]]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class QuotedCordon:
+    """What kubectl said it left a node, as a paste quotes it: cordoned or not, where."""
+
+    node: str
+    cordoned: bool
+    source: str
+    line: int
+
+
+# the same words as _CORDONED, found in a whole text, line by line; kubectl before 1.10 quoted the
+# name (`node "e2e-test-minion-group-iinp" already cordoned`: kubernetes/kubernetes#37592)
+_CORDONED_LINE = re.compile(r'^[ \t]*node(?:/(?P<name>[\w.-]+)|\s+"(?P<quoted>[\w.-]+)") (?:already )?'
+                            r"(?P<state>cordoned|uncordoned)[ \t]*$", re.MULTILINE)
+
+
+def quoted_cordons(text: str, source: str) -> list[QuotedCordon]:
+    """Every `node/X (already) cordoned|uncordoned` a text quotes, in file order: a drain run
+    on a node the paste shows nothing else of still says the node is left cordoned.
+
+    >>> [(c.node, c.cordoned, c.line) for c in quoted_cordons("$ kubectl drain node2\\nnode/node2 already cordoned\\n", "t")]
+    [('node2', True, 2)]
+    """
+    if "cordoned" not in text:
+        return []
+    return [QuotedCordon(m.group("name") or m.group("quoted"), m.group("state") == "cordoned", source, text.count("\n", 0, m.start()) + 1)
+            for m in _CORDONED_LINE.finditer(text)]
+
+
 def deleted_objects(command: Command, lines: list[tuple[int, str]]) -> list[Deleted]:
     """What `kubectl delete` says it deleted, one per `<resource> "<name>" deleted` line.
 

@@ -1,4 +1,6 @@
-"""Nodes marked unschedulable (cordoned): no new pods land there."""
+"""Nodes marked unschedulable (cordoned): no new pods land there. Also a node the paste shows
+nothing else of, when kubectl's cordon or drain says it left it cordoned (`node/X already
+cordoned`) and nothing later uncordoned it."""
 
 from __future__ import annotations
 
@@ -6,23 +8,29 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, text_status
-from analyzer.findings.types import Finding, RuleMeta
+from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
     id="node-cordoned", title="Node cordoned", severity="info",
-    category="nodes", requires=("Node",),
+    category="nodes",
     message="Node {name} is cordoned (spec.unschedulable); {pods} pod(s) still run on it",
     remediation="If the maintenance is over, uncordon it (kubectl uncordon); a node left cordoned shrinks the cluster's capacity.",
 )
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    quoted = list(getattr(cluster.ingest, "quoted_cordons", None) or ())
+    if not cluster.covers("Node") and not quoted:
+        yield RULE.not_applicable("the dump did not collect Node", missing="Node")
+        return
     per_node: dict[str, int] = {}
     for pod in cluster.objects_of("Pod"):
         if pod.view.spec.nodeName:
             per_node[pod.view.spec.nodeName] = per_node.get(pod.view.spec.nodeName, 0) + 1
     pods_known = cluster.covers("Pod")
+    nodes = set()
     for node in cluster.objects_of("Node"):
+        nodes.add(node.name)
         if node.view.spec.unschedulable:
             evidence = ev(node, "spec.unschedulable", True, False)
         elif "SchedulingDisabled" in (text_status(node) or ""):
@@ -30,3 +38,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         else:
             continue
         yield RULE.fail(node, evidence, pods=per_node.get(node.name, 0) if pods_known else "unknown (pods not collected)")
+    last: dict[str, object] = {}
+    for said in quoted:
+        last[said.node] = said  # in file order: the last word on a node is its state
+    for name, said in last.items():
+        if name in nodes or not said.cordoned:
+            continue  # the node's own object says it (a row before the drain is restated by it)
+        evidence = Evidence("kubectl cordon/drain", f"node/{name} cordoned", "uncordoned",
+                            source=said.source, line=said.line)
+        yield RULE.fail(None, evidence, kind="Node", namespace="", name=name,
+                        pods=per_node.get(name, 0) if pods_known else "unknown (pods not collected)")
