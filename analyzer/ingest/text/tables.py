@@ -23,11 +23,12 @@ from analyzer.ingest.text.columns import (
 )
 from analyzer.ingest.text.commands import Command, command_in, label_column_header
 from analyzer.ingest.text.custom_columns import column_paths
-from analyzer.ingest.text.lines import Line, is_comment, tool_call
+from analyzer.ingest.text.lines import ELISION, Line, is_comment, tool_call
 from analyzer.ingest.text.rows.common import NAME, split_name
 
 _WRAPPER_MARKERS = frozenset({"stdout:", "stderr:"})
 _PRINTABLE = re.compile(r"^[\x21-\x7e]+$")
+_RUN = re.compile(r"\S+(?: \S+)*")  # a cell's text: words with single spaces between them
 
 
 @dataclass(slots=True)
@@ -61,12 +62,15 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
     if layout is None:
         return None
     match, label_columns = _match_with_label_columns(layout, catalog, command)
+    index = start + 1
+    if match is None and (wrapped := _wrapped_header(lines, start, layout, catalog)) is not None:
+        layout, index = wrapped, start + 2
+        match, label_columns = _match_with_label_columns(layout, catalog, command)
     if match is None and layout.columns[0] not in ("NAME", "NAMESPACE") and command is None:
         return None  # an all-capitals line in prose, not a header
     generic = match is None
     rows: list[RawRow] = []
     unread: list[Line] = []
-    index = start + 1
     while index < len(lines):
         text = lines[index].text
         if not text.strip():
@@ -102,6 +106,33 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
         return None
     match = catalog.by_values(match, [row.cells for row in rows])
     return TableBlock(layout, lines[start].no, rows, index, command, match, label_columns, unread)
+
+
+def _wrapped_header(lines: list[Line], start: int, layout: Layout, catalog: Catalog) -> Layout | None:
+    """A header the terminal wrapped: its last columns on the next line, indented (the spaces
+    before them cut at the terminal's width), which with them is a known kind's header.
+
+    The wrapped columns start where the first row's last runs of text do: where they sat on
+    the header line is lost with the wrap (digitalocean/DOKS#18: `AVAILABLE` / `AGE`).
+    """
+    if layout.mode != "aligned" or start + 2 >= len(lines):
+        return None
+    rest = lines[start + 1].text
+    if not rest[:1].isspace() or not rest.strip():
+        return None
+    joined = read_header(f"{lines[start].text.rstrip()}   {rest.strip()}", catalog)
+    if joined is None or catalog.match_header(list(joined.columns)) is None:
+        return None
+    assert layout.starts is not None
+    row = next((line.text for line in lines[start + 2:start + 6]
+                if line.text.strip() and not ELISION.match(line.text)), None)
+    wrapped = len(joined.columns) - len(layout.columns)
+    if row is None or row[:1].isspace():
+        return None
+    runs = [run.start() for run in _RUN.finditer(row) if run.start() > layout.starts[-1]]
+    if len(runs) < wrapped:
+        return None
+    return Layout(joined.columns, (*layout.starts, *runs[-wrapped:]), "aligned")
 
 
 # How many unreadable lines in a row may sit among a table's rows before the table is over.
