@@ -342,6 +342,17 @@ def text_status(obj: KubeObject) -> str | None:
     return text.status if text is not None else None
 
 
+def states_no_container(pod: KubeObject) -> bool:
+    """Whether no container status of the pod says what its container is doing now (none at all,
+    or only a Last State quoted from a describe): a pasted row's STATUS is then the word on it."""
+    return not any(s.state for s in pod.view.status.containerStatuses or ())
+
+
+def container_label(name: str) -> str:
+    """A container's name as a finding says it; a quote of its state alone does not name it."""
+    return name or "(its name not in the paste)"
+
+
 def row_sole_container(pod: KubeObject) -> str | None:
     """The container a pasted row's pod state is about, when the row (which names none) stands
     over a spec that has exactly one container and its READY column counts one: a row kept as the
@@ -349,7 +360,7 @@ def row_sole_container(pod: KubeObject) -> str | None:
     says `Error 16 (5m11s ago)`, the `-o yaml` record's spec runs one container, stress). None
     when the pod has container statuses, no row, or not one container."""
     text = pod.view.text
-    if text is None or pod.view.status.containerStatuses:
+    if text is None or not states_no_container(pod):
         return None
     containers = pod.view.spec.containers or ()
     if len(containers) != 1 or not containers[0].name:
@@ -368,7 +379,7 @@ def waiting_containers(pod: KubeObject, reasons: frozenset[str], *types: str) ->
         if reason in reasons:
             found.append(ev(pod, container_path(ctype, status.name, status=True) + ".state.waiting.reason",
                             reason, "running"))
-    if not found and not pod.view.status.containerStatuses:
+    if not found and states_no_container(pod):
         status_col = text_status(pod)
         if status_col and status_col.split(":")[-1] in reasons and (
                 "init" in types or not status_col.startswith("Init:") or not types):

@@ -769,7 +769,7 @@ class Ingestor:
         """Only the conditions or taints of the one object the command names (a ticket's quote
         of its `-o yaml` conditions or taints, or of its describe's condition rows): the object
         with them."""
-        from analyzer.ingest.text.fragments import fragment_of_named
+        from analyzer.ingest.text.fragments import fragment_of_named, fragment_part
 
         body = fragment_of_named(command, "\n".join(t for _, t in out))
         if body is None:
@@ -777,9 +777,8 @@ class Ingestor:
         first = next(no for no, t in out if t.strip())
         made = object_from_dict(body, Hints(), Provenance(display, FRAGMENT, None, first))
         if isinstance(made, KubeObject):
-            what = "conditions" if "status" in body else "taints"
-            made.notes.append(f"only its {what} were pasted under '{_short(block.command_text)}' "
-                              f"({block.span}): kept with them, its other fields unknown")
+            made.notes.append(f"only its {fragment_part(body)} pasted under '{_short(block.command_text)}' "
+                              f"({block.span}): kept with that, its other fields unknown")
         self._keep(made)
         return True
 
@@ -1822,14 +1821,17 @@ def _fragment_over_earlier(later: KubeObject, earlier: KubeObject) -> KubeObject
     """An object's conditions or taints pasted alone after an earlier sighting of it (karpenter-
     provider-aws#644: `get node X`, then `get node X -o yaml | grep -A 2 taints:`): the fragment
     laid over that sighting, which keeps the rest (its AGE, version, labels). The row's STATUS
-    goes with conditions the fragment replaces. Kept alone, the node lost its age."""
+    goes with conditions the fragment replaces (a container's state leaves it: the row's STATUS
+    says the state now, a quoted Last State what came before). Kept alone, the node lost its age."""
+    from analyzer.ingest.text.fragments import fragment_part
+
     if later.provenance.format != FRAGMENT or later.kind != earlier.kind or not isinstance(later.raw, dict):
         return later
     base = earlier.body()
     if not isinstance(base, dict):
         return later
     merged = _overlay(base, later.raw)
-    if "status" in later.raw and isinstance(base.get(TEXT_FACTS_KEY), dict):
+    if "conditions" in (later.raw.get("status") or {}) and isinstance(base.get(TEXT_FACTS_KEY), dict):
         facts = {k: v for k, v in base[TEXT_FACTS_KEY].items() if k != "status"}
         if isinstance(facts.get("columns"), dict):
             facts["columns"] = {k: v for k, v in facts["columns"].items() if k != "STATUS"}
@@ -1837,7 +1839,7 @@ def _fragment_over_earlier(later: KubeObject, earlier: KubeObject) -> KubeObject
     made = object_from_dict(merged, Hints(), later.provenance)
     if not isinstance(made, KubeObject):
         return later
-    what = "conditions" if "status" in later.raw else "taints"
+    what = fragment_part(later.raw)
     made.notes.extend(n for n in earlier.notes if n not in made.notes)
     made.notes.append(f"its {what} from this paste, the rest as its earlier sighting "
                       f"({earlier.provenance.location or earlier.provenance.source}) stated it")

@@ -49,3 +49,18 @@ def test_a_drains_refusal_pasted_alone_is_judged(tmp_path) -> None:
     result = CliRunner().invoke(app, ["findings", str(paste)])
     assert result.exit_code == 0, result.output
     assert "[eviction-refused] Eviction of Pod datadog/datadog-cluster-agent-689f579b4f-dmrcn refused" in result.stdout
+
+
+def test_a_quoted_last_state_names_the_oom_kill_and_keeps_the_rows_crash_loop() -> None:
+    # The OOMKilled write-up of tests/ingest/text/test_fragments_text.py: the container's Last
+    # State grepped from the pod's describe lays its OOM kill (exit 137) over the pod's row; the
+    # row's STATUS still says what the container does now (it loops), and no memory limit is
+    # claimed: the paste shows none.
+    from tests.ingest.text.test_fragments_text import OOM_WRITEUP
+
+    cluster = analyzer.load({"issue.md": OOM_WRITEUP})
+    found = {f.rule: f for f in collect_findings(cluster) if f.status == "fail"}
+    assert "pod-crashloop" in found
+    oom = found["pod-oomkilled"]
+    assert oom.evidence[0].field.endswith(".lastState.terminated.reason")
+    assert oom.facts["limits"] == "not in the dump" and oom.facts["containers"] == "(its name not in the paste)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev, row_sole_container, waiting_containers
+from analyzer.findings.facts import ev, row_sole_container, states_no_container, waiting_containers
 from analyzer.findings.restarts import (
     ContainerRestart,
     container_restarts,
@@ -88,7 +88,7 @@ def _exited_between_backoffs(pod: KubeObject) -> list[Evidence]:
     loop caught between its back-offs (kubectl shows the last exit until the kubelet waits
     again), not a pod that failed once. Rows only: an API status says CrashLoopBackOff itself."""
     text = pod.view.text
-    if pod.view.status.containerStatuses or text is None or text.status not in EXIT_STATUSES \
+    if not states_no_container(pod) or text is None or text.status not in EXIT_STATUSES \
             or not (text.restarts or 0) >= 1:
         return []
     return [ev(pod, "STATUS column", f"{text.status} after {text.restarts} restarts", "Running")]

@@ -12,6 +12,7 @@ from analyzer.findings.facts import (
     is_static_pod,
     pod_containers,
     row_sole_container,
+    states_no_container,
 )
 from analyzer.findings.restarts import (
     container_restarts,
@@ -56,7 +57,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                                 last=last_restart_text(cluster, restart) if restart else "at an unknown time")
             history = history_reason(cluster, restart) if restart else ""
             yield finding.as_info(resolved=history) if history else finding
-        elif not pod.view.status.containerStatuses and pod.view.text is not None \
+        elif states_no_container(pod) and pod.view.text is not None \
                 and (pod.view.text.restarts or 0) >= THRESHOLD:
             finding = RULE.fail(pod, ev(pod, "RESTARTS column", pod.view.text.restarts, f"< {THRESHOLD}"),
                                 restarts=pod.view.text.restarts,

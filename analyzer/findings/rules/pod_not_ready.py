@@ -14,6 +14,7 @@ from analyzer.findings.facts import (
     ev,
     pod_containers,
     row_sole_container,
+    states_no_container,
 )
 from analyzer.findings.rules.pod_crashloop import EXIT_STATUSES
 from analyzer.findings.suspects import pod_suspects
@@ -36,7 +37,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in pod_suspects(cluster).of("not_ready", "text"):
         if pod.view.metadata.deletionTimestamp:
             continue
-        if pod.view.text is not None and not pod.view.status.containerStatuses:
+        if pod.view.text is not None and states_no_container(pod):
             yield from _table_row(pod)
             continue
         if pod.view.status.phase != "Running":

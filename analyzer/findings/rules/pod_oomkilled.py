@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
+    container_label,
     container_path,
     ev,
     pod_containers,
@@ -34,9 +35,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 if term and term.reason == "OOMKilled":
                     evidence.append(ev(pod, f"{container_path(ctype, status.name, True)}.{which}.terminated.reason",
                                        "OOMKilled", "no OOM kill"))
-                    names.append(status.name)
+                    names.append(container_label(status.name))
                     res = spec.resources if spec else None
-                    limits.append(str((res.limits or {}).get("memory", "none")) if res else "none")
+                    # (a status without its spec: a pasted row or quote, which shows no limit)
+                    limits.append(str((res.limits or {}).get("memory", "none")) if res
+                                  else "none" if spec else "not in the dump")
                     break
         if not evidence and text_status(pod) == "OOMKilled":
             evidence.append(ev(pod, "STATUS column", "OOMKilled", "Running"))

@@ -6,7 +6,14 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, container_path, ev, pod_containers
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    container_label,
+    container_path,
+    ev,
+    pod_containers,
+)
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -33,5 +40,5 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             if last and age is not None and timedelta(0) <= age <= WINDOW:
                 yield RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.lastState.terminated.finishedAt",
                                         last.finishedAt, f"more than {age_text(WINDOW)} before capture"),
-                                container=status.name, age=age_text(age), reason=last.reason or "?",
+                                container=container_label(status.name), age=age_text(age), reason=last.reason or "?",
                                 exit_code=last.exitCode if last.exitCode is not None else "?")

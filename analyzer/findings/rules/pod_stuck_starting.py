@@ -9,7 +9,14 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import events_by_object, fold_events, resolved_reason
-from analyzer.findings.facts import age_text, container_path, ev, object_age, pod_containers
+from analyzer.findings.facts import (
+    age_text,
+    container_path,
+    ev,
+    object_age,
+    pod_containers,
+    states_no_container,
+)
 from analyzer.findings.rules.events_failed_mount import REASONS as MOUNT_REASONS
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
@@ -68,7 +75,7 @@ def _init_restarts(pod, status: str) -> str:
 def _creating_status(pod) -> tuple[str, str] | None:
     """(field, value) saying the pod is being set up: its STATUS column, else its containers."""
     text = pod.view.text
-    if text is not None and text.status is not None and not pod.view.status.containerStatuses:
+    if text is not None and text.status is not None and states_no_container(pod):
         word = text.status
         if word in CREATING or _INIT_PROGRESS.fullmatch(word):
             return "STATUS column", word

@@ -1,10 +1,13 @@
-"""Conditions or taints of one object pasted alone under the command that names it.
+"""Conditions, taints or a container's state of one object pasted alone under the command that
+names it.
 
 Tickets quote only the lines that matter: the `conditions:` items of `kubectl get no NAME -o yaml`
 (no kind, no name: a fragment of the object), the one condition row of `kubectl describe no
-NAME` without its `Conditions:` heading, or a node's `taints:` (`get no NAME -o yaml | grep -A2
-taints:`). The command names the object; the lines are its conditions, each with type and
-status, or its taints, each with key and effect, so the object is kept with them and nothing else.
+NAME` without its `Conditions:` heading, a node's `taints:` (`get no NAME -o yaml | grep -A2
+taints:`), or a pod's container state (`describe pod NAME | grep -A5 'Last State'`). The command
+names the object; the lines are its conditions, each with type and status, its taints, each with
+key and effect, or one container's State / Last State with their detail lines, so the object is
+kept with them and nothing else.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import yaml
 
 from analyzer.ingest.text.commands import Command
 from analyzer.ingest.text.lines import ELISION
-from analyzer.ingest.text.values import describe_time
+from analyzer.ingest.text.values import boolean, cell, describe_time, integer
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.safeyaml import load_yaml
 
@@ -62,12 +65,26 @@ def fragment_of_named(command: Command, text: str) -> dict[str, Any] | None:
     elif command.verb == "describe" and not _HEADED.search(text):
         conditions = _described_conditions(text)
         part = {"status": {"conditions": conditions}} if conditions else None
+        if part is None and kind[1] == "Pod" and (status := _described_container_state(text)):
+            part = {"status": {"containerStatuses": [status]}}
     if part is None:
         return None
     metadata: dict[str, Any] = {"name": command.names[0]}
     if command.namespace and kind[1] not in CLUSTER_SCOPED_KINDS:
         metadata["namespace"] = command.namespace
     return {"apiVersion": kind[0], "kind": kind[1], "metadata": metadata, **part}
+
+
+def fragment_part(body: dict[str, Any]) -> str:
+    """What a fragment's object holds, in words: its conditions, its taints or a container's state.
+
+    >>> fragment_part({"status": {"containerStatuses": []}}), fragment_part({"spec": {"taints": []}})
+    ("container's state", 'taints')
+    """
+    status = body.get("status")
+    if isinstance(status, dict):
+        return "container's state" if "containerStatuses" in status else "conditions"
+    return "taints"
 
 
 def _singular(resource: str) -> str:
@@ -141,3 +158,51 @@ def _described_conditions(text: str) -> list[dict[str, Any]] | None:
             condition["message"] = row["message"]
         found.append(condition)
     return found or None
+
+
+# The lines of one container in a pod's describe that a grep for its state quotes: the states
+# and their detail lines, then the container's Ready and Restart Count.
+_STATE_KEYS = {"State": "state", "Last State": "lastState"}
+_STATE_DETAIL = {"Reason": "reason", "Message": "message", "Exit Code": "exitCode", "Signal": "signal",
+                 "Started": "startedAt", "Finished": "finishedAt"}
+_STATE_FIELD = re.compile(r"^\s*(?P<key>[A-Z][A-Za-z]*(?: [A-Z][a-z]+)?):(?:\s+(?P<value>\S.*?))?\s*$")
+_GREP_SEPARATOR = "--"
+
+
+def _described_container_state(text: str) -> dict[str, Any] | None:
+    """One container's State and Last State quoted from a pod's describe without the container's
+    name (`describe pod X | grep -A5 'Last State'`), as a container status: every line that is
+    not blank is one of those fields, indented as kubectl prints them or flattened by a web page;
+    None when any line is something else, or no state is among them. Its name is unknown: the
+    quote does not hold it."""
+    status: dict[str, Any] = {"name": ""}
+    current: dict[str, Any] | None = None
+    for line in text.splitlines():
+        if not line.strip() or line.strip() == _GREP_SEPARATOR or ELISION.match(line):
+            continue
+        field = _STATE_FIELD.match(line)
+        if field is None:
+            return None
+        key, value = field["key"], cell(field["value"])
+        if key in _STATE_KEYS:
+            word = (value or "").split()[0].lower() if value else ""
+            if word not in ("waiting", "running", "terminated") or _STATE_KEYS[key] in status:
+                return None
+            current = {}
+            status[_STATE_KEYS[key]] = {word: current}
+        elif key in _STATE_DETAIL and current is not None:
+            if value is None:
+                continue
+            if key in ("Started", "Finished"):
+                current[_STATE_DETAIL[key]] = describe_time(value) or value
+            elif key in ("Exit Code", "Signal"):
+                current[_STATE_DETAIL[key]] = integer(value)
+            else:
+                current[_STATE_DETAIL[key]] = value
+        elif key == "Ready" and (ready := boolean(value)) is not None:
+            status["ready"], current = ready, None
+        elif key == "Restart Count" and (count := integer(value)) is not None:
+            status["restartCount"], current = count, None
+        else:
+            return None
+    return status if "state" in status or "lastState" in status else None

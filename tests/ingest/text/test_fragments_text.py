@@ -162,3 +162,54 @@ def test_an_aggregated_apis_conditions_quoted_below_elided_lines_are_that_apiser
     (available,) = api.body()["status"]["conditions"]
     assert (available["status"], available["reason"]) == ("False", "FailedDiscoveryCheck")
     assert available["message"].endswith("/apis/admission.anchore.io/v1: 404")
+
+
+# Trimmed from devopsaitoolkit.com's "Kubernetes Error Guide: 'OOMKilled' Exit Code 137" (an OOMKilled
+# write-up, pages corpus): a pod's row, then `describe pod X | grep -A5 'Last State'`, the one
+# container's last state without its name. Before: "could not be read as a kubectl table or describe".
+OOM_WRITEUP = """```
+$ kubectl get pods -l app=worker
+NAME                      READY   STATUS      RESTARTS      AGE
+worker-5f7d8c9b6d-h4kpz   0/1     OOMKilled   3 (30s ago)   6m18s
+$ kubectl describe pod worker-5f7d8c9b6d-h4kpz | grep -A5 'Last State'
+    Last State:     Terminated
+      Reason:       OOMKilled
+      Exit Code:    137
+      Started:      Mon, 23 Jun 2026 14:08:02 +0000
+      Finished:     Mon, 23 Jun 2026 14:11:47 +0000
+    Ready:          False
+```
+"""
+
+
+def _worker(text: str):
+    r = ingest_text(text, "writeup.md")
+    assert not r.rejections
+    (pod,) = [o for o in r.objects if o is not None]
+    assert (pod.kind, pod.name) == ("Pod", "worker-5f7d8c9b6d-h4kpz")
+    return pod
+
+
+def test_a_containers_last_state_grepped_from_a_describe_is_laid_over_the_pods_row() -> None:
+    pod = _worker(OOM_WRITEUP)
+    (status,) = pod.body()["status"]["containerStatuses"]
+    assert status["lastState"]["terminated"] == {
+        "reason": "OOMKilled", "exitCode": 137,
+        "startedAt": "2026-06-23T14:08:02Z", "finishedAt": "2026-06-23T14:11:47Z"}
+    assert status["ready"] is False and "state" not in status and status["name"] == ""
+    # the row's STATUS stays the word on what the container does now; its AGE is kept
+    assert pod.view.text.status == "OOMKilled" and pod.view.text.age_seconds == 378.0
+    assert any("its container's state from this paste" in n for n in pod.notes)
+
+
+def test_the_last_state_flattened_by_a_web_page_is_read_too() -> None:
+    flat = "\n".join(line.strip() for line in OOM_WRITEUP.splitlines())
+    (status,) = _worker(flat).body()["status"]["containerStatuses"]
+    assert status["lastState"]["terminated"]["exitCode"] == 137
+
+
+def test_a_grep_with_other_lines_than_a_containers_state_stays_unread() -> None:
+    # an Image line among them: not one container's state only
+    text = OOM_WRITEUP.replace("    Ready:          False", "    Image:          worker:1.4")
+    r = ingest_text(text, "writeup.md")
+    assert any("could not be read" in x.reason for x in r.rejections)
