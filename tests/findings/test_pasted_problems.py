@@ -64,3 +64,24 @@ def test_a_quoted_last_state_names_the_oom_kill_and_keeps_the_rows_crash_loop() 
     oom = found["pod-oomkilled"]
     assert oom.evidence[0].field.endswith(".lastState.terminated.reason")
     assert oom.facts["limits"] == "not in the dump" and oom.facts["containers"] == "(its name not in the paste)"
+
+
+# nebari-dev/nebari#3213 (2026-03-26), trimmed: the command in one fence, the row it printed (its
+# RESTARTS and AGE left out by the writer) in the next. Before: "no output shown" and "code block,
+# not kubectl output": the crash-looping EBS CSI controller was not read.
+NEBARI_3213 = """\
+### CSI controller crashlooping
+```
+kubectl get pods -n kube-system | grep ebs
+```
+```
+ebs-csi-controller-xxxxx   1/6   CrashLoopBackOff
+```
+"""
+
+
+def test_a_row_cut_to_its_first_columns_in_its_own_fence_is_judged_without_made_up_restarts() -> None:
+    cluster = analyzer.load({"issue.md": NEBARI_3213})
+    (loop,) = [f for f in collect_findings(cluster) if f.rule == "pod-crashloop" and f.status == "fail"]
+    assert (loop.namespace, loop.name) == ("kube-system", "ebs-csi-controller-xxxxx")
+    assert loop.facts["restarts"] == "an unknown number of"

@@ -44,14 +44,22 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if evidence:
             names = [e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field]
             statuses = pod.view.status.containerStatuses or ()
-            restarts = sum(s.restartCount or 0 for s in statuses) or (
-                pod.view.text.restarts if pod.view.text else 0) or 0
+            restarts = sum(s.restartCount or 0 for s in statuses) or _row_restarts(pod)
             newest = newest_of.get(id(pod))
             yield RULE.fail(pod, *evidence, count=_looping(pod, len(evidence)) if not names else len(evidence),
                             containers=", ".join(names) or _row_containers(pod, between), restarts=restarts,
                             last=last_restart_text(cluster, newest) if newest
                             else table_last_restart_text(pod) or table_restart_bound_text(pod)
                             or "at an unknown time")
+
+
+def _row_restarts(pod: KubeObject) -> int | str:
+    """The restarts a pasted row counts; a row whose writer left RESTARTS out counts none it shows
+    (nebari-dev/nebari#3213: `ebs-csi-controller-xxxxx   1/6   CrashLoopBackOff`)."""
+    text = pod.view.text
+    if text is not None and text.restarts is None and "RESTARTS" not in (text.columns or {}):
+        return "an unknown number of"
+    return (text.restarts if text else 0) or 0
 
 
 def _row_containers(pod: KubeObject, between: bool) -> str:

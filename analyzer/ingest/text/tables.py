@@ -171,7 +171,8 @@ def headerless_at(lines: list[Line], start: int, catalog: Catalog,
     """Rows a `| grep` (or `--no-headers`) left without their header, laid out as the command's.
 
     The rows are read as today's kubectl prints the command's table, else as an older kubectl
-    printed it (nodes as NAME STATUS AGE before 1.6): the layout that reads the most rows wins.
+    printed it (nodes as NAME STATUS AGE before 1.6): the layout that reads the most rows wins,
+    then the one that reads the most of them whole (not as rows a writer cut short).
     """
     info = single_kind(command, catalog)
     if info is None:
@@ -182,9 +183,14 @@ def headerless_at(lines: list[Line], start: int, catalog: Catalog,
     custom = column_paths(command)
     for columns in [list(custom)] if custom else _layouts_of(info, command, catalog):
         block = _headerless_block(lines, start, catalog, command, columns)
-        if block is not None and (best is None or len(block.rows) > len(best.rows)):
+        if block is not None and (best is None or _reads(block) > _reads(best)):
             best = block
     return best
+
+
+def _reads(block: TableBlock) -> tuple[int, int]:
+    """How much of the text a layout reads: its rows, then those of them it reads whole."""
+    return len(block.rows), sum(1 for row in block.rows if not row.missing)
 
 
 def bare_rows_at(lines: list[Line], start: int, catalog: Catalog) -> TableBlock | None:
@@ -368,8 +374,31 @@ def _headerless_row(line: Line, layout: Layout, catalog: Catalog) -> RawRow | No
     if cells is None:
         cells = split_by_shape(line.text, layout.columns, catalog)
     if cells is None:
+        cells = _cut_after(line.text, layout.columns, catalog)
+    if cells is None:
         return None
     return _checked_row(line.no, layout.columns, cells, catalog, generic=False)
+
+
+# Fewest cells a headerless row cut short must keep: its name and two columns' values.
+_FEWEST_CUT_CELLS = 3
+
+
+def _cut_after(text: str, columns: tuple[str, ...], catalog: Catalog) -> list[str | None] | None:
+    """Cells of a headerless row whose writer kept only its first columns (`NAME  1/6
+    CrashLoopBackOff`, RESTARTS and AGE left out: nebari-dev/nebari#3213), each run of text in
+    the column of its place and fitting that column's shape; the columns after them are empty.
+
+    >>> from analyzer.ingest.text.catalog import catalog
+    >>> _cut_after("ebs-csi-controller-xxxxx   1/6   CrashLoopBackOff", ("NAME", "READY", "STATUS", "RESTARTS", "AGE"), catalog())
+    ['ebs-csi-controller-xxxxx', '1/6', 'CrashLoopBackOff', None, None]
+    """
+    runs = [run.group() for run in _RUN.finditer(text)]
+    if not _FEWEST_CUT_CELLS <= len(runs) < len(columns):
+        return None
+    if not all(catalog.shape(column).pattern.fullmatch(run) for column, run in zip(columns[1:], runs[1:], strict=False)):
+        return None
+    return [*runs, *[None] * (len(columns) - len(runs))]
 
 
 def _checked_row(no: int, columns: tuple[str, ...], cells: list[str | None],
