@@ -28,6 +28,8 @@ class KindInfo:
     # header -> what its cells hold in rows pasted with neither header nor command (kinds.yaml)
     bare_rows: dict[str, re.Pattern[str]] = field(default_factory=dict)
     bare_commands: tuple[str, ...] = ()
+    # headers of older kubectl such rows may be in too, tried under the commands without -o wide
+    bare_older: tuple[tuple[str, ...], ...] = ()
     # Fields an equality `--field-selector` may name whose value every listed object then holds.
     field_selectors: tuple[str, ...] = ()
 
@@ -187,8 +189,16 @@ def _kind_info(kind: str, raw: dict[str, Any]) -> KindInfo:
         values=_values(kind, raw.get("values") or {}, known),
         bare_rows=_values(kind, (raw.get("bare_rows") or {}).get("values") or {}, known),
         bare_commands=tuple((raw.get("bare_rows") or {}).get("commands") or ()),
+        bare_older=_older(kind, (raw.get("bare_rows") or {}).get("older") or (), headers),
         field_selectors=tuple(raw.get("field_selectors") or ()),
     )
+
+
+def _older(kind: str, raw: list[list[str]], headers: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    older = tuple(tuple(header) for header in raw)
+    if unknown := [list(header) for header in older if header not in headers]:
+        raise CatalogError(f"kinds.yaml: {kind} reads bare rows in headers it never prints: {unknown}")
+    return older
 
 
 def _values(kind: str, raw: dict[str, str], known: set[str]) -> dict[str, re.Pattern[str]]:

@@ -197,7 +197,7 @@ def bare_rows_at(lines: list[Line], start: int, catalog: Catalog) -> TableBlock 
     """Rows pasted with neither their header nor a command above them (an excerpt cut from the
     middle of a table), read only where their values leave no doubt: every cell of every row
     holds what kubectl prints in that column of a kind's table (kinds.yaml `bare_rows`), in the
-    layout of one of the commands listed there; two rows at least, or one with every column of
+    layout of one of the commands listed there (or an older kubectl's it names); two rows at least, or one with every column of
     its layout (its IP and node, or its namespace). The layout reading the most rows wins, the
     first on a tie.
 
@@ -211,23 +211,33 @@ def bare_rows_at(lines: list[Line], start: int, catalog: Catalog) -> TableBlock 
             command = command_in(text)
             if command is None:
                 continue
-            columns = catalog.header_for(info, command.wide, command.all_namespaces, False)
-            layout = Layout(tuple(columns), None, "collapsed")
-            rows: list[RawRow] = []
-            index = start
-            while index < len(lines) and lines[index].text.strip() and not _stops_table(lines[index].text, catalog):
-                row = _headerless_row(lines[index], layout, catalog)
-                if row is None or not _bare_fit(row, info):
-                    break
-                rows.append(row)
-                index += 1
-            full = bool(rows) and all(not row.missing and all(row.cells.values()) for row in rows)
-            # (one row is read whole with its node and IP, or with its namespace: `-A` rows)
-            one = full and (command.wide or command.all_namespaces and _DNS_LABEL.fullmatch(rows[0].cells.get("NAMESPACE", "")))
-            if (len(rows) >= 2 or one) and (best is None or len(rows) > len(best.rows)):
-                best = TableBlock(layout, lines[start].no, rows, index, command,
-                                  catalog.by_values(catalog.match_header(columns), [row.cells for row in rows]))
+            for columns in _bare_layouts(info, command, catalog):
+                layout = Layout(tuple(columns), None, "collapsed")
+                rows: list[RawRow] = []
+                index = start
+                while index < len(lines) and lines[index].text.strip() and not _stops_table(lines[index].text, catalog):
+                    row = _headerless_row(lines[index], layout, catalog)
+                    if row is None or not _bare_fit(row, info):
+                        break
+                    rows.append(row)
+                    index += 1
+                full = bool(rows) and all(not row.missing and all(row.cells.values()) for row in rows)
+                # (one row is read whole with its node and IP, or with its namespace: `-A` rows)
+                one = full and (command.wide or command.all_namespaces and _DNS_LABEL.fullmatch(rows[0].cells.get("NAMESPACE", "")))
+                if (len(rows) >= 2 or one) and (best is None or len(rows) > len(best.rows)):
+                    best = TableBlock(layout, lines[start].no, rows, index, command,
+                                      catalog.by_values(catalog.match_header(columns), [row.cells for row in rows]))
     return best
+
+
+def _bare_layouts(info: KindInfo, command: Command, catalog: Catalog) -> list[list[str]]:
+    """The headers bare rows may be read in under a command: the one kubectl prints today, then
+    (without -o wide) older kubectl's that kinds.yaml names (`bare_rows: older`)."""
+    layouts = [catalog.header_for(info, command.wide, command.all_namespaces, False)]
+    if not command.wide:
+        prefix = [catalog.namespace_column] if command.all_namespaces else []
+        layouts.extend([*prefix, *header] for header in info.bare_older)
+    return layouts
 
 
 _PROBES: dict[str, re.Pattern[str]] = {}
@@ -236,12 +246,15 @@ _DNS_LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")  # what a namespa
 
 def _bare_probe(info: KindInfo) -> re.Pattern[str]:
     """What a bare row of the kind shows whatever its layout: the cells of the first two columns
-    after NAME that `bare_rows` constrains, side by side (a pod's `1/1   Running`)."""
+    after NAME that `bare_rows` constrains, side by side (a pod's `1/1   Running`), in any header
+    the rows may be in."""
     probe = _PROBES.get(info.kind)
     if probe is None:
-        constrained = [c for c in info.headers[0] if c in info.bare_rows][:2]
-        probe = _PROBES[info.kind] = re.compile(
-            r"\s" + r"\s+".join(f"(?:{info.bare_rows[c].pattern})" for c in constrained) + r"(?:\s|$)")
+        shown = []  # (today's header, then each older one bare rows may be in)
+        for header in (info.headers[0], *info.bare_older):
+            constrained = [c for c in header if c in info.bare_rows][:2]
+            shown.append(r"\s+".join(f"(?:{info.bare_rows[c].pattern})" for c in constrained))
+        probe = _PROBES[info.kind] = re.compile(r"\s(?:" + "|".join(f"(?:{s})" for s in shown) + r")(?:\s|$)")
     return probe
 
 
