@@ -19,6 +19,7 @@ RULE = RuleMeta(
     "one pod may go, then drain again; `kubectl drain --disable-eviction` deletes pods regardless of their budget.",
 )
 
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     refusals = list(getattr(cluster.ingest, "eviction_refusals", None) or ())
     if not refusals:
