@@ -80,6 +80,10 @@ _TOOL_ERROR = re.compile(r"^\s*(?:Command `[^`]*` failed|Error from server|error
 _KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The connection to the server")
 # What `kubectl logs` (or a tool running it) prints instead of a log it could not get; not
 # "error: ", which a program's own log may well start with.
+# kubectl verbs that change no pod's labels nor which pods exist: a `logs -l` after them selects
+# the pods an earlier listing with its selector showed
+_SELECTS_NO_OTHER_PODS = frozenset({"get", "describe", "logs", "exec", "top", "version", "explain", "events",
+                                    "cluster-info", "api-resources", "api-versions", "config", "auth", "port-forward"})
 _NO_LOG = ("Error from server", "Unable to connect", "The connection to the server", "Command `")
 # kubectl's own error line for one container, where a log's line would be (`Error from server
 # (BadRequest): container "X" in pod "P" is waiting to start: PodInitializing`)
@@ -569,11 +573,26 @@ class Ingestor:
             if len(stated) == 1:
                 scopes.append(sightings.Listing(listing.kinds, stated.pop(), listing.selector))
         for scope in scopes:
+            self._sightings.listed_by_selector(scope, shown, res.objects, block.first)
             if display and not scope.selector and scope.namespace != "":
                 res.full_listings.append((display, block.first, scope.kinds, scope.namespace, _short(block.command_text)))
             for slot in self._sightings.not_shown(scope, shown, res.objects):
                 self._forget(slot, f"not in the later full listing at line {block.first} "
                              f"('{_short(block.command_text)}'), so gone")
+
+    def _selected_log_target(self, command: Command) -> transcripts.LogTarget | None:
+        """Whose log `kubectl logs -l SELECTOR` printed when the last full listing with that
+        selector, with no command since that may change what it selects, showed one pod."""
+        selector = command.flags.get("--selector", "")
+        if self._sightings is None or not selector or command.names or command.resources:
+            return None
+        namespace = command.flags.get("--namespace", "")
+        pod = self._sightings.selected_pod(namespace, selector, self.result.objects)
+        if pod is None:
+            return None
+        container = command.flags.get("-c") or command.flags.get("--container") or ""
+        previous = "--previous" in command.flags or "-p" in command.flags
+        return transcripts.LogTarget(namespace or pod.namespace, pod.name, container, previous)
 
     def _forget_deleted(self, display: str, block: Block, command: Command, out: list[tuple[int, str]]) -> None:
         """What `kubectl delete` says it deleted is gone, with what its controller owned."""
@@ -635,6 +654,8 @@ class Ingestor:
         if not shown:
             skip.append(Rejection(display, block.span, f"'{_short(block.command_text)}': no output shown"))
             return
+        if self._sightings is not None and verb.split()[0] not in _SELECTS_NO_OTHER_PODS:
+            self._sightings.forget_selections()
         if verb == "delete" and self._sightings is not None:
             self._forget_deleted(display, block, command, out)  # (also beside "not found" errors)
         # (kubectl's own log lines, `E1126 21:58:32.715 23900 memcache.go:265] ...`, come before
@@ -664,6 +685,7 @@ class Ingestor:
             return
         if verb == "logs":
             target = transcripts.log_target(command.flags, command.names, command.resources)
+            target = target or self._selected_log_target(command)
             if target is None:
                 skip.append(Rejection(display, block.span, f"output of '{_short(block.command_text)}': logs of "
                                       "pods the command does not name one by one"))

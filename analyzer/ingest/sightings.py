@@ -285,6 +285,9 @@ class TranscriptSightings:
     # None while unknown or after a switch that does not say to where.
     context_namespace: str | None = None
     context_why: str = ""
+    # (namespace, label selector) -> the pods the last full listing with that selector showed,
+    # and its line: whose log a later `kubectl logs -l SELECTOR` is when it showed one
+    selected_pods: dict[tuple[str | None, str], tuple[set[int], int]] = field(default_factory=dict)
 
     def seen(self, slot: int, obj: KubeObject, selector: str | None) -> None:
         """Record that slot now holds obj (shown by a listing with selector, None if none)."""
@@ -298,6 +301,32 @@ class TranscriptSightings:
             self.selector_of.pop(slot, None)
         else:
             self.selector_of[slot] = selector
+
+    def listed_by_selector(self, listing: Listing, shown: set[int], objects: list[KubeObject | None],
+                           line: int) -> None:
+        """Record the pods a full listing with a label selector (and no grep) showed."""
+        if "Pod" in listing.kinds and listing.selector and " | " not in listing.selector:
+            pods = {s for s in shown if (o := objects[s]) is not None and o.kind == "Pod"}
+            self.selected_pods[(listing.namespace, listing.selector)] = (pods, line)
+
+    def selected_pod(self, namespace: str, selector: str, objects: list[KubeObject | None]) -> KubeObject | None:
+        """The one pod the last full listing with this selector showed in the namespace; None when
+        it showed none or several, or none was printed. A listing of all namespaces speaks for
+        this one by the pods it showed in it."""
+        last: tuple[int, list[int]] | None = None
+        for (listed_in, listed_by), (pods, line) in self.selected_pods.items():
+            if listed_by != selector or listed_in not in (None, namespace):
+                continue
+            in_scope = [s for s in pods if listed_in == namespace or objects[s] is None
+                        or objects[s].namespace == namespace]
+            if last is None or line > last[0]:
+                last = (line, in_scope)
+        return objects[last[1][0]] if last is not None and len(last[1]) == 1 else None
+
+    def forget_selections(self) -> None:
+        """A command that may change which pods a selector selects (a rollout, a delete, an
+        apply, a label) leaves earlier listings no say on a later `logs -l`."""
+        self.selected_pods.clear()
 
     def forget(self, slot: int, obj: KubeObject) -> None:
         # (the namespace it was shown in stays known: a pod deleted and made again keeps it)

@@ -833,3 +833,52 @@ def test_a_prompted_command_after_the_open_fence_on_its_line_owns_the_block() ->
     [log] = r.logs
     assert (log.namespace, log.pod) == ("kube-system", "coredns-576cbf47c7-6vxd4")
     assert log.text.splitlines()[-1].endswith("loop detected")
+
+
+_DNS_LOG = ("$ kubectl logs -l k8s-app=kube-dns -n kube-system\n"
+            ".:53\n"
+            "[INFO] plugin/reload: Running configuration SHA512 = 8a7d59126e7f114ab49c6d2613be93d8\n"
+            "CoreDNS-1.11.1\n")
+
+
+def test_logs_by_selector_after_a_listing_that_shows_one_pod_are_that_pods() -> None:
+    # the session of kubernetes-sigs/external-dns#2027 as reported (the issue itself was not in
+    # the search corpus; rows and log from aws-samples/eks-workshop-v2's CoreDNS check, cut to
+    # one pod): `get pods -l k8s-app=kube-dns -n kube-system` shows one pod, then `logs -l` with
+    # that selector. Before: the log was skipped as "logs of pods the command does not name one by one".
+    text = ("$ kubectl get pods -l k8s-app=kube-dns -n kube-system\n"
+            "NAME                       READY   STATUS    RESTARTS   AGE\n"
+            "coredns-7f6dd6865f-7qcjr   1/1     Running   0          100s\n\n" + _DNS_LOG)
+    result = ingest_text(text, "one-dns-pod.md")
+    [log] = result.logs
+    assert (log.namespace, log.pod, log.container) == ("kube-system", "coredns-7f6dd6865f-7qcjr", "")
+    assert log.text.startswith(".:53")
+    assert not any("one by one" in r.reason for r in result.skipped)
+
+
+@pytest.mark.parametrize("before", [
+    # trimmed from aws-samples/eks-workshop-v2 website/docs/troubleshooting/dns (the CoreDNS
+    # check): two pods listed, so the log interleaves both and is no one pod's
+    "$ kubectl get pod -l k8s-app=kube-dns -n kube-system\n"
+    "NAME                       READY   STATUS    RESTARTS   AGE\n"
+    "CoreDNS-7f6dd6865f-7qcjr   1/1     Running   0          100s\n"
+    "CoreDNS-7f6dd6865f-kxw2x   1/1     Running   0          100s\n\n",
+    # a listing with another selector says nothing of this one's pods
+    "$ kubectl get pods -l k8s-app=kube-proxy -n kube-system\n"
+    "NAME               READY   STATUS    RESTARTS   AGE\n"
+    "kube-proxy-7qcjr   1/1     Running   0          100s\n\n",
+    # a rollout between the listing and the log may have made other pods
+    "$ kubectl get pods -l k8s-app=kube-dns -n kube-system\n"
+    "NAME                       READY   STATUS    RESTARTS   AGE\n"
+    "coredns-7f6dd6865f-7qcjr   1/1     Running   0          100s\n\n"
+    "$ kubectl rollout restart deployment coredns -n kube-system\n"
+    "deployment.apps/coredns restarted\n\n",
+    # the one pod listed in another namespace
+    "$ kubectl get pods -l k8s-app=kube-dns -n dns\n"
+    "NAME                       READY   STATUS    RESTARTS   AGE\n"
+    "coredns-7f6dd6865f-7qcjr   1/1     Running   0          100s\n\n",
+])
+def test_logs_by_selector_stay_skipped_where_the_session_leaves_doubt(before: str) -> None:
+    result = ingest_text(before + _DNS_LOG, "dns-pods.md")
+    assert not result.logs
+    assert any("one by one" in r.reason for r in result.skipped)
