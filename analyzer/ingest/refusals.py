@@ -190,10 +190,23 @@ _EVICTION_REFUSED = re.compile(
 _EVICTING = re.compile(r"evicting pod (?P<ns>[a-z0-9][a-z0-9-]*)/(?P<pod>[a-z0-9][a-z0-9.-]*)")
 
 
+# What names the node a drain works on: its `node/NAME cordoned` line (1.17+; `node "NAME"
+# cordoned` before), else the drain command itself; the next command line ends the drain's output
+_CORDONED = re.compile(r'^\s*node(?:/(?P<name>[a-z0-9][a-z0-9.-]*)|\s+"(?P<quoted>[a-z0-9][a-z0-9.-]*)")'
+                       r"\s+(?:already\s+)?cordoned\b", re.M)
+_DRAIN = re.compile(r"^[^\n]*?\bkubectl\s+drain\s+(?P<args>[^\n]*)", re.M)
+_COMMAND_LINE = re.compile(r"^\s*(?:[$#%]\s|kubectl\s|[\w.@-]+[:~][^\n]*?[$#]\s)", re.M)
+# kubectl drain's flags whose value may be the next word
+_DRAIN_VALUED_FLAGS = frozenset({"--pod-selector", "--selector", "-l", "--timeout", "--grace-period",
+                                 "--skip-wait-for-delete-timeout", "--chunk-size", "--context", "--kubeconfig",
+                                 "-n", "--namespace", "--dry-run"})
+
+
 @dataclass(frozen=True, slots=True)
 class EvictionRefusal:
     """One quoted refusal to evict a pod for its disruption budget: where it was read, the pod,
-    its namespace ("" when the paste does not say), the budget when kubectl named it."""
+    its namespace ("" when the paste does not say), the budget when kubectl named it, the node
+    the drain it came from works on ("" when the paste does not say one)."""
 
     source: str
     line: int
@@ -201,6 +214,28 @@ class EvictionRefusal:
     namespace: str
     budget: str
     reason: str
+    node: str = ""
+
+
+def _drained_node(text: str, at: int) -> str:
+    """The one node the drain whose output holds offset `at` works on: the node the
+    `node/NAME cordoned` lines since the last command line name, else that command's one node
+    when it is `kubectl drain`; "" when the paste says no node or several."""
+    commands = list(_COMMAND_LINE.finditer(text, 0, at))
+    start = text.find("\n", commands[-1].start()) + 1 if commands else 0
+    cordoned = {m.group("name") or m.group("quoted") for m in _CORDONED.finditer(text, start, at)}
+    if cordoned:
+        return cordoned.pop() if len(cordoned) == 1 else ""
+    drain = _DRAIN.match(text, commands[-1].start()) if commands else None
+    if drain is None:
+        return ""
+    words, nodes = drain.group("args").split(), []
+    for i, word in enumerate(words):
+        if word.startswith(("|", ">", "&", ";")):
+            break
+        if not word.startswith("-") and not (i and words[i - 1] in _DRAIN_VALUED_FLAGS):
+            nodes.append(word)
+    return nodes[0] if len(nodes) == 1 else ""
 
 
 def eviction_refusals(text: str, source: str) -> list[EvictionRefusal]:
@@ -217,7 +252,7 @@ def eviction_refusals(text: str, source: str) -> list[EvictionRefusal]:
     namespaces = {m.group("pod"): m.group("ns") for m in _EVICTING.finditer(text)}
     return [EvictionRefusal(source, text.count("\n", 0, m.start()) + 1, m.group("pod"),
                             m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",
-                            m.group("why").rstrip("."))
+                            m.group("why").rstrip("."), _drained_node(text, m.start()))
             for m in _EVICTION_REFUSED.finditer(text)]
 
 

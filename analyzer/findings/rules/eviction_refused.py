@@ -14,7 +14,7 @@ RULE = RuleMeta(
     id="eviction-refused", title="Eviction refused by a PodDisruptionBudget", severity="warning",
     category="workloads",
     message="Eviction of Pod {pod} refused by its disruption budget{budget} ({times} refusal(s) "
-            "quoted, first at {where}): a drain of its node cannot finish while the budget allows no disruption",
+            "quoted, first at {where}): a drain of {node} cannot finish while the budget allows no disruption",
     remediation="Scale the pod's workload above its PodDisruptionBudget (or relax minAvailable/maxUnavailable) so "
     "one pod may go, then drain again; `kubectl drain --disable-eviction` deletes pods regardless of their budget.",
 )
@@ -35,7 +35,15 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                             source=first.source, line=first.line)
         yield RULE.fail(None, evidence, kind="Pod", namespace=namespace, name=pod, times=len(quoted),
                         pod=quoted_pod(namespace, pod),
-                        where=f"line {first.line}", budget=_budget(cluster, namespace, first.budget))
+                        where=f"line {first.line}", budget=_budget(cluster, namespace, first.budget),
+                        node=_node(quoted))
+
+
+def _node(quoted: list) -> str:
+    """The node as the message names it: the one node the quoted drains say they work on
+    (`kubectl drain NODE`, `node/NODE cordoned`), else "its node"."""
+    nodes = {getattr(refusal, "node", "") for refusal in quoted}
+    return f"node {nodes.pop()}" if len(nodes) == 1 and "" not in nodes else "its node"
 
 
 def _budget(cluster: AnalyzedDump, namespace: str, named: str) -> str:
