@@ -116,13 +116,40 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
     pasted = body.get(PASTED)
     columns = pasted.get("columns") if isinstance(pasted, dict) else None
     if isinstance(columns, dict):
+        unread: list[Any] | None = None
+        # a row in an older layout (a Job's DESIRED SUCCESSFUL) shows under other headers what
+        # the printer's columns read: which of them it did not show cannot be told by name
+        names = {c.name.upper() for c in p.columns}
+        older_layout = any(h not in names and h not in _NOT_PRINTER_COLUMNS for h in columns)
         for i, column in enumerate(p.columns):
-            if column.name.upper() == "NAME":
+            if column.name.upper() == "NAME" or i >= len(cells):
                 continue  # a `get all` row's NAME carries `kind.group/`; kubectl prints its own
             value = columns.get(column.name.upper())
-            if isinstance(value, str) and value and i < len(cells):
+            if isinstance(value, str) and value:
                 cells[i] = value
+                continue
+            # a column the row did not show, which nothing else read of the object states
+            # either (no describe of it; the printer makes the same of a bare name): kubectl's
+            # `<unknown>`, not a made-up `Running`, `0` or `<none>`
+            if pasted.get("described") or older_layout:
+                continue
+            if unread is None:
+                unread = p.row(_bare(body), clock)
+            if cells[i] == unread[i]:
+                cells[i] = UNKNOWN
     return cells
+
+
+UNKNOWN = "<unknown>"
+# headers of a pasted row that are no printer's column: `-A`'s, `--show-labels`'
+_NOT_PRINTER_COLUMNS = frozenset({"NAMESPACE", "LABELS"})
+
+
+def _bare(body: dict[str, Any]) -> dict[str, Any]:
+    """The object with nothing but its kind and name: what a printer makes of no fields."""
+    meta = _meta(body)
+    return {"apiVersion": body.get("apiVersion"), "kind": body.get("kind"),
+            "metadata": {k: meta[k] for k in ("name", "namespace") if k in meta}}
 
 
 # -- a small JSONPath: .a.b, .a[0], .a[*].b, .a[?(@.type=="Ready")].status ----------------------

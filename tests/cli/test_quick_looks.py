@@ -225,3 +225,18 @@ def test_describe_of_a_pasted_custom_resource_prints_its_fields_not_the_paste_re
     out = kda("describe", "nodeclaim", "default-xk2lp", str(paste)).stdout
     assert re.search(r"\n    Message:\s+Node not registered with cluster\n", out), out
     assert "Kda" not in out and "Described" not in out
+
+
+def test_get_prints_what_a_describe_states_beside_a_row_and_unknown_for_the_rest(tmp_path: Path) -> None:
+    # A `kubectl get nodes` row without ROLES, then the node's describe stating them and only an
+    # InternalIP: ROLES from the describe, EXTERNAL-IP `<none>` as kubectl prints it (the describe
+    # lists every address), the kernel, which nothing shown states, `<unknown>`.
+    paste = tmp_path / "paste.txt"
+    paste.write_text("$ kubectl get nodes\nNAME     STATUS   AGE\nnode-1   Ready    10d\n"
+                     "$ kubectl describe node node-1\nName:               node-1\n"
+                     "Roles:              control-plane\n"
+                     "Labels:             node-role.kubernetes.io/control-plane=\n"
+                     "Addresses:\n  InternalIP:  10.0.0.1\n", encoding="utf-8")
+    cells = kda("get", "nodes", str(paste), "-o", "wide", "--no-headers").stdout.split()
+    assert cells[:4] == ["node-1", "Ready", "control-plane", "10d"], cells
+    assert cells[-5:-3] == ["10.0.0.1", "<none>"] and cells[-1] == "<unknown>", cells

@@ -164,3 +164,41 @@ def test_cluster_operators_without_their_crd_print_openshifts_columns() -> None:
         "VSphereCSIDriverOperatorCRDegraded: VMwareVSphereOperatorCheckDegraded: node master1.ilba.cat is not a "
         "vSphere node: providerID \"\" does not have the expected vSphere prefix \"vsphere://\""))
     assert build_table(res, [storage], clock).rows[0][4:] == ["True", "5d", storage["status"]["conditions"][0]["message"]]
+
+
+def _pasted_cells(text: str, kind: str, plural: str, group: str, namespaced: bool) -> list[dict[str, str]]:
+    from analyzer.ingest.text.parse import parse_kubectl_text
+
+    res = Resource(kind=kind, plural=plural, group=group, version="v1", namespaced=namespaced)
+    table = build_table(res, [o.body for o in parse_kubectl_text(text, "paste.txt").objects], CLOCK)
+    return [dict(zip((c.name.upper() for c in table.columns), row, strict=True)) for row in table.rows]
+
+
+def test_a_column_the_pasted_row_did_not_show_is_unknown_not_made_up() -> None:
+    # Job rows in kubectl 1.12-1.27's layout (kubernetes/kubernetes#65463): no STATUS column, so
+    # `pi` at 1/1 is not `Running`; its wide columns were never shown either.
+    jobs = _pasted_cells("$ kubectl get jobs\n"
+                         "NAME      COMPLETIONS   DURATION   AGE\n"
+                         "pi        1/1           12s        2m\n", "Job", "jobs", "batch", True)
+    assert jobs[0]["STATUS"] == "<unknown>" and jobs[0]["COMPLETIONS"] == "1/1"
+    assert jobs[0]["SELECTOR"] == "<unknown>" and jobs[0]["DURATION"] == "12s"
+    # kubectl 1.11's layout shows the completions under other headers: 0 of 1 stays 0/1
+    older = _pasted_cells("$ kubectl get jobs\n"
+                          "NAME   DESIRED   SUCCESSFUL   AGE\n"
+                          "pi     1         0            2m\n", "Job", "jobs", "batch", True)
+    assert older[0]["COMPLETIONS"] == "0/1"
+    # a pod row cut to its first columns under `| grep ebs` (nebari-dev/nebari#3213): its
+    # restarts were not shown, so not `0`
+    pods = _pasted_cells("$ kubectl get pods -n kube-system | grep ebs\n"
+                         "ebs-csi-controller-xxxxx   1/6   CrashLoopBackOff\n", "Pod", "pods", "", True)
+    assert pods[0]["STATUS"] == "CrashLoopBackOff" and pods[0]["RESTARTS"] == "<unknown>"
+    # `kubectl get nodes` pasted without ROLES: not `<none>`; a ROLES `<none>` the row showed stays
+    nodes = _pasted_cells("$ kubectl get nodes\n"
+                          "NAME     STATUS     AGE\n"
+                          "node-1   NotReady   10d\n", "Node", "nodes", "", False)
+    assert nodes[0]["ROLES"] == "<unknown>" and nodes[0]["STATUS"] == "NotReady"
+    shown = _pasted_cells("$ kubectl get nodes\n"
+                          "NAME     STATUS   ROLES    AGE   VERSION\n"
+                          "node-1   Ready    <none>   10d   v1.29.0\n", "Node", "nodes", "", False)
+    assert shown[0]["ROLES"] == "<none>" and shown[0]["VERSION"] == "v1.29.0"
+
