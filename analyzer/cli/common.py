@@ -40,9 +40,7 @@ def load_cluster(
     except AnalyzerError as exc:
         fail(str(exc), EXIT_NOTHING_READ)
     cluster = Cluster(result, name=name, show_sensitive=show_sensitive)
-    if not (result.objects or result.logs or result.webhook_failures or result.kubelet_unreachable
-            or result.eviction_refusals or result.dns_failures or result.discovery_failures
-            or result.quoted_cordons):
+    if not result.read_anything:
         message = "nothing could be read from " + ", ".join(inputs)
         if json_output:
             write_json_summary(cluster, message)

@@ -59,11 +59,16 @@ def inspect(
     if not result.objects:
         for r in result.rejections[:20]:
             err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
-        if not result.logs or result.rejections:  # logs alone are a dump; logs beside lost objects are not
+        # logs alone are a dump, and so are kubectl's quoted refusals; beside lost objects not
+        if not result.read_anything or result.rejections:
             err_console.print("[bold red]error:[/bold red] no object could be read from " + ", ".join(inputs))
             raise typer.Exit(EXIT_NOTHING_READ)
-        err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only container "
-                          "logs: `kda logs DUMP POD` prints one, `kda logs --all --grep RE DUMP` searches them")
+        if result.logs:
+            err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only container "
+                              "logs: `kda logs DUMP POD` prints one, `kda logs --all --grep RE DUMP` searches them")
+        else:
+            err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only what "
+                              "kubectl quoted the API server refusing: `kda findings DUMP` reads it")
     if strict and result.rejections:
         raise typer.Exit(EXIT_STRICT)
 

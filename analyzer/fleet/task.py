@@ -122,7 +122,7 @@ def _analyse(cluster: Cluster, result: DumpResult, out: Path) -> None:
     from analyzer.cluster.tables import table_names
 
     ing = cluster.ingest
-    if not ing.objects and not ing.logs:
+    if not ing.read_anything:
         reasons = "; ".join(f"{r.source}: {r.reason}" for r in ing.rejections[:3])
         raise InputError(result.path, "nothing could be read" + (f" ({reasons})" if reasons else ""))
     distribution = cluster.distribution

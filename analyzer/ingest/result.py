@@ -105,6 +105,14 @@ class IngestResult:
     hinted_files: dict[str, list[str]] = field(default_factory=dict)
 
     @property
+    def read_anything(self) -> bool:
+        """Whether the inputs gave anything to analyse: objects, logs, or the refusals and
+        failures kubectl's output quoted (a paste of one `kubectl exec` and its error)."""
+        return bool(self.objects or self.logs or self.webhook_failures or self.kubelet_unreachable
+                    or self.eviction_refusals or self.dns_failures or self.discovery_failures
+                    or self.quoted_cordons)
+
+    @property
     def formats(self) -> list[str]:
         return sorted({f.format for f in self.files if f.format not in _NOT_FORMATS})
 

@@ -155,7 +155,7 @@ def _load(spec: str, show_sensitive: bool = False) -> Cluster:
     if spec != "-" and not os.path.exists(spec):
         raise InputError(spec, "no such file or folder")
     result = ingest(spec)
-    if not result.objects and not result.logs:
+    if not result.read_anything:
         said = result.rejections or result.skipped  # refused, else passed over as what it holds
         reasons = "; ".join(f"{r.source} {r.location}: {r.reason}".strip() for r in said[:3])
         raise NothingRead(spec, "nothing could be read" + (f" ({reasons})" if reasons else ""),

@@ -182,6 +182,21 @@ def test_inspect_reads_logs_alone_as_a_dump(tmp_path: Path) -> None:
     assert "only container logs" in result.stderr and "error" not in result.stderr
 
 
+def test_a_paste_of_one_command_and_the_refusal_it_met_is_read_not_rejected(tmp_path: Path) -> None:
+    # One `kubectl exec` and the API server's error for the kubelet it could not reach (the shape
+    # of Azure/AKS#50): the refusal is a finding, so the file was read (exit 0, a report written),
+    # not "nothing could be read".
+    paste = tmp_path / "exec.txt"
+    paste.write_text("$ kubectl exec -it web -- sh\nError from server: error dialing backend: "
+                     "dial tcp 10.240.0.4:10250: i/o timeout\n")
+    result = run("inspect", str(paste))
+    assert result.exit_code == 0, result.stderr
+    assert "refusal" in result.stdout and "error" not in result.stderr
+    out = tmp_path / "out"
+    assert run("report", str(paste), "-o", str(out)).exit_code == 0
+    assert "10.240.0.4" in next(out.rglob("report.html")).read_text(encoding="utf-8")
+
+
 def test_diff_json_prints_the_summary_of_a_side_that_cannot_be_read(tmp_path: Path) -> None:
     junk = tmp_path / "notes.md"
     junk.write_text("we restarted the nodes on monday, see attached\n")
