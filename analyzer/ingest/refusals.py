@@ -23,6 +23,11 @@ _SERVICE_HOST = re.compile(r"^https?://(?P<name>[a-z0-9]([a-z0-9-]*[a-z0-9])?)\.
 _MAX_WHY = 300
 
 
+def _line_of(text: str, match: re.Match[str]) -> int:
+    """The line of `text` (from 1) where a match starts."""
+    return text.count("\n", 0, match.start()) + 1
+
+
 @dataclass(frozen=True, slots=True)
 class WebhookFailure:
     """One quoted failure to call an admission webhook: where it was read, the webhook, its
@@ -53,7 +58,7 @@ def webhook_failures(text: str, source: str) -> list[WebhookFailure]:
         url = match.group("url") or ""
         service = _SERVICE_HOST.match(url)
         reason = match.group("why").strip().replace('\\"', '"')[:_MAX_WHY]
-        found.append(WebhookFailure(source, text.count("\n", 0, match.start()) + 1, match.group("hook"),
+        found.append(WebhookFailure(source, _line_of(text, match), match.group("hook"),
                                     service.group("namespace") if service else "",
                                     service.group("name") if service else "", reason))
     return found
@@ -115,10 +120,12 @@ def kubelet_unreachable(text: str, source: str) -> list[KubeletUnreachable]:
         if not host and (dialed := _DIALED.search(reason)) is not None:
             host = dialed.group("host")
         pod = _LOGS_PATH.match(match.group("path") or "")
-        found.append(KubeletUnreachable(source, text.count("\n", 0, match.start()) + 1, host,
+        found.append(KubeletUnreachable(source, _line_of(text, match), host,
                                         pod.group("namespace") if pod else "", pod.group("pod") if pod else "",
                                         reason))
     return found
+
+
 # client-go discovery's words (kubectl, helm) when a group the API server advertises fails to
 # list its resources: only an aggregated API (an APIService backed by a Service, like
 # metrics-server's v1beta1.metrics.k8s.io) can, the API server serves its own groups itself.
@@ -164,11 +171,11 @@ def discovery_failures(text: str, source: str) -> list[DiscoveryFailure]:
         return []
     found = []
     for match in _INCOMPLETE_DISCOVERY.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
+        line = _line_of(text, match)
         for group in _FAILED_GROUP.finditer(match.group("groups").rstrip()):
             found.append(_discovery_failure(source, line, group.group("gv"), group.group("why")))
     for match in _NO_RESOURCE_LIST.finditer(text):
-        found.append(_discovery_failure(source, text.count("\n", 0, match.start()) + 1, match.group("gv"),
+        found.append(_discovery_failure(source, _line_of(text, match), match.group("gv"),
                                         match.group("why")))
     return sorted(found, key=lambda f: f.line)
 
@@ -250,7 +257,7 @@ def eviction_refusals(text: str, source: str) -> list[EvictionRefusal]:
     if "disruption budget" not in text:
         return []
     namespaces = {m.group("pod"): m.group("ns") for m in _EVICTING.finditer(text)}
-    return [EvictionRefusal(source, text.count("\n", 0, m.start()) + 1, m.group("pod"),
+    return [EvictionRefusal(source, _line_of(text, m), m.group("pod"),
                             m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",
                             m.group("why").rstrip("."), _drained_node(text, m.start()))
             for m in _EVICTION_REFUSED.finditer(text)]
