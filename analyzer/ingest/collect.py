@@ -80,11 +80,11 @@ _TOOL_ERROR = re.compile(r"^\s*(?:Command `[^`]*` failed|Error from server|error
 _KUBECTL_ERROR = ("Error from server", "error: ", "Unable to connect", "The connection to the server")
 # What `kubectl logs` (or a tool running it) prints instead of a log it could not get; not
 # "error: ", which a program's own log may well start with.
+_NO_LOG = ("Error from server", "Unable to connect", "The connection to the server", "Command `")
 # kubectl verbs that change no pod's labels nor which pods exist: a `logs -l` after them selects
 # the pods an earlier listing with its selector showed
 _SELECTS_NO_OTHER_PODS = frozenset({"get", "describe", "logs", "exec", "top", "version", "explain", "events",
                                     "cluster-info", "api-resources", "api-versions", "config", "auth", "port-forward"})
-_NO_LOG = ("Error from server", "Unable to connect", "The connection to the server", "Command `")
 # kubectl's own error line for one container, where a log's line would be (`Error from server
 # (BadRequest): container "X" in pod "P" is waiting to start: PodInitializing`)
 _LOG_ERROR = re.compile(r"^\s*Error from server(?: \([A-Za-z]+\))?: ")
@@ -414,6 +414,7 @@ class Ingestor:
         """Text that is no dump but quotes the API server's refusals (a `kubectl drain`'s output
         pasted without its command: k3d-io/k3d#1414): read for them, not rejected."""
         text = data.decode("utf-8", "replace")
+
         def quoted_now() -> int:
             r = self.result
             return (len(r.webhook_failures) + len(r.kubelet_unreachable) + len(r.eviction_refusals)
