@@ -380,7 +380,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_control_plane_cascade(problems, union, cluster, g)
     _join_claims_and_their_pods(problems, union, cluster)
     _join_claims_refused_alike(problems, union)
-    _join_component_and_log_pattern(problems, union, g, cluster)
+    _join_component_and_what_it_explains(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
     _join_device_missing_and_plugin(problems, union, graph, g)
@@ -669,8 +669,8 @@ def _explains(component: Finding, effect: Finding, g: Grouping, role: str | None
     return word in message(effect, _metas()[effect.rule])
 
 
-def _join_component_and_log_pattern(problems: list[Finding], union: _Union, g: Grouping,
-                                     cluster: AnalyzedDump) -> None:
+def _join_component_and_what_it_explains(problems: list[Finding], union: _Union, g: Grouping,
+                                         cluster: AnalyzedDump) -> None:
     """A failing component and what its role explains: an API tunnel and the logs the dump could
     not fetch through it (a dump-wide pattern, the API server's quoted answer), metrics-server
     and the HPAs without metrics. One incident."""
