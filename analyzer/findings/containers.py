@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.findings.alike import replica_groups, said_for_replicas
 from analyzer.findings.facts import container_path, ev, is_system_namespace, objects_named
 
 if TYPE_CHECKING:
@@ -99,11 +100,17 @@ def containers_without_probe(cluster: AnalyzedDump, rule: RuleMeta, column: str,
     """A finding of `rule` per long-running container whose probe column `column` is False
     (the probe's spec field is `field`, e.g. livenessProbe). Run-to-completion pods (Jobs)
     need no probes."""
-    pods = pod_index(cluster)
     rows = judged_containers(cluster)
     no_probe = rows[column].eq(False).fillna(False)
     rows = rows[no_probe & rows["owner_kind"].astype("string").ne("Job").fillna(True)]
+    for pod, (kind, name), others, controller in replica_groups(cluster, pod_containers(cluster, rows)):
+        yield said_for_replicas(rule.fail(pod, ev(pod, f"{container_path(kind, name)}.{field}", None, "a probe"),
+                                          container=name), others, controller)
+
+
+def pod_containers(cluster: AnalyzedDump, rows: pd.DataFrame) -> Iterator[tuple[KubeObject, tuple[str, str]]]:
+    """Each row's pod with its container's (type, name): what a rule that names a container
+    without quoting its values says of it."""
+    pods = pod_index(cluster)
     for row in container_rows(rows):
-        pod = pods[(row.namespace, row.pod)]
-        yield rule.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.{field}", None, "a probe"),
-                        container=row.name)
+        yield pods[(row.namespace, row.pod)], (row.container_type, row.name)

@@ -100,6 +100,17 @@ def pod_suspects(cluster: AnalyzedDump) -> PodSuspects:
     return found
 
 
+def pods_sharing_host(cluster: AnalyzedDump, fields: tuple[str, ...]) -> list[tuple[KubeObject, tuple[str, ...]]]:
+    """The pods outside the system namespaces that set any of the host namespace `fields`
+    (hostNetwork, hostPID, hostIPC), each with those it sets."""
+    shared = []
+    for pod in pod_suspects(cluster).of("host"):
+        on = tuple(f for f in fields if getattr(pod.view.spec, f))
+        if on and not is_system_namespace(pod.namespace):
+            shared.append((pod, on))
+    return shared
+
+
 # What a pod's containers show, as bits (one pass over its statuses).
 _WAITING, _NOT_READY, _RESTARTED, _EXITED = 1, 2, 4, 8
 

@@ -10,6 +10,7 @@ from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 import analyzer
@@ -143,3 +144,51 @@ def test_the_text_summary_counts_the_pods_a_finding_speaks_for(tmp_path: Path) -
     text = CliRunner().invoke(app, ["findings", str(dump)]).output
     line = next(x for x in text.splitlines() if x.startswith("  [container-no-memory-limit] "))
     assert ": 4 objects, in 2 findings (Pod default/nginx-5fc794bbf8-9jjxd, Pod default/web, +2 more)" in line
+
+
+def _per_pod(cluster: Any, judged: Any) -> list[tuple[Any, Any, tuple[str, ...], None]]:
+    """`replica_groups` without groups: each pod its own finding, for fold_replicas to fold."""
+    return [(pod, payload, (), None) for pod, payload in judged]
+
+
+def _grouping_rules() -> list[Any]:
+    import importlib
+    import pkgutil
+
+    import analyzer.findings.containers as containers
+    import analyzer.findings.rules as rules
+
+    modules = [importlib.import_module(f"analyzer.findings.rules.{m.name}") for m in pkgutil.iter_modules(rules.__path__)]
+    return [m for m in (containers, *modules) if hasattr(m, "replica_groups")]
+
+
+@pytest.mark.parametrize("source", [
+    # realistic generated dumps (synthetic/benchmark.py, seed 1): DaemonSets on every node
+    # (large-cluster), sidecars and meshes (production)
+    "large-cluster", "production", "baseline",
+    # real dumps: replicas of Deployments and DaemonSets, bare and static pods
+    "realdata:kubeadm/sbctl-kurl-supportbundle", "realdata:vanilla/kubernetes-vagrant-centos-cluster-info-dump",
+    "sample:aks", "sample:eks",
+])
+def test_said_once_per_template_is_what_folding_every_pod_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                source: str) -> None:
+    # Rules that judge each pod but say it once per group (`replica_groups`) must give exactly
+    # the findings that judging and saying it per pod, then folding, gives.
+    from conftest import REALDATA, SAMPLE_DUMPS
+    from synthetic import benchmark as generate_dump
+
+    if source.startswith("realdata:"):
+        path = REALDATA / source.partition(":")[2]
+    elif source.startswith("sample:"):
+        path = SAMPLE_DUMPS / source.partition(":")[2]
+    else:
+        path = tmp_path / "dump.json"
+        generate_dump.write_dump(path, pods=200, nodes=40, fmt="json", seed=1, shape=source)
+    grouped = collect_findings(analyzer.load(path))
+    modules = _grouping_rules()
+    assert len(modules) >= 4
+    for module in modules:
+        monkeypatch.setattr(module, "replica_groups", _per_pod)
+    per_pod = collect_findings(analyzer.load(path))
+    assert grouped == per_pod
+    assert any(f.alike for f in grouped) or source.startswith(("realdata", "sample"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from analyzer.findings.containers import TABLES, container_rows, judged_containers, pod_index
+from analyzer.findings.alike import replica_groups, said_for_replicas
+from analyzer.findings.containers import TABLES, judged_containers, pod_containers
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import container_path, ev
 from analyzer.findings.types import Finding, RuleMeta
@@ -18,9 +19,8 @@ RULE = RuleMeta(
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    pods = pod_index(cluster)
     rows = judged_containers(cluster)
-    for row in container_rows(rows[rows["memory_limit"].isna()]):
-        pod = pods[(row.namespace, row.pod)]
-        yield RULE.fail(pod, ev(pod, f"{container_path(row.container_type, row.name)}.resources.limits.memory",
-                                None, "a memory limit"), container=row.name)
+    unlimited = pod_containers(cluster, rows[rows["memory_limit"].isna()])
+    for pod, (kind, name), others, controller in replica_groups(cluster, unlimited):
+        yield said_for_replicas(RULE.fail(pod, ev(pod, f"{container_path(kind, name)}.resources.limits.memory",
+                                                  None, "a memory limit"), container=name), others, controller)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from analyzer.findings.alike import replica_groups, said_for_replicas
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, is_system_namespace
 from analyzer.findings.suspects import pod_suspects
@@ -18,11 +19,13 @@ RULE = RuleMeta(
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    judged = []
     for pod in pod_suspects(cluster).of("host"):
-        if is_system_namespace(pod.namespace):
-            continue
-        found = [(i, v["hostPath"].get("path", "?")) for i, v in enumerate(pod.view.spec.volumes or ())
-                 if isinstance(v.get("hostPath"), dict)]
-        if found:
-            yield RULE.fail(pod, *(ev(pod, f"spec.volumes[{i}].hostPath.path", p, "no hostPath") for i, p in found),
-                            paths=", ".join(p for _i, p in found))
+        found = tuple((i, v["hostPath"].get("path", "?")) for i, v in enumerate(pod.view.spec.volumes or ())
+                      if isinstance(v.get("hostPath"), dict))
+        if found and not is_system_namespace(pod.namespace):
+            judged.append((pod, found))
+    for pod, found, others, controller in replica_groups(cluster, judged):
+        yield said_for_replicas(
+            RULE.fail(pod, *(ev(pod, f"spec.volumes[{i}].hostPath.path", p, "no hostPath") for i, p in found),
+                      paths=", ".join(p for _i, p in found)), others, controller)

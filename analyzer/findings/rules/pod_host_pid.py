@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from analyzer.findings.alike import replica_groups, said_for_replicas
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev, is_system_namespace
-from analyzer.findings.suspects import pod_suspects
+from analyzer.findings.facts import ev
+from analyzer.findings.suspects import pods_sharing_host
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -19,9 +20,6 @@ FIELDS = ("hostPID", "hostIPC")
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in pod_suspects(cluster).of("host"):
-        if is_system_namespace(pod.namespace):
-            continue
-        on = [f for f in FIELDS if getattr(pod.view.spec, f)]
-        if on:
-            yield RULE.fail(pod, *(ev(pod, f"spec.{f}", True, False) for f in on), fields=", ".join(on))
+    for pod, on, others, controller in replica_groups(cluster, pods_sharing_host(cluster, FIELDS)):
+        yield said_for_replicas(RULE.fail(pod, *(ev(pod, f"spec.{f}", True, False) for f in on),
+                                          fields=", ".join(on)), others, controller)
