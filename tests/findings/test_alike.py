@@ -4,19 +4,25 @@ problems, static pods and bare pods stay one finding each."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 from collections import Counter
 from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import REALDATA, SAMPLE_DUMPS
 from typer.testing import CliRunner
 
 import analyzer
+import analyzer.findings.containers as containers
+import analyzer.findings.rules as rules
 from analyzer.cli import app
 from analyzer.diff import compare_findings
 from analyzer.findings import collect_findings
+from synthetic import benchmark as generate_dump
 
 # Trimmed from realdata vanilla/kubernetes-vagrant-centos-cluster-info-dump (cluster-info-dump.json,
 # the default namespace's nginx pods): two replicas of ReplicaSet nginx-5fc794bbf8, nginx:1.9
@@ -152,12 +158,6 @@ def _per_pod(cluster: Any, judged: Any) -> list[tuple[Any, Any, tuple[str, ...],
 
 
 def _grouping_rules() -> list[Any]:
-    import importlib
-    import pkgutil
-
-    import analyzer.findings.containers as containers
-    import analyzer.findings.rules as rules
-
     modules = [importlib.import_module(f"analyzer.findings.rules.{m.name}") for m in pkgutil.iter_modules(rules.__path__)]
     return [m for m in (containers, *modules) if hasattr(m, "replica_groups")]
 
@@ -174,9 +174,6 @@ def test_said_once_per_template_is_what_folding_every_pod_gives(tmp_path: Path, 
                                                                 source: str) -> None:
     # Rules that judge each pod but say it once per group (`replica_groups`) must give exactly
     # the findings that judging and saying it per pod, then folding, gives.
-    from conftest import REALDATA, SAMPLE_DUMPS
-    from synthetic import benchmark as generate_dump
-
     if source.startswith("realdata:"):
         path = REALDATA / source.partition(":")[2]
     elif source.startswith("sample:"):
