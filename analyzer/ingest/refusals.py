@@ -71,11 +71,29 @@ def webhook_failures(text: str, source: str) -> list[WebhookFailure]:
 # dial tcp 10.240.0.4:10250: i/o timeout`, `... error dialing backend: No agent available`.
 _KUBELET_CALL = re.compile(
     # kubectl's error line (`error: error upgrading connection: ...` for exec and port-forward,
-    # helm's `Error: forwarding ports: ...`), then what it wraps, up to the failed call
-    r"^[ \t>]*(?:Error from server(?: \([A-Za-z]+\))?:|error:|Error:)[^\n]*?"
-    r"(?:(?:Get|Post)\s+\"?https?://(?P<host>\[[0-9a-fA-F:]+\]|[^:/\"\s]+):10250/(?P<path>[^\"\s]*)\"?:\s*(?P<why>[^\n]*)"
+    # helm's `Error: forwarding ports: ...`), or kubectl's words quoted in a sentence ("Receiving
+    # this error: “Error from server: ...”"), then what it wraps, up to the failed call: to the
+    # kubelet's port, or (its host and port put out of the paste) to one of the kubelet's paths
+    r"(?:^[ \t>]*|[“\"'`])(?:Error from server(?: \([A-Za-z]+\))?:|error:|Error:)[^\n]*?"
+    r"(?:(?:Get|Post)\s+\"?https?://(?P<host>\[[0-9a-fA-F:]+\]|<[^>\n]*>|[^:/\"\s<]+)"
+    r"(?::10250/(?P<path>[^\"\s]*)|/(?P<kubelet_path>(?:containerLogs|exec|attach|portForward|run)/[^\"\s]*))"
+    r"\"?:\s*(?P<why>[^\n]*)"
     r"|error dialing backend:\s*(?P<backend>[^\n]*))", re.MULTILINE)
-_DIALED = re.compile(r"dial tcp (?P<host>\[[0-9a-fA-F:]+\]|[0-9.]+|[^:\s]+):10250")
+# The node in what the API server's dial says: its address, or the name it could not look up
+# (`dial tcp: lookup aks-agentpool-1 on 10.0.0.10:53: server misbehaving`).
+_DIALED = re.compile(r"dial tcp (?P<host>\[[0-9a-fA-F:]+\]|[0-9.]+|[^:\s]+):10250"
+                     r"|dial tcp: lookup (?P<lookup><[^>\n]*>|[^\s<]+) on ")
+# An address the paste put out of sight: `10.xxx.xxx.xxx`, `***`, `<node name>`.
+_MASKED = re.compile(r"^<[^>]*>$|(?:^|[.:])(?:x+|X+|\*+)(?:[.:]|$)")
+
+
+def masked_address(host: str) -> bool:
+    """Whether a node's address or name, as a paste shows it, was masked.
+
+    >>> masked_address("10.xxx.xxx.xxx"), masked_address("<agent name and port>"), masked_address("10.1.0.4")
+    (True, True, False)
+    """
+    return bool(_MASKED.search(host))
 _LOGS_PATH = re.compile(r"^containerLogs/(?P<namespace>[^/]+)/(?P<pod>[^/?]+)")
 
 
@@ -110,16 +128,17 @@ def kubelet_unreachable(text: str, source: str) -> list[KubeletUnreachable]:
     >>> f.host, f.reason
     ('10.240.0.6', 'dial tcp 10.240.0.6:10250: getsockopt: connection timed out')
     """
-    if ":10250" not in text and "dialing backend" not in text:
+    if ":10250" not in text and "dialing backend" not in text and "/containerLogs/" not in text:
         return []
     found = []
     for match in _KUBELET_CALL.finditer(text):
-        reason = (match.group("why") if match.group("path") is not None else match.group("backend")) or ""
-        reason = reason.strip().strip('"')[:_MAX_WHY]
+        path = match.group("path") if match.group("path") is not None else match.group("kubelet_path")
+        reason = (match.group("why") if path is not None else match.group("backend")) or ""
+        reason = reason.strip().strip('"”\'`')[:_MAX_WHY]
         host = match.group("host") or ""
         if not host and (dialed := _DIALED.search(reason)) is not None:
-            host = dialed.group("host")
-        pod = _LOGS_PATH.match(match.group("path") or "")
+            host = dialed.group("host") or dialed.group("lookup")
+        pod = _LOGS_PATH.match(path or "")
         found.append(KubeletUnreachable(source, _line_of(text, match), host,
                                         pod.group("namespace") if pod else "", pod.group("pod") if pod else "",
                                         reason))

@@ -14,7 +14,7 @@ from analyzer.findings.components import distribution_name, spoken_name, tunnel_
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import holds_a_paste
 from analyzer.findings.types import Evidence, Finding, RuleMeta
-from analyzer.ingest.refusals import KubeletUnreachable
+from analyzer.ingest.refusals import KubeletUnreachable, masked_address
 
 RULE = RuleMeta(
     id="kubelet-unreachable", title="API server could not reach a kubelet", severity="warning",
@@ -26,6 +26,7 @@ RULE = RuleMeta(
     "on EKS and self-managed clusters the security group or firewall between the control plane and the nodes; "
     "and on the node itself, the kubelet running with a valid serving certificate.",
 )
+MASKED = "<masked>"  # the key of the failures whose node's address the paste masked
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -34,9 +35,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not holds_a_paste(cluster):
             yield RULE.not_applicable("the dump holds no pasted session to quote the API server's answers")
         return
+    # Masked addresses (`10.xxx.xxx.xxx`, `<node name>`) cannot be told apart: one node as far
+    # as the paste shows.
     by_host: dict[str, list[KubeletUnreachable]] = {}
     for failure in failures:
-        by_host.setdefault(failure.host, []).append(failure)
+        by_host.setdefault(MASKED if masked_address(failure.host) else failure.host, []).append(failure)
     nodes = _nodes_by_address(cluster)
     tunnels = tunnel_names(cluster)
     through = ""
@@ -48,8 +51,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         evidence = Evidence("Error from server (kubectl, through the API server)", first.reason,
                             "the kubelet answering on port 10250", source=first.source, line=first.line)
         node = nodes.get(host)
+        said = host or "a node"
+        if host == MASKED:
+            shown = ", ".join(dict.fromkeys(f.host for f in quoted))
+            said = f"a node whose address the paste masked ({shown})"
         finding = RULE.fail(None, evidence, kind="Node" if node else "", namespace="",
-                            name=node or host or "kubelet", host=host or "a node", reason=first.reason,
+                            name=node or (host if host and host != MASKED else "kubelet"), host=said,
+                            reason=first.reason,
                             where=f"line {first.line}", times=len(quoted), through=through)
         later = _later_log(cluster, quoted[-1])
         yield finding.as_info(resolved=later) if later else finding
