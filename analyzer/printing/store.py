@@ -6,6 +6,7 @@ look like credentials (env values, annotations, event messages) are masked unles
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
@@ -60,6 +61,8 @@ class DumpStore:
             found = obj.body()
             if not isinstance(found, dict):
                 found = {}
+            if _may_need_api_types(obj.raw):
+                found = api_types(found)
             found = dict(found)
             found["apiVersion"] = res.group_version if res.builtin else (obj.api_version or res.group_version)
             found["kind"] = res.kind
@@ -210,6 +213,78 @@ def _masked_text(value: str) -> str:
     from analyzer.sensitive.masking import mask_sensitive
 
     return mask_sensitive(value)
+
+
+# What a collector that wrote objects through untyped maps leaves that the API never serves:
+# a number as a float (`1194914199.0` in our YAML's JSON, go-yaml's `1.194914199e+09`; Go's
+# encoding/json writes an integral float64 without either, so kubectl's JSON has none), a
+# number go-yaml wrote as `1e+09` (text to YAML 1.1, which wants a dot), and a null time as the
+# text "null".
+# (an exponent with its sign `+`: hex digests and UIDs have `e` between digits, never `e+`)
+_COLLECTOR_TOKEN = re.compile(rb'[0-9][eE]\+[0-9]|[0-9]\.0+[\s,}\]]|"null"')
+_GO_YAML_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?[eE]\+[0-9]+")
+# Fields of free text (any value is the user's): nothing in them is retyped.
+_FREE_TEXT = frozenset({"annotations", "data", "stringData", "binaryData", "env", "args", "command"})
+_INT64 = 2**63
+
+
+def _may_need_api_types(raw: Any) -> bool:
+    if raw is None:
+        return False
+    if isinstance(raw, dict):
+        return True
+    data = raw.resolve() if hasattr(raw, "resolve") else raw
+    return isinstance(data, bytes | bytearray | memoryview) and _COLLECTOR_TOKEN.search(data) is not None
+
+
+def api_types(value: Any, key: str = "") -> Any:
+    """The value as the API server serves it, where a collector wrote objects through untyped
+    maps (support-bundle-kit's Harvester bundle): an integral float as an integer (an image's
+    `sizeBytes: 1.194914199e+09`: kubectl refused the node, "cannot unmarshal number
+    1194914199.0 into ... of type int64"; a JSON integer decodes into a float field as well),
+    go-yaml's `1e+09` as that number (`priority: 1e+09`, text to YAML 1.1: "cannot unmarshal
+    string into ... priority of type int32"), and a time field's "null" text as null
+    (`lastProbeTime: "null"`: "parsing time \"null\""). Free text (annotations, ConfigMap data,
+    env, args) stays as written. Containers are copied where they change, never in place.
+
+    >>> api_types({"sizeBytes": 1194914199.0, "ratio": 0.5, "list": [2.0, "3.0"], "priority": "1e+09",
+    ...            "conditions": [{"lastProbeTime": "null"}], "labels": {"a": "null"},
+    ...            "annotations": {"n": 1.0, "t": "1e+09"}})["priority"]
+    1000000000
+    >>> api_types({"sizeBytes": 1194914199.0, "ratio": 0.5, "list": [2.0, "3.0"],
+    ...            "conditions": [{"lastProbeTime": "null"}], "labels": {"a": "null"},
+    ...            "annotations": {"t": "1e+09"}})
+    {'sizeBytes': 1194914199, 'ratio': 0.5, 'list': [2, '3.0'], 'conditions': [{'lastProbeTime': None}], 'labels': {'a': 'null'}, 'annotations': {'t': '1e+09'}}
+    """
+    kind = type(value)
+    if kind is float:
+        return int(value) if value.is_integer() and -_INT64 <= value < _INT64 else value
+    if kind is str:
+        if value == "null" and _is_time_field(key):
+            return None
+        if _GO_YAML_NUMBER.fullmatch(value):
+            return api_types(float(value))
+        return value
+    if kind is dict:
+        changed = None
+        for name, item in value.items():
+            if name in _FREE_TEXT:
+                continue
+            new = api_types(item, name)
+            if new is not item:
+                if changed is None:
+                    changed = dict(value)
+                changed[name] = new
+        return value if changed is None else changed
+    if kind is list:
+        items = [api_types(item, key) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
+
+
+def _is_time_field(key: str) -> bool:
+    # metav1.Time and MicroTime fields: lastProbeTime, creationTimestamp, startedAt, ...
+    return key.endswith(("Time", "Timestamp")) or key in ("startedAt", "finishedAt")
 
 
 def _mask(body: dict[str, Any]) -> None:

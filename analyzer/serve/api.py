@@ -29,6 +29,9 @@ READ_ONLY = "read-only: this is a saved dump"
 # 0.8 s); a client that wants them asks includeObject=Object or lists the objects.
 ROW_METADATA = ("name", "namespace", "uid", "resourceVersion", "creationTimestamp", "deletionTimestamp", "labels")
 JSON = "application/json"
+# The kinds of the category `all` (kubectl get all), as the API server gives it.
+_KINDS_IN_ALL = frozenset({"Pod", "Service", "Deployment", "DaemonSet", "ReplicaSet", "StatefulSet", "Job",
+                           "CronJob", "ReplicationController", "HorizontalPodAutoscaler"})
 BOOKMARK_EVERY = 5.0  # seconds between watch bookmarks
 DEFAULT_WATCH_SECONDS = 1800  # a real API server ends a watch after 30-60 minutes
 
@@ -117,12 +120,23 @@ class DumpAPI:
         gvs = [{"groupVersion": f"{name}/{v}", "version": v} for v in versions]
         return {"kind": "APIGroup", "apiVersion": "v1", "name": name, "versions": gvs, "preferredVersion": gvs[0]}
 
+    def _category_all(self) -> list[Any]:
+        """The resources `kubectl get all` lists: only kinds the dump collected, so that it shows
+        the dump instead of an error per kind the dump never asked for; where it collected none
+        of them (a node's describe alone), Pods, so that kubectl says the dump did not collect
+        them rather than that the server has no resource type "all"."""
+        catalog = self.store.catalog
+        kinds = [res for res in catalog.resources if res.builtin and res.kind in _KINDS_IN_ALL]
+        collected = [res for res in kinds if catalog.collected(res)]
+        return collected or [res for res in kinds if res.kind == "Pod" and not res.group]
+
     def group_list(self) -> dict[str, Any]:
         groups = [g for name in self.store.catalog.group_versions() if name and (g := self._group(name))]
         return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
 
     def resource_list(self, group: str, version: str) -> dict[str, Any] | None:
         entries = []
+        in_all = {id(res) for res in self._category_all()}
         for res in self.store.catalog.resources:
             if res.group != group or version not in res.versions:
                 continue
@@ -130,10 +144,7 @@ class DumpAPI:
                                      "kind": res.kind, "verbs": list(res.verbs)}
             if res.short_names:
                 entry["shortNames"] = list(res.short_names)
-            # `kubectl get all` lists this category: only kinds the dump collected, so that it
-            # shows the dump instead of an error per kind the dump never asked for
-            if res.builtin and self.store.catalog.collected(res) and res.kind in ("Pod", "Service", "Deployment", "DaemonSet", "ReplicaSet", "StatefulSet", "Job",
-                              "CronJob", "ReplicationController", "HorizontalPodAutoscaler"):
+            if id(res) in in_all:
                 entry["categories"] = ["all"]
             entries.append(entry)
             if res.kind == "Pod" and not res.group:

@@ -353,6 +353,21 @@ def test_top_reads_the_metrics_the_dump_saved(served: Served) -> None:
     assert missing.returncode != 0 and "the dump did not collect PodMetrics" in missing.stderr
 
 
+def test_numbers_a_bundle_wrote_as_floats_are_served_as_the_api_serves_them(served: Served) -> None:
+    # support-bundle-kit wrote the Harvester nodes through float64 maps: `sizeBytes:
+    # 1.194914199e+09`; kubectl refused the node ("cannot unmarshal number 1194914199.0 into Go
+    # struct field ContainerImage.status.images.sizeBytes of type int64").
+    if not (REALDATA / "rke2/support-bundle-kit-harvester").exists():
+        pytest.skip("realdata not beside the checkout")
+    k = served.kubectl
+    described = k("--context", "support-bundle-kit-harvester", "describe", "nodes", check=False)
+    assert described.returncode == 0, described.stderr
+    assert "Name:               node1" in described.stdout
+    sizes = k("--context", "support-bundle-kit-harvester", "get", "node", "node1",
+              "-o", "jsonpath={.status.images[0].sizeBytes}").stdout
+    assert sizes == "1194914199"
+
+
 # Rows of `kubectl get all -A` from k3d-io/k3d#686 (svclb-traefik crash-looping on CentOS), and
 # a log of one of its containers as a session would paste it after them (written for this test).
 PASTED_ROWS = """$ kubectl get pods -A
@@ -408,3 +423,6 @@ def test_describe_node_of_a_dump_without_pods_shows_the_node(tmp_path: Path) -> 
         listed = s.kubectl("get", "pods", "-A", check=False)
         assert listed.returncode != 0 and "(NotFound)" in listed.stderr
         assert "the dump did not collect Pods" in listed.stderr
+        # `get all` says the same, not that the server has no resource type "all"
+        everything = s.kubectl("get", "all", "-A", check=False)
+        assert everything.returncode != 0 and "the dump did not collect Pods" in everything.stderr
