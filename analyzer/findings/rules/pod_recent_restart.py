@@ -12,6 +12,7 @@ from analyzer.findings.facts import (
     container_label,
     container_path,
     ev,
+    newest_time_text,
     pod_containers,
 )
 from analyzer.findings.suspects import pod_suspects
@@ -21,7 +22,7 @@ from analyzer.kube.time import parse_time
 RULE = RuleMeta(
     id="pod-recent-restart", title="Container restarted within the hour before capture",
     severity="info", category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name}: container {container} last terminated {age} before capture ({reason}, exit code {exit_code})",
+    message="Pod {namespace}/{name}: container {container} last terminated {when} ({reason}, exit code {exit_code})",
     remediation="A recent restart is often the incident itself: read the previous log and the events around that time.",
 )
 WINDOW = timedelta(hours=1)
@@ -36,9 +37,14 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             last = status.lastState.terminated if status and status.lastState else None
             if not last:
                 continue  # never terminated before (most containers)
-            age = age_at_capture(cluster, parse_time(last.finishedAt if last else None))
+            finished = parse_time(last.finishedAt if last else None)
+            age = age_at_capture(cluster, finished)
             if last and age is not None and timedelta(0) <= age <= WINDOW:
+                # the newest time of a paste it dates is no "0s before capture" (restarts.last_restart_text)
+                newest = newest_time_text(cluster, finished, pod)
                 yield RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.lastState.terminated.finishedAt",
                                         last.finishedAt, f"more than {age_text(WINDOW)} before capture"),
-                                container=container_label(status.name), age=age_text(age), reason=last.reason or "?",
+                                container=container_label(status.name), age=age_text(age),
+                                when=f"at {newest}" if newest else f"{age_text(age)} before capture",
+                                reason=last.reason or "?",
                                 exit_code=last.exitCode if last.exitCode is not None else "?")
