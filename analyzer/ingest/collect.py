@@ -1503,9 +1503,10 @@ class Ingestor:
                 res.table_ages.append(aged)
             if (restarted := _restart_age(obj, old) or _restart_age(old, obj)) is not None:
                 res.table_ages.append(restarted)
-            if self._transcript is not None and old.provenance.source == self._transcript:
-                # the same object seen again later in one transcript: the later sighting is
-                # what the cluster was when the session ended
+            if (self._transcript is not None and old.provenance.source == self._transcript) \
+                    or _later_row_of_one_paste(obj, old):
+                # the same object seen again later in one transcript (or one pasted table: a
+                # `get -w` watch): the later sighting is what the cluster was when it ended
                 obj = _with_earlier_state(obj, old)
                 obj = _with_earlier_row_columns(obj, old)
                 obj = _fragment_over_earlier(obj, old)
@@ -1796,6 +1797,17 @@ def _pod_restarts(obj: KubeObject) -> int | None:
     statuses = obj.view.status.containerStatuses or ()
     counts = [s.restartCount for s in statuses if isinstance(s.restartCount, int)]
     return sum(counts) if counts else None
+
+
+def _later_row_of_one_paste(obj: KubeObject, old: KubeObject) -> bool:
+    """Whether `obj` is a table row of the object below an earlier row of it in the same pasted
+    text: a `kubectl get -w` watch (or two listings) pasted with no prompt, whose last row is
+    the state when it ended (kubernetes/kubernetes#91215's watch kept its first row,
+    ContainerCreating with 0 restarts, and lost the 7 restarts and the crash loop after it)."""
+    mine, theirs = obj.provenance, old.provenance
+    return mine.source == theirs.source and mine.format in sightings.TABLE_ORIGINS \
+        and theirs.format in sightings.TABLE_ORIGINS and mine.line is not None and theirs.line is not None \
+        and mine.line > theirs.line
 
 
 def _newer_by_restarts(obj: KubeObject, old: KubeObject) -> KubeObject | None:

@@ -938,3 +938,23 @@ def test_what_set_image_prints_stays_its_own() -> None:
                     "s.txt")
     assert [o.kind for o in r.objects] == ["Deployment"]
     assert any("kubectl set prints what it changed" in s.reason for s in r.skipped)
+
+
+# kubernetes/kubernetes#91215 (`kubectl get pod goldpinger-hvww9 -w`, trimmed to its last rows),
+# pasted with no prompt: a kubectl that printed no `(5m ago)`.
+_WATCH = """\
+NAME               READY   STATUS              RESTARTS   AGE
+goldpinger-hvww9   0/1     ContainerCreating   0          10s
+goldpinger-hvww9   1/1     Running             6          4m50s
+goldpinger-hvww9   0/1     CrashLoopBackOff    6          4m56s
+goldpinger-hvww9   0/1     Running             7          7m45s
+goldpinger-hvww9   1/1     Running             7          8m9s
+"""
+
+
+def test_a_watch_pasted_alone_keeps_its_last_row() -> None:
+    r = ingest_text(_WATCH, "watch.txt")
+    assert r.accounting_holds()
+    (pod,) = r.objects
+    assert (pod.view.text.status, pod.view.text.restarts, pod.provenance.line) == ("Running", 7, 6)
+    assert sum("superseded by its later sighting" in s.reason for s in r.skipped) == 4
