@@ -96,12 +96,34 @@ def table_last_restart_text(pod: KubeObject) -> str | None:
 def table_restart_bound_text(pod: KubeObject) -> str | None:
     """ "at most 30s before the table was printed (its AGE)": a pasted row that says no time of its
     last restart still bounds it by the pod's age (k3d#686: a crashloop of a 30s-old pod was
-    said to have last restarted 'at an unknown time'); None when the row gives no age, or one
-    older than OLD (at most 3d13h ago says nothing of now)."""
+    said to have last restarted 'at an unknown time'); where earlier rows of it in the paste
+    bound it closer, that window. None when the row gives no age, or one older than OLD (at
+    most 3d13h ago says nothing of now)."""
     facts = pod.view.text
+    if facts is not None and facts.last_restart_window:
+        return table_restart_window_text(facts.last_restart_window, facts.last_restart_seen)
     if facts is None or facts.age_seconds is None or timedelta(seconds=facts.age_seconds) > OLD:
         return None
     return f"at most {age_text(timedelta(seconds=facts.age_seconds))} before the table was printed (its AGE)"
+
+
+def table_restart_window_text(window: list[float | None], seen: str | None) -> str:
+    """When a pod's last restart was, as its rows of one session bound it (its earlier rows'
+    RESTARTS and AGE: ingest's _with_restart_window).
+
+    >>> table_restart_window_text([23.0, 195.0], "6 restarts at AGE 4m56s (line 22), 7 at AGE 7m45s (line 23)")
+    'between 23s and 3m15s before the table was printed (its rows: 6 restarts at AGE 4m56s (line 22), 7 at AGE 7m45s (line 23))'
+    >>> table_restart_window_text([600.0, None], "5 restarts already at AGE 3m (line 4)")
+    'at least 10m before the table was printed (its rows: 5 restarts already at AGE 3m (line 4))'
+    """
+    least, most = window
+    rows = f" (its rows: {seen})" if seen else ""
+    if most is None:
+        return f"at least {age_text(timedelta(seconds=least or 0))} before the table was printed{rows}"
+    if not least:
+        return f"at most {age_text(timedelta(seconds=most))} before the table was printed{rows}"
+    return (f"between {age_text(timedelta(seconds=least))} and {age_text(timedelta(seconds=most))} "
+            f"before the table was printed{rows}")
 
 
 def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -> str:
@@ -116,6 +138,9 @@ def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -
     if not (ready.isdigit() and ready == total):
         return ""
     if facts.last_restart_ago_seconds is None:
+        window = facts.last_restart_window
+        if window and window[0] is not None and timedelta(seconds=window[0]) > OLD:
+            return f"last restart {table_restart_bound_text(pod)}; running and ready since"
         rare = _rare_restarts(facts.restarts, facts.age_seconds)
         if rare or cluster is None or pod.provenance.source not in _sources_giving_last_restarts(cluster):
             return rare

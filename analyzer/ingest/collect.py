@@ -49,6 +49,7 @@ from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS
     IngestResult,
 )
 from analyzer.ingest.text.types import TEXT_FACTS_KEY
+from analyzer.ingest.text.values import age_unit_seconds
 from analyzer.ingest.textcodec import decode_text
 from analyzer.ingest.tree import (
     DumpTree,
@@ -1509,6 +1510,7 @@ class Ingestor:
                 # `get -w` watch): the later sighting is what the cluster was when it ended
                 obj = _with_earlier_state(obj, old)
                 obj = _with_earlier_row_columns(obj, old)
+                obj = _with_restart_window(obj, old)
                 obj = _fragment_over_earlier(obj, old)
                 whole = self._whole_of.get(slot, old)
                 if obj.provenance.format == FRAGMENT:
@@ -1959,6 +1961,42 @@ def _with_earlier_row_columns(later: KubeObject, earlier: KubeObject) -> KubeObj
     facts["columns"] = {**shown, **columns}
     return _remade(later, {**_overlay(kept, body), TEXT_FACTS_KEY: facts},
                    f"{', '.join(columns)} from its earlier row ({earlier.provenance.location})")
+
+
+def _with_restart_window(later: KubeObject, earlier: KubeObject) -> KubeObject:
+    """A pod's table row after an earlier row of it in one session (a `get pods -w` watch, a
+    listing before and after a fix), when kubectl printed no `(5m ago)` in RESTARTS: the rows'
+    counts and AGEs bound its last restart. A count that rose came between the two rows; one
+    that did not came before the earlier row (kubernetes/kubernetes#91215: a watch whose 7th
+    restart showed at AGE 7m45s, the 6th at 4m56s, was 'the last at most 8m9s before')."""
+    if later.kind != "Pod" or earlier.kind != "Pod" or later.provenance.format not in sightings.TABLE_ORIGINS \
+            or earlier.provenance.format not in sightings.TABLE_ORIGINS or not isinstance(later.raw, dict):
+        return later
+    row, before = later.raw.get(TEXT_FACTS_KEY) or {}, (earlier.body() or {}).get(TEXT_FACTS_KEY) or {}
+    count, count_before = row.get("restarts"), before.get("restarts")
+    age, age_before = row.get("age_seconds"), before.get("age_seconds")
+    unit = age_unit_seconds((row.get("columns") or {}).get("AGE"))
+    unit_before = age_unit_seconds((before.get("columns") or {}).get("AGE"))
+    if row.get("last_restart_ago_seconds") is not None or not isinstance(count, int) or not count \
+            or not isinstance(count_before, int) or count < count_before or None in (age, age_before, unit, unit_before) \
+            or age < age_before:
+        return later  # kubectl said when; no restart; or not the same pod (made again under its name)
+    # the time between the two rows, as their AGEs (each printed to its last unit) allow
+    least, most = max(age - age_before - unit_before, 0.0), age + unit - age_before
+    where = earlier.provenance.location or "an earlier row"
+    if count > count_before:
+        window = [0.0, most]
+        seen = (f"{count_before} restarts at AGE {(before.get('columns') or {}).get('AGE')} ({where}), {count} at AGE "
+                f"{(row.get('columns') or {}).get('AGE')} ({later.provenance.location or 'a later row'})")
+    elif isinstance(before.get("last_restart_window"), list) and len(before["last_restart_window"]) == 2:
+        low, high = before["last_restart_window"]
+        window = [low + least, high + most if high is not None else None]
+        seen = before.get("last_restart_seen") or where
+    else:
+        window = [least, None]
+        seen = f"{count_before} restarts already at AGE {(before.get('columns') or {}).get('AGE')} ({where})"
+    body = {**later.raw, TEXT_FACTS_KEY: {**row, "last_restart_window": window, "last_restart_seen": seen}}
+    return _remade(later, body, f"its last restart bounded by its earlier row ({where})")
 
 
 def _at(body: dict[str, Any], path: tuple[str, ...]) -> Any:

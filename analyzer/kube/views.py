@@ -62,6 +62,10 @@ class TextFacts(Struct, gc=False):
     status: str | None = None
     restarts: int | None = None
     last_restart_ago_seconds: float | None = None
+    # [at least, at most or None] seconds before the row, as the pod's earlier rows of one session
+    # bound its last restart where kubectl printed no `(5m ago)`; and those rows, in words
+    last_restart_window: list[float | None] | None = None
+    last_restart_seen: str | None = None
     age_seconds: float | None = None
     roles: str | None = None
     columns: dict[str, Any] | None = None

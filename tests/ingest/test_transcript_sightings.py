@@ -958,3 +958,29 @@ def test_a_watch_pasted_alone_keeps_its_last_row() -> None:
     (pod,) = r.objects
     assert (pod.view.text.status, pod.view.text.restarts, pod.provenance.line) == ("Running", 7, 6)
     assert sum("superseded by its later sighting" in s.reason for s in r.skipped) == 4
+
+
+def test_a_watchs_rows_bound_when_a_pod_last_restarted() -> None:
+    (pod,) = ingest_text(_WATCH, "watch.txt").objects
+    # the count rose between AGE 4m56s and 7m45s: 23s to 3m15s before the last row (8m9s)
+    assert pod.view.text.last_restart_window == [23.0, 195.0]
+    assert pod.view.text.last_restart_seen == "6 restarts at AGE 4m56s (line 4), 7 at AGE 7m45s (line 5)"
+
+
+def test_a_later_listing_with_the_same_restarts_says_none_came_between() -> None:
+    r = ingest_text("$ kubectl get pods\nNAME   READY   STATUS             RESTARTS   AGE\n"
+                    "web    0/1     CrashLoopBackOff   6          9h\n"
+                    "$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\nweb    1/1     Running   6          17h\n",
+                    "s.txt")
+    (pod,) = r.objects
+    assert pod.view.text.last_restart_window == [7 * 3600.0, None]  # 17h - (9h + its hour's rounding)
+
+
+def test_rows_of_a_pod_made_again_or_told_when_by_kubectl_bound_nothing() -> None:
+    for later in ("web    1/1     Running   0          2m\n",  # younger: made again under its name
+                  "web    1/1     Running   7 (3m ago)   17h\n"):  # kubectl said when itself
+        r = ingest_text("$ kubectl get pods\nNAME   READY   STATUS             RESTARTS   AGE\n"
+                        "web    0/1     CrashLoopBackOff   6          9h\n"
+                        f"$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\n{later}", "s.txt")
+        (pod,) = r.objects
+        assert pod.view.text.last_restart_window is None

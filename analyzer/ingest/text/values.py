@@ -43,6 +43,20 @@ def age_seconds(text: str | None) -> float | None:
     return float(sum(float(part) * unit for part, unit in zip(match.groups(), _AGE_UNITS, strict=True) if part))
 
 
+def age_unit_seconds(text: str | None) -> float | None:
+    """The unit of the last part of a kubectl age, how far the true age may lie above it
+    (`12m`: 12 to 13 minutes); None when it is not an age.
+
+    >>> age_unit_seconds("7d2h"), age_unit_seconds("3m43s"), age_unit_seconds("12m"), age_unit_seconds("x")
+    (3600, 1, 60, None)
+    """
+    text = cell(text)
+    match = _AGE.match(text) if text else None
+    if not match or not any(match.groups()):
+        return None
+    return next(unit for part, unit in zip(reversed(match.groups()), reversed(_AGE_UNITS), strict=True) if part)
+
+
 def restarts(text: str | None) -> tuple[int | None, float | None]:
     """The restart count and how long ago the last restart was, from `3 (12h ago)`.
 
