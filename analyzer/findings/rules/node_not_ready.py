@@ -1,6 +1,7 @@
 """Nodes whose kubelet is not Ready (or has stopped reporting: Unknown), however the dump shows it:
 the Ready condition, a not-ready/unreachable taint on a node without conditions, or pods the
-node controller marked NodeLost."""
+node controller marked NodeLost; with no Node in the dump, its status events or the scheduler's
+messages."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import RECENT, before_capture, event_facts
@@ -70,9 +72,10 @@ def _at_most_its_age(cluster: AnalyzedDump, node) -> str:
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if not cluster.covers("Node"):
-        # Without Node objects only pods can tell: NodeLost pods name their lost node; without
-        # them the rule cannot tell.
-        lost = list(_lost_nodes(cluster, set(), {})) + list(_scheduler_told_nodes(cluster))
+        # Without Node objects only pods and events can tell: NodeLost pods name their lost
+        # node, the node's status events and the scheduler's messages say what it last was.
+        lost = list(_lost_nodes(cluster, set(), {})) + list(_status_told_nodes(cluster)) \
+            + list(_scheduler_told_nodes(cluster))
         yield from lost or [RULE.not_applicable("the dump did not collect Node", missing="Node")]
         return
     flagged: set[str] = set()
@@ -241,6 +244,67 @@ def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterat
                         detail=f"{len(pods)} pod(s) on it marked NodeLost by the node controller"
                         + (f", {deleting} of them terminating" if deleting else ""),
                         since="an unknown time", pods_note="")
+
+
+# The node status events of the kubelet ("Node X status is now: NodeNotReady") and of the node
+# lifecycle controller (NodeNotReady "Node is not ready"), and the kubelet's start.
+_READY_REASONS = ("NodeNotReady", "NodeReady")
+_STATUS_NODE = re.compile(r"^Node (\S+) (?:status is now|event):")
+
+
+def _status_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
+    """Nodes whose status events say NotReady, when the dump holds no Node (a describe's Events
+    pasted alone): the newer of NodeNotReady and NodeReady is the word on the node, a NodeReady
+    after it making the NotReady history (gardener/machine-controller-manager#208: NodeReady 5m,
+    NodeHasInsufficientMemory 3m, NodeNotReady 2m, the kubelet Starting 1m before, and no word
+    that the node was NotReady)."""
+    told: dict[str, list[tuple[timedelta, int, Any]]] = {}
+    for fact in event_facts(cluster):
+        if fact.reason not in (*_READY_REASONS, "Starting"):
+            continue
+        name = _status_node(fact)
+        ago_ = before_capture(cluster, fact)
+        if name and ago_ is not None:
+            told.setdefault(name, []).append((ago_, -(fact.event.provenance.line or 0), fact))
+    for name, seen in sorted(told.items()):
+        # newest first; in one describe's Events, of two of one age the later row is the later
+        seen.sort(key=lambda t: (t[0], t[1]))
+        ready_words = [(a, f) for a, _, f in seen if f.reason in _READY_REASONS]
+        if not ready_words or ready_words[0][1].reason != "NodeNotReady":
+            if ready_words and any(f.reason == "NodeNotReady" for _, f in ready_words):
+                down = next((a, f) for a, f in ready_words if f.reason == "NodeNotReady")
+                yield _status_finding(name, *down, seen).as_info(
+                    resolved=f"followed by NodeReady {age_text(ready_words[0][0])} before capture")
+            continue
+        yield _status_finding(name, *ready_words[0], seen)
+
+
+def _status_node(fact) -> str:
+    """The node a status event is about: the object it names, else the node its message names,
+    else the host of the kubelet that sent it."""
+    if fact.kind == "Node" and fact.name:
+        return fact.name
+    if fact.kind:
+        return ""
+    if (named := _STATUS_NODE.match(fact.message)) is not None:
+        return named.group(1)
+    source = fact.event.view.source
+    return (source.host or "") if source is not None and source.component == "kubelet" else ""
+
+
+def _status_finding(name: str, ago_: timedelta, fact, seen: list) -> Finding:
+    started = next((a for a, _, f in seen if f.reason == "Starting" and a < ago_), None)
+    restarted = f"; its kubelet started again {age_text(started)} before capture, with no NodeReady since" \
+        if started is not None else ""
+    return RULE.fail(None, ev(fact.event, "reason", fact.reason, "NodeReady"),
+                     kind="Node", namespace="", name=name, status="NotReady",
+                     detail=f"its status events: {fact.reason} {age_text(ago_)} before capture"
+                            + (f" ({fact.message[:120]})" if fact.message and not _STATUS_NODE.match(fact.message) else "")
+                            + f"{restarted}; the dump holds no Node",
+                     # (the event is the transition itself: the kubelet and the node controller
+                     # record it as the status changes)
+                     since=f"{age_text(ago_)} before capture (its {fact.reason} event)",
+                     pods_note="")
 
 
 def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
