@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
-from analyzer.findings.facts import ev
+from analyzer.findings.facts import age_text, ev, object_age
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.memo import once_per
 
 if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
@@ -32,38 +34,116 @@ PASTED_FAILED = frozenset({"Failed", "FailureTarget"})
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     events = events_by_object(cluster) if cluster.covers("Event") else {}
     for job in cluster.objects_of("Job"):
-        status = job.view.status
-        counts = {"failed": status.failed or 0, "succeeded": status.succeeded or 0}
-        conditions = status.conditions or ()
-        failed_cond = next((c for c in conditions if c.type == "Failed" and c.status == "True"), None)
-        if failed_cond is not None:
-            yield RULE.fail(job, ev(job, "status.conditions[type=Failed].status", "True", "False"),
-                            reason=": ".join(x for x in (failed_cond.reason, failed_cond.message) if x) or "Failed",
-                            **counts)
+        finding = _failure(cluster, job, events)
+        if finding is None:
             continue
-        if any(c.type in ("Complete", "Failed") for c in conditions):
-            continue  # its conditions tell, and say it did not fail
-        row = job.view.text
-        if row is not None and row.status in PASTED_FAILED:
-            # kubectl 1.28+ prints a Job's state in STATUS (from its conditions)
-            done = (row.columns or {}).get("COMPLETIONS")
-            yield RULE.fail(job, ev(job, "STATUS column", row.status, "Complete or Running"),
-                            reason=f"its pasted row says {row.status}" + (f", completions {done}" if done else ""),
-                            failed="unknown", succeeded=counts["succeeded"])
-            continue
-        gave_up = [e for e in events.get(("Job", job.namespace, job.name), ())
-                   if e.type == "Warning" and e.reason in FAILED_EVENTS]
-        if gave_up:
-            last = gave_up[-1]
-            yield RULE.fail(job, ev(last.event, f"Event.message ({last.reason})", last.message),
-                            reason=f"{last.reason}: {last.message} ({event_ago(cluster, last)})", **counts)
-            continue
-        if past_backoff_limit(job):
-            limit = job.view.spec.backoffLimit
-            limit = DEFAULT_BACKOFF_LIMIT if limit is None else limit
-            yield RULE.fail(job, ev(job, "status.failed", counts["failed"], f"<= {limit} (spec.backoffLimit)"),
-                            reason=f"more pods failed than its backoff limit ({limit}) allows, none runs",
-                            **counts)
+        later = _later_run_completed(cluster, job, _runs_by_cronjob(cluster))
+        yield finding.as_info(resolved=later) if later else finding
+
+
+# A CronJob names its Jobs <cronjob>-<scheduled time in minutes since the epoch> (the cronjob
+# controller's getJobName; a hash of the time in seconds before 1.21): a larger number, a later run.
+_SCHEDULED = re.compile(r"^(.+)-(\d{8,})$")
+
+
+def _cronjob_of(job: KubeObject) -> tuple[str, int | None] | None:
+    """(the CronJob that made the Job, its run's scheduled number), from its owner or its name."""
+    named = _SCHEDULED.match(job.name)
+    owner = next((o.name for o in job.view.metadata.ownerReferences or () if o.kind == "CronJob" and o.name), None)
+    if owner is None and named is None:
+        return None
+    return (owner or named.group(1)), (int(named.group(2)) if named is not None else None)
+
+
+def _order(cluster: AnalyzedDump, job: KubeObject, number: int | None) -> tuple[int, float] | None:
+    """How to order runs of one CronJob: by their scheduled number, else by how old they were."""
+    if number is not None:
+        return 0, float(number)
+    age = object_age(cluster, job)
+    return (1, -age.total_seconds()) if age is not None else None
+
+
+def _completed(job: KubeObject) -> bool:
+    """Whether the Job ran to completion: its Complete condition, its succeeded pods, or what
+    its pasted row says (STATUS Complete, COMPLETIONS 3/3)."""
+    status, row = job.view.status, job.view.text
+    if any(c.type == "Complete" and c.status == "True" for c in status.conditions or ()):
+        return True
+    if row is not None:
+        done, _, wanted = str((row.columns or {}).get("COMPLETIONS") or "").partition("/")
+        return row.status == "Complete" or (done.isdigit() and done == wanted and int(done) > 0)
+    completions = job.view.spec.completions if job.view.spec.completions is not None else 1
+    return bool(status.completionTime) and (status.succeeded or 0) >= completions
+
+
+@once_per
+def _runs_by_cronjob(cluster: AnalyzedDump) -> dict[tuple[str, str], list[tuple[Any, KubeObject]]]:
+    """(namespace, CronJob) -> its Jobs with their order, of every Job a CronJob made."""
+    runs: dict[tuple[str, str], list[tuple[Any, KubeObject]]] = {}
+    for job in cluster.objects_of("Job"):
+        made = _cronjob_of(job)
+        if made is not None:
+            runs.setdefault((job.namespace, made[0]), []).append((made[1], job))
+    return runs
+
+
+def _later_run_completed(cluster: AnalyzedDump, job: KubeObject,
+                         runs: dict[tuple[str, str], list[tuple[Any, KubeObject]]]) -> str:
+    """Why a failed Job of a CronJob is history ('' when it is not): a later run of the same
+    CronJob completed (the failed Job stays, kept by failedJobsHistoryLimit, after the runs
+    since succeeded: CrunchyData/postgres-operator#3444, a backup Job 0/1 167m old under
+    three completed runs of 2m46s, 106s and 46s)."""
+    made = _cronjob_of(job)
+    if made is None:
+        return ""
+    siblings = runs.get((job.namespace, made[0]), [])
+    # orders compare only of one kind: both scheduled numbers, or both ages
+    mine = _order(cluster, job, made[1] if all(n is not None for n, _ in siblings) else None)
+    later = []
+    for number, other in siblings:
+        theirs = _order(cluster, other, number if mine is not None and mine[0] == 0 else None)
+        if other is not job and mine is not None and theirs is not None and theirs > mine and _completed(other):
+            later.append((theirs, other))
+    if not later:
+        return ""
+    _, newest = max(later, key=lambda t: t[0])
+    age = object_age(cluster, newest)
+    return (f"a later run of CronJob {made[0]}, Job {newest.name}"
+            + (f" ({age_text(age)} old)" if age is not None else "") + ", completed")
+
+
+def _failure(cluster: AnalyzedDump, job: KubeObject, events: dict[Any, list[Any]]) -> Finding | None:
+    """The Job's failure finding, or None when it did not fail."""
+    status = job.view.status
+    counts = {"failed": status.failed or 0, "succeeded": status.succeeded or 0}
+    conditions = status.conditions or ()
+    failed_cond = next((c for c in conditions if c.type == "Failed" and c.status == "True"), None)
+    if failed_cond is not None:
+        return RULE.fail(job, ev(job, "status.conditions[type=Failed].status", "True", "False"),
+                         reason=": ".join(x for x in (failed_cond.reason, failed_cond.message) if x) or "Failed",
+                         **counts)
+    if any(c.type in ("Complete", "Failed") for c in conditions):
+        return None  # its conditions tell, and say it did not fail
+    row = job.view.text
+    if row is not None and row.status in PASTED_FAILED:
+        # kubectl 1.28+ prints a Job's state in STATUS (from its conditions)
+        done = (row.columns or {}).get("COMPLETIONS")
+        return RULE.fail(job, ev(job, "STATUS column", row.status, "Complete or Running"),
+                         reason=f"its pasted row says {row.status}" + (f", completions {done}" if done else ""),
+                         failed="unknown", succeeded=counts["succeeded"])
+    gave_up = [e for e in events.get(("Job", job.namespace, job.name), ())
+               if e.type == "Warning" and e.reason in FAILED_EVENTS]
+    if gave_up:
+        last = gave_up[-1]
+        return RULE.fail(job, ev(last.event, f"Event.message ({last.reason})", last.message),
+                         reason=f"{last.reason}: {last.message} ({event_ago(cluster, last)})", **counts)
+    if past_backoff_limit(job):
+        limit = job.view.spec.backoffLimit
+        limit = DEFAULT_BACKOFF_LIMIT if limit is None else limit
+        return RULE.fail(job, ev(job, "status.failed", counts["failed"], f"<= {limit} (spec.backoffLimit)"),
+                         reason=f"more pods failed than its backoff limit ({limit}) allows, none runs",
+                         **counts)
+    return None
 
 
 def past_backoff_limit(job: KubeObject) -> bool:
