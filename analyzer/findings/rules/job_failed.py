@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.dump import AnalyzedDump
@@ -143,7 +144,54 @@ def _failure(cluster: AnalyzedDump, job: KubeObject, events: dict[Any, list[Any]
         return RULE.fail(job, ev(job, "status.failed", counts["failed"], f"<= {limit} (spec.backoffLimit)"),
                          reason=f"more pods failed than its backoff limit ({limit}) allows, none runs",
                          **counts)
+    if row is not None and (pods := _pasted_pods_all_failed(cluster, job)):
+        done = (row.columns or {}).get("COMPLETIONS")
+        shown = ", ".join(sorted({str(p.view.text.status) for p in pods}))
+        newest = min(object_age(cluster, p) for p in pods)
+        return RULE.fail(job, *(ev(p, "STATUS column", p.view.text.status, "Running or Completed") for p in pods[:3]),
+                         reason=f"its pasted row says completions {done} and its {len(pods)} pod(s) ended {shown}, "
+                                f"the newest {age_text(newest)} old, none since (a Job still retrying has a pod "
+                                f"younger than {age_text(RETRY_WITHIN)})",
+                         failed=len(pods), succeeded=0)
     return None
+
+
+# The job controller's back-off between a failed pod and the next is at most 6 minutes (10s
+# doubled, capped): a Job still retrying has a pod younger than that and a margin.
+RETRY_WITHIN = timedelta(minutes=10)
+# What a pasted pod row's STATUS says of a pod whose containers ended and are not restarted.
+_ENDED_FAILED = frozenset({"Error", "OOMKilled", "ContainerCannotRun", "StartError", "Failed",
+                           "DeadlineExceeded", "ContainerStatusUnknown"})
+# A Job's pods are named <job>-<5 random characters>.
+_JOB_POD = re.compile(r"^(.+)-[a-z0-9]{5}$")
+
+
+def _pasted_pods_all_failed(cluster: AnalyzedDump, job: KubeObject) -> list[KubeObject]:
+    """The pasted pods of a pasted Job row that has not completed, when every one of them
+    ended with a failure and the newest is older than RETRY_WITHIN ([] otherwise): a table
+    shows no Failed condition (kubectl before 1.28 printed no STATUS for a Job), its pods do
+    (CrunchyData/postgres-operator#3444: `0/1  167m  167m`, its pod `0/1  Error  0  174m`)."""
+    row = job.view.text
+    done, _, wanted = str((row.columns or {}).get("COMPLETIONS") or "").partition("/")
+    if not (done.isdigit() and wanted.isdigit() and int(done) < int(wanted)) \
+            or row.status not in (None, *PASTED_FAILED):
+        return []
+    pods = _pods_by_job_name(cluster).get((job.namespace, job.name), [])
+    ages = [object_age(cluster, p) for p in pods]
+    if not pods or any(p.view.text is None or p.view.text.status not in _ENDED_FAILED for p in pods) \
+            or any(age is None or age < RETRY_WITHIN for age in ages):
+        return []
+    return pods
+
+
+@once_per
+def _pods_by_job_name(cluster: AnalyzedDump) -> dict[tuple[str, str], list[KubeObject]]:
+    """(namespace, the Job its name says made it) -> the pods, walked once however many Jobs ask."""
+    found: dict[tuple[str, str], list[KubeObject]] = {}
+    for pod in cluster.objects_of("Pod"):
+        if (named := _JOB_POD.match(pod.name)) is not None:
+            found.setdefault((pod.namespace, named.group(1)), []).append(pod)
+    return found
 
 
 def past_backoff_limit(job: KubeObject) -> bool:
