@@ -72,8 +72,17 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
     if spans:
         frame = _appended(frame, _span_frame(spans))
     frame.attrs.update(undated=rows.undated, unparsed=unparsed,
-                       capture_time=capture.isoformat() if capture else None)
+                       capture_time=capture.isoformat() if capture else None,
+                       before_capture=_before_capture(rows))
     return frame
+
+
+def _before_capture(rows: Rows) -> list[dict[str, Any]]:
+    """The facts stated only as ages of a dump whose capture time is unknown, oldest first (of
+    one age, in the order read: a describe's Events in their rows' order)."""
+    ordered = sorted(range(len(rows.before_capture)), key=lambda i: -rows.before_capture[i][0])
+    return [dict(zip(("seconds", "end_seconds", *COLUMNS[2:]), rows.before_capture[i], strict=True))
+            for i in ordered]
 
 
 def _frame(rows: Rows) -> pd.DataFrame:
@@ -155,4 +164,6 @@ def select(frame: pd.DataFrame, since: timedelta | None = None, namespace: str |
         keep &= frame["namespace"] == namespace
     out = frame[keep].reset_index(drop=True)
     out.attrs.update(frame.attrs)
+    if namespace is not None and frame.attrs.get("before_capture"):
+        out.attrs["before_capture"] = [f for f in frame.attrs["before_capture"] if f["namespace"] == namespace]
     return out

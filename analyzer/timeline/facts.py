@@ -51,6 +51,14 @@ GOOD_WHEN_TRUE = frozenset({
 DETAIL_CHARS = 300
 
 
+@dataclass(frozen=True, slots=True)
+class Before:
+    """A time stated only as an age (a pasted AGE, an event's `5m`) when the capture time it
+    counts from is unknown: how long before the capture."""
+
+    seconds: float
+
+
 @dataclass(slots=True)
 class Rows:
     """The timeline's facts being collected (a tuple each, in COLUMNS order), plus what could
@@ -60,6 +68,9 @@ class Rows:
     show_sensitive: bool = False
     facts: list[tuple[Any, ...]] = field(default_factory=list)
     undated: int = 0  # facts stated only relative to an unknown capture time
+    # those facts, as (seconds before capture, of its end or None, kind, namespace, name, fact,
+    # detail, node, mark, source): listed in their order, since they cannot be placed in time
+    before_capture: list[tuple[Any, ...]] = field(default_factory=list)
     _masked: dict[str, str] = field(default_factory=dict)
     _objects: dict[int, tuple[Any, str, str, str, str]] = field(default_factory=dict)
     # a condition's (type, status, reason, message) -> its masked detail and mark: replicas repeat them
@@ -69,7 +80,8 @@ class Rows:
             kind: str | None = None, namespace: str | None = None, name: str | None = None,
             end: Any = None, node: str | None = None, mark: str = MARK_OTHER,
             source: str | None = None) -> None:
-        """One dated fact; `time` is an RFC 3339 string, a datetime, or None (then skipped)."""
+        """One dated fact; `time` is an RFC 3339 string, a datetime, a Before (an age, then
+        listed apart) or None (then skipped)."""
         if time is None or time == "":
             return
         if obj is not None:
@@ -77,7 +89,11 @@ class Rows:
         else:
             own_kind = own_namespace = own_name = ""
             own_source = None
-        self.facts.append((
+        into = self.facts
+        if isinstance(time, Before):
+            into, time = self.before_capture, time.seconds
+            end = end.seconds if isinstance(end, Before) and end.seconds != time else None
+        into.append((
             time, end,
             kind if kind is not None else own_kind,
             namespace if namespace is not None else own_namespace,
@@ -115,13 +131,14 @@ class Rows:
             known = self._conditions[key] = (self.mask(detail), _condition_mark(ctype, status))
         return known
 
-    def ago(self, seconds: float | None) -> datetime | None:
-        """The time `seconds` before capture (a pasted table's AGE); None if it cannot be placed."""
+    def ago(self, seconds: float | None) -> datetime | Before | None:
+        """The time `seconds` before capture (a pasted table's AGE); a Before when the capture
+        time is unknown; None when no age is given."""
         if seconds is None:
             return None
         if self.capture is None:
             self.undated += 1
-            return None
+            return Before(float(seconds))
         return self.capture - timedelta(seconds=float(seconds))
 
     def mask(self, text: str) -> str:

@@ -11,6 +11,8 @@ from typing import Any
 
 import pandas as pd
 
+from analyzer.printing.timefmt import human_duration
+
 FORMATS = ("text", "json", "csv", "markdown")
 
 
@@ -45,8 +47,21 @@ def to_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
+def before_capture_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The facts stated only as ages of a dump whose capture time is unknown, oldest first, as
+    the JSON contract with `time` null and how long before the capture instead."""
+    return [{
+        "time": None, "end": None, "before_capture": human_duration(f["seconds"]),
+        "end_before_capture": human_duration(f["end_seconds"]) if f["end_seconds"] is not None else None,
+        "object": {"kind": str(f["kind"]), "namespace": str(f["namespace"]), "name": str(f["name"])},
+        "fact": str(f["fact"]), "detail": str(f["detail"]),
+        "node": None if f["node"] is None else str(f["node"]), "source": str(f["source"]),
+    } for f in frame.attrs.get("before_capture") or ()]
+
+
 def as_json(frame: pd.DataFrame) -> str:
-    return json.dumps(to_records(frame), indent=2, sort_keys=True, ensure_ascii=False)
+    return json.dumps(to_records(frame) + before_capture_records(frame), indent=2, sort_keys=True,
+                      ensure_ascii=False)
 
 
 def as_csv(frame: pd.DataFrame) -> str:
@@ -64,7 +79,10 @@ def _footer(frame: pd.DataFrame) -> list[str]:
     notes = [f"{len(frame)} facts"]
     capture = frame.attrs.get("capture_time")
     notes.append(f"captured {iso(capture)}" if capture else "capture time unknown")
-    if frame.attrs.get("undated"):
+    if listed := len(frame.attrs.get("before_capture") or ()):
+        notes.append(f"{listed} facts stated only as ages: listed after any dated ones by how "
+                     "long before the capture, oldest first")
+    elif frame.attrs.get("undated"):
         notes.append(f"{frame.attrs['undated']} facts stated only as ages, not placed "
                      "(the capture time is unknown)")
     if frame.attrs.get("unparsed"):
@@ -78,6 +96,11 @@ def as_text(frame: pd.DataFrame) -> str:
         o = r["object"]
         until = f" .. {r['end']}" if r["end"] else ""
         lines.append(f"{r['time']}{until}  {object_label(o['kind'], o['namespace'], o['name'])}  "
+                     f"{r['fact']}{': ' + r['detail'] if r['detail'] else ''}  [{r['source']}]")
+    for r in before_capture_records(frame):
+        o = r["object"]
+        until = f" .. {r['end_before_capture']}" if r["end_before_capture"] else ""
+        lines.append(f"{r['before_capture']}{until} before capture  {object_label(o['kind'], o['namespace'], o['name'])}  "
                      f"{r['fact']}{': ' + r['detail'] if r['detail'] else ''}  [{r['source']}]")
     lines.append("; ".join(_footer(frame)))
     return "\n".join(lines)
@@ -99,6 +122,12 @@ def as_markdown(frame: pd.DataFrame) -> str:
         lines.append("| " + " | ".join(_md(x) for x in (
             r["time"], r["end"] or "", object_label(o["kind"], o["namespace"], o["name"]),
             r["fact"], r["detail"], r["source"])) + " |")
+    for r in before_capture_records(frame):
+        o = r["object"]
+        lines.append("| " + " | ".join(_md(x) for x in (
+            f"{r['before_capture']} before capture",
+            f"{r['end_before_capture']} before capture" if r["end_before_capture"] else "",
+            object_label(o["kind"], o["namespace"], o["name"]), r["fact"], r["detail"], r["source"])) + " |")
     lines.append("")
     lines.append(_md("; ".join(_footer(frame))) + ".")
     return "\n".join(lines)

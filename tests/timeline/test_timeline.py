@@ -229,15 +229,19 @@ def test_cli(tmp_path) -> None:
 
 
 def test_pasted_table_without_capture_time() -> None:
-    """`kubectl get pods` text: ages only, no timestamp to count from: nothing placed, said so."""
+    """`kubectl get pods` text: ages only, no timestamp to count from: nothing placed in time,
+    said so, and the facts listed by how long before the capture, oldest first."""
     text = ("NAME    READY   STATUS    RESTARTS   AGE\n"
-            "web-1   1/1     Running   0          5d\n"
-            "web-2   1/1     Running   0          3h\n")
+            "web-2   1/1     Running   0          3h\n"
+            "web-1   1/1     Running   0          5d\n")
     cluster = analyzer.load(text)
     assert cluster.capture_time is None and len(cluster.objects) == 2
     t = cluster.timeline
     assert t.empty and t.attrs["undated"] == 2
-    assert "2 facts stated only as ages, not placed" in render(t, "text")
+    printed = render(t, "text").splitlines()
+    assert printed[0].startswith("5d before capture  Pod/web-1  created") and printed[1].startswith("3h before capture")
+    assert "2 facts stated only as ages: listed after any dated ones" in printed[-1]
+    assert [r["before_capture"] for r in json.loads(render(t, "json"))] == ["5d", "3h"]
     result = runner.invoke(app, ["timeline", "-", "--since", "1h"], input=text)
     assert result.exit_code == 1 and "capture time is unknown" in result.output
 
@@ -324,9 +328,37 @@ def test_realdata_in_time_order_with_sources(case: str) -> None:
     ended = t["end"].notna()
     assert (t.loc[ended, "end"] >= t.loc[ended, "time"]).all(), case
     for r in json.loads(render(t, "json")):
-        assert r["time"] and r["source"] and r["fact"]
+        # (a fact stated only as an age, the capture time unknown, says how long before it)
+        assert (r["time"] or r["before_capture"]) and r["source"] and r["fact"]
     # every dated object shows its creation, from the file it was read from
     created = t[t["fact"] == "created"]
     dated = [o for o in cluster.objects if o.kind != "Event" and o.view.metadata.creationTimestamp
              and o.view.metadata.creationTimestamp[:4].isdigit()]
     assert len(created) >= len(dated) - t.attrs["unparsed"], case
+
+
+# Azure/kubernetes-keyvault-flexvol#68 (AKS, 2019-02-11, a `kubectl describe pod`'s Events pasted
+# alone, trimmed): ages only. Before, `kda timeline` printed none of it ("6 facts ... not placed").
+_FLEXVOL_EVENTS = """\
+Events:
+  Type     Reason       Age   From                               Message
+  ----     ------       ----  ----                               -------
+  Normal   Scheduled    23s   default-scheduler                  Successfully assigned flexvoltest/nginx-flex-kv-podid to aks-agentpool-11854310-5
+  Warning  FailedMount  22s   kubelet, aks-agentpool-11854310-5  MountVolume.SetUp failed for volume "test" : mount command failed, status: Failure, reason: failed to get key vault
+  Normal   Pulling      16s   kubelet, aks-agentpool-11854310-5  pulling image "nginx"
+  Normal   Created      14s   kubelet, aks-agentpool-11854310-5  Created container
+  Normal   Started      14s   kubelet, aks-agentpool-11854310-5  Started container
+"""
+
+
+def test_events_of_a_paste_without_capture_time_are_listed_in_their_order() -> None:
+    t = analyzer.load(_FLEXVOL_EVENTS).timeline
+    facts = t.attrs["before_capture"]
+    # oldest first; of one age (14s), in the order the describe printed them
+    assert [(f["seconds"], f["detail"].split(":")[0]) for f in facts] == [
+        (23.0, "Normal Scheduled"), (22.0, "Warning FailedMount"), (16.0, "Normal Pulling"),
+        (14.0, "Normal Created"), (14.0, "Normal Started")]
+    assert all(f["end_seconds"] is None for f in facts)  # one occurrence each: no span
+    markdown = render(t, "markdown")
+    assert "| 22s before capture |  | Pod/flexvoltest/nginx-flex-kv-podid | event | Warning FailedMount" in markdown
+    assert select(t, namespace="elsewhere").attrs["before_capture"] == []
