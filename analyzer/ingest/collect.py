@@ -845,10 +845,15 @@ class Ingestor:
                                                  "naming it): nothing to read them as"))
             return
         if section is not None:
-            # kubectl output, but no object: nothing names what it describes (k8s#68286)
+            # kubectl output, but no object: nothing names what it describes (k8s#68286); what
+            # its condition rows say is named, not lost with it (karpenter-provider-aws#7029)
+            from analyzer.ingest.text.fragments import condition_rows_said
+
+            said = condition_rows_said([t for _, t in out]) if section == "Conditions" else []
             self.result.skipped.append(Rejection(display, block.span, f"{what}: part of a `kubectl describe` (its "
                                                  f"'{section}' section) without the Name of what it describes: "
-                                                 "nothing to read it as"))
+                                                 "nothing to read it as"
+                                                 + (f"; it says {', '.join(said)}" if said else "")))
             return
         self.result.skipped.append(Rejection(display, block.span, f"{what}, not kubectl output"))
 
@@ -1740,6 +1745,9 @@ def _describe_fragment(out: list[tuple[int, str]]) -> str | None:
     if m is None or m["key"] == "Name" or m["key"] not in describe_layout().all_top:
         return None
     fields = sum(1 for t in lines[1:] if t[:1].isspace() and _DESCRIBE_FIELD.match(t.strip()))
+    if m["key"] == "Conditions" and fields < 2 and len(lines) > 2 and lines[1].split()[:2] == ["Type", "Status"]:
+        # a node's Conditions: a table of rows, not `Key:  value` lines (karpenter-provider-aws#7029)
+        return m["key"]
     return m["key"] if fields >= 2 else None
 
 

@@ -36,6 +36,24 @@ _HEADED = re.compile(r"^(?:Name|Conditions):", re.MULTILINE)
 _OBJECT_KEYS = re.compile(r'^\s*"?(?:apiVersion|kind|metadata|items)"?\s*:', re.MULTILINE)
 
 
+def condition_rows_said(lines: list[str]) -> list[str]:
+    """What a describe's condition rows say, one `Type=Status (Reason, since <transition>)` each,
+    for the rows that are not the healthy ones (a Ready that is True, a pressure that is False).
+
+    >>> condition_rows_said(["  Ready   Unknown   Tue, 17 Sep 2024 16:15:10 -0500   Tue, 17 Sep 2024 16:18:13 -0500"
+    ...                      "   NodeStatusUnknown   Kubelet stopped posting node status."])
+    ['Ready=Unknown (NodeStatusUnknown, since Tue, 17 Sep 2024 16:18:13 -0500)']
+    """
+    said = []
+    for line in lines:
+        row = _CONDITION_ROW.match(line)
+        if row is None or (row["status"] == "True") == (row["type"] in ("Ready", "NetworkReady")) \
+                and row["status"] != "Unknown":
+            continue
+        said.append(f"{row['type']}={row['status']} ({row['reason']}, since {row['transition']})")
+    return said
+
+
 def fragment_of_named(command: Command, text: str) -> dict[str, Any] | None:
     """The object the command names (one Node or Pod) with the conditions (or, of a Node, the
     taints) its pasted fragment shows, or None when the text is not such a fragment.

@@ -229,13 +229,36 @@ def test_a_describes_containers_section_pasted_alone_is_named_as_such() -> None:
     # kubernetes/kubernetes#68286 (description, 2018-09-05), trimmed: `kubectl describe pods`
     # pasted from its Containers section on; no Name says which pod, so nothing is kept, and the
     # skip says what the block is.
-    import analyzer
-
     paste = ("One of my nodes ran out of disk space last night.\n\n```\nContainers:\n  static:\n"
              "    Container ID:   <my-container-id>\n    Image:          localhost:5000/static:v1\n"
              "    State:          Running\n      Started:      Tue, 04 Sep 2018 22:04:01 +0000\n"
              "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    2\n"
              "    Ready:          True\n    Restart Count:  1\n```\n")
-    result = analyzer.ingest.ingest_text(paste, "k8s-68286.md")
+    assert "part of a `kubectl describe` (its 'Containers' section)" in _skipped_alone(paste)
+
+
+def _skipped_alone(paste: str) -> str:
+    """Why the one block of a paste that holds no object was skipped."""
+    import analyzer
+
+    result = analyzer.ingest.ingest_text(paste, "paste.md")
     assert result.objects == []
-    assert any("part of a `kubectl describe` (its 'Containers' section)" in r.reason for r in result.skipped)
+    (skip,) = [r for r in result.skipped if "kubectl describe" in r.reason]
+    return skip.reason
+
+
+def test_a_nodes_conditions_pasted_alone_are_named_with_what_they_say() -> None:
+    # aws/karpenter-provider-aws#7029 (description, 2024-09-17, EKS), trimmed: a node's describe
+    # Conditions without its Name. Before: 'code block, not kubectl output', its Ready=Unknown lost.
+    paste = ("- Description of the node shows the following:\n```\nConditions:\n"
+             "  Type             Status    LastHeartbeatTime                 LastTransitionTime"
+             "                Reason              Message\n"
+             "  ----             ------    -----------------                 ------------------"
+             "                ------              -------\n"
+             "  MemoryPressure   False     Tue, 17 Sep 2024 16:15:10 -0500   Tue, 17 Sep 2024 10:02:13 -0500"
+             "   KubeletHasSufficientMemory   kubelet has sufficient memory available\n"
+             "  Ready            Unknown   Tue, 17 Sep 2024 16:15:10 -0500   Tue, 17 Sep 2024 16:18:13 -0500"
+             "   NodeStatusUnknown   Kubelet stopped posting node status.\n```\n")
+    assert _skipped_alone(paste).endswith("(its 'Conditions' section) without the Name of what it describes: nothing to "
+                                "read it as; it says Ready=Unknown (NodeStatusUnknown, since Tue, 17 Sep 2024 "
+                                "16:18:13 -0500)")
