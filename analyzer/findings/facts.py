@@ -281,6 +281,15 @@ def ago(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = N
     return f"{age_text(age)} before capture" if age is not None else f"at {when.isoformat()} (capture time unknown)"
 
 
+def when_text(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str:
+    """ "12m before capture" (ago), or "at <when> UTC, the newest time the dump holds" where the
+    time is the capture itself: "0s before capture" would read as just now, when the capture may
+    be any time later (portainer/portainer#5314: a describe's Last State its newest time)."""
+    age = age_at_capture(cluster, when, obj)
+    newest = newest_time_text(cluster, when, obj) if age is not None and age >= -AHEAD_SLACK else None
+    return f"at {newest}" if newest is not None else ago(cluster, when, obj)
+
+
 def selector_matches(selector: dict[str, Any] | None, labels: dict[str, Any] | None) -> bool:
     """Whether a label selector (a plain map, or matchLabels/matchExpressions) selects labels.
 

@@ -14,14 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from analyzer.findings.facts import (
-    AHEAD_SLACK,
-    age_at_capture,
-    age_text,
-    ago,
-    newest_time_text,
-    pod_containers,
-)
+from analyzer.findings.facts import age_at_capture, age_text, pod_containers, when_text
 from analyzer.findings.suspects import pod_suspects
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
@@ -72,16 +65,10 @@ def moment_of(cluster: AnalyzedDump, restart: ContainerRestart) -> NodeRestartMo
 
 
 def last_restart_text(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
-    """ "7h before capture", or why it cannot be told. A restart that is itself the newest time
-    of a paste dated by it is "at <when>, the newest time the dump holds": "0s before capture"
-    read as just now, when the capture may be any time later (portainer/portainer#5314: a
-    describe's Last State Finished 19:52:22, CrashLoopBackOff, and no later time)."""
+    """ "7h before capture", the newest time of the dump where it is that, or why it cannot be told."""
     if restart.last_restart is None:
         return "at an unknown time"
-    age = age_at_capture(cluster, restart.last_restart, restart.pod)
-    newest = newest_time_text(cluster, restart.last_restart, restart.pod) \
-        if age is not None and age >= -AHEAD_SLACK else None  # (far ahead: a fast clock, ago() says so)
-    return f"at {newest}" if newest is not None else ago(cluster, restart.last_restart, restart.pod)
+    return when_text(cluster, restart.last_restart, restart.pod)
 
 
 def table_last_restart_text(pod: KubeObject) -> str | None:

@@ -12,8 +12,8 @@ from analyzer.findings.facts import (
     container_label,
     container_path,
     ev,
-    newest_time_text,
     pod_containers,
+    when_text,
 )
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
@@ -40,11 +40,9 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             finished = parse_time(last.finishedAt if last else None)
             age = age_at_capture(cluster, finished)
             if last and age is not None and timedelta(0) <= age <= WINDOW:
-                # the newest time of a paste it dates is no "0s before capture" (restarts.last_restart_text)
-                newest = newest_time_text(cluster, finished, pod)
                 yield RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.lastState.terminated.finishedAt",
                                         last.finishedAt, f"more than {age_text(WINDOW)} before capture"),
                                 container=container_label(status.name), age=age_text(age),
-                                when=f"at {newest}" if newest else f"{age_text(age)} before capture",
+                                when=when_text(cluster, finished, pod),
                                 reason=last.reason or "?",
                                 exit_code=last.exitCode if last.exitCode is not None else "?")
