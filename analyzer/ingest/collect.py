@@ -1672,6 +1672,8 @@ def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
     merged["status"] = row.raw.get("status", {})
     if whole.provenance.format == "describe" and row.kind == "Node":
         merged["status"] = _node_status_kept(body.get("status"), merged["status"])
+    elif row.kind == "Pod":
+        merged["status"] = _ended_pod_status_kept(body.get("status"), merged["status"], row.raw)
     what = "describe" if whole.provenance.format == "describe" else "whole sighting"
     if whole.provenance.source == row.provenance.source:
         return _remade(row, merged, f"spec and metadata from its earlier {what} ({whole.provenance.location}), "
@@ -1680,6 +1682,18 @@ def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
     where = ", ".join(x for x in (whole.provenance.source, whole.provenance.location) if x)
     return _remade(row, merged, f"spec and metadata from its {what} ({where}), state from this table "
                    "(more restarts: a later moment)")
+
+
+def _ended_pod_status_kept(said: Any, shown: Any, row: dict[str, Any]) -> Any:
+    """A pod's status as its whole sighting stated it when that pod had ended (phase Failed or
+    Succeeded: final) with the reason the later row's STATUS repeats (`Evicted`): the row adds
+    nothing, and the reason's message (the kubelet's "The node was low on resource: memory",
+    derailed/k9s#174) would be lost with the sighting. The row's own status otherwise."""
+    if not isinstance(said, dict) or not isinstance(shown, dict) or said.get("phase") not in ("Failed", "Succeeded"):
+        return shown
+    if not said.get("reason") or (row.get(TEXT_FACTS_KEY) or {}).get("status") != said.get("reason"):
+        return shown
+    return _overlay(said, shown)
 
 
 def _node_status_kept(described: Any, shown: Any) -> Any:

@@ -984,3 +984,17 @@ def test_rows_of_a_pod_made_again_or_told_when_by_kubectl_bound_nothing() -> Non
                         f"$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\n{later}", "s.txt")
         (pod,) = r.objects
         assert pod.view.text.last_restart_window is None
+
+
+def test_an_ended_pods_describe_keeps_its_reason_and_message_under_a_later_row() -> None:
+    # derailed/k9s#174 (GKE, trimmed): an evicted pod described, then listed `0/1  Evicted`:
+    # the row says the same of a pod that has ended; the kubelet's message stays.
+    r = ingest_text("$ kubectl describe pod web-79f7cbc6cf-rzck9 -n p\nName:         web-79f7cbc6cf-rzck9\n"
+                    "Namespace:    p\nStatus:       Failed\nReason:       Evicted\n"
+                    "Message:      The node was low on resource: memory.\nIP:\nEvents:       <none>\n"
+                    "$ kubectl get pods -n p\nNAME                   READY   STATUS    RESTARTS   AGE\n"
+                    "web-79f7cbc6cf-rzck9   0/1     Evicted   0          3h\n", "s.txt")
+    (pod,) = r.objects
+    status = pod.view.status
+    assert (status.phase, status.reason, status.message) == ("Failed", "Evicted", "The node was low on resource: memory.")
+    assert pod.view.text.age_seconds == 3 * 3600.0
