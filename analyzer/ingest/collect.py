@@ -844,12 +844,15 @@ class Ingestor:
                                                  "without the object they are about (no Name, no command "
                                                  "naming it): nothing to read them as"))
             return
+        from analyzer.ingest.text.fragments import condition_rows_said, only_condition_rows
+
+        lines = [t for _, t in out]
+        if section is None and only_condition_rows(lines):
+            section = "Conditions"  # its rows quoted without their heading (gesiscss/orc#21)
         if section is not None:
             # kubectl output, but no object: nothing names what it describes (k8s#68286); what
             # its condition rows say is named, not lost with it (karpenter-provider-aws#7029)
-            from analyzer.ingest.text.fragments import condition_rows_said
-
-            said = condition_rows_said([t for _, t in out]) if section == "Conditions" else []
+            said = condition_rows_said(lines) if section == "Conditions" else []
             self.result.skipped.append(Rejection(display, block.span, f"{what}: part of a `kubectl describe` (its "
                                                  f"'{section}' section) without the Name of what it describes: "
                                                  "nothing to read it as"

@@ -54,6 +54,12 @@ def condition_rows_said(lines: list[str]) -> list[str]:
     return said
 
 
+def only_condition_rows(lines: list[str]) -> bool:
+    """Whether every line that is not blank is a describe's node condition row."""
+    rows = [line for line in lines if line.strip()]
+    return bool(rows) and all(_CONDITION_ROW.match(line) for line in rows)
+
+
 def fragment_of_named(command: Command, text: str) -> dict[str, Any] | None:
     """The object the command names (one Node or Pod) with the conditions (or, of a Node, the
     taints) its pasted fragment shows, or None when the text is not such a fragment.

@@ -262,3 +262,14 @@ def test_a_nodes_conditions_pasted_alone_are_named_with_what_they_say() -> None:
     assert _skipped_alone(paste).endswith("(its 'Conditions' section) without the Name of what it describes: nothing to "
                                 "read it as; it says Ready=Unknown (NodeStatusUnknown, since Tue, 17 Sep 2024 "
                                 "16:18:13 -0500)")
+
+
+def test_a_nodes_condition_row_quoted_alone_is_named_with_what_it_says() -> None:
+    # gesiscss/orc#21 (description, 2020-12-06): one Ready row of `kubectl describe nodes`, no
+    # heading, no name. Before: 'code block, not kubectl output'.
+    paste = ("`kubectl describe nodes` output:\n\n```\n  Ready                False   Sun, 06 Dec 2020 18:56:49 +0100"
+             "   Sun, 06 Dec 2020 18:49:40 +0100   KubeletNotReady              PLEG is not healthy: pleg was "
+             "last seen active 10m18.040734348s ago; threshold is 3m0s\n```\n")
+    assert _skipped_alone(paste).endswith("'Conditions' section) without the Name of what it describes: nothing to "
+                                          "read it as; it says Ready=False (KubeletNotReady, since Sun, 06 Dec 2020 "
+                                          "18:49:40 +0100)")
