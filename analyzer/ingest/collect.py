@@ -164,9 +164,10 @@ class Ingestor:
             return
         display = entry.display
         if is_archive(data):
-            if entry.path and _LONE_COMPRESSED.search(entry.path) and layouts.is_not_objects(entry.path):
-                # a compressed log of a place known to hold no objects (rancher2_logs_collector's
-                # agent-logs/kubelet-*.log.gz): its inner file has no path left to say so
+            if entry.path and layouts.is_not_objects(entry.path):
+                # an archive of a place known to hold no objects (rancher2_logs_collector's
+                # agent-logs/kubelet-*.log.gz, a must-gather node's sysinfo.tgz of /proc and
+                # /sys): its members' paths, inside it, no longer say so
                 self.result.files.append(FileReport(display, "ignored"))
                 self.result.skipped.append(Rejection(display, "", layouts.not_objects_reason(entry.path) or layouts.BUNDLE_METADATA))
                 return
@@ -1450,7 +1451,7 @@ class Ingestor:
         if facts.get("server_version") and not self.result.server_version:
             self.result.server_version = facts["server_version"]
         if facts.get("created"):
-            self.result.stated_capture_times.append(facts["created"])
+            self.result.stated_capture_times.append((facts["created"], display))
         self.result.skipped.append(Rejection(display, "", layouts.not_objects_reason(entry.path) or layouts.BUNDLE_METADATA))
 
     # -- bookkeeping ------------------------------------------------------------------------
@@ -1651,8 +1652,6 @@ def _named_kinds(command: Any) -> set[str]:
 # The namespace kubectl lists when a command gives no -n and the context names none.
 _ASSUMED_NAMESPACE = "default"
 
-# one compressed file (`kubelet.log.gz`), not an archive of several (`.tar.gz`, `.tgz`)
-_LONE_COMPRESSED = re.compile(r"(?<!\.tar)\.(?:gz|xz|bz2)$")
 # <folder>/<pod>/<container>[-previous].log: a troubleshoot `logs` collector's output (any
 # collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).
 _POD_NAMED_LOG = re.compile(r"(?:^|/)[^/]+/(?P<pod>[a-z0-9][a-z0-9.-]*)/(?P<container>[a-z][a-z0-9-]*?)"
@@ -2082,15 +2081,22 @@ def _yaml_list_items(value: Any) -> list | None:
     return None
 
 
+# A capture date file holds a few lines of dates (a must-gather's timestamp: two per gather
+# script run); a larger file of that name is something else.
+_CAPTURE_DATE_FILE_BYTES = 4096
+
+
 def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
     """Server version and creation time stated by bundle metadata files, where they say them."""
     facts: dict[str, str] = {}
-    if layouts.is_capture_date_file(path) and len(data) < 200:
+    if layouts.is_capture_date_file(path) and len(data) < _CAPTURE_DATE_FILE_BYTES:
         from analyzer.ingest.headerdate import parse_stated_time
 
-        when = parse_stated_time(" ".join(data.decode("utf-8", "replace").split()))
-        if when is not None:
-            facts["created"] = when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        # one time a line (a must-gather's timestamp: each gather's start and end): the newest
+        lines = data.decode("utf-8", "replace").splitlines()
+        times = [when for line in lines if (when := parse_stated_time(" ".join(line.split()))) is not None]
+        if times:
+            facts["created"] = max(times).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         return facts
     try:
         if path.endswith(".json"):

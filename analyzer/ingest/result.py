@@ -70,7 +70,8 @@ class IngestResult:
     # not show was not there when it was printed.
     full_listings: list[tuple[str, int, tuple[str, ...], str | None, str]] = field(default_factory=list)
     inputs: list[str] = field(default_factory=list)
-    stated_capture_times: list[str] = field(default_factory=list)  # from bundle metadata files
+    # (time, the file that said it): a bundle's metadata, a collector's date or timestamp file
+    stated_capture_times: list[tuple[str, str]] = field(default_factory=list)
     # A write-up's dated "Generated:/Captured:/Date:" header: (UTC time, where it was read)
     header_times: list[tuple[str, str]] = field(default_factory=list)
     # times a terminal session printed (`date`): (UTC time, what printed it)
@@ -355,19 +356,20 @@ class _Collect:
             self.seen.writes.append((ts, source))
 
 
-def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
+def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[tuple[str, str]] = (),
                      headers: Iterable[tuple[str, str]] = (),
                      printed: Iterable[tuple[str, str]] = (),
                      table_ages: Iterable[tuple[str, str]] = ()) -> CaptureEstimate:
     """When the dump was taken, from every signal that carries time (a dump is never older than
     its newest status timestamp), with the signal, a confidence and the periods of its live
-    signals. `headers`: a write-up's dated header lines, (UTC time, where it was read);
+    signals. `stated`: times a bundle's own files state, (UTC time, the file); `headers`: a write-up's dated header lines, (UTC time, where it was read);
     `printed`: times a pasted session printed (`date`), (UTC time, what printed it);
     `table_ages`: a whole object's creation plus the AGE its table row showed, (UTC time, where)."""
     objects = objects if isinstance(objects, list) else list(objects)
+    stated = list(stated)
     seen = _Newest()
-    for ts in stated:
-        seen.see("bundle metadata", ts, None, "bundle metadata")
+    for ts, source in stated:
+        seen.see("bundle metadata", ts, None, source or "bundle metadata")
     for ts, where in headers:
         seen.see("write-up header", ts, None, where)
     for ts, what in printed:
@@ -380,8 +382,8 @@ def estimate_capture(objects: Iterable[KubeObject], stated: Iterable[str] = (),
         skewed, note = ahead
         objects = [o for o in objects if id(o) not in skewed]
         seen = _Newest()
-        for ts in stated:
-            seen.see("bundle metadata", ts, None, "bundle metadata")
+        for ts, source in stated:
+            seen.see("bundle metadata", ts, None, source or "bundle metadata")
         _walk(objects, seen.see, seen.ready_beats)
         _see_ages(seen, table_ages, objects)
     if _may_be_stitched(seen):
@@ -735,7 +737,7 @@ def _periods(live: list[tuple[str, str]], status: list[tuple[str, str]],
     return tuple(periods)
 
 
-def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[str] = (),
+def estimate_capture_time(objects: Iterable[KubeObject], stated: Iterable[tuple[str, str]] = (),
                           headers: Iterable[tuple[str, str]] = ()) -> datetime | None:
     """Newest timestamp the dump holds (see `estimate_capture` for the signal behind it)."""
     return estimate_capture(objects, stated, headers).time

@@ -73,5 +73,5 @@ def test_a_capture_time_is_the_same_without_pandas() -> None:
             expected = None
         with warnings.catch_warnings():  # (nanoseconds still go through pandas, which says so)
             warnings.simplefilter("ignore", UserWarning)
-            got = estimate_capture_time([], [stated])
+            got = estimate_capture_time([], [(stated, "metadata.yaml")])
         assert got == expected and (got is None or got.utcoffset() == expected.utcoffset()), stated
