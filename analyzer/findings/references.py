@@ -115,8 +115,27 @@ def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
                 if obj.kind == "Pod" else []
             evidence = [ev(obj, f, name, f"an existing {kind}") for f in fields] or \
                 [ev(obj, via, name, f"an existing {kind}") for via in vias]
-            yield rule.fail(obj, *evidence, ref_kind=kind, ref_name=name,
-                            where=", ".join(e.field for e in evidence))
+            finding = rule.fail(obj, *evidence, ref_kind=kind, ref_name=name,
+                                where=", ".join(e.field for e in evidence))
+            retired = _retired_revision(graph, source, obj, kind)
+            yield finding.as_info(resolved=retired) if retired else finding
+
+
+# Controllers a Deployment or DeploymentConfig leaves behind, one per old revision, scaled to 0.
+_REVISION_KINDS = frozenset({"ReplicaSet", "ReplicationController"})
+
+
+def _retired_revision(graph: nx.MultiDiGraph, source: str, obj: KubeObject, kind: str) -> str:
+    """Why a controller's template reference fails no pod now: scaled to 0 with no pod left (an
+    old revision, whose Secret the operator has since rotated away); "" otherwise."""
+    if obj.kind not in _REVISION_KINDS or obj.view.spec.replicas != 0 or obj.view.status.replicas:
+        return ""
+    if any(d.get("relation") == "owns" for keyed in graph._succ[source].values() for d in keyed.values()):
+        return ""
+    owner = next((f"{ref.kind} {ref.name}" for ref in obj.view.metadata.ownerReferences or ()
+                  if ref.controller and ref.kind and ref.name), "")
+    revision = f"an old revision of {owner}, " if owner else ""
+    return f"{revision}scaled to 0 with no pod left: no pod refers to the {kind} now"
 
 
 @once_per
