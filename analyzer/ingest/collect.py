@@ -944,7 +944,7 @@ class Ingestor:
             return self._keep(object_from_json(doc.raw, _hints(None, hint), prov))
         h = self._list_hints(env.kind, env.apiVersion, env.list_self_link(), hint)
         if list_item_kind(env.kind) and isinstance(env.items, list) and h.api_version:
-            h = Hints(h.kind, h.api_version, h.namespace, h.name, typed=True)
+            h = Hints(h.kind, h.api_version, h.namespace, h.name, typed=True, cluster_scoped=h.cluster_scoped)
         kept = 0
         # The first item gets the document's line; the others share one provenance (a List of
         # 20,000 pods need not hold 20,000 equal records), their index is in any rejection.
@@ -1050,7 +1050,7 @@ class Ingestor:
         if item_kind:
             self.result.collected_kinds.add(item_kind)
         return Hints(kind=item_kind, api_version=api_version if item_kind and isinstance(api_version, str) else None,
-                     namespace=namespace)
+                     namespace=namespace, cluster_scoped=bool(hint and hint.cluster_scoped))
 
     def _add_yaml(self, display: str, text: str, hint: layouts.PathHint | None) -> None:
         # List items that yaml-rs read come as compact JSON and are read as JSON items are.
@@ -2170,7 +2170,8 @@ def _join(a: str, b: str) -> str:
 def _hints(kind: str | None, hint: layouts.PathHint | None) -> Hints:
     if hint is None:
         return Hints(kind=kind)
-    return Hints(kind=kind or hint.kind, namespace=hint.namespace, name=hint.name)
+    return Hints(kind=kind or hint.kind, namespace=hint.namespace, name=hint.name,
+                 cluster_scoped=hint.cluster_scoped)
 
 
 def _foreign_encoding(data: bytes | mmap.mmap) -> bool:

@@ -22,6 +22,9 @@ class PathHint:
     kind: str | None = None
     namespace: str | None = None
     name: str | None = None
+    # the path keeps cluster-scoped objects apart (must-gather's cluster-scoped-resources/):
+    # an object there whose kind kda does not know the scope of states no namespace, rightly
+    cluster_scoped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +109,7 @@ def object_hint(path: str) -> PathHint | None:
     """The layout a file's path belongs to, with kind/namespace/name when the path says them.
 
     >>> object_hint("bundle/cluster-resources/pods/kube-system.json")
-    PathHint(format='support-bundle', kind='Pod', namespace='kube-system', name=None)
+    PathHint(format='support-bundle', kind='Pod', namespace='kube-system', name=None, cluster_scoped=False)
     >>> object_hint("dump/kube-system/daemonsets.json").kind
     'DaemonSet'
     """
@@ -116,7 +119,7 @@ def object_hint(path: str) -> PathHint | None:
             continue
         g = m.groupdict()
         kind = row.get("kind") or (kind_for_resource(g["res"]) if g.get("res") else None)
-        return PathHint(row["format"], kind, g.get("ns"), g.get("name"))
+        return PathHint(row["format"], kind, g.get("ns"), g.get("name"), row.get("scope") == "cluster")
     return None
 
 

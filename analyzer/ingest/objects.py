@@ -43,6 +43,8 @@ class Hints(msgspec.Struct, frozen=True):
     # The items of a typed List (`kind: PodList`, lowercase `items`): each is of the List's
     # kind and in today's shape, so their kind need not be looked for in their bytes.
     typed: bool = False
+    # The path keeps cluster-scoped objects (layouts.PathHint.cluster_scoped).
+    cluster_scoped: bool = False
 
 
 def list_item_kind(list_kind: str | None) -> str | None:
@@ -241,7 +243,8 @@ def object_from_dict(body: Any, hints: Hints, provenance: Provenance) -> KubeObj
         link = parse_self_link(_self_link_of(body))
         if link is not None:
             kind = link.kind
-            hints = Hints(kind, link.api_version, hints.namespace or link.namespace, hints.name)
+            hints = Hints(kind, link.api_version, hints.namespace or link.namespace, hints.name,
+                          cluster_scoped=hints.cluster_scoped)
     inferred = None
     if not kind:
         shaped = kind_from_shape(body)
@@ -372,7 +375,7 @@ def _finish(
         raw=raw,
         json_types=isinstance(raw, bytes | memoryview | LazyRaw),
     )
-    if not namespace and not cluster_scoped and kind != "Namespace":
+    if not namespace and not cluster_scoped and not hints.cluster_scoped and kind != "Namespace":
         obj.notes.append("namespace not stated by the dump")
     return obj
 

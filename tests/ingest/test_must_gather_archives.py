@@ -6,7 +6,8 @@ dumps) and a node gather's nodes/<node>/ folders.
 Fixtures, trimmed copies:
 - tests/ingest/data/must-gather-aws/ from openshift/must-gather-clean @ cb2f7e580bde
   test/files/must-gather-aws.tar.xz (OpenShift 4.8 on AWS, 2021-08-03): both timestamp files,
-  version, two etcd_info files, a node, the kube-scheduler static pod with its
+  version, two etcd_info files, a node, an APIRequestCount and a MachineConfigPool from
+  cluster-scoped-resources/, the kube-scheduler static pod with its
   recovery controller's current and previous log (first lines) and empty previous.insecure.log,
   the first lines of a host service log, a router's haproxy.config and an APF queues dump, and
   monitoring/alerts.json cut to one rule.
@@ -48,7 +49,16 @@ def test_every_file_beside_the_objects_is_passed_over_with_what_it_holds() -> No
         "kube-apiserver/api_priority_and_fairness/queues": "priority-and-fairness",
     }.items():
         assert words in skipped[path], (path, skipped.get(path))
-    assert sorted(o.kind for o in r.objects) == ["Node", "Pod"]
+    assert sorted(o.kind for o in r.objects) == ["APIRequestCount", "MachineConfigPool", "Node", "Pod"]
+
+
+def test_objects_under_cluster_scoped_resources_state_no_namespace_rightly() -> None:
+    # APIRequestCount and MachineConfigPool: kinds whose scope kda does not know, kept in
+    # cluster-scoped-resources/: no "namespace not stated by the dump" note on each
+    r = ingest(str(DATA / "must-gather-aws"))
+    kept = {o.kind: o for o in r.objects}
+    assert kept["APIRequestCount"].namespace == "" and kept["MachineConfigPool"].namespace == ""
+    assert r.object_notes == []
 
 
 def test_the_timestamp_files_newest_line_is_the_capture_time() -> None:
