@@ -9,6 +9,7 @@ name the same ones. The thresholds are data: data/node_restarts.yaml.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -135,13 +136,15 @@ def container_ends(pods: Iterable[Any]) -> Iterator[ContainerEnd]:
 def node_restart_moments(pods: Iterable[Any]) -> list[NodeRestartMoment]:
     """The node restart moments of these pods, by node and time: terminations within the window
     of the first of them, of at least min_pods pods (every pod of a node that has fewer, but
-    two at least), most of which lost their sandbox."""
+    two at least), most of which lost their sandbox, and which fewer of the node's pods lived
+    through than ended in (a reboot leaves no container running from before it)."""
     t = thresholds()
     pods = list(pods)
     on_node = Counter(str(p.view.spec.nodeName) for p in pods if p.view.spec.nodeName)
     by_node: dict[str, list[ContainerEnd]] = {}
     for end in container_ends(pods):
         by_node.setdefault(end.node, []).append(end)
+    running_since: dict[str, list[datetime]] | None = None
     moments = []
     for node, items in sorted(by_node.items()):
         items.sort(key=lambda e: e.finished)
@@ -151,10 +154,36 @@ def node_restart_moments(pods: Iterable[Any]) -> list[NodeRestartMoment]:
                 continue
             group = items[start:k]
             start = k
-            if len({(m.pod.namespace, m.pod.name) for m in group}) >= min(t.min_pods, max(2, on_node[node])) \
-                    and 2 * sum(m.lost_sandbox for m in group) > len(group):
-                moments.append(NodeRestartMoment(node, group[0].finished, group[-1].finished, tuple(group)))
+            ended = len({(m.pod.namespace, m.pod.name) for m in group})
+            if ended < min(t.min_pods, max(2, on_node[node])) or 2 * sum(m.lost_sandbox for m in group) <= len(group):
+                continue
+            if running_since is None:
+                running_since = _running_since(pods)
+            # pods of the node with a container running since before: they lived through it
+            # (an OpenShift install's bootstrap going away: 4 of a master's 86 pods exit 255
+            # as they lose their leases, 36 run on from before)
+            if bisect_left(running_since.get(node, ()), group[0].finished) > ended:
+                continue
+            moments.append(NodeRestartMoment(node, group[0].finished, group[-1].finished, tuple(group)))
     return moments
+
+
+def _running_since(pods: Iterable[Any]) -> dict[str, list[datetime]]:
+    """For each node, the earliest start of each of its pods' running containers, sorted."""
+    since: dict[str, list[datetime]] = {}
+    for pod in pods:
+        view = pod.view
+        node = view.spec.nodeName
+        if not node:
+            continue
+        starts = [when for _ctype, field in _STATUS_LISTS for status in getattr(view.status, field, None) or ()
+                  if status.state is not None and status.state.running is not None
+                  and (when := parse_time(status.state.running.startedAt)) is not None]
+        if starts:
+            since.setdefault(str(node), []).append(min(starts))
+    for starts in since.values():
+        starts.sort()
+    return since
 
 
 @once_per
