@@ -176,6 +176,11 @@ class Ingestor:
         if _NOT_SPACE.search(data) is None:  # (strip() would copy a 600 MB file to learn this)
             self.result.files.append(FileReport(display, "empty"))
             return
+        if data[:_TAR_BLOCK] == bytes(_TAR_BLOCK) and not data.lstrip(b"\0"):
+            # a tar's end marker alone (troubleshoot's copyFromHost of a path the node lacked)
+            self.result.files.append(FileReport(display, "empty"))
+            self.result.skipped.append(Rejection(display, "", "zero bytes only: an empty tar archive, holding nothing"))
+            return
         hint = layouts.object_hint(entry.path) if entry.path else None
         log_hint = layouts.log_hint(entry.path) if entry.path else None
         if log_hint is not None:
@@ -1651,6 +1656,9 @@ def _named_kinds(command: Any) -> set[str]:
 
 # The namespace kubectl lists when a command gives no -n and the context names none.
 _ASSUMED_NAMESPACE = "default"
+
+# A tar archive is written in blocks of this size; an empty one is two blocks of zero bytes.
+_TAR_BLOCK = 512
 
 # <folder>/<pod>/<container>[-previous].log: a troubleshoot `logs` collector's output (any
 # collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).
