@@ -37,11 +37,13 @@ class NamespaceSet:
 
 @dataclass(frozen=True, slots=True)
 class SystemNamespaces:
-    """The platform's namespaces, the add-ons', and those of the tools that collect dumps."""
+    """The platform's namespaces, the add-ons', and those of the tools that collect dumps (and
+    the labels such a tool sets on the pods it runs elsewhere)."""
 
     platform: NamespaceSet
     addons: NamespaceSet
     dump_tools: NamespaceSet
+    dump_tool_pod_labels: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
     def components(self) -> NamespaceSet:
@@ -60,8 +62,10 @@ def _namespace_set(row: dict | None) -> NamespaceSet:
 def system_namespaces(path: Path = DATA) -> SystemNamespaces:
     """The lists of system_namespaces.yaml."""
     data = load_yaml(path.read_text(encoding="utf-8")) or {}
+    labels = (data.get("dump_tools") or {}).get("pod_labels") or {}
     return SystemNamespaces(_namespace_set(data.get("platform")), _namespace_set(data.get("addons")),
-                            _namespace_set(data.get("dump_tools")))
+                            _namespace_set(data.get("dump_tools")),
+                            tuple((str(k), frozenset(str(v) for v in values)) for k, values in labels.items()))
 
 
 def is_platform_namespace(namespace: str) -> bool:
@@ -77,3 +81,12 @@ def is_component_namespace(namespace: str) -> bool:
 def is_dump_tool_namespace(namespace: str) -> bool:
     """Whether the namespace is that of a tool that collects dumps (sonobuoy)."""
     return namespace in system_namespaces().dump_tools
+
+
+def is_dump_tool_pod(labels: dict[str, str] | None) -> bool:
+    """Whether a pod's labels say a dump tool runs it (troubleshoot's run collectors).
+
+    >>> is_dump_tool_pod({"troubleshoot-role": "run-collector"}), is_dump_tool_pod({"app": "web"})
+    (True, False)
+    """
+    return bool(labels) and any(labels.get(key) in values for key, values in system_namespaces().dump_tool_pod_labels)
