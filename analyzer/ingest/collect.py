@@ -192,7 +192,8 @@ class Ingestor:
             return
         # A side file's path is only a guess: one that holds objects (a List, kubectl 1.8's
         # `Items`) is read as any other file, never skipped as metadata.
-        if entry.path and layouts.is_not_objects(entry.path) and datasniff.data_shape(data) != datasniff.OBJECTS:
+        if entry.path and layouts.is_not_objects(entry.path) and (
+                layouts.path_decides_not_objects(entry.path) or datasniff.data_shape(data) != datasniff.OBJECTS):
             self._add_side_file(entry, data, display)
             return
         try:
@@ -1457,6 +1458,7 @@ class Ingestor:
             self.result.server_version = facts["server_version"]
         if facts.get("created"):
             self.result.stated_capture_times.append((facts["created"], display))
+        self.result.collected_kinds.update(facts.get("queried_kinds", ()))
         self.result.skipped.append(Rejection(display, "", layouts.not_objects_reason(entry.path) or layouts.BUNDLE_METADATA))
 
     # -- bookkeeping ------------------------------------------------------------------------
@@ -2094,9 +2096,10 @@ def _yaml_list_items(value: Any) -> list | None:
 _CAPTURE_DATE_FILE_BYTES = 4096
 
 
-def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
-    """Server version and creation time stated by bundle metadata files, where they say them."""
-    facts: dict[str, str] = {}
+def _side_file_facts(path: str, data: bytes) -> dict[str, Any]:
+    """Server version and creation time stated by bundle metadata files, where they say them,
+    and the kinds a collector queried (found none or not)."""
+    facts: dict[str, Any] = {}
     if layouts.is_capture_date_file(path) and len(data) < _CAPTURE_DATE_FILE_BYTES:
         from analyzer.ingest.headerdate import parse_stated_time
 
@@ -2114,6 +2117,12 @@ def _side_file_facts(path: str, data: bytes) -> dict[str, str]:
         else:
             return facts
     except (msgspec.DecodeError, yamldocs.YamlDocumentError, UnicodeError):
+        return facts
+    if path.endswith("meta/query-time.json") and isinstance(doc, list):
+        # sonobuoy's record of every query it ran (and how long it took): it writes a kind's
+        # file only where the list is not empty, so a kind queried with no file has none
+        facts["queried_kinds"] = sorted({kind for q in doc if isinstance(q, dict) and isinstance(q.get("queryobj"), str)
+                                         and (kind := layouts.kind_for_resource(q["queryobj"])) is not None})
         return facts
     if not isinstance(doc, dict):
         return facts

@@ -46,7 +46,8 @@ def _layouts() -> dict:
     data["command_outputs"] = [(r, re.compile(r["pattern"])) for r in data.get("command_outputs", ())]
     data["joined_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("joined_logs", ())]
     data["not_objects"] = [
-        (re.compile(p["pattern"]), p["reason"]) if isinstance(p, dict) else (re.compile(p), BUNDLE_METADATA)
+        (re.compile(p["pattern"]), p["reason"], bool(p.get("certain"))) if isinstance(p, dict)
+        else (re.compile(p), BUNDLE_METADATA, False)
         for p in data["not_objects"]
     ]
     return data
@@ -212,4 +213,14 @@ def not_objects_reason(path: str) -> str | None:
     >>> not_objects_reason("b/version.yaml"), not_objects_reason("b/cluster-resources/pods/a.json")
     ('bundle metadata, not Kubernetes objects', None)
     """
-    return next((reason for rx, reason in _layouts()["not_objects"] if rx.search(path)), None)
+    return next((reason for rx, reason, _certain in _layouts()["not_objects"] if rx.search(path)), None)
+
+
+def path_decides_not_objects(path: str) -> bool:
+    """Whether a file's place alone says it holds no objects of the cluster, whatever its text
+    looks like (a sonobuoy e2e log quoting JSON).
+
+    >>> path_decides_not_objects("r/plugins/e2e/results/global/e2e.log"), path_decides_not_objects("b/version.yaml")
+    (True, False)
+    """
+    return next((certain for rx, _reason, certain in _layouts()["not_objects"] if rx.search(path)), False)

@@ -72,3 +72,34 @@ def test_an_array_of_messages_is_a_collectors_errors_not_a_broken_document(tmp_p
     assert not r.rejections and r.accounting_holds()
     assert sorted(s.reason for s in r.skipped) == 2 * [
         "a collector's errors (what the bundle could not collect), not objects"]
+
+
+# tests/ingest/data/sonobuoy-results-e2e/ is trimmed from vmware-tanzu/sonobuoy @ 307560188828
+# test/integration/testdata/results-4-e2e-failures.tar.gz (kind, v1.21.1, 2021-08-17, sonobuoy
+# 0.53): four of its namespaces, the resourcequota test's pod, the query timings of that
+# namespace and of the cluster's kinds, and the e2e plugin's defintion.json (sic), its
+# sonobuoy_results.yaml cut to three tests, and its e2e log's first lines and the lines where a
+# failing test printed the DaemonSetList and PodList it found. Since 0.15 sonobuoy names each
+# file <group>_<version>_<resource>.json and writes none for an empty list.
+E2E = Path(__file__).parent / "data" / "sonobuoy-results-e2e"
+
+
+def test_newer_sonobuoy_results_read_by_group_version_resource_names() -> None:
+    r = ingest(str(E2E))
+    assert r.accounting_holds()
+    assert not r.rejections, r.rejections
+    assert {(o.kind, o.namespace) for o in r.objects} >= {("Pod", "resourcequota-9871"), ("Namespace", "")}
+    skipped = {s.source.split("sonobuoy-results-e2e/", 1)[1]: s.reason for s in r.skipped}
+    # the plugin's own files, however much JSON or `items:` they quote (the e2e log's
+    # `pods: {"kind":"PodList",...}` made its 1,400 lines 174 rejected objects)
+    for path in ("plugins/e2e/defintion.json", "plugins/e2e/sonobuoy_results.yaml",
+                 "plugins/e2e/results/global/e2e.log"):
+        assert "a sonobuoy plugin's results" in skipped[path], (path, skipped.get(path))
+
+
+def test_what_sonobuoy_queried_is_collected_even_with_no_file() -> None:
+    # meta/query-time.json: persistentvolumeclaims were queried in resourcequota-9871 and none
+    # came back (no file); Events were never queried
+    r = ingest(str(E2E))
+    assert "PersistentVolumeClaim" in r.collected_kinds and "Service" in r.collected_kinds
+    assert "Event" not in r.collected_kinds
