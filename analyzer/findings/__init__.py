@@ -19,6 +19,7 @@ from analyzer.findings.logs import with_log_evidence
 from analyzer.findings.managed import mark_managed
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
+from analyzer.findings.toolmade import mark_tool_made
 from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta, sorted_findings
 from analyzer.memo import once_per
 from analyzer.sensitive.masking import mask_sensitive
@@ -47,6 +48,7 @@ def collect_findings(
             findings += fold_replicas(run_rule(rule, cluster), cluster)
     findings = with_log_evidence(findings, cluster)
     findings = mark_managed(cluster, findings)
+    findings = mark_tool_made(cluster, findings)
     if not show_sensitive:
         findings = [_masked(f) for f in findings]
     return sorted_findings(findings)

@@ -11,6 +11,7 @@ import pandas as pd
 
 from analyzer.findings.alike import replica_groups, said_for_replicas
 from analyzer.findings.facts import container_path, ev, is_system_namespace, objects_named
+from analyzer.findings.toolmade import tool_made_namespaces
 from analyzer.model.namespaces import is_dump_tool_pod
 
 if TYPE_CHECKING:
@@ -80,16 +81,19 @@ def _joined_containers(cluster: AnalyzedDump) -> pd.DataFrame:
                       left_on=[rows["namespace"].astype("string"), "pod"], right_on=["namespace", "pod"],
                       suffixes=("", "_pod"))
     if tools := _dump_tool_pods(cluster):
-        # the pods the tool that made the dump ran (troubleshoot's run collectors): their spec is
-        # the bundle's, not the cluster owner's
+        # the pods the tool that made the dump ran (troubleshoot's run collectors, the e2e
+        # suite's tests): their spec is the tool's, not the cluster owner's
         keys = pd.Series(list(zip(rows["namespace"].astype("string"), rows["pod"], strict=True)), index=rows.index)
         rows = rows[~keys.isin(tools)]
     return rows.sort_values(["namespace", "pod", "container_type", "name"], kind="stable")
 
 
 def _dump_tool_pods(cluster: AnalyzedDump) -> set[tuple[str, str]]:
-    """(namespace, name) of the pods a dump tool ran, by the label it sets on them."""
-    return {key for key, pod in pod_index(cluster).items() if is_dump_tool_pod(pod.view.metadata.labels)}
+    """(namespace, name) of the pods a dump tool ran, by the label it sets on them or on the
+    namespace its tests made (the e2e framework's)."""
+    made = tool_made_namespaces(cluster)
+    return {key for key, pod in pod_index(cluster).items()
+            if key[0] in made or is_dump_tool_pod(pod.view.metadata.labels)}
 
 
 def pod_index(cluster: AnalyzedDump) -> dict[tuple[str, str], KubeObject]:

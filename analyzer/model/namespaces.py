@@ -44,6 +44,7 @@ class SystemNamespaces:
     addons: NamespaceSet
     dump_tools: NamespaceSet
     dump_tool_pod_labels: tuple[tuple[str, frozenset[str]], ...] = ()
+    dump_tool_namespace_label_keys: frozenset[str] = frozenset()
 
     @property
     def components(self) -> NamespaceSet:
@@ -62,10 +63,12 @@ def _namespace_set(row: dict | None) -> NamespaceSet:
 def system_namespaces(path: Path = DATA) -> SystemNamespaces:
     """The lists of system_namespaces.yaml."""
     data = load_yaml(path.read_text(encoding="utf-8")) or {}
-    labels = (data.get("dump_tools") or {}).get("pod_labels") or {}
+    tools = data.get("dump_tools") or {}
+    labels = tools.get("pod_labels") or {}
     return SystemNamespaces(_namespace_set(data.get("platform")), _namespace_set(data.get("addons")),
-                            _namespace_set(data.get("dump_tools")),
-                            tuple((str(k), frozenset(str(v) for v in values)) for k, values in labels.items()))
+                            _namespace_set(tools),
+                            tuple((str(k), frozenset(str(v) for v in values)) for k, values in labels.items()),
+                            frozenset(str(k) for k in tools.get("namespace_label_keys") or ()))
 
 
 def is_platform_namespace(namespace: str) -> bool:
@@ -81,6 +84,16 @@ def is_component_namespace(namespace: str) -> bool:
 def is_dump_tool_namespace(namespace: str) -> bool:
     """Whether the namespace is that of a tool that collects dumps (sonobuoy)."""
     return namespace in system_namespaces().dump_tools
+
+
+def is_dump_tool_made_namespace(labels: dict[str, str] | None) -> str:
+    """The label that says a dump tool's tests made a namespace (the e2e framework's e2e-run), or "".
+
+    >>> is_dump_tool_made_namespace({"e2e-framework": "services", "e2e-run": "fc13"}), is_dump_tool_made_namespace({})
+    ('e2e-run', '')
+    """
+    keys = system_namespaces().dump_tool_namespace_label_keys
+    return next((key for key in sorted(keys) if labels and key in labels), "")
 
 
 def is_dump_tool_pod(labels: dict[str, str] | None) -> bool:
