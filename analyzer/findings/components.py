@@ -41,8 +41,22 @@ def distribution_name(cluster: AnalyzedDump) -> str | None:
 @cache
 def expected_roles() -> dict[str, tuple[str, ...]]:
     """Distribution -> roles it cannot work without, from data/expected_components.yaml."""
+    return {dist: tuple(roles) for dist, roles in _expected_components().items()}
+
+
+def role_namespaces(distribution: str, role: str) -> tuple[str, ...]:
+    """The namespaces other than kube-system a distribution runs a role in (OpenShift's DNS in
+    openshift-dns); () where it runs it in kube-system."""
+    return _expected_components().get(distribution, {}).get(role, ())
+
+
+@cache
+def _expected_components() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Distribution -> role -> its namespaces outside kube-system (a list of roles: none)."""
     raw = load_yaml((DATA / "expected_components.yaml").read_text(encoding="utf-8"))
-    return {str(k): tuple(v) for k, v in raw.items()}
+    return {str(dist): ({str(role): () for role in roles} if isinstance(roles, list)
+                        else {str(role): tuple(str(n) for n in namespaces or ()) for role, namespaces in roles.items()})
+            for dist, roles in raw.items()}
 
 
 # Distributions whose name is an acronym (the rest are said as they are written: k3s, kind, ...).

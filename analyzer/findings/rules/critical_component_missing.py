@@ -10,6 +10,7 @@ from analyzer.findings.components import (
     components,
     distribution_name,
     expected_roles,
+    role_namespaces,
 )
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.types import Evidence, Finding, RuleMeta
@@ -62,11 +63,27 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     looked = sorted({o.provenance.source for o in cluster.objects_of("Deployment", "DaemonSet", "StatefulSet", "Pod")
                      if o.namespace == "kube-system"})
     where = (looked[0], None) if looked else _empty_pod_listing(cluster) or (None, None)
+    uncollected = []
     for role in expected:
-        if role not in roles:
-            yield RULE.fail(None, Evidence("components.role (kube-system workloads)", found, role, *where),
-                            kind="Component", namespace="kube-system", name=role,
-                            role=role, distribution=dist, found=found)
+        if role in roles:
+            continue
+        elsewhere = role_namespaces(dist or "", role)
+        if elsewhere and not _holds_any_of(cluster, elsewhere):
+            # (a must-gather of one operator's namespaces: OpenShift's DNS is in openshift-dns)
+            uncollected.append(f"{', '.join(elsewhere)}, where {dist} runs its {role}")
+            continue
+        yield RULE.fail(None, Evidence("components.role (kube-system workloads)", found, role, *where),
+                        kind="Component", namespace="kube-system", name=role,
+                        role=role, distribution=dist, found=found)
+    if uncollected:
+        yield RULE.not_applicable(f"the dump holds nothing of {'; '.join(uncollected)}")
+
+
+def _holds_any_of(cluster: AnalyzedDump, namespaces: tuple[str, ...]) -> bool:
+    """Whether the dump holds any object of these namespaces (a Namespace object itself aside: a
+    cluster-wide listing names namespaces whose contents it did not collect)."""
+    wanted = frozenset(namespaces)
+    return any(o.namespace in wanted for o in cluster.objects)
 
 
 def _every_pod_listed_with_nodes_not_ready(cluster: AnalyzedDump) -> bool:
