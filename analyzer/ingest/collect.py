@@ -194,7 +194,10 @@ class Ingestor:
         # `Items`) is read as any other file, never skipped as metadata.
         if entry.path and layouts.is_not_objects(entry.path) and (
                 layouts.path_decides_not_objects(entry.path) or datasniff.data_shape(data) != datasniff.OBJECTS):
-            self._add_side_file(entry, data, display)
+            # (a file named `version` is must-gather's image name, or `kubectl version` a
+            # collector saved: the server version is read from the latter)
+            if not (_KUBECTL_VERSION.match(data) and self._add_kubectl_message(entry, display, data)):
+                self._add_side_file(entry, data, display)
             return
         try:
             data = _normalise_bytes(data, display)
@@ -1661,6 +1664,9 @@ _ASSUMED_NAMESPACE = "default"
 
 # A tar archive is written in blocks of this size; an empty one is two blocks of zero bytes.
 _TAR_BLOCK = 512
+
+# `kubectl version` as a file's text (its first line)
+_KUBECTL_VERSION = re.compile(rb"\s*(?:Client|Server) Version:")
 
 # <folder>/<pod>/<container>[-previous].log: a troubleshoot `logs` collector's output (any
 # collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).

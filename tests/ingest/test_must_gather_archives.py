@@ -94,3 +94,16 @@ def test_a_node_gathers_files_and_archive_are_passed_over_whole() -> None:
     # the sysinfo archive is one entry: none of its members (/proc, /sys links) is listed
     assert not any("sysinfo.tgz!" in s.source for s in r.skipped)
     assert [(o.kind, o.name) for o in r.objects] == [("Pod", "csi-nfs-node-ktfpc")]
+
+
+def test_a_version_file_of_kubectl_version_is_read_for_the_server_version(tmp_path: Path) -> None:
+    # must-gather's `version` holds its image's name; a collector that saves `kubectl version`
+    # as `version` (the text of rancher2_logs_collector's kubectl/version, tests/ingest/data/
+    # rancher2-logs-collector) still gives the server version
+    rancher = next((DATA / "rancher2-logs-collector").glob("*/rke2/kubectl/version"))
+    (tmp_path / "version").write_bytes(rancher.read_bytes())
+    r = ingest(str(tmp_path))
+    assert r.server_version == "v1.32.7+rke2r1"
+    assert not r.rejections
+    must_gather = ingest(str(DATA / "must-gather-aws"))
+    assert must_gather.server_version is None  # "openshift/must-gather / 4.0-art-dev" is no server's
