@@ -107,3 +107,15 @@ def test_a_version_file_of_kubectl_version_is_read_for_the_server_version(tmp_pa
     assert not r.rejections
     must_gather = ingest(str(DATA / "must-gather-aws"))
     assert must_gather.server_version is None  # "openshift/must-gather / 4.0-art-dev" is no server's
+
+
+def test_a_nodes_folder_of_kubectl_text_is_read_not_passed_over(tmp_path: Path) -> None:
+    # only the node gathers' own files are passed over by name: a describe saved under
+    # nodes/<node>/ (realdata gke/cryptnono-issue-34's excerpt) is a Node
+    from conftest import REALDATA
+
+    (tmp_path / "nodes" / "n1").mkdir(parents=True)
+    describe = REALDATA / "gke" / "cryptnono-issue-34" / "describe-node-excerpt.txt"
+    (tmp_path / "nodes" / "n1" / "describe.txt").write_bytes(describe.read_bytes())
+    r = ingest(str(tmp_path))
+    assert [o.kind for o in r.objects] == ["Node"]
