@@ -176,7 +176,7 @@ class Ingestor:
         if _NOT_SPACE.search(data) is None:  # (strip() would copy a 600 MB file to learn this)
             self.result.files.append(FileReport(display, "empty"))
             return
-        if data[:_TAR_BLOCK] == bytes(_TAR_BLOCK) and not data.lstrip(b"\0"):
+        if data[:_TAR_BLOCK] == _ZERO_BLOCK and not data.lstrip(b"\0"):
             # a tar's end marker alone (troubleshoot's copyFromHost of a path the node lacked)
             self.result.files.append(FileReport(display, "empty"))
             self.result.skipped.append(Rejection(display, "", "zero bytes only: an empty tar archive, holding nothing"))
@@ -1664,6 +1664,7 @@ _ASSUMED_NAMESPACE = "default"
 
 # A tar archive is written in blocks of this size; an empty one is two blocks of zero bytes.
 _TAR_BLOCK = 512
+_ZERO_BLOCK = bytes(_TAR_BLOCK)
 
 # `kubectl version` as a file's text (its first line)
 _KUBECTL_VERSION = re.compile(rb"\s*(?:Client|Server) Version:")
