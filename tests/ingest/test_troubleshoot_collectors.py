@@ -6,8 +6,9 @@ holds, not rejected as objects without a kind; a copyFromHost collector's empty 
 The fixture tests/ingest/data/troubleshoot-collectors/supportbundle/ is trimmed from
 replicatedhq/troubleshoot @ 5bf008f7d246 test/baselines/supportbundle/baseline.tar.gz (the bundle
 its own baseline spec makes of a k3s v1.31.2 node, 2025-12-10): those files, with dns/debug.txt,
-sysctl/primary-node and execution-data/summary.txt cut to their first lines and
-node-metrics/primary-node.json to the node's name and first system container.
+sysctl/primary-node and execution-data/summary.txt cut to their first lines,
+node-metrics/primary-node.json to the node's name and first system container, and
+http-get-example.json's body and headers to their first characters and three headers.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def test_collectors_answers_are_passed_over_with_what_they_hold() -> None:
         "registry/registry-images-example.json": "database or registry check",
         "collectd/rrd/primary-node/stderr.txt": "collectd's files",
         "execution-data/summary.txt": "the bundle's collectors",
+        # an http collector's file at the root, named by the spec: told by its shape
+        "http-get-example.json": "http collector's answer",
         # two blocks of zero bytes: tar's end marker alone (the node had no collectd files)
         "collectd/rrd/primary-node/archive.tar": "an empty tar archive",
     }.items():
