@@ -2194,7 +2194,7 @@ def _join(a: str, b: str) -> str:
 def _hints(kind: str | None, hint: layouts.PathHint | None) -> Hints:
     if hint is None:
         return Hints(kind=kind)
-    return Hints(kind=kind or hint.kind, namespace=hint.namespace, name=hint.name,
+    return Hints(kind=kind or hint.kind, api_version=hint.api_version, namespace=hint.namespace, name=hint.name,
                  cluster_scoped=hint.cluster_scoped)
 
 

@@ -25,6 +25,9 @@ class PathHint:
     # the path keeps cluster-scoped objects apart (must-gather's cluster-scoped-resources/):
     # an object there whose kind kda does not know the scope of states no namespace, rightly
     cluster_scoped: bool = False
+    # the apiVersion of objects the layout keeps without one (an insights archive's
+    # config/infrastructure.json is config.openshift.io/v1)
+    api_version: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +113,7 @@ def object_hint(path: str) -> PathHint | None:
     """The layout a file's path belongs to, with kind/namespace/name when the path says them.
 
     >>> object_hint("bundle/cluster-resources/pods/kube-system.json")
-    PathHint(format='support-bundle', kind='Pod', namespace='kube-system', name=None, cluster_scoped=False)
+    PathHint(format='support-bundle', kind='Pod', namespace='kube-system', name=None, cluster_scoped=False, api_version=None)
     >>> object_hint("dump/kube-system/daemonsets.json").kind
     'DaemonSet'
     """
@@ -120,7 +123,8 @@ def object_hint(path: str) -> PathHint | None:
             continue
         g = m.groupdict()
         kind = row.get("kind") or (kind_for_resource(g["res"]) if g.get("res") else None)
-        return PathHint(row["format"], kind, g.get("ns"), g.get("name"), row.get("scope") == "cluster")
+        return PathHint(row["format"], kind, g.get("ns"), g.get("name"), row.get("scope") == "cluster",
+                        row.get("api_version"))
     return None
 
 
