@@ -15,7 +15,7 @@ from analyzer.collector import collector_paused
 from analyzer.forked import ChildLetters, Forked, fork_call
 from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import Diagram, draw, render_page, write_diagrams
-from analyzer.report.sections import SECTIONS, FindingsSay, cluster_facts, findings_say, section
+from analyzer.report.sections import SECTIONS, cluster_facts, section
 from analyzer.report.views import NamespaceChoice, system_namespace
 
 if TYPE_CHECKING:
@@ -108,11 +108,10 @@ def _dependencies_names(choice: NamespaceChoice) -> tuple[str, str]:
 
 # -- the report's second process ----------------------------------------------------------
 
-# Sections that read neither the findings nor the graph: the second process makes them; then,
-# from what the findings say of them (`FindingsSay`, sent once made), the pods (while this
-# process makes the sections of the findings and the workloads: the two end about together).
+# Sections that read neither the findings nor the graph: the second process makes them. (The
+# pods section, which reads what the findings say of them, is made here: sent over it cost
+# more, the second process encoding and this one decoding 20,000 rows, than making it.)
 SECTIONS_BESIDE = ("read", "nodes", "services", "timeline")
-SECTIONS_AFTER_FINDINGS = ("pods",)
 # The table family both processes read: the second builds it first and sends it over.
 FAMILY_BESIDE = "pods"
 
@@ -159,9 +158,8 @@ class DependenciesLetter(msgspec.Struct, array_like=True):
 
 class FindingsLetter(msgspec.Struct, array_like=True):
     """What the findings say that the second process shows: their tally for the chart (or why
-    there is none: the findings failing), what they say of the pods."""
+    there is none: the findings failing)."""
 
-    say: FindingsSay
     tally: bytes | None = None
     error: str | None = None
 
@@ -182,13 +180,8 @@ def parts_beside(cluster: Cluster, pages: bool, sections: bool,
     data = letters.receive()
     if data is None:
         return parts
-    said = msgspec.msgpack.decode(data, type=FindingsLetter)
     if pages:
-        parts.findings = _findings_chart_from(said, cluster)
-    if sections:
-        for name, build in SECTIONS:
-            if name in SECTIONS_AFTER_FINDINGS:
-                made[name] = section(lambda c, build=build: build(c, said.say), cluster)
+        parts.findings = _findings_chart_from(msgspec.msgpack.decode(data, type=FindingsLetter), cluster)
     return parts
 
 
@@ -274,15 +267,14 @@ def _dependencies_from(data: bytes | None, cluster: Cluster) -> Diagram | None:
     return draw(diagram_id, title, build)
 
 
-def _findings_letter(cluster: Cluster, pages: bool) -> bytes:
+def _findings_letter(cluster: Cluster) -> bytes:
     from analyzer.report.views import findings_tally, tally_to_bytes
 
-    letter = FindingsLetter(findings_say(cluster))
-    if pages:
-        try:
-            letter.tally = tally_to_bytes(findings_tally(cluster.findings))
-        except Exception as exc:  # noqa: BLE001 - the chart says why, as when drawn here
-            letter.error = f"{type(exc).__name__}: {exc}"
+    letter = FindingsLetter()
+    try:
+        letter.tally = tally_to_bytes(findings_tally(cluster.findings))
+    except Exception as exc:  # noqa: BLE001 - the chart says why, as when drawn here
+        letter.error = f"{type(exc).__name__}: {exc}"
     return msgspec.msgpack.encode(letter)
 
 
@@ -404,8 +396,8 @@ class _Beside:
 
     def after_findings(self) -> None:
         if self._forked is not None:
-            if self._pages or self._sections:
-                self._forked.send(_findings_letter(self._cluster, self._pages))
+            if self._pages:
+                self._forked.send(_findings_letter(self._cluster))
             self._forked.end_letters()
 
     def get(self) -> PartsBeside:
@@ -438,7 +430,7 @@ def _render(cluster: Cluster, directory: Path, formats: tuple[str, ...],
     if facts is None:
         facts = cluster_facts(cluster, made={name: _made_beside(beside, name, build, cluster)
                                              for name, build in SECTIONS
-                                             if name in SECTIONS_BESIDE + SECTIONS_AFTER_FINDINGS})
+                                             if name in SECTIONS_BESIDE})
     files = ReportFiles(cluster.name, directory, facts=facts)
     if pages:
         parts = beside.get()

@@ -271,9 +271,9 @@ WORKLOAD_COLUMNS = ["kind", "namespace", "name", "desired", "ready", "available"
                     "failed_condition"]
 
 
-def workloads_section(cluster: Cluster, said: FindingsSay | None = None) -> dict[str, Any]:
+def workloads_section(cluster: Cluster) -> dict[str, Any]:
     """Workloads (ReplicaSets owned by Deployments left out) by health and namespace; unhealthy
-    first. `said`: what the findings say of them, where made elsewhere (else read here)."""
+    first."""
     w = cluster.tables["workloads"]
     w = w[~((w["kind"] == "ReplicaSet") & w["owner_kind"].notna())]
     # A Deployment's describe counts available pods, not ready ones (an available pod has been
@@ -285,7 +285,7 @@ def workloads_section(cluster: Cluster, said: FindingsSay | None = None) -> dict
     # A controller the findings say is short of ready pods (they read its API defaults:
     # spec.replicas absent means 1), or a Job they say failed (a describe prints no conditions:
     # its events or failed pods say it), is not healthy here either, so the two never disagree.
-    flagged = {tuple(ref) for ref in (said or findings_say(cluster)).failing}
+    flagged = {tuple(ref) for ref in findings_say(cluster).failing}
     by_finding = [(k, _ns(ns), n) in flagged for k, ns, n in zip(
         w["kind"].astype(object).tolist(), w["namespace"].astype(object).tolist(),
         w["name"].astype(object).tolist(), strict=True)]
@@ -367,7 +367,7 @@ class FindingsSay(msgspec.Struct, array_like=True):
     """What the findings say that the workloads and pods sections show: the controllers short of
     ready pods or failed, (kind, namespace, name) at warning or above; and the pods as a node's
     kubelet last reported them before it stopped ("namespace/name"), whose state now is
-    unknown. Plain data: the report's second process makes those sections from it."""
+    unknown."""
 
     failing: list[tuple[str, str, str]]
     stale_pods: list[str]
@@ -416,15 +416,14 @@ def _on_silent_nodes(stale_pods: list[str], pods: pd.DataFrame) -> pd.Series:
     return refs.isin(stale_pods).fillna(False).astype(bool)
 
 
-def pods_section(cluster: Cluster, said: FindingsSay | None = None) -> dict[str, Any]:
-    """Every pod as kubectl get pods -o wide shows it; the ones not running or not ready first.
-    `said`: what the findings say of them, where made elsewhere (else read here)."""
+def pods_section(cluster: Cluster) -> dict[str, Any]:
+    """Every pod as kubectl get pods -o wide shows it; the ones not running or not ready first."""
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string"))
     # a pod running and ready as its silent node last reported is unknown; one it reported
     # not ready (the node controller marks them so) stays not healthy
     looks_healthy = _pods_healthy(pods, status)
-    stale = (said or findings_say(cluster)).stale_pods
+    stale = findings_say(cluster).stale_pods
     unknown = _pods_unknown(pods, status) | (looks_healthy & _on_silent_nodes(stale, pods))
     healthy = looks_healthy | unknown  # unknown ones are not counted as not healthy
     ordered = pods.assign(_healthy=healthy, status=status)

@@ -59,17 +59,17 @@ def _made_here_only_in_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
             return _make(*args, **kwargs)
 
         monkeypatch.setattr(module, name, in_child_only)
-    # and the sections the child makes, the pods too (once the findings are made)
+    # and the sections the child makes
     def child_only(build):  # noqa: ANN001, ANN202
         def in_child_only(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
             assert os.getpid() != parent, f"{build.__name__} made in this process"
             return build(*args, **kwargs)
         return in_child_only
 
-    beside = cluster_report.SECTIONS_BESIDE + cluster_report.SECTIONS_AFTER_FINDINGS
+    beside = cluster_report.SECTIONS_BESIDE
     watched = tuple((name, child_only(build) if name in beside else build)
                     for name, build in sections.SECTIONS)
-    assert {"pods", "timeline"} <= {n for n, _ in watched if n in beside}
+    assert {"nodes", "timeline"} <= {n for n, _ in watched if n in beside}
     monkeypatch.setattr(sections, "SECTIONS", watched)
     monkeypatch.setattr(cluster_report, "SECTIONS", watched)
 
