@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from analyzer.ingest import IngestResult, KubeObject, LogRecord
+from analyzer.ingest.records import JsonItem
 from analyzer.printing.pasted import PASTED, served_pasted_pod
 from analyzer.printing.resources import Resource, ResourceCatalog
 from analyzer.printing.selectors import field_selector, label_selector
@@ -215,13 +216,13 @@ def _masked_text(value: str) -> str:
     return mask_sensitive(value)
 
 
-# What a collector that wrote objects through untyped maps leaves that the API never serves:
-# a number as a float (`1194914199.0` in our YAML's JSON, go-yaml's `1.194914199e+09`; Go's
-# encoding/json writes an integral float64 without either, so kubectl's JSON has none), a
-# number go-yaml wrote as `1e+09` (text to YAML 1.1, which wants a dot), and a null time as the
-# text "null".
-# (an exponent with its sign `+`: hex digests and UIDs have `e` between digits, never `e+`)
-_COLLECTOR_TOKEN = re.compile(rb'[0-9][eE]\+[0-9]|[0-9]\.0+[\s,}\]]|"null"')
+# What a collector that wrote objects through untyped maps as YAML (go-yaml) leaves that the API
+# never serves: a number as a float (`1.194914199e+09`), a number as `1e+09` (text to YAML 1.1,
+# which wants a dot), a null time as the text "null". Go's encoding/json writes none of these, so
+# objects read from JSON are served as read; objects read from YAML by the fast parser are
+# compact JSON, where those show as `.0,` `.0}` `.0]` (orjson's integral float), `e+` and
+# `"null"` (substring searches: a regex over every pod's 30 KB cost more than its decoding).
+_COLLECTOR_MARKS = (b".0,", b".0}", b".0]", b"e+", b'"null"')
 _GO_YAML_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?[eE]\+[0-9]+")
 # Fields of free text (any value is the user's): nothing in them is retyped.
 _FREE_TEXT = frozenset({"annotations", "data", "stringData", "binaryData", "env", "args", "command"})
@@ -229,12 +230,11 @@ _INT64 = 2**63
 
 
 def _may_need_api_types(raw: Any) -> bool:
-    if raw is None:
-        return False
     if isinstance(raw, dict):
-        return True
-    data = raw.resolve() if hasattr(raw, "resolve") else raw
-    return isinstance(data, bytes | bytearray | memoryview) and _COLLECTOR_TOKEN.search(data) is not None
+        return True  # read from YAML by the safe loader, or from text
+    if isinstance(raw, memoryview):
+        raw = raw.obj  # (an item is kept as a view of its bytes)
+    return isinstance(raw, JsonItem) and any(mark in raw for mark in _COLLECTOR_MARKS)
 
 
 def api_types(value: Any, key: str = "") -> Any:
