@@ -10,7 +10,15 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
 
-from analyzer.findings.facts import age_at_capture, age_text, ago, ev, known_age, objects_named
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    ago,
+    ev,
+    known_age,
+    objects_named,
+    when_text,
+)
 from analyzer.findings.versions import DATA
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.kube.time import parse_time
@@ -469,7 +477,7 @@ def event_ago(cluster: AnalyzedDump, fact: EventFact) -> str:
         if said.line is not None and said.line < _last_lines(cluster).get(said.source, 0):
             return f"{age_text(fact.last_seen_ago)} before its table was printed (line {said.line})"
         return f"{age_text(fact.last_seen_ago)} before capture"
-    return ago(cluster, fact.last_seen, fact.event)
+    return when_text(cluster, fact.last_seen, fact.event)
 
 
 @once_per
