@@ -19,6 +19,7 @@ from analyzer.ingest.text.describe import (
     config,
     custom,
     jobs,
+    networking,
     node,
     pod,
     service,
@@ -42,7 +43,8 @@ from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import cell
 
 _READERS = {**pod.READERS, **node.READERS, **service.READERS, **workloads.READERS,
-            **config.READERS, **jobs.READERS, **storage.READERS, **autoscaling.READERS}
+            **config.READERS, **jobs.READERS, **storage.READERS, **autoscaling.READERS,
+            **networking.READERS}
 _DATA_HEADINGS = ("Data", "BinaryData")
 
 
