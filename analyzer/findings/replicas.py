@@ -3,9 +3,11 @@ rules share, with where each kind keeps its desired and ready counts."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 
+from analyzer.distributions.workloads import pod_ready
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
     age_text,
@@ -131,6 +133,27 @@ def _turned_down(pod: KubeObject) -> bool:
                for c in pod.view.status.conditions or ())
 
 
+# `Pods Status:  3 Running / 0 Waiting / 0 Succeeded / 0 Failed`
+_PODS_RUNNING = re.compile(r"^(\d+) Running\b")
+
+
+def _described_ready(cluster: AnalyzedDump, obj: KubeObject) -> tuple[int, str] | None:
+    """(ready, where it is told) of a controller whose describe states no ready count: its pods
+    in the dump when every one it has (its `total`) is there and says whether it is ready, else
+    its Running pods when fewer than it wants (no more can be ready); None when unknown
+    (kubernetes/kubernetes#64500: `3 desired | 3 total`, 2 of 3 pods ready, was '0 of 3')."""
+    pods = owned_pods(cluster, obj)
+    states = [pod_ready(pod) for pod in pods]
+    total = obj.view.status.replicas
+    if pods and None not in states and total is not None and len(pods) >= total:
+        return sum(bool(state) for state in states), "its pods in the dump"
+    desired = obj.view.spec.replicas if obj.view.spec.replicas is not None else 1
+    running = _PODS_RUNNING.match(obj.view.text.pods_status or "") if obj.view.text else None
+    if running is not None and int(running.group(1)) < desired:
+        return int(running.group(1)), "Pods Status (Running)"
+    return None
+
+
 def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterator[Finding]:
     for obj in cluster.objects_of(kind):
         if is_manifest(obj):
@@ -147,6 +170,12 @@ def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterato
                                 ready=ready, desired=desired, detail="")
             continue
         desired, ready, ready_field, desired_field = _counts(obj)
+        if text is not None and text.described and obj.kind != "DaemonSet" \
+                and status.readyReplicas is None and getattr(status, "availableReplicas", None) is None:
+            # a StatefulSet's or ReplicaSet's describe prints no ready count: 0 is not what it says
+            if (told := _described_ready(cluster, obj)) is None:
+                continue
+            ready, ready_field = told
         if desired and ready < desired:
             cond = next((c for c in status.conditions or ()
                          if c.status == "False" or c.type == "ReplicaFailure"), None)

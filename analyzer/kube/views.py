@@ -85,6 +85,7 @@ class TextFacts(Struct, gc=False):
     every_pod_listed: bool | None = None  # a row of `kubectl get pods -A` unfiltered (no selector, no pipe)
     cut_in: str | None = None  # describe: the section the paste ends in (what follows is not in it)
     ends_after: str | None = None  # describe: the whole section the paste ends with (the rest not in it)
+    pods_status: str | None = None  # describe of a workload: `3 Running / 0 Waiting / ...`
     used_by: list[str] | None = None  # describe pvc: the pods its `Used By`/`Mounted By` names
     condition_ages: dict[str, float] | None = None  # `oc get co` SINCE: condition type -> seconds
 
