@@ -61,4 +61,36 @@ def read_job(root: Entry, body: dict[str, Any], facts: dict[str, Any],
     return []
 
 
-READERS = {"Job": read_job}
+def read_cron_job(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+                  ctx: DescribeContext) -> list[TextObject]:
+    """Fill a CronJob from its describe: its schedule and policy, its job template (the
+    describe prints the template's Selector, Parallelism, Completions and Pod Template at the
+    top level), when it last ran and the Jobs it runs now."""
+    for key, path in (("Schedule", "spec.schedule"), ("Concurrency Policy", "spec.concurrencyPolicy")):
+        if value := cell(root.child_value(key)):
+            set_path(body, path, value)
+    if (suspend := boolean(root.child_value("Suspend"))) is not None:
+        set_path(body, "spec.suspend", suspend)
+    for key, path in (("Successful Job History Limit", "spec.successfulJobsHistoryLimit"),
+                      ("Failed Job History Limit", "spec.failedJobsHistoryLimit"),
+                      ("Starting Deadline Seconds", "spec.startingDeadlineSeconds")):
+        if seconds := re.fullmatch(r"(\d+)s?", cell(root.child_value(key)) or ""):
+            set_path(body, path, int(seconds.group(1)))
+    template: dict[str, Any] = {"apiVersion": body["apiVersion"], "kind": "Job", "metadata": {}}
+    read_job(root, template, {}, ctx)
+    job_spec = template.get("spec") or {}
+    job_spec.pop("suspend", None)  # the describe's Suspend is the CronJob's own
+    if job_spec:
+        set_path(body, "spec.jobTemplate.spec", job_spec)
+    if last := describe_time(root.child_value("Last Schedule Time")):
+        set_path(body, "status.lastScheduleTime", last)
+    active = root.child("Active Jobs")
+    if names := [name for value in (active.values if active else ()) for name in csv(value)
+                 if cell(name) is not None]:
+        set_path(body, "status.active", [{"kind": "Job", "name": name, "apiVersion": "batch/v1",
+                                          **({"namespace": ns} if (ns := body["metadata"].get("namespace")) else {})}
+                                         for name in names])
+    return []
+
+
+READERS = {"Job": read_job, "CronJob": read_cron_job}
