@@ -41,6 +41,7 @@ from analyzer.ingest.text.rows.common import NAME
 from analyzer.ingest.text.tables import single_kind
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import cell
+from analyzer.kube.kinds import KIND_GROUPS
 
 _READERS = {**pod.READERS, **node.READERS, **service.READERS, **workloads.READERS,
             **config.READERS, **jobs.READERS, **storage.READERS, **autoscaling.READERS,
@@ -80,7 +81,7 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         if name:
             meta = {"name": name, **meta}
             notes.append("describe of Node begins mid-text without its Name; named from its Lease holder")
-    info = catalog.kinds.get(kind or "")
+    info = catalog.kinds.get(kind or "") or _listed_kind(kind, command, catalog)
     if info is None:
         info = _declared_kind(root)  # custom resources print their `API Version` and `Kind`
     if not name and [entry.key for entry in root.children] == ["Events"]:
@@ -274,6 +275,19 @@ def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str |
         sizes_only = bool(data) and all(re.fullmatch(r"\d+ bytes", v.strip()) for v in data.values())
         return "Secret" if "Type" in keys or sizes_only else "ConfigMap"
     return describe_layout().kind_of(keys)
+
+
+def _listed_kind(kind: str | None, command: Command | None, catalog: Catalog) -> KindInfo | None:
+    """A kind whose `get` rows are kept as a table only (kinds.yaml listed_only) but whose
+    describe a reader reads (a NetworkPolicy's selector and rules), told by its fields or named
+    by the describe command."""
+    named = command.resources[0] if command is not None and command.verb == "describe" \
+        and len(command.resources) == 1 else None
+    listed = catalog.listed_only(kind or named or "")
+    if listed is None or listed not in _READERS or listed not in KIND_GROUPS:
+        return None
+    return KindInfo(kind=listed, api_version=f"{KIND_GROUPS[listed]}/v1", names=(), headers=(),
+                    fields={}, describe_ends=())
 
 
 def _declared_kind(root: Entry) -> KindInfo | None:

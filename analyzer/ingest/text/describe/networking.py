@@ -1,5 +1,6 @@
-"""`kubectl describe ingress`: its address, class, default backend, TLS and rules.
+"""`kubectl describe ingress` and `kubectl describe networkpolicy`.
 
+An Ingress: its address, class, default backend, TLS and rules.
 kubectl prints the rules as a table under `Rules:` (Host, Path, Backends): a host on its own row,
 then one row per path, the backend as `SERVICE:PORT (ENDPOINTS)`; a rule without a host shows
 `*`. An Ingress with no default backend shows `<default>` (kubectl 1.24 on) or, before,
@@ -8,7 +9,9 @@ then one row per path, the backend as `SERVICE:PORT (ENDPOINTS)`; a rule without
 
 from __future__ import annotations
 
+import contextlib
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
@@ -90,4 +93,103 @@ def _rules(entry: Entry | None, endpoints: dict[str, str]) -> list[dict[str, Any
     return rules
 
 
-READERS = {"Ingress": read_ingress}
+# `Created on:   2020-09-14 15:27:33 +0000 UTC` (the NetworkPolicy describer's own time form)
+_CREATED_ON = "%Y-%m-%d %H:%M:%S %z"
+# `To Port: 80/TCP`, `To Port: http/TCP`; `<any> (traffic allowed to all ports)`
+_RULE_PORT = re.compile(r"^(?P<port>[A-Za-z0-9-]+)/(?P<protocol>[A-Z]+)$")
+_DIRECTIONS = (("ingress", "Allowing ingress traffic", "From"), ("egress", "Allowing egress traffic", "To"))
+
+
+def read_network_policy(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+                        ctx: DescribeContext) -> list[TextObject]:
+    """Fill a NetworkPolicy from its describe: the pods it selects, its policy types and each
+    direction's rules (ports and peers, in the order kubectl printed them, `----------` between
+    rules). A selector kubectl printed with set expressions is said unread, not guessed."""
+    created = cell(root.child_value("Created on"))
+    if created:
+        with contextlib.suppress(ValueError):
+            moment = datetime.strptime(created.removesuffix(" UTC"), _CREATED_ON)
+            body["metadata"]["creationTimestamp"] = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    spec = root.child("Spec")
+    if spec is None:
+        return []
+    selector = _selector(spec.child_value("PodSelector"))
+    if selector is not None:
+        set_path(body, "spec.podSelector", selector)
+    elif cell(spec.child_value("PodSelector")):
+        ctx.unread.append((spec.line, "Spec", f"its PodSelector '{spec.child_value('PodSelector')}' "
+                                              "was not read (only key=value selectors are)"))
+    if types := csv(spec.child_value("Policy Types")):
+        set_path(body, "spec.policyTypes", types)
+    for field, heading, peer_key in _DIRECTIONS:
+        if (entry := spec.child(heading)) is not None:
+            rules = _policy_rules(entry, peer_key, ctx)
+            if rules is not None:
+                set_path(body, f"spec.{field}", rules)
+    return []
+
+
+def _selector(text: str | None) -> dict[str, Any] | None:
+    """A label selector as kubectl formats it: `<none>` (every pod: {}), `a=b,c=d`; None for
+    one with set expressions (`app in (a,b)`) or nothing at all."""
+    value = (text or "").strip()
+    if not value:
+        return None
+    if value.startswith("<none>"):
+        return {}
+    pairs = [part.strip().partition("=") for part in value.split(",")]
+    if all(sep and key and "!" not in key and " " not in key for key, sep, _ in pairs):
+        return {"matchLabels": {key: val for key, _, val in pairs}}
+    return None
+
+
+def _policy_rules(entry: Entry, peer_key: str, ctx: DescribeContext) -> list[dict[str, Any]] | None:
+    """The rules under `Allowing ingress traffic:` read from its lines as written."""
+    lines = [line for line in ctx.lines if line.no > entry.line]
+    section: list[str] = []
+    base = None
+    for line in lines:
+        text = line.text.expandtabs(8)
+        if not text.strip():
+            continue
+        depth = len(text) - len(text.lstrip(" "))
+        if base is None:
+            base = depth
+        if depth < base:
+            break
+        section.append(text.strip())
+    if not section or section[0].startswith("<none>"):
+        return []  # the selected pods are isolated: no traffic allowed this way
+    rules: list[dict[str, Any]] = [{}]
+    peer: dict[str, Any] | None = None
+    for text in section:
+        key, _, value = text.partition(":")
+        value = value.strip()
+        if set(text) == {"-"}:
+            rules.append({})
+            peer = None
+        elif key == "To Port":
+            if port := _RULE_PORT.match(value):
+                number = port.group("port")
+                rules[-1].setdefault("ports", []).append(
+                    {"port": int(number) if number.isdigit() else number, "protocol": port.group("protocol")})
+        elif key == peer_key:
+            if value.startswith("<any>"):
+                continue
+            peer = {}
+            rules[-1].setdefault("from" if peer_key == "From" else "to", []).append(peer)
+        elif peer is not None and key in ("PodSelector", "NamespaceSelector"):
+            if (selector := _selector(value)) is None:
+                # a peer read without its selector would widen the rule: the direction is unread
+                ctx.unread.append((entry.line, "Spec", f"its {key} '{value}' in '{entry.key}' was "
+                                                       "not read (only key=value selectors are)"))
+                return None
+            peer["podSelector" if key == "PodSelector" else "namespaceSelector"] = selector
+        elif peer is not None and key == "CIDR":
+            peer.setdefault("ipBlock", {})["cidr"] = value
+        elif peer is not None and key == "Except" and (excepted := csv(value)):
+            peer.setdefault("ipBlock", {})["except"] = excepted
+    return rules
+
+
+READERS = {"Ingress": read_ingress, "NetworkPolicy": read_network_policy}
