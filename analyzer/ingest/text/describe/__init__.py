@@ -62,6 +62,7 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     # kubectl before 1.5 ended a describe of no events with `No events.`: its Events, empty
     lines = [Line(line.no, "Events:  <none>") if line.text.rstrip() == _NO_EVENTS else line
              for line in block.lines if not ELISION.match(line.text)]
+    lines = _split_joined(lines, layout.all_top)
     kind = _kind(lines, command, catalog)
     if block.collapsed:
         lines = reindent(lines, kind or "", layout)
@@ -152,6 +153,27 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         rejections.append(Rejection(source, f"line {last_line}",
             f"describe of {info.kind} '{name}' ends mid-section 'Events'"))
     return objects, rejections
+
+
+# `Annotations:  Spec:`: kubectl's Ingress and NetworkPolicy describers of about 1.18 wrote no
+# line end after an Annotations title whose every annotation they skip (last-applied-configuration)
+_JOINED = re.compile(r"^(?P<title>Annotations):\s+(?P<rest>(?P<key>[A-Z][A-Za-z -]*):(?:\s.*)?)$")
+
+
+def _split_joined(lines: list[Line], top: frozenset[str]) -> list[Line]:
+    """The describe's lines with a field joined to an empty Annotations line put back on its own
+    (kubernetes/ingress-nginx#6064: `Annotations:  Events:  <none>` ended the describe
+    'mid-section Annotations'; dumlutimuralp/antrea-packet-walks: a policy's Spec was lost)."""
+    if not any(line.text.startswith("Annotations:") for line in lines):
+        return lines
+    split: list[Line] = []
+    for line in lines:
+        m = _JOINED.match(line.text.rstrip())
+        if m is None or m.group("key") not in top:
+            split.append(line)
+            continue
+        split += [Line(line.no, f"{m.group('title')}:  <none>"), Line(line.no, m.group("rest"))]
+    return split
 
 
 def _events_alone(root: Entry, command: Command | None, catalog: Catalog, source: str,
