@@ -426,3 +426,20 @@ def test_describe_node_of_a_dump_without_pods_shows_the_node(tmp_path: Path) -> 
         # `get all` says the same, not that the server has no resource type "all"
         everything = s.kubectl("get", "all", "-A", check=False)
         assert everything.returncode != 0 and "the dump did not collect Pods" in everything.stderr
+
+
+def test_describe_configmap_of_a_dump_without_events_shows_it(tmp_path: Path) -> None:
+    # trimmed from vmware-tanzu/sonobuoy test/integration/testdata/results-4-e2e-failures.tar.gz
+    # (resources/ns/kube-system/core_v1_configmaps.json, meta/info.json): sonobuoy collects no
+    # Events, and kubectl describe configmap, unlike other describers, stops at any error of its
+    # events search, so it printed an error in place of every ConfigMap
+    dump = Path(__file__).parent.parent / "data" / "sonobuoy-without-events"
+    with serving([dump], tmp_path / "srv") as s:
+        described = s.kubectl("describe", "configmap", "-n", "kube-system", "coredns")
+        assert re.match(r"Name:\s+coredns\nNamespace:\s+kube-system\n", described.stdout)
+        assert "kubernetes cluster.local in-addr.arpa ip6.arpa {" in described.stdout
+        assert "Warning: the dump did not collect Events" in described.stderr
+        # asked for by the user, events still say the dump did not collect them
+        for selector in ([], ["--field-selector", "involvedObject.kind=ConfigMap"]):
+            listed = s.kubectl("get", "events", "-A", *selector, check=False)
+            assert listed.returncode != 0 and "the dump did not collect Events" in listed.stderr
