@@ -50,7 +50,9 @@ def describe(
     texts = [describe_object(store, res, store.body(res, o)) for o in objs]
     if not texts:
         fail("No resources found" + (f" in {ns} namespace." if res.namespaced and ns else "."), 1)
-    sys.stdout.write("\n\n".join(t.rstrip("\n") for t in texts) + "\n")
+    # as kubectl: each text as its describer wrote it, two newlines before each after the first
+    out = texts[0] + "".join("\n\n" + t for t in texts[1:])
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
 
 
 def register(app: typer.Typer) -> None:

@@ -427,13 +427,16 @@ def _resources(w: Writer, resources: dict[str, Any], level: int) -> None:
             w.write(level + 1, f"{name}:\t{Quantity.parse(items[name])}\n")
 
 
-def _containers(w: Writer, label: str, containers: list[Any], statuses: list[Any], pod: Body | None) -> None:
+def _containers(w: Writer, label: str, containers: list[Any], statuses: list[Any], pod: Body | None,
+                space: str = "") -> None:
+    """`space` is kubectl's for a pod template: before the label, and one space before each name;
+    the containers' own fields stay where a pod's are."""
     by_name = {_d(s).get("name"): _d(s) for s in statuses}
-    w.write(0, f"{label}:{' <none>' if not containers else ''}\n")
+    w.write(0, f"{space}{label}:{' <none>' if not containers else ''}\n")
     for c in containers:
         c = _d(c)
         st = by_name.get(c.get("name"))
-        w.write(1, f"{c.get('name', '')}:\n")
+        w.write(1, f"{' ' if space else ''}{c.get('name', '')}:\n")
         if st is not None:
             w.write(2, f"Container ID:\t{_s(st.get('containerID'))}\n")
         w.write(2, f"Image:\t{_s(c.get('image'))}\n")
@@ -505,16 +508,11 @@ def _containers(w: Writer, label: str, containers: list[Any], statuses: list[Any
 
 
 def _field_path(pod: Body, path: str) -> str:
+    """The value kubectl shows beside an env var's fieldRef: it converts the path with client-go's
+    scheme, which knows only metadata.name and metadata.namespace, and prints nothing for the rest
+    (`NODE_NAME:   (v1:spec.nodeName)`, as pasted describes show it)."""
     meta = _d(pod.get("metadata"))
-    m = re.match(r"metadata\.(labels|annotations)\['(.+)'\]$", path)
-    if m:
-        return _s(_d(meta.get(m.group(1))).get(m.group(2)))
-    simple = {"metadata.name": meta.get("name"), "metadata.namespace": meta.get("namespace"),
-              "metadata.uid": meta.get("uid"), "spec.nodeName": _d(pod.get("spec")).get("nodeName"),
-              "spec.serviceAccountName": _d(pod.get("spec")).get("serviceAccountName"),
-              "status.hostIP": _d(pod.get("status")).get("hostIP"), "status.podIP": _d(pod.get("status")).get("podIP"),
-              "status.podIPs": _d(pod.get("status")).get("podIP"), "status.hostIPs": _d(pod.get("status")).get("hostIP")}
-    return _s(simple.get(path))
+    return _s({"metadata.name": meta.get("name"), "metadata.namespace": meta.get("namespace")}.get(path))
 
 
 def _resource_ref(container: dict[str, Any], ref: dict[str, Any]) -> str:
@@ -551,30 +549,34 @@ _VOLUME_TYPES: dict[str, Callable[[dict[str, Any]], list[str]]] = {
 }
 
 
-def _volumes(w: Writer, volumes: list[Any]) -> None:
+def _volumes(w: Writer, volumes: list[Any], space: str = "") -> None:
+    """As kubectl's: a source's first line at level 2, the lines after it indented by their own
+    four spaces alone (kubectl's writer prefixes the level once per write, not per line)."""
     if not volumes:
-        w.write(0, "Volumes:\t<none>\n")
+        w.write(0, f"{space}Volumes:\t<none>\n")
         return
-    w.write(0, "Volumes:\n")
+    w.write(0, f"{space}Volumes:\n")
     for vol in volumes:
         vol = _d(vol)
-        w.write(1, f"{vol.get('name', '')}:\n")
+        w.write(1, f"{' ' if space else ''}{vol.get('name', '')}:\n")
         kind = next((k for k in _VOLUME_TYPES if vol.get(k) is not None), None)
         if kind is not None:
-            for line in _VOLUME_TYPES[kind](_d(vol[kind])):
-                w.write(2, line + "\n")
+            first, *rest = _VOLUME_TYPES[kind](_d(vol[kind]))
+            w.write(2, first + "\n")
+            for line in rest:
+                w.write(0, line + "\n")
         elif vol.get("projected") is not None:
             w.write(2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n")
             for src in _l(_d(vol["projected"]).get("sources")):
                 src = _d(src)
                 if src.get("secret") is not None:
                     w.write(2, f"SecretName:\t{_s(_d(src['secret']).get('name'))}\n")
-                    w.write(2, f"  Optional:\t{_s(bool(_d(src['secret']).get('optional')))}\n")
+                    w.write(0, f"    Optional:\t{_s(bool(_d(src['secret']).get('optional')))}\n")
                 elif src.get("downwardAPI") is not None:
                     w.write(2, "DownwardAPI:\ttrue\n")
                 elif src.get("configMap") is not None:
                     w.write(2, f"ConfigMapName:\t{_s(_d(src['configMap']).get('name'))}\n")
-                    w.write(2, f"  Optional:\t{_s(bool(_d(src['configMap']).get('optional')))}\n")
+                    w.write(0, f"    Optional:\t{_s(bool(_d(src['configMap']).get('optional')))}\n")
                 elif src.get("serviceAccountToken") is not None:
                     w.write(2, f"TokenExpirationSeconds:\t{_s(_d(src['serviceAccountToken']).get('expirationSeconds'))}\n")
         elif vol.get("downwardAPI") is not None:
@@ -687,13 +689,10 @@ def _pod_template(w: Writer, template: dict[str, Any]) -> None:
         annotations_multiline(w, "  Annotations", meta.get("annotations"))
     if spec.get("serviceAccountName"):
         w.write(1, f"Service Account:\t{spec['serviceAccountName']}\n")
-    inner = Writer()
     if _l(spec.get("initContainers")):
-        _containers(inner, "Init Containers", _l(spec.get("initContainers")), [], None)
-    _containers(inner, "Containers", _l(spec.get("containers")), [], None)
-    _volumes(inner, _l(spec.get("volumes")))
-    # the template's parts sit one level deeper, in the same alignment blocks
-    w.buf.extend("  " + line + "\n" for line in "".join(inner.buf).splitlines())
+        _containers(w, "Init Containers", _l(spec.get("initContainers")), [], None, space="  ")
+    _containers(w, "Containers", _l(spec.get("containers")), [], None, space="  ")
+    _volumes(w, _l(spec.get("volumes")), space="  ")
     if spec.get("priorityClassName"):
         w.write(1, f"Priority Class Name:\t{spec['priorityClassName']}\n")
     labels_multiline(w, "Node-Selectors", spec.get("nodeSelector"), indent="  ")
@@ -1078,9 +1077,7 @@ def describe_configmap(store: DumpStore, body: Body) -> str:
             size = len(str(binary[key]))
         w.write(0, f"{key}: {size} bytes\n")
     w.write(0, "\n")
-    events = search_events(store, body)
-    if events is not None:
-        describe_events(w, events, store.clock)
+    describe_events(w, search_events(store, body), store.clock)
     return w.text()
 
 

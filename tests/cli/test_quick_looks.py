@@ -240,3 +240,39 @@ def test_get_prints_what_a_describe_states_beside_a_row_and_unknown_for_the_rest
     cells = kda("get", "nodes", str(paste), "-o", "wide", "--no-headers").stdout.split()
     assert cells[:4] == ["node-1", "Ready", "control-plane", "10d"], cells
     assert cells[-5:-3] == ["10.0.0.1", "<none>"] and cells[-1] == "<unknown>", cells
+
+
+def test_describe_pods_and_templates_lay_out_volumes_env_and_separators_as_kubectl() -> None:
+    # trimmed from vmware-tanzu/sonobuoy test/integration/testdata/results-4-e2e-failures.tar.gz
+    # (pods sonobuoy/sonobuoy and local-path-provisioner, Deployment coredns; managedFields
+    # dropped). kubectl's writer indents a volume's lines after its first by their own four spaces,
+    # a template's containers and volumes by one space before the name, resolves a fieldRef only
+    # for metadata.name/namespace, and puts two blank lines between objects
+    dump = str(Path(__file__).parent.parent / "data" / "sonobuoy-without-events")
+    pod = kda("describe", "pod", "sonobuoy", dump, "-n", "sonobuoy").stdout
+    assert ("  output-volume:\n"
+            "    Type:       EmptyDir (a temporary directory that shares a pod's lifetime)\n"
+            "    Medium:     \n"
+            "    SizeLimit:  <unset>\n") in pod
+    assert ("    ConfigMapName:           kube-root-ca.crt\n"
+            "    Optional:                false\n"
+            "    DownwardAPI:             true\n") in pod
+    assert "      SONOBUOY_ADVERTISE_IP:   (v1:status.podIP)\n" in pod
+    provisioner = kda("describe", "pod", "local-path-provisioner-547f784dff-spt2k", dump,
+                      "-n", "local-path-storage").stdout
+    assert "      POD_NAMESPACE:  local-path-storage (v1:metadata.namespace)\n" in provisioner
+    deploy = kda("describe", "deploy", "coredns", dump, "-n", "kube-system").stdout
+    assert ("  Containers:\n"
+            "   coredns:\n"
+            "    Image:       k8s.gcr.io/coredns/coredns:v1.8.0\n") in deploy
+    assert "    Args:\n      -conf\n      /etc/coredns/Corefile\n" in deploy
+    assert ("  Volumes:\n"
+            "   config-volume:\n"
+            "    Type:               ConfigMap (a volume populated by a ConfigMap)\n"
+            "    Name:               coredns\n"
+            "    Optional:           false\n"
+            "  Priority Class Name:  system-cluster-critical\n") in deploy
+    both = kda("describe", "pods", dump, "-A").stdout
+    assert "<the dump did not collect Events>\n\n\nName:             sonobuoy\n" in both
+    configmap = kda("describe", "cm", "coredns", dump, "-n", "kube-system").stdout
+    assert configmap.endswith("BinaryData\n====\n\nEvents:  <the dump did not collect Events>\n")
