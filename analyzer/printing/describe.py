@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from analyzer.printing.columns import format_labels, format_selector, node_roles
@@ -1041,15 +1042,59 @@ def describe_namespace(store: DumpStore, body: Body) -> str:
             w.write(0, f"{none}\n")
             continue
         w.write(0, f"{title}\n")
+        if kind == "ResourceQuota":
+            items = sorted(items, key=lambda q: str(_d(q.get("metadata")).get("name", "")))
         for item in items:
             im = _d(item.get("metadata"))
             w.write(1, f"Name:\t{im.get('name', '')}\n")
             if kind == "ResourceQuota":
+                for line in _quota_scopes(item):
+                    w.write(1, line.replace("\t* ", "* "))
                 hard, used = _d(_d(item.get("status")).get("hard")), _d(_d(item.get("status")).get("used"))
                 w.write(1, "Resource\tUsed\tHard\n")
                 w.write(1, "--------\t---\t---\n")
                 for name in sorted(hard):
                     w.write(1, f"{name}\t{Quantity.parse(used.get(name, '0'))}\t{Quantity.parse(hard[name])}\n")
+    return w.text()
+
+
+# kubectl's words for a quota's scopes (helpTextForResourceQuotaScope)
+_QUOTA_SCOPE_HELP = {
+    "Terminating": "Matches all pods that have an active deadline. These pods have a limited lifespan on a node "
+                   "before being actively terminated by the system.",
+    "NotTerminating": "Matches all pods that do not have an active deadline. These pods usually include long running "
+                      "pods whose container command is not expected to terminate.",
+    "BestEffort": "Matches all pods that do not have resource requirements set. These pods have a best effort "
+                  "quality of service.",
+    "NotBestEffort": "Matches all pods that have at least one resource requirement set. These pods have a burstable "
+                     "or guaranteed quality of service.",
+}
+
+
+def _quota_scopes(quota: Body) -> list[str]:
+    """A quota's `Scopes:` line and a `\t* ` line of kubectl's help per scope it has words for."""
+    scopes = sorted(str(x) for x in _l(_d(quota.get("spec")).get("scopes")))
+    if not scopes:
+        return []
+    return [f"Scopes:\t{', '.join(scopes)}\n"] + [f"\t* {_QUOTA_SCOPE_HELP[x]}\n" for x in scopes if x in _QUOTA_SCOPE_HELP]
+
+
+def describe_resource_quota(store: DumpStore, body: Body) -> str:
+    meta, status = _d(body.get("metadata")), _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    for line in _quota_scopes(body):
+        w.write(0, line.replace("\t* ", " * "))
+    w.write(0, "Resource\tUsed\tHard\n")
+    w.write(0, "--------\t----\t----\n")
+    hard, used = _d(status.get("hard")), _d(status.get("used"))
+    for name in sorted(hard):
+        h, u = Quantity.parse(hard[name]), Quantity.parse(used.get(name, "0"))
+        if u.format != h.format:
+            # kubectl prints the used amount in the hard limit's format, as a whole number
+            u = Quantity(Fraction(u.whole()), h.format)
+        w.write(0, f"{name}\t{u}\t{h}\n")
     return w.text()
 
 
@@ -1088,6 +1133,7 @@ DESCRIBERS: dict[tuple[str, str], Callable[[DumpStore, Body], str]] = {
     ("", "Service"): describe_service,
     ("", "ConfigMap"): describe_configmap,
     ("", "Namespace"): describe_namespace,
+    ("", "ResourceQuota"): describe_resource_quota,
     ("apps", "ReplicaSet"): describe_replicaset,
     ("apps", "DaemonSet"): describe_daemonset,
     ("apps", "StatefulSet"): describe_statefulset,

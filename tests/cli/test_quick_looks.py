@@ -276,3 +276,34 @@ def test_describe_pods_and_templates_lay_out_volumes_env_and_separators_as_kubec
     assert "<the dump did not collect Events>\n\n\nName:             sonobuoy\n" in both
     configmap = kda("describe", "cm", "coredns", dump, "-n", "kube-system").stdout
     assert configmap.endswith("BinaryData\n====\n\nEvents:  <the dump did not collect Events>\n")
+
+
+def test_describe_resource_quotas_with_their_scopes_as_kubectl() -> None:
+    # the same sonobuoy results' e2e namespace resourcequota-9871 and its two scoped quotas: kubectl
+    # prints a quota's Scopes with its words for each, in the namespace and in the quota's own
+    # describe (which was the generic Spec/Status dump)
+    dump = str(Path(__file__).parent.parent / "data" / "sonobuoy-without-events")
+    ns = kda("describe", "ns", "resourcequota-9871", dump).stdout
+    assert ("Resource Quotas\n"
+            "  Name:    quota-not-terminating\n"
+            "  Scopes:  NotTerminating\n"
+            "  * Matches all pods that do not have an active deadline. These pods usually include long running "
+            "pods whose container command is not expected to terminate.\n"
+            "  Resource         Used  Hard\n"
+            "  --------         ---   ---\n"
+            "  limits.cpu       0     2\n") in ns
+    assert "  Name:            quota-terminating\n  Scopes:          Terminating\n" in ns
+    quota = kda("describe", "quota", "quota-terminating", dump, "-n", "resourcequota-9871").stdout
+    assert quota == (
+        "Name:       quota-terminating\n"
+        "Namespace:  resourcequota-9871\n"
+        "Scopes:     Terminating\n"
+        " * Matches all pods that have an active deadline. These pods have a limited lifespan on a node before "
+        "being actively terminated by the system.\n"
+        "Resource         Used   Hard\n"
+        "--------         ----   ----\n"
+        "limits.cpu       1      2\n"
+        "limits.memory    400Mi  1Gi\n"
+        "pods             1      5\n"
+        "requests.cpu     500m   1\n"
+        "requests.memory  200Mi  500Mi\n")
