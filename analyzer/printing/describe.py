@@ -754,7 +754,7 @@ def describe_service(store: DumpStore, body: Body) -> str:
     w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
     labels_multiline(w, "Labels", meta.get("labels"))
     annotations_multiline(w, "Annotations", meta.get("annotations"))
-    w.write(0, f"Selector:\t{format_labels(spec.get('selector')).replace('<none>', '')}\n")
+    w.write(0, f"Selector:\t{format_labels(spec.get('selector'))}\n")
     w.write(0, f"Type:\t{_s(spec.get('type'))}\n")
     if spec.get("ipFamilyPolicy"):
         w.write(0, f"IP Family Policy:\t{spec['ipFamilyPolicy']}\n")

@@ -307,3 +307,11 @@ def test_describe_resource_quotas_with_their_scopes_as_kubectl() -> None:
         "pods             1      5\n"
         "requests.cpu     500m   1\n"
         "requests.memory  200Mi  500Mi\n")
+
+
+def test_describe_service_without_selector_says_none_as_kubectl() -> None:
+    # the same sonobuoy results' default/kubernetes Service: kubectl formats a Service's selector
+    # as labels (<none> when it has none), a workload's as a label selector (empty)
+    dump = str(Path(__file__).parent.parent / "data" / "sonobuoy-without-events")
+    service = kda("describe", "svc", "kubernetes", dump).stdout
+    assert "\nSelector:          <none>\nType:              ClusterIP\n" in service
