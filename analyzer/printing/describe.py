@@ -1015,12 +1015,18 @@ def describe_statefulset(store: DumpStore, body: Body) -> str:
     return w.text()
 
 
-def describe_namespace(store: DumpStore, body: Body) -> str:
-    meta, status = _d(body.get("metadata")), _d(body.get("status"))
+def _head_without_namespace(meta: dict[str, Any]) -> Writer:
+    """Name, Labels, Annotations: how kubectl starts a Namespace's describe and its bindings' (no Namespace line)."""
     w = Writer()
     w.write(0, f"Name:\t{meta.get('name', '')}\n")
     labels_multiline(w, "Labels", meta.get("labels"))
     annotations_multiline(w, "Annotations", meta.get("annotations"))
+    return w
+
+
+def describe_namespace(store: DumpStore, body: Body) -> str:
+    meta, status = _d(body.get("metadata")), _d(body.get("status"))
+    w = _head_without_namespace(meta)
     w.write(0, f"Status:\t{_s(status.get('phase'))}\n")
     conditions = [_d(c) for c in _l(status.get("conditions"))]
     if conditions:
@@ -1098,6 +1104,22 @@ def describe_resource_quota(store: DumpStore, body: Body) -> str:
     return w.text()
 
 
+def describe_role_binding(store: DumpStore, body: Body) -> str:
+    """A RoleBinding or ClusterRoleBinding, as kubectl's two identical describers print it."""
+    ref = _d(body.get("roleRef"))
+    w = _head_without_namespace(_d(body.get("metadata")))
+    w.write(0, "Role:\n")
+    w.write(1, f"Kind:\t{_s(ref.get('kind'))}\n")
+    w.write(1, f"Name:\t{_s(ref.get('name'))}\n")
+    w.write(0, "Subjects:\n")
+    w.write(1, "Kind\tName\tNamespace\n")
+    w.write(1, "----\t----\t---------\n")
+    for subject in _l(body.get("subjects")):
+        subject = _d(subject)
+        w.write(1, f"{_s(subject.get('kind'))}\t{_s(subject.get('name'))}\t{_s(subject.get('namespace'))}\n")
+    return w.text()
+
+
 def describe_configmap(store: DumpStore, body: Body) -> str:
     meta = _d(body.get("metadata"))
     w = Writer()
@@ -1134,6 +1156,8 @@ DESCRIBERS: dict[tuple[str, str], Callable[[DumpStore, Body], str]] = {
     ("", "ConfigMap"): describe_configmap,
     ("", "Namespace"): describe_namespace,
     ("", "ResourceQuota"): describe_resource_quota,
+    ("rbac.authorization.k8s.io", "RoleBinding"): describe_role_binding,
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"): describe_role_binding,
     ("apps", "ReplicaSet"): describe_replicaset,
     ("apps", "DaemonSet"): describe_daemonset,
     ("apps", "StatefulSet"): describe_statefulset,

@@ -315,3 +315,20 @@ def test_describe_service_without_selector_says_none_as_kubectl() -> None:
     dump = str(Path(__file__).parent.parent / "data" / "sonobuoy-without-events")
     service = kda("describe", "svc", "kubernetes", dump).stdout
     assert "\nSelector:          <none>\nType:              ClusterIP\n" in service
+
+
+@needs_kubectl
+def test_describe_bindings_and_quotas_read_as_kubectl_describe(tmp_path: Path) -> None:
+    # the same sonobuoy results' kube-public RoleBinding (a User subject, no namespace) and two
+    # ClusterRoleBindings (a Group; a ServiceAccount with its namespace): kubectl's binding
+    # describer, where kda printed the generic Metadata/Role Ref/Subjects dump
+    dump = Path(__file__).parent.parent / "data" / "sonobuoy-without-events"
+    with serving([dump], tmp_path / "srv") as s:
+        for args in (("rolebindings", "-A"), ("clusterrolebindings",), ("resourcequotas", "-A")):
+            ours = kda("describe", args[0], str(dump), *args[1:]).stdout
+            theirs = s.kubectl("describe", *args).stdout
+            assert ours == theirs, args
+    binding = kda("describe", "clusterrolebinding", "system:controller:replicaset-controller", str(dump)).stdout
+    assert binding.endswith("Subjects:\n  Kind            Name                   Namespace\n"
+                            "  ----            ----                   ---------\n"
+                            "  ServiceAccount  replicaset-controller  kube-system\n")
