@@ -590,6 +590,16 @@ def _volumes(w: Writer, volumes: list[Any], space: str = "") -> None:
             w.write(1, "<unknown>\n")
 
 
+def _topology_spread(w: Writer, constraints: list[Any], space: str = "") -> None:
+    """kubectl's Topology Spread Constraints: one per line, by topology key."""
+    for i, c in enumerate(sorted((_d(c) for c in constraints), key=lambda c: str(c.get("topologyKey", "")))):
+        head = f"{space}Topology Spread Constraints:\t" if i == 0 else f"{space}\t"
+        text = f"{_s(c.get('topologyKey'))}:{_s(c.get('whenUnsatisfiable'))} when max skew {_s(c.get('maxSkew'))} is exceeded"
+        if c.get("labelSelector") is not None:
+            text += f" for selector {format_selector(c['labelSelector'])}"
+        w.write(0, head + text + "\n")
+
+
 def qos_class(pod: Body) -> str:
     """Guaranteed, Burstable or BestEffort, as the API computes it."""
     if _d(pod.get("status")).get("qosClass"):
@@ -676,6 +686,7 @@ def describe_pod(store: DumpStore, body: Body) -> str:
     w.write(0, f"QoS Class:\t{qos_class(body)}\n")
     labels_multiline(w, "Node-Selectors", spec.get("nodeSelector"))
     tolerations_multiline(w, "Tolerations", spec.get("tolerations"))
+    _topology_spread(w, _l(spec.get("topologySpreadConstraints")))
     describe_events(w, search_events(store, body), clock)
     return w.text()
 
@@ -694,6 +705,7 @@ def _pod_template(w: Writer, template: dict[str, Any]) -> None:
         _containers(w, "Init Containers", _l(spec.get("initContainers")), [], None, space="  ")
     _containers(w, "Containers", _l(spec.get("containers")), [], None, space="  ")
     _volumes(w, _l(spec.get("volumes")), space="  ")
+    _topology_spread(w, _l(spec.get("topologySpreadConstraints")), space="  ")
     if spec.get("priorityClassName"):
         w.write(1, f"Priority Class Name:\t{spec['priorityClassName']}\n")
     labels_multiline(w, "Node-Selectors", spec.get("nodeSelector"), indent="  ")

@@ -332,3 +332,18 @@ def test_describe_bindings_and_quotas_read_as_kubectl_describe(tmp_path: Path) -
     assert binding.endswith("Subjects:\n  Kind            Name                   Namespace\n"
                             "  ----            ----                   ---------\n"
                             "  ServiceAccount  replicaset-controller  kube-system\n")
+
+
+def test_describe_prints_topology_spread_constraints_as_kubectl() -> None:
+    # realdata k3s/troubleshoot-testdata-supportbundle (replicatedhq/troubleshoot testdata): k3s's
+    # CoreDNS spreads over hosts; kubectl prints the constraint after a pod's Tolerations and after
+    # a template's Volumes, which kda left out
+    bundle = REALDATA / "k3s/troubleshoot-testdata-supportbundle"
+    if not bundle.exists():
+        pytest.skip("realdata not beside the checkout")
+    spread = "kubernetes.io/hostname:DoNotSchedule when max skew 1 is exceeded for selector k8s-app=kube-dns\n"
+    pod = kda("describe", "pod", "coredns-b96499967-tncf4", str(bundle), "-n", "kube-system").stdout
+    assert "\nTopology Spread Constraints:  " + spread + "Events:" in pod
+    deploy = kda("describe", "deploy", "coredns", str(bundle), "-n", "kube-system").stdout
+    assert ("    Optional:                   true\n  Topology Spread Constraints:  " + spread
+            + "  Priority Class Name:          system-cluster-critical\n") in deploy
