@@ -16,6 +16,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
+from analyzer.printing.derived import add_derived_endpoint_slices
 from analyzer.printing.logs import LogError, find_log, tail
 from analyzer.printing.resources import Resource
 from analyzer.printing.selectors import SelectorError
@@ -55,6 +56,9 @@ class DumpAPI:
     def __init__(self, store: DumpStore, server_address: str = "127.0.0.1") -> None:
         self.store = store
         self.server_address = server_address
+        # kubectl describe service reads only EndpointSlices: a dump of Endpoints alone serves
+        # the slices derived from them, so that it does not say "<none>" for every Service
+        add_derived_endpoint_slices(store.catalog)
         rvs = []
         for obj in store.result.objects:
             rv = obj.view.metadata.resourceVersion if obj.view is not None else None

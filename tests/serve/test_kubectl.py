@@ -443,3 +443,62 @@ def test_describe_configmap_of_a_dump_without_events_shows_it(tmp_path: Path) ->
         for selector in ([], ["--field-selector", "involvedObject.kind=ConfigMap"]):
             listed = s.kubectl("get", "events", "-A", *selector, check=False)
             assert listed.returncode != 0 and "the dump did not collect Events" in listed.stderr
+
+
+def test_a_dump_of_endpoints_without_slices_serves_the_slices_derived_from_them(tmp_path: Path) -> None:
+    # trimmed from vmware-tanzu/sonobuoy test/integration/testdata/results-4-e2e-failures.tar.gz
+    # (commit 307560188828ce124c575f60fcd30e8fb7cd45b7; resources/ns/{default,kube-system,
+    # services-4744}/core_v1_endpoints.json and core_v1_services.json): sonobuoy collects Endpoints,
+    # no EndpointSlices, and kubectl 1.32's describe service reads only slices, so it said
+    # "Endpoints: <none>" for every Service
+    sonobuoy = Path(__file__).parent.parent / "data" / "sonobuoy-without-events"
+    # not-ready and IPv6 addresses, which no Service of that dump has
+    own = tmp_path / "not-ready.yaml"
+    own.write_text("""apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Service, metadata: {name: web, namespace: shop},
+   spec: {selector: {app: web}, clusterIP: 10.0.0.10, ports: [{name: http, port: 80, targetPort: 8080}]}}
+- apiVersion: v1
+  kind: Endpoints
+  metadata: {name: web, namespace: shop}
+  subsets:
+  - addresses: [{ip: 10.1.0.5, nodeName: n1}]
+    notReadyAddresses: [{ip: 10.1.0.6}, {ip: "fd00::6"}]
+    ports: [{name: http, port: 8080, protocol: TCP}]
+""", encoding="utf-8")
+    with serving([sonobuoy, own], tmp_path / "srv") as s:
+        ctx = ("--context", "sonobuoy-without-events")
+        dns = s.kubectl(*ctx, "describe", "svc", "-n", "kube-system", "kube-dns").stdout
+        assert re.findall(r"Endpoints:\s+(\S+)", dns) == ["10.244.0.3:53,10.244.0.4:53"] * 2 + \
+            ["10.244.0.3:9153,10.244.0.4:9153"]
+        api = s.kubectl(*ctx, "describe", "svc", "kubernetes").stdout
+        assert re.search(r"Endpoints:\s+172\.18\.0\.2:6443\n", api)
+        # an Endpoints without subsets: none, as before
+        nodeport = s.kubectl(*ctx, "describe", "svc", "-n", "services-4744", "nodeport-service").stdout
+        assert re.search(r"Endpoints:\s+<none>\n", nodeport)
+        listed = json.loads(s.kubectl(*ctx, "get", "endpointslices", "-A", "-o", "json").stdout)["items"]
+        by_service = {(i["metadata"]["namespace"], i["metadata"]["labels"]["kubernetes.io/service-name"]):
+                      sorted(a for e in i["endpoints"] for a in e["addresses"]) for i in listed}
+        assert by_service == {("default", "kubernetes"): ["172.18.0.2"],
+                              ("kube-system", "kube-dns"): ["10.244.0.3", "10.244.0.4"],
+                              ("services-4744", "externalsvc"): ["10.244.0.64", "10.244.0.65"]}
+        dns_slice = next(i for i in listed if i["metadata"]["namespace"] == "kube-system")
+        assert dns_slice["metadata"]["labels"]["endpointslice.kubernetes.io/managed-by"] == \
+            "endpointslicemirroring-controller.k8s.io"
+        assert dns_slice["metadata"]["annotations"]["kda.analyzer/derived-from"] == \
+            "derived by kda from Endpoints kube-system/kube-dns: the dump collected no EndpointSlices"
+        assert {(e["targetRef"]["name"], e["nodeName"]) for e in dns_slice["endpoints"]} == {
+            ("coredns-558bd4d5db-vzb6x", "kind-control-plane"), ("coredns-558bd4d5db-gv559", "kind-control-plane")}
+        assert sorted((p["name"], p["port"], p["protocol"]) for p in dns_slice["ports"]) == [
+            ("dns", 53, "UDP"), ("dns-tcp", 53, "TCP"), ("metrics", 9153, "TCP")]
+        # what the dump read is unchanged: no EndpointSlice among its objects
+        store = next(st for st in s.stores if st.name == "sonobuoy-without-events")
+        assert not any(o.kind == "EndpointSlice" for o in store.result.objects)
+        # a not-ready address is a slice endpoint not ready, left out by describe as the Endpoints leave it
+        own_ctx = ("--context", "not-ready.yaml")
+        web = s.kubectl(*own_ctx, "describe", "svc", "-n", "shop", "web").stdout
+        assert re.search(r"Endpoints:\s+10\.1\.0\.5:8080\n", web)
+        slices = json.loads(s.kubectl(*own_ctx, "get", "endpointslices", "-n", "shop", "-o", "json").stdout)["items"]
+        assert [(i["addressType"], [(e["addresses"][0], e["conditions"]["ready"]) for e in i["endpoints"]])
+                for i in slices] == [("IPv4", [("10.1.0.5", True), ("10.1.0.6", False)]), ("IPv6", [("fd00::6", False)])]
