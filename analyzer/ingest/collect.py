@@ -1540,7 +1540,7 @@ class Ingestor:
                         whole.provenance.format == "describe" and obj.provenance.format in sightings.TABLE_ORIGINS):
                     obj = _with_whole_body(obj, whole)
                     self._whole_of[slot] = whole
-                obj = _with_table_age(obj, old)
+                obj = _with_row_cells(_with_table_age(obj, old), old)
                 obj = _with_known_owners(obj, old)
                 res.skipped.append(Rejection(old.provenance.source, old.provenance.location,
                                              f"{old.key.id} superseded by its later sighting"
@@ -1564,12 +1564,12 @@ class Ingestor:
                 res.objects[slot] = kept
                 self._by_key[kept.key] = slot
             elif _rank(obj) > _rank(old):
-                obj = _with_table_age(_with_earlier_state(obj, old), old)
+                obj = _with_row_cells(_with_table_age(_with_earlier_state(obj, old), old), old)
                 obj.duplicates = old.duplicates + 1
                 res.objects[slot] = obj
                 self._by_key[obj.key] = slot
             else:
-                kept = _with_table_age(old, obj)
+                kept = _with_row_cells(_with_table_age(old, obj), obj)
                 kept.duplicates = old.duplicates + 1
                 res.objects[slot] = kept
             self._saw(slot, res.objects[slot])
@@ -1885,6 +1885,22 @@ def _with_table_age(obj: KubeObject, other: KubeObject) -> KubeObject:
     columns = {**(facts.get("columns") or {}), **({"AGE": printed} if printed else {})}
     body[TEXT_FACTS_KEY] = {**facts, "age_seconds": age, **({"columns": columns} if columns else {})}
     return _remade(obj, body, f"age from its table row ({other.provenance.location or other.provenance.source})")
+
+
+def _with_row_cells(obj: KubeObject, other: KubeObject) -> KubeObject:
+    """A described object with the cells a table row of it beside it printed (`row_columns`):
+    what its describe does not state (a DaemonSet's or StatefulSet's ready count) `kda get`
+    prints as that row did, not as unknown, while what the describe states stays its own."""
+    if obj.provenance.format != "describe" or other.provenance.format not in sightings.TABLE_ORIGINS \
+            or obj.kind != other.kind or not isinstance(obj.raw, dict) or not isinstance(other.raw, dict):
+        return obj
+    shown = (other.raw.get(TEXT_FACTS_KEY) or {}).get("columns")
+    facts = obj.raw.get(TEXT_FACTS_KEY) or {}
+    if not isinstance(shown, dict) or not shown or facts.get("row_columns") == shown:
+        return obj
+    body = {**obj.raw, TEXT_FACTS_KEY: {**facts, "row_columns": dict(shown)}}
+    return _remade(obj, body, f"cells its describe does not state as its table row "
+                              f"({other.provenance.location or other.provenance.source}) printed them")
 
 
 def _cut_rows(rejections: list[Rejection], objects: list[KubeObject | None]) -> bool:

@@ -11,6 +11,8 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources as package_files
 from typing import Any
 
 from analyzer.printing.columns import (
@@ -22,6 +24,7 @@ from analyzer.printing.columns import (
     Printer,
     cell_text,
 )
+from analyzer.printing.pasted import containers_unknown
 from analyzer.printing.resources import Resource
 from analyzer.printing.tabwriter import align
 from analyzer.printing.timefmt import Clock
@@ -111,10 +114,16 @@ PASTED = "x-kda-text"
 def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
     """One object's cells; an object read from a pasted `kubectl get` table keeps the cells
     kubectl printed then (its age, status and restarts as of the paste, not recomputed from the
-    few fields a table row holds)."""
+    few fields a table row holds); one read from a `kubectl describe` prints `<unknown>` where
+    the describe did not state what a cell is made from."""
     cells = p.row(body, clock)
     pasted = body.get(PASTED)
-    columns = pasted.get("columns") if isinstance(pasted, dict) else None
+    if not isinstance(pasted, dict):
+        return cells
+    columns = pasted.get("columns")
+    # a pod read from a row of a node's describe (`row_of`) is a describe's reading too
+    if pasted.get("described") or pasted.get("row_of"):
+        _unstated_by_describe(p, body, cells)  # a cell a pasted row of it showed wins below
     if isinstance(columns, dict):
         unread: list[Any] | None = None
         # a row in an older layout (a Job's DESIRED SUCCESSFUL) shows under other headers what
@@ -141,6 +150,44 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
 
 
 UNKNOWN = "<unknown>"
+
+
+def _unstated_by_describe(p: Printer, body: dict[str, Any], cells: list[Any]) -> None:
+    """`<unknown>` in the cells of a described object whose fields its describe did not print
+    (described_columns.yaml): a StatefulSet's `3 desired | 3 total` says nothing of how many are
+    ready, so not `0/3` (kubernetes/kubernetes#64500)."""
+    kind = str(body.get("kind", ""))
+    needs = described_columns().get(kind)
+    if not needs or not any(p is printer for (_, k), printer in PRINTERS.items() if k == kind):
+        return  # a custom resource of the same kind name prints its CRD's columns
+    # a table row of it read beside the describe printed what the describe does not state
+    row = (body.get(PASTED) or {}).get("row_columns") or {}
+    for i, column in enumerate(p.columns):
+        fields = needs.get(column.name)
+        if fields and i < len(cells) and not all(_states(body, path) for path in fields):
+            printed = row.get(column.name.upper())
+            cells[i] = printed if isinstance(printed, str) and printed else UNKNOWN
+
+
+@cache
+def described_columns() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Per kind, the printer columns a describe may leave unstated and the fields they need."""
+    from analyzer.safeyaml import load_yaml
+
+    text = package_files.files("analyzer.printing").joinpath("described_columns.yaml").read_text("utf-8")
+    return {str(kind): {str(column): tuple(str(f) for f in fields) for column, fields in columns.items()}
+            for kind, columns in (load_yaml(text) or {}).items()}
+
+
+def _states(body: dict[str, Any], path: str) -> bool:
+    """Whether the object holds this field, as read (a pod's placeholder containers, which a
+    node describe's Non-terminated Pods row names none of, are not read)."""
+    value: Any = body
+    for key in path.split("."):
+        if not isinstance(value, dict) or value.get(key) is None:
+            return False
+        value = value[key]
+    return path != "spec.containers" or not containers_unknown(body)
 # headers of a pasted row that are no printer's column: `-A`'s, `--show-labels`'
 _NOT_PRINTER_COLUMNS = frozenset({"NAMESPACE", "LABELS"})
 

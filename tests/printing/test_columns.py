@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -202,3 +203,79 @@ def test_a_column_the_pasted_row_did_not_show_is_unknown_not_made_up() -> None:
                           "node-1   Ready    <none>   10d   v1.29.0\n", "Node", "nodes", "", False)
     assert shown[0]["ROLES"] == "<none>" and shown[0]["VERSION"] == "v1.29.0"
 
+
+
+def _loaded_cells(text: str, kind: str, plural: str, group: str) -> list[dict[str, Any]]:
+    """The cells `kda get` prints of one kind's objects read (and merged) from a paste."""
+    import analyzer
+
+    res = Resource(kind=kind, plural=plural, group=group, version="v1", namespaced=True)
+    bodies = [o.body() for o in analyzer.load({"paste.txt": text}).objects_of(kind)]
+    table = build_table(res, bodies, CLOCK)
+    return [dict(zip((c.name.upper() for c in table.columns), row, strict=True)) for row in table.rows]
+
+
+def _described_case(name: str) -> str:
+    cases = load_yaml((Path(__file__).parents[1] / "ingest" / "text" / "cases" / "describes.yaml").read_text())
+    return next(case["text"] for case in cases if case["name"] == name)
+
+
+def test_a_column_a_describe_did_not_state_is_unknown_not_made_up() -> None:
+    # kubernetes/kubernetes#64500 (2018-05-30), trimmed: a StatefulSet's describe prints
+    # `3 desired | 3 total` and no ready count, so READY is not `0/3`
+    neo4j = ("$ kubectl describe statefulset staging-neo4j -n staging-neo4j\n"
+             "Name:               staging-neo4j\n"
+             "Namespace:          staging-neo4j\n"
+             "CreationTimestamp:  Wed, 30 May 2018 08:13:35 +0000\n"
+             "Selector:           app=staging-neo4j,component=core\n"
+             "Replicas:           3 desired | 3 total\n"
+             "Pods Status:        3 Running / 0 Waiting / 0 Succeeded / 0 Failed\n")
+    assert _loaded_cells(neo4j, "StatefulSet", "statefulsets", "apps")[0]["READY"] == "<unknown>"
+    # a `kubectl get sts` row of it pasted after the describe shows READY: the row's cell is kept
+    shown = _loaded_cells(neo4j + "$ kubectl get sts -n staging-neo4j\n"
+                          "NAME            READY   AGE\n"
+                          "staging-neo4j   2/3     5m\n", "StatefulSet", "statefulsets", "apps")
+    assert shown[0]["READY"] == "2/3"
+    # a `kubectl get ds` row, then the describe (a GPU DaemonSet lab's notes, find_string
+    # "Number of Nodes Scheduled with Available Pods", trimmed): the describe states no ready
+    # count, the row before it did
+    gpu = ("k get ds gpu-monitor\n"
+           "NAME          DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE\n"
+           "gpu-monitor   2         2         1       2            2           gpu=true        89s\n\n"
+           "k describe ds gpu-monitor\n"
+           "Name:           gpu-monitor\n"
+           "Selector:       app=gpu-monitor\n"
+           "Node-Selector:  gpu=true\n"
+           "Desired Number of Nodes Scheduled: 2\n"
+           "Current Number of Nodes Scheduled: 2\n"
+           "Number of Nodes Scheduled with Up-to-date Pods: 2\n"
+           "Number of Nodes Scheduled with Available Pods: 1\n"
+           "Number of Nodes Misscheduled: 0\n"
+           "Pods Status:  2 Running / 0 Waiting / 0 Succeeded / 0 Failed\n"
+           "Events:        <none>\n")
+    ds = _loaded_cells(gpu, "DaemonSet", "daemonsets", "apps")[0]
+    assert (ds["READY"], ds["AVAILABLE"]) == ("1", 1)  # the row's ready count, the describe's available
+    ds = _loaded_cells(gpu[gpu.index("k describe"):], "DaemonSet", "daemonsets", "apps")[0]
+    assert (ds["DESIRED"], ds["READY"], ds["AVAILABLE"]) == (2, "<unknown>", 1)
+    # a Deployment's `1 desired | 1 updated | 1 total | 0 available | 1 unavailable`
+    # (tests/ingest/data/describe-deployment-29m.txt): its stated counts printed, its ready not
+    deployment = (Path(__file__).parents[1] / "ingest" / "data" / "describe-deployment-29m.txt").read_text()
+    cells = _loaded_cells(deployment, "Deployment", "deployments", "apps")[0]
+    assert (cells["READY"], cells["UP-TO-DATE"], cells["AVAILABLE"]) == ("<unknown>", 1, 0)
+    # a Job's describe prints no conditions (robusta-dev/holmesgpt's kind cluster): its STATUS is
+    # not `Running`; its `0 Active / 0 Succeeded / 5 Failed` pods make COMPLETIONS 0/5
+    job = _loaded_cells(_described_case("job with its backoff limit and failed pods"), "Job", "jobs", "batch")
+    assert (job[0]["STATUS"], job[0]["COMPLETIONS"]) == ("<unknown>", "0/5")
+    # a CronJob's describe prints no time zone (badtuxx/DescomplicandoKubernetes): not `<none>`
+    cron = _loaded_cells("$ kubectl describe cronjobs.batch giropops-cron\n"
+                         + _described_case("cronjob told from a job by its schedule"),
+                         "CronJob", "cronjobs", "batch")
+    assert (cron[0]["SCHEDULE"], cron[0]["TIMEZONE"]) == ("*/1 * * * *", "<unknown>")
+    # a pod in a node describe's Non-terminated Pods names no container: neither its ready
+    # count nor its restarts are known; an unscheduled pod's describe shows its one container
+    # with no State, which kubectl's row prints as 0/1 and 0 restarts
+    pods = _loaded_cells(_described_case("cordoned node with taints, pod CIDRs and its pods"), "Pod", "pods", "")
+    assert (pods[0]["READY"], pods[0]["RESTARTS"]) == ("<unknown>", "<unknown>")
+    two = _loaded_cells(_described_case("two pods in one describe, init containers, env references, terminating"),
+                        "Pod", "pods", "")
+    assert [(p["NAME"], p["READY"], p["RESTARTS"]) for p in two] == [("web-0", "1/1", "0"), ("web-1", "0/1", "0")]
