@@ -221,7 +221,8 @@ def _described_case(name: str) -> str:
 
 
 def test_a_column_a_describe_did_not_state_is_unknown_not_made_up() -> None:
-    # kubernetes/kubernetes#64500 (2018-05-30), trimmed: a StatefulSet's describe prints
+    # kubernetes/kubernetes#64500 (2018-05-30), rebuilt from the values its case in
+    # tests/findings/cases/statefulset-unavailable.yaml quotes: a StatefulSet's describe prints
     # `3 desired | 3 total` and no ready count, so READY is not `0/3`
     neo4j = ("$ kubectl describe statefulset staging-neo4j -n staging-neo4j\n"
              "Name:               staging-neo4j\n"
