@@ -360,7 +360,8 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
                 for j in indexes_at(svc):
                     union.join(i, j)
         if f.rule in g.node_explains and (f.kind == "Pod" or pods) and (f.kind, f.namespace, f.name) not in own_cause:
-            for pod in ([node_id] if f.kind == "Pod" and node_id else []) + pods:
+            # (a DaemonSet's thousands of pods are looked at only when some node has a problem)
+            for pod in (([node_id] if f.kind == "Pod" and node_id else []) + pods) if node_problem else ():
                 if graph.ref(pod) in own_cause:
                     continue
                 host = graph.node_of(pod)

@@ -23,11 +23,20 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if not cluster.covers("Node") and not quoted:
         yield RULE.not_applicable("the dump did not collect Node", missing="Node")
         return
-    per_node: dict[str, int] = {}
-    for pod in cluster.objects_of("Pod"):
-        if pod.view.spec.nodeName:
-            per_node[pod.view.spec.nodeName] = per_node.get(pod.view.spec.nodeName, 0) + 1
     pods_known = cluster.covers("Pod")
+    per_node: dict[str, int] | None = None
+
+    def pods_on(name: str) -> int | str:
+        nonlocal per_node
+        if not pods_known:
+            return "unknown (pods not collected)"
+        if per_node is None:  # counted once, when a node is cordoned (most dumps have none)
+            per_node = {}
+            for pod in cluster.objects_of("Pod"):
+                if pod.view.spec.nodeName:
+                    per_node[pod.view.spec.nodeName] = per_node.get(pod.view.spec.nodeName, 0) + 1
+        return per_node.get(name, 0)
+
     nodes = set()
     for node in cluster.objects_of("Node"):
         nodes.add(node.name)
@@ -37,7 +46,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             evidence = ev(node, "STATUS column", text_status(node), "Ready")
         else:
             continue
-        yield RULE.fail(node, evidence, pods=per_node.get(node.name, 0) if pods_known else "unknown (pods not collected)")
+        yield RULE.fail(node, evidence, pods=pods_on(node.name))
     last: dict[str, object] = {}
     for said in quoted:
         last[said.node] = said  # in file order: the last word on a node is its state
@@ -46,5 +55,4 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             continue  # the node's own object says it (a row before the drain is restated by it)
         evidence = Evidence("kubectl cordon/drain", f"node/{name} cordoned", "uncordoned",
                             source=said.source, line=said.line)
-        yield RULE.fail(None, evidence, kind="Node", namespace="", name=name,
-                        pods=per_node.get(name, 0) if pods_known else "unknown (pods not collected)")
+        yield RULE.fail(None, evidence, kind="Node", namespace="", name=name, pods=pods_on(name))
