@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # Each concern, and what puts a pod under it (any container: init, regular or ephemeral).
 CONCERNS = {
     "text": "read from pasted text (a table row or a describe), not from the API's object",
-    "deleting": "metadata.deletionTimestamp is set",
+    "deleting": "metadata.deletionTimestamp is set, or a describe says how long it has been Terminating",
     "reason": "status.reason is set (Evicted, NodeLost, ...)",
     "pending": "status.phase is Pending",
     "waiting": "a container's state is waiting",
@@ -71,7 +71,8 @@ def pod_suspects(cluster: AnalyzedDump) -> PodSuspects:
         status, spec = view.status, view.spec
         if view.text is not None:
             text.append(i)
-        if view.metadata.deletionTimestamp is not None:
+        if view.metadata.deletionTimestamp is not None or (
+                view.text is not None and view.text.deletion_ago_seconds is not None):
             deleting.append(i)
         if status.reason is not None:
             reason.append(i)

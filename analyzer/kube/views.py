@@ -88,6 +88,8 @@ class TextFacts(Struct, gc=False):
     pods_status: str | None = None  # describe of a workload: `3 Running / 0 Waiting / ...`
     used_by: list[str] | None = None  # describe pvc: the pods its `Used By`/`Mounted By` names
     condition_ages: dict[str, float] | None = None  # `oc get co` SINCE: condition type -> seconds
+    # describe: `Status: Terminating (lasts 18m)`: seconds since metadata.deletionTimestamp
+    deletion_ago_seconds: float | None = None
 
 
 class ObjectView(Struct, gc=False, kw_only=True):

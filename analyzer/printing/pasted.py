@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from analyzer.ingest.text.types import TEXT_FACTS_KEY as PASTED
@@ -83,3 +84,28 @@ def served_pasted_pod(body: dict[str, Any], log_containers: Iterable[str]) -> di
                                  "the dump holds no spec or status of its containers")
     out["status"] = status
     return out
+
+
+def with_deletion_time(body: dict[str, Any], capture: datetime | None) -> dict[str, Any]:
+    """A described object whose describe said `Terminating (lasts 18m)` with the deletion time
+    that implies (the capture time less those 18 minutes), as the API serves a Terminating
+    object: kubectl prints its STATUS and describe from it. A body that states one, or whose
+    capture time is unknown, is returned as is.
+
+    >>> served = with_deletion_time({"metadata": {"name": "mariadb-0"}, "spec": {"terminationGracePeriodSeconds": 30},
+    ...     "x-kda-text": {"deletion_ago_seconds": 1080.0}}, datetime(2026, 4, 11, 9, 30, tzinfo=UTC))
+    >>> served["metadata"]
+    {'name': 'mariadb-0', 'deletionTimestamp': '2026-04-11T09:12:00Z', 'deletionGracePeriodSeconds': 30}
+    """
+    facts = body.get(PASTED)
+    ago = facts.get("deletion_ago_seconds") if isinstance(facts, dict) else None
+    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    if not isinstance(ago, int | float) or capture is None or meta.get("deletionTimestamp"):
+        return body
+    when = (capture - timedelta(seconds=ago)).astimezone(UTC).replace(microsecond=0)
+    meta = {**meta, "deletionTimestamp": when.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    # (a Terminating describe prints the deletion's grace period as `Termination Grace Period`)
+    grace = (body.get("spec") or {}).get("terminationGracePeriodSeconds") if isinstance(body.get("spec"), dict) else None
+    if isinstance(grace, int):
+        meta.setdefault("deletionGracePeriodSeconds", grace)
+    return {**body, "metadata": meta}

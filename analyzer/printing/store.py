@@ -14,7 +14,7 @@ from typing import Any
 
 from analyzer.ingest import IngestResult, KubeObject, LogRecord
 from analyzer.ingest.records import JsonItem
-from analyzer.printing.pasted import PASTED, served_pasted_pod
+from analyzer.printing.pasted import PASTED, served_pasted_pod, with_deletion_time
 from analyzer.printing.resources import Resource, ResourceCatalog
 from analyzer.printing.selectors import field_selector, label_selector
 from analyzer.printing.timefmt import Clock
@@ -76,6 +76,8 @@ class DumpStore:
             if res.builtin and res.kind == "Pod" and PASTED in found:
                 # a pasted row's pod: containers and a phase, as kubectl logs and describe need
                 found = served_pasted_pod(found, (r.container for r in self.pod_logs(obj.namespace or "", obj.name)))
+            if res.builtin and PASTED in found:
+                found = with_deletion_time(found, self.capture_time)
             if not self.show_sensitive:
                 _mask(found)
             self._bodies[key] = found

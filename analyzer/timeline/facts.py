@@ -211,6 +211,10 @@ def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, 
             rows.add(meta.deletionTimestamp, obj, "deletion requested",
                      f"finalizers: {', '.join(meta.finalizers)}" if meta.finalizers else "",
                      node=node, mark=MARK_TRANSITION)
+        elif view.text is not None and view.text.deletion_ago_seconds is not None:
+            rows.add(rows.ago(view.text.deletion_ago_seconds), obj, "deletion requested",
+                     "its deletion time, from the `Terminating (lasts ...)` a describe shows",
+                     node=node, mark=MARK_TRANSITION)
 
 
 def pod_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:

@@ -280,3 +280,39 @@ def test_a_column_a_describe_did_not_state_is_unknown_not_made_up() -> None:
     two = _loaded_cells(_described_case("two pods in one describe, init containers, env references, terminating"),
                         "Pod", "pods", "")
     assert [(p["NAME"], p["READY"], p["RESTARTS"]) for p in two] == [("web-0", "1/1", "0"), ("web-1", "0/1", "0")]
+
+
+def test_a_described_object_being_deleted_prints_terminating() -> None:
+    # kubectl prints `Status: Terminating (lasts 2m)` in place of a pod's or claim's phase: its
+    # STATUS is Terminating, as `kubectl get` printed it, not empty
+    two = _loaded_cells(_described_case("two pods in one describe, init containers, env references, terminating"),
+                        "Pod", "pods", "")
+    assert [(p["NAME"], p["STATUS"]) for p in two] == [("web-0", "Terminating"), ("web-1", "Pending")]
+    claim = _loaded_cells(_described_case("persistentvolumeclaim terminating, its deletion time ahead"),
+                          "PersistentVolumeClaim", "persistentvolumeclaims", "")
+    assert claim[0]["STATUS"] == "Terminating"
+
+
+def test_a_described_pod_being_deleted_is_served_with_its_deletion_time() -> None:
+    # the capture time less the describe's `lasts`, so that kubectl and `kda describe` print
+    # `Terminating (lasts 24s)` again; where no capture time is known, none is made up
+    import analyzer
+    from analyzer.printing.describe import describe
+    from analyzer.printing.store import DumpStore
+
+    text = _described_case("pod terminating, how long past its deletion time")
+    cluster = analyzer.load({"describe.txt": text})
+    res = Resource(kind="Pod", plural="pods", group="", version="v1", namespaced=True)
+    [pod] = cluster.objects_of("Pod")
+    known = DumpStore(cluster.ingest, capture_time=datetime(2025, 3, 21, 1, 41, 4, tzinfo=UTC))
+    meta = known.body(res, pod)["metadata"]
+    assert (meta["deletionTimestamp"], meta["deletionGracePeriodSeconds"]) == ("2025-03-21T01:40:40Z", 30)
+    assert "Terminating (lasts 24s)" in describe(known, res, known.body(res, pod))
+    # (the describe cut to two lines in tests/findings/cases/pod-stuck-terminating.yaml: no time)
+    cut = analyzer.load({"case.md": "$ kubectl describe pod mariadb-0 -n database\n"
+                                    "Node:         k8s-worker2.lab.local/10.0.54.11\n"
+                                    "Status:       Terminating (lasts 18m)\n"})
+    assert cut.capture_time is None
+    untimed = DumpStore.from_cluster(cut)
+    [pod] = cut.objects_of("Pod")
+    assert "deletionTimestamp" not in untimed.body(res, pod)["metadata"]

@@ -9,6 +9,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_at_capture, age_text, ev
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.ingest.records import KubeObject
 from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
@@ -21,16 +22,32 @@ GRACE = timedelta(minutes=10)
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    if cluster.capture_time is None:
+    deleting = pod_suspects(cluster).of("deleting")
+    # a describe's `Terminating (lasts 18m)` says how long itself; a deletionTimestamp needs the
+    # capture time to tell
+    if cluster.capture_time is None and not any(_described_deletion(pod) is not None for pod in deleting):
         yield RULE.not_applicable("the dump's capture time is unknown")
         return
-    for pod in pod_suspects(cluster).of("deleting"):
+    for pod in deleting:
         meta = pod.view.metadata
-        if meta.deletionTimestamp is None:
-            continue  # not being deleted (nearly every pod)
-        age = age_at_capture(cluster, parse_time(meta.deletionTimestamp), pod)
+        described = _described_deletion(pod)
+        if meta.deletionTimestamp is not None:
+            age = age_at_capture(cluster, parse_time(meta.deletionTimestamp), pod)
+            evidence = ev(pod, "metadata.deletionTimestamp", meta.deletionTimestamp, f"gone within {age_text(GRACE)}")
+        elif described is not None:
+            age = described
+            evidence = ev(pod, "Status (kubectl describe)", f"Terminating (lasts {age_text(age)})",
+                          f"gone within {age_text(GRACE)}")
+        else:
+            continue
         if age is not None and age > GRACE:
-            yield RULE.fail(pod, ev(pod, "metadata.deletionTimestamp", meta.deletionTimestamp,
-                                    f"gone within {age_text(GRACE)}"),
-                            age=age_text(age), node=pod.view.spec.nodeName or "?",
+            yield RULE.fail(pod, evidence, age=age_text(age), node=pod.view.spec.nodeName or "?",
                             finalizers=", ".join(meta.finalizers or ()) or "none")
+
+
+def _described_deletion(pod: KubeObject) -> timedelta | None:
+    """How long past its deletion time a described pod was (`Status: Terminating (lasts 18m)`)."""
+    text = pod.view.text
+    if text is None or text.deletion_ago_seconds is None:
+        return None
+    return timedelta(seconds=text.deletion_ago_seconds)

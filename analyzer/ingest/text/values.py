@@ -12,6 +12,7 @@ MISSING_MARKERS = frozenset({"", "<none>", "<unknown>", "<nil>", "<unset>"})
 _AGE = re.compile(r"^(?:(\d+)y)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$")
 _AGE_UNITS = (365 * 86400, 86400, 3600, 60, 1)
 _RESTARTS = re.compile(r"^(\d+)(?:\s*\((\S+) ago\))?$")
+_TERMINATING = re.compile(r"^Terminating \(lasts (\S+)\)$")
 _PORT = re.compile(r"^(\d+)(?::(\d+))?/([A-Z]+)$")
 
 
@@ -55,6 +56,20 @@ def age_unit_seconds(text: str | None) -> float | None:
     if not match or not any(match.groups()):
         return None
     return next(unit for part, unit in zip(reversed(match.groups()), reversed(_AGE_UNITS), strict=True) if part)
+
+
+def terminating(text: str | None) -> tuple[bool, float | None]:
+    """Whether a describe's `Status:` says the object is being deleted, and for how long past
+    its deletion time (kubectl prints `Terminating (lasts <since metadata.deletionTimestamp>)`
+    in place of the phase; `<invalid>` while that time, the end of the grace period, is ahead).
+
+    >>> terminating("Terminating (lasts 18m)"), terminating("Terminating (lasts <invalid>)")
+    ((True, 1080.0), (True, None))
+    >>> terminating("Running"), terminating("Terminating")
+    ((False, None), (False, None))
+    """
+    match = _TERMINATING.match(cell(text) or "")
+    return (True, age_seconds(match.group(1))) if match else (False, None)
 
 
 def restarts(text: str | None) -> tuple[int | None, float | None]:

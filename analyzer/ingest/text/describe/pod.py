@@ -11,7 +11,7 @@ from analyzer.ingest.text.describe.sections import key_values, owner_reference, 
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.rows.pods import POD_PHASES
 from analyzer.ingest.text.types import TextObject
-from analyzer.ingest.text.values import cell, describe_time, integer, set_path
+from analyzer.ingest.text.values import cell, describe_time, integer, set_path, terminating
 
 
 def read_pod(root: Entry, body: dict[str, Any], facts: dict[str, Any],
@@ -35,7 +35,8 @@ def read_pod(root: Entry, body: dict[str, Any], facts: dict[str, Any],
         if phase in POD_PHASES:
             status["phase"] = phase
         else:
-            facts["status"] = phase  # `Terminating (lasts 5m)` is no phase
+            facts["status"] = phase
+            being_deleted(phase, facts)
     for key, target in (("Reason", "reason"), ("Message", "message"),
                         ("QoS Class", "qosClass"), ("NominatedNodeName", "nominatedNodeName")):
         if value := cell(root.child_value(key)):
@@ -90,4 +91,19 @@ def set_template(body: dict[str, Any], root: Entry) -> None:
         body.setdefault("spec", {}).setdefault("template", {}).setdefault("spec", {}).update(spec)
 
 
+def being_deleted(status: str, facts: dict[str, Any]) -> bool:
+    """Read a describe's `Status: Terminating (lasts 5m)`, printed in place of the phase of an
+    object whose deletion was asked for: STATUS `Terminating`, as `kubectl get` prints it, and
+    how long past its deletion time (when kubectl could tell). False for any other status."""
+    deleting, seconds = terminating(status)
+    if not deleting:
+        return False
+    facts["status"] = "Terminating"
+    facts["columns"] = {**(facts.get("columns") or {}), "STATUS": "Terminating"}
+    if seconds is not None:
+        facts["deletion_ago_seconds"] = seconds
+    return True
+
+
 READERS = {"Pod": read_pod}
+

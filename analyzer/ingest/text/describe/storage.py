@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
+from analyzer.ingest.text.describe.pod import being_deleted
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.types import TextObject
 from analyzer.ingest.text.values import cell, csv, set_path
@@ -17,7 +18,10 @@ ACCESS_MODES = {"RWO": "ReadWriteOnce", "RWX": "ReadWriteMany", "ROX": "ReadOnly
 def read_claim(root: Entry, body: dict[str, Any], facts: dict[str, Any],
                ctx: DescribeContext) -> list[TextObject]:
     """Fill a PersistentVolumeClaim from its describe."""
-    for key, path in (("Status", "status.phase"), ("StorageClass", "spec.storageClassName"),
+    status = cell(root.child_value("Status"))
+    if status and not being_deleted(status, facts):  # (the phase is not printed then)
+        set_path(body, "status.phase", status)
+    for key, path in (("StorageClass", "spec.storageClassName"),
                       ("Volume", "spec.volumeName"), ("VolumeMode", "spec.volumeMode"),
                       ("Capacity", "status.capacity.storage")):
         if value := cell(root.child_value(key)):
