@@ -316,3 +316,11 @@ def test_a_described_pod_being_deleted_is_served_with_its_deletion_time() -> Non
     untimed = DumpStore.from_cluster(cut)
     [pod] = cut.objects_of("Pod")
     assert "deletionTimestamp" not in untimed.body(res, pod)["metadata"]
+
+
+def test_a_described_volume_prints_its_columns() -> None:
+    # a PersistentVolume's describe read into its fields (before: CAPACITY 0, no STATUS, no CLAIM)
+    pv = _loaded_cells(_described_case("persistentvolume bound, its CSI source"), "PersistentVolume",
+                       "persistentvolumes", "")
+    assert [pv[0][c] for c in ("CAPACITY", "ACCESS MODES", "RECLAIM POLICY", "STATUS", "CLAIM", "STORAGECLASS")] == [
+        "5Gi", "RWO", "Delete", "Bound", "default/example-vanilla-block-zone-pvc", "example-vanilla-block-zone-sc"]

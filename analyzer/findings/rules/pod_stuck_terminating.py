@@ -42,7 +42,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             continue
         if age is not None and age > GRACE:
             yield RULE.fail(pod, evidence, age=age_text(age), node=pod.view.spec.nodeName or "?",
-                            finalizers=", ".join(meta.finalizers or ()) or "none")
+                            finalizers=_finalizers(pod))
 
 
 def _described_deletion(pod: KubeObject) -> timedelta | None:
@@ -51,3 +51,10 @@ def _described_deletion(pod: KubeObject) -> timedelta | None:
     if text is None or text.deletion_ago_seconds is None:
         return None
     return timedelta(seconds=text.deletion_ago_seconds)
+
+
+def _finalizers(pod: KubeObject) -> str:
+    """The pod's finalizers, as its object lists them (a describe or a table row prints none)."""
+    if pod.view.metadata.finalizers:
+        return ", ".join(pod.view.metadata.finalizers)
+    return "not shown in the paste" if pod.view.text is not None else "none"

@@ -418,7 +418,7 @@ def _read_fields(root: Entry, body: dict[str, Any], facts: dict[str, Any],
                  ctx: DescribeContext) -> list[TextObject]:
     """A kind with no reader of its own: its fields from the generic layout kubectl prints for
     it (Metadata, Spec, Status), its other top-level fields as text facts."""
-    skip = {"Name", "Namespace", "Labels", "Annotations", "CreationTimestamp", "Events",
+    skip = {"Name", "Namespace", "Labels", "Annotations", "CreationTimestamp", "Finalizers", "Events",
             "API Version", "Kind"}
     if {child.key for child in root.children} >= _GENERIC_HEADER:
         # a kind the catalog knows but kubectl has no describer for (APIService): the generic

@@ -79,6 +79,10 @@ def metadata(root: Entry) -> dict[str, Any]:
         meta["annotations"] = found
     if created := describe_time(root.child_value("CreationTimestamp")):
         meta["creationTimestamp"] = created
+    # `Finalizers:  [kubernetes.io/pvc-protection]` (Go's print of a list: spaces between)
+    finalizers = (cell(root.child_value("Finalizers")) or "").strip("[]").split()
+    if finalizers:
+        meta["finalizers"] = finalizers
     return meta
 
 
