@@ -22,6 +22,7 @@ from analyzer.ingest.text.describe import (
     networking,
     node,
     pod,
+    policy,
     service,
     storage,
     workloads,
@@ -45,7 +46,7 @@ from analyzer.kube.kinds import KIND_GROUPS
 
 _READERS = {**pod.READERS, **node.READERS, **service.READERS, **workloads.READERS,
             **config.READERS, **jobs.READERS, **storage.READERS, **autoscaling.READERS,
-            **networking.READERS}
+            **networking.READERS, **policy.READERS}
 _DATA_HEADINGS = ("Data", "BinaryData")
 
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
+from analyzer.ingest.text.describe.sections import label_selector
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.lines import is_rule_line
 from analyzer.ingest.text.rows.services import ingress_points
@@ -113,7 +114,7 @@ def read_network_policy(root: Entry, body: dict[str, Any], facts: dict[str, Any]
     spec = root.child("Spec")
     if spec is None:
         return []
-    selector = _selector(spec.child_value("PodSelector"))
+    selector = label_selector(spec.child_value("PodSelector"))
     if selector is not None:
         set_path(body, "spec.podSelector", selector)
     elif cell(spec.child_value("PodSelector")):
@@ -127,20 +128,6 @@ def read_network_policy(root: Entry, body: dict[str, Any], facts: dict[str, Any]
             if rules is not None:
                 set_path(body, f"spec.{field}", rules)
     return []
-
-
-def _selector(text: str | None) -> dict[str, Any] | None:
-    """A label selector as kubectl formats it: `<none>` (every pod: {}), `a=b,c=d`; None for
-    one with set expressions (`app in (a,b)`) or nothing at all."""
-    value = (text or "").strip()
-    if not value:
-        return None
-    if value.startswith("<none>"):
-        return {}
-    pairs = [part.strip().partition("=") for part in value.split(",")]
-    if all(sep and key and "!" not in key and " " not in key for key, sep, _ in pairs):
-        return {"matchLabels": {key: val for key, _, val in pairs}}
-    return None
 
 
 def _policy_rules(entry: Entry, peer_key: str, ctx: DescribeContext) -> list[dict[str, Any]] | None:
@@ -179,7 +166,7 @@ def _policy_rules(entry: Entry, peer_key: str, ctx: DescribeContext) -> list[dic
             peer = {}
             rules[-1].setdefault("from" if peer_key == "From" else "to", []).append(peer)
         elif peer is not None and key in ("PodSelector", "NamespaceSelector"):
-            if (selector := _selector(value)) is None:
+            if (selector := label_selector(value)) is None:
                 # a peer read without its selector would widen the rule: the direction is unread
                 ctx.unread.append((entry.line, "Spec", f"its {key} '{value}' in '{entry.key}' was "
                                                        "not read (only key=value selectors are)"))

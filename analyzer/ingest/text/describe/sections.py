@@ -86,6 +86,20 @@ def metadata(root: Entry) -> dict[str, Any]:
     return meta
 
 
+def label_selector(text: str | None) -> dict[str, Any] | None:
+    """A label selector as kubectl formats it: `<none>` (every pod: {}), `a=b,c=d`; None for
+    one with set expressions (`app in (a,b)`) or nothing at all."""
+    value = (text or "").strip()
+    if not value:
+        return None
+    if value.startswith("<none>"):
+        return {}
+    pairs = [part.strip().partition("=") for part in value.split(",")]
+    if all(sep and key and "!" not in key and " " not in key for key, sep, _ in pairs):
+        return {"matchLabels": {key: val for key, _, val in pairs}}
+    return None
+
+
 def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     """The table a describe section holds (Conditions, Events, Non-terminated Pods, ...)."""
     lines = [line for line in entry.raw if line.text.strip()]

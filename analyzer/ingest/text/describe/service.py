@@ -1,4 +1,5 @@
-"""`kubectl describe svc`: type, addresses, ports in order, and the Endpoints it lists."""
+"""`kubectl describe svc`: type, addresses, ports in order, and the Endpoints it lists; and
+`kubectl describe endpoints`: its subsets."""
 
 from __future__ import annotations
 
@@ -99,4 +100,36 @@ def _subset(values: list[str], port: dict[str, Any]) -> dict[str, Any] | None:
     return {"addresses": addresses, "ports": [endpoint_port]}
 
 
-READERS = {"Service": read_service}
+def read_endpoints(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+                   ctx: DescribeContext) -> list[TextObject]:
+    """Fill an Endpoints object from its describe: under `Subsets:`, each subset's `Addresses`,
+    `NotReadyAddresses` (comma-separated IPs, or `<none>`) and `Ports` table (Name Port Protocol)."""
+    subsets: list[dict[str, Any]] = []
+    for entry in (root.child("Subsets").children if root.child("Subsets") else ()):
+        if entry.key == "Addresses" or not subsets:
+            subsets.append({})  # each subset begins with its Addresses line
+        subset = subsets[-1]
+        if entry.key in ("Addresses", "NotReadyAddresses"):
+            ips = [{"ip": ip} for ip in csv(cell(entry.value))]
+            if ips:
+                subset["addresses" if entry.key == "Addresses" else "notReadyAddresses"] = ips
+        elif entry.key == "Ports":
+            ports = [port for row in entry.more if (port := _endpoint_port(row)) is not None]
+            if ports:
+                subset["ports"] = ports
+    if subsets := [s for s in subsets if s]:
+        body["subsets"] = subsets
+    return []
+
+
+def _endpoint_port(row: str) -> dict[str, Any] | None:
+    """A row of an Endpoints describe's Ports table (`http  8080  TCP`, `<unset>  53  UDP`); None
+    for its header, its rule line or anything else."""
+    parts = row.split()
+    if len(parts) != 3 or not parts[1].isdigit():
+        return None
+    name, number, protocol = parts
+    return {**({"name": name} if name != "<unset>" else {}), "port": int(number), "protocol": protocol}
+
+
+READERS = {"Service": read_service, "Endpoints": read_endpoints}

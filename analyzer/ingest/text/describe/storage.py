@@ -3,10 +3,12 @@ the volume's source are."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.pod import being_deleted
+from analyzer.ingest.text.describe.sections import key_values
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.types import TextObject
 from analyzer.ingest.text.values import cell, csv, set_path
@@ -73,4 +75,51 @@ def read_volume(root: Entry, body: dict[str, Any], facts: dict[str, Any],
     return []
 
 
-READERS = {"PersistentVolumeClaim": read_claim, "PersistentVolume": read_volume}
+# A StorageClass's one-line fields (k8s.io/kubectl describe.go's describeStorageClass).
+_CLASS_FIELDS = {"Provisioner": "provisioner", "ReclaimPolicy": "reclaimPolicy",
+                 "VolumeBindingMode": "volumeBindingMode"}
+# The annotations that make a class the default (kubectl's IsDefaultClass reads both).
+DEFAULT_CLASS = ("storageclass.kubernetes.io/is-default-class", "storageclass.beta.kubernetes.io/is-default-class")
+
+
+def read_class(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+               ctx: DescribeContext) -> list[TextObject]:
+    """Fill a StorageClass from its describe: provisioner, parameters, reclaim policy, binding
+    mode, expansion, mount options, and whether it is the default (`IsDefaultClass: Yes`, which
+    kubectl reads from the annotation it stands for)."""
+    for key, field in _CLASS_FIELDS.items():
+        if value := cell(root.child_value(key)):
+            body[field] = value
+    if parameters := key_values([part for value in (root.child("Parameters") or Entry("", "", 0, 0, None)).values
+                                 for part in csv(value)], "="):
+        body["parameters"] = parameters
+    expansion = (cell(root.child_value("AllowVolumeExpansion")) or "").lower()
+    if expansion in ("true", "false"):
+        body["allowVolumeExpansion"] = expansion == "true"
+    if options := [o for o in (root.child("MountOptions") or Entry("", "", 0, 0, None)).values if cell(o)]:
+        body["mountOptions"] = options
+    annotations = _joined_annotations(root.child("Annotations"))
+    if cell(root.child_value("IsDefaultClass")) == "Yes" and "true" not in (annotations.get(a) for a in DEFAULT_CLASS):
+        annotations[DEFAULT_CLASS[0]] = "true"  # (a paste cut its annotations: IsDefaultClass says it)
+    body["metadata"].pop("annotations", None)
+    if annotations:
+        body["metadata"]["annotations"] = annotations
+    return []
+
+
+# A `,` that begins the next `key=value` of annotations printed on one line.
+_NEXT_ANNOTATION = re.compile(r",(?=[A-Za-z0-9][A-Za-z0-9._/-]*=)")
+
+
+def _joined_annotations(entry: Entry | None) -> dict[str, str]:
+    """A StorageClass's annotations, which kubectl prints as labels are, `k=v,k2=v2` on one line;
+    a last-applied-configuration value ends in a line break, so the next one begins a line with
+    its comma (`{...}` then `,storageclass.kubernetes.io/is-default-class=true`)."""
+    text = "".join(entry.values) if entry is not None else ""
+    if cell(text) is None:
+        return {}
+    pairs = (item.partition("=") for item in _NEXT_ANNOTATION.split(text))
+    return {key: value for key, sep, value in pairs if sep and key}
+
+
+READERS = {"PersistentVolumeClaim": read_claim, "PersistentVolume": read_volume, "StorageClass": read_class}
