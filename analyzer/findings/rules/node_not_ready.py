@@ -23,6 +23,7 @@ from analyzer.findings.facts import (
     stitched_reason,
     text_status,
 )
+from analyzer.findings.rules.control_plane_restarts import component_of
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -227,23 +228,79 @@ def _pods_by_node(cluster: AnalyzedDump) -> dict[str, list]:
 
 def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterator[Finding]:
     """Nodes that pods were marked NodeLost on (and that no condition already flags), unless
-    the node reports Ready now."""
+    the node reports Ready now. A pasted row shows it in STATUS: NodeLost, or Unknown for a lost
+    pod being deleted; a table without a NODE column names the node only in the name of a
+    control-plane static pod (`kube-apiserver-node1`), and its other lost pods go with that node
+    when it is the only one named (kubernetes/kubernetes#73875: node1's pods NodeLost and
+    Unknown, no NODE column, and no finding at all)."""
     lost: dict[str, list] = {}
-    for pod in pod_suspects(cluster).of("reason"):
-        node_name = pod.view.spec.nodeName
-        if pod.view.status.reason == "NodeLost" and node_name and node_name not in flagged:
+    named_by_pod: dict[str, list[str]] = {}
+    for pod in pod_suspects(cluster).of("reason", "text"):
+        if not _marked_lost(pod):
+            continue
+        node_name = pod.view.spec.nodeName or ""
+        if not node_name and (node_name := _static_pod_node(pod)):
+            named_by_pod.setdefault(node_name, []).append(pod.name)
+        if node_name not in flagged:
             lost.setdefault(node_name, []).append(pod)
+    unnamed = lost.pop("", [])
+    if unnamed and len(lost) == 1 and set(lost) == set(named_by_pod):
+        lost[next(iter(lost))].extend(unnamed)
+    elif unnamed:
+        lost[_NOT_NAMED] = unnamed
     for node_name, pods in sorted(lost.items()):
         node = nodes.get(node_name)
         ready = next((c for c in node.view.status.conditions or () if c.type == "Ready"), None) if node else None
         if ready is not None and ready.status == "True":
             continue  # the node came back; its pods' NodeLost is history
-        deleting = sum(1 for p in pods if p.view.metadata.deletionTimestamp)
-        yield RULE.fail(None, *(ev(p, "status.reason", "NodeLost", "a running pod") for p in pods[:5]),
+        yield RULE.fail(None, *(_lost_evidence(p) for p in pods[:5]),
                         kind="Node", namespace="", name=node_name, status="NotReady",
-                        detail=f"{len(pods)} pod(s) on it marked NodeLost by the node controller"
-                        + (f", {deleting} of them terminating" if deleting else ""),
+                        detail=_lost_detail(pods, named_by_pod.get(node_name, [])),
                         since="an unknown time", pods_note="")
+
+
+# The node of lost pods a table does not place (no NODE column, and no static pod names it).
+_NOT_NAMED = "(not named: the table has no NODE column)"
+# kubectl's STATUS of a pod the node controller marked lost (status.reason NodeLost); of one
+# that is being deleted too, Unknown (the printer's word for a deletionTimestamp over NodeLost).
+_LOST_STATUSES = frozenset({"NodeLost", "Unknown"})
+
+
+def _marked_lost(pod) -> bool:
+    status = pod.view.status
+    if status.reason is not None:
+        return status.reason == "NodeLost"
+    return pod.view.text is not None and text_status(pod) in _LOST_STATUSES
+
+
+def _static_pod_node(pod) -> str:
+    """The node a pasted control-plane static pod's name ends in (its mirror pod is named
+    `<manifest>-<node>`); '' for any other pod."""
+    component = component_of(pod.name, pod.view.metadata.labels or {}) if pod.namespace == "kube-system" else None
+    if component is None or not pod.name.startswith(component + "-"):
+        return ""
+    return pod.name[len(component) + 1:]
+
+
+def _lost_evidence(pod):
+    if pod.view.status.reason == "NodeLost":
+        return ev(pod, "status.reason", "NodeLost", "a running pod")
+    return ev(pod, "STATUS column", text_status(pod), "Running")
+
+
+def _lost_detail(pods: list, named_by: list[str]) -> str:
+    deleting = sum(1 for p in pods if p.view.metadata.deletionTimestamp)
+    detail = f"{len(pods)} pod(s) on it marked NodeLost by the node controller" \
+        + (f", {deleting} of them terminating" if deleting else "")
+    shown = Counter(text_status(p) for p in pods if p.view.status.reason is None)
+    if shown:
+        detail += "; their STATUS: " + ", ".join(f"{n} {s}" for s, n in sorted(shown.items())) \
+            + (" (kubectl's word for a lost pod being deleted)" if "Unknown" in shown else "")
+    if named_by:
+        others = len(pods) - len(named_by)
+        detail += f"; its static pod(s) {', '.join(named_by)} name it" \
+            + (f", the table names no node for the other {others}" if others else "")
+    return detail
 
 
 # The node status events of the kubelet ("Node X status is now: NodeNotReady") and of the node
