@@ -34,19 +34,28 @@ def involved_object(ctx: RowContext | None, kind_text: str, name: str,
 
 
 def source_of(text: str | None) -> dict[str, str] | None:
-    """An event's From/SOURCE (`kubelet, node01` in old kubectl) as `source`.
+    """An event's From/SOURCE (`kubelet, node01` in old kubectl; `{kubelet node01}`, the struct
+    as Go prints it, before 1.10) as `source`.
 
     >>> source_of("kubelet, node01"), source_of("default-scheduler")
     ({'component': 'kubelet', 'host': 'node01'}, {'component': 'default-scheduler'})
+    >>> source_of("{kubelet gke-app-8d801be1-node-d0jh}"), source_of("{default-scheduler }")
+    ({'component': 'kubelet', 'host': 'gke-app-8d801be1-node-d0jh'}, {'component': 'default-scheduler'})
     """
     text = cell(text)
     if not text:
         return None
+    if (struct := _SOURCE_STRUCT.fullmatch(text)) is not None:
+        component, host = struct.group(1), struct.group(2) or ""
+        return {"component": component, "host": host} if host else {"component": component}
     component, _, host = text.partition(", ")
     return {"component": component, "host": host} if host else {"component": component}
 
 
 _REPEATED = re.compile(r"(\S+) \(x(\d+) over (\S+)\)")
+_SOURCE_STRUCT = re.compile(r"\{(\S+) ?(\S*)\}")
+# kubectl before 1.10 headed the ages FIRSTSEEN and LASTSEEN
+_OLD_AGE_HEADERS = {"LASTSEEN": "LAST SEEN", "FIRSTSEEN": "FIRST SEEN"}
 
 
 def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
@@ -65,6 +74,8 @@ def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[s
     (8, 600.0, 720.0)
     """
     namespace = ctx.namespace if ctx else None
+    if "LASTSEEN" in cells:
+        cells = {_OLD_AGE_HEADERS.get(k, k): v for k, v in cells.items()}
     last_seen = cell(cells.get("LAST SEEN"))
     if last_seen and (repeated := _REPEATED.fullmatch(last_seen)):
         # `kubectl events`: `10m (x8 over 10m)` is LAST SEEN, COUNT and FIRST SEEN in one cell
