@@ -1,4 +1,5 @@
-"""Distribution marks a pod's annotations carry: EKS's default PodSecurityPolicy (kubernetes.io/psp)."""
+"""Distribution marks a pod's annotations carry: EKS's default PodSecurityPolicy (kubernetes.io/psp),
+GKE's cluster autoscaler's note on a pod it cannot help."""
 
 from __future__ import annotations
 
@@ -116,3 +117,41 @@ def test_a_users_pod_named_by_its_events_is_no_workload_evidence() -> None:
     )
     result = detect_distribution(analyzer.load({"issue.md": paste}))
     assert result.name == "unknown"
+
+
+# Trimmed from jupyterhub/zero-to-jupyterhub-k8s#3263 (comment of 2023-11-01, GKE 1.27): the
+# hub's `kubectl describe pod`, Pending, as far as the corpus kept it (cut in Containers). Its
+# only GKE mark is the note GKE's own autoscaler leaves on a pod no node pool could take.
+GKE_PENDING_HUB = """Name:             hub-647c87df9b-wwwm6
+Namespace:        jupyterhub
+Priority:         0
+Service Account:  hub
+Node:             <none>
+Labels:           app=jupyterhub
+                  component=hub
+                  pod-template-hash=647c87df9b
+                  release=jupyterhub
+Annotations:      checksum/config-map: a3ad49e09e598875082e87aaddc926177196f77995a2b218d52f9bfc874e928e
+                  cloud.google.com/cluster_autoscaler_unhelpable_since: 2023-11-01T18:25:38+0000
+                  cloud.google.com/cluster_autoscaler_unhelpable_until: Inf
+Status:           Pending
+IP:
+IPs:              <none>
+Controlled By:    ReplicaSet/hub-647c87df9b
+Containers:
+  hub:
+    Image:      jupyterhub/k8s-hub:3.1.0
+    Port:       8081/TCP
+"""
+
+
+def test_a_pending_pod_gkes_autoscaler_could_not_help_is_gke() -> None:
+    dist = detect_distribution(analyzer.load({"describe.txt": GKE_PENDING_HUB}))
+    assert dist.name == "gke"
+    assert [e.value for e in dist.evidence_for("gke") if e.signal == "pod_annotation"] == [
+        "cloud.google.com/cluster_autoscaler_unhelpable_since=2023-11-01T18:25:38+0000"]
+
+
+def test_without_the_autoscalers_note_the_pod_says_nothing() -> None:
+    without = "".join(line for line in GKE_PENDING_HUB.splitlines(keepends=True) if "cluster_autoscaler" not in line)
+    assert detect_distribution(analyzer.load({"describe.txt": without})).name == "unknown"
