@@ -52,20 +52,15 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             reason, source = last.message, f"FailedScheduling event pasted without its pod's name, {event_ago(cluster, last)}; {why}"
         if reason is None and no_nodes:
             reason, source = "no node is registered", "the dump lists nodes and holds none"
+        if reason is None and (since := _unhelpable_since(pod)) is not None:
+            evidence.append(ev(pod, f"metadata.annotations[{UNHELPABLE_SINCE}]", since))
+            reason = f"GKE's cluster autoscaler found no node it could add that would take it, since {since}"
+            source = f"its autoscaler's annotation; the scheduler's reason: {_no_reason(pod, events_collected)}"
         age = object_age(cluster, pod)
         setting_up = None
         if reason is None:
             reason = "no reason recorded"
-            source = "events not collected" if not events_collected else "no scheduler condition or event"
-            text = pod.view.text
-            cut = text.cut_in if text is not None else None
-            ends = text.ends_after if text is not None else None
-            if cut and cut != "Events" and not events_collected:
-                # a describe pasted down to the middle of a section: its Events were cut off with
-                # the rest, not left out of the dump (ingress-nginx#9492)
-                source = f"its pasted describe is cut in '{cut}', before its Events"
-            elif ends and not events_collected:
-                source = f"its pasted describe ends after '{ends}', before its Events"
+            source = _no_reason(pod, events_collected)
             setting_up = _cluster_setting_up(cluster, age)
             if setting_up is not None:
                 source += f"; the cluster's oldest node is {age_text(setting_up)} old: it may still be setting up"
@@ -80,6 +75,33 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             finding = finding.as_info(resolved=f"created {age_text(age)} before capture: not yet placed, "
                                                "with no scheduler failure recorded")
         yield finding
+
+
+def _no_reason(pod, events_collected: bool) -> str:
+    """Why the dump holds no scheduler reason for a pending pod."""
+    text = pod.view.text
+    cut = text.cut_in if text is not None else None
+    ends = text.ends_after if text is not None else None
+    if cut and cut != "Events" and not events_collected:
+        # a describe pasted down to the middle of a section: its Events were cut off with
+        # the rest, not left out of the dump (ingress-nginx#9492)
+        return f"its pasted describe is cut in '{cut}', before its Events"
+    if ends and not events_collected:
+        return f"its pasted describe ends after '{ends}', before its Events"
+    return "events not collected" if not events_collected else "no scheduler condition or event"
+
+
+# GKE's cluster autoscaler notes on a pending pod that no node it could add would take it, and
+# until when ("Inf": still so at its last look; a time: it could help since).
+UNHELPABLE_SINCE = "cloud.google.com/cluster_autoscaler_unhelpable_since"
+UNHELPABLE_UNTIL = "cloud.google.com/cluster_autoscaler_unhelpable_until"
+
+
+def _unhelpable_since(pod) -> str | None:
+    """Since when GKE's autoscaler has found it cannot help the pod, while it still says so."""
+    annotations = pod.view.metadata.annotations or {}
+    since = annotations.get(UNHELPABLE_SINCE)
+    return since if since and annotations.get(UNHELPABLE_UNTIL, "Inf") == "Inf" else None
 
 
 # The scheduler places a pod within a second when a node fits; a minute without a recorded
