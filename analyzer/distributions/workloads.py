@@ -45,9 +45,10 @@ _DEPLOYMENT_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}-{_HASH_CHAR}{
 _SHORT_SUFFIX_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{5}}$")
 _ORDINAL_POD = re.compile(r"^(?P<base>.+)-\d+$")
 _DEPLOYMENT_RS = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}$")
-# A mirror pod of a node named by its IPv4 address (OKE's nodes are `10.0.10.2`): no controller
-# writes a dotted address into a pod's name.
-_NODE_IP_POD = re.compile(r"^(?P<base>.+)-(?:\d{1,3}\.){3}\d{1,3}$")
+# A mirror pod of a node named by its IPv4 address (OKE's nodes are `10.0.10.2`), or by EC2's
+# hostname of it (`ip-172-31-8-90`, with or without its domain: RKE2 and kubeadm on EC2): no
+# controller writes an address into a pod's name (an ordinal would read it as a StatefulSet's).
+_NODE_IP_POD = re.compile(r"^(?P<base>.+)-(?:(?:\d{1,3}\.){3}\d{1,3}|ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9.-]+)?)$")
 
 
 @dataclass(slots=True)
@@ -87,6 +88,8 @@ def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = fro
     ('StaticPod', 'kube-apiserver')
     >>> guess_from_pod_name("proxymux-client-10.0.10.2", None)  # a node named by its address
     ('StaticPod', 'proxymux-client')
+    >>> guess_from_pod_name("kube-proxy-ip-172-1-1-1", None)  # by EC2's hostname of its address
+    ('StaticPod', 'kube-proxy')
     """
     if node and name.endswith("-" + node) and len(name) > len(node) + 1:
         return "StaticPod", name[: -len(node) - 1]
@@ -325,6 +328,21 @@ def _pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | None:
     return owner.kind, owner.name, True
 
 
+def _nodes_named_by_static_pods(pods: list[KubeObject], control_plane: re.Pattern[str]) -> set[str]:
+    """The nodes pasted control-plane static pods' names end in (`etcd-clean`: node `clean`), where
+    no NODE column says them: the node's other mirror pods (RKE2's cloud-controller-manager and
+    kube-proxy) end in it too (rancher/rke2#9390: `cloud-controller-manager-clean` beside
+    `etcd-clean` was a workload of its own, a bare Pod)."""
+    named: set[str] = set()
+    for pod in pods:
+        if pod.view.text is None or pod.view.spec.nodeName or (m := control_plane.match(pod.name)) is None \
+                or not m.re.groups:
+            continue
+        if guess_from_pod_name(pod.name, None, control_plane=control_plane)[0] == "StaticPod":
+            named.add(pod.name[len(m.group(1)) + 1:])
+    return named
+
+
 # Per cluster: (profiles, its workloads). The distribution and the components table both ask.
 _WORKLOADS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -384,7 +402,7 @@ def _component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[Compo
             w.kind, w.name, w.inferred = owner_kind, owner_name, True
             w.objects = sorted(r.key.id for r in replica_sets)
             rows.append(w)
-    known.nodes = frozenset(nodes - {""})
+    known.nodes = frozenset((nodes | _nodes_named_by_static_pods(pods, known.control_plane)) - {""})
     for pod in pods:  # the ReplicaSets pods' owner references name, so that table rows join them
         owner = _controller_owner(pod.view.metadata)
         if owner is not None and owner.kind == "ReplicaSet" and (pod.namespace, owner.name) not in known.rs_groups:

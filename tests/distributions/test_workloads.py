@@ -254,6 +254,40 @@ prometheus-k8s-0                     2/2     Running   0          3d
     ]
 
 
+def test_pasted_mirror_pods_of_the_nodes_control_plane_pods_name_are_static() -> None:
+    # Trimmed from rancher/rke2#9390 (description, 2025-12-10, one server `clean`): no NODE column;
+    # etcd-clean names the node, so cloud-controller-manager-clean is RKE2's static pod on it, not
+    # a bare Pod of its own.
+    rke2_9390 = """\
+[root@clean ~]# kubectl get pod -A
+NAMESPACE     NAME                                                    READY   STATUS      RESTARTS       AGE
+kube-system   cloud-controller-manager-clean                          1/1     Running     1 (4m9s ago)   4m6s
+kube-system   etcd-clean                                              1/1     Running     0              4m6s
+"""
+    assert _rows(analyzer.load(rke2_9390)) == [
+        ("kube-system", "StaticPod", "cloud-controller-manager", 1, 1, False),
+        ("kube-system", "StaticPod", "etcd", 1, 1, False),
+    ]
+    # Trimmed from rancher/rke2#6220 (comment of 2024-06-20, three servers on EC2): nodes named by
+    # EC2's hostname of their address end in digits, which read as a StatefulSet's ordinal (three
+    # StatefulSets cloud-controller-manager-ip-172-31-12 ...); no controller writes an address.
+    rke2_6220 = """\
+kubectl get pods -A
+NAMESPACE        NAME                                                    READY   STATUS      RESTARTS   AGE
+kube-system      cloud-controller-manager-ip-172-31-12-208               1/1     Running     0          9m53s
+kube-system      cloud-controller-manager-ip-172-31-14-17                1/1     Running     0          14m
+kube-system      cloud-controller-manager-ip-172-31-8-183                1/1     Running     0          12m
+kube-system      etcd-ip-172-31-12-208                                   1/1     Running     0          9m20s
+"""
+    assert _rows(analyzer.load(rke2_6220)) == [
+        ("kube-system", "StaticPod", "cloud-controller-manager", 3, 3, False),
+        ("kube-system", "StaticPod", "etcd", 1, 1, False),
+    ]
+    # a pod of a name that ends in no node the paste names keeps its controller's reading
+    other = rke2_9390.replace("cloud-controller-manager-clean    ", "cloud-controller-manager-x7k2p    ")
+    assert ("kube-system", "DaemonSet", "cloud-controller-manager", 1, 1, True) in _rows(analyzer.load(other))
+
+
 def test_a_described_pod_with_an_owner_is_no_static_pod() -> None:
     # A Pending describe shows `Node: <none>` and the table row no node either; its Controlled By
     # still says what owns it (was: read as a pasted static pod, for having no node).
