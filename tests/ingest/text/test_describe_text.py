@@ -273,3 +273,31 @@ def test_a_custom_resources_describe_is_read_back_into_its_fields() -> None:
         {"lastTransitionTime": "2025-02-14T07:15:27Z", "observedGeneration": "1", "reason": "Launched",
          "status": "True", "type": "Launched"}]
     assert claim["status"]["providerID"] == "aws:///ap-south-2b/i-0e593f835ff381a22"
+
+
+# Trimmed from openshift/svt#738 (turn 4, an OpenShift node on GCP, `oc describe node`, cut after
+# its third annotation as the corpus kept it): kubectl prints a long annotation as `key:` with its
+# value two columns in on the next line. Before: the CSI node id's JSON was read as an annotation
+# of its own, keyed `{"pd.csi.storage.gke.io"`, and the nodeid left empty.
+_SVT_738 = """\
+Name:               pubenda-g7-ngbj6-worker-b-2nqjc.c.openshift-qe.internal
+Roles:              worker
+Labels:             kubernetes.io/hostname=pubenda-g7-ngbj6-worker-b-2nqjc.c.openshift-qe.internal
+                    topology.gke.io/zone=us-central1-b
+Annotations:        cloud.network.openshift.io/egress-ipconfig: [{"interface":"nic0","ifaddr":{"ipv4":"10.0.128.0/17"},"capacity":{"ip":10}}]
+                    csi.volume.kubernetes.io/nodeid:
+                      {"pd.csi.storage.gke.io":"projects/openshift-qe/zones/us-central1-b/instances/pubenda-g7-ngbj6-worker-b-2nqjc"}
+                    k8s.ovn.org/host-addresses: ["10.0.128.3"]
+"""
+
+
+def test_a_long_annotation_under_its_key_is_that_keys_value() -> None:
+    parsed = parse_kubectl_text(_SVT_738, "svt-738.md")
+    node = next(o for o in parsed.objects if o.kind == "Node")
+    assert node.body["metadata"]["annotations"] == {
+        "cloud.network.openshift.io/egress-ipconfig":
+            '[{"interface":"nic0","ifaddr":{"ipv4":"10.0.128.0/17"},"capacity":{"ip":10}}]',
+        "csi.volume.kubernetes.io/nodeid":
+            '{"pd.csi.storage.gke.io":"projects/openshift-qe/zones/us-central1-b/instances/pubenda-g7-ngbj6-worker-b-2nqjc"}',
+        "k8s.ovn.org/host-addresses": '["10.0.128.3"]',
+    }

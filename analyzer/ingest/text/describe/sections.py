@@ -32,10 +32,15 @@ class TableRows:
     cut: int | None = None  # line of the last row when it lacks its last column
 
 
-def key_values(values: list[str], separator: str) -> dict[str, str]:
+def key_values(values: list[str], separator: str, deeper: list[bool] | None = None) -> dict[str, str]:
     """Lines of `key=value` (labels) or `key: value` (annotations) as a dict; `<none>` is empty.
 
-    A line without the separator continues the previous value (a multi-line annotation).
+    A line without the separator continues the previous value (a multi-line annotation), and so
+    does a line `deeper` says was indented past the keys: kubectl prints a long annotation as
+    `key:` with its value two columns in below it, whatever the value holds.
+
+    >>> key_values(["nodeid:", '{"pd.csi.storage.gke.io":"projects/p"}', "ttl: 0"], ":", [False, True, False])
+    {'nodeid': '{"pd.csi.storage.gke.io":"projects/p"}', 'ttl': '0'}
 
     >>> key_values(["a=b", "node-role.kubernetes.io/agent="], "=")
     {'a': 'b', 'node-role.kubernetes.io/agent': ''}
@@ -50,8 +55,11 @@ def key_values(values: list[str], separator: str) -> dict[str, str]:
     """
     result: dict[str, str] = {}
     last: str | None = None
-    for value in values:
+    for i, value in enumerate(values):
         if cell(value) is None:
+            continue
+        if deeper is not None and i < len(deeper) and deeper[i] and last is not None:
+            result[last] = f"{result[last]}\n{value}" if result[last] else value
             continue
         if separator == "=" and "," in value and (joined := labels(value.strip())):
             result.update(joined)
@@ -75,7 +83,8 @@ def metadata(root: Entry) -> dict[str, Any]:
         meta["namespace"] = namespace
     if (entry := root.child("Labels")) and (found := key_values(entry.values, "=")):
         meta["labels"] = found
-    if (entry := root.child("Annotations")) and (found := key_values(entry.values, ":")):
+    if (entry := root.child("Annotations")) and (found := key_values(
+            [v for v, _ in entry.indented_values], ":", [d for _, d in entry.indented_values])):
         meta["annotations"] = found
     if created := describe_time(root.child_value("CreationTimestamp")):
         meta["creationTimestamp"] = created

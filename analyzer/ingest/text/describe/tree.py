@@ -36,6 +36,9 @@ class Entry:
     indent: int
     value_col: int | None  # column the inline value starts at, None when there is none
     more: list[str] = field(default_factory=list)  # continuation values (one per line)
+    # of each continuation value, the columns it is indented past the inline value's (kubectl
+    # writes a long annotation's value two columns in, under its `key:`)
+    more_depth: list[int] = field(default_factory=list)
     children: list[Entry] = field(default_factory=list)
     raw: list[Line] = field(default_factory=list)  # lines of a raw section, as written
 
@@ -43,6 +46,12 @@ class Entry:
     def values(self) -> list[str]:
         """The inline value and its continuation lines, blank ones dropped."""
         return [v for v in (self.value, *self.more) if v]
+
+    @property
+    def indented_values(self) -> list[tuple[str, bool]]:
+        """The values, each with whether it was indented past the inline value's column."""
+        depths = (0, *self.more_depth, *([0] * (len(self.more) - len(self.more_depth))))
+        return [(v, d > 0) for v, d in zip((self.value, *self.more), depths, strict=False) if v]
 
     def child(self, key: str) -> Entry | None:
         """The first child with this key."""
@@ -87,6 +96,7 @@ def parse_tree(lines: list[Line]) -> Entry:
             continue
         if top.value_col is not None and indent >= top.value_col and top is not root:
             top.more.append(stripped)  # a multi-line value goes on at its value column
+            top.more_depth.append(indent - top.value_col)
             continue
         while len(stack) > 1 and stack[-1].indent >= indent:
             stack.pop()
@@ -94,7 +104,9 @@ def parse_tree(lines: list[Line]) -> Entry:
         match = KEY_LINE.match(stripped)
         if match is None:
             # Text that is not a key: a value line kubectl indented less than usual.
-            (parent if parent is not root else top).more.append(stripped)
+            holder = parent if parent is not root else top
+            holder.more.append(stripped)
+            holder.more_depth.append(0)
             continue
         value = (match.group("value") or "").strip()
         value_col = indent + match.start("value") if match.group("value") is not None else None
