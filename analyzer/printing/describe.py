@@ -419,6 +419,35 @@ def _state(w: Writer, title: str, state: dict[str, Any]) -> None:
         w.write(2, f"{title}:\tWaiting\n")
 
 
+def _unstated_by_paste(status: dict[str, Any], pod: Body | None, containers: int) -> dict[str, Any]:
+    """What to print for a pasted pod's container fields its describe did not reach (cut before
+    them): the pod's table row's READY and RESTARTS when it runs one container, else `<unknown>`;
+    not kubectl's Waiting, False and 0 for fields the API always fills (projectcalico/calico#4519:
+    a describe cut after Image printed a 1/1 Running API server with 2 restarts as Waiting, not
+    ready, 0 restarts). Empty for an object of the API, and for fields the describe stated.
+
+    >>> pod = {"x-kda-text": {"ready": "1/1", "restarts": 2}}
+    >>> _unstated_by_paste({"name": "kube-apiserver"}, pod, 1)
+    {'state': '<unknown>', 'ready': 'True', 'restartCount': 2}
+    >>> _unstated_by_paste({"name": "a"}, pod, 2)["ready"], _unstated_by_paste({"ready": False}, pod, 1).get("ready")
+    ('<unknown>', None)
+    """
+    facts = pod.get(PASTED) if isinstance(pod, dict) else None
+    if not isinstance(facts, dict):
+        return {}
+    row_ready = str(facts.get("ready") or "").partition("/")
+    unstated: dict[str, Any] = {}
+    if "state" not in status:
+        unstated["state"] = "<unknown>"
+    if "ready" not in status:
+        one = containers == 1 and row_ready[2] == "1" and row_ready[0] in ("0", "1")
+        unstated["ready"] = ("True" if row_ready[0] == "1" else "False") if one else "<unknown>"
+    if "restartCount" not in status:
+        count = facts.get("restarts")
+        unstated["restartCount"] = count if containers == 1 and isinstance(count, int) else "<unknown>"
+    return unstated
+
+
 def _resources(w: Writer, resources: dict[str, Any], level: int) -> None:
     for which, title in (("limits", "Limits"), ("requests", "Requests")):
         items = _d(resources.get(which))
@@ -454,11 +483,16 @@ def _containers(w: Writer, label: str, containers: list[Any], statuses: list[Any
                     for part in str(item).split("\n"):
                         w.write(3, f"{part}\n")
         if st is not None:
-            _state(w, "State", _d(st.get("state")))
+            unstated = _unstated_by_paste(st, pod, len(containers))
+            if "state" in unstated:
+                w.write(2, "State:\t<unknown>\n")
+            else:
+                _state(w, "State", _d(st.get("state")))
             if _d(st.get("lastState")).get("terminated") is not None:
                 _state(w, "Last State", _d(st.get("lastState")))
-            w.write(2, f"Ready:\t{'True' if st.get('ready') else 'False'}\n")
-            w.write(2, f"Restart Count:\t{int(st.get('restartCount') or 0)}\n")
+            ready = unstated.get("ready", "True" if st.get("ready") else "False")
+            w.write(2, f"Ready:\t{ready}\n")
+            w.write(2, f"Restart Count:\t{unstated.get('restartCount', int(st.get('restartCount') or 0))}\n")
         _resources(w, _d(c.get("resources")), 2)
         for key, title in (("livenessProbe", "Liveness"), ("readinessProbe", "Readiness"), ("startupProbe", "Startup")):
             if c.get(key) is not None:

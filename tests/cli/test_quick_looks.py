@@ -242,6 +242,32 @@ def test_get_prints_what_a_describe_states_beside_a_row_and_unknown_for_the_rest
     assert cells[-5:-3] == ["10.0.0.1", "<none>"] and cells[-1] == "<unknown>", cells
 
 
+def test_describe_of_a_pod_its_pasted_describe_cut_before_its_state_says_what_its_row_does(tmp_path: Path) -> None:
+    # Trimmed from projectcalico/calico#4519 (comment of 2021-04-08, kubeadm): the API server's row
+    # (1/1 Running, 2 restarts), then its describe cut after its Image. Before: State Waiting,
+    # Ready False, Restart Count 0, as kubectl prints an API object without them.
+    paste = tmp_path / "calico-4519.txt"
+    paste.write_text(
+        "NAMESPACE     NAME                                                READY   STATUS              RESTARTS   AGE\n"
+        "kube-system   kube-apiserver-calico-master.localdomain            1/1     Running             2          18h\n"
+        "\n"
+        "[master@calico-master ~]$ kubectl describe pod -n kube-system kube-apiserver-calico-master.localdomain\n"
+        "Name:                 kube-apiserver-calico-master.localdomain\n"
+        "Namespace:            kube-system\n"
+        "Node:                 calico-master.localdomain/10.0.0.66\n"
+        "Start Time:           Thu, 08 Apr 2021 14:34:02 -0400\n"
+        "Labels:               component=kube-apiserver\n"
+        "                      tier=control-plane\n"
+        "Status:               Running\n"
+        "IP:                   10.0.0.66\n"
+        "Containers:\n"
+        "  kube-apiserver:\n"
+        "    Container ID:  docker://77c3447814488d4a5c31ff0acf0c01c4d96a613fc24863ce41380eac9ff68855\n"
+        "    Image:         k8s.gcr.io/kube-apiserver:v1.16.0\n", encoding="utf-8")
+    out = kda("describe", "pod", "-n", "kube-system", "kube-apiserver-calico-master.localdomain", str(paste)).stdout
+    assert re.search(r"\n    State:\s+<unknown>\n    Ready:\s+True\n    Restart Count:\s+2\n", out), out
+
+
 def test_describe_pods_and_templates_lay_out_volumes_env_and_separators_as_kubectl() -> None:
     # trimmed from vmware-tanzu/sonobuoy test/integration/testdata/results-4-e2e-failures.tar.gz
     # (pods sonobuoy/sonobuoy and local-path-provisioner, Deployment coredns; managedFields
