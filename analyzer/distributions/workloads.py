@@ -138,6 +138,10 @@ def pod_ready(pod: KubeObject) -> bool | None:
     v = pod.view
     if v.status.phase == "Succeeded" or (v.text is not None and v.text.status == "Completed"):
         return True
+    if v.status.reason == "NodeLost" or (v.text is not None and v.text.status in _LOST_STATUSES):
+        # its node stopped reporting: the node controller marks it not ready, and its READY is
+        # what its kubelet said last (kubernetes/kubernetes#73875: node1's API server "1/1 Unknown")
+        return False
     ready, total = _ready_ratio(v.text)
     if total:  # (a pod has at least one container: a row's 0/0 says its printer saw none)
         return ready == total
@@ -150,6 +154,11 @@ def pod_ready(pod: KubeObject) -> bool | None:
     if v.status.phase:
         return False if v.status.phase in ("Pending", "Failed", "Unknown") else None
     return None
+
+
+# The STATUS kubectl prints for a pod the node controller marked lost (NodeLost), and for one
+# being deleted on top of it (Unknown).
+_LOST_STATUSES = frozenset({"NodeLost", "Unknown"})
 
 
 # A pod younger than this that is still being created (a provisioner's helper pod, a replica
@@ -447,6 +456,7 @@ def _says_nothing(pod: KubeObject) -> bool:
 
 
 def _being_deleted(pod: KubeObject) -> bool:
-    """A pod on its way out: its deletion asked for, or a pasted row saying Terminating."""
+    """A pod on its way out: its deletion asked for, or a pasted row saying Terminating (or
+    Unknown: kubectl's word for a pod being deleted whose node was lost)."""
     text = pod.view.text
-    return bool(pod.view.metadata.deletionTimestamp) or (text is not None and text.status == "Terminating")
+    return bool(pod.view.metadata.deletionTimestamp) or (text is not None and text.status in ("Terminating", "Unknown"))

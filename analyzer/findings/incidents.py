@@ -332,6 +332,10 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
         any(problems[i].rule == "node-not-ready" for i in by_object.get(n, ())) for n in nodes)
     # A pod with a failure of its own (crash, image, configuration) is not explained by its node.
     own_cause = {(f.kind, f.namespace, f.name) for f in problems if f.rule in g.own_causes}
+    # Pods a node finding names as its own where the dump binds them to no node (pasted rows
+    # without a NODE column that the node controller marked lost)
+    stale_on = {("Pod", *str(ref).split("/", 1)): i for i, f in enumerate(problems)
+                if f.rule == "node-not-ready" for ref in f.facts.get("stale_pods") or ()}
     for i, f in enumerate(problems):
         node_id = graph.ids.get((f.kind, f.namespace, f.name))
         pods = component_pods.get(i, [])
@@ -369,6 +373,8 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
                 host = graph.node_of(pod)
                 if host is not None and graph.ref(host) in node_problem:
                     union.join(i, node_problem[graph.ref(host)][0])
+                elif host is None and (on := stale_on.get(graph.ref(pod))) is not None:
+                    union.join(i, on)
             reason = str(f.facts.get("reason", ""))
             if f.rule == "pod-pending" and not_ready_nodes and (
                     _NOT_READY_TAINT.search(reason) or (no_node_ready and reason == "no reason recorded")):

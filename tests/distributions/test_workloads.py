@@ -288,6 +288,23 @@ kube-system      etcd-ip-172-31-12-208                                   1/1    
     assert ("kube-system", "DaemonSet", "cloud-controller-manager", 1, 1, True) in _rows(analyzer.load(other))
 
 
+def test_pasted_pods_of_a_lost_node_are_not_ready_and_those_being_deleted_not_wanted() -> None:
+    # Trimmed from kubernetes/kubernetes#73875 (description, 2019-02-09): node1 lost; its
+    # calico-node row NodeLost (1/1 as its kubelet last said), its coredns pod Unknown (being
+    # deleted, its replacement 8m32s old). Before: every component healthy, 4 of 4 and 3 of 3.
+    pasted = """\
+NAME                                      READY   STATUS     RESTARTS   AGE
+calico-node-759c8                         1/1     Running    0          69m
+calico-node-gmkv8                         1/1     NodeLost   0          69m
+coredns-788d98cc7b-679z6                  1/1     Running    0          8m32s
+coredns-788d98cc7b-lmngh                  1/1     Unknown    0          68m
+"""
+    assert _rows(analyzer.load(pasted)) == [
+        ("kube-system", "DaemonSet", "calico-node", 2, 1, True),
+        ("kube-system", "Deployment", "coredns", 1, 1, True),
+    ]
+
+
 def test_a_described_pod_with_an_owner_is_no_static_pod() -> None:
     # A Pending describe shows `Node: <none>` and the table row no node either; its Controlled By
     # still says what owns it (was: read as a pasted static pod, for having no node).

@@ -1068,6 +1068,33 @@ def test_static_pods_whose_last_restarts_are_long_past_stay_apart() -> None:
     assert [f.name for f in etcd.members] == ["etcd-mango"]
 
 
+# kubernetes/kubernetes#73875 (description, 2019-02-09, kubespray), its `kubectl get pods -n
+# kube-system` trimmed: node1 lost, its calico-node NodeLost, its coredns and static pods Unknown
+# (being deleted), no NODE column. Before: "nothing" wrong; then, with the lost pods not ready,
+# calico-node's "3 of 4 pods ready" an incident of its own above node1's.
+_KUBERNETES_73875_PODS = """\
+NAME                                      READY   STATUS     RESTARTS   AGE
+calico-node-759c8                         1/1     Running    0          69m
+calico-node-7xqs5                         1/1     Running    0          69m
+calico-node-gmkv8                         1/1     NodeLost   0          69m
+calico-node-m4trm                         1/1     Running    0          69m
+coredns-788d98cc7b-679z6                  1/1     Running    0          8m32s
+coredns-788d98cc7b-fw495                  1/1     Running    0          68m
+coredns-788d98cc7b-lmngh                  1/1     Unknown    0          68m
+kube-apiserver-node1                      1/1     Unknown    0          71m
+kube-apiserver-node2                      1/1     Running    0          71m
+"""
+
+
+def test_components_short_of_the_pods_a_lost_node_holds_are_its_incident() -> None:
+    cluster = analyzer.load({"pods.txt": _KUBERNETES_73875_PODS})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert len(incidents) == 1
+    assert (incidents[0].cause, incidents[0].cause_rule) == ("Node node1", "node-not-ready")
+    assert sorted((f.rule, f.name) for f in incidents[0].members) == [
+        ("critical-component-unhealthy", "calico-node"), ("node-not-ready", "node1")]
+
+
 def _sample_control_plane_pods(shift_scheduler: str | None = None) -> dict:
     """sample_dumps/kubeadm/kube-system/pods.json trimmed to the control-plane pods of
     kube-master-node1 (etcd ended 11:12:51 exit 137, the API server 11:13:40, the controller

@@ -256,7 +256,8 @@ def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterat
         yield RULE.fail(None, *(_lost_evidence(p) for p in pods[:5]),
                         kind="Node", namespace="", name=node_name, status="NotReady",
                         detail=_lost_detail(pods, named_by_pod.get(node_name, [])),
-                        since="an unknown time", pods_note="")
+                        since="an unknown time", pods_note="",
+                        stale_pods=[f"{p.namespace}/{p.name}" for p in pods])
 
 
 # The node of lost pods a table does not place (no NODE column, and no static pod names it).
