@@ -63,7 +63,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             source = _no_reason(pod, events_collected)
             setting_up = _cluster_setting_up(cluster, age)
             if setting_up is not None:
-                source += f"; the cluster's oldest node is {age_text(setting_up)} old: it may still be setting up"
+                oldest, what = setting_up
+                source += f"; {what} {age_text(oldest)} old: it may still be setting up"
         finding = RULE.fail(pod, *evidence, reason=reason, reason_source=source,
                             placement=_placement(pod, reason))
         if setting_up is not None:
@@ -111,20 +112,31 @@ _STARTING = timedelta(minutes=1)
 _SETTING_UP = timedelta(minutes=15)
 
 
-def _cluster_setting_up(cluster: AnalyzedDump, age: timedelta | None) -> timedelta | None:
-    """The oldest node's age when every node the dump lists is Ready and joined under _SETTING_UP
-    before the capture, and the pod is no older than them (created as the cluster was set up);
-    else None. (Nodes not Ready in a new cluster are a cluster failing to come up.)"""
+def _cluster_setting_up(cluster: AnalyzedDump, age: timedelta | None) -> tuple[timedelta, str] | None:
+    """How old the cluster is, and what says so, when it is still being set up: every node the
+    dump lists is Ready and joined under _SETTING_UP before the capture (a dump that collected no
+    Node: the oldest pod of its listing of every pod is that young), and the pod is no older than that
+    (created as the cluster was set up); else None. (Nodes not Ready in a new cluster are a
+    cluster failing to come up.)"""
     if age is None or age < _STARTING:
         return None
     nodes = list(cluster.objects_of("Node"))
     if not all(any(c.type == "Ready" and c.status == "True" for c in n.view.status.conditions or ()) for n in nodes):
         return None
+    what = "the cluster's oldest node is"
+    if not nodes and not cluster.covers("Node"):
+        # a whole `get pods -A` alone (rancher/rke2#9390: a server 4 minutes old, its helm-install
+        # pods not yet placed): every pod of the cluster that young says the cluster is (the rows
+        # of one namespace or a filtered listing say nothing of the rest)
+        nodes = [p for p in cluster.objects_of("Pod") if p.view.text is not None and p.view.text.every_pod_listed]
+        what = "the dump holds no Node, and the oldest pod of its whole listing is"
+        if len(nodes) < 2:
+            return None
     ages = [known_age(cluster, node) for node in nodes]
     if not ages or any(a is None for a in ages):
         return None
     oldest = max(ages)
-    return oldest if timedelta(0) <= oldest < _SETTING_UP and age <= oldest + _STARTING else None
+    return (oldest, what) if timedelta(0) <= oldest < _SETTING_UP and age <= oldest + _STARTING else None
 
 
 def _placement(pod, reason: str) -> str:
