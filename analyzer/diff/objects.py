@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.safeyaml import load_yaml
-from analyzer.sensitive.masking import mask_sensitive
+from analyzer.sensitive.masking import mask_annotation, mask_named_value
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -281,19 +281,39 @@ def field_changes(old: dict[str, Any], new: dict[str, Any], skip: Volatile,
     found: list[tuple[Steps, Any, Any]] = []
     _compare(old, new, (), [skip.trie], found)
     found.sort(key=lambda x: x[0])
-    return [{"path": display_path(steps),
-             "old": None if before is _MISSING else _shown(before, show_sensitive),
-             "new": None if after is _MISSING else _shown(after, show_sensitive)}
-            for steps, before, after in found]
+    changes = []
+    for steps, before, after in found:
+        shown_old = None if before is _MISSING else _shown(before, steps, show_sensitive)
+        shown_new = None if after is _MISSING else _shown(after, steps, show_sensitive)
+        if shown_old == shown_new and isinstance(shown_new, str):
+            shown_new += " (another value, masked)"  # (a password changed: both sides masked alike)
+        changes.append({"path": display_path(steps), "old": shown_old, "new": shown_new})
+    return changes
 
 
 _MISSING = object()
 
 
-def _shown(value: Any, show_sensitive: bool) -> Any:
-    # env values and annotations quote passwords and tokens: masked unless asked for
+def _shown(value: Any, steps: Steps, show_sensitive: bool) -> Any:
+    """A changed leaf as shown: credential-looking values masked unless asked for, read with
+    the name that says what they are (an env var's, a ConfigMap key's, an annotation's key), as
+    `kda get` reads them: `env[DB_PASSWORD].value` is masked whole.
+
+    Examples:
+        >>> _shown("hunter2", ("spec", "containers", "[web]", "env", "[DB_PASSWORD]", "value"), False)
+        '<redacted>'
+        >>> _shown("debug", ("data", "LOG_LEVEL"), False), _shown("hunter2", ("data", "api_token"), True)
+        ('debug', 'hunter2')
+    """
     value = _plain(value)
-    return mask_sensitive(value, show_sensitive) if isinstance(value, str) else value
+    if not isinstance(value, str) or show_sensitive:
+        return value
+    if len(steps) >= 2 and steps[-2] == "annotations":  # (the object's, or its pod template's)
+        return mask_annotation(steps[-1], value)
+    name = steps[-1] if steps else ""
+    if name == "value" and len(steps) >= 2 and steps[-2].startswith("["):
+        name = steps[-2]  # an env var (or another named item's value): its name
+    return mask_named_value(name.strip("[]"), value)
 
 
 def pasted_kinds(objects: dict[Identity, KubeObject]) -> set[str]:

@@ -297,6 +297,9 @@ def _mask(body: dict[str, Any]) -> None:
         meta["annotations"] = {k: mask_annotation(str(k), v) if isinstance(v, str) else v for k, v in ann.items()}
     if body.get("kind") == "Event" and isinstance(body.get("message"), str):
         body["message"] = mask_sensitive(body["message"])
+    if body.get("kind") == "ConfigMap" and isinstance(body.get("data"), dict):
+        # (a connection string or an API key in a ConfigMap, read with its key as env is)
+        body["data"] = {k: mask_named_value(str(k), v) if isinstance(v, str) else v for k, v in body["data"].items()}
     for spec in _pod_specs(body):
         for key in ("containers", "initContainers", "ephemeralContainers"):
             for c in spec.get(key) or ():

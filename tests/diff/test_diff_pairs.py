@@ -227,3 +227,33 @@ def test_a_few_pasted_rows_remove_nothing() -> None:
     assert "pod-crashloop" in {f["rule"] for f in d["findings"]["not_comparable"]}
     assert not any(v["changed"] for v in d["versions"])
     assert d["capacity"]["nodes_new"] is None
+
+
+def test_a_changed_credential_is_said_changed_and_never_shown(tmp_path: Path) -> None:
+    # Written for this test: one pod's password env var and a ConfigMap's connection string
+    # change between two dumps. Before, the diff masked only values that looked like credentials
+    # by themselves: `env[DB_PASSWORD].value: hunter2hunter2 -> s3cr3tNEW99`.
+    def dump(password: str) -> dict:
+        pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "shop"},
+               "spec": {"containers": [{"name": "app", "image": "app:1", "env": [
+                   {"name": "DB_PASSWORD", "value": password}, {"name": "LOG_LEVEL", "value": password[:3]}]}]}}
+        config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app", "namespace": "shop"},
+                  "data": {"DATABASE_URL": f"postgres://app:{password}@db:5432/app"}}
+        return {"apiVersion": "v1", "kind": "List", "items": [pod, config]}
+
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    before.write_text(json.dumps(dump("hunter2hunter2")), encoding="utf-8")
+    after.write_text(json.dumps(dump("s3cr3tNEW99")), encoding="utf-8")
+    result = diff(analyzer.load(str(before)), analyzer.load(str(after)), force=True).to_dict()
+    shown = json.dumps(result)
+    assert "hunter2hunter2" not in shown and "s3cr3tNEW99" not in shown
+    assert _changed(result, "Pod", "shop", "app") == {
+        "spec.containers[app].env[DB_PASSWORD].value": ("<redacted>", "<redacted> (another value, masked)"),
+        "spec.containers[app].env[LOG_LEVEL].value": ("hun", "s3c")}
+    assert _changed(result, "ConfigMap", "shop", "app") == {"data.DATABASE_URL": (
+        "postgres://app:<redacted>@db:5432/app", "postgres://app:<redacted>@db:5432/app (another value, masked)")}
+    # asked for, the values are shown
+    shown = diff(analyzer.load(str(before), show_sensitive=True), analyzer.load(str(after), show_sensitive=True),
+                 force=True).to_dict()
+    assert _changed(shown, "Pod", "shop", "app")["spec.containers[app].env[DB_PASSWORD].value"] == (
+        "hunter2hunter2", "s3cr3tNEW99")

@@ -325,14 +325,19 @@ def test_watch_sends_added_then_bookmarks(served: Served) -> None:
     assert events[expected]["object"]["metadata"]["annotations"] == {"k8s.io/initial-events-end": "true"}
 
 
-def test_credentials_in_logs_and_env_are_masked(tmp_path: Path) -> None:
-    # A cluster-info dump written for this test: one pod whose env and log hold a password.
+def test_credentials_in_logs_env_and_config_maps_are_masked(tmp_path: Path) -> None:
+    # A cluster-info dump written for this test: one pod whose env and log hold a password, and
+    # a ConfigMap holding a connection string and an API key.
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "default"},
            "spec": {"containers": [{"name": "app", "image": "app:1",
                                     "env": [{"name": "DB_PASSWORD", "value": "hunter2hunter2"}]}]},
            "status": {"phase": "Running"}}
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app", "namespace": "default"},
+              "data": {"DATABASE_URL": "postgres://app:hunter2hunter2@db:5432/app", "api_key": "k3yk3yk3yk3y",
+                       "LOG_LEVEL": "debug"}}
     dump = tmp_path / "cluster-info.txt"
     dump.write_text(json.dumps({"kind": "PodList", "apiVersion": "v1", "items": [pod]}, indent=4) + "\n"
+                    + json.dumps({"kind": "ConfigMapList", "apiVersion": "v1", "items": [config]}, indent=4) + "\n"
                     "==== START logs for container app of pod default/app ====\n"
                     "connecting with --password=hunter2hunter2 to db\nready\n", encoding="utf-8")
     with serving([dump], tmp_path / "srv") as s:
@@ -340,6 +345,10 @@ def test_credentials_in_logs_and_env_are_masked(tmp_path: Path) -> None:
         assert "hunter2hunter2" not in log and "ready" in log
         assert "hunter2hunter2" not in s.kubectl("get", "pod", "app", "-n", "default", "-o", "yaml").stdout
         assert "hunter2hunter2" not in s.kubectl("describe", "pod", "app", "-n", "default").stdout
+        for shown in (s.kubectl("get", "cm", "app", "-n", "default", "-o", "yaml").stdout,
+                      s.kubectl("describe", "cm", "app", "-n", "default").stdout):
+            assert "hunter2hunter2" not in shown and "k3yk3yk3yk3y" not in shown
+            assert "postgres://app:<redacted>@db:5432/app" in shown and "debug" in shown
 
 
 def test_top_reads_the_metrics_the_dump_saved(served: Served) -> None:
