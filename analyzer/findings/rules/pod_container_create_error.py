@@ -15,8 +15,10 @@ RULE = RuleMeta(
     message="Pod {namespace}/{name}: container(s) {containers} cannot start ({reasons}): {detail}",
     remediation="Read the waiting message: a missing ConfigMap/Secret key (CreateContainerConfigError), a wrong command or entrypoint (RunContainerError), or a runtime problem on the node.",
 )
+# (a failing postStart or preStart hook: the kubelet kills the container it started, kubelet's
+# ErrPostStartHook and ErrPreStartHook)
 REASONS = frozenset({"CreateContainerConfigError", "CreateContainerError", "RunContainerError",
-                     "ContainerCannotRun"})
+                     "ContainerCannotRun", "PostStartHookError", "PreStartHookError"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:

@@ -93,12 +93,15 @@ def _table_row(pod) -> Iterator[Finding]:
     # Never) while another still runs, so the pod is Running; after restarts it is
     # pod-crashloop's loop between back-offs, and with none ready the pod may have ended.
     exited = facts.status in EXIT_STATUSES and not facts.restarts and int(ready.group(1)) > 0
-    if facts.status != "Running" and not exited:
+    if facts.status not in ("Running", "NotReady") and not exited:
         return
     containers = row_sole_container(pod) or "not named in the table"
     if exited:
         containers += (f"; the STATUS column says {facts.status}: one exited with an error "
                        "and, with 0 restarts, is not restarted")
+    elif facts.status == "NotReady":
+        # kubectl's word for a pod with a container that completed while another runs, not Ready
+        containers += "; the STATUS column says NotReady: a container completed while another runs"
     finding = RULE.fail(pod, ev(pod, "READY column", facts.ready, f"{ready.group(2)}/{ready.group(2)}"),
                         not_ready=int(ready.group(2)) - int(ready.group(1)), total=int(ready.group(2)),
                         containers=containers)

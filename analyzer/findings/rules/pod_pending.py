@@ -28,8 +28,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     unnamed = _unnamed_scheduling(cluster, events) if events else {}
     for pod in pod_suspects(cluster).of("pending", "text"):
         status = pod.view.status
-        pending = status.phase == "Pending" or (status.phase is None and text_status(pod) == "Pending")
+        shown = text_status(pod) if status.phase is None else None
+        pending = status.phase == "Pending" or shown in ("Pending", GATED)
         if not pending or pod.view.spec.nodeName:
+            continue
+        if (gated := _gated(pod, shown)) is not None:
+            yield gated
             continue
         evidence = [ev(pod, "status.phase", "Pending", "Running")]
         reason, source = None, None
@@ -76,6 +80,27 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             finding = finding.as_info(resolved=f"created {age_text(age)} before capture: not yet placed, "
                                                "with no scheduler failure recorded")
         yield finding
+
+
+# The PodScheduled reason (and kubectl's STATUS) of a pod whose spec.schedulingGates hold it back:
+# the scheduler leaves it alone until whoever set them (a queue such as Kueue) removes them.
+GATED = "SchedulingGated"
+
+
+def _gated(pod, shown: str | None) -> Finding | None:
+    """A pod held back by its scheduling gates: waiting by design, info; None for another."""
+    condition = next((c for c in pod.view.status.conditions or () if c.type == "PodScheduled"), None)
+    if condition is not None and condition.reason == GATED:
+        evidence = ev(pod, "status.conditions[type=PodScheduled].reason", GATED, "scheduled")
+        source = "PodScheduled condition"
+    elif shown == GATED:
+        evidence, source = ev(pod, "STATUS column", GATED, "Running"), "STATUS column"
+    else:
+        return None
+    finding = RULE.fail(pod, evidence, reason="held back by its scheduling gates (spec.schedulingGates)",
+                        reason_source=source, placement="and not scheduled")
+    return finding.as_info(resolved="it waits by design until whoever set its scheduling gates (a job "
+                                    "queue such as Kueue) removes them; the scheduler does not try it before")
 
 
 def _no_reason(pod, events_collected: bool) -> str:

@@ -48,15 +48,32 @@ def kubelet_reason(reason: str | None) -> tuple[str, str] | None:
     return None
 
 
+# The reason the kubelet gives a container it could not locate as it stopped the pod.
+LOST_CONTAINER = "ContainerStatusUnknown"
+
+
+def _unlocated_container(pod) -> str | None:
+    """The name of a container of a Failed pod that ended ContainerStatusUnknown, if any."""
+    status = pod.view.status
+    for cs in (*(status.initContainerStatuses or ()), *(status.containerStatuses or ())):
+        terminated = cs.state.terminated if cs.state is not None else None
+        if terminated is not None and terminated.reason == LOST_CONTAINER:
+            return str(cs.name)
+    return None
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    for pod in pod_suspects(cluster).of("reason", "text"):
+    for pod in pod_suspects(cluster).of("reason", "text", "exited"):
         status = pod.view.status
         if status.reason is not None:
             if status.phase not in (None, "Failed"):
                 continue  # (a reason on a pod that runs is not one of these)
             reason, evidence = status.reason, ev(pod, "status.reason", status.reason, "admitted and running")
+        elif status.phase == "Failed" and (lost := _unlocated_container(pod)) is not None:
+            reason, evidence = LOST_CONTAINER, ev(pod, f"status.containerStatuses[name={lost}].state.terminated.reason",
+                                                  LOST_CONTAINER, "Completed or an exit of its own")
         elif (shown := text_status(pod)) is not None:
-            reason, evidence = shown, ev(pod, "STATUS column", shown, "Running")
+            reason, evidence = shown.removeprefix("Init:"), ev(pod, "STATUS column", shown, "Running")
         else:
             continue
         said = kubelet_reason(reason)
