@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev, row_sole_container, states_no_container, waiting_containers
+from analyzer.findings.facts import (
+    ev,
+    restarted_without_last_exit,
+    row_sole_container,
+    states_no_container,
+    waiting_containers,
+)
 from analyzer.findings.restarts import (
     ContainerRestart,
     container_restarts,
@@ -40,7 +46,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             newest_of[id(r.pod)] = r
     for pod in pod_suspects(cluster).of("waiting", "text"):
         evidence = waiting_containers(pod, REASONS, "container")
-        between = not evidence and bool(evidence := _exited_between_backoffs(pod))
+        between = not evidence and bool(evidence := _exited_between_backoffs(cluster, pod))
         if evidence:
             names = [e.field.split("[name=")[1].split("]")[0] for e in evidence if "[name=" in e.field]
             statuses = pod.view.status.containerStatuses or ()
@@ -91,7 +97,7 @@ def _looping(pod: KubeObject, found: int) -> int | str:
     return found
 
 
-def _exited_between_backoffs(pod: KubeObject) -> list[Evidence]:
+def _exited_between_backoffs(cluster: AnalyzedDump, pod: KubeObject) -> list[Evidence]:
     """A pasted `kubectl get pods` row saying `Error` (or `OOMKilled`, ...) after restarts: the
     loop caught between its back-offs (kubectl shows the last exit until the kubelet waits
     again), not a pod that failed once. Rows only: an API status says CrashLoopBackOff itself."""
@@ -99,4 +105,6 @@ def _exited_between_backoffs(pod: KubeObject) -> list[Evidence]:
     if not states_no_container(pod) or text is None or text.status not in EXIT_STATUSES \
             or not (text.restarts or 0) >= 1:
         return []
+    if restarted_without_last_exit(cluster, pod):
+        return []  # no last exit to wait out: the pod ended (pod-evicted says why)
     return [ev(pod, "STATUS column", f"{text.status} after {text.restarts} restarts", "Running")]
