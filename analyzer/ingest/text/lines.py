@@ -252,10 +252,12 @@ def unmarked(lines: list[Line]) -> list[Line]:
 # An events table's rows (`kubectl get events`, with NAMESPACE under -A) and a describe's Events
 # rule: people paste them without the header line above them (copied from the first row, or the
 # header fell off an excerpt). Their shape is kubectl's own; the header is put back above them.
+# `kubectl events` (1.26+) prints the same columns with a repeated event's count in its age,
+# `3m40s (x132 over 31m)`, and the object's kind as written, `Pod/web-1`.
 _EVENT_AGE = r"(?:\d+[smhdy])+|<unknown>|<invalid>"
 _EVENT_ROW = re.compile(
-    rf"^(?:(?P<ns>[a-z0-9][a-z0-9-]*)\s+)?(?P<age>{_EVENT_AGE})\s+(?P<type>Normal|Warning)\s+"
-    r"(?P<reason>[A-Z][A-Za-z]+)\s+(?P<object>[a-z][a-z.]*/[A-Za-z0-9][\w.:-]*)\s+\S"
+    rf"^(?:(?P<ns>[a-z0-9][a-z0-9-]*)\s+)?(?P<age>(?:{_EVENT_AGE})(?: \(x\d+ over (?:{_EVENT_AGE})\))?)\s+"
+    r"(?P<type>Normal|Warning)\s+(?P<reason>[A-Z][A-Za-z]+)\s+(?P<object>[A-Za-z][A-Za-z.]*/[A-Za-z0-9][\w.:-]*)\s+\S"
 )
 _EVENTS_RULE = re.compile(r"^(\s+)-{4}(\s+)-{6}(\s+)-{4}(\s+)-{4}(\s+)-{7}\s*$")
 # A describe's Events row (`  Warning  Failed  6m4s (x2 over 6m17s)  kubelet, ip-...  Error: ...`)
