@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+import analyzer
 from analyzer.distributions import detect_distribution
 
 from .dumps import load, node, pod
@@ -82,6 +83,32 @@ def test_talos() -> None:
     assert {"os_image_regex", "image_registry_regex"} <= signals
     assert detect_distribution(cluster).control_plane.kind == "self-hosted"
 
+
+
+# containerd/go-cni#123 (comment of 2024-12-19): `kubectl describe node` of a Talos 1.9.0 control
+# plane, pasted up to its Labels (trimmed: the Intel and Coral feature labels between them left out).
+# It carries neither the OS image nor a Sidero Labs image: its labels alone say Talos.
+TALOS_NODE_LABELS = """\
+Name:               m0
+Roles:              control-plane
+Labels:             beta.kubernetes.io/arch=amd64
+                    beta.kubernetes.io/os=linux
+                    extensions.talos.dev/i915=20241110-v1.9.0
+                    extensions.talos.dev/intel-ucode=20241112
+                    feature.node.kubernetes.io/system-os_release.ID=talos
+                    feature.node.kubernetes.io/system-os_release.VERSION_ID=v1.9.0
+                    kubernetes.io/arch=amd64
+                    kubernetes.io/hostname=m0
+                    kubernetes.io/os=linux
+                    node-role.kubernetes.io/control-plane=
+                    plan.upgrade.cattle.io/kubernetes=85eb67ef34eceaf0062c60a69ce05414ede42f6351d891d58f03dea4
+"""
+
+
+def test_talos_from_its_node_labels() -> None:
+    name, signals = _verdict(analyzer.load({"issue.md": TALOS_NODE_LABELS}))
+    assert name == "talos"
+    assert {"node_label", "node_label_key_prefix"} <= signals
 
 def test_microk8s() -> None:
     labels = {"microk8s.io/cluster": "true",
