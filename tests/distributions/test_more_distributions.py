@@ -110,6 +110,16 @@ def test_talos_from_its_node_labels() -> None:
     assert name == "talos"
     assert {"node_label", "node_label_key_prefix"} <= signals
 
+
+def test_docker_for_mac_before_docker_desktop_2() -> None:
+    # docker/for-mac#2990 (2018): Docker for Mac's kubectl listing its one node, which Docker
+    # named docker-for-desktop (as its context) before Docker Desktop 2.0 renamed both.
+    paste = ("$ /usr/local/bin/kubectl.docker  --context docker-for-desktop get nodes\n"
+             "NAME                 STATUS    ROLES     AGE       VERSION\n"
+             "docker-for-desktop   Ready     master    7d        v1.10.3\n")
+    name, signals = _verdict(analyzer.load({"issue.md": paste}))
+    assert (name, signals) == ("docker-desktop", {"node_name_regex"})
+
 def test_microk8s() -> None:
     labels = {"microk8s.io/cluster": "true",
               "node.kubernetes.io/microk8s-controlplane": "microk8s-controlplane"}
