@@ -1,4 +1,5 @@
-"""Running pods whose containers are not ready (and no crash or pull error explains it)."""
+"""Running pods whose containers are not ready (and no crash or pull error explains it), and pods
+whose phase is Unknown (their node has stopped reporting them) with containers not ready."""
 
 from __future__ import annotations
 
@@ -22,15 +23,19 @@ from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
-    id="pod-not-ready", title="Running pod not ready", severity="warning",
+    id="pod-not-ready", title="Running (or Unknown) pod not ready", severity="warning",
     category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name} is Running but {not_ready} of {total} containers are not ready ({containers})",
+    message="Pod {namespace}/{name} is {state} {not_ready} of {total} containers are not ready ({containers})",
     remediation="Check the readiness probe and the container log; a pod that is not ready receives no Service traffic.",
 )
 # Containers waiting for these reasons are already reported by pod-crashloop / pod-image-pull.
 EXPLAINED = frozenset({"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "InvalidImageName"})
 # Containers that started this shortly before the capture may still be warming up.
 STARTING = timedelta(minutes=5)
+# What the pod is, by its phase (a table row's STATUS): kubectl prints `Unknown` for a pod in
+# phase Unknown and for one deleted while its node is unreachable (reason NodeLost); either way
+# its node no longer reports it, and what it shows of its containers is the last it heard.
+STATES = {"Running": "Running but", "Unknown": "Unknown (its node has stopped reporting it), and"}
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -40,7 +45,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if pod.view.text is not None and states_no_container(pod):
             yield from _table_row(pod)
             continue
-        if pod.view.status.phase != "Running":
+        if pod.view.status.phase not in STATES:
             continue
         statuses = [(t, s) for t, _c, s in pod_containers(pod, "container") if s is not None]
         not_ready = [(t, s) for t, s in statuses if s.ready is False]
@@ -49,6 +54,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not_ready and not explained:
             finding = RULE.fail(pod, *(ev(pod, f"{container_path(t, s.name, True)}.ready", False, True)
                                        for t, s in not_ready),
+                                state=STATES[pod.view.status.phase],
                                 not_ready=len(not_ready), total=len(statuses),
                                 containers=", ".join(s.name for _t, s in not_ready))
             starting = _starting(cluster, pod, [s for _t, s in not_ready])
@@ -93,7 +99,8 @@ def _table_row(pod) -> Iterator[Finding]:
     # Never) while another still runs, so the pod is Running; after restarts it is
     # pod-crashloop's loop between back-offs, and with none ready the pod may have ended.
     exited = facts.status in EXIT_STATUSES and not facts.restarts and int(ready.group(1)) > 0
-    if facts.status not in ("Running", "NotReady") and not exited:
+    # (`NotReady`: kubectl's word for a Running pod whose container completed while another runs)
+    if facts.status not in STATES and facts.status != "NotReady" and not exited:
         return
     containers = row_sole_container(pod) or "not named in the table"
     if exited:
@@ -103,12 +110,12 @@ def _table_row(pod) -> Iterator[Finding]:
         # kubectl's word for a pod with a container that completed while another runs, not Ready
         containers += "; the STATUS column says NotReady: a container completed while another runs"
     finding = RULE.fail(pod, ev(pod, "READY column", facts.ready, f"{ready.group(2)}/{ready.group(2)}"),
-                        not_ready=int(ready.group(2)) - int(ready.group(1)), total=int(ready.group(2)),
+                        state=STATES.get(facts.status, STATES["Running"]), not_ready=int(ready.group(2)) - int(ready.group(1)), total=int(ready.group(2)),
                         containers=containers)
     recent = [(seconds, what) for seconds, what in ((facts.age_seconds, "created"),
                                                    (facts.last_restart_ago_seconds, "restarted"))
               if seconds is not None and seconds < STARTING.total_seconds()]
-    if recent:
+    if recent and facts.status != "Unknown":
         seconds, what = min(recent)
         yield finding.as_info(resolved=f"{what} {age_text(timedelta(seconds=seconds))} before the table "
                                        "was printed: still starting")
