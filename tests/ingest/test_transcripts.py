@@ -835,6 +835,31 @@ def test_a_prompted_command_after_the_open_fence_on_its_line_owns_the_block() ->
     assert log.text.splitlines()[-1].endswith("loop detected")
 
 
+
+def test_a_command_or_a_table_header_typed_on_the_open_fence_is_the_blocks_first_line() -> None:
+    # canonical/microk8s#184 (2018-11-16; the describe cut after its first line as the issue is
+    # stored) and k3s-io/k3s#7345 (2023-11-14): the command, or the listing's header, typed right
+    # after the fence. Before, its first word was taken for the fence's language: `describe -n ...`
+    # lost its kubectl (the describe "its kind could not be told; nothing read") and the node
+    # listing lost its NAME column (nothing read).
+    text = ("```microk8s.kubectl describe -n kube-system pod/hostpath-provisioner-7d7c578f6b-9wz4x\n"
+            "Name:               hostpath-provisioner-7d7c578f6b-9wz4x\n"
+            "```\n\n"
+            "```NAME         STATUS   ROLES                  AGE     VERSION        INTERNAL-IP     EXTERNAL-IP   "
+            "OS-IMAGE             KERNEL-VERSION     CONTAINER-RUNTIME\n"
+            "devops-s2h   Ready    control-plane,master   4h58m   v1.27.7+k3s2   172.16.11.243   <none>        "
+            "Ubuntu 22.04.3 LTS   6.2.0-36-generic   containerd://1.7.7-k3s1.27\n"
+            "```\n\n"
+            # a language's name is the fence's tag still, and no line of the block
+            "```console $ kubectl get pods -n web\nNAME    READY   STATUS    RESTARTS   AGE\n"
+            "web-1   1/1     Running   0          3m\n```\n")
+    r = ingest_text(text, "issue.md")
+    assert sorted(o.key.id for o in r.objects) == ["core/Node//devops-s2h", "core/Pod/kube-system/hostpath-provisioner-7d7c578f6b-9wz4x",
+                                                     "core/Pod/web/web-1"]
+    assert r.cli_tools == {"microk8s kubectl": 1}
+    [node] = [o for o in r.objects if o.kind == "Node"]
+    assert node.raw["status"]["nodeInfo"]["kubeletVersion"] == "v1.27.7+k3s2"
+
 _DNS_LOG = ("$ kubectl logs -l k8s-app=kube-dns -n kube-system\n"
             ".:53\n"
             "[INFO] plugin/reload: Running configuration SHA512 = 8a7d59126e7f114ab49c6d2613be93d8\n"

@@ -27,6 +27,13 @@ _CI_PREFIX = re.compile(
 )
 _QUOTE = re.compile(r"^(?:> ?)+")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+.#-]*)\s*$")
+# Info strings markdown writers put after an opening fence. Any other word with text after it
+# begins the block's first line (```kubectl get pods, ```NAME   READY ..., k3s#7345).
+_FENCE_LANGUAGES = frozenset({
+    "bash", "sh", "shell", "zsh", "console", "shell-session", "shellsession", "sh-session", "terminal",
+    "powershell", "ps1", "pwsh", "cmd", "bat", "text", "txt", "plaintext", "plain", "log", "output",
+    "yaml", "yml", "json", "toml", "ini", "xml", "diff", "go", "python", "py",
+})
 _FENCE_ANYWHERE = re.compile(r"(`{3,}|~{3,})")
 _CI_STEP = re.compile(r"^##\[(?:group|command)\](?:Run )?(.*)$")
 _CI_NOISE = re.compile(r"^##\[(?:endgroup|section|debug|warning|error)\]")
@@ -464,6 +471,8 @@ def split_transcript(text: str) -> Transcript:
             # text after it (not a language tag) is the block's first line
             before, after = line[:m.start()], line[m.end():]
             tag = re.match(r"^[\w+.#-]*", after).group(0)
+            if tag.lower() not in _FENCE_LANGUAGES and after[len(tag):].strip():
+                tag = ""  # `kubectl get pods`, `NAME  STATUS ...`: the block's first line, typed on the fence's
             rest = after[len(tag):].strip() if tag and not after[len(tag):len(tag) + 1].strip() else after.strip()
             if before.strip():
                 close()
@@ -475,7 +484,9 @@ def split_transcript(text: str) -> Transcript:
             if "markdown fences" not in unwrapped:
                 unwrapped.append("markdown fences")
             if in_fence and rest:
-                current = _start(no, rest, fenced=True)
+                # a command (behind a prompt or not), else output: a table's header, a describe's Name:
+                current = _start(no, rest, fenced=True) if tag or command_of_line(rest) is not None \
+                    else Block("text", [TranscriptLine(no, rest)], fenced=True)
             continue
         if fence is not None:
             in_fence = not in_fence
