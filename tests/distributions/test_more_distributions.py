@@ -120,6 +120,18 @@ def test_docker_for_mac_before_docker_desktop_2() -> None:
     name, signals = _verdict(analyzer.load({"issue.md": paste}))
     assert (name, signals) == ("docker-desktop", {"node_name_regex"})
 
+
+def test_the_static_pod_of_kinds_default_cluster_is_kind() -> None:
+    # kind's etcd mirror pod as `kubectl get pod -o json` printed it (trimmed from ynqa/promkit's
+    # JSON viewer example, examples/json, node kind-control-plane, 2024-12): upstream
+    # images and a static pod of kubeadm's, and the node name kind gives its default cluster.
+    # It was kubeadm (7 against kind's 4 for a `-control-plane` name).
+    etcd = pod("kube-system", "etcd-kind-control-plane", node_name="kind-control-plane", mirror=True,
+               host_network=True, image="registry.k8s.io/etcd:3.5.15-0", container="etcd")
+    name, signals = _verdict(load(etcd))
+    assert name == "kind"
+    assert "node_name_regex" in signals
+
 def test_microk8s() -> None:
     labels = {"microk8s.io/cluster": "true",
               "node.kubernetes.io/microk8s-controlplane": "microk8s-controlplane"}
