@@ -351,8 +351,10 @@ def _status_node(fact) -> str:
 
 
 def _status_finding(name: str, ago_: timedelta, fact, seen: list) -> Finding:
-    started = next((a for a, _, f in seen if f.reason == "Starting" and a < ago_), None)
-    restarted = f"; its kubelet started again {age_text(started)} before capture, with no NodeReady since" \
+    # the newest start after the NotReady, the kubelet's before kube-proxy's
+    starts = [(a, f) for a, _, f in seen if f.reason == "Starting" and a < ago_]
+    started = next((s for s in starts if _starter(s[1]) == "its kubelet"), starts[0] if starts else None)
+    restarted = f"; {_starter(started[1])} started again {age_text(started[0])} before capture, with no NodeReady since" \
         if started is not None else ""
     return RULE.fail(None, ev(fact.event, "reason", fact.reason, "NodeReady"),
                      kind="Node", namespace="", name=name, status="NotReady",
@@ -363,6 +365,14 @@ def _status_finding(name: str, ago_: timedelta, fact, seen: list) -> Finding:
                      # record it as the status changes)
                      since=f"{age_text(ago_)} before capture (its {fact.reason} event)",
                      pods_note="")
+
+
+def _starter(fact) -> str:
+    """Who a node's `Starting` event says started: its kubelet, or kube-proxy on it (kube-proxy
+    records a `Starting` of its own on the node, which says nothing of the kubelet)."""
+    source = fact.event.view.source
+    component = (source.component if source is not None else None) or fact.event.view.reportingComponent or ""
+    return f"{component} on it" if component and component != "kubelet" else "its kubelet"
 
 
 def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
