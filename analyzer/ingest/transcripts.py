@@ -22,10 +22,11 @@ if TYPE_CHECKING:
     from analyzer.ingest.text.transcript import Block
 
 # Fast look at the head of a file: a kubectl command (not `kubectl.kubernetes.io/` keys), a
-# markdown fence, a CI step. Only a file with one of these is split into blocks.
+# markdown fence, a CI step, k3s's debug line naming the kubectl it runs. Only a file with one
+# of these is split into blocks.
 _HINT = re.compile(
     rb"(?:^|[\s$#%>])(?:kubectl(?:\.exe)?|kubecolor|oc|kc|k) +(?:-{1,2}[\w-]+(?:[ =]\S+)? +)*[a-z][a-z-]+(?:[ \r\n]|$)"
-    rb"|^\s*(?:```|~~~)|##\[group\]",
+    rb"|^\s*(?:```|~~~)|##\[group\]|^\s*DEBU\[\d+\] +Running \S*/kubectl \[kubectl ",
     re.M,
 )
 _JSON_START = re.compile(rb"\s*(?:\{|\[\s*(?:[\[{\]\"0-9-]|$))")

@@ -860,6 +860,26 @@ def test_a_command_or_a_table_header_typed_on_the_open_fence_is_the_blocks_first
     [node] = [o for o in r.objects if o.kind == "Node"]
     assert node.raw["status"]["nodeInfo"]["kubeletVersion"] == "v1.27.7+k3s2"
 
+
+def test_the_kubectl_k3s_says_it_ran_reads_the_output_after_its_debug_line() -> None:
+    # k3s-io/k3s#12600 (2025-07-09, RHEL 10), trimmed: `kspd`, an alias for k3s's kubectl with
+    # debug on; k3s logs the kubectl it runs, then kubectl's describe. Before: "output of 'kspd
+    # ...': not kubectl", nothing read.
+    data = "/var/lib/rancher/k3s/data/1b7cbbb3a5b11f87bde410c5b493eddc409ba6809dd5318a80c7cc3eadb26f48"
+    text = ("[ec2-user@ip-172-31-26-230 ~]$ kspd helm-install-traefik-crd-t7t68\n"
+            f"DEBU[0000] Asset dir {data}\n"
+            f"DEBU[0000] Running {data}/bin/kubectl [kubectl --kubeconfig /etc/rancher/k3s/k3s.yaml -n kube-system "
+            "describe pod helm-install-traefik-crd-t7t68]\n"
+            "Name:             helm-install-traefik-crd-t7t68\n"
+            "Namespace:        kube-system\n"
+            "Node:             ip-172-31-26-230.us-east-2.compute.internal/172.31.26.230\n"
+            "Status:           Running\n"
+            "Controlled By:  Job/helm-install-traefik-crd\n")
+    r = ingest_text(text, "issue.md")
+    assert [o.key.id for o in r.objects] == ["core/Pod/kube-system/helm-install-traefik-crd-t7t68"]
+    assert r.cli_tools == {"k3s kubectl": 1}
+    assert [s.location for s in r.skipped if "kspd" in s.reason] == ["lines 1-2"]
+
 _DNS_LOG = ("$ kubectl logs -l k8s-app=kube-dns -n kube-system\n"
             ".:53\n"
             "[INFO] plugin/reload: Running configuration SHA512 = 8a7d59126e7f114ab49c6d2613be93d8\n"

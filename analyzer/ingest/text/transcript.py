@@ -320,6 +320,8 @@ def looks_like_transcript(text: str) -> bool:
         if _CI_STEP.match(line):
             commands += 1
             continue
+        if _K3S_RUNNING.match(line):
+            return True  # k3s logs the kubectl command it runs: the output below is that command's
         found = command_of_line(line)
         if found is not None:
             commands += 2 if date_chained(found[1]) is not None else 1
@@ -576,7 +578,7 @@ def split_transcript(text: str) -> Transcript:
     close()
     if quoted:
         unwrapped.append("quoting")
-    return Transcript(_merge_history(blocks), unwrapped)
+    return Transcript(_k3s_ran(_merge_history(blocks)), unwrapped)
 
 
 _NO_COMMAND_START = frozenset('"{}],')
@@ -634,6 +636,37 @@ def _start(no: int, command_text: str, fenced: bool, kind: str | None = None) ->
         block.lines.append(TranscriptLine(no, glued))
         block.notes.append("output began on the prompt line")
     return block
+
+
+# k3s's one binary, run with its debug on (an alias for `k3s kubectl`, K3S_DEBUG set), logs what it
+# runs before kubectl's own output: `DEBU[0000] Running <data dir>/bin/kubectl [kubectl ARGS]`.
+_K3S_RUNNING = re.compile(r"^\s*DEBU\[\d+\]\s+Running \S*/kubectl \[(kubectl [^\]]*)\]\s*$")
+_K3S_DEBUG = re.compile(r"^\s*DEBU\[\d+\]\s")
+
+
+def _k3s_ran(blocks: list[Block]) -> list[Block]:
+    """A command whose output opens with k3s's debug line naming the kubectl it ran (k3s-io/k3s#12600:
+    `kspd POD`, an alias) is that kubectl command from that line on; the lines before it stay the
+    typed command's."""
+    out: list[Block] = []
+    for block in blocks:
+        lines = block.output() if block.kind in ("command", "kubectl") else []
+        lead = 0
+        while lead < len(lines) and _K3S_DEBUG.match(lines[lead].text) and not _K3S_RUNNING.match(lines[lead].text):
+            lead += 1
+        ran = _K3S_RUNNING.match(lines[lead].text) if lead < len(lines) else None
+        command = _parsed(ran.group(1)) if ran is not None else None
+        if command is None or not _known(command):
+            out.append(block)
+            continue
+        typed = len(block.lines) - len(lines)
+        block.lines, rest = block.lines[:typed + lead], block.lines[typed + lead:]
+        out.append(block)
+        # (run by the k3s binary: `k3s kubectl`, as the transcript's client)
+        kubectl = Block("kubectl", rest, command_text=f"k3s {ran.group(1)}", command=command, fenced=block.fenced)
+        kubectl.notes.append(f"the kubectl that k3s says '{block.command_text}' ran")
+        out.append(kubectl)
+    return out
 
 
 def _merge_history(blocks: list[Block]) -> list[Block]:
