@@ -861,24 +861,41 @@ def test_a_command_or_a_table_header_typed_on_the_open_fence_is_the_blocks_first
     assert node.raw["status"]["nodeInfo"]["kubeletVersion"] == "v1.27.7+k3s2"
 
 
-def test_the_kubectl_k3s_says_it_ran_reads_the_output_after_its_debug_line() -> None:
-    # k3s-io/k3s#12600 (2025-07-09, RHEL 10), trimmed: `kspd`, an alias for k3s's kubectl with
-    # debug on; k3s logs the kubectl it runs, then kubectl's describe. Before: "output of 'kspd
-    # ...': not kubectl", nothing read.
-    data = "/var/lib/rancher/k3s/data/1b7cbbb3a5b11f87bde410c5b493eddc409ba6809dd5318a80c7cc3eadb26f48"
-    text = ("[ec2-user@ip-172-31-26-230 ~]$ kspd helm-install-traefik-crd-t7t68\n"
-            f"DEBU[0000] Asset dir {data}\n"
-            f"DEBU[0000] Running {data}/bin/kubectl [kubectl --kubeconfig /etc/rancher/k3s/k3s.yaml -n kube-system "
-            "describe pod helm-install-traefik-crd-t7t68]\n"
-            "Name:             helm-install-traefik-crd-t7t68\n"
-            "Namespace:        kube-system\n"
-            "Node:             ip-172-31-26-230.us-east-2.compute.internal/172.31.26.230\n"
-            "Status:           Running\n"
-            "Controlled By:  Job/helm-install-traefik-crd\n")
+# k3s-io/k3s#12600 (2025-07-09, RHEL 10), trimmed: `kspd`, an alias for k3s's kubectl with debug
+# on; k3s logs the kubectl it runs, then kubectl's describe. Before: "output of 'kspd ...': not
+# kubectl", nothing read.
+_K3S_DATA = "/var/lib/rancher/k3s/data/1b7cbbb3a5b11f87bde410c5b493eddc409ba6809dd5318a80c7cc3eadb26f48"
+_K3S_DEBUGGED = ("[ec2-user@ip-172-31-26-230 ~]$ kspd helm-install-traefik-crd-t7t68\n"
+                 f"DEBU[0000] Asset dir {_K3S_DATA}\n"
+                 f"DEBU[0000] Running {_K3S_DATA}/bin/kubectl [kubectl --kubeconfig /etc/rancher/k3s/k3s.yaml "
+                 "-n kube-system describe pod helm-install-traefik-crd-t7t68]\n"
+                 "Name:             helm-install-traefik-crd-t7t68\n"
+                 "Namespace:        kube-system\n"
+                 "Node:             ip-172-31-26-230.us-east-2.compute.internal/172.31.26.230\n"
+                 "Status:           Running\n"
+                 "Controlled By:  Job/helm-install-traefik-crd\n")
+# crc-org/snc#524 (2022-04-06), trimmed: MicroShift's `oc describe node` run in its podman
+# container. Before: "'podman exec -it microshift oc describe node' is no kubectl command line".
+_IN_CONTAINER = ("```\npodman exec -it microshift oc describe node\n"
+                 "Name:               c48e1cabd457\n"
+                 "Roles:              <none>\n"
+                 "Labels:             kubernetes.io/hostname=c48e1cabd457\n"
+                 "CreationTimestamp:  Wed, 06 Apr 2022 02:42:54 +0000\n"
+                 "Taints:             <none>\n"
+                 "```\n")
+
+
+@pytest.mark.parametrize(("text", "key", "tools", "word", "skipped"), [
+    (_K3S_DEBUGGED, "core/Pod/kube-system/helm-install-traefik-crd-t7t68", {"k3s kubectl": 1}, "kspd", ["lines 1-2"]),
+    (_IN_CONTAINER, "core/Node//c48e1cabd457", {}, "podman", []),
+], ids=["k3s-debug-line", "podman-exec"])
+def test_the_kubectl_a_wrapper_ran_is_read_as_that_command(text: str, key: str, tools: dict, word: str,
+                                                           skipped: list[str]) -> None:
     r = ingest_text(text, "issue.md")
-    assert [o.key.id for o in r.objects] == ["core/Pod/kube-system/helm-install-traefik-crd-t7t68"]
-    assert r.cli_tools == {"k3s kubectl": 1}
-    assert [s.location for s in r.skipped if "kspd" in s.reason] == ["lines 1-2"]
+    assert [o.key.id for o in r.objects] == [key]
+    assert r.cli_tools == tools
+    assert [s.location for s in r.skipped if word in s.reason] == skipped
+
 
 _DNS_LOG = ("$ kubectl logs -l k8s-app=kube-dns -n kube-system\n"
             ".:53\n"

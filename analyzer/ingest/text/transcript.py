@@ -64,7 +64,10 @@ _THEME = 5  # the zsh theme prompt's place in _PROMPTS
 _THEME_STATE = re.compile(r"^(?:(?:~\S*|/\S*|\.{1,2}/?\S*|[\w.-]+/[\w./-]*|git:\([^)]*\)|\([^)]*\)|[✗✔±]|on|via|at)\s+)*")
 # A kubectl as typed: plain, an alias, a snap or k3s wrapper, the Windows binary, under sudo.
 _KUBECTL = re.compile(
-    r"^(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k3s|minikube)[ .]kubectl(?:\s+--)?|kubectl(?:\.exe)?|kubecolor|oc(?:\.exe)?|kc|k)(?=\s)"
+    # (run in a container: `docker exec -it k3s-server kubectl ...`, `podman exec -it microshift oc ...`,
+    # the container named or found by `$(docker ps ...)`)
+    r"^(?:(?:sudo\s+)?(?:docker|podman)\s+exec\s+(?:-\S+\s+)*(?:\$\([^)]*\)|[\w.-]+)\s+)?"
+    r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k3s|minikube)[ .]kubectl(?:\s+--)?|kubectl(?:\.exe)?|kubecolor|oc(?:\.exe)?|kc|k)(?=\s)"
 )
 # kubectl's verbs (and common plugins'): a `# ` line or a line without a prompt runs kubectl
 # only with one of these (`# kubectl and helm ...` is a comment).
@@ -276,6 +279,8 @@ def normalise_command(text: str) -> str:
 
     >>> normalise_command("sudo k3s kubectl get nodes"), normalise_command("kubectl.exe get po")
     ('kubectl get nodes', 'kubectl get po')
+    >>> normalise_command("podman exec -it microshift oc describe node")
+    'oc describe node'
     """
     m = _KUBECTL.match(text.strip())
     if m is None:
