@@ -1,4 +1,5 @@
-"""A Pod known only from a row of a pasted `kubectl get` table, as the API would serve it.
+"""A Pod known only from a row of a pasted `kubectl get` table (or a describe cut before its
+containers), as the API would serve it.
 
 Such a row names no container and often no phase (its STATUS is kubectl's summary, such as
 CrashLoopBackOff). The API never serves a Pod without containers, and kubectl relies on that:
@@ -52,6 +53,9 @@ def served_pasted_pod(body: dict[str, Any], log_containers: Iterable[str]) -> di
     {'containers': [{'name': '<unknown>'}]}
     >>> served_pasted_pod({"x-kda-text": {"ready": "0/1", "status": "Init:CrashLoopBackOff"}}, ["install-cni"])["spec"]
     {'containers': [{'name': '<unknown>'}], 'initContainers': [{'name': 'install-cni'}]}
+    >>> served_pasted_pod({"x-kda-text": {"described": True, "ends_after": "Controlled By"},
+    ...                    "status": {"phase": "Running"}}, [])["status"]["message"]
+    'read from a pasted kubectl describe that ends after its Controlled By section: the dump holds no spec or status of its containers'
     """
     facts = body.get(PASTED)
     spec = body.get("spec") if isinstance(body.get("spec"), dict) else {}
@@ -80,8 +84,11 @@ def served_pasted_pod(body: dict[str, Any], log_containers: Iterable[str]) -> di
             status.setdefault("reason", said)
     shown = ", ".join(f"{label} {facts[key]}" for label, key in (("READY", "ready"), ("STATUS", "status"),
                                                                    ("RESTARTS", "restarts")) if facts.get(key) is not None)
-    status.setdefault("message", f"read from a row of a pasted kubectl table{f' ({shown})' if shown else ''}: "
-                                 "the dump holds no spec or status of its containers")
+    # (a describe cut before its Containers section is no table row: k3s-io/k3s#12600)
+    ends = facts.get("ends_after")
+    origin = (f"a pasted kubectl describe{f' that ends after its {ends} section' if ends else ''}"
+              if facts.get("described") else f"a row of a pasted kubectl table{f' ({shown})' if shown else ''}")
+    status.setdefault("message", f"read from {origin}: the dump holds no spec or status of its containers")
     out["status"] = status
     return out
 

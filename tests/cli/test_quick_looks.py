@@ -268,6 +268,20 @@ def test_describe_of_a_pod_its_pasted_describe_cut_before_its_state_says_what_it
     assert re.search(r"\n    State:\s+<unknown>\n    Ready:\s+True\n    Restart Count:\s+2\n", out), out
 
 
+def test_describe_of_a_pod_whose_pasted_describe_ends_before_its_containers_says_so(tmp_path: Path) -> None:
+    # k3s-io/k3s#12600 (2025-07-09), trimmed: helm-install-traefik-crd's describe quoted up to its
+    # Controlled By. Before, the served pod's message said it was "read from a row of a pasted
+    # kubectl table".
+    paste = tmp_path / "paste.txt"
+    paste.write_text("$ kubectl -n kube-system describe pod helm-install-traefik-crd-t7t68\n"
+                     "Name:             helm-install-traefik-crd-t7t68\nNamespace:        kube-system\n"
+                     "Status:           Running\nIP:               10.42.0.3\n"
+                     "Controlled By:  Job/helm-install-traefik-crd\n", encoding="utf-8")
+    out = kda("describe", "pod", "helm-install-traefik-crd-t7t68", str(paste), "-n", "kube-system").stdout
+    assert re.search(r"\nMessage: +read from a pasted kubectl describe that ends after its Controlled By "
+                     r"section: the dump holds no spec or status of its containers\n", out), out
+
+
 def test_describe_pods_and_templates_lay_out_volumes_env_and_separators_as_kubectl() -> None:
     # trimmed from vmware-tanzu/sonobuoy test/integration/testdata/results-4-e2e-failures.tar.gz
     # (pods sonobuoy/sonobuoy and local-path-provisioner, Deployment coredns; managedFields
