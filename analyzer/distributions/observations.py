@@ -248,6 +248,11 @@ def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None
                 obs.add("image", image, pod_id, WORKLOAD, None)
 
 
+# The Services whose cluster IPs a distribution's default service range sets: the API server's
+# (the range's first address) and the DNS Service's (by convention its tenth).
+_RANGE_SERVICES = frozenset({"kubernetes", "kube-dns"})
+
+
 def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
     """Every observation detection can score, from the cluster's typed views."""
     obs = Observations()
@@ -279,6 +284,10 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
             events.append(o)
         elif kind == "ConfigMap" and system:
             obs.add("configmap_name", key.name, key.id, kind, None)
+        elif kind == "Service" and key.name in _RANGE_SERVICES and (system or ns == "default"):
+            spec = o.view.spec
+            if spec is not None and spec.clusterIP:
+                obs.add("service_ip", f"{key.name}={spec.clusterIP}", key.id, kind, None)
         elif kind == "Namespace":
             namespaces.setdefault(key.name, profiles.is_system_namespace(key.name))
             for annotation in (o.view.metadata.annotations or {}):

@@ -158,6 +158,12 @@ def pull_secret_name(pattern: str) -> Matcher:
     return _search(pattern)
 
 
+def service_cluster_ip(pattern: str) -> Matcher:
+    """The cluster IP of the API server's Service or the DNS Service, as `kubernetes=IP` or
+    `kube-dns=IP` (search): the first addresses of the service range a distribution defaults to."""
+    return _search(pattern)
+
+
 def cli_tool(pattern: str) -> Matcher:
     """A transcript ran kubectl through this client (`oc`, `microk8s kubectl`): whole name."""
     return _fullmatch(pattern)
@@ -203,6 +209,7 @@ SIGNALS: dict[str, SignalType] = {
         _signal(namespace_name, "namespace"),
         _signal(namespace_annotation_key_prefix, "namespace_annotation_key"),
         _signal(pull_secret_name, "secret_name"),
+        _signal(service_cluster_ip, "service_ip"),
         _signal(cli_tool, "cli_tool"),
         _signal(event_source, "event_source"),
     )

@@ -148,6 +148,22 @@ def test_microk8s() -> None:
     assert "node_label_key_prefix" in signals
 
 
+
+def test_microk8s_from_its_service_range() -> None:
+    # canonical/microk8s#568 (2019-07-30), trimmed: `get all --all-namespaces` after `microk8s.enable
+    # dns`, coredns crashlooping, typed here as plain kubectl: no MicroK8s label, pod or image, only
+    # the Services' addresses in MicroK8s's range 10.152.183.0/24. It was unknown.
+    paste = ("$ kubectl get all --all-namespaces\n"
+             "NAMESPACE     NAME                          READY   STATUS             RESTARTS   AGE\n"
+             "kube-system   pod/coredns-f7867546d-c4n9s   0/1     CrashLoopBackOff   7          6m10s\n\n"
+             "NAMESPACE     NAME                 TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)                  AGE\n"
+             "default       service/kubernetes   ClusterIP   10.152.183.1    <none>        443/TCP                  22m\n"
+             "kube-system   service/kube-dns     ClusterIP   10.152.183.10   <none>        53/UDP,53/TCP,9153/TCP   6m10s\n")
+    name, signals = _verdict(analyzer.load({"issue.md": paste}))
+    assert (name, signals) == ("microk8s", {"service_cluster_ip"})
+    kubeadm = paste.replace("10.152.183.", "10.96.0.")
+    assert _verdict(analyzer.load({"issue.md": kubeadm}))[0] == "unknown"
+
 def test_kops_on_aws_is_not_eks() -> None:
     aws = {"topology.kubernetes.io/region": "ap-northeast-2", "topology.kubernetes.io/zone": "ap-northeast-2a",
            "node.kubernetes.io/instance-type": "t3.medium"}

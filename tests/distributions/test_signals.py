@@ -51,6 +51,9 @@ CASES = [
     ("pull_secret_name", "-dockercfg-[a-z0-9]{5}$", "cicd-token-dockercfg-h8qj9", True),
     ("pull_secret_name", "-dockercfg-[a-z0-9]{5}$", "cicd-token-token-wjxd7", False),
     # An OpenShift 4.9 `oc` session (Meiyan-Zheng/technotes rhocp/ocp4.9/01_troubleshoot_pods.md).
+    # MicroK8s's service range (canonical/microk8s#568's `get all`); kubeadm's default range is not it
+    ("service_cluster_ip", r"^(kubernetes=10\.152\.183\.1|kube-dns=10\.152\.183\.10)$", "kube-dns=10.152.183.10", True),
+    ("service_cluster_ip", r"^(kubernetes=10\.152\.183\.1|kube-dns=10\.152\.183\.10)$", "kubernetes=10.96.0.1", False),
     ("cli_tool", "oc", "oc", True),
     ("cli_tool", "microk8s kubectl", "microk8s kubectl", True),
     ("cli_tool", "oc", "microk8s kubectl", False),
