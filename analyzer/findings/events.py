@@ -308,6 +308,10 @@ def before_capture(cluster: AnalyzedDump, fact: EventFact) -> timedelta | None:
 # Pasted event ages are to the minute under a few hours ("51m"): a success printed with the
 # same age as the failure may have followed it within that minute.
 SAME_PRINTED_AGE_WITHIN = timedelta(hours=3)
+# Successes that happen once to their object, after every failure they end: the scheduler binds
+# a pod once and reports no FailedScheduling for it after, so a Scheduled pasted with the same
+# age as the pod's FailedScheduling followed it.
+ONCE = frozenset({"Scheduled"})
 
 
 def _later_success(cluster: AnalyzedDump, group: EventGroup, same_minute: bool = False) -> str:
@@ -324,10 +328,13 @@ def _later_success(cluster: AnalyzedDump, group: EventGroup, same_minute: bool =
     later = [(ago_, f) for f in events_by_object(cluster).get((group.kind, group.namespace, group.name), ())
              if f.type == "Normal" and f.reason in successors
              and (ago_ := before_capture(cluster, f)) is not None
-             and (ago_ < failed or (pasted and ago_ == failed and f.last_seen_ago is not None))]
+             and (ago_ < failed or (ago_ == failed and (f.reason in ONCE
+                                                        or (pasted and f.last_seen_ago is not None))))]
     if not later:
         return ""
     ago_, success = min(later, key=lambda pair: pair[0])
+    if ago_ == failed and success.reason in ONCE:
+        return f"followed by {success.reason} {age_text(ago_)} before capture (once done, it ends the failures before it)"
     if ago_ == failed:
         return (f"{success.reason} in the same minute, {age_text(ago_)} before capture "
                 f"(the pasted ages do not order them finer)")

@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import RECENT, before_capture, event_facts
+from analyzer.findings.events import ONCE, RECENT, before_capture, event_facts
 from analyzer.findings.facts import (
     age_at_capture,
     age_text,
@@ -408,7 +408,10 @@ def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
                                    f"{count_times} FailedScheduling message(s) say so, and the dump holds no Node",
                             since=_told_since(cluster, oldest, first, last_ago),
                             scheduler_message=last.message[:300], last_told=when, pods_note="")
-        newer = [(a, f) for a, f in scheduler_events if a is not None and last_ago is not None and a < last_ago
+        # (the pod the message was about, Scheduled with the same pasted age: placed after it)
+        newer = [(a, f) for a, f in scheduler_events if a is not None and last_ago is not None
+                 and (a < last_ago or (a == last_ago and f.reason in ONCE
+                                       and (f.kind, f.namespace, f.name) == (last.kind, last.namespace, last.name)))
                  and not _TOLD.search(f.message)]
         if newer:
             a, f = min(newer, key=lambda t: t[0])
