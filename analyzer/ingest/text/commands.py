@@ -14,7 +14,15 @@ _PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|\
 # kubectl and what stands for it (longest first: the regexes below try them in this order).
 TOOLS = ("kubectl", "kubecolor", "oc", "kc", "k")
 _TOOL_NAMES = "|".join(TOOLS)
-_TOOL = re.compile(rf"(?:^|(?<=\s)|(?<=[$#>%]))({_TOOL_NAMES})\s+(?=\S)")
+_TOOL = re.compile(rf"(?:^|(?<=\s)|(?<=[$#>%/.]))({_TOOL_NAMES})(?:\.exe)?\s+(?=\S)")
+# What may stand between a prompt and kubectl and leave its command as typed: sudo (with its
+# flags), env and VAR=value assignments, time; a distribution's wrapper (`k3s kubectl`,
+# `microk8s kubectl`, `microk8s.kubectl`, `minikube kubectl --`); the binary's path
+# (`/usr/local/bin/kubectl`, `./kubectl`). Matched up to the tool's name, at the prefix's end.
+_WRAPPER = re.compile(
+    r"(?:(?:sudo|doas)(?:\s+-\S+)*\s+|env\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+|time\s+)*"
+    r"(?:(?:k3s|microk8s|minikube)[ .])?(?:[\w.~-]*/)*$"
+)
 # Flags that take a value when written apart from it (`-n kube-system`).
 _VALUE_FLAGS = frozenset(
     {
@@ -95,15 +103,34 @@ def command_in(line: str) -> Command | None:
     True
     >>> command_in("[root@localhost ~] kubectl get pods").verb
     'get'
+    >>> [command_in(f"$ {w}kubectl get pods -n shop").namespace for w in ("sudo ", "/usr/local/bin/", "./", "sudo k3s ")]
+    ['shop', 'shop', 'shop', 'shop']
+    >>> command_in("$ minikube kubectl -- get pods -n shop").namespace
+    'shop'
     """
     line = unbold(line)
     for match in _TOOL.finditer(line):
-        if not _PROMPT.match(line[: match.start()]):
+        if not _prompted(line[: match.start()]):
             continue
-        command = parse_command(line[match.start() :])
+        rest = line[match.end():]
+        if rest.startswith("-- "):
+            rest = rest[3:]  # `minikube kubectl -- get pods`
+        command = parse_command(f"{match.group(1)} {rest}")
         if command and (match.group(1) not in _ALIASES or command.verb in _ALIAS_VERBS):
             return command
     return None
+
+
+def _prompted(prefix: str) -> bool:
+    """Whether what stands before kubectl on a line is a prompt, then at most wrappers of it.
+
+    >>> _prompted("$ "), _prompted("$ sudo -E "), _prompted("root@cp:~# /usr/local/bin/"), _prompted("see ")
+    (True, True, True, False)
+    """
+    if _PROMPT.match(prefix):
+        return True
+    wrapper = _WRAPPER.search(prefix)
+    return wrapper is not None and wrapper.start() < len(prefix) and bool(_PROMPT.match(prefix[: wrapper.start()]))
 
 
 # A word ending in a colon after a command, as a write-up introduces its output ("kubectl get pod

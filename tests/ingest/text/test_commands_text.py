@@ -17,6 +17,17 @@ from analyzer.ingest.text.commands import command_in, parse_command
     ("kubectl get replicasets # OR kubectl get rs", "get", ("replicasets",), None),  # seed 004
     ("k get po,svc -nweb", "get", ("po", "svc"), "web"),
     ("oc -n openshift-dns get pods", "get", ("pods",), "openshift-dns"),
+    # wrappers between the prompt and kubectl (find_string "$ sudo kubectl get pods -n": a
+    # kubeadm setup guide's `$ sudo kubectl get pods -n kube-system`; the binary's path, an
+    # environment assignment, a distribution's kubectl): before, the line read as no command
+    # and its table's pods lost their namespace
+    ("$ sudo kubectl get pods -n kube-system", "get", ("pods",), "kube-system"),
+    ("master@k8s-master:~$ sudo -E kubectl get pods -n foo", "get", ("pods",), "foo"),
+    ("root@cp:~# /usr/local/bin/kubectl get po -n monitoring", "get", ("po",), "monitoring"),
+    ("$ KUBECONFIG=/etc/rancher/k3s/k3s.yaml kubectl get pods -n shop", "get", ("pods",), "shop"),
+    ("$ ./kubectl.exe get pods -n shop", "get", ("pods",), "shop"),
+    ("$ microk8s.kubectl get po -n ingress", "get", ("po",), "ingress"),
+    ("$ minikube kubectl -- get pods -n kube-system", "get", ("pods",), "kube-system"),
 ])
 def test_prompt_lines(line: str, verb: str, resources: tuple, namespace: str | None) -> None:
     command = command_in(line)
@@ -29,6 +40,7 @@ def test_prompt_lines(line: str, verb: str, resources: tuple, namespace: str | N
     "kubernetes.io/change-cause: kubectl set image deployment nginx-deployment",  # seed 004
     "Use kubectl get pods to list them, it is easy and then more words follow",
     "k8s-app=kube-proxy",
+    "Then run sudo kubectl get pods -n shop to see them",
 ])
 def test_not_prompt_lines(line: str) -> None:
     assert command_in(line) is None
