@@ -83,7 +83,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     nodes = {n.name: n for n in cluster.objects_of("Node")}
     taken = _addresses_of_ready_nodes(nodes) if not stitched_reason(cluster) else {}
     for finding in _node_findings(cluster, nodes, flagged):
-        yield _left_behind(cluster, _with_its_pods(cluster, finding, nodes), nodes, taken)
+        yield _still_joining(cluster, _left_behind(cluster, _with_its_pods(cluster, finding, nodes), nodes, taken), nodes)
     yield from _lost_nodes(cluster, flagged, nodes)
 
 
@@ -124,6 +124,27 @@ def _left_behind(cluster: AnalyzedDump, finding: Finding, nodes: dict, taken: di
         return finding
     note = (f"; its address {holder[0]} is node {holder[1]}'s now (Ready): a Node object left behind by a "
             f"machine that joined again under another name, most likely")
+    return replace(finding, severity="warning",
+                   facts={**finding.facts, "pods_note": str(finding.facts.get("pods_note", "")) + note})
+
+
+# A joining node's kubelet reports NotReady until its network plugin is up, a minute or two after
+# it registers (kind's nodes in some 40 s): younger than this, NotReady is no outage yet.
+_JOINING = timedelta(minutes=3)
+
+
+def _still_joining(cluster: AnalyzedDump, finding: Finding, nodes: dict) -> Finding:
+    """A node NotReady (Ready=False, its kubelet reporting) that joined under _JOINING before the
+    capture: a warning to look at again, not the outage of a node (fujitatomoya/ros_k8s#22: a
+    node 4s old, the control plane 100s old, both NotReady as their CNI came up)."""
+    node = nodes.get(finding.name)
+    if node is None or finding.severity != "critical" or finding.facts.get("status") != "NotReady":
+        return finding
+    age = object_age(cluster, node)
+    if age is None or not timedelta(0) < age < _JOINING:
+        return finding
+    note = (f"; it joined {age_text(age)} before capture: a node is NotReady until its network plugin "
+            "is up, a minute or two after it joins")
     return replace(finding, severity="warning",
                    facts={**finding.facts, "pods_note": str(finding.facts.get("pods_note", "")) + note})
 
