@@ -455,3 +455,29 @@ def test_lines_a_paste_does_not_read_are_named_not_dropped() -> None:
     unread = [(s.location, s.reason) for s in r.skipped if "not read" in s.reason]
     assert [loc for loc, _ in unread] == ["lines 1-2", "lines 6-11"]
     assert all("neither a kubectl table nor a describe" in why for _, why in unread)
+
+
+# -- rows of a headerless `| grep` the terminal wrapped ------------------------------------
+
+
+def test_grep_rows_the_terminal_wrapped_mid_cell_are_joined_whole() -> None:
+    r = _read("aks-grep-wrapped-rows.txt")
+    assert not r.rejections
+    assert not [s for s in r.skipped if "neither a kubectl table" in s.reason]
+    pods = {o.name: o for o in r.objects if o.kind == "Pod"}
+    assert sorted(pods) == ["azure-cns-tfs6f", "azure-ip-masq-agent-sd7ff", "cloud-node-manager-bsl88"]
+    # the node the wrap cut in two is the node of the nodes table, not `aks-nodepool1-31400841-vm`
+    nodes = {o.name for o in r.objects if o.kind == "Node"}
+    assert {p.view.spec.nodeName for p in pods.values()} == {"aks-nodepool1-31400841-vmss000002"} <= nodes
+    assert all(p.provenance.location == f"line {no}" for p, no in zip(pods.values(), (11, 13, 15), strict=True))
+
+
+def test_a_short_grep_row_is_not_joined_to_a_line_that_does_not_make_it_whole() -> None:
+    # the row is the longest line, but no other line is as long: nothing shows a terminal's
+    # width, so the prose after it is no wrapped tail and the row stays as read, cut short
+    text = ("$ kubectl get po -o wide -A | grep node1\n"
+            "kube-system   kube-proxy-88w86   1/1   Running   0   6d1h   10.0.0.4   node1\n"
+            "then it broke\n")
+    r = ingest_text(text.encode(), "short.txt")
+    [pod] = [o for o in r.objects if o.kind == "Pod"]
+    assert pod.view.spec.nodeName == "node1"

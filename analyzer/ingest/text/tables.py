@@ -181,8 +181,9 @@ def headerless_at(lines: list[Line], start: int, catalog: Catalog,
     # `-o custom-columns=NAME:...,NODE:...`: the header the command itself spells out
     # (operate-first/apps#1352: `oc get pods -A -o=custom-columns=... | grep Evicted`)
     custom = column_paths(command)
+    width = _terminal_width(lines, start)
     for columns in [list(custom)] if custom else _layouts_of(info, command, catalog):
-        block = _headerless_block(lines, start, catalog, command, columns)
+        block = _headerless_block(lines, start, catalog, command, columns, width)
         if block is not None and (best is None or _reads(block) > _reads(best)):
             best = block
     return best
@@ -286,7 +287,7 @@ def _layouts_of(info: KindInfo, command: Command, catalog: Catalog) -> list[list
 
 
 def _headerless_block(lines: list[Line], start: int, catalog: Catalog, command: Command,
-                      columns: list[str]) -> TableBlock | None:
+                      columns: list[str], width: int) -> TableBlock | None:
     layout = Layout(tuple(columns), None, "collapsed")
     rows: list[RawRow] = []
     index = start
@@ -296,12 +297,42 @@ def _headerless_block(lines: list[Line], start: int, catalog: Catalog, command: 
         row = _headerless_row(lines[index], layout, catalog)
         if row is None:
             break
+        if row.missing and (whole := _rejoined(lines, index, layout, catalog, width)) is not None:
+            row, index = whole, index + 1
         rows.append(row)
         index += 1
     if not rows:
         return None
     return TableBlock(layout, lines[start].no, rows, index, command,
                       catalog.by_values(catalog.match_header(columns), [row.cells for row in rows]))
+
+
+def _terminal_width(lines: list[Line], start: int) -> int:
+    """Where a terminal cut the lines from `start` to the next blank one: the length of their
+    longest, when two lines at least are that long (one long line proves no width); else 0."""
+    lengths: dict[int, int] = {}
+    for line in lines[start:]:
+        if not line.text.strip():
+            break
+        lengths[len(line.text)] = lengths.get(len(line.text), 0) + 1
+    width = max(lengths, default=0)
+    return width if lengths.get(width, 0) >= 2 else 0
+
+
+def _rejoined(lines: list[Line], index: int, layout: Layout, catalog: Catalog, width: int) -> RawRow | None:
+    """The row at lines[index] whole again when a terminal wrapped it: the line is cut at the
+    terminal's width (`_terminal_width`), the next is no row of its own,
+    and the two as one line are the whole row (the wrap cut a cell mid-word, so the two join
+    as they are: `aks-nodepool1-31400841-vm` / `ss000002   <none>   <none>`)."""
+    head = lines[index]
+    if not width or index + 1 >= len(lines) or len(head.text) != width:
+        return None
+    tail = lines[index + 1]
+    if not tail.text.strip() or _stops_table(tail.text, catalog) \
+            or _headerless_row(tail, layout, catalog) is not None:
+        return None
+    row = _headerless_row(Line(head.no, head.text + tail.text), layout, catalog)
+    return row if row is not None and not row.missing else None
 
 
 def single_kind(command: Command, catalog: Catalog) -> KindInfo | None:
