@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+import analyzer
 from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
 
 CASES = [
@@ -88,3 +89,43 @@ def test_kube_dns_is_named_kube_dns_not_coredns() -> None:
     # a workload named kube-dns that runs CoreDNS's image is CoreDNS: the image says what runs
     assert catalog.match("kube-dns", ("k8s.gcr.io/coredns/coredns:v1.8.0",)).name == "coredns"
     assert catalog.match("kube-dns-autoscaler", KUBE_DNS_1_8_IMAGES[:1]).name == "kube-dns-autoscaler"
+
+
+# An AKS 1.33 cluster with Azure CNI powered by Cilium and the Key Vault secrets provider, from a
+# public blog post on the Blob CSI driver ("A look at the options on the CSI StorageClass"): its
+# `k get daemonsets.apps -n kube-system`, trimmed to the add-ons' DaemonSets. Seven were of no
+# known role; and the Helm chart's cluster autoscaler of an EKS write-up's kube-system
+# (`autoscaler-aws-cluster-autoscaler-ffb695cd5-l8fs5`, release `autoscaler`).
+AKS_ADDON_DAEMONSETS = """df@df-2404lts:~$ k get daemonsets.apps -n kube-system
+NAME                                       DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR              AGE
+aks-secrets-store-csi-driver               3         3         3       3            3           <none>                     4h7m
+aks-secrets-store-csi-driver-windows       0         0         0       0            0           <none>                     4h7m
+aks-secrets-store-provider-azure           3         3         3       3            3           kubernetes.io/os=linux     4h7m
+azure-cns                                  3         3         3       3            3           <none>                     4h7m
+cilium                                     3         3         3       3            3           <none>                     4h7m
+retina-agent                               0         0         0       0            0           <none>                     4h7m
+retina-agent-win                           0         0         0       0            0           kubernetes.io/os=windows   4h7m
+windows-kube-proxy-initializer             0         0         0       0            0           <none>                     4h7m
+"""
+
+
+def test_aks_add_on_daemonsets_have_their_roles(tmp_path) -> None:
+    path = tmp_path / "aks-daemonsets.md"
+    path.write_text(AKS_ADDON_DAEMONSETS, encoding="utf-8")
+    cluster = analyzer.load(path)
+    assert cluster.distribution.name == "aks"
+    roles = dict(zip(cluster.tables.components["name"], cluster.tables.components["role"], strict=True))
+    assert roles == {
+        "aks-secrets-store-csi-driver": "csi", "aks-secrets-store-csi-driver-windows": "csi",
+        "aks-secrets-store-provider-azure": "csi", "azure-cns": "cni", "cilium": "cni",
+        "retina-agent": "logging-monitoring", "retina-agent-win": "logging-monitoring",
+        "windows-kube-proxy-initializer": "kube-proxy",
+    }
+
+
+def test_the_helm_chart_s_cluster_autoscaler_is_the_autoscaler_whatever_its_release() -> None:
+    catalog = load_catalog()
+    for name in ("autoscaler-aws-cluster-autoscaler", "cluster-autoscaler-aws-cluster-autoscaler"):
+        assert catalog.match(name, ()).name == "cluster-autoscaler"
+    # the autoscalers of an add-on keep their own entry
+    assert catalog.match("coredns-autoscaler", ()).name != "cluster-autoscaler"
