@@ -128,7 +128,7 @@ def table_history_reason(pod: KubeObject, cluster: AnalyzedDump | None = None) -
         window = facts.last_restart_window
         if window and window[0] is not None and timedelta(seconds=window[0]) > OLD:
             return f"last restart {table_restart_bound_text(pod)}; running and ready since"
-        rare = _rare_restarts(facts.restarts, facts.age_seconds)
+        rare = _rare_restarts(facts.restarts, facts.age_seconds) or _spread_restarts(facts.restarts, int(total))
         if rare or cluster is None or pod.provenance.source not in _sources_giving_last_restarts(cluster):
             return rare
         # kubectl (1.25 on) prints `N (5m ago)` from the last termination the kubelet kept; a
@@ -176,6 +176,32 @@ def _rare_restarts(restarts: int | None, age_seconds: float | None) -> str:
         return ""
     return (f"{restarts} restarts in {age_text(timedelta(seconds=age_seconds))} (fewer than one a day), "
             f"running and ready at capture")
+
+
+# A row's RESTARTS is the sum over its containers: spread over them this thinly, the restarts are
+# what one or two restarts of the node leave in every container (ARO 4.15's ovnkube-node, 9/9 with
+# 9 and 10 restarts in 14h, its nodes rebooted by the machine-config daemon as they joined).
+SPREAD_MOST_EACH = 2
+
+
+def _spread_restarts(restarts: int | None, containers: int) -> str:
+    """Why a running, ready row's restarts with no time are no sign of a container restarting
+    ('' if they may be): few for its containers, none of which need have restarted more than
+    SPREAD_MOST_EACH times.
+
+    >>> _spread_restarts(10, 9)
+    '10 restarts among its 9 containers, none need have restarted more than 2 times (a node restart restarts each once); running and ready'
+    >>> _spread_restarts(16, 8)[:48], _spread_restarts(8, 2), _spread_restarts(7, 1)
+    ('16 restarts among its 8 containers, none need ha', '', '')
+    """
+    if not restarts or containers < 2:
+        return ""
+    fewest = -(-restarts // containers)  # the most restarts some container had, at the fewest
+    if fewest > SPREAD_MOST_EACH:
+        return ""
+    times = "once" if fewest == 1 else f"{fewest} times"
+    return (f"{restarts} restarts among its {containers} containers, none need have restarted more than "
+            f"{times} (a node restart restarts each once); running and ready")
 
 
 # Pasted rows whose last restarts fall within this of each other, on one node, restarted together.
