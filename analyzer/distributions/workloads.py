@@ -45,6 +45,9 @@ _DEPLOYMENT_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}-{_HASH_CHAR}{
 _SHORT_SUFFIX_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{5}}$")
 _ORDINAL_POD = re.compile(r"^(?P<base>.+)-\d+$")
 _DEPLOYMENT_RS = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}$")
+# A CronJob's pod, `<cronjob>-<minutes since the epoch>-<5 chars>` (its Job is named by the minute
+# it was scheduled for, eight digits since 1.21's controller): no Deployment's hash is a date.
+_CRONJOB_POD = re.compile(rf"^(?P<base>.+)-\d{{8}}-{_HASH_CHAR}{{5}}$")
 # A mirror pod of a node named by its IPv4 address (OKE's nodes are `10.0.10.2`), or by EC2's
 # hostname of it (`ip-172-31-8-90`, with or without its domain: RKE2 and kubeadm on EC2): no
 # controller writes an address into a pod's name (an ordinal would read it as a StatefulSet's).
@@ -90,6 +93,8 @@ def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = fro
     ('StaticPod', 'proxymux-client')
     >>> guess_from_pod_name("kube-proxy-ip-172-1-1-1", None)  # by EC2's hostname of its address
     ('StaticPod', 'kube-proxy')
+    >>> guess_from_pod_name("collect-profiles-29130045-6ntf7", None)  # the Job of 2025-05-21 04:45
+    ('CronJob', 'collect-profiles')
     """
     if node and name.endswith("-" + node) and len(name) > len(node) + 1:
         return "StaticPod", name[: -len(node) - 1]
@@ -105,7 +110,7 @@ def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = fro
         suffix = name[len(component) + 1:]
         if suffix and not (_DEPLOYMENT_POD.match(name) or _SHORT_SUFFIX_POD.match(name) or suffix.isdigit()):
             return "StaticPod", component
-    for kind, pattern in (("Deployment", _DEPLOYMENT_POD), ("DaemonSet", _SHORT_SUFFIX_POD),
+    for kind, pattern in (("CronJob", _CRONJOB_POD), ("Deployment", _DEPLOYMENT_POD), ("DaemonSet", _SHORT_SUFFIX_POD),
                           ("StatefulSet", _ORDINAL_POD)):
         if m := pattern.match(name):
             return kind, m["base"]

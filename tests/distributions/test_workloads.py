@@ -435,3 +435,36 @@ def test_a_pod_whose_row_says_nothing_of_its_state_is_counted_out() -> None:
     only = AKS_1360_CUT_ROW.splitlines()
     rows = _rows(analyzer.load({"issue.md": "\n".join([only[0], only[3]]) + "\n"}))
     assert ("kube-system", "DaemonSet", "kube-proxy", 1, None, True) in rows
+
+
+# Trimmed from a public write-up "How to create a Microsoft Azure RedHat OpenShift cluster?" (code
+# index id 15187669906): an ARO 4.15 cluster's `oc get pods -A -o wide`. collect-profiles is OLM's
+# CronJob, its pod named by its Job's minute (29130045: 2025-05-21 04:45); it was a Deployment
+# `collect-profiles` before, and ARO's and the Azure cloud provider's components had no role.
+ARO_PODS = """oc get pods -A -o wide
+NAMESPACE                                          NAME                                                             READY   STATUS                   RESTARTS       AGE     IP             NODE                                        NOMINATED NODE   READINESS GATES
+openshift-azure-logging                            mdsd-bmnn8                                                       2/2     Running                  2              13h     10.129.0.62    cluster-797pp-master-0                      <none>           <none>
+openshift-azure-operator                           aro-operator-master-6d5cb794c6-z7h6m                             1/1     Running                  0              13h     10.129.0.56    cluster-797pp-master-0                      <none>           <none>
+openshift-cloud-controller-manager                 azure-cloud-controller-manager-d75b95c78-2bcpx                   1/1     Running                  0              13h     10.0.0.8       cluster-797pp-master-1                      <none>           <none>
+openshift-cloud-controller-manager                 azure-cloud-node-manager-96wsx                                   1/1     Running                  1              14h     10.0.0.9       cluster-797pp-master-2                      <none>           <none>
+openshift-managed-upgrade-operator                 managed-upgrade-operator-5cccc675c6-f79db                        1/1     Running                  0              13h     10.129.0.30    cluster-797pp-master-0                      <none>           <none>
+openshift-network-node-identity                    network-node-identity-md2lg                                      2/2     Running                  4              14h     10.0.0.10      cluster-797pp-master-0                      <none>           <none>
+openshift-operator-lifecycle-manager               collect-profiles-29130045-6ntf7                                  0/1     Completed                0              38m     10.128.2.71    cluster-797pp-worker-canadacentral2-5qbbl   <none>           <none>
+openshift-ovn-kubernetes                           ovnkube-node-9rxbz                                               9/9     Running                  10             14h     10.0.2.4       cluster-797pp-worker-canadacentral1-dnw2p   <none>           <none>
+"""
+
+
+def test_an_aro_paste_s_components_have_their_kinds_and_roles(tmp_path) -> None:
+    path = tmp_path / "aro.md"
+    path.write_text(ARO_PODS, encoding="utf-8")
+    cluster = analyzer.load(path)
+    assert cluster.distribution.name == "openshift"
+    components = cluster.tables.components
+    found = {(row.kind, row.name): row.role for row in components.itertuples()}
+    assert found == {
+        ("DaemonSet", "mdsd"): "logging-monitoring", ("Deployment", "aro-operator-master"): "operator",
+        ("Deployment", "azure-cloud-controller-manager"): "cloud-controller",
+        ("DaemonSet", "azure-cloud-node-manager"): "cloud-controller",
+        ("Deployment", "managed-upgrade-operator"): "operator", ("DaemonSet", "network-node-identity"): "security",
+        ("CronJob", "collect-profiles"): "unknown", ("DaemonSet", "ovnkube-node"): "cni",
+    }
