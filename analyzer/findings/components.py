@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,29 @@ def _expected_components() -> dict[str, dict[str, tuple[str, ...]]]:
     return {str(dist): ({str(role): () for role in roles} if isinstance(roles, list)
                         else {str(role): tuple(str(n) for n in namespaces or ()) for role, namespaces in roles.items()})
             for dist, roles in raw.items()}
+
+
+def roles_run_by_nodes(cluster: AnalyzedDump, distribution: str | None) -> tuple[tuple[str, ...], str]:
+    """(roles, why) the distribution's nodes run as their own processes where every node of the
+    dump is such a node (data/node_run_components.yaml); ((), '') otherwise or with no node."""
+    spec = _node_run_components().get(distribution or "")
+    nodes = list(cluster.objects_of("Node"))
+    if not spec or not nodes:
+        return (), ""
+    labels = [tuple(item.split("=", 1)) for item in spec.get("node_labels") or ()]
+    images = [re.compile(pattern) for pattern in spec.get("os_images") or ()]
+    for node in nodes:
+        have = node.view.metadata.labels or {}
+        image = (node.view.status.nodeInfo.osImage if node.view.status.nodeInfo else None) or ""
+        if not any(have.get(key) == value for key, value in labels) and not any(p.search(image) for p in images):
+            return (), ""
+    roles = tuple(str(role) for role in spec.get("roles") or ())
+    return roles, f"every node is an {spec.get('nodes')} node, which runs its {', '.join(roles)} as its own processes, not as pods"
+
+
+@cache
+def _node_run_components() -> dict[str, dict]:
+    return load_yaml((DATA / "node_run_components.yaml").read_text(encoding="utf-8")) or {}
 
 
 # Distributions whose name is an acronym (the rest are said as they are written: k3s, kind, ...).

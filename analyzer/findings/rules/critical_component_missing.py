@@ -11,6 +11,7 @@ from analyzer.findings.components import (
     distribution_name,
     expected_roles,
     role_namespaces,
+    roles_run_by_nodes,
 )
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.types import Evidence, Finding, RuleMeta
@@ -34,6 +35,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if not expected:
         yield RULE.not_applicable(f"no expected components are known for distribution {dist or 'undetected'}")
         return
+    by_nodes, why = roles_run_by_nodes(cluster, dist)
+    if by_nodes:
+        expected = tuple(role for role in expected if role not in by_nodes)
+        yield RULE.not_applicable(why)
+        if not expected:
+            return
     try:
         table = components(cluster)
     except ComponentsUnavailable as exc:
