@@ -29,6 +29,22 @@ def _with_message(conditions: list[dict[str, Any]], ctype: str, message: str | N
             condition["message"] = message
 
 
+def _message_of(conditions: list[dict[str, Any]]) -> str:
+    """The condition whose message a row's MESSAGE shows: Available's unless it is True, then
+    Degraded's when True, then Progressing's when True (machine-config `True False True` with
+    'Failed to resync 4.16.24 because: ...', its Degraded message; network `True True False` with
+    'DaemonSet ... is waiting for other operators', its Progressing one; authentication
+    `False False True` with 'OAuthServerRouteEndpointAccessibleControllerAvailable: ...').
+
+    >>> _message_of([{"type": "Available", "status": "True"}, {"type": "Degraded", "status": "True"}])
+    'Degraded'
+    """
+    status = {c["type"]: c["status"] for c in conditions}
+    if status.get("Available", "True") != "True":
+        return "Available"
+    return next((ctype for ctype in ("Degraded", "Progressing") if status.get(ctype) == "True"), "Available")
+
+
 def read_cluster_operator(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
                           ctx: RowContext | None) -> None:
     """Fill a ClusterOperator from its `oc get co` row.
@@ -42,7 +58,7 @@ def read_cluster_operator(body: dict[str, Any], cells: dict[str, str | None], fa
     """
     conditions = _conditions(cells, {"AVAILABLE": "Available", "PROGRESSING": "Progressing",
                                      "DEGRADED": "Degraded"})
-    _with_message(conditions, "Available", cell(cells.get("MESSAGE")))
+    _with_message(conditions, _message_of(conditions), cell(cells.get("MESSAGE")))
     if conditions:
         set_path(body, "status.conditions", conditions)
     if version := cell(cells.get("VERSION")):
