@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.printing.columns import format_labels, format_selector, node_roles
+from analyzer.printing.pasted import containers_unknown
 from analyzer.printing.quantity import ZERO, Quantity
 from analyzer.printing.resources import Resource
 from analyzer.printing.store import DumpStore, NotCollected
@@ -271,6 +272,13 @@ def describe_node(store: DumpStore, body: Body) -> str:
         w.write(1, f"RenewTime:\t{describe_time(lease.get('renewTime')) if lease.get('renewTime') else '<unset>'}\n")
     elif leases_collected:
         w.write(0, f'Lease:\tFailed to get lease: leases.coordination.k8s.io "{meta.get("name", "")}" not found\n')
+    elif isinstance(said := _d(body.get(PASTED)).get("lease"), dict) and said:
+        # the node's pasted describe printed its lease: as it printed it
+        w.write(0, "Lease:\n")
+        w.write(1, f"HolderIdentity:\t{said.get('holderIdentity') or '<unknown>'}\n")
+        for label, key in (("AcquireTime", "acquireTime"), ("RenewTime", "renewTime")):
+            value = said.get(key)
+            w.write(1, f"{label}:\t{value if value in (None, '<unset>') and value else describe_time(value) if value else '<unknown>'}\n")
     else:
         w.write(0, "Lease:\tFailed to get lease: the dump did not collect Leases\n")
     conditions = [_d(c) for c in _l(status.get("conditions"))]
@@ -327,16 +335,20 @@ def _node_resources(w: Writer, node: Body, pods: list[Body], clock: Clock) -> No
     total_req: dict[str, Quantity] = {}
     total_lim: dict[str, Quantity] = {}
     for pod in pods:
-        req, lim = pod_requests(pod, "requests"), pod_requests(pod, "limits")
+        req, lim = _stated_requests(pod, "requests"), _stated_requests(pod, "limits")
         for total, part in ((total_req, req), (total_lim, lim)):
             for k, v in part.items():
                 total[k] = total[k] + v if k in total else v
         cr, cl = req.get("cpu", ZERO), lim.get("cpu", ZERO)
         mr, ml = req.get("memory", ZERO), lim.get("memory", ZERO)
         pm = _d(pod.get("metadata"))
-        w.write(1, f"{pm.get('namespace', '')}\t{pm.get('name', '')}\t\t{cr} ({_pct(cr, cpu, True)}%)\t"
-                   f"{cl} ({_pct(cl, cpu, True)}%)\t{mr} ({_pct(mr, mem, False)}%)\t{ml} ({_pct(ml, mem, False)}%)\t"
-                   f"{clock.since(pm.get('creationTimestamp'))}\n")
+        cells = [f"{cr} ({_pct(cr, cpu, True)}%)", f"{cl} ({_pct(cl, cpu, True)}%)",
+                 f"{mr} ({_pct(mr, mem, False)}%)", f"{ml} ({_pct(ml, mem, False)}%)"]
+        printed = _d(_d(pod.get(PASTED)).get("columns")) if containers_unknown(pod) else {}
+        # a pasted row's cells as it printed them (its shares of an allocatable the paste may cut)
+        cells = [str(printed.get(h) or c) for h, c in zip(_POD_RESOURCE_COLUMNS, cells, strict=True)]
+        w.write(1, f"{pm.get('namespace', '')}\t{pm.get('name', '')}\t\t{cells[0]}\t{cells[1]}\t{cells[2]}\t"
+                   f"{cells[3]}\t{clock.since(pm.get('creationTimestamp'), _pasted_age(pod))}\n")
     w.write(0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n")
     w.write(1, "Resource\tRequests\tLimits\n")
     w.write(1, "--------\t--------\t------\n")
@@ -353,6 +365,26 @@ def _node_resources(w: Writer, node: Body, pods: list[Body], clock: Clock) -> No
         w.write(1, f"{name}\t{r} ({_pct(r, alloc[name], False)}%)\t{lim} ({_pct(lim, alloc[name], False)}%)\n")
     for name in ext:
         w.write(1, f"{name}\t{total_req.get(name, ZERO)}\t{total_lim.get(name, ZERO)}\n")
+
+
+_POD_RESOURCE_COLUMNS = ("CPU Requests", "CPU Limits", "Memory Requests", "Memory Limits")
+
+
+def _stated_requests(pod: Body, which: str) -> dict[str, Quantity]:
+    """A pod's requests or limits, or, for a pod read from a row of a node's pasted describe (its
+    containers unknown), the totals that row printed (`100m`, `70Mi`), not a made-up 0."""
+    found = pod_requests(pod, which)
+    said = _d(pod.get(PASTED)).get(which)
+    if found or not isinstance(said, dict) or not containers_unknown(pod):
+        return found
+    return {k: Quantity.parse(v) for k, v in said.items() if isinstance(v, str)}
+
+
+def _pasted_age(pod: Body) -> str:
+    """The AGE a pasted row printed for a pod with no creation time, else kubectl's `<unknown>`."""
+    columns = _d(_d(pod.get(PASTED)).get("columns"))
+    age = columns.get("Age") or columns.get("AGE")
+    return age if isinstance(age, str) and age else "<unknown>"
 
 
 # -- pods -----------------------------------------------------------------------------------

@@ -48,7 +48,11 @@ def read_node(root: Entry, body: dict[str, Any], facts: dict[str, Any],
     if lease := root.child("Lease"):
         holder = cell(lease.child_value("HolderIdentity"))
         renewed = describe_time(lease.child_value("RenewTime"))
-        facts["lease"] = {k: v for k, v in (("holderIdentity", holder), ("renewTime", renewed)) if v}
+        acquired = lease.child_value("AcquireTime")
+        # (kubectl's `<unset>`: the lease holds none, which is said, not unknown)
+        acquired = "<unset>" if (acquired or "").strip() == "<unset>" else describe_time(acquired)
+        facts["lease"] = {k: v for k, v in (("holderIdentity", holder), ("acquireTime", acquired),
+                                            ("renewTime", renewed)) if v}
     if conditions := node_conditions(root.child("Conditions"), ctx):
         status["conditions"] = conditions
     if addresses := root.child("Addresses"):
