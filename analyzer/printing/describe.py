@@ -171,7 +171,8 @@ def search_events(store: DumpStore, body: Body) -> list[Body] | None:
     kind, uid); None when the dump did not collect events."""
     res = store.catalog.get("", "Event")
     if res is None or not store.catalog.collected(res):
-        return None
+        # a pasted describe that said `Events: <none>` said so of this object
+        return [] if _d(body.get(PASTED)).get("events_none") else None
     meta = _d(body.get("metadata"))
     name, ns, kind, uid = meta.get("name", ""), meta.get("namespace") or "", body.get("kind", ""), meta.get("uid") or ""
     uids = {uid} | ({name} if kind == "Node" else set())

@@ -116,6 +116,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     if namespace := meta.get("namespace"):
         involved["namespace"] = namespace
     found_events, events_cut = events(root.child("Events"), involved, meta.get("namespace"), catalog)
+    if (said := root.child("Events")) is not None and (said.value or "").strip() == "<none>":
+        facts["events_none"] = True  # kubectl found none for it: said, not unknown
     # every described object says so: what its describe does not print (a Deployment's ready
     # count) is unknown, not the zero an API object's omitted counter means
     facts["described"] = True
