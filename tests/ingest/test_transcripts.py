@@ -497,6 +497,37 @@ def test_a_describes_one_event_row_quoted_alone_is_that_objects_event() -> None:
     assert not [o for o in alone.objects if o is not None]
 
 
+def test_a_describes_one_event_row_past_a_mark_of_what_was_cut_is_that_pods_event() -> None:
+    # trimmed from kubernetes/kubernetes#82453 (2019-09-07, OpenShift 4 with Rook Ceph): `oc get
+    # pod`, then `oc describe pod X` cut to ` .` and its one FailedMount row, then a headerless
+    # `oc get pv` row. Before: the describe 'could not be read', the FailedMount that keeps the
+    # ContainerCreating pod from starting lost, and no finding at all.
+    text = ("# oc get pod\n"
+            "NAME                               READY     STATUS              RESTARTS   AGE\n"
+            "virt-launcher-vm-dv-cirros-mk5vg   0/1       ContainerCreating   0          25s\n"
+            "virt-launcher-vm-dv-cirros-v72rs   1/1       Running             0          2m5s\n"
+            "\n"
+            "# oc describe pod virt-launcher-vm-dv-cirros-mk5vg\n"
+            " .\n"
+            " Warning  FailedMount  27s (x8 over 1m)  kubelet, cluster1-4pt9b-worker-0-rwq2g  MountVolume.SetUp failed "
+            "for volume \"pvc-eb52992f-d00c-11e9-be37-5254001e809d\" : mount command failed, status: Failure, reason: "
+            "Rook: Mount volume failed: failed to attach volume pvc-eb52992f-d00c-11e9-be37-5254001e809d for pod "
+            "default/virt-launcher-vm-dv-cirros-mk5vg. Volume is already attached by pod "
+            "default/virt-launcher-vm-dv-cirros-v72rs. Status Running\n")
+    r = ingest_text(text, "issue.md")
+    assert not r.rejections
+    (event,) = [o for o in r.objects if o is not None and o.key.kind == "Event"]
+    about = event.body()["involvedObject"]
+    assert (about["kind"], about["name"]) == ("Pod", "virt-launcher-vm-dv-cirros-mk5vg")
+    assert event.body()["reason"] == "FailedMount" and event.body()["count"] == 8
+    assert event.provenance.line == 8
+    # one row under the Events heading alone is a row too; one row with nothing above stays unread
+    under_heading = ingest_text("Events:\n" + text.splitlines()[7] + "\n", "issue.md")
+    assert [o.body()["reason"] for o in under_heading.objects if o is not None] == ["FailedMount"]
+    alone = ingest_text(text.splitlines()[7] + "\n", "issue.md")
+    assert not [o for o in alone.objects if o is not None]
+
+
 def test_openshift_3s_oc_version_gives_the_servers_kubernetes_version() -> None:
     # A public OpenShift 3.11 write-up's session (found by the text index for "openshift v3.11.0+"),
     # trimmed: `oc version` prints the client, then `Server <url>`, `openshift v3.11...` and the

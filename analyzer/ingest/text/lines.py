@@ -311,10 +311,12 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
         elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and not _DESCRIBE_EVENT_ROW_START.match(before) \
                 and "Reason" not in before and not is_rule_line(before) \
                 and (index + 1 < len(lines) and DESCRIBE_EVENT_ROW.match(lines[index + 1].text)
-                     or _describe_command(before)):
+                     or before.strip() == "Events:" or _describe_command(_before_cut(out))):
             # two rows at least: one such line alone may be prose laid out in columns, unless it
-            # is all a describe printed (jonashackt/tekton-argocd-eks#118: `k describe pvc X`
-            # quoted by its one ExternalProvisioning row)
+            # is under the Events heading or all a describe printed, maybe past a mark of what was
+            # cut (jonashackt/tekton-argocd-eks#118: `k describe pvc X` quoted by its one
+            # ExternalProvisioning row; kubernetes/kubernetes#82453: `oc describe pod X`, ` .`,
+            # then its one FailedMount row)
             starts = [m.start(g) for g in ("type", "reason", "age", "source", "message")]
             if before.strip() != "Events:":
                 out.append(Line(line.no, "Events:"))
@@ -331,6 +333,12 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
             out.append(Line(line.no, _laid(["Type", "Reason", "Age", "From", "Message"], starts)))
         out.append(line)
     return out
+
+
+def _before_cut(out: list[Line]) -> str:
+    """The last line with text before a writer's marks of what was cut (`...`, a lone `.`)."""
+    return next((ln.text for ln in reversed(out)
+                 if ln.text.strip() and not ELISION.match(ln.text) and ln.text.strip() not in (".", "…")), "")
 
 
 def _describe_command(text: str) -> bool:
