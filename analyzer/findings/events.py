@@ -115,8 +115,12 @@ def probe_of(fact: EventFact) -> str:
     return next((name for name, prefix in PROBES if fact.message.startswith(prefix)), "")
 
 
-# A kubelet event message that is only an error's name (`Error: ErrImagePull`, `Error: ImagePullBackOff`).
-_BARE_ERROR = re.compile(r"^Error: [A-Za-z]+$")
+# A kubelet event message that says no why: only an error's name (`Error: ErrImagePull`), or
+# that it gave up waiting for a pod's volumes (`Unable to attach or mount volumes: unmounted
+# volumes=[data] ...: timed out waiting for the condition`; before 1.17 `Unable to mount volumes
+# for pod "x": timeout expired waiting for volumes to attach or mount`).
+_BARE_ERROR = re.compile(r"^Error: [A-Za-z]+$|^Unable to (?:attach or )?mount volumes\b")
+_UNMOUNTED = re.compile(r"unmounted volumes=\[[^\]]*\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,11 +161,13 @@ class EventGroup:
             return whole
         if _BARE_ERROR.match(last):
             # the kubelet's `Error: ErrImagePull` follows the `Failed to pull image "x": <why>`
-            # of the same story: the why is what to say (kubernetes/website#22888: manifest unknown)
+            # of the same story, its `Unable to mount volumes` the `MountVolume... failed for
+            # volume "v": <why>`: the why is what to say (kubernetes/website#22888: manifest
+            # unknown; ceph/ceph-csi#710: rbd.csi.ceph.com not registered on the node)
             said = next((f.message for f in reversed(self.facts[:-1]) if f.message and not _BARE_ERROR.match(f.message)),
                         None)
             if said:
-                return f"{said} ({last})"
+                return f"{said} ({_waited(last)})"
         return last
 
     @property
@@ -183,6 +189,20 @@ def _when(fact: EventFact) -> tuple[int, float]:
     if fact.last_seen_ago is not None:
         return 1, -fact.last_seen_ago.total_seconds()
     return 0, 0.0
+
+
+def _waited(message: str) -> str:
+    """The kubelet's message that it gave up waiting for volumes, said by the volumes it names
+    (the why before it is what the reader needs whole), any other message as it is.
+
+    >>> _waited('Unable to mount volumes for pod "p_default(3e)": timeout expired waiting for volumes to '
+    ...         'attach or mount for pod "default"/"p". list of unmounted volumes=[mypvc]. list of unattached volumes=[mypvc t]')
+    'then: Unable to mount volumes, unmounted volumes=[mypvc]'
+    >>> _waited("Error: ErrImagePull")
+    'Error: ErrImagePull'
+    """
+    unmounted = _UNMOUNTED.search(message) if message.startswith("Unable to") else None
+    return f"then: Unable to mount volumes, {unmounted.group(0)}" if unmounted else message
 
 
 def fold_events(facts: list[EventFact]) -> list[EventGroup]:
