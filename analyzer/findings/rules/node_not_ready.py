@@ -416,7 +416,8 @@ def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
         last_ago, last, match = seen[0]
         available = _AVAILABLE.search(last.message)
         count = f"{match.group(1)} of {available.group(2)}" if available else match.group(1)
-        taint = match.group(2) or f"node(s) {match.group(3)}"
+        # the scheduler's own words: "had the taint node.kubernetes.io/not-ready", "were not ready"
+        taint = match.group(2) or match.group(0).split("node(s) ", 1)[1]
         oldest = max((a for a, _, _ in seen if a is not None), default=None)
         first = max((f.first_seen for _, f, _ in seen if f.first_seen), default=None)
         count_times = sum(f.count for _, f, _ in seen)
@@ -436,7 +437,8 @@ def _scheduler_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
                  and not _TOLD.search(f.message)]
         if newer:
             a, f = min(newer, key=lambda t: t[0])
-            yield finding.as_info(resolved=f"the scheduler's {f.reason} {age_text(a)} before capture no longer names the taint")
+            named = "the taint" if match.group(2) else f"nodes {match.group(3)}"
+            yield finding.as_info(resolved=f"the scheduler's {f.reason} {age_text(a)} before capture no longer names {named}")
         elif last_ago is not None and last_ago > RECENT:
             # the scheduler retries a pending pod every few minutes: an old last word is history
             yield finding.as_info(resolved=f"last said {age_text(last_ago)} before capture, not repeating at capture")
