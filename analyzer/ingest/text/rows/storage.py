@@ -1,4 +1,4 @@
-"""Volume rows: access modes, claim references, default storage classes."""
+"""Volume rows: access modes, claim references, default storage classes, a CSI driver's token requests."""
 
 from __future__ import annotations
 
@@ -45,4 +45,20 @@ def read_pvc(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str
         set_path(body, "status.accessModes", modes)
 
 
-READERS = {"PersistentVolume": read_pv, "PersistentVolumeClaim": read_pvc}
+def read_csidriver(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
+                   ctx: RowContext | None) -> None:
+    """Fill a CSIDriver's token requests from their audiences (`<unset>`: none asked for).
+
+    >>> body = {}
+    >>> read_csidriver(body, {"TOKENREQUESTS": "vault,sts.amazonaws.com"}, {}, None)
+    >>> body
+    {'spec': {'tokenRequests': [{'audience': 'vault'}, {'audience': 'sts.amazonaws.com'}]}}
+    >>> read_csidriver(body := {}, {"TOKENREQUESTS": "<unset>"}, {}, None); body
+    {}
+    """
+    audiences = cell(cells.get("TOKENREQUESTS"))
+    if audiences and audiences != "<unset>":
+        set_path(body, "spec.tokenRequests", [{"audience": a} for a in csv(audiences)])
+
+
+READERS = {"PersistentVolume": read_pv, "PersistentVolumeClaim": read_pvc, "CSIDriver": read_csidriver}
