@@ -27,7 +27,7 @@ from analyzer.ingest.text.describe import (
     storage,
     workloads,
 )
-from analyzer.ingest.text.describe.blocks import DescribeBlock, reindent
+from analyzer.ingest.text.describe.blocks import QUOTA_HEADER, DescribeBlock, reindent
 from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.describe.sections import (
@@ -42,7 +42,7 @@ from analyzer.ingest.text.rows.common import NAME
 from analyzer.ingest.text.tables import single_kind
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import cell
-from analyzer.kube.kinds import KIND_GROUPS
+from analyzer.kube.kinds import BUILTIN_KINDS, KIND_GROUPS
 
 _READERS = {**pod.READERS, **node.READERS, **service.READERS, **workloads.READERS,
             **config.READERS, **jobs.READERS, **storage.READERS, **autoscaling.READERS,
@@ -299,6 +299,8 @@ def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str |
         data = config.data_section(lines, "Data")
         sizes_only = bool(data) and all(re.fullmatch(r"\d+ bytes", v.strip()) for v in data.values())
         return "Secret" if "Type" in keys or sizes_only else "ConfigMap"
+    if any(QUOTA_HEADER.match(line.text) for line in lines):
+        return "ResourceQuota"  # its unindented `Resource  Used  Hard` (a Namespace's is indented)
     return describe_layout().kind_of(keys)
 
 
@@ -309,9 +311,10 @@ def _listed_kind(kind: str | None, command: Command | None, catalog: Catalog) ->
     named = command.resources[0] if command is not None and command.verb == "describe" \
         and len(command.resources) == 1 else None
     listed = catalog.listed_only(kind or named or "")
-    if listed is None or listed not in _READERS or listed not in KIND_GROUPS:
+    if listed is None or listed not in _READERS or listed not in BUILTIN_KINDS:
         return None
-    return KindInfo(kind=listed, api_version=f"{KIND_GROUPS[listed]}/v1", names=(), headers=(),
+    group = KIND_GROUPS.get(listed, "")  # none: a core kind (a ResourceQuota)
+    return KindInfo(kind=listed, api_version=f"{group}/v1" if group else "v1", names=(), headers=(),
                     fields={}, describe_ends=())
 
 

@@ -276,6 +276,12 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
         if text in _NOTES:
             index += 1
             continue
+        if QUOTA_HEADER.match(text) and not events_seen:
+            # a quota's `Resource  Used  Hard` table, unindented, to its last row
+            index += 1
+            while index < len(lines) and lines[index].text.strip() and not _stops(lines[index].text):
+                index += 1
+            continue
         if text.rstrip() == "No events.":  # kubectl before 1.5: the describe's empty Events, its end
             index += 1
             break
@@ -291,6 +297,10 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
     block = DescribeBlock(lines[start:index], index, False, headless)
     _take_cut_line(lines, block)
     return block
+
+
+# The header of the table `kubectl describe quota` prints unindented under its Name and Scopes.
+QUOTA_HEADER = re.compile(r"^Resource\s+Used\s+Hard\s*$")
 
 
 def _heading_at(lines: list[Line], index: int) -> bool:

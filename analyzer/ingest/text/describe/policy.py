@@ -1,9 +1,12 @@
-"""`kubectl describe pdb`: how many pods may be disrupted, of how many, and which pods."""
+"""`kubectl describe pdb`: how many pods may be disrupted, of how many, and which pods; `describe
+quota`: what a namespace may use and uses."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from analyzer.ingest.text.describe.blocks import QUOTA_HEADER
 from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.sections import label_selector
 from analyzer.ingest.text.describe.tree import Entry
@@ -32,4 +35,37 @@ def read_disruption_budget(root: Entry, body: dict[str, Any], facts: dict[str, A
     return []
 
 
-READERS = {"PodDisruptionBudget": read_disruption_budget}
+# kubectl's describeQuota table: `Resource  Used  Hard`, its rule, then one resource a row
+_QUOTA_ROW = re.compile(r"^(?P<name>[a-z][\w./-]*)\s+(?P<used>\S+)\s+(?P<hard>\S+)\s*$")
+
+
+def read_resource_quota(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+                        ctx: DescribeContext) -> list[TextObject]:
+    """Fill a ResourceQuota from its describe: its scopes and, per resource, the hard limit (the
+    spec's and the status's, as the quota controller copies it) and what is used."""
+    if scopes := cell(root.child_value("Scopes")):
+        set_path(body, "spec.scopes", [s.strip() for s in scopes.split(",") if s.strip()])
+    lines = [line for line in ctx.lines if line.no >= ctx.line]
+    start = next((i for i, line in enumerate(lines) if QUOTA_HEADER.match(line.text.strip())), None)
+    if start is None:
+        return []
+    hard: dict[str, str] = {}
+    used: dict[str, str] = {}
+    for line in lines[start + 1:]:
+        text = line.text.strip()
+        if not text or set(text) <= {"-", " "}:
+            if hard:
+                break
+            continue
+        if (row := _QUOTA_ROW.match(text)) is None:
+            ctx.unread.append((line.no, "Resource", f"its row '{text}' is no `resource  used  hard`"))
+            break
+        hard[row.group("name")], used[row.group("name")] = row.group("hard"), row.group("used")
+    if hard:
+        set_path(body, "spec.hard", dict(hard))
+        set_path(body, "status.hard", hard)
+        set_path(body, "status.used", used)
+    return []
+
+
+READERS = {"PodDisruptionBudget": read_disruption_budget, "ResourceQuota": read_resource_quota}
