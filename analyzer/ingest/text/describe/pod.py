@@ -7,7 +7,12 @@ from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.podspec import containers, pod_spec
-from analyzer.ingest.text.describe.sections import key_values, owner_reference, table_rows
+from analyzer.ingest.text.describe.sections import (
+    annotation_separator,
+    key_values,
+    owner_reference,
+    table_rows,
+)
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.rows.pods import POD_PHASES
 from analyzer.ingest.text.types import TextObject
@@ -84,7 +89,8 @@ def set_template(body: dict[str, Any], root: Entry) -> None:
         return
     if (entry := template.child("Labels")) and (found := key_values(entry.values, "=")):
         set_path(body, "spec.template.metadata.labels", found)
-    if (entry := template.child("Annotations")) and (found := key_values(entry.values, ":")):
+    if (entry := template.child("Annotations")) and (found := key_values(
+            entry.values, annotation_separator(entry.values))):
         set_path(body, "spec.template.metadata.annotations", found)
     if spec := pod_spec(template):
         # Merge: a DaemonSet's Node-Selector may already be in the template spec.

@@ -20,6 +20,9 @@ _TOLERATION = re.compile(
     r"\s*(?:op=(?P<op>\w+))?(?: for (?P<seconds>\d+)s)?$"
 )
 _TAINT = re.compile(r"^(?P<key>[^=:\s]+)(?:=(?P<value>[^:\s]*))?:(?P<effect>\w+)$")
+# kubectl before about 1.10 printed annotations as it prints labels, `key=value` (kubernetes/
+# kubernetes#57710: `cloud.google.com/load-balancer-type=Internal`); a key holds no `:` or `=`
+_OLD_ANNOTATION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]*=")
 _EVENT_AGE = re.compile(r"^(?P<last>\S+)(?: \(x(?P<count>\d+) over (?P<first>\S+)\))?$")
 
 
@@ -74,6 +77,19 @@ def key_values(values: list[str], separator: str, deeper: list[bool] | None = No
     return result
 
 
+def annotation_separator(values: list[str]) -> str:
+    """`=` when a describe's annotations are written as older kubectl wrote them, `key=value`,
+    else `:` (`key: value`), judged by the first.
+
+    >>> annotation_separator(["cloud.google.com/load-balancer-type=Internal"])
+    '='
+    >>> annotation_separator(["deployment.kubernetes.io/revision: 2"]), annotation_separator(["a: b=c"])
+    (':', ':')
+    """
+    first = next((value.strip() for value in values if cell(value) is not None), "")
+    return "=" if _OLD_ANNOTATION.match(first) else ":"
+
+
 def metadata(root: Entry) -> dict[str, Any]:
     """The metadata a describe states: name, namespace, labels, annotations, creation time."""
     meta: dict[str, Any] = {}
@@ -84,7 +100,8 @@ def metadata(root: Entry) -> dict[str, Any]:
     if (entry := root.child("Labels")) and (found := key_values(entry.values, "=")):
         meta["labels"] = found
     if (entry := root.child("Annotations")) and (found := key_values(
-            [v for v, _ in entry.indented_values], ":", [d for _, d in entry.indented_values])):
+            [v for v, _ in entry.indented_values], annotation_separator(entry.values),
+            [d for _, d in entry.indented_values])):
         meta["annotations"] = found
     if created := describe_time(root.child_value("CreationTimestamp")):
         meta["creationTimestamp"] = created

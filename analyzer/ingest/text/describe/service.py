@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
@@ -17,6 +18,9 @@ _SPEC_FIELDS = {
     "Session Affinity": "sessionAffinity", "External Traffic Policy": "externalTrafficPolicy",
     "Internal Traffic Policy": "internalTrafficPolicy",
 }
+# kubectl about 1.8 printed a named targetPort through `%d`: `%!d(string=http-web)/TCP`
+# (kubernetes/kubernetes#57710); the name is what the Service holds
+_GO_BAD_VERB = re.compile(r"^%!\w\(\w+=(?P<value>[^)]*)\)$")
 _LIST_FIELDS = {"IP Families": "ipFamilies", "IPs": "clusterIPs", "External IPs": "externalIPs"}
 
 
@@ -30,6 +34,15 @@ def _port(text: str) -> tuple[str | None, int, str] | None:
         return None
     name = parts[0] if len(parts) > 1 and parts[0] != "<unset>" else None
     return name, int(number), protocol or "TCP"
+
+
+def _target_port(text: str) -> int | str:
+    """`8080`, `http` or Go's misprint of a name `%!d(string=http)` as the port it is.
+
+    >>> _target_port("8080"), _target_port("%!d(string=http-web)")
+    (8080, 'http-web')
+    """
+    return int_or_string(bad.group("value") if (bad := _GO_BAD_VERB.match(text)) else text)
 
 
 def read_service(root: Entry, body: dict[str, Any], facts: dict[str, Any],
@@ -62,7 +75,7 @@ def read_service(root: Entry, body: dict[str, Any], facts: dict[str, Any],
         elif not ports or value is None:
             continue
         elif entry.key == "TargetPort":
-            ports[-1]["targetPort"] = int_or_string(value.partition("/")[0])
+            ports[-1]["targetPort"] = _target_port(value.partition("/")[0])
         elif entry.key == "NodePort" and (parsed := _port(value)):
             ports[-1]["nodePort"] = parsed[1]
         elif entry.key == "Endpoints" and (subset := _subset(entry.values, ports[-1])):
