@@ -3,28 +3,55 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.events import clipped, event_ago, events_by_object
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
+
+if TYPE_CHECKING:
+    from analyzer.ingest.records import KubeObject
 
 RULE = RuleMeta(
     id="service-lb-pending", title="LoadBalancer without an ingress address", severity="warning",
     category="networking", requires=("Service",),
-    message="Service {namespace}/{name} is type LoadBalancer but has no load balancer address",
+    message="Service {namespace}/{name} is type LoadBalancer but has no load balancer address{why}",
     remediation="Read the Service's events (SyncLoadBalancerFailed): cloud quota, subnet/annotation errors, or no cloud controller (bare metal needs MetalLB or similar).",
 )
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    events = events_by_object(cluster) if cluster.covers("Event") else {}
     for svc in cluster.objects_of("Service"):
-        if svc.view.spec.type != "LoadBalancer":
+        if svc.view.spec.type != "LoadBalancer" or (finding := _pending(svc)) is None:
             continue
-        if svc.view.text is not None:  # a pasted table: the EXTERNAL-IP column
-            external = str((svc.view.text.columns or {}).get("EXTERNAL-IP", ""))
-            if external == "<pending>":
-                yield RULE.fail(svc, ev(svc, "EXTERNAL-IP column", external, "an address"))
+        # its last Warning event (SyncLoadBalancerFailed) says why the cloud gave no address
+        warnings = [e for e in events.get(("Service", svc.namespace, svc.name), ()) if e.type == "Warning"]
+        if not warnings:
+            yield replace(finding, facts={**finding.facts, "why": ""})
             continue
-        lb = svc.view.status.loadBalancer
-        if not (lb and lb.ingress):
-            yield RULE.fail(svc, ev(svc, "status.loadBalancer.ingress", None, "an IP or hostname"))
+        last = warnings[-1]
+        why = f": {last.reason} {event_ago(cluster, last)}: {clipped(last.message)}"
+        yield replace(finding, facts={**finding.facts, "why": why}, evidence=(
+            *finding.evidence, ev(last.event, f"Event.message ({last.reason})", last.message)))
+
+
+def _pending(svc: KubeObject) -> Finding | None:
+    """The finding on a LoadBalancer Service the dump shows without an address, else None."""
+    text = svc.view.text
+    if text is not None and "EXTERNAL-IP" in (text.columns or {}):  # a pasted table's row
+        external = str(text.columns["EXTERNAL-IP"])
+        return RULE.fail(svc, ev(svc, "EXTERNAL-IP column", external, "an address")) \
+            if external == "<pending>" else None
+    if text is not None and not (text.described and svc.view.spec.ports):
+        return None  # a row without the column, or a describe cut before its ports: not said
+    lb = svc.view.status.loadBalancer
+    if lb and lb.ingress:
+        return None
+    if text is None:
+        return RULE.fail(svc, ev(svc, "status.loadBalancer.ingress", None, "an IP or hostname"))
+    # kubectl's describe prints `LoadBalancer Ingress:` before the ports only when there is one: a
+    # describe that went on to its ports without it says there was none (kube-vip/kube-vip#221)
+    return RULE.fail(svc, ev(svc, "LoadBalancer Ingress line", "not printed", "an IP or hostname"))
