@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import clipped, event_ago, events_by_object
-from analyzer.findings.facts import ev
+from analyzer.findings.facts import age_text, ev, known_age
 from analyzer.findings.types import Finding, RuleMeta
 
 if TYPE_CHECKING:
@@ -22,6 +23,11 @@ RULE = RuleMeta(
 )
 
 
+# How long a cloud controller takes to make a load balancer and write its address (AWS, Azure,
+# OCI: about a minute; GCP's can take a few): younger than this, `<pending>` is no failure yet.
+_PROVISIONING = timedelta(minutes=3)
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     events = events_by_object(cluster) if cluster.covers("Event") else {}
     for svc in cluster.objects_of("Service"):
@@ -30,7 +36,16 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         # its last Warning event (SyncLoadBalancerFailed) says why the cloud gave no address
         warnings = [e for e in events.get(("Service", svc.namespace, svc.name), ()) if e.type == "Warning"]
         if not warnings:
-            yield replace(finding, facts={**finding.facts, "why": ""})
+            finding = replace(finding, facts={**finding.facts, "why": ""})
+            age = known_age(cluster, svc)
+            if age is not None and timedelta(0) <= age < _PROVISIONING:
+                # seconds old, nothing saying the cloud failed: its load balancer is being made
+                # (oracle/weblogic-kubernetes-operator#1268: an OKE Service 9s old, `<pending>`)
+                said = "no failure event" if cluster.covers("Event") else "no event in the dump"
+                finding = finding.as_info(resolved=f"created {age_text(age)} before capture: a cloud load "
+                                                   f"balancer takes a minute or two to be made, and {said} "
+                                                   "says it failed")
+            yield finding
             continue
         last = warnings[-1]
         why = f": {last.reason} {event_ago(cluster, last)}: {clipped(last.message)}"
