@@ -9,7 +9,6 @@ then one row per path, the backend as `SERVICE:PORT (ENDPOINTS)`; a rule without
 
 from __future__ import annotations
 
-import contextlib
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -94,11 +93,30 @@ def _rules(entry: Entry | None, endpoints: dict[str, str]) -> list[dict[str, Any
     return rules
 
 
-# `Created on:   2020-09-14 15:27:33 +0000 UTC` (the NetworkPolicy describer's own time form)
-_CREATED_ON = "%Y-%m-%d %H:%M:%S %z"
+# `Created on:   2020-09-14 15:27:33 +0000 UTC` (the NetworkPolicy describer's own time form, Go's
+# time.String: the zone's abbreviation after the offset is the local one, `+0100 CET`, `+1000 +10`)
+_CREATED_ON = re.compile(r"^(?P<time>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4})(?: \S+)?$")
 # `To Port: 80/TCP`, `To Port: http/TCP`; `<any> (traffic allowed to all ports)`
 _RULE_PORT = re.compile(r"^(?P<port>[A-Za-z0-9-]+)/(?P<protocol>[A-Z]+)$")
 _DIRECTIONS = (("ingress", "Allowing ingress traffic", "From"), ("egress", "Allowing egress traffic", "To"))
+
+
+def created_on(text: str | None) -> str | None:
+    """A NetworkPolicy describe's `Created on` as the API's RFC 3339 UTC form; None if unreadable.
+
+    >>> created_on("2021-11-02 00:18:27 +0100 CET"), created_on("2024-02-18 16:41:40 +1000 +10")
+    ('2021-11-01T23:18:27Z', '2024-02-18T06:41:40Z')
+    >>> created_on("2020-09-14 15:27:33 +0000 UTC"), created_on("yesterday")
+    ('2020-09-14T15:27:33Z', None)
+    """
+    match = _CREATED_ON.match(cell(text) or "")
+    if match is None:
+        return None
+    try:
+        moment = datetime.strptime(match.group("time"), "%Y-%m-%d %H:%M:%S %z")
+    except ValueError:
+        return None
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def read_network_policy(root: Entry, body: dict[str, Any], facts: dict[str, Any],
@@ -106,11 +124,8 @@ def read_network_policy(root: Entry, body: dict[str, Any], facts: dict[str, Any]
     """Fill a NetworkPolicy from its describe: the pods it selects, its policy types and each
     direction's rules (ports and peers, in the order kubectl printed them, `----------` between
     rules). A selector kubectl printed with set expressions is said unread, not guessed."""
-    created = cell(root.child_value("Created on"))
-    if created:
-        with contextlib.suppress(ValueError):
-            moment = datetime.strptime(created.removesuffix(" UTC"), _CREATED_ON)
-            body["metadata"]["creationTimestamp"] = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if created := created_on(root.child_value("Created on")):
+        body["metadata"]["creationTimestamp"] = created
     spec = root.child("Spec")
     if spec is None:
         return []
