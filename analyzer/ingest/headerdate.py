@@ -21,6 +21,9 @@ HEADER_LINES = 40
 _LABEL = re.compile(
     r"^[\s>#*_|-]*(?P<label>generated|captured|collected|created|taken|run|date|timestamp)"
     r"(?:\s+(?:at|on))?[\s*_]*:[\s*_`]*(?P<value>.+?)[\s*_`|]*$", re.I)
+# A describe's first line: the outputs have begun, and its dated fields (a NetworkPolicy's
+# `Created on:`) are its object's, not the write-up's
+_DESCRIBE_START = re.compile(r"^\s*Name:\s+\S")
 _MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                        "nov", "dec"), 1)}
 _ZONE = r"(?P<zone>Z|[+-]\d\d:?\d\d|[A-Z]{1,5})"
@@ -107,8 +110,12 @@ def header_date(text: str) -> HeaderDate | None:
     '2025-09-20T15:05:47Z'
     >>> header_date("Date: next Tuesday\\n") is None
     True
+    >>> header_date("Name:         backend\\nCreated on:   2021-11-02 00:18:27 +0100 CET\\n") is None
+    True
     """
     for no, line in enumerate(text.splitlines()[:HEADER_LINES], start=1):
+        if _DESCRIBE_START.match(line):
+            return None
         m = _LABEL.match(line)
         if m is None:
             continue

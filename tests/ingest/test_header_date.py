@@ -58,3 +58,18 @@ def test_only_a_known_zone_gives_a_time() -> None:
 
 def test_a_date_deep_in_the_text_is_not_a_header() -> None:
     assert header_date("\n" * 60 + "Date: 2025-09-20 17:05:47 UTC\n") is None
+
+
+def test_a_describes_dated_field_is_its_objects_not_the_write_ups() -> None:
+    # Trimmed from a public course write-up in Spanish (k8s4arch hotels app, unit 7): a NetworkPolicy
+    # describe in a markdown fence. Before: its `Created on:` dated the capture as a write-up header,
+    # medium confidence; it is the policy's creation, the newest time the paste holds.
+    text = ("Creamos una `NetworkPolicies` que impida el acceso a los pods de backend.\n\n```bash\n"
+            "]$ uk describe netpol backend -n unit7\nName:         backend\nNamespace:    unit7\n"
+            "Created on:   2021-11-02 00:18:27 +0100 CET\nLabels:       <none>\nAnnotations:  <none>\n"
+            "Spec:\n  PodSelector:     app=k8s4arch-hotels-backend\n  Allowing ingress traffic:\n"
+            "    <none> (Selected pods are isolated for ingress connectivity)\n"
+            "  Not affecting egress traffic\n  Policy Types: Ingress\n```\n")
+    capture = ingest_text(text, "unit7.md").capture
+    assert capture.signal == "creationTimestamp" and capture.confidence == "low"
+    assert capture.time == datetime(2021, 11, 1, 23, 18, 27, tzinfo=UTC)
