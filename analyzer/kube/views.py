@@ -82,6 +82,9 @@ class TextFacts(Struct, gc=False):
     default: bool | None = None  # "(default)" after a StorageClass/IngressClass name
     events_cut: bool | None = None  # describe: its Events table cut off in the paste
     described: bool | None = None  # read from a `kubectl describe`
+    # Endpoints kubectl printed blank, not `<none>`: it has addresses, none ready (kubectl prints
+    # only the ready ones), so how many are not ready is not in the paste
+    not_ready_unprinted: bool | None = None
     every_pod_listed: bool | None = None  # a row of `kubectl get pods -A` unfiltered (no selector, no pipe)
     cut_in: str | None = None  # describe: the section the paste ends in (what follows is not in it)
     ends_after: str | None = None  # describe: the whole section the paste ends with (the rest not in it)

@@ -317,7 +317,8 @@ def endpoints_row(o: Body, clock: Clock) -> Row:
 def format_endpoints(o: Body) -> str:
     subsets = _l(o.get("subsets"))
     if not subsets:
-        return "<none>"
+        # pasted blank, not `<none>`: addresses, none ready, as kubectl printed them
+        return "" if _d(o.get("x-kda-text")).get("not_ready_unprinted") else "<none>"
     shown: list[str] = []
     count, limit, more = 0, 3, False
     for ss in subsets:

@@ -324,3 +324,17 @@ def test_a_described_volume_prints_its_columns() -> None:
                        "persistentvolumes", "")
     assert [pv[0][c] for c in ("CAPACITY", "ACCESS MODES", "RECLAIM POLICY", "STATUS", "CLAIM", "STORAGECLASS")] == [
         "5Gi", "RWO", "Delete", "Bound", "default/example-vanilla-block-zone-pvc", "example-vanilla-block-zone-sc"]
+
+
+def test_endpoints_pasted_blank_print_blank_not_none() -> None:
+    # luksa/kubernetes-in-action-2nd-edition#15 (kubeadm 1.22.6, 2022-02-08), trimmed: quiz's
+    # ENDPOINTS is blank (addresses, none ready), not `<none>` (no subsets): printed again as shown
+    rows = _loaded_cells("root@k8s-m:~# kubectl get ep\n"
+                         "NAME         ENDPOINTS             AGE\n"
+                         "kubernetes   192.168.100.10:6443   74d\n"
+                         "quiz                               42m\n", "Endpoints", "endpoints", "")
+    assert [(r["NAME"], r["ENDPOINTS"]) for r in rows] == [("kubernetes", "192.168.100.10:6443"), ("quiz", "")]
+    # a `<none>` row stays `<none>`
+    none = _loaded_cells("$ kubectl get ep\nNAME   ENDPOINTS   AGE\nweb    <none>      4m\n",
+                         "Endpoints", "endpoints", "")
+    assert none[0]["ENDPOINTS"] == "<none>"

@@ -63,4 +63,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                    if "webhook" in obj.name else "")
         yield RULE.fail(obj, ev(obj, "subsets[].addresses", 0, ">= 1 ready address"),
                         not_ready=not_ready, webhook=webhook,
-                        not_ready_text=f" ({not_ready} not ready)" if not_ready else "")
+                        not_ready_text=f" ({not_ready} not ready)" if not_ready else (
+                            " (its addresses all not ready: kubectl printed it blank, not <none>)"
+                            if obj.view.text is not None and obj.view.text.not_ready_unprinted else ""))

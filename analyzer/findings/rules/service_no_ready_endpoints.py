@@ -14,7 +14,7 @@ RULE = RuleMeta(
     id="service-no-ready-endpoints", title="Service has no ready endpoints", severity="critical",
     category="networking", requires=("Service",),
     requires_any=("Endpoints", "EndpointSlice"),
-    message="Service {namespace}/{name} has no ready endpoint ({not_ready} not-ready address(es) in {source}); traffic to it fails",
+    message="Service {namespace}/{name} has no ready endpoint ({addresses}); traffic to it fails",
     remediation="The selected pods are not ready: see their readiness probes and the pod findings; a Service without ready endpoints refuses connections.",
 )
 
@@ -60,11 +60,15 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if ready == 0:
             # Pods read without labels (table rows): the workload that makes the selected pods
             # may ask for none (scaled to 0, a DaemonSet for no node); then nothing is broken.
-            by_design = "" if not_ready else scaled_to_zero(cluster, svc)
+            # kubectl printed its Endpoints blank, not `<none>`: it has addresses, none ready
+            unprinted = obj is not None and obj.view.text is not None and bool(obj.view.text.not_ready_unprinted)
+            by_design = "" if not_ready or unprinted else scaled_to_zero(cluster, svc)
             evidence = [ev(svc, "spec.selector", spec.selector, "pods with ready endpoints")]
             if obj is not None:
                 evidence.append(ev(obj, "subsets[].addresses" if source == "Endpoints"
                                    else "endpoints[].conditions.ready", 0, ">= 1 ready address"))
-            finding = RULE.fail(svc, *evidence, not_ready=not_ready,
-                                source=f"{source} {svc.namespace}/{obj.name}" if obj is not None else f"no {source} object")
+            where = f"{source} {svc.namespace}/{obj.name}" if obj is not None else f"no {source} object"
+            finding = RULE.fail(svc, *evidence, not_ready=not_ready, source=where, addresses=(
+                f"{where} holds only not-ready addresses: kubectl printed its addresses blank, not <none>" if unprinted
+                else f"{not_ready} not-ready address(es) in {where}"))
             yield finding.as_info(resolved=by_design) if by_design else finding

@@ -10,7 +10,7 @@ from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.sections import DESCRIBE_ORIGIN, key_values
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.rows.services import ingress_points
-from analyzer.ingest.text.types import TextObject
+from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import cell, csv, int_or_string, integer
 
 _SPEC_FIELDS = {
@@ -25,15 +25,20 @@ _LIST_FIELDS = {"IP Families": "ipFamilies", "IPs": "clusterIPs", "External IPs"
 
 
 def _port(text: str) -> tuple[str | None, int, str] | None:
-    """`dns  53/UDP` or `<unset>  80/TCP` -> (name, port, protocol)."""
+    """`dns  53/UDP` or `<unset>  80/TCP` -> (name, port, protocol); kubectl before about 1.1
+    wrote a port without a name `<unnamed>` and its protocol in lower case (openshift/origin#2941).
+
+    >>> _port("dns  53/UDP"), _port("<unnamed>       8080/tcp")
+    (('dns', 53, 'UDP'), (None, 8080, 'TCP'))
+    """
     parts = text.split()
     if not parts:
         return None
     number, _, protocol = parts[-1].partition("/")
     if not number.isdigit():
         return None
-    name = parts[0] if len(parts) > 1 and parts[0] != "<unset>" else None
-    return name, int(number), protocol or "TCP"
+    name = parts[0] if len(parts) > 1 and parts[0] not in ("<unset>", "<unnamed>") else None
+    return name, int(number), protocol.upper() or "TCP"
 
 
 def _target_port(text: str) -> int | str:
@@ -66,9 +71,11 @@ def read_service(root: Entry, body: dict[str, Any], facts: dict[str, Any],
     ports: list[dict[str, Any]] = []
     subsets: list[dict[str, Any]] = []
     endpoints_said = 0  # ports whose Endpoints line the describe printed (`<none>` or blank: none)
+    blank = False  # a port's Endpoints line blank, not `<none>`: addresses, none of them ready
     for entry in root.children:
         value = cell(entry.value)
         endpoints_said += entry.key == "Endpoints" and bool(ports)
+        blank |= entry.key == "Endpoints" and bool(ports) and not (entry.value or "").strip()
         if entry.key == "Port" and value and (parsed := _port(value)):
             name, number, protocol = parsed
             ports.append({**({"name": name} if name else {}), "port": number, "protocol": protocol})
@@ -88,11 +95,14 @@ def read_service(root: Entry, body: dict[str, Any], facts: dict[str, Any],
         body["status"] = {"loadBalancer": {"ingress": ingress_points(ingress)}}
     if not subsets and endpoints_said < len(ports) or not ports:
         return []
-    # every port's Endpoints printed, none with an address: the Service's Endpoints are empty
-    # (deis/charts#29: `Endpoints:` blank, the selector matching no ready pod)
+    # every port's Endpoints printed, none with an address: the Service's Endpoints have no ready
+    # one; `<none>` says they have none at all, a blank line that those they have are not ready
+    # (kubectl prints only the ready ones: deis/charts#29, gluster/gluster-kubernetes#229)
     endpoints = {"apiVersion": "v1", "kind": "Endpoints",
                  "metadata": {k: v for k, v in body["metadata"].items() if k in ("name", "namespace")},
                  "subsets": subsets}
+    if blank and not subsets:
+        endpoints[TEXT_FACTS_KEY] = {"not_ready_unprinted": True}
     return [TextObject(body=endpoints, line=ctx.line, origin=DESCRIBE_ORIGIN)]
 
 
@@ -101,7 +111,9 @@ def _subset(values: list[str], port: dict[str, Any]) -> dict[str, Any] | None:
     addresses: list[dict[str, str]] = []
     target: int | None = None
     for pair in (p for value in values for p in csv(value.partition(" + ")[0])):
-        ip, _, number = pair.rpartition(":")
+        # kubectl before about 1.1 printed the port's name first: `<unnamed>  10.1.1.5:8080`
+        # (openshift/origin#2941)
+        ip, _, number = pair.split()[-1].rpartition(":") if pair.split() else ("", "", "")
         if not ip or not number.isdigit():
             continue
         addresses.append({"ip": ip.strip("[]")})

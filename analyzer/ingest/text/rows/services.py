@@ -51,8 +51,14 @@ def read_endpoints(body: dict[str, Any], cells: dict[str, str | None], facts: di
     >>> read_endpoints(body, {"ENDPOINTS": "10.0.0.5:53,10.0.0.6:53 + 2 more..."}, facts, None)
     >>> body["subsets"], facts
     ([{'addresses': [{'ip': '10.0.0.5'}, {'ip': '10.0.0.6'}], 'ports': [{'port': 53}]}], {'endpoints_not_shown': 2})
+    >>> facts = {}; read_endpoints({}, {"ENDPOINTS": None}, facts, None); facts
+    {'not_ready_unprinted': True}
     """
     raw = cell(cells.get("ENDPOINTS"))
+    if "ENDPOINTS" in cells and cells["ENDPOINTS"] is None:
+        # blank, where an Endpoints with no subsets shows `<none>`: its addresses are all not
+        # ready (luksa/kubernetes-in-action-2nd-edition#15: `quiz`, its pod not ready)
+        facts["not_ready_unprinted"] = True
     if not raw:
         return
     shown, _, more = raw.partition(" + ")
