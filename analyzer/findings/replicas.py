@@ -137,20 +137,24 @@ def _turned_down(pod: KubeObject) -> bool:
 _PODS_RUNNING = re.compile(r"^(\d+) Running\b")
 
 
-def _described_ready(cluster: AnalyzedDump, obj: KubeObject) -> tuple[int, str] | None:
-    """(ready, where it is told) of a controller whose describe states no ready count: its pods
-    in the dump when every one it has (its `total`) is there and says whether it is ready, else
-    its Running pods when fewer than it wants (no more can be ready); None when unknown
-    (kubernetes/kubernetes#64500: `3 desired | 3 total`, 2 of 3 pods ready, was '0 of 3')."""
+def _described_ready(cluster: AnalyzedDump, obj: KubeObject) -> tuple[int, str, str] | None:
+    """(ready, where it is told, what bounds it) of a controller whose describe or pasted row
+    states no ready count: its pods in the dump when every one it has (its `total`, CURRENT) is
+    there and says whether it is ready, else its Running pods or the pods it has when fewer than
+    it wants (no more can be ready); None when unknown (kubernetes/kubernetes#64500:
+    `3 desired | 3 total`, 2 of 3 pods ready, was '0 of 3'; googlecodelabs/feedback#295: an old
+    `NAME DESIRED CURRENT AGE` row, 3 and 2, mongo-0 2/2 Running beside it, was '0 of 3')."""
     pods = owned_pods(cluster, obj)
     states = [pod_ready(pod) for pod in pods]
     total = obj.view.status.replicas
     if pods and None not in states and total is not None and len(pods) >= total:
-        return sum(bool(state) for state in states), "its pods in the dump"
+        return sum(bool(state) for state in states), "its pods in the dump", ""
     desired = obj.view.spec.replicas if obj.view.spec.replicas is not None else 1
     running = _PODS_RUNNING.match(obj.view.text.pods_status or "") if obj.view.text else None
     if running is not None and int(running.group(1)) < desired:
-        return int(running.group(1)), "Pods Status (Running)"
+        return int(running.group(1)), "Pods Status (Running)", ""
+    if total is not None and total < desired:
+        return total, "status.replicas", f" (at most: it has {total} pod(s), and the dump says not which are ready)"
     return None
 
 
@@ -170,15 +174,17 @@ def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterato
                                 ready=ready, desired=desired, detail="")
             continue
         desired, ready, ready_field, desired_field = _counts(obj)
-        if text is not None and text.described and obj.kind != "DaemonSet" \
+        bound = ""
+        if text is not None and obj.kind != "DaemonSet" \
                 and status.readyReplicas is None and getattr(status, "availableReplicas", None) is None:
-            # a StatefulSet's or ReplicaSet's describe prints no ready count: 0 is not what it says
+            # a StatefulSet's or ReplicaSet's describe, an old StatefulSet row (DESIRED CURRENT)
+            # print no ready count: 0 is not what they say
             if (told := _described_ready(cluster, obj)) is None:
                 continue
-            ready, ready_field = told
+            ready, ready_field, bound = told
         if desired and ready < desired:
             cond = next((c for c in status.conditions or ()
                          if c.status == "False" or c.type == "ReplicaFailure"), None)
-            detail = f" ({cond.type}: {cond.message})" if cond and cond.message else ""
+            detail = f" ({cond.type}: {cond.message})" if cond and cond.message else bound
             yield rule.fail(obj, ev(obj, ready_field, ready, f"{desired} ({desired_field})"),
                             ready=ready, desired=desired, detail=detail)
