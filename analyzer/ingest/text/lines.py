@@ -16,8 +16,8 @@ from analyzer.ingest.text.commands import Command, command_in, parse_command
 
 _BOX = re.compile(r"[\u2500-\u257f]")
 # A line by which a writer says rows or lines were cut out of an output (`...`, `. . .`, `[...]`,
-# `<snip>`).
-ELISION = re.compile(r"^\s*(?:[.…](?: ?[.…])+|[\[(<]\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
+# `<snip>`, the `</snip>` that closes it).
+ELISION = re.compile(r"^\s*(?:[.…](?: ?[.…])+|[\[(<]\s*/?\s*(?:\.{3}|…|snip\w*|truncated|omitted)[^\])>]*[\])>]|# ?\.\.\..*)\s*$", re.I)
 
 
 @dataclass(frozen=True, slots=True)

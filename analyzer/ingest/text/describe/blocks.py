@@ -138,9 +138,11 @@ def _continues_value(lines: list[Line], index: int, out: list[Line]) -> bool:
 
 
 def _ends_value(text: str) -> bool:
-    """A line no value runs on into: another describe, a table, a command."""
+    """A line no value runs on into: another describe, a table, a command, the writer's mark of
+    lines cut (thoth-station/core#82: `</snip>` under an event row was read as its message's end)."""
     return text.startswith("Name:") or _TABLE_HEADER.match(text) is not None \
-        or text.startswith(("$ ", "# kubectl", "kubectl ")) or tool_call(text) is not None
+        or text.startswith(("$ ", "# kubectl", "kubectl ")) or tool_call(text) is not None \
+        or ELISION.match(text) is not None
 
 
 _WRAP_MIN = 60  # narrower "widths" are short lines, not a terminal's
