@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 from analyzer.distributions.workloads import pod_ready
 from analyzer.findings.dump import AnalyzedDump
@@ -171,7 +172,10 @@ def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterato
             if pasted and pasted[0] < pasted[1]:
                 ready, desired = pasted
                 yield rule.fail(obj, ev(obj, "READY column", text.ready, f"{desired}/{desired}"),
-                                ready=ready, desired=desired, detail="")
+                                ready=ready, desired=desired, detail="",
+                                state=f"has {ready} of {desired} pods ready")
+            elif (timed_out := _timed_out(obj)) is not None:
+                yield _rollout_timed_out(rule, obj, timed_out, pasted)
             continue
         desired, ready, ready_field, desired_field = _counts(obj)
         bound = ""
@@ -180,6 +184,8 @@ def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterato
             # a StatefulSet's or ReplicaSet's describe, an old StatefulSet row (DESIRED CURRENT)
             # print no ready count: 0 is not what they say
             if (told := _described_ready(cluster, obj)) is None:
+                if (timed_out := _timed_out(obj)) is not None:
+                    yield _rollout_timed_out(rule, obj, timed_out, None)
                 continue
             ready, ready_field, bound = told
         if desired and ready < desired:
@@ -187,4 +193,33 @@ def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterato
                          if c.status == "False" or c.type == "ReplicaFailure"), None)
             detail = f" ({cond.type}: {cond.message})" if cond and cond.message else bound
             yield rule.fail(obj, ev(obj, ready_field, ready, f"{desired} ({desired_field})"),
-                            ready=ready, desired=desired, detail=detail)
+                            ready=ready, desired=desired, detail=detail,
+                            state=f"has {ready} of {desired} pods ready")
+        elif (timed_out := _timed_out(obj)) is not None:
+            yield _rollout_timed_out(rule, obj, timed_out, (ready, desired) if desired else None)
+
+
+def _timed_out(obj: KubeObject) -> Any:
+    """A Deployment's Progressing=False condition of reason ProgressDeadlineExceeded: its rollout
+    stopped making progress, whether or not its old pods keep it available (None else)."""
+    if obj.kind != "Deployment":
+        return None
+    return next((c for c in obj.view.status.conditions or ()
+                 if c.type == "Progressing" and c.status == "False" and c.reason == "ProgressDeadlineExceeded"), None)
+
+
+def _rollout_timed_out(rule: RuleMeta, obj: KubeObject, cond: Any, counts: tuple[int, int] | None) -> Finding:
+    """A Deployment all of whose wanted pods are ready (or whose paste counts none), its rollout
+    timed out: the new revision's pods never became ready, the old ones still serve
+    (Deepomatic/dmake#475: `rollout status` 'exceeded its progress deadline', the describe's
+    Available True and Progressing False ProgressDeadlineExceeded, and nothing was said)."""
+    updated, desired = getattr(obj.view.status, "updatedReplicas", None), obj.view.spec.replicas
+    said = [f"{updated} of {desired} pods updated"] if updated is not None and desired else []
+    if counts is not None:
+        said.append(f"{counts[0]} of {counts[1]} ready")
+    detail = f" ({', '.join(said)})" if said else ""
+    if cond.message:
+        detail += f": {cond.message}"
+    return rule.fail(obj, ev(obj, "status.conditions[Progressing].reason", cond.reason, "NewReplicaSetAvailable"),
+                     ready=counts[0] if counts else None, desired=counts[1] if counts else desired,
+                     detail=detail, state="has a rollout that timed out (Progressing=False, ProgressDeadlineExceeded)")

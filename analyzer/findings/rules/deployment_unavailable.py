@@ -1,4 +1,4 @@
-"""Deployments with fewer ready pods than desired."""
+"""Deployments with fewer ready pods than desired, or whose rollout timed out."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from analyzer.findings.replicas import short_of_ready
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
-    id="deployment-unavailable", title="Deployment short of ready pods", severity="warning",
+    id="deployment-unavailable", title="Deployment short of ready pods or its rollout timed out", severity="warning",
     category="workloads", requires=("Deployment",),
-    message="Deployment {namespace}/{name} has {ready} of {desired} pods ready{detail}",
+    message="Deployment {namespace}/{name} {state}{detail}",
     remediation="Look at the Deployment's pods (pending, crashing, not ready) and its conditions; the pods' findings usually say why.",
 )
 
