@@ -528,6 +528,28 @@ def test_a_describes_one_event_row_past_a_mark_of_what_was_cut_is_that_pods_even
     assert not [o for o in alone.objects if o is not None]
 
 
+def test_a_describes_section_past_a_mark_of_what_was_cut_is_the_named_objects() -> None:
+    # trimmed from Deepomatic/dmake#475 (comment 2021-01-22): `kubectl describe deploy xxx`, `...`,
+    # then its Conditions. Before: 'could not be read as a kubectl table or describe', the
+    # Deployment's timed-out rollout lost.
+    text = ("$ kubectl describe deploy xxx\n"
+            "...\n"
+            "Conditions:\n"
+            "  Type           Status  Reason\n"
+            "  ----           ------  ------\n"
+            "  Available      True    MinimumReplicasAvailable\n"
+            "  Progressing    False   ProgressDeadlineExceeded\n")
+    r = ingest_text(text, "issue.md")
+    assert not r.rejections
+    (deploy,) = [o for o in r.objects if o is not None]
+    assert (deploy.key.kind, deploy.key.name) == ("Deployment", "xxx")
+    conditions = {c["type"]: (c["status"], c["reason"]) for c in deploy.body()["status"]["conditions"]}
+    assert conditions["Progressing"] == ("False", "ProgressDeadlineExceeded")
+    # the section with text other than a cut mark above it is no excerpt the command names
+    prose = ingest_text(text.replace("...\n", "the rest was fine\n"), "issue.md")
+    assert not [o for o in prose.objects if o is not None]
+
+
 def test_openshift_3s_oc_version_gives_the_servers_kubernetes_version() -> None:
     # A public OpenShift 3.11 write-up's session (found by the text index for "openshift v3.11.0+"),
     # trimmed: `oc version` prints the client, then `Server <url>`, `openshift v3.11...` and the

@@ -162,7 +162,7 @@ def _describe(lines: list[Line], index: int, state: _State, kinds: Catalog, sour
             start -= 1
     block = block_at(lines, start, headless=headless)
     first_output = 0 <= state.output_start <= start and state.consumed <= state.output_start \
-        and not any(line.text.strip() for line in lines[state.output_start:start])
+        and not any(line.text.strip() and not ELISION.match(line.text) for line in lines[state.output_start:start])
     objects, rejections = read_describe(block, state.command, kinds, source, first_output)
     state.result.elided.extend(line.no for line in block.lines if ELISION.match(line.text))
     state.result.objects.extend(objects)

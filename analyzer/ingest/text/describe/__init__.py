@@ -247,10 +247,12 @@ def named_by_command(command: Command | None, catalog: Catalog) -> str | None:
 def named_excerpt_starts(lines: list[Line], index: int, command: Command | None, output_start: int,
                          catalog: Catalog) -> bool:
     """Whether lines[index], the first output under `kubectl describe node/N`, opens one of a
-    describe's sections (`Labels:` and its indented lines): an excerpt the command names."""
+    describe's sections (`Labels:` and its indented lines): an excerpt the command names, maybe
+    under the writer's mark of what was cut above it (Deepomatic/dmake#475: `...`, then
+    `Conditions:`)."""
     if output_start < 0 or index < output_start or named_by_command(command, catalog) is None:
         return False
-    if any(line.text.strip() for line in lines[output_start:index]):
+    if any(line.text.strip() and not ELISION.match(line.text) for line in lines[output_start:index]):
         return False
     match = KEY_LINE.match(lines[index].text)
     return match is not None and match.group("key") in describe_layout().all_top
