@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
+from analyzer.model.normalize import ready_counts
 from analyzer.safeyaml import load_yaml
 
 try:  # RE2 runs the alternation of every signature as one automaton: one pass over a log
@@ -366,14 +367,25 @@ def _container_start(pod: dict, container: str) -> datetime | None:
     return parse_time(status.get("startTime"))
 
 
+# A pasted row's STATUS when its container's last run ended in an error (kubectl prints the
+# waiting reason, else the terminated one).
+PASTED_CRASHED = frozenset({"CrashLoopBackOff", "Error"})
+
+
 def _crashing_containers(cluster: Dump) -> set[tuple[str, str, str]]:
     """(namespace, pod, container) of containers in CrashLoopBackOff whose last run ended in an
     error, and of containers that ended in an error and stay ended (a Job's pod that failed):
     their current log is the one that ended in that error. A pod of one container is also
-    listed with no container name (`kubectl logs POD` names none)."""
+    listed with no container name (`kubectl logs POD` names none). A pod of one container
+    read from a pasted row that says CrashLoopBackOff or Error, and no container status, is one
+    too: `kubectl logs` of it prints the run that ended in the error."""
     out: set[tuple[str, str, str]] = set()
     for pod in cluster.objects_of("Pod"):
         statuses = list(pod.view.status.containerStatuses or ())
+        row = pod.view.text
+        if row is not None and row.status in PASTED_CRASHED and not statuses and ready_counts(row.ready)[1] == 1:
+            out.add((pod.namespace, pod.name, ""))
+            out.update((pod.namespace, pod.name, c.name) for c in pod.view.spec.containers or () if c.name)
         for cs in (*statuses, *(pod.view.status.initContainerStatuses or ())):
             waiting = cs.state.waiting if cs.state else None
             ended = cs.lastState.terminated if cs.lastState else None

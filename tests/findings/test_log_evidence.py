@@ -65,3 +65,35 @@ def test_a_pasted_pods_failing_init_container_is_the_one_its_later_log_names(tmp
     paste.write_text(other, encoding="utf-8")
     [failed] = collect_findings(analyzer.load(str(paste)), ["pod-init-failed"])
     assert failed.facts["container"] == "not named in the table"
+
+
+# grafana/tutorial-environment#8 (OpenShift, 2021-03-24): the `oc get pods` and `oc logs` of the
+# report as pasted (trimmed to the two commands). The image writes under /var/log as root;
+# OpenShift runs it as a random UID.
+GRAFANA_TNS = """```
+hesteban-redhat.com@bastion ~]$ oc get pods
+NAME                                    READY   STATUS             RESTARTS   AGE
+tutorial-environment-1-build            0/1     Completed          0          41m
+tutorial-environment-54ff5f7f48-jzwj8   0/1     CrashLoopBackOff   12         41m
+[hesteban-redhat.com@bastion ~]$ oc logs tutorial-environment-54ff5f7f48-jzwj8
+/bin/sh: can't create /var/log/tns-app.log: Permission denied
+```
+"""
+
+
+def test_the_log_of_a_pasted_crashlooping_row_ends_on_its_last_words(tmp_path: Path) -> None:
+    # Before: the line matched no signature, and once it did, it was 'history: start-up or a
+    # previous container' (info) and not quoted by the crash loop it explains
+    paste = tmp_path / "grafana-tutorial-environment-8.md"
+    paste.write_text(GRAFANA_TNS, encoding="utf-8")
+    cluster = analyzer.load(str(paste))
+    [crash] = collect_findings(cluster, ["pod-crashloop"])
+    [log] = [e for e in crash.evidence if e.field.startswith("log[")]
+    assert log.field == "log[?] permission-denied" and log.seen.endswith("tns-app.log: Permission denied")
+    [errors] = collect_findings(cluster, ["pod-log-errors"])
+    assert errors.severity == "warning" and errors.facts["current"]
+    # a row that runs (or of two containers, the crashing one not told) keeps it history
+    for row in ("0/1     Running            0 ", "0/2     CrashLoopBackOff   12"):
+        paste.write_text(GRAFANA_TNS.replace("0/1     CrashLoopBackOff   12", row), encoding="utf-8")
+        [errors] = collect_findings(analyzer.load(str(paste)), ["pod-log-errors"])
+        assert errors.severity == "info", row

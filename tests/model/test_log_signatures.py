@@ -311,3 +311,20 @@ AWS_CREDENTIAL_LINES = [
 @pytest.mark.parametrize("expected,line", AWS_CREDENTIAL_LINES)
 def test_aws_credential_failures_are_named(expected: str | None, line: str) -> None:
     assert [m.signature.id for m in match_log(line)] == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize("line", [
+    # Yolean/kubernetes-kafka#282 (ZooKeeper on OpenShift), docker-library/mysql#1041 (5.7 to 8.0)
+    "mkdir: cannot create directory '/opt/kafka/bin/../logs': Permission denied",
+    "mkdir: cannot create directory '/var/lib/mysql-files': Permission denied",
+    # observatorium/observatorium#410 (Loki on GKE)
+    'level=error ts=2021-05-06T20:07:23.034407503Z caller=log.go:149 msg="error running loki" err="mkdir /data/loki: permission denied"',
+    # luksa/kubernetes-in-action#15
+    "/bin/sh: 1: /bin/fortuneloop.sh: Permission denied",
+])
+def test_the_runtimes_words_for_a_permission_denied(line: str) -> None:
+    assert [m.signature.id for m in match_log(line)] == ["permission-denied"]
+
+
+def test_permission_words_in_prose_are_no_permission_denied() -> None:
+    assert list(match_log("level=info msg=\"checked: no permission denied errors since start\"")) == []
