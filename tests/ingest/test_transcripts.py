@@ -815,6 +815,21 @@ def test_a_single_pasted_kubectl_logs_is_the_pods_log() -> None:
     assert not r.rejections and r.kubelet_unreachable == []
 
 
+def test_a_single_pasted_kubectl_logs_behind_a_root_prompt_is_the_pods_log() -> None:
+    # easzlab/kubeasz#355 (CentOS, 2018-11-05): `[root@localhost ~]# kubectl logs ...` and
+    # CoreDNS's log, trimmed. Its first `[` was taken for a JSON array, the paste for a manifest:
+    # 'not a Kubernetes dump', the loop-detected line lost
+    r = ingest_text("[root@localhost ~]# kubectl logs -n kube-system coredns-56684f94d6-f7tzp\n"
+                    ".:53\n"
+                    '2018/11/05 13:48:22 [FATAL] plugin/loop: Seen "HINFO IN 4849932600568443392.'
+                    '1730530029506169038." more than twice, loop detected\n', "ticket.txt")
+    (log,) = r.logs
+    assert (log.namespace, log.pod, log.line) == ("kube-system", "coredns-56684f94d6-f7tzp", 2)
+    assert log.text.endswith("loop detected\n") and not r.rejections
+    # a JSON array is still one
+    assert ingest_text('[{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}}]\n', "pods.json").objects
+
+
 def test_a_command_glued_to_a_sentence_in_japanese_is_prose() -> None:
     # The OKE seed document (shared seeds 002): after a `kubectl get pod -A` listing, the post
     # says "kubectl get podは動きました。" ("kubectl get pod worked.") and goes on.

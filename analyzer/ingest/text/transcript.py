@@ -358,8 +358,9 @@ _PROMPT_LINE = re.compile("|".join("(?:" + p.pattern.removeprefix("^") + ".*)" f
                           .join(("^(?:", ")")), re.M)
 
 
+# The first line of a manifest or a JSON dump (a `[root@host dir]# ` prompt opens no JSON array).
+_STRUCTURED_HEAD = re.compile(r"^\s*(?:---|apiVersion:|kind:|items:|metadata:|\{|\[(?![^\]\n]{1,100}\]\s?[$#%] ))")
 # A line quoted with `> ` that says something (a lone `>` is as often a log's or a shell's own).
-_STRUCTURED_HEAD = re.compile(r"^\s*(?:---|apiVersion:|kind:|items:|metadata:|[{\[])")
 _QUOTED = re.compile(r"^\s*>+ ?\S")
 
 
