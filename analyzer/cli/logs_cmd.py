@@ -72,7 +72,8 @@ def logs(
             continue
         out.append(_shown(line, pattern, color, known.get(number)) + "\n")
     sys.stdout.write("".join(out))
-    _summarise(known, f"{ns}/{name}/{log.container}{' (previous)' if previous else ''}")
+    where = "/".join(part for part in (ns, name, log.container) if part)
+    _summarise(known, f"{where}{' (previous)' if previous else ''}")
 
 
 # How a line that a log signature matches is marked on a terminal, by the signature's severity.

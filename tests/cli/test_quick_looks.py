@@ -387,3 +387,26 @@ def test_describe_prints_topology_spread_constraints_as_kubectl() -> None:
     deploy = kda("describe", "deploy", "coredns", str(bundle), "-n", "kube-system").stdout
     assert ("    Optional:                   true\n  Topology Spread Constraints:  " + spread
             + "  Priority Class Name:          system-cluster-critical\n") in deploy
+
+
+# easzlab/kubeasz#355 (CoreDNS 1.2.2 on CentOS, 2018-11-05): the reporter's `kubectl logs` of the
+# crash-looping pod, trimmed to its last lines.
+_KUBEASZ_LOG = """\
+[root@localhost ~]# kubectl logs -f -n kube-system coredns-56684f94d6-f7tzp
+.:53
+2018/11/05 13:48:16 [INFO] plugin/reload: Running configuration MD5 = afbaa991cc09b91b885a205d9b1a451b
+2018/11/05 13:48:22 [FATAL] plugin/loop: Seen "HINFO IN 4849932600568443392.1730530029506169038." more than twice, loop detected
+"""
+
+
+def test_logs_name_a_log_saved_without_its_container_by_its_pod(tmp_path: Path) -> None:
+    # Before: '1 line(s) of kube-system/coredns-56684f94d6-f7tzp/ match', the container it does
+    # not know a trailing '/'
+    paste = tmp_path / "kubeasz-355.txt"
+    paste.write_text(_KUBEASZ_LOG)
+    done = subprocess.run([sys.executable, "-m", "analyzer", "logs", str(paste), "coredns-56684f94d6-f7tzp",
+                           "-n", "kube-system"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout
+    lines = done.stdout.splitlines()
+    assert lines[-3].endswith("more than twice, loop detected")
+    assert lines[-2] == "1 line(s) of kube-system/coredns-56684f94d6-f7tzp match known log signatures:"
