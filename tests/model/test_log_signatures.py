@@ -328,3 +328,13 @@ def test_the_runtimes_words_for_a_permission_denied(line: str) -> None:
 
 def test_permission_words_in_prose_are_no_permission_denied() -> None:
     assert list(match_log("level=info msg=\"checked: no permission denied errors since start\"")) == []
+
+
+@pytest.mark.parametrize("line", [
+    # aquasecurity/starboard#627: the operator's HandleCrash before its stack
+    'E0623 15:24:30.674204 1 runtime.go:78] Observed a panic: "invalid memory address or nil pointer dereference" (runtime error: invalid memory address or nil pointer dereference)',
+    # the Gloo-SP-6994 reproducer README (solo-io/solo-projects#6994): gloo-portal-controller as a k9s pane showed it
+    '{"level":"info","ts":"2024-10-18T20:35:46.757Z","caller":"controller/controller.go:115","msg":"Observed a panic in reconciler: runtime error: invalid memory address or nil pointer dereference","controll │',
+])
+def test_a_go_controllers_observed_panic_is_a_go_panic(line: str) -> None:
+    assert [m.signature.id for m in match_log(line)] == ["go-panic"]
