@@ -68,7 +68,7 @@ def event_fact(obj: KubeObject) -> EventFact:
     when = (v.lastTimestamp or (series.lastObservedTime if series else None) or v.eventTime
             or v.deprecatedLastTimestamp or v.firstTimestamp or v.metadata.creationTimestamp)
     count = v.count or (series.count if series else None) or v.deprecatedCount or 1
-    kind = (about.kind if about else None) or ""
+    kind = (about.kind if about else None) or _kind_of_source(v)
     # Events about cluster-scoped objects (Nodes) live in some namespace; the object has none.
     namespace = "" if kind in CLUSTER_SCOPED_KINDS else (
         (about.namespace if about else None) or (obj.namespace or ""))
@@ -83,6 +83,20 @@ def event_fact(obj: KubeObject) -> EventFact:
         uid=(about.uid if about else None) or "",
         count_untold=_count_untold(v, series),
     )
+
+
+@cache
+def _source_kinds() -> dict[str, str]:
+    return load_yaml((DATA / "event_source_kinds.yaml").read_text(encoding="utf-8"))
+
+
+def _kind_of_source(v) -> str:
+    """The kind of object an event that names none is about, when its source records events on
+    one kind only (kubernetes/kubernetes#79365: an HPA's describe Events pasted alone, From
+    horizontal-pod-autoscaler); '' otherwise."""
+    source = v.source
+    component = (source.component if source is not None else None) or v.reportingComponent or ""
+    return _source_kinds().get(component, "")
 
 
 def _count_untold(v, series) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import (
+    NOT_NAMED,
     event_ago,
     event_facts,
     first_text,
@@ -30,11 +31,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     # Folded by object, reason and probe (liveness and readiness failures apart).
     for group in sorted(fold_events(warnings), key=lambda g: (g.reason, g.kind, g.namespace, g.name, g.probe)):
         last = group.last
+        # (their kind known from their source alone: "HorizontalPodAutoscaler (not named by its events)")
+        name = group.name or (NOT_NAMED if group.kind else "")
         finding = RULE.fail(None, ev(last.event, "reason", group.reason, "Normal events only"),
-                            kind=group.kind, namespace=group.namespace, name=group.name,
+                            kind=group.kind, namespace=group.namespace, name=name,
                             reason=group.label, count=group.told_count, first=first_text(cluster, group),
                             # (a describe's Events pasted alone name no object)
-                            subject=object_ref(group.kind, group.namespace, group.name) or "an object the events do not name",
+                            subject=object_ref(group.kind, group.namespace, name) or "an object the events do not name",
                             age=event_ago(cluster, last), last_message=group.told_message[:300])
         resolved = resolved_reason(cluster, group)
         yield replace(finding, resolved=resolved) if resolved else finding
