@@ -27,7 +27,12 @@ from analyzer.ingest.text.describe import (
     storage,
     workloads,
 )
-from analyzer.ingest.text.describe.blocks import QUOTA_HEADER, DescribeBlock, reindent
+from analyzer.ingest.text.describe.blocks import (
+    LIMITS_HEADER,
+    QUOTA_HEADER,
+    DescribeBlock,
+    reindent,
+)
 from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.layout import describe_layout
 from analyzer.ingest.text.describe.sections import (
@@ -303,6 +308,8 @@ def _kind(lines: list[Line], command: Command | None, catalog: Catalog) -> str |
         return "Secret" if "Type" in keys or sizes_only else "ConfigMap"
     if any(QUOTA_HEADER.match(line.text) for line in lines):
         return "ResourceQuota"  # its unindented `Resource  Used  Hard` (a Namespace's is indented)
+    if any(LIMITS_HEADER.match(line.text) for line in lines):
+        return "LimitRange"  # its unindented `Type  Resource  Min  Max ...` (a Namespace's is indented)
     return describe_layout().kind_of(keys)
 
 

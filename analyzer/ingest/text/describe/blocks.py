@@ -278,8 +278,9 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
         if text in _NOTES:
             index += 1
             continue
-        if QUOTA_HEADER.match(text) and not events_seen:
-            # a quota's `Resource  Used  Hard` table, unindented, to its last row
+        if (QUOTA_HEADER.match(text) or LIMITS_HEADER.match(text)) and not events_seen:
+            # a quota's `Resource  Used  Hard` or a LimitRange's `Type  Resource  Min ...`
+            # table, unindented, to its last row
             index += 1
             while index < len(lines) and lines[index].text.strip() and not _stops(lines[index].text):
                 index += 1
@@ -303,6 +304,9 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
 
 # The header of the table `kubectl describe quota` prints unindented under its Name and Scopes.
 QUOTA_HEADER = re.compile(r"^Resource\s+Used\s+Hard\s*$")
+# kubectl's describeLimitRange table header (a Namespace's describe indents it under Resource Limits)
+LIMITS_HEADER = re.compile(r"^Type\s+Resource\s+Min\s+Max\s+Default Request\s+Default Limit"
+                           r"\s+Max Limit/Request Ratio\s*$")
 
 
 def _heading_at(lines: list[Line], index: int) -> bool:

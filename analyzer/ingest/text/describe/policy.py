@@ -1,12 +1,13 @@
 """`kubectl describe pdb`: how many pods may be disrupted, of how many, and which pods; `describe
-quota`: what a namespace may use and uses."""
+quota`: what a namespace may use and uses; `describe limitrange`: each container's, pod's or claim's
+bounds and defaults."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from analyzer.ingest.text.describe.blocks import QUOTA_HEADER
+from analyzer.ingest.text.describe.blocks import LIMITS_HEADER, QUOTA_HEADER
 from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.sections import label_selector
 from analyzer.ingest.text.describe.tree import Entry
@@ -35,6 +36,26 @@ def read_disruption_budget(root: Entry, body: dict[str, Any], facts: dict[str, A
     return []
 
 
+def _table_rows(ctx: DescribeContext, header: re.Pattern[str], row: re.Pattern[str], key: str,
+                shape: str) -> list[re.Match[str]]:
+    """The rows of a describe's unindented table under its header line (its `----` rule skipped)
+    to the first blank line; a row not of the table's shape is kept unread with a reason, and ends it."""
+    lines = [line for line in ctx.lines if line.no >= ctx.line]
+    start = next((i for i, line in enumerate(lines) if header.match(line.text.strip())), None)
+    rows: list[re.Match[str]] = []
+    for line in lines[start + 1:] if start is not None else ():
+        text = line.text.strip()
+        if not text or set(text) <= {"-", " "}:
+            if rows:
+                break
+            continue
+        if (match := row.match(text)) is None:
+            ctx.unread.append((line.no, key, f"its row '{text}' is no `{shape}`"))
+            break
+        rows.append(match)
+    return rows
+
+
 # kubectl's describeQuota table: `Resource  Used  Hard`, its rule, then one resource a row
 _QUOTA_ROW = re.compile(r"^(?P<name>[a-z][\w./-]*)\s+(?P<used>\S+)\s+(?P<hard>\S+)\s*$")
 
@@ -45,21 +66,9 @@ def read_resource_quota(root: Entry, body: dict[str, Any], facts: dict[str, Any]
     spec's and the status's, as the quota controller copies it) and what is used."""
     if scopes := cell(root.child_value("Scopes")):
         set_path(body, "spec.scopes", [s.strip() for s in scopes.split(",") if s.strip()])
-    lines = [line for line in ctx.lines if line.no >= ctx.line]
-    start = next((i for i, line in enumerate(lines) if QUOTA_HEADER.match(line.text.strip())), None)
-    if start is None:
-        return []
     hard: dict[str, str] = {}
     used: dict[str, str] = {}
-    for line in lines[start + 1:]:
-        text = line.text.strip()
-        if not text or set(text) <= {"-", " "}:
-            if hard:
-                break
-            continue
-        if (row := _QUOTA_ROW.match(text)) is None:
-            ctx.unread.append((line.no, "Resource", f"its row '{text}' is no `resource  used  hard`"))
-            break
+    for row in _table_rows(ctx, QUOTA_HEADER, _QUOTA_ROW, "Resource", "resource  used  hard"):
         hard[row.group("name")], used[row.group("name")] = row.group("hard"), row.group("used")
     if hard:
         set_path(body, "spec.hard", dict(hard))
@@ -68,4 +77,29 @@ def read_resource_quota(root: Entry, body: dict[str, Any], facts: dict[str, Any]
     return []
 
 
-READERS = {"PodDisruptionBudget": read_disruption_budget, "ResourceQuota": read_resource_quota}
+# kubectl's describeLimitRange row: a type, a resource, then five cells in the order of the fields
+# they come from, `-` for none (an older kubectl left the ratio blank).
+_LIMIT_ROW = re.compile(r"^(?P<type>[A-Za-z]\w*)\s+(?P<resource>[a-z][\w./-]*)"
+                        r"(?P<cells>(?:\s+\S+){4,5})\s*$")
+_LIMIT_FIELDS = ("min", "max", "defaultRequest", "default", "maxLimitRequestRatio")
+
+
+def read_limit_range(root: Entry, body: dict[str, Any], facts: dict[str, Any],
+                     ctx: DescribeContext) -> list[TextObject]:
+    """Fill a LimitRange from its describe: one spec.limits item per Type (Container, Pod,
+    PersistentVolumeClaim), with per resource its min, max, default request, default limit and
+    max limit/request ratio."""
+    limits: dict[str, dict[str, Any]] = {}
+    for row in _table_rows(ctx, LIMITS_HEADER, _LIMIT_ROW, "Type",
+                           "type  resource  min  max  default-request  default-limit  ratio"):
+        item = limits.setdefault(row.group("type"), {"type": row.group("type")})
+        for field, value in zip(_LIMIT_FIELDS, row.group("cells").split(), strict=False):
+            if value != "-":
+                item.setdefault(field, {})[row.group("resource")] = value
+    if limits:
+        set_path(body, "spec.limits", list(limits.values()))
+    return []
+
+
+READERS = {"PodDisruptionBudget": read_disruption_budget, "ResourceQuota": read_resource_quota,
+           "LimitRange": read_limit_range}
