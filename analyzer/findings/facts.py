@@ -357,25 +357,6 @@ def states_no_container(pod: KubeObject) -> bool:
     return not any(s.state for s in pod.view.status.containerStatuses or ())
 
 
-def restarted_without_last_exit(cluster: Any, pod: KubeObject) -> bool:
-    """Whether a pasted row counts restarts but prints no `(5m ago)` where the kubectl that
-    printed its file prints one for other pods: kubectl prints when the last restart was from
-    a container's last termination, which a container looping between back-offs always has; so
-    no container of this pod is waiting to restart (its node stopped the pod: a disk-pressure
-    eviction leaves `0/1  Error  3` beside `1 (21h ago)`)."""
-    text = pod.view.text
-    if text is None or not text.restarts or text.last_restart_ago_seconds is not None or not states_no_container(pod):
-        return False
-    return pod.provenance.source in _sources_printing_restart_ages(cluster)
-
-
-@once_per
-def _sources_printing_restart_ages(cluster: Any) -> frozenset[str]:
-    """The files whose pasted pod rows print when a restart last was (kubectl 1.22 and later)."""
-    return frozenset(pod.provenance.source for pod in cluster.objects_of("Pod")
-                     if pod.view.text is not None and pod.view.text.last_restart_ago_seconds is not None)
-
-
 def container_label(name: str) -> str:
     """A container's name as a finding says it; a quote of its state alone does not name it."""
     return name or "(its name not in the paste)"

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from analyzer.findings.facts import age_at_capture, age_text, pod_containers, when_text
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    pod_containers,
+    states_no_container,
+    when_text,
+)
 from analyzer.findings.suspects import pod_suspects
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
@@ -289,6 +295,18 @@ def _restarted_with(cluster: AnalyzedDump, pod: KubeObject) -> int:
     # this pod is among them (within 0 of itself)
     others = bisect_right(agos, ago_ + within) - bisect_left(agos, ago_ - within) - 1
     return others if others >= TOGETHER_OTHERS else 0
+
+
+def restarted_without_last_exit(cluster: AnalyzedDump, pod: KubeObject) -> bool:
+    """Whether a pasted row counts restarts but prints no `(5m ago)` where the kubectl that
+    printed its file prints one for other pods: kubectl prints when the last restart was from
+    a container's last termination, which a container looping between back-offs always has; so
+    no container of this pod is waiting to restart (its node stopped the pod: a disk-pressure
+    eviction leaves `0/1  Error  3` beside `1 (21h ago)`)."""
+    text = pod.view.text
+    if text is None or not text.restarts or text.last_restart_ago_seconds is not None or not states_no_container(pod):
+        return False
+    return pod.provenance.source in _sources_giving_last_restarts(cluster)
 
 
 @once_per

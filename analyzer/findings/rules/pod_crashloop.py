@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
     ev,
-    restarted_without_last_exit,
     row_sole_container,
     states_no_container,
     waiting_containers,
@@ -16,6 +15,7 @@ from analyzer.findings.restarts import (
     ContainerRestart,
     container_restarts,
     last_restart_text,
+    restarted_without_last_exit,
     table_last_restart_text,
     table_restart_bound_text,
 )

@@ -6,8 +6,9 @@ import re
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev, restarted_without_last_exit, text_status
+from analyzer.findings.facts import ev, text_status
 from analyzer.findings.leftovers import replaced_by, stopped_when
+from analyzer.findings.restarts import restarted_without_last_exit
 from analyzer.findings.rules.pod_crashloop import EXIT_STATUSES
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta

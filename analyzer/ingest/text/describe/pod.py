@@ -9,6 +9,7 @@ from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.podspec import containers, pod_spec
 from analyzer.ingest.text.describe.sections import (
     annotation_separator,
+    being_deleted,
     key_values,
     owner_reference,
     table_rows,
@@ -16,7 +17,7 @@ from analyzer.ingest.text.describe.sections import (
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.rows.pods import POD_PHASES
 from analyzer.ingest.text.types import TextObject
-from analyzer.ingest.text.values import cell, describe_time, integer, set_path, terminating
+from analyzer.ingest.text.values import cell, describe_time, integer, set_path
 
 
 def read_pod(root: Entry, body: dict[str, Any], facts: dict[str, Any],
@@ -95,20 +96,6 @@ def set_template(body: dict[str, Any], root: Entry) -> None:
     if spec := pod_spec(template):
         # Merge: a DaemonSet's Node-Selector may already be in the template spec.
         body.setdefault("spec", {}).setdefault("template", {}).setdefault("spec", {}).update(spec)
-
-
-def being_deleted(status: str, facts: dict[str, Any]) -> bool:
-    """Read a describe's `Status: Terminating (lasts 5m)`, printed in place of the phase of an
-    object whose deletion was asked for: STATUS `Terminating`, as `kubectl get` prints it, and
-    how long past its deletion time (when kubectl could tell). False for any other status."""
-    deleting, seconds = terminating(status)
-    if not deleting:
-        return False
-    facts["status"] = "Terminating"
-    facts["columns"] = {**(facts.get("columns") or {}), "STATUS": "Terminating"}
-    if seconds is not None:
-        facts["deletion_ago_seconds"] = seconds
-    return True
 
 
 READERS = {"Pod": read_pod}

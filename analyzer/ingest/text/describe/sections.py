@@ -12,7 +12,7 @@ from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.lines import Line, is_rule_line
 from analyzer.ingest.text.rows.events import GENERATED_NAME, event_name, source_of
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
-from analyzer.ingest.text.values import age_seconds, cell, describe_time, labels
+from analyzer.ingest.text.values import age_seconds, cell, describe_time, labels, terminating
 
 DESCRIBE_ORIGIN = "describe"
 _TOLERATION = re.compile(
@@ -110,6 +110,20 @@ def metadata(root: Entry) -> dict[str, Any]:
     if finalizers:
         meta["finalizers"] = finalizers
     return meta
+
+
+def being_deleted(status: str, facts: dict[str, Any]) -> bool:
+    """Read a describe's `Status: Terminating (lasts 5m)`, printed in place of the phase of an
+    object whose deletion was asked for: STATUS `Terminating`, as `kubectl get` prints it, and
+    how long past its deletion time (when kubectl could tell). False for any other status."""
+    deleting, seconds = terminating(status)
+    if not deleting:
+        return False
+    facts["status"] = "Terminating"
+    facts["columns"] = {**(facts.get("columns") or {}), "STATUS": "Terminating"}
+    if seconds is not None:
+        facts["deletion_ago_seconds"] = seconds
+    return True
 
 
 def label_selector(text: str | None) -> dict[str, Any] | None:

@@ -7,8 +7,7 @@ import re
 from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
-from analyzer.ingest.text.describe.pod import being_deleted
-from analyzer.ingest.text.describe.sections import key_values
+from analyzer.ingest.text.describe.sections import being_deleted, key_values
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.types import TextObject
 from analyzer.ingest.text.values import cell, csv, set_path
