@@ -246,7 +246,7 @@ def csi_drivers(cluster: ModeledDump, classified: Classified) -> list[str]:
             drivers.add(provisioner)
     for pv in builtin_objects(cluster, "PersistentVolume"):
         csi = pv.view.spec.csi or {}
-        if csi.get("driver"):
+        if isinstance(csi.get("driver"), str) and csi["driver"]:  # (an edited PV's may be anything)
             drivers.add(csi["driver"])
     return sorted(drivers) or _names_with_role(classified, "csi")
 

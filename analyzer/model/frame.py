@@ -63,11 +63,30 @@ def _masked(values: Any, arrow_type: pa.DataType, fill: Any) -> tuple[np.ndarray
     return data, arrow.is_null().to_numpy(zero_copy_only=False, writable=True)
 
 
+def _hashable(value: Any) -> Any:
+    return value if value is None or isinstance(value, str | int | float | bool) else str(value)
+
+
+_INT64 = range(-(2**63), 2**63)
+
+
+def _is_int64(value: Any) -> bool:
+    """Whether a value fits an Int64 column as it is (bools and floats are not ints here).
+
+    >>> [_is_int64(v) for v in (3, 10**20, True, 2.0, "3", None)]
+    [True, False, False, False, False, False]
+    """
+    return type(value) is int and value in _INT64 or isinstance(value, np.integer)
+
+
 def _categorical(values: Any) -> pd.Categorical:
     """A categorical with lexically sorted categories (so sorting by it sorts by text)."""
     arrow = _arrow_strings(values)
     if arrow is None:
-        cat = pd.Categorical(values)
+        try:
+            cat = pd.Categorical(values)
+        except TypeError:  # a list or mapping where the dump should hold text: shown as text
+            cat = pd.Categorical([_hashable(v) for v in values])
         if len(cat.categories) == 0:
             # No value at all: keep string categories so files and concatenations stay typed.
             return pd.Categorical(cat, categories=pd.Index([], dtype="str"))
@@ -105,7 +124,13 @@ def _cast(values: Any, dtype: str) -> Any:
         return _categorical(values)
     if dtype == "int":
         masked = _masked(values, pa.int64(), fill=1)
-        return pd.array(values, dtype="Int64") if masked is None else pd.arrays.IntegerArray(*masked)
+        if masked is not None:
+            return pd.arrays.IntegerArray(*masked)
+        try:
+            return pd.array(values, dtype="Int64")
+        except (OverflowError, TypeError, ValueError):
+            # a number past 64 bits or a value of another type in an edited dump: missing
+            return pd.array([v if _is_int64(v) else None for v in values], dtype="Int64")
     if dtype == "float":
         return np.asarray(values, dtype="float64")
     if dtype == "bool":

@@ -169,8 +169,10 @@ def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node
             when = c.get("lastTransitionTime")
             if not when:
                 continue
-            ctype, status = c.get("type") or "?", c.get("status")
-            reason, message = c.get("reason"), c.get("message")
+            # a custom resource's conditions are not typed: an edited one may hold a number,
+            # a bool (YAML's unquoted `status: True`) or a mapping where the API has text
+            ctype, status = _text(c.get("type")) or "?", _text(c.get("status"))
+            reason, message = _text(c.get("reason")), _text(c.get("message"))
         else:
             when = getattr(c, "lastTransitionTime", None)
             if not when:
@@ -179,6 +181,15 @@ def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node
             reason, message = getattr(c, "reason", None), getattr(c, "message", None)
         detail, mark = rows.condition(ctype, status, reason, message)
         add((when, None, kind, namespace, name, "condition", detail, node, mark, source))
+
+
+def _text(value: Any) -> str | None:
+    """A condition's field as text (None stays None; a YAML bool as the API writes it).
+
+    >>> _text(True), _text(3), _text(None), _text({"a": 1})
+    ('True', '3', None, "{'a': 1}")
+    """
+    return value if value is None or isinstance(value, str) else str(value)
 
 
 def _condition_mark(ctype: str, status: Any) -> str:

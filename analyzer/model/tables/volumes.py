@@ -60,7 +60,7 @@ def build(cluster: Dump) -> dict[str, pd.DataFrame]:
             if not isinstance(volume, dict):
                 continue
             name = volume.get("name") or ""
-            read_only = mounts.get(name)
+            read_only = mounts.get(name) if isinstance(name, str) else None
             # The rows of a volume but for its name follow from its type, the type's spec and
             # read_only (except an ephemeral volume's, which name the pod): pods of a workload
             # share them, even their kube-api-access-<random> projected volume.
