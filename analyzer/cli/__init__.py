@@ -12,6 +12,7 @@ import os
 import pkgutil
 import sys
 import threading
+import warnings
 from typing import NoReturn
 
 import typer
@@ -103,6 +104,7 @@ def run() -> int:
 
         sys.stdout.write(f"kda {__version__}\n")
         return 0
+    warnings.formatwarning = _one_line
     try:
         app()
     except SystemExit as done:
@@ -114,6 +116,18 @@ def run() -> int:
         err_console.print(f"[bold red]error:[/bold red] {where}{exc.strerror or exc}", markup=True)
         return EXIT_SYSTEM_REFUSED
     return 0
+
+
+_python_format = warnings.formatwarning
+
+
+def _one_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+              line: str | None = None) -> str:
+    """kda's own warnings (a rule that stopped on this dump) as one line for the user, not
+    Python's file, line and source."""
+    if category.__module__.startswith("analyzer."):
+        return f"kda: warning: {message}\n"
+    return _python_format(message, category, filename, lineno, line)
 
 
 def _status(code: object) -> int:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import traceback
+import warnings
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from analyzer.findings.types import CATEGORIES, SEVERITIES, Finding, Rule, RuleMeta, sorted_findings
@@ -16,6 +19,7 @@ if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
 
 RULES_PACKAGE = "analyzer.findings.rules"
+_PACKAGE = Path(__file__).resolve().parents[1]  # analyzer/
 _ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
 KNOWN_DISTRIBUTIONS = frozenset({
     "aks", "eks", "oke", "gke", "kubeadm", "k3s", "rke2", "openshift", "kind", "minikube",
@@ -25,6 +29,11 @@ KNOWN_DISTRIBUTIONS = frozenset({
 
 class RuleError(Exception):
     """A rule file is wrong (duplicate id, unknown kind or table, bad severity): a bug, not input."""
+
+
+class RuleStopped(RuntimeWarning):
+    """A rule raised on this dump: its bug, said as a warning while the other rules run on (the
+    test suite turns it into an error, see pyproject.toml)."""
 
 
 def validate(meta: RuleMeta, module: str) -> None:
@@ -91,7 +100,24 @@ def run_rule(rule: Rule, cluster: AnalyzedDump) -> list[Finding]:
         if dist not in meta.distributions:
             return [meta.not_applicable(
                 f"applies to {', '.join(meta.distributions)}; this dump is {dist or 'undetected'}")]
-    return sorted_findings(rule.check(cluster))
+    try:
+        return sorted_findings(rule.check(cluster))
+    except Exception as exc:  # one rule's bug must not lose the other rules' findings
+        return [meta.not_applicable(_stopped(rule, exc))]
+
+
+def _stopped(rule: Rule, exc: Exception) -> str:
+    """Why a rule could not judge this dump: where in kda it stopped, and what (warned too)."""
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename).resolve()
+        if path.is_relative_to(_PACKAGE):
+            where = f" at {path.relative_to(_PACKAGE).as_posix()}:{frame.lineno}"
+            break
+    reason = (f"the rule stopped on this dump ({type(exc).__name__}{where}: {str(exc)[:200]}); "
+              "a bug in kda: the other rules ran")
+    warnings.warn(f"rule {rule.meta.id}: {reason}", RuleStopped, stacklevel=2)
+    return reason
 
 
 def select_rules(rule_ids: list[str] | tuple[str, ...] | None = None) -> tuple[Rule, ...]:

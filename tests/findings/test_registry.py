@@ -143,3 +143,41 @@ def test_a_finding_is_copied_masked_only_where_it_quotes_a_credential() -> None:
         assert masked is not finding and "<redacted>" in repr((masked.facts, masked.evidence))
         assert "hunter2" not in repr(masked) and "s3cr3tvalue" not in repr(masked)
         assert (masked.rule, masked.kind, masked.name) == (finding.rule, finding.kind, finding.name)
+
+
+# A rule with a bug that shows on some dumps only: it walks the nodes and trips on the first.
+BUGGY_RULE_FILE = """
+from analyzer.findings.types import RuleMeta
+RULE = RuleMeta(id="node-buggy", title="t", severity="warning", category="nodes", message="m {name}",
+                remediation="r", requires=("Node",))
+def check(cluster):
+    for node in cluster.objects_of("Node"):
+        yield RULE.fail(node)
+        {}[node.name]
+"""
+
+
+def test_a_rule_that_raises_is_said_and_the_others_run(tmp_path, monkeypatch) -> None:
+    from analyzer.findings.registry import RuleStopped, run_rule
+
+    _write_rules_package(tmp_path, "buggy_rules", {"a.py": BUGGY_RULE_FILE})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (rule,) = load_rules("buggy_rules")
+    cluster = analyzer.load({"node.yaml": NODE})
+    with pytest.warns(RuleStopped, match="rule node-buggy: the rule stopped on this dump"):
+        (finding,) = run_rule(rule, cluster)
+    # not a half-made list of findings: the rule could not judge, and says where it stopped
+    assert finding.status == "not_applicable"
+    assert finding.facts["reason"].startswith("the rule stopped on this dump (KeyError")
+    assert "'aks-nodepool1-0'" in finding.facts["reason"]
+    assert finding.facts["reason"].endswith("a bug in kda: the other rules ran")
+
+
+def test_the_suite_turns_a_rule_that_raises_into_a_failure() -> None:
+    # pyproject.toml's filterwarnings: no rule may stop silently on a test's dump
+    import warnings
+
+    from analyzer.findings.registry import RuleStopped
+
+    with pytest.raises(RuleStopped):
+        warnings.warn("rule x: stopped", RuleStopped, stacklevel=1)
