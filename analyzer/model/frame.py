@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -132,10 +133,18 @@ def _cast(values: Any, dtype: str) -> Any:
             # a number past 64 bits or a value of another type in an edited dump: missing
             return pd.array([v if _is_int64(v) else None for v in values], dtype="Int64")
     if dtype == "float":
-        return np.asarray(values, dtype="float64")
+        try:
+            return np.asarray(values, dtype="float64")
+        except (TypeError, ValueError, OverflowError):  # a value of another type: missing
+            return np.asarray([v if isinstance(v, int | float) else math.nan for v in values], dtype="float64")
     if dtype == "bool":
         masked = _masked(values, pa.bool_(), fill=False)
-        return pd.array(values, dtype="boolean") if masked is None else pd.arrays.BooleanArray(*masked)
+        if masked is not None:
+            return pd.arrays.BooleanArray(*masked)
+        try:
+            return pd.array(values, dtype="boolean")
+        except (TypeError, ValueError):  # a value of another type in an edited dump: missing
+            return pd.array([v if isinstance(v, bool | np.bool_) else None for v in values], dtype="boolean")
     if dtype == "datetime":
         if isinstance(values, pd.Series) and isinstance(values.dtype, pd.DatetimeTZDtype):
             return values.astype(DATETIME).array

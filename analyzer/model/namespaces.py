@@ -102,4 +102,5 @@ def is_dump_tool_pod(labels: dict[str, str] | None) -> bool:
     >>> is_dump_tool_pod({"troubleshoot-role": "run-collector"}), is_dump_tool_pod({"app": "web"})
     (True, False)
     """
-    return bool(labels) and any(labels.get(key) in values for key, values in system_namespaces().dump_tool_pod_labels)
+    return bool(labels) and any(isinstance(value := labels.get(key), str) and value in values
+                                for key, values in system_namespaces().dump_tool_pod_labels)

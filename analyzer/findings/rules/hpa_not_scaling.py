@@ -13,6 +13,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_text, ago, ev, known_age
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
+from analyzer.kube.loose import listed, mapping, text
 from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
 
@@ -36,12 +37,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     fine: dict[str, list[str]] = data["fine_when_false"]
     for hpa in cluster.objects_of("HorizontalPodAutoscaler"):
         body = hpa.body()
-        ref = (body.get("spec") or {}).get("scaleTargetRef") or {}
+        ref = mapping(mapping(body.get("spec")).get("scaleTargetRef"))
         target = f"{ref.get('kind')}/{ref.get('name')}" if ref.get("name") else "not named in the dump"
-        status = body.get("status") or {}
-        conditions = status.get("conditions") if isinstance(status, dict) else None
-        failing = [(i, c) for i, c in enumerate(conditions or ())
-                   if isinstance(c, dict) and c.get("type") in fine and str(c.get("status")) == "False"
+        conditions = listed(mapping(body.get("status")).get("conditions"))
+        failing = [(i, c) for i, c in enumerate(conditions)
+                   if isinstance(c, dict) and text(c.get("type")) in fine and str(c.get("status")) == "False"
                    and c.get("reason") not in fine[c["type"]]]
         if failing:
             i, cond = failing[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from analyzer.findings.alike import replica_groups, said_for_replicas
 from analyzer.findings.dump import AnalyzedDump
@@ -18,11 +19,16 @@ RULE = RuleMeta(
 )
 
 
+def _path_text(path: Any) -> str:
+    """A hostPath's path as text: a hand-edited one may be anything, shown as it is."""
+    return path if isinstance(path, str) else ("no path" if path is None else str(path))
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     judged = []
     for pod in pod_suspects(cluster).of("host"):
-        found = tuple((i, v["hostPath"].get("path", "?")) for i, v in enumerate(pod.view.spec.volumes or ())
-                      if isinstance(v.get("hostPath"), dict))
+        found = tuple((i, _path_text(v["hostPath"].get("path"))) for i, v in enumerate(pod.view.spec.volumes or ())
+                      if isinstance(v, dict) and isinstance(v.get("hostPath"), dict))
         if found and not is_system_namespace(pod.namespace):
             judged.append((pod, found))
     for pod, found, others, controller in replica_groups(cluster, judged):
