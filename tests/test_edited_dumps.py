@@ -138,3 +138,31 @@ def test_edited_pod_values_are_missing_or_text(tmp_path: Path) -> None:
     assert pd.isna(init["restarts"])  # past 64 bits: not a count any table can hold
     volume = cluster.tables.volumes.iloc[0]
     assert volume["type"] == "projected" and "kube-api-access-mphcq" in str(volume["name"])
+
+
+# tests/findings/cases/critical-component-missing.yaml's EKS kube-system (the EKS seed's coredns
+# and aws-node), hand-edited: aws-node's desiredNumberScheduled past 64 bits.
+KUBE_SYSTEM = """\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: coredns, namespace: kube-system}
+  spec: {replicas: 2, template: {spec: {containers: [{name: coredns, image: "602401143452.dkr.ecr.us-east-1.amazonaws.com/eks/coredns:v1.11.1-eksbuild.9"}]}}}
+  status: {replicas: 2, readyReplicas: 2, observedGeneration: 1}
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: aws-node, namespace: kube-system}
+  spec: {template: {spec: {containers: [{name: aws-node, image: "602401143452.dkr.ecr.us-east-1.amazonaws.com/amazon-k8s-cni:v1.18.3"}]}}}
+  status: {desiredNumberScheduled: 100000000000000000000, numberReady: 2, observedGeneration: 1}
+"""
+
+
+def test_a_component_count_past_64_bits_is_missing(tmp_path: Path) -> None:
+    path = tmp_path / "kube-system.yaml"
+    path.write_text(KUBE_SYSTEM, encoding="utf-8")
+    cluster = _every_stage(path, tmp_path)
+    components = cluster.tables.components.set_index("name")
+    assert pd.isna(components.loc["aws-node", "desired"]) and components.loc["aws-node", "ready"] == 2
+    assert components.loc["coredns", "desired"] == 2

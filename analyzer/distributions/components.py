@@ -143,11 +143,14 @@ def build_components_table(cluster: ModeledDump) -> pd.DataFrame:
     import pandas as pd
 
     from analyzer.distributions.health import component_health
+    from analyzer.model.frame import cast_column
 
     workloads = component_workloads(cluster, load_profiles())
     health = component_health(cluster, workloads)
     rows = [_row(w, e, health.get((w.namespace, w.kind, w.name)))
             for w, e in classify(workloads, load_catalog())]
     columns = COMPONENTS_SPEC.columns
-    frame = pd.DataFrame({c.name: [r[c.name] for r in rows] for c in columns})
+    # counts through the tables' cast: a hand-edited count past 64 bits is missing, not an error
+    frame = pd.DataFrame({c.name: cast_column([r[c.name] for r in rows], "int") if c.dtype == "int"
+                          else [r[c.name] for r in rows] for c in columns})
     return frame.astype({c.name: _PANDAS_DTYPES[c.dtype] for c in columns})
