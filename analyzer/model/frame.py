@@ -69,6 +69,7 @@ def _hashable(value: Any) -> Any:
 
 
 _INT64 = range(-(2**63), 2**63)
+_MAX_SECONDS = (2**63 - 1) // 10**9  # what a timedelta64[ns] holds
 
 
 def _is_int64(value: Any) -> bool:
@@ -161,7 +162,13 @@ def _cast(values: Any, dtype: str) -> Any:
                                 errors="coerce")
         return as_nanoseconds(parsed).array
     if dtype == "timedelta":
-        return pd.to_timedelta(pd.Series(values, dtype=object), unit="s").astype(TIMEDELTA).array
+        try:
+            return pd.to_timedelta(pd.Series(values, dtype=object), unit="s").astype(TIMEDELTA).array
+        except (OverflowError, ValueError, TypeError):  # pandas' OutOfBoundsTimedelta is a ValueError
+            # an age past 292 years (nanoseconds' range) or not a number, in an edited dump: missing
+            fits = [v if isinstance(v, int | float) and not isinstance(v, bool) and abs(v) < _MAX_SECONDS else None
+                    for v in values]
+            return pd.to_timedelta(pd.Series(fits, dtype=object), unit="s").astype(TIMEDELTA).array
     if dtype == "object":
         out = np.empty(len(values), dtype=object)
         out[:] = list(values)

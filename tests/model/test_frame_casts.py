@@ -18,6 +18,7 @@ from analyzer.model.frame import cast_column
     ("float", [1.5, None, {"a": 1}, "x", 3], [1.5, None, None, None, 3.0]),
     ("category", ["a", {"x": 1}, None], ["a", "{'x': 1}", None]),
     ("str", ["a", {"x": 1}, 3, None], ["a", "{'x': 1}", "3", None]),
+    ("timedelta", [5, None, 10**20, "x"], [pd.Timedelta(seconds=5), None, None, None]),
 ])
 def test_an_odd_value_is_missing_or_text(dtype: str, values: list, expected: list) -> None:
     column = cast_column(values, dtype)
