@@ -32,7 +32,7 @@ from analyzer.safeyaml import load_yaml
 CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
 ROLES = (
     "dns", "cni", "csi", "kube-proxy", "control-plane", "api-tunnel", "metrics", "autoscaler",
-    "cloud-controller", "ingress", "logging-monitoring", "device-plugin", "storage",
+    "cloud-controller", "ingress", "load-balancer", "logging-monitoring", "device-plugin", "storage",
     "network-policy", "security", "addon-manager", "operator", "other",
 )
 _REGEX_CHARS = re.compile(r"[\\^$*+?()\[\]{}|]")

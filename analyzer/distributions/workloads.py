@@ -280,12 +280,16 @@ def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | 
     kind, name = guess_from_pod_name(pod.name, pod.view.spec.nodeName, known.nodes, known.control_plane)
     if kind in ("Pod", "StaticPod"):
         return kind, name, False
-    if kind == "DaemonSet" and (_ran_to_its_end(pod) or _jobs_component(name)):
+    if kind == "DaemonSet" and (_ran_to_its_end(pod) or _catalog_controller(name) == "Job"):
         # a Job's pods are named <job>-<5 chars> too; a DaemonSet's pod restarts, never completes
         # (k3s#3389: helm-install-traefik-vn7wv Completed was listed as a DaemonSet), and a
         # component the catalog knows as a Job's is one while it waits or runs (rke2#585's Pending
         # helm-install-rke2-ingress-nginx-s4n49)
         kind = "Job"
+    elif kind == "Deployment" and _catalog_controller(name) == "DaemonSet":
+        # a DaemonSet named <name>-<8 hex> (k3s's svclb-<service>-<its uid's first 8 hex>) has
+        # pods that read as a Deployment's where those hex hold no vowel (svclb-traefik-32f6769d-6f4mf)
+        kind, name = "DaemonSet", pod.name.rsplit("-", 1)[0]
     if kind == "Deployment" or kind == "DaemonSet":
         # <replicaset>-<5 chars>: a ReplicaSet a describe or the dump named decides
         rs_name = pod.name.rsplit("-", 1)[0]
@@ -298,12 +302,12 @@ def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | 
     return kind, name, True
 
 
-def _jobs_component(name: str) -> bool:
-    """Whether the catalog knows the workload of this name as run by a Job."""
+def _catalog_controller(name: str) -> str:
+    """The controller kind the catalog knows the workload of this name by ("" where its name tells)."""
     from analyzer.distributions.catalog import load_catalog
 
     entry = load_catalog().match(name, ())
-    return entry is not None and entry.controller == "Job"
+    return entry.controller if entry is not None else ""
 
 
 def _ran_to_its_end(pod: KubeObject) -> bool:

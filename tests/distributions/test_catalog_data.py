@@ -18,7 +18,7 @@ from conftest import ROOT, SAMPLE_DUMPS, SEEDS
 DATA = ROOT / "analyzer" / "distributions"
 ROLES = {
     "dns", "cni", "csi", "kube-proxy", "control-plane", "api-tunnel", "metrics", "autoscaler",
-    "cloud-controller", "ingress", "logging-monitoring", "device-plugin", "storage", "network-policy",
+    "cloud-controller", "ingress", "load-balancer", "logging-monitoring", "device-plugin", "storage", "network-policy",
     "security", "addon-manager", "operator", "other",
 }
 DISTRIBUTIONS = {

@@ -6,6 +6,7 @@ Fixtures are in-memory dumps (dumps.py) and the `kubectl get pods -A -o wide` bl
 
 from __future__ import annotations
 
+import pytest
 from conftest import SEEDS
 
 import analyzer
@@ -416,6 +417,40 @@ def test_a_pending_or_crashing_helm_install_pod_is_a_jobs_as_the_catalog_knows_i
     assert [(r[1], r[2]) for r in rows] == [("Job", "helm-install-rke2-ingress-nginx"), ("Job", "helm-install-traefik"),
                                            ("DaemonSet", "svclb-traefik")]
 
+
+
+# A k3s-on-multipass write-up's `kubectl get po --all-namespaces` (code index id 4910938030) and a
+# k3d write-up's `kubectl get pod -o wide -A` (code index id 19188917470), trimmed: k3s's ServiceLB
+# names its DaemonSet svclb-<service>-<the Service uid's first 8 hex>. Where those hex hold no vowel
+# (32f6769d) the pods read as a Deployment's, "Deployment svclb-traefik"; where they do (898c78ef)
+# as the DaemonSet's. Either way the pods give Services their address: role load-balancer, not ingress.
+K3S_SERVICELB = """\
+NAMESPACE     NAME                                      READY   STATUS      RESTARTS      AGE
+kube-system   helm-install-traefik-zlcdx                0/1     Completed   1             25h
+kube-system   svclb-traefik-32f6769d-6f4mf              2/2     Running     2 (22m ago)   25h
+kube-system   svclb-traefik-32f6769d-kth8t              2/2     Running     4 (29m ago)   25h
+kube-system   svclb-traefik-32f6769d-rzskb              2/2     Running     0             25h
+kube-system   traefik-d7c9c5778-22s9h                   1/1     Running     2 (29m ago)   25h
+"""
+K3D_SERVICELB = """\
+NAMESPACE     NAME                                      READY   STATUS      RESTARTS   AGE    IP          NODE               NOMINATED NODE   READINESS GATES
+kube-system   svclb-traefik-898c78ef-2lwvb              2/2     Running     0          127m   10.42.0.2   k3d-k3s-agent-0    <none>           <none>
+kube-system   traefik-7cd4fcff68-974nq                  1/1     Running     0          127m   10.42.0.3   k3d-k3s-agent-0    <none>           <none>
+kube-system   svclb-traefik-898c78ef-bk5qk              2/2     Running     0          127m   10.42.2.5   k3d-k3s-agent-1    <none>           <none>
+"""
+
+
+@pytest.mark.parametrize(("pasted", "daemonset", "pods"), [
+    (K3S_SERVICELB, "svclb-traefik-32f6769d", 3), (K3D_SERVICELB, "svclb-traefik-898c78ef", 2)])
+def test_k3s_servicelb_pods_are_their_daemonset_s_and_the_load_balancer(pasted: str, daemonset: str,
+                                                                        pods: int) -> None:
+    cluster = analyzer.load({"pods.md": pasted})
+    assert cluster.distribution.name == "k3s"
+    found = {(row.kind, row.name): (row.role, row.desired, row.ready)
+             for row in cluster.tables.components.itertuples()}
+    assert found[("DaemonSet", daemonset)] == ("load-balancer", pods, pods)
+    assert found[("Deployment", "traefik")][0] == "ingress"
+    assert not any(name.startswith("svclb") for kind, name in found if kind == "Deployment")
 
 # Azure/AKS#1360 (a new AKS cluster, calico on kubenet, 2019-12-19), `kubectl get pods -A` as
 # the issue quotes it, trimmed: the paste is cut after the second kube-proxy pod's name. Before:

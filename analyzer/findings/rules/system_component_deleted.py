@@ -29,6 +29,7 @@ ROLE_WORDS = {
     "kube-proxy": "Service routing (kube-proxy)", "control-plane": "control plane component",
     "api-tunnel": "API server tunnel to the nodes", "metrics": "metrics API", "autoscaler": "autoscaler",
     "cloud-controller": "cloud controller", "ingress": "ingress controller",
+    "load-balancer": "Service load balancer",
     "logging-monitoring": "logging or monitoring agent", "device-plugin": "device plugin",
     "storage": "storage component", "network-policy": "network policy engine", "security": "security agent",
     "addon-manager": "add-on manager", "operator": "operator",
