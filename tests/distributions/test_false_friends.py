@@ -280,3 +280,40 @@ def test_an_aks_vmss_node_stays_aks() -> None:
             owner=("DaemonSet", "csi-azuredisk-node"), image="mcr.microsoft.com/oss/kubernetes-csi/livenessprobe:v2.4.0"),
     )
     assert cluster.distribution.name == "aks"
+
+
+# alvistack/vagrant-kubernetes README (code index id 44372446309), trimmed: AlviStack's Ansible-built
+# 1.21 cluster of kube01..03 runs kube-addon-manager-<node> static pods beside the control plane's,
+# as kube-up's GCE clusters did; old minikube ran one too, but only on its node `minikube`. It was
+# minikube (0.46), on that pod alone.
+ALVISTACK_PODS = """\
+root@kube01:~# kubectl get node
+NAME     STATUS   ROLES                  AGE     VERSION
+kube01   Ready    control-plane,master   9m38s   v1.21.12
+kube02   Ready    control-plane,master   8m32s   v1.21.12
+kube03   Ready    <none>                 8m14s   v1.21.12
+
+root@kube01:~# kubectl get pod --all-namespaces
+NAMESPACE     NAME                              READY   STATUS    RESTARTS   AGE
+kube-system   cilium-ggspc                      1/1     Running   0          36s
+kube-system   cilium-operator-89b8c57bc-8wbc4   1/1     Running   0          50s
+kube-system   coredns-558bd4d5db-mtp98          1/1     Running   0          49s
+kube-system   kube-addon-manager-kube01         1/1     Running   0          49s
+kube-system   kube-addon-manager-kube02         1/1     Running   0          49s
+kube-system   kube-apiserver-kube01             1/1     Running   1          49s
+kube-system   kube-apiserver-kube02             1/1     Running   1          49s
+kube-system   kube-proxy-j4zh8                  1/1     Running   0          36s
+"""
+
+
+def test_a_kube_addon_manager_static_pod_of_another_node_than_minikube_is_not_minikube() -> None:
+    cluster = analyzer.load({"vagrant-kubernetes.md": ALVISTACK_PODS})
+    assert cluster.distribution.name != "minikube"
+    assert not any(e.distribution == "minikube" for e in cluster.distribution.evidence)
+    roles = dict(zip(cluster.tables.components["name"], cluster.tables.components["role"], strict=True))
+    assert roles["kube-addon-manager"] == "addon-manager"
+    # old minikube's own add-on manager, on its node, still says minikube
+    old = ("NAMESPACE     NAME                          READY   STATUS    RESTARTS   AGE\n"
+           "kube-system   kube-addon-manager-minikube   1/1     Running   0          5m\n"
+           "kube-system   kube-dns-86f6f55dd5-k8tqh     3/3     Running   0          5m\n")
+    assert analyzer.load({"pods.md": old}).distribution.name == "minikube"
