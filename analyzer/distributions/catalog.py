@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from analyzer.distributions.profiles import load_profiles
 from analyzer.safeyaml import load_yaml
 
 CATALOG_FILE = Path(__file__).with_name("catalog.yaml")
@@ -61,8 +62,12 @@ class CatalogEntry:
     managed_on: tuple[str, ...] = ()
 
     def platform_of(self, distribution: str) -> bool:
-        """Whether this component is part of the platform of that distribution (its provider's)."""
-        return not self.user_installed and (distribution in self.distributions or distribution in self.managed_on)
+        """Whether this component is part of the platform of that distribution (its provider's),
+        or of the one it is built on (ARO runs OpenShift's operators as its own)."""
+        if self.user_installed:
+            return False
+        return any(d in self.distributions or d in self.managed_on
+                   for d in {distribution, load_profiles().family(distribution)})
 
     @property
     def distribution_specific(self) -> bool:

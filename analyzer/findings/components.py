@@ -84,7 +84,7 @@ def _node_run_components() -> dict[str, dict]:
 
 
 # Distributions whose name is an acronym (the rest are said as they are written: k3s, kind, ...).
-_ACRONYMS = frozenset({"aks", "eks", "oke", "gke", "doks", "rke2"})
+_ACRONYMS = frozenset({"aks", "eks", "oke", "gke", "doks", "rke2", "aro"})
 
 
 def spoken_name(distribution: str) -> str:

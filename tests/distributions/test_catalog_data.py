@@ -24,7 +24,7 @@ ROLES = {
 DISTRIBUTIONS = {
     "aks", "eks", "oke", "gke", "kubeadm", "k3s", "rke2", "openshift", "kind", "minikube",
     "docker-desktop", "microk8s", "doks", "vanilla", "lke", "talos", "kops", "eks-anywhere",
-    "rancher-desktop", "tkg", "microshift",
+    "rancher-desktop", "tkg", "microshift", "aro",
 }
 SIGNALS = {
     "provider_id_prefix", "node_label_key_prefix", "node_label", "node_annotation_key_prefix",

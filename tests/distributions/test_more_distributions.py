@@ -28,8 +28,9 @@ import pytest
 
 import analyzer
 from analyzer.distributions import detect_distribution
+from analyzer.distributions.catalog import load_catalog
 
-from .dumps import load, node, pod
+from .dumps import load, node, pod, workload
 
 CONTROL_PLANE = {"node-role.kubernetes.io/control-plane": ""}
 
@@ -496,3 +497,61 @@ def test_microshift_version_configmap_is_decisive() -> None:
           "data": {"major": "4", "minor": "10", "version": "4.10.0-0.microshift-e6980e25"}}
     cluster = load(cm, pod("openshift-dns", "dns-default-n2td4", node_name="fedora", image="quay.io/openshift/okd-content@sha256:a51b"))
     assert detect_distribution(cluster).name == "microshift"
+
+
+# "How to create a Microsoft Azure RedHat OpenShift cluster?" (code index id 15187669906), trimmed:
+# an ARO 4.15 cluster's `oc get nodes -o wide` and `oc get pods -A -o wide`. It was plain OpenShift
+# (0.99): RHCOS, the +<commit> kubelet, OVN-Kubernetes; ARO's operator and the service's logging
+# agent, which only the managed service runs, said nothing.
+ARO_NODES_AND_PODS = """\
+oc get nodes -o wide -A
+NAME                                        STATUS   ROLES                  AGE   VERSION            INTERNAL-IP   EXTERNAL-IP   OS-IMAGE                                                       KERNEL-VERSION                 CONTAINER-RUNTIME
+cluster-797pp-master-0                      Ready    control-plane,master   13h   v1.28.13+2ca1a23   10.0.0.10     <none>        Red Hat Enterprise Linux CoreOS 415.92.202409241719-0 (Plow)   5.14.0-284.86.1.el9_2.x86_64   cri-o://1.28.10-5.rhaos4.15.git7a788e6.el9
+cluster-797pp-worker-canadacentral1-dnw2p   Ready    worker                 13h   v1.28.13+2ca1a23   10.0.2.4      <none>        Red Hat Enterprise Linux CoreOS 415.92.202409241719-0 (Plow)   5.14.0-284.86.1.el9_2.x86_64   cri-o://1.28.10-5.rhaos4.15.git7a788e6.el9
+
+oc get pods -A -o wide
+NAMESPACE                                          NAME                                                             READY   STATUS                   RESTARTS       AGE     IP             NODE                                        NOMINATED NODE   READINESS GATES
+openshift-azure-logging                            mdsd-bmnn8                                                       2/2     Running                  2              13h     10.129.0.62    cluster-797pp-master-0                      <none>           <none>
+openshift-azure-operator                           aro-operator-master-6d5cb794c6-z7h6m                             1/1     Running                  0              13h     10.129.0.56    cluster-797pp-master-0                      <none>           <none>
+openshift-cloud-controller-manager                 azure-cloud-controller-manager-d75b95c78-2bcpx                   1/1     Running                  0              13h     10.0.0.8       cluster-797pp-master-1                      <none>           <none>
+openshift-ovn-kubernetes                           ovnkube-node-9rxbz                                               9/9     Running                  10             14h     10.0.2.4       cluster-797pp-worker-canadacentral1-dnw2p   <none>           <none>
+"""
+
+
+def test_azure_red_hat_openshift_is_its_own_distribution_on_openshift(tmp_path) -> None:
+    paste = tmp_path / "aro.md"
+    paste.write_text(ARO_NODES_AND_PODS, encoding="utf-8")
+    cluster = analyzer.load(paste)
+    result = cluster.distribution
+    assert result.name == "aro"
+    assert {e.value for e in result.evidence if e.distribution == "aro"} >= {
+        "openshift-azure-logging", "aro-operator-master-6d5cb794c6-z7h6m"}
+    # OpenShift's marks support it (its base), they do not compete with it
+    assert {e.distribution for e in result.evidence} == {"aro", "openshift"}
+    assert result.runner_up is None
+    # ARO's own components are the service's, and so are the OpenShift ones it runs
+    catalog = load_catalog()
+    roles = dict(zip(cluster.tables.components["component"], cluster.tables.components["role"], strict=True))
+    assert roles["aro-operator"] == "operator" and roles["aro-mdsd"] == "logging-monitoring"
+    assert all(catalog.by_name(name).platform_of("aro") for name in ("aro-operator", "aro-mdsd", "ovn-kubernetes"))
+    assert not catalog.by_name("aro-operator").platform_of("openshift")
+
+
+def test_openshift_its_owner_installed_on_azure_is_not_aro(tmp_path) -> None:
+    # The same cluster less what only the service runs: Azure's cloud provider is any OpenShift's on Azure
+    paste = tmp_path / "ocp-on-azure.md"
+    paste.write_text("\n".join(line for line in ARO_NODES_AND_PODS.splitlines()
+                               if not line.startswith("openshift-azure-")) + "\n", encoding="utf-8")
+    assert analyzer.load(paste).distribution.name == "openshift"
+
+
+def test_the_aro_service_s_registry_and_api_group_say_aro() -> None:
+    # Azure/ARO-RP: the operator's image arosvc.azurecr.io/aro:<commit> (Makefile), its Cluster
+    # resource aro.openshift.io/v1alpha1 (operator/apis)
+    operator = workload("Deployment", "openshift-azure-operator", "aro-operator-master",
+                        image="arosvc.azurecr.io/aro:v20240911.00")
+    cluster = load(operator, {"apiVersion": "aro.openshift.io/v1alpha1", "kind": "Cluster",
+                              "metadata": {"name": "cluster"}, "spec": {}})
+    result = detect_distribution(cluster)
+    assert result.name == "aro"
+    assert {e.signal for e in result.evidence} >= {"image_registry_regex", "api_group"}

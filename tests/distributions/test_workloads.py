@@ -493,7 +493,7 @@ def test_an_aro_paste_s_components_have_their_kinds_and_roles(tmp_path) -> None:
     path = tmp_path / "aro.md"
     path.write_text(ARO_PODS, encoding="utf-8")
     cluster = analyzer.load(path)
-    assert cluster.distribution.name == "openshift"
+    assert cluster.distribution.name == "aro"
     components = cluster.tables.components
     found = {(row.kind, row.name): row.role for row in components.itertuples()}
     assert found == {
