@@ -253,6 +253,18 @@ def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None
 _RANGE_SERVICES = frozenset({"kubernetes", "kube-dns"})
 
 
+def _observe_node_name_suffixes(obs: Observations) -> None:
+    """What a node's name adds to another node's (`-m02` of multinode-demo-m02 beside multinode-demo):
+    a name is tried against its own prefixes up to each `-`, never against every other name."""
+    names = obs.values("node_name")
+    for name in list(names):
+        cut = name.find("-")
+        while cut > 0:
+            if name[:cut] in names:
+                obs.add("node_name_suffix", name[cut:], f"core/Node//{name}", "Node", name)
+            cut = name.find("-", cut + 1)
+
+
 def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
     """Every observation detection can score, from the cluster's typed views."""
     obs = Observations()
@@ -317,6 +329,7 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
             obs.add("configmap_name", key.name, oid, key.kind, None)
     for event in events:
         _observe_event(obs, event, profiles)
+    _observe_node_name_suffixes(obs)
     namespaces.pop("", None)
     for ns in sorted(namespaces):
         obs.add("namespace", ns, f"core/Namespace//{ns}", "Namespace", None)

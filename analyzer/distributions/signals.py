@@ -114,6 +114,12 @@ def node_name_regex(pattern: str) -> Matcher:
     return _search(pattern)
 
 
+def node_name_suffix(pattern: str) -> Matcher:
+    """What a node's name adds to another node's name in the dump is the pattern (a regex, whole
+    suffix): `-m02` of multinode-demo-m02 beside multinode-demo, minikube's second node of a profile."""
+    return _fullmatch(pattern)
+
+
 def workload_name(pattern: str) -> Matcher:
     """A workload or pod name in a system namespace matches (`^aws-node`, `^kube-apiserver-`)."""
     return _search(pattern)
@@ -201,6 +207,7 @@ SIGNALS: dict[str, SignalType] = {
         _signal(kubelet_version_regex, "version"),
         _signal(os_image_regex, "os_image"),
         _signal(node_name_regex, "node_name"),
+        _signal(node_name_suffix, "node_name_suffix"),
         _signal(workload_name, "workload_name"),
         _signal(system_workload, "system_workload"),
         _signal(configmap_name, "configmap_name"),

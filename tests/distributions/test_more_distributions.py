@@ -555,3 +555,42 @@ def test_the_aro_service_s_registry_and_api_group_say_aro() -> None:
     result = detect_distribution(cluster)
     assert result.name == "aro"
     assert {e.signal for e in result.evidence} >= {"image_registry_regex", "api_group"}
+
+
+# minikube names a profile's nodes <profile>, <profile>-m02, -m03, ...: a course's `kubectl get
+# nodes -o wide` of profile multinode-demo on Docker Desktop's WSL2 (code index id 13117922171, no
+# minikube label, image or ISO in it: 'unknown') and a tutorial's six-node profile learn-k8s (code
+# index id 13310472104); a kubeadm cluster's masters named k8s-m01..m03 (code index id 5534144079)
+# share the -mNN ending with no node named k8s beside them.
+MINIKUBE_PROFILE_NODES = """\
+NAME                 STATUS   ROLES           AGE    VERSION   INTERNAL-IP    EXTERNAL-IP           OS-IMAGE             KERNEL-VERSION                       CONTAINER-RUNTIME
+multinode-demo       Ready    control-plane   2d9h   v1.32.0   192.168.49.2   15.237.144.183        Ubuntu 22.04.5 LTS   5.15.167.4-microsoft-standard-WSL2   docker://27.4.1
+multinode-demo-m02   Ready    <none>          2d9h   v1.32.0   192.168.49.3   35.181.26.237         Ubuntu 22.04.5 LTS   5.15.167.4-microsoft-standard-WSL2   docker://27.4.1
+"""
+LEARN_K8S_PROFILE_NODES = """\
+NAME            STATUS   ROLES           AGE     VERSION
+learn-k8s       Ready    control-plane   2m55s   v1.30.0
+learn-k8s-m02   Ready    control-plane   2m16s   v1.30.0
+learn-k8s-m03   Ready    control-plane   103s    v1.30.0
+learn-k8s-m04   Ready    <none>          69s     v1.30.0
+"""
+KUBEADM_MASTERS_NAMED_M01 = """\
+NAME      STATUS   ROLES                  AGE     VERSION
+k8s-m01   Ready    control-plane,master   58m     v1.20.0
+k8s-m02   Ready    control-plane,master   61m     v1.20.0
+k8s-m03   Ready    control-plane,master   54m     v1.20.0
+k8s-n01   Ready    <none>                 3m47s   v1.20.0
+"""
+
+
+@pytest.mark.parametrize("pasted", [MINIKUBE_PROFILE_NODES, LEARN_K8S_PROFILE_NODES])
+def test_a_minikube_profile_s_nodes_say_minikube(pasted: str) -> None:
+    result = analyzer.load({"nodes.md": pasted}).distribution
+    assert result.name == "minikube"
+    assert {(e.signal, e.value) for e in result.evidence} >= {("node_name_suffix", "-m02")}
+
+
+def test_masters_numbered_m01_m02_are_not_a_minikube_profile() -> None:
+    result = analyzer.load({"nodes.md": KUBEADM_MASTERS_NAMED_M01}).distribution
+    assert result.name != "minikube"
+    assert not any(e.signal == "node_name_suffix" for e in result.evidence)

@@ -28,6 +28,9 @@ CASES = [
     ("kubelet_version_regex", r"\+k3s", "v1.21.7+rke2r1", False),
     ("os_image_regex", "^AKSUbuntu", "AKSUbuntu-2204gen2containerd-202409.30.0", True),
     ("node_name_regex", "^minikube$", "minikube-m02", False),
+    # what multinode-demo-m02 adds to multinode-demo; k8s-m01 beside no node named k8s adds nothing
+    ("node_name_suffix", "-m(0[2-9]|[1-9][0-9])", "-m02", True),
+    ("node_name_suffix", "-m(0[2-9]|[1-9][0-9])", "-m01", False),
     ("workload_name", "^proxymux-client", "proxymux-client-7x2kq", True),
     ("workload_name", "^aws-node", "kube-proxy-aws-node", False),
     # MicroShift's snapshot controller in kube-system; OpenShift's in its storage operator's namespace
