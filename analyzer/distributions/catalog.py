@@ -17,6 +17,11 @@ Examples:
     >>> coredns = CatalogEntry("coredns", ("coredns",), ("/coredns[:@]",), "dns", (), True, "")
     >>> Catalog((coredns, kube_dns)).match("kube-dns", ("registry.k8s.io/coredns:1.3.1",)).name
     'coredns'
+    >>> gmp = CatalogEntry("gmp-collector", ("gmp-system/collector",), (), "logging-monitoring", (), False, "")
+    >>> Catalog((gmp,)).match("collector", (), namespace="gmp-system").name
+    'gmp-collector'
+    >>> Catalog((gmp,)).match("collector", (), namespace="otel") is None
+    True
 """
 
 from __future__ import annotations
@@ -97,14 +102,18 @@ class Catalog:
 
     entries: tuple[CatalogEntry, ...]
 
-    def match(self, name: str, images: tuple[str, ...], base: str | None = None) -> CatalogEntry | None:
-        """The entry that most specifically names this workload (`base`: its name less suffixes)."""
+    def match(self, name: str, images: tuple[str, ...], base: str | None = None,
+              namespace: str = "") -> CatalogEntry | None:
+        """The entry that most specifically names this workload (`base`: its name less suffixes;
+        a pattern `namespace/name` names it only in that namespace, as GMP's `collector` is only
+        the Prometheus collector in gmp-system)."""
         names = (base, name) if base and base != name else (name,)
+        qualified = tuple(f"{namespace}/{n}" for n in names) if namespace else ()
         best: tuple[tuple[int, int], int] | None = None
         found: CatalogEntry | None = None
         for i, entry in enumerate(self.entries):
             for pattern in entry.match:
-                score = _name_score(pattern, names)
+                score = _name_score(pattern, qualified if "/" in pattern else names)
                 if score and (best is None or (score, -i) > best):
                     best, found = (score, -i), entry
         by_image = self._match_image(images)

@@ -102,7 +102,7 @@ def main_image(w: ComponentWorkload, entry: CatalogEntry | None) -> str | None:
 
 def classify(workloads: list[ComponentWorkload], catalog: Catalog) -> list[tuple[ComponentWorkload, CatalogEntry | None]]:
     """Each workload with the catalog entry that names it (None: an unknown component)."""
-    return [(w, catalog.match(w.name, tuple(w.images))) for w in workloads]
+    return [(w, catalog.match(w.name, tuple(w.images), namespace=w.namespace)) for w in workloads]
 
 
 def _healthy(w: ComponentWorkload, health: ComponentHealth | None) -> bool | None:

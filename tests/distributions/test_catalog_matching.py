@@ -130,3 +130,31 @@ def test_the_helm_chart_s_cluster_autoscaler_is_the_autoscaler_whatever_its_rele
         assert catalog.match(name, ()).name == "cluster-autoscaler"
     # the autoscalers of an add-on keep their own entry
     assert catalog.match("coredns-autoscaler", ()).name != "cluster-autoscaler"
+
+
+# A GKE lab write-up's `kubectl get pods --all-namespaces` (Anthos Service Mesh on GKE, code index
+# id 13860805360), trimmed: Google Managed Prometheus's collection runs beside its operator in
+# gmp-system as `collector`, `rule-evaluator` and `alertmanager`, names plain enough that only their
+# namespace tells them; they were of no role. Elsewhere a `collector` is not GMP's.
+GKE_GMP_PODS = """\
+NAMESPACE        NAME                                                    READY   STATUS    RESTARTS        AGE
+gmp-system       alertmanager-0                                          2/2     Running   0               6h16m
+gmp-system       collector-kvnjl                                         2/2     Running   0               6h11m
+gmp-system       collector-mc7fx                                         2/2     Running   0               6h11m
+gmp-system       gmp-operator-5c469746b-xqhl7                            1/1     Running   0               6h16m
+gmp-system       rule-evaluator-868cb9b64b-5l287                         2/2     Running   2 (6h11m ago)   6h11m
+kube-system      event-exporter-gke-7d996c57bf-vs54l                     2/2     Running   0               6h16m
+kube-system      gke-metrics-agent-gzhgs                                 2/2     Running   0               6h11m
+"""
+
+
+def test_gmp_s_collection_is_known_by_its_namespace() -> None:
+    cluster = analyzer.load({"gke-pods.md": GKE_GMP_PODS})
+    assert cluster.distribution.name == "gke"
+    gmp = cluster.tables.components.query("namespace == 'gmp-system'")
+    assert sorted(zip(gmp["kind"], gmp["component"], gmp["role"], strict=True)) == [
+        ("DaemonSet", "gmp-collector", "logging-monitoring"), ("Deployment", "gmp-operator", "logging-monitoring"),
+        ("Deployment", "gmp-rule-evaluator", "logging-monitoring"),
+        ("StatefulSet", "gmp-alertmanager", "logging-monitoring")]
+    assert load_catalog().by_name("gmp-collector").platform_of("gke")
+    assert load_catalog().match("collector", (), namespace="opentelemetry") is None
