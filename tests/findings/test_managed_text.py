@@ -164,3 +164,27 @@ def test_coredns_is_the_platforms_on_aks_and_the_owners_on_kubeadm() -> None:
     cluster = analyzer.load({"issue.md": kubeadm})
     assert cluster.distribution.name == "kubeadm"
     assert {f.managed for f in collect_findings(cluster) if f.status == "fail" and f.name.startswith("coredns")} == {""}
+
+
+
+# Trimmed from a DOKS 1.18 demo README's `kubectl get pods -A` (code index id 32168760859):
+# DigitalOcean's docs name Cilium and CoreDNS among the managed components it reverts changes to;
+# only the CSI node plugin's row was marked. The owner's ingress-nginx is not DigitalOcean's.
+DOKS_ROWS = """\
+$ kubectl --kubeconfig="kubeconfig.yaml" get pods -A
+NAMESPACE       NAME                                                      READY   STATUS    RESTARTS   AGE
+ingress-nginx   nginx-ingress-ingress-nginx-controller-7995b44bfd-d6gl2   1/1     Running   0          5m4s
+kube-system     cilium-9l57f                                              1/1     Running   0          18m
+kube-system     cilium-operator-7c59b5d8d-cqw2t                           1/1     Running   0          20m
+kube-system     coredns-6b6854dcbf-tjdzs                                  1/1     Running   0          20m
+kube-system     csi-do-node-hqvfm                                         2/2     Running   0          18m
+"""
+
+
+def test_dokss_cilium_and_coredns_are_digitaloceans() -> None:
+    from analyzer.findings.managed import _pasted_platform_components
+
+    cluster = analyzer.load({"doks-demo.md": DOKS_ROWS})
+    assert cluster.distribution.name == "doks"
+    assert {name for _kind, _ns, name in _pasted_platform_components(cluster)} == {
+        "cilium-9l57f", "cilium-operator-7c59b5d8d-cqw2t", "coredns-6b6854dcbf-tjdzs", "csi-do-node-hqvfm"}
