@@ -65,14 +65,19 @@ class CatalogEntry:
     # component (AKS's add-on manager, EKS's default add-ons, OKE's essential add-ons): there it is
     # the provider's, as the labels of a structured dump of it say (where it carries any)
     managed_on: tuple[str, ...] = ()
+    # (distribution, components): there it is the provider's where one of those runs beside it,
+    # the owner's install otherwise (AKS's Cilium dataplane runs azure-cns; a BYOCNI cluster none)
+    managed_with: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
-    def platform_of(self, distribution: str) -> bool:
+    def platform_of(self, distribution: str, beside: frozenset[str] = frozenset()) -> bool:
         """Whether this component is part of the platform of that distribution (its provider's),
-        or of the one it is built on (ARO runs OpenShift's operators as its own)."""
+        or of the one it is built on (ARO runs OpenShift's operators as its own); `beside`: the
+        components the dump runs, which `managed_with` asks about."""
         if self.user_installed:
             return False
-        return any(d in self.distributions or d in self.managed_on
-                   for d in {distribution, load_profiles().family(distribution)})
+        family = {distribution, load_profiles().family(distribution)}
+        return (any(d in self.distributions or d in self.managed_on for d in family)
+                or any(d in family and not beside.isdisjoint(names) for d, names in self.managed_with))
 
     @property
     def distribution_specific(self) -> bool:
@@ -180,5 +185,6 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
             distributions=_strings(row.get("distributions")), critical=bool(row.get("critical")),
             description=str(row.get("description") or ""), controller=str(row.get("controller") or ""),
             user_installed=bool(row.get("user_installed")), managed_on=_strings(row.get("managed_on")),
+            managed_with=tuple((str(d), _strings(names)) for d, names in (row.get("managed_with") or {}).items()),
         ))
     return Catalog(tuple(entries))

@@ -31,6 +31,11 @@ def components(cluster: AnalyzedDump) -> pd.DataFrame:
         return build_components_table(cluster)
 
 
+def running_components(cluster: AnalyzedDump) -> frozenset[str]:
+    """The catalog components the dump runs, by name (what `platform_of` asks `managed_with` of)."""
+    return frozenset(c for c in components(cluster)["component"].tolist() if isinstance(c, str))
+
+
 def distribution_name(cluster: AnalyzedDump) -> str | None:
     """The detected distribution's name (None when detection is unavailable)."""
     try:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from analyzer.distributions.catalog import load_catalog
+from analyzer.findings.components import running_components
 from analyzer.findings.facts import objects_named
 from analyzer.findings.types import Finding
 from analyzer.memo import once_per
@@ -61,11 +62,12 @@ def _pasted_platform_components(cluster: AnalyzedDump) -> dict[tuple[str, str, s
     if dist in _NO_PROVIDER or table.empty:
         return found
     catalog = load_catalog()
+    running = running_components(cluster)
     for component, objects in zip(table["component"].tolist(), table["objects"].tolist(), strict=True):
         if not isinstance(component, str) or not isinstance(objects, str):
             continue
         entry = catalog.by_name(component)
-        if entry is None or not entry.platform_of(dist):
+        if entry is None or not entry.platform_of(dist, running):
             continue  # (aws-load-balancer-controller: EKS's own, installed by the cluster's owner)
         for ref in objects.split(","):
             _group, kind, namespace, name = (ref.split("/", 3) + ["", "", ""])[:4]

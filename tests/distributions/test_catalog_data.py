@@ -75,6 +75,7 @@ def _load(name: str, key: str) -> list[dict[str, Any]]:
 
 
 CATALOG = _load("catalog.yaml", "components")
+CATALOG_NAMES = {str(e.get("name")) for e in CATALOG}
 FINGERPRINTS = _load("fingerprints.yaml", "fingerprints")
 
 
@@ -102,11 +103,14 @@ def _catalog_entry_for(name: str) -> dict[str, Any] | None:
 def test_catalog_entry_is_well_formed(entry: dict[str, Any]) -> None:
     assert set(entry) >= {"name", "match", "role", "distributions", "critical", "description"}
     assert set(entry) <= {"name", "match", "images", "role", "distributions", "critical", "description", "controller",
-                          "user_installed", "managed_on"}
+                          "user_installed", "managed_on", "managed_with"}
     assert entry.get("user_installed", True) is True  # said only where true
     # managed_on: for a generic component only, naming known distributions
     assert not entry.get("managed_on") or (not entry["distributions"] and not entry.get("user_installed")
                                            and set(entry["managed_on"]) <= DISTRIBUTIONS)
+    # managed_with: for a generic component only, naming known distributions and catalog components
+    assert not entry.get("managed_with") or (not entry["distributions"] and set(entry["managed_with"]) <= DISTRIBUTIONS
+                                             and all(n in CATALOG_NAMES for ns in entry["managed_with"].values() for n in ns))
     assert entry.get("controller", "Job") in ("Job", "DaemonSet", "Deployment", "StatefulSet")
     assert isinstance(entry["name"], str) and entry["name"]
     assert isinstance(entry["match"], list) and entry["match"]

@@ -188,3 +188,30 @@ def test_dokss_cilium_and_coredns_are_digitaloceans() -> None:
     assert cluster.distribution.name == "doks"
     assert {name for _kind, _ns, name in _pasted_platform_components(cluster)} == {
         "cilium-9l57f", "cilium-operator-7c59b5d8d-cqw2t", "coredns-6b6854dcbf-tjdzs", "csi-do-node-hqvfm"}
+
+
+# Trimmed from an AKS 1.27 demo's `kubectl get pods -Ao wide` (Terraform, Azure CNI Powered by
+# Cilium: `cilium status` there shows mcr.microsoft.com/oss/cilium images; code index id
+# 46781997065): Cilium beside azure-cns is AKS's dataplane, yet only azure-cns was marked. A BYOCNI
+# cluster's owner installs Cilium in kube-system with no azure-cns beside it (Azure/AKS#4952).
+AKS_CILIUM_ROWS = """\
+kgp -Ao wide
+NAMESPACE     NAME                                  READY   STATUS    RESTARTS   AGE     IP            NODE                              NOMINATED NODE   READINESS GATES
+kube-system   azure-cns-h8mdb                       1/1     Running   0          47m     10.122.0.4    aks-default-21926331-vmss000000   <none>           <none>
+kube-system   cilium-mm6vk                          1/1     Running   0          45m     10.122.0.4    aks-default-21926331-vmss000000   <none>           <none>
+kube-system   cilium-operator-fb4c58f8d-zdmbs       1/1     Running   0          45m     10.122.0.4    aks-default-21926331-vmss000000   <none>           <none>
+kube-system   coredns-autoscaler-649b947bbd-q2s9n   1/1     Running   0          47m     10.244.0.10   aks-default-21926331-vmss000000   <none>           <none>
+kube-system   konnectivity-agent-867b5fb9bb-h6zww   1/1     Running   0          47m     10.244.0.6    aks-default-21926331-vmss000000   <none>           <none>
+"""
+
+
+def test_akss_cilium_dataplane_is_akss_a_byocni_one_is_not() -> None:
+    from analyzer.findings.managed import _pasted_platform_components
+
+    def marked(rows: str) -> set[str]:
+        cluster = analyzer.load({"aks-demo.md": rows})
+        assert cluster.distribution.name == "aks"
+        return {name for _kind, _ns, name in _pasted_platform_components(cluster) if name.startswith("cilium")}
+
+    assert marked(AKS_CILIUM_ROWS) == {"cilium-mm6vk", "cilium-operator-fb4c58f8d-zdmbs"}
+    assert marked("\n".join(r for r in AKS_CILIUM_ROWS.splitlines() if "azure-cns" not in r) + "\n") == set()

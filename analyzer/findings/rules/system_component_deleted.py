@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.distributions.catalog import load_catalog
-from analyzer.findings.components import distribution_name, spoken_name
+from analyzer.findings.components import distribution_name, running_components, spoken_name
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import holds_a_paste, is_system_namespace
 from analyzer.findings.types import Evidence, Finding, RuleMeta
@@ -46,6 +46,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     catalog, dist = load_catalog(), distribution_name(cluster) or ""
     present = {(o.kind, o.namespace, o.name) for o in cluster.objects_of(*_KINDS)}
     unreachable = list(getattr(cluster.ingest, "kubelet_unreachable", None) or ())
+    running = running_components(cluster)
     for gone in deleted:
         obj = gone.obj
         if not is_system_namespace(obj.namespace or "") or (obj.kind, obj.namespace, obj.name) in present:
@@ -65,12 +66,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         evidence = Evidence("kubectl delete (typed in the paste)", gone.command,
                             f"{obj.kind} {obj.name} running", source=gone.source, line=gone.line)
         words = ROLE_WORDS.get(entry.role, entry.role)
-        what = f"{spoken_name(dist)}'s {words}" if entry.platform_of(dist) else f"the cluster's {words}"
+        platform = entry.platform_of(dist, running)
+        what = f"{spoken_name(dist)}'s {words}" if platform else f"the cluster's {words}"
         if entry.name != obj.name:
             what += f" ({entry.name})"
         finding = RULE.fail(obj, evidence, component=entry.name, role=entry.role, what=what, command=gone.command,
-                            where=f"line {gone.line}", after=after, critical=entry.critical,
-                            platform=entry.platform_of(dist))
+                            where=f"line {gone.line}", after=after, critical=entry.critical, platform=platform)
         yield finding if entry.critical else _warning(finding)
 
 
