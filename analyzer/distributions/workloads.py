@@ -173,11 +173,13 @@ _STARTING_REASONS = frozenset({"ContainerCreating", "PodInitializing", "Pending"
 
 
 def starting(pod: KubeObject, cluster: ModeledDump) -> bool:
-    """Whether a pod is minutes old at the capture and still being created (not failing)."""
+    """Whether a pod is minutes old at the capture and still being created (not failing), or
+    Running, never restarted, with containers not ready yet (their readiness probes' first pass)."""
     v = pod.view
     if v.text is not None and v.text.status is not None:
         reason = v.text.status
-        if reason not in _STARTING_REASONS and not re.fullmatch(r"Init:\d+/\d+", reason):
+        probing = reason == "Running" and not v.text.restarts and pod_ready(pod) is False
+        if reason not in _STARTING_REASONS and not re.fullmatch(r"Init:\d+/\d+", reason) and not probing:
             return False
     else:
         if v.status.phase != "Pending":
@@ -449,7 +451,9 @@ def _component_workloads(cluster: ModeledDump, profiles: Profiles) -> list[Compo
             wanted = [p for i, p in enumerate(wanted) if i not in unread]
             readiness = [r for i, r in enumerate(readiness) if i not in unread]
         w.desired = len(wanted)
-        w.ready = None if all(r is None for r in readiness) else sum(1 for r in readiness if r)
+        # pods still starting, beside none known not ready (a rollout's new ReplicaSet, its old
+        # one serving): how many will be ready is not known yet, not short
+        w.ready = None if all(r is not False for r in readiness) and None in readiness else sum(1 for r in readiness if r)
         rows.append(w)
     rows.sort(key=lambda w: (w.namespace, w.name, w.kind))
     return rows

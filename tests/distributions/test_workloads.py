@@ -452,6 +452,27 @@ def test_k3s_servicelb_pods_are_their_daemonset_s_and_the_load_balancer(pasted: 
     assert found[("Deployment", "traefik")][0] == "ingress"
     assert not any(name.startswith("svclb") for kind, name in found if kind == "Deployment")
 
+
+# An AKS 1.27 demo's `kubectl get pods -Ao wide` (code index id 46781997065), trimmed to
+# metrics-server caught mid-rollout: its new ReplicaSet's two pods 13s old, Running, 1/2 while
+# their readiness probes first pass, the old one 2/2. It was "metrics-server 1 of 3 ready", a
+# not-healthy system component, where the findings said still starting.
+METRICS_SERVER_ROLLING_OUT = """\
+NAMESPACE     NAME                                  READY   STATUS    RESTARTS   AGE     IP            NODE                              NOMINATED NODE   READINESS GATES
+kube-system   metrics-server-5955767688-8s2ld       1/2     Running   0          13s     10.244.0.26   aks-default-21926331-vmss000001   <none>           <none>
+kube-system   metrics-server-5955767688-z2t62       1/2     Running   0          14s     10.244.0.31   aks-default-21926331-vmss000001   <none>           <none>
+kube-system   metrics-server-5bd48455f4-tht5s       2/2     Running   0          45m     10.244.0.26   aks-default-21926331-vmss000000   <none>           <none>
+"""
+
+
+def test_a_component_whose_new_pods_are_seconds_old_is_not_short_of_ready_pods() -> None:
+    assert _rows(analyzer.load({"pods.md": METRICS_SERVER_ROLLING_OUT})) == [
+        ("kube-system", "Deployment", "metrics-server", 3, None, True)]
+    # minutes old, or restarted, or beside a pod known not ready: short as before
+    for old, new, ready in (("13s  ", "13m  ", 1), ("0          13s", "2          13s", 1), ("2/2", "1/2", 0)):
+        pasted = METRICS_SERVER_ROLLING_OUT.replace(old, new, 1)
+        assert _rows(analyzer.load({"pods.md": pasted}))[0][4] == ready, old
+
 # Azure/AKS#1360 (a new AKS cluster, calico on kubenet, 2019-12-19), `kubectl get pods -A` as
 # the issue quotes it, trimmed: the paste is cut after the second kube-proxy pod's name. Before:
 # "kube-proxy 1 of 2 pods ready", a critical finding on a healthy cluster.
