@@ -27,7 +27,7 @@ from analyzer.kube.kinds import (
     is_cluster_scoped,
 )
 from analyzer.kube.viewparts import is_legacy, view_from_parts
-from analyzer.kube.views import ObjectView, json_decoder, view_from_dict
+from analyzer.kube.views import VIEW_BY_KIND, ObjectView, json_decoder, view_from_dict
 from analyzer.kube.viewunion import ItemUnion, is_legacy_item, item_kind, view_from_item
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -355,11 +355,15 @@ def _finish(
     group = group_of(api_version) if api_version else group_of_kind(kind)
     if group in _RETIRED_GROUPS and kind in KIND_GROUPS:
         group = KIND_GROUPS[kind]
-    if not group and api_version and KIND_GROUPS.get(kind, "") and not is_builtin_group(kind, group):
-        # "apiVersion: v1, kind: Deployment": the API serves no such thing (it would answer "no
-        # matches for kind"), so no stage can read it as that kind
-        return _reject(provenance, f"{kind} is not served by apiVersion {api_version} "
-                                   f"(it is {KIND_GROUPS[kind]}/...): an edited object the API would refuse")
+    if api_version and not is_builtin_group(kind, group) and kind in VIEW_BY_KIND and (
+            "." not in group or group.endswith(".k8s.io")):
+        # "apiVersion: v1, kind: Deployment", "apps/v1, ReplicationController": Kubernetes' own
+        # groups serve no such thing (the API would answer "no matches for kind"), so no stage
+        # can read it as that kind. (A custom resource named like a built-in kind has a group
+        # of its own, with a dot: read with the generic view.)
+        served = KIND_GROUPS.get(kind, "")
+        return _reject(provenance, f"{kind} is not served by apiVersion {api_version} (it is "
+                                   f"{served + '/...' if served else 'v1'}): an edited object the API would refuse")
     cluster_scoped = is_cluster_scoped(kind, group)
     namespace = "" if cluster_scoped else meta.namespace or hints.namespace or ""
     view.kind = kind

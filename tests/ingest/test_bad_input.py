@@ -326,3 +326,34 @@ def test_a_cloud_clis_cluster_description_is_named_not_rejected(tmp_path) -> Non
                                 "serverVersion": {"gitVersion": "v1.16.13-eks-ec92d4"}}, indent=2))
     r = ingest(str(path))
     assert r.server_version == "v1.16.13-eks-ec92d4" and not r.rejections
+
+
+@pytest.mark.parametrize(("api_version", "kind", "served"), [
+    ("apps/v1", "ReplicationController", "it is v1"),
+    ("apps/v1", "Pod", "it is v1"),
+    ("batch/v1", "Deployment", "it is apps/..."),
+    ("networking.k8s.io/v1", "Service", "it is v1"),
+])
+def test_a_built_in_kind_under_another_kubernetes_group_is_rejected(api_version: str, kind: str, served: str) -> None:
+    # Hand-edited as the test above (a structural fuzz of the rule cases made an apps/v1
+    # ReplicationController that stopped component detection: its view had no spec).
+    text = (f"apiVersion: {api_version}\nkind: {kind}\nmetadata: {{name: coredns, namespace: kube-system}}\n"
+            f"spec:\n  template:\n    spec: {{containers: [{{name: c, image: coredns}}]}}\n---\n").encode() + POD_YAML
+    r = ingest(text)
+    assert keys(r) == ["core/Pod/x/a"]
+    [rej] = r.object_rejections
+    assert f"{kind} is not served by apiVersion {api_version} ({served})" in rej.reason
+    import analyzer
+    assert analyzer.load({"edited.yaml": text.decode()}).distribution is not None
+
+
+@pytest.mark.parametrize(("api_version", "kind", "key"), [
+    ("longhorn.io/v1beta2", "Node", "longhorn.io/Node/x/n"),  # a custom resource named like a built-in kind
+    ("events.k8s.io/v1", "Event", "events.k8s.io/Event/x/n"),  # another group serving the kind
+    ("extensions/v1beta1", "Deployment", "apps/Deployment/x/n"),
+])
+def test_a_built_in_kind_under_a_group_that_serves_it_or_a_custom_group_is_read(api_version: str, kind: str,
+                                                                                key: str) -> None:
+    text = f"apiVersion: {api_version}\nkind: {kind}\nmetadata: {{name: n, namespace: x}}\n".encode()
+    r = ingest(text)
+    assert keys(r) == [key] and not r.object_rejections

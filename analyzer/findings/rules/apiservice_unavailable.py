@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
-from analyzer.kube.loose import listed, mapping
+from analyzer.model.normalize import as_dict, as_list
 
 RULE = RuleMeta(
     id="apiservice-unavailable", title="Aggregated API unavailable", severity="critical",
@@ -26,7 +26,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         return
     available: dict[str, bool] = {}
     for obj in cluster.objects_of("APIService"):
-        for cond in listed(mapping(obj.view.status).get("conditions")):
+        for cond in as_list(as_dict(obj.view.status).get("conditions")):
             if not isinstance(cond, dict) or cond.get("type") != "Available":
                 continue
             available[obj.name] = cond.get("status") == "True"

@@ -23,8 +23,8 @@ from analyzer.findings.events import EventFact, event_facts
 from analyzer.findings.facts import capture_of, ev
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import DATA
-from analyzer.kube.loose import listed, mapping
 from analyzer.kube.time import parse_time
+from analyzer.model.normalize import as_dict, as_list
 from analyzer.safeyaml import load_yaml
 
 RULE = RuleMeta(
@@ -67,9 +67,9 @@ def _policy_only(cluster: AnalyzedDump, families: dict[str, pd.DataFrame], pair:
         for ds in cluster.objects_of("DaemonSet"):
             if (ds.namespace, ds.name) not in keys:
                 continue
-            template = mapping(mapping(mapping(ds.body().get("spec")).get("template")).get("spec"))
-            for container in listed(template.get("containers")):
-                for env in listed(mapping(container).get("env")):
+            template = as_dict(as_dict(as_dict(ds.body().get("spec")).get("template")).get("spec"))
+            for container in as_list(template.get("containers")):
+                for env in as_list(as_dict(container).get("env")):
                     if not isinstance(env, dict) or env.get("name") != rule["env"]:
                         continue
                     value = _env_value(cluster, ds.namespace, env)

@@ -13,8 +13,8 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_text, ago, ev, known_age
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
-from analyzer.kube.loose import listed, mapping, text
 from analyzer.kube.time import parse_time
+from analyzer.model.normalize import as_dict, as_list
 from analyzer.safeyaml import load_yaml
 
 RULE = RuleMeta(
@@ -37,11 +37,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     fine: dict[str, list[str]] = data["fine_when_false"]
     for hpa in cluster.objects_of("HorizontalPodAutoscaler"):
         body = hpa.body()
-        ref = mapping(mapping(body.get("spec")).get("scaleTargetRef"))
+        ref = as_dict(as_dict(body.get("spec")).get("scaleTargetRef"))
         target = f"{ref.get('kind')}/{ref.get('name')}" if ref.get("name") else "not named in the dump"
-        conditions = listed(mapping(body.get("status")).get("conditions"))
+        conditions = as_list(as_dict(body.get("status")).get("conditions"))
         failing = [(i, c) for i, c in enumerate(conditions)
-                   if isinstance(c, dict) and text(c.get("type")) in fine and str(c.get("status")) == "False"
+                   if isinstance(c, dict) and isinstance(c.get("type"), str) and c["type"] in fine and str(c.get("status")) == "False"
                    and c.get("reason") not in fine[c["type"]]]
         if failing:
             i, cond = failing[0]
