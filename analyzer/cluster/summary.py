@@ -142,8 +142,8 @@ def summary_text(cluster: ModeledDump) -> str:
     orphans = s["logs"].get("without_pod") or []
     if orphans:
         named = ", ".join(orphans[:5]) + (f" and {len(orphans) - 5} more" if len(orphans) > 5 else "")
-        lines.append(f"      of {len(orphans)} pod(s) the dump does not hold ({named}): left in the folder by "
-                     "an earlier capture, read as history")
+        lines.append(f"      of {len(orphans)} pod(s) the dump does not hold ({named}): left by an earlier "
+                     "capture, or taken at another time; read apart from the state the dump shows")
     return "\n".join(lines) + "\n"
 
 

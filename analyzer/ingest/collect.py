@@ -16,6 +16,7 @@ from analyzer.ingest import (
     datasniff,
     jsondocs,
     layouts,
+    nodelogs,
     refusals,
     shapes,
     sightings,
@@ -132,6 +133,8 @@ class Ingestor:
         self._pod_named_logs: list[tuple[str, str, str, bool, bytes]] = []
         # <namespace>-<pod> log files (rancher2_logs_collector podlogs/), split once the pods are read
         self._joined_logs: list[tuple[str, layouts.JoinedLogHint, bytes]] = []
+        # a node's kubelet log files, told which run of their container they hold once the pods are read
+        self._node_logs: list[nodelogs.NodeLogFile] = []
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -151,6 +154,7 @@ class Ingestor:
         self._add_pod_named_logs()
         self._forget_static_manifests()
         self._add_joined_logs()
+        self._add_node_logs()
         # after the walk: a folder learns what it skips while listing its files
         for path, reason in getattr(tree, "skipped", []):
             self.result.skipped.append(Rejection(path, "", reason))
@@ -182,6 +186,10 @@ class Ingestor:
             self.result.skipped.append(Rejection(display, "", "zero bytes only: an empty tar archive, holding nothing"))
             return
         hint = layouts.object_hint(entry.path) if entry.path else None
+        node_log = layouts.node_log_hint(entry.path) if entry.path else None
+        if node_log is not None:
+            self._node_logs.append(nodelogs.NodeLogFile(display, node_log, data))
+            return
         log_hint = layouts.log_hint(entry.path) if entry.path else None
         if log_hint is not None:
             self._add_log_file(display, data, log_hint)
@@ -256,6 +264,7 @@ class Ingestor:
         parsed = None
         if (
             not (entry.path and (layouts.log_hint(entry.path) or layouts.joined_log_hint(entry.path)
+                                or layouts.node_log_hint(entry.path)
                                 or layouts.is_not_objects(entry.path)))
             and not is_archive(data[:512])
             and not _foreign_encoding(data)
@@ -282,6 +291,7 @@ class Ingestor:
         whole (yamlchunks), where what `add_file` would decide on its whole text is decided
         on its head; False where the file must be read whole (it was not read then)."""
         if entry.path and (layouts.log_hint(entry.path) or layouts.joined_log_hint(entry.path)
+                                or layouts.node_log_hint(entry.path)
                            or layouts.is_not_objects(entry.path)):
             return False
         if is_archive(mapped.map[:512]):
@@ -1451,6 +1461,25 @@ class Ingestor:
                 continue
             namespace, pod, previous = found
             self._add_log_file(display, data, layouts.LogHint(hint.format, namespace, pod, "", previous))
+
+    def _add_node_logs(self) -> None:
+        """A node's kubelet log files: each read as the log of its container's run the dump
+        shows, or of the run before it (previous); a file of another run, or of another pod of
+        the same name, is named with the reason (nodelogs.resolve)."""
+        pending, self._node_logs = self._node_logs, []
+        if not pending:
+            return
+        named = {(f.hint.namespace, f.hint.pod) for f in pending}
+        pods = {(o.namespace, o.name): nodelogs.pod_runs(o.body()) for o in self.result.objects
+                if o is not None and o.kind == "Pod" and o.api_version == "v1" and (o.namespace, o.name) in named}
+        for verdict in nodelogs.resolve(pending, pods):
+            f = verdict.file
+            if verdict.why is not None:
+                self.result.files.append(FileReport(f.display, "ignored"))
+                self.result.skipped.append(Rejection(f.display, "", verdict.why))
+                continue
+            self._add_log_file(f.display, f.data, layouts.LogHint(f.hint.format, f.hint.namespace, f.hint.pod,
+                                                                  f.hint.container, verdict.previous))
 
     def _add_side_file(self, entry: Entry, data: bytes, display: str) -> None:
         """A bundle file that holds facts about the dump, not objects: read what it says.

@@ -48,6 +48,7 @@ def _layouts() -> dict:
     data["capture_date_files"] = [re.compile(p) for p in data.get("capture_date_files", ())]
     data["command_outputs"] = [(r, re.compile(r["pattern"])) for r in data.get("command_outputs", ())]
     data["joined_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("joined_logs", ())]
+    data["node_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("node_logs", ())]
     data["not_objects"] = [
         (re.compile(p["pattern"]), p["reason"], bool(p.get("certain"))) if isinstance(p, dict)
         else (re.compile(p), BUNDLE_METADATA, False)
@@ -180,6 +181,39 @@ def split_joined(joined: str, previous: bool, pods: set[tuple[str, str]]) -> tup
     tries = [(joined, previous)] + ([(f"{joined}-previous", False)] if previous else [])
     found = {(ns, name, prev) for whole, prev in tries for ns, name in pods if whole == f"{ns}-{name}"}
     return next(iter(found)) if len(found) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeLogHint:
+    """A log file of a node's kubelet folders: one run of a container, named by its pod's uid
+    and the run's restart number (pods/) or by the run's container id (containers/)."""
+
+    format: str
+    namespace: str
+    pod: str
+    container: str
+    uid: str | None
+    restart: int | None
+    container_id: str | None
+
+
+def node_log_hint(path: str) -> NodeLogHint | None:
+    """The pod, container and run a kubelet log file's path names, or None.
+
+    >>> node_log_hint("logs/kind-worker/pods/default_db-0_9ec46322-8efb/postgresql/1.log")
+    NodeLogHint(format='kubelet-logs', namespace='default', pod='db-0', container='postgresql', uid='9ec46322-8efb', restart=1, container_id=None)
+    >>> node_log_hint("kind-worker/containers/db-0_default_postgresql-" + "ab" * 32 + ".log").container_id[:4]
+    'abab'
+    >>> node_log_hint("logs/kube-system/coredns-1/coredns.log") is None
+    True
+    """
+    for row, rx in _layouts()["node_logs"]:
+        m = rx.search(path)
+        if m:
+            g = m.groupdict()
+            restart = int(g["restart"]) if g.get("restart") else None
+            return NodeLogHint(row["format"], g["ns"], g["pod"], g["container"], g.get("uid"), restart, g.get("cid"))
+    return None
 
 
 def command_output_kind(path: str) -> str | None:

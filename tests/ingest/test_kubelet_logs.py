@@ -1,0 +1,94 @@
+"""A node's kubelet log folders beside a dump (`kind export logs`): pods/<ns>_<pod>_<uid>/<container>/
+<restart>.log and the containers/<pod>_<ns>_<container>-<id>.log links to them.
+
+Trimmed from clineberry/keycloak-in-kind-stuff @ b37dd9e722f1c6d94ebace19ed1bd7b4f25f2aef:
+cluster-info-dump.json (kubectl cluster-info dump of kind cluster local-test, 2022-11-23) and
+logs/ (`kind export logs` of a cluster of the same name made again, 2022-11-29), cut to the etcd
+static pod and a CoreDNS pod, two lines of each log. The etcd static pod has the same config hash
+in both (its manifest did not change), but the kind logs hold another run of it; the CoreDNS pod
+of the logs is not in the dump. kda read logs/<node>/containers/ as support-bundle-kit's
+logs/<ns>/<pod>/<container>.log (Pod local-test-control-plane/containers, a pod-log-errors
+finding on it) and skipped pods/ as plain text.
+"""
+
+from __future__ import annotations
+
+import json
+
+from analyzer.ingest import ingest
+from analyzer.ingest.layouts import NodeLogHint
+from analyzer.ingest.nodelogs import ContainerRuns, NodeLogFile, PodRuns, resolve
+
+ETCD_ID = "90fdab5bdd212b69dc526ee92e1cc96c165aa96dbcdf23ba0a4e2c1434ad74cd"
+ETCD = {"metadata": {"name": "etcd-local-test-control-plane", "namespace": "kube-system",
+                     "uid": "6f8ce05a-c945-4757-805b-e6aa843c55b3",
+                     "annotations": {"kubernetes.io/config.hash": "38021711ff50abd4f17793a0dbc0ca2b",
+                                     "kubernetes.io/config.mirror": "38021711ff50abd4f17793a0dbc0ca2b"}},
+        "spec": {"nodeName": "local-test-control-plane", "containers": [{"name": "etcd", "image": "k8s.gcr.io/etcd:3.5.3-0"}]},
+        "status": {"phase": "Running", "containerStatuses": [
+            {"name": "etcd", "ready": True, "restartCount": 0, "containerID": f"containerd://{ETCD_ID}",
+             "state": {"running": {"startedAt": "2022-11-23T22:35:34Z"}}}]}}
+DUMP_ETCD_LOG = ('{"level":"warn","ts":"2022-11-23T22:35:34.954Z","caller":"flags/flag.go:93","msg":"unrecognized '
+                 'environment variable","environment-variable":"ETCD_UNSUPPORTED_ARCH=arm64"}\n')
+KIND_ETCD_LOG = (b'2022-11-29T20:55:24.09691747Z stderr F {"level":"warn","ts":"2022-11-29T20:55:24.096Z","caller":'
+                 b'"flags/flag.go:93","msg":"unrecognized environment variable","environment-variable":'
+                 b'"ETCD_UNSUPPORTED_ARCH=arm64"}\n')
+KIND_COREDNS_LOG = (b"2022-11-29T20:55:50.434917358Z stdout F .:53\n"
+                    b"2022-11-29T20:55:50.435078483Z stdout F [INFO] plugin/reload: Running configuration MD5 = "
+                    b"db32ca3650231d74073ff4cf814959a7\n")
+NODE = "dump/logs/local-test-control-plane"
+KIND_ETCD = f"{NODE}/pods/kube-system_etcd-local-test-control-plane_38021711ff50abd4f17793a0dbc0ca2b/etcd/0.log"
+KIND_COREDNS = f"{NODE}/pods/kube-system_coredns-6d4b75cb6d-gr6m2_683487a2-06cc-425d-bdb6-81183c881bef/coredns/0.log"
+
+
+def _dump() -> dict[str, bytes]:
+    pods = json.dumps({"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": [ETCD]}, indent=4)
+    text = (f"{pods}\n==== START logs for container etcd of pod kube-system/etcd-local-test-control-plane ====\n"
+            f"{DUMP_ETCD_LOG}==== END logs for container etcd of pod kube-system/etcd-local-test-control-plane ====\n")
+    return {
+        "dump/cluster-info-dump.json": text.encode(),
+        KIND_ETCD: KIND_ETCD_LOG,
+        f"{NODE}/containers/etcd-local-test-control-plane_kube-system_etcd-"
+        "843f54709d0f9369fa64e3b527eaa653213182cf1c5b17235ea7acf72c7335bf.log": KIND_ETCD_LOG,
+        KIND_COREDNS: KIND_COREDNS_LOG,
+        f"{NODE}/containers/coredns-6d4b75cb6d-gr6m2_kube-system_coredns-"
+        "a3644a3a83f8aa13b5d8dcebcca9c815d4bb1ab6c0d506d93b2f5596a05f9f98.log": KIND_COREDNS_LOG,
+    }
+
+
+def test_kind_export_logs_are_read_by_pod_and_container_never_as_a_namespace_named_after_the_node() -> None:
+    r = ingest(_dump())
+    logs = sorted((g.namespace, g.pod, g.container, g.previous, g.source.rsplit("/", 1)[-1]) for g in r.logs)
+    assert logs == [("kube-system", "coredns-6d4b75cb6d-gr6m2", "coredns", False, "0.log"),
+                    ("kube-system", "etcd-local-test-control-plane", "etcd", False, "cluster-info-dump.json")]
+    assert r.accounting_holds() and not r.rejections
+    # the etcd the dump shows runs as 90fdab5bdd212...; the kind logs hold a later run, 843f54709d0f9...
+    reasons = {s.source.split("!/", 1)[-1]: s.reason for s in r.skipped}
+    etcd = reasons[KIND_ETCD]
+    assert etcd == ("the log of container etcd's run 843f54709d0f9, which is neither the run the dump shows "
+                    "(90fdab5bdd212) nor its previous one: not read as its log")
+    links = sorted(why.split("!/", 1)[-1] for path, why in reasons.items() if path.startswith(f"{NODE}/containers/"))
+    assert links == [f"{path} (/var/log/containers links to /var/log/pods): the same log, accounted for there"
+                     for path in (KIND_COREDNS, KIND_ETCD)]
+
+
+def _file(name: str, restart: int | None = None, uid: str | None = "u1", cid: str | None = None) -> NodeLogFile:
+    return NodeLogFile(name, NodeLogHint("kubelet-logs", "kube-system", "etcd-1", "etcd", uid, restart, cid), name.encode())
+
+
+def test_runs_are_told_apart_by_the_pods_restart_count_and_uid() -> None:
+    """The dump's pod restarted twice: 2.log is its log, 1.log the previous, 0.log older, and a
+    pod of the same name under another uid is not it."""
+    runs = PodRuns(frozenset({"u1"}), {"etcd": ContainerRuns(None, None, 2)})
+    verdicts = {v.file.display: (v.previous, v.why) for v in resolve(
+        [_file("0", 0), _file("1", 1), _file("2", 2), _file("other", 2, uid="u9")], {("kube-system", "etcd-1"): runs})}
+    assert verdicts["2"] == (False, None) and verdicts["1"] == (True, None)
+    assert verdicts["0"][1] == ("the log of container etcd's run 0, older than the previous run of the one the dump "
+                                "shows (restart 2): not read as its log")
+    assert verdicts["other"][1].startswith("the log of another pod named kube-system/etcd-1 (uid u9; ")
+
+
+def test_runs_of_a_pod_the_dump_lacks_are_the_latest_and_the_one_before() -> None:
+    verdicts = {v.file.display: (v.previous, v.why is None) for v in resolve(
+        [_file("3", 3), _file("5", 5), _file("4", 4)], {})}
+    assert verdicts == {"5": (False, True), "4": (True, True), "3": (False, False)}
