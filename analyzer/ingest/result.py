@@ -166,9 +166,14 @@ class IngestResult:
 
     @property
     def capture(self) -> CaptureEstimate:
-        """The capture time with the signal that gave it, its confidence and its periods."""
-        return estimate_capture(self.objects, self.stated_capture_times, self.header_times, self.printed_times,
-                                self.table_ages)
+        """The capture time with the signal that gave it, its confidence and its periods; a
+        dump whose objects carry no time (a node's log folders alone) was taken after its
+        container runtime's newest log line."""
+        estimate = estimate_capture(self.objects, self.stated_capture_times, self.header_times, self.printed_times,
+                                    self.table_ages)
+        if estimate.time is not None or not self.logs:
+            return estimate
+        return newest_runtime_log_line(self.logs) or estimate
 
     @property
     def object_notes(self) -> list[dict[str, str]]:
@@ -208,6 +213,9 @@ SIGNAL_CONFIDENCE: dict[str, str] = {
     # a write-up's "Generated: 2025-09-20 17:05:47 CEST": when its outputs were taken, as its
     # author (or script) says; weaker than what the API server wrote (see _estimate)
     "write-up header": "medium",
+    # the newest line a container runtime stamped in a log file: only where no object gives a
+    # time (a node's log folders alone); the capture came after it, by how much is not known
+    "container log line": "low",
 }
 # Signals read from the dump's files, not from the objects the API server wrote.
 _STATED_SIGNALS = frozenset({"bundle metadata", "write-up header", "session clock"})
@@ -289,6 +297,35 @@ class CaptureEstimate:
         if self.clock_ahead:
             text += f"; left out: {self.clock_ahead}"
         return text
+
+
+# A line the container runtime wrote to a container's log file (CRI: time, stream, P(artial) or
+# F(ull) tag, then the container's own text).
+_RUNTIME_LOG_LINE = re.compile(r"^(\S+) (?:stdout|stderr) [PF] ")
+
+
+def newest_runtime_log_line(logs: Iterable[LogRecord]) -> CaptureEstimate | None:
+    """The time of the newest line the container runtime stamped in the dump's logs (each log's
+    last line), as a capture estimate of low confidence; None when no log is in that format.
+
+    >>> log = LogRecord("kube-system", "etcd-0", "etcd", "2021-05-26T01:55:24.49Z stderr F a\\n"
+    ...                 "2021-05-26T05:58:11.2Z stderr F b\\n", "node/pods/x/etcd/0.log")
+    >>> newest_runtime_log_line([log]).describe()
+    '2021-05-26T05:58:11Z (container log line, low confidence)'
+    """
+    best: tuple[datetime, LogRecord] | None = None
+    for log in logs:
+        tail = log.text.rstrip().rsplit("\n", 1)[-1]
+        m = _RUNTIME_LOG_LINE.match(tail)
+        when = _parse(m[1]) if m and TIMESTAMP_RX.match(m[1]) else None
+        if when is not None and (best is None or when > best[0]):
+            best = (when, log)
+    if best is None:
+        return None
+    when, log = best[0].replace(microsecond=0), best[1]
+    where = f"the last line of {log.namespace}/{log.pod} container {log.container}'s log"
+    return CaptureEstimate(when, "container log line", "low", where, log.source,
+                           signals={"container log line": _iso(when) or ""})
 
 
 def _files(sources: tuple[str, ...]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+import analyzer
 from analyzer.ingest import ingest
 from analyzer.ingest.layouts import NodeLogHint
 from analyzer.ingest.nodelogs import ContainerRuns, NodeLogFile, PodRuns, resolve
@@ -92,3 +93,37 @@ def test_runs_of_a_pod_the_dump_lacks_are_the_latest_and_the_one_before() -> Non
     verdicts = {v.file.display: (v.previous, v.why is None) for v in resolve(
         [_file("3", 3), _file("5", 5), _file("4", 4)], {})}
     assert verdicts == {"5": (False, True), "4": (True, True), "3": (False, False)}
+
+
+# chenjinkai/k8slogs @ 7fd8db6d7cca21fd5c3dcb1073070885315c4a64, k8slogs-bak.zip: a `kind export
+# logs` of kind cluster "local" (v1.20), nothing else; trimmed to the kube-scheduler's log
+# (its start-up, its RBAC refusals before its informers synced, and its last lines: 01:55) and
+# kindnet's last lines (05:58, the newest line of the export). kda dated nothing ("capture time
+# unknown") and called the scheduler's start-up refusals a warning "still coming at capture".
+SCHEDULER_LOG = (
+    b"2021-05-26T01:55:24.492589599Z stderr F I0526 01:55:24.492391       1 serving.go:331] Generated self-signed cert in-memory\n"
+    + b"".join(b"2021-05-26T01:55:38.%09dZ stderr F E0526 01:55:38.%06d       1 reflector.go:138] k8s.io/client-go/informers/"
+               b"factory.go:134: Failed to watch *v1.%s: failed to list *v1.%s: %s is forbidden: User \"system:kube-scheduler\" "
+               b"cannot list resource \"%s\" in API group \"\" at the cluster scope\n" % (n, n // 1000, k, k, r, r)
+               for n, k, r in ((201513559, b"Pod", b"pods"), (412122626, b"PersistentVolume", b"persistentvolumes"),
+                               (426541878, b"Node", b"nodes")))
+    + b"2021-05-26T01:55:41.198859926Z stderr F I0526 01:55:41.198484       1 leaderelection.go:243] attempting to acquire "
+      b"leader lease kube-system/kube-scheduler...\n"
+    b"2021-05-26T01:55:41.207096066Z stderr F I0526 01:55:41.206816       1 leaderelection.go:253] successfully acquired "
+    b"lease kube-system/kube-scheduler\n")
+KINDNET_LOG = (b"2021-05-26T05:58:06.313127024Z stderr F I0526 05:58:06.312975       1 main.go:223] Handling node with IPs: "
+               b"map[172.18.0.2:{}]\n"
+               b"2021-05-26T05:58:06.313201977Z stderr F I0526 05:58:06.313009       1 main.go:227] handling current node\n")
+
+
+def test_a_node_log_export_alone_is_dated_by_its_newest_runtime_line_and_start_up_lines_are_history() -> None:
+    node = "k8slogs-bak/local-control-plane/pods"
+    cluster = analyzer.load({
+        f"{node}/kube-system_kube-scheduler-local-control-plane_4cbf5050a941ea6d3b654edb8022d1d6/kube-scheduler/0.log": SCHEDULER_LOG,
+        f"{node}/kube-system_kindnet-2zhgq_26760765-3bea-42da-83c9-04e2c8050fa4/kindnet-cni/0.log": KINDNET_LOG,
+    })
+    assert cluster.capture.describe() == "2021-05-26T05:58:06Z (container log line, low confidence)"
+    assert cluster.capture.where == "the last line of kube-system/kindnet-2zhgq container kindnet-cni's log"
+    found = cluster.findings
+    rbac = found[(found["rule"] == "pod-log-errors") & (found["status"] != "not_applicable")]
+    assert list(rbac["severity"]) == ["info"] and "(history: start-up" in rbac["message"].iloc[0]
