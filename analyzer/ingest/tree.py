@@ -135,6 +135,18 @@ class DumpTree:
     def read(self, entry: Entry) -> bytes | MappedFile:
         raise NotImplementedError
 
+    def _in_vcs_folder(self, path: str) -> bool:
+        """Whether an archive member sits in a version-control folder, which is named (once) in
+        the tree's `skipped` list."""
+        folder = vcs_folder(path)
+        if folder is None:
+            return False
+        named = self.__dict__.setdefault("_vcs_named", set())
+        if folder not in named:
+            named.add(folder)
+            self.skipped.append((f"{self.name}!/{folder}", VCS_REASON))
+        return True
+
 
 class MemoryTree(DumpTree):
     """A dump held in memory as path -> bytes (tests, notebooks, already-read text)."""
@@ -178,7 +190,9 @@ class DirectoryTree(DumpTree):
         root_real = self.root.resolve()
         out: list[Entry] = []
         for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
-            dirnames.sort()
+            for dn in sorted(d for d in dirnames if d in VCS_FOLDERS):
+                self.skipped.append((str(Path(dirpath) / dn), VCS_REASON))
+            dirnames[:] = sorted(d for d in dirnames if d not in VCS_FOLDERS)
             for dn in dirnames:
                 if (Path(dirpath) / dn).is_symlink():
                     self.skipped.append((str(Path(dirpath) / dn), "symlinked folder, not followed"))
@@ -212,6 +226,23 @@ def _bounded_read(stream: io.BufferedIOBase, limit: int, display: str) -> bytes:
         if total > limit:
             raise InputError(display, f"inflates past {limit // 1024**2} MiB; not read (decompression bomb?)")
         chunks.append(chunk)
+
+
+# A version-control system's own folder (a dump committed to a repository, then cloned or zipped
+# whole): its files are the repository's history and settings, never the dump; named once.
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn"})
+VCS_REASON = "a version-control folder (the repository's own metadata), not part of the dump; not read"
+
+
+def vcs_folder(path: str) -> str | None:
+    """The path up to the version-control folder a file sits in, or None.
+
+    >>> vcs_folder("k8slogs-bak/.git/objects/22/78026996"), vcs_folder("dump/nodes.json")
+    ('k8slogs-bak/.git', None)
+    """
+    parts = path.split("/")
+    at = next((i for i, part in enumerate(parts[:-1]) if part in VCS_FOLDERS), None)
+    return None if at is None else "/".join(parts[:at + 1])
 
 
 def safe_member_path(name: str) -> str | None:
@@ -255,6 +286,8 @@ class TarTree(DumpTree):
                     path = safe_member_path(member.name)
                     if path is None:
                         self.skipped.append((f"{name}!/{member.name}", "member path leaves the archive; not read"))
+                        continue
+                    if self._in_vcs_folder(path):
                         continue
                     f = tar.extractfile(member)
                     if f is None:
@@ -309,6 +342,8 @@ class ZipTree(DumpTree):
             path = safe_member_path(info.filename)
             if path is None:
                 self.skipped.append((f"{name}!/{info.filename}", "member path leaves the archive; not read"))
+                continue
+            if self._in_vcs_folder(path):
                 continue
             self._paths[path] = info
 

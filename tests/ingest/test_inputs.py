@@ -262,3 +262,34 @@ def test_fifo_inside_a_folder_is_skipped_not_read(tmp_path: Path) -> None:
     r = ingest(tmp_path)
     assert keys(r) == ["core/Pod/x/a"]
     assert any(s.reason == "not a regular file, not read" for s in r.skipped)
+
+
+# chenjinkai/k8slogs @ 7fd8db6, k8slogs-bak.zip: a `kind export logs` folder zipped with the git
+# repository it had been committed to, .git/ and all (here its HEAD, a hook and an object): kda
+# rejected each of the 60 .git files as "not a Kubernetes dump" or "binary data".
+KIND_EXPORT_IN_A_REPO = {
+    "k8slogs-bak/README.md": b"# k8slogs\n",
+    "k8slogs-bak/.git/HEAD": b"ref: refs/heads/main\n",
+    "k8slogs-bak/.git/hooks/pre-commit.sample": b"#!/bin/sh\n#\n# An example hook script\n",
+    "k8slogs-bak/.git/objects/22/78026996b407d41baeca845342128b9e5c7aee": b"x\x01K\xca\xc9OR0\x00",
+    "k8slogs-bak/local-control-plane/pods/local-path-storage_local-path-provisioner-547f784dff-8zg64_"
+    "c3c09ea0-6a94-4eaf-89a4-68672125188d/local-path-provisioner/0.log":
+        b"2021-05-26T01:56:03.101418283Z stderr F I0526 01:56:03.101086       1 controller.go:773] "
+        b"Starting provisioner controller rancher.io/local-path_local-path-provisioner-547f784dff-8zg64\n",
+}
+
+
+@pytest.mark.parametrize("make", [lambda: zip_bytes(KIND_EXPORT_IN_A_REPO), lambda: tar_bytes(KIND_EXPORT_IN_A_REPO)])
+def test_a_version_control_folder_is_named_once_never_read(tmp_path: Path, make) -> None:
+    (tmp_path / "archive").write_bytes(make())
+    (tmp_path / "folder").mkdir()
+    for name, data in KIND_EXPORT_IN_A_REPO.items():
+        (tmp_path / "folder" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "folder" / name).write_bytes(data)
+    for r, root in ((ingest(tmp_path / "archive"), f"{tmp_path}/archive!/"), (ingest(tmp_path / "folder"), f"{tmp_path}/folder/")):
+        assert not r.rejections and r.accounting_holds()
+        assert [(s.source, s.reason) for s in r.skipped if ".git" in s.source] == [(
+            f"{root}k8slogs-bak/.git",
+            "a version-control folder (the repository's own metadata), not part of the dump; not read")]
+        assert [(g.namespace, g.pod, g.container) for g in r.logs] == [
+            ("local-path-storage", "local-path-provisioner-547f784dff-8zg64", "local-path-provisioner")]
