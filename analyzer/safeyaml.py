@@ -16,3 +16,16 @@ def load_yaml(text: str) -> Any:
     {'a': [1, True, '0755']}
     """
     return yaml.load(text, Loader=yaml.CSafeLoader)
+
+
+class DumpLoader(yaml.CSafeLoader):
+    """The compiled safe loader for dumps, reading a plain `=` as the string Go's YAML (and so
+    the API server) reads: YAML 1.1 resolves it to its `value` type, which PyYAML has no
+    constructor for, and a whole file was refused for an enum of match operators.
+
+    >>> yaml.load("enum:\\n- '!='\\n- =\\n- =~\\n", Loader=DumpLoader)
+    {'enum': ['!=', '=', '=~']}
+    """
+
+
+DumpLoader.add_constructor("tag:yaml.org,2002:value", yaml.CSafeLoader.construct_yaml_str)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import re
 
+import yaml
 from conftest import ROOT
 
+from analyzer.safeyaml import DumpLoader
+
 # safe_load/load_all/full_load/unsafe_load, yaml.Loader, SafeLoader and FullLoader without the
-# compiled C prefix, and yaml.load given any loader but CSafeLoader.
+# compiled C prefix, and yaml.load given any loader but CSafeLoader or safeyaml's DumpLoader (a
+# CSafeLoader that reads a plain `=` as a string).
 FORBIDDEN = re.compile(
     r"yaml\.(?:safe_load|safe_load_all|full_load|unsafe_load|load_all\([^)]*Loader=yaml\.(?!CSafeLoader))"
     r"|(?<![C\w])(?:SafeLoader|FullLoader|UnsafeLoader)\b|yaml\.Loader\b"
-    r"|yaml\.load\((?![^)]*Loader=yaml\.CSafeLoader)"
+    r"|yaml\.load\((?![^)]*Loader=(?:yaml\.CSafeLoader|DumpLoader))"
 )
 
 
@@ -31,3 +35,9 @@ def test_the_pattern_sees_what_it_forbids() -> None:
         assert FORBIDDEN.search(line), line
     assert not FORBIDDEN.search("yaml.load(text, Loader=yaml.CSafeLoader)")
     assert not FORBIDDEN.search("loader = yaml.CSafeLoader(text)")
+
+
+def test_the_dump_loader_is_the_compiled_safe_loader() -> None:
+    assert issubclass(DumpLoader, yaml.CSafeLoader)
+    assert DumpLoader.yaml_constructors is not yaml.CSafeLoader.yaml_constructors  # its own table
+    assert "tag:yaml.org,2002:value" not in yaml.CSafeLoader.yaml_constructors

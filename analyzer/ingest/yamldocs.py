@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from analyzer.ingest.jsondocs import Skipped
+from analyzer.safeyaml import DumpLoader
 
 # A document marker line: `---` (optionally with a comment) or `...`, at column 0.
 _DOC_SEP = re.compile(r"---[ \t]*(?:#[^\n]*)?(?=\n|$)|\.\.\.[ \t]*(?=\n|$)")
@@ -196,7 +197,7 @@ def parse_yaml_document(text: str, compact_items: bool = False) -> Any:
         if load_yaml_documents is not None:
             docs = load_yaml_documents(text, compact_items)
         else:
-            docs = list(yaml.load_all(text, Loader=yaml.CSafeLoader))
+            docs = list(yaml.load_all(text, Loader=DumpLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise YamlDocumentError(_yaml_message(exc), mark.line + 1 if mark else None) from None

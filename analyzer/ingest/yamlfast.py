@@ -35,6 +35,7 @@ from yaml.events import CollectionEndEvent, CollectionStartEvent
 
 from analyzer.collector import collector_paused
 from analyzer.ingest.records import JsonItem
+from analyzer.safeyaml import DumpLoader
 
 __all__ = [
     "JsonItem",
@@ -364,7 +365,7 @@ def _safe_load(text: str, first_line: int) -> Any:
     _count_safe_load()
     _check_nesting(text, first_line)
     try:
-        value = yaml.load(text, Loader=yaml.CSafeLoader)
+        value = yaml.load(text, Loader=DumpLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         message = "; ".join(part for part in (error.context, error.problem) if part) or str(error)

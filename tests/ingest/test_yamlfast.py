@@ -1,6 +1,7 @@
-"""load_yaml_documents returns exactly what PyYAML's CSafeLoader returns, and uses the fast path where it may.
+"""load_yaml_documents returns exactly what PyYAML's CSafeLoader returns (a plain `=` read as the
+string it is to the API server), and uses the fast path where it may.
 
-Reference: `list(yaml.load_all(text, Loader=yaml.CSafeLoader))`. Values are compared by repr,
+Reference: `list(yaml.load_all(text, Loader=DumpLoader))`. Values are compared by repr,
 which sees types (1, 1.0, True), key order, NaN and -0.0.
 """
 
@@ -25,6 +26,7 @@ from analyzer.ingest.yamlfast import (
     load_yaml_documents,
     load_yaml_documents_bytes,
 )
+from analyzer.safeyaml import DumpLoader
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -32,7 +34,7 @@ FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCh
 def reference(text: str | bytes) -> tuple[str, str | None]:
     """CSafeLoader's outcome: ("ok", repr of the documents) or ("error", None)."""
     try:
-        return "ok", repr(list(yaml.load_all(text, Loader=yaml.CSafeLoader)))
+        return "ok", repr(list(yaml.load_all(text, Loader=DumpLoader)))
     except (yaml.YAMLError, ValueError, OverflowError, TypeError):
         return "error", None
 
@@ -269,6 +271,10 @@ TRAPS = [
     ('{"replicas":3,"on":yes}\n', [{"replicas": 3, "on": True}]),
     ("yes : x\n0755 :\n", [{True: "x", 493: None}]),  # spaces before a key's colon
     ("{\"q\" :off, 'k':0755}\n", [{"q": False, "k": 493}]),  # a flow value right after the colon
+    # a plain `=` (an AlertmanagerConfig CRD's matchType enum): YAML 1.1's `value` type, a string
+    # to Go's YAML; CSafeLoader refused the whole file (also where an anchor sends it there)
+    ("enum:\n- '!='\n- =\n- =~\n", [{"enum": ["!=", "=", "=~"]}]),
+    ("a: &x =\nb: *x\n", [{"a": "=", "b": "="}]),
 ]
 
 
