@@ -16,6 +16,14 @@ Fixtures, trimmed copies:
   must-gather, 2024-12-01): one pod's own file and one node's nodes/<node>/ folder, its JSON
   lists cut to their first items, the kubelet journal to three lines, sysinfo.tgz re-packed
   with machineinfo.json, proc/cmdline and one of its /sys links.
+- tests/ingest/data/must-gather-ovn/ from p0lyn0mial/multi-operator-manager @ 50cd1a747cdc
+  must-gather/ (an OpenShift 4.18 CI cluster on OVN-Kubernetes, 2024-10-24): the first and last
+  lines of timestamp and gather.logs, network_logs/ (cluster_scale, multi-networkpolicy, and
+  ovnk_database_store.tar.gz re-packed with two records of one node's nbdb), the first lines of
+  a kube-apiserver termination log, a node's podresources.json cut to one pod, and the
+  AlertmanagerConfig CRD cut to the schema of its matchType enum. kda rejected 17,875 OVSDB
+  records as objects without a kind, and the CRD whole: "could not determine a constructor for
+  the tag 'tag:yaml.org,2002:value'" (its plain `=`).
 """
 
 from __future__ import annotations
@@ -119,3 +127,23 @@ def test_a_nodes_folder_of_kubectl_text_is_read_not_passed_over(tmp_path: Path) 
     (tmp_path / "nodes" / "n1" / "describe.txt").write_bytes(describe.read_bytes())
     r = ingest(str(tmp_path))
     assert [o.kind for o in r.objects] == ["Node"]
+
+
+def test_a_must_gathers_network_logs_are_passed_over_and_a_plain_equals_sign_is_a_string() -> None:
+    r = ingest(str(DATA / "must-gather-ovn"))
+    assert r.accounting_holds()
+    assert not r.rejections, r.rejections
+    skipped = _skipped(r, "must-gather-ovn/must-gather/")
+    for path, words in {
+        "network_logs/ovnk_database_store.tar.gz": "the nodes' OVN databases",
+        "network_logs/cluster_scale": "object counts",
+        "network_logs/multi-networkpolicy": "kubectl's error",
+        "static-pods/kube-apiserver/ci-op-2fcpj5j6-f6035-2lklf-master-0-termination.log.gz": "termination log",
+        "nodes/ci-op-2fcpj5j6-f6035-2lklf-master-0/podresources.json": "a node's own state",
+        "gather.logs": "the must-gather's own log",
+    }.items():
+        assert words in skipped[path], (path, skipped.get(path))
+    (crd,) = r.objects
+    schema = crd.body()["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    rule = schema["properties"]["spec"]["properties"]["inhibitRules"]["items"]
+    assert rule["properties"]["sourceMatch"]["items"]["properties"]["matchType"]["enum"] == ["!=", "=", "=~", "!~"]
