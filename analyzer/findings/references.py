@@ -117,7 +117,7 @@ def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
                 [ev(obj, via, name, f"an existing {kind}") for via in vias]
             finding = rule.fail(obj, *evidence, ref_kind=kind, ref_name=name,
                                 where=", ".join(e.field for e in evidence))
-            retired = _retired_revision(graph, source, obj, kind)
+            retired = _retired_revision(graph, source, obj, kind, objects)
             yield finding.as_info(resolved=retired) if retired else finding
 
 
@@ -125,17 +125,28 @@ def missing_references(cluster: AnalyzedDump, rule: RuleMeta, kind: str,
 _REVISION_KINDS = frozenset({"ReplicaSet", "ReplicationController"})
 
 
-def _retired_revision(graph: nx.MultiDiGraph, source: str, obj: KubeObject, kind: str) -> str:
-    """Why a controller's template reference fails no pod now: scaled to 0 with no pod left (an
-    old revision, whose Secret the operator has since rotated away); "" otherwise."""
+def _retired_revision(graph: nx.MultiDiGraph, source: str, obj: KubeObject, kind: str,
+                      objects: dict[str, KubeObject]) -> str:
+    """Why a controller's template reference fails no pod now: scaled to 0 with no pod left, or
+    only pods already being deleted (an old revision mid-rollout, whose Secret the operator has
+    since rotated away: a running pod keeps what it mounted); "" otherwise."""
     if obj.kind not in _REVISION_KINDS or obj.view.spec.replicas != 0 or obj.view.status.replicas:
         return ""
-    if any(d.get("relation") == "owns" for keyed in graph._succ[source].values() for d in keyed.values()):
+    owned = [target for target, keyed in graph._succ[source].items()
+             if any(d.get("relation") == "owns" for d in keyed.values())]
+    if any(not _terminating(objects.get(target)) for target in owned):
         return ""
     owner = next((f"{ref.kind} {ref.name}" for ref in obj.view.metadata.ownerReferences or ()
                   if ref.controller and ref.kind and ref.name), "")
     revision = f"an old revision of {owner}, " if owner else ""
+    if owned:
+        return f"{revision}scaled to 0, its last {len(owned)} pod(s) being deleted: no pod will start from it to need the {kind}"
     return f"{revision}scaled to 0 with no pod left: no pod refers to the {kind} now"
+
+
+def _terminating(pod: KubeObject | None) -> bool:
+    """A pod the API server is deleting (its deletionTimestamp set: Terminating)."""
+    return pod is not None and bool(pod.view.metadata.deletionTimestamp)
 
 
 @once_per
