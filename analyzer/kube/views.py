@@ -47,6 +47,7 @@ class Meta(Struct, gc=False):
     resourceVersion: str | None = None
     creationTimestamp: str | None = None
     deletionTimestamp: str | None = None
+    deletionGracePeriodSeconds: int | None = None
     generation: int | None = None
     labels: dict[str, Any] | None = None
     annotations: dict[str, Any] | None = None

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from analyzer.kube.time import parse_time
 from analyzer.kube.views import Condition, ObjectView
 from analyzer.model.frame import DATETIME, as_nanoseconds
 from analyzer.model.normalize import builtin_objects, source_of
@@ -219,13 +220,32 @@ def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, 
             rows.add(rows.ago(view.text.age_seconds), obj, "created",
                      "from the AGE a pasted table shows", node=node)
         if meta.deletionTimestamp:
-            rows.add(meta.deletionTimestamp, obj, "deletion requested",
-                     f"finalizers: {', '.join(meta.finalizers)}" if meta.finalizers else "",
-                     node=node, mark=MARK_TRANSITION)
+            asked, held = _deletion_request(meta)
+            rows.add(asked, obj, "deletion requested", held, node=node, mark=MARK_TRANSITION)
         elif view.text is not None and view.text.deletion_ago_seconds is not None:
             rows.add(rows.ago(view.text.deletion_ago_seconds), obj, "deletion requested",
                      "its deletion time, from the `Terminating (lasts ...)` a describe shows",
                      node=node, mark=MARK_TRANSITION)
+
+
+def _deletion_request(meta: Any) -> tuple[Any, str]:
+    """When an object's deletion was asked for, and what holds it: a graceful deletion's
+    deletionTimestamp is its deadline (the request time plus deletionGracePeriodSeconds), a
+    pod's until its containers stop.
+
+    >>> from analyzer.kube.views import Meta
+    >>> _deletion_request(Meta(deletionTimestamp="2024-10-24T14:45:26Z", deletionGracePeriodSeconds=170))
+    (datetime.datetime(2024, 10, 24, 14, 42, 36, tzinfo=datetime.timezone.utc), 'graceful: its grace period (170s) ends at 2024-10-24T14:45:26Z')
+    >>> _deletion_request(Meta(deletionTimestamp="2024-10-24T14:45:26Z", finalizers=["kubernetes"]))
+    ('2024-10-24T14:45:26Z', 'finalizers: kubernetes')
+    """
+    held = f"finalizers: {', '.join(meta.finalizers)}" if meta.finalizers else ""
+    grace = meta.deletionGracePeriodSeconds
+    deadline = parse_time(meta.deletionTimestamp) if grace else None
+    if deadline is None:
+        return meta.deletionTimestamp, held
+    detail = f"graceful: its grace period ({grace}s) ends at {meta.deletionTimestamp}"
+    return deadline - timedelta(seconds=grace), f"{detail}; {held}" if held else detail
 
 
 def pod_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:

@@ -362,3 +362,19 @@ def test_events_of_a_paste_without_capture_time_are_listed_in_their_order() -> N
     markdown = render(t, "markdown")
     assert "| 22s before capture |  | Pod/flexvoltest/nginx-flex-kv-podid | event | Warning FailedMount" in markdown
     assert select(t, namespace="elsewhere").attrs["before_capture"] == []
+
+
+def test_a_graceful_deletion_is_dated_when_it_was_asked_for_not_at_its_grace_periods_end() -> None:
+    """p0lyn0mial/multi-operator-manager @ 50cd1a7, must-gather (OpenShift 4.18, captured
+    14:45:15Z): metrics-server's old pod, deleted by the rollout that created its successor
+    ReplicaSet at 14:42:36, carries deletionTimestamp 14:45:26 and grace 170 s. The timeline said
+    "deletion requested" at 14:45:26, after the capture."""
+    pod = {"apiVersion": "v1", "kind": "Pod",
+           "metadata": {"name": "metrics-server-7f98b5f8b5-9v6xq", "namespace": "openshift-monitoring",
+                        "uid": "u1", "creationTimestamp": "2024-10-24T13:46:28Z",
+                        "deletionTimestamp": "2024-10-24T14:45:26Z", "deletionGracePeriodSeconds": 170},
+           "spec": {"containers": [{"name": "metrics-server", "image": "metrics-server:1"}]},
+           "status": {"phase": "Running"}}
+    deleted = _facts(analyzer.load(_dump([pod])).timeline, "deletion requested").iloc[0]
+    assert deleted["time"] == pd.Timestamp("2024-10-24T14:42:36Z")
+    assert deleted["detail"] == "graceful: its grace period (170s) ends at 2024-10-24T14:45:26Z"
