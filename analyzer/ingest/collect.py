@@ -2148,6 +2148,9 @@ def _yaml_list_items(value: Any) -> list | None:
 _CAPTURE_DATE_FILE_BYTES = 4096
 
 
+_KUBE_VERSION_WORD = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+[-+.a-z0-9]*")
+
+
 def _side_file_facts(path: str, data: bytes) -> dict[str, Any]:
     """Server version and creation time stated by bundle metadata files, where they say them,
     and the kinds a collector queried (found none or not)."""
@@ -2160,6 +2163,12 @@ def _side_file_facts(path: str, data: bytes) -> dict[str, Any]:
         times = [when for line in lines if (when := parse_stated_time(" ".join(line.split()))) is not None]
         if times:
             facts["created"] = max(times).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return facts
+    if path.endswith("/kubernetes-version.txt") and len(data) < _CAPTURE_DATE_FILE_BYTES:
+        # kind export logs: the node's `kubeadm version`-style one word, "v1.24.6"
+        said = data.decode("utf-8", "replace").strip()
+        if _KUBE_VERSION_WORD.fullmatch(said):
+            facts["server_version"] = said
         return facts
     try:
         if path.endswith(".json"):

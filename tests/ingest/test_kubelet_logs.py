@@ -127,3 +127,25 @@ def test_a_node_log_export_alone_is_dated_by_its_newest_runtime_line_and_start_u
     found = cluster.findings
     rbac = found[(found["rule"] == "pod-log-errors") & (found["status"] != "not_applicable")]
     assert list(rbac["severity"]) == ["info"] and "(history: start-up" in rbac["message"].iloc[0]
+
+
+def test_a_kind_exports_own_files_are_named_and_its_nodes_kubernetes_version_read() -> None:
+    """The rest of k8slogs-bak.zip, trimmed: kind's version, a node's `docker inspect` (a JSON
+    list kda rejected as an object without a kind), its Kubernetes version and kubelet journal."""
+    node = "k8slogs-bak/local-control-plane"
+    r = ingest({
+        "k8slogs-bak/kind-version.txt": b"kind v0.11.0 go1.16.4 windows/amd64\n",
+        f"{node}/inspect.json": b'[\n    {\n        "Id": "6588e3f7b68f5044d34bc5c7535a4f61d5a7186697b2c827bb1956599b6ba7ab",\n'
+                                b'        "Created": "2021-05-26T01:54:53.063642754Z",\n        "Path": "/usr/local/bin/entrypoint"\n    }\n]\n',
+        f"{node}/kubernetes-version.txt": b"v1.20.7",
+        f"{node}/kubelet.log": b"-- Logs begin at Wed 2021-05-26 01:54:58 UTC, end at Wed 2021-05-26 05:55:49 UTC. --\n"
+                               b"May 26 01:54:58 local-control-plane systemd[1]: Condition check resulted in kubelet: "
+                               b"The Kubernetes Node Agent being skipped.\n",
+        f"{node}/pods/kube-system_kindnet-2zhgq_26760765-3bea-42da-83c9-04e2c8050fa4/kindnet-cni/0.log": KINDNET_LOG,
+    })
+    assert not r.rejections and r.accounting_holds()
+    assert r.server_version == "v1.20.7"
+    reasons = {s.source.rsplit("/", 1)[-1]: s.reason for s in r.skipped}
+    assert reasons["inspect.json"] == "`docker inspect` of a node's container (kind export logs), not Kubernetes objects"
+    assert reasons["kubelet.log"].startswith("a node's own logs (kind export logs")
+    assert reasons["kind-version.txt"].startswith("kind's and Docker's own versions")
