@@ -11,6 +11,7 @@ from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.facts import ev, objects_by_id
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.memo import once_per
+from analyzer.model.normalize import as_dict, as_list
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -30,18 +31,21 @@ class Reference:
 def pod_references(pod: KubeObject) -> Iterator[Reference]:
     """Every named reference of a pod: volumes (projected too), env, envFrom, pull secrets, SA."""
     spec = pod.view.spec
+    # Volumes are untyped in the view: a hand-edited one may hold anything where the API has a
+    # mapping or a name, and only a name that is text refers to anything.
     for i, vol in enumerate(spec.volumes or ()):
+        vol = as_dict(vol)
         base = f"spec.volumes[{i}]"
-        if (cm := vol.get("configMap")) and cm.get("name"):
-            yield Reference("ConfigMap", cm["name"], f"{base}.configMap.name", bool(cm.get("optional")))
-        if (sec := vol.get("secret")) and sec.get("secretName"):
-            yield Reference("Secret", sec["secretName"], f"{base}.secret.secretName", bool(sec.get("optional")))
-        if (pvc := vol.get("persistentVolumeClaim")) and pvc.get("claimName"):
-            yield Reference("PersistentVolumeClaim", pvc["claimName"], f"{base}.persistentVolumeClaim.claimName")
-        for j, src in enumerate((vol.get("projected") or {}).get("sources") or ()):
+        if isinstance(name := (cm := as_dict(vol.get("configMap"))).get("name"), str) and name:
+            yield Reference("ConfigMap", name, f"{base}.configMap.name", bool(cm.get("optional")))
+        if isinstance(name := (sec := as_dict(vol.get("secret"))).get("secretName"), str) and name:
+            yield Reference("Secret", name, f"{base}.secret.secretName", bool(sec.get("optional")))
+        if isinstance(name := as_dict(vol.get("persistentVolumeClaim")).get("claimName"), str) and name:
+            yield Reference("PersistentVolumeClaim", name, f"{base}.persistentVolumeClaim.claimName")
+        for j, src in enumerate(as_list(as_dict(vol.get("projected")).get("sources"))):
             for key, kind in (("configMap", "ConfigMap"), ("secret", "Secret")):
-                if (ref := src.get(key)) and ref.get("name"):
-                    yield Reference(kind, ref["name"], f"{base}.projected.sources[{j}].{key}.name",
+                if isinstance(name := (ref := as_dict(as_dict(src).get(key))).get("name"), str) and name:
+                    yield Reference(kind, name, f"{base}.projected.sources[{j}].{key}.name",
                                     bool(ref.get("optional")))
     groups = (("initContainers", spec.initContainers), ("containers", spec.containers))
     for group, containers in groups:
