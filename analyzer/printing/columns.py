@@ -71,6 +71,16 @@ def _l(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def by_field(items: Any, field: str) -> dict[str, dict[str, Any]]:
+    """The mappings of a list by one text field, the last of each; items of another shape or
+    whose field is not text are left out (a hand-edited dump can hold anything there).
+
+    >>> by_field([{"type": "Ready"}, {"type": ["x"]}, "y", {"type": "Ready", "status": "True"}], "type")
+    {'Ready': {'type': 'Ready', 'status': 'True'}}
+    """
+    return {item[field]: item for item in _l(items) if isinstance(item, dict) and isinstance(item.get(field), str)}
+
+
 def _meta(o: Body) -> dict[str, Any]:
     return _d(o.get("metadata"))
 
@@ -79,11 +89,17 @@ def _age(o: Body, clock: Clock) -> str:
     return clock.since(_meta(o).get("creationTimestamp"))
 
 
-def _int(value: Any) -> int:
+def as_int(value: Any, default: int = 0) -> int:
+    """A count or number field as an int: zero or unset is the default, and so is another type
+    in a hand-edited dump (text that is not a whole number, a list, a mapping).
+
+    >>> as_int(3), as_int(None), as_int("7"), as_int("1Gi"), as_int([1]), as_int(0, 10)
+    (3, 0, 7, 0, 0, 10)
+    """
     try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
+        return int(value or default)
+    except (TypeError, ValueError, OverflowError):
+        return default
 
 
 def format_labels(labels: Any) -> str:
@@ -135,7 +151,7 @@ def quantity_text(value: Any) -> str:
 def pod_row(o: Body, clock: Clock) -> Row:
     meta, spec, status = _meta(o), _d(o.get("spec")), _d(o.get("status"))
     containers = _l(spec.get("containers"))
-    init_specs = {_d(c).get("name"): _d(c) for c in _l(spec.get("initContainers"))}
+    init_specs = by_field(spec.get("initContainers"), "name")
     total = len(containers) + sum(1 for c in init_specs.values() if c.get("restartPolicy") == "Always")
     ready = 0
     restarts = 0
@@ -157,16 +173,17 @@ def pod_row(o: Body, clock: Clock) -> Row:
     for i, cs in enumerate(init_statuses):
         cs = _d(cs)
         state, last = _d(cs.get("state")), _d(_d(cs.get("lastState")).get("terminated"))
-        restarts += _int(cs.get("restartCount"))
+        restarts += as_int(cs.get("restartCount"))
         if last:
             last_restart = later(last_restart, last.get("finishedAt"))
-        sidecar = _d(init_specs.get(cs.get("name"))).get("restartPolicy") == "Always"
+        name = cs.get("name")
+        sidecar = isinstance(name, str) and _d(init_specs.get(name)).get("restartPolicy") == "Always"
         if sidecar:
-            sidecar_restarts += _int(cs.get("restartCount"))
+            sidecar_restarts += as_int(cs.get("restartCount"))
             if last:
                 sidecar_last = later(sidecar_last, last.get("finishedAt"))
         term, waiting = state.get("terminated"), state.get("waiting")
-        if term is not None and _int(_d(term).get("exitCode")) == 0:
+        if term is not None and as_int(_d(term).get("exitCode")) == 0:
             continue
         if sidecar and cs.get("started"):
             if cs.get("ready"):
@@ -175,8 +192,8 @@ def pod_row(o: Body, clock: Clock) -> Row:
         if term is not None:
             term = _d(term)
             if not term.get("reason"):
-                reason = (f"Init:Signal:{_int(term.get('signal'))}" if _int(term.get("signal"))
-                          else f"Init:ExitCode:{_int(term.get('exitCode'))}")
+                reason = (f"Init:Signal:{as_int(term.get('signal'))}" if as_int(term.get("signal"))
+                          else f"Init:ExitCode:{as_int(term.get('exitCode'))}")
             else:
                 reason = "Init:" + str(term["reason"])
         elif waiting is not None and _d(waiting).get("reason") and _d(waiting).get("reason") != "PodInitializing":
@@ -192,7 +209,7 @@ def pod_row(o: Body, clock: Clock) -> Row:
         for cs in reversed(_l(status.get("containerStatuses"))):
             cs = _d(cs)
             state, last = _d(cs.get("state")), _d(_d(cs.get("lastState")).get("terminated"))
-            restarts += _int(cs.get("restartCount"))
+            restarts += as_int(cs.get("restartCount"))
             if last:
                 last_restart = later(last_restart, last.get("finishedAt"))
             waiting, term = state.get("waiting"), state.get("terminated")
@@ -202,8 +219,8 @@ def pod_row(o: Body, clock: Clock) -> Row:
                 reason = str(_d(term)["reason"])
             elif term is not None:
                 term = _d(term)
-                reason = (f"Signal:{_int(term.get('signal'))}" if _int(term.get("signal"))
-                          else f"ExitCode:{_int(term.get('exitCode'))}")
+                reason = (f"Signal:{as_int(term.get('signal'))}" if as_int(term.get("signal"))
+                          else f"ExitCode:{as_int(term.get('exitCode'))}")
             elif cs.get("ready") and state.get("running") is not None:
                 has_running = True
                 ready += 1
@@ -224,7 +241,8 @@ def pod_row(o: Body, clock: Clock) -> Row:
     if gates:
         by_type = {}
         for c in conditions:
-            by_type.setdefault(c.get("type"), c)
+            if isinstance(c.get("type"), str):
+                by_type.setdefault(c["type"], c)
         true = sum(1 for g in gates if _d(by_type.get(_d(g).get("conditionType"))).get("status") == "True")
         gates_text = f"{true}/{len(gates)}"
     return [meta.get("name", ""), f"{ready}/{total}", reason, restarts_text, _age(o, clock),
@@ -236,7 +254,7 @@ def pod_row(o: Body, clock: Clock) -> Row:
          wide("Container-Runtime"))
 def node_row(o: Body, clock: Clock) -> Row:
     meta, spec, status = _meta(o), _d(o.get("spec")), _d(o.get("status"))
-    conditions = {_d(c).get("type"): _d(c) for c in _l(status.get("conditions"))}
+    conditions = by_field(status.get("conditions"), "type")
     states = []
     if "Ready" in conditions:
         states.append("Ready" if conditions["Ready"].get("status") == "True" else "NotReady")
@@ -304,7 +322,7 @@ def service_row(o: Body, clock: Clock) -> Row:
     for p in _l(spec.get("ports")):
         p = _d(p)
         proto = p.get("protocol") or "TCP"
-        ports.append(f"{p.get('port')}:{p['nodePort']}/{proto}" if _int(p.get("nodePort")) > 0 else f"{p.get('port')}/{proto}")
+        ports.append(f"{p.get('port')}:{p['nodePort']}/{proto}" if as_int(p.get("nodePort")) > 0 else f"{p.get('port')}/{proto}")
     return [_meta(o).get("name", ""), svc_type, str(cluster_ips[0]) if cluster_ips else "<none>", ext,
             ",".join(ports) or "<none>", _age(o, clock), format_labels(spec.get("selector"))]
 
@@ -413,11 +431,11 @@ def _event_source(o: Body) -> str:
 def event_row(o: Body, clock: Clock) -> Row:
     first = clock.since(o.get("firstTimestamp")) if o.get("firstTimestamp") else clock.since(o.get("eventTime"))
     last = clock.since(o.get("lastTimestamp")) if o.get("lastTimestamp") else first
-    count = _int(o.get("count"))
+    count = as_int(o.get("count"))
     series = o.get("series")
     if isinstance(series, dict):
         last = clock.since(series.get("lastObservedTime"))
-        count = _int(series.get("count"))
+        count = as_int(series.get("count"))
     elif count == 0:
         count = 1
     inv = _d(o.get("involvedObject") or o.get("regarding"))
@@ -431,8 +449,8 @@ def event_row(o: Body, clock: Clock) -> Row:
 def rc_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
     names, images = _containers(_template_spec(o))
-    return [_meta(o).get("name", ""), _int(spec.get("replicas")), _int(status.get("replicas")),
-            _int(status.get("readyReplicas")), _age(o, clock), names, images, format_labels(spec.get("selector"))]
+    return [_meta(o).get("name", ""), as_int(spec.get("replicas")), as_int(status.get("replicas")),
+            as_int(status.get("readyReplicas")), _age(o, clock), names, images, format_labels(spec.get("selector"))]
 
 
 @printer("", "LimitRange", NAME, Column("Created At", "date"))
@@ -477,8 +495,8 @@ def deployment_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
     names, images = _containers(_template_spec(o))
     desired = spec.get("replicas", 1)
-    return [_meta(o).get("name", ""), f"{_int(status.get('readyReplicas'))}/{_int(desired)}",
-            _int(status.get("updatedReplicas")), _int(status.get("availableReplicas")), _age(o, clock),
+    return [_meta(o).get("name", ""), f"{as_int(status.get('readyReplicas'))}/{as_int(desired)}",
+            as_int(status.get("updatedReplicas")), as_int(status.get("availableReplicas")), _age(o, clock),
             names, images, format_selector(spec.get("selector"))]
 
 
@@ -487,8 +505,8 @@ def deployment_row(o: Body, clock: Clock) -> Row:
 def replicaset_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
     names, images = _containers(_template_spec(o))
-    return [_meta(o).get("name", ""), _int(spec.get("replicas", 1)), _int(status.get("replicas")),
-            _int(status.get("readyReplicas")), _age(o, clock), names, images, format_selector(spec.get("selector"))]
+    return [_meta(o).get("name", ""), as_int(spec.get("replicas", 1)), as_int(status.get("replicas")),
+            as_int(status.get("readyReplicas")), _age(o, clock), names, images, format_selector(spec.get("selector"))]
 
 
 @printer("apps", "DaemonSet", NAME, Column("Desired", "integer"), Column("Current", "integer"),
@@ -497,9 +515,9 @@ def replicaset_row(o: Body, clock: Clock) -> Row:
 def daemonset_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
     names, images = _containers(_template_spec(o))
-    return [_meta(o).get("name", ""), _int(status.get("desiredNumberScheduled")),
-            _int(status.get("currentNumberScheduled")), _int(status.get("numberReady")),
-            _int(status.get("updatedNumberScheduled")), _int(status.get("numberAvailable")),
+    return [_meta(o).get("name", ""), as_int(status.get("desiredNumberScheduled")),
+            as_int(status.get("currentNumberScheduled")), as_int(status.get("numberReady")),
+            as_int(status.get("updatedNumberScheduled")), as_int(status.get("numberAvailable")),
             format_labels(_template_spec(o).get("nodeSelector")), _age(o, clock), names, images,
             format_selector(spec.get("selector"))]
 
@@ -508,7 +526,7 @@ def daemonset_row(o: Body, clock: Clock) -> Row:
 def statefulset_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
     names, images = _containers(_template_spec(o))
-    return [_meta(o).get("name", ""), f"{_int(status.get('readyReplicas'))}/{_int(spec.get('replicas', 1))}",
+    return [_meta(o).get("name", ""), f"{as_int(status.get('readyReplicas'))}/{as_int(spec.get('replicas', 1))}",
             _age(o, clock), names, images]
 
 
@@ -519,7 +537,7 @@ def controllerrevision_row(o: Body, clock: Clock) -> Row:
     if owner:
         group = str(owner.get("apiVersion", "")).rpartition("/")[0] if "/" in str(owner.get("apiVersion", "")) else ""
         controller = f"{str(owner.get('kind', '')).lower()}{'.' + group if group else ''}/{owner.get('name', '')}"
-    return [_meta(o).get("name", ""), controller, _int(o.get("revision")), _age(o, clock)]
+    return [_meta(o).get("name", ""), controller, as_int(o.get("revision")), _age(o, clock)]
 
 
 def _job_condition(status: dict[str, Any], kind: str) -> bool:
@@ -533,11 +551,11 @@ def _job_condition(status: dict[str, Any], kind: str) -> bool:
          wide("Containers"), wide("Images"), wide("Selector"))
 def job_row(o: Body, clock: Clock) -> Row:
     spec, status, meta = _d(o.get("spec")), _d(o.get("status")), _meta(o)
-    succeeded = _int(status.get("succeeded"))
+    succeeded = as_int(status.get("succeeded"))
     if spec.get("completions") is not None:
-        completions = f"{succeeded}/{_int(spec.get('completions'))}"
-    elif _int(spec.get("parallelism")) > 1:
-        completions = f"{succeeded}/1 of {_int(spec.get('parallelism'))}"
+        completions = f"{succeeded}/{as_int(spec.get('completions'))}"
+    elif as_int(spec.get("parallelism")) > 1:
+        completions = f"{succeeded}/1 of {as_int(spec.get('parallelism'))}"
     else:
         completions = f"{succeeded}/1"
     duration = ""
@@ -624,7 +642,7 @@ def hpa_row(o: Body, clock: Clock) -> Row:
     ref = _d(spec.get("scaleTargetRef"))
     min_pods = str(spec["minReplicas"]) if spec.get("minReplicas") is not None else "<unset>"
     return [_meta(o).get("name", ""), f"{ref.get('kind', '')}/{ref.get('name', '')}", _hpa_metrics(spec, status),
-            min_pods, _int(spec.get("maxReplicas")), _int(status.get("currentReplicas")), _age(o, clock)]
+            min_pods, as_int(spec.get("maxReplicas")), as_int(status.get("currentReplicas")), _age(o, clock)]
 
 
 @printer("policy", "PodDisruptionBudget", NAME, Column("Min Available"), Column("Max Unavailable"),
@@ -633,7 +651,7 @@ def pdb_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
     min_a = str(spec["minAvailable"]) if spec.get("minAvailable") is not None else "N/A"
     max_u = str(spec["maxUnavailable"]) if spec.get("maxUnavailable") is not None else "N/A"
-    return [_meta(o).get("name", ""), min_a, max_u, _int(status.get("disruptionsAllowed")), _age(o, clock)]
+    return [_meta(o).get("name", ""), min_a, max_u, as_int(status.get("disruptionsAllowed")), _age(o, clock)]
 
 
 # -- networking, discovery -----------------------------------------------------------------
@@ -756,7 +774,7 @@ def volumeattachment_row(o: Body, clock: Clock) -> Row:
 @printer("scheduling.k8s.io", "PriorityClass", NAME, Column("Value", "integer"), Column("Global-Default", "boolean"),
          AGE, Column("PreemptionPolicy"))
 def priorityclass_row(o: Body, clock: Clock) -> Row:
-    return [_meta(o).get("name", ""), _int(o.get("value")), bool(o.get("globalDefault")), _age(o, clock),
+    return [_meta(o).get("name", ""), as_int(o.get("value")), bool(o.get("globalDefault")), _age(o, clock),
             o.get("preemptionPolicy") or "PreemptLowerPriority"]
 
 
@@ -783,13 +801,13 @@ PRINTERS[("admissionregistration.k8s.io", "ValidatingWebhookConfiguration")] = P
          Column("Requestor"), Column("RequestedDuration"), Column("Condition"))
 def csr_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
-    types = {_d(c).get("type") for c in _l(status.get("conditions"))}
+    types = set(by_field(status.get("conditions"), "type"))
     state = "Denied" if "Denied" in types else "Approved" if "Approved" in types else "Pending"
     if "Failed" in types:
         state += ",Failed"
     if status.get("certificate"):
         state += ",Issued"
-    requested = human_duration(_int(spec["expirationSeconds"])) if spec.get("expirationSeconds") else "<none>"
+    requested = human_duration(as_int(spec["expirationSeconds"])) if spec.get("expirationSeconds") else "<none>"
     return [_meta(o).get("name", ""), _age(o, clock), spec.get("signerName") or "<none>", spec.get("username", ""),
             requested, state]
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from analyzer.printing.columns import format_labels, format_selector, node_roles
+from analyzer.printing.columns import as_int, by_field, format_labels, format_selector, node_roles
 from analyzer.printing.pasted import containers_unknown
 from analyzer.printing.quantity import ZERO, Quantity
 from analyzer.printing.resources import Resource
@@ -149,7 +149,7 @@ def describe_events(w: Writer, events: list[Body] | None, clock: Clock) -> None:
     for e in events:
         first = clock.since(e["eventTime"]) if e.get("eventTime") else clock.since(e.get("firstTimestamp"))
         series = e.get("series")
-        count = int(e.get("count") or 0)
+        count = as_int(e.get("count"))
         if isinstance(series, dict):
             interval = f"{clock.since(series.get('lastObservedTime'))} (x{series.get('count', 0)} over {first})"
         elif count > 1:
@@ -175,6 +175,7 @@ def search_events(store: DumpStore, body: Body) -> list[Body] | None:
         return [] if _d(body.get(PASTED)).get("events_none") else None
     meta = _d(body.get("metadata"))
     name, ns, kind, uid = meta.get("name", ""), meta.get("namespace") or "", body.get("kind", ""), meta.get("uid") or ""
+    uid = uid if isinstance(uid, str) else ""  # (a hand-edited one may be anything)
     uids = {uid} | ({name} if kind == "Node" else set())
     out = []
     for obj in res.objects:
@@ -184,7 +185,7 @@ def search_events(store: DumpStore, body: Body) -> list[Body] | None:
         inv = _d(e.get("involvedObject"))
         if inv.get("name") != name or (inv.get("namespace") or "") != ns or inv.get("kind") != kind:
             continue
-        if uid and (inv.get("uid") or "") not in uids:
+        if uid and (inv.get("uid") if isinstance(inv.get("uid"), str) else "") not in uids:
             continue
         out.append(e)
     return out
@@ -402,7 +403,7 @@ def _ports(ports: list[Any], key: str) -> str:
     out = []
     for p in ports:
         p = _d(p)
-        text = f"{int(p.get(key) or 0)}/{p.get('protocol') or 'TCP'}"
+        text = f"{as_int(p.get(key))}/{p.get('protocol') or 'TCP'}"
         if p.get("name"):
             text += f" ({p['name']})"
         out.append(text)
@@ -410,9 +411,9 @@ def _ports(ports: list[Any], key: str) -> str:
 
 
 def _probe(p: dict[str, Any]) -> str:
-    attrs = (f"delay={int(p.get('initialDelaySeconds') or 0)}s timeout={int(p.get('timeoutSeconds') or 1)}s "
-             f"period={int(p.get('periodSeconds') or 10)}s #success={int(p.get('successThreshold') or 1)} "
-             f"#failure={int(p.get('failureThreshold') or 3)}")
+    attrs = (f"delay={as_int(p.get('initialDelaySeconds'))}s timeout={as_int(p.get('timeoutSeconds'), 1)}s "
+             f"period={as_int(p.get('periodSeconds'), 10)}s #success={as_int(p.get('successThreshold'), 1)} "
+             f"#failure={as_int(p.get('failureThreshold'), 3)}")
     if p.get("exec") is not None:
         return f"exec [{' '.join(map(str, _l(_d(p['exec']).get('command'))))}] {attrs}"
     if p.get("httpGet") is not None:
@@ -443,8 +444,8 @@ def _state(w: Writer, title: str, state: dict[str, Any]) -> None:
             w.write(3, f"Reason:\t{t['reason']}\n")
         if t.get("message"):
             w.write(3, f"Message:\t{t['message']}\n")
-        w.write(3, f"Exit Code:\t{int(t.get('exitCode') or 0)}\n")
-        if int(t.get("signal") or 0) > 0:
+        w.write(3, f"Exit Code:\t{as_int(t.get('exitCode'))}\n")
+        if as_int(t.get("signal")) > 0:
             w.write(3, f"Signal:\t{t['signal']}\n")
         w.write(3, f"Started:\t{describe_time(t.get('startedAt'))}\n")
         w.write(3, f"Finished:\t{describe_time(t.get('finishedAt'))}\n")
@@ -494,11 +495,11 @@ def _containers(w: Writer, label: str, containers: list[Any], statuses: list[Any
                 space: str = "") -> None:
     """`space` is kubectl's for a pod template: before the label, and one space before each name;
     the containers' own fields stay where a pod's are."""
-    by_name = {_d(s).get("name"): _d(s) for s in statuses}
+    by_name = by_field(statuses, "name")
     w.write(0, f"{space}{label}:{' <none>' if not containers else ''}\n")
     for c in containers:
         c = _d(c)
-        st = by_name.get(c.get("name"))
+        st = by_name.get(c["name"]) if isinstance(c.get("name"), str) else None
         w.write(1, f"{' ' if space else ''}{c.get('name', '')}:\n")
         if st is not None:
             w.write(2, f"Container ID:\t{_s(st.get('containerID'))}\n")
@@ -525,7 +526,7 @@ def _containers(w: Writer, label: str, containers: list[Any], statuses: list[Any
                 _state(w, "Last State", _d(st.get("lastState")))
             ready = unstated.get("ready", "True" if st.get("ready") else "False")
             w.write(2, f"Ready:\t{ready}\n")
-            w.write(2, f"Restart Count:\t{unstated.get('restartCount', int(st.get('restartCount') or 0))}\n")
+            w.write(2, f"Restart Count:\t{unstated.get('restartCount', as_int(st.get('restartCount')))}\n")
         _resources(w, _d(c.get("resources")), 2)
         for key, title in (("livenessProbe", "Liveness"), ("readinessProbe", "Readiness"), ("startupProbe", "Startup")):
             if c.get(key) is not None:
@@ -788,12 +789,12 @@ def describe_deployment(store: DumpStore, body: Body) -> str:
     labels_multiline(w, "Labels", meta.get("labels"))
     annotations_multiline(w, "Annotations", meta.get("annotations"))
     w.write(0, f"Selector:\t{format_selector(spec.get('selector')).replace('<none>', '')}\n")
-    w.write(0, f"Replicas:\t{int(spec.get('replicas', 1) or 0)} desired | {int(status.get('updatedReplicas') or 0)} updated | "
-               f"{int(status.get('replicas') or 0)} total | {int(status.get('availableReplicas') or 0)} available | "
-               f"{int(status.get('unavailableReplicas') or 0)} unavailable\n")
+    w.write(0, f"Replicas:\t{as_int(spec.get('replicas', 1))} desired | {as_int(status.get('updatedReplicas'))} updated | "
+               f"{as_int(status.get('replicas'))} total | {as_int(status.get('availableReplicas'))} available | "
+               f"{as_int(status.get('unavailableReplicas'))} unavailable\n")
     strategy = _d(spec.get("strategy"))
     w.write(0, f"StrategyType:\t{_s(strategy.get('type'))}\n")
-    w.write(0, f"MinReadySeconds:\t{int(spec.get('minReadySeconds') or 0)}\n")
+    w.write(0, f"MinReadySeconds:\t{as_int(spec.get('minReadySeconds'))}\n")
     if strategy.get("rollingUpdate") is not None:
         ru = _d(strategy["rollingUpdate"])
         w.write(0, f"RollingUpdateStrategy:\t{_s(ru.get('maxUnavailable'))} max unavailable, {_s(ru.get('maxSurge'))} max surge\n")
@@ -811,7 +812,7 @@ def describe_deployment(store: DumpStore, body: Body) -> str:
                  if any(_d(r).get("uid") == uid and _d(r).get("controller") for r in _l(_d(b.get("metadata")).get("ownerReferences")))]
         revision = _d(meta.get("annotations")).get("deployment.kubernetes.io/revision")
         new = [b for b in owned if _d(_d(b.get("metadata")).get("annotations")).get("deployment.kubernetes.io/revision") == revision]
-        old = [b for b in owned if b not in new and int(_d(b.get("spec")).get("replicas") or 0) > 0]
+        old = [b for b in owned if b not in new and as_int(_d(b.get("spec")).get("replicas")) > 0]
         if owned:
             w.write(0, f"OldReplicaSets:\t{_rs_list(old)}\n")
             w.write(0, f"NewReplicaSet:\t{_rs_list(new)}\n")
@@ -820,8 +821,8 @@ def describe_deployment(store: DumpStore, body: Body) -> str:
 
 
 def _rs_list(items: list[Body]) -> str:
-    text = ", ".join(f"{_d(b.get('metadata')).get('name', '')} ({int(_d(b.get('status')).get('replicas') or 0)}/"
-                     f"{int(_d(b.get('spec')).get('replicas') or 0)} replicas created)" for b in items)
+    text = ", ".join(f"{_d(b.get('metadata')).get('name', '')} ({as_int(_d(b.get('status')).get('replicas'))}/"
+                     f"{as_int(_d(b.get('spec')).get('replicas'))} replicas created)" for b in items)
     return text or "<none>"
 
 
@@ -1018,7 +1019,7 @@ def describe_replicaset(store: DumpStore, body: Body) -> str:
     annotations_multiline(w, "Annotations", meta.get("annotations"))
     if _controller(meta):
         w.write(0, f"Controlled By:\t{_controller(meta)}\n")
-    w.write(0, f"Replicas:\t{int(status.get('replicas') or 0)} current / {int(spec.get('replicas', 1) or 0)} desired\n")
+    w.write(0, f"Replicas:\t{as_int(status.get('replicas'))} current / {as_int(spec.get('replicas', 1))} desired\n")
     w.write(0, f"Pods Status:\t{_pods_status(store, body)}\n")
     _pod_template(w, _d(spec.get("template")))
     _conditions_reason(w, status)
@@ -1041,7 +1042,7 @@ def describe_daemonset(store: DumpStore, body: Body) -> str:
                        ("Number of Nodes Scheduled with Up-to-date Pods", "updatedNumberScheduled"),
                        ("Number of Nodes Scheduled with Available Pods", "numberAvailable"),
                        ("Number of Nodes Misscheduled", "numberMisscheduled")):
-        w.write(0, f"{label}: {int(status.get(key) or 0)}\n")
+        w.write(0, f"{label}: {as_int(status.get(key))}\n")
     w.write(0, f"Pods Status:\t{_pods_status(store, body)}\n")
     _pod_template(w, _d(spec.get("template")))
     describe_events(w, search_events(store, body), store.clock)
@@ -1061,7 +1062,7 @@ def describe_statefulset(store: DumpStore, body: Body) -> str:
         w.write(0, f"Service Name:\t{spec['serviceName']}\n")
     if spec.get("podManagementPolicy"):
         w.write(0, f"Pod Management Policy:\t{spec['podManagementPolicy']}\n")
-    w.write(0, f"Replicas:\t{int(spec.get('replicas', 1) or 0)} desired | {int(status.get('replicas') or 0)} total\n")
+    w.write(0, f"Replicas:\t{as_int(spec.get('replicas', 1))} desired | {as_int(status.get('replicas'))} total\n")
     strategy = _d(spec.get("updateStrategy"))
     w.write(0, f"Update Strategy:\t{_s(strategy.get('type'))}\n")
     rolling = _d(strategy.get("rollingUpdate"))

@@ -291,8 +291,8 @@ def _is_time_field(key: str) -> bool:
 
 def _mask(body: dict[str, Any]) -> None:
     mask_annotation, mask_named_value, mask_sensitive = _masked_annotation, _masked_env, _masked_text
-    meta = body.get("metadata") or {}
-    ann = meta.get("annotations")
+    meta = body.get("metadata")
+    ann = meta.get("annotations") if isinstance(meta, dict) else None
     if isinstance(ann, dict):
         meta["annotations"] = {k: mask_annotation(str(k), v) if isinstance(v, str) else v for k, v in ann.items()}
     if body.get("kind") == "Event" and isinstance(body.get("message"), str):
@@ -302,10 +302,10 @@ def _mask(body: dict[str, Any]) -> None:
         body["data"] = {k: mask_named_value(str(k), v) if isinstance(v, str) else v for k, v in body["data"].items()}
     for spec in _pod_specs(body):
         for key in ("containers", "initContainers", "ephemeralContainers"):
-            for c in spec.get(key) or ():
+            for c in spec.get(key) if isinstance(spec.get(key), list) else ():
                 if not isinstance(c, dict):
                     continue
-                for env in c.get("env") or ():
+                for env in c.get("env") if isinstance(c.get("env"), list) else ():
                     if isinstance(env, dict) and isinstance(env.get("value"), str):
                         env["value"] = mask_named_value(str(env.get("name", "")), env["value"])
                 for field in ("args", "command"):
