@@ -230,6 +230,29 @@ def unticked(lines: list[Line]) -> list[Line]:
     return out
 
 
+# A markdown blockquote's marks (`> `, `> > ` quoted twice, up to three spaces before them), and
+# a quoted line that says something: a file whose only `>` lines are lone ones (a shell's
+# continuation prompt, a log's) is not quoting.
+_BLOCKQUOTE = re.compile(r"^ {0,3}(?:> ?)+")
+_BLOCKQUOTED_TEXT = re.compile(r"^ {0,3}(?:> ?)+ *[^\s>]")
+
+
+def unquoted(lines: list[Line]) -> list[Line]:
+    """Lines of a markdown blockquote without its marks, as a ticket quotes the customer's paste
+    (`> Events:`, `> Warning  FailedMount ...`): the marks pushed every row off its columns and
+    hid a describe's headings. The indent after the mark is kubectl's own and stays.
+
+    >>> [ln.text for ln in unquoted(split_lines("> Events:\\n>\\n>   Warning  FailedMount  2m  kubelet  x\\nthanks"))]
+    ['Events:', '', '  Warning  FailedMount  2m  kubelet  x', 'thanks']
+    >>> [ln.text for ln in unquoted(split_lines("cat <<EOF\\n>\\nEOF"))]
+    ['cat <<EOF', '>', 'EOF']
+    """
+    if not any(_BLOCKQUOTED_TEXT.match(line.text) for line in lines):
+        return lines
+    return [Line(ln.no, _BLOCKQUOTE.sub("", ln.text, count=1)) if _BLOCKQUOTE.match(ln.text) else ln
+            for ln in lines]
+
+
 # A marker a writer put before a line of output to point at it (`👉Conditions:`, `➡️ web-1  0/1`):
 # kubectl never starts a line with a pictograph; box drawing (k9s, `│` log prefixes) is no marker.
 _MARKER = re.compile(r"^(?:(?![\u2500-\u259f])[\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]"
@@ -406,10 +429,15 @@ def modernised_event_tables(lines: list[Line]) -> list[Line]:
 
 def _indented_event_rows(lines: list[Line]) -> list[Line]:
     """A describe's Events rows pasted flush left (an issue body outside a code block loses the
-    indent: Azure/AKS#1567), two at least in a row, given the indent kubectl prints them with."""
+    indent: Azure/AKS#1567), two at least in a row or one right under its `Events:` heading (a
+    ticket's quote of one FailedMount row), given the indent kubectl prints them with.
+
+    >>> [ln.text for ln in _indented_event_rows(split_lines("Events:\\nWarning  FailedMount  2m1s  kubelet  x"))]
+    ['Events:', '  Warning  FailedMount  2m1s  kubelet  x']
+    """
     flush = [i for i, ln in enumerate(lines)
              if ln.text[:1] in ("N", "W") and (m := DESCRIBE_EVENT_ROW.match(ln.text)) and not m.group("indent")]
-    runs = {i for i in flush if i - 1 in flush or i + 1 in flush}
+    runs = {i for i in flush if i - 1 in flush or i + 1 in flush or (i and lines[i - 1].text == "Events:")}
     if not runs:
         return lines
     return [Line(ln.no, "  " + ln.text) if i in runs else ln for i, ln in enumerate(lines)]

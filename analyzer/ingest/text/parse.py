@@ -28,6 +28,7 @@ from analyzer.ingest.text.lines import (
     undented,
     unmarked,
     unpiped,
+    unquoted,
     unticked,
 )
 from analyzer.ingest.text.table_objects import CUT_ROW, build_table, prints_listing
@@ -60,7 +61,7 @@ def parse_kubectl_text(text: str, source: str) -> TextParse:
     >>> pod["metadata"], pod["status"], pod["x-kda-text"]["restarts"], pod["x-kda-text"]["age_seconds"]
     ({'name': 'web-1', 'namespace': 'web'}, {'phase': 'Running'}, 3, 612000.0)
     """
-    lines = restored_event_headers(joined_continuations(modernised_event_tables(unpiped(unticked(unmarked(undented(split_lines(text, skip_leading_blank_lines=True))))))))
+    lines = restored_event_headers(joined_continuations(modernised_event_tables(unpiped(unticked(unmarked(undented(unquoted(split_lines(text, skip_leading_blank_lines=True)))))))))
     kinds = catalog()
     state = _State()
     index = 0

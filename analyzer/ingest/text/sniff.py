@@ -21,6 +21,7 @@ from analyzer.ingest.text.lines import (
     undented,
     unmarked,
     unpiped,
+    unquoted,
     unticked,
 )
 from analyzer.ingest.text.tables import bare_rows_at, headerless_at, table_at
@@ -45,7 +46,7 @@ def looks_like_kubectl_text(text: str) -> bool:
     if head[0] in "{[" and _is_json(head):
         return False
     # (a transcript's block is laid at its own line numbers, after as many blank lines)
-    lines = restored_event_headers(modernised_event_tables(unpiped(unticked(unmarked(undented(split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES]))))))
+    lines = restored_event_headers(modernised_event_tables(unpiped(unticked(unmarked(undented(unquoted(split_lines(text, skip_leading_blank_lines=True)[:_SNIFF_LINES])))))))
     kinds = catalog()
     layout = describe_layout()
     command, output_start = None, -1
