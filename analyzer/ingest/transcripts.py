@@ -341,9 +341,10 @@ def linked_blocks(blocks: list[Block]) -> list[Block]:
     """Blocks with each output code block joined to the command that printed it.
 
     Markdown write-ups put a command in its own fence (or in inline code on the line before) and
-    its output in the next fence. A fenced block without a command that follows a kubectl command
-    with no output of its own, with nothing but prose between them, is that command's output: it
-    is read with the command's namespace, resource and output flags, as if they shared a block.
+    its output in the next fence (or quote it, `> ` before each line). A fenced or quoted block
+    without a command that follows a kubectl command with no output of its own, with nothing but
+    prose between them, is that command's output: it is read with the command's namespace,
+    resource and output flags, as if they shared a block.
     A command whose output really is missing keeps "no output shown"; a fence holding YAML or
     JSON after a command that prints a table (a manifest shown after `kubectl apply`) is not
     taken as its output.
@@ -361,7 +362,7 @@ def linked_blocks(blocks: list[Block]) -> list[Block]:
         pending = pending_prose = None
 
     for block in blocks:
-        if block.kind == "text" and not block.fenced:
+        if block.kind == "text" and not block.fenced and not block.quoted:
             inline = _inline_command(block)
             out.append(block)
             if inline is not None:

@@ -25,7 +25,8 @@ _CI_PREFIX = re.compile(
     r"^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: \d\d[OE]\+?)?"
     r"|\[\d\d:\d\d:\d\d(?:\.\d+)?\]|\d\d:\d\d:\d\d\.\d+)(?: |$)"
 )
-_QUOTE = re.compile(r"^(?:> ?)+")
+# A markdown blockquote's marks, at the margin or up to three spaces in (a quote in a list item)
+_QUOTE = re.compile(r"^ {0,3}(?:> ?)+")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+.#-]*)\s*$")
 # Info strings markdown writers put after an opening fence. Any other word with text after it
 # begins the block's first line (```kubectl get pods, ```NAME   READY ..., k3s#7345).
@@ -115,6 +116,7 @@ class Block:
     command_text: str | None = None
     command: Command | None = None
     fenced: bool = False
+    quoted: bool = False  # lines of a markdown blockquote with no command (a ticket's quote of output)
     notes: list[str] = field(default_factory=list)
     indent: int = 0  # spaces before the command's prompt (a paste indented as a whole)
     pad: str = ""  # that indent as typed: spaces, or tabs (a markdown code block indented by a tab)
@@ -426,13 +428,13 @@ def _clean(raw: str, stamped: bool, quoting: bool = True) -> str:
     line = _ANSI.sub("", raw.rstrip("\r"))
     if stamped:
         line = _CI_PREFIX.sub("", line, count=1)
-    if quoting and line.startswith(">"):
+    if quoting and line.lstrip(" ")[:1] == ">":
         line = _QUOTE.sub("", line, count=1)
     return line
 
 
-# A line quoted with `> ` that says something, at column 0 (`> > ` quoted twice).
-_QUOTED_TEXT = re.compile(r"^(?:> ?)+[^\s>]", re.M)
+# A line quoted with `> ` that says something, at the margin or in a list item (`> > ` quoted twice).
+_QUOTED_TEXT = re.compile(r"^ {0,3}(?:> ?)+ *[^\s>]", re.M)
 
 
 def _quoting(text: str, stamped: bool) -> bool:
@@ -469,8 +471,9 @@ def split_transcript(text: str) -> Transcript:
         current = None
 
     for no, raw in enumerate(raw_lines, start=1):
-        quoted = quoted or _QUOTED.match(raw) is not None and raw.startswith(">") and not _PROMPTS[0].match(raw.lstrip())
+        quoted = quoted or quoting and _QUOTED_TEXT.match(raw) is not None
         line = _clean(raw, stamped, quoting)
+        in_quote = quoting and not in_fence and _QUOTE.match(raw) is not None
         if in_fence and fence_indent:
             line = _unindented(line, fence_indent)
         fence = _FENCE.match(line)
@@ -574,9 +577,11 @@ def split_transcript(text: str) -> Transcript:
             # an indented session's output ends where, after a blank line, the text comes back
             # to the margin: the write-up's prose goes on (k3s#10010: a tab-indented code block)
             close()
+        if current is not None and current.kind == "text" and not in_fence and current.quoted != in_quote:
+            close()  # a blockquote begins or ends: its lines are a block of their own
         if current is None:
-            current = Block("text", [], fenced=in_fence)
-        elif current.kind == "text" and not line.strip() and not in_fence:
+            current = Block("text", [], fenced=in_fence, quoted=in_quote)
+        elif current.kind == "text" and not line.strip() and not in_fence and not in_quote:
             # prose is cut at blank lines, so each paragraph is accounted for on its own
             close()
             continue
