@@ -67,8 +67,11 @@ def inspect(
             err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only container "
                               "logs: `kda logs DUMP POD` prints one, `kda logs --all --grep RE DUMP` searches them")
         else:
-            err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only what "
-                              "kubectl quoted the API server refusing: `kda findings DUMP` reads it")
+            said = " and ".join(["what kubectl quoted the API server refusing"] * result.quotes_refusals
+                                + ["what `kubectl rollout status` said of the rollouts it watched"]
+                                * bool(result.rollout_verdicts))
+            err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only {said}: "
+                              "`kda findings DUMP` reads it")
     if strict and result.rejections:
         raise typer.Exit(EXIT_STRICT)
 

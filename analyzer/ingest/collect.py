@@ -18,6 +18,7 @@ from analyzer.ingest import (
     layouts,
     nodelogs,
     refusals,
+    rollouts,
     shapes,
     sightings,
     transcripts,
@@ -424,16 +425,19 @@ class Ingestor:
 
     def _add_refusals(self, text: str, display: str) -> None:
         """What the API server answered that a paste quotes: webhooks and kubelets it could not
-        reach, evictions a disruption budget forbade, aggregated APIs that did not answer."""
+        reach, evictions a disruption budget forbade, aggregated APIs that did not answer; and
+        what `kubectl rollout status` said of the rollouts it watched."""
         self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
         self.result.kubelet_unreachable.extend(refusals.kubelet_unreachable(text, display))
         self.result.eviction_refusals.extend(refusals.eviction_refusals(text, display))
         self.result.discovery_failures.extend(refusals.discovery_failures(text, display))
         self.result.quoted_cordons.extend(sightings.quoted_cordons(text, display))
+        self.result.rollout_verdicts.extend(rollouts.rollout_verdicts(text, display))
 
     def _add_quoted_refusals(self, display: str, data: bytes) -> bool:
         """Text that is no dump but quotes the API server's refusals (a `kubectl drain`'s output
-        pasted without its command: k3d-io/k3d#1414): read for them, not rejected."""
+        pasted without its command: k3d-io/k3d#1414) or `kubectl rollout status`'s verdicts (a CI
+        log: kubernetes/kubernetes#95550): read for them, not rejected."""
         text = data.decode("utf-8", "replace")
 
         def quoted_now() -> int:
@@ -442,16 +446,17 @@ class Ingestor:
                     + len(r.discovery_failures))
 
         before, cordons = quoted_now(), len(self.result.quoted_cordons)
+        verdicts_before = len(self.result.rollout_verdicts)
         self._add_refusals(text, display)
-        quoted = quoted_now() - before
-        if not quoted:
+        quoted, verdicts = quoted_now() - before, len(self.result.rollout_verdicts) - verdicts_before
+        if not quoted and not verdicts:
             del self.result.quoted_cordons[cordons:]  # the file is not read: nothing of it is kept
             return False
+        said = ([f"{quoted} refusal(s) of the API server (a webhook or kubelet it could not reach, an eviction a "
+                 "disruption budget forbade, an aggregated API that did not answer)"] if quoted else []) \
+            + ([f"what `kubectl rollout status` said of {verdicts} rollout(s)"] if verdicts else [])
         self.result.files.append(FileReport(display, "kubectl-text"))
-        self.result.skipped.append(Rejection(display, "", f"kubectl's output quoting {quoted} refusal(s) of the "
-                                             "API server (a webhook or kubelet it could not reach, an eviction a "
-                                             "disruption budget forbade, an aggregated API that did not answer): "
-                                             "no objects"))
+        self.result.skipped.append(Rejection(display, "", f"kubectl's output quoting {' and '.join(said)}: no objects"))
         return True
 
 

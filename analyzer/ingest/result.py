@@ -98,6 +98,9 @@ class IngestResult:
     # DNS lookups a pasted `kubectl exec POD -- nslookup ...` ran that no server answered
     # (analyzer.ingest.refusals.DnsFailure)
     dns_failures: list[Any] = field(default_factory=list)
+    # what `kubectl rollout status` last said of each rollout it watched: timed out, still
+    # waiting, done (analyzer.ingest.rollouts.RolloutVerdict)
+    rollout_verdicts: list[Any] = field(default_factory=list)
     # A whole object's creation plus the AGE a table row of it showed (the row itself merged
     # away): (UTC time, where it was read)
     table_ages: list[tuple[str, str]] = field(default_factory=list)
@@ -109,9 +112,14 @@ class IngestResult:
     def read_anything(self) -> bool:
         """Whether the inputs gave anything to analyse: objects, logs, or the refusals and
         failures kubectl's output quoted (a paste of one `kubectl exec` and its error)."""
-        return bool(self.objects or self.logs or self.webhook_failures or self.kubelet_unreachable
-                    or self.eviction_refusals or self.dns_failures or self.discovery_failures
-                    or self.quoted_cordons)
+        return bool(self.objects or self.logs or self.quotes_refusals or self.rollout_verdicts)
+
+    @property
+    def quotes_refusals(self) -> bool:
+        """Whether kubectl's output in the inputs quoted what the API server refused or failed
+        (a webhook, a kubelet, an eviction, discovery, a DNS lookup) or a cordon it made."""
+        return bool(self.webhook_failures or self.kubelet_unreachable or self.eviction_refusals
+                    or self.dns_failures or self.discovery_failures or self.quoted_cordons)
 
     @property
     def formats(self) -> list[str]:

@@ -1,0 +1,118 @@
+"""`kubectl rollout status`'s verdicts a paste quotes, one per Deployment or DaemonSet it watched.
+
+kubectl prints a line each time what it watches changes (`Waiting for deployment "web" rollout to
+finish: 1 out of 2 new replicas have been updated...`) and ends with `deployment "web"
+successfully rolled out`, or with an error: the Deployment's own verdict (`error: deployment "web"
+exceeded its progress deadline`, its Progressing condition False, ProgressDeadlineExceeded) or
+its own `--timeout` running out (`error: timed out waiting for the condition`). No object carries
+these lines, yet they are the workload's state when the command ran (kubernetes/kubernetes#95550,
+a CI log's `rollout status` after `apply`; Deepomatic/dmake#475).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NAME = r'"(?P<name>[a-z0-9][a-z0-9.-]*)"'
+# kubectl's words (polymorphichelpers/rollout_status.go); Argo CD says the same of a Deployment
+# with a capital D
+_WAITING = re.compile(rf"Waiting for (?P<kind>deployment|daemon set) {_NAME} rollout to finish: "
+                      r"(?P<said>[^\n]*?)\.*[ \t]*$", re.M)
+# kubectl before 1.10 named no workload in its wait (`Waiting for rollout to finish: 0 of 2 updated
+# pods are available...`): the command above it names it
+_UNNAMED_WAITING = re.compile(r"Waiting for rollout to finish: (?P<said>[^\n]*?)\.*[ \t]*$", re.M)
+_TIMED_OUT = re.compile(rf"\b(?P<kind>[Dd]eployment) {_NAME} exceeded its progress deadline")
+_DONE = re.compile(rf"\b(?P<kind>deployment|daemon set) {_NAME} successfully rolled out")
+_GAVE_UP = re.compile(r"\berror: timed out waiting for the condition")
+# The `rollout status` command line, and the namespace it names (a placeholder is no namespace)
+_COMMAND = re.compile(r"\brollout\s+status\s[^\n]*")
+_NAMESPACE_FLAG = re.compile(r"(?:^|\s)(?:-n|--namespace)(?:=|\s+)(?P<namespace>[a-z0-9][a-z0-9-]*)(?=\s|$)")
+_WORKLOAD = re.compile(r"(?:^|\s)(?P<kind>deployments?|deploy|daemonsets?|ds)(?:\.apps)?(?:/|\s+)"
+                       r"(?P<name>[a-z0-9][a-z0-9.-]*)(?=\s|$)", re.I)
+_KINDS = {"deployment": "Deployment", "daemon set": "DaemonSet", "deployments": "Deployment",
+          "deploy": "Deployment", "daemonset": "DaemonSet", "daemonsets": "DaemonSet", "ds": "DaemonSet"}
+# A `timed out waiting for the condition` is about the wait just before it, a line or two above.
+_GAVE_UP_WITHIN = 2
+
+
+@dataclass(frozen=True, slots=True)
+class RolloutVerdict:
+    """What `kubectl rollout status` last said of one workload: where (the line it began saying
+    it), the workload (its namespace "" when the paste does not name it), and its state:
+    "timed out" (its progress deadline exceeded), "gave up" (kubectl's --timeout ran out while it
+    waited), "waiting" (the paste ends while it waits) or "done"; `said` is kubectl's last count
+    of its progress ("1 out of 2 new replicas have been updated"), "" when it printed none."""
+
+    source: str
+    line: int
+    kind: str
+    name: str
+    namespace: str
+    state: str
+    said: str
+
+
+def rollout_verdicts(text: str, source: str) -> list[RolloutVerdict]:
+    """The last verdict of `kubectl rollout status` on each workload a text quotes, in file order.
+
+    >>> (v,) = rollout_verdicts('/usr/bin/kubectl rollout status Deployment/web --namespace shop\\n'
+    ...     'Waiting for deployment "web" rollout to finish: 1 out of 2 new replicas have been updated...\\n'
+    ...     'error: deployment "web" exceeded its progress deadline\\n', "ci.log")
+    >>> v.kind, v.namespace, v.name, v.state, v.line, v.said
+    ('Deployment', 'shop', 'web', 'timed out', 3, '1 out of 2 new replicas have been updated')
+    >>> [(v.name, v.state) for v in rollout_verdicts('Waiting for daemon set "fluentd" rollout to finish: '
+    ...     '0 of 3 updated pods are available...\\nerror: timed out waiting for the condition\\n', "x")]
+    [('fluentd', 'gave up')]
+    >>> [(v.kind, v.namespace, v.name, v.state, v.said) for v in rollout_verdicts(
+    ...     '$ kubectl rollout status daemonset/cilium -n kube-system\\n'
+    ...     'Waiting for rollout to finish: 1 of 2 updated pods are available...\\n', "x")]
+    [('DaemonSet', 'kube-system', 'cilium', 'waiting', '1 of 2 updated pods are available')]
+    """
+    if "rollout" not in text and "progress deadline" not in text:
+        return []
+    said: list[tuple[int, str, str, str, str]] = []  # (offset, kind, name, state, words)
+    for pattern, state in ((_WAITING, "waiting"), (_TIMED_OUT, "timed out"), (_DONE, "done")):
+        for m in pattern.finditer(text):
+            words = m.group("said").strip() if state == "waiting" else ""
+            said.append((m.start(), _KINDS[m.group("kind").lower()], m.group("name"), state, words))
+    for m in _UNNAMED_WAITING.finditer(text):
+        command = _command_before(text, m.start())
+        watched = _WORKLOAD.search(command) if command else None
+        if watched is not None:
+            said.append((m.start(), _KINDS[watched.group("kind").lower()], watched.group("name"), "waiting",
+                         m.group("said").strip()))
+    said.sort()
+    for m in _GAVE_UP.finditer(text):
+        last = next((s for s in reversed(said) if s[0] < m.start()), None)
+        if last is not None and last[3] == "waiting" and text.count("\n", last[0], m.start()) <= _GAVE_UP_WITHIN:
+            said.append((m.start(), last[1], last[2], "gave up", ""))
+    said.sort()
+    verdicts: dict[tuple[str, str], RolloutVerdict] = {}
+    for offset, kind, name, state, words in said:
+        earlier = verdicts.get((kind, name))
+        if earlier is not None and earlier.state == state and state != "waiting":
+            continue  # said again (a CI step that echoes its error): it began where it was first said
+        progress = words or (earlier.said if earlier is not None and state != "done" else "")
+        verdicts[(kind, name)] = RolloutVerdict(source, text.count("\n", 0, offset) + 1, kind, name,
+                                                _namespace(text, offset, name), state, progress)
+    return sorted(verdicts.values(), key=lambda v: v.line)
+
+
+def _command_before(text: str, at: int) -> str:
+    """The last line before offset `at` that runs `rollout status` ("" when none does)."""
+    commands = list(_COMMAND.finditer(text, 0, at))
+    if not commands:
+        return ""
+    return text[text.rfind("\n", 0, commands[-1].start()) + 1:commands[-1].end()]
+
+
+def _namespace(text: str, at: int, name: str) -> str:
+    """The namespace the last `rollout status` command line before offset `at` names, when that
+    command watches the workload of that name (or names it through a variable); "" else."""
+    line = _command_before(text, at)
+    watched = _WORKLOAD.search(line.split("rollout", 1)[-1])
+    if not line or watched is not None and watched.group("name") != name:
+        return ""
+    flag = _NAMESPACE_FLAG.search(line)
+    return flag.group("namespace") if flag else ""
