@@ -701,6 +701,8 @@ class EventView(ObjectView, kw_only=True):
 
 class NamespaceStatus(Struct, gc=False):
     phase: str | None = None
+    # set by the namespace controller while it deletes: what holds the deletion
+    conditions: list[Condition] | None = None
 
 
 class NamespaceView(ObjectView, kw_only=True):

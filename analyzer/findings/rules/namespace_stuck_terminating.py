@@ -1,24 +1,59 @@
-"""Namespaces stuck in Terminating (finalizers or unreachable aggregated APIs)."""
+"""Namespaces stuck in Terminating (finalizers or unreachable aggregated APIs), with what their
+own conditions say holds them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, ev
+from analyzer.findings.facts import WRITE_SIGNALS, age_at_capture, age_text, ev
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.ingest.records import KubeObject
 from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="namespace-terminating", title="Namespace stuck terminating", severity="warning",
     category="cluster", requires=("Namespace",),
-    message="Namespace {name} has been Terminating for {age}",
+    message="Namespace {name} has been Terminating {since}{why}",
     remediation="Look at the namespace's status.conditions: usually an unavailable APIService or a resource with a finalizer whose controller is gone.",
 )
+
+# The namespace controller's conditions that say, when True, what keeps it from finishing
+# (pkg/controller/namespace/deletion: discovery, parsing or deleting content failed; content or
+# finalizers remain)
+_HOLDING = ("NamespaceDeletionDiscoveryFailure", "NamespaceDeletionGroupVersionParsingFailure",
+            "NamespaceDeletionContentFailure", "NamespaceContentRemaining", "NamespaceFinalizersRemaining")
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for ns in cluster.objects_of("Namespace"):
         if ns.view.status.phase == "Terminating":
-            age = age_at_capture(cluster, parse_time(ns.view.metadata.deletionTimestamp), ns)
-            yield RULE.fail(ns, ev(ns, "status.phase", "Terminating", "Active"), age=age_text(age))
+            deleted = parse_time(ns.view.metadata.deletionTimestamp)
+            age = age_at_capture(cluster, deleted, ns)
+            yield RULE.fail(ns, ev(ns, "status.phase", "Terminating", "Active"), age=age_text(age),
+                            since=_since(cluster, age, deleted), why=_why(ns))
+
+
+def _since(cluster: AnalyzedDump, age: timedelta | None, deleted: datetime | None) -> str:
+    """"for 2d"; "for at least 2d" where the capture is dated only by the dump's own writes (a
+    creation, a managedFields time), so may be any time later; "since <deletion> UTC" where the
+    capture is unknown or not after the deletion by what the dump holds (aws/containers-roadmap#1006:
+    a namespace's `get -o yaml` alone, created 13 days before its deletion, was 'Terminating for 0s')."""
+    if deleted is None:
+        return "(since when, the dump does not say)"
+    if age is None:
+        return f"since {deleted:%Y-%m-%d %H:%M:%S} UTC"
+    if age.total_seconds() <= 0:
+        return f"since {deleted:%Y-%m-%d %H:%M:%S} UTC (how long before the capture, the dump does not tell)"
+    estimate = getattr(cluster, "capture", None)
+    lower_bound = estimate is not None and estimate.signal in WRITE_SIGNALS
+    return f"for at least {age_text(age)}" if lower_bound else f"for {age_text(age)}"
+
+
+def _why(ns: KubeObject) -> str:
+    """What the namespace's own conditions say holds its deletion: '; NamespaceDeletionDiscoveryFailure:
+    Discovery failed for some groups, ...' ('' when they say nothing)."""
+    said = [f"{c.type}: {' '.join((c.message or c.reason or '').split())}"
+            for c in ns.view.status.conditions or () if c.type in _HOLDING and c.status == "True"]
+    return "; " + "; ".join(said) if said else ""
