@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
+from analyzer.ingest.text.describe.sections import condition_rows
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.lines import Line
 from analyzer.ingest.text.types import TextObject
@@ -69,9 +70,16 @@ def read_secret(root: Entry, body: dict[str, Any], facts: dict[str, Any],
 
 def read_namespace(root: Entry, body: dict[str, Any], facts: dict[str, Any],
                    ctx: DescribeContext) -> list[TextObject]:
-    """Fill a Namespace's phase."""
+    """Fill a Namespace's phase and the conditions its controller sets while it deletes it
+    (what holds the deletion: kubeshop/kusk-gateway#599's NamespaceContentRemaining)."""
     if phase := cell(root.child_value("Status")):
         set_path(body, "status.phase", phase)
+    if (entry := root.child("Conditions")) is not None:
+        if conditions := condition_rows(entry, ctx.catalog):
+            set_path(body, "status.conditions", conditions)
+        elif any(line.text.strip() for line in entry.raw):
+            ctx.unread.append((entry.line, entry.key, "its Conditions table could not be read; what holds "
+                               "the namespace's deletion is unknown"))
     return []
 
 

@@ -6,7 +6,13 @@ import re
 from typing import Any
 
 from analyzer.ingest.text.describe.context import DescribeContext
-from analyzer.ingest.text.describe.sections import DESCRIBE_ORIGIN, child_map, table_rows, taints
+from analyzer.ingest.text.describe.sections import (
+    DESCRIBE_ORIGIN,
+    child_map,
+    condition_rows,
+    table_rows,
+    taints,
+)
 from analyzer.ingest.text.describe.tree import Entry
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import age_seconds, boolean, cell, csv, describe_time
@@ -16,10 +22,6 @@ _NODE_INFO = {
     "Kernel Version": "kernelVersion", "OS Image": "osImage", "Operating System": "operatingSystem",
     "Architecture": "architecture", "Container Runtime Version": "containerRuntimeVersion",
     "Kubelet Version": "kubeletVersion", "Kube-Proxy Version": "kubeProxyVersion",
-}
-_CONDITION_COLUMNS = {
-    "Type": "type", "Status": "status", "LastHeartbeatTime": "lastHeartbeatTime",
-    "LastTransitionTime": "lastTransitionTime", "Reason": "reason", "Message": "message",
 }
 _AMOUNT = re.compile(r"^(?P<amount>\S+)(?: \((?P<percent>\d+)%\))?$")
 # Non-terminated Pods columns -> (requests|limits, resource).
@@ -80,17 +82,7 @@ def node_conditions(entry: Entry | None, ctx: DescribeContext) -> list[dict[str,
     """The node Conditions table, times in RFC 3339."""
     if entry is None:
         return []
-    found = []
-    table = table_rows(entry, ctx.catalog)
-    for _, row in table.rows:
-        condition: dict[str, str] = {}
-        for column, target in _CONDITION_COLUMNS.items():
-            value = cell(row.get(column))
-            if value is None:
-                continue
-            condition[target] = (describe_time(value) or value) if column.startswith("Last") else value
-        if "type" in condition and "status" in condition:
-            found.append(condition)
+    found = condition_rows(entry, ctx.catalog)
     if not found and any(line.text.strip() for line in entry.raw):
         ctx.unread.append((entry.line, entry.key, "its Conditions table could not be read; "
                            "the node's conditions (Ready, pressure) are unknown"))

@@ -140,6 +140,29 @@ def label_selector(text: str | None) -> dict[str, Any] | None:
     return None
 
 
+_CONDITION_COLUMNS = {
+    "Type": "type", "Status": "status", "LastHeartbeatTime": "lastHeartbeatTime",
+    "LastTransitionTime": "lastTransitionTime", "Reason": "reason", "Message": "message",
+}
+
+
+def condition_rows(entry: Entry, catalog: Catalog) -> list[dict[str, str]]:
+    """A describe's Conditions table with times (a node's `Type  Status  LastHeartbeatTime
+    LastTransitionTime  Reason  Message`, a namespace's without the heartbeat) as API
+    conditions, times in RFC 3339; [] when no row reads."""
+    found = []
+    for _, row in table_rows(entry, catalog).rows:
+        condition: dict[str, str] = {}
+        for column, target in _CONDITION_COLUMNS.items():
+            value = cell(row.get(column))
+            if value is None:
+                continue
+            condition[target] = (describe_time(value) or value) if column.startswith("Last") else value
+        if "type" in condition and "status" in condition:
+            found.append(condition)
+    return found
+
+
 def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
     """The table a describe section holds (Conditions, Events, Non-terminated Pods, ...)."""
     lines = [line for line in entry.raw if line.text.strip()]
