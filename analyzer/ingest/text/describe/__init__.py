@@ -74,8 +74,13 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         lines = reindent(lines, kind or "", layout)
     skipped = _leading_tail(lines) if block.headless else []
     tree_lines = _without_data(lines[len(skipped):])
+    data_apart = len(tree_lines) < len(lines) - len(skipped)
+    # a Namespace's quotas and limits are read apart: their `Name:` is a quota's
+    policies = policy.namespace_policies(tree_lines) if kind == "Namespace" else []
+    if policies:
+        tree_lines = [line for line in tree_lines if line not in policies]
     root = parse_tree(tree_lines)
-    if len(tree_lines) < len(lines) - len(skipped):
+    if data_apart:
         _add_data_section(root, lines)
     first_line = lines[0].no
     last_line = (block.cut_line or block.lines[-1]).no
@@ -117,6 +122,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     ctx = DescribeContext(catalog, name_line, tuple(lines))
     reader = _READERS.get(info.kind, _read_fields if catalog.kinds.get(info.kind) else _read_custom_resource)
     extra = reader(root, body, facts, ctx)
+    if policies:
+        extra = [*extra, *policy.namespace_quotas(policies, name, ctx)]
     involved = {"apiVersion": info.api_version, "kind": info.kind, "name": name}
     if namespace := meta.get("namespace"):
         involved["namespace"] = namespace

@@ -11,6 +11,7 @@ from analyzer.ingest.text.describe.blocks import LIMITS_HEADER, QUOTA_HEADER
 from analyzer.ingest.text.describe.context import DescribeContext
 from analyzer.ingest.text.describe.sections import label_selector
 from analyzer.ingest.text.describe.tree import Entry
+from analyzer.ingest.text.lines import Line
 from analyzer.ingest.text.types import TextObject
 from analyzer.ingest.text.values import cell, int_or_string, integer, set_path
 
@@ -99,6 +100,69 @@ def read_limit_range(root: Entry, body: dict[str, Any], facts: dict[str, Any],
     if limits:
         set_path(body, "spec.limits", list(limits.values()))
     return []
+
+
+# A Namespace's describe ends with its ResourceQuotas and LimitRanges (k8s.io/kubectl describe.go's
+# DescribeResourceQuotas, DescribeLimitRanges): under `Resource Quotas`, per quota an indented
+# `Name:` (and `Scopes:`) then its `Resource  Used  Hard` table; under `Resource Limits`, one
+# table of every LimitRange's rows, no name.
+QUOTAS_HEADING, LIMITS_HEADING = "Resource Quotas", "Resource Limits"
+_QUOTA_NAME = re.compile(r"^Name:\s+(?P<name>[a-z0-9][a-z0-9.-]*)\s*$")
+
+
+def namespace_policies(lines: list[Line]) -> list[Line]:
+    """The lines of a Namespace describe's `Resource Quotas` and `Resource Limits` sections,
+    headings included (read apart from its fields: their `Name:` is a quota's, not the namespace's).
+
+    >>> from analyzer.ingest.text.lines import split_lines
+    >>> [ln.no for ln in namespace_policies(split_lines("Status:  Active\\n\\nResource Quotas\\n  Name:  q\\n"
+    ...                                                  "  pods  0  5\\n\\nNo LimitRange resource."))]
+    [3, 4, 5]
+    """
+    found: list[Line] = []
+    inside = False
+    for line in lines:
+        text = line.text.rstrip()
+        if text in (QUOTAS_HEADING, LIMITS_HEADING):
+            inside = True
+        elif text and not text[:1].isspace():
+            inside = False
+        if inside and text:
+            found.append(line)
+    return found
+
+
+def namespace_quotas(lines: list[Line], namespace: str, ctx: DescribeContext) -> list[TextObject]:
+    """The ResourceQuotas a Namespace's describe lists (its `Resource Quotas` section), each with
+    its hard limits and what is used; the `Resource Limits` rows name no LimitRange: said unread
+    (a write-up's `describe ns foo-ns` was 'ends mid-section Name', its quota compute-quota-foo lost)."""
+    quotas: list[TextObject] = []
+    section = ""
+    for line in lines:
+        text = line.text.strip()
+        if text in (QUOTAS_HEADING, LIMITS_HEADING):
+            section = text
+            if text == LIMITS_HEADING:
+                ctx.unread.append((line.no, text, "its LimitRanges' rows name no LimitRange: not read as objects"))
+            continue
+        if section != QUOTAS_HEADING or QUOTA_HEADER.match(text) or set(text) <= {"-", " "}:
+            continue
+        if (named := _QUOTA_NAME.match(text)) is not None:
+            body = {"apiVersion": "v1", "kind": "ResourceQuota",
+                    "metadata": {"name": named.group("name"), "namespace": namespace}}
+            quotas.append(TextObject(body=body, line=line.no, origin="describe",
+                                     notes=[f"listed by the describe of Namespace {namespace}"]))
+        elif text.startswith("Scopes:") and quotas:
+            scopes = text.split(":", 1)[1]
+            set_path(quotas[-1].body, "spec.scopes", [s.strip() for s in scopes.split(",") if s.strip()])
+        elif (row := _QUOTA_ROW.match(text)) is not None and quotas:
+            body = quotas[-1].body  # (a resource's name holds dots: `limits.cpu`)
+            for part, field, value in (("spec", "hard", row.group("hard")), ("status", "hard", row.group("hard")),
+                                       ("status", "used", row.group("used"))):
+                body.setdefault(part, {}).setdefault(field, {})[row.group("name")] = value
+        elif not text.startswith("*"):  # a scope's help text (`* Matches all pods that ...`)
+            ctx.unread.append((line.no, QUOTAS_HEADING, f"its row '{text}' is no `resource  used  hard`"))
+    return quotas
 
 
 READERS = {"PodDisruptionBudget": read_disruption_budget, "ResourceQuota": read_resource_quota,
