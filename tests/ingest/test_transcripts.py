@@ -1012,3 +1012,28 @@ def test_logs_by_selector_stay_skipped_where_the_session_leaves_doubt(before: st
     result = ingest_text(before + _DNS_LOG, "dns-pods.md")
     assert not result.logs
     assert any("one by one" in r.reason for r in result.skipped)
+
+
+def test_a_watch_of_a_listing_is_the_listing_of_the_command_watch_runs() -> None:
+    # trimmed from DheerajJoshi/argocd's README (its install steps): `$ watch kubectl get pods -n
+    # argocd`, then watch's title line (the command, the host and its clock) over the last screen.
+    # Before: `watch` was another program ('not kubectl'), its title no command, and the pods had
+    # no namespace ("namespace not stated by the dump").
+    text = ("```\n"
+            "$ watch kubectl get pods -n argocd\n"
+            "\n"
+            "Every 2.0s: kubectl get pods -n argocd                                      "
+            "                                                   ITSG002707-MAC: Thu Aug  6 17:26:36 2020\n"
+            "\n"
+            "NAME                                            READY   STATUS    RESTARTS   AGE\n"
+            "argocd-application-controller-d99d77688-dlqg6   0/1     Running   0          29s\n"
+            "argocd-dex-server-6c865df778-mdbz2              1/1     Running   0          29s\n"
+            "```\n")
+    result = ingest_text(text, "README.md")
+    pods = [o for o in result.objects if o is not None]
+    assert sorted((o.namespace, o.name) for o in pods) == [
+        ("argocd", "argocd-application-controller-d99d77688-dlqg6"), ("argocd", "argocd-dex-server-6c865df778-mdbz2")]
+    assert not any("not kubectl" in r.reason for r in result.skipped)
+    # the same title atop a pasted screen with no command typed above it
+    screen = "\n".join(text.splitlines()[3:-1]) + "\n"
+    assert {o.namespace for o in ingest_text(screen, "screen.txt").objects if o is not None} == {"argocd"}

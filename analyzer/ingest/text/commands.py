@@ -20,7 +20,8 @@ _TOOL = re.compile(rf"(?:^|(?<=\s)|(?<=[$#>%/.]))({_TOOL_NAMES})(?:\.exe)?\s+(?=
 # `microk8s kubectl`, `microk8s.kubectl`, `minikube kubectl --`); the binary's path
 # (`/usr/local/bin/kubectl`, `./kubectl`). Matched up to the tool's name, at the prefix's end.
 _WRAPPER = re.compile(
-    r"(?:(?:sudo|doas)(?:\s+-\S+)*\s+|env\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+|time\s+)*"
+    r"(?:(?:sudo|doas)(?:\s+-\S+)*\s+|env\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+|time\s+"
+    r"|watch(?:\s+(?:-n\s*[\d.]+|--interval[= ][\d.]+|-[a-zA-Z]+|--[a-z-]+))*\s+)*"
     r"(?:(?:k3s|microk8s|minikube)[ .])?(?:[\w.~-]*/)*$"
 )
 # Flags that take a value when written apart from it (`-n kube-system`).
@@ -92,6 +93,29 @@ class Command:
         )
 
 
+# procps `watch` runs a command every few seconds and shows its last output under a title line,
+# `Every 2.0s: kubectl get pods -n x      host: Thu Oct 12 12:57:56 2023` (older ones print no
+# host): the output is that command's, as if it was typed alone.
+_WATCH = re.compile(r"^watch(?:\s+(?:-n\s*[\d.]+|--interval[= ][\d.]+|-[a-zA-Z]+|--[a-z-]+))*\s+(?=\S)")
+_WATCH_TITLE = re.compile(r"^Every\s+[\d.]+s:\s+(?P<command>\S.*?)"
+                          r"(?:\s{2,}(?:\S+:\s+)?\w{3}\s+\w{3}\s+\d+\s+[\d:]+\s+\d{4})?\s*$")
+
+
+def unwatched(text: str) -> str:
+    """The command `watch` runs, from its command line or its title line; else the text as it is.
+
+    >>> unwatched("watch -n 2 kubectl get hpa web"), unwatched("watch kubectl get pods")
+    ('kubectl get hpa web', 'kubectl get pods')
+    >>> unwatched("Every 2.0s: kubectl get pods -n calico-system      k8s01: Thu Oct 12 12:57:56 2023")
+    'kubectl get pods -n calico-system'
+    >>> unwatched("watchers are fine")
+    'watchers are fine'
+    """
+    if (title := _WATCH_TITLE.match(text)) is not None:
+        return title.group("command")
+    return _WATCH.sub("", text, count=1)
+
+
 def command_in(line: str) -> Command | None:
     """The kubectl command a prompt line runs, or None when the line is no such prompt.
 
@@ -109,6 +133,8 @@ def command_in(line: str) -> Command | None:
     'shop'
     """
     line = unbold(line)
+    if (title := _WATCH_TITLE.match(line.strip())) is not None:
+        line = "$ " + title.group("command")
     for match in _TOOL.finditer(line):
         if not _prompted(line[: match.start()]):
             continue

@@ -16,7 +16,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from analyzer.ingest.headerdate import parse_stated_time
-from analyzer.ingest.text.commands import Command, parse_command, unbold
+from analyzer.ingest.text.commands import Command, parse_command, unbold, unwatched
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 # CI log timestamps: GitHub Actions `2024-05-02T10:11:12.1234567Z `, GitLab's with a stream tag
@@ -171,7 +171,7 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     >>> command_of_line("kubectl get node:")  # a heading naming the command of the output below
     ('kubectl', 'kubectl get node')
     """
-    stripped = unbold(text.strip())
+    stripped = unwatched(unbold(text.strip())) if text.lstrip().startswith("Every ") else unbold(text.strip())
     if not stripped:
         return None
     for prompt in _PROMPTS:
@@ -181,7 +181,7 @@ def command_of_line(text: str) -> tuple[str, str] | None:
         rest = stripped[m.end():].strip()
         if not rest:
             return None
-        rest = _shell_script_command(rest) or rest
+        rest = _shell_script_command(rest) or unwatched(rest)
         if prompt is _PROMPTS[_THEME]:
             # a theme prompt shows the folder and git state before the command
             rest = _THEME_STATE.sub("", rest)
@@ -208,7 +208,7 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     if _GLUED_PROSE.search(stripped):
         return None  # `kubectl get podは動きました。` ("kubectl get pod worked."): a sentence, no command
     # a writer's heading that names the command whose output follows (`kubectl get node:`)
-    headed = stripped[:-1].rstrip() if stripped.endswith(":") else stripped
+    headed = unwatched(stripped[:-1].rstrip() if stripped.endswith(":") else stripped)
     if _KUBECTL.match(headed) and not headed.startswith("k ") and (cmd := _parsed(headed)) is not None \
             and _known(cmd):
         return "kubectl", headed
