@@ -1,4 +1,5 @@
-"""`kubectl rollout status`'s verdicts a paste quotes, one per Deployment or DaemonSet it watched.
+"""`kubectl rollout status`'s verdicts a paste quotes, one per Deployment, DaemonSet or StatefulSet
+it watched.
 
 kubectl prints a line each time what it watches changes (`Waiting for deployment "web" rollout to
 finish: 1 out of 2 new replicas have been updated...`) and ends with `deployment "web"
@@ -14,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from analyzer.ingest.text.catalog import catalog
+
 _NAME = r'"(?P<name>[a-z0-9][a-z0-9.-]*)"'
 # kubectl's words (polymorphichelpers/rollout_status.go); Argo CD says the same of a Deployment
 # with a capital D
@@ -22,16 +25,21 @@ _WAITING = re.compile(rf"Waiting for (?P<kind>deployment|daemon set) {_NAME} rol
 # kubectl before 1.10 named no workload in its wait (`Waiting for rollout to finish: 0 of 2 updated
 # pods are available...`): the command above it names it
 _UNNAMED_WAITING = re.compile(r"Waiting for rollout to finish: (?P<said>[^\n]*?)\.*[ \t]*$", re.M)
+# A StatefulSet's waits and end name no StatefulSet either (`Waiting for 1 pods to be ready...`,
+# `statefulset rolling update complete 3 pods at revision zk-5db4499664...`)
+_STATEFUL_WAITING = re.compile(r"(?:Waiting for (?P<ready>\d+ pods to be ready)"
+                               r"|[Ww]aiting for (?P<said>statefulset rolling update to complete \d+ pods at revision \S+?"
+                               r"|partitioned roll out to finish: [^\n]*?))\.*[ \t]*$", re.M)
+_STATEFUL_DONE = re.compile(r"(?:statefulset rolling update complete|partitioned roll out complete)\b")
 _TIMED_OUT = re.compile(rf"\b(?P<kind>[Dd]eployment) {_NAME} exceeded its progress deadline")
 _DONE = re.compile(rf"\b(?P<kind>deployment|daemon set) {_NAME} successfully rolled out")
 _GAVE_UP = re.compile(r"\berror: timed out waiting for the condition")
 # The `rollout status` command line, and the namespace it names (a placeholder is no namespace)
 _COMMAND = re.compile(r"\brollout\s+status\s[^\n]*")
 _NAMESPACE_FLAG = re.compile(r"(?:^|\s)(?:-n|--namespace)(?:=|\s+)(?P<namespace>[a-z0-9][a-z0-9-]*)(?=\s|$)")
-_WORKLOAD = re.compile(r"(?:^|\s)(?P<kind>deployments?|deploy|daemonsets?|ds)(?:\.apps)?(?:/|\s+)"
+_WORKLOAD = re.compile(r"(?:^|\s)(?P<kind>deployments?|deploy|daemonsets?|ds|statefulsets?|sts)(?:\.apps)?(?:/|\s+)"
                        r"(?P<name>[a-z0-9][a-z0-9.-]*)(?=\s|$)", re.I)
-_KINDS = {"deployment": "Deployment", "daemon set": "DaemonSet", "deployments": "Deployment",
-          "deploy": "Deployment", "daemonset": "DaemonSet", "daemonsets": "DaemonSet", "ds": "DaemonSet"}
+_KINDS = {"deployment": "Deployment", "daemon set": "DaemonSet"}
 # A `timed out waiting for the condition` is about the wait just before it, a line or two above.
 _GAVE_UP_WITHIN = 2
 
@@ -68,6 +76,9 @@ def rollout_verdicts(text: str, source: str) -> list[RolloutVerdict]:
     ...     '$ kubectl rollout status daemonset/cilium -n kube-system\\n'
     ...     'Waiting for rollout to finish: 1 of 2 updated pods are available...\\n', "x")]
     [('DaemonSet', 'kube-system', 'cilium', 'waiting', '1 of 2 updated pods are available')]
+    >>> [(v.kind, v.name, v.state, v.said) for v in rollout_verdicts('$ kubectl rollout status sts/zk\\n'
+    ...     'Waiting for 1 pods to be ready...\\nerror: timed out waiting for the condition\\n', "x")]
+    [('StatefulSet', 'zk', 'gave up', '1 pods to be ready')]
     """
     if "rollout" not in text and "progress deadline" not in text:
         return []
@@ -76,12 +87,16 @@ def rollout_verdicts(text: str, source: str) -> list[RolloutVerdict]:
         for m in pattern.finditer(text):
             words = m.group("said").strip() if state == "waiting" else ""
             said.append((m.start(), _KINDS[m.group("kind").lower()], m.group("name"), state, words))
-    for m in _UNNAMED_WAITING.finditer(text):
+    unnamed = [(m, "waiting", m.group("said")) for m in _UNNAMED_WAITING.finditer(text)]
+    if "pods" in text or "roll out" in text:
+        unnamed += [(m, "waiting", m.group("ready") or m.group("said")) for m in _STATEFUL_WAITING.finditer(text)]
+        unnamed += [(m, "done", "") for m in _STATEFUL_DONE.finditer(text)]
+    for m, state, words in unnamed:
         command = _command_before(text, m.start())
-        watched = _WORKLOAD.search(command) if command else None
-        if watched is not None:
-            said.append((m.start(), _KINDS[watched.group("kind").lower()], watched.group("name"), "waiting",
-                         m.group("said").strip()))
+        watched = _WORKLOAD.search(command.split("rollout", 1)[-1]) if command else None
+        info = catalog().for_resource(watched.group("kind").lower()) if watched is not None else None
+        if info is not None:
+            said.append((m.start(), info.kind, watched.group("name"), state, words.strip()))
     said.sort()
     for m in _GAVE_UP.finditer(text):
         last = next((s for s in reversed(said) if s[0] < m.start()), None)

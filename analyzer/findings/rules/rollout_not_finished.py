@@ -1,4 +1,4 @@
-"""Deployments and DaemonSets whose rollout a pasted `kubectl rollout status` saw not finish: the
+"""Deployments, DaemonSets and StatefulSets whose rollout a pasted `kubectl rollout status` saw not finish: the
 Deployment exceeded its progress deadline, or kubectl's `--timeout` ran out while it waited; a
 rollout kubectl still waited on where the paste ends is said as info. No object carries these
 lines (kubernetes/kubernetes#95550: a CI log's `rollout status`, 'exceeded its progress deadline'
@@ -43,7 +43,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         words, seen = _VERDICTS[verdict.state]
         evidence = Evidence("kubectl rollout status", seen, "successfully rolled out",
                             source=verdict.source, line=verdict.line)
-        progress = f", its last count: {verdict.said}" if verdict.said else ""
+        progress = f", its last wait: {verdict.said}" if verdict.said else ""
         finding = RULE.fail(None, evidence, kind=verdict.kind, namespace=verdict.namespace, name=verdict.name,
                             workload=quoted_pod(verdict.namespace, verdict.name), verdict=words,
                             progress=progress, line=verdict.line)
