@@ -9,6 +9,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
 from analyzer.findings.facts import ev, is_terminal, knows_container_specs
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.model.normalize import as_dict
 from analyzer.model.tables.storage import DEFAULT_CLASS_ANNOTATIONS
 
 if TYPE_CHECKING:
@@ -104,5 +105,5 @@ def _is_default(sc: KubeObject) -> bool:
 
 
 def _uses_claim(pod: KubeObject, claim: str) -> bool:
-    return any((v.get("persistentVolumeClaim") or {}).get("claimName") == claim
+    return any(as_dict(v.get("persistentVolumeClaim")).get("claimName") == claim
                for v in pod.view.spec.volumes or ())
