@@ -9,6 +9,7 @@ from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.model.normalize import as_dict, as_list
 
 RULE = RuleMeta(
     id="ingress-missing-service", title="Ingress routes to a missing Service", severity="critical",
@@ -24,17 +25,27 @@ def backends(spec: dict[str, Any]) -> Iterator[tuple[str, str, str, str]]:
     >>> list(backends({"rules": [{"host": "a", "http": {"paths": [{"path": "/", "backend": {"serviceName": "s"}}]}}]}))
     [('spec.rules[0].http.paths[0].backend', 'a', '/', 's')]
     """
-    default = spec.get("defaultBackend") or spec.get("backend")
-    if default:
-        name = (default.get("service") or {}).get("name") or default.get("serviceName")
-        if name:
-            yield "spec.defaultBackend", "*", "", name
-    for i, rule in enumerate(spec.get("rules") or ()):
-        for j, path in enumerate(((rule.get("http") or {}).get("paths")) or ()):
-            backend = path.get("backend") or {}
-            name = (backend.get("service") or {}).get("name") or backend.get("serviceName")
+    # (an Ingress's spec is untyped in its view: a hand-edited one may hold anything anywhere,
+    # and only a backend that names a Service as text names one)
+    spec = as_dict(spec)
+    default = as_dict(spec.get("defaultBackend") or spec.get("backend"))
+    name = _service_name(default)
+    if name:
+        yield "spec.defaultBackend", "*", "", name
+    for i, rule in enumerate(as_list(spec.get("rules"))):
+        rule = as_dict(rule)
+        for j, path in enumerate(as_list(as_dict(rule.get("http")).get("paths"))):
+            path = as_dict(path)
+            name = _service_name(as_dict(path.get("backend")))
             if name:
-                yield f"spec.rules[{i}].http.paths[{j}].backend", rule.get("host") or "*", path.get("path") or "/", name
+                yield (f"spec.rules[{i}].http.paths[{j}].backend", str(rule.get("host") or "*"),
+                       str(path.get("path") or "/"), name)
+
+
+def _service_name(backend: dict[str, Any]) -> str | None:
+    """The Service a backend names (networking.k8s.io/v1's service.name, or the older serviceName)."""
+    name = as_dict(backend.get("service")).get("name") or backend.get("serviceName")
+    return name if isinstance(name, str) and name else None
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
