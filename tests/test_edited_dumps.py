@@ -5,14 +5,19 @@ the kind a structural fuzz of `shared/realdata` found to stop a stage)."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import analyzer
 from analyzer.report import render_cluster_report
+from analyzer.safeyaml import load_yaml
 
 # realdata/openshift/insights-operator-archive-sample/config/clusteroperator/authentication.json,
 # trimmed; edited: Degraded's status an unquoted YAML bool, Available's message a mapping and
@@ -166,3 +171,84 @@ def test_a_component_count_past_64_bits_is_missing(tmp_path: Path) -> None:
     components = cluster.tables.components.set_index("name")
     assert pd.isna(components.loc["aws-node", "desired"]) and components.loc["aws-node", "ready"] == 2
     assert components.loc["coredns", "desired"] == 2
+
+
+# -- any edit: the rule cases' objects with random fields replaced by values of another type -------
+
+def _rule_case_objects() -> list[tuple[str, list[dict]]]:
+    """(case, objects) of every rule case that lists objects (tests/findings/cases/*.yaml, each
+    file naming the real dumps its objects follow)."""
+    cases = []
+    for path in sorted((Path(__file__).parent / "findings" / "cases").glob("*.yaml")):
+        for case in (load_yaml(path.read_text(encoding="utf-8")) or {}).get("cases") or ():
+            if case.get("objects"):
+                cases.append((f"{path.stem}: {case['name']}", case["objects"]))
+    return cases
+
+
+# What a hand-edited or broken dump puts where the API has another type (each one found to stop
+# some stage before it was fixed).
+ODD_VALUES = [None, "", "x", 0, -1, 3.5, True, [], {}, ["a"], {"a": 1}, [{"x": None}], "2024-13-45T99:99:99Z",
+              "1Gi", "abc:def", 10**20, {"type": "Ready"}, [None], [1, 2], "-5", "1e400", [[]], {"": None}]
+
+
+def _fields(doc: object, path: tuple = ()) -> list[tuple]:
+    out = [path] if path else []
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            out += _fields(value, (*path, key))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc):
+            out += _fields(value, (*path, i))
+    return out
+
+
+@st.composite
+def edited_dumps(draw: st.DrawFn) -> tuple[str, dict]:
+    name, objects = draw(st.sampled_from(_RULE_CASES))
+    items = copy.deepcopy(objects)
+    for _ in range(draw(st.integers(1, 4))):
+        # below an item's top (its kind and name stay), never the text reader's own facts
+        fields = [p for p in _fields(items) if len(p) > 2 and "x-kda-text" not in p]
+        if not fields:
+            break
+        *parents, last = draw(st.sampled_from(fields))
+        target = items
+        for step in parents:
+            target = target[step]
+        target[last] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
+    return name, {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+_RULE_CASES = _rule_case_objects()
+
+
+@settings(max_examples=40, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edited=edited_dumps(), as_yaml=st.booleans())
+def test_every_stage_and_printer_runs_on_an_edited_dump(tmp_path: Path, edited: tuple[str, dict],
+                                                        as_yaml: bool) -> None:
+    from analyzer.printing.describe import describe
+    from analyzer.printing.store import DumpStore
+    from analyzer.printing.tables import build_table, render_table
+
+    case, doc = edited
+    path = tmp_path / ("edited.yaml" if as_yaml else "edited.json")
+    path.write_text(yaml.safe_dump(doc) if as_yaml else json.dumps(doc), encoding="utf-8")
+    cluster = analyzer.load(str(path))
+    assert cluster.ingest.accounting_holds(), case  # read = in a table + rejected with a reason
+    built = [cluster.tables[name] for name in cluster.tables]
+    built += [cluster.findings, cluster.incidents, cluster.timeline]  # a rule stopping fails the test
+    assert built and cluster.graph is not None and cluster.distribution is not None
+    store = DumpStore.from_cluster(cluster)
+    for kind in sorted({o.kind for o in cluster.objects}):
+        res = store.catalog.resolve(kind)
+        if res is None:
+            continue
+        objects = store.select(res, None)
+        bodies = [store.body(res, o) for o in objects]
+        if bodies:
+            render_table(build_table(res, bodies, store.clock), wide=True, namespace_column=res.namespaced,
+                         kind_prefix="", show_labels=True, headers=True)
+        for obj in objects:
+            assert describe(store, res, store.body(res, obj))
