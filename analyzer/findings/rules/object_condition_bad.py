@@ -47,6 +47,33 @@ def polarity() -> tuple[dict[str, tuple[str, str]], frozenset[str], frozenset[st
 
 
 @cache
+def suffix_polarity() -> tuple[tuple[str, tuple[str, str] | None], ...]:
+    """(suffix, (bad status, severity), or None for a neutral one) from the data file's
+    `suffixes`, longest suffix first: the polarity of a type named <something><Suffix> that is
+    listed nowhere by itself (OpenShift operators' <Controller>Degraded and the like).
+
+    >>> dict(suffix_polarity())["Degraded"], dict(suffix_polarity())["Progressing"]
+    (('True', 'warning'), None)
+    """
+    raw = _polarity_data().get("suffixes") or {}
+    found: list[tuple[str, tuple[str, str] | None]] = []
+    for status, key in (("False", "bad_when_false"), ("True", "bad_when_true")):
+        for severity, suffixes in (raw.get(key) or {}).items():
+            found += [(str(suffix), (status, str(severity))) for suffix in suffixes]
+    found += [(str(suffix), None) for suffix in raw.get("neutral") or ()]
+    return tuple(sorted(found, key=lambda pair: -len(pair[0])))
+
+
+def _by_suffix(ctype: str) -> tuple[str, str] | None | bool:
+    """A type's polarity by its suffix: (bad status, severity), None when neutral, False when no
+    suffix names it (a type that is only a suffix is the exact lists' to judge)."""
+    for suffix, polar in suffix_polarity():
+        if ctype.endswith(suffix) and ctype != suffix:
+            return polar
+    return False
+
+
+@cache
 def raised_by_message() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
     """type -> (severity, message pattern) that raise a condition whose message names a setup
     that can never be met (data/condition_polarity.yaml)."""
@@ -87,7 +114,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             ctype, cstatus = str(cond["type"]), str(cond.get("status", ""))
             if ctype in neutral:
                 continue
-            if ctype in bad:
+            if ctype not in bad and (by_suffix := _by_suffix(ctype)) is not False:
+                if by_suffix is None:
+                    continue  # <Controller>Progressing and the like: progress, not health
+                bad_status, severity = by_suffix
+                failing = cstatus == bad_status
+                label = f"bad when {bad_status}"
+            elif ctype in bad:
                 bad_status, severity = bad[ctype]
                 # Unknown: the controller cannot tell, which for a must-be-True type is not fine.
                 failing = cstatus == bad_status or (
@@ -102,7 +135,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                             severity)
             finding = RULE.fail(
                 obj, ev(obj, f"status.conditions[{i}]", f"{ctype}={cstatus}",
-                        f"{ctype}={'True' if label == 'bad when False' else 'False'}" if ctype in bad else None),
+                        f"{ctype}={'True' if label == 'bad when False' else 'False'}"
+                        if label != "polarity unknown" else None),
                 type=ctype, status=cstatus, polarity=label,
                 reason=str(cond.get("reason") or "no reason"),
                 condition_message=str(cond.get("message") or "no message")[:500],
