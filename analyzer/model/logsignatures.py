@@ -68,6 +68,10 @@ class Signature:
     # The process exits on this line: a log that ends with it is its container's last words,
     # current whatever its time (start-up grace, or a capture time that is only an estimate).
     exits: bool = False
+    # Said of the API server (it refused or dropped the connection): a line of it is history
+    # once an API server was ready again after it and every API server the dump holds runs
+    # ready (a revision rollout restarts them one by one, and their clients log refusals meanwhile).
+    api_server: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,9 @@ class ContainerLogMatch:
     # The dump holds pods of the log's namespace but not the log's pod: a log left in a
     # `cluster-info dump --output-directory` folder by an earlier run (see `pods_without_logs`).
     orphan: bool = False
+    # An API server ready again after the line, with every other one the dump holds: (its pod,
+    # since when); the line is history (see `api_servers_restarted`).
+    api_server_since: tuple[str, datetime] | None = None
 
     @property
     def untimed_in_tail(self) -> bool:
@@ -162,6 +169,7 @@ def _signature(raw: dict, index: int) -> Signature:
             unless=str(raw.get("unless") or ""),
             shared=bool(raw.get("shared", False)),
             exits=bool(raw.get("exits", False)),
+            api_server=bool(raw.get("api_server", False)),
         )
     except KeyError as exc:
         raise SignatureCatalogError(f"{CATALOG.name}: entry {index} lacks {exc}") from None
@@ -459,6 +467,52 @@ def quiet_replicas(cluster: Dump, found: list[tuple[LogRecord, list[LogMatch], l
     return quiet
 
 
+# The container an API server runs in (kubeadm's, OpenShift's, RKE2's and k3s-less static pods).
+API_SERVER_CONTAINER = "kube-apiserver"
+
+
+def api_servers_restarted(cluster: Dump, per_log: list[tuple[LogRecord, list[LogMatch], list[bool], set[str]]]
+                          ) -> dict[tuple[int, str], tuple[str, datetime]]:
+    """(log, signature) of current API-server signatures whose last line came before an API server
+    was ready again, when every API server the dump holds runs ready: -> (that server's pod, when
+    it was ready). The one on the log's node when there is one there (a component that calls its
+    node's own API server at localhost), else the one ready last."""
+    wanted = [(log, matches) for log, matches, flags, _ in per_log
+              if any(f and m.signature.api_server for m, f in zip(matches, flags, strict=True))]
+    capture = cluster.capture_time
+    if not wanted or capture is None:
+        return {}
+    servers: list[tuple[str, str, datetime]] = []  # (pod, node, ready since)
+    for pod in cluster.objects_of("Pod"):
+        for cs in pod.view.status.containerStatuses or ():
+            if cs.name != API_SERVER_CONTAINER:
+                continue
+            running = cs.state.running if cs.state is not None else None
+            started = parse_time(running.startedAt) if running is not None else None
+            if not cs.ready or started is None:
+                return {}  # an API server not ready, or not running: the refusals may go on
+            # it refuses connections from its start until it listens: ready since is the end
+            ready = next((parse_time(c.lastTransitionTime) for c in pod.view.status.conditions or ()
+                          if c.type == "Ready" and c.status == "True"), None)
+            servers.append((pod.name, pod.view.spec.nodeName or "", max(started, ready or started)))
+    if not servers:
+        return {}
+    nodes = {(o.namespace, o.name): o.view.spec.nodeName or "" for o in cluster.objects_of("Pod")}
+    out: dict[tuple[int, str], tuple[str, datetime]] = {}
+    for log, matches in wanted:
+        node = nodes.get((log.namespace, log.pod), "")
+        local = [s for s in servers if node and s[1] == node]
+        pod, _node, started = max(local or servers, key=lambda s: s[2])
+        last: dict[str, datetime | None] = {}
+        for m in matches:
+            if m.signature.api_server:
+                last[m.signature.id] = _time_of(log.text, m, capture.year)
+        for sig_id, when in last.items():
+            if when is not None and when < started <= capture:
+                out[(id(log), sig_id)] = (pod, started)
+    return out
+
+
 def logs_without_pod(cluster: Dump) -> list[LogRecord]:
     """Logs of pods the dump does not hold, in namespaces whose pods it collected: kubectl
     cluster-info dump --output-directory writes into a folder without emptying it, so a pod
@@ -495,11 +549,14 @@ def container_log_matches(cluster: Dump) -> list[ContainerLogMatch]:
                 per_log.append((log, matches, flags, untimed))
         quiet = quiet_replicas(cluster, per_log)
         orphans = {id(log) for log in logs_without_pod(cluster)} if per_log else set()
+        restarted = api_servers_restarted(cluster, per_log)
         found = []
         for log, matches, flags, _ in per_log:
             orphan = id(log) in orphans
             for m, current in zip(matches, flags, strict=True):
                 since = quiet.get((id(log), m.signature.id))
-                found.append(ContainerLogMatch(log, m, current and since is None and not orphan, since, orphan))
+                answered = restarted.get((id(log), m.signature.id)) if current else None
+                found.append(ContainerLogMatch(log, m, current and since is None and not orphan and answered is None,
+                                               since, orphan, answered))
         _CACHE[cluster] = found
     return found

@@ -39,6 +39,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         severity = top.severity if current else "info"
         evidence = [log_evidence(m) for m in quoted(ranked)[:5]]
         quiet = next((m.quiet_since for m in matches if m.quiet_since), None)
+        answered = next((m.api_server_since for m in matches if m.api_server_since), None)
         if current and all(m.match.signature.exits and m.match.line == m.log.line_count for m in current):
             state = "the last line of its log: the process exited on it"
         elif current and (namespace, pod) in ended:
@@ -47,6 +48,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             state = "still coming at capture"
         elif any(m.orphan for m in matches):
             state = "history: the dump holds no pod of that name, a log left by an earlier capture"
+        elif answered is not None:
+            # an API server restarting (a revision rollout) refuses its clients meanwhile
+            state = (f"history: the API server {answered[0]} was ready again at {answered[1]:%Y-%m-%d %H:%M}Z, "
+                     "after them, and every API server of the dump runs ready")
         elif quiet is not None:
             # untimed lines a replica started later never logged: older than its start
             state = f"history: replica {quiet[0]}, started {quiet[1]:%Y-%m-%d %H:%M}Z, never logged them"
