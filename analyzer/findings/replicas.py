@@ -15,12 +15,17 @@ from analyzer.findings.facts import (
     ev,
     is_manifest,
     known_age,
+    objects_named,
+    owner,
+    pods_by_namespace,
     waiting_containers,
 )
 from analyzer.findings.ownership import owned_pods
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
 from analyzer.kube.time import parse_time
+from analyzer.memo import once_per
+from analyzer.model.normalize import as_dict
 
 
 def _counts(obj: KubeObject) -> tuple[int | None, int, str, str]:
@@ -87,6 +92,9 @@ def short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterator
             starting = ""
         if starting and _creates_no_pods(cluster, obj):
             starting = ""
+        if not starting and obj is not None and (rolling := _rolling_out(cluster, obj)) \
+                and not _pods_fail_on_their_own(cluster, obj):
+            starting = rolling
         yield finding.as_info(resolved=starting) if starting else finding
 
 
@@ -122,16 +130,83 @@ OWN_FAILURES = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName"
 
 
 def _pods_fail_on_their_own(cluster: AnalyzedDump, obj: KubeObject) -> bool:
-    return any(waiting_containers(pod, OWN_FAILURES) or _turned_down(pod) for pod in owned_pods(cluster, obj))
+    return any(waiting_containers(pod, OWN_FAILURES) or _turned_down(cluster, pod) for pod in owned_pods(cluster, obj))
 
 
-def _turned_down(pod: KubeObject) -> bool:
+def _turned_down(cluster: AnalyzedDump, pod: KubeObject) -> bool:
     """The scheduler found no node for the pod (PodScheduled=False, Unschedulable): it is not
-    starting, it waits for room it does not have."""
+    starting, it waits for room it does not have (unless an earlier revision's pod is leaving
+    the node it waits for)."""
     if pod.view.spec.nodeName:
         return False
     return any(c.type == "PodScheduled" and c.status == "False" and c.reason == "Unschedulable"
-               for c in pod.view.status.conditions or ())
+               for c in pod.view.status.conditions or ()) and leaving_predecessor(cluster, pod) is None
+
+
+# What a Deployment's Progressing condition says while its controller moves it to a new
+# ReplicaSet, before the progress deadline (after it: False, ProgressDeadlineExceeded).
+_ROLLING_REASONS = frozenset({"ReplicaSetUpdated", "NewReplicaSetCreated", "FoundNewReplicaSet"})
+_PROGRESS_DEADLINE = 600  # seconds, the API's default spec.progressDeadlineSeconds
+
+
+def _rolling_out(cluster: AnalyzedDump, obj: KubeObject) -> str:
+    """ "a rollout ... in progress" for a Deployment still Available whose controller is moving it
+    to a ReplicaSet created within its progress deadline before the capture ('' else)."""
+    if obj.kind != "Deployment":
+        return ""
+    conditions = {c.type: c for c in obj.view.status.conditions or ()}
+    progressing, available = conditions.get("Progressing"), conditions.get("Available")
+    if progressing is None or progressing.status != "True" or progressing.reason not in _ROLLING_REASONS \
+            or available is None or available.status != "True":
+        return ""
+    newest = _newest_replica_sets(cluster).get((obj.namespace, obj.name))
+    age = known_age(cluster, newest) if newest is not None else None
+    deadline = as_dict(obj.body().get("spec")).get("progressDeadlineSeconds")
+    deadline = deadline if isinstance(deadline, int) and not isinstance(deadline, bool) else _PROGRESS_DEADLINE
+    if age is None or not timedelta(0) <= age < timedelta(seconds=deadline):
+        return ""
+    return (f"a rollout in progress: its new ReplicaSet {newest.name} was created {age_text(age)} before "
+            f"capture, within its progress deadline (Progressing=True, {progressing.reason}), and it stays Available")
+
+
+@once_per
+def _newest_replica_sets(cluster: AnalyzedDump) -> dict[tuple[str, str], KubeObject]:
+    """(namespace, Deployment) -> its newest ReplicaSet (by creation), from one walk."""
+    newest: dict[tuple[str, str], KubeObject] = {}
+    for rs in cluster.objects_of("ReplicaSet"):
+        controller = owner(rs)
+        if controller is None or controller[0] != "Deployment":
+            continue
+        key = (rs.namespace, controller[1])
+        held = newest.get(key)
+        if held is None or (rs.view.metadata.creationTimestamp or "") > (held.view.metadata.creationTimestamp or ""):
+            newest[key] = rs
+    return newest
+
+
+def leaving_predecessor(cluster: AnalyzedDump, pod: KubeObject) -> KubeObject | None:
+    """A pod of another ReplicaSet of the pod's Deployment (an earlier revision), in its
+    namespace, that is being deleted (deletionTimestamp set): the pod a new one held back by its
+    required anti-affinity waits for in a rolling update; None when there is none."""
+    mine = owner(pod)
+    if mine is None or mine[0] != "ReplicaSet":
+        return None
+    deployment = _deployment_of(cluster, pod.namespace, mine[1])
+    for other in pods_by_namespace(cluster).get(pod.namespace, ()):
+        theirs = owner(other)
+        if other.view.metadata.deletionTimestamp and theirs is not None and theirs[0] == "ReplicaSet" \
+                and theirs[1] != mine[1] and _deployment_of(cluster, other.namespace, theirs[1]) == deployment:
+            return other
+    return None
+
+
+def _deployment_of(cluster: AnalyzedDump, namespace: str, replica_set: str) -> str:
+    """The Deployment a ReplicaSet belongs to: its owner, else its name less the pod-template hash."""
+    found = objects_named(cluster, "ReplicaSet").get((namespace, replica_set))
+    controller = owner(found) if found is not None else None
+    if controller is not None and controller[0] == "Deployment":
+        return controller[1]
+    return replica_set.rpartition("-")[0]
 
 
 # `Pods Status:  3 Running / 0 Waiting / 0 Succeeded / 0 Failed`

@@ -9,16 +9,8 @@ from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
-from analyzer.findings.facts import (
-    age_text,
-    ev,
-    known_age,
-    object_age,
-    objects_named,
-    owner,
-    pods_by_namespace,
-    text_status,
-)
+from analyzer.findings.facts import age_text, ev, known_age, object_age, text_status
+from analyzer.findings.replicas import leaving_predecessor
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -85,7 +77,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             # again, not an outage (rke2#585's helm-install pods 8m24s into an 8m30s-old node)
             finding = replace(finding, severity="warning")
         if "anti-affinity" in reason and age is not None and timedelta(0) <= age < _SETTING_UP \
-                and (leaving := _leaving_predecessor(cluster, pod)) is not None:
+                and (leaving := leaving_predecessor(cluster, pod)) is not None:
             # A rolling update of a Deployment whose pods must not share a node: the new pod
             # waits for an old revision's pod, already being deleted, to leave its node
             # (OpenShift's oauth-openshift and metrics-server on three nodes, minutes into a rollout).
@@ -97,30 +89,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             finding = finding.as_info(resolved=f"created {age_text(age)} before capture: not yet placed, "
                                                "with no scheduler failure recorded")
         yield finding
-
-
-def _leaving_predecessor(cluster: AnalyzedDump, pod) -> object | None:
-    """A pod of another ReplicaSet of the pod's Deployment (an earlier revision), in its
-    namespace, that is being deleted (deletionTimestamp set); None when there is none."""
-    mine = owner(pod)
-    if mine is None or mine[0] != "ReplicaSet":
-        return None
-    deployment = _deployment_of(cluster, pod.namespace, mine[1])
-    for other in pods_by_namespace(cluster).get(pod.namespace, ()):
-        theirs = owner(other)
-        if other.view.metadata.deletionTimestamp and theirs is not None and theirs[0] == "ReplicaSet" \
-                and theirs[1] != mine[1] and _deployment_of(cluster, other.namespace, theirs[1]) == deployment:
-            return other
-    return None
-
-
-def _deployment_of(cluster: AnalyzedDump, namespace: str, replica_set: str) -> str:
-    """The Deployment a ReplicaSet belongs to: its owner, else its name less the pod-template hash."""
-    found = objects_named(cluster, "ReplicaSet").get((namespace, replica_set))
-    controller = owner(found) if found is not None else None
-    if controller is not None and controller[0] == "Deployment":
-        return controller[1]
-    return replica_set.rpartition("-")[0]
 
 
 # The PodScheduled reason (and kubectl's STATUS) of a pod whose spec.schedulingGates hold it back:
