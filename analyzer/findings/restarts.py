@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 
 # A restart older than this, of a container that runs and is ready now, is history (info).
 OLD = timedelta(hours=6)
+# ... and so are restarts that all came this soon after the pod was created (its start-up: the
+# cluster or its dependencies coming up), the last of them this long before the capture.
+START_UP = timedelta(minutes=30)
+QUIET_SINCE_START_UP = timedelta(hours=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +332,13 @@ def history_reason(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
     age = age_at_capture(cluster, restart.last_restart, restart.pod) if restart.last_restart else None
     if age is not None and age > OLD and restart.ready_now:
         return f"last restart {age_text(age)} before capture; running and ready since"
+    created = parse_time(restart.pod.view.metadata.creationTimestamp)
+    if age is not None and age > QUIET_SINCE_START_UP and restart.ready_now and created is not None \
+            and timedelta(0) <= restart.last_restart - created <= START_UP:
+        # an operator restarting while its cluster came up (the API server and its webhooks
+        # not yet there), then quiet for an hour and more: its start-up, not a loop now
+        return (f"all its restarts came in its first {age_text(restart.last_restart - created)} (its "
+                "start-up); running and ready since")
     return ""
 
 
