@@ -264,9 +264,7 @@ class Ingestor:
         data = mapped.map
         parsed = None
         if (
-            not (entry.path and (layouts.log_hint(entry.path) or layouts.joined_log_hint(entry.path)
-                                or layouts.node_log_hint(entry.path)
-                                or layouts.is_not_objects(entry.path)))
+            not _holds_no_objects(entry.path)
             and not is_archive(data[:512])
             and not _foreign_encoding(data)
             and not _is_wrapped(data)
@@ -291,9 +289,7 @@ class Ingestor:
         """A large YAML file read from its mapping a range at a time, never its bytes and text
         whole (yamlchunks), where what `add_file` would decide on its whole text is decided
         on its head; False where the file must be read whole (it was not read then)."""
-        if entry.path and (layouts.log_hint(entry.path) or layouts.joined_log_hint(entry.path)
-                                or layouts.node_log_hint(entry.path)
-                           or layouts.is_not_objects(entry.path)):
+        if _holds_no_objects(entry.path):
             return False
         if is_archive(mapped.map[:512]):
             return False
@@ -2151,6 +2147,13 @@ def _yaml_list_items(value: Any) -> list | None:
 # A capture date file holds a few lines of dates (a must-gather's timestamp: two per gather
 # script run); a larger file of that name is something else.
 _CAPTURE_DATE_FILE_BYTES = 4096
+
+
+def _holds_no_objects(path: str | None) -> bool:
+    """Whether a bundle's layout says the file at this path is a log or holds no objects (not
+    parsed for them)."""
+    return bool(path) and bool(layouts.log_hint(path) or layouts.joined_log_hint(path)
+                               or layouts.node_log_hint(path) or layouts.is_not_objects(path))
 
 
 _KUBE_VERSION_WORD = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+[-+.a-z0-9]*")

@@ -467,7 +467,8 @@ def quiet_replicas(cluster: Dump, found: list[tuple[LogRecord, list[LogMatch], l
     return quiet
 
 
-# The container an API server runs in (kubeadm's, OpenShift's, RKE2's and k3s-less static pods).
+# The container an API server runs in (the static pods of kubeadm, OpenShift and RKE2; k3s runs
+# its API server inside its own process, no pod)
 API_SERVER_CONTAINER = "kube-apiserver"
 
 
@@ -483,7 +484,9 @@ def api_servers_restarted(cluster: Dump, per_log: list[tuple[LogRecord, list[Log
     if not wanted or capture is None:
         return {}
     servers: list[tuple[str, str, datetime]] = []  # (pod, node, ready since)
+    nodes: dict[tuple[str, str], str] = {}  # (namespace, pod) -> its node
     for pod in cluster.objects_of("Pod"):
+        nodes[(pod.namespace, pod.name)] = pod.view.spec.nodeName or ""
         for cs in pod.view.status.containerStatuses or ():
             if cs.name != API_SERVER_CONTAINER:
                 continue
@@ -497,7 +500,6 @@ def api_servers_restarted(cluster: Dump, per_log: list[tuple[LogRecord, list[Log
             servers.append((pod.name, pod.view.spec.nodeName or "", max(started, ready or started)))
     if not servers:
         return {}
-    nodes = {(o.namespace, o.name): o.view.spec.nodeName or "" for o in cluster.objects_of("Pod")}
     out: dict[tuple[int, str], tuple[str, datetime]] = {}
     for log, matches in wanted:
         node = nodes.get((log.namespace, log.pod), "")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import orjson
 
 from analyzer.ingest.text.commands import Command, command_in, parse_command
+from analyzer.ingest.text.transcript import BLOCKQUOTE, BLOCKQUOTED_TEXT
 
 _BOX = re.compile(r"[\u2500-\u257f]")
 # A line by which a writer says rows or lines were cut out of an output (`...`, `. . .`, `[...]`,
@@ -230,13 +231,6 @@ def unticked(lines: list[Line]) -> list[Line]:
     return out
 
 
-# A markdown blockquote's marks (`> `, `> > ` quoted twice, up to three spaces before them), and
-# a quoted line that says something: a file whose only `>` lines are lone ones (a shell's
-# continuation prompt, a log's) is not quoting.
-_BLOCKQUOTE = re.compile(r"^ {0,3}(?:> ?)+")
-_BLOCKQUOTED_TEXT = re.compile(r"^ {0,3}(?:> ?)+ *[^\s>]")
-
-
 def unquoted(lines: list[Line]) -> list[Line]:
     """Lines of a markdown blockquote without its marks, as a ticket quotes the customer's paste
     (`> Events:`, `> Warning  FailedMount ...`): the marks pushed every row off its columns and
@@ -247,9 +241,10 @@ def unquoted(lines: list[Line]) -> list[Line]:
     >>> [ln.text for ln in unquoted(split_lines("cat <<EOF\\n>\\nEOF"))]
     ['cat <<EOF', '>', 'EOF']
     """
-    if not any(_BLOCKQUOTED_TEXT.match(line.text) for line in lines):
+    # (a file whose only `>` lines are lone ones, a shell's continuation prompt, is not quoting)
+    if not any(BLOCKQUOTED_TEXT.match(line.text) for line in lines):
         return lines
-    return [Line(ln.no, _BLOCKQUOTE.sub("", ln.text, count=1)) if _BLOCKQUOTE.match(ln.text) else ln
+    return [Line(ln.no, BLOCKQUOTE.sub("", ln.text, count=1)) if BLOCKQUOTE.match(ln.text) else ln
             for ln in lines]
 
 

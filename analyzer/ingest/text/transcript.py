@@ -26,7 +26,7 @@ _CI_PREFIX = re.compile(
     r"|\[\d\d:\d\d:\d\d(?:\.\d+)?\]|\d\d:\d\d:\d\d\.\d+)(?: |$)"
 )
 # A markdown blockquote's marks, at the margin or up to three spaces in (a quote in a list item)
-_QUOTE = re.compile(r"^ {0,3}(?:> ?)+")
+BLOCKQUOTE = re.compile(r"^ {0,3}(?:> ?)+")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+.#-]*)\s*$")
 # Info strings markdown writers put after an opening fence. Any other word with text after it
 # begins the block's first line (```kubectl get pods, ```NAME   READY ..., k3s#7345).
@@ -429,18 +429,18 @@ def _clean(raw: str, stamped: bool, quoting: bool = True) -> str:
     if stamped:
         line = _CI_PREFIX.sub("", line, count=1)
     if quoting and line.lstrip(" ")[:1] == ">":
-        line = _QUOTE.sub("", line, count=1)
+        line = BLOCKQUOTE.sub("", line, count=1)
     return line
 
 
 # A line quoted with `> ` that says something, at the margin or in a list item (`> > ` quoted twice).
-_QUOTED_TEXT = re.compile(r"^ {0,3}(?:> ?)+ *[^\s>]", re.M)
+BLOCKQUOTED_TEXT = re.compile(r"^ {0,3}(?:> ?)+ *[^\s>]", re.M)
 
 
 def _quoting(text: str, stamped: bool) -> bool:
     """Whether `>` at a line's start is quoting: some quoted line says something. (A file whose
     only `>` lines are lone ones, a log's or a shell's, keeps them as they are.)"""
-    return stamped or _QUOTED_TEXT.search(text) is not None
+    return stamped or BLOCKQUOTED_TEXT.search(text) is not None
 
 
 def split_transcript(text: str) -> Transcript:
@@ -471,9 +471,9 @@ def split_transcript(text: str) -> Transcript:
         current = None
 
     for no, raw in enumerate(raw_lines, start=1):
-        quoted = quoted or quoting and _QUOTED_TEXT.match(raw) is not None
+        quoted = quoted or quoting and BLOCKQUOTED_TEXT.match(raw) is not None
         line = _clean(raw, stamped, quoting)
-        in_quote = quoting and not in_fence and _QUOTE.match(raw) is not None
+        in_quote = quoting and not in_fence and BLOCKQUOTE.match(raw) is not None
         if in_fence and fence_indent:
             line = _unindented(line, fence_indent)
         fence = _FENCE.match(line)
