@@ -2,8 +2,8 @@
 
 For work that reads what this process has already built (a dump read into memory: the child
 shares it copy-on-write, nothing is read twice) and returns small plain data. The result crosses
-a pipe as msgpack and is decoded into the type the caller names: no pickle, nothing executable
-crosses. Where a child cannot help (no fork on this platform, no idle CPU, too little free memory) or
+a file in memory as msgpack (a pipe says when it is there) and is decoded into the type the
+caller names: no pickle, nothing executable crosses. Where a child cannot help (no fork on this platform, no idle CPU, too little free memory) or
 fails in any way (an error, a crash, a kill, no progress for a while), the caller gets None and
 makes the result itself with the same function, so what it shows is the same either way.
 
@@ -40,9 +40,15 @@ Result = TypeVar("Result")
 STALL_SECONDS = 20  # a child whose CPU time has not moved for this long is stuck: it is killed
 _READ = 1 << 20
 # A frame on a pipe: what it is, and two numbers (a letter's place and size in its file; a
-# result's size, its bytes following on the pipe).
+# result's size in the result's file, and 0).
 _FRAME = struct.Struct("!cQQ")
 _LETTER, _RESULT = b"L", b"R"
+
+
+# One child at a time, and none of a child's own: on two CPUs a second would only compete with
+# the first (a report's child reads the dump while this process reads it too).
+_children: set[int] = set()  # the children of this process not yet reaped
+_in_a_child = False
 
 
 def fork_supported() -> bool:
@@ -53,17 +59,23 @@ def fork_supported() -> bool:
 
 
 def can_fork() -> bool:
-    """Whether a forked child can help now: `fork_supported()`, a CPU idle for it, and memory
-    for a copy of this process."""
-    return fork_supported() and _idle_cpu() and _room_for_a_copy()
+    """Whether a forked child can help now: `fork_supported()`, no other child of this process
+    at work (nor is this one a child), a CPU idle for it, and memory for a copy of this process."""
+    return fork_supported() and _alone() and _idle_cpu() and _room_for_a_copy()
 
 
 def can_fork_own(memory: int) -> bool:
     """Whether a forked child that works from memory of its own (it reads a dump itself, while
-    this process reads it too) may start: `fork_supported()` and room for `memory` bytes twice
-    (its own and this process's). Whether a CPU is idle for it, the child itself finds out, so
-    that this process never waits on the check."""
-    return fork_supported() and _room_for(2 * memory)
+    this process reads it too) may start: `fork_supported()`, no other child at work (nor is
+    this one a child), and room for `memory` bytes twice (its own and this process's). Whether a
+    CPU is idle for it, the child itself finds out, so that this process never waits on the
+    check."""
+    return fork_supported() and _alone() and _room_for(2 * memory)
+
+
+def _alone() -> bool:
+    # A child that ended but was never reaped (its Forked dropped unclosed) is at work no more.
+    return not _in_a_child and all(_cpu_ticks(pid) is None for pid in _children)
 
 
 # How long the CPUs' counters are watched for an idle one (once per report of a large dump).
@@ -145,11 +157,13 @@ class Forked(Generic[Result]):
     With letters: `receive()` the child's next letter, `send()` it one, `end_letters()` when
     there are no more (`result()` says so too)."""
 
-    def __init__(self, pid: int, pipe: int, result_type: type[Result],
+    def __init__(self, pid: int, pipe: int, result_file: int, result_type: type[Result],
                  letters: _Letters | None = None) -> None:
+        _children.add(pid)
         self.pid = pid  # the child's process id
         self._pid: int | None = pid  # until reaped
         self._pipe: int | None = pipe
+        self._result_file: int | None = result_file
         self._type = result_type
         self._letters = letters
         self._buffer = bytearray()  # what the child wrote on the pipe, not yet taken
@@ -160,15 +174,19 @@ class Forked(Generic[Result]):
         """The child's result, or None if it failed (the reason is not the caller's concern: it
         makes the result itself)."""
         self.end_letters()
-        body = self._result_body()
+        size = self._result_size()
         # the child closed its end (it is exiting: wait for it) or made no progress (kill it)
-        status = self._reap(kill=self._stalled)
-        if body is None or status != 0:
+        status = self._reap(kill=self._stalled, keep_result=True)
+        if size is None or status != 0:
+            self._close_result()
             return None
         try:
+            body = _read_all(self._result_file, size)  # type: ignore[arg-type]
             result, caught = msgspec.msgpack.decode(body, type=tuple[self._type, list[_Warning]])
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, OSError):
             return None
+        finally:
+            self._close_result()
         for w in caught:  # what the child warned about is said here, as if said here
             warnings.warn_explicit(w.message, _category(w.category), w.filename, w.lineno)
         return result
@@ -205,17 +223,23 @@ class Forked(Generic[Result]):
             return None
         return _FRAME.unpack_from(self._buffer)
 
-    def _result_body(self) -> bytes | None:
-        """The result's bytes, after any letters not asked for."""
+    def _result_size(self) -> int | None:
+        """The size of the result in its file, once the child says it is there (after any
+        letters not asked for); None if it never does. An empty result is no result."""
         while True:
             frame = self._frame()
             if frame is not None and frame[0] == _LETTER:
                 del self._buffer[:_FRAME.size]
                 continue
-            if frame is not None and len(self._buffer) >= _FRAME.size + frame[1]:
-                return bytes(self._buffer[_FRAME.size:_FRAME.size + frame[1]])
+            if frame is not None:
+                return frame[1] or None
             if self._ended or not self._more():
                 return None
+
+    def _close_result(self) -> None:
+        if self._result_file is not None:
+            os.close(self._result_file)
+            self._result_file = None
 
     def _more(self) -> bool:
         """Read what the child writes next (a child never waits on a full pipe); False at the
@@ -244,9 +268,14 @@ class Forked(Generic[Result]):
                 self._ended = self._stalled = True
                 return False
 
-    def _reap(self, kill: bool) -> int:
-        """Wait for the child (killed first if `kill` and it is still at work); its exit status."""
+    def _reap(self, kill: bool, keep_result: bool = False) -> int:
+        """Wait for the child (killed first if `kill` and it is still at work); its exit status.
+        The result's file is closed too unless `keep_result`."""
+        if not keep_result:
+            self._close_result()
         pid, self._pid = self._pid, None
+        if pid is not None:
+            _children.discard(pid)
         if self._pipe is not None:
             os.close(self._pipe)
             self._pipe = None
@@ -266,6 +295,7 @@ class Forked(Generic[Result]):
         """Stop and reap the child if `result()` was not (or could not be) asked for."""
         if self._pid is not None or self._pipe is not None:
             self._reap(kill=True)
+        self._close_result()
 
     def __enter__(self) -> Forked[Result]:
         return self
@@ -349,6 +379,18 @@ class ChildLetters:
         return self._letters.receive()
 
 
+def _read_all(fd: int, size: int) -> bytes:
+    """The first `size` bytes of a file (in one read, but for a file larger than a read takes)."""
+    parts = []
+    while size > 0:
+        part = os.pread(fd, size, sum(map(len, parts)))
+        if not part:
+            raise OSError("the result's file is shorter than the child said")
+        parts.append(part)
+        size -= len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
 def _memory_file() -> int:
     try:
         return os.memfd_create("kda-letters", os.MFD_CLOEXEC)
@@ -378,6 +420,7 @@ def fork_call(make: Callable[..., Result], result_type: type[Result],
     if not (can_fork() if own_memory is None else can_fork_own(own_memory)):
         return None
     read_end, write_end = os.pipe()
+    result_file = _memory_file()
     link = _Letters() if letters else None
     with warnings.catch_warnings():
         # Python 3.12+ warns that forking a process with threads (a progress bar's, a test
@@ -401,10 +444,12 @@ def fork_call(make: Callable[..., Result], result_type: type[Result],
                 result = make(*args)
             said = [_Warning(w.category.__name__, str(w.message), w.filename, w.lineno or 0)
                     for w in caught]
-            data = msgspec.msgpack.encode((result, said))
+            data = memoryview(msgspec.msgpack.encode((result, said)))
+            written = 0
+            while written < len(data):
+                written += os.pwrite(result_file, data[written:], written)
             with open(write_end, "wb") as pipe:
                 pipe.write(_FRAME.pack(_RESULT, len(data), 0))
-                pipe.write(data)
             status = 0
         finally:
             # no exit handlers, buffers or finalizers of the parent's run here; an error ends the
@@ -413,12 +458,15 @@ def fork_call(make: Callable[..., Result], result_type: type[Result],
     os.close(write_end)
     if link is not None:
         link.as_parent()
-    return Forked(pid, read_end, result_type, link)
+    return Forked(pid, read_end, result_file, result_type, link)
 
 
 def _child_on_its_own() -> None:
     # A short life: no collections (each would touch, and so copy, pages shared with the parent),
     # and no writing to the parent's terminal (a thread of the parent may have held its lock).
+    global _in_a_child
+    _children.clear()
+    _in_a_child = True
     gc.disable()
     devnull = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the child
     sys.stdout = sys.stderr = devnull

@@ -1,7 +1,8 @@
 """JSON dump files: one document, or many concatenated (cluster-info dump), with log blocks.
 
 The fast path reads a List in one scan: each item straight into its view's fields by a
-variant of its kind (`analyzer.kube.viewunion`), a large List a chunk of items at a time. A
+variant of its kind (`analyzer.kube.viewunion`), a large List a chunk of items at a time (a
+very large one with its later chunks decoded by a child on the idle CPU meanwhile). A
 List (or a chunk) holding a kind without a variant (a custom resource) is read in one scan
 into parts instead: each item's metadata decoded, its other top-level parts kept as zero-copy
 raw slices (`analyzer.kube.viewparts.ItemParts`), from which the item's view is assembled.
@@ -23,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from analyzer.forked import Forked, fork_call
 from analyzer.ingest import jsonscan
 from analyzer.ingest.records import LogRecord
 from analyzer.kube.kinds import KIND_GROUPS
@@ -189,6 +191,13 @@ def decode_document(data: memoryview, release: Callable[[int], None] | None = No
 # A List this large is read in chunks of about _CHUNK_BYTES (a whole number of items each).
 _CHUNKED_FROM_BYTES = 16 * 1024**2
 _CHUNK_BYTES = 4 * 1024**2
+# A List this large is read by two processes where a second CPU is idle (`_decode_beside`):
+# the child takes a share of the scanning, which is about half of the decoding.
+_BESIDE_FROM_BYTES = 256 * 1024**2  # below, the child's start and its idle-CPU check cost what it saves
+# This process's share of such a List's bytes: it also decodes the child's items from msgpack
+# (two fifths of what decoding them from JSON costs), and the child starts later (it first checks
+# that a CPU is idle for it).
+_OWN_SHARE = 0.55
 # `"items": [` and the first item's `{` of a pretty-printed List (kubectl's, 4-space indents).
 _TOP_KEY_INDENT = re.compile(rb'\{\n([ \t]+)"')
 _ITEMS_OPEN = re.compile(rb'\n([ \t]*)"items": \[\n([ \t]+)\{\n')
@@ -203,13 +212,58 @@ class ChunkedEnvelope(UnionEnvelope):
     chunks: list[tuple[int, int, int]] | None = None  # (first item, start, stop); never decoded
 
 
+class _ChunkReader:
+    """Decodes chunks of a List's items, each copied into one reused buffer as a JSON array."""
+
+    def __init__(self, data: memoryview) -> None:
+        self._data = data
+        self._buffer = bytearray(_CHUNK_BYTES * 2)
+
+    def views(self, start: int, stop: int) -> list[Any] | None:
+        """The chunk's items decoded by the union (nothing a variant decodes refers to the
+        buffer's bytes); None where an item has no variant or does not fit its view.
+        Raises msgspec.DecodeError for bytes that are not JSON."""
+        size = stop - start + 2
+        if size > len(self._buffer):
+            self._buffer = bytearray(size)
+        view = memoryview(self._buffer)
+        try:
+            self._buffer[0] = 0x5B  # [
+            view[1:size - 1] = self._data[start:stop]
+            self._buffer[size - 1] = 0x5D  # ]
+            return _ITEM_UNION_DECODER.decode(view[:size])
+        except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+            return None
+        finally:
+            view.release()
+
+    def items(self, start: int, stop: int) -> list[Any] | None:
+        """The chunk's items as views, else as parts (a chunk holding a kind without a variant:
+        the parts' raw slices refer to a copy of the chunk's own); None where neither decodes."""
+        try:
+            views = self.views(start, stop)
+            if views is not None:
+                return views
+            return _ITEM_PARTS_DECODER.decode(b"[" + bytes(self._data[start:stop]) + b"]")
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+            return None
+
+
+class _ViewsBeside(msgspec.Struct, array_like=True):
+    """What a child decoded of a List's later chunks: how many items each chunk held, from the
+    first it was given, up to one it could not read by the union alone (this process reads that
+    one and those after it), and the items."""
+
+    counts: list[int]
+    items: list[ITEM_UNION.type]  # type: ignore[name-defined]
+
+
 def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -> ChunkedEnvelope | None:
-    """A pretty-printed List read a chunk of whole items at a time, each chunk copied into one
-    reused buffer as a JSON array and decoded there by the union (nothing a variant decodes
-    refers to its bytes); a chunk holding a kind without a variant is decoded into
-    `ItemParts` from a copy of its own instead, so a custom resource costs its chunk a second
-    scan, not the List. None where the layout is not kubectl's or a chunk does not decode:
-    the caller reads the List whole.
+    """A pretty-printed List read a chunk of whole items at a time, each by the union
+    (`_ChunkReader`); a chunk holding a kind without a variant is decoded into `ItemParts`
+    instead, so a custom resource costs its chunk a second scan, not the List. A large List's
+    later chunks are decoded by a child on the idle CPU meanwhile (`_decode_beside`). None where
+    the layout is not kubectl's or a chunk does not decode: the caller reads the List whole.
 
     An item boundary is a line `},` then a line `{` at the items' indentation: a JSON string
     holds no raw newline, and anything nested in an item is indented deeper. A chunk cut
@@ -237,37 +291,79 @@ def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -
         envelope = _UNION_DECODER.decode(head[:items_open + 1] + bytes(data[items_close:]))
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
         return None
-    items: list[Any] = []
-    chunks: list[tuple[int, int, int]] = []
-    buffer = bytearray(_CHUNK_BYTES * 2)
+    spans = []  # each chunk's (start, stop)
     pos = first
     while pos < end:
         stop = _chunk_end(data, pos + _CHUNK_BYTES, end, indent)
-        size = stop - pos + 2
-        if size > len(buffer):
-            buffer = bytearray(size)
-        view = memoryview(buffer)
-        buffer[0] = 0x5B  # [
-        view[1:size - 1] = data[pos:stop]
-        buffer[size - 1] = 0x5D  # ]
-        chunks.append((len(items), pos, stop))
-        try:
-            items.extend(_ITEM_UNION_DECODER.decode(view[:size]))
-        except (msgspec.ValidationError, RecursionError, UnicodeDecodeError):
-            try:  # the parts' raw slices refer to their bytes: a copy of the chunk's own
-                items.extend(_ITEM_PARTS_DECODER.decode(bytes(view[:size])))
-            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
-                return None
-        except msgspec.DecodeError:
-            return None
-        finally:
-            view.release()
-        if release is not None:
-            release(stop)
+        spans.append((pos, stop))
         pos = stop + 2 + len(indent)  # past `,\n` and the indentation: the next `{`
+    items: list[Any] = []
+    chunks: list[tuple[int, int, int]] = []
+    reader = _ChunkReader(data)
+    beside, beside_from = _decode_beside(data, spans, end - first)
+    try:
+        at = 0
+        while at < len(spans):
+            if at == beside_from and beside is not None:
+                # The child's chunks, as far as it read them; where it failed or found no CPU
+                # idle for it (None), or stopped at a chunk, this process reads on from there.
+                got, beside = beside.result(), None
+                if got is not None and sum(got.counts) == len(got.items) and got.counts:
+                    first_item = len(items)
+                    for count in got.counts:
+                        chunks.append((first_item, *spans[at]))
+                        first_item += count
+                        at += 1
+                    items.extend(got.items)
+                    if release is not None:
+                        release(spans[at - 1][1])
+                continue
+            decoded = reader.items(*spans[at])
+            if decoded is None:
+                return None
+            chunks.append((len(items), *spans[at]))
+            items.extend(decoded)
+            if release is not None:
+                release(spans[at][1])
+            at += 1
+    finally:
+        if beside is not None:
+            beside.close()
     return ChunkedEnvelope(kind=envelope.kind, apiVersion=envelope.apiVersion, items=items,
                            Items=envelope.Items, selfLink=envelope.selfLink, metadata=envelope.metadata,
                            chunks=chunks)
+
+
+def _decode_beside(data: memoryview, spans: list[tuple[int, int]],
+                   size: int) -> tuple[Forked[_ViewsBeside] | None, int]:
+    """A child started on a large List's later chunks (its items' views come back as msgpack),
+    and the first of those chunks; (None, len(spans)) where the List is small or no child can
+    run now (`analyzer.forked`: no second CPU, another child of this process at work, too
+    little memory). The child reads the chunks from the same mapped pages or bytes."""
+    if size < _BESIDE_FROM_BYTES:
+        return None, len(spans)
+    own_until = spans[0][0] + _OWN_SHARE * size
+    later = next((i for i, (start, _) in enumerate(spans) if start >= own_until), len(spans))
+    if later == len(spans):
+        return None, later
+    child_spans = spans[later:]
+    beside = fork_call(lambda: _views_of(data, child_spans), _ViewsBeside,
+                       own_memory=int((1 - _OWN_SHARE) * size))
+    return beside, later
+
+
+def _views_of(data: memoryview, spans: list[tuple[int, int]]) -> _ViewsBeside:
+    """The views of the chunks' items, up to the first chunk the union cannot read."""
+    reader = _ChunkReader(data)
+    counts: list[int] = []
+    items: list[Any] = []
+    for start, stop in spans:
+        views = reader.views(start, stop)
+        if views is None:
+            break
+        counts.append(len(views))
+        items.extend(views)
+    return _ViewsBeside(counts, items)
 
 
 def _chunk_end(data: memoryview, at: int, end: int, indent: bytes) -> int:
