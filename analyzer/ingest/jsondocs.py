@@ -24,8 +24,9 @@ from typing import Any
 
 import msgspec
 
-from analyzer.forked import Forked, fork_call
+from analyzer.forked import Forked
 from analyzer.ingest import jsonscan
+from analyzer.ingest.beside import read_later_beside
 from analyzer.ingest.records import LogRecord
 from analyzer.kube.kinds import KIND_GROUPS
 from analyzer.kube.viewparts import ItemParts
@@ -342,14 +343,7 @@ def _decode_beside(data: memoryview, spans: list[tuple[int, int]],
     little memory). The child reads the chunks from the same mapped pages or bytes."""
     if size < _BESIDE_FROM_BYTES:
         return None, len(spans)
-    own_until = spans[0][0] + _OWN_SHARE * size
-    later = next((i for i, (start, _) in enumerate(spans) if start >= own_until), len(spans))
-    if later == len(spans):
-        return None, later
-    child_spans = spans[later:]
-    beside = fork_call(lambda: _views_of(data, child_spans), _ViewsBeside,
-                       own_memory=int((1 - _OWN_SHARE) * size))
-    return beside, later
+    return read_later_beside(spans, _OWN_SHARE, lambda later: _views_of(data, later), _ViewsBeside)
 
 
 def _views_of(data: memoryview, spans: list[tuple[int, int]]) -> _ViewsBeside:

@@ -3,7 +3,9 @@
 Read whole, a 340 MB kubectl YAML dump held its bytes and its decoded text at once (a copy
 each) while it was parsed. Here each document's text is decoded from the mapped file by
 itself, and a kubectl List's items a chunk of whole items at a time (about 4 MB): a chunk's
-text goes once its items are read, and the file's pages behind it go back to the system.
+text goes once its items are read, and the file's pages behind it go back to the system. A
+List of 24 MiB or more has its later chunks read by a child on the idle CPU meanwhile, their
+items sent back as the compact JSON this process would have made of them.
 
 The result is what `yamldocs.read_yaml_file` gives for the file's whole text, exactly. The
 file is cut only where that reader cuts it: at document markers (found as it finds them), and
@@ -23,8 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from analyzer.collector import collector_paused
+from analyzer.forked import Forked
 from analyzer.ingest import yamlfast
+from analyzer.ingest.beside import read_later_beside
+from analyzer.ingest.records import JsonItem
 from analyzer.ingest.textcodec import _mostly_binary
 from analyzer.ingest.yamldocs import (
     YamlDocument,
@@ -38,6 +45,12 @@ from analyzer.ingest.yamldocs import (
 # A List's items are read this many bytes of the file at a time (whole items; an item longer
 # than this is a chunk by itself); a document smaller than twice this is decoded whole.
 CHUNK_BYTES = 4 * 1024**2
+# A List's items this large are read by two processes where a second CPU is idle
+# (`_read_beside`): a child reads the later chunks while this process reads the earlier ones.
+BESIDE_FROM_BYTES = 24 * 1024**2
+# This process's share of the items' bytes: the child starts later (it first checks that a CPU
+# is idle for it) and this process makes the child's items its own (a little work per item).
+_OWN_SHARE = 0.52
 # How much of the file's start is decoded to decide what the file is (the checks before the
 # YAML reader look at most 1 MiB: datasniff's sniff).
 _HEAD_BYTES = 3 * 1024**2 // 2
@@ -207,6 +220,7 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
     first_line = line + lead
     read_before = yamlfast.safe_loader_units()
     newlines = lead + head.count("\n") + 1 + trailer.count("\n")
+    beside: Forked[_ItemsBeside] | None = None
     try:
         if not (_is_one_segment(head) and _is_one_segment(trailer)) or trailer.startswith("items:\n") \
                 or "\nitems:\n" in trailer:
@@ -216,22 +230,95 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
             if not isinstance(document, dict) or document.get("items") != []:
                 raise _Whole
             items: list[Any] = []
-            pos = body
-            while pos < items_end:
-                cut = items_end
-                if pos + chunk_bytes < items_end:
-                    next_item = _ITEM_START.search(buf, pos + chunk_bytes - 1, items_end)
-                    cut = next_item.start() + 1 if next_item else items_end
-                chunk = source.text(pos, cut)
+            spans = _item_spans(buf, body, items_end, chunk_bytes)
+            beside, beside_from = _read_beside(source, spans, first_line) if compact_items else (None, len(spans))
+            at = 0
+            while at < len(spans):
+                if at == beside_from and beside is not None:
+                    # The child's chunks, as far as it read them; where it failed, found no CPU
+                    # idle for it (None) or stopped at a chunk, this process reads on from there.
+                    got, beside = beside.result(), None
+                    if got is not None and got.counts and sum(got.counts) == len(got.items):
+                        taken = got.items
+                        for i, item in enumerate(taken):  # each as it is made: not two copies of all
+                            taken[i] = JsonItem(item)
+                        items.extend(taken)
+                        at += len(got.counts)
+                        newlines += got.newlines
+                        if release is not None:
+                            release(spans[at - 1][1])
+                    continue
+                chunk = source.text(*spans[at])
                 _read_items(chunk, first_line, items, compact_items)
                 newlines += chunk.count("\n")
-                pos = cut
                 if release is not None:
-                    release(pos)
+                    release(spans[at][1])
+                at += 1
     except (_Whole, yamlfast.YamlError):
         return None
+    finally:
+        if beside is not None:
+            beside.close()
     document["items"] = items
     return YamlDocument(0, first_line, document, yamlfast.safe_loader_units() == read_before), newlines
+
+
+def _item_spans(buf: Any, body: int, items_end: int, chunk_bytes: int) -> list[tuple[int, int]]:
+    """The List's chunks, (start, end) each: whole items, about `chunk_bytes` at a time."""
+    spans = []
+    pos = body
+    while pos < items_end:
+        cut = items_end
+        if pos + chunk_bytes < items_end:
+            next_item = _ITEM_START.search(buf, pos + chunk_bytes - 1, items_end)
+            cut = next_item.start() + 1 if next_item else items_end
+        spans.append((pos, cut))
+        pos = cut
+    return spans
+
+
+class _ItemsBeside(msgspec.Struct, array_like=True):
+    """What a child read of a List's later chunks: how many items each chunk held, from the
+    first it was given, up to one it could not read as JSON items alone (this process reads
+    that one and those after it), the items as compact JSON, and the line ends of those chunks."""
+
+    counts: list[int]
+    items: list[bytes]
+    newlines: int
+
+
+def _read_beside(source: MappedText, spans: list[tuple[int, int]],
+                 first_line: int) -> tuple[Forked[_ItemsBeside] | None, int]:
+    """A child started on a large List's later chunks, and the first of those chunks; (None,
+    len(spans)) where the List is small or no child can run now (`analyzer.forked`). Reading
+    YAML is slow enough that the child pays for its start on a few MB; its items come back as
+    the compact JSON this process would have made of them."""
+    if not spans or spans[-1][1] - spans[0][0] < BESIDE_FROM_BYTES:
+        return None, len(spans)
+    return read_later_beside(spans, _OWN_SHARE, lambda later: _json_items_of(source, later, first_line),
+                             _ItemsBeside)
+
+
+def _json_items_of(source: MappedText, spans: list[tuple[int, int]], first_line: int) -> _ItemsBeside:
+    """The items of the chunks as compact JSON, up to the first chunk with an item that is not
+    one (one CSafeLoader read: it may hold dates or sets), or that does not read."""
+    counts: list[int] = []
+    items: list[bytes] = []
+    newlines = 0
+    for span in spans:
+        read: list[Any] = []
+        read_before = yamlfast.safe_loader_units()
+        chunk = source.text(*span)
+        try:
+            _read_items(chunk, first_line, read, True)
+        except (_Whole, yamlfast.YamlError):
+            break
+        if yamlfast.safe_loader_units() != read_before or not all(isinstance(item, JsonItem) for item in read):
+            break
+        counts.append(len(read))
+        items.extend(map(bytes, read))  # (msgspec writes bytes, not a subclass of them)
+        newlines += chunk.count("\n")
+    return _ItemsBeside(counts, items, newlines)
 
 
 def _is_one_segment(text: str) -> bool:

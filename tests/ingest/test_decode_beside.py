@@ -22,6 +22,7 @@ from analyzer.ingest import ingest, jsondocs
 from synthetic import benchmark as generate_dump
 from synthetic.clusters.scalable import cluster as synthetic_cluster
 
+from .conftest import Children
 from .test_jsondocs import _pod, _write_list, item_by_item  # noqa: F401 - a fixture
 from .test_mapped import snapshot
 
@@ -33,42 +34,13 @@ JSON_FILES = sorted(
 )
 
 
-class Children:
-    """What the children beside did: how many were started, and how many chunks each read."""
-
-    def __init__(self) -> None:
-        self.started = 0
-        self.chunks_read: list[int | None] = []  # None: no result (failed, or no CPU idle)
-
-
 @pytest.fixture
-def beside(monkeypatch: pytest.MonkeyPatch) -> Children:
-    """Every List read in chunks of a few items, with a child beside for the later ones, as if a
-    CPU were idle for it (the suite runs on every CPU)."""
+def beside(monkeypatch: pytest.MonkeyPatch, children_beside: Children) -> Children:
+    """Every List read in chunks of a few items, with a child beside for the later ones."""
     monkeypatch.setattr(jsondocs, "_CHUNKED_FROM_BYTES", 0)
     monkeypatch.setattr(jsondocs, "_CHUNK_BYTES", 3000)
     monkeypatch.setattr(jsondocs, "_BESIDE_FROM_BYTES", 0)
-    monkeypatch.setattr(forked, "_idle_cpu_beside_parent", lambda: True)
-    children = Children()
-    real_fork_call = jsondocs.fork_call
-
-    def fork_call(make, result_type, **kwargs):
-        child = real_fork_call(make, result_type, **kwargs)
-        if child is None:
-            return None
-        children.started += 1
-        real_result = child.result
-
-        def result():
-            got = real_result()
-            children.chunks_read.append(None if got is None else len(got.counts))
-            return got
-
-        child.result = result
-        return child
-
-    monkeypatch.setattr(jsondocs, "fork_call", fork_call)
-    return children
+    return children_beside
 
 
 @pytest.mark.skipif(not JSON_FILES, reason="no JSON fixtures")
