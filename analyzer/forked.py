@@ -419,15 +419,27 @@ def fork_call(make: Callable[..., Result], result_type: type[Result],
     """
     if not (can_fork() if own_memory is None else can_fork_own(own_memory)):
         return None
-    read_end, write_end = os.pipe()
-    result_file = _memory_file()
-    link = _Letters() if letters else None
-    with warnings.catch_warnings():
-        # Python 3.12+ warns that forking a process with threads (a progress bar's, a test
-        # runner's) may deadlock the child on a lock one of them held. The child takes none of
-        # theirs: it writes to no stream of this process and ends with os._exit.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
+    opened: list[int] = []
+    link: _Letters | None = None
+    try:
+        read_end, write_end = os.pipe()
+        opened += (read_end, write_end)
+        result_file = _memory_file()
+        opened.append(result_file)
+        link = _Letters() if letters else None
+        with warnings.catch_warnings():
+            # Python 3.12+ warns that forking a process with threads (a progress bar's, a test
+            # runner's) may deadlock the child on a lock one of them held. The child takes none
+            # of theirs: it writes to no stream of this process and ends with os._exit.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError:  # no process, file or memory to spare (EAGAIN, EMFILE, ENOMEM): this one makes it
+        for fd in opened:
+            os.close(fd)
+        if link is not None:  # (neither side's yet: both its pipe's ends are open)
+            os.close(link.frames_out)
+            link.close()
+        return None
     if pid == 0:  # the child
         status = 1
         try:

@@ -120,6 +120,22 @@ def test_a_child_whose_result_is_not_asked_for_is_stopped() -> None:
     assert _gone(child.pid)
 
 
+@pytest.mark.parametrize("refused", ["fork", "pipe"])
+@pytest.mark.parametrize("letters", [False, True])
+def test_no_process_or_file_to_spare_gives_none_and_leaves_nothing_open(
+        monkeypatch: pytest.MonkeyPatch, refused: str, letters: bool) -> None:
+    # a machine at its process limit (EAGAIN), a process at its open-file limit (EMFILE): the
+    # caller makes the result itself, as where no CPU is idle
+    open_before = sorted(os.listdir("/proc/self/fd"))
+
+    def refuse(*args: object) -> None:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, refused, refuse)
+    assert fork_call(lambda *args: Parts({}, []), Parts, letters=letters) is None
+    assert sorted(os.listdir("/proc/self/fd")) == open_before
+
+
 def test_warnings_in_the_child_are_said_in_the_parent() -> None:
     def make() -> Parts:
         warnings.warn("Glyph 12354 missing from font(s) DejaVu Sans.", UserWarning, stacklevel=1)
