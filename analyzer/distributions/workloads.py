@@ -48,10 +48,13 @@ _DEPLOYMENT_RS = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}$")
 # A CronJob's pod, `<cronjob>-<minutes since the epoch>-<5 chars>` (its Job is named by the minute
 # it was scheduled for, eight digits since 1.21's controller): no Deployment's hash is a date.
 _CRONJOB_POD = re.compile(rf"^(?P<base>.+)-\d{{8}}-{_HASH_CHAR}{{5}}$")
-# A mirror pod of a node named by its IPv4 address (OKE's nodes are `10.0.10.2`), or by EC2's
-# hostname of it (`ip-172-31-8-90`, with or without its domain: RKE2 and kubeadm on EC2): no
-# controller writes an address into a pod's name (an ordinal would read it as a StatefulSet's).
-_NODE_IP_POD = re.compile(r"^(?P<base>.+)-(?:(?:\d{1,3}\.){3}\d{1,3}|ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9.-]+)?)$")
+# A mirror pod of a node named by its IPv4 address (OKE's nodes are `10.0.10.2`), by EC2's
+# hostname of it (`ip-172-31-8-90`, with or without its domain: RKE2 and kubeadm on EC2), or as
+# GKE names its nodes (`gke-<cluster>-<pool>-<8 hex>-<4 chars>`: its kube-proxy ran as a static
+# pod on each node till 1.26): no controller writes an address or a node's name into a pod's
+# name (an ordinal would read it as a StatefulSet's, a 4-char end as nothing).
+_NODE_NAMED_POD = re.compile(r"^(?P<base>.+?)-(?:(?:\d{1,3}\.){3}\d{1,3}|ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}"
+                             r"(?:\.[a-z0-9.-]+)?|gke-[a-z0-9-]+-[0-9a-f]{8}-[a-z0-9]{4})$")
 
 
 @dataclass(slots=True)
@@ -93,6 +96,8 @@ def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = fro
     ('StaticPod', 'proxymux-client')
     >>> guess_from_pod_name("kube-proxy-ip-172-1-1-1", None)  # by EC2's hostname of its address
     ('StaticPod', 'kube-proxy')
+    >>> guess_from_pod_name("kube-proxy-gke-bbtest-default-pool-dcc88ad3-mr6m", None)  # as GKE names it
+    ('StaticPod', 'kube-proxy')
     >>> guess_from_pod_name("collect-profiles-29130045-6ntf7", None)  # the Job of 2025-05-21 04:45
     ('CronJob', 'collect-profiles')
     """
@@ -101,7 +106,7 @@ def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = fro
     for known in sorted(nodes, key=len, reverse=True):
         if name.endswith("-" + known) and len(name) > len(known) + 1:
             return "StaticPod", name[: -len(known) - 1]
-    if m := _NODE_IP_POD.match(name):
+    if m := _NODE_NAMED_POD.match(name):
         return "StaticPod", m["base"]
     if control_plane is not None and (m := control_plane.match(name)) and m.re.groups:
         # the pattern's group is the component (kube-apiserver of kube-apiserver-cp-1); a suffix a

@@ -11,6 +11,7 @@ import pytest
 
 import analyzer
 from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
+from analyzer.distributions.workloads import guess_from_pod_name
 
 CASES = [
     ("coredns", "dns"), ("rke2-coredns-rke2-coredns", "dns"),
@@ -158,3 +159,31 @@ def test_gmp_s_collection_is_known_by_its_namespace() -> None:
         ("StatefulSet", "gmp-alertmanager", "logging-monitoring")]
     assert load_catalog().by_name("gmp-collector").platform_of("gke")
     assert load_catalog().match("collector", (), namespace="opentelemetry") is None
+
+
+# A Quobyte-on-GKE write-up's `kubectl get pods -A` (code index id 25094939651), trimmed: GKE ran
+# kube-proxy as a static pod on each node (`kube-proxy-<node>`, the node named
+# `gke-<cluster>-<pool>-<8 hex>-<4 chars>`), pasted without a NODE column; each was a component of
+# its own ("Pod"), and the legacy Stackdriver agents had no role.
+GKE_STATIC_KUBE_PROXY_PODS = """\
+NAMESPACE     NAME                                                        READY   STATUS    RESTARTS   AGE
+kube-system   kube-dns-7bb4975665-j2fqx                                   4/4     Running   0          67m
+kube-system   kube-proxy-gke-bbtest-default-pool-dcc88ad3-mr6m            1/1     Running   0          67m
+kube-system   kube-proxy-gke-bbtest-default-pool-dcc88ad3-pn68            1/1     Running   0          67m
+kube-system   kube-proxy-gke-bbtest-default-pool-dcc88ad3-t6f8            1/1     Running   0          67m
+kube-system   prometheus-to-sd-2l4wc                                      1/1     Running   0          67m
+kube-system   stackdriver-metadata-agent-cluster-level-756cbb8bb5-f7999   2/2     Running   1          67m
+"""
+
+
+def test_gke_s_static_kube_proxy_pods_are_one_component_without_their_nodes() -> None:
+    cluster = analyzer.load({"gke-pods.md": GKE_STATIC_KUBE_PROXY_PODS})
+    table = cluster.tables.components
+    proxy = table[table["role"] == "kube-proxy"]
+    assert list(zip(proxy["kind"], proxy["name"], proxy["desired"], proxy["ready"], strict=True)) == [
+        ("StaticPod", "kube-proxy", 3, 3)]
+    roles = dict(zip(table["name"], table["role"], strict=True))
+    assert roles["prometheus-to-sd"] == roles["stackdriver-metadata-agent-cluster-level"] == "logging-monitoring"
+    # a node's name inside a component's own (a cluster named gke-gke) is not the component's
+    assert guess_from_pod_name("kube-proxy-gke-gke-gke-node-pool-0228a416-n852", None) == ("StaticPod", "kube-proxy")
+    assert guess_from_pod_name("event-exporter-gke-77cccd97c6-6qctn", None) == ("Deployment", "event-exporter-gke")
