@@ -338,3 +338,16 @@ def test_permission_words_in_prose_are_no_permission_denied() -> None:
 ])
 def test_a_go_controllers_observed_panic_is_a_go_panic(line: str) -> None:
     assert [m.signature.id for m in match_log(line)] == ["go-panic"]
+
+
+@pytest.mark.parametrize("line", [
+    # rancher/rke2#2505: RKE2's helm-install Job for rancher-vsphere-csi after an upgrade to 1.22
+    "Error: UPGRADE FAILED: chart requires kubeVersion: 1.19 - 1.21 which is incompatible with Kubernetes v1.22.5+rke2r2",
+    # rancher/rke2#5005 (RKE2 1.28 on OCI), helm/helm#11699 (helm's debug line, k3s 1.25)
+    "Error: INSTALLATION FAILED: chart requires kubeVersion: < 1.27.0-0 which is incompatible with Kubernetes v1.28.3+rke2r2",
+    "helm.go:84: [debug] chart requires kubeVersion: < 1.22.0-0 which is incompatible with Kubernetes v1.25.3+k3s1",
+    # rancher/local-path-provisioner#34: Helm 2's words, on k3s 0.4
+    "Error: Chart requires kubernetesVersion: >=1.12.0 which is incompatible with Kubernetes v1.14.1-k3s.4",
+])
+def test_a_chart_refused_for_the_clusters_version_is_named(line: str) -> None:
+    assert [m.signature.id for m in match_log(line)] == ["helm-chart-kube-version-incompatible"]
