@@ -9,11 +9,14 @@ writes (seed 1); small hand-written Lists of pods with a custom resource among t
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import pytest
 from conftest import REALDATA, SAMPLE_DUMPS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import analyzer
 from analyzer import forked
@@ -23,7 +26,7 @@ from synthetic import benchmark as generate_dump
 from synthetic.clusters.scalable import cluster as synthetic_cluster
 
 from .conftest import Children
-from .test_jsondocs import _pod, _write_list, item_by_item  # noqa: F401 - a fixture
+from .test_jsondocs import _odd_item, _pod, _write_list, item_by_item  # noqa: F401 - a fixture
 from .test_mapped import snapshot
 
 pytestmark = pytest.mark.skipif(not forked.fork_supported(), reason="needs fork and a second CPU (Linux)")
@@ -49,6 +52,20 @@ def test_real_json_reads_the_same_with_a_child_beside(beside: Children, item_by_
         assert snapshot(ingest(path)) == snapshot(item_by_item(path)), path
     assert beside.started > 20  # most of them are kubectl's Lists
     assert sum(1 for read in beside.chunks_read if read) > 20  # and their children read chunks
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(items=st.lists(_odd_item(), min_size=4, max_size=10))
+def test_any_list_reads_the_same_with_a_child_beside(tmp_path_factory, item_by_item, beside: Children,  # noqa: F811
+                                                     items: list) -> None:
+    # Odd kinds, values of other types, items that are no object: the child stops where the union
+    # cannot read a chunk, this process reads the rest, and nothing a reader sees changes.
+    path = tmp_path_factory.mktemp("odd") / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=4))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(jsondocs, "_CHUNK_BYTES", 200)
+        with_child = snapshot(ingest(path))
+    assert with_child == snapshot(item_by_item(path))
 
 
 @pytest.mark.parametrize("shape", synthetic_cluster.shape_names())
