@@ -3,7 +3,8 @@
 For work that reads what this process has already built (a dump read into memory: the child
 shares it copy-on-write, nothing is read twice) and returns small plain data. The result crosses
 a file in memory as msgpack (a pipe says when it is there) and is decoded into the type the
-caller names: no pickle, nothing executable crosses. Where a child cannot help (no fork on this platform, no idle CPU, too little free memory) or
+caller names: no pickle, nothing executable crosses. Where a child cannot help (no fork on this
+platform, no idle CPU, another child at work, too little free memory or no process to spare) or
 fails in any way (an error, a crash, a kill, no progress for a while), the caller gets None and
 makes the result itself with the same function, so what it shows is the same either way.
 
@@ -393,7 +394,7 @@ def _read_all(fd: int, size: int) -> bytes:
 
 def _memory_file() -> int:
     try:
-        return os.memfd_create("kda-letters", os.MFD_CLOEXEC)
+        return os.memfd_create("kda-forked", os.MFD_CLOEXEC)
     except (AttributeError, OSError):  # no memfd: an unnamed temporary file does the same
         return os.dup(tempfile.TemporaryFile().fileno())
 
