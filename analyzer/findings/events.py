@@ -327,9 +327,19 @@ def _young_node(cluster: AnalyzedDump, obj: KubeObject, when: datetime | None) -
 
 
 @cache
-def _successors() -> dict[str, frozenset[str]]:
+def _successors() -> dict[str, dict[str, frozenset[str]]]:
+    """reason -> what the failure is about ('' for anything) -> the Normal reasons that end it."""
     raw = load_yaml((DATA / "event_successors.yaml").read_text(encoding="utf-8"))
-    return {str(k): frozenset(v) for k, v in raw.items()}
+    return {str(reason): ({str(about): frozenset(ends) for about, ends in entry.items()}
+                          if isinstance(entry, dict) else {"": frozenset(entry)})
+            for reason, entry in raw.items()}
+
+
+def _subject(fact: EventFact) -> str:
+    """What a failure whose end depends on its subject is about: its message's last word
+    ("Attempting to reclaim ephemeral-storage")."""
+    words = fact.message.split()
+    return words[-1] if words else ""
 
 
 def before_capture(cluster: AnalyzedDump, fact: EventFact) -> timedelta | None:
@@ -352,13 +362,26 @@ def _later_success(cluster: AnalyzedDump, group: EventGroup, same_minute: bool =
     """ "followed by Started 4m before capture" when a Normal event of the same object shows
     the failed step has happened since ('' when none does). `same_minute`: a success pasted
     with the same age as the failure counts too (said so), for an object healthy now."""
-    successors = _successors().get(group.reason)
-    if not successors:
+    ends = _successors().get(group.reason)
+    if not ends:
         return ""
-    failed = before_capture(cluster, group.last)
+    if "" in ends:
+        return _success_after(cluster, group, group.last, ends[""], same_minute)
+    # one story per subject (a node reclaiming memory and disk): each must have ended
+    newest = {_subject(fact): fact for fact in group.facts}  # (oldest first: the newest stays)
+    said = [_success_after(cluster, group, fact, ends.get(subject, frozenset()), same_minute)
+            for subject, fact in newest.items()]
+    return "; ".join(dict.fromkeys(said)) if all(said) else ""
+
+
+def _success_after(cluster: AnalyzedDump, group: EventGroup, last: EventFact, successors: frozenset[str],
+                   same_minute: bool) -> str:
+    """ "followed by X 4m before capture" for the newest of `successors` of the group's object
+    after its failure `last` ('' when none came after it)."""
+    failed = before_capture(cluster, last) if successors else None
     if failed is None:
         return ""
-    pasted = same_minute and group.last.last_seen_ago is not None and failed < SAME_PRINTED_AGE_WITHIN
+    pasted = same_minute and last.last_seen_ago is not None and failed < SAME_PRINTED_AGE_WITHIN
     later = [(ago_, f) for f in events_by_object(cluster).get((group.kind, group.namespace, group.name), ())
              if f.type == "Normal" and f.reason in successors
              and (ago_ := before_capture(cluster, f)) is not None
