@@ -431,8 +431,12 @@ def _fits(command_block: Block, output: Block) -> bool:
     if structured(body) is not None:
         return False
     if command.verb in _TEXT_VERBS and output_format in ("", "wide"):
-        # a table or describe: only a block that reads as one (not a log pasted after `get pods`)
-        return looks_like_kubectl_text(f"$ {normalise_command(command_block.command_text or '')}\n{body}\n")
+        # a table or describe: only a block that reads as one (not a log pasted after `get pods`),
+        # or the condition rows alone of the one object a describe names (kubernetes/kubernetes
+        # #107899: "`kubectl describe node 10.0.10.132` shows:" above a fence of its MemoryPressure row)
+        from analyzer.ingest.text.fragments import fragment_of_named
+        return looks_like_kubectl_text(f"$ {normalise_command(command_block.command_text or '')}\n{body}\n") \
+            or fragment_of_named(command, body) is not None
     return True
 
 

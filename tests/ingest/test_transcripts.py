@@ -497,6 +497,26 @@ def test_a_describes_one_event_row_quoted_alone_is_that_objects_event() -> None:
     assert not [o for o in alone.objects if o is not None]
 
 
+def test_a_describes_condition_row_in_the_fence_below_the_command_naming_it_is_that_nodes() -> None:
+    # trimmed from kubernetes/kubernetes#107899 (2022-02-01, an OKE node named by its IP): the
+    # command in inline code on a line ending with a colon, its one MemoryPressure row in the fence
+    # below. Before: "'kubectl describe node ...': no output shown" and the row "without the Name
+    # of what it describes", the node and its pressure since 20 Jan lost.
+    text = ("`kubectl describe node 10.0.10.132` shows:\n\n```\n"
+            "  MemoryPressure       True    Tue, 01 Feb 2022 09:44:34 +0100   Thu, 20 Jan 2022 04:54:21 +0100   "
+            "KubeletHasInsufficientMemory   kubelet has insufficient memory available\n```\n")
+    r = ingest_text(text, "issue.md")
+    assert not r.rejections
+    (node,) = [o for o in r.objects if o is not None]
+    assert (node.kind, node.name) == ("Node", "10.0.10.132")
+    (condition,) = node.body()["status"]["conditions"]
+    assert (condition["type"], condition["status"], condition["lastTransitionTime"]) == \
+        ("MemoryPressure", "True", "2022-01-20T03:54:21Z")
+    # a fence of prose below such a line is still not taken for the command's output
+    prose = ingest_text("`kubectl describe node 10.0.10.132` shows:\n\n```\nnothing useful here\n```\n", "issue.md")
+    assert not [o for o in prose.objects if o is not None]
+
+
 def test_a_describes_one_event_row_past_a_mark_of_what_was_cut_is_that_pods_event() -> None:
     # trimmed from kubernetes/kubernetes#82453 (2019-09-07, OpenShift 4 with Rook Ceph): `oc get
     # pod`, then `oc describe pod X` cut to ` .` and its one FailedMount row, then a headerless
