@@ -177,10 +177,14 @@ def _node_findings(cluster: AnalyzedDump, nodes: dict, flagged: set[str]) -> Ite
             # conditions shown without their Ready row (a paste cut mid-Conditions) are named by
             # type, not printed as objects
             shown = ", ".join(f"{c.type}={c.status}" for c in conditions or ()) or None
-            cut = node.view.text.cut_in if node.view.text is not None else None
-            # a describe pasted only down to its Taints (flannel#2039) shows no conditions: not
-            # a node without any, a paste that stops before them
+            text = node.view.text
+            cut = text.cut_in if text is not None else None
+            ended = text.ends_after if text is not None else None
+            # a describe pasted only down to its Taints (flannel#2039), or ending with a whole
+            # section before its Conditions (rancher/rancher#29997's `Unschedulable:  false`),
+            # shows no conditions: not a node without any, a paste that stops before them
             unseen = (f"its conditions are not in the paste (its describe ends in '{cut}')" if cut
+                      else f"its conditions are not in the paste (its describe ends after '{ended}')" if ended
                       else "no conditions reported")
             yield RULE.fail(node, ev(node, f"spec.taints[key={taint.key}]", f"{taint.key}:{taint.effect}",
                                      "no not-ready taint"),
