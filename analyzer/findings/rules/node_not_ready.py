@@ -214,7 +214,7 @@ def _with_its_pods(cluster: AnalyzedDump, finding: Finding, nodes: dict) -> Find
     if node is None or status == "NotReady" and text_status(node) is None:
         # Ready=False from the kubelet itself: it still posts, its pods' status is current
         return replace(finding, facts={**finding.facts, "pods_note": ""})
-    pods = [p for p in _pods_on(cluster, node, nodes) if p.view.status.phase in _LIVE_PHASES]
+    pods = [p for p in _pods_on(cluster, node, nodes) if p.view.status.phase in _LIVE_PHASES or _stuck_with_it(p)]
     if not pods:
         return replace(finding, facts={**finding.facts, "pods_note": ""})
     phases = Counter(text_status(p) or p.view.status.phase for p in pods)
@@ -230,6 +230,13 @@ def _with_its_pods(cluster: AnalyzedDump, finding: Finding, nodes: dict) -> Find
                                                               "a status its kubelet still reports") for p in pods[:5])],
                    facts={**finding.facts, "pods_note": note + placed,
                           "stale_pods": [f"{p.namespace}/{p.name}" for p in pods]})
+
+
+def _stuck_with_it(pod) -> bool:
+    """A pod whose pasted row gives no phase but what the node's silence made of it: marked lost
+    (NodeLost, Unknown), or Terminating, its deletion waiting for a kubelet that does not answer
+    (kubernetes/kubernetes#62389: kube-flannel-ds-h9dcc NodeLost on the NotReady k8s-node2)."""
+    return _marked_lost(pod) or (pod.view.text is not None and text_status(pod) == "Terminating")
 
 
 def _pods_on(cluster: AnalyzedDump, node, nodes: dict) -> list:
