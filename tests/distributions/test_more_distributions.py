@@ -273,6 +273,22 @@ def test_oke_from_a_pasted_kube_system_table_without_its_namespace(tmp_path) -> 
     assert {e.value for e in result.evidence} >= {"proxymux-client-rhn65", "vcn-native-ip-cni-5tpzp"}
 
 
+def test_k3s_before_1_17_from_its_kubelet_version(tmp_path) -> None:
+    # k3s-io/k3s#1264 (2020-01-02, k3s v1.0.0, trimmed): before 1.17 k3s versioned its builds
+    # `v1.16.3-k3s.2`, not `+k3s1`; the cluster was 'unknown'.
+    import analyzer
+
+    paste = tmp_path / "k3s.txt"
+    paste.write_text(
+        "kubectl get nodes\n"
+        "NAME      STATUS     ROLES    AGE   VERSION\n"
+        "worker2   NotReady   node     15d   v1.16.3-k3s.2\n"
+        "master    Ready      master   16d   v1.16.3-k3s.2\n")
+    result = analyzer.load(paste).distribution
+    assert result.name == "k3s"
+    assert {(e.signal, e.value) for e in result.evidence} >= {("kubelet_version_regex", "v1.16.3-k3s.2")}
+
+
 def test_an_oc_session_leans_openshift(tmp_path) -> None:
     # A real OpenShift 4.9 session (Meiyan-Zheng/technotes rhocp/ocp4.9/01_troubleshoot_pods.md):
     # nothing in its table names OpenShift, its client does.
