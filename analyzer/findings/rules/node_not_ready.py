@@ -363,7 +363,7 @@ def _status_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not ready_words or ready_words[0][1].reason != "NodeNotReady":
             if ready_words and any(f.reason == "NodeNotReady" for _, f in ready_words):
                 down = next((a, f) for a, f in ready_words if f.reason == "NodeNotReady")
-                yield _status_finding(name, *down, seen).as_info(
+                yield _status_finding(name, *down, seen, ready_since=True).as_info(
                     resolved=f"followed by NodeReady {age_text(ready_words[0][0])} before capture")
             continue
         yield _status_finding(name, *ready_words[0], seen)
@@ -382,12 +382,13 @@ def _status_node(fact) -> str:
     return (source.host or "") if source is not None and source.component == "kubelet" else ""
 
 
-def _status_finding(name: str, ago_: timedelta, fact, seen: list) -> Finding:
-    # the newest start after the NotReady, the kubelet's before kube-proxy's
+def _status_finding(name: str, ago_: timedelta, fact, seen: list, ready_since: bool = False) -> Finding:
+    # the newest start after the NotReady, the kubelet's before kube-proxy's; `ready_since`: a
+    # NodeReady came after (Azure/acs-engine#4236: NodeNotReady 23m, Starting and NodeReady 22m)
     starts = [(a, f) for a, _, f in seen if f.reason == "Starting" and a < ago_]
     started = next((s for s in starts if _starter(s[1]) == "its kubelet"), starts[0] if starts else None)
-    restarted = f"; {_starter(started[1])} started again {age_text(started[0])} before capture, with no NodeReady since" \
-        if started is not None else ""
+    restarted = (f"; {_starter(started[1])} started again {age_text(started[0])} before capture"
+                 + ("" if ready_since else ", with no NodeReady since")) if started is not None else ""
     return RULE.fail(None, ev(fact.event, "reason", fact.reason, "NodeReady"),
                      kind="Node", namespace="", name=name, status="NotReady",
                      detail=f"its status events: {fact.reason} {age_text(ago_)} before capture"
