@@ -131,8 +131,14 @@ def command_in(line: str) -> Command | None:
     ['shop', 'shop', 'shop', 'shop']
     >>> command_in("$ minikube kubectl -- get pods -n shop").namespace
     'shop'
+    >>> c = command_in("kubectl -n elastic-system get pods -o wide:")  # a writer's heading
+    >>> c.namespace, c.resources, c.output
+    ('elastic-system', ('pods',), 'wide')
     """
-    line = unbold(line)
+    line = unbold(line).rstrip()
+    # a writer's heading naming the command whose output follows (`kubectl get pods -o wide:`),
+    # as transcript.command_of_line reads it: the colon is no part of the command
+    line = line[:-1].rstrip() if line.endswith(":") else line
     if (title := _WATCH_TITLE.match(line.strip())) is not None:
         line = "$ " + title.group("command")
     for match in _TOOL.finditer(line):

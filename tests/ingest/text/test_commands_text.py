@@ -28,6 +28,11 @@ from analyzer.ingest.text.commands import command_in, parse_command
     ("$ ./kubectl.exe get pods -n shop", "get", ("pods",), "shop"),
     ("$ microk8s.kubectl get po -n ingress", "get", ("po",), "ingress"),
     ("$ minikube kubectl -- get pods -n kube-system", "get", ("pods",), "kube-system"),
+    # a writer's heading naming the command of the table below (elastic/cloud-on-k8s#1821, GKE:
+    # "kubectl -n elastic-system get pods -o wide:"): the colon made `pods:` no resource and
+    # `wide:` no output, and the OOMKilled Elasticsearch pods lost their namespace
+    ("kubectl -n elastic-system get pods -o wide:", "get", ("pods",), "elastic-system"),
+    ("kubectl -n elastic-system get pods:", "get", ("pods",), "elastic-system"),
 ])
 def test_prompt_lines(line: str, verb: str, resources: tuple, namespace: str | None) -> None:
     command = command_in(line)
