@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
@@ -609,3 +609,55 @@ def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozens
                             last_message=clipped(group.told_message))
         resolved = resolved_reason(cluster, group)
         yield finding.as_info(resolved=resolved) if resolved else finding
+
+
+# The kubelet's own words for its node (kubelet_node_status.go: "Node %s status is now: %s";
+# "Node %s has been rebooted, boot id: %s").
+NODE_IN_MESSAGE = re.compile(r"^Node (\S+) (?:status is now: |has been rebooted\b)")
+
+
+def node_findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozenset[str]) -> Iterator[Finding]:
+    """findings_for_reasons for reasons recorded on nodes only, each said of its node: events
+    that name no object (a describe's Events pasted alone) are the node's whose kubelet (or
+    kernel monitor) sent them, by the host in their source, else the one node the kubelet's
+    status messages among them name, else a node not named."""
+    hosts: dict[str, str] | None = None
+    told: str | None = None
+    for finding in findings_for_reasons(cluster, rule, reasons):
+        if finding.kind not in ("Node", ""):
+            continue
+        name = finding.name
+        if not name:
+            hosts = _reporting_hosts(cluster, reasons) if hosts is None else hosts
+            name = hosts.get(str(finding.facts.get("reason")), "")
+        if not name:
+            told = _named_by_status_events(cluster) if told is None else told
+            name = told or NOT_NAMED
+        yield replace(finding, kind="Node", namespace="", name=name)
+
+
+def _reporting_hosts(cluster: AnalyzedDump, reasons: frozenset[str]) -> dict[str, str]:
+    """reason -> the host of the component that reported it, for events that name no object."""
+    hosts: dict[str, str] = {}
+    for obj in cluster.objects_of("Event"):
+        view = obj.view
+        involved = view.involvedObject
+        if view.reason in reasons and not (involved and involved.name) and view.source and view.source.host:
+            hosts.setdefault(view.reason, view.source.host)
+    return hosts
+
+
+def _named_by_status_events(cluster: AnalyzedDump) -> str:
+    """The one node the kubelet's status messages among events that name no object speak of
+    (k3s-io/k3s#6290: a describe's Events pasted alone, From `kubelet` with no host, "Node node1
+    status is now: NodeHasNoDiskPressure"); '' when they name none, or more than one."""
+    names = set()
+    for obj in cluster.objects_of("Event"):
+        view = obj.view
+        involved = view.involvedObject
+        if involved and involved.name:
+            continue
+        said = NODE_IN_MESSAGE.match(view.message or "")
+        if said:
+            names.add(said.group(1))
+    return next(iter(names)) if len(names) == 1 else ""

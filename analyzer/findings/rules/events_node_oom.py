@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import findings_for_reasons
+from analyzer.findings.events import node_findings_for_reasons
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -18,4 +18,5 @@ REASONS = frozenset({"OOMKilling", "SystemOOM"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    return findings_for_reasons(cluster, RULE, REASONS)
+    # (one SystemOOM row quoted alone, From `kubelet, <host>`, is that node's: mdn/infra#178)
+    return node_findings_for_reasons(cluster, RULE, REASONS)

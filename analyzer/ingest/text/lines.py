@@ -329,12 +329,14 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
         elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and not _DESCRIBE_EVENT_ROW_START.match(before) \
                 and "Reason" not in before and not is_rule_line(before) \
                 and (index + 1 < len(lines) and DESCRIBE_EVENT_ROW.match(lines[index + 1].text)
-                     or before.strip() == "Events:" or _describe_command(_before_cut(out))):
+                     or before.strip() == "Events:" or _describe_command(_before_cut(out))
+                     or _kubelets_node_event(m)):
             # two rows at least: one such line alone may be prose laid out in columns, unless it
             # is under the Events heading or all a describe printed, maybe past a mark of what was
             # cut (jonashackt/tekton-argocd-eks#118: `k describe pvc X` quoted by its one
             # ExternalProvisioning row; kubernetes/kubernetes#82453: `oc describe pod X`, ` .`,
-            # then its one FailedMount row)
+            # then its one FailedMount row), or a warning the kubelet records on its own node
+            # only, its host named in From (mdn/infra#178: one SystemOOM row quoted alone)
             starts = [m.start(g) for g in ("type", "reason", "age", "source", "message")]
             if before.strip() != "Events:":
                 out.append(Line(line.no, "Events:"))
@@ -351,6 +353,21 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
             out.append(Line(line.no, _laid(["Type", "Reason", "Age", "From", "Message"], starts)))
         out.append(line)
     return out
+
+
+# The warnings a kubelet records on its own node and on nothing else (k8s.io/kubernetes
+# pkg/kubelet/events: SystemOOM, Rebooted, the image and container collectors', the eviction
+# manager's): one such row whose From is `kubelet, <host>` says whose event it is.
+_KUBELET_NODE_WARNINGS = frozenset({"SystemOOM", "Rebooted", "ContainerGCFailed", "ImageGCFailed",
+                                    "FreeDiskSpaceFailed", "EvictionThresholdMet", "KubeletSetupFailed",
+                                    "FailedNodeAllocatableEnforcement"})
+
+
+def _kubelets_node_event(row: re.Match) -> bool:
+    """Whether a describe's Events row is a warning only a kubelet records, on its own node,
+    with that kubelet's host in its From (`kubelet, ip-172-20-55-135.us-west-2.compute.internal`)."""
+    return (row.group("type") == "Warning" and row.group("reason") in _KUBELET_NODE_WARNINGS
+            and row.group("source").startswith("kubelet, "))
 
 
 def _before_cut(out: list[Line]) -> str:
@@ -424,15 +441,17 @@ def modernised_event_tables(lines: list[Line]) -> list[Line]:
 
 def _indented_event_rows(lines: list[Line]) -> list[Line]:
     """A describe's Events rows pasted flush left (an issue body outside a code block loses the
-    indent: Azure/AKS#1567), two at least in a row or one right under its `Events:` heading (a
-    ticket's quote of one FailedMount row), given the indent kubectl prints them with.
+    indent: Azure/AKS#1567), two at least in a row, one right under its `Events:` heading (a
+    ticket's quote of one FailedMount row) or one of the kubelet's warnings on its own node,
+    given the indent kubectl prints them with.
 
     >>> [ln.text for ln in _indented_event_rows(split_lines("Events:\\nWarning  FailedMount  2m1s  kubelet  x"))]
     ['Events:', '  Warning  FailedMount  2m1s  kubelet  x']
     """
-    flush = [i for i, ln in enumerate(lines)
-             if ln.text[:1] in ("N", "W") and (m := DESCRIBE_EVENT_ROW.match(ln.text)) and not m.group("indent")]
-    runs = {i for i in flush if i - 1 in flush or i + 1 in flush or (i and lines[i - 1].text == "Events:")}
+    flush = {i: m for i, ln in enumerate(lines)
+             if ln.text[:1] in ("N", "W") and (m := DESCRIBE_EVENT_ROW.match(ln.text)) and not m.group("indent")}
+    runs = {i for i, m in flush.items() if i - 1 in flush or i + 1 in flush or (i and lines[i - 1].text == "Events:")
+            or _kubelets_node_event(m)}
     if not runs:
         return lines
     return [Line(ln.no, "  " + ln.text) if i in runs else ln for i, ln in enumerate(lines)]
