@@ -621,32 +621,33 @@ def node_findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: fr
     that name no object (a describe's Events pasted alone) are the node's whose kubelet (or
     kernel monitor) sent them, by the host in their source, else the one node the kubelet's
     status messages among them name, else a node not named."""
-    hosts: dict[str, str] | None = None
-    told: str | None = None
     for finding in findings_for_reasons(cluster, rule, reasons):
         if finding.kind not in ("Node", ""):
             continue
-        name = finding.name
-        if not name:
-            hosts = _reporting_hosts(cluster, reasons) if hosts is None else hosts
-            name = hosts.get(str(finding.facts.get("reason")), "")
-        if not name:
-            told = _named_by_status_events(cluster) if told is None else told
-            name = told or NOT_NAMED
+        name = finding.name or unnamed_node(cluster, str(finding.facts.get("reason"))) or NOT_NAMED
         yield replace(finding, kind="Node", namespace="", name=name)
 
 
-def _reporting_hosts(cluster: AnalyzedDump, reasons: frozenset[str]) -> dict[str, str]:
+def unnamed_node(cluster: AnalyzedDump, reason: str) -> str:
+    """The node whose events of `reason` name no object: the host of the component that
+    reported them, else the one node the kubelet's status messages among such events name
+    ('' when neither tells)."""
+    return _reporting_hosts(cluster).get(reason, "") or _named_by_status_events(cluster)
+
+
+@once_per
+def _reporting_hosts(cluster: AnalyzedDump) -> dict[str, str]:
     """reason -> the host of the component that reported it, for events that name no object."""
     hosts: dict[str, str] = {}
     for obj in cluster.objects_of("Event"):
         view = obj.view
         involved = view.involvedObject
-        if view.reason in reasons and not (involved and involved.name) and view.source and view.source.host:
+        if view.reason and not (involved and involved.name) and view.source and view.source.host:
             hosts.setdefault(view.reason, view.source.host)
     return hosts
 
 
+@once_per
 def _named_by_status_events(cluster: AnalyzedDump) -> str:
     """The one node the kubelet's status messages among events that name no object speak of
     (k3s-io/k3s#6290: a describe's Events pasted alone, From `kubelet` with no host, "Node node1

@@ -13,10 +13,12 @@ from analyzer.findings.events import (
     first_text,
     fold_events,
     resolved_reason,
+    unnamed_node,
 )
 from analyzer.findings.facts import ev
 from analyzer.findings.render import object_ref
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.ingest.text.lines import KUBELET_NODE_WARNINGS
 
 RULE = RuleMeta(
     id="events-warning-summary", title="Warning events", severity="info",
@@ -33,11 +35,16 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         last = group.last
         # (their kind known from their source alone: "HorizontalPodAutoscaler (not named by its events)")
         name = group.name or (NOT_NAMED if group.kind else "")
+        kind = group.kind
+        if not kind and not name and group.reason in KUBELET_NODE_WARNINGS \
+                and (node := unnamed_node(cluster, group.reason)):
+            # a warning a kubelet records on its own node only: that node's, as the node rules say
+            kind, name = "Node", node
         finding = RULE.fail(None, ev(last.event, "reason", group.reason, "Normal events only"),
-                            kind=group.kind, namespace=group.namespace, name=name,
+                            kind=kind, namespace=group.namespace, name=name,
                             reason=group.label, count=group.told_count, first=first_text(cluster, group),
                             # (a describe's Events pasted alone name no object)
-                            subject=object_ref(group.kind, group.namespace, name) or "an object the events do not name",
+                            subject=object_ref(kind, group.namespace, name) or "an object the events do not name",
                             age=event_ago(cluster, last), last_message=group.told_message[:300])
         resolved = resolved_reason(cluster, group)
         yield replace(finding, resolved=resolved) if resolved else finding

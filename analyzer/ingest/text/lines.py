@@ -358,7 +358,7 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
 # The warnings a kubelet records on its own node and on nothing else (k8s.io/kubernetes
 # pkg/kubelet/events: SystemOOM, Rebooted, the image and container collectors', the eviction
 # manager's): one such row whose From is `kubelet, <host>` says whose event it is.
-_KUBELET_NODE_WARNINGS = frozenset({"SystemOOM", "Rebooted", "ContainerGCFailed", "ImageGCFailed",
+KUBELET_NODE_WARNINGS = frozenset({"SystemOOM", "Rebooted", "ContainerGCFailed", "ImageGCFailed",
                                     "FreeDiskSpaceFailed", "EvictionThresholdMet", "KubeletSetupFailed",
                                     "FailedNodeAllocatableEnforcement"})
 
@@ -366,7 +366,7 @@ _KUBELET_NODE_WARNINGS = frozenset({"SystemOOM", "Rebooted", "ContainerGCFailed"
 def _kubelets_node_event(row: re.Match) -> bool:
     """Whether a describe's Events row is a warning only a kubelet records, on its own node,
     with that kubelet's host in its From (`kubelet, ip-172-20-55-135.us-west-2.compute.internal`)."""
-    return (row.group("type") == "Warning" and row.group("reason") in _KUBELET_NODE_WARNINGS
+    return (row.group("type") == "Warning" and row.group("reason") in KUBELET_NODE_WARNINGS
             and row.group("source").startswith("kubelet, "))
 
 
