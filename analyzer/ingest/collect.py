@@ -865,7 +865,11 @@ class Ingestor:
                                                  "without the object they are about (no Name, no command "
                                                  "naming it): nothing to read them as"))
             return
-        from analyzer.ingest.text.fragments import condition_rows_said, only_condition_rows
+        from analyzer.ingest.text.fragments import (
+            condition_rows_said,
+            only_condition_rows,
+            pods_said,
+        )
 
         lines = [t for _, t in out]
         if section is None and only_condition_rows(lines):
@@ -874,6 +878,8 @@ class Ingestor:
             # kubectl output, but no object: nothing names what it describes (k8s#68286); what
             # its condition rows say is named, not lost with it (karpenter-provider-aws#7029)
             said = condition_rows_said(lines) if section == "Conditions" else []
+            if section == "Non-terminated Pods" and (pods := pods_said(lines)):
+                said = [pods]
             self.result.skipped.append(Rejection(display, block.span, f"{what}: part of a `kubectl describe` (its "
                                                  f"'{section}' section) without the Name of what it describes: "
                                                  "nothing to read it as"
@@ -1802,6 +1808,7 @@ def _describe_fragment(out: list[tuple[int, str]]) -> str | None:
     True
     """
     from analyzer.ingest.text.describe.layout import describe_layout
+    from analyzer.ingest.text.lines import is_rule_line
 
     lines = [t for _, t in out if t.strip()]
     m = _DESCRIBE_FIELD.match(lines[0]) if lines else None
@@ -1811,7 +1818,12 @@ def _describe_fragment(out: list[tuple[int, str]]) -> str | None:
     if m["key"] == "Conditions" and fields < 2 and len(lines) > 2 and lines[1].split()[:2] == ["Type", "Status"]:
         # a node's Conditions: a table of rows, not `Key:  value` lines (karpenter-provider-aws#7029)
         return m["key"]
+    if fields < 2 and len(lines) > 2 and lines[1][:1].isspace() and is_rule_line(lines[2]):
+        # a section printed as a table, its header and rule indented under it (a node's
+        # Non-terminated Pods: kubernetes/kubernetes#107899)
+        return m["key"]
     return m["key"] if fields >= 2 else None
+
 
 
 def _table_age(whole: KubeObject, row: KubeObject) -> tuple[str, str] | None:

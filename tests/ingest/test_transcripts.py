@@ -517,6 +517,32 @@ def test_a_describes_condition_row_in_the_fence_below_the_command_naming_it_is_t
     assert not [o for o in prose.objects if o is not None]
 
 
+def test_a_node_describes_pods_table_quoted_without_its_name_is_skipped_naming_the_pods() -> None:
+    # trimmed from kubernetes/kubernetes#107899 (the same description): its Non-terminated Pods
+    # and Allocated resources quoted under a sentence naming only `kubectl describe`. Before:
+    # "code block, not kubectl output", the OKE proxymux-client among them unsaid.
+    text = ("On the allocated resources section from `kubectl describe` shows (check also the events):\n\n```\n"
+            "Non-terminated Pods:          (3 in total)\n"
+            "  Namespace                   Name                     CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age\n"
+            "  ---------                   ----                     ------------  ----------  ---------------  -------------  ---\n"
+            "  kube-system                 kube-flannel-ds-4vbr5    100m (5%)     1 (50%)     50Mi (0%)        500Mi (6%)     55d\n"
+            "  kube-system                 proxymux-client-mq9vn    50m (2%)      500m (25%)  64Mi (0%)        256Mi (3%)     47d\n"
+            "Allocated resources:\n"
+            "  (Total limits may be over 100 percent, i.e., overcommitted.)\n"
+            "  Resource           Requests    Limits\n"
+            "  --------           --------    ------\n"
+            "  cpu                150m (7%)   1500m (75%)\n```\n")
+    pods = "it says 2 pod(s) on it: kube-system/kube-flannel-ds-4vbr5, kube-system/proxymux-client-mq9vn"
+    r = ingest_text(text, "issue.md")
+    assert not [o for o in r.objects if o is not None]
+    (said,) = [x.reason for x in r.rejections]  # read as a describe's excerpt: refused, and what it shows said
+    assert said == f"describe without a Name: it has no name; nothing read; {pods}"
+    # the table alone (no second section to tell a describe by) is skipped, saying the same
+    alone = ingest_text(text.split("Allocated resources:")[0] + "```\n", "issue.md")
+    (skipped,) = [x.reason for x in alone.skipped if "Non-terminated Pods" in x.reason]
+    assert skipped.endswith(pods)
+
+
 def test_a_describes_one_event_row_past_a_mark_of_what_was_cut_is_that_pods_event() -> None:
     # trimmed from kubernetes/kubernetes#82453 (2019-09-07, OpenShift 4 with Rook Ceph): `oc get
     # pod`, then `oc describe pod X` cut to ` .` and its one FailedMount row, then a headerless

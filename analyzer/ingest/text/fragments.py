@@ -54,6 +54,33 @@ def condition_rows_said(lines: list[str]) -> list[str]:
     return said
 
 
+def pods_listed(lines: list[str]) -> list[str]:
+    """NAMESPACE/NAME of the rows of a node describe's Non-terminated Pods table among the lines
+    (what a describe quoted without its Name says of the pods on its node).
+
+    >>> pods_listed(["Non-terminated Pods:  (1 in total)", "  Namespace    Name   CPU Requests",
+    ...              "  ---------    ----   ------------", "  kube-system  kube-proxy-vrmmc  0 (0%)",
+    ...              "Allocated resources:", "  cpu   150m (7%)"])
+    ['kube-system/kube-proxy-vrmmc']
+    """
+    start = next((i for i, line in enumerate(lines) if line.startswith("Non-terminated Pods:")), None)
+    if start is None:
+        return []
+    table: list[str] = []
+    for line in lines[start + 1:]:
+        if line.strip() and not line[:1].isspace():
+            break  # the next section (Allocated resources:)
+        if line.strip() and not (set(line.strip()) <= {"-", " "}):
+            table.append(line)
+    return [f"{cells[0]}/{cells[1]}" for cells in (t.split() for t in table[1:]) if len(cells) >= 2]
+
+
+def pods_said(lines: list[str]) -> str:
+    """ "2 pod(s) on it: ns/a, ns/b" for the pods a Non-terminated Pods table lists ('' when none)."""
+    pods = pods_listed(lines)
+    return (f"{len(pods)} pod(s) on it: {', '.join(pods[:5])}" + (" ..." if len(pods) > 5 else "")) if pods else ""
+
+
 def only_condition_rows(lines: list[str]) -> bool:
     """Whether every line that is not blank is a describe's node condition row."""
     rows = [line for line in lines if line.strip()]

@@ -42,6 +42,7 @@ from analyzer.ingest.text.describe.sections import (
     table_rows,
 )
 from analyzer.ingest.text.describe.tree import KEY_LINE, Entry, parse_tree
+from analyzer.ingest.text.fragments import condition_rows_said, pods_said
 from analyzer.ingest.text.lines import ELISION, Line, is_rule_line
 from analyzer.ingest.text.rows.common import NAME
 from analyzer.ingest.text.tables import single_kind
@@ -108,7 +109,12 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     if info is None or not name:
         what = f"describe of '{name}'" if name else "describe without a Name"
         why = "its kind could not be told" if info is None else "it has no name"
-        return [], [Rejection(source, f"line {first_line}", f"{what}: {why}; nothing read")]
+        # what it shows is named, not lost with it (kubernetes/kubernetes#107899: a node's
+        # Non-terminated Pods and Allocated resources quoted without its Name)
+        texts = [line.text for line in lines]
+        said = [*condition_rows_said(texts), *filter(None, [pods_said(texts)])] if not name else []
+        return [], [Rejection(source, f"line {first_line}", f"{what}: {why}; nothing read"
+                              + (f"; it says {', '.join(said)}" if said else ""))]
     if not info.namespaced:
         meta.pop("namespace", None)
     elif "namespace" not in meta and command is not None and command.verb == "describe" and command.namespace \
