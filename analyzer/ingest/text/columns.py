@@ -160,37 +160,45 @@ def split_by_runs(line: str, width: int) -> list[str] | None:
     return cells if len(cells) == width else None
 
 
-# Most cells a row may have lost: `-o wide` pod rows end in two `<none>` (NOMINATED NODE,
+# Most cells a row may leave blank: `-o wide` pod rows end in two `<none>` (NOMINATED NODE,
 # READINESS GATES), a service row may lose EXTERNAL-IP and SELECTOR.
-_MOST_LOST_CELLS = 3
+_MOST_BLANK_CELLS = 3
 _NONE_WIDTH = len("<none>")
 
 
-def split_lost_none(line: str, columns: tuple[str, ...], starts: tuple[int, ...],
-                    catalog: Catalog) -> list[str | None] | None:
-    """Cells of an aligned row that lost the `<none>` kubectl printed in some cells.
+def split_blank_cells(line: str, columns: tuple[str, ...], starts: tuple[int, ...],
+                      catalog: Catalog) -> list[str | None] | None:
+    """Cells of an aligned row with fewer runs of text than columns, its runs off their starts.
 
-    A table copied from a rendered web page (GitHub, a blog) loses every `<none>`: the page
-    took it for an HTML tag. The row then has fewer runs of text than the header has columns,
-    and what followed each lost cell moved left by the six characters of `<none>`. Each run
-    keeps its order; the blank cells go to columns where kubectl prints `<none>` (not the
-    first), every cell must fit its column's shape, and of the layouts that fit, the one whose
-    runs sit nearest where that loss would have moved them wins. None when no layout fits.
+    Two things leave such a row. A table copied from a rendered web page (GitHub, a blog) loses
+    every `<none>`: the page took it for an HTML tag, and what followed each lost cell moved
+    left by its six characters. And a cell kubectl leaves empty (an event's SUBOBJECT) is no
+    run at all; when a person shortened or lengthened a cell before it by hand, the runs after
+    it stand a character or two off their columns' starts, so each may seem to begin in the
+    column before its own. Each run keeps its order; the blank cells go to columns that can be
+    blank (not the first): an empty-shaped one moves nothing, another lost its `<none>`. Every
+    cell must fit its column's shape, and of the layouts that fit, the one whose runs sit
+    nearest where they should wins. None when no layout fits.
 
     >>> from analyzer.ingest.text.catalog import catalog
     >>> cols = ("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE")
-    >>> split_lost_none("kube-dns   ClusterIP   10.96.5.5            53/UDP    3d",
-    ...                 cols, (0, 11, 23, 36, 50, 60), catalog())
+    >>> split_blank_cells("kube-dns   ClusterIP   10.96.5.5            53/UDP    3d",
+    ...                   cols, (0, 11, 23, 36, 50, 60), catalog())
     ['kube-dns', 'ClusterIP', '10.96.5.5', None, '53/UDP', '3d']
+    >>> cols = ("COUNT", "NAME", "KIND", "SUBOBJECT", "TYPE", "REASON")
+    >>> split_blank_cells("1       web-7c9.16b2   ReplicaSet              Warning   FailedCreate",
+    ...                   cols, (0, 8, 24, 36, 48, 58), catalog())
+    ['1', 'web-7c9.16b2', 'ReplicaSet', None, 'Warning', 'FailedCreate']
     """
     runs = list(_CHUNK.finditer(line))
-    lost = len(columns) - len(runs)
-    if not 0 < lost <= _MOST_LOST_CELLS or not runs:
+    blank = len(columns) - len(runs)
+    if not 0 < blank <= _MOST_BLANK_CELLS or not runs:
         return None
     shapes = [catalog.shape(column) for column in columns]
-    may_lose = [i for i in range(1, len(columns)) if shapes[i].pattern.fullmatch("<none>")]
+    may_blank = [i for i in range(1, len(columns))
+                 if shapes[i].empty or shapes[i].pattern.fullmatch("<none>")]
     best: tuple[int, list[str | None]] | None = None
-    for blanks in combinations(may_lose, lost):
+    for blanks in combinations(may_blank, blank):
         kept = [i for i in range(len(columns)) if i not in blanks]
         cells: list[str | None] = [None] * len(columns)
         distance = 0
@@ -199,7 +207,7 @@ def split_lost_none(line: str, columns: tuple[str, ...], starts: tuple[int, ...]
             if text not in ("<none>", "<unknown>") and not shapes[column].pattern.fullmatch(text):
                 break
             cells[column] = text
-            moved = _NONE_WIDTH * sum(1 for blank in blanks if blank < column)
+            moved = sum(_NONE_WIDTH for b in blanks if b < column and not shapes[b].empty)
             distance += abs(run.start() - (starts[column] - moved))
         else:
             if best is None or distance < best[0]:

@@ -16,9 +16,9 @@ from analyzer.ingest.text.columns import (
     Layout,
     read_header,
     split_aligned,
+    split_blank_cells,
     split_by_runs,
     split_by_shape,
-    split_lost_none,
     split_tabs,
 )
 from analyzer.ingest.text.commands import Command, command_in, label_column_header
@@ -374,11 +374,13 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
             # kubectl never lets a cell stray from its column, but a person editing a paste
             # does (a name lengthened or cut by hand): read the row by its runs of text or by
             # the shapes of its words before calling it the end of the table.
+            # Positions first: the shapes alone take a blank cell's neighbour for it (an
+            # event's empty SUBOBJECT given its TYPE, every cell after it one column off).
             runs = split_by_runs(text, len(layout.columns))
-            realigned = list(runs) if runs is not None else split_by_shape(
-                text, layout.columns, catalog)
+            realigned = list(runs) if runs is not None else split_blank_cells(
+                text, layout.columns, layout.starts, catalog)
             if realigned is None:
-                realigned = split_lost_none(text, layout.columns, layout.starts, catalog)
+                realigned = split_by_shape(text, layout.columns, catalog)
             if realigned is None:
                 return None
             cells = realigned

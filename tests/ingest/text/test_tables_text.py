@@ -235,3 +235,40 @@ def test_a_priorityclass_listing_is_no_proof_a_pods_class_is_missing() -> None:
     cluster = analyzer.load({"issue.md": text})
     assert cluster.ingest.coverage_unreadable == ["PriorityClass"]
     assert [f.status for f in collect_findings(cluster) if f.rule == "ref-missing-priorityclass"] == ["not_applicable"]
+
+
+# Trimmed from istio/istio#13840 ("Rolling upgrade breaks sidecar-injector webhook on EKS", its
+# sixth comment, 2019, EKS 1.12 with kubectl 1.10-1.13): `kubectl get events`, whose NAME is the
+# event's own name (`<object>.<hex>`), not the object's; the service's name was shortened by hand,
+# so every cell after NAME stands a character left of its column, and the ReplicaSet's rows have
+# no SUBOBJECT. Before: the FailedCreate rows were read one column off (SUBOBJECT "Warning",
+# TYPE "FailedCreate", no message), the webhook's refusals lost, and each event was taken for
+# an object of its own (ReplicaSet my-service-8c567f849.159c87245ec30f53).
+_ISTIO_13840_EVENTS = """\
+LAST SEEN   FIRST SEEN   COUNT     NAME                                           KIND         SUBOBJECT                         TYPE      REASON             SOURCE                                                 MESSAGE
+13m         13m          1         my-service-8c567f849.159c87245ec30f53         ReplicaSet                                     Warning   FailedCreate       replicaset-controller                                  Error creating: Internal error occurred: failed calling admission webhook "sidecar-injector.istio.io": Post https://istio-sidecar-injector.istio-system.svc:443/inject?timeout=30s: context deadline exceeded
+12m         17m          3         my-service-8c567f849.159c86ec7b4322e5         ReplicaSet                                     Warning   FailedCreate       replicaset-controller                                  Error creating: Internal error occurred: failed calling admission webhook "sidecar-injector.istio.io": Post https://istio-sidecar-injector.istio-system.svc:443/inject?timeout=30s: net/http: request canceled (Client.Timeout exceeded while awaiting headers)
+2m          2m           1         my-service-8c567f849-qhhnp.159c87c1d730a176   Pod          spec.containers{my-service}      Normal    Started            kubelet, ip-10-215-123-63.us-west-2.compute.internal   Started container
+2m          2m           1         my-service-8c567f849-qhhnp.159c87c1d8077777   Pod          spec.containers{istio-proxy}      Normal    Pulled             kubelet, ip-10-215-123-63.us-west-2.compute.internal   Container image "docker.io/istio/proxyv2:1.0.7" already present on machine
+"""
+
+
+def test_old_kubectl_events_are_read_by_their_own_names_with_blank_subobjects_off_by_a_character() -> None:
+    from analyzer.ingest import ingest_text
+
+    r = ingest_text(_ISTIO_13840_EVENTS, "istio-13840.md")
+    assert r.accounting_holds() and not r.rejections
+    events = {o.name: o.body() for o in r.objects}
+    assert sorted(events) == [
+        "my-service-8c567f849-qhhnp.159c87c1d730a176", "my-service-8c567f849-qhhnp.159c87c1d8077777",
+        "my-service-8c567f849.159c86ec7b4322e5", "my-service-8c567f849.159c87245ec30f53"]
+    refused = events["my-service-8c567f849.159c86ec7b4322e5"]
+    assert refused["involvedObject"] == {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "my-service-8c567f849"}
+    assert (refused["type"], refused["reason"], refused["count"]) == ("Warning", "FailedCreate", 3)
+    assert refused["source"] == {"component": "replicaset-controller"}
+    assert refused["message"].startswith('Error creating: Internal error occurred: failed calling admission webhook '
+                                         '"sidecar-injector.istio.io"')
+    started = events["my-service-8c567f849-qhhnp.159c87c1d730a176"]
+    assert started["involvedObject"] == {"apiVersion": "v1", "kind": "Pod", "name": "my-service-8c567f849-qhhnp",
+                                         "fieldPath": "spec.containers{my-service}"}
+    assert (started["type"], started["reason"]) == ("Normal", "Started")

@@ -54,6 +54,9 @@ def source_of(text: str | None) -> dict[str, str] | None:
 
 _REPEATED = re.compile(r"(\S+) \(x(\d+) over (\S+)\)")
 _SOURCE_STRUCT = re.compile(r"\{(\S+) ?(\S*)\}")
+# An event's name as client-go's recorder makes it: its object's name and the hex of the
+# nanosecond it was first recorded (`web-7c9.159c87245ec30f53`)
+_EVENT_NAME = re.compile(r"(.+)\.([0-9a-f]{12,})")
 # kubectl before 1.10 headed the ages FIRSTSEEN and LASTSEEN
 _OLD_AGE_HEADERS = {"LASTSEEN": "LAST SEEN", "FIRSTSEEN": "FIRST SEEN"}
 
@@ -90,7 +93,10 @@ def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[s
         if slash:
             involved = involved_object(ctx, kind_text, name, namespace)
     elif (kind := cell(cells.get("KIND"))) and (name := cell(cells.get("NAME"))):
-        involved = involved_object(ctx, kind, name, namespace)  # old layout: NAME is the object
+        # kubectl 1.10-1.13 prints the event's own name there (`<object>.<hex>`), kubectl
+        # before 1.10 the object's
+        own_name = _EVENT_NAME.fullmatch(name)
+        involved = involved_object(ctx, kind, own_name.group(1) if own_name else name, namespace)
     if involved:
         body["involvedObject"] = involved
         if subobject := cell(cells.get("SUBOBJECT")):
@@ -105,6 +111,8 @@ def read_event(body: dict[str, Any], cells: dict[str, str | None], facts: dict[s
     metadata = body.setdefault("metadata", {})
     if "OBJECT" not in cells and "KIND" in cells:
         metadata.pop("name", None)
+        if (name := cell(cells.get("NAME"))) and _EVENT_NAME.fullmatch(name):
+            metadata["name"] = name
     if not metadata.get("name"):
         metadata["name"] = event_name(involved["name"] if involved else None, ctx.line if ctx else 0)
         facts[GENERATED_NAME] = True
