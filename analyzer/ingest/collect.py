@@ -421,12 +421,14 @@ class Ingestor:
 
     def _add_refusals(self, text: str, display: str) -> None:
         """What the API server answered that a paste quotes: webhooks and kubelets it could not
-        reach, evictions a disruption budget forbade, aggregated APIs that did not answer; and
+        reach, evictions a disruption budget forbade, aggregated APIs that did not answer, its
+        certificate kubectl would not trust; and
         what `kubectl rollout status` said of the rollouts it watched."""
         self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
         self.result.kubelet_unreachable.extend(refusals.kubelet_unreachable(text, display))
         self.result.eviction_refusals.extend(refusals.eviction_refusals(text, display))
         self.result.discovery_failures.extend(refusals.discovery_failures(text, display))
+        self.result.server_certificate_refusals.extend(refusals.server_certificate_refusals(text, display))
         self.result.quoted_cordons.extend(sightings.quoted_cordons(text, display))
         self.result.rollout_verdicts.extend(rollouts.rollout_verdicts(text, display))
 
@@ -439,7 +441,7 @@ class Ingestor:
         def quoted_now() -> int:
             r = self.result
             return (len(r.webhook_failures) + len(r.kubelet_unreachable) + len(r.eviction_refusals)
-                    + len(r.discovery_failures))
+                    + len(r.discovery_failures) + len(r.server_certificate_refusals))
 
         before, cordons = quoted_now(), len(self.result.quoted_cordons)
         verdicts_before = len(self.result.rollout_verdicts)

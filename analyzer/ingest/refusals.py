@@ -1,7 +1,7 @@
 """The API server's refusals a paste quotes: an admission webhook it could not call, a kubelet
 it could not reach, an eviction a PodDisruptionBudget forbade, an aggregated API that did not
-answer discovery; and a DNS lookup in a pod that no
-server answered.
+answer discovery; a serving certificate kubectl would not trust; and a DNS lookup in a pod that
+no server answered.
 
 `kubectl apply` (helm, terraform) prints the API server's own words when a webhook it must call
 fails: `Internal error occurred: failed calling webhook "vingress.elbv2.k8s.aws": Post
@@ -346,3 +346,57 @@ def dns_failure(command_text: str, output: list[tuple[int, str]], source: str,
         return None
     lookup = " ".join(w.strip("'\"") for w in inside[inside.index(next(w for w in inside if w.strip("'\"") == tool)):])
     return DnsFailure(source, said[0], pod, ns or "", lookup, said[1])
+
+
+# kubectl's words when the API server's serving certificate fails its TLS check: expired or not
+# yet valid (Go's x509 says against which clock), signed by a CA the kubeconfig does not hold, or
+# issued for other names than the one dialled.
+_SERVER_CERTIFICATE = re.compile(
+    r"Unable to connect to the server: (?P<why>x509: (?:certificate has expired or is not yet valid"
+    r"(?::\s*current time (?P<now>\S+) is (?P<side>after|before) (?P<bound>[^\s,;]+))?"
+    r"|certificate signed by unknown authority|certificate is valid for [^\n]*?, not \S+))")
+
+
+@dataclass(frozen=True, slots=True)
+class ServerCertificateRefused:
+    """One quoted refusal of kubectl to trust the API server's serving certificate: where it was
+    read, what was wrong (`expired`, `not yet valid`, `expired or not yet valid` when the
+    message gives no times, `unknown authority`, `other names`), the client's clock when it
+    refused and the bound it was past (the certificate's NotAfter or NotBefore; "" when not
+    quoted), and kubectl's words."""
+
+    source: str
+    line: int
+    problem: str
+    client_time: str
+    bound: str
+    reason: str
+
+
+def server_certificate_refusals(text: str, source: str) -> list[ServerCertificateRefused]:
+    """Every quoted refusal of kubectl to trust the API server's certificate, in file order.
+
+    >>> (r,) = server_certificate_refusals('Unable to connect to the server: x509: certificate has expired or '
+    ...     'is not yet valid: current time 2023-03-31T09:11:37+03:00 is after 2023-03-25T05:32:30Z', "issue.md")
+    >>> r.problem, r.client_time, r.bound, r.line
+    ('expired', '2023-03-31T09:11:37+03:00', '2023-03-25T05:32:30Z', 1)
+    >>> [r.problem for r in server_certificate_refusals('$ kubectl get pod\\nUnable to connect to the server: '
+    ...     'x509: certificate signed by unknown authority', "t")]
+    ['unknown authority']
+    """
+    if "Unable to connect to the server: x509" not in text:
+        return []
+    found = []
+    for match in _SERVER_CERTIFICATE.finditer(text):
+        why = match.group("why")
+        if match.group("side"):
+            problem = "expired" if match.group("side") == "after" else "not yet valid"
+        elif "unknown authority" in why:
+            problem = "unknown authority"
+        elif "is valid for" in why:
+            problem = "other names"
+        else:
+            problem = "expired or not yet valid"
+        found.append(ServerCertificateRefused(source, _line_of(text, match), problem, match.group("now") or "",
+                                              match.group("bound") or "", why[:_MAX_WHY]))
+    return found

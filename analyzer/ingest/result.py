@@ -95,6 +95,9 @@ class IngestResult:
     # what kubectl cordon/uncordon/drain said it left a node, in file order: a node the paste
     # shows nothing else of is still known cordoned (analyzer.ingest.sightings.QuotedCordon)
     quoted_cordons: list[Any] = field(default_factory=list)
+    # kubectl's refusals to trust the API server's serving certificate (`Unable to connect to the
+    # server: x509: certificate has expired ...`) (analyzer.ingest.refusals.ServerCertificateRefused)
+    server_certificate_refusals: list[Any] = field(default_factory=list)
     # DNS lookups a pasted `kubectl exec POD -- nslookup ...` ran that no server answered
     # (analyzer.ingest.refusals.DnsFailure)
     dns_failures: list[Any] = field(default_factory=list)
@@ -117,9 +120,11 @@ class IngestResult:
     @property
     def quotes_refusals(self) -> bool:
         """Whether kubectl's output in the inputs quoted what the API server refused or failed
-        (a webhook, a kubelet, an eviction, discovery, a DNS lookup) or a cordon it made."""
+        (a webhook, a kubelet, an eviction, discovery, a DNS lookup), the API server's certificate
+        kubectl would not trust, or a cordon it made."""
         return bool(self.webhook_failures or self.kubelet_unreachable or self.eviction_refusals
-                    or self.dns_failures or self.discovery_failures or self.quoted_cordons)
+                    or self.dns_failures or self.discovery_failures or self.server_certificate_refusals
+                    or self.quoted_cordons)
 
     @property
     def formats(self) -> list[str]:
