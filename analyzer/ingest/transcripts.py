@@ -29,7 +29,9 @@ _HINT = re.compile(
     rb"|^\s*(?:```|~~~)|##\[group\]|^\s*DEBU\[\d+\] +Running \S*/kubectl \[kubectl ",
     re.M,
 )
-_JSON_START = re.compile(rb"\s*(?:\{|\[\s*(?:[\[{\]\"0-9-]|$))")
+# (`[2021-04-25 13:02:15] + kubectl get pods` is a CI log's time, Jenkins' timestamper or a
+# script's, not a JSON array: oracle/cloudtestdrive#128)
+_JSON_START = re.compile(rb"\s*(?:\{|\[(?!\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d)\s*(?:[\[{\]\"0-9-]|$))")
 _SERVER_VERSION = re.compile(
     r"Server Version:\s*(?:version\.Info\{.*?GitVersion:\"(v[^\"]+)\"|(v\d[^\s,]*))"
     r"|\"serverVersion\"\s*:\s*\{[^}]*?\"gitVersion\"\s*:\s*\"(v[^\"]+)\""

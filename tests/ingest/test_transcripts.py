@@ -1083,3 +1083,47 @@ def test_a_watch_of_a_listing_is_the_listing_of_the_command_watch_runs() -> None
     # the same title atop a pasted screen with no command typed above it
     screen = "\n".join(text.splitlines()[3:-1]) + "\n"
     assert {o.namespace for o in ingest_text(screen, "screen.txt").objects if o is not None} == {"argocd"}
+
+
+# Trimmed from oracle/cloudtestdrive#128 (description, 2021-04-25, an OKE lab's build log): a CI
+# step's lines, stamped `[2021-04-25 13:02:15] `, run `kubectl get pods`; then, unstamped, the
+# pod's describe Events pasted under a line of prose. Before: the stamp's `[2` was taken for a
+# JSON array (no transcript), the stamped listing was prose and the pod in ImagePullBackOff
+# lost; read as a transcript, the Events after the get's table were lost instead.
+_CLOUDTESTDRIVE_128 = """\
+[2021-04-25 13:02:15] + kubectl get pods
+[2021-04-25 13:02:18] NAME                    READY   STATUS             RESTARTS   AGE
+[2021-04-25 13:02:18] atp2-75ffb788cc-svsct   0/1     ImagePullBackOff   0          6s
+
+Pod description
+
+Events:
+  Type     Reason     Age                   From               Message
+  ----     ------     ----                  ----               -------
+  Normal   Scheduled  25m                   default-scheduler  Successfully assigned default/atp2-75ffb788cc-svsct to 10.0.10.154
+  Warning  Failed     24m (x4 over 25m)     kubelet            Failed to pull image "fra.ocir.io/fri8nesdgloc/atpdocker_pi/atp01:latest": rpc error: code = Unknown desc = Get "https://fra.ocir.io/v2/fri8nesdgloc/atpdocker_pi/atp01/manifests/latest": unknown: Unauthorized
+  Normal   BackOff    36s (x110 over 25m)   kubelet            Back-off pulling image "fra.ocir.io/fri8nesdgloc/atpdocker_pi/atp01:latest"
+"""
+
+
+def test_a_ci_steps_stamped_lines_amid_a_ticket_are_read_and_the_events_after_its_table_too() -> None:
+    r = ingest_text(_CLOUDTESTDRIVE_128, "issue.md")
+    assert r.accounting_holds() and not r.rejections
+    assert [f.format for f in r.files] == ["transcript"]
+    assert r.objects_by_kind == {"Event": 3, "Pod": 1}
+    (pod,) = [o for o in r.objects if o.kind == "Pod"]
+    assert (pod.namespace, pod.name, pod.provenance.line) == ("default", "atp2-75ffb788cc-svsct", 3)
+    assert pod.body()["x-kda-text"]["status"] == "ImagePullBackOff"
+    failed = next(o.body() for o in r.objects if o.kind == "Event" and o.body().get("reason") == "Failed")
+    assert failed["message"].endswith("unknown: Unauthorized")
+    skipped = [s.reason for s in r.skipped]
+    assert "transcript: CI timestamps taken off the lines before reading" in skipped
+
+
+def test_a_jenkins_log_stamped_from_its_first_line_is_a_transcript_not_json() -> None:
+    jenkins = ("[2024-05-02T10:11:12.123Z] + kubectl get ns\n"
+               "[2024-05-02T10:11:12.523Z] NAME      STATUS   AGE\n"
+               "[2024-05-02T10:11:12.524Z] default   Active   3d\n")
+    r = ingest_text(jenkins, "build.log")
+    assert [f.format for f in r.files] == ["transcript"]
+    assert [(o.kind, o.name) for o in r.objects] == [("Namespace", "default")]

@@ -117,13 +117,15 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
     if state.skipping or not text.strip():
         return index + 1
     # An excerpt that begins inside a describe is only trusted where no other command's
-    # output (a rollout history's pod template) could be mistaken for it.
+    # output (a rollout history's pod template) could be mistaken for it; an `Events:` heading
+    # over the events' own header is no other output's (after a `get`'s table, a describe's
+    # Events pasted without its command: oracle/cloudtestdrive#128).
     describing = state.command is None or state.command.verb == "describe"
     if describe_starts(lines, index) or (
-        describing and not text[:1].isspace() and (fragment_starts(lines, index, describe_layout())
-                                                   or events_section_starts(lines, index)
-                                                   or named_excerpt_starts(lines, index, state.command,
-                                                                           state.output_start, kinds))
+        not text[:1].isspace() and (events_section_starts(lines, index)
+                                    or describing and (fragment_starts(lines, index, describe_layout())
+                                                       or named_excerpt_starts(lines, index, state.command,
+                                                                               state.output_start, kinds)))
     ):
         return _describe(lines, index, state, kinds, source)
     if (block := table_at(lines, index, kinds, state.command)) is not None:

@@ -304,6 +304,7 @@ def looks_like_transcript(text: str) -> bool:
     fenced = quoted = False
     stamp = _stamped(lines)
     quoting = _quoting(text, stamp)
+    stamped_at = _stamped_lines(lines, stamp)
     # an indented prompt quotes a session, unless the file is a manifest (a README in a
     # ConfigMap shows commands indented too)
     head = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
@@ -312,8 +313,8 @@ def looks_like_transcript(text: str) -> bool:
     # a fence at the start of a line: no YAML or JSON dump has one (a Corefile's `~~~~` in a
     # ConfigMap is indented in its block scalar)
     fence_line = False
-    for raw in lines:
-        line = _clean(raw, stamp, quoting)
+    for at, raw in enumerate(lines):
+        line = _clean(raw, at in stamped_at, quoting)
         if _FENCE_ANYWHERE.search(line):
             fenced = True
             fence_line = fence_line or (_FENCE.match(raw) is not None and not raw[:1].isspace())
@@ -333,7 +334,8 @@ def looks_like_transcript(text: str) -> bool:
         if found is not None:
             commands += 2 if date_chained(found[1]) is not None else 1
             kubectl = kubectl or found[0] == "kubectl"
-            if found[0] == "kubectl" and (fenced or quoted or stamp or (_indented_prompt(line) and not manifest)):
+            if found[0] == "kubectl" and (fenced or quoted or at in stamped_at
+                                          or (_indented_prompt(line) and not manifest)):
                 return True
             if (found[0] == "kubectl" and not manifest and _KUBECTL.match(line.lstrip()) is None
                     and _verb(found[1]) == "logs"):
@@ -424,6 +426,43 @@ def _stamped(lines: list[str]) -> bool:
     return not any(not _CI_PREFIX.match(ln) and command_of_line(ln) is not None for ln in sample)
 
 
+# Lines of a run of stamped ones looked at for a command: a CI excerpt runs its command first.
+_RUN_LOOK_LINES = 200
+
+
+def _stamped_lines(lines: list[str], stamped: bool) -> frozenset[int]:
+    """The lines (from 0) whose CI timestamp is taken off: every one of a CI log (`stamped`);
+    else each run of stamped lines in which one, its stamp off, runs a command: a CI log's
+    excerpt pasted into a ticket beside other output (oracle/cloudtestdrive#128's
+    `[2021-04-25 13:02:15] + kubectl get pods`, then a describe's Events). A stamped run under a
+    command typed without a stamp is that command's log, its times its own.
+
+    >>> _stamped_lines(["[2021-04-25 13:02:15] + kubectl get pods", "[2021-04-25 13:02:18] NAME   READY",
+    ...                 "", "Events:"], False)
+    frozenset({0, 1})
+    >>> _stamped_lines(["$ kubectl logs web-1 --timestamps", "2024-06-18T17:55:23.199Z + kubectl apply -f x.yaml",
+    ...                 "2024-06-18T17:55:24.001Z deployment.apps/web configured"], False)
+    frozenset()
+    """
+    if stamped:
+        return frozenset(range(len(lines)))
+    found: set[int] = set()
+    run: list[int] = []
+    typed: str | None = None  # the last line with text before the run
+    for at in range(len(lines) + 1):
+        if at < len(lines) and _CI_PREFIX.match(line := _ANSI.sub("", lines[at])) and line.strip():
+            run.append(at)
+            continue
+        if len(run) >= 2 and (typed is None or command_of_line(typed) is None) \
+                and any(command_of_line(_clean(lines[i], True, quoting=False)) is not None
+                        for i in run[:_RUN_LOOK_LINES]):
+            found.update(run)
+        run = []
+        if at < len(lines) and lines[at].strip():
+            typed = lines[at]
+    return frozenset(found)
+
+
 def _clean(raw: str, stamped: bool, quoting: bool = True) -> str:
     line = _ANSI.sub("", raw.rstrip("\r"))
     if stamped:
@@ -448,7 +487,8 @@ def split_transcript(text: str) -> Transcript:
     raw_lines = text.splitlines()
     stamped = _stamped(raw_lines)
     quoting = _quoting(text, stamped)
-    unwrapped: list[str] = ["CI timestamps"] if stamped else []
+    stamped_at = _stamped_lines(raw_lines, stamped)
+    unwrapped: list[str] = ["CI timestamps"] if stamped_at else []
     blocks: list[Block] = []
     current: Block | None = None
     in_fence = False
@@ -472,7 +512,7 @@ def split_transcript(text: str) -> Transcript:
 
     for no, raw in enumerate(raw_lines, start=1):
         quoted = quoted or quoting and BLOCKQUOTED_TEXT.match(raw) is not None
-        line = _clean(raw, stamped, quoting)
+        line = _clean(raw, no - 1 in stamped_at, quoting)
         in_quote = quoting and not in_fence and BLOCKQUOTE.match(raw) is not None
         if in_fence and fence_indent:
             line = _unindented(line, fence_indent)
