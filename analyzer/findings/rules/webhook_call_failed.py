@@ -12,12 +12,14 @@ from analyzer.findings.types import Evidence, Finding, RuleMeta
 
 RULE = RuleMeta(
     id="webhook-call-failed", title="Admission webhook the API server could not call", severity="warning",
-    category="workloads", requires_any=("Event", "Pod", "Node", "Service", "Deployment", "Endpoints"),
+    category="workloads",
     message='The API server could not call admission webhook "{webhook}" ({times} quoted, first at {where}): '
             "{reason}; the requests it intercepts are refused while it fails{now}",
     remediation="Bring the webhook's backend up (its Deployment's pods Ready, its Service's selector matching "
     "them, the API server able to reach their port: on EKS the cluster security group to the nodes), or, "
-    "if it is gone for good, delete its ValidatingWebhookConfiguration/MutatingWebhookConfiguration.",
+    "if it is gone for good, delete its ValidatingWebhookConfiguration/MutatingWebhookConfiguration. An x509 "
+    "error: the configuration's caBundle must be the CA that signed the certificate the backend serves (set by "
+    "cert-manager's cainjector or the chart's own job), and that certificate valid now.",
 )
 
 
