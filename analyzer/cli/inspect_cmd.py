@@ -69,7 +69,9 @@ def inspect(
         else:
             said = " and ".join(["what kubectl quoted the API server refusing"] * result.quotes_refusals
                                 + ["what `kubectl rollout status` said of the rollouts it watched"]
-                                * bool(result.rollout_verdicts))
+                                * bool(result.rollout_verdicts)
+                                + ["the certificates `kubeadm certs check-expiration` listed"]
+                                * bool(result.certificate_expiries))
             err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only {said}: "
                               "`kda findings DUMP` reads it")
     if strict and result.rejections:

@@ -15,6 +15,7 @@ from analyzer.errors import InputError
 from analyzer.ingest import (
     datasniff,
     jsondocs,
+    kubeadm_certs,
     layouts,
     nodelogs,
     refusals,
@@ -422,13 +423,14 @@ class Ingestor:
     def _add_refusals(self, text: str, display: str) -> None:
         """What the API server answered that a paste quotes: webhooks and kubelets it could not
         reach, evictions a disruption budget forbade, aggregated APIs that did not answer, its
-        certificate kubectl would not trust; and
+        certificate kubectl would not trust; the certificates kubeadm listed with their expiry; and
         what `kubectl rollout status` said of the rollouts it watched."""
         self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
         self.result.kubelet_unreachable.extend(refusals.kubelet_unreachable(text, display))
         self.result.eviction_refusals.extend(refusals.eviction_refusals(text, display))
         self.result.discovery_failures.extend(refusals.discovery_failures(text, display))
         self.result.server_certificate_refusals.extend(refusals.server_certificate_refusals(text, display))
+        self.result.certificate_expiries.extend(kubeadm_certs.certificate_expiries(text, display))
         self.result.quoted_cordons.extend(sightings.quoted_cordons(text, display))
         self.result.rollout_verdicts.extend(rollouts.rollout_verdicts(text, display))
 
@@ -445,14 +447,18 @@ class Ingestor:
 
         before, cordons = quoted_now(), len(self.result.quoted_cordons)
         verdicts_before = len(self.result.rollout_verdicts)
+        certificates_before = len(self.result.certificate_expiries)
         self._add_refusals(text, display)
         quoted, verdicts = quoted_now() - before, len(self.result.rollout_verdicts) - verdicts_before
-        if not quoted and not verdicts:
+        certificates = len(self.result.certificate_expiries) - certificates_before
+        if not quoted and not verdicts and not certificates:
             del self.result.quoted_cordons[cordons:]  # the file is not read: nothing of it is kept
             return False
         said = ([f"{quoted} refusal(s) of the API server (a webhook or kubelet it could not reach, an eviction a "
-                 "disruption budget forbade, an aggregated API that did not answer)"] if quoted else []) \
-            + ([f"what `kubectl rollout status` said of {verdicts} rollout(s)"] if verdicts else [])
+                 "disruption budget forbade, an aggregated API that did not answer, its certificate kubectl "
+                 "would not trust)"] if quoted else []) \
+            + ([f"what `kubectl rollout status` said of {verdicts} rollout(s)"] if verdicts else []) \
+            + ([f"{certificates} certificate(s) `kubeadm certs check-expiration` listed"] if certificates else [])
         self.result.files.append(FileReport(display, "kubectl-text"))
         self.result.skipped.append(Rejection(display, "", f"kubectl's output quoting {' and '.join(said)}: no objects"))
         return True

@@ -98,6 +98,9 @@ class IngestResult:
     # kubectl's refusals to trust the API server's serving certificate (`Unable to connect to the
     # server: x509: certificate has expired ...`) (analyzer.ingest.refusals.ServerCertificateRefused)
     server_certificate_refusals: list[Any] = field(default_factory=list)
+    # the certificates a pasted `kubeadm certs check-expiration` listed
+    # (analyzer.ingest.kubeadm_certs.CertificateExpiry)
+    certificate_expiries: list[Any] = field(default_factory=list)
     # DNS lookups a pasted `kubectl exec POD -- nslookup ...` ran that no server answered
     # (analyzer.ingest.refusals.DnsFailure)
     dns_failures: list[Any] = field(default_factory=list)
@@ -114,8 +117,10 @@ class IngestResult:
     @property
     def read_anything(self) -> bool:
         """Whether the inputs gave anything to analyse: objects, logs, or the refusals and
-        failures kubectl's output quoted (a paste of one `kubectl exec` and its error)."""
-        return bool(self.objects or self.logs or self.quotes_refusals or self.rollout_verdicts)
+        failures kubectl's output quoted (a paste of one `kubectl exec` and its error), or the
+        certificates `kubeadm certs check-expiration` listed."""
+        return bool(self.objects or self.logs or self.quotes_refusals or self.rollout_verdicts
+                    or self.certificate_expiries)
 
     @property
     def quotes_refusals(self) -> bool:

@@ -222,3 +222,15 @@ def test_a_file_that_holds_no_objects_says_what_it_holds(tmp_path) -> None:
     result = CliRunner().invoke(app, ["findings", str(path)])
     assert result.exit_code == 2
     assert "an EKS cluster as `aws eks describe-cluster` prints it, Kubernetes 1.30" in result.output
+
+
+def test_a_paste_of_only_kubeadms_certificate_list_is_read_and_says_so(tmp_path: Path) -> None:
+    # Trimmed from zahui.fan's post "使用kubeadm部署的集群证书过期后处理" (2024-03-04)
+    path = tmp_path / "post.md"
+    path.write_text("```bash\n[root@ALSHBSITL00061 kubernetes]# kubeadm certs check-expiration\n"
+                    "CERTIFICATE                EXPIRES                  RESIDUAL TIME   CERTIFICATE AUTHORITY   EXTERNALLY MANAGED\n"
+                    "apiserver                  Feb 27, 2024 08:36 UTC   <invalid>       ca                      no\n```\n",
+                    encoding="utf-8")
+    result = run("inspect", str(path))
+    assert result.exit_code == 0
+    assert "only the certificates `kubeadm certs check-expiration` listed: `kda findings DUMP` reads it" in result.output

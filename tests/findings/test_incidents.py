@@ -1243,3 +1243,21 @@ def test_pods_no_node_takes_for_a_pressure_taint_wait_on_that_pressure() -> None
     inc = incidents[0]
     assert inc.cause_rule == "node-disk-pressure"
     assert {f.rule for f in inc.members} == {"node-disk-pressure", "node-taints-unschedulable", "pod-pending"}
+
+
+def test_kubectls_refused_certificate_and_kubeadms_expired_list_are_one_incident() -> None:
+    # Trimmed from zahui.fan's post "使用kubeadm部署的集群证书过期后处理" (2024-03-04): kubectl
+    # refused the API server's certificate, and check-expiration shows it `<invalid>`.
+    cluster = analyzer.load({"post.md": (
+        "```bash\n"
+        "Unable to connect to the server: x509: certificate has expired or is not yet valid: current time "
+        "2024-03-04T14:26:31+08:00 is after 2024-02-27T08:36:50Z\n"
+        "```\n\n```bash\n"
+        "[root@ALSHBSITL00061 kubernetes]# kubeadm certs check-expiration\n"
+        "CERTIFICATE                EXPIRES                  RESIDUAL TIME   CERTIFICATE AUTHORITY   EXTERNALLY MANAGED\n"
+        "admin.conf                 Feb 27, 2024 08:36 UTC   <invalid>       ca                      no\n"
+        "apiserver                  Feb 27, 2024 08:36 UTC   <invalid>       ca                      no\n"
+        "```\n")})
+    (incident,) = incidents_of(cluster)
+    assert incident.severity == "critical"
+    assert sorted(f.rule for f in incident.members) == ["api-server-certificate-refused", "kubeadm-certificate-expired"]
