@@ -17,7 +17,13 @@ from dataclasses import dataclass
 
 _FAILED_CALL = re.compile(
     r'failed calling webhook \\?"(?P<hook>[^"\\]+)\\?":\s*(?:failed to call webhook:\s*)?'
-    r'(?:(?:Post|Get|Patch)\s+\\?"(?:\[)?(?P<url>https?://[^"\\\s\]]+)[^"]*\\?"(?:\)\\?")?:\s*)?(?P<why>[^\n]*)')
+    r'(?:(?:Post|Get|Patch)\s+(?:\\?"(?:\[)?(?P<url>https?://[^"\\\s\]]+)[^"]*\\?"(?:\)\\?")?:\s*'
+    # (before 1.19 the API server quoted no URL: `Post https://x.ns.svc:443/path?timeout=30s: ...`)
+    r'|(?P<bare>https?://\S+?):\s+))?(?P<why>[^\n]*)')
+# The API server's log when a webhook whose failurePolicy is Ignore fails: it admits the request
+# without it (`W... dispatcher.go:168] Failed calling webhook, failing open NAME: failed calling
+# webhook "NAME": ...`, then the same error logged again as `E... dispatcher.go:169]`).
+_FAILING = re.compile(r"Failed calling webhook, failing (?P<policy>open|closed) (?P<hook>\S+?):")
 # The webhook's Service as its URL names it: https://NAME.NAMESPACE.svc[:port]/path
 _SERVICE_HOST = re.compile(r"^https?://(?P<name>[a-z0-9]([a-z0-9-]*[a-z0-9])?)\.(?P<namespace>[a-z0-9]([a-z0-9-]*[a-z0-9])?)\.svc\b")
 _MAX_WHY = 300
@@ -39,6 +45,10 @@ class WebhookFailure:
     namespace: str
     service: str
     reason: str
+    # "open" when the API server's log says it admitted the request without the webhook
+    # (failurePolicy Ignore), "closed" when it says it refused it; "" when the quote does not say
+    # (kubectl's refusal is a webhook failing closed)
+    failing: str = ""
 
 
 def webhook_failures(text: str, source: str) -> list[WebhookFailure]:
@@ -50,17 +60,32 @@ def webhook_failures(text: str, source: str) -> list[WebhookFailure]:
     ...     'no endpoints available for service "aws-load-balancer-webhook-service"', "issue.md")
     >>> f.webhook, f.namespace, f.service, f.reason
     ('vingress.elbv2.k8s.aws', 'kube-system', 'aws-load-balancer-webhook-service', 'no endpoints available for service "aws-load-balancer-webhook-service"')
+    >>> [(f.line, f.service, f.reason, f.failing) for f in webhook_failures(
+    ...     'W0719 17:46:09.471959 1 dispatcher.go:168] Failed calling webhook, failing open hook.default.svc: failed '
+    ...     'calling webhook "hook.default.svc": Post https://hook.default.svc:443/mutate?timeout=30s: context deadline '
+    ...     'exceeded\\nE0719 17:46:09.471986 1 dispatcher.go:169] failed calling webhook "hook.default.svc": Post '
+    ...     'https://hook.default.svc:443/mutate?timeout=30s: context deadline exceeded', "log")]
+    [(1, 'hook', 'context deadline exceeded', 'open'), (2, 'hook', 'context deadline exceeded', 'open')]
     """
     if "failed calling webhook" not in text:
         return []
-    found = []
+    found: list[WebhookFailure] = []
     for match in _FAILED_CALL.finditer(text):
-        url = match.group("url") or ""
+        url = match.group("url") or match.group("bare") or ""
         service = _SERVICE_HOST.match(url)
-        reason = match.group("why").strip().replace('\\"', '"')[:_MAX_WHY]
-        found.append(WebhookFailure(source, _line_of(text, match), match.group("hook"),
+        # (a container runtime's JSON log line goes on after the message: `\\n","stream":...`)
+        reason = match.group("why").split("\\n", 1)[0].strip().replace('\\"', '"')[:_MAX_WHY]
+        line = _line_of(text, match)
+        start = text.rfind("\n", 0, match.start()) + 1
+        said = _FAILING.search(text, start, match.start())
+        failing = said.group("policy") if said and said.group("hook") == match.group("hook") else ""
+        if not failing and found and found[-1].line == line - 1 and found[-1].webhook == match.group("hook") \
+                and found[-1].failing and "failed calling webhook" in text[start:match.start() + 40] \
+                and "dispatcher.go" in text[start:match.start()]:
+            failing = found[-1].failing  # the same failure, logged again by the dispatcher
+        found.append(WebhookFailure(source, line, match.group("hook"),
                                     service.group("namespace") if service else "",
-                                    service.group("name") if service else "", reason))
+                                    service.group("name") if service else "", reason, failing))
     return found
 
 

@@ -1,6 +1,8 @@
 """Admission webhooks the API server could not call, as the paste quotes its refusal
 (`Internal error occurred: failed calling webhook "X": ...`): the requests the webhook
-intercepts fail while it does, whatever the dump holds of it."""
+intercepts fail while it does, whatever the dump holds of it; or as the API server's log says it
+failed open (failurePolicy Ignore): those requests are admitted without it, each after its
+timeout."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ RULE = RuleMeta(
     id="webhook-call-failed", title="Admission webhook the API server could not call", severity="warning",
     category="workloads",
     message='The API server could not call admission webhook "{webhook}" ({times} quoted, first at {where}): '
-            "{reason}; the requests it intercepts are refused while it fails{now}",
+            "{reason}; {consequence}{now}",
     remediation="Bring the webhook's backend up (its Deployment's pods Ready, its Service's selector matching "
     "them, the API server able to reach their port: on EKS the cluster security group to the nodes), or, "
     "if it is gone for good, delete its ValidatingWebhookConfiguration/MutatingWebhookConfiguration. An x509 "
@@ -23,6 +25,14 @@ RULE = RuleMeta(
 )
 
 
+
+
+# What the API server does with the requests a failing webhook intercepts: its failurePolicy
+# Fail refuses them (kubectl quotes the refusal), Ignore admits them unchecked, and its log says
+# "failing open"; each still waits for the webhook's timeout.
+CLOSED = "the requests it intercepts are refused while it fails"
+OPEN = ("the API server fails open (failurePolicy Ignore): the requests it intercepts are admitted without it, "
+        "each after waiting for its timeout")
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -34,12 +44,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     # a refusal an event already tells (a controller's FailedCreate: "Error creating: ... failed
     # calling webhook ..."), with its count and times, is the event rules' finding
     told = " ".join(str(e.view.message or "") for e in cluster.objects_of("Event") if "webhook" in str(e.view.message or ""))
-    by_hook: dict[tuple[str, str, str, str], list] = {}
+    by_hook: dict[tuple[str, str, str, str, bool], list] = {}
     for failure in failures:
         if f'failed calling webhook "{failure.webhook}"' in told:
             continue
-        by_hook.setdefault((failure.webhook, failure.namespace, failure.service, failure.reason), []).append(failure)
-    for (webhook, namespace, service, reason), quoted in by_hook.items():
+        by_hook.setdefault((failure.webhook, failure.namespace, failure.service, failure.reason,
+                            failure.failing == "open"), []).append(failure)
+    for (webhook, namespace, service, reason, fails_open), quoted in by_hook.items():
         first = quoted[0]
         where = f"line {first.line}"
         evidence = Evidence("failed calling webhook", f'"{webhook}": {reason}', "the webhook answering",
@@ -47,7 +58,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         now = _endpoints_now(cluster, namespace, service)
         finding = RULE.fail(None, evidence, kind="Service" if service else "", namespace=namespace,
                             name=service or webhook, webhook=webhook, reason=reason, where=where,
-                            times=len(quoted), now=now[0])
+                            times=len(quoted), now=now[0], failing="open" if fails_open else "closed",
+                            consequence=OPEN if fails_open else CLOSED)
         yield finding.as_info(resolved=now[1]) if now[1] else finding
 
 
