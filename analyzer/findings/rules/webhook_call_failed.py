@@ -55,7 +55,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         where = f"line {first.line}"
         evidence = Evidence("failed calling webhook", f'"{webhook}": {reason}', "the webhook answering",
                             source=first.source, line=first.line)
-        now = _endpoints_now(cluster, namespace, service)
+        now = _endpoints_now(cluster, namespace, service, reason)
         finding = RULE.fail(None, evidence, kind="Service" if service else "", namespace=namespace,
                             name=service or webhook, webhook=webhook, reason=reason, where=where,
                             times=len(quoted), now=now[0], failing="open" if fails_open else "closed",
@@ -63,16 +63,28 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         yield finding.as_info(resolved=now[1]) if now[1] else finding
 
 
-def _endpoints_now(cluster: AnalyzedDump, namespace: str, service: str) -> tuple[str, str]:
+def _endpoints_now(cluster: AnalyzedDump, namespace: str, service: str, reason: str) -> tuple[str, str]:
     """What the dump shows of the webhook's Service's endpoints: (a note for the message, why
-    the failure is history ('' when it is not))."""
+    the failure is history ('' when it is not)). Ready addresses end only a failure for want of
+    them: a webhook that timed out, refused the connection or failed its TLS check had them
+    (the API server cannot reach their port, or the backend does not answer it)."""
     if not service:
         return "", ""
     for endpoints in cluster.objects_of("Endpoints"):
         if endpoints.namespace == namespace and endpoints.name == service:
             ready = sum(len(s.addresses or ()) for s in endpoints.view.subsets or ())
-            if ready:
+            if ready and NO_ENDPOINTS in reason:
                 return "", f"its Service {namespace}/{service} has {ready} ready address(es) in the dump"
+            if ready and "x509" in reason:
+                return (f"; the dump shows its Service {namespace}/{service} with {ready} ready address(es): the API "
+                        "server reaches them and refuses the certificate they serve"), ""
+            if ready:
+                return (f"; the dump shows its Service {namespace}/{service} with {ready} ready address(es), so the "
+                        "API server gets no answer from them (a firewall or security group between the control "
+                        "plane and the nodes' webhook port, as on GKE private clusters and EKS, or a backend that "
+                        "hangs)"), ""
             return f"; the dump shows its Service {namespace}/{service} with no ready address", ""
     return "", ""
 
+
+NO_ENDPOINTS = "no endpoints available for service"
