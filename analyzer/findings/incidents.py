@@ -388,6 +388,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_static_pods_restarted_alike(problems, union)
     _join_static_pods_looping_together(problems, union, cluster, g)
     _join_control_plane_cascade(problems, union, cluster, g)
+    _join_webhook_and_what_it_refuses(problems, union)
     _join_claims_and_their_pods(problems, union, cluster)
     _join_claims_refused_alike(problems, union)
     _join_component_and_what_it_explains(problems, union, g, cluster)
@@ -462,6 +463,18 @@ def _join_same_workload(problems: list[Finding], union: _Union, graph: _Graph) -
     for members in by_key.values():
         for i in members[1:]:
             union.join(members[0], i)
+
+
+def _join_webhook_and_what_it_refuses(problems: list[Finding], union: _Union) -> None:
+    """An admission webhook the API server could not call and the objects whose events quote it
+    refusing them (ReplicaSets that cannot create their pods): one incident, the webhook first."""
+    by_object = {f"{f.kind}/{f.namespace}/{f.name}": i for i, f in enumerate(problems)
+                 if f.rule in ("events-failed-create", "events-warning-summary")}
+    for i, f in enumerate(problems):
+        if f.rule == "webhook-call-failed":
+            for ref in f.facts.get("blocked") or ():
+                if (j := by_object.get(str(ref))) is not None:
+                    union.join(i, j)
 
 
 def _join_same_scheduler_node_state(problems: list[Finding], union: _Union, g: Grouping) -> None:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 _FAILED_CALL = re.compile(
-    r'failed calling webhook \\?"(?P<hook>[^"\\]+)\\?":\s*(?:failed to call webhook:\s*)?'
+    r'failed calling (?:admission )?webhook \\?"(?P<hook>[^"\\]+)\\?":\s*(?:failed to call webhook:\s*)?'
     r'(?:(?:Post|Get|Patch)\s+(?:\\?"(?:\[)?(?P<url>https?://[^"\\\s\]]+)[^"]*\\?"(?:\)\\?")?:\s*'
     # (before 1.19 the API server quoted no URL: `Post https://x.ns.svc:443/path?timeout=30s: ...`)
     r'|(?P<bare>https?://\S+?):\s+))?(?P<why>[^\n]*)')
@@ -67,7 +67,7 @@ def webhook_failures(text: str, source: str) -> list[WebhookFailure]:
     ...     'https://hook.default.svc:443/mutate?timeout=30s: context deadline exceeded', "log")]
     [(1, 'hook', 'context deadline exceeded', 'open'), (2, 'hook', 'context deadline exceeded', 'open')]
     """
-    if "failed calling webhook" not in text:
+    if "failed calling webhook" not in text and "failed calling admission webhook" not in text:
         return []
     found: list[WebhookFailure] = []
     for match in _FAILED_CALL.finditer(text):

@@ -1261,3 +1261,20 @@ def test_kubectls_refused_certificate_and_kubeadms_expired_list_are_one_incident
     (incident,) = incidents_of(cluster)
     assert incident.severity == "critical"
     assert sorted(f.rule for f in incident.members) == ["api-server-certificate-refused", "kubeadm-certificate-expired"]
+
+
+def test_a_webhook_several_replicasets_events_quote_is_their_one_incident_and_its_cause() -> None:
+    # Trimmed from kserve/kserve#580 (2019-11, Kubeflow's install): `kubectl get events` rows, two
+    # ReplicaSets' FailedCreate quoting one webhook whose Service is gone (the older API server's
+    # words, "failed calling admission webhook", on the third: istio/istio#13840's form).
+    rows = [("46s", "replicaset/metadata-deployment-b745d8bcf", "webhook"),
+            ("45s", "replicaset/metadata-envoy-deployment-7ccf5c4f74", "webhook"),
+            ("44s", "replicaset/metadata-grpc-deployment-6496f66c8c", "admission webhook")]
+    text = "".join(f"{age:<12}Warning   FailedCreate         {obj:<68}Error creating: Internal error occurred: "
+                   f'failed calling {words} "inferenceservice.kfserving-webhook-server.pod-mutator": Post '
+                   "https://kfserving-webhook-server-service.kubeflow.svc:443/mutate-pods?timeout=30s: service "
+                   '"kfserving-webhook-server-service" not found\n' for age, obj, words in rows)
+    (incident,) = incidents_of(analyzer.load({"events.txt": "```\n" + text + "```\n"}))
+    assert incident.cause_rule == "webhook-call-failed"
+    assert incident.cause == "Service kubeflow/kfserving-webhook-server-service"
+    assert sorted(f.rule for f in incident.members) == ["events-failed-create"] * 3 + ["webhook-call-failed"]

@@ -6,6 +6,7 @@ timeout."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
@@ -16,7 +17,7 @@ RULE = RuleMeta(
     id="webhook-call-failed", title="Admission webhook the API server could not call", severity="warning",
     category="workloads",
     message='The API server could not call admission webhook "{webhook}" ({times} quoted, first at {where}): '
-            "{reason}; {consequence}{now}",
+            "{reason}; {consequence}{blocks}{now}",
     remediation="Bring the webhook's backend up (its Deployment's pods Ready, its Service's selector matching "
     "them, the API server able to reach their port: on EKS the cluster security group to the nodes), or, "
     "if it is gone for good, delete its ValidatingWebhookConfiguration/MutatingWebhookConfiguration. An x509 "
@@ -41,12 +42,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not holds_a_paste(cluster):
             yield RULE.not_applicable("the dump holds no pasted session to quote the API server's refusals")
         return
-    # a refusal an event already tells (a controller's FailedCreate: "Error creating: ... failed
-    # calling webhook ..."), with its count and times, is the event rules' finding
-    told = " ".join(str(e.view.message or "") for e in cluster.objects_of("Event") if "webhook" in str(e.view.message or ""))
+    # a refusal the events of one object tell (a controller's FailedCreate: "Error creating: ...
+    # failed calling webhook ..."), with its count and times, is the event rules' finding; one the
+    # events of several tell is the webhook's, the cause of theirs (incidents join them)
+    blocked = _blocked_by(cluster)
     by_hook: dict[tuple[str, str, str, str, bool], list] = {}
     for failure in failures:
-        if f'failed calling webhook "{failure.webhook}"' in told:
+        if len(blocked.get(failure.webhook, ())) == 1:
             continue
         by_hook.setdefault((failure.webhook, failure.namespace, failure.service, failure.reason,
                             failure.failing == "open"), []).append(failure)
@@ -56,11 +58,43 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         evidence = Evidence("failed calling webhook", f'"{webhook}": {reason}', "the webhook answering",
                             source=first.source, line=first.line)
         now = _endpoints_now(cluster, namespace, service, reason)
+        refused = blocked.get(webhook, [])
+        blocks = (f"; the events of {len(refused)} objects quote it ({', '.join(_spoken(r) for r in refused)})"
+                  if refused else "")
         finding = RULE.fail(None, evidence, kind="Service" if service else "", namespace=namespace,
                             name=service or webhook, webhook=webhook, reason=reason, where=where,
                             times=len(quoted), now=now[0], failing="open" if fails_open else "closed",
-                            consequence=OPEN if fails_open else CLOSED)
+                            consequence=OPEN if fails_open else CLOSED, blocks=blocks, blocked=refused)
         yield finding.as_info(resolved=now[1]) if now[1] else finding
+
+
+# The webhook an event's message quotes the API server failing to call (before 1.16: "failed
+# calling admission webhook").
+_QUOTED_HOOK = re.compile(r'failed calling (?:admission )?webhook \\?"(?P<hook>[^"\\]+)')
+
+
+def _blocked_by(cluster: AnalyzedDump) -> dict[str, list[str]]:
+    """The objects (`Kind/namespace/name`, in dump order) whose events quote each webhook's failure."""
+    out: dict[str, list[str]] = {}
+    for event in cluster.objects_of("Event"):
+        message = str(event.view.message or "")
+        if "webhook" not in message or (quoted := _QUOTED_HOOK.search(message)) is None:
+            continue
+        involved = event.view.involvedObject
+        if involved is None or not involved.name:
+            continue
+        ref = f"{involved.kind}/{involved.namespace or event.namespace or ''}/{involved.name}"
+        refs = out.setdefault(quoted.group("hook"), [])
+        if ref not in refs:
+            refs.append(ref)
+    return out
+
+
+def _spoken(ref: str) -> str:
+    """`ReplicaSet/ns/web-7c9` as a message says it: `ReplicaSet ns/web-7c9` (`ReplicaSet web-7c9`
+    when the paste did not say its namespace)."""
+    kind, namespace, name = ref.split("/", 2)
+    return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
 
 
 def _endpoints_now(cluster: AnalyzedDump, namespace: str, service: str, reason: str) -> tuple[str, str]:
