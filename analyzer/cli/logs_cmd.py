@@ -19,12 +19,14 @@ def logs(
     container: Annotated[str | None, typer.Option("--container", "-c", help="The container (default: the pod's default or only one).")] = None,
     previous: Annotated[bool, typer.Option("--previous", "-p", help="The previous instance's log.")] = False,
     tail_lines: Annotated[int | None, typer.Option("--tail", help="Only the last N lines.")] = None,
+    timestamps: Annotated[bool, typer.Option(
+        "--timestamps", help="Each line after the time the container runtime stamped it with (a node's log files).")] = False,
     grep: Annotated[str | None, typer.Option("--grep", help="Only lines matching this regular expression.")] = None,
     all_logs: Annotated[bool, typer.Option("--all", help="Search every log of the dump (with --grep).")] = False,
     show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
     """Print a container log the dump holds, as kubectl logs picks it (the default container, else the only one), or with --all --grep search every log of the dump. Lines of known log signatures are coloured on a terminal and named on stderr."""
-    from analyzer.printing.logs import LogError, find_log, resolve_pod_namespace, tail
+    from analyzer.printing.logs import LogError, find_log, resolve_pod_namespace, tail, with_stamps
     from analyzer.printing.store import DumpStore
     from analyzer.sensitive.masking import mask_sensitive
 
@@ -53,7 +55,8 @@ def logs(
                         known = _known_lines(log.text)
                     found += 1
                     shown = _shown(mask_sensitive(line, show_sensitive), pattern, color, known.get(number))
-                    sys.stdout.write(f"{where}: {shown}\n")
+                    stamp = log.stamp(number) if timestamps else None
+                    sys.stdout.write(f"{where}: {stamp + ' ' if stamp else ''}{shown}\n")
         if not store.result.logs:
             err_console.print("the dump holds no container logs")
         raise typer.Exit(0 if found else 1)
@@ -64,7 +67,10 @@ def logs(
     except LogError as exc:
         fail(str(exc), 1)
         return
-    text = mask_sensitive(tail(log.text, tail_lines), show_sensitive)
+    if timestamps and not log.timestamped:
+        err_console.print("the dump's log has no timestamps; lines are shown as saved")
+    text = mask_sensitive(tail(with_stamps(log.text, log.stamps) if timestamps else log.text, tail_lines),
+                          show_sensitive)
     known = _known_lines(text)
     out = []
     for number, line in enumerate(text.splitlines(), 1):

@@ -20,6 +20,7 @@ from analyzer.ingest import (
     nodelogs,
     refusals,
     rollouts,
+    runtimelog,
     shapes,
     sightings,
     transcripts,
@@ -1493,8 +1494,28 @@ class Ingestor:
                 self.result.files.append(FileReport(f.display, "ignored"))
                 self.result.skipped.append(Rejection(f.display, "", verdict.why))
                 continue
-            self._add_log_file(f.display, f.data, layouts.LogHint(f.hint.format, f.hint.namespace, f.hint.pod,
-                                                                  f.hint.container, verdict.previous))
+            self._add_node_log(f, verdict.previous)
+
+    def _add_node_log(self, f: nodelogs.NodeLogFile, previous: bool) -> None:
+        """A run's log file read as `kubectl logs` prints it: the container's text, its split
+        lines joined, the runtime's times kept beside it (runtimelog.py); a file in neither of
+        the runtimes' formats as it is."""
+        hint = layouts.LogHint(f.hint.format, f.hint.namespace, f.hint.pod, f.hint.container, previous)
+        try:
+            text = decode_text(f.data, f.display)
+        except InputError as exc:
+            self.reject_input(f.display, exc.reason)
+            return
+        runtime = runtimelog.read_runtime_log(text)
+        if runtime is None:
+            self._add_log_file(f.display, f.data, hint)
+            return
+        joined = f", {runtime.joined} piece(s) of split lines joined" if runtime.joined else ""
+        unread = f", {runtime.unread} line(s) in neither format kept as written" if runtime.unread else ""
+        self.result.files.append(FileReport(f.display, f"{f.hint.format} logs ({runtime.format}{joined}{unread})",
+                                            logs=1))
+        self._add_log(LogRecord(hint.namespace, hint.pod, hint.container, runtime.text, f.display, previous,
+                                stamps=runtime.stamps, places=runtime.places))
 
     def _add_side_file(self, entry: Entry, data: bytes, display: str) -> None:
         """A bundle file that holds facts about the dump, not objects: read what it says.

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from analyzer.kube.keys import ObjectKey
+
+# A log line's time as the container runtime stamped it, as `kubectl logs --timestamps` prints
+# it (2021-05-26T01:55:24.492589599Z): the width of each line's entry in LogRecord.stamps.
+STAMP_WIDTH = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +134,34 @@ class LogRecord:
     previous: bool = False
     # The line of `source` where the log's text starts (a cluster-info dump holds many logs).
     line: int = 1
+    # Each line's time as the container runtime stamped it in a node's log file, STAMP_WIDTH
+    # characters a line (blank where it gave none); "" for a log saved without them.
+    stamps: str = ""
+    # Where the lines of text stop following those of `source` one for one (a line the runtime
+    # split, joined): (line of text, line of source it is), in order.
+    places: tuple[tuple[int, int], ...] = ()
 
     @property
     def line_count(self) -> int:
         if not self.text:
             return 0
         return self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+
+    def stamp(self, line: int) -> str | None:
+        """The runtime's time of a line of text (1-based), or None."""
+        at = (line - 1) * STAMP_WIDTH
+        stamp = self.stamps[at:at + STAMP_WIDTH]
+        return stamp if stamp.strip() else None
+
+    def file_line(self, line: int) -> int:
+        """The line of `source` a line of text (1-based) starts at.
+
+        >>> log = LogRecord("ns", "p", "c", "a\\nb\\nc\\n", "f", places=((2, 4),))
+        >>> [log.file_line(n) for n in (1, 2, 3)]
+        [1, 4, 5]
+        """
+        at = bisect_right(self.places, (line, float("inf"))) - 1
+        if at < 0:
+            return self.line + line - 1
+        text_line, file_line = self.places[at]
+        return self.line + file_line - 1 + line - text_line

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from analyzer.ingest.records import KubeObject, LogRecord, Rejection
+from analyzer.ingest.records import STAMP_WIDTH, KubeObject, LogRecord, Rejection
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS, is_builtin_group
 
 # Capture-time signals are API timestamps exactly (a date alone or a space for "T" is no signal).
@@ -333,9 +333,12 @@ def newest_runtime_log_line(logs: Iterable[LogRecord]) -> CaptureEstimate | None
     """
     best: tuple[datetime, LogRecord] | None = None
     for log in logs:
-        tail = log.text.rstrip().rsplit("\n", 1)[-1]
-        m = _RUNTIME_LOG_LINE.match(tail)
-        when = _parse(m[1]) if m and TIMESTAMP_RX.match(m[1]) else None
+        if log.stamps:  # (a node's log file, its times kept apart from the text)
+            stamp = log.stamps.rstrip()[-STAMP_WIDTH:]
+        else:
+            m = _RUNTIME_LOG_LINE.match(log.text.rstrip().rsplit("\n", 1)[-1])
+            stamp = m[1] if m else ""
+        when = _parse(stamp) if stamp and TIMESTAMP_RX.match(stamp) else None
         if when is not None and (best is None or when > best[0]):
             best = (when, log)
     if best is None:

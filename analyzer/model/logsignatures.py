@@ -105,17 +105,18 @@ class ContainerLogMatch:
         """An untimed line among the last lines of a container's current log: when it came is
         not told, only that little was logged after it."""
         return not self.log.previous and self.match.line > _last_lines(self.log.text) - TAIL_LINES \
-            and _time_of(self.log.text, self.match, 2000) is None
+            and _time_of(self.log, self.match, 2000) is None
 
     def time(self, year: int) -> datetime | None:
         """When the matched line was logged, if it says (or a trace just before it does);
         `year` for stamps that name none (klog's `E1204 09:15:58`)."""
-        return _time_of(self.log.text, self.match, year)
+        return _time_of(self.log, self.match, year)
 
     @property
     def file_line(self) -> int:
-        """The line of the log's file (a cluster-info dump holds many logs in one file)."""
-        return self.log.line + self.match.line - 1
+        """The line of the log's file (a cluster-info dump holds many logs in one file; a
+        node's log file has lines the runtime split, joined in the log)."""
+        return self.log.file_line(self.match.line)
 
 
 class LogMatcher:
@@ -268,8 +269,17 @@ def line_time(text: str, year: int) -> datetime | None:
         return None
 
 
-def _first_time(text: str, year: int, lines: int = 20) -> datetime | None:
-    """The time stamp of the first of a log's first lines that has one (when it started)."""
+def stamp_time(stamp: str | None) -> datetime | None:
+    """A container runtime's time of a line (LogRecord.stamp) as UTC, to the microsecond."""
+    return datetime.fromisoformat(stamp[:26]).replace(tzinfo=UTC) if stamp else None
+
+
+def _first_time(log: LogRecord, year: int, lines: int = 20) -> datetime | None:
+    """The time stamp of the first of a log's first lines that has one (when it started): the
+    runtime's, where it stamped the lines."""
+    if log.stamps:
+        return stamp_time(next((log.stamp(n) for n in range(1, lines + 1) if log.stamp(n)), None))
+    text = log.text
     pos = 0
     for _ in range(lines):
         end = text.find("\n", pos)
@@ -280,10 +290,15 @@ def _first_time(text: str, year: int, lines: int = 20) -> datetime | None:
     return None
 
 
-def _time_of(text: str, match: LogMatch, year: int) -> datetime | None:
-    """The time of a matched line: its own stamp, else that of a client-go trace a few lines
-    before it (coredns's untimed `[ERROR] ... Failed to watch` reports the call the trace timed).
-    Other stamped lines lend no time: an untimed line after them may come much later."""
+def _time_of(log: LogRecord, match: LogMatch, year: int) -> datetime | None:
+    """The time of a matched line: the container runtime's where it stamped the lines, else the
+    line's own stamp, else that of a client-go trace a few lines before it (coredns's untimed
+    `[ERROR] ... Failed to watch` reports the call the trace timed). Other stamped lines lend no
+    time: an untimed line after them may come much later."""
+    runtime = stamp_time(log.stamp(match.line)) if log.stamps else None
+    if runtime is not None:
+        return runtime
+    text = log.text
     when = line_time(match.text, year)
     if when is not None or match.line <= 1:
         return when
@@ -340,7 +355,7 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
         last_of[m.signature.id] = m
         count[m.signature.id] = count.get(m.signature.id, 0) + 1
     live: dict[str, bool] = {}
-    started = _first_time(log.text, capture.year) if capture is not None else None
+    started = _first_time(log, capture.year) if capture is not None else None
     for sig_id, last in last_of.items():
         if log.previous or last.line <= total - TAIL_LINES:
             live[sig_id] = False
@@ -348,7 +363,7 @@ def current_matches(matches: list[LogMatch], log: LogRecord, capture: datetime |
         if last.signature.exits and last.line == total:
             live[sig_id] = True  # the current log ends on it: the process exited there
             continue
-        when = _time_of(log.text, last, capture.year) if capture is not None else None
+        when = _time_of(log, last, capture.year) if capture is not None else None
         if when is not None and capture is not None:
             after_startup = started is None or when - started > STARTUP_GRACE
             live[sig_id] = abs(capture - when) <= CURRENT_WINDOW and after_startup
@@ -508,7 +523,7 @@ def api_servers_restarted(cluster: Dump, per_log: list[tuple[LogRecord, list[Log
         last: dict[str, datetime | None] = {}
         for m in matches:
             if m.signature.api_server:
-                last[m.signature.id] = _time_of(log.text, m, capture.year)
+                last[m.signature.id] = _time_of(log, m, capture.year)
         for sig_id, when in last.items():
             if when is not None and when < started <= capture:
                 out[(id(log), sig_id)] = (pod, started)

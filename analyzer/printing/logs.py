@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.ingest import LogRecord
+from analyzer.ingest.records import STAMP_WIDTH
 from analyzer.printing.pasted import containers_unknown, is_placeholder
 from analyzer.printing.store import DumpStore, NotCollected
 
@@ -32,6 +33,7 @@ class PodLog:
     previous: bool
     text: str
     timestamped: bool  # whether its lines carry their own timestamps
+    stamps: str = ""  # the runtime's time of each line (a node's log file: LogRecord.stamps)
 
 
 def _container_names(pod: dict[str, Any] | None) -> tuple[list[str], list[str]]:
@@ -59,7 +61,7 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
     if body is not None and containers_unknown(body):
         record = _log_of_unnamed(records, namespace, pod, container, previous)
         return PodLog(namespace, pod, record.container or container or "", previous, record.text,
-                      _timestamped(record.text))
+                      _timestamped(record), record.stamps)
     names, inits = _container_names(body)
     if body is None:
         names = sorted({r.container for r in records})
@@ -86,11 +88,30 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
     if record is None:
         which = "previous log" if previous else "log"
         raise LogError(f"the dump holds no {which} for container {container} of pod {pod}", 404, "NotFound")
-    return PodLog(namespace, pod, container, previous, record.text, _timestamped(record.text))
+    return PodLog(namespace, pod, container, previous, record.text, _timestamped(record), record.stamps)
 
 
-def _timestamped(text: str) -> bool:
-    return bool(text) and all(_TIMESTAMPED.match(line) for line in text.splitlines()[:5] if line)
+def _timestamped(record: LogRecord) -> bool:
+    """Whether the log's lines carry their times: the runtime's, or written in each line."""
+    text = record.text
+    return bool(record.stamps) or (bool(text) and all(_TIMESTAMPED.match(line) for line in text.splitlines()[:5]
+                                                      if line))
+
+
+def with_stamps(text: str, stamps: str) -> str:
+    """Each line after the runtime's time of it and a space, as `kubectl logs --timestamps`
+    prints a node's log (a line it gave no time keeps none).
+
+    >>> with_stamps("a\\nb\\n", "2024-01-01T00:00:00.100000000Z" + " " * 30)
+    '2024-01-01T00:00:00.100000000Z a\\nb\\n'
+    """
+    if not stamps:
+        return text
+    # (lines end at "\\n" only, as the stamps count them: a message may hold a "\\r")
+    lines = text.split("\n")
+    out = [f"{stamp} {line}" if (stamp := stamps[at:at + STAMP_WIDTH]).strip() else line
+           for at, line in zip(range(0, len(lines) * STAMP_WIDTH, STAMP_WIDTH), lines, strict=True)]
+    return "\n".join(out)
 
 
 def _log_of_unnamed(records: list[LogRecord], namespace: str, pod: str, container: str | None,

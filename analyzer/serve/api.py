@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from analyzer.printing.derived import add_derived_endpoint_slices
-from analyzer.printing.logs import LogError, find_log, tail
+from analyzer.printing.logs import LogError, find_log, tail, with_stamps
 from analyzer.printing.resources import Resource
 from analyzer.printing.selectors import SelectorError
 from analyzer.printing.store import DumpStore, NotCollected
@@ -292,7 +292,9 @@ class DumpAPI:
         except LogError as exc:
             return status(exc.code, exc.reason, str(exc))
         lines = q.get("tailLines")
-        text = tail(log.text, int(lines) if lines and lines.lstrip("-").isdigit() else None)
+        timestamps = q.get("timestamps") in ("true", "1")
+        text = with_stamps(log.text, log.stamps) if timestamps else log.text
+        text = tail(text, int(lines) if lines and lines.lstrip("-").isdigit() else None)
         if not self.store.show_sensitive:
             from analyzer.sensitive.masking import mask_sensitive
 
@@ -301,7 +303,7 @@ class DumpAPI:
         if limit and limit.isdigit():
             text = text.encode()[: int(limit)].decode(errors="ignore")
         headers = {}
-        if q.get("timestamps") in ("true", "1") and not log.timestamped:
+        if timestamps and not log.timestamped:
             # a saved log has no times of its own to add; say so rather than invent them
             headers["Warning"] = '299 - "the dump\'s log has no timestamps; lines are shown as saved"'
         return Response(text, media_type="text/plain", headers=headers)

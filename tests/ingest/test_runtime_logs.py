@@ -1,0 +1,122 @@
+"""A node's container log files (kind export logs' pods/, /var/log/pods copies) read as `kubectl
+logs` prints them: the container's text alone, a line the runtime split joined, the runtime's
+times kept for `--timestamps`, signatures and the capture estimate.
+
+Before, the CRI prefix (`<time> <stream> <P|F> `) stayed in every line kda printed and matched,
+and a line split into `P` pieces was never matched as one line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import analyzer
+from analyzer.cli import app
+from analyzer.ingest import ingest
+from analyzer.model.logsignatures import container_log_matches, match_log
+
+runner = CliRunner()
+
+# clineberry/keycloak-in-kind-stuff @ b37dd9e722f1c6d94ebace19ed1bd7b4f25f2aef, logs/ (`kind export
+# logs` of kind cluster local-test, 2022-11-29): CoreDNS's first two lines, as containerd wrote them.
+COREDNS = ("local-test-control-plane/pods/kube-system_coredns-6d4b75cb6d-gr6m2_683487a2-06cc-425d-bdb6-81183c881bef/"
+           "coredns/0.log")
+COREDNS_LOG = (b"2022-11-29T20:55:50.434917358Z stdout F .:53\n"
+               b"2022-11-29T20:55:50.435078483Z stdout F [INFO] plugin/reload: Running configuration MD5 = "
+               b"db32ca3650231d74073ff4cf814959a7\n")
+
+# fluent/fluent-bit#4234 (logs.txt, a containerd log of lines the runtime split), trimmed to its
+# first two split lines: `P` pieces, each continued by the stream's next line, ended by `F`.
+SPLIT = "node/pods/default_partial-0_0b7b1a8e-4234-4c1c-9d6e-000000004234/app/0.log"
+SPLIT_LOG = (b"2021-09-21T18:03:44.312144359Z stdout P 2021-09-21 This \n"
+             b"2021-09-21T18:03:44.312144359Z stdout P is \n"
+             b"2021-09-21T18:03:44.312144359Z stdout F Partial 7\n"
+             b"2021-09-21T18:03:44.312144359Z stdout P   This \n"
+             b"2021-09-21T18:03:44.312144359Z stdout P is \n"
+             b"2021-09-21T18:03:44.312144359Z stdout F Partial 8\n")
+
+# chenjinkai/k8slogs @ 7fd8db6d7cca21fd5c3dcb1073070885315c4a64, k8slogs-bak.zip (kind export logs):
+# the kube-scheduler's RBAC refusal, cut into a `P` piece and its `F` rest where the runtime would
+# cut a line over 16 KiB, with a stderr line of the same moment between them (the two streams of
+# one container share the file); then its next line as written.
+SCHEDULER = ("k8slogs-bak/local-control-plane/pods/kube-system_kube-scheduler-local-control-plane_"
+             "4cbf5050a941ea6d3b654edb8022d1d6/kube-scheduler/0.log")
+SCHEDULER_LOG = (
+    b'2021-05-26T01:55:38.201513559Z stderr P E0526 01:55:38.201513       1 reflector.go:138] k8s.io/client-go/informers/'
+    b'factory.go:134: Failed to watch *v1.Pod: failed to list *v1.Pod: pods is forb\n'
+    b"2021-05-26T01:55:38.201600000Z stdout F I0526 01:55:38.201600       1 serving.go:331] Generated self-signed cert\n"
+    b'2021-05-26T01:55:38.201513999Z stderr F idden: User "system:kube-scheduler" cannot list resource "pods" in API '
+    b'group "" at the cluster scope\n'
+    b"2021-05-26T01:55:41.198859926Z stderr F I0526 01:55:41.198484       1 leaderelection.go:243] attempting to acquire "
+    b"leader lease kube-system/kube-scheduler...\n")
+
+# Docker's json-file log of a Spark driver (a Spark-on-Kubernetes write-up's `##log:`, public code
+# index id 35116651765, 2018-03-09), its first lines; the last one cut in two where Docker cuts a
+# line over 16 KiB (the piece without its "\n").
+DOCKER = "node/pods/default_spark-pi-driver_5d1c3e1a-2018-4f0e-9d0a-000000000309/spark-kubernetes-driver/0.log"
+DOCKER_LOG = (b'{"log":"++ id -u\\n","stream":"stderr","time":"2018-03-09T03:17:06.739189441Z"}\n'
+              b'{"log":"+ myuid=0\\n","stream":"stderr","time":"2018-03-09T03:17:06.758879415Z"}\n'
+              b'{"log":"2018-03-09 03:17:09 INFO  SparkContext:54 - Running ","stream":"stdout",'
+              b'"time":"2018-03-09T03:17:09.384639705Z"}\n'
+              b'{"log":"Spark version 2.2.0-k8s-0.5.0\\n","stream":"stdout","time":"2018-03-09T03:17:09.384639999Z"}\n')
+
+
+def _write(tmp_path: Path, files: dict[str, bytes]) -> str:
+    for name, data in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return str(tmp_path)
+
+
+def _logs(result: object) -> dict[str, object]:
+    return {log.pod: log for log in result.logs}
+
+
+def test_a_cri_log_is_the_containers_text_and_its_times_are_kept_for_timestamps(tmp_path: Path) -> None:
+    dump = _write(tmp_path, {COREDNS: COREDNS_LOG})
+    r = ingest(dump)
+    log = _logs(r)["coredns-6d4b75cb6d-gr6m2"]
+    assert log.text == ".:53\n[INFO] plugin/reload: Running configuration MD5 = db32ca3650231d74073ff4cf814959a7\n"
+    assert (log.stamp(1), log.stamp(2), log.stamp(3)) == ("2022-11-29T20:55:50.434917358Z",
+                                                          "2022-11-29T20:55:50.435078483Z", None)
+    assert [f.format for f in r.files] == ["kubelet-logs logs (CRI)"] and r.accounting_holds()
+    plain = runner.invoke(app, ["logs", dump, "coredns-6d4b75cb6d-gr6m2"])
+    assert plain.exit_code == 0 and plain.stdout.splitlines()[0] == ".:53"
+    stamped = runner.invoke(app, ["logs", dump, "coredns-6d4b75cb6d-gr6m2", "--timestamps", "--tail", "1"])
+    assert stamped.stdout == ("2022-11-29T20:55:50.435078483Z [INFO] plugin/reload: Running configuration MD5 = "
+                              "db32ca3650231d74073ff4cf814959a7\n")
+
+
+def test_the_pieces_of_a_split_line_are_one_line_with_the_time_of_the_first() -> None:
+    r = ingest({SPLIT: SPLIT_LOG})
+    log = _logs(r)["partial-0"]
+    assert log.text == "2021-09-21 This is Partial 7\n  This is Partial 8\n"
+    assert log.stamp(2) == "2021-09-21T18:03:44.312144359Z"
+    assert [log.file_line(n) for n in (1, 2)] == [1, 4]  # each where its first piece is in the file
+    assert [f.format for f in r.files] == ["kubelet-logs logs (CRI, 4 piece(s) of split lines joined)"]
+
+
+def test_a_signature_split_by_the_runtime_is_matched_once_where_its_line_starts_and_is_dated_by_it() -> None:
+    cluster = analyzer.load({SCHEDULER: SCHEDULER_LOG})
+    log = cluster.logs[0]
+    lines = log.text.splitlines()
+    assert lines[0].startswith("E0526 01:55:38.201513 ") and lines[0].endswith('"pods" in API group "" at the cluster scope')
+    assert lines[1].startswith("I0526 01:55:38.201600 ") and len(lines) == 3
+    assert [(m.signature.id, m.line) for m in match_log(log.text)] == [("rbac-forbidden", 1)]
+    found = [m for m in container_log_matches(cluster) if m.match.signature.id == "rbac-forbidden"]
+    assert [(m.file_line, m.time(2021).isoformat()) for m in found] == [(1, "2021-05-26T01:55:38.201513+00:00")]
+    # the export is dated by the runtime's newest line, its text no longer carrying the time
+    assert cluster.capture.describe() == "2021-05-26T01:55:41Z (container log line, low confidence)"
+    assert log.file_line(3) == 4
+
+
+def test_a_docker_json_file_log_is_read_as_kubectl_logs_prints_it() -> None:
+    r = ingest({DOCKER: DOCKER_LOG})
+    log = _logs(r)["spark-pi-driver"]
+    assert log.text == ("++ id -u\n+ myuid=0\n2018-03-09 03:17:09 INFO  SparkContext:54 - Running Spark version "
+                        "2.2.0-k8s-0.5.0\n")
+    assert log.stamp(3) == "2018-03-09T03:17:09.384639705Z"
+    assert [f.format for f in r.files] == ["kubelet-logs logs (docker json-file, 1 piece(s) of split lines joined)"]
