@@ -38,7 +38,7 @@ def log_evidence(match: ContainerLogMatch) -> Evidence:
     log = match.log
     container = f"{log.container or '?'}{' previous' if log.previous else ''}"
     return Evidence(field=f"log[{container}] {match.match.signature.id}", seen=match.match.text,
-                    expected=None, source=log.source, line=match.file_line)
+                    expected=None, source=match.file, line=match.file_line)
 
 
 def dump_wide_patterns(cluster: AnalyzedDump) -> list[DumpWidePattern]:
@@ -73,7 +73,7 @@ def quoted(matches: list[ContainerLogMatch]) -> list[ContainerLogMatch]:
     for m in matches:
         groups[(id(m.log), m.match.signature.id)].append(m)
     picked = [m for group in groups.values() for m in group[-QUOTED_PER_SIGNATURE:]]
-    return sorted(picked, key=lambda m: (not m.current, not m.log.previous, m.log.source, m.file_line))
+    return sorted(picked, key=lambda m: (not m.current, not m.log.previous, m.file, m.file_line))
 
 
 def evidence_for_pod(cluster: AnalyzedDump, namespace: str, pod: str, limit: int = 3,

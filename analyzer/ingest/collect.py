@@ -38,6 +38,7 @@ from analyzer.ingest.objects import (
     peek_item,
 )
 from analyzer.ingest.records import (
+    STAMP_WIDTH,
     DeletedObject,
     JsonItem,
     KubeObject,
@@ -59,6 +60,7 @@ from analyzer.ingest.tree import (
     DumpTree,
     Entry,
     MappedFile,
+    gunzipped,
     is_archive,
     iter_entries,
     tree_for_bytes,
@@ -74,6 +76,9 @@ if TYPE_CHECKING:
 
 _FRAME_UTF8 = "│".encode()
 _NOT_SPACE = re.compile(rb"\S")
+# A rotated container log the kubelet gzipped is inflated in memory up to this (it rotates at
+# containerLogMaxSize, 10 MiB unless set): past it, named and not read.
+MAX_ROTATED_LOG_BYTES = 512 * 1024**2
 # While the items of a mapped file are decoded, the pages behind them are given back to the
 # system in steps of this many bytes.
 _RELEASE_STEP = 16 * 1024**2
@@ -171,6 +176,11 @@ class Ingestor:
             return
         display = entry.display
         if is_archive(data):
+            rotated = layouts.node_log_hint(entry.path) if entry.path else None
+            if rotated is not None and rotated.rotated is not None:
+                # a run's rotated log, gzipped by the kubelet: read with its run, never as an archive
+                self._node_logs.append(nodelogs.NodeLogFile(display, rotated, data))
+                return
             if entry.path and layouts.is_not_objects(entry.path):
                 # an archive of a place known to hold no objects (rancher2_logs_collector's
                 # agent-logs/kubelet-*.log.gz, a must-gather node's sysinfo.tgz of /proc and
@@ -1488,34 +1498,77 @@ class Ingestor:
         named = {(f.hint.namespace, f.hint.pod) for f in pending}
         pods = {(o.namespace, o.name): nodelogs.pod_runs(o.body()) for o in self.result.objects
                 if o is not None and o.kind == "Pod" and o.api_version == "v1" and (o.namespace, o.name) in named}
-        for verdict in nodelogs.resolve(pending, pods):
+        current, earlier, skipped = nodelogs.split_rotated(self._gunzipped(pending))
+        for verdict in skipped:
+            self.result.files.append(FileReport(verdict.file.display, "ignored"))
+            self.result.skipped.append(Rejection(verdict.file.display, "", verdict.why or ""))
+        for verdict in nodelogs.resolve(current, pods):
             f = verdict.file
+            # (a run's rotated files go with the file that stands for it, read or not)
+            pieces = earlier.pop(nodelogs.run_key(f.hint), []) if f.hint.restart is not None else []
             if verdict.why is not None:
-                self.result.files.append(FileReport(f.display, "ignored"))
-                self.result.skipped.append(Rejection(f.display, "", verdict.why))
+                for part in (f, *pieces):
+                    why = verdict.why if part is f else f"rotated from the run of {f.display}: {verdict.why}"
+                    self.result.files.append(FileReport(part.display, "ignored"))
+                    self.result.skipped.append(Rejection(part.display, "", why))
                 continue
-            self._add_node_log(f, verdict.previous)
+            self._add_node_log(f, verdict.previous, pieces)
+        for part in (part for pieces in earlier.values() for part in pieces):
+            # (every run has a file that stands for it, so none is left; were one left, it is named)
+            self.result.files.append(FileReport(part.display, "ignored"))
+            self.result.skipped.append(Rejection(part.display, "", "a rotated log no file of its run was told for: "
+                                                                   "not read"))
 
-    def _add_node_log(self, f: nodelogs.NodeLogFile, previous: bool) -> None:
+    def _gunzipped(self, files: list[nodelogs.NodeLogFile]) -> list[nodelogs.NodeLogFile]:
+        """The files, a rotated one the kubelet gzipped inflated in memory (up to
+        MAX_ROTATED_LOG_BYTES); one that is corrupt or inflates past it rejected, named."""
+        out = []
+        for f in files:
+            if f.hint.compressed and not f.hint.unfinished:
+                try:
+                    f = nodelogs.NodeLogFile(f.display, f.hint, gunzipped(f.data, f.display, MAX_ROTATED_LOG_BYTES))
+                except InputError as exc:
+                    self.reject_input(f.display, exc.reason)
+                    continue
+            out.append(f)
+        return out
+
+    def _add_node_log(self, f: nodelogs.NodeLogFile, previous: bool, earlier: list[nodelogs.NodeLogFile]) -> None:
         """A run's log file read as `kubectl logs` prints it: the container's text, its split
-        lines joined, the runtime's times kept beside it (runtimelog.py); a file in neither of
-        the runtimes' formats as it is."""
+        lines joined, the runtime's times kept beside it (runtimelog.py), after the lines of the
+        run's rotated files, oldest first; a lone file in neither of the runtimes' formats as it is."""
         hint = layouts.LogHint(f.hint.format, f.hint.namespace, f.hint.pod, f.hint.container, previous)
-        try:
-            text = decode_text(f.data, f.display)
-        except InputError as exc:
-            self.reject_input(f.display, exc.reason)
+        decoded = []
+        for part in (*earlier, f):
+            try:
+                text = decode_text(part.data, part.display)
+            except InputError as exc:
+                self.reject_input(part.display, exc.reason)
+                continue
+            decoded.append((part, text, runtimelog.read_runtime_log(text)))
+        if not decoded:
             return
-        runtime = runtimelog.read_runtime_log(text)
-        if runtime is None:
-            self._add_log_file(f.display, f.data, hint)
+        if len(decoded) == 1 and decoded[0][2] is None:
+            self._add_log_file(decoded[0][0].display, decoded[0][0].data, hint)
             return
-        joined = f", {runtime.joined} piece(s) of split lines joined" if runtime.joined else ""
-        unread = f", {runtime.unread} line(s) in neither format kept as written" if runtime.unread else ""
-        self.result.files.append(FileReport(f.display, f"{f.hint.format} logs ({runtime.format}{joined}{unread})",
-                                            logs=1))
-        self._add_log(LogRecord(hint.namespace, hint.pod, hint.container, runtime.text, f.display, previous,
-                                stamps=runtime.stamps, places=runtime.places))
+        source = decoded[-1][0].display
+        texts, stamps, places, at = [], [], [], 0
+        for part, text, runtime in decoded:
+            runtime = runtime or runtimelog.as_written(text)
+            file = "" if part.display == source else part.display
+            if at or file:
+                places.append((at + 1, 1, file))
+            places += [(at + text_line, file_line, file) for text_line, file_line in runtime.places]
+            texts.append(runtime.text)
+            stamps.append(runtime.stamps)
+            at += len(runtime.stamps) // STAMP_WIDTH
+            joined = f", {runtime.joined} piece(s) of split lines joined" if runtime.joined else ""
+            unread = f", {runtime.unread} line(s) in neither format kept as written" if runtime.unread else ""
+            rotated = f", rotated: read before {source.rsplit('/', 1)[-1]}" if file else ""
+            self.result.files.append(FileReport(part.display, f"{f.hint.format} logs ({runtime.format}{joined}{unread}"
+                                                               f"{rotated})", logs=0 if file else 1))
+        self._add_log(LogRecord(hint.namespace, hint.pod, hint.container, "".join(texts), source, previous,
+                                stamps="".join(stamps), places=tuple(places)))
 
     def _add_side_file(self, entry: Entry, data: bytes, display: str) -> None:
         """A bundle file that holds facts about the dump, not objects: read what it says.

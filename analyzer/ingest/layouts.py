@@ -195,13 +195,20 @@ class NodeLogHint:
     uid: str | None
     restart: int | None
     container_id: str | None
+    # a rotated file of the run: when the kubelet rotated it (YYYYMMDD-hhmmss), gzipped or not,
+    # or one it was still writing (.tmp)
+    rotated: str | None = None
+    compressed: bool = False
+    unfinished: bool = False
 
 
 def node_log_hint(path: str) -> NodeLogHint | None:
     """The pod, container and run a kubelet log file's path names, or None.
 
     >>> node_log_hint("logs/kind-worker/pods/default_db-0_9ec46322-8efb/postgresql/1.log")
-    NodeLogHint(format='kubelet-logs', namespace='default', pod='db-0', container='postgresql', uid='9ec46322-8efb', restart=1, container_id=None)
+    NodeLogHint(format='kubelet-logs', namespace='default', pod='db-0', container='postgresql', uid='9ec46322-8efb', restart=1, container_id=None, rotated=None, compressed=False, unfinished=False)
+    >>> node_log_hint("n/pods/default_db-0_9ec46322-8efb/postgresql/1.log.20240101-120000.gz").rotated
+    '20240101-120000'
     >>> node_log_hint("kind-worker/containers/db-0_default_postgresql-" + "ab" * 32 + ".log").container_id[:4]
     'abab'
     >>> node_log_hint("logs/kube-system/coredns-1/coredns.log") is None
@@ -212,7 +219,8 @@ def node_log_hint(path: str) -> NodeLogHint | None:
         if m:
             g = m.groupdict()
             restart = int(g["restart"]) if g.get("restart") else None
-            return NodeLogHint(row["format"], g["ns"], g["pod"], g["container"], g.get("uid"), restart, g.get("cid"))
+            return NodeLogHint(row["format"], g["ns"], g["pod"], g["container"], g.get("uid"), restart, g.get("cid"),
+                               g.get("rotated"), bool(g.get("gz")), bool(g.get("tmp")))
     return None
 
 

@@ -5,7 +5,9 @@ The kubelet writes one file per run of a container, /var/log/pods/<ns>_<pod>_<ui
 <restart>.log, and links /var/log/containers/<pod>_<ns>_<container>-<container id>.log to it.
 A pod of the same name recreated (a kind cluster made again, a StatefulSet's pod) writes under
 another uid, and a later run under another id and number: such a file is not the log of the
-pod the dump holds, however its name reads.
+pod the dump holds, however its name reads. The kubelet rotates a run's file past its size limit
+(<restart>.log.<YYYYMMDD-hhmmss>, gzipped from the second on): those are the run's earlier
+lines, read before its file, oldest first (pkg/kubelet/logs/container_log_manager.go).
 """
 
 from __future__ import annotations
@@ -80,6 +82,42 @@ def pod_runs(body: dict[str, Any]) -> PodRuns:
             containers[cs["name"]] = ContainerRuns(_bare_id(cs.get("containerID")), _bare_id(last),
                                                    restarts if isinstance(restarts, int) else None)
     return PodRuns(frozenset(i for i in ids if isinstance(i, str) and i), containers)
+
+
+RunKey = tuple[str, str, str | None, str, int | None]
+
+
+def run_key(hint: NodeLogHint) -> RunKey:
+    """The run a pods/ file is of: its pod's namespace, name and uid, its container and restart."""
+    return hint.namespace, hint.pod, hint.uid, hint.container, hint.restart
+
+
+def split_rotated(files: list[NodeLogFile]) -> tuple[list[NodeLogFile], dict[RunKey, list[NodeLogFile]], list[Verdict]]:
+    """The files that stand for their run (its file, else its newest rotated one, whose run is
+    then told as any other), each run's other rotated files oldest first, and the rotated files
+    not read, with why: one the kubelet was still compressing (.tmp), or one it had compressed
+    (its .gz beside it holds the same lines)."""
+    names = {f.display for f in files}
+    current = [f for f in files if f.hint.rotated is None]
+    earlier: dict[RunKey, list[NodeLogFile]] = {}
+    skipped: list[Verdict] = []
+    for f in files:
+        if f.hint.rotated is None:
+            continue
+        if f.hint.unfinished:
+            skipped.append(Verdict(f, why="a rotated log the kubelet was still compressing (.tmp, removed at its "
+                                          "next rotation): not read"))
+        elif not f.hint.compressed and f"{f.display}.gz" in names:
+            skipped.append(Verdict(f, why=f"the lines of {f.display.rsplit('/', 1)[-1]}.gz, which the kubelet "
+                                          "compressed from it: read there"))
+        else:
+            earlier.setdefault(run_key(f.hint), []).append(f)
+    runs = {run_key(f.hint) for f in current}
+    for key, group in earlier.items():
+        group.sort(key=lambda f: f.hint.rotated or "")
+        if key not in runs:
+            current.append(group.pop())
+    return current, earlier, skipped
 
 
 def _first_time(data: bytes) -> bytes:

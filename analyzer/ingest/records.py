@@ -138,8 +138,9 @@ class LogRecord:
     # characters a line (blank where it gave none); "" for a log saved without them.
     stamps: str = ""
     # Where the lines of text stop following those of `source` one for one (a line the runtime
-    # split, joined): (line of text, line of source it is), in order.
-    places: tuple[tuple[int, int], ...] = ()
+    # split, joined; a rotated file's lines before them): (line of text, line of the file it is,
+    # that file or "" for `source`), in order.
+    places: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def line_count(self) -> int:
@@ -153,15 +154,17 @@ class LogRecord:
         stamp = self.stamps[at:at + STAMP_WIDTH]
         return stamp if stamp.strip() else None
 
-    def file_line(self, line: int) -> int:
-        """The line of `source` a line of text (1-based) starts at.
+    def place(self, line: int) -> tuple[str, int]:
+        """The file and its line a line of text (1-based) starts at.
 
-        >>> log = LogRecord("ns", "p", "c", "a\\nb\\nc\\n", "f", places=((2, 4),))
-        >>> [log.file_line(n) for n in (1, 2, 3)]
-        [1, 4, 5]
+        >>> log = LogRecord("ns", "p", "c", "a\\nb\\nc\\nd\\n", "0.log", places=((1, 1, "0.log.1"), (3, 1, ""), (4, 3, "")))
+        >>> [log.place(n) for n in (1, 2, 3, 4)]
+        [('0.log.1', 1), ('0.log.1', 2), ('0.log', 1), ('0.log', 3)]
         """
-        at = bisect_right(self.places, (line, float("inf"))) - 1
+        at = bisect_right(self.places, line, key=lambda p: p[0]) - 1
         if at < 0:
-            return self.line + line - 1
-        text_line, file_line = self.places[at]
-        return self.line + file_line - 1 + line - text_line
+            return self.source, self.line + line - 1
+        text_line, file_line, file = self.places[at]
+        if file:
+            return file, file_line + line - text_line
+        return self.source, self.line + file_line - 1 + line - text_line

@@ -78,6 +78,14 @@ def read_runtime_log(text: str) -> RuntimeLog | None:
     return None
 
 
+def as_written(text: str) -> RuntimeLog:
+    """A file in neither format (a run's rotated file among others that are): its lines as they
+    are, without times."""
+    text = text if not text or text.endswith("\n") else text + "\n"
+    lines = _line_count(text)
+    return RuntimeLog("plain text", text, _BLANK_STAMP * lines, (), 0, lines)
+
+
 def _line_count(text: str) -> int:
     return text.count("\n") + (0 if not text or text.endswith("\n") else 1)
 

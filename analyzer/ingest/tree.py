@@ -374,14 +374,19 @@ def _is_tar(data: bytes) -> bool:
     return len(data) >= 262 and data[257:262] == b"ustar"
 
 
-def _decompress(data: bytes, kind: str, display: str) -> bytes:
+def _decompress(data: bytes, kind: str, display: str, limit: int | None = None) -> bytes:
     src = io.BytesIO(data)
     try:
         f = gzip.GzipFile(fileobj=src) if kind == "gzip" else lzma.LZMAFile(src) if kind == "xz" else bz2.BZ2File(src)  # noqa: SIM115
         with f:
-            return _bounded_read(f, MAX_MEMBER_BYTES, display)
+            return _bounded_read(f, MAX_MEMBER_BYTES if limit is None else limit, display)
     except (OSError, EOFError, lzma.LZMAError, zlib_error()) as exc:
         raise InputError(display, f"corrupt {kind} data ({exc})") from exc
+
+
+def gunzipped(data: bytes, display: str, limit: int) -> bytes:
+    """A gzipped file's bytes, in memory, up to `limit` (InputError past it, or if corrupt)."""
+    return _decompress(data, "gzip", display, limit)
 
 
 def is_archive(data: bytes) -> bool:

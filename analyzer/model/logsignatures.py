@@ -116,7 +116,12 @@ class ContainerLogMatch:
     def file_line(self) -> int:
         """The line of the log's file (a cluster-info dump holds many logs in one file; a
         node's log file has lines the runtime split, joined in the log)."""
-        return self.log.file_line(self.match.line)
+        return self.log.place(self.match.line)[1]
+
+    @property
+    def file(self) -> str:
+        """The file the matched line is in (a run's rotated file, or the log's source)."""
+        return self.log.place(self.match.line)[0]
 
 
 class LogMatcher:

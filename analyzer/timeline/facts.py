@@ -461,7 +461,7 @@ def log_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str],
                  kind="Pod", namespace=log.namespace, name=log.pod,
                  node=pod_nodes.get((log.namespace, log.pod)),
                  mark=MARK_WARNING if sig.severity in ("critical", "warning") else MARK_OTHER,
-                 source=f"{log.source}:{found.file_line}")
+                 source=f"{found.file}:{found.file_line}")
 
 
 # The collectors, in the order their rows are gathered (the frame is sorted afterwards).

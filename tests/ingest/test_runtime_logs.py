@@ -8,8 +8,11 @@ and a line split into `P` pieces was never matched as one line.
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import analyzer
@@ -95,7 +98,8 @@ def test_the_pieces_of_a_split_line_are_one_line_with_the_time_of_the_first() ->
     log = _logs(r)["partial-0"]
     assert log.text == "2021-09-21 This is Partial 7\n  This is Partial 8\n"
     assert log.stamp(2) == "2021-09-21T18:03:44.312144359Z"
-    assert [log.file_line(n) for n in (1, 2)] == [1, 4]  # each where its first piece is in the file
+    # each where its first piece is in the file
+    assert [(file.split("!/")[-1], line) for file, line in map(log.place, (1, 2))] == [(SPLIT, 1), (SPLIT, 4)]
     assert [f.format for f in r.files] == ["kubelet-logs logs (CRI, 4 piece(s) of split lines joined)"]
 
 
@@ -110,7 +114,7 @@ def test_a_signature_split_by_the_runtime_is_matched_once_where_its_line_starts_
     assert [(m.file_line, m.time(2021).isoformat()) for m in found] == [(1, "2021-05-26T01:55:38.201513+00:00")]
     # the export is dated by the runtime's newest line, its text no longer carrying the time
     assert cluster.capture.describe() == "2021-05-26T01:55:41Z (container log line, low confidence)"
-    assert log.file_line(3) == 4
+    assert log.place(3) == (log.source, 4) and log.source.endswith(SCHEDULER)
 
 
 def test_a_docker_json_file_log_is_read_as_kubectl_logs_prints_it() -> None:
@@ -120,3 +124,86 @@ def test_a_docker_json_file_log_is_read_as_kubectl_logs_prints_it() -> None:
                         "2.2.0-k8s-0.5.0\n")
     assert log.stamp(3) == "2018-03-09T03:17:09.384639705Z"
     assert [f.format for f in r.files] == ["kubelet-logs logs (docker json-file, 1 piece(s) of split lines joined)"]
+
+
+# Rotated files, as kubernetes-sigs/kueue#8338 found them in a kueue e2e job's `kind export logs`
+# (kind-control-plane/pods/kube-system_kube-apiserver-kind-control-plane_<hash>/kube-apiserver/
+# 0.log.20251218-161920 beside 0.log, the rotated one holding the lines that explained the
+# failure). That export is not at hand: the lines are chenjinkai/k8slogs' kube-scheduler's (above),
+# laid out as the kubelet rotates a run's file (pkg/kubelet/logs/container_log_manager.go:
+# <log>.<YYYYMMDD-hhmmss>, gzipped from the second rotation on, `.tmp` while compressing).
+ROTATED_DIR = ("k8slogs-bak/local-control-plane/pods/kube-system_kube-scheduler-local-control-plane_"
+               "4cbf5050a941ea6d3b654edb8022d1d6/kube-scheduler")
+RUN0_FIRST = (b"2021-05-26T01:55:24.492589599Z stderr F I0526 01:55:24.492391       1 serving.go:331] Generated "
+              b"self-signed cert in-memory\n")
+RUN0_MIDDLE = (b"2021-05-26T01:55:38.201513559Z stderr F E0526 01:55:38.201513       1 reflector.go:138] k8s.io/client-go/"
+               b"informers/factory.go:134: Failed to watch *v1.Pod: failed to list *v1.Pod: pods is forbidden: User "
+               b'"system:kube-scheduler" cannot list resource "pods" in API group "" at the cluster scope\n')
+RUN0_LAST = (b"2021-05-26T01:55:41.198859926Z stderr F I0526 01:55:41.198484       1 leaderelection.go:243] attempting to "
+             b"acquire leader lease kube-system/kube-scheduler...\n")
+RUN1 = (b"2021-05-26T01:58:06.207096066Z stderr F I0526 01:58:06.206816       1 leaderelection.go:253] successfully "
+        b"acquired lease kube-system/kube-scheduler\n")
+SCHEDULER_POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {
+    "name": "kube-scheduler-local-control-plane", "namespace": "kube-system", "uid": "0d3b6a0c-1f7e-4f4e-9d55-5b0c2d1e8f10",
+    "annotations": {"kubernetes.io/config.hash": "4cbf5050a941ea6d3b654edb8022d1d6"}},
+    "spec": {"containers": [{"name": "kube-scheduler", "image": "k8s.gcr.io/kube-scheduler:v1.20.7"}]},
+    "status": {"phase": "Running", "containerStatuses": [{"name": "kube-scheduler", "ready": True, "restartCount": 1,
+                                                          "state": {"running": {"startedAt": "2021-05-26T01:58:06Z"}}}]}}
+
+
+def test_rotated_files_are_read_before_their_runs_file_oldest_first_and_the_rest_accounted_for(tmp_path: Path) -> None:
+
+    dump = _write(tmp_path, {
+        "pods.json": json.dumps({"apiVersion": "v1", "kind": "List", "items": [SCHEDULER_POD]}).encode(),
+        f"{ROTATED_DIR}/0.log.20210526-015530.gz": gzip.compress(RUN0_FIRST),
+        f"{ROTATED_DIR}/0.log.20210526-015540": RUN0_MIDDLE,
+        f"{ROTATED_DIR}/0.log": RUN0_LAST,
+        # the kubelet's leftovers: a rotation it was compressing, and one it compressed already
+        f"{ROTATED_DIR}/1.log.20210526-015900.tmp": gzip.compress(RUN1)[:20],
+        f"{ROTATED_DIR}/0.log.20210526-015530": RUN0_FIRST,
+        f"{ROTATED_DIR}/1.log": RUN1,
+    })
+    r = ingest(dump)
+    logs = {log.previous: log for log in r.logs}
+    assert set(logs) == {False, True} and r.accounting_holds() and not r.rejections
+    # the run before the one the dump shows (restart 1) is 0: its rotated files come first, oldest first
+    previous = logs[True]
+    assert previous.text.splitlines() == [line.split(" ", 3)[3] for line in
+                                          (RUN0_FIRST + RUN0_MIDDLE + RUN0_LAST).decode().splitlines()]
+    assert [(file.rsplit("/", 1)[-1], line) for file, line in map(previous.place, (1, 2, 3))] == [
+        ("0.log.20210526-015530.gz", 1), ("0.log.20210526-015540", 1), ("0.log", 1)]
+    assert previous.stamp(1) == "2021-05-26T01:55:24.492589599Z"
+    assert logs[False].text.startswith("I0526 01:58:06.206816 ")
+    reasons = {s.source.rsplit("/", 1)[-1]: s.reason for s in r.skipped}
+    assert reasons["1.log.20210526-015900.tmp"].startswith("a rotated log the kubelet was still compressing")
+    assert reasons["0.log.20210526-015530"] == ("the lines of 0.log.20210526-015530.gz, which the kubelet compressed "
+                                                "from it: read there")
+    formats = {f.source.rsplit("/", 1)[-1]: f.format for f in r.files}
+    assert formats["0.log.20210526-015530.gz"] == "kubelet-logs logs (CRI, rotated: read before 0.log)"
+    shown = runner.invoke(app, ["logs", dump, "kube-scheduler-local-control-plane", "-n", "kube-system", "-p"])
+    assert shown.exit_code == 0 and len(shown.stdout.splitlines()) == 3
+    # the refusal quoted from the rotated file it is in
+    cluster = analyzer.load(dump)
+    found = [m for m in container_log_matches(cluster) if m.match.signature.id == "rbac-forbidden"]
+    assert [(m.file.rsplit("/", 1)[-1], m.file_line) for m in found] == [("0.log.20210526-015540", 1)]
+
+
+def test_a_rotated_file_of_a_run_the_dump_does_not_show_is_named_with_its_run() -> None:
+    pod = json.dumps({"apiVersion": "v1", "kind": "List", "items": [SCHEDULER_POD | {"status": {
+        "containerStatuses": [{"name": "kube-scheduler", "restartCount": 3}]}}]}).encode()
+    r = ingest({"pods.json": pod, f"{ROTATED_DIR}/0.log.20210526-015540": RUN0_MIDDLE, f"{ROTATED_DIR}/0.log": RUN0_LAST})
+    assert not r.logs and r.accounting_holds()
+    reasons = {s.source.rsplit("/", 1)[-1]: s.reason for s in r.skipped}
+    assert reasons["0.log.20210526-015540"].startswith(f"rotated from the run of <memory 0>!/{ROTATED_DIR}/0.log: the log "
+                                                       "of container kube-scheduler's run 0, older than")
+
+
+def test_a_rotated_gzip_is_inflated_in_memory_only_up_to_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.ingest import collect
+
+    monkeypatch.setattr(collect, "MAX_ROTATED_LOG_BYTES", 1024)
+    big = gzip.compress(RUN0_MIDDLE * 20)
+    r = ingest({f"{ROTATED_DIR}/0.log.20210526-015540.gz": big, f"{ROTATED_DIR}/0.log": RUN0_LAST})
+    [rejected] = r.input_rejections
+    assert rejected.source.endswith("0.log.20210526-015540.gz") and "decompression bomb" in rejected.reason
+    assert [log.text.count("\n") for log in r.logs] == [1] and r.accounting_holds()
