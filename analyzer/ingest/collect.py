@@ -1562,11 +1562,10 @@ class Ingestor:
             texts.append(runtime.text)
             stamps.append(runtime.stamps)
             at += len(runtime.stamps) // STAMP_WIDTH
-            joined = f", {runtime.joined} piece(s) of split lines joined" if runtime.joined else ""
-            unread = f", {runtime.unread} line(s) in neither format kept as written" if runtime.unread else ""
-            rotated = f", rotated: read before {source.rsplit('/', 1)[-1]}" if file else ""
-            self.result.files.append(FileReport(part.display, f"{f.hint.format} logs ({runtime.format}{joined}{unread}"
-                                                               f"{rotated})", logs=0 if file else 1))
+            # (the format names the kind of file, not its details: the inspect summary lists formats)
+            rotated = ", rotated" if file else ""
+            self.result.files.append(FileReport(part.display, f"{f.hint.format} logs ({runtime.format}{rotated})",
+                                                logs=0 if file else 1))
         self._add_log(LogRecord(hint.namespace, hint.pod, hint.container, "".join(texts), source, previous,
                                 stamps="".join(stamps), places=tuple(places)))
 

@@ -40,8 +40,6 @@ class RuntimeLog:
     # (line of text, line of the file) where the two stop following one for one (after a
     # joined line); empty when they never do
     places: tuple[tuple[int, int], ...]
-    joined: int  # lines the runtime split, joined
-    unread: int  # lines in neither format, kept as they are, without a time
 
 
 def fixed_stamp(stamp: str) -> str:
@@ -67,8 +65,8 @@ def read_runtime_log(text: str) -> RuntimeLog | None:
 
     >>> log = read_runtime_log("2024-01-01T00:00:00.1Z stdout P {\\"a\\":\\n2024-01-01T00:00:00.2Z stderr F oops\\n"
     ...                        "2024-01-01T00:00:00.3Z stdout F 1}\\n2024-01-01T00:00:00.4Z stdout F done\\n")
-    >>> log.text, log.stamps[:30], log.joined, log.places
-    ('{"a":1}\\noops\\ndone\\n', '2024-01-01T00:00:00.100000000Z', 1, ((3, 4),))
+    >>> log.text, log.stamps[:30], log.places
+    ('{"a":1}\\noops\\ndone\\n', '2024-01-01T00:00:00.100000000Z', ((3, 4),))
     """
     first = text[:200]
     if _CRI_PREFIX.match(first):
@@ -82,18 +80,23 @@ def as_written(text: str) -> RuntimeLog:
     """A file in neither format (a run's rotated file among others that are): its lines as they
     are, without times."""
     text = text if not text or text.endswith("\n") else text + "\n"
-    lines = _line_count(text)
-    return RuntimeLog("plain text", text, _BLANK_STAMP * lines, (), 0, lines)
+    return RuntimeLog("plain text", text, _BLANK_STAMP * _line_count(text), ())
 
 
 def _line_count(text: str) -> int:
     return text.count("\n") + (0 if not text or text.endswith("\n") else 1)
 
 
-def _read_cri(text: str) -> RuntimeLog:
+def _lines(text: str) -> list[str]:
+    """The file's lines, split at "\\n" only (a message may hold a "\\r" or a U+2028)."""
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
+    return lines
+
+
+def _read_cri(text: str) -> RuntimeLog:
+    lines = _lines(text)
     # (the common file, every line in the format, is read a column at a time, joins aside)
     parts = [line.split(" ", 3) for line in lines]
     if not parts or min(map(len, parts)) < 4:
@@ -103,7 +106,7 @@ def _read_cri(text: str) -> RuntimeLog:
         return _joined("CRI", lines, _cri_line)
     fixed = [stamp if len(stamp) == STAMP_WIDTH and stamp[-1] == "Z" else fixed_stamp(stamp) for stamp in stamps]
     if "P" not in tags:
-        return RuntimeLog("CRI", "\n".join(said) + "\n", "".join(fixed), (), 0, 0)
+        return RuntimeLog("CRI", "\n".join(said) + "\n", "".join(fixed), ())
     return _join_pieces(stamps=fixed, streams=streams, tags="".join(tags), said=list(said))
 
 
@@ -126,8 +129,7 @@ def _join_pieces(stamps: list[str], streams: tuple[str, ...], tags: str, said: l
         if index + 1 not in gone and index + 1 < len(said):
             places.append((index + 2 - count, index + 2))
     kept = [n for n in range(len(said)) if n not in gone]
-    return RuntimeLog("CRI", "".join(said[n] + "\n" for n in kept), "".join(stamps[n] for n in kept),
-                      tuple(places), len(gone), 0)
+    return RuntimeLog("CRI", "".join(said[n] + "\n" for n in kept), "".join(stamps[n] for n in kept), tuple(places))
 
 
 def _cri_line(line: str) -> tuple[str, str, bool, str] | None:
@@ -138,7 +140,7 @@ def _cri_line(line: str) -> tuple[str, str, bool, str] | None:
 
 
 def _read_docker(text: str) -> RuntimeLog:
-    return _joined("docker json-file", text.splitlines(), _docker_line)
+    return _joined("docker json-file", _lines(text), _docker_line)
 
 
 def _docker_line(line: str) -> tuple[str, str, bool, str] | None:
@@ -160,20 +162,17 @@ def _joined(fmt: str, lines: list[str], parse: object) -> RuntimeLog:
     stamps: list[str] = []
     starts: list[int] = []  # the file line each line of text starts at
     open_piece: dict[str, int] = {}  # stream -> index in `out` of its unfinished line
-    joined = unread = 0
     for number, line in enumerate(lines, 1):
         parsed = parse(line)  # type: ignore[operator]
         if parsed is None:
             out.append(line)
             stamps.append(_BLANK_STAMP)
             starts.append(number)
-            unread += 1
             continue
         stamp, stream, partial, said = parsed
         at = open_piece.pop(stream, None)
         if at is not None:
             out[at] += said
-            joined += 1
         else:
             at = len(out)
             out.append(said)
@@ -188,4 +187,4 @@ def _joined(fmt: str, lines: list[str], parse: object) -> RuntimeLog:
             shift = start - n
             places.append((n, start))
     text = "\n".join(out) + "\n" if out else ""
-    return RuntimeLog(fmt, text, "".join(stamps), tuple(places), joined, unread)
+    return RuntimeLog(fmt, text, "".join(stamps), tuple(places))
