@@ -91,6 +91,9 @@ def test_a_cri_log_is_the_containers_text_and_its_times_are_kept_for_timestamps(
     stamped = runner.invoke(app, ["logs", dump, "coredns-6d4b75cb6d-gr6m2", "--timestamps", "--tail", "1"])
     assert stamped.stdout == ("2022-11-29T20:55:50.435078483Z [INFO] plugin/reload: Running configuration MD5 = "
                               "db32ca3650231d74073ff4cf814959a7\n")
+    found = runner.invoke(app, ["logs", dump, "--all", "--grep", "MD5", "--timestamps"])
+    assert found.stdout == ("kube-system/coredns-6d4b75cb6d-gr6m2/coredns: 2022-11-29T20:55:50.435078483Z [INFO] "
+                            "plugin/reload: Running configuration MD5 = db32ca3650231d74073ff4cf814959a7\n")
 
 
 def test_the_pieces_of_a_split_line_are_one_line_with_the_time_of_the_first() -> None:

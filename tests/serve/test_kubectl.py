@@ -183,6 +183,25 @@ def test_describe_every_layout(served: Served) -> None:
     assert "Involved Object:" in generic
 
 
+def test_logs_of_a_nodes_log_files_with_and_without_timestamps(tmp_path: Path) -> None:
+    """kubectl logs of a kind export's container log file prints the container's text, and with
+    --timestamps the runtime's time of each line (clineberry/keycloak-in-kind-stuff @ b37dd9e,
+    logs/local-test-control-plane/pods/.../coredns/0.log, its first two lines)."""
+    log = tmp_path / "kind/local-test-control-plane/pods/kube-system_coredns-6d4b75cb6d-gr6m2_683487a2-06cc-425d-bdb6-81183c881bef/coredns/0.log"
+    log.parent.mkdir(parents=True)
+    log.write_bytes(b"2022-11-29T20:55:50.434917358Z stdout F .:53\n"
+                    b"2022-11-29T20:55:50.435078483Z stdout F CoreDNS-1.8.6\n")
+    # (kubectl asks for the pod first: the pod the path names, as its object would read)
+    (tmp_path / "kind/pods.json").write_text(json.dumps({"apiVersion": "v1", "kind": "Pod", "metadata": {
+        "name": "coredns-6d4b75cb6d-gr6m2", "namespace": "kube-system", "uid": "683487a2-06cc-425d-bdb6-81183c881bef"},
+        "spec": {"containers": [{"name": "coredns", "image": "k8s.gcr.io/coredns/coredns:v1.8.6"}]}}))
+    with serving([tmp_path / "kind"], tmp_path) as served:
+        pod = ("logs", "coredns-6d4b75cb6d-gr6m2", "-n", "kube-system")
+        assert served.kubectl(*pod).stdout == ".:53\nCoreDNS-1.8.6\n"
+        stamped = served.kubectl(*pod, "--timestamps", "--tail", "1")
+        assert stamped.stdout == "2022-11-29T20:55:50.435078483Z CoreDNS-1.8.6\n" and not stamped.stderr
+
+
 def test_logs(served: Served) -> None:
     if not (REALDATA / "k3s/troubleshoot-testdata-supportbundle").exists():
         pytest.skip("realdata not beside the checkout")
