@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mmap
 import re
+from dataclasses import replace
 from datetime import UTC, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -1495,6 +1496,8 @@ class Ingestor:
         pending, self._node_logs = self._node_logs, []
         if not pending:
             return
+        if any(not f.hint.pod for f in pending):
+            pending = self._named_by_uid(pending)
         named = {(f.hint.namespace, f.hint.pod) for f in pending}
         pods = {(o.namespace, o.name): nodelogs.pod_runs(o.body()) for o in self.result.objects
                 if o is not None and o.kind == "Pod" and o.api_version == "v1" and (o.namespace, o.name) in named}
@@ -1518,6 +1521,27 @@ class Ingestor:
             self.result.files.append(FileReport(part.display, "ignored"))
             self.result.skipped.append(Rejection(part.display, "", "a rotated log no file of its run was told for: "
                                                                    "not read"))
+
+    def _named_by_uid(self, files: list[nodelogs.NodeLogFile]) -> list[nodelogs.NodeLogFile]:
+        """The files of folders named by a pod's uid alone (before Kubernetes 1.14), named by
+        the dump's pod of that uid (or static pod's config hash); one of a pod the dump lacks is
+        skipped, named."""
+        by_id: dict[str, tuple[str, str]] = {}
+        for o in self.result.objects:
+            if o is not None and o.kind == "Pod" and o.api_version == "v1":
+                by_id.update(dict.fromkeys(nodelogs.pod_runs(o.body()).ids, (o.namespace, o.name)))
+        out = []
+        for f in files:
+            if f.hint.pod:
+                out.append(f)
+            elif (pod := by_id.get(f.hint.uid or "")) is not None:
+                out.append(nodelogs.NodeLogFile(f.display, replace(f.hint, namespace=pod[0], pod=pod[1]), f.data))
+            else:
+                self.result.files.append(FileReport(f.display, "ignored"))
+                self.result.skipped.append(Rejection(f.display, "", (
+                    f"a container log of the pod of uid {f.hint.uid} (its folder, as before Kubernetes 1.14, names "
+                    "no pod), which the dump does not hold: whose it is cannot be told; not read")))
+        return out
 
     def _gunzipped(self, files: list[nodelogs.NodeLogFile]) -> list[nodelogs.NodeLogFile]:
         """The files, a rotated one the kubelet gzipped inflated in memory (up to

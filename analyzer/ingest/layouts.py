@@ -186,7 +186,8 @@ def split_joined(joined: str, previous: bool, pods: set[tuple[str, str]]) -> tup
 @dataclass(frozen=True, slots=True)
 class NodeLogHint:
     """A log file of a node's kubelet folders: one run of a container, named by its pod's uid
-    and the run's restart number (pods/) or by the run's container id (containers/)."""
+    and the run's restart number (pods/) or by the run's container id (containers/); its pod's
+    namespace and name are "" where the folder names the uid alone (before Kubernetes 1.14)."""
 
     format: str
     namespace: str
@@ -211,6 +212,9 @@ def node_log_hint(path: str) -> NodeLogHint | None:
     '20240101-120000'
     >>> node_log_hint("kind-worker/containers/db-0_default_postgresql-" + "ab" * 32 + ".log").container_id[:4]
     'abab'
+    >>> old = node_log_hint("var/log/pods/19001bc8-234a-11e8-89bc-fa163e44a675/driver_0.log")
+    >>> old.namespace, old.pod, old.container, old.uid, old.restart
+    ('', '', 'driver', '19001bc8-234a-11e8-89bc-fa163e44a675', 0)
     >>> node_log_hint("logs/kube-system/coredns-1/coredns.log") is None
     True
     """
@@ -219,7 +223,8 @@ def node_log_hint(path: str) -> NodeLogHint | None:
         if m:
             g = m.groupdict()
             restart = int(g["restart"]) if g.get("restart") else None
-            return NodeLogHint(row["format"], g["ns"], g["pod"], g["container"], g.get("uid"), restart, g.get("cid"),
+            return NodeLogHint(row["format"], g.get("ns") or "", g.get("pod") or "", g["container"], g.get("uid"),
+                               restart, g.get("cid"),
                                g.get("rotated"), bool(g.get("gz")), bool(g.get("tmp")))
     return None
 

@@ -213,3 +213,37 @@ def test_a_rotated_gzip_is_inflated_in_memory_only_up_to_its_bound(monkeypatch: 
     [rejected] = r.input_rejections
     assert rejected.source.endswith("0.log.20210526-015540.gz") and "decompression bomb" in rejected.reason
     assert [log.text.count("\n") for log in r.logs] == [1] and r.accounting_holds()
+
+
+# Before Kubernetes 1.14 the kubelet named a pod's log folder by its uid alone (<uid>/<container>_<n>.log
+# until 1.9, <uid>/<container>/<n>.log from 1.10; DataDog/datadog-agent#5062, grafana/loki#557). The
+# Spark-on-Kubernetes write-up above (March 2018, docker) prints its driver pod's status as the
+# submission client watched it: spark-pi-1520566177619-driver in default, uid
+# 19001bc8-234a-11e8-89bc-fa163e44a675, container spark-kubernetes-driver, completed with exit code 0.
+# Its `##log:` lines (DOCKER_LOG) are of the driver it submitted just before; here they stand in as
+# that pod's 0.log, under the old layout.
+SPARK_POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {
+    "name": "spark-pi-1520566177619-driver", "namespace": "default", "uid": "19001bc8-234a-11e8-89bc-fa163e44a675",
+    "labels": {"spark-app-selector": "spark-9e18e2761c20473ea9e09068cbb9b02a", "spark-role": "driver"}},
+    "spec": {"nodeName": "192.168.0.29", "containers": [{
+        "name": "spark-kubernetes-driver", "image": "100.125.0.198:20202/kernel/spark-driver:v2.2.0-kubernetes-0.5.0"}]},
+    "status": {"phase": "Succeeded", "startTime": "2018-03-09T03:29:38Z", "containerStatuses": [{
+        "name": "spark-kubernetes-driver", "ready": False, "restartCount": 0,
+        "containerID": "docker://a18d122ecc059b5412c6ad2d6446325a643cf7fe7c98874c44b8af7dad5b6b11",
+        "state": {"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": "2018-03-09T03:29:40Z",
+                                 "finishedAt": "2018-03-09T03:30:00Z"}}}]}}
+
+
+@pytest.mark.parametrize("layout", ["spark-kubernetes-driver_0.log", "spark-kubernetes-driver/0.log"])
+def test_a_log_folder_named_by_the_pods_uid_alone_is_read_as_that_pods(layout: str) -> None:
+    node = "sosreport-192.168.0.29/var/log/pods"
+    r = ingest({"pods.json": json.dumps(SPARK_POD).encode(),
+                f"{node}/19001bc8-234a-11e8-89bc-fa163e44a675/{layout}": DOCKER_LOG,
+                f"{node}/5d1c3e1a-2018-4f0e-9d0a-000000000309/{layout}": DOCKER_LOG})
+    [log] = r.logs
+    assert (log.namespace, log.pod, log.container, log.previous) == ("default", "spark-pi-1520566177619-driver",
+                                                                     "spark-kubernetes-driver", False)
+    assert log.text.startswith("++ id -u\n")
+    [skipped] = [s for s in r.skipped if "5d1c3e1a" in s.source]
+    assert skipped.reason.startswith("a container log of the pod of uid 5d1c3e1a-2018-4f0e-9d0a-000000000309 (its folder")
+    assert r.accounting_holds() and not r.rejections
