@@ -49,7 +49,7 @@ def logs(
                 continue
             where = f"{log.namespace}/{log.pod}/{log.container}{' (previous)' if log.previous else ''}"
             known = None
-            for number, line in enumerate(log.text.splitlines(), 1):
+            for number, line in enumerate(_lines(log.text), 1):
                 if pattern.search(line):
                     if known is None:
                         known = _known_lines(log.text)
@@ -73,7 +73,7 @@ def logs(
                           show_sensitive)
     known = _known_lines(text)
     out = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(_lines(text), 1):
         if pattern is not None and not pattern.search(line):
             continue
         out.append(_shown(line, pattern, color, known.get(number)) + "\n")
@@ -86,6 +86,13 @@ def logs(
 _SEVERITY_STYLE = {"critical": "\x1b[1;31m", "warning": "\x1b[33m", "info": "\x1b[36m"}
 _GREP_STYLE = "\x1b[1;4m"
 _RESET = "\x1b[0m"
+
+
+def _lines(text: str) -> list[str]:
+    """A log's lines as its signatures and runtime times number them: split at "\\n" only (a
+    line may hold a "\\r" of a progress bar, printed as kubectl prints it)."""
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
 
 
 def _known_lines(text: str) -> dict[int, object]:

@@ -1565,7 +1565,7 @@ class Ingestor:
         decoded = []
         for part in (*earlier, f):
             try:
-                text = decode_text(part.data, part.display)
+                text = decode_text(part.data, part.display, lines_end_at_newline=True)
             except InputError as exc:
                 self.reject_input(part.display, exc.reason)
                 continue

@@ -7,13 +7,17 @@ import codecs
 from analyzer.errors import InputError
 
 
-def decode_text(data: bytes, display: str) -> str:
+def decode_text(data: bytes, display: str, lines_end_at_newline: bool = False) -> str:
     """Decode a dump file to str with "\\n" line ends, or raise InputError for binary data.
+    `lines_end_at_newline`: a lone "\\r" is text within its line, as in a container runtime's
+    log file (a progress bar's), not an old Mac's line end.
 
     >>> decode_text(codecs.BOM_UTF16_LE + "kind: Pod\\r\\n".encode("utf-16-le"), "f")
     'kind: Pod\\n'
     >>> decode_text(codecs.BOM_UTF8 + b"{}", "f")
     '{}'
+    >>> decode_text(b"10%\\r100%\\r\\n", "f"), decode_text(b"10%\\r100%\\r\\n", "f", lines_end_at_newline=True)
+    ('10%\\n100%\\n', '10%\\r100%\\n')
     """
     if data.startswith(codecs.BOM_UTF8):
         text = data[3:].decode("utf-8", errors="replace")
@@ -27,7 +31,8 @@ def decode_text(data: bytes, display: str) -> str:
             raise InputError(display, "binary data (NUL bytes), not a text dump")
         text = data.decode("utf-8", errors="replace")
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = text.replace("\r\n", "\n")
+        text = text if lines_end_at_newline else text.replace("\r", "\n")
     if _mostly_binary(text):
         raise InputError(display, "binary data (mostly non-printable), not a text dump")
     return text
@@ -47,5 +52,5 @@ def _mostly_binary(text: str) -> bool:
     sample = text[:8192]
     if not sample:
         return False
-    bad = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\n\t\f\v\x1b") or ch == "\ufffd")
+    bad = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\n\r\t\f\v\x1b") or ch == "\ufffd")
     return bad > 0.1 * len(sample)

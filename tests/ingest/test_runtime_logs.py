@@ -247,3 +247,14 @@ def test_a_log_folder_named_by_the_pods_uid_alone_is_read_as_that_pods(layout: s
     [skipped] = [s for s in r.skipped if "5d1c3e1a" in s.source]
     assert skipped.reason.startswith("a container log of the pod of uid 5d1c3e1a-2018-4f0e-9d0a-000000000309 (its folder")
     assert r.accounting_holds() and not r.rejections
+
+
+def test_a_line_holding_a_carriage_return_keeps_its_time_and_its_number(tmp_path: Path) -> None:
+    """A progress bar's "\\r" inside one CRI line (no real file at hand: the CoreDNS lines above
+    with one such line between them) is one line for kubectl, the stamps and the signatures."""
+    data = COREDNS_LOG.replace(b"\n", b"\n2022-11-29T20:55:50.434999999Z stdout F 10%\r50%\r100%\n", 1)
+    dump = _write(tmp_path, {COREDNS: data})
+    found = runner.invoke(app, ["logs", dump, "--all", "--grep", "MD5", "--timestamps"])
+    assert found.stdout.startswith("kube-system/coredns-6d4b75cb6d-gr6m2/coredns: 2022-11-29T20:55:50.435078483Z ")
+    printed = runner.invoke(app, ["logs", dump, "coredns-6d4b75cb6d-gr6m2", "--timestamps"]).stdout
+    assert printed.split("\n")[1] == "2022-11-29T20:55:50.434999999Z 10%\r50%\r100%"
