@@ -1362,7 +1362,12 @@ class Ingestor:
                 self._add_log(LogRecord(hint.namespace or "", hint.pod, "", text, display, False))
                 report.logs += 1
             return
-        self._add_log(LogRecord(hint.namespace or "", hint.pod, hint.container, text, display, hint.previous))
+        stamped = runtimelog.read_timestamped(text) if hint.timestamps else None
+        if stamped is not None:  # (the text as kubectl logs prints it, the times beside it)
+            self._add_log(LogRecord(hint.namespace or "", hint.pod, hint.container, stamped.text, display,
+                                    hint.previous, stamps=stamped.stamps))
+        else:
+            self._add_log(LogRecord(hint.namespace or "", hint.pod, hint.container, text, display, hint.previous))
         report.logs += 1
 
     def _add_pod_named_logs(self) -> None:

@@ -37,6 +37,7 @@ class LogHint:
     pod: str
     container: str | None
     previous: bool
+    timestamps: bool = False  # saved as `kubectl logs --timestamps` prints it (each line after its time)
 
 
 @cache
@@ -133,14 +134,15 @@ def log_hint(path: str) -> LogHint | None:
     """Pod and container a log file's path names, or None if the path is not a known log.
 
     >>> log_hint("cluster-resources/pods/logs/velero/velero-6996/velero-previous.log")
-    LogHint(format='support-bundle', namespace='velero', pod='velero-6996', container='velero', previous=True)
+    LogHint(format='support-bundle', namespace='velero', pod='velero-6996', container='velero', previous=True, timestamps=False)
     """
     for row, rx in _layouts()["logs"]:
         m = rx.search(path)
         if m:
             g = m.groupdict()
             previous = bool(g.get("previous")) or g.get("which") == "previous"
-            return LogHint(row["format"], g.get("ns"), g["pod"], g.get("container"), previous)
+            return LogHint(row["format"], g.get("ns"), g["pod"], g.get("container"), previous,
+                           bool(row.get("timestamps")))
     return None
 
 

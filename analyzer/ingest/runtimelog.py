@@ -48,8 +48,6 @@ def fixed_stamp(stamp: str) -> str:
     >>> fixed_stamp("2022-11-29T20:55:24.09691747Z"), fixed_stamp("2021-03-04T10:37:14.1+01:00")
     ('2022-11-29T20:55:24.096917470Z', '2021-03-04T09:37:14.100000000Z')
     """
-    if len(stamp) == STAMP_WIDTH and stamp[-1] == "Z":
-        return stamp
     m = _STAMP_PARTS.match(stamp)
     if m is None:
         return _BLANK_STAMP
@@ -74,6 +72,27 @@ def read_runtime_log(text: str) -> RuntimeLog | None:
     if _DOCKER_START.match(first):
         return _read_docker(text)
     return None
+
+
+def read_timestamped(text: str) -> RuntimeLog | None:
+    """A log saved as `kubectl logs --timestamps` prints it (each line after the runtime's time
+    of it and a space) with its times apart; None when a line does not start with one.
+
+    >>> log = read_timestamped("2021-08-03T09:27:12.250278575Z I0803 starting router\\n2021-08-03T09:27:13Z \\n")
+    >>> log.text, log.stamps[30:]
+    ('I0803 starting router\\n\\n', '2021-08-03T09:27:13.000000000Z')
+    >>> read_timestamped("2021-08-03T09:27:12Z a\\n  at b\\n") is None
+    True
+    """
+    lines = _lines(text)
+    parts = [line.split(" ", 1) for line in lines]
+    if not parts or min(map(len, parts)) < 2:
+        return None
+    stamps, said = zip(*parts, strict=True)
+    fixed = [fixed_stamp(stamp) for stamp in stamps]
+    if _BLANK_STAMP in fixed:
+        return None
+    return RuntimeLog("kubectl --timestamps", "\n".join(said) + "\n", "".join(fixed), ())
 
 
 def as_written(text: str) -> RuntimeLog:

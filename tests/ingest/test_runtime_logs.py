@@ -258,3 +258,25 @@ def test_a_line_holding_a_carriage_return_keeps_its_time_and_its_number(tmp_path
     assert found.stdout.startswith("kube-system/coredns-6d4b75cb6d-gr6m2/coredns: 2022-11-29T20:55:50.435078483Z ")
     printed = runner.invoke(app, ["logs", dump, "coredns-6d4b75cb6d-gr6m2", "--timestamps"]).stdout
     assert printed.split("\n")[1] == "2022-11-29T20:55:50.434999999Z 10%\r50%\r100%"
+
+
+# openshift/must-gather-clean test/files/must-gather-aws.tar.xz @ cb2f7e580bde628058a2f14b9ea1033ba3804c5b
+# (realdata openshift/must-gather-clean-aws): the router's current.log as `oc adm inspect` saved
+# it, each line after the runtime's time; its first two lines, the first cut after "version".
+MUST_GATHER_LOG = (
+    b'2021-08-03T09:27:12.250278575Z I0803 09:27:12.249550       1 template.go:437] router "msg"="starting router"  '
+    b'"version"="majorFromGit: \\nminorFromGit: \\n"\n'
+    b'2021-08-03T09:27:12.254454070Z I0803 09:27:12.253255       1 metrics.go:155] metrics "msg"="router health and '
+    b'metrics port listening on HTTP and HTTPS"  "address"="0.0.0.0:1936"\n')
+MUST_GATHER = ("must-gather-aws/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-eede85cb/namespaces/openshift-ingress/"
+               "pods/router-default-6dd4c95495-7dqkw/router/router/logs/current.log")
+
+
+def test_a_must_gathers_log_saved_with_timestamps_is_the_containers_text_with_its_times_apart(tmp_path: Path) -> None:
+    dump = _write(tmp_path, {MUST_GATHER: MUST_GATHER_LOG})
+    [log] = ingest(dump).logs
+    assert log.text.startswith('I0803 09:27:12.249550       1 template.go:437] router "msg"="starting router"')
+    assert log.stamp(2) == "2021-08-03T09:27:12.254454070Z"
+    pod = ["logs", dump, "router-default-6dd4c95495-7dqkw", "-n", "openshift-ingress"]
+    assert runner.invoke(app, [*pod, "--tail", "1"]).stdout.startswith("I0803 09:27:12.253255 ")
+    assert runner.invoke(app, [*pod, "--tail", "1", "--timestamps"]).stdout.encode() == MUST_GATHER_LOG.split(b"\n")[1] + b"\n"
