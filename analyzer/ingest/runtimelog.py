@@ -58,6 +58,12 @@ def fixed_stamp(stamp: str) -> str:
     return f"{whole}.{(fraction or '').ljust(9, '0')}Z"
 
 
+def _fixed_stamps(stamps: tuple[str, ...]) -> list[str]:
+    """fixed_stamp of each, those already in its form (kubectl's, most of containerd's) as they are."""
+    return [stamp if len(stamp) == STAMP_WIDTH and stamp[-1] == "Z" and stamp[10] == "T" and stamp[19] == "."
+            else fixed_stamp(stamp) for stamp in stamps]
+
+
 def read_runtime_log(text: str) -> RuntimeLog | None:
     """The log of a runtime's file, or None when its first line is in neither format.
 
@@ -89,7 +95,7 @@ def read_timestamped(text: str) -> RuntimeLog | None:
     if not parts or min(map(len, parts)) < 2:
         return None
     stamps, said = zip(*parts, strict=True)
-    fixed = [fixed_stamp(stamp) for stamp in stamps]
+    fixed = _fixed_stamps(stamps)
     if _BLANK_STAMP in fixed:
         return None
     return RuntimeLog("kubectl --timestamps", "\n".join(said) + "\n", "".join(fixed), ())
@@ -123,7 +129,7 @@ def _read_cri(text: str) -> RuntimeLog:
     stamps, streams, tags, said = zip(*parts, strict=True)
     if not set(streams) <= _STREAMS or not set(tags) <= _TAGS:
         return _joined("CRI", lines, _cri_line)
-    fixed = [stamp if len(stamp) == STAMP_WIDTH and stamp[-1] == "Z" else fixed_stamp(stamp) for stamp in stamps]
+    fixed = _fixed_stamps(stamps)
     if "P" not in tags:
         return RuntimeLog("CRI", "\n".join(said) + "\n", "".join(fixed), ())
     return _join_pieces(stamps=fixed, streams=streams, tags="".join(tags), said=list(said))
