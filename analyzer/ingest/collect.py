@@ -1935,7 +1935,6 @@ def _describe_fragment(out: list[tuple[int, str]]) -> str | None:
     return m["key"] if fields >= 2 else None
 
 
-
 def _table_age(whole: KubeObject, row: KubeObject) -> tuple[str, str] | None:
     """(UTC time, where) of the capture a table row's AGE gives for an object read whole (YAML,
     JSON) that the row is merged into: its creation plus that age (holmesgpt 05_image_version: a

@@ -27,7 +27,6 @@ __all__ = ["COLUMNS", "TimelineSummary", "build_timeline", "parse_duration", "se
            "timeline_summary"]
 
 
-
 def build_timeline(cluster: ModeledDump) -> pd.DataFrame:
     """The dump's dated facts and spans, oldest first (ties in a stable order).
 

@@ -257,7 +257,6 @@ def _pods_by_node(cluster: AnalyzedDump) -> dict[str, list]:
     return found
 
 
-
 def _lost_nodes(cluster: AnalyzedDump, flagged: set[str], nodes: dict) -> Iterator[Finding]:
     """Nodes that pods were marked NodeLost on (and that no condition already flags), unless
     the node reports Ready now. A pasted row shows it in STATUS: NodeLost, or Unknown for a lost

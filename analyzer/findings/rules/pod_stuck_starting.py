@@ -92,7 +92,6 @@ def _creating_status(pod) -> tuple[str, str] | None:
     return found
 
 
-
 def _held_by_a_volume(cluster: AnalyzedDump, events: dict, pod) -> bool:
     """The pod's own events say a volume still fails to attach or mount: events-failed-mount
     already says this pod waits on it (one problem, one finding)."""

@@ -26,8 +26,6 @@ RULE = RuleMeta(
 )
 
 
-
-
 # What the API server does with the requests a failing webhook intercepts: its failurePolicy
 # Fail refuses them (kubectl quotes the refusal), Ignore admits them unchecked, and its log says
 # "failing open"; each still waits for the webhook's timeout.
