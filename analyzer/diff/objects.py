@@ -3,6 +3,7 @@ that only one dump collected ("not comparable", never "removed")."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -10,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analyzer.ingest.text.values import age_seconds
 from analyzer.safeyaml import load_yaml
 from analyzer.sensitive.masking import mask_annotation, mask_named_value
 
@@ -221,7 +223,8 @@ class ObjectChanges:
     unchanged: int = 0
     not_comparable: list[dict[str, Any]] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
-    # objects whose bodies one side does not have (pasted text): compared by identity only
+    # objects whose bodies one side does not have (pasted text) and whose rows show no change:
+    # compared by identity only, or by the few cells two pasted rows both show
     shallow: int = 0
     # side -> kinds it holds only as pasted text
     pasted: dict[str, list[str]] = field(default_factory=dict)
@@ -316,6 +319,52 @@ def _shown(value: Any, steps: Steps, show_sensitive: bool) -> Any:
     return mask_named_value(name.strip("[]"), value)
 
 
+# Columns that name the row (compared by identity already; `pod/web` and `web` are one name).
+_NAMING_COLUMNS = frozenset({"NAME", "NAMESPACE"})
+_AGO = re.compile(r"\s*\([^()]* ago\)$")
+
+
+def _cell_compared(value: Any) -> Any:
+    """A pasted cell as compared: without kubectl's `(5m ago)` after a count, which moves with
+    the capture time alone."""
+    return _AGO.sub("", value) if isinstance(value, str) else value
+
+
+def pasted_cell_changes(old: KubeObject, new: KubeObject, show_sensitive: bool = False) -> list[dict[str, Any]]:
+    """The cells of one object's rows in two pasted tables that differ; empty unless both
+    objects were read from table rows (a describe, a body: nothing to set cell against cell)."""
+    a, b = old.view.text, new.view.text
+    if a is None or b is None or not a.columns or not b.columns:
+        return []
+    return cell_changes(a.columns, b.columns, show_sensitive)
+
+
+def cell_changes(old: dict[str, Any], new: dict[str, Any], show_sensitive: bool = False) -> list[dict[str, Any]]:
+    """Cells that differ under the columns both rows show: [{path: "column STATUS", old, new}].
+    Ages (AGE, LAST SCHEDULE, ...) are left out: each counts from its own paste's moment, so they
+    differ between two pastes of an unchanged object; a column one paste lacks (`-o wide`'s IP)
+    says nothing.
+
+    Examples:
+        >>> cell_changes({"NAME": "pod/web", "STATUS": "Pending", "AGE": "3s", "RESTARTS": "1 (2m ago)"},
+        ...              {"NAME": "web", "STATUS": "Running", "AGE": "8s", "RESTARTS": "1 (2m5s ago)", "IP": "10.0.0.1"})
+        [{'path': 'column STATUS', 'old': 'Pending', 'new': 'Running'}]
+        >>> cell_changes({"NAME": "db", "PASSWORD": "old"}, {"NAME": "db", "PASSWORD": "new"})
+        [{'path': 'column PASSWORD', 'old': '<redacted>', 'new': '<redacted> (another value, masked)'}]
+    """
+    changes = []
+    for header in sorted(old.keys() & new.keys() - _NAMING_COLUMNS):
+        before, after = _cell_compared(old[header]), _cell_compared(new[header])
+        if before == after or (age_seconds(before) is not None and age_seconds(after) is not None):
+            continue
+        if not show_sensitive and isinstance(before, str) and isinstance(after, str):
+            before, after = mask_named_value(header, before), mask_named_value(header, after)
+            if before == after:
+                after += " (another value, masked)"
+        changes.append({"path": f"column {header}", "old": before, "new": after})
+    return changes
+
+
 def pasted_kinds(objects: dict[Identity, KubeObject]) -> set[str]:
     """Kinds all of whose objects come from pasted text: a paste may hold only some rows, so an
     object missing from it is not known to be gone."""
@@ -363,7 +412,12 @@ def compare_objects(old: Cluster, new: Cluster, show_sensitive: bool = False) ->
                 continue
             bx, by = _body(x), _body(y)
             if bx is None or by is None:
-                out.shallow += 1
+                # pasted text: only the cells two table rows both show can be set side by side
+                cells = pasted_cell_changes(x, y, show_sensitive)
+                if cells:
+                    out.changed.append({**ident.to_dict(), "recreated": False, "fields": cells})
+                else:
+                    out.shallow += 1
                 continue
             changes = field_changes(bx, by, skip, show_sensitive)
             if changes:

@@ -36,7 +36,7 @@ def summary_lines(d: dict[str, Any]) -> list[str]:
     return [
         f"objects: {len(d['added'])} added, {len(d['removed'])} removed, {len(d['changed'])} changed, "
         f"{d['unchanged']} unchanged"
-        + (f", {d['compared_by_identity_only']} compared by identity only (pasted text)"
+        + (f", {d['compared_by_identity_only']} pasted, alike as far as the paste shows"
            if d["compared_by_identity_only"] else ""),
         f"findings: {len(f['new'])} new, {len(f['resolved'])} resolved, {len(f['open'])} still open",
         f"incidents: {len(i['new'])} new, {len(i['resolved'])} resolved, {len(i['open'])} still open",
