@@ -1,6 +1,7 @@
-"""analyzer.diff on two pastes of one `kubectl get pods` (kubernetes/kubernetes#100184, five
-seconds apart during a graceful node shutdown): the cells both rows show are compared, the ages
-that only count from each paste's own moment are not."""
+"""analyzer.diff on two pastes of one table (kubernetes/kubernetes#100184: `get pods` five seconds
+apart during a graceful node shutdown; kubernetes-sigs/kubespray#1344: `get nodes` before and
+after an upgrade): the cells both rows show are compared, the ages that only count from each
+paste's own moment are not."""
 
 from __future__ import annotations
 
@@ -39,3 +40,16 @@ def test_kda_diff_prints_the_changed_cells() -> None:
     assert "2 changed" in out and "3 pasted, alike as far as the paste shows" in out
     assert "column STATUS: Pending -> ContainerCreating" in out
     assert "column AGE" not in out
+
+
+def test_node_tables_before_and_after_an_upgrade() -> None:
+    """kubernetes-sigs/kubespray#1344: `get nodes -o wide` before, `get nodes` after. The columns
+    only -o wide prints (OS-IMAGE, KERNEL-VERSION) say nothing; AGE 22h -> 23h is no change."""
+    d = diff(analyzer.load(str(DATA / "kubespray-upgrade-before.txt")),
+             analyzer.load(str(DATA / "kubespray-upgrade-after.txt"))).to_dict()
+    version = {"path": "column VERSION", "old": "v1.6.2+coreos.0", "new": "v1.6.4+coreos.0"}
+    cordoned = {"path": "column STATUS", "old": "Ready", "new": "Ready,SchedulingDisabled"}
+    assert {c["name"]: c["fields"] for c in d["changed"]} == {
+        "k9s-01": [cordoned, version], "k9s-02": [cordoned, version], "k9s-03": [version]}
+    # k9s-04 is only in the second paste: a paste may show some rows, so it is not 'added'
+    assert d["added"] == [] and [n["objects"] for n in d["not_comparable"]] == [1]
