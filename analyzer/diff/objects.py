@@ -3,7 +3,6 @@ that only one dump collected ("not comparable", never "removed")."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -11,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from analyzer.ingest.text.values import age_seconds
+from analyzer.ingest.text.values import changed_cells
 from analyzer.safeyaml import load_yaml
 from analyzer.sensitive.masking import mask_annotation, mask_named_value
 
@@ -319,17 +318,6 @@ def _shown(value: Any, steps: Steps, show_sensitive: bool) -> Any:
     return mask_named_value(name.strip("[]"), value)
 
 
-# Columns that name the row (compared by identity already; `pod/web` and `web` are one name).
-_NAMING_COLUMNS = frozenset({"NAME", "NAMESPACE"})
-_AGO = re.compile(r"\s*\([^()]* ago\)$")
-
-
-def _cell_compared(value: Any) -> Any:
-    """A pasted cell as compared: without kubectl's `(5m ago)` after a count, which moves with
-    the capture time alone."""
-    return _AGO.sub("", value) if isinstance(value, str) else value
-
-
 def pasted_cell_changes(old: KubeObject, new: KubeObject, show_sensitive: bool = False) -> list[dict[str, Any]]:
     """The cells of one object's rows in two pasted tables that differ; empty unless both
     objects were read from table rows (a describe, a body: nothing to set cell against cell)."""
@@ -340,23 +328,17 @@ def pasted_cell_changes(old: KubeObject, new: KubeObject, show_sensitive: bool =
 
 
 def cell_changes(old: dict[str, Any], new: dict[str, Any], show_sensitive: bool = False) -> list[dict[str, Any]]:
-    """Cells that differ under the columns both rows show: [{path: "column STATUS", old, new}].
-    Ages (AGE, LAST SCHEDULE, ...) are left out: each counts from its own paste's moment, so they
-    differ between two pastes of an unchanged object; a column one paste lacks (`-o wide`'s IP)
-    says nothing.
+    """The cells two rows of one object show differently (`changed_cells`: ages left out) as
+    fields [{path: "column STATUS", old, new}], credentials masked by their column's name.
 
     Examples:
-        >>> cell_changes({"NAME": "pod/web", "STATUS": "Pending", "AGE": "3s", "RESTARTS": "1 (2m ago)"},
-        ...              {"NAME": "web", "STATUS": "Running", "AGE": "8s", "RESTARTS": "1 (2m5s ago)", "IP": "10.0.0.1"})
+        >>> cell_changes({"NAME": "pod/web", "STATUS": "Pending", "AGE": "3s"}, {"NAME": "web", "STATUS": "Running", "AGE": "8s"})
         [{'path': 'column STATUS', 'old': 'Pending', 'new': 'Running'}]
         >>> cell_changes({"NAME": "db", "PASSWORD": "old"}, {"NAME": "db", "PASSWORD": "new"})
         [{'path': 'column PASSWORD', 'old': '<redacted>', 'new': '<redacted> (another value, masked)'}]
     """
     changes = []
-    for header in sorted(old.keys() & new.keys() - _NAMING_COLUMNS):
-        before, after = _cell_compared(old[header]), _cell_compared(new[header])
-        if before == after or (age_seconds(before) is not None and age_seconds(after) is not None):
-            continue
+    for header, (before, after) in changed_cells(old, new).items():
         if not show_sensitive and isinstance(before, str) and isinstance(after, str):
             before, after = mask_named_value(header, before), mask_named_value(header, after)
             if before == after:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import Any
 
 # kubectl prints these where a value is absent; they never mean a real value.
 MISSING_MARKERS = frozenset({"", "<none>", "<unknown>", "<nil>", "<unset>"})
@@ -70,6 +71,33 @@ def terminating(text: str | None) -> tuple[bool, float | None]:
     """
     match = _TERMINATING.match(cell(text) or "")
     return (True, age_seconds(match.group(1))) if match else (False, None)
+
+
+# Columns that name a row: the object's identity, not a state of it (`pod/web` and `web` are one name).
+NAMING_COLUMNS = frozenset({"NAME", "NAMESPACE"})
+_AGO_SUFFIX = re.compile(r"\s*\([^()]* ago\)$")
+
+
+def changed_cells(old: dict[str, Any], new: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """The cells of two rows of one object that differ, under the columns both rows show:
+    {header: (old, new)}. Ages (AGE, LAST SCHEDULE, ...) and kubectl's `(5m ago)` after a count
+    are left out: each counts from its own row's moment, so they differ between two rows of an
+    unchanged object; a column only one row shows (`-o wide`'s IP) says nothing.
+
+    >>> changed_cells({"NAME": "pod/web", "STATUS": "Pending", "AGE": "3s", "RESTARTS": "1 (2m ago)"},
+    ...               {"NAME": "web", "STATUS": "Running", "AGE": "8s", "RESTARTS": "1 (2m5s ago)", "IP": "10.0.0.1"})
+    {'STATUS': ('Pending', 'Running')}
+    """
+    changed = {}
+    for header in sorted(old.keys() & new.keys() - NAMING_COLUMNS):
+        before, after = old[header], new[header]
+        if isinstance(before, str) and isinstance(after, str):
+            before, after = _AGO_SUFFIX.sub("", before), _AGO_SUFFIX.sub("", after)
+            if age_seconds(before) is not None and age_seconds(after) is not None:
+                continue
+        if before != after:
+            changed[header] = (before, after)
+    return changed
 
 
 def restarts(text: str | None) -> tuple[int | None, float | None]:
