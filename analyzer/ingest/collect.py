@@ -55,7 +55,7 @@ from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS
     IngestResult,
 )
 from analyzer.ingest.text.types import TEXT_FACTS_KEY
-from analyzer.ingest.text.values import age_unit_seconds
+from analyzer.ingest.text.values import age_unit_seconds, changed_cells
 from analyzer.ingest.textcodec import decode_text
 from analyzer.ingest.tree import (
     DumpTree,
@@ -1676,6 +1676,7 @@ class Ingestor:
                 obj = _with_earlier_state(obj, old)
                 obj = _with_earlier_row_columns(obj, old)
                 obj = _with_restart_window(obj, old)
+                obj = _with_row_changes(obj, old)
                 obj = _fragment_over_earlier(obj, old)
                 whole = self._whole_of.get(slot, old)
                 if obj.provenance.format == FRAGMENT:
@@ -2205,6 +2206,34 @@ def _with_restart_window(later: KubeObject, earlier: KubeObject) -> KubeObject:
         seen = f"{count_before} restarts already at AGE {(before.get('columns') or {}).get('AGE')} ({where})"
     body = {**later.raw, TEXT_FACTS_KEY: {**row, "last_restart_window": window, "last_restart_seen": seen}}
     return _remade(later, body, f"its last restart bounded by its earlier row ({where})")
+
+
+def _with_row_changes(later: KubeObject, earlier: KubeObject) -> KubeObject:
+    """A table row after an earlier row of the object in one session (`get nodes` run again and
+    again through an upgrade, a `get pods -w` watch): the cells that changed between the two rows
+    and when, as their AGEs place the earlier row before this one, so that the timeline keeps
+    what only the earlier rows showed (sealos#481: a node's STATUS Ready,SchedulingDisabled and
+    kubelet v1.16.10 before its upgrade, kept only as 'superseded'). A younger later row is the
+    object made again under its name: its history is its own."""
+    if later.provenance.format not in sightings.TABLE_ORIGINS or earlier.provenance.format not in sightings.TABLE_ORIGINS \
+            or later.kind != earlier.kind or not isinstance(later.raw, dict):
+        return later
+    row, before = later.raw.get(TEXT_FACTS_KEY) or {}, (earlier.body() or {}).get(TEXT_FACTS_KEY) or {}
+    age, age_before = row.get("age_seconds"), before.get("age_seconds")
+    if not isinstance(age, int | float) or not isinstance(age_before, int | float) or age < age_before:
+        return later
+    gap = float(age - age_before)
+    history = [{**c, "between": [c["between"][0] + gap, c["between"][1] + gap]}
+               for c in before.get("row_changes") or ()]
+    cells = changed_cells(before.get("columns") or {}, row.get("columns") or {})
+    if cells:
+        where = [earlier.provenance.location, later.provenance.location]
+        history.append({"between": [gap, 0.0], "cells": {k: list(v) for k, v in cells.items()},
+                        "rows": " and ".join(w for w in where if w)})
+    if not history:
+        return later
+    return _remade(later, {**later.raw, TEXT_FACTS_KEY: {**row, "row_changes": history}},
+                   f"what changed since its earlier row ({earlier.provenance.location})")
 
 
 def _at(body: dict[str, Any], path: tuple[str, ...]) -> Any:

@@ -94,6 +94,10 @@ class TextFacts(Struct, gc=False):
     condition_ages: dict[str, float] | None = None  # `oc get co` SINCE: condition type -> seconds
     # describe: `Status: Terminating (lasts 18m)`: seconds since metadata.deletionTimestamp
     deletion_ago_seconds: float | None = None
+    # earlier rows of this object in one session whose cells differ from the row after them:
+    # [{between: [seconds before this row of the earlier row, of the later], cells: {header: [old,
+    # new]}, rows: "lines 3 and 7"}], oldest first (`get nodes` again and again through an upgrade)
+    row_changes: list[dict[str, Any]] | None = None
 
 
 class ObjectView(Struct, gc=False, kw_only=True):

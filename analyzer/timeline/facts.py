@@ -19,7 +19,7 @@ from analyzer.kube.time import parse_time
 from analyzer.kube.views import Condition, ObjectView
 from analyzer.model.frame import DATETIME, as_nanoseconds
 from analyzer.model.normalize import builtin_objects, source_of
-from analyzer.sensitive.masking import mask_sensitive
+from analyzer.sensitive.masking import mask_named_value, mask_sensitive
 
 if TYPE_CHECKING:
     from analyzer.ingest import KubeObject
@@ -219,6 +219,8 @@ def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, 
         elif view.text is not None and view.text.age_seconds is not None:
             rows.add(rows.ago(view.text.age_seconds), obj, "created",
                      "from the AGE a pasted table shows", node=node)
+        if view.text is not None and view.text.row_changes:
+            _row_changes(rows, obj, view.text.row_changes, node)
         if meta.deletionTimestamp:
             asked, held = _deletion_request(meta)
             rows.add(asked, obj, "deletion requested", held, node=node, mark=MARK_TRANSITION)
@@ -226,6 +228,21 @@ def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, 
             rows.add(rows.ago(view.text.deletion_ago_seconds), obj, "deletion requested",
                      "its deletion time, from the `Terminating (lasts ...)` a describe shows",
                      node=node, mark=MARK_TRANSITION)
+
+
+def _row_changes(rows: Rows, obj: KubeObject, changes: list[dict[str, Any]], node: str | None) -> None:
+    """What changed between an object's rows in one session, each change spanning from the
+    earlier row to the later one (their AGEs place them before the last row, read as the capture)."""
+    for change in changes:
+        earlier, later = change.get("between") or (None, None)
+        cells = change.get("cells") or {}
+        if earlier is None or later is None or not cells:
+            continue
+        said = "; ".join(f"{header} {mask_named_value(header, str(old), rows.show_sensitive)} -> "
+                         f"{mask_named_value(header, str(new), rows.show_sensitive)}"
+                         for header, (old, new) in cells.items())
+        rows.add(rows.ago(earlier), obj, "row changed", f"{said} (its rows at {change.get('rows') or '?'})",
+                 end=rows.ago(later), node=node, mark=MARK_TRANSITION)
 
 
 def _deletion_request(meta: Any) -> tuple[Any, str]:

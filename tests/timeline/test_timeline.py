@@ -7,6 +7,7 @@ import csv
 import io
 import json
 from datetime import timedelta
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -378,3 +379,31 @@ def test_a_graceful_deletion_is_dated_when_it_was_asked_for_not_at_its_grace_per
     deleted = _facts(analyzer.load(_dump([pod])).timeline, "deletion requested").iloc[0]
     assert deleted["time"] == pd.Timestamp("2024-10-24T14:42:36Z")
     assert deleted["detail"] == "graceful: its grace period (170s) ends at 2024-10-24T14:45:26Z"
+
+
+SESSION = Path(__file__).parents[1] / "data" / "timeline" / "sealos-upgrade-session.txt"
+
+
+def test_a_session_of_tables_keeps_what_its_earlier_rows_showed() -> None:
+    """labring/sealos#481: `kubectl get nodes` six times through an upgrade. The last rows alone
+    said nothing happened; each change is a span from the row before it to the row that shows it,
+    placed by the rows' AGEs before the last row (dev-k8s-node: 5m49s, 6m5s, 6m23s, 6m26s)."""
+    cluster = analyzer.load(str(SESSION))
+    printed = [line.split("  ", 1)[0] + "  " + line.split("  ")[2]
+               for line in render(cluster.timeline, "text").splitlines() if "row changed" in line]
+    assert printed == [
+        "69s .. 40s before capture  row changed: STATUS Ready,SchedulingDisabled -> Ready (its rows at line 6 and line 10)",
+        "37s .. 21s before capture  row changed: VERSION v1.16.10 -> v1.17.12 (its rows at line 14 and line 18)",
+        "37s .. 21s before capture  row changed: STATUS Ready -> Ready,SchedulingDisabled (its rows at line 15 and line 19)",
+        "21s .. 3s before capture  row changed: STATUS Ready,SchedulingDisabled -> Ready (its rows at line 19 and line 23)",
+        "3s .. 0s before capture  row changed: VERSION v1.16.10 -> v1.17.12 (its rows at line 23 and line 27)"]
+    # the rows' cells as they are now stay the last row's
+    assert {n.name: n.view.text.columns["STATUS"] for n in cluster.objects} == {
+        "dev-k8s-master": "Ready", "dev-k8s-node": "Ready"}
+
+
+def test_a_row_younger_than_the_one_before_starts_its_own_history() -> None:
+    """The same name at a smaller AGE is the object made again: no change is said between them."""
+    cluster = analyzer.load("$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\nweb    0/1     Error     0          9h\n"
+                            "$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\nweb    1/1     Running   0          2m\n")
+    assert not any("row changed" in line for line in render(cluster.timeline, "text").splitlines())
