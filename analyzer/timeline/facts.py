@@ -92,6 +92,7 @@ class Rows:
             own_source = None
         into = self.facts
         if isinstance(time, Before):
+            self.undated += 1  # (once a fact: an event's or a span's end is no second fact)
             into, time = self.before_capture, time.seconds
             end = end.seconds if isinstance(end, Before) and end.seconds != time else None
         into.append((
@@ -138,7 +139,6 @@ class Rows:
         if seconds is None:
             return None
         if self.capture is None:
-            self.undated += 1
             return Before(float(seconds))
         return self.capture - timedelta(seconds=float(seconds))
 

@@ -397,6 +397,8 @@ def test_a_session_of_tables_keeps_what_its_earlier_rows_showed() -> None:
         "37s .. 21s before capture  row changed: STATUS Ready -> Ready,SchedulingDisabled (its rows at line 15 and line 19)",
         "21s .. 3s before capture  row changed: STATUS Ready,SchedulingDisabled -> Ready (its rows at line 19 and line 23)",
         "3s .. 0s before capture  row changed: VERSION v1.16.10 -> v1.17.12 (its rows at line 23 and line 27)"]
+    # seven facts stated only as ages (two creations, five changes): a span's end is no fact of its own
+    assert cluster.timeline.attrs["undated"] == 7 == len(cluster.timeline.attrs["before_capture"])
     # the rows' cells as they are now stay the last row's
     assert {n.name: n.view.text.columns["STATUS"] for n in cluster.objects} == {
         "dev-k8s-master": "Ready", "dev-k8s-node": "Ready"}
