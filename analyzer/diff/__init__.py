@@ -132,16 +132,60 @@ def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str
             return kind in ("", "Cluster") or cluster.covers(kind)
         return any(o.namespace == key[2] and o.name == key[3] for o in cluster.objects_of(kind))
 
+    replaced = _replacements([k for k in a if k not in b], [k for k in b if k not in a],
+                             _pod_owners(old), _pod_owners(new))
     new_items, resolved, uncomparable = [], [], []
+    still = [v for k, v in b.items() if k in a]
     for k, v in b.items():
-        if k not in a:
+        if k in replaced:
+            earlier, owner = replaced[k]
+            still.append({**v, "replaces": earlier[3], "owner": owner})
+        elif k not in a:
             (new_items if could_tell(k, old, "old", na_old) else uncomparable).append(v)
+    taken = {earlier for earlier, _ in replaced.values()}
     for k, v in a.items():
-        if k not in b:
+        if k not in b and k not in taken:
             (resolved if could_tell(k, new, "new", na_new) else uncomparable).append(v)
-    return {"new": ranked(new_items), "resolved": ranked(resolved),
-            "open": ranked([v for k, v in b.items() if k in a]),
+    return {"new": ranked(new_items), "resolved": ranked(resolved), "open": ranked(still),
             "not_comparable": ranked(uncomparable)}
+
+
+Key = tuple[str, str, str, str]  # (rule, kind, namespace, name) of a failing finding
+
+
+def _pod_owners(c: Cluster) -> dict[tuple[str, str], str]:
+    """Each pod's controller as `ReplicaSet ns/name`, where it has one."""
+    pods = c.tables.pods
+    if pods.empty:
+        return {}
+    return {(ns, name): f"{kind} {ns}/{owner}"
+            for ns, name, kind, owner in zip(pods["namespace"], pods["name"], pods["owner_kind"],
+                                             pods["owner_name"], strict=True)
+            if isinstance(kind, str) and kind and isinstance(owner, str) and owner}
+
+
+def _replacements(gone: list[Key], came: list[Key], owners_old: dict[tuple[str, str], str],
+                  owners_new: dict[tuple[str, str], str]) -> dict[Key, tuple[Key, str]]:
+    """Findings on pods that replaced their controller's failing pods: a pod only the new dump
+    holds, failing a rule a pod of the same controller that only the old dump holds failed, is
+    that finding still open (a ReplicaSet's Pending pod made again is Pending still), not one
+    resolved and one new. Paired in name order, as many as both sides have: new key -> (old key,
+    controller)."""
+    def by_owner(keys: list[Key], owners: dict[tuple[str, str], str],
+                 other: dict[tuple[str, str], str]) -> dict[tuple[str, str], list[Key]]:
+        grouped: dict[tuple[str, str], list[Key]] = {}
+        for k in sorted(keys):
+            owner = owners.get((k[2], k[3])) if k[1] == "Pod" else None
+            if owner is not None and (k[2], k[3]) not in other:  # the pod is gone from the other dump
+                grouped.setdefault((k[0], owner), []).append(k)
+        return grouped
+
+    before = by_owner(gone, owners_old, owners_new)
+    pairs: dict[Key, tuple[Key, str]] = {}
+    for (rule, owner), keys in by_owner(came, owners_new, owners_old).items():
+        for earlier, later in zip(before.get((rule, owner), ()), keys, strict=False):
+            pairs[later] = (earlier, owner)
+    return pairs
 
 
 def _incidents(c: Cluster) -> list[dict[str, Any]]:
@@ -161,11 +205,18 @@ def _incidents(c: Cluster) -> list[dict[str, Any]]:
 def compare_incidents(old: Cluster, new: Cluster) -> dict[str, list[dict[str, Any]]]:
     """Incidents (findings grouped by cause) new in the second dump, resolved, still open.
 
-    Two incidents are one when they concern an object in common: the cause a dump can name
+    Two incidents are one when they concern an object in common (a pod's controller counts as
+    one it concerns): the cause a dump can name
     shifts with what it holds (without ConfigMaps, a missing ConfigMap is seen as its mount
     failing), and the problem is the same. An open incident says what it was (`was`)."""
     a, b = _incidents(old), _incidents(new)
     order = {"critical": 0, "warning": 1, "info": 2}
+    # a pod's incident concerns its controller too: its pod made again (a ReplicaSet's Pending
+    # pod replaced by another, Pending alike) is the same incident, still open
+    owners = {f"Pod {ns}/{name}": owner for side in (old, new) for (ns, name), owner in _pod_owners(side).items()}
+
+    def concerns(incident: dict[str, Any]) -> set[str]:
+        return {*incident["objects"], *(owners[o] for o in incident["objects"] if o in owners)}
 
     def ranked(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return sorted(items, key=lambda x: (order.get(x["severity"], 3), -x["workloads"], x["cause"]))
@@ -173,7 +224,7 @@ def compare_incidents(old: Cluster, new: Cluster) -> dict[str, list[dict[str, An
     matched: set[int] = set()
     new_items, still = [], []
     for x in b:
-        earlier = [k for k, y in enumerate(a) if set(y["objects"]) & set(x["objects"])]
+        earlier = [k for k, y in enumerate(a) if concerns(y) & concerns(x)]
         if earlier:
             matched.update(earlier)
             still.append({**x, "was": [a[k]["headline"] for k in earlier]})

@@ -30,6 +30,13 @@ def value_text(value: Any) -> str:
     return text if len(text) <= 200 else text[:199] + "…"
 
 
+def replacing(finding: dict[str, Any]) -> str:
+    """What an open finding on a replacement pod was before: its controller's pod it replaced."""
+    if not finding.get("replaces"):
+        return ""
+    return f" (as its {finding['owner']}'s pod {finding['replaces']} was)"
+
+
 def summary_lines(d: dict[str, Any]) -> list[str]:
     """The headline numbers of a diff, one line each."""
     f, i = d["findings"], d["incidents"]
@@ -99,7 +106,7 @@ def as_text(d: dict[str, Any]) -> str:
         items = d["findings"][title]
         if items:
             out.append(f"\nFindings {title.replace('_', ' ')} ({len(items)}):")
-            out += [f"  [{f['severity']}] {f['rule']}: {f['message']}" for f in items[:ROWS_SHOWN]]
+            out += [f"  [{f['severity']}] {f['rule']}: {f['message']}{replacing(f)}" for f in items[:ROWS_SHOWN]]
     out.append("\nLeft out of the comparison (volatile): "
                + ", ".join(v["path"] for v in d["volatile_fields"]))
     if d["history"]:
@@ -162,7 +169,7 @@ def as_markdown(d: dict[str, Any]) -> str:
     for title in ("new", "resolved", "open", "not_comparable"):
         items = d["findings"][title]
         out += ["", f"### {title.replace('_', ' ').capitalize()} ({len(items)})", ""]
-        out += [f"- {f['severity']} **{md(f['rule'])}**: {md(f['message'])}" for f in items[:ROWS_SHOWN]]
+        out += [f"- {f['severity']} **{md(f['rule'])}**: {md(f['message'] + replacing(f))}" for f in items[:ROWS_SHOWN]]
     out += ["", "## Left out of the comparison", ""]
     out += [f"- `{v['path']}`: {md(v['why'])}" for v in d["volatile_fields"]]
     out += [f"- {md(h['kind'])} objects compared by count only: {h['old']} -> {h['new']}" for h in d["history"]]
@@ -175,6 +182,7 @@ def _environment() -> Environment:
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["label"] = label
+    env.filters["replacing"] = replacing
     env.filters["value_text"] = value_text
     return env
 

@@ -53,3 +53,4 @@ def test_node_tables_before_and_after_an_upgrade() -> None:
         "k9s-01": [cordoned, version], "k9s-02": [cordoned, version], "k9s-03": [version]}
     # k9s-04 is only in the second paste: a paste may show some rows, so it is not 'added'
     assert d["added"] == [] and [n["objects"] for n in d["not_comparable"]] == [1]
+
