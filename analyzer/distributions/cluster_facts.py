@@ -61,7 +61,11 @@ def control_plane(cluster: ModeledDump, dist: Distribution, classified: Classifi
     if profile is None:
         return ControlPlane("unknown", ["no control-plane pods seen and the distribution is not known"])
     evidence = [f"{dist.name} runs a {profile.control_plane} control plane"]
-    if cluster.covers("Pod"):
+    if profile.runs_as == "static-pods":
+        # kubeadm, kind, RKE2, OpenShift...: their static pods exist; a dump without them left them out
+        evidence[0] = (f"{dist.name} runs a self-hosted control plane as static pods; "
+                       "none of them is in the dump")
+    elif cluster.covers("Pod"):
         seen = ("no control-plane pods in kube-system" if profile.control_plane == "managed" else
                 "no control-plane pods in kube-system: its components run outside pods here")
         evidence.insert(0, seen)

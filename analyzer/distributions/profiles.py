@@ -12,6 +12,8 @@ from analyzer.safeyaml import load_yaml
 
 PROFILES_FILE = Path(__file__).with_name("profiles.yaml")
 CONTROL_PLANE_KINDS = ("managed", "self-hosted")
+# How a self-hosted control plane runs: kubelet static pods (mirrored as pods) or plain processes.
+CONTROL_PLANE_RUNS_AS = ("static-pods", "processes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +24,7 @@ class Profile:
     title: str
     control_plane: str
     based_on: str | None = None
+    runs_as: str | None = None  # a self-hosted control plane's static pods or processes
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +97,11 @@ def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
         if row.get("control_plane") not in CONTROL_PLANE_KINDS:
             raise ValueError(f"{path.name}: distribution {name!r}: control_plane must be one of "
                              f"{CONTROL_PLANE_KINDS}, not {row.get('control_plane')!r}")
-        dists[name] = Profile(name, row.get("title", name), row["control_plane"], row.get("based_on"))
+        if row.get("runs_as") not in (None, *CONTROL_PLANE_RUNS_AS):
+            raise ValueError(f"{path.name}: distribution {name!r}: runs_as must be one of "
+                             f"{CONTROL_PLANE_RUNS_AS}, not {row.get('runs_as')!r}")
+        dists[name] = Profile(name, row.get("title", name), row["control_plane"], row.get("based_on"),
+                              row.get("runs_as"))
     for profile in dists.values():
         if profile.based_on and profile.based_on not in dists:
             raise ValueError(f"{path.name}: {profile.name} is based on unknown {profile.based_on!r}")

@@ -103,6 +103,23 @@ def test_visible_control_plane_pods_make_it_self_hosted() -> None:
     assert dist.control_plane.evidence == ["control-plane pods visible: kube-apiserver-cp1, kube-apiserver-cp2"]
 
 
+def test_static_pod_control_plane_not_in_the_dump_is_said_not_collected() -> None:
+    # realdata kind/kubectl-neat (itaysk/kubectl-neat test/fixtures/list1-raw.yaml @ b6e10595):
+    # two pods of `default` on kind's 116-control-plane node. kind runs its control plane as static
+    # pods in kube-system; the paste left them out, they do not run "outside pods".
+    pasted = load(*(pod("default", name, node_name="116-control-plane", image="docker.io/itaysk/cyan:latest")
+                    for name in ("t1", "t2")))
+    dist = _facts(pasted, name="kind")
+    assert dist.control_plane.kind == "self-hosted"
+    assert dist.control_plane.evidence == [
+        "kind runs a self-hosted control plane as static pods; none of them is in the dump"]
+    # k3s runs its API server, scheduler and controllers in its own process: no pods to collect
+    dist = _facts(pasted, name="k3s")
+    assert dist.control_plane.evidence == [
+        "no control-plane pods in kube-system: its components run outside pods here",
+        "k3s runs a self-hosted control plane"]
+
+
 def test_csi_drivers_from_csidriver_objects_and_storage_classes() -> None:
     sc = {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", "metadata": {"name": "gp3"},
           "provisioner": "ebs.csi.aws.com"}
