@@ -18,6 +18,14 @@ from analyzer.report.sections import _counts, _version_text, records, server_ver
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
 
+# The overview's rows (key in _overview, label), one list for the HTML and the Markdown page
+OVERVIEW_ROWS = (("control_plane", "control plane"), ("cni", "CNI"), ("dns_service_ip", "DNS Service IP"),
+                 ("dns_provider", "DNS provider"), ("kube_proxy_mode", "kube-proxy mode"),
+                 ("csi_drivers", "CSI drivers"), ("api_tunnel", "API tunnel"),
+                 ("server_version_shown", "server version"), ("nodes", "nodes"), ("pods", "pods"),
+                 ("formats", "formats"), ("capture_time", "capture time"))
+# An overview value the dump does not show (None): said so, not a dash a reader takes for "none"
+NOT_IN_DUMP = "not in the dump"
 MAX_PREFIXES = 40  # label/annotation key prefixes shown (the most used across the clusters)
 NO_PREFIX = "(no prefix)"
 
@@ -216,11 +224,11 @@ def render_comparison(clusters: Sequence[Cluster], outdir: str | Path, ids: Sequ
     if "html" in formats:
         drawn = comparison_diagrams(clusters, facts)
         index = directory / "index.html"
-        index.write_text(render_page("comparison.html.j2", c=facts, diagrams=drawn,
-                                     failures=list(failures)), encoding="utf-8")
+        page = {"c": facts, "diagrams": drawn, "failures": list(failures),
+                "overview_rows": OVERVIEW_ROWS, "not_in_dump": NOT_IN_DUMP}
+        index.write_text(render_page("comparison.html.j2", **page), encoding="utf-8")
         md = directory / "comparison.md"
-        md.write_text(render_page("comparison.md.j2", c=facts, diagrams=drawn,
-                                  failures=list(failures)), encoding="utf-8")
+        md.write_text(render_page("comparison.md.j2", **page), encoding="utf-8")
         written += [index, md, *write_diagrams(drawn, directory)]
     out = directory / "comparison.json"
     out.write_text(json.dumps({**facts, "failures": list(failures)}, indent=2, sort_keys=True,

@@ -25,3 +25,37 @@ def test_a_pod_with_an_empty_priority_class_name_uses_none() -> None:
     for name in ("old", "new"):
         assert facts["priority_classes"][name]["used_by_pods"] == [
             ["system-node-critical", 1]], name
+
+
+# The DNS Service of the same dump (kube-system/services.json, trimmed), and its coredns pod's
+# creation: the dump's capture time is bounded by the newest time it holds.
+_DNS_SERVICE = """\
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Service, metadata: {name: kube-dns, namespace: kube-system},
+   spec: {clusterIP: 10.96.0.10, ports: [{name: dns, port: 53, protocol: UDP}]}}
+- {apiVersion: v1, kind: Pod, metadata: {name: coredns-86c58d9df4-mnjkg, namespace: kube-system,
+   creationTimestamp: "2019-03-08T08:21:42Z"}, spec: {containers: [{name: coredns, image: k8s.gcr.io/coredns:1.2.6}]}}
+"""
+
+
+def test_the_markdown_overview_has_the_html_rows_and_says_what_the_dump_does_not_show(tmp_path) -> None:
+    from analyzer.report.comparison import NOT_IN_DUMP, OVERVIEW_ROWS, render_comparison
+
+    shown = analyzer.load({"services.yaml": _DNS_SERVICE}, name="shown")
+    bare = analyzer.load({"pods.yaml": _OLD_PODS}, name="bare")
+    render_comparison([shown, bare], tmp_path)
+    md = (tmp_path / "comparison.md").read_text(encoding="utf-8")
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ")[1:3]
+            for line in md.split("## Overview", 1)[1].split("##", 1)[0].splitlines() if line.startswith("| ")}
+    for _, label in OVERVIEW_ROWS:
+        assert label in rows, label
+        assert f"<th>{label}</th>" in html, label
+    # columns: bare (unknown), shown (unknown): sorted by distribution, then name
+    assert rows["DNS Service IP"] == [NOT_IN_DUMP, "10.96.0.10"]
+    assert rows["DNS provider"] == ["coredns", "coredns"]  # both hold the coredns pod
+    assert rows["capture time"][0] == NOT_IN_DUMP and rows["capture time"][1].startswith("2019-03-08")
+    assert rows["CNI"] == [NOT_IN_DUMP, NOT_IN_DUMP]
+    assert "–" not in html.split('id="overview"', 1)[1].split("</section>", 1)[0]
