@@ -222,3 +222,22 @@ def test_the_fleet_page_sorts_its_dumps_as_numbers(browser, tmp_path: Path) -> N
         assert errors == [] and attempted == []
     finally:
         page.close()
+
+
+def test_the_comparison_page_keeps_its_width_and_its_row_labels_in_view(browser, sample_reports) -> None:
+    # Realdata's 28 dumps made the page 5,982 px wide at 1,400: every section scrolled with the
+    # widest table and the row labels left the screen. Here the samples at a narrow window.
+    out, _ = sample_reports
+    page, errors, attempted = open_guarded(browser, (out / "index.html").as_uri())
+    try:
+        page.set_viewport_size({"width": 700, "height": 900})
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        box = page.locator("#overview .wide")
+        assert box.evaluate("d => d.scrollWidth > d.clientWidth")  # this table scrolls in its box
+        box.evaluate("d => { d.scrollLeft = d.scrollWidth; }")
+        label = page.locator("#overview tbody th").first
+        assert label.inner_text() == "control plane"
+        assert abs(label.bounding_box()["x"] - box.bounding_box()["x"]) < 1  # still at the box's left
+        assert errors == [] and attempted == []
+    finally:
+        page.close()

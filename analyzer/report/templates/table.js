@@ -155,7 +155,10 @@
     this.next.addEventListener("click", function () { self.page += 1; self.render(); });
     bar.appendChild(this.prev);
     bar.appendChild(this.next);
-    this.root.insertBefore(bar, this.table);
+    // before the table, or before the box it scrolls in (a comparison's wide tables): the bar stays in view
+    var at = this.table;
+    while (at.parentNode !== this.root) { at = at.parentNode; }
+    this.root.insertBefore(bar, at);
     var note = this.root.querySelector(".kt-note");
     if (note) { note.hidden = true; }
     this.heads.forEach(function (th, j) {
