@@ -88,7 +88,7 @@ def _components(clusters: Keyed) -> list[dict[str, Any]]:
             key = (str(row["role"]), str(row["component"] or row["name"]))
             cells.setdefault(key, {})[name] = {
                 k: row[k] for k in ("name", "kind", "version", "images", "desired", "ready",
-                                    "healthy", "host_network", "priority_class")}
+                                    "healthy", "host_network", "priority_class", "inferred")}
     return [{"role": role, "component": comp, "cells": cells[(role, comp)]}
             for role, comp in sorted(cells)]
 

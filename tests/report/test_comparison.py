@@ -59,3 +59,40 @@ def test_the_markdown_overview_has_the_html_rows_and_says_what_the_dump_does_not
     assert rows["capture time"][0] == NOT_IN_DUMP and rows["capture time"][1].startswith("2019-03-08")
     assert rows["CNI"] == [NOT_IN_DUMP, NOT_IN_DUMP]
     assert "–" not in html.split('id="overview"', 1)[1].split("</section>", 1)[0]
+
+
+# An EKS node's aws-node pod without its DaemonSet (realdata eks/holmesgpt-fixtures,
+# 08_memory_pressure/kubectl_describe.txt lists kube-system/aws-node-87tjm on one of 3 nodes);
+# here as the API returns the pod, its owner named.
+_AWS_NODE_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: aws-node-87tjm
+  namespace: kube-system
+  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: aws-node, uid: u1, controller: true}]
+spec:
+  containers: [{name: aws-node, image: 602401143452.dkr.ecr.us-east-1.amazonaws.com/amazon-k8s-cni:v1.18.3-eksbuild.2}]
+"""
+
+
+def test_a_component_known_by_its_pods_alone_says_pods_seen_not_desired(tmp_path) -> None:
+    from analyzer.report.comparison import render_comparison
+
+    pods_only = analyzer.load({"pod.yaml": _AWS_NODE_POD}, name="pods-only")
+    with_ds = analyzer.load({"pod.yaml": _AWS_NODE_POD, "ds.yaml": """\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: aws-node, namespace: kube-system}
+spec: {template: {spec: {containers: [{name: aws-node, image: 602401143452.dkr.ecr.us-east-1.amazonaws.com/amazon-k8s-cni:v1.18.3-eksbuild.2}]}}}
+status: {desiredNumberScheduled: 3, numberReady: 3}
+"""}, name="with-ds")
+    render_comparison([pods_only, with_ds], tmp_path)
+    row = next(line for line in (tmp_path / "comparison.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| cni: aws-node |"))
+    cells = row.split(" | ")[1:3]
+    assert "pods seen, the DaemonSet not in the dump" in cells[0]  # 1 pod of a DaemonSet on 3 nodes
+    assert "3/3" in cells[1] and "pods seen" not in cells[1]
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert html.count("pods seen, the DaemonSet not in the dump") == 1
+    assert "where the cluster does not run it" not in html  # a dash is what the dump lacks
