@@ -146,8 +146,12 @@ def _priority_classes(c: Cluster) -> dict[str, Any]:
     # (old API servers wrote `priorityClassName: ""` on pods without one: minikube 1.13)
     named = pods["priority_class"].astype("string").fillna("").ne("")
     used = _counts(pods[named.to_numpy(dtype=bool)], "priority_class")
+    # a pod read from its spec states its priority (admission sets it) or class; a table row or a
+    # node's pod list does neither, so "none" would be a guess
+    stated = int((pods["priority"].notna() | pods["priority_class"].notna()).sum())
     defined = sorted(o.key.name for o in c.objects_of("PriorityClass"))
-    return {"used_by_pods": used, "defined": defined, "collected": c.covers("PriorityClass")}
+    return {"used_by_pods": used, "pods_stating": stated, "defined": defined,
+            "collected": c.covers("PriorityClass")}
 
 
 def _findings(clusters: Keyed) -> list[dict[str, Any]]:

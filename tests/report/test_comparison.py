@@ -96,3 +96,28 @@ status: {desiredNumberScheduled: 3, numberReady: 3}
     html = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert html.count("pods seen, the DaemonSet not in the dump") == 1
     assert "where the cluster does not run it" not in html  # a dash is what the dump lacks
+
+
+def test_priority_classes_and_node_software_the_dump_does_not_show_are_said_so(tmp_path) -> None:
+    from analyzer.report.comparison import NOT_IN_DUMP, render_comparison
+
+    # pods as rows of a table (realdata eks/holmesgpt-fixtures: a node's pods listed by describe):
+    # no spec, so no priority stated; no nodes at all
+    rows = analyzer.load({"get-pods.txt": """\
+$ kubectl get pods -A
+NAMESPACE     NAME             READY   STATUS    RESTARTS   AGE
+kube-system   aws-node-87tjm   2/2     Running   0          35d
+"""}, name="rows")
+    specs = analyzer.load({"pods.yaml": _OLD_PODS.replace("priorityClassName: system-node-critical, ", "")},
+                          name="specs")
+    facts = comparison_facts([rows, specs])
+    assert (facts["priority_classes"]["rows"]["pods_stating"], facts["priority_classes"]["specs"]["pods_stating"]) == (0, 1)
+    render_comparison([rows, specs], tmp_path)
+    md = (tmp_path / "comparison.md").read_text(encoding="utf-8")
+    used = next(line for line in md.splitlines() if line.startswith("| used by pods |")).split(" | ")[1:3]
+    assert used == [NOT_IN_DUMP, "none"]  # columns by name: rows, specs
+    os_image = next(line for line in md.splitlines() if line.startswith("| OS image |")).split(" | ")[1:3]
+    assert os_image == [NOT_IN_DUMP, NOT_IN_DUMP]
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    nodes = html.split('id="nodes"', 1)[1].split("</section>", 1)[0]
+    assert nodes.count(NOT_IN_DUMP) == 10  # five rows, two dumps without nodes
