@@ -18,6 +18,7 @@ from analyzer.findings.facts import (
     objects_named,
     owner,
     pods_by_namespace,
+    text_status,
     waiting_containers,
 )
 from analyzer.findings.ownership import owned_pods
@@ -26,6 +27,7 @@ from analyzer.ingest.records import KubeObject
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.normalize import as_dict
+from analyzer.model.podstatus import pod_status
 
 
 def _counts(obj: KubeObject) -> tuple[int | None, int, str, str]:
@@ -130,7 +132,25 @@ OWN_FAILURES = frozenset({"ImagePullBackOff", "ErrImagePull", "InvalidImageName"
 
 
 def _pods_fail_on_their_own(cluster: AnalyzedDump, obj: KubeObject) -> bool:
-    return any(waiting_containers(pod, OWN_FAILURES) or _turned_down(cluster, pod) for pod in owned_pods(cluster, obj))
+    return any(waiting_containers(pod, OWN_FAILURES) or _turned_down(cluster, pod) or _stopped(pod)
+               for pod in owned_pods(cluster, obj))
+
+
+# What kubectl shows of a pod whose containers stopped for good (kubectl's printPod: a
+# terminated container's reason, the pod's own reason). A controller's pod restarts its
+# containers (restartPolicy Always): one that stopped is not one still starting.
+STOPPED = frozenset({"Completed", "Error", "Terminated", "Shutdown", "NodeShutdown", "Evicted",
+                     "ContainerStatusUnknown", "OOMKilled"})
+
+
+def _stopped(pod: KubeObject) -> bool:
+    """The pod stopped and is not being deleted (kubernetes/kubernetes#104531: a Deployment's
+    pod Completed on a node shut down gracefully, 2 of 3 ready at 2m54s and never replaced)."""
+    if pod.view.metadata.deletionTimestamp or text_status(pod) == "Terminating":
+        return False  # leaving, as an old revision's pods do in a rollout
+    if pod.view.status.phase in ("Succeeded", "Failed"):
+        return True
+    return (text_status(pod) or pod_status(pod.view)[0]) in STOPPED
 
 
 def _turned_down(cluster: AnalyzedDump, pod: KubeObject) -> bool:
