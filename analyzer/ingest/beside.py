@@ -13,13 +13,16 @@ Result = TypeVar("Result")
 Span = tuple[int, int]  # a chunk's (start, end) in the file
 
 
-def read_later_beside(spans: list[Span], own_share: float, read: Callable[[list[Span]], Result],
+def read_later_beside(spans: list[Span], from_bytes: int, own_share: float, read: Callable[[list[Span]], Result],
                       result_type: type[Result]) -> tuple[Forked[Result] | None, int]:
     """A child started on `read(later spans)`, the spans after this process's `own_share` of
-    the bytes, and the first of them; (None, len(spans)) where no span is left to a child or
-    none can run now (no second CPU, another child at work, too little memory)."""
+    the bytes, and the first of them; (None, len(spans)) where the spans hold fewer than
+    `from_bytes`, no span is left to a child, or none can run now (no second CPU, another child
+    at work, too little memory)."""
     size = spans[-1][1] - spans[0][0] if spans else 0
-    own_until = spans[0][0] + own_share * size if spans else 0
+    if size < from_bytes or not spans:
+        return None, len(spans)
+    own_until = spans[0][0] + own_share * size
     later = next((i for i, (start, _) in enumerate(spans) if start >= own_until), len(spans))
     if later == len(spans):
         return None, later

@@ -301,7 +301,7 @@ def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -
     items: list[Any] = []
     chunks: list[tuple[int, int, int]] = []
     reader = _ChunkReader(data)
-    beside, beside_from = _decode_beside(data, spans, end - first)
+    beside, beside_from = _decode_beside(data, spans)
     try:
         at = 0
         while at < len(spans):
@@ -335,15 +335,13 @@ def _decode_in_chunks(data: memoryview, release: Callable[[int], None] | None) -
                            chunks=chunks)
 
 
-def _decode_beside(data: memoryview, spans: list[tuple[int, int]],
-                   size: int) -> tuple[Forked[_ViewsBeside] | None, int]:
+def _decode_beside(data: memoryview, spans: list[tuple[int, int]]) -> tuple[Forked[_ViewsBeside] | None, int]:
     """A child started on a large List's later chunks (its items' views come back as msgpack),
     and the first of those chunks; (None, len(spans)) where the List is small or no child can
     run now (`analyzer.forked`: no second CPU, another child of this process at work, too
     little memory). The child reads the chunks from the same mapped pages or bytes."""
-    if size < _BESIDE_FROM_BYTES:
-        return None, len(spans)
-    return read_later_beside(spans, _OWN_SHARE, lambda later: _views_of(data, later), _ViewsBeside)
+    return read_later_beside(spans, _BESIDE_FROM_BYTES, _OWN_SHARE, lambda later: _views_of(data, later),
+                             _ViewsBeside)
 
 
 def _views_of(data: memoryview, spans: list[tuple[int, int]]) -> _ViewsBeside:

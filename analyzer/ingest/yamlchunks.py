@@ -293,10 +293,8 @@ def _read_beside(source: MappedText, spans: list[tuple[int, int]],
     len(spans)) where the List is small or no child can run now (`analyzer.forked`). Reading
     YAML is slow enough that the child pays for its start on a few MB; its items come back as
     the compact JSON this process would have made of them."""
-    if not spans or spans[-1][1] - spans[0][0] < BESIDE_FROM_BYTES:
-        return None, len(spans)
-    return read_later_beside(spans, _OWN_SHARE, lambda later: _json_items_of(source, later, first_line),
-                             _ItemsBeside)
+    return read_later_beside(spans, BESIDE_FROM_BYTES, _OWN_SHARE,
+                             lambda later: _json_items_of(source, later, first_line), _ItemsBeside)
 
 
 def _json_items_of(source: MappedText, spans: list[tuple[int, int]], first_line: int) -> _ItemsBeside:

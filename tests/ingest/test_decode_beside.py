@@ -97,8 +97,8 @@ def test_a_child_stops_at_a_custom_resource_and_this_process_reads_on(
     given: list[list[tuple[int, int]]] = []  # the chunks a child was given
     real_decode_beside = jsondocs._decode_beside
 
-    def decode_beside(data, spans, size):
-        child, later = real_decode_beside(data, spans, size)
+    def decode_beside(data, spans):
+        child, later = real_decode_beside(data, spans)
         given.append(spans[later:])
         return child, later
 
