@@ -71,7 +71,8 @@ def inspect(
                                 + ["what `kubectl rollout status` said of the rollouts it watched"]
                                 * bool(result.rollout_verdicts)
                                 + ["the certificates `kubeadm certs check-expiration` listed"]
-                                * bool(result.certificate_expiries))
+                                * bool(result.certificate_expiries)
+                                + ["the nodes' journal lines (`journalctl -u kubelet`)"] * bool(result.node_journal))
             err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only {said}: "
                               "`kda findings DUMP` reads it")
     if strict and result.rejections:

@@ -57,6 +57,8 @@ def summarize(cluster: ModeledDump, components: bool = True) -> dict[str, Any]:
                  # logs of pods the dump does not hold: left by an earlier capture
                  "without_pod": sorted({f"{log.namespace}/{log.pod}" for log in logs_without_pod(cluster)})},
         "generic_tables": len(r.generic_tables),
+        # the nodes' journal lines read (`journalctl -u kubelet` pasted or collected): by host, by unit
+        "node_journal": _journal_by_host(getattr(r, "node_journal", None) or ()),
     }
     dist = _distribution(cluster)
     if dist is not None:
@@ -144,7 +146,22 @@ def summary_text(cluster: ModeledDump) -> str:
         named = ", ".join(orphans[:5]) + (f" and {len(orphans) - 5} more" if len(orphans) > 5 else "")
         lines.append(f"      of {len(orphans)} pod(s) the dump does not hold ({named}): left by an earlier "
                      "capture, or taken at another time; read apart from the state the dump shows")
+    journals = s.get("node_journal") or {}
+    if journals:
+        said = [f"{host} ({', '.join(f'{unit} {count}' for unit, count in units.items())})"
+                for host, units in list(journals.items())[:5]]
+        lines.append(f"node journal: {sum(sum(u.values()) for u in journals.values())} line(s) of "
+                     + ", ".join(said) + (f" and {len(journals) - 5} more host(s)" if len(journals) > 5 else ""))
     return "\n".join(lines) + "\n"
+
+
+def _journal_by_host(journal: Any) -> dict[str, dict[str, int]]:
+    """Journal lines counted by host, then unit, both sorted."""
+    counts: Counter[tuple[str, str]] = Counter((line.host, line.unit) for line in journal)
+    by_host: dict[str, dict[str, int]] = {}
+    for (host, unit), count in sorted(counts.items()):
+        by_host.setdefault(host, {})[unit] = count
+    return by_host
 
 
 def _where(entry: dict[str, Any]) -> str:

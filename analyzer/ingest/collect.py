@@ -15,6 +15,7 @@ from analyzer.collector import collector_paused
 from analyzer.errors import InputError
 from analyzer.ingest import (
     datasniff,
+    journal,
     jsondocs,
     kubeadm_certs,
     layouts,
@@ -218,6 +219,9 @@ class Ingestor:
                 layouts.path_decides_not_objects(entry.path) or datasniff.data_shape(data) != datasniff.OBJECTS):
             # (a file named `version` is must-gather's image name, or `kubectl version` a
             # collector saved: the server version is read from the latter)
+            if layouts.holds_node_journal(entry.path) and self._add_journal_file(
+                    display, data, whole=False, what=layouts.not_objects_reason(entry.path) or ""):
+                return
             if not (_KUBECTL_VERSION.match(data) and self._add_kubectl_message(entry, display, data)):
                 self._add_side_file(entry, data, display)
             return
@@ -255,6 +259,9 @@ class Ingestor:
         if self._add_kubectl_message(entry, display, data):
             return
         if hint is None and self._add_quoted_refusals(display, data):
+            return
+        if hint is None and self._add_journal_file(display, data,
+                                                   whole=not (entry.path and layouts.holds_node_journal(entry.path))):
             return
         if entry.path.endswith((".log", ".txt")) and hint is None:
             self.result.files.append(FileReport(display, "ignored"))
@@ -679,6 +686,8 @@ class Ingestor:
                 if prepared and not self.result.server_version:
                     self.result.server_version = prepared
             what = f"output of '{_short(block.command_text)}'" if shown else f"'{_short(block.command_text)}' (no output shown)"
+            if shown and self._add_journal(display, block, out, what):
+                return
             skip.append(Rejection(display, block.span, f"{what}: not kubectl"))
             return
         command = block.command
@@ -859,6 +868,57 @@ class Ingestor:
                                              "command line, but its output is a kubectl table or describe: read as one"))
         return True
 
+    def _add_journal(self, display: str, block: Block, out: list[tuple[int, str]], what: str) -> bool:
+        """A node's journal lines (`journalctl -u kubelet`, `systemctl status kubelet`) in a block
+        read as nothing else, kept with their host and unit, its other lines named; False when it
+        holds none."""
+        return self._add_journal_lines(display, block.span, what, out)
+
+    def _add_journal_lines(self, display: str, span: str, what: str, out: list[tuple[int, str]]) -> bool:
+        """The journal lines among lines read as nothing else, kept; False when there are none."""
+        read = journal.journal_lines(out, display)
+        said = [t for _, t in out if t.strip()]
+        if not read:
+            return False
+        self.result.node_journal.extend(read)
+        hosts = sorted({j.host for j in read})
+        units = sorted({j.unit for j in read})
+        others = len(said) - len(read)
+        self.result.skipped.append(Rejection(
+            display, span, f"{what}: {len(read)} journal line(s) of {', '.join(hosts)} (units {', '.join(units)}) "
+            "read as the node's journal, no objects" + (f"; {others} other line(s) in it are not journal lines"
+                                                         if others else "")))
+        return True
+
+    def _add_journal_file(self, display: str, data: bytes, whole: bool, what: str = "") -> bool:
+        """A file that is a node's journal (`journalctl -u kubelet > kubelet.log`, a collector's
+        copy): its lines kept with their host and unit, the last _JOURNAL_TAIL of a long one.
+        `whole`: a file no layout names a journal is one when most of its first lines are."""
+        text = data.decode("utf-8", "replace")
+        if whole:
+            head = [(0, t) for t in text[:_JOURNAL_SNIFF].split("\n")[:-1] if t.strip()]
+            if not head or 2 * len(journal.journal_lines(head, display)) < len(head):
+                return False
+        lines = text.split("\n")
+        if lines and not lines[-1]:
+            lines.pop()  # (the newline that ends the file ends its last line)
+        first = max(0, len(lines) - _JOURNAL_TAIL)
+        read = journal.journal_lines([(no, lines[no - 1]) for no in range(first + 1, len(lines) + 1)], display)
+        if not read:
+            return False
+        self.result.node_journal.extend(read)
+        self.result.files.append(FileReport(display, "node-journal"))
+        hosts = sorted({j.host for j in read})
+        units = sorted({j.unit for j in read})
+        others = sum(1 for t in lines[first:] if t.strip()) - len(read)
+        self.result.skipped.append(Rejection(
+            display, "", f"{what or 'a node' + chr(39) + 's journal'}: {len(read)} journal line(s) of {', '.join(hosts[:5])}"
+            + (f" and {len(hosts) - 5} other host(s)" if len(hosts) > 5 else "")
+            + f" (units {', '.join(units[:8])}{', ...' if len(units) > 8 else ''}) read as the node's journal, no objects"
+            + (f"; its first {first} line(s) not read (the journal's last {_JOURNAL_TAIL} kept)" if first else "")
+            + (f"; {others} other line(s) are not journal lines" if others else "")))
+        return True
+
     def _add_text_block(self, display: str, block: Block, out: list[tuple[int, str]]) -> None:
         """Lines no visible command produced: sniffed as a file would be, else skipped."""
         body = "\n".join(t for _, t in out)
@@ -877,6 +937,8 @@ class Ingestor:
             self._add_structured_block(display, block, out, "json")
             return
         what = "code block" if block.fenced else "prose"
+        if self._add_journal(display, block, out, what):
+            return
         section = _describe_fragment(out)
         if _only_describe_event_rows(out):
             # kubectl output, but of no object: nothing says whose events they are (karpenter-
@@ -1163,8 +1225,12 @@ class Ingestor:
             # A fragment of text the parser could not read: not countable as objects.
             self._record_input_rejection(rej)
         self._note_client_and_version(text, commands=self._transcript is None)
+        all_lines = text.split("\n") if parsed.unread else []
         for first, last in parsed.unread:
             span = f"line {first}" if first == last else f"lines {first}-{last}"
+            if self._add_journal_lines(display, span, "neither a kubectl table nor a describe",
+                                       [(no, all_lines[no - 1]) for no in range(first, min(last, len(all_lines)) + 1)]):
+                continue
             self.result.skipped.append(Rejection(display, span, "neither a kubectl table nor a describe "
                                                  "(prose, or a fragment of an output): not read"))
         for line, said in parsed.errors:
@@ -1811,6 +1877,10 @@ _ASSUMED_NAMESPACE = "default"
 
 # A tar archive is written in blocks of this size; an empty one is two blocks of zero bytes.
 _TAR_BLOCK = 512
+# A node's journal file: the lines its start is sniffed from, and how many of its last lines are
+# kept (a collector's ten days of a kubelet's journal run to millions; the end is its state now)
+_JOURNAL_SNIFF = 8192
+_JOURNAL_TAIL = 20_000
 _ZERO_BLOCK = bytes(_TAR_BLOCK)
 
 # `kubectl version` as a file's text (its first line)

@@ -50,6 +50,7 @@ def _layouts() -> dict:
     data["command_outputs"] = [(r, re.compile(r["pattern"])) for r in data.get("command_outputs", ())]
     data["joined_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("joined_logs", ())]
     data["node_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("node_logs", ())]
+    data["node_journals"] = [re.compile(p) for p in data.get("node_journals", ())]
     data["not_objects"] = [
         (re.compile(p["pattern"]), p["reason"], bool(p.get("certain"))) if isinstance(p, dict)
         else (re.compile(p), BUNDLE_METADATA, False)
@@ -251,6 +252,17 @@ def is_capture_date_file(path: str) -> bool:
     (True, False)
     """
     return any(rx.search(path) for rx in _layouts()["capture_date_files"])
+
+
+def holds_node_journal(path: str) -> bool:
+    """Whether a collector's file at this path is a node's journal as journalctl prints it.
+
+    >>> holds_node_journal("logs/kind-worker/kubelet.log"), holds_node_journal("n1/journald/rke2-agent")
+    (True, True)
+    >>> holds_node_journal("eks_i-0abc/kubelet/kubelet.log"), holds_node_journal("b/pods/x/y.log")
+    (True, False)
+    """
+    return any(rx.search(path) for rx in _layouts()["node_journals"])
 
 
 def is_not_objects(path: str) -> bool:

@@ -101,6 +101,9 @@ class IngestResult:
     # the certificates a pasted `kubeadm certs check-expiration` listed
     # (analyzer.ingest.kubeadm_certs.CertificateExpiry)
     certificate_expiries: list[Any] = field(default_factory=list)
+    # the nodes' journal lines a paste or a node log collector holds (`journalctl -u kubelet`,
+    # `systemctl status kubelet`), each with its host and unit (analyzer.ingest.journal.JournalLine)
+    node_journal: list[Any] = field(default_factory=list)
     # DNS lookups a pasted `kubectl exec POD -- nslookup ...` ran that no server answered
     # (analyzer.ingest.refusals.DnsFailure)
     dns_failures: list[Any] = field(default_factory=list)
@@ -120,7 +123,7 @@ class IngestResult:
         failures kubectl's output quoted (a paste of one `kubectl exec` and its error), or the
         certificates `kubeadm certs check-expiration` listed."""
         return bool(self.objects or self.logs or self.quotes_refusals or self.rollout_verdicts
-                    or self.certificate_expiries)
+                    or self.certificate_expiries or self.node_journal)
 
     @property
     def quotes_refusals(self) -> bool:

@@ -147,5 +147,8 @@ def test_a_kind_exports_own_files_are_named_and_its_nodes_kubernetes_version_rea
     assert r.server_version == "v1.20.7"
     reasons = {s.source.rsplit("/", 1)[-1]: s.reason for s in r.skipped}
     assert reasons["inspect.json"] == "`docker inspect` of a node's container (kind export logs), not Kubernetes objects"
+    # (its journal line kept as the node's, the year and zone from journalctl's header)
     assert reasons["kubelet.log"].startswith("a node's own logs (kind export logs")
+    assert "1 journal line(s) of local-control-plane" in reasons["kubelet.log"]
+    assert [(j.host, j.when) for j in r.node_journal] == [("local-control-plane", "May 26 01:54:58 2021 UTC")]
     assert reasons["kind-version.txt"].startswith("kind's and Docker's own versions")

@@ -1,0 +1,144 @@
+"""A node's journal as tickets carry it: `journalctl -u kubelet` (short or short-iso output),
+`systemctl status kubelet`'s last lines, a syslog excerpt; each line told to its host and unit.
+
+journalctl's default output prints neither the year nor the time zone (the host's local time):
+
+    Aug 23 13:53:14 node01 kubelet[8691]: E0823 13:53:14.926448    8691 run.go:72] "command failed" ...
+    Aug 23 13:53:14 node01 systemd[1]: kubelet.service: Main process exited, code=exited, status=1/FAILURE
+
+`-o short-iso` prints both (`2024-08-23T13:53:14+0000 node01 kubelet[8691]: ...`), and
+`systemctl status` says when the unit's state began, with its year and zone
+(`Active: activating (auto-restart) ... since Sat 2018-12-15 15:10:00 CST; 1s ago`): the year of
+the lines printed under it. A line of systemd about a unit (`kubelet.service: ...`) is that
+unit's; a process's own line is its program's (`kubelet`, `containerd`, `k3s`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                                       "Nov", "Dec"), start=1)}
+# (a localized journal names months by number: `4月 22 10:26:38`, `10月 25 16:08:09`)
+_LINE = re.compile(
+    r"^(?:(?P<month>[A-Z][a-z]{2}|\d{1,2}月) {1,2}(?P<day>\d{1,2}) (?P<time>\d\d:\d\d:\d\d)"
+    r"|(?P<iso>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:[.,]\d+)?(?P<zone>Z|[+-]\d\d:?\d\d))"
+    r" (?P<host>[^\s\[\]:]+) (?P<ident>[^\s\[\]:]+?)(?:\[(?P<pid>\d+)\])?: (?P<message>.*)$"
+)
+_UNIT_SAID = re.compile(r"^(?:Unit )?(?P<unit>[\w@.-]+?)\.service[: ]")
+_SYSTEMD_SAYS = re.compile(r"^(?:Start(?:ed|ing)|Stopp(?:ed|ing)) (?P<unit>[\w@.-]+?)\.service\b")
+# journalctl's first line, when it names both ends: one year for all its lines when they share it
+_LOGS_SPAN = re.compile(r"^-- (?:Logs|Journal) begins? at \w+ (?P<year>\d{4})-(?P<month>\d\d)-\d\d [\d:]+ (?P<zone>[A-Za-z+-]\w*),"
+                        r" ends? at \w+ (?P<end>\d{4})-\d\d-\d\d [\d:]+ (?P<end_zone>[A-Za-z+-]\w*)\. --")
+_STATUS_SINCE = re.compile(r"^\s*Active: .*? since \w+ (?P<year>\d{4})-(?P<month>\d\d)-\d\d \d\d:\d\d:\d\d(?: (?P<zone>[A-Za-z+-]\w*))?;")
+# systemd's descriptions of the units it starts and stops, by unit ("Started kubelet: The
+# Kubernetes Node Agent."): what names no unit file but its description
+_DESCRIPTIONS = (("kubelet", re.compile(r"^(?:Start(?:ed|ing)|Stopp(?:ed|ing)) (?:kubelet\b|Kubernetes Kubelet)")),)
+
+
+@dataclass(frozen=True, slots=True)
+class JournalLine:
+    """One journal line: where it was read, the host and unit it is of (and the program that
+    wrote it: systemd for its lines about a unit), its time as printed
+    (`stamp`), the year and zone it has when the output says them ("" when not), its message."""
+
+    source: str
+    line: int
+    host: str
+    unit: str
+    program: str
+    pid: str
+    stamp: str
+    year: str
+    zone: str
+    message: str
+
+    @property
+    def moment(self) -> tuple[int, int, int, int, int, int] | None:
+        """(year or 0, month, day, hour, minute, second): the order of lines within one journal."""
+        match = _LINE.match(f"{self.stamp} h u: m")
+        if match is None:
+            return None
+        if match.group("iso"):
+            date, time = match.group("iso").split("T")
+            y, mo, d = (int(p) for p in date.split("-"))
+        else:
+            said = match.group("month")
+            mo = int(said[:-1]) if said.endswith("月") else _MONTHS.get(said, 0)
+            if not mo:
+                return None
+            y, d, time = int(self.year or 0), int(match.group("day")), match.group("time")
+        h, mi, s = (int(p) for p in time.split(":"))
+        return (y, mo, d, h, mi, s)
+
+    @property
+    def when(self) -> str:
+        """The time as a reader should see it: with the year and zone where the output gave them,
+        else as printed and saying what it lacks."""
+        if self.year and self.zone:
+            return f"{self.stamp} {self.year} {self.zone}" if "T" not in self.stamp else f"{self.stamp}{self.zone}"
+        if self.year:
+            return f"{self.stamp} {self.year} (time zone not printed)"
+        return f"{self.stamp} (year and time zone not printed)"
+
+
+def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine]:
+    """The journal lines among numbered lines of text, in their order, with the year and zone a
+    `systemctl status` header above them states.
+
+    >>> out = [(1, "   Active: activating (auto-restart) (Result: exit-code) since Sat 2018-12-15 15:10:00 CST; 1s ago"),
+    ...        (2, "Dec 15 15:10:00 demo.mo systemd[1]: Unit kubelet.service entered failed state."),
+    ...        (3, "Dec 15 15:10:31 demo.mo kubelet[23474]: F1215 15:10:31.298474   23474 server.go:189] failed to load"),
+    ...        (4, "2024-08-23T13:53:14+0000 node01 containerd[812]: time=... level=info")]
+    >>> [(j.line, j.host, j.unit, j.when) for j in journal_lines(out, "t")]
+    [(2, 'demo.mo', 'kubelet', 'Dec 15 15:10:00 2018 CST'), (3, 'demo.mo', 'kubelet', 'Dec 15 15:10:31 2018 CST'), (4, 'node01', 'containerd', '2024-08-23T13:53:14+0000')]
+
+    journalctl's header dates its lines when it names both ends in one year (kind export logs):
+
+    >>> out = [(1, "-- Logs begin at Wed 2021-05-26 01:54:58 UTC, end at Wed 2021-05-26 05:55:49 UTC. --"),
+    ...        (2, "May 26 01:54:58 local-control-plane systemd[1]: Started kubelet: The Kubernetes Node Agent.")]
+    >>> [(j.unit, j.when) for j in journal_lines(out, "t")]
+    [('kubelet', 'May 26 01:54:58 2021 UTC')]
+    """
+    found: list[JournalLine] = []
+    year = zone = ""
+    since_month = 0
+    for no, text in lines:
+        match = _LINE.match(text.strip())
+        if match is None:
+            if (since := _STATUS_SINCE.match(text)) is not None:
+                year, zone, since_month = since.group("year"), since.group("zone") or "", int(since.group("month"))
+            elif (span := _LOGS_SPAN.match(text.strip())) is not None:
+                same = span.group("year") == span.group("end") and span.group("zone") == span.group("end_zone")
+                year, zone, since_month = (span.group("year"), span.group("zone"), 0) if same else ("", "", 0)
+            continue
+        ident, message = match.group("ident"), match.group("message")
+        unit = _unit_of(ident, message)
+        if match.group("iso"):
+            found.append(JournalLine(source, no, match.group("host"), unit, ident, match.group("pid") or "",
+                                     match.group("iso"), match.group("iso")[:4], match.group("zone"), message))
+            continue
+        stamp = f"{match.group('month')} {int(match.group('day')):02d} {match.group('time')}"
+        line_year = year
+        if year and since_month:
+            said = match.group("month")
+            month = int(said[:-1]) if said.endswith("月") else _MONTHS.get(said, 0)
+            if month and month < since_month - 6:
+                line_year = str(int(year) + 1)  # (the lines run past a new year after the state began)
+        found.append(JournalLine(source, no, match.group("host"), unit, ident, match.group("pid") or "", stamp,
+                                 line_year, zone if line_year else "", message))
+    return found
+
+
+def _unit_of(ident: str, message: str) -> str:
+    """The unit a line is of: systemd's line about a unit is that unit's, a process's its own."""
+    if ident != "systemd":
+        return ident
+    said = _UNIT_SAID.match(message) or _SYSTEMD_SAYS.match(message)
+    if said is not None:
+        return said.group("unit")
+    for unit, description in _DESCRIPTIONS:
+        if description.match(message):
+            return unit
+    return ident

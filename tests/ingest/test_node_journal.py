@@ -1,0 +1,72 @@
+"""A node's journal as tickets and collectors carry it: read with its host and unit, accounted for
+where it was (a transcript's block, a file of its own, a collector's path), never skipped unread."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.ingest import collect, ingest
+
+# Trimmed from aws/karpenter-provider-aws#2423 (EKS nodes stuck NotReady): the kubelet's journal as
+# awslabs/amazon-eks-ami's eks-log-collector.sh saves it (`journalctl --unit=kubelet` into
+# kubelet/kubelet.log), year and zone not printed.
+EKS_KUBELET_LOG = (
+    'Sep 12 22:47:22 ip-10-50-182-117.ec2.internal kubelet[1849]: E0912 22:47:22.727018    1849 kubelet.go:2451] '
+    '"Error getting node" err="node \\"ip-10-50-182-117.ec2.internal\\" not found"\n'
+    'Sep 12 22:47:22 ip-10-50-182-117.ec2.internal kubelet[1849]: E0912 22:47:22.949738    1849 controller.go:144] '
+    'failed to ensure lease exists, will retry in 7s, error: Get "https://BC3C703DF8F128858B273DD34A80F043.gr7.us-east-1'
+    '.eks.amazonaws.com/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/ip-10-50-182-117.ec2.internal'
+    '?timeout=10s": dial tcp: lookup BC3C703DF8F128858B273DD34A80F043.gr7.us-east-1.eks.amazonaws.com on '
+    '10.50.0.2:53: no such host\n'
+)
+
+
+def test_a_journalctl_block_of_a_transcript_is_read_as_its_nodes_journal() -> None:
+    """A CKA lab's notes (public code index): the block was "output of 'journalctl -u kubelet -f':
+    not kubectl"; now its lines are node01's, the kubelet's (systemd's line about kubelet.service too)."""
+    r = ingest({"lab.md": (
+        b"controlplane:~$ k get no\n"
+        b"NAME           STATUS     ROLES           AGE    VERSION\n"
+        b"node01         NotReady   <none>          4d4h   v1.33.2\n"
+        b"\n"
+        b"node01:~$ journalctl -u kubelet -f\n"
+        b'Aug 23 13:53:14 node01 kubelet[8691]: E0823 13:53:14.926448    8691 run.go:72] "command failed" '
+        b'err="failed to parse kubelet flag: unknown flag: --improve-speed"\n'
+        b"Aug 23 13:53:14 node01 systemd[1]: kubelet.service: Main process exited, code=exited, status=1/FAILURE\n"
+    )})
+    assert [(j.line, j.host, j.unit, j.program, j.pid) for j in r.node_journal] == [
+        (6, "node01", "kubelet", "kubelet", "8691"), (7, "node01", "kubelet", "systemd", "1")]
+    assert r.node_journal[0].when == "Aug 23 13:53:14 (year and time zone not printed)"
+    (said,) = [s for s in r.skipped if s.location == "lines 5-7"]
+    assert said.reason == ("output of 'journalctl -u kubelet -f': 2 journal line(s) of node01 (units kubelet) "
+                           "read as the node's journal, no objects")
+    assert r.read_anything and not r.rejections
+
+
+def test_a_collectors_kubelet_log_is_read_as_the_nodes_journal() -> None:
+    """eks-log-collector's kubelet/kubelet.log was "plain text that is neither a dump nor a known log
+    layout"; its lines are the node's now, told apart by host."""
+    r = ingest({"eks_i-0abc_2022-09-12/kubelet/kubelet.log": EKS_KUBELET_LOG.encode()})
+    assert {(j.host, j.unit) for j in r.node_journal} == {("ip-10-50-182-117.ec2.internal", "kubelet")}
+    (said,) = r.skipped
+    assert said.reason == ("the kubelet's journal on the node (eks-log-collector: journalctl --unit=kubelet), not "
+                           "Kubernetes objects: 2 journal line(s) of ip-10-50-182-117.ec2.internal (units kubelet) "
+                           "read as the node's journal, no objects")
+    assert [f.format for f in r.files] == ["node-journal"]
+
+
+def test_prose_with_a_journal_line_quoted_is_not_a_journal_file() -> None:
+    """A text file is a journal when most of its lines are; a note quoting one line is not read as one."""
+    note = "The kubelet fails on the node.\nWe checked the config.\nWe restarted it twice.\n" + \
+        EKS_KUBELET_LOG.splitlines()[0] + "\nStill NotReady.\n"
+    r = ingest({"note.txt": note.encode()})
+    assert r.node_journal == []
+
+
+def test_a_long_journal_keeps_its_last_lines_and_says_how_many_it_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten days of a kubelet's journal: the end is the node's state now; what is left unread is said."""
+    monkeypatch.setattr(collect, "_JOURNAL_TAIL", 2)
+    lines = EKS_KUBELET_LOG.splitlines()
+    r = ingest({"kubelet/kubelet.log": "\n".join([lines[0], lines[0], *lines]).encode() + b"\n"})
+    assert [j.line for j in r.node_journal] == [3, 4]
+    assert "its first 2 line(s) not read (the journal's last 2 kept)" in r.skipped[0].reason
