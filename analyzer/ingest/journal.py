@@ -31,7 +31,9 @@ _SYSTEMD_SAYS = re.compile(r"^(?:Start(?:ed|ing)|Stopp(?:ed|ing)) (?P<unit>[\w@.
 # journalctl's first line, when it names both ends: one year for all its lines when they share it
 _LOGS_SPAN = re.compile(r"^-- (?:Logs|Journal) begins? at \w+ (?P<year>\d{4})-(?P<month>\d\d)-\d\d [\d:]+ (?P<zone>[A-Za-z+-]\w*),"
                         r" ends? at \w+ (?P<end>\d{4})-\d\d-\d\d [\d:]+ (?P<end_zone>[A-Za-z+-]\w*)\. --")
-_STATUS_SINCE = re.compile(r"^\s*Active: .*? since \w+ (?P<year>\d{4})-(?P<month>\d\d)-\d\d \d\d:\d\d:\d\d(?: (?P<zone>[A-Za-z+-]\w*))?;")
+_STATUS_SINCE = re.compile(r"^\s*Active: (?P<state>\w+) .*? since \w+ (?P<year>\d{4})-(?P<month>\d\d)-(?P<day>\d\d)"
+                           r" (?P<time>\d\d:\d\d:\d\d)(?: (?P<zone>[A-Za-z+-]\w*))?;")
+_MAIN_PID = re.compile(r"^\s*Main PID: (?P<pid>\d+) \(")
 # systemd's descriptions of the units it starts and stops, by unit ("Started kubelet: The
 # Kubernetes Node Agent."): what names no unit file but its description
 _DESCRIPTIONS = (("kubelet", re.compile(r"^(?:Start(?:ed|ing)|Stopp(?:ed|ing)) (?:kubelet\b|Kubernetes Kubelet)")),)
@@ -53,6 +55,9 @@ class JournalLine:
     year: str
     zone: str
     message: str
+    # when the process began, as `systemctl status` says of its Main PID ("Active: active
+    # (running) since ..."): (year, month, day, hour, minute, second), else None
+    since: tuple[int, int, int, int, int, int] | None = None
 
     @property
     def moment(self) -> tuple[int, int, int, int, int, int] | None:
@@ -102,13 +107,19 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
     [('kubelet', 'May 26 01:54:58 2021 UTC')]
     """
     found: list[JournalLine] = []
-    year = zone = ""
+    year = zone = main_pid = ""
     since_month = 0
+    running: tuple[int, int, int, int, int, int] | None = None
     for no, text in lines:
         match = _LINE.match(text.strip())
         if match is None:
             if (since := _STATUS_SINCE.match(text)) is not None:
                 year, zone, since_month = since.group("year"), since.group("zone") or "", int(since.group("month"))
+                running = tuple(int(p) for p in (since.group("year"), since.group("month"), since.group("day"),
+                                                 *since.group("time").split(":"))) \
+                    if since.group("state") == "active" else None  # type: ignore[assignment]
+            elif (pid := _MAIN_PID.match(text)) is not None:
+                main_pid = pid.group("pid")
             elif (span := _LOGS_SPAN.match(text.strip())) is not None:
                 same = span.group("year") == span.group("end") and span.group("zone") == span.group("end_zone")
                 year, zone, since_month = (span.group("year"), span.group("zone"), 0) if same else ("", "", 0)
@@ -126,8 +137,10 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
             month = int(said[:-1]) if said.endswith("月") else _MONTHS.get(said, 0)
             if month and month < since_month - 6:
                 line_year = str(int(year) + 1)  # (the lines run past a new year after the state began)
-        found.append(JournalLine(source, no, match.group("host"), unit, ident, match.group("pid") or "", stamp,
-                                 line_year, zone if line_year else "", message))
+        pid = match.group("pid") or ""
+        found.append(JournalLine(source, no, match.group("host"), unit, ident, pid, stamp,
+                                 line_year, zone if line_year else "", message,
+                                 running if running is not None and pid == main_pid else None))
     return found
 
 

@@ -141,8 +141,9 @@ def _judge(host: str, node: KubeObject | None, lines: list[JournalLine], started
     for signature in dict.fromkeys(s for _, s in read if not s.exits):
         shown = [line for line, s in read if s is signature]
         first, last = _time(shown[0], dated), _time(shown[-1], dated)
-        if first is None or last is None or last - first < signature.lasting:
-            continue  # (seconds of it: a kubelet starting, not one failing)
+        began = _run_began(lines, shown[-1], dated)
+        if first is None or last is None or max(last - first, last - (began or last)) < signature.lasting:
+            continue  # (seconds of it, seconds after its start: a kubelet starting, not one failing)
         clears = signature.cleared_by
         cleared = _first_after(lines, shown[-1], lambda ln, clears=clears: clears is not None
                                and clears.search(ln.message) is not None) if clears is not None else None
@@ -155,8 +156,13 @@ def _judge(host: str, node: KubeObject | None, lines: list[JournalLine], started
             resolved = f"the kubelet's lines go on without it for {_span(end - last)} after its last"
         else:
             resolved = ""
-        finding = _finding(host, node, signature, shown, f"has logged this for {_span(last - first)}"
-                           + ("" if resolved else ", to the end of the journal shown") if last > first else "logs this", resolved, f"{len(shown)} line(s) of it in the journal")
+        if began is not None and last - began > last - first:
+            state = f"still logs this {_span(last - began)} after it started"
+        else:
+            state = f"has logged this for {_span(last - first)}" if last > first else "logs this"
+        finding = _finding(host, node, signature, shown,
+                           state + ("" if resolved or state == "logs this" else ", to the end of the journal shown"),
+                           resolved, f"{len(shown)} line(s) of it in the journal")
         yield finding if resolved else replace(finding, severity=signature.severity)
 
 
@@ -200,6 +206,19 @@ def _finding(host: str, node: KubeObject | None, signature: Signature, shown: li
 def _first_after(lines: list[JournalLine], after: JournalLine,
                  test: Callable[[JournalLine], bool]) -> JournalLine | None:
     return next((ln for ln in lines if ln.line > after.line and test(ln)), None)
+
+
+def _run_began(lines: list[JournalLine], line: JournalLine, dated: bool) -> datetime | None:
+    """When the kubelet process that wrote `line` began: `systemctl status` says so of its main
+    process; else its first line the journal shows."""
+    own = [ln for ln in lines if ln.pid == line.pid and ln.program == line.program]
+    said = next((ln.since for ln in own if ln.since is not None), None)
+    if said is not None:
+        try:
+            return datetime(said[0] if dated else 2000, *said[1:])
+        except ValueError:
+            return None
+    return _time(own[0], dated) if own else None
 
 
 def _time(line: JournalLine, dated: bool) -> datetime | None:
