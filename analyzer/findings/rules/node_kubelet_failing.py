@@ -27,7 +27,7 @@ from analyzer.safeyaml import load_yaml
 RULE = RuleMeta(
     id="node-kubelet-failing", title="kubelet cannot start or cannot work (node journal)", severity="critical",
     category="nodes",
-    message="the kubelet on {host} {state}: {meaning}; {seen}, the last {last}: {quote}",
+    message="the kubelet on {host}{via} {state}: {meaning}; {seen}, the last {last}: {quote}",
     remediation="Fix what the line names on the node (the kubelet's config in /var/lib/kubelet/config.yaml and the "
     "unit's drop-ins, swap, the container runtime's config and socket, /etc/cni/net.d, the API server's "
     "address), then `systemctl daemon-reload && systemctl restart kubelet` and read `journalctl -u kubelet` again.",
@@ -199,6 +199,7 @@ def _finding(host: str, node: KubeObject | None, signature: Signature, shown: li
     finding = RULE.fail(node, evidence, **subject, host=host if node is None else node.name, state=state,
                         meaning=signature.meaning, seen=seen, last=f"at {last.when} (line {last.line})",
                         quote=f"'{_quote(last.message)}'", signature=signature.id, unit=last.unit,
+                        via="" if last.unit == "kubelet" else f" (unit {last.unit})",
                         first_line=shown[0].line)
     return finding.as_info(resolved=resolved) if resolved else finding
 
