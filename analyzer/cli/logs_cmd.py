@@ -1,4 +1,4 @@
-"""`kda logs`: a container log the dump holds, as `kubectl logs` picks it; or a search of them all."""
+"""`kda logs`: a container log the dump holds, as `kubectl logs` picks it, a node's journal; or a search of them all."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from analyzer.cli.common import SHOW_SENSITIVE_HELP, err_console, fail, load_clu
 
 def logs(
     dump: Annotated[str, typer.Argument(help="The dump (file, folder, archive, or - for stdin).")],
-    pod: Annotated[str | None, typer.Argument(help="The pod (or pod/NAME); not with --all.")] = None,
+    pod: Annotated[str | None, typer.Argument(
+        help="The pod (or pod/NAME), or node/NAME for the node's journal the dump holds (-c UNIT: one unit); not with --all.")] = None,
     namespace: Annotated[str | None, typer.Option(
         "--namespace", "-n", help="The pod's namespace (default: the only one that has a pod of that name).")] = None,
     container: Annotated[str | None, typer.Option("--container", "-c", help="The container (default: the pod's default or only one).")] = None,
@@ -25,7 +26,7 @@ def logs(
     all_logs: Annotated[bool, typer.Option("--all", help="Search every log of the dump (with --grep).")] = False,
     show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
-    """Print a container log the dump holds, as kubectl logs picks it (the default container, else the only one), or with --all --grep search every log of the dump. Lines of known log signatures are coloured on a terminal and named on stderr."""
+    """Print a container log the dump holds, as kubectl logs picks it (the default container, else the only one), or a node's journal (node/NAME), or with --all --grep search every log and journal of the dump. Lines of known log signatures are coloured on a terminal and named on stderr."""
     from analyzer.printing.logs import LogError, find_log, resolve_pod_namespace, tail, with_stamps
     from analyzer.printing.store import DumpStore
     from analyzer.sensitive.masking import mask_sensitive
@@ -57,9 +58,18 @@ def logs(
                     shown = _shown(mask_sensitive(line, show_sensitive), pattern, color, known.get(number))
                     stamp = log.stamp(number) if timestamps else None
                     sys.stdout.write(f"{where}: {stamp + ' ' if stamp else ''}{shown}\n")
-        if not store.result.logs:
-            err_console.print("the dump holds no container logs")
+        for line in store.result.node_journal:
+            if pattern.search(line.message):
+                found += 1
+                shown = _shown(mask_sensitive(_journal_text(line), show_sensitive), pattern, color, None)
+                sys.stdout.write(f"node/{line.host} ({line.unit}): {shown}\n")
+        if not store.result.logs and not store.result.node_journal:
+            err_console.print("the dump holds no container logs and no node journal")
         raise typer.Exit(0 if found else 1)
+    if pod and pod.startswith(("node/", "nodes/", "no/")):
+        _node_journal(store.result.node_journal, pod.split("/", 1)[1], container, pattern, tail_lines, color,
+                      show_sensitive)
+        return
     name = pod.split("/", 1)[1] if pod and pod.startswith(("pod/", "pods/", "po/")) else pod
     try:
         ns = resolve_pod_namespace(store, name, namespace)
@@ -80,6 +90,33 @@ def logs(
     sys.stdout.write("".join(out))
     where = "/".join(part for part in (ns, name, log.container) if part)
     _summarise(known, f"{where}{' (previous)' if previous else ''}")
+
+
+def _journal_text(line: object) -> str:
+    """A journal line as journalctl printed it (its host, program and pid before the message)."""
+    pid = f"[{line.pid}]" if line.pid else ""  # type: ignore[attr-defined]
+    return f"{line.stamp} {line.host} {line.program}{pid}: {line.message}"  # type: ignore[attr-defined]
+
+
+def _node_journal(journal: list, node: str, unit: str | None, pattern: re.Pattern[str] | None,
+                  tail_lines: int | None, color: bool, show_sensitive: bool) -> None:
+    """Print the journal lines the dump holds of a node (its name, or the short hostname a
+    journal prints for it), of one unit with -c; exit 1 naming the hosts it does hold."""
+    from analyzer.sensitive.masking import mask_sensitive
+
+    hosts = sorted({line.host for line in journal})
+    host = node if node in hosts else next((h for h in hosts if h == node.split(".", 1)[0]
+                                            or h.split(".", 1)[0] == node), None)
+    if host is None:
+        fail(f"the dump holds no journal of node {node}" + (f" (it holds {', '.join(hosts)}'s)" if hosts else ""), 1)
+    lines = [line for line in journal if line.host == host and (unit is None or line.unit == unit)]
+    if not lines:
+        units = sorted({line.unit for line in journal if line.host == host})
+        fail(f"the journal of node {host} holds no line of unit {unit} (it holds {', '.join(units)})", 1)
+    if tail_lines is not None and tail_lines >= 0:
+        lines = lines[len(lines) - tail_lines:] if tail_lines else []
+    sys.stdout.write("".join(_shown(mask_sensitive(_journal_text(line), show_sensitive), pattern, color, None) + "\n"
+                             for line in lines if pattern is None or pattern.search(line.message)))
 
 
 # How a line that a log signature matches is marked on a terminal, by the signature's severity.

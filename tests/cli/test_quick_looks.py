@@ -410,3 +410,27 @@ def test_logs_name_a_log_saved_without_its_container_by_its_pod(tmp_path: Path) 
     lines = done.stdout.splitlines()
     assert lines[-3].endswith("more than twice, loop detected")
     assert lines[-2] == "1 line(s) of kube-system/coredns-56684f94d6-f7tzp match known log signatures:"
+
+
+def test_logs_of_a_nodes_journal(tmp_path: Path) -> None:
+    """`kda logs DUMP node/NAME` prints the journal lines the dump holds of a node as journalctl
+    printed them, `--all --grep` searches them too (trimmed from a kubeadm cluster's notes in the
+    public code index: explorer-6's kubelet stopped by swap)."""
+    notes = tmp_path / "notes.md"
+    notes.write_text(
+        "kubectl get nodes\n"
+        "NAME         STATUS     ROLES           AGE   VERSION\n"
+        "explorer-6   NotReady   <none>          35d   v1.29.12\n"
+        "\n"
+        "    journalctl -u kubelet -n 30 --no-pager\n"
+        '    Nov 09 16:07:17 explorer-6 kubelet[7557]: E1109 16:07:17.023811    7557 run.go:74] "command failed" '
+        'err="failed to run Kubelet: running with swap on is not supported"\n'
+        "    Nov 09 16:07:17 explorer-6 systemd[1]: kubelet.service: Main process exited, code=exited, status=1/FAILURE\n")
+    printed = kda("logs", str(notes), "node/explorer-6", "--tail", "1").stdout
+    assert printed == ("Nov 09 16:07:17 explorer-6 systemd[1]: kubelet.service: Main process exited, code=exited, "
+                       "status=1/FAILURE\n")
+    found = kda("logs", str(notes), "--all", "--grep", "swap").stdout.splitlines()
+    assert found == ['node/explorer-6 (kubelet): Nov 09 16:07:17 explorer-6 kubelet[7557]: E1109 16:07:17.023811    '
+                     '7557 run.go:74] "command failed" err="failed to run Kubelet: running with swap on is not supported"']
+    other = kda("logs", str(notes), "node/explorer-7", check=False)
+    assert other.returncode == 1 and "the dump holds no journal of node explorer-7 (it holds explorer-6's)" in other.stderr
