@@ -1,0 +1,48 @@
+"""The kubelet journal's signatures (analyzer/findings/data/kubelet_journal.yaml): each reads its
+own example as itself (the first in the catalog's order that matches it), and the lines of a
+kubelet stopped or restarted on purpose read as no failure."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analyzer.findings.rules import node_kubelet_failing
+from analyzer.findings.versions import DATA
+from analyzer.safeyaml import load_yaml
+
+CATALOG = load_yaml((DATA / "kubelet_journal.yaml").read_text(encoding="utf-8"))
+SIGNATURES = [*CATALOG["exits"], *CATALOG["lasting"]]
+
+
+@pytest.mark.parametrize("signature", SIGNATURES, ids=[s["id"] for s in SIGNATURES])
+def test_each_signature_reads_its_example_as_itself(signature: dict) -> None:
+    _units, _started, compiled = node_kubelet_failing._catalog()
+    first = next(s for s in compiled if s.pattern.search(signature["example"]))
+    assert first.id == signature["id"]
+
+
+@pytest.mark.parametrize("line", [
+    # `systemctl stop kubelet` or `restart` ends it with SIGTERM (a ticket's fix, not its fault)
+    "kubelet.service: Main process exited, code=killed, status=15/TERM",
+    "kubelet.service: Deactivated successfully.",
+    "Stopped kubelet.service - kubelet: The Kubernetes Node Agent.",
+    # cAdvisor probing for runtimes the node does not run (a healthy kubelet's journal)
+    'I1020 20:40:12.925528   95277 factory.go:219] Registration of the crio container factory failed: Get '
+    '"http://%2Fvar%2Frun%2Fcrio%2Fcrio.sock/info": dial unix /var/run/crio/crio.sock: connect: no such file or directory',
+    # every kubelet logs these while it starts
+    'W0331 08:45:29.625024   13731 cni.go:237] Unable to update cni config: no networks found in /etc/cni/net.d',
+    'E0711 09:06:40.521709     437 kubelet.go:2424] "Error getting node" err="node \\"z-k8s-m-1\\" not found"',
+])
+def test_a_kubelet_stopped_or_starting_reads_as_no_failure(line: str) -> None:
+    _units, _started, compiled = node_kubelet_failing._catalog()
+    assert [s.id for s in compiled if s.pattern.search(line)] == []
+
+
+def test_started_reads_a_kubelet_past_its_start_and_not_systemds_launch() -> None:
+    started = re.compile(CATALOG["started"])
+    assert started.search('I0603 15:36:24.886841    5645 kubelet_node_status.go:78] "Successfully registered node" node="node02"')
+    assert started.search('time="2024-01-02T03:04:05Z" level=info msg="Running kubelet --address=0.0.0.0"')
+    # (systemd's line is the launch; the rule reads only the kubelet's own lines for it)
+    assert not started.search("Started kubelet.service - kubelet: The Kubernetes Node Agent.")
