@@ -21,9 +21,12 @@ from dataclasses import dataclass
 _MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                        "Nov", "Dec"), start=1)}
 # (a localized journal names months by number: `4月 22 10:26:38`, `10月 25 16:08:09`)
+# (-o short-precise adds microseconds; -o short-iso[-precise] prints the year and offset;
+# -o short-full the weekday, year and zone name: `Fri 2024-08-23 13:53:14 UTC`)
 _LINE = re.compile(
-    r"^(?:(?P<month>[A-Z][a-z]{2}|\d{1,2}月) {1,2}(?P<day>\d{1,2}) (?P<time>\d\d:\d\d:\d\d)"
-    r"|(?P<iso>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:[.,]\d+)?(?P<zone>Z|[+-]\d\d:?\d\d))"
+    r"^(?:(?P<month>[A-Z][a-z]{2}|\d{1,2}月) {1,2}(?P<day>\d{1,2}) (?P<time>\d\d:\d\d:\d\d)(?:\.\d+)?"
+    r"|(?P<iso>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:[.,]\d+)?(?P<zone>Z|[+-]\d\d:?\d\d)"
+    r"|[A-Z][a-z]{2} (?P<full>\d{4}-\d\d-\d\d) (?P<full_time>\d\d:\d\d:\d\d)(?:\.\d+)? (?P<full_zone>[A-Z]{2,5}|[+-]\d{4}))"
     r" (?P<host>[^\s\[\]:]+) (?P<ident>[^\s\[\]:]+?)(?:\[(?P<pid>\d+)\])?: (?P<message>.*)$"
 )
 _UNIT_SAID = re.compile(r"^(?:Unit )?(?P<unit>[\w@.-]+?)\.service[: ]")
@@ -62,11 +65,12 @@ class JournalLine:
     @property
     def moment(self) -> tuple[int, int, int, int, int, int] | None:
         """(year or 0, month, day, hour, minute, second): the order of lines within one journal."""
-        match = _LINE.match(f"{self.stamp} h u: m")
+        stamp = self.stamp if "T" not in self.stamp else self.stamp + (self.zone if self.zone[:1] in "Z+-" else "Z")
+        match = _LINE.match(f"{stamp} h u: m")
         if match is None:
             return None
-        if match.group("iso"):
-            date, time = match.group("iso").split("T")
+        if match.group("iso") or match.group("full"):
+            date, time = (match.group("iso") or f"{match.group('full')}T{match.group('full_time')}").split("T")
             y, mo, d = (int(p) for p in date.split("-"))
         else:
             said = match.group("month")
@@ -82,7 +86,9 @@ class JournalLine:
         """The time as a reader should see it: with the year and zone where the output gave them,
         else as printed and saying what it lacks."""
         if self.year and self.zone:
-            return f"{self.stamp} {self.year} {self.zone}" if "T" not in self.stamp else f"{self.stamp}{self.zone}"
+            if "T" not in self.stamp:
+                return f"{self.stamp} {self.year} {self.zone}"
+            return f"{self.stamp}{self.zone}" if self.zone[:1] in "Z+-" else f"{self.stamp.replace('T', ' ')} {self.zone}"
         if self.year:
             return f"{self.stamp} {self.year} (time zone not printed)"
         return f"{self.stamp} (year and time zone not printed)"
@@ -98,6 +104,13 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
     ...        (4, "2024-08-23T13:53:14+0000 node01 containerd[812]: time=... level=info")]
     >>> [(j.line, j.host, j.unit, j.when) for j in journal_lines(out, "t")]
     [(2, 'demo.mo', 'kubelet', 'Dec 15 15:10:00 2018 CST'), (3, 'demo.mo', 'kubelet', 'Dec 15 15:10:31 2018 CST'), (4, 'node01', 'containerd', '2024-08-23T13:53:14+0000')]
+
+    Other formats of journalctl: -o short-precise, -o short-full:
+
+    >>> out = [(1, "Aug 23 13:53:14.926448 node01 kubelet[8691]: E0823 ..."),
+    ...        (2, "Fri 2024-08-23 13:53:14 UTC node01 kubelet[8691]: E0823 ...")]
+    >>> [(j.stamp, j.when, j.moment) for j in journal_lines(out, "t")]
+    [('Aug 23 13:53:14', 'Aug 23 13:53:14 (year and time zone not printed)', (0, 8, 23, 13, 53, 14)), ('2024-08-23T13:53:14', '2024-08-23 13:53:14 UTC', (2024, 8, 23, 13, 53, 14))]
 
     journalctl's header dates its lines when it names both ends in one year (kind export logs):
 
@@ -129,6 +142,11 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
         if match.group("iso"):
             found.append(JournalLine(source, no, match.group("host"), unit, ident, match.group("pid") or "",
                                      match.group("iso"), match.group("iso")[:4], match.group("zone"), message))
+            continue
+        if match.group("full"):
+            found.append(JournalLine(source, no, match.group("host"), unit, ident, match.group("pid") or "",
+                                     f"{match.group('full')}T{match.group('full_time')}", match.group("full")[:4],
+                                     match.group("full_zone"), message))
             continue
         stamp = f"{match.group('month')} {int(match.group('day')):02d} {match.group('time')}"
         line_year = year
