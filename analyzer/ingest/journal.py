@@ -29,6 +29,9 @@ _LINE = re.compile(
     r"|[A-Z][a-z]{2} (?P<full>\d{4}-\d\d-\d\d) (?P<full_time>\d\d:\d\d:\d\d)(?:\.\d+)? (?P<full_zone>[A-Z]{2,5}|[+-]\d{4}))"
     r" (?P<host>[^\s\[\]:]+) (?P<ident>[^\s\[\]:]+?)(?:\[(?P<pid>\d+)\])?: (?P<message>.*)$"
 )
+# logrus's own time in the message (k3s, RKE2, containerd): its year, and its offset when its clock
+# reads as the journal's stamp does
+_OWN_TIME = re.compile(r'\btime="(?P<year>\d{4})-\d\d-\d\dT(?P<clock>\d\d:\d\d:\d\d)(?:\.\d+)?(?P<zone>Z|[+-]\d\d:\d\d)"')
 _UNIT_SAID = re.compile(r"^(?:Unit )?(?P<unit>[\w@.-]+?)\.service[: ]")
 _SYSTEMD_SAYS = re.compile(r"^(?:Start(?:ed|ing)|Stopp(?:ed|ing)) (?P<unit>[\w@.-]+?)\.service\b")
 # journalctl's first line, when it names both ends: one year for all its lines when they share it
@@ -112,6 +115,13 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
     >>> [(j.stamp, j.when, j.moment) for j in journal_lines(out, "t")]
     [('Aug 23 13:53:14', 'Aug 23 13:53:14 (year and time zone not printed)', (0, 8, 23, 13, 53, 14)), ('2024-08-23T13:53:14', '2024-08-23 13:53:14 UTC', (2024, 8, 23, 13, 53, 14))]
 
+    A line of k3s, RKE2 or containerd says its own time: its year, and its zone where its clock is
+    the journal's:
+
+    >>> out = [(1, 'Aug 18 09:46:13 sutpcnode1 k3s[64812]: time="2021-08-18T09:46:13.501046169+08:00" level=error msg="x"')]
+    >>> [j.when for j in journal_lines(out, "t")]
+    ['Aug 18 09:46:13 2021 +0800']
+
     journalctl's header dates its lines when it names both ends in one year (kind export logs):
 
     >>> out = [(1, "-- Logs begin at Wed 2021-05-26 01:54:58 UTC, end at Wed 2021-05-26 05:55:49 UTC. --"),
@@ -156,8 +166,11 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
             if month and month < since_month - 6:
                 line_year = str(int(year) + 1)  # (the lines run past a new year after the state began)
         pid = match.group("pid") or ""
+        line_zone = zone if line_year else ""
+        if not line_zone and (own := _OWN_TIME.search(message)) is not None and own.group("clock") == match.group("time"):
+            line_year, line_zone = own.group("year"), "UTC" if own.group("zone") == "Z" else own.group("zone").replace(":", "")
         found.append(JournalLine(source, no, match.group("host"), unit, ident, pid, stamp,
-                                 line_year, zone if line_year else "", message,
+                                 line_year, line_zone, message,
                                  running if running is not None and pid == main_pid else None))
     return found
 
