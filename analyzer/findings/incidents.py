@@ -391,6 +391,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_webhook_and_what_it_refuses(problems, union)
     _join_claims_and_their_pods(problems, union, cluster)
     _join_claims_refused_alike(problems, union)
+    _join_same_missing_object(problems, union)
     _join_component_and_what_it_explains(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
@@ -673,6 +674,41 @@ def _join_claims_and_their_pods(problems: list[Finding], union: _Union, cluster:
 _REFUSAL_IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[0-9a-f]{12,}\b|\d+", re.I)
 # The end of a refusal that says its cause (an error chain ends with it), compared between claims.
 _REFUSAL_TAIL = 100
+
+
+# The kubelet's and the API server's words for a Secret or ConfigMap a pod needs and cannot find
+# (a container's CreateContainerConfigError, a Failed or FailedMount event): 'secret "db" not found',
+# 'Error: secrets "db" not found', 'MountVolume.SetUp failed for volume "v" : configmap "c" not found'.
+_NAMED_NOT_FOUND = re.compile(r'\b(secret|configmap)s? "([a-z0-9][a-z0-9.-]*)" not found', re.I)
+_NOT_FOUND_KIND = {"secret": "Secret", "configmap": "ConfigMap"}
+# The facts in which a finding quotes such words.
+_QUOTING_FACTS = ("detail", "last_message")
+
+
+def missing_object(finding: Finding) -> tuple[str, str, str] | None:
+    """The object a finding says its object needs and cannot have, as (kind, namespace, name): a
+    missing reference (ref-missing-*), or a Secret or ConfigMap the kubelet's words say is not
+    found; None for any other finding."""
+    if finding.rule.startswith("ref-missing-") and finding.facts.get("ref_name"):
+        return str(finding.facts.get("ref_kind")), finding.namespace, str(finding.facts["ref_name"])
+    for fact in _QUOTING_FACTS:
+        if (said := _NAMED_NOT_FOUND.search(str(finding.facts.get(fact) or ""))) is not None:
+            return _NOT_FOUND_KIND[said[1].lower()], finding.namespace, said[2]
+    return None
+
+
+def _join_same_missing_object(problems: list[Finding], union: _Union) -> None:
+    """Findings whose objects need one object the cluster does not have (one Secret that every
+    replica of three Deployments reads) wait for that object: one incident, not one per
+    workload. Kind, namespace and name must match: a pod that fails for another reason, or
+    needs another object, stays apart."""
+    by_object: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if (needed := missing_object(f)) is not None:
+            by_object[needed].append(i)
+    for members in by_object.values():
+        for i in members[1:]:
+            union.join(members[0], i)
 
 
 def _join_claims_refused_alike(problems: list[Finding], union: _Union) -> None:
@@ -972,6 +1008,10 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
             headline = (f"{len(moment.pods)} pods on node {moment.node} restarted together at "
                         f"{moment.at:%Y-%m-%d %H:%M}Z ({when}): {', '.join(moment.pods[:4])}")
         cause_rule = "node-restart" if moment.node_restart else "restarts-together"
+    elif (needed := _missing_for_workloads(root, members, affected)) is not None:
+        cause = object_ref(*needed)
+        cause_rule = root.rule
+        headline = _missing_headline(needed, members, affected)
     elif (nodes_absent and (order.get(root.rule, len(order)) > order.get("node-not-ready", 0)
                             or root.facts.get("scheduler_message"))
           and (told := _scheduler_told(members, g)) is not None):
@@ -987,6 +1027,37 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
         headline = _headline(root, members, affected, cluster)
     return Incident(id="", rank=0, severity=severity, headline=headline, cause=cause,
                     cause_rule=cause_rule, members=members, affected=affected)
+
+
+def _missing_for_workloads(root: Finding, members: list[Finding], affected: list[str]) -> tuple[str, str, str] | None:
+    """The one object the cause needs and the cluster lacks, when its absence stops several
+    workloads: the incident is that object's, not one pod's."""
+    needed = missing_object(root)
+    if needed is None or len(affected) < 2:
+        return None
+    return needed if all(missing_object(f) in (None, needed) for f in members) else None
+
+
+# How many of an incident's victims a headline names before it counts the rest.
+_NAMED_VICTIMS = 3
+
+
+def _missing_headline(needed: tuple[str, str, str], members: list[Finding], affected: list[str]) -> str:
+    """'Secret shop/db is missing (...): 3 workloads cannot start their pods (A, B, C): 6 pods; with it: ...'."""
+    kind = needed[0]
+    if any(f.rule.startswith("ref-missing-") for f in members):
+        why = f"not in the dump although {kind}s were collected"
+    else:
+        why = "the kubelet finds none by that name"
+    named = ", ".join(affected[:_NAMED_VICTIMS]) + (
+        f" and {len(affected) - _NAMED_VICTIMS} more" if len(affected) > _NAMED_VICTIMS else "")
+    pods = {f.name for f in members if f.kind == "Pod"}
+    text = (f"{object_ref(*needed)} is missing ({why}): {len(affected)} workloads cannot start their pods "
+            f"({named})" + (f", {len(pods)} pods" if pods else ""))
+    others = Counter(f.rule for f in members if missing_object(f) is None)
+    if others:
+        text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
+    return text
 
 
 def _is_stall(members: Iterable[Finding], g: Grouping) -> bool:

@@ -1278,3 +1278,85 @@ def test_a_webhook_several_replicasets_events_quote_is_their_one_incident_and_it
     assert incident.cause_rule == "webhook-call-failed"
     assert incident.cause == "Service kubeflow/kfserving-webhook-server-service"
     assert sorted(f.rule for f in incident.members) == ["events-failed-create"] * 3 + ["webhook-call-failed"]
+
+
+# The kubelet's words of cloudfoundry/eirini-release#111 (2019-08-08, "All the newly started pods
+# were marked with CreateContainerConfigError"; the SCF install's StatefulSets all read the
+# secrets-2.16.4-1 Secret the upgrade had replaced): its Failed and FailedMount events, verbatim,
+# put in `kubectl get events` rows of three of the install's pods (the issue names the message,
+# not the pods); a fourth pod backing off for a reason of its own, hand-written.
+EIRINI_EVENTS_PASTE = """\
+$ kubectl get events -n scf
+LAST SEEN   TYPE      REASON        OBJECT                   MESSAGE
+4m11s       Warning   Failed        pod/api-group-0          Error: secrets "secrets-2.16.4-1" not found
+4m20s       Warning   Failed        pod/diego-api-0          Error: secrets "secrets-2.16.4-1" not found
+2m57s       Warning   FailedMount   pod/eirini-0             MountVolume.SetUp failed for volume "cf-secrets" : secrets "secrets-2.16.4-1" not found
+3m02s       Warning   BackOff       pod/router-0             Back-off restarting failed container
+"""
+
+
+def test_pods_of_several_workloads_that_need_one_missing_secret_are_that_secrets_incident() -> None:
+    incidents = incidents_of(analyzer.load({"session.txt": EIRINI_EVENTS_PASTE}))
+    assert len(incidents) == 2, [i.headline for i in incidents]
+    secret, other = incidents
+    assert secret.cause == "Secret scf/secrets-2.16.4-1"
+    assert {f.name for f in secret.members} == {"api-group-0", "diego-api-0", "eirini-0"}
+    assert secret.headline.startswith("Secret scf/secrets-2.16.4-1 is missing (the kubelet finds none by that name): "
+                                      "3 workloads cannot start their pods (StatefulSet scf/api-group (by name), ")
+    # the pod backing off for a reason of its own is not swept in
+    assert [f.name for f in other.members] == ["router-0"]
+
+
+def _needing_secret(deployment: str, template_hash: str, secret: str, pods: int = 2) -> list[dict]:
+    """A Deployment, its ReplicaSet and pods whose container reads `secret`, waiting in
+    CreateContainerConfigError with the kubelet's message (hand-written as `kubectl get -o yaml`
+    prints them, after eirini-release#111's pods)."""
+    rs = f"{deployment}-{template_hash}"
+    spec = {"containers": [{"name": "app", "image": f"scf/{deployment}:2.17.1",
+                            "env": [{"name": "INTERNAL_CA_CERT",
+                                     "valueFrom": {"secretKeyRef": {"name": secret, "key": "internal-ca-cert"}}}]}]}
+    objects: list[dict] = [
+        {"apiVersion": "apps/v1", "kind": "Deployment",
+         "metadata": {"name": deployment, "namespace": "scf", "uid": f"uid-{deployment}"},
+         "spec": {"replicas": pods, "selector": {"matchLabels": {"app": deployment}},
+                  "template": {"metadata": {"labels": {"app": deployment}}, "spec": {"containers": [{"name": "app", "image": "x"}]}}},
+         "status": {"replicas": pods, "unavailableReplicas": pods,
+                    "conditions": [{"type": "Available", "status": "False", "reason": "MinimumReplicasUnavailable"}]}},
+        {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+         "metadata": {"name": rs, "namespace": "scf", "uid": f"uid-{rs}",
+                      "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": deployment,
+                                           "uid": f"uid-{deployment}", "controller": True}]},
+         "spec": {"replicas": pods, "selector": {"matchLabels": {"app": deployment}},
+                  "template": {"metadata": {"labels": {"app": deployment}}, "spec": {"containers": [{"name": "app", "image": "x"}]}}},
+         "status": {"replicas": pods}}]
+    for k in range(pods):
+        objects.append({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": f"{rs}-p{k}x{k}", "namespace": "scf", "labels": {"app": deployment},
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs,
+                                              "uid": f"uid-{rs}", "controller": True}]},
+            "spec": {"nodeName": "n1", **spec},
+            "status": {"phase": "Pending", "containerStatuses": [{
+                "name": "app", "ready": False, "restartCount": 0, "image": f"scf/{deployment}:2.17.1",
+                "state": {"waiting": {"reason": "CreateContainerConfigError",
+                                      "message": f'secret "{secret}" not found'}}}]}})
+    return objects
+
+
+def test_deployments_whose_pods_need_one_missing_secret_are_one_incident_naming_them() -> None:
+    kept = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "secrets-2.17.1-1", "namespace": "scf"}}
+    cluster = load(kept, *_needing_secret("api", "7d9f8c6b5", "secrets-2.16.4-1"),
+                   *_needing_secret("cc-worker", "5c8d7f6b4", "secrets-2.16.4-1"),
+                   *_needing_secret("router", "6b5d4c7f8", "secrets-2.16.4-1"),
+                   *_needing_secret("uaa", "8f7c6d5b4", "uaa-certs"))
+    incidents = incidents_of(cluster)
+    assert len(incidents) == 2, [i.headline for i in incidents]
+    secret = next(i for i in incidents if i.cause == "Secret scf/secrets-2.16.4-1")
+    assert secret.affected == ["Deployment scf/api", "Deployment scf/cc-worker", "Deployment scf/router"]
+    assert secret.headline == (
+        "Secret scf/secrets-2.16.4-1 is missing (not in the dump although Secrets were collected): 3 workloads "
+        "cannot start their pods (Deployment scf/api, Deployment scf/cc-worker, Deployment scf/router), 6 pods; "
+        "with it: 3 deployment-unavailable")
+    # a workload that needs another missing Secret is its own incident, named as before by its pod
+    (uaa,) = (i for i in incidents if i is not secret)
+    assert uaa.cause.startswith("Pod scf/uaa-8f7c6d5b4-") and uaa.affected == ["Deployment scf/uaa"]
