@@ -440,13 +440,33 @@ def _component_pods(problems: list[Finding], cluster: AnalyzedDump, graph: _Grap
 _NAME_LIMIT, _GENERATED_PREFIX = 63, 58
 
 
-def _workload_by_name(namespace: str, name: str) -> str | None:
-    """The workload a pod's name implies when its owners are unknown (a pasted table row), or
-    None for a name no controller writes."""
+# A suffix of Kubernetes' random alphabet (k8s.io/apimachinery/pkg/util/rand: consonants and the
+# digits but 0, 1 and 3) longer than the 5 characters a ReplicaSet or DaemonSet gives its pods: a
+# name an operator generated for the pods it makes itself (ECK 0.9: es-cluster-es-25g5k25k7w).
+_GENERATED_NAME = re.compile(r"(?P<base>[a-z0-9][a-z0-9.-]*-)[bcdfghjklmnpqrstvwxz2456789]{6,}")
+
+
+def _generated_base(name: str) -> str | None:
+    """The prefix a generated pod name was made from ("es-cluster-es-"), or None.
+
+    >>> _generated_base("es-cluster-es-cgvdvzfhhr"), _generated_base("web-server"), _generated_base("db-backup-20240101")
+    ('es-cluster-es-', None, None)
+    """
     if len(name) == _NAME_LIMIT:
-        return f"generated {namespace}/{name[:_GENERATED_PREFIX]}"
+        return name[:_GENERATED_PREFIX]
+    m = _GENERATED_NAME.fullmatch(name)
+    return m["base"] if m is not None else None
+
+
+def _workload_by_name(namespace: str, name: str) -> str | None:
+    """The workload a pod's name implies when its owners are unknown (a pasted table row): a
+    controller's by its name's pattern, or the generator of a generated name; None for a name
+    no controller writes."""
     kind, base = guess_from_pod_name(name, None)
-    return None if kind in ("Pod", "StaticPod") else f"{kind} {namespace}/{base} (by name)"
+    if kind not in ("Pod", "StaticPod") and len(name) != _NAME_LIMIT:
+        return f"{kind} {namespace}/{base} (by name)"
+    generated = _generated_base(name) if kind == "Pod" or len(name) == _NAME_LIMIT else None
+    return f"generated {namespace}/{generated}" if generated else None
 
 
 def _join_same_workload(problems: list[Finding], union: _Union, graph: _Graph) -> None:
@@ -1228,10 +1248,11 @@ _BY_NAME = " (by name)"
 def _pasted_workload(namespace: str, name: str) -> str | None:
     """The workload of a pod pasted without its owners, by its name ("Deployment ns/web (by
     name)"), so its pods count as one workload; None for a name no controller writes."""
-    if len(name) == _NAME_LIMIT:
-        return f"generated {object_ref('Pod', namespace, name[:_GENERATED_PREFIX])[4:]}"
     kind, base = guess_from_pod_name(name, None)
-    return None if kind in ("Pod", "StaticPod") else object_ref(kind, namespace, base) + _BY_NAME
+    if kind not in ("Pod", "StaticPod") and len(name) != _NAME_LIMIT:
+        return object_ref(kind, namespace, base) + _BY_NAME
+    generated = _generated_base(name) if kind == "Pod" or len(name) == _NAME_LIMIT else None
+    return f"generated {object_ref('Pod', namespace, generated)[4:]}" if generated else None
 
 
 def _headline(root: Finding, members: list[Finding], affected: list[str], cluster: AnalyzedDump) -> str:

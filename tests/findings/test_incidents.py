@@ -1360,3 +1360,38 @@ def test_deployments_whose_pods_need_one_missing_secret_are_one_incident_naming_
     # a workload that needs another missing Secret is its own incident, named as before by its pod
     (uaa,) = (i for i in incidents if i is not secret)
     assert uaa.cause.startswith("Pod scf/uaa-8f7c6d5b4-") and uaa.affected == ["Deployment scf/uaa"]
+
+
+# elastic/cloud-on-k8s#1821 (GKE, ECK 0.9, 2019): `kubectl -n elastic-system get pods -o wide`
+# as pasted, trimmed to the operator and the Elasticsearch cluster's seven pods. ECK made the
+# pods itself and named them es-cluster-es-<10 random characters>; five OOMKilled or backing off
+# after it, one still starting. Six incidents before, one per pod.
+ECK_OOM_PASTE = """\
+kubectl -n elastic-system get pods -o wide:
+NAME                       READY   STATUS             RESTARTS   AGE   IP           NODE                                     NOMINATED NODE   READINESS GATES
+elastic-operator-0         1/1     Running            1          67m   10.60.2.6    gke-es-cluster-1-es-pool-445ff686-kxms   <none>           <none>
+es-cluster-es-25g5k25k7w   0/1     OOMKilled          2          70s   10.60.6.7    gke-es-cluster-1-es-pool-445ff686-q8ns   <none>           <none>
+es-cluster-es-2vfxlbh5sf   0/1     OOMKilled          2          70s   10.60.4.5    gke-es-cluster-1-es-pool-445ff686-h5sd   <none>           <none>
+es-cluster-es-95vdwbjvg6   0/1     OOMKilled          1          69s   10.60.5.5    gke-es-cluster-1-es-pool-445ff686-7jdl   <none>           <none>
+es-cluster-es-cgvdvzfhhr   0/1     CrashLoopBackOff   2          71s   10.60.26.8   gke-es-cluster-1-es-pool-d043df27-9hr0   <none>           <none>
+es-cluster-es-gjvx6k2p8z   0/1     CrashLoopBackOff   2          71s   10.60.17.4   gke-es-cluster-1-es-pool-a513765c-wrz8   <none>           <none>
+es-cluster-es-k2v7qg47vq   0/1     OOMKilled          2          69s   10.60.28.7   gke-es-cluster-1-es-pool-d043df27-4tdq   <none>           <none>
+es-cluster-es-rrz9rdxzl7   0/1     Running            0          69s   10.60.2.7    gke-es-cluster-1-es-pool-445ff686-kxms   <none>           <none>
+"""
+
+
+def test_pasted_pods_an_operator_named_from_one_prefix_failing_alike_are_one_incident() -> None:
+    (incident,) = incidents_of(analyzer.load({"session.txt": ECK_OOM_PASTE}))
+    assert incident.affected == ["generated elastic-system/es-cluster-es-"]
+    crashing = {f.name for f in incident.members if f.rule == "pod-crashloop"}
+    assert len(crashing) == 6 and all(n.startswith("es-cluster-es-") for n in crashing)
+    assert "(and 5 more pod-crashloop); with it: 4 pod-oomkilled" in incident.headline
+
+
+def test_pasted_pods_of_one_generated_prefix_failing_for_different_reasons_stay_apart() -> None:
+    # the same paste with one pod's row turned to a pull failure (hand-written): its own incident
+    paste = ECK_OOM_PASTE.replace("es-cluster-es-gjvx6k2p8z   0/1     CrashLoopBackOff",
+                                  "es-cluster-es-gjvx6k2p8z   0/1     ImagePullBackOff")
+    incidents = incidents_of(analyzer.load({"session.txt": paste}))
+    assert len(incidents) == 2, [i.headline for i in incidents]
+    assert [f.name for f in incidents[1].members] == ["es-cluster-es-gjvx6k2p8z"]
