@@ -391,7 +391,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_webhook_and_what_it_refuses(problems, union)
     _join_claims_and_their_pods(problems, union, cluster)
     _join_claims_refused_alike(problems, union)
-    _join_same_missing_object(problems, union)
+    _join_same_blocking_object(problems, union)
     _join_component_and_what_it_explains(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
@@ -701,31 +701,38 @@ _REFUSAL_TAIL = 100
 # 'Error: secrets "db" not found', 'MountVolume.SetUp failed for volume "v" : configmap "c" not found'.
 _NAMED_NOT_FOUND = re.compile(r'\b(secret|configmap)s? "([a-z0-9][a-z0-9.-]*)" not found', re.I)
 _NOT_FOUND_KIND = {"secret": "Secret", "configmap": "ConfigMap"}
+# The API server's words for a ResourceQuota that refuses a controller's pods (FailedCreate):
+# 'is forbidden: exceeded quota: compute-resources, requested: ...', 'failed quota: q: must specify ...'.
+_QUOTA_REFUSES = re.compile(r"\b(?:exceeded|failed) quota: ([a-z0-9][a-z0-9.-]*)", re.I)
 # The facts in which a finding quotes such words.
 _QUOTING_FACTS = ("detail", "last_message")
 
 
-def missing_object(finding: Finding) -> tuple[str, str, str] | None:
-    """The object a finding says its object needs and cannot have, as (kind, namespace, name): a
-    missing reference (ref-missing-*), or a Secret or ConfigMap the kubelet's words say is not
-    found; None for any other finding."""
+def blocking_object(finding: Finding) -> tuple[str, str, str] | None:
+    """The object that keeps a finding's object from running, as (kind, namespace, name): one it
+    needs and the cluster lacks (a missing reference, ref-missing-*; a Secret or ConfigMap the
+    kubelet's words say is not found), or the ResourceQuota refusing its pods; None for any other
+    finding."""
     if finding.rule.startswith("ref-missing-") and finding.facts.get("ref_name"):
         return str(finding.facts.get("ref_kind")), finding.namespace, str(finding.facts["ref_name"])
     for fact in _QUOTING_FACTS:
-        if (said := _NAMED_NOT_FOUND.search(str(finding.facts.get(fact) or ""))) is not None:
-            return _NOT_FOUND_KIND[said[1].lower()], finding.namespace, said[2]
+        said = str(finding.facts.get(fact) or "")
+        if (named := _NAMED_NOT_FOUND.search(said)) is not None:
+            return _NOT_FOUND_KIND[named[1].lower()], finding.namespace, named[2]
+        if (quota := _QUOTA_REFUSES.search(said)) is not None:
+            return "ResourceQuota", finding.namespace, quota[1]
     return None
 
 
-def _join_same_missing_object(problems: list[Finding], union: _Union) -> None:
-    """Findings whose objects need one object the cluster does not have (one Secret that every
-    replica of three Deployments reads) wait for that object: one incident, not one per
-    workload. Kind, namespace and name must match: a pod that fails for another reason, or
-    needs another object, stays apart."""
+def _join_same_blocking_object(problems: list[Finding], union: _Union) -> None:
+    """Findings whose objects one object keeps from running (one Secret that every replica of
+    three Deployments reads and the cluster lacks; one quota that refuses their pods) wait for
+    that object: one incident, not one per workload. Kind, namespace and name must match: a pod
+    that fails for another reason, or waits for another object, stays apart."""
     by_object: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for i, f in enumerate(problems):
-        if (needed := missing_object(f)) is not None:
-            by_object[needed].append(i)
+        if (blocker := blocking_object(f)) is not None:
+            by_object[blocker].append(i)
     for members in by_object.values():
         for i in members[1:]:
             union.join(members[0], i)
@@ -1028,10 +1035,10 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
             headline = (f"{len(moment.pods)} pods on node {moment.node} restarted together at "
                         f"{moment.at:%Y-%m-%d %H:%M}Z ({when}): {', '.join(moment.pods[:4])}")
         cause_rule = "node-restart" if moment.node_restart else "restarts-together"
-    elif (needed := _missing_for_workloads(root, members, affected)) is not None:
-        cause = object_ref(*needed)
+    elif (blocker := _blocker_of_workloads(root, members, affected)) is not None:
+        cause = object_ref(*blocker)
         cause_rule = root.rule
-        headline = _missing_headline(needed, members, affected)
+        headline = _blocker_headline(blocker, members, affected)
     elif (nodes_absent and (order.get(root.rule, len(order)) > order.get("node-not-ready", 0)
                             or root.facts.get("scheduler_message"))
           and (told := _scheduler_told(members, g)) is not None):
@@ -1049,35 +1056,52 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
                     cause_rule=cause_rule, members=members, affected=affected)
 
 
-def _missing_for_workloads(root: Finding, members: list[Finding], affected: list[str]) -> tuple[str, str, str] | None:
-    """The one object the cause needs and the cluster lacks, when its absence stops several
-    workloads: the incident is that object's, not one pod's."""
-    needed = missing_object(root)
-    if needed is None or len(affected) < 2:
+def _blocker_of_workloads(root: Finding, members: list[Finding], affected: list[str]) -> tuple[str, str, str] | None:
+    """The one object that keeps several workloads from running (blocking_object), when the
+    cause is it: the incident is that object's, not one pod's."""
+    blocker = blocking_object(root)
+    if blocker is None or len(affected) < 2:
         return None
-    return needed if all(missing_object(f) in (None, needed) for f in members) else None
+    return blocker if all(blocking_object(f) in (None, blocker) for f in members) else None
 
 
-# How many of an incident's victims a headline names before it counts the rest.
-_NAMED_VICTIMS = 3
+# How many of an incident's victims a headline names before it counts the rest, and how much of
+# the words that name their blocker it quotes.
+_NAMED_VICTIMS, _QUOTED_WORDS = 3, 160
 
 
-def _missing_headline(needed: tuple[str, str, str], members: list[Finding], affected: list[str]) -> str:
-    """'Secret shop/db is missing (...): 3 workloads cannot start their pods (A, B, C): 6 pods; with it: ...'."""
-    kind = needed[0]
-    if any(f.rule.startswith("ref-missing-") for f in members):
-        why = f"not in the dump although {kind}s were collected"
-    else:
-        why = "the kubelet finds none by that name"
+def _blocker_headline(blocker: tuple[str, str, str], members: list[Finding], affected: list[str]) -> str:
+    """'Secret shop/db is missing (...): 3 workloads cannot start their pods (A, B, C), 6 pods; with
+    it: ...', or 'ResourceQuota shop/q refuses the pods of 3 workloads (A, B, C)'."""
+    kind = blocker[0]
     named = ", ".join(affected[:_NAMED_VICTIMS]) + (
         f" and {len(affected) - _NAMED_VICTIMS} more" if len(affected) > _NAMED_VICTIMS else "")
-    pods = {f.name for f in members if f.kind == "Pod"}
-    text = (f"{object_ref(*needed)} is missing ({why}): {len(affected)} workloads cannot start their pods "
-            f"({named})" + (f", {len(pods)} pods" if pods else ""))
-    others = Counter(f.rule for f in members if missing_object(f) is None)
+    if kind == "ResourceQuota":
+        # the API server's words from the quota on: what is exceeded, or what pods must specify
+        text = (f"{object_ref(*blocker)} refuses the pods of {len(affected)} workloads ({named}): "
+                f"{_words_from(members, _QUOTA_REFUSES)}")
+    else:
+        if any(f.rule.startswith("ref-missing-") for f in members):
+            why = f"not in the dump although {kind}s were collected"
+        else:
+            why = "the kubelet finds none by that name"
+        pods = {f.name for f in members if f.kind == "Pod"}
+        text = (f"{object_ref(*blocker)} is missing ({why}): {len(affected)} workloads cannot start their pods "
+                f"({named})" + (f", {len(pods)} pods" if pods else ""))
+    others = Counter(f.rule for f in members if blocking_object(f) is None)
     if others:
         text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
     return text
+
+
+def _words_from(members: list[Finding], pattern: re.Pattern[str]) -> str:
+    """The words a member quotes from where `pattern` finds them on (cut short), or ''."""
+    for f in members:
+        for fact in _QUOTING_FACTS:
+            said = str(f.facts.get(fact) or "")
+            if (m := pattern.search(said)) is not None:
+                return said[m.start():][:_QUOTED_WORDS]
+    return ""
 
 
 def _is_stall(members: Iterable[Finding], g: Grouping) -> bool:

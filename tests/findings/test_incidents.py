@@ -1395,3 +1395,37 @@ def test_pasted_pods_of_one_generated_prefix_failing_for_different_reasons_stay_
     incidents = incidents_of(analyzer.load({"session.txt": paste}))
     assert len(incidents) == 2, [i.headline for i in incidents]
     assert [f.name for f in incidents[1].members] == ["es-cluster-es-gjvx6k2p8z"]
+
+
+# hmcts/cnp-flux-config#13765 (AKS, 2022-01-25): "Issue for redis/es/logstash pods - is forbidden:
+# failed quota: fpl-quota: must specify requests.cpu,requests.memory". The es-master rows are its
+# `kubectl get events` lines, verbatim, under kubectl's header; the redis and logstash rows are
+# written alike for the two other StatefulSets it names. ministryofjustice/cloud-platform#590's
+# ReplicaSet refused by another namespace's quota, its row verbatim, stays apart.
+QUOTA_EVENTS_PASTE = """\
+$ kubectl get events -n fpl
+LAST SEEN   TYPE      REASON         OBJECT                                              MESSAGE
+39m         Warning   FailedCreate   statefulset/fpl-case-service-pr-3308-es-master      create Pod fpl-case-service-pr-3308-es-master-0 in StatefulSet fpl-case-service-pr-3308-es-master failed error: pods "fpl-case-service-pr-3308-es-master-0" is forbidden: failed quota: fpl-quota: must specify requests.cpu,requests.memory
+22s         Warning   FailedCreate   statefulset/fpl-case-service-pr-3308-es-master      create Pod fpl-case-service-pr-3308-es-master-0 in StatefulSet fpl-case-service-pr-3308-es-master failed error: pods "fpl-case-service-pr-3308-es-master-0" is forbidden: failed quota: fpl-quota: must specify requests.cpu,requests.memory
+30s         Warning   FailedCreate   statefulset/fpl-case-service-pr-3308-redis-master   create Pod fpl-case-service-pr-3308-redis-master-0 in StatefulSet fpl-case-service-pr-3308-redis-master failed error: pods "fpl-case-service-pr-3308-redis-master-0" is forbidden: failed quota: fpl-quota: must specify requests.cpu,requests.memory
+25s         Warning   FailedCreate   statefulset/fpl-case-service-pr-3308-logstash       create Pod fpl-case-service-pr-3308-logstash-0 in StatefulSet fpl-case-service-pr-3308-logstash failed error: pods "fpl-case-service-pr-3308-logstash-0" is forbidden: failed quota: fpl-quota: must specify requests.cpu,requests.memory
+"""
+OTHER_QUOTA_EVENTS_PASTE = """\
+$ kubectl get events -n offender-management-staging
+LAST SEEN   FIRST SEEN   COUNT     NAME                                                   KIND         SUBOBJECT                             TYPE      REASON                  SOURCE                                                 MESSAGE
+59m         6d           124       allocation-manager-6597bc46dc.1576a87b365ab1e4         ReplicaSet                                         Warning   FailedCreate            replicaset-controller                                  (combined from similar events): Error creating: pods "allocation-manager-6597bc46dc-2wm8j" is forbidden: exceeded quota: namespace-quota, requested: limits.cpu=1,limits.memory=2Gi, used: limits.cpu=6,limits.memory=12Gi, limited: limits.cpu=6,limits.memory=12Gi
+"""
+
+
+def test_workloads_one_quota_refuses_pods_are_that_quotas_incident() -> None:
+    cluster = analyzer.load({"fpl.txt": QUOTA_EVENTS_PASTE, "moj.txt": OTHER_QUOTA_EVENTS_PASTE})
+    incidents = incidents_of(cluster)
+    assert len(incidents) == 2, [i.headline for i in incidents]
+    quota, other = incidents
+    assert quota.cause == "ResourceQuota fpl/fpl-quota"
+    assert quota.headline == (
+        "ResourceQuota fpl/fpl-quota refuses the pods of 3 workloads (StatefulSet fpl/fpl-case-service-pr-3308-es-master, "
+        "StatefulSet fpl/fpl-case-service-pr-3308-logstash, StatefulSet fpl/fpl-case-service-pr-3308-redis-master): "
+        "failed quota: fpl-quota: must specify requests.cpu,requests.memory")
+    # one workload refused by its own namespace's quota keeps its own incident, named as before
+    assert other.cause == "ReplicaSet offender-management-staging/allocation-manager-6597bc46dc"
