@@ -467,12 +467,36 @@ def _healthy_in_a_later_listing(obj: KubeObject, event: KubeObject, words: str) 
     return f"{words} in a later listing (line {obj.provenance.line}) than the events' (line {said.line}){since}"
 
 
+# The kubelet's and the API server's words for a Secret or ConfigMap a pod needs and cannot find
+# (a container's CreateContainerConfigError, a Failed or FailedMount event): 'secret "db" not found',
+# 'Error: secrets "db" not found', 'MountVolume.SetUp failed for volume "v" : configmap "c" not found'.
+NAMED_NOT_FOUND = re.compile(r'\b(secret|configmap)s? "([a-z0-9][a-z0-9.-]*)" not found', re.I)
+NOT_FOUND_KIND = {"secret": "Secret", "configmap": "ConfigMap"}
+
+
+def _needed_object_made_since(cluster: AnalyzedDump, group: EventGroup) -> str:
+    """ "Secret db was created 1m before capture, after the last of these (2m57s before)" where
+    the object the group's last words say is not found is in the dump, made after them: the
+    kubelet retries and finds it ('' else, and where either time is unknown)."""
+    said = NAMED_NOT_FOUND.search(group.last.message)
+    if said is None:
+        return ""
+    kind = NOT_FOUND_KIND[said[1].lower()]
+    needed = _object(cluster, kind, group.namespace, said[2])
+    failed = before_capture(cluster, group.last)
+    made = known_age(cluster, needed) if needed is not None else None
+    if failed is None or made is None or made >= failed:
+        return ""
+    return (f"{kind} {said[2]} was created {age_text(made)} before capture, after the last of these "
+            f"({age_text(failed)} before)")
+
+
 def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
     """Why a group of warning events no longer describes the present ('' when it still may):
     a later Normal event shows the failed step happened, its object is gone or was re-created,
     is healthy since, or the events fired during its start-up or termination, or they are old
     and nothing shows their object's state."""
-    later = _later_success(cluster, group)
+    later = _later_success(cluster, group) or _needed_object_made_since(cluster, group)
     if later:
         return later
     last = group.last

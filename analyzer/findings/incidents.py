@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.distributions.workloads import guess_from_pod_name
+from analyzer.findings.events import NAMED_NOT_FOUND, NOT_FOUND_KIND
 from analyzer.findings.facts import ago
 from analyzer.findings.render import object_ref
 from analyzer.findings.suspects import pod_suspects
@@ -696,11 +697,6 @@ _REFUSAL_IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 _REFUSAL_TAIL = 100
 
 
-# The kubelet's and the API server's words for a Secret or ConfigMap a pod needs and cannot find
-# (a container's CreateContainerConfigError, a Failed or FailedMount event): 'secret "db" not found',
-# 'Error: secrets "db" not found', 'MountVolume.SetUp failed for volume "v" : configmap "c" not found'.
-_NAMED_NOT_FOUND = re.compile(r'\b(secret|configmap)s? "([a-z0-9][a-z0-9.-]*)" not found', re.I)
-_NOT_FOUND_KIND = {"secret": "Secret", "configmap": "ConfigMap"}
 # The API server's words for a ResourceQuota that refuses a controller's pods (FailedCreate):
 # 'is forbidden: exceeded quota: compute-resources, requested: ...', 'failed quota: q: must specify ...'.
 _QUOTA_REFUSES = re.compile(r"\b(?:exceeded|failed) quota: ([a-z0-9][a-z0-9.-]*)", re.I)
@@ -717,8 +713,8 @@ def blocking_object(finding: Finding) -> tuple[str, str, str] | None:
         return str(finding.facts.get("ref_kind")), finding.namespace, str(finding.facts["ref_name"])
     for fact in _QUOTING_FACTS:
         said = str(finding.facts.get(fact) or "")
-        if (named := _NAMED_NOT_FOUND.search(said)) is not None:
-            return _NOT_FOUND_KIND[named[1].lower()], finding.namespace, named[2]
+        if (named := NAMED_NOT_FOUND.search(said)) is not None:
+            return NOT_FOUND_KIND[named[1].lower()], finding.namespace, named[2]
         if (quota := _QUOTA_REFUSES.search(said)) is not None:
             return "ResourceQuota", finding.namespace, quota[1]
     return None
