@@ -2,7 +2,8 @@
 
 A NotReady node explains its pods' pending, terminating and not-ready states; a crashlooping
 pod explains its Deployment's unavailability and its Service's missing endpoints; one node
-restart explains many container restarts. Each incident has a headline, a severity, the
+restart explains many container restarts; one missing Secret, or one quota refusing pods, is the
+cause of every workload it stops. Each incident has a headline, a severity, the
 number of workloads it affects and its member findings; incidents are ranked by severity,
 then reach. Hygiene findings (configuration, deprecations, versions) are never incidents.
 The grouping knowledge (hygiene rules, which rule names the cause, what a node explains) is
