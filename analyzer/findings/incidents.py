@@ -385,6 +385,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     if nodes_absent:
         _join_same_scheduler_node_state(problems, union, g)
     _join_same_workload(problems, union, graph)
+    _join_pending_beside_eviction(problems, union, graph)
     _join_same_node_cause(problems, union)
     _join_same_scheduling_failure(problems, union)
     _join_static_pods_restarted_alike(problems, union)
@@ -471,21 +472,46 @@ def _workload_by_name(namespace: str, name: str) -> str | None:
     return f"generated {namespace}/{generated}" if generated else None
 
 
+def _pod_workload(f: Finding, graph: _Graph) -> str | None:
+    """The workload of a finding's pod: from its owners, a sibling's, or (pasted without them) its
+    name; None for a finding on no pod, or a pod no controller made."""
+    if f.kind != "Pod":
+        return None
+    node = graph.ids.get((f.kind, f.namespace, f.name))
+    if node is not None and graph.owners(node):
+        return graph.workload_of(node)
+    if node is not None and (sibling := graph.sibling_owner(node)) is not None:
+        return graph.workload_of(sibling)
+    return _workload_by_name(f.namespace, f.name)
+
+
 def _join_same_workload(problems: list[Finding], union: _Union, graph: _Graph) -> None:
     """One rule failing on several pods of one workload is one problem of its pod template
     (the workload known from the pods' owners, or, for pods pasted without them, their names)."""
     by_key: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, f in enumerate(problems):
-        node = graph.ids.get((f.kind, f.namespace, f.name)) if f.kind == "Pod" else None
-        if node is not None and graph.owners(node):
-            by_key[(f.rule, graph.workload_of(node))].append(i)
-        elif node is not None and (sibling := graph.sibling_owner(node)) is not None:
-            by_key[(f.rule, graph.workload_of(sibling))].append(i)
-        elif f.kind == "Pod" and (workload := _workload_by_name(f.namespace, f.name)) is not None:
+        if (workload := _pod_workload(f, graph)) is not None:
             by_key[(f.rule, workload)].append(i)
     for members in by_key.values():
         for i in members[1:]:
             union.join(members[0], i)
+
+
+def _join_pending_beside_eviction(problems: list[Finding], union: _Union, graph: _Graph) -> None:
+    """A pod pending for no recorded reason beside an eviction of its workload's that nothing
+    replaced is that replacement, kept out by what evicted the other (a node under pressure
+    taints itself against new pods): one incident (canonical/microk8s#3143: a Deployment's pod
+    evicted 11m before, its replacement Pending 10m, were two incidents)."""
+    evicted: dict[str, int] = {}
+    for i, f in enumerate(problems):
+        if f.rule == "pod-evicted" and (workload := _pod_workload(f, graph)) is not None:
+            evicted.setdefault(workload, i)
+    if not evicted:
+        return
+    for i, f in enumerate(problems):
+        if f.rule == "pod-pending" and str(f.facts.get("reason") or "") == "no reason recorded" \
+                and (j := evicted.get(_pod_workload(f, graph) or "")) is not None:
+            union.join(j, i)
 
 
 def _join_webhook_and_what_it_refuses(problems: list[Finding], union: _Union) -> None:

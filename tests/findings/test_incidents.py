@@ -1429,3 +1429,32 @@ def test_workloads_one_quota_refuses_pods_are_that_quotas_incident() -> None:
         "failed quota: fpl-quota: must specify requests.cpu,requests.memory")
     # one workload refused by its own namespace's quota keeps its own incident, named as before
     assert other.cause == "ReplicaSet offender-management-staging/allocation-manager-6597bc46dc"
+
+
+# canonical/microk8s#3143 (MicroK8s 1.21, 2022-05-11): the node's disk at 100%, tainted
+# disk-pressure; its `k get pods -A` as pasted, trimmed to the nginx Deployment's pods and one
+# other. Two pods evicted (the older replaced by a ready pod), the newest Pending 10m.
+MICROK8S_DISK_PRESSURE_PASTE = """\
+ubuntu@nodeX:~$ k get pods -A
+NAMESPACE     NAME                                      READY   STATUS    RESTARTS   AGE
+nginx-test    deployment-nginx-585449566-td9xx          0/1     Evicted   0          13m
+nginx-test    deployment-nginx-585449566-zdfch          0/1     Evicted   0          11m
+nginx-test    deployment-nginx-585449566-xnjbp          0/1     Pending   0          10m
+nginx-test    deployment-nginx-585449566-kcjln          1/1     Running   1          13m
+kube-system   calico-kube-controllers-f7868dd95-lmpmx   1/1     Running   2          63m
+"""
+
+
+def test_a_pod_pending_for_no_reason_beside_its_workloads_unreplaced_eviction_is_that_evictions_incident() -> None:
+    (incident,) = incidents_of(analyzer.load({"session.txt": MICROK8S_DISK_PRESSURE_PASTE}))
+    assert incident.cause == "Pod nginx-test/deployment-nginx-585449566-zdfch"
+    assert {(f.rule, f.name) for f in incident.members} == {
+        ("pod-evicted", "deployment-nginx-585449566-zdfch"), ("pod-pending", "deployment-nginx-585449566-xnjbp")}
+    assert incident.headline.endswith("; with it: 1 pod-pending")
+
+
+def test_a_pod_pending_for_no_reason_in_another_workload_stays_apart_from_an_eviction() -> None:
+    # the same paste with the Pending row made another Deployment's pod (hand-written)
+    paste = MICROK8S_DISK_PRESSURE_PASTE.replace("deployment-nginx-585449566-xnjbp", "web-7c9d8f6b5d-xnjbp   ")
+    incidents = incidents_of(analyzer.load({"session.txt": paste}))
+    assert sorted(tuple(sorted(f.rule for f in i.members)) for i in incidents) == [("pod-evicted",), ("pod-pending",)]
