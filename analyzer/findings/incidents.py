@@ -461,15 +461,29 @@ def _generated_base(name: str) -> str | None:
     return m["base"] if m is not None else None
 
 
-def _workload_by_name(namespace: str, name: str) -> str | None:
-    """The workload a pod's name implies when its owners are unknown (a pasted table row): a
-    controller's by its name's pattern, or the generator of a generated name; None for a name
-    no controller writes."""
+def _named_workload(name: str) -> tuple[str, str] | None:
+    """(kind, name) of the workload a pod's name implies when its owners are unknown: a
+    controller's by its name's pattern, or ("generated", prefix) for a generated name; None for a
+    name no controller writes.
+
+    >>> _named_workload("coredns-6dcc67dcbc-pfrkk"), _named_workload("es-cluster-es-25g5k25k7w"), _named_workload("web")
+    (('Deployment', 'coredns'), ('generated', 'es-cluster-es-'), None)
+    """
     kind, base = guess_from_pod_name(name, None)
     if kind not in ("Pod", "StaticPod") and len(name) != _NAME_LIMIT:
-        return f"{kind} {namespace}/{base} (by name)"
+        return kind, base
     generated = _generated_base(name) if kind == "Pod" or len(name) == _NAME_LIMIT else None
-    return f"generated {namespace}/{generated}" if generated else None
+    return ("generated", generated) if generated else None
+
+
+def _workload_by_name(namespace: str, name: str) -> str | None:
+    """The workload a pod's name implies when its owners are unknown (a pasted table row), or
+    None for a name no controller writes."""
+    named = _named_workload(name)
+    if named is None:
+        return None
+    kind, base = named
+    return f"generated {namespace}/{base}" if kind == "generated" else f"{kind} {namespace}/{base} (by name)"
 
 
 def _pod_workload(f: Finding, graph: _Graph) -> str | None:
@@ -1295,11 +1309,12 @@ _BY_NAME = " (by name)"
 def _pasted_workload(namespace: str, name: str) -> str | None:
     """The workload of a pod pasted without its owners, by its name ("Deployment ns/web (by
     name)"), so its pods count as one workload; None for a name no controller writes."""
-    kind, base = guess_from_pod_name(name, None)
-    if kind not in ("Pod", "StaticPod") and len(name) != _NAME_LIMIT:
-        return object_ref(kind, namespace, base) + _BY_NAME
-    generated = _generated_base(name) if kind == "Pod" or len(name) == _NAME_LIMIT else None
-    return f"generated {object_ref('Pod', namespace, generated)[4:]}" if generated else None
+    named = _named_workload(name)
+    if named is None:
+        return None
+    kind, base = named
+    return f"generated {object_ref('Pod', namespace, base)[4:]}" if kind == "generated" \
+        else object_ref(kind, namespace, base) + _BY_NAME
 
 
 def _headline(root: Finding, members: list[Finding], affected: list[str], cluster: AnalyzedDump) -> str:
