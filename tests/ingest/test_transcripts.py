@@ -244,6 +244,34 @@ def test_a_theme_prompt_with_the_host_before_its_arrow_is_a_session() -> None:
     assert node.provenance.line == 7 and node.duplicates == 1
 
 
+# One command pasted with its table, behind a shell's xtrace (openebs/rawfile-localpv
+# docs/contributor.md @469c8e40, its kind e2e setup script's last step) or kube-ps1's context and a
+# zsh theme (rancher/support-bundle-kit docs/quickstart.md, Harvester's support bundle simulator):
+# the command line read as prose, the pods lost the namespace it names.
+_XTRACED_GET = """+ kubectl get pods -n openebs -o wide
+NAME                           READY   STATUS    RESTARTS   AGE   IP           NODE             NOMINATED NODE   READINESS GATES
+rawfile-localpv-controller-0   2/2     Running   0          26s   10.244.1.3   rawfile-worker   <none>           <none>
+rawfile-localpv-node-8xscw     5/5     Running   0          26s   10.244.1.2   rawfile-worker   <none>           <none>
+"""
+_KUBE_PS1_GET = """For example:
+```shell
+(⎈ |default:default)➜  ~ kubectl get pods -n support-bundle-node-info
+NAME              READY   STATUS    RESTARTS   AGE
+harvester-pxe-1   8/8     Running   0          41h
+harvester-pxe-2   8/8     Running   0          41h
+
+```
+"""
+
+
+@pytest.mark.parametrize(("text", "namespace"), [(_XTRACED_GET, "openebs"), (_KUBE_PS1_GET, "support-bundle-node-info")])
+def test_a_traced_or_themed_command_names_its_tables_namespace(text: str, namespace: str) -> None:
+    r = ingest_text(text, "pasted.md")
+    assert r.accounting_holds()
+    assert {o.key.namespace for o in r.objects} == {namespace} and len(r.objects) == 2
+    assert not any("neither a kubectl table" in s.reason for s in r.skipped)  # the command line, before
+
+
 # Trimmed from rancher/rke2#8498 (github.com/rancher/rke2/issues/8498, its description): the
 # reporter's aliases `kno` and `kpo` print `kubectl get nodes` and `kubectl get pods -A`.
 _RKE2_8498_ALIASES = """```

@@ -10,7 +10,35 @@ from dataclasses import dataclass, field
 # (`$ `, `# `, `root@host:~# `, `controlplane $ `, `# controlplane$ `, `[root@m ~]# `, `PS C:\> `).
 # A bracketed `[user@host dir]` before the command is a prompt too, its `#` or `$` sometimes lost
 # to markdown (`[root@localhost ~] **kubectl logs ...**:`).
-_PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|\[[^\]\s@]{1,40}@[^\]]{1,80}\]|)\s*$")
+# A zsh theme's prompt: an arrow or glyph, the host before it, the folder and git state after it
+# (`➜  ~ `, `❯ `, `controlplane ~ ➜  `, `➜  shop git:(main) ✗ `), kube-ps1's context before it
+# (`(⎈ |default:default)➜  ~ `, rancher/support-bundle-kit's docs/quickstart.md).
+_PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|\[[^\]\s@]{1,40}@[^\]]{1,80}\]"
+                     r"|(?:\([^)]{1,60}\)\s?)?(?:\S{1,64}\s+){0,2}[➜❯λ→»](?:\s+\S{1,80}){0,4}?|)\s*$")
+# A shell's xtrace (`set -x`, `++` in a subshell): how CI logs and Jenkins show the commands they ran
+# (`+ kubectl rollout status deployment/web -n shop`). `+ ` also begins a diff's added line, so
+# only a kubectl verb after it makes a command.
+XTRACE = re.compile(r"^\+{1,3} ")
+# CI log timestamps before a line: GitHub Actions `2024-05-02T10:11:12.1234567Z `, GitLab's with a
+# stream tag (`... 00O `), Jenkins' timestamper `[2024-05-02T10:11:12.123Z] ` or `10:11:12 `.
+CI_PREFIX = re.compile(
+    r"^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: \d\d[OE]\+?)?"
+    r"|\[\d\d:\d\d:\d\d(?:\.\d+)?\]|\d\d:\d\d:\d\d\.\d+)(?: |$)"
+)
+# A CI step's command as GitHub Actions and Azure Pipelines print it (`##[group]Run kubectl ...`,
+# `##[command]/usr/bin/kubectl rollout status ...`; Azure's task log `[command]/usr/local/bin/kubectl`;
+# a markdown link `[command](...)` is none).
+CI_STEP = re.compile(r"^(?:##)?\[(?:group|command)\](?!\()(?:Run )?(.*)$")
+# kubectl's verbs (and common plugins'): a line traced by xtrace, or typed without a prompt, runs
+# kubectl only with one of these (`# kubectl and helm ...` is a comment).
+KUBECTL_VERBS = frozenset({
+    "get", "describe", "logs", "top", "version", "cluster-info", "apply", "create", "delete", "edit",
+    "patch", "label", "annotate", "scale", "exec", "port-forward", "proxy", "cp", "run", "expose",
+    "cordon", "uncordon", "drain", "taint", "set", "explain", "api-resources", "api-versions", "auth",
+    "config", "wait", "debug", "attach", "rollout", "autoscale", "certificate", "plugin", "completion",
+    "diff", "kustomize", "replace", "events", "neat", "tree", "lineage", "ctx", "ns", "krew", "whoami",
+    "adm", "project", "projects", "new-app", "login", "status", "rsh", "image",
+})
 # kubectl and what stands for it (longest first: the regexes below try them in this order).
 TOOLS = ("kubectl", "kubecolor", "oc", "kc", "k")
 _TOOL_NAMES = "|".join(TOOLS)
@@ -31,9 +59,11 @@ _VALUE_FLAGS = frozenset(
         "--cluster", "--user", "-c", "--container", "--field-selector", "--sort-by", "-f",
         "--filename", "--template", "-L", "--label-columns", "--server", "-s", "--token",
         "--as", "--request-timeout", "--chunk-size", "--since", "--tail", "--revision",
+        "--timeout",  # `rollout status deploy/web --timeout 0s`, `wait`, `drain`: a duration
     }
 )
-# `k` and `kc` are common aliases of kubectl, but only trusted before these verbs; kubecolor
+# `k` and `kc` are common aliases of kubectl: typed without a prompt, only trusted before these
+# verbs; behind a prompt, before any kubectl verb (`$ k rollout status deploy/web`). kubecolor
 # wraps kubectl and takes its arguments.
 _ALIASES = frozenset({"k", "kc"})
 _ALIAS_VERBS = frozenset({"get", "describe", "top", "lineage"})
@@ -134,13 +164,28 @@ def command_in(line: str) -> Command | None:
     >>> c = command_in("kubectl -n elastic-system get pods -o wide:")  # a writer's heading
     >>> c.namespace, c.resources, c.output
     ('elastic-system', ('pods',), 'wide')
+    >>> [command_in(t).namespace for t in ("+ kubectl get pods -n shop", "2024-05-02T10:11:12.1234567Z + kubectl "
+    ...     "get pods -n shop", "➜  ~ kubectl get pods -n shop", "controlplane ~ ➜  k get po -n shop",
+    ...     "(⎈ |default:default)➜  ~ kubectl get pods -n shop")]
+    ['shop', 'shop', 'shop', 'shop', 'shop']
+    >>> command_in("$ k rollout status deploy/web").verb, command_in("k rollout status deploy/web")
+    ('rollout status', None)
+    >>> command_in("##[command]/usr/bin/kubectl rollout status Deployment/web --namespace shop").namespace
+    'shop'
+    >>> command_in("+ kubectl is the binary") is None  # a diff's added line
+    True
     """
-    line = unbold(line).rstrip()
+    line = unbold(CI_PREFIX.sub("", line, count=1)).rstrip()
+    if (step := CI_STEP.match(line)) is not None:
+        line = "$ " + step.group(1)
     # a writer's heading naming the command whose output follows (`kubectl get pods -o wide:`),
     # as transcript.command_of_line reads it: the colon is no part of the command
     line = line[:-1].rstrip() if line.endswith(":") else line
     if (title := _WATCH_TITLE.match(line.strip())) is not None:
         line = "$ " + title.group("command")
+    traced = XTRACE.match(line.lstrip())
+    if traced is not None:
+        line = "$ " + line.lstrip()[traced.end():]
     for match in _TOOL.finditer(line):
         if not _prompted(line[: match.start()]):
             continue
@@ -148,7 +193,10 @@ def command_in(line: str) -> Command | None:
         if rest.startswith("-- "):
             rest = rest[3:]  # `minikube kubectl -- get pods`
         command = parse_command(f"{match.group(1)} {rest}")
-        if command and (match.group(1) not in _ALIASES or command.verb in _ALIAS_VERBS):
+        if command is None or (traced is not None and command.verb.split()[0] not in KUBECTL_VERBS):
+            continue
+        if match.group(1) not in _ALIASES or command.verb in _ALIAS_VERBS \
+                or (line[: match.start()].strip() and command.verb.split()[0] in KUBECTL_VERBS):
             return command
     return None
 

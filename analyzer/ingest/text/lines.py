@@ -257,14 +257,19 @@ _MARKER = re.compile(r"^(?:(?![\u2500-\u259f])[\u2190-\u21ff\u2600-\u27bf\u2b00-
 def unmarked(lines: list[Line]) -> list[Line]:
     """Lines without the pictograph a writer put at their start to point at them (a runbook's
     `👉vantiq-0   0/1   Init:0/3`): the marker pushed the row one place off its columns, and a
-    describe's `👉Conditions:` is no section kubectl prints. Nothing else is touched.
+    describe's `👉Conditions:` is no section kubectl prints. A zsh theme's prompt (`➜  ~ kubectl
+    get pods -n shop`) is no marker: its command is read with the folder before it. Nothing else is
+    touched.
 
     >>> [ln.text for ln in unmarked(split_lines("NAME      READY\\n👉web-1    0/1\\n│ a log line\\n"))]
     ['NAME      READY', 'web-1    0/1', '│ a log line']
+    >>> [ln.text for ln in unmarked(split_lines("➜  ~ kubectl get po -n shop\\n👉web-1    0/1\\n"))]
+    ['➜  ~ kubectl get po -n shop', 'web-1    0/1']
     """
     if not any(_MARKER.match(line.text) for line in lines):
         return lines
-    return [Line(ln.no, _MARKER.sub("", ln.text, count=1)) if _MARKER.match(ln.text) else ln for ln in lines]
+    return [Line(ln.no, _MARKER.sub("", ln.text, count=1)) if _MARKER.match(ln.text) and command_in(ln.text) is None
+            else ln for ln in lines]
 
 
 # An events table's rows (`kubectl get events`, with NAMESPACE under -A) and a describe's Events

@@ -16,15 +16,18 @@ import shlex
 from dataclasses import dataclass, field
 
 from analyzer.ingest.headerdate import parse_stated_time
-from analyzer.ingest.text.commands import Command, parse_command, unbold, unwatched
+from analyzer.ingest.text.commands import (
+    CI_PREFIX,
+    CI_STEP,
+    KUBECTL_VERBS,
+    XTRACE,
+    Command,
+    parse_command,
+    unbold,
+    unwatched,
+)
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
-# CI log timestamps: GitHub Actions `2024-05-02T10:11:12.1234567Z `, GitLab's with a stream tag
-# (`... 00O `), Jenkins' timestamper `[2024-05-02T10:11:12.123Z] ` or `10:11:12 `.
-_CI_PREFIX = re.compile(
-    r"^(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?(?: \d\d[OE]\+?)?"
-    r"|\[\d\d:\d\d:\d\d(?:\.\d+)?\]|\d\d:\d\d:\d\d\.\d+)(?: |$)"
-)
 # A markdown blockquote's marks, at the margin or up to three spaces in (a quote in a list item)
 BLOCKQUOTE = re.compile(r"^ {0,3}(?:> ?)+")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+.#-]*)\s*$")
@@ -36,7 +39,6 @@ _FENCE_LANGUAGES = frozenset({
     "yaml", "yml", "json", "toml", "ini", "xml", "diff", "go", "python", "py",
 })
 _FENCE_ANYWHERE = re.compile(r"(`{3,}|~{3,})")
-_CI_STEP = re.compile(r"^##\[(?:group|command)\](?:Run )?(.*)$")
 _CI_NOISE = re.compile(r"^##\[(?:endgroup|section|debug|warning|error)\]")
 
 # Prompts a command may stand behind. Tried in order on the cleaned line; each leaves the
@@ -48,8 +50,9 @@ _PROMPTS = [re.compile(p) for p in (
     r"^(?:\([^)\n]{1,40}\) ?)?(?:[\w.-]+@(?:[\w.-]+|~[\w./-]*))(?::[^$#%>\n]{0,100}|\s+[^$#%>\n]{0,100})?\s?[$#%>] ",
     r"^\[[^\]\n]{1,100}\]\s?[$#%] ",  # [root@host dir]#
     r"^\[[^\]\s@]{1,40}@[^\]\n]{1,80}\] ",  # [root@host dir] (its # lost to markdown's bold after it)
-    # zsh themes: "➜  dir git:(main) ✗ ", and with the host first, "controlplane ~ ➜  " (KodeKloud's labs)
-    r"^(?:[\w.-]{1,64}(?:\s+[~/]\S*)?\s+)?(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",
+    # zsh themes: "➜  dir git:(main) ✗ ", and with the host first, "controlplane ~ ➜  " (KodeKloud's labs),
+    # kube-ps1's context first, "(⎈ |default:default)➜  ~ " (rancher/support-bundle-kit's docs/quickstart.md)
+    r"^(?:\([^)\n]{1,60}\) ?)?(?:[\w.-]{1,64}(?:\s+[~/]\S*)?\s+)?(?:➜|❯|λ|→|»)\s+(?:[^\s$#%>]+\s+){0,3}?(?:(?:git:\([^)]*\)|✗|✔)\s+)*",
     r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
     # a custom prompt the command follows without a blank ("dev-EC2-->kubectl get nodes")
     r"^[\w.~/:-]{1,100}[$#%>](?=(?:kubectl|kubecolor|oc)\s)",
@@ -57,9 +60,9 @@ _PROMPTS = [re.compile(p) for p in (
     # (" ~/Downloads/ kubectl get deployment ...", aws-load-balancer-controller#2956)
     r"^[~/][\w.~/-]{0,100}\s+(?=(?:kubectl|kubecolor|oc)\s)",
     r"^[$#%] ",  # "$ ", "# ", "% "
-    r"^\+{1,3} ",  # a shell's xtrace (`set -x`), as CI logs and Jenkins show the commands they ran
+    XTRACE.pattern,  # a shell's xtrace (`set -x`), as CI logs and Jenkins show the commands they ran
 )]
-_XTRACE = r"^\+{1,3} "
+_XTRACE = XTRACE.pattern
 _THEME = 5  # the zsh theme prompt's place in _PROMPTS
 # What a zsh theme prompt shows between its arrow and the command: folders, git state.
 _THEME_STATE = re.compile(r"^(?:(?:~\S*|/\S*|\.{1,2}/?\S*|[\w.-]+/[\w./-]*|git:\([^)]*\)|\([^)]*\)|[✗✔±]|on|via|at)\s+)*")
@@ -70,16 +73,6 @@ _KUBECTL = re.compile(
     r"^(?:(?:sudo\s+)?(?:docker|podman)\s+exec\s+(?:-\S+\s+)*(?:\$\([^)]*\)|[\w.-]+)\s+)?"
     r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k3s|minikube)[ .]kubectl(?:\s+--)?|kubectl(?:\.exe)?|kubecolor|oc(?:\.exe)?|kc|k)(?=\s)"
 )
-# kubectl's verbs (and common plugins'): a `# ` line or a line without a prompt runs kubectl
-# only with one of these (`# kubectl and helm ...` is a comment).
-_VERBS = frozenset({
-    "get", "describe", "logs", "top", "version", "cluster-info", "apply", "create", "delete", "edit",
-    "patch", "label", "annotate", "scale", "exec", "port-forward", "proxy", "cp", "run", "expose",
-    "cordon", "uncordon", "drain", "taint", "set", "explain", "api-resources", "api-versions", "auth",
-    "config", "wait", "debug", "attach", "rollout", "autoscale", "certificate", "plugin", "completion",
-    "diff", "kustomize", "replace", "events", "neat", "tree", "lineage", "ctx", "ns", "krew", "whoami",
-    "adm", "project", "projects", "new-app", "login", "status", "rsh", "image",
-})
 _WORD = re.compile(r"^[A-Za-z][\w.+-]*(?=\s|$)")
 # Other programs whose commands end a kubectl block even without a prompt before them.
 _KNOWN_TOOLS = frozenset({
@@ -273,7 +266,7 @@ def _parsed(text: str) -> Command | None:
 
 
 def _known(command: Command) -> bool:
-    return command.verb.split()[0] in _VERBS
+    return command.verb.split()[0] in KUBECTL_VERBS
 
 
 def normalise_command(text: str) -> str:
@@ -325,7 +318,7 @@ def looks_like_transcript(text: str) -> bool:
             inline = True
         if _QUOTED.match(raw):
             quoted = True
-        if _CI_STEP.match(line):
+        if CI_STEP.match(line):
             commands += 1
             continue
         if _K3S_RUNNING.match(line):
@@ -420,10 +413,10 @@ def _stamped(lines: list[str]) -> bool:
     sample = [_ANSI.sub("", ln) for ln in lines[:300] if ln.strip()]
     if len(sample) < 2:
         return False
-    hits = sum(1 for ln in sample if _CI_PREFIX.match(ln))
+    hits = sum(1 for ln in sample if CI_PREFIX.match(ln))
     if hits * 2 < len(sample):
         return False
-    return not any(not _CI_PREFIX.match(ln) and command_of_line(ln) is not None for ln in sample)
+    return not any(not CI_PREFIX.match(ln) and command_of_line(ln) is not None for ln in sample)
 
 
 # Lines of a run of stamped ones looked at for a command: a CI excerpt runs its command first.
@@ -450,7 +443,7 @@ def _stamped_lines(lines: list[str], stamped: bool) -> frozenset[int]:
     run: list[int] = []
     typed: str | None = None  # the last line with text before the run
     for at in range(len(lines) + 1):
-        if at < len(lines) and _CI_PREFIX.match(line := _ANSI.sub("", lines[at])) and line.strip():
+        if at < len(lines) and CI_PREFIX.match(line := _ANSI.sub("", lines[at])) and line.strip():
             run.append(at)
             continue
         if len(run) >= 2 and (typed is None or command_of_line(typed) is None) \
@@ -466,7 +459,7 @@ def _stamped_lines(lines: list[str], stamped: bool) -> frozenset[int]:
 def _clean(raw: str, stamped: bool, quoting: bool = True) -> str:
     line = _ANSI.sub("", raw.rstrip("\r"))
     if stamped:
-        line = _CI_PREFIX.sub("", line, count=1)
+        line = CI_PREFIX.sub("", line, count=1)
     if quoting and line.lstrip(" ")[:1] == ">":
         line = BLOCKQUOTE.sub("", line, count=1)
     return line
@@ -563,7 +556,7 @@ def split_transcript(text: str) -> Transcript:
             continue
         if _CI_NOISE.match(line):
             continue
-        step = _CI_STEP.match(line)
+        step = CI_STEP.match(line)
         found = None
         if step is not None:
             cmd = step.group(1).strip()

@@ -33,6 +33,20 @@ from analyzer.ingest.text.commands import command_in, parse_command
     # `wide:` no output, and the OOMKilled Elasticsearch pods lost their namespace
     ("kubectl -n elastic-system get pods -o wide:", "get", ("pods",), "elastic-system"),
     ("kubectl -n elastic-system get pods:", "get", ("pods",), "elastic-system"),
+    # as CI logs and people paste them: a shell's xtrace of a kind e2e setup script
+    # (openebs/rawfile-localpv docs/contributor.md @469c8e40), Azure Pipelines' task log with its
+    # timestamps (kubernetes/kubernetes#104233), a GitHub Actions step, kube-ps1's context before a
+    # zsh theme's arrow (rancher/support-bundle-kit docs/quickstart.md), the arrow and folder alone,
+    # an alias behind a prompt with a verb other than get: each read as no command, so the table
+    # under it lost its namespace and rollouts.py kept regexes of its own
+    ("+ kubectl get pods -n openebs -o wide", "get", ("pods",), "openebs"),
+    ("2021-08-09T08:36:03.8486726Z [command]/usr/local/bin/kubectl rollout status "
+     "Deployment/skyeye-fe-portal-sit --timeout 0s --namespace svc-sit", "rollout status", ("Deployment",), "svc-sit"),
+    ("##[group]Run kubectl get pods -n shop", "get", ("pods",), "shop"),
+    ("(⎈ |default:default)➜  ~ kubectl get pods -n support-bundle-node-info", "get", ("pods",),
+     "support-bundle-node-info"),
+    ("➜  ~ kubectl get pods -n ingress-nginx", "get", ("pods",), "ingress-nginx"),
+    ("$ k rollout status deploy/web -n shop", "rollout status", ("deploy",), "shop"),
 ])
 def test_prompt_lines(line: str, verb: str, resources: tuple, namespace: str | None) -> None:
     command = command_in(line)
@@ -46,6 +60,8 @@ def test_prompt_lines(line: str, verb: str, resources: tuple, namespace: str | N
     "Use kubectl get pods to list them, it is easy and then more words follow",
     "k8s-app=kube-proxy",
     "Then run sudo kubectl get pods -n shop to see them",
+    "+ kubectl and helm are installed",  # a diff's added line: no kubectl verb after it
+    "k rollout status deploy/web",  # an alias without a prompt: only before get, describe, top
 ])
 def test_not_prompt_lines(line: str) -> None:
     assert command_in(line) is None
