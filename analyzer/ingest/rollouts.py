@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from analyzer.ingest.text.catalog import catalog
+from analyzer.ingest.text.commands import Command, command_in
 
 _NAME = r'"(?P<name>[a-z0-9][a-z0-9.-]*)"'
 # kubectl's words (polymorphichelpers/rollout_status.go); Argo CD says the same of a Deployment
@@ -34,11 +35,11 @@ _STATEFUL_DONE = re.compile(r"(?:statefulset rolling update complete|partitioned
 _TIMED_OUT = re.compile(rf"\b(?P<kind>[Dd]eployment) {_NAME} exceeded its progress deadline")
 _DONE = re.compile(rf"\b(?P<kind>deployment|daemon set) {_NAME} successfully rolled out")
 _GAVE_UP = re.compile(r"\berror: timed out waiting for the condition")
-# The `rollout status` command line, and the namespace it names (a placeholder is no namespace)
-_COMMAND = re.compile(r"\brollout\s+status\s[^\n]*")
-_NAMESPACE_FLAG = re.compile(r"(?:^|\s)(?:-n|--namespace)(?:=|\s+)(?P<namespace>[a-z0-9][a-z0-9-]*)(?=\s|$)")
-_WORKLOAD = re.compile(r"(?:^|\s)(?P<kind>deployments?|deploy|daemonsets?|ds|statefulsets?|sts)(?:\.apps)?(?:/|\s+)"
-                       r"(?P<name>[a-z0-9][a-z0-9.-]*)(?=\s|$)", re.I)
+# Where a `rollout status` command line may be; command_in reads it (its prompt, a CI step or
+# trace, sudo and the distribution's wrapper, its flags)
+_ROLLOUT_STATUS = re.compile(r"\brollout\s+status\b")
+# A name or namespace as written: a variable (`${NS}`) or a placeholder (`<ns>`) names none
+_DNS_NAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?")
 _KINDS = {"deployment": "Deployment", "daemon set": "DaemonSet"}
 # A `timed out waiting for the condition` is about the wait just before it, a line or two above.
 _GAVE_UP_WITHIN = 2
@@ -92,11 +93,9 @@ def rollout_verdicts(text: str, source: str) -> list[RolloutVerdict]:
         unnamed += [(m, "waiting", m.group("ready") or m.group("said")) for m in _STATEFUL_WAITING.finditer(text)]
         unnamed += [(m, "done", "") for m in _STATEFUL_DONE.finditer(text)]
     for m, state, words in unnamed:
-        command = _command_before(text, m.start())
-        watched = _WORKLOAD.search(command.split("rollout", 1)[-1]) if command else None
-        info = catalog().for_resource(watched.group("kind").lower()) if watched is not None else None
-        if info is not None:
-            said.append((m.start(), info.kind, watched.group("name"), state, words.strip()))
+        watched = _watched(_command_before(text, m.start()))
+        if watched is not None and watched[1]:
+            said.append((m.start(), watched[0], watched[1], state, words.strip()))
     said.sort()
     for m in _GAVE_UP.finditer(text):
         last = next((s for s in reversed(said) if s[0] < m.start()), None)
@@ -114,20 +113,50 @@ def rollout_verdicts(text: str, source: str) -> list[RolloutVerdict]:
     return sorted(verdicts.values(), key=lambda v: v.line)
 
 
-def _command_before(text: str, at: int) -> str:
-    """The last line before offset `at` that runs `rollout status` ("" when none does)."""
-    commands = list(_COMMAND.finditer(text, 0, at))
-    if not commands:
-        return ""
-    return text[text.rfind("\n", 0, commands[-1].start()) + 1:commands[-1].end()]
+def _command_before(text: str, at: int) -> Command | None:
+    """The last `rollout status` command a line before offset `at` runs (None when none does):
+    a line that only names it (a writer's words, an echo) is passed over; one indented (a
+    session quoted in a write-up's code block) is read as typed.
+
+    >>> text = ("$ kubectl rollout status deploy/web -n shop\\n"
+    ...         "(the same command in another terminal: kubectl rollout status deploy/web -n other)\\n")
+    >>> _command_before(text, len(text)).namespace
+    'shop'
+    """
+    for m in reversed(list(_ROLLOUT_STATUS.finditer(text, 0, at))):
+        end = text.find("\n", m.end())
+        command = command_in(text[text.rfind("\n", 0, m.start()) + 1:end if end >= 0 else len(text)].lstrip())
+        if command is not None and command.verb == "rollout status":
+            return command
+    return None
+
+
+def _watched(command: Command | None) -> tuple[str, str] | None:
+    """(kind, name) of the workload a `rollout status` command watches (`deploy/web`,
+    `deployment web`, `Deployment.v1.apps/web`), its name "" when a variable gives it; None
+    when it names no Deployment, DaemonSet or StatefulSet.
+
+    >>> from analyzer.ingest.text.commands import parse_command
+    >>> _watched(parse_command("kubectl rollout status deployment.v1.apps/capstone-project"))
+    ('Deployment', 'capstone-project')
+    >>> _watched(parse_command('kubectl rollout status "deploy/${VLLM_DEPLOY}" --timeout=30m'))
+    ('Deployment', '')
+    """
+    if command is None or not command.resources:
+        return None
+    info = catalog().for_resource(command.resources[0].split(".", 1)[0].lower())
+    if info is None or info.kind not in ("Deployment", "DaemonSet", "StatefulSet"):
+        return None
+    name = command.names[0] if command.names else ""
+    return info.kind, name if _DNS_NAME.fullmatch(name) else ""
 
 
 def _namespace(text: str, at: int, name: str) -> str:
     """The namespace the last `rollout status` command line before offset `at` names, when that
     command watches the workload of that name (or names it through a variable); "" else."""
-    line = _command_before(text, at)
-    watched = _WORKLOAD.search(line.split("rollout", 1)[-1])
-    if not line or watched is not None and watched.group("name") != name:
+    command = _command_before(text, at)
+    watched = _watched(command)
+    if command is None or watched is not None and watched[1] and watched[1] != name:
         return ""
-    flag = _NAMESPACE_FLAG.search(line)
-    return flag.group("namespace") if flag else ""
+    namespace = command.namespace or ""
+    return namespace if _DNS_NAME.fullmatch(namespace) else ""
