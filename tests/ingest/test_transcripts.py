@@ -449,6 +449,33 @@ def test_a_command_in_one_code_block_owns_the_output_in_the_next() -> None:
     assert {o.namespace for o in r.objects if o.kind == "Event"} == {"kube-system"}
 
 
+# Trimmed from NVIDIA/cloud-native-docs openshift/install-nfd.rst @015aa87d (Sphinx): the command
+# in one `.. code-block:: console`, its output in the next. Before, the directives' indented content
+# was prose: 'no output shown' for the command, and its pod lost the namespace the command names.
+_NFD_RST = """#. Verify the Node Feature Discovery Operator is running:
+
+   .. code-block:: console
+
+      $ oc get pods -n openshift-nfd
+
+   .. code-block:: console
+
+      NAME                                      READY   STATUS    RESTARTS   AGE
+      nfd-controller-manager-7f86ccfb58-nqgxm   2/2     Running   0          11m
+
+#. When the Node Feature Discovery is installed, create an instance of Node Feature Discovery.
+"""
+
+
+def test_a_command_in_one_rst_code_block_owns_the_output_in_the_next() -> None:
+    r = ingest_text(_NFD_RST, "install-nfd.rst")
+    assert r.accounting_holds()
+    assert [o.key.id for o in r.objects] == ["core/Pod/openshift-nfd/nfd-controller-manager-7f86ccfb58-nqgxm"]
+    assert not any("no output shown" in s.reason for s in r.skipped)
+    # the prose after the block, back at the directive's indent, is prose again
+    assert any(s.reason.startswith("prose") and s.location == "line 12" for s in r.skipped)
+
+
 def test_a_command_block_followed_by_prose_keeps_its_empty_output() -> None:
     text = _EFA_WRITE_UP.split("```console")[0] + "Then nothing.\n"
     r = ingest_text(text, "DEBUGGING.md")

@@ -3,7 +3,7 @@ that produced it.
 
 What a transcript wraps around kubectl's output is taken off line by line first: CI timestamp
 prefixes (GitHub Actions, GitLab, Jenkins), `> ` quoting of tickets and e-mails, ANSI colours,
-markdown fences (which also end blocks). Then every line that runs a command behind a prompt
+markdown fences and reStructuredText code blocks (which also end blocks). Then every line that runs a command behind a prompt
 (bash, zsh, fish, PowerShell, cmd), a bare `kubectl ...` line, a CI step (`##[group]Run ...`)
 or a `history` listing marks where a block starts. The ingest stage reads each block by its
 command (analyzer.ingest.transcripts); this module only finds them.
@@ -39,6 +39,9 @@ _FENCE_LANGUAGES = frozenset({
     "yaml", "yml", "json", "toml", "ini", "xml", "diff", "go", "python", "py",
 })
 _FENCE_ANYWHERE = re.compile(r"(`{3,}|~{3,})")
+# A reStructuredText code block (`.. code-block:: console`, Sphinx docs): its content is the lines
+# indented under it, up to the first line back at the directive's indent.
+_RST_CODE_BLOCK = re.compile(r"^(?P<indent> *)\.\.\s+(?:code-block|code|sourcecode)::(?:\s+[\w+.#-]*)?\s*$")
 _CI_NOISE = re.compile(r"^##\[(?:endgroup|section|debug|warning|error)\]")
 
 # Prompts a command may stand behind. Tried in order on the cleaned line; each leaves the
@@ -488,6 +491,7 @@ def split_transcript(text: str) -> Transcript:
     # spaces before the open fence: markdown takes as many off each line inside it (a fence in
     # a list item, its output indented with it: ingress-nginx#9492)
     fence_indent = 0
+    rst_indent: int | None = None  # the indent of the reStructuredText code block's directive, inside one
     quoted = False
     xtraced = False  # a kubectl command was traced (`+ kubectl get pods`): the log is a CI log
     clock: Block | None = None  # a `date` run before the open kubectl block, waiting for its output
@@ -506,9 +510,21 @@ def split_transcript(text: str) -> Transcript:
     for no, raw in enumerate(raw_lines, start=1):
         quoted = quoted or quoting and BLOCKQUOTED_TEXT.match(raw) is not None
         line = _clean(raw, no - 1 in stamped_at, quoting)
+        if rst_indent is not None and line.strip():
+            if _indent_of(line) <= rst_indent:
+                in_fence, rst_indent, fence_indent = False, None, 0  # the text is back at the directive's indent
+                close()
+            elif not fence_indent:
+                fence_indent = _indent_of(line)  # its content's indent, taken off each of its lines
         in_quote = quoting and not in_fence and BLOCKQUOTE.match(raw) is not None
         if in_fence and fence_indent:
             line = _unindented(line, fence_indent)
+        if not in_fence and (directive := _RST_CODE_BLOCK.match(line)) is not None:
+            close()
+            in_fence, rst_indent, fence_indent = True, len(directive.group("indent")), 0
+            if "reStructuredText code blocks" not in unwrapped:
+                unwrapped.append("reStructuredText code blocks")
+            continue
         fence = _FENCE.match(line)
         if fence is None and (m := _FENCE_ANYWHERE.search(line)) is not None:
             # a fence opened or closed on a line with text: the text before it is prose, the
