@@ -111,6 +111,17 @@ FRAGMENT = "text fragment"
 _IDENTITY_COLUMNS = frozenset({"NAME", "NAMESPACE", "AGE", "LABELS"})
 _SCALE_KEEPS = frozenset({"CONTAINERS", "IMAGES", "SELECTOR"})
 _NO_RESOURCES_IN = re.compile(r"No resources found in (\S+) namespace")
+
+
+def _lines_before_blank(out: list[tuple[int, str]]) -> int:
+    """How many lines with text an output prints before its first blank line after text."""
+    count = 0
+    for _, text in out:
+        if text.strip():
+            count += 1
+        elif count:
+            break
+    return count
 # A line of kubectl's own log (klog): severity and date, time, thread, file:line]
 _KLOG_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] ")
 
@@ -714,6 +725,10 @@ class Ingestor:
         # the error it ends with when it cannot reach the server)
         told = [t.strip() for _, t in out if t.strip() and not _KLOG_LINE.match(t)]
         said = told[0] if told else next((t.strip() for _, t in out if t.strip()), "")
+        if said.startswith("No resources found"):
+            # kubectl's one line; a session typed without fences goes on with the writer's prose
+            # after a blank line (a heading, a list: the notes of a session)
+            told = told[:_lines_before_blank(out)]
         listing = sightings.full_listing(command) if self._sightings is not None and not sightings.elided(out) else None
         # (a tool's "Command `kubectl logs ...` failed" before kubectl's error is as much an error)
         if (said.startswith(("No resources found", *_KUBECTL_ERROR)) or _TOOL_ERROR.match(said)) \

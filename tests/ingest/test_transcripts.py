@@ -272,6 +272,47 @@ def test_a_traced_or_themed_command_names_its_tables_namespace(text: str, namesp
     assert not any("neither a kubectl table" in s.reason for s in r.skipped)  # the command line, before
 
 
+# Trimmed from NicolasLopes7/k8s-learnings readme.md (an earlier version): a session typed behind
+# oh-my-zsh's default theme, the folder a plain word (`➜  k8s `) and the git state after it. Before,
+# each line read as a program named `k8s`: its `get` tables were read without their command, its
+# `delete`s were not kubectl's, and the two pods it deleted were kept as running.
+_ROBBYRUSSELL = """## Commands
+➜  k8s kubectl get pods
+NAME    READY   STATUS    RESTARTS   AGE
+nginx   1/1     Running   0          55s
+
+➜  k8s kubectl delete pod nginx
+pod "nginx" deleted
+
+➜  k8s kubectl get pods
+No resources found in default namespace.
+
+### Adding a new layer to manager pods:
+- Replica set, manages our pods and verifying if pods are on, if they off, replica set will recreat it to us.
+
+➜  k8s git:(main) ✗ kubectl get pods
+NAME                     READY   STATUS    RESTARTS   AGE
+nginx-replicaset-z9qrk   1/1     Running   0          45s
+
+➜  k8s git:(main) ✗ kubectl delete pod nginx-replicaset-z9qrk
+pod "nginx-replicaset-z9qrk" deleted
+
+➜  k8s git:(main) ✗ kubectl get pods
+NAME                     READY   STATUS    RESTARTS   AGE
+nginx-replicaset-4qf88   1/1     Running   0          6s
+"""
+
+
+def test_a_theme_prompt_with_a_plain_folder_runs_kubectl() -> None:
+    r = ingest_text(_ROBBYRUSSELL, "readme.md")
+    assert r.accounting_holds() and not r.rejections
+    assert [o.key.id for o in r.objects] == ["core/Pod/default/nginx-replicaset-4qf88"]
+    assert sum("superseded: deleted by 'kubectl delete pod" in s.reason for s in r.skipped) == 2
+    # kubectl's one line, the writer's heading and list after it: no table that could not be read
+    assert any(s.reason == "'kubectl get pods' printed no objects: No resources found in default namespace."
+               and s.location == "lines 9-14" for s in r.skipped)
+
+
 # Trimmed from rancher/rke2#8498 (github.com/rancher/rke2/issues/8498, its description): the
 # reporter's aliases `kno` and `kpo` print `kubectl get nodes` and `kubectl get pods -A`.
 _RKE2_8498_ALIASES = """```

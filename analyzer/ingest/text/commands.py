@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 # to markdown (`[root@localhost ~] **kubectl logs ...**:`).
 # A zsh theme's prompt: an arrow or glyph, the host before it, the folder and git state after it
 # (`➜  ~ `, `❯ `, `controlplane ~ ➜  `, `➜  shop git:(main) ✗ `), kube-ps1's context before it
-# (`(⎈ |default:default)➜  ~ `, rancher/support-bundle-kit's docs/quickstart.md).
+# (`(⎈ |default:default)➜  ~ `, rancher/support-bundle-kit's docs/quickstart.md); the git state
+# alone where a paste lost the arrow (`tekton-pipelines git:(main) ✗ `).
 _PROMPT = re.compile(r"^(?:PS [^>]{0,80}>|\S{0,80}(?: \S{1,80}){0,3}?\s?[$#>%]|\[[^\]\s@]{1,40}@[^\]]{1,80}\]"
-                     r"|(?:\([^)]{1,60}\)\s?)?(?:\S{1,64}\s+){0,2}[➜❯λ→»](?:\s+\S{1,80}){0,4}?|)\s*$")
+                     r"|\s*(?:\([^)]{1,60}\)\s?)?(?:\S{1,64}\s+){0,2}(?:[➜❯λ→»]|git:\([^)\s]{1,60}\))(?:\s+\S{1,80}){0,4}?"
+                     r"|)\s*$")
 # A shell's xtrace (`set -x`, `++` in a subshell): how CI logs and Jenkins show the commands they ran
 # (`+ kubectl rollout status deployment/web -n shop`). `+ ` also begins a diff's added line, so
 # only a kubectl verb after it makes a command.
@@ -166,8 +168,8 @@ def command_in(line: str) -> Command | None:
     ('elastic-system', ('pods',), 'wide')
     >>> [command_in(t).namespace for t in ("+ kubectl get pods -n shop", "2024-05-02T10:11:12.1234567Z + kubectl "
     ...     "get pods -n shop", "➜  ~ kubectl get pods -n shop", "controlplane ~ ➜  k get po -n shop",
-    ...     "(⎈ |default:default)➜  ~ kubectl get pods -n shop")]
-    ['shop', 'shop', 'shop', 'shop', 'shop']
+    ...     "(⎈ |default:default)➜  ~ kubectl get pods -n shop", " shop git:(main) ✗ kubectl get pods -n shop")]
+    ['shop', 'shop', 'shop', 'shop', 'shop', 'shop']
     >>> command_in("$ k rollout status deploy/web").verb, command_in("k rollout status deploy/web")
     ('rollout status', None)
     >>> command_in("##[command]/usr/bin/kubectl rollout status Deployment/web --namespace shop").namespace

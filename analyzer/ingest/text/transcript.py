@@ -22,6 +22,7 @@ from analyzer.ingest.text.commands import (
     KUBECTL_VERBS,
     XTRACE,
     Command,
+    command_in,
     parse_command,
     unbold,
     unwatched,
@@ -166,7 +167,39 @@ def command_of_line(text: str) -> tuple[str, str] | None:
     (('kubectl', 'kc get pods -A'), None)
     >>> command_of_line("kubectl get node:")  # a heading naming the command of the output below
     ('kubectl', 'kubectl get node')
+
+    A kubectl command behind a prompt this module does not know, or behind wrappers, is read as
+    commands.command_in reads it (a theme's folder and git state, an environment assignment,
+    `time`), so a session reads its commands as a single pasted command does:
+
+    >>> command_of_line("(base) ➜  k8s-learning git:(main) ✗ kubectl get pods -n istio-system")
+    ('kubectl', 'kubectl get pods -n istio-system')
+    >>> command_of_line("[vadim@fedora k8s-kvm-lab]$ KUBECONFIG=kubeconfig-k8s01 kubectl get pods -A -o wide")
+    ('kubectl', 'kubectl get pods -A -o wide')
     """
+    found = _typed_command(text)
+    if found is not None and found[0] == "kubectl" or CI_PREFIX.match(text.lstrip()) is not None \
+            or _TOOL_WORD.search(text) is None or _GLUED_PROSE.search(text) or _MARKDOWN_HEADING.match(text):
+        # (a CI stamp is taken off only where the file is a CI log, as split_transcript knows; a
+        # `### kubectl version` heading titles the code block below, whose own line runs it; a
+        # line naming no kubectl, most lines of an output, is not asked again)
+        return found
+    typed = command_in(text)
+    if typed is not None and _known(typed):
+        return "kubectl", typed.text
+    return found
+
+
+# kubectl or what stands for it, as a word before an argument (commands.TOOLS): `kubectl`,
+# `kubecolor`, `kc`, `k`, `oc`. Written from its first letter on, which Python's regex engine
+# scans for fast (the alternatives alone cost 4 µs on each line of a 20,000-row table).
+_TOOL_WORD = re.compile(r"[ko](?<![\w-][ko])(?:(?<=k)(?:ubectl|ubecolor|c)?|(?<=o)c)(?:\.exe)?\s")
+# A markdown heading below the first level (`# ` is also a root prompt)
+_MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{2,6}\s")
+
+
+def _typed_command(text: str) -> tuple[str, str] | None:
+    """command_of_line by this module's prompts and wrappers alone."""
     stripped = unwatched(unbold(text.strip())) if text.lstrip().startswith("Every ") else unbold(text.strip())
     if not stripped:
         return None
