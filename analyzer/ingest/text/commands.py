@@ -47,10 +47,12 @@ _TOOL_NAMES = "|".join(TOOLS)
 _TOOL = re.compile(rf"(?:^|(?<=\s)|(?<=[$#>%/.]))({_TOOL_NAMES})(?:\.exe)?\s+(?=\S)")
 # What may stand between a prompt and kubectl and leave its command as typed: sudo (with its
 # flags), env and VAR=value assignments, time; a distribution's wrapper (`k3s kubectl`,
-# `microk8s kubectl`, `microk8s.kubectl`, `minikube kubectl --`); the binary's path
-# (`/usr/local/bin/kubectl`, `./kubectl`). Matched up to the tool's name, at the prefix's end.
+# `microk8s kubectl`, `microk8s.kubectl`, `minikube kubectl --`); the container it runs in (`docker
+# exec -it kind-control-plane kubectl`, the container found by `$(docker ps ...)`); the binary's
+# path (`/usr/local/bin/kubectl`, `./kubectl`). Matched up to the tool's name, at the prefix's end.
 _WRAPPER = re.compile(
     r"(?:(?:sudo|doas)(?:\s+-\S+)*\s+|env\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+|time\s+"
+    r"|(?:docker|podman|nerdctl)\s+exec\s+(?:-\S+\s+)*(?:\$\([^)]*\)|[\w.-]+)\s+"
     r"|watch(?:\s+(?:-n\s*[\d.]+|--interval[= ][\d.]+|-[a-zA-Z]+|--[a-z-]+))*\s+)*"
     r"(?:(?:k3s|microk8s|minikube)[ .])?(?:[\w.~-]*/)*$"
 )

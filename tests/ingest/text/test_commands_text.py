@@ -47,6 +47,10 @@ from analyzer.ingest.text.commands import command_in, parse_command
      "support-bundle-node-info"),
     ("➜  ~ kubectl get pods -n ingress-nginx", "get", ("pods",), "ingress-nginx"),
     ("$ k rollout status deploy/web -n shop", "rollout status", ("deploy",), "shop"),
+    # kubectl run in a kind node's container (find_string "control-plane kubectl get pods -n": a
+    # containerlab lab's README, `docker exec iad-control-plane kubectl get pods -n iad-underlay`),
+    # as transcripts already read it
+    ("docker exec iad-control-plane kubectl get pods -n iad-underlay", "get", ("pods",), "iad-underlay"),
 ])
 def test_prompt_lines(line: str, verb: str, resources: tuple, namespace: str | None) -> None:
     command = command_in(line)
