@@ -313,6 +313,28 @@ def test_a_theme_prompt_with_a_plain_folder_runs_kubectl() -> None:
                and s.location == "lines 9-14" for s in r.skipped)
 
 
+# Trimmed from harness/developer-hub docs/first-gen/continuous-delivery/helm-deployment/
+# 2-connectors-providers-and-helm-setup.md (GKE's Cloud Shell): the command set in bold from the
+# prompt's `$` on, each line ending in markdown's two spaces. Before, the closing `**` stayed on
+# the last argument: the Deployment and Service were read in a namespace `kube-system**`.
+_CLOUD_SHELL_BOLD = "```\n" + "".join(f"{line}  \n" for line in """\
+j_doe@cloudshell:~ (project-121212)**$ kubectl --namespace kube-system create sa tiller**
+serviceaccount "tiller" created
+
+j_doe@cloudshell:~ (project-121212)**$ kubectl get deploy,svc tiller-deploy -n kube-system**
+NAME                                  DESIRED   CURRENT   UP-TO-DATE   AVAILABLE   AGE
+deployment.extensions/tiller-deploy   1         1         1            1           20s
+NAME                    TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)     AGE
+service/tiller-deploy   ClusterIP   10.63.251.235   <none>        44134/TCP   20s""".splitlines()) + "```\n"
+
+
+def test_a_command_in_bold_from_its_prompts_mark_keeps_its_namespace() -> None:
+    r = ingest_text(_CLOUD_SHELL_BOLD, "helm-setup.md")
+    assert r.accounting_holds() and not r.rejections
+    assert sorted(o.key.id for o in r.objects) == ["apps/Deployment/kube-system/tiller-deploy",
+                                                    "core/Service/kube-system/tiller-deploy"]
+
+
 # Trimmed from rancher/rke2#8498 (github.com/rancher/rke2/issues/8498, its description): the
 # reporter's aliases `kno` and `kpo` print `kubectl get nodes` and `kubectl get pods -A`.
 _RKE2_8498_ALIASES = """```

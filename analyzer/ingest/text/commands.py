@@ -75,8 +75,10 @@ _ALIAS_VERBS = frozenset({"get", "describe", "top", "lineage"})
 # `**COMMAND:** kubectl get pods -A`.
 _BOLD_LABEL = re.compile(rf"^\*\*[^*\n]{{1,40}}?\*\*:?\s+(?=(?:{_TOOL_NAMES})\s)")
 _BOLD_LINE = re.compile(rf"^\*\*((?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
-# ... or after the prompt: `[root@localhost ~]# **kubectl describe pod x**:`
-_BOLD_AFTER_PROMPT = re.compile(rf"^(?P<prompt>[^*\n]{{1,80}}?\s?)\*\*(?P<command>(?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
+# ... or after the prompt: `[root@localhost ~]# **kubectl describe pod x**:`, its `$` in the bold
+# too (`j_doe@cloudshell:~ (project-121212)**$ kubectl get deploy,svc -n kube-system**`, Harness's docs)
+_BOLD_AFTER_PROMPT = re.compile(rf"^(?P<prompt>[^*\n]{{1,80}}?\s?)\*\*(?P<mark>[$#%>]\s?)?"
+                                rf"(?P<command>(?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
 
 
 def unbold(line: str) -> str:
@@ -86,11 +88,13 @@ def unbold(line: str) -> str:
     ('kubectl get nodes', 'kubectl get pods -A')
     >>> unbold("[root@localhost ~]# **kubectl describe pod -n kube-system coredns-x**:")
     '[root@localhost ~]# kubectl describe pod -n kube-system coredns-x'
+    >>> unbold("j_doe@cloudshell:~ (project-121212)**$ kubectl get deploy,svc tiller-deploy -n kube-system**  ")
+    'j_doe@cloudshell:~ (project-121212)$ kubectl get deploy,svc tiller-deploy -n kube-system'
     """
     stripped = line.strip()
     if not stripped.startswith("**"):
         if "**" in stripped and (m := _BOLD_AFTER_PROMPT.match(stripped)):
-            return f"{m.group('prompt')}{m.group('command').strip()}"
+            return f"{m.group('prompt')}{m.group('mark') or ''}{m.group('command').strip()}"
         return line
     if m := _BOLD_LINE.match(stripped):
         return m.group(1).strip()
