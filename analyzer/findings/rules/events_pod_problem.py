@@ -7,14 +7,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
+from analyzer.findings.autoscaler import autoscaler_word
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import NOT_NAMED, findings_for_reasons
+from analyzer.findings.events import NOT_NAMED, events_by_object, findings_for_reasons
+from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="events-pod-problem", title="Pod problems known only from events", severity="warning",
     category="events", requires=("Event",),
-    message="{object}: {reason} {count} time(s), {first}last {age} (the dump holds no Pod to show its state): {last_message}",
+    message="{object}: {reason} {count} time(s), {first}last {age} (the dump holds no Pod to show its state): {last_message}{autoscaler}",
     remediation="Collect the pods (`kubectl get pods -o yaml`, `kubectl describe pod`) to see their state now; "
     "the message names the usual cause: too few resources or a taint (FailedScheduling), a crash "
     "(BackOff restarting), a wrong image or pull secret (Failed, BackOff pulling).",
@@ -33,13 +35,28 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if cluster.covers("Pod"):
         yield RULE.not_applicable("the dump holds the pods: the pod rules read their state")
         return
+    events = events_by_object(cluster)
     for finding in findings_for_reasons(cluster, RULE, REASONS):
         if finding.kind == "Pod":
-            yield finding
+            yield _with_autoscaler(cluster, finding, events.get(("Pod", finding.namespace, finding.name), ()))
         elif finding.kind == "" and _about_a_pod(finding):
             # kubernetes#91600: "Evicted ... The node was low on resource: ephemeral-storage.
             # Container calico-node was using 92Ki" under a describe's Events heading alone
-            yield replace(finding, kind="Pod", name=NOT_NAMED)
+            source = finding.evidence[0].source if finding.evidence else None
+            loose = [e for e in events.get(("", "", ""), ()) if e.event.provenance.source == source]
+            yield _with_autoscaler(cluster, replace(finding, kind="Pod", name=NOT_NAMED), loose)
+
+
+def _with_autoscaler(cluster: AnalyzedDump, finding: Finding, facts) -> Finding:
+    """A pod's FailedScheduling said with the cluster autoscaler's newest word on the pod (from
+    its events, or from the same pasted Events naming no object): a node it is adding, or why it
+    adds none (kubeflow/kubeflow#5260: TriggeredScaleUp 2->3 (max: 4); pluralsh/plural-artifacts#137:
+    NotTriggerScaleUp, every node group tainted or not matching its affinity)."""
+    word = autoscaler_word(cluster, facts) if finding.facts.get("reason") == "FailedScheduling" else None
+    if word is None:
+        return replace(finding, facts={**finding.facts, "autoscaler": ""})
+    evidence = (*finding.evidence, ev(word.fact.event, f"Event.message ({word.fact.reason})", word.fact.message))
+    return replace(finding, evidence=evidence, facts={**finding.facts, "autoscaler": f"; {word.text}"})
 
 
 def _about_a_pod(finding: Finding) -> bool:

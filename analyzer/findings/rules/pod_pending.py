@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 
+from analyzer.findings.autoscaler import autoscaler_word
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
 from analyzer.findings.facts import age_text, ev, known_age, object_age, text_status
@@ -17,8 +18,10 @@ from analyzer.findings.types import Finding, RuleMeta
 RULE = RuleMeta(
     id="pod-pending", title="Pod pending, not scheduled", severity="critical",
     category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name} is Pending {placement}: {reason} ({reason_source})",
-    remediation="Act on the scheduler's reason: free or add capacity, relax nodeSelector/affinity, add tolerations, or bind the pending volume.",
+    message="Pod {namespace}/{name} is Pending {placement}: {reason} ({reason_source}){autoscaler}",
+    remediation="Act on the scheduler's reason: free or add capacity, relax nodeSelector/affinity, add tolerations, "
+    "or bind the pending volume; where the cluster autoscaler added no node, act on its reason (a node group's "
+    "maximum size, a failed scale-up).",
 )
 
 
@@ -42,7 +45,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             if cond.type == "PodScheduled" and cond.status == "False" and cond.message:
                 reason, source = cond.message, "PodScheduled condition"
                 evidence.append(ev(pod, "status.conditions[type=PodScheduled].message", cond.message))
-        failed = [e for e in events.get(("Pod", pod.namespace, pod.name), ()) if e.reason == "FailedScheduling"]
+        own = events.get(("Pod", pod.namespace, pod.name), ())
+        failed = [e for e in own if e.reason == "FailedScheduling"]
         if failed:
             last = failed[-1]
             age = event_ago(cluster, last)
@@ -51,8 +55,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 reason, source = last.message, f"FailedScheduling event, {age}"
             else:
                 source += f"; last FailedScheduling event {age}"
+        told = own
         if reason is None and id(pod) in unnamed:
             last, why = unnamed[id(pod)]
+            # the autoscaler's words in the same pasted Events are this pod's too
+            told = [e for e in events.get(("", "", ""), ()) if e.event.provenance.source == last.event.provenance.source]
             evidence.append(ev(last.event, "Event.message (FailedScheduling)", last.message))
             reason, source = last.message, f"FailedScheduling event pasted without its pod's name, {event_ago(cluster, last)}; {why}"
         if reason is None and no_nodes:
@@ -70,8 +77,16 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             if setting_up is not None:
                 oldest, what = setting_up
                 source += f"; {what} {age_text(oldest)} old: it may still be setting up"
+        word = autoscaler_word(cluster, told)
+        if word is not None:
+            evidence.append(ev(word.fact.event, f"Event.message ({word.fact.reason})", word.fact.message))
         finding = RULE.fail(pod, *evidence, reason=reason, reason_source=source,
-                            placement=_placement(pod, reason))
+                            placement=_placement(pod, reason), autoscaler=f"; {word.text}" if word else "")
+        if word is not None and word.under_way and finding.severity == "critical":
+            # a node the autoscaler set off for it minutes ago is still joining (its not-ready
+            # taint, then its CNI): the pod waits for it, a warning to look at again, not an outage
+            # (kubeflow/kubeflow#5260: TriggeredScaleUp 2->3 66s before, the new node still tainted)
+            finding = replace(finding, severity="warning")
         if setting_up is not None:
             # minutes into a new cluster, nothing says the scheduler failed: a warning to look at
             # again, not an outage (rke2#585's helm-install pods 8m24s into an 8m30s-old node)
@@ -107,7 +122,7 @@ def _gated(pod, shown: str | None) -> Finding | None:
     else:
         return None
     finding = RULE.fail(pod, evidence, reason="held back by its scheduling gates (spec.schedulingGates)",
-                        reason_source=source, placement="and not scheduled")
+                        reason_source=source, placement="and not scheduled", autoscaler="")
     return finding.as_info(resolved="it waits by design until whoever set its scheduling gates (a job "
                                     "queue such as Kueue) removes them; the scheduler does not try it before")
 
