@@ -425,12 +425,34 @@ def _event_source(o: Body) -> str:
     return f"{component}, {host}" if host else component
 
 
+def event_since(o: Body, clock: Clock, stamp: Any, *pasted: str) -> str:
+    """How long before the capture an event's time was, as kubectl prints it; for an event read
+    from pasted text with no time (a describe's Events row "2m12s (x2 over 7m14s)"), the first
+    age the paste gave of those named, as kubectl printed it then (else `<unknown>`).
+
+    >>> clock = Clock(None)
+    >>> event_since({"x-kda-text": {"last_seen_ago_seconds": 132.0}}, clock, None, "first_seen_ago_seconds", "last_seen_ago_seconds")
+    '2m12s'
+    >>> event_since({}, clock, None, "last_seen_ago_seconds")
+    '<unknown>'
+    """
+    age = clock.since(stamp)
+    if age == "<unknown>" and not stamp:
+        facts = _d(o.get("x-kda-text"))
+        ago = next((facts[k] for k in pasted if isinstance(facts.get(k), (int, float))), None)
+        if ago is not None:
+            return human_duration(ago)
+    return age
+
+
 @printer("", "Event", Column("Last Seen"), Column("Type"), Column("Reason"), Column("Object"),
          wide("Subobject"), wide("Source"), Column("Message"), wide("First Seen"), wide("Count"),
          Column("Name", priority=1, format="name"))
 def event_row(o: Body, clock: Clock) -> Row:
-    first = clock.since(o.get("firstTimestamp")) if o.get("firstTimestamp") else clock.since(o.get("eventTime"))
-    last = clock.since(o.get("lastTimestamp")) if o.get("lastTimestamp") else first
+    first = event_since(o, clock, o.get("firstTimestamp") or o.get("eventTime"),
+                        "first_seen_ago_seconds", "last_seen_ago_seconds")
+    last = event_since(o, clock, o.get("lastTimestamp") or o.get("firstTimestamp") or o.get("eventTime"),
+                       "last_seen_ago_seconds")
     count = as_int(o.get("count"))
     series = o.get("series")
     if isinstance(series, dict):

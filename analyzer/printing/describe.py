@@ -11,7 +11,14 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from analyzer.printing.columns import as_int, by_field, format_labels, format_selector, node_roles
+from analyzer.printing.columns import (
+    as_int,
+    by_field,
+    event_since,
+    format_labels,
+    format_selector,
+    node_roles,
+)
 from analyzer.printing.pasted import containers_unknown
 from analyzer.printing.quantity import ZERO, Quantity
 from analyzer.printing.resources import Resource
@@ -143,17 +150,20 @@ def describe_events(w: Writer, events: list[Body] | None, clock: Clock) -> None:
         w.write(0, "Events:\t<none>\n")
         return
     w.flush()
-    events = sorted(events, key=lambda e: str(e.get("lastTimestamp") or ""))
+    # kubectl sorts by last time; events pasted with ages and no times by their ages, oldest first
+    # (their names, <object>.line<N>, do not sort by line: line10 before line9)
+    events = sorted(events, key=lambda e: (str(e.get("lastTimestamp") or ""), -_pasted_ago(e)))
     w.write(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n")
     w.write(1, "----\t------\t----\t----\t-------\n")
     for e in events:
-        first = clock.since(e["eventTime"]) if e.get("eventTime") else clock.since(e.get("firstTimestamp"))
+        first = event_since(e, clock, e.get("eventTime") or e.get("firstTimestamp"),
+                            "first_seen_ago_seconds", "last_seen_ago_seconds")
         series = e.get("series")
         count = as_int(e.get("count"))
         if isinstance(series, dict):
             interval = f"{clock.since(series.get('lastObservedTime'))} (x{series.get('count', 0)} over {first})"
         elif count > 1:
-            interval = f"{clock.since(e.get('lastTimestamp'))} (x{count} over {first})"
+            interval = f"{event_since(e, clock, e.get('lastTimestamp'), 'last_seen_ago_seconds')} (x{count} over {first})"
         else:
             interval = first
         source = _d(e.get("source")).get("component") or e.get("reportingController") or ""
@@ -162,6 +172,12 @@ def describe_events(w: Writer, events: list[Body] | None, clock: Clock) -> None:
         if path:
             message = f"{path}: {message}"
         w.write(1, f"{_s(e.get('type'))}\t{_s(e.get('reason'))}\t{interval}\t{source}\t{message}\n")
+
+
+def _pasted_ago(event: Body) -> float:
+    """How long before the capture a pasted event without times last fired, as its paste said (0 else)."""
+    ago = _d(event.get(PASTED)).get("last_seen_ago_seconds")
+    return float(ago) if isinstance(ago, (int, float)) else 0.0
 
 
 # -- what describe reads besides the object -----------------------------------------------------
