@@ -4,12 +4,12 @@ not the pods (a pasted `kubectl get events`): the events are then the only word 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from analyzer.findings.autoscaler import autoscaler_word
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import NOT_NAMED, events_by_object, findings_for_reasons
+from analyzer.findings.events import NOT_NAMED, EventFact, events_by_object, findings_for_reasons
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -47,7 +47,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             yield _with_autoscaler(cluster, replace(finding, kind="Pod", name=NOT_NAMED), loose)
 
 
-def _with_autoscaler(cluster: AnalyzedDump, finding: Finding, facts) -> Finding:
+def _with_autoscaler(cluster: AnalyzedDump, finding: Finding, facts: Iterable[EventFact]) -> Finding:
     """A pod's FailedScheduling said with the cluster autoscaler's newest word on the pod (from
     its events, or from the same pasted Events naming no object): a node it is adding, or why it
     adds none (kubeflow/kubeflow#5260: TriggeredScaleUp 2->3 (max: 4); pluralsh/plural-artifacts#137:
