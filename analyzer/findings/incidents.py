@@ -72,6 +72,9 @@ class Grouping:
     cni_explains: frozenset[str] = frozenset()
     device_plugin_words: tuple[str, ...] = ()
     stall_effects: frozenset[str] = frozenset()
+    evicted_for_condition: re.Pattern[str] | None = None
+    evicted_for_resource: re.Pattern[str] | None = None
+    eviction_resource_conditions: dict[str, str] = field(default_factory=dict)
 
     def scheduler_node_state(self, finding: Finding) -> str | None:
         """What the scheduler's reason says of the nodes ("not ready"), if anything: a pending
@@ -115,6 +118,9 @@ def grouping() -> Grouping:
         cni_explains=frozenset(raw.get("cni_explains") or ()),
         device_plugin_words=tuple(raw.get("device_plugin_words") or ()),
         stall_effects=frozenset(raw.get("stall_effects") or ()),
+        evicted_for_condition=re.compile(raw["evicted_for_condition"]),
+        evicted_for_resource=re.compile(raw["evicted_for_resource"]),
+        eviction_resource_conditions={str(k): str(v) for k, v in raw["eviction_resource_conditions"].items()},
     )
 
 
@@ -398,6 +404,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_component_and_what_it_explains(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
+    evicted_on = _join_evicted_for_one_node_condition(problems, union, cluster, graph, g)
     _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
     _join_sandbox_stall(problems, union, graph, g)
@@ -405,8 +412,9 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(problems)):
         groups[union.find(i)].append(i)
+    evictions = {id(problems[i]): cause for i, cause in evicted_on.items()}
     incidents = [_incident([problems[i] for i in members], graph,
-                           _moment_of(members, moments), cluster, nodes_absent)
+                           _moment_of(members, moments), cluster, nodes_absent, evictions)
                  for members in groups.values()]
     incidents.sort(key=lambda x: (SEVERITIES.index(x.severity), -x.workloads, -len(x.members), x.cause, x.headline))
     for rank, inc in enumerate(incidents, 1):
@@ -916,6 +924,116 @@ def _join_pressure_and_its_taint(problems: list[Finding], union: _Union) -> None
                     union.join(i, j)
 
 
+# The kubelet's node status events, by the condition each says became True.
+_PRESSURE_EVENTS = {"NodeHasDiskPressure": "DiskPressure", "NodeHasInsufficientMemory": "MemoryPressure",
+                    "NodeHasInsufficientPID": "PIDPressure"}
+_EVICTION_RULES = ("pod-evicted", "events-pod-problem")
+_ASSIGNED_TO = re.compile(r"^Successfully assigned (\S+?)/(\S+) to (\S+)$")
+
+
+def eviction_condition(finding: Finding, g: Grouping) -> str | None:
+    """The node condition an evicted pod's message names (the kubelet's admission or its
+    eviction manager), None when the finding is no eviction or names none."""
+    if finding.rule == "pod-evicted":
+        message = str(finding.facts.get("detail", ""))
+    elif finding.rule == "events-pod-problem" and finding.facts.get("reason") == "Evicted":
+        message = str(finding.facts.get("last_message", ""))
+    else:
+        return None
+    if g.evicted_for_condition is not None and (m := g.evicted_for_condition.search(message)):
+        return m["conditions"].split(",")[0].strip() or None
+    if g.evicted_for_resource is not None and (m := g.evicted_for_resource.search(message)):
+        return g.eviction_resource_conditions.get(m["resource"].rstrip("."))
+    return None
+
+
+def _scheduled_to(cluster: AnalyzedDump) -> dict[tuple[str, str], str]:
+    """(namespace, pod) -> the node the scheduler's Scheduled event assigned it to."""
+    out: dict[tuple[str, str], str] = {}
+    for obj in cluster.objects_of("Event"):
+        view = obj.view
+        if view.reason == "Scheduled" and (m := _ASSIGNED_TO.match(view.message or "")):
+            out[(m[1], m[2])] = m[3]
+    return out
+
+
+def _join_evicted_for_one_node_condition(problems: list[Finding], union: _Union, cluster: AnalyzedDump,
+                                         graph: _Graph, g: Grouping) -> dict[int, tuple[str, str]]:
+    """Pods evicted for one condition of one node (the kubelet's words in their messages) share
+    that cause, and join the node's pressure finding when the dump has one. Returns the evictions
+    by finding index: (node, '' when the dump does not name it; condition)."""
+    evicted: dict[int, tuple[str, str]] = {}
+    assigned: dict[tuple[str, str], str] | None = None
+    for i, f in enumerate(problems):
+        condition = eviction_condition(f, g)
+        if condition is None:
+            continue
+        node = str(f.facts.get("node", "")).strip("?")
+        if not node and (pod := graph.ids.get(("Pod", f.namespace, f.name))) is not None:
+            host = graph.node_of(pod)
+            node = graph.ref(host)[2] if host is not None else ""
+        if not node:
+            if assigned is None:
+                assigned = _scheduled_to(cluster)
+            node = assigned.get((f.namespace, f.name), "")
+        evicted[i] = (node, condition)
+    if not evicted:
+        return evicted
+    by_cause: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, key in evicted.items():
+        by_cause[key].append(i)
+    # condition -> node -> the node's findings that show it
+    pressed: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for i, f in enumerate(problems):
+        if f.kind != "Node":
+            continue
+        condition = _PRESSURE_RULES.get(f.rule) or (
+            _PRESSURE_EVENTS.get(str(f.facts.get("reason"))) if f.rule == "events-node-problem" else None)
+        if condition is not None:
+            pressed[condition][f.name].append(i)
+    for (node, condition), members in by_cause.items():
+        shown = pressed[condition]
+        if not node and len(shown) == 1:
+            # evictions that name no node, and one node of the dump under that condition: it
+            # (akash-network/support#226: an ephemeral-storage eviction, node1's NodeHasDiskPressure)
+            node = next(iter(shown))
+        for i in shown.get(node, []) + members[1:]:
+            union.join(members[0], i)
+    return evicted
+
+
+def _evicted_for(root: Finding, members: list[Finding], evicted_on: dict[int, tuple[str, str]]
+                 ) -> tuple[tuple[str, str], list[Finding]] | None:
+    """The node and condition the incident's evictions name, with those evictions, when its
+    cause is an eviction (no node finding, no pod's own failure before it)."""
+    cause = evicted_on.get(id(root))
+    if cause is None:
+        return None
+    condition = cause[1]
+    # an eviction the dump names no node for, joined with these (its ReplicaSet's), is told beside them
+    return cause, [f for f in members if evicted_on.get(id(f)) in (cause, ("", condition))]
+
+
+def _evicted_headline(node: str, condition: str, evictions: list[Finding], members: list[Finding],
+                      cluster: AnalyzedDump) -> str:
+    """The headline of pods evicted for a node's condition that no node finding of the dump shows."""
+    names = sorted({f"{f.namespace}/{f.name}" for f in evictions})
+    named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    where = f"Node {node}" if node else "Their node (the dump does not name it)"
+    said = evictions[0].facts.get("last_message") or evictions[0].facts.get("detail")
+    text = f"{where} under {condition}, in the kubelet's words evicting {len(names)} pod(s): \"{said}\" ({named})"
+    held = next((o for o in cluster.objects_of("Node") if o.name == node), None) if node else None
+    now = next((c.status for c in held.view.status.conditions or () if c.type == condition), None) if held else None
+    if now is not None:
+        text += f"; the node reports {condition}={now} now" + (": the pressure has passed" if now == "False" else "")
+    else:
+        text += f"; no {condition} condition of the node is in the dump to show whether it lasts"
+    others = Counter(f.rule for f in members if not any(f is e for e in evictions))
+    if others:
+        text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
+    return text
+
+
 def _join_device_missing_and_plugin(problems: list[Finding], union: _Union, graph: _Graph, g: Grouping) -> None:
     """A node that advertises no device its pool's other nodes do, and the failing pod of a
     device plugin on that node: the plugin not running there is why the device is missing
@@ -1040,7 +1158,10 @@ def _together(window: list[tuple[datetime, int]], problems: list[Finding], union
 
 
 def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | None,
-              cluster: AnalyzedDump, nodes_absent: bool = False) -> Incident:
+              cluster: AnalyzedDump, nodes_absent: bool = False,
+              evicted_on: dict[int, tuple[str, str]] | None = None) -> Incident:
+    """The incident of findings that share a cause (evicted_on: the evictions' node and
+    condition by id of their finding)."""
     g = grouping()
     order = {r: k for k, r in enumerate(g.cause_order)}
     members.sort(key=lambda f: f.sort_key)
@@ -1072,6 +1193,13 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
             headline = (f"{len(moment.pods)} pods on node {moment.node} restarted together at "
                         f"{moment.at:%Y-%m-%d %H:%M}Z ({when}): {', '.join(moment.pods[:4])}")
         cause_rule = "node-restart" if moment.node_restart else "restarts-together"
+    elif (evicted := _evicted_for(root, members, evicted_on or {})) is not None:
+        # pods the kubelet evicted for its node's condition, with no finding of that node
+        (node, condition), evictions = evicted
+        cause = f"Node {node} {condition}" if node else f"{condition} of a node the dump does not name"
+        cause += " (the kubelet's eviction messages)"
+        cause_rule = root.rule
+        headline = _evicted_headline(node, condition, evictions, members, cluster)
     elif (blocker := _blocker_of_workloads(root, members, affected)) is not None:
         cause = object_ref(*blocker)
         cause_rule = root.rule

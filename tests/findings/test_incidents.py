@@ -1458,3 +1458,54 @@ def test_a_pod_pending_for_no_reason_in_another_workload_stays_apart_from_an_evi
     paste = MICROK8S_DISK_PRESSURE_PASTE.replace("deployment-nginx-585449566-xnjbp", "web-7c9d8f6b5d-xnjbp   ")
     incidents = incidents_of(analyzer.load({"session.txt": paste}))
     assert sorted(tuple(sorted(f.rule for f in i.members)) for i in incidents) == [("pod-evicted",), ("pod-pending",)]
+
+
+# oceanprotocol/provider#661 (2023-09-06, minikube): `kubectl get events` in the ocean-operator
+# namespace as pasted, trimmed to five operator-api pods the kubelet evicted for the node's
+# DiskPressure, four of them with the scheduler's event naming minikube; the dump holds no Node.
+OCEAN_EVICTED_EVENTS = """\
+$ kubectl get events -n ocean-operator
+LAST SEEN   TYPE      REASON                  OBJECT                                  MESSAGE
+27s         Warning   Evicted                 pod/operator-api-6c76b99c84-czgmx         The node had condition: [DiskPressure].
+27s         Normal    Scheduled               pod/operator-api-6c76b99c84-czgmx         Successfully assigned ocean-operator/operator-api-6c76b99c84-czgmx to minikube
+26s         Warning   Evicted                 pod/operator-api-6c76b99c84-fw6gh         The node had condition: [DiskPressure].
+26s         Normal    Scheduled               pod/operator-api-6c76b99c84-fw6gh         Successfully assigned ocean-operator/operator-api-6c76b99c84-fw6gh to minikube
+25s         Normal    Scheduled               pod/operator-api-6c76b99c84-h4xmp         Successfully assigned ocean-operator/operator-api-6c76b99c84-h4xmp to minikube
+25s         Warning   Evicted                 pod/operator-api-6c76b99c84-h4xmp         The node had condition: [DiskPressure].
+27s         Warning   Evicted                 pod/operator-api-6c76b99c84-jsk7w         The node had condition: [DiskPressure].
+27s         Normal    Scheduled               pod/operator-api-6c76b99c84-jsk7w         Successfully assigned ocean-operator/operator-api-6c76b99c84-jsk7w to minikube
+24s         Warning   Evicted                 pod/operator-api-6c76b99c84-lmgcf         The node had condition: [DiskPressure].
+"""
+
+
+def test_pods_evicted_for_a_node_condition_name_that_node_and_condition_as_the_cause() -> None:
+    (incident,) = incidents_of(analyzer.load({"events.txt": OCEAN_EVICTED_EVENTS}))
+    assert incident.cause == "Node minikube DiskPressure (the kubelet's eviction messages)"
+    assert len(incident.members) == 5
+    assert incident.headline.startswith('Node minikube under DiskPressure, in the kubelet\'s words evicting 5 pod(s): '
+                                        '"The node had condition: [DiskPressure]."')
+    assert "no DiskPressure condition of the node is in the dump" in incident.headline
+
+
+def test_evictions_for_two_conditions_of_a_node_stay_two_incidents() -> None:
+    # the same rows with one pod renamed into another Deployment and evicted for memory (hand-written)
+    paste = OCEAN_EVICTED_EVENTS.replace(
+        "pod/operator-api-6c76b99c84-lmgcf         The node had condition: [DiskPressure].",
+        "pod/web-7c9d8f6b5d-lmgcf                  The node was low on resource: memory. Threshold quantity: 100Mi.")
+    causes = sorted(i.cause for i in incidents_of(analyzer.load({"events.txt": paste})))
+    assert causes == ["MemoryPressure of a node the dump does not name (the kubelet's eviction messages)",
+                      "Node minikube DiskPressure (the kubelet's eviction messages)"]
+
+
+def test_an_eviction_for_disk_joins_the_only_node_whose_events_say_it_has_disk_pressure() -> None:
+    # akash-network/support#226 (2024-05-17): `kubectl get events -A --sort-by=.lastTimestamp`,
+    # trimmed to the provider pod's eviction and node1's status event; the eviction names no node.
+    paste = """\
+$ kubectl get events -A --sort-by='.lastTimestamp'
+NAMESPACE        LAST SEEN   TYPE      REASON                OBJECT                  MESSAGE
+akash-services   3m43s       Warning   Evicted               pod/akash-provider-0    The node was low on resource: ephemeral-storage. Threshold quantity: 31189488855, available: 29362700Ki. Container provider was using 26060Ki, request is 0, has larger consumption of ephemeral-storage.
+default          3m35s       Normal    NodeHasDiskPressure   node/node1              Node node1 status is now: NodeHasDiskPressure
+"""
+    (incident,) = incidents_of(analyzer.load({"events.txt": paste}))
+    assert incident.cause == "Node node1" and incident.cause_rule == "events-node-problem"
+    assert sorted(f.rule for f in incident.members) == ["events-node-problem", "events-pod-problem"]
