@@ -48,6 +48,8 @@ WORKLOAD_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "Job", "Cr
 _NOT_READY_TAINT = re.compile(r"node\.kubernetes\.io/(?:not-ready|unreachable)|node\(s\) (?:were|was) not ready")
 # A ReplicaSet's pod-template-hash suffix (safe-encoded: no vowels).
 _TEMPLATE_HASH = re.compile(r"[bcdfghjklmnpqrstvwxz2-9]{5,10}")
+# What pod-pending says when the dump holds no reason for a pod's waiting (table rows alone).
+_NO_REASON = "no reason recorded"
 _NO_NODE_REASON = frozenset({"no message", "from the STATUS column"})
 _CNI_NOT_READY = re.compile(r"(?i)\bcni\b|network plugin|NetworkPluginNotReady|NetworkUnavailable")
 
@@ -385,7 +387,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
                     union.join(i, on)
             reason = str(f.facts.get("reason", ""))
             if f.rule == "pod-pending" and not_ready_nodes and (
-                    _NOT_READY_TAINT.search(reason) or (no_node_ready and reason == "no reason recorded")):
+                    _NOT_READY_TAINT.search(reason) or (no_node_ready and reason == _NO_REASON)):
                 union.join(i, not_ready_nodes[0])
     nodes_absent = next(iter(cluster.objects_of("Node")), None) is None
     if nodes_absent:
@@ -531,7 +533,7 @@ def _join_pending_beside_eviction(problems: list[Finding], union: _Union, graph:
     if not evicted:
         return
     for i, f in enumerate(problems):
-        if f.rule == "pod-pending" and str(f.facts.get("reason") or "") == "no reason recorded" \
+        if f.rule == "pod-pending" and str(f.facts.get("reason") or "") == _NO_REASON \
                 and (j := evicted.get(_pod_workload(f, graph) or "")) is not None:
             union.join(j, i)
 
@@ -584,7 +586,7 @@ def _join_same_scheduling_failure(problems: list[Finding], union: _Union) -> Non
     by_reason: dict[str, list[int]] = defaultdict(list)
     for i, f in enumerate(problems):
         reason = str(f.facts.get("reason") or "")
-        if f.rule == "pod-pending" and reason and reason != "no reason recorded":
+        if f.rule == "pod-pending" and reason and reason != _NO_REASON:
             by_reason[_COUNTS.sub("N", reason.strip().rstrip("."))].append(i)
     for members in by_reason.values():
         for i in members[1:]:
@@ -688,7 +690,7 @@ def _join_pending_without_reason(problems: list[Finding], union: _Union, by_reas
     described) gave one incident per row: 18 critical incidents for one problem."""
     unexplained: dict[str, list[int]] = defaultdict(list)
     for i, f in enumerate(problems):
-        if f.rule == "pod-pending" and str(f.facts.get("reason") or "") == "no reason recorded":
+        if f.rule == "pod-pending" and str(f.facts.get("reason") or "") == _NO_REASON:
             unexplained[f.namespace].append(i)
     for namespace, members in unexplained.items():
         for i in members[1:]:
@@ -1193,6 +1195,12 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
             headline = (f"{len(moment.pods)} pods on node {moment.node} restarted together at "
                         f"{moment.at:%Y-%m-%d %H:%M}Z ({when}): {', '.join(moment.pods[:4])}")
         cause_rule = "node-restart" if moment.node_restart else "restarts-together"
+    elif (unplaced := _pending_unexplained(members, graph, g)) is not None:
+        # pods of several workloads pending for a reason the dump does not hold: a component
+        # among them (kube-dns) waits like the rest, it is not why the others wait
+        cause = "Pods Pending for a reason the dump does not hold"
+        cause_rule = "pod-pending"
+        headline = _pending_unexplained_headline(unplaced, members)
     elif (evicted := _evicted_for(root, members, evicted_on or {})) is not None:
         # pods the kubelet evicted for its node's condition, with no finding of that node
         (node, condition), evictions = evicted
@@ -1359,6 +1367,36 @@ def _stall_headline(stall: _Stall, members: list[Finding]) -> str:
             f"crash or volume failure in the dump to explain any of them: {stall.suspects} "
             "(their events say which)")
     others = Counter(f.rule for f in members if f.rule != "pod-stuck-starting")
+    if others:
+        text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
+    return text
+
+
+def _pending_unexplained(members: list[Finding], graph: _Graph, g: Grouping) -> list[Finding] | None:
+    """The pending pods of an incident made only of pods pending with no reason recorded (in two
+    or more workloads) and what their waiting explains (data/incidents.yaml stall_effects: a
+    component unhealthy, a workload short of pods), or None: nothing in the dump says what holds
+    them, so no one of them is the others' cause (kubernetes/kubernetes#17488)."""
+    pending = [f for f in members if f.rule == "pod-pending"]
+    if not pending or any(str(f.facts.get("reason") or "") != _NO_REASON for f in pending):
+        return None
+    if not all(f.rule == "pod-pending" or f.rule in g.stall_effects for f in members):
+        return None
+    if len({_stuck_workload(f, graph) for f in pending}) < 2:
+        return None
+    return pending
+
+
+def _pending_unexplained_headline(pending: list[Finding], members: list[Finding]) -> str:
+    """N pods of a namespace Pending with no reason recorded, which; with it."""
+    names = sorted(f"{f.namespace}/{f.name}" if f.namespace else f.name for f in pending)
+    named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    namespaces = sorted({f.namespace for f in pending} - {""})
+    where = f" in namespace {namespaces[0]}" if len(namespaces) == 1 else ""
+    text = (f"{len(pending)} pods{where} are Pending ({named}) and the dump holds no reason for any "
+            "(no scheduler's message, event or describe of theirs): their events, or the scheduler's "
+            "and the nodes' state, say what holds them")
+    others = Counter(f.rule for f in members if f.rule != "pod-pending")
     if others:
         text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
     return text

@@ -1509,3 +1509,31 @@ default          3m35s       Normal    NodeHasDiskPressure   node/node1         
     (incident,) = incidents_of(analyzer.load({"events.txt": paste}))
     assert incident.cause == "Node node1" and incident.cause_rule == "events-node-problem"
     assert sorted(f.rule for f in incident.members) == ["events-node-problem", "events-pod-problem"]
+
+
+# kubernetes/kubernetes#17488 (Kubernetes v1.1.1, 2015-11-19): `kubectl get pods -o wide
+# --all-namespaces` rows as pasted (no header), trimmed; ~80 pods Pending with no reason while
+# three Ready nodes ran the DaemonSet's pods: the scheduler placed nothing.
+K17488_PENDING_ROWS = """\
+```
+default            mailhog-ycokx       0/1       Pending   0          1h
+ft-105             api-oppa2           0/1       Pending   0          1h
+ft-105             cache-2cv3e         0/1       Pending   0          37m
+kube-system        kube-dns-v9-m0k43   0/4       Pending   0          1h
+kube-system        kube-ui-v2-m1y3f    0/1       Pending   0          1h
+kube-system        nrsysmond-0gf77     1/1       Running   0          23m       ip-10-0-12-147.eu-west-1.compute.internal
+```
+"""
+
+
+def test_a_component_pending_like_the_pods_beside_it_is_not_their_cause() -> None:
+    incidents = incidents_of(analyzer.load({"issue.md": K17488_PENDING_ROWS}))
+    [system] = [i for i in incidents if any(f.namespace == "kube-system" for f in i.members)]
+    assert system.cause == "Pods Pending for a reason the dump does not hold"
+    assert system.headline.startswith("2 pods in namespace kube-system are Pending "
+                                      "(kube-system/kube-dns-v9-m0k43, kube-system/kube-ui-v2-m1y3f)")
+    assert system.headline.endswith("; with it: 1 critical-component-unhealthy")
+    [ft] = [i for i in incidents if any(f.namespace == "ft-105" for f in i.members)]
+    assert ft.cause == system.cause and len(ft.members) == 2
+    [alone] = [i for i in incidents if any(f.namespace == "default" for f in i.members)]
+    assert alone.cause == "Pod default/mailhog-ycokx"  # one pod: its own incident, as before
