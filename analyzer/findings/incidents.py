@@ -77,6 +77,19 @@ class Grouping:
     evicted_for_condition: re.Pattern[str] | None = None
     evicted_for_resource: re.Pattern[str] | None = None
     eviction_resource_conditions: dict[str, str] = field(default_factory=dict)
+    operand_stages: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    operand_waits: frozenset[str] = frozenset()
+
+    def operand_stage(self, name: str) -> tuple[str, int] | None:
+        """(operator, stage) of a DaemonSet, or of a pod by its name's beginning, that is an
+        operator's operand (data/incidents.yaml operand_stages); None for any other."""
+        best: tuple[int, str, int] | None = None
+        for operator, stages in self.operand_stages.items():
+            for stage, names in enumerate(stages):
+                for base in names:
+                    if (name == base or name.startswith(base + "-")) and (best is None or len(base) > best[0]):
+                        best = (len(base), operator, stage)
+        return (best[1], best[2]) if best is not None else None
 
     def scheduler_node_state(self, finding: Finding) -> str | None:
         """What the scheduler's reason says of the nodes ("not ready"), if anything: a pending
@@ -123,6 +136,9 @@ def grouping() -> Grouping:
         evicted_for_condition=re.compile(raw["evicted_for_condition"]),
         evicted_for_resource=re.compile(raw["evicted_for_resource"]),
         eviction_resource_conditions={str(k): str(v) for k, v in raw["eviction_resource_conditions"].items()},
+        operand_stages={str(op): tuple(tuple(str(n) for n in stage) for stage in stages)
+                        for op, stages in (raw.get("operand_stages") or {}).items()},
+        operand_waits=frozenset(raw.get("operand_waits") or ()),
     )
 
 
@@ -407,6 +423,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
     evicted_on = _join_evicted_for_one_node_condition(problems, union, cluster, graph, g)
+    _join_operands_and_the_stage_they_wait_for(problems, union, graph, g)
     _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
     _join_sandbox_stall(problems, union, graph, g)
@@ -1036,6 +1053,61 @@ def _evicted_headline(node: str, condition: str, evictions: list[Finding], membe
     return text
 
 
+def _operand_key(f: Finding, g: Grouping) -> tuple[str, str, int] | None:
+    """(namespace, operator, stage) of a finding on an operator's operand DaemonSet or pod."""
+    if f.kind not in ("DaemonSet", "Pod") or not g.operand_stages:
+        return None
+    found = g.operand_stage(f.name)
+    return (f.namespace, *found) if found is not None else None
+
+
+def _join_operands_and_the_stage_they_wait_for(problems: list[Finding], union: _Union, graph: _Graph,
+                                               g: Grouping) -> None:
+    """Operands of one operator in one namespace waiting (data/incidents.yaml operand_waits) in
+    a later stage than its earliest failing one wait for it (operand_stages): one incident; a pod
+    only where that stage fails on its node (or the dump does not say on which node either is)."""
+    by_operator: dict[tuple[str, str], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for i, f in enumerate(problems):
+        if (key := _operand_key(f, g)) is not None:
+            by_operator[key[:2]][key[2]].append(i)
+    for stages in by_operator.values():
+        if len(stages) < 2:
+            continue
+        earliest = min(stages)
+        first = stages[earliest]
+        hosts = {_host_of(problems[i], graph) for i in first}
+        for i in first[1:]:
+            union.join(first[0], i)
+        for stage, members in stages.items():
+            for i in members:
+                f = problems[i]
+                if stage > earliest and f.rule in g.operand_waits and (
+                        None in hosts or (host := _host_of(f, graph)) is None or host in hosts):
+                    union.join(first[0], i)
+
+
+def _host_of(f: Finding, graph: _Graph) -> str | None:
+    """The node a pod finding's pod runs on, when the dump says; None for any other finding."""
+    node = graph.ids.get((f.kind, f.namespace, f.name)) if f.kind == "Pod" else None
+    host = graph.node_of(node) if node is not None else None
+    return graph.ref(host)[2] if host is not None else None
+
+
+def _earliest_operand_stage(root: Finding, members: list[Finding], g: Grouping, order: dict[str, int]) -> Finding:
+    """The cause among an operator's operands: a finding of its earliest failing stage (by
+    cause_order within it), when the root is a later stage's."""
+    at = _operand_key(root, g)
+    if at is None:
+        return root
+    earlier = [(key[2], f) for f in members if (key := _operand_key(f, g)) is not None
+               and key[:2] == at[:2] and key[2] < at[2]]
+    if not earlier:
+        return root
+    stage = min(s for s, _ in earlier)
+    return min((f for s, f in earlier if s == stage),
+               key=lambda f: (order.get(f.rule, len(order)), SEVERITIES.index(f.severity), f.kind, f.name))
+
+
 def _join_device_missing_and_plugin(problems: list[Finding], union: _Union, graph: _Graph, g: Grouping) -> None:
     """A node that advertises no device its pool's other nodes do, and the failing pod of a
     device plugin on that node: the plugin not running there is why the device is missing
@@ -1172,6 +1244,10 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
                                        f.kind, f.namespace, f.name))
     # what a failing component explains (a dump-wide log pattern) names that component as the cause
     root = next((f for f in members if _explains(f, root, g)), root)
+    # an operator's operands wait for its earliest failing stage (the GPU driver)
+    root = _earliest_operand_stage(root, members, g, order)
+    operands = {_operand_key(f, g) for f in members} - {None}
+    staged = any(n > 1 for n in Counter(key[:2] for key in operands if key is not None).values())
     # no network plugin at all is why the nodes it was joined with are NotReady (not the reverse)
     if root.rule == "node-not-ready":
         root = next((f for f in members if f.rule == "critical-component-missing" and f.facts.get("role") == "cni"), root)
@@ -1179,7 +1255,8 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     moment_rule = "node-restart" if moment is not None and moment.node_restart else "restarts-together"
     # the moment names the cause unless a finding earlier in cause_order does (the node-restart
     # finding itself is of the moment: the same node and time, analyzer/model/restarts.py)
-    stall = _sandbox_stall(members, graph, g)
+    # (not where one stage of an operator's operands is what the others wait for)
+    stall = None if staged else _sandbox_stall(members, graph, g)
     if moment is None and stall is not None:
         cause = f"Pods held before their containers start: {stall.suspects}"
         cause_rule = "pod-stuck-starting"

@@ -1537,3 +1537,50 @@ def test_a_component_pending_like_the_pods_beside_it_is_not_their_cause() -> Non
     assert ft.cause == system.cause and len(ft.members) == 2
     [alone] = [i for i in incidents if any(f.namespace == "default" for f in i.members)]
     assert alone.cause == "Pod default/mailhog-ycokx"  # one pod: its own incident, as before
+
+
+def test_the_gpu_driver_daemonset_is_the_cause_of_the_operands_that_wait_for_it() -> None:
+    # NVIDIA/gpu-operator#616 (2023-11): `kubectl get ds -n OPERATOR_NAMESPACE` as pasted: the
+    # driver and every operand after it 0 ready on the one GPU node, node-feature-discovery fine.
+    paste = """\
+$ kubectl get ds -n gpu-operator
+NAME                                                    DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                                      AGE
+gpu-feature-discovery                                   1         1         0       1            0           nvidia.com/gpu.deploy.gpu-feature-discovery=true   94m
+gpu-operator-1700756391-node-feature-discovery-worker   4         4         4       4            4           <none>                                             94m
+nvidia-container-toolkit-daemonset                      1         1         0       1            0           nvidia.com/gpu.deploy.container-toolkit=true       94m
+nvidia-dcgm-exporter                                    1         1         0       1            0           nvidia.com/gpu.deploy.dcgm-exporter=true           94m
+nvidia-device-plugin-daemonset                          1         1         0       1            0           nvidia.com/gpu.deploy.device-plugin=true           94m
+nvidia-driver-daemonset                                 1         1         0       1            0           nvidia.com/gpu.deploy.driver=true                  94m
+nvidia-mig-manager                                      0         0         0       0            0           nvidia.com/gpu.deploy.mig-manager=true             94m
+"""
+    (incident,) = incidents_of(analyzer.load({"ds.txt": paste}))
+    assert incident.cause == "DaemonSet gpu-operator/nvidia-driver-daemonset"
+    assert len(incident.members) == 5 and incident.workloads == 5
+
+
+def test_an_operand_crashing_past_its_wait_is_its_own_incident_and_the_stuck_toolkit_is_the_others_cause() -> None:
+    # NVIDIA/gpu-operator#487 (`kubectl get pods` in the operator's namespace, trimmed; the driver's
+    # rows are cut): the container toolkit's pods stuck in their init container on two nodes, the
+    # operands after it (feature discovery, DCGM exporter) stuck in theirs; one DCGM exporter pod
+    # crashlooping 495 times got past its wait.
+    paste = """\
+$ kubectl get pods -n gpu-operator
+NAME                                                  READY   STATUS             RESTARTS        AGE
+gpu-feature-discovery-2x45b                           1/1     Running            0               7d8h
+gpu-feature-discovery-ddw67                           0/1     Init:0/1           0               42h
+gpu-operator-66c69d4d8b-7ll7f                         1/1     Running            0               42h
+nvidia-container-toolkit-daemonset-62b62              1/1     Running            0               7d19h
+nvidia-container-toolkit-daemonset-664n2              0/1     Init:0/1           0               42h
+nvidia-container-toolkit-daemonset-hwbpw              0/1     Init:0/1           0               42h
+nvidia-dcgm-exporter-4rnxn                            1/1     Running            0               7d8h
+nvidia-dcgm-exporter-79mqk                            0/1     Init:0/2           0               42h
+nvidia-dcgm-exporter-cv6rg                            0/1     CrashLoopBackOff   495 (32s ago)   42h
+"""
+    incidents = incidents_of(analyzer.load({"pods.txt": paste}))
+    causes = sorted(i.cause for i in incidents)
+    assert causes == ["Pod gpu-operator/nvidia-container-toolkit-daemonset-664n2",
+                      "Pod gpu-operator/nvidia-dcgm-exporter-cv6rg"]
+    [waiting] = [i for i in incidents if "toolkit" in i.cause]
+    assert sorted(f.name for f in waiting.members) == [
+        "gpu-feature-discovery-ddw67", "nvidia-container-toolkit-daemonset-664n2",
+        "nvidia-container-toolkit-daemonset-hwbpw", "nvidia-dcgm-exporter-79mqk"]
