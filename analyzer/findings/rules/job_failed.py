@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 RULE = RuleMeta(
     id="job-failed", title="Job failed", severity="warning",
-    category="workloads", requires=("Job",),
+    category="workloads", requires_any=("Job", "Pod"),
     message="Job {namespace}/{name} failed: {reason} ({failed} failed pod(s), {succeeded} succeeded)",
     remediation="Read the failed pods' logs; raise backoffLimit or activeDeadlineSeconds only once the cause is fixed.",
 )
@@ -33,6 +33,10 @@ PASTED_FAILED = frozenset({"Failed", "FailureTarget"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    if not cluster.covers("Job"):
+        # the Jobs were not collected (a pasted `get pods`): their pods say how they went
+        yield from _jobs_told_by_their_pods(cluster)
+        return
     events = events_by_object(cluster) if cluster.covers("Event") else {}
     for job in cluster.objects_of("Job"):
         finding = _failure(cluster, job, events)
@@ -203,3 +207,122 @@ def past_backoff_limit(job: KubeObject) -> bool:
     limit = spec.backoffLimit if spec.backoffLimit is not None else DEFAULT_BACKOFF_LIMIT
     completions = spec.completions if spec.completions is not None else 1
     return status.failed > limit and (status.succeeded or 0) < completions
+
+
+# The job-name labels a Job sets on its pods (the second before 1.27).
+_JOB_LABELS = ("batch.kubernetes.io/job-name", "job-name")
+# A ReplicaSet's pods are <rs>-<5>, the ReplicaSet <deployment>-<pod-template-hash>: a hash spelled
+# in the safe alphabet (no vowels, no 0, 1, 3), with a letter. A name stem ending so is not a Job's.
+_TEMPLATE_HASH = re.compile(r"-(?=[0-9]*[a-z])[bcdfghjklmnpqrstvwxz2456789]{6,10}$")
+
+
+def _job_named(pod: KubeObject) -> tuple[str, bool] | None:
+    """(the Job that made the pod, whether its owner or label says so rather than its name)."""
+    meta = pod.view.metadata
+    if meta.ownerReferences:
+        owner = next((o.name for o in meta.ownerReferences if o.kind == "Job" and o.name), None)
+        return (owner, True) if owner else None
+    labels = meta.labels or {}
+    label = next((str(labels[k]) for k in _JOB_LABELS if labels.get(k)), None)
+    if label:
+        return label, True
+    if pod.view.text is None or (named := _JOB_POD.match(pod.name)) is None \
+            or _TEMPLATE_HASH.search(named.group(1)):
+        return None
+    return named.group(1), False
+
+
+def _ended(pod: KubeObject) -> str:
+    """'failed', 'completed', or '' for a pod still at work (or one a pasted row cannot say)."""
+    row = pod.view.text
+    if row is not None and row.status:
+        if row.status in _ENDED_FAILED:
+            return "failed"
+        return "completed" if row.status == "Completed" else ""
+    phase = pod.view.status.phase
+    if phase == "Failed" and pod.view.status.reason != "Evicted":  # an eviction is pod-evicted's
+        return "failed"
+    return "completed" if phase == "Succeeded" else ""
+
+
+def _jobs_told_by_their_pods(cluster: AnalyzedDump) -> Iterator[Finding]:
+    """The Jobs of a dump that holds their pods and not them (kubernetes/kubernetes#96630: a
+    `kubectl get po` of test-job's pods, 5 Error and 3 Completed, no Job pasted): a Job none of
+    whose pods runs, whose pods failed more often than they completed, or whose newest pod failed
+    and none came after it in RETRY_WITHIN, failed or gave up."""
+    from analyzer.findings.suspects import pod_suspects
+
+    failing = {(p.namespace, job[0]) for p in pod_suspects(cluster).of("exited", "reason", "text")
+               if _ended(p) == "failed" and (job := _job_named(p)) is not None}
+    if not failing:
+        return
+    groups: dict[tuple[str, str], list[tuple[KubeObject, bool]]] = {}
+    for pod in cluster.objects_of("Pod"):
+        job = _job_named(pod)
+        if job is not None:  # every Job's pods: a later run of a CronJob may be among them
+            groups.setdefault((pod.namespace, job[0]), []).append((pod, job[1]))
+    for namespace, job in sorted(failing):
+        finding = _told_by_pods(cluster, namespace, job, groups[namespace, job])
+        if finding is not None:
+            later = _later_run_told(cluster, namespace, job, groups)
+            yield finding.as_info(resolved=later) if later else finding
+
+
+def _told_by_pods(cluster: AnalyzedDump, namespace: str, job: str,
+                  members: list[tuple[KubeObject, bool]]) -> Finding | None:
+    pods = [p for p, _ in members]
+    ends = [_ended(p) for p in pods]
+    if "" in ends:
+        return None  # a pod still at work: the Job runs on, its pod rules judge it
+    # by its name alone a pod is a Job's only when it ended as Job pods do: not restarted in place
+    # (a DaemonSet's pod `<ds>-<5>` shows Error between its restarts)
+    if not all(sure or (p.view.text is not None and not p.view.text.restarts) for p, sure in members):
+        return None
+    failed = [p for p, end in zip(pods, ends, strict=True) if end == "failed"]
+    done = len(pods) - len(failed)
+    shown = ", ".join(sorted({_shown_end(p) for p in failed}))
+    ages = {id(p): known for p in pods if (known := object_age(cluster, p)) is not None}
+    newest = min(pods, key=lambda p: ages[id(p)]) if len(ages) == len(pods) else None
+    evidence = [ev(p, "STATUS column", p.view.text.status, "Completed") if p.view.text is not None
+                else ev(p, "status.phase", f"Failed ({_shown_end(p)})", "Succeeded") for p in failed[:3]]
+    unseen = "the Job is not in the dump"
+    if len(failed) >= 2 and len(failed) >= done:
+        reason = (f"{len(failed)} of its {len(pods)} pods ended {shown}, {done} completed, none runs "
+                  f"({unseen}: its completions and backoff limit are not known)")
+    elif newest is not None and newest in failed and ages[id(newest)] >= RETRY_WITHIN:
+        reason = (f"its newest pod {newest.name} ended {_shown_end(newest)} {age_text(ages[id(newest)])} "
+                  f"ago and none came after it (a Job still retrying has a pod younger than "
+                  f"{age_text(RETRY_WITHIN)}; {unseen})")
+    else:
+        return None
+    return RULE.fail(None, *evidence, kind="Job", namespace=namespace, name=job, reason=reason,
+                     failed=len(failed), succeeded=done)
+
+
+def _shown_end(pod: KubeObject) -> str:
+    """How a failed pod ended, as its row's STATUS or its container's terminated reason says."""
+    row = pod.view.text
+    if row is not None and row.status:
+        return str(row.status)
+    for status in pod.view.status.containerStatuses or ():
+        ended = status.state.terminated if status.state else None
+        if ended is not None and (ended.exitCode or 0) != 0:
+            return ended.reason or f"exit code {ended.exitCode}"
+    return "Failed"
+
+
+def _later_run_told(cluster: AnalyzedDump, namespace: str, job: str,
+                    groups: dict[tuple[str, str], list[tuple[KubeObject, bool]]]) -> str:
+    """A later run of the same CronJob, told by its pods, that completed ('' when none): the
+    failed run is history kept by failedJobsHistoryLimit."""
+    mine = _SCHEDULED.match(job)
+    if mine is None:
+        return ""
+    later = []
+    for (ns, other), members in groups.items():
+        theirs = _SCHEDULED.match(other)
+        if ns == namespace and theirs is not None and theirs.group(1) == mine.group(1) \
+                and int(theirs.group(2)) > int(mine.group(2)) \
+                and all(_ended(p) == "completed" for p, _ in members):
+            later.append((int(theirs.group(2)), other))
+    return f"a later run of CronJob {mine.group(1)}, Job {max(later)[1]}, completed" if later else ""
