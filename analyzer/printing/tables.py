@@ -140,7 +140,14 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
             # a column the row did not show, which nothing else read of the object states
             # either (no describe of it; the printer makes the same of a bare name): kubectl's
             # `<unknown>`, not a made-up `Running`, `0` or `<none>`
-            if pasted.get("described") or older_layout:
+            if pasted.get("described"):
+                continue
+            if older_layout:
+                # its cells stand under other headers; a column made of fields no cell of it gave
+                # is unknown (an old Deployment row, DESIRED CURRENT UP-TO-DATE AVAILABLE, gives
+                # no ready count: not READY 0/1 beside AVAILABLE 1)
+                if _unstated_fields(p, body, column.name):
+                    cells[i] = UNKNOWN
                 continue
             if unread is None:
                 unread = p.row(_bare(body), clock)
@@ -167,6 +174,16 @@ def _unstated_by_describe(p: Printer, body: dict[str, Any], cells: list[Any]) ->
         if fields and i < len(cells) and not all(_states(body, path) for path in fields):
             printed = row.get(column.name.upper())
             cells[i] = printed if isinstance(printed, str) and printed else UNKNOWN
+
+
+def _unstated_fields(p: Printer, body: dict[str, Any], column: str) -> bool:
+    """Whether a built-in kind's column is made of fields (described_columns.yaml) the object
+    does not hold."""
+    kind = str(body.get("kind", ""))
+    fields = described_columns().get(kind, {}).get(column)
+    if not fields or not any(p is printer for (_, k), printer in PRINTERS.items() if k == kind):
+        return False
+    return not all(_states(body, path) for path in fields)
 
 
 @cache

@@ -188,6 +188,15 @@ def test_a_column_the_pasted_row_did_not_show_is_unknown_not_made_up() -> None:
                           "NAME   DESIRED   SUCCESSFUL   AGE\n"
                           "pi     1         0            2m\n", "Job", "jobs", "batch", True)
     assert older[0]["COMPLETIONS"] == "0/1"
+    # a Deployment row in kubectl 1.9's layout (harness/developer-hub docs/first-gen/continuous-
+    # delivery/helm-deployment/2-connectors-providers-and-helm-setup.md, GKE's Cloud Shell): its
+    # DESIRED CURRENT UP-TO-DATE AVAILABLE give no ready count, so READY is not `0/1` beside
+    # AVAILABLE 1; what it gave stays
+    deploy = _pasted_cells("$ kubectl get deploy tiller-deploy -n kube-system\n"
+                           "NAME                                  DESIRED   CURRENT   UP-TO-DATE   AVAILABLE   AGE\n"
+                           "deployment.extensions/tiller-deploy   1         1         1            1           20s\n",
+                           "Deployment", "deployments", "apps", True)
+    assert (deploy[0]["READY"], deploy[0]["UP-TO-DATE"], deploy[0]["AVAILABLE"]) == ("<unknown>", "1", "1")
     # a pod row cut to its first columns under `| grep ebs` (nebari-dev/nebari#3213): its
     # restarts were not shown, so not `0`
     pods = _pasted_cells("$ kubectl get pods -n kube-system | grep ebs\n"
