@@ -10,6 +10,7 @@ from analyzer.ingest.text.rows.context import RowContext
 from analyzer.ingest.text.values import (
     age_seconds,
     cell,
+    describe_time,
     fraction,
     int_or_string,
     integer,
@@ -94,6 +95,10 @@ def read_cronjob(body: dict[str, Any], cells: dict[str, str | None], facts: dict
         facts["active"] = active
     if (last := age_seconds(cells.get("LAST SCHEDULE"))) is not None:
         facts["last_schedule_ago_seconds"] = last
+    # kubectl before 1.8 printed the time itself under LAST-SCHEDULE (RFC 1123, `Thu, 10 Aug
+    # 2017 08:40:00 -0400`): the API's lastScheduleTime, not an age
+    elif when := describe_time(cells.get("LAST SCHEDULE") or cells.get("LAST-SCHEDULE")):
+        set_path(body, "status.lastScheduleTime", when)
     if containers := containers_from(cells):
         set_path(body, "spec.jobTemplate.spec.template.spec.containers", containers)
 
