@@ -402,6 +402,8 @@ class WorkloadSpec(Struct, gc=False):
     backoffLimit: int | None = None
     schedule: str | None = None
     suspend: bool | None = None
+    timeZone: str | None = None
+    concurrencyPolicy: str | None = None
     jobTemplate: JobTemplate | None = None
     # StatefulSets: the claims a pod gets are named <template>-<statefulset>-<ordinal>.
     volumeClaimTemplates: list[ClaimTemplate] | None = None
