@@ -41,9 +41,13 @@ def _counts(obj: KubeObject) -> tuple[int | None, int, str, str]:
                 "status.numberReady" if ready >= available else "status.numberAvailable",
                 "status.desiredNumberScheduled")
     desired = spec.replicas if spec.replicas is not None else 1  # the API's default
-    ready, available = status.readyReplicas or 0, getattr(status, "availableReplicas", None) or 0
+    stated_ready, stated_available = status.readyReplicas, getattr(status, "availableReplicas", None)
+    ready, available = stated_ready or 0, stated_available or 0
+    # the count the object states: a pasted row of an older kubectl (DESIRED CURRENT UP-TO-DATE
+    # AVAILABLE) gives no ready count, so its AVAILABLE 0 is not `readyReplicas = 0`
+    by_available = ready < available or (stated_ready is None and stated_available is not None)
     return (desired, max(ready, available),
-            "status.readyReplicas" if ready >= available else "status.availableReplicas", "spec.replicas")
+            "status.availableReplicas" if by_available else "status.readyReplicas", "spec.replicas")
 
 
 def _ready_column(ready: str | None) -> tuple[int, int] | None:

@@ -85,3 +85,23 @@ def test_a_row_cut_to_its_first_columns_in_its_own_fence_is_judged_without_made_
     (loop,) = [f for f in collect_findings(cluster) if f.rule == "pod-crashloop" and f.status == "fail"]
     assert (loop.namespace, loop.name) == ("kube-system", "ebs-csi-controller-xxxxx")
     assert loop.facts["restarts"] == "an unknown number of"
+
+
+# A kubeadm write-up's session (kubectl 1.9), in the public code index (its repository not named
+# there), trimmed: `kubectl get deployment` in the layout before READY, kube-dns AVAILABLE 0 at 26m.
+KUBEDNS_OLD_LAYOUT = """\
+$ kubectl get deployment --namespace=kube-system
+NAME                       DESIRED   CURRENT   UP-TO-DATE   AVAILABLE   AGE
+calico-kube-controllers    1         1         1            1           24m
+calico-policy-controller   0         0         0            0           24m
+kube-dns                   1         1         1            0           26m
+"""
+
+
+def test_an_older_deployment_row_is_judged_by_the_available_count_it_gave() -> None:
+    # the row gives no ready count: the evidence names the AVAILABLE it showed, not a
+    # `status.readyReplicas = 0` the paste never said
+    cluster = analyzer.load({"issue.md": KUBEDNS_OLD_LAYOUT})
+    (short,) = [f for f in collect_findings(cluster) if f.rule == "deployment-unavailable" and f.status == "fail"]
+    assert short.name == "kube-dns"
+    assert (short.evidence[0].field, short.evidence[0].seen) == ("status.availableReplicas", 0)
