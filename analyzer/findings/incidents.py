@@ -362,6 +362,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     # without a NODE column that the node controller marked lost)
     stale_on = {("Pod", *str(ref).split("/", 1)): i for i, f in enumerate(problems)
                 if f.rule == "node-not-ready" for ref in f.facts.get("stale_pods") or ()}
+    waiting_operands, crashing_operands, past_wait = _operand_daemonsets_by_their_pods(problems, graph, g, by_object)
     for i, f in enumerate(problems):
         node_id = graph.ids.get((f.kind, f.namespace, f.name))
         pods = component_pods.get(i, [])
@@ -372,13 +373,16 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
             # its owners' findings (ReplicaSet, Deployment) share its cause
             for owner in graph.owners(node_id):
                 for j in indexes_at(owner):
-                    union.join(i, j)
+                    if not (j in waiting_operands and (f.kind, f.namespace, f.name) in past_wait):
+                        union.join(i, j)
             # a claim it mounts that is pending or lost explains a pod that cannot start
             for claim in graph.out(node_id, "mounts"):
                 if graph.ref(claim)[0] == "PersistentVolumeClaim":
                     for j in indexes_at(claim):
                         union.join(i, j)
         for pod in pods:
+            if i in waiting_operands and graph.ref(pod) in past_wait:
+                continue
             for j in indexes_at(pod):
                 union.join(i, j)
         if node_id is not None and f.kind in ("Service",):
@@ -423,7 +427,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
     evicted_on = _join_evicted_for_one_node_condition(problems, union, cluster, graph, g)
-    _join_operands_and_the_stage_they_wait_for(problems, union, graph, g)
+    _join_operands_and_the_stage_they_wait_for(problems, union, graph, g, crashing_operands)
     _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
     _join_sandbox_stall(problems, union, graph, g)
@@ -1061,11 +1065,40 @@ def _operand_key(f: Finding, g: Grouping) -> tuple[str, str, int] | None:
     return (f.namespace, *found) if found is not None else None
 
 
+def _operand_daemonsets_by_their_pods(problems: list[Finding], graph: _Graph, g: Grouping,
+                                      by_object: dict[tuple[str, str, str], list[int]],
+                                      ) -> tuple[set[int], set[int], set[tuple[str, str, str]]]:
+    """Operand DaemonSets short of pods (operand_waits), by their failing pods in the dump: (the
+    findings of those with a pod waiting and a pod failing past its wait for its own cause; of
+    those whose failing pods all fail past it; those pods). A DaemonSet joins its pods, and the
+    stage before when it waits: through it a pod crashing past its wait was joined to that stage,
+    and the stage named its cause (NVIDIA/gpu-operator#487: a DCGM exporter crashlooping)."""
+    waiting: set[int] = set()
+    crashing: set[int] = set()
+    past_wait: set[tuple[str, str, str]] = set()
+    for i, f in enumerate(problems):
+        if f.kind != "DaemonSet" or f.rule not in g.operand_waits or _operand_key(f, g) is None:
+            continue
+        node_id = graph.ids.get((f.kind, f.namespace, f.name))
+        failing = [graph.ref(p) for p in (graph.pods_of(node_id) if node_id is not None else ())
+                   if by_object.get(graph.ref(p))]
+        # (an init container failing is the wait itself failing: toolkit-validation)
+        own = [ref for ref in failing if any(problems[j].rule in g.own_causes
+                                             and problems[j].rule not in g.operand_waits for j in by_object[ref])]
+        past_wait.update(own)
+        if own and len(own) < len(failing):
+            waiting.add(i)
+        elif own:
+            crashing.add(i)
+    return waiting, crashing, past_wait
+
+
 def _join_operands_and_the_stage_they_wait_for(problems: list[Finding], union: _Union, graph: _Graph,
-                                               g: Grouping) -> None:
+                                               g: Grouping, crashing: set[int]) -> None:
     """Operands of one operator in one namespace waiting (data/incidents.yaml operand_waits) in
     a later stage than its earliest failing one wait for it (operand_stages): one incident; a pod
-    only where that stage fails on its node (or the dump does not say on which node either is)."""
+    only where that stage fails on its node (or the dump does not say on which node either is);
+    a DaemonSet not where all its failing pods fail for their own cause (`crashing`)."""
     by_operator: dict[tuple[str, str], dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     for i, f in enumerate(problems):
         if (key := _operand_key(f, g)) is not None:
@@ -1081,7 +1114,7 @@ def _join_operands_and_the_stage_they_wait_for(problems: list[Finding], union: _
         for stage, members in stages.items():
             for i in members:
                 f = problems[i]
-                if stage > earliest and f.rule in g.operand_waits and (
+                if stage > earliest and f.rule in g.operand_waits and i not in crashing and (
                         None in hosts or (host := _host_of(f, graph)) is None or host in hosts):
                     union.join(first[0], i)
 

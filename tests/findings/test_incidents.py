@@ -1558,12 +1558,11 @@ nvidia-mig-manager                                      0         0         0   
     assert len(incident.members) == 5 and incident.workloads == 5
 
 
-def test_an_operand_crashing_past_its_wait_is_its_own_incident_and_the_stuck_toolkit_is_the_others_cause() -> None:
-    # NVIDIA/gpu-operator#487 (`kubectl get pods` in the operator's namespace, trimmed; the driver's
-    # rows are cut): the container toolkit's pods stuck in their init container on two nodes, the
-    # operands after it (feature discovery, DCGM exporter) stuck in theirs; one DCGM exporter pod
-    # crashlooping 495 times got past its wait.
-    paste = """\
+# NVIDIA/gpu-operator#487 (`kubectl get pods` in the operator's namespace, trimmed; the driver's
+# rows are cut): the container toolkit's pods stuck in their init container on two nodes, the
+# operands after it (feature discovery, DCGM exporter) stuck in theirs; one DCGM exporter pod
+# crashlooping 495 times got past its wait.
+GPU_OPERATOR_487_PODS = """\
 $ kubectl get pods -n gpu-operator
 NAME                                                  READY   STATUS             RESTARTS        AGE
 gpu-feature-discovery-2x45b                           1/1     Running            0               7d8h
@@ -1576,7 +1575,19 @@ nvidia-dcgm-exporter-4rnxn                            1/1     Running           
 nvidia-dcgm-exporter-79mqk                            0/1     Init:0/2           0               42h
 nvidia-dcgm-exporter-cv6rg                            0/1     CrashLoopBackOff   495 (32s ago)   42h
 """
-    incidents = incidents_of(analyzer.load({"pods.txt": paste}))
+# The DaemonSets of those pods as `kubectl get ds` prints them (hand-written from the pod rows: the
+# issue pastes no DaemonSet table), each short of the pods the rows show not ready.
+GPU_OPERATOR_487_DAEMONSETS = """\
+$ kubectl get ds -n gpu-operator
+NAME                                 DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                                      AGE
+gpu-feature-discovery                3         3         2       3            2           nvidia.com/gpu.deploy.gpu-feature-discovery=true   7d8h
+nvidia-container-toolkit-daemonset   3         3         1       3            1           nvidia.com/gpu.deploy.container-toolkit=true       7d19h
+nvidia-dcgm-exporter                 3         3         1       3            1           nvidia.com/gpu.deploy.dcgm-exporter=true           7d8h
+"""
+
+
+def test_an_operand_crashing_past_its_wait_is_its_own_incident_and_the_stuck_toolkit_is_the_others_cause() -> None:
+    incidents = incidents_of(analyzer.load({"pods.txt": GPU_OPERATOR_487_PODS}))
     causes = sorted(i.cause for i in incidents)
     assert causes == ["Pod gpu-operator/nvidia-container-toolkit-daemonset-664n2",
                       "Pod gpu-operator/nvidia-dcgm-exporter-cv6rg"]
@@ -1584,3 +1595,30 @@ nvidia-dcgm-exporter-cv6rg                            0/1     CrashLoopBackOff  
     assert sorted(f.name for f in waiting.members) == [
         "gpu-feature-discovery-ddw67", "nvidia-container-toolkit-daemonset-664n2",
         "nvidia-container-toolkit-daemonset-hwbpw", "nvidia-dcgm-exporter-79mqk"]
+
+
+def test_an_operand_crashing_past_its_wait_is_not_joined_to_the_stage_before_through_its_daemonset() -> None:
+    # the DCGM exporter's DaemonSet, short of both its waiting pod and its crashing one, stays with
+    # the pod that waits for the toolkit; the crash is its own incident, not the toolkit's
+    incidents = incidents_of(analyzer.load({"pods.txt": GPU_OPERATOR_487_PODS + "\n" + GPU_OPERATOR_487_DAEMONSETS}))
+    by_cause = {i.cause: sorted((f.kind, f.name) for f in i.members) for i in incidents}
+    assert by_cause["Pod gpu-operator/nvidia-dcgm-exporter-cv6rg"] == [
+        ("Pod", "nvidia-dcgm-exporter-cv6rg")] * 2
+    assert ("DaemonSet", "nvidia-dcgm-exporter") in by_cause["Pod gpu-operator/nvidia-container-toolkit-daemonset-664n2"]
+    assert len(incidents) == 2
+
+
+def test_an_operand_daemonset_short_only_of_a_pod_crashing_past_its_wait_stays_with_that_crash() -> None:
+    # the same dump with the DCGM exporter's waiting pod ready: its DaemonSet is short of the
+    # crashing pod alone, and that crash, not the toolkit, is why
+    pods = GPU_OPERATOR_487_PODS.replace(
+        "nvidia-dcgm-exporter-79mqk                            0/1     Init:0/2           0               42h",
+        "nvidia-dcgm-exporter-79mqk                            1/1     Running            0               42h")
+    daemonsets = GPU_OPERATOR_487_DAEMONSETS.replace(
+        "nvidia-dcgm-exporter                 3         3         1       3            1 ",
+        "nvidia-dcgm-exporter                 3         3         2       3            2 ")
+    incidents = incidents_of(analyzer.load({"pods.txt": pods + "\n" + daemonsets}))
+    [crash] = [i for i in incidents if i.cause == "Pod gpu-operator/nvidia-dcgm-exporter-cv6rg"]
+    assert ("DaemonSet", "nvidia-dcgm-exporter") in {(f.kind, f.name) for f in crash.members}
+    [toolkit] = [i for i in incidents if i.cause == "Pod gpu-operator/nvidia-container-toolkit-daemonset-664n2"]
+    assert not any("dcgm" in f.name for f in toolkit.members)
