@@ -29,6 +29,7 @@ from analyzer.findings.render import object_ref
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
 from analyzer.findings.versions import DATA
+from analyzer.ingest.refusals import webhook_failures
 from analyzer.kube.time import parse_time
 from analyzer.model.restarts import ContainerEnd, cluster_restart_moments, container_ends
 from analyzer.model.restarts import thresholds as restart_thresholds
@@ -1332,11 +1333,29 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
         cause_rule = "node-not-ready" if told_nodes is not None else "pod-pending"
         headline = _scheduler_headline(state, [f for f in pending if f is not told_nodes], members, told_nodes)
     else:
-        cause = object_ref(root.kind, root.namespace, root.name) or "the whole dump"
+        # an object whose events quote an admission webhook refusing it waits for that webhook
+        # (its Service, as webhook-call-failed names it where several objects quote it)
+        cause = _webhook_refusing(root) or object_ref(root.kind, root.namespace, root.name) or "the whole dump"
         cause_rule = root.rule
         headline = _headline(root, members, affected, cluster)
     return Incident(id="", rank=0, severity=severity, headline=headline, cause=cause,
                     cause_rule=cause_rule, members=members, affected=affected)
+
+
+def _webhook_refusing(root: Finding) -> str | None:
+    """The admission webhook the events of a finding's object quote the API server failing to
+    call, as the cause of that object's failure: its Service (`Service ns/name`, with the webhook's
+    name) when its URL names one, else the webhook; None for any other finding (kubernetes-sigs/kubebuilder#3052: one
+    ReplicaSet's FailedCreate quoting "mpod.kb.io" with no endpoints named the ReplicaSet)."""
+    if root.rule not in ("events-failed-create", "events-warning-summary"):
+        return None
+    quoted = webhook_failures(str(root.facts.get("last_message") or ""), "")
+    if not quoted:
+        return None
+    hook = quoted[-1]
+    if hook.service and hook.namespace:
+        return f'{object_ref("Service", hook.namespace, hook.service)} (admission webhook "{hook.webhook}")'
+    return f'Admission webhook "{hook.webhook}"'
 
 
 def _blocker_of_workloads(root: Finding, members: list[Finding], affected: list[str]) -> tuple[str, str, str] | None:

@@ -1280,6 +1280,42 @@ def test_a_webhook_several_replicasets_events_quote_is_their_one_incident_and_it
     assert sorted(f.rule for f in incident.members) == ["events-failed-create"] * 3 + ["webhook-call-failed"]
 
 
+def test_a_webhook_one_replicasets_events_quote_is_named_its_cause() -> None:
+    # kubernetes-sigs/kubebuilder#3052 (2022-10-31): `kubectl describe replicaset`'s Events as
+    # pasted (the message's end, cut in the copy read, is the API server's usual words): the
+    # controller-manager scaled 0 -> 1 cannot create its pod, its own webhook having no endpoints.
+    paste = """\
+When I `kubectl describe replicaset`, I find the following error
+```
+Events:
+  Type     Reason            Age                From                   Message
+  ----     ------            ----               ----                   -------
+  Normal   SuccessfulCreate  4m43s              replicaset-controller  Created pod: tcaplus-controller-manager-654b78675c-zbnbl
+  Normal   SuccessfulDelete  50s                replicaset-controller  Deleted pod: tcaplus-controller-manager-654b78675c-zbnbl
+  Warning  FailedCreate      3s (x13 over 23s)  replicaset-controller  Error creating: Internal error occurred: failed calling webhook "mpod.kb.io": Post "https://tcaplus-webhook-service.tcaplus-system.svc:443/mutate-v1-pod?timeout=10s": no endpoints available for service "tcaplus-webhook-service"
+```
+"""
+    (incident,) = incidents_of(analyzer.load({"issue.md": paste}))
+    assert incident.cause == 'Service tcaplus-system/tcaplus-webhook-service (admission webhook "mpod.kb.io")'
+    assert incident.cause_rule == "events-failed-create"
+    assert incident.headline.startswith("ReplicaSet tcaplus-controller-manager-654b78675c: FailedCreate 13 time(s)")
+
+
+def test_a_replicaset_failing_to_create_for_another_reason_is_still_its_own_cause() -> None:
+    # the same events with a quota's refusal instead (hand-written): no webhook to name
+    paste = """\
+```
+Events:
+  Type     Reason            Age                From                   Message
+  ----     ------            ----               ----                   -------
+  Normal   SuccessfulCreate  4m43s              replicaset-controller  Created pod: web-654b78675c-zbnbl
+  Warning  FailedCreate      3s (x13 over 23s)  replicaset-controller  Error creating: pods "web-654b78675c-x7k2p" is forbidden: failed quota: compute: must specify limits.cpu
+```
+"""
+    (incident,) = incidents_of(analyzer.load({"issue.md": paste}))
+    assert incident.cause == "ReplicaSet web-654b78675c"
+
+
 # The kubelet's words of cloudfoundry/eirini-release#111 (2019-08-08, "All the newly started pods
 # were marked with CreateContainerConfigError"; the SCF install's StatefulSets all read the
 # secrets-2.16.4-1 Secret the upgrade had replaced): its Failed and FailedMount events, verbatim,
