@@ -1633,6 +1633,27 @@ def test_an_operand_crashing_past_its_wait_is_its_own_incident_and_the_stuck_too
         "nvidia-container-toolkit-daemonset-hwbpw", "nvidia-dcgm-exporter-79mqk"]
 
 
+def test_the_gpu_operators_validator_failing_in_init_is_the_cause_of_the_operands_waiting_for_toolkit_ready() -> None:
+    # NVIDIA/gpu-operator#679 (`kubectl get pods -n gpu-operator` as pasted, node-feature-discovery
+    # rows cut): the validator's init containers crash ('nvml error: insufficient permissions'); its
+    # toolkit-validation writes the toolkit-ready file the device plugin, feature discovery and DCGM
+    # exporter wait for in their Init:0/1.
+    paste = """\
+kubectl get pods -n gpu-operator
+NAME                                                         READY   STATUS                  RESTARTS        AGE
+gpu-feature-discovery-qmktd                                  0/1     Init:0/1                0               9m28s
+gpu-operator-574c687b59-pcjwr                                1/1     Running                 0               10m
+nvidia-container-toolkit-daemonset-r8ktc                     1/1     Running                 0               9m28s
+nvidia-dcgm-exporter-mhxx4                                   0/1     Init:0/1                0               9m28s
+nvidia-device-plugin-daemonset-v79cd                         0/1     Init:0/1                0               9m28s
+nvidia-operator-validator-ptj47                              0/1     Init:CrashLoopBackOff   6 (3m28s ago)   9m28s
+"""
+    (incident,) = incidents_of(analyzer.load({"pods.txt": paste}))
+    assert incident.cause == "Pod gpu-operator/nvidia-operator-validator-ptj47"
+    assert sorted(f.name for f in incident.members if f.rule == "pod-stuck-starting") == [
+        "gpu-feature-discovery-qmktd", "nvidia-dcgm-exporter-mhxx4", "nvidia-device-plugin-daemonset-v79cd"]
+
+
 def test_an_operand_crashing_past_its_wait_is_not_joined_to_the_stage_before_through_its_daemonset() -> None:
     # the DCGM exporter's DaemonSet, short of both its waiting pod and its crashing one, stays with
     # the pod that waits for the toolkit; the crash is its own incident, not the toolkit's
