@@ -1654,6 +1654,27 @@ nvidia-operator-validator-ptj47                              0/1     Init:CrashL
         "gpu-feature-discovery-qmktd", "nvidia-dcgm-exporter-mhxx4", "nvidia-device-plugin-daemonset-v79cd"]
 
 
+def test_the_cuda_validator_failing_is_the_cause_of_the_gpu_operators_validator_waiting_in_its_init() -> None:
+    # NVIDIA/gpu-operator#1848 (2025-10-31, OpenShift 4.18: `oc get pods -n nvidia-gpu-operator` as
+    # pasted, two running rows cut): the validator's cuda-validation starts the CUDA validator's pod
+    # and waits for it; that pod failing in its init is why the validator sits at Init:2/4.
+    paste = """\
+% oc get pods -n nvidia-gpu-operator
+NAME                                                  READY   STATUS       RESTARTS        AGE
+gpu-feature-discovery-6jhlr                           1/1     Running      0               5h48m
+gpu-operator-5d7457b677-7ddw5                         1/1     Running      0               5h49m
+nvidia-container-toolkit-daemonset-bbgqn              1/1     Running      0               5h48m
+nvidia-cuda-validator-wgs28                           0/1     Init:Error   3 (39s ago)     56s
+nvidia-dcgm-exporter-s8bfk                            1/1     Running      2 (5h46m ago)   5h48m
+nvidia-device-plugin-daemonset-qd9sd                  1/1     Running      0               5h48m
+nvidia-driver-daemonset-418.94.202508060022-0-hs6rw   2/2     Running      0               5h48m
+nvidia-operator-validator-99l6b                       0/1     Init:2/4     41 (104s ago)   4h37m
+"""
+    (incident,) = incidents_of(analyzer.load({"pods.txt": paste}))
+    assert incident.cause == "Pod nvidia-gpu-operator/nvidia-cuda-validator-wgs28"
+    assert {f.name for f in incident.members} == {"nvidia-cuda-validator-wgs28", "nvidia-operator-validator-99l6b"}
+
+
 def test_an_operand_crashing_past_its_wait_is_not_joined_to_the_stage_before_through_its_daemonset() -> None:
     # the DCGM exporter's DaemonSet, short of both its waiting pod and its crashing one, stays with
     # the pod that waits for the toolkit; the crash is its own incident, not the toolkit's
