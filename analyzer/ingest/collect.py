@@ -689,6 +689,12 @@ class Ingestor:
             return
         if block.kind == "command" and shown and self._add_foreign_output(display, block, out):
             return
+        if block.kind == "command" and shown and transcripts.helm_release_resources(out) \
+                and self._add_text(display, transcripts.placed(out)):
+            self.result.skipped.append(Rejection(display, block.span, f"'{_short(block.command_text)}' is Helm's: "
+                                                 "the tables under its RESOURCES read as kubectl's, in the namespace "
+                                                 "its release head states"))
+            return
         if block.kind == "command":
             if block.command_text and (dist := transcripts.distribution_cli(block.command_text)):
                 self.result.cli_tools[dist] = self.result.cli_tools.get(dist, 0) + 1

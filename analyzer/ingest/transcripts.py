@@ -91,6 +91,27 @@ def placed(lines: list[tuple[int, str]], prefix: tuple[int, str] | None = None) 
     return "\n".join(out) + "\n"
 
 
+# Helm's release head and the heading of its RESOURCES section (v2 and v3, `helm install`,
+# `upgrade`, `status`): the tables under it are kubectl's, printed by Helm.
+_HELM_HEAD = re.compile(r"^LAST DEPLOYED:\s+\S.*\n(?:[A-Z ]+:.*\n)*?NAMESPACE:\s+\S+\s*$", re.MULTILINE)
+_HELM_RESOURCES = re.compile(r"^RESOURCES:\s*\n(?:\s*\n)*==> \S+/\S", re.MULTILINE)
+
+
+def helm_release_resources(lines: list[tuple[int, str]]) -> bool:
+    """Whether a Helm command's output is a release head stating its namespace with the live
+    objects of the release listed under RESOURCES (their tables have no NAMESPACE column).
+
+    >>> helm_release_resources(list(enumerate(["NAME: ui", "LAST DEPLOYED: Fri Jun 19 21:25:18 2026",
+    ...     "NAMESPACE: default", "STATUS: deployed", "RESOURCES:", "==> v1/Service", "NAME  AGE"])))
+    True
+    >>> helm_release_resources(list(enumerate(["NAME: ui", "LAST DEPLOYED: Fri Jun 19 21:25:18 2026",
+    ...     "NAMESPACE: default", "STATUS: deployed", "TEST SUITE: None"])))
+    False
+    """
+    text = "\n".join(t for _, t in lines) + "\n"
+    return _HELM_HEAD.search(text) is not None and _HELM_RESOURCES.search(text) is not None
+
+
 # One label of a LABELS cell a paste broke one label a line (`key=value,`).
 _LABEL_PIECE = re.compile(r"^\s*[A-Za-z0-9][\w./-]*=[\w./-]*,?\s*$")
 

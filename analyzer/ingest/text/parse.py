@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from analyzer.ingest.records import Rejection
-from analyzer.ingest.text.catalog import Catalog, catalog
+from analyzer.ingest.text.catalog import CLUSTER_SCOPED_KINDS, Catalog, catalog
 from analyzer.ingest.text.commands import Command, command_in
 from analyzer.ingest.text.describe import named_excerpt_starts, read_describe
 from analyzer.ingest.text.describe.blocks import (
@@ -33,9 +33,19 @@ from analyzer.ingest.text.lines import (
 )
 from analyzer.ingest.text.table_objects import CUT_ROW, build_table, prints_listing
 from analyzer.ingest.text.tables import TableBlock, bare_rows_at, headerless_at, table_at
-from analyzer.ingest.text.types import TextParse
+from analyzer.ingest.text.types import TextObject, TextParse
 
 _STRUCTURED_OUTPUTS = ("yaml", "json", "jsonpath", "go-template", "name")
+# Helm's release head (`helm install`, `helm upgrade`, `helm status`, v2 and v3) states the
+# release's namespace on the line after LAST DEPLOYED; the RESOURCES tables under it have no
+# NAMESPACE column (kubernetes/kubernetes#67063, OKE: objects read with none, the head said
+# `NAMESPACE: oketest`).
+_HELM_LAST_DEPLOYED = re.compile(r"^\s*LAST DEPLOYED:\s+\S")
+_HELM_KIND_HEADING = re.compile(r"^\s*==> [\w.-]+(?:/[\w.-]+)?/\w+(?:\(related\))?\s*$")
+# What ends the tables under a release's RESOURCES: Helm's NOTES, or a sentence (words one space
+# apart; a table's cells are two or more apart).
+_PROSE_AFTER_RELEASE = re.compile(r"^\s*(?:NOTES:|\S+(?: \S+){3,}\s*$)")
+_HELM_NAMESPACE = re.compile(r"^\s*NAMESPACE:\s+([a-z0-9]([-a-z0-9]*[a-z0-9])?)\s*$")
 
 
 @dataclass(slots=True)
@@ -48,6 +58,8 @@ class _State:
     output_start: int = -1  # index of the line just after the last command line
     result: TextParse = field(default_factory=TextParse)
     unread: list[int] = field(default_factory=list)  # indexes of lines with text nothing took
+    # the namespace a Helm release head stated, and its line, until the next command or head
+    release_namespace: tuple[str, int] | None = None
 
 
 def parse_kubectl_text(text: str, source: str) -> TextParse:
@@ -106,6 +118,7 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         return index + 1
     if (command := command_in(text)) is not None:
         state.command = command
+        state.release_namespace = None
         state.skipping = _structured(command)
         if state.skipping:
             _reject_structured(state, line, command, source)
@@ -116,6 +129,14 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
         state.output_start = index + 1  # a blank line a paste put between a command and its rows
     if state.skipping or not text.strip():
         return index + 1
+    if (release := _HELM_NAMESPACE.match(text)) is not None:
+        before = next((ln.text for ln in reversed(lines[state.consumed:index]) if ln.text.strip()), "")
+        if _HELM_LAST_DEPLOYED.match(before):
+            state.release_namespace = (release.group(1), line.no)
+        elif state.release_namespace is not None:
+            state.release_namespace = None  # another tool's NAMESPACE: line ends the release's tables
+    if state.release_namespace is not None and _HELM_KIND_HEADING.match(text):
+        return index + 1  # `==> v1/Pod(related)`: the kind of the table below, which its header tells too
     # An excerpt that begins inside a describe is only trusted where no other command's
     # output (a rollout history's pod template) could be mistaken for it; an `Events:` heading
     # over the events' own header is no other output's (after a `get`'s table, a describe's
@@ -149,6 +170,8 @@ def _step(lines: list[Line], index: int, state: _State, kinds: Catalog, source: 
     if KUBECTL_ERROR.match(text):
         state.result.errors.append((line.no, text.strip()))
         return index + 1
+    if state.release_namespace is not None and _PROSE_AFTER_RELEASE.match(text):
+        state.release_namespace = None  # its NOTES, or the writer's words: the release's tables are over
     state.unread.append(index)
     return index + 1
 
@@ -190,6 +213,8 @@ def _cut_last_row(lines: list[Line], block: TableBlock, state: _State, source: s
 
 def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int:
     built = build_table(block, kinds, source)
+    if state.release_namespace is not None:
+        _in_release_namespace(built.objects, *state.release_namespace)
     if block.command is None or block.command is not state.command or not prints_listing(block.command):
         # the command the rows' layout implied (rows pasted bare), not one the paste shows, or
         # one that prints no listing (a `kubectl apply` above prose and a pasted table:
@@ -215,6 +240,18 @@ def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int
         state.result.tables.append(built.table)
     state.consumed = block.end
     return block.end
+
+
+def _in_release_namespace(objects: list[TextObject], namespace: str, line: int) -> None:
+    """Rows with no namespace of their own under a Helm release head are in the namespace it
+    states (the release's: Helm installs every namespaced object of its chart there unless the
+    chart names another, which a RESOURCES table cannot show)."""
+    for obj in objects:
+        meta = obj.body.get("metadata")
+        if isinstance(meta, dict) and not meta.get("namespace") and obj.kind not in CLUSTER_SCOPED_KINDS:
+            meta["namespace"] = namespace
+            obj.notes.append(f"namespace {namespace} from the Helm release head's 'NAMESPACE: {namespace}' "
+                             f"(line {line}) above its table")
 
 
 def _structured(command: Command) -> bool:
