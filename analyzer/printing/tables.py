@@ -119,6 +119,8 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
     cells = p.row(body, clock)
     pasted = body.get(PASTED)
     if not isinstance(pasted, dict):
+        if _asked_for(body):
+            _unstated_by_manifest(p, body, cells)
         return cells
     columns = pasted.get("columns")
     # a pod read from a row of a node's describe (`row_of`) is a describe's reading too
@@ -184,6 +186,35 @@ def _unstated_fields(p: Printer, body: dict[str, Any], column: str) -> bool:
     if not fields or not any(p is printer for (_, k), printer in PRINTERS.items() if k == kind):
         return False
     return not all(_states(body, path) for path in fields)
+
+
+def _asked_for(body: dict[str, Any]) -> bool:
+    """Whether a body is a manifest someone wrote, not what the API server returned: nothing the
+    server fills in (uid, creation time, resource version, status)."""
+    meta = body.get("metadata")
+    return isinstance(meta, dict) and not body.get("status") \
+        and not (meta.get("uid") or meta.get("creationTimestamp") or meta.get("resourceVersion"))
+
+
+def _unstated_by_manifest(p: Printer, body: dict[str, Any], cells: list[Any]) -> None:
+    """`<unknown>` in the cells of a manifest made from the status it has none of
+    (manifest_columns.yaml): a chart's StatefulSet of 3 replicas is not READY 0/3."""
+    kind = str(body.get("kind", ""))
+    unstated = manifest_columns().get(kind)
+    if not unstated or not any(p is printer for (_, k), printer in PRINTERS.items() if k == kind):
+        return  # a custom resource of the same kind name prints its CRD's columns
+    for i, column in enumerate(p.columns):
+        if column.name in unstated and i < len(cells):
+            cells[i] = UNKNOWN
+
+
+@cache
+def manifest_columns() -> dict[str, frozenset[str]]:
+    """Per kind, the printer columns made only of the status a manifest has none of."""
+    from analyzer.safeyaml import load_yaml
+
+    text = package_files.files("analyzer.printing").joinpath("manifest_columns.yaml").read_text("utf-8")
+    return {str(kind): frozenset(str(c) for c in columns) for kind, columns in (load_yaml(text) or {}).items()}
 
 
 @cache

@@ -347,3 +347,35 @@ def test_endpoints_pasted_blank_print_blank_not_none() -> None:
     none = _loaded_cells("$ kubectl get ep\nNAME   ENDPOINTS   AGE\nweb    <none>      4m\n",
                          "Endpoints", "endpoints", "")
     assert none[0]["ENDPOINTS"] == "<none>"
+
+
+def test_a_manifest_prints_unknown_where_only_a_status_could_say() -> None:
+    # lerndevops/helm-charts 05-create-helm-charts/07-flow-control/if-else.md (trimmed): the
+    # Deployment of `helm install iec1-rel . --dry-run`, what was asked for (2 replicas), no status
+    rendered = ("apiVersion: apps/v1\n"
+                "kind: Deployment\n"
+                "metadata:\n"
+                "  name: iec1-rel-app\n"
+                "spec:\n"
+                "  replicas: 2\n"
+                "  selector:\n"
+                "    matchLabels:\n"
+                "      app: iec\n"
+                "  template:\n"
+                "    metadata:\n"
+                "      labels:\n"
+                "        app: iec\n"
+                "    spec:\n"
+                "      containers:\n"
+                "      - name: sampleapp\n"
+                "        image: docker.io/lerndevops/samples:pyapp-v2\n")
+    [cells] = _loaded_cells(rendered, "Deployment", "deployments", "apps")
+    assert (cells["READY"], cells["UP-TO-DATE"], cells["AVAILABLE"]) == ("<unknown>",) * 3
+    assert cells["IMAGES"] == "docker.io/lerndevops/samples:pyapp-v2"  # the spec is what it says
+    # the same Deployment as the API server returned it, none of its pods ready yet: its status
+    # omits the zero counts, which are 0, not unknown
+    served = rendered.replace("  name: iec1-rel-app\n", "  name: iec1-rel-app\n  namespace: default\n"
+                              "  creationTimestamp: \"2023-10-10T20:14:17Z\"\n  uid: 5b1f0c9e\n") \
+        + "status:\n  replicas: 2\n  unavailableReplicas: 2\n"
+    [cells] = _loaded_cells(served, "Deployment", "deployments", "apps")
+    assert (cells["READY"], cells["UP-TO-DATE"], cells["AVAILABLE"]) == ("0/2", 0, 0)
