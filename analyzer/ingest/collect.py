@@ -802,7 +802,7 @@ class Ingestor:
                     self._schedulable_since(slot, cordoned, f"'{_short(block.command_text)}' (line {what.line})")
         if verb == "exec" and (failed := refusals.dns_failure(block.command_text, out, display, command.namespace)):
             self.result.dns_failures.append(failed)  # a lookup in a pod no DNS server answered
-        reason = transcripts.no_objects_reason(verb)
+        reason = transcripts.dry_run_reason(command.flags, command.output) or transcripts.no_objects_reason(verb)
         if reason is not None and (start := transcripts.output_of_a_left_out_command(verb, out)) is not None:
             # (website#22888: `> kubectl set image ...` quoted, then a describe's Events in a fence)
             if start:

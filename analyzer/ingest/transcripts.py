@@ -274,6 +274,24 @@ def minikube_kubernetes_version(output: str) -> str | None:
     return m.group(1) if m else None
 
 
+def dry_run_reason(flags: dict[str, str], output: str | None) -> str | None:
+    """Why what a `--dry-run` command printed as YAML or JSON is no object of the cluster, or None
+    when the command is no such dry run.
+
+    >>> dry_run_reason({"--dry-run": "client", "--output": "yaml"}, "yaml")
+    'kubectl --dry-run=client printed the manifest it would send, not an object of the cluster (nothing was created or changed)'
+    >>> dry_run_reason({"--dry-run": "client"}, None) is None
+    True
+    """
+    if "--dry-run" not in flags or (output or "").split("=", 1)[0] not in ("yaml", "json"):
+        return None
+    # (--dry-run=server returns the object as the server would make it, uid and status too:
+    # it looks served, yet none was stored)
+    mode = flags["--dry-run"]
+    return (f"kubectl --dry-run{'' if mode == 'true' else '=' + mode} printed the manifest it would send, "
+            "not an object of the cluster (nothing was created or changed)")
+
+
 def no_objects_reason(verb: str) -> str | None:
     """Why the output of a kubectl verb holds no objects, or None when it may hold some."""
     reason = _NO_OBJECTS.get(verb) or _NO_OBJECTS.get(verb.split()[0])

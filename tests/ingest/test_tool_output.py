@@ -1,6 +1,7 @@
-"""Helm's release output (`helm install`, `upgrade`, `status`): the tables under RESOURCES are
-kubectl's, without a NAMESPACE column; the release head states the namespace they are in
-(kubernetes/kubernetes#67063 on OKE: objects read with none though the head said one)."""
+"""What was asked for, as tools print it in tickets. Helm's release output (`helm install`,
+`upgrade`, `status`): the tables under RESOURCES are kubectl's, without a NAMESPACE column; the
+release head states the namespace they are in (kubernetes/kubernetes#67063 on OKE: objects read
+with none though the head said one). A kubectl `--dry-run -o yaml`: the manifest it would send."""
 
 from __future__ import annotations
 
@@ -122,3 +123,26 @@ def test_a_namespace_line_of_another_tool_or_after_the_release_notes_gives_no_na
     r = ingest_text(after_notes, "ticket.txt")
     [soadb] = [o for o in r.objects if o.name == "soadb-0"]
     assert soadb.namespace != "operator"
+
+
+def test_a_dry_run_manifest_beside_the_live_pod_is_said_as_what_would_be_sent() -> None:
+    # a Kubernetes homework's notes (find_string "--dry-run=client -o yaml", trimmed): the live
+    # pod web listed, then `kubectl run web ... --dry-run=client -o yaml` printing its manifest
+    session = "\n".join([
+        "```", "$ kubectl get pods",
+        "NAME               READY   STATUS    RESTARTS   AGE",
+        "web                1/1     Running   0          3h21m",
+        "```", "", "```",
+        "$ kubectl run web --image=nginx:latest --dry-run=client -o yaml",
+        "apiVersion: v1", "kind: Pod", "metadata:", "  creationTimestamp: null", "  labels:",
+        "    run: web", "  name: web", "spec:", "  containers:", "  - image: nginx:latest",
+        "    name: web", "    resources: {}", "  dnsPolicy: ClusterFirst", "  restartPolicy: Always",
+        "status: {}", "```", "",
+    ])
+    r, ids = _read_ids(session, "homework.md")
+    assert ids == ["core/Pod/default/web"]
+    [pod] = r.objects
+    assert pod.body()["x-kda-text"]["status"] == "Running"  # the live row, not the manifest
+    [said] = [s for s in r.skipped if "kubectl run web" in s.reason]
+    assert said.reason.startswith("kubectl --dry-run=client printed the manifest it would send, not an object "
+                                  "of the cluster (nothing was created or changed)")
