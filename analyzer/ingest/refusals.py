@@ -239,6 +239,27 @@ _EVICTION_REFUSED = re.compile(
     r"(?:\s*The disruption budget (?P<budget>[a-z0-9][a-z0-9.-]*) needs \d+ healthy pods? and has \d+ currently)?")
 # `evicting pod NS/NAME`: the namespace an older refusal line leaves out
 _EVICTING = re.compile(r"evicting pod (?P<ns>[a-z0-9][a-z0-9-]*)/(?P<pod>[a-z0-9][a-z0-9.-]*)")
+# AKS's own words when the drain of its node-pool upgrade (or node image upgrade, maintenance)
+# meets a budget, the operation's error (UpgradeFailed): `Drain node NODE failed when evicting pod
+# POD failed with Too Many Requests error. ... Original error: Cannot evict pod as it would violate
+# the pod's disruption budget.. PDB debug info: NS/POD blocked by pdb NAME (MinAvailable: 1) ...`;
+# in 2023 `Drain of NODE did not complete: Too many req pod POD on node NODE: NS/POD blocked by
+# pdb NAME with unready pods [...]`.
+_NAME = r"[a-z0-9][a-z0-9.-]*[a-z0-9]"
+_AKS_BLOCKED_BY = (rf"(?:\s*PDB debug info:)?\s*(?:(?P<ns>[a-z0-9][a-z0-9-]*)/)?{_NAME}\s+blocked by pdb"
+                   rf"\s+(?P<budget>{_NAME})")
+_AKS_DRAIN_FAILED = re.compile(
+    rf"Drain node (?P<node>{_NAME}) failed when evicting pod (?P<pod>{_NAME}) failed with Too Many Requests error\."
+    r"[^\n]{0,400}?Original error:\s*(?P<why>Cannot evict pod as it would violate the pod.s disruption budget)\.*"
+    rf"(?:{_AKS_BLOCKED_BY})?")
+_AKS_TOO_MANY = re.compile(
+    rf"Too many req pod (?P<pod>{_NAME}) on node (?P<node>{_NAME}):{_AKS_BLOCKED_BY}")
+# eksctl's drain of a nodegroup (delete, upgrade): the refusal and the node, not the pod
+# (pkg/drain: `pod eviction error (%q) on node %s`; 0.7's `... on node N – will retry after delay
+# of 5s`; eksctl#1244's `pod eviction error: "...", on node: N (retry in 5 sec, 1/60)`)
+_EKSCTL_REFUSED = re.compile(
+    r'pod eviction error:?\s*\(?\\?"(?P<why>Cannot evict pod as it would violate the pod.s disruption budget)\.?\\?"\)?,?'
+    rf"\s+on node:?\s+(?P<node>{_NAME})")
 
 
 # What names the node a drain works on: its `node/NAME cordoned` line (1.17+; `node "NAME"
@@ -266,6 +287,8 @@ class EvictionRefusal:
     budget: str
     reason: str
     node: str = ""
+    # who drained: kubectl (or a tool running it), else the provider whose operation quoted it
+    drainer: str = "kubectl drain"
 
 
 def _drained_node(text: str, at: int) -> str:
@@ -290,21 +313,51 @@ def _drained_node(text: str, at: int) -> str:
 
 
 def eviction_refusals(text: str, source: str) -> list[EvictionRefusal]:
-    """Every quoted refusal to evict a pod for its PodDisruptionBudget, in file order.
+    """Every quoted refusal to evict a pod for its PodDisruptionBudget, in file order (the pod ""
+    where the drain's words name only its node: eksctl's).
 
     >>> (r,) = eviction_refusals('evicting pod istio-system/istiod-bc4584967-9l5j7\\n'
     ...     'error when evicting pods/"istiod-bc4584967-9l5j7" -n "istio-system" (will retry after 5s): '
     ...     "Cannot evict pod as it would violate the pod's disruption budget.", "issue.md")
     >>> r.pod, r.namespace, r.line, r.budget
     ('istiod-bc4584967-9l5j7', 'istio-system', 2, '')
+    >>> [(r.pod, r.node, r.drainer) for r in eviction_refusals('[!]  pod eviction error ("Cannot evict pod as '
+    ...     "it would violate the pod's disruption budget.\\") on node ip-10-0-1-5.ec2.internal", "t")]
+    [('', 'ip-10-0-1-5.ec2.internal', 'eksctl')]
     """
-    if "disruption budget" not in text:
+    if "disruption budget" not in text and "blocked by pdb" not in text:
         return []
     namespaces = {m.group("pod"): m.group("ns") for m in _EVICTING.finditer(text)}
-    return [EvictionRefusal(source, _line_of(text, m), m.group("pod"),
-                            m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",
-                            m.group("why").rstrip("."), _drained_node(text, m.start()))
-            for m in _EVICTION_REFUSED.finditer(text)]
+    found = [EvictionRefusal(source, _line_of(text, m), m.group("pod"),
+                             m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",
+                             m.group("why").rstrip("."), _drained_node(text, m.start()))
+             for m in _EVICTION_REFUSED.finditer(text)]
+    if "Drain node" in text or "Too many req pod" in text:
+        found.extend(_aks_refusals(text, source))
+    found.extend(EvictionRefusal(source, _line_of(text, m), "", "", "", m.group("why"), m.group("node"), "eksctl")
+                 for m in _EKSCTL_REFUSED.finditer(text))
+    return sorted(found, key=lambda r: r.line)
+
+
+def _aks_refusals(text: str, source: str) -> list[EvictionRefusal]:
+    """The refusals AKS's failed drain quotes, each naming its node and pod (and, when its debug
+    info says, the pod's namespace and budget).
+
+    >>> (r,) = _aks_refusals("Error: Drain of aks-infra-1-vmss00000y did not complete:\\n\\nToo many req pod "
+    ...     "wi-749b9d5cc8-2chl9 on node aks-infra-1-vmss00000y:\\n\\nwi-system/wi-749b9d5cc8-2chl9 blocked by "
+    ...     "pdb wi-pdb with unready pods [].", "issue.md")
+    >>> r.pod, r.namespace, r.node, r.budget, r.line, r.reason
+    ('wi-749b9d5cc8-2chl9', 'wi-system', 'aks-infra-1-vmss00000y', 'wi-pdb', 3, 'blocked by pdb wi-pdb')
+    """
+    found = []
+    for match in _AKS_DRAIN_FAILED.finditer(text):
+        found.append(EvictionRefusal(source, _line_of(text, match), match.group("pod"), match.group("ns") or "",
+                                     match.group("budget") or "", match.group("why"), match.group("node"), "AKS"))
+    for match in _AKS_TOO_MANY.finditer(text):
+        found.append(EvictionRefusal(source, _line_of(text, match), match.group("pod"), match.group("ns") or "",
+                                     match.group("budget"), f"blocked by pdb {match.group('budget')}",
+                                     match.group("node"), "AKS"))
+    return found
 
 
 # What a resolver run in a pod prints when no DNS server answers it (nslookup/dig's `;;`

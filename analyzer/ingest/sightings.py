@@ -235,17 +235,31 @@ _CORDONED_LINE = re.compile(r'^[ \t]*node(?:/(?P<name>[\w.-]+)|\s+"(?P<quoted>[\
                             r"(?P<state>cordoned|uncordoned)[ \t]*$", re.MULTILINE)
 
 
+# eksctl's log of its drain cordoning a nodegroup's nodes (`[ℹ]  cordon node "N"`, and `uncordon
+# node "N"` when it undoes it), its level mark after an optional time
+_EKSCTL_CORDON_LINE = re.compile(r'^[^\n]*?\[(?:ℹ|i)\]\s+(?P<state>cordon|uncordon) node "(?P<name>[\w.-]+)"[ \t]*$',
+                                 re.MULTILINE)
+
+
 def quoted_cordons(text: str, source: str) -> list[QuotedCordon]:
-    """Every `node/X (already) cordoned|uncordoned` a text quotes, in file order: a drain run
-    on a node the paste shows nothing else of still says the node is left cordoned.
+    """Every `node/X (already) cordoned|uncordoned` (or eksctl's `cordon node "X"`) a text
+    quotes, in file order: a drain run on a node the paste shows nothing else of still says the
+    node is left cordoned.
 
     >>> [(c.node, c.cordoned, c.line) for c in quoted_cordons("$ kubectl drain node2\\nnode/node2 already cordoned\\n", "t")]
     [('node2', True, 2)]
+    >>> [(c.node, c.cordoned) for c in quoted_cordons('[ℹ]  cordon node "ip-10-0-1-5.ec2.internal"', "t")]
+    [('ip-10-0-1-5.ec2.internal', True)]
     """
-    if "cordoned" not in text:
+    if "cordon" not in text:
         return []
-    return [QuotedCordon(m.group("name") or m.group("quoted"), m.group("state") == "cordoned", source, text.count("\n", 0, m.start()) + 1)
-            for m in _CORDONED_LINE.finditer(text)]
+    found = [QuotedCordon(m.group("name") or m.group("quoted"), m.group("state") == "cordoned", source,
+                          text.count("\n", 0, m.start()) + 1)
+             for m in _CORDONED_LINE.finditer(text)]
+    if "cordon node" in text:
+        found.extend(QuotedCordon(m.group("name"), m.group("state") == "cordon", source, text.count("\n", 0, m.start()) + 1)
+                     for m in _EKSCTL_CORDON_LINE.finditer(text))
+    return sorted(found, key=lambda c: c.line)
 
 
 def deleted_objects(command: Command, lines: list[tuple[int, str]]) -> list[Deleted]:

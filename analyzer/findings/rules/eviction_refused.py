@@ -1,6 +1,8 @@
 """Pods whose eviction a PodDisruptionBudget refused, as a pasted `kubectl drain` quotes it
-(`Cannot evict pod as it would violate the pod's disruption budget.`): the drain of their node
-cannot finish while the budget allows no disruption, whatever the dump holds of the budget."""
+(`Cannot evict pod as it would violate the pod's disruption budget.`), or AKS's failed upgrade
+(`Drain node NODE failed when evicting pod POD ...`) or eksctl's drain of a nodegroup (`pod eviction
+error (...) on node NODE`, the pod unnamed: said of the node): the drain of their node cannot finish while
+the budget allows no disruption, whatever the dump holds of the budget."""
 
 from __future__ import annotations
 
@@ -26,24 +28,39 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not holds_a_paste(cluster):
             yield RULE.not_applicable("the dump holds no pasted session to quote a drain's refusals")
         return
-    by_pod: dict[tuple[str, str], list] = {}
+    by_pod: dict[tuple[str, str, str], list] = {}
     for refusal in refusals:
-        by_pod.setdefault((refusal.namespace, refusal.pod), []).append(refusal)
-    for (namespace, pod), quoted in by_pod.items():
+        # a drain that names only the node (eksctl's) is said of that node
+        key = (refusal.namespace, refusal.pod, "" if refusal.pod else refusal.node)
+        by_pod.setdefault(key, []).append(refusal)
+    for (namespace, pod, node), quoted in by_pod.items():
         first = quoted[0]
-        evidence = Evidence("error when evicting pod", f"{pod}: {first.reason}", "the eviction allowed",
+        said = _QUOTED_BY.get(getattr(first, "drainer", ""), "error when evicting pod")
+        evidence = Evidence(said, f"{pod or 'a pod of node ' + node}: {first.reason}", "the eviction allowed",
                             source=first.source, line=first.line)
-        yield RULE.fail(None, evidence, kind="Pod", namespace=namespace, name=pod, times=len(quoted),
-                        pod=quoted_pod(namespace, pod),
+        subject = dict(kind="Pod", namespace=namespace, name=pod) if pod else dict(kind="Node", namespace="", name=node)
+        yield RULE.fail(None, evidence, **subject, times=len(quoted),
+                        pod=quoted_pod(namespace, pod) if pod else f"(a pod {first.drainer} does not name)",
                         where=f"line {first.line}", budget=_budget(cluster, namespace, first.budget),
                         node=_node(quoted))
 
 
+# where a provider's drain quotes the refusal: its failed operation's words
+_QUOTED_BY = {"AKS": "AKS: drain node failed when evicting pod", "eksctl": "eksctl: pod eviction error on node"}
+# what a provider's drain is part of
+_DRAIN_OF = {"AKS": "AKS's upgrade or maintenance drain", "eksctl": "eksctl's drain of its nodegroup"}
+
+
 def _node(quoted: list) -> str:
     """The node as the message names it: the one node the quoted drains say they work on
-    (`kubectl drain NODE`, `node/NODE cordoned`), else "its node"."""
+    (`kubectl drain NODE`, `node/NODE cordoned`, AKS's `Drain node NODE failed`), with the
+    provider whose drain it was, else "its node"."""
     nodes = {getattr(refusal, "node", "") for refusal in quoted}
-    return f"node {nodes.pop()}" if len(nodes) == 1 and "" not in nodes else "its node"
+    if len(nodes) != 1 or "" in nodes:
+        return "its node"
+    drainers = {getattr(refusal, "drainer", "") for refusal in quoted} - {"kubectl drain", ""}
+    by = f" ({_DRAIN_OF[drainers.pop()]})" if len(drainers) == 1 else ""
+    return f"node {nodes.pop()}{by}"
 
 
 def _budget(cluster: AnalyzedDump, namespace: str, named: str) -> str:
