@@ -1,19 +1,23 @@
-"""Nodes marked unschedulable (cordoned): no new pods land there. Also a node the paste shows
-nothing else of, when kubectl's cordon or drain says it left it cordoned (`node/X already
-cordoned`) and nothing later uncordoned it."""
+"""Nodes marked unschedulable (cordoned): no new pods land there, since when where the dump
+says (a drain minutes old is maintenance under way, one weeks old a node left behind). Also a
+node the paste shows nothing else of, when kubectl's cordon or drain says it left it cordoned
+(`node/X already cordoned`) and nothing later uncordoned it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev, text_status
+from analyzer.findings.events import before_capture, event_ago, events_by_object
+from analyzer.findings.facts import age_at_capture, age_text, ev, text_status, when_text
 from analyzer.findings.types import Evidence, Finding, RuleMeta
+from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="node-cordoned", title="Node cordoned", severity="info",
     category="nodes",
-    message="Node {name} is cordoned (spec.unschedulable); {pods} pod(s) still run on it",
+    message="Node {name} is cordoned (spec.unschedulable){since}; {pods} pod(s) still run on it",
     remediation="If the maintenance is over, uncordon it (kubectl uncordon); a node left cordoned shrinks the cluster's capacity.",
 )
 
@@ -46,7 +50,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             evidence = ev(node, "STATUS column", text_status(node), "Ready")
         else:
             continue
-        yield RULE.fail(node, evidence, pods=pods_on(node.name))
+        yield RULE.fail(node, evidence, pods=pods_on(node.name), since=_cordoned_since(cluster, node))
     last: dict[str, object] = {}
     for said in quoted:
         last[said.node] = said  # in file order: the last word on a node is its state
@@ -55,4 +59,44 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             continue  # the node's own object says it (a row before the drain is restated by it)
         evidence = Evidence("kubectl cordon/drain", f"node/{name} cordoned", "uncordoned",
                             source=said.source, line=said.line)
-        yield RULE.fail(None, evidence, kind="Node", namespace="", name=name, pods=pods_on(name))
+        yield RULE.fail(None, evidence, kind="Node", namespace="", name=name, pods=pods_on(name), since="")
+
+
+_UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
+
+
+def _cordoned_since(cluster: AnalyzedDump, node) -> str:
+    """ " since 19m before capture (...)": when the node controller tainted it unschedulable
+    (the taint's timeAdded), else when its kubelet first said NodeNotSchedulable after its last
+    NodeSchedulable (it says so again each time it restarts while cordoned; events live an hour
+    by default, so an older cordon has none); "" when the dump does not say."""
+    taint = next((t for t in node.view.spec.taints or () if t.key == _UNSCHEDULABLE_TAINT), None)
+    if taint is not None and taint.timeAdded:
+        return f" since {when_text(cluster, parse_time(taint.timeAdded), node)} (its {_UNSCHEDULABLE_TAINT} taint's timeAdded)"
+    facts = events_by_object(cluster).get(("Node", "", node.name), ())  # oldest first
+    first = None
+    for fact in facts:
+        if fact.reason == "NodeSchedulable":
+            first = None
+        elif fact.reason == "NodeNotSchedulable" and first is None:
+            first = fact
+    if first is None:
+        return ""
+    began = _first_seen_ago(cluster, first)
+    # a NodeSchedulable no older than that (the same printed age, or within its repeats) may
+    # have come after it: then the dump does not tell when this cordon began
+    if began is None or any(f.reason == "NodeSchedulable" and (ago := before_capture(cluster, f)) is not None
+                            and ago <= began for f in facts):
+        return ""
+    said = event_ago(cluster, first) if first.count <= 1 else f"{age_text(began)} before capture"
+    return f" since {said} (its kubelet's NodeNotSchedulable event)"
+
+
+def _first_seen_ago(cluster: AnalyzedDump, fact) -> timedelta | None:
+    """How long before the capture an event first fired (its repeats' first), where known."""
+    text = fact.event.view.text
+    if text is not None and text.first_seen_ago_seconds is not None:
+        return timedelta(seconds=text.first_seen_ago_seconds)
+    if fact.count > 1 and fact.first_seen is not None:
+        return age_at_capture(cluster, fact.first_seen, fact.event)
+    return before_capture(cluster, fact)
