@@ -452,13 +452,15 @@ class Ingestor:
 
     def _add_refusals(self, text: str, display: str) -> None:
         """What the API server answered that a paste quotes: webhooks and kubelets it could not
-        reach, evictions a disruption budget forbade, aggregated APIs that did not answer, its
+        reach, evictions a disruption budget forbade, aggregated APIs that did not answer, kinds
+        at apiVersions it does not serve, its
         certificate kubectl would not trust; the certificates kubeadm listed with their expiry; and
         what `kubectl rollout status` said of the rollouts it watched."""
         self.result.webhook_failures.extend(refusals.webhook_failures(text, display))
         self.result.kubelet_unreachable.extend(refusals.kubelet_unreachable(text, display))
         self.result.eviction_refusals.extend(refusals.eviction_refusals(text, display))
         self.result.discovery_failures.extend(refusals.discovery_failures(text, display))
+        self.result.unserved_apis.extend(refusals.unserved_apis(text, display))
         self.result.server_certificate_refusals.extend(refusals.server_certificate_refusals(text, display))
         self.result.certificate_expiries.extend(kubeadm_certs.certificate_expiries(text, display))
         self.result.quoted_cordons.extend(sightings.quoted_cordons(text, display))
@@ -473,7 +475,7 @@ class Ingestor:
         def quoted_now() -> int:
             r = self.result
             return (len(r.webhook_failures) + len(r.kubelet_unreachable) + len(r.eviction_refusals)
-                    + len(r.discovery_failures) + len(r.server_certificate_refusals))
+                    + len(r.discovery_failures) + len(r.server_certificate_refusals) + len(r.unserved_apis))
 
         before, cordons = quoted_now(), len(self.result.quoted_cordons)
         verdicts_before = len(self.result.rollout_verdicts)
@@ -485,8 +487,8 @@ class Ingestor:
             del self.result.quoted_cordons[cordons:]  # the file is not read: nothing of it is kept
             return False
         said = ([f"{quoted} refusal(s) of the API server (a webhook or kubelet it could not reach, an eviction a "
-                 "disruption budget forbade, an aggregated API that did not answer, its certificate kubectl "
-                 "would not trust)"] if quoted else []) \
+                 "disruption budget forbade, an aggregated API that did not answer, a kind at an apiVersion it does "
+                 "not serve, its certificate kubectl would not trust)"] if quoted else []) \
             + ([f"what `kubectl rollout status` said of {verdicts} rollout(s)"] if verdicts else []) \
             + ([f"{certificates} certificate(s) `kubeadm certs check-expiration` listed"] if certificates else [])
         self.result.files.append(FileReport(display, "kubectl-text"))

@@ -1,7 +1,7 @@
 """The API server's refusals a paste quotes: an admission webhook it could not call, a kubelet
 it could not reach, an eviction a PodDisruptionBudget forbade, an aggregated API that did not
-answer discovery; a serving certificate kubectl would not trust; and a DNS lookup in a pod that
-no server answered.
+answer discovery, a kind at an apiVersion it does not serve; a serving certificate kubectl would
+not trust; and a DNS lookup in a pod that no server answered.
 
 `kubectl apply` (helm, terraform) prints the API server's own words when a webhook it must call
 fails: `Internal error occurred: failed calling webhook "vingress.elbv2.k8s.aws": Post
@@ -358,6 +358,51 @@ def _aks_refusals(text: str, source: str) -> list[EvictionRefusal]:
                                      match.group("budget"), f"blocked by pdb {match.group('budget')}",
                                      match.group("node"), "AKS"))
     return found
+
+
+# kubectl's (and Helm's) words when the API server serves no such kind at that apiVersion
+# (discovery has no mapping for it): the object is not sent, so it is not created or changed.
+# Since kubectl 1.22: `resource mapping not found for name: "NAME" namespace: "NS" from "FILE":
+# no matches for kind "KIND" in version "GV"`, then `ensure CRDs are installed first`; before,
+# and Helm's `UPGRADE FAILED`: `unable to recognize "FILE": no matches for kind ...` (no name).
+_UNSERVED = re.compile(
+    r'(?:resource mapping not found for name:\s*\\?"(?P<name>[^"\\\n]*)\\?"\s*namespace:\s*\\?"(?P<ns>[^"\\\n]*)\\?"'
+    r'\s*from\s*\\?"(?P<src>[^"\\\n]*)\\?"'
+    r'|unable to recognize\s*\\?"(?P<file>[^"\\\n]*)\\?")'
+    r':\s*no matches for kind\s*\\?"(?P<kind>[A-Za-z0-9]+)\\?"\s*in version\s*\\?"(?P<gv>[a-z0-9.-]*/?[a-z0-9]+)\\?"')
+
+
+@dataclass(frozen=True, slots=True)
+class UnservedApi:
+    """One quoted refusal to map a manifest's kind and apiVersion to anything the API server
+    serves: where it was read, the kind and apiVersion, the object's name and namespace when
+    kubectl named them ("" else), and the file or URL the manifest came from ("" for Helm's)."""
+
+    source: str
+    line: int
+    kind: str
+    api_version: str
+    name: str
+    namespace: str
+    manifest: str
+
+
+def unserved_apis(text: str, source: str) -> list[UnservedApi]:
+    """Every quoted `no matches for kind K in version V`, in file order.
+
+    >>> (u,) = unserved_apis('error: resource mapping not found for name: "psp-a" namespace: "" from "node.yaml": '
+    ...     'no matches for kind "PodSecurityPolicy" in version "policy/v1beta1"', "issue.md")
+    >>> u.kind, u.api_version, u.name, u.manifest
+    ('PodSecurityPolicy', 'policy/v1beta1', 'psp-a', 'node.yaml')
+    >>> [(u.kind, u.name) for u in unserved_apis('Error: UPGRADE FAILED: unable to recognize "": '
+    ...     'no matches for kind "Ingress" in version "extensions/v1beta1"', "t")]
+    [('Ingress', '')]
+    """
+    if "no matches for kind" not in text:
+        return []
+    return [UnservedApi(source, _line_of(text, m), m.group("kind"), m.group("gv"), m.group("name") or "",
+                        m.group("ns") or "", m.group("src") if m.group("src") is not None else m.group("file") or "")
+            for m in _UNSERVED.finditer(text)]
 
 
 # What a resolver run in a pod prints when no DNS server answers it (nslookup/dig's `;;`

@@ -107,6 +107,10 @@ class IngestResult:
     # DNS lookups a pasted `kubectl exec POD -- nslookup ...` ran that no server answered
     # (analyzer.ingest.refusals.DnsFailure)
     dns_failures: list[Any] = field(default_factory=list)
+    # kubectl's and Helm's refusals to send a manifest whose kind the API server serves at no
+    # such apiVersion (`no matches for kind "Ingress" in version "extensions/v1beta1"`)
+    # (analyzer.ingest.refusals.UnservedApi)
+    unserved_apis: list[Any] = field(default_factory=list)
     # what `kubectl rollout status` last said of each rollout it watched: timed out, still
     # waiting, done (analyzer.ingest.rollouts.RolloutVerdict)
     rollout_verdicts: list[Any] = field(default_factory=list)
@@ -128,11 +132,12 @@ class IngestResult:
     @property
     def quotes_refusals(self) -> bool:
         """Whether kubectl's output in the inputs quoted what the API server refused or failed
-        (a webhook, a kubelet, an eviction, discovery, a DNS lookup), the API server's certificate
+        (a webhook, a kubelet, an eviction, discovery, a kind at an apiVersion it does not serve,
+        a DNS lookup), the API server's certificate
         kubectl would not trust, or a cordon it made."""
         return bool(self.webhook_failures or self.kubelet_unreachable or self.eviction_refusals
                     or self.dns_failures or self.discovery_failures or self.server_certificate_refusals
-                    or self.quoted_cordons)
+                    or self.quoted_cordons or self.unserved_apis)
 
     @property
     def formats(self) -> list[str]:
