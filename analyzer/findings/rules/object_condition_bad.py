@@ -90,9 +90,15 @@ def _since(cluster: AnalyzedDump, obj, cond: dict[str, Any], ctype: str) -> str:
     facts = obj.view.text
     if when is not None or facts is None:
         return newest_time_text(cluster, when, obj) or ago(cluster, when)
-    seconds = (facts.condition_ages or {}).get(ctype)
+    ages = facts.condition_ages or {}
+    seconds = ages.get(ctype)
     if seconds is None:
-        return "an unknown time (the pasted table does not print it)"
+        # the SINCE a table prints is another condition's (`oc get clusterversion`: Progressing's,
+        # when the update its STATUS names began): said beside, not as this one's
+        printed = "; ".join(f"when {other} last changed, {age_text(timedelta(seconds=age))} before it"
+                            for other, age in sorted(ages.items()))
+        return ("an unknown time (the pasted table does not print it" + (f"; it prints {printed}" if printed else "")
+                + ")")
     return f"{age_text(timedelta(seconds=seconds))} before the table was printed"
 
 
