@@ -239,11 +239,9 @@ def _control_plane_contradictions(cluster: ModeledDump, profiles: Profiles) -> l
 
 def _control_plane_node_contradictions(cluster: ModeledDump, profiles: Profiles) -> list[Evidence]:
     """Negative evidence against managed distributions: a control-plane node is registered."""
-    roles = profiles.control_plane_roles
     nodes = sorted(o.key.id for o in builtin_objects(cluster, "Node")
-                   if profiles.is_control_plane_node(o.view.metadata.labels or {})
-                   # a pasted `kubectl get nodes` shows those labels as its ROLES column
-                   or (o.view.text is not None and roles & set((o.view.text.roles or "").split(","))))
+                   if profiles.shows_control_plane(o.view.metadata.labels or {},
+                                                   o.view.text.roles if o.view.text is not None else None))
     return _against_managed(profiles, "control_plane_node_registered", nodes,
                             "a control-plane node is registered, so the control plane is not managed")
 

@@ -65,6 +65,15 @@ class Profiles:
                 return True
         return False
 
+    def shows_control_plane(self, labels: dict[str, object], roles: str | None = None) -> bool:
+        """Whether a node is a control-plane node by its labels, or by the ROLES a pasted
+        `kubectl get nodes` row shows for them (the row carries no labels).
+
+        >>> load_profiles().shows_control_plane({}, "control-plane,master"), load_profiles().shows_control_plane({}, "agent")
+        (True, False)
+        """
+        return self.is_control_plane_node(labels) or bool(self.control_plane_roles & set((roles or "").split(",")))
+
     @property
     def control_plane_roles(self) -> frozenset[str]:
         """The roles a `kubectl get nodes` ROLES column shows for those labels (kubectl prints a

@@ -72,10 +72,12 @@ def cluster_version(cluster: AnalyzedDump) -> ClusterVersion | None:
 
 
 def _is_control_plane(node: Any) -> bool:
-    # The distributions' list (profiles.yaml control_plane_node_labels), not a second one.
+    # The distributions' list (profiles.yaml control_plane_node_labels), not a second one; a
+    # pasted `kubectl get nodes` row shows them as its ROLES
     from analyzer.distributions.profiles import load_profiles
 
-    return load_profiles().is_control_plane_node(node.view.metadata.labels or {})
+    text = node.view.text
+    return load_profiles().shows_control_plane(node.view.metadata.labels or {}, text.roles if text is not None else None)
 
 
 @cache
