@@ -530,6 +530,8 @@ class Ingestor:
             self._platform_listings_in_kube_system(display)
             if not any(b.command_text and sightings.switches_namespace(b.command_text) for b in split.blocks):
                 self._assume_default_namespace(display, self._sightings.context_namespace)
+            if not self.result.server_version:  # `kubectl version` asked the server itself: it comes first
+                self.result.server_version = transcripts.kubeadm_cluster_version(text)
         finally:
             self._transcript = None
             self._sightings = self._transcript_report = None
@@ -1282,7 +1284,8 @@ class Ingestor:
     def _note_client_and_version(self, text: str, *, commands: bool = True) -> None:
         """What pasted text tells besides its tables and describes: the client its command line
         ran through (`oc get pods`, no prompt before it) and a version the client printed
-        (`kubectl version`, OpenShift 3's `oc version`) - openshift/origin#20233's paste. (A
+        (`kubectl version`, OpenShift 3's `oc version`) - openshift/origin#20233's paste - else
+        the one kubeadm's upgrade plan or apply stated. (A
         transcript's commands are counted where they are split off: `commands` False.)"""
         from analyzer.ingest.text.transcript import command_of_line
 
@@ -1304,7 +1307,7 @@ class Ingestor:
         if self.result.server_version:
             return
         version = (transcripts.server_version(text) if "erver Version" in text or "erverVersion" in text
-                   else None) or oc_server
+                   else None) or oc_server or transcripts.kubeadm_cluster_version(text)
         if version:
             self.result.server_version = version
 

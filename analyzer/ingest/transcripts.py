@@ -160,6 +160,29 @@ def server_version(text: str) -> str | None:
     return next(g for g in m.groups() if g)
 
 
+# kubeadm upgrade plan/apply: the API server's version it read from the cluster (`[upgrade/versions]
+# Cluster version: v1.9.2`), and the one a successful apply left (`[upgrade/successful] SUCCESS!
+# Your cluster was upgraded to "v1.14.3"`); quoted in an Ansible task's JSON, escaped
+_KUBEADM_CLUSTER_VERSION = re.compile(r"\[upgrade/versions\] Cluster version: (v\d+\.\d+\.\d+[\w.+-]*)"
+                                      r'|\[upgrade/successful\] SUCCESS! Your cluster was upgraded to \\?"(v\d+\.\d+\.\d+[\w.+-]*)')
+
+
+def kubeadm_cluster_version(text: str) -> str | None:
+    """The API server's version kubeadm's upgrade plan or apply last stated: a successful apply's
+    new version over the version it read before.
+
+    >>> kubeadm_cluster_version("[upgrade/versions] Cluster version: v1.9.2\\n[upgrade/versions] kubeadm version: v1.9.2")
+    'v1.9.2'
+    >>> kubeadm_cluster_version('[upgrade/versions] Cluster version: v1.13.3\\n'
+    ...     '[upgrade/successful] SUCCESS! Your cluster was upgraded to "v1.14.3". Enjoy!')
+    'v1.14.3'
+    """
+    if "[upgrade/" not in text:
+        return None
+    said = [m.group(1) or m.group(2) for m in _KUBEADM_CLUSTER_VERSION.finditer(text)]
+    return said[-1] if said else None
+
+
 # OpenShift 3's `oc version`: the client's lines, then (when it reached one) `Server <url>` and
 # the server's `openshift v3.x` and `kubernetes v1.x+<commit>` (openshift/origin#20233's paste).
 _OC3_CLIENT = re.compile(r"^[ \t]*oc v\d+\.\d+\S*[ \t]*$", re.M)

@@ -1245,3 +1245,54 @@ def test_a_jenkins_log_stamped_from_its_first_line_is_a_transcript_not_json() ->
     r = ingest_text(jenkins, "build.log")
     assert [f.format for f in r.files] == ["transcript"]
     assert [(o.kind, o.name) for o in r.objects] == [("Namespace", "default")]
+
+
+# Trimmed from kubernetes/kubernetes#58514 (2018-01-19, kubeadm on AWS): the nodes' kubelets still
+# v1.9.1 while `kubeadm upgrade plan` reads the API server at v1.9.2
+_KUBEADM_PLAN_58514 = """\
+[root@node1 ~]# kubectl get nodes
+NAME                         STATUS    ROLES     AGE       VERSION
+ip-10-0-0-11.ec2.internal    Ready     master    1d        v1.9.1
+ip-10-0-0-12.ec2.internal    Ready     <none>    1d        v1.9.1
+[root@node1 ~]# kubeadm upgrade plan
+[preflight] Running pre-flight checks.
+[upgrade] Making sure the cluster is healthy:
+[upgrade] Fetching available versions to upgrade to
+[upgrade/versions] Cluster version: v1.9.2
+[upgrade/versions] kubeadm version: v1.9.2
+[upgrade/versions] Latest stable version: v1.9.2
+
+Awesome, you're up-to-date! Enjoy!
+"""
+
+# Trimmed from kubernetes/kubeadm#672 (2018-01-25): an apply's success names the version it left,
+# the node listed after it
+_KUBEADM_APPLY_672 = """\
+[upgrade/successful] SUCCESS! Your cluster was upgraded to "v1.9.2". Enjoy!
+
+[upgrade/kubelet] Now that your control plane is upgraded, please proceed with upgrading your kubelets in turn.
+root@raspberrypi:/home/pi# kubectl get no raspberrypi
+NAME          STATUS    ROLES     AGE       VERSION
+raspberrypi   Ready     master    94d       v1.9.2
+"""
+
+# Trimmed from kubernetes/kubeadm#1617 (2019-06): the apply said it upgraded to v1.14.3, the server
+# `kubectl version` asked still answered v1.13.3
+_KUBEADM_APPLY_1617 = """\
+$ sudo kubeadm upgrade apply v1.14.3
+[upgrade/versions] Cluster version: v1.13.3
+[upgrade/versions] kubeadm version: v1.14.3
+[upgrade/successful] SUCCESS! Your cluster was upgraded to "v1.14.3". Enjoy!
+$ kubectl version --short
+Client Version: v1.14.3
+Server Version: v1.13.3
+"""
+
+
+@pytest.mark.parametrize(("text", "version"), [(_KUBEADM_PLAN_58514, "v1.9.2"), (_KUBEADM_APPLY_672, "v1.9.2"),
+                                               (_KUBEADM_APPLY_1617, "v1.13.3")])
+def test_the_cluster_version_kubeadm_upgrade_states_is_the_server_version_unless_kubectl_says(text: str,
+                                                                                              version: str) -> None:
+    """kubeadm's upgrade plan and apply state the API server's version (an apply's success the new
+    one); `kubectl version` asked the server itself, so it wins (kubeadm#1617: still v1.13.3)."""
+    assert ingest_text(text, "issue.md").server_version == version
