@@ -117,7 +117,9 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         for i, cond in enumerate(conditions):
             if not isinstance(cond, dict) or not cond.get("type"):
                 continue
-            ctype, cstatus = str(cond["type"]), str(cond.get("status", ""))
+            # A condition with no status at all holds by being there: Argo CD's conditions are
+            # a type and a message only (SyncError, ComparisonError, SharedResourceWarning).
+            ctype, cstatus = str(cond["type"]), str(cond.get("status", "True"))
             if ctype in neutral:
                 continue
             if ctype not in bad and (by_suffix := _by_suffix(ctype)) is not False:
