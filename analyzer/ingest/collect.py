@@ -856,7 +856,7 @@ class Ingestor:
             # `describe node` lists say their own namespaces, not the session's
             named = _named_kinds(command)
             stated = {o.namespace for s in shown if (o := self.result.objects[s]) is not None
-                      and (not named or o.kind in named)} - {""}
+                      and (not named or o.kind in named or _about_named(o, named))} - {""}
             if len(stated) == 1:
                 self._sightings.context_namespace = next(iter(stated))
                 self._sightings.context_why = ""
@@ -2149,6 +2149,15 @@ def _with_row_cells(obj: KubeObject, other: KubeObject) -> KubeObject:
     body = {**obj.raw, TEXT_FACTS_KEY: {**facts, "row_columns": dict(shown)}}
     return _remade(obj, body, f"cells its describe does not state as its table row "
                               f"({other.provenance.location or other.provenance.source}) printed them")
+
+
+def _about_named(obj: KubeObject, named: set[str] | frozenset[str]) -> bool:
+    """Whether `obj` is an event of a describe about an object of the kinds its command names
+    (a describe without -n whose Events alone were pasted: the scheduler's `Successfully assigned
+    NS/NAME` in them states the namespace)."""
+    involved = obj.raw.get("involvedObject") if obj.kind == "Event" and isinstance(obj.raw, dict) else None
+    return isinstance(involved, dict) and involved.get("kind") in named
+
 
 
 def _cut_rows(rejections: list[Rejection], objects: list[KubeObject | None]) -> bool:

@@ -191,6 +191,41 @@ def test_the_events_of_a_describe_without_namespace_go_with_their_pod() -> None:
     assert {o.namespace for o in r.objects if o.kind == "Pod"} == {"default"}
 
 
+# istio/istio#23283 (trimmed): the Events alone of `kubectl describe pod` typed without -n, the
+# scheduler's event naming istio-system, then `kubectl get po` without -n listing the same pod.
+_ISTIO_23283 = """\
+```
+[root@master ~]# kubectl describe pod istio-ingressgateway-6cf56d9598-ptqp7
+   .....
+Events:
+  Type     Reason     Age                   From               Message
+  ----     ------     ----                  ----               -------
+  Normal   Scheduled  <unknown>             default-scheduler  Successfully assigned istio-system/istio-ingressgateway-6cf56d9598-ptqp7 to node1.yr
+  Normal   Started    21m                   kubelet, node1.yr  Started container istio-proxy
+  Warning  Unhealthy  111s (x600 over 21m)  kubelet, node1.yr  Readiness probe failed: HTTP probe failed with statuscode: 503
+```
+```
+[root@master ~]# kubectl get po
+NAME                                    READY   STATUS    RESTARTS   AGE
+istio-ingressgateway-6cf56d9598-ptqp7   0/1     Running   0          25m
+istiod-c7757dcf7-2dpgn                  1/1     Running   0          25m
+```
+"""
+
+
+def test_a_describe_without_namespace_takes_the_one_its_scheduled_event_states() -> None:
+    # before: the events and both pods were put in default ("nothing in the paste states its
+    # namespace"), though the scheduler's event says istio-system and the session lists that one
+    r = ingest_text(_ISTIO_23283, "issue.md")
+    assert r.accounting_holds()
+    events = [o for o in r.objects if o.kind == "Event"]
+    assert len(events) == 3
+    assert {(o.namespace, o.raw["involvedObject"]["namespace"]) for o in events} == {("istio-system", "istio-system")}
+    pods = {o.name: o for o in r.objects if o.kind == "Pod"}
+    assert {o.namespace for o in pods.values()} == {"istio-system"}
+    assert any("the session's namespace" in n for n in pods["istiod-c7757dcf7-2dpgn"].notes)
+
+
 def test_a_get_without_namespace_listing_platform_components_is_of_kube_system_said_so() -> None:
     # the OKE write-up's kube-system rows of tests/distributions/test_more_distributions.py, under
     # a `kubectl get po` with no -n: a context set to kube-system listed them, not default (they

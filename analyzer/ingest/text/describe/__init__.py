@@ -209,7 +209,13 @@ def _events_alone(root: Entry, command: Command | None, catalog: Catalog, source
         if namespace and info.namespaced:
             involved["namespace"] = namespace
     found, cut = events(root.child("Events"), involved, namespace if involved else None, catalog)
-    if not involved and (assigned := _assigned_pod(found)) is not None:
+    if (involved and "namespace" not in involved and info is not None and info.kind == "Pod"
+            and (assigned := _assigned_pod(found)) is not None and assigned[1] == involved["name"]):
+        # `kubectl describe pod P` typed without -n: the scheduler's `Successfully assigned NS/P`
+        # states the namespace the context listed it in (istio/istio#23283: istio-system)
+        namespace = involved["namespace"] = assigned[0]
+        found, cut = events(root.child("Events"), involved, namespace, catalog)
+    elif not involved and (assigned := _assigned_pod(found)) is not None:
         # the scheduler's `Successfully assigned NS/NAME to NODE` names the pod they are about
         namespace, name = assigned
         involved = {"apiVersion": "v1", "kind": "Pod", "name": name, "namespace": namespace}
