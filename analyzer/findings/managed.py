@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING
 
 from analyzer.distributions.catalog import load_catalog
 from analyzer.findings.components import running_components
 from analyzer.findings.facts import objects_named
 from analyzer.findings.types import Finding
+from analyzer.findings.versions import DATA
 from analyzer.memo import once_per
 from analyzer.model.managed import managed_of
+from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
+    from analyzer.ingest.records import KubeObject
 
 # Categories of advice about how an object is written (probes, limits, tags, old APIs): for a
 # provider-managed object the provider writes it, so the finding is theirs to act on.
@@ -29,6 +35,10 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
             out.append(f)
             continue
         obj = objects_named(cluster, f.kind).get((f.namespace, f.name))  # (the rules' index)
+        if obj is not None and f.kind == "Pod" and f.category in HYGIENE_CATEGORIES \
+                and (injector := injected_by(obj, f.facts.get("container"))):
+            out.append(f.as_info(managed=injector) if f.severity != "info" else replace(f, managed=injector))
+            continue
         if obj is None:  # a component known from its pods alone (critical-component-unhealthy)
             signal = _signal_of_absent(cluster, f.kind, f.namespace, f.name) if f.kind in _CONTROLLERS else ""
         else:  # several rules fail on one pod: its signal is read once
@@ -41,10 +51,45 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
         elif f.category in HYGIENE_CATEGORIES and f.severity != "info":
             out.append(f.as_info(managed=signal))
         else:
-            from dataclasses import replace
-
             out.append(replace(f, managed=signal))
     return out
+
+
+@cache
+def _injectors() -> tuple[tuple[str, str, tuple[str, ...], frozenset[str]], ...]:
+    """(name, annotation, JSON keys listing its containers, fixed container names) per mesh
+    injector, from data/injected_containers.yaml."""
+    raw = load_yaml((DATA / "injected_containers.yaml").read_text(encoding="utf-8"))
+    return tuple((str(i["name"]), str(i["annotation"]), tuple(map(str, i.get("listed_in") or ())),
+                  frozenset(map(str, i.get("containers") or ()))) for i in raw.get("injectors") or ())
+
+
+def injected_by(pod: KubeObject, container: object) -> str:
+    """The managed signal of a container a mesh injector added to `pod` ('' when it did not):
+    the injector, and the annotation that says so.
+
+    >>> from types import SimpleNamespace as NS
+    >>> pod = NS(view=NS(metadata=NS(annotations={"sidecar.istio.io/status":
+    ...     '{"initContainers":["istio-init"],"containers":["istio-proxy"]}'})))
+    >>> injected_by(pod, "istio-init"), injected_by(pod, "ratings")
+    ("Istio's sidecar injector added it: annotation sidecar.istio.io/status lists istio-init", '')
+    """
+    annotations = pod.view.metadata.annotations or {}
+    if not isinstance(container, str) or not isinstance(annotations, dict):
+        return ""
+    for name, annotation, listed_in, fixed in _injectors():
+        value = annotations.get(annotation)
+        if value is None:
+            continue
+        if container in fixed:
+            return f"{name} added it: its annotation {annotation} is on the pod, {container} its container's name"
+        try:
+            listed = json.loads(value) if listed_in else {}
+        except (TypeError, ValueError):
+            continue  # an annotation cut or masked in a paste says nothing of its containers
+        if isinstance(listed, dict) and any(container in (listed.get(key) or ()) for key in listed_in):
+            return f"{name} added it: annotation {annotation} lists {container}"
+    return ""
 
 
 @once_per
