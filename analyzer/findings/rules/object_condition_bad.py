@@ -11,9 +11,17 @@ from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_text, ago, ev, newest_time_text
+from analyzer.findings.facts import (
+    WRITE_SIGNALS,
+    age_at_capture,
+    age_text,
+    ago,
+    ev,
+    newest_time_text,
+)
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
+from analyzer.ingest.records import KubeObject
 from analyzer.kube.kinds import is_builtin_group
 from analyzer.kube.time import parse_time
 from analyzer.safeyaml import load_yaml
@@ -83,6 +91,32 @@ def raised_by_message() -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
             for ctype, by_severity in (raw.get("raised_by_message") or {}).items()}
 
 
+@cache
+def in_progress_while() -> dict[str, timedelta]:
+    """type -> grace: a condition of that type True means the object's work is under way, a
+    wait while younger than the grace (data/condition_polarity.yaml `in_progress_while`)."""
+    raw = _polarity_data().get("in_progress_while") or {}
+    return {str(ctype): timedelta(minutes=float(minutes)) for ctype, minutes in raw.items()}
+
+
+def _work_under_way(cluster: AnalyzedDump, obj: KubeObject, conditions: list[Any]) -> str:
+    """'Issuing=True for 12s' when a condition of the object says its work is under way and began
+    within its grace before the capture ('' else: none, too old, or its age not known, as when
+    the capture is dated by the objects' own writes)."""
+    estimate = getattr(cluster, "capture", None)
+    if estimate is not None and estimate.signal in WRITE_SIGNALS:
+        return ""
+    graces = in_progress_while()
+    for cond in conditions:
+        if not isinstance(cond, dict) or str(cond.get("status")) != "True" or \
+                (grace := graces.get(str(cond.get("type")))) is None:
+            continue
+        age = age_at_capture(cluster, parse_time(cond.get("lastTransitionTime")), obj)
+        if age is not None and timedelta(0) <= age <= grace:
+            return f"{cond['type']}=True for {age_text(age)}"
+    return ""
+
+
 def _since(cluster: AnalyzedDump, obj, cond: dict[str, Any], ctype: str) -> str:
     """When the condition last changed: its lastTransitionTime, else what a pasted table's SINCE
     column says (`oc get co` prints it for Available only)."""
@@ -141,13 +175,17 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             message = str(cond.get("message") or "")
             severity = next((sev for sev, pattern in raised.get(ctype, ()) if pattern.search(message)),
                             severity)
+            waiting = _work_under_way(cluster, obj, conditions) if label == "bad when False" else ""
+            if waiting:
+                severity = "info"
+                message = f"{message or 'no message'} (a wait: {waiting}, normal while the work is young)"
             finding = RULE.fail(
                 obj, ev(obj, f"status.conditions[{i}]", f"{ctype}={cstatus}",
                         f"{ctype}={'True' if label == 'bad when False' else 'False'}"
                         if label != "polarity unknown" else None),
                 type=ctype, status=cstatus, polarity=label,
                 reason=str(cond.get("reason") or "no reason"),
-                condition_message=str(cond.get("message") or "no message")[:500],
+                condition_message=(message or "no message")[:500],
                 since=_since(cluster, obj, cond, ctype),
             )
             yield replace(finding, severity=severity) if severity != finding.severity else finding
