@@ -69,7 +69,7 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     # kubectl before 1.5 ended a describe of no events with `No events.`: its Events, empty
     lines = [Line(line.no, "Events:  <none>") if line.text.rstrip() == _NO_EVENTS else line
              for line in block.lines if not ELISION.match(line.text)]
-    lines = _split_joined(lines, layout.all_top)
+    lines = _split_joined(lines, layout.all_top | _GENERIC_HEADER)
     kind = _kind(lines, command, catalog)
     if block.collapsed:
         lines = reindent(lines, kind or "", layout)
@@ -184,7 +184,9 @@ _JOINED = re.compile(r"^(?P<title>Annotations):\s+(?P<rest>(?P<key>[A-Z][A-Za-z 
 def _split_joined(lines: list[Line], top: frozenset[str]) -> list[Line]:
     """The describe's lines with a field joined to an empty Annotations line put back on its own
     (kubernetes/ingress-nginx#6064: `Annotations:  Events:  <none>` ended the describe
-    'mid-section Annotations'; dumlutimuralp/antrea-packet-walks: a policy's Spec was lost)."""
+    'mid-section Annotations'; dumlutimuralp/antrea-packet-walks: a policy's Spec was lost; a
+    custom resource's generic describe: `Annotations:  API Version:  networking.gke.io/v1beta1`,
+    kubeflow/community-distribution#1161, its kind then not told)."""
     if not any(line.text.startswith("Annotations:") for line in lines):
         return lines
     split: list[Line] = []
