@@ -11,7 +11,14 @@ from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, ago, ev, newest_time_text
+from analyzer.findings.facts import (
+    WRITE_SIGNALS,
+    age_at_capture,
+    age_text,
+    ago,
+    ev,
+    newest_time_text,
+)
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.ingest.records import KubeObject
@@ -23,7 +30,7 @@ RULE = RuleMeta(
     category="cluster",
     message="{object}: {field}={value} since {since}: {state_message}",
     remediation="Read the state's message, then the controller that owns the object (Argo CD's application "
-                "controller, cert-manager): its logs and the object's events; fix what it names.",
+                "controller, cert-manager, GKE's managed certificates): its logs and the object's events; fix what it names.",
 )
 
 
@@ -100,6 +107,20 @@ def _holds_condition(body: dict[str, Any], types: frozenset[str]) -> bool:
         for c in conditions)
 
 
+def _text(value: Any) -> str:
+    """A message field as text: a list of entries (a ManagedCertificate's domains) as their
+    `key=value` pairs, one entry after another.
+
+    >>> _text([{"domain": "a.example", "status": "FailedNotVisible"}]), _text(None)
+    ('domain=a.example status=FailedNotVisible', 'no message')
+    """
+    if not value:
+        return "no message"
+    entries = value if isinstance(value, list) else [value]
+    return "; ".join(" ".join(f"{k}={v}" for k, v in e.items()) if isinstance(e, dict) else str(e)
+                     for e in entries)
+
+
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     fields_of = state_fields()
     kinds = sorted({kind for _, kind in fields_of})
@@ -130,13 +151,17 @@ def _judge(cluster: AnalyzedDump, obj: KubeObject, body: dict[str, Any], field: 
     since = (newest_time_text(cluster, when, obj) or ago(cluster, when, obj)) if when is not None else (
         f"an unknown time (the object does not say when {'.'.join(field.path)} changed)")
     name = ".".join(field.path)
-    message = str(_get(body, field.message) or "no message")[:500]
+    message = _text(_get(body, field.message))[:500]
     if severity is None:  # a wait: normal while young, stuck once it has lasted
         age = age_at_capture(cluster, when, obj)
+        # a capture dated by the objects' own writes may be any time after them: their age is a
+        # lower bound, enough to say stuck, never to say young
+        estimate = getattr(cluster, "capture", None)
+        lower_bound = estimate is not None and estimate.signal in WRITE_SIGNALS
         stuck = field.warn_after is not None and age is not None and age > field.warn_after
         severity = "warning" if stuck else "info"
         message += (f" (stuck: waiting longer than the {age_text(field.warn_after)} this normally takes)"
-                    if stuck else " (a wait, normal at this age)" if age is not None
+                    if stuck else " (a wait, normal at this age)" if age is not None and not lower_bound
                     else " (a wait; how long it has lasted the dump does not say)")
     finding = RULE.fail(obj, ev(obj, name, value), field=name, value=value, since=since,
                         state_message=message)
