@@ -5,7 +5,7 @@ state): a value that means trouble by data/status_states.yaml, with its message 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -45,6 +45,10 @@ class StateField:
     quiet_when: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = ()
     resolved_when: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = ()
     said_by_conditions: frozenset[str] = frozenset()
+    says: dict[str, str] = field(default_factory=dict)          # value -> what it means, unmessaged
+    info_when_absent: tuple[tuple[str, ...], ...] = ()   # paths all absent: info, for info_values
+    info_values: frozenset[str] = frozenset()
+    info_why: str = ""
     waiting: frozenset[str] = frozenset()
     warn_after: timedelta | None = None
 
@@ -73,6 +77,10 @@ def state_fields() -> dict[tuple[str, str], tuple[StateField, ...]]:
                 message=_path(f.get("message")), since=_path(f.get("since")),
                 quiet_when=_when(f.get("quiet_when")), resolved_when=_when(f.get("resolved_when")),
                 said_by_conditions=frozenset(map(str, f.get("said_by_conditions") or ())),
+                says={str(k): str(v) for k, v in (f.get("says") or {}).items()},
+                info_when_absent=tuple(_path(p) for p in (f.get("info_when_absent") or {}).get("paths") or ()),
+                info_values=frozenset(map(str, (f.get("info_when_absent") or {}).get("values") or ())),
+                info_why=str((f.get("info_when_absent") or {}).get("why") or ""),
                 waiting=frozenset(map(str, waiting.get("values") or ())),
                 warn_after=timedelta(minutes=float(after)) if after else None,
             ))
@@ -107,15 +115,15 @@ def _holds_condition(body: dict[str, Any], types: frozenset[str]) -> bool:
         for c in conditions)
 
 
-def _text(value: Any) -> str:
+def _text(value: Any, meaning: str | None = None) -> str:
     """A message field as text: a list of entries (a ManagedCertificate's domains) as their
-    `key=value` pairs, one entry after another.
+    `key=value` pairs, one entry after another; where there is none, what the value means.
 
     >>> _text([{"domain": "a.example", "status": "FailedNotVisible"}]), _text(None)
     ('domain=a.example status=FailedNotVisible', 'no message')
     """
     if not value:
-        return "no message"
+        return f"no message; {meaning}" if meaning else "no message"
     entries = value if isinstance(value, list) else [value]
     return "; ".join(" ".join(f"{k}={v}" for k, v in e.items()) if isinstance(e, dict) else str(e)
                      for e in entries)
@@ -132,8 +140,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not fields:
             continue  # a kind of that name from another group (Kubernetes' own Application, say)
         body = obj.body()
-        for field in fields:
-            yield from _judge(cluster, obj, body, field)
+        for state in fields:
+            yield from _judge(cluster, obj, body, state)
 
 
 def _judge(cluster: AnalyzedDump, obj: KubeObject, body: dict[str, Any], field: StateField) -> Iterator[Finding]:
@@ -146,18 +154,24 @@ def _judge(cluster: AnalyzedDump, obj: KubeObject, body: dict[str, Any], field: 
             field.said_by_conditions and _holds_condition(body, field.said_by_conditions)):
         return
     when = parse_time(_get(body, field.since)) if field.since else None
-    if when is None and severity is None:
+    pasted_age = obj.view.text.age_seconds if obj.view.text is not None else None
+    if when is None and severity is None and pasted_age is None:
         when = parse_time(obj.view.metadata.creationTimestamp)  # a wait starts with the object
-    since = (newest_time_text(cluster, when, obj) or ago(cluster, when, obj)) if when is not None else (
-        f"an unknown time (the object does not say when {'.'.join(field.path)} changed)")
+    if when is not None:
+        since = newest_time_text(cluster, when, obj) or ago(cluster, when, obj)
+    elif severity is None and pasted_age is not None:  # a pasted row's AGE: how long it waits
+        since = f"{age_text(timedelta(seconds=pasted_age))} before the table was printed (its AGE)"
+    else:
+        since = f"an unknown time (the object does not say when {'.'.join(field.path)} changed)"
     name = ".".join(field.path)
-    message = _text(_get(body, field.message))[:500]
+    message = _text(_get(body, field.message), field.says.get(value))[:500]
     if severity is None:  # a wait: normal while young, stuck once it has lasted
-        age = age_at_capture(cluster, when, obj)
+        age = timedelta(seconds=pasted_age) if when is None and pasted_age is not None \
+            else age_at_capture(cluster, when, obj)
         # a capture dated by the objects' own writes may be any time after them: their age is a
         # lower bound, enough to say stuck, never to say young
         estimate = getattr(cluster, "capture", None)
-        lower_bound = estimate is not None and estimate.signal in WRITE_SIGNALS
+        lower_bound = when is not None and estimate is not None and estimate.signal in WRITE_SIGNALS
         stuck = field.warn_after is not None and age is not None and age > field.warn_after
         severity = "warning" if stuck else "info"
         message += (f" (stuck: waiting longer than the {age_text(field.warn_after)} this normally takes)"
@@ -165,6 +179,11 @@ def _judge(cluster: AnalyzedDump, obj: KubeObject, body: dict[str, Any], field: 
                     else " (a wait; how long it has lasted the dump does not say)")
     finding = RULE.fail(obj, ev(obj, name, value), field=name, value=value, since=since,
                         state_message=message)
+    if severity != "info" and value in field.info_values and obj.view.text is None \
+            and all(_get(body, path) in (None, []) for path in field.info_when_absent):
+        # (`automated: {}` is an automated sync policy with its defaults: there, not absent)
+        severity = "info"  # its first state, before anyone synced it
+        finding = replace(finding, facts={**finding.facts, "state_message": f"{message} ({field.info_why})"})
     if severity != finding.severity:
         finding = replace(finding, severity=severity)
     if resolved := _matches(body, field.resolved_when):
