@@ -379,3 +379,40 @@ def test_a_manifest_prints_unknown_where_only_a_status_could_say() -> None:
         + "status:\n  replicas: 2\n  unavailableReplicas: 2\n"
     [cells] = _loaded_cells(served, "Deployment", "deployments", "apps")
     assert (cells["READY"], cells["UP-TO-DATE"], cells["AVAILABLE"]) == ("0/2", 0, 0)
+
+
+def test_add_on_resources_without_their_crds_print_their_columns() -> None:
+    """An Argo CD Application, a cert-manager Certificate and a GKE ManagedCertificate in a dump
+    without their CRDs print as their CRDs' columns do (as pastes of them show), not NAME and AGE."""
+    from analyzer.printing.resources import known_resources
+
+    clock = Clock(datetime(2022, 6, 4, 10, 1, 6, tzinfo=UTC))
+    # pluhin/sa.it-academy.by Aleksei_Alekseichik/14.K8s.App.Deployment/README.md, trimmed
+    app = {"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+           "metadata": {"name": "jen", "namespace": "argocd", "creationTimestamp": "2022-06-04T09:43:56Z"},
+           "spec": {"project": "default"},
+           "status": {"health": {"status": "Healthy"}, "sync": {"revision": "0.1.0", "status": "OutOfSync"}}}
+    res = Resource("Application", "applications", "argoproj.io", "v1alpha1", True, builtin=False,
+                   crd=known_resources()[("argoproj.io", "Application")])
+    table = build_table(res, [app], clock)
+    assert render_table(table).splitlines()[0].split() == ["NAME", "SYNC", "STATUS", "HEALTH", "STATUS"]
+    assert table.rows[0] == ["jen", "OutOfSync", "Healthy", "0.1.0", "default"]
+    assert render_table(table, wide=True).splitlines()[0].split()[-2:] == ["REVISION", "PROJECT"]
+    # cert-manager/cert-manager#3230's certificate as the API holds it
+    cert = {"apiVersion": "cert-manager.io/v1", "kind": "Certificate",
+            "metadata": {"name": "re-checkout-tls", "namespace": "shop", "creationTimestamp": "2022-06-03T16:01:06Z"},
+            "spec": {"secretName": "re-checkout-tls", "issuerRef": {"name": "letsencrypt-prod"}},
+            "status": {"conditions": [{"type": "Ready", "status": "False",
+                                       "message": "Issuing certificate as Secret does not exist"}]}}
+    res = Resource("Certificate", "certificates", "cert-manager.io", "v1", True, builtin=False,
+                   crd=known_resources()[("cert-manager.io", "Certificate")])
+    assert build_table(res, [cert], clock).rows[0] == [
+        "re-checkout-tls", "False", "re-checkout-tls", "letsencrypt-prod",
+        "Issuing certificate as Secret does not exist", "18h"]
+    # kubernetes/k8s.io#2505: `kubectl get managedcertificates -n prow` printed NAME AGE STATUS
+    mcrt = {"apiVersion": "networking.gke.io/v1", "kind": "ManagedCertificate",
+            "metadata": {"name": "k8s-infra-prow-k8s-io", "namespace": "prow", "creationTimestamp": "2022-06-04T09:17:06Z"},
+            "status": {"certificateStatus": "Active"}}
+    res = Resource("ManagedCertificate", "managedcertificates", "networking.gke.io", "v1", True, builtin=False,
+                   crd=known_resources()[("networking.gke.io", "ManagedCertificate")])
+    assert build_table(res, [mcrt], clock).rows[0] == ["k8s-infra-prow-k8s-io", "44m", "Active"]
