@@ -80,6 +80,7 @@ class Grouping:
     eviction_resource_conditions: dict[str, str] = field(default_factory=dict)
     operand_stages: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     operand_waits: frozenset[str] = frozenset()
+    owner_chain_rules: frozenset[str] = frozenset()
 
     def operand_stage(self, name: str) -> tuple[str, int] | None:
         """(operator, stage) of a DaemonSet, or of a pod by its name's beginning, that is an
@@ -140,6 +141,7 @@ def grouping() -> Grouping:
         operand_stages={str(op): tuple(tuple(str(n) for n in stage) for stage in stages)
                         for op, stages in (raw.get("operand_stages") or {}).items()},
         operand_waits=frozenset(raw.get("operand_waits") or ()),
+        owner_chain_rules=frozenset(raw.get("owner_chain_rules") or ()),
     )
 
 
@@ -432,6 +434,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
     _join_sandbox_stall(problems, union, graph, g)
+    _join_owner_chain(problems, union, graph, g, by_object)
 
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(problems)):
@@ -1127,6 +1130,38 @@ def _host_of(f: Finding, graph: _Graph) -> str | None:
     return graph.ref(host)[2] if host is not None else None
 
 
+def _join_owner_chain(problems: list[Finding], union: _Union, graph: _Graph, g: Grouping,
+                      by_object: dict[tuple[str, str, str], list[int]]) -> None:
+    """Findings of owner_chain_rules on objects one owns another of (cert-manager's Certificate,
+    its CertificateRequest, Order and Challenge; an operator's custom resources): one incident."""
+    for i, f in enumerate(problems):
+        if f.rule not in g.owner_chain_rules or f.kind in ("Pod", "Node"):
+            continue
+        node_id = graph.ids.get((f.kind, f.namespace, f.name))
+        if node_id is None:
+            continue
+        for owner in graph.owners(node_id):
+            for j in by_object.get(graph.ref(owner), ()):
+                if problems[j].rule in g.owner_chain_rules:
+                    union.join(i, j)
+
+
+def _furthest_down_the_chain(root: Finding, members: list[Finding], graph: _Graph, g: Grouping) -> Finding:
+    """Of an incident's owner_chain_rules findings, the one on the object with the longest chain
+    of owners among them (a Challenge under its Order, request and Certificate): what it waits on
+    is why those above it are not ready. The root as it was where none is under another."""
+    if root.rule not in g.owner_chain_rules:
+        return root
+    chained = {(f.kind, f.namespace, f.name) for f in members if f.rule in g.owner_chain_rules}
+
+    def depth(f: Finding) -> int:
+        node_id = graph.ids.get((f.kind, f.namespace, f.name))
+        return 0 if node_id is None else sum(graph.ref(o) in chained for o in graph.owners(node_id))
+
+    deepest = max((f for f in members if f.rule in g.owner_chain_rules), key=depth, default=root)
+    return deepest if depth(deepest) > 0 else root
+
+
 def _earliest_operand_stage(root: Finding, members: list[Finding], g: Grouping, order: dict[str, int]) -> Finding:
     """The cause among an operator's operands: a finding of its earliest failing stage (by
     cause_order within it), when the root is a later stage's."""
@@ -1280,6 +1315,8 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     root = next((f for f in members if _explains(f, root, g)), root)
     # an operator's operands wait for its earliest failing stage (the GPU driver)
     root = _earliest_operand_stage(root, members, g, order)
+    # custom resources in one owner chain: the one furthest down is why those above are not ready
+    root = _furthest_down_the_chain(root, members, graph, g)
     operands = {_operand_key(f, g) for f in members} - {None}
     staged = any(n > 1 for n in Counter(key[:2] for key in operands if key is not None).values())
     # no network plugin at all is why the nodes it was joined with are NotReady (not the reverse)

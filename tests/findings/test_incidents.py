@@ -1700,3 +1700,55 @@ def test_an_operand_daemonset_short_only_of_a_pod_crashing_past_its_wait_stays_w
     assert ("DaemonSet", "nvidia-dcgm-exporter") in {(f.kind, f.name) for f in crash.members}
     [toolkit] = [i for i in incidents if i.cause == "Pod gpu-operator/nvidia-container-toolkit-daemonset-664n2"]
     assert not any("dcgm" in f.name for f in toolkit.members)
+
+
+# cert-manager's chain for one certificate, as cert-manager writes it (each object owned by the
+# one before): the Certificate not Ready, its request waiting on the order, the order pending,
+# the challenge pending with its self-check failing (cert-manager/cert-manager#5752's reason:
+# "wrong status code '404', expected '200'"), two hours on. Before: four incidents.
+def _cert_chain() -> list[dict]:
+    def owned(api: str, kind: str, name: str, uid: str, owner: tuple[str, str, str, str], **rest) -> dict:
+        return {"apiVersion": api, "kind": kind,
+                "metadata": {"name": name, "namespace": "shop", "uid": uid, "creationTimestamp": "2024-01-01T08:00:02Z",
+                             "ownerReferences": [{"apiVersion": owner[0], "kind": owner[1], "name": owner[2],
+                                                  "uid": owner[3], "controller": True}]}, **rest}
+    return [
+        {"apiVersion": "cert-manager.io/v1", "kind": "Certificate",
+         "metadata": {"name": "web-tls", "namespace": "shop", "uid": "c1", "creationTimestamp": "2024-01-01T08:00:00Z"},
+         "status": {"conditions": [
+             {"type": "Ready", "status": "False", "reason": "DoesNotExist", "lastTransitionTime": "2024-01-01T08:00:00Z",
+              "message": "Issuing certificate as Secret does not exist"}]}},
+        owned("cert-manager.io/v1", "CertificateRequest", "web-tls-1", "cr1",
+              ("cert-manager.io/v1", "Certificate", "web-tls", "c1"),
+              status={"conditions": [{"type": "Ready", "status": "False", "reason": "Pending",
+                                      "lastTransitionTime": "2024-01-01T08:00:01Z",
+                                      "message": 'Waiting on certificate issuance from order shop/web-tls-1-123: "pending"'}]}),
+        owned("acme.cert-manager.io/v1", "Order", "web-tls-1-123", "o1",
+              ("cert-manager.io/v1", "CertificateRequest", "web-tls-1", "cr1"), status={"state": "pending"}),
+        owned("acme.cert-manager.io/v1", "Challenge", "web-tls-1-123-456", "ch1",
+              ("acme.cert-manager.io/v1", "Order", "web-tls-1-123", "o1"),
+              spec={"dnsName": "web.example.com"},
+              status={"state": "pending",
+                      "reason": "Waiting for HTTP-01 challenge propagation: wrong status code '404', expected '200'"}),
+        {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e1", "namespace": "shop"},
+         "involvedObject": {"apiVersion": "acme.cert-manager.io/v1", "kind": "Challenge",
+                            "name": "web-tls-1-123-456", "namespace": "shop"},
+         "reason": "Presented", "message": "Presented challenge using HTTP-01 challenge mechanism", "type": "Normal",
+         "firstTimestamp": "2024-01-01T08:00:04Z", "lastTimestamp": "2024-01-01T10:00:00Z"},
+    ]
+
+
+def test_a_custom_resource_chain_is_one_incident_caused_by_the_one_furthest_down() -> None:
+    incidents = incidents_of(load(*_cert_chain()))
+    assert len(incidents) == 1, [i.headline for i in incidents]
+    inc = incidents[0]
+    assert {f.kind for f in inc.members} == {"Certificate", "CertificateRequest", "Order", "Challenge"}
+    assert inc.cause == "Challenge shop/web-tls-1-123-456" and inc.cause_rule == "object-state-bad"
+    assert "wrong status code '404'" in inc.headline
+
+
+def test_custom_resources_not_owned_by_one_another_stay_apart() -> None:
+    chain = _cert_chain()
+    for obj in chain[1:4]:
+        obj["metadata"].pop("ownerReferences")
+    assert len(incidents_of(load(*chain))) == 4
