@@ -84,6 +84,19 @@ def test_the_kubelets_node_in_event_rows_that_name_no_object_is_a_node_name() ->
     assert any(e.value == "aks-opspool-38996706-vmss000000" for e in result.evidence)
 
 
+def test_the_hosts_of_a_pasted_kubelet_journal_are_node_names() -> None:
+    # istio/community#749 (trimmed: a support note's 'Line 918:' prefix left out, its quotes straightened): the
+    # only thing a ticket quotes is the kubelet's journal line of its node, an AKS scale-set node.
+    # Before, nothing was found (unknown).
+    paste = ('Jun 01 00:31:49 aks-agentpool3-23355474-vmss000003 kubelet[3484]: I0601 00:31:49.747275 3484 '
+             'prober.go:116] "Probe failed" probeType="Readiness" pod="acq-prod2/tokenization-dep-v1-5b468c7d88-xfcwg" '
+             'podUID=37201ae8-662c-4e00-9bb0-f7f477d4e61e containerName="istio-proxy" probeResult=failure '
+             'output="Get http://172.21.0.78:15021/healthz/ready: dial tcp 172.21.0.78:15021: connect: connection refused"\n')
+    result = detect_distribution(analyzer.load({"journal.txt": paste}))
+    assert result.name == "aks"
+    assert any(e.value == "aks-agentpool3-23355474-vmss000003" for e in result.evidence)
+
+
 def test_a_system_pod_and_its_node_named_only_by_its_events_are_evidence() -> None:
     # openconfig/kne#345 (comment of 2023-03-30), trimmed: `kubectl describe pod kindnet-l6fln -n
     # kube-system` cut to its Events (`<..>`); the pod is kind's CNI, the scheduler names its node,
