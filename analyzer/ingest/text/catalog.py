@@ -149,6 +149,24 @@ class Catalog:
                 return HeaderMatch(info, match.namespaced_column, match.labels_column)
         return match
 
+    def named_by(self, match: HeaderMatch | None, named: KindInfo | None,
+                 columns: list[str]) -> HeaderMatch | None:
+        """The kind the command names where it prints this header too (Flux's Kustomization and
+        HelmRelease both print `NAME AGE READY STATUS`), else the match as it was.
+
+        >>> cat = catalog()
+        >>> header = ["NAME", "AGE", "READY", "STATUS"]
+        >>> match = cat.match_header(header)
+        >>> match.info.kind, cat.named_by(match, cat.for_resource("hr"), header).info.kind
+        ('Kustomization', 'HelmRelease')
+        """
+        if match is None or named is None or named is match.info:
+            return match
+        header = tuple(c for c in columns if c not in (self.namespace_column, self.labels_column))
+        if named in self._sharing.get(header, ()):
+            return HeaderMatch(named, match.namespaced_column, match.labels_column)
+        return match
+
     def header_for(self, info: KindInfo, wide: bool, namespaced: bool, labels: bool) -> list[str]:
         """The header kubectl prints for a kind with these flags (for rows grep kept headerless)."""
         # kinds.yaml lists the current header first and its `-o wide` form second.

@@ -105,6 +105,8 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
     if not rows:
         return None
     match = catalog.by_values(match, [row.cells for row in rows])
+    if command is not None:
+        match = catalog.named_by(match, single_kind(command, catalog), list(layout.columns))
     return TableBlock(layout, lines[start].no, rows, index, command, match, label_columns, unread)
 
 

@@ -10,6 +10,7 @@ from analyzer.ingest.text.rows import (
     certmanager,
     config,
     events,
+    flux,
     nodes,
     openshift,
     pods,
@@ -24,7 +25,7 @@ RowReader = Callable[[dict[str, Any], dict[str, str | None], dict[str, Any], Row
 
 def _registry() -> dict[str, RowReader]:
     readers: dict[str, RowReader] = {}
-    for module in (apiservices, certmanager, config, events, nodes, openshift, pods, services, storage, workloads):
+    for module in (apiservices, certmanager, config, events, flux, nodes, openshift, pods, services, storage, workloads):
         for kind, reader in module.READERS.items():
             if kind in readers:
                 raise ValueError(f"two row readers for {kind}: {module.__name__}")
