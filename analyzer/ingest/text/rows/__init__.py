@@ -7,13 +7,12 @@ from typing import Any
 
 from analyzer.ingest.text.rows import (
     apiservices,
-    certmanager,
     config,
     events,
-    flux,
     nodes,
     openshift,
     pods,
+    ready,
     services,
     storage,
     workloads,
@@ -25,7 +24,7 @@ RowReader = Callable[[dict[str, Any], dict[str, str | None], dict[str, Any], Row
 
 def _registry() -> dict[str, RowReader]:
     readers: dict[str, RowReader] = {}
-    for module in (apiservices, certmanager, config, events, flux, nodes, openshift, pods, services, storage, workloads):
+    for module in (apiservices, config, events, nodes, openshift, pods, ready, services, storage, workloads):
         for kind, reader in module.READERS.items():
             if kind in readers:
                 raise ValueError(f"two row readers for {kind}: {module.__name__}")
