@@ -574,9 +574,11 @@ def _last_lines(cluster: AnalyzedDump) -> dict[str, int]:
     printed after an events table (whose own later rows say nothing of that)."""
     out: dict[str, int] = {}
     for obj in cluster.objects:
+        # (a pasted table's rows only: a List item's line is not looked for in its file)
+        if obj.kind == "Event" or obj.view is None or obj.view.text is None:
+            continue
         line = obj.provenance.line
-        if line is not None and obj.kind != "Event" and obj.view is not None and obj.view.text is not None \
-                and line > out.get(obj.provenance.source, 0):
+        if line is not None and line > out.get(obj.provenance.source, 0):
             out[obj.provenance.source] = line
     return out
 

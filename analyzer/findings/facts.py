@@ -51,9 +51,10 @@ def quoted_pod(namespace: str, name: str) -> str:
 
 
 def ev(obj: KubeObject, field: str, seen: Any, expected: Any = None) -> Evidence:
-    """Evidence read from `obj` at `field`, located by the object's provenance."""
+    """Evidence read from `obj` at `field`, located by the object's provenance (the line as read:
+    a JSON List item's is not looked for in its file for every finding; see `Provenance`)."""
     return Evidence(field=field, seen=seen, expected=expected,
-                    source=obj.provenance.source, line=obj.provenance.line)
+                    source=obj.provenance.source, line=obj.provenance.known_line)
 
 
 # A findings run's pairing of each pod's containers (id(pod) -> (pod, pairs)): a dozen rules

@@ -1079,22 +1079,24 @@ class Ingestor:
         if list_item_kind(env.kind) and isinstance(env.items, list) and h.api_version:
             h = Hints(h.kind, h.api_version, h.namespace, h.name, typed=True, cluster_scoped=h.cluster_scoped)
         kept = 0
-        # The first item gets the document's line; the others share one provenance (a List of
-        # 20,000 pods need not hold 20,000 equal records), their index is in any rejection.
-        first = Provenance(display, fmt, doc.index, doc.line)
-        rest = Provenance(display, fmt, doc.index, None)
+        if doc.raw_line is None:
+            provenances = _item_provenances(display, fmt, doc.index, None, len(items))
+        else:
+            mapped = self._mapped
+            lines = jsondocs.ItemLines(doc.raw, env, doc.raw_line, mapped.release if mapped is not None else None)
+            provenances = [Provenance(display, fmt, doc.index, None, i, lines) for i in range(len(items))]
         views = env.item_views() if isinstance(env, jsondocs.UnionEnvelope) else None
         if views is not None:
-            return self._add_item_views(doc, views, h, first, rest)
+            return self._add_item_views(doc, views, h, provenances)
         parts = env.item_parts() if isinstance(env, jsondocs.PartsEnvelope) else None
         if parts is not None:
-            return self._add_item_parts(doc, parts, h, first, rest)
+            return self._add_item_parts(doc, parts, h, provenances)
         mapped = self._mapped  # (set only while the one document of a mapped file is read)
         # Items lie in order in the file, so the bytes before item i are at least the sum of
         # the sizes of the items before it: their pages can go once those items are decoded.
         decoded = released = 0
         for i, raw in enumerate(items):
-            kept += self._keep(object_from_json(raw, h, rest if i else first), item_index=i)
+            kept += self._keep(object_from_json(raw, h, provenances[i]), item_index=i)
             if mapped is not None:
                 decoded += len(raw)
                 if decoded - released >= _RELEASE_STEP:
@@ -1121,16 +1123,14 @@ class Ingestor:
             self.result.server_version = server["gitVersion"]
         return True
 
-    def _add_item_views(
-        self, doc: jsondocs.JsonDocument, items: list, h: Hints, first: Provenance, rest: Provenance
-    ) -> int:
+    def _add_item_views(self, doc: jsondocs.JsonDocument, items: list, h: Hints, provenances: list[Provenance]) -> int:
         """A List whose items were decoded into their views' fields in its one scan."""
         env = doc.envelope
         raws = jsondocs.ListItems(doc.raw, env.chunks if isinstance(env, jsondocs.ChunkedEnvelope) else None)
         union = jsondocs.ITEM_UNION
         kept = 0
         for i, item in enumerate(items):
-            prov = rest if i else first
+            prov = provenances[i]
             lazy = LazyRaw(raws, i)
             # (items of a chunk that held a kind without a variant come as parts)
             obj = (object_from_parts(item, h, prov, lazy) if type(item) is ItemParts
@@ -1143,15 +1143,13 @@ class Ingestor:
             self._mapped.release()
         return kept
 
-    def _add_item_parts(
-        self, doc: jsondocs.JsonDocument, parts: list, h: Hints, first: Provenance, rest: Provenance
-    ) -> int:
+    def _add_item_parts(self, doc: jsondocs.JsonDocument, parts: list, h: Hints, provenances: list[Provenance]) -> int:
         """A List read in one scan (see jsondocs): views from the items' parts."""
         mapped = self._mapped
         raws = jsondocs.ListItems(doc.raw)
         kept = released = 0
         for i, item in enumerate(parts):
-            prov = rest if i else first
+            prov = provenances[i]
             lazy = LazyRaw(raws, i)
             obj = object_from_parts(item, h, prov, lazy)
             if obj is None:
@@ -1199,26 +1197,30 @@ class Ingestor:
             self.result.objects_read += 1
             self.reject_object(Rejection(display, f"document {index}, line {line}", error))
         for doc in parsed.documents:
-            # A top-level sequence (`- apiVersion: ...`, as some bundles write) is a list of objects.
-            values = doc.value if isinstance(doc.value, list) else [doc.value]
-            for value in values:
-                report.objects += self._add_value(display, fmt, doc.index, doc.line, value, hint, doc.json_types)
+            if isinstance(doc.value, list):
+                # A top-level sequence (`- apiVersion: ...`, as some bundles write) is a list of objects.
+                lines = doc.item_lines if doc.item_lines and len(doc.item_lines) == len(doc.value) else None
+                for i, value in enumerate(doc.value):
+                    report.objects += self._add_value(display, fmt, doc.index, lines[i] if lines else doc.line,
+                                                      value, hint, doc.json_types)
+            else:
+                report.objects += self._add_value(display, fmt, doc.index, doc.line, doc.value, hint,
+                                                  doc.json_types, doc.item_lines)
 
     def _add_value(self, display: str, fmt: str, index: int, line: int, value: Any, hint: layouts.PathHint | None,
-                   json_types: bool = False) -> int:
+                   json_types: bool = False, item_lines: list[int] | None = None) -> int:
         items = _yaml_list_items(value)
         if items is not None:
             meta = value.get("metadata")
             link = value.get("selfLink") or (meta.get("selfLink") if isinstance(meta, dict) else None)
             h = self._list_hints(value.get("kind"), value.get("apiVersion"), link, hint)
-            first = Provenance(display, fmt, index, line)
-            rest = Provenance(display, fmt, index, None)
+            provenances = _item_provenances(display, fmt, index, item_lines, len(items))
             kept = 0
             for i, item in enumerate(items):
                 if isinstance(item, JsonItem):
-                    made = object_from_json(item, h, rest if i else first)
+                    made = object_from_json(item, h, provenances[i])
                 else:
-                    made = _json_typed(object_from_dict(item, h, rest if i else first), json_types)
+                    made = _json_typed(object_from_dict(item, h, provenances[i]), json_types)
                 kept += self._keep(made, item_index=i)
             return kept
         prov = Provenance(display, fmt, index, line)
@@ -1858,6 +1860,15 @@ class Ingestor:
     def _record_input_rejection(self, rejection: Rejection) -> None:
         self.result.rejections.append(rejection)
         self.result.input_rejections.append(rejection)
+
+
+def _item_provenances(display: str, fmt: str, index: int | None, item_lines: list[int] | None,
+                      count: int) -> list[Provenance]:
+    """Where each item of a List was read: its own line where the reader found the items'
+    lines, else its index in the List alone."""
+    if item_lines is not None and len(item_lines) == count:
+        return [Provenance(display, fmt, index, at, i) for i, at in enumerate(item_lines)]
+    return [Provenance(display, fmt, index, None, i) for i in range(count)]
 
 
 def _platform_pod_listed(objects: Any) -> tuple[str, str] | None:

@@ -15,23 +15,60 @@ from analyzer.kube.keys import ObjectKey
 STAMP_WIDTH = 30
 
 
-@dataclass(frozen=True, slots=True)
 class Provenance:
-    """Where an object was read: file (with `archive!/member`), document index, 1-based line."""
+    """Where an object was read: file (with `archive!/member`), document index, 1-based line.
 
-    source: str
-    format: str
-    document: int | None = None
-    line: int | None = None
+    An item of a JSON List carries its index in the List and the List's lines (`lines`, a
+    `jsondocs.ItemLines`), which find its line when it is first asked for: the one scan that
+    reads a List sees no lines. Never changed once made.
+    """
+
+    __slots__ = ("source", "format", "document", "item", "_line", "_lines")
+
+    def __init__(self, source: str, format: str, document: int | None = None, line: int | None = None,
+                 item: int | None = None, lines: Any = None) -> None:
+        self.source = source
+        self.format = format
+        self.document = document
+        self.item = item
+        self._line = line
+        self._lines = lines
+
+    @property
+    def line(self) -> int | None:
+        """The 1-based line the object opens on (None where no line is known)."""
+        return self._line if self._lines is None else self._lines.line(self.item)
+
+    @property
+    def known_line(self) -> int | None:
+        """The line as read, without looking for a List item's line in its file (None then)."""
+        return self._line
 
     @property
     def location(self) -> str:
         parts = []
         if self.document is not None:
             parts.append(f"document {self.document}")
-        if self.line is not None:
-            parts.append(f"line {self.line}")
+        if (line := self.line) is not None:
+            parts.append(f"line {line}")
         return ", ".join(parts)
+
+    def derived(self, format: str) -> Provenance:
+        """The same place, for an object made from the one read there (its line found as that one's)."""
+        return Provenance(self.source, format, self.document, self._line, self.item, self._lines)
+
+    def _key(self) -> tuple[str, str, int | None, int | None, int | None]:
+        return self.source, self.format, self.document, self.line, self.item
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Provenance) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Provenance(source={self.source!r}, format={self.format!r}, document={self.document!r}, "
+                f"line={self.line!r}, item={self.item!r})")
 
 
 @dataclass(frozen=True, slots=True)

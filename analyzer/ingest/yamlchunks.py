@@ -230,6 +230,8 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
             if not isinstance(document, dict) or document.get("items") != []:
                 raise _Whole
             items: list[Any] = []
+            item_lines: list[int] = []
+            line_at = first_line + head.count("\n") + 1  # the line of the chunk being read
             spans = _item_spans(buf, body, items_end, chunk_bytes)
             beside, beside_from = _read_beside(source, spans, first_line) if compact_items else (None, len(spans))
             at = 0
@@ -243,14 +245,19 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
                         for i, item in enumerate(taken):  # each as it is made: not two copies of all
                             taken[i] = JsonItem(item)
                         items.extend(taken)
+                        item_lines.extend(line_at + n for n in got.item_newlines)
                         at += len(got.counts)
                         newlines += got.newlines
+                        line_at += got.newlines
                         if release is not None:
                             release(spans[at - 1][1])
                     continue
                 chunk = source.text(*spans[at])
-                _read_items(chunk, first_line, items, compact_items)
-                newlines += chunk.count("\n")
+                before = _read_items(chunk, first_line, items, compact_items)
+                item_lines.extend(line_at + n for n in before)
+                chunk_newlines = chunk.count("\n")
+                newlines += chunk_newlines
+                line_at += chunk_newlines
                 if release is not None:
                     release(spans[at][1])
                 at += 1
@@ -260,7 +267,8 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
         if beside is not None:
             beside.close()
     document["items"] = items
-    return YamlDocument(0, first_line, document, yamlfast.safe_loader_units() == read_before), newlines
+    return YamlDocument(0, first_line, document, yamlfast.safe_loader_units() == read_before,
+                        item_lines if len(item_lines) == len(items) else None), newlines
 
 
 def _item_spans(buf: Any, body: int, items_end: int, chunk_bytes: int) -> list[tuple[int, int]]:
@@ -285,6 +293,7 @@ class _ItemsBeside(msgspec.Struct, array_like=True):
     counts: list[int]
     items: list[bytes]
     newlines: int
+    item_newlines: list[int]  # before each item, from the start of the first chunk
 
 
 def _read_beside(source: MappedText, spans: list[tuple[int, int]],
@@ -302,21 +311,23 @@ def _json_items_of(source: MappedText, spans: list[tuple[int, int]], first_line:
     one (one CSafeLoader read: it may hold dates or sets), or that does not read."""
     counts: list[int] = []
     items: list[bytes] = []
+    item_newlines: list[int] = []
     newlines = 0
     for span in spans:
         read: list[Any] = []
         read_before = yamlfast.safe_loader_units()
         chunk = source.text(*span)
         try:
-            _read_items(chunk, first_line, read, True)
+            before = _read_items(chunk, first_line, read, True)
         except (_Whole, yamlfast.YamlError):
             break
         if yamlfast.safe_loader_units() != read_before or not all(isinstance(item, JsonItem) for item in read):
             break
         counts.append(len(read))
         items.extend(map(bytes, read))  # (msgspec writes bytes, not a subclass of them)
+        item_newlines.extend(newlines + n for n in before)
         newlines += chunk.count("\n")
-    return _ItemsBeside(counts, items, newlines)
+    return _ItemsBeside(counts, items, newlines, item_newlines)
 
 
 def _is_one_segment(text: str) -> bool:
@@ -326,13 +337,16 @@ def _is_one_segment(text: str) -> bool:
     return segments is not None and len(segments) == 1 and not has_anchor(text)
 
 
-def _read_items(chunk: str, first_line: int, items: list[Any], compact: bool) -> None:
+def _read_items(chunk: str, first_line: int, items: list[Any], compact: bool) -> list[int]:
     """The items of a chunk (whole items, each from a column-0 `- ` line) into `items`, each as
-    yamlfast._load_list reads it. (An error here only sends the document to be read whole,
-    which says where it is: the items' own lines are not counted.)"""
+    yamlfast._load_list reads it; the line ends before each item in the chunk. (An error here
+    only sends the document to be read whole, which says where it is.)"""
     if not _is_one_segment(chunk) or "\nitems:\n" in chunk:
         raise _Whole
     starts = [0] + [m.start() + 1 for m in yamlfast._ITEM_START.finditer(chunk)]
+    before = [0]
+    for at, nxt in zip(starts, starts[1:], strict=False):
+        before.append(before[-1] + chunk.count("\n", at, nxt))
     for first, nxt in zip(starts, starts[1:] + [len(chunk)], strict=True):
         read_before = yamlfast.safe_loader_units()
         value = yamlfast._load_unit(chunk[first:nxt], first_line)
@@ -341,3 +355,4 @@ def _read_items(chunk: str, first_line: int, items: list[Any], compact: bool) ->
         # Each item compacted as soon as it is read: the List's dicts never all at once.
         items.append(yamlfast._as_json_item(value[0]) if compact and yamlfast.safe_loader_units() == read_before
                      else value[0])
+    return before

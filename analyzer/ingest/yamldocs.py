@@ -139,6 +139,8 @@ class YamlDocument:
     # Read by the fast parser alone: JSON's types only (no dates, sets or bytes), so equal
     # encodings of its parts mean equal values (the tables pool repeated parts on that).
     json_types: bool = False
+    # The line each item of a List (or of a top-level sequence) opens on (see `item_lines`).
+    item_lines: list[int] | None = None
 
 
 @dataclass(slots=True)
@@ -273,8 +275,51 @@ def read_piece(out: YamlFile, index: int, start_line: int, piece: str, compact_i
             return index + 1
     if value is not None:
         json_types = slow_before is not None and _safe_loader_units() == slow_before
-        out.documents.append(YamlDocument(index, start_line, value, json_types))
+        items = value if isinstance(value, list) else value.get("items") if isinstance(value, dict) else None
+        lines = item_lines(piece, start_line) if isinstance(items, list) and items else None
+        out.documents.append(YamlDocument(index, start_line, value, json_types,
+                                          lines if lines is not None and len(lines) == len(items) else None))
     return index + 1
+
+
+_ITEMS_LINE = re.compile(r"(?:\A|\n)items:[ \t]*(?:#[^\n]*)?\r?\n")
+_FIRST_ITEM = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*([ \t]*)-(?=[ \r\n])")
+
+
+def item_lines(text: str, first_line: int) -> list[int] | None:
+    """The line each item of a document's `items:` sequence opens on, or of the document
+    itself where it is a sequence at column 0, `first_line` being the text's first line; None
+    where the text has no such sequence or two `items:` keys.
+
+    An item opens on a line of `- ` at the sequence's indentation: anything nested in an item
+    is indented deeper (a block scalar too), so such a line is no item's content. The caller
+    checks that as many were found as the parser read items.
+
+    >>> item_lines("kind: List\\nitems:\\n- kind: Pod\\n  x: |\\n    - a\\n- kind: Pod\\nmetadata: {}\\n", 1)
+    [3, 6]
+    >>> item_lines("items:\\n  - a: 1\\n  -\\n    a: 2\\nkind: List\\n", 10)
+    [11, 12]
+    """
+    keys = [m.end() for m in _ITEMS_LINE.finditer(text)]
+    if len(keys) > 1:
+        return None
+    body = keys[0] if keys else 0
+    first = _FIRST_ITEM.match(text, body)
+    if first is None or (not keys and first.group(1)):
+        return None
+    indent = first.group(1)
+    start = first.end() - 1  # the first item's `-`
+    # The sequence ends at its first line that is neither blank, a comment, nor at least as
+    # deep as its items (found from its last item, so the items are not looked at twice).
+    last = max(text.rfind(f"\n{indent}- ", start), text.rfind(f"\n{indent}-\n", start), start)
+    after = re.compile(rf"\n(?!{re.escape(indent)}[ \t-]|[ \t]*(?:#|\r?\n|\Z))").search(text, last + 1)
+    end = after.start() + 1 if after else len(text)
+    lines = [first_line + text.count("\n", 0, start)]
+    at = start
+    for m in re.compile(rf"\n{re.escape(indent)}-(?=[ \r\n])").finditer(text, start, end):
+        lines.append(lines[-1] + text.count("\n", at, m.start() + 1))
+        at = m.start() + 1
+    return lines
 
 
 def _safe_loader_units() -> int | None:

@@ -169,12 +169,14 @@ def conditions_text(conditions: list[Condition] | None) -> str | None:
 
 
 def source_of(obj: KubeObject) -> str:
-    """Where the object was read: `file:line`, or the file and document index."""
+    """Where the object was read: `file:line`, or the file, document index and, for an item of
+    a List whose line is not looked for in its file here (a table of 20,000 pods would cost a
+    pass over the file), its index."""
     p = obj.provenance
-    if p.line is not None:
-        return f"{p.source}:{p.line}"
+    if p.known_line is not None:
+        return f"{p.source}:{p.known_line}"
     if p.document is not None:
-        return f"{p.source} (document {p.document})"
+        return f"{p.source} (document {p.document}{'' if p.item is None else f', item {p.item}'})"
     return p.source
 
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from analyzer.ingest import KubeObject
 from analyzer.ingest.objects import Hints, object_from_dict
-from analyzer.ingest.records import Provenance
 from analyzer.printing.resources import ResourceCatalog
 
 DERIVED_ANNOTATION = "kda.analyzer/derived-from"
@@ -41,9 +40,7 @@ def add_derived_endpoint_slices(catalog: ResourceCatalog) -> int:
         return 0
     for obj in endpoints.objects:
         for body in endpoint_slices_of(obj.body()):
-            derived = object_from_dict(body, Hints(kind="EndpointSlice"),
-                                       Provenance(obj.provenance.source, "derived", obj.provenance.document,
-                                                  obj.provenance.line))
+            derived = object_from_dict(body, Hints(kind="EndpointSlice"), obj.provenance.derived("derived"))
             if isinstance(derived, KubeObject):
                 slices.objects.append(derived)
     slices.objects.sort(key=lambda o: (o.key.namespace, o.key.name))

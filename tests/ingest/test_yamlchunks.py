@@ -39,7 +39,7 @@ def whole(data: bytes) -> yamldocs.YamlFile:
 
 
 def as_tuple(parsed: yamldocs.YamlFile) -> tuple:
-    documents = [(d.index, d.line, d.value, d.json_types, _item_types(d.value)) for d in parsed.documents]
+    documents = [(d.index, d.line, d.value, d.json_types, _item_types(d.value), d.item_lines) for d in parsed.documents]
     return documents, parsed.skipped, parsed.broken
 
 

@@ -39,7 +39,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if obj is None and row.objects and not pd.isna(row.objects):
             obj = objects_by_id(cluster).get(str(row.objects).split(",")[0])
         source = obj.provenance.source if obj else None
-        line = obj.provenance.line if obj else None
+        line = obj.provenance.known_line if obj else None  # (as `facts.ev` locates evidence)
         known = not pd.isna(row.ready) and not pd.isna(row.desired)
         short = known and int(row.ready) < int(row.desired)
         evidence, why = [], []
