@@ -52,6 +52,7 @@ class CellShape:
     pattern: re.Pattern[str]
     words: int  # most words the cell can hold (a large number for "many")
     empty: bool
+    blank_first: bool = False  # read blank where the words fit either way
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +237,7 @@ def _shape(name: str, raw: dict[str, Any]) -> CellShape:
         pattern = re.compile(raw.get("pattern", default))
     except re.error as exc:
         raise CatalogError(f"kinds.yaml: cell shape {name!r}: {exc}") from exc
-    return CellShape(pattern, words, bool(raw.get("empty", False)))
+    return CellShape(pattern, words, bool(raw.get("empty", False)), bool(raw.get("blank_first", False)))
 
 
 @cache

@@ -197,7 +197,7 @@ def split_blank_cells(line: str, columns: tuple[str, ...], starts: tuple[int, ..
     shapes = [catalog.shape(column) for column in columns]
     may_blank = [i for i in range(1, len(columns))
                  if shapes[i].empty or shapes[i].pattern.fullmatch("<none>")]
-    best: tuple[int, list[str | None]] | None = None
+    best: tuple[int, int, list[str | None]] | None = None
     for blanks in combinations(may_blank, blank):
         kept = [i for i in range(len(columns)) if i not in blanks]
         cells: list[str | None] = [None] * len(columns)
@@ -210,9 +210,11 @@ def split_blank_cells(line: str, columns: tuple[str, ...], starts: tuple[int, ..
             moved = sum(_NONE_WIDTH for b in blanks if b < column and not shapes[b].empty)
             distance += abs(run.start() - (starts[column] - moved))
         else:
-            if best is None or distance < best[0]:
-                best = (distance, cells)
-    return best[1] if best is not None else None
+            # a cell read blank first (a pending claim's VOLUME) stays blank where it can
+            filled = sum(1 for i in kept if shapes[i].blank_first)
+            if best is None or (filled, distance) < best[:2]:
+                best = (filled, distance, cells)
+    return best[2] if best is not None else None
 
 
 def _layout_words(words: tuple[str, ...], shapes: tuple[CellShape, ...]) -> list[str | None] | None:
@@ -225,7 +227,7 @@ def _layout_words(words: tuple[str, ...], shapes: tuple[CellShape, ...]) -> list
         shape = shapes[c]
         last = c == len(shapes) - 1
         most = len(words) - w if last else min(shape.words, len(words) - w)
-        for take in range(most, -1, -1):
+        for take in (range(most + 1) if shape.blank_first else range(most, -1, -1)):
             if take == 0 and not shape.empty:
                 continue
             if last and take != len(words) - w:

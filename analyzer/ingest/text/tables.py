@@ -372,7 +372,12 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
     if layout.mode == "aligned":
         assert layout.starts is not None
         cells, aligned = split_aligned(text, layout.starts)
-        if not aligned:
+        # Runs on their columns' starts yet the row cut short and a cell not of its column's
+        # shape (`azure-managed-disk   Pending   default   1s`: the blanks' spaces collapsed to
+        # three, each run landing on the next column): read as a row whose cells moved.
+        moved = aligned and cells[-1] is None and not catalog.shape(layout.columns[-1]).empty \
+            and not _cells_fit(layout.columns, cells, catalog)
+        if not aligned or moved:
             # kubectl never lets a cell stray from its column, but a person editing a paste
             # does (a name lengthened or cut by hand): read the row by its runs of text or by
             # the shapes of its words before calling it the end of the table.
@@ -383,9 +388,9 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
                 text, layout.columns, layout.starts, catalog)
             if realigned is None:
                 realigned = split_by_shape(text, layout.columns, catalog)
-            if realigned is None:
+            if realigned is None and not moved:
                 return None
-            cells = realigned
+            cells = realigned or cells
     elif layout.mode == "tabs":
         cells = split_tabs(text, len(layout.columns))
     else:
@@ -403,6 +408,12 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
     if row is not None:
         row.depth = len(text) - len(text.lstrip(TREE_GLYPHS))
     return row
+
+
+def _cells_fit(columns: tuple[str, ...], cells: list[str | None], catalog: Catalog) -> bool:
+    """Whether every cell of a row fits its column's shape (blank ones and `<none>` do)."""
+    return all(value is None or value in ("<none>", "<unknown>") or catalog.shape(column).pattern.fullmatch(value)
+               for column, value in zip(columns, cells, strict=True))
 
 
 def _blank_namespace(text: str, layout: Layout) -> bool:
