@@ -93,7 +93,10 @@ def logs(
 
 
 def _journal_text(line: object) -> str:
-    """A journal line as journalctl printed it (its host, program and pid before the message)."""
+    """A journal line as journalctl printed it (its host, program and pid before the message), or
+    as the component's own log file held it (klog's line alone)."""
+    if getattr(line, "bare", False):
+        return line.message  # type: ignore[attr-defined]
     pid = f"[{line.pid}]" if line.pid else ""  # type: ignore[attr-defined]
     return f"{line.stamp} {line.host} {line.program}{pid}: {line.message}"  # type: ignore[attr-defined]
 

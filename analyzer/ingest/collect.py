@@ -184,6 +184,11 @@ class Ingestor:
 
     def add_file(self, entry: Entry, data: bytes | MappedFile, depth: int = 0) -> None:
         """Read one file by its content."""
+        # (by where it is shown: a collector's archive is named by the node its members are of)
+        component = layouts.component_log_hint(entry.display)
+        if component is not None and self._add_component_log(
+                entry.display, data.map[:] if isinstance(data, MappedFile) else data, component):
+            return
         if isinstance(data, MappedFile):
             self._add_mapped_file(entry, data, depth)
             return
@@ -942,6 +947,34 @@ class Ingestor:
             + f" (units {', '.join(units[:8])}{', ...' if len(units) > 8 else ''}) read as the node's journal, no objects"
             + (f"; its first {first} line(s) not read (the journal's last {_JOURNAL_TAIL} kept)" if first else "")
             + (f"; {others} other line(s) are not journal lines" if others else "")))
+        return True
+
+    def _add_component_log(self, display: str, data: bytes, hint: layouts.ComponentLogHint) -> bool:
+        """A component's own log file (RKE2's agent-logs/kubelet.log, gzipped once rotated): its
+        klog lines kept as its unit's journal on the node, the last _JOURNAL_TAIL of a long one;
+        False when it holds none (it is then passed over as the layout says)."""
+        if is_archive(data):
+            try:
+                data = gunzipped(data, display, MAX_ROTATED_LOG_BYTES)
+            except InputError as exc:
+                self.reject_input(display, exc.reason)
+                return True
+        lines = data.decode("utf-8", "replace").split("\n")
+        if lines and not lines[-1]:
+            lines.pop()  # (the newline that ends the file ends its last line)
+        first = max(0, len(lines) - _JOURNAL_TAIL)
+        read = journal.klog_file_lines([(no, lines[no - 1]) for no in range(first + 1, len(lines) + 1)], display,
+                                       hint.host, hint.unit, hint.year, hint.month)
+        if not read:
+            return False
+        self.result.node_journal.extend(read)
+        self.result.files.append(FileReport(display, "node-journal"))
+        others = sum(1 for t in lines[first:] if t.strip()) - len(read)
+        self.result.skipped.append(Rejection(
+            display, "", f"the {hint.unit}'s own log (klog lines, no journal): {len(read)} line(s) read as the "
+            f"{hint.unit} journal of node {hint.host}, no objects"
+            + (f"; its first {first} line(s) not read (the log's last {_JOURNAL_TAIL} kept)" if first else "")
+            + (f"; {others} other line(s) are not klog lines" if others else "")))
         return True
 
     def _add_text_block(self, display: str, block: Block, out: list[tuple[int, str]]) -> None:

@@ -64,6 +64,8 @@ class JournalLine:
     # when the process began, as `systemctl status` says of its Main PID ("Active: active
     # (running) since ..."): (year, month, day, hour, minute, second), else None
     since: tuple[int, int, int, int, int, int] | None = None
+    # read from the component's own log file (klog's line, its message): no journal printed it
+    bare: bool = False
 
     @property
     def moment(self) -> tuple[int, int, int, int, int, int] | None:
@@ -172,6 +174,36 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
         found.append(JournalLine(source, no, match.group("host"), unit, ident, pid, stamp,
                                  line_year, line_zone, message,
                                  running if running is not None and pid == main_pid else None))
+    return found
+
+
+# klog's header: severity, month and day, time, thread id, file:line (the kubelet's own log file)
+_KLOG = re.compile(r"^[IWEF](?P<month>\d\d)(?P<day>\d\d) (?P<time>\d\d:\d\d:\d\d)(?:\.\d+)? +(?P<pid>\d+) \S+:\d+\] ")
+
+
+def klog_file_lines(lines: list[tuple[int, str]], source: str, host: str, unit: str, year: int,
+                    month: int) -> list[JournalLine]:
+    """The klog lines of a component's own log file (RKE2's agent-logs/kubelet.log) as the
+    journal lines of `unit` on `host`, each line its message. klog prints neither the year nor
+    the zone: the year is the collection's (`year`, `month`), the one before for a month after
+    the collection's; the zone stays unsaid. Lines that are not klog's (`Flag --x has been
+    deprecated`) are left out.
+
+    >>> out = [(1, "Flag --containerd has been deprecated, This is a cadvisor flag"),
+    ...        (2, 'I1120 00:44:40.398361    8869 server.go:520] "Kubelet version" kubeletVersion="v1.32.7+rke2r1"')]
+    >>> [(j.line, j.host, j.unit, j.pid, j.when) for j in klog_file_lines(out, "t", "n1", "kubelet", 2025, 12)]
+    [(2, 'n1', 'kubelet', '8869', 'Nov 20 00:44:40 2025 (time zone not printed)')]
+    """
+    found: list[JournalLine] = []
+    names = list(_MONTHS)
+    for no, text in lines:
+        match = _KLOG.match(text)
+        if match is None or not 1 <= int(match.group("month")) <= 12:
+            continue
+        line_month = int(match.group("month"))
+        stamp = f"{names[line_month - 1]} {match.group('day')} {match.group('time')}"
+        found.append(JournalLine(source, no, host, unit, unit, match.group("pid"), stamp,
+                                 str(year - 1 if line_month > month else year), "", text, bare=True))
     return found
 
 

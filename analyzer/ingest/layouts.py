@@ -51,6 +51,7 @@ def _layouts() -> dict:
     data["joined_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("joined_logs", ())]
     data["node_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("node_logs", ())]
     data["node_journals"] = [re.compile(p) for p in data.get("node_journals", ())]
+    data["component_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("component_logs", ())]
     data["not_objects"] = [
         (re.compile(p["pattern"]), p["reason"], bool(p.get("certain"))) if isinstance(p, dict)
         else (re.compile(p), BUNDLE_METADATA, False)
@@ -252,6 +253,36 @@ def is_capture_date_file(path: str) -> bool:
     (True, False)
     """
     return any(rx.search(path) for rx in _layouts()["capture_date_files"])
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentLogHint:
+    """A component's own log file on a node: the node's host name, the unit it stands for, and
+    the year and month the collector ran (klog's lines print neither year nor zone)."""
+
+    host: str
+    unit: str
+    year: int
+    month: int
+
+
+def component_log_hint(path: str) -> ComponentLogHint | None:
+    """The node and unit of a component's log file a collector copied, or None.
+
+    >>> component_log_hint("n1-2025-12-04_09_15_57/rke2/agent-logs/kubelet.log")
+    ComponentLogHint(host='n1', unit='kubelet', year=2025, month=12)
+    >>> component_log_hint("n1-2025-12-04_09_15_57/rke2/agent-logs/kubelet-2025-12-02T13-58-40.483.log.gz").unit
+    'kubelet'
+    >>> component_log_hint("n1-2025-12-04_09_15_57.tar.gz!/./rke2/agent-logs/kubelet.log").host
+    'n1'
+    >>> component_log_hint("n1-2025-12-04_09_15_57/rke2/agent-logs/containerd.log") is None
+    True
+    """
+    for row, rx in _layouts()["component_logs"]:
+        m = rx.search(path)
+        if m:
+            return ComponentLogHint(m["host"], row["unit"], int(m["year"]), int(m["month"]))
+    return None
 
 
 def holds_node_journal(path: str) -> bool:

@@ -6,8 +6,9 @@ Rancheroo/r8s @ ff98879, example-log-bundle/w-guard-wg-cp-svtk6-lqtxw-2025-12-04
 one server and three agents, 2025-12-04): a few rows of rke2/kubectl/pods, the nodes, the files
 kubectl wrote only its message to (pvc, nodesdescribe, version), the networkpolicies table, three pod logs and two
 `-previous` ones (kubectl's error where no container restarted), the etcd static pod
-manifest (trimmed), a crictl listing, the first lines of the kubelet's gzipped log, and a
-file each of systeminfo/, networking/, etcd/ and journald/.
+manifest (trimmed), a crictl listing, the kubelet's gzipped log (its first eight lines and its
+last two: RKE2's kubelet logs to agent-logs/, not to the journal), and a file each of
+systeminfo/, networking/, etcd/ and journald/.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def test_every_file_of_the_collector_is_read_or_passed_over_with_its_reason() ->
         "etcd/memberlist": "etcdctl output",
         "journald/cloud-init": "journal and syslog",
         "rke2/crictl/pods": "container runtime",
-        "rke2/agent-logs/kubelet-2025-12-02T13-58-40.483.log.gz": "component logs",
+        "rke2/agent-logs/kubelet-2025-12-02T13-58-40.483.log.gz":
+            "5 line(s) read as the kubelet journal of node w-guard-wg-cp-svtk6-lqtxw, no objects; 5 other",
         "rke2/version": "the distribution's version",
         "rke2/kubectl/pvc": "no PersistentVolumeClaim in the cluster",
         "rke2/kubectl/nodesdescribe": "kubectl's error, no objects: Error from server (Forbidden)",
@@ -107,3 +109,47 @@ def test_the_collectors_archive_reads_as_its_folder(tmp_path: Path) -> None:
     assert sorted(o.key.id for o in packed.objects) == sorted(o.key.id for o in folder.objects)
     assert sorted((g.namespace, g.pod) for g in packed.logs) == sorted((g.namespace, g.pod) for g in folder.logs)
     assert packed.capture_time == folder.capture_time
+    # the archive is named by the node, as the folder was: the kubelet's own log is its journal
+    assert [(j.host, j.unit, j.message) for j in packed.node_journal] == \
+        [(j.host, j.unit, j.message) for j in folder.node_journal] != []
+
+
+def test_the_kubelets_own_log_is_the_nodes_kubelet_journal(tmp_path: Path) -> None:
+    # RKE2's agent writes the kubelet's klog lines to agent-logs/kubelet.log (rotated to
+    # kubelet-<time>.log.gz), never to the journal (rancherlabs/support-tools#119): before, both
+    # were passed over as "component logs", so node-kubelet-failing and `kda logs node/NAME` had
+    # no kubelet line of an RKE2 node. klog prints neither year nor zone: the year is the
+    # collection's (2025-12-04), the zone stays unsaid.
+    import shutil
+
+    tree = tmp_path / "bundle"
+    shutil.copytree(DATA, tree)
+    logs = tree / ROOT / "rke2" / "agent-logs"
+    # the live log beside the rotated one (this bundle's was not published): the kubelet
+    # failing as kubernetes/kubelet#9 quotes its klog line (kubeadm, v1.18.0), as RKE2 writes it
+    (logs / "kubelet.log").write_text(
+        'I0405 05:33:40.480106    4759 server.go:417] Version: v1.18.0\n'
+        'F0405 05:33:40.511159    4759 server.go:274] failed to run Kubelet: misconfiguration: kubelet cgroup '
+        'driver: "cgroupfs" is different from docker cgroup driver: "systemd"\n')
+    r = ingest(str(tree))
+    assert r.accounting_holds() and not r.rejections, r.rejections
+    kubelet = [j for j in r.node_journal if j.unit == "kubelet"]
+    assert {j.host for j in kubelet} == {"w-guard-wg-cp-svtk6-lqtxw"}
+    rotated = [j for j in kubelet if j.source.endswith(".log.gz")]
+    assert [(j.line, j.when) for j in rotated[:1]] == [(6, "Nov 20 00:44:40 2025 (time zone not printed)")]
+    assert rotated[-1].message.startswith('E1202 13:58:39.480936    8869 dns.go:153] "Nameserver limits exceeded"')
+
+    # `kda logs node/NAME` prints them as the file holds them (no journal's prefix)
+    import subprocess
+    import sys
+
+    printed = subprocess.run([sys.executable, "-m", "analyzer", "logs", str(tree), "node/w-guard-wg-cp-svtk6-lqtxw",
+                              "-c", "kubelet", "--tail", "1"], capture_output=True, text=True, timeout=120, check=True)
+    assert printed.stdout.startswith("F0405 05:33:40.511159    4759 server.go:274] failed to run Kubelet")
+
+    import analyzer
+
+    findings = analyzer.load(str(tree)).findings
+    failing = findings[(findings.rule == "node-kubelet-failing") & (findings.status == "fail")]
+    assert list(failing.name) == ["w-guard-wg-cp-svtk6-lqtxw"]
+    assert "cgroup driver" in failing.iloc[0].message
