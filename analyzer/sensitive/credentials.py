@@ -72,6 +72,8 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
     ("url-password", ("://",), re.compile(r"(?P<pre>://[^:/@\s\"'\\]+:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
     # an Azure shared access signature: the `sig` of a SAS URL or connection string grants access
     ("sas-signature", ("sig=",), re.compile(r"(?P<pre>(?<![A-Za-z0-9_])sig=)" + _VALUE)),
+    # a K3s or RKE2 join token (`K10<CA hash>::server:<password>`), wherever it stands
+    ("k3s-token", ("k10",), re.compile(r"(?P<pre>)(?P<secret>\bK10[0-9a-f]{64}::[A-Za-z0-9_-]+:[^\s\"'\\]+)(?P<post>)")),
     ("cloud-key", ("akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "glpat-"), re.compile(
         r"(?P<pre>)(?P<secret>\b(?:AKIA|ASIA)[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}\b"
         r"|\bxox[abprs]-[A-Za-z0-9-]{10,}\b|\bglpat-[A-Za-z0-9_-]{20,}\b)(?P<post>)")),
@@ -143,6 +145,37 @@ def is_placeholder(value: str) -> bool:
     return _NOT_A_VALUE.match(value) is not None or is_already_redacted(value)
 
 
+# Go's net/http error (`Get "https://host/v1-k3s/node-token": dial tcp ...`): a request's method
+# and quoted URL, never a credential's value.
+_HTTP_REQUEST = re.compile(r'(?:get|post|put|patch|delete|head)[ \t]+\\*"https?://')
+# A quoted string that a key-like word ends: a URL ("https://host/v1-k3s/node-token") when it is one.
+_URL_BEFORE = re.compile(r'https?://[^\s"\\]*$')
+
+
+def _names_no_credential(low: str, m: re.Match[str]) -> bool:
+    """Whether a name-value match is no credential where it stands (`low`, the lower-cased text):
+    the value is Go's failed request (`node-token: Get "https://..."`), or the name is the last
+    path segment of a quoted URL (`".../v1-k3s/node-token": dial tcp ...`). Anything else, an
+    annotation's key with a slash (`"example.com/api-token": "..."`) too, stays masked.
+
+    >>> rx = next(rx for _, needles, rx in CREDENTIAL_PATTERNS if needles == ("secret", "token"))
+    >>> low = 'failed to get node-token: get "https://10.0.1.10:6443/v1-k3s/node-token": dial tcp'
+    >>> [_names_no_credential(low, m) for m in rx.finditer(low)]
+    [True, True]
+    >>> low = '"example.com/api-token": "abc123" "https://h/access-token": "abc123"'
+    >>> [_names_no_credential(low, m) for m in rx.finditer(low)]
+    [False, False]
+    """
+    if _HTTP_REQUEST.match(low, m.start("secret")):
+        return True
+    if low[m.start("secret") - 1] == '"':
+        return False  # a quoted value: a URL may key it (a config's map of endpoints to tokens)
+    name_start = m.start("pre")
+    while name_start and (low[name_start - 1].isalnum() or low[name_start - 1] in "_.-/:"):
+        name_start -= 1
+    return _URL_BEFORE.match(low, name_start, m.start("pre")) is not None and low[name_start - 1:name_start] in ('"', "")
+
+
 def _mask_spans(rx: re.Pattern[str], text: str, low: str) -> tuple[str, int]:
     """Mask what `rx` finds in the lower-cased `low`, in `text` (same length, same places)."""
     pieces: list[str] = []
@@ -150,7 +183,7 @@ def _mask_spans(rx: re.Pattern[str], text: str, low: str) -> tuple[str, int]:
     for m in rx.finditer(low):
         start, end = m.span("secret")
         secret = text[start:end]
-        if is_placeholder(secret):
+        if is_placeholder(secret) or _names_no_credential(low, m):
             continue
         pieces.append(text[done:start])
         pieces.append(MASK)

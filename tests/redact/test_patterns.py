@@ -32,6 +32,13 @@ MASKED = [
     ("https://acct.blob.core.windows.net/c/x.tar?sv=2022-11-02&sr=b&sig=a1B2%2Bc3D%3D&se=2030-01-01",
      "https://acct.blob.core.windows.net/c/x.tar?sv=2022-11-02&sr=b&sig=<redacted>&se=2030-01-01"),
     ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "<redacted>"),
+    # a K3s/RKE2 join token in its secure form (docs.k3s.io/cli/token: K10<CA hash>::<user>:<password>),
+    # under any name or none, and a token keyed by a URL or an annotation's key with a slash
+    ("token: K10" + "7c" * 32 + "::server:5e1f0a", "token: <redacted>"),
+    ("node-token: K10" + "7c" * 32 + "::node:5e1f0a", "node-token: <redacted>"),
+    ('"https://sso.example.com/oauth/access-token": "abc123"', '"https://sso.example.com/oauth/access-token": "<redacted>"'),
+    ('"example.com/api-token": "abc123"', '"example.com/api-token": "<redacted>"'),
+    ("failed to read node-token: s3cr3tvalue", "failed to read node-token: <redacted>"),
 ]
 
 # Everyday text that names credentials without holding one (seen in real dumps' logs and CRDs).
@@ -49,6 +56,19 @@ KEPT = [
     "password=$(DB_PASSWORD)",
     "Bearer token is invalid",
 ]
+
+
+def test_a_failed_request_for_a_token_is_no_token() -> None:
+    # Trimmed from a K3s edge troubleshooting note in the public code index (its repository not
+    # named there): an agent's journal, its server refusing the connection. Go's request error
+    # names the node-token's URL, and no token: before, "Get" and "dial" were masked as tokens,
+    # hiding the URL and the error the reader needs.
+    line = ('Nov 11 10:30:15 edge-node-1 k3s-agent[1234]: time="2025-11-11T10:30:15Z" level=error '
+            'msg="Failed to join cluster: failed to get node-token: Get \\"https://10.0.1.10:6443/v1-k3s/node-token\\": '
+            'dial tcp 10.0.1.10:6443: connect: connection refused"')
+    assert mask_sensitive(line) == line
+    unescaped = line.replace('\\"', '"')
+    assert mask_sensitive(unescaped) == unescaped
 
 
 @pytest.mark.parametrize(("text", "expected"), MASKED)
