@@ -43,6 +43,14 @@ NON_CONTROLLER_OWNERS = frozenset({"ConfigMap", "Secret", "Service", "Persistent
 _HASH_CHAR = "[b-df-hj-np-tv-z0-9]"
 _DEPLOYMENT_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}-{_HASH_CHAR}{{5}}$")
 _SHORT_SUFFIX_POD = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{5}}$")
+# A DaemonSet's, a ReplicationController's, a Job's and a bare ReplicaSet's pods are all named
+# <name>-<5 chars>. Where the name is an add-on's versioned controller (`kube-dns-v9`,
+# `heapster-v11`, `fluentd-gcp-v3.2.0`: the add-on manager's names, given to ReplicationControllers
+# and DaemonSets alike; kubernetes/kubernetes#17488) nothing tells which: it is said as the
+# controller (NAMED_CONTROLLER), and a listed one of any of those kinds is it.
+_VERSIONED_CONTROLLER = re.compile(r"-v\d+(?:\.\d+)*$")
+NAMED_CONTROLLER = "controller"
+NAMED_CONTROLLER_KINDS = ("DaemonSet", "ReplicationController", "Job", "ReplicaSet")
 _ORDINAL_POD = re.compile(r"^(?P<base>.+)-\d+$")
 _DEPLOYMENT_RS = re.compile(rf"^(?P<base>.+)-{_HASH_CHAR}{{6,10}}$")
 # A CronJob's pod, `<cronjob>-<minutes since the epoch>-<5 chars>` (its Job is named by the minute
@@ -88,6 +96,8 @@ def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = fro
     (('DaemonSet', 'proxymux-client'), ('Pod', 'multi-client'))
     >>> guess_from_pod_name("konnectivity-agent-server-x7b2k", None)
     ('DaemonSet', 'konnectivity-agent-server')
+    >>> guess_from_pod_name("kube-dns-v9-3453v", None)  # an add-on's versioned controller: RC or DaemonSet
+    ('controller', 'kube-dns-v9')
     >>> guess_from_pod_name("etcd-cp-1", None), guess_from_pod_name("etcd-cp-1", None, frozenset({"cp-1"}))
     (('StatefulSet', 'etcd-cp'), ('StaticPod', 'etcd'))
     >>> guess_from_pod_name("kube-apiserver-cp-1", None, control_plane=re.compile("^(kube-apiserver|etcd)-."))
@@ -118,6 +128,8 @@ def guess_from_pod_name(name: str, node: str | None, nodes: frozenset[str] = fro
     for kind, pattern in (("CronJob", _CRONJOB_POD), ("Deployment", _DEPLOYMENT_POD), ("DaemonSet", _SHORT_SUFFIX_POD),
                           ("StatefulSet", _ORDINAL_POD)):
         if m := pattern.match(name):
+            if kind == "DaemonSet" and _VERSIONED_CONTROLLER.search(m["base"]):
+                return NAMED_CONTROLLER, m["base"]
             return kind, m["base"]
     return "Pod", name
 
@@ -287,7 +299,7 @@ def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | 
     kind, name = guess_from_pod_name(pod.name, pod.view.spec.nodeName, known.nodes, known.control_plane)
     if kind in ("Pod", "StaticPod"):
         return kind, name, False
-    if kind == "DaemonSet" and (_ran_to_its_end(pod) or _catalog_controller(name) == "Job"):
+    if kind in ("DaemonSet", NAMED_CONTROLLER) and (_ran_to_its_end(pod) or _catalog_controller(name) == "Job"):
         # a Job's pods are named <job>-<5 chars> too; a DaemonSet's pod restarts, never completes
         # (k3s#3389: helm-install-traefik-vn7wv Completed was listed as a DaemonSet), and a
         # component the catalog knows as a Job's is one while it waits or runs (rke2#585's Pending
@@ -297,14 +309,15 @@ def _table_pod_group(pod: KubeObject, known: _Known) -> tuple[str, str, bool] | 
         # a DaemonSet named <name>-<8 hex> (k3s's svclb-<service>-<its uid's first 8 hex>) has
         # pods that read as a Deployment's where those hex hold no vowel (svclb-traefik-32f6769d-6f4mf)
         kind, name = "DaemonSet", pod.name.rsplit("-", 1)[0]
-    if kind == "Deployment" or kind == "DaemonSet":
+    if kind in ("Deployment", "DaemonSet", NAMED_CONTROLLER):
         # <replicaset>-<5 chars>: a ReplicaSet a describe or the dump named decides
         rs_name = pod.name.rsplit("-", 1)[0]
         if (ns, rs_name) in known.rs_owner:
             return None
         if (ns, rs_name) in known.rs_groups:
             return known.rs_groups[(ns, rs_name)]
-    if (kind, ns, name) in known.present:
+    if any((listed, ns, name) in known.present for listed in (NAMED_CONTROLLER_KINDS if kind == NAMED_CONTROLLER
+                                                                else (kind,))):
         return None
     return kind, name, True
 

@@ -306,6 +306,29 @@ coredns-788d98cc7b-lmngh                  1/1     Unknown    0          68m
     ]
 
 
+def test_an_add_ons_versioned_controller_is_said_without_a_kind() -> None:
+    # Trimmed from a Kubernetes-on-Vagrant write-up in the public code index (its repository not
+    # named there; kubectl of 2015-16): kube-dns-v9 was the add-on manager's ReplicationController
+    # (kubernetes/kubernetes#17488), whose pods are named <rc>-<5 chars> as a DaemonSet's are.
+    # Before: "DaemonSet kube-system/kube-dns-v9", a kind the cluster never ran.
+    pasted = """\
+NAMESPACE     NAME                                  READY     STATUS             RESTARTS   AGE
+kube-system   kube-apiserver-172.17.4.50            1/1       Running            0          11m
+kube-system   kube-dns-v9-3453v                     2/4       CrashLoopBackOff   9          9m
+kube-system   kube-proxy-6mnxk                      1/1       Running            0          11m
+"""
+    rows = _rows(analyzer.load(pasted))
+    assert ("kube-system", "controller", "kube-dns-v9", 1, 0, True) in rows
+    assert ("kube-system", "DaemonSet", "kube-proxy", 1, 1, True) in rows  # (a name of no version: as before)
+    # a listed controller of any kind that names such pods is the component's row itself
+    listed = pasted + """
+NAMESPACE     NAME          DESIRED   CURRENT   READY     AGE
+kube-system   kube-dns-v9   1         1         0         9m
+"""
+    kinds = {(kind, name) for _, kind, name, *_ in _rows(analyzer.load(listed))}
+    assert ("controller", "kube-dns-v9") not in kinds
+
+
 def test_a_described_pod_with_an_owner_is_no_static_pod() -> None:
     # A Pending describe shows `Node: <none>` and the table row no node either; its Controlled By
     # still says what owns it (was: read as a pasted static pod, for having no node).
