@@ -44,6 +44,8 @@ class Profiles:
     cni_of_network: dict[str, str] = field(default_factory=dict)
     # distribution -> (the CNI, the node spec field every node has when it runs it)
     cni_without_pods: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # distribution -> where its owner changes a component the provider reconciles (not its spec)
+    managed_changes: dict[str, str] = field(default_factory=dict)
 
     def is_system_namespace(self, namespace: str) -> bool:
         """Whether workloads in this namespace are cluster components rather than applications."""
@@ -114,6 +116,10 @@ def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
     for profile in dists.values():
         if profile.based_on and profile.based_on not in dists:
             raise ValueError(f"{path.name}: {profile.name} is based on unknown {profile.based_on!r}")
+    managed_changes = {str(k): str(v) for k, v in (data.get("managed_changes") or {}).items()}
+    for name in managed_changes:
+        if name not in dists:
+            raise ValueError(f"{path.name}: managed_changes names unknown distribution {name!r}")
     components = system_namespaces().components  # one list with the findings' (model/data)
     return Profiles(
         distributions=dists,
@@ -130,4 +136,5 @@ def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
         cni_of_network=dict(data.get("cni_network_names") or {}),
         cni_without_pods={dist: (entry["cni"], entry["nodes_have"])
                           for dist, entry in (data.get("cni_without_pods") or {}).items()},
+        managed_changes=managed_changes,
     )

@@ -9,6 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from analyzer.distributions.catalog import load_catalog
+from analyzer.distributions.profiles import load_profiles
 from analyzer.findings.components import running_components
 from analyzer.findings.facts import objects_named
 from analyzer.findings.types import Finding
@@ -51,8 +52,15 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
         elif f.category in HYGIENE_CATEGORIES and f.severity != "info":
             out.append(f.as_info(managed=signal))
         else:
-            out.append(replace(f, managed=signal))
+            out.append(replace(f, managed=signal, remediation=_where_to_change(cluster, f.remediation)))
     return out
+
+
+def _where_to_change(cluster: AnalyzedDump, remediation: str) -> str:
+    """A remedy on a provider-managed object, followed by where the distribution's owner makes
+    such a change (profiles.yaml managed_changes): an edit to its spec is written back."""
+    where = load_profiles().managed_changes.get(cluster.distribution.name, "")
+    return f"{remediation} {where}" if where and remediation else remediation or where
 
 
 @cache

@@ -215,3 +215,45 @@ def test_akss_cilium_dataplane_is_akss_a_byocni_one_is_not() -> None:
 
     assert marked(AKS_CILIUM_ROWS) == {"cilium-mm6vk", "cilium-operator-fb4c58f8d-zdmbs"}
     assert marked("\n".join(r for r in AKS_CILIUM_ROWS.splitlines() if "azure-cns" not in r) + "\n") == set()
+
+
+# Trimmed from dankim's OKE Generic VNIC Attachment write-up (a Korean blog's `kubectl get po -n
+# kube-system` on a new OKE cluster, 2026; code index id 60378064544): CoreDNS and its autoscaler
+# Pending, the only node tainted as a system pool. The write-up fixed it in the CoreDNS add-on's
+# configuration (tolerations, node selectors): a toleration added to the Deployment with kubectl
+# is written back by OKE. Before, the remedy said only 'relax nodeSelector/affinity, add tolerations'.
+OKE_ROWS = """\
+```bash
+kubectl get po -n kube-system
+```
+
+```text
+NAME                                  READY   STATUS    RESTARTS   AGE
+coredns-7949666f46-frvx4              0/1     Pending   0          6m35s
+csi-oci-node-shmgq                    1/1     Running   0          5m20s
+kube-dns-autoscaler-9b5569b69-ddqbr   0/1     Pending   0          6m35s
+kube-proxy-bxb2r                      1/1     Running   0          5m20s
+proxymux-client-rhn65                 1/1     Running   0          5m20s
+vcn-native-ip-cni-5tpzp               2/2     Running   0          5m20s
+```
+"""
+
+
+def _remedies(text: str) -> dict[tuple[str, str], str]:
+    cluster = analyzer.load({"issue.md": text})
+    return {(f.rule, f.name): f.remediation for f in collect_findings(cluster) if f.status == "fail"}
+
+
+def test_a_remedy_on_a_provider_managed_component_says_where_the_provider_takes_the_change() -> None:
+    remedies = _remedies(OKE_ROWS)
+    for key in (("pod-pending", "coredns-7949666f46-frvx4"), ("pod-pending", "kube-dns-autoscaler-9b5569b69-ddqbr"),
+                ("critical-component-unhealthy", "coredns")):
+        assert "add tolerations" in remedies[key] or "Fix this component first" in remedies[key]  # the rule's own
+        assert "OKE writes this component back" in remedies[key] and "oci ce cluster update-addon" in remedies[key]
+
+
+def test_a_remedy_on_an_owners_object_is_the_rules_own() -> None:
+    remedies = _remedies(GKE_ROWS)
+    assert "GKE's add-on" in remedies[("pod-pending", "event-exporter-gke-7bf6c99dcb-grmz7")]
+    web = remedies[("pod-pending", "web-7bf6c99dcb-abcde")]
+    assert "add tolerations" in web and "GKE" not in web and "add-on" not in web
