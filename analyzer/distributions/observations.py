@@ -329,6 +329,13 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
             obs.add("configmap_name", key.name, oid, key.kind, None)
     for event in events:
         _observe_event(obs, event, profiles)
+    for log in getattr(cluster.ingest, "logs", None) or ():
+        # a system pod known only from its log (`kubectl logs POD -n kube-system` pasted alone) is
+        # a system workload as its table row would be, and its events are
+        if log.pod and log.pod not in obs.values("workload_name") and (
+                not log.namespace or profiles.is_system_namespace(log.namespace)):
+            obs.add("workload_name", log.pod, f"core/Pod/{log.namespace}/{log.pod}, its log at line {log.line}",
+                    WORKLOAD, None)
     _observe_node_name_suffixes(obs)
     namespaces.pop("", None)
     for ns in sorted(namespaces):
