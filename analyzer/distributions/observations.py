@@ -300,6 +300,9 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
             spec = o.view.spec
             if spec is not None and spec.clusterIP:
                 obs.add("service_ip", f"{key.name}={spec.clusterIP}", key.id, kind, None)
+            if spec is not None and key.name == "kubernetes" and ns in ("", "default"):
+                for port in spec.ports or ():
+                    obs.add("service_port", f"kubernetes={port.port}/{port.protocol or 'TCP'}", key.id, kind, None)
         elif kind == "Namespace":
             namespaces.setdefault(key.name, profiles.is_system_namespace(key.name))
             for annotation in (o.view.metadata.annotations or {}):

@@ -170,6 +170,12 @@ def service_cluster_ip(pattern: str) -> Matcher:
     return _search(pattern)
 
 
+def service_port(pattern: str) -> Matcher:
+    """A port of the API server's Service (`default/kubernetes`), as `kubernetes=PORT/PROTOCOL`
+    (whole): a distribution that tunnels to its nodes may publish its tunnel's port there too."""
+    return _fullmatch(pattern)
+
+
 def cli_tool(pattern: str) -> Matcher:
     """A transcript ran kubectl through this client (`oc`, `microk8s kubectl`): whole name."""
     return _fullmatch(pattern)
@@ -217,6 +223,7 @@ SIGNALS: dict[str, SignalType] = {
         _signal(namespace_annotation_key_prefix, "namespace_annotation_key"),
         _signal(pull_secret_name, "secret_name"),
         _signal(service_cluster_ip, "service_ip"),
+        _signal(service_port, "service_port"),
         _signal(cli_tool, "cli_tool"),
         _signal(event_source, "event_source"),
     )

@@ -31,7 +31,7 @@ SIGNALS = {
     "kubelet_version_regex", "os_image_regex", "node_name_regex", "workload_name", "configmap_name",
     "api_group", "image_registry_regex", "namespace_name", "namespace_annotation_key_prefix",
     "pull_secret_name", "cli_tool", "pod_annotation", "event_source", "system_object_label", "system_workload",
-    "service_cluster_ip", "node_name_suffix",
+    "service_cluster_ip", "node_name_suffix", "service_port",
 }
 # Signals whose pattern is a regular expression (the others are literal prefixes or key=value).
 REGEX_SIGNALS = {"kubelet_version_regex", "os_image_regex", "node_name_regex", "workload_name",

@@ -54,3 +54,26 @@ def test_mirror_pods_of_nodes_named_by_address_are_one_static_pod_component(tmp_
     rows = cluster.tables["components"]
     proxymux = rows[rows["component"] == "proxymux-client"]
     assert proxymux[["kind", "name", "desired", "ready"]].values.tolist() == [["StaticPod", "proxymux-client", 3, 3]]
+
+
+# Trimmed from an OKE write-up's `kubectl get services` (code index id 1025873941; the same
+# kubernetes row in OKE's mushop and kueue write-ups): OKE publishes its proxymux tunnel's port
+# 12250 on the API server's Service. Before, the listing was of distribution unknown.
+OKE_SERVICES = """\
+kubectl get services
+NAME           TYPE           CLUSTER-IP     EXTERNAL-IP      PORT(S)             AGE
+helloworldpy   LoadBalancer   10.96.89.168   xx.xx.xx.xxx     80:30915/TCP        7m43s
+kubernetes     ClusterIP      10.96.0.1      <none>           443/TCP,12250/TCP   16h
+"""
+
+
+def test_the_api_servers_service_with_okes_tunnel_port_tells_oke() -> None:
+    dist = analyzer.load({"services.md": OKE_SERVICES}).distribution
+    assert dist.name == "oke"
+    assert [(e.signal, e.value, e.object) for e in dist.evidence] == [
+        ("service_port", "kubernetes=12250/TCP", "core/Service/default/kubernetes")]
+
+
+def test_the_api_servers_service_without_it_tells_nothing() -> None:
+    dist = analyzer.load({"services.md": OKE_SERVICES.replace("443/TCP,12250/TCP", "443/TCP          ")}).distribution
+    assert dist.name == "unknown"

@@ -57,6 +57,8 @@ CASES = [
     # MicroK8s's service range (canonical/microk8s#568's `get all`); kubeadm's default range is not it
     ("service_cluster_ip", r"^(kubernetes=10\.152\.183\.1|kube-dns=10\.152\.183\.10)$", "kube-dns=10.152.183.10", True),
     ("service_cluster_ip", r"^(kubernetes=10\.152\.183\.1|kube-dns=10\.152\.183\.10)$", "kubernetes=10.96.0.1", False),
+    ("service_port", "kubernetes=12250/TCP", "kubernetes=12250/TCP", True),
+    ("service_port", "kubernetes=12250/TCP", "kubernetes=112250/TCP", False),
     ("cli_tool", "oc", "oc", True),
     ("cli_tool", "microk8s kubectl", "microk8s kubectl", True),
     ("cli_tool", "oc", "microk8s kubectl", False),
