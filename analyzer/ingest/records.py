@@ -158,6 +158,15 @@ class KubeObject:
             self.mapped.check_unchanged()
         return orjson.loads(self.raw.resolve() if isinstance(self.raw, LazyRaw) else self.raw)
 
+    def __repr__(self) -> str:
+        # What a notebook shows of an object: which one, read where. Never its view or body,
+        # which hold what the tables mask (credential-looking env values and annotations) and
+        # run to thousands of characters; body() is the explicit way to the whole object.
+        kind = f"{self.kind}.{self.key.group}" if self.key.group else self.kind
+        where = f"{self.namespace}/{self.name}" if self.namespace else self.name
+        at = f" ({self.provenance.location})" if self.provenance.location else ""
+        return f"<KubeObject {kind} {where} from {self.provenance.source}{at}>"
+
 
 @dataclass(frozen=True, slots=True)
 class LogRecord:
@@ -178,6 +187,13 @@ class LogRecord:
     # split, joined; a rotated file's lines before them): (line of text, line of the file it is,
     # that file or "" for `source`), in order.
     places: tuple[tuple[int, int, str], ...] = ()
+
+    def __repr__(self) -> str:
+        # Which log, not its text: a log runs to megabytes and may quote a token that the
+        # findings' evidence masks; `.text` is the explicit way to the lines.
+        run = " (previous)" if self.previous else ""
+        return (f"<LogRecord {self.namespace}/{self.pod}/{self.container}{run}: {self.line_count} lines "
+                f"from {self.source} line {self.line}>")
 
     @property
     def line_count(self) -> int:
