@@ -71,6 +71,28 @@ class DumpDiff:
             "incidents": self.incidents,
         }
 
+    # What a notebook shows of analyzer.diff(...): the headline and the listing `kda diff`
+    # prints, not the dataclass's lists of dicts (every changed field of every object, on one line).
+    def __repr__(self) -> str:
+        from analyzer.diff.render import summary_lines
+
+        s = self.same_cluster
+        return "\n".join([f"<DumpDiff {self.old['name']} -> {self.new['name']}: same cluster "
+                          f"{s['verdict']} (confidence {s['confidence']:.2f})>",
+                          *(f"  {line}" for line in summary_lines(self.to_dict())),
+                          "  (.text() lists them; .to_dict() is the kda diff --format json contract)"])
+
+    def text(self) -> str:
+        """What `kda diff` prints: the verdict, the counts, then each change."""
+        from analyzer.diff.render import as_text
+
+        return as_text(self.to_dict())
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(self.text())}</pre>"
+
     @property
     def empty(self) -> bool:
         """Nothing added, removed or changed, and no finding new or resolved."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import html
 from collections import defaultdict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -69,6 +70,9 @@ class Affected:
         return len(self.path) - 1
 
 
+REPR_LINES = 20  # nodes a Reach's plain repr lists; its HTML and to_frame() have them all
+
+
 @dataclass(frozen=True, slots=True)
 class Reach:
     """The answer to impact() or dependencies(): the nodes reached from `root`, nearest first."""
@@ -104,10 +108,26 @@ class Reach:
 
     def text(self) -> str:
         """A readable listing, one line per node with the path that reaches it."""
-        title = "impact of" if self.query == "impact" else "dependencies of"
-        lines = [f"{title} {self.root}: {len(self)} objects"]
+        lines = [self._title()]
         lines += [f"  {a.effect:9} {format_path(a.path)}" for a in self.affected]
         return "\n".join(lines)
+
+    def _title(self) -> str:
+        title = "impact of" if self.query == "impact" else "dependencies of"
+        return f"{title} {self.root}: {len(self)} objects"
+
+    # What a notebook shows of cluster.impact(...): the listing, not the dataclass's nested
+    # Affected and Step records (a page of them for one DaemonSet).
+    def __repr__(self) -> str:
+        lines = self.text().splitlines()
+        if len(lines) > REPR_LINES + 1:
+            more = len(lines) - 1 - REPR_LINES
+            lines = [*lines[:REPR_LINES + 1], f"  ... {more} more (.text() or .to_frame() has all)"]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        frame = self.to_frame().drop(columns="node")
+        return f"<p><b>{html.escape(self._title())}</b></p>{frame.to_html(index=False, escape=True)}"
 
 
 def format_path(path: tuple[Step, ...]) -> str:

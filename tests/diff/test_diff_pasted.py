@@ -54,3 +54,17 @@ def test_node_tables_before_and_after_an_upgrade() -> None:
     # k9s-04 is only in the second paste: a paste may show some rows, so it is not 'added'
     assert d["added"] == [] and [n["objects"] for n in d["not_comparable"]] == [1]
 
+
+
+def test_a_diff_in_a_notebook_shows_its_headline_and_listing() -> None:
+    before = analyzer.load(str(DATA / "kubespray-upgrade-before.txt"))
+    after = analyzer.load(str(DATA / "kubespray-upgrade-after.txt"))
+    d = diff(before, after)
+    head = repr(d).splitlines()
+    assert head[0] == "<DumpDiff kubespray-upgrade-before -> kubespray-upgrade-after: same cluster same (confidence 0.53)>"
+    assert head[1] == "  objects: 0 added, 0 removed, 3 changed, 0 unchanged"
+    assert "column VERSION" not in repr(d)  # the listing is .text()'s, what kda diff prints
+    out = CliRunner().invoke(app, ["diff", str(DATA / "kubespray-upgrade-before.txt"),
+                                   str(DATA / "kubespray-upgrade-after.txt")]).output
+    assert d.text().splitlines()[2:] == out.splitlines()[2:len(d.text().splitlines())]
+    assert "column VERSION: v1.6.2+coreos.0 -&gt; v1.6.4+coreos.0" in d._repr_html_()

@@ -18,6 +18,7 @@ from conftest import REALDATA
 
 import analyzer
 from analyzer.graph import dangling
+from analyzer.graph.queries import REPR_LINES
 
 EXPECTED_EDGES = {
     "kubeadm/sbctl-kurl-supportbundle": {
@@ -100,3 +101,20 @@ def test_harvester_bundle_calls_nothing_missing_that_its_paths_did_not_collect()
     g = analyzer.load(path).graph
     assert g.nodes["apps/StatefulSet/harvester-system/kube-vip-cloud-provider"]["state"] == "not_collected"
     assert dangling(g).empty
+
+
+def test_an_impact_in_a_notebook_lists_its_paths_not_its_records():
+    # 77 objects of the kURL bundle depend on its node troubleshoot-demo-001: cluster.impact(...) in a
+    # notebook is its listing, cut after REPR_LINES nodes, and a table of every one in HTML.
+    path = REALDATA / "kubeadm/sbctl-kurl-supportbundle"
+    if not path.exists():
+        pytest.skip("shared realdata not beside the repo")
+    reach = analyzer.load(path).impact("Node/troubleshoot-demo-001")
+    shown = repr(reach).splitlines()
+    assert shown[0] == f"impact of core/Node//troubleshoot-demo-001: {len(reach)} objects"
+    assert shown[1:-1] == reach.text().splitlines()[1:REPR_LINES + 1]
+    assert shown[-1] == f"  ... {len(reach) - REPR_LINES} more (.text() or .to_frame() has all)"
+    assert "Affected(" not in repr(reach)
+    page = reach._repr_html_()
+    assert page.count("</tr>") == len(reach) + 1  # the header and one row per object
+    assert "<-scheduled_on- core/Pod/" not in page and "&lt;-scheduled_on- core/Pod/" in page
