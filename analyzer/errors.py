@@ -16,6 +16,10 @@ class InputError(AnalyzerError):
         self.reason = reason
 
 
+class MissingInputError(InputError, FileNotFoundError):
+    """A path handed to analyzer.load names nothing (a FileNotFoundError too, as open() raises)."""
+
+
 class UnknownObjectError(AnalyzerError, KeyError):
     """A query named an object that is not in the dump."""
 

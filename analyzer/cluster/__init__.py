@@ -245,7 +245,8 @@ def load(*inputs: Any, name: str | None = None, show_sensitive: bool = False) ->
     """Read dumps (paths, "-", bytes, text, or {path: content} maps) into one Cluster.
 
     A `str` that is not an existing path and contains a newline, or opens with `{` or `[` (one
-    line of JSON), is taken as dump text.
+    line of JSON), is taken as dump text. A path that names nothing raises MissingInputError
+    (a FileNotFoundError), naming the closest names beside it.
     """
     from analyzer.ingest.tree import MemoryTree
 
@@ -253,9 +254,27 @@ def load(*inputs: Any, name: str | None = None, show_sensitive: bool = False) ->
     for i, spec in enumerate(inputs):
         if isinstance(spec, str) and _is_dump_text(spec) and not os.path.exists(spec):
             specs.append(MemoryTree({"": spec}, name=f"<text {i}>"))
+        elif isinstance(spec, str | os.PathLike) and str(spec) != "-" and not os.path.exists(spec):
+            # A mistyped path in a notebook raises, as open() would, rather than give a Cluster
+            # of nothing that reads on as empty tables (kda says it once and exits 2).
+            raise _missing_input(spec)
         else:
             specs.append(spec)
     return Cluster(ingest(*specs), name=name, show_sensitive=show_sensitive)
+
+
+def _missing_input(spec: str | os.PathLike[str]) -> Exception:
+    from difflib import get_close_matches
+
+    from analyzer.errors import MissingInputError
+
+    path = Path(spec)
+    reason = "no such file or folder"
+    if path.name and path.parent.is_dir():
+        near = get_close_matches(path.name, [p.name for p in path.parent.iterdir()], n=3)
+        if near:
+            reason += f"; did you mean {', '.join(str(path.parent / n) for n in near)}?"
+    return MissingInputError(str(spec), reason)
 
 
 def _is_dump_text(spec: str) -> bool:
