@@ -601,11 +601,15 @@ class PhaseStatus(Struct, gc=False):
     conditions: list[Condition] | None = None
 
 
+class ClaimStatus(PhaseStatus, gc=False):
+    accessModes: list[str] | None = None  # those granted: what kubectl get pvc prints
+
+
 class PersistentVolumeClaimView(
     ObjectView, kw_only=True
 ):
     spec: ClaimSpec = field(default_factory=ClaimSpec)
-    status: PhaseStatus = field(default_factory=PhaseStatus)
+    status: ClaimStatus = field(default_factory=ClaimStatus)
 
 
 class ClaimRef(Struct, gc=False):

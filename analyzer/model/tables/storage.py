@@ -42,7 +42,8 @@ def build(cluster: Dump) -> dict[str, pd.DataFrame]:
         c["phase"].append(status.phase)
         c["storage_class"].append(spec.storageClassName)
         c["volume"].append(spec.volumeName or None)
-        c["access_modes"].append(joined(spec.accessModes or ()))
+        # Those asked for; a pasted `get pvc` row shows only those granted (its ACCESS MODES).
+        c["access_modes"].append(joined(spec.accessModes or status.accessModes or ()))
         unreadable: list[str] = []
         requested, = quantities(requests, STORAGE, "requests", unreadable)
         capacity, = quantities(status.capacity, STORAGE, "capacity", unreadable)
