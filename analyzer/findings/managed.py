@@ -51,9 +51,16 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
             out.append(f)
         elif f.category in HYGIENE_CATEGORIES and f.severity != "info":
             out.append(f.as_info(managed=signal))
-        else:
+        elif f.severity in _ACTED_ON:
             out.append(replace(f, managed=signal, remediation=_where_to_change(cluster, f.remediation)))
+        else:  # (history, a log line, hygiene: nothing to change, so no word on where to change it)
+            out.append(replace(f, managed=signal))
     return out
+
+
+# The severities of a finding someone acts on now: its remedy on a managed component says where
+# the provider takes the change.
+_ACTED_ON = frozenset({"warning", "critical"})
 
 
 def _where_to_change(cluster: AnalyzedDump, remediation: str) -> str:

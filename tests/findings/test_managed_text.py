@@ -3,6 +3,8 @@ catalog's platform components of the distribution the dump was detected as."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import analyzer
 from analyzer.findings import collect_findings
 
@@ -257,3 +259,14 @@ def test_a_remedy_on_an_owners_object_is_the_rules_own() -> None:
     assert "GKE's add-on" in remedies[("pod-pending", "event-exporter-gke-7bf6c99dcb-grmz7")]
     web = remedies[("pod-pending", "web-7bf6c99dcb-abcde")]
     assert "add tolerations" in web and "GKE" not in web and "add-on" not in web
+
+
+def test_an_info_finding_on_a_provider_managed_component_says_nothing_of_where_to_change_it() -> None:
+    # sample_dumps/oke (generated, see sample_dumps/README.md): kube-flannel's previous container
+    # logged an i/o timeout at start-up (history, info) and proxymux-client carries a deprecated
+    # annotation (hygiene, info). Both are OKE's, and neither asks for a change now.
+    cluster = analyzer.load(str(Path(__file__).parents[2] / "sample_dumps" / "oke"))
+    managed = [f for f in collect_findings(cluster) if f.status == "fail" and f.managed]
+    info = [f for f in managed if f.severity == "info"]
+    assert {f.rule for f in info} >= {"pod-log-errors", "deprecated-annotation"}
+    assert not any("OKE writes this component back" in f.remediation for f in info)
