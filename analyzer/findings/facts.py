@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.types import Evidence
 from analyzer.ingest.records import KubeObject
+from analyzer.ingest.result import STATUS_SIGNALS
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
@@ -246,6 +247,9 @@ def object_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:
 # Capture signals that are the objects' own writes: a capture they date is the newest creation (or
 # write) the dump holds, so an age under it is a lower bound, never "only minutes old".
 WRITE_SIGNALS = frozenset({"creationTimestamp", "managedFields"})
+# ... and with the objects' own status times (a condition's change, a sync's end): a capture that
+# these date came then or later, so how long a custom resource's wait has lasted is not known.
+LOWER_BOUND_SIGNALS = WRITE_SIGNALS | STATUS_SIGNALS
 
 
 def known_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:

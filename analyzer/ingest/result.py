@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from analyzer.ingest.records import STAMP_WIDTH, KubeObject, LogRecord, Rejection
@@ -14,6 +16,7 @@ from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS, is_builtin_group
 
 # Capture-time signals are API timestamps exactly (a date alone or a space for "T" is no signal).
 from analyzer.kube.time import parse_strict_time as _parse
+from analyzer.safeyaml import load_yaml
 
 # Kinds a support engineer expects a complete dump to have; coverage reports which of these
 # the dump did not collect, so later stages can tell "missing" from "not collected".
@@ -235,7 +238,7 @@ TIMESTAMP_RX = re.compile(r"^(?:19[7-9]\d|2[01]\d\d|22[0-5]\d|226[01])-\d\d-\d\d
 SIGNAL_CONFIDENCE: dict[str, str] = {
     "bundle metadata": "high", "node heartbeat": "high", "lease renewal": "high", "session clock": "medium",
     "event": "medium", "container state": "medium", "condition transition": "medium",
-    "taint timeAdded": "medium", "age since creation": "medium", "managedFields": "low", "creationTimestamp": "low",
+    "taint timeAdded": "medium", "status time": "medium", "age since creation": "medium", "managedFields": "low", "creationTimestamp": "low",
     # a write-up's "Generated: 2025-09-20 17:05:47 CEST": when its outputs were taken, as its
     # author (or script) says; weaker than what the API server wrote (see _estimate)
     "write-up header": "medium",
@@ -252,7 +255,7 @@ _LIVE_SIGNALS = frozenset({"node heartbeat", "lease renewal", "event"})
 STITCH_GAP = timedelta(days=2)
 # Status times cannot be newer than the capture: far newer than every heartbeat, they come from
 # a later capture than the heartbeats.
-_STATUS_SIGNALS = frozenset({"container state", "condition transition"})
+STATUS_SIGNALS = frozenset({"container state", "condition transition", "status time"})
 # A signal within this of the newest one backs the estimate up.
 _CORROBORATES = timedelta(minutes=15)
 
@@ -416,7 +419,7 @@ class _Collect:
         if not ts or not isinstance(ts, str) or not TIMESTAMP_RX.match(ts):
             return
         source = obj.provenance.source if obj is not None else ""
-        if signal in _STATUS_SIGNALS:
+        if signal in STATUS_SIGNALS:
             self.seen.status.append((ts, source))
         elif SIGNAL_CONFIDENCE[signal] == "low":
             self.seen.writes.append((ts, source))
@@ -473,7 +476,7 @@ def _clock_ahead(objects: list[KubeObject], seen: _Newest) -> tuple[set[int], st
     if not beats or event is None or abs(max(beats) - event) > _CORROBORATES:
         return None
     live = max(max(beats), event)
-    newest = max((t for k in _STATUS_SIGNALS if k in seen.best and (t := _parse(seen.best[k][0])) is not None),
+    newest = max((t for k in STATUS_SIGNALS if k in seen.best and (t := _parse(seen.best[k][0])) is not None),
                  default=None)
     if newest is None or not CLOCK_AHEAD < newest - live < STITCH_GAP:
         return None
@@ -511,7 +514,7 @@ def _may_be_stitched(seen: _Newest) -> bool:
         return max((t for t in times if t is not None), default=None)
 
     live = newest(_LIVE_SIGNALS)
-    status = newest(_STATUS_SIGNALS)
+    status = newest(STATUS_SIGNALS)
     low = newest(k for k, level in SIGNAL_CONFIDENCE.items() if level == "low")
     trusted = newest(k for k, level in SIGNAL_CONFIDENCE.items() if level != "low")
     return bool((live and status and status - live > STITCH_GAP)
@@ -534,7 +537,12 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
                     newest = t
             see("managedFields", newest or None, obj, "metadata.managedFields.time")
         kind = obj.kind
-        if kind not in _TIMED_KINDS or not is_builtin_group(kind, obj.key.group):
+        group = obj.key.group
+        if kind not in _TIMED_KINDS or not is_builtin_group(kind, group):
+            # A custom resource's status times (an Argo CD sync's end) were written before the
+            # capture too; built-in kinds without a group are none (most objects of a dump).
+            if group and not is_builtin_group(kind, group):
+                _see_custom_status(obj, see)
             continue  # a custom resource named like a built-in kind has fields of its own
         if kind == "Pod":
             status = v.status
@@ -695,6 +703,36 @@ def _newest_transition(conditions: Any) -> str | None:
 
 
 _TIMED_KINDS = frozenset({"Node", "Event", "Pod", "Lease"})
+
+
+@cache
+def _custom_status_times() -> tuple[tuple[str, ...], ...]:
+    """The paths under `status` of the times custom resources' status states (status_times.yaml)."""
+    text = resources.files("analyzer.ingest").joinpath("status_times.yaml").read_text("utf-8")
+    return tuple(tuple(str(path).split(".")) for path in load_yaml(text))
+
+
+def _see_custom_status(obj: KubeObject, see: Any) -> None:
+    """A custom resource's newest condition transition and newest status time (status_times.yaml)."""
+    body = obj.body()
+    status = body.get("status") if isinstance(body, dict) else None
+    if not isinstance(status, dict):
+        return
+    conditions = status.get("conditions")
+    newest = ""
+    for c in conditions if isinstance(conditions, list) else ():
+        t = c.get("lastTransitionTime") if isinstance(c, dict) else None
+        if isinstance(t, str) and t > newest and TIMESTAMP_RX.match(t):
+            newest = t
+    see("condition transition", newest or None, obj, "status.conditions.lastTransitionTime")
+    newest, field = "", ""
+    for path in _custom_status_times():
+        value: Any = status
+        for step in path:
+            value = value.get(step) if isinstance(value, dict) else None
+        if isinstance(value, str) and value > newest and TIMESTAMP_RX.match(value):
+            newest, field = value, "status." + ".".join(path)
+    see("status time", newest or None, obj, field)
 
 
 def _estimate(seen: _Newest) -> CaptureEstimate:

@@ -492,3 +492,35 @@ def test_the_heartbeat_of_a_kubelet_that_stopped_posting_is_no_live_signal() -> 
     estimate = analyzer.load({"describe-node.txt": STOPPED_POSTING}).ingest.capture
     assert (estimate.signal, estimate.confidence) == ("condition transition", "medium")
     assert estimate.time.isoformat() == "2016-09-10T17:39:26+00:00"
+
+
+_CUSTOM_STATUS_TIMES = Path(__file__).parent / "data" / "custom-status-times"
+
+
+def test_a_custom_resources_status_times_count_towards_the_capture() -> None:
+    # A pasted Argo CD Application alone (tests/ingest/data/custom-status-times, from
+    # pluhin/sa.it-academy.by): created 09:43:56, its sync failed at 09:49:06, the controller
+    # compared it last at 10:01:06. The capture came after all three, not at its creation.
+    cluster = analyzer.load(str(_CUSTOM_STATUS_TIMES / "argocd-application-sync-failed.yaml"))
+    capture = cluster.capture
+    assert capture.time.isoformat() == "2022-06-04T10:01:06+00:00"
+    assert (capture.signal, capture.confidence) == ("status time", "medium")
+    assert "Application/argocd/jen status.reconciledAt" in capture.where
+
+
+def test_a_custom_resources_times_ahead_do_not_move_the_capture() -> None:
+    # A cert-manager Certificate (from vesoft-inc/nebula-operator doc/user/webhook.md): its
+    # renewalTime and notAfter are when it will be renewed and expire, weeks after the capture.
+    capture = analyzer.load(str(_CUSTOM_STATUS_TIMES / "cert-manager-certificate-renewal-ahead.yaml")).capture
+    assert capture.time.isoformat() == "2023-09-29T04:15:20+00:00"
+    assert capture.signal == "condition transition"
+
+
+def test_a_custom_resource_named_like_a_built_in_kind_is_read_as_custom() -> None:
+    # Hand-written: longhorn.io's Node keeps conditions of its own; its transition counts, and
+    # it is no heartbeat of a cluster node.
+    node = {"apiVersion": "longhorn.io/v1beta2", "kind": "Node",
+            "metadata": {"name": "n1", "namespace": "longhorn-system", "creationTimestamp": "2023-01-01T00:00:00Z"},
+            "status": {"conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2023-01-02T00:00:00Z"}]}}
+    capture = _load({"a.yaml": [node]}).capture
+    assert (capture.time.isoformat(), capture.signal) == ("2023-01-02T00:00:00+00:00", "condition transition")

@@ -12,7 +12,7 @@ from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
-    WRITE_SIGNALS,
+    LOWER_BOUND_SIGNALS,
     age_at_capture,
     age_text,
     ago,
@@ -102,9 +102,10 @@ def in_progress_while() -> dict[str, timedelta]:
 def _work_under_way(cluster: AnalyzedDump, obj: KubeObject, conditions: list[Any]) -> str:
     """'Issuing=True for 12s' when a condition of the object says its work is under way and began
     within its grace before the capture ('' else: none, too old, or its age not known, as when
-    the capture is dated by the objects' own writes)."""
+    the capture is dated by the objects' own writes or status times: the newest of them, maybe
+    this very condition, says the capture came then or later, not how much later)."""
     estimate = getattr(cluster, "capture", None)
-    if estimate is not None and estimate.signal in WRITE_SIGNALS:
+    if estimate is not None and estimate.signal in LOWER_BOUND_SIGNALS:
         return ""
     graces = in_progress_while()
     for cond in conditions:

@@ -12,7 +12,7 @@ from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
-    WRITE_SIGNALS,
+    LOWER_BOUND_SIGNALS,
     age_at_capture,
     age_text,
     ago,
@@ -169,10 +169,10 @@ def _judge(cluster: AnalyzedDump, obj: KubeObject, body: dict[str, Any], field: 
     if severity is None:  # a wait: normal while young, stuck once it has lasted
         age = timedelta(seconds=pasted_age) if when is None and pasted_age is not None \
             else age_at_capture(cluster, when, obj)
-        # a capture dated by the objects' own writes may be any time after them: their age is a
-        # lower bound, enough to say stuck, never to say young
+        # a capture dated by the objects' own writes or status times may be any time after them:
+        # their age is a lower bound, enough to say stuck, never to say young
         estimate = getattr(cluster, "capture", None)
-        lower_bound = when is not None and estimate is not None and estimate.signal in WRITE_SIGNALS
+        lower_bound = when is not None and estimate is not None and estimate.signal in LOWER_BOUND_SIGNALS
         stuck = field.warn_after is not None and age is not None and age > field.warn_after
         severity = "warning" if stuck else "info"
         message += (f" (stuck: waiting longer than the {age_text(field.warn_after)} this normally takes)"
