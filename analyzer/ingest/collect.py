@@ -55,6 +55,7 @@ from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS
     FileReport,
     IngestResult,
 )
+from analyzer.ingest.text.rows.events import placed_in
 from analyzer.ingest.text.types import TEXT_FACTS_KEY
 from analyzer.ingest.text.values import age_unit_seconds, changed_cells
 from analyzer.ingest.textcodec import decode_text
@@ -1368,6 +1369,8 @@ class Ingestor:
         else:
             return None
         meta["namespace"] = namespace
+        if kind == "Event":
+            body.update(placed_in(body, namespace))
         return namespace, f"namespace not stated by its table: {namespace}, {why}"
 
     def _assume_default_namespace(self, display: str, session: str | None = None) -> None:
@@ -1406,7 +1409,7 @@ class Ingestor:
         note = f"namespace not stated: {namespace} assumed, {why} (nothing in the paste states its namespace)"
         moved: set[tuple[str, str]] = set()
         for slot, obj in unstated:
-            if self._moved(slot, obj, {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": namespace}}, note):
+            if self._moved(slot, obj, placed_in(obj.raw, namespace), note):
                 moved.add((obj.kind, obj.name))
         self._events_follow(display, moved, namespace, note)
 
@@ -1430,8 +1433,7 @@ class Ingestor:
             note = (f"namespace not stated: kube-system assumed, where the platform's own {platform[0]} "
                     "its table lists runs (a table without a NAMESPACE column lists one namespace)")
             moved = {(obj.kind, obj.name) for slot, obj in rows
-                     if self._moved(slot, obj, {**obj.raw, "metadata": {**obj.raw["metadata"], "namespace": "kube-system"}},
-                                    note)}
+                     if self._moved(slot, obj, placed_in(obj.raw, "kube-system"), note)}
             self._events_follow(display, moved, "kube-system", note)
 
     def _events_follow(self, display: str, moved: set[tuple[str, str]], namespace: str, note: str) -> None:

@@ -3,6 +3,7 @@ namespace: in kubectl's default namespace, said in a note (they were "-/name" in
 
 from __future__ import annotations
 
+import analyzer
 from analyzer.ingest import ingest_text
 
 # Azure/AKS#491 (trimmed): `kubectl get pods` without -n, no describe of its pods.
@@ -339,3 +340,39 @@ def test_a_listing_after_a_command_that_prints_none_is_read_as_pasted_without_it
     r = ingest_text(_DNS_288, "issue.md")
     assert r.accounting_holds()
     assert {o.namespace for o in r.objects if o.kind == "Pod"} == {"kube-system"}
+
+
+# kubernetes/kubernetes#16147 (trimmed to its first rows): `kubectl get event -w` without -n, the
+# watch's rows of kubectl 1.1 (no header; NAME is the involved object's, KIND its kind).
+_K8S_16147 = """```
+kubectl run my-nginx --replicas=2 --image=ngixn --port=80
+kubectl get event -w
+```
+```
+3s          3s         1         my-nginx         ReplicationController                                       SuccessfulCreate   {replication-controller }   Created pod: my-nginx-tkigj
+3s          3s         1         my-nginx-tkigj   Pod                                                         Scheduled          {scheduler }                Successfully assigned my-nginx-tkigj to 127.0.0.1
+2s          2s         1         my-nginx-p70z0   Pod                     spec.containers{my-nginx}           Pulling            {kubelet 127.0.0.1}         pulling image "ngixn"
+```
+"""
+
+
+def test_the_objects_of_events_listed_without_namespace_are_in_the_events_namespace() -> None:
+    # An event is recorded in its object's namespace: the one assumed for the event is its
+    # object's too, so the events table joins it to that object (before: object_namespace <NA>).
+    events = analyzer.load({"issue.md": _K8S_16147}).tables.events
+    assert list(events["namespace"]) == ["default"] * 3
+    assert sorted(zip(events["object_kind"], events["object_namespace"], events["object_name"], strict=True)) == [
+        ("Pod", "default", "my-nginx-p70z0"), ("Pod", "default", "my-nginx-tkigj"),
+        ("ReplicationController", "default", "my-nginx")]
+
+
+def test_the_objects_of_events_follow_the_sessions_namespace_and_a_node_keeps_none() -> None:
+    # the same rows after `kubens web`, and a node's event (hand-written, as kubectl 1.1 printed one)
+    text = _K8S_16147.replace("kubectl get event -w", "kubens web\nkubectl get event -w").replace(
+        "2s          2s         1         my-nginx-p70z0",
+        "2s          2s         1         127.0.0.1        Node                                                        Starting           {kubelet 127.0.0.1}         Starting kubelet.\n"
+        "2s          2s         1         my-nginx-p70z0")
+    events = analyzer.load({"issue.md": text}).tables.events
+    assert set(events["namespace"]) == {"web"}
+    pairs = set(zip(events["object_kind"], events["object_namespace"].fillna(""), strict=True))
+    assert pairs == {("Pod", "web"), ("ReplicationController", "web"), ("Node", "")}

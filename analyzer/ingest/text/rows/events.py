@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from analyzer.ingest.text.catalog import catalog
 from analyzer.ingest.text.rows.context import RowContext
 from analyzer.ingest.text.values import age_seconds, cell, set_path
 
@@ -31,6 +32,28 @@ def involved_object(ctx: RowContext | None, kind_text: str, name: str,
     if namespace and (info is None or info.namespaced):
         ref["namespace"] = namespace
     return dict(sorted(ref.items()))
+
+
+def placed_in(body: dict[str, Any], namespace: str) -> dict[str, Any]:
+    """An Event's body, put in `namespace` its row did not state (kubectl's default, the
+    session's), with its involved object there too where that has none and is of a namespaced
+    kind: an event is recorded in its object's namespace (a Node's keeps none).
+
+    >>> placed_in({"kind": "Event", "metadata": {"name": "web-1.line7"},
+    ...            "involvedObject": {"kind": "Pod", "name": "web-1"}}, "default")["involvedObject"]
+    {'kind': 'Pod', 'name': 'web-1', 'namespace': 'default'}
+    >>> placed_in({"kind": "Event", "metadata": {"name": "n1.line8"},
+    ...            "involvedObject": {"kind": "Node", "name": "n1"}}, "default")["involvedObject"]
+    {'kind': 'Node', 'name': 'n1'}
+    """
+    placed = {**body, "metadata": {**(body.get("metadata") or {}), "namespace": namespace}}
+    involved = body.get("involvedObject")
+    if body.get("kind") == "Event" and isinstance(involved, dict) and not involved.get("namespace") \
+            and isinstance(kind := involved.get("kind"), str):
+        info = catalog().for_resource(kind)
+        if info is None or info.namespaced:  # as involved_object: a kind not known is namespaced
+            placed["involvedObject"] = {**involved, "namespace": namespace}
+    return placed
 
 
 def source_of(text: str | None) -> dict[str, str] | None:
