@@ -232,24 +232,26 @@ def _newlines(data: memoryview, start: int, stop: int) -> int:
 def _chunk_item_newlines(data: memoryview, start: int, stop: int) -> list[int]:
     """The line ends before each item of a chunk of a List's items (from the chunk's start).
 
-    An item opens on a line `{` after a line `},` at the items' indentation (see
-    `_decode_in_chunks`), the indentation the chunk's first `{` has.
+    An item opens on a line `{` at the items' indentation (see `_decode_in_chunks`), the
+    indentation the chunk's first `{` has; an empty item is one line `{},` there.
 
     >>> _chunk_item_newlines(memoryview(b'[\\n  {\\n    "a": 1\\n  },\\n  {\\n    "b": {\\n    }\\n  }'), 4, 42)
     [0, 3]
+    >>> _chunk_item_newlines(memoryview(b'[\\n  {},\\n  {\\n    "b": 1\\n  }'), 4, 28)
+    [0, 1]
     """
     line_start = bytes(data[max(start - 4096, 0):start]).rfind(b"\n")
     indent = bytes(data[start - (min(start, 4096) - line_start - 1):start]) if line_start >= 0 else b""
     chunk = bytes(data[start:stop])
-    boundary = b"\n" + indent + b"},\n" + indent + b"{"
+    opening = b"\n" + indent + b"{"
     before = [0]
     newlines = at = 0
-    found = chunk.find(boundary)
+    found = chunk.find(opening, 1)
     while found >= 0:
-        newlines += chunk.count(b"\n", at, found) + 2  # the one before `},` and the one after it
+        newlines += chunk.count(b"\n", at, found + 1)
         before.append(newlines)
-        at = found + len(boundary)
-        found = chunk.find(boundary, at)
+        at = found + 1
+        found = chunk.find(opening, at)
     return before
 
 

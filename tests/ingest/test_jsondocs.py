@@ -333,3 +333,15 @@ def test_a_broken_document_names_the_line_of_its_fault_not_a_byte_offset() -> No
     parsed = jsondocs.read_json_file(text.encode(), "notes.md")
     [(line, _raw, error)] = parsed.broken
     assert line == 3 and "invalid character at line 6" in error and "byte" not in error
+
+
+def test_an_empty_item_keeps_the_lines_of_the_items_of_its_chunk(tmp_path: Path, item_by_item,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # what test_any_list_reads_the_same_in_chunks found: `{},` (an empty item, on one line) ends
+    # its item without the `},` line the others end with, and its chunk's items lost their lines
+    path = _write_list(tmp_path, [{"name": "n"}, {}, _pod("a")])
+    monkeypatch.setattr(jsondocs, "_CHUNKED_FROM_BYTES", 0)
+    monkeypatch.setattr(jsondocs, "_CHUNK_BYTES", 200)
+    chunked = snapshot(ingest(path))
+    assert [r.location for r in chunked["rejections"]] == ["document 0, line 5, item 0", "document 0, line 8, item 1"]
+    assert chunked == snapshot(item_by_item(path))
