@@ -425,6 +425,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_webhook_and_what_it_refuses(problems, union)
     _join_claims_and_their_pods(problems, union, cluster)
     _join_claims_refused_alike(problems, union)
+    _join_refused_by_one_command(problems, union)
     _join_same_blocking_object(problems, union)
     _join_component_and_what_it_explains(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
@@ -830,6 +831,23 @@ def _join_claims_refused_alike(problems: list[Finding], union: _Union) -> None:
         if cause.strip():
             by_cause[(f.namespace, cause)].append(i)
     for members in by_cause.values():
+        for i in members[1:]:
+            union.join(members[0], i)
+
+
+_REFUSED_RULE = "api-version-refused"
+
+
+def _join_refused_by_one_command(problems: list[Finding], union: _Union) -> None:
+    """Objects one apply or Helm install could not send, for one reason (one removed API, one
+    custom group whose CRDs are not installed), failed together: one incident, not one per object
+    (cert-manager/cert-manager#5971: a chart's three PodSecurityPolicies). Another command's, or
+    another reason's, stay apart."""
+    by_command: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if f.rule == _REFUSED_RULE and f.facts.get("refused_by") and f.facts.get("refused_for"):
+            by_command[(str(f.facts["refused_by"]), str(f.facts["refused_for"]))].append(i)
+    for members in by_command.values():
         for i in members[1:]:
             union.join(members[0], i)
 
@@ -1356,6 +1374,10 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
         cause += " (the kubelet's eviction messages)"
         cause_rule = root.rule
         headline = _evicted_headline(node, condition, evictions, members, cluster)
+    elif len(members) > 1 and all(f.rule == _REFUSED_RULE for f in members):
+        cause = f"{_refusing_command(members)}: {root.facts.get('why')}"
+        cause_rule = root.rule
+        headline = _refused_headline(members)
     elif (blocker := _blocker_of_workloads(root, members, affected)) is not None:
         cause = object_ref(*blocker)
         cause_rule = root.rule
@@ -1377,6 +1399,62 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
         headline = _headline(root, members, affected, cluster)
     return Incident(id="", rank=0, severity=severity, headline=headline, cause=cause,
                     cause_rule=cause_rule, members=members, affected=affected)
+
+
+# Helm's flags that take the next word as their value (a release's name is the first word that is
+# not a flag or a flag's value, its chart the next)
+_HELM_VALUED_FLAGS = frozenset({"-n", "--namespace", "--set", "--set-string", "--set-file", "--set-json", "-f",
+                                "--values", "--version", "--timeout", "--kube-context", "--kubeconfig", "--repo",
+                                "--post-renderer", "--description", "--name", "--name-template"})
+
+
+def _refusing_command(members: list[Finding]) -> str:
+    """What the refused objects were sent by: a Helm release (its chart) or the manifest kubectl
+    read, with the command's words; the files the refusals name when the paste shows no command."""
+    command = str(members[0].facts.get("command") or "")
+    words = command.split()
+    tool = next((w for w in words if w.removesuffix(".exe") in ("helm", "helmfile", "kubectl", "oc", "k")), "")
+    if tool.removesuffix(".exe") == "helm":
+        after = words[words.index(tool) + 1:]
+        positional, skip = [], False
+        for word in after[1:] if after else ():
+            if skip:
+                skip = False
+            elif word.startswith("-"):
+                skip = word in _HELM_VALUED_FLAGS
+            else:
+                positional.append(word)
+        generated = "--generate-name" in words or "-g" in words
+        release, chart = ("", positional[0]) if generated and positional else (positional + ["", ""])[:2]
+        named = (f"Helm release {release}" + (f" (chart {chart})" if chart else "") if release
+                 else f"Helm chart {chart}" if chart else "Helm")
+        return f"{named} (`{_cut(command)}`)"
+    # the files of objects the words name (an unnamed object is told by its file in the headline)
+    files = sorted({str(f.facts.get("file")) for f in members if f.facts.get("file") and f.facts.get("named")})
+    shown = _first_named(files)
+    if command:
+        return f"`{_cut(command)}`" + (f" ({shown})" if shown else "")
+    return shown or "One pasted apply or install (its command not shown)"
+
+
+# how much of a command a headline quotes
+_QUOTED_COMMAND = 100
+
+
+def _cut(command: str) -> str:
+    return command if len(command) <= _QUOTED_COMMAND else command[:_QUOTED_COMMAND - 3] + "..."
+
+
+def _refused_headline(members: list[Finding]) -> str:
+    """'Helm release cert-manager (chart jetstack/cert-manager) (`helm install ...`) could not
+    create 3 objects, the API server serving no policy/v1beta1 PodSecurityPolicy: A, B, C: why'."""
+    objects = [f"{f.kind} {f.facts.get('shown')}" if f.facts.get("named") or not f.facts.get("file")
+               else f"{f.kind} of {f.facts.get('file')}" for f in members]
+    named = _first_named(objects)
+    served_text = _first_named(sorted({f"{f.facts.get('api_version')} {f.kind}" for f in members}))
+    whys = "; ".join(dict.fromkeys(str(f.facts.get("why")) for f in members))
+    return (f"{_refusing_command(members)} could not create {len(members)} objects, the API server serving no "
+            f"{served_text}: {named}; {whys}")
 
 
 def _webhook_refusing(root: Finding) -> str | None:
@@ -1409,12 +1487,17 @@ def _blocker_of_workloads(root: Finding, members: list[Finding], affected: list[
 _NAMED_VICTIMS, _QUOTED_WORDS = 3, 160
 
 
+def _first_named(names: list[str]) -> str:
+    """'A, B, C and 2 more': the first names a headline shows, the rest counted."""
+    return ", ".join(names[:_NAMED_VICTIMS]) + (
+        f" and {len(names) - _NAMED_VICTIMS} more" if len(names) > _NAMED_VICTIMS else "")
+
+
 def _blocker_headline(blocker: tuple[str, str, str], members: list[Finding], affected: list[str]) -> str:
     """'Secret shop/db is missing (...): 3 workloads cannot start their pods (A, B, C), 6 pods; with
     it: ...', or 'ResourceQuota shop/q refuses the pods of 3 workloads (A, B, C)'."""
     kind = blocker[0]
-    named = ", ".join(affected[:_NAMED_VICTIMS]) + (
-        f" and {len(affected) - _NAMED_VICTIMS} more" if len(affected) > _NAMED_VICTIMS else "")
+    named = _first_named(affected)
     if kind == "ResourceQuota":
         # the API server's words from the quota on: what is exceeded, or what pods must specify
         text = (f"{object_ref(*blocker)} refuses the pods of {len(affected)} workloads ({named}): "

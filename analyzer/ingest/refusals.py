@@ -385,6 +385,29 @@ class UnservedApi:
     name: str
     namespace: str
     manifest: str
+    # the apply or install whose output it is: its line ("" text when the paste shows none, then
+    # the line its code block opens on, 0 for none) and its words after any prompt
+    command_line: int = 0
+    command: str = ""
+
+
+# a command that sends manifests to the API server (kubectl's or oc's apply/create/replace, a
+# Helm install or upgrade, helmfile's sync), after a prompt, a pipe or at a line's start
+_SENDING_COMMAND = re.compile(r"(?<![\w./-])(?:kubectl|oc|k|helm|helmfile)(?:\.exe)?\s+(?:-\S+\s+)*"
+                              r"(?:apply|create|replace|install|upgrade|sync)\b[^\n]*")
+_FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)
+
+
+def _command_before(text: str, at: int) -> tuple[int, str]:
+    """The line and words of the last command sending manifests before offset `at`, within the
+    code block that holds it; else the line that block opens on (0 for none) and ""."""
+    fences = list(_FENCE.finditer(text, 0, at))
+    start = fences[-1].start() if fences else 0
+    commands = list(_SENDING_COMMAND.finditer(text, start, at))
+    if commands:
+        found = commands[-1]
+        return text.count("\n", 0, found.start()) + 1, found.group(0).strip()
+    return (text.count("\n", 0, start) + 1 if fences else 0), ""
 
 
 def unserved_apis(text: str, source: str) -> list[UnservedApi]:
@@ -392,8 +415,11 @@ def unserved_apis(text: str, source: str) -> list[UnservedApi]:
 
     >>> (u,) = unserved_apis('error: resource mapping not found for name: "psp-a" namespace: "" from "node.yaml": '
     ...     'no matches for kind "PodSecurityPolicy" in version "policy/v1beta1"', "issue.md")
-    >>> u.kind, u.api_version, u.name, u.manifest
-    ('PodSecurityPolicy', 'policy/v1beta1', 'psp-a', 'node.yaml')
+    >>> u.kind, u.api_version, u.name, u.manifest, u.command_line, u.command
+    ('PodSecurityPolicy', 'policy/v1beta1', 'psp-a', 'node.yaml', 0, '')
+    >>> [(u.command_line, u.command) for u in unserved_apis('$ helm upgrade -i web ./chart\\nError: UPGRADE FAILED: '
+    ...     'unable to recognize "": no matches for kind "Ingress" in version "extensions/v1beta1"', "t")]
+    [(1, 'helm upgrade -i web ./chart')]
     >>> [(u.kind, u.name) for u in unserved_apis('Error: UPGRADE FAILED: unable to recognize "": '
     ...     'no matches for kind "Ingress" in version "extensions/v1beta1"', "t")]
     [('Ingress', '')]
@@ -401,7 +427,8 @@ def unserved_apis(text: str, source: str) -> list[UnservedApi]:
     if "no matches for kind" not in text:
         return []
     return [UnservedApi(source, _line_of(text, m), m.group("kind"), m.group("gv"), m.group("name") or "",
-                        m.group("ns") or "", m.group("src") if m.group("src") is not None else m.group("file") or "")
+                        m.group("ns") or "", m.group("src") if m.group("src") is not None else m.group("file") or "",
+                        *_command_before(text, m.start()))
             for m in _UNSERVED.finditer(text)]
 
 

@@ -1752,3 +1752,124 @@ def test_custom_resources_not_owned_by_one_another_stay_apart() -> None:
     for obj in chain[1:4]:
         obj["metadata"].pop("ownerReferences")
     assert len(incidents_of(load(*chain))) == 4
+
+
+# Trimmed from project-codeflare/multi-cluster-app-dispatcher#187 (2022-06-20, OpenShift): Helm's
+# install of a chart whose CRDs are of apiextensions.k8s.io/v1beta1, each refused
+_MCAD_187 = """```
+root@kubeflux-jump-1:~/git/multi-cluster-app-dispatcher/deployment# helm install mcad-controller --namespace kube-system --generate-name --set image.repository=quay.io/cmisale1/mcad-controller --set image.tag=master-v1.29.37
+WARNING: Kubernetes configuration file is group-readable. This is insecure. Location: /home/KUBECONF
+Error: INSTALLATION FAILED: unable to build kubernetes objects from release manifest: [resource mapping not found for name: "schedulingspecs.mcad.ibm.com" namespace: "" from "": no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1"
+ensure CRDs are installed first, resource mapping not found for name: "queuejobs.mcad.ibm.com" namespace: "" from "": no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1"
+ensure CRDs are installed first, resource mapping not found for name: "xqueuejobs.mcad.ibm.com" namespace: "" from "": no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1"
+ensure CRDs are installed first, resource mapping not found for name: "appwrappers.mcad.ibm.com" namespace: "" from "": no matches for kind "CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1"
+ensure CRDs are installed first]
+```
+"""
+
+
+def test_the_objects_one_helm_install_could_not_create_for_one_removed_api_are_one_incident() -> None:
+    cluster = analyzer.load({"issue.md": _MCAD_187})
+    (incident,) = incidents_of(cluster)
+    assert len(incident.members) == 4
+    assert incident.headline.startswith(
+        "Helm chart mcad-controller (`helm install mcad-controller --namespace kube-system --generate-name")
+    assert ("could not create 4 objects, the API server serving no apiextensions.k8s.io/v1beta1 "
+            "CustomResourceDefinition: CustomResourceDefinition appwrappers.mcad.ibm.com, CustomResourceDefinition "
+            "queuejobs.mcad.ibm.com, CustomResourceDefinition schedulingspecs.mcad.ibm.com and 1 more; removed in "
+            "Kubernetes 1.22") in incident.headline
+
+
+# Trimmed from helm/helm#9395 (2021-02-23, GKE 1.17): a chart's custom resources of one group
+# refused before its CRDs were served (Helm 3.4's older words name no object)
+_HELM_9395 = """helm install demo ./ -f values.yaml
+
+**Error**: unable to build kubernetes objects from release manifest: [unable to recognize "": no matches for kind "KubernetesEndpointResolver" in version "getambassador.io/v2", unable to recognize "": no matches for kind "Mapping" in version "getambassador.io/v2"]
+"""
+
+
+def test_a_release_refused_two_kinds_of_one_custom_group_is_one_incident_naming_the_release() -> None:
+    (incident,) = incidents_of(analyzer.load({"issue.md": _HELM_9395}))
+    assert incident.headline.startswith("Helm release demo (chart ./) (`helm install demo ./ -f values.yaml`) could "
+                                        "not create 2 objects, the API server serving no getambassador.io/v2 "
+                                        "KubernetesEndpointResolver, getambassador.io/v2 Mapping")
+    assert "its CRD is not installed" in incident.headline
+
+
+# Trimmed from elgris/microservice-app-example#21 (2021-07-29): `kubectl create -R -f k8s/`
+# (typed in the prose above the output) refused every Deployment, each file's; older kubectl
+# names no object
+_ELGRIS_21 = """When I run `$ kubectl create -R -f k8s/`, I get the output:
+```
+service/auth-api created
+service/zipkin created
+unable to recognize "k8s/auth-api/deployment.yaml": no matches for kind "Deployment" in version "extensions/v1beta1"
+unable to recognize "k8s/frontend/deployment.yaml": no matches for kind "Deployment" in version "extensions/v1beta1"
+unable to recognize "k8s/log-message-processor/deployment.yaml": no matches for kind "Deployment" in version "extensions/v1beta1"
+unable to recognize "k8s/redis-queue/deployment.yaml": no matches for kind "Deployment" in version "extensions/v1beta1"
+```
+"""
+
+
+def test_objects_of_several_files_one_output_refused_are_one_incident_each_told_by_its_file() -> None:
+    (incident,) = incidents_of(analyzer.load({"issue.md": _ELGRIS_21}))
+    assert sorted(f.name for f in incident.members) == [
+        f"(not named by the error, in k8s/{app}/deployment.yaml)"
+        for app in ("auth-api", "frontend", "log-message-processor", "redis-queue")]
+    assert incident.headline == (
+        "One pasted apply or install (its command not shown) could not create 4 objects, the API server serving no "
+        "extensions/v1beta1 Deployment: Deployment of k8s/auth-api/deployment.yaml, Deployment of "
+        "k8s/frontend/deployment.yaml, Deployment of k8s/log-message-processor/deployment.yaml and 1 more; removed "
+        "in Kubernetes 1.16. Use apps/v1")
+
+
+# Trimmed from mouaadaassou/K8s-Graylog#1 (2020-09-10): two `kubectl create` commands, each
+# refused its file's Deployment
+_GRAYLOG_1 = """```
+s@k8s-master:~/K8s-Graylog$ kubectl create -f mongo-deploy.yaml
+service/mongo created
+error: unable to recognize "mongo-deploy.yaml": no matches for kind "Deployment" in version "extensions/v1beta1"
+s@k8s-master:~/K8s-Graylog$ kubectl create -f graylog-deploy.yaml
+service/graylog3 created
+error: unable to recognize "graylog-deploy.yaml": no matches for kind "Deployment" in version "extensions/v1beta1"
+```
+"""
+
+
+def test_refusals_of_two_commands_stay_two_incidents() -> None:
+    incidents = incidents_of(analyzer.load({"issue.md": _GRAYLOG_1}))
+    assert sorted(f.name for x in incidents for f in x.members) == [
+        "(not named by the error, in graylog-deploy.yaml)", "(not named by the error, in mongo-deploy.yaml)"]
+    assert len(incidents) == 2
+
+
+def test_one_commands_refusals_for_two_reasons_stay_two_incidents() -> None:
+    # the mcad install with one of its objects a ServiceMonitor (as redhat-cop/vault-config-operator#221's
+    # chart refused): a missing monitoring CRD is another cause than the removed CRD API
+    paste = _MCAD_187.replace('"appwrappers.mcad.ibm.com" namespace: "" from "": no matches for kind '
+                              '"CustomResourceDefinition" in version "apiextensions.k8s.io/v1beta1"',
+                              '"mcad-metrics" namespace: "kube-system" from "": no matches for kind "ServiceMonitor" '
+                              'in version "monitoring.coreos.com/v1"')
+    incidents = incidents_of(analyzer.load({"issue.md": paste}))
+    assert sorted(sorted(f.kind for f in x.members) for x in incidents) == [
+        ["CustomResourceDefinition"] * 3, ["ServiceMonitor"]]
+
+
+# Trimmed from cert-manager/cert-manager#5971 (2023-04-20): Helm's install error quoted without
+# its command, one refusal per PodSecurityPolicy of the chart
+_CERT_MANAGER_5971 = """```
+Helm install failed: unable to build kubernetes objects from release manifest: [resource mapping not found for name: "cert-manager-cainjector" namespace: "" from "": no matches for kind "PodSecurityPolicy" in version "policy/v1beta1"
+
+ensure CRDs are installed first, resource mapping not found for name: "cert-manager" namespace: "" from "": no matches for kind "PodSecurityPolicy" in version "policy/v1beta1"
+
+ensure CRDs are installed first, resource mapping not found for name: "cert-manager-webhook" namespace: "" from "": no matches for kind "PodSecurityPolicy" in version "policy/v1beta1"
+```
+"""
+
+
+def test_a_charts_refused_pod_security_policies_quoted_without_the_command_are_one_incident() -> None:
+    (incident,) = incidents_of(analyzer.load({"issue.md": _CERT_MANAGER_5971}))
+    assert incident.headline == (
+        "One pasted apply or install (its command not shown) could not create 3 objects, the API server serving no "
+        "policy/v1beta1 PodSecurityPolicy: PodSecurityPolicy cert-manager, PodSecurityPolicy cert-manager-cainjector, "
+        "PodSecurityPolicy cert-manager-webhook; removed in Kubernetes 1.25. Use Pod Security Admission")

@@ -13,6 +13,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import holds_a_paste
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import removed_apis
+from analyzer.ingest.refusals import UnservedApi
 from analyzer.kube.kinds import is_builtin_group
 
 RULE = RuleMeta(
@@ -36,22 +37,47 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not holds_a_paste(cluster):
             yield RULE.not_applicable("the dump holds no pasted session to quote an apply the API server refused")
         return
-    by_object: dict[tuple[str, str, str, str], list] = {}
+    # an object the words do not name is told by the file it came from (older kubectl names the
+    # file only: elgris/microservice-app-example#21's `kubectl create -R -f k8s/`, one per file)
+    by_object: dict[tuple[str, str, str, str], list[UnservedApi]] = {}
     for refusal in refusals:
-        by_object.setdefault((refusal.kind, refusal.namespace, refusal.name, refusal.api_version), []).append(refusal)
+        name = refusal.name or (f"{NOT_NAMED[:-1]}, in {refusal.manifest})" if refusal.manifest else "")
+        by_object.setdefault((refusal.kind, refusal.namespace, name, refusal.api_version), []).append(refusal)
     served = _served_by_crds(cluster)
-    for (kind, namespace, name, api_version), quoted in by_object.items():
+    for (kind, namespace, label, api_version), quoted in by_object.items():
         first = quoted[0]
+        name = first.name
         why, expected, removed_in, replacement = _why(kind, api_version)
         evidence = Evidence("no matches for kind", f'{kind} in version "{api_version}"', expected,
                             source=first.source, line=first.line)
         shown = (f"{namespace}/{name}" if namespace else name) if name else NOT_NAMED
-        finding = RULE.fail(None, evidence, kind=kind, namespace=namespace, name=name or NOT_NAMED, shown=shown,
+        finding = RULE.fail(None, evidence, kind=kind, namespace=namespace, name=label or NOT_NAMED, shown=shown,
                             api_version=api_version, times=len(quoted), where=f"line {first.line}", why=why,
                             removed_in=removed_in, replacement=replacement,
-                            manifest=f" (from {first.manifest})" if first.manifest else "")
+                            manifest=f" (from {first.manifest})" if first.manifest else "",
+                            named=bool(name), command=first.command, refused_by=_refused_by(first),
+                            refused_for=_refused_for(kind, api_version, removed_in), file=first.manifest)
         since = _made_since(cluster, served, kind, namespace, name, api_version)
         yield finding.as_info(resolved=since) if since else finding
+
+
+def _refused_by(refusal: UnservedApi) -> str:
+    """Which command's output quotes the refusal: its source and the line of the command (else of
+    the code block; the whole source when neither shows), so that one apply or install's refusals
+    can be told from another's."""
+    return f"{refusal.source}:{refusal.command_line}"
+
+
+def _refused_for(kind: str, api_version: str, removed_in: str) -> str:
+    """The one reason refusals share: a removed API (its group and version: a chart written for
+    an older Kubernetes refuses its Deployments and Ingresses of extensions/v1beta1 alike), a
+    custom group whose CRDs are not installed, or a built-in kind's version never served."""
+    group = api_version.rpartition("/")[0]
+    if removed_in:
+        return f"removed {api_version}"
+    if not is_builtin_group(kind, group):
+        return f"no CRD of {group}"
+    return f"unserved {api_version} {kind}"
 
 
 def _served_by_crds(cluster: AnalyzedDump) -> set[tuple[str, str]]:
