@@ -1426,7 +1426,7 @@ def _refusing_command(members: list[Finding]) -> str:
                 positional.append(word)
         generated = "--generate-name" in words or "-g" in words
         release, chart = ("", positional[0]) if generated and positional else (positional + ["", ""])[:2]
-        named = (f"Helm release {release}" + (f" (chart {chart})" if chart else "") if release
+        named = (f"Helm release {release}" + (f" of chart {chart}" if chart else "") if release
                  else f"Helm chart {chart}" if chart else "Helm")
         return f"{named} (`{_cut(command)}`)"
     # the files of objects the words name (an unnamed object is told by its file in the headline)
@@ -1446,7 +1446,7 @@ def _cut(command: str) -> str:
 
 
 def _refused_headline(members: list[Finding]) -> str:
-    """'Helm release cert-manager (chart jetstack/cert-manager) (`helm install ...`) could not
+    """'Helm release cert-manager of chart jetstack/cert-manager (`helm install ...`) could not
     create 3 objects, the API server serving no policy/v1beta1 PodSecurityPolicy: A, B, C: why'."""
     objects = [f"{f.kind} {f.facts.get('shown')}" if f.facts.get("named") or not f.facts.get("file")
                else f"{f.kind} of {f.facts.get('file')}" for f in members]

@@ -1790,7 +1790,7 @@ _HELM_9395 = """helm install demo ./ -f values.yaml
 
 def test_a_release_refused_two_kinds_of_one_custom_group_is_one_incident_naming_the_release() -> None:
     (incident,) = incidents_of(analyzer.load({"issue.md": _HELM_9395}))
-    assert incident.headline.startswith("Helm release demo (chart ./) (`helm install demo ./ -f values.yaml`) could "
+    assert incident.headline.startswith("Helm release demo of chart ./ (`helm install demo ./ -f values.yaml`) could "
                                         "not create 2 objects, the API server serving no getambassador.io/v2 "
                                         "KubernetesEndpointResolver, getambassador.io/v2 Mapping")
     assert "its CRD is not installed" in incident.headline
