@@ -35,9 +35,11 @@ class Tables(Mapping[str, "pd.DataFrame"]):
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self._built:
             from analyzer.cluster.tables import build_table, table_names
+            from analyzer.model.registry import unknown_table
 
-            if name not in table_names():
-                raise KeyError(f"no table {name!r}; tables are: {', '.join(table_names())}")
+            names = table_names()
+            if name not in names:
+                raise unknown_table(name, names)
             self._built[name] = build_table(name, self._cluster)
         return self._built[name]
 

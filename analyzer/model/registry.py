@@ -6,6 +6,7 @@ its objects; the result is kept per cluster, so asking for `containers` after `p
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import weakref
 from collections.abc import Callable
@@ -63,6 +64,15 @@ def table_names() -> list[str]:
     return list(TABLE_SPECS)
 
 
+def unknown_table(name: str, names: list[str]) -> KeyError:
+    """The error for a table name no builder has: the closest names when a few are close
+    (`pod` -> pods), else every name."""
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if close:
+        return KeyError(f"no table {name!r}; did you mean {' or '.join(close)}?")
+    return KeyError(f"no table {name!r}; tables are: {', '.join(names)}")
+
+
 def family_builder(family: str) -> Callable[[Dump], dict[str, pd.DataFrame]]:
     """The `build(cluster)` function of a family module."""
     return importlib.import_module(f"analyzer.model.tables.{family}").build
@@ -72,7 +82,7 @@ def build_table(name: str, cluster: Dump) -> pd.DataFrame:
     """Table `name` of the cluster, built once per cluster together with its family."""
     family = FAMILY_OF.get(name)
     if family is None:
-        raise KeyError(f"no table {name!r}; tables are: {', '.join(table_names())}")
+        raise unknown_table(name, table_names())
     built = _BUILT.setdefault(cluster, {})
     if name not in built:
         # Building makes millions of small objects and no cycles: collections would only cost.

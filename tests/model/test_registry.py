@@ -82,6 +82,18 @@ def test_unknown_table_is_a_key_error(kurl: Cluster) -> None:
         kurl.tables.podz  # noqa: B018
 
 
+def test_a_mistyped_table_name_says_the_close_one(kurl: Cluster) -> None:
+    # A notebook's `cluster.tables["pod"]` named every table (50-odd) and left the reader to
+    # find the one meant.
+    with pytest.raises(KeyError, match=r"no table 'pod'; did you mean pods\?") as raised:
+        kurl.tables["pod"]
+    assert "tables are" not in str(raised.value)
+    with pytest.raises(KeyError, match="did you mean nodes"):
+        build_table("node", kurl)
+    with pytest.raises(KeyError, match="tables are: objects, namespaces"):
+        kurl.tables["zzz"]
+
+
 def test_a_builder_with_undeclared_columns_is_refused() -> None:
     with pytest.raises(TableSchemaError, match="undeclared \\['extra'\\]"):
         to_frame("rejections", {"source": [], "location": [], "reason": [], "extra": []})
