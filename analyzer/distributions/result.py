@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from typing import Any
+
+from analyzer.sensitive.masking import mask_sensitive
+
+# How many of the deciding evidence rows a notebook's one-line repr names.
+REPR_SIGNALS = 3
+REPR_VALUE = 60  # a value longer than this is cut in the repr (the HTML table has it whole)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +96,48 @@ class Distribution:
         """The evidence rows that speak for one distribution."""
         return [e for e in self.evidence if e.distribution == distribution]
 
+    def deciding(self) -> list[Evidence]:
+        """The rows that counted for the verdict, the heaviest first (of a `mixed` verdict, each
+        distribution's rows: they decided it together)."""
+        return sorted((e for e in self.evidence
+                       if e.counted and (e.distribution == self.name or self.name == "mixed")),
+                      key=lambda e: -e.weight)
+
+    # What a notebook shows of cluster.distribution: the verdict and what decided it, not the
+    # dataclass's every evidence row and node verdict (pages of them on a large cluster).
+    def __repr__(self) -> str:
+        rows = self.deciding()
+        text = f"<{self._headline()}"
+        if rows:
+            named = ", ".join(self._named(e) for e in rows[:REPR_SIGNALS])
+            more = f" and {len(rows) - REPR_SIGNALS} more" if len(rows) > REPR_SIGNALS else ""
+            text += f": {_count(len(rows), 'evidence row')} counted, {named}{more}"
+        if self.runner_up:
+            text += f"; runner-up {self.runner_up.name} {self.runner_up.score:g}"
+        return text + ">"
+
+    def _named(self, row: Evidence) -> str:
+        value = mask_sensitive(row.value)
+        value = value if len(value) <= REPR_VALUE else value[:REPR_VALUE - 3] + "..."
+        of = f"{row.distribution}: " if self.name == "mixed" else ""
+        objects = f", {_count(row.count, 'object')}" if row.count > 1 else ""
+        return f"{of}{row.signal} {value} (weight {row.weight:g}{objects})"
+
+    def _headline(self) -> str:
+        return (f"Distribution {self.name} ({self.confidence:.2f} confidence, "
+                f"control plane {self.control_plane.kind})")
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in (
+                e.signal, e.object, mask_sensitive(e.value), f"{e.weight:g}", e.count, e.note,
+                e.distribution))
+            + "</tr>" for e in self.deciding())
+        head = "".join(f"<th>{name}</th>" for name in
+                       ("signal", "object", "value", "weight", "objects", "note", "distribution"))
+        title = html.escape(self._headline())
+        return f"<p><b>{title}</b></p><table><tr>{head}</tr>{rows}</table>"
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (the `distribution` part of the `kda inspect` JSON contract)."""
         return {
@@ -108,3 +157,7 @@ class Distribution:
             "autoscalers": list(self.autoscalers),
             "notes": list(self.notes),
         }
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

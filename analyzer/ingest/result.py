@@ -313,6 +313,10 @@ class CaptureEstimate:
                 "periods": [p.to_dict() for p in self.periods],
                 "signals": dict(sorted(self.signals.items())), "clock_ahead": self.clock_ahead}
 
+    # What a notebook shows of cluster.capture: its one line, not every signal's newest time.
+    def __repr__(self) -> str:
+        return f"<CaptureEstimate {self.describe()}>"
+
     def describe(self) -> str:
         """One line: "2021-04-11T14:33:30Z (node heartbeat, high confidence)"."""
         if self.time is None:

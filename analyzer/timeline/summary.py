@@ -9,6 +9,7 @@ own (`order.in_order`), so both give the same summary.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,6 +52,35 @@ class TimelineSummary:
     undated: int = 0
     unparsed: int = 0
     capture_time: str | None = None
+
+    # What a notebook shows of cluster.timeline_summary: its counts and span, the densest
+    # period, not the dataclass's marks and spans frames printed whole.
+    def __repr__(self) -> str:
+        if not self.facts:
+            return "<TimelineSummary: no dated facts>"
+        facts = f"{self.facts} fact" + ("s" if self.facts > 1 else "")
+        text = f"<TimelineSummary {facts}, {_stamp(self.first)} .. {_stamp(self.last)}"
+        if self.capture_time:
+            text += f" (captured {_stamp(pd.Timestamp(self.capture_time))})"
+        if self.densest:
+            busiest = max(self.densest, key=lambda p: p.facts)
+            text += f"; densest 10 minutes from {_stamp(busiest.start)}: {busiest.facts} of them"
+        if self.undated or self.unparsed:
+            text += f"; {self.undated} undated, {self.unparsed} unparsed"
+        return text + ">"
+
+    def _repr_html_(self) -> str:
+        periods = pd.DataFrame(
+            [{"start": _stamp(p.start), "facts": p.facts,
+              "where": ", ".join(f"{row} ({n})" for row, n in p.rows[:3]),
+              "what": ", ".join(f"{fact} ({n})" for fact, n in p.kinds_of_fact[:3])}
+             for p in self.densest], columns=["start", "facts", "where", "what"])
+        title = html.escape(repr(self).removeprefix("<").removesuffix(">"))
+        return f"<p><b>{title}</b></p>{periods.to_html(index=False, escape=True)}"
+
+
+def _stamp(moment: pd.Timestamp | None) -> str:
+    return "?" if moment is None or pd.isna(moment) else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def summarize(frame: pd.DataFrame) -> TimelineSummary:
