@@ -1,0 +1,41 @@
+"""`kda get` of add-ons' custom resources read from pasted tables: the columns their CRDs print
+(known_resources.yaml, the dump holding no CRD)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from analyzer.cli import app
+
+runner = CliRunner()
+
+# Trimmed from onedr0p/cluster-template#356 (k3s, a task runner's `kubectl get kustomizations
+# -A`), with a HelmRelease row in the same layout (fluxcd/helm-controller's CRD).
+FLUX = """\
+task: [cluster:kustomizations] kubectl get kustomizations -A
+NAMESPACE     NAME   AGE   READY   STATUS
+flux-system   apps   23h   False   kustomize build failed: accumulating resources
+$ kubectl get hr -A
+NAMESPACE   NAME      AGE   READY   STATUS
+default     podinfo   5m    False   install retries exhausted
+"""
+
+
+def _get(tmp_path: Path, text: str, *args: str) -> list[list[str]]:
+    dump = tmp_path / "paste.txt"
+    dump.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["get", *args, str(dump)])
+    assert result.exit_code == 0, result.output
+    return [line.split("   ") for line in result.output.splitlines()]
+
+
+def test_flux_kustomizations_and_helm_releases_print_their_crds_columns(tmp_path: Path) -> None:
+    for kind in ("kustomizations", "ks", "hr", "helmreleases"):
+        lines = _get(tmp_path, FLUX, kind, "-A")
+        assert [cell.strip() for cell in lines[0] if cell.strip()] == [
+            "NAMESPACE", "NAME", "AGE", "READY", "STATUS"], kind
+    row = " ".join(_get(tmp_path, FLUX, "ks", "-A")[1])
+    assert "False" in row and "kustomize build failed: accumulating resources" in row
+    assert "install retries exhausted" in " ".join(_get(tmp_path, FLUX, "hr", "-A")[1])
