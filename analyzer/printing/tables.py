@@ -128,6 +128,7 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
         _unstated_by_describe(p, body, cells)  # a cell a pasted row of it showed wins below
     if isinstance(columns, dict):
         unread: list[Any] | None = None
+        blank = pasted.get("blank") or ()
         # a row in an older layout (a Job's DESIRED SUCCESSFUL) shows under other headers what
         # the printer's columns read: which of them it did not show cannot be told by name
         names = {c.name.upper() for c in p.columns}
@@ -154,7 +155,8 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
             if unread is None:
                 unread = p.row(_bare(body), clock)
             if cells[i] == unread[i]:
-                cells[i] = UNKNOWN
+                # a cell the row printed empty is empty; one it did not print, unknown
+                cells[i] = "" if column.name.upper() in blank else UNKNOWN
     return cells
 
 

@@ -54,6 +54,13 @@ def common_facts(cells: dict[str, str | None]) -> dict[str, Any]:
     if (age := age_seconds(cells.get("AGE"))) is not None:
         facts["age_seconds"] = age
     facts["columns"] = {header: raw for header, raw in cells.items() if raw is not None}
+    # A cell empty between two printed ones is one kubectl printed empty (a valid challenge's
+    # REASON), not one the writer cut off as trailing cells may be: said so the printer shows
+    # it empty, not <unknown>.
+    headers = list(cells)
+    printed = [i for i, raw in enumerate(cells.values()) if raw is not None]
+    if printed and (blank := [h for h in headers[:printed[-1]] if cells[h] is None]):
+        facts["blank"] = blank
     return facts
 
 
