@@ -64,7 +64,8 @@ class TimelineSummary:
             text += f" (captured {_stamp(pd.Timestamp(self.capture_time))})"
         if self.densest:
             busiest = max(self.densest, key=lambda p: p.facts)
-            text += f"; densest 10 minutes from {_stamp(busiest.start)}: {busiest.facts} of them"
+            text += (f"; densest {PERIOD.total_seconds() // 60:g} minutes from {_stamp(busiest.start)}: "
+                     f"{busiest.facts} of them")
         if self.undated or self.unparsed:
             text += f"; {self.undated} undated, {self.unparsed} unparsed"
         return text + ">"
