@@ -1063,7 +1063,7 @@ def _evicted_headline(node: str, condition: str, evictions: list[Finding], membe
                       cluster: AnalyzedDump) -> str:
     """The headline of pods evicted for a node's condition that no node finding of the dump shows."""
     names = sorted({f"{f.namespace}/{f.name}" for f in evictions})
-    named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    named = _first_named(names)
     where = f"Node {node}" if node else "Their node (the dump does not name it)"
     said = evictions[0].facts.get("last_message") or evictions[0].facts.get("detail")
     text = f"{where} under {condition}, in the kubelet's words evicting {len(names)} pod(s): \"{said}\" ({named})"
@@ -1609,7 +1609,7 @@ def _stall_headline(stall: _Stall, members: list[Finding]) -> str:
     span = ages[0] if len(ages) == 1 else f"{ages[0]} to {ages[-1]}" if ages else "an unknown time"
     namespaces = len({f.namespace for f in stuck} - {""})
     names = sorted(f"{f.namespace}/{f.name}" if f.namespace else f.name for f in stuck)
-    named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    named = _first_named(names)
     where = f" in {namespaces} namespace(s)" if namespaces and all(f.namespace for f in stuck) else ""
     text = (f"{len(stuck)} pods{where} are still "
             f"{' or '.join(statuses)} {span} after they were created ({named}), with no NotReady node, "
@@ -1639,7 +1639,7 @@ def _pending_unexplained(members: list[Finding], graph: _Graph, g: Grouping) -> 
 def _pending_unexplained_headline(pending: list[Finding], members: list[Finding]) -> str:
     """N pods of a namespace Pending with no reason recorded, which; with it."""
     names = sorted(f"{f.namespace}/{f.name}" if f.namespace else f.name for f in pending)
-    named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    named = _first_named(names)
     namespaces = sorted({f.namespace for f in pending} - {""})
     where = f" in namespace {namespaces[0]}" if len(namespaces) == 1 else ""
     text = (f"{len(pending)} pods{where} are Pending ({named}) and the dump holds no reason for any "
@@ -1666,7 +1666,7 @@ def _scheduler_headline(state: str, pending: list[Finding], members: list[Findin
                         told_nodes: Finding | None = None) -> str:
     """The headline of an incident whose cause is the scheduler's word on absent nodes."""
     names = sorted({f"{f.namespace}/{f.name}" if f.namespace else f.name for f in pending})
-    named = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    named = _first_named(names)
     reason = scheduler_reason(pending[0] if pending else told_nodes).strip()
     text = f"Nodes {state}, in the scheduler's words: \"{reason}\""
     if told_nodes is not None:
@@ -1740,7 +1740,7 @@ def _headline(root: Finding, members: list[Finding], affected: list[str], cluste
     same_rule = others.pop(root.rule, 0)
     if root.rule == "node-not-ready" and same_rule:
         nodes = sorted(f.name for f in members if f.rule == root.rule)
-        named = ", ".join(nodes[:3]) + (f" and {len(nodes) - 3} more" if len(nodes) > 3 else "")
+        named = _first_named(nodes)
         text = f"{len(nodes)} nodes are {root.facts.get('status', 'NotReady')} ({named}): {root.facts.get('detail', '')}"
     else:
         text = message(root, _metas()[root.rule])
