@@ -208,8 +208,9 @@ def starting(pod: KubeObject, cluster: ModeledDump) -> bool:
     age = v.text.age_seconds if v.text is not None else None
     if age is None:
         created, capture = parse_time(v.metadata.creationTimestamp), cluster.capture_time
-        if created is None or capture is None:
-            return False
+        estimate = getattr(cluster, "capture", None)
+        if created is None or capture is None or (estimate is not None and estimate.lower_bound):
+            return False  # (a capture that is a lower bound says how old at least, never how young)
         age = (capture - created).total_seconds()
     return 0 <= age < STARTING_SECONDS
 

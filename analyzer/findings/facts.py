@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.types import Evidence
 from analyzer.ingest.records import KubeObject
-from analyzer.ingest.result import STATUS_SIGNALS
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
@@ -244,23 +243,29 @@ def object_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:
     return age_at_capture(cluster, parse_time(obj.view.metadata.creationTimestamp), obj)
 
 
-# Capture signals that are the objects' own writes: a capture they date is the newest creation (or
-# write) the dump holds, so an age under it is a lower bound, never "only minutes old".
-WRITE_SIGNALS = frozenset({"creationTimestamp", "managedFields"})
-# ... and with the objects' own status times (a condition's change, a sync's end): a capture that
-# these date came then or later, so how long a custom resource's wait has lasted is not known.
-LOWER_BOUND_SIGNALS = WRITE_SIGNALS | STATUS_SIGNALS
+def capture_is_lower_bound(cluster: AnalyzedDump) -> bool:
+    """Whether the capture is dated only by the dump's own writes or status times (a creation, a
+    container's start, a condition's change): it came then or later, by how much is not known, so
+    an age measured from it is "at least", enough to say stuck, never to say young."""
+    estimate = getattr(cluster, "capture", None)
+    return estimate is not None and estimate.lower_bound
+
+
+def lasted_text(cluster: AnalyzedDump, age: timedelta) -> str:
+    """How long a wait had lasted at the capture, as a message says it: "12m", or "at least 12m"
+    where the capture is a lower bound (see `capture_is_lower_bound`)."""
+    return f"at least {age_text(age)}" if capture_is_lower_bound(cluster) else age_text(age)
 
 
 def known_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:
     """How old an object was at the capture where that is known: its pasted AGE, or its creation
-    under a capture dated by more than creations and writes (its own creation may be the
-    capture: "0s old" by construction). None else; for "how young" questions."""
+    under a capture dated by more than creations, writes and status times (its own creation, or
+    its pod's start, may be the capture: "0s old" by construction). None else; for "how young"
+    questions."""
     text = obj.view.text
     if text is not None and text.age_seconds is not None:
         return timedelta(seconds=text.age_seconds)
-    estimate = getattr(cluster, "capture", None)
-    if estimate is not None and estimate.signal in WRITE_SIGNALS:
+    if capture_is_lower_bound(cluster):
         return None
     return object_age(cluster, obj)
 

@@ -256,6 +256,13 @@ STITCH_GAP = timedelta(days=2)
 # Status times cannot be newer than the capture: far newer than every heartbeat, they come from
 # a later capture than the heartbeats.
 STATUS_SIGNALS = frozenset({"container state", "condition transition", "status time"})
+# Capture signals that are the objects' own writes: a capture they date is the newest creation (or
+# write) the dump holds, so an age under it is a lower bound, never "only minutes old".
+WRITE_SIGNALS = frozenset({"creationTimestamp", "managedFields"})
+# ... with the objects' status times (a container's start, a condition's change, a sync's end), a
+# taint's addition and a runtime's newest log line: a capture these date came then or later, by
+# how much the dump does not say.
+LOWER_BOUND_SIGNALS = WRITE_SIGNALS | STATUS_SIGNALS | {"taint timeAdded", "container log line"}
 # A signal within this of the newest one backs the estimate up.
 _CORROBORATES = timedelta(minutes=15)
 
@@ -293,6 +300,13 @@ class CaptureEstimate:
     @property
     def stitched(self) -> bool:
         return len(self.periods) > 1
+
+    @property
+    def lower_bound(self) -> bool:
+        """Whether the capture came at this time or later, by how much unknown (its signal is a
+        write or status time, LOWER_BOUND_SIGNALS): an age from it is "at least", enough to say
+        a wait is stuck, never that it is young."""
+        return self.signal in LOWER_BOUND_SIGNALS
 
     def time_for(self, source: str | None) -> datetime | None:
         """The capture time of what was read from `source`: in a stitched dump, the end of the

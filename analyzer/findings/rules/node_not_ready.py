@@ -18,6 +18,7 @@ from analyzer.findings.facts import (
     age_at_capture,
     age_text,
     ev,
+    known_age,
     newest_time_text,
     object_age,
     stitched_reason,
@@ -140,7 +141,7 @@ def _still_joining(cluster: AnalyzedDump, finding: Finding, nodes: dict) -> Find
     node = nodes.get(finding.name)
     if node is None or finding.severity != "critical" or finding.facts.get("status") != "NotReady":
         return finding
-    age = object_age(cluster, node)
+    age = known_age(cluster, node)
     if age is None or not timedelta(0) < age < _JOINING:
         return finding
     note = (f"; it joined {age_text(age)} before capture: a node is NotReady until its network plugin "

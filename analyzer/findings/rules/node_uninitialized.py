@@ -10,7 +10,7 @@ from datetime import timedelta
 from functools import cache
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_text, ev, object_age
+from analyzer.findings.facts import age_text, capture_is_lower_bound, ev, lasted_text, object_age
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.safeyaml import load_yaml
@@ -18,7 +18,7 @@ from analyzer.safeyaml import load_yaml
 RULE = RuleMeta(
     id="node-uninitialized", title="Node still carries a start-up taint", severity="warning",
     category="nodes", requires=("Node",),
-    message="Node {name} still carries {taint} {age} after it registered: {by} lifts it once {when}, and has not, so only pods that tolerate the taint run there",
+    message="Node {name} still carries {taint} {lasted} after it registered: {by} lifts it once {when}, and has not, so only pods that tolerate the taint run there",
     remediation="Check the controller that lifts the taint (its pods, credentials and logs): the cloud controller manager, Karpenter, the CNI or CSI driver the taint names.",
 )
 # The controllers lift their taints within seconds of registration; minutes mean one is not doing so.
@@ -39,8 +39,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if taint is None:
             continue
         age = object_age(cluster, node)  # a pasted row's AGE, else from its creation
-        if age is not None and age <= STUCK:
+        # under a capture that is a lower bound its age is "at least": said as info, not skipped
+        young = age is not None and age <= STUCK
+        if young and not capture_is_lower_bound(cluster):
             continue
         shown = f"{taint.key}:{taint.effect}"
-        yield RULE.fail(node, ev(node, "spec.taints", shown, "no such taint"), taint=shown,
-                        age=age_text(age) if age is not None else "an unknown time", **known[taint.key])
+        finding = RULE.fail(node, ev(node, "spec.taints", shown, "no such taint"), taint=shown,
+                            age=age_text(age) if age is not None else "an unknown time",
+                            lasted=lasted_text(cluster, age) if age is not None else "an unknown time", **known[taint.key])
+        yield finding.as_info() if young else finding

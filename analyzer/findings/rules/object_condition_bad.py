@@ -12,10 +12,10 @@ from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
-    LOWER_BOUND_SIGNALS,
     age_at_capture,
     age_text,
     ago,
+    capture_is_lower_bound,
     ev,
     newest_time_text,
 )
@@ -104,8 +104,7 @@ def _work_under_way(cluster: AnalyzedDump, obj: KubeObject, conditions: list[Any
     within its grace before the capture ('' else: none, too old, or its age not known, as when
     the capture is dated by the objects' own writes or status times: the newest of them, maybe
     this very condition, says the capture came then or later, not how much later)."""
-    estimate = getattr(cluster, "capture", None)
-    if estimate is not None and estimate.signal in LOWER_BOUND_SIGNALS:
+    if capture_is_lower_bound(cluster):
         return ""
     graces = in_progress_while()
     for cond in conditions:

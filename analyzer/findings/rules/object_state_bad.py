@@ -12,10 +12,10 @@ from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
-    LOWER_BOUND_SIGNALS,
     age_at_capture,
     age_text,
     ago,
+    capture_is_lower_bound,
     ev,
     newest_time_text,
 )
@@ -171,8 +171,7 @@ def _judge(cluster: AnalyzedDump, obj: KubeObject, body: dict[str, Any], field: 
             else age_at_capture(cluster, when, obj)
         # a capture dated by the objects' own writes or status times may be any time after them:
         # their age is a lower bound, enough to say stuck, never to say young
-        estimate = getattr(cluster, "capture", None)
-        lower_bound = when is not None and estimate is not None and estimate.signal in LOWER_BOUND_SIGNALS
+        lower_bound = when is not None and capture_is_lower_bound(cluster)
         stuck = field.warn_after is not None and age is not None and age > field.warn_after
         severity = "warning" if stuck else "info"
         message += (f" (stuck: waiting longer than the {age_text(field.warn_after)} this normally takes)"

@@ -11,6 +11,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
     age_at_capture,
     age_text,
+    capture_is_lower_bound,
     container_path,
     ev,
     pod_containers,
@@ -65,7 +66,10 @@ def _starting(cluster: AnalyzedDump, pod, statuses: list) -> str:
     """ "started 40s before capture: still starting" when every not-ready container started
     that recently, or "exited 0 0s before capture: between runs" when they ended that recently
     with success (a one-shot container caught as it finished, as troubleshoot's run-pod
-    collector was in its own bundle); '' otherwise."""
+    collector was in its own bundle); '' otherwise, and under a capture that is a lower bound
+    (a container's start may be the newest time the dump holds: "0s before" by construction)."""
+    if capture_is_lower_bound(cluster):
+        return ""
     ages, ended = [], False
     for s in statuses:
         running = s.state.running if s.state else None

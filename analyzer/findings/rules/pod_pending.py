@@ -10,7 +10,7 @@ from datetime import timedelta
 from analyzer.findings.autoscaler import autoscaler_word
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
-from analyzer.findings.facts import age_text, ev, known_age, object_age, text_status
+from analyzer.findings.facts import age_text, ev, known_age, text_status
 from analyzer.findings.replicas import leaving_predecessor
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
@@ -68,7 +68,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             evidence.append(ev(pod, f"metadata.annotations[{UNHELPABLE_SINCE}]", since))
             reason = f"GKE's cluster autoscaler found no node it could add that would take it, since {since}"
             source = f"its autoscaler's annotation; the scheduler's reason: {_no_reason(pod, events_collected)}"
-        age = object_age(cluster, pod)
+        age = known_age(cluster, pod)  # "how young": unknown under a capture that is a lower bound
         setting_up = None
         if reason is None:
             reason = "no reason recorded"

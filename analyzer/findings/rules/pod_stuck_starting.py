@@ -11,8 +11,10 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import events_by_object, fold_events, resolved_reason
 from analyzer.findings.facts import (
     age_text,
+    capture_is_lower_bound,
     container_path,
     ev,
+    lasted_text,
     object_age,
     pod_containers,
     states_no_container,
@@ -24,7 +26,7 @@ from analyzer.findings.types import Finding, RuleMeta
 RULE = RuleMeta(
     id="pod-stuck-starting", title="Pod stuck creating its containers", severity="warning",
     category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name} is still {status} {age} after it was created: its containers are not created{init}",
+    message="Pod {namespace}/{name} is still {status} {lasted} after it was created: its containers are not created{init}",
     remediation="Describe the pod: its events say what holds it (the CNI plugin not ready on the node, a volume that does not attach or mount, an init container that never ends).",
 )
 # Waiting reasons (and kubectl STATUS words) of a pod being set up, not of one that failed.
@@ -46,7 +48,9 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if status is None:
             continue
         age = object_age(cluster, pod)
-        if age is not None and age <= STUCK:
+        # under a capture that is a lower bound its age is "at least": said as info, not skipped
+        young = age is not None and age <= STUCK
+        if young and not capture_is_lower_bound(cluster):
             continue
         if events is None:
             events = events_by_object(cluster)
@@ -56,12 +60,14 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             # a describe shows no creation and no age: that it is setting up is all that is
             # known, so it is said, not judged (amazon-vpc-cni-k8s#59: couchdb ContainerCreating)
             if not events.get(("Pod", pod.namespace, pod.name)):
+                unknown = "an unknown time (no age in the dump, no event saying what holds it)"
                 yield RULE.fail(pod, ev(pod, status[0], status[1], "Running"), status=status[1],
-                                age="an unknown time (no age in the dump, no event saying what holds it)",
-                                init=_init_restarts(pod, status[1])).as_info()
+                                age=unknown, lasted=unknown, init=_init_restarts(pod, status[1])).as_info()
             continue
-        yield RULE.fail(pod, ev(pod, status[0], status[1], "Running"),
-                        status=status[1], age=age_text(age), init=_init_restarts(pod, status[1]))
+        finding = RULE.fail(pod, ev(pod, status[0], status[1], "Running"),
+                            status=status[1], age=age_text(age), lasted=lasted_text(cluster, age),
+                            init=_init_restarts(pod, status[1]))
+        yield finding.as_info() if young else finding
 
 
 def _init_restarts(pod, status: str) -> str:

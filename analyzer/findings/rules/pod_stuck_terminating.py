@@ -6,7 +6,13 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, ev
+from analyzer.findings.facts import (
+    age_at_capture,
+    age_text,
+    capture_is_lower_bound,
+    ev,
+    lasted_text,
+)
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
@@ -15,7 +21,7 @@ from analyzer.kube.time import parse_time
 RULE = RuleMeta(
     id="pod-stuck-terminating", title="Pod stuck terminating", severity="warning",
     category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name} has been terminating for {age} (node {node}, finalizers: {finalizers})",
+    message="Pod {namespace}/{name} has been terminating for {lasted} (node {node}, finalizers: {finalizers})",
     remediation="Check the node the pod ran on (NotReady nodes cannot confirm deletion) and any finalizers; force-delete only once the node is gone.",
 )
 GRACE = timedelta(minutes=10)
@@ -31,8 +37,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for pod in deleting:
         meta = pod.view.metadata
         described = _described_deletion(pod)
+        lower_bound = False
         if meta.deletionTimestamp is not None:
             age = age_at_capture(cluster, parse_time(meta.deletionTimestamp), pod)
+            lower_bound = capture_is_lower_bound(cluster)
             evidence = ev(pod, "metadata.deletionTimestamp", meta.deletionTimestamp, f"gone within {age_text(GRACE)}")
         elif described is not None:
             age = described
@@ -40,9 +48,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                           f"gone within {age_text(GRACE)}")
         else:
             continue
-        if age is not None and age > GRACE:
-            yield RULE.fail(pod, evidence, age=age_text(age), node=pod.view.spec.nodeName or "?",
-                            finalizers=_finalizers(pod))
+        if age is None or age < timedelta(0) or (age <= GRACE and not lower_bound):
+            continue
+        finding = RULE.fail(pod, evidence, age=age_text(age),
+                            lasted=lasted_text(cluster, age) if lower_bound else age_text(age),
+                            node=pod.view.spec.nodeName or "?", finalizers=_finalizers(pod))
+        # within its grace by a capture that is a lower bound: how long it has lasted is not known
+        yield finding if age > GRACE else finding.as_info()
 
 
 def _described_deletion(pod: KubeObject) -> timedelta | None:
