@@ -561,6 +561,9 @@ def _walk(objects: list[KubeObject], see: Any, ready_beats: list[tuple[str, str]
             # capture too; built-in kinds without a group are none (most objects of a dump).
             if group and not is_builtin_group(kind, group):
                 _see_custom_status(obj, see)
+            elif (paths := _builtin_status_times().get(kind)) is not None and is_builtin_group(kind, group):
+                # a Deployment's conditions, a CronJob's last schedule: written before the capture
+                _see_builtin_status(obj, paths, see)
             continue  # a custom resource named like a built-in kind has fields of its own
         if kind == "Pod":
             status = v.status
@@ -724,10 +727,22 @@ _TIMED_KINDS = frozenset({"Node", "Event", "Pod", "Lease"})
 
 
 @cache
-def _custom_status_times() -> tuple[tuple[str, ...], ...]:
-    """The paths under `status` of the times custom resources' status states (status_times.yaml)."""
+def _status_times() -> dict[str, Any]:
+    """status_times.yaml: the paths under `status` of the times custom resources state (`custom`),
+    and of the built-in kinds read besides Pod, Node, Event and Lease (`builtin`: kind -> paths)."""
     text = resources.files("analyzer.ingest").joinpath("status_times.yaml").read_text("utf-8")
-    return tuple(tuple(str(path).split(".")) for path in load_yaml(text))
+    return load_yaml(text)
+
+
+@cache
+def _custom_status_times() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(str(path).split(".")) for path in _status_times()["custom"])
+
+
+@cache
+def _builtin_status_times() -> dict[str, tuple[tuple[str, ...], ...]]:
+    return {str(kind): tuple(tuple(str(path).split(".")) for path in paths)
+            for kind, paths in _status_times()["builtin"].items()}
 
 
 def _see_custom_status(obj: KubeObject, see: Any) -> None:
@@ -736,20 +751,48 @@ def _see_custom_status(obj: KubeObject, see: Any) -> None:
     status = body.get("status") if isinstance(body, dict) else None
     if not isinstance(status, dict):
         return
-    conditions = status.get("conditions")
-    newest = ""
-    for c in conditions if isinstance(conditions, list) else ():
-        t = c.get("lastTransitionTime") if isinstance(c, dict) else None
-        if isinstance(t, str) and t > newest and TIMESTAMP_RX.match(t):
-            newest = t
-    see("condition transition", newest or None, obj, "status.conditions.lastTransitionTime")
+    _see_status(obj, status, (("conditions",), *_custom_status_times()), see)
+
+
+def _see_builtin_status(obj: KubeObject, paths: tuple[tuple[str, ...], ...], see: Any) -> None:
+    """A built-in object's newest condition transition and newest status time (status_times.yaml
+    `builtin`), read from its typed view where the view has every field named, else from the
+    object decoded (a kind without a view of its status: a CertificateSigningRequest)."""
+    status = getattr(obj.view, "status", None)
+    if status is None or not all(_has_field(status, path) for path in paths):
+        body = obj.body()
+        status = body.get("status") if isinstance(body, dict) else None
+    if status is not None:
+        _see_status(obj, status, paths, see)
+
+
+def _has_field(status: Any, path: tuple[str, ...]) -> bool:
+    """Whether a view's status has the path's first field (a dict status has any)."""
+    return isinstance(status, dict) or path[0] in getattr(status, "__struct_fields__", ())
+
+
+def _get(value: Any, step: str) -> Any:
+    return value.get(step) if isinstance(value, dict) else getattr(value, step, None)
+
+
+def _see_status(obj: KubeObject, status: Any, paths: tuple[tuple[str, ...], ...], see: Any) -> None:
+    """The newest condition transition (or update) and the newest other time of `paths` under a
+    status (a typed view's or a dict), to `see`."""
     newest, field = "", ""
-    for path in _custom_status_times():
-        value: Any = status
+    transition, written = "", ""
+    for path in paths:
+        value = status
         for step in path:
-            value = value.get(step) if isinstance(value, dict) else None
-        if isinstance(value, str) and value > newest and TIMESTAMP_RX.match(value):
+            value = _get(value, step)
+        if path == ("conditions",):
+            for c in value if isinstance(value, list) else ():
+                for name in ("lastTransitionTime", "lastUpdateTime"):
+                    t = _get(c, name)
+                    if isinstance(t, str) and t > transition and TIMESTAMP_RX.match(t):
+                        transition, written = t, f"status.conditions.{name}"
+        elif isinstance(value, str) and value > newest and TIMESTAMP_RX.match(value):
             newest, field = value, "status." + ".".join(path)
+    see("condition transition", transition or None, obj, written)
     see("status time", newest or None, obj, field)
 
 

@@ -293,6 +293,7 @@ class Condition(Struct, gc=False):
     lastTransitionTime: str | None = None
     lastHeartbeatTime: str | None = None
     lastProbeTime: str | None = None
+    lastUpdateTime: str | None = None  # a Deployment's, a CSR's: the condition last written
 
 
 class PodIP(Struct, gc=False):
@@ -432,6 +433,7 @@ class WorkloadStatus(Struct, gc=False):
     startTime: str | None = None
     completionTime: str | None = None
     lastScheduleTime: str | None = None
+    lastSuccessfulTime: str | None = None  # CronJobs: the last run that completed
     conditions: list[Condition] | None = None
 
 
@@ -508,6 +510,7 @@ class LoadBalancerStatus(Struct, gc=False):
 
 class ServiceStatus(Struct, gc=False):
     loadBalancer: LoadBalancerStatus | None = None
+    conditions: list[Condition] | None = None
 
 
 class ServiceView(ObjectView, kw_only=True):

@@ -495,17 +495,26 @@ def test_the_heartbeat_of_a_kubelet_that_stopped_posting_is_no_live_signal() -> 
 
 
 _CUSTOM_STATUS_TIMES = Path(__file__).parent / "data" / "custom-status-times"
+_BUILTIN_STATUS_TIMES = Path(__file__).parent / "data" / "builtin-status-times"
 
 
-def test_a_custom_resources_status_times_count_towards_the_capture() -> None:
-    # A pasted Argo CD Application alone (tests/ingest/data/custom-status-times, from
-    # pluhin/sa.it-academy.by): created 09:43:56, its sync failed at 09:49:06, the controller
-    # compared it last at 10:01:06. The capture came after all three, not at its creation.
-    cluster = analyzer.load(str(_CUSTOM_STATUS_TIMES / "argocd-application-sync-failed.yaml"))
-    capture = cluster.capture
-    assert capture.time.isoformat() == "2022-06-04T10:01:06+00:00"
-    assert (capture.signal, capture.confidence) == ("status time", "medium")
-    assert "Application/argocd/jen status.reconciledAt" in capture.where
+@pytest.mark.parametrize("path, time, signal, where", [
+    # A pasted Argo CD Application alone (from pluhin/sa.it-academy.by): created 09:43:56, its
+    # sync failed at 09:49:06, the controller compared it last at 10:01:06. The capture came
+    # after all three, not at its creation.
+    (_CUSTOM_STATUS_TIMES / "argocd-application-sync-failed.yaml", "2022-06-04T10:01:06+00:00",
+     "status time", "Application/argocd/jen status.reconciledAt"),
+    # A Deployment's `-o yaml` alone (from a CKA lab write-up): created 08:09:07, its rollout
+    # timed out at 08:19:08. Before: dated by its creation, so `kda get deploy` printed AGE 0s
+    # for a rollout that had failed 10 minutes in.
+    (_BUILTIN_STATUS_TIMES / "deployment-progress-deadline.yaml", "2025-07-10T08:19:08+00:00",
+     "condition transition", "Deployment/default/frontend-deployment status.conditions"),
+], ids=["custom resource", "Deployment"])
+def test_an_objects_status_times_count_towards_the_capture(path: Path, time: str, signal: str, where: str) -> None:
+    capture = analyzer.load(str(path)).capture
+    assert (capture.time.isoformat(), capture.signal, capture.confidence) == (time, signal, "medium")
+    assert where in capture.where
+    assert capture.lower_bound  # the capture came then or later: no age from it says "young"
 
 
 def test_a_custom_resources_times_ahead_do_not_move_the_capture() -> None:
@@ -523,4 +532,36 @@ def test_a_custom_resource_named_like_a_built_in_kind_is_read_as_custom() -> Non
             "metadata": {"name": "n1", "namespace": "longhorn-system", "creationTimestamp": "2023-01-01T00:00:00Z"},
             "status": {"conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2023-01-02T00:00:00Z"}]}}
     capture = _load({"a.yaml": [node]}).capture
+    assert (capture.time.isoformat(), capture.signal) == ("2023-01-02T00:00:00+00:00", "condition transition")
+
+
+
+def test_a_jobs_completion_counts_towards_the_capture() -> None:
+    # A completed Job alone (from the kURL support bundle of realdata): its completionTime, not
+    # its creation 3s earlier.
+    capture = analyzer.load(str(_BUILTIN_STATUS_TIMES / "job-completed.yaml")).capture
+    assert capture.time.isoformat() == "2022-04-11T22:52:46+00:00"
+    assert capture.signal in ("status time", "condition transition")
+
+
+def test_a_pasted_cronjobs_last_schedule_counts_towards_the_capture() -> None:
+    # charmed-kubernetes/bundle#381's `kubectl get cronjobs` (kubectl 1.7: LAST-SCHEDULE a time,
+    # -0400): no other time in the paste, so the capture is no earlier than the newest last
+    # schedule (before: no capture time at all).
+    table = ("NAME                            SCHEDULE                   SUSPEND   ACTIVE    LAST-SCHEDULE\n"
+             "assigntasks                   40 * * * *                 False     0         Thu, 10 Aug 2017 08:40:00 -0400\n"
+             "sync-pagerduty-incidents      */5 * * * *                False     0         Wed, 09 Aug 2017 14:00:00 -0400\n")
+    capture = analyzer.load({"get-cronjobs.txt": table}).capture
+    assert (capture.time.isoformat(), capture.signal) == ("2017-08-10T12:40:00+00:00", "status time")
+    assert "CronJob/assigntasks status.lastScheduleTime" in capture.where
+
+
+def test_a_custom_kind_named_like_a_built_in_kind_with_status_times_is_read_as_custom() -> None:
+    # Hand-written: a Deployment served by another group is no apps/v1 Deployment; its conditions
+    # are read as a custom resource's (the same signal), never through the built-in view.
+    deployment = {"apiVersion": "example.com/v1", "kind": "Deployment",
+                  "metadata": {"name": "d", "namespace": "x", "creationTimestamp": "2023-01-01T00:00:00Z"},
+                  "status": {"conditions": [{"type": "Ready", "status": "True",
+                                             "lastTransitionTime": "2023-01-02T00:00:00Z"}]}}
+    capture = _load({"a.yaml": [deployment]}).capture
     assert (capture.time.isoformat(), capture.signal) == ("2023-01-02T00:00:00+00:00", "condition transition")

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from analyzer.findings.cronschedule import parse_schedule
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_text, capture_of, ev
+from analyzer.findings.facts import age_text, capture_is_lower_bound, capture_of, ev, lasted_text
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
 from analyzer.kube.time import parse_time
@@ -51,6 +51,8 @@ def _missed(cluster: AnalyzedDump, cronjob: KubeObject, last: datetime,
     if schedule is None or zone is None:
         return None
     capture = capture_of(cluster, cronjob)
+    if capture is not None and newest[0] is not cronjob and newest[1] >= capture and capture_is_lower_bound(cluster):
+        capture = None  # dated by another CronJob's last schedule alone: said as that
     if capture is not None:
         until, said = capture, "before capture"
     elif newest[0] is not cronjob:
@@ -71,7 +73,7 @@ def _missed(cluster: AnalyzedDump, cronjob: KubeObject, last: datetime,
     return RULE.fail(cronjob, ev(cronjob, "status.lastScheduleTime", cronjob.view.status.lastScheduleTime,
                                  f"a start time after it (the next was {missed[0].astimezone(UTC):%Y-%m-%d %H:%M} UTC)"),
                      schedule=spec.schedule, missed=count,
-                     last=f"at {last:%Y-%m-%d %H:%M} UTC, {age_text(until - last)} {said}")
+                     last=f"at {last:%Y-%m-%d %H:%M} UTC, {lasted_text(cluster, until - last) if capture else age_text(until - last)} {said}")
 
 
 def _held_by_a_running_job(cronjob: KubeObject) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, ev, lasted_text
+from analyzer.findings.facts import age_at_capture, age_text, capture_is_lower_bound, ev
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
 from analyzer.kube.time import parse_time
@@ -36,18 +36,22 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
 
 
 def _since(cluster: AnalyzedDump, age: timedelta | None, deleted: datetime | None) -> str:
-    """"for 2d"; "for at least 2d" where the capture is dated only by the dump's own writes or
-    status times (a creation, a managedFields time, a container's start), so may be any time
-    later; "since <deletion> UTC" where the capture is unknown or not after the deletion by what
-    the dump holds (aws/containers-roadmap#1006: a namespace's `get -o yaml` alone, created 13
-    days before its deletion, was 'Terminating for 0s')."""
+    """"for 2d"; "since <deletion> UTC, at least 5s before the capture" where the capture is dated
+    only by the dump's own writes or status times (a creation, a condition's change, a container's
+    start), so may be any time later (aws/containers-roadmap#1006: a namespace's `get -o yaml`
+    alone, its own condition 5s after its deletion); "since <deletion> UTC" where the capture is
+    unknown or not after the deletion by what the dump holds (the same namespace dated by its
+    creation, 13 days before its deletion, was 'Terminating for 0s')."""
     if deleted is None:
         return "(since when, the dump does not say)"
+    since = f"since {deleted:%Y-%m-%d %H:%M:%S} UTC"
     if age is None:
-        return f"since {deleted:%Y-%m-%d %H:%M:%S} UTC"
+        return since
     if age.total_seconds() <= 0:
-        return f"since {deleted:%Y-%m-%d %H:%M:%S} UTC (how long before the capture, the dump does not tell)"
-    return f"for {lasted_text(cluster, age)}"
+        return f"{since} (how long before the capture, the dump does not tell)"
+    if capture_is_lower_bound(cluster):
+        return f"{since}, at least {age_text(age)} before the capture"
+    return f"for {age_text(age)}"
 
 
 def _why(ns: KubeObject) -> str:
