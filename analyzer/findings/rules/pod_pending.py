@@ -34,7 +34,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         status = pod.view.status
         shown = text_status(pod) if status.phase is None else None
         pending = status.phase == "Pending" or shown in ("Pending", GATED)
-        if not pending or pod.view.spec.nodeName:
+        if not pending or pod.view.spec.nodeName or _scheduled_by_status(pod):
             continue
         if (gated := _gated(pod, shown)) is not None:
             yield gated
@@ -186,6 +186,15 @@ def _cluster_setting_up(cluster: AnalyzedDump, age: timedelta | None) -> tuple[t
         return None
     oldest = max(ages)
     return (oldest, what) if timedelta(0) <= oldest < _SETTING_UP and age <= oldest + _STARTING else None
+
+
+def _scheduled_by_status(pod) -> bool:
+    """Whether the pod's status says it is on a node, where its spec (cut from a paste) does not:
+    PodScheduled=True, or a hostIP (a write-up's `get pod -o yaml` without its spec, the pod
+    ContainerCreating on its node)."""
+    status = pod.view.status
+    return bool(status.hostIP) or any(c.type == "PodScheduled" and c.status == "True"
+                                      for c in status.conditions or ())
 
 
 def _placement(pod, reason: str) -> str:
