@@ -281,14 +281,17 @@ def newest_time_text(cluster: AnalyzedDump, when: datetime | None, obj: KubeObje
 
 
 def ago(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str:
-    """ "12m before capture", or why the age cannot be told."""
+    """ "12m before capture" ("at least 12m" under a capture that is a lower bound: it came at the
+    dump's newest write or status time, or later), or why the age cannot be told."""
     if when is None:
         return "at an unknown time"
     age = age_at_capture(cluster, when, obj)
     if age is not None and age < -AHEAD_SLACK:
         # written by a clock ahead of the heartbeats and events (a node's), not "just now"
         return f"at {when:%Y-%m-%d %H:%M}Z, {age_text(-age)} after the capture (a clock ahead of the cluster's)"
-    return f"{age_text(age)} before capture" if age is not None else f"at {when.isoformat()} (capture time unknown)"
+    if age is None:
+        return f"at {when.isoformat()} (capture time unknown)"
+    return f"{lasted_text(cluster, age) if age > timedelta(0) else age_text(age)} before capture"
 
 
 def when_text(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str:

@@ -5,7 +5,7 @@ their place (then they are history)."""
 from __future__ import annotations
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import object_age, owner, pods_by_namespace, when_text
+from analyzer.findings.facts import known_age, object_age, owner, pods_by_namespace, when_text
 from analyzer.ingest.records import KubeObject
 from analyzer.kube.names import DEPLOYMENT_POD
 from analyzer.kube.time import parse_time
@@ -15,7 +15,8 @@ from analyzer.printing.timefmt import human_duration
 
 def stopped_when(cluster: AnalyzedDump, pod: KubeObject) -> str:
     """When the kubelet stopped the pod: its containers' end or its conditions' last change (the
-    kubelet marks them as it evicts), else at most its age (a pasted row's AGE)."""
+    kubelet marks them as it evicts), else at most its age (a pasted row's AGE; none under a
+    capture that is a lower bound, where the age is "at least")."""
     status = pod.view.status
     times = [parse_time(c.lastTransitionTime) for c in status.conditions or ()]
     times += [parse_time(s.state.terminated.finishedAt) for s in status.containerStatuses or ()
@@ -23,7 +24,7 @@ def stopped_when(cluster: AnalyzedDump, pod: KubeObject) -> str:
     known = [t for t in times if t is not None]
     if known:
         return when_text(cluster, max(known), pod)
-    age = object_age(cluster, pod)
+    age = known_age(cluster, pod)
     return f"at an unknown time, at most {human_duration(age.total_seconds())} before capture (its age)" \
         if age is not None else "at an unknown time"
 

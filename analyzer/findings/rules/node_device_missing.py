@@ -7,10 +7,9 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import capture_of, ev, stitched_reason
+from analyzer.findings.facts import ev, known_age, stitched_reason
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.kube.quantities import parse_quantity
-from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="node-device-missing", title="Node without a device its pool advertises", severity="warning",
@@ -51,7 +50,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not instance_type or info is None:
             continue  # without the hardware named, nodes cannot be compared
         pools[(instance_type, info.kubeletVersion or "", info.osImage or "")].append(node)
-    capture = capture_of(cluster)
     for (instance_type, _kubelet, _os), nodes in sorted(pools.items()):
         if len(nodes) < 2:
             continue
@@ -66,8 +64,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                     continue
                 if any(r.split("/", 1)[0] == vendor and n > 0 for r, n in devices[node.key].items()):
                     continue  # the same device under another name: a GPU split into MIG slices
-                created = parse_time(node.view.metadata.creationTimestamp)
-                if capture is not None and created is not None and capture - created < REGISTERING:
+                age = known_age(cluster, node)  # (none under a capture that is a lower bound)
+                if age is not None and age < REGISTERING:
                     continue
                 seen = devices[node.key].get(resource)
                 yield RULE.fail(node, ev(node, f"status.capacity[{resource}]", seen, usual),

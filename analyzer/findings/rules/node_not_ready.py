@@ -63,8 +63,9 @@ def _since(cluster: AnalyzedDump, node, when: str | None) -> str:
 
 def _at_most_its_age(cluster: AnalyzedDump, node) -> str:
     """When it turned NotReady is not in the dump; its age (a pasted row's AGE, its creation)
-    bounds it: a node a few minutes old is still joining, one of weeks has been lost for a while."""
-    age = object_age(cluster, node)
+    bounds it: a node a few minutes old is still joining, one of weeks has been lost for a while.
+    (Under a capture that is a lower bound its age is "at least", so bounds nothing.)"""
+    age = known_age(cluster, node)
     if age is None or age <= timedelta(0):
         # (no age, or the capture time is the node's creation itself: the newest time a describe
         # of a just-made node holds)
