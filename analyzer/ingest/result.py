@@ -338,6 +338,8 @@ class CaptureEstimate:
         text = f"{_iso(self.time)} ({self.signal}, {self.confidence} confidence)"
         if self.signal == "write-up header":
             text += f": {self.where}"
+        if self.lower_bound:
+            text += "; the capture came then or later"  # (a write, a status or log time: no heartbeat)
         if self.stitched:
             spans = "; ".join(f"{_iso(p.start)} .. {_iso(p.end)}{_files(p.sources)}" for p in self.periods)
             text += f"; stitched: its signals fall in {len(self.periods)} periods far apart ({spans})"
