@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, container_path, ev
+from analyzer.findings.facts import age_at_capture, container_path, ev, lasted_text
 from analyzer.findings.restarts import restart_moments
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -29,10 +29,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         pods = moment.pods
         finding = RULE.fail(None, *evidence, kind="Node", namespace="", name=moment.node,
                             time=moment.start.isoformat().replace("+00:00", "Z"),
-                            age=f"{age_text(age)} before capture" if age is not None else "at an unknown age",
+                            age=f"{lasted_text(cluster, age)} before capture" if age is not None else "at an unknown age",
                             containers=len(moment.members), pods=len(pods),
                             sample=", ".join(pods[:4]) + (f" and {len(pods) - 4} more" if len(pods) > 4 else ""))
         if age is None or age > RECENT:
-            yield finding.as_info(resolved=f"{age_text(age) if age is not None else 'at an unknown time'} before capture; the node runs since")
+            yield finding.as_info(resolved=f"{lasted_text(cluster, age) if age is not None else 'at an unknown time'} before capture; the node runs since")
         else:
             yield finding
