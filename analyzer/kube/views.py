@@ -602,6 +602,7 @@ class PhaseStatus(Struct, gc=False):
     phase: str | None = None
     capacity: dict[str, Quantity] | None = None
     conditions: list[Condition] | None = None
+    lastPhaseTransitionTime: str | None = None  # a PersistentVolume's (1.28 and later)
 
 
 class ClaimStatus(PhaseStatus, gc=False):
