@@ -360,7 +360,7 @@ def newest_runtime_log_line(logs: Iterable[LogRecord]) -> CaptureEstimate | None
     >>> log = LogRecord("kube-system", "etcd-0", "etcd", "2021-05-26T01:55:24.49Z stderr F a\\n"
     ...                 "2021-05-26T05:58:11.2Z stderr F b\\n", "node/pods/x/etcd/0.log")
     >>> newest_runtime_log_line([log]).describe()
-    '2021-05-26T05:58:11Z (container log line, low confidence)'
+    '2021-05-26T05:58:11Z (container log line, low confidence); the capture came then or later'
     """
     best: tuple[datetime, LogRecord] | None = None
     for log in logs:
