@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from analyzer.findings.facts import (
     age_at_capture,
     age_text,
+    lasted_text,
     pod_containers,
     states_no_container,
     when_text,
@@ -331,7 +332,7 @@ def history_reason(cluster: AnalyzedDump, restart: ContainerRestart) -> str:
                 f"{len(moment.pods)} pods at once; see node-restart)")
     age = age_at_capture(cluster, restart.last_restart, restart.pod) if restart.last_restart else None
     if age is not None and age > OLD and restart.ready_now:
-        return f"last restart {age_text(age)} before capture; running and ready since"
+        return f"last restart {lasted_text(cluster, age)} before capture; running and ready since"
     created = parse_time(restart.pod.view.metadata.creationTimestamp)
     if age is not None and age > QUIET_SINCE_START_UP and restart.ready_now and created is not None \
             and timedelta(0) <= restart.last_restart - created <= START_UP:

@@ -8,10 +8,10 @@ from datetime import datetime
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import (
     age_at_capture,
-    age_text,
     container_label,
     container_path,
     ev,
+    lasted_text,
     pod_containers,
     row_sole_container,
     text_status,
@@ -67,6 +67,6 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             age = age_at_capture(cluster, last, pod) if last is not None else None
             # an OOM kill hours ago, the container running and ready since: history (as restarts are)
             if ready_since and age is not None and age > OLD:
-                yield finding.as_info(resolved=f"last OOM kill {age_text(age)} before capture; running and ready since")
+                yield finding.as_info(resolved=f"last OOM kill {lasted_text(cluster, age)} before capture; running and ready since")
             else:
                 yield finding
