@@ -111,7 +111,7 @@ def inferred_server_version(cluster: Cluster) -> dict[str, str] | None:
     """Where the dump does not state the API server's version: the kubelet version that bounds
     it (a control-plane node's, else the newest node's: a kubelet is never newer than its API
     server), with the field it was read from; None where stated or no node says."""
-    from analyzer.findings.versions import cluster_version
+    from analyzer.distributions.versions import cluster_version
 
     if _version_text(cluster.ingest.server_version):
         return None

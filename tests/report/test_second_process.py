@@ -294,3 +294,20 @@ def test_only_a_plain_file_or_folder_is_read_twice(tmp_path: Path) -> None:
     assert _plain_size(str(packed)) == 0  # decompressed twice, to a size unknown up front
     assert _plain_size("-") == 0  # stdin cannot be read twice
     assert _plain_size(str(tmp_path / "missing")) == 0
+
+
+def test_the_second_process_imports_nothing_of_the_findings() -> None:
+    # Its parts read neither the findings nor the graph: importing the findings package there
+    # (0.07 CPU s; once for the read section's cluster version) is time on the report's path.
+    # A fresh interpreter, since this one has imported everything already.
+    import subprocess
+    import sys
+
+    code = ("import sys, analyzer\n"
+            "from analyzer.report import cluster_report\n"
+            f"cluster = analyzer.load({str(SAMPLE_DUMPS / 'eks')!r})\n"
+            "cluster_report._ahead_letter(cluster)\n"
+            "parts = cluster_report.parts_beside(cluster, True, True)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('analyzer.findings')))\n")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert ran.stdout.strip() == "[]"
