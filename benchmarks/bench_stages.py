@@ -4,6 +4,7 @@ facts, render; and the whole command as a user runs it, cold, in a fresh process
     python benchmarks/bench_stages.py                                  # the 20,000-pod baseline dump
     python benchmarks/bench_stages.py --pods 20000 --shape production  # another shape (generated if missing)
     python benchmarks/bench_stages.py --dump path/to/dump.json --no-cli
+    python benchmarks/bench_stages.py --dump path/to/dump.json --no-cli --per-process  # CPU per step, per process
 
 The budget (issue 18): the whole report within 3x of ingest. The stages run in one process, in
 the order `kda report` needs them, each timed with the wall clock and the process's CPU time
@@ -105,7 +106,48 @@ def stages(dump: Path, fmt: str, all_tables: bool = False) -> dict[str, tuple[fl
     return timings
 
 
-def as_kda_report(dump: Path, fmt: str) -> dict[str, float]:
+# What --per-process times in each of kda report's two processes: (module, function), each looked
+# up where it is called, so that wrapping it in the module times every call.
+TRACED = (("analyzer.distributions", "detect_distribution"), ("analyzer.graph", "build_graph"),
+          ("analyzer.findings", "run_rules"), ("analyzer.timeline", "timeline_summary"),
+          *(("analyzer.report.cluster_report", name) for name in (
+              "_ahead_letter", "_adopt_ahead", "_dependencies_letter", "_dependencies_from", "nodes_diagram",
+              "timeline_diagram", "_findings_letter", "_findings_chart_from", "cluster_facts", "render_page")))
+
+
+def trace_calls(path: Path) -> None:
+    """Wrap the TRACED functions: each call appends (process id, name, CPU s) to `path` as a JSON
+    line, in whichever process it runs (the second one is forked from this one)."""
+    import functools
+    import importlib
+
+    def timed(f, name: str):  # noqa: ANN001, ANN202
+        @functools.wraps(f)
+        def timed_call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            cpu = _cpu()
+            try:
+                return f(*args, **kwargs)
+            finally:
+                with path.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps([os.getpid(), name, round(_cpu() - cpu, 3)]) + "\n")
+        return timed_call
+
+    for module_name, name in TRACED:
+        module = importlib.import_module(module_name)
+        setattr(module, name, timed(getattr(module, name), name))
+
+
+def per_process(path: Path) -> dict[str, dict[str, float]]:
+    """The CPU seconds of each traced step, summed, by process ("here", "second")."""
+    here, steps = os.getpid(), {"here": {}, "second": {}}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        pid, name, cpu = json.loads(line)
+        which = steps["here" if pid == here else "second"]
+        which[name] = round(which.get(name, 0.0) + cpu, 3)
+    return steps
+
+
+def as_kda_report(dump: Path, fmt: str, trace: Path | None = None) -> dict[str, float]:
     """Ingest, then the report as `kda report` makes it (analyzer/report/batch.py: on a large
     dump a second process is started first, reads the dump too, on the other core, and makes the
     timeline, diagrams and some sections while this one runs the findings): wall and CPU
@@ -117,6 +159,8 @@ def as_kda_report(dump: Path, fmt: str) -> dict[str, float]:
     from analyzer.report.cluster_report import start_second_process
 
     gc.disable()  # as `kda report` runs (analyzer/cli/report_cmd.py): it leaves right after
+    if trace is not None:
+        trace_calls(trace)
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.perf_counter()
     started = start_second_process(lambda: analyzer.load(str(dump)), dump.stat().st_size, (fmt,))
@@ -131,7 +175,8 @@ def as_kda_report(dump: Path, fmt: str) -> dict[str, float]:
     return {"ingest": ingest, "report": report, "cpu": _cpu() - cpu,
             "child_cpu": (after.ru_utime - child.ru_utime) + (after.ru_stime - child.ru_stime),
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "child_rss_mb": after.ru_maxrss / 1024}
+            "child_rss_mb": after.ru_maxrss / 1024,
+            **({"steps": per_process(trace)} if trace is not None else {})}
 
 
 def command(dump: Path, fmt: str) -> tuple[float, float]:
@@ -158,11 +203,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cli", action="store_true", help="skip the fresh-process `kda report` run")
     parser.add_argument("--all-tables", action="store_true",
                         help="build every table first, as a stage of its own (also those the report never reads)")
+    parser.add_argument("--per-process", action="store_true",
+                        help="also say the CPU seconds of each step in each of the report's two processes, "
+                             "the second process made even where no CPU looks idle (a busy machine)")
     parser.add_argument("--as-kda-report", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     dump = args.dump or ensure_dump(args.pods, "json", args.shape)
     if args.as_kda_report:  # one run of as_kda_report, in a process of its own (below)
-        print(json.dumps(as_kda_report(dump, args.format)))
+        if not args.per_process:
+            print(json.dumps(as_kda_report(dump, args.format)))
+            return 0
+        from analyzer import forked
+
+        forked._idle_cpu_beside_parent = lambda: True  # its CPU time is what is measured
+        with tempfile.TemporaryDirectory() as folder:
+            print(json.dumps(as_kda_report(dump, args.format, Path(folder) / "steps.jsonl")))
         return 0
     size = dump.stat().st_size
     print(f"{dump.name}: {size / 1e6:.1f} MB; stages of a {args.format} report, one process:")
@@ -177,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     env = {**os.environ, "PYTHONPYCACHEPREFIX": sys.pycache_prefix}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     ran = subprocess.run([sys.executable, __file__, "--dump", str(dump), "--format", args.format,
-                          "--as-kda-report"], check=True, capture_output=True, text=True, env=env)
+                          "--as-kda-report", *(["--per-process"] if args.per_process else [])],
+                         check=True, capture_output=True, text=True, env=env)
     m = json.loads(ran.stdout.splitlines()[-1])
     whole = m["ingest"] + m["report"]
     # (the ingest there ran beside the second process's reading of the same dump: the budget is
@@ -187,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
           f"process, its reading included); whole report / ingest: {whole / m['ingest']:.2f}x wall, "
           f"{whole / ingest_wall:.2f}x the ingest stage alone (budget 3x); peak memory "
           f"{m['rss_mb']:.0f} MB here, {m['child_rss_mb']:.0f} MB the second process")
+    for which, steps in m.get("steps", {}).items():
+        # (a step inside another is counted in both: cluster_facts holds the sections made here)
+        print(f"  {which} process, cpu s: " + ", ".join(f"{n} {c:.2f}" for n, c in steps.items()))
     if not args.no_cli:
         wall, cpu = command(dump, args.format)
         print(f"kda report, fresh process: {wall:.2f} s wall, {cpu:.2f} s cpu; "
