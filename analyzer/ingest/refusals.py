@@ -261,6 +261,21 @@ _EKSCTL_REFUSED = re.compile(
     r'pod eviction error:?\s*\(?\\?"(?P<why>Cannot evict pod as it would violate the pod.s disruption budget)\.?\\?"\)?,?'
     rf"\s+on node:?\s+(?P<node>{_NAME})")
 
+# EKS's managed node group update (a version or launch template update) whose drain of an old node
+# gave up (15 minutes of evictions refused): `PodEvictionFailure` with `Reached max retries while
+# trying to evict pods from nodes in node group NG`, the nodes it could not drain as its resource
+# ids, the pods unnamed. Quoted by `aws eks describe-update` (`"errorCode"`, `"errorMessage"`,
+# `"resourceIds": [...]`, the update's `"createdAt"` above), CloudFormation (`{ErrorCode: ...,
+# ErrorMessage: ..., ResourceIds: [N]}`), Terraform (`N: PodEvictionFailure: Reached ...`) or the
+# console's update history (the code, a tab, the message).
+_EKS_GAVE_UP = re.compile(r"Reached max retries\s+while trying to evict pods from nodes in node group"
+                          r"(?:[ \t]+(?P<group>[A-Za-z0-9][\w.-]*[A-Za-z0-9]))?")
+_EKS_IDS_BEFORE = re.compile(r"(?P<ids>[\w.-]+(?:,\s*[\w.-]+)*):\s*PodEvictionFailure\W*$")
+_EKS_IDS_AFTER = re.compile(r'[^\n{}]*?(?:\n[^\n{}]*?){0,2}resourceIds\W*\[(?P<ids>[^\]]*)\]', re.I)
+_EKS_CREATED = re.compile(r'"createdAt"\s*:\s*"(?P<at>[0-9T:.+-]+Z?)"')
+_EKS_UPDATE = re.compile(r'"update"\s*:\s*\{')
+_NODE_NAME = re.compile(rf"{_NAME}\Z")
+
 
 # What names the node a drain works on: its `node/NAME cordoned` line (1.17+; `node "NAME"
 # cordoned` before), else the drain command itself; the next command line ends the drain's output
@@ -289,6 +304,10 @@ class EvictionRefusal:
     node: str = ""
     # who drained: kubectl (or a tool running it), else the provider whose operation quoted it
     drainer: str = "kubectl drain"
+    # the provider's node group (pool) whose update drained the node, when its words name it
+    group: str = ""
+    # when the operation that drained began, as the paste gives it (RFC 3339), else ""
+    began: str = ""
 
 
 def _drained_node(text: str, at: int) -> str:
@@ -325,13 +344,14 @@ def eviction_refusals(text: str, source: str) -> list[EvictionRefusal]:
     ...     "it would violate the pod's disruption budget.\\") on node ip-10-0-1-5.ec2.internal", "t")]
     [('', 'ip-10-0-1-5.ec2.internal', 'eksctl')]
     """
+    found = _eks_gave_up(text, source) if "Reached max retries" in text else []
     if "disruption budget" not in text and "blocked by pdb" not in text:
-        return []
+        return found
     namespaces = {m.group("pod"): m.group("ns") for m in _EVICTING.finditer(text)}
-    found = [EvictionRefusal(source, _line_of(text, m), m.group("pod"),
-                             m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",
-                             m.group("why").rstrip("."), _drained_node(text, m.start()))
-             for m in _EVICTION_REFUSED.finditer(text)]
+    found.extend(EvictionRefusal(source, _line_of(text, m), m.group("pod"),
+                                 m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",
+                                 m.group("why").rstrip("."), _drained_node(text, m.start()))
+                 for m in _EVICTION_REFUSED.finditer(text))
     if "Drain node" in text or "Too many req pod" in text:
         found.extend(_aks_refusals(text, source))
     found.extend(EvictionRefusal(source, _line_of(text, m), "", "", "", m.group("why"), m.group("node"), "eksctl")
@@ -357,6 +377,41 @@ def _aks_refusals(text: str, source: str) -> list[EvictionRefusal]:
         found.append(EvictionRefusal(source, _line_of(text, match), match.group("pod"), match.group("ns") or "",
                                      match.group("budget"), f"blocked by pdb {match.group('budget')}",
                                      match.group("node"), "AKS"))
+    return found
+
+
+def _eks_gave_up(text: str, source: str) -> list[EvictionRefusal]:
+    """EKS's PodEvictionFailure: one per node it names (its resource ids, a Terraform error's
+    prefix), else one of its node group; the node group and the update's start where quoted. A
+    masked or elided name (`ip-10-0-XX-XX`, `<NODE_GROUP_NAME>`, `...`) is no name.
+
+    >>> [(r.node, r.group, r.began, r.line) for r in _eks_gave_up('"createdAt": "2023-06-03T17:19:38.068000+00:00",'
+    ...     '\\n"errors": [{"errorCode": "PodEvictionFailure", "errorMessage": "Reached max retries while trying to '
+    ...     'evict pods from nodes in node group ng-1",\\n "resourceIds": ["ip-192-168-2-44.eu-west-1.compute.internal"]}]',
+    ...     "t")]
+    [('ip-192-168-2-44.eu-west-1.compute.internal', 'ng-1', '', 2)]
+    >>> [(r.node, r.group) for r in _eks_gave_up("* i-0abc123, i-0def456: PodEvictionFailure: Reached max retries "
+    ...     "while trying to evict pods from nodes in node group default_ng", "t")]
+    [('i-0abc123', 'default_ng'), ('i-0def456', 'default_ng')]
+    """
+    found = []
+    for match in _EKS_GAVE_UP.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        head = text[max(line_start, match.start() - 200):match.start()]
+        before = _EKS_IDS_BEFORE.search(head)
+        after = None if before else _EKS_IDS_AFTER.match(text, match.end(), match.end() + 400)
+        ids = (before or after).group("ids") if (before or after) else ""
+        nodes = [n for n in re.split(r"[\s,\"']+", ids) if n and _NODE_NAME.match(n)] or [""]
+        began = ""
+        update = list(_EKS_UPDATE.finditer(text, 0, match.start()))
+        if update:
+            created = list(_EKS_CREATED.finditer(text, update[-1].end(), match.start()))
+            began = created[-1].group("at") if created else ""
+        group = match.group("group") or ""
+        for node in dict.fromkeys(nodes):
+            found.append(EvictionRefusal(source, _line_of(text, match), "", "", "",
+                                         "PodEvictionFailure: Reached max retries while trying to evict pods",
+                                         node, "EKS", group, began))
     return found
 
 

@@ -1,22 +1,30 @@
 """Pods whose eviction a PodDisruptionBudget refused, as a pasted `kubectl drain` quotes it
 (`Cannot evict pod as it would violate the pod's disruption budget.`), or AKS's failed upgrade
 (`Drain node NODE failed when evicting pod POD ...`) or eksctl's drain of a nodegroup (`pod eviction
-error (...) on node NODE`, the pod unnamed: said of the node): the drain of their node cannot finish while
-the budget allows no disruption, whatever the dump holds of the budget."""
+error (...) on node NODE`, the pod unnamed: said of the node), or EKS's managed node group update that
+gave up its drain (`PodEvictionFailure`, said of the nodes it names, else of the node group): the drain
+of their node cannot finish while the budget allows no disruption, whatever the dump holds of the
+budget. History once the dump shows the node schedulable again after the refusal."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import holds_a_paste, quoted_pod
+from analyzer.findings.facts import holds_a_paste, quoted_pod, text_status, when_text
 from analyzer.findings.types import Evidence, Finding, RuleMeta
+from analyzer.kube.time import parse_time
+
+if TYPE_CHECKING:
+    from analyzer.ingest.records import KubeObject
 
 RULE = RuleMeta(
     id="eviction-refused", title="Eviction refused by a PodDisruptionBudget", severity="warning",
     category="workloads",
-    message="Eviction of Pod {pod} refused by its disruption budget{budget} ({times} refusal(s) "
-            "quoted, first at {where}): a drain of {node} cannot finish while the budget allows no disruption",
+    message="Eviction of Pod {pod} refused {by}{budget} ({times} refusal(s) "
+            "quoted, first at {where}): a drain of {node} cannot finish {until}{state}",
     remediation="Scale the pod's workload above its PodDisruptionBudget (or relax minAvailable/maxUnavailable) so "
     "one pod may go, then drain again; `kubectl drain --disable-eviction` deletes pods regardless of their budget.",
 )
@@ -28,46 +36,139 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if not holds_a_paste(cluster):
             yield RULE.not_applicable("the dump holds no pasted session to quote a drain's refusals")
         return
-    by_pod: dict[tuple[str, str, str], list] = {}
+    by_pod: dict[tuple[str, str, str, str], list] = {}
     for refusal in refusals:
-        # a drain that names only the node (eksctl's) is said of that node
-        key = (refusal.namespace, refusal.pod, "" if refusal.pod else refusal.node)
+        # a drain that names only the node (eksctl's, EKS's) is said of that node, else of its node group
+        key = (refusal.namespace, refusal.pod, "" if refusal.pod else refusal.node,
+               "" if refusal.pod or refusal.node else getattr(refusal, "group", ""))
         by_pod.setdefault(key, []).append(refusal)
-    for (namespace, pod, node), quoted in by_pod.items():
+    nodes = _nodes_by_id(cluster)
+    for (namespace, pod, node_id, group), quoted in by_pod.items():
         first = quoted[0]
-        said = _QUOTED_BY.get(getattr(first, "drainer", ""), "error when evicting pod")
-        evidence = Evidence(said, f"{pod or 'a pod of node ' + node}: {first.reason}", "the eviction allowed",
-                            source=first.source, line=first.line)
-        subject = dict(kind="Pod", namespace=namespace, name=pod) if pod else dict(kind="Node", namespace="", name=node)
-        yield RULE.fail(None, evidence, **subject, times=len(quoted),
-                        pod=quoted_pod(namespace, pod) if pod else f"(a pod {first.drainer} does not name)",
-                        where=f"line {first.line}", budget=_budget(cluster, namespace, first.budget),
-                        node=_node(quoted))
+        drainer = getattr(first, "drainer", "")
+        drained = {getattr(refusal, "node", "") for refusal in quoted}
+        node = nodes.get(drained.pop()) if len(drained) == 1 else None
+        said = _QUOTED_BY.get(drainer, "error when evicting pod")
+        evidence = Evidence(said, f"{pod or 'a pod of ' + (_node_said(node_id, node) if node_id else 'node group ' + group)}: "
+                            f"{first.reason}", "the eviction allowed", source=first.source, line=first.line)
+        if pod:
+            subject = dict(kind="Pod", namespace=namespace, name=pod)
+        elif node is not None or (node_id and not _INSTANCE_ID.match(node_id)):
+            subject = dict(kind="Node", namespace="", name=node.name if node is not None else node_id)
+        else:  # an EC2 instance the dump shows no node of, or the node group alone
+            subject = dict(kind="", namespace="", name=_node_said(node_id, None) if node_id else f"node group {group}")
+        finding = RULE.fail(None, evidence, **subject, times=len(quoted),
+                            pod=quoted_pod(namespace, pod) if pod else f"(a pod {drainer} does not name)",
+                            where=_where(cluster, first), budget=_budget(cluster, namespace, first.budget, named_pod=pod),
+                            by=_BY.get(drainer, "by its disruption budget"),
+                            until=_UNTIL.get(drainer, "while the budget allows no disruption"),
+                            node=_node(quoted, node), state=_state(node, quoted[-1]))
+        over = _drain_over(cluster, node, quoted[-1])
+        yield finding.as_info(resolved=over) if over else finding
 
 
 # where a provider's drain quotes the refusal: its failed operation's words
-_QUOTED_BY = {"AKS": "AKS: drain node failed when evicting pod", "eksctl": "eksctl: pod eviction error on node"}
+_QUOTED_BY = {"AKS": "AKS: drain node failed when evicting pod", "eksctl": "eksctl: pod eviction error on node",
+              "EKS": "EKS: node group update failed (PodEvictionFailure)"}
 # what a provider's drain is part of
-_DRAIN_OF = {"AKS": "AKS's upgrade or maintenance drain", "eksctl": "eksctl's drain of its nodegroup"}
+_DRAIN_OF = {"AKS": "AKS's upgrade or maintenance drain", "eksctl": "eksctl's drain of its nodegroup",
+             "EKS": "EKS's managed node group update"}
+# what refused, where the drain's words do not say it was a budget: EKS gives up after 15 minutes
+# of evictions that did not succeed, most often for a budget, also for a pod that tolerates the
+# node's unschedulable taint and comes back, or one that does not end
+_BY = {"EKS": "(EKS gave up after its retries: most often a disruption budget, also a pod that tolerates "
+              "the unschedulable taint or does not terminate)"}
+_UNTIL = {"EKS": "until what holds its pods lets them go (the update failed; run it again after)"}
+_INSTANCE_ID = re.compile(r"i-[0-9a-f]{8,17}\Z")
 
 
-def _node(quoted: list) -> str:
+def _nodes_by_id(cluster: AnalyzedDump) -> dict[str, KubeObject]:
+    """The dump's nodes by name and by the EC2 instance id of their providerID (EKS's resource
+    ids name nodes either way)."""
+    out: dict[str, KubeObject] = {}
+    for node in cluster.objects_of("Node"):
+        out[node.name] = node
+        instance = (node.view.spec.providerID or "").rsplit("/", 1)[-1]
+        if _INSTANCE_ID.match(instance):
+            out.setdefault(instance, node)
+    return out
+
+
+def _node_said(node_id: str, node: KubeObject | None) -> str:
+    """ "node N", or "EC2 instance I (node N)" / "EC2 instance I" where a resource id is an instance."""
+    if _INSTANCE_ID.match(node_id):
+        return f"EC2 instance {node_id}" + (f" (node {node.name})" if node is not None else "")
+    return f"node {node_id}"
+
+
+def _node(quoted: list, node: KubeObject | None = None) -> str:
     """The node as the message names it: the one node the quoted drains say they work on
-    (`kubectl drain NODE`, `node/NODE cordoned`, AKS's `Drain node NODE failed`), with the
-    provider whose drain it was, else "its node"."""
+    (`kubectl drain NODE`, `node/NODE cordoned`, AKS's `Drain node NODE failed`, EKS's resource
+    id), with the provider whose drain it was, else the node group it drained, else "its node"."""
     nodes = {getattr(refusal, "node", "") for refusal in quoted}
-    if len(nodes) != 1 or "" in nodes:
-        return "its node"
     drainers = {getattr(refusal, "drainer", "") for refusal in quoted} - {"kubectl drain", ""}
-    by = f" ({_DRAIN_OF[drainers.pop()]})" if len(drainers) == 1 else ""
-    return f"node {nodes.pop()}{by}"
+    drainer = drainers.pop() if len(drainers) == 1 else ""
+    groups = {getattr(refusal, "group", "") for refusal in quoted} - {""}
+    of = f" of node group {groups.pop()}" if len(groups) == 1 else ""
+    by = f" ({_DRAIN_OF[drainer]})" if drainer else ""
+    if len(nodes) != 1 or "" in nodes:
+        return f"a node{of}{by}" if of else "its node"
+    return f"{_node_said(nodes.pop(), node)}{of}{by}"
 
 
-def _budget(cluster: AnalyzedDump, namespace: str, named: str) -> str:
+def _where(cluster: AnalyzedDump, first) -> str:
+    """ "line N", and when the provider's operation that drained began, where the paste says."""
+    began = parse_time(getattr(first, "began", "") or None)
+    if began is None:
+        return f"line {first.line}"
+    return f"line {first.line}, of an update begun {when_text(cluster, began)}"
+
+
+def _later_sighting(node: KubeObject | None, refusal) -> bool:
+    """Whether the node as the dump holds it was seen after the refusal: collected apart from
+    the paste that quotes it, or in that paste below it (a row above it is the node before)."""
+    if node is None:
+        return False
+    return node.provenance.source != refusal.source or (node.provenance.known_line or 0) > refusal.line
+
+
+def _cordoned(node: KubeObject) -> bool:
+    return bool(node.view.spec.unschedulable) or "SchedulingDisabled" in (text_status(node) or "")
+
+
+def _state(node: KubeObject | None, last) -> str:
+    """What the dump shows of the drained node after the last refusal, when it still holds it cordoned."""
+    if not _later_sighting(node, last) or not _cordoned(node):
+        return ""
+    return f"; the dump shows node {node.name} still cordoned after it (its drain not finished, or given up)"
+
+
+def _drain_over(cluster: AnalyzedDump, node: KubeObject | None, last) -> str:
+    """Why the refusals are history: the same paste's `node/N uncordoned` below the last one, or
+    the drained node shown schedulable after it (the drain over: given up, or done and the node
+    uncordoned); "" when the dump does not show that."""
+    name = node.name if node is not None else getattr(last, "node", "")
+    uncordoned = [said.line for said in getattr(cluster.ingest, "quoted_cordons", None) or ()
+                  if said.node == name and not said.cordoned and said.source == last.source and said.line > last.line]
+    if name and uncordoned:
+        return f"kubectl said node/{name} uncordoned below the refusals (line {min(uncordoned)}): that drain is over"
+    if not _later_sighting(node, last) or _cordoned(node):
+        return ""
+    return f"the dump shows node {node.name} schedulable after the refusals: that drain is over"
+
+
+def _budget(cluster: AnalyzedDump, namespace: str, named: str, named_pod: str = "x") -> str:
     """The budget as the message names it: kubectl's own word for it, else the one budget of the
-    pod's namespace the dump shows allowing no disruption, else nothing."""
+    pod's namespace the dump shows allowing no disruption; for a pod the drain does not name,
+    those of any namespace (up to three); else nothing."""
     if named:
         return f" {namespace}/{named}" if namespace else f" {named}"
-    blocking = [pdb.name for pdb in cluster.objects_of("PodDisruptionBudget")
-                if namespace and pdb.namespace == namespace and (pdb.view.status or {}).get("disruptionsAllowed") == 0]
-    return f" {namespace}/{blocking[0]} (the dump shows it allowing 0 disruptions)" if len(blocking) == 1 else ""
+    blocking = [f"{pdb.namespace}/{pdb.name}" for pdb in cluster.objects_of("PodDisruptionBudget")
+                if (namespace and pdb.namespace == namespace or not named_pod)
+                and (pdb.view.status or {}).get("disruptionsAllowed") == 0]
+    if len(blocking) == 1:
+        return f" {blocking[0]} (the dump shows it allowing 0 disruptions)"
+    if blocking and not named_pod:
+        shown = ", ".join(sorted(blocking)[:3]) + (f" and {len(blocking) - 3} more" if len(blocking) > 3 else "")
+        return f" (the dump shows {len(blocking)} budgets allowing 0 disruptions: {shown})"
+    return ""
