@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.events import before_capture, clipped, event_ago, events_by_object
 from analyzer.findings.facts import holds_a_paste, quoted_pod, text_status, when_text
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -32,10 +35,12 @@ RULE = RuleMeta(
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     refusals = list(getattr(cluster.ingest, "eviction_refusals", None) or ())
-    if not refusals:
+    drains = _drain_warnings(cluster) if cluster.covers("Event") else {}
+    if not refusals and not drains:
         if not holds_a_paste(cluster):
             yield RULE.not_applicable("the dump holds no pasted session to quote a drain's refusals")
         return
+    yield from _said_by_events(cluster, drains)
     by_pod: dict[tuple[str, str, str, str], list] = {}
     for refusal in refusals:
         # a drain that names only the node (eksctl's, EKS's) is said of that node, else of its node group
@@ -80,6 +85,96 @@ _BY = {"EKS": "(EKS gave up after its retries: most often a disruption budget, a
               "the unschedulable taint or does not terminate)"}
 _UNTIL = {"EKS": "until what holds its pods lets them go (the update failed; run it again after)"}
 _INSTANCE_ID = re.compile(r"i-[0-9a-f]{8,17}\Z")
+# AKS's own event on a node its upgrade (or maintenance) drains, each time an eviction is refused
+_AKS_BLOCKED = re.compile(r"Eviction blocked by Too many Requests \(usually a pdb\):\s*(?P<pod>[a-z0-9][a-z0-9.-]*)", re.I)
+# a node's later events that end its drain: its cordon lifted, the node upgraded, removed
+_DRAIN_ENDED = re.compile(r"NodeSchedulable|RemovingNode|Upgrade:(?:Successfully upgraded|Deleting node)")
+# events live an hour by default: a refusal older than that, its node's state untold, is not known to go on
+_RECENT = timedelta(hours=1)
+
+
+def _drain_warnings(cluster: AnalyzedDump) -> dict[tuple[str, str], list]:
+    """(node, pod) -> AKS's `Eviction blocked by Too many Requests (usually a pdb): POD` events on
+    that node, oldest first."""
+    out: dict[tuple[str, str], list] = {}
+    for (kind, _, node), facts in events_by_object(cluster).items():
+        if kind != "Node":
+            continue
+        for fact in facts:
+            if fact.reason == "Drain" and fact.type == "Warning" and (m := _AKS_BLOCKED.match(fact.message)):
+                out.setdefault((node, m.group("pod")), []).append(fact)
+    return out
+
+
+def _said_by_events(cluster: AnalyzedDump, drains: dict[tuple[str, str], list]) -> Iterator[Finding]:
+    """AKS's refused evictions as its node's events say them: under way while the node stays
+    cordoned, history once its later events end the drain or the dump shows it schedulable."""
+    if not drains:
+        return
+    nodes = _nodes_by_id(cluster)
+    pods: dict[str, list[str]] = {}
+    for pod in cluster.objects_of("Pod"):
+        pods.setdefault(pod.name, []).append(pod.namespace)
+    for (node_name, pod), facts in sorted(drains.items()):
+        last = facts[-1]
+        where = last.event.provenance
+        namespaces = pods.get(pod, [])
+        namespace = namespaces[0] if len(namespaces) == 1 else ""
+        evidence = Evidence("event Drain (AKS's drain of the node)", clipped(last.message), "the eviction allowed",
+                            source=where.source, line=where.known_line)
+        ago = before_capture(cluster, last)
+        finding = RULE.fail(None, evidence, kind="Pod", namespace=namespace, name=pod,
+                            times=sum(f.count for f in facts), pod=quoted_pod(namespace, pod),
+                            where=f"the node's events, the last {event_ago(cluster, last)}",
+                            budget=_budget(cluster, namespace, "", named_pod=pod if namespace else ""),
+                            by="by its disruption budget", until="while the budget allows no disruption",
+                            node=f"node {node_name} ({_DRAIN_OF['AKS']})",
+                            state=_event_state(cluster, node_name, nodes.get(node_name), ago))
+        over = _drain_ended(cluster, node_name, ago) or _drain_over(cluster, nodes.get(node_name), _Seen(where))
+        if not over and not finding.facts["state"] and (ago is None or ago > _RECENT):
+            over = (f"its last refusal was {event_ago(cluster, last)} and the dump shows nothing of node {node_name} "
+                    "since: not known to go on")
+        yield finding.as_info(resolved=over) if over else finding
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """Where an event was read, as a quoted refusal's place (source, line)."""
+
+    source: str
+    line: int
+
+    def __init__(self, provenance) -> None:
+        object.__setattr__(self, "source", provenance.source)
+        object.__setattr__(self, "line", provenance.known_line or 0)
+
+
+def _drain_ended(cluster: AnalyzedDump, node: str, ago: timedelta | None) -> str:
+    """The node's event no older than the refusal that ends its drain, said with its age."""
+    if ago is None:
+        return ""
+    for fact in reversed(events_by_object(cluster).get(("Node", "", node), ())):
+        when = before_capture(cluster, fact)
+        if when is not None and when <= ago and _DRAIN_ENDED.match(f"{fact.reason}:{fact.message}"):
+            said = fact.reason if fact.reason != "Upgrade" else f"Upgrade ({fact.message.split(':')[0]})"
+            return f"node {node}'s later event {said} ({event_ago(cluster, fact)}): that drain is over"
+    return ""
+
+
+def _event_state(cluster: AnalyzedDump, name: str, node: KubeObject | None, ago: timedelta | None) -> str:
+    """The drain still under way: the node cordoned at capture (or its last schedulability event
+    NodeNotSchedulable), the refusal recent."""
+    if ago is None or ago > _RECENT:
+        return ""
+    if node is not None and _cordoned(node):
+        return f"; node {node.name} still cordoned at capture: the drain is under way"
+    if node is None:
+        said = [f for f in events_by_object(cluster).get(("Node", "", name), ())
+                if f.reason in ("NodeSchedulable", "NodeNotSchedulable")]
+        if said and said[-1].reason == "NodeNotSchedulable":
+            return (f"; node {name}'s last word on its scheduling is NodeNotSchedulable "
+                    f"({event_ago(cluster, said[-1])}): the drain is under way")
+    return ""
 
 
 def _nodes_by_id(cluster: AnalyzedDump) -> dict[str, KubeObject]:
