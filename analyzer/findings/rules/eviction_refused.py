@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import before_capture, clipped, event_ago, events_by_object
@@ -54,14 +53,15 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         drained = {getattr(refusal, "node", "") for refusal in quoted}
         node = nodes.get(drained.pop()) if len(drained) == 1 else None
         said = _QUOTED_BY.get(drainer, "error when evicting pod")
-        evidence = Evidence(said, f"{pod or 'a pod of ' + (_node_said(node_id, node) if node_id else 'node group ' + group)}: "
+        group_said = f"node group {group}" if group else "a node group the paste does not name"
+        evidence = Evidence(said, f"{pod or 'a pod of ' + (_node_said(node_id, node) if node_id else group_said)}: "
                             f"{first.reason}", "the eviction allowed", source=first.source, line=first.line)
         if pod:
             subject = dict(kind="Pod", namespace=namespace, name=pod)
         elif node is not None or (node_id and not _INSTANCE_ID.match(node_id)):
             subject = dict(kind="Node", namespace="", name=node.name if node is not None else node_id)
         else:  # an EC2 instance the dump shows no node of, or the node group alone
-            subject = dict(kind="", namespace="", name=_node_said(node_id, None) if node_id else f"node group {group}")
+            subject = dict(kind="", namespace="", name=_node_said(node_id, None) if node_id else group_said)
         finding = RULE.fail(None, evidence, **subject, times=len(quoted),
                             pod=quoted_pod(namespace, pod) if pod else f"(a pod {drainer} does not name)",
                             where=_where(cluster, first), budget=_budget(cluster, namespace, first.budget, named_pod=pod),
@@ -130,23 +130,20 @@ def _said_by_events(cluster: AnalyzedDump, drains: dict[tuple[str, str], list]) 
                             by="by its disruption budget", until="while the budget allows no disruption",
                             node=f"node {node_name} ({_DRAIN_OF['AKS']})",
                             state=_event_state(cluster, node_name, nodes.get(node_name), ago))
-        over = _drain_ended(cluster, node_name, ago) or _drain_over(cluster, nodes.get(node_name), _Seen(where))
+        over = _drain_ended(cluster, node_name, ago) or _drain_over(cluster, nodes.get(node_name),
+                                                                  _Place(where.source, where.known_line or 0, node_name))
         if not over and not finding.facts["state"] and (ago is None or ago > _RECENT):
             over = (f"its last refusal was {event_ago(cluster, last)} and the dump shows nothing of node {node_name} "
                     "since: not known to go on")
         yield finding.as_info(resolved=over) if over else finding
 
 
-@dataclass(frozen=True)
-class _Seen:
-    """Where an event was read, as a quoted refusal's place (source, line)."""
+class _Place(NamedTuple):
+    """Where an event was read, as a quoted refusal's place, and the node it is of."""
 
     source: str
     line: int
-
-    def __init__(self, provenance) -> None:
-        object.__setattr__(self, "source", provenance.source)
-        object.__setattr__(self, "line", provenance.known_line or 0)
+    node: str
 
 
 def _drain_ended(cluster: AnalyzedDump, node: str, ago: timedelta | None) -> str:
@@ -207,7 +204,7 @@ def _node(quoted: list, node: KubeObject | None = None) -> str:
     of = f" of node group {groups.pop()}" if len(groups) == 1 else ""
     by = f" ({_DRAIN_OF[drainer]})" if drainer else ""
     if len(nodes) != 1 or "" in nodes:
-        return f"a node{of}{by}" if of else "its node"
+        return f"a node{of or ' of its node group'}{by}" if drainer == "EKS" else "its node"
     return f"{_node_said(nodes.pop(), node)}{of}{by}"
 
 
