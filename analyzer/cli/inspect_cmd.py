@@ -72,6 +72,7 @@ def inspect(
                                 * bool(result.rollout_verdicts)
                                 + ["the certificates `kubeadm certs check-expiration` listed"]
                                 * bool(result.certificate_expiries)
+                                + ["what `kubeadm upgrade` said of its runs"] * bool(result.kubeadm_upgrades)
                                 + ["the nodes' journal lines (`journalctl -u kubelet`)"] * bool(result.node_journal))
             err_console.print(f"[bold yellow]note:[/bold yellow] no object in {', '.join(inputs)}, only {said}: "
                               "`kda findings DUMP` reads it")

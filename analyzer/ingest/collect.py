@@ -18,6 +18,7 @@ from analyzer.ingest import (
     journal,
     jsondocs,
     kubeadm_certs,
+    kubeadm_upgrade,
     layouts,
     nodelogs,
     refusals,
@@ -469,6 +470,7 @@ class Ingestor:
         self.result.unserved_apis.extend(refusals.unserved_apis(text, display))
         self.result.server_certificate_refusals.extend(refusals.server_certificate_refusals(text, display))
         self.result.certificate_expiries.extend(kubeadm_certs.certificate_expiries(text, display))
+        self.result.kubeadm_upgrades.extend(kubeadm_upgrade.kubeadm_upgrades(text, display))
         self.result.quoted_cordons.extend(sightings.quoted_cordons(text, display))
         self.result.rollout_verdicts.extend(rollouts.rollout_verdicts(text, display))
 
@@ -486,19 +488,25 @@ class Ingestor:
         before, cordons = quoted_now(), len(self.result.quoted_cordons)
         verdicts_before = len(self.result.rollout_verdicts)
         certificates_before = len(self.result.certificate_expiries)
+        upgrades_before = len(self.result.kubeadm_upgrades)
         self._add_refusals(text, display)
         quoted, verdicts = quoted_now() - before, len(self.result.rollout_verdicts) - verdicts_before
         certificates = len(self.result.certificate_expiries) - certificates_before
-        if not quoted and not verdicts and not certificates:
+        upgrades = len(self.result.kubeadm_upgrades) - upgrades_before
+        if not quoted and not verdicts and not certificates and not upgrades:
             del self.result.quoted_cordons[cordons:]  # the file is not read: nothing of it is kept
             return False
+        if upgrades and not self.result.server_version:  # the cluster's version as kubeadm read it
+            self.result.server_version = transcripts.kubeadm_cluster_version(text)
         said = ([f"{quoted} refusal(s) of the API server (a webhook or kubelet it could not reach, an eviction a "
                  "disruption budget forbade, an aggregated API that did not answer, a kind at an apiVersion it does "
                  "not serve, its certificate kubectl would not trust)"] if quoted else []) \
             + ([f"what `kubectl rollout status` said of {verdicts} rollout(s)"] if verdicts else []) \
-            + ([f"{certificates} certificate(s) `kubeadm certs check-expiration` listed"] if certificates else [])
+            + ([f"{certificates} certificate(s) `kubeadm certs check-expiration` listed"] if certificates else []) \
+            + ([f"{upgrades} `kubeadm upgrade` run(s), their versions and outcome"] if upgrades else [])
         self.result.files.append(FileReport(display, "kubectl-text"))
-        self.result.skipped.append(Rejection(display, "", f"kubectl's output quoting {' and '.join(said)}: no objects"))
+        tool = "kubectl's" if quoted or verdicts else "kubeadm's"
+        self.result.skipped.append(Rejection(display, "", f"{tool} output quoting {' and '.join(said)}: no objects"))
         return True
 
 

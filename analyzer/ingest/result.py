@@ -104,6 +104,9 @@ class IngestResult:
     # the certificates a pasted `kubeadm certs check-expiration` listed
     # (analyzer.ingest.kubeadm_certs.CertificateExpiry)
     certificate_expiries: list[Any] = field(default_factory=list)
+    # the `kubeadm upgrade plan/apply/node` runs a paste shows: versions, success or why it
+    # failed (analyzer.ingest.kubeadm_upgrade.KubeadmUpgrade)
+    kubeadm_upgrades: list[Any] = field(default_factory=list)
     # the nodes' journal lines a paste or a node log collector holds (`journalctl -u kubelet`,
     # `systemctl status kubelet`), each with its host and unit (analyzer.ingest.journal.JournalLine)
     node_journal: list[Any] = field(default_factory=list)
@@ -128,9 +131,9 @@ class IngestResult:
     def read_anything(self) -> bool:
         """Whether the inputs gave anything to analyse: objects, logs, or the refusals and
         failures kubectl's output quoted (a paste of one `kubectl exec` and its error), or the
-        certificates `kubeadm certs check-expiration` listed."""
+        certificates `kubeadm certs check-expiration` listed, or a `kubeadm upgrade` run."""
         return bool(self.objects or self.logs or self.quotes_refusals or self.rollout_verdicts
-                    or self.certificate_expiries or self.node_journal)
+                    or self.certificate_expiries or self.kubeadm_upgrades or self.node_journal)
 
     @property
     def quotes_refusals(self) -> bool:
