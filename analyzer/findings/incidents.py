@@ -1417,13 +1417,14 @@ def _refusing_command(members: list[Finding]) -> str:
     if tool.removesuffix(".exe") == "helm":
         after = words[words.index(tool) + 1:]
         positional, skip = [], False
-        for word in after[1:] if after else ():
+        for word in after:  # (the verb is the first word that is not a flag or its value)
             if skip:
                 skip = False
             elif word.startswith("-"):
                 skip = word in _HELM_VALUED_FLAGS
             else:
                 positional.append(word)
+        positional = positional[1:]
         generated = "--generate-name" in words or "-g" in words
         release, chart = ("", positional[0]) if generated and positional else (positional + ["", ""])[:2]
         named = (f"Helm release {release}" + (f" of chart {chart}" if chart else "") if release

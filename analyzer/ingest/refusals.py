@@ -447,22 +447,39 @@ class UnservedApi:
 
 
 # a command that sends manifests to the API server (kubectl's or oc's apply/create/replace, a
-# Helm install or upgrade, helmfile's sync), after a prompt, a pipe or at a line's start
-_SENDING_COMMAND = re.compile(r"(?<![\w./-])(?:kubectl|oc|k|helm|helmfile)(?:\.exe)?\s+(?:-\S+\s+)*"
+# Helm install or upgrade, helmfile's sync), after a prompt, a pipe or at a line's start; flags
+# may come before the verb, with their values (`helm -n istio-system install ...`)
+_SENDING_COMMAND = re.compile(r"(?<![\w./-])(?:kubectl|oc|k|helm|helmfile)(?:\.exe)?\s+"
+                              r"(?:-[^\s=]+(?:=\S*|[ \t]+(?!-)\S+)?\s+)*"
                               r"(?:apply|create|replace|install|upgrade|sync)\b[^\n]*")
 _FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)
 
 
 def _command_before(text: str, at: int) -> tuple[int, str]:
     """The line and words of the last command sending manifests before offset `at`, within the
-    code block that holds it; else the line that block opens on (0 for none) and ""."""
+    code block that holds it; else the one a write-up gives in its next code block, after the
+    error (`**To Reproduce**`), when no other refusal comes between; else the line that block
+    opens on (0 for none) and ""."""
     fences = list(_FENCE.finditer(text, 0, at))
     start = fences[-1].start() if fences else 0
     commands = list(_SENDING_COMMAND.finditer(text, start, at))
     if commands:
         found = commands[-1]
         return text.count("\n", 0, found.start()) + 1, found.group(0).strip()
+    if fences and len(fences) % 2 and (after := _command_after(text, at)) is not None:
+        return text.count("\n", 0, after.start()) + 1, after.group(0).strip()
     return (text.count("\n", 0, start) + 1 if fences else 0), ""
+
+
+def _command_after(text: str, at: int) -> re.Match[str] | None:
+    """The command sending manifests that opens the code block right after the one holding
+    offset `at` (its first line that holds words), when no refusal is quoted between."""
+    fences = list(_FENCE.finditer(text, at))
+    if len(fences) < 2 or "no matches for kind" in text[text.find("\n", at) + 1:fences[1].start()]:
+        return None
+    opened = text.find("\n", fences[1].start()) + 1
+    first = re.compile(r"[ \t]*(?:[$#>%][ \t]*)?(?P<words>\S[^\n]*)").match(text, opened)
+    return _SENDING_COMMAND.match(text, first.start("words")) if first else None
 
 
 def unserved_apis(text: str, source: str) -> list[UnservedApi]:

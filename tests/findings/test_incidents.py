@@ -1796,6 +1796,38 @@ def test_a_release_refused_two_kinds_of_one_custom_group_is_one_incident_naming_
     assert "its CRD is not installed" in incident.headline
 
 
+# Trimmed from aeraki-mesh/aeraki#426 (its description, 2025-02-19): the error in one code block,
+# the command that gave it typed after, in the next ("To Reproduce"). Before: "its command not shown".
+_AERAKI_426 = """**Describe the bug**
+error message:
+```
+ unable to build kubernetes objects from release manifest: [resource mapping not found for name: "dubbo" namespace: "" from "": no matches for kind "ApplicationProtocol" in version "metaprotocol.aeraki.io/v1alpha1" ensure CRDs are installed first, resource mapping not found for name: "thrift" namespace: "" from "": no matches for kind "ApplicationProtocol" in version "metaprotocol.aeraki.io/v1alpha1" ensure CRDs are installed first]
+```
+
+**To Reproduce**
+```
+ helm install  -n istio-system  aeraki .
+```
+"""
+
+
+def test_a_command_typed_in_the_code_block_after_its_error_names_the_release() -> None:
+    (incident,) = incidents_of(analyzer.load({"issue.md": _AERAKI_426}))
+    assert incident.headline.startswith("Helm release aeraki of chart . (`helm install  -n istio-system  aeraki .`) "
+                                        "could not create 2 objects")
+
+
+# The same refusal under `helm -n NS install`, the namespace flag before the verb (as in the chart
+# READMEs of mosip and kolla-helm: `$ helm -n openstack install openstack-passwork kolla-helm/password`);
+# before, no command was found, and the release was read from the flag's value.
+def test_a_helm_command_with_a_valued_flag_before_its_verb_names_the_release() -> None:
+    paste = ("$ helm -n istio-system install aeraki ./aeraki\n"
+             + _AERAKI_426.split("```\n", 2)[1].replace("```", "").strip() + "\n")
+    (incident,) = incidents_of(analyzer.load({"issue.md": paste}))
+    assert incident.headline.startswith("Helm release aeraki of chart ./aeraki (`helm -n istio-system install aeraki "
+                                        "./aeraki`) could not create 2 objects")
+
+
 # Trimmed from elgris/microservice-app-example#21 (2021-07-29): `kubectl create -R -f k8s/`
 # (typed in the prose above the output) refused every Deployment, each file's; older kubectl
 # names no object
