@@ -1095,19 +1095,44 @@ class Ingestor:
         for doc in parsed.documents:
             report.objects += self._add_json_document(display, fmt, doc, hint)
         for line, raw, error in parsed.broken:
-            items, broken = jsondocs.salvage_items(raw)
-            for offset, item, list_kind in items:
-                prov = Provenance(display, fmt, None, line + offset)
-                item_kind = list_item_kind(list_kind)
-                obj = object_from_json(item, _hints(item_kind, hint), prov)
-                if item_kind and isinstance(obj, KubeObject) and not (hint and hint.kind) \
-                        and peek_item(memoryview(item))[0] is None:
-                    obj.notes.append(f"kind not stated: {item_kind} taken from the {list_kind} named "
-                                     "before it in the damaged document")
-                report.objects += self._keep(obj)
-            for _ in range(broken or (0 if items else 1)):
-                self.result.objects_read += 1
-                self.reject_object(Rejection(display, f"line {line}", f"broken JSON document: {error}"))
+            self._add_salvaged_items(display, fmt, hint, report, line, raw, error)
+
+    def _add_salvaged_items(self, display: str, fmt: str, hint: layouts.PathHint | None, report: FileReport,
+                            line: int, raw: memoryview, error: str) -> None:
+        """A JSON document that did not decode: the List items in it that do are kept, each with
+        its line; each that does not is rejected with its own line and why (the one the file
+        ends in: cut off), so a List cut short loses only its last item."""
+        items, broken, in_items = jsondocs.salvage_items(raw, line)
+        for offset, item, list_kind in items:
+            prov = Provenance(display, fmt, None, line + offset)
+            item_kind = list_item_kind(list_kind)
+            obj = object_from_json(item, _hints(item_kind, hint), prov)
+            if item_kind and isinstance(obj, KubeObject) and not (hint and hint.kind) \
+                    and peek_item(memoryview(item))[0] is None:
+                obj.notes.append(f"kind not stated: {item_kind} taken from the {list_kind} named "
+                                 "before it in the damaged document")
+            report.objects += self._keep(obj)
+        cut_off = jsondocs.TRUNCATED in error
+        if not items and not broken and not (in_items and cut_off):
+            self.result.objects_read += 1
+            self.reject_object(Rejection(display, f"line {line}", f"broken JSON document: {error}"))
+            return
+        starts = sorted([offset for offset, _, _ in items] + [bad.line_offset for bad in broken])
+        for bad in broken:
+            self.result.objects_read += 1
+            # (counted from 1 here, as a reader counts them: item 5, the 4 before it)
+            before = f"; the {bad.index} before it read" if bad.why == jsondocs.CUT_OFF and bad.index else ""
+            # the decoder's error on the document is about its first damage; it says more (a console's wrap)
+            first_damage = bad is broken[0] and bad.why != jsondocs.CUT_OFF
+            why = error if first_damage and _error_line_within(error, line, bad.line_offset, starts) else bad.why
+            self.reject_object(Rejection(display, f"line {line + bad.line_offset}", f"broken JSON document: item "
+                                         f"{bad.index + 1} of the {bad.list_kind or 'List'}, {why}{before}"))
+        if cut_off and not any(bad.why == jsondocs.CUT_OFF for bad in broken):
+            # cut between two items: nothing half-read to reject, but the List's end is missing
+            list_kind = jsondocs.list_kind_named(raw) or "List"
+            where = f"after its item {len(items) + len(broken)}" if items or broken else "before its first item"
+            self.result.skipped.append(Rejection(display, f"line {line}", f"the {list_kind} is cut off {where}: "
+                                                 "the file ends before the List does"))
 
     def _add_json_document(self, display: str, fmt: str, doc: jsondocs.JsonDocument, hint: layouts.PathHint | None) -> int:
         env = doc.envelope
@@ -2560,6 +2585,20 @@ def _rank(obj: KubeObject) -> int:
 
 def _join(a: str, b: str) -> str:
     return f"{a}, {b}" if a else b
+
+
+_AT_LINE = re.compile(r"at line (\d+)")
+
+
+def _error_line_within(error: str, line: int, offset: int, starts: list[int]) -> bool:
+    """Whether the document's error (which says more: a console's wrap, the line) is about the
+    item starting `offset` lines into it: the line it names lies in that item."""
+    m = _AT_LINE.search(error)
+    if m is None:
+        return False
+    at = int(m.group(1)) - line
+    after = [s for s in starts if s > offset]
+    return offset <= at < (after[0] if after else at + 1)
 
 
 def _hints(kind: str | None, hint: layouts.PathHint | None) -> Hints:

@@ -20,7 +20,7 @@ import mmap
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -855,14 +855,15 @@ class LineCounter:
     (1, 2, 3, 1)
     """
 
-    def __init__(self, data: bytes | memoryview) -> None:
+    def __init__(self, data: bytes | memoryview, first: int = 1) -> None:
         self.data = data
+        self.first = first  # the line the data starts on
         self.offset = 0
-        self.line = 1
+        self.line = first
 
     def at(self, offset: int) -> int:
         if offset < self.offset:
-            self.offset, self.line = 0, 1
+            self.offset, self.line = 0, self.first
         self.line += self.data.count(b"\n", self.offset, offset)
         self.offset = offset
         return self.line
@@ -874,29 +875,67 @@ _ITEM_OPEN = re.compile(rb"^(?P<indent>[ \t]+)\{[ \t]*$", re.M)
 _LIST_KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+List)"')
 
 
-def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview, str | None]], int]:
-    """Intact items of a broken pretty-printed List: (line offset, bytes, the List kind named
-    nearest before the item, if any) each, and how many broke.
+def list_kind_named(segment: memoryview) -> str | None:
+    """The first List kind a (broken) document names, if any."""
+    m = _LIST_KIND.search(segment)
+    return m.group(1).decode() if m else None
+
+
+# (line offset, bytes, the List kind named nearest before the item, if any) of an intact item
+SalvagedItem = tuple[int, memoryview, "str | None"]
+
+
+class BrokenItem(NamedTuple):
+    """An item of a damaged List that could not be read."""
+
+    line_offset: int  # its first line, counted from the List's
+    index: int  # its place in the List, from 0
+    list_kind: str | None  # the List kind named nearest before it
+    why: str  # the decoder's error, or CUT_OFF
+
+CUT_OFF = "cut off: the file ends inside this item"
+TRUNCATED = "Input data was truncated"  # msgspec's error for a document the text ends inside
+
+
+class Salvage(NamedTuple):
+    """What a broken document's List still gives."""
+
+    items: list[SalvagedItem]
+    broken: list[BrokenItem]
+    in_items: bool  # the document reached its List's `items` (a List cut before its first item: no item lost)
+
+
+def salvage_items(segment: memoryview, first_line: int = 1) -> Salvage:
+    """Intact items of a broken List, each with its line offset and the List kind named nearest
+    before it, and the items that broke, each with its line offset and why (a line it names
+    counted from `first_line`, the document's first line in its file).
 
     kubectl indents every item of `items` the same, so an item is the text between a line
-    holding only `{` at that indent and the next line holding only `}` (or `},`) at it.
+    holding only `{` at that indent and the next line holding only `}` (or `},`) at it. A List
+    on one line (`kubectl get --raw`, `jq -c`) or stripped of its indentation has no such lines:
+    there an item ends where its brackets close.
+
+    >>> found, broken, _ = salvage_items(memoryview(b'{"kind":"PodList","items":[{"a":1},{"b":2},{"c":'))
+    >>> [bytes(raw) for _, raw, _ in found], [kind for _, _, kind in found], broken
+    ([b'{"a":1}', b'{"b":2}'], ['PodList', 'PodList'], [BrokenItem(line_offset=0, index=2, list_kind='PodList', why='cut off: the file ends inside this item')])
     """
     data = bytes(segment)
     list_kinds = [(m.start(), m.group(1).decode()) for m in _LIST_KIND.finditer(data)]
-    m = re.search(rb'^([ \t]*)"(?:items|Items)"\s*:\s*\[\s*$', data, re.M)
+    m = _ITEMS_KEY.search(data)
     if not m:
-        return [], 1
-    if not m.group(1) and _UNINDENTED_ITEM.match(data, m.end()):
-        return _salvage_unindented(segment, data, m.end(), list_kinds)
+        return Salvage([], [], False)
+    at_column_0 = m.start() == 0 or data[m.start() - 1:m.start()] == b"\n"
+    if _ITEMS_ON_LINES.match(data, m.end()) is None or (at_column_0 and _UNINDENTED_ITEM.match(data, m.end())):
+        return _salvage_by_brackets(segment, data, m.end(), list_kinds, first_line)
     first = _ITEM_OPEN.search(data, m.end())
     if not first:
-        return [], 1
+        return Salvage([], [], True)
     indent = first.group("indent")
     open_rx = re.compile(rb"^" + re.escape(indent) + rb"\{[ \t]*$", re.M)
     close_rx = re.compile(rb"^" + re.escape(indent) + rb"\},?[ \t]*$", re.M)
-    found: list[tuple[int, memoryview]] = []
-    lines = LineCounter(data)
-    broken = 0
+    found: list[SalvagedItem] = []
+    broken: list[BrokenItem] = []
+    lines = LineCounter(data, first_line)
     pos = first.start()
     while True:
         o = open_rx.search(data, pos)
@@ -905,7 +944,9 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview, str 
         nxt = open_rx.search(data, o.end())
         c = close_rx.search(data, o.end(), nxt.start() if nxt else len(data))
         if not c:
-            broken += 1
+            # no close before the next item: damaged inside; none at all: the file ends in it
+            why = _damaged_item_error(segment, o.start() + len(indent), nxt.start() if nxt else None, lines)
+            broken.append(_broken_at(o.start(), lines, list_kinds, len(found) + len(broken), why))
             if not nxt:
                 break
             pos = nxt.start()
@@ -914,38 +955,72 @@ def salvage_items(segment: memoryview) -> tuple[list[tuple[int, memoryview, str 
         chunk = segment[o.start() + len(indent):item_end]
         try:
             _ANY_DECODER.decode(chunk)
-            named = [kind for at, kind in list_kinds if at < o.start()]
-            found.append((lines.at(o.start()) - 1, chunk, named[-1] if named else None))
-        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
-            broken += 1
+            found.append((lines.at(o.start()) - lines.first, chunk, _named_before(list_kinds, o.start())))
+        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
+            why = _item_error(exc, o.start() + len(indent), lines)
+            broken.append(_broken_at(o.start(), lines, list_kinds, len(found) + len(broken), why))
         pos = c.end()
-    return found, broken
+    return Salvage(found, broken, True)
 
 
+def _broken_at(offset: int, lines: LineCounter, list_kinds: list[tuple[int, str]], index: int, why: str) -> BrokenItem:
+    return BrokenItem(lines.at(offset) - lines.first, index, _named_before(list_kinds, offset), why)
+
+
+def _named_before(list_kinds: list[tuple[int, str]], offset: int) -> str | None:
+    """The List kind named nearest before an offset, if any."""
+    named = [kind for at, kind in list_kinds if at < offset]
+    return named[-1] if named else None
+
+
+def _damaged_item_error(segment: memoryview, start: int, end: int | None, lines: LineCounter) -> str:
+    """Why an item with no closing line at its indent could not be read: cut off by the file's
+    end, or the decoder's error in the text up to the next item."""
+    if end is None:
+        return CUT_OFF
+    try:
+        _ANY_DECODER.decode(segment[start:end])
+    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
+        return _item_error(exc, start, lines)
+    return "damaged: its closing bracket is not at its indentation"
+
+
+def _item_error(exc: Exception, start: int, lines: LineCounter) -> str:
+    """The decoder's error on an item, its byte offset told as a line of the document."""
+    if isinstance(exc, RecursionError):
+        return TOO_DEEP
+    error = str(exc)
+    if (m := _ERROR_AT.search(error)) is not None:
+        error = _ERROR_AT.sub(f"invalid character at line {lines.at(start + int(m.group(1)))}", error)
+    return error
+
+
+# `"items": [` of a List (old kubectl printed `Items`); then whether its items start on lines of their own
+_ITEMS_KEY = re.compile(rb'"(?:items|Items)"\s*:\s*\[')
+_ITEMS_ON_LINES = re.compile(rb"[ \t]*\r?$", re.M)
 _UNINDENTED_ITEM = re.compile(rb"[ \t]*\r?\n\{[ \t]*\r?\n")
 _NEXT_ITEM = re.compile(rb"\s*,?\s*(?=\{)")
 
 
-def _salvage_unindented(
-    segment: memoryview, data: bytes, pos: int, list_kinds: list[tuple[int, str]]
-) -> tuple[list[tuple[int, memoryview, str | None]], int]:
-    """The items of a List whose indentation was stripped: each ends where its brackets close
-    (no indent tells where), so one broken item costs only itself."""
-    found: list[tuple[int, memoryview, str | None]] = []
-    lines = LineCounter(data)
-    broken = 0
+def _salvage_by_brackets(
+    segment: memoryview, data: bytes, pos: int, list_kinds: list[tuple[int, str]], first_line: int
+) -> Salvage:
+    """The items of a List on one line, or stripped of its indentation: each ends where its
+    brackets close (no indent tells where), so one broken item costs only itself."""
+    found: list[SalvagedItem] = []
+    broken: list[BrokenItem] = []
+    lines = LineCounter(data, first_line)
     while (m := _NEXT_ITEM.match(data, pos)) is not None:
         start = m.end()
         end = jsonscan.document_end(data, start, len(data))
         if end is None:
-            broken += 1  # cut off: the rest of the List is this item
+            broken.append(_broken_at(start, lines, list_kinds, len(found) + len(broken), CUT_OFF))  # the rest of the List is this item
             break
         chunk = segment[start:end]
         try:
             _ANY_DECODER.decode(chunk)
-            named = [kind for at, kind in list_kinds if at < start]
-            found.append((lines.at(start) - 1, chunk, named[-1] if named else None))
-        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError):
-            broken += 1
+            found.append((lines.at(start) - lines.first, chunk, _named_before(list_kinds, start)))
+        except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
+            broken.append(_broken_at(start, lines, list_kinds, len(found) + len(broken), _item_error(exc, start, lines)))
         pos = end
-    return found, broken
+    return Salvage(found, broken, True)

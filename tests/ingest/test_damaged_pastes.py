@@ -64,7 +64,9 @@ def test_a_cut_off_unindented_document_is_one_rejection_not_its_nested_objects()
     assert r.accounting_holds()
     assert [o.kind for o in r.objects] == ["Node"]
     [rejection] = r.object_rejections
-    assert rejection.location == "line 39" and "truncated" in rejection.reason
+    # named by the line of the item the text ends in (the ReplicaSet), not the List's first line
+    assert rejection.location == "line 46"
+    assert rejection.reason.endswith("item 1 of the ReplicaSetList, cut off: the file ends inside this item")
 
 
 def test_document_end_skips_brackets_in_strings() -> None:

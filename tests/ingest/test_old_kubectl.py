@@ -169,8 +169,9 @@ def test_data_looking_side_file_is_read_and_real_side_files_are_not() -> None:
 
 
 def test_data_looking_file_that_no_reader_takes_is_a_rejection_not_ignored() -> None:
-    # A .txt holding a List damaged past salvage: once "plain text ... ignored", now rejected.
-    text = b'{"kind": "NodeList",, "items": [ {"metadata": {"name": "n1"}, "status": {}}\n'
+    # A .txt holding a List damaged past salvage (its one item cut off too): once "plain text
+    # ... ignored", now rejected.
+    text = b'{"kind": "NodeList",, "items": [ {"metadata": {"name": "n1"}, "status": {}\n'
     r = ingest({"notes/nodes.txt": b"saved from the broken cluster:\n" + text})
     assert r.accounting_holds() and not r.objects
     assert r.input_rejections or r.object_rejections

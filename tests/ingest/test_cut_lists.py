@@ -1,0 +1,98 @@
+"""A List cut short (a dump cut off by a full disk, a paste cut by a ticket's size limit) loses
+only the item it was cut in: every complete item before the cut is read, named by its line,
+the cut one is rejected with its line and reason, and nothing is invented.
+
+Fixture: realdata minikube/troubleshoot-analyze-files/events/message-image-pull-fail.json
+(replicatedhq/troubleshoot pkg/analyze/files @ 5bf008f, an EventList of 17 items), cut at any
+byte in the shapes such a List is saved in: as the bundle wrote it, on one line as
+`kubectl get --raw` and `jq -c` print it, and with its indentation stripped.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import REALDATA
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer.ingest import ingest
+
+SOURCE = REALDATA / "minikube/troubleshoot-analyze-files/events/message-image-pull-fail.json"
+
+
+def _shapes() -> dict[str, bytes]:
+    saved = SOURCE.read_bytes()
+    value = json.loads(saved)
+    stripped = b"\n".join(line.lstrip() for line in saved.split(b"\n"))
+    return {"saved": saved, "one line": json.dumps(value, separators=(",", ":")).encode(), "stripped": stripped}
+
+
+def _item_spans(data: bytes) -> list[tuple[int, int, str]]:
+    """(start, end, name) of each item, found with Python's own decoder (not the reader's)."""
+    decoder = json.JSONDecoder()
+    text = data.decode()
+    pos = text.index("[", text.index('"items"')) + 1
+    spans = []
+    while True:
+        while text[pos] in " \t\r\n,":
+            pos += 1
+        if text[pos] == "]":
+            return spans
+        item, end = decoder.raw_decode(text, pos)
+        spans.append((len(text[:pos].encode()), len(text[:end].encode()), item["metadata"]["name"]))
+        pos = end
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+SHAPES = _shapes() if SOURCE.exists() else {}
+pytestmark = pytest.mark.skipif(not SOURCE.exists(), reason="realdata is not beside the repo")
+
+
+@settings(max_examples=150, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(shape=st.sampled_from(["saved", "one line", "stripped"]), where=st.floats(0, 1))
+def test_a_list_cut_at_any_byte_keeps_its_complete_items_and_rejects_the_cut_one(shape: str, where: float) -> None:
+    data = SHAPES[shape]
+    spans = _item_spans(data)
+    first = spans[0][0]
+    cut = first + round(where * (len(data) - first))
+    r = ingest({"cluster-resources/events/message-image-pull-fail.json": data[:cut]})
+    assert r.accounting_holds()
+    complete = [name for start, end, name in spans if end <= cut]
+    # every complete item read, in order, each as it was in the file: nothing lost or invented
+    assert [o.name for o in r.objects] == complete
+    whole = {item["metadata"]["name"]: item for item in json.loads(data)["items"]}
+    assert all(o.body() == whole[o.name] for o in r.objects)
+    inside = [(start, name) for start, end, name in spans if start < cut < end]
+    if not inside:
+        assert not r.object_rejections
+        return
+    [(start, name)] = inside
+    [rejection] = r.object_rejections
+    assert rejection.location == f"line {_line_of(data, start)}"
+    assert f"item {len(complete) + 1} of the EventList, cut off: the file ends inside this item" in rejection.reason
+    assert r.objects_read == len(complete) + 1
+
+
+def test_each_salvaged_item_is_named_by_its_own_line() -> None:
+    data = SHAPES["saved"]
+    spans = _item_spans(data)
+    r = ingest({"events.json": data[:spans[3][1] + 40]})  # cut in the fifth item
+    assert [o.provenance.line for o in r.objects] == [_line_of(data, s) for s, _, _ in spans[:4]]
+    [rejection] = r.object_rejections
+    assert rejection.reason == ("broken JSON document: item 5 of the EventList, cut off: the file ends inside "
+                                "this item; the 4 before it read")
+
+
+def test_a_list_cut_between_two_items_says_its_end_is_missing() -> None:
+    data = SHAPES["one line"]
+    spans = _item_spans(data)
+    r = ingest({"events.json": data[:spans[1][1] + 1]})  # just after the second item's comma
+    assert [o.name for o in r.objects] == [name for _, _, name in spans[:2]] and not r.object_rejections
+    assert [s.reason for s in r.skipped] == [
+        "the EventList is cut off after its item 2: the file ends before the List does"]
