@@ -39,6 +39,7 @@ from analyzer.ingest.yamldocs import (
     _skip_leading_junk,
     _strip_trailing_junk,
     has_anchor,
+    lacks_list_end,
     read_piece,
 )
 
@@ -227,8 +228,8 @@ def _read_list_in_chunks(source: MappedText, start: int, end: int, line: int, co
             raise _Whole
         with collector_paused():
             document = yamlfast._load_unit(skeleton, first_line)
-            if not isinstance(document, dict) or document.get("items") != []:
-                raise _Whole
+            if not isinstance(document, dict) or document.get("items") != [] or lacks_list_end(document):
+                raise _Whole  # (a List without its end keys may be cut off in its last item: read whole)
             items: list[Any] = []
             item_lines: list[int] = []
             line_at = first_line + head.count("\n") + 1  # the line of the chunk being read

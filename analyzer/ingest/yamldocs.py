@@ -267,6 +267,8 @@ def read_piece(out: YamlFile, index: int, start_line: int, piece: str, compact_i
         value = parse_yaml_document(piece, compact_items)
     except YamlDocumentError as exc:
         value = _parse_repaired(piece, start_line, out)
+        if value is _BROKEN and _salvage_items(out, index, start_line, piece, compact_items):
+            return index + 1
         if value is _BROKEN:
             # The parser may notice the problem at the end marker: keep it inside the document.
             last_line = start_line + max(piece.count("\n") - 1, 0)
@@ -277,13 +279,17 @@ def read_piece(out: YamlFile, index: int, start_line: int, piece: str, compact_i
         json_types = slow_before is not None and _safe_loader_units() == slow_before
         items = value if isinstance(value, list) else value.get("items") if isinstance(value, dict) else None
         lines = item_lines(piece, start_line) if isinstance(items, list) and items else None
+        if isinstance(value, dict) and lines is not None and len(lines) == len(items) and _ends_unclosed(value, piece):
+            out.broken.append((index, lines[-1], f"item {len(items)} of the List, {CUT_OFF_LIST_END}"))
+            items, lines = items[:-1], lines[:-1]
+            value = {**value, "items": items}
         out.documents.append(YamlDocument(index, start_line, value, json_types,
                                           lines if lines is not None and len(lines) == len(items) else None))
     return index + 1
 
 
 _ITEMS_LINE = re.compile(r"(?:\A|\n)items:[ \t]*(?:#[^\n]*)?\r?\n")
-_FIRST_ITEM = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*([ \t]*)-(?=[ \r\n])")
+_FIRST_ITEM = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*([ \t]*)-(?=[ \r\n]|\Z)")
 
 
 def item_lines(text: str, first_line: int) -> list[int] | None:
@@ -300,6 +306,24 @@ def item_lines(text: str, first_line: int) -> list[int] | None:
     >>> item_lines("items:\\n  - a: 1\\n  -\\n    a: 2\\nkind: List\\n", 10)
     [11, 12]
     """
+    spans = item_spans(text)
+    if spans is None:
+        return None
+    starts, _ = spans
+    lines = [first_line + text.count("\n", 0, starts[0])]
+    for before, at in zip(starts, starts[1:], strict=False):
+        lines.append(lines[-1] + text.count("\n", before, at))
+    return lines
+
+
+def item_spans(text: str) -> tuple[list[int], int] | None:
+    """The offset each item of a document's `items:` sequence (or of the document itself,
+    a sequence at column 0) opens at (its `-`), and the offset where the sequence ends; None
+    where the text has no such sequence or two `items:` keys (see `item_lines`).
+
+    >>> item_spans("apiVersion: v1\\nitems:\\n- a: 1\\n- b: 2\\nkind: List\\n")
+    ([22, 29], 36)
+    """
     keys = [m.end() for m in _ITEMS_LINE.finditer(text)]
     if len(keys) > 1:
         return None
@@ -314,12 +338,87 @@ def item_lines(text: str, first_line: int) -> list[int] | None:
     last = max(text.rfind(f"\n{indent}- ", start), text.rfind(f"\n{indent}-\n", start), start)
     after = re.compile(rf"\n(?!{re.escape(indent)}[ \t-]|[ \t]*(?:#|\r?\n|\Z))").search(text, last + 1)
     end = after.start() + 1 if after else len(text)
-    lines = [first_line + text.count("\n", 0, start)]
-    at = start
-    for m in re.compile(rf"\n{re.escape(indent)}-(?=[ \r\n])").finditer(text, start, end):
-        lines.append(lines[-1] + text.count("\n", at, m.start() + 1))
-        at = m.start() + 1
-    return lines
+    starts = [start]
+    starts.extend(m.start() + 1 for m in re.compile(rf"\n{re.escape(indent)}-(?=[ \r\n]|\Z)").finditer(text, start, end))
+    return starts, end
+
+
+CUT_OFF = "cut off: the file ends inside this item"
+CUT_OFF_LIST_END = ("may be cut off: the file ends in it, before the kind and metadata kubectl prints after a "
+                    "List's items")
+
+
+def lacks_list_end(value: dict[str, Any]) -> bool:
+    """Whether a List lacks the keys kubectl prints after its items (`kind`, `metadata`: its
+    keys come sorted, `apiVersion` and `items` first)."""
+    return "apiVersion" in value and "kind" not in value and "metadata" not in value
+
+
+def _ends_unclosed(value: dict[str, Any], piece: str) -> bool:
+    """Whether a List that parsed ends in its items without the keys kubectl prints after them,
+    so the file was cut inside its last item, or just after it: which one, no line of it can tell."""
+    if not lacks_list_end(value):
+        return False
+    spans = item_spans(piece)
+    return spans is not None and not piece[spans[1]:].strip()
+
+
+def _parsed_or_none(text: str) -> Any:
+    try:
+        return parse_yaml_document(text)
+    except YamlDocumentError:
+        return None
+
+
+def _salvage_items(out: YamlFile, index: int, start_line: int, piece: str, compact_items: bool) -> bool:
+    """A List (or top-level sequence) that does not parse as a whole: each item parsed on its
+    own, those that parse kept, each that does not rejected with its line (the one a cut-off
+    file ends in: cut off). False (nothing added) where the damage is not in the items."""
+    spans = item_spans(piece)
+    if spans is None:
+        return False
+    starts, end = spans
+    header, tail = piece[:starts[0]], piece[end:]
+    envelope: Any = None
+    tail_cut = False
+    if header.strip():
+        keys = list(_ITEMS_LINE.finditer(header))
+        if not keys:
+            return False
+        head = header[:keys[-1].start()] + "\nitems: []\n"
+        envelope = _parsed_or_none(head + tail)
+        if envelope is None and tail.strip():
+            # the keys after the items (kubectl's `kind: List`, `metadata:`) cut off in a line
+            envelope, tail_cut = _parsed_or_none(head), True
+        if not isinstance(envelope, dict):
+            return False
+    list_kind = envelope.get("kind") if envelope is not None and isinstance(envelope.get("kind"), str) else None
+    items: list[Any] = []
+    lines: list[int] = []
+    broken: list[tuple[int, int, str]] = []
+    for i, at in enumerate(starts):
+        line = start_line + piece.count("\n", 0, at)
+        text = textwrap.dedent(piece[at:starts[i + 1] if i + 1 < len(starts) else end])
+        try:
+            parsed = parse_yaml_document(text, compact_items)
+        except YamlDocumentError as exc:
+            cut = i == len(starts) - 1 and (tail_cut or not tail.strip())
+            why = CUT_OFF + (f"; the {i} before it read" if i else "") if cut else str(exc)
+            broken.append((index, line, f"item {i + 1} of the {list_kind or 'List'}, {why}"))
+            continue
+        if not isinstance(parsed, list) or len(parsed) != 1:
+            return False
+        items.append(parsed[0])
+        lines.append(line)
+    if not broken and not tail_cut:
+        return False  # every item reads: the damage is elsewhere
+    value = items if envelope is None else {**envelope, "items": items}
+    if tail_cut:
+        out.skipped.append(Skipped(start_line + piece.count("\n", 0, end), "the lines after the List's items "
+                                   "do not parse (cut off?): skipped, its items read"))
+    out.broken.extend(broken)
+    out.documents.append(YamlDocument(index, start_line, value, False, lines or None))
+    return True
 
 
 def _safe_loader_units() -> int | None:

@@ -5,7 +5,8 @@ the cut one is rejected with its line and reason, and nothing is invented.
 Fixture: realdata minikube/troubleshoot-analyze-files/events/message-image-pull-fail.json
 (replicatedhq/troubleshoot pkg/analyze/files @ 5bf008f, an EventList of 17 items), cut at any
 byte in the shapes such a List is saved in: as the bundle wrote it, on one line as
-`kubectl get --raw` and `jq -c` print it, and with its indentation stripped.
+`kubectl get --raw` and `jq -c` print it, with its indentation stripped, and as `kubectl get -o
+yaml` prints it (keys sorted, so a List's `kind` and `metadata` come after its items).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 from conftest import REALDATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -43,6 +45,20 @@ def _item_spans(data: bytes) -> list[tuple[int, int, str]]:
         item, end = decoder.raw_decode(text, pos)
         spans.append((len(text[:pos].encode()), len(text[:end].encode()), item["metadata"]["name"]))
         pos = end
+
+
+def _yaml_list() -> tuple[bytes, list[tuple[int, int, str]]]:
+    """The List as kubectl prints it in YAML, and (start, end, name) of each item in it (an
+    item ends where the next begins; the last, where `kind:` does)."""
+    value = json.loads(SOURCE.read_bytes())
+    text = "apiVersion: v1\nitems:\n"
+    spans = []
+    for item in value["items"]:
+        start = len(text)
+        text += yaml.safe_dump([item])
+        spans.append((start, len(text), item["metadata"]["name"]))
+    text += yaml.safe_dump({"kind": value["kind"], "metadata": value["metadata"]})
+    return text.encode(), spans
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -96,3 +112,46 @@ def test_a_list_cut_between_two_items_says_its_end_is_missing() -> None:
     assert [o.name for o in r.objects] == [name for _, _, name in spans[:2]] and not r.object_rejections
     assert [s.reason for s in r.skipped] == [
         "the EventList is cut off after its item 2: the file ends before the List does"]
+
+
+@settings(max_examples=120, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(where=st.floats(0, 1))
+def test_a_yaml_list_cut_at_any_byte_keeps_its_complete_items_and_rejects_the_cut_one(where: float) -> None:
+    data, spans = _yaml_list()
+    first = spans[0][0]
+    cut = first + 1 + round(where * (len(data) - first - 1))
+    r = ingest({"events.yaml": data[:cut]})
+    assert r.accounting_holds()
+    # an item the text ends in, or just after, is not known whole: kubectl prints the List's
+    # kind after its items, so a List that ends in its items may end in the middle of one
+    complete = [name for start, end, name in spans if end < cut]
+    assert [o.name for o in r.objects] == complete
+    whole = {item["metadata"]["name"]: item for item in json.loads(SOURCE.read_bytes())["items"]}
+    assert all(o.body() == whole[o.name] for o in r.objects)
+    inside = [start for start, end, _ in spans if start < cut <= end]
+    if not inside:
+        assert not r.object_rejections
+        return
+    [rejection] = r.object_rejections
+    assert rejection.location == f"document 0, line {_line_of(data, inside[0])}"
+    assert rejection.reason.startswith(f"item {len(complete) + 1} of the List, ")
+    assert "cut off" in rejection.reason
+
+
+def test_a_yaml_list_cut_in_a_line_names_the_cut_item_and_reads_the_others() -> None:
+    data, spans = _yaml_list()
+    third = data[spans[2][0]:]
+    # in the third item's second key (`count`): a key without its colon does not parse
+    r = ingest({"events.yaml": data[:spans[2][0] + third.index(b"\n  count:") + 6]})
+    assert [o.name for o in r.objects] == [name for _, _, name in spans[:2]]
+    assert [o.provenance.line for o in r.objects] == [_line_of(data, s) for s, _, _ in spans[:2]]
+    [rejection] = r.object_rejections
+    assert rejection.reason == "item 3 of the List, cut off: the file ends inside this item; the 2 before it read"
+
+    # cut at a line's end it parses, and the List's missing end is what tells
+    r = ingest({"events.yaml": data[:spans[2][0] + third.index(b"\n  count:") + 1]})
+    assert [o.name for o in r.objects] == [name for _, _, name in spans[:2]]
+    [rejection] = r.object_rejections
+    assert rejection.reason == ("item 3 of the List, may be cut off: the file ends in it, before the kind and "
+                                "metadata kubectl prints after a List's items")
