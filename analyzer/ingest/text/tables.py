@@ -91,6 +91,13 @@ def table_at(lines: list[Line], start: int, catalog: Catalog,
         if _stops_table(text, catalog):
             break
         row = _row(lines[index], layout, catalog, generic)
+        if row is not None and (glued := _glued_rows(lines[index], layout, catalog, generic)) is not None:
+            # rows whose line breaks a copy lost: each read; a passage that splits into none, set aside
+            if glued:
+                rows.extend(glued)
+                index += 1
+                continue
+            row = None
         if row is None:
             # Rows no layout reads (edited by hand, cells lost in a copy) do not end a known
             # table when a row follows them: they are set aside, to be rejected by name.
@@ -408,6 +415,75 @@ def _row(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> RawRow 
     if row is not None:
         row.depth = len(text) - len(text.lstrip(TREE_GLYPHS))
     return row
+
+
+def _glued_rows(line: Line, layout: Layout, catalog: Catalog, generic: bool) -> list[RawRow] | None:
+    """The rows of a line that holds several, their line breaks lost in a copy (`... 2d19h
+    cilium-rfl92   1/1   Running ...`): None where the line is one row, [] where it holds
+    more (its last cell fits not its column) but does not split into rows that each fit.
+
+    kubectl pads every cell but the last with at least three spaces, so a last cell holding
+    such a gap holds the next row. The rows of one listing are padded alike, so each glued row
+    is read with the header's columns from where it starts: just after the last cell's value
+    (the longest that fits the column's shape), or after the one space that replaced the break.
+    """
+    starts = layout.starts
+    if layout.mode != "aligned" or starts is None or len(starts) < 2:
+        return None
+    text = line.text
+    tail = text[starts[-1]:].strip()
+    if "   " not in tail or not split_aligned(text, starts)[1]:
+        return None  # one row, or one a person moved out of line (read by its runs)
+    # (a free-text last column, an event's MESSAGE, may hold such a gap: that row stays one
+    # where it does not split)
+    one_row = None if catalog.shape(layout.columns[-1]).pattern.fullmatch(tail) else []
+    rows: list[RawRow] = []
+    at = 0
+    while at < len(text):
+        rest = text[at:]
+        if "   " not in rest[starts[-1]:].strip():
+            cells, aligned = split_aligned(rest, starts)
+            row = _checked_row(line.no, layout.columns, cells, catalog, generic) if aligned else None
+            if row is None or not _cells_fit(layout.columns[-1:], cells[-1:], catalog):
+                return one_row
+            rows.append(row)
+            return rows
+        split = _glued_split(rest, layout, catalog, generic, line.no)
+        if split is None:
+            return one_row
+        row, length = split
+        rows.append(row)
+        at += length
+    return rows
+
+
+def _glued_split(text: str, layout: Layout, catalog: Catalog, generic: bool, no: int) -> tuple[RawRow, int] | None:
+    """The first row of a line of glued rows and where the next begins: the split is in the
+    run of text at the last column (the last value, then the next row's first cell)."""
+    assert layout.starts is not None
+    last = layout.starts[-1]
+    first_run = _RUN.search(text, last)
+    if first_run is None:
+        return None
+    next_run = _RUN.search(text, first_run.end())
+    # the longest head whose last cell fits its column, the rest starting the next row
+    candidates = [p for p in range(first_run.end() - 1, first_run.start(), -1) if text[p] != " "]
+    if next_run is not None:
+        candidates.insert(0, next_run.start())
+    shape = catalog.shape(layout.columns[-1]).pattern
+    for p in candidates:
+        head = text[:p].rstrip()
+        cells, aligned = split_aligned(head, layout.starts)
+        if not aligned or cells[-1] is None or not shape.fullmatch(cells[-1]):
+            continue
+        row = _checked_row(no, layout.columns, cells, catalog, generic)
+        if row is None:
+            continue
+        following, _ = split_aligned(text[p:], layout.starts)
+        if _checked_row(no, layout.columns, following, catalog, generic) is None:
+            continue
+        return row, p
+    return None
 
 
 def _cells_fit(columns: tuple[str, ...], cells: list[str | None], catalog: Catalog) -> bool:

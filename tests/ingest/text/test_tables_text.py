@@ -272,3 +272,47 @@ def test_old_kubectl_events_are_read_by_their_own_names_with_blank_subobjects_of
     assert started["involvedObject"] == {"apiVersion": "v1", "kind": "Pod", "name": "my-service-8c567f849-qhhnp",
                                          "fieldPath": "spec.containers{my-service}"}
     assert (started["type"], started["reason"]) == ("Normal", "Started")
+
+
+# Trimmed from cilium/cilium#24679 (its description: `kubectl get pods -n kube-system` on GKE),
+# then its line breaks taken out in part, as a copy from a web page or a ticket's editor loses
+# them: a break lost with nothing in its place, or one space.
+_CILIUM_24679 = """\
+NAME                                         READY   STATUS    RESTARTS     AGE
+cilium-mt88m                                 1/1     Running   0            2d19h
+cilium-node-init-ppjp5                       1/1     Running   0            2d19h
+cilium-operator-7cd45877b-st5m5              1/1     Running   0            2d19h
+cilium-rfl92                                 1/1     Running   0            2d19h
+cilium-tlqvf                                 1/1     Running   0            2d19h
+event-exporter-gke-5dc976447f-dp5q6          2/2     Running   0            8d
+fluentbit-gke-4c9rj                          2/2     Running   0            8d
+fluentbit-gke-56bq6                          2/2     Running   2 (8d ago)   8d
+gke-metrics-agent-4xfcz                      1/1     Running   0            7d17h
+"""
+
+
+@pytest.mark.parametrize("lost_break", ["", " "])
+def test_rows_whose_line_breaks_were_lost_are_each_read(lost_break: str) -> None:
+    from analyzer.ingest import ingest_text
+
+    lines = _CILIUM_24679.splitlines()
+    glued = "\n".join([*lines[:3], lost_break.join(lines[3:6]), *lines[6:8], lost_break.join(lines[8:])]) + "\n"
+    r = ingest_text("$ kubectl get pods -n kube-system\n" + glued, "pods.txt")
+    assert r.accounting_holds() and not r.rejections
+    pods = {o.name: o.body() for o in r.objects}
+    assert sorted(pods) == sorted(line.split()[0] for line in lines[1:])  # each row, none lost
+    assert pods["cilium-rfl92"]["status"]["phase"] == "Running"
+    assert [o.provenance.line for o in r.objects if o.name.startswith("cilium-")] == [3, 4, 5, 5, 5]
+
+
+def test_a_passage_of_glued_rows_that_does_not_split_is_rejected_by_its_line_and_the_rest_read() -> None:
+    from analyzer.ingest import ingest_text
+
+    lines = _CILIUM_24679.splitlines()
+    # the second row lost its cells after the name: the passage reads as no rows
+    broken = lines[4] + " " + lines[5].split()[0] + "   " + lines[6]
+    r = ingest_text("\n".join(["$ kubectl get pods -n kube-system", *lines[:4], broken, *lines[7:]]) + "\n", "pods.txt")
+    assert r.accounting_holds()
+    assert len(r.objects) == len(lines) - 4  # the header and the three glued rows
+    [rejection] = r.rejections
+    assert rejection.location == "line 6" and "fits none of its columns" in rejection.reason
