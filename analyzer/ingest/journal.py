@@ -136,7 +136,7 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
     since_month = 0
     running: tuple[int, int, int, int, int, int] | None = None
     for no, text in lines:
-        match = _LINE.match(text.strip())
+        text, match = _journal_line(text)
         if match is None:
             if (since := _STATUS_SINCE.match(text)) is not None:
                 year, zone, since_month = since.group("year"), since.group("zone") or "", int(since.group("month"))
@@ -175,6 +175,43 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
                                  line_year, line_zone, message,
                                  running if running is not None and pid == main_pid else None))
     return found
+
+
+# What a viewer or a writer puts before each line it shows: a line number (Notepad++'s search
+# results `Line 918: `, `cat -n`'s `   918<TAB>`, an editor's `918: ` or `918 | `), a quote's `>`,
+# or the time a log viewer received the line (Loki, a collector's UI).
+_VIEWER_PREFIX = re.compile(
+    r"[ \t]*(?:(?:[Ll]ine|L) ?\d+ ?[:|] ?|\d+(?:\t| ?[:|] )|>[ \t]?"
+    r"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?[ \t]+)"
+)
+# (bounded: a prefix of prefixes, `> Line 918: `, no more)
+_MOST_PREFIXES = 3
+
+
+def _journal_line(text: str) -> tuple[str, re.Match[str] | None]:
+    """A line as the journal printed it, and its match where it is a journal line: a viewer's
+    prefix taken off only where what follows it is a journal line or header (so prose that
+    starts with a number or a quote mark is never read as one).
+
+    >>> _journal_line("Line 918: Aug 23 13:53:14 node01 kubelet[8691]: E0823 x")[0]
+    'Aug 23 13:53:14 node01 kubelet[8691]: E0823 x'
+    >>> _journal_line("> 918: nothing here")
+    ('> 918: nothing here', None)
+    """
+    match = _LINE.match(text.strip())
+    if match is not None:
+        return text, match
+    rest = text
+    for _ in range(_MOST_PREFIXES):
+        prefix = _VIEWER_PREFIX.match(rest)
+        if prefix is None or not prefix.end():
+            break
+        rest = rest[prefix.end():]
+        if (match := _LINE.match(rest.strip())) is not None:
+            return rest, match
+        if _STATUS_SINCE.match(rest) or _MAIN_PID.match(rest) or _LOGS_SPAN.match(rest.strip()):
+            return rest, None
+    return text, None
 
 
 # klog's header: severity, month and day, time, thread id, file:line (the kubelet's own log file)

@@ -70,3 +70,24 @@ def test_a_long_journal_keeps_its_last_lines_and_says_how_many_it_left(monkeypat
     r = ingest({"kubelet/kubelet.log": "\n".join([lines[0], lines[0], *lines]).encode() + b"\n"})
     assert [j.line for j in r.node_journal] == [3, 4]
     assert "its first 2 line(s) not read (the journal's last 2 kept)" in r.skipped[0].reason
+
+
+@pytest.mark.parametrize(("name", "prefixed"), [
+    # Notepad++'s search results (`Line 918: `, the prefix a review found in istio/community#749's paste)
+    ("kubelet-search.txt", lambda no, line: f"\tLine {917 + no}: {line}"),
+    ("kubelet-numbered.txt", lambda no, line: f"   {917 + no}\t{line}"),  # cat -n
+    ("ticket.md", lambda no, line: f"> {line}"),  # a quote in a write-up
+    ("loki-export.txt", lambda no, line: f"2022-09-12T22:47:23.101Z {line}"),  # the time a log viewer received it
+])
+def test_a_viewers_prefix_on_each_line_does_not_hide_the_journal(name: str, prefixed) -> None:
+    text = "".join(prefixed(no, line) + "\n" for no, line in enumerate(EKS_KUBELET_LOG.splitlines(), start=1))
+    r = ingest({name: ("Search results, the node stuck NotReady:\n" + text).encode()})
+    assert [(j.line, j.host, j.unit, j.pid) for j in r.node_journal] == [
+        (2, "ip-10-50-182-117.ec2.internal", "kubelet", "1849"), (3, "ip-10-50-182-117.ec2.internal", "kubelet", "1849")]
+    assert r.node_journal[1].message.startswith("E0912 22:47:22.949738    1849 controller.go:144] failed to ensure lease")
+    assert not r.rejections
+
+
+def test_a_number_or_quote_before_prose_is_not_read_as_a_journal() -> None:
+    r = ingest({"notes.md": b"> 918: the kubelet restarted\n918\tthen it failed again\nLine 2: Sep 12 it was fine\n"})
+    assert r.node_journal == []
