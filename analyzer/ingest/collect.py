@@ -158,6 +158,10 @@ class Ingestor:
         self._joined_logs: list[tuple[str, layouts.JoinedLogHint, bytes]] = []
         # a node's kubelet log files, told which run of their container they hold once the pods are read
         self._node_logs: list[nodelogs.NodeLogFile] = []
+        # a component's own log in a collector folder that names no node (renamed), read once the
+        # folder's systeminfo/hostname is: (entry, bytes, depth, hint); and those files' words by folder
+        self._unnamed_component_logs: list[tuple[Entry, bytes, int, layouts.ComponentLogHint]] = []
+        self._systeminfo: dict[tuple[str, str], str] = {}
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -178,6 +182,7 @@ class Ingestor:
         self._forget_static_manifests()
         self._add_joined_logs()
         self._add_node_logs()
+        self._add_unnamed_component_logs()
         # after the walk: a folder learns what it skips while listing its files
         for path, reason in getattr(tree, "skipped", []):
             self.result.skipped.append(Rejection(path, "", reason))
@@ -188,9 +193,17 @@ class Ingestor:
         """Read one file by its content."""
         # (by where it is shown: a collector's archive is named by the node its members are of)
         component = layouts.component_log_hint(entry.display)
+        if component is not None and not component.host:
+            self._unnamed_component_logs.append(
+                (entry, bytes(data.map[:]) if isinstance(data, MappedFile) else data, depth, component))
+            return
         if component is not None and self._add_component_log(
                 entry.display, data.map[:] if isinstance(data, MappedFile) else data, component):
             return
+        self._add_file_content(entry, data, depth)
+
+    def _add_file_content(self, entry: Entry, data: bytes | MappedFile, depth: int) -> None:
+        """Read one file by its content (a component's own log aside)."""
         if isinstance(data, MappedFile):
             self._add_mapped_file(entry, data, depth)
             return
@@ -957,6 +970,25 @@ class Ingestor:
             + (f"; its first {first} line(s) not read (the journal's last {_JOURNAL_TAIL} kept)" if first else "")
             + (f"; {others} other line(s) are not journal lines" if others else "")))
         return True
+
+    def _add_unnamed_component_logs(self) -> None:
+        """A component's own log in a collector folder renamed from `<hostname>-<date>`: the node
+        its collector's systeminfo/hostname names, the year its systeminfo/date says; where no
+        file names the node, passed over as the layout says, saying so."""
+        pending, self._unnamed_component_logs = self._unnamed_component_logs, []
+        for entry, data, depth, hint in pending:
+            host = self._systeminfo.get((hint.root, "hostname"), "")
+            if _HOSTNAME.fullmatch(host):
+                ran = self._systeminfo.get((hint.root, "date"), "")
+                year, month = (int(ran[:4]), int(ran[5:7])) if _ISO_DATE.match(ran) else (0, 0)
+                named = layouts.ComponentLogHint(host, hint.unit, year, month, hint.root)
+                if self._add_component_log(entry.display, data, named):
+                    continue
+            else:
+                self.result.skipped.append(Rejection(entry.display, "", f"the {hint.unit}'s own log, but neither its "
+                                                     "folder's name nor a systeminfo/hostname beside it names its node: "
+                                                     "not read as the node's journal"))
+            self._add_file_content(entry, data, depth)
 
     def _add_component_log(self, display: str, data: bytes, hint: layouts.ComponentLogHint) -> bool:
         """A component's own log file (RKE2's agent-logs/kubelet.log, gzipped once rotated): its
@@ -1769,6 +1801,9 @@ class Ingestor:
             self.result.server_version = facts["server_version"]
         if facts.get("created"):
             self.result.stated_capture_times.append((facts["created"], display))
+        if (said := layouts.systeminfo_file(display)) is not None and len(data) < _CAPTURE_DATE_FILE_BYTES:
+            # (what names a renamed collector folder's node, and when it ran: see _add_unnamed_component_logs)
+            self._systeminfo[said] = facts.get("created") or data.decode("utf-8", "replace").strip()
         self.result.collected_kinds.update(facts.get("queried_kinds", ()))
         self.result.skipped.append(Rejection(display, "", layouts.not_objects_reason(entry.path) or layouts.BUNDLE_METADATA))
 
@@ -2588,6 +2623,9 @@ def _join(a: str, b: str) -> str:
 
 
 _AT_LINE = re.compile(r"at line (\d+)")
+# a node's host name as `hostname` prints it (one word), and a stated time's date
+_HOSTNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]{0,252}")
+_ISO_DATE = re.compile(r"\d{4}-\d\d-")
 
 
 def _error_line_within(error: str, line: int, offset: int, starts: list[int]) -> bool:

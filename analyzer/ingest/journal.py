@@ -239,8 +239,9 @@ def klog_file_lines(lines: list[tuple[int, str]], source: str, host: str, unit: 
             continue
         line_month = int(match.group("month"))
         stamp = f"{names[line_month - 1]} {match.group('day')} {match.group('time')}"
-        found.append(JournalLine(source, no, host, unit, unit, match.group("pid"), stamp,
-                                 str(year - 1 if line_month > month else year), "", text, bare=True))
+        said_year = "" if not year else str(year - 1 if line_month > month else year)  # (0: no year known)
+        found.append(JournalLine(source, no, host, unit, unit, match.group("pid"), stamp, said_year, "", text,
+                                 bare=True))
     return found
 
 

@@ -260,29 +260,62 @@ class ComponentLogHint:
     """A component's own log file on a node: the node's host name, the unit it stands for, and
     the year and month the collector ran (klog's lines print neither year nor zone)."""
 
-    host: str
+    host: str  # "" where the path does not say it: the collector's own files beside it do
     unit: str
-    year: int
+    year: int  # 0 where the path does not say it
     month: int
+    root: str = ""  # the collector's folder, where its systeminfo/ is (when the path names no host)
 
 
 def component_log_hint(path: str) -> ComponentLogHint | None:
     """The node and unit of a component's log file a collector copied, or None.
 
     >>> component_log_hint("n1-2025-12-04_09_15_57/rke2/agent-logs/kubelet.log")
-    ComponentLogHint(host='n1', unit='kubelet', year=2025, month=12)
+    ComponentLogHint(host='n1', unit='kubelet', year=2025, month=12, root='')
     >>> component_log_hint("n1-2025-12-04_09_15_57/rke2/agent-logs/kubelet-2025-12-02T13-58-40.483.log.gz").unit
     'kubelet'
     >>> component_log_hint("n1-2025-12-04_09_15_57.tar.gz!/./rke2/agent-logs/kubelet.log").host
     'n1'
     >>> component_log_hint("n1-2025-12-04_09_15_57/rke2/agent-logs/containerd.log") is None
     True
+
+    A renamed collector folder names no host: its systeminfo/hostname does (see `collector_root`).
+
+    >>> component_log_hint("node3-bundle/rke2/agent-logs/kubelet.log")
+    ComponentLogHint(host='', unit='kubelet', year=0, month=0, root='node3-bundle/')
     """
     for row, rx in _layouts()["component_logs"]:
         m = rx.search(path)
         if m:
-            return ComponentLogHint(m["host"], row["unit"], int(m["year"]), int(m["month"]))
+            groups = m.groupdict()
+            if groups.get("host"):
+                return ComponentLogHint(m["host"], row["unit"], int(m["year"]), int(m["month"]))
+            return ComponentLogHint("", row["unit"], 0, 0, collector_root(m["root"]))
     return None
+
+
+_SYSTEMINFO_FILE = re.compile(r"^(?P<root>(?:.*/)?)systeminfo/(?P<name>hostname|date)$")
+
+
+def collector_root(prefix: str) -> str:
+    """A collector's folder as its files' paths show it, the same for all of them (an archive's
+    members are shown `./rke2/...`: the `./` is no part of the folder).
+
+    >>> collector_root("logs.tgz!/./"), collector_root("")
+    ('logs.tgz!/', '')
+    """
+    return prefix[:-2] if prefix.endswith("./") and (len(prefix) == 2 or prefix[-3] in "/!") else prefix
+
+
+def systeminfo_file(path: str) -> tuple[str, str] | None:
+    """(the collector's folder, `hostname` or `date`) of rancher2_logs_collector's systeminfo
+    file naming the node or the time it ran, or None.
+
+    >>> systeminfo_file("node3-bundle/systeminfo/hostname"), systeminfo_file("a/date")
+    (('node3-bundle/', 'hostname'), None)
+    """
+    m = _SYSTEMINFO_FILE.match(path)
+    return (collector_root(m["root"]), m["name"]) if m else None
 
 
 def holds_node_journal(path: str) -> bool:

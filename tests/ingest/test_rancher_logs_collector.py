@@ -153,3 +153,30 @@ def test_the_kubelets_own_log_is_the_nodes_kubelet_journal(tmp_path: Path) -> No
     failing = findings[(findings.rule == "node-kubelet-failing") & (findings.status == "fail")]
     assert list(failing.name) == ["w-guard-wg-cp-svtk6-lqtxw"]
     assert "cgroup driver" in failing.iloc[0].message
+
+
+def test_a_renamed_collector_folder_names_its_node_by_its_systeminfo(tmp_path: Path) -> None:
+    # The bundle saved under another name (a ticket's attachment `node3-bundle/`, an archive
+    # `logs.tgz`): no `<hostname>-<date>` left to name the node, so RKE2's kubelet log was passed
+    # over as a component log; the collector's systeminfo/hostname names it, systeminfo/date the year.
+    import shutil
+    import tarfile
+
+    folder = tmp_path / "node3-bundle"
+    shutil.copytree(DATA / ROOT, folder)
+    archive = tmp_path / "logs.tgz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(folder, arcname=".")
+    original = [(j.host, j.unit, j.when, j.message) for j in ingest(str(DATA)).node_journal if j.unit == "kubelet"]
+    assert original
+    for renamed in (folder, archive):
+        r = ingest(str(renamed))
+        assert r.accounting_holds() and not r.rejections
+        assert [(j.host, j.unit, j.when, j.message) for j in r.node_journal if j.unit == "kubelet"] == original
+
+    # without a file that names the node, the log is passed over saying why
+    (folder / "systeminfo" / "hostname").unlink()
+    r = ingest(str(folder))
+    assert not [j for j in r.node_journal if j.unit == "kubelet"]
+    [said] = [s.reason for s in r.skipped if "agent-logs/kubelet-" in s.source and "own log" in s.reason]
+    assert said.startswith("the kubelet's own log, but neither its folder's name nor a systeminfo/hostname")
