@@ -929,7 +929,8 @@ def salvage_items(segment: memoryview, first_line: int = 1) -> Salvage:
         return _salvage_by_brackets(segment, data, m.end(), list_kinds, first_line)
     first = _ITEM_OPEN.search(data, m.end())
     if not first:
-        return Salvage([], [], True)
+        stray = _stray_item(data, m.end(), LineCounter(data, first_line), list_kinds, 0)
+        return Salvage([], [stray] if stray else [], True)
     indent = first.group("indent")
     open_rx = re.compile(rb"^" + re.escape(indent) + rb"\{[ \t]*$", re.M)
     close_rx = re.compile(rb"^" + re.escape(indent) + rb"\},?[ \t]*$", re.M)
@@ -940,6 +941,8 @@ def salvage_items(segment: memoryview, first_line: int = 1) -> Salvage:
     while True:
         o = open_rx.search(data, pos)
         if not o:
+            if (stray := _stray_item(data, pos, lines, list_kinds, len(found) + len(broken))) is not None:
+                broken.append(stray)
             break
         nxt = open_rx.search(data, o.end())
         c = close_rx.search(data, o.end(), nxt.start() if nxt else len(data))
@@ -1014,8 +1017,8 @@ def _salvage_by_brackets(
         start = m.end()
         end = jsonscan.document_end(data, start, len(data))
         if end is None:
-            broken.append(_broken_at(start, lines, list_kinds, len(found) + len(broken), CUT_OFF))  # the rest of the List is this item
-            break
+            broken.append(_broken_at(start, lines, list_kinds, len(found) + len(broken), CUT_OFF))
+            return Salvage(found, broken, True)  # the rest of the List is this item
         chunk = segment[start:end]
         try:
             _ANY_DECODER.decode(chunk)
@@ -1023,4 +1026,19 @@ def _salvage_by_brackets(
         except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
             broken.append(_broken_at(start, lines, list_kinds, len(found) + len(broken), _item_error(exc, start, lines)))
         pos = end
-    return Salvage(found, broken, True)
+    stray = _stray_item(data, pos, lines, list_kinds, len(found) + len(broken))
+    return Salvage(found, broken + [stray] if stray else broken, True)
+
+
+_ITEMS_GO_ON = re.compile(rb"[\s,]*")
+
+
+def _stray_item(data: bytes, pos: int, lines: LineCounter, list_kinds: list[tuple[int, str]],
+                index: int) -> BrokenItem | None:
+    """What stands in a List's items where no object opens (`[[`, a bare value), as a broken
+    item; None where the items end there (their `]`, or the text's end: cut between items)."""
+    at = _ITEMS_GO_ON.match(data, pos).end()
+    if at >= len(data) or data[at:at + 1] == b"]":
+        return None
+    cut = data[at:at + 1] in (b"[", b"{") and jsonscan.document_end(data, at, len(data)) is None
+    return _broken_at(at, lines, list_kinds, index, CUT_OFF if cut else "not an object")
