@@ -5,6 +5,7 @@ facts, render; and the whole command as a user runs it, cold, in a fresh process
     python benchmarks/bench_stages.py --pods 20000 --shape production  # another shape (generated if missing)
     python benchmarks/bench_stages.py --dump path/to/dump.json --no-cli
     python benchmarks/bench_stages.py --dump path/to/dump.json --no-cli --per-process  # CPU per step, per process
+    python benchmarks/bench_stages.py --dump path/to/dump.json --received-pods 3  # findings: pods family built or received
 
 The budget (issue 18): the whole report within 3x of ingest. The stages run in one process, in
 the order `kda report` needs them, each timed with the wall clock and the process's CPU time
@@ -57,27 +58,41 @@ def stages(dump: Path, fmt: str, all_tables: bool = False) -> dict[str, tuple[fl
 
     timings: dict[str, tuple[float, float]] = {}
     state: dict[str, object] = {}
-    # table -> (stage that first read it, wall, cpu): a table's family is built with it
-    tables: dict[str, tuple[str, float, float]] = {}
+    # table -> (stage that first read it, wall, cpu, the table whose building read it first or
+    # None): a table's family is built with it
+    tables: dict[str, tuple[str, float, float, str | None]] = {}
     current = ["ingest"]
+    building: list[str] = []
 
     class TimedTables(Tables):
         def __getitem__(self, name: str):
             if name in self._built:
                 return self._built[name]
+            within = building[-1] if building else None
+            building.append(name)
             wall, cpu = time.perf_counter(), _cpu()
-            table = super().__getitem__(name)
-            tables[name] = (current[0], time.perf_counter() - wall, _cpu() - cpu)
+            try:
+                table = super().__getitem__(name)
+            finally:
+                building.pop()
+            tables[name] = (current[0], time.perf_counter() - wall, _cpu() - cpu, within)
             return table
+
+    def outer_cpu(stage: str | None = None) -> float:
+        # a table built while another was being built is in that one's time already (the
+        # components table reads the pods family): counted once, in the outer one
+        return sum(c for s, _w, c, within in tables.values() if within is None and stage in (None, s))
 
     def timed(label: str, fn) -> None:
         current[0] = label
         wall, cpu = time.perf_counter(), _cpu()
         state[label] = fn()
         timings[label] = (time.perf_counter() - wall, _cpu() - cpu)
-        inside = [(n, c) for n, (stage, _w, c) in tables.items() if stage == label]
-        note = (f"   of which tables {sum(c for _, c in inside):.2f} s cpu ({', '.join(n for n, _ in inside)})"
-                if inside and label != "tables" else "")
+        inside = [n for n, (stage, _w, _c, within) in tables.items() if stage == label and within is None]
+        named = [n + (f" (which read {', '.join(m for m, t in tables.items() if t[3] == n)})"
+                      if any(t[3] == n for t in tables.values()) else "") for n in inside]
+        note = (f"   of which tables {outer_cpu(label):.2f} s cpu ({', '.join(named)}), the rest "
+                f"{timings[label][1] - outer_cpu(label):.2f} s" if inside and label != "tables" else "")
         print(f"  {label:<14} {timings[label][0]:8.2f} s wall {timings[label][1]:8.2f} s cpu{note}", flush=True)
 
     timed("ingest", lambda: analyzer.load(str(dump)))
@@ -93,7 +108,7 @@ def stages(dump: Path, fmt: str, all_tables: bool = False) -> dict[str, tuple[fl
         timed("render", lambda: render_cluster_report(cluster, out, formats=(fmt,), facts=state["facts"]))
     if not all_tables:
         read = [n for n in tables]
-        cpu = sum(c for _s, _w, c in tables.values())
+        cpu = outer_cpu()
         print(f"  tables the report read ({len(read)} of {len(table_names())}): {cpu:.2f} s cpu, "
               "inside the stages above")
         current[0] = "unread"
@@ -179,6 +194,30 @@ def as_kda_report(dump: Path, fmt: str, trace: Path | None = None) -> dict[str, 
             **({"steps": per_process(trace)} if trace is not None else {})}
 
 
+def findings_after_pods(dump: Path, received: bool) -> dict[str, float]:
+    """CPU seconds of the findings in one process, the pods family built first either here or
+    as the report's second process sends it (built, through tables_to_bytes and back, adopted),
+    so that every memo its building fills is filled in both; the distribution and graph before
+    them, the collector off, as `kda report` runs."""
+    import gc
+
+    import analyzer
+    from analyzer.model.registry import _BUILT, adopt_family, family_tables
+    from analyzer.model.shipping import tables_from_bytes, tables_to_bytes
+
+    gc.disable()
+    cluster = analyzer.load(str(dump))
+    family = family_tables("pods", cluster)
+    if received:
+        data = tables_to_bytes(family)
+        del _BUILT[cluster], family
+        adopt_family("pods", cluster, tables_from_bytes(data))
+    _made = (cluster.distribution, cluster.graph)  # made before the findings, as in kda report
+    cpu = _cpu()
+    _made = cluster.findings
+    return {"findings": _cpu() - cpu}
+
+
 def command(dump: Path, fmt: str) -> tuple[float, float]:
     """(wall, cpu) seconds of `kda report` on `dump` in a fresh process."""
     kda = Path(sys.executable).with_name("kda")
@@ -194,6 +233,23 @@ def command(dump: Path, fmt: str) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def received_pods(dump: Path, rounds: int) -> int:
+    """--received-pods: each way in a fresh process, alternated; the medians and the load."""
+    import statistics
+
+    cpu: dict[str, list[float]] = {"built": [], "received": []}
+    for _ in range(rounds):
+        for way in cpu:
+            ran = subprocess.run([sys.executable, __file__, "--dump", str(dump), "--findings-after-pods", way],
+                                 check=True, capture_output=True, text=True)
+            cpu[way].append(json.loads(ran.stdout.splitlines()[-1])["findings"])
+            print(f"  {way:<9} findings {cpu[way][-1]:.2f} s cpu (load average {os.getloadavg()[0]:.2f})",
+                  flush=True)
+    print(f"{dump.name}: findings after the pods family, medians of {rounds}: built here "
+          f"{statistics.median(cpu['built']):.2f} s cpu, received {statistics.median(cpu['received']):.2f} s cpu")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dump", type=Path, help="a dump (default: the generated one of --pods and --shape)")
@@ -207,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also say the CPU seconds of each step in each of the report's two processes, "
                              "the second process made even where no CPU looks idle (a busy machine)")
     parser.add_argument("--as-kda-report", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--received-pods", type=int, metavar="ROUNDS",
+                        help="only the findings' CPU with the pods family built here against received from the "
+                             "second process, fresh processes alternated, ROUNDS rounds")
+    parser.add_argument("--findings-after-pods", choices=("built", "received"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     dump = args.dump or ensure_dump(args.pods, "json", args.shape)
     if args.as_kda_report:  # one run of as_kda_report, in a process of its own (below)
@@ -219,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as folder:
             print(json.dumps(as_kda_report(dump, args.format, Path(folder) / "steps.jsonl")))
         return 0
+    if args.findings_after_pods:
+        print(json.dumps(findings_after_pods(dump, args.findings_after_pods == "received")))
+        return 0
+    if args.received_pods:
+        return received_pods(dump, args.received_pods)
     size = dump.stat().st_size
     print(f"{dump.name}: {size / 1e6:.1f} MB; stages of a {args.format} report, one process:")
     timings = stages(dump, args.format, args.all_tables)
