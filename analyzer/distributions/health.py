@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from analyzer.distributions.workloads import ComponentWorkload
     from analyzer.model.dump import ModeledDump
 
-# "Recently": the last hour before the capture.
+# "Recently": the last hour before the capture (before the dump's newest time where that is all
+# the capture is dated by: a lower bound, so ages from it are "at least").
 RECENT = timedelta(hours=1)
 # A container restarting this many times (cumulative), last within RECENT, is restarting a lot.
 MANY_RESTARTS = 5
@@ -132,13 +133,15 @@ def _component_health(cluster: ModeledDump, workloads: list[ComponentWorkload]) 
     health: dict[tuple[str, str, str], ComponentHealth] = defaultdict(ComponentHealth)
     capture = cluster.capture_time
     if capture is not None:
-        _restarts(cluster, pod_key, health, pd.Timestamp(capture))
-        _probe_failures(cluster, pod_key, health, pd.Timestamp(capture))
+        estimate = getattr(cluster, "capture", None)
+        lower_bound = estimate is not None and estimate.lower_bound
+        _restarts(cluster, pod_key, health, pd.Timestamp(capture), lower_bound)
+        _probe_failures(cluster, pod_key, health, pd.Timestamp(capture), lower_bound)
     _log_errors(cluster, pod_key, health)
     return dict(health)
 
 
-def _restarts(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:
+def _restarts(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Timestamp, lower_bound: bool) -> None:
     containers, pods = cluster.tables["containers"], cluster.tables["pods"]
     if containers.empty or "last_finished" not in containers:
         return
@@ -159,7 +162,7 @@ def _restarts(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Tim
         health[key].restarts += int(restarts)
         why = f" ({reason})" if isinstance(reason, str) and reason else ""
         lines[key].append((finished, f"container {pod}/{name} restarted {int(restarts)} times, last "
-                                     f"{_before_capture(capture, finished)}{why}"))
+                                     f"{_before_capture(capture, finished, lower_bound)}{why}"))
     for key, items in lines.items():
         # the latest few, and how many there are (a DaemonSet can have hundreds)
         items.sort(key=lambda t: t[0], reverse=True)
@@ -168,7 +171,8 @@ def _restarts(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Tim
         health[key].evidence.append(shown + more)
 
 
-def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Timestamp) -> None:
+def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: pd.Timestamp,
+                    lower_bound: bool) -> None:
     events = cluster.tables["events"]
     if events.empty:
         return
@@ -214,8 +218,9 @@ def _probe_failures(cluster: ModeledDump, pod_key: dict, health: dict, capture: 
         _, message, last = max(items, key=lambda t: t[2])
         h = health[key]
         h.probe_failures = total
-        h.evidence.append(f"{total} probe failures (Unhealthy events) in the last hour, last "
-                          f"{_before_capture(capture, last)}: {message[:200]}")
+        hour = "the last hour the dump shows" if lower_bound else "the last hour"
+        h.evidence.append(f"{total} probe failures (Unhealthy events) in {hour}, last "
+                          f"{_before_capture(capture, last, lower_bound)}: {message[:200]}")
 
 
 def _ready_since(cluster: ModeledDump, names: set[str]) -> dict[tuple[str, str], pd.Timestamp]:
@@ -267,13 +272,17 @@ def _true(value: object) -> bool:
 AHEAD_SLACK = pd.Timedelta(minutes=5)
 
 
-def _before_capture(capture: pd.Timestamp, when: pd.Timestamp) -> str:
-    """ "12m before capture", or, for a time a clock ahead wrote, when and how far after it."""
+def _before_capture(capture: pd.Timestamp, when: pd.Timestamp, lower_bound: bool = False) -> str:
+    """ "12m before capture" ("at least 12m" where the capture is a lower bound: the dump's newest
+    time, the capture then or later), or, for a time a clock ahead wrote, when and how far after it."""
     if when - capture > AHEAD_SLACK:
         return f"at {when:%Y-%m-%d %H:%M}Z, {_minutes(when - capture)} after the capture (a clock ahead of the cluster's)"
-    return f"{_minutes(capture - when)} before capture"
+    return f"{'at least ' if lower_bound else ''}{_minutes(capture - when)} before capture"
 
 
 def _minutes(delta: pd.Timedelta) -> str:
-    minutes = max(int(delta.total_seconds() // 60), 0)
+    seconds = max(int(delta.total_seconds()), 0)
+    if seconds < 60:
+        return f"{seconds}s"  # (not "0m": "at least 0m before capture" says nothing)
+    minutes = seconds // 60
     return f"{minutes}m" if minutes < 120 else f"{minutes // 60}h"

@@ -125,3 +125,32 @@ def test_probe_failures_before_the_pod_became_ready_have_passed(tmp_path) -> Non
     row = table[table["name"] == "calico-node"].iloc[0]
     assert not row["healthy"] and row["probe_failures"] == 3
     assert "Liveness probe failed" in row["health_evidence"]
+
+
+def test_restarts_under_a_capture_dated_by_the_pods_own_start_say_at_least(tmp_path) -> None:
+    # bits (minikube)'s metrics-server pod alone, without the Node whose heartbeat dates that
+    # dump (trimmed from realdata minikube/bits-assignment-group11 cluster-dump.txt): the capture
+    # is its container's own start, 05:16:25, so came then or later; the restart 19s before that
+    # was at least 19s before capture, perhaps hours.
+    import json
+
+    pod = {"apiVersion": "v1", "kind": "Pod",
+           "metadata": {"name": "metrics-server-84f9b77d49-48kxx", "namespace": "kube-system",
+                        "creationTimestamp": "2022-07-25T21:19:59Z",
+                        "labels": {"k8s-app": "metrics-server", "pod-template-hash": "84f9b77d49"},
+                        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                                             "name": "metrics-server-84f9b77d49", "controller": True}]},
+           "spec": {"nodeName": "minikube", "containers": [
+               {"name": "metrics-server", "image": "k8s.gcr.io/metrics-server/metrics-server:v0.4.1"}]},
+           "status": {"phase": "Running", "containerStatuses": [{
+               "name": "metrics-server", "ready": True, "restartCount": 10,
+               "state": {"running": {"startedAt": "2022-07-31T05:16:25Z"}},
+               "lastState": {"terminated": {"exitCode": 2, "reason": "Error", "startedAt": "2022-07-31T05:15:17Z",
+                                            "finishedAt": "2022-07-31T05:16:06Z"}}}]}}
+    path = tmp_path / "pods.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [pod]}))
+    dump = analyzer.load(str(path))
+    assert dump.capture.lower_bound
+    row = dump.tables.components.set_index("name").loc["metrics-server"]
+    assert row["recent_restarts"] == 10
+    assert "restarted 10 times, last at least 19s before capture (Error)" in row["health_evidence"]
