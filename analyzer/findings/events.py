@@ -14,6 +14,7 @@ from analyzer.findings.facts import (
     age_at_capture,
     age_text,
     ago,
+    capture_is_lower_bound,
     ev,
     known_age,
     objects_named,
@@ -595,10 +596,14 @@ def events_by_object(cluster: AnalyzedDump) -> dict[tuple[str, str, str], list[E
 
 
 def first_text(cluster: AnalyzedDump, group: EventGroup) -> str:
-    """ "first 3d before capture", or '' when the events give no first time."""
-    first = group.first_seen
-    if first is None or group.last.last_seen is None or first >= group.last.last_seen:
+    """ "first 3d before capture", or '' when the events give no first time; "over 6h" where the
+    capture is a lower bound ("first at least 29h before capture, last at least 23h before
+    capture" says two bounds where one span and the last's bound say it)."""
+    first, last = group.first_seen, group.last.last_seen
+    if first is None or last is None or first >= last:
         return ""
+    if capture_is_lower_bound(cluster):
+        return f"over {age_text(last - first)}, "
     return f"first {ago(cluster, first, group.last.event)}, "
 
 
