@@ -174,9 +174,16 @@ def _judge(cluster: AnalyzedDump, obj: KubeObject, body: dict[str, Any], field: 
         lower_bound = when is not None and capture_is_lower_bound(cluster)
         stuck = field.warn_after is not None and age is not None and age > field.warn_after
         severity = "warning" if stuck else "info"
-        message += (f" (stuck: waiting longer than the {age_text(field.warn_after)} this normally takes)"
-                    if stuck else " (a wait, normal at this age)" if age is not None and not lower_bound
-                    else " (a wait; how long it has lasted the dump does not say)")
+        if stuck:
+            message += f" (stuck: waiting longer than the {age_text(field.warn_after)} this normally takes)"
+        elif age is not None and not lower_bound:
+            message += " (a wait, normal at this age)"
+        elif age is not None and age > timedelta(0) and field.warn_after is not None:
+            # (at 0s, the wait is the dump's newest time: "how long, the dump does not say" below)
+            message += (f" (a wait, maybe past the {age_text(field.warn_after)} this normally takes: "
+                        "the dump is dated only by its own times)")
+        else:
+            message += " (a wait; how long it has lasted the dump does not say)"
     finding = RULE.fail(obj, ev(obj, name, value), field=name, value=value, since=since,
                         state_message=message)
     if severity != "info" and value in field.info_values and obj.view.text is None \
