@@ -21,7 +21,7 @@ from analyzer.kube.time import parse_time
 RULE = RuleMeta(
     id="pod-stuck-terminating", title="Pod stuck terminating", severity="warning",
     category="workloads", requires=("Pod",),
-    message="Pod {namespace}/{name} has been terminating for {lasted} (node {node}, finalizers: {finalizers})",
+    message="Pod {namespace}/{name} has been terminating for {lasted} ({where}, finalizers: {finalizers})",
     remediation="Check the node the pod ran on (NotReady nodes cannot confirm deletion) and any finalizers; force-delete only once the node is gone.",
 )
 GRACE = timedelta(minutes=10)
@@ -52,7 +52,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             continue
         finding = RULE.fail(pod, evidence, age=age_text(age),
                             lasted=lasted_text(cluster, age) if lower_bound else age_text(age),
-                            node=pod.view.spec.nodeName or "?", finalizers=_finalizers(pod))
+                            node=pod.view.spec.nodeName or "?", where=_where(pod), finalizers=_finalizers(pod))
         # within its grace by a capture that is a lower bound: how long it has lasted is not known
         yield finding if age > GRACE else finding.as_info()
 
@@ -63,6 +63,21 @@ def _described_deletion(pod: KubeObject) -> timedelta | None:
     if text is None or text.deletion_ago_seconds is None:
         return None
     return timedelta(seconds=text.deletion_ago_seconds)
+
+
+def _where(pod: KubeObject) -> str:
+    """ "node N", or why no node is named, not "node ?": a paste that shows none, a pod whose
+    spec the dump lacks, or a pod never scheduled (one a finalizer holds)."""
+    v = pod.view
+    if v.spec.nodeName:
+        return f"node {v.spec.nodeName}"
+    if v.text is not None:
+        return "its node not shown in the paste"
+    if any(c.type == "PodScheduled" and c.status == "False" for c in v.status.conditions or ()):
+        return "on no node: never scheduled"
+    if not v.spec.containers:
+        return "its node not in the dump, which holds no spec of it"
+    return "on no node"
 
 
 def _finalizers(pod: KubeObject) -> str:
