@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -94,3 +94,13 @@ def write_output(text: str, output: Path | None) -> None:
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
     err_console.print(f"wrote {output}")
+
+
+def lower_bound_note(cluster: Any) -> str | None:
+    """What an AGE measured from a capture that is only a lower bound means (kubectl measures it
+    from now): None where the capture is dated by a heartbeat, a lease, an event or a bundle."""
+    estimate = getattr(cluster, "capture", None)
+    if estimate is None or estimate.time is None or not estimate.lower_bound:
+        return None
+    return (f"Warning: ages are measured from {estimate.time:%Y-%m-%dT%H:%M:%SZ} ({estimate.signal}), the "
+            "newest time the dump holds; it was captured then or later, so each age is at least what it shows")

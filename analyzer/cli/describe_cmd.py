@@ -6,8 +6,15 @@ import sys
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from analyzer.cli.common import SHOW_SENSITIVE_HELP, fail, load_cluster
+from analyzer.cli.common import (
+    SHOW_SENSITIVE_HELP,
+    err_console,
+    fail,
+    load_cluster,
+    lower_bound_note,
+)
 
 
 def describe(
@@ -29,7 +36,8 @@ def describe(
     from analyzer.printing.describe import describe as describe_object
     from analyzer.printing.store import DumpStore, NotCollected
 
-    store = DumpStore.from_cluster(load_cluster([args[-1]], show_sensitive=show_sensitive))
+    cluster = load_cluster([args[-1]], show_sensitive=show_sensitive)
+    store = DumpStore.from_cluster(cluster)
     res = store.catalog.resolve(kind)
     if res is None:
         fail(f'the dump has no resource type "{kind}"', 1)
@@ -50,6 +58,8 @@ def describe(
     texts = [describe_object(store, res, store.body(res, o)) for o in objs]
     if not texts:
         fail("No resources found" + (f" in {ns} namespace." if res.namespaced and ns else "."), 1)
+    if note := lower_bound_note(cluster):
+        err_console.print(escape(note))  # (stderr, as kubectl's warnings)
     # as kubectl: each text as its describer wrote it, two newlines before each after the first
     out = texts[0] + "".join("\n\n" + t for t in texts[1:])
     sys.stdout.write(out if out.endswith("\n") else out + "\n")

@@ -9,7 +9,13 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from analyzer.cli.common import SHOW_SENSITIVE_HELP, err_console, fail, load_cluster
+from analyzer.cli.common import (
+    SHOW_SENSITIVE_HELP,
+    err_console,
+    fail,
+    load_cluster,
+    lower_bound_note,
+)
 
 
 class GetOutput(StrEnum):
@@ -40,7 +46,8 @@ def get(
     requests = _requests(kinds_arg, names)
     from analyzer.printing.store import DumpStore
 
-    store = DumpStore.from_cluster(load_cluster([dump], show_sensitive=show_sensitive))
+    cluster = load_cluster([dump], show_sensitive=show_sensitive)
+    store = DumpStore.from_cluster(cluster)
     code = 0
     printed = False
     collected: list[tuple[Any, list[dict[str, Any]]]] = []
@@ -81,6 +88,8 @@ def get(
     from analyzer.printing.tables import build_table, render_names, render_table
 
     multi = len({res.kind_label for res, _ in collected}) > 1 or len(requests) > 1
+    if output != GetOutput.name and any(bodies for _, bodies in collected) and (note := lower_bound_note(cluster)):
+        err_console.print(escape(note))  # (stderr, as kubectl's warnings: the columns stay as kubectl's)
     for res, bodies in collected:
         if not bodies:
             continue

@@ -72,8 +72,16 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
         frame = _appended(frame, _span_frame(spans))
     frame.attrs.update(undated=rows.undated, unparsed=unparsed,
                        capture_time=capture.isoformat() if capture else None,
+                       capture_lower_bound=_lower_bound_signal(cluster),
                        before_capture=_before_capture(rows))
     return frame
+
+
+def _lower_bound_signal(cluster: Any) -> str | None:
+    """The signal of a capture that is only a lower bound (the dump's newest write, status or log
+    time: the capture came then or later), else None."""
+    estimate = getattr(cluster, "capture", None)
+    return estimate.signal if estimate is not None and estimate.lower_bound else None
 
 
 def _before_capture(rows: Rows) -> list[dict[str, Any]]:

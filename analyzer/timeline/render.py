@@ -78,7 +78,10 @@ def as_csv(frame: pd.DataFrame) -> str:
 def _footer(frame: pd.DataFrame) -> list[str]:
     notes = [f"{len(frame)} facts"]
     capture = frame.attrs.get("capture_time")
-    notes.append(f"captured {iso(capture)}" if capture else "capture time unknown")
+    if capture and (signal := frame.attrs.get("capture_lower_bound")):
+        notes.append(f"captured {iso(capture)} or later ({signal}, the newest time the dump holds)")
+    else:
+        notes.append(f"captured {iso(capture)}" if capture else "capture time unknown")
     if listed := len(frame.attrs.get("before_capture") or ()):
         notes.append(f"{listed} facts stated only as ages: listed after any dated ones by how "
                      "long before the capture, oldest first")

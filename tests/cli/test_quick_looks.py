@@ -434,3 +434,29 @@ def test_logs_of_a_nodes_journal(tmp_path: Path) -> None:
                      '7557 run.go:74] "command failed" err="failed to run Kubelet: running with swap on is not supported"']
     other = kda("logs", str(notes), "node/explorer-7", check=False)
     assert other.returncode == 1 and "the dump holds no journal of node explorer-7 (it holds explorer-6's)" in other.stderr
+
+
+def _restarted_describe() -> str:
+    """kubernetes/kubernetes#122256's describe, as pod-recent-restart's case holds it: its newest
+    time is the container's start after the restart, so the capture came then or later and every
+    age from it is a lower bound."""
+    from analyzer.safeyaml import load_yaml
+
+    cases = load_yaml((Path(__file__).parents[1] / "findings" / "cases" / "pod-recent-restart.yaml").read_text())
+    return next(c["files"]["describe.txt"] for c in cases["cases"] if "wk64c" in str(c.get("files", "")))
+
+
+def test_ages_under_a_capture_that_is_a_lower_bound_say_so_beside_the_columns(tmp_path: Path) -> None:
+    paste = tmp_path / "describe.txt"
+    paste.write_text(_restarted_describe())
+    note = ("Warning: ages are measured from 2023-11-13T02:50:57Z (container state), the newest time the "
+            "dump holds; it was captured then or later, so each age is at least what it shows")
+    got = kda("get", "pods", str(paste))
+    assert got.stdout.splitlines()[0].split() == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]  # kubectl's columns
+    assert note in got.stderr
+    assert note in kda("describe", "pod", "wk64c", str(paste)).stderr
+    assert kda("timeline", str(paste)).stdout.rstrip().endswith(
+        "captured 2023-11-13T02:50:57Z or later (container state, the newest time the dump holds)")
+    # a capture dated by heartbeats: ages as kubectl's, no note
+    heartbeat = kda("get", "pods", "-A", str(SAMPLE_DUMPS / "aks"))
+    assert heartbeat.stdout and "Warning: ages" not in heartbeat.stderr
