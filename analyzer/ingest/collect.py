@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mmap
 import re
+from collections import Counter
 from dataclasses import replace
 from datetime import UTC, timedelta
 from functools import cache
@@ -1126,17 +1127,22 @@ class Ingestor:
             report.logs += 1
         for doc in parsed.documents:
             report.objects += self._add_json_document(display, fmt, doc, hint)
-        for line, raw, error in parsed.broken:
-            self._add_salvaged_items(display, fmt, hint, report, line, raw, error)
+        for index, line, raw, error in parsed.broken:
+            self._add_salvaged_items(display, fmt, hint, report, index, line, raw, error)
 
     def _add_salvaged_items(self, display: str, fmt: str, hint: layouts.PathHint | None, report: FileReport,
-                            line: int, raw: memoryview, error: str) -> None:
+                            index: int, line: int, raw: memoryview, error: str) -> None:
         """A JSON document that did not decode: the List items in it that do are kept, each with
-        its line; each that does not is rejected with its own line and why (the one the file
-        ends in: cut off), so a List cut short loses only its last item."""
+        its line and place in the List; each that does not is rejected with its own line and why
+        (the one the file ends in: cut off), so a List cut short loses only its last item."""
         items, broken, in_items = jsondocs.salvage_items(raw, line)
-        for offset, item, list_kind in items:
-            prov = Provenance(display, fmt, None, line + offset)
+        offsets = Counter([found.line_offset for found in items] + [bad.line_offset for bad in broken])
+        shared = _SalvagedLines({found.index: line + found.line_offset for found in items})
+        for offset, item, list_kind, place in items:
+            # an item alone on its line is named by it; items of a List on one line (kubectl get
+            # --raw, jq -c) share it, and are named by their place, as a whole List's are
+            prov = (Provenance(display, fmt, index, line + offset, place) if offsets[offset] == 1
+                    else Provenance(display, fmt, index, None, place, shared))
             item_kind = list_item_kind(list_kind)
             obj = object_from_json(item, _hints(item_kind, hint), prov)
             if item_kind and isinstance(obj, KubeObject) and not (hint and hint.kind) \
@@ -1149,7 +1155,7 @@ class Ingestor:
             self.result.objects_read += 1
             self.reject_object(Rejection(display, f"line {line}", f"broken JSON document: {error}"))
             return
-        starts = sorted([offset for offset, _, _ in items] + [bad.line_offset for bad in broken])
+        starts = sorted([found.line_offset for found in items] + [bad.line_offset for bad in broken])
         for bad in broken:
             self.result.objects_read += 1
             # (counted from 1 here, as a reader counts them: item 5, the 4 before it)
@@ -1963,6 +1969,19 @@ class Ingestor:
     def _record_input_rejection(self, rejection: Rejection) -> None:
         self.result.rejections.append(rejection)
         self.result.input_rejections.append(rejection)
+
+
+class _SalvagedLines:
+    """The lines of the items salvaged from a damaged List, by their place in it (the `lines`
+    of their Provenance, as a whole List's `jsondocs.ItemLines` are)."""
+
+    __slots__ = ("_by_place",)
+
+    def __init__(self, by_place: dict[int, int]) -> None:
+        self._by_place = by_place
+
+    def line(self, place: int | None) -> int | None:
+        return None if place is None else self._by_place.get(place)
 
 
 def _item_provenances(display: str, fmt: str, index: int | None, item_lines: list[int] | None,

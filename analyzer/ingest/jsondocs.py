@@ -543,7 +543,7 @@ class JsonFile:
     documents: list[JsonDocument]
     logs: list[LogRecord]
     skipped: list[Skipped]
-    broken: list[tuple[int, memoryview, str]]  # (line, bytes, error) of undecodable documents
+    broken: list[tuple[int, int, memoryview, str]]  # (index, line, bytes, error) of undecodable documents
 
 
 # A line that opens a JSON document the way kubectl prints one: `{` or `[` at column 0, alone
@@ -811,7 +811,7 @@ def _decode_segment(
     if (value := _objectless_value(mv, start, candidates)) is not None:
         out.skipped.append(Skipped(line, f"JSON holding no object ({value}): not a Kubernetes object"))
         return index
-    out.broken.append((line, mv[start:end], error))
+    out.broken.append((index, line, mv[start:end], error))
     return index + 1
 
 
@@ -881,8 +881,13 @@ def list_kind_named(segment: memoryview) -> str | None:
     return m.group(1).decode() if m else None
 
 
-# (line offset, bytes, the List kind named nearest before the item, if any) of an intact item
-SalvagedItem = tuple[int, memoryview, "str | None"]
+class SalvagedItem(NamedTuple):
+    """An intact item of a damaged List."""
+
+    line_offset: int  # its first line, counted from the List's
+    raw: memoryview
+    list_kind: str | None  # the List kind named nearest before it
+    index: int  # its place in the List, from 0 (items of a List on one line share its line)
 
 
 class BrokenItem(NamedTuple):
@@ -916,8 +921,8 @@ def salvage_items(segment: memoryview, first_line: int = 1) -> Salvage:
     there an item ends where its brackets close.
 
     >>> found, broken, _ = salvage_items(memoryview(b'{"kind":"PodList","items":[{"a":1},{"b":2},{"c":'))
-    >>> [bytes(raw) for _, raw, _ in found], [kind for _, _, kind in found], broken
-    ([b'{"a":1}', b'{"b":2}'], ['PodList', 'PodList'], [BrokenItem(line_offset=0, index=2, list_kind='PodList', why='cut off: the file ends inside this item')])
+    >>> [bytes(i.raw) for i in found], [(i.list_kind, i.index) for i in found], broken
+    ([b'{"a":1}', b'{"b":2}'], [('PodList', 0), ('PodList', 1)], [BrokenItem(line_offset=0, index=2, list_kind='PodList', why='cut off: the file ends inside this item')])
     """
     data = bytes(segment)
     list_kinds = [(m.start(), m.group(1).decode()) for m in _LIST_KIND.finditer(data)]
@@ -958,7 +963,8 @@ def salvage_items(segment: memoryview, first_line: int = 1) -> Salvage:
         chunk = segment[o.start() + len(indent):item_end]
         try:
             _ANY_DECODER.decode(chunk)
-            found.append((lines.at(o.start()) - lines.first, chunk, _named_before(list_kinds, o.start())))
+            found.append(SalvagedItem(lines.at(o.start()) - lines.first, chunk, _named_before(list_kinds, o.start()),
+                                      len(found) + len(broken)))
         except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
             why = _item_error(exc, o.start() + len(indent), lines)
             broken.append(_broken_at(o.start(), lines, list_kinds, len(found) + len(broken), why))
@@ -1022,7 +1028,8 @@ def _salvage_by_brackets(
         chunk = segment[start:end]
         try:
             _ANY_DECODER.decode(chunk)
-            found.append((lines.at(start) - lines.first, chunk, _named_before(list_kinds, start)))
+            found.append(SalvagedItem(lines.at(start) - lines.first, chunk, _named_before(list_kinds, start),
+                                      len(found) + len(broken)))
         except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
             broken.append(_broken_at(start, lines, list_kinds, len(found) + len(broken), _item_error(exc, start, lines)))
         pos = end

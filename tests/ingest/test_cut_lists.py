@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer.ingest import ingest
+from analyzer.model.normalize import source_of
 
 SOURCE = REALDATA / "minikube/troubleshoot-analyze-files/events/message-image-pull-fail.json"
 
@@ -84,6 +85,7 @@ def test_a_list_cut_at_any_byte_keeps_its_complete_items_and_rejects_the_cut_one
     assert [o.name for o in r.objects] == complete
     whole = {item["metadata"]["name"]: item for item in json.loads(data)["items"]}
     assert all(o.body() == whole[o.name] for o in r.objects)
+    assert [o.provenance.item for o in r.objects] == list(range(len(complete)))  # each its place in the List
     inside = [(start, name) for start, end, name in spans if start < cut < end]
     if not inside:
         assert not r.object_rejections
@@ -103,6 +105,27 @@ def test_each_salvaged_item_is_named_by_its_own_line() -> None:
     [rejection] = r.object_rejections
     assert rejection.reason == ("broken JSON document: item 5 of the EventList, cut off: the file ends inside "
                                 "this item; the 4 before it read")
+
+
+def test_items_salvaged_from_a_list_on_one_line_are_named_by_their_place_as_the_whole_lists_are() -> None:
+    # kubectl get --raw and jq -c print a List on one line: every item opens on line 1, so a
+    # table's source cell of 'events.json:1' for each of them would not say which one it is
+    data = SHAPES["one line"]
+    spans = _item_spans(data)
+    whole = ingest({"events.json": data})
+    r = ingest({"events.json": data[:spans[3][1] + 40]})  # cut in the fifth item
+    assert [source_of(o) for o in r.objects] == [source_of(o) for o in whole.objects[:4]] == [
+        f"{whole.objects[0].provenance.source} (document 0, item {i})" for i in range(4)]
+    assert [o.provenance.location for o in r.objects] == ["document 0, line 1"] * 4
+    [rejection] = r.object_rejections
+    assert rejection.location == "line 1" and rejection.reason.startswith("broken JSON document: item 5 of the ")
+
+    # an item alone on its line keeps its line in the cell (the indented List as the bundle wrote it)
+    data = SHAPES["saved"]
+    spans = _item_spans(data)
+    r = ingest({"events.json": data[:spans[3][1] + 40]})
+    assert [source_of(o) for o in r.objects] == [
+        f"{r.objects[0].provenance.source}:{_line_of(data, s)}" for s, _, _ in spans[:4]]
 
 
 def test_a_list_cut_between_two_items_says_its_end_is_missing() -> None:
@@ -155,3 +178,4 @@ def test_a_yaml_list_cut_in_a_line_names_the_cut_item_and_reads_the_others() -> 
     [rejection] = r.object_rejections
     assert rejection.reason == ("item 3 of the List, may be cut off: the file ends in it, before the kind and "
                                 "metadata kubectl prints after a List's items")
+

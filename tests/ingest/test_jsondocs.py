@@ -331,7 +331,7 @@ def test_a_broken_document_names_the_line_of_its_fault_not_a_byte_offset() -> No
     text = ("prose\n\n{\n  \"kind\": \"ServiceAccount\",\n  \"metadata\": {\"name\": \"x\"},\n"
             "  \"secrets\": [...]\n}\n\n{\n  \"kind\": \"ConfigMap\"\n}\n")
     parsed = jsondocs.read_json_file(text.encode(), "notes.md")
-    [(line, _raw, error)] = parsed.broken
+    [(_index, line, _raw, error)] = parsed.broken
     assert line == 3 and "invalid character at line 6" in error and "byte" not in error
 
 
