@@ -1073,8 +1073,8 @@ class Ingestor:
         text = transcripts.placed(out)
         data = text.encode("utf-8")
         read_before = self.result.objects_read
+        rejected_before, skipped_before = len(self.result.object_rejections), len(self.result.skipped)
         if kind == "json" or jsondocs.looks_like_json(data):
-            rejected_before = len(self.result.object_rejections)
             self._add_json(display, jsondocs.read_json_file(data, display), None)
             # (counted only when something was rejected: on a big clean paste it costs seconds)
             still_open = _open_brackets(text) if len(self.result.object_rejections) > rejected_before else 0
@@ -1082,19 +1082,38 @@ class Ingestor:
                 self._say_cut_off(rejected_before, still_open)
         else:
             self._add_yaml(display, _dedented_yaml(text), None)
+        self._say_paste_ends(rejected_before, skipped_before)
         if self.result.objects_read == read_before and datasniff.data_shape(data) == datasniff.OBJECTS:
             self.reject_object(Rejection(display, block.span, "output cut off or damaged: no object could be read"))
             self.result.objects_read += 1
 
     def _say_cut_off(self, since: int, still_open: int) -> None:
-        """A paste that ends with brackets still open was cut off: its rejections say so."""
+        """A paste that ends with brackets still open was cut off: its rejections say so (an item
+        the reader found the paste ends inside says so itself)."""
         res = self.result
         for i in range(since, len(res.object_rejections)):
             old = res.object_rejections[i]
+            if _FILE_ENDS in old.reason:
+                continue
             new = Rejection(old.source, old.location, f"cut off: the paste ends with {still_open} "
                             f"bracket(s) still open ({old.reason})")
             res.object_rejections[i] = new
             res.rejections[res.rejections.index(old)] = new
+
+    def _say_paste_ends(self, rejected_since: int, skipped_since: int) -> None:
+        """What the readers say of a List the text ends in ('the file ends inside this item')
+        is, of a block of a transcript, where the paste ends: the file may go on after it."""
+        res = self.result
+        for i in range(rejected_since, len(res.object_rejections)):
+            old = res.object_rejections[i]
+            if _FILE_ENDS in old.reason:
+                new = Rejection(old.source, old.location, old.reason.replace(_FILE_ENDS, _PASTE_ENDS))
+                res.object_rejections[i] = new
+                res.rejections[res.rejections.index(old)] = new
+        for i in range(skipped_since, len(res.skipped)):
+            old = res.skipped[i]
+            if _FILE_ENDS in old.reason:
+                res.skipped[i] = Rejection(old.source, old.location, old.reason.replace(_FILE_ENDS, _PASTE_ENDS))
 
     def _add_names(self, display: str, command: Command, out: list[tuple[int, str]]) -> bool:
         """`kubectl get -o name`: one object per `kind/name` line, known by name only."""
@@ -2701,6 +2720,11 @@ def _dedented_yaml(text: str) -> str:
     widths = [len(r) - len(r.lstrip(" ")) for r in rows if r.strip()]
     cut = min(widths, default=0)
     return "\n".join(r[cut:] if r.strip() else r for r in rows) if cut else text
+
+
+# how the JSON and YAML readers say a List's text ends inside it (jsondocs.CUT_OFF, yamldocs.CUT_OFF and
+# CUT_OFF_LIST_END, and a List cut between its items), said of a paste in a transcript instead
+_FILE_ENDS, _PASTE_ENDS = "the file ends ", "the paste ends "
 
 
 def _open_brackets(text: str) -> int:

@@ -19,7 +19,7 @@ from conftest import REALDATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.ingest import ingest
+from analyzer.ingest import ingest, ingest_text
 from analyzer.model.normalize import source_of
 
 SOURCE = REALDATA / "minikube/troubleshoot-analyze-files/events/message-image-pull-fail.json"
@@ -179,3 +179,59 @@ def test_a_yaml_list_cut_in_a_line_names_the_cut_item_and_reads_the_others() -> 
     assert rejection.reason == ("item 3 of the List, may be cut off: the file ends in it, before the kind and "
                                 "metadata kubectl prints after a List's items")
 
+
+def _session(command: str, pasted: bytes) -> str:
+    """A terminal session as a ticket quotes it: the command, its output, and the next command
+    with its table after it (so the paste ends where the file does not)."""
+    return (f"$ {command}\n{pasted.decode()}\n$ kubectl get ns\nNAME      STATUS   AGE\n"
+            "default   Active   5m\n")
+
+
+def test_a_list_cut_in_a_transcript_says_where_the_paste_ends_not_the_file() -> None:
+    # a paste cut inside its sixth item: the session goes on after it, so 'the file ends
+    # inside this item' would send the reader to the file's end
+    data = SHAPES["saved"]
+    spans = _item_spans(data)
+    r = ingest_text(_session("kubectl get events -o json", data[:spans[5][0] + 200]), "session.txt")
+    assert [o.name for o in r.objects if o.kind == "Event"] == [name for _, _, name in spans[:5]]
+    [rejection] = r.object_rejections
+    assert rejection.reason == ("broken JSON document: item 6 of the EventList, cut off: the paste ends inside "
+                                "this item; the 5 before it read")
+
+    # on one line, cut between two items: the List's end is missing from the paste
+    data = SHAPES["one line"]
+    spans = _item_spans(data)
+    r = ingest_text(_session("kubectl get events -o json", data[:spans[1][1] + 1]), "session.txt")
+    assert [o.name for o in r.objects if o.kind == "Event"] == [name for _, _, name in spans[:2]] and not r.object_rejections
+    assert [s.reason for s in r.skipped if "EventList" in s.reason] == [
+        "the EventList is cut off after its item 2: the paste ends before the List does"]
+
+    # in YAML, cut at a line's end inside the third item
+    data, yaml_spans = _yaml_list()
+    third = data[yaml_spans[2][0]:]
+    r = ingest_text(_session("kubectl get events -o yaml", data[:yaml_spans[2][0] + third.index(b"\n  count:")]),
+                    "session.txt")
+    assert [o.name for o in r.objects if o.kind == "Event"] == [name for _, _, name in yaml_spans[:2]]
+    [rejection] = r.object_rejections
+    assert rejection.reason == ("item 3 of the List, may be cut off: the paste ends in it, before the kind and "
+                                "metadata kubectl prints after a List's items")
+    assert not any("the file ends" in x.reason for x in r.rejections + r.skipped)
+
+
+def test_a_real_yaml_paste_cut_inside_its_only_item_says_the_paste_ends_in_it() -> None:
+    # A write-up's `kubectl get cm -n kubeless -o yaml` (public code index id 24406571462), its
+    # block ending in the item's data, prose after it: the ConfigMap without its kind and
+    # metadata is not read as whole, and the rejection says where the paste ends
+    text = ("Edit the configmap to specific a serviceAccountName in the deployment object:\n\n```\n"
+            "$ kubectl get cm -n kubeless -o yaml\napiVersion: v1\nitems:\n- apiVersion: v1\n  data:\n"
+            "    builder-image: kubeless/function-image-builder:v0.6.0\n    deployment: |-\n      spec:\n"
+            "        template:\n          serviceAccountName: falco\n    enable-build-step: \"false\"\n"
+            "    function-registry-tls-verify: \"true\"\n    ingress-enabled: \"false\"\n    runtime-images: |-\n\n"
+            "```\n\nDelete the controller pods in the kubeless namespac so that a new controller starts with "
+            "this new configuration.\n")
+    r = ingest_text(text, "falco-kubeless.md")
+    assert r.accounting_holds() and not r.objects
+    [rejection] = r.object_rejections
+    assert rejection.location == "document 0, line 7"
+    assert rejection.reason == ("item 1 of the List, may be cut off: the paste ends in it, before the kind and "
+                                "metadata kubectl prints after a List's items")
