@@ -235,3 +235,38 @@ def test_a_real_yaml_paste_cut_inside_its_only_item_says_the_paste_ends_in_it() 
     assert rejection.location == "document 0, line 7"
     assert rejection.reason == ("item 1 of the List, may be cut off: the paste ends in it, before the kind and "
                                 "metadata kubectl prints after a List's items")
+
+
+# kubectl -o yaml Lists as written into public write-ups and READMEs without the `kind: List` and
+# `metadata:` kubectl prints after the items. Of ten such Lists found (code index ids 29532540557
+# twice, 24406571462, 15094732487, 16016021679, 38919656509, 18894686718, 18358680651,
+# 37564356796, 37634260818), not one ended in a whole item: each was cut or abridged inside its
+# last one, where sixteen others in the same search kept their trailer. Two of them, trimmed:
+_ENDLESS_LISTS = {
+    # a Job's pod in Terminating, cut in its ownerReferences, the next command in the same block
+    "37634260818": ("```\nkubectl get po -oyaml\napiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n"
+                    "  metadata:\n    finalizers:\n    - batch.kubernetes.io/job-tracking\n"
+                    "    generateName: hibernate-pause-11111111-\n    name: hibernate-pause-11111111-abcde\n"
+                    "    namespace: ns12345\n    ownerReferences:\n    - apiVersion: batch/v1\n"
+                    "      blockOwnerDeletion: true\n      controller: true\n      kind: Job\n"
+                    "      name: hibernate-pause-11111111\n\nkubectl get ns\nNAME      STATUS   AGE\n"
+                    "ns12345   Active   5m\n```\n", 5),
+    # an Event as a lab's 'Sample output' shows it, its metadata and source left out
+    "18894686718": ("Sample output:\n\n```yaml\napiVersion: v1\nitems:\n- apiVersion: v1\n  count: 6\n"
+                    "  eventTime: null\n  firstTimestamp: \"2025-12-03T09:24:28Z\"\n  involvedObject:\n"
+                    "    apiVersion: v1\n    fieldPath: spec.containers{app}\n    kind: Pod\n    name: test-app\n"
+                    "    namespace: default\n  kind: Event\n  lastTimestamp: \"2025-12-03T09:25:30Z\"\n"
+                    "  message: \"Readiness probe failed: cat: can't open '/tmp/ready': No such file or directory\"\n"
+                    "  reason: Unhealthy\n  type: Warning\n```\n", 6),
+}
+
+
+@pytest.mark.parametrize("source", sorted(_ENDLESS_LISTS))
+def test_a_yaml_list_pasted_without_its_trailer_is_not_read_whole_in_its_last_item(source: str) -> None:
+    text, line = _ENDLESS_LISTS[source]
+    r = ingest_text(text, f"{source}.md")
+    assert r.accounting_holds()
+    assert not [o for o in r.objects if o.kind in ("Pod", "Event")]
+    [rejection] = r.object_rejections
+    assert rejection.location == f"document 0, line {line}"
+    assert rejection.reason.startswith("item 1 of the List, may be cut off: the paste ends in it")
