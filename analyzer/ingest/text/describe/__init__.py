@@ -349,8 +349,13 @@ def _listed_kind(kind: str | None, command: Command | None, catalog: Catalog) ->
 
 
 def _declared_kind(root: Entry) -> KindInfo | None:
-    """The kind a describe states itself (`API Version:` and `Kind:` of custom resources)."""
+    """The kind a describe states itself (`API Version:` and `Kind:` of custom resources and of
+    built-in kinds without a describer of their own); a built-in kind's `Kind:` alone, where the
+    writer left its `API Version:` out, is served from its group's v1."""
     kind, version = cell(root.child_value("Kind")), cell(root.child_value("API Version"))
+    if kind and not version and kind in BUILTIN_KINDS:
+        group = KIND_GROUPS.get(kind, "")
+        version = f"{group}/v1" if group else "v1"
     if not kind or not version:
         return None
     return KindInfo(kind=kind, api_version=version, names=(), headers=(), fields={},
