@@ -98,7 +98,7 @@ def write_output(text: str, output: Path | None) -> None:
 
 def lower_bound_note(cluster: Any) -> str | None:
     """What an AGE measured from a capture that is only a lower bound means (kubectl measures it
-    from now): None where the capture is dated by a heartbeat, a lease, an event or a bundle."""
+    from now): None where the capture is dated by a heartbeat, a lease or a bundle."""
     estimate = getattr(cluster, "capture", None)
     if estimate is None or estimate.time is None or not estimate.lower_bound:
         return None

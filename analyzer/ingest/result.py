@@ -252,6 +252,7 @@ SIGNAL_CONFIDENCE: dict[str, str] = {
 # Signals read from the dump's files, not from the objects the API server wrote.
 _STATED_SIGNALS = frozenset({"bundle metadata", "write-up header", "session clock"})
 _CONFIDENCE_ORDER = ("high", "medium", "low")
+_SIGNAL_ORDER = tuple(SIGNAL_CONFIDENCE)
 # Signals renewed while a cluster runs: a dump whose renewals fall in two periods this far apart
 # was put together from captures of different times (or re-used).
 _LIVE_SIGNALS = frozenset({"node heartbeat", "lease renewal", "event"})
@@ -264,8 +265,10 @@ STATUS_SIGNALS = frozenset({"container state", "condition transition", "status t
 WRITE_SIGNALS = frozenset({"creationTimestamp", "managedFields"})
 # ... with the objects' status times (a container's start, a condition's change, a sync's end), a
 # taint's addition and a runtime's newest log line: a capture these date came then or later, by
-# how much the dump does not say.
-LOWER_BOUND_SIGNALS = WRITE_SIGNALS | STATUS_SIGNALS | {"taint timeAdded", "container log line"}
+# how much the dump does not say. An event too: nothing renews it while the cluster is quiet, only
+# its lifetime bounds it (the API server keeps an event an hour after its last time by default,
+# --event-ttl), so a capture it dates came then or up to about an hour later.
+LOWER_BOUND_SIGNALS = WRITE_SIGNALS | STATUS_SIGNALS | {"taint timeAdded", "container log line", "event"}
 # A signal within this of the newest one backs the estimate up.
 _CORROBORATES = timedelta(minutes=15)
 
@@ -341,7 +344,9 @@ class CaptureEstimate:
         text = f"{_iso(self.time)} ({self.signal}, {self.confidence} confidence)"
         if self.signal == "write-up header":
             text += f": {self.where}"
-        if self.lower_bound:
+        if self.signal == "event":
+            text += "; the capture came then or later, within about an hour where events are kept an hour (the default)"
+        elif self.lower_bound:
             text += "; the capture came then or later"  # (a write, a status or log time: no heartbeat)
         if self.stitched:
             spans = "; ".join(f"{_iso(p.start)} .. {_iso(p.end)}{_files(p.sources)}" for p in self.periods)
@@ -815,14 +820,14 @@ def _estimate(seen: _Newest) -> CaptureEstimate:
     if when is None:
         return CaptureEstimate(None)
     # Named by the most trusted signal that agrees with the newest time (a heartbeat 30 s
-    # before an event names the capture better than the event does).
+    # before an event names the capture better than the event does); among as trusted ones the
+    # newest (an event at the newest time, not a condition's change 2 minutes before it), then
+    # the one SIGNAL_CONFIDENCE lists first: never by the signals' names.
+    agreeing = [(other, other_when) for other, (other_ts, _o, _f) in trusted.items()
+                if (other_when := _parse(other_ts)) is not None and when - other_when <= _CORROBORATES]
+    signal = min(agreeing, key=lambda sw: (_CONFIDENCE_ORDER.index(SIGNAL_CONFIDENCE[sw[0]]), when - sw[1],
+                                           _SIGNAL_ORDER.index(sw[0])))[0]
     confidence = SIGNAL_CONFIDENCE[signal]
-    for other, (other_ts, _o, _f) in sorted(trusted.items(), key=lambda kv: kv[0]):
-        other_when = _parse(other_ts)
-        if other_when is not None and when - other_when <= _CORROBORATES:
-            level = SIGNAL_CONFIDENCE[other]
-            if _CONFIDENCE_ORDER.index(level) < _CONFIDENCE_ORDER.index(confidence):
-                confidence, signal = level, other
     where, source = seen.where(signal)
     periods = _periods(seen.live, seen.status, seen.ready_beats)
     if late:

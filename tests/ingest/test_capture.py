@@ -517,6 +517,23 @@ def test_an_objects_status_times_count_towards_the_capture(path: Path, time: str
     assert capture.lower_bound  # the capture came then or later: no age from it says "young"
 
 
+_CAPTURE_SIGNALS = Path(__file__).parent / "data" / "capture-signals"
+
+
+def test_the_newest_of_as_trusted_signals_names_the_capture_not_the_first_by_name() -> None:
+    # realdata minikube/troubleshoot-analyze-files, trimmed: the newest time, 05:36:25, is an
+    # event's last repeat (and a kubelet write); the pod's conditions changed at 05:34:44. It was
+    # named "condition transition" (the first medium signal by name within 15 minutes), so its
+    # lower bound and its signal hung on the names' order: the event at the newest time names it.
+    capture = analyzer.load(str(_CAPTURE_SIGNALS / "minikube-image-pull-backoff.yaml")).capture
+    assert (capture.time.isoformat(), capture.signal, capture.confidence) == (
+        "2023-07-11T05:36:25+00:00", "event", "medium")
+    assert "Event/message-image-pull-fail/" in capture.where
+    # an event is no heartbeat: the capture came then or later, within the hour events are kept
+    assert capture.lower_bound
+    assert "then or later, within about an hour" in capture.describe()
+
+
 def test_a_custom_resources_times_ahead_do_not_move_the_capture() -> None:
     # A cert-manager Certificate (from vesoft-inc/nebula-operator doc/user/webhook.md): its
     # renewalTime and notAfter are when it will be renewed and expire, weeks after the capture.
