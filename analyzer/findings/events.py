@@ -17,6 +17,7 @@ from analyzer.findings.facts import (
     capture_is_lower_bound,
     ev,
     known_age,
+    lasted_text,
     objects_named,
     when_text,
 )
@@ -230,7 +231,9 @@ def fold_events(facts: list[EventFact]) -> list[EventGroup]:
 
 
 # How long after an object's creation its events belong to its start-up, and how recent an
-# event must be to count as still repeating at the capture.
+# event must be to count as still repeating at the capture (under a capture that is a lower
+# bound: in the last hour the dump shows; an age from it is at least its true age, so one past
+# this is past it at the capture too).
 STARTUP = timedelta(minutes=5)
 RECENT = timedelta(hours=1)
 
@@ -515,7 +518,7 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
         if created:
             return created
         if age is not None and age > RECENT:
-            return f"last seen {age_text(age)} before capture, not repeating at capture"
+            return not_repeating(cluster, age)
         return ""
     # (The kubelet names its node's events by the node's name where a uid would be.)
     if last.uid and obj.uid and last.uid != obj.uid and last.uid != obj.name:
@@ -531,7 +534,7 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
         # A node or pod Ready since before the event (or since an unknown time) had the event
         # while Ready (an OOM kill, a probe blip): only time makes that history.
         if (since is None and kind not in ("Node", "Pod")) or (age is not None and age > RECENT):
-            return f"{words} now" + (f"; last seen {age_text(age)} before capture" if age is not None else "")
+            return f"{words} now" + (f"; last seen {lasted_text(cluster, age)} before capture" if age is not None else "")
         same = _later_success(cluster, group, same_minute=True)
         if same:
             return f"{words} now; {same}"
@@ -554,8 +557,17 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
     if young:
         return young
     if age is not None and age > RECENT:
-        return f"last seen {age_text(age)} before capture, not repeating at capture"
+        return not_repeating(cluster, age)
     return ""
+
+
+def not_repeating(cluster: AnalyzedDump, age: timedelta) -> str:
+    """A group last seen more than RECENT before the capture, said as history: under a capture
+    that is only the dump's newest time (capture_is_lower_bound) its age is "at least", and the
+    hour it did not repeat in is the last hour the dump shows, not the hour before the capture."""
+    if capture_is_lower_bound(cluster):
+        return f"last seen {lasted_text(cluster, age)} before capture, not repeating in the last hour the dump shows"
+    return f"last seen {age_text(age)} before capture, not repeating at capture"
 
 
 def event_ago(cluster: AnalyzedDump, fact: EventFact) -> str:

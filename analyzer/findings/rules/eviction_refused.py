@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import before_capture, clipped, event_ago, events_by_object
-from analyzer.findings.facts import holds_a_paste, quoted_pod, text_status, when_text
+from analyzer.findings.facts import (
+    capture_is_lower_bound,
+    holds_a_paste,
+    quoted_pod,
+    text_status,
+    when_text,
+)
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
@@ -89,7 +95,8 @@ _INSTANCE_ID = re.compile(r"i-[0-9a-f]{8,17}\Z")
 _AKS_BLOCKED = re.compile(r"Eviction blocked by Too many Requests \(usually a pdb\):\s*(?P<pod>[a-z0-9][a-z0-9.-]*)", re.I)
 # a node's later events that end its drain: its cordon lifted, the node upgraded, removed
 _DRAIN_ENDED = re.compile(r"NodeSchedulable|RemovingNode|Upgrade:(?:Successfully upgraded|Deleting node)")
-# events live an hour by default: a refusal older than that, its node's state untold, is not known to go on
+# events live an hour by default: a refusal older than that, its node's state untold, is not known to
+# go on (under a capture that is a lower bound, older than the last hour the dump shows)
 _RECENT = timedelta(hours=1)
 
 
@@ -169,8 +176,12 @@ def _event_state(cluster: AnalyzedDump, name: str, node: KubeObject | None, ago:
         said = [f for f in events_by_object(cluster).get(("Node", "", name), ())
                 if f.reason in ("NodeSchedulable", "NodeNotSchedulable")]
         if said and said[-1].reason == "NodeNotSchedulable":
+            # under a capture that is only the dump's newest time, the refusal is recent in the
+            # last hour the dump shows: the drain was under way then, which is all it shows
+            now = ("was under way in the last hour the dump shows" if capture_is_lower_bound(cluster)
+                   else "is under way")
             return (f"; node {name}'s last word on its scheduling is NodeNotSchedulable "
-                    f"({event_ago(cluster, said[-1])}): the drain is under way")
+                    f"({event_ago(cluster, said[-1])}): the drain {now}")
     return ""
 
 
