@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
-from analyzer.findings.facts import age_text, ev, object_age
+from analyzer.findings.facts import age_text, ev, lasted_text, object_age
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.memo import once_per
 
@@ -290,8 +290,10 @@ def _told_by_pods(cluster: AnalyzedDump, namespace: str, job: str,
         reason = (f"{len(failed)} of its {len(pods)} pods ended {shown}, {done} completed, none runs "
                   f"({unseen}: its completions and backoff limit are not known)")
     elif newest is not None and newest in failed and ages[id(newest)] >= RETRY_WITHIN:
-        reason = (f"its newest pod {newest.name} ended {_shown_end(newest)} {age_text(ages[id(newest)])} "
-                  f"ago and none came after it (a Job still retrying has a pod younger than "
+        # (its age, not its end's: a pod ends some time after it is made; "at least" under a
+        # capture dated only by the dump's own times)
+        reason = (f"its newest pod {newest.name}, {lasted_text(cluster, ages[id(newest)])} old, ended "
+                  f"{_shown_end(newest)} and none came after it (a Job still retrying has a pod younger than "
                   f"{age_text(RETRY_WITHIN)}; {unseen})")
     else:
         return None
