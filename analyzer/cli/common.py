@@ -99,8 +99,10 @@ def write_output(text: str, output: Path | None) -> None:
 def lower_bound_note(cluster: Any) -> str | None:
     """What an AGE measured from a capture that is only a lower bound means (kubectl measures it
     from now): None where the capture is dated by a heartbeat, a lease or a bundle."""
-    estimate = getattr(cluster, "capture", None)
-    if estimate is None or estimate.time is None or not estimate.lower_bound:
+    from analyzer.ingest.result import capture_is_lower_bound
+
+    if not capture_is_lower_bound(cluster) or cluster.capture.time is None:
         return None
+    estimate = cluster.capture
     return (f"Warning: ages are measured from {estimate.time:%Y-%m-%dT%H:%M:%SZ} ({estimate.signal}), the "
             "newest time the dump holds; it was captured then or later, so each age is at least what it shows")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from analyzer.ingest.result import capture_is_lower_bound
 from analyzer.kube.time import parse_time
 from analyzer.model.logsignatures import ContainerLogMatch, container_log_matches
 from analyzer.model.restarts import NodeRestartMoment, cluster_restart_moments, moment_explaining
@@ -133,8 +134,7 @@ def _component_health(cluster: ModeledDump, workloads: list[ComponentWorkload]) 
     health: dict[tuple[str, str, str], ComponentHealth] = defaultdict(ComponentHealth)
     capture = cluster.capture_time
     if capture is not None:
-        estimate = getattr(cluster, "capture", None)
-        lower_bound = estimate is not None and estimate.lower_bound
+        lower_bound = capture_is_lower_bound(cluster)
         _restarts(cluster, pod_key, health, pd.Timestamp(capture), lower_bound)
         _probe_failures(cluster, pod_key, health, pd.Timestamp(capture), lower_bound)
     _log_errors(cluster, pod_key, health)

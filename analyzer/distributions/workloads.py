@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.distributions.objects import is_builtin_group
 from analyzer.distributions.profiles import Profiles
+from analyzer.ingest.result import capture_is_lower_bound
 from analyzer.kube.time import parse_time
 
 if TYPE_CHECKING:
@@ -208,8 +209,7 @@ def starting(pod: KubeObject, cluster: ModeledDump) -> bool:
     age = v.text.age_seconds if v.text is not None else None
     if age is None:
         created, capture = parse_time(v.metadata.creationTimestamp), cluster.capture_time
-        estimate = getattr(cluster, "capture", None)
-        if created is None or capture is None or (estimate is not None and estimate.lower_bound):
+        if created is None or capture is None or capture_is_lower_bound(cluster):
             return False  # (a capture that is a lower bound says how old at least, never how young)
         age = (capture - created).total_seconds()
     return 0 <= age < STARTING_SECONDS

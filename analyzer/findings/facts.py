@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.types import Evidence
 from analyzer.ingest.records import KubeObject
+from analyzer.ingest.result import capture_is_lower_bound as capture_is_lower_bound
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
@@ -241,14 +242,6 @@ def object_age(cluster: AnalyzedDump, obj: KubeObject) -> timedelta | None:
     if text is not None and text.age_seconds is not None:
         return timedelta(seconds=text.age_seconds)
     return age_at_capture(cluster, parse_time(obj.view.metadata.creationTimestamp), obj)
-
-
-def capture_is_lower_bound(cluster: AnalyzedDump) -> bool:
-    """Whether the capture is dated only by the dump's own writes or status times (a creation, a
-    container's start, a condition's change): it came then or later, by how much is not known, so
-    an age measured from it is "at least", enough to say stuck, never to say young."""
-    estimate = getattr(cluster, "capture", None)
-    return estimate is not None and estimate.lower_bound
 
 
 def lasted_text(cluster: AnalyzedDump, age: timedelta) -> str:

@@ -361,6 +361,14 @@ class CaptureEstimate:
 _RUNTIME_LOG_LINE = re.compile(r"^(\S+) (?:stdout|stderr) [PF] ")
 
 
+def capture_is_lower_bound(dump: Any) -> bool:
+    """Whether a dump's capture is dated only by its own writes, status times, log lines or events
+    (LOWER_BOUND_SIGNALS): it came then or later, by how much is not known, so an age measured from
+    it is "at least", enough to say stuck, never to say young."""
+    estimate = getattr(dump, "capture", None)
+    return estimate is not None and estimate.lower_bound
+
+
 def newest_runtime_log_line(logs: Iterable[LogRecord]) -> CaptureEstimate | None:
     """The time of the newest line the container runtime stamped in the dump's logs (each log's
     last line), as a capture estimate of low confidence; None when no log is in that format.

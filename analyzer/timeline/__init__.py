@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.collector import collector_paused
+from analyzer.ingest.result import capture_is_lower_bound
 from analyzer.timeline.facts import COLLECTORS, COLUMNS, MARK_SPAN, Rows, parse_times
 from analyzer.timeline.order import CATEGORY_COLUMNS, TEXT_COLUMNS, in_order, typed
 from analyzer.timeline.spans import Span, during_install, install_windows, node_restarts
@@ -80,8 +81,7 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
 def _lower_bound_signal(cluster: Any) -> str | None:
     """The signal of a capture that is only a lower bound (the dump's newest write, status or log
     time: the capture came then or later), else None."""
-    estimate = getattr(cluster, "capture", None)
-    return estimate.signal if estimate is not None and estimate.lower_bound else None
+    return cluster.capture.signal if capture_is_lower_bound(cluster) else None
 
 
 def _before_capture(rows: Rows) -> list[dict[str, Any]]:
