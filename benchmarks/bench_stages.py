@@ -4,7 +4,7 @@ facts, render; and the whole command as a user runs it, cold, in a fresh process
     python benchmarks/bench_stages.py                                  # the 20,000-pod baseline dump
     python benchmarks/bench_stages.py --pods 20000 --shape production  # another shape (generated if missing)
     python benchmarks/bench_stages.py --dump path/to/dump.json --no-cli
-    python benchmarks/bench_stages.py --dump path/to/dump.json --no-cli --per-process  # CPU per step, per process
+    python benchmarks/bench_stages.py --dump path/to/dump.json --no-cli --per-process  # CPU per step and waits, per process
     python benchmarks/bench_stages.py --dump path/to/dump.json --received-pods 3  # findings: pods family built or received
 
 The budget (issue 18): the whole report within 3x of ingest. The stages run in one process, in
@@ -123,43 +123,75 @@ def stages(dump: Path, fmt: str, all_tables: bool = False) -> dict[str, tuple[fl
 
 # What --per-process times in each of kda report's two processes: (module, function), each looked
 # up where it is called, so that wrapping it in the module times every call.
-TRACED = (("analyzer.distributions", "detect_distribution"), ("analyzer.graph", "build_graph"),
+TRACED = (("analyzer", "load"), ("analyzer.distributions", "detect_distribution"), ("analyzer.graph", "build_graph"),
           ("analyzer.findings", "run_rules"), ("analyzer.timeline", "timeline_summary"),
           *(("analyzer.report.cluster_report", name) for name in (
               "_ahead_letter", "_adopt_ahead", "_dependencies_letter", "_dependencies_from", "nodes_diagram",
               "timeline_diagram", "_findings_letter", "_findings_chart_from", "cluster_facts", "render_page")))
+# Where either process waits for the other: a letter, or the second process's result. Their wall
+# time less their CPU time is the time a process stood idle (on a shared machine, also the time
+# it was not given a CPU).
+WAITS = (("analyzer.forked", "Forked", "receive"), ("analyzer.forked", "Forked", "result"),
+         ("analyzer.forked", "ChildLetters", "receive"))
 
 
 def trace_calls(path: Path) -> None:
-    """Wrap the TRACED functions: each call appends (process id, name, CPU s) to `path` as a JSON
-    line, in whichever process it runs (the second one is forked from this one)."""
+    """Wrap the TRACED functions and the WAITS methods: each call appends (process id, name, CPU
+    s, wall s) to `path` as a JSON line, in whichever process it runs (the second one is forked
+    from this one)."""
     import functools
     import importlib
 
     def timed(f, name: str):  # noqa: ANN001, ANN202
         @functools.wraps(f)
         def timed_call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-            cpu = _cpu()
+            cpu, wall = _cpu(), time.perf_counter()
             try:
                 return f(*args, **kwargs)
             finally:
                 with path.open("a", encoding="utf-8") as out:
-                    out.write(json.dumps([os.getpid(), name, round(_cpu() - cpu, 3)]) + "\n")
+                    out.write(json.dumps([os.getpid(), name, round(_cpu() - cpu, 3),
+                                          round(time.perf_counter() - wall, 3)]) + "\n")
         return timed_call
 
     for module_name, name in TRACED:
         module = importlib.import_module(module_name)
         setattr(module, name, timed(getattr(module, name), name))
+    for module_name, class_name, name in WAITS:
+        owner = getattr(importlib.import_module(module_name), class_name)
+        setattr(owner, name, timed(getattr(owner, name), f"{class_name}.{name}"))
 
 
 def per_process(path: Path) -> dict[str, dict[str, float]]:
-    """The CPU seconds of each traced step, summed, by process ("here", "second")."""
-    here, steps = os.getpid(), {"here": {}, "second": {}}
+    """The CPU seconds of each traced step, summed, by process ("here", "second"); and the wall
+    seconds each process waited for the other, less their CPU ("here waited", "second waited")."""
+    here = os.getpid()
+    steps: dict[str, dict[str, float]] = {"here": {}, "second": {}, "here waited": {}, "second waited": {}}
+    waits = {f"{class_name}.{name}" for _module, class_name, name in WAITS}
     for line in path.read_text(encoding="utf-8").splitlines():
-        pid, name, cpu = json.loads(line)
-        which = steps["here" if pid == here else "second"]
-        which[name] = round(which.get(name, 0.0) + cpu, 3)
+        pid, name, cpu, wall = json.loads(line)
+        which = "here" if pid == here else "second"
+        if name in waits:
+            which, cpu = f"{which} waited", max(0.0, wall - cpu)
+        steps[which][name] = round(steps[which].get(name, 0.0) + cpu, 3)
     return steps
+
+
+def even_split(m: dict) -> str:
+    """What the two processes did after their reading, and the report's time were that work
+    split evenly between them (no waiting): the least any division of the same work gives, in
+    CPU seconds against this process's reading (which a busy machine slows as it slows the rest)."""
+    steps = m["steps"]
+    if not steps["second"]:
+        return "  no second process ran (a small dump): the report was made in this process alone"
+    here_read, second_read = steps["here"].get("load", 0.0), steps["second"].get("load", 0.0)
+    here, second = m["cpu"], m["child_cpu"] - second_read
+    even = (here + second) / 2
+    waited = {which: sum(steps[f"{which} waited"].values()) for which in ("here", "second")}
+    return (f"  after their reading (here {here_read:.2f} s cpu, the second process {second_read:.2f} s): "
+            f"here {here:.2f} s cpu, waited {waited['here']:.2f} s; the second process {second:.2f} s cpu, "
+            f"waited {waited['second']:.2f} s; split evenly, {even:.2f} s each: "
+            f"{(here_read + even) / here_read:.2f}x the reading at best" if here_read else "")
 
 
 def as_kda_report(dump: Path, fmt: str, trace: Path | None = None) -> dict[str, float]:
@@ -261,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="build every table first, as a stage of its own (also those the report never reads)")
     parser.add_argument("--per-process", action="store_true",
                         help="also say the CPU seconds of each step in each of the report's two processes, "
-                             "the second process made even where no CPU looks idle (a busy machine)")
+                             "how long each waited for the other, and the least an even split of their work "
+                             "would give; the second process made even where no CPU looks idle (a busy machine)")
     parser.add_argument("--as-kda-report", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--received-pods", type=int, metavar="ROUNDS",
                         help="only the findings' CPU with the pods family built here against received from the "
@@ -309,8 +342,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{whole / ingest_wall:.2f}x the ingest stage alone (budget 3x); peak memory "
           f"{m['rss_mb']:.0f} MB here, {m['child_rss_mb']:.0f} MB the second process")
     for which, steps in m.get("steps", {}).items():
+        if not steps:
+            continue
         # (a step inside another is counted in both: cluster_facts holds the sections made here)
-        print(f"  {which} process, cpu s: " + ", ".join(f"{n} {c:.2f}" for n, c in steps.items()))
+        what = "wall s waiting" if which.endswith("waited") else "cpu s"
+        print(f"  {which.removesuffix(' waited')} process, {what}: " + ", ".join(f"{n} {c:.2f}" for n, c in steps.items()))
+    if "steps" in m:
+        print(even_split(m))
     if not args.no_cli:
         wall, cpu = command(dump, args.format)
         print(f"kda report, fresh process: {wall:.2f} s wall, {cpu:.2f} s cpu; "
