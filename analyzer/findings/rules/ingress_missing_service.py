@@ -9,6 +9,7 @@ from analyzer.findings.coverage import namespace_coverage, not_listed_reason
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.model.ingressactions import action_annotation, action_services
 from analyzer.model.normalize import as_dict, as_list
 
 RULE = RuleMeta(
@@ -19,8 +20,9 @@ RULE = RuleMeta(
 )
 
 
-def backends(spec: dict[str, Any]) -> Iterator[tuple[str, str, str, str]]:
-    """(field path, host, path, service name) of every backend, in both API shapes.
+def backends(spec: dict[str, Any], annotations: dict[str, Any] | None = None) -> Iterator[tuple[str, str, str, str]]:
+    """(field path, host, path, service name) of every backend, in both API shapes; an AWS Load
+    Balancer Controller action (port `use-annotation`) stands for the Services it forwards to.
 
     >>> list(backends({"rules": [{"host": "a", "http": {"paths": [{"path": "/", "backend": {"serviceName": "s"}}]}}]}))
     [('spec.rules[0].http.paths[0].backend', 'a', '/', 's')]
@@ -29,23 +31,31 @@ def backends(spec: dict[str, Any]) -> Iterator[tuple[str, str, str, str]]:
     # and only a backend that names a Service as text names one)
     spec = as_dict(spec)
     default = as_dict(spec.get("defaultBackend") or spec.get("backend"))
-    name = _service_name(default)
-    if name:
-        yield "spec.defaultBackend", "*", "", name
+    for field, name in _services(default, "spec.defaultBackend", annotations):
+        yield field, "*", "", name
     for i, rule in enumerate(as_list(spec.get("rules"))):
         rule = as_dict(rule)
         for j, path in enumerate(as_list(as_dict(rule.get("http")).get("paths"))):
             path = as_dict(path)
-            name = _service_name(as_dict(path.get("backend")))
-            if name:
-                yield (f"spec.rules[{i}].http.paths[{j}].backend", str(rule.get("host") or "*"),
-                       str(path.get("path") or "/"), name)
+            for field, name in _services(as_dict(path.get("backend")), f"spec.rules[{i}].http.paths[{j}].backend",
+                                         annotations):
+                yield field, str(rule.get("host") or "*"), str(path.get("path") or "/"), name
 
 
-def _service_name(backend: dict[str, Any]) -> str | None:
-    """The Service a backend names (networking.k8s.io/v1's service.name, or the older serviceName)."""
+def _services(backend: dict[str, Any], field: str, annotations: dict[str, Any] | None) -> Iterator[tuple[str, str]]:
+    """(field path, Service name) of the Services a backend sends to: the one it names, or those
+    of the ALB action it names when the Ingress has that action's annotation
+    (kubernetes-sigs/aws-load-balancer-controller#232: `ssl-redirect:use-annotation`)."""
     name = as_dict(backend.get("service")).get("name") or backend.get("serviceName")
-    return name if isinstance(name, str) and name else None
+    if not isinstance(name, str) or not name:
+        return
+    port = as_dict(as_dict(backend.get("service")).get("port")).get("name") or backend.get("servicePort")
+    action = action_annotation(annotations, name, port)
+    if action is None:
+        yield field, name
+        return
+    for forwarded in action_services((annotations or {})[action]):
+        yield f"metadata.annotations[{action}]", forwarded
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
@@ -57,7 +67,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for ing in cluster.objects_of("Ingress"):
         if not coverage.covers(ing.namespace):
             continue
-        for field, host, path, service in backends(ing.view.spec or {}):
+        for field, host, path, service in backends(ing.view.spec or {}, ing.view.metadata.annotations):
             if (ing.namespace, service) not in services:
                 yield RULE.fail(ing, ev(ing, field, service, f"a Service in {ing.namespace}"),
                                 host=host, path=path, service=service)
