@@ -101,7 +101,7 @@ def metadata(root: Entry) -> dict[str, Any]:
         meta["labels"] = found
     if (entry := root.child("Annotations")) and (found := key_values(
             [v for v, _ in entry.indented_values], annotation_separator(entry.values),
-            [d for _, d in entry.indented_values])):
+            [d for _, d in entry.indented_values]) or _nested_annotations(entry)):
         meta["annotations"] = found
     if created := describe_time(root.child_value("CreationTimestamp")):
         meta["creationTimestamp"] = created
@@ -110,6 +110,15 @@ def metadata(root: Entry) -> dict[str, Any]:
     if finalizers:
         meta["finalizers"] = finalizers
     return meta
+
+
+def _nested_annotations(entry: Entry) -> dict[str, str]:
+    """Annotations written below an empty `Annotations:` title, each `  key:  value` a line of
+    its own, as kubectl's Ingress describer of about 1.14 wrote them (kubernetes/ingress-gce#762:
+    a GKE Ingress's `ingress.kubernetes.io/backends` was lost); {} when the title has a value."""
+    if entry.values:
+        return {}
+    return {child.key: "\n".join(child.values) for child in entry.children if child.key}
 
 
 def being_deleted(status: str, facts: dict[str, Any]) -> bool:
