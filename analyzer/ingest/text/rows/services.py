@@ -10,6 +10,10 @@ from analyzer.ingest.text.values import cell, csv, service_ports, set_path
 
 _IP = re.compile(r"^[0-9.]+$|^[0-9a-fA-F:]+:[0-9a-fA-F:]*$")
 
+# What an EXTERNAL-IP cell of kubectl's holds for one Service type alone: a LoadBalancer without
+# an address yet, a NodePort without external IPs
+_TYPE_OF_EXTERNAL = {"<pending>": "LoadBalancer", "<nodes>": "NodePort"}
+
 
 def ingress_points(addresses: list[str]) -> list[dict[str, str]]:
     """Load-balancer addresses as `status.loadBalancer.ingress` entries (IP or hostname).
@@ -31,8 +35,17 @@ def read_service(body: dict[str, Any], cells: dict[str, str | None], facts: dict
     """
     kind = body.get("spec", {}).get("type")
     external = cell(cells.get("EXTERNAL-IP"))
+    if kind is None and external in _TYPE_OF_EXTERNAL:
+        # kubectl before 1.6 printed no TYPE column, and these words for one type alone
+        # (pkg/kubectl/resource_printer.go, getServiceExternalIP): kelseyhightower/
+        # kubernetes-the-hard-way#100's `web  10.32.0.116  <pending>` is a LoadBalancer,
+        # kubernetes/kubernetes#34100's `foobar  10.0.0.98  <nodes>` a NodePort, no external IP
+        kind = _TYPE_OF_EXTERNAL[external]
+        set_path(body, "spec.type", kind)
     if external == "<pending>":
         facts["external_ip"] = "pending"
+    elif external == "<nodes>" and kind == "NodePort":
+        pass
     elif external and kind == "LoadBalancer":
         set_path(body, "status.loadBalancer.ingress", ingress_points(csv(external)))
     elif external and kind == "ExternalName":
