@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import clipped, event_ago, events_by_object
-from analyzer.findings.facts import age_text, ev, known_age
+from analyzer.findings.facts import age_text, ev, known_age, lasted_text, object_age
 from analyzer.findings.types import Finding, RuleMeta
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 RULE = RuleMeta(
     id="service-lb-pending", title="LoadBalancer without an ingress address", severity="warning",
     category="networking", requires=("Service",),
-    message="Service {namespace}/{name} is type LoadBalancer but has no load balancer address{why}",
+    message="Service {namespace}/{name} is type LoadBalancer{created} but has no load balancer address{why}",
     remediation="Read the Service's events (SyncLoadBalancerFailed): cloud quota, subnet/annotation errors, or no cloud controller (bare metal needs MetalLB or similar).",
 )
 
@@ -33,18 +33,23 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for svc in cluster.objects_of("Service"):
         if svc.view.spec.type != "LoadBalancer" or (finding := _pending(svc)) is None:
             continue
+        # how long it has been there: minutes are a load balancer being made, hours one that will not
+        # be (hetzner-cloud-controller-manager#325's row: <pending>, 8m36s)
+        age = object_age(cluster, svc)
+        created = f", created {lasted_text(cluster, age)} before capture," if age and age > timedelta(0) else ""
+        finding = replace(finding, facts={**finding.facts, "created": created})
         # its last Warning event (SyncLoadBalancerFailed) says why the cloud gave no address
         warnings = [e for e in events.get(("Service", svc.namespace, svc.name), ()) if e.type == "Warning"]
         if not warnings:
             finding = replace(finding, facts={**finding.facts, "why": ""})
-            age = known_age(cluster, svc)
-            if age is not None and timedelta(0) <= age < _PROVISIONING:
+            young = known_age(cluster, svc)
+            if young is not None and timedelta(0) <= young < _PROVISIONING:
                 # seconds old, nothing saying the cloud failed: its load balancer is being made
                 # (oracle/weblogic-kubernetes-operator#1268: an OKE Service 9s old, `<pending>`)
                 said = "no failure event" if cluster.covers("Event") else "no event in the dump"
-                finding = finding.as_info(resolved=f"created {age_text(age)} before capture: a cloud load "
-                                                   f"balancer takes a minute or two to be made, and {said} "
-                                                   "says it failed")
+                finding = replace(finding, facts={**finding.facts, "created": ""}).as_info(
+                    resolved=f"created {age_text(young)} before capture: a cloud load balancer takes a minute "
+                             f"or two to be made, and {said} says it failed")
             yield finding
             continue
         last = warnings[-1]
