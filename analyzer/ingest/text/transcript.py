@@ -60,6 +60,8 @@ _PROMPTS = [re.compile(p) for p in (
     r"^[\w.~/:-]{1,100}\s?[$#%>] ",  # "controlplane $ ", "~/src> ", "dir% "
     # a custom prompt the command follows without a blank ("dev-EC2-->kubectl get nodes")
     r"^[\w.~/:-]{1,100}[$#%>](?=(?:kubectl|kubecolor|oc)\s)",
+    # a `$` the command follows without a blank ("$kubectl describe service ...", ingress-nginx#3608)
+    r"^\$(?=(?:kubectl|kubecolor|oc)\s)",
     # a folder alone before the command: a theme whose arrow or glyph the paste lost
     # (" ~/Downloads/ kubectl get deployment ...", aws-load-balancer-controller#2956)
     r"^[~/][\w.~/-]{0,100}\s+(?=(?:kubectl|kubecolor|oc)\s)",

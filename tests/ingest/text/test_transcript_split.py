@@ -138,3 +138,43 @@ def test_a_folder_alone_or_user_at_folder_before_kubectl_is_a_prompt() -> None:
     assert looks_like_transcript(_MINIKUBE_6299)
     kubectl = [b.command_text for b in split_transcript(_MINIKUBE_6299).blocks if b.kind == "kubectl"]
     assert kubectl == ["kc get pods -A", "kc get pods -A"]
+
+
+# kubernetes/ingress-nginx#3608 (its description, 2018-12-28, kubeadm with flannel): a describe
+# pasted as a markdown code block four spaces in, its command typed behind a `$` with no blank,
+# and one annotation's value wrapped by the terminal onto a line of the block's own indent.
+# Before: 'looks like Kubernetes data ... but could not be read', the Service lost.
+_INGRESS_NGINX_3608 = """\
+    $kubectl describe service ingress-nginx -n ingress-nginx
+    Name:                     ingress-nginx
+    Namespace:                ingress-nginx
+    Labels:                   app.kubernetes.io/name=ingress-nginx
+                              app.kubernetes.io/part-of=ingress-nginx
+    Annotations:              kubectl.kubernetes.io/last-applied-configuration:
+                                {"apiVersion":"v1","kind":"Service","metadata":{"annotations":{"service.beta.kubernetes.io/aws-load-balancer-type":"nlb"},"label
+    s":{"app.k...
+                              service.beta.kubernetes.io/aws-load-balancer-type: nlb
+    Selector:                 app.kubernetes.io/name=ingress-nginx,app.kubernetes.io/part-of=ingress-nginx
+    Type:                     LoadBalancer
+    IP:                       10.108.221.18
+    Port:                     http  80/TCP
+    TargetPort:               http/TCP
+    NodePort:                 http  32010/TCP
+    Endpoints:                10.244.0.4:80
+    Session Affinity:         None
+    External Traffic Policy:  Local
+    HealthCheck NodePort:     30401
+    Events:                   <none>
+"""
+
+
+def test_a_dollar_sign_the_command_follows_without_a_blank_is_a_prompt() -> None:
+    import analyzer
+
+    assert [b.command_text for b in split_transcript("$kubectl get pods\nNAME  READY\n").blocks
+            if b.kind == "kubectl"] == ["kubectl get pods"]
+    cluster = analyzer.load({"ingress-nginx-3608.md": _INGRESS_NGINX_3608})
+    [svc] = [o for o in cluster.ingest.objects if o.kind == "Service"]
+    assert (svc.namespace, svc.name, svc.view.spec.type) == ("ingress-nginx", "ingress-nginx", "LoadBalancer")
+    assert svc.view.metadata.annotations["service.beta.kubernetes.io/aws-load-balancer-type"] == "nlb"
+    assert not cluster.ingest.rejections
