@@ -82,6 +82,7 @@ class TextFacts(Struct, gc=False):
     last_seen_ago_seconds: float | None = None
     default: bool | None = None  # "(default)" after a StorageClass/IngressClass name
     events_cut: bool | None = None  # describe: its Events table cut off in the paste
+    events_none: bool | None = None  # describe: `Events:  <none>`, kubectl found none for it
     described: bool | None = None  # read from a `kubectl describe`
     # Endpoints kubectl printed blank, not `<none>`: it has addresses, none ready (kubectl prints
     # only the ready ones), so how many are not ready is not in the paste

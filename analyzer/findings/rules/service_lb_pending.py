@@ -55,6 +55,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                     no_cloud.append(_no_cloud_provider(cluster))
                 if no_cloud[0] is not None:
                     finding = _unserved(cluster, finding, *no_cloud[0])
+                elif svc.view.text is not None and svc.view.text.events_none:
+                    # a controller that fails retries and says so within minutes, one that succeeds
+                    # writes the address (kubernetes/ingress-nginx#3608: an NLB annotation on kubeadm)
+                    finding = replace(finding, facts={**finding.facts, "why": (
+                        ": its describe shows no event, so no load balancer controller (a cloud controller "
+                        "manager, MetalLB, kube-vip) has written on it in the hour events are kept")})
             young = known_age(cluster, svc)
             if young is not None and timedelta(0) <= young < _PROVISIONING:
                 # seconds old, nothing saying the cloud failed: its load balancer is being made
