@@ -90,8 +90,8 @@ def _no_cloud_provider(cluster: AnalyzedDump) -> tuple[LogRecord, int, str] | No
 
 
 def _unserved(cluster: AnalyzedDump, finding: Finding, log: LogRecord, line: int, text: str) -> Finding:
-    """The finding, saying that nothing in the cluster answered: the controller manager makes no load
-    balancer, and no other controller (whose events it would show) wrote on the Service."""
+    """The finding, saying why no address came: the controller manager makes no load balancer, and
+    (where the dump holds the events) no other controller wrote on the Service."""
     source, file_line = log.place(line)
     none = ", and no event on it says another did" if cluster.covers("Event") else ""
     why = (f": {log.pod} runs without a cloud provider (its log: '{_NO_CLOUD}'), so it makes no load "
