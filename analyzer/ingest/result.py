@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any
 
 from analyzer.ingest.records import STAMP_WIDTH, KubeObject, LogRecord, Rejection
+from analyzer.kube.autoscaling import hpa_conditions
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS, is_builtin_group
 
 # Capture-time signals are API timestamps exactly (a date alone or a space for "T" is no signal).
@@ -780,8 +781,14 @@ def _see_builtin_status(obj: KubeObject, paths: tuple[tuple[str, ...], ...], see
     if status is None or not all(_has_field(status, path) for path in paths):
         body = obj.body()
         status = body.get("status") if isinstance(body, dict) else None
+    conditions_at = "status.conditions"
+    if obj.kind == "HorizontalPodAutoscaler" and isinstance(status, dict) and not status.get("conditions"):
+        # an autoscaling/v1 HPA keeps its conditions in an annotation (rudr#324's, 31 s after its creation)
+        conditions, at = hpa_conditions(obj.body())
+        if conditions:
+            status, conditions_at = {**status, "conditions": conditions}, at
     if status is not None:
-        _see_status(obj, status, paths, see)
+        _see_status(obj, status, paths, see, conditions_at)
 
 
 def _has_field(status: Any, path: tuple[str, ...]) -> bool:
@@ -793,9 +800,10 @@ def _get(value: Any, step: str) -> Any:
     return value.get(step) if isinstance(value, dict) else getattr(value, step, None)
 
 
-def _see_status(obj: KubeObject, status: Any, paths: tuple[tuple[str, ...], ...], see: Any) -> None:
+def _see_status(obj: KubeObject, status: Any, paths: tuple[tuple[str, ...], ...], see: Any,
+                conditions_at: str = "status.conditions") -> None:
     """The newest condition transition (or update) and the newest other time of `paths` under a
-    status (a typed view's or a dict), to `see`."""
+    status (a typed view's or a dict), to `see`; `conditions_at` names where its conditions were read."""
     newest, field = "", ""
     transition, written = "", ""
     for path in paths:
@@ -807,7 +815,7 @@ def _see_status(obj: KubeObject, status: Any, paths: tuple[tuple[str, ...], ...]
                 for name in ("lastTransitionTime", "lastUpdateTime"):
                     t = _get(c, name)
                     if isinstance(t, str) and t > transition and TIMESTAMP_RX.match(t):
-                        transition, written = t, f"status.conditions.{name}"
+                        transition, written = t, f"{conditions_at}.{name}"
         elif isinstance(value, str) and value > newest and TIMESTAMP_RX.match(value):
             newest, field = value, "status." + ".".join(path)
     see("condition transition", transition or None, obj, written)

@@ -10,11 +10,12 @@ from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_text, ago, ev, known_age
+from analyzer.findings.facts import age_text, ago, ev, known_age, newest_time_text
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
+from analyzer.kube.autoscaling import hpa_conditions
 from analyzer.kube.time import parse_time
-from analyzer.model.normalize import as_dict, as_list
+from analyzer.model.normalize import as_dict
 from analyzer.safeyaml import load_yaml
 
 RULE = RuleMeta(
@@ -39,7 +40,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         body = hpa.body()
         ref = as_dict(as_dict(body.get("spec")).get("scaleTargetRef"))
         target = f"{ref.get('kind')}/{ref.get('name')}" if ref.get("name") else "not named in the dump"
-        conditions = as_list(as_dict(body.get("status")).get("conditions"))
+        # an autoscaling/v1 HPA keeps its conditions in an annotation (kubectl before 1.23 read HPAs at v1)
+        conditions, path = hpa_conditions(body)
         failing = [(i, c) for i, c in enumerate(conditions)
                    if isinstance(c, dict) and isinstance(c.get("type"), str) and c["type"] in fine and str(c.get("status")) == "False"
                    and c.get("reason") not in fine[c["type"]]]
@@ -48,9 +50,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             since = parse_time(cond.get("lastTransitionTime"))
             why = f"{cond['type']}=False, {cond.get('reason') or 'no reason'}: {cond.get('message') or 'no message'}"
             if since is not None:
-                why += f" (since {ago(cluster, since, hpa)})"
+                # the condition may be the newest time the dump holds: not '0s before capture'
+                why += f" (since {newest_time_text(cluster, since, hpa) or ago(cluster, since, hpa)})"
             yield _unless_young(cluster, hpa, data, RULE.fail(
-                hpa, ev(hpa, f"status.conditions[{i}]", f"{cond['type']}=False", f"{cond['type']}=True"),
+                hpa, ev(hpa, f"{path}[{i}]", f"{cond['type']}=False", f"{cond['type']}=True"),
                 target=target, why=why[:600]))
             continue
         if conditions:
