@@ -260,6 +260,11 @@ _AKS_TOO_MANY = re.compile(
 _EKSCTL_REFUSED = re.compile(
     r'pod eviction error:?\s*\(?\\?"(?P<why>Cannot evict pod as it would violate the pod.s disruption budget)\.?\\?"\)?,?'
     rf"\s+on node:?\s+(?P<node>{_NAME})")
+# eksctl's drain since it retries evictions until its timeout (pkg/drain/nodegroup.go), once a minute
+# while pods it must evict are still on the node: `N pods are unevictable from node NODE`, naming
+# neither the pods nor why (an eviction refused with 429, a disruption budget's most often, which it
+# retries; or a pod still terminating) (elastic/cloud-on-k8s#7481)
+_EKSCTL_UNEVICTABLE = re.compile(rf"\b(?P<count>\d+) pods? (?:are|is) unevictable from node (?P<node>{_NAME})")
 
 # EKS's managed node group update (a version or launch template update) whose drain of an old node
 # gave up (15 minutes of evictions refused): `PodEvictionFailure` with `Reached max retries while
@@ -308,6 +313,9 @@ class EvictionRefusal:
     group: str = ""
     # when the operation that drained began, as the paste gives it (RFC 3339), else ""
     began: str = ""
+    # how many pods the drain says are still on the node where it names neither them nor why
+    # (eksctl's `N pods are unevictable from node NODE`), else 0
+    pods_left: int = 0
 
 
 def _drained_node(text: str, at: int) -> str:
@@ -343,10 +351,16 @@ def eviction_refusals(text: str, source: str) -> list[EvictionRefusal]:
     >>> [(r.pod, r.node, r.drainer) for r in eviction_refusals('[!]  pod eviction error ("Cannot evict pod as '
     ...     "it would violate the pod's disruption budget.\\") on node ip-10-0-1-5.ec2.internal", "t")]
     [('', 'ip-10-0-1-5.ec2.internal', 'eksctl')]
+    >>> [(r.node, r.pods_left) for r in eviction_refusals("2024-01-17 14:40:51 [!]  1 pods are unevictable from "
+    ...     "node ip-192-168-49-63.eu-west-1.compute.internal", "t")]
+    [('ip-192-168-49-63.eu-west-1.compute.internal', 1)]
     """
     found = _eks_gave_up(text, source) if "Reached max retries" in text else []
+    if "unevictable from node" in text:
+        found.extend(EvictionRefusal(source, _line_of(text, m), "", "", "", m.group(0), m.group("node"), "eksctl",
+                                     pods_left=int(m.group("count"))) for m in _EKSCTL_UNEVICTABLE.finditer(text))
     if "disruption budget" not in text and "blocked by pdb" not in text:
-        return found
+        return sorted(found, key=lambda r: r.line)
     namespaces = {m.group("pod"): m.group("ns") for m in _EVICTING.finditer(text)}
     found.extend(EvictionRefusal(source, _line_of(text, m), m.group("pod"),
                                  m.group("ns") or namespaces.get(m.group("pod"), ""), m.group("budget") or "",

@@ -2,7 +2,8 @@
 (`Cannot evict pod as it would violate the pod's disruption budget.`), or AKS's failed upgrade
 (`Drain node NODE failed when evicting pod POD ...`) or eksctl's drain of a nodegroup (`pod eviction
 error (...) on node NODE`, the pod unnamed: said of the node), or EKS's managed node group update that
-gave up its drain (`PodEvictionFailure`, said of the nodes it names, else of the node group): the drain
+gave up its drain (`PodEvictionFailure`, said of the nodes it names, else of the node group), or eksctl's
+drain saying pods are still on a node a minute into it (`N pods are unevictable from node NODE`): the drain
 of their node cannot finish while the budget allows no disruption, whatever the dump holds of the
 budget. History once the dump shows the node schedulable again after the refusal."""
 
@@ -59,8 +60,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         drained = {getattr(refusal, "node", "") for refusal in quoted}
         node = nodes.get(drained.pop()) if len(drained) == 1 else None
         said = _QUOTED_BY.get(drainer, "error when evicting pod")
+        left = quoted[-1].pods_left if all(getattr(r, "pods_left", 0) for r in quoted) else 0
+        if left:  # eksctl's `N pods are unevictable from node X`: neither the pods nor why said
+            said = "eksctl: pods are unevictable from node"
         group_said = f"node group {group}" if group else "a node group the paste does not name"
-        evidence = Evidence(said, f"{pod or 'a pod of ' + (_node_said(node_id, node) if node_id else group_said)}: "
+        evidence = Evidence(said, first.reason if left else
+                            f"{pod or 'a pod of ' + (_node_said(node_id, node) if node_id else group_said)}: "
                             f"{first.reason}", "the eviction allowed", source=first.source, line=first.line)
         if pod:
             subject = dict(kind="Pod", namespace=namespace, name=pod)
@@ -69,10 +74,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         else:  # an EC2 instance the dump shows no node of, or the node group alone
             subject = dict(kind="", namespace="", name=_node_said(node_id, None) if node_id else group_said)
         finding = RULE.fail(None, evidence, **subject, times=len(quoted),
-                            pod=quoted_pod(namespace, pod) if pod else f"(a pod {drainer} does not name)",
+                            pod=quoted_pod(namespace, pod) if pod else
+                            f"({left} pod(s) {drainer} does not name)" if left else f"(a pod {drainer} does not name)",
                             where=_where(cluster, first), budget=_budget(cluster, namespace, first.budget, named_pod=pod),
-                            by=_BY.get(drainer, "by its disruption budget"),
-                            until=_UNTIL.get(drainer, "while the budget allows no disruption"),
+                            by=_UNEVICTABLE_BY if left else _BY.get(drainer, "by its disruption budget"),
+                            until=_UNEVICTABLE_UNTIL if left else _UNTIL.get(drainer, "while the budget allows no disruption"),
                             node=_node(quoted, node), state=_state(node, quoted[-1]))
         over = _drain_over(cluster, node, quoted[-1])
         yield finding.as_info(resolved=over) if over else finding
@@ -90,6 +96,12 @@ _DRAIN_OF = {"AKS": "AKS's upgrade or maintenance drain", "eksctl": "eksctl's dr
 _BY = {"EKS": "(EKS gave up after its retries: most often a disruption budget, also a pod that tolerates "
               "the unschedulable taint or does not terminate)"}
 _UNTIL = {"EKS": "until what holds its pods lets them go (the update failed; run it again after)"}
+# eksctl's `N pods are unevictable from node X`, said once a minute while pods it must evict stay on the
+# node: it retries refused evictions (429: a disruption budget's most often) and waits for pods to end
+_UNEVICTABLE_BY = ("(eksctl says only that they are still on the node a minute and more into its evictions: most "
+                   "often a disruption budget refuses them, also a pod slow to terminate)")
+_UNEVICTABLE_UNTIL = ("while they stay (eksctl retries until its timeout; --disable-nodegroup-eviction deletes them "
+                      "regardless of their budgets)")
 _INSTANCE_ID = re.compile(r"i-[0-9a-f]{8,17}\Z")
 # AKS's own event on a node its upgrade (or maintenance) drains, each time an eviction is refused
 _AKS_BLOCKED = re.compile(r"Eviction blocked by Too many Requests \(usually a pdb\):\s*(?P<pod>[a-z0-9][a-z0-9.-]*)", re.I)
