@@ -615,7 +615,8 @@ def cronjob_row(o: Body, clock: Clock) -> Row:
             _age(o, clock), names, images, format_selector(job_spec.get("selector"))]
 
 
-def _hpa_metrics(spec: dict[str, Any], status: dict[str, Any]) -> str:
+def hpa_targets(spec: dict[str, Any], status: dict[str, Any]) -> str:
+    """An HPA's TARGETS cell as kubectl prints it: each metric's current value over its target."""
     specs = _l(spec.get("metrics"))
     if not specs:
         # autoscaling/v1 keeps one CPU target outside the metrics list
@@ -663,7 +664,7 @@ def hpa_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
     ref = _d(spec.get("scaleTargetRef"))
     min_pods = str(spec["minReplicas"]) if spec.get("minReplicas") is not None else "<unset>"
-    return [_meta(o).get("name", ""), f"{ref.get('kind', '')}/{ref.get('name', '')}", _hpa_metrics(spec, status),
+    return [_meta(o).get("name", ""), f"{ref.get('kind', '')}/{ref.get('name', '')}", hpa_targets(spec, status),
             min_pods, as_int(spec.get("maxReplicas")), as_int(status.get("currentReplicas")), _age(o, clock)]
 
 

@@ -120,6 +120,8 @@ def test_rule_case(rule_id: str, case: dict[str, Any]) -> None:
             said = case["message_contains"]
             for words in [said] if isinstance(said, str) else said:
                 assert words in text, (words, text)
+        for words in case.get("message_lacks") or ():
+            assert words not in text, (words, text)
         # A finding demoted to info says why: resolved since, or managed by the provider.
         assert first.severity == case.get("severity", rule.meta.severity), first
         for key in ("resolved", "managed"):

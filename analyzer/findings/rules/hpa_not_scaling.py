@@ -10,12 +10,13 @@ from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_text, ago, ev, known_age, newest_time_text
+from analyzer.findings.facts import age_text, ago, ev, known_age, newest_time_text, objects_named
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.kube.autoscaling import hpa_conditions
 from analyzer.kube.time import parse_time
-from analyzer.model.normalize import as_dict
+from analyzer.model.normalize import as_dict, as_list
+from analyzer.printing.columns import hpa_targets
 from analyzer.safeyaml import load_yaml
 
 RULE = RuleMeta(
@@ -52,18 +53,97 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             if since is not None:
                 # the condition may be the newest time the dump holds: not '0s before capture'
                 why += f" (since {newest_time_text(cluster, since, hpa) or ago(cluster, since, hpa)})"
+            if "missing request" in str(cond.get("message")):
+                why += _unrequested(cluster, hpa, body, ref)
             yield _unless_young(cluster, hpa, data, RULE.fail(
                 hpa, ev(hpa, f"{path}[{i}]", f"{cond['type']}=False", f"{cond['type']}=True"),
                 target=target, why=why[:600]))
             continue
         if conditions:
             continue  # its conditions are read, and say it scales
-        targets = ((hpa.view.text.columns or {}) if hpa.view.text else {}).get("TARGETS")
-        if not (isinstance(targets, str) and data["unknown_target"] in targets):
+        unknown = _unknown_targets(hpa, body, data["unknown_target"])
+        if unknown is None:
             continue
+        targets, field = unknown
         yield _unless_young(cluster, hpa, data, RULE.fail(
-            hpa, ev(hpa, "TARGETS column", targets, "a current value for each metric"),
-            target=target, why=f"no current value for its metric(s) (TARGETS {targets})"))
+            hpa, ev(hpa, field, targets, "a current value for each metric"),
+            target=target, why=f"no current value for its metric(s) (TARGETS {targets})"
+                               f"{_unrequested(cluster, hpa, body, ref)}"))
+
+
+def _unknown_targets(hpa: Any, body: dict[str, Any], unknown: str) -> tuple[str, str] | None:
+    """(TARGETS, where it was read) of an HPA that has no current value for a metric: its pasted
+    row's TARGETS cell, else the cell kubectl would print from its status, once the controller has
+    counted pods of its target (status.currentReplicas; a manifest has no status, a target scaled to
+    zero no metrics); None when every metric has a value or nothing says."""
+    targets = ((hpa.view.text.columns or {}) if hpa.view.text else {}).get("TARGETS")
+    if isinstance(targets, str):
+        return (targets, "TARGETS column") if unknown in targets else None
+    spec, status = as_dict(body.get("spec")), as_dict(body.get("status"))
+    replicas = status.get("currentReplicas")
+    if not (isinstance(replicas, int) and replicas > 0) or hpa.api_version.endswith("v2beta1"):
+        return None  # (v2beta1 says its values in fields of its own, which kubectl's cell does not read)
+    targets = hpa_targets(spec, status)
+    if unknown not in targets:
+        return None
+    return targets, "status.currentMetrics" if spec.get("metrics") else "status.currentCPUUtilizationPercentage"
+
+
+def _unrequested(cluster: AnalyzedDump, hpa: Any, body: dict[str, Any], ref: dict[str, Any]) -> str:
+    """ "; its target's containers X request no cpu, ..." where a utilization target is a
+    percentage of a request the target's pod template does not make (nor a limit, which the API
+    makes the request): the HPA controller then has no utilization to compute ('missing request
+    for cpu'); "" when they all request it, or the dump does not hold the target."""
+    needed = _utilization_resources(as_dict(body.get("spec")))
+    kind, name = ref.get("kind"), ref.get("name")
+    target = objects_named(cluster, kind).get((hpa.namespace, name)) if isinstance(kind, str) else None
+    if not needed or target is None:
+        return ""
+    template = as_dict(as_dict(as_dict(target.body().get("spec")).get("template")).get("spec"))
+    containers = [c for c in as_list(template.get("containers")) if isinstance(c, dict)]
+    missing: dict[str, list[str]] = {}
+    for resource, only in needed:
+        for c in containers:
+            resources = as_dict(c.get("resources"))
+            if (only is None or c.get("name") == only) and resource not in as_dict(resources.get("requests")) \
+                    and resource not in as_dict(resources.get("limits")):
+                missing.setdefault(resource, []).append(str(c.get("name")))
+    if not missing:
+        return ""
+    if any(lr.namespace == hpa.namespace for lr in cluster.objects_of("LimitRange")):
+        return ""  # its default request may fill what the template leaves out
+    said = "; ".join(f"container {names[0]} requests no {resource}" if len(names) == 1 else
+                     f"containers {', '.join(names)} request no {resource}" for resource, names in missing.items())
+    unless = (" (unless a LimitRange of the namespace gives a default: the dump did not collect LimitRange)"
+              if not cluster.covers("LimitRange") else "")
+    return (f"; its target {kind} {hpa.namespace}/{name}'s {said}, which its utilization target is a "
+            f"percentage of{unless}")
+
+
+def _utilization_resources(spec: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """(resource, container or None for every container) of each utilization target: a
+    percentage of the pods' requests (autoscaling/v1's targetCPUUtilizationPercentage, v2's
+    Utilization, v2beta1's targetAverageUtilization; a ContainerResource's of one container).
+
+    >>> _utilization_resources({"targetCPUUtilizationPercentage": 40})
+    [('cpu', None)]
+    >>> _utilization_resources({"metrics": [{"type": "Resource", "resource": {"name": "memory",
+    ...     "target": {"type": "AverageValue", "averageValue": "500Mi"}}}]})
+    []
+    """
+    out: list[tuple[str, str | None]] = []
+    if spec.get("targetCPUUtilizationPercentage") is not None:
+        out.append(("cpu", None))
+    for metric in as_list(spec.get("metrics")):
+        metric = as_dict(metric)
+        source = as_dict(metric.get("resource") if metric.get("type") == "Resource" else
+                         metric.get("containerResource") if metric.get("type") == "ContainerResource" else None)
+        utilization = as_dict(source.get("target")).get("type") == "Utilization" \
+            or source.get("targetAverageUtilization") is not None
+        if isinstance(source.get("name"), str) and utilization:
+            container = source.get("container") if metric.get("type") == "ContainerResource" else None
+            out.append((source["name"], container if isinstance(container, str) else None))
+    return out
 
 
 def _unless_young(cluster: AnalyzedDump, hpa: Any, data: dict[str, Any], finding: Finding) -> Finding:
