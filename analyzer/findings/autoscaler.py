@@ -74,8 +74,13 @@ def _skipped_meaning(message: str) -> str:
     "a node group that would take it is at its maximum size (raise the group's maximum)"
     >>> _skipped_meaning("pod didn't trigger scale-up: 5 node(s) didn't match Pod's node affinity")
     ''
+    >>> _skipped_meaning("pod didn't trigger scale-up (it wouldn't fit if a new node is added)")[:40]
+    'no node group it may grow has nodes that'
+    >>> _skipped_meaning("pod didn't trigger scale-up (it wouldn't fit if a new node is added): 5 node(s) "
+    ...                  "didn't match Pod's node affinity")
+    ''
     """
     for words, meaning in _data()["skipped"].items():
-        if words in message:
+        if words.endswith("$") and message.rstrip().endswith(words[:-1]) or words in message:
             return meaning
     return ""
