@@ -230,6 +230,49 @@ def test_a_long_row_with_shorter_lines_around_it_is_no_terminal_wrap() -> None:
     assert messages[0] == "Successfully assigned prd/foo-db-1 to aks-agentpool-38920371-16" and len(messages) == 4
 
 
+# MicrosoftDocs/azure-docs#9121 (a comment of 2018-05-29, AKS's scale tutorial): `kubectl describe
+# hpa` copied from a terminal 120 columns wide, the ScalingActive message cut at column 120 onto a
+# line less indented than its row and one at column 0. Before: the message ended 'unable to get
+# metrics', the cause (the metrics API not served) lost, and 'k8s.io)' was 'not read'.
+_AZURE_DOCS_9121 = """\
+kubectl describe hpa
+Name:                                                  azure-vote-front
+Namespace:                                             default
+CreationTimestamp:                                     Tue, 29 May 2018 08:18:18 +0200
+Reference:                                             Deployment/azure-vote-front
+Metrics:                                               ( current / target )
+  resource cpu on pods  (as a percentage of request):  <unknown> / 50%
+Min replicas:                                          3
+Max replicas:                                          10
+Conditions:
+  Type           Status  Reason                   Message
+  ----           ------  ------                   -------
+  AbleToScale    True    SucceededGetScale        the HPA controller was able to get the target's current scale
+  ScalingActive  False   FailedGetResourceMetric  the HPA was unable to compute the replica count: unable to get metrics
+ for resource cpu: unable to fetch metrics from API: the server could not find the requested resource (get pods.metrics.
+k8s.io)
+Events:                                                <none>
+"""
+
+
+def test_a_condition_row_a_terminal_wrapped_at_its_width_is_whole_again() -> None:
+    parsed = parse_kubectl_text(_AZURE_DOCS_9121, "issue.md")
+    [hpa] = [o.body for o in parsed.objects]
+    assert hpa["status"]["conditions"][1]["message"] == (
+        "the HPA was unable to compute the replica count: unable to get metrics for resource cpu: unable to fetch "
+        "metrics from API: the server could not find the requested resource (get pods.metrics.k8s.io)")
+    assert not parsed.unread and not parsed.rejections
+
+
+def test_a_long_condition_row_without_a_second_line_as_wide_is_no_terminal_wrap() -> None:
+    # the row whole on one line, a writer's note under the describe: the note is not joined onto it
+    text = _AZURE_DOCS_9121.replace("metrics\n for", "metrics for").replace("metrics.\nk8s", "metrics.k8s")
+    text = text.replace("Events:                                                <none>\n", "(it never scaled)\n")
+    parsed = parse_kubectl_text(text, "issue.md")
+    [hpa] = [o.body for o in parsed.objects]
+    assert hpa["status"]["conditions"][1]["message"].endswith("(get pods.metrics.k8s.io)")
+
+
 # From aws/karpenter-provider-aws#7738 (EKS, Karpenter 1.x, 2025-02-14): a NodeClaim's describe,
 # its instance launched and its node never registered; the header lines (Name, API Version, Kind,
 # Metadata) are as kubectl prints a NodeClaim, the Status as the issue quotes it, trimmed. Only

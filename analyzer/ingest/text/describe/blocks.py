@@ -106,6 +106,12 @@ def joined_continuations(lines: list[Line]) -> list[Line]:
                 out.append(_joined(line, lines[index + 1:end]))
                 index = end
                 continue
+        elif (wrapped := _wrapped_table_row(lines, index)) > index + 1:
+            # a table row (a condition's message) the terminal cut at its width onto lines less
+            # indented than it: one line again, character for character
+            out.append(Line(line.no, "".join(ln.text for ln in lines[index:wrapped])))
+            index = wrapped
+            continue
         elif _continues_value(lines, index, out):
             end = index + 1
             while end < len(lines) and end - index < _MAX_CONTINUED and not lines[end].text[:1].isspace() \
@@ -164,6 +170,40 @@ def _hard_wrapped(lines: list[Line], index: int) -> int:
     end = index + 1
     while end < len(lines) and len(lines[end - 1].text) == width and lines[end].text.strip() \
             and not DESCRIBE_EVENT_ROW.match(lines[end].text) and end - index < _MAX_CONTINUED:
+        end += 1
+    return end
+
+
+def _wrapped_table_row(lines: list[Line], index: int) -> int:
+    """The index after the pieces of an indented table row (a Conditions row) a terminal wrapped
+    at its width onto lines starting at most one blank in, none of them a describe's own field, a
+    table or a command (MicrosoftDocs/azure-docs#9121: an HPA's ScalingActive message cut after 'unable to
+    get metrics', its rest on ' for resource cpu: ...' and 'k8s.io)', the row and its first piece
+    120 characters wide): index + 1 when it is not wrapped so. The width is the row's length when
+    no line near it is longer and two have that length (the row and its piece), not most of them
+    (an event row's own wrap, `_hard_wrapped`, goes first).
+
+    >>> from analyzer.ingest.text.lines import split_lines
+    >>> cut = split_lines("  ScalingActive  False   FailedGetResourceMetric  unable to get metrics\\n"
+    ...                   " for resource cpu: the server could not find a thing (get pods.metrics.\\nk8s.io)\\nEvents:  <none>")
+    >>> [len(ln.text) for ln in cut[:2]], _wrapped_table_row(cut, 0)
+    ([71, 71], 3)
+    """
+    text = lines[index].text
+    indent = len(text) - len(text.lstrip(" "))
+    width = len(text)
+    if not indent or width < _WRAP_MIN or index + 1 >= len(lines):
+        return index + 1
+    near = [len(ln.text) for ln in lines[max(0, index - _WRAP_NEAR):index + _WRAP_NEAR]]
+    if max(near) != width or not 2 <= near.count(width) <= len(near) // 2 or "  " not in text.strip():
+        return index + 1  # (most lines as wide: padded text, a terminal UI's frame, not a wrap)
+    end = index + 1
+    while end < len(lines) and len(lines[end - 1].text) == width and end - index < _MAX_CONTINUED:
+        piece = lines[end].text
+        # a wrap leaves at most the one blank between two words at a piece's start
+        if not piece.strip() or len(piece) - len(piece.lstrip(" ")) > 1 or _top_level(piece) \
+                or _ends_value(piece) or _stops(piece) or KEY_LINE.match(piece):
+            break
         end += 1
     return end
 
