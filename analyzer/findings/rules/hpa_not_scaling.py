@@ -53,11 +53,14 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             if since is not None:
                 # the condition may be the newest time the dump holds: not '0s before capture'
                 why += f" (since {newest_time_text(cluster, since, hpa) or ago(cluster, since, hpa)})"
-            if "missing request" in str(cond.get("message")):
+            message = str(cond.get("message"))
+            if "missing request" in message:
                 why += _unrequested(cluster, hpa, body, ref)
+            elif meaning := next((said for words, said in data["metric_failures"].items() if words in message), ""):
+                why += f"; {meaning}"
             yield _unless_young(cluster, hpa, data, RULE.fail(
                 hpa, ev(hpa, f"{path}[{i}]", f"{cond['type']}=False", f"{cond['type']}=True"),
-                target=target, why=why[:600]))
+                target=target, why=why[:900]))
             continue
         if conditions:
             continue  # its conditions are read, and say it scales
