@@ -1,6 +1,6 @@
 """What the cluster autoscaler last said of a pod the scheduler could not place: a scale-up set
 off for it (a node is coming), a scale-up that failed, or why it added no node (a node group at
-its maximum size, backing off, not ready)."""
+its maximum size, backing off, not ready); or Karpenter: the node it counts on for the pod."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from datetime import timedelta
 from functools import cache
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import EventFact, before_capture, clipped, event_ago
+from analyzer.findings.events import EventFact, before_capture, clipped, event_ago, first_seen_ago
+from analyzer.findings.facts import age_text
 from analyzer.findings.versions import DATA
 from analyzer.safeyaml import load_yaml
 
@@ -44,10 +45,13 @@ def autoscaler_word(cluster: AnalyzedDump, facts: Iterable[EventFact]) -> Autosc
     last scale-up is said with the refusal that followed it (GKE: 'IP space exhausted', then '1 in
     backoff after failed scale-up')."""
     data = _data()
-    mine = [f for f in facts if f.reason in data["reasons"]]
+    facts = list(facts)
+    mine = [f for f in facts if f.reason in data["reasons"] or _karpenters(f)]
     if not mine:
         return None
     last = mine[-1]
+    if _karpenters(last):
+        return _karpenter_word(cluster, facts, [f for f in mine if _karpenters(f)])
     text = f"the cluster autoscaler says {data['reasons'][last.reason]} ({last.reason}, {event_ago(cluster, last)}): " \
            f"{clipped(last.message, 200)}"
     if last.reason == "NotTriggerScaleUp":
@@ -64,6 +68,36 @@ def autoscaler_word(cluster: AnalyzedDump, facts: Iterable[EventFact]) -> Autosc
         under_way = since is not None and timedelta(0) <= since < timedelta(minutes=data["provision_minutes"])
         if under_way:
             text += "; a node is being added for it"
+    return AutoscalerWord(fact=last, text=text, under_way=under_way)
+
+
+def _karpenters(fact: EventFact) -> bool:
+    """Whether an event is Karpenter's nomination of a node for the pod."""
+    return fact.reason == "Nominated" and fact.message.startswith(_data()["karpenter_nominated"])
+
+
+def _karpenter_word(cluster: AnalyzedDump, facts: list[EventFact], nominated: list[EventFact]) -> AutoscalerWord:
+    """Karpenter's newest nomination, since when it has nominated for the pod, and whether the
+    scheduler refused the pod since, past the provisioning time (the two disagree: Karpenter adds no
+    node) or a node it launched may still be coming."""
+    data = _data()
+    last = nominated[-1]
+    began = max((ago for f in nominated if (ago := first_seen_ago(cluster, f)) is not None), default=None)
+    target = last.message[len(data["karpenter_nominated"]):].strip()
+    repeated = began is not None and (last.count > 1 or len(nominated) > 1)
+    first = f", the first {age_text(began)} before capture" if repeated else ""
+    text = f"Karpenter says it should schedule on {clipped(target, 200)} (Nominated, last {event_ago(cluster, last)}{first})"
+    provision = timedelta(minutes=data["provision_minutes"])
+    refused = [f for f in facts if f.reason == "FailedScheduling"]
+    newest = before_capture(cluster, refused[-1]) if refused else None
+    under_way = False
+    if began is not None and newest is not None and began - newest >= provision:
+        text += (f"; the scheduler still refused it {age_text(began - newest)} after Karpenter first nominated, "
+                 f"longer than a node takes to join ({data['provision_minutes']} minutes): the two disagree on "
+                 "where it fits, and Karpenter launches no node for it while it counts on that one")
+    elif began is not None and began < provision and "node/" not in target:
+        under_way = True
+        text += "; a node it launched for it may still be joining"
     return AutoscalerWord(fact=last, text=text, under_way=under_way)
 
 

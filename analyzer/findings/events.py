@@ -353,6 +353,16 @@ def before_capture(cluster: AnalyzedDump, fact: EventFact) -> timedelta | None:
     return age_at_capture(cluster, fact.last_seen, fact.event) if fact.last_seen else None
 
 
+def first_seen_ago(cluster: AnalyzedDump, fact: EventFact) -> timedelta | None:
+    """How long before the capture an event first fired (its repeats' first), where known."""
+    text = fact.event.view.text
+    if text is not None and text.first_seen_ago_seconds is not None:
+        return timedelta(seconds=text.first_seen_ago_seconds)
+    if fact.count > 1 and fact.first_seen is not None:
+        return age_at_capture(cluster, fact.first_seen, fact.event)
+    return before_capture(cluster, fact)
+
+
 # Pasted event ages are to the minute under a few hours ("51m"): a success printed with the
 # same age as the failure may have followed it within that minute.
 SAME_PRINTED_AGE_WITHIN = timedelta(hours=3)

@@ -6,11 +6,10 @@ node the paste shows nothing else of, when kubectl's cordon or drain says it lef
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import timedelta
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import before_capture, event_ago, events_by_object
-from analyzer.findings.facts import age_at_capture, age_text, ev, text_status, when_text
+from analyzer.findings.events import before_capture, event_ago, events_by_object, first_seen_ago
+from analyzer.findings.facts import age_text, ev, text_status, when_text
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
@@ -82,7 +81,7 @@ def _cordoned_since(cluster: AnalyzedDump, node) -> str:
             first = fact
     if first is None:
         return ""
-    began = _first_seen_ago(cluster, first)
+    began = first_seen_ago(cluster, first)
     # a NodeSchedulable no older than that (the same printed age, or within its repeats) may
     # have come after it: then the dump does not tell when this cordon began
     if began is None or any(f.reason == "NodeSchedulable" and (ago := before_capture(cluster, f)) is not None
@@ -90,13 +89,3 @@ def _cordoned_since(cluster: AnalyzedDump, node) -> str:
         return ""
     said = event_ago(cluster, first) if first.count <= 1 else f"{age_text(began)} before capture"
     return f" since {said} (its kubelet's NodeNotSchedulable event)"
-
-
-def _first_seen_ago(cluster: AnalyzedDump, fact) -> timedelta | None:
-    """How long before the capture an event first fired (its repeats' first), where known."""
-    text = fact.event.view.text
-    if text is not None and text.first_seen_ago_seconds is not None:
-        return timedelta(seconds=text.first_seen_ago_seconds)
-    if fact.count > 1 and fact.first_seen is not None:
-        return age_at_capture(cluster, fact.first_seen, fact.event)
-    return before_capture(cluster, fact)
