@@ -63,7 +63,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 target=target, why=why[:900]))
             continue
         if conditions:
-            continue  # its conditions are read, and say it scales
+            # its conditions are read, and say it scales: up to its maxReplicas, where it may be held
+            if (capped := _capped(cluster, hpa, body, conditions, path, target, data)) is not None:
+                yield capped
+            continue
         unknown = _unknown_targets(hpa, body, data["unknown_target"])
         if unknown is None:
             continue
@@ -72,6 +75,30 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             hpa, ev(hpa, field, targets, "a current value for each metric"),
             target=target, why=f"no current value for its metric(s) (TARGETS {targets})"
                                f"{_unrequested(cluster, hpa, body, ref)}"))
+
+
+def _capped(cluster: AnalyzedDump, hpa: Any, body: dict[str, Any], conditions: list[Any], path: str,
+            target: str, data: dict[str, Any]) -> Finding | None:
+    """Info where ScalingLimited says the HPA wants more replicas than its maxReplicas allows: it
+    works as configured, and adds no pod above that bound however high its metrics (the answer to
+    'it does not scale further'); None otherwise."""
+    for i, cond in enumerate(conditions):
+        if not (isinstance(cond, dict) and cond.get("type") == "ScalingLimited" and str(cond.get("status")) == "True"
+                and cond.get("reason") in data["capped"]):
+            continue
+        spec, status = as_dict(body.get("spec")), as_dict(body.get("status"))
+        why = (f"held at its maxReplicas ({spec.get('maxReplicas', 'not in the dump')}): ScalingLimited=True, "
+               f"{cond['reason']}: {cond.get('message') or 'no message'}")
+        if (since := parse_time(cond.get("lastTransitionTime"))) is not None:
+            why += f" (since {newest_time_text(cluster, since, hpa) or ago(cluster, since, hpa)})"
+        if (now := hpa_targets(spec, status)) and now != "<none>":
+            why += f"; its metrics now {now}"
+        finding = RULE.fail(hpa, ev(hpa, f"{path}[{i}]", "ScalingLimited=True, TooManyReplicas", "DesiredWithinRange"),
+                            target=target, why=why[:900])
+        return finding.as_info(resolved="held by its own maxReplicas, as configured: it adds no pod above it however "
+                                        "high the load (raise maxReplicas, or give its pods more resources, if the "
+                                        "load is expected)")
+    return None
 
 
 def _unknown_targets(hpa: Any, body: dict[str, Any], unknown: str) -> tuple[str, str] | None:
