@@ -3,26 +3,24 @@ says (a drain minutes old is maintenance under way, one weeks old a node left be
 node the paste shows nothing else of, when kubectl's cordon or drain says it left it cordoned
 (`node/X already cordoned`) and nothing later uncordoned it; and a node an autoscaler is removing
 (the cluster autoscaler's ToBeDeletedByClusterAutoscaler taint, Karpenter's disruption taint),
-a node being scaled down, not a node problem, unless the removal has stopped."""
+a node being scaled down, not a node problem (one whose removal stopped: node-removal-stopped)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
-from datetime import UTC, datetime, timedelta
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import before_capture, event_ago, events_by_object, first_seen_ago
-from analyzer.findings.facts import age_at_capture, age_text, ev, text_status, when_text
+from analyzer.findings.facts import age_text, ev, text_status, when_text
+from analyzer.findings.removal import AUTOSCALER_TAINT, removal_of
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.kube.time import parse_time
 
 RULE = RuleMeta(
     id="node-cordoned", title="Node cordoned", severity="info",
     category="nodes",
-    message="Node {name} is {how}{since}; {pods} pod(s) still run on it{state}",
-    remediation="If the maintenance is over, uncordon it (kubectl uncordon); a node left cordoned shrinks the cluster's capacity. "
-                "A node an autoscaler stopped removing: read its logs, then delete the node or remove the taint.",
+    message="Node {name} is {how}{since}; {pods} pod(s) still run on it",
+    remediation="If the maintenance is over, uncordon it (kubectl uncordon); a node left cordoned shrinks the cluster's capacity.",
 )
 
 
@@ -57,7 +55,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 yield removed
             continue
         yield RULE.fail(node, evidence, pods=pods_on(node.name), since=_cordoned_since(cluster, node),
-                        how=_CORDONED, state="")
+                        how=_CORDONED)
     last: dict[str, object] = {}
     for said in quoted:
         last[said.node] = said  # in file order: the last word on a node is its state
@@ -67,57 +65,25 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         evidence = Evidence("kubectl cordon/drain", f"node/{name} cordoned", "uncordoned",
                             source=said.source, line=said.line)
         yield RULE.fail(None, evidence, kind="Node", namespace="", name=name, pods=pods_on(name), since="",
-                        how=_CORDONED, state="")
+                        how=_CORDONED)
 
 
 _CORDONED = "cordoned (spec.unschedulable)"
-# The cluster autoscaler's taint on a node it is removing (its value: when it set it, in Unix
-# seconds), and Karpenter's on a node it disrupts (v1's karpenter.sh/disrupted; before v1
-# karpenter.sh/disruption=disrupting): no new pod lands there while its pods are evicted.
-_AUTOSCALER_TAINT = "ToBeDeletedByClusterAutoscaler"
-_KARPENTER_TAINTS = ("karpenter.sh/disrupted", "karpenter.sh/disruption")
-# The autoscaler gives each pod 10 minutes to end (--max-graceful-termination-sec) before it deletes
-# the node; a taint older than three times that is a removal that stopped (the autoscaler restarted
-# mid-way, the cloud refused the deletion: kubernetes/autoscaler#5657, #3949), which may hold its
-# node group's scaling meanwhile.
-_REMOVAL_STOPPED = timedelta(minutes=30)
 
 
 def _being_removed(cluster: AnalyzedDump, node, pods_on) -> Finding | None:
-    """A node an autoscaler's taint says it is removing: an info while it may be under way, a
-    warning when the cluster autoscaler's taint is older than a removal takes; None for another."""
-    for i, taint in enumerate(node.view.spec.taints or ()):
-        if taint.key == _AUTOSCALER_TAINT and taint.effect == "NoSchedule":
-            added = _unix_time(taint.value)
-            since = f" since {when_text(cluster, added, node)} (the taint's value)" if added is not None else ""
-            evidence = ev(node, f"spec.taints[{i}]", f"{taint.key}={taint.value}:{taint.effect}", "no removal taint")
-            finding = RULE.fail(node, evidence, pods=pods_on(node.name), since=since,
-                                how=f"being removed by the cluster autoscaler (its {_AUTOSCALER_TAINT} taint)",
-                                state="")
-            age = age_at_capture(cluster, added, node) if added is not None else None
-            if age is not None and age > _REMOVAL_STOPPED:
-                state = (": longer than a removal takes (its pods' 10 minutes to end, then the node's deletion), "
-                         "the removal stopped (the autoscaler restarted mid-way, or the cloud refused the deletion) "
-                         "and may hold its node group's scaling")
-                finding = replace(finding, severity="warning", facts={**finding.facts, "state": state})
-            return finding
-        if taint.key in _KARPENTER_TAINTS and taint.effect == "NoSchedule":
-            evidence = ev(node, f"spec.taints[{i}]", f"{taint.key}{'=' + taint.value if taint.value else ''}:{taint.effect}",
-                          "no disruption taint")
-            return RULE.fail(node, evidence, pods=pods_on(node.name), since="", state="",
-                             how=f"being disrupted by Karpenter (its {taint.key} taint: consolidation, drift or expiry)")
-    return None
-
-
-def _unix_time(value: str | None) -> datetime | None:
-    """The time a Unix-seconds taint value says, or None.
-
-    >>> _unix_time("1696345026")
-    datetime.datetime(2023, 10, 3, 14, 57, 6, tzinfo=datetime.timezone.utc)
-    """
-    if not value or not value.isdigit() or len(value) > 11:
+    """A node an autoscaler's taint says it is removing, while that may be under way (one that
+    stopped is node-removal-stopped's); None for another."""
+    removal = removal_of(cluster, node)
+    if removal is None or removal.stopped:
         return None
-    return datetime.fromtimestamp(int(value), UTC)
+    evidence = ev(node, f"spec.taints[{removal.index}]", removal.taint, "no removal taint")
+    if removal.by == "Karpenter":
+        how = f"being disrupted by Karpenter (its {removal.taint.split('=')[0].split(':')[0]} taint: consolidation, drift or expiry)"
+    else:
+        how = f"being removed by {removal.by} (its {AUTOSCALER_TAINT} taint)"
+    since = f" since {when_text(cluster, removal.added, node)} (the taint's value)" if removal.added else ""
+    return RULE.fail(node, evidence, pods=pods_on(node.name), since=since, how=how)
 
 
 _UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
