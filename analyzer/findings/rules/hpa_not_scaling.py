@@ -71,9 +71,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if unknown is None:
             continue
         targets, field = unknown
+        said_as = "its describe's Metrics:" if field.startswith("Metrics") else "TARGETS"
         yield _unless_young(cluster, hpa, data, RULE.fail(
             hpa, ev(hpa, field, targets, "a current value for each metric"),
-            target=target, why=f"no current value for its metric(s) (TARGETS {targets})"
+            target=target, why=f"no current value for its metric(s) ({said_as} {targets})"
                                f"{_unrequested(cluster, hpa, body, ref)}"))
 
 
@@ -103,12 +104,18 @@ def _capped(cluster: AnalyzedDump, hpa: Any, body: dict[str, Any], conditions: l
 
 def _unknown_targets(hpa: Any, body: dict[str, Any], unknown: str) -> tuple[str, str] | None:
     """(TARGETS, where it was read) of an HPA that has no current value for a metric: its pasted
-    row's TARGETS cell, else the cell kubectl would print from its status, once the controller has
+    row's TARGETS cell or its describe's Metrics, else the cell kubectl would print from its status, once the controller has
     counted pods of its target (status.currentReplicas; a manifest has no status, a target scaled to
     zero no metrics); None when every metric has a value or nothing says."""
     targets = ((hpa.view.text.columns or {}) if hpa.view.text else {}).get("TARGETS")
     if isinstance(targets, str):
         return (targets, "TARGETS column") if unknown in targets else None
+    # a describe's Metrics lines (`resource cpu on pods  (as a percentage of request):  <unknown> / 50%`),
+    # where it was cut before its Conditions (kubernetes-sigs/metrics-server#45)
+    described = as_dict(as_dict(body.get("x-kda-text")).get("metrics"))
+    if described:
+        said = [f"{' '.join(str(key).split())}: {value}" for key, value in described.items() if unknown in str(value)]
+        return ("; ".join(said), "Metrics (describe)") if said else None
     spec, status = as_dict(body.get("spec")), as_dict(body.get("status"))
     replicas = status.get("currentReplicas")
     if not (isinstance(replicas, int) and replicas > 0) or hpa.api_version.endswith("v2beta1"):
