@@ -1,7 +1,8 @@
-"""A HorizontalPodAutoscaler's conditions wherever its apiVersion keeps them: autoscaling/v2 (and
-v2beta1, v2beta2) as status.conditions, autoscaling/v1 as a JSON list in an annotation, which the
-API server fills when it serves the HPA at v1 (k8s.io/kubernetes pkg/apis/autoscaling
-annotations.go, v1 conversion.go). kubectl before 1.23 read HPAs at v1 by default, so older
+"""A HorizontalPodAutoscaler's conditions and metrics wherever its apiVersion keeps them:
+autoscaling/v2 (and v2beta1, v2beta2) as status.conditions, autoscaling/v1 as a JSON list in an
+annotation, which the API server fills when it serves the HPA at v1 (k8s.io/kubernetes
+pkg/apis/autoscaling annotations.go, v1 conversion.go); its metrics in v2's shape, as kubectl
+reads them at autoscaling/v2. kubectl before 1.23 read HPAs at v1 by default, so older
 `get hpa -o yaml` and dumps hold them so."""
 
 from __future__ import annotations
@@ -9,8 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-# The annotation an autoscaling/v1 HPA keeps its conditions in (HPAConditionsAnnotation).
+# The annotations an autoscaling/v1 HPA keeps its conditions and other metrics in
+# (HPAConditionsAnnotation, MetricSpecsAnnotation, MetricStatusesAnnotation: v2beta1's shapes).
 CONDITIONS_ANNOTATION = "autoscaling.alpha.kubernetes.io/conditions"
+METRICS_ANNOTATION = "autoscaling.alpha.kubernetes.io/metrics"
+CURRENT_METRICS_ANNOTATION = "autoscaling.alpha.kubernetes.io/current-metrics"
 
 
 def hpa_conditions(body: dict[str, Any]) -> tuple[list[Any], str]:
@@ -30,15 +34,70 @@ def hpa_conditions(body: dict[str, Any]) -> tuple[list[Any], str]:
     conditions = status.get("conditions") if isinstance(status, dict) else None
     if isinstance(conditions, list) and conditions:
         return conditions, "status.conditions"
-    metadata = body.get("metadata")
-    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
-    text = annotations.get(CONDITIONS_ANNOTATION) if isinstance(annotations, dict) else None
+    parsed = _annotated(body, CONDITIONS_ANNOTATION)
+    return (parsed, f"metadata.annotations[{CONDITIONS_ANNOTATION}]") if parsed else ([], "")
+
+
+def hpa_metrics(body: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Its metric specs and their current values in autoscaling/v2's shape (what kubectl reads),
+    told by their shape, not the apiVersion a store may have rewritten: v2's and v2beta2's as they
+    are; v1's CPU target and its annotated Resource metrics, and v2beta1's Resource metrics,
+    converted (`targetAverageUtilization` to a Utilization target).
+
+    >>> specs, now = hpa_metrics({"spec": {"targetCPUUtilizationPercentage": 40},
+    ...                           "status": {"currentCPUUtilizationPercentage": 12}})
+    >>> specs[0]["resource"]["target"], now[0]["resource"]["current"]
+    ({'type': 'Utilization', 'averageUtilization': 40}, {'averageUtilization': 12})
+    """
+    spec, status = _dict(body.get("spec")), _dict(body.get("status"))
+    specs = [m for m in spec.get("metrics") or () if isinstance(m, dict)]
+    current = [m for m in status.get("currentMetrics") or () if isinstance(m, dict)]
+    if not specs:  # autoscaling/v1: one CPU target in its spec, other metrics in an annotation
+        if spec.get("targetCPUUtilizationPercentage") is not None:
+            specs.append({"type": "Resource", "resource": {"name": "cpu", "targetAverageUtilization":
+                                                           spec["targetCPUUtilizationPercentage"]}})
+            current = [{"type": "Resource", "resource": {
+                "name": "cpu", "currentAverageUtilization": status.get("currentCPUUtilizationPercentage")}}]
+        specs += [m for m in _annotated(body, METRICS_ANNOTATION) if isinstance(m, dict)]
+        current += [m for m in _annotated(body, CURRENT_METRICS_ANNOTATION) if isinstance(m, dict)]
+    return [_resource(m) for m in specs], [_resource_now(m) for m in current]
+
+
+def _resource(metric: dict[str, Any]) -> dict[str, Any]:
+    """A Resource metric spec of v2beta1's shape (targetAverageUtilization, targetAverageValue) in
+    v2's; any other metric as it is."""
+    old = _dict(metric.get("resource"))
+    if metric.get("type") != "Resource" or "target" in old:
+        return metric
+    if old.get("targetAverageValue") is not None:
+        target = {"type": "AverageValue", "averageValue": old["targetAverageValue"]}
+    else:
+        target = {"type": "Utilization", "averageUtilization": old.get("targetAverageUtilization")}
+    return {"type": "Resource", "resource": {"name": old.get("name"), "target": target}}
+
+
+def _resource_now(metric: dict[str, Any]) -> dict[str, Any]:
+    """A Resource metric's current value of v2beta1's shape (currentAverageUtilization,
+    currentAverageValue) in v2's, the values it does not state left out; any other as it is."""
+    old = _dict(metric.get("resource"))
+    if metric.get("type") != "Resource" or "current" in old:
+        return metric
+    now = {"averageUtilization": old.get("currentAverageUtilization"), "averageValue": old.get("currentAverageValue")}
+    return {"type": "Resource", "resource": {"name": old.get("name"),
+                                             "current": {k: v for k, v in now.items() if v is not None}}}
+
+
+def _annotated(body: dict[str, Any], key: str) -> list[Any]:
+    """The JSON list an annotation holds, or [] (none, not JSON: cut short as a v1 describe prints it)."""
+    text = _dict(_dict(body.get("metadata")).get("annotations")).get(key)
     if not isinstance(text, str):
-        return [], ""
+        return []
     try:
         parsed = json.loads(text)
     except ValueError:
-        return [], ""
-    if not isinstance(parsed, list) or not parsed:
-        return [], ""
-    return parsed, f"metadata.annotations[{CONDITIONS_ANNOTATION}]"
+        return []
+    return parsed if isinstance(parsed, list) else []
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from analyzer.kube.autoscaling import hpa_conditions, hpa_metrics
 from analyzer.printing.columns import (
     as_int,
     by_field,
@@ -845,11 +846,7 @@ def _rs_list(items: list[Body]) -> str:
 def describe_service(store: DumpStore, body: Body) -> str:
     meta, spec = _d(body.get("metadata")), _d(body.get("spec"))
     status = _d(body.get("status"))
-    w = Writer()
-    w.write(0, f"Name:\t{meta.get('name', '')}\n")
-    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
-    labels_multiline(w, "Labels", meta.get("labels"))
-    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w = _head(meta)
     w.write(0, f"Selector:\t{format_labels(spec.get('selector'))}\n")
     w.write(0, f"Type:\t{_s(spec.get('type'))}\n")
     if spec.get("ipFamilyPolicy"):
@@ -976,11 +973,7 @@ def _go_value(value: Any) -> str:
 
 def describe_generic(store: DumpStore, body: Body) -> str:
     meta = _d(body.get("metadata"))
-    w = Writer()
-    w.write(0, f"Name:\t{meta.get('name', '')}\n")
-    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
-    labels_multiline(w, "Labels", meta.get("labels"))
-    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w = _head(meta)
     # (what a paste showed beyond the object's fields is this tool's record, not the object's)
     _unstructured(w, 0, body, "", {".metadata.managedFields", ".metadata.name", ".metadata.namespace",
                                    ".metadata.labels", ".metadata.annotations", f".{PASTED}"})
@@ -1111,6 +1104,17 @@ def describe_statefulset(store: DumpStore, body: Body) -> str:
     return w.text()
 
 
+def _head(meta: dict[str, Any]) -> Writer:
+    """Name, Namespace, Labels, Annotations: how kubectl starts most describes (a ReplicaSet's, a
+    Service's, a ConfigMap's, an HPA's)."""
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    return w
+
+
 def _head_without_namespace(meta: dict[str, Any]) -> Writer:
     """Name, Labels, Annotations: how kubectl starts a Namespace's describe and its bindings' (no Namespace line)."""
     w = Writer()
@@ -1218,11 +1222,7 @@ def describe_role_binding(store: DumpStore, body: Body) -> str:
 
 def describe_configmap(store: DumpStore, body: Body) -> str:
     meta = _d(body.get("metadata"))
-    w = Writer()
-    w.write(0, f"Name:\t{meta.get('name', '')}\n")
-    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
-    labels_multiline(w, "Labels", meta.get("labels"))
-    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w = _head(meta)
     w.write(0, "\nData\n====\n")
     data = _d(body.get("data"))
     for key in sorted(data):
@@ -1244,6 +1244,67 @@ def describe_configmap(store: DumpStore, body: Body) -> str:
     return w.text()
 
 
+def describe_hpa(store: DumpStore, body: Body) -> str:
+    """kubectl's HorizontalPodAutoscaler describe (describeHorizontalPodAutoscalerV2: kubectl reads
+    HPAs at autoscaling/v2, so an autoscaling/v1 one is shown as the API server converts it, its
+    CPU target and annotated metrics Resource metrics, its conditions from its annotation)."""
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    metrics, current = hpa_metrics(body)
+    ref = _d(spec.get("scaleTargetRef"))
+    w = _head(meta)
+    w.write(0, f"CreationTimestamp:\t{describe_time(meta.get('creationTimestamp'))}\n")
+    w.write(0, f"Reference:\t{_s(ref.get('kind'))}/{_s(ref.get('name'))}\n")
+    w.write(0, "Metrics:\t( current / target )\n")
+    for i, metric in enumerate(metrics):
+        now = current[i] if i < len(current) else {}
+        w.write(1, _hpa_metric_line(metric, now))
+    w.write(0, f"Min replicas:\t{_s(spec['minReplicas']) if spec.get('minReplicas') is not None else '<unset>'}\n")
+    w.write(0, f"Max replicas:\t{as_int(spec.get('maxReplicas'))}\n")
+    w.write(0, f"{_s(ref.get('kind'))} pods:\t{as_int(status.get('currentReplicas'))} current / "
+               f"{as_int(status.get('desiredReplicas'))} desired\n")
+    conditions, _ = hpa_conditions(body)
+    if conditions:
+        w.write(0, "Conditions:\n")
+        w.write(1, "Type\tStatus\tReason\tMessage\n")
+        w.write(1, "----\t------\t------\t-------\n")
+        for c in (_d(c) for c in conditions):
+            w.write(1, f"{_s(c.get('type'))}\t{_s(c.get('status'))}\t{_s(c.get('reason'))}\t{_s(c.get('message'))}\n")
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def _hpa_metric_line(metric: dict[str, Any], now: dict[str, Any]) -> str:
+    """One metric's `current / target` line, as kubectl's HPA describe prints it."""
+    kind = metric.get("type")
+    key = {"Resource": "resource", "ContainerResource": "containerResource", "Pods": "pods",
+           "Object": "object", "External": "external"}.get(str(kind))
+    if key is None:
+        return f"<unknown metric type {kind!r}>\n".replace("'", '"')
+    source, target = _d(metric.get(key)), _d(_d(metric.get(key)).get("target"))
+    value = _d(_d(now.get(key)).get("current"))
+    average = target.get("averageValue")
+    if key in ("resource", "containerResource"):
+        head = f"resource {_s(source.get('name'))} " + (
+            f'of container "{_s(source.get("container"))}" on pods' if key == "containerResource" else "on pods")
+        if average is not None:
+            return f"{head}:\t{_s(value.get('averageValue', '<unknown>'))} / {_s(average)}\n"
+        util = value.get("averageUtilization")
+        shown = f"{util}% ({_s(value.get('averageValue', '<nil>'))})" if util is not None else "<unknown>"
+        goal = f"{target['averageUtilization']}%" if target.get("averageUtilization") is not None else "<auto>"
+        return f"{head}  (as a percentage of request):\t{shown} / {goal}\n"
+    name = _s(_d(source.get("metric")).get("name"))
+    if key == "pods":
+        return f'"{name}" on pods:\t{_s(value.get("averageValue", "<unknown>"))} / {_s(average)}\n'
+    if key == "object":
+        described = _d(source.get("describedObject"))
+        head = f'"{name}" on {_s(described.get("kind"))}/{_s(described.get("name"))} '
+    else:
+        head = f'"{name}" '
+    if average is not None:
+        return f"{head}(target average value):\t{_s(value.get('averageValue', '<unknown>'))} / {_s(average)}\n"
+    return f"{head}(target value):\t{_s(value.get('value', '<unknown>'))} / {_s(target.get('value'))}\n"
+
+
 DESCRIBERS: dict[tuple[str, str], Callable[[DumpStore, Body], str]] = {
     ("", "Node"): describe_node,
     ("", "Pod"): describe_pod,
@@ -1257,6 +1318,7 @@ DESCRIBERS: dict[tuple[str, str], Callable[[DumpStore, Body], str]] = {
     ("apps", "ReplicaSet"): describe_replicaset,
     ("apps", "DaemonSet"): describe_daemonset,
     ("apps", "StatefulSet"): describe_statefulset,
+    ("autoscaling", "HorizontalPodAutoscaler"): describe_hpa,
 }
 
 

@@ -460,3 +460,59 @@ def test_ages_under_a_capture_that_is_a_lower_bound_say_so_beside_the_columns(tm
     # a capture dated by heartbeats: ages as kubectl's, no note
     heartbeat = kda("get", "pods", "-A", str(SAMPLE_DUMPS / "aks"))
     assert heartbeat.stdout and "Warning: ages" not in heartbeat.stderr
+
+
+# oam-dev/rudr#324 (2019): `kubectl get hpa -o yaml` at autoscaling/v1, its conditions and its memory
+# metric in annotations, trimmed; TheOutdoorProgrammer/manifests.io#92 (EKS 1.25): an autoscaling/v2
+# HPA's status, its spec this test's. Before: the generic layout (`API Version:`, `Spec:`), no
+# Metrics or Conditions table as kubectl's HPA describer prints them.
+_HPA_V1 = """\
+apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata:
+  annotations:
+    autoscaling.alpha.kubernetes.io/conditions: '[{"type":"AbleToScale","status":"True","lastTransitionTime":"2019-10-09T17:45:41Z","reason":"SucceededGetScale","message":"the HPA controller was able to get the target''s current scale"},{"type":"ScalingActive","status":"False","lastTransitionTime":"2019-10-09T17:45:56Z","reason":"FailedGetResourceMetric","message":"the HPA was unable to compute the replica count: unable to get metrics for resource cpu: no metrics returned from resource metrics API"}]'
+    autoscaling.alpha.kubernetes.io/metrics: '[{"type":"Resource","resource":{"name":"memory","targetAverageUtilization":50}}]'
+  creationTimestamp: "2019-10-09T17:45:25Z"
+  name: autoscaled-repsvc-trait-autoscaler
+  namespace: default
+spec:
+  maxReplicas: 6
+  minReplicas: 2
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: autoscaled-repsvc}
+status: {currentReplicas: 2, desiredReplicas: 2}
+"""
+_HPA_V2 = """\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: default, creationTimestamp: "2023-04-02T08:28:20Z"}
+spec:
+  minReplicas: 1
+  maxReplicas: 2
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}]
+status:
+  conditions:
+  - {type: ScalingLimited, status: "True", reason: TooManyReplicas, message: the desired replica count is more than the maximum replica count, lastTransitionTime: "2023-04-02T09:07:55Z"}
+  currentMetrics: [{type: Resource, resource: {name: cpu, current: {averageUtilization: 150, averageValue: 301m}}}]
+  currentReplicas: 2
+  desiredReplicas: 2
+"""
+
+
+def test_describe_hpa_prints_kubectls_metrics_and_conditions(tmp_path: Path) -> None:
+    (tmp_path / "v1.yaml").write_text(_HPA_V1)
+    v1 = kda("describe", "hpa", "autoscaled-repsvc-trait-autoscaler", str(tmp_path / "v1.yaml")).stdout.splitlines()
+    assert [line for line in v1 if line.startswith(("Metrics:", "  resource", "Min replicas:", "Deployment pods:"))] == [
+        "Metrics:                                                  ( current / target )",
+        "  resource memory on pods  (as a percentage of request):  <unknown> / 50%",
+        "Min replicas:                                             2",
+        "Deployment pods:                                          2 current / 2 desired"]
+    conditions = v1[v1.index("Conditions:") + 1:v1.index("Conditions:") + 5]
+    assert [line.split()[:3] for line in conditions] == [
+        ["Type", "Status", "Reason"], ["----", "------", "------"], ["AbleToScale", "True", "SucceededGetScale"],
+        ["ScalingActive", "False", "FailedGetResourceMetric"]]
+    (tmp_path / "v2.yaml").write_text(_HPA_V2)
+    v2 = kda("describe", "hpa", "web", str(tmp_path / "v2.yaml")).stdout
+    assert "  resource cpu on pods  (as a percentage of request):  150% (301m) / 50%\n" in v2
+    assert "  ScalingLimited  True    TooManyReplicas  the desired replica count is more than the maximum replica count\n" in v2
