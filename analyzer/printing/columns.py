@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from analyzer.kube.autoscaling import hpa_metrics
 from analyzer.kube.time import parse_time
 from analyzer.printing.timefmt import Clock, human_duration
 
@@ -615,17 +616,12 @@ def cronjob_row(o: Body, clock: Clock) -> Row:
             _age(o, clock), names, images, format_selector(job_spec.get("selector"))]
 
 
-def hpa_targets(spec: dict[str, Any], status: dict[str, Any]) -> str:
-    """An HPA's TARGETS cell as kubectl prints it: each metric's current value over its target."""
-    specs = _l(spec.get("metrics"))
+def hpa_targets(body: Body) -> str:
+    """An HPA's TARGETS cell as kubectl prints it: each metric's current value over its target (an
+    autoscaling/v1 HPA's as the API server converts it: its CPU target, its annotated metrics)."""
+    specs, current = hpa_metrics(body)
     if not specs:
-        # autoscaling/v1 keeps one CPU target outside the metrics list
-        if spec.get("targetCPUUtilizationPercentage") is not None:
-            current = status.get("currentCPUUtilizationPercentage")
-            cur = f"{current}%" if current is not None else "<unknown>"
-            return f"cpu: {cur}/{spec['targetCPUUtilizationPercentage']}%"
         return "<none>"
-    current = _l(status.get("currentMetrics"))
     out = []
     for i, m in enumerate(specs):
         m = _d(m)
@@ -664,7 +660,7 @@ def hpa_row(o: Body, clock: Clock) -> Row:
     spec, status = _d(o.get("spec")), _d(o.get("status"))
     ref = _d(spec.get("scaleTargetRef"))
     min_pods = str(spec["minReplicas"]) if spec.get("minReplicas") is not None else "<unset>"
-    return [_meta(o).get("name", ""), f"{ref.get('kind', '')}/{ref.get('name', '')}", hpa_targets(spec, status),
+    return [_meta(o).get("name", ""), f"{ref.get('kind', '')}/{ref.get('name', '')}", hpa_targets(o),
             min_pods, as_int(spec.get("maxReplicas")), as_int(status.get("currentReplicas")), _age(o, clock)]
 
 

@@ -516,3 +516,6 @@ def test_describe_hpa_prints_kubectls_metrics_and_conditions(tmp_path: Path) -> 
     v2 = kda("describe", "hpa", "web", str(tmp_path / "v2.yaml")).stdout
     assert "  resource cpu on pods  (as a percentage of request):  150% (301m) / 50%\n" in v2
     assert "  ScalingLimited  True    TooManyReplicas  the desired replica count is more than the maximum replica count\n" in v2
+    # kubectl get's TARGETS of the v1 HPA: its annotated memory target, as the API server serves it
+    row = kda("get", "hpa", str(tmp_path / "v1.yaml")).stdout.splitlines()[1].split()
+    assert row[2:5] == ["memory:", "<unknown>/50%", "2"]

@@ -87,12 +87,12 @@ def _capped(cluster: AnalyzedDump, hpa: Any, body: dict[str, Any], conditions: l
         if not (isinstance(cond, dict) and cond.get("type") == "ScalingLimited" and str(cond.get("status")) == "True"
                 and cond.get("reason") in data["capped"]):
             continue
-        spec, status = as_dict(body.get("spec")), as_dict(body.get("status"))
+        spec = as_dict(body.get("spec"))
         why = (f"held at its maxReplicas ({spec.get('maxReplicas', 'not in the dump')}): ScalingLimited=True, "
                f"{cond['reason']}: {cond.get('message') or 'no message'}")
         if (since := parse_time(cond.get("lastTransitionTime"))) is not None:
             why += f" (since {newest_time_text(cluster, since, hpa) or ago(cluster, since, hpa)})"
-        if (now := hpa_targets(spec, status)) and now != "<none>":
+        if (now := hpa_targets(body)) and now != "<none>":
             why += f"; its metrics now {now}"
         finding = RULE.fail(hpa, ev(hpa, f"{path}[{i}]", "ScalingLimited=True, TooManyReplicas", "DesiredWithinRange"),
                             target=target, why=why[:900])
@@ -119,8 +119,8 @@ def _unknown_targets(hpa: Any, body: dict[str, Any], unknown: str) -> tuple[str,
     spec, status = as_dict(body.get("spec")), as_dict(body.get("status"))
     replicas = status.get("currentReplicas")
     if not (isinstance(replicas, int) and replicas > 0) or hpa.api_version.endswith("v2beta1"):
-        return None  # (v2beta1 says its values in fields of its own, which kubectl's cell does not read)
-    targets = hpa_targets(spec, status)
+        return None  # (v2beta1 keeps the values of its metrics other than Resource in fields of its own)
+    targets = hpa_targets(body)
     if unknown not in targets:
         return None
     return targets, "status.currentMetrics" if spec.get("metrics") else "status.currentCPUUtilizationPercentage"
