@@ -68,6 +68,16 @@ def autoscaler_word(cluster: AnalyzedDump, facts: Iterable[EventFact]) -> Autosc
         under_way = since is not None and timedelta(0) <= since < timedelta(minutes=data["provision_minutes"])
         if under_way:
             text += "; a node is being added for it"
+        elif since is not None and (refused := [f for f in facts if f.reason == "FailedScheduling"]) \
+                and (after := before_capture(cluster, refused[-1])) is not None \
+                and since - after >= timedelta(minutes=data["provision_minutes"]):
+            # the scheduler still turned the pod away after the node's provisioning time: the
+            # node never joined, or joined and does not take it (kubernetes/autoscaler#1980: a spot
+            # group's scale-up 52m before, FailedScheduling 4m before)
+            text += (f"; the scheduler still refused it {age_text(since - after)} after that scale-up "
+                     f"({event_ago(cluster, refused[-1])}), longer than a node takes to join "
+                     f"({data['provision_minutes']} minutes): the node did not come (the group could not launch "
+                     "it: capacity, quota) or does not take the pod")
     return AutoscalerWord(fact=last, text=text, under_way=under_way)
 
 
