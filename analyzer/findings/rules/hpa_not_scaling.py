@@ -1,6 +1,7 @@
 """HorizontalPodAutoscalers that cannot scale their target: no metrics (the metrics API missing,
 pods without requests), or the target's scale unreadable. Their workload then stays at whatever
-size it has, whatever the load."""
+size it has, whatever the load. Read from the HPA's conditions or metrics, else from its
+controller's warning events (a describe's Events pasted alone)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,15 @@ from functools import cache
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
+from analyzer.findings.events import (
+    NOT_NAMED,
+    RECENT,
+    before_capture,
+    clipped,
+    event_ago,
+    events_by_object,
+    not_repeating,
+)
 from analyzer.findings.facts import age_text, ago, ev, known_age, newest_time_text, objects_named
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.findings.versions import DATA
@@ -21,7 +31,7 @@ from analyzer.safeyaml import load_yaml
 
 RULE = RuleMeta(
     id="hpa-not-scaling", title="HorizontalPodAutoscaler cannot scale", severity="warning",
-    category="workloads", requires=("HorizontalPodAutoscaler",),
+    category="workloads",
     message="HorizontalPodAutoscaler {namespace}/{name} (target {target}) cannot scale: {why}",
     remediation="For missing metrics check the metrics API (`kubectl get apiservice v1beta1.metrics.k8s.io`, "
                 "metrics-server's pods) and that every container of the target requests the resource its "
@@ -35,6 +45,20 @@ def _data() -> dict[str, Any]:
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
+    if not cluster.covers("HorizontalPodAutoscaler") and not cluster.covers("Event"):
+        yield RULE.not_applicable("the dump did not collect HorizontalPodAutoscaler or Event",
+                                  missing="HorizontalPodAutoscaler")
+        return
+    judged: set[tuple[str, str]] = set()
+    for finding in _judged_by_object(cluster):
+        judged.add((finding.namespace, finding.name))
+        yield finding
+    if cluster.covers("Event"):
+        yield from _said_by_events(cluster, judged)
+
+
+def _judged_by_object(cluster: AnalyzedDump) -> Iterator[Finding]:
+    """Each HPA the dump holds, judged by its conditions, else by its metrics' current values."""
     data = _data()
     fine: dict[str, list[str]] = data["fine_when_false"]
     for hpa in cluster.objects_of("HorizontalPodAutoscaler"):
@@ -56,7 +80,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             message = str(cond.get("message"))
             if "missing request" in message:
                 why += _unrequested(cluster, hpa, body, ref)
-            elif meaning := next((said for words, said in data["metric_failures"].items() if words in message), ""):
+            elif meaning := next((said for words, said in data["failure_meanings"].items() if words in message), ""):
                 why += f"; {meaning}"
             yield _unless_young(cluster, hpa, data, RULE.fail(
                 hpa, ev(hpa, f"{path}[{i}]", f"{cond['type']}=False", f"{cond['type']}=True"),
@@ -76,6 +100,36 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             hpa, ev(hpa, field, targets, "a current value for each metric"),
             target=target, why=f"no current value for its metric(s) ({said_as} {targets})"
                                f"{_unrequested(cluster, hpa, body, ref)}"))
+
+
+def _said_by_events(cluster: AnalyzedDump, judged: set[tuple[str, str]]) -> Iterator[Finding]:
+    """An HPA the dump holds no verdict on whose controller's warnings say it could not read a
+    metric or its target's scale (FailedGetResourceMetric, FailedComputeMetricsReplicas,
+    FailedGetScale, ...): the newest said, an info once it has not repeated in the hour events live."""
+    data = _data()
+    objects = objects_named(cluster, "HorizontalPodAutoscaler")
+    for (kind, namespace, name), facts in sorted(events_by_object(cluster).items()):
+        if kind != "HorizontalPodAutoscaler" or (namespace, name) in judged:
+            continue
+        hpa = objects.get((namespace, name))
+        if hpa is not None and hpa_conditions(hpa.body())[0]:
+            continue  # its conditions are read, and say it scales (a failure was said above)
+        failed = [f for f in facts if f.type == "Warning" and f.reason in data["event_failures"]]
+        if not failed:
+            continue
+        last = failed[-1]
+        times = sum(f.count for f in failed if f.reason == last.reason)
+        why = f"its controller's {last.reason} warnings, {times} time(s), the last {event_ago(cluster, last)}: " \
+              f"{clipped(last.message, 300)}"
+        if meaning := next((said for words, said in data["failure_meanings"].items() if words in last.message), ""):
+            why += f"; {meaning}"
+        ref = as_dict(as_dict(hpa.body().get("spec")).get("scaleTargetRef")) if hpa is not None else {}
+        evidence = ev(last.event, f"Event.reason ({last.reason})", last.message, "no controller warning")
+        finding = RULE.fail(None, evidence, kind="HorizontalPodAutoscaler", namespace=namespace,
+                            name=name or NOT_NAMED, why=why,
+                            target=f"{ref.get('kind')}/{ref.get('name')}" if ref.get("name") else "not named in the dump")
+        age = before_capture(cluster, last)
+        yield finding.as_info(resolved=not_repeating(cluster, age)) if age is not None and age > RECENT else finding
 
 
 def _capped(cluster: AnalyzedDump, hpa: Any, body: dict[str, Any], conditions: list[Any], path: str,
