@@ -59,8 +59,8 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
 
     capture = cluster.capture_time
     rows = Rows(capture, show_sensitive=getattr(cluster, "show_sensitive", False))
-    pod_nodes = {(o.namespace, o.name): o.view.spec.nodeName
-                 for o in builtin_objects(cluster, "Pod") if o.view.spec.nodeName}
+    pod_nodes = {(o.namespace, o.name): node
+                 for o in builtin_objects(cluster, "Pod") if (node := o.view.spec.nodeName)}
     for collect in COLLECTORS:
         collect(cluster, rows, pod_nodes)
     frame = _frame(rows)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -116,11 +117,13 @@ class Rows:
     def table(self) -> np.ndarray:
         """The facts as one 2-D array of Python objects, a row per fact and a column per COLUMNS
         (in one step: no sequence made per column)."""
-        # column-major: each column is contiguous (Arrow reads a strided one 30 times slower)
-        table = np.empty((len(COLUMNS), len(self.facts)), dtype=object).T
-        if self.facts:
-            table[:] = self.facts
-        return table
+        # Every fact is a tuple of len(COLUMNS) fields (made in this module): read as one flat
+        # run, which numpy takes faster than a list of rows whose shapes it checks one by one
+        # (0.09 s instead of 0.15 s for 212,000 facts), then laid out column-major: each column
+        # contiguous (Arrow reads a strided one 30 times slower).
+        width = len(COLUMNS)
+        flat = np.fromiter(chain.from_iterable(self.facts), dtype=object, count=len(self.facts) * width)
+        return np.asfortranarray(flat.reshape(len(self.facts), width))
 
     def condition(self, ctype: str, status: Any, reason: Any, message: Any) -> tuple[str, str]:
         """A condition transition's masked detail and mark."""
@@ -157,9 +160,13 @@ class Rows:
 Collector = Callable[["ModeledDump", Rows, dict[tuple[str, str], str]], None]
 
 
-def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node: str | None) -> None:
-    _, kind, namespace, name, source = rows.identity(obj)
+def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node: str | None,
+                    identity: tuple[Any, str, str, str, str] | None = None) -> None:
+    """A row per condition transition; `identity` is the object's, where the caller read it."""
+    _, kind, namespace, name, source = identity or rows.identity(obj)
     add = rows.facts.append
+    # (the detail and mark of a condition met before, without a call: replicas repeat them)
+    known_conditions = rows._conditions
     for c in conditions:
         if type(c) is Condition:  # the typed views' (pods, nodes, workloads): read directly
             when = c.lastTransitionTime
@@ -180,7 +187,8 @@ def _condition_rows(rows: Rows, obj: KubeObject, conditions: Iterable[Any], node
                 continue
             ctype, status = getattr(c, "type", None) or "?", getattr(c, "status", None)
             reason, message = getattr(c, "reason", None), getattr(c, "message", None)
-        detail, mark = rows.condition(ctype, status, reason, message)
+        known = known_conditions.get((ctype, status, reason, message))
+        detail, mark = known if known is not None else rows.condition(ctype, status, reason, message)
         add((when, None, kind, namespace, name, "condition", detail, node, mark, source))
 
 
@@ -207,11 +215,13 @@ def metadata_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, 
     add = rows.facts.append
     for obj in cluster.objects:
         key = obj.key
-        if key.kind == "Event":
+        kind = key.kind
+        if kind == "Event":
             continue  # an Event's own creation is its first occurrence: the events collector
         view = obj.view
         meta = view.metadata
-        node = _node_of(obj, pod_nodes)
+        # a Node's own name, a Pod's node (looked up here, not by a call per object of the dump)
+        node = key.name if kind == "Node" else pod_nodes.get((key.namespace, key.name)) if kind == "Pod" else None
         if meta.creationTimestamp:
             _, kind, namespace, name, source = rows.identity(obj)
             add((meta.creationTimestamp, None, kind, namespace, name, "created", "", node, MARK_OTHER,
@@ -273,10 +283,12 @@ def pod_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str],
         view = obj.view
         status = view.status
         node = view.spec.nodeName or None
-        _, kind, namespace, name, source = rows.identity(obj)
+        identity = rows.identity(obj)
+        _, kind, namespace, name, source = identity
         if status.startTime is not None and status.startTime != "":
             add((status.startTime, None, kind, namespace, name, "pod started", "", node, MARK_OTHER, source))
-        _condition_rows(rows, obj, status.conditions or (), node)
+        if status.conditions:
+            _condition_rows(rows, obj, status.conditions, node, identity)
         for group, statuses in (("init container", status.initContainerStatuses),
                                 ("container", status.containerStatuses),
                                 ("ephemeral container", status.ephemeralContainerStatuses)):
@@ -445,15 +457,6 @@ def _lease_rows(rows: Rows, obj: KubeObject, spec: Any) -> None:
 
 def _is_builtin_view(obj: KubeObject) -> bool:
     return type(obj.view) is not ObjectView
-
-
-def _node_of(obj: KubeObject, pod_nodes: dict[tuple[str, str], str]) -> str | None:
-    key = obj.key
-    if key.kind == "Node":
-        return key.name
-    if key.kind == "Pod":
-        return pod_nodes.get((key.namespace, key.name))
-    return None
 
 
 def log_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str], str]) -> None:
