@@ -186,16 +186,15 @@ def _observe_workload(obs: Observations, o: KubeObject, system: bool, oid: str |
     if not system:
         return
     # A DaemonSet and its pods are one component: names and images score once as "Workload".
-    obs.add("workload_name", key.name, oid, WORKLOAD, None)
-    obs.add("system_workload", f"{key.namespace}/{key.name}", oid, WORKLOAD, None)
+    seen = [("workload_name", key.name), ("system_workload", f"{key.namespace}/{key.name}")]
     spec = None
     if kind == "Pod":
         spec = o.view.spec
     elif getattr(o.view.spec, "template", None) is not None:
         spec = o.view.spec.template.spec
     if spec is not None:
-        for image in _images(spec):
-            obs.add("image", image, oid, WORKLOAD, None)
+        seen += (("image", image) for image in _images(spec))
+    obs.add_all(seen, oid, WORKLOAD, None)  # (one call for the object's values, in this order)
 
 
 # The image a kubelet's event names: "Pulling image \"x\"", "Back-off pulling image \"x\"",
