@@ -64,8 +64,10 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
     for collect in COLLECTORS:
         collect(cluster, rows, pod_nodes)
     frame = _frame(rows)
-    unparsed = int(frame["time"].isna().sum())
-    frame = _coded(frame[frame["time"].notna()].reset_index(drop=True))
+    dated = frame["time"].notna()
+    unparsed = len(frame) - int(dated.sum())
+    # (copied without the undated rows only where there are any: the usual dump has none)
+    frame = _coded(frame[dated].reset_index(drop=True) if unparsed else frame)
     installs = install_windows(frame)
     restarts = node_restarts(frame, Counter(pod_nodes.values()), cluster_restart_moments(cluster))
     spans = during_install(restarts, installs) + installs
