@@ -409,3 +409,27 @@ def test_a_row_younger_than_the_one_before_starts_its_own_history() -> None:
     cluster = analyzer.load("$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\nweb    0/1     Error     0          9h\n"
                             "$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\nweb    1/1     Running   0          2m\n")
     assert not any("row changed" in line for line in render(cluster.timeline, "text").splitlines())
+
+
+def test_the_facts_table_holds_each_fact_as_one_row_column_by_column() -> None:
+    """`Rows.table` reads the facts as one flat run: the cells the plain conversion of the list of
+    rows gives, each column contiguous (Arrow reads it so), and a field holding a list kept as
+    one cell (the flat run must not shift the fields after it)."""
+    import numpy as np
+
+    from analyzer.timeline.facts import COLLECTORS, COLUMNS, Rows
+
+    cluster = analyzer.load(str(SAMPLE_DUMPS / "kubeadm"))
+    rows = Rows(cluster.capture_time)
+    for collect in COLLECTORS:
+        collect(cluster, rows, {})
+    table = rows.table()
+    plain = np.empty((len(rows.facts), len(COLUMNS)), dtype=object)
+    plain[:] = rows.facts
+    assert len(rows.facts) > 100 and table.shape == plain.shape and table.flags.f_contiguous
+    assert table.tolist() == plain.tolist()
+
+    rows.facts.append(("2024-05-01T10:00:00Z", None, "Pod", "ns", "p", "fact", ["a", "b"], None, "", "f.yaml:1"))
+    last = rows.table()[-1]
+    assert last.shape == (len(COLUMNS),) and last[6] == ["a", "b"] and last[9] == "f.yaml:1"
+    assert Rows(None).table().shape == (0, len(COLUMNS))
