@@ -77,7 +77,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("instance_type", "category", "node.kubernetes.io/instance-type (or beta label)"),
         ("zone", "category", "topology.kubernetes.io/zone (or failure-domain beta label)"),
         ("region", "category", "topology.kubernetes.io/region"),
-        ("os", "category", "nodeInfo.operatingSystem / kubernetes.io/os"),
+        ("os", "category", "nodeInfo.operatingSystem / kubernetes.io/os, else windows or linux by osImage and kernelVersion (a pasted -o wide row)"),
         ("arch", "category", "nodeInfo.architecture / kubernetes.io/arch"),
         ("os_image", "category", "nodeInfo.osImage"),
         ("kernel_version", "category", "nodeInfo.kernelVersion"),

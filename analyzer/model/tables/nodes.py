@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.kube.platform import node_os
 from analyzer.kube.quantities import quantities
 from analyzer.kube.views import Condition, NodeView, Taint
 from analyzer.model.frame import columns_from_rows, to_frame
@@ -122,8 +123,7 @@ def build(cluster: Dump) -> dict[str, pd.DataFrame]:
             _label(labels, "topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone"),
             _label(labels, "topology.kubernetes.io/region",
                    "failure-domain.beta.kubernetes.io/region"),
-            (info.operatingSystem if info else None)
-            or _label(labels, "kubernetes.io/os", "beta.kubernetes.io/os"),
+            node_os(info, labels),
             (info.architecture if info else None)
             or _label(labels, "kubernetes.io/arch", "beta.kubernetes.io/arch"),
             info.osImage if info else None, info.kernelVersion if info else None,
