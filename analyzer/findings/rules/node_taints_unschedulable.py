@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, knows_labels, knows_taints
+from analyzer.findings.placement import BLOCKING, tolerates
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
 
@@ -19,27 +20,6 @@ RULE = RuleMeta(
     message="Pod {namespace}/{name} is unscheduled and every eligible node has a taint it does not tolerate ({taints})",
     remediation="Add the matching toleration to the workload, remove the taint from some nodes, or add a node pool without it.",
 )
-BLOCKING = ("NoSchedule", "NoExecute")
-
-
-def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
-    """Whether any toleration matches the taint (key, value, effect; Exists without key = all).
-
-    >>> from analyzer.kube.views import Taint
-    >>> tolerates([{"operator": "Exists"}], Taint(key="a", effect="NoSchedule"))
-    True
-    >>> tolerates([{"key": "a", "value": "x", "effect": "NoSchedule"}], Taint(key="a", value="y", effect="NoSchedule"))
-    False
-    """
-    for t in tolerations:
-        if t.get("effect") and t.get("effect") != taint.effect:
-            continue
-        if t.get("operator") == "Exists":
-            if not t.get("key") or t.get("key") == taint.key:
-                return True
-        elif t.get("key") == taint.key and str(t.get("value") or "") == str(taint.value or ""):
-            return True
-    return False
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:

@@ -13,6 +13,7 @@ from analyzer.findings.facts import (
     selected_pods,
     selector_matches,
 )
+from analyzer.findings.placement import tainted_off, template_spec
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -77,7 +78,8 @@ def scaled_to_zero(cluster: AnalyzedDump, svc) -> str:
     """ "Deployment longhorn-ui that makes these pods is scaled to 0" when a workload of the
     Service's namespace, whose pod template the selector matches, asks for 0 replicas, or a
     DaemonSet of them is to run on no node (a Linux cluster's windows-exporter: its node
-    selector kubernetes.io/os=windows matches none); '' when none does. A pasted `-o wide` row
+    selector kubernetes.io/os=windows matches none, not nodes it selects whose taints it does not
+    tolerate); '' when none does. A pasted `-o wide` row
     holds no template, but its SELECTOR: the labels every pod of it carries."""
     for obj in cluster.objects_of("Deployment", "StatefulSet", "ReplicaSet", "DaemonSet"):
         if obj.namespace != svc.namespace:
@@ -95,6 +97,8 @@ def scaled_to_zero(cluster: AnalyzedDump, svc) -> str:
         if labels and selector_matches(svc.view.spec.selector, labels):
             if obj.kind != "DaemonSet":
                 return f"{obj.kind} {obj.name} that makes these pods is scaled to 0"
+            if obj.view.text is None and tainted_off(template_spec(obj), list(cluster.objects_of("Node"))):
+                continue  # nodes it selects are tainted against it: not by design (daemonset-tainted-off)
             node_selector = getattr(template.spec, "nodeSelector", None) if template is not None else None
             where = ", ".join(f"{k}={v}" for k, v in sorted((node_selector or {}).items()))
             return (f"DaemonSet {obj.name} that makes these pods is to run on no node"

@@ -1,0 +1,98 @@
+"""Where a pod template may run: the nodes its node selector and required node affinity pick,
+and the taints it does not tolerate on them (what keeps a DaemonSet off the nodes it names)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from analyzer.findings.facts import knows_labels, knows_taints, selector_matches
+
+if TYPE_CHECKING:
+    from analyzer.ingest.records import KubeObject
+    from analyzer.kube.views import Taint
+
+BLOCKING = ("NoSchedule", "NoExecute")
+# Taints a node's state puts on it and lifts with it (not ready, pressure, cordoned, not yet
+# initialised, being scaled down): the DaemonSet controller tolerates most of them by itself, and
+# the node rules say the rest; they are not what keeps a DaemonSet off a node for good.
+_TRANSIENT_PREFIXES = ("node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", "ToBeDeletedBy")
+
+
+def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
+    """Whether any toleration matches the taint (key, value, effect; Exists without key = all).
+
+    >>> from analyzer.kube.views import Taint
+    >>> tolerates([{"operator": "Exists"}], Taint(key="a", effect="NoSchedule"))
+    True
+    >>> tolerates([{"key": "a", "value": "x", "effect": "NoSchedule"}], Taint(key="a", value="y", effect="NoSchedule"))
+    False
+    """
+    for t in tolerations:
+        if t.get("effect") and t.get("effect") != taint.effect:
+            continue
+        if t.get("operator") == "Exists":
+            if not t.get("key") or t.get("key") == taint.key:
+                return True
+        elif t.get("key") == taint.key and str(t.get("value") or "") == str(taint.value or ""):
+            return True
+    return False
+
+
+def taint_text(taint: Taint) -> str:
+    """A taint as kubectl writes it: `os=windows:NoSchedule`."""
+    return f"{taint.key}{'=' + taint.value if taint.value else ''}:{taint.effect}"
+
+
+def template_spec(workload: KubeObject) -> dict[str, Any]:
+    """A workload's pod template spec as written (the typed view keeps no affinity)."""
+    return (((workload.body().get("spec") or {}).get("template") or {}).get("spec")) or {}
+
+
+def tainted_off(template_spec: dict[str, Any], nodes: list[KubeObject]) -> list[tuple[KubeObject, list[Taint]]]:
+    """The nodes a pod template's node selector and required node affinity pick whose lasting
+    taints it does not tolerate, each with those taints; only nodes whose labels and taints the
+    dump holds (its cases: tests/findings/cases/daemonset-tainted-off.yaml).
+    """
+    tolerations = template_spec.get("tolerations") or []
+    found = []
+    for node in nodes:
+        if not (knows_labels(node) and knows_taints(node)):
+            continue
+        if not picks(template_spec, node.name, node.view.metadata.labels or {}):
+            continue
+        untolerated = [t for t in node.view.spec.taints or ()
+                       if t.effect in BLOCKING and not str(t.key or "").startswith(_TRANSIENT_PREFIXES)
+                       and not tolerates(tolerations, t)]
+        if untolerated:
+            found.append((node, untolerated))
+    return found
+
+
+def picks(template_spec: dict[str, Any], node_name: str, labels: dict[str, Any]) -> bool:
+    """Whether a pod template's nodeSelector and required node affinity admit a node.
+
+    >>> spec = {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+    ...     {"nodeSelectorTerms": [{"matchExpressions": [
+    ...         {"key": "type", "operator": "NotIn", "values": ["virtual-kubelet"]}]}]}}}}
+    >>> picks(spec, "n1", {"kubernetes.io/os": "windows"}), picks(spec, "vk", {"type": "virtual-kubelet"})
+    (True, False)
+    """
+    selector = template_spec.get("nodeSelector") or {}
+    if selector and not selector_matches(selector, labels):
+        return False
+    required = (((template_spec.get("affinity") or {}).get("nodeAffinity") or {})
+                .get("requiredDuringSchedulingIgnoredDuringExecution") or {})
+    terms = required.get("nodeSelectorTerms") or []
+    # The terms are ORed; a term's expressions and fields are ANDed (fields: metadata.name only).
+    return not terms or any(_term_admits(term, node_name, labels) for term in terms)
+
+
+def _term_admits(term: dict[str, Any], node_name: str, labels: dict[str, Any]) -> bool:
+    expressions = term.get("matchExpressions") or []
+    fields = term.get("matchFields") or []
+    if not expressions and not fields:
+        return False  # an empty term matches no node
+    if expressions and not selector_matches({"matchExpressions": expressions}, labels):
+        return False
+    return all(selector_matches({"matchExpressions": [{**f, "key": "name"}]}, {"name": node_name})
+               for f in fields if f.get("key") == "metadata.name")
