@@ -133,6 +133,41 @@ def test_the_helm_chart_s_cluster_autoscaler_is_the_autoscaler_whatever_its_rele
     assert catalog.match("coredns-autoscaler", ()).name != "cluster-autoscaler"
 
 
+# The kube-system pods of an aks-engine cluster with two Windows nodes, as
+# kubernetes-sigs/azuredisk-csi-driver#553's CI printed them (trimmed, the namespace column
+# added): azure-cni-networkmonitor (an AKS DaemonSet as well, Azure/AKS#820) was of no role.
+AKS_ENGINE_WINDOWS_PODS = """\
+NAMESPACE     NAME                                            READY   STATUS    RESTARTS   AGE   IP             NODE                    NOMINATED NODE   READINESS GATES
+kube-system   azure-cni-networkmonitor-tq245                  1/1     Running   0          49m   10.255.255.5   k8s-master-36832705-0   <none>           <none>
+kube-system   azure-ip-masq-agent-hnnvf                       1/1     Running   0          49m   10.255.255.5   k8s-master-36832705-0   <none>           <none>
+kube-system   coredns-56db558fb9-jqm7k                        1/1     Running   0          50m   10.240.0.90    k8s-master-36832705-0   <none>           <none>
+kube-system   csi-azuredisk-controller-67bc4787b5-w2v4n       5/5     Running   0          47m   10.255.255.5   k8s-master-36832705-0   <none>           <none>
+kube-system   csi-azuredisk-node-win-nldq6                    3/3     Running   12         47m   10.240.0.10    3683k8s001              <none>           <none>
+"""
+
+
+def test_windows_pools_system_workloads_have_their_roles(tmp_path) -> None:
+    path = tmp_path / "pods.txt"
+    path.write_text(AKS_ENGINE_WINDOWS_PODS, encoding="utf-8")
+    components = analyzer.load(path).tables.components
+    roles = dict(zip(components["name"], components["role"], strict=True))
+    assert roles["azure-cni-networkmonitor"] == "cni" and roles["csi-azuredisk-node-win"] == "csi"
+    assert "unknown" not in roles.values(), roles
+    catalog = load_catalog()
+    # EKS's legacy Windows support as `eksctl utils install-vpc-controllers` creates it
+    # (eksctl-io/eksctl#1452: Deployment.apps/vpc-resource-controller; #2721's pod
+    # vpc-admission-webhook-54f799f5c-hmt6m), the owner's install, not the provider's
+    for name in ("vpc-resource-controller", "vpc-admission-webhook"):
+        entry = catalog.match(name, ())
+        assert (entry.name, entry.role, entry.user_installed) == ("vpc-resource-controller", "cni", True)
+    # the SMB CSI driver's Windows node plugin (kubernetes-csi/csi-driver-smb#225) and the Secrets
+    # Store driver's chart as Azure/secrets-store-csi-driver-provider-azure#336 lists it; AKS's own
+    # Key Vault add-on keeps its entry
+    assert catalog.match("csi-smb-node-win", ()).role == "csi"
+    assert catalog.match("csi-secrets-store-secrets-store-csi-driver-windows", ()).name == "secrets-store-csi-driver"
+    assert catalog.match("aks-secrets-store-csi-driver-windows", ()).name == "aks-secrets-store-csi-driver"
+
+
 # A GKE lab write-up's `kubectl get pods --all-namespaces` (Anthos Service Mesh on GKE, code index
 # id 13860805360), trimmed: Google Managed Prometheus's collection runs beside its operator in
 # gmp-system as `collector`, `rule-evaluator` and `alertmanager`, names plain enough that only their
