@@ -418,15 +418,19 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
             right.set_axis_off()
             right.text(0.5, 0.5, "no Node objects in this dump", ha="center")
         else:
-            versions = Counter(
-                f"{v or '?'} / {r or '?'}"
-                for v, r in zip(nodes["kubelet_version"].astype("string").fillna(""),
-                                nodes["runtime_name"].astype("string").fillna(""), strict=True))
+            kinds = [nodes["kubelet_version"].astype("string").fillna(""),
+                     nodes["runtime_name"].astype("string").fillna("")]
+            # A Windows pool beside Linux ones (same kubelet, same runtime) is a bar of its own.
+            systems = nodes["os"].astype("string").fillna("")
+            mixed_os = systems[systems != ""].nunique() > 1
+            if mixed_os:
+                kinds.append(systems)
+            versions = Counter(" / ".join(part or "?" for part in parts) for parts in zip(*kinds, strict=True))
             items = sorted(versions.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
             right.barh(range(len(items)), [n for _, n in items], color="#4c78a8")
             right.set_yticks(range(len(items)), [_short(k, 34) for k, _ in items], fontsize=7)
             right.invert_yaxis()
-            right.set_title(f"Nodes by kubelet / runtime ({len(nodes)} nodes)")
+            right.set_title(f"Nodes by kubelet / runtime{' / OS' if mixed_os else ''} ({len(nodes)} nodes)")
         for ax in (left, right):
             ax.spines[["top", "right"]].set_visible(False)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -306,6 +306,28 @@ def test_charts_count_what_the_tables_hold(name: str) -> None:
     assert len(nodes.axes[0].patches) == 2 * len(cluster.tables["nodes"])
 
 
+# kubernetes-sigs/sig-windows-tools#378's `k get nodes -o wide` (trimmed): four Ubuntu nodes and two
+# Windows Server 2022 workers, all on kubelet v1.31.1 and containerd 1.7.22, were one bar.
+MIXED_OS_NODES = """\
+NAME                      STATUS   ROLES           AGE   VERSION   INTERNAL-IP    EXTERNAL-IP    OS-IMAGE                       KERNEL-VERSION      CONTAINER-RUNTIME
+clippy-md-0-2kt4j-4wthh   Ready    <none>          43h   v1.31.1   10.13.18.42    10.13.18.42    Ubuntu 20.04.6 LTS             5.4.0-195-generic   containerd://1.7.22
+clippy-nn78j              Ready    control-plane   43h   v1.31.1   10.13.18.8     10.13.18.8     Ubuntu 20.04.6 LTS             5.4.0-195-generic   containerd://1.7.22
+cw2-ptmtr-nwbvs           Ready    <none>          25h   v1.31.1   10.12.12.157   10.12.12.157   Windows Server 2022 Standard   10.0.20348.2700     containerd://1.7.22
+"""
+
+
+def test_a_windows_pool_is_a_bar_of_its_own(tmp_path) -> None:
+    path = tmp_path / "nodes.txt"
+    path.write_text(MIXED_OS_NODES, encoding="utf-8")
+    right = node_distribution(analyzer.load(path)).axes[1]
+    assert [t.get_text() for t in right.get_yticklabels()] == ["v1.31.1 / containerd / linux",
+                                                               "v1.31.1 / containerd / windows"]
+    assert right.get_title() == "Nodes by kubelet / runtime / OS (3 nodes)"
+    # one OS: the bars and title as before
+    assert node_distribution(analyzer.load(str(SAMPLE_DUMPS / "oke"))).axes[1].get_title().startswith(
+        "Nodes by kubelet / runtime (")
+
+
 def test_no_pyplot_state_is_touched() -> None:
     import sys
 
