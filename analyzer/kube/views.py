@@ -160,6 +160,12 @@ class Capabilities(Struct, gc=False):
     drop: list[str] | None = None
 
 
+class WindowsOptions(Struct, gc=False):
+    # A HostProcess container runs on the Windows host itself: the host's access, as privileged.
+    hostProcess: bool | None = None
+    runAsUserName: str | None = None
+
+
 class SecurityContext(Struct, gc=False):
     privileged: bool | None = None
     runAsUser: int | None = None
@@ -167,6 +173,7 @@ class SecurityContext(Struct, gc=False):
     allowPrivilegeEscalation: bool | None = None
     readOnlyRootFilesystem: bool | None = None
     capabilities: Capabilities | None = None
+    windowsOptions: WindowsOptions | None = None
 
 
 class VolumeMount(Struct, gc=False):
@@ -232,6 +239,7 @@ class PodSecurityContext(Struct, gc=False):
     runAsNonRoot: bool | None = None
     runAsGroup: int | None = None
     fsGroup: int | None = None
+    windowsOptions: WindowsOptions | None = None
 
 
 class PodSpec(Struct, gc=False):

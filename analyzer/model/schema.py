@@ -164,7 +164,7 @@ TABLES: tuple[TableSpec, ...] = (
         ("liveness_probe", "bool", "Has a liveness probe"),
         ("readiness_probe", "bool", "Has a readiness probe"),
         ("startup_probe", "bool", "Has a startup probe"),
-        ("privileged", "bool", "securityContext.privileged"),
+        ("privileged", "bool", "securityContext.privileged, or true for a Windows HostProcess container (windowsOptions.hostProcess, its own or the pod's)"),
         ("run_as_user", "int", "Effective runAsUser (container, else pod)"),
         ("run_as_non_root", "bool", "Effective runAsNonRoot (container, else pod)"),
         ("allow_privilege_escalation", "bool", "securityContext.allowPrivilegeEscalation"),

@@ -19,6 +19,7 @@ from analyzer.kube.views import (
     PodIP,
     PodSecurityContext,
     PodView,
+    SecurityContext,
 )
 from analyzer.model.frame import (
     cast_column,
@@ -143,10 +144,20 @@ def container_spec_row(ctype: str, c: Container, psc: PodSecurityContext | None
         requests[0], limits[0], requests[1], limits[1], requests[2], limits[2], unreadable,
         ports_text(c) if c.ports else None,
         c.livenessProbe is not None, c.readinessProbe is not None, c.startupProbe is not None,
-        sc.privileged if sc else None, run_as_user, non_root,
+        _privileged(sc, psc), run_as_user, non_root,
         sc.allowPrivilegeEscalation if sc else None, sc.readOnlyRootFilesystem if sc else None,
         caps, c.imagePullPolicy, len(c.env or ()) + len(c.envFrom or ()),
     )
+
+
+def _privileged(sc: SecurityContext | None, psc: PodSecurityContext | None) -> bool | None:
+    """securityContext.privileged, or True for a Windows HostProcess container (its own
+    windowsOptions.hostProcess, else the pod's): it runs on the host with the host's access."""
+    own = sc.windowsOptions.hostProcess if sc is not None and sc.windowsOptions is not None else None
+    pods = psc.windowsOptions.hostProcess if psc is not None and psc.windowsOptions is not None else None
+    if own or (own is None and pods):
+        return True
+    return sc.privileged if sc else None
 
 
 def _ready_and_scheduled(conditions: list[Condition] | None
