@@ -9,9 +9,10 @@ from typing import Any
 from analyzer.kube.views import NodeInfo
 
 # A Windows kubelet reports the registry's ProductName ("Windows Server 2019 Datacenter", the
-# semi-annual channel's "Windows Server Datacenter") and the build as its kernel (10.0.17763.1935);
-# no Linux kernel is numbered 10.0 with a five-digit part.
-_WINDOWS_IMAGE = re.compile(r"windows\b", re.IGNORECASE)
+# semi-annual channel's "Windows Server Datacenter"; before 1.9 "Microsoft Windows [Version
+# 10.0.14393]", kubernetes/kubernetes#50396) and the build as its kernel (10.0.17763.1935); no Linux
+# kernel is numbered 10.0 with a five-digit part.
+_WINDOWS_IMAGE = re.compile(r"(microsoft )?windows\b", re.IGNORECASE)
 _WINDOWS_KERNEL = re.compile(r"10\.0\.\d{5}(\.|$)")
 _OS_LABELS = ("kubernetes.io/os", "beta.kubernetes.io/os")
 
@@ -26,6 +27,8 @@ def node_os(info: NodeInfo | None, labels: dict[str, Any] | None) -> str | None:
         >>> node_os(NodeInfo(osImage="Windows Server 2022 Datacenter"), None)
         'windows'
         >>> node_os(NodeInfo(kernelVersion="10.0.17763.1397"), None)
+        'windows'
+        >>> node_os(NodeInfo(osImage="Microsoft Windows [Version 10.0.14393]"), None)
         'windows'
         >>> node_os(NodeInfo(osImage="Ubuntu 18.04.4 LTS", kernelVersion="5.3.0-1028-azure"), None)
         'linux'
