@@ -14,8 +14,10 @@ if TYPE_CHECKING:
 BLOCKING = ("NoSchedule", "NoExecute")
 # Taints a node's state puts on it and lifts with it (not ready, pressure, cordoned, not yet
 # initialised, being scaled down): the DaemonSet controller tolerates most of them by itself, and
-# the node rules say the rest; they are not what keeps a DaemonSet off a node for good.
-_TRANSIENT_PREFIXES = ("node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", "ToBeDeletedBy")
+# the node rules say the rest, as they do of a node being scaled down or replaced; they are not
+# what keeps a DaemonSet off a node for good.
+_TRANSIENT_PREFIXES = ("node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", "ToBeDeletedBy",
+                       "karpenter.sh/disruption")
 
 
 def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:

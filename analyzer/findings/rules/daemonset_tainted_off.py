@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import ev
-from analyzer.findings.placement import taint_text, tainted_off, template_spec
+from analyzer.findings.facts import ev, knows_labels
+from analyzer.findings.placement import picks, taint_text, tainted_off, template_spec
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -29,6 +29,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         off = tainted_off(spec, nodes)
         if not off:
             continue  # it selects no node the dump knows (a Windows DaemonSet on a Linux cluster)
+        # Said only where the taints account for every node it selects: a selected node without
+        # such a taint, or one whose labels or taints the dump does not show, leaves its 0
+        # desired to another cause (a status not yet updated).
+        selected = [n for n in nodes if not knows_labels(n) or picks(spec, n.name, n.view.metadata.labels or {})]
+        if len(off) != len(selected):
+            continue
         taints = sorted({taint_text(t) for _node, ts in off for t in ts})
         names = [node.name for node, _ts in off]
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
