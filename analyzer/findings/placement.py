@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.facts import knows_labels, knows_taints, selector_matches
+from analyzer.findings.removal import AUTOSCALER_TAINT, KARPENTER_TAINTS
 
 if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
@@ -16,8 +17,8 @@ BLOCKING = ("NoSchedule", "NoExecute")
 # initialised, being scaled down): the DaemonSet controller tolerates most of them by itself, and
 # the node rules say the rest, as they do of a node being scaled down or replaced; they are not
 # what keeps a DaemonSet off a node for good.
-_TRANSIENT_PREFIXES = ("node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", "ToBeDeletedBy",
-                       "karpenter.sh/disruption")
+_TRANSIENT_PREFIXES = ("node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", AUTOSCALER_TAINT,
+                       *KARPENTER_TAINTS)
 
 
 def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
