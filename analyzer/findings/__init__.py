@@ -19,6 +19,7 @@ from analyzer.findings.logs import with_log_evidence
 from analyzer.findings.managed import mark_managed
 from analyzer.findings.registry import RuleError, load_rules, run_rule, select_rules
 from analyzer.findings.render import message, to_frame, to_records
+from analyzer.findings.said import mark_said
 from analyzer.findings.toolmade import mark_tool_made
 from analyzer.findings.types import Evidence, Finding, Rule, RuleMeta, sorted_findings
 from analyzer.memo import once_per
@@ -49,6 +50,7 @@ def collect_findings(
     findings = with_log_evidence(findings, cluster)
     findings = mark_managed(cluster, findings)
     findings = mark_tool_made(cluster, findings)
+    findings = mark_said(findings)
     if not show_sensitive:
         findings = [_masked(f) for f in findings]
     return sorted_findings(findings)

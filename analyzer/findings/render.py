@@ -14,7 +14,7 @@ from analyzer.findings.types import SEVERITIES, Evidence, Finding, Rule, RuleMet
 from analyzer.model.frame import cast_column
 
 COLUMNS = ("rule", "severity", "status", "category", "kind", "namespace", "name", "message",
-           "evidence", "remediation", "source", "incident", "managed", "resolved", "alike")
+           "evidence", "remediation", "source", "incident", "managed", "resolved", "alike", "said_by")
 # Incidents shown in full (with their findings) at the top of a text or Markdown listing.
 TOP_INCIDENTS = 3
 
@@ -86,8 +86,42 @@ def to_records(findings: Iterable[Finding], metas: dict[str, RuleMeta],
             "remediation": f.remediation, "source": f.source,
             "incident": of[id(f)].summary() if id(f) in of else None,
             "managed": f.managed, "resolved": f.resolved, "alike": list(f.alike),
+            "said_by": _said_by(f),
         })
     return out
+
+
+def _said_by(f: Finding) -> dict[str, Any] | None:
+    """The finding that already says this one (`analyzer.findings.said`), or None."""
+    if not f.said_by:
+        return None
+    rule, kind, namespace, name = f.said_by
+    return {"rule": rule, "object": {"kind": kind, "namespace": namespace, "name": name}}
+
+
+def _record_key(r: dict[str, Any]) -> tuple[str, str, str, str]:
+    o = r["object"]
+    return (r["rule"], o["kind"], o["namespace"], o["name"])
+
+
+def said_under(records: list[dict[str, Any]]) -> dict[tuple[str, str, str, str], list[dict[str, Any]]]:
+    """The records another listed record says (their `said_by`), by that record's rule and
+    object: a listing prints them under it. A record whose sayer the listing does not hold (a
+    severity or rule filter left it out) is not among them: it is listed in its own place."""
+    listed = {_record_key(r) for r in records if r["status"] == "fail"}
+    under: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        by = r.get("said_by")
+        if r["status"] == "fail" and by:
+            key = (by["rule"], by["object"]["kind"], by["object"]["namespace"], by["object"]["name"])
+            if key in listed:
+                under.setdefault(key, []).append(r)
+    return under
+
+
+def _said_text(rs: list[dict[str, Any]]) -> str:
+    """How many records of a listing are printed under another's, for its counts."""
+    return f"; {len(rs)} of them listed under the finding that says the same" if rs else ""
 
 
 # json.dumps(..., sort_keys=True, default=str) with one encoder, not a new one per finding.
@@ -136,6 +170,8 @@ def to_frame(findings: Sequence[Finding], metas: dict[str, RuleMeta],
         "incident": [of[id(f)].id if id(f) in of else None for f in findings],
         "managed": [f.managed for f in findings], "resolved": [f.resolved for f in findings],
         "alike": [", ".join(f.alike) if f.alike else None for f in findings],
+        # the finding that already says it: "pod-pending Pod kube-system/coredns-74ff55c5b-9rptk"
+        "said_by": [f"{f.said_by[0]} {object_ref(*f.said_by[1:])}" if f.said_by else None for f in findings],
     }
     # (text columns as the tables make them: Arrow strings straight from the lists)
     frame = pd.DataFrame({c: cast_column(columns[c], "str") for c in COLUMNS}, columns=list(COLUMNS))
@@ -231,18 +267,24 @@ def as_text(records: list[dict[str, Any]], incidents: Sequence[dict[str, Any]] |
             lines.append("")
         lines.append("ALL FINDINGS")
     fails = [r for r in records if r["status"] == "fail"]
+    under = said_under(records)
+    nested = {id(r) for rs in under.values() for r in rs}
     for sev in SEVERITIES:
         group = [r for r in fails if r["severity"] == sev]
         if not group:
             continue
-        lines.append(f"{sev.upper()} ({len(group)})")
+        lines.append(f"{sev.upper()} ({len(group)}{_said_text([r for r in group if id(r) in nested])})")
         for r in group:
+            if id(r) in nested:
+                continue
             lines.append(f"  [{r['rule']}] {r['message']}")
             for e in r["evidence"]:
                 where = f"  ({e['source']}:{e['line']})" if e["source"] and e["line"] else (
                     f"  ({e['source']})" if e["source"] else "")
                 expected = f", expected {e['expected']}" if e["expected"] not in (None, "") else ""
                 lines.append(f"      {e['field']} = {e['seen']}{expected}{where}")
+            lines += [f"      also in [{s['rule']}] ({s['severity']}): {s['message']}"
+                      for s in under.get(_record_key(r), ())]
         lines.append("")
     na = sorted({(r["rule"], r["message"]) for r in records if r["status"] == "not_applicable"})
     if na:
@@ -292,11 +334,19 @@ def as_markdown(records: list[dict[str, Any]], incidents: Sequence[dict[str, Any
             out += [f"| `{rule}` {_md_cell(title)} | {len(rs)} | {_md_cell(_objects(rs))} |" for rule, title, rs in hygiene]
             out.append("")
     if fails:
+        under = said_under(records)
+        nested = {id(r) for rs in under.values() for r in rs}
         out += ["## All findings", ""]
+        if nested:
+            out += [f"{len(nested)} of them said in the evidence of the finding that says the same.", ""]
         out += ["| severity | rule | object | message | evidence |", "|---|---|---|---|---|"]
         for r in fails:
+            if id(r) in nested:
+                continue
             o = r["object"]
-            evidence = "; ".join(f"`{e['field']}` = {e['seen']}" for e in r["evidence"])
+            evidence = "; ".join([*(f"`{e['field']}` = {e['seen']}" for e in r["evidence"]),
+                                  *(f"also in `{s['rule']}` ({s['severity']}): {s['message']}"
+                                    for s in under.get(_record_key(r), ()))])
             out.append("| " + " | ".join(_md_cell(x) for x in (
                 r["severity"], r["rule"], object_ref(o["kind"], o["namespace"], o["name"]),
                 r["message"], evidence)) + " |")
@@ -332,7 +382,7 @@ def as_sarif(records: list[dict[str, Any]], rules: Sequence[Rule], version: str,
             "properties": {"object": rec["object"], "evidence": rec["evidence"],
                            "incident": rec.get("incident"),
                            "managed": rec.get("managed", ""), "resolved": rec.get("resolved", ""),
-                           "alike": rec.get("alike", [])},
+                           "alike": rec.get("alike", []), "said_by": rec.get("said_by")},
         }
         located = [e for e in rec["evidence"] if e["source"]]
         if located:

@@ -60,6 +60,9 @@ class Finding:
     # The other pods of the same controller that this hygiene finding stands for (their
     # template gave them the same spec: `analyzer.findings.alike`), by name.
     alike: tuple[str, ...] = ()
+    # The finding that already says what this one does (rule, kind, namespace, name): a group
+    # of warning events another finding quotes (`analyzer.findings.said`), listed under it.
+    said_by: tuple[str, str, str, str] | tuple[()] = ()
 
     def as_info(self, *, resolved: str = "", managed: str = "") -> Finding:
         """This finding demoted to info, saying why (resolved since, or provider-managed)."""

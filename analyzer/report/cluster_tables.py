@@ -93,7 +93,7 @@ def cluster_tables(facts: dict[str, Any]) -> dict[str, Table]:
             Column("severity", "severity", classes=SEVERITY), Column("rule", "rule"),
             Column("category", "category"), Column("kind", "kind"), Column("namespace", "namespace"),
             Column("name", "name"), Column("message", "message", wrap=True),
-            Column("incident", "incident")],
+            Column("incident", "incident"), Column("said_by", "said by", wrap=True)],
             f["rows"], namespace="namespace", what="failed checks",
             export="kda findings {dump} --format json")
         out["rules"] = Table("rules", [

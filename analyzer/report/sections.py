@@ -454,7 +454,7 @@ def services_section(cluster: Cluster) -> dict[str, Any]:
 
 
 SEVERITY_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
-FINDING_COLUMNS = ["severity", "rule", "category", "kind", "namespace", "name", "message", "incident"]
+FINDING_COLUMNS = ["severity", "rule", "category", "kind", "namespace", "name", "message", "incident", "said_by"]
 EXAMPLES = 5  # objects named per rule in the summary
 
 
@@ -466,10 +466,14 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     rows = records(failed, FINDING_COLUMNS, limit=None)
     for row in rows:
         row.setdefault("incident", None)  # findings before the incidents stage carry none
+        row.setdefault("said_by", None)
     # a hygiene finding said once for its controller's pods (`alike`): each counts as an object
     alike = {i: names.split(", ") for i, names in enumerate(failed["alike"].tolist())
              if isinstance(names, str) and names} if "alike" in failed else {}
+    # a finding another one already says (warning events pod-pending quotes): counted, and said so
+    said = failed["said_by"].notna().tolist() if "said_by" in failed else [False] * len(rows)
     rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    said_by_rule: Counter[tuple[str, str]] = Counter()
     firsts: list[int] = []
     objects: dict[tuple[str, str], set[tuple[Any, Any, Any]]] = {}
     for i, row in enumerate(rows):
@@ -478,13 +482,14 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
         if not items:
             firsts.append(i)
         items.append(row)
+        said_by_rule[key] += bool(said[i])
         named = objects.setdefault(key, set())
         named.add((row["kind"], row["namespace"], row["name"]))
         named.update((row["kind"], row["namespace"], other) for other in alike.get(i, ()))
     # a rule's evidence and remediation are those of its first failure: only those are read
-    said = records(failed.iloc[firsts], ["evidence", "remediation"], limit=None)
+    told = records(failed.iloc[firsts], ["evidence", "remediation"], limit=None)
     by_rule = []
-    for ((severity, rule), items), more in zip(rules.items(), said, strict=True):
+    for ((severity, rule), items), more in zip(rules.items(), told, strict=True):
         first = {**items[0], **more}
         by_rule.append({
             "rule": rule, "severity": severity, "category": first["category"], "count": len(items),
@@ -494,6 +499,7 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
             "message": first["message"], "remediation": first["remediation"],
             "evidence": json.loads(first["evidence"]) if first.get("evidence") else [],
             "objects": len(objects[(severity, rule)]),
+            "said_elsewhere": said_by_rule[(severity, rule)],
             "examples": _examples(items),
         })
     by_rule.sort(key=lambda r: (SEVERITY_ORDER.get(r["severity"], 9), -r["count"], r["rule"]))
@@ -501,7 +507,7 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     for row in rows:
         by_severity.setdefault(str(row["severity"]), []).append(row)
     skipped = f[f["status"] == "not_applicable"]
-    # the rows hold FINDING_COLUMNS, in that order ("incident" last, added where absent)
+    # the rows hold FINDING_COLUMNS, in that order ("incident", "said_by" last, added where absent)
     table = sorted(rows, key=lambda r: SEVERITY_ORDER.get(str(r["severity"]), 9))
     return {
         "total": len(rows),

@@ -1,0 +1,145 @@
+"""Warning events another finding already says are listed once, under it (analyzer.findings.said):
+kept and counted, in JSON naming the finding that says them, never a second problem."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+import analyzer
+from analyzer.cli import app
+from analyzer.findings import collect_findings
+
+runner = CliRunner()
+
+# Trimmed from ../shared/realdata/kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json: a
+# coredns pod Pending on the not-ready taint and its scheduler's FailedScheduling (708 times,
+# events.k8s.io series); its containers cut to one. pod-pending quotes the event; the event
+# summary listed it again, as a second problem.
+PENDING_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "coredns-74ff55c5b-9rptk", "generateName": "coredns-74ff55c5b-", "namespace": "kube-system",
+                 "uid": "ffc8f32c-fede-4a18-9650-d85e41e8a584", "creationTimestamp": "2021-04-07T22:18:52Z",
+                 "labels": {"k8s-app": "kube-dns", "pod-template-hash": "74ff55c5b"},
+                 "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "coredns-74ff55c5b",
+                                      "uid": "d06932bc-2f86-4efe-ba8e-0f546a845199", "controller": True}]},
+    "spec": {"containers": [{"name": "coredns", "image": "k8s.gcr.io/coredns:1.7.0"}],
+             "nodeSelector": {"kubernetes.io/os": "linux"}, "priorityClassName": "system-cluster-critical"},
+    "status": {"phase": "Pending", "qosClass": "Burstable", "conditions": [
+        {"type": "PodScheduled", "status": "False", "lastTransitionTime": "2021-04-07T22:18:52Z", "reason": "Unschedulable",
+         "message": "0/3 nodes are available: 3 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate."}]},
+}
+FAILED_SCHEDULING = {
+    "apiVersion": "v1", "kind": "Event",
+    "metadata": {"name": "coredns-74ff55c5b-9rptk.1673b5965ee88548", "namespace": "kube-system",
+                 "creationTimestamp": "2021-04-07T22:59:08Z"},
+    "involvedObject": {"kind": "Pod", "namespace": "kube-system", "name": "coredns-74ff55c5b-9rptk",
+                       "uid": "ffc8f32c-fede-4a18-9650-d85e41e8a584", "apiVersion": "v1"},
+    "reason": "FailedScheduling", "type": "Warning",
+    "message": "0/3 nodes are available: 3 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate.",
+    "eventTime": "2021-04-07T22:59:08.598148Z", "series": {"count": 708, "lastObservedTime": "2021-04-08T12:28:39.372583Z"},
+    "reportingComponent": "default-scheduler", "reportingInstance": "default-scheduler-cka-controller2",
+}
+
+# Trimmed from ../shared/realdata/aks/holmesgpt-fixtures (test_ask_holmes/158_slack_chat_correct_date/
+# kubectl_describepod_frontend-service_default.txt): a container in CrashLoopBackOff and the
+# kubelet's BackOff "restarting failed container" 49 times; the Pulling line changed to a
+# BackOff pulling the image (hand-written) to show a BackOff that is not the crash stays listed.
+DESCRIBE = """Name:             frontend-service
+Namespace:        default
+Node:             aks-agentpool-29949785-vmss000001/10.224.0.5
+Start Time:       Mon, 23 Aug 2025 15:02:32 +0300
+Status:           Running
+IP:               10.244.1.0
+Containers:
+  stress:
+    Image:         jfusterm/stress
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    255
+      Started:      Mon, 23 Aug 2025 15:02:32 +0300
+      Finished:     Mon, 23 Aug 2025 15:02:32 +0300
+    Ready:          False
+    Restart Count:  7
+Conditions:
+  Type                        Status
+  Ready                       False
+  ContainersReady             False
+  PodScheduled                True
+Events:
+  Type     Reason     Age                   From               Message
+  ----     ------     ----                  ----               -------
+  Normal   Scheduled  13m                   default-scheduler  Successfully assigned default/frontend-service to aks-agentpool-29949785-vmss000001
+  Warning  BackOff    3m30s (x49 over 13m)  kubelet            {backoff}
+"""
+RESTARTING = "Back-off restarting failed container stress in pod frontend-service_default(d5d64096-dfff-4596-a955-e3e4a1bc6a1d)"
+PULLING = 'Back-off pulling image "jfusterm/stress"'
+
+# Trimmed from the `kubectl get events` of a write-up of an AKS upgrade (Markdown "AKS Cluster
+# Upgrade", code index id 22267563931; tests/findings/cases/eviction-refused.yaml): AKS records
+# the refused eviction of a pod as a Drain warning on its node; eviction-refused says it of the pod.
+AKS_EVENTS = """```
+ajay [ ~ ]$ kubectl get events
+LAST SEEN   TYPE      REASON                    OBJECT                                   MESSAGE
+14m         Normal    Drain                     node/aks-nodepool1-35652913-vmss000002   Draining node: aks-nodepool1-35652913-vmss000002
+13m         Warning   Drain                     node/aks-nodepool1-35652913-vmss000002   Eviction blocked by Too many Requests (usually a pdb): metrics-server-5467676b76-6ndcp
+14m         Normal    NodeNotSchedulable        node/aks-nodepool1-35652913-vmss000002   Node aks-nodepool1-35652913-vmss000002 status is now: NodeNotSchedulable
+```
+"""
+
+
+def _summaries(path) -> list:
+    return [f for f in collect_findings(analyzer.load(str(path))) if f.rule == "events-warning-summary"]
+
+
+def test_a_pending_pods_failedscheduling_is_said_by_pod_pending(tmp_path) -> None:
+    path = tmp_path / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [PENDING_POD, FAILED_SCHEDULING]}))
+    [summary] = _summaries(path)
+    assert summary.said_by == ("pod-pending", "Pod", "kube-system", "coredns-74ff55c5b-9rptk")
+    out = runner.invoke(app, ["findings", str(path), "--no-not-applicable"]).output
+    # listed once, under pod-pending, and counted
+    assert out.count("FailedScheduling on Pod kube-system/coredns-74ff55c5b-9rptk") == 1
+    pending = out.index("[pod-pending] Pod kube-system/coredns-74ff55c5b-9rptk")
+    assert out.index("also in [events-warning-summary] (info): FailedScheduling on Pod") > pending
+    assert "INFO (1; 1 of them listed under the finding that says the same)" in out
+    assert "1 info" in out.splitlines()[-1]
+    records = json.loads(runner.invoke(app, ["findings", str(path), "-f", "json"]).output)
+    [said] = [r for r in records if r["rule"] == "events-warning-summary"]
+    assert said["said_by"] == {"rule": "pod-pending", "object": {
+        "kind": "Pod", "namespace": "kube-system", "name": "coredns-74ff55c5b-9rptk"}}
+    markdown = runner.invoke(app, ["findings", str(path), "-f", "markdown"]).output
+    assert "1 of them said in the evidence of the finding that says the same." in markdown
+    assert "| info | events-warning-summary |" not in markdown
+    assert "also in `events-warning-summary` (info): FailedScheduling" in markdown
+
+
+def test_a_summary_whose_sayer_a_filter_leaves_out_is_listed_in_its_own_place(tmp_path) -> None:
+    path = tmp_path / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [PENDING_POD, FAILED_SCHEDULING]}))
+    out = runner.invoke(app, ["findings", str(path), "-s", "info", "--no-not-applicable"]).output
+    assert "INFO (1)\n  [events-warning-summary] FailedScheduling on Pod kube-system/coredns-74ff55c5b-9rptk" in out
+
+
+def test_the_kubelets_backoff_restarting_is_said_by_pod_crashloop_not_its_backoff_pulling(tmp_path) -> None:
+    crashing = tmp_path / "crashing" / "describe.txt"
+    crashing.parent.mkdir()
+    crashing.write_text(DESCRIBE.replace("{backoff}", RESTARTING))
+    [summary] = _summaries(crashing)
+    assert summary.said_by == ("pod-crashloop", "Pod", "default", "frontend-service")
+    pulling = tmp_path / "pulling" / "describe.txt"
+    pulling.parent.mkdir()
+    pulling.write_text(DESCRIBE.replace("{backoff}", PULLING))
+    [summary] = _summaries(pulling)
+    assert summary.said_by == ()
+
+
+def test_aks_drain_warning_on_a_node_is_said_by_the_pods_eviction_refused(tmp_path) -> None:
+    path = tmp_path / "events.md"
+    path.write_text(AKS_EVENTS)
+    [summary] = _summaries(path)
+    assert (summary.kind, summary.name) == ("Node", "aks-nodepool1-35652913-vmss000002")
+    assert summary.said_by == ("eviction-refused", "Pod", "", "metrics-server-5467676b76-6ndcp")
