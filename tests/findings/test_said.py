@@ -143,3 +143,54 @@ def test_aks_drain_warning_on_a_node_is_said_by_the_pods_eviction_refused(tmp_pa
     [summary] = _summaries(path)
     assert (summary.kind, summary.name) == ("Node", "aks-nodepool1-35652913-vmss000002")
     assert summary.said_by == ("eviction-refused", "Pod", "", "metrics-server-5467676b76-6ndcp")
+
+
+# Trimmed from ../shared/realdata/minikube/troubleshoot-analyze-files (pods/ and events/
+# message-pod-init-crashloop-backoff.json): init-demo2's init container `install` runs `wge`, not
+# found: RunContainerError, and the kubelet's Failed "Error: failed to start container" and
+# BackOff restarting events, each the start error pod-init-failed says.
+INIT_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "init-demo2", "namespace": "message-pod-init-crashloop-backoff",
+                 "uid": "5a560e83-c634-4c91-b308-510ee692ed6a", "creationTimestamp": "2023-07-11T04:01:16Z"},
+    "spec": {"nodeName": "minikube", "restartPolicy": "Always",
+             "initContainers": [{"name": "install", "image": "busybox:1.28", "command": ["wge", "-O", "/work-dir/index.html"]}],
+             "containers": [{"name": "nginx", "image": "nginx"}]},
+    "status": {"phase": "Pending", "startTime": "2023-07-11T04:01:16Z", "conditions": [
+        {"type": "Initialized", "status": "False", "lastTransitionTime": "2023-07-11T04:01:16Z",
+         "reason": "ContainersNotInitialized", "message": "containers with incomplete status: [install]"}],
+        "initContainerStatuses": [{
+            "name": "install", "ready": False, "restartCount": 1, "image": "busybox:1.28",
+            "state": {"waiting": {"reason": "RunContainerError", "message": "failed to start container \"b201927f1015\": "
+                                  "Error response from daemon: failed to create shim task: OCI runtime create failed: runc create "
+                                  "failed: unable to start container process: exec: \"wge\": executable file not found in $PATH: unknown"}},
+            "lastState": {"terminated": {"exitCode": 127, "reason": "ContainerCannotRun", "startedAt": "2023-07-11T04:01:16Z",
+                                         "finishedAt": "2023-07-11T04:01:16Z"}}}],
+        "containerStatuses": [{"name": "nginx", "ready": False, "restartCount": 0, "image": "nginx",
+                               "state": {"waiting": {"reason": "PodInitializing"}}}]},
+}
+
+
+def _kubelet_event(name: str, reason: str, message: str, count: int, first: str, last: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": name, "namespace": "message-pod-init-crashloop-backoff", "creationTimestamp": first},
+            "involvedObject": {"kind": "Pod", "namespace": "message-pod-init-crashloop-backoff", "name": "init-demo2",
+                               "uid": "5a560e83-c634-4c91-b308-510ee692ed6a", "fieldPath": "spec.initContainers{install}"},
+            "reason": reason, "message": message, "type": "Warning", "count": count,
+            "source": {"component": "kubelet", "host": "minikube"}, "firstTimestamp": first, "lastTimestamp": last}
+
+
+def test_the_kubelets_start_error_and_backoff_are_said_by_pod_init_failed(tmp_path) -> None:
+    path = tmp_path / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [
+        INIT_POD,
+        _kubelet_event("init-demo2.1770b446d9b392f2", "Failed",
+                       "Error: failed to start container \"install\": Error response from daemon: failed to create shim task: "
+                       "OCI runtime create failed: runc create failed: unable to start container process: exec: \"wge\": "
+                       "executable file not found in $PATH: unknown", 2, "2023-07-11T04:01:16Z", "2023-07-11T04:01:17Z"),
+        _kubelet_event("init-demo2.1770b448549c898a", "BackOff", "Back-off restarting failed container", 1,
+                       "2023-07-11T04:01:23Z", "2023-07-11T04:01:23Z"),
+    ]}))
+    said = {str(f.facts["reason"]): f.said_by for f in _summaries(path)}
+    assert said == {"Failed": ("pod-init-failed", "Pod", "message-pod-init-crashloop-backoff", "init-demo2"),
+                    "BackOff": ("pod-init-failed", "Pod", "message-pod-init-crashloop-backoff", "init-demo2")}
