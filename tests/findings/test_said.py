@@ -194,3 +194,29 @@ def test_the_kubelets_start_error_and_backoff_are_said_by_pod_init_failed(tmp_pa
     said = {str(f.facts["reason"]): f.said_by for f in _summaries(path)}
     assert said == {"Failed": ("pod-init-failed", "Pod", "message-pod-init-crashloop-backoff", "init-demo2"),
                     "BackOff": ("pod-init-failed", "Pod", "message-pod-init-crashloop-backoff", "init-demo2")}
+
+
+def test_the_job_controllers_backofflimitexceeded_is_said_by_job_failed(tmp_path) -> None:
+    """The Job trimmed from ../shared/realdata/unknown/troubleshoot-analyze-files/jobs/test.json
+    (post-install-job, Failed: BackoffLimitExceeded); its event as the job controller records it,
+    copied from ../shared/realdata/minikube/troubleshoot-analyze-files/events/message-image-pull-fail.json
+    (oom-kill-job3's) and renamed to this Job."""
+    job = {"apiVersion": "batch/v1", "kind": "Job",
+           "metadata": {"name": "post-install-job", "namespace": "test", "uid": "13844969-d21a-4514-8bed-66157f216af7",
+                        "creationTimestamp": "2021-10-05T19:11:43Z"},
+           "spec": {"backoffLimit": 3, "template": {"spec": {"restartPolicy": "Never", "containers": [
+               {"name": "hook-test", "image": "alpine", "command": ["sh", "-c", "sleep 10"]}]}}},
+           "status": {"conditions": [{"type": "Failed", "status": "True", "lastTransitionTime": "2021-10-05T19:11:55Z",
+                                      "reason": "BackoffLimitExceeded", "message": "Job has reached the specified backoff limit"}],
+                      "startTime": "2021-10-05T19:11:43Z", "failed": 1}}
+    event = {"apiVersion": "v1", "kind": "Event",
+             "metadata": {"name": "post-install-job.1770b6944e3d254b", "namespace": "test", "creationTimestamp": "2021-10-05T19:11:55Z"},
+             "involvedObject": {"kind": "Job", "namespace": "test", "name": "post-install-job", "apiVersion": "batch/v1",
+                                "uid": "13844969-d21a-4514-8bed-66157f216af7"},
+             "reason": "BackoffLimitExceeded", "message": "Job has reached the specified backoff limit",
+             "source": {"component": "job-controller"}, "firstTimestamp": "2021-10-05T19:11:55Z",
+             "lastTimestamp": "2021-10-05T19:11:55Z", "count": 1, "type": "Warning"}
+    path = tmp_path / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [job, event]}))
+    [summary] = _summaries(path)
+    assert summary.said_by == ("job-failed", "Job", "test", "post-install-job")
