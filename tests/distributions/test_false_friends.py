@@ -8,6 +8,8 @@ and node names as in realdata/kind, k3s's version suffix as in realdata/k3s).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from conftest import SEEDS
 
 import analyzer
@@ -317,3 +319,37 @@ def test_a_kube_addon_manager_static_pod_of_another_node_than_minikube_is_not_mi
            "kube-system   kube-addon-manager-minikube   1/1     Running   0          5m\n"
            "kube-system   kube-dns-86f6f55dd5-k8tqh     3/3     Running   0          5m\n")
     assert analyzer.load({"pods.md": old}).distribution.name == "minikube"
+
+
+# kubernetes/autoscaler#7518 ("CA scales only once (OCI - Instance Pools)"), the reporter's
+# `kubectl describe node`, trimmed to its labels and annotations: a kubeadm worker on OCI (cri-socket,
+# Calico's CSI) that the cluster autoscaler's OCI instance-pool provider annotated with its
+# compartment, instance and pool. The compartment alone said OKE, "a managed control plane".
+OCI_INSTANCE_POOL_KUBEADM_NODE = """Name:               inst-lpfp2-laerus-cloud-k8s-worker-default-pool
+Roles:              worker
+Labels:             beta.kubernetes.io/arch=arm64
+                    beta.kubernetes.io/instance-type=VM.Standard.A1.Flex
+                    beta.kubernetes.io/os=linux
+                    failure-domain.beta.kubernetes.io/zone=SA-SAOPAULO-1-AD-1
+                    kubernetes.io/arch=arm64
+                    kubernetes.io/hostname=inst-lpfp2-laerus-cloud-k8s-worker-default-pool
+                    kubernetes.io/os=linux
+                    node-role.kubernetes.io/worker=worker
+                    node.kubernetes.io/instance-type=VM.Standard.A1.Flex
+                    topology.kubernetes.io/zone=SA-SAOPAULO-1-AD-1
+Annotations:        csi.volume.kubernetes.io/nodeid: {"csi.tigera.io":"inst-lpfp2-laerus-cloud-k8s-worker-default-pool"}
+                    kubeadm.alpha.kubernetes.io/cri-socket: unix:///var/run/containerd/containerd.sock
+                    node.alpha.kubernetes.io/ttl: 0
+                    oci.oraclecloud.com/compartment-id: ocid1.compartment.oc1..aaaaaaaanor7eo3fz2m3jxwwnq2ipzek57c3wlui4me72c7wdwbtlbju5idq
+                    oci.oraclecloud.com/instance-id: ocid1.instance.oc1.sa-saopaulo-1.antxeljrtbrujwyc5cy3apjzec5wh6pqazfly572fewc6hxhhcaikh6fuj5a
+"""
+
+
+def test_kubeadm_on_oci_with_the_autoscalers_compartment_annotation_is_not_oke(tmp_path: Path) -> None:
+    path = tmp_path / "describe-node.txt"
+    path.write_text(OCI_INSTANCE_POOL_KUBEADM_NODE, encoding="utf-8")
+    dist = analyzer.load(path).distribution
+    assert dist.name == "kubeadm"
+    assert dist.control_plane.kind == "self-hosted"
+    assert dist.runner_up is not None and dist.runner_up.name == "oke"
+    assert 0 < dist.scores["oke"] < dist.scores["kubeadm"]
