@@ -28,6 +28,8 @@ CASES = [
     # GKE's add-on scalers (Neutrollized/free-tier-gke#6's kube-system): not the add-on they scale
     ("antrea-controller-horizontal-autoscaler", "autoscaler"), ("antrea-controller", "cni"),
     ("calico-typha-horizontal-autoscaler", "autoscaler"), ("calico-node-vertical-autoscaler", "autoscaler"),
+    # GKE's egress NAT policy controller (GoogleCloudPlatform/pubsec-declarative-toolkit#457's kube-system)
+    ("egress-nat-controller", "cni"),
 ]
 
 

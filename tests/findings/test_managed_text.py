@@ -270,3 +270,38 @@ def test_an_info_finding_on_a_provider_managed_component_says_nothing_of_where_t
     info = [f for f in managed if f.severity == "info"]
     assert {f.rule for f in info} >= {"pod-log-errors", "deprecated-annotation"}
     assert not any("OKE writes this component back" in f.remediation for f in info)
+
+
+# Trimmed from a Spanish GKE Autopilot course's `kubectl get ns` and `kubectl get pods --namespace
+# kube-system` an hour after the cluster's creation, every system pod Pending (code index id
+# 9882941023). Before: event-exporter-gke, konnectivity-agent, kube-dns and the rest were marked
+# GKE's, but egress-nat-controller (GKE's EgressNATPolicy controller) had no component and
+# antrea-controller-horizontal-autoscaler was only the generic add-on scaler: two Pending GKE pods
+# left to the owner. GoogleCloudPlatform/pubsec-declarative-toolkit#457's GKE kube-system runs both.
+GKE_AUTOPILOT_ROWS = """\
+```
+$ kubectl get ns
+NAME                       STATUS   AGE
+default                    Active   66m
+gke-gmp-system             Active   64m
+gke-managed-cim            Active   65m
+kube-system                Active   66m
+```
+
+```
+$ kubectl get pods --namespace kube-system
+NAME                                                       READY   STATUS    RESTARTS   AGE
+antrea-controller-horizontal-autoscaler-6dfb5849b6-5dxf2   0/1     Pending   0          68m
+egress-nat-controller-54bddbd686-dg8q7                     0/1     Pending   0          68m
+event-exporter-gke-7d996c57bf-jf7nr                        0/2     Pending   0          68m
+konnectivity-agent-6c74695575-q75bp                        0/2     Pending   0          68m
+```
+"""
+
+
+def test_gkes_egress_nat_controller_and_antrea_scaler_are_gkes() -> None:
+    found = _pending(GKE_AUTOPILOT_ROWS)
+    assert "gke-egress-nat-controller, part of gke" in found["egress-nat-controller-54bddbd686-dg8q7"]
+    assert "antrea-controller-horizontal-autoscaler, part of gke" in found[
+        "antrea-controller-horizontal-autoscaler-6dfb5849b6-5dxf2"]
+    assert "konnectivity-agent, part of gke" in found["konnectivity-agent-6c74695575-q75bp"]
