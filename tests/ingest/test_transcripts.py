@@ -335,6 +335,25 @@ def test_a_command_in_bold_from_its_prompts_mark_keeps_its_namespace() -> None:
                                                     "core/Service/kube-system/tiller-deploy"]
 
 
+# Trimmed from aws/aws-cdk#6005 (an EKS FargateCluster's CoreDNS Pending): the whole command line,
+# prompt and all, set in bold. Before, the closing `**` stayed on the namespace: CoreDNS's pods and
+# Deployment were read in a namespace `kube-system**`, no system component's.
+_CDK_6005_BOLD_PROMPT = """```console
+**Andrzejs-MacBook-Pro:awscdk-eks-fargate-cluster anti9to5$ kubectl get pods -n kube-system**
+NAME                       READY   STATUS    RESTARTS   AGE
+coredns-56678dcf76-nhkzq   0/1     Pending   0          73m
+coredns-7dc94799cb-b2ph6   0/1     Pending   0          70m
+```
+"""
+
+
+def test_a_command_line_in_bold_prompt_and_all_keeps_its_namespace() -> None:
+    r = ingest_text(_CDK_6005_BOLD_PROMPT, "issue.md")
+    assert r.accounting_holds() and not r.rejections
+    assert sorted(o.key.id for o in r.objects) == ["core/Pod/kube-system/coredns-56678dcf76-nhkzq",
+                                                    "core/Pod/kube-system/coredns-7dc94799cb-b2ph6"]
+
+
 # Trimmed from rancher/rke2#8498 (github.com/rancher/rke2/issues/8498, its description): the
 # reporter's aliases `kno` and `kpo` print `kubectl get nodes` and `kubectl get pods -A`.
 _RKE2_8498_ALIASES = """```

@@ -79,6 +79,8 @@ _BOLD_LINE = re.compile(rf"^\*\*((?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
 # too (`j_doe@cloudshell:~ (project-121212)**$ kubectl get deploy,svc -n kube-system**`, Harness's docs)
 _BOLD_AFTER_PROMPT = re.compile(rf"^(?P<prompt>[^*\n]{{1,80}}?\s?)\*\*(?P<mark>[$#%>]\s?)?"
                                 rf"(?P<command>(?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
+# ... or the prompt in the bold too: `**host:dir user$ kubectl get pods -n kube-system**` (aws/aws-cdk#6005)
+_BOLD_WITH_PROMPT = re.compile(rf"^\*\*(?P<line>[^*\n]{{1,80}}?[$#%>]\s?(?:{_TOOL_NAMES})\s[^*\n]+?)\*\*:?$")
 
 
 def unbold(line: str) -> str:
@@ -90,13 +92,15 @@ def unbold(line: str) -> str:
     '[root@localhost ~]# kubectl describe pod -n kube-system coredns-x'
     >>> unbold("j_doe@cloudshell:~ (project-121212)**$ kubectl get deploy,svc tiller-deploy -n kube-system**  ")
     'j_doe@cloudshell:~ (project-121212)$ kubectl get deploy,svc tiller-deploy -n kube-system'
+    >>> unbold("**mbp:eks-cluster me$ kubectl get pods -n kube-system**")
+    'mbp:eks-cluster me$ kubectl get pods -n kube-system'
     """
     stripped = line.strip()
     if not stripped.startswith("**"):
         if "**" in stripped and (m := _BOLD_AFTER_PROMPT.match(stripped)):
             return f"{m.group('prompt')}{m.group('mark') or ''}{m.group('command').strip()}"
         return line
-    if m := _BOLD_LINE.match(stripped):
+    if m := _BOLD_LINE.match(stripped) or _BOLD_WITH_PROMPT.match(stripped):
         return m.group(1).strip()
     return _BOLD_LABEL.sub("", stripped)
 
