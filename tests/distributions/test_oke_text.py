@@ -77,3 +77,66 @@ def test_the_api_servers_service_with_okes_tunnel_port_tells_oke() -> None:
 def test_the_api_servers_service_without_it_tells_nothing() -> None:
     dist = analyzer.load({"services.md": OKE_SERVICES.replace("443/TCP,12250/TCP", "443/TCP          ")}).distribution
     assert dist.name == "unknown"
+
+
+# kubernetes-sigs/kueue#5039 (an OKE 1.31 node pool, 2025-04-18), the reporter's `k describe node`, trimmed:
+# a real OKE node, its compartment annotation beside OKE's own labels and pods, stays OKE now that
+# the annotation alone weighs no more than any cluster on OCI (kubernetes/autoscaler#7518).
+OKE_NODE_DESCRIBE = """Name:               10.140.50.107
+Roles:              node
+Labels:             beta.kubernetes.io/arch=amd64
+                    beta.kubernetes.io/instance-type=VM.Standard.E5.Flex
+                    beta.kubernetes.io/os=linux
+                    displayName=oke-cjzo2qrvfea-nli2morxp6q-sctxjmld7bq-1
+                    kubernetes.io/hostname=10.140.50.107
+                    node.info.ds_proxymux_client=true
+                    node.info/compartment.name=oguz
+                    node.info/kubeletVersion=v1.31
+                    oci.oraclecloud.com/fault-domain=FAULT-DOMAIN-2
+                    oci.oraclecloud.com/vcn-native-ip-cni=true
+                    oke.oraclecloud.com/node.info.private_worker=true
+                    oke.oraclecloud.com/pool.mode=node-pool
+Annotations:        alpha.kubernetes.io/provided-node-ip: 10.140.50.107
+                    node.alpha.kubernetes.io/ttl: 0
+                    oci.oraclecloud.com/compartment-id: ocid1.compartment.oc1..aaaaaaaamgpf7b5zhfwqc3cttmhatl3eqxl6uztmhozk52h2qbh4iytjvrsa
+                    oci.oraclecloud.com/node-pool-id: ocid1.nodepool.oc1.iad.aaaaaaaa5mii6bdzr72n4wbf5fgkagxrqqfxbtktfzgkymqesnli2morxp6q
+CreationTimestamp:  Tue, 08 Apr 2025 18:05:46 +0000
+Taints:             <none>
+Unschedulable:      false
+Conditions:
+  Type             Status  LastHeartbeatTime                 LastTransitionTime                Reason                       Message
+  ----             ------  -----------------                 ------------------                ------                       -------
+  Ready            True    Fri, 18 Apr 2025 19:18:40 +0000   Tue, 08 Apr 2025 18:06:16 +0000   KubeletReady                 kubelet is posting ready status
+Addresses:
+  InternalIP:  10.140.50.107
+  Hostname:    10.140.50.107
+System Info:
+  Kernel Version:             6.8.0-1019-oracle
+  OS Image:                   Ubuntu 22.04.5 LTS
+  Operating System:           linux
+  Architecture:               amd64
+  Container Runtime Version:  cri-o://1.31.3
+  Kubelet Version:            v1.31.1
+  Kube-Proxy Version:         v1.31.1
+ProviderID:                   ocid1.instance.oc1.iad.anuwcljtpwneysacfkeyronlgetsvqc346gwp2lkznbvxhhguz2n2zkdm3ha
+Non-terminated Pods:          (6 in total)
+  Namespace                   Name                                                         CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age
+  ---------                   ----                                                         ------------  ----------  ---------------  -------------  ---
+  kube-system                 coredns-68fd89b4f6-7xfzk                                     100m (0%)     0 (0%)      70Mi (0%)        170Mi (0%)     8d
+  kube-system                 csi-oci-node-tcxlg                                           30m (0%)      500m (3%)   70Mi (0%)        300Mi (1%)     8d
+  kube-system                 kube-dns-autoscaler-6cbc77b497-nhv8b                         20m (0%)      0 (0%)      10Mi (0%)        0 (0%)         8d
+  kube-system                 kube-proxy-8jdkd                                             0 (0%)        0 (0%)      0 (0%)           0 (0%)         10d
+  kube-system                 proxymux-client-h8x65                                        50m (0%)      500m (3%)   64Mi (0%)        256Mi (0%)     10d
+  kube-system                 vcn-native-ip-cni-vf95m                                      0 (0%)        0 (0%)      0 (0%)           0 (0%)         10d
+Events:              <none>
+"""
+
+
+def test_a_real_oke_node_is_oke_by_its_own_marks(tmp_path: Path) -> None:
+    path = tmp_path / "describe-node.txt"
+    path.write_text(OKE_NODE_DESCRIBE, encoding="utf-8")
+    dist = analyzer.load(path).distribution
+    assert dist.name == "oke" and dist.runner_up is None
+    assert dist.control_plane.kind == "managed"
+    assert {e.signal for e in dist.deciding()} >= {"node_label", "node_label_key_prefix", "workload_name"}
+    assert dist.cni == ["oci-vcn-native"]
