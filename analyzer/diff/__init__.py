@@ -44,6 +44,7 @@ class DumpDiff:
     same_cluster: dict[str, Any]
     added: list[dict[str, Any]] = field(default_factory=list)
     removed: list[dict[str, Any]] = field(default_factory=list)
+    replaced: list[dict[str, Any]] = field(default_factory=list)
     changed: list[dict[str, Any]] = field(default_factory=list)
     unchanged: int = 0
     compared_by_identity_only: int = 0
@@ -62,7 +63,8 @@ class DumpDiff:
         return {
             "old": self.old, "new": self.new, "same_cluster": self.same_cluster,
             "forced": self.forced,
-            "added": self.added, "removed": self.removed, "changed": self.changed,
+            "added": self.added, "removed": self.removed, "replaced": self.replaced,
+            "changed": self.changed,
             "unchanged": self.unchanged,
             "compared_by_identity_only": self.compared_by_identity_only,
             "not_comparable": self.not_comparable, "history": self.history,
@@ -95,8 +97,8 @@ class DumpDiff:
 
     @property
     def empty(self) -> bool:
-        """Nothing added, removed or changed, and no finding new or resolved."""
-        return not (self.added or self.removed or self.changed or self.findings.get("new")
+        """Nothing added, removed, replaced or changed, and no finding new or resolved."""
+        return not (self.added or self.removed or self.replaced or self.changed or self.findings.get("new")
                     or self.findings.get("resolved"))
 
 
@@ -268,7 +270,7 @@ def diff(old: Cluster, new: Cluster, force: bool = False) -> DumpDiff:
     objects = compare_objects(old, new, show_sensitive=old.show_sensitive or new.show_sensitive)
     return DumpDiff(
         old=_about(old), new=_about(new), same_cluster=verdict, forced=force,
-        added=objects.added, removed=objects.removed, changed=objects.changed,
+        added=objects.added, removed=objects.removed, replaced=objects.replaced, changed=objects.changed,
         unchanged=objects.unchanged, compared_by_identity_only=objects.shallow,
         not_comparable=objects.not_comparable, history=objects.history,
         volatile_fields=volatile().as_list(), versions=compare_versions(old, new),

@@ -218,6 +218,8 @@ class ObjectChanges:
 
     added: list[dict[str, Any]] = field(default_factory=list)
     removed: list[dict[str, Any]] = field(default_factory=list)
+    # pods gone and pods come of one controller (see `replaced_pods`)
+    replaced: list[dict[str, Any]] = field(default_factory=list)
     changed: list[dict[str, Any]] = field(default_factory=list)
     unchanged: int = 0
     not_comparable: list[dict[str, Any]] = field(default_factory=list)
@@ -415,6 +417,66 @@ def compare_objects(old: Cluster, new: Cluster, show_sensitive: bool = False) ->
             "reason": f"the {side} dump has {kind} only as pasted text, which may show some rows: "
                       f"{count} of the {other} dump's are not in it, neither "
                       f"{'added' if side == 'old' else 'removed'} nor known to be"})
+    out.replaced = replaced_pods(out, a, b, old, new)
     for kind in sorted(history_a.keys() | history_b.keys()):
         out.history.append({"kind": kind, "old": history_a.get(kind, 0), "new": history_b.get(kind, 0)})
     return out
+
+
+# Controllers that keep a number of pods and make a new one, under a new name, for each that
+# goes (a rollout, an eviction, a drained node). A Job's (or CronJob's) pods are runs of their
+# own: a new run does not replace the last one.
+REPLACING_CONTROLLERS = frozenset({"Deployment", "ReplicaSet", "DaemonSet", "StatefulSet",
+                                   "ReplicationController", "DeploymentConfig"})
+
+
+def _controllers(cluster: Cluster, pods: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The controller (`Deployment shop/web`: a ReplicaSet's Deployment, as the pods table reads
+    it) of each of these pods that has one that replaces its pods."""
+    table = cluster.tables.pods
+    return {(ns, name): f"{kind} {ns}/{owner}"
+            for ns, name, kind, owner in zip(table["namespace"], table["name"], table["workload_kind"],
+                                             table["workload_name"], strict=True)
+            if (ns, name) in pods and kind in REPLACING_CONTROLLERS and isinstance(owner, str) and owner}
+
+
+def _pod_facts(pods: list[KubeObject]) -> tuple[list[str], list[str]]:
+    """The images (of their app containers) and the nodes of some pods, each once, sorted."""
+    images = {c.image for p in pods for c in p.view.spec.containers or () if c.image}
+    nodes = {p.view.spec.nodeName for p in pods if p.view.spec.nodeName}
+    return sorted(images), sorted(nodes)
+
+
+def replaced_pods(out: ObjectChanges, a: dict[Identity, KubeObject], b: dict[Identity, KubeObject],
+                  old: Cluster, new: Cluster) -> list[dict[str, Any]]:
+    """Pods only the old dump holds and pods only the new one holds, of one controller: the
+    controller made its pods again (a rollout's new ReplicaSet, an evicted pod's successor),
+    which is what happened to them, not so many pods removed and others added. Taken out of
+    `out.removed` and `out.added`; each group says its controller, its pods' names before and
+    after, and the images and nodes they ran where those differ.
+
+    A pod of a kind held only as pasted text is in neither list, so never in a group."""
+    gone = {(i["namespace"], i["name"]) for i in out.removed if i["kind"] == "Pod"}
+    came = {(i["namespace"], i["name"]) for i in out.added if i["kind"] == "Pod"}
+    if not gone or not came:
+        return []
+    before, after = _controllers(old, gone), _controllers(new, came)
+    groups: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    for pods, side in ((before, 0), (after, 1)):
+        for (ns, name), controller in sorted(pods.items()):
+            groups.setdefault((ns, controller), ([], []))[side].append(name)
+    replaced, taken = [], set()
+    for (ns, controller), (old_names, new_names) in sorted(groups.items()):
+        if not old_names or not new_names:
+            continue  # only gone (scaled down) or only come (scaled up): removed or added
+        taken |= {(ns, n) for n in (*old_names, *new_names)}
+        old_images, old_nodes = _pod_facts([a[Identity("Pod", ns, n, "")] for n in old_names])
+        new_images, new_nodes = _pod_facts([b[Identity("Pod", ns, n, "")] for n in new_names])
+        fields = [{"path": what, "old": x, "new": y}
+                  for what, x, y in (("images", old_images, new_images), ("nodes", old_nodes, new_nodes))
+                  if x != y]
+        replaced.append({"kind": "Pod", "namespace": ns, "controller": controller,
+                         "old": old_names, "new": new_names, "fields": fields})
+    out.removed[:] = [i for i in out.removed if i["kind"] != "Pod" or (i["namespace"], i["name"]) not in taken]
+    out.added[:] = [i for i in out.added if i["kind"] != "Pod" or (i["namespace"], i["name"]) not in taken]
+    return replaced

@@ -37,11 +37,25 @@ def replacing(finding: dict[str, Any]) -> str:
     return f" (as its {finding['owner']}'s pod {finding['replaces']} was)"
 
 
+def replaced_count(d: dict[str, Any]) -> str:
+    """`2 -> 3`: the pods gone and the pods come of the controllers that made theirs again."""
+    gone = sum(len(r["old"]) for r in d["replaced"])
+    came = sum(len(r["new"]) for r in d["replaced"])
+    return str(gone) if gone == came else f"{gone} -> {came}"
+
+
+def replaced_line(r: dict[str, Any]) -> str:
+    """One controller's pods made again: `Deployment shop/web: a, b -> c, d`."""
+    return f"{r['controller']}: {', '.join(r['old'])} -> {', '.join(r['new'])}"
+
+
 def summary_lines(d: dict[str, Any]) -> list[str]:
     """The headline numbers of a diff, one line each."""
     f, i = d["findings"], d["incidents"]
     return [
-        f"objects: {len(d['added'])} added, {len(d['removed'])} removed, {len(d['changed'])} changed, "
+        f"objects: {len(d['added'])} added, {len(d['removed'])} removed, "
+        + (f"{replaced_count(d)} pods made again by their controllers, " if d.get("replaced") else "")
+        + f"{len(d['changed'])} changed, "
         f"{d['unchanged']} unchanged"
         + (f", {d['compared_by_identity_only']} pasted, alike as far as the paste shows"
            if d["compared_by_identity_only"] else ""),
@@ -74,6 +88,11 @@ def as_text(d: dict[str, Any]) -> str:
             out += [f"  {label(i)}" for i in items[:ROWS_SHOWN]]
             if len(items) > ROWS_SHOWN:
                 out.append(f"  ... {len(items) - ROWS_SHOWN} more (see --format json)")
+    if d["replaced"]:
+        out.append(f"\nPods made again by their controllers ({replaced_count(d)} pods):")
+        for r in d["replaced"][:ROWS_SHOWN]:
+            out.append(f"  {replaced_line(r)}")
+            out += [f"    {c['path']}: {value_text(c['old'])} -> {value_text(c['new'])}" for c in r["fields"]]
     if d["changed"]:
         out.append(f"\nChanged ({len(d['changed'])}):")
         for item in d["changed"][:ROWS_SHOWN]:
@@ -139,6 +158,12 @@ def as_markdown(d: dict[str, Any]) -> str:
         if items:
             out += ["", f"## {title} ({len(items)})", ""]
             out += [f"- {md(label(i))}" for i in items[:ROWS_SHOWN]]
+    if d["replaced"]:
+        out += ["", f"## Pods made again by their controllers ({replaced_count(d)} pods)", ""]
+        for r in d["replaced"][:ROWS_SHOWN]:
+            out.append(f"- {md(replaced_line(r))}")
+            out += [f"  - {md(c['path'])}: {md(value_text(c['old']))} -> {md(value_text(c['new']))}"
+                    for c in r["fields"]]
     if d["changed"]:
         out += ["", f"## Changed ({len(d['changed'])})", "", "| object | field | old | new |", "|---|---|---|---|"]
         for item in d["changed"][:ROWS_SHOWN]:
@@ -183,6 +208,8 @@ def _environment() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["label"] = label
     env.filters["replacing"] = replacing
+    env.filters["replaced_line"] = replaced_line
+    env.filters["replaced_count"] = replaced_count
     env.filters["value_text"] = value_text
     return env
 

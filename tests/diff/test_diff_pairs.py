@@ -63,10 +63,13 @@ def test_rolled_deployment(result: dict) -> None:
     old_image, new_image = fields["spec.template.spec.containers[frontend].image"]
     assert old_image.endswith("frontend:2.4.1") and new_image == ROLLED_IMAGE
     assert fields["metadata.generation"] == (1, 2)
-    gone = {n for k, ns, n in _ids(result["removed"]) if k == "Pod" and ns == "shop"}
-    new = {n for k, ns, n in _ids(result["added"]) if k == "Pod" and ns == "shop"}
-    assert gone == {"frontend-bllwsgbgz-5jrgk", "frontend-bllwsgbgz-pm2wv", "frontend-bllwsgbgz-tfpvw"}
-    assert new == {"frontend-7c9dqzxkw-5jrgk", "frontend-7c9dqzxkw-pm2wv", "frontend-7c9dqzxkw-tfpvw"}
+    # the new ReplicaSet's pods replace the old one's: made again by the Deployment, not removed and added
+    assert not {n for k, ns, n in _ids(result["removed"]) | _ids(result["added"]) if k == "Pod" and ns == "shop"}
+    (rolled,) = [r for r in result["replaced"] if r["controller"] == "Deployment shop/frontend"]
+    assert rolled["old"] == ["frontend-bllwsgbgz-5jrgk", "frontend-bllwsgbgz-pm2wv", "frontend-bllwsgbgz-tfpvw"]
+    assert rolled["new"] == ["frontend-7c9dqzxkw-5jrgk", "frontend-7c9dqzxkw-pm2wv", "frontend-7c9dqzxkw-tfpvw"]
+    ((path, before, after),) = [(f["path"], f["old"], f["new"]) for f in rolled["fields"] if f["path"] == "images"]
+    assert before[0].endswith("frontend:2.4.1") and after == [ROLLED_IMAGE]
 
 
 def test_node_replaced(result: dict) -> None:
