@@ -163,10 +163,10 @@ def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str
     for k, v in b.items():
         if k in replaced:
             earlier, owner = replaced[k]
-            still.append({**v, "replaces": earlier[3], "owner": owner})
+            still.append({**v, "replaces": ", ".join(e[3] for e in earlier), "owner": owner})
         elif k not in a:
             (new_items if could_tell(k, old, "old", na_old) else uncomparable).append(v)
-    taken = {earlier for earlier, _ in replaced.values()}
+    taken = {e for earlier, _ in replaced.values() for e in earlier}
     for k, v in a.items():
         if k not in b and k not in taken:
             (resolved if could_tell(k, new, "new", na_new) else uncomparable).append(v)
@@ -178,23 +178,28 @@ Key = tuple[str, str, str, str]  # (rule, kind, namespace, name) of a failing fi
 
 
 def _pod_owners(c: Cluster) -> dict[tuple[str, str], str]:
-    """Each pod's controller as `ReplicaSet ns/name`, where it has one."""
+    """Each pod's controller as `Deployment ns/name`, where it has one: a ReplicaSet's
+    Deployment (a rollout makes a new ReplicaSet, whose pods replace the old one's, as
+    `replaced_pods` pairs them), else its owner."""
     pods = c.tables.pods
     if pods.empty:
         return {}
     return {(ns, name): f"{kind} {ns}/{owner}"
-            for ns, name, kind, owner in zip(pods["namespace"], pods["name"], pods["owner_kind"],
-                                             pods["owner_name"], strict=True)
+            for ns, name, kind, owner in zip(pods["namespace"], pods["name"], pods["workload_kind"],
+                                             pods["workload_name"], strict=True)
             if isinstance(kind, str) and kind and isinstance(owner, str) and owner}
 
 
 def _replacements(gone: list[Key], came: list[Key], owners_old: dict[tuple[str, str], str],
-                  owners_new: dict[tuple[str, str], str]) -> dict[Key, tuple[Key, str]]:
+                  owners_new: dict[tuple[str, str], str]) -> dict[Key, tuple[list[Key], str]]:
     """Findings on pods that replaced their controller's failing pods: a pod only the new dump
     holds, failing a rule a pod of the same controller that only the old dump holds failed, is
-    that finding still open (a ReplicaSet's Pending pod made again is Pending still), not one
-    resolved and one new. Paired in name order, as many as both sides have: new key -> (old key,
-    controller)."""
+    that finding still open (a ReplicaSet's Pending pod made again is Pending still; a
+    Deployment's pods rolled out without a probe lack it still), not one resolved and one new.
+    Paired in name order; where one side has more pods (the controller scaled between the
+    dumps), the last new pod stands for the old ones left over and the new ones left over stand
+    for the last old one: the controller fails the rule in both dumps, whatever its size.
+    New key -> (old keys, controller)."""
     def by_owner(keys: list[Key], owners: dict[tuple[str, str], str],
                  other: dict[tuple[str, str], str]) -> dict[tuple[str, str], list[Key]]:
         grouped: dict[tuple[str, str], list[Key]] = {}
@@ -205,10 +210,14 @@ def _replacements(gone: list[Key], came: list[Key], owners_old: dict[tuple[str, 
         return grouped
 
     before = by_owner(gone, owners_old, owners_new)
-    pairs: dict[Key, tuple[Key, str]] = {}
+    pairs: dict[Key, tuple[list[Key], str]] = {}
     for (rule, owner), keys in by_owner(came, owners_new, owners_old).items():
-        for earlier, later in zip(before.get((rule, owner), ()), keys, strict=False):
-            pairs[later] = (earlier, owner)
+        earlier = before.get((rule, owner))
+        if not earlier:
+            continue
+        for i, later in enumerate(keys):
+            mine = earlier[i:] if i == len(keys) - 1 else earlier[min(i, len(earlier) - 1):][:1]
+            pairs[later] = (mine or earlier[-1:], owner)
     return pairs
 
 

@@ -34,7 +34,8 @@ def replacing(finding: dict[str, Any]) -> str:
     """What an open finding on a replacement pod was before: its controller's pod it replaced."""
     if not finding.get("replaces"):
         return ""
-    return f" (as its {finding['owner']}'s pod {finding['replaces']} was)"
+    several = ", " in finding["replaces"]
+    return f" (as its {finding['owner']}'s pod{'s' if several else ''} {finding['replaces']} {'were' if several else 'was'})"
 
 
 def replaced_count(d: dict[str, Any]) -> str:

@@ -1,5 +1,6 @@
 """analyzer.diff on two captures of one cluster whose controller made its pods again between them
-(criticalhop/kalc examples/daemonset_eviction_small/cluster_dump at two commits)."""
+(criticalhop/kalc examples/daemonset_eviction_small/cluster_dump at two commits), and rolled out to
+a new ReplicaSet (the same cluster's dump in kalc's tests/test-deployment/dump)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from analyzer.diff import diff
 from analyzer.diff.render import as_text as diff_text
 
 REPLACED = Path(__file__).parents[1] / "data" / "diff" / "kalc-replaced-pods"
+ROLLOUT = Path(__file__).parents[1] / "data" / "diff" / "kalc-rollout"
 
 
 def test_a_replicasets_pod_made_again_failing_alike_is_still_open() -> None:
@@ -25,10 +27,10 @@ def test_a_replicasets_pod_made_again_failing_alike_is_still_open() -> None:
     (pending,) = [f for f in d["findings"]["open"] if f["rule"] == "pod-pending"]
     assert (pending["name"], pending["replaces"], pending["owner"]) == (
         "redis-slave-unlimit-norequest-2-56d54b89bf-n2jz9", "redis-slave-unlimit-norequest-2-56d54b89bf-jsjd2",
-        "ReplicaSet default/redis-slave-unlimit-norequest-2-56d54b89bf")
+        "Deployment default/redis-slave-unlimit-norequest-2")
     assert d["incidents"]["new"] == d["incidents"]["resolved"] == [] and len(d["incidents"]["open"]) == 1
     out = CliRunner().invoke(app, ["diff", str(REPLACED / "old.yaml"), str(REPLACED / "new.yaml")]).output
-    assert "(as its ReplicaSet default/redis-slave-unlimit-norequest-2-56d54b89bf's pod " \
+    assert "(as its Deployment default/redis-slave-unlimit-norequest-2's pod " \
            "redis-slave-unlimit-norequest-2-56d54b89bf-jsjd2 was)" in out
 
 
@@ -85,3 +87,38 @@ def test_pods_only_gone_or_only_come_stay_removed_or_added(tmp_path: Path) -> No
     d = without(prefix + "46mz6", prefix + "n2jz9")
     assert d["replaced"] == [] and [i["name"] for i in d["removed"]] == [prefix + "jsjd2", prefix + "wc7bg"]
     assert [i["name"] for i in d["added"]] == ["backup-28001-x7k2p"]
+
+
+def test_findings_on_a_rolled_out_deployments_pods_are_open_or_resolved_by_the_deployment() -> None:
+    """criticalhop/kalc's cluster 'testspace' on 2019-09-20 and 2019-09-25: Deployment
+    redis-master rolled out to a new ReplicaSet (7f86d8599d, with a memory limit the old
+    85dc7c69bf's pods lacked) and scaled from 1 pod to 3. The missing memory limit is resolved;
+    the probes still missing are open on each of the three new pods (the one old pod stands for
+    all), not three new findings and one resolved per probe."""
+    d = diff(analyzer.load(str(ROLLOUT / "old.yaml")), analyzer.load(str(ROLLOUT / "new.yaml"))).to_dict()
+    assert [(r["controller"], len(r["old"]), len(r["new"])) for r in d["replaced"]] == [
+        ("Deployment default/redis-master", 1, 3)]
+    assert d["findings"]["new"] == []
+    assert [(f["rule"], f["name"]) for f in d["findings"]["resolved"]] == [
+        ("container-no-memory-limit", "redis-master-85dc7c69bf-nltd9")]
+    still = sorted((f["rule"], f["name"], f["replaces"], f["owner"]) for f in d["findings"]["open"])
+    assert still == sorted((rule, f"redis-master-7f86d8599d-{pod}", "redis-master-85dc7c69bf-nltd9",
+                            "Deployment default/redis-master")
+                           for rule in ("container-no-liveness-probe", "container-no-readiness-probe")
+                           for pod in ("8fhqm", "s5j4n", "z9fp5"))
+
+
+def test_a_controller_scaled_down_while_failing_alike_is_still_open(tmp_path: Path) -> None:
+    """The rollout the other way round (a written change of the same dumps, labelled so: the
+    new dump taken as the old one): three pods without probes, then one. The Deployment still
+    has no probes: the one pod left stands for the three, none of their findings resolved."""
+    d = diff(analyzer.load(str(ROLLOUT / "new.yaml")), analyzer.load(str(ROLLOUT / "old.yaml"))).to_dict()
+    assert [(f["rule"], f["name"]) for f in d["findings"]["new"]] == [
+        ("container-no-memory-limit", "redis-master-85dc7c69bf-nltd9")]
+    assert d["findings"]["resolved"] == []
+    probes = {f["rule"]: f["replaces"] for f in d["findings"]["open"]}
+    assert probes == dict.fromkeys(("container-no-liveness-probe", "container-no-readiness-probe"),
+                                   "redis-master-7f86d8599d-8fhqm, redis-master-7f86d8599d-s5j4n, "
+                                   "redis-master-7f86d8599d-z9fp5")
+    out = CliRunner().invoke(app, ["diff", str(ROLLOUT / "new.yaml"), str(ROLLOUT / "old.yaml")]).output
+    assert "(as its Deployment default/redis-master's pods redis-master-7f86d8599d-8fhqm, " in out
