@@ -60,7 +60,7 @@ def compare_versions(old: Cluster, new: Cluster) -> list[dict[str, Any]]:
     for label, column in NODE_VERSION_COLUMNS:
         x, y = _counts(na, column), _counts(nb, column)
         if x or y:
-            rows.append({"what": label, "old": _said(x), "new": _said(y), "changed": bool(x and y and x != y)})
+            rows.append({"what": label, "old": _said(x), "new": _said(y), "changed": _moved(x, y)})
     ca, cb = _components(old), _components(new)
     # a component is added or removed only where both dumps collected the controllers
     whole = all(c.covers(k) for c in (old, new) for k in ("DaemonSet", "Deployment"))
@@ -70,6 +70,25 @@ def compare_versions(old: Cluster, new: Cluster) -> list[dict[str, Any]]:
             continue
         rows.append({"what": f"component {name}", "old": x or None, "new": y or None, "changed": True})
     return rows
+
+
+def _moved(old: dict[str, int], new: dict[str, int]) -> bool:
+    """Whether the versions the nodes run moved, where both dumps say: another version in
+    either dump, or, where the nodes run several, another share of the nodes on each (an upgrade
+    under way). One version on more or fewer nodes is the node pool scaled, said under Nodes.
+
+    Examples:
+        >>> _moved({"v1.23.5": 3}, {"v1.23.5": 2}), _moved({"v1.29.7": 3}, {"v1.30.3": 3})
+        (False, True)
+        >>> _moved({"a": 3, "b": 1}, {"a": 2, "b": 2}), _moved({"a": 3, "b": 1}, {"a": 6, "b": 2})
+        (True, False)
+    """
+    if not old or not new:
+        return False
+    if old.keys() != new.keys():
+        return True
+    total_old, total_new = sum(old.values()), sum(new.values())
+    return any(old[v] * total_new != new[v] * total_old for v in old)
 
 
 def _said(counts: dict[str, int]) -> str | None:

@@ -12,6 +12,7 @@ from conftest import REALDATA
 
 import analyzer
 from analyzer.diff import DifferentClusters, diff
+from analyzer.diff.render import as_text as diff_text
 from analyzer.redact import redact_dump
 
 pytestmark = pytest.mark.skipif(not REALDATA.is_dir(), reason="no ../shared/realdata beside the repo")
@@ -128,3 +129,23 @@ def test_a_cluster_created_again_is_another_cluster() -> None:
         "k8s.gcr.io/kube-proxy:v1.20.5", "k8s.gcr.io/kube-proxy:v1.21.0")
     versions = {v["what"]: v for v in d["versions"]}
     assert versions["kubelet"]["changed"]
+
+
+def test_a_node_pool_scaled_down_changes_no_version(tmp_path: Path) -> None:
+    """A written change of a real dump (labelled so): the kURL bundle's three v1.23.5 nodes
+    (replicatedhq/sbctl tests/support-bundle cluster-resources/nodes.json), then two of them, as
+    after the customer scaled the pool down. The node count moved, not a version: 'Versions:
+    unchanged', and 'Nodes: 3 -> 2' with the totals."""
+    nodes = REALDATA / "kubeadm/sbctl-kurl-supportbundle/cluster-resources/nodes.json"
+    if not nodes.is_file():
+        pytest.skip("no kURL bundle in realdata")
+    fewer = json.loads(nodes.read_text(encoding="utf-8"))
+    fewer["items"] = fewer["items"][:2]
+    (tmp_path / "nodes.json").write_text(json.dumps(fewer), encoding="utf-8")
+    d = diff(analyzer.load(str(nodes)), analyzer.load(str(tmp_path / "nodes.json"))).to_dict()
+    kubelet = next(v for v in d["versions"] if v["what"] == "kubelet")
+    assert (kubelet["old"], kubelet["new"], kubelet["changed"]) == ("v1.23.5 (3 nodes)", "v1.23.5 (2 nodes)", False)
+    assert not any(v["changed"] for v in d["versions"])
+    assert (d["capacity"]["nodes_old"], d["capacity"]["nodes_new"]) == (3, 2)
+    text = diff_text(d)
+    assert "Versions: unchanged (where both dumps say)" in text and "Nodes: 3 -> 2" in text
