@@ -180,8 +180,18 @@ def same_cluster(old: Cluster, new: Cluster) -> dict[str, Any]:
     """{verdict: same|different|unknown, confidence, evidence: [signals]} for two dumps."""
     signals = [_compare(name, read(old), read(new), weight, decides)
                for name, read, weight, decides in SIGNALS]
-    signals.append(_shared_uids(old, new))
+    shared = _shared_uids(old, new)
+    signals.append(shared)
     decides = {name: d for name, _, _, d in SIGNALS} | {"uids of objects in both dumps": ""}
+    if shared.says == SAME:
+        # Objects that keep their uid are in one etcd: a default/kubernetes Service with a new
+        # uid was deleted (`kubectl delete svc --all`) and made again by the API server, which
+        # says nothing alone of another cluster. It adds up like the node facts.
+        k = next(i for i, s in enumerate(signals) if s.name == "default/kubernetes Service uid")
+        if signals[k].says == DIFFERENT:
+            signals[k] = Signal(signals[k].name, DIFFERENT, 0.5,
+                                f"{signals[k].detail}; made again, as other objects keep their uid")
+            decides = {**decides, signals[k].name: ""}
     strong_same = [s for s in signals if decides[s.name] in ("both", "same") and s.says == SAME]
     strong_diff = [s for s in signals if decides[s.name] in ("both", "different") and s.says == DIFFERENT]
     for_same = sum(s.weight for s in signals if s.says == SAME)

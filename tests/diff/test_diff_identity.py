@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 import analyzer
-from analyzer.diff import REFUSE_CONFIDENCE, same_cluster
+from analyzer.diff import REFUSE_CONFIDENCE, diff, same_cluster
 
 CA_ONE = "-----BEGIN CERTIFICATE-----\nMIIBone\n-----END CERTIFICATE-----\n"
 CA_TWO = "-----BEGIN CERTIFICATE-----\nMIIBtwo\n-----END CERTIFICATE-----\n"
@@ -76,3 +77,22 @@ def test_nothing_to_tell_is_unknown() -> None:
     text = "NAME    READY   STATUS    RESTARTS   AGE\nweb-1   1/1     Running   0          5d\n"
     verdict = same_cluster(analyzer.load(text), analyzer.load(text))
     assert verdict["verdict"] == "unknown" and verdict["confidence"] == 0.0 and verdict["evidence"] == []
+
+
+def test_a_default_kubernetes_service_made_again_does_not_make_another_cluster() -> None:
+    """criticalhop/kalc's cluster 'testspace' (tests/test-deployment/dump, then tests/test-daemonset/
+    dump a week later): every Service of default was deleted and made again on 2019-09-25, the API
+    server's default/kubernetes among them (a new uid), while both Nodes kept theirs, their
+    providerIDs and machine ids. One etcd, one cluster: the new Service uid adds up against, it
+    does not refuse the comparison."""
+    folder = Path(__file__).parents[1] / "data" / "diff" / "kalc-services-made-again"
+    old, new = analyzer.load(str(folder / "old.yaml")), analyzer.load(str(folder / "new.yaml"))
+    verdict = same_cluster(old, new)
+    said = {e["signal"]: (e["says"], e["detail"]) for e in verdict["evidence"]}
+    assert verdict["verdict"] == "same" and verdict["confidence"] < REFUSE_CONFIDENCE
+    assert said["uids of objects in both dumps"][0] == "same"
+    service = said["default/kubernetes Service uid"]
+    assert service[0] == "different" and "made again, as other objects keep their uid" in service[1]
+    d = diff(old, new).to_dict()  # not refused
+    recreated = sorted(c["name"] for c in d["changed"] if c["recreated"])
+    assert recreated == ["kubernetes", "redis-master", "redis-slave"]
