@@ -440,11 +440,22 @@ def _controllers(cluster: Cluster, pods: set[tuple[str, str]]) -> dict[tuple[str
             if (ns, name) in pods and kind in REPLACING_CONTROLLERS and isinstance(owner, str) and owner}
 
 
-def _pod_facts(pods: list[KubeObject]) -> tuple[list[str], list[str]]:
-    """The images (of their app containers) and the nodes of some pods, each once, sorted."""
-    images = {c.image for p in pods for c in p.view.spec.containers or () if c.image}
-    nodes = {p.view.spec.nodeName for p in pods if p.view.spec.nodeName}
-    return sorted(images), sorted(nodes)
+def _container_resources(container: Any) -> str:
+    """`web: requests cpu=100m, memory=500Mi; limits memory=500Mi` (`none` where unset)."""
+    said = []
+    for what in ("requests", "limits"):
+        values = getattr(container.resources, what, None) if container.resources else None
+        said.append(f"{what} " + (", ".join(f"{k}={v}" for k, v in sorted(values.items())) if values else "none"))
+    return f"{container.name}: {'; '.join(said)}"
+
+
+def _pod_facts(pods: list[KubeObject]) -> dict[str, list[str]]:
+    """What a support engineer asks of a controller's pods made again, each value once, sorted:
+    the images and resources of their app containers (what a rollout changes), their nodes."""
+    containers = [c for p in pods for c in p.view.spec.containers or ()]
+    return {"images": sorted({c.image for c in containers if c.image}),
+            "resources": sorted({_container_resources(c) for c in containers if c.name}),
+            "nodes": sorted({p.view.spec.nodeName for p in pods if p.view.spec.nodeName})}
 
 
 def replaced_pods(out: ObjectChanges, a: dict[Identity, KubeObject], b: dict[Identity, KubeObject],
@@ -453,7 +464,7 @@ def replaced_pods(out: ObjectChanges, a: dict[Identity, KubeObject], b: dict[Ide
     controller made its pods again (a rollout's new ReplicaSet, an evicted pod's successor),
     which is what happened to them, not so many pods removed and others added. Taken out of
     `out.removed` and `out.added`; each group says its controller, its pods' names before and
-    after, and the images and nodes they ran where those differ.
+    after, and the images, resources and nodes of its pods where those differ.
 
     A pod of a kind held only as pasted text is in neither list, so never in a group."""
     gone = {(i["namespace"], i["name"]) for i in out.removed if i["kind"] == "Pod"}
@@ -470,11 +481,9 @@ def replaced_pods(out: ObjectChanges, a: dict[Identity, KubeObject], b: dict[Ide
         if not old_names or not new_names:
             continue  # only gone (scaled down) or only come (scaled up): removed or added
         taken |= {(ns, n) for n in (*old_names, *new_names)}
-        old_images, old_nodes = _pod_facts([a[Identity("Pod", ns, n, "")] for n in old_names])
-        new_images, new_nodes = _pod_facts([b[Identity("Pod", ns, n, "")] for n in new_names])
-        fields = [{"path": what, "old": x, "new": y}
-                  for what, x, y in (("images", old_images, new_images), ("nodes", old_nodes, new_nodes))
-                  if x != y]
+        was = _pod_facts([a[Identity("Pod", ns, n, "")] for n in old_names])
+        now = _pod_facts([b[Identity("Pod", ns, n, "")] for n in new_names])
+        fields = [{"path": what, "old": was[what], "new": now[what]} for what in was if was[what] != now[what]]
         replaced.append({"kind": "Pod", "namespace": ns, "controller": controller,
                          "old": old_names, "new": new_names, "fields": fields})
     out.removed[:] = [i for i in out.removed if i["kind"] != "Pod" or (i["namespace"], i["name"]) not in taken]

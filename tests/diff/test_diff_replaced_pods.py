@@ -98,6 +98,10 @@ def test_findings_on_a_rolled_out_deployments_pods_are_open_or_resolved_by_the_d
     d = diff(analyzer.load(str(ROLLOUT / "old.yaml")), analyzer.load(str(ROLLOUT / "new.yaml"))).to_dict()
     assert [(r["controller"], len(r["old"]), len(r["new"])) for r in d["replaced"]] == [
         ("Deployment default/redis-master", 1, 3)]
+    # what the rollout changed, read off the pods alone (neither dump holds the ReplicaSets)
+    resources = next(f for f in d["replaced"][0]["fields"] if f["path"] == "resources")
+    assert (resources["old"], resources["new"]) == (["master: requests cpu=100m, memory=500Mi; limits none"],
+                                                    ["master: requests cpu=100m, memory=500Mi; limits memory=500Mi"])
     assert d["findings"]["new"] == []
     assert [(f["rule"], f["name"]) for f in d["findings"]["resolved"]] == [
         ("container-no-memory-limit", "redis-master-85dc7c69bf-nltd9")]
