@@ -30,7 +30,8 @@ def diff(
     show_sensitive: Annotated[bool, typer.Option("--show-sensitive", help=SHOW_SENSITIVE_HELP)] = False,
 ) -> None:
     """Compare two dumps of one cluster: objects added, removed and changed (field by field),
-    versions, capacity, restarts gained, findings new/resolved/open.
+    pods a controller made again (a rollout, a drained node), versions, capacity, restarts
+    gained, findings new/resolved/open.
 
     First checks that both are the same cluster (kube-system uid, cluster CA, providerIDs,
     cluster-name labels, ...); exit 2 when they are clearly not, unless --force.
