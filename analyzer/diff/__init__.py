@@ -111,10 +111,15 @@ def _about(c: Cluster) -> dict[str, Any]:
             "capture_time": pd.Timestamp(capture).isoformat().replace("+00:00", "Z") if capture else None}
 
 
-def _failing(c: Cluster) -> tuple[dict[tuple[str, str, str, str], dict[str, Any]], set[str]]:
+Key = tuple[str, str, str, str]  # (rule, kind, namespace, name) of a failing finding
+
+
+def _failing(c: Cluster) -> tuple[dict[Key, dict[str, Any]], dict[Key, int], set[str]]:
+    """Failing findings by key, each key's finding row (its position), rules not applicable."""
     f = c.findings
-    failing = {}
-    for row in f[f["status"] == "fail"].itertuples(index=False):
+    failing: dict[Key, dict[str, Any]] = {}
+    rows: dict[Key, int] = {}
+    for i, row in enumerate(f[f["status"] == "fail"].itertuples(index=False)):
         # a finding about the whole cluster is named after the dump: two dumps, two names
         name = "" if str(row.kind) == "Cluster" else str(row.name)
         # a hygiene finding said once for its controller's pods stands for each of them (pods
@@ -122,11 +127,27 @@ def _failing(c: Cluster) -> tuple[dict[tuple[str, str, str, str], dict[str, Any]
         alike = str(row.alike).split(", ") if isinstance(row.alike, str) and row.alike else []
         for each in (name, *alike):
             key = (str(row.rule), str(row.kind), str(row.namespace), each)
-            failing.setdefault(key, {"rule": key[0], "severity": str(row.severity), "kind": key[1],
-                                     "namespace": key[2], "name": each or str(row.name),
-                                     "message": str(row.message)})
+            if key not in failing:
+                rows[key] = i
+                failing[key] = {"rule": key[0], "severity": str(row.severity), "kind": key[1],
+                                "namespace": key[2], "name": each or str(row.name),
+                                "message": str(row.message)}
     not_applicable = {str(r) for r in f.loc[f["status"] == "not_applicable", "rule"]}
-    return failing, not_applicable
+    return failing, rows, not_applicable
+
+
+def _one_per_row(items: list[tuple[Key, dict[str, Any]]], rows: dict[Key, int]) -> list[dict[str, Any]]:
+    """The entries of one list, one per finding row: a finding said once for a controller's
+    pods is matched pod by pod, then said once as its dump said it (the first of its pods, the
+    one its message names), the pods it replaces gathered."""
+    out: dict[int, dict[str, Any]] = {}
+    for key, item in items:
+        first = out.setdefault(rows[key], dict(item))
+        if item.get("replaces") and first.get("replaces") != item["replaces"]:
+            earlier = [x for x in first.get("replaces", "").split(", ") if x]
+            earlier += [x for x in item["replaces"].split(", ") if x not in earlier]
+            first.update(replaces=", ".join(earlier), owner=item["owner"])
+    return list(out.values())
 
 
 def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str]] | None = None
@@ -138,8 +159,8 @@ def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str
     not applicable, a kind not collected or only pasted) it is not comparable; the same holds
     the other way round for "new". `gone_unknown` maps "old"/"new" to such kinds of that dump.
     """
-    a, na_old = _failing(old)
-    b, na_new = _failing(new)
+    a, rows_a, na_old = _failing(old)
+    b, rows_b, na_new = _failing(new)
     unknown = gone_unknown or {"old": set(), "new": set()}
     order = {"critical": 0, "warning": 1, "info": 2}
 
@@ -158,23 +179,29 @@ def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str
 
     replaced = _replacements([k for k in a if k not in b], [k for k in b if k not in a],
                              _pod_owners(old), _pod_owners(new))
-    new_items, resolved, uncomparable = [], [], []
-    still = [v for k, v in b.items() if k in a]
+    new_items, resolved, uncomparable_new, uncomparable_old = [], [], [], []
+    still = [(k, v) for k, v in b.items() if k in a]
     for k, v in b.items():
         if k in replaced:
             earlier, owner = replaced[k]
-            still.append({**v, "replaces": ", ".join(e[3] for e in earlier), "owner": owner})
+            still.append((k, {**v, "replaces": ", ".join(e[3] for e in earlier), "owner": owner}))
         elif k not in a:
-            (new_items if could_tell(k, old, "old", na_old) else uncomparable).append(v)
+            (new_items if could_tell(k, old, "old", na_old) else uncomparable_new).append((k, v))
     taken = {e for earlier, _ in replaced.values() for e in earlier}
     for k, v in a.items():
         if k not in b and k not in taken:
-            (resolved if could_tell(k, new, "new", na_new) else uncomparable).append(v)
-    return {"new": ranked(new_items), "resolved": ranked(resolved), "open": ranked(still),
-            "not_comparable": ranked(uncomparable)}
-
-
-Key = tuple[str, str, str, str]  # (rule, kind, namespace, name) of a failing finding
+            (resolved if could_tell(k, new, "new", na_new) else uncomparable_old).append((k, v))
+    # a finding row open on some of its pods is open: its controller's other pods, come or gone
+    # between the dumps, are that finding, neither new nor resolved
+    open_new = {rows_b[k] for k, _ in still}
+    open_old = {rows_a[k] for k, _ in still if k in a} | {rows_a[e] for e in taken}
+    new_items = [(k, v) for k, v in new_items if rows_b[k] not in open_new]
+    resolved = [(k, v) for k, v in resolved if rows_a[k] not in open_old]
+    return {"new": ranked(_one_per_row(new_items, rows_b)),
+            "resolved": ranked(_one_per_row(resolved, rows_a)),
+            "open": ranked(_one_per_row(still, rows_b)),
+            "not_comparable": ranked(_one_per_row(uncomparable_new, rows_b)
+                                     + _one_per_row(uncomparable_old, rows_a))}
 
 
 def _pod_owners(c: Cluster) -> dict[tuple[str, str], str]:
