@@ -101,3 +101,49 @@ def _annotated(body: dict[str, Any], key: str) -> list[Any]:
 
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def hpa_at_v2(body: dict[str, Any]) -> dict[str, Any]:
+    """The HPA as the API server serves it at autoscaling/v2 (what kubectl asks for since 1.23):
+    an autoscaling/v1 one's CPU target, annotated metrics and annotated conditions moved to
+    spec.metrics, status.currentMetrics and status.conditions, the annotations that held them
+    dropped (k8s.io/kubernetes pkg/apis/autoscaling/v1 conversion.go); v2beta1's Resource metrics
+    in v2's shape. Anything already in v2's shape is returned as it is.
+
+    >>> v2 = hpa_at_v2({"metadata": {"name": "web"}, "spec": {"targetCPUUtilizationPercentage": 50},
+    ...                 "status": {"currentReplicas": 1}})
+    >>> v2["spec"], v2["status"]
+    ({'metrics': [{'type': 'Resource', 'resource': {'name': 'cpu', 'target': {'type': 'Utilization', 'averageUtilization': 50}}}]}, {'currentReplicas': 1})
+    """
+    spec, status = _dict(body.get("spec")), _dict(body.get("status"))
+    annotations = _dict(_dict(body.get("metadata")).get("annotations"))
+    v1_keys = (CONDITIONS_ANNOTATION, METRICS_ANNOTATION, CURRENT_METRICS_ANNOTATION)
+    old_shape = ("targetCPUUtilizationPercentage" in spec or "currentCPUUtilizationPercentage" in status
+                 or any(k in annotations for k in v1_keys)
+                 or any(isinstance(m, dict) and m.get("type") == "Resource" and "target" not in _dict(m.get("resource"))
+                        for m in spec.get("metrics") or ()))
+    if not old_shape:
+        return body
+    specs, current = hpa_metrics(body)
+    conditions, _ = hpa_conditions(body)
+    out = dict(body)
+    out["spec"] = {k: v for k, v in spec.items() if k != "targetCPUUtilizationPercentage"}
+    if specs:
+        out["spec"]["metrics"] = specs
+    new_status = {k: v for k, v in status.items() if k != "currentCPUUtilizationPercentage"}
+    # a metric without a current value has no entry, as the server converts a v1 status without one
+    current = [m for m in current if m.get("type") != "Resource" or _dict(m.get("resource")).get("current")]
+    if current:
+        new_status["currentMetrics"] = current
+    if conditions:
+        new_status["conditions"] = conditions
+    if status or new_status:
+        out["status"] = new_status
+    if any(k in annotations for k in v1_keys):
+        meta = out["metadata"] = dict(_dict(body.get("metadata")))
+        kept = {k: v for k, v in annotations.items() if k not in v1_keys}
+        if kept:
+            meta["annotations"] = kept
+        else:
+            meta.pop("annotations", None)
+    return out

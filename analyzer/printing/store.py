@@ -14,6 +14,7 @@ from typing import Any
 
 from analyzer.ingest import IngestResult, KubeObject, LogRecord
 from analyzer.ingest.records import JsonItem
+from analyzer.kube.autoscaling import hpa_at_v2
 from analyzer.printing.pasted import PASTED, served_pasted_pod, with_deletion_time
 from analyzer.printing.resources import Resource, ResourceCatalog
 from analyzer.printing.selectors import field_selector, label_selector
@@ -78,6 +79,9 @@ class DumpStore:
                 found = served_pasted_pod(found, (r.container for r in self.pod_logs(obj.namespace or "", obj.name)))
             if res.builtin and PASTED in found:
                 found = with_deletion_time(found, self.capture_time)
+            if res.builtin and res.kind == "HorizontalPodAutoscaler":
+                # served at v2 (the version it is listed at): an autoscaling/v1 one's fields converted
+                found = hpa_at_v2(found)
             if not self.show_sensitive:
                 _mask(found)
             self._bodies[key] = found

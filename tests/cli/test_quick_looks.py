@@ -462,26 +462,11 @@ def test_ages_under_a_capture_that_is_a_lower_bound_say_so_beside_the_columns(tm
     assert heartbeat.stdout and "Warning: ages" not in heartbeat.stderr
 
 
+HPA_V1 = Path(__file__).parent.parent / "data" / "hpa" / "autoscaling-v1.yaml"
 # oam-dev/rudr#324 (2019): `kubectl get hpa -o yaml` at autoscaling/v1, its conditions and its memory
-# metric in annotations, trimmed; TheOutdoorProgrammer/manifests.io#92 (EKS 1.25): an autoscaling/v2
-# HPA's status, its spec this test's. Before: the generic layout (`API Version:`, `Spec:`), no
-# Metrics or Conditions table as kubectl's HPA describer prints them.
-_HPA_V1 = """\
-apiVersion: autoscaling/v1
-kind: HorizontalPodAutoscaler
-metadata:
-  annotations:
-    autoscaling.alpha.kubernetes.io/conditions: '[{"type":"AbleToScale","status":"True","lastTransitionTime":"2019-10-09T17:45:41Z","reason":"SucceededGetScale","message":"the HPA controller was able to get the target''s current scale"},{"type":"ScalingActive","status":"False","lastTransitionTime":"2019-10-09T17:45:56Z","reason":"FailedGetResourceMetric","message":"the HPA was unable to compute the replica count: unable to get metrics for resource cpu: no metrics returned from resource metrics API"}]'
-    autoscaling.alpha.kubernetes.io/metrics: '[{"type":"Resource","resource":{"name":"memory","targetAverageUtilization":50}}]'
-  creationTimestamp: "2019-10-09T17:45:25Z"
-  name: autoscaled-repsvc-trait-autoscaler
-  namespace: default
-spec:
-  maxReplicas: 6
-  minReplicas: 2
-  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: autoscaled-repsvc}
-status: {currentReplicas: 2, desiredReplicas: 2}
-"""
+# metric in annotations, trimmed (HPA_V1); TheOutdoorProgrammer/manifests.io#92 (EKS 1.25): an
+# autoscaling/v2 HPA's status, its spec this test's. Before: the generic layout (`API Version:`,
+# `Spec:`), no Metrics or Conditions table as kubectl's HPA describer prints them.
 _HPA_V2 = """\
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
@@ -501,8 +486,8 @@ status:
 
 
 def test_describe_hpa_prints_kubectls_metrics_and_conditions(tmp_path: Path) -> None:
-    (tmp_path / "v1.yaml").write_text(_HPA_V1)
-    v1 = kda("describe", "hpa", "autoscaled-repsvc-trait-autoscaler", str(tmp_path / "v1.yaml")).stdout.splitlines()
+    v1_dump = str(HPA_V1)
+    v1 = kda("describe", "hpa", "autoscaled-repsvc-trait-autoscaler", v1_dump).stdout.splitlines()
     assert [line for line in v1 if line.startswith(("Metrics:", "  resource", "Min replicas:", "Deployment pods:"))] == [
         "Metrics:                                                  ( current / target )",
         "  resource memory on pods  (as a percentage of request):  <unknown> / 50%",
@@ -517,5 +502,5 @@ def test_describe_hpa_prints_kubectls_metrics_and_conditions(tmp_path: Path) -> 
     assert "  resource cpu on pods  (as a percentage of request):  150% (301m) / 50%\n" in v2
     assert "  ScalingLimited  True    TooManyReplicas  the desired replica count is more than the maximum replica count\n" in v2
     # kubectl get's TARGETS of the v1 HPA: its annotated memory target, as the API server serves it
-    row = kda("get", "hpa", str(tmp_path / "v1.yaml")).stdout.splitlines()[1].split()
+    row = kda("get", "hpa", v1_dump).stdout.splitlines()[1].split()
     assert row[2:5] == ["memory:", "<unknown>/50%", "2"]

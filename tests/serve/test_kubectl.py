@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REALDATA, SAMPLE_DUMPS
-from kubectl_server import Served, kubectl_minor, needs_kubectl, serving
+from kubectl_server import Served, kubectl_minor, needs_current_kubectl, needs_kubectl, serving
 
 pytestmark = needs_kubectl
 
@@ -530,3 +530,33 @@ items:
         slices = json.loads(s.kubectl(*own_ctx, "get", "endpointslices", "-n", "shop", "-o", "json").stdout)["items"]
         assert [(i["addressType"], [(e["addresses"][0], e["conditions"]["ready"]) for e in i["endpoints"]])
                 for i in slices] == [("IPv4", [("10.1.0.5", True), ("10.1.0.6", False)]), ("IPv6", [("fd00::6", False)])]
+
+
+@needs_current_kubectl
+def test_an_autoscaling_v1_hpa_is_served_at_v2_as_the_api_server_converts_it(tmp_path: Path) -> None:
+    # tests/data/hpa/autoscaling-v1.yaml: oam-dev/rudr#324's and NatLabRockies/openstudio-server-helm#4's
+    # HPAs saved at autoscaling/v1. Before: served as `apiVersion: autoscaling/v2` with v1's fields
+    # (targetCPUUtilizationPercentage, the conditions annotation), so kubectl describe printed no
+    # metric and no Conditions, and -o yaml an object no API server serves.
+    dump = Path(__file__).parent.parent / "data" / "hpa" / "autoscaling-v1.yaml"
+    with serving([dump], tmp_path / "srv") as s:
+        rows = [line.split() for line in s.kubectl("get", "hpa").stdout.splitlines()[1:]]
+        assert [row[:4] for row in rows] == [
+            ["autoscaled-repsvc-trait-autoscaler", "Deployment/autoscaled-repsvc", "memory:", "<unknown>/50%"],
+            ["worker", "Deployment/worker", "cpu:", "<unknown>/50%"]]
+        served = json.loads(s.kubectl("get", "hpa", "worker", "-o", "json").stdout)
+        assert served["apiVersion"] == "autoscaling/v2"
+        assert served["spec"]["metrics"] == [
+            {"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 50}}}]
+        assert "targetCPUUtilizationPercentage" not in served["spec"] and "annotations" not in served["metadata"]
+        assert [(c["type"], c["status"], c["reason"]) for c in served["status"]["conditions"]] == [
+            ("AbleToScale", "True", "SucceededGetScale"), ("ScalingActive", "False", "FailedGetResourceMetric")]
+        described = s.kubectl("describe", "hpa", "worker").stdout
+        assert re.search(r"\n  resource cpu on pods  \(as a percentage of request\):  <unknown> / 50%\n", described)
+        assert re.search(r"\n  ScalingActive  False   FailedGetResourceMetric  the HPA was unable to compute", described)
+        assert re.search(r"\nAnnotations:\s+<none>\n", described)
+        # kda describe reads the same converted object
+        kda = subprocess.run([sys.executable, "-m", "analyzer", "describe", "hpa", "worker", str(dump)],
+                             capture_output=True, text=True, check=True).stdout
+        assert [line for line in kda.splitlines() if line.startswith(("  resource", "  ScalingActive"))] == \
+            [line for line in described.splitlines() if line.startswith(("  resource", "  ScalingActive"))]
