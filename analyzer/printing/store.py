@@ -15,6 +15,7 @@ from typing import Any
 from analyzer.ingest import IngestResult, KubeObject, LogRecord
 from analyzer.ingest.records import JsonItem
 from analyzer.kube.autoscaling import hpa_at_v2
+from analyzer.kube.ingress import ingress_at_v1
 from analyzer.printing.pasted import PASTED, served_pasted_pod, with_deletion_time
 from analyzer.printing.resources import Resource, ResourceCatalog
 from analyzer.printing.selectors import field_selector, label_selector
@@ -82,6 +83,8 @@ class DumpStore:
             if res.builtin and res.kind == "HorizontalPodAutoscaler":
                 # served at v2 (the version it is listed at): an autoscaling/v1 one's fields converted
                 found = hpa_at_v2(found)
+            elif res.builtin and res.kind == "Ingress":
+                found = ingress_at_v1(found)  # served at v1: a v1beta1 one's backends converted
             if not self.show_sensitive:
                 _mask(found)
             self._bodies[key] = found

@@ -560,3 +560,24 @@ def test_an_autoscaling_v1_hpa_is_served_at_v2_as_the_api_server_converts_it(tmp
                              capture_output=True, text=True, check=True).stdout
         assert [line for line in kda.splitlines() if line.startswith(("  resource", "  ScalingActive"))] == \
             [line for line in described.splitlines() if line.startswith(("  resource", "  ScalingActive"))]
+
+
+@needs_current_kubectl
+def test_an_extensions_v1beta1_ingress_is_served_at_v1_as_the_api_server_converts_it(tmp_path: Path) -> None:
+    # tests/data/ingress/extensions-v1beta1.yaml: kubernetes-el's saved `get ingress` at v1beta1.
+    # Before: served as networking.k8s.io/v1 with serviceName/servicePort, so kubectl describe
+    # printed 'Default backend: <default>' and each path without its backend.
+    dump = Path(__file__).parent.parent / "data" / "ingress" / "extensions-v1beta1.yaml"
+    with serving([dump], tmp_path / "srv") as s:
+        described = s.kubectl("describe", "ingress", "example-ingress").stdout
+        assert re.search(r"\nDefault backend:\s+default-http-backend:80 \(", described)
+        assert re.search(r"\n\s+/\s+example-service:80 \(", described)
+        other = s.kubectl("describe", "ingress", "clojurescript-ingress").stdout
+        assert re.search(r"\nDefault backend:\s+<default>\n", other)
+        assert re.search(r"\n\s+/\s+nginx-service:80 \(", other)
+        served = json.loads(s.kubectl("get", "ingress", "example-ingress", "-o", "json").stdout)
+        assert served["apiVersion"] == "networking.k8s.io/v1" and "backend" not in served["spec"]
+        assert served["spec"]["defaultBackend"] == {"service": {"name": "default-http-backend", "port": {"number": 80}}}
+        assert served["spec"]["rules"][0]["http"]["paths"] == [
+            {"path": "/", "pathType": "ImplementationSpecific",
+             "backend": {"service": {"name": "example-service", "port": {"number": 80}}}}]
