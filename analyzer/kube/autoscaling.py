@@ -41,8 +41,8 @@ def hpa_conditions(body: dict[str, Any]) -> tuple[list[Any], str]:
 def hpa_metrics(body: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Its metric specs and their current values in autoscaling/v2's shape (what kubectl reads),
     told by their shape, not the apiVersion a store may have rewritten: v2's and v2beta2's as they
-    are; v1's CPU target and its annotated Resource metrics, and v2beta1's Resource metrics,
-    converted (`targetAverageUtilization` to a Utilization target).
+    are; v1's CPU target and its annotated metrics, and v2beta1's metrics, converted
+    (`targetAverageUtilization` to a Utilization target, a Pods metric's metricName to metric.name).
 
     >>> specs, now = hpa_metrics({"spec": {"targetCPUUtilizationPercentage": 40},
     ...                           "status": {"currentCPUUtilizationPercentage": 12}})
@@ -64,27 +64,70 @@ def hpa_metrics(body: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[s
 
 
 def _resource(metric: dict[str, Any]) -> dict[str, Any]:
-    """A Resource metric spec of v2beta1's shape (targetAverageUtilization, targetAverageValue) in
-    v2's; any other metric as it is."""
-    old = _dict(metric.get("resource"))
-    if metric.get("type") != "Resource" or "target" in old:
+    """A metric spec of v2beta1's shape (the shape of v1's annotated metrics too) in v2's, as
+    k8s.io/kubernetes pkg/apis/autoscaling/v2beta1 conversion.go converts it: Resource and
+    ContainerResource targets, Pods' and External's metricName and target values, Object's target
+    object; a metric already in v2's shape, or of a type it does not know, as it is.
+
+    >>> _resource({"type": "Pods", "pods": {"metricName": "http_requests", "targetAverageValue": 10}})
+    {'type': 'Pods', 'pods': {'metric': {'name': 'http_requests'}, 'target': {'type': 'AverageValue', 'averageValue': 10}}}
+    """
+    kind = metric.get("type")
+    key = _SOURCE_KEYS.get(kind) if isinstance(kind, str) else None
+    old = _dict(metric.get(key)) if key else {}
+    # v2's Object metric has a target too (its value), and the object it reads as describedObject
+    if not key or not old or "describedObject" in old or ("target" in old and key != "object"):
         return metric
-    if old.get("targetAverageValue") is not None:
-        target = {"type": "AverageValue", "averageValue": old["targetAverageValue"]}
-    else:
-        target = {"type": "Utilization", "averageUtilization": old.get("targetAverageUtilization")}
-    return {"type": "Resource", "resource": {"name": old.get("name"), "target": target}}
+    if key in ("resource", "containerResource"):
+        if old.get("targetAverageValue") is not None:
+            target = {"type": "AverageValue", "averageValue": old["targetAverageValue"]}
+        else:
+            target = {"type": "Utilization", "averageUtilization": old.get("targetAverageUtilization")}
+        new = {k: old[k] for k in ("name", "container") if k in old}
+    elif key == "pods":
+        target = {"type": "AverageValue", "averageValue": old.get("targetAverageValue")}
+        new = {"metric": _identifier(old.get("metricName"), old.get("selector"))}
+    elif key == "object":
+        target = {"type": "Value" if old.get("averageValue") is None else "AverageValue",
+                  "value": old.get("targetValue"), "averageValue": old.get("averageValue")}
+        new = {"describedObject": old.get("target"), "metric": _identifier(old.get("metricName"), old.get("selector"))}
+    else:  # external
+        target = {"type": "Value" if old.get("targetAverageValue") is None else "AverageValue",
+                  "value": old.get("targetValue"), "averageValue": old.get("targetAverageValue")}
+        new = {"metric": _identifier(old.get("metricName"), old.get("metricSelector"))}
+    new["target"] = {k: v for k, v in target.items() if v is not None}
+    return {"type": kind, key: new}
 
 
 def _resource_now(metric: dict[str, Any]) -> dict[str, Any]:
-    """A Resource metric's current value of v2beta1's shape (currentAverageUtilization,
-    currentAverageValue) in v2's, the values it does not state left out; any other as it is."""
-    old = _dict(metric.get("resource"))
-    if metric.get("type") != "Resource" or "current" in old:
+    """A metric's current value of v2beta1's shape in v2's (currentAverageUtilization,
+    currentAverageValue, currentValue to current's), the values it does not state left out; one
+    in v2's shape or of a type it does not know as it is."""
+    kind = metric.get("type")
+    key = _SOURCE_KEYS.get(kind) if isinstance(kind, str) else None
+    old = _dict(metric.get(key)) if key else {}
+    if not key or not old or "current" in old:
         return metric
-    now = {"averageUtilization": old.get("currentAverageUtilization"), "averageValue": old.get("currentAverageValue")}
-    return {"type": "Resource", "resource": {"name": old.get("name"),
-                                             "current": {k: v for k, v in now.items() if v is not None}}}
+    if key in ("resource", "containerResource"):
+        new = {k: old[k] for k in ("name", "container") if k in old}
+    elif key == "object":
+        new = {"describedObject": old.get("target"), "metric": _identifier(old.get("metricName"), old.get("selector"))}
+    else:
+        new = {"metric": _identifier(old.get("metricName"), old.get("metricSelector" if key == "external" else "selector"))}
+    now = {"averageUtilization": old.get("currentAverageUtilization"),
+           "averageValue": old.get("currentAverageValue", old.get("averageValue") if key == "object" else None),
+           "value": old.get("currentValue")}
+    new["current"] = {k: v for k, v in now.items() if v is not None}
+    return {"type": kind, key: new}
+
+
+# The field of a metric that holds its source, by the metric's type (the same in every version).
+_SOURCE_KEYS = {"Resource": "resource", "ContainerResource": "containerResource", "Pods": "pods",
+                "Object": "object", "External": "external"}
+
+
+def _identifier(name: Any, selector: Any) -> dict[str, Any]:
+    return {"name": name, "selector": selector} if selector is not None else {"name": name}
 
 
 def _annotated(body: dict[str, Any], key: str) -> list[Any]:
@@ -107,8 +150,8 @@ def hpa_at_v2(body: dict[str, Any]) -> dict[str, Any]:
     """The HPA as the API server serves it at autoscaling/v2 (what kubectl asks for since 1.23):
     an autoscaling/v1 one's CPU target, annotated metrics and annotated conditions moved to
     spec.metrics, status.currentMetrics and status.conditions, the annotations that held them
-    dropped (k8s.io/kubernetes pkg/apis/autoscaling/v1 conversion.go); v2beta1's Resource metrics
-    in v2's shape. Anything already in v2's shape is returned as it is.
+    dropped (k8s.io/kubernetes pkg/apis/autoscaling/v1 conversion.go); v2beta1's metrics in v2's
+    shape. Anything already in v2's shape is returned as it is.
 
     >>> v2 = hpa_at_v2({"metadata": {"name": "web"}, "spec": {"targetCPUUtilizationPercentage": 50},
     ...                 "status": {"currentReplicas": 1}})
@@ -120,8 +163,8 @@ def hpa_at_v2(body: dict[str, Any]) -> dict[str, Any]:
     v1_keys = (CONDITIONS_ANNOTATION, METRICS_ANNOTATION, CURRENT_METRICS_ANNOTATION)
     old_shape = ("targetCPUUtilizationPercentage" in spec or "currentCPUUtilizationPercentage" in status
                  or any(k in annotations for k in v1_keys)
-                 or any(isinstance(m, dict) and m.get("type") == "Resource" and "target" not in _dict(m.get("resource"))
-                        for m in spec.get("metrics") or ()))
+                 or any(isinstance(m, dict) and _resource(m) is not m for m in spec.get("metrics") or ())
+                 or any(isinstance(m, dict) and _resource_now(m) is not m for m in status.get("currentMetrics") or ()))
     if not old_shape:
         return body
     specs, current = hpa_metrics(body)

@@ -560,6 +560,17 @@ def test_an_autoscaling_v1_hpa_is_served_at_v2_as_the_api_server_converts_it(tmp
                              capture_output=True, text=True, check=True).stdout
         assert [line for line in kda.splitlines() if line.startswith(("  resource", "  ScalingActive"))] == \
             [line for line in described.splitlines() if line.startswith(("  resource", "  ScalingActive"))]
+    # nordic-institute/X-Road-Security-Server-sidecar's autoscaling/v2beta1 HPA: its Pods metric as
+    # its kubectl describe printed it, not '"" on pods: <nil> / <nil>' and TARGETS '<unknown>/None'
+    beta = Path(__file__).parent.parent / "data" / "hpa" / "autoscaling-v2beta1.yaml"
+    with serving([beta], tmp_path / "beta") as s:
+        assert s.kubectl("get", "hpa", "-n", "test").stdout.splitlines()[1].split()[2] == "5093m/100"
+        described = s.kubectl("describe", "hpa", "-n", "test", "sidecar-secondary-hpa").stdout
+        assert re.search(r'\n  "container_network_receive_packets_per_minute" on pods:  5093m / 100\n', described)
+        served = json.loads(s.kubectl("get", "hpa", "-n", "test", "-o", "json").stdout)["items"][0]
+        assert served["spec"]["metrics"] == [{"type": "Pods", "pods": {
+            "metric": {"name": "container_network_receive_packets_per_minute"},
+            "target": {"type": "AverageValue", "averageValue": "100"}}}]
 
 
 @needs_current_kubectl
