@@ -104,6 +104,33 @@ def _speaks_for(evidence: dict[str, Any], verdict: str) -> str:
     return f" (for {dist})" if dist and dist != verdict else ""
 
 
+def _runner_up_lines(runner_up: dict[str, Any] | None, shown: list[dict[str, Any]]) -> list[str]:
+    """The runner-up, its score and the rows that made it, less those the verdict's lines said.
+
+    >>> row = {"signal": "node_annotation_key", "value": "oci.oraclecloud.com/compartment-id",
+    ...        "object": "core/Node//n1", "weight": 4.0, "distribution": "oke"}
+    >>> _runner_up_lines({"name": "oke", "score": 4.0, "evidence": [row], "evidence_total": 1}, [])
+    ['  runner-up: oke (score 4.00):', '    - node_annotation_key: oci.oraclecloud.com/compartment-id (core/Node//n1)']
+    """
+    if not runner_up:
+        return []
+    # (a row for another distribution is another row, though it read the same value on the same
+    # object: minikube's storage-provisioner Pod says docker-desktop too)
+    said = {(e["signal"], e["value"], e["object"], e.get("distribution")) for e in shown}
+    rows = [e for e in runner_up.get("evidence") or []
+            if (e["signal"], e["value"], e["object"], e.get("distribution")) not in said]
+    total = runner_up.get("evidence_total") or 0
+    head = f"  runner-up: {runner_up['name']} (score {runner_up['score']:.2f})"
+    if not rows:
+        return [head]
+    more = total - len(runner_up.get("evidence") or [])
+    besides = ", besides the rows above" if len(rows) < len(runner_up.get("evidence") or []) else ""
+    return [head + besides + ":",
+            *(f"    - {e['signal']}: {e['value']} ({e['object']})" + _speaks_for(e, runner_up["name"])
+              for e in rows),
+            *([f"    ... and {more} lighter counted row(s), not kept"] if more > 0 else [])]
+
+
 def summary_text(cluster: ModeledDump) -> str:
     """A short human summary for the terminal."""
     s = summarize(cluster, components=False)
@@ -113,9 +140,11 @@ def summary_text(cluster: ModeledDump) -> str:
     if s.get("distribution"):
         d = s["distribution"]
         lines.append(f"distribution: {d['name']} (confidence {d['confidence']:.2f})")
-        for ev in _evidence_shown(d.get("evidence", []))[:5]:
+        shown = _evidence_shown(d.get("evidence", []))[:5]
+        for ev in shown:
             lines.append(f"  - {ev['signal']}: {ev['value']} ({ev['object']})"
                          + ("" if ev.get("counted", True) else " (not counted)") + _speaks_for(ev, d["name"]))
+        lines += _runner_up_lines(d.get("runner_up"), shown)
         # Why the verdict is what it is: several clusters in one input, a virtual cluster's host.
         lines += [f"  note: {note}" for note in d.get("notes") or []]
     virtual = s.get("virtual_cluster") or {}

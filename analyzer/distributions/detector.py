@@ -343,7 +343,7 @@ def detect(cluster: ModeledDump, fingerprints: Iterable[Fingerprint] | None = No
         top = ranking.order[0]
         return Distribution(
             name="mixed", confidence=round(sum(confs) / len(confs), 2), evidence=evidence,
-            runner_up=RunnerUp(top, scores.get(top, 0.0)), scores=scores, per_node=per_node,
+            runner_up=RunnerUp.of(top, scores.get(top, 0.0), ranking.tallies[top].evidence), scores=scores, per_node=per_node,
             notes=notes,
         )
 
@@ -357,7 +357,7 @@ def detect(cluster: ModeledDump, fingerprints: Iterable[Fingerprint] | None = No
         evidence = ranking.tallies[best].evidence if best else []
         return Distribution(
             name="unknown", confidence=0.0, evidence=evidence,
-            runner_up=RunnerUp(best, scores.get(best, 0.0)) if best and scores.get(best) else None,
+            runner_up=RunnerUp.of(best, scores[best], evidence) if best and scores.get(best) else None,
             scores=scores, per_node=per_node, notes=notes,
         )
 
@@ -368,6 +368,6 @@ def detect(cluster: ModeledDump, fingerprints: Iterable[Fingerprint] | None = No
                       key=lambda e: (e.distribution != winner, not e.counted, -e.weight, e.signal, e.object))
     return Distribution(
         name=winner, confidence=_confidence(score, rival[1] if rival else 0.0), evidence=evidence,
-        runner_up=RunnerUp(rival[0], round(rival[1], 2)) if rival else None, scores=scores,
+        runner_up=RunnerUp.of(rival[0], round(rival[1], 2), ranking.tallies[rival[0]].evidence) if rival else None, scores=scores,
         per_node=per_node, notes=notes,
     )

@@ -11,6 +11,9 @@ from analyzer.sensitive.masking import mask_sensitive
 # How many of the deciding evidence rows a notebook's one-line repr names.
 REPR_SIGNALS = 3
 REPR_VALUE = 60  # a value longer than this is cut in the repr (the HTML table has it whole)
+# How many of the runner-up's counted rows are kept: enough to judge why it scored, few enough
+# that a runner-up seen on thousands of nodes stays a short list.
+RUNNER_UP_ROWS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +39,25 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class RunnerUp:
-    """The second-best distribution and its score."""
+    """The second-best distribution, its score, and the counted rows that made the score (the
+    heaviest first, at most RUNNER_UP_ROWS of `evidence_total`): what a reader doubting the
+    verdict weighs against the winner's evidence."""
 
     name: str
     score: float
+    evidence: list[Evidence] = field(default_factory=list)
+    evidence_total: int = 0
+
+    @classmethod
+    def of(cls, name: str, score: float, rows: list[Evidence]) -> RunnerUp:
+        """The runner-up with its counted rows: those for it heaviest first, then those against it."""
+        counted = sorted((e for e in rows if e.counted and e.weight),
+                         key=lambda e: (e.weight < 0, -abs(e.weight), e.signal, e.object))
+        return cls(name, score, counted[:RUNNER_UP_ROWS], len(counted))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "score": self.score}
+        return {"name": self.name, "score": self.score,
+                "evidence": [e.to_dict() for e in self.evidence], "evidence_total": self.evidence_total}
 
 
 @dataclass(frozen=True, slots=True)

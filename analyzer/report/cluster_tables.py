@@ -124,4 +124,11 @@ def cluster_tables(facts: dict[str, Any]) -> dict[str, Table]:
             Column("object", "object", wrap=True), Column("value", "value", wrap=True),
             Column("weight", "weight", "num"), Column("count", "count", "num"),
             Column("counted", "counted", "bool")], dist["evidence"], what="evidence rows")
+        if dist.get("runner_up"):
+            out["runner_up_evidence"] = Table("runner_up_evidence", [
+                Column("distribution", "distribution"), Column("signal", "signal"),
+                Column("object", "object", wrap=True), Column("value", "value", wrap=True),
+                Column("weight", "weight", "num"), Column("count", "count", "num"),
+                Column("note", "note", wrap=True)], dist["runner_up"]["evidence"],
+                what="runner-up evidence rows")
     return out

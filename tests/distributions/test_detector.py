@@ -158,3 +158,19 @@ def test_custom_resources_named_like_built_in_kinds_are_not_nodes(fingerprints) 
                      "spec": {"providerID": "digitalocean://1"}}
     dist = detect(load(longhorn_node), fingerprints)
     assert (dist.name, dist.scores, dist.per_node) == ("unknown", {}, {})
+
+
+def test_the_runner_up_keeps_its_heaviest_counted_rows_then_those_against_it() -> None:
+    # Rows as a managed runner-up's tally holds them (weights of fingerprints.yaml's EKS rows and
+    # the detector's contradiction): the uncounted row and the weightless are not what made it.
+    from analyzer.distributions.result import RUNNER_UP_ROWS, Evidence, RunnerUp
+
+    def row(signal: str, weight: float, counted: bool = True) -> Evidence:
+        return Evidence(signal, f"core/Node//{signal}", signal, weight, "eks", counted=counted)
+
+    rows = [row("against", -10.0), row("weak", 1.0), row("uncounted", 9.0, counted=False), row("zero", 0.0)]
+    rows += [row(f"s{w}", float(w)) for w in (2, 8, 5, 3, 6)]
+    runner_up = RunnerUp.of("eks", 15.0, rows)
+    assert runner_up.evidence_total == 7 and len(runner_up.evidence) == RUNNER_UP_ROWS == 5
+    assert [e.signal for e in runner_up.evidence] == ["s8", "s6", "s5", "s3", "s2"]
+    assert [e.signal for e in RunnerUp.of("eks", 3.0, rows[:2]).evidence] == ["weak", "against"]

@@ -353,3 +353,64 @@ def test_kubeadm_on_oci_with_the_autoscalers_compartment_annotation_is_not_oke(t
     assert dist.control_plane.kind == "self-hosted"
     assert dist.runner_up is not None and dist.runner_up.name == "oke"
     assert 0 < dist.scores["oke"] < dist.scores["kubeadm"]
+
+
+def test_the_oke_runner_up_of_a_kubeadm_worker_on_oci_says_why_it_scored(tmp_path: Path) -> None:
+    # The same describe (kubernetes/autoscaler#7518): a reader doubting "kubeadm" needs the row that
+    # made OKE the runner-up, the compartment annotation, and its note, in the object, the JSON
+    # and `kda inspect`'s text.
+    from analyzer.cluster.summary import summary_text
+
+    path = tmp_path / "describe-node.txt"
+    path.write_text(OCI_INSTANCE_POOL_KUBEADM_NODE, encoding="utf-8")
+    cluster = analyzer.load(path)
+    runner_up = cluster.distribution.runner_up
+    assert runner_up is not None and runner_up.evidence_total == 1
+    assert [(e.distribution, e.value, e.weight) for e in runner_up.evidence] == [
+        ("oke", "oci.oraclecloud.com/compartment-id", 4.0)]
+    assert "instance-pool provider" in runner_up.evidence[0].note
+    as_json = cluster.distribution.to_dict()["runner_up"]
+    assert as_json["evidence_total"] == 1 and as_json["evidence"][0]["value"] == "oci.oraclecloud.com/compartment-id"
+    text = summary_text(cluster).splitlines()
+    at = text.index("  runner-up: oke (score 4.00):")
+    assert text[at + 1] == ("    - node_annotation_key_prefix: oci.oraclecloud.com/compartment-id "
+                            "(core/Node//inst-lpfp2-laerus-cloud-k8s-worker-default-pool)")
+
+
+# realdata/minikube/bits-assignment-group11 (2021cfse031/Deployment_with_K8S_C6_Assignment_Group_11
+# cluster-dump.txt @ f399ae547cb9), trimmed to its node and three kube-system pods, pasted as tables:
+# minikube's storage-provisioner Pod is also docker-desktop's one row. The verdict's lines quote it
+# for minikube; the runner-up's line must still quote it for docker-desktop, not stand bare.
+MINIKUBE_PODS = ("NAMESPACE     NAME                               READY   STATUS    RESTARTS   AGE\n"
+                 "kube-system   etcd-minikube                      1/1     Running   0          5m\n"
+                 "kube-system   kube-apiserver-minikube            1/1     Running   0          5m\n"
+                 "kube-system   storage-provisioner                1/1     Running   0          5m\n")
+MINIKUBE_NODES = ("NAME       STATUS   ROLES           AGE   VERSION\n"
+                  "minikube   Ready    control-plane   5m    v1.24.1\n")
+
+
+def test_a_runner_ups_row_on_an_object_the_verdict_also_quotes_is_still_said() -> None:
+    from analyzer.cluster.summary import summary_text
+
+    cluster = analyzer.load({"pods.txt": MINIKUBE_PODS, "nodes.txt": MINIKUBE_NODES})
+    assert cluster.distribution.name == "minikube"
+    text = summary_text(cluster).splitlines()
+    at = text.index("  runner-up: docker-desktop (score 3.00):")
+    assert text[at + 1] == "    - workload_name: storage-provisioner (core/Pod/kube-system/storage-provisioner)"
+
+
+def test_the_report_says_why_the_runner_up_scored(tmp_path: Path) -> None:
+    # kubernetes/autoscaler#7518's describe again: the Distribution section of both reports
+    # tables the runner-up's row beside the verdict's evidence, with the row's note.
+    from analyzer.report import render_cluster_report
+
+    path = tmp_path / "describe-node.txt"
+    path.write_text(OCI_INSTANCE_POOL_KUBEADM_NODE, encoding="utf-8")
+    files = render_cluster_report(analyzer.load(path), tmp_path / "out")
+    html = files.html.read_text(encoding="utf-8")
+    section = html[html.index('<section id="distribution">'):html.index('<section id="nodes">')]
+    assert "Why the runner-up scored: oke, score 4.00" in section
+    assert "oci.oraclecloud.com/compartment-id" in section and "instance-pool provider" in section
+    markdown = files.markdown.read_text(encoding="utf-8")
+    assert "### Why the runner-up scored: oke, score 4.00" in markdown
+    assert "| oke | node_annotation_key_prefix |" in markdown

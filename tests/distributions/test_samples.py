@@ -102,7 +102,7 @@ def test_inspect_json_contract_has_distribution_and_components() -> None:
     dist = summary["distribution"]
     assert dist["name"] == "oke" and 0 < dist["confidence"] <= 1
     assert all({"signal", "object", "value"} <= set(e) for e in dist["evidence"])
-    assert dist["runner_up"] is None or set(dist["runner_up"]) == {"name", "score"}
+    assert dist["runner_up"] is None or set(dist["runner_up"]) == {"name", "score", "evidence", "evidence_total"}
     assert dist["dns"]["service_ip"] == "10.96.0.10" and dist["api_tunnel"] == ["proxymux-client"]
     proxymux = next(c for c in summary["components"] if c["name"] == "proxymux-client")
     assert (proxymux["role"], proxymux["kind"], proxymux["host_network"]) == ("api-tunnel", "DaemonSet", True)
