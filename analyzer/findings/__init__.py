@@ -50,7 +50,7 @@ def collect_findings(
     findings = with_log_evidence(findings, cluster)
     findings = mark_managed(cluster, findings)
     findings = mark_tool_made(cluster, findings)
-    findings = mark_said(findings)
+    findings = mark_said(findings, cluster)
     if not show_sensitive:
         findings = [_masked(f) for f in findings]
     return sorted_findings(findings)

@@ -220,3 +220,92 @@ def test_the_job_controllers_backofflimitexceeded_is_said_by_job_failed(tmp_path
     path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [job, event]}))
     [summary] = _summaries(path)
     assert summary.said_by == ("job-failed", "Job", "test", "post-install-job")
+
+
+# Trimmed from a pasted transcript of a node shutdown ("Trident Force Detach Test for iSCSI
+# Backend", README.md, code index id 47218892615): `k get node` shows rhel2 NotReady and
+# `kubectl describe pod` of its pod the node controller's Warning NodeNotReady "Node is not ready"
+# (kubernetes/kubernetes#87743: recorded on every pod of a node turned not ready).
+TRIDENT = """```
+# k get node
+NAME    STATUS     ROLES           AGE    VERSION
+rhel1   Ready      <none>          327d   v1.29.4
+rhel2   NotReady   <none>          327d   v1.29.4
+
+# kubectl describe pod test-deployment-57fb685899-d5r6n
+Name:                      test-deployment-57fb685899-d5r6n
+Namespace:                 default
+Node:                      rhel2/192.168.0.62
+Start Time:                Fri, 21 Mar 2025 01:34:43 +0000
+Status:                    Terminating (lasts 24s)
+Controlled By:  ReplicaSet/test-deployment-57fb685899
+Containers:
+  alpine:
+    Image:         alpine:3.19.1
+    State:          Running
+      Started:      Fri, 21 Mar 2025 01:34:52 +0000
+    Ready:          True
+    Restart Count:  0
+Conditions:
+  Type                        Status
+  Ready                       False
+Events:
+  Type     Reason                  Age    From                     Message
+  ----     ------                  ----   ----                     -------
+  Normal   Scheduled               6m21s  default-scheduler        Successfully assigned default/test-deployment-57fb685899-d5r6n to rhel2
+  Warning  NodeNotReady            89s    node-controller          Node is not ready
+```
+"""
+
+
+def test_the_node_controllers_nodenotready_on_a_pod_is_said_by_its_nodes_node_not_ready(tmp_path) -> None:
+    path = tmp_path / "notready.md"
+    path.write_text(TRIDENT)
+    [summary] = _summaries(path)
+    assert summary.said_by == ("node-not-ready", "Node", "", "rhel2")
+    out = runner.invoke(app, ["findings", str(path), "--no-not-applicable"]).output
+    assert out.count("NodeNotReady on Pod default/test-deployment-57fb685899-d5r6n") == 1
+    assert out.index("also in [events-warning-summary] (info): NodeNotReady on Pod") > out.index("[node-not-ready] Node rhel2")
+    # the node Ready again: the pod's event is history, no finding says it, it keeps its place
+    back = tmp_path / "back.md"
+    back.write_text(TRIDENT.replace("rhel2   NotReady", "rhel2   Ready   "))
+    [summary] = _summaries(back)
+    assert summary.said_by == ()
+
+
+def _node(name: str, ready: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "creationTimestamp": "2021-08-31T23:00:00Z"},
+            "status": {"conditions": [{"type": "Ready", "status": ready, "reason": "NodeStatusUnknown" if ready == "Unknown"
+                                       else "KubeletReady", "lastTransitionTime": "2021-09-01T00:25:09Z"}]}}
+
+
+def _pod_on(name: str, node: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "kube-system",
+                                                            "creationTimestamp": "2021-08-31T23:10:00Z"},
+            "spec": {"nodeName": node, "containers": [{"name": "c", "image": "k8s.gcr.io/pause:3.2"}]},
+            "status": {"phase": "Running"}}
+
+
+def _node_not_ready_event(pod: str, at: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"{pod}.16a0", "namespace": "kube-system"},
+            "involvedObject": {"kind": "Pod", "namespace": "kube-system", "name": pod},
+            "reason": "NodeNotReady", "message": "Node is not ready", "type": "Warning", "count": 1,
+            "source": {"component": "node-controller"}, "firstTimestamp": at, "lastTimestamp": at}
+
+
+def test_every_pod_of_a_not_ready_node_is_said_by_it_and_no_other_nodes(tmp_path) -> None:
+    """The pods and events after the kube-controller-manager log of bsycorp/kind#46 (minikube
+    not ready: NodeNotReady "Node is not ready" on coredns-f9fd979d6-w9lb9, etcd-minikube, ...);
+    m02 and its pod hand-written: a node Ready again, its pod's NodeNotReady stays listed."""
+    path = tmp_path / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [
+        _node("minikube", "Unknown"), _node("m02", "True"),
+        _pod_on("coredns-f9fd979d6-w9lb9", "minikube"), _pod_on("etcd-minikube", "minikube"), _pod_on("proxy-m02", "m02"),
+        *(_node_not_ready_event(p, "2021-09-01T00:25:09Z")
+          for p in ("coredns-f9fd979d6-w9lb9", "etcd-minikube", "proxy-m02")),
+    ]}))
+    said = {f.name: f.said_by for f in _summaries(path)}
+    assert said == {"coredns-f9fd979d6-w9lb9": ("node-not-ready", "Node", "", "minikube"),
+                    "etcd-minikube": ("node-not-ready", "Node", "", "minikube"), "proxy-m02": ()}
+    out = runner.invoke(app, ["findings", str(path), "--no-not-applicable"]).output
+    assert "INFO (3; 2 of them listed under the finding that says the same" in out
