@@ -309,3 +309,51 @@ def test_every_pod_of_a_not_ready_node_is_said_by_it_and_no_other_nodes(tmp_path
                     "etcd-minikube": ("node-not-ready", "Node", "", "minikube"), "proxy-m02": ()}
     out = runner.invoke(app, ["findings", str(path), "--no-not-applicable"]).output
     assert "INFO (3; 2 of them listed under the finding that says the same" in out
+
+
+# Trimmed from ../shared/realdata/minikube/bits-assignment-group11/cluster-dump.txt (UTF-16): the
+# minikube storage-provisioner, 9 restarts, running again since 05:14:14, and the kubelet's three
+# BackOff "restarting failed container" (the last at 05:03:18, before its last two starts).
+RESTARTED_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "storage-provisioner", "namespace": "kube-system", "uid": "79eac87b-5bc4-42d5-b8c1-eeb93a1a7616",
+                 "creationTimestamp": "2022-07-25T18:54:31Z"},
+    "spec": {"nodeName": "minikube", "containers": [{"name": "storage-provisioner",
+                                                     "image": "gcr.io/k8s-minikube/storage-provisioner:v5"}]},
+    "status": {"phase": "Running", "startTime": "2022-07-25T18:54:34Z",
+               "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2022-07-31T05:14:45Z"}],
+               "containerStatuses": [{
+                   "name": "storage-provisioner", "ready": True, "started": True, "restartCount": 9,
+                   "image": "gcr.io/k8s-minikube/storage-provisioner:v5",
+                   "state": {"running": {"startedAt": "2022-07-31T05:14:14Z"}},
+                   "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "startedAt": "2022-07-31T05:12:57Z",
+                                                "finishedAt": "2022-07-31T05:13:19Z"}}}]},
+}
+
+
+def _backoff(name: str, at: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": "kube-system"},
+            "involvedObject": {"kind": "Pod", "namespace": "kube-system", "name": "storage-provisioner",
+                               "uid": "79eac87b-5bc4-42d5-b8c1-eeb93a1a7616",
+                               "fieldPath": "spec.containers{storage-provisioner}"},
+            "reason": "BackOff", "message": "Back-off restarting failed container", "type": "Warning", "count": 1,
+            "source": {"component": "kubelet", "host": "minikube"}, "firstTimestamp": at, "lastTimestamp": at}
+
+
+def test_the_kubelets_backoffs_between_restarts_are_said_by_pod_high_restarts(tmp_path) -> None:
+    path = tmp_path / "dump.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [
+        RESTARTED_POD, _backoff("storage-provisioner.170653acfb6b4874", "2022-07-29T14:38:35Z"),
+        _backoff("storage-provisioner.1706cf5cda1b960c", "2022-07-31T04:25:10Z"),
+        _backoff("storage-provisioner.1706d1717a04fdf0", "2022-07-31T05:03:18Z")]}))
+    [summary] = _summaries(path)
+    assert summary.facts["count"] == 3
+    assert summary.said_by == ("pod-high-restarts", "Pod", "kube-system", "storage-provisioner")
+    # under the threshold no finding counts the restarts: the back-offs keep their own place
+    few = tmp_path / "few.json"
+    pod = json.loads(json.dumps(RESTARTED_POD))
+    pod["status"]["containerStatuses"][0]["restartCount"] = 2
+    few.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [
+        pod, _backoff("storage-provisioner.1706d1717a04fdf0", "2022-07-31T05:03:18Z")]}))
+    [summary] = _summaries(few)
+    assert summary.said_by == ()
