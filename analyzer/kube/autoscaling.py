@@ -73,7 +73,7 @@ def _resource(metric: dict[str, Any]) -> dict[str, Any]:
     {'type': 'Pods', 'pods': {'metric': {'name': 'http_requests'}, 'target': {'type': 'AverageValue', 'averageValue': 10}}}
     """
     kind = metric.get("type")
-    key = _SOURCE_KEYS.get(kind) if isinstance(kind, str) else None
+    key = METRIC_SOURCE_KEYS.get(kind) if isinstance(kind, str) else None
     old = _dict(metric.get(key)) if key else {}
     # v2's Object metric has a target too (its value), and the object it reads as describedObject
     if not key or not old or "describedObject" in old or ("target" in old and key != "object"):
@@ -104,7 +104,7 @@ def _resource_now(metric: dict[str, Any]) -> dict[str, Any]:
     currentAverageValue, currentValue to current's), the values it does not state left out; one
     in v2's shape or of a type it does not know as it is."""
     kind = metric.get("type")
-    key = _SOURCE_KEYS.get(kind) if isinstance(kind, str) else None
+    key = METRIC_SOURCE_KEYS.get(kind) if isinstance(kind, str) else None
     old = _dict(metric.get(key)) if key else {}
     if not key or not old or "current" in old:
         return metric
@@ -122,7 +122,7 @@ def _resource_now(metric: dict[str, Any]) -> dict[str, Any]:
 
 
 # The field of a metric that holds its source, by the metric's type (the same in every version).
-_SOURCE_KEYS = {"Resource": "resource", "ContainerResource": "containerResource", "Pods": "pods",
+METRIC_SOURCE_KEYS = {"Resource": "resource", "ContainerResource": "containerResource", "Pods": "pods",
                 "Object": "object", "External": "external"}
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from analyzer.kube.autoscaling import hpa_conditions, hpa_metrics
+from analyzer.kube.autoscaling import METRIC_SOURCE_KEYS, hpa_conditions, hpa_metrics
 from analyzer.printing.columns import (
     as_int,
     by_field,
@@ -1276,8 +1276,7 @@ def describe_hpa(store: DumpStore, body: Body) -> str:
 def _hpa_metric_line(metric: dict[str, Any], now: dict[str, Any]) -> str:
     """One metric's `current / target` line, as kubectl's HPA describe prints it."""
     kind = metric.get("type")
-    key = {"Resource": "resource", "ContainerResource": "containerResource", "Pods": "pods",
-           "Object": "object", "External": "external"}.get(str(kind))
+    key = METRIC_SOURCE_KEYS.get(str(kind))
     if key is None:
         return f"<unknown metric type {kind!r}>\n".replace("'", '"')
     source, target = _d(metric.get(key)), _d(_d(metric.get(key)).get("target"))

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import age_text, ev, known_age
-from analyzer.findings.rules.ingress_missing_service import backends
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.model.ingress_backends import backends
 
 if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject

@@ -7,8 +7,8 @@ from typing import Any
 
 from analyzer.graph.context import GraphContext
 from analyzer.graph.relations import Relation
-from analyzer.graph.shapes import mapping, mappings, text
-from analyzer.model.ingressactions import action_annotation, action_services
+from analyzer.graph.shapes import mapping
+from analyzer.model.ingress_backends import backends
 
 RELATION = Relation(
     name="exposes",
@@ -28,29 +28,10 @@ def build(ctx: GraphContext) -> None:
 
 
 def ingress_backends(spec: dict[str, Any], annotations: dict[str, Any] | None = None) -> Iterator[tuple[str, str]]:
-    """(service name, where) of every backend of an Ingress spec; an AWS Load Balancer
-    Controller action (port `use-annotation`) stands for the Services it forwards to.
+    """(service name, where) of every backend of an Ingress spec (`model.ingress_backends`).
 
     >>> list(ingress_backends({"rules": [{"host": "a", "http": {"paths": [{"path": "/", "backend": {"serviceName": "web"}}]}}]}))
     [('web', 'rule a /')]
     """
-    for name in _services(mapping(spec.get("defaultBackend") or spec.get("backend")), annotations):
-        yield name, "default backend"
-    for rule in mappings(spec.get("rules")):
-        host = text(rule.get("host")) or "*"
-        for path in mappings(mapping(rule.get("http")).get("paths")):
-            for name in _services(mapping(path.get("backend")), annotations):
-                yield name, f"rule {host} {text(path.get('path')) or '/'}"
-
-
-def _services(backend: dict[str, Any], annotations: dict[str, Any] | None) -> list[str]:
-    """The Services a backend sends to: the one it names, or those its ALB action forwards to."""
-    service = backend.get("service")
-    if isinstance(service, dict):
-        name, port = text(service.get("name")), mapping(service.get("port")).get("name")
-    else:
-        name, port = text(backend.get("serviceName")), backend.get("servicePort")
-    if not name:
-        return []
-    action = action_annotation(annotations, name, port)
-    return [name] if action is None else action_services((annotations or {})[action])
+    for _field, host, path, service in backends(spec, annotations):
+        yield service, "default backend" if not path else f"rule {host} {path}"
