@@ -8,10 +8,17 @@ import pytest
 from conftest import REALDATA
 
 import analyzer
-from analyzer.distributions.result import ControlPlane, Distribution, Evidence
+from analyzer.distributions.result import (
+    RUNNER_UP_ROWS,
+    ControlPlane,
+    Distribution,
+    Evidence,
+    RunnerUp,
+)
 
 EKS = REALDATA / "eks" / "holmesgpt-fixtures"
 MIXED = REALDATA / "unknown" / "troubleshoot-analyze-files"
+K3S = REALDATA / "k3s" / "troubleshoot-testdata-supportbundle"
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +55,26 @@ def test_a_distribution_never_shows_a_credential_and_escapes_its_values() -> Non
     assert "s3cr3tvalue" not in table and "<b>api" not in table and "&lt;flag&gt;" in table
     assert repr(Distribution("unknown", 0.0)) == (
         "<Distribution unknown (0.00 confidence, control plane unknown)>")
+
+
+def test_a_distribution_table_shows_why_the_runner_up_scored() -> None:
+    # a k3d support bundle: k3s wins, and RKE2 scores by the k3s.cattle.io Addon kinds both ship
+    table = analyzer.load(K3S).distribution._repr_html_()
+    runner = table[table.index("Runner-up"):]
+    assert runner.startswith("Runner-up <b>rke2</b> (6): 2 counted rows</p><table>")
+    assert runner.count("<tr>") == 1 + 2 and "RKE2 shares k3s&#x27;s Addon resources" in runner
+
+
+def test_a_runner_up_of_many_rows_shows_its_heaviest_masked_and_escaped() -> None:
+    rows = [Evidence("workload_arg", f"core/Pod/kube-system/p{i}", f"--token=s3cr3t{i} <i>", float(i),
+                     "<rke2>") for i in range(1, 9)]
+    verdict = Distribution("k3s", 0.7, runner_up=RunnerUp.of("<rke2>", 36.0, rows))
+    table = verdict._repr_html_()
+    runner = table[table.index("Runner-up"):]
+    assert f"8 counted rows, the heaviest {RUNNER_UP_ROWS} of 8" in runner
+    assert runner.count("<tr>") == 1 + RUNNER_UP_ROWS and "<td>8</td>" in runner
+    assert "s3cr3t" not in table and "<rke2>" not in table and "<i>" not in table
+    assert "&lt;rke2&gt;" in table
 
 
 def test_the_capture_and_the_timeline_summary_say_what_they_are(eks: analyzer.Cluster) -> None:

@@ -143,15 +143,18 @@ class Distribution:
                 f"control plane {self.control_plane.kind})")
 
     def _repr_html_(self) -> str:
-        rows = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in (
-                e.signal, e.object, mask_sensitive(e.value), f"{e.weight:g}", e.count, e.note,
-                e.distribution))
-            + "</tr>" for e in self.deciding())
-        head = "".join(f"<th>{name}</th>" for name in
-                       ("signal", "object", "value", "weight", "objects", "note", "distribution"))
         title = html.escape(self._headline())
-        return f"<p><b>{title}</b></p><table><tr>{head}</tr>{rows}</table>"
+        text = f"<p><b>{title}</b></p>{_evidence_table(self.deciding())}"
+        if self.runner_up:
+            # what a reader doubting the verdict weighs against it, as `kda inspect` shows it
+            runner = self.runner_up
+            shown = len(runner.evidence)
+            of = f", the heaviest {shown} of {runner.evidence_total}" if runner.evidence_total > shown else ""
+            text += (f"<p>Runner-up <b>{html.escape(runner.name)}</b> ({runner.score:g}): "
+                     f"{_count(runner.evidence_total, 'counted row')}{of}</p>")
+            if runner.evidence:
+                text += _evidence_table(runner.evidence)
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (the `distribution` part of the `kda inspect` JSON contract)."""
@@ -172,6 +175,18 @@ class Distribution:
             "autoscalers": list(self.autoscalers),
             "notes": list(self.notes),
         }
+
+
+def _evidence_table(rows: list[Evidence]) -> str:
+    """Evidence rows as an HTML table, every value masked and escaped."""
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in (
+            e.signal, e.object, mask_sensitive(e.value), f"{e.weight:g}", e.count, e.note,
+            e.distribution))
+        + "</tr>" for e in rows)
+    head = "".join(f"<th>{name}</th>" for name in
+                   ("signal", "object", "value", "weight", "objects", "note", "distribution"))
+    return f"<table><tr>{head}</tr>{body}</table>"
 
 
 def _count(number: int, noun: str) -> str:
