@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.ingest.text.values import changed_cells
 from analyzer.safeyaml import load_yaml
-from analyzer.sensitive.masking import mask_annotation, mask_named_value
+from analyzer.sensitive.masking import mask_annotation, mask_argv, mask_named_value
 
 if TYPE_CHECKING:
     from analyzer.cluster import Cluster
@@ -287,8 +287,8 @@ def field_changes(old: dict[str, Any], new: dict[str, Any], skip: Volatile,
     found.sort(key=lambda x: x[0])
     changes = []
     for steps, before, after in found:
-        shown_old = None if before is _MISSING else _shown(before, steps, show_sensitive)
-        shown_new = None if after is _MISSING else _shown(after, steps, show_sensitive)
+        shown_old = None if before is _MISSING else _shown(before, steps, show_sensitive, _argv_before(old, steps))
+        shown_new = None if after is _MISSING else _shown(after, steps, show_sensitive, _argv_before(new, steps))
         if shown_old == shown_new and isinstance(shown_new, str):
             shown_new += " (another value, masked)"  # (a password changed: both sides masked alike)
         changes.append({"path": display_path(steps), "old": shown_old, "new": shown_new})
@@ -298,20 +298,38 @@ def field_changes(old: dict[str, Any], new: dict[str, Any], skip: Volatile,
 _MISSING = object()
 
 
-def _shown(value: Any, steps: Steps, show_sensitive: bool) -> Any:
+def _argv_before(body: dict[str, Any], steps: Steps) -> str | None:
+    """The element before a changed element of a container's command or args (`command/[2]`),
+    which may be the flag that says what it is (`--db-password`)."""
+    if len(steps) < 2 or steps[-2] not in ("args", "command") or not steps[-1][1:-1].isdigit():
+        return None
+    node: Any = body
+    for step in steps[:-1]:
+        node = node.get(step) if isinstance(node, dict) else dict(_items(node)).get(step) if isinstance(node, list) else None
+    index = int(steps[-1][1:-1])
+    if isinstance(node, list) and 0 < index <= len(node) and isinstance(node[index - 1], str):
+        return node[index - 1]
+    return None
+
+
+def _shown(value: Any, steps: Steps, show_sensitive: bool, argv_before: str | None = None) -> Any:
     """A changed leaf as shown: credential-looking values masked unless asked for, read with
-    the name that says what they are (an env var's, a ConfigMap key's, an annotation's key), as
-    `kda get` reads them: `env[DB_PASSWORD].value` is masked whole.
+    the name that says what they are (an env var's, a ConfigMap key's, an annotation's key, the
+    flag before an argv element), as `kda get` reads them: `env[DB_PASSWORD].value` is masked whole.
 
     Examples:
         >>> _shown("hunter2", ("spec", "containers", "[web]", "env", "[DB_PASSWORD]", "value"), False)
         '<redacted>'
         >>> _shown("debug", ("data", "LOG_LEVEL"), False), _shown("hunter2", ("data", "api_token"), True)
         ('debug', 'hunter2')
+        >>> _shown("hunter2", ("spec", "containers", "[web]", "args", "[1]"), False, "--db-password")
+        '<redacted>'
     """
     value = _plain(value)
     if not isinstance(value, str) or show_sensitive:
         return value
+    if argv_before is not None:
+        return mask_argv([argv_before, value])[1]
     if len(steps) >= 2 and steps[-2] == "annotations":  # (the object's, or its pod template's)
         return mask_annotation(steps[-1], value)
     name = steps[-1] if steps else ""

@@ -218,6 +218,23 @@ def _masked_env(name: str, value: str) -> str:
     return mask_named_value(name, value)
 
 
+def _masked_argv(argv: tuple[Any, ...]) -> list[Any]:
+    try:
+        return list(_masked_argv_of(argv))
+    except TypeError:  # (an element that is no scalar: a hand-edited object)
+        from analyzer.sensitive.masking import mask_argv
+
+        return mask_argv(list(argv))
+
+
+@lru_cache(maxsize=65536)
+def _masked_argv_of(argv: tuple[Any, ...]) -> tuple[Any, ...]:
+    # cached: the pods of one controller repeat the same command and args
+    from analyzer.sensitive.masking import mask_argv
+
+    return tuple(mask_argv(list(argv)))
+
+
 @lru_cache(maxsize=65536)
 def _masked_text(value: str) -> str:
     from analyzer.sensitive.masking import mask_sensitive
@@ -317,7 +334,7 @@ def _mask(body: dict[str, Any]) -> None:
                         env["value"] = mask_named_value(str(env.get("name", "")), env["value"])
                 for field in ("args", "command"):
                     if isinstance(c.get(field), list):
-                        c[field] = [mask_sensitive(a) if isinstance(a, str) else a for a in c[field]]
+                        c[field] = _masked_argv(tuple(c[field]))
 
 
 def _pod_specs(body: dict[str, Any]) -> list[dict[str, Any]]:

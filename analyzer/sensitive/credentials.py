@@ -46,13 +46,23 @@ SENSITIVE_NAME = re.compile(
     r"|account[_-]?key|sas[_-]?key|shared[_-]?access[_-]?key)"
 )
 
-# Values that are references or placeholders, never masked: `$(VAR)`, `${VAR}`, booleans, empty.
-_NOT_A_VALUE = re.compile(r"^(?:/[\w./-]*|\$\(.*\)|\$\{.*\}|true|false|null|none|\s*|<redacted.*>|\*\*\*.*\*\*\*)$", re.I)
+# Values that are references or placeholders, never masked: `$(VAR)`, `${VAR}`, `$VAR`, booleans, empty.
+_NOT_A_VALUE = re.compile(r"^(?:/[\w./-]*|\$\(.*\)|\$\{.*\}|\$[A-Za-z_]\w*|true|false|null|none|\s*|<redacted.*>|\*\*\*.*\*\*\*)$", re.I)
 
 _Q = r'\\*"?'  # an optional quote, possibly escaped (JSON inside a JSON string)
 # A credential value: up to a quote, space or separator; never a size ("password: 7 bytes"), and
 # never starting with `:` or `=` (then the quote before it closed a key: `"TOKEN=": null`).
 _VALUE = r"(?P<secret>[^\s\"'\\;,&{}\[\]<>(:=][^\s\"'\\;,&{}\[\]]*+)(?![ \t]+bytes\b)(?P<post>)"
+
+# A command-line flag (lower case) whose name ends in a word that says its value is a credential:
+# `--token`, `-password`, `--db-password`, `--client-secret`, `--api-key`; "secret" only inside a
+# compound (`--secret NAME` names a Secret), never `--token-ttl` or `--password-file`. The flag
+# stands alone: at the start, after a space or a quote (an argv element).
+CREDENTIAL_FLAG = (
+    r"-(?<![^\s\"'\[,(]-)-?(?:[a-z0-9][a-z0-9_.-]*[_.-])?"
+    r"(?:pass(?:word|wd|phrase)?|pwd|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key"
+    r"|auth[_-]?key|account[_-]?key|sas[_-]?key|(?<=[a-z0-9][_.-])secret)(?![a-z0-9_.-])"
+)
 
 # Each pattern keeps groups "pre" and "post" and masks group "secret". Each row also names the
 # lowercase words one of which a text must hold for the pattern to be run at all (dumps are large;
@@ -91,6 +101,15 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
         r"|(?<=[a-z0-9][_-]token))" + _Q + r"[ \t]*[=:][ \t]*" + _Q + r")" + _VALUE)),
     ("key-value", ("secret=", "token=", "secret =", "token ="), re.compile(
         r"(?P<pre>(?:secret|token)(?<![a-z0-9.*]secret)(?<![a-z0-9.*]token)[ \t]*=[ \t]*" + _Q + r")" + _VALUE)),
+    # a command-line flag whose name ends in a credential's word, and its value as the next word
+    # (`kubeadm join --token 447067.20b55955bd6abe6c`) or the next element of an argv list, as
+    # YAML, JSON (plain or escaped) and describe's Args block print it; `--name=value` is a row
+    # above. Never a flag's type in a usage text (`--token string   Bearer token ...`).
+    ("flag-value", ("pass", "pwd", "token", "secret", "key"), re.compile(
+        r"(?P<pre>" + CREDENTIAL_FLAG + r"(?:" + _Q + r"[ \t]*,?[ \t]*\r?\n?[ \t]*(?:-[ \t]+)?\\*\""
+        r"|[ \t]*\r?\n[ \t]*(?:-[ \t]+)?|[ \t]+))"
+        r"(?!(?:string|strings|stringarray|int|int32|int64|uint|duration|float|float64)\b)"
+        r"(?P<secret>[^\s\"'\\;,&{}\[\]<>(:=-][^\s\"'\\;,&{}\[\]]*+)(?P<post>)")),
     # env entries: {"name": "DB_PASSWORD", "value": "..."} in JSON (plain or escaped) and YAML.
     ("env", ("pass", "pwd", "secret", "token", "key", "credential", "conn"), re.compile(
         r"(?P<pre>name" + _Q + r"[ \t]*:[ \t]*" + _Q
@@ -102,7 +121,7 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
 
 
 # Rows whose regex runs on the lower-cased text (a case-insensitive scan is several times slower).
-LOWERCASE_PATTERNS = frozenset({"key-value"})
+LOWERCASE_PATTERNS = frozenset({"key-value", "flag-value"})
 
 # Every row's words in one compiled matcher, run once on the lower-cased text: most texts hold
 # none of them (a URL, a JSON config, an image name), and one scan tells so ~4x faster than a

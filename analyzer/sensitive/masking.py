@@ -14,9 +14,12 @@ stringData are never shown by any flag: ingestion drops them, so nothing downstr
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from typing import Any
 
 from analyzer.sensitive.credentials import (
+    CREDENTIAL_FLAG,
     MASK,
     is_placeholder,
     looks_sensitive_name,
@@ -50,6 +53,34 @@ def mask_named_value(name: str, value: str, show_sensitive: bool = False) -> str
     if value and looks_sensitive_name(name) and not is_placeholder(value):
         return MASK
     return mask_sensitive(value)
+
+
+_BARE_CREDENTIAL_FLAG = re.compile(CREDENTIAL_FLAG + r"$")
+
+
+def mask_argv(argv: list[Any], show_sensitive: bool = False) -> list[Any]:
+    """A container's command or args with credentials masked: each element as text, and the
+    element after a credential flag that stands alone (`--db-password`, `--token`) whole, as
+    the program reads it (a flag's value, whatever it looks like).
+
+    >>> mask_argv(["--db-password", "hunter2", "--token=abc123def", "--token", "$(TOKEN)", "-v"])
+    ['--db-password', '<redacted>', '--token=<redacted>', '--token', '$(TOKEN)', '-v']
+    """
+    if show_sensitive:
+        return argv
+    out: list[Any] = []
+    after_flag = False
+    for arg in argv:
+        if not isinstance(arg, str):
+            out.append(arg)
+            after_flag = False
+            continue
+        if after_flag and arg and not arg.startswith("-") and not is_placeholder(arg):
+            out.append(MASK)
+        else:
+            out.append(mask_sensitive(arg))
+        after_flag = _BARE_CREDENTIAL_FLAG.match(arg.lower()) is not None
+    return out
 
 
 def is_sensitive_env(name: str, value: object) -> bool:

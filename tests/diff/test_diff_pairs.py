@@ -233,12 +233,14 @@ def test_a_few_pasted_rows_remove_nothing() -> None:
 
 
 def test_a_changed_credential_is_said_changed_and_never_shown(tmp_path: Path) -> None:
-    # Written for this test: one pod's password env var and a ConfigMap's connection string
-    # change between two dumps. Before, the diff masked only values that looked like credentials
-    # by themselves: `env[DB_PASSWORD].value: hunter2hunter2 -> s3cr3tNEW99`.
+    # Written for this test: one pod's password env var and argv (`--db-password VALUE`) and a
+    # ConfigMap's connection string change between two dumps. Before, the diff masked only values
+    # that looked like credentials by themselves: `env[DB_PASSWORD].value: hunter2hunter2 ->
+    # s3cr3tNEW99`, `command[2]: hunter2hunter2 -> s3cr3tNEW99`.
     def dump(password: str) -> dict:
         pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "shop"},
-               "spec": {"containers": [{"name": "app", "image": "app:1", "env": [
+               "spec": {"containers": [{"name": "app", "image": "app:1",
+                                        "command": ["/app", "--db-password", password, password[:3]], "env": [
                    {"name": "DB_PASSWORD", "value": password}, {"name": "LOG_LEVEL", "value": password[:3]}]}]}}
         config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app", "namespace": "shop"},
                   "data": {"DATABASE_URL": f"postgres://app:{password}@db:5432/app"}}
@@ -252,7 +254,9 @@ def test_a_changed_credential_is_said_changed_and_never_shown(tmp_path: Path) ->
     assert "hunter2hunter2" not in shown and "s3cr3tNEW99" not in shown
     assert _changed(result, "Pod", "shop", "app") == {
         "spec.containers[app].env[DB_PASSWORD].value": ("<redacted>", "<redacted> (another value, masked)"),
-        "spec.containers[app].env[LOG_LEVEL].value": ("hun", "s3c")}
+        "spec.containers[app].env[LOG_LEVEL].value": ("hun", "s3c"),
+        "spec.containers[app].command[2]": ("<redacted>", "<redacted> (another value, masked)"),
+        "spec.containers[app].command[3]": ("hun", "s3c")}
     assert _changed(result, "ConfigMap", "shop", "app") == {"data.DATABASE_URL": (
         "postgres://app:<redacted>@db:5432/app", "postgres://app:<redacted>@db:5432/app (another value, masked)")}
     # asked for, the values are shown

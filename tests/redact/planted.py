@@ -30,6 +30,10 @@ PLANTED = {
     "annotation-sas-signature": "annSasSig%2BKq7Wm2Xp",
     "annotation-github-token": "ghp_annGitHub0Token1Xy2Zw3Vu4Ts5Rq6Pn",
     "log-sas-signature": "logSasSig%3DTn4Bv8Hc",
+    # a credential flag's value as the next argv element, and as the next word of a command line
+    # (`kubeadm join ... --token <id>.<secret>`, kubernetes/kubeadm#519)
+    "argv-flag-password": "argvP4ss-Hq5nWc2",
+    "log-flag-token": "lgflag.tk7q2m9x4w1b8c3v",
 }
 
 _APPLIED_SECRET = {
@@ -71,6 +75,7 @@ def _deployment() -> dict:
                 "metadata": {"labels": {"app": "checkout"}},
                 "spec": {"containers": [{
                     "name": "app", "image": "registry.example.com/shop/checkout:1.4.2",
+                    "command": ["/app/checkout", "--db-password", PLANTED["argv-flag-password"]],
                     "args": ["--listen=:8080", f"--token={PLANTED['args-token']}"],
                     "env": [
                         {"name": "DB_PASSWORD", "value": PLANTED["env-password"]},
@@ -142,6 +147,7 @@ def write_planted_dump(root: Path) -> Path:
         f"connecting to postgres://app:{PLANTED['log-password']}@db.shop:5432/orders\n"
         "uploading to https://contoso.blob.core.windows.net/backups/x.tar?sv=2022-11-02&sr=b"
         f"&sig={PLANTED['log-sas-signature']}&se=2030-01-01\n"
+        f"running kubeadm join 10.0.0.4:6443 --token {PLANTED['log-flag-token']} --discovery-token-ca-cert-hash sha256:0f1e\n"
         "==== END logs for container app of pod shop/checkout-6d4cf56db6-abcde ====\n", encoding="utf-8")
     return dump
 

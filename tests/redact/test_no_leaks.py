@@ -32,6 +32,14 @@ COMMANDS = [
     ("report-html", ["report", "{dump}", "--output", "{out}"]),  # HTML and Markdown
     ("report-json", ["report", "{dump}", "--format", "json", "--output", "{out}"]),
     ("redact", ["redact", "{dump}", "--output", "{out}/copy"]),
+    # kubectl-shaped looks, a timeline, a diff and logs print the objects' own fields and lines
+    ("get-yaml", ["get", "pods,deployments,configmaps,secrets,events", "{dump}", "-A", "-o", "yaml"]),
+    ("get-json", ["get", "pods,deployments,configmaps,secrets,events", "{dump}", "-A", "-o", "json"]),
+    ("describe", ["describe", "pods", "{dump}", "-n", "shop"]),
+    ("describe-secret", ["describe", "secrets", "{dump}", "-n", "shop"]),
+    ("timeline", ["timeline", "{dump}", "--format", "json"]),
+    ("diff", ["diff", "{dump}", "{dump}", "--format", "json", "--output", "{out}"]),
+    ("logs", ["logs", "{dump}", "--all", "--grep", "."]),
 ]
 
 

@@ -39,6 +39,24 @@ MASKED = [
     ('"https://sso.example.com/oauth/access-token": "abc123"', '"https://sso.example.com/oauth/access-token": "<redacted>"'),
     ('"example.com/api-token": "abc123"', '"example.com/api-token": "<redacted>"'),
     ("failed to read node-token: s3cr3tvalue", "failed to read node-token: <redacted>"),
+    # a credential flag and its value as the next word (kubeadm's join command as pasted in
+    # kubernetes/kubeadm#519 and #2774; Ansible's JSON of the command, redhat-nfvpe/kube-ansible#289)
+    ("kubeadm join --token 447067.20b55955bd6abe6c 192.168.99.100:8443 --discovery-token-ca-cert-hash sha256:1702",
+     "kubeadm join --token <redacted> 192.168.99.100:8443 --discovery-token-ca-cert-hash sha256:1702"),
+    ("kubeadm join 10.0.2.15:6443 --token zqss0q.y7hsu227c5ymeb19 \\ > --discovery-token-ca-cert-hash sha256:2790",
+     "kubeadm join 10.0.2.15:6443 --token <redacted> \\ > --discovery-token-ca-cert-hash sha256:2790"),
+    ('"cmd": "kubeadm join --ignore-preflight-errors=all  192.168.122.196:6443 --token mqh0xs.ptfyb3ykfa3hthrt  "',
+     '"cmd": "kubeadm join --ignore-preflight-errors=all  192.168.122.196:6443 --token <redacted>  "'),
+    ("docker login -u admin --password hunter2 registry.example.com",
+     "docker login -u admin --password <redacted> registry.example.com"),
+    # ... and as the next element of an argv list: YAML (an Argo workflow's `- --db-password`
+    # then its value), quoted YAML, kubectl's JSON, JSON escaped in last-applied, describe's Args
+    ("args:\n- ingest\n- --db-password\n- hunter2\n- --save\n", "args:\n- ingest\n- --db-password\n- <redacted>\n- --save\n"),
+    ('    - "--client-secret"\n    - "s3cr3tvalue"\n', '    - "--client-secret"\n    - "<redacted>"\n'),
+    ('"args": [\n  "--db-password",\n  "hunter2",\n  "-v"\n]', '"args": [\n  "--db-password",\n  "<redacted>",\n  "-v"\n]'),
+    ('{\\"args\\":[\\"--token\\",\\"abc123def\\"]}', '{\\"args\\":[\\"--token\\",\\"<redacted>\\"]}'),
+    ("    Args:\n      --db-password\n      hunter2\n      --verbose\n",
+     "    Args:\n      --db-password\n      <redacted>\n      --verbose\n"),
 ]
 
 # Everyday text that names credentials without holding one (seen in real dumps' logs and CRDs).
@@ -55,6 +73,14 @@ KEPT = [
     "password: ***HIDDEN***",
     "password=$(DB_PASSWORD)",
     "Bearer token is invalid",
+    # flags that name a credential's file, lifetime or Secret, a flag's type in a usage text,
+    # a shell variable, a value already masked (RKE2's node-args annotation, realdata
+    # rke2/support-bundle-kit-harvester nodes.yaml), a flag after a flag
+    "--token-ttl 24h --password-file /etc/pw --secret db-credentials --discovery-token-ca-cert-hash sha256:1702",
+    "      --token string   Bearer token for authentication to the API server",
+    "kubectl get pods --token $TOKEN",
+    '["server","--token","********","--agent-token","********","--node-ip","10.0.0.1"]',
+    "- --token\n- --debug\n",
 ]
 
 

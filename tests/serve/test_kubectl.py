@@ -345,10 +345,11 @@ def test_watch_sends_added_then_bookmarks(served: Served) -> None:
 
 
 def test_credentials_in_logs_env_and_config_maps_are_masked(tmp_path: Path) -> None:
-    # A cluster-info dump written for this test: one pod whose env and log hold a password, and
-    # a ConfigMap holding a connection string and an API key.
+    # A cluster-info dump written for this test: one pod whose env, log and args hold a password
+    # (the args as `--db-password VALUE`, two elements), and a ConfigMap holding a connection
+    # string and an API key.
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "app", "namespace": "default"},
-           "spec": {"containers": [{"name": "app", "image": "app:1",
+           "spec": {"containers": [{"name": "app", "image": "app:1", "args": ["--db-password", "hunter2hunter2"],
                                     "env": [{"name": "DB_PASSWORD", "value": "hunter2hunter2"}]}]},
            "status": {"phase": "Running"}}
     config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app", "namespace": "default"},
