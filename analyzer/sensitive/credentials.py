@@ -72,6 +72,12 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
     ("private-key", ("private key",), re.compile(
         # never across a quote: the key's body is one string (its newlines escaped in JSON)
         r"(?P<pre>-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?P<secret>[^\"]*?)(?P<post>-----END [A-Z0-9 ]*PRIVATE KEY-----)")),
+    # the same key base64-encoded, as a kubeconfig's `client-key-data` and a TLS key's data hold
+    # it ("-----BEGIN RSA PRIVATE", "... EC PRIVATE", "... PRIVATE KEY", "... OPENSSH PRIVATE",
+    # "... ENCRYPTED PRIVATE", "... DSA PRIVATE" encoded); a certificate's stays
+    ("private-key-base64", ("ls0tls1crudjtib",), re.compile(
+        r"(?P<pre>)(?P<secret>LS0tLS1CRUdJTiB(?:SU0EgUFJJVkFURSBLRVkt|FQyBQUklWQVRFIEtFWS0t|QUklWQVRFIEtFWS0t"
+        r"|PUEVOU1NIIFBSSVZBVEUgS0VZ|FTkNSWVBURUQgUFJJVkFURSBLRVkt|EU0EgUFJJVkFURSBLRVkt)[A-Za-z0-9+/]*={0,2})(?P<post>)")),
     ("jwt", ("eyj",), re.compile(
         r"(?P<pre>)(?P<secret>eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})(?P<post>)")),
     # a token after Bearer/Basic has digits or mixed case ("basic authentication" is prose)
@@ -79,7 +85,8 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
         r"(?P<pre>(?i:\b(?:bearer|basic)[ \t]+))"
         r"(?P<secret>(?=[A-Za-z._~+/-]*[0-9+/]|[a-z._~-]*[A-Z][A-Za-z._~-]*[a-z]|[A-Z._~-]*[a-z][A-Za-z._~-]*[A-Z])"
         r"[A-Za-z0-9._~+/-]{8,}=*)(?P<post>)")),
-    ("url-password", ("://",), re.compile(r"(?P<pre>://[^:/@\s\"'\\]+:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
+    # (the user may be empty: `redis://:PASSWORD@host:6379`, Redis's own form)
+    ("url-password", ("://",), re.compile(r"(?P<pre>://[^:/@\s\"'\\]*:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
     # an Azure shared access signature: the `sig` of a SAS URL or connection string grants access
     ("sas-signature", ("sig=",), re.compile(r"(?P<pre>(?<![A-Za-z0-9_])sig=)" + _VALUE)),
     # a K3s or RKE2 join token (`K10<CA hash>::server:<password>`), wherever it stands

@@ -34,6 +34,11 @@ PLANTED = {
     # (`kubeadm join ... --token <id>.<secret>`, kubernetes/kubeadm#519)
     "argv-flag-password": "argvP4ss-Hq5nWc2",
     "log-flag-token": "lgflag.tk7q2m9x4w1b8c3v",
+    # a kubeconfig kept in a ConfigMap: its user's private key, base64-encoded (lensapp/lens#3941's
+    # shape), and a Redis URL with a password and no user (1Password/scim-examples#210's shape)
+    "configmap-client-key": base64.b64encode(
+        b"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAcmKey7Xq2Lw9\n-----END RSA PRIVATE KEY-----\n").decode(),
+    "env-redis-password": "redisP4ss-Jc8vTn5",
 }
 
 _APPLIED_SECRET = {
@@ -80,6 +85,7 @@ def _deployment() -> dict:
                     "env": [
                         {"name": "DB_PASSWORD", "value": PLANTED["env-password"]},
                         {"name": "LOG_LEVEL", "value": "info"},
+                        {"name": "CACHE_URL", "value": f"redis://:{PLANTED['env-redis-password']}@cache.shop:6379/0"},
                     ],
                 }]},
             },
@@ -102,7 +108,9 @@ def _configmap() -> dict:
     return {
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "checkout-config", "namespace": "shop", "uid": "8d6b2c1e-0000-4000-8000-000000000004"},
-        "data": {"DATABASE_URL": f"Server=db.shop;User Id=app;Password={PLANTED['configmap-connection-string']};"},
+        "data": {"DATABASE_URL": f"Server=db.shop;User Id=app;Password={PLANTED['configmap-connection-string']};",
+                 "kubeconfig": "apiVersion: v1\nkind: Config\nusers:\n- name: deployer\n  user:\n"
+                               f"    client-key-data: {PLANTED['configmap-client-key']}\n"},
     }
 
 

@@ -57,6 +57,13 @@ MASKED = [
     ('{\\"args\\":[\\"--token\\",\\"abc123def\\"]}', '{\\"args\\":[\\"--token\\",\\"<redacted>\\"]}'),
     ("    Args:\n      --db-password\n      hunter2\n      --verbose\n",
      "    Args:\n      --db-password\n      <redacted>\n      --verbose\n"),
+    # a URL's password with no user, Redis's form (1Password/scim-examples#210: `rediss://:password@redis:6379`)
+    ("OP_REDIS_URL=rediss://:hunter2@redis:6379", "OP_REDIS_URL=rediss://:<redacted>@redis:6379"),
+    # a private key base64-encoded, as the kubeconfig pasted in lensapp/lens#3941 holds it
+    # (`client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlF...`, this one made up)
+    ("    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBeDkwCg==\n",
+     "    client-key-data: <redacted>\n"),
+    ('"tls.key": "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJn"', '"tls.key": "<redacted>"'),
 ]
 
 # Everyday text that names credentials without holding one (seen in real dumps' logs and CRDs).
@@ -81,6 +88,9 @@ KEPT = [
     "kubectl get pods --token $TOKEN",
     '["server","--token","********","--agent-token","********","--node-ip","10.0.0.1"]',
     "- --token\n- --debug\n",
+    # a certificate is public (the cluster's CA tells two dumps of one cluster), and a port is no password
+    "    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJn",
+    "http://:8080/metrics tcp://10.0.0.1:6379",
 ]
 
 
