@@ -61,6 +61,10 @@ def redact(
                 lines.append(f"  {category}: {count} replacements of {data['distinct'].get(category, 0)} values")
         for path in data["dropped"]:
             lines.append(f"  left out (not text, cannot be checked): {path}")
+        for path in data["links_skipped"]:
+            lines.append(f"  left out (a link out of the dump): {path}")
+        for path in data["paths_refused"]:
+            lines.append(f"  left out (its path leaves the archive): {path}")
         write_output("\n".join(lines), None)
     for kind, (before, after) in data["differences"].items():
         err_console.print(f"[yellow]warning:[/yellow] the copy reads {after} {kind} where the original has {before}")

@@ -30,7 +30,8 @@ class RedactionReport:
     replacements: dict[str, int] = field(default_factory=dict)  # category -> occurrences
     distinct: dict[str, int] = field(default_factory=dict)  # category -> distinct values
     dropped: list[str] = field(default_factory=list)  # files that are not text, left out
-    links_skipped: list[str] = field(default_factory=list)
+    links_skipped: list[str] = field(default_factory=list)  # links out of the dump, left out
+    paths_refused: list[str] = field(default_factory=list)  # archive members whose path leaves it, left out
     rewritten_by_value: int = 0  # JSON files the text pass would have broken, rewritten parsed
     # the copy read back: kind -> [objects in the original, in the copy] where they differ
     differences: dict[str, list[int]] = field(default_factory=dict)
@@ -44,6 +45,7 @@ class RedactionReport:
             "replacements": dict(sorted(self.replacements.items())),
             "distinct": dict(sorted(self.distinct.items())),
             "dropped": sorted(self.dropped), "links_skipped": sorted(self.links_skipped),
+            "paths_refused": sorted(self.paths_refused),
             "rewritten_by_value": self.rewritten_by_value, "differences": self.differences,
             "map_file": self.map_file,
         }

@@ -14,6 +14,7 @@ import gzip
 import io
 import lzma
 import os
+import posixpath
 import tarfile
 import zipfile
 from collections.abc import Callable, Iterator
@@ -98,6 +99,24 @@ class Tally:
     files: int = 0
     dropped: list[str] = field(default_factory=list)
     links_skipped: list[str] = field(default_factory=list)
+    # archive members whose path leaves the archive (`../x`, `/etc/x`): ingest never reads them,
+    # and a copy made to be shared must not carry them to whoever unpacks it
+    paths_refused: list[str] = field(default_factory=list)
+
+
+def _link_leaves(member: str, target: str, hard: bool) -> bool:
+    """Whether an archive link points out of the archive: a hard link names an archive path, a
+    symbolic one a path from its own folder.
+
+    >>> _link_leaves("a/b", "../c", False), _link_leaves("a/b", "../../etc/passwd", False)
+    (False, True)
+    >>> _link_leaves("a/b", "/etc/passwd", False), _link_leaves("a/b", "etc/passwd", True)
+    (True, False)
+    """
+    if target.startswith(("/", "\\")):
+        return True
+    path = target if hard else posixpath.normpath(posixpath.join(posixpath.dirname(member), target))
+    return safe_member_path(path) is None
 
 
 def compression_of(data: bytes) -> str | None:
@@ -183,6 +202,12 @@ def _rewrite_tar(data: bytes, rewrite_file: FileRewrite, rewrite_path: PathRewri
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as src, tarfile.open(
             fileobj=out, mode="w:", format=src.format if src.format is not None else tarfile.PAX_FORMAT) as dst:
         for member in src:
+            if safe_member_path(member.name) is None:
+                tally.paths_refused.append(member.name)
+                continue
+            if (member.issym() or member.islnk()) and _link_leaves(member.name, member.linkname, member.islnk()):
+                tally.links_skipped.append(member.name)
+                continue
             info = tarfile.TarInfo(rewrite_path(member.name))
             info.mode, info.mtime, info.type = member.mode, member.mtime, member.type
             info.uid, info.gid, info.uname, info.gname = member.uid, member.gid, member.uname, member.gname
@@ -209,6 +234,9 @@ def _rewrite_zip(data: bytes, rewrite_file: FileRewrite, rewrite_path: PathRewri
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
         for info in src.infolist():
+            if safe_member_path(info.filename) is None:
+                tally.paths_refused.append(info.filename)
+                continue
             new_info = zipfile.ZipInfo(rewrite_path(info.filename), date_time=info.date_time)
             new_info.compress_type = info.compress_type
             new_info.external_attr = info.external_attr
@@ -218,6 +246,9 @@ def _rewrite_zip(data: bytes, rewrite_file: FileRewrite, rewrite_path: PathRewri
                 continue
             content = src.read(info)
             if (info.external_attr >> 16) & 0o170000 == 0o120000:  # a symlink: its target is a path
+                if _link_leaves(info.filename, content.decode("utf-8", "replace"), False):
+                    tally.links_skipped.append(info.filename)
+                    continue
                 dst.writestr(new_info, rewrite_path(content.decode("utf-8", "replace")).encode())
                 continue
             new = rewrite_file(info.filename, content, depth)

@@ -134,5 +134,6 @@ class Redaction:
             input=str(self.src), output=str(dst), files=self.tally.files, secrets_scrubbed=self.secrets,
             replacements=dict(p.counts), distinct={c: len(v) for c, v in p.mapping.items()},
             dropped=list(self.tally.dropped), links_skipped=list(self.tally.links_skipped),
+            paths_refused=list(self.tally.paths_refused),
             rewritten_by_value=self.fallbacks, differences=differences,
         )

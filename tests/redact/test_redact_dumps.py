@@ -196,3 +196,48 @@ def test_one_key_gives_one_pseudonym_across_dumps(tmp_path: Path) -> None:
     names = [sorted(n.name for n in analyzer.load(str(p)).objects_of("Node")) for p in (tmp_path / "whole", tmp_path / "nodes.yaml")]
     assert names[0] == names[1]
     assert set(names[0]).isdisjoint(n.name for n in analyzer.load(str(whole)).objects_of("Node"))
+
+
+def test_a_hostile_archive_members_path_or_link_out_of_it_is_left_out_of_the_copy(tmp_path: Path) -> None:
+    # Written for this test, after the hostile archives of tests/ingest/test_bad_input.py: a
+    # support bundle whose tar and zip hold members named `../../escape.yaml` and `/tmp/abs.yaml`
+    # and links to /etc/passwd. Ingest never read them; before, `kda redact` wrote them into the
+    # copy made to be shared, for whoever unpacks it.
+    import io
+    import zipfile
+
+    pod = (SAMPLE_DUMPS / "kubeadm" / "nodes.json").read_bytes()
+
+    def add(tar: tarfile.TarFile, name: str, data: bytes = b"", kind: bytes = tarfile.REGTYPE, link: str = "") -> None:
+        info = tarfile.TarInfo(name)
+        info.type, info.linkname, info.size = kind, link, len(data)
+        tar.addfile(info, io.BytesIO(data) if data else None)
+
+    src = tmp_path / "bundle.tar.gz"
+    with tarfile.open(src, "w:gz") as tar:
+        add(tar, "bundle/nodes.json", pod)
+        add(tar, "../../escape.json", pod)
+        add(tar, "/tmp/abs.json", pod)
+        add(tar, "bundle/passwd", kind=tarfile.SYMTYPE, link="/etc/passwd")
+        add(tar, "bundle/up", kind=tarfile.SYMTYPE, link="../../etc/passwd")
+        add(tar, "bundle/hard", kind=tarfile.LNKTYPE, link="../etc/passwd")
+        add(tar, "bundle/same", kind=tarfile.SYMTYPE, link="nodes.json")  # inside: kept, as a folder's
+    report = redact_dump(src, tmp_path / "out.tar.gz", key=KEY)
+    with tarfile.open(tmp_path / "out.tar.gz") as tar:
+        kept = sorted(m.name for m in tar)
+    assert len(kept) == 2 and not any(".." in name or name.startswith("/") for name in kept)
+    assert sorted(report.paths_refused) == ["../../escape.json", "/tmp/abs.json"]
+    assert sorted(report.links_skipped) == ["bundle/hard", "bundle/passwd", "bundle/up"]
+    assert report.differences == {}
+
+    zsrc = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(zsrc, "w") as zf:
+        zf.writestr("bundle/nodes.json", pod)
+        zf.writestr("../../escape.json", pod)
+        link = zipfile.ZipInfo("bundle/passwd")
+        link.external_attr = 0o120777 << 16
+        zf.writestr(link, "/etc/passwd")
+    report = redact_dump(zsrc, tmp_path / "out.zip", key=KEY)
+    with zipfile.ZipFile(tmp_path / "out.zip") as zf:
+        assert len(zf.namelist()) == 1
+    assert report.paths_refused == ["../../escape.json"] and report.links_skipped == ["bundle/passwd"]
