@@ -366,6 +366,8 @@ def _finish(
                                    f"{served + '/...' if served else 'v1'}): an edited object the API would refuse")
     cluster_scoped = is_cluster_scoped(kind, group)
     namespace = "" if cluster_scoped else meta.namespace or hints.namespace or ""
+    if kind == "ConfigMap" and is_helm_release_storage(meta.labels, getattr(view, "data", None)):
+        view, raw = _scrub_helm_release(view, raw)
     view.kind = kind
     view.apiVersion = api_version
     meta.name = name
@@ -420,6 +422,34 @@ def scrub_secret(body: dict[str, Any]) -> dict[str, Any]:
             meta["annotations"] = _scrub_secret_annotations(ann)
         out["metadata"] = meta
     return out
+
+
+def is_helm_release_storage(labels: Any, data: Any) -> bool:
+    """Whether a ConfigMap is where Helm keeps a release (Tiller's default storage in Helm 2,
+    labelled OWNER=TILLER; Helm 3's configmap driver, owner=helm): its `release` is the chart's
+    whole values, passwords included, gzipped and base64-encoded, as a release Secret holds it.
+
+    >>> is_helm_release_storage({"OWNER": "TILLER", "NAME": "kube-ops-view"}, {"release": "H4sI"})
+    True
+    >>> is_helm_release_storage({"owner": "helm"}, {"app.conf": "x"}), is_helm_release_storage(None, None)
+    (False, False)
+    """
+    return (isinstance(labels, dict) and isinstance(data, dict) and "release" in data
+            and (labels.get("OWNER") == "TILLER" or labels.get("owner") == "helm"))
+
+
+def _scrub_helm_release(view: ObjectView, raw: Any) -> tuple[ObjectView, Any]:
+    """A Helm release ConfigMap with its `release` replaced by its size, as a Secret's values are
+    (dropped when read, so no output and no option can show them); the body as a dict."""
+    body = raw if isinstance(raw, dict) else orjson.loads(raw.resolve() if isinstance(raw, LazyRaw) else bytes(raw))
+    data = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(data, dict):
+        return view, raw
+    release = data.get("release")
+    shown = f"<redacted: Helm release, {len(release) if isinstance(release, str) else 0} bytes>"
+    body = {**body, "data": {**data, "release": shown}}
+    view.data = {**view.data, "release": shown}  # type: ignore[attr-defined]
+    return view, body
 
 
 _SECRET_COPY = re.compile(r'"(?:data|stringData)"\s*:|^\s*[{\[]')

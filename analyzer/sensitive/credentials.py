@@ -78,6 +78,10 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
     ("private-key-base64", ("ls0tls1crudjtib",), re.compile(
         r"(?P<pre>)(?P<secret>LS0tLS1CRUdJTiB(?:SU0EgUFJJVkFURSBLRVkt|FQyBQUklWQVRFIEtFWS0t|QUklWQVRFIEtFWS0t"
         r"|PUEVOU1NIIFBSSVZBVEUgS0VZ|FTkNSWVBURUQgUFJJVkFURSBLRVkt|EU0EgUFJJVkFURSBLRVkt)[A-Za-z0-9+/]*={0,2})(?P<post>)")),
+    # a Helm release as Helm stores it (a ConfigMap's or Secret's `release`: gzip, base64), the
+    # chart's whole values with their passwords; where text is rewritten (kda redact's copy)
+    ("helm-release", ("h4si",), re.compile(
+        r"(?P<pre>\brelease\\*\"?[ \t]*:[ \t]*\\*\"?)(?P<secret>H4sI[A-Za-z0-9+/]{16,}={0,2})(?P<post>)")),
     ("jwt", ("eyj",), re.compile(
         r"(?P<pre>)(?P<secret>eyJ(?<![A-Za-z0-9_-]eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})(?P<post>)")),
     # a token after Bearer/Basic has digits or mixed case ("basic authentication" is prose)

@@ -220,6 +220,37 @@ def test_secret_values_never_survive_json_ingestion() -> None:
     assert "aHVudGVyMg" not in json.dumps(r.objects[0].body())
 
 
+# A release Helm 2's Tiller kept in a ConfigMap (its default storage), as pasted in
+# helm/helm-mapkubeapis#31 (`kubectl --namespace=aleol57 get cm kube-ops-view.v3 -o yaml`, a
+# Rancher cluster; the payload cut short here), and one of Helm 3's configmap driver (owner=helm,
+# helm/helm-www#639), as `kubectl get cm -o json` prints it.
+HELM2_RELEASE_YAML = (
+    "apiVersion: v1\ndata:\n  release: H4sIAAAAAAAC/+xbzY8kyVXXfO2MAyMtjYXECovnalvabU9mfUxPd09KIzE7MzaNvbOt6Zmx0Gq1E5X5\n"
+    "kind: ConfigMap\nmetadata:\n  labels:\n    NAME: kube-ops-view\n    OWNER: TILLER\n    STATUS: DEPLOYED\n"
+    "    VERSION: \"3\"\n  name: kube-ops-view.v3\n  namespace: aleol57\n")
+HELM3_RELEASE = {"apiVersion": "v1", "kind": "ConfigMap",
+                 "metadata": {"name": "sh.helm.release.v1.db.v1", "namespace": "shop",
+                              "labels": {"name": "db", "owner": "helm", "status": "deployed", "version": "1"}},
+                 "data": {"release": "H4sIAAAAAAAC/+xbW2/bOBZ+z68QNMDsm2TLju3YQB6SNm2DadJsnHRmt1gUtETbbCRSJak4RuH/"}}
+
+
+@pytest.mark.parametrize("text", [HELM2_RELEASE_YAML, json.dumps({"kind": "List", "items": [HELM3_RELEASE]}, indent=4),
+                                  json.dumps(HELM3_RELEASE)], ids=["helm2-yaml", "helm3-json-list", "helm3-json"])
+def test_a_helm_release_kept_in_a_config_map_never_survives_ingestion(text: str) -> None:
+    # Its `release` is the chart's whole values (passwords too), gzipped and base64-encoded: as a
+    # release Secret's data, it is dropped when read, so no output and no option shows it.
+    [obj] = ingest_text(text).objects
+    assert obj.body()["data"]["release"].startswith("<redacted: Helm release, ")
+    assert obj.view.data["release"] == obj.body()["data"]["release"]
+    assert "H4sI" not in json.dumps(obj.body()) and "H4sI" not in str(obj.view.data)
+
+
+def test_a_config_map_named_release_without_helms_labels_keeps_its_data() -> None:
+    config = {**HELM3_RELEASE, "metadata": {"name": "app", "namespace": "shop", "labels": {"app": "db"}}}
+    [obj] = ingest_text(json.dumps(config)).objects
+    assert obj.body()["data"] == HELM3_RELEASE["data"]
+
+
 def test_sorted_keys_event_is_an_event_not_its_involved_object() -> None:
     # `kubectl get events -o json` prints unstructured objects with sorted keys, so
     # involvedObject (with its own "kind": "Pod") comes before the Event's "kind".

@@ -39,6 +39,9 @@ PLANTED = {
     "configmap-client-key": base64.b64encode(
         b"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAcmKey7Xq2Lw9\n-----END RSA PRIVATE KEY-----\n").decode(),
     "env-redis-password": "redisP4ss-Jc8vTn5",
+    # a Helm 2 release in a ConfigMap of its namespace, as Rancher keeps them (gzip, base64: the
+    # chart's values; helm/helm-mapkubeapis#31)
+    "helm-release-configmap": "H4sIAAAAAAAC/+plantedHelmRelease7Qw2Lx",
 }
 
 _APPLIED_SECRET = {
@@ -114,6 +117,15 @@ def _configmap() -> dict:
     }
 
 
+def _helm_release() -> dict:
+    return {
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "checkout.v3", "namespace": "shop", "uid": "8d6b2c1e-0000-4000-8000-000000000007",
+                     "labels": {"NAME": "checkout", "OWNER": "TILLER", "STATUS": "DEPLOYED", "VERSION": "3"}},
+        "data": {"release": PLANTED["helm-release-configmap"]},
+    }
+
+
 def _event() -> dict:
     return {
         "apiVersion": "v1", "kind": "Event",
@@ -139,7 +151,7 @@ def write_planted_dump(root: Path) -> Path:
     """Write the planted dump as a folder under `root` and return it."""
     dump = root / "planted-dump"
     (dump / "shop" / "checkout-6d4cf56db6-abcde").mkdir(parents=True)
-    items = [_node(), _secret(), _deployment(), _pod(), _configmap(), _event()]
+    items = [_node(), _secret(), _deployment(), _pod(), _configmap(), _helm_release(), _event()]
     (dump / "objects.yaml").write_text(
         yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": items}, sort_keys=True), encoding="utf-8")
     # `kubectl describe secret` as pasted into a ticket: last-applied JSON on its own line

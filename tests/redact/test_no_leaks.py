@@ -106,9 +106,9 @@ def test_the_planted_dump_really_holds_every_secret(planted: Path) -> None:
 
 
 def test_ingestion_keeps_no_secret_value(planted: Path) -> None:
-    # Secret data, stringData and the copy in last-applied are gone from every body and view:
-    # nothing downstream can show what ingestion never kept.
-    secret_plants = {"secret-data", "secret-string-data", "secret-last-applied"}
+    # Secret data, stringData and the copy in last-applied, and a Helm release a ConfigMap holds,
+    # are gone from every body and view: nothing downstream can show what ingestion never kept.
+    secret_plants = {"secret-data", "secret-string-data", "secret-last-applied", "helm-release-configmap"}
     result = ingest(str(planted))
     secret = next(o for o in result.objects if o.kind == "Secret" and o.name == "db-credentials")
     assert sorted(secret.body()["data"]) == ["password"]  # key names are kept

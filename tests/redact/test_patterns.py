@@ -64,6 +64,10 @@ MASKED = [
     ("    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBeDkwCg==\n",
      "    client-key-data: <redacted>\n"),
     ('"tls.key": "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJn"', '"tls.key": "<redacted>"'),
+    # a Helm release in its storage (a Tiller ConfigMap's, helm/helm-mapkubeapis#31): gzip, base64
+    ("  release: H4sIAAAAAAAC/+xbzY8kyVXXfO2MAyMtjYXECovnalvabU9mfUxPd09KIzE7\n", "  release: <redacted>\n"),
+    ('"release": "H4sIAAAAAAAC/+xbW2/bOBZ+z68QNMDsm2TLju3YQB6SNm2DadJsnHRmt1gUtETbbCRSJak4RuH/"',
+     '"release": "<redacted>"'),
 ]
 
 # Everyday text that names credentials without holding one (seen in real dumps' logs and CRDs).
