@@ -6,6 +6,7 @@ Every writer emits nodes and edges in sorted order, so the same graph gives the 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -59,9 +60,14 @@ _DOT_STYLE = {
 }
 
 
+def _dot_text(value: Any) -> str:
+    """A value as the inside of a DOT quoted string, read literally: a backslash (a User
+    subject's name may end in one) no longer escapes the closing quote, nor starts `\\N`."""
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
 def _dot_quote(value: Any) -> str:
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{text}"'
+    return f'"{_dot_text(value)}"'
 
 
 # Node attributes whose names Graphviz reads itself (`group` straightens edges between members).
@@ -77,10 +83,9 @@ def to_dot(graph: nx.MultiDiGraph) -> str:
     lines = ["digraph cluster {", "  rankdir=LR;", '  node [shape=box, fontname="Helvetica"];',
              '  edge [fontname="Helvetica", fontsize=10];']
     for node, attrs in graph.nodes(data=True):
-        label = f"{attrs.get('kind', '')}\\n{_place(attrs)}"
+        label_text = f'"{_dot_text(attrs.get("kind", ""))}\\n{_dot_text(_place(attrs))}"'
         style = _DOT_STYLE.get(str(attrs.get("state")), "")
         extra = f", {style}" if style else ""
-        label_text = '"' + label.replace('"', '\\"') + '"'
         lines.append(f"  {_dot_quote(node)} [label={label_text}{extra}, {_dot_attrs(attrs)}];")
     for source, target, attrs in graph.edges(data=True):
         label = attrs.get("relation", "")
@@ -98,9 +103,20 @@ def _place(attrs: dict[str, Any]) -> str:
 # -- Mermaid ---------------------------------------------------------------------------
 
 
+# A line break or another control character in a hand-edited name (the API allows none) would end
+# the label's line, and the next would be read as Mermaid: a directive (`%%{init: ...}%%`), a
+# `click` callback. Each is a space.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _mermaid_text(text: str) -> str:
-    return (text.replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;")
-            .replace(">", "#gt;").replace("|", "#124;"))
+    """A label's text as Mermaid reads it literally, on one line.
+
+    >>> _mermaid_text('a"b<c>|d\\n%%{init}%%')
+    'a#quot;b#lt;c#gt;#124;d %%{init}%%'
+    """
+    return _CONTROL.sub(" ", text.replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;")
+                        .replace(">", "#gt;").replace("|", "#124;"))
 
 
 def to_mermaid(graph: nx.MultiDiGraph) -> str:

@@ -25,6 +25,11 @@ metadata: {name: odd}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
 subjects:
 - {kind: User, apiGroup: rbac.authorization.k8s.io, name: "o'brien \\"x\\" <a|b> \\\\ `tick`"}
+# a User's name is any text the API takes: one ending in a backslash must not escape DOT's quote
+- {kind: User, apiGroup: rbac.authorization.k8s.io, name: "mallory\\\\"}
+# a hand-edited name with line breaks (the API allows none), which would end a Mermaid label's
+# line and make the rest a directive and a click callback
+- {kind: User, apiGroup: rbac.authorization.k8s.io, name: "eve\\n%%{init: {'securityLevel': 'loose'}}%%\\nclick n0 call alert(1)"}
 """
 
 
@@ -74,7 +79,7 @@ def test_node_link_json_reads_back(graph, awkward):
 def test_dot_quotes_every_id_and_label(graph, awkward):
     text = export(awkward, "dot")
     assert text.startswith("digraph cluster {") and text.rstrip().endswith("}")
-    user = next(n for n, k in awkward.nodes(data="kind") if k == "User")
+    user = next(n for n, k in awkward.nodes(data="kind") if k == "User" and "brien" in n)
     quoted = '"' + user.replace("\\", "\\\\").replace('"', '\\"') + '"'
     assert f"{quoted} [label=" in text
     # outside quoted strings there is no stray quote: every line has an even number of
@@ -94,7 +99,9 @@ def test_mermaid_ids_are_sanitised_and_labels_escaped(graph, awkward):
         assert re.match(r'  (n\d+\["[^"]*"\]|n\d+ -(->|\.->)\|[a-z_]+\| n\d+|classDef .*|class [n\d,]+ \w+)$', line), line
     assert "o'brien #quot;x#quot; #lt;a#124;b#gt;" in text
     # placeholders are styled by state
-    assert re.search(r"class n0,n2 not_collected", text)  # ClusterRole and User: never collected
+    assert re.search(r"class n0,n2,n3,n4 not_collected", text)  # ClusterRole and Users: never collected
+    # every line of the name with line breaks stays in its label (each line matched a shape above)
+    assert "eve %%{init: {'securityLevel': 'loose'}}%% click n0 call alert(1)" in text
     assert export(graph, "mermaid").count("-->") + export(graph, "mermaid").count("-.->") == graph.number_of_edges()
 
 
