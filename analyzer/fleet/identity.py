@@ -74,6 +74,8 @@ def dump_name(path: str | os.PathLike[str]) -> str:
         'acme'
     """
     p = Path(path)
+    if p.name in ("", ".."):  # `.` or `..`: the folder it is
+        p = p.resolve()
     name = p.name
     while True:
         stripped = next((name.removesuffix(s) for s in ARCHIVE_SUFFIXES if name.endswith(s)), name)

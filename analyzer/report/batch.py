@@ -127,7 +127,8 @@ def dump_ids(inputs: Sequence[str]) -> list[str]:
     >>> dump_ids(["a/dump", "b/dump", "aks"])
     ['a-dump', 'b-dump', 'aks']
     """
-    parts = [[p for p in Path(i).parts if p not in ("/", ".", "..")] or ["stdin"] for i in inputs]
+    parts = [[p for p in Path(i).parts if p not in ("/", ".", "..")] or [_unnamed(i)] if i != "-" else ["stdin"]
+             for i in inputs]
     depth = [1] * len(inputs)
     ids = [slug(p[-1]) for p in parts]
     for _ in range(8):
@@ -146,6 +147,11 @@ def dump_ids(inputs: Sequence[str]) -> list[str]:
         seen[i] = seen.get(i, 0) + 1
         numbered.append(f"{i}-{seen[i]}" if totals[i] > 1 else i)
     return numbered
+
+
+def _unnamed(spec: str) -> str:
+    """The name of an input whose path names no file (`.`, `..`, `/`): the folder it is."""
+    return Path(spec).resolve().name or "root"
 
 
 def _load(spec: str, show_sensitive: bool = False) -> Cluster:

@@ -79,3 +79,10 @@ def test_dump_id_is_a_safe_partition_value() -> None:
     ident = dump_id("ACME=prod/eu", digest)
     assert ident == "acme-prod-eu-999999999999"
     assert "=" not in ident and "/" not in ident
+
+
+def test_a_dump_given_as_the_current_folder_is_named_by_that_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "ticket-1234" / "cluster-info-dump").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "ticket-1234" / "cluster-info-dump")
+    assert (dump_name("."), dump_name("..")) == ("ticket-1234", "ticket-1234")

@@ -39,6 +39,14 @@ def test_ids_are_unique_when_names_clash() -> None:
     assert dump_ids(["same", "same"]) == ["same-1", "same-2"]
 
 
+def test_a_dump_given_as_the_current_folder_is_named_by_that_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `cd ticket-1234 && kda report .` named its report "stdin"
+    (tmp_path / "ticket-1234" / "inner").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "ticket-1234" / "inner")
+    assert dump_ids([".", "..", "-"]) == ["inner", "ticket-1234", "stdin"]
+
+
 def test_a_failed_dump_is_reported_and_the_rest_still_rendered(
         sample_reports: tuple[Path, BatchResult], tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.json"
