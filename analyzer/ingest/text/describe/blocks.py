@@ -16,6 +16,7 @@ _SECOND_FIELDS = ("Namespace:", "Labels:", "Roles:", "Priority:", "Annotations:"
 _MARKERS = frozenset({"stdout:", "stderr:"})
 _DATA_HEADINGS = frozenset({"Data", "BinaryData"})
 _EVENT_TYPES = frozenset({"Normal", "Warning"})
+_EVENT_ROW_START = re.compile(r"^\s*(?:Normal|Warning)\s")
 _COMMENT = re.compile(r"\s+#\s.*$")
 # Lines a Namespace describe prints without a colon.
 _NOTES = frozenset({"No resource quota.", "No LimitRange resource.", "Resource Quotas",
@@ -88,7 +89,8 @@ def joined_continuations(lines: list[Line]) -> list[Line]:
         elif (m := DESCRIBE_EVENT_ROW.match(line.text)) and m.group("indent"):
             end = index + 1
             while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text.strip() \
-                    and not lines[end].text[:1].isspace() and not _ends_value(lines[end].text):
+                    and (not lines[end].text[:1].isspace() or _message_line_in_table(lines[end].text, m))\
+                    and not _ends_value(lines[end].text):
                 end += 1
             if end > index + 1:
                 out.append(_joined(line, lines[index + 1:end]))
@@ -123,6 +125,15 @@ def joined_continuations(lines: list[Line]) -> list[Line]:
         out.append(line)
         index += 1
     return out
+
+
+def _message_line_in_table(text: str, row: re.Match) -> bool:
+    """Whether an indented line under an event row is the next line of that row's message, which
+    kubectl's tabwriter aligned as a cell of the table: an AWS SDK error's `\\n\\tstatus code: 403,
+    request id: ...` lands in the Reason column (DrFaust92/terraform-kubernetes-ebs-csi-driver#21).
+    Nothing else a describe prints is indented under its Events rows."""
+    return text.startswith(row.group("indent")) and text[len(row.group("indent")):][:1].isspace() \
+        and not _EVENT_ROW_START.match(text)
 
 
 def _continues_value(lines: list[Line], index: int, out: list[Line]) -> bool:

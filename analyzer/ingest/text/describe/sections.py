@@ -9,7 +9,7 @@ from typing import Any
 from analyzer.ingest.text.catalog import Catalog
 from analyzer.ingest.text.columns import read_header, split_aligned, split_by_shape
 from analyzer.ingest.text.describe.tree import Entry
-from analyzer.ingest.text.lines import Line, is_rule_line
+from analyzer.ingest.text.lines import DESCRIBE_EVENT_ROW, Line, is_rule_line
 from analyzer.ingest.text.rows.events import GENERATED_NAME, event_name, source_of
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import age_seconds, cell, describe_time, labels, terminating
@@ -33,6 +33,8 @@ class TableRows:
     columns: tuple[str, ...] = ()
     rows: list[tuple[int, dict[str, str | None]]] = field(default_factory=list)
     cut: int | None = None  # line of the last row when it lacks its last column
+    # rows whose cells do not begin at the header's column starts, by line, with their text
+    realigned: dict[int, str] = field(default_factory=dict)
 
 
 def key_values(values: list[str], separator: str, deeper: list[bool] | None = None) -> dict[str, str]:
@@ -200,8 +202,10 @@ def table_rows(entry: Entry, catalog: Catalog) -> TableRows:
         if is_rule_line(text):
             continue
         if layout.starts is not None:
-            cells, _ = split_aligned(text, layout.starts)
+            cells, aligned = split_aligned(text, layout.starts)
             cells = _overflowed(cells)
+            if not aligned:
+                result.realigned[line.no] = text
         else:
             cells = split_by_shape(text, layout.columns, catalog)
             if cells is None:
@@ -266,12 +270,17 @@ def events(entry: Entry | None, involved: dict[str, str], namespace: str | None,
     if entry is None or cell(entry.value):
         return [], None
     table = table_rows(entry, catalog)
+    cut = table.cut
+    if cut in table.realigned and DESCRIBE_EVENT_ROW.match(table.realigned[cut]):
+        cut = None  # whole, only not under the header's columns
     found: list[TextObject] = []
     for line, row in table.rows:
-        if line == table.cut and not cell(row.get("Age")):
+        if line == cut and not cell(row.get("Age")):
             # a paste cut inside its last row (`Warning  ProvisioningFai`): no age, no message,
             # a reason cut short; the describe says it ends mid-section instead
             continue
+        if line in table.realigned and (shape := DESCRIBE_EVENT_ROW.match(table.realigned[line])):
+            row = _event_cells(table.realigned[line], shape)
         body: dict[str, Any] = {"apiVersion": "v1", "kind": "Event",
                                 "metadata": {"name": event_name(involved.get("name"), line)}}
         if namespace:
@@ -294,7 +303,20 @@ def events(entry: Entry | None, involved: dict[str, str], namespace: str | None,
         facts["columns"] = {k: v for k, v in row.items() if v is not None}
         body[TEXT_FACTS_KEY] = facts
         found.append(TextObject(body=body, line=line, origin=DESCRIBE_ORIGIN))
-    return found, table.cut
+    return found, cut
+
+
+def _event_cells(text: str, shape: re.Match) -> dict[str, str | None]:
+    """An event row's cells by their shape, for a row not under the header's columns: kubectl's
+    tabwriter aligns the rows after a message's own line break on their own widths (an AWS SDK
+    error's `status code: 403` line; DrFaust92/terraform-kubernetes-ebs-csi-driver#21).
+
+    >>> row = "Warning  ProvisioningFailed  15s  ebs.csi.aws.com_ebs-csi-controller-5954f  failed to provision"
+    >>> _event_cells(row, DESCRIBE_EVENT_ROW.match(row))["From"], _event_cells(row, DESCRIBE_EVENT_ROW.match(row))["Message"]
+    ('ebs.csi.aws.com_ebs-csi-controller-5954f', 'failed to provision')
+    """
+    return {"Type": shape.group("type"), "Reason": shape.group("reason"), "Age": shape.group("age"),
+            "From": shape.group("source"), "Message": text[shape.start("message"):].strip()}
 
 
 def tolerations(values: list[str]) -> list[dict[str, Any]]:
