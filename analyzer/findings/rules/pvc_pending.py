@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import event_ago, events_by_object
+from analyzer.findings.events import EventFact, event_ago, events_by_object
 from analyzer.findings.facts import ev, is_terminal, knows_container_specs
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.model.normalize import as_dict
@@ -43,7 +44,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         storage_class = pvc.view.spec.storageClassName or ""
         finding = RULE.fail(pvc, *evidence, storage_class=storage_class,
                             storage_class_text=_class_text(cluster, storage_class), reason=reason)
-        waiting = _waits_for_consumer(cluster, pvc, warnings[-1].reason if warnings else "")
+        waiting = _waits_for_consumer(cluster, pvc, warnings[-1].reason if warnings else "", events)
         yield finding.as_info(resolved=waiting) if waiting else finding
 
 
@@ -72,21 +73,58 @@ def _class_text(cluster: AnalyzedDump, name: str) -> str:
     return "no storage class set"
 
 
-def _waits_for_consumer(cluster: AnalyzedDump, pvc: KubeObject, last_reason: str) -> str:
+def _waits_for_consumer(cluster: AnalyzedDump, pvc: KubeObject, last_reason: str,
+                        events: dict[tuple[str, str, str], list[EventFact]]) -> str:
     """Why a Pending claim is as it should be ('' when it is not): its class binds only for a
-    pod (WaitForFirstConsumer) and no pod the dump shows uses it yet."""
+    pod (WaitForFirstConsumer) and no pod the dump shows uses it yet, or the pods that use it are
+    not scheduled for a reason of their own."""
     mode = "WaitForFirstConsumer" if last_reason == "WaitForFirstConsumer" else _binding_mode(cluster, pvc)
     if mode != "WaitForFirstConsumer":
         return ""
     pods = [p for p in cluster.objects_of("Pod") if p.namespace == pvc.namespace and not is_terminal(p)]
-    if any(_uses_claim(p, pvc.name) for p in pods):
-        return ""  # a pod waits for it: why that pod is not scheduled is the problem
+    if users := [p for p in pods if _uses_claim(p, pvc.name)]:
+        return _users_held_elsewhere(users, events)
     if not cluster.covers("Pod"):
         return "its class binds a claim only once a pod uses it (WaitForFirstConsumer), and the dump holds no pod"
     if any(not knows_container_specs(p) for p in pods):
         return ("its class binds a claim only once a pod uses it (WaitForFirstConsumer); no pod read whole uses it "
                 "(pods pasted from a table do not show their volumes)")
     return "its class binds a claim only once a pod uses it (WaitForFirstConsumer), and no pod uses it yet"
+
+
+# Words of the scheduler's reasons that are about a pod's volumes (unbound immediate claims, no
+# persistent volume to bind, volume node affinity, not enough free storage, a volume zone, the
+# attach limit): a pod not scheduled for one of these may wait for this claim.
+_VOLUME_REASON = re.compile(r"volume|claim|pvc|free storage", re.IGNORECASE)
+
+
+def _users_held_elsewhere(users: list[KubeObject], events: dict[tuple[str, str, str], list[EventFact]]) -> str:
+    """Why a WaitForFirstConsumer claim is not the problem ('' when it may be): it binds once the
+    scheduler picks a node for a pod that uses it, and every such pod is not scheduled for a reason
+    the scheduler gives that is not about volumes (kubernetes/kubernetes#86942's `3 Insufficient
+    memory`): that pod's pod-pending says the cause, the claim only waits for it."""
+    reasons = []
+    for pod in users:
+        if pod.view.spec.nodeName or pod.view.status.phase != "Pending":
+            return ""  # a pod on a node: the claim should have bound for it
+        reason = _scheduler_reason(pod, events)
+        if not reason or _VOLUME_REASON.search(reason):
+            return ""
+        reasons.append(reason.strip())
+    names = ", ".join(f"{pod.namespace}/{pod.name}" for pod in users)
+    pods = f"Pod {names} is not" if len(users) == 1 else f"Pods {names} are not"
+    return (f"its class binds a claim only once a pod that uses it is scheduled (WaitForFirstConsumer), and {pods}, "
+            f"for a reason of its own that pod-pending says: {reasons[-1]}")
+
+
+def _scheduler_reason(pod: KubeObject, events: dict[tuple[str, str, str], list[EventFact]]) -> str:
+    """The scheduler's last word on a pod it did not place: its PodScheduled condition's message,
+    else its last FailedScheduling event's ('' when neither is in the dump)."""
+    for cond in pod.view.status.conditions or ():
+        if cond.type == "PodScheduled" and cond.status == "False" and cond.message:
+            return cond.message
+    failed = [e for e in events.get(("Pod", pod.namespace, pod.name), ()) if e.reason == "FailedScheduling"]
+    return failed[-1].message if failed else ""
 
 
 def _binding_mode(cluster: AnalyzedDump, pvc: KubeObject) -> str | None:
