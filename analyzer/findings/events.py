@@ -217,8 +217,21 @@ def _waited(message: str) -> str:
     >>> _waited("Error: ErrImagePull")
     'Error: ErrImagePull'
     """
-    unmounted = _UNMOUNTED.search(message) if message.startswith("Unable to") else None
-    return f"then: Unable to mount volumes, {unmounted.group(0)}" if unmounted else message
+    return volume_wait(message) or message
+
+
+def volume_wait(message: str) -> str:
+    """The kubelet's bare word that it gave up waiting for a pod's volumes, said by the volumes
+    it names ('' for any other message: one that says why).
+
+    >>> volume_wait("Unable to attach or mount volumes: unmounted volumes=[home], unattached volumes=[home t]: "
+    ...             "timed out waiting for the condition")
+    'then: Unable to mount volumes, unmounted volumes=[home]'
+    >>> volume_wait('MountVolume.SetUp failed for volume "nfs" : mount failed: exit status 32')
+    ''
+    """
+    unmounted = _UNMOUNTED.search(message) if _BARE_ERROR.match(message) and message.startswith("Unable to") else None
+    return f"then: Unable to mount volumes, {unmounted.group(0)}" if unmounted else ""
 
 
 def fold_events(facts: list[EventFact]) -> list[EventGroup]:
