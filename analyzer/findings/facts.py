@@ -15,7 +15,7 @@ from analyzer.ingest.result import capture_is_lower_bound as capture_is_lower_bo
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
-from analyzer.model.normalize import ready_counts
+from analyzer.model.normalize import as_dict, ready_counts
 from analyzer.printing.timefmt import human_duration
 
 if TYPE_CHECKING:
@@ -344,6 +344,11 @@ def is_static_pod(pod: KubeObject) -> bool:
         return True
     own = owner(pod)
     return own is not None and own[0] == "Node"
+
+
+def uses_claim(pod: KubeObject, claim: str) -> bool:
+    """Whether a pod's volumes name the PersistentVolumeClaim `claim` (of its own namespace)."""
+    return any(as_dict(v.get("persistentVolumeClaim")).get("claimName") == claim for v in pod.view.spec.volumes or ())
 
 
 def is_terminal(pod: KubeObject) -> bool:

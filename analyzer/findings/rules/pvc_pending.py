@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import EventFact, event_ago, events_by_object
-from analyzer.findings.facts import ev, is_terminal, knows_container_specs
+from analyzer.findings.facts import ev, is_terminal, knows_container_specs, uses_claim
 from analyzer.findings.types import Finding, RuleMeta
-from analyzer.model.normalize import as_dict
 from analyzer.model.tables.storage import DEFAULT_CLASS_ANNOTATIONS
 
 if TYPE_CHECKING:
@@ -82,7 +81,7 @@ def _waits_for_consumer(cluster: AnalyzedDump, pvc: KubeObject, last_reason: str
     if mode != "WaitForFirstConsumer":
         return ""
     pods = [p for p in cluster.objects_of("Pod") if p.namespace == pvc.namespace and not is_terminal(p)]
-    if users := [p for p in pods if _uses_claim(p, pvc.name)]:
+    if users := [p for p in pods if uses_claim(p, pvc.name)]:
         return _users_held_elsewhere(users, events)
     if not cluster.covers("Pod"):
         return "its class binds a claim only once a pod uses it (WaitForFirstConsumer), and the dump holds no pod"
@@ -140,8 +139,3 @@ def _is_default(sc: KubeObject) -> bool:
     annotations = sc.view.metadata.annotations or {}
     text = sc.view.text
     return any(annotations.get(a) == "true" for a in DEFAULT_CLASS_ANNOTATIONS) or bool(text and text.default)
-
-
-def _uses_claim(pod: KubeObject, claim: str) -> bool:
-    return any(as_dict(v.get("persistentVolumeClaim")).get("claimName") == claim
-               for v in pod.view.spec.volumes or ())
