@@ -47,7 +47,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         finalizers = pvc.view.metadata.finalizers
         finding = RULE.fail(
             pvc, evidence,
-            lasted=("a time its table row does not show" if age is None
+            lasted=("a time the dump does not show" if age is None
                     else lasted_text(cluster, age) if lower_bound else age_text(age)),
             finalizers=", ".join(finalizers) if finalizers else ("none" if finalizers is not None else "not shown"),
             held=_held_by(pvc, pods), users=", ".join(_users(pvc, pods)))
@@ -68,7 +68,9 @@ def _deleted(cluster: AnalyzedDump, pvc: KubeObject) -> tuple[timedelta | None, 
         return age, ev(pvc, "Status (kubectl describe)", f"Terminating (lasts {age_text(age)})",
                        f"gone within {age_text(GRACE)}")
     if "Terminating" in (pvc.view.status.phase, text.status if text is not None else None):
-        return None, ev(pvc, "STATUS (kubectl get)", "Terminating", "gone")
+        # (a table's row, or a describe's `Terminating (lasts <invalid>)` under a skewed clock)
+        field = "Status (kubectl describe)" if text is not None and text.described else "STATUS (kubectl get)"
+        return None, ev(pvc, field, "Terminating", "gone")
     return None
 
 

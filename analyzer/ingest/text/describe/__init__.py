@@ -28,6 +28,7 @@ from analyzer.ingest.text.describe import (
     workloads,
 )
 from analyzer.ingest.text.describe.blocks import (
+    AFTER_EVENTS,
     LIMITS_HEADER,
     QUOTA_HEADER,
     DescribeBlock,
@@ -412,6 +413,8 @@ def _stopped_in(root: Entry, info: KindInfo, block: DescribeBlock, catalog: Cata
             return None
         table = table_rows(last, catalog)
         return last.key if table.cut is not None or not table.rows else None
+    if last.key in AFTER_EVENTS and any(c.key == "Events" for c in root.children):
+        return None  # printed after the Events by an old kubectl: the describe's own end
     if info.describe_ends and last.key not in info.describe_ends:
         return None if ends_at_section_end(last, catalog) else last.key
     if last.raw and last.key != "Events":

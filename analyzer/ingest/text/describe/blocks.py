@@ -16,6 +16,9 @@ _SECOND_FIELDS = ("Namespace:", "Labels:", "Roles:", "Priority:", "Annotations:"
 _MARKERS = frozenset({"stdout:", "stderr:"})
 _DATA_HEADINGS = frozenset({"Data", "BinaryData"})
 _EVENT_TYPES = frozenset({"Normal", "Warning"})
+# Fields kubectl once printed after a describe's Events: a claim's `Mounted By:` (kubectl 1.13, a
+# rook-ceph claim described 'Terminating (lasts <invalid>)', code index id 470948755).
+AFTER_EVENTS = frozenset({"Mounted By"})
 _EVENT_ROW_START = re.compile(r"^\s*(?:Normal|Warning)\s")
 _COMMENT = re.compile(r"\s+#\s.*$")
 # Lines a Namespace describe prints without a colon.
@@ -340,6 +343,10 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
             index += 1
             break
         match = KEY_LINE.match(text)
+        if events_seen and match is not None and match.group("key") in AFTER_EVENTS:
+            events_seen = events_done = False  # (its pod names go on, indented, under it)
+            index += 1
+            continue
         if events_seen or match is None or not _DESCRIBE_KEY.match(match.group("key")):
             break
         if match.group("key") == "Name" and describe_starts(lines, index):
