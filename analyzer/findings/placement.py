@@ -1,14 +1,17 @@
 """Where a pod template may run: the nodes its node selector and required node affinity pick,
-and the taints it does not tolerate on them (what keeps a DaemonSet off the nodes it names)."""
+and the taints it does not tolerate on them (what keeps a DaemonSet off the nodes it names); the
+volumes whose own node affinity no node meets."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from analyzer.findings.facts import knows_labels, knows_taints, selector_matches
+from analyzer.findings.facts import knows_labels, knows_taints, objects_named, selector_matches
 from analyzer.findings.removal import AUTOSCALER_TAINT, KARPENTER_TAINTS
+from analyzer.model.normalize import as_dict
 
 if TYPE_CHECKING:
+    from analyzer.findings.dump import AnalyzedDump
     from analyzer.ingest.records import KubeObject
     from analyzer.kube.views import Taint
 
@@ -99,3 +102,32 @@ def _term_admits(term: dict[str, Any], node_name: str, labels: dict[str, Any]) -
         return False
     return all(selector_matches({"matchExpressions": [{**f, "key": "name"}]}, {"name": node_name})
                for f in fields if f.get("key") == "metadata.name")
+
+
+def pinned_volumes(cluster: AnalyzedDump, pod: KubeObject) -> str:
+    """The pod's bound volumes whose node affinity no node of the dump meets, with the values the
+    nodes carry for its keys: why the scheduler said `volume node affinity conflict` (a zonal disk
+    left in a zone whose nodes are gone, kubernetes/kubernetes#108096); '' when the dump cannot
+    tell (no nodes, nodes without their labels, no such volume)."""
+    nodes = list(cluster.objects_of("Node"))
+    if not nodes or not all(knows_labels(node) for node in nodes):
+        return ""
+    claims = objects_named(cluster, "PersistentVolumeClaim")
+    volumes = objects_named(cluster, "PersistentVolume")
+    said = []
+    for volume in pod.view.spec.volumes or ():
+        claim = claims.get((pod.namespace, str(as_dict(volume.get("persistentVolumeClaim")).get("claimName"))))
+        pv = volumes.get(("", claim.view.spec.volumeName or "")) if claim is not None else None
+        required = as_dict(as_dict(pv.view.spec.nodeAffinity).get("required")) if pv is not None else {}
+        terms = required.get("nodeSelectorTerms") or []
+        if not terms or any(_term_admits(term, node.name, node.view.metadata.labels or {})
+                            for term in terms for node in nodes):
+            continue
+        keys = sorted({str(e.get("key")) for term in terms for e in term.get("matchExpressions") or ()})
+        wants = "; ".join(f"{e.get('key')} {e.get('operator')} {', '.join(map(str, e.get('values') or ()))}".rstrip()
+                          for term in terms for e in term.get("matchExpressions") or ())
+        carried = ", ".join(f"{key}: {', '.join(sorted({str((n.view.metadata.labels or {}).get(key, '(none)')) for n in nodes}))}"
+                            for key in keys)
+        said.append(f"PersistentVolume {pv.name} (claim {claim.name}) may be used only on nodes with {wants}; "
+                    f"none of the dump's {len(nodes)} node(s) has that ({carried})")
+    return "; ".join(said)

@@ -642,6 +642,7 @@ class VolumeSpec(Struct, gc=False):
     hostPath: dict[str, Any] | None = None
     nfs: dict[str, Any] | None = None
     local: dict[str, Any] | None = None
+    nodeAffinity: dict[str, Any] | None = None  # where the volume can be used (a zone, a node)
 
 
 class PersistentVolumeView(ObjectView, kw_only=True):

@@ -11,6 +11,7 @@ from analyzer.findings.autoscaler import autoscaler_word
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import event_ago, events_by_object
 from analyzer.findings.facts import age_text, ev, known_age, text_status
+from analyzer.findings.placement import pinned_volumes
 from analyzer.findings.replicas import leaving_predecessor
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
@@ -77,6 +78,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             if setting_up is not None:
                 oldest, what = setting_up
                 source += f"; {what} {age_text(oldest)} old: it may still be setting up"
+        if "volume node affinity conflict" in reason and (pinned := pinned_volumes(cluster, pod)):
+            source += f"; {pinned}"
         word = autoscaler_word(cluster, told)
         if word is not None:
             evidence.append(ev(word.fact.event, f"Event.message ({word.fact.reason})", word.fact.message))
