@@ -82,7 +82,10 @@ def _waits_for_consumer(cluster: AnalyzedDump, pvc: KubeObject, last_reason: str
         return ""
     pods = [p for p in cluster.objects_of("Pod") if p.namespace == pvc.namespace and not is_terminal(p)]
     if users := [p for p in pods if uses_claim(p, pvc.name)]:
-        return _users_held_elsewhere(users, events)
+        # a node picked for it (the scheduler's selected-node), or its provisioner's refusal: the
+        # claim's own trouble, whatever its pod waits for
+        picked = SELECTED_NODE in (pvc.view.metadata.annotations or {})
+        return "" if picked or last_reason not in ("", "WaitForFirstConsumer") else _users_held_elsewhere(users, events)
     if not cluster.covers("Pod"):
         return "its class binds a claim only once a pod uses it (WaitForFirstConsumer), and the dump holds no pod"
     if any(not knows_container_specs(p) for p in pods):
@@ -91,6 +94,7 @@ def _waits_for_consumer(cluster: AnalyzedDump, pvc: KubeObject, last_reason: str
     return "its class binds a claim only once a pod uses it (WaitForFirstConsumer), and no pod uses it yet"
 
 
+SELECTED_NODE = "volume.kubernetes.io/selected-node"
 # Words of the scheduler's reasons that are about a pod's volumes (unbound immediate claims, no
 # persistent volume to bind, volume node affinity, not enough free storage, a volume zone, the
 # attach limit): a pod not scheduled for one of these may wait for this claim.
