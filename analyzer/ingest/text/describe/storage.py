@@ -65,6 +65,8 @@ def read_volume(root: Entry, body: dict[str, Any], facts: dict[str, Any],
         set_path(body, "spec.claimRef", {"kind": "PersistentVolumeClaim", "namespace": namespace, "name": name})
     if modes := [ACCESS_MODES.get(m, m) for m in csv(root.child_value("Access Modes"))]:
         set_path(body, "spec.accessModes", modes)
+    if terms := _node_affinity_terms(root.child("Node Affinity")):
+        set_path(body, "spec.nodeAffinity", {"required": {"nodeSelectorTerms": terms}})
     if (source := root.child("Source")) is not None:
         kind = (cell(source.child_value("Type")) or "").partition(" ")[0]
         field, lines = _SOURCES.get(kind, ("", {}))
@@ -72,6 +74,41 @@ def read_volume(root: Entry, body: dict[str, Any], facts: dict[str, Any],
         if field and read:
             set_path(body, f"spec.{field}", read)
     return []
+
+
+# A node selector requirement as kubectl describes a volume's node affinity (describe.go's
+# printNodeSelectorTermsMultilineWithIndent: `key in [a, b]`, the operator lower-cased).
+_REQUIREMENT = re.compile(r"^(?P<key>\S+) (?P<op>in|notin|exists|doesnotexist|gt|lt)(?: \[(?P<values>.*)\])?$")
+_OPERATORS = {"in": "In", "notin": "NotIn", "exists": "Exists", "doesnotexist": "DoesNotExist", "gt": "Gt", "lt": "Lt"}
+
+
+def _node_affinity_terms(entry: Entry | None) -> list[dict[str, Any]]:
+    """A volume's `Node Affinity:` / `Required Terms:` / `Term 0:  key in [a]` as API node
+    selector terms ([] when it has none or a term does not read): where a zonal or local volume
+    can be used.
+
+    >>> from analyzer.ingest.text.describe.tree import parse_tree
+    >>> from analyzer.ingest.text.lines import split_lines
+    >>> root = parse_tree(split_lines("Node Affinity:\\n  Required Terms:\\n"
+    ...                               "    Term 0:        topology.ebs.csi.aws.com/zone in [us-east-1a]"))
+    >>> _node_affinity_terms(root.child("Node Affinity"))
+    [{'matchExpressions': [{'key': 'topology.ebs.csi.aws.com/zone', 'operator': 'In', 'values': ['us-east-1a']}]}]
+    """
+    required = entry.child("Required Terms") if entry is not None else None
+    terms = []
+    for term in required.children if required is not None else ():
+        expressions = []
+        for text in term.values:
+            match = _REQUIREMENT.match(text.strip())
+            if match is None:
+                return []
+            expression: dict[str, Any] = {"key": match.group("key"), "operator": _OPERATORS[match.group("op")]}
+            if match.group("values") is not None:
+                expression["values"] = [v.strip() for v in match.group("values").split(",") if v.strip()]
+            expressions.append(expression)
+        if expressions:
+            terms.append({"matchExpressions": expressions})
+    return terms
 
 
 # A StorageClass's one-line fields (k8s.io/kubectl describe.go's describeStorageClass).
