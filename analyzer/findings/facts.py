@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -503,3 +504,42 @@ def _selected_pods(service: KubeObject, pods: dict[str, list[KubeObject]]) -> li
         candidates = min((pods.with_label(service.namespace, k, v) for k, v in selector.items()), key=len)
     return [p for p in candidates
             if not is_terminal(p) and selector_matches(selector, p.view.metadata.labels)]
+
+
+@dataclass(frozen=True, slots=True)
+class Deletion:
+    """An object marked for deletion and still in the dump: the field that says so, how long it
+    has lasted as a message says it, and whether that is past the rule's grace (False: since when
+    is not known, or within the grace by a capture that is a lower bound)."""
+
+    evidence: Evidence
+    lasted: str
+    stuck: bool
+
+
+def deletion_past(cluster: AnalyzedDump, obj: KubeObject, grace: timedelta) -> Deletion | None:
+    """How an object marked for deletion has lasted: by its deletionTimestamp, a describe's
+    `Terminating (lasts 31m)`, or a `Terminating` with no age (a table's STATUS, a describe's
+    `lasts <invalid>`); None when it is not being deleted or went within `grace`."""
+    meta = obj.view.metadata
+    text = obj.view.text
+    expected = f"gone within {age_text(grace)}"
+    if meta.deletionTimestamp is not None:
+        age = age_at_capture(cluster, parse_time(meta.deletionTimestamp), obj)
+        evidence = ev(obj, "metadata.deletionTimestamp", meta.deletionTimestamp, expected)
+        lower_bound = capture_is_lower_bound(cluster)
+    elif text is not None and text.deletion_ago_seconds is not None:
+        age = timedelta(seconds=text.deletion_ago_seconds)
+        evidence = ev(obj, "Status (kubectl describe)", f"Terminating (lasts {age_text(age)})", expected)
+        lower_bound = False
+    elif "Terminating" in (getattr(obj.view.status, "phase", None), text.status if text is not None else None):
+        # (a table's row, or a describe's `Terminating (lasts <invalid>)` under a skewed clock)
+        field = "Status (kubectl describe)" if text is not None and text.described else "STATUS (kubectl get)"
+        return Deletion(ev(obj, field, "Terminating", "gone"), "a time the dump does not show", False)
+    else:
+        return None
+    if age is None:
+        return Deletion(evidence, "a time the dump does not show", False)
+    if age < timedelta(0) or (age <= grace and not lower_bound):
+        return None
+    return Deletion(evidence, lasted_text(cluster, age) if lower_bound else age_text(age), age > grace)

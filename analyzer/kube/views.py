@@ -612,6 +612,7 @@ class PhaseStatus(Struct, gc=False):
     capacity: dict[str, Quantity] | None = None
     conditions: list[Condition] | None = None
     lastPhaseTransitionTime: str | None = None  # a PersistentVolume's (1.28 and later)
+    message: str | None = None  # a PersistentVolume's: why it is Failed
 
 
 class ClaimStatus(PhaseStatus, gc=False):
