@@ -629,9 +629,11 @@ def test_a_describes_one_event_row_quoted_alone_is_that_objects_event() -> None:
     about = event.body()["involvedObject"]
     assert (about["kind"], about["name"]) == ("PersistentVolumeClaim", "buildpacks-source-pvc")
     assert event.body()["reason"] == "ExternalProvisioning" and event.body()["count"] == 8
-    # the same row with no describe above it stays unread
+    # the same row with no describe above it is an event of an object not named (its From, a
+    # controller's name, says it is kubectl's), its claim's wait still read
     alone = ingest_text(text.split("\n\n", 1)[1], "issue.md")
-    assert not [o for o in alone.objects if o is not None]
+    (event,) = [o for o in alone.objects if o is not None]
+    assert event.body()["reason"] == "ExternalProvisioning" and not event.body()["involvedObject"].get("name")
 
 
 def test_a_describes_condition_row_in_the_fence_below_the_command_naming_it_is_that_nodes() -> None:
@@ -704,11 +706,12 @@ def test_a_describes_one_event_row_past_a_mark_of_what_was_cut_is_that_pods_even
     assert (about["kind"], about["name"]) == ("Pod", "virt-launcher-vm-dv-cirros-mk5vg")
     assert event.body()["reason"] == "FailedMount" and event.body()["count"] == 8
     assert event.provenance.line == 8
-    # one row under the Events heading alone is a row too; one row with nothing above stays unread
+    # one row under the Events heading alone is a row too, and so is one with nothing above it,
+    # the kubelet's in its From (of an object not named: no describe names it)
     under_heading = ingest_text("Events:\n" + text.splitlines()[7] + "\n", "issue.md")
     assert [o.body()["reason"] for o in under_heading.objects if o is not None] == ["FailedMount"]
     alone = ingest_text(text.splitlines()[7] + "\n", "issue.md")
-    assert not [o for o in alone.objects if o is not None]
+    assert [o.body()["reason"] for o in alone.objects if o is not None] == ["FailedMount"]
 
 
 def test_a_describes_section_past_a_mark_of_what_was_cut_is_the_named_objects() -> None:

@@ -315,6 +315,13 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
     >>> [ln.text for ln in restored_event_headers(flush)][1:3]
     ['  Type     Reason       Age                  From           Message', '  ----     ------       ----                 ----           -------']
 
+    One row alone is a describe's when its From is a component's name, not prose in columns:
+    >>> lone = split_lines("Warning  FailedMount  15s  kubelet, 9aeadd37  MountVolume.SetUp failed")
+    >>> [ln.text for ln in restored_event_headers(lone)][0]
+    'Events:'
+    >>> len(restored_event_headers(split_lines("Warning  Reminder  3m  The Team  rotate the keys")))
+    1
+
     A row with no message (kube-proxy's `Starting` on a node) is a row of the table it is in:
     >>> node = split_lines("Events:\\n  Type    Reason    Age  From        Message\\n  ----    ------    ---  ----        -------\\n"
     ...                    "  Normal  Starting  4m   kube-proxy\\n  Normal  Starting  4m   kubelet     Starting kubelet.\\n"
@@ -335,13 +342,13 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
                 and "Reason" not in before and not is_rule_line(before) \
                 and (index + 1 < len(lines) and DESCRIBE_EVENT_ROW.match(lines[index + 1].text)
                      or before.strip() == "Events:" or _describe_command(_before_cut(out))
-                     or _kubelets_node_event(m)):
+                     or _quoted_event_row(m)):
             # two rows at least: one such line alone may be prose laid out in columns, unless it
             # is under the Events heading or all a describe printed, maybe past a mark of what was
             # cut (jonashackt/tekton-argocd-eks#118: `k describe pvc X` quoted by its one
             # ExternalProvisioning row; kubernetes/kubernetes#82453: `oc describe pod X`, ` .`,
-            # then its one FailedMount row), or a warning the kubelet records on its own node
-            # only, its host named in From (mdn/infra#178: one SystemOOM row quoted alone)
+            # then its one FailedMount row), or its From is a component's name (mdn/infra#178:
+            # one SystemOOM row of `kubelet, <host>`; kubo-release#260: one FailedMount row)
             starts = [m.start(g) for g in ("type", "reason", "age", "source", "message")]
             if before.strip() != "Events:":
                 out.append(Line(line.no, "Events:"))
@@ -362,17 +369,25 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
 
 # The warnings a kubelet records on its own node and on nothing else (k8s.io/kubernetes
 # pkg/kubelet/events: SystemOOM, Rebooted, the image and container collectors', the eviction
-# manager's): one such row whose From is `kubelet, <host>` says whose event it is.
+# manager's): such a row whose From is `kubelet, <host>` says whose event it is.
 KUBELET_NODE_WARNINGS = frozenset({"SystemOOM", "Rebooted", "ContainerGCFailed", "ImageGCFailed",
                                     "FreeDiskSpaceFailed", "EvictionThresholdMet", "KubeletSetupFailed",
                                     "FailedNodeAllocatableEnforcement"})
 
 
-def _kubelets_node_event(row: re.Match) -> bool:
-    """Whether a describe's Events row is a warning only a kubelet records, on its own node,
-    with that kubelet's host in its From (`kubelet, ip-172-20-55-135.us-west-2.compute.internal`)."""
-    return (row.group("type") == "Warning" and row.group("reason") in KUBELET_NODE_WARNINGS
-            and row.group("source").startswith("kubelet, "))
+# A Kubernetes component's name as an event's From gives it (k8s.io/kubernetes: `kubelet`,
+# `default-scheduler`, `attachdetach-controller`, `horizontal-pod-autoscaler`; a CSI sidecar's
+# `external-provisioner`), and kubectl's older `kubelet, <host>`.
+_COMPONENT_SOURCE = re.compile(
+    r"(?:kubelet|kube-proxy|karpenter|[a-z][a-z0-9.-]*-(?:scheduler|controller|controller-manager|provisioner"
+    r"|autoscaler|attacher|resizer|operator))(?:, [\w.-]+)?")
+
+
+def _quoted_event_row(row: re.Match) -> bool:
+    """Whether a describe's Events row quoted alone is kubectl's, not prose laid out in columns:
+    its From is a component's name (a ticket's one FailedMount row: jhunt/k8s-boshrelease#17,
+    cloudfoundry-incubator/kubo-release#260, tenortim/k8s_isi_provisioner#9)."""
+    return _COMPONENT_SOURCE.fullmatch(row.group("source")) is not None
 
 
 def _before_cut(out: list[Line]) -> str:
@@ -456,7 +471,7 @@ def _indented_event_rows(lines: list[Line]) -> list[Line]:
     flush = {i: m for i, ln in enumerate(lines)
              if ln.text[:1] in ("N", "W") and (m := DESCRIBE_EVENT_ROW.match(ln.text)) and not m.group("indent")}
     runs = {i for i, m in flush.items() if i - 1 in flush or i + 1 in flush or (i and lines[i - 1].text == "Events:")
-            or _kubelets_node_event(m)}
+            or _quoted_event_row(m)}
     if not runs:
         return lines
     return [Line(ln.no, "  " + ln.text) if i in runs else ln for i, ln in enumerate(lines)]

@@ -143,15 +143,18 @@ def test_a_taint_cut_by_the_grep_is_left_out_and_the_whole_ones_kept() -> None:
     assert [t["key"] for t in node.body()["spec"]["taints"]] == ["karpenter.sh/not-ready"]
 
 
-def test_a_describes_event_row_quoted_alone_is_named_as_such() -> None:
+def test_a_describes_event_row_quoted_alone_is_read_as_an_event_of_an_object_not_named() -> None:
     # karpenter-provider-aws#644 goes on with the pending pod's one FailedScheduling row, no pod
-    # named: it was "code block, not kubectl output", though it is kubectl's, of no object.
+    # named: it was "code block, not kubectl output", then skipped as "without the object they
+    # are about", the pod's reason lost; its From, the scheduler's name, says it is kubectl's.
     text = KARPENTER_644 + ("Second pod is not scheduled and has this warning -\n```\n"
                             "Warning  FailedScheduling  4m35s (x39 over 50m)  default-scheduler  0/5 nodes are "
                             "available: 1 node(s) had taint {karpenter.sh/not-ready: }, that the pod didn't tolerate\n```\n")
     r = ingest_text(text, "issue.md")
-    [skip] = [s for s in r.skipped if "Events row" in s.reason]
-    assert skip.location == "line 18" and "without the object they are about" in skip.reason
+    [event] = [o for o in r.objects if o.kind == "Event"]
+    assert event.provenance.line == 18 and event.body()["reason"] == "FailedScheduling"
+    assert event.body()["count"] == 39 and not event.body()["involvedObject"].get("name")
+    assert not [s for s in r.skipped if "Events row" in s.reason]
 
 
 def test_an_aggregated_apis_conditions_quoted_below_elided_lines_are_that_apiservices() -> None:

@@ -107,6 +107,16 @@ def joined_continuations(lines: list[Line]) -> list[Line]:
             while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text[:1] == " " \
                     and lines[end].text.strip() and not DESCRIBE_EVENT_ROW.match(lines[end].text):
                 end += 1
+            if end == index + 1:
+                # or onto lines at column 0 as the row itself, as the kubelet's mount errors
+                # print (kubo-release#260: `Mounting command: systemd-run`, `Output: ...`, then
+                # mount's own indented lines)
+                while end < len(lines) and end - index < _MAX_CONTINUED and lines[end].text.strip() \
+                        and (end > index + 1 or not lines[end].text[:1].isspace()) \
+                        and not DESCRIBE_EVENT_ROW.match(lines[end].text) \
+                        and not _ends_value(lines[end].text) and not _top_level(lines[end].text) \
+                        and lines[end].text.rstrip() != "Events:":
+                    end += 1
             if end > index + 1:
                 out.append(_joined(line, lines[index + 1:end]))
                 index = end
@@ -301,7 +311,9 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
     if _is_collapsed(lines, start):
         return _collapsed_block(lines, start, headless)
     index = start + 1
-    data = events_seen = events_done = False
+    data = events_done = False
+    # an excerpt from its Events heading on: what follows its rows is no field of it
+    events_seen = KEY_LINE.match(lines[start].text) is not None and lines[start].text.startswith("Events:")
     while index < len(lines):
         text = lines[index].text
         if _stops(text):
@@ -397,7 +409,9 @@ def _take_cut_line(lines: list[Line], block: DescribeBlock) -> None:
 
 def _collapsed_block(lines: list[Line], start: int, headless: bool) -> DescribeBlock:
     index = start + 1
-    data = events_seen = events_done = False
+    data = events_done = False
+    # an excerpt from its Events heading on: what follows its rows is no field of it
+    events_seen = KEY_LINE.match(lines[start].text) is not None and lines[start].text.startswith("Events:")
     while index < len(lines):
         text = lines[index].text
         if not text.strip() or _stops(text):
