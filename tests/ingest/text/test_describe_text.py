@@ -39,6 +39,47 @@ def test_events_pasted_alone_are_read_about_the_pod_the_scheduler_names() -> Non
     assert not parsed.rejections
 
 
+# Trimmed from a ka0s deployment report (a report script's output in a public repository,
+# 2026-03-19, kubeadm cluster, namespace storage-system): each pod's describe pasted from its
+# Volumes' tail on, under the script's `--- Description for POD ---` heading, then the script's
+# `--- Logs for POD ---` and kubectl's error. Before: "describe without a Name: it has no name;
+# nothing read", the pod's FailedMount and NodeNotReady lost; the events' messages ran on over
+# the script's headings and kubectl's error below them.
+_KA0S_REPORT = """--- Description for nfs-validation-job-nwm6k ---
+    ClaimName:  nfs-validation-pvc
+    ReadOnly:   false
+QoS Class:                   BestEffort
+Node-Selectors:              ka0s.io/default-worker=true
+Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                             node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+Events:
+  Type     Reason       Age                   From               Message
+  ----     ------       ----                  ----               -------
+  Normal   Scheduled    10m                   default-scheduler  Successfully assigned storage-system/nfs-validation-job-nwm6k to k8-node-20
+  Warning  FailedMount  6m34s (x10 over 10m)  kubelet            MountVolume.SetUp failed for volume "pvc-b5e5ac38" : mount failed: exit status 32
+Mounting command: mount
+Output: mount.nfs: mounting 192.168.1.40:/mnt/k8s-storage failed, reason given by server: No such file or directory
+--- Logs for nfs-validation-job-nwm6k (Current) ---
+Error from server: Get "https://192.168.1.20:10250/containerLogs/storage-system/nfs-validation-job-nwm6k/validation?tailLines=50": dial tcp 192.168.1.20:10250: connect: no route to host
+Failed to fetch current logs
+"""
+
+
+def test_a_pods_describe_pasted_from_its_middle_is_the_pod_its_scheduled_event_names() -> None:
+    parsed = parse_kubectl_text(_KA0S_REPORT, "report.txt")
+    pod, scheduled, mount = parsed.objects
+    assert (pod.body["kind"], pod.body["metadata"]) == ("Pod", {"name": "nfs-validation-job-nwm6k", "namespace": "storage-system"})
+    assert "named by its Scheduled event" in pod.notes[0]
+    assert pod.body["spec"]["tolerations"] and pod.body["status"]["qosClass"] == "BestEffort"
+    assert {e.body["involvedObject"]["name"] for e in (scheduled, mount)} == {"nfs-validation-job-nwm6k"}
+    assert mount.body["message"].endswith("reason given by server: No such file or directory")
+    assert not parsed.rejections
+    # without the Scheduled row nothing names it: said, not guessed
+    unnamed = parse_kubectl_text(_KA0S_REPORT.replace(_KA0S_REPORT.splitlines()[10] + "\n", ""), "report.txt")
+    assert not [o for o in unnamed.objects if o.body["kind"] == "Pod"]
+    assert [r.reason for r in unnamed.rejections] == ["describe without a Name: it has no name; nothing read"]
+
+
 def test_events_pasted_alone_under_a_describe_command_are_about_what_it_names() -> None:
     # shaped as the above, a warning instead; the command names the pod
     text = ("$ kubectl describe pod web-1 -n shop | tail -4\nEvents:\n"

@@ -107,6 +107,14 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         if command is not None and command.namespace and "namespace" not in meta:
             meta["namespace"] = command.namespace
         notes.append(f"describe of {kind} begins mid-text without its Name; named from the command line")
+    if name is None and block.headless and info is not None and info.kind == "Pod" \
+            and (assigned := _assigned_pod(events(root.child("Events"), {}, None, catalog)[0])) is not None:
+        # a pod's describe pasted from its middle (a report script's `Containers:` or `Volumes:`
+        # on): the scheduler's `Successfully assigned NS/NAME to NODE` in its Events names it
+        meta = {"name": assigned[1], **meta}
+        meta.setdefault("namespace", assigned[0])
+        name = assigned[1]
+        notes.append("describe of Pod begins mid-text without its Name; named by its Scheduled event")
     if info is None or not name:
         what = f"describe of '{name}'" if name else "describe without a Name"
         why = "its kind could not be told" if info is None else "it has no name"

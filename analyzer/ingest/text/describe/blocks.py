@@ -169,10 +169,20 @@ def _continues_value(lines: list[Line], index: int, out: list[Line]) -> bool:
 
 def _ends_value(text: str) -> bool:
     """A line no value runs on into: another describe, a table, a command, the writer's mark of
-    lines cut (thoth-station/core#82: `</snip>` under an event row was read as its message's end)."""
+    lines cut (thoth-station/core#82: `</snip>` under an event row was read as its message's end),
+    kubectl's error, a script's heading between outputs (a report's `--- Logs for POD ---`).
+
+    >>> _ends_value("--- Logs for web-0 (Current) ---"), _ends_value("Mounting command: mount")
+    (True, False)
+    """
     return text.startswith("Name:") or _TABLE_HEADER.match(text) is not None \
-        or text.startswith(("$ ", "# kubectl", "kubectl ")) or tool_call(text) is not None \
-        or ELISION.match(text) is not None
+        or text.startswith(("$ ", "# kubectl", "kubectl ", "Error from server")) or tool_call(text) is not None \
+        or ELISION.match(text) is not None or _SCRIPT_HEADING.match(text) is not None
+
+
+# A heading a script prints between the outputs it collects (ka0s's deployment reports: `>>> Pods
+# Status:`, `--- Description for POD ---`, `--> Checking Endpoints ...`, `=== Verification ... ===`).
+_SCRIPT_HEADING = re.compile(r"^(?:-{3,} |={3,} |-{1,3}> |>{3} )\S")
 
 
 _WRAP_MIN = 60  # narrower "widths" are short lines, not a terminal's
