@@ -350,10 +350,13 @@ def _status_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
     NodeHasInsufficientMemory 3m, NodeNotReady 2m, the kubelet Starting 1m before, and no word
     that the node was NotReady)."""
     told: dict[str, list[tuple[timedelta, int, Any]]] = {}
-    for fact in event_facts(cluster):
+    facts = event_facts(cluster)
+    pods_on = _pods_nodes(cluster, facts)
+    for fact in facts:
         if fact.reason not in (*_READY_REASONS, "Starting"):
             continue
-        name = _status_node(fact)
+        name = _status_node(fact) or (pods_on.get((fact.namespace, fact.name), "")
+                                      if fact.kind == "Pod" and fact.reason == "NodeNotReady" else "")
         ago_ = before_capture(cluster, fact)
         if name and ago_ is not None:
             told.setdefault(name, []).append((ago_, -(fact.event.provenance.line or 0), fact))
@@ -368,6 +371,28 @@ def _status_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
                     resolved=f"followed by NodeReady {age_text(ready_words[0][0])} before capture")
             continue
         yield _status_finding(name, *ready_words[0], seen)
+
+
+_ASSIGNED_TO = re.compile(r"^Successfully assigned (?:([a-z0-9][a-z0-9.-]*)/)?([a-z0-9][a-z0-9.-]*) to (\S+)$")
+
+
+def _pods_nodes(cluster: AnalyzedDump, facts: list) -> dict[tuple[str, str], str]:
+    """(namespace, name) -> node of each pod the node controller marked NodeNotReady (it records
+    that on every pod of a node it finds not ready): the pod's spec.nodeName, else the node its
+    Scheduled event assigned it to (a ka0s deployment report: a pod's describe from its Volumes
+    on, no Node in the dump, `Successfully assigned storage-system/POD to k8-node-20`)."""
+    marked = {(f.namespace, f.name) for f in facts if f.kind == "Pod" and f.reason == "NodeNotReady" and f.name}
+    if not marked:
+        return {}
+    nodes: dict[tuple[str, str], str] = {}
+    for fact in facts:
+        if fact.reason == "Scheduled" and fact.kind == "Pod" and (fact.namespace, fact.name) in marked \
+                and (m := _ASSIGNED_TO.match(fact.message)) and m.group(2) == fact.name:
+            nodes[(fact.namespace, fact.name)] = m.group(3)
+    for pod in cluster.objects_of("Pod"):
+        if (pod.namespace, pod.name) in marked and pod.view.spec is not None and pod.view.spec.nodeName:
+            nodes[(pod.namespace, pod.name)] = pod.view.spec.nodeName
+    return nodes
 
 
 def _status_node(fact) -> str:
@@ -390,9 +415,11 @@ def _status_finding(name: str, ago_: timedelta, fact, seen: list, ready_since: b
     started = next((s for s in starts if _starter(s[1]) == "its kubelet"), starts[0] if starts else None)
     restarted = (f"; {_starter(started[1])} started again {age_text(started[0])} before capture"
                  + ("" if ready_since else ", with no NodeReady since")) if started is not None else ""
+    on_pod = f" on its pod {'/'.join(filter(None, (fact.namespace, fact.name)))}" if fact.kind == "Pod" else ""
     return RULE.fail(None, ev(fact.event, "reason", fact.reason, "NodeReady"),
                      kind="Node", namespace="", name=name, status="NotReady",
-                     detail=f"its status events: {fact.reason} {age_text(ago_)} before capture"
+                     detail=(f"the node controller's {fact.reason}{on_pod}" if on_pod else "its status events: "
+                             + fact.reason) + f" {age_text(ago_)} before capture"
                             + (f" ({fact.message[:120]})" if fact.message and not _STATUS_NODE.match(fact.message) else "")
                             + f"{restarted}; the dump holds no Node",
                      # (the event is the transition itself: the kubelet and the node controller
