@@ -84,6 +84,9 @@ class TextFacts(Struct, gc=False):
     events_cut: bool | None = None  # describe: its Events table cut off in the paste
     events_none: bool | None = None  # describe: `Events:  <none>`, kubectl found none for it
     described: bool | None = None  # read from a `kubectl describe`
+    # describe ingress: backend Service -> the endpoints kubectl printed beside it (`10.1.2.3:80`,
+    # `<error: endpoints "web" not found>`), as it read them at the capture
+    backend_endpoints: dict[str, str] | None = None
     # Endpoints kubectl printed blank, not `<none>`: it has addresses, none ready (kubectl prints
     # only the ready ones), so how many are not ready is not in the paste
     not_ready_unprinted: bool | None = None
