@@ -140,3 +140,43 @@ def test_a_real_oke_node_is_oke_by_its_own_marks(tmp_path: Path) -> None:
     assert dist.control_plane.kind == "managed"
     assert {e.signal for e in dist.deciding()} >= {"node_label", "node_label_key_prefix", "workload_name"}
     assert dist.cni == ["oci-vcn-native"]
+
+
+# oracle/terraform-kubernetes-installer#46 (2018-01-15 comment): a worker of a cluster Oracle's
+# Terraform installer built on OCI instances (Kubernetes 1.7), its labels as `get nodes
+# --show-labels` printed them. Its node.info/ labels are the installer's, not OKE's bootstrap's
+# (node.info/kubeletVersion, node.info/compartment.name): it read as OKE 0.58 by the prefix alone.
+INSTALLER_NODE_LABELS = (
+    "NAME                                                 STATUS    ROLES     AGE       VERSION   LABELS\n"
+    "k8s-worker-ad1-0.k8sworkerad1.k8soci.oraclevcn.com   Ready     <none>    18h       v1.7.10   "
+    "beta.kubernetes.io/arch=amd64,beta.kubernetes.io/instance-type=VM.DenseIO2.8,beta.kubernetes.io/os=linux,"
+    "failure-domain.beta.kubernetes.io/region=iad,failure-domain.beta.kubernetes.io/zone=US-ASHBURN-AD-1,"
+    "kubernetes.io/hostname=k8s-worker-ad1-0.k8sworkerad1.k8soci.oraclevcn.com,"
+    "node.info/availability.domain=hXgQ-US-ASHBURN-AD-1,node.info/compartment.id_prefix=ocid1.compartment.oc1,"
+    "node.info/external.ipaddress=129.XXX.XX.XX,node.info/node.id_prefix=ocid1.instance.oc1.iad,"
+    "node.info/node.shape=VM.DenseIO2.8\n")
+
+
+def test_the_terraform_installers_node_info_labels_do_not_say_oke(tmp_path: Path) -> None:
+    path = tmp_path / "nodes.txt"
+    path.write_text(INSTALLER_NODE_LABELS, encoding="utf-8")
+    dist = analyzer.load(path).distribution
+    assert dist.name != "oke" and not dist.scores.get("oke")
+    # OKE's own bootstrap label still says OKE
+    oke = INSTALLER_NODE_LABELS.replace("node.info/node.shape=VM.DenseIO2.8", "node.info/kubeletVersion=v1.31")
+    path.write_text(oke, encoding="utf-8")
+    assert analyzer.load(path).distribution.name == "oke"
+
+
+def test_a_bare_instance_ocid_as_provider_id_is_okes_and_weighs_more_than_oci_prefixed(tmp_path: Path) -> None:
+    # kubernetes-sigs/kueue#5039's OKE 1.31 node: `ProviderID: ocid1.instance.oc1.iad....`, which
+    # OKE's bootstrap hands the kubelet; a self-built cluster's OCI cloud controller writes oci://.
+    node = ("apiVersion: v1\nkind: Node\nmetadata:\n  name: 10.0.10.27\nspec:\n  providerID: "
+            "ocid1.instance.oc1.iad.anuwcljtpwneysacfkeyronlgetsvqc346gwp2lkznbvxhhguz2n2zkdm3ha\n")
+    path = tmp_path / "node.yaml"
+    path.write_text(node, encoding="utf-8")
+    bare = analyzer.load(path).distribution
+    path.write_text(node.replace("providerID: ocid1", "providerID: oci://ocid1"), encoding="utf-8")
+    prefixed = analyzer.load(path).distribution
+    assert bare.name == prefixed.name == "oke"
+    assert bare.scores["oke"] > prefixed.scores["oke"]
