@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
@@ -46,7 +47,8 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
             signal = signals.get(id(obj))
             if signal is None:
                 signal = signals[id(obj)] = (managed_of(cluster, obj)  # type: ignore[arg-type]
-                                             or _pasted_platform_components(cluster).get((f.kind, f.namespace, f.name), ""))
+                                             or _pasted_platform_components(cluster).get((f.kind, f.namespace, f.name), "")
+                                             or _bundled_chart_signal(cluster, obj))
         if not signal:
             out.append(f)
         elif f.category in HYGIENE_CATEGORIES and f.severity != "info":
@@ -155,6 +157,50 @@ def _pasted_platform_components(cluster: AnalyzedDump) -> dict[tuple[str, str, s
                     found[("Pod", namespace, name)] = signal
                     break
     return found
+
+
+# The chart release a k3s/RKE2 helm controller's job installs: job `helm-install-<release>`, its
+# pod `helm-install-<release>-<5 chars>`.
+_HELM_INSTALL = re.compile(r"^helm-install-(?P<release>[a-z0-9][a-z0-9.-]*?)(?P<pod>-[a-z0-9]{5})?$")
+_RELEASE = "meta.helm.sh/release-name"
+
+
+@once_per
+def _bundled_releases(cluster: AnalyzedDump) -> dict[str, str]:
+    """Release -> the helm controller job that installed it, for the charts the component catalog
+    names as the detected distribution's own (k3s's traefik, RKE2's rke2-*: component
+    helm-install), not the HelmCharts the cluster's owner wrote (helm-install-chart)."""
+    table = cluster.tables["components"]
+    if table.empty or cluster.distribution.name in _NO_PROVIDER:
+        return {}
+    entry = load_catalog().by_name("helm-install")
+    if entry is None or not entry.platform_of(cluster.distribution.name):
+        return {}
+    found: dict[str, str] = {}
+    for component, objects in zip(table["component"].tolist(), table["objects"].tolist(), strict=True):
+        if component != "helm-install" or not isinstance(objects, str):
+            continue
+        for ref in objects.split(","):
+            kind, name = (ref.split("/", 3) + ["", "", ""])[1], ref.rsplit("/", 1)[-1]
+            if (m := _HELM_INSTALL.match(name)) is not None and (kind == "Pod") == bool(m.group("pod")):
+                found.setdefault(m.group("release"), f"helm-install-{m.group('release')}")
+    return found
+
+
+def _bundled_chart_signal(cluster: AnalyzedDump, obj: KubeObject) -> str:
+    """The managed signal of an object of a chart the distribution bundles (its Helm release
+    annotation names a release its helm controller's job installed): k3s's traefik Service, whose
+    labels name only Helm (realdata k3s/udacity-nd064: its LoadBalancer with no address was the
+    owner's to fix)."""
+    annotations = obj.view.metadata.annotations or {}
+    release = annotations.get(_RELEASE)
+    if not release:
+        return ""
+    job = _bundled_releases(cluster).get(str(release))
+    if job is None:
+        return ""
+    return (f"annotation {_RELEASE}={release}, a chart {cluster.distribution.name} bundles "
+            f"(its helm controller's job {job} installed it)")
 
 
 @once_per

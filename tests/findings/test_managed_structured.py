@@ -68,3 +68,47 @@ def test_a_kubeadm_clusters_haproxy_static_pods_are_not_marked() -> None:
     cluster = analyzer.load(str(REALDATA / "kubeadm" / "sbctl-kurl-supportbundle"))
     assert cluster.distribution.name == "kubeadm"
     assert not [key for key in _pasted_platform_components(cluster) if key[2].startswith("haproxy-")]
+
+
+# Trimmed from realdata k3s/udacity-nd064-cluster-info-dump (k3s v1.18.9+k3s1, `kubectl
+# cluster-info dump`): the node, the helm controller's helm-install-traefik pod and the traefik
+# Service its chart made (labels name Helm only), type LoadBalancer with no address. Before:
+# service-lb-pending on it was the owner's to fix, though k3s bundles and reconciles the chart.
+def _k3s_dump(release: str) -> dict:
+    node = {"apiVersion": "v1", "kind": "Node",
+            "metadata": {"name": "localhost", "uid": "n1", "creationTimestamp": "2020-10-09T17:08:53Z",
+                         "labels": {"node.kubernetes.io/instance-type": "k3s", "k3s.io/hostname": "localhost"}},
+            "spec": {"providerID": "k3s://localhost"},
+            "status": {"conditions": [{"type": "Ready", "status": "True"}],
+                       "nodeInfo": {"kubeletVersion": "v1.18.9+k3s1"}}}
+    job_pod = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": "helm-install-traefik-fnmd5", "namespace": "kube-system", "uid": "p1",
+                            "creationTimestamp": "2020-10-13T07:40:23Z",
+                            "labels": {"helmcharts.helm.cattle.io/chart": "traefik", "job-name": "helm-install-traefik"},
+                            "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "helm-install-traefik",
+                                                 "uid": "j1", "controller": True}]},
+               "spec": {"nodeName": "localhost", "containers": [{"name": "helm", "image": "rancher/klipper-helm:v0.2.5"}]},
+               "status": {"phase": "Succeeded"}}
+    service = {"apiVersion": "v1", "kind": "Service",
+               "metadata": {"name": "traefik", "namespace": "kube-system", "uid": "s1",
+                            "creationTimestamp": "2020-10-13T07:40:37Z",
+                            "labels": {"app": "traefik", "app.kubernetes.io/managed-by": "Helm", "chart": "traefik-1.81.0",
+                                       "heritage": "Helm", "release": release},
+                            "annotations": {"meta.helm.sh/release-name": release,
+                                            "meta.helm.sh/release-namespace": "kube-system"}},
+               "spec": {"type": "LoadBalancer", "clusterIP": "10.43.13.184", "selector": {"app": "traefik", "release": release},
+                        "ports": [{"name": "http", "port": 80, "protocol": "TCP", "targetPort": "http"}]},
+               "status": {"loadBalancer": {}}}
+    return {"kind": "List", "items": [node, job_pod, service]}
+
+
+def test_a_service_of_the_chart_k3s_bundles_is_marked_and_a_chart_of_the_owners_is_not() -> None:
+    cluster = analyzer.load({"dump.json": json.dumps(_k3s_dump("traefik"))})
+    assert cluster.distribution.name == "k3s"
+    [lb] = [f for f in collect_findings(cluster) if f.rule == "service-lb-pending" and f.status == "fail"]
+    assert lb.managed == ("annotation meta.helm.sh/release-name=traefik, a chart k3s bundles "
+                          "(its helm controller's job helm-install-traefik installed it)")
+    # the same Service of a release no helm-install job of k3s's installed: the owner's
+    owners = analyzer.load({"dump.json": json.dumps(_k3s_dump("edge"))})
+    [lb] = [f for f in collect_findings(owners) if f.rule == "service-lb-pending" and f.status == "fail"]
+    assert lb.managed == ""
