@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import findings_for_reasons
+from analyzer.findings.events import NOT_NAMED, findings_for_reasons
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
@@ -18,4 +19,8 @@ REASONS = frozenset({"FailedCreate", "FailedCreatePodSandBox"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
-    return findings_for_reasons(cluster, RULE, REASONS)
+    for finding in findings_for_reasons(cluster, RULE, REASONS):
+        # the kubelet records FailedCreatePodSandBox on the pod: a describe's Events pasted alone
+        # (Azure/AKS#122) are a pod's, not "the whole dump"'s
+        sandbox = finding.facts.get("reason") == "FailedCreatePodSandBox"
+        yield replace(finding, kind="Pod", name=NOT_NAMED) if sandbox and not finding.kind else finding
