@@ -112,7 +112,8 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         # a pod's describe pasted from its middle (a report script's `Containers:` or `Volumes:`
         # on): the scheduler's `Successfully assigned NS/NAME to NODE` in its Events names it
         meta = {"name": assigned[1], **meta}
-        meta.setdefault("namespace", assigned[0])
+        if assigned[0]:
+            meta.setdefault("namespace", assigned[0])
         name = assigned[1]
         notes.append("describe of Pod begins mid-text without its Name; named by its Scheduled event")
     if info is None or not name:
@@ -221,7 +222,7 @@ def _events_alone(root: Entry, command: Command | None, catalog: Catalog, source
             involved["namespace"] = namespace
     found, cut = events(root.child("Events"), involved, namespace if involved else None, catalog)
     if (involved and "namespace" not in involved and info is not None and info.kind == "Pod"
-            and (assigned := _assigned_pod(found)) is not None and assigned[1] == involved["name"]):
+            and (assigned := _assigned_pod(found)) is not None and assigned[0] and assigned[1] == involved["name"]):
         # `kubectl describe pod P` typed without -n: the scheduler's `Successfully assigned NS/P`
         # states the namespace the context listed it in (istio/istio#23283: istio-system)
         namespace = involved["namespace"] = assigned[0]
@@ -229,7 +230,7 @@ def _events_alone(root: Entry, command: Command | None, catalog: Catalog, source
     elif not involved and (assigned := _assigned_pod(found)) is not None:
         # the scheduler's `Successfully assigned NS/NAME to NODE` names the pod they are about
         namespace, name = assigned
-        involved = {"apiVersion": "v1", "kind": "Pod", "name": name, "namespace": namespace}
+        involved = {"apiVersion": "v1", "kind": "Pod", "name": name, **({"namespace": namespace} if namespace else {})}
         found, cut = events(root.child("Events"), involved, namespace, catalog)
     elif not involved and (controller := _controller_of(found, catalog)) is not None:
         # a workload controller's `Created pod: NAME-x7k2p` names the workload they are about
@@ -248,7 +249,8 @@ def _events_alone(root: Entry, command: Command | None, catalog: Catalog, source
     return found, rejections
 
 
-_ASSIGNED = re.compile(r"Successfully assigned (?P<namespace>[a-z0-9][a-z0-9.-]*)/(?P<name>[a-z0-9][a-z0-9.-]*) to \S+")
+# (the scheduler before 1.11 named the pod alone: `Successfully assigned NAME to NODE`, Azure/AKS#122)
+_ASSIGNED = re.compile(r"Successfully assigned (?:(?P<namespace>[a-z0-9][a-z0-9.-]*)/)?(?P<name>[a-z0-9][a-z0-9.-]*) to \S+")
 # The kubelet's volume messages name the pod they wait for: `Unable to mount volumes for pod
 # "NAME_NS(UID)"` and `... for pod "NS"/"NAME"` (kubelets before 1.18; oracle/terraform-kubernetes-
 # installer#154, aws-ebs-csi-driver#292, Azure/AKS#1567).
@@ -256,17 +258,22 @@ _MOUNT_POD = re.compile(r'\bfor pod "(?:(?P<name>[a-z0-9][a-z0-9.-]*)_(?P<namesp
                         r'\([0-9a-f-]{36}\)|(?P<ns2>[a-z0-9][a-z0-9-]*)"/"(?P<name2>[a-z0-9][a-z0-9.-]*))"')
 
 
-def _assigned_pod(found: list[TextObject]) -> tuple[str, str] | None:
-    """(namespace, name) of the pod a Scheduled event among `found` says it assigned, else the
-    one pod the kubelet's volume messages among them name (a describe's events are about one
-    object)."""
-    for event in found:
-        if event.body.get("reason") == "Scheduled" and (m := _ASSIGNED.match(event.body.get("message", ""))):
-            return m.group("namespace"), m.group("name")
+def _assigned_pod(found: list[TextObject]) -> tuple[str | None, str] | None:
+    """(namespace, name) of the pod a Scheduled event among `found` says it assigned (the
+    namespace None where an old scheduler's message does not say it), else the one pod the
+    kubelet's volume messages among them name (a describe's events are about one object)."""
+    scheduled = next(((m.group("namespace"), m.group("name")) for event in found
+                      if event.body.get("reason") == "Scheduled"
+                      and (m := _ASSIGNED.match(event.body.get("message", "")))), None)
+    if scheduled is not None and scheduled[0]:
+        return scheduled
     named = {(m.group("namespace") or m.group("ns2"), m.group("name") or m.group("name2"))
              for event in found if event.body.get("reason") == "FailedMount"
              for m in _MOUNT_POD.finditer(str(event.body.get("message", "")))}
-    return named.pop() if len(named) == 1 else None
+    mounted = named.pop() if len(named) == 1 else None
+    if scheduled is not None and (mounted is None or mounted[1] != scheduled[1]):
+        return scheduled  # (the kubelet's message, where it names the same pod, gives its namespace)
+    return mounted
 
 
 def named_by_command(command: Command | None, catalog: Catalog) -> str | None:
