@@ -677,6 +677,8 @@ def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozens
         yield finding.as_info(resolved=resolved) if resolved else finding
 
 
+# The scheduler's words for where it placed a pod (its Scheduled event).
+ASSIGNED_TO = re.compile(r"^Successfully assigned (\S+?)/(\S+) to (\S+)$")
 # The kubelet's own words for its node (kubelet_node_status.go: "Node %s status is now: %s";
 # "Node %s has been rebooted, boot id: %s").
 NODE_IN_MESSAGE = re.compile(r"^Node (\S+) (?:status is now: |has been rebooted\b)")

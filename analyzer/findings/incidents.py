@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.distributions.workloads import guess_from_pod_name
-from analyzer.findings.events import NAMED_NOT_FOUND, NOT_FOUND_KIND
+from analyzer.findings.events import ASSIGNED_TO, NAMED_NOT_FOUND, NOT_FOUND_KIND
 from analyzer.findings.facts import ago
 from analyzer.findings.render import object_ref
 from analyzer.findings.suspects import pod_suspects
@@ -31,6 +31,7 @@ from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.ingest.refusals import webhook_failures
 from analyzer.kube.time import parse_time
+from analyzer.model.logsignatures import Signature, load_signatures
 from analyzer.model.restarts import ContainerEnd, cluster_restart_moments, container_ends
 from analyzer.model.restarts import thresholds as restart_thresholds
 from analyzer.safeyaml import load_yaml
@@ -434,6 +435,8 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_operands_and_the_stage_they_wait_for(problems, union, graph, g, crashing_operands)
     _join_device_missing_and_plugin(problems, union, graph, g)
     moments = _join_restart_moments(problems, union, cluster, graph, g, own_cause)
+    # (before the stall: a stalled pod on the nodes the network cause names waits for it)
+    _join_same_network_cause(problems, union, graph, g)
     _join_sandbox_stall(problems, union, graph, g)
     _join_owner_chain(problems, union, graph, g, by_object)
 
@@ -973,7 +976,6 @@ def _join_pressure_and_its_taint(problems: list[Finding], union: _Union) -> None
 _PRESSURE_EVENTS = {"NodeHasDiskPressure": "DiskPressure", "NodeHasInsufficientMemory": "MemoryPressure",
                     "NodeHasInsufficientPID": "PIDPressure"}
 _EVICTION_RULES = ("pod-evicted", "events-pod-problem")
-_ASSIGNED_TO = re.compile(r"^Successfully assigned (\S+?)/(\S+) to (\S+)$")
 
 
 def eviction_condition(finding: Finding, g: Grouping) -> str | None:
@@ -997,7 +999,7 @@ def _scheduled_to(cluster: AnalyzedDump) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     for obj in cluster.objects_of("Event"):
         view = obj.view
-        if view.reason == "Scheduled" and (m := _ASSIGNED_TO.match(view.message or "")):
+        if view.reason == "Scheduled" and (m := ASSIGNED_TO.match(view.message or "")):
             out[(m[1], m[2])] = m[3]
     return out
 
@@ -1350,6 +1352,9 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
         cause = f"Pods held before their containers start: {stall.suspects}"
         cause_rule = "pod-stuck-starting"
         headline = _stall_headline(stall, members)
+    elif moment is None and _network_cause(root):
+        cause, headline = _network_headline(members)
+        cause_rule = root.rule
     elif moment is not None and order.get(moment_rule, 0) <= order.get(root.rule, len(order)):
         cause = (f"Node {moment.node} restart at {moment.at.isoformat()}" if moment.node_restart
                  else f"Node {moment.node} at {moment.at.isoformat()}")
@@ -1562,6 +1567,73 @@ def _join_sandbox_stall(problems: list[Finding], union: _Union, graph: _Graph, g
         return
     for m in stalled[1:]:
         union.join(stalled[0][0], m[0])
+
+
+# The rule whose finding says a pod's sandbox could not be set up, with the network plugin's cause
+# the log-signature catalog knows in `network_cause` (rules/events_failed_create.py).
+_SANDBOX_RULE = "events-failed-create"
+
+
+def _network_cause(f: Finding) -> str:
+    """The network plugin's cause of a pod's failed sandbox (a log signature's id), or ''."""
+    return str(f.facts.get("network_cause") or "") if f.rule == _SANDBOX_RULE else ""
+
+
+def _join_same_network_cause(problems: list[Finding], union: _Union, graph: _Graph, g: Grouping) -> None:
+    """Pods whose sandboxes the network plugin turned down for one cause (its IPAM out of pod
+    addresses) wait for that cause: one incident, not one per pod (aws/amazon-vpc-cni-k8s#281:
+    two pods of one node, 'failed to assign an IP address to container'). With one such cause in
+    the dump, pods stuck creating with no events of theirs (a stall, _join_sandbox_stall, which
+    runs after: it would join stalls of every node) on the nodes it names, or where neither they
+    nor it name a node, wait for it too (cilium/cilium#10627: one pod's events say 'range is
+    full', six more ContainerCreating beside it)."""
+    by_cause: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if cause := _network_cause(f):
+            by_cause[cause].append(i)
+    for members in by_cause.values():
+        for i in members[1:]:
+            union.join(members[0], i)
+    if len(by_cause) != 1:
+        return
+    (members,) = by_cause.values()
+    nodes = {str(problems[i].facts.get("node") or "") for i in members} - {""}
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(problems)):
+        groups[union.find(i)].append(i)
+    for group in groups.values():
+        if not _is_stall((problems[i] for i in group), g):
+            continue
+        hosts = {_host_of(problems[i], graph) for i in group if problems[i].rule == "pod-stuck-starting"} - {None}
+        if hosts <= nodes and (hosts or not nodes):
+            union.join(members[0], group[0])
+
+
+def _network_headline(members: list[Finding]) -> tuple[str, str]:
+    """The cause and headline of an incident led by pods the network plugin turned down for one
+    cause: what the cause means, on which nodes, which pods, in the plugin's words."""
+    turned_down = [f for f in members if _network_cause(f)]
+    meaning = str(turned_down[0].facts.get("network_meaning") or "")
+    nodes = sorted({str(f.facts.get("node") or "") for f in turned_down} - {""})
+    where = f"on node(s) {', '.join(nodes)}" if nodes else "on nodes the dump does not name"
+    names = sorted(f"{f.namespace}/{f.name}" if f.namespace else f.name for f in turned_down)
+    words = ""
+    for f in turned_down:
+        said = str(f.facts.get("last_message") or "")
+        if (sig := _signature(_network_cause(f))) is not None and (m := re.search(sig.pattern, said)):
+            words = said[m.start():][:_QUOTED_WORDS]
+            break
+    cause = f"The pod network (CNI) {where}: {meaning}"
+    headline = (f"{meaning[:1].upper()}{meaning[1:]}, {where}: {len(names)} pod(s) could not get a network "
+                f"for their sandbox ({_first_named(names)})" + (f": \"{words}\"" if words else ""))
+    others = Counter(f.rule for f in members if not _network_cause(f))
+    if others:
+        headline += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
+    return cause, headline
+
+
+def _signature(signature_id: str) -> Signature | None:
+    return next((s for s in load_signatures() if s.id == signature_id), None)
 
 
 @dataclass(frozen=True, slots=True)

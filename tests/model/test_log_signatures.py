@@ -351,3 +351,28 @@ def test_a_go_controllers_observed_panic_is_a_go_panic(line: str) -> None:
 ])
 def test_a_chart_refused_for_the_clusters_version_is_named(line: str) -> None:
     assert [m.signature.id for m in match_log(line)] == ["helm-chart-kube-version-incompatible"]
+
+
+# Sandbox errors of CNIs whose IPAM had no free pod address, as their issues quote them (the
+# message tail of each FailedCreatePodSandBox event).
+IPAM_EXHAUSTED = {
+    # cilium/cilium#10627 (kubeadm, Cilium 1.7): every pod of the connectivity check ContainerCreating
+    "cilium": 'networkPlugin cni failed to set up pod "pod-to-a-allowed-cnp-5899c44899-lmsr8_default" network: '
+              'unable to allocate IP via local cilium agent: [POST /ipam][502] postIpamFailure  range is full',
+    # Azure/AKS#2532 (Azure CNI, a /21 subnet)
+    "azure-vnet": 'failed to setup network for sandbox "ce54c8f820d18e4ea9eca3b7da6482d110f162a4b0bc03a905a33fb2712b1e4d": '
+                  'Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses',
+    # Azure/aks-engine#4263 (dual-stack Azure CNI near --max-pods)
+    "azure-vnet pools": 'network: Failed to allocate pool: Failed to delegate: Failed to allocate pool: No available address pools',
+    # MicrosoftDocs/architecture-center#4402 (AKS, Azure CNI dynamic IP allocation through CNS)
+    "azure-cns": "plugin type='azure-vnet' failed (add): IPAM Invoker Add failed with error: Failed to get IP address "
+                 "from CNS with error: %w: AllocateIPConfig failed: not enough IPs available for 9c6a7f37-dd43-4f7c-a01f-1ff41653609c",
+    # harvester/harvester#7326 (RKE2 guest cluster, Calico IPAM)
+    "calico": 'failed to setup network for sandbox "ddcbd3e324e1ec8e2724bfc98660a2d5d191194e088cb758b325437e7100dcc9": '
+              'plugin type="calico" failed (add): cannot allocate new block due to per host block limit',
+}
+
+
+@pytest.mark.parametrize("line", IPAM_EXHAUSTED.values(), ids=IPAM_EXHAUSTED.keys())
+def test_each_cnis_words_for_no_free_pod_address_are_one_signature(line: str) -> None:
+    assert [m.signature.id for m in match_log(line)] == ["cni-ip-allocation-failed"]
