@@ -425,6 +425,31 @@ def _success_after(cluster: AnalyzedDump, group: EventGroup, last: EventFact, su
     return f"followed by {success.reason} {age_text(ago_)} before capture"
 
 
+def _success_printed_after(cluster: AnalyzedDump, group: EventGroup) -> str:
+    """ "followed by Started in the same minute ... (printed after it)" when the object, a pod, is
+    not in the dump and a pasted Normal event that ends the group's failure (data/event_successors.yaml)
+    has the failure's age, to the minute, and is printed after it in the same table: kubectl
+    lists an object's events in the order they were recorded (their names end in the time made)
+    and describe in the order last seen, and the kubelet creates the containers only once their
+    sandbox and volumes exist ('' otherwise; 2i2c-org/infrastructure#2248: FailedCreatePodSandBox,
+    then Pulling, Pulled, Created and Started, all 26m)."""
+    ends = _successors().get(group.reason, {}).get("")
+    last = group.last
+    failed = before_capture(cluster, last)
+    said = last.event.provenance
+    if group.kind != "Pod" or not ends or failed is None or last.last_seen_ago is None \
+            or failed >= SAME_PRINTED_AGE_WITHIN or said.line is None:
+        return ""
+    after = [(where.line, fact.reason) for fact in events_by_object(cluster).get((group.kind, group.namespace, group.name), ())
+             if fact.type == "Normal" and fact.reason in ends and fact.last_seen_ago == last.last_seen_ago
+             and (where := fact.event.provenance).source == said.source and where.line is not None
+             and where.line > said.line]
+    if not after:
+        return ""
+    line, reason = max(after)  # the furthest step (Started after Pulled)
+    return f"followed by {reason} in the same minute, {age_text(failed)} before capture (printed after it, line {line})"
+
+
 CREATED_POD = re.compile(r"^Created pod: (\S+)")
 
 
@@ -537,7 +562,7 @@ def resolved_reason(cluster: AnalyzedDump, group: EventGroup) -> str:
         listed = _not_in_full_listing(cluster, group) if kind else ""
         if listed:
             return listed
-        created = _created_pod_runs(cluster, group)
+        created = _created_pod_runs(cluster, group) or _success_printed_after(cluster, group)
         if created:
             return created
         if age is not None and age > RECENT:
