@@ -376,3 +376,29 @@ IPAM_EXHAUSTED = {
 @pytest.mark.parametrize("line", IPAM_EXHAUSTED.values(), ids=IPAM_EXHAUSTED.keys())
 def test_each_cnis_words_for_no_free_pod_address_are_one_signature(line: str) -> None:
     assert [m.signature.id for m in match_log(line)] == ["cni-ip-allocation-failed"]
+
+
+# Older Go releases named the failed call "getsockopt" where later ones say "connect": the same refusal.
+OLD_GO_REFUSALS = {
+    # kubernetes/kubernetes#56642 (kube-proxy of Kubernetes 1.6 on the master node)
+    "kube-proxy": "E1114 19:39:37.146635       1 reflector.go:201] k8s.io/kubernetes/pkg/proxy/config/api.go:49: Failed to "
+                  "list *api.Endpoints: Get https://10.196.12.154:6443/api/v1/endpoints?resourceVersion=0: dial tcp "
+                  "10.196.12.154:6443: getsockopt: connection refused",
+    # kubernetes/kubernetes#63754 (kube-dns reaching the kubernetes Service's address)
+    "kube-dns": "E0512 11:05:51.443615       1 reflector.go:201] k8s.io/dns/pkg/dns/dns.go:147: Failed to list *v1.Endpoints: "
+                "Get https://10.96.0.1:443/api/v1/endpoints?resourceVersion=0: dial tcp 10.96.0.1:443: getsockopt: "
+                "connection refused",
+}
+
+
+@pytest.mark.parametrize("line", OLD_GO_REFUSALS.values(), ids=OLD_GO_REFUSALS.keys())
+def test_an_api_server_refusal_in_old_gos_words_is_one(line: str) -> None:
+    assert [m.signature.id for m in match_log(line)] == ["api-server-connection-refused"]
+
+
+def test_a_static_pod_address_already_taken_is_no_shortage_of_addresses() -> None:
+    # danm-cni/danm#256: a pod asking for one IPv6 address on an SR-IOV network
+    line = ("CNI operation for network:sriov-o1c failed with:IP address reservation failed for network:sriov-o1c with "
+            "error:failed to allocate IP address for network:sriov-o1c with error:static IP allocation failed, "
+            "requested IP address:2001:11:194:101::113 is already in use")
+    assert [m.signature.id for m in match_log(line)] == []
