@@ -611,15 +611,25 @@ _COUNTS = re.compile(r"\d+")
 def _join_same_scheduling_failure(problems: list[Finding], union: _Union) -> None:
     """Pending pods the scheduler turns down with the same words (counts aside) wait for one
     thing: the cluster's capacity, a taint or a selector no node meets. One incident, not one
-    per pod. A reason that names an object (a claim not found) groups only the pods naming it."""
+    per pod. A reason that names an object (a claim not found) groups only the pods naming it.
+    Pods known only from their FailedScheduling events (an events table pasted alone) are such
+    pods too (aws/amazon-vpc-cni-k8s#2123: two proxies, '2 Insufficient vpc.amazonaws.com/pod-eni')."""
     by_reason: dict[str, list[int]] = defaultdict(list)
+    told: dict[str, list[int]] = defaultdict(list)  # and the events' pods
     for i, f in enumerate(problems):
         reason = str(f.facts.get("reason") or "")
         if f.rule == "pod-pending" and reason and reason != _NO_REASON:
-            by_reason[_COUNTS.sub("N", reason.strip().rstrip("."))].append(i)
-    for members in by_reason.values():
+            by_reason[key := _COUNTS.sub("N", reason.strip().rstrip("."))].append(i)
+            told[key].append(i)
+        elif f.rule == "events-pod-problem" and reason == "FailedScheduling" and f.facts.get("last_message") \
+                and not _UNBOUND_CLAIM.search(str(f.facts["last_message"])):
+            # (a pod waiting for its own claim goes with that claim: _join_claims_and_their_pods)
+            told[_COUNTS.sub("N", str(f.facts["last_message"]).strip().rstrip("."))].append(i)
+    for members in told.values():
         for i in members[1:]:
             union.join(members[0], i)
+    # (the pods of a table without a reason join a failure their namespace's pods show, not
+    # one of pods the table does not list)
     _join_pending_without_reason(problems, union, by_reason)
 
 

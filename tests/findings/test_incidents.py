@@ -576,6 +576,28 @@ def test_pods_the_scheduler_turns_down_with_the_same_words_are_one_incident() ->
     assert [f.name for f in other.members] == ["db-5f6d7c8b9a-x1"]
 
 
+
+# aws/amazon-vpc-cni-k8s#2123 (EKS 1.22, security groups for pods), its `kubectl get events` rows
+# pasted alone: two proxies of two Deployments turned down for want of branch ENIs, in the same
+# words. Before: one incident per pod.
+_VPC_CNI_2123_EVENTS = """\
+53s         Warning   FailedScheduling    pod/db-proxy-tcp-proxy-558c5688df-kdw5b          0/4 nodes are available: 1 node(s) had taint {NodeType: backend}, that the pod didn't tolerate, 1 node(s) had taint {NodeType: frontend}, that the pod didn't tolerate, 2 Insufficient vpc.amazonaws.com/pod-eni.
+23s         Warning   FailedScheduling    pod/drupaldb-proxy-tcp-proxy-56456b975c-2lflz    0/4 nodes are available: 1 node(s) had taint {NodeType: backend}, that the pod didn't tolerate, 1 node(s) had taint {NodeType: frontend}, that the pod didn't tolerate, 2 Insufficient vpc.amazonaws.com/pod-eni.
+"""
+
+
+def test_pods_known_from_their_events_turned_down_in_the_same_words_are_one_incident() -> None:
+    cluster = analyzer.load({"issue.md": _VPC_CNI_2123_EVENTS})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert {f.name for f in incident.members} == {"db-proxy-tcp-proxy-558c5688df-kdw5b",
+                                                  "drupaldb-proxy-tcp-proxy-56456b975c-2lflz"}
+    assert incident.headline.endswith("2 Insufficient vpc.amazonaws.com/pod-eni. (and 1 more events-pod-problem)")
+    # another reason stays apart
+    other = _VPC_CNI_2123_EVENTS.splitlines()[1].replace("2 Insufficient vpc.amazonaws.com/pod-eni", "2 Insufficient cpu")
+    cluster = analyzer.load({"issue.md": _VPC_CNI_2123_EVENTS.splitlines()[0] + "\n" + other + "\n"})
+    assert len(group_incidents(collect_findings(cluster), cluster)) == 2
+
+
 def _aks_tunnel_dump(root, tunnel_restarts: int) -> None:
     """EpicApex/k8s-arena's AKS `cluster-info dump --output-directory` (@ 4566ccf, June 2020), trimmed:
     its node (heartbeat 08:01:09), the tunnelfront Deployment, ReplicaSet and pod (430 restarts, last
