@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from analyzer.distributions.workloads import guess_from_pod_name
-from analyzer.findings.events import ASSIGNED_TO, NAMED_NOT_FOUND, NOT_FOUND_KIND
+from analyzer.findings.events import ASSIGNED_TO, NAMED_NOT_FOUND, NOT_FOUND_KIND, NOT_NAMED
 from analyzer.findings.facts import ago
 from analyzer.findings.render import object_ref
 from analyzer.findings.suspects import pod_suspects
@@ -1626,7 +1626,8 @@ def _network_headline(members: list[Finding]) -> tuple[str, str]:
     meaning = str(turned_down[0].facts.get("network_meaning") or "")
     nodes = sorted({str(f.facts.get("node") or "") for f in turned_down} - {""})
     where = f"on node(s) {', '.join(nodes)}" if nodes else "on nodes the dump does not name"
-    names = sorted(f"{f.namespace}/{f.name}" if f.namespace else f.name for f in turned_down)
+    names = sorted("a pod its events do not name" if f.name == NOT_NAMED else f"{f.namespace}/{f.name}"
+                   if f.namespace else f.name for f in turned_down)
     words = ""
     for f in turned_down:
         said = str(f.facts.get("last_message") or "")

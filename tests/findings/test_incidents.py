@@ -1063,6 +1063,27 @@ def test_pods_the_cni_turns_down_for_want_of_pod_addresses_are_one_incident_of_t
     assert finding.facts["network_cause"] == "cni-ip-allocation-failed"
 
 
+
+# kubernetes/test-infra#13039 (prow's GKE build cluster, 2019-06-14), a pod's describe Events
+# trimmed to its two sandbox rows: no Scheduled row names the pod, the kubelet's host the node.
+_TEST_INFRA_13039_EVENTS = """\
+Events:
+  Type     Reason                  Age                   From                                                    Message
+  ----     ------                  ----                  ----                                                    -------
+  Warning  FailedCreatePodSandBox  37m                   kubelet, gke-prow-containerd-pool-bigger-170c3937-fzx9  Failed create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "3248bb997030fdc2db7598c0b5a0ec580f610d79aa49bee6e0371abfd10522f3": failed to allocate for range 0: no IP addresses available in range set: 10.60.28.1-10.60.28.254
+  Warning  FailedCreatePodSandBox  4m9s (x153 over 37m)  kubelet, gke-prow-containerd-pool-bigger-170c3937-fzx9  (combined from similar events): Failed create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "6769374aadfa0a00be6c6e7b2be9b6da812dcc496c1c2ca0ab4b8ec1c611fe15": failed to allocate for range 0: no IP addresses available in range set: 10.60.28.1-10.60.28.254
+"""
+
+
+def test_a_pod_its_events_do_not_name_is_said_so_in_the_network_incident() -> None:
+    cluster = analyzer.load({"issue.md": _TEST_INFRA_13039_EVENTS})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert incident.cause.startswith("The pod network (CNI) on node(s) gke-prow-containerd-pool-bigger-170c3937-fzx9: ")
+    assert "1 pod(s) could not get a network for their sandbox (a pod its events do not name): " \
+           '"failed to allocate for range 0: no IP addresses available in range set: 10.60.28.1-10.60.28.254"' \
+        in incident.headline
+
+
 # cilium/cilium#10627 (kubeadm, Cilium 1.7 from kubeadm's docs, 2020-03-18), its `kubectl get pods`
 # and `kubectl get events -A` trimmed: the connectivity check's pods ContainerCreating, one pod's
 # event saying Cilium's IPAM range is full (the three Pending ones need a second node). Before:
