@@ -702,8 +702,9 @@ def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozens
         yield finding.as_info(resolved=resolved) if resolved else finding
 
 
-# The scheduler's words for where it placed a pod (its Scheduled event).
-ASSIGNED_TO = re.compile(r"^Successfully assigned (\S+?)/(\S+) to (\S+)$")
+# The scheduler's words for where it placed a pod (its Scheduled event): namespace (None before
+# Kubernetes 1.11, which named the pod alone: Azure/AKS#122), pod, node.
+ASSIGNED_TO = re.compile(r"^Successfully assigned (?:([a-z0-9][a-z0-9.-]*)/)?([a-z0-9][a-z0-9.-]*) to (\S+)$")
 # The kubelet's own words for its node (kubelet_node_status.go: "Node %s status is now: %s";
 # "Node %s has been rebooted, boot id: %s").
 NODE_IN_MESSAGE = re.compile(r"^Node (\S+) (?:status is now: |has been rebooted\b)")

@@ -1010,7 +1010,9 @@ def _scheduled_to(cluster: AnalyzedDump) -> dict[tuple[str, str], str]:
     for obj in cluster.objects_of("Event"):
         view = obj.view
         if view.reason == "Scheduled" and (m := ASSIGNED_TO.match(view.message or "")):
-            out[(m[1], m[2])] = m[3]
+            involved = view.involvedObject
+            namespace = m[1] if m[1] is not None else (involved.namespace if involved is not None else None)
+            out[(namespace or "", m[2])] = m[3]
     return out
 
 

@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import ONCE, RECENT, before_capture, event_facts
+from analyzer.findings.events import ASSIGNED_TO, ONCE, RECENT, before_capture, event_facts
 from analyzer.findings.facts import (
     age_at_capture,
     age_text,
@@ -373,9 +373,6 @@ def _status_told_nodes(cluster: AnalyzedDump) -> Iterator[Finding]:
         yield _status_finding(name, *ready_words[0], seen)
 
 
-_ASSIGNED_TO = re.compile(r"^Successfully assigned (?:([a-z0-9][a-z0-9.-]*)/)?([a-z0-9][a-z0-9.-]*) to (\S+)$")
-
-
 def _pods_nodes(cluster: AnalyzedDump, facts: list) -> dict[tuple[str, str], str]:
     """(namespace, name) -> node of each pod the node controller marked NodeNotReady (it records
     that on every pod of a node it finds not ready): the pod's spec.nodeName, else the node its
@@ -387,7 +384,7 @@ def _pods_nodes(cluster: AnalyzedDump, facts: list) -> dict[tuple[str, str], str
     nodes: dict[tuple[str, str], str] = {}
     for fact in facts:
         if fact.reason == "Scheduled" and fact.kind == "Pod" and (fact.namespace, fact.name) in marked \
-                and (m := _ASSIGNED_TO.match(fact.message)) and m.group(2) == fact.name:
+                and (m := ASSIGNED_TO.match(fact.message)) and m.group(2) == fact.name:
             nodes[(fact.namespace, fact.name)] = m.group(3)
     for pod in cluster.objects_of("Pod"):
         if (pod.namespace, pod.name) in marked and pod.view.spec is not None and pod.view.spec.nodeName:
