@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import EventFact, event_ago, events_by_object
 from analyzer.findings.facts import ev, is_terminal, knows_container_specs, uses_claim
+from analyzer.findings.provisioners import awaited_provisioner, provisioner_state
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.model.tables.storage import DEFAULT_CLASS_ANNOTATIONS
 
@@ -41,9 +42,17 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         else:
             reason = "no event recorded" if events_collected else "events not collected"
         storage_class = pvc.view.spec.storageClassName or ""
+        last_reason = warnings[-1].reason if warnings else ""
+        waiting = _waits_for_consumer(cluster, pvc, last_reason, events)
+        provisioner = state = ""
+        if not waiting and last_reason in ("", "ExternalProvisioning"):
+            # (a provisioner's refusal, ProvisioningFailed, says it runs: its words are the reason)
+            provisioner = awaited_provisioner(pvc, warnings[-1].message if warnings else "")
+            if provisioner and (state := provisioner_state(cluster, provisioner, _class_provisioner(cluster, pvc))):
+                reason = f"{reason}; {state}"
         finding = RULE.fail(pvc, *evidence, storage_class=storage_class,
-                            storage_class_text=_class_text(cluster, storage_class), reason=reason)
-        waiting = _waits_for_consumer(cluster, pvc, warnings[-1].reason if warnings else "", events)
+                            storage_class_text=_class_text(cluster, storage_class), reason=reason,
+                            provisioner=provisioner, provisioner_state=state)
         yield finding.as_info(resolved=waiting) if waiting else finding
 
 
@@ -132,10 +141,22 @@ def _scheduler_reason(pod: KubeObject, events: dict[tuple[str, str, str], list[E
 
 def _binding_mode(cluster: AnalyzedDump, pvc: KubeObject) -> str | None:
     """The volumeBindingMode of the claim's class (the default class when it names none)."""
+    sc = _claim_class(cluster, pvc)
+    return sc.view.volumeBindingMode if sc is not None else None
+
+
+def _class_provisioner(cluster: AnalyzedDump, pvc: KubeObject) -> str:
+    """The provisioner the claim's class names ('' when the dump does not hold the class)."""
+    sc = _claim_class(cluster, pvc)
+    return (sc.view.provisioner or "") if sc is not None else ""
+
+
+def _claim_class(cluster: AnalyzedDump, pvc: KubeObject) -> KubeObject | None:
+    """The claim's StorageClass in the dump (the default class when it names none)."""
     name = pvc.view.spec.storageClassName
     for sc in cluster.objects_of("StorageClass"):
         if sc.name == name or (name is None and _is_default(sc)):
-            return sc.view.volumeBindingMode
+            return sc
     return None
 
 
