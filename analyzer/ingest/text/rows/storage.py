@@ -24,7 +24,8 @@ def access_modes(text: str | None) -> list[str]:
 
 def read_pv(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
             ctx: RowContext | None) -> None:
-    """Fill a PersistentVolume's access modes and claim reference (`namespace/name`).
+    """Fill a PersistentVolume's access modes and claim reference (`namespace/name`); a row
+    `Terminating` leaves its phase untold (Bound or Released alike keep their claim).
 
     >>> body = {}
     >>> read_pv(body, {"ACCESS MODES": "RWO", "CLAIM": "web/data-web-0"}, {}, None)
@@ -36,13 +37,37 @@ def read_pv(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str,
     namespace, slash, name = (cell(cells.get("CLAIM")) or "").partition("/")
     if slash and namespace and name:
         set_path(body, "spec.claimRef", {"namespace": namespace, "name": name})
+    _being_deleted(body, facts)
 
 
 def read_pvc(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
              ctx: RowContext | None) -> None:
-    """Fill a PersistentVolumeClaim's granted access modes."""
+    """Fill a PersistentVolumeClaim's granted access modes; a row `Terminating` (kubectl prints it
+    in place of the phase of a claim being deleted) is Bound where it shows a capacity, which only
+    binding grants (runwhen-contrib/runwhen-local#226), its phase untold otherwise.
+
+    >>> body = {"status": {"phase": "Terminating", "capacity": {"storage": "10Gi"}}}
+    >>> read_pvc(body, {"ACCESS MODES": "RWO"}, facts := {}, None)
+    >>> body["status"], facts
+    ({'capacity': {'storage': '10Gi'}, 'accessModes': ['ReadWriteOnce'], 'phase': 'Bound'}, {'status': 'Terminating'})
+    >>> read_pvc(body := {"status": {"phase": "Terminating"}}, {}, {}, None); body
+    {'status': {}}
+    """
     if modes := access_modes(cells.get("ACCESS MODES")):
         set_path(body, "status.accessModes", modes)
+    if _being_deleted(body, facts) and (body["status"].get("capacity") or {}).get("storage"):
+        body["status"]["phase"] = "Bound"
+
+
+def _being_deleted(body: dict[str, Any], facts: dict[str, Any]) -> bool:
+    """A volume's or claim's STATUS `Terminating`: kept as the row's status, not as its phase
+    (no such phase: kubectl prints it for a deletionTimestamp, as a describe does)."""
+    status = body.get("status") or {}
+    if status.get("phase") != "Terminating":
+        return False
+    del status["phase"]
+    facts["status"] = "Terminating"
+    return True
 
 
 def read_csidriver(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
