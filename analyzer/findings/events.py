@@ -674,16 +674,52 @@ _HEAD_CHARS = 120
 def clipped(message: str, limit: int = MESSAGE_CHARS) -> str:
     """An event message cut to `limit` characters by its middle: the head says what failed, the
     tail why (an error chain ends with its cause: "...: AccessDenied: Not authorized to perform
-    sts:AssumeRoleWithWebIdentity").
+    sts:AssumeRoleWithWebIdentity"). A pod's own volume folder on its node is shortened first,
+    and a failed mount keeps what it mounted (server and path, options) beside its output.
 
     >>> clipped("failed to provision: " + "x" * 400 + ": AccessDenied").endswith("x: AccessDenied")
     True
     >>> len(clipped("a" * 1000)), clipped("short")
     (300, 'short')
+    >>> print(clipped('MountVolume.SetUp failed for volume "ws" : mount failed: exit status 32\\nMounting '
+    ...     'command: mount\\nMounting arguments: -t nfs -o soft 147.46.92.94:/media/usb/train /var/lib/k0s/'
+    ...     'kubelet/pods/3bc570f0-5bc3-478a-9c09-73a8d10d05cb/volumes/kubernetes.io~nfs/ws\\nOutput: mount: '
+    ...     + "x" * 200 + ': bad option; you might need a /sbin/mount.<type> helper program.'))
+    MountVolume.SetUp failed for volume "ws" : mount failed: exit status 32 Mounting arguments: -t nfs -o soft
+    147.46.92.94:/media/usb/train Output: mount: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+    … xxxxxxxxxx: bad option; you might need a /sbin/mount.<type> helper program.
     """
     if len(message) <= limit:
         return message
-    return f"{message[:_HEAD_CHARS].rstrip()} … {message[-(limit - _HEAD_CHARS - 3):].lstrip()}"[:limit]
+    message = _POD_VOLUMES.sub("…/", message)
+    if len(message) <= limit:
+        return message
+    if (mount := _MOUNT_ARGUMENTS.search(message)) and mount.start() < _HEAD_CHARS:
+        # (the arguments' last word, the mount's target, is the pod's own folder: said by the pod)
+        # (systemd-run's wrapper, `--description=... --scope --`, and its `Running scope as unit`
+        # line say nothing of the mount: kubo-release#260)
+        arguments = re.sub(r"\s+…/\S+$", "", _SYSTEMD_RUN.sub("", mount["arguments"]))
+        said = f"{message[:mount.start()].rstrip()} Mounting arguments: {_head(arguments, _MOUNTED_CHARS)} Output: "
+        if len(said) < limit - 60:
+            return said + clipped(_SCOPE.sub("", message[mount.end():]), limit - len(said))
+    head = min(_HEAD_CHARS, limit // 2)
+    return f"{message[:head].rstrip()} … {message[-(limit - head - 3):].lstrip()}"[:limit]
+
+
+# The kubelet's folder of a pod's volumes (`/var/lib/kubelet/pods/<uid>/volumes/`, k0s's under
+# /var/lib/k0s): the target of every mount of the pod, which its pod and volume names say.
+_POD_VOLUMES = re.compile(r"(?:/[^\s/]+)*/kubelet/pods/[0-9a-f-]{36}/volumes/")
+# mount-utils' words for a failed mount: what it ran, with what arguments, and what mount said
+# (huggingface/dataset-viewer#270: `-t nfs SERVER:/fsx TARGET`, then `mount.nfs: Connection timed out`)
+_MOUNT_ARGUMENTS = re.compile(r"\s*(?:Mounting command: \S+\s+)?Mounting arguments: (?P<arguments>.*?)\s+Output: ", re.S)
+_MOUNTED_CHARS = 110
+_SYSTEMD_RUN = re.compile(r"^--description=.*? -- ")
+_SCOPE = re.compile(r"^Running scope as unit:? \S+\s*")
+
+
+def _head(text: str, limit: int) -> str:
+    """`text` cut after `limit` characters (a mount's type, options and source come first)."""
+    return text if len(text) <= limit else f"{text[:limit - 2].rstrip()} …"
 
 
 def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozenset[str]) -> Iterator[Finding]:
