@@ -10,8 +10,8 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import EventFact, event_ago, events_by_object
 from analyzer.findings.facts import ev, is_terminal, knows_container_specs, uses_claim
 from analyzer.findings.provisioners import awaited_provisioner, provisioner_state
+from analyzer.findings.storageclasses import default_classes
 from analyzer.findings.types import Finding, RuleMeta
-from analyzer.model.tables.storage import DEFAULT_CLASS_ANNOTATIONS
 
 if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
@@ -75,9 +75,8 @@ def _class_text(cluster: AnalyzedDump, name: str) -> str:
     get the dump's default class."""
     if name:
         return f"storage class {name}"
-    defaults = [sc.name for sc in cluster.objects_of("StorageClass") if _is_default(sc)]
-    if defaults:
-        return f"no storage class named; the dump's default class is {defaults[0]}"
+    if defaults := default_classes(cluster):
+        return f"no storage class named; the dump's default class is {defaults[0].name}"
     return "no storage class set"
 
 
@@ -155,12 +154,8 @@ def _claim_class(cluster: AnalyzedDump, pvc: KubeObject) -> KubeObject | None:
     """The claim's StorageClass in the dump (the default class when it names none)."""
     name = pvc.view.spec.storageClassName
     for sc in cluster.objects_of("StorageClass"):
-        if sc.name == name or (name is None and _is_default(sc)):
+        if sc.name == name:
             return sc
-    return None
+    defaults = default_classes(cluster) if name is None else []
+    return defaults[0] if defaults else None
 
-
-def _is_default(sc: KubeObject) -> bool:
-    annotations = sc.view.metadata.annotations or {}
-    text = sc.view.text
-    return any(annotations.get(a) == "true" for a in DEFAULT_CLASS_ANNOTATIONS) or bool(text and text.default)
