@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from analyzer.findings.coverage import namespace_coverage
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import EventFact, event_ago, events_by_object
 from analyzer.findings.facts import ev, is_terminal, knows_container_specs, uses_claim
@@ -74,6 +75,11 @@ def _class_text(cluster: AnalyzedDump, name: str) -> str:
     class then (kubectl describe prints an empty StorageClass:); a manifest never applied may still
     get the dump's default class."""
     if name:
+        classes = sorted(sc.name for sc in cluster.objects_of("StorageClass"))
+        if classes and name not in classes and namespace_coverage(cluster, "StorageClass").listed:
+            # (the dump listed the classes and this one is not among them: the cluster lacks it,
+            # where a dump without classes says nothing of it)
+            return f"storage class {name}, which the dump's StorageClasses ({', '.join(classes)}) do not include"
         return f"storage class {name}"
     if defaults := default_classes(cluster):
         return f"no storage class named; the dump's default class is {defaults[0].name}"
