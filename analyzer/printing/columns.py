@@ -381,7 +381,8 @@ def serviceaccount_row(o: Body, clock: Clock) -> Row:
     return [_meta(o).get("name", ""), len(_l(o.get("secrets"))), _age(o, clock)]
 
 
-def _access_modes(modes: Any) -> str:
+def access_modes(modes: Any) -> str:
+    """Access modes as kubectl prints them: short, in its fixed order, comma-separated."""
     short = {"ReadWriteOnce": "RWO", "ReadOnlyMany": "ROX", "ReadWriteMany": "RWX", "ReadWriteOncePod": "RWOP"}
     present = [m for m in ("ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod") if m in _l(modes)]
     return ",".join(short[m] for m in present)
@@ -397,7 +398,7 @@ def pv_row(o: Body, clock: Clock) -> Row:
     phase = "Terminating" if meta.get("deletionTimestamp") else status.get("phase", "")
     sc = spec.get("storageClassName") or _d(meta.get("annotations")).get("volume.beta.kubernetes.io/storage-class", "")
     return [meta.get("name", ""), quantity_text(_d(spec.get("capacity")).get("storage", "0")),
-            _access_modes(spec.get("accessModes")), spec.get("persistentVolumeReclaimPolicy", ""), phase,
+            access_modes(spec.get("accessModes")), spec.get("persistentVolumeReclaimPolicy", ""), phase,
             claim_text, sc, spec.get("volumeAttributesClassName") or "<unset>", status.get("reason", ""),
             _age(o, clock), spec.get("volumeMode") or "<unset>"]
 
@@ -409,7 +410,7 @@ def pvc_row(o: Body, clock: Clock) -> Row:
     phase = "Terminating" if meta.get("deletionTimestamp") else status.get("phase", "")
     capacity = modes = ""
     if spec.get("volumeName"):
-        modes = _access_modes(status.get("accessModes"))
+        modes = access_modes(status.get("accessModes"))
         capacity = quantity_text(_d(status.get("capacity")).get("storage", ""))
     sc = spec.get("storageClassName")
     if sc is None:

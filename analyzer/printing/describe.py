@@ -13,6 +13,7 @@ from typing import Any
 
 from analyzer.kube.autoscaling import METRIC_SOURCE_KEYS, hpa_conditions, hpa_metrics
 from analyzer.printing.columns import (
+    access_modes,
     as_int,
     by_field,
     event_since,
@@ -965,7 +966,7 @@ def _unstructured(w: Writer, level: int, content: dict[str, Any], prefix: str, s
 def _go_value(value: Any) -> str:
     """A JSON value as Go's %v prints it from an unstructured object (null is `<nil>`)."""
     if value is None:
-        return "<nil>"
+        return "nil"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return _s(value)
@@ -1304,6 +1305,222 @@ def _hpa_metric_line(metric: dict[str, Any], now: dict[str, Any]) -> str:
     return f"{head}(target value):\t{_s(value.get('value', '<unknown>'))} / {_s(target.get('value'))}\n"
 
 
+def _go_list(values: Any) -> str:
+    """A []string as Go's %v prints it: `[a b]`."""
+    return f"[{' '.join(_s(v) for v in _l(values))}]"
+
+
+def _storage(amounts: Any) -> str:
+    """A ResourceList's storage as kubectl prints it (`0` when it has none)."""
+    storage = _d(amounts).get("storage")
+    return str(Quantity.parse(storage)) if storage is not None else "0"
+
+
+def _deleting_or_phase(meta: dict[str, Any], status: dict[str, Any], clock: Clock) -> str:
+    """A volume's or claim's Status: `Terminating (lasts X)` once deleted, else its phase."""
+    if meta.get("deletionTimestamp"):
+        return f"Terminating (lasts {clock.since(meta['deletionTimestamp'])})"
+    return _s(status.get("phase"))
+
+
+def _csi_attributes(w: Writer, attributes: Any) -> None:
+    """kubectl's VolumeAttributes: sorted `key=value`, cut at 140 characters; the lines after the
+    first prefixed as its writer prefixes them (the level twice and a tab)."""
+    w.write(2, "VolumeAttributes:\t")
+    attributes = _d(attributes)
+    if not attributes:
+        w.line("<none>")
+        return
+    for i, key in enumerate(sorted(attributes)):
+        if i:
+            w.write(2, "")
+            w.write(2, "\t")
+        line = f"{key}={_s(attributes[key])}"
+        w.write(2, (line[:MAX_ANNOTATION] + "...\n") if len(line) > MAX_ANNOTATION else line + "\n")
+
+
+# A PersistentVolume's source as kubectl's describe prints it: its Type line, then its fields,
+# each `    Name:\tvalue` after the level of the Type line (kubectl writes them in one Write).
+_PV_SOURCES: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "hostPath": _VOLUME_TYPES["hostPath"],
+    "nfs": _VOLUME_TYPES["nfs"],
+    "gcePersistentDisk": lambda v: [
+        "Type:\tGCEPersistentDisk (a Persistent Disk resource in Google Compute Engine)", f"    PDName:\t{_s(v.get('pdName'))}",
+        f"    FSType:\t{_s(v.get('fsType'))}", f"    Partition:\t{_s(v.get('partition', 0))}",
+        f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}"],
+    "awsElasticBlockStore": lambda v: [
+        "Type:\tAWSElasticBlockStore (a Persistent Disk resource in AWS)", f"    VolumeID:\t{_s(v.get('volumeID'))}",
+        f"    FSType:\t{_s(v.get('fsType'))}", f"    Partition:\t{_s(v.get('partition', 0))}",
+        f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}"],
+    "azureDisk": lambda v: [
+        "Type:\tAzureDisk (an Azure Data Disk mount on the host and bind mount to the pod)",
+        f"    DiskName:\t{_s(v.get('diskName'))}", f"    DiskURI:\t{_s(v.get('diskURI'))}",
+        f"    Kind: \t{_s(v.get('kind'))}", f"    FSType:\t{_s(v.get('fsType'))}",
+        f"    CachingMode:\t{_s(v.get('cachingMode'))}", f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}"],
+    "azureFile": lambda v: [
+        "Type:\tAzureFile (an Azure File Service mount on the host and bind mount to the pod)",
+        f"    SecretName:\t{_s(v.get('secretName'))}", f"    SecretNamespace:\t{_s(v.get('secretNamespace'))}",
+        f"    ShareName:\t{_s(v.get('shareName'))}", f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}"],
+    "local": lambda v: ["Type:\tLocalVolume (a persistent volume backed by local storage on a node)",
+                        f"    Path:\t{_s(v.get('path'))}"],
+    "flexVolume": lambda v: [
+        "Type:\tFlexVolume (a generic volume resource that is provisioned/attached using an exec based plugin)",
+        f"    Driver:\t{_s(v.get('driver'))}", f"    FSType:\t{_s(v.get('fsType'))}",
+        f"    SecretRef:\t{_go_ref(v.get('secretRef'))}", f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}",
+        f"    Options:\t{_go_map(v.get('options'))}"],
+    "csi": lambda v: [
+        "Type:\tCSI (a Container Storage Interface (CSI) volume source)", f"    Driver:\t{_s(v.get('driver'))}",
+        f"    FSType:\t{_s(v.get('fsType'))}", f"    VolumeHandle:\t{_s(v.get('volumeHandle'))}",
+        f"    ReadOnly:\t{_s(bool(v.get('readOnly')))}"],
+}
+
+
+def _go_ref(ref: Any) -> str:
+    """A *SecretReference as kubectl prints it: `nil`, or `&SecretReference{Name:x,Namespace:y,}`."""
+    if not isinstance(ref, dict):
+        return "nil"
+    return f"&SecretReference{{Name:{_s(ref.get('name'))},Namespace:{_s(ref.get('namespace'))},}}"
+
+
+def _go_map(values: Any) -> str:
+    """A map[string]string as Go's %v prints it: `map[a:b c:d]`, keys sorted."""
+    values = _d(values)
+    return "map[" + " ".join(f"{k}:{_s(values[k])}" for k in sorted(values)) + "]"
+
+
+def _volume_node_affinity(w: Writer, affinity: Any) -> None:
+    """kubectl's Node Affinity of a volume: its required terms, one expression a line."""
+    w.write(0, "Node Affinity:\t")
+    required = _d(affinity).get("required")
+    if not isinstance(required, dict):
+        w.line("<none>")
+        return
+    w.line("")
+    w.write(1, "Required Terms:\t")
+    terms = _l(required.get("nodeSelectorTerms"))
+    if not terms:
+        w.line("<none>")
+        return
+    w.line("")
+    for i, term in enumerate(terms):
+        w.write(2, f"Term {i}:\t")
+        expressions = _l(_d(term).get("matchExpressions"))
+        if not expressions:
+            w.line("<none>")
+            continue
+        for j, req in enumerate(_d(e) for e in expressions):
+            if j:
+                w.write(2, "\t")
+            text = f"{_s(req.get('key'))} {_s(req.get('operator')).lower()}"
+            if values := _l(req.get("values")):
+                text += f" [{', '.join(_s(v) for v in values)}]"
+            w.write(0, text + "\n")
+
+
+def describe_persistent_volume(store: DumpStore, body: Body) -> str:
+    """kubectl's PersistentVolume layout: claim, policy, capacity, node affinity, its source."""
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    w = _head_without_namespace(meta)
+    w.write(0, f"Finalizers:\t{_go_list(meta.get('finalizers'))}\n")
+    w.write(0, f"StorageClass:\t{_s(spec.get('storageClassName'))}\n")
+    w.write(0, f"Status:\t{_deleting_or_phase(meta, status, store.clock)}\n")
+    claim = _d(spec.get("claimRef"))
+    w.write(0, f"Claim:\t{_s(claim.get('namespace'))}/{_s(claim.get('name'))}\n" if spec.get("claimRef") else "Claim:\t\n")
+    w.write(0, f"Reclaim Policy:\t{_s(spec.get('persistentVolumeReclaimPolicy'))}\n")
+    w.write(0, f"Access Modes:\t{access_modes(spec.get('accessModes'))}\n")
+    if spec.get("volumeMode"):
+        w.write(0, f"VolumeMode:\t{spec['volumeMode']}\n")
+    w.write(0, f"Capacity:\t{_storage(spec.get('capacity'))}\n")
+    _volume_node_affinity(w, spec.get("nodeAffinity"))
+    w.write(0, f"Message:\t{_s(status.get('message'))}\n")
+    w.write(0, "Source:\n")
+    kind = next((k for k in _PV_SOURCES if isinstance(spec.get(k), dict)), None)
+    if kind is None:
+        w.write(1, "<unknown>\n")
+    else:
+        first, *rest = _PV_SOURCES[kind](_d(spec[kind]))
+        w.write(2, first + "\n")
+        for line in rest:
+            w.write(0, line + "\n")
+        if kind == "csi":
+            _csi_attributes(w, _d(spec["csi"]).get("volumeAttributes"))
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def describe_persistent_volume_claim(store: DumpStore, body: Body) -> str:
+    """kubectl's PersistentVolumeClaim layout: class, phase, volume, what is bound, the pods
+    that use it, its conditions."""
+    meta, spec, status = _d(body.get("metadata")), _d(body.get("spec")), _d(body.get("status"))
+    w = Writer()
+    w.write(0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(0, f"StorageClass:\t{_s(spec.get('storageClassName'))}\n")
+    w.write(0, f"Status:\t{_deleting_or_phase(meta, status, store.clock)}\n")
+    w.write(0, f"Volume:\t{_s(spec.get('volumeName'))}\n")
+    labels_multiline(w, "Labels", meta.get("labels"))
+    annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(0, f"Finalizers:\t{_go_list(meta.get('finalizers'))}\n")
+    bound = bool(spec.get("volumeName"))
+    w.write(0, f"Capacity:\t{_storage(status.get('capacity')) if bound else ''}\n")
+    w.write(0, f"Access Modes:\t{access_modes(status.get('accessModes')) if bound else ''}\n")
+    if spec.get("volumeMode"):
+        w.write(0, f"VolumeMode:\t{spec['volumeMode']}\n")
+    if isinstance(spec.get("dataSource"), dict):
+        source = spec["dataSource"]
+        w.write(0, "DataSource:\n")
+        if source.get("apiGroup") is not None:
+            w.write(1, f"APIGroup:\t{_s(source['apiGroup'])}\n")
+        w.write(1, f"Kind:\t{_s(source.get('kind'))}\n")
+        w.write(1, f"Name:\t{_s(source.get('name'))}\n")
+    # (a pasted describe's `Used By` where the dump holds no pods to find them in)
+    _used_by(w, _claim_users(store, meta) or [_s(p) for p in _l(_d(body.get(PASTED)).get("used_by"))])
+    if conditions := _l(status.get("conditions")):
+        w.write(0, "Conditions:\n")
+        w.write(1, "Type\tStatus\tLastProbeTime\tLastTransitionTime\tReason\tMessage\n")
+        w.write(1, "----\t------\t-----------------\t------------------\t------\t-------\n")
+        for c in (_d(c) for c in conditions):
+            w.write(1, f"{_s(c.get('type'))} \t{_s(c.get('status'))} \t{_rfc1123z(c.get('lastProbeTime'))} \t"
+                       f"{_rfc1123z(c.get('lastTransitionTime'))} \t{_s(c.get('reason'))} \t{_s(c.get('message'))}\n")
+    describe_events(w, search_events(store, body), store.clock)
+    return w.text()
+
+
+def _claim_users(store: DumpStore, meta: dict[str, Any]) -> list[str]:
+    """The pods of the claim's namespace whose volumes name it, as kubectl's describe finds them
+    (then those owning it, an ephemeral volume's pod); none where the dump holds no pods."""
+    pods_res, collected = _related(store, "", "Pod")
+    if pods_res is None or not collected:
+        return []
+    pods = store.bodies(pods_res, store.select(pods_res, meta.get("namespace") or ""))
+    name = meta.get("name")
+    users = [_d(p.get("metadata")).get("name", "") for p in pods
+             for v in _l(_d(p.get("spec")).get("volumes")) if _d(_d(v).get("persistentVolumeClaim")).get("claimName") == name]
+    for owner in _l(meta.get("ownerReferences")):
+        owner = _d(owner)
+        if owner.get("kind") == "Pod" and (uid := owner.get("uid")):
+            users += [_d(p.get("metadata")).get("name", "") for p in pods
+                      if _d(p.get("metadata")).get("uid") == uid and _d(p.get("metadata")).get("name") not in users]
+    return users
+
+
+def _rfc1123z(value: Any) -> str:
+    """A condition's time as Go's RFC1123Z prints it (the zero time where it is unset)."""
+    return describe_time(value) if value else "Mon, 01 Jan 0001 00:00:00 +0000"
+
+
+def _used_by(w: Writer, pods: list[str]) -> None:
+    """kubectl's `Used By:` of a claim: its pods' names, one a line, or <none>."""
+    w.write(0, "Used By:\t")
+    if not pods:
+        w.line("<none>")
+        return
+    for i, name in enumerate(pods):
+        if i:
+            w.write(0, "\t")
+        w.write(0, f"{name}\n")
+
+
 DESCRIBERS: dict[tuple[str, str], Callable[[DumpStore, Body], str]] = {
     ("", "Node"): describe_node,
     ("", "Pod"): describe_pod,
@@ -1318,6 +1535,8 @@ DESCRIBERS: dict[tuple[str, str], Callable[[DumpStore, Body], str]] = {
     ("apps", "DaemonSet"): describe_daemonset,
     ("apps", "StatefulSet"): describe_statefulset,
     ("autoscaling", "HorizontalPodAutoscaler"): describe_hpa,
+    ("", "PersistentVolume"): describe_persistent_volume,
+    ("", "PersistentVolumeClaim"): describe_persistent_volume_claim,
 }
 
 

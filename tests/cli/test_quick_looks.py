@@ -91,6 +91,43 @@ def test_describe_node_reads_as_kubectl_describe(served: Served, dump: Path) -> 
     assert _ages_masked(ours) == _ages_masked(theirs)
 
 
+@needs_kubectl
+@needs_current_kubectl
+@pytest.mark.parametrize("dump", DUMPS, ids=_context)
+def test_describe_volumes_and_claims_read_as_kubectl_describe(served: Served, dump: Path) -> None:
+    # Before, kda describe pv/pvc printed the generic layout (API Version, Spec: ...), not
+    # kubectl's: Claim, Reclaim Policy, Node Affinity, Source; Used By (the rev46a review).
+    ctx = _context(dump)
+    described = 0
+    for kind in ("pv", "pvc"):
+        for line in served.kubectl("--context", ctx, "get", kind, "-A", "--no-headers", "-o",
+                                   "custom-columns=NS:.metadata.namespace,NAME:.metadata.name", check=False).stdout.splitlines()[:3]:
+            ns, name = line.split()
+            where = ["-n", ns] if ns != "<none>" else []
+            ours = kda("describe", kind, name, str(dump), *where).stdout
+            theirs = served.kubectl("--context", ctx, "describe", kind, name, *where).stdout
+            # (a dump without events: kda says so where kubectl, served no events, prints <none>)
+            ours = re.sub(r"Events:( +)<the dump did not collect Events>", lambda m: "Events:" + m[1] + "<none>", ours)
+            assert _ages_masked(ours) == _ages_masked(theirs), (ctx, kind, name)
+            described += 1
+    if not described:
+        pytest.skip("the dump holds no volumes or claims")
+
+
+def test_describe_volume_and_claim_in_kubectls_layout() -> None:
+    # realdata kubeadm/sbctl-kurl-supportbundle: a Longhorn volume bound to minio's claim
+    bundle = REALDATA / "kubeadm/sbctl-kurl-supportbundle"
+    if not bundle.exists():
+        pytest.skip("realdata not beside the checkout")
+    pv = kda("describe", "pv", "pvc-36557d76-e15e-4abe-91ee-0be6075eaa7b", str(bundle)).stdout
+    assert re.search(r"^Claim:\s+minio/minio-pv-claim\nReclaim Policy:\s+Delete\nAccess Modes:\s+RWO\n", pv, re.M)
+    assert re.search(r"^Source:\n    Type:\s+CSI \(a Container Storage Interface \(CSI\) volume source\)\n"
+                     r"    Driver:\s+driver.longhorn.io\n", pv, re.M)
+    pvc = kda("describe", "pvc", "minio-pv-claim", str(bundle), "-n", "minio").stdout
+    assert re.search(r"^Volume:\s+pvc-36557d76-e15e-4abe-91ee-0be6075eaa7b\n", pvc, re.M)
+    assert re.search(r"^Used By:\s+minio-\S+\n", pvc, re.M) and "API Version:" not in pvc
+
+
 def test_get_prints_custom_resource_columns_and_says_what_was_not_collected() -> None:
     bundle = REALDATA / "kubeadm/sbctl-kurl-supportbundle"
     if not bundle.exists():
