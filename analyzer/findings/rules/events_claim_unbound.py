@@ -17,13 +17,14 @@ from analyzer.findings.events import (
     fold_events,
 )
 from analyzer.findings.facts import age_text
+from analyzer.findings.provisioners import awaited_provisioner, provisioner_state
 from analyzer.findings.types import Finding, RuleMeta
 
 RULE = RuleMeta(
     id="events-claim-unbound", title="PersistentVolumeClaim unbound, known only from events", severity="warning",
     category="events", requires=("Event",),
     message="{object}: {reason} {count} time(s), {first}last {age}, waiting {waited} (the dump holds no "
-            "PersistentVolumeClaim to show its state): {last_message}",
+            "PersistentVolumeClaim to show its state): {last_message}{provisioner_text}",
     remediation="Check that the provisioner the message names runs (its controller pods, its CSIDriver) and is "
     "the one the StorageClass names (EKS Auto Mode's is ebs.csi.eks.amazonaws.com, the EBS CSI add-on's "
     "ebs.csi.aws.com), and that its identity may create volumes; `kubectl describe pvc` shows the claim now.",
@@ -48,7 +49,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         span = waited.get((finding.kind, finding.namespace, finding.name, finding.facts.get("reason")))
         if span is None or (finding.facts.get("reason") == "ExternalProvisioning" and span < _WAITING):
             continue  # a provisioner at work: seconds of waiting are how it goes
-        finding = replace(finding, facts={**finding.facts, "waited": age_text(span)})
+        state = ""
+        if finding.facts.get("reason") == "ExternalProvisioning":
+            # (what the dump shows of the provisioner the volume controller waits for)
+            state = provisioner_state(cluster, awaited_provisioner(None, str(finding.facts.get("last_message", ""))))
+        finding = replace(finding, facts={**finding.facts, "waited": age_text(span),
+                                          "provisioner_text": f"; {state}" if state else ""})
         if finding.kind == "":
             finding = replace(finding, kind="PersistentVolumeClaim", name=NOT_NAMED)
         yield finding
