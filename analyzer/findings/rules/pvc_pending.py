@@ -8,8 +8,21 @@ from typing import TYPE_CHECKING
 
 from analyzer.findings.coverage import namespace_coverage
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.events import EventFact, event_ago, events_by_object
-from analyzer.findings.facts import ev, is_terminal, knows_container_specs, uses_claim
+from analyzer.findings.events import (
+    EventFact,
+    before_capture,
+    event_ago,
+    events_by_object,
+    first_seen_ago,
+)
+from analyzer.findings.facts import (
+    age_text,
+    ev,
+    is_terminal,
+    knows_container_specs,
+    lasted_text,
+    uses_claim,
+)
 from analyzer.findings.provisioners import awaited_provisioner, provisioner_state
 from analyzer.findings.storageclasses import default_classes
 from analyzer.findings.types import Finding, RuleMeta
@@ -37,7 +50,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if warnings:
             last = warnings[-1]
             evidence.append(ev(last.event, f"Event.message ({last.reason})", last.message))
-            reason = f"{last.reason}: {last.message} ({event_ago(cluster, last)})"
+            reason = f"{last.reason}: {last.message} ({_repeats(cluster, last)}{event_ago(cluster, last)})"
         elif _events_cut(pvc):
             reason = "its describe's Events are cut off in the paste (an event there may say why)"
         else:
@@ -60,6 +73,20 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
 # Normal events of the volume controller that still say why a claim is not bound: FailedBinding is
 # Normal ("no persistent volumes available for this claim and no storage class is set").
 _NORMAL_REASONS_THAT_EXPLAIN = ("WaitForFirstConsumer", "ExternalProvisioning", "FailedBinding")
+
+
+def _repeats(cluster: AnalyzedDump, fact: EventFact) -> str:
+    """'2222 times, first 9h before capture, last ' for an event repeated since a time the dump
+    shows (a claim waiting 9h is said as such, not by its last repeat 2m before), '' for one
+    fired once."""
+    if fact.count <= 1:
+        return ""
+    first, last = first_seen_ago(cluster, fact), before_capture(cluster, fact)
+    if first is None or last is None or first <= last:
+        return f"{fact.count} times, last "
+    pasted = fact.event.view.text is not None and fact.event.view.text.first_seen_ago_seconds is not None
+    # (a pasted age is the paste's own; one from a timestamp is at least that where the capture is a lower bound)
+    return f"{fact.count} times, first {age_text(first) if pasted else lasted_text(cluster, first)} before capture, last "
 
 
 def _events_cut(pvc: KubeObject) -> bool:
