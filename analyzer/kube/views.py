@@ -91,6 +91,8 @@ class TextFacts(Struct, gc=False):
     # only the ready ones), so how many are not ready is not in the paste
     not_ready_unprinted: bool | None = None
     every_pod_listed: bool | None = None  # a row of `kubectl get pods -A` unfiltered (no selector, no pipe)
+    # a row of a `kubectl get KIND` (-n NS or -A) unfiltered: what its namespace lacks, the paste lacks
+    listed_whole: bool | None = None
     cut_in: str | None = None  # describe: the section the paste ends in (what follows is not in it)
     ends_after: str | None = None  # describe: the whole section the paste ends with (the rest not in it)
     pods_status: str | None = None  # describe of a workload: `3 Running / 0 Waiting / ...`

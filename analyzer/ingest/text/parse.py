@@ -224,6 +224,7 @@ def _table(block: TableBlock, state: _State, kinds: Catalog, source: str) -> int
         for obj in built.objects:
             obj.facts.pop("listed_without_namespace", None)
             obj.facts.pop("every_pod_listed", None)
+            obj.facts.pop("listed_whole", None)
             if not (obj.body.get("metadata") or {}).get("namespace"):
                 obj.facts["bare_listing"] = block.line
     state.result.objects.extend(built.objects)

@@ -207,10 +207,14 @@ def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command
         # may state elsewhere (else kubectl's default; collect decides). `oc` lists the current
         # project, which has no default.
         facts["listed_without_namespace"] = True
-    if info.kind == "Pod" and command is not None and _lists_every_pod(command):
-        # a pod table that shows every pod of the cluster: what it lacks, the cluster lacks
-        # (the component rules read a missing CNI from it)
-        facts["every_pod_listed"] = True
+    if command is not None and _lists_whole(command):
+        # every object of its kind in its namespace(s): one it lacks is not there, where a
+        # `| grep` or a selector shows only some (the provisioner a claim waits on)
+        facts["listed_whole"] = True
+        if info.kind == "Pod" and command.all_namespaces:
+            # a pod table that shows every pod of the cluster: what it lacks, the cluster lacks
+            # (the component rules read a missing CNI from it)
+            facts["every_pod_listed"] = True
     apply_fields(body, info, cells)
     reader = READERS.get(info.kind)
     if reader is not None:
@@ -225,10 +229,10 @@ def _row_object(row: RawRow, info: KindInfo, group: str | None, command: Command
 _FILTERING_FLAGS = frozenset({"--selector", "--field-selector", "--watch", "-w", "--watch-only", "--chunk-size"})
 
 
-def _lists_every_pod(command: Command) -> bool:
-    """Whether a `kubectl get pods` command prints every pod of the cluster: all namespaces, no
-    names, no selector, nothing piped after it, a table."""
-    return (command.verb == "get" and command.all_namespaces and not command.names and not command.piped
+def _lists_whole(command: Command) -> bool:
+    """Whether a `kubectl get` command prints every object of its kinds in its namespace (or in
+    all): no names, no selector, nothing piped after it, a table."""
+    return (command.verb == "get" and not command.names and not command.piped
             and not command.redirected and command.output in (None, "wide")
             and not any(flag in command.flags for flag in _FILTERING_FLAGS))
 
