@@ -71,6 +71,18 @@ def objects_per_file(cluster: AnalyzedDump) -> Counter[str]:
     return Counter(o.provenance.source for o in cluster.objects)
 
 
+def listed_whole(cluster: AnalyzedDump, kind: str, namespace: str) -> bool:
+    """Whether the dump lists every `kind` object of `namespace` ("" for a cluster-scoped kind):
+    a structured listing, or a pasted `kubectl get` unfiltered (a `| grep` or a selector shows
+    only the rows kept, so one it lacks may be there)."""
+    coverage = namespace_coverage(cluster, kind)
+    if not coverage.covers(namespace):
+        return False
+    pasted = [o.view.text for o in cluster.objects_of(kind)
+              if o.view.text is not None and (coverage.all_namespaces or o.namespace == namespace)]
+    return not pasted or any(t.listed_whole for t in pasted)
+
+
 def not_listed_reason(coverage: NamespaceCoverage) -> str:
     """Why absence of `coverage.kind` objects means nothing in this dump."""
     return (f"the dump holds {coverage.kind} objects only one by one, not as a listing, "

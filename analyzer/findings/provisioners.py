@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from analyzer.distributions.catalog import load_catalog
 from analyzer.findings.components import ComponentsUnavailable, components
-from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.coverage import listed_whole, namespace_coverage
 from analyzer.findings.versions import DATA
 from analyzer.safeyaml import load_yaml
 
@@ -83,7 +83,7 @@ def provisioner_state(cluster: AnalyzedDump, name: str, class_provisioner: str =
         return f"{head}; its workload in the dump: {', '.join(runs)}"
     where = " or ".join(known.namespaces)
     pods = namespace_coverage(cluster, "Pod")
-    if not all(any(_listed_whole(cluster, kind, ns) for kind in ("Pod", "Deployment", "DaemonSet"))
+    if not all(any(listed_whole(cluster, kind, ns) for kind in ("Pod", "Deployment", "DaemonSet"))
                for ns in known.namespaces):
         return (f"{head}; whether it runs the dump does not show (it holds no whole listing of the pods of {where}); "
                 f"it comes as {known.install}")
@@ -98,17 +98,6 @@ def provisioner_state(cluster: AnalyzedDump, name: str, class_provisioner: str =
     drivers = ", nor a CSIDriver named so" if namespace_coverage(cluster, "CSIDriver").collected else ""
     return (f"{head}; no pod of it ({', '.join(known.components)}) runs in {where} in the dump{drivers}: "
             f"it is not installed; it comes as {known.install}")
-
-
-def _listed_whole(cluster: AnalyzedDump, kind: str, namespace: str) -> bool:
-    """Whether the dump lists every `kind` object of `namespace`: a structured listing of it, or
-    a pasted `kubectl get` of it unfiltered (a `| grep` or a selector shows only the rows kept)."""
-    coverage = namespace_coverage(cluster, kind)
-    if not coverage.covers(namespace):
-        return False
-    pasted = [o.view.text for o in cluster.objects_of(kind)
-              if o.view.text is not None and (coverage.all_namespaces or o.namespace == namespace)]
-    return not pasted or any(t.listed_whole for t in pasted)
 
 
 def _pods_elsewhere(cluster: AnalyzedDump, known: Provisioner) -> list[str]:

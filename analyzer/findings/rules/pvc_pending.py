@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from analyzer.findings.coverage import namespace_coverage
+from analyzer.findings.coverage import listed_whole
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import (
     EventFact,
@@ -103,7 +103,7 @@ def _class_text(cluster: AnalyzedDump, name: str) -> str:
     get the dump's default class."""
     if name:
         classes = sorted(sc.name for sc in cluster.objects_of("StorageClass"))
-        if classes and name not in classes and namespace_coverage(cluster, "StorageClass").listed:
+        if classes and name not in classes and listed_whole(cluster, "StorageClass", ""):
             # (the dump listed the classes and this one is not among them: the cluster lacks it,
             # where a dump without classes says nothing of it)
             return f"storage class {name}, which the dump's StorageClasses ({', '.join(classes)}) do not include"
