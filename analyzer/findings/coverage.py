@@ -76,7 +76,8 @@ def listed_whole(cluster: AnalyzedDump, kind: str, namespace: str) -> bool:
     a structured listing, or a pasted `kubectl get` unfiltered (a `| grep` or a selector shows
     only the rows kept, so one it lacks may be there)."""
     coverage = namespace_coverage(cluster, kind)
-    if not coverage.covers(namespace):
+    # (a cluster-scoped kind listed empty is listed whole: no object holds its namespace "")
+    if not (coverage.covers(namespace) or (not namespace and coverage.collected and coverage.listed)):
         return False
     pasted = [o.view.text for o in cluster.objects_of(kind)
               if o.view.text is not None and (coverage.all_namespaces or o.namespace == namespace)]

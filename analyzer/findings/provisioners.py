@@ -90,12 +90,11 @@ def provisioner_state(cluster: AnalyzedDump, name: str, class_provisioner: str =
     if pods.all_namespaces and (elsewhere := _pods_elsewhere(cluster, known)):
         # (a chart installed into a namespace of its own: not a system workload, still the driver)
         return f"{head}; its pods in the dump: {', '.join(elsewhere)}"
-    registered = namespace_coverage(cluster, "CSIDriver").collected and any(
-        d.name == name for d in cluster.objects_of("CSIDriver"))
+    registered = any(d.name == name for d in cluster.objects_of("CSIDriver"))
     if registered:
         return (f"{head}; no pod of it ({', '.join(known.components)}) runs in {where} in the dump, "
                 f"though a CSIDriver {name} is registered (its pods may run in a namespace the dump did not list)")
-    drivers = ", nor a CSIDriver named so" if namespace_coverage(cluster, "CSIDriver").collected else ""
+    drivers = ", nor a CSIDriver named so" if listed_whole(cluster, "CSIDriver", "") else ""
     return (f"{head}; no pod of it ({', '.join(known.components)}) runs in {where} in the dump{drivers}: "
             f"it is not installed; it comes as {known.install}")
 
