@@ -93,25 +93,26 @@ def test_describe_node_reads_as_kubectl_describe(served: Served, dump: Path) -> 
 
 @needs_kubectl
 @needs_current_kubectl
-@pytest.mark.parametrize("dump", DUMPS, ids=_context)
-def test_describe_volumes_and_claims_read_as_kubectl_describe(served: Served, dump: Path) -> None:
+def test_describe_volumes_and_claims_read_as_kubectl_describe(served: Served) -> None:
     # Before, kda describe pv/pvc printed the generic layout (API Version, Spec: ...), not
     # kubectl's: Claim, Reclaim Policy, Node Affinity, Source; Used By (the rev46a review).
-    ctx = _context(dump)
-    described = 0
-    for kind in ("pv", "pvc"):
-        for line in served.kubectl("--context", ctx, "get", kind, "-A", "--no-headers", "-o",
-                                   "custom-columns=NS:.metadata.namespace,NAME:.metadata.name", check=False).stdout.splitlines()[:3]:
-            ns, name = line.split()
-            where = ["-n", ns] if ns != "<none>" else []
-            ours = kda("describe", kind, name, str(dump), *where).stdout
-            theirs = served.kubectl("--context", ctx, "describe", kind, name, *where).stdout
-            # (a dump without events: kda says so where kubectl, served no events, prints <none>)
-            ours = re.sub(r"Events:( +)<the dump did not collect Events>", lambda m: "Events:" + m[1] + "<none>", ours)
-            assert _ages_masked(ours) == _ages_masked(theirs), (ctx, kind, name)
-            described += 1
-    if not described:
-        pytest.skip("the dump holds no volumes or claims")
+    # One test over every served dump: most hold no volume (the OKE sample and kURL's do).
+    described = []
+    for dump in DUMPS:
+        ctx = _context(dump)
+        for kind in ("pv", "pvc"):
+            for line in served.kubectl("--context", ctx, "get", kind, "-A", "--no-headers", "-o",
+                                       "custom-columns=NS:.metadata.namespace,NAME:.metadata.name",
+                                       check=False).stdout.splitlines()[:3]:
+                ns, name = line.split()
+                where = ["-n", ns] if ns != "<none>" else []
+                ours = kda("describe", kind, name, str(dump), *where).stdout
+                theirs = served.kubectl("--context", ctx, "describe", kind, name, *where).stdout
+                # (a dump without events: kda says so where kubectl, served no events, prints <none>)
+                ours = re.sub(r"Events:( +)<the dump did not collect Events>", lambda m: "Events:" + m[1] + "<none>", ours)
+                assert _ages_masked(ours) == _ages_masked(theirs), (ctx, kind, name)
+                described.append((ctx, kind))
+    assert ("oke", "pvc") in described, described
 
 
 def test_describe_volume_and_claim_in_kubectls_layout() -> None:
