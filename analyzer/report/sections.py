@@ -267,6 +267,20 @@ def _health(healthy: bool | None) -> str:
     return "unknown" if healthy is None else ("ok" if healthy else "not healthy")
 
 
+def kinds_missing(cluster: Cluster, kinds: tuple[str, ...]) -> dict[str, list[str]]:
+    """Of `kinds`, those the dump did not collect and those whose files it had but could not
+    read, as "What was read" lists them: a section's empty or short table is no sign of health
+    when its kind was never there to count."""
+    missing = [k for k in kinds if not cluster.covers(k)]
+    unreadable = set(cluster.ingest.coverage_unreadable) if missing else set()
+    return {"collected": [k for k in kinds if k not in missing],
+            "not_collected": [k for k in missing if k not in unreadable],
+            "unreadable": [k for k in missing if k in unreadable]}
+
+
+# The kinds "What was read" says were or were not collected; a ReplicationController is rare
+# enough that naming it absent in every dump would be noise.
+LISTED_WORKLOAD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob")
 WORKLOAD_COLUMNS = ["kind", "namespace", "name", "desired", "ready", "available", "images",
                     "failed_condition"]
 
@@ -306,6 +320,7 @@ def workloads_section(cluster: Cluster) -> dict[str, Any]:
     pods = cluster.tables["pods"]
     status = pods["status"].astype("string").fillna(pods["phase"].astype("string")).fillna("unknown")
     return {
+        **kinds_missing(cluster, LISTED_WORKLOAD_KINDS),
         "total": len(w), "unhealthy": int(unhealthy.sum()), "unknown": int(unknown.sum()),
         "controlled_pods": 0 if len(w) else _controlled_pods(pods),
         "by_kind": _counts(w, "kind"),
@@ -437,8 +452,8 @@ def pods_section(cluster: Cluster) -> dict[str, Any]:
     for row, rd, age in zip(rows, ready, ages_seconds(ordered["age"]), strict=True):
         row["ready"] = rd
         row["age_seconds"] = age
-    return {"total": len(rows), "not_healthy": int((~healthy).sum()), "unknown": int(unknown.sum()),
-            "rows": rows}
+    return {**kinds_missing(cluster, ("Pod",)), "total": len(rows),
+            "not_healthy": int((~healthy).sum()), "unknown": int(unknown.sum()), "rows": rows}
 
 
 SERVICE_COLUMNS = ["namespace", "name", "type", "cluster_ip", "ports", "selector",
@@ -449,7 +464,7 @@ def services_section(cluster: Cluster) -> dict[str, Any]:
     """Services by type, and each with its IPs, ports and selector."""
     s = cluster.tables["services"]
     s = s.sort_values(["namespace", "name"], key=lambda c: c.astype("string"), kind="stable")
-    return {"total": len(s), "by_type": _counts(s, "type"),
+    return {**kinds_missing(cluster, ("Service",)), "total": len(s), "by_type": _counts(s, "type"),
             "rows": records(s, SERVICE_COLUMNS, limit=None)}
 
 
