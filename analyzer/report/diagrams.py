@@ -32,6 +32,7 @@ from analyzer.report.views import (
 
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas as pd
 
     from analyzer.cluster import Cluster
 
@@ -384,6 +385,16 @@ def _dependency_figure(view: NamespaceView, title: str) -> Figure:
 # -- charts --------------------------------------------------------------------------------
 
 
+def _without_node(pods: pd.DataFrame) -> tuple[int, int]:
+    """Pods the dump names no node for: (not scheduled, scheduled or past Pending but on a node
+    the dump does not name). Not scheduled: PodScheduled False, or, without that condition, Pending."""
+    no_node = pods["node"].isna()
+    scheduled = pods["scheduled"].astype("boolean")
+    pending = pods["phase"].astype("string").eq("Pending").fillna(False)
+    unscheduled = no_node & (scheduled.eq(False).fillna(False) | (scheduled.isna() & pending))
+    return int(unscheduled.sum()), int((no_node & ~unscheduled).sum())
+
+
 def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
     """Pods per node (ready / not ready), and nodes per kubelet version and runtime."""
     with _style():
@@ -407,12 +418,19 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
                   label="not ready")
         left.set_yticks(list(ys), labels, fontsize=7)
         left.invert_yaxis()
-        unplaced = int(pods["node"].isna().sum())
-        more = f", {len(per_node) - top} more nodes" if len(per_node) > top else ""
-        left.set_title(f"Pods per node ({unplaced} not scheduled{more})")
-        left.legend(loc="lower right", fontsize=7, frameon=False)
-        if not len(shown):
-            left.text(0.5, 0.5, "no scheduled pods", ha="center", transform=left.transAxes)
+        unscheduled, unnamed = _without_node(pods)
+        parts = [f"{unscheduled} not scheduled"] if unscheduled or not unnamed else []
+        if unnamed:  # a pasted `get pods` without -o wide: running pods, their node not printed
+            parts.append(f"{unnamed} with no node named")
+        if len(per_node) > top:
+            parts.append(f"{len(per_node) - top} more nodes")
+        left.set_title(f"Pods per node ({', '.join(parts)})")
+        if len(shown):
+            left.legend(loc="lower right", fontsize=7, frameon=False)
+        else:
+            left.set_axis_off()
+            left.text(0.5, 0.5, "no pod's node is named in this dump" if unnamed else "no scheduled pods",
+                      ha="center", transform=left.transAxes)
 
         if nodes.empty:
             right.set_axis_off()

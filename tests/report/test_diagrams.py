@@ -350,3 +350,39 @@ def test_a_diagram_whose_svg_would_be_too_big_is_a_png(monkeypatch, tmp_path) ->
     assert render.write_diagrams([big], tmp_path) == [tmp_path / "nodes.png"]
 
 
+
+
+# `kubectl get nodes` and `get pods --all-namespaces` without -o wide, as pasted in
+# labring/sealos#670 ("执行完init后有三个pod无法启动"), trimmed to the two listings: the six Running
+# pods are on a node the paste does not print, only the three Pending ones are unscheduled.
+_NO_NODE_COLUMN = """\
+kubectl get nodes
+NAME   STATUS     ROLES                  AGE    VERSION
+gs1    NotReady   control-plane,master   104s   v1.22.1
+[root@gs1 sealos]# kubectl get pods --all-namespaces
+NAMESPACE     NAME                                       READY   STATUS    RESTARTS   AGE
+kube-system   calico-kube-controllers-78d6f96c7b-bf2qw   0/1     Pending   0          116s
+kube-system   calico-node-7rnlk                          1/1     Running   0          116s
+kube-system   coredns-78fcd69978-7rtcg                   0/1     Pending   0          116s
+kube-system   coredns-78fcd69978-w7mcd                   0/1     Pending   0          116s
+kube-system   etcd-gs1                                   1/1     Running   0          2m5s
+kube-system   kube-apiserver-gs1                         1/1     Running   0          2m5s
+kube-system   kube-controller-manager-gs1                1/1     Running   0          2m5s
+kube-system   kube-proxy-9xph8                           1/1     Running   0          116s
+kube-system   kube-scheduler-gs1                         1/1     Running   0          2m5s
+"""
+
+
+def test_pods_whose_node_a_paste_does_not_print_are_not_called_unscheduled() -> None:
+    fig = node_distribution(analyzer.load(_NO_NODE_COLUMN))
+    left = fig.axes[0]
+    assert left.get_title() == "Pods per node (3 not scheduled, 6 with no node named)"
+    assert [t.get_text() for t in left.texts] == ["no pod's node is named in this dump"]
+    assert not left.axison and left.get_legend() is None  # no empty axes, no legend of nothing
+
+
+@pytest.mark.skipif(not _SEEDED_DUMP.exists(), reason="shared/realdata not present")
+def test_pending_pods_without_a_node_are_counted_not_scheduled() -> None:
+    # the cka dump's two coredns pods are Pending on NotReady nodes, PodScheduled False
+    title = node_distribution(analyzer.load(str(_SEEDED_DUMP))).axes[0].get_title()
+    assert title == "Pods per node (2 not scheduled)"
