@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import pandas as pd
 
+from analyzer.memo import once_per
 from analyzer.report.tables import ages_seconds
 
 if TYPE_CHECKING:
@@ -504,6 +505,7 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     # a rule's evidence and remediation are those of its first failure: only those are read
     told = records(failed.iloc[firsts], ["evidence", "remediation"], limit=None)
     by_rule = []
+    held = linked_rows(cluster)
     for ((severity, rule), items), more in zip(rules.items(), told, strict=True):
         first = {**items[0], **more}
         by_rule.append({
@@ -515,7 +517,7 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
             "evidence": json.loads(first["evidence"]) if first.get("evidence") else [],
             "objects": len(objects[(severity, rule)]),
             "said_elsewhere": said_by_rule[(severity, rule)],
-            "examples": _examples(items),
+            "examples": _examples(items, held),
         })
     by_rule.sort(key=lambda r: (SEVERITY_ORDER.get(r["severity"], 9), -r["count"], r["rule"]))
     by_severity: dict[str, list[dict[str, Any]]] = {s: [] for s in SEVERITIES}
@@ -535,11 +537,31 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     }
 
 
-def _examples(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _examples(items: list[dict[str, Any]], held: frozenset[str]) -> list[dict[str, Any]]:
     """The first few distinct objects a rule failed on (one object can fail a rule twice)."""
     seen = dict.fromkeys((x["kind"], x["namespace"], x["name"]) for x in items)
-    return [{"kind": k, "namespace": ns, "name": n, "link": object_link(k, ns, n)}
+    return [{"kind": k, "namespace": ns, "name": n, "link": object_link(k, ns, n, held)}
             for k, ns, n in list(seen)[:EXAMPLES]]
+
+
+@once_per
+def linked_rows(cluster: Cluster) -> frozenset[str]:
+    """The deep links the report's tables open ("pod/ns/name"): the pods, nodes, Services and
+    workloads the dump holds. An object a finding only names (a pod its events speak of that is
+    gone, a controller a pasted table implies, a ReplicaSet the workloads table folds into its
+    Deployment) has no row, so a link to it would open nothing."""
+    tables = cluster.tables
+
+    def refs(frame: pd.DataFrame, *columns: str) -> list[str]:
+        cells = [frame[c].astype(object).where(frame[c].notna(), "").astype(str).tolist() for c in columns]
+        return ["/".join(parts) for parts in zip(*cells, strict=True)]
+
+    w = tables["workloads"]
+    w = w[~((w["kind"] == "ReplicaSet") & w["owner_kind"].notna())]
+    return frozenset([*("pod/" + r for r in refs(tables["pods"], "namespace", "name")),
+                      *("node/" + r for r in refs(tables["nodes"], "name")),
+                      *("service/" + r for r in refs(tables["services"], "namespace", "name")),
+                      *("workload/" + r for r in refs(w, "kind", "namespace", "name"))])
 
 
 # Kinds whose rows the report's tables hold, and the deep link that opens the row.
@@ -548,21 +570,26 @@ WORKLOAD_KINDS = frozenset({"Deployment", "DaemonSet", "StatefulSet", "ReplicaSe
                             "CronJob", "ReplicationController"})
 
 
-def object_link(kind: Any, namespace: Any, name: Any) -> str | None:
-    """The report's deep link of an object ("#pod/ns/name"), or None when no table holds it.
+def object_link(kind: Any, namespace: Any, name: Any, held: frozenset[str] | None = None) -> str | None:
+    """The report's deep link of an object ("#pod/ns/name"), or None when no table holds it:
+    none of its kind, or, given the links the tables hold (`held`), not one of them.
 
     >>> object_link("Pod", "shop", "web-1"), object_link("Node", "", "n1"), object_link("Role", "a", "b")
     ('#pod/shop/web-1', '#node/n1', None)
+    >>> object_link("Pod", "shop", "gone-1", frozenset({"pod/shop/web-1"})) is None
+    True
     """
     if not name:
         return None
     if kind == "Node":
-        return f"#node/{name}"
-    if kind in LINKED_KINDS:
-        return f"#{LINKED_KINDS[kind]}/{namespace or ''}/{name}"
-    if kind in WORKLOAD_KINDS:
-        return f"#workload/{kind}/{namespace or ''}/{name}"
-    return None
+        link = f"node/{name}"
+    elif kind in LINKED_KINDS:
+        link = f"{LINKED_KINDS[kind]}/{namespace or ''}/{name}"
+    elif kind in WORKLOAD_KINDS:
+        link = f"workload/{kind}/{namespace or ''}/{name}"
+    else:
+        return None
+    return f"#{link}" if held is None or link in held else None
 
 
 TOP_PROBLEMS = 6
@@ -612,6 +639,7 @@ def _incidents(cluster: Cluster) -> list[dict[str, Any]] | None:
     else:
         raw = [i.to_dict() if hasattr(i, "to_dict") else dict(i) for i in incidents]
     items = []
+    held = linked_rows(cluster)
     for inc in raw:
         # The cause first among the objects to look at (the stage lists them by name).
         cause = _incident_objects(inc.get("cause")) if isinstance(inc.get("cause"), str) else []
@@ -626,7 +654,7 @@ def _incidents(cluster: Cluster) -> list[dict[str, Any]] | None:
             "count": int(inc.get("findings") if isinstance(inc.get("findings"), int) else len(objects) or 1),
             "cause": inc.get("cause"), "workloads": inc.get("workloads"),
             "message": inc.get("message"),
-            "examples": [{**o, "link": object_link(o["kind"], o["namespace"], o["name"])}
+            "examples": [{**o, "link": object_link(o["kind"], o["namespace"], o["name"], held)}
                          for o in objects[:EXAMPLES]],
             "objects": len(objects), "remediation": inc.get("remediation")})
     return items

@@ -150,7 +150,7 @@ class _WithIncidents(Cluster):
              "headline": "Node ip-10-0-3-45 stopped reporting; its pods are stuck",
              "cause": "Node ip-10-0-3-45.ec2.internal", "cause_rule": "node-not-ready", "workloads": 3,
              "findings": 4, "rules": "node-not-ready, pod-pending",
-             "objects": "Node ip-10-0-3-45.ec2.internal, Pod payments/report-builder, (dump)",
+             "objects": "Node ip-10-0-3-45.ec2.internal, Pod payments/report-builder-pr77k7n577-rsf47, (dump)",
              "affected_workloads": "Deployment payments/report-builder"},
             *({"incident": f"i{n}", "rank": n, "severity": "warning", "headline": f"minor trouble {n}",
                "cause": f"Pod payments/p{n}", "cause_rule": "pod-high-restarts", "workloads": 0,
@@ -167,12 +167,12 @@ def test_what_is_wrong_shows_incidents_when_the_cluster_has_them(tmp_path: Path)
     assert problem["title"] == "Node ip-10-0-3-45 stopped reporting; its pods are stuck"
     assert problem["rule"] == "node-not-ready, pod-pending" and problem["count"] == 4
     assert [e["link"] for e in problem["examples"]] == ["#node/ip-10-0-3-45.ec2.internal",
-                                                        "#pod/payments/report-builder"]
+                                                        "#pod/payments/report-builder-pr77k7n577-rsf47"]
     files = render_cluster_report(cluster, tmp_path)
     page = files.html.read_text(encoding="utf-8")
     assert "Node ip-10-0-3-45 stopped reporting; its pods are stuck" in page
     assert "cause: Node ip-10-0-3-45.ec2.internal; 3 workloads affected; 4 findings" in page
-    assert '<a href="#pod/payments/report-builder">' in page
+    assert '<a href="#pod/payments/report-builder-pr77k7n577-rsf47">' in page
     assert "The other 3 incidents" in page and "minor trouble 9" in page
     md = files.markdown.read_text(encoding="utf-8")
     assert "1. **critical** **Node ip-10-0-3-45 stopped reporting; its pods are stuck** (cause:" in md
