@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 import pandas as pd
 
+from analyzer.kube.kinds import BUILTIN_KINDS, group_of, is_builtin_group
 from analyzer.memo import once_per
 from analyzer.report.tables import ages_seconds
 
@@ -86,7 +87,7 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         "objects_read": r.objects_read,
         "objects_total": len(r.objects),
         "duplicates": r.duplicates,
-        "objects_by_kind": [{"kind": k, "count": n} for k, n in sorted(r.objects_by_kind.items())],
+        "objects_by_kind": objects_by_kind(r.objects),
         "rejections_total": len(r.rejections),
         "rejected_objects": len(r.object_rejections),
         "rejected_inputs": len(r.input_rejections),
@@ -106,6 +107,28 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         "server_version_inferred": inferred_server_version(cluster),
         "logs": len(r.logs),
     }
+
+
+def objects_by_kind(objects: Iterable[Any]) -> list[dict[str, Any]]:
+    """Objects counted by kind, a kind that more than one API group serves told by its group
+    beside the kind: longhorn.io's Nodes are no nodes of the cluster.
+
+    >>> class O:
+    ...     def __init__(self, kind, api_version): self.kind, self.api_version = kind, api_version
+    >>> objects_by_kind([O("Node", "v1"), O("Node", "longhorn.io/v1beta1"), O("Setting", "longhorn.io/v1beta1")])
+    [{'kind': 'Node', 'count': 1}, {'kind': 'Node (longhorn.io)', 'count': 1}, {'kind': 'Setting', 'count': 1}]
+    """
+    counts = Counter((o.kind, group_of(o.api_version or "")) for o in objects)
+    groups = Counter(kind for kind, _ in counts)
+
+    def label(kind: str, group: str) -> str:
+        shared = groups[kind] > 1 or (kind in BUILTIN_KINDS and group and not is_builtin_group(kind, group))
+        return f"{kind} ({group or 'core'})" if shared and not is_builtin_group(kind, group) else kind
+
+    labelled: Counter[str] = Counter()
+    for (kind, group), n in counts.items():
+        labelled[label(kind, group)] += n
+    return [{"kind": k, "count": n} for k, n in sorted(labelled.items())]
 
 
 def inferred_server_version(cluster: Cluster) -> dict[str, str] | None:

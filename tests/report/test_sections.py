@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_DUMPS
+from conftest import REALDATA, SAMPLE_DUMPS
 
 import analyzer
 from analyzer.cluster import Cluster
@@ -165,3 +165,19 @@ def test_a_server_version_not_stated_is_bounded_by_the_kubelets_and_said_so(samp
     assert "| v1.29.3 or later (kubelet) |" in row and "| v1.28.2 |" in row
     html = (out / "kubeadm" / "report.html").read_text(encoding="utf-8")
     assert "v1.29.3 or later, by Node/kube-master-node1" in html
+
+
+_KURL = REALDATA / "kubeadm" / "sbctl-kurl-supportbundle"
+
+
+@pytest.mark.skipif(not _KURL.exists(), reason="shared/realdata not present")
+def test_objects_by_kind_tells_a_custom_resource_of_a_builtin_kind_name_by_its_group(tmp_path: Path) -> None:
+    # A kURL support bundle: 3 Nodes in nodes.json, 3 more longhorn.io Nodes among its custom
+    # resources (custom-resources/nodes.longhorn.io); "Node 6" beside "0 of 3 nodes not Ready".
+    cluster = analyzer.load(str(_KURL))
+    kinds = {row["kind"]: row["count"] for row in cluster_facts(cluster)["read"]["objects_by_kind"]}
+    assert kinds["Node"] == len(cluster.tables["nodes"]) == 3
+    assert kinds["Node (longhorn.io)"] == 3
+    assert kinds["Setting"] == 46  # a kind only one group serves keeps its plain name
+    md = render_cluster_report(cluster, tmp_path).markdown.read_text(encoding="utf-8")
+    assert "| Node | 3 |" in md and "| Node (longhorn.io) | 3 |" in md
