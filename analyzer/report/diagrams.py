@@ -402,9 +402,13 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
         if nodes.empty and pods.empty:
             return _message_figure("Nodes and pods", "no nodes or pods in this dump")
         placed = pods[pods["node"].notna()]
-        ready = placed["ready"].fillna(False).astype(bool)
-        per_node = (placed.assign(is_ready=ready.to_numpy())
-                    .groupby("node", observed=True)["is_ready"].agg(["sum", "count"]))
+        # A pod the dump gives no readiness of (a describe node's pod list, a manifest) is neither
+        # ready nor not ready: the pods' card counts it unknown, and so does the bar.
+        state = placed["ready"].astype("boolean")
+        per_node = (placed.assign(is_ready=state.eq(True).fillna(False).to_numpy(dtype=bool),
+                                  not_ready=state.eq(False).fillna(False).to_numpy(dtype=bool))
+                    .groupby("node", observed=True)
+                    .agg(sum=("is_ready", "sum"), bad=("not_ready", "sum"), count=("is_ready", "size")))
         # Busiest first, then by name: ties must not depend on the groupby's order.
         counts, names = per_node["count"].tolist(), list(per_node.index)
         per_node = per_node.iloc[sorted(range(len(names)), key=lambda i: (-counts[i], names[i]))]
@@ -414,8 +418,11 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
         labels = [_short(str(n), 28) for n in shown.index]
         ys = range(len(shown))
         left.barh(ys, shown["sum"], color="#54a24b", label="ready")
-        left.barh(ys, shown["count"] - shown["sum"], left=shown["sum"], color="#e45756",
-                  label="not ready")
+        left.barh(ys, shown["bad"], left=shown["sum"], color="#e45756", label="not ready")
+        unknown = shown["count"] - shown["sum"] - shown["bad"]
+        if unknown.any():
+            left.barh(ys, unknown, left=shown["sum"] + shown["bad"], color="#bab0ac",
+                      label="readiness unknown")
         left.set_yticks(list(ys), labels, fontsize=7)
         left.invert_yaxis()
         unscheduled, unnamed = _without_node(pods)
@@ -425,8 +432,8 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
         if len(per_node) > top:
             parts.append(f"{len(per_node) - top} more nodes")
         left.set_title(f"Pods per node ({', '.join(parts)})")
-        if len(shown):
-            left.legend(loc="lower right", fontsize=7, frameon=False)
+        if len(shown):  # under the axis, where no bar can hide it
+            left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize=7, frameon=False)
         else:
             left.set_axis_off()
             left.text(0.5, 0.5, "no pod's node is named in this dump" if unnamed else "no scheduled pods",

@@ -386,3 +386,28 @@ def test_pending_pods_without_a_node_are_counted_not_scheduled() -> None:
     # the cka dump's two coredns pods are Pending on NotReady nodes, PodScheduled False
     title = node_distribution(analyzer.load(str(_SEEDED_DUMP))).axes[0].get_title()
     assert title == "Pods per node (2 not scheduled)"
+
+
+def test_pods_of_unknown_readiness_are_drawn_apart_from_not_ready() -> None:
+    # As a describe node's 'Non-terminated Pods' gives them (realdata eks/holmesgpt-fixtures:
+    # 17 pods with no status, once one red 'not ready' bar while the card said '17 unknown'):
+    # two pods with a node and no status beside one Running and ready.
+    text = """\
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Pod, metadata: {name: a, namespace: shop}, spec: {nodeName: n1, containers: [{name: c, image: x}]}}
+- {apiVersion: v1, kind: Pod, metadata: {name: b, namespace: shop}, spec: {nodeName: n1, containers: [{name: c, image: x}]}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: c, namespace: shop}
+  spec: {nodeName: n1, containers: [{name: c, image: x}]}
+  status:
+    phase: Running
+    conditions: [{type: Ready, status: "True"}]
+    containerStatuses: [{name: c, ready: true, restartCount: 0, image: x, imageID: "", state: {running: {}}}]
+"""
+    left = node_distribution(analyzer.load(text)).axes[0]
+    widths = {bars.get_label(): [bar.get_width() for bar in bars] for bars in left.containers}
+    assert widths == {"ready": [1], "not ready": [0], "readiness unknown": [2]}
+    assert [t.get_text() for t in left.get_legend().get_texts()] == ["ready", "not ready", "readiness unknown"]
