@@ -103,10 +103,24 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         "capture_time": capture.isoformat().replace("+00:00", "Z") if capture else None,
         # The time with the signal that gave it, its confidence and, for a stitched dump, its periods.
         "capture": cluster.capture.describe(),
+        "capture_basis": capture_basis(cluster.capture),
         "server_version": _version_text(r.server_version),
         "server_version_inferred": inferred_server_version(cluster),
         "logs": len(r.logs),
     }
+
+
+def capture_basis(estimate: Any) -> str | None:
+    """What the capture time stands on, for the page's first line: its signal and confidence,
+    whether it is only a lower bound, and whether the dump is stitched from periods far apart."""
+    if estimate is None or estimate.time is None:
+        return None
+    text = f"{estimate.signal}, {estimate.confidence} confidence"
+    if estimate.lower_bound:
+        text += ", or later"
+    if estimate.stitched:
+        text += f"; stitched from {len(estimate.periods)} periods far apart"
+    return text
 
 
 def objects_by_kind(objects: Iterable[Any]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from browser import launched, needs_chromium, open_guarded
+from conftest import REALDATA
 from typer.testing import CliRunner
 
 from analyzer.cli import app
@@ -81,3 +82,24 @@ def test_a_collected_empty_listing_is_told_apart_from_one_not_collected(bundle: 
     assert "This dump did not collect StatefulSet, DaemonSet, ReplicaSet, Job, CronJob." in workloads
     assert "No workloads in this dump: its Deployment listings are empty." in workloads
     assert "No services in this dump: its Service listings are empty." in html
+
+
+def test_the_first_line_says_how_the_capture_is_dated_and_how_many_kinds_are_missing(tmp_path: Path) -> None:
+    md, html, _ = _report(POD, tmp_path / "out")
+    head = md.split("\n## ", 1)[0]
+    assert "captured at an unknown time (no timestamp in the dump)." in head
+    assert "27 kinds not collected (listed under What was read): their absence here is no sign of health." in head
+    lead = html.split('<p class="lead">', 1)[1].split("</p>", 1)[0]
+    assert '<a href="#read">27 kinds not collected</a>: their absence here is no sign of health.' in lead
+
+
+_KURL = REALDATA / "kubeadm" / "sbctl-kurl-supportbundle"
+
+
+@pytest.mark.skipif(not _KURL.exists(), reason="shared/realdata not present")
+def test_the_first_line_says_a_stitched_capture_is_stitched(tmp_path: Path) -> None:
+    # A kURL support bundle whose nodes are of 2022 and its default namespace's events of 2024.
+    md, html, _ = _report(_KURL, tmp_path / "out")
+    dated = "captured 2022-04-12T00:59:01Z (node heartbeat, high confidence; stitched from 2 periods far apart)."
+    assert dated in md.split("\n## ", 1)[0]
+    assert dated in html.split('<p class="lead">', 1)[1].split("</p>", 1)[0]
