@@ -433,7 +433,8 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
             parts.append(f"{len(per_node) - top} more nodes")
         left.set_title(f"Pods per node ({', '.join(parts)})")
         if len(shown):  # under the axis, where no bar can hide it
-            left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize=7, frameon=False)
+            left.legend(loc="upper center", bbox_to_anchor=(0.5, 0), borderaxespad=2.6, ncol=3, fontsize=7,
+                        frameon=False)
         else:
             left.set_axis_off()
             left.text(0.5, 0.5, "no pod's node is named in this dump" if unnamed else "no scheduled pods",
