@@ -25,6 +25,7 @@ import pandas as pd
 from analyzer.distributions.workloads import guess_from_pod_name
 from analyzer.findings.events import ASSIGNED_TO, NAMED_NOT_FOUND, NOT_FOUND_KIND, NOT_NAMED
 from analyzer.findings.facts import ago
+from analyzer.findings.provisioners import known_provisioners
 from analyzer.findings.render import object_ref
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
@@ -82,6 +83,7 @@ class Grouping:
     operand_stages: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     operand_waits: frozenset[str] = frozenset()
     owner_chain_rules: frozenset[str] = frozenset()
+    provisioner_not_serving: frozenset[str] = frozenset()
 
     def operand_stage(self, name: str) -> tuple[str, int] | None:
         """(operator, stage) of a DaemonSet, or of a pod by its name's beginning, that is an
@@ -143,6 +145,7 @@ def grouping() -> Grouping:
                         for op, stages in (raw.get("operand_stages") or {}).items()},
         operand_waits=frozenset(raw.get("operand_waits") or ()),
         owner_chain_rules=frozenset(raw.get("owner_chain_rules") or ()),
+        provisioner_not_serving=frozenset(raw.get("provisioner_not_serving") or ()),
     )
 
 
@@ -425,6 +428,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_control_plane_cascade(problems, union, cluster, g)
     _join_webhook_and_what_it_refuses(problems, union)
     _join_claims_and_their_pods(problems, union, cluster)
+    provisioner_of = _join_claims_and_their_provisioner(problems, union, cluster, g)
     _join_claims_refused_alike(problems, union)
     _join_refused_by_one_command(problems, union)
     _join_same_blocking_object(problems, union)
@@ -445,7 +449,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
         groups[union.find(i)].append(i)
     evictions = {id(problems[i]): cause for i, cause in evicted_on.items()}
     incidents = [_incident([problems[i] for i in members], graph,
-                           _moment_of(members, moments), cluster, nodes_absent, evictions)
+                           _moment_of(members, moments), cluster, nodes_absent, evictions, provisioner_of)
                  for members in groups.values()]
     incidents.sort(key=lambda x: (SEVERITIES.index(x.severity), -x.workloads, -len(x.members), x.cause, x.headline))
     for rank, inc in enumerate(incidents, 1):
@@ -781,6 +785,54 @@ def _join_claims_and_their_pods(problems: list[Finding], union: _Union, cluster:
                 union.join(i, j)
 
 
+def _join_claims_and_their_provisioner(problems: list[Finding], union: _Union, cluster: AnalyzedDump,
+                                       g: Grouping) -> dict[int, str]:
+    """Claims waiting on a known provisioner (the volume controller's ExternalProvisioning names
+    it) and the findings that its controller is not serving (data/incidents.yaml
+    provisioner_not_serving, on a workload or pod of its components, data/provisioners.yaml): one
+    incident, the controller its cause. A DaemonSet of those components is the node plugin, which
+    mounts volumes and makes none: a claim does not wait on it. Returns the provisioner by id of
+    each controller finding joined. kubernetes-sigs/aws-ebs-csi-driver#945: ebs-csi-controller 0/1
+    and the claim waiting on ebs.csi.aws.com were two incidents."""
+    waiting: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if f.rule in _CLAIM_RULES and f.kind == "PersistentVolumeClaim" and f.facts.get("provisioner"):
+            waiting[str(f.facts["provisioner"])].append(i)
+    known = known_provisioners()
+    component_of = {c: name for name in waiting if name in known for c in known[name].components}
+    if not component_of:
+        return {}
+    serving: dict[tuple[str, str, str], str] = {}
+    for workload, component, objects in _component_rows(cluster, "component"):
+        if component not in component_of or workload[0] == "DaemonSet":
+            continue
+        serving.update((ref, component_of[component]) for ref in [workload, *objects])
+    joined: dict[int, str] = {}
+    for i, f in enumerate(problems):
+        if f.rule in g.provisioner_not_serving and (name := serving.get((f.kind, f.namespace, f.name))):
+            for j in waiting[name]:
+                union.join(i, j)
+            joined[id(f)] = name
+    return joined
+
+
+def _claims_waiting_text(provisioner: str, members: list[Finding]) -> str:
+    """What the incident says of the claims waiting on its provisioner's controller.
+
+    >>> f = Finding("pvc-pending", "warning", "storage", "fail", "PersistentVolumeClaim", "default", "ebs-claim",
+    ...             facts={"provisioner": "ebs.csi.aws.com"})
+    >>> _claims_waiting_text("ebs.csi.aws.com", [f])
+    '; 1 claim waits on ebs.csi.aws.com to make its volume: default/ebs-claim'
+    """
+    claims = sorted({f"{f.namespace}/{f.name}" for f in members
+                     if f.rule in _CLAIM_RULES and f.facts.get("provisioner") == provisioner})
+    if not claims:
+        return ""
+    shown = ", ".join(claims[:4]) + (f" and {len(claims) - 4} more" if len(claims) > 4 else "")
+    waits = "claim waits on {} to make its volume" if len(claims) == 1 else "claims wait on {} to make their volumes"
+    return f"; {len(claims)} {waits.format(provisioner)}: {shown}"
+
+
 # What varies between two claims' refusals for one cause: ids (a request's, a volume's), counts.
 _REFUSAL_IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[0-9a-f]{12,}\b|\d+", re.I)
 # The end of a refusal that says its cause (an error chain ends with it), compared between claims.
@@ -907,21 +959,29 @@ def _join_component_and_what_it_explains(problems: list[Finding], union: _Union,
 
 def _component_roles(cluster: AnalyzedDump) -> dict[tuple[str, str, str], str]:
     """The role of each classified system component, by its workload and by each of its pods."""
+    roles: dict[tuple[str, str, str], str] = {}
+    for workload, role, objects in _component_rows(cluster, "role"):
+        if pd.isna(role) or role in ("unknown", "other"):
+            continue
+        roles.update((ref, str(role)) for ref in [workload, *objects])
+    return roles
+
+
+def _component_rows(cluster: AnalyzedDump, column: str
+                    ) -> list[tuple[tuple[str, str, str], Any, list[tuple[str, str, str]]]]:
+    """Each row of the components table: its workload as (kind, namespace, name), its `column`,
+    and the objects (pods) it lists ('group/kind/namespace/name,...'); none without the table."""
     try:
         table = cluster.tables["components"]
     except KeyError:
-        return {}
-    roles: dict[tuple[str, str, str], str] = {}
-    for kind, namespace, name, role, objects in zip(table["kind"], table["namespace"], table["name"],
-                                                    table["role"], table["objects"], strict=True):
-        if pd.isna(role) or role in ("unknown", "other"):
-            continue
-        roles[(str(kind), str(namespace), str(name))] = str(role)
-        for obj_id in ("" if pd.isna(objects) else str(objects)).split(","):
-            parts = obj_id.split("/")
-            if len(parts) == 4:  # group/kind/namespace/name
-                roles[(parts[1], parts[2], parts[3])] = str(role)
-    return roles
+        return []
+    rows = []
+    for kind, namespace, name, value, objects in zip(table["kind"], table["namespace"], table["name"],
+                                                     table[column], table["objects"], strict=True):
+        parts = (obj_id.split("/") for obj_id in ("" if pd.isna(objects) else str(objects)).split(","))
+        rows.append(((str(kind), str(namespace), str(name)), value,
+                     [(p[1], p[2], p[3]) for p in parts if len(p) == 4]))  # group/kind/namespace/name
+    return rows
 
 
 def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: AnalyzedDump) -> None:
@@ -1334,9 +1394,11 @@ def _together(window: list[tuple[datetime, int]], problems: list[Finding], union
 
 def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | None,
               cluster: AnalyzedDump, nodes_absent: bool = False,
-              evicted_on: dict[int, tuple[str, str]] | None = None) -> Incident:
+              evicted_on: dict[int, tuple[str, str]] | None = None,
+              provisioner_of: dict[int, str] | None = None) -> Incident:
     """The incident of findings that share a cause (evicted_on: the evictions' node and
-    condition by id of their finding)."""
+    condition by id of their finding; provisioner_of: the provisioner whose controller a finding
+    is on, by id of that finding, for the claims waiting on it)."""
     g = grouping()
     order = {r: k for k, r in enumerate(g.cause_order)}
     members.sort(key=lambda f: f.sort_key)
@@ -1349,6 +1411,12 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     root = _earliest_operand_stage(root, members, g, order)
     # custom resources in one owner chain: the one furthest down is why those above are not ready
     root = _furthest_down_the_chain(root, members, graph, g)
+    # claims waiting on a provisioner whose controller is not serving: the controller is why
+    provisioner_of = provisioner_of or {}
+    controller = min((f for f in members if id(f) in provisioner_of), default=None,
+                     key=lambda f: (order.get(f.rule, len(order)), SEVERITIES.index(f.severity), f.kind, f.name))
+    if controller is not None and root.rule in _CLAIM_RULES:
+        root = controller
     operands = {_operand_key(f, g) for f in members} - {None}
     staged = any(n > 1 for n in Counter(key[:2] for key in operands if key is not None).values())
     # no network plugin at all is why the nodes it was joined with are NotReady (not the reverse)
@@ -1414,6 +1482,8 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
         cause = _webhook_refusing(root) or object_ref(root.kind, root.namespace, root.name) or "the whole dump"
         cause_rule = root.rule
         headline = _headline(root, members, affected, cluster)
+        if root is controller:
+            headline += _claims_waiting_text(provisioner_of[id(root)], members)
     return Incident(id="", rank=0, severity=severity, headline=headline, cause=cause,
                     cause_rule=cause_rule, members=members, affected=affected)
 

@@ -2028,3 +2028,106 @@ def test_a_charts_refused_pod_security_policies_quoted_without_the_command_are_o
         "One pasted apply or install (its command not shown) could not create 3 objects, the API server serving no "
         "policy/v1beta1 PodSecurityPolicy: PodSecurityPolicy cert-manager, PodSecurityPolicy cert-manager-cainjector, "
         "PodSecurityPolicy cert-manager-webhook; removed in Kubernetes 1.25. Use Pod Security Admission")
+
+
+# kubernetes-sigs/aws-ebs-csi-driver#945 (2021-06-19): the driver's chart in kube-system, its
+# controller 0/1, the claim Pending (`kubectl get pvc`, its class column cut to 'eb' in the issue,
+# completed as ebs-sc); the claim's describe is #954's on the same class (its ExternalProvisioning
+# row). Before: two incidents, the controller's and the claim's, though the claim waits on it.
+_EBS_945 = """\
+> kubectl get deployment -n kube-system
+NAME                           READY   UP-TO-DATE   AVAILABLE   AGE
+aws-load-balancer-controller   1/1     1            1           120m
+ebs-csi-controller             0/1     0            0           51s
+
+> kubectl get pvc
+NAME        STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   AGE
+ebs-claim   Pending                                      ebs-sc         51s
+
+> kubectl describe pvc ebs-claim
+Name:          ebs-claim
+Namespace:     default
+StorageClass:  ebs-sc
+Status:        Pending
+Volume:
+Labels:        <none>
+Annotations:   volume.beta.kubernetes.io/storage-provisioner: ebs.csi.aws.com
+Finalizers:    [kubernetes.io/pvc-protection]
+Capacity:
+Access Modes:
+VolumeMode:    Filesystem
+Events:
+  Type    Reason                Age               From                         Message
+  ----    ------                ----              ----                         -------
+  Normal  ExternalProvisioning  3s (x8 over 90s)  persistentvolume-controller  waiting for a volume to be created, either by external provisioner "ebs.csi.aws.com" or manually created by system administrator
+"""
+
+
+def test_a_claim_waiting_on_a_provisioner_whose_controller_is_not_ready_joins_it_as_its_cause() -> None:
+    cluster = analyzer.load({"issue.md": _EBS_945})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert [sorted((f.rule, f.name) for f in x.members) for x in incidents] == [
+        [("deployment-unavailable", "ebs-csi-controller"), ("pvc-pending", "ebs-claim")]]
+    assert incidents[0].cause == "Deployment kube-system/ebs-csi-controller"
+    assert incidents[0].headline.endswith("1 claim waits on ebs.csi.aws.com to make its volume: default/ebs-claim")
+
+
+def test_a_claim_known_by_its_events_alone_joins_its_provisioners_controller_too() -> None:
+    # the same claim known only by its event row (events-claim-unbound), waiting a minute or more
+    events = _EBS_945.split("> kubectl get pvc")[0] + (
+        "> kubectl get events\n"
+        "LAST SEEN   TYPE     REASON                 OBJECT                            MESSAGE\n"
+        "3s          Normal   ExternalProvisioning   persistentvolumeclaim/ebs-claim   waiting for a volume to be "
+        "created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator\n"
+        "90s         Normal   ExternalProvisioning   persistentvolumeclaim/ebs-claim   waiting for a volume to be "
+        "created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator\n")
+    cluster = analyzer.load({"issue.md": events})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert [sorted(f.rule for f in x.members) for x in incidents] == [["deployment-unavailable", "events-claim-unbound"]]
+    assert incidents[0].cause == "Deployment kube-system/ebs-csi-controller"
+
+
+# kubernetes-sigs/aws-efs-csi-driver#508 (2021-07-11): the EFS driver's controller Running, its
+# node plugin's pods Pending (two of the issue's rows kept); beside it #499's claim (the same
+# month, RK-GITHUB) waiting on efs.csi.aws.com. The node plugin mounts volumes and makes none: the
+# claim does not wait on it, and the two stay apart; with the controller's own pods Pending, the
+# claim waits on them.
+_EFS_508 = """\
+$ kubectl get pods -n kube-system
+NAME                                  READY   STATUS    RESTARTS   AGE
+efs-csi-controller-59d5dcbfbd-5w5ls   3/3     Running   0          44m
+efs-csi-controller-59d5dcbfbd-wgn68   3/3     Running   0          44m
+efs-csi-node-4sjpr                    0/3     Pending   0          41m
+efs-csi-node-4wdvj                    0/3     Pending   0          41m
+
+$ kubectl describe pvc efs-claim
+Name:          efs-claim
+Namespace:     default
+StorageClass:  efs-dummy
+Status:        Pending
+Volume:
+Labels:        <none>
+Annotations:   volume.beta.kubernetes.io/storage-provisioner: efs.csi.aws.com
+Finalizers:    [kubernetes.io/pvc-protection]
+Capacity:
+Access Modes:
+VolumeMode:    Filesystem
+Used By:       efs-app
+Events:
+  Type    Reason                Age                    From                         Message
+  ----    ------                ----                   ----                         -------
+  Normal  ExternalProvisioning  2m23s (x302 over 77m)  persistentvolume-controller  waiting for a volume to be created, either by external provisioner "efs.csi.aws.com" or manually created by system administrator
+"""
+
+
+def test_a_claim_does_not_wait_on_its_drivers_node_plugin_only_on_its_controller() -> None:
+    cluster = analyzer.load({"issue.md": _EFS_508})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert sorted(sorted(f.name for f in x.members) for x in incidents) == [
+        ["efs-claim"], ["efs-csi-node-4sjpr", "efs-csi-node-4wdvj"]]
+    held = _EFS_508.replace("3/3     Running   0          44m", "0/3     Pending   0          44m")
+    cluster = analyzer.load({"issue.md": held})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    claim = next(x for x in incidents if any(f.name == "efs-claim" for f in x.members))
+    assert {f.name for f in claim.members} >= {"efs-claim", "efs-csi-controller-59d5dcbfbd-5w5ls"}
+    assert claim.cause.startswith("Pod kube-system/efs-csi-controller-")

@@ -49,11 +49,12 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         span = waited.get((finding.kind, finding.namespace, finding.name, finding.facts.get("reason")))
         if span is None or (finding.facts.get("reason") == "ExternalProvisioning" and span < _WAITING):
             continue  # a provisioner at work: seconds of waiting are how it goes
-        state = ""
+        provisioner = state = ""
         if finding.facts.get("reason") == "ExternalProvisioning":
             # (what the dump shows of the provisioner the volume controller waits for)
-            state = provisioner_state(cluster, awaited_provisioner(None, str(finding.facts.get("last_message", ""))))
-        finding = replace(finding, facts={**finding.facts, "waited": age_text(span),
+            provisioner = awaited_provisioner(None, str(finding.facts.get("last_message", "")))
+            state = provisioner_state(cluster, provisioner)
+        finding = replace(finding, facts={**finding.facts, "waited": age_text(span), "provisioner": provisioner,
                                           "provisioner_text": f"; {state}" if state else ""})
         if finding.kind == "":
             finding = replace(finding, kind="PersistentVolumeClaim", name=NOT_NAMED)
