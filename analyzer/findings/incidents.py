@@ -84,6 +84,7 @@ class Grouping:
     operand_waits: frozenset[str] = frozenset()
     owner_chain_rules: frozenset[str] = frozenset()
     provisioner_not_serving: frozenset[str] = frozenset()
+    quoted_causes: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     def operand_stage(self, name: str) -> tuple[str, int] | None:
         """(operator, stage) of a DaemonSet, or of a pod by its name's beginning, that is an
@@ -146,6 +147,7 @@ def grouping() -> Grouping:
         operand_waits=frozenset(raw.get("operand_waits") or ()),
         owner_chain_rules=frozenset(raw.get("owner_chain_rules") or ()),
         provisioner_not_serving=frozenset(raw.get("provisioner_not_serving") or ()),
+        quoted_causes=tuple((re.compile(e["pattern"]), str(e["rule"])) for e in raw.get("quoted_causes") or ()),
     )
 
 
@@ -432,6 +434,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_claims_refused_alike(problems, union)
     _join_refused_by_one_command(problems, union)
     _join_same_blocking_object(problems, union)
+    _join_quoted_causes(problems, union, g)
     _join_component_and_what_it_explains(problems, union, g, cluster)
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
@@ -874,6 +877,22 @@ def _join_same_blocking_object(problems: list[Finding], union: _Union) -> None:
     for members in by_object.values():
         for i in members[1:]:
             union.join(members[0], i)
+
+
+def _join_quoted_causes(problems: list[Finding], union: _Union, g: Grouping) -> None:
+    """Findings quoting the API server's words for a cause another rule finds (data/incidents.yaml
+    quoted_causes: '2 default StorageClasses were found' in a StatefulSet's FailedCreate) join
+    that rule's findings: one incident, not one for the cause and one per object it refuses
+    (elastic/cloud-on-k8s#1766: GKE's standard and e2e-default both default, the StatefulSet's
+    claim refused)."""
+    causes = {rule: i for i, f in reversed(list(enumerate(problems))) for _, rule in g.quoted_causes if f.rule == rule}
+    if not causes:
+        return
+    for j, f in enumerate(problems):
+        said = " ".join(str(f.facts.get(k) or "") for k in _QUOTING_FACTS + ("reason",))
+        for pattern, rule in g.quoted_causes:
+            if rule in causes and f.rule != rule and pattern.search(said):
+                union.join(causes[rule], j)
 
 
 def _join_claims_refused_alike(problems: list[Finding], union: _Union) -> None:

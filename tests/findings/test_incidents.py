@@ -2131,3 +2131,32 @@ def test_a_claim_does_not_wait_on_its_drivers_node_plugin_only_on_its_controller
     claim = next(x for x in incidents if any(f.name == "efs-claim" for f in x.members))
     assert {f.name for f in claim.members} >= {"efs-claim", "efs-csi-controller-59d5dcbfbd-5w5ls"}
     assert claim.cause.startswith("Pod kube-system/efs-csi-controller-")
+
+
+# elastic/cloud-on-k8s#1766 (2019-09-20, GKE 1.14): the StatefulSet's FailedCreate event (the
+# issue wraps its message over four lines, joined here) after the e2e setup left its class and
+# GKE's standard both marked default; the `kubectl get sc` rows are hand-written for the two
+# (the issue shows standard's `-o yaml`). Before: two incidents, the classes and the StatefulSet.
+_TWO_DEFAULTS_1766 = """\
+$ kubectl get events
+LAST SEEN   TYPE      REASON         OBJECT                    MESSAGE
+1m          Warning   FailedCreate   statefulset/z-es-master   create Pod z-es-master-0 in StatefulSet z-es-master failed error: Failed to create PVC elasticsearch-data-z-es-master-0: persistentvolumeclaims "elasticsearch-data-z-es-master-0" is forbidden: Internal error occurred: 2 default StorageClasses were found
+
+$ kubectl get sc
+NAME                    PROVISIONER            AGE
+e2e-default (default)   kubernetes.io/gce-pd   2m
+standard (default)      kubernetes.io/gce-pd   25m
+"""
+
+
+def test_what_the_api_server_refuses_for_two_default_classes_joins_them_as_its_cause() -> None:
+    cluster = analyzer.load({"issue.md": _TWO_DEFAULTS_1766})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert [sorted(f.rule for f in x.members) for x in incidents] == [
+        ["events-failed-create", "storageclass-multiple-default"]]
+    assert incidents[0].cause_rule == "storageclass-multiple-default"
+    # a StatefulSet refused for another reason waits on something else
+    quota = _TWO_DEFAULTS_1766.replace("Internal error occurred: 2 default StorageClasses were found",
+                                       "exceeded quota: storage, requested: requests.storage=1Gi")
+    cluster = analyzer.load({"issue.md": quota})
+    assert len(group_incidents(collect_findings(cluster), cluster)) == 2
