@@ -85,6 +85,7 @@ class Grouping:
     owner_chain_rules: frozenset[str] = frozenset()
     provisioner_not_serving: frozenset[str] = frozenset()
     quoted_causes: tuple[tuple[re.Pattern[str], str], ...] = ()
+    network_cause_scopes: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = field(default_factory=dict)
 
     def operand_stage(self, name: str) -> tuple[str, int] | None:
         """(operator, stage) of a DaemonSet, or of a pod by its name's beginning, that is an
@@ -148,6 +149,8 @@ def grouping() -> Grouping:
         owner_chain_rules=frozenset(raw.get("owner_chain_rules") or ()),
         provisioner_not_serving=frozenset(raw.get("provisioner_not_serving") or ()),
         quoted_causes=tuple((re.compile(e["pattern"]), str(e["rule"])) for e in raw.get("quoted_causes") or ()),
+        network_cause_scopes={str(cause): tuple((re.compile(e["pattern"]), str(e["scope"])) for e in scopes)
+                              for cause, scopes in (raw.get("network_cause_scopes") or {}).items()},
     )
 
 
@@ -1683,22 +1686,24 @@ def _network_cause(f: Finding) -> str:
 def _join_same_network_cause(problems: list[Finding], union: _Union, graph: _Graph, g: Grouping) -> None:
     """Pods whose sandboxes the network plugin turned down for one cause (its IPAM out of pod
     addresses) wait for that cause: one incident, not one per pod (aws/amazon-vpc-cni-k8s#281:
-    two pods of one node, 'failed to assign an IP address to container'). With one such cause in
+    two pods of one node, 'failed to assign an IP address to container'); one per node where the
+    IPAM's range is the node's own (_network_scope: host-local's range of the node's pod CIDR is
+    used up on that node alone). With one such cause in
     the dump, pods stuck creating with no events of theirs (a stall, _join_sandbox_stall, which
     runs after: it would join stalls of every node) on the nodes it names, or where neither they
     nor it name a node, wait for it too (cilium/cilium#10627: one pod's events say 'range is
     full', six more ContainerCreating beside it)."""
-    by_cause: dict[str, list[int]] = defaultdict(list)
+    by_cause: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, f in enumerate(problems):
         if cause := _network_cause(f):
-            by_cause[cause].append(i)
+            by_cause[(cause, _network_scope(f, g))].append(i)
     for members in by_cause.values():
         for i in members[1:]:
             union.join(members[0], i)
-    if len(by_cause) != 1:
+    if len({cause for cause, _ in by_cause}) != 1:
         return
-    (members,) = by_cause.values()
-    nodes = {str(problems[i].facts.get("node") or "") for i in members} - {""}
+    nodes_of = [({str(problems[i].facts.get("node") or "") for i in members} - {""}, members[0])
+                for members in by_cause.values()]
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(problems)):
         groups[union.find(i)].append(i)
@@ -1706,8 +1711,17 @@ def _join_same_network_cause(problems: list[Finding], union: _Union, graph: _Gra
         if not _is_stall((problems[i] for i in group), g):
             continue
         hosts = {_host_of(problems[i], graph) for i in group if problems[i].rule == "pod-stuck-starting"} - {None}
-        if hosts <= nodes and (hosts or not nodes):
-            union.join(members[0], group[0])
+        if (first := next((m for nodes, m in nodes_of if hosts <= nodes and (hosts or not nodes)), None)) is not None:
+            union.join(first, group[0])
+
+
+def _network_scope(f: Finding, g: Grouping) -> str:
+    """Which of a cause's failures are one incident: its node's where the plugin's words say the
+    IPAM hands out a range of the node's own (data/incidents.yaml network_cause_scopes), '' where
+    the addresses are shared by every node (a subnet) or the words do not say."""
+    said = str(f.facts.get("last_message") or "")
+    scope = next((scope for pattern, scope in g.network_cause_scopes.get(_network_cause(f), ()) if pattern.search(said)), "")
+    return f"node {f.facts.get('node') or ''}" if scope == "node" else ""
 
 
 def _network_headline(members: list[Finding]) -> tuple[str, str]:

@@ -2160,3 +2160,30 @@ def test_what_the_api_server_refuses_for_two_default_classes_joins_them_as_its_c
                                        "exceeded quota: storage, requested: requests.storage=1Gi")
     cluster = analyzer.load({"issue.md": quota})
     assert len(group_incidents(collect_findings(cluster), cluster)) == 2
+
+
+def test_pods_out_of_their_nodes_own_ranges_are_one_incident_per_node() -> None:
+    # kubernetes/test-infra#13039's pod, and a second written for the test on another node of the
+    # pool, out of that node's own range (host-local hands out the node's pod CIDR: GKE's
+    # 10.60.28.0/24 used up on one node says nothing of another's)
+    other = (_TEST_INFRA_13039_EVENTS.replace("170c3937-fzx9", "170c3937-k2lq")
+             .replace("10.60.28.", "10.60.31.").replace("3248bb99", "5d1e0c42").replace("6769374a", "8f02b6d3"))
+    session = ("$ kubectl describe pod a -n test-pods\n" + _TEST_INFRA_13039_EVENTS
+               + "\n$ kubectl describe pod b -n test-pods\n" + other)
+    cluster = analyzer.load({"issue.md": session})
+    incidents = group_incidents(collect_findings(cluster), cluster)
+    assert sorted(i.cause.split(":")[0] for i in incidents) == [
+        "The pod network (CNI) on node(s) gke-prow-containerd-pool-bigger-170c3937-fzx9",
+        "The pod network (CNI) on node(s) gke-prow-containerd-pool-bigger-170c3937-k2lq"]
+
+
+def test_pods_out_of_a_subnet_every_node_draws_from_are_one_incident_across_nodes() -> None:
+    # aws/amazon-vpc-cni-k8s#281's pod and kubernetes-sigs/aws-load-balancer-controller#803's,
+    # the second moved for the test to another node: the VPC CNI's addresses are the subnet's
+    moved = _ALB_803_EVENTS.replace("ip-192-168-125-31", "ip-192-168-97-12")
+    session = ("$ kubectl describe pod starbright-web-bff-74768c849b-859l2\n" + _VPC_CNI_281_EVENTS
+               + "\n$ kubectl describe pod xxxx-74768c849b-vqv8p\n" + moved)
+    cluster = analyzer.load({"issue.md": session})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert incident.cause.startswith("The pod network (CNI) on node(s) ip-192-168-125-31.us-east-2.compute.internal, "
+                                     "ip-192-168-97-12.us-east-2.compute.internal: ")
