@@ -595,9 +595,11 @@ def linked_rows(cluster: Cluster) -> frozenset[str]:
 
     w = tables["workloads"]
     w = w[~((w["kind"] == "ReplicaSet") & w["owner_kind"].notna())]
+    # The nodes and services tables hold a row per Node and Service object: read from the objects,
+    # so that `kda report`'s process, whose tables are made beside it, does not build them for this.
     return frozenset([*("pod/" + r for r in refs(tables["pods"], "namespace", "name")),
-                      *("node/" + r for r in refs(tables["nodes"], "name")),
-                      *("service/" + r for r in refs(tables["services"], "namespace", "name")),
+                      *(f"node/{o.name}" for o in cluster.objects_of("Node")),
+                      *(f"service/{o.namespace}/{o.name}" for o in cluster.objects_of("Service")),
                       *("workload/" + r for r in refs(w, "kind", "namespace", "name"))])
 
 
