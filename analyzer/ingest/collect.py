@@ -1360,9 +1360,14 @@ class Ingestor:
         parsed = parse_kubectl_text(text, display)
         report = FileReport(display, "kubectl-text")
         self.result.files.append(report)
+        stated = _stated_namespaces(parsed.objects) if self._sightings is None else {}
+        listed_in: set[str] = set()  # the namespaces rows of a `get` without -n were found in
         for obj in parsed.objects:
             prov = Provenance(display, obj.origin, None, obj.line)
-            stated_by = self._namespace_from_transcript(obj.body) if self._sightings is not None else None
+            stated_by = self._namespace_from_transcript(obj.body) if self._sightings is not None \
+                else _namespace_from_paste(obj, stated)
+            if stated_by is not None and self._sightings is None and obj.facts.get("listed_without_namespace"):
+                listed_in.add(stated_by[0])
             made = object_from_dict(obj.body, Hints(), prov)
             if stated_by is not None and isinstance(made, KubeObject) and made.namespace == stated_by[0]:
                 made.notes.append(stated_by[1])
@@ -1371,7 +1376,10 @@ class Ingestor:
             report.objects += self._keep(made)
         if self._transcript is None:
             self._platform_listings_in_kube_system(display)
-            self._assume_default_namespace(display)
+            # a `get` without -n lists the context's one namespace: where the paste shows some
+            # of its rows, the others are there too (as a transcript's session namespace)
+            self._assume_default_namespace(display, next(iter(listed_in)) if len(listed_in) == 1 else None,
+                                           "the namespace this paste shows other rows of its listing in")
         for rej in parsed.rejections:
             # A fragment of text the parser could not read: not countable as objects.
             self._record_input_rejection(rej)
@@ -1463,7 +1471,9 @@ class Ingestor:
             body.update(placed_in(body, namespace))
         return namespace, f"namespace not stated by its table: {namespace}, {why}"
 
-    def _assume_default_namespace(self, display: str, session: str | None = None) -> None:
+    def _assume_default_namespace(self, display: str, session: str | None = None,
+                                  session_why: str = "the session's namespace, where its commands without -n "
+                                                     "showed other objects") -> None:
         """Objects of a namespaced kind that a `kubectl get` shown without -n listed, where nothing
         in the paste states their namespace (no describe of them): in the
         session's namespace where its commands without -n showed one (a describe without -n
@@ -1484,7 +1494,7 @@ class Ingestor:
         platform = None if session else _platform_pod_listed(obj for _, obj in unstated)
         if session:
             namespace = session
-            why = "the session's namespace, where its commands without -n showed other objects"
+            why = session_why
         elif platform is not None and platform[1] == "kube_system":
             # a context set to kube-system: the platform's own pods (coredns, kube-proxy) run
             # there on every distribution, and one listing shows one namespace
@@ -2240,6 +2250,32 @@ def _pod_restarts(obj: KubeObject) -> int | None:
     statuses = obj.view.status.containerStatuses or ()
     counts = [s.restartCount for s in statuses if isinstance(s.restartCount, int)]
     return sum(counts) if counts else None
+
+
+def _stated_namespaces(objects: list[Any]) -> dict[tuple[str, str], set[str]]:
+    """The namespaces one paste shows each kind and name in (a describe's Namespace line, a
+    table's NAMESPACE column or -n)."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for obj in objects:
+        if obj.namespace and obj.kind and obj.name:
+            found.setdefault((obj.kind, obj.name), set()).add(obj.namespace)
+    return found
+
+
+def _namespace_from_paste(obj: Any, stated: dict[tuple[str, str], set[str]]) -> tuple[str, str] | None:
+    """A table row without a namespace takes the one namespace the same paste (no prompts: a
+    ticket's `get pods` then `describe pod` of one of them) shows its kind and name in, as a
+    transcript's row does, so the two are one object; never where the paste shows that name in
+    two namespaces. Returns the namespace and the note saying so."""
+    if obj.origin not in sightings.TABLE_ORIGINS or obj.namespace or not obj.kind or not obj.name:
+        return None
+    found = stated.get((obj.kind, obj.name), set())
+    if len(found) != 1:
+        return None
+    namespace = next(iter(found))
+    obj.body["metadata"]["namespace"] = namespace
+    return namespace, (f"namespace not stated by its table: {namespace}, the one namespace this paste "
+                       f"shows {obj.kind} {obj.name} in")
 
 
 def _later_row_of_one_paste(obj: KubeObject, old: KubeObject) -> bool:

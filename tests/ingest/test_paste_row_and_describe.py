@@ -1,0 +1,98 @@
+"""A paste without prompts holding a `kubectl get pods` row and a `describe pod` of the same pod
+(no namespace on the row, one in the describe): one object, as in a transcript, the second
+sighting counted as a duplicate; never where the paste shows that name in two namespaces."""
+
+from __future__ import annotations
+
+from analyzer.ingest import ingest_text
+
+# kelseyhightower/kubernetes-docker-files#4 (RobinsChens' comment, 2016-08-13, trimmed): the
+# row, then one zsh prompt with the describe (one command: read as one paste, not a transcript)
+_KH_4 = "\n".join([
+    "NAME                     READY     STATUS    RESTARTS   AGE",
+    "nginx-3137573019-g1rt2   0/1       Pending   0          16h",
+    "➜  kubernetes-docker-files git:(master) kubectl describe pod nginx-3137573019-g1rt2",
+    "Name:\t\tnginx-3137573019-g1rt2",
+    "Namespace:\tdefault",
+    "Node:\t\t/",
+    "Labels:\t\tpod-template-hash=3137573019",
+    "\t\trun=nginx",
+    "Status:\t\tPending",
+    "IP:\t\t",
+    "Controllers:\tReplicaSet/nginx-3137573019",
+    "Containers:",
+    "  nginx:",
+    "    Image:\t\t\tnginx",
+    "    Port:\t\t\t",
+    "Conditions:",
+    "  Type\t\tStatus",
+    "  PodScheduled \tFalse ",
+    "",
+])
+
+# googlecodelabs/feedback#164 (trimmed): the rows list ...-tt9ng, the describe is of ...-zs1pm,
+# another pod of the ReplicaSet: two pods, kept apart
+_CODELAB_164 = "\n".join([
+    "NAME                             READY     STATUS              RESTARTS   AGE",
+    "busybox                          1/1       Running             0          46m",
+    "slack-codelab-2013566803-tt9ng   0/1       ContainerCreating   0          14m",
+    "",
+    "Name:           slack-codelab-2013566803-zs1pm",
+    "Namespace:      default",
+    "Node:           gke-my-cluster-default-pool-f878fd4a-8lp9/10.128.0.3",
+    "Start Time:     Tue, 28 Feb 2017 10:55:13 -0600",
+    "Status:         Pending",
+    "",
+])
+
+
+def _pods(text: str) -> list[str]:
+    r = ingest_text(text, "ticket.txt")
+    assert r.accounting_holds()
+    return sorted(o.key.id for o in r.objects if o.kind == "Pod")
+
+
+def test_a_row_and_the_describe_of_its_pod_are_one_object() -> None:
+    r = ingest_text(_KH_4, "ticket.txt")
+    assert r.accounting_holds()
+    [pod] = [o for o in r.objects if o.kind == "Pod"]
+    assert pod.key.id == "core/Pod/default/nginx-3137573019-g1rt2"
+    assert pod.provenance.format == "describe"
+    assert pod.duplicates == 1
+    assert (r.objects_read, r.duplicates) == (2, 1)  # the row: a duplicate, not lost
+
+
+def test_the_describe_before_the_row_makes_one_object_too() -> None:
+    lines = _KH_4.split("\n")
+    swapped = "\n".join(lines[3:] + lines[:2]) + "\n"
+    assert _pods(swapped) == ["core/Pod/default/nginx-3137573019-g1rt2"]
+
+
+def test_a_describe_of_another_pod_leaves_the_rows_alone() -> None:
+    assert _pods(_CODELAB_164) == ["core/Pod//busybox", "core/Pod//slack-codelab-2013566803-tt9ng",
+                                   "core/Pod/default/slack-codelab-2013566803-zs1pm"]
+
+
+def test_a_name_the_paste_shows_in_two_namespaces_is_not_matched() -> None:
+    # (the describe copied into a second namespace for the test): the row may be either pod
+    describe = _KH_4.split("\n")[3:]
+    other = [line.replace("Namespace:\tdefault", "Namespace:\tweb") for line in describe]
+    text = "\n".join(_KH_4.split("\n")[:2] + describe + other) + "\n"
+    assert _pods(text) == ["core/Pod//nginx-3137573019-g1rt2", "core/Pod/default/nginx-3137573019-g1rt2",
+                           "core/Pod/web/nginx-3137573019-g1rt2"]
+
+
+def test_the_other_rows_of_a_get_without_namespace_are_where_the_describe_puts_one() -> None:
+    # the same paste under its `kubectl get pods` (no prompt; the describe's line taken off: one
+    # command, a paste), a second row and the describe's namespace written for the test: one
+    # listing lists one namespace, the describe's
+    lines = _KH_4.replace("Namespace:\tdefault", "Namespace:\tweb").split("\n")
+    text = "\n".join(["kubectl get pods", *lines[:2],
+                      "busybox                  1/1       Running   0          46m", *lines[3:]])
+    r = ingest_text(text, "ticket.txt")
+    assert [f.format for f in r.files] == ["kubectl-text"]
+    assert r.accounting_holds()
+    pods = {o.key.id: o for o in r.objects if o.kind == "Pod"}
+    assert sorted(pods) == ["core/Pod/web/busybox", "core/Pod/web/nginx-3137573019-g1rt2"]
+    assert any("the namespace this paste shows other rows of its listing in" in n
+               for n in pods["core/Pod/web/busybox"].notes)
