@@ -104,5 +104,6 @@ def lower_bound_note(cluster: Any) -> str | None:
     if not capture_is_lower_bound(cluster) or cluster.capture.time is None:
         return None
     estimate = cluster.capture
-    return (f"Warning: ages are measured from {estimate.time:%Y-%m-%dT%H:%M:%SZ} ({estimate.signal}), the "
-            "newest time the dump holds; it was captured then or later, so each age is at least what it shows")
+    return (f"Warning: ages are measured from {estimate.time:%Y-%m-%dT%H:%M:%SZ} ({estimate.signal}), "
+            f"{estimate.newest_words(estimate.time)}; it was captured then or later, so each age is at "
+            "least what it shows")

@@ -271,7 +271,14 @@ def newest_time_text(cluster: AnalyzedDump, when: datetime | None, obj: KubeObje
     age = age_at_capture(cluster, when, obj)
     if age is None or when is None or age > timedelta(0):
         return None
-    return f"{when:%Y-%m-%d %H:%M:%S} UTC, the newest time the dump holds"
+    return f"{when:%Y-%m-%d %H:%M:%S} UTC, {newest_time_words(cluster, when)}"
+
+
+def newest_time_words(cluster: AnalyzedDump, when: datetime | None) -> str:
+    """ "the newest time the dump holds" for a capture time (the dump's, or its file's period's),
+    or, where a stitched dump holds later times, of which capture it is the newest."""
+    estimate = getattr(cluster, "capture", None)
+    return estimate.newest_words(when) if estimate is not None and when is not None else "the newest time the dump holds"
 
 
 def ago(cluster: AnalyzedDump, when: datetime | None, obj: KubeObject | None = None) -> str:

@@ -315,6 +315,32 @@ class CaptureEstimate:
         a wait is stuck, never that it is young."""
         return self.signal in LOWER_BOUND_SIGNALS
 
+    @property
+    def newest_held(self) -> datetime | None:
+        """The newest time the dump holds: the capture time, or the end of a period after it
+        (a stitched dump's later capture, files re-used years on that the estimate left out)."""
+        return max((t for t in (self.time, *(p.end for p in self.periods)) if t is not None), default=None)
+
+    def newest_words(self, when: datetime) -> str:
+        """What `when`, the capture time of the dump or of one of its periods, is among the
+        dump's times: "the newest time the dump holds", unless the dump holds later ones (its
+        stitched parts: realdata kubeadm/sbctl-kurl-supportbundle, 2022 statuses beside 2024
+        events), then the newest of the capture it was read in, and how late the dump runs.
+
+        >>> at, then = datetime.fromisoformat("2022-04-12T00:59:01+00:00"), datetime.fromisoformat("2024-02-17T06:16:47+00:00")
+        >>> later = CapturePeriod(then, then, 3)
+        >>> CaptureEstimate(at).newest_words(at)
+        'the newest time the dump holds'
+        >>> CaptureEstimate(at, periods=(CapturePeriod(at, at, 2), later)).newest_words(at)
+        'the newest time of the capture it was read in (the dump, stitched from 2 captures, holds times up to 2024-02-17 06:16:47 UTC)'
+        """
+        newest = self.newest_held
+        if newest is None or when >= newest:
+            return "the newest time the dump holds"
+        parts = f"stitched from {len(self.periods)} captures" if self.stitched else "with files written later"
+        return (f"the newest time of the capture it was read in (the dump, {parts}, holds times up to "
+                f"{newest:%Y-%m-%d %H:%M:%S} UTC)")
+
     def time_for(self, source: str | None) -> datetime | None:
         """The capture time of what was read from `source`: in a stitched dump, the end of the
         period that file's signals fall in (else the dump's capture time)."""

@@ -76,6 +76,7 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
     frame.attrs.update(undated=rows.undated, unparsed=unparsed,
                        capture_time=capture.isoformat() if capture else None,
                        capture_lower_bound=_lower_bound_signal(cluster),
+                       capture_newest=cluster.capture.newest_words(capture) if capture and capture_is_lower_bound(cluster) else None,
                        before_capture=_before_capture(rows))
     return frame
 

@@ -15,6 +15,7 @@ from analyzer.findings.facts import (
     container_label,
     container_path,
     ev,
+    newest_time_words,
     pod_containers,
     when_text,
 )
@@ -47,8 +48,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 if lower_bound and age > timedelta(0):
                     # the newest time may be the restart's own recovery: how recent at the
                     # capture the dump does not say (kubernetes/kubernetes#122256)
-                    when = f"{age_text(age)} before the newest time the dump holds, at least {age_text(age)} before capture"
-                    anchor = "the newest time the dump holds"
+                    anchor = newest_time_words(cluster, cluster.capture_time)
+                    when = f"{age_text(age)} before {anchor}, at least {age_text(age)} before capture"
                 else:
                     when, anchor = when_text(cluster, finished, pod), "capture"
                 yield RULE.fail(pod, ev(pod, f"{container_path(ctype, status.name, True)}.lastState.terminated.finishedAt",
