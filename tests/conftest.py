@@ -13,6 +13,7 @@ SHARED = ROOT.parent / "shared"
 REALDATA = SHARED / "realdata"
 SEEDS = SHARED / "seeds"
 SAMPLE_DUMPS = ROOT / "sample_dumps"
+TEST_DATA = ROOT / "tests" / "data"
 
 
 @pytest.fixture(autouse=True, scope="session")

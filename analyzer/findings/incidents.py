@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
 
 INCIDENT_COLUMNS = ("incident", "rank", "severity", "headline", "cause", "cause_rule", "workloads",
-                    "findings", "rules", "objects", "affected_workloads")
+                    "findings", "rules", "objects", "affected_workloads", "affects")
 # Kinds that count as a workload an incident affects.
 WORKLOAD_KINDS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob",
                             "ReplicationController", "ReplicaSet", "StaticPod"})
@@ -189,6 +189,11 @@ class Incident:
     def workloads(self) -> int:
         return len(self.affected)
 
+    @property
+    def affects(self) -> str:
+        """What it affects, as far as the dump knows it (`affected_text`)."""
+        return affected_text(self.affected)
+
     def summary(self) -> dict[str, Any]:
         """What a finding's record says of its incident."""
         return {"id": self.id, "rank": self.rank, "severity": self.severity, "headline": self.headline,
@@ -199,7 +204,7 @@ class Incident:
         return {
             "id": self.id, "rank": self.rank, "severity": self.severity, "headline": self.headline,
             "cause": self.cause, "cause_rule": self.cause_rule, "workloads": self.workloads,
-            "affected_workloads": list(self.affected),
+            "affected_workloads": list(self.affected), "affects": self.affects,
             "findings": [{"rule": f.rule, "severity": f.severity,
                           "object": {"kind": f.kind, "namespace": f.namespace, "name": f.name}}
                          for f in self.members],
@@ -1910,6 +1915,33 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
 _BY_NAME = " (by name)"
 
 
+def affected_text(affected: Sequence[str]) -> str:
+    """The workloads an incident affects, as the dump knows them: "3 workloads" it holds or its
+    pods' owner references name; "the pods of 2 controllers, by their names" where only their
+    pods were pasted; "6 pods of no controller in the dump" (bare or static pods, pasted ones
+    whose names name none); "no workload".
+    labring/sealos#670: a pasted `get pods` read as "affects 8 workload(s)", none in the dump.
+
+    >>> affected_text(["Deployment kube-system/coredns (by name)", "Pod kube-system/etcd-gs1", "generated shop/web-"])
+    'the pods of 2 controllers, by their names, and 1 pod of no controller in the dump'
+    >>> affected_text(["Deployment shop/web"]), affected_text([])
+    ('1 workload', 'no workload')
+    """
+    named = sum(1 for w in affected if w.endswith(_BY_NAME) or w.startswith("generated "))
+    pods = sum(1 for w in affected if w.startswith("Pod "))
+    held = len(affected) - named - pods
+    parts = []
+    if held:
+        parts.append(f"{held} workload{'s' if held != 1 else ''}")
+    if named:
+        parts.append(f"the pods of {named} controller{'s' if named != 1 else ''}, by their names,")
+    if pods:
+        parts.append(f"{pods} pod{'s' if pods != 1 else ''} of no controller in the dump")
+    if not parts:
+        return "no workload"
+    return (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]).rstrip(",")
+
+
 def _pasted_workload(namespace: str, name: str) -> str | None:
     """The workload of a pod pasted without its owners, by its name ("Deployment ns/web (by
     name)"), so its pods count as one workload; None for a name no controller writes."""
@@ -1947,7 +1979,7 @@ def incidents_frame(incidents: Sequence[Incident]) -> pd.DataFrame:
         "cause": inc.cause, "cause_rule": inc.cause_rule, "workloads": inc.workloads,
         "findings": len(inc.members), "rules": ", ".join(sorted({f.rule for f in inc.members})),
         "objects": ", ".join(sorted({object_ref(f.kind, f.namespace, f.name) or "(dump)" for f in inc.members})),
-        "affected_workloads": ", ".join(inc.affected),
+        "affected_workloads": ", ".join(inc.affected), "affects": inc.affects,
     } for inc in incidents]
     frame = pd.DataFrame(rows, columns=list(INCIDENT_COLUMNS))
     frame = frame.astype({c: "string" for c in INCIDENT_COLUMNS if c not in ("rank", "workloads", "findings")})

@@ -242,7 +242,7 @@ def _incident_lines(incidents: Sequence[dict[str, Any]], records: list[dict[str,
         lines.append("  nothing: no warning or critical finding about something broken now")
     for inc in incidents[:TOP_INCIDENTS]:
         lines.append(f"  {inc['rank']}. [{inc['severity']}] {inc['headline']}")
-        lines.append(f"     cause: {inc['cause']}; affects {inc['workloads']} workload(s); "
+        lines.append(f"     cause: {inc['cause']}; affects {inc['affects']}; "
                      f"{len(inc['findings'])} finding(s)")
         for r in by_incident.get(inc["id"], [])[:8]:
             lines.append(f"       - [{r['rule']}] {r['message']}")
@@ -310,7 +310,7 @@ def what_is_wrong_markdown(incidents: Sequence[dict[str, Any]], level: int = 2) 
     for inc in incidents:
         out.append(f"{inc['rank']}. **{inc['severity']}**: {_md_cell(inc['headline'])}")
         if inc["rank"] <= TOP_INCIDENTS:
-            out.append(f"   - cause: {_md_cell(inc['cause'])}; affects {inc['workloads']} workload(s)")
+            out.append(f"   - cause: {_md_cell(inc['cause'])}; affects {_md_cell(inc['affects'])}")
             for f in inc["findings"][:8]:
                 o = f["object"]
                 out.append(f"   - `{f['rule']}` on {_md_cell(object_ref(o['kind'], o['namespace'], o['name']) or 'the dump')}")

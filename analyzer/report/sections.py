@@ -664,6 +664,15 @@ def what_is_wrong_section(cluster: Cluster, findings: dict[str, Any]) -> dict[st
             "failed": findings["total"], "info": info, "note": note}
 
 
+def _affects(incident: dict[str, Any]) -> str:
+    """What an incident affects as its own words say it ("the pods of 2 controllers, by their
+    names"), else its count of workloads ("3 workloads"); "" for none."""
+    if incident.get("affects") and incident.get("affected_workloads"):
+        return str(incident["affects"])
+    count = incident.get("workloads")
+    return f"{count} workload{'s' if count != 1 else ''}" if isinstance(count, int) and count else ""
+
+
 def _incidents(cluster: Cluster) -> list[dict[str, Any]] | None:
     """`cluster.incidents` (findings that share a cause, ranked; issue 16) as the card's rows, or
     None while the cluster has no such stage."""
@@ -691,7 +700,7 @@ def _incidents(cluster: Cluster) -> list[dict[str, Any]] | None:
             "rule": ", ".join(rules) if isinstance(rules, list) else rules,
             "severity": str(inc.get("severity") or "warning"),
             "count": int(inc.get("findings") if isinstance(inc.get("findings"), int) else len(objects) or 1),
-            "cause": inc.get("cause"), "workloads": inc.get("workloads"),
+            "cause": inc.get("cause"), "affects": _affects(inc),
             "message": inc.get("message"),
             "examples": [{**o, "link": object_link(o["kind"], o["namespace"], o["name"], held)}
                          for o in objects[:EXAMPLES]],

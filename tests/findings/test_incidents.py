@@ -7,7 +7,7 @@ import json
 import re
 
 import yaml
-from conftest import REALDATA, SAMPLE_DUMPS
+from conftest import REALDATA, SAMPLE_DUMPS, TEST_DATA
 from typer.testing import CliRunner
 
 import analyzer
@@ -161,7 +161,8 @@ def test_cluster_incidents_frame_and_findings_column() -> None:
     cluster = load(CRASHING_POD, *OWNERS, OTHER)
     frame = cluster.incidents
     assert list(frame.columns) == ["incident", "rank", "severity", "headline", "cause", "cause_rule",
-                                   "workloads", "findings", "rules", "objects", "affected_workloads"]
+                                   "workloads", "findings", "rules", "objects", "affected_workloads", "affects"]
+    assert frame.iloc[0]["affects"] == "1 workload"
     assert frame.iloc[0]["incident"] == "I1" and frame.iloc[0]["workloads"] == 1
     findings = cluster.findings
     members = findings[findings["incident"] == "I1"]
@@ -1031,6 +1032,21 @@ def test_a_pod_known_only_from_its_events_is_the_workload_its_incident_affects()
     # (the cause is the VPC CNI's words, no longer the pod: see the tests below)
     assert incident.cause.startswith("The pod network (CNI) on node(s) ip-192-168-125-31.us-east-2.compute.internal")
     assert incident.workloads == 1
+
+
+# labring/sealos#670 ("执行完init后有三个pod无法启动"), its `get nodes` and `get pods
+# --all-namespaces` (tests/data/pastes/): the dump holds no controller, only pods. Before:
+# "affects 8 workload(s)", said of the pods of coredns and calico-kube-controllers (known by
+# their names) and of six pods whose controller the paste does not name.
+_SEALOS_670 = (TEST_DATA / "pastes" / "sealos-670-get-pods.txt").read_text(encoding="utf-8")
+
+
+def test_an_incident_of_pasted_pods_says_their_controllers_are_known_by_name_only() -> None:
+    cluster = analyzer.load({"issue.md": _SEALOS_670})
+    (incident,) = incidents_of(cluster)
+    assert incident.affects == "the pods of 2 controllers, by their names, and 6 pods of no controller in the dump"
+    result = CliRunner().invoke(app, ["findings", "-"], input=_SEALOS_670)
+    assert "cause: Node gs1; affects the pods of 2 controllers, by their names, and 6 pods" in result.output
 
 
 # kubernetes-sigs/aws-load-balancer-controller#803 (the same reporter, cluster and node as

@@ -9,7 +9,7 @@ import sys
 
 import networkx as nx
 import pytest
-from conftest import REALDATA, SAMPLE_DUMPS
+from conftest import REALDATA, SAMPLE_DUMPS, TEST_DATA
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -353,24 +353,10 @@ def test_a_diagram_whose_svg_would_be_too_big_is_a_png(monkeypatch, tmp_path) ->
 
 
 # `kubectl get nodes` and `get pods --all-namespaces` without -o wide, as pasted in
-# labring/sealos#670 ("执行完init后有三个pod无法启动"), trimmed to the two listings: the six Running
-# pods are on a node the paste does not print, only the three Pending ones are unscheduled.
-_NO_NODE_COLUMN = """\
-kubectl get nodes
-NAME   STATUS     ROLES                  AGE    VERSION
-gs1    NotReady   control-plane,master   104s   v1.22.1
-[root@gs1 sealos]# kubectl get pods --all-namespaces
-NAMESPACE     NAME                                       READY   STATUS    RESTARTS   AGE
-kube-system   calico-kube-controllers-78d6f96c7b-bf2qw   0/1     Pending   0          116s
-kube-system   calico-node-7rnlk                          1/1     Running   0          116s
-kube-system   coredns-78fcd69978-7rtcg                   0/1     Pending   0          116s
-kube-system   coredns-78fcd69978-w7mcd                   0/1     Pending   0          116s
-kube-system   etcd-gs1                                   1/1     Running   0          2m5s
-kube-system   kube-apiserver-gs1                         1/1     Running   0          2m5s
-kube-system   kube-controller-manager-gs1                1/1     Running   0          2m5s
-kube-system   kube-proxy-9xph8                           1/1     Running   0          116s
-kube-system   kube-scheduler-gs1                         1/1     Running   0          2m5s
-"""
+# labring/sealos#670 ("执行完init后有三个pod无法启动"), trimmed to the two listings (in
+# tests/data/pastes/): the six Running pods are on a node the paste does not print, only the
+# three Pending ones are unscheduled.
+_NO_NODE_COLUMN = (TEST_DATA / "pastes" / "sealos-670-get-pods.txt").read_text(encoding="utf-8")
 
 
 def test_pods_whose_node_a_paste_does_not_print_are_not_called_unscheduled() -> None:

@@ -171,7 +171,7 @@ def test_what_is_wrong_shows_incidents_when_the_cluster_has_them(tmp_path: Path)
     files = render_cluster_report(cluster, tmp_path)
     page = files.html.read_text(encoding="utf-8")
     assert "Node ip-10-0-3-45 stopped reporting; its pods are stuck" in page
-    assert "cause: Node ip-10-0-3-45.ec2.internal; 3 workloads affected; 4 findings" in page
+    assert "cause: Node ip-10-0-3-45.ec2.internal; affects 3 workloads; 4 findings" in page
     assert '<a href="#pod/payments/report-builder-pr77k7n577-rsf47">' in page
     assert "The other 3 incidents" in page and "minor trouble 9" in page
     md = files.markdown.read_text(encoding="utf-8")
