@@ -549,7 +549,8 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
             "rule": rule, "severity": severity, "category": first["category"], "count": len(items),
             # the objects by kind (a finding said once for a controller's 10 pods: Pod 10)
             "kinds": _ordered(Counter(str(kind or "cluster") for kind, _, _ in objects[(severity, rule)])),
-            "namespaces": len({x["namespace"] for x in items if x["namespace"]}),
+            # none ("–", not 0) where no object of it has a namespace: a Node's, the dump's
+            "namespaces": len({x["namespace"] for x in items if x["namespace"]}) or None,
             "message": first["message"], "remediation": first["remediation"],
             "evidence": json.loads(first["evidence"]) if first.get("evidence") else [],
             "objects": len(objects[(severity, rule)]),

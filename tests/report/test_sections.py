@@ -11,7 +11,9 @@ from conftest import REALDATA, SAMPLE_DUMPS
 import analyzer
 from analyzer.cluster import Cluster
 from analyzer.report import cluster_facts, render_cluster_report
+from analyzer.report.cluster_tables import cluster_tables
 from analyzer.report.render import md_code, md_escape
+from analyzer.report.tables import cell_text
 
 
 @pytest.fixture(scope="module")
@@ -181,3 +183,25 @@ def test_objects_by_kind_tells_a_custom_resource_of_a_builtin_kind_name_by_its_g
     assert kinds["Setting"] == 46  # a kind only one group serves keeps its plain name
     md = render_cluster_report(cluster, tmp_path).markdown.read_text(encoding="utf-8")
     assert "| Node | 3 |" in md and "| Node (longhorn.io) | 3 |" in md
+
+
+# Trimmed from realdata kubeadm/cka-3c97-cluster-info-dump (cluster-info-dump.json, its first
+# Node): a NotReady node, its CNI not installed. Before: the rules table said "namespaces 0" of
+# node-not-ready, as if the rule had failed in none.
+_CKA_NOT_READY_NODE = """\
+{"kind": "NodeList", "apiVersion": "v1", "items": [{"kind": "Node", "apiVersion": "v1",
+  "metadata": {"name": "cka-controller1", "creationTimestamp": "2021-04-07T22:18:34Z"},
+  "status": {"conditions": [{"type": "Ready", "status": "False", "lastHeartbeatTime": "2021-04-08T12:35:25Z",
+    "lastTransitionTime": "2021-04-07T22:18:30Z", "reason": "KubeletNotReady",
+    "message": "runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: cni config uninitialized"}]}}]}
+"""
+
+
+def test_a_rule_of_cluster_scoped_objects_counts_no_namespaces() -> None:
+    facts = cluster_facts(analyzer.load({"cluster-info-dump.json": _CKA_NOT_READY_NODE}))
+    rule = next(x for x in facts["findings"]["by_rule"] if x["rule"] == "node-not-ready")
+    assert rule["namespaces"] is None
+    rules = cluster_tables(facts)["rules"]
+    column = next(c for c in rules.columns if c.key == "namespaces")
+    row = next(r for r in rules.rows if r["rule"] == "node-not-ready")
+    assert cell_text(row["namespaces"], column) == "–"
