@@ -1610,12 +1610,25 @@ def _first_named(names: list[str]) -> str:
 
 def _blocker_headline(blocker: tuple[str, str, str], members: list[Finding], affected: list[str]) -> str:
     """'Secret shop/db is missing (...): 3 workloads cannot start their pods (A, B, C), 6 pods; with
-    it: ...', or 'ResourceQuota shop/q refuses the pods of 3 workloads (A, B, C)'."""
+    it: ...', or 'ResourceQuota shop/q refuses the pods of 3 workloads (A, B, C)'; controllers
+    known only by their pods' names are said so ('the pods of 3 controllers, by their names,
+    cannot start (A (by name), ...)').
+
+    >>> _blocker_headline(("Secret", "shop", "db"), [], ["Deployment shop/web"])
+    'Secret shop/db is missing (the kubelet finds none by that name): 1 workload cannot start its pods (Deployment shop/web)'
+    >>> _blocker_headline(("Secret", "shop", "db"), [], ["StatefulSet shop/a (by name)", "StatefulSet shop/b (by name)"])[65:]
+    'the pods of 2 controllers, by their names, cannot start (StatefulSet shop/a (by name), StatefulSet shop/b (by name))'
+    """
     kind = blocker[0]
     named = _first_named(affected)
+    # what is refused as the dump knows it: workloads it holds, else controllers known only by
+    # their pods' names, or pods of none (affected_text)
+    subject = affected_text(affected)
+    held_only = subject.endswith(("workload", "workloads"))
+    subject += "," if subject.endswith("by their names") else ""
     if kind == "ResourceQuota":
         # the API server's words from the quota on: what is exceeded, or what pods must specify
-        text = (f"{object_ref(*blocker)} refuses the pods of {len(affected)} workloads ({named}): "
+        text = (f"{object_ref(*blocker)} refuses {'the pods of ' if held_only else ''}{subject} ({named}): "
                 f"{_words_from(members, _QUOTA_REFUSES)}")
     else:
         if any(f.rule.startswith("ref-missing-") for f in members):
@@ -1623,8 +1636,8 @@ def _blocker_headline(blocker: tuple[str, str, str], members: list[Finding], aff
         else:
             why = "the kubelet finds none by that name"
         pods = {f.name for f in members if f.kind == "Pod"}
-        text = (f"{object_ref(*blocker)} is missing ({why}): {len(affected)} workloads cannot start their pods "
-                f"({named})" + (f", {len(pods)} pods" if pods else ""))
+        text = (f"{object_ref(*blocker)} is missing ({why}): {subject} cannot start"
+                f"{(' its pods' if subject == '1 workload' else ' their pods') if held_only else ''} ({named})" + (f", {len(pods)} pods" if pods else ""))
     others = Counter(f.rule for f in members if blocking_object(f) is None)
     if others:
         text += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))

@@ -1477,7 +1477,8 @@ def test_pods_of_several_workloads_that_need_one_missing_secret_are_that_secrets
     assert secret.cause == "Secret scf/secrets-2.16.4-1"
     assert {f.name for f in secret.members} == {"api-group-0", "diego-api-0", "eirini-0"}
     assert secret.headline.startswith("Secret scf/secrets-2.16.4-1 is missing (the kubelet finds none by that name): "
-                                      "3 workloads cannot start their pods (StatefulSet scf/api-group (by name), ")
+                                      "the pods of 3 controllers, by their names, cannot start "
+                                      "(StatefulSet scf/api-group (by name), ")
     # the pod backing off for a reason of its own is not swept in
     assert [f.name for f in other.members] == ["router-0"]
 
