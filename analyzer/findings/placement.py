@@ -44,11 +44,6 @@ def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
     return False
 
 
-def taint_text(taint: Taint) -> str:
-    """A taint as kubectl writes it: `os=windows:NoSchedule`."""
-    return f"{taint.key}{'=' + taint.value if taint.value else ''}:{taint.effect}"
-
-
 def template_spec(workload: KubeObject) -> dict[str, Any]:
     """A workload's pod template spec as written (the typed view keeps no affinity)."""
     return (((workload.body().get("spec") or {}).get("template") or {}).get("spec")) or {}

@@ -8,10 +8,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from analyzer.distributions.catalog import load_catalog
 from analyzer.findings.components import ComponentsUnavailable, components
 from analyzer.findings.coverage import listed_whole, namespace_coverage
 from analyzer.findings.versions import DATA
+from analyzer.memo import once_per
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
@@ -62,7 +65,20 @@ def provisioner_state(cluster: AnalyzedDump, name: str, class_provisioner: str =
     """What the dump shows of provisioner `name` running ('' for one the data does not know):
     its components' pods and readiness, none where the dump listed their namespace's pods, or
     that it cannot tell. `class_provisioner`: the claim's class's, said when CSI migration sent
-    the claim from that in-tree one to this driver."""
+    the claim from that in-tree one to this driver. Found once per dump and provisioner: every
+    claim waiting on it asks (twenty claims of a missing driver, each a walk of the pods)."""
+    said = _states(cluster)
+    if (name, class_provisioner) not in said:
+        said[(name, class_provisioner)] = _state(cluster, name, class_provisioner)
+    return said[(name, class_provisioner)]
+
+
+@once_per
+def _states(cluster: AnalyzedDump) -> dict[tuple[str, str], str]:
+    return {}
+
+
+def _state(cluster: AnalyzedDump, name: str, class_provisioner: str) -> str:
     known = known_provisioners().get(name)
     if known is None:
         return ""
@@ -78,7 +94,7 @@ def provisioner_state(cluster: AnalyzedDump, name: str, class_provisioner: str =
         runs = []
         for row in rows.itertuples():
             ready, desired = row.ready, row.desired
-            count = "" if _missing(ready) or _missing(desired) else f", {int(ready)} of {int(desired)} ready"
+            count = "" if pd.isna(ready) or pd.isna(desired) else f", {int(ready)} of {int(desired)} ready"
             runs.append(f"{row.namespace}/{row.name}{count}")
         return f"{head}; its workload in the dump: {', '.join(runs)}"
     where = " or ".join(known.namespaces)
@@ -111,7 +127,3 @@ def _pods_elsewhere(cluster: AnalyzedDump, known: Provisioner) -> list[str]:
         if entry is not None and entry.name in known.components:
             found.append(f"{pod.namespace}/{pod.name}")
     return sorted(found)
-
-
-def _missing(value: object) -> bool:
-    return value is None or value != value  # (pandas' NA and NaN are not equal to themselves)

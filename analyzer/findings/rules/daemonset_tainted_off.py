@@ -8,8 +8,9 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import ev, knows_labels
-from analyzer.findings.placement import picks, taint_text, tainted_off, template_spec
+from analyzer.findings.placement import picks, tainted_off, template_spec
 from analyzer.findings.types import Finding, RuleMeta
+from analyzer.model.tables.nodes import taint_text
 
 RULE = RuleMeta(
     id="daemonset-tainted-off", title="DaemonSet kept off the nodes it selects by their taints", severity="warning",

@@ -18,7 +18,6 @@ from analyzer.findings.events import (
 from analyzer.findings.facts import ev
 from analyzer.findings.render import object_ref
 from analyzer.findings.types import Finding, RuleMeta
-from analyzer.ingest.text.lines import KUBELET_NODE_WARNINGS
 
 RULE = RuleMeta(
     id="events-warning-summary", title="Warning events", severity="info",
@@ -26,6 +25,12 @@ RULE = RuleMeta(
     message="{reason} on {subject}: {count} time(s), {first}last {age}: {last_message}",
     remediation="Read the events in time order around the incident; reasons with many repeats point at the failing component.",
 )
+# The warnings a kubelet records on its own node and on nothing else (k8s.io/kubernetes
+# pkg/kubelet/events: SystemOOM, Rebooted, the image and container collectors', the eviction
+# manager's): such a group that names no object is the node's whose kubelet sent it.
+KUBELET_NODE_WARNINGS = frozenset({"SystemOOM", "Rebooted", "ContainerGCFailed", "ImageGCFailed",
+                                    "FreeDiskSpaceFailed", "EvictionThresholdMet", "KubeletSetupFailed",
+                                    "FailedNodeAllocatableEnforcement"})
 
 
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:

@@ -12,7 +12,7 @@ from analyzer.findings.facts import objects_named, pod_containers, waiting_conta
 from analyzer.findings.ownership import owners
 from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import Finding, RuleMeta
-from analyzer.kube.platform import node_os
+from analyzer.kube.platform import OS_LABELS, node_os
 
 if TYPE_CHECKING:
     from analyzer.ingest.records import KubeObject
@@ -71,9 +71,6 @@ def _event_images(cluster: AnalyzedDump, pod: KubeObject) -> list[str]:
 # `image operating system "linux" cannot be used on this platform`.
 NO_PLATFORM = re.compile(r'no matching manifest for [\w/.-]+(?: [\d.]+)?|no match for platform in manifest'
                          r'|image operating system "\w+" cannot be used on this platform')
-OS_LABELS = frozenset({"kubernetes.io/os", "beta.kubernetes.io/os"})
-
-
 def _platform(cluster: AnalyzedDump, pod: KubeObject) -> str:
     """Where the pull fails for the node's OS: "; the image has no build for the platform of
     Windows node win-1 (no match for platform in manifest), and the pod selects no OS
@@ -89,7 +86,7 @@ def _platform(cluster: AnalyzedDump, pod: KubeObject) -> str:
     found = next((m.group(0) for text in said if (m := NO_PLATFORM.search(text))), None)
     # a pasted row shows no node selector; a describe does (`Node-Selectors: <none>`)
     knows_selector = pod.view.text is None or pod.provenance.format == "describe"
-    selects_os = bool(OS_LABELS & set(spec.nodeSelector or {})) or (
+    selects_os = any(key in (spec.nodeSelector or {}) for key in OS_LABELS) or (
         pod.view.text is None and bool((pod.body().get("spec") or {}).get("os")))
     unselected = ", and the pod selects no OS (kubernetes.io/os)" if knows_selector and not selects_os else ""
     if found:

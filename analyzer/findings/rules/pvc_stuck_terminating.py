@@ -36,10 +36,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         if deletion is None:
             continue
         finalizers = pvc.view.metadata.finalizers
+        users = _users(pvc, pods)
         finding = RULE.fail(
             pvc, deletion.evidence, lasted=deletion.lasted,
             finalizers=", ".join(finalizers) if finalizers else ("none" if finalizers is not None else "not shown"),
-            held=_held_by(pvc, pods), users=", ".join(_users(pvc, pods)))
+            held=_held_by(pvc, pods, users), users=", ".join(users))
         yield finding if deletion.stuck else finding.as_info()
 
 
@@ -53,9 +54,8 @@ def _users(pvc: KubeObject, pods: dict[str, list[KubeObject]] | None) -> list[st
     return sorted(names)
 
 
-def _held_by(pvc: KubeObject, pods: dict[str, list[KubeObject]] | None) -> str:
-    """Why the claim is still there, as far as the dump tells."""
-    users = _users(pvc, pods)
+def _held_by(pvc: KubeObject, pods: dict[str, list[KubeObject]] | None, users: list[str]) -> str:
+    """Why the claim is still there, as far as the dump tells (`users`: the pods using it)."""
     finalizers = pvc.view.metadata.finalizers or ()
     if users:
         word = "pod" if len(users) == 1 else "pods"
