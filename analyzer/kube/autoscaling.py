@@ -83,18 +83,15 @@ def _resource(metric: dict[str, Any]) -> dict[str, Any]:
             target = {"type": "AverageValue", "averageValue": old["targetAverageValue"]}
         else:
             target = {"type": "Utilization", "averageUtilization": old.get("targetAverageUtilization")}
-        new = {k: old[k] for k in ("name", "container") if k in old}
     elif key == "pods":
         target = {"type": "AverageValue", "averageValue": old.get("targetAverageValue")}
-        new = {"metric": _identifier(old.get("metricName"), old.get("selector"))}
     elif key == "object":
         target = {"type": "Value" if old.get("averageValue") is None else "AverageValue",
                   "value": old.get("targetValue"), "averageValue": old.get("averageValue")}
-        new = {"describedObject": old.get("target"), "metric": _identifier(old.get("metricName"), old.get("selector"))}
     else:  # external
         target = {"type": "Value" if old.get("targetAverageValue") is None else "AverageValue",
                   "value": old.get("targetValue"), "averageValue": old.get("targetAverageValue")}
-        new = {"metric": _identifier(old.get("metricName"), old.get("metricSelector"))}
+    new = _v2_source(key, old)
     new["target"] = {k: v for k, v in target.items() if v is not None}
     return {"type": kind, key: new}
 
@@ -108,17 +105,21 @@ def _resource_now(metric: dict[str, Any]) -> dict[str, Any]:
     old = _dict(metric.get(key)) if key else {}
     if not key or not old or "current" in old:
         return metric
-    if key in ("resource", "containerResource"):
-        new = {k: old[k] for k in ("name", "container") if k in old}
-    elif key == "object":
-        new = {"describedObject": old.get("target"), "metric": _identifier(old.get("metricName"), old.get("selector"))}
-    else:
-        new = {"metric": _identifier(old.get("metricName"), old.get("metricSelector" if key == "external" else "selector"))}
+    new = _v2_source(key, old)
     now = {"averageUtilization": old.get("currentAverageUtilization"),
            "averageValue": old.get("currentAverageValue", old.get("averageValue") if key == "object" else None),
            "value": old.get("currentValue")}
     new["current"] = {k: v for k, v in now.items() if v is not None}
     return {"type": kind, key: new}
+
+
+def _v2_source(key: str, old: dict[str, Any]) -> dict[str, Any]:
+    """What a metric of v2beta1's shape reads from, in v2's shape: a resource's name (and
+    container), else the metric's name and selector (and an Object metric's describedObject)."""
+    if key in ("resource", "containerResource"):
+        return {k: old[k] for k in ("name", "container") if k in old}
+    metric = {"metric": _identifier(old.get("metricName"), old.get("metricSelector" if key == "external" else "selector"))}
+    return {"describedObject": old.get("target"), **metric} if key == "object" else metric
 
 
 # The field of a metric that holds its source, by the metric's type (the same in every version).

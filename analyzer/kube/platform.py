@@ -14,7 +14,8 @@ from analyzer.kube.views import NodeInfo
 # kernel is numbered 10.0 with a five-digit part.
 _WINDOWS_IMAGE = re.compile(r"(microsoft )?windows\b", re.IGNORECASE)
 _WINDOWS_KERNEL = re.compile(r"10\.0\.\d{5}(\.|$)")
-_OS_LABELS = ("kubernetes.io/os", "beta.kubernetes.io/os")
+# The node labels that say its OS (the beta one before 1.14).
+OS_LABELS = ("kubernetes.io/os", "beta.kubernetes.io/os")
 
 
 def node_os(info: NodeInfo | None, labels: dict[str, Any] | None) -> str | None:
@@ -41,7 +42,7 @@ def node_os(info: NodeInfo | None, labels: dict[str, Any] | None) -> str | None:
     """
     if info is not None and info.operatingSystem:
         return info.operatingSystem
-    for key in _OS_LABELS:
+    for key in OS_LABELS:
         if labels and labels.get(key):
             return str(labels[key])
     image, kernel = (_stated(info.osImage), _stated(info.kernelVersion)) if info else ("", "")

@@ -648,10 +648,7 @@ def _volumes(w: Writer, volumes: list[Any], space: str = "") -> None:
         w.write(1, f"{' ' if space else ''}{vol.get('name', '')}:\n")
         kind = next((k for k in _VOLUME_TYPES if vol.get(k) is not None), None)
         if kind is not None:
-            first, *rest = _VOLUME_TYPES[kind](_d(vol[kind]))
-            w.write(2, first + "\n")
-            for line in rest:
-                w.write(0, line + "\n")
+            _write_source(w, _VOLUME_TYPES[kind](_d(vol[kind])))
         elif vol.get("projected") is not None:
             w.write(2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n")
             for src in _l(_d(vol["projected"]).get("sources")):
@@ -1100,7 +1097,7 @@ def describe_statefulset(store: DumpStore, body: Body) -> str:
             labels_multiline(w, "Annotations", tm.get("annotations"), indent="  ")
             storage = _d(_d(ts.get("resources")).get("requests")).get("storage")
             w.write(1, f"Capacity:\t{Quantity.parse(storage) if storage is not None else '<default>'}\n")
-            w.write(1, f"Access Modes:\t[{' '.join(map(str, _l(ts.get('accessModes'))))}]\n")
+            w.write(1, f"Access Modes:\t{_go_list(ts.get('accessModes'))}\n")
     describe_events(w, search_events(store, body), store.clock)
     return w.text()
 
@@ -1305,6 +1302,15 @@ def _hpa_metric_line(metric: dict[str, Any], now: dict[str, Any]) -> str:
     return f"{head}(target value):\t{_s(value.get('value', '<unknown>'))} / {_s(target.get('value'))}\n"
 
 
+def _write_source(w: Writer, lines: list[str]) -> None:
+    """A volume source's lines: the first at level 2, those after it indented by their own four
+    spaces alone (kubectl's writer prefixes the level once per write, not per line)."""
+    first, *rest = lines
+    w.write(2, first + "\n")
+    for line in rest:
+        w.write(0, line + "\n")
+
+
 def _go_list(values: Any) -> str:
     """A []string as Go's %v prints it: `[a b]`."""
     return f"[{' '.join(_s(v) for v in _l(values))}]"
@@ -1438,10 +1444,7 @@ def describe_persistent_volume(store: DumpStore, body: Body) -> str:
     if kind is None:
         w.write(1, "<unknown>\n")
     else:
-        first, *rest = _PV_SOURCES[kind](_d(spec[kind]))
-        w.write(2, first + "\n")
-        for line in rest:
-            w.write(0, line + "\n")
+        _write_source(w, _PV_SOURCES[kind](_d(spec[kind])))
         if kind == "csi":
             _csi_attributes(w, _d(spec["csi"]).get("volumeAttributes"))
     describe_events(w, search_events(store, body), store.clock)

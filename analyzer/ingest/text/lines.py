@@ -367,14 +367,6 @@ def restored_event_headers(lines: list[Line]) -> list[Line]:
     return out
 
 
-# The warnings a kubelet records on its own node and on nothing else (k8s.io/kubernetes
-# pkg/kubelet/events: SystemOOM, Rebooted, the image and container collectors', the eviction
-# manager's): such a row whose From is `kubelet, <host>` says whose event it is.
-KUBELET_NODE_WARNINGS = frozenset({"SystemOOM", "Rebooted", "ContainerGCFailed", "ImageGCFailed",
-                                    "FreeDiskSpaceFailed", "EvictionThresholdMet", "KubeletSetupFailed",
-                                    "FailedNodeAllocatableEnforcement"})
-
-
 # A Kubernetes component's name as an event's From gives it (k8s.io/kubernetes: `kubelet`,
 # `default-scheduler`, `attachdetach-controller`, `horizontal-pod-autoscaler`; a CSI sidecar's
 # `external-provisioner`), and kubectl's older `kubelet, <host>`.

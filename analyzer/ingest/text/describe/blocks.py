@@ -322,8 +322,7 @@ def block_at(lines: list[Line], start: int, headless: bool = False) -> DescribeB
         return _collapsed_block(lines, start, headless)
     index = start + 1
     data = events_done = False
-    # an excerpt from its Events heading on: what follows its rows is no field of it
-    events_seen = KEY_LINE.match(lines[start].text) is not None and lines[start].text.startswith("Events:")
+    events_seen = _starts_at_events(lines[start])
     while index < len(lines):
         text = lines[index].text
         if _stops(text):
@@ -417,11 +416,16 @@ def _take_cut_line(lines: list[Line], block: DescribeBlock) -> None:
         block.end = index + 1
 
 
+def _starts_at_events(line: Line) -> bool:
+    """Whether a describe excerpt begins at its Events heading: what follows its rows is then
+    no field of it (block_at and _collapsed_block agree on it)."""
+    return KEY_LINE.match(line.text) is not None and line.text.startswith("Events:")
+
+
 def _collapsed_block(lines: list[Line], start: int, headless: bool) -> DescribeBlock:
     index = start + 1
     data = events_done = False
-    # an excerpt from its Events heading on: what follows its rows is no field of it
-    events_seen = KEY_LINE.match(lines[start].text) is not None and lines[start].text.startswith("Events:")
+    events_seen = _starts_at_events(lines[start])
     while index < len(lines):
         text = lines[index].text
         if not text.strip() or _stops(text):
