@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from analyzer.diff.identity import DIFFERENT, same_cluster
-from analyzer.diff.objects import compare_objects, volatile
+from analyzer.diff.objects import compare_objects, pod_controllers, volatile
 from analyzer.errors import AnalyzerError
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str
         return any(o.namespace == key[2] and o.name == key[3] for o in cluster.objects_of(kind))
 
     replaced = _replacements([k for k in a if k not in b], [k for k in b if k not in a],
-                             _pod_owners(old), _pod_owners(new))
+                             pod_controllers(old), pod_controllers(new))
     new_items, resolved, uncomparable_new, uncomparable_old = [], [], [], []
     still = [(k, v) for k, v in b.items() if k in a]
     for k, v in b.items():
@@ -202,19 +202,6 @@ def compare_findings(old: Cluster, new: Cluster, gone_unknown: dict[str, set[str
             "open": ranked(_one_per_row(still, rows_b)),
             "not_comparable": ranked(_one_per_row(uncomparable_new, rows_b)
                                      + _one_per_row(uncomparable_old, rows_a))}
-
-
-def _pod_owners(c: Cluster) -> dict[tuple[str, str], str]:
-    """Each pod's controller as `Deployment ns/name`, where it has one: a ReplicaSet's
-    Deployment (a rollout makes a new ReplicaSet, whose pods replace the old one's, as
-    `replaced_pods` pairs them), else its owner."""
-    pods = c.tables.pods
-    if pods.empty:
-        return {}
-    return {(ns, name): f"{kind} {ns}/{owner}"
-            for ns, name, kind, owner in zip(pods["namespace"], pods["name"], pods["workload_kind"],
-                                             pods["workload_name"], strict=True)
-            if isinstance(kind, str) and kind and isinstance(owner, str) and owner}
 
 
 def _replacements(gone: list[Key], came: list[Key], owners_old: dict[tuple[str, str], str],
@@ -273,7 +260,7 @@ def compare_incidents(old: Cluster, new: Cluster) -> dict[str, list[dict[str, An
     order = {"critical": 0, "warning": 1, "info": 2}
     # a pod's incident concerns its controller too: its pod made again (a ReplicaSet's Pending
     # pod replaced by another, Pending alike) is the same incident, still open
-    owners = {f"Pod {ns}/{name}": owner for side in (old, new) for (ns, name), owner in _pod_owners(side).items()}
+    owners = {f"Pod {ns}/{name}": owner for side in (old, new) for (ns, name), owner in pod_controllers(side).items()}
 
     def concerns(incident: dict[str, Any]) -> set[str]:
         return {*incident["objects"], *(owners[o] for o in incident["objects"] if o in owners)}

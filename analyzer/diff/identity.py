@@ -123,12 +123,16 @@ def _cluster_names(c: Cluster) -> set[str]:
     return names
 
 
+# The names of two signals the verdict reads again by name.
+SERVICE_UID = "default/kubernetes Service uid"
+SHARED_UIDS = "uids of objects in both dumps"
+
 # (name, reader, weight, decides): a signal decides alone when what it says is in `decides`
 # ("both": same or different; "same"; "different"; "": never, it adds up with the others).
 # A cluster's CA can be rotated (AKS rotate-certs): two CAs do not make two clusters alone.
 SIGNALS: tuple[tuple[str, Callable[[Cluster], set[str]], float, str], ...] = (
     ("kube-system namespace uid", _kube_system_uid, 1.0, "both"),
-    ("default/kubernetes Service uid", _kubernetes_service_uid, 1.0, "both"),
+    (SERVICE_UID, _kubernetes_service_uid, 1.0, "both"),
     ("cluster CA certificate", _cluster_ca, 1.0, "same"),
     ("OpenShift clusterID", _openshift_cluster_id, 1.0, "both"),
     ("cluster name labels", _cluster_names, 0.8, "both"),
@@ -163,7 +167,7 @@ MIN_SHARED_OBJECTS = 5
 
 
 def _shared_uids(old: Cluster, new: Cluster) -> Signal:
-    name = "uids of objects in both dumps"
+    name = SHARED_UIDS
     a = {(o.kind, o.namespace, o.name): o.uid for o in old.objects if o.uid and o.kind != "Event"}
     b = {(o.kind, o.namespace, o.name): o.uid for o in new.objects if o.uid and o.kind != "Event"}
     both = a.keys() & b.keys()
@@ -182,12 +186,12 @@ def same_cluster(old: Cluster, new: Cluster) -> dict[str, Any]:
                for name, read, weight, decides in SIGNALS]
     shared = _shared_uids(old, new)
     signals.append(shared)
-    decides = {name: d for name, _, _, d in SIGNALS} | {"uids of objects in both dumps": ""}
+    decides = {name: d for name, _, _, d in SIGNALS} | {SHARED_UIDS: ""}
     if shared.says == SAME:
         # Objects that keep their uid are in one etcd: a default/kubernetes Service with a new
         # uid was deleted (`kubectl delete svc --all`) and made again by the API server, which
         # says nothing alone of another cluster. It adds up like the node facts.
-        k = next(i for i, s in enumerate(signals) if s.name == "default/kubernetes Service uid")
+        k = next(i for i, s in enumerate(signals) if s.name == SERVICE_UID)
         if signals[k].says == DIFFERENT:
             signals[k] = Signal(signals[k].name, DIFFERENT, 0.5,
                                 f"{signals[k].detail}; made again, as other objects keep their uid")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.ingest.text.values import changed_cells
+from analyzer.memo import once_per
 from analyzer.safeyaml import load_yaml
 from analyzer.sensitive.masking import mask_annotation, mask_argv, mask_named_value
 
@@ -448,14 +449,26 @@ REPLACING_CONTROLLERS = frozenset({"Deployment", "ReplicaSet", "DaemonSet", "Sta
                                    "ReplicationController", "DeploymentConfig"})
 
 
-def _controllers(cluster: Cluster, pods: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
-    """The controller (`Deployment shop/web`: a ReplicaSet's Deployment, as the pods table reads
-    it) of each of these pods that has one that replaces its pods."""
-    table = cluster.tables.pods
+@once_per
+def pod_controllers(cluster: Cluster) -> dict[tuple[str, str], str]:
+    """Each pod's controller as `Deployment ns/name`, where it has one: a ReplicaSet's
+    Deployment (a rollout makes a new ReplicaSet, whose pods replace the old one's, as
+    `replaced_pods` pairs them), else its owner. Found once per dump: the findings, the incidents
+    and the replaced pods each ask."""
+    pods = cluster.tables.pods
+    if pods.empty:
+        return {}
     return {(ns, name): f"{kind} {ns}/{owner}"
-            for ns, name, kind, owner in zip(table["namespace"], table["name"], table["workload_kind"],
-                                             table["workload_name"], strict=True)
-            if (ns, name) in pods and kind in REPLACING_CONTROLLERS and isinstance(owner, str) and owner}
+            for ns, name, kind, owner in zip(pods["namespace"], pods["name"], pods["workload_kind"],
+                                             pods["workload_name"], strict=True)
+            if isinstance(kind, str) and kind and isinstance(owner, str) and owner}
+
+
+def _controllers(cluster: Cluster, pods: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The controller of each of these pods that has one that replaces its pods."""
+    owners = pod_controllers(cluster)
+    return {pod: owner for pod in pods
+            if (owner := owners.get(pod)) is not None and owner.split(" ", 1)[0] in REPLACING_CONTROLLERS}
 
 
 def _container_resources(container: Any) -> str:

@@ -523,8 +523,6 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
     # a hygiene finding said once for its controller's pods (`alike`): each counts as an object
     alike = {i: names.split(", ") for i, names in enumerate(failed["alike"].tolist())
              if isinstance(names, str) and names} if "alike" in failed else {}
-    # a finding another one already says (warning events pod-pending quotes): counted, and said so
-    said = failed["said_by"].notna().tolist() if "said_by" in failed else [False] * len(rows)
     rules: dict[tuple[str, str], list[dict[str, Any]]] = {}
     said_by_rule: Counter[tuple[str, str]] = Counter()
     firsts: list[int] = []
@@ -535,7 +533,8 @@ def findings_section(cluster: Cluster) -> dict[str, Any]:
         if not items:
             firsts.append(i)
         items.append(row)
-        said_by_rule[key] += bool(said[i])
+        # a finding another one already says (warning events pod-pending quotes): counted, and said so
+        said_by_rule[key] += row["said_by"] is not None
         named = objects.setdefault(key, set())
         named.add((row["kind"], row["namespace"], row["name"]))
         named.update((row["kind"], row["namespace"], other) for other in alike.get(i, ()))

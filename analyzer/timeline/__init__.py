@@ -73,10 +73,11 @@ def _gather(cluster: ModeledDump) -> pd.DataFrame:
     spans = during_install(restarts, installs) + installs
     if spans:
         frame = _appended(frame, _span_frame(spans))
+    lower = _lower_bound_signal(cluster)
     frame.attrs.update(undated=rows.undated, unparsed=unparsed,
                        capture_time=capture.isoformat() if capture else None,
-                       capture_lower_bound=_lower_bound_signal(cluster),
-                       capture_newest=cluster.capture.newest_words(capture) if capture and capture_is_lower_bound(cluster) else None,
+                       capture_lower_bound=lower,
+                       capture_newest=cluster.capture.newest_words(capture) if capture and lower else None,
                        before_capture=_before_capture(rows))
     return frame
 

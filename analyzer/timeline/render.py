@@ -79,8 +79,7 @@ def _footer(frame: pd.DataFrame) -> list[str]:
     notes = [f"{len(frame)} facts"]
     capture = frame.attrs.get("capture_time")
     if capture and (signal := frame.attrs.get("capture_lower_bound")):
-        newest = frame.attrs.get("capture_newest") or "the newest time the dump holds"
-        notes.append(f"captured {iso(capture)} or later ({signal}, {newest})")
+        notes.append(f"captured {iso(capture)} or later ({signal}, {frame.attrs['capture_newest']})")
     else:
         notes.append(f"captured {iso(capture)}" if capture else "capture time unknown")
     if listed := len(frame.attrs.get("before_capture") or ()):
