@@ -344,6 +344,22 @@ class _Graph:
             found = self._workloads[node] = object_ref(*self.ref(top))
         return found
 
+    def affected_workload(self, node: str) -> str:
+        """The workload an incident names for an object: its top controller, or for a mirror
+        pod (a kubelet's static pod, on its node by `mirror_of`) its static pod's component,
+        "StaticPod ns/etcd" for etcd-cp-1, as the control-plane findings name it: eight mirror
+        pods of four components on two control-plane nodes are four workloads, not "8 pods of no
+        controller"."""
+        workload = self.workload_of(node)
+        kind, namespace, name = self.ref(node)
+        if kind != "Pod" or workload != object_ref(kind, namespace, name):
+            return workload
+        mirrored = self.out(node, "mirror_of")
+        if not mirrored:
+            return workload
+        guessed, base = guess_from_pod_name(name, self.ref(mirrored[0])[2])
+        return object_ref("StaticPod", namespace, base if guessed == "StaticPod" else name)
+
 
 def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[Incident]:
     """The incidents of a dump's findings, ranked: most severe first, then widest reach."""
@@ -1903,17 +1919,17 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
             continue
         kind = f.kind
         if kind == "Pod":
-            workload = graph.workload_of(graph.sibling_owner(node) or node)
+            workload = graph.affected_workload(graph.sibling_owner(node) or node)
             if workload == object_ref("Pod", f.namespace, f.name) and not graph.owners(node):
                 workload = _pasted_workload(f.namespace, f.name) or workload
             found.add(workload)
         elif kind == "Node":
-            found.update(graph.workload_of(p) for p in graph.pods_on(node))
+            found.update(graph.affected_workload(p) for p in graph.pods_on(node))
             # pods a table placed on it by being the dump's only node (node-not-ready's stale pods)
             for ref in f.facts.get("stale_pods") or ():
                 namespace, _, name = str(ref).partition("/")
                 if (pod := graph.ids.get(("Pod", namespace, name))) is not None:
-                    found.add(graph.workload_of(pod))
+                    found.add(graph.affected_workload(pod))
         elif kind == "Service":
             found.update(graph.workload_of(p) for p in graph.out(node, "selects"))
     # A pod known by its name is its workload's when the dump names that workload too (a pasted

@@ -2204,3 +2204,45 @@ def test_pods_out_of_a_subnet_every_node_draws_from_are_one_incident_across_node
     (incident,) = group_incidents(collect_findings(cluster), cluster)
     assert incident.cause.startswith("The pod network (CNI) on node(s) ip-192-168-125-31.us-east-2.compute.internal, "
                                      "ip-192-168-97-12.us-east-2.compute.internal: ")
+
+
+def _cka_mirror_pod(component: str, node: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": f"{component}-{node}", "namespace": "kube-system",
+                         "creationTimestamp": "2021-04-07T22:18:45Z",
+                         "annotations": {"kubernetes.io/config.source": "file"},
+                         "labels": {"component": component, "tier": "control-plane"},
+                         "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": node, "controller": True,
+                                              "uid": f"0b4bb1b5-6f1c-4b6b-9d38-00000000000{node[-1]}"}]},
+            "spec": {"nodeName": node, "priorityClassName": "system-node-critical",
+                     "containers": [{"name": component, "image": f"k8s.gcr.io/{component}:v1.20.5"}]},
+            "status": {"phase": "Running", "startTime": "2021-04-07T22:18:45Z",
+                       "containerStatuses": [{"name": component, "ready": True, "restartCount": 0,
+                                              "image": f"k8s.gcr.io/{component}:v1.20.5",
+                                              "state": {"running": {"startedAt": "2021-04-07T22:18:47Z"}}}]}}
+
+
+def test_mirror_pods_on_a_down_node_are_their_static_pods_components() -> None:
+    # ../shared/realdata/kubeadm/cka-3c97-cluster-info-dump/cluster-info-dump.json (trimmed): two
+    # control planes NotReady (no CNI yet), each running etcd, kube-apiserver, the controller
+    # manager and the scheduler as static pods (owner: the Node). The node incident said "affects
+    # 2 workloads and 8 pods of no controller in the dump"; they are four components' static pods.
+    ready = {"type": "Ready", "status": "False", "reason": "KubeletNotReady",
+             "lastHeartbeatTime": "2021-04-08T12:38:04Z", "lastTransitionTime": "2021-04-07T22:46:12Z",
+             "message": "runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady "
+                        "message:docker: network plugin is not ready: cni config uninitialized"}
+    nodes = [{"apiVersion": "v1", "kind": "Node",
+              "metadata": {"name": name, "creationTimestamp": "2021-04-07T22:18:30Z",
+                           "labels": {"kubernetes.io/hostname": name, "node-role.kubernetes.io/master": ""}},
+              "spec": {"taints": [{"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"}]},
+              "status": {"conditions": [ready], "nodeInfo": {"kubeletVersion": "v1.20.5",
+                                                             "containerRuntimeVersion": "docker://20.10.5"}}}
+             for name in ("cka-controller1", "cka-controller2")]
+    pods = [_cka_mirror_pod(component, node) for node in ("cka-controller1", "cka-controller2")
+            for component in ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler")]
+    cluster = analyzer.load({"dump.json": json.dumps({"apiVersion": "v1", "kind": "List", "items": [*nodes, *pods]})})
+    (down,) = [i for i in group_incidents(collect_findings(cluster), cluster)
+               if any(f.rule == "node-not-ready" for f in i.members)]
+    assert down.affected == [f"StaticPod kube-system/{c}" for c in
+                             ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler")]
+    assert down.affects == "4 workloads"
