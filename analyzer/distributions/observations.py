@@ -268,6 +268,9 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
     """Every observation detection can score, from the cluster's typed views."""
     obs = Observations()
     namespaces: dict[str, bool] = {}  # namespace -> is a system namespace
+    # namespace -> the object that shows it: its Namespace, else the first object in it (a dump
+    # that did not collect Namespaces must not cite one as evidence)
+    shown_by: dict[str, str] = {}
     events: list[KubeObject] = []  # observed last: the objects themselves come first as evidence
     first_of_group: dict[str, ObjectKey] = {}  # API group -> its first object
     for o in cluster.objects:
@@ -277,6 +280,10 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
         if system is None:
             # A pasted table that does not state its namespace may well be kube-system's.
             system = namespaces[ns] = not ns or profiles.is_system_namespace(ns)
+            shown_by.setdefault(ns, key.id)
+        if kind == "Namespace" and not group:
+            namespaces.setdefault(key.name, profiles.is_system_namespace(key.name))
+            shown_by[key.name] = key.id
         if group:
             seen = first_of_group.get(group)
             if seen is None or key < seen:
@@ -341,7 +348,7 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
     _observe_node_name_suffixes(obs)
     namespaces.pop("", None)
     for ns in sorted(namespaces):
-        obs.add("namespace", ns, f"core/Namespace//{ns}", "Namespace", None)
+        obs.add("namespace", ns, shown_by[ns], "Namespace", None)
     for group, first in sorted(first_of_group.items()):
         obs.add("api_group", group, first.id, "object", None)
     for tool in sorted(getattr(cluster.ingest, "cli_tools", None) or {}):

@@ -24,3 +24,36 @@ def test_a_fact_two_fingerprints_of_one_signal_match_is_printed_once() -> None:
     shown = [line for line in summary_text(cluster).splitlines() if line.startswith("  - ")]
     assert len(shown) == len(set(shown)), shown
     assert [line.split(":")[0] for line in shown] == ["  - node_name_regex", "  - workload_name"]
+
+
+# From ../shared/realdata/openshift/insights-operator-archive-sample (config/pod/openshift-etcd/
+# etcd-master-0....json), trimmed to the fields detection reads: an insights archive keeps Pods but
+# no Namespace, and its namespace evidence cited `core/Namespace//openshift-etcd`, an object the
+# dump does not hold.
+_ETCD_POD = """\
+{"apiVersion": "v1", "kind": "Pod",
+ "metadata": {"name": "etcd-master-0", "namespace": "openshift-etcd", "labels": {"app": "etcd", "etcd": "true"}},
+ "spec": {"nodeName": "master-0", "containers": [{"name": "etcd",
+          "image": "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:e547acdeb82a29ae9561b1d04b55525ec78a678d892a0575f8c8c34f93542ae7"}]}}
+"""
+# the namespace as `oc get ns openshift-etcd -o yaml` prints it (hand-written, trimmed)
+_ETCD_NAMESPACE = """\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: openshift-etcd
+  annotations:
+    openshift.io/node-selector: ""
+"""
+
+
+def _namespace_evidence(files: dict[str, str]) -> str:
+    dist = analyzer.load(files).distribution
+    return next(e.object for e in dist.evidence if e.signal == "namespace_name")
+
+
+def test_namespace_evidence_cites_an_object_the_dump_holds() -> None:
+    assert _namespace_evidence({"etcd.json": _ETCD_POD}) == "core/Pod/openshift-etcd/etcd-master-0"
+    assert _namespace_evidence({"etcd.json": _ETCD_POD, "ns.yaml": _ETCD_NAMESPACE}) == "core/Namespace//openshift-etcd"
+    # a dump of Namespaces alone (`kubectl get ns -o yaml`) shows its namespaces too
+    assert _namespace_evidence({"ns.yaml": _ETCD_NAMESPACE}) == "core/Namespace//openshift-etcd"
