@@ -226,6 +226,12 @@ class _Union:
         if a != b:
             self.parent[max(a, b)] = min(a, b)
 
+    def join_groups(self, groups: Iterable[list[int]]) -> None:
+        """Each group's members joined: one incident per group."""
+        for members in groups:
+            for i in members[1:]:
+                self.join(members[0], i)
+
 
 class _Graph:
     """The relations of the dependency graph that incidents follow, by (kind, namespace, name)."""
@@ -256,6 +262,10 @@ class _Graph:
             known = self._refs[node] = (str(a.get("kind", "")), str(a.get("namespace", "")),
                                         str(a.get("name", "")))
         return known
+
+    def present(self, node: str) -> bool:
+        """Whether the dump holds the object of a node (not a placeholder a reference made)."""
+        return self._attrs[node].get("state", "present") == "present"
 
     def out(self, node: str, *relations: str) -> list[str]:
         return [t for t, keyed in self._succ[node].items() for d in keyed.values()
@@ -460,6 +470,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_same_blocking_object(problems, union)
     _join_quoted_causes(problems, union, g)
     _join_component_and_what_it_explains(problems, union, g, cluster)
+    _join_hpas_of_one_metrics_api(problems, union)
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
     evicted_on = _join_evicted_for_one_node_condition(problems, union, cluster, graph, g)
@@ -898,9 +909,7 @@ def _join_same_blocking_object(problems: list[Finding], union: _Union) -> None:
     for i, f in enumerate(problems):
         if (blocker := blocking_object(f)) is not None:
             by_object[blocker].append(i)
-    for members in by_object.values():
-        for i in members[1:]:
-            union.join(members[0], i)
+    union.join_groups(by_object.values())
 
 
 def _join_quoted_causes(problems: list[Finding], union: _Union, g: Grouping) -> None:
@@ -998,6 +1007,42 @@ def _join_component_and_what_it_explains(problems: list[Finding], union: _Union,
         for j in effects:
             if _explains(f, problems[j], g, role):
                 union.join(i, j)
+
+
+_HPA_RULE = "hpa-not-scaling"
+
+
+def _metrics_api(f: Finding) -> tuple[str, str] | None:
+    """(API group, its state) of an HPA finding whose controller's words say the metrics API
+    itself failed it ('metrics.k8s.io', 'not served'), or None."""
+    api = f.facts.get("metrics_api") if f.rule == _HPA_RULE else None
+    return (str(api), str(f.facts.get("metrics_api_state") or "")) if api else None
+
+
+def _join_hpas_of_one_metrics_api(problems: list[Finding], union: _Union) -> None:
+    """HorizontalPodAutoscalers that cannot scale because one metrics API is not served, or does
+    not answer, wait for that API, cluster-wide: one incident, not one per HPA
+    (kubernetes-sigs/kubespray#3006: two istio HPAs, 'could not find the requested resource (get
+    pods.metrics.k8s.io)', no metrics-server)."""
+    by_api: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if (api := _metrics_api(f)) is not None:
+            by_api[api].append(i)
+    union.join_groups(by_api.values())
+
+
+def _metrics_api_headline(api: tuple[str, str], members: list[Finding]) -> tuple[str, str]:
+    """The cause and headline of an incident led by HPAs one metrics API fails: the API, what the
+    controller's words say of it, and the HPAs that cannot scale for it, by name."""
+    group, state = api
+    hpas = sorted(f"{f.namespace}/{f.name}" if f.namespace else f.name for f in members if _metrics_api(f) == api)
+    cause = f"The {group} API ({state}, as the HPA controller's words say)"
+    said = "s cannot read their metrics and do not" if len(hpas) != 1 else " cannot read its metrics and does not"
+    headline = f"The {group} API is {state}: {len(hpas)} HorizontalPodAutoscaler{said} scale ({_first_named(hpas)})"
+    others = Counter(f.rule for f in members if _metrics_api(f) != api)
+    if others:
+        headline += "; with it: " + ", ".join(f"{n} {rule}" for rule, n in sorted(others.items()))
+    return cause, headline
 
 
 def _component_roles(cluster: AnalyzedDump) -> dict[tuple[str, str, str], str]:
@@ -1478,6 +1523,9 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     elif moment is None and _network_cause(root):
         cause, headline = _network_headline(members)
         cause_rule = root.rule
+    elif (api := _metrics_api(root)) is not None:
+        cause, headline = _metrics_api_headline(api, members)
+        cause_rule = root.rule
     elif moment is not None and order.get(moment_rule, 0) <= order.get(root.rule, len(order)):
         cause = (f"Node {moment.node} restart at {moment.at.isoformat()}" if moment.node_restart
                  else f"Node {moment.node} at {moment.at.isoformat()}")
@@ -1911,6 +1959,14 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
         node = graph.ids.get((f.kind, f.namespace, f.name))
         if f.kind in WORKLOAD_KINDS:
             found.add(object_ref(f.kind, f.namespace, f.name))
+        if f.kind == "HorizontalPodAutoscaler":
+            # the workload it cannot scale, else the HPA names what it scales (its target not in
+            # the dump, or not named: its events alone); none where its target does not exist
+            targets = [t for t in graph.out(node, "selects") if graph.present(t)] if node is not None else []
+            found.update(graph.workload_of(t) for t in targets)
+            if not targets and f.name != NOT_NAMED and not f.facts.get("target_gone"):
+                found.add(f"{_HPA_TARGET}{f.namespace}/{f.name}")
+            continue
         if node is None:
             if f.kind == "Pod" and f.name:
                 # a pod known only from its events (a describe's Events pasted alone) is affected
@@ -1942,6 +1998,8 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
 
 
 _BY_NAME = " (by name)"
+# What an HPA that cannot scale affects where the dump does not hold its target: that target, by the HPA.
+_HPA_TARGET = "the target of HorizontalPodAutoscaler "
 
 
 def affected_text(affected: Sequence[str]) -> str:
@@ -1955,10 +2013,13 @@ def affected_text(affected: Sequence[str]) -> str:
     'the pods of 2 controllers, by their names, and 1 pod of no controller in the dump'
     >>> affected_text(["Deployment shop/web"]), affected_text([])
     ('1 workload', 'no workload')
+    >>> affected_text([_HPA_TARGET + "istio-system/istio-ingress", _HPA_TARGET + "istio-system/istio-pilot"])
+    'the targets of 2 HorizontalPodAutoscalers (not in the dump)'
     """
     named = sum(1 for w in affected if w.endswith(_BY_NAME) or w.startswith("generated "))
     pods = sum(1 for w in affected if w.startswith("Pod "))
-    held = len(affected) - named - pods
+    scaled = sum(1 for w in affected if w.startswith(_HPA_TARGET))
+    held = len(affected) - named - pods - scaled
     parts = []
     if held:
         parts.append(f"{held} workload{'s' if held != 1 else ''}")
@@ -1966,6 +2027,9 @@ def affected_text(affected: Sequence[str]) -> str:
         parts.append(f"the pods of {named} controller{'s' if named != 1 else ''}, by their names,")
     if pods:
         parts.append(f"{pods} pod{'s' if pods != 1 else ''} of no controller in the dump")
+    if scaled:
+        parts.append(f"the target{'s' if scaled != 1 else ''} of {scaled} HorizontalPodAutoscaler"
+                     f"{'s' if scaled != 1 else ''} (not in the dump)")
     if not parts:
         return "no workload"
     return (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]).rstrip(",")

@@ -1352,6 +1352,52 @@ def test_a_failing_metrics_server_is_the_cause_of_the_hpas_without_metrics() -> 
     assert sorted(f.rule for f in incident.members) == ["hpa-not-scaling", "pod-crashloop", "pod-high-restarts"]
 
 
+# kubernetes-sigs/kubespray#3006 (2018-07-17), its first two rows: `kubectl get --all-namespaces
+# event` (kubectl 1.10's columns), two istio HPAs whose controller found no resource metrics API
+# for 11 days (no metrics-server was installed).
+KUBESPRAY_3006 = """\
+$ kubectl get --all-namespaces event
+NAMESPACE      LAST SEEN   FIRST SEEN   COUNT     NAME                                    KIND                      SUBOBJECT   TYPE      REASON                         SOURCE                      MESSAGE
+istio-system   1m          11d          34210     istio-egressgateway.153e74efecb3de28    HorizontalPodAutoscaler               Warning   FailedGetResourceMetric        horizontal-pod-autoscaler   unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+istio-system   6m          11d          34200     istio-ingress.153e74eff8ffd9e9          HorizontalPodAutoscaler               Warning   FailedGetResourceMetric        horizontal-pod-autoscaler   unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)
+"""
+
+
+def test_hpas_one_missing_metrics_api_fails_are_one_incident_naming_them() -> None:
+    # Before: two incidents, one per HPA, each its own cause, affecting 'no workload'.
+    (incident,) = incidents_of(analyzer.load({"events.txt": KUBESPRAY_3006}))
+    assert incident.cause == "The metrics.k8s.io API (not served, as the HPA controller's words say)"
+    assert incident.headline == (
+        "The metrics.k8s.io API is not served: 2 HorizontalPodAutoscalers cannot read their metrics and do not "
+        "scale (istio-system/istio-egressgateway, istio-system/istio-ingress)")
+    assert incident.affects == "the targets of 2 HorizontalPodAutoscalers (not in the dump)"
+
+
+def test_an_hpa_whose_target_is_gone_affects_no_workload() -> None:
+    # realdata minikube/bits-assignment-group11: three HPAs left behind by their deleted
+    # Deployments (FailedGetScale, 'deployments/scale.apps "scores-ms" not found'): each its own
+    # incident, no workload left for it to scale.
+    cluster = analyzer.load(str(REALDATA / "minikube/bits-assignment-group11"))
+    hpas = [i for i in incidents_of(cluster) if i.cause_rule == "hpa-not-scaling"]
+    assert [(i.cause, i.affects) for i in hpas] == [
+        (f"HorizontalPodAutoscaler default/{n}", "no workload") for n in ("all-details-ms", "scores-ms", "student-ms")]
+
+
+def test_hpas_without_metrics_whose_cause_the_dump_does_not_say_stay_apart() -> None:
+    # istio/istio#11350 (2019-01-29), three of its rows: istio's HPAs at <unknown>/80%, no reason
+    # in the paste (the thread found pods without requests, each Deployment's own): one each.
+    cluster = analyzer.load({"hpa.txt": (
+        "$ kubectl get hpa -n istio-system\n"
+        "NAME                   REFERENCE                         TARGETS         MINPODS   MAXPODS   REPLICAS   AGE\n"
+        "istio-egressgateway    Deployment/istio-egressgateway    <unknown>/80%   1         5         0          41m\n"
+        "istio-ingressgateway   Deployment/istio-ingressgateway   <unknown>/80%   1         5         0          41m\n"
+        "istio-pilot            Deployment/istio-pilot            <unknown>/80%   1         5         0          41m\n")})
+    incidents = incidents_of(cluster)
+    assert [i.cause for i in incidents] == [f"HorizontalPodAutoscaler istio-system/istio-{n}"
+                                            for n in ("egressgateway", "ingressgateway", "pilot")]
+    assert incidents[0].affects == "the target of 1 HorizontalPodAutoscaler (not in the dump)"
+
+
 # kubernetes/kubernetes#93711 (2020-08-05), trimmed: two nginx pods Pending, and the node's
 # describe from its Taints down, DiskPressure True with the taint the controller keeps for it.
 K8S_93711 = """\

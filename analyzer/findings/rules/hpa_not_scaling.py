@@ -5,6 +5,7 @@ controller's warning events (a describe's Events pasted alone)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from functools import cache
@@ -84,7 +85,7 @@ def _judged_by_object(cluster: AnalyzedDump) -> Iterator[Finding]:
                 why += f"; {meaning}"
             yield _unless_young(cluster, hpa, data, RULE.fail(
                 hpa, ev(hpa, f"{path}[{i}]", f"{cond['type']}=False", f"{cond['type']}=True"),
-                target=target, why=why[:900]))
+                target=target, why=why[:900], **cause_facts(message)))
             continue
         if conditions:
             # its conditions are read, and say it scales: up to its maxReplicas, where it may be held
@@ -127,9 +128,34 @@ def _said_by_events(cluster: AnalyzedDump, judged: set[tuple[str, str]]) -> Iter
         evidence = ev(last.event, f"Event.reason ({last.reason})", last.message, "no controller warning")
         finding = RULE.fail(None, evidence, kind="HorizontalPodAutoscaler", namespace=namespace,
                             name=name or NOT_NAMED, why=why,
-                            target=f"{ref.get('kind')}/{ref.get('name')}" if ref.get("name") else "not named in the dump")
+                            target=f"{ref.get('kind')}/{ref.get('name')}" if ref.get("name") else "not named in the dump",
+                            **cause_facts(last.message))
         age = before_capture(cluster, last)
         yield finding.as_info(resolved=not_repeating(cluster, age)) if age is not None and age > RECENT else finding
+
+
+def cause_facts(message: str) -> dict[str, Any]:
+    """What the controller's words say of the cause, as facts the incidents read: `metrics_api`
+    and `metrics_api_state` where the metrics API itself failed it, not served or not answering
+    (data/hpa_conditions.yaml shared_causes: every HPA reading that API fails alike, one cause);
+    `target_gone` where its target does not exist (no workload is left for it to scale); {} for
+    anything else (a missing request: the target's own).
+
+    >>> cause_facts("unable to fetch metrics from resource metrics API: the server could not find "
+    ...             "the requested resource (get pods.metrics.k8s.io)")
+    {'metrics_api': 'metrics.k8s.io', 'metrics_api_state': 'not served'}
+    >>> cause_facts('deployments/scale.apps "scores-ms" not found'), cause_facts("missing request for cpu")
+    ({'target_gone': True}, {})
+    """
+    for pattern, state in _shared_causes():
+        if (found := pattern.search(message)) is not None:
+            return {"metrics_api": found.group("api"), "metrics_api_state": state}
+    return {"target_gone": True} if _data()["target_gone"] in message else {}
+
+
+@cache
+def _shared_causes() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(e["pattern"]), str(e["state"])) for e in _data()["shared_causes"])
 
 
 def _capped(cluster: AnalyzedDump, hpa: Any, body: dict[str, Any], conditions: list[Any], path: str,
