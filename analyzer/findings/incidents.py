@@ -1965,7 +1965,7 @@ def _affected(members: Iterable[Finding], graph: _Graph) -> list[str]:
             targets = [t for t in graph.out(node, "selects") if graph.present(t)] if node is not None else []
             found.update(graph.workload_of(t) for t in targets)
             if not targets and f.name != NOT_NAMED and not f.facts.get("target_gone"):
-                found.add(f"{_HPA_TARGET}{f.namespace}/{f.name}")
+                found.add(_HPA_TARGET + (f"{f.namespace}/{f.name}" if f.namespace else f.name))
             continue
         if node is None:
             if f.kind == "Pod" and f.name:

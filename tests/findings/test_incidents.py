@@ -1373,6 +1373,17 @@ def test_hpas_one_missing_metrics_api_fails_are_one_incident_naming_them() -> No
     assert incident.affects == "the targets of 2 HorizontalPodAutoscalers (not in the dump)"
 
 
+def test_an_hpa_a_metrics_api_not_answering_fails_is_caused_by_that_api() -> None:
+    # MicrosoftDocs/azure-docs#13306 (2018-08-13, AKS), its events table: one HPA, no namespace
+    # column, metrics-server crashlooping ('unable to handle the request (get pods.metrics.k8s.io)').
+    (incident,) = incidents_of(analyzer.load({"events.txt": (
+        "LAST SEEN   FIRST SEEN   COUNT     NAME                                KIND                      SUBOBJECT   TYPE      REASON                         SOURCE                      MESSAGE\n"
+        "45s         1h           211       azure-vote-front.154a75b5a320ea37   HorizontalPodAutoscaler               Warning   FailedGetResourceMetric        horizontal-pod-autoscaler   unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server is currently unable to handle the request (get pods.metrics.k8s.io)\n")}))
+    assert incident.headline.startswith("The metrics.k8s.io API is not answering: 1 HorizontalPodAutoscaler cannot read "
+                                        "its metrics and does not scale (azure-vote-front)")
+    assert incident.affected == ["the target of HorizontalPodAutoscaler azure-vote-front"]
+
+
 def test_an_hpa_whose_target_is_gone_affects_no_workload() -> None:
     # realdata minikube/bits-assignment-group11: three HPAs left behind by their deleted
     # Deployments (FailedGetScale, 'deployments/scale.apps "scores-ms" not found'): each its own
