@@ -171,18 +171,41 @@ def managed_of(cluster: Dump, obj: KubeObject) -> str:
     # (terraform-aws-eks#10: two coredns pods, one described with eks.amazonaws.com/component).
     base = obj.name.rpartition("-")[0]
     siblings = _sibling_signals(cluster)
-    return next((siblings[key] for kind in CONTROLLER_KINDS if (key := (kind, obj.namespace, base)) in siblings), "")
+    return next((found for kind in CONTROLLER_KINDS if (found := siblings.signal(kind, obj.namespace, base))), "")
+
+
+class _Siblings:
+    """(controller kind, namespace, name) -> the signal of the first pod it controls that shows
+    one (its template's), found only for the controllers asked about: a namespace's pods are
+    read for their owners when a pod of it is first asked about, and a controller's pods for
+    their signals when it is (a 20,000-pod dump asks about a hundred)."""
+
+    def __init__(self, cluster: Dump) -> None:
+        self._by_namespace: dict[str, list[KubeObject]] = {}
+        for pod in cluster.objects_of("Pod"):
+            self._by_namespace.setdefault(pod.namespace, []).append(pod)
+        self._owned: dict[str, dict[tuple[str, str], list[KubeObject]]] = {}
+        self._signals: dict[tuple[str, str, str], str] = {}
+
+    def signal(self, kind: str, namespace: str, name: str) -> str:
+        key = (kind, namespace, name)
+        found = self._signals.get(key)
+        if found is None:
+            owned = self._owned.get(namespace)
+            if owned is None:
+                owned = self._owned[namespace] = {}
+                for pod in self._by_namespace.get(namespace, ()):
+                    owner = _controller(pod.view.metadata)
+                    if owner is not None:
+                        owned.setdefault(owner, []).append(pod)
+            found = self._signals[key] = next(
+                (signal for pod in owned.get((kind, name), ())
+                 if (signal := signal_of(pod.namespace, pod.view.metadata.labels,
+                                         pod.view.metadata.annotations))), "")
+        return found
 
 
 @once_per
-def _sibling_signals(cluster: Dump) -> dict[tuple[str, str, str], str]:
-    """(controller kind, namespace, name) -> the signal of a pod it controls (its template's)."""
-    found: dict[tuple[str, str, str], str] = {}
-    for pod in cluster.objects_of("Pod"):
-        meta = pod.view.metadata
-        owner = _controller(meta)
-        if owner is None or (owner[0], pod.namespace, owner[1]) in found:
-            continue
-        if signal := signal_of(pod.namespace, meta.labels, meta.annotations):
-            found[(owner[0], pod.namespace, owner[1])] = signal
-    return found
+def _sibling_signals(cluster: Dump) -> _Siblings:
+    """The signals of the pods' controllers, found as they are asked for."""
+    return _Siblings(cluster)

@@ -56,3 +56,35 @@ def test_a_namespace_named_like_gkes_but_not_its_prefix_is_the_owners() -> None:
     assert signal_of("gmp-system", None, None) == ""
     assert signal_of("gke-gmp-system", None, None) == "namespace gke-gmp-system (GKE)"
     assert signal_of("gke-managed-filestorecsi", None, None) == "namespace gke-managed-filestorecsi (GKE)"
+
+
+
+# hashicorp-education/learn-terraform-provision-eks-cluster#10 (trimmed further than in
+# tests/findings/test_incidents.py): two coredns pods in a table, one described with its
+# controller and the eks.amazonaws.com/component label; and a row of the same name pasted for a
+# namespace `apps`, whose pods no described pod speaks for.
+SIBLINGS = """\
+**COMMAND:** kubectl get pods --all-namespaces
+NAMESPACE     NAME                      READY   STATUS    RESTARTS   AGE
+kube-system   coredns-bd44f767b-jjlkb   0/1     Pending   0          4m58s
+apps          coredns-bd44f767b-k2x9q   0/1     Pending   0          4m58s
+kube-system   coredns-bd44f767b-n29b7   0/1     Pending   0          4m58s
+
+**COMMAND:** kubectl describe pods coredns-bd44f767b-n29b7 -n kube-system
+Name:                 coredns-bd44f767b-n29b7
+Namespace:            kube-system
+Labels:               eks.amazonaws.com/component=coredns
+Status:               Pending
+Controlled By:        ReplicaSet/coredns-bd44f767b
+"""
+
+
+def test_a_pod_naming_no_controller_takes_a_described_siblings_mark_in_its_own_namespace_only() -> None:
+    from analyzer.model.managed import managed_of
+
+    cluster = analyzer.load({"issue.md": SIBLINGS})
+    marks = {(p.namespace, p.name): managed_of(cluster, p) for p in cluster.objects_of("Pod")}
+    eks = "label eks.amazonaws.com/component=coredns (EKS)"
+    assert marks == {("kube-system", "coredns-bd44f767b-jjlkb"): eks,
+                     ("kube-system", "coredns-bd44f767b-n29b7"): eks,
+                     ("apps", "coredns-bd44f767b-k2x9q"): ""}
