@@ -37,7 +37,7 @@ def replaced_by(cluster: AnalyzedDump, pod: KubeObject, what: str) -> str:
     if made_by is None:
         return ""
     mine = object_age(cluster, pod)
-    for other in _ready_by_controller(cluster).get((pod.namespace, made_by), ()):
+    for other in _ready_by_controller(cluster, pod.namespace).get(made_by, ()):
         age = object_age(cluster, other)
         if mine is None or age is None or age <= mine:
             old = f" ({human_duration(age.total_seconds())} old)" if age is not None else ""
@@ -46,16 +46,24 @@ def replaced_by(cluster: AnalyzedDump, pod: KubeObject, what: str) -> str:
     return ""
 
 
-@once_per
-def _ready_by_controller(cluster: AnalyzedDump) -> dict[tuple[str, tuple[str, str]], list]:
-    """(namespace, controller) -> its pods that run with every container ready (one walk of the
-    pods, however many were evicted)."""
-    found: dict[tuple[str, tuple[str, str]], list] = {}
-    for namespace, pods in pods_by_namespace(cluster).items():
-        for pod in pods:
+def _ready_by_controller(cluster: AnalyzedDump, namespace: str) -> dict[tuple[str, str], list]:
+    """The namespace's pods that run with every container ready, by controller (one walk of the
+    namespace's pods when a stopped pod of it is first asked about, however many were stopped;
+    the other namespaces' pods not read)."""
+    known = _ready_by_namespace(cluster)
+    found = known.get(namespace)
+    if found is None:
+        found = known[namespace] = {}
+        for pod in pods_by_namespace(cluster).get(namespace, ()):
             if _running_and_ready(pod) and (made_by := _controller(pod)) is not None:
-                found.setdefault((namespace, made_by), []).append(pod)
+                found.setdefault(made_by, []).append(pod)
     return found
+
+
+@once_per
+def _ready_by_namespace(cluster: AnalyzedDump) -> dict[str, dict[tuple[str, str], list]]:
+    """namespace -> controller -> its ready pods, for the namespaces asked about so far."""
+    return {}
 
 
 def _controller(pod) -> tuple[str, str] | None:
