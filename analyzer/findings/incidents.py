@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cache
@@ -332,6 +332,11 @@ class _Graph:
     def pods_on(self, node: str) -> list[str]:
         return self.into(node, "scheduled_on", "mirror_of")
 
+    def nodes_of_refs(self, refs: Collection[tuple[str, str, str]]) -> list[str]:
+        """Every node whose (kind, namespace, name) is one of `refs` (two objects of one kind and
+        name in different API groups share theirs)."""
+        return [node for node, ref in self._refs.items() if ref in refs] if refs else []
+
     def sibling_owner(self, pod: str) -> str | None:
         """For a pod that names no owner (a pasted table's row), the controller its name
         continues when a sibling names it ("Controlled By: ReplicaSet/coredns-bd44f767b"),
@@ -406,6 +411,9 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     stale_on = {("Pod", *str(ref).split("/", 1)): i for i, f in enumerate(problems)
                 if f.rule == "node-not-ready" for ref in f.facts.get("stale_pods") or ()}
     waiting_operands, crashing_operands, past_wait = _operand_daemonsets_by_their_pods(problems, graph, g, by_object)
+    # The pods bound to a node with a problem, from those nodes: a pod bound to none of them is
+    # not asked for its node (a DaemonSet's thousands of pods, most on nodes without a problem).
+    on_problem_nodes = {pod for node in graph.nodes_of_refs(node_problem) for pod in graph.pods_on(node)}
     for i, f in enumerate(problems):
         node_id = graph.ids.get((f.kind, f.namespace, f.name))
         pods = component_pods.get(i, [])
@@ -441,12 +449,14 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
         if f.rule in g.node_explains and (f.kind == "Pod" or pods) and (f.kind, f.namespace, f.name) not in own_cause:
             # (a DaemonSet's thousands of pods are looked at only when some node has a problem)
             for pod in (([node_id] if f.kind == "Pod" and node_id else []) + pods) if node_problem else ():
-                if graph.ref(pod) in own_cause:
+                ref = graph.ref(pod)
+                if ref in own_cause:
                     continue
-                host = graph.node_of(pod)
-                if host is not None and graph.ref(host) in node_problem:
-                    union.join(i, node_problem[graph.ref(host)][0])
-                elif host is None and (on := stale_on.get(graph.ref(pod))) is not None:
+                if pod in on_problem_nodes:  # (its node is one of those: asked which is its own)
+                    host = graph.node_of(pod)
+                    if host is not None and graph.ref(host) in node_problem:
+                        union.join(i, node_problem[graph.ref(host)][0])
+                elif (on := stale_on.get(ref)) is not None and graph.node_of(pod) is None:
                     union.join(i, on)
             reason = str(f.facts.get("reason", ""))
             if f.rule == "pod-pending" and not_ready_nodes and (
