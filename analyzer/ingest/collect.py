@@ -74,6 +74,8 @@ from analyzer.kube.keys import ObjectKey
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.kube.time import parse_time
 from analyzer.kube.viewparts import ItemParts, located_part
+from analyzer.sensitive.credentials import MASK
+from analyzer.sensitive.masking import mask_sensitive
 
 if TYPE_CHECKING:
     from analyzer.ingest.text.commands import Command
@@ -2740,8 +2742,16 @@ def _normalise_bytes(data: bytes, display: str) -> bytes:
 
 
 def _short(command: str | None, limit: int = 80) -> str:
-    text = (command or "").strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """A command or a line as a note or reason quotes it: its credentials masked, then cut (so a
+    cut never leaves the start of a password bare: `docker login -u me -p Hx7…`)."""
+    text = mask_sensitive((command or "").strip())
+    if len(text) <= limit:
+        return text
+    cut = limit - 1
+    masked = text.find(MASK, max(0, cut - len(MASK) + 1))
+    if -1 < masked < cut:  # never half a mask
+        cut = masked + len(MASK)
+    return text[:cut] + "…"
 
 
 def _normalised(command: str | None) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 from analyzer.kube.keys import ObjectKey
+from analyzer.sensitive.masking import mask_sensitive
 
 # A log line's time as the container runtime stamped it, as `kubectl logs --timestamps` prints
 # it (2021-05-26T01:55:24.492589599Z): the width of each line's entry in LogRecord.stamps.
@@ -73,11 +74,16 @@ class Provenance:
 
 @dataclass(frozen=True, slots=True)
 class Rejection:
-    """Something read that could not become an object, with where and why."""
+    """Something read that could not become an object, with where and why. The reason may quote
+    what was read (a pasted command, a line): its credential-looking values are masked, as
+    every output shows it (`kda inspect` and the report have no `--show-sensitive`)."""
 
     source: str
     location: str
     reason: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reason", mask_sensitive(self.reason))
 
     def to_dict(self) -> dict[str, str]:
         return {"source": self.source, "location": self.location, "reason": self.reason}

@@ -121,6 +121,22 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
         r"|[ \t]*\r?\n[ \t]*(?:-[ \t]+)?|[ \t]+))"
         r"(?!(?:string|strings|stringarray|int|int32|int64|uint|duration|float|float64)\b)"
         r"(?P<secret>[^\s\"'\\;,&{}\[\]<>(:=-][^\s\"'\\;,&{}\[\]]*+)(?P<post>)")),
+    # a registry login's password as its short flag, `-p VALUE` or `-p=VALUE` after `docker login`
+    # (podman's, nerdctl's, buildah's, skopeo's, oc's, helm registry's, az acr's alike), as a
+    # CI log pasted it (charmed-kubernetes/jenkins#168: `cmd: docker login HOST -u USER -p ...`);
+    # a `$(oc whoami -t)` in its place is a reference, kept
+    ("login-password", ("login",), re.compile(
+        r"(?P<pre>\b(?:docker|podman|nerdctl|buildah|skopeo|oc|helm[ \t]+registry|az[ \t]+acr)[ \t]+login\b"
+        r"[^\n|;&]*?[ \t]-p(?:[ \t]+|=))"
+        r"(?P<secret>\$\([^)\n]*\)|[^\s\"'\\;,&{}\[\]<>(:=-][^\s\"'\\;,&{}\[\]]*+)(?P<post>)")),
+    # a kubeconfig's bare `token:` (kubectl config view --raw, a ConfigMap holding a kubeconfig:
+    # `users: - user: token: ...`, kubernetes/kubectl#667) or a kubeadm bootstrap token
+    # (`bootstrapTokens: - token: abcdef.0123456789abcdef`): the word alone (after a space, a
+    # quote or nothing) as a YAML or JSON key, its value one word of 8 or more with a digit that
+    # ends the line (or a string's escaped line) or its quotes; "token: expired", "token is invalid" stay
+    ("kubeconfig-token", ("token",), re.compile(
+        r"(?P<pre>token(?<![^\s\"\\]token)\\*\"?[ \t]*:[ \t]*\\*\"?)"
+        r"(?P<secret>(?=[^\s\"\\]*[0-9])[A-Za-z0-9._~+/=-]{8,})(?P<post>(?=\\*\"|\\[nr]|[ \t]*\r?$))", re.M)),
     # env entries: {"name": "DB_PASSWORD", "value": "..."} in JSON (plain or escaped) and YAML.
     ("env", ("pass", "pwd", "secret", "token", "key", "credential", "conn"), re.compile(
         r"(?P<pre>name" + _Q + r"[ \t]*:[ \t]*" + _Q

@@ -8,8 +8,10 @@ masking is the default everywhere; every command that prints values a user wrote
   - `kda graph`: node and edge attributes copied from env, args or annotations;
   - `kda findings`: evidence and messages quoting env values, args, annotations, event messages;
   - `kda report`: everything above, plus log excerpts (HTML and Markdown alike).
-`kda inspect` prints counts and names only. `kda redact` always masks (no flag). Secret data and
-stringData are never shown by any flag: ingestion drops them, so nothing downstream has them.
+`kda inspect` prints counts, names and why a passage was not read: a reason quoting a pasted
+command has its credentials masked when ingestion writes it (no flag shows them). `kda redact`
+always masks (no flag). Secret data and stringData are never shown by any flag: ingestion drops
+them, so nothing downstream has them.
 """
 
 from __future__ import annotations

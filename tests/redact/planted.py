@@ -42,6 +42,15 @@ PLANTED = {
     # a Helm 2 release in a ConfigMap of its namespace, as Rancher keeps them (gzip, base64: the
     # chart's values; helm/helm-mapkubeapis#31)
     "helm-release-configmap": "H4sIAAAAAAAC/+plantedHelmRelease7Qw2Lx",
+    # a kubeconfig's bare `token:` (kubernetes/kubectl#667's `kubectl config view`), in the ConfigMap
+    "configmap-kubeconfig-token": "cmKubeTok3n8Wq2Zx5",
+    # a ticket's transcript: a registry login's `-p` (charmed-kubernetes/jenkins#168's CI log), a
+    # `kubectl create secret docker-registry --docker-password=` (docker/hub-feedback#1424), a
+    # `helm repo add --password`, and `kubectl config view --raw` (kubernetes/kubectl#667)
+    "transcript-login-password": "loginP4ss-Yy7DvNe2",
+    "transcript-docker-password": "dockerP4ss-Mw3Kq8",
+    "transcript-helm-password": "helmP4ss-Tq6Zr1",
+    "transcript-kubeconfig-token": "viewTok3n-Bn4Vc7Xs9",
 }
 
 _APPLIED_SECRET = {
@@ -113,7 +122,8 @@ def _configmap() -> dict:
         "metadata": {"name": "checkout-config", "namespace": "shop", "uid": "8d6b2c1e-0000-4000-8000-000000000004"},
         "data": {"DATABASE_URL": f"Server=db.shop;User Id=app;Password={PLANTED['configmap-connection-string']};",
                  "kubeconfig": "apiVersion: v1\nkind: Config\nusers:\n- name: deployer\n  user:\n"
-                               f"    client-key-data: {PLANTED['configmap-client-key']}\n"},
+                               f"    client-key-data: {PLANTED['configmap-client-key']}\n"
+                               f"    token: {PLANTED['configmap-kubeconfig-token']}\n"},
     }
 
 
@@ -169,6 +179,22 @@ def write_planted_dump(root: Path) -> Path:
         f"&sig={PLANTED['log-sas-signature']}&se=2030-01-01\n"
         f"running kubeadm join 10.0.0.4:6443 --token {PLANTED['log-flag-token']} --discovery-token-ca-cert-hash sha256:0f1e\n"
         "==== END logs for container app of pod shop/checkout-6d4cf56db6-abcde ====\n", encoding="utf-8")
+    # a ticket's terminal session (shapes of charmed-kubernetes/jenkins#168, docker/hub-feedback#1424,
+    # kubernetes/kubectl#667): each command's echo in a skipped block's reason, the kubeconfig skipped
+    (dump / "ticket.md").write_text(
+        "Pulling from our registry fails:\n\n```console\n"
+        f"$ docker login localhost:30534 -u test-user -p {PLANTED['transcript-login-password']}\n"
+        "Error response from daemon: Login: 404 page not found\n"
+        "$ kubectl create secret docker-registry regcred --docker-server=https://index.docker.io/v1/ "
+        f"--docker-username=MYUSER --docker-password={PLANTED['transcript-docker-password']} --docker-email=MYEMAIL\n"
+        "secret/regcred created\n"
+        f"$ helm repo add shop https://charts.example.com --username bob --password {PLANTED['transcript-helm-password']}\n"
+        '"shop" has been added to your repositories\n'
+        "$ kubectl config view --raw\n"
+        "apiVersion: v1\nclusters:\n- cluster:\n    certificate-authority-data: REDACTED\n"
+        "    server: https://urlgoeshere:443\n  name: k8scluster\ncurrent-context: k8scluster\nkind: Config\n"
+        "users:\n- name: clusterUser_k8scluster_k8scluster\n  user:\n    client-certificate-data: REDACTED\n"
+        f"    client-key-data: REDACTED\n    token: {PLANTED['transcript-kubeconfig-token']}\n```\n", encoding="utf-8")
     return dump
 
 

@@ -49,6 +49,16 @@ MASKED = [
      '"cmd": "kubeadm join --ignore-preflight-errors=all  192.168.122.196:6443 --token <redacted>  "'),
     ("docker login -u admin --password hunter2 registry.example.com",
      "docker login -u admin --password <redacted> registry.example.com"),
+    # a registry login's short `-p`, as a CI log echoed it (charmed-kubernetes/jenkins#168), and oc's
+    ("[2018-04-04 20:21:25] cmd: docker login localhost:30534 -u test-user -p s3cRet9x",
+     "[2018-04-04 20:21:25] cmd: docker login localhost:30534 -u test-user -p <redacted>"),
+    ("oc login -u developer -p=hunter2", "oc login -u developer -p=<redacted>"),
+    # a kubeconfig's bare token (kubernetes/kubectl#667), in YAML, in a string's escaped lines, in
+    # JSON; a kubeadm bootstrap token
+    ("    client-key-data: REDACTED\n    token: 12345678ABCDEFG\n", "    client-key-data: REDACTED\n    token: <redacted>\n"),
+    ('"  user:\\n    token: 12345678ABCDEFG\\n"', '"  user:\\n    token: <redacted>\\n"'),
+    ('{"token": "abc123def456"}', '{"token": "<redacted>"}'),
+    ("bootstrapTokens:\n- token: abcdef.0123456789abcdef\n", "bootstrapTokens:\n- token: <redacted>\n"),
     # ... and as the next element of an argv list: YAML (an Argo workflow's `- --db-password`
     # then its value), quoted YAML, kubectl's JSON, JSON escaped in last-applied, describe's Args
     ("args:\n- ingest\n- --db-password\n- hunter2\n- --save\n", "args:\n- ingest\n- --db-password\n- <redacted>\n- --save\n"),
@@ -95,6 +105,12 @@ KEPT = [
     # a certificate is public (the cluster's CA tells two dumps of one cluster), and a port is no password
     "    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJn",
     "http://:8080/metrics tcp://10.0.0.1:6379",
+    # a login's password by reference, a later command's `-p` (a port), a token's word in prose and
+    # describe secret's size
+    "sudo docker login -u developer -p $(oc whoami -t) 172.30.1.1:5000",
+    "docker login registry.example.com && docker run -p 8080:80 nginx",
+    "token: expired\nerror: token is invalid: 12345678ab is not a JWT",
+    "token:      953 bytes",
 ]
 
 
