@@ -394,8 +394,8 @@ def _describe_command(text: str) -> bool:
 
 
 # A describe's Events table as kubectl printed it before 1.10 (tab-aligned): `FirstSeen  LastSeen
-# Count  From  SubObjectPath  Type  Reason  Message`.
-_OLD_EVENTS_HEADER = re.compile(r"^(?P<indent>\s*)FirstSeen\s+LastSeen\s+Count\s+From\s+(?:SubObjectPath\s+)?Type\s+Reason\s+Message\s*$")
+# Count  From  SubObjectPath  Type  Reason  Message` (`SubobjectPath` before 1.5).
+_OLD_EVENTS_HEADER = re.compile(r"^(?P<indent>\s*)FirstSeen\s+LastSeen\s+Count\s+From\s+(?:Sub[Oo]bjectPath\s+)?Type\s+Reason\s+Message\s*$")
 _OLD_EVENT_ROW = re.compile(
     rf"^\s*(?P<first>{_EVENT_AGE})\s+(?P<last>{_EVENT_AGE})\s+(?P<count>\d+)\s+(?P<source>\S.*?)\s+"
     r"(?:(?P<path>spec\.\S+|\S+\{\S+\})\s+)?(?P<type>Normal|Warning)\s+(?P<reason>[A-Z][A-Za-z]+)(?:\s+(?P<message>\S.*))?$"
