@@ -2400,8 +2400,9 @@ def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
     cut = facts.get("cut_in") if isinstance(facts, dict) else None
     ends_after = facts.get("ends_after") if isinstance(facts, dict) else None  # a whole last section
     row_of = facts.get("row_of") if isinstance(facts, dict) else None
+    begins_at = facts.get("begins_at") if isinstance(facts, dict) else None  # an excerpt from its middle on
     base = earlier.body()
-    if not (cut or ends_after or row_of) or not isinstance(base, dict):
+    if not (cut or ends_after or row_of or begins_at) or not isinstance(base, dict):
         return later
     if row_of:
         return _remade(later, _overlay(base, later.raw),
@@ -2414,9 +2415,11 @@ def _with_earlier_state(later: KubeObject, earlier: KubeObject) -> KubeObject:
         if isinstance(row.get("columns"), dict):
             row["columns"] = {k: v for k, v in row["columns"].items() if k != "AGE"}
         base = {**base, TEXT_FACTS_KEY: row}
-    ends = f"mid-section '{cut}'" if cut else f"after its section '{ends_after}'"
+    said = [f"begins at its section '{begins_at}'"] if begins_at else []
+    if cut or ends_after:
+        said.append(f"ends mid-section '{cut}'" if cut else f"ends after its section '{ends_after}'")
     return _remade(later, _overlay(base, later.raw),
-                   f"its describe ends {ends}: what it does not reach is as its earlier "
+                   f"its describe {' and '.join(said)}: what it does not reach is as its earlier "
                    f"sighting ({earlier.provenance.location or earlier.provenance.source}) stated it")
 
 

@@ -96,3 +96,44 @@ def test_the_other_rows_of_a_get_without_namespace_are_where_the_describe_puts_o
     assert sorted(pods) == ["core/Pod/web/busybox", "core/Pod/web/nginx-3137573019-g1rt2"]
     assert any("the namespace this paste shows other rows of its listing in" in n
                for n in pods["core/Pod/web/busybox"].notes)
+
+
+# Trimmed from a ka0s deployment report (Ka0s-Klaus/ka0s audit/deploy/, the openclaw run of
+# 2026-03-19 11:27 UTC, read through the code index by its text): the pods' `get -o wide` rows,
+# then under the script's `--- Description for POD ---` the pod's describe from its Node-Selectors
+# on, its Events naming it (`assigned openclaw/openclaw-0`). Before: the excerpt's kind was not
+# told (no QoS Class, no Containers in it), "describe without a Name: its kind could not be told;
+# nothing read", its Liveness and BackOff events lost. Read as the pod's, it must not unknow what
+# the row stated before where it begins (CrashLoopBackOff, 5 restarts).
+_KA0S_OPENCLAW = """>>> Pods Status:
+NAME         READY   STATUS             RESTARTS        AGE     IP              NODE         NOMINATED NODE   READINESS GATES
+openclaw-0   0/1     CrashLoopBackOff   5 (2m27s ago)   7m48s   172.16.209.15   k8-node-20   <none>           <none>
+
+WARNING: The following pods are not ready (yet):
+openclaw-0 CrashLoopBackOff
+--- Description for openclaw-0 ---
+Node-Selectors:              <none>
+Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+                             node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
+Events:
+  Type     Reason     Age                     From               Message
+  ----     ------     ----                    ----               -------
+  Normal   Scheduled  7m48s                   default-scheduler  Successfully assigned openclaw/openclaw-0 to k8-node-20
+  Warning  Unhealthy  4m27s (x2 over 7m7s)    kubelet            Liveness probe failed: dial tcp 172.16.209.15:18789: connect: connection refused
+  Warning  BackOff    3m56s (x9 over 6m29s)   kubelet            Back-off restarting failed container openclaw in pod openclaw-0_openclaw(8c24becd-281c-41bb-b861-7dcf293808f3)
+--- Logs for openclaw-0 (Current) ---
+"""
+
+
+def test_a_describe_excerpt_from_its_middle_is_laid_over_its_pods_row() -> None:
+    r = ingest_text(_KA0S_OPENCLAW, "report.md")
+    assert r.accounting_holds()
+    [pod] = [o for o in r.objects if o.kind == "Pod"]
+    assert pod.key.id == "core/Pod/openclaw/openclaw-0"
+    assert pod.body()["spec"]["tolerations"]
+    facts = pod.body()["x-kda-text"]
+    assert (facts["status"], facts["restarts"], facts["begins_at"]) == ("CrashLoopBackOff", 5, "Node-Selectors")
+    assert any("begins at its section 'Node-Selectors'" in n for n in pod.notes)
+    reasons = sorted(o.body()["reason"] for o in r.objects if o.kind == "Event")
+    assert reasons == ["BackOff", "Scheduled", "Unhealthy"]
+    assert not [x for x in r.rejections if x.location == "line 7"]

@@ -149,6 +149,10 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
     # every described object says so: what its describe does not print (a Deployment's ready
     # count) is unknown, not the zero an API object's omitted counter means
     facts["described"] = True
+    if block.headless and root.children and not (lines[0].text.startswith("Name:")):
+        # an excerpt from its middle on (a report script's `--- Description for POD ---` over
+        # the describe's tail): what comes before its first section is unknown, not absent
+        facts["begins_at"] = root.children[0].key
     body[TEXT_FACTS_KEY] = facts
     objects = [TextObject(body=body, line=name_line, origin=DESCRIBE_ORIGIN, notes=notes), *extra, *found_events]
     # `--show-events=false`: kubectl prints no Events; the describe ends with the section before
