@@ -82,9 +82,14 @@ def undented(lines: list[Line]) -> list[Line]:
         while end < len(lines) and lines[end].text:
             end += 1
         paragraph = lines[start:end]
-        pad = min(ln.indent for ln in paragraph)
-        if pad and _OUTPUT_HEAD.match(paragraph[0].text[pad:]):
-            out.extend(Line(ln.no, ln.text[pad:]) for ln in paragraph)
+        # the command that printed it, at the margin above its indented output (kubernetes/website's
+        # debug-application-introspection: `$ kubectl describe pod X`, the describe two spaces in)
+        head = 1 if len(paragraph) > 1 and not paragraph[0].indent and paragraph[1].indent \
+            and command_in(paragraph[0].text) is not None else 0
+        pad = min(ln.indent for ln in paragraph[head:])
+        if pad and _OUTPUT_HEAD.match(paragraph[head].text[pad:]):
+            out.extend(paragraph[:head])
+            out.extend(Line(ln.no, ln.text[pad:]) for ln in paragraph[head:])
         else:
             out.extend(paragraph)
         start = end
