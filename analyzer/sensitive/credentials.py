@@ -129,6 +129,11 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
         r"(?P<pre>\b(?:docker|podman|nerdctl|buildah|skopeo|oc|helm[ \t]+registry|az[ \t]+acr)[ \t]+login\b"
         r"[^\n|;&]*?[ \t]-p(?:[ \t]+|=))"
         r"(?P<secret>\$\([^)\n]*\)|[^\s\"'\\;,&{}\[\]<>(:=-][^\s\"'\\;,&{}\[\]]*+)(?P<post>)")),
+    # curl's basic auth, `-u USER:PASSWORD` (`--user`), as a ticket pastes the request that got a
+    # 401 (rancher/rancher#19134: `curl -i -u ACCESS_KEY:SECRET_KEY http://...`); the user stays
+    ("curl-user", ("curl",), re.compile(
+        r"(?P<pre>\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"']+:)"
+        r"(?P<secret>\$\([^)\n]*\)|[^\s\"'\\]+)(?P<post>)")),
     # a kubeconfig's bare `token:` (kubectl config view --raw, a ConfigMap holding a kubeconfig:
     # `users: - user: token: ...`, kubernetes/kubectl#667) or a kubeadm bootstrap token
     # (`bootstrapTokens: - token: abcdef.0123456789abcdef`): the word alone (after a space, a

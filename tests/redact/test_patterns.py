@@ -53,6 +53,10 @@ MASKED = [
     ("[2018-04-04 20:21:25] cmd: docker login localhost:30534 -u test-user -p s3cRet9x",
      "[2018-04-04 20:21:25] cmd: docker login localhost:30534 -u test-user -p <redacted>"),
     ("oc login -u developer -p=hunter2", "oc login -u developer -p=<redacted>"),
+    # curl's basic auth as a ticket pasted the request (rancher/rancher#19134, its keys made up)
+    ("curl -i -u 61948ADF95E988C9AB12:Pqnpe9wzNHAfgXyAYLXYdu4R8m58k8 http://rancher:8000/r/projects/1a7/kubernetes:8080",
+     "curl -i -u 61948ADF95E988C9AB12:<redacted> http://rancher:8000/r/projects/1a7/kubernetes:8080"),
+    ('curl --user "admin:S3cr3t" https://10.0.0.1:6443/api', 'curl --user "admin:<redacted>" https://10.0.0.1:6443/api'),
     # a kubeconfig's bare token (kubernetes/kubectl#667), in YAML, in a string's escaped lines, in
     # JSON; a kubeadm bootstrap token
     ("    client-key-data: REDACTED\n    token: 12345678ABCDEFG\n", "    client-key-data: REDACTED\n    token: <redacted>\n"),
@@ -109,6 +113,7 @@ KEPT = [
     # describe secret's size
     "sudo docker login -u developer -p $(oc whoami -t) 172.30.1.1:5000",
     "docker login registry.example.com && docker run -p 8080:80 nginx",
+    "curl -u admin https://10.0.0.1:6443/api",  # curl asks for the password
     "token: expired\nerror: token is invalid: 12345678ab is not a JWT",
     "token:      953 bytes",
 ]
