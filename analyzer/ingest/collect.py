@@ -48,6 +48,7 @@ from analyzer.ingest.records import (
     KubeObject,
     LazyRaw,
     LogRecord,
+    NotAnObject,
     Provenance,
     Rejection,
 )
@@ -1879,6 +1880,9 @@ class Ingestor:
 
     def _keep(self, obj: KubeObject | Rejection, item_index: int | None = None) -> int:
         res = self.result
+        if isinstance(obj, NotAnObject):
+            res.skipped.append(obj)
+            return 0
         res.objects_read += 1
         if isinstance(obj, Rejection):
             if item_index is not None:

@@ -16,8 +16,8 @@ import orjson
 from analyzer.ingest.jsondocs import TOO_DEEP
 from analyzer.ingest.layouts import parse_self_link
 from analyzer.ingest.legacy import looks_legacy, modernize
-from analyzer.ingest.records import KubeObject, LazyRaw, Provenance, Rejection
-from analyzer.ingest.shapes import kind_from_shape
+from analyzer.ingest.records import KubeObject, LazyRaw, NotAnObject, Provenance, Rejection
+from analyzer.ingest.shapes import configuration_file, kind_from_shape
 from analyzer.kube.keys import ObjectKey
 from analyzer.kube.kinds import (
     KIND_GROUPS,
@@ -351,6 +351,10 @@ def _finish(
     meta = view.metadata
     name = meta.name or hints.name or ""
     if not name:
+        what = configuration_file(group_of(api_version) if api_version else "", kind)
+        if what is not None:
+            return NotAnObject(provenance.source, provenance.location,
+                               f"{what}, kind {kind}: a configuration file, not Kubernetes objects")
         return _reject(provenance, f"{kind} has no metadata.name")
     group = group_of(api_version) if api_version else group_of_kind(kind)
     if group in _RETIRED_GROUPS and kind in KIND_GROUPS:

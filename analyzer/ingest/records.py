@@ -90,6 +90,13 @@ class Rejection:
 
 
 @dataclass(frozen=True, slots=True)
+class NotAnObject(Rejection):
+    """A document that states a kind but is a configuration file's, not an object of the API (a
+    kubeconfig, kubeadm's ClusterConfiguration): skipped as what it is, not counted as an object
+    read and rejected."""
+
+
+@dataclass(frozen=True, slots=True)
 class DeletedObject:
     """An object a transcript showed that a later `kubectl delete` in it deleted: `command` as
     typed, read at `line` of `source`; `owner`, the deleted object that owned it ("" when it was

@@ -72,3 +72,21 @@ def foreign_document(body: Any) -> tuple[str, str | None] | None:
             stated = _get(body, version) if version else None
             return what, stated if isinstance(stated, str) else None
     return None
+
+
+@cache
+def _configuration_files() -> dict[tuple[str, str], str]:
+    return {(str(row["group"] or ""), kind): str(row["what"])
+            for row in _data().get("configuration_files") or () for kind in row["kinds"]}
+
+
+def configuration_file(group: str, kind: str) -> str | None:
+    """What a document of (API group, kind) is when it is a configuration file's, not an object
+    of the API (a kubeconfig, kubeadm's ClusterConfiguration), or None.
+
+    >>> configuration_file("", "Config"), configuration_file("kubeadm.k8s.io", "ClusterConfiguration")
+    ('a kubeconfig (`kubectl config view`)', "kubeadm's configuration")
+    >>> configuration_file("", "ConfigMap") is None
+    True
+    """
+    return _configuration_files().get((group, kind))

@@ -328,6 +328,28 @@ def test_a_cloud_clis_cluster_description_is_named_not_rejected(tmp_path) -> Non
     assert r.server_version == "v1.16.13-eks-ec92d4" and not r.rejections
 
 
+def test_a_configuration_file_beside_a_dump_is_named_not_rejected() -> None:
+    # A kubeconfig as `kubectl config view --raw` prints it, in the shape of kubernetes/kubectl#667
+    # (a user's token in place of certificates; values replaced), and kubeadm's
+    # ClusterConfiguration as kubernetes/website's "Creating a cluster with kubeadm" writes it:
+    # each was rejected as "Config has no metadata.name", an object of the API gone wrong.
+    text = (b"apiVersion: v1\nclusters:\n- cluster:\n    server: https://10.0.0.1:6443\n  name: kubernetes\n"
+            b"contexts:\n- context:\n    cluster: kubernetes\n    user: admin\n  name: admin@kubernetes\n"
+            b"current-context: admin@kubernetes\nkind: Config\npreferences: {}\n"
+            b"users:\n- name: admin\n  user:\n    token: 0b5c2f3e9d4a4c6b8e7f\n"
+            b"---\napiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nkubernetesVersion: v1.27.3\n"
+            b"---\n" + POD_YAML)
+    r = ingest(text)
+    assert keys(r) == ["core/Pod/x/a"] and not r.rejections and r.accounting_holds()
+    assert r.objects_read == 1
+    assert [(s.location, s.reason) for s in r.skipped] == [
+        ("document 0, line 1", "a kubeconfig (`kubectl config view`), kind Config: a configuration file, "
+                               "not Kubernetes objects"),
+        ("document 1, line 19", "kubeadm's configuration, kind ClusterConfiguration: a configuration file, "
+                                "not Kubernetes objects")]
+    assert "0b5c2f3e9d4a4c6b8e7f" not in repr(r.skipped)
+
+
 @pytest.mark.parametrize(("api_version", "kind", "served"), [
     ("apps/v1", "ReplicationController", "it is v1"),
     ("apps/v1", "Pod", "it is v1"),
