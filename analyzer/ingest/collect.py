@@ -855,7 +855,8 @@ class Ingestor:
             return
         output = (command.output or "").split("=", 1)[0]
         if output in ("json", "yaml") or verb == "cluster-info":
-            self._add_structured_block(display, block, out, "yaml" if output == "yaml" else "json")
+            self._add_structured_block(display, block, out, "yaml" if output == "yaml" else "json",
+                                       _named_hint(command, "kubectl-yaml" if output == "yaml" else "kubectl-json"))
             return
         if output in ("name", "jsonpath", "go-template", "custom-columns-file", "template"):
             if output != "name" or not self._add_names(display, command, out):
@@ -1072,19 +1073,20 @@ class Ingestor:
             return
         self.result.skipped.append(Rejection(display, block.span, f"{what}, not kubectl output"))
 
-    def _add_structured_block(self, display: str, block: Block, out: list[tuple[int, str]], kind: str) -> None:
+    def _add_structured_block(self, display: str, block: Block, out: list[tuple[int, str]], kind: str,
+                              hint: layouts.PathHint | None = None) -> None:
         text = transcripts.placed(out)
         data = text.encode("utf-8")
         read_before = self.result.objects_read
         rejected_before, skipped_before = len(self.result.object_rejections), len(self.result.skipped)
         if kind == "json" or jsondocs.looks_like_json(data):
-            self._add_json(display, jsondocs.read_json_file(data, display), None)
+            self._add_json(display, jsondocs.read_json_file(data, display), hint)
             # (counted only when something was rejected: on a big clean paste it costs seconds)
             still_open = _open_brackets(text) if len(self.result.object_rejections) > rejected_before else 0
             if still_open > 0:
                 self._say_cut_off(rejected_before, still_open)
         else:
-            self._add_yaml(display, _dedented_yaml(text), None)
+            self._add_yaml(display, _dedented_yaml(text), hint)
         self._say_paste_ends(rejected_before, skipped_before)
         if self.result.objects_read == read_before and datasniff.data_shape(data) == datasniff.OBJECTS:
             self.reject_object(Rejection(display, block.span, "output cut off or damaged: no object could be read"))
@@ -2720,6 +2722,22 @@ def _error_line_within(error: str, line: int, offset: int, starts: list[int]) ->
     at = int(m.group(1)) - line
     after = [s for s in starts if s > offset]
     return offset <= at < (after[0] if after else at + 1)
+
+
+def _named_hint(command: Command, fmt: str) -> layouts.PathHint | None:
+    """What `kubectl get KIND NAME [-n NS] -o yaml|json` says of the one object it prints, for
+    an object pasted without the lines that say it (kubernetes/autoscaler#2287: `get configmap
+    cluster-autoscaler-status -o yaml` quoted from its data down, cut before `kind:`); None where
+    the command names no single object of one known kind."""
+    from analyzer.ingest.text import catalog as text_catalog
+
+    if command.verb != "get" or len(command.resources) != 1 or len(command.names) != 1:
+        return None
+    info = text_catalog.catalog().for_resource(command.resources[0])
+    if info is None:
+        return None
+    return layouts.PathHint(fmt, kind=info.kind, name=command.names[0], api_version=info.api_version,
+                            namespace=command.namespace if info.namespaced else None)
 
 
 def _hints(kind: str | None, hint: layouts.PathHint | None) -> Hints:

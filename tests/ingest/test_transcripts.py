@@ -1318,3 +1318,32 @@ def test_the_cluster_version_kubeadm_upgrade_states_is_the_server_version_unless
     """kubeadm's upgrade plan and apply state the API server's version (an apply's success the new
     one); `kubectl version` asked the server itself, so it wins (kubeadm#1617: still v1.13.3)."""
     assert ingest_text(text, "issue.md").server_version == version
+
+
+# microsoft/tyger#59 (AKS, 2023-11-29), trimmed: `get configmap NAME -o yaml` quoted from its
+# `data:` down and cut before `kind:` and `metadata:`, as kubernetes/autoscaler#2287's paste was.
+_AUTOSCALER_STATUS = """\
+```
+kubectl get configmap -n kube-system cluster-autoscaler-status -o yaml
+
+apiVersion: v1
+data:
+  status: |+
+    Cluster-autoscaler status at 2023-11-29 13:34:29.001925665 +0000 UTC:
+    Cluster-wide:
+      Health:      Healthy (ready=1 unready=0 (resourceUnready=0) notStarted=0 longNotStarted=0 registered=1 longUnregistered=0)
+      ScaleUp:     InProgress (ready=1 registered=1)
+
+```
+"""
+
+
+def test_an_object_cut_before_its_kind_is_the_one_its_get_command_names() -> None:
+    r = ingest_text(_AUTOSCALER_STATUS, "ticket.md")
+    assert [o.key.id for o in r.objects] == ["core/ConfigMap/kube-system/cluster-autoscaler-status"]
+    assert not r.object_rejections and r.accounting_holds()
+    assert "ScaleUp:     InProgress" in r.objects[0].body()["data"]["status"]
+    # a command naming two objects, or a kind it does not know, names none of them
+    for command in ("kubectl get configmap -n kube-system a b -o yaml", "kubectl get widgets x -o yaml"):
+        text = _AUTOSCALER_STATUS.replace("kubectl get configmap -n kube-system cluster-autoscaler-status -o yaml", command)
+        assert not ingest_text(text, "ticket.md").objects
