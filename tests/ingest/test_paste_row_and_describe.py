@@ -137,3 +137,7 @@ def test_a_describe_excerpt_from_its_middle_is_laid_over_its_pods_row() -> None:
     reasons = sorted(o.body()["reason"] for o in r.objects if o.kind == "Event")
     assert reasons == ["BackOff", "Scheduled", "Unhealthy"]
     assert not [x for x in r.rejections if x.location == "line 7"]
+    # the script's `WARNING: The following pods are not ready (yet):` is its prose, skipped as
+    # such, not "describe without a Name: its kind could not be told"
+    assert not r.rejections
+    assert any(x.location == "lines 5-7" and "prose" in x.reason for x in r.skipped)

@@ -292,7 +292,10 @@ def fragment_starts(lines: list[Line], index: int, layout: DescribeLayout) -> bo
         match = KEY_LINE.match(line.text) if not line.text[:1].isspace() else None
         if match and match.group("key") in known:
             hits += 1
-    return hits >= 2 and KEY_LINE.match(lines[index].text) is not None
+    first = KEY_LINE.match(lines[index].text)
+    # a shouted word is a script's or a log's (`WARNING: The following pods are not ready (yet):`
+    # over a ka0s report's excerpt), never a field kubectl prints, unless it is one (`IP:`)
+    return hits >= 2 and first is not None and not (first.group("key").isupper() and first.group("key") not in layout.all_top)
 
 
 def _stops(text: str) -> bool:
