@@ -93,6 +93,10 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = 
     ("url-password", ("://",), re.compile(r"(?P<pre>://[^:/@\s\"'\\]*:)(?P<secret>[^@\s\"'\\/]+)(?P<post>@)")),
     # an Azure shared access signature: the `sig` of a SAS URL or connection string grants access
     ("sas-signature", ("sig=",), re.compile(r"(?P<pre>(?<![A-Za-z0-9_])sig=)" + _VALUE)),
+    # a password as a URL's query parameter named `pass` (Technitium DNS Server's HTTP API login,
+    # `/api/user/login?user=admin&pass=...`); only after `?`, `&` or `;` (`password=` and `pwd=`
+    # anywhere are the key-value rows')
+    ("query-pass", ("pass=",), re.compile(r"(?P<pre>[?&;](?i:pass)=)" + _VALUE)),
     # a K3s or RKE2 join token (`K10<CA hash>::server:<password>`), wherever it stands
     ("k3s-token", ("k10",), re.compile(r"(?P<pre>)(?P<secret>\bK10[0-9a-f]{64}::[A-Za-z0-9_-]+:[^\s\"'\\]+)(?P<post>)")),
     ("cloud-key", ("akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "glpat-"), re.compile(

@@ -57,6 +57,10 @@ MASKED = [
     ("curl -i -u 61948ADF95E988C9AB12:Pqnpe9wzNHAfgXyAYLXYdu4R8m58k8 http://rancher:8000/r/projects/1a7/kubernetes:8080",
      "curl -i -u 61948ADF95E988C9AB12:<redacted> http://rancher:8000/r/projects/1a7/kubernetes:8080"),
     ('curl --user "admin:S3cr3t" https://10.0.0.1:6443/api', 'curl --user "admin:<redacted>" https://10.0.0.1:6443/api'),
+    # a password as a URL's query parameter (Technitium DNS Server's HTTP API login, as its docs
+    # and scripts call it: `/api/user/login?user=admin&pass=...`, the value made up here)
+    ('curl -s "http://localhost:5380/api/user/login?user=admin&pass=Tq8vRw2z" | jq -r .token',
+     'curl -s "http://localhost:5380/api/user/login?user=admin&pass=<redacted>" | jq -r .token'),
     # a kubeconfig's bare token (kubernetes/kubectl#667), in YAML, in a string's escaped lines, in
     # JSON; a kubeadm bootstrap token
     ("    client-key-data: REDACTED\n    token: 12345678ABCDEFG\n", "    client-key-data: REDACTED\n    token: <redacted>\n"),
@@ -97,6 +101,9 @@ KEPT = [
     "AZURE_CREDENTIAL_FILE=/etc/kubernetes/azure.json",
     "password: ***HIDDEN***",
     "password=$(DB_PASSWORD)",
+    # the placeholder in Technitium's docs, and a word that only ends in `pass=` (`bypass=true`)
+    "/api/user/login?user=admin&pass=<password>",
+    "iptables --bypass=true",
     "Bearer token is invalid",
     # flags that name a credential's file, lifetime or Secret, a flag's type in a usage text,
     # a shell variable, a value already masked (RKE2's node-args annotation, realdata
