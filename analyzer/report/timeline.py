@@ -88,8 +88,9 @@ def timeline_picture(cluster: Cluster) -> Figure:
                                   label=f"{label} ({int(part.sum())})"))
         restarted = _draw_spans(ax, summary.spans, place, index, start, end, window)
         ax.axvline(end.to_pydatetime(), color="#333333", linewidth=1.2, linestyle="--")
-        ax.text(end.to_pydatetime(), -0.9, " capture", fontsize=7, va="bottom", ha="left",
-                color="#333333")
+        # inside the axes, left of the line: to its right the legend begins
+        ax.text(end.to_pydatetime(), 0.99, "capture ", fontsize=7, va="top", ha="right",
+                color="#333333", transform=ax.get_xaxis_transform())
         ax.set_yticks(range(len(order)), [_short(r, 36) for r in order], fontsize=7)
         ax.set_ylim(len(order) - 0.5, -1.0)
         ax.set_xlim(start.to_pydatetime(), (end + width).to_pydatetime())

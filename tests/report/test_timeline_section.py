@@ -8,6 +8,7 @@ import json
 import matplotlib.dates as mdates
 import pandas as pd
 from conftest import SAMPLE_DUMPS
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 import analyzer
 from analyzer.report.diagrams import figure_svg
@@ -53,6 +54,20 @@ def test_picture_folds_rows_and_draws_capture() -> None:
     # 160 terminations; node 0's two were an hour and a half apart, so 79 nodes restarted
     assert legend == ["restarts (160)", "transitions (80)", "node restarted (79)"]
     assert figure_svg(fig) == figure_svg(timeline_picture(_many_nodes(80)))  # same dump, same bytes
+
+
+def test_capture_label_stays_inside_the_axes_clear_of_the_legend() -> None:
+    """The 'capture' label had spilled right of the axes, over the legend's first entry."""
+    for nodes in (1, 80):
+        fig = timeline_picture(_many_nodes(nodes))
+        ax = fig.axes[0]
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        label = next(t for t in ax.texts if t.get_text().strip() == "capture")
+        box = label.get_window_extent(renderer)
+        axes_box = ax.get_window_extent(renderer)
+        assert axes_box.x0 <= box.x0 and box.x1 <= axes_box.x1
+        assert axes_box.y0 <= box.y0 and box.y1 <= axes_box.y1
+        assert not box.overlaps(ax.get_legend().get_window_extent(renderer))
 
 
 def test_legend_without_node_restarts() -> None:
