@@ -1,0 +1,157 @@
+"""The cluster autoscaler's status ConfigMap read in each form real pastes show (the rule's
+cases are in tests/findings/cases/autoscaler-status.yaml)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from types import SimpleNamespace
+
+import analyzer
+from analyzer.findings.castatus import managed_by, parse_status, status_configmap
+from tests.ingest.test_transcripts import _AUTOSCALER_STATUS
+
+# microsoft/tyger#59 (AKS, 2023-11-29), trimmed (tests/ingest): `get configmap NAME -o yaml`
+# cut before its kind; the counts with `(resourceUnready=0)`.
+TYGER_59 = _AUTOSCALER_STATUS
+
+# kubernetes/autoscaler#6375 (2023-12-20, the PR that made the status YAML): its output on GKE,
+# the command in the sentence before the block, trimmed inside its node group.
+PR_6375 = """\
+Here is the output of the `kubectl get configmap cluster-autoscaler-status --namespace=kube-system -o yaml`
+```yaml
+apiVersion: v1
+data:
+  status: |
+    time: 2023-12-20 10:52:04.558615784 +0000 UTC
+    autoscalerStatus: Running
+    clusterWide:
+      health:
+        status: Healthy
+        nodeCounts:
+          registered:
+            total: 7
+            ready: 7
+            notStarted: 0
+          longUnregistered: 0
+          unregistered: 0
+        lastProbeTime: "2023-12-20T10:52:04.558615784Z"
+        lastTransitionTime: "2023-12-20T10:46:22.549253146Z"
+      scaleUp:
+        status: InProgress
+        lastProbeTime: "2023-12-20T10:52:04.558615784Z"
+        lastTransitionTime: "2023-12-20T10:52:04.558615784Z"
+      scaleDown:
+        status: NoCandidates
+        lastProbeTime: "2023-12-20T10:51:54.408045905Z"
+    nodeGroups:
+    - name: https://www.googleapis.com/compute/v1/projects/sample-project/zones/us-central1-c/instanceGroups/gke-sample-cluster-default-pool-40ce0341-grp
+      health:
+        status: Healthy
+```
+"""
+
+# MicrosoftDocs/azure-docs#17360 (AKS, 2018-10-25): `describe configmap`, the autoscaler starting.
+DOCS_17360 = """\
+D:\\dockerbuild>kubectl -n kube-system describe configmap cluster-autoscaler-status
+Name:         cluster-autoscaler-status
+Namespace:    kube-system
+Labels:       <none>
+Annotations:  cluster-autoscaler.kubernetes.io/last-updated=2018-10-25 16:43:49.278121089 +0000 UTC
+
+Data
+====
+status:
+----
+Cluster-autoscaler status at 2018-10-25 16:43:49.278121089 +0000 UTC:
+Initializing
+Events:  <none>
+"""
+
+# kubernetes/autoscaler#197 (2017-08-04), trimmed: before longUnregistered was counted, a group's
+# target above its ready nodes while a scale-up is in progress.
+STATUS_197 = """\
+Cluster-autoscaler status at 2017-08-04 14:43:40.552637077 +0000 UTC:
+Cluster-wide:
+  Health:      Healthy (ready=10 unready=0 notStarted=0 longNotStarted=0 registered=10)
+               LastProbeTime:      2017-08-04 14:43:39.709980994 +0000 UTC
+               LastTransitionTime: 2017-08-03 18:27:55.053846379 +0000 UTC
+  ScaleUp:     InProgress (ready=10 registered=10)
+               LastProbeTime:      2017-08-04 14:43:39.709980994 +0000 UTC
+               LastTransitionTime: 2017-08-04 14:32:56.359845521 +0000 UTC
+
+NodeGroups:
+  Name:        k8s-production-asg
+  Health:      Healthy (ready=6 unready=0 notStarted=0 longNotStarted=0 registered=6 cloudProviderTarget=7 (minSize=2, maxSize=70))
+               LastProbeTime:      2017-08-04 14:43:39.709980994 +0000 UTC
+"""
+
+# Azure/AKS#3733 (AKS 1.25.6, 2023-06-20): the two lines of a node group it asked about.
+AKS_3733 = """\
+NodeGroups:
+  Name:        aks-worker-17816125-vmss
+  Health:      Healthy (ready=0 unready=0 (resourceUnready=0) notStarted=1 longNotStarted=0 registered=1 longUnregistered=0 cloudProviderTarget=1 (minSize=1, maxSize=3))
+"""
+
+
+def _status(text: str):
+    cluster = analyzer.load({"issue.md": text})
+    found = status_configmap(cluster)
+    assert found is not None, cluster.ingest.rejections
+    return cluster, found[1]
+
+
+def test_the_text_form_of_an_aks_paste_is_read_and_its_autoscaler_is_the_providers() -> None:
+    cluster, status = _status(TYGER_59)
+    assert (status.form, status.state) == ("text", "Running")
+    health = status.cluster["Health"]
+    assert health.status == "Healthy" and health.counts["resourceUnready"] == 0 and health.counts["ready"] == 1
+    assert status.cluster["ScaleUp"].status == "InProgress" and not status.groups
+    assert status.written == datetime(2023, 11, 29, 13, 34, 29, 1925, tzinfo=UTC)
+    assert managed_by(cluster, status) == ""  # (no node group named, the distribution not told)
+    aks = parse_status("Cluster-wide:\n" + AKS_3733)
+    assert [g.name for g in aks.groups] == ["aks-worker-17816125-vmss"]
+    assert managed_by(cluster, aks) == "AKS runs this cluster autoscaler on its control plane"
+
+
+def test_the_yaml_form_is_read_with_its_counts_and_times_and_a_gke_group_is_the_providers() -> None:
+    cluster, status = _status(PR_6375)
+    assert (status.form, status.state) == ("yaml", "Running")
+    assert status.cluster["Health"].counts == {"registered": 7, "ready": 7, "notStarted": 0,
+                                               "longUnregistered": 0, "unregistered": 0}
+    assert status.cluster["Health"].since == datetime(2023, 12, 20, 10, 46, 22, 549253, tzinfo=UTC)
+    assert status.cluster["ScaleDown"].probed == datetime(2023, 12, 20, 10, 51, 54, 408045, tzinfo=UTC)
+    assert status.groups[0].name.endswith("/instanceGroups/gke-sample-cluster-default-pool-40ce0341-grp")
+    assert managed_by(cluster, status) == "GKE runs this cluster autoscaler on its control plane"
+
+
+def test_a_described_status_of_an_autoscaler_starting_is_initializing() -> None:
+    _, status = _status(DOCS_17360)
+    assert status.state == "Initializing" and not status.cluster and not status.groups
+    assert status.written == datetime(2018, 10, 25, 16, 43, 49, 278121, tzinfo=UTC)
+
+
+def test_older_and_partial_text_forms_give_their_sizes_and_counts() -> None:
+    status = parse_status(STATUS_197)
+    group = status.groups[0]
+    health = group.conditions["Health"]
+    assert (group.name, health.min_size, health.max_size, health.counts["cloudProviderTarget"]) == \
+        ("k8s-production-asg", 2, 70, 7)
+    assert "longUnregistered" not in health.counts and "minSize" not in health.counts
+    assert status.cluster["Health"].probed == datetime(2017, 8, 4, 14, 43, 39, 709980, tzinfo=UTC)
+    # a paste of its NodeGroups lines alone is no status: the head and Cluster-wide say it is one
+    assert parse_status(AKS_3733) is None
+    group = parse_status("Cluster-wide:\n" + AKS_3733).groups[0]
+    assert group.conditions["Health"].counts["notStarted"] == 1 and group.conditions["Health"].max_size == 3
+
+
+def test_an_eks_group_is_the_customers_autoscaler() -> None:
+    status = parse_status(STATUS_197.replace("k8s-production-asg", "eks-workers-2c1f9d3b-a8e2-4f11-9c3e-8b7a6d5e4f30"))
+    assert managed_by(SimpleNamespace(distribution=SimpleNamespace(name="eks")), status) == ""
+
+
+def test_a_healthy_or_starting_status_makes_no_finding() -> None:
+    from analyzer.findings import collect_findings
+
+    for text in (TYGER_59, PR_6375, DOCS_17360):
+        cluster = analyzer.load({"issue.md": text})
+        assert not [f for f in collect_findings(cluster) if f.rule == "autoscaler-status" and f.status == "fail"]
