@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
 
+from analyzer.findings.castatus import agreeing_groups, stale_since, status_configmap
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import EventFact, before_capture, clipped, event_ago, first_seen_ago
 from analyzer.findings.facts import age_text
@@ -34,6 +35,9 @@ class AutoscalerWord:
     fact: EventFact
     text: str
     under_way: bool
+    # the node groups the autoscaler's status names as what its event speaks of (in backoff, at
+    # their maximum size, Unhealthy): the pod's cause, shared with the status's own finding
+    groups: tuple[str, ...] = ()
 
 
 def autoscaler_word(cluster: AnalyzedDump, facts: Iterable[EventFact]) -> AutoscalerWord | None:
@@ -78,7 +82,27 @@ def autoscaler_word(cluster: AnalyzedDump, facts: Iterable[EventFact]) -> Autosc
                      f"({event_ago(cluster, refused[-1])}), longer than a node takes to join "
                      f"({data['provision_minutes']} minutes): the node did not come (the group could not launch "
                      "it: capacity, quota) or does not take the pod")
-    return AutoscalerWord(fact=last, text=text, under_way=under_way)
+    said, groups = _status_agrees(cluster, last)
+    return AutoscalerWord(fact=last, text=text + said, under_way=under_way, groups=groups)
+
+
+def _status_agrees(cluster: AnalyzedDump, last: EventFact) -> tuple[str, tuple[str, ...]]:
+    """What the autoscaler's status ConfigMap says of the node groups its event on the pod speaks
+    of, where the two agree (a group in Backoff under "1 in backoff after failed scale-up", at its
+    maximum size under "max node group size reached"): "; its status agrees: node group X is ...",
+    and those groups; ("", ()) where the dump holds no status or it does not agree."""
+    found = status_configmap(cluster)
+    if found is None:
+        return "", ()
+    obj, status = found
+    agreed = agreeing_groups(status, last.reason, last.message)
+    if not agreed:
+        return "", ()
+    stale = stale_since(cluster, obj, status)
+    whose = f"its status, stale (last written {stale}), said then" if stale else "its status agrees"
+    named = "; ".join(f"node group {group.name} is {said}" for group, said in agreed[:3])
+    more = f" (and {len(agreed) - 3} more)" if len(agreed) > 3 else ""
+    return f"; {whose}: {named}{more}", tuple(group.name for group, _ in agreed)
 
 
 def _karpenters(fact: EventFact) -> bool:

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from analyzer.findings.facts import age_at_capture, age_text, capture_of
 from analyzer.findings.versions import DATA
 from analyzer.kube.time import parse_time
+from analyzer.memo import once_per
 from analyzer.safeyaml import load_yaml
 
 if TYPE_CHECKING:
@@ -62,6 +64,7 @@ class AutoscalerStatus:
     form: str
 
 
+@once_per
 def status_configmap(cluster: AnalyzedDump) -> tuple[KubeObject, AutoscalerStatus] | None:
     """The dump's cluster-autoscaler-status ConfigMap and its status read, or None when the dump
     holds none or its status cannot be read."""
@@ -236,3 +239,74 @@ def managed_by(cluster: AnalyzedDump, status: AutoscalerStatus) -> str:
                 return str(row["provider"])
     distribution = getattr(getattr(cluster, "distribution", None), "name", "")
     return str(data["managed_distributions"].get(distribution, ""))
+
+
+def stale_since(cluster: AnalyzedDump, obj: KubeObject, status: AutoscalerStatus) -> str | None:
+    """When the status was last written and how long before the capture, where that is longer
+    than the autoscaler's loop makes possible (data stale_minutes); None when current or unknown."""
+    probes = [c.probed for c in status.cluster.values() if c.probed is not None]
+    newest = max(probes, default=None) or status.written
+    age = age_at_capture(cluster, newest, obj)
+    if newest is None or age is None or capture_of(cluster, obj) is None:
+        return None
+    if age <= timedelta(minutes=status_data()["stale_minutes"]):
+        return None
+    return f"{newest:%Y-%m-%d %H:%M:%S}Z, {age_text(age)} before capture"
+
+
+def agreeing_groups(status: AutoscalerStatus, reason: str, message: str) -> list[tuple[Group, str]]:
+    """The node groups of the status that an autoscaler event on a pending pod speaks of, each
+    with what the status says of it: those in backoff where the event says a group backs off (or
+    its scale-up failed), those at their maximum size where it says a group is, those Unhealthy
+    where it says a group is not ready; the groups a TriggeredScaleUp grew that then backed off
+    or kept nodes unregistered. [] where the status does not agree.
+
+    >>> s = parse_status("Cluster-wide:\\nNodeGroups:\\n  Name:        ng1\\n  Health:      Unhealthy (ready=0 "
+    ...                  "unready=1 notStarted=0 longNotStarted=0 registered=1 cloudProviderTarget=5 (min=5, max=5))")
+    >>> [(g.name, said) for g, said in agreeing_groups(s, "NotTriggerScaleUp", "pod didn't trigger scale-up: "
+    ...                                                 "2 max node group size reached")]
+    [('ng1', 'at its maximum size (5 of 5)')]
+    >>> agreeing_groups(s, "NotTriggerScaleUp", "pod didn't trigger scale-up: 1 in backoff after failed scale-up")
+    []
+    """
+    data = status_data()
+    if reason == "TriggeredScaleUp":
+        grown = set(re.findall(data["triggered_group"], message))
+        return [(g, said) for g in status.groups if g.name in grown
+                if (said := _backoff_said(g) or _unregistered_said(g))]
+    kinds = {kind for words, kind in data["agrees"].items() if words == reason or words in message}
+    out = []
+    for group in status.groups:
+        said = (("backoff" in kinds and _backoff_said(group)) or ("at_max" in kinds and _at_max_said(group))
+                or ("unhealthy" in kinds and _unhealthy_said(group)))
+        if said:
+            out.append((group, said))
+    return out
+
+
+def _backoff_said(group: Group) -> str:
+    scale_up = group.conditions.get("ScaleUp")
+    if scale_up is None or scale_up.status not in status_data()["backoff"]:
+        return ""
+    why = f" ({scale_up.error.rstrip('.')})" if scale_up.error else ""
+    since = f" since {scale_up.since:%Y-%m-%d %H:%M:%S}Z" if scale_up.since else ""
+    return f"in {scale_up.status} after a failed scale-up{why}{since}"
+
+
+def _at_max_said(group: Group) -> str:
+    health = group.conditions.get("Health")
+    target = health.counts.get("cloudProviderTarget") if health is not None else None
+    if health is None or health.max_size is None or target is None or target < health.max_size:
+        return ""
+    return f"at its maximum size ({target} of {health.max_size})"
+
+
+def _unhealthy_said(group: Group) -> str:
+    health = group.conditions.get("Health")
+    return f"{health.status}" if health is not None and health.status in status_data()["unhealthy"] else ""
+
+
+def _unregistered_said(group: Group) -> str:
+    health = group.conditions.get("Health")
+    n = health.counts.get("longUnregistered") if health is not None else None
+    return f"keeping {n} node(s) long unregistered (launched, never joined)" if n else ""

@@ -481,6 +481,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_quoted_causes(problems, union, g)
     _join_component_and_what_it_explains(problems, union, g, cluster)
     _join_hpas_of_one_metrics_api(problems, union)
+    _join_pending_and_their_node_groups(problems, union)
     _join_cni_and_nodes(problems, union, cluster)
     _join_pressure_and_its_taint(problems, union)
     evicted_on = _join_evicted_for_one_node_condition(problems, union, cluster, graph, g)
@@ -1041,6 +1042,29 @@ def _join_hpas_of_one_metrics_api(problems: list[Finding], union: _Union) -> Non
     union.join_groups(by_api.values())
 
 
+def _join_pending_and_their_node_groups(problems: list[Finding], union: _Union) -> None:
+    """Pods the cluster autoscaler added no node for, and the node group its status says is why
+    (in backoff after a failed scale-up, at its maximum size, Unhealthy: the autoscaler's event on
+    each pod and its status ConfigMap agree, analyzer/findings/autoscaler.py): one cause, the
+    group's own finding."""
+    by_group: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if f.rule == "autoscaler-status" and f.facts.get("node_group"):
+            by_group[str(f.facts["node_group"])].append(i)
+    for i, f in enumerate(problems):
+        for group in f.facts.get("autoscaler_groups") or ():
+            for j in by_group.get(str(group), ()):
+                union.join(i, j)
+
+
+def _node_group(root: Finding) -> str:
+    """ "Node group X (the cluster autoscaler's status ConfigMap NS/NAME)" where the cause is a node
+    group its autoscaler's status names; "" else."""
+    group = root.facts.get("node_group") if root.rule == "autoscaler-status" else None
+    return f"Node group {group} (the cluster autoscaler's status, ConfigMap {root.namespace}/{root.name})" \
+        if group else ""
+
+
 def _metrics_api_headline(api: tuple[str, str], members: list[Finding]) -> tuple[str, str]:
     """The cause and headline of an incident led by HPAs one metrics API fails: the API, what the
     controller's words say of it, and the HPAs that cannot scale for it, by name."""
@@ -1580,7 +1604,8 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     else:
         # an object whose events quote an admission webhook refusing it waits for that webhook
         # (its Service, as webhook-call-failed names it where several objects quote it)
-        cause = _webhook_refusing(root) or object_ref(root.kind, root.namespace, root.name) or "the whole dump"
+        cause = _webhook_refusing(root) or _node_group(root) or object_ref(root.kind, root.namespace, root.name) \
+            or "the whole dump"
         cause_rule = root.rule
         headline = _headline(root, members, affected, cluster)
         if root is controller:

@@ -4,10 +4,14 @@ cases are in tests/findings/cases/autoscaler-status.yaml)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 
 import analyzer
+from analyzer.findings import collect_findings
 from analyzer.findings.castatus import managed_by, parse_status, status_configmap
+from analyzer.findings.incidents import group_incidents
+from analyzer.findings.types import Finding
 from tests.ingest.test_transcripts import _AUTOSCALER_STATUS
 
 # microsoft/tyger#59 (AKS, 2023-11-29), trimmed (tests/ingest): `get configmap NAME -o yaml`
@@ -150,8 +154,92 @@ def test_an_eks_group_is_the_customers_autoscaler() -> None:
 
 
 def test_a_healthy_or_starting_status_makes_no_finding() -> None:
-    from analyzer.findings import collect_findings
-
     for text in (TYGER_59, PR_6375, DOCS_17360):
         cluster = analyzer.load({"issue.md": text})
         assert not [f for f in collect_findings(cluster) if f.rule == "autoscaler-status" and f.status == "fail"]
+
+
+def _pending_paste(name: str) -> str:
+    """A pasted pending pod of tests/findings/cases/pod-pending.yaml, by its case's name."""
+    import yaml
+
+    doc = yaml.safe_load((Path(__file__).parent / "cases" / "pod-pending.yaml").read_text(encoding="utf-8"))
+    return next(c for c in doc["cases"] if c["name"] == name)["files"]["issue.md"]
+
+
+def _status_map(status: str) -> str:
+    """A status as its ConfigMap holds it, as `get -o yaml` prints it."""
+    import yaml
+
+    return yaml.safe_dump({"apiVersion": "v1", "kind": "ConfigMap", "data": {"status": status},
+                           "metadata": {"name": "cluster-autoscaler-status", "namespace": "kube-system"}})
+
+
+# kubernetes-retired/contrib#2409's example status: its node group ng1 Unhealthy and at its
+# maximum size (cloudProviderTarget=5, max=5).
+CONTRIB_2409 = """\
+Cluster-wide:
+  Health:      Healthy (ready=0 unready=1 notStarted=0 longNotStarted=0 registered=1)
+               LastProbeTime:      0001-01-01 00:00:00 +0000 UTC
+               LastTransitionTime: 0001-01-01 00:00:00 +0000 UTC
+
+NodeGroups:
+  Name:        ng1
+  Health:      Unhealthy (ready=0 unready=1 notStarted=0 longNotStarted=0 registered=1 cloudProviderTarget=5 (min=5, max=5))
+               LastProbeTime:      0001-01-01 00:00:00 +0000 UTC
+               LastTransitionTime: 0001-01-01 00:00:00 +0000 UTC
+"""
+# The pod pending under "2 max node group size reached" (huangyingting/llm-inference, AKS), in
+# the pod-pending cases; the two were not pasted together: a dump that holds both.
+VLLM = "a pending pod whose node group is at its maximum size says to raise the group's maximum"
+# The pod pending under "1 in backoff after failed scale-up" (olga-mir/k8s, GKE) and the node
+# group its TriggeredScaleUp names.
+GKE_IP = "a pending pod is said with the autoscaler's refusal and the failed scale-up before it"
+GKE_IP_GROUP = ("https://www.googleapis.com/compute/v1/projects/PROJECT_ID/zones/australia-southeast1-b/"
+                "instanceGroups/gke-demo-ip-original-nodepool-22330990-grp")
+
+
+def _pending(cluster) -> Finding:
+    return next(f for f in collect_findings(cluster) if f.rule == "pod-pending" and f.status == "fail")
+
+
+def test_a_pending_pods_node_group_at_its_maximum_is_cited_where_the_status_agrees() -> None:
+    from analyzer.findings import message
+    from analyzer.findings.rules.pod_pending import RULE
+
+    cluster = analyzer.load({"issue.md": _pending_paste(VLLM), "status.yaml": _status_map(CONTRIB_2409)})
+    finding = _pending(cluster)
+    assert finding.facts["autoscaler_groups"] == ["ng1"]
+    assert message(finding, RULE).endswith("2 max node group size reached; a node group that would take it is at "
+                                           "its maximum size (raise the group's maximum); its status agrees: node "
+                                           "group ng1 is at its maximum size (5 of 5)")
+    # one incident: the group's own finding (Unhealthy) is the cause, the pod pends for it
+    incident = next(i for i in group_incidents(collect_findings(cluster), cluster)
+                    if any(f.rule == "pod-pending" for f in i.members))
+    assert incident.cause_rule == "autoscaler-status" and {f.rule for f in incident.members} == \
+        {"autoscaler-status", "pod-pending"}
+    assert incident.cause == "Node group ng1 (the cluster autoscaler's status, ConfigMap kube-system/cluster-autoscaler-status)"
+    # a status whose groups are not at their maximum does not agree: nothing cited, nothing joined
+    below = CONTRIB_2409.replace("cloudProviderTarget=5 (min=5, max=5)", "cloudProviderTarget=5 (min=5, max=9)")
+    cluster = analyzer.load({"issue.md": _pending_paste(VLLM), "status.yaml": _status_map(below)})
+    finding = _pending(cluster)
+    assert "autoscaler_groups" not in finding.facts and "its status" not in message(finding, RULE)
+
+
+def test_a_pending_pods_node_group_in_backoff_is_cited_with_the_statuss_error() -> None:
+    from analyzer.findings import message
+    from analyzer.findings.rules.pod_pending import RULE
+
+    # upstream's status_test.yaml (clusterstate/utils), its node group named as the GKE paste's is
+    upstream = (Path(__file__).parent / "cases" / "autoscaler-status.yaml").read_text(encoding="utf-8")
+    import yaml
+
+    status = yaml.safe_load(upstream)["cases"][0]["objects"][0]["data"]["status"]
+    status = status.replace('name: "sample-node-group"', f'name: "{GKE_IP_GROUP}"')
+    cluster = analyzer.load({"issue.md": _pending_paste(GKE_IP), "status.yaml": _status_map(status)})
+    finding = _pending(cluster)
+    assert finding.facts["autoscaler_groups"] == [GKE_IP_GROUP]
+    assert (f"; its status agrees: node group {GKE_IP_GROUP} is in Backoff after a failed scale-up (QUOTA_EXCEEDED: "
+            "Instance 'sample-node-group-40ce0341-t28s' creation failed") in message(finding, RULE)
+    managed = next(f for f in collect_findings(cluster) if f.rule == "autoscaler-status")
+    assert managed.managed == "" and managed.facts["node_group"] == GKE_IP_GROUP  # the group's quota: the customer's

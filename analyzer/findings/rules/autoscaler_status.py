@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import timedelta
 
 from analyzer.findings.castatus import (
     AutoscalerStatus,
     Condition,
     Group,
     managed_by,
+    stale_since,
     status_configmap,
     status_data,
 )
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, capture_of, ev, when_text
+from analyzer.findings.facts import age_at_capture, age_text, ev, when_text
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
 
@@ -38,7 +38,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     if found is None:
         return
     obj, status = found
-    stale = _stale(cluster, obj, status)
+    stale = stale_since(cluster, obj, status)
     managed = managed_by(cluster, status)
     if stale is not None:
         finding = RULE.fail(obj, ev(obj, "data.status (last probe)", stale, "written every 10s"),
@@ -110,19 +110,6 @@ def _timing(cluster: AnalyzedDump, obj: KubeObject, status: AutoscalerStatus, co
     if age_at_capture(cluster, probed, obj) is None:
         return f"; last probed {probed:%Y-%m-%d %H:%M:%S}Z (the capture time unknown: current or not, the dump cannot say)"
     return f"; still so at its last probe, {when_text(cluster, probed, obj)}"
-
-
-def _stale(cluster: AnalyzedDump, obj: KubeObject, status: AutoscalerStatus) -> str | None:
-    """How long before the capture the status was last written, when that is longer than the
-    autoscaler's loop makes possible (data stale_minutes); None when current or unknown."""
-    probes = [c.probed for c in status.cluster.values() if c.probed is not None]
-    newest = max(probes, default=None) or status.written
-    age = age_at_capture(cluster, newest, obj)
-    if newest is None or age is None or capture_of(cluster, obj) is None:
-        return None
-    if age <= timedelta(minutes=status_data()["stale_minutes"]):
-        return None
-    return f"{newest:%Y-%m-%d %H:%M:%S}Z, {age_text(age)} before capture"
 
 
 def _said(condition: Condition) -> str:

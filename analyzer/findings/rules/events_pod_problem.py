@@ -56,7 +56,8 @@ def _with_autoscaler(cluster: AnalyzedDump, finding: Finding, facts: Iterable[Ev
     if word is None:
         return replace(finding, facts={**finding.facts, "autoscaler": ""})
     evidence = (*finding.evidence, ev(word.fact.event, f"Event.message ({word.fact.reason})", word.fact.message))
-    return replace(finding, evidence=evidence, facts={**finding.facts, "autoscaler": f"; {word.text}"})
+    groups = {"autoscaler_groups": list(word.groups)} if word.groups else {}
+    return replace(finding, evidence=evidence, facts={**finding.facts, "autoscaler": f"; {word.text}", **groups})
 
 
 def _about_a_pod(finding: Finding) -> bool:

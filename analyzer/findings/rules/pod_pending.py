@@ -83,8 +83,10 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         word = autoscaler_word(cluster, told)
         if word is not None:
             evidence.append(ev(word.fact.event, f"Event.message ({word.fact.reason})", word.fact.message))
+        # the node groups the autoscaler's status agrees are why no node came (incidents join them)
+        groups = {"autoscaler_groups": list(word.groups)} if word is not None and word.groups else {}
         finding = RULE.fail(pod, *evidence, reason=reason, reason_source=source,
-                            placement=_placement(pod, reason), autoscaler=f"; {word.text}" if word else "")
+                            placement=_placement(pod, reason), autoscaler=f"; {word.text}" if word else "", **groups)
         if word is not None and word.under_way and finding.severity == "critical":
             # a node the autoscaler set off for it minutes ago is still joining (its not-ready
             # taint, then its CNI): the pod waits for it, a warning to look at again, not an outage
