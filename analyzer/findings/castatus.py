@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from analyzer.findings.facts import age_at_capture, age_text, capture_of
+from analyzer.findings.facts import age_at_capture, capture_of, lasted_text
 from analyzer.findings.versions import DATA
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
@@ -251,7 +251,7 @@ def stale_since(cluster: AnalyzedDump, obj: KubeObject, status: AutoscalerStatus
         return None
     if age <= timedelta(minutes=status_data()["stale_minutes"]):
         return None
-    return f"{newest:%Y-%m-%d %H:%M:%S}Z, {age_text(age)} before capture"
+    return f"{newest:%Y-%m-%d %H:%M:%S}Z, {lasted_text(cluster, age)} before capture"
 
 
 def agreeing_groups(status: AutoscalerStatus, reason: str, message: str) -> list[tuple[Group, str]]:

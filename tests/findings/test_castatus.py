@@ -243,3 +243,65 @@ def test_a_pending_pods_node_group_in_backoff_is_cited_with_the_statuss_error() 
             "Instance 'sample-node-group-40ce0341-t28s' creation failed") in message(finding, RULE)
     managed = next(f for f in collect_findings(cluster) if f.rule == "autoscaler-status")
     assert managed.managed == "" and managed.facts["node_group"] == GKE_IP_GROUP  # the group's quota: the customer's
+
+
+def _upstream_status() -> str:
+    """upstream's status_test.yaml, as the autoscaler-status cases hold it."""
+    import yaml
+
+    upstream = (Path(__file__).parent / "cases" / "autoscaler-status.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(upstream)["cases"][0]["objects"][0]["data"]["status"]
+
+
+def test_a_node_group_a_scale_up_grew_and_that_backs_off_is_cited() -> None:
+    from analyzer.findings import message
+    from analyzer.findings.rules.pod_pending import RULE
+
+    # the GKE paste cut after its TriggeredScaleUp, which names the group it grew
+    paste = _pending_paste("a pending pod whose autoscaler set off a scale-up for it minutes before is a warning")
+    status = _upstream_status().replace('name: "sample-node-group"', f'name: "{GKE_IP_GROUP}"')
+    finding = _pending(analyzer.load({"issue.md": paste, "status.yaml": _status_map(status)}))
+    assert finding.facts["autoscaler_groups"] == [GKE_IP_GROUP]
+    assert f"its status agrees: node group {GKE_IP_GROUP} is in Backoff after a failed scale-up" in message(finding, RULE)
+    # a group the scale-up did not grow is not its cause
+    finding = _pending(analyzer.load({"issue.md": paste, "status.yaml": _status_map(_upstream_status())}))
+    assert "autoscaler_groups" not in finding.facts
+
+
+def test_the_autoscaler_unhealthy_is_critical_and_says_what_it_stops() -> None:
+    from analyzer.findings import message
+    from analyzer.findings.rules.autoscaler_status import RULE
+
+    # upstream's status_test.yaml with its cluster-wide health Unhealthy (a status value its api
+    # types define: too many nodes unready), its groups cut off
+    status = _upstream_status().replace('status: "Healthy"', 'status: "Unhealthy"', 1)
+    status = status[:status.index("nodeGroups:")]
+    found = [f for f in collect_findings(analyzer.load({"status.yaml": _status_map(status)}))
+             if f.rule == "autoscaler-status" and f.status == "fail"]
+    assert [f.severity for f in found] == ["critical", "warning"]
+    said = [message(f, RULE) for f in found]
+    assert said[0].startswith("The cluster autoscaler's status says the cluster is Unhealthy (registered=11 ready=4 "
+                              "notStarted=3 unready=2 longUnregistered=1 unregistered=2), since 2023-11-23 14:52:02Z, "
+                              "13h before its last probe: it neither adds nor removes nodes")
+    # its groups cut off, the cluster's count of long-unregistered nodes is said alone
+    assert "the cluster has 1 node(s) long unregistered" in said[1]
+
+
+def test_a_status_stuck_initializing_long_before_the_capture_is_stale() -> None:
+    # MicrosoftDocs/azure-docs#17360's describe ("Initializing" at 16:43:49), beside a hand-made
+    # event of 18:00 that dates the capture: the autoscaler never got past starting
+    import yaml
+
+    from analyzer.findings import message
+    from analyzer.findings.rules.autoscaler_status import RULE
+
+    later = yaml.safe_dump({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e1", "namespace": "default"},
+                            "involvedObject": {"kind": "Pod", "namespace": "default", "name": "web"}, "type": "Normal",
+                            "reason": "Pulled", "message": "Successfully pulled image",
+                            "lastTimestamp": "2018-10-25T18:00:00Z"})
+    found = [f for f in collect_findings(analyzer.load({"issue.md": DOCS_17360, "event.yaml": later}))
+             if f.rule == "autoscaler-status" and f.status == "fail"]
+    assert [message(f, RULE) for f in found] == [
+        "The cluster autoscaler's status says it was last written 2018-10-25 16:43:49Z, at least 76m before capture, "
+        "Initializing: the autoscaler has not written it since (not running, or not this cluster's any more); what "
+        "it says is of then, not of the capture"]

@@ -42,7 +42,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     managed = managed_by(cluster, status)
     if stale is not None:
         finding = RULE.fail(obj, ev(obj, "data.status (last probe)", stale, "written every 10s"),
-                            subject="it", problem=f"was last written {stale}",
+                            subject="it", problem=f"was last written {stale}"
+                            + (f", {status.state}" if status.state != "Running" else ""),
                             timing=": the autoscaler has not written it since (not running, or not this "
                                    "cluster's any more); what it says is of then, not of the capture",
                             node_group="")
