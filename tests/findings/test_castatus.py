@@ -7,10 +7,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
+import yaml
+
 import analyzer
-from analyzer.findings import collect_findings
+from analyzer.findings import collect_findings, message
 from analyzer.findings.castatus import managed_by, parse_status, status_configmap
 from analyzer.findings.incidents import group_incidents
+from analyzer.findings.rules.autoscaler_status import RULE as STATUS_RULE
+from analyzer.findings.rules.pod_pending import RULE as PENDING_RULE
 from analyzer.findings.types import Finding
 from tests.ingest.test_transcripts import _AUTOSCALER_STATUS
 
@@ -120,6 +124,7 @@ def test_the_text_form_of_an_aks_paste_is_read_and_its_autoscaler_is_the_provide
 def test_the_yaml_form_is_read_with_its_counts_and_times_and_a_gke_group_is_the_providers() -> None:
     cluster, status = _status(PR_6375)
     assert (status.form, status.state) == ("yaml", "Running")
+    assert status.written == datetime(2023, 12, 20, 10, 52, 4, 558615, tzinfo=UTC)
     assert status.cluster["Health"].counts == {"registered": 7, "ready": 7, "notStarted": 0,
                                                "longUnregistered": 0, "unregistered": 0}
     assert status.cluster["Health"].since == datetime(2023, 12, 20, 10, 46, 22, 549253, tzinfo=UTC)
@@ -161,16 +166,12 @@ def test_a_healthy_or_starting_status_makes_no_finding() -> None:
 
 def _pending_paste(name: str) -> str:
     """A pasted pending pod of tests/findings/cases/pod-pending.yaml, by its case's name."""
-    import yaml
-
     doc = yaml.safe_load((Path(__file__).parent / "cases" / "pod-pending.yaml").read_text(encoding="utf-8"))
     return next(c for c in doc["cases"] if c["name"] == name)["files"]["issue.md"]
 
 
 def _status_map(status: str) -> str:
     """A status as its ConfigMap holds it, as `get -o yaml` prints it."""
-    import yaml
-
     return yaml.safe_dump({"apiVersion": "v1", "kind": "ConfigMap", "data": {"status": status},
                            "metadata": {"name": "cluster-autoscaler-status", "namespace": "kube-system"}})
 
@@ -204,15 +205,12 @@ def _pending(cluster) -> Finding:
 
 
 def test_a_pending_pods_node_group_at_its_maximum_is_cited_where_the_status_agrees() -> None:
-    from analyzer.findings import message
-    from analyzer.findings.rules.pod_pending import RULE
-
     cluster = analyzer.load({"issue.md": _pending_paste(VLLM), "status.yaml": _status_map(CONTRIB_2409)})
     finding = _pending(cluster)
     assert finding.facts["autoscaler_groups"] == ["ng1"]
-    assert message(finding, RULE).endswith("2 max node group size reached; a node group that would take it is at "
-                                           "its maximum size (raise the group's maximum); its status agrees: node "
-                                           "group ng1 is at its maximum size (5 of 5)")
+    assert message(finding, PENDING_RULE).endswith(
+        "2 max node group size reached; a node group that would take it is at its maximum size (raise the group's "
+        "maximum); its status agrees: node group ng1 is at its maximum size (5 of 5)")
     # one incident: the group's own finding (Unhealthy) is the cause, the pod pends for it
     incident = next(i for i in group_incidents(collect_findings(cluster), cluster)
                     if any(f.rule == "pod-pending" for f in i.members))
@@ -223,55 +221,42 @@ def test_a_pending_pods_node_group_at_its_maximum_is_cited_where_the_status_agre
     below = CONTRIB_2409.replace("cloudProviderTarget=5 (min=5, max=5)", "cloudProviderTarget=5 (min=5, max=9)")
     cluster = analyzer.load({"issue.md": _pending_paste(VLLM), "status.yaml": _status_map(below)})
     finding = _pending(cluster)
-    assert "autoscaler_groups" not in finding.facts and "its status" not in message(finding, RULE)
+    assert "autoscaler_groups" not in finding.facts and "its status" not in message(finding, PENDING_RULE)
 
 
 def test_a_pending_pods_node_group_in_backoff_is_cited_with_the_statuss_error() -> None:
-    from analyzer.findings import message
-    from analyzer.findings.rules.pod_pending import RULE
-
     # upstream's status_test.yaml (clusterstate/utils), its node group named as the GKE paste's is
     upstream = (Path(__file__).parent / "cases" / "autoscaler-status.yaml").read_text(encoding="utf-8")
-    import yaml
-
     status = yaml.safe_load(upstream)["cases"][0]["objects"][0]["data"]["status"]
     status = status.replace('name: "sample-node-group"', f'name: "{GKE_IP_GROUP}"')
     cluster = analyzer.load({"issue.md": _pending_paste(GKE_IP), "status.yaml": _status_map(status)})
     finding = _pending(cluster)
     assert finding.facts["autoscaler_groups"] == [GKE_IP_GROUP]
     assert (f"; its status agrees: node group {GKE_IP_GROUP} is in Backoff after a failed scale-up (QUOTA_EXCEEDED: "
-            "Instance 'sample-node-group-40ce0341-t28s' creation failed") in message(finding, RULE)
+            "Instance 'sample-node-group-40ce0341-t28s' creation failed") in message(finding, PENDING_RULE)
     managed = next(f for f in collect_findings(cluster) if f.rule == "autoscaler-status")
     assert managed.managed == "" and managed.facts["node_group"] == GKE_IP_GROUP  # the group's quota: the customer's
 
 
 def _upstream_status() -> str:
     """upstream's status_test.yaml, as the autoscaler-status cases hold it."""
-    import yaml
-
     upstream = (Path(__file__).parent / "cases" / "autoscaler-status.yaml").read_text(encoding="utf-8")
     return yaml.safe_load(upstream)["cases"][0]["objects"][0]["data"]["status"]
 
 
 def test_a_node_group_a_scale_up_grew_and_that_backs_off_is_cited() -> None:
-    from analyzer.findings import message
-    from analyzer.findings.rules.pod_pending import RULE
-
     # the GKE paste cut after its TriggeredScaleUp, which names the group it grew
     paste = _pending_paste("a pending pod whose autoscaler set off a scale-up for it minutes before is a warning")
     status = _upstream_status().replace('name: "sample-node-group"', f'name: "{GKE_IP_GROUP}"')
     finding = _pending(analyzer.load({"issue.md": paste, "status.yaml": _status_map(status)}))
     assert finding.facts["autoscaler_groups"] == [GKE_IP_GROUP]
-    assert f"its status agrees: node group {GKE_IP_GROUP} is in Backoff after a failed scale-up" in message(finding, RULE)
+    assert f"its status agrees: node group {GKE_IP_GROUP} is in Backoff after a failed scale-up" in message(finding, PENDING_RULE)
     # a group the scale-up did not grow is not its cause
     finding = _pending(analyzer.load({"issue.md": paste, "status.yaml": _status_map(_upstream_status())}))
     assert "autoscaler_groups" not in finding.facts
 
 
 def test_the_autoscaler_unhealthy_is_critical_and_says_what_it_stops() -> None:
-    from analyzer.findings import message
-    from analyzer.findings.rules.autoscaler_status import RULE
-
     # upstream's status_test.yaml with its cluster-wide health Unhealthy (a status value its api
     # types define: too many nodes unready), its groups cut off
     status = _upstream_status().replace('status: "Healthy"', 'status: "Unhealthy"', 1)
@@ -279,7 +264,7 @@ def test_the_autoscaler_unhealthy_is_critical_and_says_what_it_stops() -> None:
     found = [f for f in collect_findings(analyzer.load({"status.yaml": _status_map(status)}))
              if f.rule == "autoscaler-status" and f.status == "fail"]
     assert [f.severity for f in found] == ["critical", "warning"]
-    said = [message(f, RULE) for f in found]
+    said = [message(f, STATUS_RULE) for f in found]
     assert said[0].startswith("The cluster autoscaler's status says the cluster is Unhealthy (registered=11 ready=4 "
                               "notStarted=3 unready=2 longUnregistered=1 unregistered=2), since 2023-11-23 14:52:02Z, "
                               "13h before its last probe: it neither adds nor removes nodes")
@@ -287,21 +272,33 @@ def test_the_autoscaler_unhealthy_is_critical_and_says_what_it_stops() -> None:
     assert "the cluster has 1 node(s) long unregistered" in said[1]
 
 
+def _event_at(when: str) -> str:
+    """A hand-made event of `when`, the newest time of a dump: its capture came then or later."""
+    return yaml.safe_dump({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e1", "namespace": "default"},
+                           "involvedObject": {"kind": "Pod", "namespace": "default", "name": "web"}, "type": "Normal",
+                           "reason": "Pulled", "message": "Successfully pulled image", "lastTimestamp": when})
+
+
 def test_a_status_stuck_initializing_long_before_the_capture_is_stale() -> None:
     # MicrosoftDocs/azure-docs#17360's describe ("Initializing" at 16:43:49), beside a hand-made
     # event of 18:00 that dates the capture: the autoscaler never got past starting
-    import yaml
 
-    from analyzer.findings import message
-    from analyzer.findings.rules.autoscaler_status import RULE
-
-    later = yaml.safe_dump({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e1", "namespace": "default"},
-                            "involvedObject": {"kind": "Pod", "namespace": "default", "name": "web"}, "type": "Normal",
-                            "reason": "Pulled", "message": "Successfully pulled image",
-                            "lastTimestamp": "2018-10-25T18:00:00Z"})
+    later = _event_at("2018-10-25T18:00:00Z")
     found = [f for f in collect_findings(analyzer.load({"issue.md": DOCS_17360, "event.yaml": later}))
              if f.rule == "autoscaler-status" and f.status == "fail"]
-    assert [message(f, RULE) for f in found] == [
+    assert [message(f, STATUS_RULE) for f in found] == [
         "The cluster autoscaler's status says it was last written 2018-10-25 16:43:49Z, at least 76m before capture, "
         "Initializing: the autoscaler has not written it since (not running, or not this cluster's any more); what "
         "it says is of then, not of the capture"]
+
+
+def test_a_backoff_probed_just_before_the_capture_is_said_since_when_and_still_so() -> None:
+    # upstream's status_test.yaml (probed 04:28:19) beside a hand-made event of 04:30 that dates
+    # the capture: current, its backoff began 13h before
+    later = _event_at("2023-11-24T04:30:00Z")
+    cluster = analyzer.load({"status.yaml": _status_map(_upstream_status()), "event.yaml": later})
+    found = [f for f in collect_findings(cluster) if f.rule == "autoscaler-status" and f.status == "fail"]
+    assert len(found) == 1 and found[0].facts["node_group"] == "sample-node-group"
+    said = message(found[0], STATUS_RULE)
+    assert "Limit: 57.0 in region us-central1), since 2023-11-23 14:52:02Z, at least 13h before capture: " in said
+    assert said.endswith("; still so at its last probe, at least 101s before capture")

@@ -18,7 +18,7 @@ from analyzer.findings.castatus import (
     status_data,
 )
 from analyzer.findings.dump import AnalyzedDump
-from analyzer.findings.facts import age_at_capture, age_text, ev, when_text
+from analyzer.findings.facts import age_at_capture, age_text, ago, ev, when_text
 from analyzer.findings.types import Finding, RuleMeta
 from analyzer.ingest.records import KubeObject
 
@@ -51,13 +51,13 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     health = status.cluster.get("Health")
     if health is not None and health.status in status_data()["unhealthy"]:
         finding = RULE.fail(obj, ev(obj, "data.status (Cluster-wide Health)", _said(health), "Healthy"),
-                            subject="the cluster", problem=f"is {health.status} ({_counts(health)}){_since(status, health)}: "
+                            subject="the cluster", problem=f"is {health.status} ({_counts(health)}){_since(cluster, obj, status, health)}: "
                             "it neither adds nor removes nodes while too many nodes are unready or unregistered",
                             timing=_timing(cluster, obj, status, health, stale), node_group="")
         yield finding if stale else _severe(finding)
     named_long = False
     for group in status.groups:
-        problems = list(_group_problems(status, group))
+        problems = list(_group_problems(cluster, obj, status, group))
         named_long |= any(c.counts.get("longUnregistered") for c in group.conditions.values())
         if not problems:
             continue
@@ -74,26 +74,29 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                         "and never joined", timing=_timing(cluster, obj, status, health, stale), node_group="")
 
 
-def _group_problems(status: AutoscalerStatus, group: Group) -> Iterator[tuple[str, Condition, str, str]]:
+def _group_problems(cluster: AnalyzedDump, obj: KubeObject, status: AutoscalerStatus, group: Group) -> Iterator[tuple[str, Condition, str, str]]:
     """(condition, it, what it says is wrong, what was expected) of a node group."""
     data = status_data()
     health, scale_up = group.conditions.get("Health"), group.conditions.get("ScaleUp")
     if scale_up is not None and scale_up.status in data["backoff"]:
         why = f" ({scale_up.error.rstrip('.')})" if scale_up.error else ""
-        yield ("ScaleUp", scale_up, f"is in {scale_up.status} after a failed scale-up{why}{_since(status, scale_up)}: the autoscaler adds no "
+        yield ("ScaleUp", scale_up, f"is in {scale_up.status} after a failed scale-up{why}{_since(cluster, obj, status, scale_up)}: the autoscaler adds no "
                "node to it for now (5 minutes at first, up to 30)", "NoActivity or InProgress")
     if health is not None and health.status in data["unhealthy"]:
-        yield ("Health", health, f"is {health.status} ({_counts(health)}){_since(status, health)}: the autoscaler adds no node to it",
+        yield ("Health", health, f"is {health.status} ({_counts(health)}){_since(cluster, obj, status, health)}: the autoscaler adds no node to it",
                "Healthy")
     if health is not None and (n := health.counts.get("longUnregistered")):
         yield ("Health", health, f"has {n} node(s) long unregistered: instances the cloud launched that never "
                "joined the cluster (their bootstrap, network or credentials)", "longUnregistered=0")
 
 
-def _since(status: AutoscalerStatus, condition: Condition) -> str:
-    """ ", since <time>, <how long> before its last probe" where the condition says when it began."""
+def _since(cluster: AnalyzedDump, obj: KubeObject, status: AutoscalerStatus, condition: Condition) -> str:
+    """ ", since <time>, <how long> before capture" where the condition says when it began (before
+    its last probe, where the capture time is unknown)."""
     if condition.since is None:
         return ""
+    if age_at_capture(cluster, condition.since, obj) is not None:
+        return f", since {condition.since:%Y-%m-%d %H:%M:%S}Z, {ago(cluster, condition.since, obj)}"
     probed = condition.probed or status.written
     held = f", {age_text(probed - condition.since)} before its last probe" \
         if probed is not None and probed >= condition.since else ""
