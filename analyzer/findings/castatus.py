@@ -172,7 +172,8 @@ def _parse_yaml(doc: dict[str, Any]) -> AutoscalerStatus:
     """The YAML form (from 1.30)."""
     wide = _dict(doc.get("clusterWide"))
     groups = []
-    for g in doc.get("nodeGroups") or ():
+    listed = doc.get("nodeGroups")
+    for g in listed if isinstance(listed, list) else ():
         if isinstance(g, dict):
             groups.append(Group(str(g.get("name") or ""), {k: _yaml_condition(_dict(g.get(key)))
                                                            for k, key in _KEYS.items() if isinstance(g.get(key), dict)}))

@@ -302,3 +302,10 @@ def test_a_backoff_probed_just_before_the_capture_is_said_since_when_and_still_s
     said = message(found[0], STATUS_RULE)
     assert "Limit: 57.0 in region us-central1), since 2023-11-23 14:52:02Z, at least 13h before capture: " in said
     assert said.endswith("; still so at its last probe, at least 101s before capture")
+
+
+def test_a_status_edited_out_of_its_shape_is_read_as_far_as_it_goes() -> None:
+    # (a YAML status whose lists and mappings hold other types, as an edited dump may)
+    status = parse_status("autoscalerStatus: Running\nnodeGroups: 5\nclusterWide: {health: 7, scaleUp: {status: "
+                          "Backoff, lastProbeTime: 5, backoffInfo: x}}")
+    assert status.groups == () and status.cluster["ScaleUp"].probed is None and status.cluster["ScaleUp"].error == ""
