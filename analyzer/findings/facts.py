@@ -16,7 +16,7 @@ from analyzer.ingest.result import capture_is_lower_bound as capture_is_lower_bo
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
 from analyzer.model.namespaces import is_dump_tool_namespace, is_platform_namespace
-from analyzer.model.normalize import as_dict, ready_counts
+from analyzer.model.normalize import as_dict, as_list, ready_counts
 from analyzer.printing.timefmt import human_duration
 
 if TYPE_CHECKING:
@@ -314,12 +314,13 @@ def selector_matches(selector: dict[str, Any] | None, labels: dict[str, Any] | N
     >>> selector_matches({"matchExpressions": [{"key": "app", "operator": "In", "values": ["a"]}]}, {"app": "b"})
     False
     """
-    if not selector:
+    # a hand-edited dump's selector or expression may be no mapping: it selects nothing
+    if not selector or not isinstance(selector, dict):
         return False
-    labels = labels or {}
+    labels = as_dict(labels)
     if "matchLabels" in selector or "matchExpressions" in selector:
-        match_labels = selector.get("matchLabels") or {}
-        expressions = selector.get("matchExpressions") or []
+        match_labels = as_dict(selector.get("matchLabels"))
+        expressions = as_list(selector.get("matchExpressions"))
     else:
         match_labels, expressions = selector, []
     if not match_labels and not expressions:
@@ -327,7 +328,9 @@ def selector_matches(selector: dict[str, Any] | None, labels: dict[str, Any] | N
     if any(str(labels.get(k)) != str(v) for k, v in match_labels.items()):
         return False
     for expr in expressions:
-        key, op, values = expr.get("key"), expr.get("operator"), [str(v) for v in expr.get("values") or ()]
+        if not isinstance(expr, dict):
+            return False
+        key, op, values = expr.get("key"), expr.get("operator"), [str(v) for v in as_list(expr.get("values"))]
         present = key in labels
         if (op == "In" and not (present and str(labels[key]) in values)) \
                 or (op == "NotIn" and present and str(labels[key]) in values) \

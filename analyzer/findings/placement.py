@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.findings.facts import knows_labels, knows_taints, objects_named, selector_matches
 from analyzer.findings.removal import AUTOSCALER_TAINT, KARPENTER_TAINTS
-from analyzer.model.normalize import as_dict
+from analyzer.model.normalize import as_dict, as_list
 
 if TYPE_CHECKING:
     from analyzer.findings.dump import AnalyzedDump
@@ -34,6 +34,8 @@ def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
     False
     """
     for t in tolerations:
+        if not isinstance(t, dict):
+            continue  # a hand-edited dump's toleration that is no mapping tolerates nothing
         if t.get("effect") and t.get("effect") != taint.effect:
             continue
         if t.get("operator") == "Exists":
@@ -46,7 +48,7 @@ def tolerates(tolerations: list[dict[str, Any]], taint: Any) -> bool:
 
 def template_spec(workload: KubeObject) -> dict[str, Any]:
     """A workload's pod template spec as written (the typed view keeps no affinity)."""
-    return (((workload.body().get("spec") or {}).get("template") or {}).get("spec")) or {}
+    return as_dict(as_dict(as_dict(workload.body().get("spec")).get("template")).get("spec"))
 
 
 def tainted_off(template_spec: dict[str, Any], nodes: list[KubeObject]) -> list[tuple[KubeObject, list[Taint]]]:
@@ -54,7 +56,7 @@ def tainted_off(template_spec: dict[str, Any], nodes: list[KubeObject]) -> list[
     taints it does not tolerate, each with those taints; only nodes whose labels and taints the
     dump holds (its cases: tests/findings/cases/daemonset-tainted-off.yaml).
     """
-    tolerations = template_spec.get("tolerations") or []
+    tolerations = as_list(template_spec.get("tolerations"))
     found = []
     for node in nodes:
         if not (knows_labels(node) and knows_taints(node)):
@@ -78,19 +80,20 @@ def picks(template_spec: dict[str, Any], node_name: str, labels: dict[str, Any])
     >>> picks(spec, "n1", {"kubernetes.io/os": "windows"}), picks(spec, "vk", {"type": "virtual-kubelet"})
     (True, False)
     """
-    selector = template_spec.get("nodeSelector") or {}
+    selector = template_spec.get("nodeSelector")
     if selector and not selector_matches(selector, labels):
         return False
-    required = (((template_spec.get("affinity") or {}).get("nodeAffinity") or {})
-                .get("requiredDuringSchedulingIgnoredDuringExecution") or {})
-    terms = required.get("nodeSelectorTerms") or []
+    required = as_dict(as_dict(as_dict(template_spec.get("affinity")).get("nodeAffinity"))
+                       .get("requiredDuringSchedulingIgnoredDuringExecution"))
+    terms = as_list(required.get("nodeSelectorTerms"))
     # The terms are ORed; a term's expressions and fields are ANDed (fields: metadata.name only).
     return not terms or any(_term_admits(term, node_name, labels) for term in terms)
 
 
 def _term_admits(term: dict[str, Any], node_name: str, labels: dict[str, Any]) -> bool:
-    expressions = term.get("matchExpressions") or []
-    fields = term.get("matchFields") or []
+    term = as_dict(term)
+    expressions = as_list(term.get("matchExpressions"))
+    fields = [f for f in as_list(term.get("matchFields")) if isinstance(f, dict)]
     if not expressions and not fields:
         return False  # an empty term matches no node
     if expressions and not selector_matches({"matchExpressions": expressions}, labels):
