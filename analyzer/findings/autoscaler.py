@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
 
-from analyzer.findings.castatus import agreeing_groups, stale_since, status_configmap
+from analyzer.findings.autoscaler_status import agreeing_groups, stale_since, status_configmap
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import EventFact, before_capture, clipped, event_ago, first_seen_ago
 from analyzer.findings.facts import age_text

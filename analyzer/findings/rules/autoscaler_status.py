@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from analyzer.findings.castatus import (
+from analyzer.findings.autoscaler_status import (
     AutoscalerStatus,
     Condition,
     Group,

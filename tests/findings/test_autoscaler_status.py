@@ -11,7 +11,7 @@ import yaml
 
 import analyzer
 from analyzer.findings import collect_findings, message
-from analyzer.findings.castatus import managed_by, parse_status, status_configmap
+from analyzer.findings.autoscaler_status import managed_by, parse_status, status_configmap
 from analyzer.findings.incidents import group_incidents
 from analyzer.findings.rules.autoscaler_status import RULE as STATUS_RULE
 from analyzer.findings.rules.pod_pending import RULE as PENDING_RULE
