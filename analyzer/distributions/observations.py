@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.distributions.objects import is_builtin_group
 from analyzer.distributions.profiles import Profiles
+from analyzer.kube.event_reasons import current_reason
 
 if TYPE_CHECKING:
     from analyzer.ingest import KubeObject
@@ -234,7 +235,7 @@ def _observe_event(obs: Observations, o: KubeObject, profiles: Profiles) -> None
     message = view.message or ""
     # the scheduler's "Successfully assigned kube-system/kindnet-l6fln to kne-control-plane" names
     # the pod's node (openconfig/kne#345: a kind cluster's describe Events pasted alone)
-    assigned = _ASSIGNED_TO.search(message) if view.reason == "Scheduled" else None
+    assigned = _ASSIGNED_TO.search(message) if current_reason(view.reason or "") == "Scheduled" else None
     if assigned is not None and assigned.group(1) not in obs.values("node_name"):
         obs.add("node_name", assigned.group(1), pod_id, "Node", assigned.group(1))
     system = not namespace or profiles.is_system_namespace(namespace)

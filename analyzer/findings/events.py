@@ -22,6 +22,7 @@ from analyzer.findings.facts import (
     when_text,
 )
 from analyzer.findings.versions import DATA
+from analyzer.kube.event_reasons import current_reason
 from analyzer.kube.kinds import CLUSTER_SCOPED_KINDS
 from analyzer.kube.time import parse_time
 from analyzer.memo import once_per
@@ -60,6 +61,14 @@ class EventFact:
     # a `kubectl get events` table of kubectl 1.x's later layout has no COUNT column: the count
     # of its rows is not shown, not 1
     count_untold: bool = False
+    # the reason as the event wrote it, where Kubernetes 1.0 wrote it in lower case
+    # (`failedScheduling`; `reason` is then the word it became): '' when the same
+    written_reason: str = ""
+
+    @property
+    def as_written(self) -> str:
+        """The reason as the event wrote it, for evidence."""
+        return self.written_reason or self.reason
 
 
 def event_fact(obj: KubeObject) -> EventFact:
@@ -74,8 +83,10 @@ def event_fact(obj: KubeObject) -> EventFact:
     # Events about cluster-scoped objects (Nodes) live in some namespace; the object has none.
     namespace = "" if kind in CLUSTER_SCOPED_KINDS else (
         (about.namespace if about else None) or (obj.namespace or ""))
+    written = v.reason or ""
+    reason = current_reason(written)
     return EventFact(
-        event=obj, type=v.type or "", reason=v.reason or "",
+        event=obj, type=v.type or "", reason=reason,
         message=" ".join((v.message or v.note or "").split()),  # one line, even for probe output
         kind=kind, name=(about.name if about else None) or "", namespace=namespace,
         count=int(count), last_seen=parse_time(when),
@@ -84,6 +95,7 @@ def event_fact(obj: KubeObject) -> EventFact:
         first_seen=parse_time(v.firstTimestamp or v.deprecatedFirstTimestamp or v.eventTime or when),
         uid=(about.uid if about else None) or "",
         count_untold=_count_untold(v, series),
+        written_reason=written if written != reason else "",
     )
 
 
@@ -729,7 +741,7 @@ def findings_for_reasons(cluster: AnalyzedDump, rule: RuleMeta, reasons: frozens
     facts = [f for f in event_facts(cluster) if f.reason in reasons]
     for group in fold_events(facts):
         last = group.last
-        finding = rule.fail(None, ev(last.event, "reason", last.reason, "no such event"),
+        finding = rule.fail(None, ev(last.event, "reason", last.as_written, "no such event"),
                             kind=group.kind, namespace=group.namespace, name=group.name,
                             reason=group.label, count=group.told_count,
                             first=first_text(cluster, group), age=event_ago(cluster, last),
@@ -773,7 +785,7 @@ def _reporting_hosts(cluster: AnalyzedDump) -> dict[str, str]:
         view = obj.view
         involved = view.involvedObject
         if view.reason and not (involved and involved.name) and view.source and view.source.host:
-            hosts.setdefault(view.reason, view.source.host)
+            hosts.setdefault(current_reason(view.reason), view.source.host)
     return hosts
 
 

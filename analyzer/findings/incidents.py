@@ -31,6 +31,7 @@ from analyzer.findings.suspects import pod_suspects
 from analyzer.findings.types import SEVERITIES, Finding, RuleMeta
 from analyzer.findings.versions import DATA
 from analyzer.ingest.refusals import webhook_failures
+from analyzer.kube.event_reasons import current_reason
 from analyzer.kube.time import parse_time
 from analyzer.model.logsignatures import Signature, load_signatures
 from analyzer.model.restarts import ContainerEnd, cluster_restart_moments, container_ends
@@ -1191,7 +1192,7 @@ def _scheduled_to(cluster: AnalyzedDump) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     for obj in cluster.objects_of("Event"):
         view = obj.view
-        if view.reason == "Scheduled" and (m := ASSIGNED_TO.match(view.message or "")):
+        if current_reason(view.reason or "") == "Scheduled" and (m := ASSIGNED_TO.match(view.message or "")):
             involved = view.involvedObject
             namespace = m[1] if m[1] is not None else (involved.namespace if involved is not None else None)
             out[(namespace or "", m[2])] = m[3]

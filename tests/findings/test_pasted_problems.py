@@ -105,3 +105,32 @@ def test_an_older_deployment_row_is_judged_by_the_available_count_it_gave() -> N
     (short,) = [f for f in collect_findings(cluster) if f.rule == "deployment-unavailable" and f.status == "fail"]
     assert short.name == "kube-dns"
     assert (short.evidence[0].field, short.evidence[0].seen) == ("status.availableReplicas", 0)
+
+
+# kubernetes/kubernetes docs/user-guide/introspection-and-debugging.md (@ 0baa29e9, "Example:
+# debugging Pending Pods", kubectl 1.0), trimmed: a pending pod's describe, its one event the
+# scheduler's `failedScheduling` (renamed FailedScheduling in 1.1, kubernetes#12539). Before:
+# "no reason recorded (no scheduler condition or event)".
+K8S_10_PENDING = (
+    "```console\n$ kubectl describe pod my-nginx-9unp9 \n"
+    "Name:\t\t\t\tmy-nginx-9unp9\nImage(s):\t\t\tnginx\nNode:\t\t\t\t/\nLabels:\t\t\t\tapp=nginx\n"
+    "Status:\t\t\t\tPending\nReason:\t\t\t\t\nMessage:\t\t\t\nIP:\t\t\t\t\n"
+    "Replication Controllers:\tmy-nginx (5/5 replicas created)\n"
+    "Containers:\n  nginx:\n    Image:\tnginx\n    Limits:\n      cpu:\t\t600m\n      memory:\t\t128Mi\n"
+    "    State:\t\tWaiting\n    Ready:\t\tFalse\n    Restart Count:\t0\n"
+    "Events:\n"
+    "  FirstSeen\t\t\t\tLastSeen\t\t\tCount\tFrom\t\tSubobjectPath\tReason\t\t\tMessage\n"
+    "  Thu, 09 Jul 2015 23:56:21 -0700\tFri, 10 Jul 2015 00:01:30 -0700\t21\t{scheduler }\t\t\t"
+    "failedScheduling\tFailed for reason PodFitsResources and possibly others\n"
+    "```\n"
+)
+
+
+def test_a_kubernetes_1_0_failed_scheduling_is_the_pending_pods_reason_kept_as_written() -> None:
+    cluster = analyzer.load({"issue.md": K8S_10_PENDING})
+    [pending] = [f for f in collect_findings(cluster) if f.rule == "pod-pending" and f.status == "fail"]
+    assert pending.facts["reason"] == "Failed for reason PodFitsResources and possibly others"
+    assert pending.facts["reason_source"].startswith("FailedScheduling event")
+    # the event as it was written stays in the evidence
+    assert ("Event.reason", "failedScheduling") in [(e.field, e.seen) for e in pending.evidence]
+

@@ -52,6 +52,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             last = failed[-1]
             age = event_ago(cluster, last)
             evidence.append(ev(last.event, "Event.message (FailedScheduling)", last.message))
+            if last.written_reason:  # Kubernetes 1.0's `failedScheduling`, kept as the event wrote it
+                evidence.append(ev(last.event, "Event.reason", last.written_reason))
             if reason is None:
                 reason, source = last.message, f"FailedScheduling event, {age}"
             else:
@@ -62,6 +64,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             # the autoscaler's words in the same pasted Events are this pod's too
             told = [e for e in events.get(("", "", ""), ()) if e.event.provenance.source == last.event.provenance.source]
             evidence.append(ev(last.event, "Event.message (FailedScheduling)", last.message))
+            if last.written_reason:
+                evidence.append(ev(last.event, "Event.reason", last.written_reason))
             reason, source = last.message, f"FailedScheduling event pasted without its pod's name, {event_ago(cluster, last)}; {why}"
         if reason is None and no_nodes:
             reason, source = "no node is registered", "the dump lists nodes and holds none"

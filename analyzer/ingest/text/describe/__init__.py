@@ -49,6 +49,7 @@ from analyzer.ingest.text.rows.common import NAME
 from analyzer.ingest.text.tables import single_kind
 from analyzer.ingest.text.types import TEXT_FACTS_KEY, TextObject
 from analyzer.ingest.text.values import cell
+from analyzer.kube.event_reasons import current_reason
 from analyzer.kube.kinds import BUILTIN_KINDS, KIND_GROUPS
 
 _READERS = {**pod.READERS, **node.READERS, **service.READERS, **workloads.READERS,
@@ -267,12 +268,12 @@ def _assigned_pod(found: list[TextObject]) -> tuple[str | None, str] | None:
     namespace None where an old scheduler's message does not say it), else the one pod the
     kubelet's volume messages among them name (a describe's events are about one object)."""
     scheduled = next(((m.group("namespace"), m.group("name")) for event in found
-                      if event.body.get("reason") == "Scheduled"
+                      if current_reason(str(event.body.get("reason", ""))) == "Scheduled"
                       and (m := _ASSIGNED.match(event.body.get("message", "")))), None)
     if scheduled is not None and scheduled[0]:
         return scheduled
     named = {(m.group("namespace") or m.group("ns2"), m.group("name") or m.group("name2"))
-             for event in found if event.body.get("reason") == "FailedMount"
+             for event in found if current_reason(str(event.body.get("reason", ""))) == "FailedMount"
              for m in _MOUNT_POD.finditer(str(event.body.get("message", "")))}
     mounted = named.pop() if len(named) == 1 else None
     if scheduled is not None and (mounted is None or mounted[1] != scheduled[1]):
