@@ -134,3 +134,15 @@ def test_a_kubernetes_1_0_failed_scheduling_is_the_pending_pods_reason_kept_as_w
     # the event as it was written stays in the evidence
     assert ("Event.reason", "failedScheduling") in [(e.field, e.seen) for e in pending.evidence]
 
+
+
+def test_a_kubernetes_1_0_failed_scheduling_pasted_alone_is_a_dated_pod_problem() -> None:
+    # the same describe's Events section alone (its table of kubectl 1.0: dates, no Type): the pod
+    # known only from its event, 21 times in five minutes. Before: nothing was read.
+    events = "Events:" + K8S_10_PENDING.split("Events:")[1]
+    cluster = analyzer.load({"issue.md": events})
+    [problem] = [f for f in collect_findings(cluster) if f.rule == "events-pod-problem" and f.status == "fail"]
+    assert problem.facts["reason"] == "FailedScheduling" and problem.facts["count"] == 21
+    assert "PodFitsResources" in problem.facts["last_message"]
+    assert (problem.evidence[0].field, problem.evidence[0].seen) == ("reason", "failedScheduling")
+    assert str(cluster.capture_time) == "2015-07-10 07:01:30+00:00"  # the event's last time: a lower bound

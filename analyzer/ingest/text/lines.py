@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import orjson
 
@@ -407,6 +408,59 @@ _OLD_EVENT_ROW = re.compile(
 )
 
 
+# The same table as kubectl 1.0 printed it: no Type column (events had none before 1.2), the times
+# as dates (RFC 1123 with a numeric zone), the reasons in lower case (kubernetes docs/user-guide/
+# introspection-and-debugging.md of 1.0, kubernetes#11453): `FirstSeen  LastSeen  Count  From
+# SubobjectPath  Reason  Message`. A row's cells are tab-separated as kubectl wrote them, or apart
+# by runs of blanks where a paste turned the tabs to spaces (kubernetes#9207: `... -0700 6   {scheduler }`).
+_V1_0_EVENTS_HEADER = re.compile(r"^(?P<indent>\s*)FirstSeen\s+LastSeen\s+Count\s+From\s+Sub[Oo]bjectPath\s+Reason\s+Message\s*$")
+_RFC1123Z = r"[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}"
+_V1_0_EVENT_ROW = re.compile(
+    rf"^\s*(?P<first>{_RFC1123Z})\s+(?P<last>{_RFC1123Z})\s+(?P<count>\d+)\s+(?P<source>\{{[^}}]*\}}|\S+)(?P<rest>\s.*)$"
+)
+_V1_0_REASON = re.compile(r"[a-zA-Z]+")
+
+
+def _v1_0_event_cells(text: str) -> list[str] | None:
+    """A kubectl 1.0 describe's Events row as the cells of today's layout (Type, Reason, Age, From,
+    Message), the age its times in RFC 3339 (`2015-07-10T07:01:30Z (x21 over 2015-07-10T06:56:21Z)`);
+    None where the row does not have that shape.
+
+    >>> _v1_0_event_cells("  Thu, 09 Jul 2015 23:56:21 -0700\\tFri, 10 Jul 2015 00:01:30 -0700\\t21\\t{scheduler }"
+    ...                   "\\t\\t\\tfailedScheduling\\tFailed for reason PodFitsResources and possibly others")
+    ['', 'failedScheduling', '2015-07-10T07:01:30Z (x21 over 2015-07-10T06:56:21Z)', '{scheduler }', 'Failed for reason PodFitsResources and possibly others']
+    """
+    row = _V1_0_EVENT_ROW.match(text)
+    if row is None:
+        return None
+    # after the source: the subobject's path (`spec.containers{nginx}`, `implicitly required
+    # container POD`: never one bare word) or none, the reason, the message, apart by tabs or
+    # runs of blanks
+    cell, _, rest = _split_cell(row.group("rest"))
+    if not _V1_0_REASON.fullmatch(cell):
+        cell, _, rest = _split_cell(rest)
+    if not _V1_0_REASON.fullmatch(cell):
+        return None
+    try:
+        first, last = (_rfc3339(row.group(g)) for g in ("first", "last"))
+    except ValueError:  # no such day (`Mon, 31 Feb ...`): not kubectl's
+        return None
+    count = int(row.group("count"))
+    age = last + (f" (x{count} over {first})" if count > 1 else "")
+    return ["", cell, age, row.group("source"), rest.strip()]
+
+
+def _split_cell(text: str) -> tuple[str, str, str]:
+    """A row's next cell, the blanks after it, and the rest (cells apart by tabs or 2+ blanks)."""
+    parts = re.split(r"(\t+|\s{2,})", text.strip(), maxsplit=1)
+    return (parts[0], parts[1], parts[2]) if len(parts) == 3 else (parts[0], "", "")
+
+
+def _rfc3339(text: str) -> str:
+    """An RFC 1123 time with a numeric zone (Go's RFC1123Z) in RFC 3339, in UTC."""
+    return datetime.strptime(text, "%a, %d %b %Y %H:%M:%S %z").astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def modernised_event_tables(lines: list[Line]) -> list[Line]:
     """A describe's Events table in the layout of kubectl before 1.10 (oracle/terraform-kubernetes-
     installer#154, 2018: `FirstSeen  LastSeen  Count  From  SubObjectPath  Type  Reason  Message`,
@@ -419,12 +473,15 @@ def modernised_event_tables(lines: list[Line]) -> list[Line]:
     >>> [ln.text for ln in modernised_event_tables(old)][1:]
     ['  Type     Reason       Age              From            Message', '  ----     ------       ----             ----            -------', '  Warning  FailedMount  1m (x5 over 10m)  kubelet, node-1  Unable to mount']
     """
-    starts = [i for i, ln in enumerate(lines) if "FirstSeen" in ln.text and _OLD_EVENTS_HEADER.match(ln.text.expandtabs(8))]
+    starts = [i for i, ln in enumerate(lines) if "FirstSeen" in ln.text and (
+        _OLD_EVENTS_HEADER.match(ln.text.expandtabs(8)) or _V1_0_EVENTS_HEADER.match(ln.text.expandtabs(8)))]
     if not starts:
         return lines
     out = list(lines)
     for start in reversed(starts):
-        indent = _OLD_EVENTS_HEADER.match(lines[start].text.expandtabs(8)).group("indent")
+        header = _OLD_EVENTS_HEADER.match(lines[start].text.expandtabs(8))
+        v1_0 = header is None
+        indent = (header or _V1_0_EVENTS_HEADER.match(lines[start].text.expandtabs(8))).group("indent")
         # a table pasted without the `Events:` above it (kubernetes#35288: a GKE node's events
         # under "Here is even log for one of the nodes") is given it back, at kubectl's indent
         headless = next((ln.text.strip() for ln in reversed(lines[:start]) if ln.text.strip()), "") != "Events:"
@@ -433,10 +490,17 @@ def modernised_event_tables(lines: list[Line]) -> list[Line]:
         rule = start + 1 if start + 1 < len(lines) and is_rule_line(lines[start + 1].text.expandtabs(8)) else None
         rows: list[tuple[int, list[str]]] = []
         index = (rule if rule is not None else start) + 1
-        while index < len(lines) and (m := _OLD_EVENT_ROW.match(lines[index].text.expandtabs(8))):
-            count = int(m.group("count"))
-            age = m.group("last") + (f" (x{count} over {m.group('first')})" if count > 1 else "")
-            rows.append((index, [m.group("type"), m.group("reason"), age, m.group("source").strip(), m.group("message") or ""]))
+        while index < len(lines):
+            if v1_0:
+                if (cells := _v1_0_event_cells(lines[index].text)) is None:
+                    break
+                rows.append((index, cells))
+            elif m := _OLD_EVENT_ROW.match(lines[index].text.expandtabs(8)):
+                count = int(m.group("count"))
+                age = m.group("last") + (f" (x{count} over {m.group('first')})" if count > 1 else "")
+                rows.append((index, [m.group("type"), m.group("reason"), age, m.group("source").strip(), m.group("message") or ""]))
+            else:
+                break
             index += 1
         if not rows:
             continue

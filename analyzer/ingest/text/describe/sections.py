@@ -24,6 +24,7 @@ _TAINT = re.compile(r"^(?P<key>[^=:\s]+)(?:=(?P<value>[^:\s]*))?:(?P<effect>\w+)
 # kubernetes#57710: `cloud.google.com/load-balancer-type=Internal`); a key holds no `:` or `=`
 _OLD_ANNOTATION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]*=")
 _EVENT_AGE = re.compile(r"^(?P<last>\S+)(?: \(x(?P<count>\d+) over (?P<first>\S+)\))?$")
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
 
 @dataclass(slots=True)
@@ -291,7 +292,12 @@ def events(entry: Entry | None, involved: dict[str, str], namespace: str | None,
                 body[target] = value
         facts: dict[str, Any] = {GENERATED_NAME: True}
         age = _EVENT_AGE.match(cell(row.get("Age")) or "")
-        if age:
+        if age and _TIMESTAMP.match(age.group("last")):
+            # kubectl 1.0 printed the times themselves (lines.modernised_event_tables)
+            body["lastTimestamp"] = age.group("last")
+            body["firstTimestamp"] = age.group("first") or age.group("last")
+            body["count"] = int(age.group("count") or 1)
+        elif age:
             if (last := age_seconds(age.group("last"))) is not None:
                 facts["last_seen_ago_seconds"] = last
             if age.group("count"):
