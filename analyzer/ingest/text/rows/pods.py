@@ -22,7 +22,7 @@ def read_pod(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str
     """
     if ready := cell(cells.get("READY")):
         facts["ready"] = ready
-    if status := cell(cells.get("STATUS")):
+    if status := cell(cells.get("STATUS")) or _v1_0_status(cells):
         facts["status"] = status
         if status in POD_PHASES:
             set_path(body, "status.phase", status)
@@ -31,6 +31,24 @@ def read_pod(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str
         facts["restarts"] = count
     if ago is not None:
         facts["last_restart_ago_seconds"] = ago
+
+
+# kubectl 1.0 headed the pod's status REASON (`NAME  READY  REASON  RESTARTS  AGE`, kubernetes#10560;
+# STATUS since #10619), and wrote a container killed for its memory `OOM Killed` (its docker
+# manager's reason; OOMKilled since 1.1).
+_V1_0_COLUMNS = frozenset({"READY", "REASON", "RESTARTS"})
+_V1_0_WORDS = {"OOM Killed": "OOMKilled"}
+
+
+def _v1_0_status(cells: dict[str, str | None]) -> str | None:
+    """The status a kubectl 1.0 pod row gives under REASON, in today's words.
+
+    >>> _v1_0_status({"READY": "0/1", "REASON": "OOM Killed", "RESTARTS": "0"}), _v1_0_status({"REASON": "x"})
+    ('OOMKilled', None)
+    """
+    if "STATUS" in cells or not cells.keys() >= _V1_0_COLUMNS or not (status := cell(cells.get("REASON"))):
+        return None
+    return _V1_0_WORDS.get(status, status)
 
 
 READERS = {"Pod": read_pod}
