@@ -40,6 +40,8 @@ def summarize(cluster: ModeledDump, components: bool = True) -> dict[str, Any]:
         "objects_read": r.objects_read,
         "objects_total": len(r.objects),
         "objects_by_kind": r.objects_by_kind,
+        # each file with what it gave (a folder of pasted tickets: which gave what, or nothing)
+        "objects_by_file": r.objects_by_file,
         "duplicates": r.duplicates,
         "rejected": [x.to_dict() for x in r.rejections],
         "rejected_objects": len(r.object_rejections),
@@ -157,6 +159,7 @@ def summary_text(cluster: ModeledDump) -> str:
     lines.append("objects by kind:")
     for kind, n in s["objects_by_kind"].items():
         lines.append(f"  {kind:<32} {n:>7}")
+    lines += _by_file(s["objects_by_file"])
     lines.append(f"objects read {s['objects_read']} = kept {s['objects_total']} + duplicates "
                  f"{s['duplicates']} + rejected {s['rejected_objects']}"
                  + (f" (and {s['rejected_inputs']} inputs, files or passages of text not read)"
@@ -182,6 +185,30 @@ def summary_text(cluster: ModeledDump) -> str:
         lines.append(f"node journal: {sum(sum(u.values()) for u in journals.values())} line(s) of "
                      + ", ".join(said) + (f" and {len(journals) - 5} more host(s)" if len(journals) > 5 else ""))
     return "\n".join(lines) + "\n"
+
+
+# A dump of a few files (a folder of pasted tickets, a transcript beside a bundle) says what each
+# gave; one of many files (a support bundle's) leaves that to --format json.
+_FILES_LISTED = 20
+
+
+def _by_file(files: list[dict[str, Any]]) -> list[str]:
+    """`objects by file`: each file's kept objects by kind and its rejections, where 2 to
+    _FILES_LISTED files were read.
+
+    >>> _by_file([{"source": "a.md", "format": "transcript", "objects": {"Event": 1, "Pod": 5}, "rejected": 0},
+    ...           {"source": "b.txt", "format": "kubectl-text", "objects": {}, "rejected": 2}])
+    ['objects by file:', '  a.md (transcript): 6 (Event 1, Pod 5)', '  b.txt (kubectl-text): 0, 2 rejected']
+    """
+    if not 2 <= len(files) <= _FILES_LISTED:
+        return []
+    lines = ["objects by file:"]
+    for f in files:
+        kept = sum(f["objects"].values())
+        kinds = ", ".join(f"{kind} {n}" for kind, n in f["objects"].items())
+        lines.append(f"  {f['source']} ({f['format']}): {kept}" + (f" ({kinds})" if kinds else "")
+                     + (f", {f['rejected']} rejected" if f["rejected"] else ""))
+    return lines
 
 
 def _journal_by_host(journal: Any) -> dict[str, dict[str, int]]:

@@ -155,6 +155,17 @@ class IngestResult:
         return dict(sorted(Counter(o.kind for o in self.objects).items()))
 
     @property
+    def objects_by_file(self) -> list[dict[str, Any]]:
+        """Each file read, in reading order, with its format, the objects kept from it by kind and
+        the rejections it gave: which ticket of a folder of pastes gave what, or nothing."""
+        kinds: dict[str, Counter[str]] = {}
+        for o in self.objects:
+            kinds.setdefault(o.provenance.source, Counter())[o.kind] += 1
+        rejected = Counter(x.source for x in self.rejections)
+        return [{"source": f.source, "format": f.format, "objects": dict(sorted(kinds.get(f.source, Counter()).items())),
+                 "rejected": rejected[f.source]} for f in self.files]
+
+    @property
     def coverage_present(self) -> list[str]:
         return sorted(self.collected_kinds | {o.kind for o in self.objects})
 

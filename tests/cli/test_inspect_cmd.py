@@ -234,3 +234,31 @@ def test_a_paste_of_only_kubeadms_certificate_list_is_read_and_says_so(tmp_path:
     result = run("inspect", str(path))
     assert result.exit_code == 0
     assert "only the certificates `kubeadm certs check-expiration` listed: `kda findings DUMP` reads it" in result.output
+
+
+def test_a_folder_of_pastes_says_what_each_file_gave(tmp_path: Path) -> None:
+    # Two unrelated tickets and a note in one folder: kubernetes#10560's kubectl 1.0 `get pods`
+    # (trimmed) and the pending pod of kubernetes docs/user-guide/introspection-and-debugging.md of
+    # 1.0 (the describe's Events alone, trimmed), beside prose that holds nothing. Before: only
+    # the objects by kind, not which ticket gave them, nor that one gave nothing.
+    from tests.findings.test_pasted_problems import K8S_10_PENDING
+
+    (tmp_path / "10560.txt").write_text(
+        "$ kubectl get pods\n"
+        "NAME                      READY     REASON                                  RESTARTS   AGE\n"
+        "frontend                  0/2       Pending                                 0          1h\n"
+        "memhog                    0/1       OOM Killed                              0          5m\n", encoding="utf-8")
+    (tmp_path / "docs.md").write_text("Events:" + K8S_10_PENDING.split("Events:")[1], encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("Here is what I ran, nothing came back.\n", encoding="utf-8")
+    result = run("inspect", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    at = lines.index("objects by file:")
+    assert lines[at + 1:at + 4] == [f"  {tmp_path / '10560.txt'} (kubectl-text): 2 (Pod 2)",
+                                    f"  {tmp_path / 'docs.md'} (transcript): 1 (Event 1)",
+                                    f"  {tmp_path / 'notes.txt'} (ignored): 0"]
+    doc = json.loads(run("inspect", "--format", "json", str(tmp_path)).stdout)
+    by_file = {Path(f["source"]).name: f for f in doc["objects_by_file"]}
+    assert by_file["10560.txt"]["objects"] == {"Pod": 2}
+    # each file's kept objects add up to the dump's
+    assert sum(sum(f["objects"].values()) for f in doc["objects_by_file"]) == doc["objects_total"]
