@@ -1380,6 +1380,7 @@ class Ingestor:
                 made.notes.extend(obj.notes)
             report.objects += self._keep(made)
         if self._transcript is None:
+            self._report_namespace_given(display, text)
             self._platform_listings_in_kube_system(display)
             # a `get` without -n lists the context's one namespace: where the paste shows some
             # of its rows, the others are there too (as a transcript's session namespace)
@@ -1514,6 +1515,29 @@ class Ingestor:
         note = f"namespace not stated: {namespace} assumed, {why} (nothing in the paste states its namespace)"
         moved: set[tuple[str, str]] = set()
         for slot, obj in unstated:
+            if self._moved(slot, obj, placed_in(obj.raw, namespace), note):
+                moved.add((obj.kind, obj.name))
+        self._events_follow(display, moved, namespace, note)
+
+    def _report_namespace_given(self, display: str, text: str) -> None:
+        """A script's report that states one namespace in its header (a ka0s deployment report:
+        `Namespace: cloudbeaver` under `Deployment Report: ...`) before the listings it ran there
+        without -n: its rows (pods, services, ingresses) and describes that state none are
+        there, said in a note; their describes' events go with them."""
+        namespace = _report_namespace(text)
+        if namespace is None:
+            return
+        from analyzer.ingest.text.catalog import catalog as text_catalog
+
+        kinds = text_catalog()
+        note = (f"namespace not stated by its table: {namespace}, the namespace the report's header "
+                f"states (Namespace: {namespace})")
+        moved: set[tuple[str, str]] = set()
+        for slot, obj in enumerate(self.result.objects):
+            if obj is None or obj.namespace or obj.provenance.source != display or obj.kind == "Event" \
+                    or obj.kind in CLUSTER_SCOPED_KINDS or kinds.for_resource(obj.kind) is None \
+                    or not isinstance(obj.raw, dict) or not isinstance(obj.raw.get("metadata"), dict):
+                continue
             if self._moved(slot, obj, placed_in(obj.raw, namespace), note):
                 moved.add((obj.kind, obj.name))
         self._events_follow(display, moved, namespace, note)
@@ -2258,6 +2282,30 @@ def _pod_restarts(obj: KubeObject) -> int | None:
     statuses = obj.view.status.containerStatuses or ()
     counts = [s.restartCount for s in statuses if isinstance(s.restartCount, int)]
     return sum(counts) if counts else None
+
+
+# A report's header line stating its namespace, at the margin: `Namespace: cloudbeaver`.
+_REPORT_NAMESPACE = re.compile(r"^Namespace:[ \t]+(?P<ns>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)[ \t]*$")
+
+
+def _report_namespace(text: str) -> str | None:
+    """The one namespace a report's header states (`Namespace: cloudbeaver` under `Trigger: push
+    by ...`), a `Namespace:` line at the margin that is no describe's (a describe prints it right
+    under its `Name:`); None where the text states none, or two.
+
+    >>> _report_namespace("Deployment Report: core/x\\nTrigger: push by a\\nNamespace: cloudbeaver\\n---")
+    'cloudbeaver'
+    >>> _report_namespace("Name:         web-1\\nNamespace:    shop\\nStatus:  Running") is None
+    True
+    """
+    found: set[str] = set()
+    above = ""
+    for line in text.split("\n"):
+        if (m := _REPORT_NAMESPACE.match(line)) and not above.startswith("Name:"):
+            found.add(m.group("ns"))
+        if line.strip():
+            above = line
+    return found.pop() if len(found) == 1 else None
 
 
 def _stated_namespaces(objects: list[Any]) -> dict[tuple[str, str], set[str]]:

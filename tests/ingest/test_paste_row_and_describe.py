@@ -141,3 +141,47 @@ def test_a_describe_excerpt_from_its_middle_is_laid_over_its_pods_row() -> None:
     # such, not "describe without a Name: its kind could not be told"
     assert not r.rejections
     assert any(x.location == "lines 5-7" and "prose" in x.reason for x in r.skipped)
+
+
+# A ka0s deployment report (Ka0s-Klaus/ka0s audit/deploy/deployment-report-cloudbeaver-22593033290.md
+# @ ffe7f402, trimmed): its header states the namespace (`Namespace: cloudbeaver`), its listings
+# follow without -n and without their commands. Before: the pod, the service and the ingress kept
+# no namespace ("namespace not stated by the dump"), so the ingress's service and the service's
+# pods were in no namespace.
+_KA0S_CLOUDBEAVER = """Deployment Report: core/b2b/core-services/cloudbeaver
+Date: Mon Mar  2 19:53:45 UTC 2026
+Trigger: push by santakloud
+Namespace: cloudbeaver
+---------------------------------------------------
+>>> Pods Status:
+NAME                           READY   STATUS    RESTARTS   AGE   IP              NODE         NOMINATED NODE   READINESS GATES
+cloudbeaver-67b5b5d678-nbtpt   0/1     Running   0          60s   172.16.209.19   k8-node-20   <none>           <none>
+
+>>> Services Status:
+NAME          TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE
+cloudbeaver   ClusterIP   10.105.40.153   <none>        80/TCP    61s
+
+>>> Ingress Status:
+NAME                  CLASS   HOSTS              ADDRESS         PORTS     AGE
+cloudbeaver-ingress   nginx   db-admin.ka0s.io   192.168.1.250   80, 443   60s
+---------------------------------------------------
+"""
+
+
+def test_a_reports_header_namespace_is_its_listings() -> None:
+    r = ingest_text(_KA0S_CLOUDBEAVER, "report.md")
+    assert r.accounting_holds()
+    assert sorted(o.key.id for o in r.objects) == [
+        "core/Pod/cloudbeaver/cloudbeaver-67b5b5d678-nbtpt", "core/Service/cloudbeaver/cloudbeaver",
+        "networking.k8s.io/Ingress/cloudbeaver/cloudbeaver-ingress"]
+    assert all("the namespace the report's header states (Namespace: cloudbeaver)" in " ".join(o.notes)
+               for o in r.objects)
+
+
+def test_a_describes_namespace_line_is_no_reports_header() -> None:
+    # the same listings under a describe of another pod: its Namespace line is the describe's,
+    # not a header for the rows
+    text = _KA0S_CLOUDBEAVER.replace("Namespace: cloudbeaver\n", "") + (
+        "Name:         web-1\nNamespace:    shop\nStatus:       Running\n")
+    r = ingest_text(text, "report.md")
+    assert "core/Service//cloudbeaver" in {o.key.id for o in r.objects}
