@@ -72,6 +72,20 @@ def _l(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def pod_ips(status: dict[str, Any]) -> list[str]:
+    """A pod's IPs as the API server serves them: `podIPs`, or `[podIP]` where only that was
+    written (a pod of a cluster before 1.16, or a pasted one): the server converts one into the
+    other, so kubectl shows the IP of such a pod too.
+
+    >>> pod_ips({"podIP": "10.1.0.4"}), pod_ips({"podIP": "10.1.0.4", "podIPs": [{"ip": "10.1.0.4"}, {"ip": "fd00::4"}]})
+    (['10.1.0.4'], ['10.1.0.4', 'fd00::4'])
+    """
+    ips = [str(_d(ip).get("ip") or "") for ip in _l(status.get("podIPs"))]
+    if not ips and status.get("podIP"):
+        ips = [str(status["podIP"])]
+    return ips
+
+
 def by_field(items: Any, field: str) -> dict[str, dict[str, Any]]:
     """The mappings of a list by one text field, the last of each; items of another shape or
     whose field is not text are left out (a hand-edited dump can hold anything there).
@@ -235,8 +249,8 @@ def pod_row(o: Body, clock: Clock) -> Row:
     restarts_text = str(restarts)
     if restarts and last_restart and parse_time(last_restart):
         restarts_text = f"{restarts} ({clock.since(last_restart)} ago)"
-    ips = _l(status.get("podIPs"))
-    ip = str(_d(ips[0]).get("ip") or "") if ips else ""
+    ips = pod_ips(status)
+    ip = ips[0] if ips else ""
     gates = _l(spec.get("readinessGates"))
     gates_text = "<none>"
     if gates:

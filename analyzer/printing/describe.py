@@ -20,6 +20,7 @@ from analyzer.printing.columns import (
     format_labels,
     format_selector,
     node_roles,
+    pod_ips,
 )
 from analyzer.printing.pasted import containers_unknown
 from analyzer.printing.quantity import ZERO, Quantity
@@ -737,13 +738,13 @@ def describe_pod(store: DumpStore, body: Body) -> str:
     if seccomp:
         w.write(0, f"SeccompProfile:\t{_s(seccomp.get('type'))}\n")
     w.write(0, f"IP:\t{_s(status.get('podIP'))}\n")
-    ips = _l(status.get("podIPs"))
+    ips = pod_ips(status)
     if not ips:
         w.write(0, "IPs:\t<none>\n")
     else:
         w.write(0, "IPs:\n")
         for ip in ips:
-            w.write(1, f"IP:\t{_s(_d(ip).get('ip'))}\n")
+            w.write(1, f"IP:\t{_s(ip)}\n")
     if _controller(meta):
         w.write(0, f"Controlled By:\t{_controller(meta)}\n")
     if status.get("nominatedNodeName"):

@@ -416,3 +416,13 @@ def test_add_on_resources_without_their_crds_print_their_columns() -> None:
     res = Resource("ManagedCertificate", "managedcertificates", "networking.gke.io", "v1", True, builtin=False,
                    crd=known_resources()[("networking.gke.io", "ManagedCertificate")])
     assert build_table(res, [mcrt], clock).rows[0] == ["k8s-infra-prow-k8s-io", "44m", "Active"]
+
+
+def test_a_pod_with_only_its_pod_ip_shows_it_wide() -> None:
+    """A 1.0 describe states `IP:` alone (no IPs list): the API server serves it as podIPs too,
+    so `get -o wide` shows it, where it had printed <none>."""
+    old = _described_case("describe events of kubectl 1.0, dated, without a Type column")
+    cells = _loaded_cells(old, "Pod", "pods", "")[0]
+    assert cells["IP"] == "10.244.1.4"
+    row = PRINTERS[("", "Pod")].row({"metadata": {"name": "p"}, "status": {"podIP": "10.1.0.4"}}, CLOCK)
+    assert "10.1.0.4" in row
