@@ -181,6 +181,17 @@ def figure_png(fig: Figure, dpi: int = 110) -> bytes:
     return buf.getvalue()
 
 
+def title_at_top(ax: Any, text: str) -> None:
+    """A chart's title where matplotlib puts it by default, at the top of its axes (y=1.0), but
+    without its search, on every draw, for what rises over the axes: tick labels or an axis
+    label on top, the y axis's offset text (a "1e6"). That search lays out every y tick label
+    again (a sixth to a third of a chart's time on a large dump); the report's charts have none
+    of those (ticks at the bottom, y labels that are categories or fixed text), so the title
+    stays where the search would leave it: the same picture, byte for byte. Not for a chart
+    with ticks on top (the component matrix)."""
+    ax.set_title(text, y=1.0)
+
+
 def _message_figure(title: str, message: str) -> Figure:
     fig = Figure(figsize=(6, 1.4))
     ax = fig.add_subplot()
@@ -431,7 +442,7 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
             parts.append(f"{unnamed} with no node named")
         if len(per_node) > top:
             parts.append(f"{len(per_node) - top} more nodes")
-        left.set_title(f"Pods per node ({', '.join(parts)})")
+        title_at_top(left, f"Pods per node ({', '.join(parts)})")
         if len(shown):  # under the axis, where no bar can hide it
             left.legend(loc="upper center", bbox_to_anchor=(0.5, 0), borderaxespad=2.6, ncol=3, fontsize=7,
                         frameon=False)
@@ -456,7 +467,7 @@ def node_distribution(cluster: Cluster, top: int = 30) -> Figure:
             right.barh(range(len(items)), [n for _, n in items], color="#4c78a8")
             right.set_yticks(range(len(items)), [_short(k, 34) for k, _ in items], fontsize=7)
             right.invert_yaxis()
-            right.set_title(f"Nodes by kubelet / runtime{' / OS' if mixed_os else ''} ({len(nodes)} nodes)")
+            title_at_top(right, f"Nodes by kubelet / runtime{' / OS' if mixed_os else ''} ({len(nodes)} nodes)")
         for ax in (left, right):
             ax.spines[["top", "right"]].set_visible(False)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -499,7 +510,7 @@ def tally_chart(tally: FindingsTally, title: str = "") -> Figure:
         ax.invert_yaxis()
         ax.set_xlabel("failed checks")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_title(f"{heading} ({skipped} rules not applicable)")
+        title_at_top(ax, f"{heading} ({skipped} rules not applicable)")
         ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
         ax.spines[["top", "right"]].set_visible(False)
         fig.tight_layout()

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
-from analyzer.report.diagrams import _message_figure, _short, _style
+from analyzer.report.diagrams import _message_figure, _short, _style, title_at_top
 from analyzer.timeline.summary import PERIOD, WEIGHTS
 
 if TYPE_CHECKING:
@@ -97,8 +97,8 @@ def timeline_picture(cluster: Cluster) -> Figure:
         ax.grid(axis="x", color="#eeeeee")
         ax.set_xlabel(f"UTC; marks counted per {int(width.total_seconds() // 60)} minutes "
                       "(a bigger mark for more facts)")
-        ax.set_title(f"Timeline: the {_hours(window)} before capture "
-                     f"({len(recent)} fact{'s' if len(recent) != 1 else ''})")
+        title_at_top(ax, f"Timeline: the {_hours(window)} before capture "
+                         f"({len(recent)} fact{'s' if len(recent) != 1 else ''})")
         if restarted:
             handles.append(Rectangle((0, 0), 1, 1, color="#d62728", alpha=0.18,
                                      label=f"node restarted ({restarted})"))

@@ -397,3 +397,47 @@ items:
     widths = {bars.get_label(): [bar.get_width() for bar in bars] for bars in left.containers}
     assert widths == {"ready": [1], "not ready": [0], "readiness unknown": [2]}
     assert [t.get_text() for t in left.get_legend().get_texts()] == ["ready", "not ready", "readiness unknown"]
+
+
+# The report's charts set their titles at the top of their axes (`title_at_top`) instead of
+# letting matplotlib search, on each draw, for what rises over the axes: the same picture only
+# while nothing does. Drawn both ways and compared. Fixtures: the sample dumps, and realdata
+# cases with their own node, findings and timeline shapes (../shared/realdata/SOURCES.md: a
+# kurl support bundle, an OpenShift must-gather, a k3s cluster-info dump).
+TITLED_DUMPS = [SAMPLE_DUMPS / name for name in ("aks", "eks", "kubeadm", "oke")] + [
+    REALDATA / "kubeadm" / "sbctl-kurl-supportbundle", REALDATA / "openshift" / "must-gather-clean-aws",
+    REALDATA / "k3s" / "udacity-nd064-cluster-info-dump"]
+
+
+def _searched(fig: Figure) -> str:
+    """The figure's SVG with matplotlib's search for its titles' place turned back on."""
+    for ax in fig.axes:
+        ax._autotitlepos = True
+    return figure_svg(fig)
+
+
+@pytest.mark.parametrize("dump", TITLED_DUMPS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_title_at_the_top_is_where_matplotlib_would_place_it(dump) -> None:  # noqa: ANN001
+    from analyzer.report.timeline import timeline_picture
+
+    if not dump.exists():
+        pytest.skip(f"{dump} is not beside the repo")
+    cluster = analyzer.load(str(dump))
+    titled = 0
+    for draw in (node_distribution, findings_by_severity, timeline_picture):
+        fig = draw(cluster)
+        titled += sum(1 for ax in fig.axes if ax.get_title() and not ax._autotitlepos)
+        assert figure_svg(fig) == _searched(fig), draw.__name__
+    assert titled >= 2  # (a chart with nothing to show is a message, titled as before)
+
+
+def test_a_title_over_ticks_on_top_would_move_so_is_not_set_at_the_top() -> None:
+    """What the comparison above would catch: x tick labels on top (the component matrix's)."""
+    with diagrams._style():
+        fig = Figure(figsize=(4, 2))
+        ax = fig.add_subplot()
+        ax.set_xticks([0, 1], ["cluster-a\n(aks)", "cluster-b\n(eks)"])
+        ax.xaxis.tick_top()
+        diagrams.title_at_top(ax, "Components by role")
+        fig.tight_layout()
+        assert figure_svg(fig) != _searched(fig)
