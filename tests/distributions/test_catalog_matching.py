@@ -224,3 +224,34 @@ def test_gke_s_static_kube_proxy_pods_are_one_component_without_their_nodes() ->
     # a node's name inside a component's own (a cluster named gke-gke) is not the component's
     assert guess_from_pod_name("kube-proxy-gke-gke-gke-node-pool-0228a416-n852", None) == ("StaticPod", "kube-proxy")
     assert guess_from_pod_name("event-exporter-gke-77cccd97c6-6qctn", None) == ("Deployment", "event-exporter-gke")
+
+
+# kubernetes-sigs/kubespray#8882 (Cinder CSI on a kubespray cluster on OpenStack), its
+# `kubectl get pods --all-namespaces | grep -i csi`, trimmed: the driver's controller and node
+# plugins, crash-looping, were components of no known role, as were RKE2's
+# openstack-cinder-csi-nodeplugin (a `kubectl describe node` of an RKE2 cluster on OpenStack) and
+# the names of kubernetes/cloud-provider-openstack#1126 and kubernetes/kubernetes#74162.
+KUBESPRAY_CINDER_CSI_PODS = """\
+$ kubectl get pods --all-namespaces  | grep -i csi
+kube-system     csi-cinder-controllerplugin-75bf79fb8c-tmdzf   5/6     CrashLoopBackOff   8 (69s ago)       16m
+kube-system     csi-cinder-nodeplugin-9mwrx                    2/3     CrashLoopBackOff   247 (3m43s ago)   20h
+kube-system     csi-cinder-nodeplugin-ln695                    2/3     CrashLoopBackOff   247 (3m49s ago)   20h
+"""
+
+
+def test_a_csi_driver_the_catalog_does_not_name_is_a_csi_driver_by_its_plugins_names(tmp_path) -> None:
+    path = tmp_path / "pods.txt"
+    path.write_text(KUBESPRAY_CINDER_CSI_PODS, encoding="utf-8")
+    components = analyzer.load(path).tables.components
+    roles = dict(zip(components["name"], components["role"], strict=True))
+    assert roles == {"csi-cinder-controllerplugin": "csi", "csi-cinder-nodeplugin": "csi"}
+    catalog = load_catalog()
+    for name in ("openstack-cinder-csi-nodeplugin", "openstack-cinder-csi-controllerplugin",
+                 "csi-cinder-controllerplugin", "csi-nodeplugin-cinderplugin"):
+        assert catalog.match(name, ()).role == "csi", name
+    # a driver the catalog names keeps its entry, by its workload's name or its pods'
+    assert catalog.match("csi-azuredisk-node-win-nldq6", ()).name == "csi-azuredisk-node"
+    assert catalog.match("ebs-csi-controller", ()).name == "ebs-csi-controller"
+    # by the registrar every node plugin runs, whatever the plugin's name
+    registrar = ("quay.io/k8scsi/csi-node-driver-registrar:v1.2.0", "docker.io/k8scloudprovider/cinder-csi-plugin:latest")
+    assert catalog.match("cinder-plugin", registrar).role == "csi"
