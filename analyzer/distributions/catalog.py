@@ -68,6 +68,9 @@ class CatalogEntry:
     # (distribution, components): there it is the provider's where one of those runs beside it,
     # the owner's install otherwise (AKS's Cilium dataplane runs azure-cns; a BYOCNI cluster none)
     managed_with: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # a family of components rather than one (any CSI driver the catalog does not name): the
+    # facts that list components by role name each by its workload's name, not the entry's
+    family: bool = False
 
     def platform_of(self, distribution: str, beside: frozenset[str] = frozenset()) -> bool:
         """Whether this component is part of the platform of that distribution (its provider's),
@@ -186,5 +189,6 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
             description=str(row.get("description") or ""), controller=str(row.get("controller") or ""),
             user_installed=bool(row.get("user_installed")), managed_on=_strings(row.get("managed_on")),
             managed_with=tuple((str(d), _strings(names)) for d, names in (row.get("managed_with") or {}).items()),
+            family=bool(row.get("family")),
         ))
     return Catalog(tuple(entries))

@@ -43,7 +43,7 @@ def _find(cluster: ModeledDump, kind: str, ref: str) -> KubeObject | None:
 
 
 def _names_with_role(classified: Classified, role: str) -> list[str]:
-    return sorted({e.name for _, e in classified if e is not None and e.role == role})
+    return sorted({w.name if e.family else e.name for w, e in classified if e is not None and e.role == role})
 
 
 def control_plane(cluster: ModeledDump, dist: Distribution, classified: Classified,

@@ -242,9 +242,11 @@ kube-system     csi-cinder-nodeplugin-ln695                    2/3     CrashLoop
 def test_a_csi_driver_the_catalog_does_not_name_is_a_csi_driver_by_its_plugins_names(tmp_path) -> None:
     path = tmp_path / "pods.txt"
     path.write_text(KUBESPRAY_CINDER_CSI_PODS, encoding="utf-8")
-    components = analyzer.load(path).tables.components
-    roles = dict(zip(components["name"], components["role"], strict=True))
+    cluster = analyzer.load(path)
+    roles = dict(zip(cluster.tables.components["name"], cluster.tables.components["role"], strict=True))
     assert roles == {"csi-cinder-controllerplugin": "csi", "csi-cinder-nodeplugin": "csi"}
+    # the report's CSI drivers name them, not the catalog's entry for any driver
+    assert cluster.distribution.csi_drivers == ["csi-cinder-controllerplugin", "csi-cinder-nodeplugin"]
     catalog = load_catalog()
     for name in ("openstack-cinder-csi-nodeplugin", "openstack-cinder-csi-controllerplugin",
                  "csi-cinder-controllerplugin", "csi-nodeplugin-cinderplugin"):
