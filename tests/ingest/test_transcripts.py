@@ -795,6 +795,48 @@ def test_a_table_indented_as_a_whole_is_read() -> None:
     assert not [o for o in ingest_text("    the pods were fine\n    NAME is a word\n", "note.md").objects if o is not None]
 
 
+
+# Trimmed from cilium/cilium#17307 (GKE CI, 2021-09-03): Ginkgo's report of a failed test prints
+# the command, its exit code and `Stdout:` at the margin, then kubectl's output with a tab and a
+# space in front of each line (the header behind a space more). Before: "not a Kubernetes dump:
+# neither JSON, YAML objects, nor kubectl text", the GKE pods and the distribution lost.
+_CILIUM_17307 = (
+    "19:48:36 STEP: Running AfterFailed block for EntireTestsuite K8sDatapathConfig\n"
+    "cmd: kubectl get pods -o wide --all-namespaces\n"
+    "Exitcode: 0 \n"
+    "Stdout:\n"
+    " \t NAMESPACE                                                         NAME                                                        READY   STATUS    RESTARTS   AGE     IP            NODE                                        NOMINATED NODE   READINESS GATES\n"
+    "\t 202109031944k8sdatapathconfigdirectroutingcheckconnectivitywith   test-k8s2-79ff876c9d-krpp6                                  2/2     Running   0          4m15s   10.24.2.4     gke-cilium-ci-9-cilium-ci-9-0b6d1a72-m9c1   <none>           <none>\n"
+    "\t 202109031944k8sdatapathconfigdirectroutingcheckconnectivitywith   testclient-pr5pd                                            1/1     Running   0          4m15s   10.24.2.74    gke-cilium-ci-9-cilium-ci-9-0b6d1a72-m9c1   <none>           <none>\n"
+    "\t kube-system                                                       kube-proxy-gke-cilium-ci-9-cilium-ci-9-0b6d1a72-kn7j        1/1     Running   0          65m     10.128.0.21   gke-cilium-ci-9-cilium-ci-9-0b6d1a72-kn7j   <none>           <none>\n"
+    "\t kube-system                                                       l7-default-backend-66579f5d7-znk5h                          1/1     Running   0          62m     10.24.1.10    gke-cilium-ci-9-cilium-ci-9-0b6d1a72-kn7j   <none>           <none>\n"
+    "\t \n"
+    "Stderr:\n"
+    " \t \n")
+
+
+def test_a_ci_logs_table_behind_tabs_under_its_stdout_line_is_read() -> None:
+    r = ingest_text(_CILIUM_17307, "cilium-17307.log")
+    assert not r.rejections
+    pods = {(o.namespace, o.name): o.body() for o in r.objects if o is not None and o.kind == "Pod"}
+    assert sorted(pods) == [
+        ("202109031944k8sdatapathconfigdirectroutingcheckconnectivitywith", "test-k8s2-79ff876c9d-krpp6"),
+        ("202109031944k8sdatapathconfigdirectroutingcheckconnectivitywith", "testclient-pr5pd"),
+        ("kube-system", "kube-proxy-gke-cilium-ci-9-cilium-ci-9-0b6d1a72-kn7j"),
+        ("kube-system", "l7-default-backend-66579f5d7-znk5h")]
+    assert pods[("kube-system", "l7-default-backend-66579f5d7-znk5h")]["spec"]["nodeName"] \
+        == "gke-cilium-ci-9-cilium-ci-9-0b6d1a72-kn7j"
+
+
+def test_an_indented_name_closing_a_paragraph_is_not_taken_for_a_describe() -> None:
+    # (a custom resource's describe cut off in its Spec: its indented `Name:` is a field, not
+    # the start of another describe, unless its command stands right above it)
+    from analyzer.ingest.text.lines import split_lines, undented
+    text = "Kind:         Widget\nSpec:\n  Name:   blue\n  Size:   3\n"
+    assert [ln.text for ln in undented(split_lines(text))] == text.splitlines()
+    typed = "$ kubectl describe pod web-1\n  Name:   web-1\n  Namespace:   shop\n"
+    assert [ln.text for ln in undented(split_lines(typed))][1:] == ["Name:   web-1", "Namespace:   shop"]
+
 # Trimmed from kubernetes-sigs/kind#3226 (a kind node, 2023-05-14): `get nodes --show-labels`
 # pasted a blank line below its command, indented, its LABELS cell broken one label a line.
 # Before: "could not be read as a kubectl table or describe", and the node row that says kind lost.

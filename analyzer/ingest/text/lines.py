@@ -69,8 +69,16 @@ def undented(lines: list[Line]) -> list[Line]:
 
     >>> [ln.text for ln in undented(split_lines("    NAME   READY\\n    web-1  1/1\\n\\n  prose\\n"))]
     ['NAME   READY', 'web-1  1/1', '', '  prose']
+
+    The indent may hold tabs, measured as a terminal shows them, and the table may close a
+    paragraph whose first lines are at the margin: a CI log's kubectl output as Ginkgo reports
+    it, under its `cmd:` and `Stdout:` lines, the header behind a space, a tab and a space and
+    each row behind a tab and a space (cilium/cilium#17307's GKE `get pods -o wide -A`).
+
+    >>> [ln.text for ln in undented(split_lines("Stdout:\\n \\t NAME   READY\\n\\t web-1  1/1\\n"))]
+    ['Stdout:', 'NAME   READY', 'web-1  1/1']
     """
-    if not any(ln.text[:1] == " " for ln in lines):
+    if not any(ln.text[:1] in (" ", "\t") for ln in lines):
         return lines
     out: list[Line] = []
     start = 0
@@ -83,18 +91,43 @@ def undented(lines: list[Line]) -> list[Line]:
         while end < len(lines) and lines[end].text:
             end += 1
         paragraph = lines[start:end]
-        # the command that printed it, at the margin above its indented output (kubernetes/website's
-        # debug-application-introspection: `$ kubectl describe pod X`, the describe two spaces in)
-        head = 1 if len(paragraph) > 1 and not paragraph[0].indent and paragraph[1].indent \
-            and command_in(paragraph[0].text) is not None else 0
-        pad = min(ln.indent for ln in paragraph[head:])
-        if pad and _OUTPUT_HEAD.match(paragraph[head].text[pad:]):
+        head = _indented_tail(paragraph)
+        pad = min(_indent_width(ln.text) for ln in paragraph[head:])
+        if pad and _OUTPUT_HEAD.match(_dedented(paragraph[head].text, pad)) \
+                and (head == 0 or not paragraph[head].text.lstrip(" \t").startswith("Name:")
+                     or command_in(paragraph[head - 1].text) is not None):
             out.extend(paragraph[:head])
-            out.extend(Line(ln.no, ln.text[pad:]) for ln in paragraph[head:])
+            out.extend(Line(ln.no, _dedented(ln.text, pad)) for ln in paragraph[head:])
         else:
             out.extend(paragraph)
         start = end
     return out
+
+
+def _indented_tail(paragraph: list[Line]) -> int:
+    """Where the paragraph's closing run of indented lines starts, below lines at the margin
+    (the command that printed them, a CI log's `Stdout:`); 0 if none is at the margin. A
+    describe's `Name:` opens such a run only right under its command (kubernetes/website's
+    debug-application-introspection: `$ kubectl describe pod X`, the describe two spaces in)."""
+    at = len(paragraph)
+    while at > 0 and _indent_width(paragraph[at - 1].text):
+        at -= 1
+    return at if 0 < at < len(paragraph) else 0
+
+
+def _leading_blanks(text: str) -> str:
+    return text[:len(text) - len(text.lstrip(" \t"))]
+
+
+def _indent_width(text: str) -> int:
+    """The columns a line's leading blanks take on a terminal (a tab to the next multiple of 8)."""
+    return len(_leading_blanks(text).expandtabs(8))
+
+
+def _dedented(text: str, pad: int) -> str:
+    """The line `pad` columns further left, what is left of its indent as spaces."""
+    lead = _leading_blanks(text)
+    return " " * (len(lead.expandtabs(8)) - pad) + text[len(lead):]
 
 
 def is_comment(text: str) -> bool:
