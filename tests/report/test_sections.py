@@ -3,6 +3,7 @@ instead of a crash when a stage fails."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,19 @@ def test_a_rule_of_cluster_scoped_objects_counts_no_namespaces() -> None:
     column = next(c for c in rules.columns if c.key == "namespaces")
     row = next(r for r in rules.rows if r["rule"] == "node-not-ready")
     assert cell_text(row["namespaces"], column) == "–"
+
+
+def test_the_components_by_role_table_names_each_column_once(sample_reports) -> None:
+    # The table's last column, the names of the components not healthy, was headed "not
+    # healthy" as its third, the count, is (seen on an OKE paste: the `get pods -A` of
+    # enricopesce/oracle-kubernetes-engine-deploy's README.md, 6 roles).
+    out, _result = sample_reports
+    for name in ("aks", "eks", "kubeadm", "oke"):
+        lines = (out / name / "report.md").read_text(encoding="utf-8").splitlines()
+        [header] = [line for line in lines if line.startswith("| role | components |")]
+        cells = [c.strip() for c in header.strip("|").split("|")]
+        assert len(cells) == len(set(cells)) and cells[-1] == "which are not healthy", (name, cells)
+        html = (out / name / "report.html").read_text(encoding="utf-8")
+        [head] = re.findall(r"<thead><tr><th>role</th>.*?</tr></thead>", html)
+        heads = re.findall(r"<th[^>]*>([^<]*)</th>", head)
+        assert len(heads) == len(set(heads)), (name, heads)
