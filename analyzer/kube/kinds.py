@@ -16,7 +16,7 @@ CLUSTER_SCOPED_KINDS = frozenset(
         "ValidatingAdmissionPolicyBinding", "VolumeAttachment", "IngressClass",
         "PodSecurityPolicy", "ComponentStatus", "CertificateSigningRequest",
         "FlowSchema", "PriorityLevelConfiguration", "GatewayClass", "ClusterVersion",
-        "ClusterOperator", "Infrastructure", "Network",
+        "ClusterOperator", "Infrastructure", "Network", "MachineConfigPool", "MachineConfig",
         "SecurityContextConstraints", "Project", "ClusterIssuer", "NodeMetrics",
     }
 )

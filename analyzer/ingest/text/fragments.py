@@ -88,8 +88,9 @@ def only_condition_rows(lines: list[str]) -> bool:
 
 
 def fragment_of_named(command: Command, text: str) -> dict[str, Any] | None:
-    """The object the command names (one Node or Pod) with the conditions (or, of a Node, the
-    taints) its pasted fragment shows, or None when the text is not such a fragment.
+    """The object the command names (one Node or Pod, or by its `get -o yaml|json` any kind the
+    text catalog knows) with the conditions (or, of a Node, the taints) its pasted fragment shows,
+    or None when the text is not such a fragment.
 
     >>> from analyzer.ingest.text.commands import parse_command
     >>> body = fragment_of_named(parse_command("k describe no aks-node1"),
@@ -102,10 +103,10 @@ def fragment_of_named(command: Command, text: str) -> dict[str, Any] | None:
     """
     if len(command.resources) != 1 or len(command.names) != 1:
         return None
-    kind = _KINDS.get(_singular(command.resources[0]))
+    output = (command.output or "").split("=", 1)[0]
+    kind = _KINDS.get(_singular(command.resources[0])) or _conditioned_kind(command, output)
     if kind is None:
         return None
-    output = (command.output or "").split("=", 1)[0]
     part: dict[str, Any] | None = None
     if command.verb == "get" and output in ("yaml", "json"):
         conditions = _structured_conditions(text)
@@ -124,6 +125,23 @@ def fragment_of_named(command: Command, text: str) -> dict[str, Any] | None:
     if command.namespace and kind[1] not in CLUSTER_SCOPED_KINDS:
         metadata["namespace"] = command.namespace
     return {"apiVersion": kind[0], "kind": kind[1], "metadata": metadata, **part}
+
+
+def _conditioned_kind(command: Command, output: str) -> tuple[str, str] | None:
+    """Any other kind the text catalog knows, for the `conditions:` items of its `get NAME -o
+    yaml|json` alone (`oc get mcp worker -o yaml` quoted from `...` down to its NodeDegraded
+    condition, machine-config-operator#4977): the object with them, never a condition taken for
+    the object.
+
+    >>> from analyzer.ingest.text.commands import parse_command
+    >>> _conditioned_kind(parse_command("oc get mcp worker -o yaml"), "yaml")
+    ('machineconfiguration.openshift.io/v1', 'MachineConfigPool')
+    """
+    from analyzer.ingest.text.catalog import catalog
+
+    info = catalog().for_resource(command.resources[0]) if command.verb == "get" and output in ("yaml", "json") \
+        else None
+    return (info.api_version, info.kind) if info is not None else None
 
 
 def fragment_part(body: dict[str, Any]) -> str:

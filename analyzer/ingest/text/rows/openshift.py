@@ -1,5 +1,6 @@
-"""OpenShift's ClusterOperator and ClusterVersion rows (`oc get co`, `oc get clusterversion`):
-the condition columns as status.conditions, so a pasted table is judged as the objects are."""
+"""OpenShift's ClusterOperator, ClusterVersion and MachineConfigPool rows (`oc get co`, `oc get
+clusterversion`, `oc get mcp`): the condition columns as status.conditions, so a pasted table is
+judged as the objects are."""
 
 from __future__ import annotations
 
@@ -91,4 +92,20 @@ def read_cluster_version(body: dict[str, Any], cells: dict[str, str | None], fac
         facts["condition_ages"] = {"Progressing": since}  # (when Failing began is not printed)
 
 
-READERS = {"ClusterOperator": read_cluster_operator, "ClusterVersion": read_cluster_version}
+def read_machine_config_pool(body: dict[str, Any], cells: dict[str, str | None], facts: dict[str, Any],
+                             ctx: RowContext | None) -> None:
+    """Fill a MachineConfigPool's conditions from its `oc get mcp` row (its rendered config and
+    machine counts are plain fields of kinds.yaml).
+
+    >>> body = {}
+    >>> read_machine_config_pool(body, {"UPDATED": "False", "UPDATING": "True", "DEGRADED": "True"}, {}, None)
+    >>> [(c["type"], c["status"]) for c in body["status"]["conditions"]]
+    [('Updated', 'False'), ('Updating', 'True'), ('Degraded', 'True')]
+    """
+    conditions = _conditions(cells, {"UPDATED": "Updated", "UPDATING": "Updating", "DEGRADED": "Degraded"})
+    if conditions:
+        set_path(body, "status.conditions", conditions)
+
+
+READERS = {"ClusterOperator": read_cluster_operator, "ClusterVersion": read_cluster_version,
+           "MachineConfigPool": read_machine_config_pool}
