@@ -33,6 +33,8 @@ _CONDITION_ROW = re.compile(
     rf"^\s*(?P<type>[A-Z][A-Za-z]+)\s+(?P<status>True|False|Unknown)\s+(?P<heartbeat>{_DESCRIBE_TIME})\s+"
     rf"(?P<transition>{_DESCRIBE_TIME})\s+(?P<reason>\S+)(?:\s+(?P<message>\S.*?))?\s*$")
 _HEADED = re.compile(r"^(?:Name|Conditions):", re.MULTILINE)
+# An HTML block tag alone on its line (a GitHub comment's <pre> ... </pre> around a paste).
+_HTML_TAG = re.compile(r"^\s*</?(?:pre|code|details|summary)>\s*$", re.I)
 _OBJECT_KEYS = re.compile(r'^\s*"?(?:apiVersion|kind|metadata|items)"?\s*:', re.MULTILINE)
 
 
@@ -189,10 +191,15 @@ def _structured_taints(text: str) -> list[dict[str, Any]] | None:
 def _fragment_list(text: str, parent: str, field: str) -> list[Any] | None:
     """The list a fragment holds: `field:` alone, or `parent:` holding only `field:`, or the bare
     list; None for anything else (an object with more is read whole). The writer's marks of lines
-    left out above it (`...`) are no YAML of the object (anchore/kubernetes-admission-controller#17)."""
+    left out above it (`...`) are no YAML of the object (anchore/kubernetes-admission-controller#17),
+    nor is the HTML tag a comment closes its block with (`</pre>`, machine-config-operator#4977).
+
+    >>> _fragment_list("...\\n  - type: NodeDegraded\\n    status: 'True'\\n</pre>", "status", "conditions")
+    [{'type': 'NodeDegraded', 'status': 'True'}]
+    """
     if _OBJECT_KEYS.search(text):
         return None
-    text = "\n".join(line for line in text.splitlines() if not ELISION.match(line))
+    text = "\n".join(line for line in text.splitlines() if not ELISION.match(line) and not _HTML_TAG.match(line))
     try:
         value = load_yaml(textwrap.dedent(text))
     except yaml.YAMLError:
