@@ -71,12 +71,13 @@ def status_configmap(cluster: AnalyzedDump) -> tuple[KubeObject, AutoscalerStatu
     where = status_data()["configmap"]
     named = sorted((obj for obj in cluster.objects_of("ConfigMap") if obj.name == where["name"]),
                    key=lambda obj: obj.namespace != where["namespace"])
-    for obj in named[:1]:
-            data = obj.body().get("data")
-            text = data.get("status") if isinstance(data, dict) else None
-            parsed = parse_status(text) if isinstance(text, str) else None
-            return (obj, parsed) if parsed is not None else None
-    return None
+    if not named:
+        return None
+    obj = named[0]
+    data = obj.body().get("data")
+    text = data.get("status") if isinstance(data, dict) else None
+    parsed = parse_status(text) if isinstance(text, str) else None
+    return (obj, parsed) if parsed is not None else None
 
 
 def parse_status(text: str) -> AutoscalerStatus | None:

@@ -2297,13 +2297,18 @@ def _report_namespace(text: str) -> str | None:
     'cloudbeaver'
     >>> _report_namespace("Name:         web-1\\nNamespace:    shop\\nStatus:  Running") is None
     True
+    >>> _report_namespace("Name:             web\\nLabels:           app=web\\n                  tier=x\\n"
+    ...                   "Namespace:        shop\\nAddress:          10.0.0.7") is None
+    True
     """
     found: set[str] = set()
+    # the last line at the margin: a describe's Name, or an Ingress's Labels (kubectl describes
+    # an Ingress as Name, Labels, Namespace; its labels may run over indented lines)
     above = ""
     for line in text.split("\n"):
-        if (m := _REPORT_NAMESPACE.match(line)) and not above.startswith("Name:"):
+        if (m := _REPORT_NAMESPACE.match(line)) and not above.startswith(("Name:", "Labels:")):
             found.add(m.group("ns"))
-        if line.strip():
+        if line.strip() and not line[:1].isspace():
             above = line
     return found.pop() if len(found) == 1 else None
 
