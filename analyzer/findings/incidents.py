@@ -87,6 +87,7 @@ class Grouping:
     provisioner_not_serving: frozenset[str] = frozenset()
     quoted_causes: tuple[tuple[re.Pattern[str], str], ...] = ()
     network_cause_scopes: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = field(default_factory=dict)
+    named_waits: dict[str, tuple[str, tuple[re.Pattern[str], ...]]] = field(default_factory=dict)
 
     def operand_stage(self, name: str) -> tuple[str, int] | None:
         """(operator, stage) of a DaemonSet, or of a pod by its name's beginning, that is an
@@ -152,6 +153,8 @@ def grouping() -> Grouping:
         quoted_causes=tuple((re.compile(e["pattern"]), str(e["rule"])) for e in raw.get("quoted_causes") or ()),
         network_cause_scopes={str(cause): tuple((re.compile(e["pattern"]), str(e["scope"])) for e in scopes)
                               for cause, scopes in (raw.get("network_cause_scopes") or {}).items()},
+        named_waits={str(e["kind"]): (str(e["names"]), tuple(re.compile(p) for p in e["patterns"]))
+                     for e in raw.get("named_waits") or ()},
     )
 
 
@@ -480,6 +483,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_refused_by_one_command(problems, union)
     _join_same_blocking_object(problems, union)
     _join_quoted_causes(problems, union, g)
+    _join_named_waits(problems, union, g)
     _join_component_and_what_it_explains(problems, union, g, cluster)
     _join_hpas_of_one_metrics_api(problems, union)
     _join_pending_and_their_node_groups(problems, union)
@@ -938,6 +942,44 @@ def _join_quoted_causes(problems: list[Finding], union: _Union, g: Grouping) -> 
         for pattern, rule in g.quoted_causes:
             if rule in causes and f.rule != rule and pattern.search(said):
                 union.join(causes[rule], j)
+
+
+_NAME_LIST = re.compile(r",? and |, ")
+
+
+def named_waits(f: Finding, g: Grouping) -> set[tuple[str, str]]:
+    """(kind, name) of the objects a finding's condition message names as what its object waits
+    for, in its controller's words (data/incidents.yaml named_waits); empty for any other."""
+    if f.kind not in g.named_waits:
+        return set()
+    kind, patterns = g.named_waits[f.kind]
+    said = " ".join(str(f.facts.get(k) or "") for k in ("condition_message",) + _QUOTING_FACTS)
+    return {(kind, name) for pattern in patterns for m in pattern.finditer(said)
+            for name in _NAME_LIST.split(m.group("names")) if name}
+
+
+def _join_named_waits(problems: list[Finding], union: _Union, g: Grouping) -> None:
+    """A finding whose message names the objects its object waits for (a ClusterVersion's
+    'Cluster operator authentication is degraded') joins the findings on those objects: one
+    incident, not one for the operator and one for the update it holds up
+    (openshift/cluster-authentication-operator#152)."""
+    if not g.named_waits:
+        return
+    by_name: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for j, f in enumerate(problems):
+        by_name[(f.kind, f.name)].append(j)
+    for i, f in enumerate(problems):
+        for ref in named_waits(f, g):
+            for j in by_name.get(ref, ()):
+                union.join(i, j)
+
+
+def _named_cause(root: Finding, members: list[Finding], g: Grouping, order: dict[str, int]) -> Finding:
+    """The cause among findings joined by a message naming what its object waits for: a finding
+    on an object it names (the ClusterOperator, not the ClusterVersion waiting for it)."""
+    named = named_waits(root, g)
+    return min((f for f in members if (f.kind, f.name) in named), default=root,
+               key=lambda f: (SEVERITIES.index(f.severity), order.get(f.rule, len(order)), f.kind, f.name))
 
 
 def _join_claims_refused_alike(problems: list[Finding], union: _Union) -> None:
@@ -1534,6 +1576,8 @@ def _incident(members: list[Finding], graph: _Graph, moment: RestartMoment | Non
     root = _earliest_operand_stage(root, members, g, order)
     # custom resources in one owner chain: the one furthest down is why those above are not ready
     root = _furthest_down_the_chain(root, members, graph, g)
+    # an object waiting for others its message names (a ClusterVersion's update): those are why
+    root = _named_cause(root, members, g, order)
     # claims waiting on a provisioner whose controller is not serving: the controller is why
     provisioner_of = provisioner_of or {}
     controller = min((f for f in members if id(f) in provisioner_of), default=None,

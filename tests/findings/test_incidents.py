@@ -2303,3 +2303,66 @@ def test_mirror_pods_on_a_down_node_are_their_static_pods_components() -> None:
     assert down.affected == [f"StaticPod kube-system/{c}" for c in
                              ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler")]
     assert down.affects == "4 workloads"
+
+
+# Trimmed from openshift/cluster-authentication-operator#152 (its description, OCP 4.1):
+# `oc get clusterversions` says the update waits for the authentication operator, and that
+# operator's own row is Degraded.
+_UPDATE_WAITS_FOR_AUTH = """````sh
+[core@ tmp]$ oc get clusterversions.config.openshift.io
+NAME      VERSION   AVAILABLE   PROGRESSING   SINCE   STATUS
+version   4.1.4     True        True          43m     Unable to apply 4.1.6: the cluster operator authentication has not yet successfully rolled out
+[core@ tmp]$ oc get clusteroperator authentication
+NAME             VERSION   AVAILABLE   PROGRESSING   DEGRADED   SINCE
+authentication   4.1.4     True        False         True       46h
+````
+"""
+
+# Trimmed from openshift/installer#3960 (a comment, 2020-11-30, OCP 4.5.6): the ClusterVersion
+# names console; authentication is down too, but the update does not say it waits for it.
+_UPDATE_WAITS_FOR_CONSOLE = """[root@bastion]# oc get clusterversion
+NAME      VERSION   AVAILABLE   PROGRESSING   SINCE   STATUS
+version             False       True          42m     Unable to apply 4.5.6: the cluster operator console is degraded
+[root@bastion]# oc get co
+NAME                                       VERSION   AVAILABLE   PROGRESSING   DEGRADED   SINCE
+authentication                                       Unknown     Unknown       True       38m
+cloud-credential                           4.5.6     True        False         False      43m
+console                                    4.5.6     False       True          True       28m
+dns                                        4.5.6     True        False         False      37m
+"""
+
+
+def test_a_clusterversion_failing_on_an_operator_is_one_incident_caused_by_that_operator() -> None:
+    (incident,) = incidents_of(analyzer.load({"issue.md": _UPDATE_WAITS_FOR_AUTH}))
+    assert {(f.kind, f.name) for f in incident.members} == {
+        ("ClusterOperator", "authentication"), ("ClusterVersion", "version")}
+    assert incident.cause == "ClusterOperator authentication"
+
+
+def test_a_clusterversion_joins_only_the_operator_its_message_names() -> None:
+    incidents = incidents_of(analyzer.load({"issue.md": _UPDATE_WAITS_FOR_CONSOLE}))
+    by_cause = {i.cause: {(f.kind, f.name) for f in i.members} for i in incidents}
+    assert by_cause == {
+        "ClusterOperator console": {("ClusterOperator", "console"), ("ClusterVersion", "version")},
+        "ClusterOperator authentication": {("ClusterOperator", "authentication")}}
+
+
+def test_the_operators_a_clusterversion_message_names_in_the_cvos_words() -> None:
+    from analyzer.findings.incidents import grouping, named_waits
+    from analyzer.findings.types import Finding
+
+    def names(message: str) -> set[str]:
+        f = Finding("object-condition-bad", "warning", "status", "fail", "ClusterVersion", "", "version",
+                    facts={"condition_message": message})
+        return {name for kind, name in named_waits(f, grouping()) if kind == "ClusterOperator"}
+
+    # openshift/cluster-version-operator#575 (its description): Failing=True's message
+    assert names("Cluster operator machine-config is not available") == {"machine-config"}
+    # the plural form of pkg/cvo/internal/operatorstatus.go ('Cluster operators %s are degraded')
+    assert names("Cluster operators authentication, console and monitoring are degraded") == {
+        "authentication", "console", "monitoring"}
+    # openshift/cluster-authentication-operator#178 (its title): Progressing's message
+    assert names("Working towards 4.1.12: 99% complete, waiting on authentication, console") == {
+        "authentication", "console"}
+    # openshift/cluster-version-operator#575: a message naming no operator
+    assert names("Done applying 4.8.0-0.ci-2021-05-26-172803") == set()
