@@ -426,3 +426,22 @@ def test_a_pod_with_only_its_pod_ip_shows_it_wide() -> None:
     assert cells["IP"] == "10.244.1.4"
     row = PRINTERS[("", "Pod")].row({"metadata": {"name": "p"}, "status": {"podIP": "10.1.0.4"}}, CLOCK)
     assert "10.1.0.4" in row
+
+
+def test_machine_config_pools_without_their_crd_print_the_crds_columns() -> None:
+    """`kda get mcp` of a must-gather (its pools, never their CRD) resolves the short name and
+    prints the columns of openshift/api machineconfiguration/v1/0000_80_machineconfigpool.crd.yaml,
+    not NAME and AGE (before: 'the dump has no resource type "mcp"'). The pool is the worker pool
+    of openshift/must-gather-clean test/files/must-gather-aws.tar.xz (tests/ingest/data)."""
+    from typer.testing import CliRunner
+
+    from analyzer.cli import app
+
+    dump = Path(__file__).parents[1] / "ingest" / "data" / "must-gather-aws"
+    result = CliRunner().invoke(app, ["get", "mcp", str(dump)])
+    assert result.exit_code == 0, result.output
+    header, row = result.output.splitlines()
+    assert header.split() == ["NAME", "CONFIG", "UPDATED", "UPDATING", "DEGRADED", "MACHINECOUNT",
+                              "READYMACHINECOUNT", "UPDATEDMACHINECOUNT", "DEGRADEDMACHINECOUNT", "AGE"]
+    assert row.split()[:9] == ["worker", "rendered-worker-99c838efd10a74f5dad4aed51982467c",
+                               "True", "False", "False", "3", "3", "3", "0"]
