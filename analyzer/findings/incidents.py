@@ -976,10 +976,17 @@ def _join_named_waits(problems: list[Finding], union: _Union, g: Grouping) -> No
 
 def _named_cause(root: Finding, members: list[Finding], g: Grouping, order: dict[str, int]) -> Finding:
     """The cause among findings joined by a message naming what its object waits for: a finding
-    on an object it names (the ClusterOperator, not the ClusterVersion waiting for it)."""
-    named = named_waits(root, g)
-    return min((f for f in members if (f.kind, f.name) in named), default=root,
-               key=lambda f: (SEVERITIES.index(f.severity), order.get(f.rule, len(order)), f.kind, f.name))
+    on an object it names (the ClusterOperator, not the ClusterVersion waiting for it), followed
+    down the chain (the pool the operator names in turn)."""
+    seen = {(root.kind, root.name)}
+    while named := named_waits(root, g) - seen:
+        seen |= named
+        nxt = min((f for f in members if (f.kind, f.name) in named), default=None,
+                  key=lambda f: (SEVERITIES.index(f.severity), order.get(f.rule, len(order)), f.kind, f.name))
+        if nxt is None:
+            break
+        root = nxt
+    return root
 
 
 def _join_claims_refused_alike(problems: list[Finding], union: _Union) -> None:

@@ -2366,3 +2366,58 @@ def test_the_operators_a_clusterversion_message_names_in_the_cvos_words() -> Non
         "authentication", "console"}
     # openshift/cluster-version-operator#575: a message naming no operator
     assert names("Done applying 4.8.0-0.ci-2021-05-26-172803") == set()
+
+
+# Trimmed from openshift/machine-config-operator#367 (its description, 2019-02-01): `oc get
+# clusteroperators machine-config-operator -o yaml`, the operator failing on its master pool.
+_MCO_WAITS_FOR_MASTER_POOL = """apiVersion: config.openshift.io/v1
+kind: ClusterOperator
+metadata:
+  creationTimestamp: 2019-02-01T20:19:35Z
+  name: machine-config-operator
+spec: {}
+status:
+  conditions:
+  - lastTransitionTime: 2019-02-01T20:19:35Z
+    status: "False"
+    type: Available
+  - lastTransitionTime: 2019-02-01T20:19:35Z
+    message: Progressing towards 3.11.0-543-g6c3e3e6a-dirty
+    status: "True"
+    type: Progressing
+  - lastTransitionTime: 2019-02-01T20:25:18Z
+    message: 'Failed when progressing towards 3.11.0-543-g6c3e3e6a-dirty because:
+      error syncing: timed out waiting for the condition during syncRequiredMachineConfigPools:
+      error pool master is not ready. status: (total: 3, updated: 0, unavailable:
+      1)'
+    status: "True"
+    type: Failing
+"""
+
+
+def test_the_machine_config_operator_names_the_pool_it_waits_for() -> None:
+    from analyzer.findings.incidents import grouping, named_waits
+
+    cluster = analyzer.load({"co.yaml": _MCO_WAITS_FOR_MASTER_POOL})
+    failing = [f for f in collect_findings(cluster) if f.status == "fail" and f.facts.get("type") == "Failing"]
+    assert [named_waits(f, grouping()) for f in failing] == [{("MachineConfigPool", "master")}]
+
+
+def test_a_chain_of_named_waits_names_the_last_its_cause() -> None:
+    # the messages of openshift/machine-config-operator#3246 (its title, the ClusterVersion's) and
+    # of crc-org/snc#736 (`oc get co machine-config`, its MESSAGE) over a degraded master pool
+    from analyzer.findings.incidents import _named_cause, grouping
+    from analyzer.findings.types import Finding
+
+    def finding(kind: str, name: str, message: str, severity: str = "warning") -> Finding:
+        return Finding("object-condition-bad", severity, "status", "fail", kind, "", name,
+                       facts={"condition_message": message})
+
+    version = finding("ClusterVersion", "version", "Error while reconciling 4.10.0-0.okd-2022-03-07-131213: "
+                      "the cluster operator machine-config is degraded", severity="critical")
+    operator = finding("ClusterOperator", "machine-config", "Failed to resync 4.13.0-ec.2 because: error during "
+                       "syncRequiredMachineConfigPools: [timed out waiting for the condition, error pool master is "
+                       "not ready, retrying. Status: (pool degraded: true total: 1, ready 0, updated: 0, unavailable: 0)]")
+    pool = finding("MachineConfigPool", "master", "no message")
+    assert _named_cause(version, [version, operator, pool], grouping(), {}) is pool
+    assert _named_cause(version, [version, operator], grouping(), {}) is operator
