@@ -71,6 +71,22 @@ class CatalogEntry:
     # a family of components rather than one (any CSI driver the catalog does not name): the
     # facts that list components by role name each by its workload's name, not the entry's
     family: bool = False
+    # for a family: the words of a member's workload names that tell its parts apart (a CSI
+    # driver's node and controller plugins); the name without them is the member
+    parts: str = ""
+
+    def member(self, workload: str) -> str:
+        """Which component a workload of this entry is part of: the entry itself, or for a family
+        the member its name names (one CSI driver's node and controller plugins are one driver).
+
+        >>> e = CatalogEntry("csi-driver", (), (), "csi", (), False, "", family=True,
+        ...                  parts=r"(node|controller)(plugin)?|-win(dows)?$")
+        >>> e.member("csi-cinder-controllerplugin") == e.member("csi-cinder-nodeplugin"), e.member("ebs-csi-node")
+        (True, 'ebs-csi-')
+        """
+        if not self.family:
+            return self.name
+        return re.sub(self.parts, "", workload) if self.parts else workload
 
     def platform_of(self, distribution: str, beside: frozenset[str] = frozenset()) -> bool:
         """Whether this component is part of the platform of that distribution (its provider's),
@@ -189,6 +205,6 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
             description=str(row.get("description") or ""), controller=str(row.get("controller") or ""),
             user_installed=bool(row.get("user_installed")), managed_on=_strings(row.get("managed_on")),
             managed_with=tuple((str(d), _strings(names)) for d, names in (row.get("managed_with") or {}).items()),
-            family=bool(row.get("family")),
+            family=bool(row.get("family")), parts=str(row.get("parts") or ""),
         ))
     return Catalog(tuple(entries))

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from analyzer.distributions.catalog import load_catalog
 from analyzer.distributions.workloads import guess_from_pod_name
 from analyzer.findings.events import ASSIGNED_TO, NAMED_NOT_FOUND, NOT_FOUND_KIND, NOT_NAMED
 from analyzer.findings.facts import ago
@@ -470,6 +471,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     if nodes_absent:
         _join_same_scheduler_node_state(problems, union, g)
     _join_same_workload(problems, union, graph)
+    _join_workloads_of_one_component(problems, union, cluster)
     _join_pending_beside_eviction(problems, union, graph)
     _join_same_node_cause(problems, union)
     _join_same_scheduling_failure(problems, union)
@@ -603,6 +605,27 @@ def _join_same_workload(problems: list[Finding], union: _Union, graph: _Graph) -
     for i, f in enumerate(problems):
         if (workload := _pod_workload(f, graph)) is not None:
             by_key[(f.rule, workload)].append(i)
+    for members in by_key.values():
+        for i in members[1:]:
+            union.join(members[0], i)
+
+
+def _join_workloads_of_one_component(problems: list[Finding], union: _Union, cluster: AnalyzedDump) -> None:
+    """One rule failing on several workloads of one component in one namespace (the catalog's
+    entry, or for a family the member the workloads' names name: a CSI driver's node and
+    controller plugins) is one problem of that component (kubespray#7955: csi-cinder-controllerplugin
+    and csi-cinder-nodeplugin crash-looping, one driver's configuration)."""
+    catalog = load_catalog()
+    member: dict[tuple[str, str, str], tuple[str, str]] = {}
+    for workload, component, objects in _component_rows(cluster, "component"):
+        entry = None if pd.isna(component) else catalog.by_name(str(component))
+        if entry is not None:
+            key = (workload[1], entry.member(workload[2]))
+            member.update((ref, key) for ref in [workload, *objects])
+    by_key: dict[tuple[str, tuple[str, str]], list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if (key := member.get((f.kind, f.namespace, f.name))) is not None:
+            by_key[(f.rule, key)].append(i)
     for members in by_key.values():
         for i in members[1:]:
             union.join(members[0], i)

@@ -103,9 +103,10 @@ def _catalog_entry_for(name: str) -> dict[str, Any] | None:
 def test_catalog_entry_is_well_formed(entry: dict[str, Any]) -> None:
     assert set(entry) >= {"name", "match", "role", "distributions", "critical", "description"}
     assert set(entry) <= {"name", "match", "images", "role", "distributions", "critical", "description", "controller",
-                          "user_installed", "managed_on", "managed_with", "family"}
+                          "user_installed", "managed_on", "managed_with", "family", "parts"}
     assert entry.get("user_installed", True) is True  # said only where true
     assert entry.get("family", True) is True and (not entry.get("family") or not entry["distributions"])
+    assert not entry.get("parts") or (entry.get("family") and re.compile(entry["parts"]))  # a family's only
     # managed_on: for a generic component only, naming known distributions
     assert not entry.get("managed_on") or (not entry["distributions"] and not entry.get("user_installed")
                                            and set(entry["managed_on"]) <= DISTRIBUTIONS)

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import analyzer
 from analyzer.cli import app
+from analyzer.distributions.catalog import load_catalog
 from analyzer.findings import collect_findings, group_incidents
 from analyzer.findings.incidents import is_hygiene, is_problem
 
@@ -876,12 +877,16 @@ def test_pods_of_several_workloads_stuck_creating_with_nothing_to_explain_them_a
 
 
 def test_a_stall_needs_several_pods_of_several_workloads() -> None:
-    # The same rows: two pods of two workloads (below together_min_pods) stay two incidents, and
-    # one workload's pods alone are that workload's problem, not a stall.
+    # The same rows: two pods of two components' workloads (below together_min_pods) stay two
+    # incidents, and one workload's pods alone are that workload's problem, not a stall.
     rows = _FLANNEL_1558.splitlines()
-    two = "\n".join(rows[:3] + rows[4:5]) + "\n"
+    two = "\n".join(rows[:3] + rows[5:6]) + "\n"
     cluster = analyzer.load({"issue.md": two})
     assert len(group_incidents(collect_findings(cluster), cluster)) == 2
+    # (two workloads of one component, cert-manager and its webhook, are that component's one)
+    one_component = "\n".join(rows[:3] + rows[4:5]) + "\n"
+    cluster = analyzer.load({"issue.md": one_component})
+    assert len(group_incidents(collect_findings(cluster), cluster)) == 1
     one_workload = "\n".join(rows[:3] + [rows[2].replace("rbhsb", "xk2zq"), rows[2].replace("rbhsb", "m9fdt")]) + "\n"
     cluster = analyzer.load({"issue.md": one_workload})
     (incident,) = group_incidents(collect_findings(cluster), cluster)
@@ -2421,3 +2426,34 @@ def test_a_chain_of_named_waits_names_the_last_its_cause() -> None:
     pool = finding("MachineConfigPool", "master", "no message")
     assert _named_cause(version, [version, operator, pool], grouping(), {}) is pool
     assert _named_cause(version, [version, operator], grouping(), {}) is operator
+
+
+# Trimmed from kubernetes-sigs/kubespray#7955 (github.com/kubernetes-sigs/kubespray/pull/7955, its
+# description): the Cinder CSI driver's controller and node plugins crash-looping, one driver
+# whose cloud config its template wrote wrong (the same driver as kubespray#8882's).
+_CINDER_CSI_DOWN = """[root@k8s-master centos]# k get po
+NAME                                               READY   STATUS             RESTARTS   AGE
+coredns-8474476ff8-p2tz5                           1/1     Running            0          5m14s
+csi-cinder-controllerplugin-75d94948d-hpjhr        4/5     CrashLoopBackOff   5          3m44s
+csi-cinder-controllerplugin-99c9dd87b-zqfqs        4/5     CrashLoopBackOff   5          3m44s
+csi-cinder-nodeplugin-khdht                        1/2     CrashLoopBackOff   14         23m
+csi-cinder-nodeplugin-vs8zb                        1/2     CrashLoopBackOff   14         23m
+"""
+
+
+def test_one_csi_drivers_node_and_controller_plugins_failing_alike_are_one_incident(tmp_path) -> None:
+    # was two incidents, one per plugin's workload: the catalog's CSI family names one driver
+    paste = tmp_path / "pods.txt"
+    paste.write_text(_CINDER_CSI_DOWN, encoding="utf-8")
+    (incident,) = incidents_of(analyzer.load(str(paste)))
+    assert {f.name.rsplit("-", 1)[0] for f in incident.members if f.rule == "pod-crashloop"} == {
+        "csi-cinder-controllerplugin-75d94948d", "csi-cinder-controllerplugin-99c9dd87b", "csi-cinder-nodeplugin"}
+    assert incident.workloads == 2
+
+
+def test_two_csi_drivers_are_two_members_of_the_catalogs_csi_family() -> None:
+    # the workload names the catalog's csi-driver entry gives as its examples
+    entry = load_catalog().by_name("csi-driver")
+    assert entry is not None and entry.family
+    assert entry.member("hcloud-csi-node") == entry.member("hcloud-csi-controller") != entry.member("csi-nfs-controller")
+    assert entry.member("openstack-cinder-csi-nodeplugin") == entry.member("openstack-cinder-csi-controllerplugin")
