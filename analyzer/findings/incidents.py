@@ -1198,11 +1198,16 @@ def _join_cni_and_nodes(problems: list[Finding], union: _Union, cluster: Analyze
     # no network plugin at all (kubeadm init without a pod network): a node NotReady with no
     # reason in the dump (a pasted `get nodes`) is NotReady for it (kubernetes/website#31550)
     missing = next((i for i in cni if problems[i].rule == "critical-component-missing"), None)
+    # nor, the dump holding no Node, a pod pending with no reason in the dump: the not-ready
+    # taint keeps it off (weaveworks/weave#3661: coredns and a first pod Pending, no pod network)
+    no_node = next(iter(cluster.objects_of("Node")), None) is None
     for i, f in enumerate(problems):
         detail = str(f.facts.get("detail", ""))
         if f.rule in ("node-not-ready", "node-network-unavailable") and _CNI_NOT_READY.search(detail):
             union.join(cni[0] if missing is None else missing, i)
-        elif missing is not None and f.rule == "node-not-ready" and detail in _NO_NODE_REASON:
+        elif missing is not None and (
+                (f.rule == "node-not-ready" and detail in _NO_NODE_REASON)
+                or (no_node and f.rule == "pod-pending" and f.facts.get("reason") == _NO_REASON)):
             union.join(missing, i)
         elif f.rule in explained:
             union.join(cni[0], i)  # no sandbox without the network plugin

@@ -1312,6 +1312,29 @@ def test_no_network_plugin_is_the_cause_of_the_nodes_notready_for_no_stated_reas
     assert {f.rule for f in inc.members} >= {"node-not-ready", "pod-pending", "critical-component-unhealthy"}
 
 
+# weaveworks/weave#3661 (2019-07-16, a comment, trimmed): kubeadm 16m after init, no `get nodes`
+# pasted, no network plugin in the unfiltered listing; coredns and the user's first pod Pending.
+# Before: "coredns is not healthy" (critical) and the pod apart, the network plugin unnamed.
+WEAVE_3661 = """\
+nagesh@roothost:~/Data/v3/post-user-creation$ kubectl get pods --all-namespaces
+NAMESPACE     NAME                               READY   STATUS             RESTARTS   AGE
+default       new                                0/1     Pending            0          12m
+kube-system   coredns-54ff9cd656-228wd           0/1     Pending            0          16m
+kube-system   coredns-54ff9cd656-tb6hv           0/1     Pending            0          16m
+kube-system   etcd-roothost                      1/1     Running            0          15m
+kube-system   kube-apiserver-roothost            1/1     Running            1          15m
+kube-system   kube-proxy-kmgg4                   1/1     Running            0          16m
+kube-system   kube-scheduler-roothost            1/1     Running            1          15m
+"""
+
+
+def test_without_nodes_no_network_plugin_is_the_cause_of_the_pods_pending_for_no_recorded_reason() -> None:
+    (inc,) = incidents_of(analyzer.load({"pasted.txt": WEAVE_3661}))
+    assert inc.cause_rule == "critical-component-missing" and inc.severity == "critical"
+    assert sorted(f.name for f in inc.members if f.rule == "pod-pending") == [
+        "coredns-54ff9cd656-228wd", "coredns-54ff9cd656-tb6hv", "new"]
+
+
 def test_a_node_notready_for_another_stated_reason_stays_its_own_incident() -> None:
     # the same paste, with the master's describe saying the kubelet stopped posting its status:
     # not the network plugin's doing, so not joined to it

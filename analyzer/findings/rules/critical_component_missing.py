@@ -4,6 +4,7 @@ system workload of the dump fills, in dumps that listed kube-system's Deployment
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from analyzer.findings.components import (
     ComponentsUnavailable,
@@ -95,11 +96,30 @@ def _holds_any_of(cluster: AnalyzedDump, namespaces: tuple[str, ...]) -> bool:
 
 def _every_pod_listed_with_nodes_not_ready(cluster: AnalyzedDump) -> bool:
     """Whether the dump holds an unfiltered `kubectl get pods -A` with kube-system's pods in it
-    (or one that printed none at all), and a node whose Ready condition is not True."""
-    listed = any(p.namespace == "kube-system" and p.view.text is not None and p.view.text.every_pod_listed
-                 for p in cluster.objects_of("Pod")) or _no_pod_in_a_full_listing(cluster)
-    return listed and any(c.type == "Ready" and c.status != "True"
-                          for n in cluster.objects_of("Node") for c in n.view.status.conditions or ())
+    (or one that printed none at all), and a node whose Ready condition is not True, or (the dump
+    holding no Node) every DNS pod of that listing Pending: the not-ready taint of a node without
+    a network plugin is what keeps DNS off it (weaveworks/weave#3661: a kubeadm cluster 16m after
+    init, coredns Pending, no pod network in the listing)."""
+    listed = [p for p in cluster.objects_of("Pod")
+              if p.namespace == "kube-system" and p.view.text is not None and p.view.text.every_pod_listed]
+    if not listed and not _no_pod_in_a_full_listing(cluster):
+        return False
+    if next(iter(cluster.objects_of("Node")), None) is None:
+        return _every_dns_pod_pending(cluster, listed)
+    return any(c.type == "Ready" and c.status != "True"
+               for n in cluster.objects_of("Node") for c in n.view.status.conditions or ())
+
+
+def _every_dns_pod_pending(cluster: AnalyzedDump, listed: list[Any]) -> bool:
+    """Whether the listed kube-system pods hold a DNS component's pods, each of them Pending."""
+    try:
+        table = components(cluster)
+    except ComponentsUnavailable:
+        return False
+    dns = {obj.rsplit("/", 1)[-1] for objects in table.loc[table["role"] == "dns", "objects"].dropna()
+           for obj in str(objects).split(",")}
+    phases = [p.view.status.phase for p in listed if p.name in dns]
+    return bool(phases) and all(phase == "Pending" for phase in phases)
 
 
 def _no_pod_in_a_full_listing(cluster: AnalyzedDump) -> bool:
