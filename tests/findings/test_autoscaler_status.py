@@ -250,10 +250,16 @@ def test_a_node_group_a_scale_up_grew_and_that_backs_off_is_cited() -> None:
     status = _upstream_status().replace('name: "sample-node-group"', f'name: "{GKE_IP_GROUP}"')
     finding = _pending(analyzer.load({"issue.md": paste, "status.yaml": _status_map(status)}))
     assert finding.facts["autoscaler_groups"] == [GKE_IP_GROUP]
-    assert f"its status agrees: node group {GKE_IP_GROUP} is in Backoff after a failed scale-up" in message(finding, PENDING_RULE)
-    # a group the scale-up did not grow is not its cause
+    said = message(finding, PENDING_RULE)
+    assert (f"; but no node is coming for it, its status says: node group {GKE_IP_GROUP} is in Backoff after a "
+            "failed scale-up") in said
+    # the scale-up 97s before is within a node's provisioning time, but its group backs off: no
+    # node is being added, so its severity says so (was a warning, "a node is being added for it")
+    assert "a node is being added" not in said and finding.severity == "critical"
+    # a group the scale-up did not grow is not its cause: the node may be on its way
     finding = _pending(analyzer.load({"issue.md": paste, "status.yaml": _status_map(_upstream_status())}))
     assert "autoscaler_groups" not in finding.facts
+    assert "a node is being added for it" in message(finding, PENDING_RULE) and finding.severity == "warning"
 
 
 def test_the_autoscaler_unhealthy_is_critical_and_says_what_it_stops() -> None:
