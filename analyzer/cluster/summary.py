@@ -46,6 +46,8 @@ def summarize(cluster: ModeledDump, components: bool = True) -> dict[str, Any]:
         "rejected": [x.to_dict() for x in r.rejections],
         "rejected_objects": len(r.object_rejections),
         "rejected_inputs": len(r.input_rejections),
+        # objects kept as far as their paste goes (a describe cut mid-section): kept, not rejected
+        "truncated": [x.to_dict() for x in r.truncated],
         "skipped": [x.to_dict() for x in r.skipped],
         "notes": r.object_notes,
         "coverage": {"present": r.coverage_present, "absent": r.coverage_absent,
@@ -160,11 +162,14 @@ def summary_text(cluster: ModeledDump) -> str:
     for kind, n in s["objects_by_kind"].items():
         lines.append(f"  {kind:<32} {n:>7}")
     lines += _by_file(s["objects_by_file"])
-    lines.append(f"objects read {s['objects_read']} = kept {s['objects_total']} + duplicates "
+    cut = f" ({len(s['truncated'])} truncated)" if s["truncated"] else ""
+    lines.append(f"objects read {s['objects_read']} = kept {s['objects_total']}{cut} + duplicates "
                  f"{s['duplicates']} + rejected {s['rejected_objects']}"
                  + (f" (and {s['rejected_inputs']} inputs, files or passages of text not read)"
                     if s["rejected_inputs"] else ""))
     lines += _listing("rejected", [f"{_where(r)}: {r['reason']}" for r in s["rejected"]], 20)
+    lines += _listing("truncated, kept as far as the paste goes",
+                      [f"{_where(t)}: {t['reason']}" for t in s["truncated"]], 20)
     lines += _listing("skipped, holding no objects", [f"{_where(x)}: {x['reason']}" for x in s["skipped"]], 10)
     lines += _listing("notes on objects kept",
                       [f"{_where(n)} {n['object']}: {n['note']}" for n in s["notes"]], 10)

@@ -51,6 +51,7 @@ from analyzer.ingest.records import (
     NotAnObject,
     Provenance,
     Rejection,
+    Truncated,
 )
 from analyzer.ingest.result import (  # noqa: F401 - re-exported: EXPECTED_KINDS, IngestResult
     EXPECTED_KINDS,
@@ -1387,6 +1388,10 @@ class Ingestor:
             self._assume_default_namespace(display, next(iter(listed_in)) if len(listed_in) == 1 else None,
                                            "the namespace this paste shows other rows of its listing in")
         for rej in parsed.rejections:
+            if isinstance(rej, Truncated):
+                # a describe the paste ends inside: its object is kept, as far as the paste goes
+                self.result.truncated.append(rej)
+                continue
             # A fragment of text the parser could not read: not countable as objects.
             self._record_input_rejection(rej)
         self._note_client_and_version(text, commands=self._transcript is None)

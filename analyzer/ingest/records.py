@@ -97,6 +97,13 @@ class NotAnObject(Rejection):
 
 
 @dataclass(frozen=True, slots=True)
+class Truncated(Rejection):
+    """An object kept as far as its paste goes: the text ends inside it (a describe cut
+    mid-section). Not a rejection, since the object is kept, and not a duplicate: the
+    accounting lists it as truncated, so what the object does not say reads as unknown."""
+
+
+@dataclass(frozen=True, slots=True)
 class DeletedObject:
     """An object a transcript showed that a later `kubectl delete` in it deleted: `command` as
     typed, read at `line` of `source`; `owner`, the deleted object that owned it ("" when it was

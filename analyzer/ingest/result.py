@@ -61,6 +61,9 @@ class IngestResult:
     logs: list[LogRecord] = field(default_factory=list)
     files: list[FileReport] = field(default_factory=list)
     skipped: list[Rejection] = field(default_factory=list)  # text/files that held no object
+    # Objects kept as far as their paste goes (a describe cut mid-section): each is one of
+    # `objects` (or a duplicate of one), never a rejection; listed so the cut is said.
+    truncated: list[Rejection] = field(default_factory=list)
     generic_tables: list[Any] = field(default_factory=list)  # pasted tables of unknown kinds
     collected_kinds: set[str] = field(default_factory=set)
     duplicates: int = 0

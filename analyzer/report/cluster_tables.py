@@ -114,6 +114,10 @@ def cluster_tables(facts: dict[str, Any]) -> dict[str, Table]:
             Column("source", "source", wrap=True), Column("location", "location"),
             Column("reason", "reason", wrap=True)], read["rejections"], what="rejections",
             export="kda inspect {dump} --format json")
+        out["truncated"] = Table("truncated", [
+            Column("source", "source", wrap=True), Column("location", "location"),
+            Column("reason", "reason", wrap=True)], read["truncated"], what="truncated objects",
+            export="kda inspect {dump} --format json")
         out["notes"] = Table("notes", [
             Column("source", "source", wrap=True), Column("location", "location"),
             Column("object", "object"), Column("note", "note", wrap=True)], read["notes"],

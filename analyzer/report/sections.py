@@ -92,6 +92,9 @@ def read_section(cluster: Cluster) -> dict[str, Any]:
         "rejected_objects": len(r.object_rejections),
         "rejected_inputs": len(r.input_rejections),
         "rejections": [x.to_dict() for x in r.rejections[:MAX_ROWS]],
+        # objects kept as far as their paste goes (a describe cut mid-section): kept, not rejected
+        "truncated_total": len(r.truncated),
+        "truncated": [x.to_dict() for x in r.truncated[:MAX_ROWS]],
         "skipped_total": len(r.skipped),
         "skipped": [x.to_dict() for x in r.skipped[:MAX_ROWS]],
         "notes_total": len(notes := r.object_notes),

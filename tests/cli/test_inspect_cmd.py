@@ -262,3 +262,37 @@ def test_a_folder_of_pastes_says_what_each_file_gave(tmp_path: Path) -> None:
     assert by_file["10560.txt"]["objects"] == {"Pod": 2}
     # each file's kept objects add up to the dump's
     assert sum(sum(f["objects"].values()) for f in doc["objects_by_file"]) == doc["objects_total"]
+
+
+# virtual-kubelet/virtual-kubelet#1250 (shared/realdata aks/virtual-kubelet-issue-1250, trimmed):
+# a `kubectl describe node` the comment ends inside its Labels.
+VK_1250 = """root@myJump:/home/fiona/virtualnode# kubectl describe node aks-newpool-20956280-vmss000000
+Name:               aks-newpool-20956280-vmss000000
+Roles:              <none>
+Labels:             agentpool=newpool
+                    beta.kubernetes.io/arch=amd64
+                    kubernetes.azure.com/mode=user
+                    kubernetes.azure.com/node-image-version=AKSUbuntu-2204gen2containerd-202409.30.0
+"""
+
+
+def test_a_describe_the_paste_ends_inside_is_kept_and_said_truncated_not_rejected(tmp_path: Path) -> None:
+    # Before: "kept 1 + ... rejected 0 (and 1 inputs, files or passages of text not read)" and the
+    # cut listed as rejected, beside the node it kept; `--strict` failed on it.
+    path = tmp_path / "describe-node-excerpt.txt"
+    path.write_text(VK_1250, encoding="utf-8")
+    result = run("inspect", "--strict", str(path))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "objects read 1 = kept 1 (1 truncated) + duplicates 0 + rejected 0" in lines
+    at = lines.index("truncated, kept as far as the paste goes (1):")
+    assert lines[at + 1].endswith("[line 7]: describe of Node 'aks-newpool-20956280-vmss000000' ends mid-section 'Labels'")
+    assert not any(line.startswith("rejected") for line in lines)
+    doc = json.loads(run("inspect", "--format", "json", str(path)).stdout)
+    assert (doc["objects_total"], doc["rejected"], doc["rejected_inputs"]) == (1, [], 0)
+    assert [t["location"] for t in doc["truncated"]] == ["line 7"]
+    # a cut that loses an object is still a rejection: the same paste ending inside a table row
+    cut_row = tmp_path / "cut-row.txt"
+    cut_row.write_text("$ kubectl get nodes\nNAME                              STATUS   ROLES   AGE   VERSION\n"
+                       "aks-newpool-20956280-vmss000000   Ready    agent   5d    v1.29.8\naks-newpo\n", encoding="utf-8")
+    assert json.loads(run("inspect", "--format", "json", str(cut_row)).stdout)["truncated"] == []

@@ -61,6 +61,8 @@ def cluster_of(case: dict[str, Any]) -> analyzer.Cluster:
     cluster = analyzer.load(files)
     # a case may say how many of its pasted files' parts are rejected (a paste cut mid-table)
     assert len(cluster.ingest.rejections) == case.get("rejected", 0), cluster.ingest.rejections
+    # ... and how many of its objects are kept as far as the paste goes (a describe cut mid-section)
+    assert len(cluster.ingest.truncated) == case.get("truncated", 0), cluster.ingest.truncated
     if "distribution" in case:
         cluster.__dict__["distribution"] = SimpleNamespace(name=case["distribution"])
     return cluster

@@ -27,6 +27,7 @@ class Counted:
     server_version: str | None
     skipped: tuple[str, ...]  # a piece of each skip reason, in file order (prose left out)
     rejected: tuple[tuple[str, str], ...] = ()
+    truncated: tuple[tuple[str, str], ...] = ()  # kept as far as the paste goes: no rejection
 
 
 COUNTED = {
@@ -58,7 +59,7 @@ COUNTED = {
                  "coredns-7949666f46-frvx4 superseded: not in the later full listing at line 29",
                  "kube-dns-autoscaler-9b5569b69-ddqbr superseded: not in the later full listing at line 29",
                  "kubectl scale prints what it scaled"),
-        rejected=(("line 60", "describe of Node '10.0.1.17' ends mid-section 'Allocatable'"),)),
+        truncated=(("line 60", "describe of Node '10.0.1.17' ends mid-section 'Allocatable'"),)),
     "oke-autoscale-demo.md": Counted(
         {"Deployment": 2, "HorizontalPodAutoscaler": 1, "Node": 3, "Pod": 6, "Service": 2}, superseded=20, logs=0,
         server_version=None,
@@ -98,6 +99,7 @@ def test_transcript_counts(name: str) -> None:
         assert want in got
     assert all(s.location for s in r.skipped if "taken off" not in s.reason)  # each names its lines
     assert [(x.location, x.reason.split(":")[0]) for x in r.rejections] == list(exp.rejected)
+    assert [(x.location, x.reason) for x in r.truncated] == list(exp.truncated)
 
 
 def test_latest_sighting_wins_and_names_the_earlier_lines() -> None:

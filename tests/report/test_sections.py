@@ -45,6 +45,19 @@ def test_notes_on_objects_kept_reach_both_reports(tmp_path: Path) -> None:
     assert "Notes on objects kept (1)" in files.markdown.read_text(encoding="utf-8")
 
 
+def test_a_truncated_describe_reaches_both_reports_as_truncated_not_rejected(tmp_path: Path) -> None:
+    # virtual-kubelet#1250's describe, cut in its Labels
+    from tests.cli.test_inspect_cmd import VK_1250
+
+    cluster = analyzer.load({"describe-node-excerpt.txt": VK_1250})
+    read = cluster_facts(cluster)["read"]
+    assert (read["objects_total"], read["rejections_total"], read["truncated_total"]) == (1, 0, 1)
+    files = render_cluster_report(cluster, tmp_path, ("html",))
+    for text in (files.html.read_text(encoding="utf-8"), files.markdown.read_text(encoding="utf-8")):
+        assert "Truncated, kept as far as the paste goes (1)" in text and "Rejected (" not in text
+        assert "(1 truncated)" in text
+
+
 def test_nodes_workloads_services_and_findings_of_the_eks_sample(eks: Cluster) -> None:
     facts = cluster_facts(eks)
     nodes = facts["nodes"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from analyzer.ingest.records import Rejection
+from analyzer.ingest.records import Rejection, Truncated
 from analyzer.ingest.text.catalog import Catalog, KindInfo
 from analyzer.ingest.text.commands import Command
 from analyzer.ingest.text.describe import (
@@ -181,12 +181,12 @@ def read_describe(block: DescribeBlock, command: Command | None, catalog: Catalo
         # of the object (a table row above it) keeps its say there (ingest.collect)
         body.setdefault(TEXT_FACTS_KEY, {})["cut_in"] = stop
         cut = f" (its last line, '{block.cut_line.text}', is cut)" if block.cut_line else ""
-        rejections.append(Rejection(source, f"line {last_line}",
+        rejections.append(Truncated(source, f"line {last_line}",
             f"describe of {info.kind} '{name}' ends mid-section '{stop}'{cut}"))
     elif events_cut is not None and events_cut == last_line:
         # what its events said is partly unknown: a rule must not say "no event recorded"
         body.setdefault(TEXT_FACTS_KEY, {})["events_cut"] = True
-        rejections.append(Rejection(source, f"line {last_line}",
+        rejections.append(Truncated(source, f"line {last_line}",
             f"describe of {info.kind} '{name}' ends mid-section 'Events'"))
     return objects, rejections
 
