@@ -251,6 +251,9 @@ def summary_html(cluster: ModeledDump) -> str:
     if rej:
         items = "".join(f"<li>{e(r['source'])} {e(r['location'])}: {e(r['reason'])}</li>" for r in rej[:10])
         rej_html = f"<details><summary>{len(rej)} rejected</summary><ul>{items}</ul></details>"
+    if cut := s["truncated"]:
+        items = "".join(f"<li>{e(t['source'])} {e(t['location'])}: {e(t['reason'])}</li>" for t in cut[:10])
+        rej_html += f"<details><summary>{len(cut)} truncated, kept as far as the paste goes</summary><ul>{items}</ul></details>"
     if s["notes"]:
         items = "".join(f"<li>{e(n['object'])}: {e(n['note'])}</li>" for n in s["notes"][:10])
         rej_html += f"<details><summary>{len(s['notes'])} notes on objects kept</summary><ul>{items}</ul></details>"

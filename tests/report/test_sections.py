@@ -56,6 +56,12 @@ def test_a_truncated_describe_reaches_both_reports_as_truncated_not_rejected(tmp
     for text in (files.html.read_text(encoding="utf-8"), files.markdown.read_text(encoding="utf-8")):
         assert "Truncated, kept as far as the paste goes (1)" in text and "Rejected (" not in text
         assert "(1 truncated)" in text
+    # and the notebook's summary of the dump (escaped as every value from a dump)
+    from analyzer.cluster.summary import summary_html
+
+    shown = summary_html(cluster)
+    assert "1 truncated, kept as far as the paste goes" in shown and "rejected</summary>" not in shown
+    assert "describe of Node &#x27;aks-newpool-20956280-vmss000000&#x27; ends mid-section &#x27;Labels&#x27;" in shown
 
 
 def test_nodes_workloads_services_and_findings_of_the_eks_sample(eks: Cluster) -> None:
