@@ -37,22 +37,26 @@ def _control_plane(c: Cluster) -> str | None:
     return f"{', '.join(versions)} (control-plane kubelets)" if versions else None
 
 
-def _components(c: Cluster) -> dict[str, str]:
+def _components(c: Cluster, operators: bool = False) -> dict[str, str]:
+    """namespace/name -> images of each system workload; with `operators`, ClusterOperator name
+    -> its version instead (an operator runs no image of its own in the table)."""
     try:
         table = c.tables["components"]
     except Exception:  # a dump whose distribution cannot be told: no component table
         return {}
     out = {}
     for row in table.itertuples(index=False):
-        label = f"{row.namespace}/{row.name}"
-        out[label] = str(row.images) if not pd.isna(row.images) else ""
+        if (row.kind == "ClusterOperator") != operators:
+            continue
+        label, value = (row.name, row.version) if operators else (f"{row.namespace}/{row.name}", row.images)
+        out[label] = str(value) if not pd.isna(value) else ""
     return out
 
 
 def compare_versions(old: Cluster, new: Cluster) -> list[dict[str, Any]]:
-    """Control plane, node software (as counts of nodes per version) and system components'
-    images, each as {what, old, new, changed}; `changed` only where both dumps say (a dump
-    without Nodes has no kubelet version, not a removed one)."""
+    """Control plane, node software (as counts of nodes per version), system components' images
+    and ClusterOperators' versions, each as {what, old, new, changed}; `changed` only where both
+    dumps say (a dump without Nodes has no kubelet version, not a removed one)."""
     rows = []
     a, b = _control_plane(old), _control_plane(new)
     rows.append({"what": "control plane", "old": a, "new": b, "changed": bool(a and b and a != b)})
@@ -69,6 +73,16 @@ def compare_versions(old: Cluster, new: Cluster) -> list[dict[str, Any]]:
         if x == y or (not whole and (not x or not y)):
             continue
         rows.append({"what": f"component {name}", "old": x or None, "new": y or None, "changed": True})
+    # OpenShift's ClusterOperators by their versions, added or removed where both dumps hold
+    # them; one whose version a dump does not say (a pasted row's empty VERSION) has not moved
+    oa, ob = _components(old, operators=True), _components(new, operators=True)
+    whole = all(c.covers("ClusterOperator") for c in (old, new))
+    for name in sorted(oa.keys() | ob.keys()):
+        x, y = oa.get(name), ob.get(name)
+        both = x is not None and y is not None
+        if x == y or (both and "" in (x, y)) or (not both and not whole):
+            continue
+        rows.append({"what": f"ClusterOperator {name}", "old": x or None, "new": y or None, "changed": True})
     return rows
 
 

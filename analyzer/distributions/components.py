@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from analyzer.distributions.catalog import Catalog, CatalogEntry, load_catalog
+from analyzer.distributions.operators import OPERATOR_KIND, cluster_operators, operator_row
 from analyzer.distributions.profiles import load_profiles
 from analyzer.distributions.workloads import ComponentWorkload, component_workloads
 from analyzer.model.schema import Column, TableSpec
@@ -26,11 +27,11 @@ if TYPE_CHECKING:
     from analyzer.model.dump import ModeledDump
 
 UNKNOWN_ROLE = "unknown"
-COMPONENTS_SPEC = TableSpec("components", "System-namespace workloads classified by the component catalog.", tuple(
+COMPONENTS_SPEC = TableSpec("components", "System-namespace workloads classified by the component catalog, and OpenShift's ClusterOperators by what they run.", tuple(
     Column(*c) for c in (
-        ("namespace", "category", "Namespace"),
-        ("name", "str", "Workload name (a static pod's component name without its node suffix)"),
-        ("kind", "category", "Deployment | DaemonSet | StatefulSet | ReplicaSet | ReplicationController | StaticPod | Pod"),
+        ("namespace", "category", "Namespace (empty for a ClusterOperator, which has none)"),
+        ("name", "str", "Workload name (a static pod's component name without its node suffix), or the ClusterOperator's"),
+        ("kind", "category", "Deployment | DaemonSet | StatefulSet | ReplicaSet | ReplicationController | StaticPod | Pod | ClusterOperator"),
         ("component", "category", "Catalog component name (missing when the catalog does not know it)"),
         ("role", "category", "dns | cni | csi | kube-proxy | control-plane | api-tunnel | ... | unknown"),
         ("distribution_specific", "bool", "The component belongs to particular distributions"),
@@ -42,11 +43,11 @@ COMPONENTS_SPEC = TableSpec("components", "System-namespace workloads classified
         ("ready", "int", "Pods ready"),
         ("host_network", "bool", "Pod template hostNetwork"),
         ("priority_class", "category", "Pod template priorityClassName"),
-        ("healthy", "bool", "ready >= desired and no signal below (missing when readiness is unknown and no signal fired)"),
+        ("healthy", "bool", "ready >= desired and no signal below (missing when readiness is unknown and no signal fired); a ClusterOperator: Available=True and not Degraded=True (missing without conditions)"),
         ("recent_restarts", "int", "Restarts of its containers that restarted many times, the last in the last hour the dump shows (the hour before capture, or before its newest time where that only bounds the capture; a node-wide restart moment left out)"),
         ("probe_failures", "int", "Probe failures (Unhealthy events) on its pods within the last hour the dump shows"),
         ("log_errors", "int", "Current warning/critical lines of the log signature catalog in its pods' logs"),
-        ("health_evidence", "str", "Why it is not healthy beyond readiness, with the evidence; '; '-separated"),
+        ("health_evidence", "str", "Why it is not healthy beyond readiness, with the evidence (a ClusterOperator: its Available and Degraded conditions, since when, and its message); '; '-separated"),
         ("inferred", "bool", "Built from its pods or ReplicaSet because the controller was not collected"),
         ("objects", "str", "Ids of the objects it was read from, comma-separated"),
     )
@@ -137,7 +138,8 @@ def _row(w: ComponentWorkload, entry: CatalogEntry | None, health: ComponentHeal
 
 
 def build_components_table(cluster: ModeledDump) -> pd.DataFrame:
-    """One row per system-namespace workload: component, role, images, version, replicas, health."""
+    """One row per system-namespace workload (component, role, images, version, replicas, health),
+    then one per ClusterOperator (role, version, health from its conditions)."""
     # Here, not at the top: detecting the distribution needs neither pandas nor the health
     # checks (which use it).
     import pandas as pd
@@ -149,6 +151,7 @@ def build_components_table(cluster: ModeledDump) -> pd.DataFrame:
     health = component_health(cluster, workloads)
     rows = [_row(w, e, health.get((w.namespace, w.kind, w.name)))
             for w, e in classify(workloads, load_catalog())]
+    rows += [operator_row(o) for o in cluster_operators(cluster.objects_of(OPERATOR_KIND))]
     columns = COMPONENTS_SPEC.columns
     # counts through the tables' cast: a hand-edited count past 64 bits is missing, not an error
     frame = pd.DataFrame({c.name: cast_column([r[c.name] for r in rows], "int") if c.dtype == "int"

@@ -20,15 +20,21 @@ class ComponentsUnavailable(Exception):
 
 
 def components(cluster: AnalyzedDump) -> pd.DataFrame:
-    """The `components` table (one row per system workload with role, critical, healthy)."""
+    """The `components` table's system workloads (one row each with role, critical, healthy).
+
+    Its ClusterOperator rows are left out: an operator's conditions are object-condition-bad's
+    to judge (one finding per cause), and an operator says its role is filled, not that a
+    workload the rules look for runs."""
     try:
         from analyzer.distributions import build_components_table
     except ImportError as exc:
         raise ComponentsUnavailable(f"component classification is unavailable ({exc})") from None
     try:
-        return cluster.tables["components"]
+        table = cluster.tables["components"]
     except KeyError:
-        return build_components_table(cluster)
+        table = build_components_table(cluster)
+    operators = table["kind"] == "ClusterOperator"
+    return table[~operators].reset_index(drop=True) if operators.any() else table
 
 
 def running_components(cluster: AnalyzedDump) -> frozenset[str]:
