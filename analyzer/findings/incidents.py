@@ -1889,17 +1889,23 @@ def _join_same_network_cause(problems: list[Finding], union: _Union, graph: _Gra
     the dump, pods stuck creating with no events of theirs (a stall, _join_sandbox_stall, which
     runs after: it would join stalls of every node) on the nodes it names, or where neither they
     nor it name a node, wait for it too (cilium/cilium#10627: one pod's events say 'range is
-    full', six more ContainerCreating beside it)."""
+    full', six more ContainerCreating beside it); on any node where its words say the addresses
+    are a subnet's every node draws from (aws/karpenter-provider-aws#3989: one pod's events say
+    the VPC CNI 'failed to assign an IP address', its ReplicaSet's pods ContainerCreating on
+    that node and two more)."""
     by_cause: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, f in enumerate(problems):
         if cause := _network_cause(f):
-            by_cause[(cause, _network_scope(f, g))].append(i)
+            scope = _network_scope(f, g)
+            by_cause[(cause, scope if scope.startswith("node") else "")].append(i)
     for members in by_cause.values():
         for i in members[1:]:
             union.join(members[0], i)
     if len({cause for cause, _ in by_cause}) != 1:
         return
-    nodes_of = [({str(problems[i].facts.get("node") or "") for i in members} - {""}, members[0])
+    # (the nodes it names, its first finding, whether every node draws from its addresses)
+    nodes_of = [({str(problems[i].facts.get("node") or "") for i in members} - {""}, members[0],
+                 any(_network_scope(problems[i], g) == "subnet" for i in members))
                 for members in by_cause.values()]
     groups: dict[int, list[int]] = defaultdict(list)
     for i in range(len(problems)):
@@ -1908,17 +1914,18 @@ def _join_same_network_cause(problems: list[Finding], union: _Union, graph: _Gra
         if not _is_stall((problems[i] for i in group), g):
             continue
         hosts = {_host_of(problems[i], graph) for i in group if problems[i].rule == "pod-stuck-starting"} - {None}
-        if (first := next((m for nodes, m in nodes_of if hosts <= nodes and (hosts or not nodes)), None)) is not None:
+        if (first := next((m for nodes, m, shared in nodes_of
+                           if shared or (hosts <= nodes and (hosts or not nodes))), None)) is not None:
             union.join(first, group[0])
 
 
 def _network_scope(f: Finding, g: Grouping) -> str:
-    """Which of a cause's failures are one incident: its node's where the plugin's words say the
-    IPAM hands out a range of the node's own (data/incidents.yaml network_cause_scopes), '' where
-    the addresses are shared by every node (a subnet) or the words do not say."""
+    """Whose addresses a failure says are used up (data/incidents.yaml network_cause_scopes): 'node
+    <name>' where the plugin's words say the IPAM hands out a range of the node's own, 'subnet'
+    where they say every node draws from one subnet, '' where the words do not say."""
     said = str(f.facts.get("last_message") or "")
     scope = next((scope for pattern, scope in g.network_cause_scopes.get(_network_cause(f), ()) if pattern.search(said)), "")
-    return f"node {f.facts.get('node') or ''}" if scope == "node" else ""
+    return f"node {f.facts.get('node') or ''}" if scope == "node" else scope
 
 
 def _network_headline(members: list[Finding]) -> tuple[str, str]:

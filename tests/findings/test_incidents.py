@@ -2291,6 +2291,40 @@ def test_pods_out_of_a_subnet_every_node_draws_from_are_one_incident_across_node
                                      "ip-192-168-97-12.us-east-2.compute.internal: ")
 
 
+# aws/karpenter-provider-aws#3989 (EKS, VPC CNI, 2023), turn 1 trimmed: rows of its `kubectl get
+# pods -o wide` (the column header as kubectl prints it, above the excerpt) and the "Pod events:"
+# of one more pod of the ReplicaSet. Before: its ContainerCreating pods on three nodes were a stall
+# of "the network plugin (CNI), the container runtime or their volumes", apart from the one pod
+# whose events said the VPC CNI could not assign it an address.
+_KARPENTER_3989 = """\
+NAME                               READY   STATUS              RESTARTS   AGE   IP            NODE                                       NOMINATED NODE   READINESS GATES
+ahoy-hello-world-79f545d68-4sk9k   0/1     ContainerCreating   0          13m   <none>        ip-10-1-6-216.eu-west-1.compute.internal   <none>           <none>
+ahoy-hello-world-79f545d68-4xhnt   1/1     Running             0          13m   10.1.9.255    ip-10-1-8-251.eu-west-1.compute.internal   <none>           <none>
+ahoy-hello-world-79f545d68-576jd   0/1     ContainerCreating   0          13m   <none>        ip-10-1-8-251.eu-west-1.compute.internal   <none>           <none>
+ahoy-hello-world-79f545d68-58clt   1/1     Running             0          13m   10.1.6.248    ip-10-1-6-216.eu-west-1.compute.internal   <none>           <none>
+ahoy-hello-world-79f545d68-x8vvn   0/1     ContainerCreating   0          13m   <none>        ip-10-1-6-216.eu-west-1.compute.internal   <none>           <none>
+ahoy-hello-world-79f545d68-xgd58   0/1     ContainerCreating   0          12m   <none>        ip-10-1-11-1.eu-west-1.compute.internal    <none>           <none>
+ahoy-hello-world-79f545d68-xvgzv   0/1     ContainerCreating   0          13m   <none>        ip-10-1-8-251.eu-west-1.compute.internal   <none>           <none>
+
+Pod events:
+Events:
+  Type     Reason                  Age                From               Message
+  ----     ------                  ----               ----               -------
+  Normal   Scheduled               15m                default-scheduler  Successfully assigned test/ahoy-hello-world-79f545d68-ztz4r to ip-10-1-6-216.eu-west-1.compute.internal
+  Warning  FailedCreatePodSandBox  15m                kubelet            Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "2585244756197a04982514cc97947f5b7f702492df9776871fa3d7d3b3cba718": plugin type="aws-cni" name="aws-cni" failed (add): add cmd: failed to assign an IP address to container
+"""
+
+
+def test_pods_stuck_creating_on_other_nodes_wait_for_a_subnet_out_of_addresses() -> None:
+    cluster = analyzer.load({"issue.md": _KARPENTER_3989})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert incident.cause.startswith("The pod network (CNI) on node(s) ip-10-1-6-216.eu-west-1.compute.internal: ")
+    assert {f.name for f in incident.members if f.rule == "pod-stuck-starting"} == {
+        "ahoy-hello-world-79f545d68-4sk9k", "ahoy-hello-world-79f545d68-576jd", "ahoy-hello-world-79f545d68-x8vvn",
+        "ahoy-hello-world-79f545d68-xgd58", "ahoy-hello-world-79f545d68-xvgzv"}
+    assert incident.headline.endswith('"failed to assign an IP address to container"; with it: 5 pod-stuck-starting')
+
+
 def _cka_mirror_pod(component: str, node: str) -> dict:
     return {"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": f"{component}-{node}", "namespace": "kube-system",
