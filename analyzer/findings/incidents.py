@@ -89,6 +89,7 @@ class Grouping:
     quoted_causes: tuple[tuple[re.Pattern[str], str], ...] = ()
     network_cause_scopes: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = field(default_factory=dict)
     named_waits: dict[str, tuple[str, tuple[re.Pattern[str], ...]]] = field(default_factory=dict)
+    dump_wide_causes: frozenset[str] = frozenset()
 
     def operand_stage(self, name: str) -> tuple[str, int] | None:
         """(operator, stage) of a DaemonSet, or of a pod by its name's beginning, that is an
@@ -150,6 +151,7 @@ def grouping() -> Grouping:
                         for op, stages in (raw.get("operand_stages") or {}).items()},
         operand_waits=frozenset(raw.get("operand_waits") or ()),
         owner_chain_rules=frozenset(raw.get("owner_chain_rules") or ()),
+        dump_wide_causes=frozenset(raw.get("dump_wide_causes") or ()),
         provisioner_not_serving=frozenset(raw.get("provisioner_not_serving") or ()),
         quoted_causes=tuple((re.compile(e["pattern"]), str(e["rule"])) for e in raw.get("quoted_causes") or ()),
         network_cause_scopes={str(cause): tuple((re.compile(e["pattern"]), str(e["scope"])) for e in scopes)
@@ -484,6 +486,7 @@ def group_incidents(findings: Sequence[Finding], cluster: AnalyzedDump) -> list[
     _join_claims_refused_alike(problems, union)
     _join_refused_by_one_command(problems, union)
     _join_same_blocking_object(problems, union)
+    _join_dump_wide_causes(problems, union, g)
     _join_quoted_causes(problems, union, g)
     _join_named_waits(problems, union, g)
     _join_component_and_what_it_explains(problems, union, g, cluster)
@@ -949,6 +952,17 @@ def _join_same_blocking_object(problems: list[Finding], union: _Union) -> None:
         if (blocker := blocking_object(f)) is not None:
             by_object[blocker].append(i)
     union.join_groups(by_object.values())
+
+
+def _join_dump_wide_causes(problems: list[Finding], union: _Union, g: Grouping) -> None:
+    """Findings of a rule whose cause is the cluster's, not its objects' (data/incidents.yaml
+    dump_wide_causes: pods given one address twice, one pod network doing it on every node):
+    one incident, each finding joining its object's own."""
+    by_rule: dict[str, list[int]] = defaultdict(list)
+    for i, f in enumerate(problems):
+        if f.rule in g.dump_wide_causes:
+            by_rule[f.rule].append(i)
+    union.join_groups(by_rule.values())
 
 
 def _join_quoted_causes(problems: list[Finding], union: _Union, g: Grouping) -> None:

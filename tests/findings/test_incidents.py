@@ -2325,6 +2325,46 @@ def test_pods_stuck_creating_on_other_nodes_wait_for_a_subnet_out_of_addresses()
     assert incident.headline.endswith('"failed to assign an IP address to container"; with it: 5 pod-stuck-starting')
 
 
+# projectcalico/calico#5836 (OKE: calico installed beside its flannel, 2022-04-03), the comment's
+# three `kubectl get po -owide -A | grep <ip>` as pasted: at each address a crash-looping
+# kube-system pod and a running pod of another namespace, on three nodes. Before: coredns's and
+# kube-dns-autoscaler's crash loops were two incidents with no cause, the shared IPs unseen.
+_CALICO_5836_OKE = """\
+[opc@playground-operator ~]$ kubectl get po -owide -A | grep 10.244.0.130
+istio-system   istiod-76596b5c7c-45fr2                      1/1     Running            0          25m   10.244.0.130   10.0.102.156   <none>           <none>
+kube-system    kube-dns-autoscaler-6ff58db97d-ghvls         0/1     CrashLoopBackOff   6          83m   10.244.0.130   10.0.102.156   <none>           <none>
+[opc@playground-operator ~]$ kubectl get po -owide -A | grep 10.244.1.2
+demo           clientmanager-66cc9bc6c4-vbdzk               2/2     Running            0          17m   10.244.1.2     10.0.127.196   <none>           <none>
+kube-system    coredns-f5bcbf974-s4hx8                      0/1     CrashLoopBackOff   7          76m   10.244.1.2     10.0.127.196   <none>           <none>
+[opc@playground-operator ~]$ kubectl get po -owide -A | grep 10.244.1.130
+demo           database-58ff7f8c-7l7nc                      1/1     Running            0          17m   10.244.1.130   10.0.77.36     <none>           <none>
+kube-system    coredns-f5bcbf974-9sswh                      0/1     CrashLoopBackOff   7          83m   10.244.1.130   10.0.77.36     <none>           <none>
+"""
+
+
+def test_pods_given_one_address_twice_are_the_cause_of_the_crash_loops_beside_them() -> None:
+    cluster = analyzer.load({"issue.md": _CALICO_5836_OKE})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert incident.severity == "critical"
+    assert incident.headline.startswith(
+        "Pod demo/clientmanager-66cc9bc6c4-vbdzk holds pod IP 10.244.1.2 on node 10.0.127.196, as does "
+        "Pod kube-system/coredns-f5bcbf974-s4hx8: the pod network gave one address twice (and 5 more pod-ip-shared)")
+    assert {f.name for f in incident.members if f.rule == "pod-crashloop"} == {
+        "coredns-f5bcbf974-s4hx8", "coredns-f5bcbf974-9sswh", "kube-dns-autoscaler-6ff58db97d-ghvls"}
+
+
+def test_pods_at_their_nodes_address_in_a_pasted_table_share_it_by_design() -> None:
+    # written for the test from two rows of Azure/AKS-Construction#727's `get pods -A -o wide` (AKS,
+    # Azure CNI): azure-cns's pod runs on the host's network at its node's IP; the crash-looping
+    # webhook's IP set to that one. The table does not say hostNetwork: a DaemonSet's pod at the
+    # address says it is the host's
+    rows = ("NAMESPACE     NAME                             READY   STATUS             RESTARTS        AGE   IP           NODE                                 NOMINATED NODE   READINESS GATES\n"
+            "kube-system   azure-cns-9ztdr                  1/1     Running            0               54m   10.240.0.6   aks-userpool01-68104822-vmss000003   <none>           <none>\n"
+            "kube-system   azure-policy-webhook-6fbc657745-9jddk   0/1     CrashLoopBackOff   9 (4m21s ago)   27m   10.240.0.6   aks-userpool01-68104822-vmss000003   <none>           <none>\n")
+    cluster = analyzer.load({"issue.md": rows})
+    assert not [f for f in collect_findings(cluster) if f.rule == "pod-ip-shared" and f.status == "fail"]
+
+
 def _cka_mirror_pod(component: str, node: str) -> dict:
     return {"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": f"{component}-{node}", "namespace": "kube-system",
