@@ -22,6 +22,8 @@ from analyzer.printing.resources import Resource
 from analyzer.printing.selectors import SelectorError
 from analyzer.printing.store import DumpStore, NotCollected
 from analyzer.printing.tables import build_table
+from analyzer.serve.protobuf import ProtobufError
+from analyzer.serve.protobuf import access_review as access_review_from_protobuf
 
 READ_ONLY = "read-only: this is a saved dump"
 # What a Table row carries of its object's metadata (includeObject=Metadata): what kubectl reads of
@@ -263,8 +265,15 @@ class DumpAPI:
     async def _access_review(self, request: Request, path: str) -> Response:
         """"Can I?" answered for a saved dump: reading yes, changing no. UIs (k9s) ask before they
         list; nothing is created by answering."""
+        body = await request.body()
         try:
-            review = orjson.loads(await request.body())
+            if "protobuf" in request.headers.get("content-type", ""):
+                # kubectl 1.32 and later post reviews as protobuf (and accept JSON back)
+                review = access_review_from_protobuf(body)
+            else:
+                review = orjson.loads(body)
+        except ProtobufError as exc:
+            return status(400, "BadRequest", f"the access review is not a protobuf review: {exc}")
         except orjson.JSONDecodeError:
             return status(400, "BadRequest", "the access review is not JSON")
         if not isinstance(review, dict):

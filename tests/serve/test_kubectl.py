@@ -286,6 +286,43 @@ def test_access_reviews_allow_reading_only(served: Served) -> None:
     assert denied.returncode == 1 and denied.stdout.startswith("no")
 
 
+# What kubectl 1.32 posts for `kubectl auth can-i delete pods -n x` (its -v=9 request body): a
+# protobuf SelfSubjectAccessReview, where older kubectl posted JSON
+CAN_I_DELETE_PROTOBUF = bytes.fromhex(
+    "6b3873000a320a17617574686f72697a6174696f6e2e6b38732e696f2f763112"
+    "1753656c665375626a65637441636365737352657669657712390a100a001200"
+    "1a0022002a00320038004200121b0a190a0178120664656c6574651a0022002a"
+    "04706f647332003a001a08080012001a0020001a002200")
+
+
+def test_access_reviews_posted_as_protobuf_are_answered(served: Served) -> None:
+    """kubectl 1.32+ posts `auth can-i` reviews as protobuf: every dump answered "the access
+    review is not JSON" (cka-3c97 cluster-info dump, realdata kubeadm/cka-3c97-cluster-info-dump)."""
+    import urllib.request
+
+    ctx = "cluster-info-dump"
+    if not any(s.name == ctx for s in served.stores):
+        pytest.skip("realdata not beside the checkout")
+    request = urllib.request.Request(
+        f"{served.base_url}/dumps/{ctx}/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+        data=CAN_I_DELETE_PROTOBUF, method="POST",
+        headers={"Content-Type": "application/vnd.kubernetes.protobuf",
+                 "Accept": "application/vnd.kubernetes.protobuf,application/json"})
+    with urllib.request.urlopen(request) as answer:
+        review = json.loads(answer.read())
+    assert review["kind"] == "SelfSubjectAccessReview"
+    assert review["spec"]["resourceAttributes"] == {"namespace": "x", "verb": "delete", "group": "", "version": "",
+                                                    "resource": "pods", "subresource": "", "name": ""}
+    assert review["status"]["allowed"] is False and review["status"]["denied"] is True
+    # and the kubectl on PATH, whichever encoding it posts
+    k = served.kubectl
+    assert k("--context", ctx, "auth", "can-i", "get", "pods", "-n", "kube-system").stdout.strip() == "yes"
+    assert k("--context", ctx, "auth", "can-i", "delete", "pods", check=False).stdout.startswith("no")
+    rules = k("--context", ctx, "auth", "can-i", "--list", "-n", "kube-system").stdout.splitlines()
+    assert rules[0].split()[:3] == ["Resources", "Non-Resource", "URLs"]
+    assert any(line.split()[0] == "*.*" and line.rstrip().endswith("[get list watch]") for line in rules[1:])
+
+
 def test_a_kind_not_collected_says_so(served: Served) -> None:
     done = served.kubectl("--context", "aks", "get", "secrets", "-A", check=False)
     assert done.returncode != 0 and "the dump did not collect Secrets" in done.stderr
