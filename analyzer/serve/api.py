@@ -114,6 +114,13 @@ class DumpAPI:
             return ok(group) if group else status(404, "NotFound", "the server could not find the requested resource")
         if parts[:1] == ["apis"] and len(parts) >= 3:
             return self._resource_request(request, parts[1], parts[2], parts[3:])
+        if parts[:1] == ["openapi"]:
+            # kubectl reads the schema raw and prints its own words for any 404, not the Status's:
+            # the reason goes in a warning, which it prints (once) on stderr before the error
+            why = self._no_openapi()
+            answer = status(404, "NotFound", why)
+            answer.headers["Warning"] = f'299 - "{why}"'
+            return answer
         return status(404, "NotFound", "the server could not find the requested resource")
 
     # -- discovery ------------------------------------------------------------------------
@@ -124,6 +131,13 @@ class DumpAPI:
         major, minor = (m.group(1), m.group(2)) if m else ("0", "0")
         return {"major": major, "minor": minor, "gitVersion": git, "gitCommit": "", "gitTreeState": "",
                 "buildDate": "", "goVersion": "", "compiler": "gc", "platform": "linux/amd64"}
+
+    def _no_openapi(self) -> str:
+        """Why `kubectl explain` (the schema at /openapi/v3, then /openapi/v2) has nothing here."""
+        version = self.store.server_version()
+        where = f"a live cluster of version {version}" if version else "a live cluster"
+        return ("the dump did not collect the API's OpenAPI schema, which kubectl explain reads: "
+                f"run kubectl explain against {where}")
 
     def _group(self, name: str) -> dict[str, Any] | None:
         versions = self.store.catalog.group_versions().get(name)

@@ -259,6 +259,20 @@ def test_discovery(served: Served) -> None:
     assert "Server Version: v1.29.7" in k("--context", "aks", "version").stdout
 
 
+def test_explain_says_the_dump_has_no_schema(served: Served) -> None:
+    """`kubectl explain` reads /openapi/v3 then /openapi/v2, which no dump holds: the answer says
+    so (a warning: kubectl prints its own words for the 404) and names the cluster's version; it
+    said only "could not find the requested resource" (every realdata dump; here the OpenShift
+    must-gather, realdata openshift/must-gather-clean-aws)."""
+    ctx = "must-gather-clean-aws"
+    if not any(s.name == ctx for s in served.stores):
+        pytest.skip("realdata not beside the checkout")
+    done = served.kubectl("--context", ctx, "explain", "pod", check=False)
+    assert done.returncode != 0
+    assert "Warning: the dump did not collect the API's OpenAPI schema, which kubectl explain reads" in done.stderr
+    assert "a live cluster of version v1.21.1+38b3ecc" in done.stderr
+
+
 def test_watch_holds_the_stream_open(served: Served) -> None:
     try:
         served.kubectl("--context", "aks", "get", "pods", "-n", "shop", "-w", timeout=4)
