@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -16,6 +16,7 @@ from analyzer.ingest import IngestResult, KubeObject, LogRecord
 from analyzer.ingest.records import JsonItem
 from analyzer.kube.autoscaling import hpa_at_v2
 from analyzer.kube.ingress import ingress_at_v1
+from analyzer.kube.time import parse_strict_time, parse_time
 from analyzer.printing.pasted import PASTED, served_pasted_pod, with_deletion_time
 from analyzer.printing.resources import Resource, ResourceCatalog
 from analyzer.printing.selectors import field_selector, label_selector
@@ -249,6 +250,7 @@ def _masked_text(value: str) -> str:
 # compact JSON, where those show as `.0,` `.0}` `.0]` (orjson's integral float), `e+` and
 # `"null"` (substring searches: a regex over every pod's 30 KB cost more than its decoding).
 _COLLECTOR_MARKS = (b".0,", b".0}", b".0]", b"e+", b'"null"')
+_DATE_FIRST = re.compile(r"\d{4}-\d\d-\d\d.?\d\d:\d\d")
 _GO_YAML_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?[eE]\+[0-9]+")
 # Fields of free text (any value is the user's): nothing in them is retyped.
 _FREE_TEXT = frozenset({"annotations", "data", "stringData", "binaryData", "env", "args", "command"})
@@ -286,8 +288,8 @@ def api_types(value: Any, key: str = "") -> Any:
     if kind is float:
         return int(value) if value.is_integer() and -_INT64 <= value < _INT64 else value
     if kind is str:
-        if value == "null" and _is_time_field(key):
-            return None
+        if _is_time_field(key):
+            return _api_time(value)
         if _GO_YAML_NUMBER.fullmatch(value):
             return api_types(float(value))
         return value
@@ -306,6 +308,26 @@ def api_types(value: Any, key: str = "") -> Any:
         items = [api_types(item, key) for item in value]
         return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     return value
+
+
+def _api_time(value: str) -> str | None:
+    """A time field's text as the API writes it: RFC 3339 as it is; a time in another form the
+    analyzer reads (a space for "T", no offset, "+0000") in RFC 3339; a date-time nobody reads
+    (a paste hand-edited to "2025-08-2312:02:32Z") or "null" as null, since kubectl refuses a
+    whole object for one time it cannot parse; other text (a custom resource's "5m") as it is.
+
+    >>> [_api_time(v) for v in ("2025-08-23T12:02:32Z", "2025-08-23 12:02:32", "2025-08-23T12:02:32.5+0000")]
+    ['2025-08-23T12:02:32Z', '2025-08-23T12:02:32Z', '2025-08-23T12:02:32.500000Z']
+    >>> [_api_time(v) for v in ("2025-08-2312:02:32Z", "null", "5m")]
+    [None, None, '5m']
+    """
+    if parse_strict_time(value) is not None:
+        return value
+    when = parse_time(value)
+    if when is not None:
+        when = when.astimezone(UTC)
+        return when.strftime("%Y-%m-%dT%H:%M:%S.%fZ" if when.microsecond else "%Y-%m-%dT%H:%M:%SZ")
+    return None if value == "null" or _DATE_FIRST.match(value) else value
 
 
 def _is_time_field(key: str) -> bool:

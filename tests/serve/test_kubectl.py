@@ -644,3 +644,63 @@ def test_an_extensions_v1beta1_ingress_is_served_at_v1_as_the_api_server_convert
         assert served["spec"]["rules"][0]["http"]["paths"] == [
             {"path": "/", "pathType": "ImplementationSpecific",
              "backend": {"service": {"name": "example-service", "port": {"number": 80}}}}]
+
+
+# realdata aks/holmesgpt-fixtures/test_ask_holmes/158_slack_chat_correct_date/
+# kubectl_get_yamlpod_frontend-service_default.txt (robusta-dev/holmesgpt tests/llm/fixtures, same
+# path), trimmed to its HolmesGPT header, the pod's times as hand-edited and what describe needs
+HAND_EDITED_TIMES = """\
+{"toolset_name":"kubernetes/core","tool_name":"kubectl_get_yaml","match_params":{"kind":"pod","name":"frontend-service","namespace":"default"}}
+{"schema_version": "robusta:v1.0.0", "status": "success", "error": null, "return_code": 0, "url": null, "invocation": "kubectl get -o yaml pod frontend-service -n default", "params": {"kind": "pod", "name": "frontend-service", "namespace": "default"}, "icon_url": null}
+apiVersion: v1
+kind: Pod
+metadata:
+  creationTimestamp: "2025-08-2312:02:32Z"
+  name: frontend-service
+  namespace: default
+spec:
+  containers:
+  - image: jfusterm/stress
+    name: stress
+status:
+  conditions:
+  - lastProbeTime: null
+    lastTransitionTime: "2025-08-2312:02:38Z"
+    status: "False"
+    type: Ready
+  containerStatuses:
+  - lastState:
+      terminated:
+        exitCode: 255
+        finishedAt: "2025-08-2312:13:39Z"
+        reason: Error
+        startedAt: "2025-08-23 12:13:39"
+    name: stress
+    ready: false
+    restartCount: 7
+    state:
+      waiting:
+        reason: CrashLoopBackOff
+  phase: Running
+"""
+
+
+def test_times_no_client_parses_are_not_served(tmp_path: Path) -> None:
+    """A time field kubectl cannot parse made it refuse the whole object: `describe pod` printed
+    only 'error parsing time "2025-08-2312:02:32Z"' and `logs` failed the same way (the hand-edited
+    HolmesGPT paste above). Such a time is served as null (the analyzer cannot read it either), and
+    one the analyzer reads in another form (a space for "T", no offset) in RFC 3339."""
+    (tmp_path / "paste").mkdir()
+    (tmp_path / "paste/kubectl_get_yamlpod_frontend-service_default.txt").write_text(HAND_EDITED_TIMES)
+    with serving([tmp_path / "paste"], tmp_path) as served:
+        described = served.kubectl("describe", "pod", "frontend-service", check=False)
+        assert described.returncode == 0 and "parsing time" not in described.stderr, described.stderr
+        assert re.search(r"^Name: +frontend-service$", described.stdout, re.M) and "Restart Count:  7" in described.stdout
+        assert "Started:      Sat, 23 Aug 2025 12:13:39 +0000" in described.stdout
+        pod = json.loads(served.kubectl("get", "pod", "frontend-service", "-o", "json").stdout)
+        assert pod["metadata"]["creationTimestamp"] is None
+        assert pod["status"]["conditions"][0]["lastTransitionTime"] is None
+        last = pod["status"]["containerStatuses"][0]["lastState"]["terminated"]
+        assert (last["startedAt"], last["finishedAt"]) == ("2025-08-23T12:13:39Z", None)
+        logs = served.kubectl("logs", "frontend-service", check=False)
+        assert "parsing time" not in logs.stderr and "the dump holds no log for container stress" in logs.stderr
