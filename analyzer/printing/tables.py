@@ -123,6 +123,9 @@ def row_cells(p: Printer, body: dict[str, Any], clock: Clock) -> list[Any]:
             _unstated_by_manifest(p, body, cells)
         return cells
     columns = pasted.get("columns")
+    if isinstance(columns, dict):
+        # a describe's tables head their columns as words ("Age" of a node's Non-terminated Pods)
+        columns = {str(header).upper(): value for header, value in columns.items()}
     # a pod read from a row of a node's describe (`row_of`) is a describe's reading too
     if pasted.get("described") or pasted.get("row_of"):
         _unstated_by_describe(p, body, cells)  # a cell a pasted row of it showed wins below

@@ -704,3 +704,26 @@ def test_times_no_client_parses_are_not_served(tmp_path: Path) -> None:
         assert (last["startedAt"], last["finishedAt"]) == ("2025-08-23T12:13:39Z", None)
         logs = served.kubectl("logs", "frontend-service", check=False)
         assert "parsing time" not in logs.stderr and "the dump holds no log for container stress" in logs.stderr
+
+
+def test_pods_a_node_describe_lists_are_as_old_as_it_says(tmp_path: Path) -> None:
+    """A pod known only as a row of a node describe's Non-terminated Pods table is served with the
+    Age that row printed, as a pasted `kubectl get` row keeps its AGE: it was `<unknown>` since
+    the describe heads the column "Age", not "AGE" (realdata eks/holmesgpt-fixtures/
+    test_investigate/08_memory_pressure/kubectl_describe.txt, robusta-dev/holmesgpt
+    tests/llm/fixtures, same path: its header, name and three of its rows)."""
+    source = REALDATA / "eks/holmesgpt-fixtures/test_investigate/08_memory_pressure/kubectl_describe.txt"
+    if not source.exists():
+        pytest.skip("realdata not beside the checkout")
+    lines = source.read_text(encoding="utf-8").splitlines()
+    start = lines.index("Non-terminated Pods:          (17 in total)")
+    (tmp_path / "describe").mkdir()
+    (tmp_path / "describe/kubectl_describe.txt").write_text("\n".join(lines[:5] + lines[start:start + 6]) + "\n")
+    with serving([tmp_path / "describe"], tmp_path) as served:
+        rows = served.kubectl("get", "pods", "-A").stdout.splitlines()
+    assert rows[0].split() == ["NAMESPACE", "NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+    ages = {row.split()[1]: row.split()[5] for row in rows[1:]}
+    assert ages == {"nginx-deployment-688794cb9c-kbfbf": "63m", "prod-endpoint-84b57fcff-2zl4x": "95m",
+                    "robusta-kube-prometheus-st-operator-7fc5db7f4d-pkv8m": "6d22h"}
+    # what the row does not say stays unknown
+    assert all(row.split()[2] == "<unknown>" and row.split()[4] == "<unknown>" for row in rows[1:])
