@@ -67,7 +67,8 @@ def autoscaler_word(cluster: AnalyzedDump, facts: Iterable[EventFact]) -> Autosc
         if failed is not None and (triggered is None or mine.index(failed) > mine.index(triggered)):
             text += f"; its scale-up failed before ({event_ago(cluster, failed)}): {clipped(failed.message, 200)}"
     under_way = False
-    said, groups, stale = _status_agrees(cluster, last)
+    named, groups, stale = _status_agrees(cluster, last)
+    whose = f"its status, stale (last written {stale}), said then" if stale else "its status agrees"
     if last.reason == "TriggeredScaleUp":
         since = before_capture(cluster, last)
         under_way = since is not None and timedelta(0) <= since < timedelta(minutes=data["provision_minutes"])
@@ -75,7 +76,7 @@ def autoscaler_word(cluster: AnalyzedDump, facts: Iterable[EventFact]) -> Autosc
             # the group it grew backs off (or keeps its nodes unregistered) by a status that is
             # not stale: no node is on its way, the pod's wait is no warning to look at again
             under_way = False
-            said = said.replace("; its status agrees:", "; but no node is coming for it, its status says:", 1)
+            whose = "but no node is coming for it, its status says"
         elif under_way:
             text += "; a node is being added for it"
         elif since is not None and (refused := [f for f in facts if f.reason == "FailedScheduling"]) \
@@ -88,27 +89,26 @@ def autoscaler_word(cluster: AnalyzedDump, facts: Iterable[EventFact]) -> Autosc
                      f"({event_ago(cluster, refused[-1])}), longer than a node takes to join "
                      f"({data['provision_minutes']} minutes): the node did not come (the group could not launch "
                      "it: capacity, quota) or does not take the pod")
+    said = f"; {whose}: {named}" if named else ""
     return AutoscalerWord(fact=last, text=text + said, under_way=under_way, groups=groups)
 
 
-def _status_agrees(cluster: AnalyzedDump, last: EventFact) -> tuple[str, tuple[str, ...], bool]:
+def _status_agrees(cluster: AnalyzedDump, last: EventFact) -> tuple[str, tuple[str, ...], str | None]:
     """What the autoscaler's status ConfigMap says of the node groups its event on the pod speaks
     of, where the two agree (a group in Backoff under "1 in backoff after failed scale-up", at its
-    maximum size under "max node group size reached"): "; its status agrees: node group X is ...",
-    those groups, and whether the status is stale; ("", (), False) where the dump holds no status
-    or it does not agree."""
+    maximum size under "max node group size reached"): "node group X is ...", those groups, and
+    since when the status is stale (None where it is not); ("", (), None) where the dump holds no
+    status or it does not agree."""
     found = status_configmap(cluster)
     if found is None:
-        return "", (), False
+        return "", (), None
     obj, status = found
     agreed = agreeing_groups(status, last.reason, last.message)
     if not agreed:
-        return "", (), False
-    stale = stale_since(cluster, obj, status)
-    whose = f"its status, stale (last written {stale}), said then" if stale else "its status agrees"
+        return "", (), None
     named = "; ".join(f"node group {group.name} is {said}" for group, said in agreed[:3])
     more = f" (and {len(agreed) - 3} more)" if len(agreed) > 3 else ""
-    return f"; {whose}: {named}{more}", tuple(group.name for group, _ in agreed), bool(stale)
+    return named + more, tuple(group.name for group, _ in agreed), stale_since(cluster, obj, status) or None
 
 
 def _karpenters(fact: EventFact) -> bool:
