@@ -74,6 +74,9 @@ class CatalogEntry:
     # for a family: the words of a member's workload names that tell its parts apart (a CSI
     # driver's node and controller plugins); the name without them is the member
     parts: str = ""
+    # its workloads run in the namespace of what they serve, not only in a system one (k3s's
+    # ServiceLB once made svclb-<service> beside its Service): a pasted pod of it anywhere is it
+    any_namespace: bool = False
 
     def member(self, workload: str) -> str:
         """Which component a workload of this entry is part of: the entry itself, or for a family
@@ -206,5 +209,6 @@ def load_catalog(path: Path = CATALOG_FILE) -> Catalog:
             user_installed=bool(row.get("user_installed")), managed_on=_strings(row.get("managed_on")),
             managed_with=tuple((str(d), _strings(names)) for d, names in (row.get("managed_with") or {}).items()),
             family=bool(row.get("family")), parts=str(row.get("parts") or ""),
+            any_namespace=bool(row.get("any_namespace")),
         ))
     return Catalog(tuple(entries))

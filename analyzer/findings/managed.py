@@ -48,6 +48,7 @@ def mark_managed(cluster: AnalyzedDump, findings: Iterable[Finding]) -> list[Fin
             if signal is None:
                 signal = signals[id(obj)] = (managed_of(cluster, obj)  # type: ignore[arg-type]
                                              or _pasted_platform_components(cluster).get((f.kind, f.namespace, f.name), "")
+                                             or _pasted_beside_served(cluster).get((f.kind, f.namespace, f.name), "")
                                              or _bundled_chart_signal(cluster, obj))
         if not signal:
             out.append(f)
@@ -156,6 +157,34 @@ def _pasted_platform_components(cluster: AnalyzedDump) -> dict[tuple[str, str, s
                         signal = signal.replace("pasted text shows no label that says so", "its labels name no manager")
                     found[("Pod", namespace, name)] = signal
                     break
+    return found
+
+
+@once_per
+def _pasted_beside_served(cluster: AnalyzedDump) -> dict[tuple[str, str, str], str]:
+    """(kind, namespace, name) -> signal, for pasted pods outside the system namespaces (which the
+    components table, and so _pasted_platform_components, leaves out) of a catalog component that
+    runs in the namespace of what it serves (`any_namespace`) and is part of the detected
+    distribution's platform: k3s's ServiceLB, whose svclb-<service> DaemonSet stood beside its
+    Service before k3s moved them to kube-system (alexellis/arkade#390: four
+    svclb-ingress-nginx-controller pods Pending in default). A structured dump's say so by their
+    svccontroller.k3s.cattle.io labels; a pasted row shows none."""
+    dist = cluster.distribution.name
+    found: dict[tuple[str, str, str], str] = {}
+    if dist in _NO_PROVIDER:
+        return found
+    catalog = load_catalog()
+    wanted = [e for e in catalog.entries if e.any_namespace and e.platform_of(dist)]
+    if not wanted:
+        return found
+    profiles = load_profiles()
+    for (namespace, name), pod in objects_named(cluster, "Pod").items():
+        if pod.view.text is None or profiles.is_system_namespace(namespace):
+            continue
+        entry = catalog.match(name, (), namespace=namespace)
+        if entry is not None and entry in wanted:
+            found[("Pod", namespace, name)] = (f"component {entry.name}, part of {dist} by the component "
+                                               "catalog (pasted text shows no label that says so)")
     return found
 
 

@@ -103,8 +103,9 @@ def _catalog_entry_for(name: str) -> dict[str, Any] | None:
 def test_catalog_entry_is_well_formed(entry: dict[str, Any]) -> None:
     assert set(entry) >= {"name", "match", "role", "distributions", "critical", "description"}
     assert set(entry) <= {"name", "match", "images", "role", "distributions", "critical", "description", "controller",
-                          "user_installed", "managed_on", "managed_with", "family", "parts"}
+                          "user_installed", "managed_on", "managed_with", "family", "parts", "any_namespace"}
     assert entry.get("user_installed", True) is True  # said only where true
+    assert entry.get("any_namespace", True) is True and (not entry.get("any_namespace") or entry["distributions"])
     assert entry.get("family", True) is True and (not entry.get("family") or not entry["distributions"])
     assert not entry.get("parts") or (entry.get("family") and re.compile(entry["parts"]))  # a family's only
     # managed_on: for a generic component only, naming known distributions

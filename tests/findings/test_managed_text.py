@@ -305,3 +305,42 @@ def test_gkes_egress_nat_controller_and_antrea_scaler_are_gkes() -> None:
     assert "antrea-controller-horizontal-autoscaler, part of gke" in found[
         "antrea-controller-horizontal-autoscaler-6dfb5849b6-5dxf2"]
     assert "konnectivity-agent, part of gke" in found["konnectivity-agent-6c74695575-q75bp"]
+
+
+# Trimmed from alexellis/arkade#390 (k3s, 2021-05-03): `kubectl get pods -A`. k3s's ServiceLB then
+# made the svclb-<service> DaemonSet in the Service's own namespace (here default), outside the
+# system namespaces the component catalog classifies. Before: its four Pending pods were the top
+# incident with no managed mark, while the same cluster's kube-system components had theirs.
+K3S_SVCLB_ROWS = """\
+```
+$ kubectl get pods -A
+NAMESPACE              NAME                                         READY   STATUS      RESTARTS   AGE
+default                ingress-nginx-controller-5b74bc9868-9lc4m    1/1     Running     1          31h
+default                svclb-ingress-nginx-controller-gt577         0/2     Pending     0          23h
+default                svclb-ingress-nginx-controller-mmwxl         0/2     Pending     0          31h
+grafana                grafana-69c6db4d7f-5jw44                     1/1     Running     0          23h
+kube-system            coredns-7448499f4d-s6nlr                     1/1     Running     5          2d
+kube-system            helm-install-traefik-65mj8                   0/1     Completed   1          2d
+kube-system            helm-install-traefik-crd-n5w5k               0/1     Completed   0          2d
+kube-system            local-path-provisioner-5ff76fc89d-lb7bm      1/1     Running     49         2d
+```
+"""
+
+
+def test_a_pasted_k3s_servicelb_pod_beside_its_service_is_k3ss() -> None:
+    cluster = analyzer.load({"issue.md": K3S_SVCLB_ROWS})
+    assert cluster.distribution.name == "k3s"
+    pending = {f.name: f.managed for f in collect_findings(cluster) if f.rule == "pod-pending" and f.status == "fail"}
+    assert set(pending) == {"svclb-ingress-nginx-controller-gt577", "svclb-ingress-nginx-controller-mmwxl"}
+    assert all("component svclb, part of k3s" in m for m in pending.values())
+
+
+def test_a_pod_named_like_servicelb_on_another_distribution_is_not_marked() -> None:
+    # the rows above, with the k3s rows replaced by kind's kindnet: ServiceLB is k3s's, not kind's
+    rows = K3S_SVCLB_ROWS.split("kube-system")[0] + (
+        "kube-system            kindnet-7xk2p                                1/1     Running     0          2d\n"
+        "kube-system            etcd-kind-control-plane                      1/1     Running     0          2d\n```\n")
+    cluster = analyzer.load({"issue.md": rows})
+    assert cluster.distribution.name == "kind"
+    pending = {f.name: f.managed for f in collect_findings(cluster) if f.rule == "pod-pending" and f.status == "fail"}
+    assert pending == {"svclb-ingress-nginx-controller-gt577": "", "svclb-ingress-nginx-controller-mmwxl": ""}
