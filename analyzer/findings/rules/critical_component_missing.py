@@ -49,9 +49,14 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         return
     # Absence means something only where the dump listed kube-system's controllers: a few
     # single objects (a pasted pod, a fixture) would make every other component look missing.
-    if not any(o.namespace == "kube-system" for o in cluster.objects_of("Deployment", "DaemonSet")):
+    # Pasted rows of them are no such listing either: a ticket quotes the rows it is about
+    # (rancher/rke2#3449 quoted RKE2's ingress DaemonSet and DNS Deployments, its canal above).
+    controllers = [o for o in cluster.objects_of("Deployment", "DaemonSet") if o.namespace == "kube-system"]
+    if not any(o.view.text is None for o in controllers):
         if not _every_pod_listed_with_nodes_not_ready(cluster):
-            yield RULE.not_applicable("the dump holds no kube-system Deployments or DaemonSets")
+            yield RULE.not_applicable("the dump holds no kube-system Deployments or DaemonSets" if not controllers
+                                      else "its kube-system Deployments and DaemonSets are pasted rows, which a "
+                                      "ticket may quote in part")
             return
         # A pasted `kubectl get pods -A` shows every pod, but a ticket may paste part of it: its
         # absences are read only for the network plugin, and only where NotReady nodes bear them
