@@ -168,7 +168,7 @@ def _summarise(known: dict[int, object], where: str) -> None:
     for sig_id, numbers in by_id.items():
         sig = known[numbers[0]].signature
         lines = ", ".join(map(str, numbers[:5])) + (f" and {len(numbers) - 5} more" if len(numbers) > 5 else "")
-        err_console.print(f"  {escape(sig_id)} ({sig.severity}), line {lines}: {escape(sig.meaning)}")
+        err_console.print(f"  {escape(sig_id)} ({sig.severity}), line {lines}: {escape(known[numbers[0]].meaning)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -260,7 +260,7 @@ def _log_errors(cluster: ModeledDump, pod_key: dict, health: dict) -> None:
         h.log_errors = len(matches)
         h.log_matches = matches
         h.evidence.append(f"{len(matches)} current error lines in its logs ({last.match.signature.id}: "
-                          f"{last.match.signature.meaning}), e.g. {last.file}:{last.file_line}: "
+                          f"{last.match.meaning}), e.g. {last.file}:{last.file_line}: "
                           f"{last.match.text[:200]}")
 
 

@@ -72,6 +72,20 @@ class Signature:
     # once an API server was ready again after it and every API server the dump holds runs
     # ready (a revision rollout restarts them one by one, and their clients log refusals meanwhile).
     api_server: bool = False
+    # (pattern, meaning): the words of the matched line (the plugin or program that said it)
+    # that tell more than `meaning`, first that matches.
+    meanings: tuple[tuple[str, str], ...] = ()
+
+    def meaning_of(self, line: str) -> str:
+        """What `line`, a line this signature matched, tells: the first of `meanings` whose
+        pattern it matches, else `meaning`.
+
+        >>> sig = Signature("s", "no address", "out of addresses", "warning",
+        ...                 meanings=(("aws-cni", "the VPC CNI out of addresses"),))
+        >>> sig.meaning_of('plugin type="aws-cni": no address'), sig.meaning_of("no address")
+        ('the VPC CNI out of addresses', 'out of addresses')
+        """
+        return next((meaning for pattern, meaning in self.meanings if re.search(pattern, line)), self.meaning)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +95,11 @@ class LogMatch:
     signature: Signature
     line: int
     text: str
+
+    @property
+    def meaning(self) -> str:
+        """What the matched line tells (its signature's meaning, made precise by its words)."""
+        return self.signature.meaning_of(self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,9 +195,15 @@ def _signature(raw: dict, index: int) -> Signature:
             shared=bool(raw.get("shared", False)),
             exits=bool(raw.get("exits", False)),
             api_server=bool(raw.get("api_server", False)),
+            meanings=tuple((str(m["pattern"]), str(m["meaning"])) for m in raw.get("meanings") or ()),
         )
     except KeyError as exc:
         raise SignatureCatalogError(f"{CATALOG.name}: entry {index} lacks {exc}") from None
+    for pattern, _ in sig.meanings:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: bad pattern in meanings ({exc})") from None
     for severity in (sig.severity, sig.dump_wide_severity):
         if severity not in SEVERITIES:
             raise SignatureCatalogError(f"{CATALOG.name}: {sig.id}: severity {severity!r} not in {SEVERITIES}")

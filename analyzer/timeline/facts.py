@@ -477,7 +477,7 @@ def log_facts(cluster: ModeledDump, rows: Rows, pod_nodes: dict[tuple[str, str],
         sig = match.signature
         line = " ".join(match.text.split())
         container = f"container {log.container}{' (previous instance)' if log.previous else ''}"
-        rows.add(when, None, "log line", f"{container}: {sig.id} ({sig.severity}): {sig.meaning}: {line}",
+        rows.add(when, None, "log line", f"{container}: {sig.id} ({sig.severity}): {match.meaning}: {line}",
                  kind="Pod", namespace=log.namespace, name=log.pod,
                  node=pod_nodes.get((log.namespace, log.pod)),
                  mark=MARK_WARNING if sig.severity in ("critical", "warning") else MARK_OTHER,

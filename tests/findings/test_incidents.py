@@ -1074,8 +1074,9 @@ def test_pods_the_cni_turns_down_for_want_of_pod_addresses_are_one_incident_of_t
     (incident,) = group_incidents(collect_findings(cluster), cluster)
     assert {f.name for f in incident.members} == {"starbright-web-bff-74768c849b-859l2", "xxxx-74768c849b-vqv8p"}
     assert incident.cause == ("The pod network (CNI) on node(s) ip-192-168-125-31.us-east-2.compute.internal: "
-                              "the CNI's IPAM has no free pod address (pod CIDR or subnet exhausted, leaked allocations)")
-    assert incident.headline.startswith("The CNI's IPAM has no free pod address")
+                              "the AWS VPC CNI (ipamd) has no free IP on the node's ENIs (the instance type's ENI/IP "
+                              "limit reached, or the subnet or the EC2 API gave no more)")
+    assert incident.headline.startswith("The AWS VPC CNI (ipamd) has no free IP on the node's ENIs")
     assert incident.headline.endswith('2 pod(s) could not get a network for their sandbox (default/starbright-web-bff-'
                                       '74768c849b-859l2, default/xxxx-74768c849b-vqv8p): '
                                       '"failed to assign an IP address to container"')

@@ -378,6 +378,30 @@ def test_each_cnis_words_for_no_free_pod_address_are_one_signature(line: str) ->
     assert [m.signature.id for m in match_log(line)] == ["cni-ip-allocation-failed"]
 
 
+# Whose addresses ran out, by the plugin's words: the VPC CNI's ipamd hands out the secondary
+# IPs of the node's ENIs (no pod CIDR: aws/amazon-vpc-cni-k8s#668's maintainers, "no IP addresses
+# available on the instance"), Azure CNI those the node was given (Azure/AKS#2532: 1,701 free in
+# the subnet); host-local's range is the node's pod CIDR.
+PLUGIN_MEANINGS = {
+    # rancher/rio#631 (EKS, the pod's describe Events)
+    'NetworkPlugin cni failed to set up pod "gateway-v2-5fdf4545bc-r9x2c_rio-system" network: add cmd: '
+    'failed to assign an IP address to container': "the AWS VPC CNI (ipamd) has no free IP on the node's ENIs",
+    # kubernetes/kubernetes#131071 (kops on EC2 with the VPC CNI, `kubectl get events`)
+    'failed to setup network for sandbox "40d7bc158517c6954d0e8f1ba2bbc04e376e3123ab38227d6a601b7b1bb48ccf": '
+    'plugin type="aws-cni" name="aws-cni" failed (add): add cmd: failed to assign an IP address to container':
+        "the AWS VPC CNI (ipamd) has no free IP on the node's ENIs",
+    IPAM_EXHAUSTED["azure-vnet"]: "Azure CNI has no free address among those the node was given",
+    IPAM_EXHAUSTED["azure-vnet pools"]: "Azure CNI has no free address among those the node was given",
+    IPAM_EXHAUSTED["cilium"]: "the CNI's IPAM has no free pod address (pod CIDR or subnet exhausted",
+}
+
+
+@pytest.mark.parametrize(("line", "meaning"), PLUGIN_MEANINGS.items(), ids=range(len(PLUGIN_MEANINGS)))
+def test_a_no_free_address_line_means_what_its_plugin_allocates_from(line: str, meaning: str) -> None:
+    (match,) = match_log(line)
+    assert match.meaning.startswith(meaning)
+
+
 # Older Go releases named the failed call "getsockopt" where later ones say "connect": the same refusal.
 OLD_GO_REFUSALS = {
     # kubernetes/kubernetes#56642 (kube-proxy of Kubernetes 1.6 on the master node)

@@ -55,14 +55,16 @@ def _sandbox_node(cluster: AnalyzedDump, finding: Finding) -> str:
 def check(cluster: AnalyzedDump) -> Iterator[Finding]:
     for finding in findings_for_reasons(cluster, RULE, REASONS):
         sandbox = finding.facts.get("reason") == SANDBOX
-        cause = network_cause(str(finding.facts.get("last_message", ""))) if sandbox else None
+        message = str(finding.facts.get("last_message", ""))
+        cause = network_cause(message) if sandbox else None
         if cause is None:
             finding = replace(finding, facts={**finding.facts, "network": ""})
         else:
             node = _sandbox_node(cluster, finding)
             where = f" on node {node}" if node else ""
-            finding = replace(finding, facts={**finding.facts, "network_cause": cause.id, "network_meaning": cause.meaning,
-                                              "node": node, "network": f" ({cause.meaning}{where})"})
+            meaning = cause.meaning_of(message)  # the plugin's words say whose addresses ran out
+            finding = replace(finding, facts={**finding.facts, "network_cause": cause.id, "network_meaning": meaning,
+                                              "node": node, "network": f" ({meaning}{where})"})
         # the kubelet records FailedCreatePodSandBox on the pod: a describe's Events pasted alone
         # (Azure/AKS#122) are a pod's, not "the whole dump"'s
         yield replace(finding, kind="Pod", name=NOT_NAMED) if sandbox and not finding.kind else finding

@@ -65,7 +65,8 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
             state = "history: start-up or a previous container"
         finding = RULE.fail(
             None, *evidence, kind="Pod", namespace=namespace, name=pod,
-            signature=top.id, meaning=top.meaning, lines=counts[top.id],
+            signature=top.id, meaning=next(m.match.meaning for m in reversed(ranked) if m.match.signature is top),
+            lines=counts[top.id],
             signatures=sorted({m.match.signature.id for m in matches}),
             state=state,
             current=bool(current),
