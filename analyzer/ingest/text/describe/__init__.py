@@ -261,20 +261,27 @@ _ASSIGNED = re.compile(r"Successfully assigned (?:(?P<namespace>[a-z0-9][a-z0-9.
 # installer#154, aws-ebs-csi-driver#292, Azure/AKS#1567).
 _MOUNT_POD = re.compile(r'\bfor pod "(?:(?P<name>[a-z0-9][a-z0-9.-]*)_(?P<namespace>[a-z0-9][a-z0-9-]*)'
                         r'\([0-9a-f-]{36}\)|(?P<ns2>[a-z0-9][a-z0-9-]*)"/"(?P<name2>[a-z0-9][a-z0-9.-]*))"')
+# Its sandbox messages too, through the network plugin: `NetworkPlugin cni failed to set up pod
+# "NAME_NS" network` (dockershim's words, kubelets before 1.24; aws/amazon-vpc-cni-k8s#668,
+# Azure/AKS#673).
+_SANDBOX_POD = re.compile(r'\bset up pod "(?P<name>[a-z0-9][a-z0-9.-]*)_(?P<namespace>[a-z0-9][a-z0-9-]*)" network\b')
+# The kubelet's messages that name the pod they are about, by the event's reason.
+_KUBELET_NAMES_POD = {"FailedMount": _MOUNT_POD, "FailedCreatePodSandBox": _SANDBOX_POD}
 
 
 def _assigned_pod(found: list[TextObject]) -> tuple[str | None, str] | None:
     """(namespace, name) of the pod a Scheduled event among `found` says it assigned (the
     namespace None where an old scheduler's message does not say it), else the one pod the
-    kubelet's volume messages among them name (a describe's events are about one object)."""
+    kubelet's volume or sandbox messages among them name (a describe's events are about one object)."""
     scheduled = next(((m.group("namespace"), m.group("name")) for event in found
                       if current_reason(str(event.body.get("reason", ""))) == "Scheduled"
                       and (m := _ASSIGNED.match(event.body.get("message", "")))), None)
     if scheduled is not None and scheduled[0]:
         return scheduled
-    named = {(m.group("namespace") or m.group("ns2"), m.group("name") or m.group("name2"))
-             for event in found if current_reason(str(event.body.get("reason", ""))) == "FailedMount"
-             for m in _MOUNT_POD.finditer(str(event.body.get("message", "")))}
+    named = {(m.group("namespace") or m.groupdict().get("ns2"), m.group("name") or m.groupdict().get("name2"))
+             for event in found
+             if (said := _KUBELET_NAMES_POD.get(current_reason(str(event.body.get("reason", ""))))) is not None
+             for m in said.finditer(str(event.body.get("message", "")))}
     mounted = named.pop() if len(named) == 1 else None
     if scheduled is not None and (mounted is None or mounted[1] != scheduled[1]):
         return scheduled  # (the kubelet's message, where it names the same pod, gives its namespace)
