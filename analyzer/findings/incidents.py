@@ -1955,7 +1955,9 @@ def _network_headline(members: list[Finding]) -> tuple[str, str]:
     for f in turned_down:
         said = str(f.facts.get("last_message") or "")
         if (sig := _signature(_network_cause(f))) is not None and (m := re.search(sig.pattern, said)):
-            words = said[m.start():][:_QUOTED_WORDS]
+            # up to where the plugin's words end: a quote or an escape closes the diagnostic
+            # they sit in (Azure/AKS#673: '... No available addresses\"\n}": invalid character')
+            words = re.split(r'["\\]', said[m.start():], maxsplit=1)[0][:_QUOTED_WORDS]
             break
     cause = f"The pod network (CNI) {where}: {meaning}"
     headline = (f"{meaning[:1].upper()}{meaning[1:]}, {where}: {len(names)} pod(s) could not get a network "

@@ -1086,6 +1086,21 @@ def test_pods_the_cni_turns_down_for_want_of_pod_addresses_are_one_incident_of_t
 
 
 
+# Azure/AKS#673 (AKS 1.10, a StatefulSet replica stuck creating), its one event row, the diagnostic
+# azure-vnet printed trimmed to its code and msg: the plugin's words sit in escaped JSON that the
+# kubelet could not parse. Before: the headline quoted on to the end of the message,
+# '... No available addresses\"\n}": invalid character '{' after top-level value'.
+_AKS_673_EVENT = r"""Warning  FailedCreatePodSandBox  3m (x103 over 6m)  kubelet, aks-agentpool-16627148-2  Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "ehubtokafka-1_mynamespace" network: netplugin failed but error parsing its diagnostic message "{\n    \"code\": 100,\n    \"msg\": \"Failed to allocate address: Failed to delegate: Failed to allocate address: No available addresses\"\n}": invalid character '{' after top-level value
+"""
+
+
+def test_a_network_incident_quotes_the_plugins_words_up_to_where_they_end() -> None:
+    cluster = analyzer.load({"issue.md": _AKS_673_EVENT})
+    (incident,) = group_incidents(collect_findings(cluster), cluster)
+    assert incident.headline.endswith("1 pod(s) could not get a network for their sandbox (mynamespace/ehubtokafka-1): "
+                                      '"Failed to allocate address: No available addresses"')
+
+
 # kubernetes/test-infra#13039 (prow's GKE build cluster, 2019-06-14), a pod's describe Events
 # trimmed to its two sandbox rows: no Scheduled row names the pod, the kubelet's host the node.
 _TEST_INFRA_13039_EVENTS = """\
