@@ -197,7 +197,7 @@ def _finding(host: str, node: KubeObject | None, signature: Signature, shown: li
                         source=last.source, line=last.line)
     subject = {"kind": "Node", "namespace": "", "name": host} if node is None else {}
     finding = RULE.fail(node, evidence, **subject, host=host if node is None else node.name, state=state,
-                        meaning=signature.meaning_of(last.message), seen=seen, last=f"at {last.when} (line {last.line})",
+                        meaning=signature.meaning, seen=seen, last=f"at {last.when} (line {last.line})",
                         quote=f"'{_quote(last.message)}'", signature=signature.id, unit=last.unit,
                         via="" if last.unit == "kubelet" else f" (unit {last.unit})",
                         first_line=shown[0].line)
