@@ -25,6 +25,15 @@ class LogError(LookupError):
         self.reason = reason
 
 
+class LogNotSaved(LogError):
+    """The pod and its container are known, only the dump did not save this log of it (a
+    must-gather or support bundle collects some containers' logs): a gap of the dump, not a
+    wrong question."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 404, "NotFound")
+
+
 @dataclass(slots=True)
 class PodLog:
     namespace: str
@@ -87,7 +96,7 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
         record = _pick(records, "", previous)
     if record is None:
         which = "previous log" if previous else "log"
-        raise LogError(f"the dump holds no {which} for container {container} of pod {pod}", 404, "NotFound")
+        raise LogNotSaved(f"the dump holds no {which} for container {container} of pod {pod}")
     return PodLog(namespace, pod, container, previous, record.text, _timestamped(record), record.stamps)
 
 

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from analyzer.printing.derived import add_derived_endpoint_slices
-from analyzer.printing.logs import LogError, find_log, tail, with_stamps
+from analyzer.printing.logs import LogError, LogNotSaved, find_log, tail, with_stamps
 from analyzer.printing.resources import Resource
 from analyzer.printing.selectors import SelectorError
 from analyzer.printing.store import DumpStore, NotCollected
@@ -312,6 +312,12 @@ class DumpAPI:
                            q.get("previous") in ("true", "1"))
         except NotCollected:
             raise
+        except LogNotSaved as exc:
+            # kubectl logs --all-containers (and a pod's logs in k9s) stop at the first error: a
+            # log the dump did not save is an empty log and a warning, which kubectl prints on
+            # stderr and goes on to the next container (a real server answers a container's empty
+            # log so too); a pod or container the dump does not know stays an error
+            return Response("", media_type="text/plain", headers={"Warning": f'299 - "{exc}"'})
         except LogError as exc:
             return status(exc.code, exc.reason, str(exc))
         lines = q.get("tailLines")
