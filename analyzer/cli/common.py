@@ -32,26 +32,47 @@ def load_cluster(
     With `json_output`, stdout still gets JSON then: the `kda inspect --format json` summary
     (objects 0, every rejection with file, place and reason) with an "error" key, so that a
     pipeline always has something to parse."""
+    try:
+        return read_cluster(inputs, name, show_sensitive)
+    except NothingRead as exc:
+        if json_output and exc.cluster is not None:
+            write_json_summary(exc.cluster, str(exc))
+        for line in exc.lines:
+            err_console.print(line)
+        fail(str(exc), EXIT_NOTHING_READ)
+        raise  # (fail exits)
+
+
+class NothingRead(AnalyzerError):
+    """Not one object could be read from the inputs: why, and (as markup lines) what each file
+    was refused or passed over for."""
+
+    def __init__(self, message: str, lines: list[str], cluster: Cluster | None = None) -> None:
+        super().__init__(message)
+        self.lines = lines
+        self.cluster = cluster
+
+
+def read_cluster(inputs: Sequence[str], name: str | None = None, show_sensitive: bool = False) -> Cluster:
+    """The inputs read as one cluster, or NothingRead when not one object could be read."""
+    from rich.markup import escape
+
     from analyzer.cluster import Cluster
     from analyzer.ingest import ingest
 
     try:
         result = ingest(*inputs)
     except AnalyzerError as exc:
-        fail(str(exc), EXIT_NOTHING_READ)
+        raise NothingRead(str(exc), []) from exc
     cluster = Cluster(result, name=name, show_sensitive=show_sensitive)
-    if not result.read_anything:
-        message = "nothing could be read from " + ", ".join(inputs)
-        if json_output:
-            write_json_summary(cluster, message)
-        for r in result.rejections[:20]:
-            err_console.print(f"[red]rejected[/red] {r.source} {r.location}: {r.reason}")
-        if not result.rejections:
-            # nothing refused, only passed over: say what each file held instead (`az aks show`)
-            for r in result.skipped[:20]:
-                err_console.print(f"[yellow]skipped[/yellow] {r.source} {r.location}: {r.reason}")
-        fail(message, EXIT_NOTHING_READ)
-    return cluster
+    if result.read_anything:
+        return cluster
+    lines = [f"[red]rejected[/red] {escape(f'{r.source} {r.location}: {r.reason}')}" for r in result.rejections[:20]]
+    if not result.rejections:
+        # nothing refused, only passed over: say what each file held instead (`az aks show`)
+        lines = [f"[yellow]skipped[/yellow] {escape(f'{r.source} {r.location}: {r.reason}')}"
+                 for r in result.skipped[:20]]
+    raise NothingRead("nothing could be read from " + ", ".join(inputs), lines, cluster)
 
 
 def write_json_summary(cluster: Cluster, error: str | None = None) -> None:

@@ -9,8 +9,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from analyzer.cli.common import SHOW_SENSITIVE_HELP, err_console, fail, load_cluster
+from analyzer.cli.common import (
+    EXIT_NOTHING_READ,
+    SHOW_SENSITIVE_HELP,
+    NothingRead,
+    err_console,
+    fail,
+    read_cluster,
+)
 
 
 def serve(
@@ -34,12 +42,23 @@ def serve(
 
     workdir = Path(tempfile.mkdtemp(prefix="kda-serve-"))
     stores = []
+    unread = []
     for spec in inputs:
-        source = _redacted_copy(spec, workdir, key) if redact else spec
-        cluster = load_cluster([source], name=_dump_name(spec), show_sensitive=show_sensitive)
+        # one dump that cannot be read is said and passed over: the others are still served
+        try:
+            source = _redacted_copy(spec, workdir, key) if redact else spec
+            cluster = read_cluster([source], name=_dump_name(spec), show_sensitive=show_sensitive)
+        except NothingRead as exc:
+            for line in exc.lines:
+                err_console.print(line)
+            err_console.print(f"[bold red]not served:[/bold red] {escape(str(exc))}")
+            unread.append(spec)
+            continue
         store = DumpStore.from_cluster(cluster)
         store.warm()
         stores.append(store)
+    if not stores:
+        fail("nothing could be read from " + ", ".join(inputs), EXIT_NOTHING_READ)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -54,6 +73,8 @@ def serve(
     for ctx, store in zip(contexts, stores, strict=True):
         err_console.print(f"serving {store.name} as context [bold]{ctx}[/bold] at {base_url}/dumps/{ctx}")
     typer.echo(f"export KUBECONFIG={config_path}", err=False)
+    if unread:
+        err_console.print(f"[bold red]not served[/bold red] (could not be read): {escape(', '.join(unread))}")
     err_console.print("read-only; Ctrl-C stops")
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, lifespan="off")
     try:
@@ -87,7 +108,7 @@ def _redacted_copy(spec: str, workdir: Path, key: str | None) -> str:
     try:
         redact_dump(src, out, key=key.encode() if key else os.urandom(32))
     except AnalyzerError as exc:
-        fail(str(exc), 2)
+        raise NothingRead(str(exc), []) from exc
     return str(out)
 
 
