@@ -99,7 +99,8 @@ class DumpAPI:
 
     def _route(self, request: Request, parts: list[str]) -> Response:
         if parts == ["version"]:
-            return ok(self.version())
+            said = self._version_warning()
+            return ok(self.version(), {"Warning": f'299 - "{said}"'} if said else None)
         if parts in ([], ["healthz"], ["livez"], ["readyz"]):
             return Response("ok", media_type="text/plain")
         if parts == ["api"]:
@@ -114,6 +115,10 @@ class DumpAPI:
             return ok(group) if group else status(404, "NotFound", "the server could not find the requested resource")
         if parts[:1] == ["apis"] and len(parts) >= 3:
             return self._resource_request(request, parts[1], parts[2], parts[3:])
+        if parts[:1] == ["metrics"]:
+            # `kubectl get --raw /metrics`: the API server's own metrics exist only live
+            return status(404, "NotFound", "the dump did not collect the API server's metrics (/metrics): "
+                                           "they are read from a live API server")
         if parts[:1] == ["openapi"]:
             # kubectl reads the schema raw and prints its own words for any 404, not the Status's:
             # the reason goes in a warning, which it prints (once) on stderr before the error
@@ -131,6 +136,16 @@ class DumpAPI:
         major, minor = (m.group(1), m.group(2)) if m else ("0", "0")
         return {"major": major, "minor": minor, "gitVersion": git, "gitCommit": "", "gitTreeState": "",
                 "buildDate": "", "goVersion": "", "compiler": "gc", "platform": "linux/amd64"}
+
+    def _version_warning(self) -> str | None:
+        """What `kubectl version` should know of a version the dump does not state."""
+        if self.store.result.server_version:
+            return None
+        inferred = self.store.server_version()
+        if inferred:
+            return (f"the dump states no API server version: {inferred} is its newest node's kubeletVersion, "
+                    "and an API server is that version or newer")
+        return "the dump states no API server version and holds no node to tell it by: v0.0.0 stands for unknown"
 
     def _no_openapi(self) -> str:
         """Why `kubectl explain` (the schema at /openapi/v3, then /openapi/v2) has nothing here."""

@@ -243,6 +243,40 @@ def test_logs(served: Served) -> None:
     assert absent.returncode != 0 and 'pods "no-such-pod" not found' in absent.stderr
 
 
+def test_version_and_metrics_say_what_the_dump_does_not_state(tmp_path: Path) -> None:
+    """`kubectl version` said v0.0.0, or a kubelet's version as the server's, without a word, where
+    the dump states no server version; `get --raw /metrics` only 'could not find the requested
+    resource'. Trimmed realdata: k3s/troubleshoot-testdata-supportbundle's cluster-resources/
+    nodes.json without its cluster-info/cluster_version.json, and that file alone (replicatedhq/
+    troubleshoot testdata/supportbundle), and minikube/troubleshoot-analyze-files/pods/message-oomkill-pod.json
+    (replicatedhq/troubleshoot pkg/analyze/files), which holds pods alone."""
+    nodes = REALDATA / "k3s/troubleshoot-testdata-supportbundle/cluster-resources/nodes.json"
+    pods = REALDATA / "minikube/troubleshoot-analyze-files/pods/message-oomkill-pod.json"
+    if not (nodes.exists() and pods.exists()):
+        pytest.skip("realdata not beside the checkout")
+    (tmp_path / "nodes-only/cluster-resources").mkdir(parents=True)
+    (tmp_path / "nodes-only/cluster-resources/nodes.json").write_bytes(nodes.read_bytes())
+    (tmp_path / "pods-only/cluster-resources/pods").mkdir(parents=True)
+    (tmp_path / "pods-only/cluster-resources/pods/message-oomkill-pod.json").write_bytes(pods.read_bytes())
+    (tmp_path / "stated/cluster-info").mkdir(parents=True)
+    (tmp_path / "stated/cluster-info/cluster_version.json").write_bytes(
+        (nodes.parents[1] / "cluster-info/cluster_version.json").read_bytes())
+    with serving([tmp_path / "nodes-only", tmp_path / "pods-only", tmp_path / "stated"], tmp_path) as served:
+        by_kubelet = served.kubectl("--context", "nodes-only", "version")
+        assert "Server Version: v1.24.4+k3s1" in by_kubelet.stdout
+        assert ("Warning: the dump states no API server version: v1.24.4+k3s1 is its newest node's kubeletVersion, "
+                "and an API server is that version or newer") in by_kubelet.stderr
+        unknown = served.kubectl("--context", "pods-only", "version", check=False)
+        assert "Server Version: v0.0.0" in unknown.stdout
+        assert "Warning: the dump states no API server version and holds no node to tell it by" in unknown.stderr
+        metrics = served.kubectl("--context", "pods-only", "get", "--raw", "/metrics", check=False)
+        assert metrics.returncode != 0
+        assert "the dump did not collect the API server's metrics (/metrics)" in metrics.stderr
+        # a version the dump states (its cluster_version.json) is served without a word
+        stated = served.kubectl("--context", "stated", "version")
+        assert "Server Version: v1.24.4+k3s1" in stated.stdout and "states no API server version" not in stated.stderr
+
+
 def test_all_containers_logs_go_past_a_log_the_dump_lacks(tmp_path: Path) -> None:
     """`kubectl logs --all-containers` stopped at the first container whose log the dump lacks (a
     must-gather or support bundle saves some containers' logs: in the realdata must-gathers and
