@@ -222,7 +222,15 @@ class DumpAPI:
             return self._get(request, res, namespace, name)
         if q.get("watch") in ("1", "true"):
             return self._watch(request, res, namespace, q.get("fieldSelector"))
-        return self._list(request, res, namespace)
+        answer = self._list(request, res, namespace)
+        if res.kind == "Event" and self.store.capture_time is not None and \
+                _describes_events_of_one_object(q.get("fieldSelector", "")):
+            # kubectl describe words its Events' ages itself, from its own clock: the server
+            # cannot move them (the times it serves are the dump's), only say from when to read
+            answer.headers["Warning"] = (
+                f'299 - "kubectl describe counts event ages from now, not from the dump\'s capture at '
+                f'{self.store.capture_time:%Y-%m-%dT%H:%M:%SZ}: kda describe counts them from the capture"')
+        return answer
 
     def _get(self, request: Request, res: Resource, namespace: str, name: str) -> Response:
         obj = self.store.find(res, namespace, name)
@@ -394,9 +402,10 @@ class DumpAPI:
 
 
 def _describes_events_of_one_object(fields: str) -> bool:
-    """The field selector kubectl describe searches an object's events with (its kind, name,
-    namespace, uid); a user's own `get events --field-selector` is told the kind is missing."""
-    return "involvedObject.kind=" in fields and "involvedObject.name=" in fields
+    """The field selector kubectl describe searches an object's events with: its name, namespace,
+    and kind or uid (kubectl 1.32 names a pod by uid, a node by kind); a user's own `get events
+    --field-selector` is told the kind is missing."""
+    return "involvedObject.name=" in fields and ("involvedObject.kind=" in fields or "involvedObject.uid=" in fields)
 
 
 def _wants_table(request: Request) -> bool:

@@ -243,6 +243,23 @@ def test_logs(served: Served) -> None:
     assert absent.returncode != 0 and 'pods "no-such-pod" not found' in absent.stderr
 
 
+def test_describe_says_its_event_ages_are_counted_from_now(served: Served) -> None:
+    """kubectl describe words an event's age from its own clock (4y231d for the kURL bundle's
+    velero pod, whose events were seconds old when captured): the server cannot move that, so it
+    says from when to read them, on the events search describe makes (realdata
+    kubeadm/sbctl-kurl-supportbundle, replicatedhq/sbctl tests/support-bundle)."""
+    if not (REALDATA / "kubeadm/sbctl-kurl-supportbundle").exists():
+        pytest.skip("realdata not beside the checkout")
+    ctx = ("--context", "sbctl-kurl-supportbundle", "-n", "velero")
+    said = ("Warning: kubectl describe counts event ages from now, not from the dump's capture at "
+            "2022-04-12T00:59:01Z: kda describe counts them from the capture")
+    described = served.kubectl(*ctx, "describe", "pod", "velero-6996dd565b-xl44t")
+    assert "Back-off restarting failed container" in described.stdout and said in described.stderr
+    # a listing of events words their ages itself, from the capture: nothing to say there
+    listed = served.kubectl(*ctx, "get", "events")
+    assert "Back-off restarting failed container" in listed.stdout and said not in listed.stderr
+
+
 def test_version_and_metrics_say_what_the_dump_does_not_state(tmp_path: Path) -> None:
     """`kubectl version` said v0.0.0, or a kubelet's version as the server's, without a word, where
     the dump states no server version; `get --raw /metrics` only 'could not find the requested
