@@ -55,8 +55,6 @@ class NothingRead(AnalyzerError):
 
 def read_cluster(inputs: Sequence[str], name: str | None = None, show_sensitive: bool = False) -> Cluster:
     """The inputs read as one cluster, or NothingRead when not one object could be read."""
-    from rich.markup import escape
-
     from analyzer.cluster import Cluster
     from analyzer.ingest import ingest
 
@@ -67,12 +65,17 @@ def read_cluster(inputs: Sequence[str], name: str | None = None, show_sensitive:
     cluster = Cluster(result, name=name, show_sensitive=show_sensitive)
     if result.read_anything:
         return cluster
-    lines = [f"[red]rejected[/red] {escape(f'{r.source} {r.location}: {r.reason}')}" for r in result.rejections[:20]]
-    if not result.rejections:
-        # nothing refused, only passed over: say what each file held instead (`az aks show`)
-        lines = [f"[yellow]skipped[/yellow] {escape(f'{r.source} {r.location}: {r.reason}')}"
-                 for r in result.skipped[:20]]
+    # nothing refused, only passed over: say what each file held instead (`az aks show`)
+    lines = rejected_lines(result.rejections, 20) if result.rejections else rejected_lines(
+        result.skipped, 20, "[yellow]skipped[/yellow]")
     raise NothingRead("nothing could be read from " + ", ".join(inputs), lines, cluster)
+
+
+def rejected_lines(records: Sequence[Any], limit: int, word: str = "[red]rejected[/red]") -> list[str]:
+    """The first `limit` rejections (or skips) as markup lines: the word, file, place and reason."""
+    from rich.markup import escape
+
+    return [f"{word} {escape(f'{r.source} {r.location}: {r.reason}')}" for r in records[:limit]]
 
 
 def write_json_summary(cluster: Cluster, error: str | None = None) -> None:

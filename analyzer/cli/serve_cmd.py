@@ -18,6 +18,7 @@ from analyzer.cli.common import (
     err_console,
     fail,
     read_cluster,
+    rejected_lines,
 )
 
 
@@ -54,6 +55,14 @@ def serve(
             err_console.print(f"[bold red]not served:[/bold red] {escape(str(exc))}")
             unread.append(spec)
             continue
+        refused = cluster.ingest.rejections
+        if refused:
+            # served all the same, with what could not be read of it said
+            for line in rejected_lines(refused, 5):
+                err_console.print(line)
+            more = f" ({len(refused) - 5} more: kda inspect lists them)" if len(refused) > 5 else ""
+            err_console.print(f"[yellow]served in part:[/yellow] {escape(spec)}: {len(refused)} "
+                              f"{'place' if len(refused) == 1 else 'places'} could not be read{more}")
         store = DumpStore.from_cluster(cluster)
         store.warm()
         stores.append(store)

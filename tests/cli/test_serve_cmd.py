@@ -63,23 +63,29 @@ def test_serve_redacted_then_ctrl_c(tmp_path: Path) -> None:
 def test_an_unreadable_dump_is_said_and_the_others_served(tmp_path: Path) -> None:
     """One input that cannot be read stopped `kda serve` for all the others. A download cut short:
     the first 700 bytes of realdata k3s/troubleshoot-testdata-supportbundle's
-    cluster-resources/pods/default.json (replicatedhq/troubleshoot testdata/supportbundle)."""
+    cluster-resources/pods/default.json (replicatedhq/troubleshoot testdata/supportbundle), alone
+    and in a bundle beside that bundle's nodes.json."""
     source = REALDATA / "k3s/troubleshoot-testdata-supportbundle/cluster-resources/pods/default.json"
     if not source.exists():
         pytest.skip("realdata not beside the checkout")
     cut = tmp_path / "pods-default.json"
     cut.write_bytes(source.read_bytes()[:700])
+    # a bundle of which one file is cut short: served, and the file said
+    partly = tmp_path / "partly/cluster-resources"
+    (partly / "pods").mkdir(parents=True)
+    (partly / "nodes.json").write_bytes((source.parents[1] / "nodes.json").read_bytes())
+    (partly / "pods/default.json").write_bytes(cut.read_bytes())
     kubeconfig = tmp_path / "kubeconfig"
     proc = subprocess.Popen(
         [sys.executable, "-m", "analyzer", "serve", str(cut), str(SAMPLE_DUMPS / "aks"), str(tmp_path / "absent"),
-         "--port", "0", "--kubeconfig", str(kubeconfig)],
+         str(tmp_path / "partly"), "--port", "0", "--kubeconfig", str(kubeconfig)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == f"export KUBECONFIG={kubeconfig}"
         env = {**os.environ, "KUBECONFIG": str(kubeconfig), "HOME": str(tmp_path)}
         contexts = subprocess.run([KUBECTL, "config", "get-contexts", "-o", "name"], env=env, capture_output=True,
                                   text=True, check=True).stdout.split()
-        assert contexts == ["aks"]
+        assert contexts == ["aks", "partly"]
         nodes = subprocess.run([KUBECTL, "get", "nodes", "-o", "name"], env=env, capture_output=True, text=True,
                                check=True, timeout=60).stdout.split()
         assert "node/aks-nodepool1-12345678-vmss000000" in nodes
@@ -89,6 +95,9 @@ def test_an_unreadable_dump_is_said_and_the_others_served(tmp_path: Path) -> Non
     assert f"rejected {cut}" in text and f"not served: nothing could be read from {cut}" in text
     assert f"not served: nothing could be read from {tmp_path / 'absent'}" in text
     assert f"not served (could not be read): {cut}, {tmp_path / 'absent'}" in text
+    assert f"rejected {partly / 'pods/default.json'}" in text
+    assert f"served in part: {tmp_path / 'partly'}: 1 place could not be read" in text
+    assert text.count("served in part:") == 1  # a dump read whole is served without a word
 
 
 def test_nothing_readable_is_still_an_error(tmp_path: Path) -> None:
