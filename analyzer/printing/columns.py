@@ -433,11 +433,28 @@ def pvc_row(o: Body, clock: Clock) -> Row:
             spec.get("volumeAttributesClassName") or "<unset>", _age(o, clock), spec.get("volumeMode") or "<unset>"]
 
 
+def event_reporter(o: Body) -> str:
+    """The controller that reported an event (core/v1 names it `reportingComponent`,
+    events.k8s.io/v1 `reportingController`).
+
+    >>> event_reporter({"reportingComponent": "default-scheduler"})
+    'default-scheduler'
+    """
+    return str(o.get("reportingComponent") or o.get("reportingController") or "")
+
+
 def _event_source(o: Body) -> str:
+    """SOURCE of `get events -o wide`: the source's component and host, each else the reporting
+    controller and instance (kubectl's formatEventSource).
+
+    >>> _event_source({"source": {}, "reportingComponent": "default-scheduler", "reportingInstance": "ds-1"})
+    'default-scheduler, ds-1'
+    >>> _event_source({"source": {"component": "kubelet", "host": "node-1"}, "reportingInstance": "ds-1"})
+    'kubelet, node-1'
+    """
     src = _d(o.get("source"))
-    component, host = src.get("component") or "", src.get("host") or ""
-    if not component:
-        component, host = o.get("reportingController") or "", o.get("reportingInstance") or ""
+    component = src.get("component") or event_reporter(o)
+    host = src.get("host") or o.get("reportingInstance") or ""
     return f"{component}, {host}" if host else component
 
 

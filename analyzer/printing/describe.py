@@ -16,6 +16,7 @@ from analyzer.printing.columns import (
     access_modes,
     as_int,
     by_field,
+    event_reporter,
     event_since,
     format_labels,
     format_selector,
@@ -169,7 +170,7 @@ def describe_events(w: Writer, events: list[Body] | None, clock: Clock) -> None:
             interval = f"{event_since(e, clock, e.get('lastTimestamp'), 'last_seen_ago_seconds')} (x{count} over {first})"
         else:
             interval = first
-        source = _d(e.get("source")).get("component") or e.get("reportingController") or ""
+        source = _d(e.get("source")).get("component") or event_reporter(e)
         message = str(e.get("message") or "").strip()
         path = _d(e.get("involvedObject")).get("fieldPath")
         if path:

@@ -260,6 +260,29 @@ def test_describe_says_its_event_ages_are_counted_from_now(served: Served) -> No
     assert "Back-off restarting failed container" in listed.stdout and said not in listed.stderr
 
 
+def test_events_reported_by_controller_name_it_as_kubectl_does(served: Served) -> None:
+    """An event of the new API (the scheduler's Scheduled) names its reporter in core/v1's
+    `reportingComponent`, not `reportingController`: `get events -o wide` printed its SOURCE as
+    ", default-scheduler-troubleshoot-demo-001" and kda describe its From empty, where kubectl
+    prints "default-scheduler" (realdata kubeadm/sbctl-kurl-supportbundle, replicatedhq/sbctl
+    tests/support-bundle, cluster-resources/events/velero.json)."""
+    if not (REALDATA / "kubeadm/sbctl-kurl-supportbundle").exists():
+        pytest.skip("realdata not beside the checkout")
+    ctx = ("--context", "sbctl-kurl-supportbundle", "-n", "velero")
+    pod = "velero-6996dd565b-xl44t"
+    wide = served.kubectl(*ctx, "get", "events", "-o", "wide", "--field-selector", f"involvedObject.name={pod}")
+    scheduled = next(line for line in wide.stdout.splitlines() if " Scheduled " in line)
+    assert "   default-scheduler, default-scheduler-troubleshoot-demo-001   " in scheduled
+    theirs = served.kubectl(*ctx, "describe", "pod", pod).stdout
+    ours = subprocess.run([sys.executable, "-m", "analyzer", "describe", "pod", pod, "-n", "velero",
+                           str(REALDATA / "kubeadm/sbctl-kurl-supportbundle")], capture_output=True, text=True,
+                          check=True).stdout
+
+    def from_of_scheduled(text: str) -> str:
+        return next(line for line in text.splitlines() if "  Scheduled  " in line).split()[3]
+    assert from_of_scheduled(ours) == from_of_scheduled(theirs) == "default-scheduler"
+
+
 def test_version_and_metrics_say_what_the_dump_does_not_state(tmp_path: Path) -> None:
     """`kubectl version` said v0.0.0, or a kubelet's version as the server's, without a word, where
     the dump states no server version; `get --raw /metrics` only 'could not find the requested
