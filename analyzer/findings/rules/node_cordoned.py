@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.events import before_capture, event_ago, events_by_object, first_seen_ago
-from analyzer.findings.facts import age_text, ev, text_status, when_text
+from analyzer.findings.facts import age_text, ev, is_static_pod, owner, text_status, when_text
 from analyzer.findings.removal import AUTOSCALER_TAINT, removal_of
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.kube.time import parse_time
@@ -19,7 +19,7 @@ from analyzer.kube.time import parse_time
 RULE = RuleMeta(
     id="node-cordoned", title="Node cordoned", severity="info",
     category="nodes",
-    message="Node {name} is {how}{since}; {pods} pod(s) still run on it",
+    message="Node {name} is {how}{since}; {pods} pod(s) still run on it{left}",
     remediation="If the maintenance is over, uncordon it (kubectl uncordon); a node left cordoned shrinks the cluster's capacity.",
 )
 
@@ -30,18 +30,34 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         yield RULE.not_applicable("the dump did not collect Node", missing="Node")
         return
     pods_known = cluster.covers("Pod")
-    per_node: dict[str, int] | None = None
+    per_node: dict[str, list[int]] | None = None
 
-    def pods_on(name: str) -> int | str:
+    def counts(name: str) -> list[int]:
+        """[pods on the node, of them those a drain leaves]: counted once, when a node is
+        cordoned (most dumps have none)."""
         nonlocal per_node
-        if not pods_known:
-            return "unknown (pods not collected)"
-        if per_node is None:  # counted once, when a node is cordoned (most dumps have none)
+        if per_node is None:
             per_node = {}
             for pod in cluster.objects_of("Pod"):
-                if pod.view.spec.nodeName:
-                    per_node[pod.view.spec.nodeName] = per_node.get(pod.view.spec.nodeName, 0) + 1
-        return per_node.get(name, 0)
+                if on := pod.view.spec.nodeName:
+                    tally = per_node.setdefault(on, [0, 0])
+                    tally[0] += 1
+                    tally[1] += _drain_leaves(pod)
+        return per_node.get(name, [0, 0])
+
+    def pods_on(name: str) -> int | str:
+        return counts(name)[0] if pods_known else "unknown (pods not collected)"
+
+    def left(name: str) -> str:
+        """What of its pods a drain leaves: a node whose only pods are those is drained."""
+        if not pods_known:
+            return ""
+        pods, kept = counts(name)
+        if not kept:
+            return ""
+        if kept == pods:
+            return " (all DaemonSet or static pods, which a drain leaves: the node is drained)"
+        return f" ({kept} of them DaemonSet or static pods, which a drain leaves)"
 
     nodes = set()
     for node in cluster.objects_of("Node"):
@@ -55,7 +71,7 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
                 yield removed
             continue
         yield RULE.fail(node, evidence, pods=pods_on(node.name), since=_cordoned_since(cluster, node),
-                        how=_CORDONED)
+                        how=_CORDONED, left=left(node.name))
     last: dict[str, object] = {}
     for said in quoted:
         last[said.node] = said  # in file order: the last word on a node is its state
@@ -65,10 +81,18 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
         evidence = Evidence("kubectl cordon/drain", f"node/{name} cordoned", "uncordoned",
                             source=said.source, line=said.line)
         yield RULE.fail(None, evidence, kind="Node", namespace="", name=name, pods=pods_on(name), since="",
-                        how=_CORDONED)
+                        how=_CORDONED, left=left(name))
 
 
 _CORDONED = "cordoned (spec.unschedulable)"
+
+
+def _drain_leaves(pod) -> bool:
+    """A pod `kubectl drain` does not evict: its DaemonSet's (with --ignore-daemonsets; the
+    controller would put it back) or a static pod's mirror (the kubelet runs it from its
+    manifest). A pasted row, without owners, counts as neither."""
+    controller = owner(pod)
+    return (controller is not None and controller[0] == "DaemonSet") or is_static_pod(pod)
 
 
 def _being_removed(cluster: AnalyzedDump, node, pods_on) -> Finding | None:
@@ -83,7 +107,7 @@ def _being_removed(cluster: AnalyzedDump, node, pods_on) -> Finding | None:
     else:
         how = f"being removed by {removal.by} (its {AUTOSCALER_TAINT} taint)"
     since = f" since {when_text(cluster, removal.added, node)} (the taint's value)" if removal.added else ""
-    return RULE.fail(node, evidence, pods=pods_on(node.name), since=since, how=how)
+    return RULE.fail(node, evidence, pods=pods_on(node.name), since=since, how=how, left="")
 
 
 _UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
