@@ -95,9 +95,25 @@ def find_log(store: DumpStore, namespace: str, pod: str, container: str | None =
         # default container's
         record = _pick(records, "", previous)
     if record is None:
+        if previous and _never_ended(body, container):
+            # as the kubelet answers: there is no previous run, which no dump could have saved
+            raise LogError(f'previous terminated container "{container}" in pod "{pod}" not found '
+                           "(its status shows no restart)", 400, "BadRequest")
         which = "previous log" if previous else "log"
         raise LogNotSaved(f"the dump holds no {which} for container {container} of pod {pod}")
     return PodLog(namespace, pod, container, previous, record.text, _timestamped(record), record.stamps)
+
+
+def _never_ended(body: dict[str, Any] | None, container: str) -> bool:
+    """Whether the pod's status says the container has had no run before its current one (no
+    restart, no last state ended): False where its status is not in the dump."""
+    status = (body or {}).get("status") or {}
+    for key in ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"):
+        for c in status.get(key) or ():
+            if isinstance(c, dict) and c.get("name") == container:
+                last = c.get("lastState") or {}
+                return c.get("restartCount") == 0 and not (isinstance(last, dict) and last.get("terminated"))
+    return False
 
 
 def _timestamped(record: LogRecord) -> bool:

@@ -232,6 +232,12 @@ def test_logs(served: Served) -> None:
     assert (prev.returncode, prev.stdout) == (0, "")
     assert "Warning: the dump holds no previous log for container helm of pod helm-install-traefik-2fxbg" in \
         prev.stderr
+    # a container whose status says it never ran before (no restart, no last state): the
+    # kubelet's answer, not a log the dump missed
+    never = k(*ctx, "logs", "helm-install-traefik-crd-q2ndn", "-n", "kube-system", "--previous", check=False)
+    assert never.returncode != 0 and never.stdout == ""
+    assert 'previous terminated container "helm" in pod "helm-install-traefik-crd-q2ndn" not found (its status ' \
+        "shows no restart)" in never.stderr
     # a pod of a dump that holds no logs at all
     missing = k("--context", "aks", "logs", "redis-nrgmb8szf-rlbgs", "-n", "shop", check=False)
     assert (missing.returncode, missing.stdout) == (0, "")
