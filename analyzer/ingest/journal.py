@@ -20,11 +20,26 @@ from dataclasses import dataclass
 
 _MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                        "Nov", "Dec"), start=1)}
-# (a localized journal names months by number: `4月 22 10:26:38`, `10月 25 16:08:09`)
+# journalctl prints the month as the node's locale abbreviates it (glibc's `%b`): these are the
+# abbreviations of the locales support tickets come in, matched in any case (Russian May as май
+# too, the form some glibc versions print); a CJK locale names months by number: `4月 22 10:26:38`,
+# `10月 25 16:08:09`, ` 4월 22` (ko_KR)
+_LOCAL_MONTHS = {name: i for names in (
+    "jan feb mär apr mai jun jul aug sep okt nov dez",  # de
+    "janv. févr. mars avril mai juin juil. août sept. oct. nov. déc.",  # fr
+    "ene feb mar abr may jun jul ago sep oct nov dic",  # es
+    "jan fev mar abr mai jun jul ago set out nov dez",  # pt
+    "gen feb mar apr mag giu lug ago set ott nov dic",  # it
+    "sty lut mar kwi maj cze lip sie wrz paź lis gru",  # pl
+    "янв фев мар апр мая июн июл авг сен окт ноя дек",  # ru
+    "січ лют бер кві тра чер лип сер вер жов лис гру",  # uk
+) for i, name in enumerate(names.split(), start=1)} | {"май": 5}
+_LOCAL_MONTH = "|".join(re.escape(name) for name in sorted(_LOCAL_MONTHS, key=len, reverse=True))
 # (-o short-precise adds microseconds; -o short-iso[-precise] prints the year and offset;
 # -o short-full the weekday, year and zone name: `Fri 2024-08-23 13:53:14 UTC`)
 _LINE = re.compile(
-    r"^(?:(?P<month>[A-Z][a-z]{2}|\d{1,2}月) {1,2}(?P<day>\d{1,2}) (?P<time>\d\d:\d\d:\d\d)(?:\.\d+)?"
+    r"^(?:(?P<month>[A-Z][a-z]{2}|\d{1,2}[月월]|(?i:" + _LOCAL_MONTH + r"))"
+    r" {1,2}(?P<day>\d{1,2}) (?P<time>\d\d:\d\d:\d\d)(?:\.\d+)?"
     r"|(?P<iso>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:[.,]\d+)?(?P<zone>Z|[+-]\d\d:?\d\d)"
     r"|[A-Z][a-z]{2} (?P<full>\d{4}-\d\d-\d\d) (?P<full_time>\d\d:\d\d:\d\d)(?:\.\d+)? (?P<full_zone>[A-Z]{2,5}|[+-]\d{4}))"
     r" (?P<host>[^\s\[\]:]+) (?P<ident>[^\s\[\]:]+?)(?:\[(?P<pid>\d+)\])?: (?P<message>.*)$"
@@ -43,6 +58,18 @@ _MAIN_PID = re.compile(r"^\s*Main PID: (?P<pid>\d+) \(")
 # systemd's descriptions of the units it starts and stops, by unit ("Started kubelet: The
 # Kubernetes Node Agent."): what names no unit file but its description
 _DESCRIPTIONS = (("kubelet", re.compile(r"^(?:Start(?:ed|ing)|Stopp(?:ed|ing)) (?:kubelet\b|Kubernetes Kubelet)")),)
+
+
+def _month_number(said: str) -> int:
+    """The month a journal line's stamp names, in English, by number or in a locale's words; 0 when
+    none.
+
+    >>> [_month_number(m) for m in ("Sep", "10月", "4월", "сен", "Mai", "Okt", "janv.", "Foo")]
+    [9, 10, 4, 9, 5, 10, 1, 0]
+    """
+    if said[-1] in "月월":
+        return int(said[:-1])
+    return _MONTHS.get(said) or _LOCAL_MONTHS.get(said.lower(), 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +105,7 @@ class JournalLine:
             date, time = (match.group("iso") or f"{match.group('full')}T{match.group('full_time')}").split("T")
             y, mo, d = (int(p) for p in date.split("-"))
         else:
-            said = match.group("month")
-            mo = int(said[:-1]) if said.endswith("月") else _MONTHS.get(said, 0)
+            mo = _month_number(match.group("month"))
             if not mo:
                 return None
             y, d, time = int(self.year or 0), int(match.group("day")), match.group("time")
@@ -163,8 +189,7 @@ def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine
         stamp = f"{match.group('month')} {int(match.group('day')):02d} {match.group('time')}"
         line_year = year
         if year and since_month:
-            said = match.group("month")
-            month = int(said[:-1]) if said.endswith("月") else _MONTHS.get(said, 0)
+            month = _month_number(match.group("month"))
             if month and month < since_month - 6:
                 line_year = str(int(year) + 1)  # (the lines run past a new year after the state began)
         pid = match.group("pid") or ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.ingest import collect, ingest
+from analyzer.ingest.journal import journal_lines
 
 # Trimmed from aws/karpenter-provider-aws#2423 (EKS nodes stuck NotReady): the kubelet's journal as
 # awslabs/amazon-eks-ami's eks-log-collector.sh saves it (`journalctl --unit=kubelet` into
@@ -41,6 +42,62 @@ def test_a_journalctl_block_of_a_transcript_is_read_as_its_nodes_journal() -> No
     assert said.reason == ("output of 'journalctl -u kubelet -f': 2 journal line(s) of node01 (units kubelet) "
                            "read as the node's journal, no objects")
     assert r.read_anything and not r.rejections
+
+
+# Trimmed from coredns/coredns#3300 (its description, 2019-09-24: a kubeadm master on CentOS 7.7 in
+# a Russian locale, NotReady, CoreDNS Pending): `systemctl status kubelet` as pasted (the paste lost
+# its indentation), its journal lines dated as the locale abbreviates the month (сен: September),
+# the last one cut by systemctl's ellipsis; the pods' table above it as pasted.
+RU_KUBELET_STATUS = """[root@pr02 ~]#  kubectl get pods --all-namespaces -o wide
+NAMESPACE     NAME                           READY   STATUS    RESTARTS   AGE   IP              NODE     NOMINATED NODE   READINESS GATES
+kube-system   coredns-5644d7b6d9-fl7h8       0/1     Pending   0          25m   <none>          <none>   <none>           <none>
+kube-system   etcd-pr02                      1/1     Running   0          24m   178.xxx.xxx.xxx   pr02     <none>           <none>
+```
+systemctl status kubelet
+\u25cf kubelet.service - kubelet: The Kubernetes Node Agent
+Loaded: loaded (/usr/lib/systemd/system/kubelet.service; enabled; vendor preset: disabled)
+Drop-In: /usr/lib/systemd/system/kubelet.service.d
+\u2514\u250010-kubeadm.conf
+Active: active (running) since \u0412\u0442 2019-09-24 16:32:08 +06; 13min ago
+Docs: https://kubernetes.io/docs/
+Main PID: 17233 (kubelet)
+Tasks: 22
+Memory: 42.0M
+CGroup: /system.slice/kubelet.service
+\u2514\u250017233 /usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --network-plugin=cni --pod-infr...
+
+\u0441\u0435\u043d 24 16:44:59 pr02 kubelet[17233]: W0924 16:44:59.231530 17233 cni.go:237] Unable to update cni config: no valid networks found in /etc/cni/net.d
+\u0441\u0435\u043d 24 16:45:03 pr02 kubelet[17233]: E0924 16:45:03.072008 17233 kubelet.go:2187] Container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:docker: network plugin is not ready: ...fig uninitialized
+"""
+
+
+def test_a_journal_in_the_nodes_locale_is_read_with_its_month() -> None:
+    """coredns#3300's block was "output of 'systemctl status kubelet': not kubectl": its lines name
+    the month in Russian (journalctl prints the locale's `%b`), which only English names and CJK
+    numbers were read in. Now they are pr02's kubelet's, dated September 2019 in the zone the
+    Active: line states."""
+    r = ingest({"ticket.md": RU_KUBELET_STATUS.encode()})
+    assert [(j.line, j.host, j.unit, j.pid) for j in r.node_journal] == [
+        (19, "pr02", "kubelet", "17233"), (20, "pr02", "kubelet", "17233")]
+    assert [j.when for j in r.node_journal] == ["\u0441\u0435\u043d 24 16:44:59 2019 +06",
+                                                "\u0441\u0435\u043d 24 16:45:03 2019 +06"]
+    assert r.node_journal[1].moment == (2019, 9, 24, 16, 45, 3)
+    # (its process began at the Active: line's time: the kubelet's age at each line is known)
+    assert r.node_journal[1].since == (2019, 9, 24, 16, 32, 8)
+    (said,) = [s for s in r.skipped if "journal" in s.reason]
+    assert said.reason.startswith("output of 'systemctl status kubelet': 2 journal line(s) of pr02 (units kubelet) "
+                                  "read as the node's journal, no objects")
+
+
+@pytest.mark.parametrize(("stamp", "month"), [
+    ("Mai 22 08:07:35", 5),     # de_DE (kubernetes/website#8668's journal: `Mai 22 08:07:35 kuber-master-01 dockerd[1058]`)
+    ("10\u6708 25 16:08:09", 10),  # zh_CN (kubernetes/kubernetes#54542)
+    ("\u0441\u0435\u043d 24 16:44:59", 9),  # ru_RU (coredns/coredns#3300)
+    ("Sep 12 22:47:22", 9),
+])
+def test_a_journal_lines_month_is_read_in_the_locales_tickets_come_in(stamp: str, month: int) -> None:
+    (line,) = journal_lines([(1, f"{stamp} node1 kubelet[1]: E0101 x")], "t")
+    assert line.moment is not None and line.moment[1] == month
 
 
 def test_a_collectors_kubelet_log_is_read_as_the_nodes_journal() -> None:
