@@ -40,6 +40,25 @@ def test_a_kubelet_stopped_or_starting_reads_as_no_failure(line: str) -> None:
     assert [s.id for s in compiled if s.pattern.search(line)] == []
 
 
+@pytest.mark.parametrize("line", [
+    # kubernetes/kubernetes#71692 (`journalctl -r -u kubelet`, cut at the terminal's width)
+    "E1204 13:12:57.753600   27165 kubelet.go:2167] Container runtime network not ready: NetworkReady=false reason:NetworkPl",
+    # coredns/coredns#3300 (`systemctl status kubelet`, cut by its ellipsis)
+    "E0924 16:45:03.072008 17233 kubelet.go:2187] Container runtime network not ready: NetworkReady=false "
+    "reason:NetworkPluginNotReady message:docker: network plugin is not ready: ...fig uninitialized",
+    # CRI-O's reason (a kubeadm install's notes in the public code index, its repository not named there)
+    'E1115 11:09:17.084187   16432 kubelet.go:2349] "Container runtime network not ready" networkReady="NetworkReady=false '
+    'reason:NetworkPluginNotReady message:Network plugin returns error: No CNI configuration file in /etc/cni/net.d/. '
+    'Has your network provider started?"',
+])
+def test_the_kubelets_network_not_ready_reads_as_its_cni_however_the_reason_is_said_or_cut(line: str) -> None:
+    """The kubelet's own phrase says its network plugin is not ready: a paste cut before the
+    runtime's reason (systemctl's ellipsis, a terminal's width), or CRI-O's wording of it, read as
+    cni-not-initialized, not as nothing."""
+    _units, _started, compiled = node_kubelet_failing._catalog()
+    assert next(s.id for s in compiled if s.pattern.search(line)) == "cni-not-initialized"
+
+
 def test_started_reads_a_kubelet_past_its_start_and_not_systemds_launch() -> None:
     started = re.compile(CATALOG["started"])
     assert started.search('I0603 15:36:24.886841    5645 kubelet_node_status.go:78] "Successfully registered node" node="node02"')
