@@ -104,12 +104,12 @@ def _journal_text(line: object) -> str:
 def _node_journal(journal: list, node: str, unit: str | None, pattern: re.Pattern[str] | None,
                   tail_lines: int | None, color: bool, show_sensitive: bool) -> None:
     """Print the journal lines the dump holds of a node (its name, or the short hostname a
-    journal prints for it), of one unit with -c; exit 1 naming the hosts it does hold."""
+    journal prints for it, in any case), of one unit with -c; exit 1 naming the hosts it does hold."""
+    from analyzer.ingest.journal import is_host_of
     from analyzer.sensitive.masking import mask_sensitive
 
     hosts = sorted({line.host for line in journal})
-    host = node if node in hosts else next((h for h in hosts if h == node.split(".", 1)[0]
-                                            or h.split(".", 1)[0] == node), None)
+    host = node if node in hosts else next((h for h in hosts if is_host_of(h, node)), None)
     if host is None:
         fail(f"the dump holds no journal of node {node}" + (f" (it holds {', '.join(hosts)}'s)" if hosts else ""), 1)
     lines = [line for line in journal if line.host == host and (unit is None or line.unit == unit)]

@@ -356,9 +356,12 @@ def observe(cluster: ModeledDump, profiles: Profiles) -> Observations:
         obs.add("cli_tool", tool, "transcript commands", "Transcript", None)
     # The hosts of the nodes' journal lines are node names (`aks-agentpool3-23355474-vmss000003
     # kubelet[3484]: ...`): a ticket quoting only the kubelet's journal names its nodes there.
-    known = set(obs.values("node_name"))
-    for host in sorted({line.host for line in getattr(cluster.ingest, "node_journal", None) or ()} - known):
-        obs.add("node_name", host, f"node journal of {host}", "Node", host)
+    # (a host printed as the node's name in other case is that node: the kubelet registers the
+    # hostname lowercased)
+    known = {name.lower() for name in obs.values("node_name")}
+    for host in sorted({line.host for line in getattr(cluster.ingest, "node_journal", None) or ()}):
+        if host.lower() not in known:
+            obs.add("node_name", host, f"node journal of {host}", "Node", host)
     version = cluster.ingest.server_version
     if version:
         obs.add("version", version, SERVER_VERSION, SERVER_VERSION_KIND, None)

@@ -125,6 +125,20 @@ class JournalLine:
         return f"{self.stamp} (year and time zone not printed)"
 
 
+def is_host_of(host: str, node: str) -> bool:
+    """Whether a journal's host is the node of that name: the same name in any case (the kubelet
+    registers its node under the hostname lowercased, the journal prints it as set), or one the
+    other's first label (a journal prints the short hostname of `ip-10-0-1-5.ec2.internal`).
+
+    >>> is_host_of("tomoyafujita-HP-Compaq-Elite-8300-SFF", "tomoyafujita-hp-compaq-elite-8300-sff")
+    True
+    >>> is_host_of("ip-10-0-1-5", "ip-10-0-1-5.ec2.internal"), is_host_of("node01", "node02")
+    (True, False)
+    """
+    host, node = host.lower(), node.lower()
+    return host == node or node.split(".", 1)[0] == host or host.split(".", 1)[0] == node
+
+
 def journal_lines(lines: list[tuple[int, str]], source: str) -> list[JournalLine]:
     """The journal lines among numbered lines of text, in their order, with the year and zone a
     `systemctl status` header above them states.

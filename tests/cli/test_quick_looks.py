@@ -479,6 +479,20 @@ def test_logs_of_a_nodes_journal(tmp_path: Path) -> None:
     assert other.returncode == 1 and "the dump holds no journal of node explorer-7 (it holds explorer-6's)" in other.stderr
 
 
+def test_logs_of_a_nodes_journal_printed_under_its_hostname_in_capitals(tmp_path: Path) -> None:
+    """The kubelet registers its node under the hostname lowercased; journalctl prints the hostname
+    as set (fujitatomoya/ros_k8s#22, trimmed). Before: 'the dump holds no journal of node
+    tomoyafujita-hp-compaq-elite-8300-sff'."""
+    paste = tmp_path / "issue.md"
+    paste.write_text(
+        "root@tomoyafujita-HP-Compaq-Elite-8300-SFF:~# journalctl -u kubelet -f\n"
+        "Apr 16 22:26:45 tomoyafujita-HP-Compaq-Elite-8300-SFF kubelet[10125]: E0416 22:26:45.154902   10125 "
+        'kubelet.go:2373] "Container runtime network not ready"\n')
+    printed = kda("logs", str(paste), "node/tomoyafujita-hp-compaq-elite-8300-sff").stdout
+    assert printed == ("Apr 16 22:26:45 tomoyafujita-HP-Compaq-Elite-8300-SFF kubelet[10125]: E0416 22:26:45.154902   "
+                       '10125 kubelet.go:2373] "Container runtime network not ready"\n')
+
+
 def _restarted_describe() -> str:
     """kubernetes/kubernetes#122256's describe, as pod-recent-restart's case holds it: its newest
     time is the container's start after the restart, so the capture came then or later and every

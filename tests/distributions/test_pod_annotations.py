@@ -97,6 +97,23 @@ def test_the_hosts_of_a_pasted_kubelet_journal_are_node_names() -> None:
     assert any(e.value == "aks-agentpool3-23355474-vmss000003" for e in result.evidence)
 
 
+def test_a_journals_host_in_capitals_is_the_node_named_in_lower_case() -> None:
+    # fujitatomoya/ros_k8s#22 (trimmed): `get nodes` names the node as the kubelet registered it,
+    # the hostname lowercased; its journal prints the hostname as set. Before, both were node names.
+    from analyzer.distributions.observations import observe
+    from analyzer.distributions.profiles import load_profiles
+
+    paste = ("root@tomoyafujita-HP-Compaq-Elite-8300-SFF:~# kubectl get nodes\n"
+             "NAME                                    STATUS     ROLES           AGE     VERSION\n"
+             "tomoyafujita-hp-compaq-elite-8300-sff   NotReady   control-plane   5m21s   v1.25.5\n"
+             "\n"
+             "root@tomoyafujita-HP-Compaq-Elite-8300-SFF:~# journalctl -u kubelet -f\n"
+             "Apr 16 22:26:45 tomoyafujita-HP-Compaq-Elite-8300-SFF kubelet[10125]: E0416 22:26:45.154902   10125 "
+             'kubelet.go:2373] "Container runtime network not ready"\n')
+    obs = observe(analyzer.load({"issue.md": paste}), load_profiles())
+    assert list(obs.values("node_name")) == ["tomoyafujita-hp-compaq-elite-8300-sff"]
+
+
 def test_a_system_pod_and_its_node_named_only_by_its_events_are_evidence() -> None:
     # openconfig/kne#345 (comment of 2023-03-30), trimmed: `kubectl describe pod kindnet-l6fln -n
     # kube-system` cut to its Events (`<..>`); the pod is kind's CNI, the scheduler names its node,

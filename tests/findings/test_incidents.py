@@ -1328,6 +1328,40 @@ def test_no_network_plugin_is_the_cause_of_the_nodes_notready_for_no_stated_reas
     assert {f.rule for f in inc.members} >= {"node-not-ready", "pod-pending", "critical-component-unhealthy"}
 
 
+# fujitatomoya/ros_k8s#22 (2023-04-17, trimmed): a kubeadm 1.25 cluster whose nodes never became
+# Ready; `get nodes -w` names the control plane as the kubelet registered it (its hostname
+# lowercased), `journalctl -u kubelet` prints the hostname as set, in capitals. Before: two
+# incidents, "2 nodes are NotReady: no message" and the kubelet's CNI line on a host that named
+# no Node.
+ROS_K8S_22 = """\
+root@tomoyafujita-HP-Compaq-Elite-8300-SFF:~# kubectl get nodes -w
+NAME                                    STATUS     ROLES           AGE    VERSION
+tomoyafujita-hp-compaq-elite-8300-sff   NotReady   control-plane   100s   v1.25.5
+ubuntu                                  NotReady   <none>          4s     v1.25.5
+tomoyafujita-hp-compaq-elite-8300-sff   NotReady   control-plane   5m21s   v1.25.5
+ubuntu                                  NotReady   <none>          4m34s   v1.25.5
+
+root@tomoyafujita-HP-Compaq-Elite-8300-SFF:~# journalctl -u kubelet -f
+-- Logs begin at Mon 2022-05-30 17:37:44 PDT. --
+""" + "".join(
+    f"Apr 16 22:26:{s} tomoyafujita-HP-Compaq-Elite-8300-SFF kubelet[10125]: E0416 22:26:{s}.15{i}357   10125 "
+    'kubelet.go:2373] "Container runtime network not ready" networkReady="NetworkReady=false '
+    'reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"\n'
+    for i, s in enumerate(("30", "35", "40", "45", "50")))
+
+
+def test_a_kubelets_journal_under_its_hostname_in_capitals_explains_its_notready_node() -> None:
+    incidents = incidents_of(analyzer.load({"issue.txt": ROS_K8S_22}))
+    assert len(incidents) == 1, [i.headline for i in incidents]
+    inc = incidents[0]
+    assert inc.cause_rule == "node-kubelet-failing"
+    assert inc.headline.startswith("the kubelet on tomoyafujita-hp-compaq-elite-8300-sff has logged this for 20s")
+    assert "the node's network plugin (CNI) is not ready" in inc.headline
+    assert sorted((f.rule, f.name) for f in inc.members) == [
+        ("node-kubelet-failing", "tomoyafujita-hp-compaq-elite-8300-sff"),
+        ("node-not-ready", "tomoyafujita-hp-compaq-elite-8300-sff"), ("node-not-ready", "ubuntu")]
+
+
 # weaveworks/weave#3661 (2019-07-16, a comment, trimmed): kubeadm 16m after init, no `get nodes`
 # pasted, no network plugin in the unfiltered listing; coredns and the user's first pod Pending.
 # Before: "coredns is not healthy" (critical) and the pod apart, the network plugin unnamed.

@@ -20,7 +20,7 @@ from analyzer.findings.dump import AnalyzedDump
 from analyzer.findings.facts import holds_a_paste
 from analyzer.findings.types import Evidence, Finding, RuleMeta
 from analyzer.findings.versions import DATA
-from analyzer.ingest.journal import JournalLine
+from analyzer.ingest.journal import JournalLine, is_host_of
 from analyzer.ingest.records import KubeObject
 from analyzer.safeyaml import load_yaml
 
@@ -85,12 +85,11 @@ def check(cluster: AnalyzedDump) -> Iterator[Finding]:
 
 
 def _node_of(host: str, nodes: dict[str, KubeObject]) -> KubeObject | None:
-    """The Node a journal's host is: its name, or its name's first label (a journal prints the
-    short hostname of `ip-10-0-1-5.ec2.internal`)."""
+    """The Node a journal's host is: its name, in any case, or its name's first label
+    (analyzer.ingest.journal.is_host_of)."""
     if host in nodes:
         return nodes[host]
-    matches = [obj for name, obj in nodes.items()
-               if name.split(".", 1)[0] == host or host.split(".", 1)[0] == name]
+    matches = [obj for name, obj in nodes.items() if is_host_of(host, name)]
     return matches[0] if len(matches) == 1 else None
 
 
