@@ -184,18 +184,46 @@ def headerless_at(lines: list[Line], start: int, catalog: Catalog,
     then the one that reads the most of them whole (not as rows a writer cut short).
     """
     info = single_kind(command, catalog)
+    prefix = None
     if info is None:
-        return None
+        # `kubectl get all -A | grep csi`: each row names its kind (`pod/...`, `daemonset.apps/...`)
+        # and is laid out as that kind's table is; the rows of one kind are read together
+        # (remche/terraform-openstack-rke2#55)
+        prefix = _row_kind(lines[start], command, catalog)
+        if prefix is None:
+            return None
+        info = prefix
     best: TableBlock | None = None
     # `-o custom-columns=NAME:...,NODE:...`: the header the command itself spells out
     # (operate-first/apps#1352: `oc get pods -A -o=custom-columns=... | grep Evicted`)
     custom = column_paths(command)
     width = _terminal_width(lines, start)
     for columns in [list(custom)] if custom else _layouts_of(info, command, catalog):
-        block = _headerless_block(lines, start, catalog, command, columns, width)
+        block = _headerless_block(lines, start, catalog, command, columns, width, prefix)
         if block is not None and (best is None or _reads(block) > _reads(best)):
             best = block
     return best
+
+
+def _row_kind(line: Line, command: Command, catalog: Catalog) -> KindInfo | None:
+    """The kind a headerless row of a command listing several kinds names by its NAME's
+    prefix (`kube-system   pod/coredns-...` under `get all -A`), or None.
+
+    >>> from analyzer.ingest.text.catalog import catalog
+    >>> from analyzer.ingest.text.commands import parse_command
+    >>> _row_kind(Line(1, "kube-system   daemonset.apps/canal   4   4   0   4   0   <none>   10m"),
+    ...           parse_command("kubectl get all -A | grep canal"), catalog()).kind
+    'DaemonSet'
+    >>> _row_kind(Line(1, "canal-x   1/1   Running   0   10m"), parse_command("kubectl get po,svc | grep canal"), catalog())
+    """
+    if not (len(command.resources) > 1 or command.resources == ("all",)):
+        return None
+    words = line.text.split()
+    at = 1 if command.all_namespaces else 0
+    if len(words) <= at + 1:
+        return None
+    prefix, _, _ = split_name(words[at])
+    return catalog.for_resource(prefix) if prefix else None
 
 
 def _reads(block: TableBlock) -> tuple[int, int]:
@@ -296,12 +324,16 @@ def _layouts_of(info: KindInfo, command: Command, catalog: Catalog) -> list[list
 
 
 def _headerless_block(lines: list[Line], start: int, catalog: Catalog, command: Command,
-                      columns: list[str], width: int) -> TableBlock | None:
+                      columns: list[str], width: int, prefix: KindInfo | None = None) -> TableBlock | None:
+    """Headerless rows in these columns from lines[start]; where the rows name their kind
+    (`prefix`: a listing of several kinds), up to the first that names another."""
     layout = Layout(tuple(columns), None, "collapsed")
     rows: list[RawRow] = []
     index = start
     while index < len(lines) and lines[index].text.strip():
         if _stops_table(lines[index].text, catalog):
+            break
+        if prefix is not None and _row_kind(lines[index], command, catalog) is not prefix:
             break
         row = _headerless_row(lines[index], layout, catalog)
         if row is None:
