@@ -246,15 +246,20 @@ def _described_ready(cluster: AnalyzedDump, obj: KubeObject) -> tuple[int, str, 
     `NAME DESIRED CURRENT AGE` row, 3 and 2, mongo-0 2/2 Running beside it, was '0 of 3')."""
     pods = owned_pods(cluster, obj)
     states = [pod_ready(pod) for pod in pods]
-    total = obj.view.status.replicas
+    status = obj.view.status
+    if obj.kind == "DaemonSet":  # the pods it has: one per node it is scheduled on
+        total, desired = status.currentNumberScheduled, status.desiredNumberScheduled or 0
+    else:
+        total = status.replicas
+        desired = obj.view.spec.replicas if obj.view.spec.replicas is not None else 1
     if pods and None not in states and total is not None and len(pods) >= total:
         return sum(bool(state) for state in states), "its pods in the dump", ""
-    desired = obj.view.spec.replicas if obj.view.spec.replicas is not None else 1
     running = _PODS_RUNNING.match(obj.view.text.pods_status or "") if obj.view.text else None
     if running is not None and int(running.group(1)) < desired:
         return int(running.group(1)), "Pods Status (Running)", ""
     if total is not None and total < desired:
-        return total, "status.replicas", f" (at most: it has {total} pod(s), and the dump says not which are ready)"
+        field = "status.currentNumberScheduled" if obj.kind == "DaemonSet" else "status.replicas"
+        return total, field, f" (at most: it has {total} pod(s), and the dump says not which are ready)"
     return None
 
 
@@ -278,10 +283,13 @@ def _short_of_ready(cluster: AnalyzedDump, rule: RuleMeta, kind: str) -> Iterato
             continue
         desired, ready, ready_field, desired_field = _counts(obj)
         bound = ""
-        if text is not None and obj.kind != "DaemonSet" \
-                and status.readyReplicas is None and getattr(status, "availableReplicas", None) is None:
-            # a StatefulSet's or ReplicaSet's describe, an old StatefulSet row (DESIRED CURRENT)
-            # print no ready count: 0 is not what they say
+        stated = (status.numberReady, status.numberAvailable) if obj.kind == "DaemonSet" \
+            else (status.readyReplicas, getattr(status, "availableReplicas", None))
+        if text is not None and stated == (None, None):
+            # a StatefulSet's or ReplicaSet's describe, an old StatefulSet row (DESIRED CURRENT),
+            # a DaemonSet's row or describe of kubectl before 1.6 (DESIRED CURRENT NODE-SELECTOR
+            # AGE; no available count: kubernetes/kubernetes#30206) print no ready count: 0 is
+            # not what they say
             if (told := _described_ready(cluster, obj)) is None:
                 if (timed_out := _timed_out(obj)) is not None:
                     yield _rollout_timed_out(rule, obj, timed_out, None)
