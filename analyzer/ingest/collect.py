@@ -107,7 +107,7 @@ _SELECTS_NO_OTHER_PODS = frozenset({"get", "describe", "logs", "exec", "top", "v
 # kubectl's own error line for one container, where a log's line would be (`Error from server
 # (BadRequest): container "X" in pod "P" is waiting to start: PodInitializing`)
 _LOG_ERROR = re.compile(r"^\s*Error from server(?: \([A-Za-z]+\))?: ")
-_LINK_STUB = re.compile(rb"^\s*(?:\.\./)+[^\n]+\.log\s*$")
+_LINK_STUB = re.compile(rb"^\s*(?:\.\./)*(?:[\w.-]+/)+[\w.-]+\.log\s*$")
 
 # How much a provenance is worth when the same object is seen twice: structured beats text.
 _FORMAT_RANK = {"text table": 0, "describe": 1}
@@ -156,9 +156,9 @@ class Ingestor:
         self._logs: dict[tuple[str, str, bool], int] = {}
         self._logs_of_pod: dict[tuple[str, bool], list[int]] = {}
         self._mapped: MappedFile | None = None  # the mapped file being read, if any
-        # <folder>/<pod>/<container>.log files of no known layout, told apart once the tree's pods
-        # are read: (display, pod, container, previous, bytes)
-        self._pod_named_logs: list[tuple[str, str, str, bool, bytes]] = []
+        # <folder>/<pod>/<container>.log and <pod>.log files of no known layout, told apart once the
+        # tree's pods are read: (display, path, bytes)
+        self._pod_named_logs: list[tuple[str, str, bytes]] = []
         # <namespace>-<pod> log files (rancher2_logs_collector podlogs/), split once the pods are read
         self._joined_logs: list[tuple[str, layouts.JoinedLogHint, bytes]] = []
         # a node's kubelet log files, told which run of their container they hold once the pods are read
@@ -288,9 +288,8 @@ class Ingestor:
             self.reject_input(display, "looks like Kubernetes data (a List or objects) but could not be read "
                               "as JSON, YAML or kubectl text")
             return
-        named = _POD_NAMED_LOG.search(entry.path) if hint is None else None
-        if named is not None:
-            self._pod_named_logs.append((display, named["pod"], named["container"], bool(named["previous"]), data))
+        if hint is None and _POD_NAMED_LOG.search(entry.path):
+            self._pod_named_logs.append((display, entry.path, data))
             return
         if self._add_kubectl_message(entry, display, data):
             return
@@ -298,6 +297,9 @@ class Ingestor:
             return
         if hint is None and self._add_journal_file(display, data,
                                                    whole=not (entry.path and layouts.holds_node_journal(entry.path))):
+            return
+        if hint is None and _POD_ALONE_LOG.search(entry.path):
+            self._pod_named_logs.append((display, entry.path, data))  # (told once the pods are read)
             return
         if entry.path.endswith((".log", ".txt")) and hint is None:
             self.result.files.append(FileReport(display, "ignored"))
@@ -1636,24 +1638,26 @@ class Ingestor:
     def _add_pod_named_logs(self) -> None:
         """troubleshoot's `logs` collectors write <collector name>/<pod>/<container>.log, the
         folder named as the bundle's author chose: such a file is that container's log when the
-        dump holds one pod of that name (its namespace is the pod's); else it is named, skipped."""
+        dump holds one pod of that name (its namespace is the pod's); else it is named, skipped.
+        Before troubleshoot 0.49.1 a pod of one container had its log written as
+        <collector name>/<pod>.log, or <pod>.log at the bundle's root for a collector given no
+        name (replicatedhq/troubleshoot#744; later bundles keep that name for a link): the file
+        named after a pod the dump holds once, of one container, is that container's log."""
         pending, self._pod_named_logs = self._pod_named_logs, []
         if not pending:
             return
-        namespaces: dict[str, set[str]] = {}
+        pods: dict[str, list[KubeObject]] = {}
         for obj in self.result.objects:
-            if obj.kind == "Pod":
-                namespaces.setdefault(obj.name, set()).add(obj.namespace)
-        for display, pod, container, previous, data in pending:
-            found = namespaces.get(pod, set())
-            if len(found) != 1:
+            if obj is not None and obj.kind == "Pod":
+                pods.setdefault(obj.name, []).append(obj)
+        for display, path, data in pending:
+            owner = _pod_log_owner(path, data, pods)
+            if isinstance(owner, str):
                 self.result.files.append(FileReport(display, "ignored"))
-                why = ("plain text that is neither a dump nor a known log layout" if not found else
-                       f"a log named after pod {pod}, which the dump holds in several namespaces: not read")
-                self.result.skipped.append(Rejection(display, "", why))
+                self.result.skipped.append(Rejection(display, "", owner))
                 continue
-            self._add_log_file(display, data, layouts.LogHint("support-bundle", next(iter(found)), pod,
-                                                              container, previous))
+            namespace, pod, container, previous = owner
+            self._add_log_file(display, data, layouts.LogHint("support-bundle", namespace, pod, container, previous))
 
     def _add_kubectl_message(self, entry: Entry, display: str, data: bytes) -> bool:
         """A file that holds only what kubectl printed instead of objects (a collector saved each
@@ -2115,6 +2119,47 @@ _KUBECTL_VERSION = re.compile(rb"\s*(?:Client|Server) Version:")
 # collector name); read once the dump's pods are known (Ingestor._add_pod_named_logs).
 _POD_NAMED_LOG = re.compile(r"(?:^|/)[^/]+/(?P<pod>[a-z0-9][a-z0-9.-]*)/(?P<container>[a-z][a-z0-9-]*?)"
                             r"(?P<previous>-previous)?\.log$")
+# <pod>[-previous].log: the same collector's log of a pod of one container before troubleshoot
+# 0.49.1, in its folder or at the bundle's root (Ingestor._add_pod_named_logs)
+_POD_ALONE_LOG = re.compile(r"(?:^|/)(?P<pod>[a-z0-9][a-z0-9.-]*?)(?P<previous>-previous)?\.log$")
+
+
+def _pod_log_owner(path: str, data: bytes, pods: dict[str, list[KubeObject]]) -> tuple[str, str, str, bool] | str:
+    """Whose log a troubleshoot `logs` collector's file is, from its path and the dump's pods by
+    name: (namespace, pod, container, previous), or why it is not read.
+
+    >>> pod = object_from_dict({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web-1",
+    ...     "namespace": "shop"}, "spec": {"containers": [{"name": "nginx"}]}}, Hints(), Provenance("p", "yaml"))
+    >>> _pod_log_owner("b/app-logs/web-1-previous.log", b"x", {"web-1": [pod]})
+    ('shop', 'web-1', 'nginx', True)
+    >>> _pod_log_owner("b/app-logs/web-1/nginx.log", b"x", {"web-1": [pod]})
+    ('shop', 'web-1', 'nginx', False)
+    >>> _pod_log_owner("b/web-2.log", b"x", {"web-1": [pod]})
+    'plain text that is neither a dump nor a known log layout'
+    """
+    named, alone = _POD_NAMED_LOG.search(path), _POD_ALONE_LOG.search(path)
+    stub = _LINK_STUB.match(data)
+    if named is not None and named["pod"] in pods:
+        pod, container, previous = named["pod"], named["container"], bool(named["previous"])
+    elif alone is not None and alone["pod"] in pods and not stub:
+        pod, container, previous = alone["pod"], None, bool(alone["previous"])
+    elif stub:
+        # (troubleshoot names a link to the log it saved under cluster-resources/ so)
+        return f"link to {data.strip().decode('utf-8', 'replace')}; the log is read there"
+    else:
+        return "plain text that is neither a dump nor a known log layout"
+    namespaces = {o.namespace for o in pods[pod]}
+    if len(namespaces) != 1:
+        return f"a log named after pod {pod}, which the dump holds in several namespaces: not read"
+    if container is None:
+        spec = getattr(pods[pod][0].view, "spec", None)
+        names = [c.name for key in ("containers", "initContainers")
+                 for c in (getattr(spec, key, None) or ()) if c.name]
+        if len(names) != 1:
+            return (f"a log named after pod {pod} alone, as troubleshoot named the log of a pod of one "
+                    f"container; the dump's pod has {len(names)}: not read")
+        container = names[0]
+    return next(iter(namespaces)), pod, container, previous
 
 
 def _with_whole_body(row: KubeObject, whole: KubeObject) -> KubeObject:
