@@ -45,3 +45,18 @@ def test_collectors_answers_are_passed_over_with_what_they_hold() -> None:
         "collectd/rrd/primary-node/archive.tar": "an empty tar archive",
     }.items():
         assert words in skipped[path], (path, skipped.get(path))
+
+
+def test_a_namespace_without_events_is_events_collected() -> None:
+    # cluster-resources/events/<ns>.json of a namespace with no events, as the baseline bundle
+    # above keeps kube-public's and kube-node-lease's (its `items` null): the bundle collected
+    # events, there were none; not an insights archive's trimmed events/<ns>.json
+    empty = b'{\n  "kind": "EventList",\n  "apiVersion": "v1",\n  "metadata": {\n    "resourceVersion": "687"\n  },\n  "items": null\n}'
+    pod = (b'{"kind": "PodList", "apiVersion": "v1", "items": [{"metadata": {"name": "coredns-56f6fc8fd7-p4x9z", '
+           b'"namespace": "kube-system", "uid": "dd820d56-5b83-42c5-955f-058aedc0ad27"}, '
+           b'"spec": {"nodeName": "primary-node", "containers": [{"name": "coredns"}]}}]}')
+    r = ingest({ROOT + "cluster-resources/events/kube-public.json": empty,
+                ROOT + "cluster-resources/events/kube-node-lease.json": empty,
+                ROOT + "cluster-resources/pods/kube-system.json": pod})
+    assert not r.skipped and not r.rejections and r.accounting_holds()
+    assert "Event" in r.collected_kinds
