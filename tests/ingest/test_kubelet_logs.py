@@ -153,3 +153,31 @@ def test_a_kind_exports_own_files_are_named_and_its_nodes_kubernetes_version_rea
     assert "1 journal line(s) of local-control-plane" in reasons["kubelet.log"]
     assert [(j.host, j.when) for j in r.node_journal] == [("local-control-plane", "May 26 01:54:58 2021 UTC")]
     assert reasons["kind-version.txt"].startswith("kind's and Docker's own versions")
+
+
+# awslabs/amazon-eks-ami log-collector-script/linux/eks-log-collector.sh (@ 00afdb7, v0.7.3):
+# `cp --dereference --recursive /var/log/pods/kube-system_aws-node* .../var_log/` and the same of
+# /var/log/containers/aws-node*, in eks_<instance>_<time>_<version>.tar.gz. The aws-node pod's
+# lines as aws/amazon-vpc-cni-k8s#2133 quotes them (`kubectl logs`, 2022-11-09), framed as
+# containerd writes them (the runtime's time, stream, F) in both files; the uid and container id
+# stand for the node's.
+AWS_NODE_UID = "3b0f4c1e-8a7d-4f5e-9c2b-1d6e7a8f9b0c"
+AWS_NODE_ID = "5e" * 32
+AWS_NODE_LOG = (b'2022-11-09T08:51:47.548431520Z stdout F {"level":"info","ts":"2022-11-09T08:51:47.548Z",'
+                b'"caller":"entrypoint.sh","msg":"Validating env variables ..."}\n'
+                b'2022-11-09T08:51:49.576502231Z stdout F {"level":"info","ts":"2022-11-09T08:51:49.576Z",'
+                b'"caller":"entrypoint.sh","msg":"Retrying waiting for IPAM-D"}\n')
+
+
+def test_an_eks_log_collectors_copies_of_the_pods_logs_are_read() -> None:
+    root = "eks_i-0a1b2c3d4e5f60718_2022-11-09_0852-UTC_0.7.3/var_log/"
+    r = ingest({
+        f"{root}kube-system_aws-node-9xq2m_{AWS_NODE_UID}/aws-node/0.log": AWS_NODE_LOG,
+        f"{root}aws-node-9xq2m_kube-system_aws-node-{AWS_NODE_ID}.log": AWS_NODE_LOG,
+    })
+    assert [(g.namespace, g.pod, g.container, g.previous) for g in r.logs] == [
+        ("kube-system", "aws-node-9xq2m", "aws-node", False)]
+    assert r.logs[0].text.splitlines()[1].endswith('"msg":"Retrying waiting for IPAM-D"}')
+    (link,) = r.skipped
+    assert link.source.endswith(f"aws-node-{AWS_NODE_ID}.log") and "the same log" in link.reason
+    assert not r.rejections and r.accounting_holds()
