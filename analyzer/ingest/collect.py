@@ -167,6 +167,7 @@ class Ingestor:
         # folder's systeminfo/hostname is: (entry, bytes, depth, hint); and those files' words by folder
         self._unnamed_component_logs: list[tuple[Entry, bytes, int, layouts.ComponentLogHint]] = []
         self._systeminfo: dict[tuple[str, str], str] = {}
+        self._stamped_names: set[str] = set()  # archives and folders a collector named by its time
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -196,6 +197,10 @@ class Ingestor:
 
     def add_file(self, entry: Entry, data: bytes | MappedFile, depth: int = 0) -> None:
         """Read one file by its content."""
+        stamped = layouts.stamped_capture_time(entry.display)
+        if stamped is not None and stamped[1] not in self._stamped_names:
+            self._stamped_names.add(stamped[1])
+            self.result.stated_capture_times.append(stamped)
         # (by where it is shown: a collector's archive is named by the node its members are of)
         component = layouts.component_log_hint(entry.display)
         if component is not None and not component.host:

@@ -47,6 +47,7 @@ def _layouts() -> dict:
     data["objects"] = [(r, re.compile(r["pattern"])) for r in data["objects"]]
     data["logs"] = [(r, re.compile(r["pattern"])) for r in data["logs"]]
     data["capture_date_files"] = [re.compile(p) for p in data.get("capture_date_files", ())]
+    data["capture_stamped_names"] = [re.compile(p) for p in data.get("capture_stamped_names", ())]
     data["command_outputs"] = [(r, re.compile(r["pattern"])) for r in data.get("command_outputs", ())]
     data["joined_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("joined_logs", ())]
     data["node_logs"] = [(r, re.compile(r["pattern"])) for r in data.get("node_logs", ())]
@@ -253,6 +254,22 @@ def is_capture_date_file(path: str) -> bool:
     (True, False)
     """
     return any(rx.search(path) for rx in _layouts()["capture_date_files"])
+
+
+def stamped_capture_time(path: str) -> tuple[str, str] | None:
+    """The UTC time a collector named its archive or folder by, as "YYYY-MM-DDThh:mm:00Z", and
+    that name; None where the path holds none.
+
+    >>> stamped_capture_time("/tmp/eks_i-0a1b2c3d4e5f60718_2022-11-09_0852-UTC_0.7.3.tar.gz!/var_log/messages")
+    ('2022-11-09T08:52:00Z', 'eks_i-0a1b2c3d4e5f60718_2022-11-09_0852-UTC_0.7.3.tar.gz')
+    >>> stamped_capture_time("logs/kind-worker/kubelet.log") is None
+    True
+    """
+    for rx in _layouts()["capture_stamped_names"]:
+        m = rx.search(path)
+        if m:
+            return f"{m['year']}-{m['month']}-{m['day']}T{m['hour']}:{m['minute']}:00Z", m["stamp"]
+    return None
 
 
 @dataclass(frozen=True, slots=True)

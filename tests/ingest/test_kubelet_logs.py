@@ -181,3 +181,7 @@ def test_an_eks_log_collectors_copies_of_the_pods_logs_are_read() -> None:
     (link,) = r.skipped
     assert link.source.endswith(f"aws-node-{AWS_NODE_ID}.log") and "the same log" in link.reason
     assert not r.rejections and r.accounting_holds()
+    # the collector's archive is named by the UTC minute it ran (`date --utc +%Y-%m-%d_%H%M-%Z`):
+    # the capture's time, not the newest line's (08:51:49) nor a lower bound
+    assert r.capture_time.isoformat() == "2022-11-09T08:52:00+00:00"
+    assert r.capture.signal == "bundle metadata" and r.capture.where == root.split("/")[0]
